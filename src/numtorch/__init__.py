@@ -1,0 +1,84 @@
+"""numtorch: PyTorch's autograd in pure Python on NumPy, with torch's public API.
+
+Use it as ``import numtorch as torch``.
+"""
+
+from . import _dtypes
+from ._creation import (
+    Generator,
+    arange,
+    as_tensor,
+    asarray,
+    bernoulli,
+    default_generator,
+    device,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    get_rng_state,
+    initial_seed,
+    linspace,
+    logspace,
+    manual_seed,
+    multinomial,
+    normal,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._dtypes import (
+    bool_ as bool,
+    cdouble,
+    cfloat,
+    complex64,
+    complex128,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    set_default_dtype,
+    short,
+    uint8,
+)
+from ._tensor import Size, Tensor
+from ._tensor_str import set_printoptions
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .ops import FUNCTIONS as _FUNCTIONS
+from . import autograd, cuda, linalg, testing
+from ._misc import is_floating_point, is_tensor, numel, result_type
+
+globals().update(_FUNCTIONS)
+
+__version__ = "0.1.0"

@@ -1,0 +1,515 @@
+"""Tensor factories, devices and random number generation.
+
+Random streams come from NumPy's PCG64 generator: seeding makes numtorch reproducible,
+but the numbers differ from torch's for the same seed.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from . import _dtypes
+from ._tensor import Size, Tensor
+from .backend import xp
+
+
+class device:
+    """A device description; numtorch computes on the CPU only."""
+
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        name = str(type)
+        if ":" in name:
+            name, _, idx = name.partition(":")
+            index = int(idx)
+        if name != "cpu":
+            raise RuntimeError(
+                f"numtorch computes on the CPU only; device '{type}' is not available "
+                "(use 'cpu', or check torch.cuda.is_available(), which is False)"
+            )
+        self.type = name
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')"
+
+    def __str__(self) -> str:
+        return self.type
+
+    def __eq__(self, other) -> bool:
+        try:
+            return device(other).type == self.type
+        except (RuntimeError, TypeError, ValueError):
+            return False
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+
+def check_device(d) -> None:
+    if d is not None and not isinstance(d, device):
+        device(d)
+
+
+# -- random numbers --------------------------------------------------------------------------
+class Generator:
+    """A random number generator with ``manual_seed``, ``seed``, ``get_state``/``set_state``."""
+
+    def __init__(self, device="cpu"):
+        self._seed = 67280421310721
+        self._gen = xp.random.Generator(xp.random.PCG64(self._seed))
+
+    def manual_seed(self, seed: int) -> Generator:
+        seed = int(seed)
+        self._seed = seed
+        self._gen = xp.random.Generator(xp.random.PCG64(seed & (2**64 - 1)))
+        return self
+
+    def seed(self) -> int:
+        seed = int(xp.random.SeedSequence().entropy) & (2**64 - 1)
+        self.manual_seed(seed)
+        return seed
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self) -> Tensor:
+        state = self._gen.bit_generator.state
+        words = [state["state"]["state"], state["state"]["inc"]]
+        raw = b"".join(w.to_bytes(16, "little") for w in words)
+        raw += bytes([state["has_uint32"]]) + state["uinteger"].to_bytes(4, "little")
+        raw += (self._seed & (2**64 - 1)).to_bytes(8, "little")
+        return Tensor._make(xp.frombuffer(raw, dtype=xp.uint8).copy())
+
+    def set_state(self, new_state: Tensor) -> Generator:
+        raw = bytes(new_state._data.astype(xp.uint8).tobytes())
+        if len(raw) != 45:
+            raise RuntimeError(f"RNG state must hold 45 bytes, got {len(raw)}")
+        self._gen.bit_generator.state = {
+            "bit_generator": "PCG64",
+            "state": {
+                "state": int.from_bytes(raw[:16], "little"),
+                "inc": int.from_bytes(raw[16:32], "little"),
+            },
+            "has_uint32": raw[32],
+            "uinteger": int.from_bytes(raw[33:37], "little"),
+        }
+        self._seed = int.from_bytes(raw[37:45], "little")
+        return self
+
+    @property
+    def device(self):
+        return device("cpu")
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the global random generator (numbers differ from torch's for the same seed)."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.set_state(new_state)
+
+
+def _rng(generator) -> xp.random.Generator:
+    return (generator or default_generator)._gen
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def _size(args, name: str) -> tuple:
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        args = tuple(args[0])
+    shape = []
+    for s in args:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if not isinstance(s, numbers.Integral) or isinstance(s, bool):
+            raise TypeError(
+                f"{name}(): argument 'size' must be a sequence of ints, but found element of "
+                f"type {type(s).__name__}"
+            )
+        if s < 0:
+            raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+        shape.append(int(s))
+    return tuple(shape)
+
+
+def _finish(data, requires_grad: bool, name: str) -> Tensor:
+    t = Tensor._make(data)
+    if requires_grad:
+        if data.dtype.kind != "f":
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients "
+                f"({name} made a {t.dtype} tensor; pass dtype=torch.float32)"
+            )
+        t._requires_grad = True
+    return t
+
+
+def _float_dtype(dtype) -> _dtypes.dtype:
+    return _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+
+
+# -- from data -------------------------------------------------------------------------------
+def _plain(data):
+    # Nested sequences may hold tensors; turn them into Python numbers for NumPy.
+    if isinstance(data, Tensor):
+        if data._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._data.item()
+    if isinstance(data, (list, tuple)):
+        return [_plain(d) for d in data]
+    return data
+
+
+def _ragged_message(data) -> str:
+    def walk(seq, depth):
+        if not isinstance(seq, (list, tuple)):
+            return None
+        lengths = [len(s) if isinstance(s, (list, tuple)) else None for s in seq]
+        first = lengths[0] if lengths else None
+        for n in lengths:
+            if n != first:
+                return f"expected sequence of length {first} at dim {depth} (got {n})"
+        for s in seq:
+            found = walk(s, depth + 1)
+            if found:
+                return found
+        return None
+
+    return walk(data, 1) or "could not build a tensor from ragged nested sequences"
+
+
+def _infer_array(data, dtype):
+    if isinstance(data, Tensor):
+        return data._data.copy() if dtype is None else data._data.astype(dtype.np)
+    if isinstance(data, xp.ndarray):
+        arr = xp.array(data, copy=True)
+        if dtype is not None:
+            return arr.astype(dtype.np)
+        _dtypes.from_numpy_dtype(arr.dtype)
+        return arr
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, (list, tuple)):
+        data = _plain(data)
+    try:
+        arr = xp.array(data)
+    except ValueError as error:
+        raise ValueError(_ragged_message(data)) from error
+    kind = arr.dtype.kind
+    if kind in "USO":
+        raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
+    if dtype is not None:
+        return arr.astype(dtype.np)
+    if kind == "f":
+        return arr.astype(_dtypes.get_default_dtype().np)
+    if kind == "c":
+        return arr.astype(_dtypes.get_default_dtype().to_complex().np)
+    if kind in "iu":
+        return arr.astype(xp.int64)
+    return arr
+
+
+def tensor(
+    data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False
+) -> Tensor:
+    """Build a tensor from data (a number, nested sequences, an array), copying it.
+
+    Python floats become the default dtype (float32), ints int64, bools bool.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([[1, 2], [3, 4]]).dtype
+        torch.int64
+        >>> torch.tensor(2.5)
+        tensor(2.5000)
+    """
+    check_device(device)
+    dt = None if dtype is None else _dtypes.to_dtype(dtype)
+    return _finish(_infer_array(data, dt), requires_grad, "tensor()")
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """Like ``tensor`` but shares memory with a NumPy array or tensor when it can."""
+    check_device(device)
+    dt = None if dtype is None else _dtypes.to_dtype(dtype)
+    if isinstance(data, Tensor):
+        return data if dt is None or data.dtype is dt else data.to(dt)
+    if isinstance(data, xp.ndarray) and (dt is None or data.dtype == dt.np):
+        return from_numpy(data)
+    return tensor(data, dtype=dt)
+
+
+def from_numpy(array) -> Tensor:
+    """A tensor sharing memory with a NumPy array (changes to one show in the other)."""
+    if not isinstance(array, xp.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    _dtypes.from_numpy_dtype(array.dtype)
+    if not array.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte order")
+    return Tensor._make(array)
+
+
+def asarray(obj, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
+    out = tensor(obj, dtype=dtype) if copy else as_tensor(obj, dtype=dtype)
+    return out.requires_grad_(requires_grad) if requires_grad else out
+
+
+# -- filled tensors --------------------------------------------------------------------------
+def empty(*size, dtype=None, device=None, requires_grad=False, out=None, **_) -> Tensor:
+    check_device(device)
+    shape = _size(size, "empty")
+    return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, **_) -> Tensor:
+    """A tensor of zeros (default dtype float32).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.zeros(2, 3).shape
+        torch.Size([2, 3])
+    """
+    check_device(device)
+    shape = _size(size, "zeros")
+    return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False, out=None, **_) -> Tensor:
+    check_device(device)
+    shape = _size(size, "ones")
+    return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
+
+
+def full(
+    size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None, **_
+) -> Tensor:
+    check_device(device)
+    shape = _size((size,), "full")
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    dt = _dtypes.scalar_dtype(fill_value) if dtype is None else _dtypes.to_dtype(dtype)
+    return _finish(xp.full(shape, fill_value, dt.np), requires_grad, "full()")
+
+
+def _like_dtype(input: Tensor, dtype):
+    return input.dtype if dtype is None else _dtypes.to_dtype(dtype)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    data = xp.empty(input._data.shape, _like_dtype(input, dtype).np)
+    return _finish(data, requires_grad, "empty_like()")
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    data = xp.zeros(input._data.shape, _like_dtype(input, dtype).np)
+    return _finish(data, requires_grad, "zeros_like()")
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    data = xp.ones(input._data.shape, _like_dtype(input, dtype).np)
+    return _finish(data, requires_grad, "ones_like()")
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    data = xp.full(input._data.shape, fill_value, _like_dtype(input, dtype).np)
+    return _finish(data, requires_grad, "full_like()")
+
+
+# -- ranges ----------------------------------------------------------------------------------
+def arange(
+    start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None
+) -> Tensor:
+    """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 when all are ints."""
+    check_device(device)
+    if end is None:
+        start, end = 0, start
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is None:
+        integral = all(isinstance(v, numbers.Integral) for v in values)
+        dt = _dtypes.int64 if integral else _dtypes.get_default_dtype()
+    else:
+        dt = _dtypes.to_dtype(dtype)
+    start, end, step = values
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    if dt.is_floating_point or not all(isinstance(v, numbers.Integral) for v in values):
+        data = xp.arange(start, end, step, dtype=xp.float64).astype(dt.np)
+    else:
+        data = xp.arange(start, end, step, dtype=dt.np)
+    return _finish(data, requires_grad, "arange()")
+
+
+def linspace(
+    start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None
+) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    check_device(device)
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
+    dt = _float_dtype(dtype)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    # torch's kernel: the first half counts up from start, the second half down from end.
+    work = dt.np if dt.is_floating_point else xp.float64
+    idx = xp.arange(steps)
+    if steps <= 1:
+        data = xp.full(steps, start, dtype=work)
+    else:
+        step = (work.type(end) - work.type(start)) / work.type(steps - 1)
+        half = steps // 2
+        data = xp.where(
+            idx < half,
+            work.type(start) + step * idx.astype(work),
+            work.type(end) - step * (steps - 1 - idx).astype(work),
+        )
+    return _finish(data.astype(dt.np), requires_grad, "linspace()")
+
+
+def logspace(
+    start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False
+) -> Tensor:
+    exps = linspace(start, end, steps, dtype=_dtypes.float64)._data
+    data = (base**exps).astype(_float_dtype(dtype).np)
+    return _finish(data, requires_grad, "logspace()")
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
+    check_device(device)
+    data = xp.eye(n, n if m is None else m, dtype=_float_dtype(dtype).np)
+    return _finish(data, requires_grad, "eye()")
+
+
+# -- random ----------------------------------------------------------------------------------
+def _random_float(sample, size, dtype, generator, requires_grad, name):
+    dt = _float_dtype(dtype)
+    if not dt.is_floating_point:
+        raise RuntimeError(f"{name} is only implemented for floating types, got {dt}")
+    work = dt.np if dt.np in (xp.float32, xp.float64) else xp.float32
+    data = sample(_rng(generator), _size(size, name), work).astype(dt.np, copy=False)
+    return _finish(data, requires_grad, f"{name}()")
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    """Uniform samples in [0, 1)."""
+    return _random_float(
+        lambda g, s, t: g.random(s, dtype=t), size, dtype, generator, requires_grad, "rand"
+    )
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+    """Standard normal samples."""
+    return _random_float(
+        lambda g, s, t: g.standard_normal(s, dtype=t),
+        size,
+        dtype,
+        generator,
+        requires_grad,
+        "randn",
+    )
+
+
+def rand_like(input, *, dtype=None, **kwargs):
+    return rand(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+
+
+def randn_like(input, *, dtype=None, **kwargs):
+    return randn(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+
+
+def randint(
+    low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False
+) -> Tensor:
+    """Random integers in [low, high) (int64 unless ``dtype`` says otherwise)."""
+    if size is None:
+        low, high, size = 0, low, high
+    elif high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing required argument 'size'")
+    dt = _dtypes.int64 if dtype is None else _dtypes.to_dtype(dtype)
+    data = _rng(generator).integers(low, high, _size((size,), "randint")).astype(dt.np)
+    return _finish(data, requires_grad, "randint()")
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, **kwargs) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
+    dt = _dtypes.int64 if dtype is None else _dtypes.to_dtype(dtype)
+    return _finish(_rng(generator).permutation(n).astype(dt.np), requires_grad, "randperm()")
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, **_) -> Tensor:
+    """Normal samples; ``mean``/``std`` may be tensors (then broadcast) or numbers."""
+    m = mean._data if isinstance(mean, Tensor) else mean
+    s = std._data if isinstance(std, Tensor) else std
+    if size is None:
+        size = xp.broadcast_shapes(xp.shape(m), xp.shape(s))
+    like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
+    dt = _float_dtype(dtype) if like is None else like.dtype
+    data = _rng(generator).normal(m, s, _size((size,), "normal"))
+    return Tensor._make(xp.asarray(data, dtype=dt.np))
+
+
+def bernoulli(input, p=None, *, generator=None) -> Tensor:
+    prob = input._data if p is None else p
+    draw = _rng(generator).random(input._data.shape)
+    return Tensor._make((draw < prob).astype(input._data.dtype))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
+    probs = xp.atleast_2d(input._data.astype(xp.float64))
+    rng = _rng(generator)
+    rows = [
+        rng.choice(probs.shape[1], num_samples, replace=replacement, p=row / row.sum())
+        for row in probs
+    ]
+    data = xp.asarray(rows, dtype=xp.int64)
+    return Tensor._make(data if input._data.ndim == 2 else data[0])
+
+
+def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
+    """In-place fills used by ``uniform_``/``normal_``/...: writes through views, bumps version."""
+    rng = _rng(generator)
+    shape = t._data.shape
+    if kind == "uniform":
+        values = rng.uniform(a, b, shape)
+    elif kind == "normal":
+        values = rng.normal(a, b, shape)
+    elif kind == "bernoulli":
+        p = a._data if isinstance(a, Tensor) else a
+        values = rng.random(shape) < p
+    elif kind == "exponential":
+        values = rng.exponential(1.0 / a, shape)
+    elif kind == "random":
+        values = rng.integers(a, b, shape)
+    else:
+        raise ValueError(kind)
+    from .ops.inplace import check_inplace
+
+    check_inplace(t, f"{kind}_")
+    t._data[...] = values
+    t._bump_version()
+    return t

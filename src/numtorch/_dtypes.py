@@ -1,0 +1,187 @@
+"""dtype objects, the default dtype, and torch's type-promotion rules."""
+
+from __future__ import annotations
+
+from .backend import xp
+
+builtins_float, builtins_int, builtins_bool = float, int, bool
+
+
+class dtype:
+    """A tensor element type, printed and compared like ``torch.float32``."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_tag")
+
+    def __init__(self, name: str, np_dtype, tag: str):
+        self.name = name
+        self.np = xp.dtype(np_dtype)
+        self.is_floating_point = self.np.kind == "f"
+        self.is_complex = self.np.kind == "c"
+        self.is_signed = self.np.kind in "fic"
+        self.itemsize = self.np.itemsize
+        self._tag = tag  # torch's legacy type name: FloatTensor, LongTensor, ...
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def to_real(self) -> dtype:
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def to_complex(self) -> dtype:
+        return {float32: complex64, float64: complex128}.get(self, self)
+
+
+float16 = dtype("float16", xp.float16, "HalfTensor")
+float32 = dtype("float32", xp.float32, "FloatTensor")
+float64 = dtype("float64", xp.float64, "DoubleTensor")
+complex64 = dtype("complex64", xp.complex64, "ComplexFloatTensor")
+complex128 = dtype("complex128", xp.complex128, "ComplexDoubleTensor")
+uint8 = dtype("uint8", xp.uint8, "ByteTensor")
+int8 = dtype("int8", xp.int8, "CharTensor")
+int16 = dtype("int16", xp.int16, "ShortTensor")
+int32 = dtype("int32", xp.int32, "IntTensor")
+int64 = dtype("int64", xp.int64, "LongTensor")
+bool_ = dtype("bool", xp.bool_, "BoolTensor")
+
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128
+
+ALL_DTYPES = (float16, float32, float64, complex64, complex128, uint8, int8, int16, int32, int64)
+ALL_DTYPES += (bool_,)
+
+_FROM_NUMPY = {d.np: d for d in ALL_DTYPES}
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    """The numtorch dtype of a NumPy dtype; a clear TypeError for unsupported ones."""
+    try:
+        return _FROM_NUMPY[np_dtype]
+    except KeyError:
+        pass
+    np_dtype = xp.dtype(np_dtype)
+    if np_dtype in _FROM_NUMPY:
+        return _FROM_NUMPY[np_dtype]
+    raise TypeError(
+        f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
+        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, "
+        "and bool."
+    )
+
+
+_default = [float32]
+
+
+def get_default_dtype() -> dtype:
+    """The floating dtype used for Python floats and float factories (float32 at start)."""
+    return _default[0]
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the default floating dtype (``float32`` or ``float64``, also float16)."""
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    _default[0] = d
+
+
+def to_dtype(d) -> dtype:
+    """Accept a numtorch dtype, a NumPy dtype or a Python type and return a numtorch dtype."""
+    if isinstance(d, dtype):
+        return d
+    if d is builtins_float:
+        return get_default_dtype()
+    if d is builtins_int:
+        return int64
+    if d is builtins_bool:
+        return bool_
+    if isinstance(d, str):
+        raise TypeError(
+            f"dtype must be a numtorch dtype such as torch.float32, not the string {d!r}"
+        )
+    return from_numpy_dtype(xp.dtype(d))
+
+
+# Note [Type promotion]
+# torch promotes in three priority groups: tensors with dims, zero-dim tensors, and Python
+# scalars. A lower group only matters when it brings a higher *category* (bool < int < float
+# < complex); Python floats then count as the default dtype, Python ints as int64.
+# NumPy 2 treats zero-dim arrays like any array and maps int+float16 to float64, so numtorch
+# computes the result dtype itself and casts before calling NumPy.
+
+_CATEGORY = {
+    d: (0 if d is bool_ else 3 if d.is_complex else 2 if d.is_floating_point else 1)
+    for d in ALL_DTYPES
+}
+_promote_cache: dict = {}
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """torch.promote_types: the smallest dtype both ``a`` and ``b`` convert to safely."""
+    if a is b:
+        return a
+    key = (a, b)
+    hit = _promote_cache.get(key)
+    if hit is not None:
+        return hit
+    ca, cb = _CATEGORY[a], _CATEGORY[b]
+    if ca != cb and min(ca, cb) < 2 <= max(ca, cb):
+        result = a if ca > cb else b  # int or bool with a float/complex: the float type wins
+    elif ca == 0 or cb == 0:
+        result = b if ca == 0 else a
+    else:
+        result = _FROM_NUMPY[xp.promote_types(a.np, b.np)]
+    _promote_cache[key] = result
+    return result
+
+
+def scalar_dtype(value) -> dtype:
+    """The dtype a Python scalar takes when it stands alone (torch.tensor(value))."""
+    t = type(value)
+    if t is builtins_bool:
+        return bool_
+    if t is builtins_int:
+        return int64
+    if t is builtins_float:
+        return get_default_dtype()
+    if t is complex:
+        return complex128 if get_default_dtype() is float64 else complex64
+    if isinstance(value, xp.generic):
+        return from_numpy_dtype(value.dtype)
+    raise TypeError(f"expected a number, got {t.__name__}")
+
+
+def _combine(higher, lower):
+    # torch's combine_categories: the higher priority group wins unless the lower group
+    # brings a float (or complex) into an integral or bool result.
+    if higher is None:
+        return lower
+    if lower is None or _CATEGORY[higher] >= 2:
+        return higher
+    if higher is bool_ or _CATEGORY[lower] >= 2:
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_type(*operands) -> dtype:
+    """torch.result_type over tensors and Python scalars (see Note [Type promotion])."""
+    dims = zero = scalars = None
+    for op in operands:
+        data = getattr(op, "_data", None)
+        if data is not None:
+            d = _FROM_NUMPY[data.dtype]
+            if data.ndim:
+                dims = d if dims is None else promote_types(dims, d)
+            else:
+                zero = d if zero is None else promote_types(zero, d)
+        elif op is not None:
+            d = scalar_dtype(op)
+            scalars = d if scalars is None else promote_types(scalars, d)
+    return _combine(dims, _combine(zero, scalars))
+
+
+def is_floating_point_dtype(d: dtype) -> bool:
+    return d.is_floating_point
+
+
+def finfo_eps(d: dtype) -> float:
+    return builtins_float(xp.finfo(d.np).eps)

@@ -1,0 +1,24 @@
+"""Small torch-level helpers: is_tensor, numel, result_type."""
+
+from __future__ import annotations
+
+from . import _dtypes
+from ._tensor import Tensor
+
+
+def is_tensor(obj) -> bool:
+    """True if ``obj`` is a numtorch Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    return input.is_floating_point()
+
+
+def numel(input: Tensor) -> int:
+    return input.numel()
+
+
+def result_type(tensor1, tensor2) -> _dtypes.dtype:
+    """The dtype torch's promotion gives for an op on ``tensor1`` and ``tensor2``."""
+    return _dtypes.result_type(tensor1, tensor2)

@@ -1,0 +1,478 @@
+"""Tensor: an array with autograd metadata.
+
+The class is thin on purpose: operators and math methods are bound onto it by the op
+registry (``numtorch.ops``); here live the data model and the autograd entry points.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+import weakref
+from collections import OrderedDict
+
+from . import _dtypes
+from .autograd import engine, graph
+from .autograd.graph import AccumulateGrad, VersionCounter, _add_hook
+from .backend import xp
+
+_new = object.__new__
+
+
+class Size(tuple):
+    """A tensor shape, a tuple printed as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    def __getitem__(self, key):
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor:
+    """A multi-dimensional array that can record operations for automatic differentiation.
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
+
+    # Note [Tensor fields]
+    # The four fields read by every op are slots, set whenever a tensor is made (see
+    # ``_make``); the rest are class-level defaults, so making a tensor sets only what
+    # differs and rarely needs an instance dict (dict-backed creation costs ~2x).
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_base", "__dict__", "__weakref__")
+    _grad = None
+    _output_nr = 0
+    _vc = None  # VersionCounter, created on first need (saving, views, in-place)
+    _view_steps = None  # how to replay this view from _base (numtorch.ops.views)
+    _view_version = 0
+    _hooks = None  # leaf tensor hooks (non-leaf hooks live on grad_fn)
+    _accumulator = None  # weakref to the leaf's AccumulateGrad
+    _post_accumulate_hooks = None
+    _retains_grad = False
+    _is_param = False
+
+    # NumPy defers binary operators to us instead of converting the tensor.
+    __array_ufunc__ = None
+    __array_priority__ = 1000
+
+    def __init__(self, *args, **kwargs):
+        # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data as float32.
+        from ._creation import empty, tensor
+
+        if kwargs:
+            raise TypeError(f"Tensor() got unexpected keyword arguments {list(kwargs)}")
+        if len(args) == 1 and not isinstance(args[0], int):
+            source = tensor(args[0], dtype=_dtypes.get_default_dtype())
+        else:
+            source = empty(*args)
+        self._data = source._data
+        self._requires_grad = False
+        self._grad_fn = None
+        self._base = None
+
+    @staticmethod
+    def _make(data, cls=None) -> Tensor:
+        """A new tensor (of class ``cls``, Tensor by default) around ``data``, no copy."""
+        t = _new(cls or Tensor)
+        t._data = data
+        t._requires_grad = False
+        t._grad_fn = None
+        t._base = None
+        return t
+
+    # -- basic properties ------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    @property
+    def dtype(self) -> _dtypes.dtype:
+        return _dtypes._FROM_NUMPY[self._data.dtype]
+
+    @property
+    def device(self):
+        from ._creation import device
+
+        return device("cpu")
+
+    is_cuda = False
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def ndimension(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def stride(self, dim: int | None = None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        return self._data.flags.c_contiguous
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self) -> bool:
+        return self._data.dtype.kind == "c"
+
+    def data_ptr(self) -> int:
+        return self._data.__array_interface__["data"][0]
+
+    def get_device(self) -> int:
+        return -1
+
+    def is_inference(self) -> bool:
+        return False
+
+    # -- conversion to Python and NumPy ----------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False):
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. "
+                "Use tensor.detach().numpy() instead."
+            )
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        data = self.numpy()
+        return data if dtype is None else data.astype(dtype, copy=False)
+
+    def __len__(self) -> int:
+        if not self._data.ndim:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if not self._data.ndim:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+                if self._data.size
+                else "Boolean value of Tensor with no values is ambiguous"
+            )
+        return bool(self._data.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __complex__(self) -> complex:
+        return complex(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "biu" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        from ._tensor_str import tensor_repr
+
+        return tensor_repr(self)
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self._data.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the "
+                "deepcopy protocol at the moment."
+            )
+        if id(self) in memo:
+            return memo[id(self)]
+        new = Tensor._make(self._data.copy(), type(self))
+        new._requires_grad = self._requires_grad
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        new.__dict__.update({k: v for k, v in self.__dict__.items() if not k.startswith("_")})
+        memo[id(self)] = new
+        return new
+
+    # -- autograd --------------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(bool(value), "requires_grad")
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        self._set_requires_grad(bool(requires_grad), "requires_grad_")
+        return self
+
+    def _set_requires_grad(self, value: bool, how: str) -> None:
+        if self._grad_fn is not None:
+            if value:
+                return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if value and self._data.dtype.kind != "f":
+            if self._data.dtype.kind == "c":
+                raise RuntimeError("numtorch does not support autograd on complex tensors")
+            raise RuntimeError(
+                f"only Tensors of floating point dtype can require gradients (got {self.dtype}; "
+                f"convert first, e.g. x.float().{how}(True))"
+            )
+        self._requires_grad = value
+
+    @property
+    def grad_fn(self):
+        if self._base is not None and self._vc.version != self._view_version:
+            from .ops.views import refresh_view_grad_fn
+
+            refresh_view_grad_fn(self)
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def _version(self) -> int:
+        return self._vc.version if self._vc is not None else 0
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                "Its .grad attribute won't be populated during autograd.backward(). If you "
+                "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                "mistake, make sure you access the leaf Tensor instead.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of "
+                    f"type {type(value).__name__}"
+                )
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a "
+                    f"tensor of size '{list(self._data.shape)}'. Please ensure that the gradient "
+                    "and the tensor are the same size"
+                )
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor "
+                    f"with dtype '{self.dtype}'. The gradient must match the tensor's dtype."
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def data(self) -> Tensor:
+        """The same storage as a tensor outside autograd; in-place changes are not tracked."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Populate ``.grad`` of this non-leaf tensor during backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self._grad_fn._register_retains_grad(self._output_nr, self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
+        replaces the gradient. Returns a handle with ``remove()``."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = OrderedDict()
+        return _add_hook(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after the leaf's ``.grad`` has received all its gradients."""
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = OrderedDict()
+        return _add_hook(self._post_accumulate_hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor w.r.t. graph leaves (see autograd.backward)."""
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """A tensor sharing storage and version counter, outside the graph."""
+        out = Tensor._make(self._data)
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        out._vc = vc
+        return out
+
+    def detach_(self) -> Tensor:
+        if self._base is not None and self._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    # -- engine helpers --------------------------------------------------------------------
+    def _edge(self):
+        """The (node, output_nr) through which gradient flows into this tensor."""
+        fn = self._grad_fn
+        if fn is not None:
+            if self._base is not None and self._vc.version != self._view_version:
+                fn = self.grad_fn
+            return (fn, self._output_nr)
+        if not self._requires_grad:
+            return (None, 0)
+        acc = self._accumulator() if self._accumulator is not None else None
+        if acc is None:
+            acc = AccumulateGrad(self)
+            self._accumulator = weakref.ref(acc)
+        return (acc, 0)
+
+    def _get_vc(self) -> VersionCounter:
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = VersionCounter()
+        return vc
+
+    def _bump_version(self) -> None:
+        vc = self._vc
+        if vc is None:
+            self._vc = VersionCounter(1)
+        else:
+            vc.version += 1
+
+    def _owned_copy(self) -> Tensor:
+        """A tensor for ``.grad`` whose writable, contiguous array nothing else shares."""
+        data = self._data
+        # References: self._data, the local name, and getrefcount's own argument.
+        if (
+            sys.getrefcount(data) <= 3
+            and data.base is None
+            and data.flags.writeable
+            and data.flags.c_contiguous
+        ):
+            return Tensor._make(data)
+        return Tensor._make(xp.array(data, order="C"))
+
+    def _accumulate_(self, other: Tensor) -> None:
+        """In-place ``self += other`` for gradient accumulation (same shape by contract)."""
+        data = self._data
+        if data.flags.writeable and data.dtype == other._data.dtype:
+            xp.add(data, other._data, out=data)
+        else:
+            self._data = (data + other._data).astype(data.dtype, copy=False)
+        self._bump_version()
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """Normalise a possibly negative ``dim``, raising torch's IndexError when out of range."""
+    lo = -max(ndim, 1)
+    hi = max(ndim, 1) - 1
+    if not lo <= dim <= hi:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
+        )
+    return dim + ndim if dim < 0 else dim
+
+
+# The autograd layer sits below Tensor in the import order; give it the class now.
+engine.Tensor = graph.Tensor = Tensor

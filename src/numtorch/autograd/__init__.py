@@ -1,0 +1,15 @@
+"""torch.autograd: backward, grad, custom Functions, grad modes, gradcheck, anomaly mode."""
+
+from . import forward_checks, functional, graph  # noqa: F401
+from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
+from .api import backward, grad  # noqa: F401
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
+from .grad_mode import (  # noqa: F401
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
+from .variable import Variable  # noqa: F401

@@ -1,0 +1,257 @@
+"""The backward engine: one iterative walker used by backward, grad, functional, gradcheck.
+
+1. Count each node's incoming edges with an iterative walk (no recursion: deep graphs work).
+2. Run ready nodes from a heap, highest sequence number first (deterministic, like torch).
+3. Per node: tensor hooks, retain_grad, captures, pre-hooks, ``_apply`` under
+   ``set_grad_enabled(create_graph)``, post-hooks; conform each gradient to its input's
+   shape and dtype (the one place broadcasting is undone) and add it to the next buffer.
+4. Leaves end at AccumulateGrad; ``autograd.grad`` captures gradients instead and only runs
+   the part of the graph that leads to its inputs.
+
+Note [Atomic backward]
+Gradients for ``.grad`` are collected during the walk and committed only when the walk
+succeeded, so a backward that raises leaves every ``.grad`` as it was. Saved values are
+freed as nodes finish (memory), unless ``retain_graph``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from .. import _dtypes
+from . import grad_mode
+from .anomaly_mode import is_anomaly_enabled, run_with_anomaly
+from .graph import accumulate_into_grad
+
+Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
+
+
+def _topological_needed(roots, deps, targets) -> set:
+    """Nodes from which some capture target is reachable (the part autograd.grad runs)."""
+    remaining = dict(deps)
+    order = []
+    stack = [n for n in roots if remaining.get(n, 0) == 0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                remaining[nxt] -= 1
+                if remaining[nxt] == 0:
+                    stack.append(nxt)
+    needed = set()
+    for node in reversed(order):
+        if node in targets or any(n in needed for n, _ in node.next_functions):
+            needed.add(node)
+    return needed
+
+
+def _conform(grad, meta, node):
+    """Reduce a broadcast gradient to its input's shape and cast it to the input's dtype."""
+    index = next(i for i, m in enumerate(node._input_meta) if m is meta)
+    data = getattr(grad, "_data", None)
+    if data is None:
+        raise TypeError(
+            f"Function {node.name()} returned a {type(grad).__name__} as gradient {index}; "
+            "expected a Tensor or None"
+        )
+    shape, dtype = meta
+    if data.shape != shape:
+        try:
+            grad = grad.sum_to_size(shape)
+        except RuntimeError:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                f"{list(data.shape)} but expected shape compatible with {list(shape)}"
+            ) from None
+    if grad._data.dtype != dtype:
+        grad = grad.to(_dtypes.from_numpy_dtype(dtype))
+    return grad
+
+
+def _graph_dependencies(root_nodes) -> dict:
+    """How many edges point at each node reachable from the roots (iterative walk)."""
+    deps = {}
+    stack = list(root_nodes)
+    seen = set(stack)
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is not None:
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        stack.append(nxt)
+    return deps
+
+
+def run_backward(
+    roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
+):
+    """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
+    root_edges = []
+    for i, t in enumerate(roots):
+        edge = t._edge()
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        root_edges.append(edge)
+    root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
+    deps = _graph_dependencies(root_nodes)
+    captures = {}
+    needed = None
+    if inputs is not None:
+        for k, t in enumerate(inputs):
+            node, nr = t._edge()
+            if node is None:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            captures.setdefault(node, []).append((nr, k))
+        needed = _topological_needed(root_nodes, deps, captures)
+    captured = [None] * (len(inputs) if inputs is not None else 0)
+    buffers = {}
+    for (node, nr), g in zip(root_edges, grad_roots):
+        buf = buffers.setdefault(node, [None] * node._num_outputs)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    tiebreak = itertools.count().__next__
+    ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if n not in deps]
+    heapq.heapify(ready)
+    pending = []  # (leaf, grad) committed at the end: Note [Atomic backward]
+    anomaly = is_anomaly_enabled()
+    pop, push = heapq.heappop, heapq.heappush
+    make = Tensor._make
+    follow = None  # the only node made ready by the last step: run it without the heap
+    with grad_mode.set_grad_enabled(create_graph):
+        while follow is not None or ready:
+            if follow is not None:
+                node, follow = follow, None
+            else:
+                node = pop(ready)[2]
+            grads = buffers.pop(node, None) or [None] * node._num_outputs
+            if node._is_accumulator:
+                grads = _leaf_hooks(node.variable, grads)
+                if captures and node in captures:
+                    for nr, k in captures[node]:
+                        captured[k] = grads[nr]
+                if accumulate and inputs is None and grads[0] is not None:
+                    pending.append((node.variable, grads[0]))
+                continue
+            if node._hooked:
+                grads = _tensor_hooks(node, grads)
+            if captures and node in captures:
+                for nr, k in captures[node]:
+                    captured[k] = grads[nr]
+            if needed is not None and node not in needed:
+                continue
+            if node._hooked or anomaly or len(grads) > 1:
+                outputs = _run_node(node, grads, anomaly)
+            elif grads[0] is None:
+                outputs = (None,) * len(node.next_functions)
+            else:
+                outputs = node._apply(grads)
+                if len(outputs) != len(node.next_functions):
+                    _wrong_count(node, outputs)
+            if not retain_graph:
+                node._release()
+            first = None  # a single newly ready node can skip the heap (see `follow`)
+            for (nxt, nr), g, meta in zip(node.next_functions, outputs, node._input_meta):
+                if nxt is None or (needed is not None and nxt not in needed):
+                    continue
+                if g is not None:
+                    data = getattr(g, "_data", None)
+                    if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
+                        g = _conform(g, meta, node)
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * nxt._num_outputs
+                    old = buf[nr]
+                    if old is None:
+                        buf[nr] = g
+                    elif create_graph:
+                        buf[nr] = old + g
+                    else:
+                        buf[nr] = make(old._data + g._data)
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    if first is None:
+                        first = nxt
+                    else:
+                        push(ready, (-nxt._sequence_nr, tiebreak(), nxt))
+            if first is not None:
+                if ready and -ready[0][0] > first._sequence_nr:
+                    push(ready, (-first._sequence_nr, tiebreak(), first))
+                else:
+                    follow = first
+        for leaf, grad in pending:
+            accumulate_into_grad(leaf, grad)
+        if accumulate and inputs is not None:
+            for t, grad in zip(inputs, captured):
+                if grad is not None:
+                    accumulate_into_grad(t, grad)
+    return captured
+
+
+def _wrong_count(node, outputs):
+    raise RuntimeError(
+        f"function {node.name()} returned an incorrect number of gradients (expected "
+        f"{len(node.next_functions)}, got {len(outputs)})"
+    )
+
+
+def _run_node(node, grads, anomaly):
+    for g in grads:
+        if g is not None:
+            break
+    else:
+        return (None,) * len(node.next_functions)
+    if node._hooked and node._pre_hooks:
+        for hook in tuple(node._pre_hooks.values()):
+            replaced = hook(tuple(grads))
+            if replaced is not None:
+                grads = list(replaced)
+    outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
+    if len(outputs) != len(node.next_functions):
+        _wrong_count(node, outputs)
+    if node._hooked and node._post_hooks:
+        for hook in tuple(node._post_hooks.values()):
+            replaced = hook(tuple(outputs), tuple(grads))
+            if replaced is not None:
+                outputs = tuple(replaced)
+    return outputs
+
+
+def _run_tensor_hooks(hooks, grad, owner):
+    for hook in tuple(hooks.values()):
+        new = hook(grad)
+        if new is not None:
+            if getattr(new, "_data", None) is None or new._data.shape != grad._data.shape:
+                got = list(new._data.shape) if hasattr(new, "_data") else type(new).__name__
+                raise RuntimeError(
+                    f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value "
+                    f"(on {owner}): expected {list(grad._data.shape)}, got {got}"
+                )
+            grad = new
+    return grad
+
+
+def _tensor_hooks(node, grads):
+    grads = list(grads)
+    for nr, hooks in (node._tensor_pre_hooks or {}).items():
+        if hooks and grads[nr] is not None:
+            grads[nr] = _run_tensor_hooks(hooks, grads[nr], f"output {nr} of {node.name()}")
+    for nr, ref in (node._retains_grad or {}).items():
+        t = ref()
+        g = grads[nr]
+        if t is not None and g is not None and t._grad_fn is node:
+            t._grad = g.clone() if t._grad is None else t._grad + g
+    return grads
+
+
+def _leaf_hooks(leaf, grads):
+    if leaf._hooks and grads[0] is not None:
+        return [_run_tensor_hooks(leaf._hooks, grads[0], "a leaf tensor")]
+    return grads

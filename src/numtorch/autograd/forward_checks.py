@@ -1,0 +1,45 @@
+"""Beyond torch: raise at the first op whose forward output holds NaN or Inf.
+
+Enabled by ``detect_anomaly(check_forward=True)``; it observes every op through the
+registry's slow path, so it costs nothing when off.
+"""
+
+from __future__ import annotations
+
+from .._dispatch import dispatch
+
+
+class _ForwardCheck:
+    def wrap(self, spec, args, run):
+        def checked():
+            out = run()
+            for i, t in enumerate(out if isinstance(out, tuple) else (out,)):
+                data = getattr(t, "_data", None)
+                if data is not None and data.dtype.kind in "fc" and not _finite(data):
+                    shapes = [list(a._data.shape) for a in args if hasattr(a, "_data")]
+                    kind = "NaN" if (data != data).any() else "Inf"
+                    raise RuntimeError(
+                        f"Forward anomaly: {spec.name}() produced {kind} in output {i} "
+                        f"(input shapes {shapes}). Check this op's inputs for values outside "
+                        "its domain."
+                    )
+            return out
+
+        return checked
+
+
+def _finite(data) -> bool:
+    import numpy  # noqa: F401  (backend array method below)
+
+    return bool(data.size == 0 or abs(data).max() < float("inf"))
+
+
+_check = _ForwardCheck()
+
+
+def set_active(active: bool) -> None:
+    if active and _check not in dispatch.observers:
+        dispatch.observers.append(_check)
+    elif not active and _check in dispatch.observers:
+        dispatch.observers.remove(_check)
+    dispatch.slow = bool(dispatch.observers)

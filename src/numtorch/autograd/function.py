@@ -1,0 +1,307 @@
+"""Custom autograd Functions: ``class Exp(Function)`` with static forward and backward.
+
+The context ``ctx`` *is* the backward node (``ExpBackward``), as in torch: attributes set on
+``ctx`` are visible on ``grad_fn``. Outputs saved with ``save_for_backward`` are stored without
+a reference to themselves (Note [Saved outputs and cycles]), so no cycle through ``ctx``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from . import grad_mode
+from .graph import Node, SavedTensor, freed_error, next_sequence_nr
+
+_FREED = object()
+
+
+class FunctionCtx:
+    """What ``forward`` can tell ``backward``: saved tensors, dirty and non-differentiable
+    outputs, and whether to materialize missing gradients as zeros."""
+
+    to_save: tuple = ()
+    dirty_tensors: tuple = ()
+    non_differentiable: tuple = ()
+    materialize_grads = True
+    needs_input_grad: tuple = ()
+
+    def save_for_backward(self, *tensors) -> None:
+        """Save tensors (inputs or outputs, or None) for ``backward``; checked for in-place
+        changes when read back through ``saved_tensors``."""
+        self.to_save = tensors
+
+    def save_for_forward(self, *tensors) -> None:
+        self.saved_for_forward = tensors
+
+    def mark_dirty(self, *tensors) -> None:
+        """Declare inputs that ``forward`` modified in place (and returns)."""
+        self.dirty_tensors = tensors
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        """Declare outputs that get no gradient (e.g. indices)."""
+        self.non_differentiable = tensors
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """If False, ``backward`` receives None (not zeros) for outputs without gradient."""
+        self.materialize_grads = value
+
+
+class BackwardCFunction(Node, FunctionCtx):
+    """The node of a custom Function: runs the user's ``backward``."""
+
+    _forward_cls = None
+    _saved = ()
+    _is_tensor_arg: tuple = ()
+    _output_meta: tuple = ()
+
+    @property
+    def saved_tensors(self) -> tuple:
+        saved = self._saved
+        if saved is _FREED:
+            raise freed_error(self)
+        return tuple(s.unpack(self) if isinstance(s, SavedTensor) else s for s in saved)
+
+    saved_variables = saved_tensors
+
+    def _apply(self, grad_outputs: tuple) -> tuple:
+        from .._creation import zeros
+
+        if self._saved is _FREED:
+            raise freed_error(self)
+        grads = list(grad_outputs)
+        if self.materialize_grads:
+            for i, (g, meta) in enumerate(zip(grads, self._output_meta)):
+                if g is None and meta is not None:
+                    grads[i] = zeros(meta[0], dtype=meta[1])
+        result = self._forward_cls.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        expected = len(self._is_tensor_arg)
+        if len(result) != expected:
+            if len(result) < expected or any(g is not None for g in result[expected:]):
+                raise RuntimeError(
+                    f"function {self.name()} returned an incorrect number of gradients "
+                    f"(expected {expected}, got {len(result)})"
+                )
+            result = result[:expected]
+        grads_in = []
+        for position, (g, is_tensor) in enumerate(zip(result, self._is_tensor_arg)):
+            if is_tensor:
+                grads_in.append(g)
+            elif g is not None:
+                raise RuntimeError(
+                    f"function {self.name()} returned a gradient different than None at "
+                    f"position {position + 1}, but the corresponding forward input was not a "
+                    "Variable"
+                )
+        return tuple(grads_in)
+
+    def _release(self) -> None:
+        if self._saved:
+            self._saved = _FREED
+
+
+class FunctionMeta(type):
+    """Creates the backward node class ``<Name>Backward`` for every Function subclass."""
+
+    def __init__(cls, name, bases, attrs):
+        cls._backward_cls = type(
+            name + "Backward",
+            (BackwardCFunction,),
+            {"_forward_cls": cls, "__module__": cls.__module__},
+        )
+        super().__init__(name, bases, attrs)
+
+
+class Function(FunctionCtx, metaclass=FunctionMeta):
+    """Base class for custom differentiable operations.
+
+    Example:
+        >>> import numtorch as torch
+        >>> class Exp(torch.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, i):
+        ...         result = i.exp()
+        ...         ctx.save_for_backward(result)
+        ...         return result
+        ...     @staticmethod
+        ...     def backward(ctx, grad_output):
+        ...         result, = ctx.saved_tensors
+        ...         return grad_output * result
+        >>> x = torch.tensor([1.0], requires_grad=True)
+        >>> y = Exp.apply(x); y.backward(); x.grad
+        tensor([2.7183])
+    """
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+        )
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function."
+        )
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for "
+            "your custom autograd.Function to use it with backward mode "
+            "AD."
+        )
+
+    vjp = backward
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError(
+            "numtorch has no forward-mode AD; use "
+            "torch.autograd.functional.jvp (double-backward trick)"
+        )
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        from .._tensor import Tensor
+
+        ctx = cls._backward_cls()
+        is_tensor = tuple(isinstance(a, Tensor) for a in args)
+        record = grad_mode.is_grad_enabled() and any(
+            t and a._requires_grad for t, a in zip(is_tensor, args)
+        )
+        ctx.needs_input_grad = tuple(
+            record and t and a._requires_grad for t, a in zip(is_tensor, args)
+        )
+        custom_setup = cls.setup_context is not Function.setup_context
+        with grad_mode.no_grad():
+            if custom_setup:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
+        if not record:
+            ctx._saved = tuple(ctx.to_save)
+            return outputs
+        return _connect(ctx, args, is_tensor, outputs)
+
+
+def _connect(ctx, args, is_tensor, outputs):
+    """Make ``ctx`` the grad_fn of the outputs and store what it saved."""
+    from .._tensor import Tensor
+    from ..ops.inplace import check_inplace
+
+    ctx._sequence_nr = next_sequence_nr()
+    ctx._is_tensor_arg = is_tensor
+    tensor_args = [a for a, t in zip(args, is_tensor) if t]
+    ctx.next_functions = tuple(a._edge() for a in tensor_args)
+    ctx._input_meta = tuple(
+        (a._data.shape, a._data.dtype) if a._requires_grad else None for a in tensor_args
+    )
+    as_tuple = isinstance(outputs, tuple)
+    outs = list(outputs) if as_tuple else [outputs]
+    dirty = {id(t) for t in ctx.dirty_tensors}
+    non_diff = {id(t) for t in ctx.non_differentiable}
+    inputs_by_id = {id(a): a for a in tensor_args}
+    metas = []
+    for nr, out in enumerate(outs):
+        if not isinstance(out, Tensor):
+            metas.append(None)
+            continue
+        if id(out) in inputs_by_id and id(out) not in dirty:
+            out = out.view_as(out)  # returning an input unchanged: a new alias gets the history
+        elif id(out) in dirty:
+            with grad_mode.enable_grad():
+                check_inplace(out, f"{ctx.name()} (mark_dirty)")
+        if out._base is not None and id(out) not in dirty:
+            out._base = None  # a view made inside forward belongs to this Function, not the base
+            out._view_steps = None
+        metas.append((out._data.shape, out._data.dtype))
+        if id(out) not in non_diff and out._data.dtype.kind == "f":
+            out._grad_fn = ctx
+            out._output_nr = nr
+            out._requires_grad = True
+        outs[nr] = out
+    ctx._num_outputs = len(outs)
+    ctx._output_meta = tuple(metas)
+    out_ids = {id(o) for o in outs}
+    ctx._saved = tuple(
+        None if t is None else SavedTensor(t, id(t) in out_ids) if isinstance(t, Tensor) else t
+        for t in ctx.to_save
+    )
+    ctx.to_save = ()
+    if ctx._anomaly_trace is None:
+        from .._dispatch import dispatch
+
+        if dispatch.anomaly:
+            from .anomaly_mode import record_forward_trace
+
+            record_forward_trace(ctx)
+    return tuple(outs) if as_tuple else outs[0]
+
+
+class _DelayedError(Node):
+    """Raises when differentiated: the backward of a once_differentiable Function."""
+
+    def __init__(self, message, edges, metas):
+        self.message = message
+        self.next_functions = edges
+        self._input_meta = metas
+        self._sequence_nr = next_sequence_nr()
+
+    def name(self) -> str:
+        return "DelayedError"
+
+    def _apply(self, grad_outputs):
+        raise RuntimeError(self.message)
+
+
+def once_differentiable(backward):
+    """Mark a Function's ``backward`` as not differentiable itself: it runs without recording,
+    and differentiating its result raises a clear error."""
+
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        from .._tensor import Tensor
+
+        with grad_mode.no_grad():
+            outputs = backward(ctx, *grads)
+        if not grad_mode.is_grad_enabled():
+            return outputs
+        needing = [g for g in grads if isinstance(g, Tensor) and g._requires_grad]
+        if not needing:
+            return outputs
+        node = _DelayedError(
+            "trying to differentiate twice a function that was marked with @once_differentiable",
+            tuple(g._edge() for g in needing),
+            tuple((g._data.shape, g._data.dtype) for g in needing),
+        )
+        as_tuple = isinstance(outputs, tuple)
+        wrapped = []
+        for o in outputs if as_tuple else (outputs,):
+            if isinstance(o, Tensor) and o._data.dtype.kind == "f":
+                o = o.detach()
+                o._grad_fn = node
+                o._requires_grad = True
+            wrapped.append(o)
+        return tuple(wrapped) if as_tuple else wrapped[0]
+
+    return wrapper
+
+
+class InplaceFunction(Function):
+    def __init__(self, inplace=False):
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    pass

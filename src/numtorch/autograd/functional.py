@@ -1,0 +1,1 @@
+"""torch.autograd.functional: vjp, jvp, jacobian, hessian, hvp, vhp (to be completed)."""

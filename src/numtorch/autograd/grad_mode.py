@@ -1,0 +1,166 @@
+"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode (thread-local).
+
+Each works as a context manager and as a decorator (also on generator functions, where the
+mode is restored around every resumption, so it never leaks between ``yield``s).
+
+The modes live in context variables: per thread (a new thread starts with grad enabled, as in
+torch) and also per asyncio task; reading one is several times cheaper than a
+``threading.local`` attribute, which matters because every op checks it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import inspect
+
+_enabled = contextvars.ContextVar("numtorch_grad_enabled", default=True)
+_inference = contextvars.ContextVar("numtorch_inference_mode", default=False)
+
+# True when operations are being recorded for backward (a bound method: the fastest read).
+is_grad_enabled = _enabled.get
+set_enabled = _enabled.set
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()``."""
+    return _inference.get()
+
+
+class _DecoratorContextManager:
+    """Base for grad-mode objects usable as ``with m:`` and as ``@m``."""
+
+    def clone(self):
+        return self.__class__()
+
+    def __call__(self, func):
+        if inspect.isclass(func):
+            raise TypeError(f"{type(self).__name__} can decorate functions, not classes ({func})")
+        if inspect.isgeneratorfunction(func):
+            return self._wrap_generator(func)
+
+        @functools.wraps(func)
+        def decorated(*args, **kwargs):
+            with self.clone():
+                return func(*args, **kwargs)
+
+        return decorated
+
+    def _wrap_generator(self, func):
+        @functools.wraps(func)
+        def generator(*args, **kwargs):
+            gen = func(*args, **kwargs)
+            try:
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException as error:
+                        with self.clone():
+                            response = gen.throw(error)
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
+            except StopIteration as stop:
+                return stop.value
+
+        return generator
+
+
+class _NoParamDecorator(_DecoratorContextManager):
+    # Allows both ``@no_grad`` and ``@no_grad()``.
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecorator):
+    """Disable recording: results of ops do not require grad.
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> with torch.no_grad():
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+    """
+
+    def __enter__(self):
+        self.prev = _enabled.get()
+        _enabled.set(False)
+
+    def __exit__(self, *exc):
+        _enabled.set(self.prev)
+
+
+class enable_grad(_NoParamDecorator):
+    """Enable recording inside a ``no_grad`` region."""
+
+    def __enter__(self):
+        self.prev = _enabled.get()
+        _enabled.set(True)
+
+    def __exit__(self, *exc):
+        _enabled.set(self.prev)
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Set grad mode to ``mode``: takes effect at once, and as a context manager restores it.
+
+    Example:
+        >>> import numtorch as torch
+        >>> _ = torch.set_grad_enabled(False)
+        >>> torch.is_grad_enabled()
+        False
+        >>> _ = torch.set_grad_enabled(True)
+    """
+
+    def __init__(self, mode: bool):
+        self.prev = _enabled.get()
+        self.mode = bool(mode)
+        _enabled.set(self.mode)
+
+    def __call__(self, func):
+        _enabled.set(self.prev)  # used as a decorator: the mode applies inside calls only
+        return super().__call__(func)
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _enabled.set(self.prev)
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like ``no_grad`` for inference: no graph is recorded (``mode=False`` is a no-op)."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
+
+    def __init__(self, mode: bool = True):
+        self.mode = mode
+
+    def __enter__(self):
+        self.prev = (_enabled.get(), _inference.get())
+        if self.mode:
+            _enabled.set(False)
+            _inference.set(True)
+
+    def __exit__(self, *exc):
+        _enabled.set(self.prev[0])
+        _inference.set(self.prev[1])
+
+    def clone(self):
+        return self.__class__(self.mode)

@@ -1,0 +1,227 @@
+"""gradcheck and gradgradcheck: finite differences against the engine's Jacobians.
+
+As in torch, inputs are perturbed in their own dtype (float32 inputs round the perturbation,
+which is why float64 is recommended) and central differences ``(f(x+eps) - f(x-eps)) / 2eps``
+are compared with the analytical Jacobian built one output element at a time.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ..backend import xp
+from . import grad_mode
+from .api import grad as autograd_grad
+
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck when analytical and numerical gradients disagree."""
+
+
+def _as_tuple(x):
+    from .._tensor import Tensor
+
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _differentiable_outputs(func, inputs):
+    from .._tensor import Tensor
+
+    with grad_mode.enable_grad():
+        outputs = _as_tuple(func(*inputs))
+    return tuple(o for o in outputs if isinstance(o, Tensor) and o._requires_grad)
+
+
+def _evaluate(func, inputs):
+    from .._tensor import Tensor
+
+    with grad_mode.no_grad():
+        outputs = _as_tuple(func(*inputs))
+    return [o._data.copy() for o in outputs if isinstance(o, Tensor) and o._data.dtype.kind in "fc"]
+
+
+def _numerical_jacobian(func, inputs, wrt, n_outputs, eps):
+    """jac[o][i] has shape (numel of input i, numel of output o)."""
+    base = _evaluate(func, inputs)
+    jac = [
+        [xp.zeros((inputs[i]._data.size, base[o].size), dtype=base[o].dtype) for i in wrt]
+        for o in range(n_outputs)
+    ]
+    for col, i in enumerate(wrt):
+        data = inputs[i]._data
+        flat = data.reshape(-1) if data.flags.c_contiguous else None
+        if flat is None:
+            raise RuntimeError("gradcheck needs contiguous input tensors")
+        for j in range(flat.size):
+            orig = flat[j].copy()
+            flat[j] = orig - eps
+            minus = _evaluate(func, inputs)
+            flat[j] = orig + eps
+            plus = _evaluate(func, inputs)
+            flat[j] = orig
+            for o in range(n_outputs):
+                jac[o][col][j] = ((plus[o] - minus[o]) / (2 * eps)).reshape(-1)
+    return jac
+
+
+def _analytical_jacobian(outputs, inputs, wrt):
+    from .._creation import zeros_like
+
+    jac = [
+        [xp.zeros((inputs[i]._data.size, o._data.size), dtype=o._data.dtype) for i in wrt]
+        for o in outputs
+    ]
+    targets = [inputs[i] for i in wrt]
+    for o_index, out in enumerate(outputs):
+        for k in range(out._data.size):
+            seed = zeros_like(out)
+            seed._data.reshape(-1)[k] = 1
+            grads = autograd_grad(out, targets, seed, retain_graph=True, allow_unused=True)
+            for col, g in enumerate(grads):
+                if g is not None:
+                    if g._data.shape != targets[col]._data.shape:
+                        raise GradcheckError(
+                            f"Gradient for input {wrt[col]} has shape {list(g._data.shape)} but "
+                            f"the input has shape {list(targets[col]._data.shape)}"
+                        )
+                    jac[o_index][col][:, k] = g._data.reshape(-1)
+    return jac
+
+
+def _fail(message, raise_exception):
+    if raise_exception:
+        raise GradcheckError(message)
+    return False
+
+
+def _format(array, shape):
+    from .._tensor import Tensor
+
+    return repr(Tensor._make(array.reshape(shape)))
+
+
+def gradcheck(
+    func,
+    inputs,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_batched_forward_grad=False,
+    check_forward_ad=False,
+    check_backward_ad=True,
+    fast_mode=False,
+    masked=None,
+) -> bool:
+    """Check ``func``'s gradients against finite differences for inputs that require grad.
+
+    On failure the error names the output and input indices and shows both Jacobians.
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+        >>> torch.autograd.gradcheck(torch.sin, (x,))
+        True
+    """
+    from .._tensor import Tensor
+
+    inputs = _as_tuple(inputs)
+    wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
+    if not wrt:
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but "
+            "none of the them have requires_grad=True."
+        )
+    for i in wrt:
+        if inputs[i]._data.dtype != xp.float64:
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point or "
+                "complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. ",
+                UserWarning,
+                stacklevel=2,
+            )
+    outputs = _differentiable_outputs(func, inputs)
+    numerical = _numerical_jacobian(func, inputs, wrt, len(outputs), eps)
+    analytical = _analytical_jacobian(outputs, inputs, wrt)
+    for o in range(len(outputs)):
+        for col, i in enumerate(wrt):
+            a, n = analytical[o][col], numerical[o][col]
+            if not xp.allclose(a, n, rtol=rtol, atol=atol):
+                shape = (n.shape[0], n.shape[1])
+                return _fail(
+                    f"Jacobian mismatch for output {o} with respect to input {i},\n"
+                    f"numerical:{_format(n, shape)}\nanalytical:{_format(a, shape)}\n",
+                    raise_exception,
+                )
+            if check_grad_dtypes and a.dtype != inputs[i]._data.dtype:
+                return _fail("Gradient has dtype mismatch", raise_exception)
+    again = _analytical_jacobian(outputs, inputs, wrt)
+    for o in range(len(outputs)):
+        for col in range(len(wrt)):
+            if not xp.allclose(again[o][col], analytical[o][col], rtol=0, atol=nondet_tol):
+                return _fail(
+                    "Backward is not reentrant, i.e., running backward with same input and "
+                    "grad_output multiple times gives different values, although analytical "
+                    "gradient matches numerical gradient. The tolerance for nondeterminism was "
+                    f"{nondet_tol}.",
+                    raise_exception,
+                )
+    return True
+
+
+def gradgradcheck(
+    func,
+    inputs,
+    grad_outputs=None,
+    *,
+    eps=1e-6,
+    atol=1e-5,
+    rtol=1e-3,
+    gen_non_contig_grad_outputs=False,
+    raise_exception=True,
+    nondet_tol=0.0,
+    check_undefined_grad=True,
+    check_grad_dtypes=False,
+    check_batched_grad=False,
+    check_fwd_over_rev=False,
+    check_rev_over_rev=True,
+    fast_mode=False,
+    masked=False,
+) -> bool:
+    """Check second derivatives: gradcheck of the function ``inputs -> grad(func(inputs))``."""
+    from .._creation import rand
+    from .._tensor import Tensor
+
+    inputs = _as_tuple(inputs)
+    wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
+    if grad_outputs is None:
+        outputs = _differentiable_outputs(func, inputs)
+        grad_outputs = tuple(
+            (rand(o.shape, dtype=o.dtype) * 2 - 1).requires_grad_() for o in outputs
+        )
+    grad_outputs = _as_tuple(grad_outputs)
+    n = len(inputs)
+
+    def first_derivative(*args):
+        ins, gos = args[:n], args[n:]
+        outs = _differentiable_outputs(func, ins)
+        targets = [ins[i] for i in wrt]
+        grads = autograd_grad(outs, targets, gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(
+        first_derivative,
+        inputs + grad_outputs,
+        eps=eps,
+        atol=atol,
+        rtol=rtol,
+        raise_exception=raise_exception,
+        nondet_tol=nondet_tol,
+        check_grad_dtypes=check_grad_dtypes,
+    )

@@ -1,0 +1,360 @@
+"""The graph's building blocks: Node, AccumulateGrad, SavedTensor, VersionCounter.
+
+Note [Saved outputs and cycles]
+A node never holds a strong reference to its own outputs: an output's ``grad_fn`` is the
+node, so saving the output Tensor would close a cycle that only ``gc`` could collect. A saved
+output keeps its array, version counter and output number, and is rebuilt as a Tensor whose
+``grad_fn`` is the node on unpack. Saved *inputs* point backwards, so they are kept as Tensors.
+Leaves point to their AccumulateGrad through a weakref. Graphs are thus freed by reference
+counting alone, the moment the last output is dropped.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+import weakref
+from collections import OrderedDict
+
+from . import grad_mode
+
+Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
+
+# Nodes run in decreasing sequence number: later-created nodes first, as in torch.
+_sequence = itertools.count()
+next_sequence_nr = _sequence.__next__
+
+
+class VersionCounter:
+    """Shared by a tensor, its views and ``detach()``; bumped by every in-place change."""
+
+    __slots__ = ("version",)
+
+    def __init__(self, version: int = 0):
+        self.version = version
+
+
+class RemovableHandle:
+    """Returned by ``register_*hook``; ``remove()`` is idempotent."""
+
+    _next_id = itertools.count()
+
+    def __init__(self, hooks_dict):
+        self.id = next(RemovableHandle._next_id)
+        self._ref = weakref.ref(hooks_dict)
+
+    def remove(self) -> None:
+        hooks = self._ref()
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _add_hook(hooks, fn):
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class Node:
+    """A function of the backward graph (``grad_fn``), like ``torch.autograd.graph.Node``.
+
+    ``next_functions`` holds one ``(node, output_nr)`` edge per differentiable input, with
+    ``(None, 0)`` for inputs that do not require grad. Calling a node runs its derivative
+    formulas on the given gradients under the current grad mode, without hooks.
+    """
+
+    next_functions: tuple = ()
+    _sequence_nr = 0
+    _pre_hooks = None  # OrderedDict: handle id -> fn(grad_outputs)
+    _post_hooks = None  # OrderedDict: handle id -> fn(grad_inputs, grad_outputs)
+    _tensor_pre_hooks = None  # {output_nr: OrderedDict} from Tensor.register_hook
+    _retains_grad = None  # {output_nr: weakref to the tensor}
+    _anomaly_trace = None  # forward stack text, set when anomaly mode is on
+    _anomaly_parent = None
+    _metadata = None
+    _num_outputs = 1
+    _is_accumulator = False
+    _hooked = False  # any hook or retain_grad registered: the engine takes the slow path
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def metadata(self) -> dict:
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def _apply(self, grad_outputs: tuple) -> tuple:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Free saved values (called after backward without retain_graph)."""
+
+    def __call__(self, *grad_outputs):
+        if len(grad_outputs) != self._num_outputs:
+            raise TypeError(
+                f"expected {self._num_outputs} arguments, got {len(grad_outputs)} instead"
+            )
+        result = self._apply(tuple(_as_tensor_grad(g) for g in grad_outputs))
+        return result[0] if len(result) == 1 else tuple(result)
+
+    def register_hook(self, fn):
+        """``fn(grad_inputs, grad_outputs)`` runs after the node; may return new grad_inputs."""
+        if self._post_hooks is None:
+            self._post_hooks = OrderedDict()
+        self._hooked = True
+        return _add_hook(self._post_hooks, fn)
+
+    def register_prehook(self, fn):
+        """``fn(grad_outputs)`` runs before the node; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = OrderedDict()
+        self._hooked = True
+        return _add_hook(self._pre_hooks, fn)
+
+    def _register_tensor_hook(self, output_nr: int, fn):
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        self._hooked = True
+        return _add_hook(self._tensor_pre_hooks.setdefault(output_nr, OrderedDict()), fn)
+
+    def _register_retains_grad(self, output_nr: int, tensor) -> None:
+        if self._retains_grad is None:
+            self._retains_grad = {}
+        self._hooked = True
+        self._retains_grad[output_nr] = weakref.ref(tensor)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+
+def _as_tensor_grad(g):
+    if g is None or isinstance(g, Tensor):
+        return g
+    raise TypeError(f"expected a Tensor or None as gradient, got {type(g).__name__}")
+
+
+_accumulate_lock = threading.Lock()
+
+
+class AccumulateGrad(Node):
+    """The node where a leaf's gradient ends: adds it into ``variable.grad``.
+
+    The engine does not call ``_apply``: it collects leaf gradients and commits them once
+    the whole backward pass succeeded (see Note [Atomic backward] in engine.py). Calling
+    the node directly accumulates at once, as in torch.
+    """
+
+    _sequence_nr = math.inf  # run as soon as ready, as in torch
+    _is_accumulator = True
+
+    def __init__(self, variable):
+        self.variable = variable
+        self.next_functions = ()
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def _apply(self, grad_outputs: tuple) -> tuple:
+        if grad_outputs[0] is not None:
+            accumulate_into_grad(self.variable, grad_outputs[0])
+        return ()
+
+
+def accumulate_into_grad(variable, grad) -> None:
+    """Add ``grad`` into ``variable.grad`` following torch's AccumulateGrad rules.
+
+    Without grad mode the sum is done in place on the existing ``.grad`` (references to it
+    stay valid); under ``create_graph`` the new ``.grad`` is a recorded out-of-place sum.
+    A first gradient becomes ``.grad`` without a copy only if nothing else shares its array.
+    """
+    with _accumulate_lock:
+        old = variable._grad
+        if old is None:
+            variable._grad = grad if grad_mode.is_grad_enabled() else grad._owned_copy()
+        elif grad_mode.is_grad_enabled() or grad._requires_grad or old._requires_grad:
+            variable._grad = old + grad
+        else:
+            old._accumulate_(grad)
+    hooks = variable._post_accumulate_hooks
+    if hooks:
+        for hook in tuple(hooks.values()):
+            hook(variable)
+
+
+# Saved-tensor hooks: a thread-local stack of (pack, unpack) pairs.
+class _HookState(threading.local):
+    stack = ()
+
+
+_hook_state = _HookState()
+_hooks_in_use = [0]  # contexts open in any thread: skip the thread-local lookup when 0
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    See Note [Saved outputs and cycles]. ``unpack`` checks the version and rebuilds saved
+    outputs with ``grad_fn`` set to the saving node.
+    """
+
+    __slots__ = (
+        "tensor",
+        "data",
+        "vc",
+        "version",
+        "output_nr",
+        "requires_grad",
+        "packed",
+        "unpack_hook",
+    )
+
+    def __init__(self, tensor, is_output: bool):
+        vc = tensor._vc
+        if vc is None:
+            vc = tensor._vc = VersionCounter()
+        self.vc = vc
+        self.version = vc.version
+        self.packed = None
+        if _hooks_in_use[0] and _hook_state.stack:
+            pack, self.unpack_hook = _hook_state.stack[-1]
+            self.tensor = self.data = None
+            self.output_nr = tensor._output_nr
+            self.requires_grad = tensor._requires_grad
+            self.packed = pack(tensor)
+            return
+        if is_output:
+            self.tensor = None
+            self.data = tensor._data
+            self.output_nr = tensor._output_nr
+            self.requires_grad = tensor._requires_grad
+        else:
+            self.tensor = tensor
+
+    def unpack(self, node):
+        if self.vc.version != self.version:
+            raise RuntimeError(self._modified_message(node))
+        if self.packed is not None:
+            return self._unpack_hooked(node)
+        tensor = self.tensor
+        if tensor is not None:
+            return tensor
+        out = Tensor._make(self.data)
+        out._vc = self.vc
+        if self.requires_grad:
+            out._grad_fn = node
+            out._output_nr = self.output_nr
+            out._requires_grad = True
+        return out
+
+    def _unpack_hooked(self, node):
+        value = self.unpack_hook(self.packed)
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"the unpack hook of saved_tensors_hooks must return a Tensor, got "
+                f"{type(value).__name__} (saved by {node.name()})"
+            )
+        if value._requires_grad != self.requires_grad or value._grad_fn is None:
+            value = value.detach()
+            if self.requires_grad:
+                value._grad_fn = node
+                value._output_nr = self.output_nr
+                value._requires_grad = True
+        return value
+
+    def _modified_message(self, node) -> str:
+        data = self.tensor._data if self.tensor is not None else self.data
+        from .._dtypes import from_numpy_dtype
+
+        desc = f"[torch.{from_numpy_dtype(data.dtype)._tag} {list(data.shape)}]"
+        owner = node if self.tensor is None else self.tensor._grad_fn
+        if owner is not None:
+            short = owner.name().rsplit("::", 1)[-1]
+            short = short[: short.rfind("Backward")] if "Backward" in short else short
+            nr = self.output_nr if self.tensor is None else self.tensor._output_nr
+            desc += f", which is output {nr} of {short},"
+        return (
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: {desc} is at version {self.vc.version}; expected version "
+            f"{self.version} instead. Hint: enable anomaly detection to find the operation "
+            "that failed to compute its gradient, with "
+            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+        )
+
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+def freed_error(node) -> RuntimeError:
+    """torch's second-backward error, naming the node whose saved values were freed."""
+    return RuntimeError(
+        f"{FREED_MESSAGE} (The saved values of {node.name()} were freed by an earlier "
+        "backward; a common cause is reusing a tensor computed in a previous iteration.)"
+    )
+
+
+def saved_tensor_default_hooks():
+    stack = _hook_state.stack
+    return stack[-1] if stack else None
+
+
+class saved_tensors_hooks:
+    """Context manager: pack every tensor saved for backward with ``pack_hook`` and get it
+    back with ``unpack_hook`` when backward needs it.
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.ones(3, requires_grad=True)
+        >>> with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):
+        ...     y = (x * x).sum()
+        >>> y.backward(); x.grad
+        tensor([2., 2., 2.])
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        _hook_state.stack = _hook_state.stack + ((self.pack_hook, self.unpack_hook),)
+        _hooks_in_use[0] += 1
+        return self
+
+    def __exit__(self, *exc):
+        _hook_state.stack = _hook_state.stack[:-1]
+        _hooks_in_use[0] -= 1
+
+
+class disable_saved_tensors_hooks:
+    """Within this context, saved tensors are stored as usual, without the hooks."""
+
+    def __init__(self, error_message: str = ""):
+        self.error_message = error_message
+
+    def __enter__(self):
+        self.prev = _hook_state.stack
+        _hook_state.stack = ()
+
+    def __exit__(self, *exc):
+        _hook_state.stack = self.prev
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Keep saved tensors as host copies (numtorch runs on the CPU, so this copies)."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cpu"):
+        super().__init__(lambda t: t.detach().clone(), lambda t: t)

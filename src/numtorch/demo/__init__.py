@@ -1,0 +1,1 @@
+"""The numtorch demo (``python -m numtorch.demo``)."""

@@ -1,0 +1,412 @@
+"""How an op call runs: arrays in, forward, a Tensor out, and a node recorded when needed.
+
+This is numtorch's hot path. ``build_runner`` picks, once per op at registration, the
+fastest runner that fits the op: unary and binary pointwise ops skip the general argument
+handling whenever the operands need no type promotion; everything else takes the general
+path, which does the full torch promotion and handles lists, views and several outputs.
+"""
+
+from __future__ import annotations
+
+from .. import _dtypes
+from .._dispatch import dispatch
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..autograd.graph import SavedTensor, next_sequence_nr
+from ..backend import xp
+
+FREED = object()  # marks a node's saved values as released after backward
+_grad_enabled = grad_mode.is_grad_enabled
+_ndarray = xp.ndarray
+_new = object.__new__
+_NO_EDGE = (None, 0)
+_NUMBERS = (int, float, bool)
+
+
+def _wrap(out) -> Tensor:
+    if out.__class__ is not _ndarray:
+        out = xp.asarray(out)
+    t = _new(Tensor)
+    t._data = out
+    t._requires_grad = False
+    t._grad_fn = None
+    t._base = None
+    return t
+
+
+class OperandError(TypeError):
+    """An argument of the wrong type; Python operators turn it into NotImplemented."""
+
+
+def argument_error(spec, args) -> TypeError:
+    for i in spec.operands + spec.diff:
+        a = args[i]
+        if not (a is None or isinstance(a, (Tensor, int, float, bool, complex, xp.generic))):
+            kind = "Tensor or Number" if i in spec.scalars else "Tensor"
+            return OperandError(
+                f"{spec.name}(): argument '{spec.params[i]}' (position {i + 1}) must be {kind}, "
+                f"not {type(a).__name__}"
+            )
+    return OperandError(f"{spec.name}(): invalid combination of arguments")
+
+
+def broadcast_error(spec, args, error: ValueError) -> RuntimeError:
+    """torch's message for operands whose shapes do not broadcast."""
+    shapes = [args[i]._data.shape for i in spec.operands if isinstance(args[i], Tensor)]
+    if len(shapes) == 2 and "broadcast" in str(error):
+        a, b = shapes
+        for k in range(1, min(len(a), len(b)) + 1):
+            if a[-k] != b[-k] and 1 not in (a[-k], b[-k]):
+                dim = max(len(a), len(b)) - k
+                return RuntimeError(
+                    f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
+                    f"at non-singleton dimension {dim}"
+                )
+    return RuntimeError(f"{spec.name}(): {error}")
+
+
+def _promote(spec, args, arrays):
+    """Cast the operand arrays to torch's result dtype (Note [Type promotion])."""
+    try:
+        dt = _dtypes.result_type(*[args[i] for i in spec.operands])
+    except TypeError:
+        raise argument_error(spec, args) from None
+    if spec.promote == "float" and dt.np.kind not in "fc":
+        dt = _dtypes.get_default_dtype()
+    target = dt.np
+    for i in spec.operands:
+        a = arrays[i]
+        if a.__class__ is _ndarray and a.dtype != target:
+            arrays[i] = a.astype(target)
+    return target
+
+
+def run_general(spec, args):
+    """The full path: any op, any arguments."""
+    if dispatch.slow:
+        return observed(spec, args)
+    arrays = list(args)
+    requires_grad = False
+    lists = spec.lists
+    for i in spec.diff:
+        a = arrays[i]
+        if isinstance(a, Tensor):
+            arrays[i] = a._data
+            if a._requires_grad:
+                requires_grad = True
+        elif i in lists:
+            arrays[i] = [t._data for t in a]
+            if not requires_grad:
+                requires_grad = any(t._requires_grad for t in a)
+        elif a is not None and i not in spec.scalars:
+            raise argument_error(spec, args)
+    for i in spec.nondiff:
+        a = arrays[i]
+        if isinstance(a, Tensor):
+            arrays[i] = a._data
+        elif i in lists:
+            arrays[i] = [t._data if isinstance(t, Tensor) else t for t in a]
+    target = _promote(spec, args, arrays) if spec.promote else None
+    try:
+        out = spec.forward(*arrays)
+    except ValueError as error:
+        if "broadcast" not in str(error):
+            raise
+        raise broadcast_error(spec, args, error) from None
+    if spec.outputs == 1:
+        result = _wrap(out)
+        if target is not None and result._data.dtype != target and spec.promote != "compare":
+            result._data = result._data.astype(target)
+        if spec.view:
+            from .views import mark_view
+
+            mark_view(result, args[0], spec, args)
+        if requires_grad and _grad_enabled() and result._data.dtype.kind == "f":
+            record(spec, args, (result,))
+        return result
+    results = tuple(_wrap(o) for o in out)
+    if spec.view:
+        from .views import mark_view
+
+        for nr, r in enumerate(results):
+            mark_view(r, args[0], spec, args, nr)
+    if requires_grad and _grad_enabled():
+        record(spec, args, results)
+    return results if spec.returns is None else spec.returns(*results)
+
+
+def _unary_runner(spec):
+    """Ops whose only tensor operand is the first argument (exp, relu, sum, ...)."""
+    forward = spec.forward
+    to_float = spec.promote == "float"
+    differentiable = bool(spec.diff)
+    record_small = small_recorder(spec) if differentiable else None
+
+    def run(args):
+        if dispatch.slow:
+            return observed(spec, args)
+        input = args[0]
+        if not isinstance(input, Tensor):
+            return run_general(spec, args)
+        if len(args) > 1:
+            for extra in args[1:]:
+                if isinstance(extra, Tensor):
+                    return run_general(spec, args)
+        data = input._data
+        if to_float and data.dtype.kind not in "fc":
+            data = data.astype(_dtypes.get_default_dtype().np)
+        out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
+        if out.__class__ is not _ndarray:
+            out = xp.asarray(out)
+        result = _new(Tensor)
+        result._data = out
+        result._grad_fn = None
+        result._base = None
+        if differentiable and input._requires_grad and _grad_enabled() and out.dtype.kind == "f":
+            record_small(args, result)
+        else:
+            result._requires_grad = False
+        return result
+
+    return run
+
+
+def _binary_runner(spec):
+    """Ops on two operands (tensors or numbers) in front: add, mul, eq, ...
+
+    Falls back to the general path whenever torch's promotion would differ from NumPy's."""
+    forward = spec.forward
+    to_float = spec.promote == "float"
+    differentiable = bool(spec.diff)
+    general = run_general
+    record_small = small_recorder(spec) if differentiable else None
+
+    def run(args):
+        if dispatch.slow:
+            return observed(spec, args)
+        a = args[0]
+        b = args[1]
+        ta = isinstance(a, Tensor)
+        tb = isinstance(b, Tensor)
+        if ta and tb:
+            ad = a._data
+            bd = b._data
+            if ad.dtype is not bd.dtype or (to_float and ad.dtype.kind != "f"):
+                return general(spec, args)
+        elif ta and b.__class__ in _NUMBERS:
+            ad = a._data
+            bd = b
+            kind = ad.dtype.kind
+            if kind != "f" and (to_float or b.__class__ is float or kind not in "iu"):
+                return general(spec, args)
+        elif tb and a.__class__ in _NUMBERS:
+            ad = a
+            bd = b._data
+            kind = bd.dtype.kind
+            if kind != "f" and (to_float or a.__class__ is float or kind not in "iu"):
+                return general(spec, args)
+        else:
+            return general(spec, args)
+        try:
+            out = forward(ad, bd, *args[2:]) if len(args) > 2 else forward(ad, bd)
+        except ValueError as error:
+            if "broadcast" not in str(error):
+                raise
+            raise broadcast_error(spec, args, error) from None
+        if out.__class__ is not _ndarray:
+            out = xp.asarray(out)
+        result = _new(Tensor)
+        result._data = out
+        result._grad_fn = None
+        result._base = None
+        if (
+            differentiable
+            and _grad_enabled()
+            and ((ta and a._requires_grad) or (tb and b._requires_grad))
+            and out.dtype.kind == "f"
+        ):
+            record_small(args, result)
+        else:
+            result._requires_grad = False
+        return result
+
+    return run
+
+
+def build_runner(spec):
+    """The runner for ``spec``: specialised when the op's shape allows it."""
+    simple = spec.outputs == 1 and not spec.lists and not spec.view and len(spec.diff) <= 2
+    if simple and spec.operands == (0,) and spec.promote in (None, "float"):
+        return _unary_runner(spec)
+    if simple and spec.operands == (0, 1):
+        return _binary_runner(spec)
+    return lambda args: run_general(spec, args)
+
+
+def observed(spec, args):
+    """Run an op with the active observers (profiler, forward checks) wrapped around it."""
+    dispatch.slow = False
+    try:
+        run = lambda: spec.run(args)
+        for observer in dispatch.observers:
+            run = observer.wrap(spec, args, run)
+        return run()
+    finally:
+        dispatch.slow = bool(dispatch.observers)
+
+
+def _edge_of(a):
+    """The (node, output_nr) edge to tensor ``a``'s history (see Tensor._edge)."""
+    fn = a._grad_fn
+    if fn is not None and a._base is None:
+        return (fn, a._output_nr)
+    if fn is None and a._requires_grad and a._accumulator is not None:
+        acc = a._accumulator()
+        if acc is not None:
+            return (acc, 0)
+    return a._edge()
+
+
+def record(spec, args, results: tuple):
+    """Create the op's node: edges to the inputs' histories, saved values, output links."""
+    node = spec.node_class()
+    node._sequence_nr = next_sequence_nr()
+    edges = []
+    metas = []
+    mask = 0
+    bit = 1
+    for i in spec.diff:
+        a = args[i]
+        if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
+            edges.append(_edge_of(a))
+            data = a._data
+            metas.append((data.shape, data.dtype))
+            mask |= bit
+        elif i in spec.lists:
+            mask |= _list_edges(node, a, edges, metas) * bit
+        else:
+            edges.append(_NO_EDGE)
+            metas.append(None)
+        bit <<= 1
+    node.next_functions = tuple(edges)
+    node._input_meta = tuple(metas)
+    if len(results) == 1:
+        result = results[0]
+        result._grad_fn = node
+        result._requires_grad = True
+    else:
+        node._num_outputs = len(results)
+        for nr, r in enumerate(results):
+            if r._data.dtype.kind == "f":
+                r._grad_fn = node
+                r._output_nr = nr
+                r._requires_grad = True
+    plan = spec._plans.get(mask)  # after linking: saved outputs must know their node
+    if plan is None:
+        plan = spec.save_plan(mask)
+    if plan:
+        _save(node, spec, plan, args, results)
+    if dispatch.anomaly:
+        from ..autograd.anomaly_mode import record_forward_trace
+
+        record_forward_trace(node)
+    return node
+
+
+def small_recorder(spec):
+    """A recorder unrolled for ops with one or two differentiable inputs and one output."""
+    node_class = spec.node_class
+    plans = spec._plans
+    save_plan = spec.save_plan
+    first = spec.diff[0]
+    second = spec.diff[1] if len(spec.diff) == 2 else None
+
+    def link(a):
+        # (edge, meta) for one input, or (None, None) when it does not need grad
+        if a.__class__ is not Tensor and not isinstance(a, Tensor):
+            return _NO_EDGE, None
+        fn = a._grad_fn
+        if fn is not None:
+            edge = (fn, a._output_nr) if a._base is None else a._edge()
+        elif a._requires_grad:
+            acc = a._accumulator
+            acc = acc() if acc is not None else None
+            edge = (acc, 0) if acc is not None else a._edge()
+        else:
+            return _NO_EDGE, None
+        data = a._data
+        return edge, (data.shape, data.dtype)
+
+    def record_small(args, result):
+        node = node_class()
+        node._sequence_nr = next_sequence_nr()
+        edge0, meta0 = link(args[first])
+        mask = meta0 is not None
+        if second is None:
+            node.next_functions = (edge0,)
+            node._input_meta = (meta0,)
+        else:
+            edge1, meta1 = link(args[second])
+            if meta1 is not None:
+                mask |= 2
+            node.next_functions = (edge0, edge1)
+            node._input_meta = (meta0, meta1)
+        result._grad_fn = node
+        result._requires_grad = True
+        plan = plans.get(mask)
+        if plan is None:
+            plan = save_plan(mask)
+        if plan:
+            _save(node, spec, plan, args, (result,))
+        if dispatch.anomaly:
+            from ..autograd.anomaly_mode import record_forward_trace
+
+            record_forward_trace(node)
+
+    return record_small
+
+
+def _list_edges(node, tensors, edges, metas) -> bool:
+    node._list_len = len(tensors)
+    any_edge = False
+    for t in tensors:
+        if isinstance(t, Tensor) and (t._requires_grad or t._grad_fn is not None):
+            edges.append(_edge_of(t))
+            metas.append((t._data.shape, t._data.dtype))
+            any_edge = True
+        else:
+            edges.append(_NO_EDGE)
+            metas.append(None)
+    return any_edge
+
+
+def _save(node, spec, plan, args, results):
+    saved = {}
+    attrs = None
+    for kind, name, i in plan:
+        if kind == "input":
+            a = args[i]
+            if isinstance(a, Tensor):
+                saved[name] = SavedTensor(a, False)
+            elif i in spec.lists:
+                attrs = attrs or {}
+                attrs[name] = a  # a list of inputs is kept as given
+            else:
+                saved[name] = a  # a number standing for a tensor (freed like one)
+        elif kind == "result":
+            saved[name] = SavedTensor(results[i], True)
+        else:
+            attrs = attrs or {}
+            a = args[i]
+            if kind == "shape":
+                attrs[name] = tuple(t._data.shape for t in a) if i in spec.lists else a._data.shape
+            elif kind == "dtype":
+                attrs[name] = a.dtype
+            elif isinstance(a, Tensor):
+                saved[name] = SavedTensor(a, False)
+            else:
+                attrs[name] = a
+    if saved:
+        node._saved = saved
+    if attrs:
+        node._attrs = attrs

@@ -1,0 +1,569 @@
+"""Indexing: ``__getitem__``/``__setitem__``, gather/scatter, index_select/index_add, masks.
+
+Backward of every gather-like op scatters with ``np.add.at`` semantics, so duplicate
+indices accumulate (``x[[0, 0]].sum()`` gives ``x.grad[0] == 2``).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+from .. import _dtypes
+from .._creation import zeros, zeros_like
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .inplace import check_inplace, write_inplace
+from .pointwise import where
+from .registry import defop, export
+
+
+def _bounds(index: int, size: int, dim: int) -> int:
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    return index + size if index < 0 else index
+
+
+# -- basic views: select and slice -----------------------------------------------------------
+@defop(
+    name="select_backward",
+    node="SelectBackwardBackward0",
+    grad_output=lambda grad, dim, index: grad.select(dim, index),
+)
+def _select_backward(grad_output, input_shape, dim, index):
+    out = xp.zeros(input_shape, grad_output.dtype)
+    out[(slice(None),) * dim + (index,)] = grad_output
+    return out
+
+
+@defop(
+    name="select",
+    view=True,
+    input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
+)
+def _select(input, dim, index):
+    return input[(slice(None),) * dim + (index,)]
+
+
+@export
+def select(input, dim, index) -> Tensor:
+    """The slice at ``index`` along ``dim`` (a view without that dim)."""
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, input.ndim)
+    return _select(input, dim, _bounds(int(index), input.shape[dim], dim))
+
+
+@defop(
+    name="slice_backward",
+    node="SliceBackwardBackward0",
+    grad_output=lambda grad, dim, start, end, step: _slice(grad, dim, start, end, step),
+)
+def _slice_backward(grad_output, input_shape, dim, start, end, step):
+    out = xp.zeros(input_shape, grad_output.dtype)
+    out[(slice(None),) * dim + (slice(start, end, step),)] = grad_output
+    return out
+
+
+@defop(
+    name="slice",
+    view=True,
+    input=lambda grad, input_shape, dim, start, end, step: _slice_backward(
+        grad, input_shape, dim, start, end, step
+    ),
+)
+def _slice(input, dim, start, end, step):
+    return input[(slice(None),) * dim + (slice(start, end, step),)]
+
+
+def narrow_slice(input, dim, start, end, step=1) -> Tensor:
+    """``input[..., start:end:step, ...]`` along ``dim`` (a view)."""
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, end, step = slice(start, end, step).indices(input.shape[dim])
+    return _slice(input, dim, start, max(end, start), step)
+
+
+@export
+def narrow(input, dim, start, length) -> Tensor:
+    dim = _wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if isinstance(start, Tensor):
+        start = start.item()
+    start = start + size if start < 0 else start
+    if not 0 <= start <= size or length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return _slice(input, dim, start, start + length, 1)
+
+
+@defop(
+    name="unsqueeze_index",
+    node="UnsqueezeBackward0",
+    view=True,
+    input=lambda grad, dim: grad.squeeze(dim),
+)
+def _unsqueeze_at(input, dim):
+    return xp.expand_dims(input, dim)
+
+
+@defop(name="index_alias", node="AliasBackward0", view=True, input=lambda grad: grad)
+def _alias(input):
+    return input[...]
+
+
+# -- key normalisation -----------------------------------------------------------------------
+def _index_array(value, position: int):
+    data = value._data if isinstance(value, Tensor) else xp.asarray(value)
+    if data.dtype.kind == "b":
+        return data
+    if data.dtype.kind in "iu":
+        return data.astype(xp.int64, copy=False)
+    if data.size == 0:
+        return data.astype(xp.int64)
+    raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def normalize_key(key) -> tuple[tuple, bool]:
+    """Turn an indexing key into a tuple; report whether it holds advanced (array) parts."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    advanced = False
+    for i, k in enumerate(key):
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            if isinstance(k, slice):
+                k = slice(
+                    *(v.item() if isinstance(v, Tensor) else v for v in (k.start, k.stop, k.step))
+                )
+            out.append(k)
+        elif isinstance(k, bool):
+            out.append(xp.asarray(k))
+            advanced = True
+        elif isinstance(k, (numbers.Integral, xp.integer)):
+            out.append(int(k))
+        elif isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu":
+            out.append(int(k._data))
+        elif isinstance(k, (Tensor, list, tuple, xp.ndarray)):
+            out.append(_index_array(k, i))
+            advanced = True
+        else:
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                f"Variables are valid indices (got {type(k).__name__})"
+            )
+    return tuple(out), advanced
+
+
+def _expand_bool_masks(key, ndim):
+    # A bool mask stands for the integer arrays of its nonzero positions (as torch does).
+    out = []
+    dim = 0
+    for k in key:
+        if isinstance(k, xp.ndarray) and k.dtype == xp.bool_ and k.ndim:
+            out.extend(xp.nonzero(k))
+            dim += k.ndim
+        else:
+            out.append(k)
+            dim += 0 if k is None or k is Ellipsis else 1
+    return tuple(out)
+
+
+def _basic_getitem(input, key):
+    specified = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if specified > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
+    if len(key) == 1 and isinstance(key[0], slice):
+        return narrow_slice(input, 0, key[0].start, key[0].stop, key[0].step or 1)
+    result = input
+    dim = 0
+    applied = False
+    for k in key:
+        if k is None:
+            result = _unsqueeze_at(result, dim)
+            dim += 1
+        elif k is Ellipsis:
+            dim += input.ndim - specified
+            continue
+        elif isinstance(k, int):
+            result = select(result, dim, k)
+        else:
+            step = 1 if k.step is None else k.step
+            if k.start in (None, 0) and k.stop is None and step == 1:
+                dim += 1
+                continue
+            result = narrow_slice(result, dim, k.start, k.stop, step)
+            dim += 1
+        applied = True
+    return result if applied else _alias(input)
+
+
+@defop(
+    name="index",
+    promote=None,
+    input=lambda grad, input_shape, key: zeros(input_shape, dtype=grad.dtype).index_put(
+        key, grad, accumulate=True
+    ),
+)
+def _index(input, key):
+    try:
+        return input[key]
+    except IndexError as error:
+        raise IndexError(str(error).replace("axis", "dimension")) from None
+
+
+def getitem(input, key) -> Tensor:
+    """``tensor[key]``: basic keys give views; integer/bool arrays give copies."""
+    key, advanced = normalize_key(key)
+    if not advanced:
+        return _basic_getitem(input, key)
+    if input.ndim == 0 and any(isinstance(k, xp.ndarray) and k.dtype != xp.bool_ for k in key):
+        raise IndexError("too many indices for tensor of dimension 0")
+    return _index(input, _expand_bool_masks(key, input.ndim))
+
+
+Tensor.__getitem__ = getitem
+
+
+# -- index_put and __setitem__ ---------------------------------------------------------------
+@defop(
+    name="index_put",
+    scalars=("values",),
+    input=lambda grad, key, accumulate: grad if accumulate else grad.index_put(key, 0.0),
+    values=lambda grad, key: grad[key],
+)
+def _index_put(input, key, values, accumulate=False):
+    out = input.copy()
+    values = xp.asarray(values).astype(input.dtype, copy=False)
+    try:
+        if accumulate:
+            xp.add.at(out, key, values)
+        else:
+            out[key] = values
+    except IndexError as error:
+        raise IndexError(str(error).replace("axis", "dimension")) from None
+    except ValueError as error:
+        raise RuntimeError(f"shape mismatch in index_put: {error}") from None
+    return out
+
+
+@export
+def index_put(input, indices, values, accumulate=False) -> Tensor:
+    """Copy of ``input`` with ``values`` written (or added) at ``indices``."""
+    if isinstance(indices, tuple) and all(
+        isinstance(k, (slice, int, type(None), type(Ellipsis), xp.ndarray)) for k in indices
+    ):
+        key = indices
+    else:
+        key, _ = normalize_key(tuple(indices) if isinstance(indices, list) else indices)
+    return _index_put(input, _expand_bool_masks(key, input.ndim), values, accumulate)
+
+
+Tensor.index_put_ = lambda self, indices, values, accumulate=False: _inplace(
+    self, lambda: index_put(self, indices, values, accumulate), "index_put_"
+)
+
+
+def _inplace(self, compute, name):
+    check_inplace(self, name)
+    return write_inplace(self, compute(), name)
+
+
+def setitem(self, key, value) -> None:
+    """``tensor[key] = value``: writes through a view (basic keys) or index_put_."""
+    nkey, advanced = normalize_key(key)
+    if advanced:
+        _inplace(
+            self, lambda: _index_put(self, _expand_bool_masks(nkey, self.ndim), value), "index_put_"
+        )
+        return
+    view = _basic_getitem(self, nkey)
+    if isinstance(value, Tensor):
+        view.copy_(value)
+    else:
+        view.fill_(value)
+
+
+Tensor.__setitem__ = setitem
+
+
+@defop(
+    name="copy", node="CopyBackwards", input=lambda grad: zeros_like(grad), src=lambda grad: grad
+)
+def _copy(input, src):
+    return xp.array(xp.broadcast_to(src, input.shape), dtype=input.dtype)
+
+
+def copy_(self, src, non_blocking=False) -> Tensor:
+    """Copy ``src`` (broadcast, cast) into this tensor in place."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    try:
+        xp.broadcast_shapes(src._data.shape, self._data.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+            f"{list(src._data.shape)}"
+        ) from None
+    return _inplace(self, lambda: _copy(self, src), "copy_")
+
+
+Tensor.copy_ = copy_
+
+
+@defop(
+    name="fill",
+    node="FillBackward2",
+    scalars=("value",),
+    input=lambda grad: zeros_like(grad),
+    value=lambda grad: grad.sum(),
+)
+def _fill(input, value):
+    return xp.full(input.shape, value, dtype=input.dtype)
+
+
+@defop(name="zero", node="ZeroBackward0", input=lambda grad: zeros_like(grad))
+def _zero(input):
+    return xp.zeros_like(input)
+
+
+Tensor.fill_ = lambda self, value: _inplace(self, lambda: _fill(self, value), "fill_")
+Tensor.zero_ = lambda self: _inplace(self, lambda: _zero(self), "zero_")
+
+
+@export(method=False)
+def fill(input, value) -> Tensor:
+    return _fill(input, value)
+
+
+# -- gather and scatter ----------------------------------------------------------------------
+def _check_index(index, name):
+    if index._data.dtype.kind not in "iu":
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+
+
+def _scatter_key(index, dim):
+    key = list(xp.indices(index.shape, sparse=True))
+    key[dim] = index
+    return tuple(key)
+
+
+def _check_gather_shapes(input, dim, index, name):
+    if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d in range(index.ndim):
+        if d != dim and index.shape[d] > input.shape[d]:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {list(index.shape)} to be "
+                f"no larger than self {list(input.shape)} apart from dimension {dim}"
+            )
+
+
+@defop(
+    name="gather",
+    input=lambda grad, input_shape, dim, index: zeros(input_shape, dtype=grad.dtype).scatter_add(
+        dim, index, grad
+    ),
+)
+def _gather(input, dim, index):
+    if (index < -input.shape[dim]).any() or (index >= input.shape[dim]).any():
+        raise RuntimeError(
+            f"index {int(index.max())} is out of bounds for dimension {dim} with "
+            f"size {input.shape[dim]}"
+        )
+    trimmed = input[
+        tuple(slice(0, s) if d != dim else slice(None) for d, s in enumerate(index.shape))
+    ]
+    return xp.take_along_axis(trimmed, index, dim)
+
+
+@export
+def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
+    """Values of ``input`` at ``index`` along ``dim``."""
+    _check_index(index, "gather")
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    _check_gather_shapes(input, dim, index, "gather")
+    return _gather(input, dim, index)
+
+
+@defop(
+    name="scatter_add",
+    input=lambda grad: grad,
+    src=lambda grad, dim, index: grad.gather(dim, index),
+)
+def _scatter_add(input, dim, index, src):
+    out = input.copy()
+    trimmed = src[tuple(slice(0, s) for s in index.shape)]
+    xp.add.at(out, _scatter_key(index, dim), trimmed)
+    return out
+
+
+@export(inplace=True)
+def scatter_add(input, dim, index, src) -> Tensor:
+    """Copy of ``input`` with ``src`` added at ``index`` along ``dim`` (duplicates add up)."""
+    _check_index(index, "scatter_add")
+    return _scatter_add(input, _wrap_dim(dim, max(input.ndim, 1)), index, src)
+
+
+@defop(
+    name="scatter_src",
+    node="ScatterBackward0",
+    input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
+    src=lambda grad, dim, index: grad.gather(dim, index),
+)
+def _scatter_src(input, dim, index, src):
+    out = input.copy()
+    out[_scatter_key(index, dim)] = src[tuple(slice(0, s) for s in index.shape)]
+    return out
+
+
+@defop(
+    name="scatter_value",
+    node="ScatterBackward1",
+    input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
+)
+def _scatter_value(input, dim, index, value):
+    out = input.copy()
+    out[_scatter_key(index, dim)] = value
+    return out
+
+
+@export(inplace=True)
+def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
+    """Copy of ``input`` with ``src`` (tensor or number) written at ``index`` along ``dim``."""
+    _check_index(index, "scatter")
+    if reduce is not None:
+        if reduce != "add":
+            raise RuntimeError(f"numtorch supports scatter reduce='add' only, got {reduce!r}")
+        return scatter_add(input, dim, index, src)
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    if src is None:
+        src = value
+    if isinstance(src, Tensor):
+        return _scatter_src(input, dim, index, src)
+    return _scatter_value(input, dim, index, src)
+
+
+@defop(
+    name="index_select",
+    input=lambda grad, input_shape, dim, index: zeros(input_shape, dtype=grad.dtype).index_add(
+        dim, index, grad
+    ),
+)
+def _index_select(input, dim, index):
+    return xp.take(input, index, axis=dim)
+
+
+@export
+def index_select(input, dim, index) -> Tensor:
+    """The slices of ``input`` along ``dim`` at the positions in ``index`` (1-D)."""
+    if index._data.dtype.kind not in "iu":
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    size = input.shape[dim] if input.ndim else 1
+    if index._data.size and (index._data.max() >= size or index._data.min() < -size):
+        raise IndexError(
+            f"index out of range in self (index_select along dim {dim} of size {size})"
+        )
+    return _index_select(input, dim, index)
+
+
+@defop(
+    name="index_add",
+    scalars=("alpha",),
+    input=lambda grad: grad,
+    source=lambda grad, dim, index, alpha: grad.index_select(dim, index) * alpha,
+)
+def _index_add(input, dim, index, source, alpha=1):
+    out = input.copy()
+    xp.add.at(out, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
+    return out
+
+
+@export(inplace=True)
+def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
+    """Copy of ``input`` with ``source`` slices added at ``index`` along ``dim``."""
+    return _index_add(input, _wrap_dim(dim, max(input.ndim, 1)), index, source, alpha)
+
+
+# -- masks -----------------------------------------------------------------------------------
+def _check_mask(mask, name):
+    if mask._data.dtype != xp.bool_:
+        raise RuntimeError(
+            f"{name} only supports boolean masks, but got mask with dtype "
+            f"{_dtypes.from_numpy_dtype(mask._data.dtype).name}"
+        )
+
+
+@defop(
+    name="masked_fill",
+    scalars=("value",),
+    input=lambda grad, mask: where(mask, 0.0, grad),
+    value=lambda grad, mask: where(mask, grad, 0.0).sum(),
+)
+def _masked_fill(input, mask, value):
+    return xp.where(mask, xp.asarray(value).astype(input.dtype), input)
+
+
+@export(inplace=True)
+def masked_fill(input, mask, value) -> Tensor:
+    """Copy of ``input`` with ``value`` where ``mask`` is True."""
+    _check_mask(mask, "masked_fill_")
+    xp.broadcast_shapes(mask._data.shape, input._data.shape)
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got "
+            f"tensor with {value.ndim} dimension(s)."
+        )
+    return _masked_fill(input, mask, value)
+
+
+@defop(
+    name="masked_select",
+    input=lambda grad, input_shape, mask: zeros(
+        xp.broadcast_shapes(tuple(input_shape), mask.shape), dtype=grad.dtype
+    ).index_put((mask,), grad, accumulate=True),
+)
+def _masked_select(input, mask):
+    shape = xp.broadcast_shapes(input.shape, mask.shape)
+    return xp.broadcast_to(input, shape)[xp.broadcast_to(mask, shape)]
+
+
+@export
+def masked_select(input, mask) -> Tensor:
+    _check_mask(mask, "masked_select")
+    return _masked_select(input, mask)
+
+
+@defop(
+    name="take",
+    input=lambda grad, input_shape, index: (
+        zeros(input_shape, dtype=grad.dtype)
+        .reshape(-1)
+        .index_put((index.reshape(-1),), grad.reshape(-1), accumulate=True)
+        .reshape(input_shape)
+    ),
+)
+def _take(input, index):
+    return xp.take(input.reshape(-1), index)
+
+
+@export
+def take(input, index) -> Tensor:
+    return _take(input, index)
+
+
+@export
+def nonzero(input, *, as_tuple=False):
+    """Indices of nonzero elements: an (n, ndim) tensor, or one tensor per dim."""
+    found = xp.nonzero(input._data) if input.ndim else xp.nonzero(input._data.reshape(1))
+    if as_tuple:
+        return tuple(Tensor._make(f.astype(xp.int64)) for f in found)
+    return Tensor._make(
+        xp.stack(found, axis=1).astype(xp.int64) if found else xp.zeros((0, 0), xp.int64)
+    )
+
+
+@export
+def argwhere(input) -> Tensor:
+    return nonzero(input)

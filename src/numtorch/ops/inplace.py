@@ -1,0 +1,151 @@
+"""In-place ops (``add_``, ``mul_``, ``copy_``, ``__setitem__``...) built from functional ones.
+
+An in-place op runs its functional twin, writes the result into the tensor's memory, bumps
+the version counter, and moves the tensor's history: a non-leaf gets the new node as its
+``grad_fn``; a view rebases its root through ``CopySlices`` (Note [Views and in-place]).
+"""
+
+from __future__ import annotations
+
+from .. import _dtypes
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..autograd.graph import SavedTensor
+from .views import CopySlices, refresh_view_grad_fn
+
+_grad_enabled = grad_mode.is_grad_enabled
+
+
+def check_inplace(t: Tensor, name: str) -> None:
+    """torch's refusals for in-place changes of leaves (and their views) that require grad."""
+    if not (_grad_enabled() and t._requires_grad):
+        return
+    if t._grad_fn is None:
+        raise RuntimeError(
+            f"a leaf Variable that requires grad is being used in an in-place operation. "
+            f"({name} on a tensor of shape {list(t._data.shape)}; wrap parameter updates in "
+            "torch.no_grad(), or use the out-of-place op)"
+        )
+    base = t._base
+    if base is not None and base._grad_fn is None and base._requires_grad:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place "
+            f"operation. ({name}; clone() the tensor first, or update it under torch.no_grad())"
+        )
+    steps = t._view_steps
+    if base is not None and steps and steps[-1][2] is not None:
+        spec = steps[-1][0]
+        raise RuntimeError(
+            f"Output {steps[-1][2]} of {spec.node_class.__name__} is a view and is being "
+            "modified inplace. This view is the output of a function that returns multiple "
+            "views. Such functions do not allow the output views to be modified inplace. You "
+            "should replace the inplace operation by an out-of-place one."
+        )
+
+
+def _can_cast(source: _dtypes.dtype, target: _dtypes.dtype) -> bool:
+    # torch's canCast: no float -> integral, no complex -> real, nothing non-bool -> bool.
+    if source.is_complex and not target.is_complex:
+        return False
+    if source.is_floating_point and not (target.is_floating_point or target.is_complex):
+        return False
+    return not (source is not _dtypes.bool_ and target is _dtypes.bool_)
+
+
+def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
+    """Store the functional result ``out`` into ``self`` and move ``self``'s history."""
+    if out is self:
+        return self
+    data = self._data
+    if out._data.shape != data.shape:
+        raise RuntimeError(
+            f"output with shape {list(data.shape)} doesn't match the broadcast shape "
+            f"{list(out._data.shape)} (in {name})"
+        )
+    if out._data.dtype != data.dtype and not _can_cast(out.dtype, self.dtype):
+        raise RuntimeError(
+            f"result type {_type_name(out.dtype)} can't be cast to the desired output type "
+            f"{_type_name(self.dtype)} (in {name})"
+        )
+    if not data.flags.writeable:
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            f"single memory location, or the memory is read-only ({name}). Please clone() the "
+            "tensor before performing the operation."
+        )
+    node = out._grad_fn
+    if node is not None:
+        _snapshot_saved_self(node, self)
+    data[...] = out._data
+    self._bump_version()
+    if node is not None:
+        _retarget_saved_result(node, out, self)
+        _rebase(self, node)
+    return self
+
+
+def _snapshot_saved_self(node, self: Tensor) -> None:
+    # The node may have saved ``self`` as an input; keep a copy of the values before writing.
+    saved = getattr(node, "_saved", None)
+    if not saved or not isinstance(saved, dict):
+        return
+    for key, value in saved.items():
+        if type(value) is SavedTensor and value.tensor is self:
+            copy = Tensor._make(self._data.copy())
+            copy._grad_fn = self._grad_fn
+            copy._output_nr = self._output_nr
+            copy._requires_grad = self._requires_grad
+            saved[key] = SavedTensor(copy, False)
+
+
+def _retarget_saved_result(node, out: Tensor, self: Tensor) -> None:
+    # A saved output now lives in ``self``: track ``self``'s version, as torch does.
+    saved = getattr(node, "_saved", None)
+    if not saved or not isinstance(saved, dict):
+        return
+    for value in saved.values():
+        if type(value) is SavedTensor and value.tensor is None and value.data is out._data:
+            value.data = self._data
+            value.vc = self._get_vc()
+            value.version = value.vc.version
+
+
+def _rebase(self: Tensor, node) -> None:
+    root = self._base
+    if root is None:
+        self._grad_fn = node
+        self._output_nr = 0
+        self._requires_grad = True
+        return
+    copy_slices = CopySlices(root, self._view_steps, node)
+    root._grad_fn = copy_slices
+    root._output_nr = 0
+    root._requires_grad = True
+    refresh_view_grad_fn(self)
+
+
+def _type_name(d: _dtypes.dtype) -> str:
+    return {
+        "float32": "Float",
+        "float64": "Double",
+        "float16": "Half",
+        "int64": "Long",
+        "int32": "Int",
+        "int16": "Short",
+        "int8": "Char",
+        "uint8": "Byte",
+        "bool": "Bool",
+    }.get(d.name, d.name)
+
+
+def inplace_variant(op, name: str):
+    """Build ``Tensor.<name>`` (e.g. ``add_``) from the functional ``op``."""
+
+    def method(self, *args, **kwargs):
+        check_inplace(self, name)
+        out = op(self, *args, **kwargs)
+        return write_inplace(self, out, name)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"In-place version of :func:`{op.__name__}`."
+    return method

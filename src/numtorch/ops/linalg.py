@@ -1,0 +1,298 @@
+"""Matrix products: mm, bmm, mv, dot, addmm, matmul (composed like torch's), outer, einsum."""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from ..backend import xp
+from .registry import defop, export
+from .shape import _unsafe_view
+
+
+def _short(dtype) -> str:
+    return {
+        "float32": "float",
+        "float64": "double",
+        "float16": "c10::Half",
+        "int64": "long int",
+    }.get(dtype.name, dtype.name)
+
+
+def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(
+            f"{name}: expected m1 and m2 to have the same dtype, but got: {_short(a.dtype)} != "
+            f"{_short(b.dtype)}"
+        )
+
+
+@defop(
+    name="mm",
+    input=lambda grad, mat2: grad.mm(mat2.t()),
+    mat2=lambda grad, input: input.t().mm(grad),
+)
+def _mm(input, mat2):
+    return xp.matmul(input, mat2)
+
+
+@export
+def mm(input, mat2) -> Tensor:
+    """Matrix product of two 2-D tensors."""
+    if input.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if mat2.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if input.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})"
+        )
+    _same_dtype(input, mat2, "mm")
+    return _mm(input, mat2)
+
+
+@defop(
+    name="bmm",
+    input=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
+    mat2=lambda grad, input: input.transpose(1, 2).bmm(grad),
+)
+def _bmm(input, mat2):
+    return xp.matmul(input, mat2)
+
+
+@export
+def bmm(input, mat2) -> Tensor:
+    """Batched matrix product of two 3-D tensors with the same batch size."""
+    if input.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if mat2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    b, n, m = input.shape
+    if mat2.shape[0] != b or mat2.shape[1] != m:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
+            f"[{mat2.shape[0]}, {mat2.shape[1]}]."
+        )
+    _same_dtype(input, mat2, "bmm")
+    return _bmm(input, mat2)
+
+
+@defop(
+    name="mv", input=lambda grad, vec: grad.outer(vec), vec=lambda grad, input: input.t().mv(grad)
+)
+def _mv(input, vec):
+    return xp.matmul(input, vec)
+
+
+@export
+def mv(input, vec) -> Tensor:
+    """Matrix-vector product."""
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {vec.ndim}")
+    if input.shape[1] != vec.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x"
+            f"{input.shape[1]}), vec ({vec.shape[0]})"
+        )
+    _same_dtype(input, vec, "mv")
+    return _mv(input, vec)
+
+
+@defop(
+    name="dot", input=lambda grad, tensor: grad * tensor, tensor=lambda grad, input: grad * input
+)
+def _dot(input, tensor):
+    return xp.dot(input, tensor)
+
+
+@export
+def dot(input, tensor) -> Tensor:
+    """Inner product of two 1-D tensors."""
+    if input.ndim != 1 or tensor.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
+    if input.shape[0] != tensor.shape[0]:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src "
+            f"[{tensor.shape[0]}] to have the same number of elements, but got {input.shape[0]} "
+            f"and {tensor.shape[0]} elements respectively"
+        )
+    _same_dtype(input, tensor, "dot")
+    return _dot(input, tensor)
+
+
+inner = export(dot, name="inner")
+vdot = export(dot, name="vdot")
+
+
+@defop(
+    name="addmm",
+    scalars=("beta", "alpha"),
+    input=lambda grad, beta: grad if beta == 1 else grad * beta,
+    mat1=lambda grad, mat2, alpha: _times(grad.mm(mat2.t()), alpha),
+    mat2=lambda grad, mat1, alpha: _times(mat1.t().mm(grad), alpha),
+)
+def _addmm(input, mat1, mat2, beta=1, alpha=1):
+    product = xp.matmul(mat1, mat2)
+    if alpha != 1:
+        product *= alpha
+    return product + (input if beta == 1 else beta * input)
+
+
+def _times(t, scale):
+    return t if scale == 1 else t * scale
+
+
+@export
+def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``."""
+    if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
+        mm(mat1, mat2)  # raises torch's error
+    return _addmm(input, mat1, mat2, beta, alpha)
+
+
+@export
+def outer(input, vec2) -> Tensor:
+    """Outer product of two vectors (composed as torch does: a column times a row)."""
+    return input.reshape(-1, 1) * vec2
+
+
+ger = export(outer, name="ger")
+
+
+def _fold(t1, t2):
+    # (..., n, k) @ (k[, m]): fold the batch into one mm/mv, as torch does
+    lead = t1.shape[:-1]
+    flat = t1.reshape(-1, t1.shape[-1])
+    out = mm(flat, t2) if t2.ndim == 2 else mv(flat, t2)
+    return _unsafe_view(out, lead + ((t2.shape[-1],) if t2.ndim == 2 else ()))
+
+
+@export
+def matmul(input, other) -> Tensor:
+    """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
+    d1, d2 = input.ndim, other.ndim
+    if d1 == 0 or d2 == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {d1}D and {d2}D"
+        )
+    if d1 == 1 and d2 == 1:
+        return dot(input, other)
+    if d1 == 2 and d2 == 1:
+        return mv(input, other)
+    if d1 == 1 and d2 == 2:
+        return mm(input.unsqueeze(0), other).squeeze(0)
+    if d1 == 2 and d2 == 2:
+        return mm(input, other)
+    if d1 >= 3 and d2 <= 2:
+        if input.shape[-1] != other.shape[0]:
+            raise RuntimeError(
+                f"mat1 and mat2 shapes cannot be multiplied ({input.shape[-2]}x"
+                f"{input.shape[-1]} and {other.shape[0]}x{other.shape[-1]})"
+            )
+        return _fold(input, other)
+    a = input.unsqueeze(0) if d1 == 1 else input
+    b = other.unsqueeze(-1) if d2 == 1 else other
+    n, k = a.shape[-2:]
+    k2, m = b.shape[-2:]
+    if k != k2:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
+            f"[{k2}, {m}]."
+        )
+    batch = tuple(xp.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    size = 1
+    for s in batch:
+        size *= s
+    a3 = a.expand(batch + (n, k)).reshape(size, n, k)
+    b3 = b.expand(batch + (k, m)).reshape(size, k, m)
+    out = _unsafe_view(bmm(a3, b3), batch + (n, m))
+    if d1 == 1:
+        out = out.squeeze(-2)
+    if d2 == 1:
+        out = out.squeeze(-1)
+    return out
+
+
+Tensor.__matmul__ = lambda self, other: (
+    matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+)
+Tensor.__rmatmul__ = lambda self, other: (
+    matmul(other, self) if isinstance(other, Tensor) else NotImplemented
+)
+
+
+@export
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    product = bmm(batch1, batch2)
+    return _times(input, beta) + _times(product, alpha)
+
+
+@export
+def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
+    return _times(input, beta) + _times(mv(mat, vec), alpha)
+
+
+# -- einsum ----------------------------------------------------------------------------------
+def _parse_einsum(equation: str, n: int):
+    equation = equation.replace(" ", "")
+    if "->" in equation:
+        inputs, output = equation.split("->")
+    else:
+        inputs = equation
+        letters = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    specs = inputs.split(",")
+    if len(specs) != n:
+        raise RuntimeError(
+            "einsum(): more operands were provided than specified in the equation"
+            if n > len(specs)
+            else "einsum(): fewer operands were provided than specified in the equation"
+        )
+    if "." in equation:
+        raise RuntimeError("numtorch's einsum does not support ellipsis ('...') yet")
+    return specs, output
+
+
+def _einsum_backward(k):
+    def formula(grads, equation, operands):
+        specs, output = _parse_einsum(equation, len(operands))
+        target = specs[k]
+        others = [o for i, o in enumerate(operands) if i != k]
+        other_specs = [s for i, s in enumerate(specs) if i != k]
+        available = set(output).union(*other_specs)
+        kept = "".join(c for c in dict.fromkeys(target) if c in available)
+        grad = einsum(",".join([output] + other_specs) + "->" + kept, grads[0], *others)
+        shape = operands[k].shape
+        sizes = dict(zip(target, shape))
+        if kept != target:
+            # letters summed in this operand alone: broadcast back over them
+            full = "".join(dict.fromkeys(target))
+            grad = grad.reshape([sizes[c] if c in kept else 1 for c in full]).expand(
+                [sizes[c] for c in full]
+            )
+            if full != target:
+                raise RuntimeError(
+                    "einsum backward with repeated indices in one operand is not supported"
+                )
+        return grad
+
+    return formula
+
+
+@defop(
+    name="einsum",
+    lists=("operands",),
+    operands=lambda grad, equation, operands: [
+        _einsum_backward(k)((grad,), equation, operands) for k in range(len(operands))
+    ],
+)
+def _einsum(equation, operands):
+    return xp.einsum(equation, *operands, optimize=len(operands) > 2)
+
+
+@export(method=False)
+def einsum(equation, *operands) -> Tensor:
+    """Einstein summation over the operands (no ellipsis)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    _parse_einsum(equation, len(operands))
+    return _einsum(equation, list(operands))

@@ -1,0 +1,133 @@
+"""Python operators on Tensor (``+``, ``*``, ``@``, ``==``, ``+=``, ...), mapped to ops.
+
+Reflected forms follow torch: ``2 - x`` is ``rsub`` (RsubBackward1), ``2 / x`` is
+``x.reciprocal() * 2`` (MulBackward0) and ``2 ** x`` is ``pow`` with a scalar base.
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from ..backend import xp
+from . import pointwise as P
+from .call import OperandError
+
+_NUMBER = (int, float, bool, complex, xp.generic)
+
+
+def _operand(other) -> bool:
+    return isinstance(other, (Tensor,) + _NUMBER)
+
+
+def _binary(fn, *extra):
+    spec = getattr(fn, "spec", None)
+    if spec is None:
+
+        def method(self, other):
+            return fn(self, other) if _operand(other) else NotImplemented
+
+        return method
+    run = spec.run  # straight to the op's runner: operators are the hottest calls
+
+    def fast(self, other):
+        try:
+            return run((self, other) + extra)
+        except OperandError:
+            return NotImplemented
+
+    return fast
+
+
+def _reflected(fn):
+    def method(self, other):
+        return fn(other, self) if _operand(other) else NotImplemented
+
+    return method
+
+
+def _inplace(name):
+    def method(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return getattr(self, name)(other)
+
+    return method
+
+
+def _rtruediv(self, other):
+    return P.mul(P.reciprocal(self), other) if _operand(other) else NotImplemented
+
+
+_pow_scalar = _binary(P._pow_scalar)
+
+
+def _pow(self, exponent):
+    if isinstance(exponent, Tensor):
+        return P.pow(self, exponent)
+    return _pow_scalar(self, exponent)
+
+
+def _invert(self):
+    return P.logical_not(self) if self._data.dtype == xp.bool_ else P.bitwise_not(self)
+
+
+def _pos(self):
+    if self._data.dtype == xp.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+def _compare(fn):
+    def method(self, other):
+        if other is None or not _operand(other):
+            return NotImplemented
+        return fn(self, other)
+
+    return method
+
+
+_OPERATORS = {
+    "__add__": _binary(P._add, 1),
+    "__radd__": _binary(P._add, 1),
+    "__sub__": _binary(P._sub, 1),
+    "__rsub__": _binary(P._rsub, 1),
+    "__mul__": _binary(P.mul),
+    "__rmul__": _binary(P.mul),
+    "__truediv__": _binary(P._true_divide),
+    "__rtruediv__": _rtruediv,
+    "__floordiv__": _binary(P.floor_divide),
+    "__rfloordiv__": _reflected(P.floor_divide),
+    "__mod__": _binary(P.remainder),
+    "__rmod__": _reflected(P.remainder),
+    "__pow__": _pow,
+    "__rpow__": _reflected(P.pow),
+    "__and__": _binary(P.bitwise_and),
+    "__rand__": _reflected(P.bitwise_and),
+    "__or__": _binary(P.bitwise_or),
+    "__ror__": _reflected(P.bitwise_or),
+    "__xor__": _binary(P.bitwise_xor),
+    "__rxor__": _reflected(P.bitwise_xor),
+    "__eq__": _compare(P.eq),
+    "__ne__": _compare(P.ne),
+    "__lt__": _compare(P.lt),
+    "__le__": _compare(P.le),
+    "__gt__": _compare(P.gt),
+    "__ge__": _compare(P.ge),
+    "__iadd__": _inplace("add_"),
+    "__isub__": _inplace("sub_"),
+    "__imul__": _inplace("mul_"),
+    "__itruediv__": _inplace("div_"),
+    "__ifloordiv__": _inplace("floor_divide_"),
+    "__imod__": _inplace("remainder_"),
+    "__ipow__": _inplace("pow_"),
+    "__iand__": _inplace("bitwise_and_"),
+    "__ior__": _inplace("bitwise_or_"),
+    "__ixor__": _inplace("bitwise_xor_"),
+    "__neg__": P.neg,
+    "__abs__": P.abs,
+    "__invert__": _invert,
+    "__pos__": _pos,
+}
+
+for _name, _method in _OPERATORS.items():
+    setattr(Tensor, _name, _method)
+Tensor.__hash__ = lambda self: id(self)

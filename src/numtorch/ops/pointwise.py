@@ -1,0 +1,630 @@
+"""Elementwise ops: arithmetic with torch's type promotion, math functions, comparisons."""
+
+from __future__ import annotations
+
+import math
+
+from .._creation import zeros_like
+from .._tensor import Tensor
+from ..backend import xp
+from .registry import defop, export
+
+
+def _zeros(grad):
+    return zeros_like(grad)
+
+
+# -- arithmetic ------------------------------------------------------------------------------
+
+
+def _scaled(grad, alpha):
+    return grad if alpha == 1 else grad * alpha
+
+
+@defop(
+    name="add",
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad, alpha: _scaled(grad, alpha),
+)
+def _add(input, other, alpha=1):
+    return input + other if alpha == 1 else input + other * alpha
+
+
+@defop(
+    name="sub",
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad, alpha: _scaled(-grad, alpha),
+)
+def _sub(input, other, alpha=1):
+    return input - other if alpha == 1 else input - other * alpha
+
+
+@defop(
+    name="rsub",
+    node="RsubBackward1",
+    promote="same",
+    scalars=("other",),
+    input=lambda grad, alpha: _scaled(-grad, alpha),
+)
+def _rsub(input, other, alpha=1):
+    return other - input if alpha == 1 else other - input * alpha
+
+
+@export(inplace=True)
+def add(input, other, *, alpha=1) -> Tensor:
+    """``input + alpha * other`` with broadcasting and type promotion."""
+    return _add(input, other, alpha)
+
+
+@export(inplace=True)
+def sub(input, other, *, alpha=1) -> Tensor:
+    """``input - alpha * other``."""
+    return _sub(input, other, alpha)
+
+
+subtract = export(sub, name="subtract", inplace=True)
+
+
+@export(method=False)
+def rsub(input, other, *, alpha=1) -> Tensor:
+    return _rsub(input, other, alpha)
+
+
+@export(inplace=True)
+@defop(
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad, other: grad * other,
+    other=lambda grad, input: grad * input,
+)
+def mul(input, other):
+    """Elementwise product with broadcasting."""
+    return input * other
+
+
+multiply = export(mul, name="multiply", inplace=True)
+
+
+def _div_other(grad, input, other):
+    # d/dy (x / y) = -x / y**2, written as torch does to keep rounding identical
+    return -grad * ((input / other) / other)
+
+
+@defop(
+    name="div",
+    promote="float",
+    scalars=("input", "other"),
+    input=lambda grad, other: grad / other,
+    other=_div_other,
+)
+def _true_divide(input, other):
+    return xp.true_divide(input, other)
+
+
+@defop(
+    name="div_rounding",
+    node="DivBackward2",
+    promote="same",
+    scalars=("input", "other"),
+    input=_zeros,
+    other=_zeros,
+)
+def _div_rounding(input, other, rounding_mode):
+    if rounding_mode == "floor":
+        return xp.floor_divide(input, other)
+    if rounding_mode == "trunc":
+        quotient = xp.true_divide(input, other)
+        return xp.trunc(quotient).astype(xp.result_type(input, other), copy=False)
+    raise ValueError(
+        f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+        f"'{rounding_mode}'"
+    )
+
+
+@export(inplace=True)
+def div(input, other, *, rounding_mode=None) -> Tensor:
+    """True division (integers give floats); ``rounding_mode`` 'trunc' or 'floor'."""
+    if rounding_mode is None:
+        return _true_divide(input, other)
+    return _div_rounding(input, other, rounding_mode)
+
+
+divide = export(div, name="divide", inplace=True)
+true_divide = export(_true_divide, name="true_divide", inplace=True)
+
+
+@export(inplace=True)
+def floor_divide(input, other) -> Tensor:
+    return _div_rounding(input, other, "floor")
+
+
+@export(inplace=True)
+@defop(
+    promote="same",
+    scalars=("other",),
+    input=lambda grad: grad,
+    other=lambda grad, input, other: -grad * (input / other).floor(),
+)
+def remainder(input, other):
+    """Python-style modulus: the result has the sign of ``other``."""
+    return xp.remainder(input, other)
+
+
+@export(inplace=True)
+@defop(
+    promote="same",
+    scalars=("other",),
+    input=lambda grad: grad,
+    other=lambda grad, input, other: -grad * (input / other).trunc(),
+)
+def fmod(input, other):
+    return xp.fmod(input, other)
+
+
+@export(inplace=True)
+@defop(input=lambda grad: -grad)
+def neg(input):
+    if input.dtype == xp.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return -input
+
+
+negative = export(neg, name="negative", inplace=True)
+
+
+# -- powers ----------------------------------------------------------------------------------
+def _pow_input(grad, input, exponent):
+    # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
+    if not isinstance(exponent, Tensor) and exponent == 0:
+        return grad * 0
+    return grad * (exponent * input ** (exponent - 1))
+
+
+def _pow_exponent(grad, input, result):
+    # d/dy x**y = x**y * log(x), taken as 0 where x == 0 and y >= 0 (as torch)
+    base = input if isinstance(input, Tensor) else Tensor._make(xp.asarray(input))
+    log = base.log() if isinstance(input, Tensor) else math.log(input) if input > 0 else None
+    if log is None:
+        return grad * 0 if input == 0 else grad * (result * float("nan"))
+    return grad * where(base == 0, 0.0, result * log)
+
+
+def _check_int_pow(input, exponent):
+    if (
+        input.dtype.kind in "iu"
+        and not isinstance(exponent, float)
+        and xp.asarray(exponent).dtype.kind in "iu"
+        and exponent < 0
+    ):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+@defop(name="pow", promote="same", scalars=("exponent",), input=_pow_input)
+def _pow_scalar(input, exponent):
+    _check_int_pow(input, exponent)
+    return xp.power(input, exponent)
+
+
+@defop(
+    name="pow_tensor",
+    node="PowBackward1",
+    promote="same",
+    input=_pow_input,
+    exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+)
+def _pow_tensor(input, exponent):
+    if input.dtype.kind in "iu" and exponent.dtype.kind in "iu" and (exponent < 0).any():
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return xp.power(input, exponent)
+
+
+@defop(
+    name="pow_self_scalar",
+    node="PowBackward2",
+    promote="same",
+    scalars=("input",),
+    exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+)
+def _pow_self_scalar(input, exponent):
+    return xp.power(input, exponent)
+
+
+@export(inplace=True)
+def pow(input, exponent) -> Tensor:
+    """``input ** exponent``; either side may be a number."""
+    if isinstance(exponent, Tensor):
+        if isinstance(input, Tensor):
+            return _pow_tensor(input, exponent)
+        return _pow_self_scalar(input, exponent)
+    return _pow_scalar(input, exponent)
+
+
+@export(inplace=True)
+def square(input) -> Tensor:
+    return _pow_scalar(input, 2)
+
+
+@export(inplace=True)
+@defop(promote="float", input=lambda grad, result: -grad * result * result)
+def reciprocal(input):
+    return xp.reciprocal(input)
+
+
+# -- unary math ------------------------------------------------------------------------------
+def _unary(name, forward, formula, node=None):
+    op = defop(name=name, node=node, promote="float", input=formula)(forward)
+    return export(op, inplace=True)
+
+
+exp = _unary("exp", lambda input: xp.exp(input), lambda grad, result: grad * result)
+exp2 = _unary(
+    "exp2", lambda input: xp.exp2(input), lambda grad, result: grad * result * math.log(2.0)
+)
+expm1 = _unary("expm1", lambda input: xp.expm1(input), lambda grad, result: grad * (result + 1))
+log = _unary("log", lambda input: xp.log(input), lambda grad, input: grad / input)
+log2 = _unary(
+    "log2", lambda input: xp.log2(input), lambda grad, input: grad / (input * math.log(2.0))
+)
+log10 = _unary(
+    "log10", lambda input: xp.log10(input), lambda grad, input: grad / (input * math.log(10.0))
+)
+log1p = _unary(
+    "log1p",
+    lambda input: xp.log1p(input),
+    lambda grad, input: grad / (input + 1),
+    node="Log1PBackward0",
+)
+sqrt = _unary("sqrt", lambda input: xp.sqrt(input), lambda grad, result: grad / (2 * result))
+rsqrt = _unary(
+    "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
+)
+sin = _unary("sin", lambda input: xp.sin(input), lambda grad, input: grad * input.cos())
+cos = _unary("cos", lambda input: xp.cos(input), lambda grad, input: -grad * input.sin())
+tan = _unary("tan", lambda input: xp.tan(input), lambda grad, result: grad * (1 + result * result))
+asin = _unary(
+    "asin", lambda input: xp.arcsin(input), lambda grad, input: grad * (1 - input * input).rsqrt()
+)
+acos = _unary(
+    "acos", lambda input: xp.arccos(input), lambda grad, input: -grad * (1 - input * input).rsqrt()
+)
+atan = _unary(
+    "atan", lambda input: xp.arctan(input), lambda grad, input: grad / (1 + input * input)
+)
+sinh = _unary("sinh", lambda input: xp.sinh(input), lambda grad, input: grad * input.cosh())
+cosh = _unary("cosh", lambda input: xp.cosh(input), lambda grad, input: grad * input.sinh())
+
+
+# tanh, sigmoid and relu get fused backward ops (one op instead of three), as in torch.
+@defop(
+    name="tanh_backward",
+    node="TanhBackwardBackward0",
+    grad_output=lambda grad, output: tanh_backward(grad, output),
+    output=lambda grad, grad_output, output: -2 * output * grad * grad_output,
+)
+def tanh_backward(grad_output, output):
+    return grad_output * (1 - output * output)
+
+
+@defop(
+    name="sigmoid_backward",
+    node="SigmoidBackwardBackward0",
+    grad_output=lambda grad, output: sigmoid_backward(grad, output),
+    output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+)
+def sigmoid_backward(grad_output, output):
+    return grad_output * output * (1 - output)
+
+
+@defop(
+    name="threshold_backward",
+    node="ThresholdBackwardBackward0",
+    grad_output=lambda grad, self, threshold: threshold_backward(grad, self, threshold),
+    self=lambda grad: zeros_like(grad),
+)
+def threshold_backward(grad_output, self, threshold):
+    return xp.where(self > threshold, grad_output, 0).astype(grad_output.dtype, copy=False)
+
+
+tanh = _unary(
+    "tanh", lambda input: xp.tanh(input), lambda grad, result: tanh_backward(grad, result)
+)
+
+
+def _sigmoid_forward(input):
+    # exp(-x) overflows harmlessly to inf for very negative x, giving 0
+    return 1 / (1 + xp.exp(-input))
+
+
+sigmoid = _unary("sigmoid", _sigmoid_forward, lambda grad, result: sigmoid_backward(grad, result))
+
+arcsin = export(asin, name="arcsin", inplace=True)
+arccos = export(acos, name="arccos", inplace=True)
+arctan = export(atan, name="arctan", inplace=True)
+
+
+@export(inplace=True)
+@defop(input=lambda grad, result: threshold_backward(grad, result, 0))
+def relu(input):
+    """max(input, 0)."""
+    return xp.maximum(input, 0) if input.dtype != xp.bool_ else input.copy()
+
+
+@export(inplace=True)
+@defop(input=lambda grad, input: grad * input.sign())
+def abs(input):
+    return xp.abs(input)
+
+
+absolute = export(abs, name="absolute", inplace=True)
+
+
+def _zero_grad_unary(name, ufunc):
+    op = defop(name=name, input=_zeros)(lambda input: ufunc(input))
+    return export(op, inplace=True)
+
+
+sign = _zero_grad_unary("sign", xp.sign)
+floor = _zero_grad_unary("floor", xp.floor)
+ceil = _zero_grad_unary("ceil", xp.ceil)
+trunc = _zero_grad_unary("trunc", xp.trunc)
+_round = _zero_grad_unary("round", xp.round)
+fix = export(trunc, name="fix", inplace=True)
+
+
+@export(inplace=True)
+@defop(promote="float", input=lambda grad: grad)
+def frac(input):
+    return input - xp.trunc(input)
+
+
+def _clamp_grad(grad, input, min, max):
+    inside = True
+    if min is not None:
+        inside = input >= min
+    if max is not None:
+        inside = (input <= max) & inside if min is not None else input <= max
+    return where(inside, grad, 0.0)
+
+
+def _clamp_bound(grad, input, bound, other_bound, lower):
+    # The bound receives the gradient where it was the active limit.
+    active = input < bound if lower else input > bound
+    if other_bound is not None:
+        active = active & ((bound <= other_bound) if lower else (bound >= other_bound))
+    return where(active, grad, 0.0)
+
+
+def _clamp_check(min, max):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+
+
+@defop(name="clamp_scalar", node="ClampBackward1", input=_clamp_grad)
+def _clamp_scalar(input, min, max):
+    _clamp_check(min, max)
+    out = input
+    if min is not None:
+        out = xp.maximum(out, min)
+    if max is not None:
+        out = xp.minimum(out, max)
+    return out.astype(xp.result_type(input, *(b for b in (min, max) if b is not None)), copy=False)
+
+
+@defop(
+    name="clamp_tensor",
+    node="ClampBackward0",
+    promote="same",
+    input=_clamp_grad,
+    min=lambda grad, input, min, max: _clamp_bound(grad, input, min, max, True),
+    max=lambda grad, input, min, max: _clamp_bound(grad, input, max, min, False),
+)
+def _clamp_tensor(input, min, max):
+    out = input
+    if min is not None:
+        out = xp.maximum(out, min)
+    if max is not None:
+        out = xp.minimum(out, max)
+    return out
+
+
+@export(inplace=True)
+def clamp(input, min=None, max=None) -> Tensor:
+    """Limit values to ``[min, max]`` (either bound may be omitted)."""
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensor(input, min, max)
+    return _clamp_scalar(input, min, max)
+
+
+clip = export(clamp, name="clip", inplace=True)
+
+
+@export(inplace=True)
+def clamp_min(input, min) -> Tensor:
+    return clamp(input, min=min)
+
+
+@export(inplace=True)
+def clamp_max(input, max) -> Tensor:
+    return clamp(input, max=max)
+
+
+def _max_min_grad(grad, input, other, keep_when):
+    # Ties share the gradient equally, as torch does.
+    share = where(input == other, grad / 2, grad)
+    return where(keep_when(input, other), share, 0.0)
+
+
+@export
+@defop(
+    promote="same",
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a >= b),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a <= b),
+)
+def maximum(input, other):
+    return xp.maximum(input, other)
+
+
+@export
+@defop(
+    promote="same",
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a <= b),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a >= b),
+)
+def minimum(input, other):
+    return xp.minimum(input, other)
+
+
+fmax = export(maximum, name="fmax")
+fmin = export(minimum, name="fmin")
+
+
+@export
+@defop(
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad, condition: where(condition, grad, 0.0),
+    other=lambda grad, condition: where(condition, 0.0, grad),
+)
+def where(condition, input, other):
+    """Pick ``input`` where ``condition`` holds, else ``other`` (both may be numbers)."""
+    if condition.dtype != xp.bool_:
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{condition.dtype}"
+        )
+    return xp.where(condition, input, other)
+
+
+@export(inplace=True)
+@defop(
+    promote="same",
+    scalars=("value",),
+    input=lambda grad: grad,
+    tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
+    tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
+)
+def addcmul(input, tensor1, tensor2, *, value=1):
+    return input + value * tensor1 * tensor2
+
+
+@export(inplace=True)
+@defop(
+    promote="float",
+    input=lambda grad: grad,
+    tensor1=lambda grad, tensor2, value: grad * value / tensor2,
+    tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
+)
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    return input + value * tensor1 / tensor2
+
+
+@export(inplace=True)
+@defop(
+    promote="same",
+    scalars=("weight",),
+    input=lambda grad, weight: grad * (1 - weight),
+    end=lambda grad, weight: grad * weight,
+    weight=lambda grad, input, end: grad * (end - input),
+)
+def lerp(input, end, weight):
+    return input + weight * (end - input)
+
+
+# -- comparisons and logic (not differentiable) ----------------------------------------------
+def _compare(name, ufunc):
+    op = defop(name=name, promote="compare", scalars=("other",))(
+        lambda input, other: ufunc(input, other)
+    )
+    return export(op, inplace=True)
+
+
+eq = _compare("eq", xp.equal)
+ne = _compare("ne", xp.not_equal)
+lt = _compare("lt", xp.less)
+le = _compare("le", xp.less_equal)
+gt = _compare("gt", xp.greater)
+ge = _compare("ge", xp.greater_equal)
+greater, greater_equal = export(gt, name="greater"), export(ge, name="greater_equal")
+less, less_equal = export(lt, name="less"), export(le, name="less_equal")
+not_equal = export(ne, name="not_equal")
+
+
+def _logical(name, ufunc):
+    op = defop(name=name, scalars=("other",))(lambda input, other: ufunc(input, other))
+    return export(op, inplace=True)
+
+
+logical_and = _logical("logical_and", xp.logical_and)
+logical_or = _logical("logical_or", xp.logical_or)
+logical_xor = _logical("logical_xor", xp.logical_xor)
+bitwise_and = _logical("bitwise_and", xp.bitwise_and)
+bitwise_or = _logical("bitwise_or", xp.bitwise_or)
+bitwise_xor = _logical("bitwise_xor", xp.bitwise_xor)
+
+
+@export(inplace=True)
+@defop()
+def logical_not(input):
+    return xp.logical_not(input)
+
+
+@export(inplace=True)
+@defop()
+def bitwise_not(input):
+    if input.dtype.kind == "f":
+        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    return xp.invert(input)
+
+
+@export
+@defop()
+def isnan(input):
+    return xp.isnan(input)
+
+
+@export
+@defop()
+def isinf(input):
+    return xp.isinf(input)
+
+
+@export
+@defop()
+def isfinite(input):
+    return xp.isfinite(input)
+
+
+@export
+@defop()
+def signbit(input):
+    return xp.signbit(input)
+
+
+@export
+@defop(name="nan_to_num", input=lambda grad, input: where(input.isfinite(), grad, 0.0))
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
+@export
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    return bool(xp.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@export
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
+    other = other._data if isinstance(other, Tensor) else other
+    return Tensor._make(xp.isclose(input._data, other, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@export
+def equal(input, other) -> bool:
+    """True if both tensors have the same shape and elements."""
+    return input._data.shape == other._data.shape and bool((input._data == other._data).all())

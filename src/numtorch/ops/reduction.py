@@ -1,0 +1,621 @@
+"""Reductions: sum, mean, prod, var/std, max/min, logsumexp, softmax, norms, sorting."""
+
+from __future__ import annotations
+
+import collections
+import math
+
+from .. import _dtypes
+from .._creation import zeros, zeros_like
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .pointwise import where
+from .registry import defop, export
+
+
+def reduce_dims(dim, ndim: int) -> tuple | None:
+    """Normalise ``dim`` (int, sequence or None) to sorted non-negative dims; None = all."""
+    if dim is None:
+        return None
+    if isinstance(dim, (int, xp.integer)):
+        return (_wrap_dim(int(dim), ndim),)
+    dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
+    if len(set(dims)) != len(dims):
+        repeated = next(d for d in dims if dims.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    return tuple(sorted(dims)) if dims else None
+
+
+def _restore(grad, dims, ndim: int, keepdim: bool):
+    """Re-insert reduced dims as size 1 so ``grad`` broadcasts against the input."""
+    if keepdim or grad.ndim == ndim:
+        return grad
+    if dims is None:
+        return grad.reshape((1,) * ndim)
+    for d in dims:
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def _expand_back(grad, input_shape, dims, keepdim):
+    return _restore(grad, dims, len(input_shape), keepdim).expand(input_shape)
+
+
+def _count(shape, dims) -> int:
+    if dims is None:
+        return math.prod(shape)
+    return math.prod(shape[d] for d in dims)
+
+
+def _axis(dims):
+    return None if dims is None else dims
+
+
+def _accumulate_dtype(input, dtype):
+    if dtype is not None:
+        return _dtypes.to_dtype(dtype).np
+    return xp.int64 if input.dtype.kind in "biu" else None
+
+
+# -- sum and mean ----------------------------------------------------------------------------
+@defop(
+    name="sum_all", node="SumBackward0", input=lambda grad, input_shape: grad.expand(input_shape)
+)
+def _sum_all(input, dtype=None):
+    return xp.sum(input, dtype=_accumulate_dtype(input, dtype))
+
+
+@defop(
+    name="sum_dim",
+    node="SumBackward1",
+    input=lambda grad, input_shape, dim, keepdim: _expand_back(grad, input_shape, dim, keepdim),
+)
+def _sum_dim(input, dim, keepdim=False, dtype=None):
+    return xp.sum(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
+
+
+@export
+def sum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """Sum of all elements, or over ``dim`` (int or tuple), keeping it if ``keepdim``."""
+    dims = reduce_dims(dim, input.ndim)
+    if dims is None and dim is None:
+        return _sum_all(input, dtype)
+    return _sum_dim(input, dims, keepdim, dtype)
+
+
+def _check_float(input, name):
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {_short_type(input.dtype)}"
+        )
+
+
+def _short_type(d):
+    return {
+        "int64": "Long",
+        "int32": "Int",
+        "int16": "Short",
+        "int8": "Char",
+        "uint8": "Byte",
+        "bool": "Bool",
+    }.get(d.name, d.name)
+
+
+@defop(
+    name="mean_all",
+    node="MeanBackward0",
+    input=lambda grad, input_shape: grad.expand(input_shape) / _count(input_shape, None),
+)
+def _mean_all(input, dtype=None):
+    return xp.mean(input, dtype=dtype)
+
+
+@defop(
+    name="mean_dim",
+    node="MeanBackward1",
+    input=lambda grad, input_shape, dim, keepdim: (
+        _expand_back(grad, input_shape, dim, keepdim) / _count(input_shape, dim)
+    ),
+)
+def _mean_dim(input, dim, keepdim=False, dtype=None):
+    return xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype)
+
+
+@export
+def mean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """Arithmetic mean (floating inputs only, as in torch)."""
+    if dtype is not None:
+        input = input.to(dtype)
+    _check_float(input, "mean")
+    dims = reduce_dims(dim, input.ndim)
+    if dims is None and dim is None:
+        return _mean_all(input)
+    return _mean_dim(input, dims, keepdim)
+
+
+@export
+def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    return sum(where(input.isnan(), 0.0, input), dim, keepdim, dtype=dtype)
+
+
+@export
+def nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    valid = ~input.isnan()
+    return nansum(input, dim, keepdim) / sum(valid, dim, keepdim)
+
+
+# -- prod ------------------------------------------------------------------------------------
+def _product_of_others(input, dim):
+    # prod of every element but one, without division (exact with zeros): an n x n mask
+    if dim is None:
+        return _product_of_others(input.reshape(-1), 0).reshape(input.shape)
+    moved = input.transpose(dim, -1)
+    n = moved.shape[-1]
+    square = moved.unsqueeze(-2).expand(*moved.shape[:-1], n, n)
+    eye = Tensor._make(xp.eye(n, dtype=bool))
+    return where(eye, 1.0, square).prod(-1).transpose(dim, -1)
+
+
+def _prod_backward(grad, input, result, dim, keepdim):
+    dims = None if dim is None else (dim,)
+    g = _restore(grad, dims, input.ndim, keepdim)
+    if not (input._data == 0).any():
+        return g * _restore(result, dims, input.ndim, keepdim) / input
+    return g * _product_of_others(input, dim)
+
+
+@defop(
+    name="prod_all",
+    node="ProdBackward0",
+    input=lambda grad, input, result: _prod_backward(grad, input, result, None, False),
+)
+def _prod_all(input, dtype=None):
+    return xp.prod(input, dtype=_accumulate_dtype(input, dtype))
+
+
+@defop(
+    name="prod_dim",
+    node="ProdBackward1",
+    input=lambda grad, input, result, dim, keepdim: _prod_backward(
+        grad, input, result, dim, keepdim
+    ),
+)
+def _prod_dim(input, dim, keepdim=False, dtype=None):
+    return xp.prod(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
+
+
+@export
+def prod(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """Product of all elements, or along one ``dim``."""
+    if dim is None:
+        return _prod_all(input, dtype)
+    return _prod_dim(input, _wrap_dim(dim, input.ndim), keepdim, dtype)
+
+
+# -- variance and standard deviation ---------------------------------------------------------
+def _var_backward(grad, input, dim, correction, keepdim):
+    n = _count(input.shape, dim)
+    g = _restore(grad, dim, input.ndim, keepdim)
+    return g * (2.0 / (n - correction)) * (input - input.mean(dim, keepdim=True))
+
+
+def _std_backward(grad, input, result, dim, correction, keepdim):
+    n = _count(input.shape, dim)
+    g = _restore(grad, dim, input.ndim, keepdim)
+    r = _restore(result, dim, input.ndim, keepdim)
+    return g * (input - input.mean(dim, keepdim=True)) / ((n - correction) * r)
+
+
+def _moment(input, dim, correction, keepdim, take_root):
+    n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
+    if n - correction <= 0:  # torch gives inf or nan here rather than raising
+        biased = (
+            xp.var(input, axis=dim, keepdims=keepdim)
+            if n
+            else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
+        )
+        out = (biased * n / (n - correction)).astype(input.dtype, copy=False)
+    else:
+        out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
+    return xp.sqrt(out) if take_root else out
+
+
+@defop(name="var", input=_var_backward)
+def _var(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, False)
+
+
+@defop(name="std", input=_std_backward)
+def _std(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, True)
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def _moment_args(input, dim, unbiased, keepdim, correction, name):
+    if isinstance(dim, bool):  # legacy var(input, unbiased)
+        dim, unbiased = None, dim
+    _check_float(input, name)
+    return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
+
+
+@export
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    """Variance with Bessel's correction by default (``correction=1``)."""
+    return _var(input, *_moment_args(input, dim, unbiased, keepdim, correction, "var"))
+
+
+@export
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    """Standard deviation with Bessel's correction by default."""
+    return _std(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std"))
+
+
+@export
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+
+
+@export
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+
+
+# -- max and min -----------------------------------------------------------------------------
+class _ReturnType(tuple):
+    """Named results printed like torch.return_types (values=..., indices=...)."""
+
+    _fields = ("values", "indices")
+    _name = "max"
+
+    def __new__(cls, values, indices):
+        return tuple.__new__(cls, (values, indices))
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+def return_type(name: str):
+    return type(name, (_ReturnType,), {"_name": name})
+
+
+def _evenly_distribute(grad, input, result, dims, keepdim):
+    value = _restore(result, dims, input.ndim, keepdim)
+    mask = (input == value) | (input.isnan() & value.isnan())
+    count = mask.sum() if dims is None else mask.sum(dims, keepdim=True)
+    return _restore(grad, dims, input.ndim, keepdim) * mask / count
+
+
+def _select_backward(grad, input_shape, dim, indices, keepdim):
+    g = grad if keepdim else grad.unsqueeze(dim)
+    i = indices if keepdim else indices.unsqueeze(dim)
+    return zeros(input_shape, dtype=grad.dtype).scatter(dim, i, g)
+
+
+def _extreme(name, all_fn, arg_fn):
+    node_all = f"{name.capitalize()}Backward1"
+    node_dim = f"{name.capitalize()}Backward0"
+    kind = return_type(name)
+
+    @defop(
+        name=f"{name}_all",
+        node=node_all,
+        input=lambda grad, input, result: _evenly_distribute(grad, input, result, None, False),
+    )
+    def reduce_all(input):
+        if input.size == 0:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        return all_fn(input)
+
+    @defop(
+        name=f"{name}_dim",
+        node=node_dim,
+        outputs=2,
+        returns=kind,
+        input=lambda grad, input_shape, dim, keepdim, result1: _select_backward(
+            grad, input_shape, dim, result1, keepdim
+        ),
+    )
+    def reduce_dim(input, dim, keepdim=False):
+        indices = arg_fn(input, axis=dim, keepdims=True)
+        values = xp.take_along_axis(input, indices, dim)
+        if not keepdim:
+            values, indices = values.squeeze(dim), indices.squeeze(dim)
+        return values, indices.astype(xp.int64)
+
+    def public(input, dim=None, keepdim=False, *, out=None):
+        if isinstance(dim, Tensor):
+            from .pointwise import maximum, minimum
+
+            return (maximum if name == "max" else minimum)(input, dim)
+        if dim is None:
+            return reduce_all(input)
+        return reduce_dim(input, _wrap_dim(dim, input.ndim), keepdim)
+
+    public.__name__ = name
+    public.__doc__ = (
+        f"The {name}imum of all elements; with ``dim``, a (values, indices) pair "
+        f"along that dim; with a tensor, the elementwise {name}imum."
+    )
+    return export(public)
+
+
+max = _extreme("max", xp.max, xp.argmax)
+min = _extreme("min", xp.min, xp.argmin)
+
+
+def _amax_amin(name, fn):
+    @defop(
+        name=name,
+        input=lambda grad, input, result, dim, keepdim: _evenly_distribute(
+            grad, input, result, dim, keepdim
+        ),
+    )
+    def reduce(input, dim, keepdim):
+        return fn(input, axis=dim, keepdims=keepdim)
+
+    def public(input, dim=(), keepdim=False) -> Tensor:
+        dims = reduce_dims(dim, input.ndim)
+        return reduce(input, dims, keepdim)
+
+    public.__name__ = name
+    return export(public)
+
+
+amax = _amax_amin("amax", xp.amax)
+amin = _amax_amin("amin", xp.amin)
+
+
+def _arg(name, fn):
+    def public(input, dim=None, keepdim=False) -> Tensor:
+        data = input._data
+        if dim is None:
+            out = fn(data.reshape(-1))
+            if keepdim:
+                out = xp.asarray(out).reshape((1,) * data.ndim)
+        else:
+            out = fn(data, axis=_wrap_dim(dim, data.ndim), keepdims=keepdim)
+        return Tensor._make(xp.asarray(out, dtype=xp.int64))
+
+    public.__name__ = name
+    return export(public)
+
+
+argmax = _arg("argmax", xp.argmax)
+argmin = _arg("argmin", xp.argmin)
+
+
+@export
+def aminmax(input, *, dim=None, keepdim=False):
+    kind = collections.namedtuple("aminmax", ["min", "max"])
+    if dim is None:
+        return kind(amin(input), amax(input))
+    return kind(amin(input, dim, keepdim), amax(input, dim, keepdim))
+
+
+# -- logsumexp, softmax, log_softmax ---------------------------------------------------------
+def _stable_max(input, dims):
+    m = xp.max(input, axis=dims, keepdims=True) if input.size else xp.zeros((1,) * input.ndim)
+    return xp.where(xp.isfinite(m), m, 0)
+
+
+def _logsumexp_backward(grad, input, result, dim, keepdim):
+    g = _restore(grad, dim, input.ndim, keepdim)
+    return g * (input - _restore(result, dim, input.ndim, keepdim)).exp()
+
+
+@defop(name="logsumexp", promote="float", input=_logsumexp_backward)
+def _logsumexp(input, dim, keepdim):
+    m = _stable_max(input, dim)
+    out = xp.log(xp.sum(xp.exp(input - m), axis=dim, keepdims=True)) + m
+    return out if keepdim else out.squeeze(dim if dim is not None else None)
+
+
+@export
+def logsumexp(input, dim, keepdim=False) -> Tensor:
+    """log(sum(exp(x))) over ``dim``, computed stably."""
+    return _logsumexp(input, reduce_dims(dim, input.ndim), keepdim)
+
+
+def _softmax_dim(input, dim, name):
+    if dim is None:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    return _wrap_dim(dim, input.ndim)
+
+
+@defop(
+    name="softmax",
+    node="SoftmaxBackward0",
+    input=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)),
+)
+def _softmax(input, dim):
+    e = xp.exp(input - _stable_max(input, dim))
+    return e / xp.sum(e, axis=dim, keepdims=True)
+
+
+@defop(
+    name="log_softmax",
+    node="LogSoftmaxBackward0",
+    input=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True),
+)
+def _log_softmax(input, dim):
+    shifted = input - _stable_max(input, dim)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
+
+
+def _softmax_input(input, dtype):
+    if dtype is not None:
+        return input.to(dtype)
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            f"\"softmax_lastdim_kernel_impl\" not implemented for '{_short_type(input.dtype)}'"
+        )
+    return input
+
+
+@export
+def softmax(input, dim=None, dtype=None) -> Tensor:
+    """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
+    return _softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "softmax"))
+
+
+@export
+def log_softmax(input, dim=None, dtype=None) -> Tensor:
+    """log(softmax(x)) along ``dim``, computed stably."""
+    return _log_softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "log_softmax"))
+
+
+# -- norms -----------------------------------------------------------------------------------
+def _norm_backward(grad, input, result, ord, dim, keepdim):
+    g = _restore(grad, dim, input.ndim, keepdim)
+    r = _restore(result, dim, input.ndim, keepdim)
+    if ord == 0:
+        return zeros_like(input)
+    if ord == 1:
+        return g * input.sign()
+    if math.isinf(ord):
+        mask = input.abs() == r
+        count = mask.sum() if dim is None else mask.sum(dim, keepdim=True)
+        return g * input.sign() * mask / count
+    safe = where(r == 0, 1.0, r)  # a zero norm has a zero subgradient, as in torch
+    if ord == 2:
+        return g * input / safe
+    return g * input * input.abs() ** (ord - 2) / safe ** (ord - 1)
+
+
+@defop(name="linalg_vector_norm", promote="float", input=_norm_backward)
+def _vector_norm(input, ord, dim, keepdim):
+    a = xp.abs(input)
+    if ord == 2:
+        return xp.sqrt(xp.sum(a * a, axis=dim, keepdims=keepdim))
+    if ord == 1:
+        return xp.sum(a, axis=dim, keepdims=keepdim)
+    if ord == math.inf:
+        return xp.max(a, axis=dim, keepdims=keepdim)
+    if ord == -math.inf:
+        return xp.min(a, axis=dim, keepdims=keepdim)
+    if ord == 0:
+        return xp.sum(a != 0, axis=dim, keepdims=keepdim).astype(input.dtype)
+    return xp.sum(a**ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
+
+
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all elements by default)."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{_short_type(input.dtype)}"
+        )
+    return _vector_norm(input, float(ord), reduce_dims(dim, input.ndim), keepdim)
+
+
+@export
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
+    """Vector p-norm (``'fro'`` = 2) of all elements or over ``dim``."""
+    if p == "fro" or p is None:
+        p = 2
+    if isinstance(p, str):
+        raise RuntimeError(f"numtorch supports vector norms only; p={p!r} is not supported")
+    return vector_norm(input, p, dim, keepdim, dtype=dtype)
+
+
+@export
+def dist(input, other, p=2) -> Tensor:
+    return norm(input - other, p)
+
+
+# -- cumulative ops and sorting --------------------------------------------------------------
+@defop(name="cumsum", input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim))
+def _cumsum(input, dim):
+    return xp.cumsum(input, axis=dim, dtype=xp.int64 if input.dtype.kind in "biu" else None)
+
+
+@export
+def cumsum(input, dim, *, dtype=None) -> Tensor:
+    if dtype is not None:
+        input = input.to(dtype)
+    return _cumsum(input, _wrap_dim(dim, input.ndim))
+
+
+def _sort_backward(grad, input_shape, dim, result1):
+    return zeros(input_shape, dtype=grad.dtype).scatter(dim, result1, grad)
+
+
+_sort_type = return_type("sort")
+_topk_type = return_type("topk")
+
+
+@defop(
+    name="sort",
+    outputs=2,
+    returns=_sort_type,
+    input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
+)
+def _sort(input, dim, descending):
+    idx = xp.argsort(-input if descending else input, axis=dim, kind="stable")
+    return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+
+
+@export
+def sort(input, dim=-1, descending=False, stable=False):
+    """Sorted values and their indices along ``dim``."""
+    if input._data.dtype == xp.bool_:
+        input = input.to(_dtypes.uint8)
+    return _sort(input, _wrap_dim(dim, input.ndim), descending)
+
+
+@export
+def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
+    return sort(input, dim, descending)[1]
+
+
+@defop(
+    name="topk",
+    outputs=2,
+    returns=_topk_type,
+    input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
+)
+def _topk(input, k, dim, largest, sorted):
+    order = xp.argsort(-input if largest else input, axis=dim, kind="stable")
+    idx = xp.take(order, xp.arange(k), axis=dim)
+    return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+
+
+@export
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
+    dim = _wrap_dim(dim, input.ndim)
+    if k > (input.shape[dim] if input.ndim else 1):
+        raise RuntimeError("selected index k out of range")
+    return _topk(input, k, dim, largest, sorted)
+
+
+@export
+def all(input, dim=None, keepdim=False) -> Tensor:
+    axis = reduce_dims(dim, input.ndim) if dim is not None else None
+    return Tensor._make(xp.asarray(xp.all(input._data, axis=axis, keepdims=keepdim)))
+
+
+@export
+def any(input, dim=None, keepdim=False) -> Tensor:
+    axis = reduce_dims(dim, input.ndim) if dim is not None else None
+    return Tensor._make(xp.asarray(xp.any(input._data, axis=axis, keepdims=keepdim)))
+
+
+@export
+def count_nonzero(input, dim=None) -> Tensor:
+    axis = reduce_dims(dim, input.ndim) if dim is not None else None
+    return Tensor._make(xp.asarray(xp.count_nonzero(input._data, axis=axis), dtype=xp.int64))

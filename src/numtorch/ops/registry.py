@@ -1,0 +1,300 @@
+"""The op registry: one ``@defop`` entry per differentiable primitive.
+
+An entry pairs a forward on arrays with one derivative formula per differentiable input,
+like torch's derivatives.yaml::
+
+    @defop(input=lambda grad, result: grad * result)
+    def exp(input):
+        return xp.exp(input)
+
+A formula may name ``grad`` (``grads`` for several outputs), any forward argument,
+``result`` (``result1``, ... for later outputs), ``<arg>_shape`` and ``<arg>_dtype``; the
+names it uses decide what is saved for backward (Note [Saved outputs and cycles] in
+autograd/graph.py).
+Formulas are written with numtorch ops, so the engine can differentiate them again when
+``create_graph=True``. Formulas never reduce broadcast gradients: the engine does.
+
+Registration parses signatures once and builds the Node class (``ExpBackward0``); the call
+path does no introspection.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, freed_error
+from .call import FREED, build_runner
+
+_MISSING = object()
+
+REGISTRY: dict = {}  # name -> OpSpec, for tests and docs
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+class OpSpec:
+    """Everything registration learns about one primitive."""
+
+    def __init__(
+        self, forward, name, node_name, formulas, promote, view, lists, outputs, returns, scalars
+    ):
+        self.forward = forward
+        self.name = name
+        sig = inspect.signature(forward)
+        self.params = tuple(sig.parameters)
+        self.nparams = len(self.params)
+        self.index = {p: i for i, p in enumerate(self.params)}
+        self.defaults = tuple(
+            _MISSING if p.default is inspect.Parameter.empty else p.default
+            for p in sig.parameters.values()
+        )
+        for input_name in formulas:
+            if input_name not in self.index:
+                raise TypeError(f"{name}: formula for unknown input '{input_name}'")
+        self.diff = tuple(self.index[n] for n in formulas)
+        self.nondiff = tuple(i for i in range(self.nparams) if i not in self.diff)
+        self.scalars = frozenset(self.index[n] for n in scalars)
+        # Type promotion runs over the differentiable inputs and the number-accepting ones
+        # (for ops without formulas: the first input and the number-accepting ones).
+        operands = set(self.diff) | set(self.scalars)
+        if not formulas:
+            operands.add(0)
+        self.operands = tuple(sorted(operands))
+        self.lists = frozenset(self.index[n] for n in lists)
+        self.formulas = tuple(
+            (self.index[input_name], formula, tuple(inspect.signature(formula).parameters))
+            for input_name, formula in formulas.items()
+        )
+        self.promote = promote
+        self.view = view
+        self.outputs = outputs
+        self.returns = returns
+        self._plans: dict = {}
+        self.node_class = type(
+            node_name,
+            (OpNode,),
+            {"_spec": self, "_num_outputs": outputs if outputs != "many" else 1},
+        )
+        self.run = build_runner(self)
+
+    def bind(self, args: tuple, kwargs: dict) -> list:
+        n = len(args)
+        if n > self.nparams:
+            raise TypeError(
+                f"{self.name}() takes {self.nparams} positional arguments but {n} were given"
+            )
+        values = list(args)
+        values.extend(self.defaults[n:])
+        for key, value in kwargs.items():
+            i = self.index.get(key)
+            if i is None:
+                raise TypeError(f"{self.name}() got an unexpected keyword argument '{key}'")
+            if i < n:
+                raise TypeError(f"{self.name}() got multiple values for argument '{key}'")
+            values[i] = value
+        for i in range(n, self.nparams):
+            if values[i] is _MISSING:
+                raise TypeError(
+                    f"{self.name}() missing 1 required positional argument: '{self.params[i]}'"
+                )
+        return values
+
+    def save_plan(self, mask: int) -> tuple:
+        """What to save when the inputs flagged in bit ``mask`` require grad (cached)."""
+        plan = self._plans.get(mask)
+        if plan is not None:
+            return plan
+        names = []
+        for k, (_, _, argnames) in enumerate(self.formulas):
+            if mask >> k & 1:
+                names.extend(n for n in argnames if n not in names)
+        entries = []
+        for n in names:
+            if n in ("grad", "grads"):
+                continue
+            if n == "result" or (n.startswith("result") and n[6:].isdigit()):
+                entries.append(("result", n, int(n[6:] or 0)))
+            elif n.endswith("_shape") and n[:-6] in self.index:
+                entries.append(("shape", n, self.index[n[:-6]]))
+            elif n.endswith("_dtype") and n[:-6] in self.index:
+                entries.append(("dtype", n, self.index[n[:-6]]))
+            elif n in self.index:
+                i = self.index[n]
+                kind = "input" if (i in self.diff or i in self.lists) else "arg"
+                entries.append((kind, n, i))
+            else:
+                raise TypeError(f"{self.name}: a formula uses unknown name '{n}'")
+        plan = self._plans[mask] = tuple(entries)
+        return plan
+
+
+class OpNode(Node):
+    """Backward node of a registered op; subclasses are generated per op (ExpBackward0)."""
+
+    _spec: OpSpec
+    _saved = None  # name -> SavedTensor or raw value, freed after backward
+    _attrs = None  # name -> value never freed (dims, shapes)
+    _list_len = 0
+
+    def _apply(self, grad_outputs) -> list:
+        spec = self._spec
+        if self._saved is FREED:
+            raise freed_error(self)
+        if spec.lists:
+            return self._apply_lists(grad_outputs)
+        edges = self.next_functions
+        out = []
+        values = None
+        for k, (_, formula, argnames) in enumerate(spec.formulas):
+            if edges[k][0] is None:
+                out.append(None)
+            elif argnames == ("grad",):
+                out.append(formula(grad_outputs[0]))
+            else:
+                if values is None:
+                    values = self._values(grad_outputs)
+                out.append(formula(*[values[n] for n in argnames]))
+        return out
+
+    def _values(self, grad_outputs) -> dict:
+        """What formulas may name: grad(s), saved tensors (unpacked), other saved values."""
+        values = {"grad": grad_outputs[0], "grads": grad_outputs}
+        if self._attrs:
+            values.update(self._attrs)
+        if self._saved:
+            for name, value in self._saved.items():
+                values[name] = value.unpack(self) if value.__class__ is SavedTensor else value
+        return values
+
+    def _apply_lists(self, grad_outputs) -> list:
+        spec = self._spec
+        values = self._values(grad_outputs)
+        edges = self.next_functions
+        out = []
+        k = 0
+        for pos, formula, argnames in spec.formulas:
+            width = self._list_len if pos in spec.lists else 1
+            if any(e[0] is not None for e in edges[k : k + width]):
+                result = formula(*[values[n] for n in argnames])
+                if pos in spec.lists:
+                    out.extend(result)
+                else:
+                    out.append(result)
+            else:
+                out.extend((None,) * width)
+            k += width
+        return out
+
+    def _release(self) -> None:
+        if self._saved:
+            self._saved = FREED
+
+    def __getattr__(self, name: str):
+        # torch exposes saved values as node._saved_<name> (used by graph visualisers);
+        # torch calls the first input ``self`` where the Python API says ``input``.
+        if name.startswith("_saved_"):
+            key = name[7:].replace("self_sym_sizes", "input_shape").replace("self", "input")
+            saved = self.__dict__.get("_saved")
+            if saved is FREED:
+                raise freed_error(self)
+            for store in (saved or {}, self.__dict__.get("_attrs") or {}):
+                if key in store:
+                    value = store[key]
+                    return value.unpack(self) if type(value) is SavedTensor else value
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+def call(spec: OpSpec, args) -> Tensor:
+    """Run ``spec`` on bound arguments (``spec.run``)."""
+    return spec.run(args)
+
+
+def defop(
+    name: str | None = None,
+    *,
+    node: str | None = None,
+    promote: str | None = None,
+    view: bool = False,
+    lists=(),
+    scalars=(),
+    outputs: int = 1,
+    returns=None,
+    **formulas,
+):
+    """Register a primitive; returns a decorator over its array-level forward.
+
+    Args:
+        name: public name (defaults to the forward's name).
+        node: grad_fn class name (defaults to ``<CamelName>Backward0``).
+        promote: ``"same"`` (torch type promotion over the operands), ``"float"`` (the
+            same, then integers become the default float dtype) or ``"compare"`` (promote
+            the operands, keep the forward's bool result).
+        view: the output shares memory with the first input.
+        lists: parameters holding sequences of tensors (``cat``'s ``tensors``).
+        scalars: parameters that accept Python numbers as well as tensors.
+        outputs: number of outputs (``"many"`` when it depends on the arguments, as for
+            split); ``returns`` wraps them (e.g. a namedtuple).
+        **formulas: one derivative formula per differentiable input.
+    """
+
+    def register(forward):
+        op_name = name or forward.__name__
+        spec = OpSpec(
+            forward,
+            op_name,
+            node or _camel(op_name) + "Backward0",
+            formulas,
+            promote,
+            view,
+            lists,
+            outputs,
+            returns,
+            scalars,
+        )
+        REGISTRY[op_name] = spec
+        nparams = spec.nparams
+
+        run = spec.run
+
+        def op(*args, **kwargs):
+            if kwargs or len(args) != nparams:
+                args = spec.bind(args, kwargs)
+            return run(args)
+
+        op.__name__ = op.__qualname__ = op_name
+        op.__doc__ = forward.__doc__
+        op.spec = spec
+        return op
+
+    return register
+
+
+FUNCTIONS: dict = {}  # public numtorch.<name> functions, filled by export()
+
+
+def export(
+    fn=None,
+    *,
+    name: str | None = None,
+    method: bool = True,
+    function: bool = True,
+    inplace: bool = False,
+):
+    """Publish ``fn`` as ``numtorch.<name>`` and ``Tensor.<name>`` (and ``<name>_`` in place)."""
+
+    def register(f):
+        public = name or f.__name__
+        if function:
+            FUNCTIONS[public] = f
+        if method:
+            setattr(Tensor, public, f)
+        if inplace:
+            from .inplace import inplace_variant
+
+            setattr(Tensor, public + "_", inplace_variant(f, public + "_"))
+        return f
+
+    return register(fn) if fn is not None else register

@@ -1,0 +1,725 @@
+"""Shape ops: views (view, reshape, permute, expand, ...), joins and splits, copies, casts."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from .. import _dtypes
+from .._creation import zeros
+from .._tensor import Size, Tensor, _wrap_dim
+from ..backend import xp
+from .registry import defop, export
+
+
+def shape_arg(args, name: str = "view") -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape (2, 3)."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
+        args = args[0]
+    shape = []
+    for s in args:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if not isinstance(s, numbers.Integral) or isinstance(s, bool):
+            raise TypeError(
+                f"{name}(): argument 'size' must be tuple of ints, but found element of type "
+                f"{type(s).__name__}"
+            )
+        shape.append(int(s))
+    return tuple(shape)
+
+
+def infer_shape(shape: tuple, numel: int) -> tuple:
+    """Resolve one ``-1`` in ``shape`` and check the element count, with torch's errors."""
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+    known = math.prod(s for s in shape if s != -1)
+    if unknown:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = shape[: unknown[0]] + (numel // known,) + shape[unknown[0] + 1 :]
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+# -- views -----------------------------------------------------------------------------------
+@defop(name="view", view=True, input=lambda grad, input_shape: grad.reshape(input_shape))
+def _view(input, shape):
+    out = input.reshape(shape)
+    if out.size and not xp.may_share_memory(out, input):
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return out
+
+
+@defop(
+    name="_unsafe_view",
+    node="UnsafeViewBackward0",
+    input=lambda grad, input_shape: grad.reshape(input_shape),
+)
+def _unsafe_view(input, shape):
+    return input.reshape(shape)
+
+
+@export
+def view(input, *shape) -> Tensor:
+    """Same data with a new shape (no copy; fails where reshape would need one)."""
+    if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
+        raise RuntimeError("numtorch does not support reinterpreting a tensor as another dtype")
+    return _view(input, infer_shape(shape_arg(shape), input._data.size))
+
+
+@export
+def reshape(input, *shape) -> Tensor:
+    """A tensor with the new shape: a view when the layout allows it, else a copy."""
+    shape = infer_shape(shape_arg(shape, "reshape"), input._data.size)
+    data = input._data
+    if data.flags.c_contiguous or data.size == 0:
+        return _view(input, shape)
+    out = data.reshape(shape)
+    if xp.may_share_memory(out, data):
+        return _view(input, shape)
+    return _unsafe_view(input.clone(), shape)
+
+
+@export
+def view_as(input, other) -> Tensor:
+    return view(input, other._data.shape)
+
+
+@export
+def reshape_as(input, other) -> Tensor:
+    return reshape(input, other._data.shape)
+
+
+@export
+def flatten(input, start_dim=0, end_dim=-1) -> Tensor:
+    """Merge dims ``start_dim``..``end_dim`` into one."""
+    if input.ndim == 0:
+        return reshape(input, 1)
+    start, end = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = input.shape
+    return reshape(input, shape[:start] + (math.prod(shape[start : end + 1]),) + shape[end + 1 :])
+
+
+@export
+def unflatten(input, dim, sizes) -> Tensor:
+    dim = _wrap_dim(dim, input.ndim)
+    shape = input.shape
+    sizes = infer_shape(tuple(sizes), shape[dim])
+    return view(input, shape[:dim] + sizes + shape[dim + 1 :])
+
+
+@defop(
+    name="squeeze_all",
+    node="SqueezeBackward0",
+    view=True,
+    input=lambda grad, input_shape: grad.reshape(input_shape),
+)
+def _squeeze_all(input):
+    return input.reshape(tuple(s for s in input.shape if s != 1))
+
+
+@defop(
+    name="squeeze_dim",
+    node="SqueezeBackward1",
+    view=True,
+    input=lambda grad, input_shape: grad.reshape(input_shape),
+)
+def _squeeze_dim(input, dim):
+    return input.reshape(tuple(s for i, s in enumerate(input.shape) if i != dim or s != 1))
+
+
+@defop(
+    name="squeeze_dims",
+    node="SqueezeBackward2",
+    view=True,
+    input=lambda grad, input_shape: grad.reshape(input_shape),
+)
+def _squeeze_dims(input, dims):
+    return input.reshape(tuple(s for i, s in enumerate(input.shape) if i not in dims or s != 1))
+
+
+@export
+def squeeze(input, dim=None) -> Tensor:
+    """Drop size-1 dims (all of them, or those in ``dim``)."""
+    if dim is None:
+        return _squeeze_all(input)
+    if isinstance(dim, (tuple, list)):
+        return _squeeze_dims(input, tuple(_wrap_dim(d, input.ndim) for d in dim))
+    return _squeeze_dim(input, _wrap_dim(dim, input.ndim))
+
+
+@defop(name="unsqueeze", view=True, input=lambda grad, dim: grad.squeeze(dim))
+def _unsqueeze(input, dim):
+    return xp.expand_dims(input, dim)
+
+
+@export
+def unsqueeze(input, dim) -> Tensor:
+    """Insert a size-1 dim at ``dim``."""
+    return _unsqueeze(input, _wrap_dim(dim, input.ndim + 1))
+
+
+def _inverse(dims):
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d] = i
+    return tuple(inverse)
+
+
+@defop(name="permute", view=True, input=lambda grad, dims: grad.permute(_inverse(dims)))
+def _permute(input, dims):
+    return input.transpose(dims)
+
+
+@export
+def permute(input, *dims) -> Tensor:
+    """Reorder dims."""
+    dims = shape_arg(dims, "permute")
+    if len(dims) != input.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{input.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(_wrap_dim(d, input.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _permute(input, dims)
+
+
+@export
+def movedim(input, source, destination) -> Tensor:
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [_wrap_dim(d, input.ndim) for d in src]
+    dst = [_wrap_dim(d, input.ndim) for d in dst]
+    order = [d for d in range(input.ndim) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute(input, order)
+
+
+moveaxis = export(movedim, name="moveaxis")
+
+
+@defop(name="transpose", view=True, input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
+def _transpose(input, dim0, dim1):
+    return xp.swapaxes(input, dim0, dim1)
+
+
+@export
+def transpose(input, dim0, dim1) -> Tensor:
+    """Swap two dims."""
+    return _transpose(input, _wrap_dim(dim0, input.ndim), _wrap_dim(dim1, input.ndim))
+
+
+swapaxes = export(transpose, name="swapaxes")
+swapdims = export(transpose, name="swapdims")
+
+
+@defop(name="t", view=True, input=lambda grad: grad.t())
+def _t(input):
+    return input.T
+
+
+@export
+def t(input) -> Tensor:
+    """Transpose a tensor of at most 2 dims."""
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return _t(input)
+
+
+Tensor.T = property(
+    lambda self: _permute(self, tuple(range(self.ndim - 1, -1, -1))),
+    doc="The tensor with its dims reversed.",
+)
+Tensor.mT = property(lambda self: transpose(self, -2, -1), doc="Transpose of the last 2 dims.")
+
+
+@defop(name="expand", view=True, input=lambda grad, input_shape: grad.sum_to_size(input_shape))
+def _expand(input, shape):
+    return xp.broadcast_to(input, shape)
+
+
+@export
+def expand(input, *sizes) -> Tensor:
+    """Broadcast size-1 dims to ``sizes`` without copying (-1 keeps a size)."""
+    sizes = shape_arg(sizes, "expand")
+    shape = input.shape
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand(torch.{input.dtype._tag}{{{list(shape)}}}, size={list(sizes)}): the number "
+            "of sizes provided (" + str(len(sizes)) + ") must be greater or equal to the number "
+            "of dimensions in the tensor (" + str(len(shape)) + ")"
+        )
+    target = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                    f"non-existing dimension {i}"
+                )
+            target.append(s)
+            continue
+        have = shape[i - lead]
+        if s == -1:
+            s = have
+        elif have != 1 and have != s:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({have}) at "
+                f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                f"{list(shape)}"
+            )
+        target.append(s)
+    return _expand(input, tuple(target))
+
+
+@export
+def expand_as(input, other) -> Tensor:
+    return expand(input, other._data.shape)
+
+
+@export(method=False)
+def broadcast_to(input, size) -> Tensor:
+    return expand(input, size)
+
+
+Tensor.broadcast_to = broadcast_to
+
+
+@export(method=False)
+def broadcast_tensors(*tensors):
+    shape = xp.broadcast_shapes(*(t._data.shape for t in tensors))
+    return tuple(expand(t, shape) for t in tensors)
+
+
+@export(method=False)
+def broadcast_shapes(*shapes) -> Size:
+    return Size(xp.broadcast_shapes(*shapes))
+
+
+@defop(name="alias", view=True, input=lambda grad: grad)
+def _alias(input):
+    return input[...]
+
+
+@export
+def sum_to_size(input, *size) -> Tensor:
+    """Sum broadcast dims away so the result has shape ``size`` (the inverse of expand)."""
+    size = shape_arg(size, "sum_to_size")
+    shape = input._data.shape
+    if tuple(shape) == size:
+        return input
+    lead = len(shape) - len(size)
+    if lead < 0 or xp.broadcast_shapes(size, shape) != tuple(shape):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
+    )
+    out = input.sum(dims, keepdim=True) if dims else input
+    return out.view(size) if lead else out
+
+
+# -- copies and casts ------------------------------------------------------------------------
+@defop(name="clone", input=lambda grad: grad)
+def _clone(input):
+    return input.copy(order="K")
+
+
+@export
+def clone(input, *, memory_format=None) -> Tensor:
+    """A copy of the data that stays in the graph (its gradient flows to ``input``)."""
+    return _clone(input)
+
+
+@export
+def contiguous(input, memory_format=None) -> Tensor:
+    return input if input._data.flags.c_contiguous else _clone_contiguous(input)
+
+
+@defop(name="clone_contiguous", node="CloneBackward0", input=lambda grad: grad)
+def _clone_contiguous(input):
+    return xp.array(input, order="C", copy=True)
+
+
+@defop(
+    name="_to_copy", node="ToCopyBackward0", input=lambda grad, input_dtype: grad.to(input_dtype)
+)
+def _to_copy(input, dtype):
+    return input.astype(dtype.np)
+
+
+def _parse_to(args, kwargs):
+    dtype = kwargs.pop("dtype", None)
+    copy = kwargs.pop("copy", False)
+    device = kwargs.pop("device", None)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("memory_format", None)
+    if kwargs:
+        raise TypeError(f"to() got unexpected keyword arguments {list(kwargs)}")
+    for a in args:
+        if isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, _dtypes.dtype):
+            dtype = a
+        elif isinstance(a, bool):
+            copy = a
+        elif a is not None:
+            device = a
+    if device is not None:
+        from .._creation import check_device
+
+        check_device(device)
+    return dtype, copy
+
+
+@export(function=False)
+def to(input, *args, **kwargs) -> Tensor:
+    """Convert dtype (``to(torch.float64)``) or device (``'cpu'`` only); returns ``input``
+    itself when nothing changes."""
+    dtype, copy = _parse_to(args, kwargs)
+    if dtype is None or _dtypes.to_dtype(dtype).np == input._data.dtype:
+        return clone(input) if copy else input
+    return _to_copy(input, _dtypes.to_dtype(dtype))
+
+
+def _caster(name, dtype):
+    def cast(self, memory_format=None):
+        return to(self, dtype)
+
+    cast.__name__ = name
+    cast.__doc__ = f"``self.to({dtype})``."
+    setattr(Tensor, name, cast)
+
+
+for _name, _dt in (
+    ("float", _dtypes.float32),
+    ("double", _dtypes.float64),
+    ("half", _dtypes.float16),
+    ("long", _dtypes.int64),
+    ("int", _dtypes.int32),
+    ("short", _dtypes.int16),
+    ("char", _dtypes.int8),
+    ("byte", _dtypes.uint8),
+    ("bool", _dtypes.bool_),
+    ("cfloat", _dtypes.complex64),
+    ("cdouble", _dtypes.complex128),
+):
+    _caster(_name, _dt)
+
+_LEGACY_TYPES = {d._tag: d for d in _dtypes.ALL_DTYPES}
+
+
+def _type(self, dtype=None, non_blocking=False, **_):
+    if dtype is None:
+        return f"torch.{self.dtype._tag}"
+    if isinstance(dtype, str):
+        tag = dtype.rsplit(".", 1)[-1]
+        if tag not in _LEGACY_TYPES:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = _LEGACY_TYPES[tag]
+    return to(self, dtype)
+
+
+Tensor.type = _type
+Tensor.cpu = lambda self, memory_format=None: self
+Tensor.type_as = lambda self, other: to(self, other.dtype)
+
+
+def _no_cuda(self, *args, **kwargs):
+    raise RuntimeError("numtorch computes on the CPU only; .cuda() is not available")
+
+
+Tensor.cuda = _no_cuda
+
+
+# -- joining and splitting -------------------------------------------------------------------
+def _split_grads(grad, tensors_shape, dim, keep):
+    parts = iter(grad.split([s[dim] for s, k in zip(tensors_shape, keep) if k], dim))
+    return [next(parts) if k else None for k in keep]
+
+
+@defop(
+    name="cat",
+    lists=("tensors",),
+    tensors=lambda grad, tensors_shape, dim, keep: _split_grads(grad, tensors_shape, dim, keep),
+)
+def _cat(tensors, dim, dtype, keep):
+    return xp.concatenate([t for t, k in zip(tensors, keep) if k], axis=dim, dtype=dtype)
+
+
+def _check_cat(tensors, name):
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(
+            f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}"
+        )
+    if not tensors:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+            )
+
+
+@export(method=False)
+def cat(tensors, dim=0) -> Tensor:
+    """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
+    _check_cat(tensors, "torch.cat")
+    dt = _dtypes.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
+    ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
+    keep = tuple(t._data.shape != (0,) or ref._data.shape == (0,) for t in tensors)
+    dim = _wrap_dim(dim, ref.ndim)
+    for i, (t, k) in enumerate(zip(tensors, keep)):
+        if not k:
+            continue
+        if t.ndim != ref.ndim:
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}"
+            )
+        for d in range(ref.ndim):
+            if d != dim and t.shape[d] != ref.shape[d]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{ref.shape[d]} but got size {t.shape[d]} for tensor number {i} in the list."
+                )
+    return _cat(list(tensors), dim, dt.np, keep)
+
+
+concat = export(cat, name="concat", method=False)
+concatenate = export(cat, name="concatenate", method=False)
+
+
+@defop(name="stack", lists=("tensors",), tensors=lambda grad, dim: grad.unbind(dim))
+def _stack(tensors, dim, dtype):
+    return xp.stack(tensors, axis=dim, dtype=dtype)
+
+
+@export(method=False)
+def stack(tensors, dim=0) -> Tensor:
+    """Join equally shaped tensors along a new dim."""
+    _check_cat(tensors, "stack")
+    shape = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got "
+                f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}"
+            )
+    dt = _dtypes.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
+    return _stack(list(tensors), _wrap_dim(dim, len(shape) + 1), dt.np)
+
+
+@export(method=False)
+def hstack(tensors) -> Tensor:
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+@export(method=False)
+def vstack(tensors) -> Tensor:
+    return cat([t.reshape(1, -1) if t.ndim == 1 else t for t in tensors], 0)
+
+
+def _join_grads(grads, input_shape, dim, sizes):
+    parts = []
+    for g, n in zip(grads, sizes):
+        if g is None:
+            shape = list(input_shape)
+            shape[dim] = n
+            g = zeros(shape, dtype=next(x for x in grads if x is not None).dtype)
+        parts.append(g)
+    return cat(parts, dim)
+
+
+def _section_sizes(length, split_size):
+    if isinstance(split_size, int):
+        if split_size == 0 and length:
+            raise RuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got "
+                f"dimension size of {length}"
+            )
+        if split_size < 0:
+            raise RuntimeError(
+                f"split expects split_size be non-negative, but got split_size={split_size}"
+            )
+        if length == 0:
+            return [0]
+        return [min(split_size, length - i) for i in range(0, length, split_size)]
+    sizes = list(split_size)
+    if sum(sizes) != length:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's "
+            f"size at dimension), but got split_sizes={sizes}"
+        )
+    return sizes
+
+
+@defop(
+    name="split",
+    outputs="many",
+    view=True,
+    input=lambda grads, input_shape, split_size, dim: _join_grads(
+        grads, input_shape, dim, _section_sizes(input_shape[dim], split_size)
+    ),
+)
+def _split(input, split_size, dim):
+    sizes = _section_sizes(input.shape[dim], split_size)
+    edges = list(xp.cumsum(sizes)[:-1])
+    return xp.split(input, edges, axis=dim)
+
+
+@defop(
+    name="split_with_sizes",
+    node="SplitWithSizesBackward0",
+    outputs="many",
+    view=True,
+    input=lambda grads, input_shape, split_size, dim: _join_grads(
+        grads, input_shape, dim, list(split_size)
+    ),
+)
+def _split_with_sizes(input, split_size, dim):
+    sizes = _section_sizes(input.shape[dim], split_size)
+    edges = list(xp.cumsum(sizes)[:-1])
+    return xp.split(input, edges, axis=dim)
+
+
+@export
+def split(input, split_size_or_sections, dim=0):
+    """Split into chunks of a size (int) or of given sizes (list) along ``dim``."""
+    dim = _wrap_dim(dim, input.ndim)
+    if isinstance(split_size_or_sections, int):
+        return _split(input, split_size_or_sections, dim)
+    return _split_with_sizes(input, tuple(split_size_or_sections), dim)
+
+
+@export
+def tensor_split(input, sections, dim=0):
+    dim = _wrap_dim(dim, input.ndim)
+    n = input.shape[dim]
+    if isinstance(sections, int):
+        sizes = [n // sections + (1 if i < n % sections else 0) for i in range(sections)]
+    else:
+        bounds = [0] + [min(max(b, 0), n) for b in sections] + [n]
+        sizes = [max(b - a, 0) for a, b in zip(bounds, bounds[1:])]
+    return _split_with_sizes(input, tuple(sizes), dim)
+
+
+@export
+def chunk(input, chunks, dim=0):
+    """Split into ``chunks`` nearly equal pieces (the last may be smaller)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    dim = _wrap_dim(dim, input.ndim)
+    n = input.shape[dim]
+    return _split(input, max(-(-n // chunks), 1) if n else 1, dim)
+
+
+@defop(
+    name="unbind",
+    outputs="many",
+    view=True,
+    input=lambda grads, input_shape, dim: _unbind_backward(grads, input_shape, dim),
+)
+def _unbind(input, dim):
+    lead = (slice(None),) * dim
+    return tuple(input[lead + (i,)] for i in range(input.shape[dim]))
+
+
+def _unbind_backward(grads, input_shape, dim):
+    ref = next(g for g in grads if g is not None)
+    shape = list(input_shape)
+    del shape[dim]
+    parts = [g if g is not None else zeros(shape, dtype=ref.dtype) for g in grads]
+    return stack(parts, dim)
+
+
+@export
+def unbind(input, dim=0):
+    """The slices along ``dim``, as a tuple of views."""
+    if input.ndim == 0:
+        raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
+    return _unbind(input, _wrap_dim(dim, input.ndim))
+
+
+@defop(name="flip", input=lambda grad, dims: grad.flip(dims))
+def _flip(input, dims):
+    return xp.flip(input, dims).copy()
+
+
+@export
+def flip(input, *dims) -> Tensor:
+    dims = shape_arg(dims, "flip")
+    return _flip(input, tuple(_wrap_dim(d, input.ndim) for d in dims))
+
+
+@export
+def fliplr(input) -> Tensor:
+    return flip(input, 1)
+
+
+@export
+def flipud(input) -> Tensor:
+    return flip(input, 0)
+
+
+def _repeat_backward(grad, input_shape, repeats):
+    lead = len(repeats) - len(input_shape)
+    shape = (1,) * lead + tuple(input_shape)
+    split = []
+    for r, s in zip(repeats, shape):
+        split += [r, s]
+    summed = grad.reshape(split).sum(tuple(range(0, 2 * len(repeats), 2)))
+    return summed.reshape(input_shape)
+
+
+@defop(name="repeat", input=_repeat_backward)
+def _repeat(input, repeats):
+    return xp.tile(input, repeats)
+
+
+@export
+def repeat(input, *repeats) -> Tensor:
+    """Tile the tensor ``repeats[i]`` times along each dim."""
+    repeats = shape_arg(repeats, "repeat")
+    if len(repeats) < input.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number "
+            "of dimensions of tensor"
+        )
+    return _repeat(input, repeats)
+
+
+@export
+def tile(input, dims) -> Tensor:
+    dims = tuple(dims)
+    return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
+
+
+@defop(name="roll", input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims))
+def _roll(input, shifts, dims):
+    return xp.roll(input, shifts, dims)
+
+
+@export
+def roll(input, shifts, dims=None) -> Tensor:
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    if dims is None:
+        return _roll(input.flatten(), shifts, (0,)).view(input.shape)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return _roll(input, shifts, tuple(_wrap_dim(d, input.ndim) for d in dims))
