@@ -1,10 +1,28 @@
-"""Switches read on every op call: one flag check when profiling and anomaly checks are off."""
+"""Switches read on every op call: one flag check when profiling and anomaly checks are off.
+
+An observer is an object with ``wrap(spec, args, run)`` (called for every op while it is
+active: return a callable that runs ``run`` and observes it) and optionally
+``wrap_node(node, run)`` (the same for every backward node the engine runs, AccumulateGrad
+included). The profiler and the forward NaN/Inf checks are observers.
+"""
 
 
 class Dispatch:
-    slow = False  # True while any observer below is active
-    observers: list = []  # objects with .wrap(spec, args, run) (profiler, forward checks)
+    slow = False  # True while any observer is active
+    observers: list = []
     anomaly = False  # record forward traces on new nodes
 
 
 dispatch = Dispatch()
+
+
+def add_observer(observer) -> None:
+    if observer not in dispatch.observers:
+        dispatch.observers.append(observer)
+    dispatch.slow = True
+
+
+def remove_observer(observer) -> None:
+    if observer in dispatch.observers:
+        dispatch.observers.remove(observer)
+    dispatch.slow = bool(dispatch.observers)

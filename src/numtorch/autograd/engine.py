@@ -20,6 +20,7 @@ import heapq
 import itertools
 
 from .. import _dtypes
+from .._dispatch import dispatch
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled, run_with_anomaly
 from .graph import accumulate_into_grad
@@ -119,7 +120,7 @@ def run_backward(
     tiebreak = itertools.count().__next__
     ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if n not in deps]
     heapq.heapify(ready)
-    pending = []  # (leaf, grad) committed at the end: Note [Atomic backward]
+    pending = []  # (AccumulateGrad, grad) committed at the end: Note [Atomic backward]
     anomaly = is_anomaly_enabled()
     pop, push = heapq.heappop, heapq.heappush
     make = Tensor._make
@@ -137,7 +138,7 @@ def run_backward(
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
                 if accumulate and inputs is None and grads[0] is not None:
-                    pending.append((node.variable, grads[0]))
+                    pending.append((node, grads[0]))
                 continue
             if node._hooked:
                 grads = _tensor_hooks(node, grads)
@@ -146,7 +147,9 @@ def run_backward(
                     captured[k] = grads[nr]
             if needed is not None and node not in needed:
                 continue
-            if node._hooked or anomaly or len(grads) > 1:
+            if dispatch.slow:
+                outputs = _observed_node(node, lambda: _run_node(node, grads, anomaly))
+            elif node._hooked or anomaly or len(grads) > 1:
                 outputs = _run_node(node, grads, anomaly)
             elif grads[0] is None:
                 outputs = (None,) * len(node.next_functions)
@@ -186,13 +189,24 @@ def run_backward(
                     push(ready, (-first._sequence_nr, tiebreak(), first))
                 else:
                     follow = first
-        for leaf, grad in pending:
-            accumulate_into_grad(leaf, grad)
+        for node, grad in pending:
+            if dispatch.slow:
+                _observed_node(node, lambda: accumulate_into_grad(node.variable, grad))
+            else:
+                accumulate_into_grad(node.variable, grad)
         if accumulate and inputs is not None:
             for t, grad in zip(inputs, captured):
                 if grad is not None:
                     accumulate_into_grad(t, grad)
     return captured
+
+
+def _observed_node(node, run):
+    for observer in dispatch.observers:
+        wrap = getattr(observer, "wrap_node", None)
+        if wrap is not None:
+            run = wrap(node, run)
+    return run()
 
 
 def _wrong_count(node, outputs):

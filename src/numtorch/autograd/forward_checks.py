@@ -6,7 +6,7 @@ registry's slow path, so it costs nothing when off.
 
 from __future__ import annotations
 
-from .._dispatch import dispatch
+from .._dispatch import add_observer, remove_observer
 
 
 class _ForwardCheck:
@@ -29,8 +29,6 @@ class _ForwardCheck:
 
 
 def _finite(data) -> bool:
-    import numpy  # noqa: F401  (backend array method below)
-
     return bool(data.size == 0 or abs(data).max() < float("inf"))
 
 
@@ -38,8 +36,7 @@ _check = _ForwardCheck()
 
 
 def set_active(active: bool) -> None:
-    if active and _check not in dispatch.observers:
-        dispatch.observers.append(_check)
-    elif not active and _check in dispatch.observers:
-        dispatch.observers.remove(_check)
-    dispatch.slow = bool(dispatch.observers)
+    if active:
+        add_observer(_check)
+    else:
+        remove_observer(_check)
