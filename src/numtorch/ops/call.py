@@ -41,7 +41,8 @@ class OperandError(TypeError):
 def argument_error(spec, args) -> TypeError:
     for i in spec.operands + spec.diff:
         a = args[i]
-        if not (a is None or isinstance(a, (Tensor, int, float, bool, complex, xp.generic))):
+        number = isinstance(a, (int, float, bool, complex, xp.generic))
+        if not (a is None or isinstance(a, Tensor) or (number and i in spec.scalars)):
             kind = "Tensor or Number" if i in spec.scalars else "Tensor"
             return OperandError(
                 f"{spec.name}(): argument '{spec.params[i]}' (position {i + 1}) must be {kind}, "
@@ -180,6 +181,8 @@ def _binary_runner(spec):
     differentiable = bool(spec.diff)
     general = run_general
     record_small = small_recorder(spec) if differentiable else None
+    number_first = 0 in spec.scalars  # which operands may be Python numbers
+    number_second = 1 in spec.scalars
 
     def run(args):
         if dispatch.slow:
@@ -193,13 +196,13 @@ def _binary_runner(spec):
             bd = b._data
             if ad.dtype is not bd.dtype or (to_float and ad.dtype.kind != "f"):
                 return general(spec, args)
-        elif ta and b.__class__ in _NUMBERS:
+        elif ta and number_second and b.__class__ in _NUMBERS:
             ad = a._data
             bd = b
             kind = ad.dtype.kind
             if kind != "f" and (to_float or b.__class__ is float or kind not in "iu"):
                 return general(spec, args)
-        elif tb and a.__class__ in _NUMBERS:
+        elif tb and number_first and a.__class__ in _NUMBERS:
             ad = a
             bd = b._data
             kind = bd.dtype.kind

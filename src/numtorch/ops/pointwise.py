@@ -510,7 +510,7 @@ def where(condition, input, other):
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
     tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
 )
-def addcmul(input, tensor1, tensor2, *, value=1):
+def addcmul(input, tensor1, tensor2, value=1):
     return input + value * tensor1 * tensor2
 
 
@@ -521,7 +521,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     tensor1=lambda grad, tensor2, value: grad * value / tensor2,
     tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
 )
-def addcdiv(input, tensor1, tensor2, *, value=1):
+def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * tensor1 / tensor2
 
 

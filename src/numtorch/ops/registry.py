@@ -44,6 +44,8 @@ class OpSpec:
         self.forward = forward
         self.name = name
         sig = inspect.signature(forward)
+        if any(p.kind != p.POSITIONAL_OR_KEYWORD for p in sig.parameters.values()):
+            raise TypeError(f"{name}: a forward takes plain parameters (no *, *args, **kwargs)")
         self.params = tuple(sig.parameters)
         self.nparams = len(self.params)
         self.index = {p: i for i, p in enumerate(self.params)}

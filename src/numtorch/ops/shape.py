@@ -314,11 +314,6 @@ def broadcast_shapes(*shapes) -> Size:
     return Size(xp.broadcast_shapes(*shapes))
 
 
-@defop(name="alias", view=True, input=lambda grad: grad)
-def _alias(input):
-    return input[...]
-
-
 @export
 def sum_to_size(input, *size) -> Tensor:
     """Sum broadcast dims away so the result has shape ``size`` (the inverse of expand)."""
