@@ -10,8 +10,8 @@ checks that every registered primitive with a derivative is exercised by some en
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
