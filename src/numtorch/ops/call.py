@@ -86,6 +86,8 @@ def run_general(spec, args):
     """The full path: any op, any arguments."""
     if dispatch.slow:
         return observed(spec, args)
+    if spec.check is not None:
+        spec.check(args)
     arrays = list(args)
     requires_grad = False
     lists = spec.lists
@@ -183,6 +185,7 @@ def _binary_runner(spec):
     record_small = small_recorder(spec) if differentiable else None
     number_first = 0 in spec.scalars  # which operands may be Python numbers
     number_second = 1 in spec.scalars
+    check = spec.check
 
     def run(args):
         if dispatch.slow:
@@ -191,6 +194,8 @@ def _binary_runner(spec):
         b = args[1]
         ta = isinstance(a, Tensor)
         tb = isinstance(b, Tensor)
+        if check is not None:
+            check(args)
         if ta and tb:
             ad = a._data
             bd = b._data

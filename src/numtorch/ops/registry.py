@@ -39,7 +39,18 @@ class OpSpec:
     """Everything registration learns about one primitive."""
 
     def __init__(
-        self, forward, name, node_name, formulas, promote, view, lists, outputs, returns, scalars
+        self,
+        forward,
+        name,
+        node_name,
+        formulas,
+        promote,
+        view,
+        lists,
+        outputs,
+        returns,
+        scalars,
+        check=None,
     ):
         self.forward = forward
         self.name = name
@@ -74,6 +85,7 @@ class OpSpec:
         self.view = view
         self.outputs = outputs
         self.returns = returns
+        self.check = check
         self._plans: dict = {}
         self.node_class = type(
             node_name,
@@ -224,6 +236,7 @@ def defop(
     scalars=(),
     outputs: int = 1,
     returns=None,
+    check=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -237,6 +250,8 @@ def defop(
         view: the output shares memory with the first input.
         lists: parameters holding sequences of tensors (``cat``'s ``tensors``).
         scalars: parameters that accept Python numbers as well as tensors.
+        check: optional ``check(args)`` run on the arguments before any promotion, to
+            raise torch's errors that depend on the original dtypes.
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -255,6 +270,7 @@ def defop(
             outputs,
             returns,
             scalars,
+            check,
         )
         REGISTRY[op_name] = spec
         nparams = spec.nparams
