@@ -180,7 +180,7 @@ def accumulate_into_grad(variable, grad) -> None:
         old = variable._grad
         if old is None:
             variable._grad = grad if grad_mode.is_grad_enabled() else grad._owned_copy()
-        elif grad_mode.is_grad_enabled() or grad._requires_grad or old._requires_grad:
+        elif grad_mode.is_grad_enabled():
             variable._grad = old + grad
         else:
             old._accumulate_(grad)
