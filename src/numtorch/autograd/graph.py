@@ -81,6 +81,7 @@ class Node:
     _metadata = None
     _num_outputs = 1
     _is_accumulator = False
+    _saved = None  # what the node saved for backward (truthy while there is something to free)
     _hooked = False  # any hook or retain_grad registered: the engine takes the slow path
 
     def name(self) -> str:
