@@ -90,7 +90,11 @@ class OpSpec:
         self.node_class = type(
             node_name,
             (OpNode,),
-            {"_spec": self, "_num_outputs": outputs if outputs != "many" else 1},
+            {
+                "_spec": self,
+                "_num_outputs": outputs if outputs != "many" else 1,
+                **_saved_properties(self.formulas),
+            },
         )
         self.run = build_runner(self)
 
@@ -206,19 +210,28 @@ class OpNode(Node):
         if self._saved:
             self._saved = FREED
 
-    def __getattr__(self, name: str):
-        # torch exposes saved values as node._saved_<name> (used by graph visualisers);
-        # torch calls the first input ``self`` where the Python API says ``input``.
-        if name.startswith("_saved_"):
-            key = name[7:].replace("self_sym_sizes", "input_shape").replace("self", "input")
-            saved = self.__dict__.get("_saved")
-            if saved is FREED:
-                raise freed_error(self)
-            for store in (saved or {}, self.__dict__.get("_attrs") or {}):
-                if key in store:
-                    value = store[key]
-                    return value.unpack(self) if type(value) is SavedTensor else value
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    def _saved_value(self, key: str):
+        saved = self._saved
+        if saved is FREED:
+            raise freed_error(self)
+        for store in (saved or {}, self._attrs or {}):
+            if key in store:
+                value = store[key]
+                return value.unpack(self) if value.__class__ is SavedTensor else value
+        return None
+
+
+def _saved_properties(formulas) -> dict:
+    """``_saved_<name>`` properties for a node class, as torch exposes saved values (graph
+    visualisers read them); torch calls the first input ``self`` where Python says ``input``.
+    Properties, not ``__getattr__``: a class with ``__getattr__`` makes every attribute read
+    slower, and the engine reads node attributes constantly."""
+    names = {n for _, _, argnames in formulas for n in argnames} - {"grad", "grads"}
+    props = {}
+    for name in names:
+        torch_name = name.replace("input_shape", "self_sym_sizes").replace("input", "self")
+        props["_saved_" + torch_name] = property(lambda node, key=name: node._saved_value(key))
+    return props
 
 
 def call(spec: OpSpec, args) -> Tensor:
