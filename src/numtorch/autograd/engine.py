@@ -169,7 +169,10 @@ def run_backward(
                 if nxt is None or (needed is not None and nxt not in needed):
                     continue
                 if g is not None:
-                    data = getattr(g, "_data", None)
+                    try:
+                        data = g._data
+                    except AttributeError:
+                        data = None
                     if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
                         g = _conform(g, meta, node)
                     buf = buffers.get(nxt)

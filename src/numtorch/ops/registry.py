@@ -81,6 +81,8 @@ class OpSpec:
             (self.index[input_name], formula, tuple(inspect.signature(formula).parameters))
             for input_name, formula in formulas.items()
         )
+        # (formula, argnames, needs only grad) per input, for OpNode._apply
+        self.compiled = tuple((f, names, names == ("grad",)) for _, f, names in self.formulas)
         self.promote = promote
         self.view = view
         self.outputs = outputs
@@ -163,14 +165,14 @@ class OpNode(Node):
             raise freed_error(self)
         if spec.lists:
             return self._apply_lists(grad_outputs)
-        edges = self.next_functions
-        out = []
+        grad = grad_outputs[0]
         values = None
-        for k, (_, formula, argnames) in enumerate(spec.formulas):
-            if edges[k][0] is None:
+        out = []
+        for (formula, argnames, grad_only), edge in zip(spec.compiled, self.next_functions):
+            if edge[0] is None:
                 out.append(None)
-            elif argnames == ("grad",):
-                out.append(formula(grad_outputs[0]))
+            elif grad_only:
+                out.append(formula(grad))
             else:
                 if values is None:
                     values = self._values(grad_outputs)
