@@ -121,7 +121,7 @@ class profile:
     ...     for _ in range(4):
     ...         (x * 2).sum().backward()
     ...         prof.step()
-    >>> {e.key: e.count for e in prof.key_averages()}["aten::mul"]
+    >>> {e.key: e.count for e in prof.key_averages()}["MulBackward0"]
     2
     """
 
