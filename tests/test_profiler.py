@@ -105,9 +105,12 @@ def test_table_sorted_by_self_time_lists_ops_and_backward_nodes():
         assert name in text
     rows = [line for line in text.splitlines() if line.strip().startswith("aten::mm ")]
     assert rows[0].split()[-1] == "10"  # the "# of Calls" column
-    selfs = [row.self_cpu_time_total for row in prof.key_averages()]
-    listed = sorted(selfs, reverse=True)
-    assert text.index("Self CPU time total") > 0 and len(listed) == len(selfs)
+    averages = prof.key_averages()
+    wide = averages.table(sort_by="self_cpu_time_total", row_limit=-1, max_name_column_width=200)
+    listed = [line.strip().split("  ")[0] for line in wide.splitlines()[3:-2]]
+    by_self = sorted(averages, key=lambda r: r.self_cpu_time_total, reverse=True)
+    assert listed == [r.key for r in by_self]
+    assert text.splitlines()[-1].startswith("Self CPU time total: ")
 
 
 def test_self_plus_children_is_total_on_synthetic_ranges():

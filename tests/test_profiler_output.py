@@ -93,6 +93,9 @@ def test_table_fits_80_columns():
     ]
     for text in tables:
         assert all(len(line) <= 80 for line in text.splitlines())
+    for width in (60, 100, 120):
+        for rows in (prof.key_averages(group_by_input_shape=True), prof.events()):
+            assert all(len(line) <= width for line in rows.table(width=width).splitlines())
     compact = tables[0]
     assert "evaluate: MmBackward0" in compact and "AccumulateGrad" in compact
     wide = prof.key_averages().table()

@@ -33,9 +33,11 @@ import weakref
 from time import perf_counter_ns
 
 from .._dispatch import add_observer, remove_observer
+from ..backend import xp
 
 _clock = perf_counter_ns
 _get_ident = threading.get_ident
+_ndarray = xp.ndarray
 
 # Registry names that differ from the name torch shows for the same aten op. Every
 # other op is shown as "aten::<registry name>".
@@ -304,8 +306,7 @@ class Recorder:
             root = getattr(t, "_data", None)
             if root is None:
                 continue
-            while getattr(root, "base", None) is not None and hasattr(root.base, "nbytes"):
-                root = root.base
+            root = _root(root)
             if id(root) in self._tracked:
                 continue
             if inputs is None:
@@ -317,15 +318,14 @@ class Recorder:
             self._tracked[key] = weakref.finalize(root, self._freed, key, root.nbytes)
 
     def _freed(self, key: int, nbytes: int) -> None:
-        t0 = _clock()
+        # Not timed as overhead: a free can happen inside the recorder's own timed
+        # work (a garbage collection), which would then be discounted twice.
         self._tracked.pop(key, None)
         state = self._threads.get(_get_ident())
         if state is not None and state.stack:
             state.stack[-1].memory -= nbytes
         else:
             self.untracked_free -= nbytes
-        if state is not None:
-            self._done(state, t0)
 
     # -- stacks --
 
@@ -352,7 +352,8 @@ current: Recorder | None = None  # the active recorder, read by record_function
 
 
 def _root(array):
-    while getattr(array, "base", None) is not None and hasattr(array.base, "nbytes"):
+    """The array that owns the memory ``array`` views."""
+    while isinstance(array.base, _ndarray):
         array = array.base
     return array
 

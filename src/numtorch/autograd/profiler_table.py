@@ -45,7 +45,15 @@ SHORT_HEADERS = {
     "Input Shapes": "Input Shapes",
 }
 COMPACT_WIDTHS = {"Self CPU %": 7, "CPU total %": 7, "# of Calls": 6}  # others: 9
-DROP_ORDER = ("CPU time avg", "CPU total %", "Self CPU Mem", "Self CPU %", "Backward")
+DROP_ORDER = (
+    "CPU time avg",
+    "CPU total %",
+    "Self CPU Mem",
+    "Self CPU %",
+    "Backward",
+    "CPU Mem",
+    "CPU total",
+)  # Self CPU and # of Calls stay
 MIN_NAME_WIDTH = 20
 COMPACT_PREFIXES = (
     ("autograd::engine::evaluate_function: ", "evaluate: "),
