@@ -80,6 +80,8 @@ def test_export_stacks_collapsed_format(tmp_path):
     assert "test_profiler_output.py" in exp_forward.stack[0]
     with pytest.raises(ValueError, match="metric"):
         prof.export_stacks(str(path), "bogus")
+    prof.export_stacks(str(path), "self_cuda_time_total")  # torch's tutorial metric
+    assert path.read_text(encoding="utf-8") == ""
 
 
 def test_table_fits_80_columns():
@@ -115,6 +117,7 @@ def test_table_options():
     assert "ms" in rows.table(time_unit="ms").splitlines()[3]
     with pytest.raises(ValueError, match="sort_by"):
         rows.table(sort_by="bogus")
+    assert "aten::exp" in rows.table(sort_by="self_cuda_time_total")  # no device: kept
     top = prof.events().table(top_level_events_only=True)
     assert "aten::exp" not in top
 

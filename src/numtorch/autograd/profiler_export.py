@@ -6,6 +6,7 @@ import json
 import os
 
 from .profiler_recorder import MODULE
+from .profiler_table import device_neutral
 from .profiler_util import MEMORY_EVENT_NAME
 
 
@@ -102,7 +103,7 @@ def export_stacks(events, path: str, metric: str) -> None:
         for e in events:
             if not e.stack:
                 continue
-            value = int(getattr(e, metric))
+            value = int(getattr(e, device_neutral(metric)))
             if value > 0:
                 frames = [entry.translate(_FRAME_SAFE) for entry in reversed(e.stack)]
                 frames.append(e.name.translate(_FRAME_SAFE))

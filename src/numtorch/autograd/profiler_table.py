@@ -32,6 +32,23 @@ SORT_KEYS = (
     "cpu_memory_usage",
     "self_cpu_memory_usage",
 )
+# torch code often sorts by device time; numtorch has none, so these keep the order
+DEVICE_SORT_KEYS = (
+    "device_time",
+    "device_time_total",
+    "self_device_time_total",
+    "device_memory_usage",
+    "self_device_memory_usage",
+)
+
+
+def device_neutral(key: str) -> str:
+    """torch's ``cuda``/``xpu``/``privateuse1`` attribute names mean the device ones."""
+    for device in ("cuda", "xpu", "privateuse1"):
+        key = key.replace(device, "device")
+    return key
+
+
 SHORT_HEADERS = {
     "Self CPU %": "Self %",
     "Self CPU": "Self",
@@ -138,9 +155,10 @@ def build_table(
         return ""
     module_layout = getattr(events, "_layout", "ops") == "module"
     if sort_by is not None:
-        if sort_by not in SORT_KEYS:
+        key = device_neutral(sort_by)
+        if key not in SORT_KEYS + DEVICE_SORT_KEYS:
             raise ValueError(f"sort_by must be one of {SORT_KEYS}, got {sort_by!r}")
-        events = EventList(sorted(events, key=lambda e: getattr(e, sort_by), reverse=True))
+        events = EventList(sorted(events, key=lambda e: getattr(e, key), reverse=True))
     total = sum(e.self_cpu_time_total for e in events)
     numeric = ["Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"]
     if profile_memory:

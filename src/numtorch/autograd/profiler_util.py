@@ -336,7 +336,14 @@ class EventList(list):
         export_chrome_trace(self, path)
 
     def supported_export_stacks_metrics(self) -> list:
-        return ["self_cpu_time_total", "cpu_time_total"]
+        # the device metrics are torch's; on numtorch they are zero (nothing is written)
+        return [
+            "self_cpu_time_total",
+            "cpu_time_total",
+            "self_cuda_time_total",
+            "self_xpu_time_total",
+            "self_privateuse1_time_total",
+        ]
 
     def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
         """Write collapsed stacks (``frame;frame;op value`` lines) for flame graph tools."""
