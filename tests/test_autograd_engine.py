@@ -370,3 +370,60 @@ def test_mixed_dtype_inputs_get_gradients_in_their_own_dtype():
     i = torch.tensor([1, 2])
     (a * i).sum().backward()
     assert a.grad.tolist() == [2.0, 3.0]
+
+
+class InnerGrad(Function):
+    """A backward that itself runs autograd.grad on another graph (reentrant backward)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 1
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        with torch.enable_grad():
+            inner = x.detach().requires_grad_()
+            (g,) = torch.autograd.grad((inner**2).sum(), inner)
+        return grad * g
+
+
+def test_reentrant_backward_inside_a_custom_function():
+    x = torch.tensor([1.0, 3.0], requires_grad=True)
+    InnerGrad.apply(x).sum().backward()
+    assert x.grad.tolist() == [2.0, 6.0]
+
+
+def test_deeply_nested_reentrant_backward_fails_cleanly():
+    class Nest(Function):
+        @staticmethod
+        def forward(ctx, x, depth):
+            ctx.depth = depth
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            if ctx.depth == 0:
+                return grad, None
+            inner = torch.ones(1, requires_grad=True)
+            with torch.enable_grad():
+                (g,) = torch.autograd.grad(Nest.apply(inner, ctx.depth - 1).sum(), inner)
+            return grad * g, None
+
+    x = torch.ones(1, requires_grad=True)
+    Nest.apply(x, 5).sum().backward()
+    assert x.grad.tolist() == [1.0]
+    y = torch.ones(1, requires_grad=True)
+    with pytest.raises(RecursionError):
+        Nest.apply(y, 2000).sum().backward()
+    assert y.grad is None and torch.is_grad_enabled()
+
+
+def test_inplace_on_a_non_leaf_rebases_its_history():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.mul_(x)
+    assert type(y.grad_fn).__name__ == "MulBackward0" and y._version == 1
+    y.sum().backward()
+    assert x.grad.tolist() == [4.0, 8.0]  # d/dx (2x * x) = 4x

@@ -193,9 +193,9 @@ negative = export(neg, name="negative", inplace=True)
 # -- powers ----------------------------------------------------------------------------------
 def _pow_input(grad, input, exponent):
     # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
-    if not isinstance(exponent, Tensor) and exponent == 0:
-        return grad * 0
-    return grad * (exponent * input ** (exponent - 1))
+    if not isinstance(exponent, Tensor):
+        return grad * 0 if exponent == 0 else grad * (exponent * input ** (exponent - 1))
+    return where(exponent == 0, 0.0, grad * (exponent * input ** (exponent - 1)))
 
 
 def _pow_exponent(grad, input, result):
