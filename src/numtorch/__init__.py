@@ -82,3 +82,5 @@ from ._misc import is_floating_point, is_tensor, numel, result_type
 globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
+
+from . import optim
