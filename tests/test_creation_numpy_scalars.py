@@ -1,4 +1,4 @@
-"""tensor()/as_tensor() of a NumPy scalar keep its dtype, as torch does (DataLoader relies on it)."""
+"""tensor() and as_tensor() of a NumPy scalar keep its dtype, as torch does."""
 
 import numpy as np
 import pytest
