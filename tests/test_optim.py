@@ -401,3 +401,26 @@ def test_invalid_params():
 def test_repr_lists_group_options():
     text = repr(optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1))
     assert text.startswith("SGD (\nParameter Group 0\n") and "    lr: 0.1\n" in text
+
+
+# -- threaded updates ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("cls", "options"), RESUME_CASES)
+def test_threaded_update_is_bitwise_equal_to_serial(cls, options, monkeypatch):
+    from numtorch.optim import _parallel
+
+    rng = np.random.default_rng(2)
+    start = [rng.standard_normal(shape).astype(np.float32) for shape in [(400, 500), (300,)]]
+    grads = [[rng.standard_normal(a.shape).astype(np.float32) for a in start] for _ in range(3)]
+
+    def run(workers):
+        monkeypatch.setattr(_parallel, "_workers", lambda: workers)
+        params = [torch.tensor(a, requires_grad=True) for a in start]
+        opt = cls(params, **options)
+        for step_grads in grads:
+            for p, g in zip(params, step_grads):
+                p.grad = torch.tensor(g)
+            opt.step()
+        return [p.detach().numpy() for p in params]
+
+    for serial, threaded in zip(run(1), run(3)):
+        assert np.array_equal(serial, threaded)

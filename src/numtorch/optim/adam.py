@@ -6,6 +6,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_compat_flags, check_eps, check_lr, scalar
+from ._parallel import run_elementwise
 from .optimizer import Optimizer, _params_with_grad, new_step
 
 
@@ -19,6 +20,48 @@ def lerp_(start: np.ndarray, end: np.ndarray, weight: float, scratch: np.ndarray
         # end - (end - start) * (1 - weight): exact at weight == 1, as torch's lerp.
         scratch *= 1 - weight
         np.subtract(end, scratch, out=start)
+
+
+def adam_kernel(
+    param,
+    grad,
+    exp_avg,
+    exp_avg_sq,
+    max_exp_avg_sq=None,
+    *,
+    lr,
+    beta1,
+    beta2,
+    eps,
+    weight_decay,
+    decoupled,
+    maximize,
+    step_size,
+    bc2_sqrt,
+):
+    """One Adam update of ``param`` and its moments in place (torch's operation order)."""
+    if maximize:
+        grad = -grad
+    if weight_decay != 0:
+        if decoupled:
+            param *= 1 - lr * weight_decay
+        else:
+            grad = grad + weight_decay * param
+    scratch = np.empty_like(param)
+    lerp_(exp_avg, grad, 1 - beta1, scratch)
+    exp_avg_sq *= beta2
+    np.multiply(grad, 1 - beta2, out=scratch)
+    scratch *= grad
+    exp_avg_sq += scratch
+    if max_exp_avg_sq is not None:
+        np.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
+        exp_avg_sq = max_exp_avg_sq
+    denom = np.sqrt(exp_avg_sq, out=scratch)
+    denom /= bc2_sqrt
+    denom += eps
+    np.divide(exp_avg, denom, out=denom)
+    denom *= step_size
+    param -= denom
 
 
 class Adam(Optimizer):
@@ -91,58 +134,46 @@ class Adam(Optimizer):
     def _update_group(self, group) -> None:
         lr = scalar(group["lr"])
         beta1, beta2 = group["betas"]
-        eps = group["eps"]
-        weight_decay = group["weight_decay"]
-        decoupled = group["decoupled_weight_decay"]
         amsgrad = group["amsgrad"]
-        maximize = group["maximize"]
+        options = {
+            "lr": lr,
+            "beta1": beta1,
+            "beta2": beta2,
+            "eps": group["eps"],
+            "weight_decay": group["weight_decay"],
+            "decoupled": group["decoupled_weight_decay"],
+            "maximize": group["maximize"],
+        }
+        jobs, written = [], []
         for p in _params_with_grad(group):
-            data = p._data
-            grad = p._grad._data
             state = self.state[p]
             if not state:
                 state["step"] = new_step()
-                state["exp_avg"] = Tensor._make(np.zeros_like(data))
-                state["exp_avg_sq"] = Tensor._make(np.zeros_like(data))
+                state["exp_avg"] = Tensor._make(np.zeros_like(p._data))
+                state["exp_avg_sq"] = Tensor._make(np.zeros_like(p._data))
                 if amsgrad:
-                    state["max_exp_avg_sq"] = Tensor._make(np.zeros_like(data))
-            if maximize:
-                grad = -grad
-            if weight_decay != 0:
-                if decoupled:
-                    data *= 1 - lr * weight_decay
-                else:
-                    grad = grad + weight_decay * data
+                    state["max_exp_avg_sq"] = Tensor._make(np.zeros_like(p._data))
             step_t = state["step"]
             step_t._data += 1
             step = step_t._data.item()
-
-            exp_avg = state["exp_avg"]._data
-            exp_avg_sq = state["exp_avg_sq"]._data
-            scratch = np.empty_like(data)
-            lerp_(exp_avg, grad, 1 - beta1, scratch)
-            exp_avg_sq *= beta2
-            np.multiply(grad, 1 - beta2, out=scratch)
-            scratch *= grad
-            exp_avg_sq += scratch
-
+            tensors = [p, state["exp_avg"], state["exp_avg_sq"]]
+            if amsgrad:
+                tensors.append(state["max_exp_avg_sq"])
+            arrays = (p._data, p._grad._data, *(t._data for t in tensors[1:]))
             step_size = lr / (1 - beta1**step)
             bias_correction2_sqrt = (1 - beta2**step) ** 0.5
-            if amsgrad:
-                max_sq = state["max_exp_avg_sq"]
-                np.maximum(max_sq._data, exp_avg_sq, out=max_sq._data)
-                max_sq._bump_version()
-                second = max_sq._data
-            else:
-                second = exp_avg_sq
-            denom = np.sqrt(second, out=scratch)
-            denom /= bias_correction2_sqrt
-            denom += eps
-            np.divide(exp_avg, denom, out=denom)
-            denom *= step_size
-            data -= denom
-            for t in (p, step_t, state["exp_avg"], state["exp_avg_sq"]):
-                t._bump_version()
+            jobs.append(
+                (
+                    adam_kernel,
+                    arrays,
+                    {**options, "step_size": step_size, "bc2_sqrt": bias_correction2_sqrt},
+                )
+            )
+            written += tensors
+            written.append(step_t)
+        run_elementwise(jobs)
+        for t in written:
+            t._bump_version()
 
 
 class AdamW(Adam):

@@ -6,8 +6,43 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_compat_flags, check_eps, check_lr, scalar
+from ._parallel import run_elementwise
 from .adam import lerp_
 from .optimizer import Optimizer, _params_with_grad, new_step
+
+
+def rmsprop_kernel(
+    param, grad, square_avg, *buffers, lr, alpha, eps, weight_decay, momentum, centered, maximize
+):
+    """One RMSprop update in place; ``buffers`` are ``grad_avg`` (if centered), then the
+    momentum buffer (if momentum > 0)."""
+    if maximize:
+        grad = -grad
+    if weight_decay != 0:
+        grad = grad + weight_decay * param
+    scratch = np.empty_like(param)
+    square_avg *= alpha
+    np.multiply(grad, 1 - alpha, out=scratch)
+    scratch *= grad
+    square_avg += scratch
+    if centered:
+        grad_avg = buffers[0]
+        lerp_(grad_avg, grad, 1 - alpha, scratch)
+        np.multiply(grad_avg, grad_avg, out=scratch)
+        np.subtract(square_avg, scratch, out=scratch)
+        avg = np.sqrt(scratch, out=scratch)
+    else:
+        avg = np.sqrt(square_avg, out=scratch)
+    avg += eps
+    np.divide(grad, avg, out=avg)
+    if momentum > 0:
+        buf = buffers[-1]
+        buf *= momentum
+        buf += avg
+        np.multiply(buf, lr, out=avg)
+    else:
+        avg *= lr
+    param -= avg
 
 
 class RMSprop(Optimizer):
@@ -66,58 +101,36 @@ class RMSprop(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group) -> None:
-        lr = scalar(group["lr"])
-        alpha = group["alpha"]
-        eps = group["eps"]
-        weight_decay = group["weight_decay"]
         momentum = group["momentum"]
         centered = group["centered"]
-        maximize = group["maximize"]
+        options = {
+            "lr": scalar(group["lr"]),
+            "alpha": group["alpha"],
+            "eps": group["eps"],
+            "weight_decay": group["weight_decay"],
+            "momentum": momentum,
+            "centered": centered,
+            "maximize": group["maximize"],
+        }
+        jobs, written = [], []
         for p in _params_with_grad(group):
-            data = p._data
-            grad = p._grad._data
             state = self.state[p]
             if not state:
                 state["step"] = new_step()
-                state["square_avg"] = Tensor._make(np.zeros_like(data))
+                state["square_avg"] = Tensor._make(np.zeros_like(p._data))
                 if momentum > 0:
-                    state["momentum_buffer"] = Tensor._make(np.zeros_like(data))
+                    state["momentum_buffer"] = Tensor._make(np.zeros_like(p._data))
                 if centered:
-                    state["grad_avg"] = Tensor._make(np.zeros_like(data))
-            written = [p, state["step"], state["square_avg"]]
+                    state["grad_avg"] = Tensor._make(np.zeros_like(p._data))
             state["step"]._data += 1
-            if maximize:
-                grad = -grad
-            if weight_decay != 0:
-                grad = grad + weight_decay * data
-
-            square_avg = state["square_avg"]._data
-            scratch = np.empty_like(data)
-            square_avg *= alpha
-            np.multiply(grad, 1 - alpha, out=scratch)
-            scratch *= grad
-            square_avg += scratch
+            tensors = [state["square_avg"]]
             if centered:
-                grad_avg = state["grad_avg"]
-                lerp_(grad_avg._data, grad, 1 - alpha, scratch)
-                written.append(grad_avg)
-                np.multiply(grad_avg._data, grad_avg._data, out=scratch)
-                np.subtract(square_avg, scratch, out=scratch)
-                avg = np.sqrt(scratch, out=scratch)
-            else:
-                avg = np.sqrt(square_avg, out=scratch)
-            avg += eps
-
+                tensors.append(state["grad_avg"])
             if momentum > 0:
-                buf = state["momentum_buffer"]
-                buf._data *= momentum
-                np.divide(grad, avg, out=avg)
-                buf._data += avg
-                written.append(buf)
-                np.multiply(buf._data, lr, out=avg)
-            else:
-                np.divide(grad, avg, out=avg)
-                avg *= lr
-            data -= avg
-            for t in written:
-                t._bump_version()
+                tensors.append(state["momentum_buffer"])
+            arrays = (p._data, p._grad._data, *(t._data for t in tensors))
+            jobs.append((rmsprop_kernel, arrays, options))
+            written += [p, state["step"], *tensors]
+        run_elementwise(jobs)
+        for t in written:
+            t._bump_version()

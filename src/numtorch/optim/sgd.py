@@ -6,7 +6,26 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_compat_flags, check_lr, scalar
+from ._parallel import run_elementwise
 from .optimizer import Optimizer, _params_with_grad
+
+
+def sgd_kernel(
+    param, grad, buf=None, *, lr, momentum, dampening, weight_decay, nesterov, maximize, first
+):
+    """One SGD update of ``param`` (and the momentum buffer ``buf``) in place."""
+    if maximize:
+        grad = -grad
+    if weight_decay != 0:
+        grad = grad + weight_decay * param
+    if buf is not None:
+        if first:
+            np.copyto(buf, grad)
+        else:
+            buf *= momentum
+            buf += grad if dampening == 0 else (1 - dampening) * grad
+        grad = grad + momentum * buf if nesterov else buf
+    param -= lr * grad
 
 
 class SGD(Optimizer):
@@ -62,28 +81,28 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group) -> None:
-        lr = scalar(group["lr"])
-        momentum = group["momentum"]
-        dampening = group["dampening"]
-        weight_decay = group["weight_decay"]
-        nesterov = group["nesterov"]
-        maximize = group["maximize"]
+        options = {
+            "lr": scalar(group["lr"]),
+            "momentum": group["momentum"],
+            "dampening": group["dampening"],
+            "weight_decay": group["weight_decay"],
+            "nesterov": group["nesterov"],
+            "maximize": group["maximize"],
+        }
+        jobs, written = [], []
         for p in _params_with_grad(group):
-            data = p._data
-            grad = p._grad._data
-            if maximize:
-                grad = -grad
-            if weight_decay != 0:
-                grad = grad + weight_decay * data
-            if momentum != 0:
+            arrays = (p._data, p._grad._data)
+            first = False
+            if options["momentum"] != 0:
                 state = self.state[p]
                 buf = state.get("momentum_buffer")
                 if buf is None:
-                    buf = state["momentum_buffer"] = Tensor._make(np.array(grad, order="C"))
-                else:
-                    buf._data *= momentum
-                    buf._data += (1 - dampening) * grad
-                    buf._bump_version()
-                grad = grad + momentum * buf._data if nesterov else buf._data
-            data -= lr * grad
-            p._bump_version()
+                    first = True
+                    buf = state["momentum_buffer"] = Tensor._make(np.empty_like(p._data))
+                arrays += (buf._data,)
+                written.append(buf)
+            jobs.append((sgd_kernel, arrays, {**options, "first": first}))
+            written.append(p)
+        run_elementwise(jobs)
+        for t in written:
+            t._bump_version()
