@@ -83,4 +83,4 @@ globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
 
-from . import optim
+from . import optim, utils
