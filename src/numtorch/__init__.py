@@ -84,3 +84,4 @@ globals().update(_FUNCTIONS)
 __version__ = "0.1.0"
 
 from . import optim, utils
+from .serialization import load, save
