@@ -302,3 +302,27 @@ def test_map_location_is_cpu_only():
     buffer.seek(0)
     with pytest.raises(RuntimeError, match="CPU only"):
         torch.load(buffer, map_location="cuda:0")
+
+
+def test_load_from_a_stream_position_and_a_pipe_like_reader(fmt):
+    buffer = io.BytesIO()
+    buffer.write(b"header bytes of another format")
+    start = buffer.tell()
+    torch.save([torch.arange(3)], buffer)
+    buffer.seek(start)
+    assert torch.load(buffer)[0].tolist() == [0, 1, 2]
+
+    class Pipe(io.RawIOBase):
+        def __init__(self, data):
+            self.data = io.BytesIO(data)
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            chunk = self.data.read(len(b))
+            b[: len(chunk)] = chunk
+            return len(chunk)
+
+    buffer.seek(start)
+    assert torch.load(io.BufferedReader(Pipe(buffer.read())))[0].tolist() == [0, 1, 2]

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import tempfile
@@ -106,10 +107,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
 
 
 def _load_from(fh, where: str, weights_only: bool):
-    start = fh.tell()
-    if start:  # work on the rest of the stream as if it were the whole file
-        import io
-
+    if not fh.seekable() or fh.tell():  # work on the rest of the stream as a whole file
         fh = io.BytesIO(fh.read())
     head = fh.read(16)
     fh.seek(0, os.SEEK_END)

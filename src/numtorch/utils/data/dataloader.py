@@ -49,6 +49,7 @@ class DataLoader:
     """
 
     _initialized = False
+    _warned_workers = False
 
     def __init__(
         self,
@@ -150,7 +151,8 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
-        if self.num_workers > 0:
+        if self.num_workers > 0 and not self._warned_workers:
+            self.__dict__["_warned_workers"] = True  # once per loader, not every epoch
             warnings.warn(
                 f"numtorch's DataLoader loads data in the main process; num_workers="
                 f"{self.num_workers} is ignored (the batches are the same)",
