@@ -254,3 +254,19 @@ def test_default_convert_keeps_structure():
     out = default_convert((np.arange(2), [np.float64(1.5)], "s"))
     assert isinstance(out, list) and out[0].tolist() == [0, 1] and out[1][0].item() == 1.5
     assert out[2] == "s"
+
+
+def test_weighted_and_subset_random_samplers():
+    from numtorch.utils.data import SubsetRandomSampler, WeightedRandomSampler
+
+    g = torch.Generator().manual_seed(0)
+    draws = list(WeightedRandomSampler([1.0, 0.0, 3.0], 4000, generator=g))
+    assert set(draws) == {0, 2} and 0.7 < draws.count(2) / 4000 < 0.8
+    unique = list(WeightedRandomSampler([1.0, 1.0, 1.0, 1.0], 4, replacement=False))
+    assert sorted(unique) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="weights should be a 1d sequence"):
+        WeightedRandomSampler([[1.0]], 1)
+    with pytest.raises(ValueError, match="num_samples should be a positive integer value"):
+        WeightedRandomSampler([1.0], True)
+    subset = list(SubsetRandomSampler([10, 20, 30], generator=torch.Generator().manual_seed(1)))
+    assert sorted(subset) == [10, 20, 30]

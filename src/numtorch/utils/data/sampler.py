@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..._creation import Generator, randint, randperm
+from ..._creation import Generator, as_tensor, multinomial, randint, randperm
+from ..._dtypes import float64
 
 
 class Sampler:
@@ -100,6 +101,47 @@ class SubsetRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with probabilities proportional to ``weights``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> from numtorch.utils.data import WeightedRandomSampler
+        >>> g = torch.Generator().manual_seed(0)
+        >>> set(WeightedRandomSampler([0.0, 1.0, 0.0, 1.0], 6, generator=g)) <= {1, 3}
+        True
+    """
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None):
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples <= 0:
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got num_samples={num_samples}"
+            )
+        if not isinstance(replacement, bool):
+            raise ValueError(
+                f"replacement should be a boolean value, but got replacement={replacement}"
+            )
+        weights = as_tensor(weights, dtype=float64)
+        if weights.dim() != 1:
+            raise ValueError(
+                "weights should be a 1d sequence but given weights have shape "
+                f"{tuple(weights.shape)}"
+            )
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = multinomial(
+            self.weights, self.num_samples, self.replacement, generator=self.generator
+        )
+        yield from drawn.tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
 
 
 class BatchSampler(Sampler):
