@@ -326,3 +326,20 @@ def test_load_from_a_stream_position_and_a_pipe_like_reader(fmt):
 
     buffer.seek(start)
     assert torch.load(io.BufferedReader(Pipe(buffer.read())))[0].tolist() == [0, 1, 2]
+
+
+def test_allowlisting_code_execution_is_refused():
+    import os
+    import subprocess
+
+    from numtorch import serialization
+
+    for dangerous in (eval, exec, os.system, pickle.loads, subprocess.Popen, (len, "os.popen")):
+        with pytest.raises(ValueError, match="refusing to allowlist .*arbitrary code"):
+            serialization.add_safe_globals([dangerous])
+    assert serialization.get_safe_globals() == []
+    with pytest.warns(UserWarning, match="never unpickles"):
+        serialization.add_safe_globals([OrderedDict])
+    assert serialization.get_safe_globals() == [OrderedDict]
+    serialization.clear_safe_globals()
+    assert serialization.get_safe_globals() == []
