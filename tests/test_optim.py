@@ -424,3 +424,19 @@ def test_threaded_update_is_bitwise_equal_to_serial(cls, options, monkeypatch):
 
     for serial, threaded in zip(run(1), run(3)):
         assert np.array_equal(serial, threaded)
+
+
+@pytest.mark.parametrize("cls", [optim.Adam, optim.RMSprop])
+def test_plain_number_step_from_old_checkpoints_is_accepted(cls):
+    p = torch.ones(2, requires_grad=True)
+    opt = cls([p], lr=0.1)
+    p.grad = torch.ones(2)
+    opt.step()
+    state = opt.state_dict()
+    state["state"][0]["step"] = 1  # torch < 1.12 stored the step as a Python number
+    opt2 = cls([torch.ones(2, requires_grad=True)], lr=0.1)
+    opt2.load_state_dict(state)
+    param = opt2.param_groups[0]["params"][0]
+    param.grad = torch.ones(2)
+    opt2.step()
+    assert opt2.state[param]["step"].item() == 2.0

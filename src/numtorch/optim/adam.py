@@ -7,7 +7,7 @@ import numpy as np
 from .._tensor import Tensor
 from ._checks import check_compat_flags, check_eps, check_lr, scalar
 from ._parallel import run_elementwise
-from .optimizer import Optimizer, _params_with_grad, new_step
+from .optimizer import Optimizer, _params_with_grad, advance_step, new_step
 
 
 def lerp_(start: np.ndarray, end: np.ndarray, weight: float, scratch: np.ndarray) -> None:
@@ -153,9 +153,7 @@ class Adam(Optimizer):
                 state["exp_avg_sq"] = Tensor._make(np.zeros_like(p._data))
                 if amsgrad:
                     state["max_exp_avg_sq"] = Tensor._make(np.zeros_like(p._data))
-            step_t = state["step"]
-            step_t._data += 1
-            step = step_t._data.item()
+            step = advance_step(state)
             tensors = [p, state["exp_avg"], state["exp_avg_sq"]]
             if amsgrad:
                 tensors.append(state["max_exp_avg_sq"])
@@ -170,7 +168,6 @@ class Adam(Optimizer):
                 )
             )
             written += tensors
-            written.append(step_t)
         run_elementwise(jobs)
         for t in written:
             t._bump_version()

@@ -309,6 +309,19 @@ def new_step() -> Tensor:
     return Tensor._make(np.zeros((), dtype))
 
 
+def advance_step(state: dict) -> float:
+    """Add one to ``state["step"]`` in place and return it; a plain number (old torch
+    checkpoints) becomes a step tensor first."""
+    step_t = state["step"]
+    if not isinstance(step_t, Tensor):
+        step_t = new_step()
+        step_t._data[...] = float(state["step"])
+        state["step"] = step_t
+    step_t._data += 1
+    step_t._bump_version()
+    return step_t._data.item()
+
+
 def _params_with_grad(group: dict[str, Any]) -> Iterable[Tensor]:
     """The parameters of a group that have a gradient; sparse gradients do not exist here."""
     return [p for p in group["params"] if p._grad is not None]

@@ -8,7 +8,7 @@ from .._tensor import Tensor
 from ._checks import check_compat_flags, check_eps, check_lr, scalar
 from ._parallel import run_elementwise
 from .adam import lerp_
-from .optimizer import Optimizer, _params_with_grad, new_step
+from .optimizer import Optimizer, _params_with_grad, advance_step, new_step
 
 
 def rmsprop_kernel(
@@ -122,7 +122,7 @@ class RMSprop(Optimizer):
                     state["momentum_buffer"] = Tensor._make(np.zeros_like(p._data))
                 if centered:
                     state["grad_avg"] = Tensor._make(np.zeros_like(p._data))
-            state["step"]._data += 1
+            advance_step(state)
             tensors = [state["square_avg"]]
             if centered:
                 tensors.append(state["grad_avg"])
@@ -130,7 +130,7 @@ class RMSprop(Optimizer):
                 tensors.append(state["momentum_buffer"])
             arrays = (p._data, p._grad._data, *(t._data for t in tensors))
             jobs.append((rmsprop_kernel, arrays, options))
-            written += [p, state["step"], *tensors]
+            written += [p, *tensors]
         run_elementwise(jobs)
         for t in written:
             t._bump_version()
