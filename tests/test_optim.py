@@ -440,3 +440,26 @@ def test_plain_number_step_from_old_checkpoints_is_accepted(cls):
     param.grad = torch.ones(2)
     opt2.step()
     assert opt2.state[param]["step"].item() == 2.0
+
+
+def test_torch_style_custom_optimizer_subclass():
+    class PlainSGD(optim.Optimizer):
+        def __init__(self, params, lr):
+            super().__init__(params, {"lr": lr})
+
+        @torch.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        p.add_(p.grad, alpha=-group["lr"])
+                        self.state[p]["steps"] = self.state[p].get("steps", 0) + 1
+
+    p = torch.tensor([1.0, 2.0], requires_grad=True)
+    opt = PlainSGD([p], lr=0.5)
+    seen = []
+    opt.register_step_post_hook(lambda o, args, kwargs: seen.append(p.tolist()))
+    (p * p).sum().backward()
+    opt.step()
+    assert p.tolist() == [0.0, 0.0] and seen == [[0.0, 0.0]]
+    assert opt.state_dict()["state"] == {0: {"steps": 1}}
