@@ -77,6 +77,7 @@ from .autograd.grad_mode import (
 )
 from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, cuda, linalg, testing
+from . import profiler
 from ._misc import is_floating_point, is_tensor, numel, result_type
 
 globals().update(_FUNCTIONS)
