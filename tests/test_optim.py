@@ -463,3 +463,29 @@ def test_torch_style_custom_optimizer_subclass():
     opt.step()
     assert p.tolist() == [0.0, 0.0] and seen == [[0.0, 0.0]]
     assert opt.state_dict()["state"] == {0: {"steps": 1}}
+
+
+def test_step_hooks_run_once_when_an_override_calls_super_step():
+    class CountingSGD(optim.SGD):
+        def step(self, closure=None):
+            return super().step(closure)
+
+    p = torch.ones(1, requires_grad=True)
+    opt = CountingSGD([p], lr=0.1)
+    calls = []
+    opt.register_step_pre_hook(lambda o, args, kwargs: calls.append("pre"))
+    opt.register_step_post_hook(lambda o, args, kwargs: calls.append("post"))
+    p.grad = torch.ones(1)
+    opt.step()
+    assert calls == ["pre", "post"] and p.item() == pytest.approx(0.9)
+
+
+def test_profiler_shows_torch_s_optimizer_labels():
+    p = torch.ones(3, requires_grad=True)
+    opt = optim.Adam([p], lr=0.1)
+    p.grad = torch.ones(3)
+    with torch.autograd.profiler.profile() as prof:
+        opt.step()
+        opt.zero_grad()
+    names = [event.name for event in prof.events()]
+    assert "Optimizer.step#Adam.step" in names and "Optimizer.zero_grad#Adam.zero_grad" in names

@@ -16,8 +16,10 @@ import numpy as np
 
 from .._dtypes import float64, get_default_dtype
 from .._tensor import Tensor
+from ..autograd import profiler_recorder
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import RemovableHandle, _add_hook
+from ..autograd.profiler import record_function
 
 # Note [Optimizer updates on arrays]
 # Updates are written with NumPy ufuncs on the tensors' arrays (``out=`` and augmented
@@ -167,6 +169,13 @@ class Optimizer:
     # -- gradients and steps -----------------------------------------------------------------
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of all optimized tensors (to ``None`` by default)."""
+        if profiler_recorder.current is not None:
+            with record_function(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
+                self._zero_grad(set_to_none)
+        else:
+            self._zero_grad(set_to_none)
+
+    def _zero_grad(self, set_to_none: bool) -> None:
         for group in self.param_groups:
             for p in group["params"]:
                 grad = p._grad
@@ -278,6 +287,19 @@ def _with_step_hooks(step):
     """Wrap a subclass's ``step`` so registered pre/post hooks run around it."""
 
     def wrapper(self, *args, **kwargs):
+        if self.__dict__.get("_in_step"):  # super().step() from an overriding step
+            return step(self, *args, **kwargs)
+        self._in_step = True
+        try:
+            if profiler_recorder.current is None:
+                return hooked(self, args, kwargs)
+            # The label torch's profiler shows for a step.
+            with record_function(f"Optimizer.step#{type(self).__name__}.step"):
+                return hooked(self, args, kwargs)
+        finally:
+            self._in_step = False
+
+    def hooked(self, args, kwargs):
         for hook in list(self._optimizer_step_pre_hooks.values()):
             result = hook(self, args, kwargs)
             if result is not None:
