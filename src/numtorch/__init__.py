@@ -83,3 +83,6 @@ from ._misc import is_floating_point, is_tensor, numel, result_type
 globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
+
+from . import optim, utils
+from .serialization import load, save

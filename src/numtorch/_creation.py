@@ -199,7 +199,7 @@ def _ragged_message(data) -> str:
 def _infer_array(data, dtype):
     if isinstance(data, Tensor):
         return data._data.copy() if dtype is None else data._data.astype(dtype.np)
-    if isinstance(data, xp.ndarray):
+    if isinstance(data, (xp.ndarray, xp.generic)):  # a NumPy scalar keeps its dtype too
         arr = xp.array(data, copy=True)
         if dtype is not None:
             return arr.astype(dtype.np)
