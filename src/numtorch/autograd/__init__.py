@@ -1,6 +1,6 @@
 """torch.autograd: backward, grad, custom Functions, grad modes, gradcheck, anomaly mode."""
 
-from . import forward_checks, functional, graph  # noqa: F401
+from . import forward_checks, functional, graph, profiler  # noqa: F401
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
 from .api import backward, grad  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401

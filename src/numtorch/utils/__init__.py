@@ -1,0 +1,5 @@
+"""Utilities, as ``torch.utils``."""
+
+from . import data
+
+__all__ = ["data"]
