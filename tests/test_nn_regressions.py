@@ -1,7 +1,7 @@
 """Regression tests for core behaviour the nn ops rely on."""
 
 import numtorch as torch
-from numtorch.ops.registry import defop
+from numtorch.ops.registry import REGISTRY, defop
 
 
 @defop(
@@ -11,6 +11,9 @@ from numtorch.ops.registry import defop
 )
 def _weighted_difference(input, other, weight):
     return (input - other) * weight
+
+
+del REGISTRY["_test_weighted_difference"]  # a test op: keep it out of the op table checks
 
 
 def test_binary_op_with_a_tensor_argument_after_its_operands():

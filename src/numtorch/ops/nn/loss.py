@@ -75,9 +75,9 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
     return grad_input.reshape(input_shape)
 
 
-def _register_nll(node: str):
+def _register_nll(name: str, node: str):
     @defop(
-        name=node[:1].lower() + node[1:] + "_backward",
+        name=name + "_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, target, weight, reduction, ignore_index: forward(
             grad, target, weight, reduction, ignore_index
@@ -87,7 +87,7 @@ def _register_nll(node: str):
         return _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_index)
 
     @defop(
-        name=node[:1].lower() + node[1:],
+        name=name,
         node=node + "Backward0",
         input=lambda grad, input_shape, target, weight, reduction, ignore_index: backward(
             grad, input_shape, target, weight, reduction, ignore_index
@@ -99,8 +99,8 @@ def _register_nll(node: str):
     return forward
 
 
-nll_loss_op = _register_nll("NllLoss")
-nll_loss2d_op = _register_nll("NllLoss2D")
+nll_loss_op = _register_nll("nll_loss", "NllLoss")
+nll_loss2d_op = _register_nll("nll_loss2d", "NllLoss2D")
 
 
 # -- mean squared error ----------------------------------------------------------------------

@@ -3,8 +3,9 @@ replicate and circular modes of ``F.pad``.
 
 Negative pads crop, as in torch. The adjoint of padding by ``p`` is padding by ``-p``, so the
 derivative of ``constant_pad_nd`` is ``constant_pad_nd`` again (double backward for free).
-The other modes gather with an index array per padded dim; their backward is the indexing
-op's scatter-add, which accumulates the edge elements that were copied several times.
+Reflect and replicate gather with an index array per padded dim (``ReflectionPad2DBackward0``
+and so on); their backward scatter-adds, accumulating the elements copied several times.
+Circular padding is composed from indexing.
 """
 
 from __future__ import annotations
@@ -69,24 +70,103 @@ def _mode_index(size: int, left: int, right: int, mode: str):
         period = 2 * (size - 1)
         positions = xp.abs(positions) % period if period else positions * 0
         return xp.where(positions >= size, period - positions, positions)
-    if mode == "replicate":
-        return xp.clip(positions, 0, size - 1)
-    if left > size or right > size:
-        raise RuntimeError("Padding value causes wrapping around more than once.")
-    return positions % size  # circular
+    return xp.clip(positions, 0, size - 1)  # replicate
+
+
+def _mode_indices(shape, pad, mode):
+    """{dim: index array} of the source element for every padded position."""
+    return {
+        dim: _mode_index(shape[dim], left, right, mode)
+        for dim, (left, right) in _pairs(pad, len(shape)).items()
+    }
+
+
+def _gather(x, indices):
+    for dim, index in indices.items():
+        x = xp.take(x, index, axis=dim)
+    return x
+
+
+def _scatter(grad, input_shape, indices):
+    # adjoint of _gather: positions copied from one element add up into it
+    for dim in sorted(indices, reverse=True):
+        shape = list(grad.shape)
+        shape[dim] = input_shape[dim]
+        out = xp.zeros(shape, grad.dtype)
+        xp.add.at(out, (slice(None),) * dim + (indices[dim],), grad)
+        grad = out
+    return grad
+
+
+def _register_mode_pad(mode: str, dims: int):
+    node = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[mode] + f"{dims}D"
+
+    @defop(
+        name=f"{mode}_pad{dims}d_backward",
+        node=node + "BackwardBackward0",
+        grad_output=lambda grad, pad: forward(grad, pad),
+    )
+    def backward(grad_output, input_shape, pad):
+        return _scatter(grad_output, input_shape, _mode_indices(input_shape, pad, mode))
+
+    @defop(
+        name=f"{mode}_pad{dims}d",
+        node=node + "Backward0",
+        input=lambda grad, input_shape, pad: backward(grad, input_shape, pad),
+    )
+    def forward(input, pad):
+        return _gather(input, _mode_indices(input.shape, pad, mode))
+
+    return forward
+
+
+_MODE_PADS = {(m, d): _register_mode_pad(m, d) for m in ("reflect", "replicate") for d in (1, 2, 3)}
 
 
 def mode_pad(input, pad, mode):
-    """reflect / replicate / circular padding of the trailing ``len(pad) // 2`` dims."""
+    """reflect / replicate / circular padding of the trailing ``len(pad) // 2`` dims
+    (grad_fns ``ReflectionPad2DBackward0``...; circular is composed, as in torch)."""
     dims = len(pad) // 2
-    if input.ndim < dims + 1:
+    if input.ndim not in (dims + 1, dims + 2) or dims > 3:
         raise NotImplementedError(
-            f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
-            f"(got {input.ndim}D input and pad of length {len(pad)})"
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
         )
-    out = input
-    for dim, (left, right) in _pairs(pad, input.ndim).items():
-        index = _mode_index(input.shape[dim], left, right, mode)
-        key = (slice(None),) * dim + (Tensor._make(index),)
-        out = out[key]
+    if mode != "circular":
+        _mode_indices(input.shape, pad, mode)  # argument checks with torch's messages
+        return _MODE_PADS[(mode, dims)](input, pad)
+    return _circular_pad(input, pad)
+
+
+def _circular_pad(input, pad):
+    # torch's composition: copy the centre, then each side from the opposite edge of the
+    # output itself (so corners wrap too); grad_fn CopySlices as in torch
+    pairs = _pairs(pad, input.ndim)
+    for dim, (left, right) in pairs.items():
+        if left > input.shape[dim] or right > input.shape[dim]:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+    shape = list(input.shape)
+    for dim, (left, right) in pairs.items():
+        shape[dim] += left + right
+    out = input.new_zeros(shape)
+    target, source = [slice(None)] * input.ndim, [slice(None)] * input.ndim
+    for dim, (left, right) in pairs.items():
+        target[dim] = slice(max(left, 0), shape[dim] - max(right, 0))
+        source[dim] = slice(max(-left, 0), input.shape[dim] - max(-right, 0))
+    out[tuple(target)] = input[tuple(source)]
+    for dim in sorted(pairs, reverse=True):
+        left, right = pairs[dim]
+        size = shape[dim]
+        lead = (slice(None),) * dim
+        if left > 0:
+            out[lead + (slice(0, left),)] = out[
+                lead + (slice(size - left - max(right, 0), size - max(right, 0)),)
+            ]
+        if right > 0:
+            out[lead + (slice(size - right, size),)] = out[
+                lead + (slice(max(left, 0), max(left, 0) + right),)
+            ]
     return out
