@@ -147,7 +147,7 @@ def cross_entropy(
     """
     reduction = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     class_dim = 0 if input.ndim == 1 else 1
     classes = input.shape[class_dim]
     log_probs = log_softmax(input, class_dim)

@@ -262,11 +262,13 @@ def _as_parameter(value):
     return value
 
 
-def _describe(value) -> str:
+def _describe(value, legacy_type=False) -> str:
+    # torch's ParameterList prints the dtype, its ParameterDict the legacy type name
     if isinstance(value, Tensor):
         kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
         size = "x".join(str(s) for s in value.shape)
-        return f"{kind} containing: [{value.dtype} of size {size}]"
+        name = f"torch.{value.dtype._tag}" if legacy_type else str(value.dtype)
+        return f"{kind} containing: [{name} of size {size}]"
     return "Object of type: " + type(value).__name__
 
 
@@ -372,7 +374,7 @@ class ParameterDict(Module):
             self[key] = value
 
     def extra_repr(self) -> str:
-        return "\n".join(f"  ({k}): {_describe(p)}" for k, p in self.items())
+        return "\n".join(f"  ({k}): {_describe(p, legacy_type=True)}" for k, p in self.items())
 
     def __call__(self, input):
         raise RuntimeError("ParameterDict should not be called.")

@@ -132,13 +132,8 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
         raise RuntimeError("non-positive groups is not supported")
     x, w = input._data, weight._data
     if x.dtype != w.dtype:
-        if x.dtype.kind != "f":
-            raise RuntimeError(
-                f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
-            )
         raise RuntimeError(
-            f"Input type (torch.{input.dtype._tag}) and weight type (torch.{weight.dtype._tag}) "
-            "should be the same or input should be a MKLDNN tensor and weight is a dense tensor"
+            f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
     if x.dtype.kind != "f":
         raise RuntimeError(f"\"slow_conv2d_cpu\" not implemented for '{input.dtype._tag[:-6]}'")

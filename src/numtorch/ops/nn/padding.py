@@ -59,13 +59,15 @@ def constant_pad_nd(input, pad, value=0) -> Tensor:
     return constant_pad_nd_op(input, pad, value)
 
 
-def _mode_index(size: int, left: int, right: int, mode: str):
+def _mode_index(shape, dim: int, left: int, right: int, mode: str):
+    size = shape[dim]
     positions = xp.arange(-left, size + right)
     if mode == "reflect":
         if left >= size or right >= size:
             raise RuntimeError(
                 f"Argument #4: Padding size should be less than the corresponding input "
-                f"dimension, but got: padding ({left}, {right}) at dimension of input {size}"
+                f"dimension, but got: padding ({left}, {right}) at dimension {dim} of input "
+                f"{list(shape)}"
             )
         period = 2 * (size - 1)
         positions = xp.abs(positions) % period if period else positions * 0
@@ -76,7 +78,7 @@ def _mode_index(size: int, left: int, right: int, mode: str):
 def _mode_indices(shape, pad, mode):
     """{dim: index array} of the source element for every padded position."""
     return {
-        dim: _mode_index(shape[dim], left, right, mode)
+        dim: _mode_index(shape, dim, left, right, mode)
         for dim, (left, right) in _pairs(pad, len(shape)).items()
     }
 
