@@ -219,6 +219,18 @@ NN = [
         lambda rng: [Sample((_n(rng, 2, 3),)), Sample((_pos(rng, 4) * 2,))],
     ),
     OpInfo("erfc", lambda t, x: t.erfc(x), lambda rng: [Sample((_n(rng, 2, 3),))]),
+    *[
+        OpInfo(
+            f"pad_{mode}",
+            lambda t, x, pad, mode=mode: _f(t).pad(x, pad, mode=mode),
+            lambda rng: [
+                Sample((_n(rng, 2, 4), (1, 2))),
+                Sample((_n(rng, 1, 3, 4), (1, 1, 2, 0))),
+                Sample((_n(rng, 1, 3, 3, 3), (1, 0, 0, 1, 2, 1))),
+            ],
+        )
+        for mode in ("reflect", "replicate", "circular")
+    ],
     OpInfo(
         "pad_constant",
         lambda t, x: _f(t).pad(x, (1, 2, -1, 1), value=0.5),
