@@ -437,3 +437,32 @@ def test_parameter_repr_deepcopy_and_storage():
     assert isinstance(q, nn.Parameter) and q.requires_grad and q.data_ptr() != p.data_ptr()
     assert type(p * 2) is numtorch.Tensor and type(p.detach()) is numtorch.Tensor
     assert_same_error(lambda t: t.nn.Parameter(t.tensor([1, 2])), torch, exact=False)
+
+
+# -- nn.utils --------------------------------------------------------------------------------
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, float("inf")])
+def test_clip_grad_norm_matches_torch(norm_type):
+    torch = pytest.importorskip("torch")
+
+    def clip(t):
+        w = t.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)
+        b = t.tensor([0.5], requires_grad=True)
+        ((w * w).sum() + (b * 3).sum()).backward()
+        total = t.nn.utils.clip_grad_norm_([w, b], 1.0, norm_type)
+        return total.item(), w.grad.numpy().copy(), b.grad.numpy().copy()
+
+    ours, theirs = clip(numtorch), clip(torch)
+    assert ours[0] == pytest.approx(theirs[0], rel=1e-6)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5)
+
+
+def test_clip_grad_value_and_parameter_vectors():
+    model = nn.Linear(3, 2)
+    model(numtorch.ones(1, 3) * 10).sum().backward()
+    nn.utils.clip_grad_value_(model.parameters(), 0.5)
+    assert model.weight.grad.abs().max().item() <= 0.5
+    vector = nn.utils.parameters_to_vector(model.parameters())
+    assert vector.shape == (8,)
+    nn.utils.vector_to_parameters(vector * 0, model.parameters())
+    assert model.weight.abs().sum().item() == 0 and model.weight.grad_fn is None

@@ -1,4 +1,5 @@
-"""Hook plumbing for Modules: removable handles and full backward hooks.
+"""Hook plumbing for Modules: the global hook registry, ``Module.__call__`` with hooks,
+removable handles, and full backward hooks.
 
 Note [Module backward hooks]
 ``register_full_backward_hook(hook(module, grad_input, grad_output))`` needs the gradients
