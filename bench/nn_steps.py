@@ -1,12 +1,13 @@
 """Training-step times of an MLP and a small CNN, numtorch against torch when installed.
 
 One step is forward, cross-entropy loss, ``zero_grad``, backward, and a plain SGD update
-under ``no_grad`` (``p.add_(p.grad, alpha=-lr)``; there is no optim here). Both libraries
+under ``no_grad`` (``p.add_(p.grad, alpha=-lr)``), or with ``--optimizer`` each library's
+``optim.SGD``. Both libraries
 run the same code with the same weights and data, each with its default threads (torch's
 intra-op pool; NumPy's BLAS pool). Runs are interleaved and the best of each is kept, so a
 machine whose speed drifts still gives fair ratios.
 
-Run: python bench/nn_steps.py [--repeat R] [--only mlp|cnn]
+Run: python bench/nn_steps.py [--repeat R] [--only mlp|cnn] [--optimizer]
 """
 
 from __future__ import annotations
@@ -44,9 +45,19 @@ def cnn(lib):
     )
 
 
-def make_step(lib, model, x, y, lr=0.01):
+def make_step(lib, model, x, y, lr=0.01, optimizer=False):
     loss_fn = lib.nn.CrossEntropyLoss()
     params = list(model.parameters())
+    if optimizer:
+        opt = lib.optim.SGD(params, lr=lr)
+
+        def optimizer_step():
+            loss = loss_fn(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+        return optimizer_step
 
     def step():
         loss = loss_fn(model(x), y)
@@ -65,7 +76,7 @@ def _timed(fn) -> float:
     return time.perf_counter() - start
 
 
-def cases(only=None) -> dict:
+def cases(only=None, optimizer=False) -> dict:
     rng = np.random.default_rng(0)
     data = {
         "mlp": (mlp, rng.standard_normal((MLP_BATCH, 784)), rng.integers(0, 10, MLP_BATCH)),
@@ -90,12 +101,12 @@ def cases(only=None) -> dict:
             model.load_state_dict(state)
             inputs = lib.tensor(x.astype(np.float32))
             targets = lib.tensor(y)
-            steps[(name, lib_name)] = make_step(lib, model, inputs, targets)
+            steps[(name, lib_name)] = make_step(lib, model, inputs, targets, optimizer=optimizer)
     return steps
 
 
-def measure(repeat=30, only=None) -> dict:
-    steps = cases(only)
+def measure(repeat=30, only=None, optimizer=False) -> dict:
+    steps = cases(only, optimizer)
     for fn in steps.values():  # warm up caches and allocators
         fn()
     best = dict.fromkeys(steps, float("inf"))
@@ -109,8 +120,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--only", choices=("mlp", "cnn"))
+    parser.add_argument("--optimizer", action="store_true", help="update with optim.SGD")
     args = parser.parse_args()
-    best = measure(args.repeat, args.only)
+    best = measure(args.repeat, args.only, args.optimizer)
     threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
     print(f"NumPy BLAS threads: {threads}; cores: {os.cpu_count()}")
     try:
@@ -123,7 +135,8 @@ def main():
         if (model, "numtorch") not in best:
             continue
         ours = best[(model, "numtorch")]
-        line = f"{model} train step (batch {batch}): numtorch {ours * 1e3:7.2f} ms"
+        update = "optim.SGD" if args.optimizer else "plain SGD"
+        line = f"{model} train step (batch {batch}, {update}): numtorch {ours * 1e3:7.2f} ms"
         if (model, "torch") in best:
             theirs = best[(model, "torch")]
             line += f"   torch {theirs * 1e3:7.2f} ms   ratio {ours / theirs:5.2f}"

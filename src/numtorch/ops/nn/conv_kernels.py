@@ -177,7 +177,9 @@ def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
     # (cols @ g2^T)^T rather than g2 @ cols^T: the same product, but BLAS runs this long
     # reduction (over N*L) markedly faster with the small result on this side
     gw = xp.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, O/G, C/G*K)
-    return xp.ascontiguousarray(gw).reshape(weight_shape)
+    out = xp.empty(weight_shape, gw.dtype)  # an array of its own: .grad adopts it uncopied
+    xp.copyto(out.reshape(gw.shape), gw)
+    return out
 
 
 def transposed_output_shape(x_shape, w_shape, stride, padding, dilation, output_padding, groups):
