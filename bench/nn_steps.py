@@ -7,14 +7,21 @@ run the same code with the same weights and data, each with its default threads 
 intra-op pool; NumPy's BLAS pool). Runs are interleaved and the best of each is kept, so a
 machine whose speed drifts still gives fair ratios.
 
-Run: python bench/nn_steps.py [--repeat R] [--only mlp|cnn] [--optimizer]
+Run: python bench/nn_steps.py [--repeat R] [--only mlp|cnn] [--optimizer] [--threads N]
+
+``--threads N`` runs both libraries on N threads (torch.set_num_threads, and
+OPENBLAS_NUM_THREADS for NumPy, which must be set before NumPy loads).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+
+if "--threads" in sys.argv:  # NumPy's BLAS reads its thread count when it loads
+    os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
 
 import numpy as np
 
@@ -121,7 +128,15 @@ def main():
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--only", choices=("mlp", "cnn"))
     parser.add_argument("--optimizer", action="store_true", help="update with optim.SGD")
+    parser.add_argument("--threads", type=int, help="threads for both libraries")
     args = parser.parse_args()
+    if args.threads:
+        try:
+            import torch
+
+            torch.set_num_threads(args.threads)
+        except ImportError:
+            pass
     best = measure(args.repeat, args.only, args.optimizer)
     threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
     print(f"NumPy BLAS threads: {threads}; cores: {os.cpu_count()}")

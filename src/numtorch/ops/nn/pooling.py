@@ -117,9 +117,14 @@ def _windows_overlap(geo) -> bool:
 
 def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation, ceil_mode):
     geo = PoolGeometry(input_shape, kernel, stride, padding, dilation, ceil_mode)
-    gpad = xp.zeros(geo.lead + geo.padded, grad.dtype)
     exact = not xp.isfinite(grad).all()  # 0 * inf would leak NaN into the losers
     overlap = _windows_overlap(geo)
+    tiled = not (overlap or exact or geo.needs_padding) and all(
+        k == s and d == 1 and o * s == i
+        for k, s, d, o, i in zip(geo.kernel, geo.stride, geo.dilation, geo.out, geo.spatial)
+    )
+    # when the windows tile the input exactly, every element is written below: no zeroing
+    gpad = (xp.empty if tiled else xp.zeros)(geo.lead + geo.padded, grad.dtype)
     for k, offset in enumerate(geo.offsets()):
         target = gpad[geo.window(offset)]
         if exact:
