@@ -329,34 +329,32 @@ def small_recorder(spec):
     first = spec.diff[0]
     second = spec.diff[1] if len(spec.diff) == 2 else None
 
-    def link(a):
-        # (edge, meta) for one input, or (None, None) when it does not need grad
-        if a.__class__ is not Tensor and not isinstance(a, Tensor):
-            return _NO_EDGE, None
-        fn = a._grad_fn
-        if fn is not None:
-            edge = (fn, a._output_nr) if a._base is None else a._edge()
-        elif a._requires_grad:
-            acc = a._accumulator
-            acc = acc() if acc is not None else None
-            edge = (acc, 0) if acc is not None else a._edge()
-        else:
-            return _NO_EDGE, None
-        data = a._data
-        return edge, (data.shape, data.dtype)
-
     def record_small(args, result):
         node = node_class()
         node._sequence_nr = next_sequence_nr()
-        edge0, meta0 = link(args[first])
-        mask = meta0 is not None
+        mask = 0
+        a = args[first]
+        if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
+            edge0 = _edge_of(a)
+            data = a._data
+            meta0 = (data.shape, data.dtype)
+            mask = 1
+        else:
+            edge0 = _NO_EDGE
+            meta0 = None
         if second is None:
             node.next_functions = (edge0,)
             node._input_meta = (meta0,)
         else:
-            edge1, meta1 = link(args[second])
-            if meta1 is not None:
+            b = args[second]
+            if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
+                edge1 = _edge_of(b)
+                data = b._data
+                meta1 = (data.shape, data.dtype)
                 mask |= 2
+            else:
+                edge1 = _NO_EDGE
+                meta1 = None
             node.next_functions = (edge0, edge1)
             node._input_meta = (meta0, meta1)
         result._grad_fn = node

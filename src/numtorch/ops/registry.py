@@ -51,19 +51,24 @@ class OpSpec:
         returns,
         scalars,
         check=None,
+        params=None,
     ):
         self.forward = forward
         self.name = name
-        sig = inspect.signature(forward)
-        if any(p.kind != p.POSITIONAL_OR_KEYWORD for p in sig.parameters.values()):
-            raise TypeError(f"{name}: a forward takes plain parameters (no *, *args, **kwargs)")
-        self.params = tuple(sig.parameters)
+        if params is not None:  # a NumPy ufunc as forward: its parameters are named here
+            self.params = tuple(params)
+            self.defaults = (_MISSING,) * len(self.params)
+        else:
+            sig = inspect.signature(forward)
+            if any(p.kind != p.POSITIONAL_OR_KEYWORD for p in sig.parameters.values()):
+                raise TypeError(f"{name}: a forward takes plain parameters (no *, **kwargs)")
+            self.params = tuple(sig.parameters)
+            self.defaults = tuple(
+                _MISSING if p.default is inspect.Parameter.empty else p.default
+                for p in sig.parameters.values()
+            )
         self.nparams = len(self.params)
         self.index = {p: i for i, p in enumerate(self.params)}
-        self.defaults = tuple(
-            _MISSING if p.default is inspect.Parameter.empty else p.default
-            for p in sig.parameters.values()
-        )
         for input_name in formulas:
             if input_name not in self.index:
                 raise TypeError(f"{name}: formula for unknown input '{input_name}'")
@@ -252,6 +257,7 @@ def defop(
     outputs: int = 1,
     returns=None,
     check=None,
+    params=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -267,6 +273,7 @@ def defop(
         scalars: parameters that accept Python numbers as well as tensors.
         check: optional ``check(args)`` run on the arguments before any promotion, to
             raise torch's errors that depend on the original dtypes.
+        params: parameter names, when the forward is a NumPy ufunc (no signature to read).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -286,6 +293,7 @@ def defop(
             returns,
             scalars,
             check,
+            params,
         )
         REGISTRY[op_name] = spec
         nparams = spec.nparams
@@ -298,7 +306,7 @@ def defop(
             return run(args)
 
         op.__name__ = op.__qualname__ = op_name
-        op.__doc__ = forward.__doc__
+        op.__doc__ = forward.__doc__ if params is None else None
         op.spec = spec
         return op
 
