@@ -177,7 +177,9 @@ def _unary_runner(spec):
 def _binary_runner(spec):
     """Ops on two operands (tensors or numbers) in front: add, mul, eq, ...
 
-    Falls back to the general path whenever torch's promotion would differ from NumPy's."""
+    Falls back to the general path whenever torch's promotion would differ from NumPy's.
+    Only operands of one dtype get here, so a spec's ``check`` runs on the general path and
+    a forward refuses what the check would for same-dtype operands (see ``_subtract``)."""
     forward = spec.forward
     to_float = spec.promote == "float"
     differentiable = bool(spec.diff)
@@ -185,7 +187,6 @@ def _binary_runner(spec):
     record_small = small_recorder(spec) if differentiable else None
     number_first = 0 in spec.scalars  # which operands may be Python numbers
     number_second = 1 in spec.scalars
-    check = spec.check
 
     def run(args):
         if dispatch.slow:
@@ -194,8 +195,6 @@ def _binary_runner(spec):
         b = args[1]
         ta = isinstance(a, Tensor)
         tb = isinstance(b, Tensor)
-        if check is not None:
-            check(args)
         if ta and tb:
             ad = a._data
             bd = b._data
@@ -335,7 +334,8 @@ def small_recorder(spec):
         mask = 0
         a = args[first]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
-            edge0 = _edge_of(a)
+            fn = a._grad_fn
+            edge0 = (fn, a._output_nr) if fn is not None and a._base is None else _edge_of(a)
             data = a._data
             meta0 = (data.shape, data.dtype)
             mask = 1
@@ -348,7 +348,8 @@ def small_recorder(spec):
         else:
             b = args[second]
             if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
-                edge1 = _edge_of(b)
+                fn = b._grad_fn
+                edge1 = (fn, b._output_nr) if fn is not None and b._base is None else _edge_of(b)
                 data = b._data
                 meta1 = (data.shape, data.dtype)
                 mask |= 2

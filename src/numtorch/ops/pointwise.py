@@ -17,21 +17,6 @@ def _zeros(grad):
 # -- arithmetic ------------------------------------------------------------------------------
 
 
-def _scaled(grad, alpha):
-    return grad if alpha == 1 else grad * alpha
-
-
-@defop(
-    name="add",
-    promote="same",
-    scalars=("input", "other"),
-    input=lambda grad: grad,
-    other=lambda grad, alpha: _scaled(grad, alpha),
-)
-def _add(input, other, alpha=1):
-    return input + other if alpha == 1 else input + other * alpha
-
-
 def _no_bool_subtraction(args):
     for a in args[:2]:
         if getattr(a, "_data", None) is not None and a._data.dtype == xp.bool_:
@@ -41,16 +26,59 @@ def _no_bool_subtraction(args):
             )
 
 
-@defop(
+def _subtract(input, other):
+    # two bool tensors reach here without promotion (the check above runs on mixed dtypes)
+    if input.dtype == xp.bool_:
+        _no_bool_subtraction((Tensor._make(input),))
+    return input - other
+
+
+# add and sub each have a plain primitive (grad-only formulas: the cheapest backward) and
+# one with alpha; both carry torch's single node name.
+_add = defop(
+    name="add",
+    promote="same",
+    scalars=("input", "other"),
+    params=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad: grad,
+)(xp.add)
+
+_sub = defop(
     name="sub",
     check=_no_bool_subtraction,
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
-    other=lambda grad, alpha: _scaled(-grad, alpha),
+    other=lambda grad: -grad,
+)(_subtract)
+
+
+@defop(
+    name="add_alpha",
+    node="AddBackward0",
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad, alpha: grad * alpha,
 )
-def _sub(input, other, alpha=1):
-    return input - other if alpha == 1 else input - other * alpha
+def _add_alpha(input, other, alpha):
+    return input + other * alpha
+
+
+@defop(
+    name="sub_alpha",
+    node="SubBackward0",
+    check=_no_bool_subtraction,
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad, alpha: grad * -alpha,
+)
+def _sub_alpha(input, other, alpha):
+    if input.dtype == xp.bool_:
+        _no_bool_subtraction((Tensor._make(input),))
+    return input - other * alpha
 
 
 @defop(
@@ -59,7 +87,7 @@ def _sub(input, other, alpha=1):
     node="RsubBackward1",
     promote="same",
     scalars=("other",),
-    input=lambda grad, alpha: _scaled(-grad, alpha),
+    input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
 )
 def _rsub(input, other, alpha=1):
     return other - input if alpha == 1 else other - input * alpha
@@ -68,13 +96,13 @@ def _rsub(input, other, alpha=1):
 @export(inplace=True)
 def add(input, other, *, alpha=1) -> Tensor:
     """``input + alpha * other`` with broadcasting and type promotion."""
-    return _add(input, other, alpha)
+    return _add(input, other) if alpha == 1 else _add_alpha(input, other, alpha)
 
 
 @export(inplace=True)
 def sub(input, other, *, alpha=1) -> Tensor:
     """``input - alpha * other``."""
-    return _sub(input, other, alpha)
+    return _sub(input, other) if alpha == 1 else _sub_alpha(input, other, alpha)
 
 
 subtract = export(sub, name="subtract", inplace=True)
