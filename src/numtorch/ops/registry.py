@@ -27,6 +27,7 @@ from ..autograd.graph import Node, SavedTensor, freed_error
 from .call import FREED, build_runner
 
 _MISSING = object()
+_EMPTY: dict = {}
 
 REGISTRY: dict = {}  # name -> OpSpec, for tests and docs
 
@@ -171,7 +172,6 @@ class OpNode(Node):
         if spec.lists:
             return self._apply_lists(grad_outputs)
         grad = grad_outputs[0]
-        values = None
         out = []
         for (formula, argnames, grad_only), edge in zip(spec.compiled, self.next_functions):
             if edge[0] is None:
@@ -179,10 +179,24 @@ class OpNode(Node):
             elif grad_only:
                 out.append(formula(grad))
             else:
-                if values is None:
-                    values = self._values(grad_outputs)
-                out.append(formula(*[values[n] for n in argnames]))
+                out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
+
+    def _arguments(self, argnames, grad_outputs) -> list:
+        """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""
+        saved = self._saved or _EMPTY
+        args = []
+        for n in argnames:
+            if n == "grad":
+                args.append(grad_outputs[0])
+            elif n in saved:
+                value = saved[n]
+                args.append(value.unpack(self) if value.__class__ is SavedTensor else value)
+            elif n == "grads":
+                args.append(grad_outputs)
+            else:
+                args.append(self._attrs[n])
+        return args
 
     def _values(self, grad_outputs) -> dict:
         """What formulas may name: grad(s), saved tensors (unpacked), other saved values."""
