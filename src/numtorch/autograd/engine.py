@@ -21,11 +21,13 @@ import itertools
 
 from .. import _dtypes
 from .._dispatch import dispatch
+from ..backend import xp
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled, run_with_anomaly
 from .graph import accumulate_into_grad
 
 Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
+ndarray = xp.ndarray
 
 
 def _topological_needed(roots, deps, targets) -> set:
@@ -176,7 +178,10 @@ def run_backward(
                     elif create_graph:
                         buf[nr] = old + g
                     else:
-                        buf[nr] = make(old._data + g._data)
+                        total = old._data + g._data
+                        if total.__class__ is not ndarray:  # 0-d sums give NumPy scalars
+                            total = xp.asarray(total)
+                        buf[nr] = make(total)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
