@@ -66,6 +66,7 @@ def run_batched_backward(roots, grad_roots, inputs, retain_graph, create_graph) 
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         captures.setdefault(node, []).append((nr, k))
     needed = _topological_needed(root_nodes, deps, captures)
+    scheduled = needed.union(captures)
     captured = [None] * len(inputs)
     buffers = {}
     for (node, nr), g in zip(root_edges, grad_roots):
@@ -86,7 +87,7 @@ def run_batched_backward(roots, grad_roots, inputs, retain_graph, create_graph) 
             if not retain_graph:
                 node._release()
             for (nxt, nr), g in zip(node.next_functions, outputs):
-                if nxt is None or nxt not in needed:
+                if nxt is None or nxt not in scheduled:
                     continue
                 if g is not None:
                     buf = buffers.setdefault(nxt, [None] * nxt._num_outputs)

@@ -31,7 +31,8 @@ ndarray = xp.ndarray
 
 
 def _topological_needed(roots, deps, targets) -> set:
-    """Nodes from which some capture target is reachable (the part autograd.grad runs)."""
+    """Nodes from which some capture target is reachable through at least one edge (the
+    part autograd.grad runs; a target itself runs only if it leads to another target)."""
     remaining = dict(deps)
     order = []
     stack = [n for n in roots if remaining.get(n, 0) == 0]
@@ -45,7 +46,7 @@ def _topological_needed(roots, deps, targets) -> set:
                     stack.append(nxt)
     needed = set()
     for node in reversed(order):
-        if node in targets or any(n in needed for n, _ in node.next_functions):
+        if any(n in needed or n in targets for n, _ in node.next_functions):
             needed.add(node)
     return needed
 
@@ -114,6 +115,7 @@ def run_backward(
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             captures.setdefault(node, []).append((nr, k))
         needed = _topological_needed(root_nodes, deps, captures)
+        scheduled = needed.union(captures)
     captured = [None] * (len(inputs) if inputs is not None else 0)
     buffers = {}
     for (node, nr), g in zip(root_edges, grad_roots):
@@ -139,15 +141,22 @@ def run_backward(
                 if captures and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
-                if accumulate and inputs is None and grads[0] is not None:
+                if accumulate and grads[0] is not None and (inputs is None or node in captures):
+                    if node._hooked and node._pre_hooks:
+                        grads = _node_pre_hooks(node, grads)
                     pending.append((node, grads[0]))
                 continue
-            if node._hooked:
-                grads = _tensor_hooks(node, grads)
-            if captures and node in captures:
+            # Note [Hooks ordering]: as in torch, a node that runs has its inputs captured
+            # before its tensor hooks; a node that is only captured runs its hooks first.
+            runs = needed is None or node in needed
+            if captures and runs and node in captures:
                 for nr, k in captures[node]:
                     captured[k] = grads[nr]
-            if needed is not None and node not in needed:
+            if node._hooked:
+                grads = _tensor_hooks(node, grads)
+            if not runs:
+                for nr, k in captures.get(node, ()):
+                    captured[k] = grads[nr]
                 continue
             if dispatch.slow:
                 outputs = _observed_node(node, lambda: _run_node(node, grads, anomaly))
@@ -163,7 +172,7 @@ def run_backward(
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             for (nxt, nr), g, meta in zip(node.next_functions, outputs, node._input_meta):
-                if nxt is None or (needed is not None and nxt not in needed):
+                if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
                     data = getattr(g, "_data", None)
@@ -196,14 +205,29 @@ def run_backward(
                     follow = first
         for node, grad in pending:
             if dispatch.slow:
-                _observed_node(node, lambda: accumulate_into_grad(node.variable, grad))
+                _observed_node(node, lambda: _accumulate(node, grad))
             else:
-                accumulate_into_grad(node.variable, grad)
+                _accumulate(node, grad)
         if accumulate and inputs is not None:
             for t, grad in zip(inputs, captured):
-                if grad is not None:
+                if grad is not None and t._grad_fn is not None:  # leaves went through pending
                     accumulate_into_grad(t, grad)
     return captured
+
+
+def _accumulate(node, grad):
+    accumulate_into_grad(node.variable, grad)
+    if node._hooked and node._post_hooks:
+        for hook in tuple(node._post_hooks.values()):
+            hook((), (grad,))
+
+
+def _node_pre_hooks(node, grads):
+    for hook in tuple(node._pre_hooks.values()):
+        replaced = hook(tuple(grads))
+        if replaced is not None:
+            grads = list(replaced)
+    return grads
 
 
 def _observed_node(node, run):
@@ -228,10 +252,7 @@ def _run_node(node, grads, anomaly):
     else:
         return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            replaced = hook(tuple(grads))
-            if replaced is not None:
-                grads = list(replaced)
+        grads = _node_pre_hooks(node, grads)
     outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
