@@ -226,7 +226,7 @@ def _node_pre_hooks(node, grads):
     for hook in tuple(node._pre_hooks.values()):
         replaced = hook(tuple(grads))
         if replaced is not None:
-            grads = list(replaced)
+            grads = _check_hook_values(hook, replaced, grads, f"pre-hook of {node.name()}")
     return grads
 
 
@@ -260,21 +260,50 @@ def _run_node(node, grads, anomaly):
         for hook in tuple(node._post_hooks.values()):
             replaced = hook(tuple(outputs), tuple(grads))
             if replaced is not None:
-                outputs = tuple(replaced)
+                owner = f"hook of {node.name()}"
+                outputs = tuple(_check_hook_values(hook, replaced, outputs, owner))
     return outputs
+
+
+def _hook_name(hook) -> str:
+    return getattr(hook, "__name__", repr(hook))
+
+
+def _check_hook_value(hook, new, old, owner):
+    """torch's checks on a gradient a hook returned in place of ``old``."""
+    if getattr(new, "_data", None) is None:
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new._data.shape != old._data.shape:
+        raise RuntimeError(
+            f"hook '{_hook_name(hook)}' has changed the size of value (on {owner}): expected "
+            f"{list(old._data.shape)}, got {list(new._data.shape)}"
+        )
+    if new._data.dtype != old._data.dtype:
+        raise RuntimeError(
+            f"hook '{_hook_name(hook)}' has changed the type of value (was {old.type()} got "
+            f"{new.type()})"
+        )
+    return new
+
+
+def _check_hook_values(hook, new, old, owner):
+    new = tuple(new)
+    if len(new) != len(old):
+        raise RuntimeError(
+            f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got "
+            f"{len(new)}, but expected {len(old)})"
+        )
+    return [
+        n if n is None or o is None else _check_hook_value(hook, n, o, f"{owner}, value {i}")
+        for i, (n, o) in enumerate(zip(new, old))
+    ]
 
 
 def _run_tensor_hooks(hooks, grad, owner):
     for hook in tuple(hooks.values()):
         new = hook(grad)
         if new is not None:
-            if getattr(new, "_data", None) is None or new._data.shape != grad._data.shape:
-                got = list(new._data.shape) if hasattr(new, "_data") else type(new).__name__
-                raise RuntimeError(
-                    f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value "
-                    f"(on {owner}): expected {list(grad._data.shape)}, got {got}"
-                )
-            grad = new
+            grad = _check_hook_value(hook, new, grad, owner)
     return grad
 
 
