@@ -36,6 +36,11 @@ def is_anomaly_check_nan_enabled() -> bool:
     return _state.check_nan
 
 
+def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
+    """``torch.set_anomaly_enabled``: switch anomaly mode (prefer ``set_detect_anomaly``)."""
+    _apply_state(bool(enabled), check_nan, _state.check_forward and bool(enabled))
+
+
 def _apply_state(enabled: bool, check_nan: bool, check_forward: bool) -> None:
     _state.enabled, _state.check_nan, _state.check_forward = enabled, check_nan, check_forward
     dispatch.anomaly = enabled
@@ -56,28 +61,28 @@ class detect_anomaly:
     def __init__(self, check_nan: bool = True, check_forward: bool = False):
         self.check_nan = check_nan
         self.check_forward = check_forward
+        warnings.warn(
+            "Anomaly Detection has been enabled. This mode will increase the runtime and "
+            "should only be enabled for debugging.",
+            UserWarning,
+            stacklevel=2,
+        )
+        self._previous = []  # a stack: a decorated function may recurse
 
     def __enter__(self):
-        self.prev = (_state.enabled, _state.check_nan, _state.check_forward)
-        if not self.prev[0]:
-            warnings.warn(
-                "Anomaly Detection has been enabled. This mode will increase the runtime and "
-                "should only be enabled for debugging.",
-                UserWarning,
-                stacklevel=2,
-            )
+        self._previous.append((_state.enabled, _state.check_nan, _state.check_forward))
         _apply_state(True, self.check_nan, self.check_forward)
         return self
 
     def __exit__(self, *exc):
-        _apply_state(*self.prev)
+        _apply_state(*self._previous.pop())
 
     def __call__(self, func):
         import functools
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            with self.__class__(self.check_nan, self.check_forward):
+            with self:
                 return func(*args, **kwargs)
 
         return wrapper
