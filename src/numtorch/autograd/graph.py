@@ -281,12 +281,23 @@ class SavedTensor:
             short = short[: short.rfind("Backward")] if "Backward" in short else short
             nr = self.output_nr if self.tensor is None else self.tensor._output_nr
             desc += f", which is output {nr} of {short},"
+        from .._dispatch import dispatch
+
+        if dispatch.anomaly:  # the forward trace is reported with the error: torch's hint
+            hint = (
+                "Hint: the backtrace further above shows the operation that failed to compute "
+                "its gradient. The variable in question was changed in there or anywhere "
+                "later. Good luck!"
+            )
+        else:
+            hint = (
+                "Hint: enable anomaly detection to find the operation that failed to compute "
+                "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
         return (
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {desc} is at version {self.vc.version}; expected version "
-            f"{self.version} instead. Hint: enable anomaly detection to find the operation "
-            "that failed to compute its gradient, with "
-            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            f"{self.version} instead. {hint}"
         )
 
 
