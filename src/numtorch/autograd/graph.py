@@ -76,7 +76,7 @@ class Node:
     _post_hooks = None  # OrderedDict: handle id -> fn(grad_inputs, grad_outputs)
     _tensor_pre_hooks = None  # {output_nr: OrderedDict} from Tensor.register_hook
     _retains_grad = None  # {output_nr: weakref to the tensor}
-    _anomaly_trace = None  # forward stack text, set when anomaly mode is on
+    _anomaly_trace = None  # forward stack (anomaly_mode.forward_trace), when anomaly mode is on
     _anomaly_parent = None
     _metadata = None
     _num_outputs = 1
