@@ -90,7 +90,9 @@ def _snapshot_saved_self(node, self: Tensor) -> None:
     if not saved or not isinstance(saved, dict):
         return
     for key, value in saved.items():
-        if type(value) is SavedTensor and value.tensor is self:
+        if type(value) is SavedTensor and (
+            value.tensor is self or (value.packed is not None and value.source() is self)
+        ):
             copy = Tensor._make(self._data.copy())
             copy._grad_fn = self._grad_fn
             copy._output_nr = self._output_nr
