@@ -9,6 +9,7 @@ from .anomaly_mode import (  # noqa: F401
     set_detect_anomaly,
 )
 from .api import backward, grad  # noqa: F401
+from .engine import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .grad_mode import (  # noqa: F401
     enable_grad,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 
 from .. import _dtypes
 from .._dispatch import dispatch
@@ -92,10 +93,32 @@ def _graph_dependencies(root_nodes) -> dict:
     return deps
 
 
+class _Task(threading.local):
+    accumulating = True  # False while autograd.grad or backward(inputs=...) runs
+
+
+_task = _Task()
+
+
+def is_checkpoint_valid() -> bool:
+    """``torch.autograd._is_checkpoint_valid``: False inside ``autograd.grad`` or
+    ``backward(inputs=...)``, where a reentrant checkpoint cannot write ``.grad``."""
+    return _task.accumulating
+
+
 def run_backward(
     roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
 ):
     """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
+    outer = _task.accumulating
+    _task.accumulating = inputs is None
+    try:
+        return _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
+    finally:
+        _task.accumulating = outer
+
+
+def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):
     root_edges = []
     for i, t in enumerate(roots):
         edge = t._edge()
