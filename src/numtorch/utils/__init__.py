@@ -1,0 +1,3 @@
+"""torch.utils: checkpoint."""
+
+from . import checkpoint  # noqa: F401
