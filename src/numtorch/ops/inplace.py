@@ -34,9 +34,9 @@ def check_inplace(t: Tensor, name: str) -> None:
         )
     steps = t._view_steps
     if base is not None and steps and steps[-1][2] is not None:
-        spec = steps[-1][0]
+        op = steps[-1][0].node_class.__name__.rsplit("Backward", 1)[0]  # torch: "Unbind"
         raise RuntimeError(
-            f"Output {steps[-1][2]} of {spec.node_class.__name__} is a view and is being "
+            f"Output {steps[-1][2]} of {op} is a view and is being "
             "modified inplace. This view is the output of a function that returns multiple "
             "views. Such functions do not allow the output views to be modified inplace. You "
             "should replace the inplace operation by an out-of-place one."
