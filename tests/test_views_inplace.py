@@ -294,3 +294,35 @@ def test_retain_grad_follows_in_place_and_hooks_stay_like_torch():
     assert [event[0] for event in ours[1]] == ["after", "before"]
     torch = pytest.importorskip("torch")
     assert ours == retain_and_hooks(torch)
+
+
+# -- torch.autograd.Variable (deprecated) --------------------------------------------------------
+def variable_facts(lib):
+    V = lib.autograd.Variable
+    t = lib.ones(2)
+    v = V(t)
+    v.add_(1)  # shares storage and version counter, like detach()
+    w = V(t, requires_grad=True)
+    y = lib.ones(2, requires_grad=True) * 2
+    z = V(y)
+    return [
+        type(v).__name__,
+        v is t,
+        as_plain(t),
+        t._version,
+        (w.requires_grad, w.is_leaf, t.requires_grad),
+        (z.requires_grad, z.grad_fn is None, z.is_leaf),
+        isinstance(t, V),
+        as_plain(V()),
+    ]
+
+
+def test_variable_returns_a_tensor():
+    facts = variable_facts(numtorch)
+    assert facts[0] == "Tensor" and facts[4] == (True, True, False)
+    with pytest.warns(UserWarning, match="volatile was removed"):
+        numtorch.autograd.Variable(numtorch.ones(1), volatile=True)
+    with pytest.raises(TypeError, match="Variable data has to be a tensor, but got list"):
+        numtorch.autograd.Variable([1.0])
+    torch = pytest.importorskip("torch")
+    assert facts == variable_facts(torch)
