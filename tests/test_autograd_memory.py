@@ -203,3 +203,26 @@ def test_checkpoint_loop_keeps_memory_flat(use_reentrant):
         w.grad = None
 
     assert growth(step, 100) < 50_000
+
+
+def test_custom_function_storing_its_output_on_ctx_is_collected():
+    # ctx.out = out is a cycle (out -> grad_fn -> out), as in torch (#25340): gc frees it;
+    # save_for_backward (above) needs no gc.
+    class Keep(numtorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x * 2
+            ctx.out = out
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with no_gc():
+        x = numtorch.ones(2, requires_grad=True)
+        out = Keep.apply(x)
+        ctx = weakref.ref(out.grad_fn)
+        del out
+    gc.collect()
+    assert ctx() is None
