@@ -448,3 +448,19 @@ def test_errors_match_torch(case):
 def test_errors_without_torch(case):
     with pytest.raises((RuntimeError, TypeError, AssertionError, NotImplementedError)):
         ERROR_CASES[case](numtorch, F)
+
+
+def test_forward_over_reverse_hessian_matches_torch():
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        f = lambda x, y: (x.tanh() ** 3).sum() * y.sin().sum()
+        results.append(
+            lib.autograd.functional.hessian(
+                f,
+                tensors(lib, (X[0], Y[:3])),
+                vectorize=True,
+                outer_jacobian_strategy="forward-mode",
+            )
+        )
+    assert_same(results[0], results[1])
