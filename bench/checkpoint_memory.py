@@ -5,7 +5,7 @@ before the forward to the end of backward; the parameters and the input are allo
 before, so the numbers are activations, saved tensors and gradients. Times are the best of
 a few runs.
 
-Run: python bench/checkpoint_memory.py [--depth D] [--width W] [--batch B]
+Run: OPENBLAS_NUM_THREADS=1 python bench/checkpoint_memory.py [--depth D] [--width W] [--batch B]
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ The function maps 256 inputs to 256 outputs through a small MLP-like chain, so t
 256 backward passes and the vectorized version one. Runs are interleaved and the best of each
 is kept; torch's two modes are shown too when it is installed.
 
-Run: python bench/functional.py [--size N] [--repeat R]
+Run: OPENBLAS_NUM_THREADS=1 python bench/functional.py [--size N] [--repeat R]
+(one BLAS thread, like torch.set_num_threads(1) here: steadier numbers on a shared machine)
 """
 
 from __future__ import annotations
