@@ -111,8 +111,8 @@ def apply_batched(node, grads, batch: int) -> list:
                     None if g is None or meta is None else _reduce_batched(g, meta, batch)
                     for g, meta in zip(outputs, node._input_meta)
                 ]
-        except _NotBatchable:
-            pass
+        except Exception:  # a case the rule does not cover: the row-by-row path is exact,
+            pass  # and re-raises any error that is not about batching
     return _row_by_row(node, grads, batch)
 
 
