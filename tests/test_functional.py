@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import numtorch
 import numtorch.autograd.functional as F
@@ -464,3 +466,41 @@ def test_forward_over_reverse_hessian_matches_torch():
             )
         )
     assert_same(results[0], results[1])
+
+
+# -- property: vectorize equals the loop on random compositions ---------------------------------
+STEPS = {
+    "exp": lambda t, c: (t * 0.3).exp(),
+    "tanh": lambda t, c: t.tanh(),
+    "mul_const": lambda t, c: t * c,
+    "square": lambda t, c: t * t,
+    "transpose": lambda t, c: t.transpose(0, 1),
+    "t_matmul": lambda t, c: t @ t.t(),
+    "sum_keep": lambda t, c: t.sum(-1, keepdim=True) + t,
+    "mean0": lambda t, c: t - t.mean(0),
+    "softmax": lambda t, c: t.softmax(-1),
+    "slice": lambda t, c: t[1:] if t.shape[0] > 1 else t,
+    "select_row": lambda t, c: t[0:1] * t[-1],
+    "reshape": lambda t, c: t.reshape(-1).reshape(t.shape),
+    "flip": lambda t, c: t.flip(0),
+    "max": lambda t, c: t.max(dim=-1, keepdim=True)[0] * t,
+    "cat": lambda t, c: numtorch.cat([t, t * c], 0),
+    "where": lambda t, c: numtorch.where(t > 0, t, t * c),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from(sorted(STEPS)), min_size=1, max_size=5),
+    st.floats(-2, 2, allow_nan=False),
+)
+def test_vectorize_equals_loop_on_random_compositions(names, c):
+    def f(x):
+        for name in names:
+            x = STEPS[name](x, c)
+        return x
+
+    x = numtorch.tensor(X * 0.5)
+    loop = F.jacobian(f, x)
+    vectorized = F.jacobian(f, x, vectorize=True)
+    np.testing.assert_allclose(vectorized.numpy(), loop.numpy(), rtol=1e-10, atol=1e-12)
