@@ -82,9 +82,12 @@ from .autograd.anomaly_mode import (
 )
 from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, cuda, linalg, testing
-from . import utils
+from . import profiler
 from ._misc import is_floating_point, is_tensor, numel, result_type
 
 globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
+
+from . import optim, utils
+from .serialization import load, save

@@ -1,6 +1,6 @@
 """torch.autograd: backward, grad, custom Functions, grad modes, gradcheck, anomaly mode."""
 
-from . import forward_checks, functional, graph  # noqa: F401
+from . import forward_checks, functional, graph, profiler  # noqa: F401
 from .anomaly_mode import (  # noqa: F401
     detect_anomaly,
     is_anomaly_check_nan_enabled,

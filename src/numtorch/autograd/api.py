@@ -103,7 +103,7 @@ def backward(
     if inputs is not None:
         inputs = _as_tuple(inputs)
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     grads = _as_tuple(grad_tensors) or (None,) * len(tensors)
     grads = _make_grads(tensors, grads)
     if create_graph and inputs is None and not _warned_create_graph[0]:
@@ -177,9 +177,8 @@ def grad(
                 g = zeros_like(t)
             elif not allow_unused:
                 raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the "
-                    f"graph (input {i}, shape {list(t._data.shape)}). Set allow_unused=True if "
-                    "this is the desired behavior."
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior."
                 )
         result.append(g)
     return tuple(result)

@@ -152,6 +152,8 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
     pop, push = heapq.heappop, heapq.heappush
     make = Tensor._make
     follow = None  # the only node made ready by the last step: run it without the heap
+    # Anything unusual about this run sends every node through the full per-node path.
+    special = anomaly or dispatch.slow or bool(captures) or needed is not None
     with grad_mode.set_grad_enabled(create_graph):
         while follow is not None or ready:
             if follow is not None:
@@ -169,21 +171,24 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                         grads = _node_pre_hooks(node, grads)
                     pending.append((node, grads[0]))
                 continue
-            # Note [Hooks ordering]: as in torch, a node that runs has its inputs captured
-            # before its tensor hooks; a node that is only captured runs its hooks first.
-            runs = needed is None or node in needed
-            if captures and runs and node in captures:
-                for nr, k in captures[node]:
-                    captured[k] = grads[nr]
-            if node._hooked:
-                grads = _tensor_hooks(node, grads)
-            if not runs:
-                for nr, k in captures.get(node, ()):
-                    captured[k] = grads[nr]
-                continue
-            if dispatch.slow:
-                outputs = _observed_node(node, lambda: _run_node(node, grads, anomaly))
-            elif node._hooked or anomaly or len(grads) > 1:
+            if special or node._hooked:
+                # Note [Hooks ordering]: as in torch, a node that runs has its inputs captured
+                # before its tensor hooks; a node that is only captured runs its hooks first.
+                runs = needed is None or node in needed
+                if captures and runs and node in captures:
+                    for nr, k in captures[node]:
+                        captured[k] = grads[nr]
+                if node._hooked:
+                    grads = _tensor_hooks(node, grads)
+                if not runs:
+                    for nr, k in captures.get(node, ()):
+                        captured[k] = grads[nr]
+                    continue
+                if dispatch.slow:
+                    outputs = _observed_node(node, lambda: _run_node(node, grads, anomaly))
+                else:
+                    outputs = _run_node(node, grads, anomaly)
+            elif len(grads) > 1:
                 outputs = _run_node(node, grads, anomaly)
             elif grads[0] is None:
                 outputs = (None,) * len(node.next_functions)
@@ -191,14 +196,17 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 outputs = node._apply(grads)
                 if len(outputs) != len(node.next_functions):
                     _wrong_count(node, outputs)
-            if not retain_graph:
+            if node._saved and not retain_graph:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             for (nxt, nr), g, meta in zip(node.next_functions, outputs, node._input_meta):
                 if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
-                    data = getattr(g, "_data", None)
+                    try:
+                        data = g._data
+                    except AttributeError:
+                        data = None
                     if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
                         g = _conform(g, meta, node)
                     buf = buffers.get(nxt)

@@ -263,7 +263,7 @@ def _connect(ctx, args, is_tensor, outputs):
     return tuple(outs) if as_tuple else outs[0]
 
 
-class _DelayedError(Node):
+class Error(Node):
     """Raises when differentiated: the backward of a once_differentiable Function."""
 
     def __init__(self, message, edges, metas):
@@ -273,7 +273,7 @@ class _DelayedError(Node):
         self._sequence_nr = next_sequence_nr()
 
     def name(self) -> str:
-        return "DelayedError"
+        return "Error"
 
     def _apply(self, grad_outputs):
         raise RuntimeError(self.message)
@@ -294,7 +294,7 @@ def once_differentiable(backward):
         needing = [g for g in grads if isinstance(g, Tensor) and g._requires_grad]
         if not needing:
             return outputs
-        node = _DelayedError(
+        node = Error(
             "trying to differentiate twice a function that was marked with @once_differentiable",
             tuple(g._edge() for g in needing),
             tuple((g._data.shape, g._data.dtype) for g in needing),

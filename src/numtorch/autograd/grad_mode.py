@@ -140,6 +140,9 @@ class set_grad_enabled(_DecoratorContextManager):
     def clone(self):
         return self.__class__(self.mode)
 
+    def __repr__(self) -> str:
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
 
 class inference_mode(_DecoratorContextManager):
     """Like ``no_grad`` for inference: no graph is recorded (``mode=False`` is a no-op)."""

@@ -25,11 +25,12 @@ def _as_tuple(x):
 
 
 def _differentiable_outputs(func, inputs):
+    """The floating outputs (those that do not require grad have a zero Jacobian)."""
     from .._tensor import Tensor
 
     with grad_mode.enable_grad():
         outputs = _as_tuple(func(*inputs))
-    return tuple(o for o in outputs if isinstance(o, Tensor) and o._requires_grad)
+    return tuple(o for o in outputs if isinstance(o, Tensor) and o._data.dtype.kind in "fc")
 
 
 def _evaluate(func, inputs):
@@ -73,6 +74,8 @@ def _analytical_jacobian(outputs, inputs, wrt):
     ]
     targets = [inputs[i] for i in wrt]
     for o_index, out in enumerate(outputs):
+        if not out._requires_grad:
+            continue
         for k in range(out._data.size):
             seed = zeros_like(out)
             seed._data.reshape(-1)[k] = 1
@@ -201,7 +204,7 @@ def gradgradcheck(
     inputs = _as_tuple(inputs)
     wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
     if grad_outputs is None:
-        outputs = _differentiable_outputs(func, inputs)
+        outputs = [o for o in _differentiable_outputs(func, inputs) if o._requires_grad]
         grad_outputs = tuple(
             (rand(o.shape, dtype=o.dtype) * 2 - 1).requires_grad_() for o in outputs
         )
@@ -210,7 +213,7 @@ def gradgradcheck(
 
     def first_derivative(*args):
         ins, gos = args[:n], args[n:]
-        outs = _differentiable_outputs(func, ins)
+        outs = [o for o in _differentiable_outputs(func, ins) if o._requires_grad]
         targets = [ins[i] for i in wrt]
         grads = autograd_grad(outs, targets, gos, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)

@@ -82,6 +82,7 @@ class Node:
     _metadata = None
     _num_outputs = 1
     _is_accumulator = False
+    _saved = None  # what the node saved for backward (truthy while there is something to free)
     _hooked = False  # any hook or retain_grad registered: the engine takes the slow path
 
     def name(self) -> str:
@@ -181,7 +182,7 @@ def accumulate_into_grad(variable, grad) -> None:
         old = variable._grad
         if old is None:
             variable._grad = grad if grad_mode.is_grad_enabled() else grad._owned_copy()
-        elif grad_mode.is_grad_enabled() or grad._requires_grad or old._requires_grad:
+        elif grad_mode.is_grad_enabled():
             variable._grad = old + grad
         else:
             old._accumulate_(grad)

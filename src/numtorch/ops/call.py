@@ -41,7 +41,8 @@ class OperandError(TypeError):
 def argument_error(spec, args) -> TypeError:
     for i in spec.operands + spec.diff:
         a = args[i]
-        if not (a is None or isinstance(a, (Tensor, int, float, bool, complex, xp.generic))):
+        number = isinstance(a, (int, float, bool, complex, xp.generic))
+        if not (a is None or isinstance(a, Tensor) or (number and i in spec.scalars)):
             kind = "Tensor or Number" if i in spec.scalars else "Tensor"
             return OperandError(
                 f"{spec.name}(): argument '{spec.params[i]}' (position {i + 1}) must be {kind}, "
@@ -85,6 +86,8 @@ def run_general(spec, args):
     """The full path: any op, any arguments."""
     if dispatch.slow:
         return observed(spec, args)
+    if spec.check is not None:
+        spec.check(args)
     arrays = list(args)
     requires_grad = False
     lists = spec.lists
@@ -180,6 +183,9 @@ def _binary_runner(spec):
     differentiable = bool(spec.diff)
     general = run_general
     record_small = small_recorder(spec) if differentiable else None
+    number_first = 0 in spec.scalars  # which operands may be Python numbers
+    number_second = 1 in spec.scalars
+    check = spec.check
 
     def run(args):
         if dispatch.slow:
@@ -188,18 +194,20 @@ def _binary_runner(spec):
         b = args[1]
         ta = isinstance(a, Tensor)
         tb = isinstance(b, Tensor)
+        if check is not None:
+            check(args)
         if ta and tb:
             ad = a._data
             bd = b._data
             if ad.dtype is not bd.dtype or (to_float and ad.dtype.kind != "f"):
                 return general(spec, args)
-        elif ta and b.__class__ in _NUMBERS:
+        elif ta and number_second and b.__class__ in _NUMBERS:
             ad = a._data
             bd = b
             kind = ad.dtype.kind
             if kind != "f" and (to_float or b.__class__ is float or kind not in "iu"):
                 return general(spec, args)
-        elif tb and a.__class__ in _NUMBERS:
+        elif tb and number_first and a.__class__ in _NUMBERS:
             ad = a
             bd = b._data
             kind = bd.dtype.kind

@@ -496,14 +496,23 @@ def _check_mask(mask, name):
         )
 
 
+def _fill_masked(input, mask, value):
+    return xp.where(mask, xp.asarray(value).astype(input.dtype), input)
+
+
+@defop(name="masked_fill", scalars=("value",), input=lambda grad, mask: where(mask, 0.0, grad))
+def _masked_fill(input, mask, value):
+    return _fill_masked(input, mask, value)
+
+
 @defop(
-    name="masked_fill",
-    scalars=("value",),
+    name="masked_fill_tensor",
+    node="MaskedFillBackward1",
     input=lambda grad, mask: where(mask, 0.0, grad),
     value=lambda grad, mask: where(mask, grad, 0.0).sum(),
 )
-def _masked_fill(input, mask, value):
-    return xp.where(mask, xp.asarray(value).astype(input.dtype), input)
+def _masked_fill_tensor(input, mask, value):
+    return _fill_masked(input, mask, value)
 
 
 @export(inplace=True)
@@ -511,11 +520,13 @@ def masked_fill(input, mask, value) -> Tensor:
     """Copy of ``input`` with ``value`` where ``mask`` is True."""
     _check_mask(mask, "masked_fill_")
     xp.broadcast_shapes(mask._data.shape, input._data.shape)
-    if isinstance(value, Tensor) and value.ndim:
-        raise RuntimeError(
-            "masked_fill_ only supports a 0-dimensional value tensor, but got "
-            f"tensor with {value.ndim} dimension(s)."
-        )
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                "masked_fill_ only supports a 0-dimensional value tensor, but got "
+                f"tensor with {value.ndim} dimension(s)."
+            )
+        return _masked_fill_tensor(input, mask, value)
     return _masked_fill(input, mask, value)
 
 

@@ -179,7 +179,7 @@ def matmul(input, other) -> Tensor:
     if d1 == 2 and d2 == 1:
         return mv(input, other)
     if d1 == 1 and d2 == 2:
-        return mm(input.unsqueeze(0), other).squeeze(0)
+        return _squeeze_result(mm(input.unsqueeze(0), other), 0)
     if d1 == 2 and d2 == 2:
         return mm(input, other)
     if d1 >= 3 and d2 <= 2:
@@ -204,12 +204,14 @@ def matmul(input, other) -> Tensor:
         size *= s
     a3 = a.expand(batch + (n, k)).reshape(size, n, k)
     b3 = b.expand(batch + (k, m)).reshape(size, k, m)
-    out = _unsafe_view(bmm(a3, b3), batch + (n, m))
-    if d1 == 1:
-        out = out.squeeze(-2)
-    if d2 == 1:
-        out = out.squeeze(-1)
-    return out
+    shape = batch + ((n,) if d1 != 1 else ()) + ((m,) if d2 != 1 else ())
+    return _unsafe_view(bmm(a3, b3), shape)
+
+
+@defop(name="squeeze_", node="SqueezeBackward4", input=lambda grad, dim: grad.unsqueeze(dim))
+def _squeeze_result(input, dim):
+    # torch squeezes matmul's fresh result in place; here the result is not shared either
+    return input.squeeze(dim)
 
 
 Tensor.__matmul__ = lambda self, other: (

@@ -32,8 +32,18 @@ def _add(input, other, alpha=1):
     return input + other if alpha == 1 else input + other * alpha
 
 
+def _no_bool_subtraction(args):
+    for a in args[:2]:
+        if getattr(a, "_data", None) is not None and a._data.dtype == xp.bool_:
+            raise RuntimeError(
+                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            )
+
+
 @defop(
     name="sub",
+    check=_no_bool_subtraction,
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
@@ -45,6 +55,7 @@ def _sub(input, other, alpha=1):
 
 @defop(
     name="rsub",
+    check=_no_bool_subtraction,
     node="RsubBackward1",
     promote="same",
     scalars=("other",),
@@ -182,9 +193,9 @@ negative = export(neg, name="negative", inplace=True)
 # -- powers ----------------------------------------------------------------------------------
 def _pow_input(grad, input, exponent):
     # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
-    if not isinstance(exponent, Tensor) and exponent == 0:
-        return grad * 0
-    return grad * (exponent * input ** (exponent - 1))
+    if not isinstance(exponent, Tensor):
+        return grad * 0 if exponent == 0 else grad * (exponent * input ** (exponent - 1))
+    return where(exponent == 0, 0.0, grad * (exponent * input ** (exponent - 1)))
 
 
 def _pow_exponent(grad, input, result):
@@ -510,7 +521,7 @@ def where(condition, input, other):
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
     tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
 )
-def addcmul(input, tensor1, tensor2, *, value=1):
+def addcmul(input, tensor1, tensor2, value=1):
     return input + value * tensor1 * tensor2
 
 
@@ -521,7 +532,7 @@ def addcmul(input, tensor1, tensor2, *, value=1):
     tensor1=lambda grad, tensor2, value: grad * value / tensor2,
     tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
 )
-def addcdiv(input, tensor1, tensor2, *, value=1):
+def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * tensor1 / tensor2
 
 

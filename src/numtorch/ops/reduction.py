@@ -204,7 +204,10 @@ def _std_backward(grad, input, result, dim, correction, keepdim):
     n = _count(input.shape, dim)
     g = _restore(grad, dim, input.ndim, keepdim)
     r = _restore(result, dim, input.ndim, keepdim)
-    return g * (input - input.mean(dim, keepdim=True)) / ((n - correction) * r)
+    safe = where(r == 0, 1.0, r)  # a zero deviation has a zero gradient, as in torch
+    return where(
+        r == 0, 0.0, g * (input - input.mean(dim, keepdim=True)) / ((n - correction) * safe)
+    )
 
 
 def _moment(input, dim, correction, keepdim, take_root):

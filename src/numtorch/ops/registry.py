@@ -39,11 +39,24 @@ class OpSpec:
     """Everything registration learns about one primitive."""
 
     def __init__(
-        self, forward, name, node_name, formulas, promote, view, lists, outputs, returns, scalars
+        self,
+        forward,
+        name,
+        node_name,
+        formulas,
+        promote,
+        view,
+        lists,
+        outputs,
+        returns,
+        scalars,
+        check=None,
     ):
         self.forward = forward
         self.name = name
         sig = inspect.signature(forward)
+        if any(p.kind != p.POSITIONAL_OR_KEYWORD for p in sig.parameters.values()):
+            raise TypeError(f"{name}: a forward takes plain parameters (no *, *args, **kwargs)")
         self.params = tuple(sig.parameters)
         self.nparams = len(self.params)
         self.index = {p: i for i, p in enumerate(self.params)}
@@ -68,15 +81,22 @@ class OpSpec:
             (self.index[input_name], formula, tuple(inspect.signature(formula).parameters))
             for input_name, formula in formulas.items()
         )
+        # (formula, argnames, needs only grad) per input, for OpNode._apply
+        self.compiled = tuple((f, names, names == ("grad",)) for _, f, names in self.formulas)
         self.promote = promote
         self.view = view
         self.outputs = outputs
         self.returns = returns
+        self.check = check
         self._plans: dict = {}
         self.node_class = type(
             node_name,
             (OpNode,),
-            {"_spec": self, "_num_outputs": outputs if outputs != "many" else 1},
+            {
+                "_spec": self,
+                "_num_outputs": outputs if outputs != "many" else 1,
+                **_saved_properties(self.formulas),
+            },
         )
         self.run = build_runner(self)
 
@@ -145,14 +165,14 @@ class OpNode(Node):
             raise freed_error(self)
         if spec.lists:
             return self._apply_lists(grad_outputs)
-        edges = self.next_functions
-        out = []
+        grad = grad_outputs[0]
         values = None
-        for k, (_, formula, argnames) in enumerate(spec.formulas):
-            if edges[k][0] is None:
+        out = []
+        for (formula, argnames, grad_only), edge in zip(spec.compiled, self.next_functions):
+            if edge[0] is None:
                 out.append(None)
-            elif argnames == ("grad",):
-                out.append(formula(grad_outputs[0]))
+            elif grad_only:
+                out.append(formula(grad))
             else:
                 if values is None:
                     values = self._values(grad_outputs)
@@ -192,19 +212,28 @@ class OpNode(Node):
         if self._saved:
             self._saved = FREED
 
-    def __getattr__(self, name: str):
-        # torch exposes saved values as node._saved_<name> (used by graph visualisers);
-        # torch calls the first input ``self`` where the Python API says ``input``.
-        if name.startswith("_saved_"):
-            key = name[7:].replace("self_sym_sizes", "input_shape").replace("self", "input")
-            saved = self.__dict__.get("_saved")
-            if saved is FREED:
-                raise freed_error(self)
-            for store in (saved or {}, self.__dict__.get("_attrs") or {}):
-                if key in store:
-                    value = store[key]
-                    return value.unpack(self) if type(value) is SavedTensor else value
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+    def _saved_value(self, key: str):
+        saved = self._saved
+        if saved is FREED:
+            raise freed_error(self)
+        for store in (saved or {}, self._attrs or {}):
+            if key in store:
+                value = store[key]
+                return value.unpack(self) if value.__class__ is SavedTensor else value
+        return None
+
+
+def _saved_properties(formulas) -> dict:
+    """``_saved_<name>`` properties for a node class, as torch exposes saved values (graph
+    visualisers read them); torch calls the first input ``self`` where Python says ``input``.
+    Properties, not ``__getattr__``: a class with ``__getattr__`` makes every attribute read
+    slower, and the engine reads node attributes constantly."""
+    names = {n for _, _, argnames in formulas for n in argnames} - {"grad", "grads"}
+    props = {}
+    for name in names:
+        torch_name = name.replace("input_shape", "self_sym_sizes").replace("input", "self")
+        props["_saved_" + torch_name] = property(lambda node, key=name: node._saved_value(key))
+    return props
 
 
 def call(spec: OpSpec, args) -> Tensor:
@@ -222,6 +251,7 @@ def defop(
     scalars=(),
     outputs: int = 1,
     returns=None,
+    check=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -235,6 +265,8 @@ def defop(
         view: the output shares memory with the first input.
         lists: parameters holding sequences of tensors (``cat``'s ``tensors``).
         scalars: parameters that accept Python numbers as well as tensors.
+        check: optional ``check(args)`` run on the arguments before any promotion, to
+            raise torch's errors that depend on the original dtypes.
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -253,6 +285,7 @@ def defop(
             outputs,
             returns,
             scalars,
+            check,
         )
         REGISTRY[op_name] = spec
         nparams = spec.nparams

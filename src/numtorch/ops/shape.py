@@ -314,11 +314,6 @@ def broadcast_shapes(*shapes) -> Size:
     return Size(xp.broadcast_shapes(*shapes))
 
 
-@defop(name="alias", view=True, input=lambda grad: grad)
-def _alias(input):
-    return input[...]
-
-
 @export
 def sum_to_size(input, *size) -> Tensor:
     """Sum broadcast dims away so the result has shape ``size`` (the inverse of expand)."""
@@ -327,7 +322,11 @@ def sum_to_size(input, *size) -> Tensor:
     if tuple(shape) == size:
         return input
     lead = len(shape) - len(size)
-    if lead < 0 or xp.broadcast_shapes(size, shape) != tuple(shape):
+    try:
+        expandable = lead >= 0 and xp.broadcast_shapes(size, shape) == tuple(shape)
+    except ValueError:
+        expandable = False
+    if not expandable:
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
     dims = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
@@ -470,7 +469,9 @@ def _check_cat(tensors, name):
             f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}"
         )
     if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+        if name == "stack":
+            raise RuntimeError("stack expects a non-empty TensorList")
+        raise ValueError(f"{name}(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(
@@ -653,7 +654,7 @@ def _unbind_backward(grads, input_shape, dim):
 def unbind(input, dim=0):
     """The slices along ``dim``, as a tuple of views."""
     if input.ndim == 0:
-        raise RuntimeError("Dimension specified as 0 but tensor has no dimensions")
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return _unbind(input, _wrap_dim(dim, input.ndim))
 
 

@@ -70,6 +70,8 @@ def retain_on_new_grad_fn(t) -> None:
 class CopySlices(Node):
     """Gradient of a root tensor after an in-place op wrote through one of its views."""
 
+    _saved = True  # the wrapped node's saved values are released through _release
+
     def __init__(self, root, steps, fn: Node):
         self.next_functions = (root._edge(),) + fn.next_functions[1:]
         self._input_meta = ((root._data.shape, root._data.dtype),) + fn._input_meta[1:]

@@ -1,3 +1,5 @@
-"""torch.utils: checkpoint."""
+"""Utilities, as ``torch.utils``."""
 
-from . import checkpoint  # noqa: F401
+from . import checkpoint, data
+
+__all__ = ["checkpoint", "data"]

@@ -1,0 +1,166 @@
+"""Bad input raises torch's exception type with a message naming the op and shapes; with
+torch installed the types are also checked against it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+CASES = {
+    "view_bad_size": (RuntimeError, lambda t: t.ones(2, 3).view(4), "invalid for input of size 6"),
+    "view_non_contiguous": (RuntimeError, lambda t: t.ones(2, 3).t().view(6), "reshape"),
+    "broadcast": (RuntimeError, lambda t: t.ones(2, 3) + t.ones(3, 2), "must match the size"),
+    "mm_shapes": (RuntimeError, lambda t: t.ones(2, 3) @ t.ones(2, 3), "cannot be multiplied"),
+    "mm_not_matrix": (RuntimeError, lambda t: t.ones(2, 3).mm(t.ones(2)), "matrix"),
+    "mm_dtypes": (
+        RuntimeError,
+        lambda t: t.ones(2, 2).mm(t.ones(2, 2, dtype=t.float64)),
+        "same dtype",
+    ),
+    "dim_out_of_range": (IndexError, lambda t: t.ones(2, 3).sum(2), "Dimension out of range"),
+    "index_out_of_range": (IndexError, lambda t: t.ones(2, 3)[2], "out of bounds"),
+    "advanced_index_out_of_range": (
+        IndexError,
+        lambda t: t.ones(3)[t.tensor([5])],
+        "out of bounds",
+    ),
+    "cat_sizes": (RuntimeError, lambda t: t.cat([t.ones(2, 3), t.ones(3, 2)]), "Sizes of tensors"),
+    "cat_empty": (ValueError, lambda t: t.cat([]), "non-empty"),
+    "stack_empty": (RuntimeError, lambda t: t.stack([]), "non-empty"),
+    "stack_sizes": (RuntimeError, lambda t: t.stack([t.ones(2), t.ones(3)]), "equal size"),
+    "reshape_bad": (RuntimeError, lambda t: t.ones(2, 3).reshape(5), "invalid"),
+    "infer_twice": (RuntimeError, lambda t: t.ones(2, 3).view(-1, -1), "only one dimension"),
+    "permute_len": (RuntimeError, lambda t: t.ones(2, 3).permute(0), "number of dimensions"),
+    "expand_bad": (RuntimeError, lambda t: t.ones(2, 3).expand(3, 3), "must match"),
+    "squeeze_dim": (IndexError, lambda t: t.ones(2, 3).squeeze(3), "Dimension out of range"),
+    "gather_float_index": (
+        RuntimeError,
+        lambda t: t.ones(2, 3).gather(0, t.ones(2, 3)),
+        "int32/int64",
+    ),
+    "index_select_float": (
+        RuntimeError,
+        lambda t: t.ones(2, 3).index_select(0, t.tensor([0.0])),
+        "int64",
+    ),
+    "ragged": (ValueError, lambda t: t.tensor([[1, 2], [3]]), "expected sequence"),
+    "string": (TypeError, lambda t: t.tensor("abc"), "invalid data type"),
+    "item_many": (RuntimeError, lambda t: t.ones(2).item(), "cannot be converted"),
+    "split_zero": (RuntimeError, lambda t: t.ones(2, 3).split(0), "split_size"),
+    "masked_fill_float_mask": (
+        RuntimeError,
+        lambda t: t.ones(2, 3).masked_fill(t.ones(2, 3), 0),
+        "boolean masks",
+    ),
+    "dot_sizes": (RuntimeError, lambda t: t.dot(t.ones(2), t.ones(3)), "inconsistent"),
+    "bmm_dims": (RuntimeError, lambda t: t.ones(2, 3).bmm(t.ones(2, 3)), "3D"),
+    "int_requires_grad": (
+        RuntimeError,
+        lambda t: t.ones(2, 3).long().requires_grad_(),
+        "floating point",
+    ),
+    "add_str": (TypeError, lambda t: t.ones(2) + "a", "unsupported operand"),
+    "add_ndarray": (TypeError, lambda t: np.ones(2) * t.ones(2), "unsupported operand"),
+    "dims_repeated": (RuntimeError, lambda t: t.ones(2, 3).sum(dim=(0, 0)), "multiple times"),
+    "softmax_no_dim": (TypeError, lambda t: t.ones(2, 3).softmax(), "dim"),
+    "mean_int": (RuntimeError, lambda t: t.tensor([1, 2]).mean(), "floating point"),
+    "int_negative_pow": (RuntimeError, lambda t: t.tensor(3) ** -1, "negative integer powers"),
+    "bool_sub": (RuntimeError, lambda t: t.tensor([True]) - t.tensor([True]), "bool tensor"),
+    "bool_neg": (RuntimeError, lambda t: -t.tensor([True]), "bool tensor"),
+    "leaf_inplace": (
+        RuntimeError,
+        lambda t: t.ones(2, requires_grad=True).add_(1),
+        "leaf Variable that requires grad",
+    ),
+    "view_of_leaf_inplace": (
+        RuntimeError,
+        lambda t: t.ones(2, requires_grad=True)[0].mul_(2),
+        "view of a leaf Variable",
+    ),
+    "setitem_leaf": (
+        RuntimeError,
+        lambda t: t.ones(2, requires_grad=True).__setitem__(0, 1.0),
+        "view of a leaf Variable",
+    ),
+    "inplace_broadcast_up": (
+        RuntimeError,
+        lambda t: t.ones(3).add_(t.ones(2, 3)),
+        "doesn't match the broadcast shape",
+    ),
+    "inplace_float_into_int": (
+        RuntimeError,
+        lambda t: t.ones(3, dtype=t.int64).add_(1.5),
+        "can't be cast",
+    ),
+    "maximum_number": (TypeError, lambda t: t.maximum(t.ones(2), 1.0), "must be Tensor"),
+    "exp_of_float": (TypeError, lambda t: t.exp(2.0), "must be Tensor"),
+    "topk_too_big": (RuntimeError, lambda t: t.ones(3).topk(5), "out of range"),
+    "unbind_0d": (IndexError, lambda t: t.tensor(1.0).unbind(), "no dimensions"),
+    "chunk_zero": (RuntimeError, lambda t: t.ones(3).chunk(0), "greater than 0"),
+    "t_3d": (RuntimeError, lambda t: t.ones(2, 2, 2).t(), "<= 2 dimensions"),
+    "matmul_0d": (RuntimeError, lambda t: t.matmul(t.tensor(1.0), t.ones(2)), "at least 1D"),
+    "clamp_no_bounds": (RuntimeError, lambda t: t.ones(2).clamp(), "At least one"),
+    "backward_twice": (RuntimeError, lambda t: _backward_twice(t), "second time"),
+    "backward_non_scalar": (
+        RuntimeError,
+        lambda t: (t.ones(2, requires_grad=True) * 2).backward(),
+        "scalar outputs",
+    ),
+    "grad_unused": (RuntimeError, lambda t: _grad_unused(t), "not have been used"),
+    "version_mismatch": (RuntimeError, lambda t: _modified_saved(t), "modified by an inplace"),
+}
+
+
+def _backward_twice(t):
+    y = (t.ones(2, requires_grad=True) ** 2).sum()
+    y.backward()
+    y.backward()
+
+
+def _grad_unused(t):
+    a, b = t.ones(2, requires_grad=True), t.ones(2, requires_grad=True)
+    t.autograd.grad((a * 2).sum(), [a, b])
+
+
+def _modified_saved(t):
+    x = t.ones(2, 3, requires_grad=True)
+    a = x.exp()
+    a.add_(1)
+    a.sum().backward()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_error_type_and_message(name):
+    kind, call, text = CASES[name]
+    with pytest.raises(kind) as info:
+        call(numtorch)
+    assert text in str(info.value)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_error_type_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    kind, call, _ = CASES[name]
+    with pytest.raises(Exception) as theirs:
+        call(torch)
+    assert isinstance(theirs.value, kind), f"torch raised {type(theirs.value).__name__}"
+
+
+def test_version_error_message_matches_torch_word_for_word():
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as info:
+            _modified_saved(lib)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_failed_inplace_leaves_data_and_version_unchanged():
+    x = numtorch.ones(2, requires_grad=True)
+    for attempt in (lambda: x.add_(1), lambda: x.__setitem__(0, 5.0), lambda: x.view(-1).mul_(2)):
+        with pytest.raises(RuntimeError):
+            attempt()
+        assert x.tolist() == [1.0, 1.0] and x._version == 0
