@@ -36,6 +36,10 @@ FUNCTIONS = {
     "exp_reducer": (lambda lib: lambda x: x.exp().sum(dim=1), (X,)),
     "two_in_two_out": (lambda lib: lambda x, y: (2 * x + 3 * y, x * y), (Y, 2 * Y)),
     "matmul_tanh": (lambda lib: lambda x: (x @ lib.tensor(W)).tanh(), (X,)),
+    "vector_matmul": (
+        lambda lib: lambda y: (y @ lib.tensor(W)).sigmoid() @ lib.tensor(W).t(),
+        (Y,),
+    ),
     "softmax_t": (lambda lib: lambda x: lib.softmax(x, dim=-1).t(), (X,)),
     "transpose_slice": (lambda lib: lambda x: x.transpose(0, 1).sigmoid()[1:, 0], (X,)),
     "reductions": (

@@ -342,6 +342,7 @@ _SHIFTED = {
     "SqueezeBackward1": {"input_shape": "shape"},
     "SqueezeBackward2": {"input_shape": "shape"},
     "UnsqueezeBackward0": {"dim": "dim"},
+    "SqueezeBackward4": {"dim": "dim"},  # matmul's vector @ matrix squeezes its result
     "TransposeBackward0": {"dim0": "dim", "dim1": "dim"},
     "PermuteBackward0": {"dims": "perm"},
     "SumBackward1": {"input_shape": "shape", "dim": "dim"},
