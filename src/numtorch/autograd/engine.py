@@ -18,18 +18,22 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 
 from .. import _dtypes
 from .._dispatch import dispatch
+from ..backend import xp
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled, run_with_anomaly
 from .graph import accumulate_into_grad
 
 Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
+ndarray = xp.ndarray
 
 
 def _topological_needed(roots, deps, targets) -> set:
-    """Nodes from which some capture target is reachable (the part autograd.grad runs)."""
+    """Nodes from which some capture target is reachable through at least one edge (the
+    part autograd.grad runs; a target itself runs only if it leads to another target)."""
     remaining = dict(deps)
     order = []
     stack = [n for n in roots if remaining.get(n, 0) == 0]
@@ -43,7 +47,7 @@ def _topological_needed(roots, deps, targets) -> set:
                     stack.append(nxt)
     needed = set()
     for node in reversed(order):
-        if node in targets or any(n in needed for n, _ in node.next_functions):
+        if any(n in needed or n in targets for n, _ in node.next_functions):
             needed.add(node)
     return needed
 
@@ -89,10 +93,32 @@ def _graph_dependencies(root_nodes) -> dict:
     return deps
 
 
+class _Task(threading.local):
+    accumulating = True  # False while autograd.grad or backward(inputs=...) runs
+
+
+_task = _Task()
+
+
+def is_checkpoint_valid() -> bool:
+    """``torch.autograd._is_checkpoint_valid``: False inside ``autograd.grad`` or
+    ``backward(inputs=...)``, where a reentrant checkpoint cannot write ``.grad``."""
+    return _task.accumulating
+
+
 def run_backward(
     roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
 ):
     """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
+    outer = _task.accumulating
+    _task.accumulating = inputs is None
+    try:
+        return _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
+    finally:
+        _task.accumulating = outer
+
+
+def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):
     root_edges = []
     for i, t in enumerate(roots):
         edge = t._edge()
@@ -112,6 +138,7 @@ def run_backward(
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             captures.setdefault(node, []).append((nr, k))
         needed = _topological_needed(root_nodes, deps, captures)
+        scheduled = needed.union(captures)
     captured = [None] * (len(inputs) if inputs is not None else 0)
     buffers = {}
     for (node, nr), g in zip(root_edges, grad_roots):
@@ -139,16 +166,23 @@ def run_backward(
                 if captures and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
-                if accumulate and inputs is None and grads[0] is not None:
+                if accumulate and grads[0] is not None and (inputs is None or node in captures):
+                    if node._hooked and node._pre_hooks:
+                        grads = _node_pre_hooks(node, grads)
                     pending.append((node, grads[0]))
                 continue
             if special or node._hooked:
-                if node._hooked:
-                    grads = _tensor_hooks(node, grads)
-                if captures and node in captures:
+                # Note [Hooks ordering]: as in torch, a node that runs has its inputs captured
+                # before its tensor hooks; a node that is only captured runs its hooks first.
+                runs = needed is None or node in needed
+                if captures and runs and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
-                if needed is not None and node not in needed:
+                if node._hooked:
+                    grads = _tensor_hooks(node, grads)
+                if not runs:
+                    for nr, k in captures.get(node, ()):
+                        captured[k] = grads[nr]
                     continue
                 if dispatch.slow:
                     outputs = _observed_node(node, lambda: _run_node(node, grads, anomaly))
@@ -166,7 +200,7 @@ def run_backward(
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             for (nxt, nr), g, meta in zip(node.next_functions, outputs, node._input_meta):
-                if nxt is None or (needed is not None and nxt not in needed):
+                if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
                     try:
@@ -184,7 +218,10 @@ def run_backward(
                     elif create_graph:
                         buf[nr] = old + g
                     else:
-                        buf[nr] = make(old._data + g._data)
+                        total = old._data + g._data
+                        if total.__class__ is not ndarray:  # 0-d sums give NumPy scalars
+                            total = xp.asarray(total)
+                        buf[nr] = make(total)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
@@ -199,14 +236,29 @@ def run_backward(
                     follow = first
         for node, grad in pending:
             if dispatch.slow:
-                _observed_node(node, lambda: accumulate_into_grad(node.variable, grad))
+                _observed_node(node, lambda: _accumulate(node, grad))
             else:
-                accumulate_into_grad(node.variable, grad)
+                _accumulate(node, grad)
         if accumulate and inputs is not None:
             for t, grad in zip(inputs, captured):
-                if grad is not None:
+                if grad is not None and t._grad_fn is not None:  # leaves went through pending
                     accumulate_into_grad(t, grad)
     return captured
+
+
+def _accumulate(node, grad):
+    accumulate_into_grad(node.variable, grad)
+    if node._hooked and node._post_hooks:
+        for hook in tuple(node._post_hooks.values()):
+            hook((), (grad,))
+
+
+def _node_pre_hooks(node, grads):
+    for hook in tuple(node._pre_hooks.values()):
+        replaced = hook(tuple(grads))
+        if replaced is not None:
+            grads = _check_hook_values(hook, replaced, grads, f"pre-hook of {node.name()}")
+    return grads
 
 
 def _observed_node(node, run):
@@ -231,10 +283,7 @@ def _run_node(node, grads, anomaly):
     else:
         return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            replaced = hook(tuple(grads))
-            if replaced is not None:
-                grads = list(replaced)
+        grads = _node_pre_hooks(node, grads)
     outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
@@ -242,21 +291,50 @@ def _run_node(node, grads, anomaly):
         for hook in tuple(node._post_hooks.values()):
             replaced = hook(tuple(outputs), tuple(grads))
             if replaced is not None:
-                outputs = tuple(replaced)
+                owner = f"hook of {node.name()}"
+                outputs = tuple(_check_hook_values(hook, replaced, outputs, owner))
     return outputs
+
+
+def _hook_name(hook) -> str:
+    return getattr(hook, "__name__", repr(hook))
+
+
+def _check_hook_value(hook, new, old, owner):
+    """torch's checks on a gradient a hook returned in place of ``old``."""
+    if getattr(new, "_data", None) is None:
+        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
+    if new._data.shape != old._data.shape:
+        raise RuntimeError(
+            f"hook '{_hook_name(hook)}' has changed the size of value (on {owner}): expected "
+            f"{list(old._data.shape)}, got {list(new._data.shape)}"
+        )
+    if new._data.dtype != old._data.dtype:
+        raise RuntimeError(
+            f"hook '{_hook_name(hook)}' has changed the type of value (was {old.type()} got "
+            f"{new.type()})"
+        )
+    return new
+
+
+def _check_hook_values(hook, new, old, owner):
+    new = tuple(new)
+    if len(new) != len(old):
+        raise RuntimeError(
+            f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got "
+            f"{len(new)}, but expected {len(old)})"
+        )
+    return [
+        n if n is None or o is None else _check_hook_value(hook, n, o, f"{owner}, value {i}")
+        for i, (n, o) in enumerate(zip(new, old))
+    ]
 
 
 def _run_tensor_hooks(hooks, grad, owner):
     for hook in tuple(hooks.values()):
         new = hook(grad)
         if new is not None:
-            if getattr(new, "_data", None) is None or new._data.shape != grad._data.shape:
-                got = list(new._data.shape) if hasattr(new, "_data") else type(new).__name__
-                raise RuntimeError(
-                    f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value "
-                    f"(on {owner}): expected {list(grad._data.shape)}, got {got}"
-                )
-            grad = new
+            grad = _check_hook_value(hook, new, grad, owner)
     return grad
 
 

@@ -41,7 +41,8 @@ def _select_backward(grad_output, input_shape, dim, index):
     input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
 )
 def _select(input, dim, index):
-    return input[(slice(None),) * dim + (index,)]
+    # The trailing Ellipsis keeps a 0-d result a view (a bare integer key returns a copy).
+    return input[(slice(None),) * dim + (index, Ellipsis)]
 
 
 @export
