@@ -302,12 +302,16 @@ def record(spec, args, results: tuple):
         result._grad_fn = node
         result._requires_grad = True
     else:
-        node._num_outputs = len(results)
-        for nr, r in enumerate(results):
+        # Integer outputs (indices) are not outputs of the node, as in torch: a node of
+        # max(dim) or sort receives one gradient.
+        nr = 0
+        for r in results:
             if r._data.dtype.kind == "f":
                 r._grad_fn = node
                 r._output_nr = nr
                 r._requires_grad = True
+                nr += 1
+        node._num_outputs = nr
     plan = spec._plans.get(mask)  # after linking: saved outputs must know their node
     if plan is None:
         plan = spec.save_plan(mask)
