@@ -30,7 +30,7 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled
-from .engine import _conform, _graph_dependencies, _topological_needed
+from .engine import conform_gradient, graph_dependencies, nodes_leading_to
 
 
 def can_batch(roots) -> bool:
@@ -58,14 +58,14 @@ def run_batched_backward(roots, grad_roots, inputs, retain_graph, create_graph) 
     batch = grad_roots[0].shape[0]
     root_edges = [t._edge() for t in roots]
     root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
-    deps = _graph_dependencies(root_nodes)
+    deps = graph_dependencies(root_nodes)
     captures = {}
     for k, t in enumerate(inputs):
         node, nr = t._edge()
         if node is None:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         captures.setdefault(node, []).append((nr, k))
-    needed = _topological_needed(root_nodes, deps, captures)
+    needed = nodes_leading_to(root_nodes, deps, captures)
     scheduled = needed.union(captures)
     captured = [None] * len(inputs)
     buffers = {}
@@ -155,7 +155,7 @@ def _row_by_row(node, grads, batch: int) -> list:
             )
         rows.append(
             [
-                None if g is None or meta is None else _conform(g, meta, node)
+                None if g is None or meta is None else conform_gradient(g, meta, node)
                 for g, meta in zip(outputs, node._input_meta)
             ]
         )

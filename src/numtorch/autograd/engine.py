@@ -26,12 +26,13 @@ from ..backend import xp
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled, run_with_anomaly
 from .graph import accumulate_into_grad
+from .hooks import commit_leaf_grad, leaf_hooks, node_post_hooks, node_pre_hooks, tensor_hooks
 
 Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
 ndarray = xp.ndarray
 
 
-def _topological_needed(roots, deps, targets) -> set:
+def nodes_leading_to(roots, deps, targets) -> set:
     """Nodes from which some capture target is reachable through at least one edge (the
     part autograd.grad runs; a target itself runs only if it leads to another target)."""
     remaining = dict(deps)
@@ -52,7 +53,7 @@ def _topological_needed(roots, deps, targets) -> set:
     return needed
 
 
-def _conform(grad, meta, node):
+def conform_gradient(grad, meta, node):
     """Reduce a broadcast gradient to its input's shape and cast it to the input's dtype."""
     index = next(i for i, m in enumerate(node._input_meta) if m is meta)
     data = getattr(grad, "_data", None)
@@ -75,7 +76,7 @@ def _conform(grad, meta, node):
     return grad
 
 
-def _graph_dependencies(root_nodes) -> dict:
+def graph_dependencies(root_nodes) -> dict:
     """How many edges point at each node reachable from the roots (iterative walk)."""
     deps = {}
     stack = list(root_nodes)
@@ -128,7 +129,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
             )
         root_edges.append(edge)
     root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
-    deps = _graph_dependencies(root_nodes)
+    deps = graph_dependencies(root_nodes)
     captures = {}
     needed = None
     if inputs is not None:
@@ -137,7 +138,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
             if node is None:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             captures.setdefault(node, []).append((nr, k))
-        needed = _topological_needed(root_nodes, deps, captures)
+        needed = nodes_leading_to(root_nodes, deps, captures)
         scheduled = needed.union(captures)
     captured = [None] * (len(inputs) if inputs is not None else 0)
     buffers = {}
@@ -162,13 +163,13 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 node = pop(ready)[2]
             grads = buffers.pop(node, None) or [None] * node._num_outputs
             if node._is_accumulator:
-                grads = _leaf_hooks(node.variable, grads)
+                grads = leaf_hooks(node.variable, grads)
                 if captures and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
                 if accumulate and grads[0] is not None and (inputs is None or node in captures):
                     if node._hooked and node._pre_hooks:
-                        grads = _node_pre_hooks(node, grads)
+                        grads = node_pre_hooks(node, grads)
                     pending.append((node, grads[0]))
                 continue
             if special or node._hooked:
@@ -179,7 +180,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
                 if node._hooked:
-                    grads = _tensor_hooks(node, grads)
+                    grads = tensor_hooks(node, grads)
                 if not runs:
                     for nr, k in captures.get(node, ()):
                         captured[k] = grads[nr]
@@ -208,7 +209,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     except AttributeError:
                         data = None
                     if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
-                        g = _conform(g, meta, node)
+                        g = conform_gradient(g, meta, node)
                     buf = buffers.get(nxt)
                     if buf is None:
                         buf = buffers[nxt] = [None] * nxt._num_outputs
@@ -236,29 +237,14 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     follow = first
         for node, grad in pending:
             if dispatch.slow:
-                _observed_node(node, lambda: _accumulate(node, grad))
+                _observed_node(node, lambda: commit_leaf_grad(node, grad))
             else:
-                _accumulate(node, grad)
+                commit_leaf_grad(node, grad)
         if accumulate and inputs is not None:
             for t, grad in zip(inputs, captured):
                 if grad is not None and t._grad_fn is not None:  # leaves went through pending
                     accumulate_into_grad(t, grad)
     return captured
-
-
-def _accumulate(node, grad):
-    accumulate_into_grad(node.variable, grad)
-    if node._hooked and node._post_hooks:
-        for hook in tuple(node._post_hooks.values()):
-            hook((), (grad,))
-
-
-def _node_pre_hooks(node, grads):
-    for hook in tuple(node._pre_hooks.values()):
-        replaced = hook(tuple(grads))
-        if replaced is not None:
-            grads = _check_hook_values(hook, replaced, grads, f"pre-hook of {node.name()}")
-    return grads
 
 
 def _observed_node(node, run):
@@ -283,75 +269,10 @@ def _run_node(node, grads, anomaly):
     else:
         return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
-        grads = _node_pre_hooks(node, grads)
+        grads = node_pre_hooks(node, grads)
     outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
     if node._hooked and node._post_hooks:
-        for hook in tuple(node._post_hooks.values()):
-            replaced = hook(tuple(outputs), tuple(grads))
-            if replaced is not None:
-                owner = f"hook of {node.name()}"
-                outputs = tuple(_check_hook_values(hook, replaced, outputs, owner))
+        outputs = node_post_hooks(node, outputs, grads)
     return outputs
-
-
-def _hook_name(hook) -> str:
-    return getattr(hook, "__name__", repr(hook))
-
-
-def _check_hook_value(hook, new, old, owner):
-    """torch's checks on a gradient a hook returned in place of ``old``."""
-    if getattr(new, "_data", None) is None:
-        raise TypeError(f"expected Variable, but hook returned '{type(new).__name__}'")
-    if new._data.shape != old._data.shape:
-        raise RuntimeError(
-            f"hook '{_hook_name(hook)}' has changed the size of value (on {owner}): expected "
-            f"{list(old._data.shape)}, got {list(new._data.shape)}"
-        )
-    if new._data.dtype != old._data.dtype:
-        raise RuntimeError(
-            f"hook '{_hook_name(hook)}' has changed the type of value (was {old.type()} got "
-            f"{new.type()})"
-        )
-    return new
-
-
-def _check_hook_values(hook, new, old, owner):
-    new = tuple(new)
-    if len(new) != len(old):
-        raise RuntimeError(
-            f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got "
-            f"{len(new)}, but expected {len(old)})"
-        )
-    return [
-        n if n is None or o is None else _check_hook_value(hook, n, o, f"{owner}, value {i}")
-        for i, (n, o) in enumerate(zip(new, old))
-    ]
-
-
-def _run_tensor_hooks(hooks, grad, owner):
-    for hook in tuple(hooks.values()):
-        new = hook(grad)
-        if new is not None:
-            grad = _check_hook_value(hook, new, grad, owner)
-    return grad
-
-
-def _tensor_hooks(node, grads):
-    grads = list(grads)
-    for nr, hooks in (node._tensor_pre_hooks or {}).items():
-        if hooks and grads[nr] is not None:
-            grads[nr] = _run_tensor_hooks(hooks, grads[nr], f"output {nr} of {node.name()}")
-    for nr, ref in (node._retains_grad or {}).items():
-        t = ref()
-        g = grads[nr]
-        if t is not None and g is not None and t._grad_fn is node:
-            t._grad = g.clone() if t._grad is None else t._grad + g
-    return grads
-
-
-def _leaf_hooks(leaf, grads):
-    if leaf._hooks and grads[0] is not None:
-        return [_run_tensor_hooks(leaf._hooks, grads[0], "a leaf tensor")]
-    return grads
