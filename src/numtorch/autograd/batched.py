@@ -73,7 +73,7 @@ def run_batched_backward(roots, grad_roots, inputs, retain_graph, create_graph) 
         buf = buffers.setdefault(node, [None] * node._num_outputs)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     tiebreak = itertools.count().__next__
-    ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if n not in deps]
+    ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if deps.get(n, 0) == 0]
     heapq.heapify(ready)
     with grad_mode.set_grad_enabled(create_graph):
         while ready:

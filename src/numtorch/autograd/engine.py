@@ -78,9 +78,8 @@ def conform_gradient(grad, meta, node):
 
 def graph_dependencies(root_nodes) -> dict:
     """How many edges point at each node reachable from the roots (iterative walk)."""
-    deps = {}
+    deps = dict.fromkeys(root_nodes, 0)  # roots are known: a root reached again is not re-walked
     stack = list(root_nodes)
-    seen = set(stack)
     while stack:
         for nxt, _ in stack.pop().next_functions:
             if nxt is not None:
@@ -88,9 +87,7 @@ def graph_dependencies(root_nodes) -> dict:
                     deps[nxt] += 1
                 else:
                     deps[nxt] = 1
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        stack.append(nxt)
+                    stack.append(nxt)
     return deps
 
 
@@ -146,7 +143,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
         buf = buffers.setdefault(node, [None] * node._num_outputs)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     tiebreak = itertools.count().__next__
-    ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if n not in deps]
+    ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if deps[n] == 0]
     heapq.heapify(ready)
     pending = []  # (AccumulateGrad, grad) committed at the end: Note [Atomic backward]
     anomaly = is_anomaly_enabled()
@@ -194,9 +191,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
             elif grads[0] is None:
                 outputs = (None,) * len(node.next_functions)
             else:
-                outputs = node._apply(grads)
-                if len(outputs) != len(node.next_functions):
-                    _wrong_count(node, outputs)
+                outputs = node._apply(grads)  # nodes check their own gradient counts
             if node._saved and not retain_graph:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
