@@ -75,6 +75,11 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, cuda, linalg, testing
 from . import nn

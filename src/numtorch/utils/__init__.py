@@ -1,5 +1,5 @@
 """Utilities, as ``torch.utils``."""
 
-from . import data
+from . import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]
