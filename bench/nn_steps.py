@@ -18,12 +18,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 if "--threads" in sys.argv:  # NumPy's BLAS reads its thread count when it loads
     os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
 
 import numpy as np
+from _timing import best_of_interleaved
 
 import numtorch
 
@@ -77,12 +77,6 @@ def make_step(lib, model, x, y, lr=0.01, optimizer=False):
     return step
 
 
-def _timed(fn) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
 def cases(only=None, optimizer=False) -> dict:
     rng = np.random.default_rng(0)
     data = {
@@ -116,11 +110,7 @@ def measure(repeat=30, only=None, optimizer=False) -> dict:
     steps = cases(only, optimizer)
     for fn in steps.values():  # warm up caches and allocators
         fn()
-    best = dict.fromkeys(steps, float("inf"))
-    for _ in range(repeat):
-        for key, fn in steps.items():
-            best[key] = min(best[key], _timed(fn))
-    return best
+    return best_of_interleaved(steps, repeat)
 
 
 def main():
