@@ -427,3 +427,37 @@ def test_inplace_on_a_non_leaf_rebases_its_history():
     assert type(y.grad_fn).__name__ == "MulBackward0" and y._version == 1
     y.sum().backward()
     assert x.grad.tolist() == [4.0, 8.0]  # d/dx (2x * x) = 4x
+
+
+def test_grad_never_aliases_a_tensor_the_user_holds():
+    kept = torch.ones(3)
+
+    class ReturnsKept(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            return kept
+
+    x = torch.ones(3, requires_grad=True)
+    ReturnsKept.apply(x).sum().backward()
+    x.grad.mul_(3)
+    assert kept.tolist() == [1.0, 1.0, 1.0]
+    hooked = torch.ones(3, requires_grad=True)
+    from_hook = torch.full((3,), 2.0)
+    hooked.register_hook(lambda g: from_hook)
+    (hooked * 1).sum().backward()
+    hooked.grad.zero_()
+    assert from_hook.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_weight_and_bias_gradients_reach_grad_without_a_copy():
+    w = torch.randn(4, 3, requires_grad=True)
+    b = torch.randn(4, requires_grad=True)
+    x = torch.randn(5, 3)
+    torch.addmm(b, x, w.t()).sum().backward()
+    # taken over, not copied: a copy owns its memory (no NumPy base)
+    assert w.grad._data.base is not None and b.grad._data.base is not None
+    assert w.grad.is_contiguous() and b.grad.is_contiguous()

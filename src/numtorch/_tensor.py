@@ -447,16 +447,30 @@ class Tensor:
             vc.version += 1
 
     def _owned_copy(self) -> Tensor:
-        """A tensor for ``.grad`` whose writable, contiguous array nothing else shares."""
+        """A tensor for ``.grad`` whose writable, contiguous array nothing else shares.
+
+        The gradient's array is taken over without a copy when nothing else refers to it:
+        a fresh array, or a contiguous view covering the whole of a fresh array (a weight
+        gradient computed transposed, a bias gradient reshaped after its sum).
+        """
         data = self._data
         # References: self._data, the local name, and getrefcount's own argument.
-        if (
-            sys.getrefcount(data) <= 3
-            and data.base is None
-            and data.flags.writeable
-            and data.flags.c_contiguous
-        ):
-            return Tensor._make(data)
+        if sys.getrefcount(data) <= 3 and data.flags.writeable and data.flags.c_contiguous:
+            base = data.base
+            if base is None:
+                return Tensor._make(data)
+            # References to the base: data.base, the local name, getrefcount's argument,
+            # and the view's root tensor when that root is held by nothing but this view.
+            root = self._base
+            owners = 4 if root is not None and root._data is base else 3
+            if (
+                base.base is None
+                and base.size == data.size
+                and type(base) is xp.ndarray
+                and sys.getrefcount(base) <= owners
+                and (owners == 3 or sys.getrefcount(root) <= 3)
+            ):
+                return Tensor._make(data)
         return Tensor._make(xp.array(data, order="C"))
 
     def _accumulate_(self, other: Tensor) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 from .engine import run_backward
+from .graph import engine_owned
 
 
 def _as_tuple(value):
@@ -74,7 +75,7 @@ def _make_grads(outputs, grads, batched=False):
             )
         if grad._data.dtype != out._data.dtype:
             grad = grad.to(out.dtype)
-        result.append(grad)
+        result.append(engine_owned(grad))  # Note [Gradient ownership]
     return result
 
 

@@ -238,6 +238,9 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     push(ready, (-first._sequence_nr, tiebreak(), first))
                 else:
                     follow = first
+        # The loop's last locals still refer to gradients: drop them, so the commit can take
+        # over gradient arrays nothing else holds instead of copying them.
+        g = data = outputs = grads = None
         for node, grad in pending:
             if dispatch.slow:
                 _observed_node(node, lambda: commit_leaf_grad(node, grad))

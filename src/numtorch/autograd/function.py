@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 
-from . import grad_mode
-from .graph import Node, SavedTensor, freed_error, next_sequence_nr
+from . import grad_mode, graph
+from .graph import Node, SavedTensor, engine_owned, freed_error, next_sequence_nr
 
 _FREED = object()
 
@@ -91,7 +91,7 @@ class BackwardCFunction(Node, FunctionCtx):
         grads_in = []
         for position, (g, is_tensor) in enumerate(zip(result, self._is_tensor_arg)):
             if is_tensor:
-                grads_in.append(g)
+                grads_in.append(engine_owned(g) if isinstance(g, graph.Tensor) else g)
             elif g is not None:
                 raise RuntimeError(
                     f"function {self.name()} returned a gradient different than None at "

@@ -171,6 +171,21 @@ class AccumulateGrad(Node):
         return ()
 
 
+def engine_owned(grad):
+    """A gradient handed to the engine by user code (a root gradient, a custom backward's
+    result, a hook's return), in a tensor object of the engine's own.
+
+    Note [Gradient ownership]
+    A leaf's first gradient becomes its ``.grad`` without a copy when nothing else refers to
+    its array (``Tensor._owned_copy`` counts references). That count only sees arrays, so
+    every tensor object the user may hold is rewrapped on entry: the user's object then
+    counts as one more reference to the array, and ``.grad`` gets a copy instead of an alias.
+    """
+    if grad is None or grad._requires_grad:
+        return grad
+    return Tensor._make(grad._data)
+
+
 def accumulate_into_grad(variable, grad) -> None:
     """Add ``grad`` into ``variable.grad`` following torch's AccumulateGrad rules.
 

@@ -9,7 +9,7 @@ post-accumulate-grad hooks, which see the final ``.grad``.
 
 from __future__ import annotations
 
-from .graph import accumulate_into_grad
+from .graph import accumulate_into_grad, engine_owned
 
 
 def commit_leaf_grad(node, grad):
@@ -65,7 +65,7 @@ def _run_tensor_hooks(hooks, grad, owner):
     for hook in tuple(hooks.values()):
         new = hook(grad)
         if new is not None:
-            grad = _check_hook_value(hook, new, grad, owner)
+            grad = engine_owned(_check_hook_value(hook, new, grad, owner))
     return grad
 
 

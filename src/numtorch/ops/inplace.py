@@ -11,6 +11,7 @@ from .. import _dtypes
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import SavedTensor
+from ..backend import xp
 from .views import CopySlices, refresh_view_grad_fn, retain_on_new_grad_fn
 
 _grad_enabled = grad_mode.is_grad_enabled
@@ -138,10 +139,51 @@ def _rebase(self: Tensor, node) -> None:
     refresh_view_grad_fn(self)
 
 
+def _direct_update(self, other, scale, ufunc) -> bool:
+    """``self = ufunc(self, other * scale)`` straight into ``self``'s memory, when nothing is
+    recorded and no promotion or broadcasting of ``self`` is involved (optimizer-style
+    updates under no_grad); False when the general path must run."""
+    data = self._data
+    if other.__class__ in (int, float):
+        if data.dtype.kind != "f" or not data.flags.writeable:
+            return False
+        ufunc(data, other * scale, out=data)
+        return True
+    if not isinstance(other, Tensor) or (other._requires_grad and _grad_enabled()):
+        return False
+    source = other._data
+    if source.dtype != data.dtype or not data.flags.writeable or data.dtype.kind != "f":
+        return False
+    if source.shape != data.shape and xp.broadcast_shapes(source.shape, data.shape) != data.shape:
+        return False
+    if scale != 1:
+        source = source * scale
+    ufunc(data, source, out=data)
+    return True
+
+
+# In-place arithmetic with a direct NumPy form: name -> (ufunc, scale from the call).
+_DIRECT = {
+    "add_": (xp.add, lambda kwargs: kwargs.get("alpha", 1)),
+    "sub_": (xp.subtract, lambda kwargs: kwargs.get("alpha", 1)),
+    "mul_": (xp.multiply, lambda kwargs: 1),
+}
+
+
 def inplace_variant(op, name: str):
     """Build ``Tensor.<name>`` (e.g. ``add_``) from the functional ``op``."""
+    direct = _DIRECT.get(name)
 
     def method(self, *args, **kwargs):
+        if (
+            direct is not None
+            and len(args) == 1
+            and (not _grad_enabled() or (not self._requires_grad and self._base is None))
+            and set(kwargs) <= {"alpha"}
+            and _direct_update(self, args[0], direct[1](kwargs), direct[0])
+        ):
+            self._bump_version()
+            return self
         check_inplace(self, name)
         out = op(self, *args, **kwargs)
         return write_inplace(self, out, name)
