@@ -142,6 +142,15 @@ _true_divide = defop(
 )(xp.true_divide)
 
 
+# torch's C++ composites divide by a Scalar (``at::div(t, 2.0)``), recorded as DivBackward1;
+# Python's ``t / 2.0`` wraps the number into a tensor and records DivBackward0.
+@defop(
+    name="div_scalar", node="DivBackward1", promote="float", input=lambda grad, other: grad / other
+)
+def _div_scalar(input, other):
+    return xp.true_divide(input, other)
+
+
 @defop(
     name="div_rounding",
     node="DivBackward2",

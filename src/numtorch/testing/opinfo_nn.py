@@ -160,7 +160,16 @@ NN = [
         "cross_entropy",
         lambda t, x: _f(t).cross_entropy(x, _indices(t, [3, 0]), label_smoothing=0.1),
         lambda rng: [Sample((_n(rng, 2, 4),))],
-        torch_grad_fn=False,  # torch's AddBackward0 vs numtorch's (same graph, scalar nodes)
+    ),
+    OpInfo(
+        "cross_entropy_probabilities",
+        lambda t, x, p, **k: _f(t).cross_entropy(x, p, **k),
+        lambda rng: [
+            Sample((_n(rng, 2, 4), _unit(rng, 2, 4))),
+            Sample((_n(rng, 2, 4), _unit(rng, 2, 4)), {"label_smoothing": 0.2}),
+            Sample((_n(rng, 3, 2, 2), _unit(rng, 3, 2, 2)), {"reduction": "sum"}),
+            Sample((_n(rng, 4), _unit(rng, 4)), {"reduction": "none"}),
+        ],
     ),
     OpInfo(
         "mse_loss",

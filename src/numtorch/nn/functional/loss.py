@@ -11,6 +11,7 @@ import warnings
 
 from ..._tensor import Tensor
 from ...ops.nn import loss as L
+from ...ops.pointwise import _div_scalar
 from .activation import log_softmax
 
 
@@ -188,7 +189,7 @@ def _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing):
         shape[class_dim] = classes
         product = product * weight.view(shape)
     if reduction == "mean":
-        return -product.sum() / (log_probs.numel() / classes)
+        return _div_scalar(-product.sum(), log_probs.numel() / classes)
     if reduction == "sum":
         return -product.sum()
     return -product.sum(class_dim)
