@@ -28,3 +28,7 @@ def lib_dtype(lib, name):
 @pytest.fixture
 def nt():
     return numtorch
+
+
+# tests/programs/ holds torch programs read by test_programs_parity.py, not modules to import
+collect_ignore = ["programs"]

@@ -255,3 +255,21 @@ def test_grad_assignment_checks():
     x.grad = torch.ones(3)
     del x.grad
     assert x.grad is None
+
+
+def test_strides_and_storage_offsets_of_views_match_torch():
+    views = [
+        lambda x: x,
+        lambda x: x[1],
+        lambda x: x[:, 2],
+        lambda x: x[1:, 1:].t(),
+        lambda x: x.view(4, 3)[2:],
+        lambda x: x[..., ::2],
+    ]
+    real = torch_or_skip()
+    for view in views:
+        ours = view(torch.arange(12.0).reshape(3, 4))
+        theirs = view(real.arange(12.0).reshape(3, 4))
+        assert ours.stride() == theirs.stride()
+        assert ours.storage_offset() == theirs.storage_offset()
+        assert ours.is_contiguous() == theirs.is_contiguous()

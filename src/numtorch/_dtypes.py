@@ -195,5 +195,43 @@ def is_floating_point_dtype(d: dtype) -> bool:
     return d.is_floating_point
 
 
-def finfo_eps(d: dtype) -> float:
-    return builtins_float(xp.finfo(d.np).eps)
+class finfo:
+    """Machine limits of a floating dtype (``torch.finfo(torch.float32).eps``)."""
+
+    def __init__(self, type: dtype | None = None):
+        type = get_default_dtype() if type is None else type
+        if not type.is_floating_point and not type.is_complex:
+            raise TypeError(
+                "torch.finfo() requires a floating point input type. "
+                "Use torch.iinfo to handle 'torch.finfo'"
+            )
+        info = xp.finfo(type.np)
+        self.bits = info.bits
+        self.eps = builtins_float(info.eps)
+        self.max = builtins_float(info.max)
+        self.min = builtins_float(info.min)
+        self.tiny = self.smallest_normal = builtins_float(info.smallest_normal)
+        self.resolution = 10.0**-info.precision
+        self.dtype = type.to_real().name
+
+    def __repr__(self) -> str:
+        fields = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
+        shown = ", ".join(f"{f}={getattr(self, f):g}" for f in fields)
+        return f"finfo({shown}, dtype={self.dtype})"
+
+
+class iinfo:
+    """Limits of an integer dtype (``torch.iinfo(torch.int8).max``)."""
+
+    def __init__(self, type: dtype):
+        if type.is_floating_point or type.is_complex:
+            raise TypeError(
+                "torch.iinfo() requires an integer input type. "
+                "Use torch.finfo to handle 'torch.iinfo'"
+            )
+        info = xp.iinfo(type.np)
+        self.bits, self.max, self.min = info.bits, builtins_int(info.max), builtins_int(info.min)
+        self.dtype = type.name
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

@@ -159,6 +159,14 @@ class Tensor:
     def data_ptr(self) -> int:
         return self._data.__array_interface__["data"][0]
 
+    def storage_offset(self) -> int:
+        """Elements between the start of the underlying storage and this tensor's first."""
+        root = self._data
+        while isinstance(root.base, xp.ndarray):
+            root = root.base
+        offset = self.data_ptr() - root.__array_interface__["data"][0]
+        return offset // self._data.itemsize
+
     def get_device(self) -> int:
         return -1
 

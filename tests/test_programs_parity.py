@@ -1,0 +1,114 @@
+"""Torch programs run twice, under torch and under numtorch, with the results compared.
+
+Each file in ``tests/programs/`` holds short programs separated by ``# ---`` lines, written
+against ``torch`` (with ``nn``, ``F`` and ``np`` in scope). A program reports through two
+functions: ``out(*values)`` records values (tensors as shape, dtype, values, requires_grad,
+is_leaf and grad_fn name) and ``err(fn)`` records the exception type ``fn()`` raises (or
+its result). What a program prints is compared too, so reprs must match character for
+character. Skipped when torch is not installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import pathlib
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+PROGRAMS = pathlib.Path(__file__).parent / "programs"
+
+
+def _programs():
+    for path in sorted(PROGRAMS.glob("*.py")):
+        for text in re.split(r"^# ---$", path.read_text(), flags=re.MULTILINE):
+            title = text.strip().splitlines()[0].lstrip("# ")
+            yield pytest.param(text, id=f"{path.stem}: {title}")
+
+
+def _summary(lib, value):
+    """A library-neutral description of a program's value."""
+    if isinstance(value, lib.Tensor):
+        node = value.grad_fn
+        return {
+            "shape": tuple(value.shape),
+            "dtype": str(value.dtype),
+            "values": value.detach().numpy(),
+            "requires_grad": value.requires_grad,
+            "is_leaf": value.is_leaf,
+            "grad_fn": None if node is None else type(node).__name__,
+        }
+    if isinstance(value, (tuple, list)):
+        return [_summary(lib, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _summary(lib, v) for k, v in value.items()}
+    if isinstance(value, lib.dtype):
+        return str(value)
+    return value
+
+
+def _run(lib, text):
+    record = []
+
+    def out(*values):
+        record.append([_summary(lib, v) for v in values])
+
+    def err(fn):
+        try:
+            record.append(("returned", _summary(lib, fn())))
+        except Exception as e:  # the type is what gets compared
+            record.append(("raised", type(e).__name__))
+
+    scope = {
+        "torch": lib,
+        "nn": importlib.import_module(f"{lib.__name__}.nn"),
+        "F": importlib.import_module(f"{lib.__name__}.nn.functional"),
+        "np": np,
+        "out": out,
+        "err": err,
+    }
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lib.manual_seed(0)
+        exec(text, scope)
+    return record, printed.getvalue()
+
+
+def _assert_same(ours, theirs, where="result"):
+    if isinstance(theirs, np.ndarray):
+        assert isinstance(ours, np.ndarray), where
+        assert ours.shape == theirs.shape, where
+        if theirs.dtype.kind in "fc":
+            np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6, err_msg=where)
+        else:
+            np.testing.assert_array_equal(ours, theirs, err_msg=where)
+    elif isinstance(theirs, (list, tuple)) and not isinstance(theirs, str):
+        assert isinstance(ours, (list, tuple)) and len(ours) == len(theirs), f"{where}: {ours}"
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            _assert_same(a, b, f"{where}[{i}]")
+    elif isinstance(theirs, dict):
+        assert isinstance(ours, dict) and ours.keys() == theirs.keys(), f"{where}: {ours}"
+        for k in theirs:
+            _assert_same(ours[k], theirs[k], f"{where}.{k}")
+    elif isinstance(theirs, float):
+        assert ours == pytest.approx(theirs, rel=1e-5, nan_ok=True), where
+    else:
+        assert ours == theirs, where
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("text", list(_programs()))
+def test_program_matches_torch(text):
+    theirs, their_print = _run(torch, text)
+    ours, our_print = _run(numtorch, text)
+    _assert_same(ours, theirs)
+    assert our_print.replace("numtorch", "torch") == their_print
