@@ -12,7 +12,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import SavedTensor
 from ..backend import xp
-from .views import CopySlices, refresh_view_grad_fn, retain_on_new_grad_fn
+from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
 
 _grad_enabled = grad_mode.is_grad_enabled
 
@@ -43,15 +43,9 @@ def check_inplace(t: Tensor, name: str) -> None:
             "a view of a leaf Variable that requires grad is being used in an in-place "
             f"operation. ({name}; clone() the tensor first, or update it under torch.no_grad())"
         )
-    steps = t._view_steps
-    if base is not None and steps and steps[-1][2] is not None:
-        op = steps[-1][0].node_class.__name__.rsplit("Backward", 1)[0]  # torch: "Unbind"
-        raise RuntimeError(
-            f"Output {steps[-1][2]} of {op} is a view and is being "
-            "modified inplace. This view is the output of a function that returns multiple "
-            "views. Such functions do not allow the output views to be modified inplace. You "
-            "should replace the inplace operation by an out-of-place one."
-        )
+    message = base is not None and multi_output_message(t, "is being modified inplace")
+    if message:
+        raise RuntimeError(message)
 
 
 def _can_cast(source: _dtypes.dtype, target: _dtypes.dtype) -> bool:

@@ -5,14 +5,20 @@ A view remembers its root base and the op steps that made it from that root
 (``_view_steps``). When an in-place op writes through a view of a tensor in the graph, the
 root's ``grad_fn`` becomes a ``CopySlices`` node: its gradient is the incoming gradient with
 the view's region replaced by what the in-place op's own backward gives for that region.
-Every view whose version is older than its counter then rebuilds its ``grad_fn`` by replaying
-its steps on the root (so its gradient flows through the root's new history).
+Every view whose version is older than its counter then gets a new ``grad_fn``, as torch
+does: an ``AsStridedBackward0`` from the root's new history, whose backward scatters the
+view's gradient into the root's shape (adding where the view overlaps itself, as an expand
+does). Outputs of multi-view ops (``unbind``, ``split``) refuse this, as in torch.
 """
 
 from __future__ import annotations
 
+import math
+
+from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import Node, VersionCounter, next_sequence_nr
+from ..backend import xp
 
 
 def mark_view(result, source, spec, args, output_nr=None) -> None:
@@ -45,18 +51,34 @@ def replay(root, steps):
     return t
 
 
+def multi_output_message(view, happened: str) -> str | None:
+    """torch's refusal for views descending from a multi-view op (unbind, split, chunk)."""
+    steps = view._view_steps
+    if not any(output_nr is not None for _, _, output_nr in steps):
+        return None
+    spec, _, output_nr = steps[-1]
+    op = spec.node_class.__name__.rsplit("Backward", 1)[0]  # torch names "Unbind", "Slice"
+    return (
+        f"Output {output_nr or 0} of {op} is a view and {happened}. This view is the output of "
+        "a function that returns multiple views. Such functions do not allow the output views "
+        "to be modified inplace. You should replace the inplace operation by an out-of-place one."
+    )
+
+
 def refresh_view_grad_fn(view) -> None:
-    """Rebuild a stale view's ``grad_fn`` from its root's current history."""
+    """Give a stale view (its root changed in place) a ``grad_fn`` from the root's history."""
     root = view._base
     view._view_version = view._vc.version
     if not root._requires_grad:
         return
-    with grad_mode.enable_grad():
-        replayed = replay(root, view._view_steps)
-    view._grad_fn = replayed._grad_fn
-    view._output_nr = replayed._output_nr
-    view._requires_grad = replayed._requires_grad
-    view._view_version = view._vc.version
+    message = multi_output_message(
+        view, "its base or another view of its base has been modified inplace"
+    )
+    if message:
+        raise RuntimeError(message)
+    view._grad_fn = AsStridedBackward0(root, view)
+    view._output_nr = 0
+    view._requires_grad = True
     retain_on_new_grad_fn(view)
 
 
@@ -97,3 +119,29 @@ class CopySlices(Node):
 
     def _release(self) -> None:
         self._fn._release()
+
+
+class AsStridedBackward0(Node):
+    """A view's gradient once its root changed in place: scattered into the root's shape."""
+
+    def __init__(self, root, view):
+        self.next_functions = (root._edge(),)
+        self._input_meta = ((root._data.shape, root._data.dtype),)
+        with grad_mode.no_grad():  # where each view element lives in the root, flattened
+            numbered = Tensor._make(xp.arange(root._data.size).reshape(root._data.shape))
+            positions = replay(numbered, view._view_steps)
+        self._positions = xp.ascontiguousarray(positions._data).reshape(-1)
+        itemsize = view._data.itemsize
+        self._saved_size = tuple(view._data.shape)
+        self._saved_stride = tuple(s // itemsize for s in view._data.strides)
+        self._saved_storage_offset = view.storage_offset()
+        self._sequence_nr = next_sequence_nr()
+
+    def _apply(self, grad_outputs: tuple) -> tuple:
+        grad = grad_outputs[0]
+        if grad is None:
+            return (None,)
+        shape, dtype = self._input_meta[0]
+        flat = Tensor._make(xp.zeros(math.prod(shape), dtype))
+        positions = Tensor._make(self._positions)
+        return (flat.index_add(0, positions, grad.reshape(-1)).reshape(shape),)
