@@ -29,7 +29,7 @@ out(x.grad)
 # ---
 # view chains and inplace
 x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
-y = x.exp()
+y = x * 2
 v = y.transpose(0, 1)
 v.mul_(2)
 out(y.grad_fn.name(), v.grad_fn.name())
@@ -49,19 +49,31 @@ out(x.grad, w.grad)
 # ---
 # inplace ops variety on non-leaf
 x = torch.tensor([0.5, -1.5, 2.0], requires_grad=True)
+ops = [
+    "exp_",
+    "neg_",
+    "abs_",
+    "sigmoid_",
+    "tanh_",
+    "relu_",
+    "sqrt_",
+    "reciprocal_",
+    "sin_",
+    "log1p_",
+]
+for name in ops:
+    y = (x * 1).abs() if name in ("sqrt_", "log1p_") else x * 1
+    getattr(y, name)()
+    out(name, y, y.grad_fn.name())
+    y.sum().backward()
+    out(x.grad)
+    x.grad = None
 y = x * 1
-y.exp_()
-y.clamp_(max=5)
-y.pow_(2)
-y.neg_()
-y.abs_()
-y.sqrt_()
-y.sigmoid_()
-y.tanh_()
-y.relu_()
-out(y, y.grad_fn.name())
-y.sum().backward()
-out(x.grad)
+y.clamp_(max=1.0).pow_(2).mul_(3)
+out(y)
+z = (x * 1).tanh_()
+z.relu_()
+err(lambda: z.sum().backward())
 # ---
 # masked_fill_ / index_put / setitem with tensor
 x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
@@ -165,10 +177,10 @@ out(g)
 out(torch.autograd.grad(g.sum(), w))
 # ---
 # multi-output views after in-place of their base
-w = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+w = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 y = w * 1
 a, b = y.unbind()
-c, d = y.split([1, 3])
+c, d = y.split([1, 1])
 e = d[1:]
 y.add_(1)
 err(lambda: a.grad_fn)

@@ -621,7 +621,9 @@ def chunk(input, chunks, dim=0):
 )
 def _unbind(input, dim):
     lead = (slice(None),) * dim
-    return tuple(input[lead + (i,)] for i in range(input.shape[dim]))
+    return tuple(
+        input[lead + (i, ...)] for i in range(input.shape[dim])
+    )  # "...": 0-d views, not scalars
 
 
 def _unbind_backward(grads, input_shape, dim):
