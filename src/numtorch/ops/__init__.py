@@ -1,4 +1,15 @@
 """numtorch's ops; importing this package registers every op on Tensor and in FUNCTIONS."""
 
-from . import factory, indexing, linalg, operators, pointwise, reduction, shape  # noqa: F401
+from . import (  # noqa: F401
+    cumulative,
+    factory,
+    indexing,
+    linalg,
+    operators,
+    pointwise,
+    reduction,
+    shape,
+    special,
+    triangular,
+)
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401
