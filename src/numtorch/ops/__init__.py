@@ -8,6 +8,8 @@ from . import (  # noqa: F401
     operators,
     pointwise,
     reduction,
+    selection,
+    sets,
     shape,
     special,
     triangular,

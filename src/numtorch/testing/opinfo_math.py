@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .opinfo import OpInfo, Sample, _away, _binary_samples, _distinct, _n, _pos, _shapes_unary
+from .opinfo import (
+    OpInfo,
+    Sample,
+    _away,
+    _binary_samples,
+    _distinct,
+    _n,
+    _off_integers,
+    _pos,
+    _shapes_unary,
+)
 
 
 def _unit(rng, *shape):
@@ -174,4 +184,171 @@ POINTWISE = [
     ),
 ]
 
-MATH_OPS = CUMULATIVE + POINTWISE
+
+def _lower_median(x, axis=None):
+    s = np.sort(x.reshape(-1) if axis is None else x, axis=-1 if axis is None else axis)
+    n = s.shape[-1 if axis is None else axis]
+    return np.take(s, (n - 1) // 2, axis=-1 if axis is None else axis)
+
+
+SELECTION = [
+    OpInfo("median", lambda t, x: t.median(x), _shapes_unary(_distinct), _lower_median),
+    # ties share the gradient (a subgradient)
+    OpInfo(
+        "median_ties",
+        lambda t, x: t.median(x),
+        lambda rng: [Sample((np.array([2.0, 1.0, 2.0, 3.0]),))],
+        _lower_median,
+        grad=False,
+    ),
+    OpInfo(
+        "median_dim",
+        lambda t, x, d: t.median(x, d).values,
+        lambda rng: [Sample((_distinct(rng, 3, 4), 1)), Sample((_distinct(rng, 4, 3), 0))],
+        lambda x, d: _lower_median(x, d),
+    ),
+    OpInfo(
+        "median_keepdim",
+        lambda t, x: x.median(-1, keepdim=True)[0],
+        lambda rng: [Sample((_distinct(rng, 2, 3),))],
+        lambda x: _lower_median(x, -1)[..., None],
+    ),
+    OpInfo(
+        "nanmedian",
+        lambda t, x: t.nanmedian(x),
+        lambda rng: [Sample((np.array([1.5, np.nan, -0.5, 3.0]),))],
+        lambda x: _lower_median(x[~np.isnan(x)]),
+    ),
+    OpInfo(
+        "nanmedian_dim",
+        lambda t, x: t.nanmedian(x, 1).values,
+        lambda rng: [Sample((np.array([[1.5, np.nan, -0.5, 3.0], [0.5, 0.25, 2.0, -1.0]]),))],
+        lambda x: np.array([1.5, 0.25]),
+    ),
+    OpInfo(
+        "kthvalue",
+        lambda t, x, k, d: t.kthvalue(x, k, d).values,
+        lambda rng: [Sample((_distinct(rng, 3, 4), 2, 1)), Sample((_distinct(rng, 5), 5, 0))],
+        lambda x, k, d: np.take(np.sort(x, d), k - 1, d),
+    ),
+    OpInfo(
+        "mode",
+        lambda t, x: t.mode(x).values,
+        lambda rng: [Sample((np.array([[2.0, 1.0, 2.0, 3.0], [0.5, 0.5, -1.0, -1.0]]),))],
+        lambda x: np.array([2.0, -1.0]),
+        grad=False,  # moving a tied value changes the mode: checked against torch only
+    ),
+    OpInfo(
+        "quantile",
+        lambda t, x, q, **k: t.quantile(x, q, **k),
+        lambda rng: [
+            Sample((_distinct(rng, 3, 4), 0.3)),
+            Sample((_distinct(rng, 3, 4), 0.75), {"dim": 1}),
+            Sample((_distinct(rng, 3, 4), 0.4), {"dim": 0, "keepdim": True}),
+            Sample((_distinct(rng, 2, 5), 0.6), {"dim": 1, "interpolation": "midpoint"}),
+            Sample((_distinct(rng, 2, 5), 0.6), {"dim": 1, "interpolation": "nearest"}),
+        ],
+        lambda x, q, dim=None, keepdim=False, interpolation="linear": np.quantile(
+            x, q, axis=dim, keepdims=keepdim, method=interpolation
+        ),
+    ),
+    OpInfo(
+        "quantile_tensor_q",
+        # q is data here, not a differentiable input (torch's gradient for q is not exact)
+        lambda t, x, q: t.quantile(x, t.tensor(q, dtype=x.dtype), dim=1),
+        lambda rng: [Sample((_distinct(rng, 3, 5), [0.1, 0.5, 0.95]))],
+        lambda x, q: np.quantile(x, q, axis=1),
+    ),
+    OpInfo(
+        "nanquantile",
+        lambda t, x: t.nanquantile(x, 0.3, dim=1),
+        lambda rng: [Sample((np.array([[1.5, np.nan, -0.5, 3.0], [0.5, 0.25, 2.0, -1.0]]),))],
+        lambda x: np.nanquantile(x, 0.3, axis=1),
+    ),
+]
+
+
+def _as(t, a):
+    return t.tensor(a)
+
+
+_INTS = np.array([[3, 1, 2, 1], [0, 3, 3, 1], [3, 1, 2, 1]])
+
+# not differentiable (unique, bincount record a node that raises): integer samples
+COUNTING = [
+    OpInfo(
+        "unique",
+        lambda t, a: t.unique(_as(t, a)),
+        lambda rng: [Sample((_INTS,))],
+        np.unique,
+        grad=False,
+    ),
+    OpInfo(
+        "unique_inverse",
+        lambda t, a: t.unique(_as(t, a), return_inverse=True)[1],
+        lambda rng: [Sample((_INTS,))],
+        lambda a: np.unique(a, return_inverse=True)[1].reshape(a.shape),
+        grad=False,
+    ),
+    OpInfo(
+        "unique_counts_dim",
+        lambda t, a: t.unique(_as(t, a), return_counts=True, dim=0)[1],
+        lambda rng: [Sample((_INTS,))],
+        lambda a: np.unique(a, return_counts=True, axis=0)[1],
+        grad=False,
+    ),
+    OpInfo(
+        "unique_consecutive",
+        lambda t, a: t.unique_consecutive(_as(t, a), return_counts=True)[1],
+        lambda rng: [Sample((np.array([1, 1, 2, 2, 2, 3, 1]),))],
+        lambda a: np.array([2, 3, 1, 1]),
+        grad=False,
+    ),
+    OpInfo(
+        "unique_consecutive_dim",
+        lambda t, a: t.unique_consecutive(_as(t, a), dim=0),
+        lambda rng: [Sample((np.array([[1, 2], [1, 2], [3, 4]]),))],
+        lambda a: a[1:],
+        grad=False,
+    ),
+    OpInfo(
+        "bincount",
+        lambda t, a, w: t.bincount(_as(t, a), w.detach(), minlength=5),
+        lambda rng: [Sample((np.array([1, 1, 3]), _n(rng, 3)))],
+        lambda a, w: np.bincount(a, w, minlength=5),
+        grad=False,
+    ),
+    OpInfo(
+        "histc",
+        lambda t, x: t.histc(x.detach(), bins=5, min=-1, max=1),
+        lambda rng: [Sample((_off_integers(rng, 20) / 3,))],
+        lambda x: np.histogram(x, bins=5, range=(-1, 1))[0].astype(float),
+        grad=False,
+    ),
+    OpInfo(
+        "searchsorted",
+        lambda t, s, v: t.searchsorted(s.detach(), v.detach(), right=True),
+        lambda rng: [
+            Sample((np.array([1.0, 3.0, 5.0, 7.0]), np.array([3.0, 6.0, 9.0, 0.0]))),
+            Sample((np.sort(_n(rng, 2, 4), 1), _n(rng, 2, 3))),
+        ],
+        None,
+        grad=False,
+    ),
+    OpInfo(
+        "bucketize",
+        lambda t, v, s: t.bucketize(v.detach(), s.detach()),
+        lambda rng: [Sample((_n(rng, 2, 3), np.array([-1.0, 0.0, 0.5])))],
+        lambda v, s: np.searchsorted(s, v),
+        grad=False,
+    ),
+    OpInfo(
+        "isin",
+        lambda t, a, b: t.isin(_as(t, a), _as(t, b)).long(),
+        lambda rng: [Sample((_INTS, np.array([1, 2])))],
+        lambda a, b: np.isin(a, b).astype(np.int64),
+        grad=False,
+    ),
+]
+
+MATH_OPS = CUMULATIVE + POINTWISE + SELECTION + COUNTING
