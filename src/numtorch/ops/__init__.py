@@ -1,12 +1,17 @@
 """numtorch's ops; importing this package registers every op on Tensor and in FUNCTIONS."""
 
 from . import (  # noqa: F401
+    construction,
     cumulative,
     factory,
+    indexed,
     indexing,
     linalg,
+    linalg_decomp,
+    linalg_functions,
     operators,
     pointwise,
+    products,
     reduction,
     selection,
     sets,

@@ -807,7 +807,8 @@ INPLACE = [
 OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE
 
 # Tables by concept live beside this one; they import the helpers above.
+from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
 
-OP_DB += MATH_OPS + STRUCTURE_OPS
+OP_DB += MATH_OPS + STRUCTURE_OPS + LINALG_OPS

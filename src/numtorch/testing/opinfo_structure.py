@@ -100,4 +100,120 @@ def _write_diagonal(x, v):
     return y
 
 
-STRUCTURE_OPS = TRIANGULAR
+def _index(*values):
+    return np.array(values, dtype=np.int64)
+
+
+CONSTRUCTION = [
+    OpInfo(
+        "meshgrid",
+        lambda t, a, b: t.meshgrid(a, b, indexing="ij")[1],
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 2)))],
+        lambda a, b: np.meshgrid(a, b, indexing="ij")[1],
+    ),
+    OpInfo(
+        "meshgrid_xy",
+        lambda t, a, b, c: t.meshgrid(a, b, c, indexing="xy")[0],
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 2), _n(rng, 2)))],
+        lambda a, b, c: np.meshgrid(a, b, c, indexing="xy")[0],
+    ),
+    OpInfo(
+        "cartesian_prod",
+        lambda t, a, b: t.cartesian_prod(a, b),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 2)))],
+        lambda a, b: np.stack([g.reshape(-1) for g in np.meshgrid(a, b, indexing="ij")], 1),
+    ),
+    OpInfo(
+        "block_diag",
+        lambda t, a, b, c: t.block_diag(a, b, c),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 2), _n(rng)))],
+        None,
+    ),
+    OpInfo(
+        "rot90",
+        lambda t, x, *a: t.rot90(x, *a),
+        lambda rng: [
+            Sample((_n(rng, 2, 3),)),
+            Sample((_n(rng, 2, 3, 4), 2, (2, 0))),
+            Sample((_n(rng, 2, 3), -1)),
+        ],
+        lambda x, k=1, dims=(0, 1): np.rot90(x, k, dims),
+    ),
+    OpInfo(
+        "unfold",
+        lambda t, x, *a: x.unfold(*a),
+        lambda rng: [Sample((_n(rng, 2, 5), 1, 2, 1)), Sample((_n(rng, 7, 2), 0, 3, 2))],
+        lambda x, d, size, step: np.moveaxis(
+            np.lib.stride_tricks.sliding_window_view(x, size, axis=d), d, d
+        ).take(range(0, x.shape[d] - size + 1, step), axis=d),
+    ),
+]
+
+
+INDEXED = [
+    OpInfo(
+        "take_along_dim",
+        lambda t, x, i, *d: t.take_along_dim(x, t.tensor(i), *d),
+        lambda rng: [
+            Sample((_n(rng, 2, 3), _index([0, 2], [1, 1]), 1)),
+            Sample((_n(rng, 2, 3), _index([[0], [1]]).reshape(2, 1), 0)),
+            Sample((_n(rng, 2, 3), _index(5, 0, 5))),
+        ],
+        None,
+    ),
+    OpInfo(
+        "index_fill",
+        lambda t, x: t.index_fill(x, 1, t.tensor(_index(0, 2)), -1.5),
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        None,
+    ),
+    OpInfo(
+        "index_fill_tensor",
+        lambda t, x, v: x.index_fill(0, t.tensor(_index(1)), v),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng)))],
+        None,
+    ),
+    OpInfo(
+        "index_fill_",
+        lambda t, x: (x * 1).index_fill_(0, t.tensor(_index(0)), 2.0),
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        None,
+    ),
+    OpInfo(
+        "index_copy",
+        lambda t, x, s: t.index_copy(x, 1, t.tensor(_index(2, 0)), s),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 2, 2)))],
+        None,
+    ),
+    OpInfo(
+        "masked_scatter",
+        lambda t, x, m, s: t.masked_scatter(x, t.tensor(m), s),
+        lambda rng: [
+            Sample((_n(rng, 2, 3), _n(rng, 2, 3) > 0, _n(rng, 7))),
+            Sample((_n(rng, 2, 3), np.array([True, False, True]), _n(rng, 2, 2))),
+        ],
+        None,
+    ),
+    OpInfo(
+        "masked_select_broadcast",
+        lambda t, x, m: t.masked_select(x, t.tensor(m)),
+        lambda rng: [Sample((_n(rng, 2, 3), np.array([True, False, True])))],
+        lambda x, m: x[np.broadcast_to(m, x.shape)],
+    ),
+    OpInfo(
+        "where_condition",
+        lambda t, x: t.where(x > 0)[1],
+        lambda rng: [Sample((_n(rng, 3, 4),))],
+        lambda x: np.nonzero(x > 0)[1],
+        grad=False,
+    ),
+    OpInfo(
+        "tensor_where",
+        lambda t, x, y: x.where(x > 0, y),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 3)))],
+        lambda x, y: np.where(x > 0, x, y),
+    ),
+]
+
+
+STRUCTURE_OPS = TRIANGULAR + CONSTRUCTION + INDEXED
