@@ -275,10 +275,24 @@ def svd(input, some=True, compute_uv=True):
     return _svd_type(U, S, V)
 
 
+_warned = set()
+
+
+def _deprecated(name, message):
+    if name not in _warned:  # once per process, as torch
+        _warned.add(name)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
 @export
 def qr(input, some=True):
     """The QR decomposition (``torch.linalg.qr`` with mode 'reduced', or 'complete' when
-    ``some=False``)."""
+    ``some=False``); deprecated in torch."""
+    _deprecated(
+        "qr",
+        "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
+        "PyTorch release.",
+    )
     return _qr_type(*decomp.qr(input, "reduced" if some else "complete"))
 
 
@@ -291,20 +305,13 @@ def _cholesky_legacy(input, upper):
     return decomp._cholesky.spec.forward(input, upper)
 
 
-_cholesky_warned = False
-
-
 @export
 def cholesky(input, upper=False) -> Tensor:
     """Deprecated in torch in favour of ``torch.linalg.cholesky`` (which this matches)."""
-    global _cholesky_warned
-    if not _cholesky_warned:  # once per process, as torch
-        _cholesky_warned = True
-        warnings.warn(
-            "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
-            "removed in a future PyTorch release.",
-            UserWarning,
-            stacklevel=2,
-        )
+    _deprecated(
+        "cholesky",
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed "
+        "in a future PyTorch release.",
+    )
     decomp.check_matrices(input, "cholesky")
     return _cholesky_legacy(input, bool(upper))
