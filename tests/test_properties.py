@@ -17,7 +17,9 @@ UNARY = {
     "softplus": lambda x: (x.exp() + 1).log(),
     "sum_keepdim": lambda x: x.sum(-1, keepdim=True) if x.ndim else x,
     "softmax": lambda x: x.softmax(-1) if x.ndim else x,
-    "transpose": lambda x: x.transpose(0, -1) if x.ndim else x,
+    # transposed and back: a bare transpose of a non-square input no longer broadcasts
+    # against ``b`` in a later binary step
+    "transpose": lambda x: (x.transpose(0, -1) * 2).transpose(0, -1) if x.ndim else x,
     "flip": lambda x: x.flip(0) if x.ndim else x,
 }
 BINARY = {

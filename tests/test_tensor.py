@@ -116,7 +116,26 @@ REPR_CASES = [
     lambda t: t.ones(3, requires_grad=True) * 2,
     lambda t: t.zeros(2, dtype=t.float64, requires_grad=True).sum(),
     lambda t: t.arange(24.0).reshape(2, 3, 4) * 1e6,
+    lambda t: t.tensor([1 + 2j, 3 - 1j]),
+    lambda t: t.tensor([[1.5 + 2j, -3.25 - 1j], [0j, 1e5 + 1j]]),
+    lambda t: t.tensor(2 + 0.5j),
 ]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [np.float64(1.0), np.float64(2.0)],
+        [np.float32(1.0), 2.0],
+        [np.int32(1), np.int32(2)],
+        [np.float16(1), np.float64(2)],
+        [np.int16(1), 2.5],
+        [[np.int8(1)], [np.int8(2)]],
+    ],
+)
+def test_numpy_scalars_in_lists_keep_their_dtype(values):
+    t = torch_or_skip()
+    assert str(torch.tensor(values).dtype) == str(t.tensor(values).dtype)
 
 
 @pytest.mark.parametrize("case", range(len(REPR_CASES)))

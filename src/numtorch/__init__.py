@@ -75,6 +75,11 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, cuda, linalg, testing
 from . import profiler
@@ -83,3 +88,6 @@ from ._misc import is_floating_point, is_tensor, numel, result_type
 globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
+
+from . import optim, utils
+from .serialization import load, save

@@ -132,22 +132,29 @@ def _rng(generator) -> xp.random.Generator:
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def _size(args, name: str) -> tuple:
+def shape_arg(args, name: str = "view") -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape (2, 3)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
-        args = tuple(args[0])
+        args = args[0]
     shape = []
     for s in args:
         if isinstance(s, Tensor):
             s = s.item()
         if not isinstance(s, numbers.Integral) or isinstance(s, bool):
             raise TypeError(
-                f"{name}(): argument 'size' must be a sequence of ints, but found element of "
-                f"type {type(s).__name__}"
+                f"{name}(): argument 'size' must be tuple of ints, but found element of type "
+                f"{type(s).__name__}"
             )
-        if s < 0:
-            raise RuntimeError(f"{name}: Dimension size must be non-negative.")
         shape.append(int(s))
     return tuple(shape)
+
+
+def _size(args, name: str) -> tuple:
+    """A shape for a new tensor: as ``shape_arg``, and no negative sizes."""
+    shape = shape_arg(args, name)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+    return shape
 
 
 def _finish(data, requires_grad: bool, name: str) -> Tensor:
@@ -178,6 +185,20 @@ def _plain(data):
     return data
 
 
+def _numpy_scalar_dtype(data):
+    """The promoted dtype of the NumPy scalars in nested lists (None if there are none)."""
+    found = None
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, xp.generic):
+            d = _dtypes.from_numpy_dtype(item.dtype)
+            found = d if found is None else _dtypes.promote_types(found, d)
+    return found
+
+
 def _ragged_message(data) -> str:
     def walk(seq, depth):
         if not isinstance(seq, (list, tuple)):
@@ -199,7 +220,7 @@ def _ragged_message(data) -> str:
 def _infer_array(data, dtype):
     if isinstance(data, Tensor):
         return data._data.copy() if dtype is None else data._data.astype(dtype.np)
-    if isinstance(data, xp.ndarray):
+    if isinstance(data, (xp.ndarray, xp.generic)):  # a NumPy scalar keeps its dtype too
         arr = xp.array(data, copy=True)
         if dtype is not None:
             return arr.astype(dtype.np)
@@ -207,8 +228,10 @@ def _infer_array(data, dtype):
         return arr
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    strong = None
     if isinstance(data, (list, tuple)):
         data = _plain(data)
+        strong = _numpy_scalar_dtype(data)
     try:
         arr = xp.array(data)
     except ValueError as error:
@@ -218,6 +241,8 @@ def _infer_array(data, dtype):
         raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
+    if strong is not None and (kind not in "fc" or strong.is_floating_point or strong.is_complex):
+        return arr.astype(strong.np)  # NumPy scalars keep their dtype (Python numbers are weak)
     if kind == "f":
         return arr.astype(_dtypes.get_default_dtype().np)
     if kind == "c":

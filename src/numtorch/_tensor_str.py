@@ -121,6 +121,22 @@ def _summarized(data):
     return xp.stack([_summarized(data[i]) for i in rows])
 
 
+class _ComplexFormatter:
+    """torch's complex layout: real and imaginary parts formatted independently."""
+
+    def __init__(self, values):
+        self.real = _Formatter(values.real)
+        self.imag = _Formatter(values.imag)
+
+    def width(self) -> int:
+        return self.real.width() + self.imag.width() + 3
+
+    def format(self, value) -> str:
+        real = self.real.format(value.real)
+        imag = (self.imag.format(value.imag) + "j").lstrip()
+        return real + imag if imag[0] in "+-" else real + "+" + imag
+
+
 def _vector_str(data, indent: int, summarize: bool, formatter: _Formatter) -> str:
     element_length = formatter.width() + 2
     per_line = max(1, int(math.floor((PRINT_OPTS.linewidth - indent) / element_length)))
@@ -159,7 +175,8 @@ def array_body(data, indent: int) -> str:
     summarize = data.size > PRINT_OPTS.threshold
     if data.dtype == xp.float16:
         data = data.astype(xp.float32)
-    formatter = _Formatter(_summarized(data) if summarize else data)
+    values = _summarized(data) if summarize else data
+    formatter = _ComplexFormatter(values) if data.dtype.kind == "c" else _Formatter(values)
     return _array_str(data, indent, summarize, formatter)
 
 

@@ -31,6 +31,11 @@ def _make_grads(outputs, grads, batched=False):
         if not isinstance(out, Tensor):
             raise TypeError(f"expected a Tensor as output {i}, got {type(out).__name__}")
         if grad is None:
+            if batched:
+                raise ValueError(
+                    f"is_grads_batched=True needs a grad_output for output {i}, of shape "
+                    f"[batch_size] + {list(out._data.shape)}"
+                )
             if out._requires_grad:
                 if out._data.size != 1:
                     raise RuntimeError(
@@ -52,8 +57,17 @@ def _make_grads(outputs, grads, batched=False):
             )
         expected = out._data.shape
         got = grad._data.shape[1:] if batched else grad._data.shape
+        if got != expected and batched:
+            raise RuntimeError(
+                "If `is_grads_batched=True`, we interpret the first dimension of each "
+                "grad_output as the batch dimension. The sizes of the remaining dimensions are "
+                "expected to match the shape of corresponding output, but a mismatch was "
+                f"detected: grad_output[{i}] has a shape of torch.Size({list(got)}) and "
+                f"output[{i}] has a shape of torch.Size({list(expected)}). If you only want "
+                "some tensors in `grad_output` to be considered batched, consider using vmap."
+            )
         if got != expected:
-            what = "grad_output" if not batched else "grad_output (batched, leading dim dropped)"
+            what = "grad_output"
             raise RuntimeError(
                 f"Mismatch in shape: {what}[{i}] has a shape of torch.Size({list(got)}) and "
                 f"output[{i}] has a shape of torch.Size({list(expected)})."
@@ -173,23 +187,49 @@ def grad(
 def _batched_grad(
     outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads
 ):
-    from ..ops.shape import stack
+    """One vector-Jacobian product per row of the batched ``grad_outputs``.
 
-    _make_grads(outputs, grad_outputs, batched=True)
+    Runs a single batched walk (Note [Batched gradients] in batched.py) unless the graph has
+    hooks or anomaly mode is on; then one ordinary backward per row, as torch's fallback.
+    """
+    from .._creation import zeros
+    from ..ops.shape import stack
+    from .batched import can_batch, run_batched_backward
+
+    grad_outputs = _make_grads(outputs, grad_outputs, batched=True)
     count = grad_outputs[0].shape[0]
-    rows = []
-    for b in range(count):
-        rows.append(
+    if can_batch(outputs):
+        for i, t in enumerate(outputs):
+            if not t._requires_grad:
+                raise RuntimeError(
+                    f"element {i} of tensors does not require grad and does not have a grad_fn"
+                )
+        captured = run_batched_backward(outputs, grad_outputs, inputs, retain_graph, create_graph)
+    else:
+        rows = [
             grad(
                 outputs,
                 inputs,
                 tuple(g[b] for g in grad_outputs),
-                retain_graph=True,
+                retain_graph=True if b < count - 1 else retain_graph,
                 create_graph=create_graph,
-                allow_unused=allow_unused,
-                materialize_grads=materialize_grads,
+                allow_unused=True,
             )
-        )
-    return tuple(
-        None if rows[0][i] is None else stack([r[i] for r in rows]) for i in range(len(inputs))
-    )
+            for b in range(count)
+        ]
+        captured = [
+            None if rows[0][i] is None else stack([r[i] for r in rows]) for i in range(len(inputs))
+        ]
+    result = []
+    for i, (t, g) in enumerate(zip(inputs, captured)):
+        if g is None:
+            if materialize_grads:
+                g = zeros((count, *t._data.shape), dtype=t.dtype)
+            elif not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the "
+                    f"graph (input {i}, shape {list(t._data.shape)}). Set allow_unused=True if "
+                    "this is the desired behavior."
+                )
+        result.append(g)
+    return tuple(result)

@@ -18,18 +18,23 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 
 from .. import _dtypes
 from .._dispatch import dispatch
+from ..backend import xp
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled, run_with_anomaly
 from .graph import accumulate_into_grad
+from .hooks import commit_leaf_grad, leaf_hooks, node_post_hooks, node_pre_hooks, tensor_hooks
 
 Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
+ndarray = xp.ndarray
 
 
-def _topological_needed(roots, deps, targets) -> set:
-    """Nodes from which some capture target is reachable (the part autograd.grad runs)."""
+def nodes_leading_to(roots, deps, targets) -> set:
+    """Nodes from which some capture target is reachable through at least one edge (the
+    part autograd.grad runs; a target itself runs only if it leads to another target)."""
     remaining = dict(deps)
     order = []
     stack = [n for n in roots if remaining.get(n, 0) == 0]
@@ -43,12 +48,12 @@ def _topological_needed(roots, deps, targets) -> set:
                     stack.append(nxt)
     needed = set()
     for node in reversed(order):
-        if node in targets or any(n in needed for n, _ in node.next_functions):
+        if any(n in needed or n in targets for n, _ in node.next_functions):
             needed.add(node)
     return needed
 
 
-def _conform(grad, meta, node):
+def conform_gradient(grad, meta, node):
     """Reduce a broadcast gradient to its input's shape and cast it to the input's dtype."""
     index = next(i for i, m in enumerate(node._input_meta) if m is meta)
     data = getattr(grad, "_data", None)
@@ -71,11 +76,10 @@ def _conform(grad, meta, node):
     return grad
 
 
-def _graph_dependencies(root_nodes) -> dict:
+def graph_dependencies(root_nodes) -> dict:
     """How many edges point at each node reachable from the roots (iterative walk)."""
-    deps = {}
+    deps = dict.fromkeys(root_nodes, 0)  # roots are known: a root reached again is not re-walked
     stack = list(root_nodes)
-    seen = set(stack)
     while stack:
         for nxt, _ in stack.pop().next_functions:
             if nxt is not None:
@@ -83,16 +87,14 @@ def _graph_dependencies(root_nodes) -> dict:
                     deps[nxt] += 1
                 else:
                     deps[nxt] = 1
-                    if nxt not in seen:
-                        seen.add(nxt)
-                        stack.append(nxt)
+                    stack.append(nxt)
     return deps
 
 
-def run_backward(
-    roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
-):
-    """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
+def start_walk(roots, grad_roots, inputs):
+    """What a walk starts from: root nodes, dependency counts, the nodes whose gradients
+    are captured for ``inputs`` (and the part of the graph leading to them), and the root
+    gradients in their buffers."""
     root_edges = []
     for i, t in enumerate(roots):
         edge = t._edge()
@@ -102,7 +104,7 @@ def run_backward(
             )
         root_edges.append(edge)
     root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
-    deps = _graph_dependencies(root_nodes)
+    deps = graph_dependencies(root_nodes)
     captures = {}
     needed = None
     if inputs is not None:
@@ -111,14 +113,45 @@ def run_backward(
             if node is None:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             captures.setdefault(node, []).append((nr, k))
-        needed = _topological_needed(root_nodes, deps, captures)
-    captured = [None] * (len(inputs) if inputs is not None else 0)
+        needed = nodes_leading_to(root_nodes, deps, captures)
     buffers = {}
     for (node, nr), g in zip(root_edges, grad_roots):
         buf = buffers.setdefault(node, [None] * node._num_outputs)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
+    return root_nodes, deps, captures, needed, buffers
+
+
+class _Task(threading.local):
+    accumulating = True  # False while autograd.grad or backward(inputs=...) runs
+
+
+_task = _Task()
+
+
+def is_checkpoint_valid() -> bool:
+    """``torch.autograd._is_checkpoint_valid``: False inside ``autograd.grad`` or
+    ``backward(inputs=...)``, where a reentrant checkpoint cannot write ``.grad``."""
+    return _task.accumulating
+
+
+def run_backward(
+    roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
+):
+    """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
+    outer = _task.accumulating
+    _task.accumulating = inputs is None
+    try:
+        return _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
+    finally:
+        _task.accumulating = outer
+
+
+def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):
+    root_nodes, deps, captures, needed, buffers = start_walk(roots, grad_roots, inputs)
+    scheduled = needed.union(captures) if needed is not None else None
+    captured = [None] * (len(inputs) if inputs is not None else 0)
     tiebreak = itertools.count().__next__
-    ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if n not in deps]
+    ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if deps[n] == 0]
     heapq.heapify(ready)
     pending = []  # (AccumulateGrad, grad) committed at the end: Note [Atomic backward]
     anomaly = is_anomaly_enabled()
@@ -135,20 +168,27 @@ def run_backward(
                 node = pop(ready)[2]
             grads = buffers.pop(node, None) or [None] * node._num_outputs
             if node._is_accumulator:
-                grads = _leaf_hooks(node.variable, grads)
+                grads = leaf_hooks(node.variable, grads)
                 if captures and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
-                if accumulate and inputs is None and grads[0] is not None:
+                if accumulate and grads[0] is not None and (inputs is None or node in captures):
+                    if node._hooked and node._pre_hooks:
+                        grads = node_pre_hooks(node, grads)
                     pending.append((node, grads[0]))
                 continue
             if special or node._hooked:
-                if node._hooked:
-                    grads = _tensor_hooks(node, grads)
-                if captures and node in captures:
+                # Note [Hooks ordering]: as in torch, a node that runs has its inputs captured
+                # before its tensor hooks; a node that is only captured runs its hooks first.
+                runs = needed is None or node in needed
+                if captures and runs and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
-                if needed is not None and node not in needed:
+                if node._hooked:
+                    grads = tensor_hooks(node, grads)
+                if not runs:
+                    for nr, k in captures.get(node, ()):
+                        captured[k] = grads[nr]
                     continue
                 if dispatch.slow:
                     outputs = _observed_node(node, lambda: _run_node(node, grads, anomaly))
@@ -159,14 +199,12 @@ def run_backward(
             elif grads[0] is None:
                 outputs = (None,) * len(node.next_functions)
             else:
-                outputs = node._apply(grads)
-                if len(outputs) != len(node.next_functions):
-                    _wrong_count(node, outputs)
+                outputs = node._apply(grads)  # nodes check their own gradient counts
             if node._saved and not retain_graph:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             for (nxt, nr), g, meta in zip(node.next_functions, outputs, node._input_meta):
-                if nxt is None or (needed is not None and nxt not in needed):
+                if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
                     try:
@@ -174,7 +212,7 @@ def run_backward(
                     except AttributeError:
                         data = None
                     if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
-                        g = _conform(g, meta, node)
+                        g = conform_gradient(g, meta, node)
                     buf = buffers.get(nxt)
                     if buf is None:
                         buf = buffers[nxt] = [None] * nxt._num_outputs
@@ -184,7 +222,10 @@ def run_backward(
                     elif create_graph:
                         buf[nr] = old + g
                     else:
-                        buf[nr] = make(old._data + g._data)
+                        total = old._data + g._data
+                        if total.__class__ is not ndarray:  # 0-d sums give NumPy scalars
+                            total = xp.asarray(total)
+                        buf[nr] = make(total)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
@@ -199,12 +240,12 @@ def run_backward(
                     follow = first
         for node, grad in pending:
             if dispatch.slow:
-                _observed_node(node, lambda: accumulate_into_grad(node.variable, grad))
+                _observed_node(node, lambda: commit_leaf_grad(node, grad))
             else:
-                accumulate_into_grad(node.variable, grad)
+                commit_leaf_grad(node, grad)
         if accumulate and inputs is not None:
             for t, grad in zip(inputs, captured):
-                if grad is not None:
+                if grad is not None and t._grad_fn is not None:  # leaves went through pending
                     accumulate_into_grad(t, grad)
     return captured
 
@@ -231,49 +272,10 @@ def _run_node(node, grads, anomaly):
     else:
         return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
-        for hook in tuple(node._pre_hooks.values()):
-            replaced = hook(tuple(grads))
-            if replaced is not None:
-                grads = list(replaced)
+        grads = node_pre_hooks(node, grads)
     outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
     if node._hooked and node._post_hooks:
-        for hook in tuple(node._post_hooks.values()):
-            replaced = hook(tuple(outputs), tuple(grads))
-            if replaced is not None:
-                outputs = tuple(replaced)
+        outputs = node_post_hooks(node, outputs, grads)
     return outputs
-
-
-def _run_tensor_hooks(hooks, grad, owner):
-    for hook in tuple(hooks.values()):
-        new = hook(grad)
-        if new is not None:
-            if getattr(new, "_data", None) is None or new._data.shape != grad._data.shape:
-                got = list(new._data.shape) if hasattr(new, "_data") else type(new).__name__
-                raise RuntimeError(
-                    f"hook '{getattr(hook, '__name__', hook)}' has changed the size of value "
-                    f"(on {owner}): expected {list(grad._data.shape)}, got {got}"
-                )
-            grad = new
-    return grad
-
-
-def _tensor_hooks(node, grads):
-    grads = list(grads)
-    for nr, hooks in (node._tensor_pre_hooks or {}).items():
-        if hooks and grads[nr] is not None:
-            grads[nr] = _run_tensor_hooks(hooks, grads[nr], f"output {nr} of {node.name()}")
-    for nr, ref in (node._retains_grad or {}).items():
-        t = ref()
-        g = grads[nr]
-        if t is not None and g is not None and t._grad_fn is node:
-            t._grad = g.clone() if t._grad is None else t._grad + g
-    return grads
-
-
-def _leaf_hooks(leaf, grads):
-    if leaf._hooks and grads[0] is not None:
-        return [_run_tensor_hooks(leaf._hooks, grads[0], "a leaf tensor")]
-    return grads

@@ -73,7 +73,11 @@ class BackwardCFunction(Node, FunctionCtx):
             for i, (g, meta) in enumerate(zip(grads, self._output_meta)):
                 if g is None and meta is not None:
                     grads[i] = zeros(meta[0], dtype=meta[1])
-        result = self._forward_cls.backward(self, *grads)
+        try:
+            result = self._forward_cls.backward(self, *grads)
+        except Exception as error:
+            _annotate(error, self)
+            raise
         if not isinstance(result, tuple):
             result = (result,)
         expected = len(self._is_tensor_arg)
@@ -99,6 +103,16 @@ class BackwardCFunction(Node, FunctionCtx):
     def _release(self) -> None:
         if self._saved:
             self._saved = _FREED
+
+
+def _annotate(error: Exception, node) -> None:
+    # Beyond torch: say which custom Function failed (once: nested backwards would repeat it).
+    notes = getattr(error, "__notes__", ())
+    if not any(note.startswith("Raised in the backward of ") for note in notes):
+        error.add_note(
+            f"Raised in the backward of {node.name()}, the node of the custom Function "
+            f"{node._forward_cls.__qualname__}."
+        )
 
 
 class FunctionMeta(type):

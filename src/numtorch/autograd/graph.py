@@ -17,6 +17,7 @@ import threading
 import weakref
 from collections import OrderedDict
 
+from ..backend import xp
 from . import grad_mode
 
 Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
@@ -76,7 +77,7 @@ class Node:
     _post_hooks = None  # OrderedDict: handle id -> fn(grad_inputs, grad_outputs)
     _tensor_pre_hooks = None  # {output_nr: OrderedDict} from Tensor.register_hook
     _retains_grad = None  # {output_nr: weakref to the tensor}
-    _anomaly_trace = None  # forward stack text, set when anomaly mode is on
+    _anomaly_trace = None  # forward stack (anomaly_mode.forward_trace), when anomaly mode is on
     _anomaly_parent = None
     _metadata = None
     _num_outputs = 1
@@ -194,17 +195,26 @@ def accumulate_into_grad(variable, grad) -> None:
 # Saved-tensor hooks: a thread-local stack of (pack, unpack) pairs.
 class _HookState(threading.local):
     stack = ()
+    disabled = None  # the error message while disable_saved_tensors_hooks is active
 
 
 _hook_state = _HookState()
 _hooks_in_use = [0]  # contexts open in any thread: skip the thread-local lookup when 0
+_SAME_OUTPUT = object()  # pack returned the saved output itself (Note [Packed saved tensors])
+
+
+def _shares_memory(packed, tensor) -> bool:
+    items = packed if isinstance(packed, (tuple, list)) else (packed,)
+    data = tensor._data
+    return any(isinstance(item, Tensor) and xp.may_share_memory(item._data, data) for item in items)
 
 
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
     See Note [Saved outputs and cycles]. ``unpack`` checks the version and rebuilds saved
-    outputs with ``grad_fn`` set to the saving node.
+    outputs with ``grad_fn`` set to the saving node. Under ``saved_tensors_hooks`` see
+    Note [Packed saved tensors].
     """
 
     __slots__ = (
@@ -216,6 +226,10 @@ class SavedTensor:
         "requires_grad",
         "packed",
         "unpack_hook",
+        "meta",
+        "edge",
+        "check_version",
+        "source",
     )
 
     def __init__(self, tensor, is_output: bool):
@@ -225,12 +239,9 @@ class SavedTensor:
         self.vc = vc
         self.version = vc.version
         self.packed = None
+        self.check_version = True
         if _hooks_in_use[0] and _hook_state.stack:
-            pack, self.unpack_hook = _hook_state.stack[-1]
-            self.tensor = self.data = None
-            self.output_nr = tensor._output_nr
-            self.requires_grad = tensor._requires_grad
-            self.packed = pack(tensor)
+            self._pack(tensor, is_output)
             return
         if is_output:
             self.tensor = None
@@ -241,7 +252,7 @@ class SavedTensor:
             self.tensor = tensor
 
     def unpack(self, node):
-        if self.vc.version != self.version:
+        if self.vc.version != self.version and self.check_version:
             raise RuntimeError(self._modified_message(node))
         if self.packed is not None:
             return self._unpack_hooked(node)
@@ -256,38 +267,113 @@ class SavedTensor:
             out._requires_grad = True
         return out
 
+    # Note [Packed saved tensors]
+    # Under saved_tensors_hooks the saved tensor is replaced by whatever ``pack_hook`` returns
+    # (run under no_grad, as in torch); only its metadata and history are kept:
+    # - a saved *output* that pack returns unchanged is stored as a plain saved output (data,
+    #   version counter) and rebuilt before unpack: keeping the live output would close the
+    #   cycle node -> packed -> output -> grad_fn -> node (torch #189025);
+    # - a saved *input* keeps its history edge, so the unpacked value connects to the same
+    #   graph (double backward works through hooks);
+    # - the version check stays on while the packed value shares memory with the saved
+    #   tensor (an in-place change would silently corrupt the gradient; torch skips the
+    #   check there) and is dropped when pack made a copy (the saved values are intact);
+    # - unpack must give back the shape and dtype that were packed.
+    def _pack(self, tensor, is_output: bool) -> None:
+        pack, self.unpack_hook = _hook_state.stack[-1]
+        self.tensor = self.data = None
+        self.output_nr = tensor._output_nr
+        self.requires_grad = tensor._requires_grad
+        self.meta = (tensor._data.shape, tensor._data.dtype)
+        self.edge = None if is_output or not tensor._requires_grad else tensor._edge()
+        self.source = weakref.ref(tensor)
+        with grad_mode.no_grad():
+            packed = pack(tensor)
+        if packed is tensor and is_output:
+            packed = _SAME_OUTPUT
+            self.data = tensor._data
+        self.check_version = packed is _SAME_OUTPUT or _shares_memory(packed, tensor)
+        self.packed = packed
+
     def _unpack_hooked(self, node):
-        value = self.unpack_hook(self.packed)
+        packed = self.packed
+        if packed is _SAME_OUTPUT:
+            packed = Tensor._make(self.data)
+            packed._vc = self.vc
+            if self.requires_grad:
+                packed._grad_fn, packed._output_nr, packed._requires_grad = (
+                    node,
+                    self.output_nr,
+                    True,
+                )
+        value = self.unpack_hook(packed)
         if not isinstance(value, Tensor):
             raise TypeError(
-                f"the unpack hook of saved_tensors_hooks must return a Tensor, got "
-                f"{type(value).__name__} (saved by {node.name()})"
+                "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                f"type {type(value).__name__}"
             )
-        if value._requires_grad != self.requires_grad or value._grad_fn is None:
-            value = value.detach()
-            if self.requires_grad:
-                value._grad_fn = node
-                value._output_nr = self.output_nr
-                value._requires_grad = True
-        return value
+        shape, dtype = self.meta
+        if value._data.shape != shape or value._data.dtype != dtype:
+            raise RuntimeError(
+                f"unpack_hook of saved_tensors_hooks returned a {value.type()} of shape "
+                f"{list(value._data.shape)} for the tensor saved by {node.name()}: "
+                f"{self._describe(node)[:-1]}; it must give back the shape and dtype that "
+                "were packed"
+            )
+        edge = (node, self.output_nr) if self.edge is None and self.requires_grad else self.edge
+        if value._requires_grad == self.requires_grad and (
+            not self.requires_grad or value._edge() == edge
+        ):
+            return value
+        out = Tensor._make(value._data)
+        out._vc = value._get_vc()
+        if edge is not None:
+            out._requires_grad = True
+            if edge[0]._is_accumulator:
+                out._accumulator = weakref.ref(edge[0])  # a leaf: its grads reach the original
+            else:
+                out._grad_fn, out._output_nr = edge
+        return out
 
-    def _modified_message(self, node) -> str:
-        data = self.tensor._data if self.tensor is not None else self.data
+    def _describe(self, node) -> str:
+        """``[torch.FloatTensor [3]], which is output 0 of Exp,`` as in torch's messages."""
         from .._dtypes import from_numpy_dtype
 
-        desc = f"[torch.{from_numpy_dtype(data.dtype)._tag} {list(data.shape)}]"
-        owner = node if self.tensor is None else self.tensor._grad_fn
-        if owner is not None:
+        tensor = self.tensor
+        if self.packed is not None:
+            (shape, dtype), nr = self.meta, self.output_nr
+            owner = node if self.edge is None else self.edge[0]
+        elif tensor is None:
+            shape, dtype, nr, owner = self.data.shape, self.data.dtype, self.output_nr, node
+        else:
+            shape, dtype = tensor._data.shape, tensor._data.dtype
+            nr, owner = tensor._output_nr, tensor._grad_fn
+        desc = f"[torch.{from_numpy_dtype(dtype)._tag} {list(shape)}]"
+        if owner is not None and not owner._is_accumulator:
             short = owner.name().rsplit("::", 1)[-1]
             short = short[: short.rfind("Backward")] if "Backward" in short else short
-            nr = self.output_nr if self.tensor is None else self.tensor._output_nr
             desc += f", which is output {nr} of {short},"
+        return desc
+
+    def _modified_message(self, node) -> str:
+        desc = self._describe(node)
+        from .._dispatch import dispatch
+
+        if dispatch.anomaly:  # the forward trace is reported with the error: torch's hint
+            hint = (
+                "Hint: the backtrace further above shows the operation that failed to compute "
+                "its gradient. The variable in question was changed in there or anywhere "
+                "later. Good luck!"
+            )
+        else:
+            hint = (
+                "Hint: enable anomaly detection to find the operation that failed to compute "
+                "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
         return (
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: {desc} is at version {self.vc.version}; expected version "
-            f"{self.version} instead. Hint: enable anomaly detection to find the operation "
-            "that failed to compute its gradient, with "
-            "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            f"{self.version} instead. {hint}"
         )
 
 
@@ -331,6 +417,8 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
+        if _hook_state.disabled is not None:
+            raise RuntimeError(_hook_state.disabled)
         _hook_state.stack = _hook_state.stack + ((self.pack_hook, self.unpack_hook),)
         _hooks_in_use[0] += 1
         return self
@@ -341,21 +429,33 @@ class saved_tensors_hooks:
 
 
 class disable_saved_tensors_hooks:
-    """Within this context, saved tensors are stored as usual, without the hooks."""
+    """Forbid ``saved_tensors_hooks`` within this context: using them raises
+    ``RuntimeError(error_message)``, as does entering this context while hooks are active."""
 
     def __init__(self, error_message: str = ""):
         self.error_message = error_message
 
     def __enter__(self):
-        self.prev = _hook_state.stack
-        _hook_state.stack = ()
+        if _hook_state.stack:
+            raise RuntimeError(self.error_message)
+        self.prev = _hook_state.disabled
+        _hook_state.disabled = self.error_message
 
     def __exit__(self, *exc):
-        _hook_state.stack = self.prev
+        _hook_state.disabled = self.prev
 
 
 class save_on_cpu(saved_tensors_hooks):
-    """Keep saved tensors as host copies (numtorch runs on the CPU, so this copies)."""
+    """Keep saved tensors as host copies (numtorch runs on the CPU, so this copies).
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> with torch.autograd.graph.save_on_cpu():
+        ...     y = (x.exp() * x).sum()
+        >>> y.backward(); x.grad
+        tensor([5.4366, 5.4366])
+    """
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cpu"):
         super().__init__(lambda t: t.detach().clone(), lambda t: t)

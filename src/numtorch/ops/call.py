@@ -177,7 +177,9 @@ def _unary_runner(spec):
 def _binary_runner(spec):
     """Ops on two operands (tensors or numbers) in front: add, mul, eq, ...
 
-    Falls back to the general path whenever torch's promotion would differ from NumPy's."""
+    Falls back to the general path whenever torch's promotion would differ from NumPy's.
+    Only operands of one dtype get here, so a spec's ``check`` runs on the general path and
+    a forward refuses what the check would for same-dtype operands (see ``_subtract``)."""
     forward = spec.forward
     to_float = spec.promote == "float"
     differentiable = bool(spec.diff)
@@ -185,7 +187,6 @@ def _binary_runner(spec):
     record_small = small_recorder(spec) if differentiable else None
     number_first = 0 in spec.scalars  # which operands may be Python numbers
     number_second = 1 in spec.scalars
-    check = spec.check
 
     def run(args):
         if dispatch.slow:
@@ -194,8 +195,6 @@ def _binary_runner(spec):
         b = args[1]
         ta = isinstance(a, Tensor)
         tb = isinstance(b, Tensor)
-        if check is not None:
-            check(args)
         if ta and tb:
             ad = a._data
             bd = b._data
@@ -303,12 +302,16 @@ def record(spec, args, results: tuple):
         result._grad_fn = node
         result._requires_grad = True
     else:
-        node._num_outputs = len(results)
-        for nr, r in enumerate(results):
+        # Integer outputs (indices) are not outputs of the node, as in torch: a node of
+        # max(dim) or sort receives one gradient.
+        nr = 0
+        for r in results:
             if r._data.dtype.kind == "f":
                 r._grad_fn = node
                 r._output_nr = nr
                 r._requires_grad = True
+                nr += 1
+        node._num_outputs = nr
     plan = spec._plans.get(mask)  # after linking: saved outputs must know their node
     if plan is None:
         plan = spec.save_plan(mask)
@@ -329,34 +332,34 @@ def small_recorder(spec):
     first = spec.diff[0]
     second = spec.diff[1] if len(spec.diff) == 2 else None
 
-    def link(a):
-        # (edge, meta) for one input, or (None, None) when it does not need grad
-        if a.__class__ is not Tensor and not isinstance(a, Tensor):
-            return _NO_EDGE, None
-        fn = a._grad_fn
-        if fn is not None:
-            edge = (fn, a._output_nr) if a._base is None else a._edge()
-        elif a._requires_grad:
-            acc = a._accumulator
-            acc = acc() if acc is not None else None
-            edge = (acc, 0) if acc is not None else a._edge()
-        else:
-            return _NO_EDGE, None
-        data = a._data
-        return edge, (data.shape, data.dtype)
-
     def record_small(args, result):
         node = node_class()
         node._sequence_nr = next_sequence_nr()
-        edge0, meta0 = link(args[first])
-        mask = meta0 is not None
+        mask = 0
+        a = args[first]
+        if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
+            fn = a._grad_fn
+            edge0 = (fn, a._output_nr) if fn is not None and a._base is None else _edge_of(a)
+            data = a._data
+            meta0 = (data.shape, data.dtype)
+            mask = 1
+        else:
+            edge0 = _NO_EDGE
+            meta0 = None
         if second is None:
             node.next_functions = (edge0,)
             node._input_meta = (meta0,)
         else:
-            edge1, meta1 = link(args[second])
-            if meta1 is not None:
+            b = args[second]
+            if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
+                fn = b._grad_fn
+                edge1 = (fn, b._output_nr) if fn is not None and b._base is None else _edge_of(b)
+                data = b._data
+                meta1 = (data.shape, data.dtype)
                 mask |= 2
+            else:
+                edge1 = _NO_EDGE
+                meta1 = None
             node.next_functions = (edge0, edge1)
             node._input_meta = (meta0, meta1)
         result._grad_fn = node

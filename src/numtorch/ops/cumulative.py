@@ -7,7 +7,6 @@ from .._creation import zeros
 from .._tensor import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..backend import xp
-from .inplace import _type_name
 from .pointwise import where
 from .reduction import return_type
 from .registry import defop, export
@@ -177,7 +176,7 @@ def logcumsumexp(input, dim) -> Tensor:
     """
     if input._data.dtype.kind not in "fc":
         raise NotImplementedError(
-            f"\"logcumsumexp_out_cpu\" not implemented for '{_type_name(input.dtype)}'"
+            f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )
     return _logcumsumexp(input, _scan_dim(input, dim))
 

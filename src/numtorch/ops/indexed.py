@@ -8,7 +8,6 @@ from .._creation import zeros
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .indexing import nonzero
-from .inplace import _type_name
 from .pointwise import where as _where_op
 from .registry import defop, export
 from .shape import cat
@@ -47,7 +46,7 @@ def take_along_dim(input, indices, dim=None) -> Tensor:
     if indices._data.dtype != xp.int64:
         raise RuntimeError(
             "torch.take_along_dim(): dtype of indices should be Long but got "
-            f"{_type_name(indices.dtype)}"
+            f"{indices.dtype.scalar_name}"
         )
     if dim is None:
         return input.reshape(-1).gather(0, indices.reshape(-1))
@@ -150,7 +149,7 @@ def index_copy(input, dim, index, source) -> Tensor:
     if input._data.dtype != source._data.dtype:
         raise RuntimeError(
             "index_copy_(): self and source expected to have the same dtype, but got (self) "
-            f"{_type_name(input.dtype)} and (source) {_type_name(source.dtype)}"
+            f"{input.dtype.scalar_name} and (source) {source.dtype.scalar_name}"
         )
     # the slices (shapes without dim) must agree, then the index count
     dest_slice = [s for d, s in enumerate(input.shape) if d != dim]
@@ -219,7 +218,7 @@ def masked_scatter(input, mask, source) -> Tensor:
     if input._data.dtype != source._data.dtype:
         raise RuntimeError(
             "masked_scatter_: expected self and source to have same dtypes but got "
-            f"{_type_name(input.dtype)} and {_type_name(source.dtype)}"
+            f"{input.dtype.scalar_name} and {source.dtype.scalar_name}"
         )
     shape = xp.broadcast_shapes(input.shape, mask.shape)
     if int(xp.broadcast_to(mask._data, shape).sum()) > source.numel():

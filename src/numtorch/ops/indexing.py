@@ -15,6 +15,7 @@ from ..backend import xp
 from .inplace import check_inplace, write_inplace
 from .pointwise import where
 from .registry import defop, export
+from .shape import _unsqueeze
 
 
 def _bounds(index: int, size: int, dim: int) -> int:
@@ -41,7 +42,8 @@ def _select_backward(grad_output, input_shape, dim, index):
     input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
 )
 def _select(input, dim, index):
-    return input[(slice(None),) * dim + (index,)]
+    # The trailing Ellipsis keeps a 0-d result a view (a bare integer key returns a copy).
+    return input[(slice(None),) * dim + (index, Ellipsis)]
 
 
 @export
@@ -93,16 +95,6 @@ def narrow(input, dim, start, length) -> Tensor:
     if not 0 <= start <= size or length < 0 or start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return _slice(input, dim, start, start + length, 1)
-
-
-@defop(
-    name="unsqueeze_index",
-    node="UnsqueezeBackward0",
-    view=True,
-    input=lambda grad, dim: grad.squeeze(dim),
-)
-def _unsqueeze_at(input, dim):
-    return xp.expand_dims(input, dim)
 
 
 @defop(name="index_alias", node="AliasBackward0", view=True, input=lambda grad: grad)
@@ -178,7 +170,7 @@ def _basic_getitem(input, key):
     applied = False
     for k in key:
         if k is None:
-            result = _unsqueeze_at(result, dim)
+            result = _unsqueeze(result, dim)
             dim += 1
         elif k is Ellipsis:
             dim += input.ndim - specified

@@ -11,14 +11,24 @@ from .. import _dtypes
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import SavedTensor
-from .views import CopySlices, refresh_view_grad_fn
+from .views import CopySlices, refresh_view_grad_fn, retain_on_new_grad_fn
 
 _grad_enabled = grad_mode.is_grad_enabled
 
 
 def check_inplace(t: Tensor, name: str) -> None:
     """torch's refusals for in-place changes of leaves (and their views) that require grad."""
-    if not (_grad_enabled() and t._requires_grad):
+    if not _grad_enabled():
+        return
+    if t._base is not None and getattr(t, "_view_no_grad", False) and t._base._requires_grad:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+            "You can clarify your code by moving both the view and the inplace either both "
+            "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+            "outside (if you want the inplace to be tracked)."
+        )
+    if not t._requires_grad:
         return
     if t._grad_fn is None:
         raise RuntimeError(
@@ -34,9 +44,9 @@ def check_inplace(t: Tensor, name: str) -> None:
         )
     steps = t._view_steps
     if base is not None and steps and steps[-1][2] is not None:
-        spec = steps[-1][0]
+        op = steps[-1][0].node_class.__name__.rsplit("Backward", 1)[0]  # torch: "Unbind"
         raise RuntimeError(
-            f"Output {steps[-1][2]} of {spec.node_class.__name__} is a view and is being "
+            f"Output {steps[-1][2]} of {op} is a view and is being "
             "modified inplace. This view is the output of a function that returns multiple "
             "views. Such functions do not allow the output views to be modified inplace. You "
             "should replace the inplace operation by an out-of-place one."
@@ -64,8 +74,8 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
         )
     if out._data.dtype != data.dtype and not _can_cast(out.dtype, self.dtype):
         raise RuntimeError(
-            f"result type {_type_name(out.dtype)} can't be cast to the desired output type "
-            f"{_type_name(self.dtype)} (in {name})"
+            f"result type {out.dtype.scalar_name} can't be cast to the desired output type "
+            f"{self.dtype.scalar_name} (in {name})"
         )
     if not data.flags.writeable:
         raise RuntimeError(
@@ -90,7 +100,9 @@ def _snapshot_saved_self(node, self: Tensor) -> None:
     if not saved or not isinstance(saved, dict):
         return
     for key, value in saved.items():
-        if type(value) is SavedTensor and value.tensor is self:
+        if type(value) is SavedTensor and (
+            value.tensor is self or (value.packed is not None and value.source() is self)
+        ):
             copy = Tensor._make(self._data.copy())
             copy._grad_fn = self._grad_fn
             copy._output_nr = self._output_nr
@@ -116,26 +128,14 @@ def _rebase(self: Tensor, node) -> None:
         self._grad_fn = node
         self._output_nr = 0
         self._requires_grad = True
+        retain_on_new_grad_fn(self)
         return
     copy_slices = CopySlices(root, self._view_steps, node)
     root._grad_fn = copy_slices
     root._output_nr = 0
     root._requires_grad = True
+    retain_on_new_grad_fn(root)
     refresh_view_grad_fn(self)
-
-
-def _type_name(d: _dtypes.dtype) -> str:
-    return {
-        "float32": "Float",
-        "float64": "Double",
-        "float16": "Half",
-        "int64": "Long",
-        "int32": "Int",
-        "int16": "Short",
-        "int8": "Char",
-        "uint8": "Byte",
-        "bool": "Bool",
-    }.get(d.name, d.name)
 
 
 def inplace_variant(op, name: str):

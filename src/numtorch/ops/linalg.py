@@ -8,20 +8,11 @@ from .registry import defop, export
 from .shape import _unsafe_view
 
 
-def _short(dtype) -> str:
-    return {
-        "float32": "float",
-        "float64": "double",
-        "float16": "c10::Half",
-        "int64": "long int",
-    }.get(dtype.name, dtype.name)
-
-
 def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(
-            f"{name}: expected m1 and m2 to have the same dtype, but got: {_short(a.dtype)} != "
-            f"{_short(b.dtype)}"
+            f"{name}: expected m1 and m2 to have the same dtype, but got: {a.dtype.c_name} != "
+            f"{b.dtype.c_name}"
         )
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
-from .inplace import _type_name
 from .reduction import _product_of_others
 from .registry import defop
 from .return_types import structseq
@@ -31,7 +30,7 @@ def check_matrices(A, name, square=True):
     if A._data.dtype.kind not in "fc":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
-            f"{_type_name(A.dtype)}"
+            f"{A.dtype.scalar_name}"
         )
     if square and A.shape[-1] != A.shape[-2]:
         raise RuntimeError(
@@ -224,7 +223,7 @@ def solve(A, B, *, left=True) -> Tensor:
     if A._data.dtype != B._data.dtype:
         raise RuntimeError(
             "linalg.solve: Expected A and B to have the same dtype, but found A of type "
-            f"{_type_name(A.dtype)} and B of type {_type_name(B.dtype)} instead"
+            f"{A.dtype.scalar_name} and B of type {B.dtype.scalar_name} instead"
         )
     vector = _is_vector_rhs(A, B)
     n = A.shape[-1]

@@ -11,7 +11,6 @@ from .._creation import eye
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from . import linalg_decomp as decomp
-from .inplace import _type_name
 from .linalg import matmul
 from .pointwise import where
 from .reduction import vector_norm
@@ -32,7 +31,7 @@ def _matrix_norm_dims(A, dim, name="linalg.matrix_norm", low_precision=True):
     if A._data.dtype.kind not in "fc":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
-            f"{_type_name(A.dtype)}"
+            f"{A.dtype.scalar_name}"
         )
     return dims
 
@@ -166,12 +165,12 @@ def vecdot(x, y, *, dim=-1) -> Tensor:
     if x._data.dtype.kind not in "fc":
         raise RuntimeError(
             "linalg.vecdot: Expected a floating point or complex tensor as input. Got "
-            f"{_type_name(x.dtype)}"
+            f"{x.dtype.scalar_name}"
         )
     if x._data.dtype != y._data.dtype:
         raise RuntimeError(
             "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
-            f"{_type_name(x.dtype)} and y of type {_type_name(y.dtype)} instead"
+            f"{x.dtype.scalar_name} and y of type {y.dtype.scalar_name} instead"
         )
     return (x * y).sum(dim)
 

@@ -86,9 +86,9 @@ def _compare(fn):
 
 
 _OPERATORS = {
-    "__add__": _binary(P._add, 1),
-    "__radd__": _binary(P._add, 1),
-    "__sub__": _binary(P._sub, 1),
+    "__add__": _binary(P._add),
+    "__radd__": _binary(P._add),
+    "__sub__": _binary(P._sub),
     "__rsub__": _binary(P._rsub, 1),
     "__mul__": _binary(P.mul),
     "__rmul__": _binary(P.mul),

@@ -17,21 +17,6 @@ def _zeros(grad):
 # -- arithmetic ------------------------------------------------------------------------------
 
 
-def _scaled(grad, alpha):
-    return grad if alpha == 1 else grad * alpha
-
-
-@defop(
-    name="add",
-    promote="same",
-    scalars=("input", "other"),
-    input=lambda grad: grad,
-    other=lambda grad, alpha: _scaled(grad, alpha),
-)
-def _add(input, other, alpha=1):
-    return input + other if alpha == 1 else input + other * alpha
-
-
 def _no_bool_subtraction(args):
     for a in args[:2]:
         if getattr(a, "_data", None) is not None and a._data.dtype == xp.bool_:
@@ -41,16 +26,59 @@ def _no_bool_subtraction(args):
             )
 
 
-@defop(
+def _subtract(input, other):
+    # two bool tensors reach here without promotion (the check above runs on mixed dtypes)
+    if input.dtype == xp.bool_:
+        _no_bool_subtraction((Tensor._make(input),))
+    return input - other
+
+
+# add and sub each have a plain primitive (grad-only formulas: the cheapest backward) and
+# one with alpha; both carry torch's single node name.
+_add = defop(
+    name="add",
+    promote="same",
+    scalars=("input", "other"),
+    params=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad: grad,
+)(xp.add)
+
+_sub = defop(
     name="sub",
     check=_no_bool_subtraction,
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
-    other=lambda grad, alpha: _scaled(-grad, alpha),
+    other=lambda grad: -grad,
+)(_subtract)
+
+
+@defop(
+    name="add_alpha",
+    node="AddBackward0",
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad, alpha: grad * alpha,
 )
-def _sub(input, other, alpha=1):
-    return input - other if alpha == 1 else input - other * alpha
+def _add_alpha(input, other, alpha):
+    return input + other * alpha
+
+
+@defop(
+    name="sub_alpha",
+    node="SubBackward0",
+    check=_no_bool_subtraction,
+    promote="same",
+    scalars=("input", "other"),
+    input=lambda grad: grad,
+    other=lambda grad, alpha: grad * -alpha,
+)
+def _sub_alpha(input, other, alpha):
+    if input.dtype == xp.bool_:
+        _no_bool_subtraction((Tensor._make(input),))
+    return input - other * alpha
 
 
 @defop(
@@ -59,7 +87,7 @@ def _sub(input, other, alpha=1):
     node="RsubBackward1",
     promote="same",
     scalars=("other",),
-    input=lambda grad, alpha: _scaled(-grad, alpha),
+    input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
 )
 def _rsub(input, other, alpha=1):
     return other - input if alpha == 1 else other - input * alpha
@@ -68,13 +96,13 @@ def _rsub(input, other, alpha=1):
 @export(inplace=True)
 def add(input, other, *, alpha=1) -> Tensor:
     """``input + alpha * other`` with broadcasting and type promotion."""
-    return _add(input, other, alpha)
+    return _add(input, other) if alpha == 1 else _add_alpha(input, other, alpha)
 
 
 @export(inplace=True)
 def sub(input, other, *, alpha=1) -> Tensor:
     """``input - alpha * other``."""
-    return _sub(input, other, alpha)
+    return _sub(input, other) if alpha == 1 else _sub_alpha(input, other, alpha)
 
 
 subtract = export(sub, name="subtract", inplace=True)
@@ -85,17 +113,16 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     return _rsub(input, other, alpha)
 
 
-@export(inplace=True)
-@defop(
+mul = defop(
+    name="mul",
     promote="same",
     scalars=("input", "other"),
+    params=("input", "other"),
     input=lambda grad, other: grad * other,
     other=lambda grad, input: grad * input,
-)
-def mul(input, other):
-    """Elementwise product with broadcasting."""
-    return input * other
-
+)(xp.multiply)
+mul.__doc__ = "Elementwise product with broadcasting."
+export(mul, inplace=True)
 
 multiply = export(mul, name="multiply", inplace=True)
 
@@ -105,15 +132,14 @@ def _div_other(grad, input, other):
     return -grad * ((input / other) / other)
 
 
-@defop(
+_true_divide = defop(
     name="div",
     promote="float",
     scalars=("input", "other"),
+    params=("input", "other"),
     input=lambda grad, other: grad / other,
     other=_div_other,
-)
-def _true_divide(input, other):
-    return xp.true_divide(input, other)
+)(xp.true_divide)
 
 
 @defop(
@@ -269,47 +295,36 @@ def reciprocal(input):
 
 
 # -- unary math ------------------------------------------------------------------------------
-def _unary(name, forward, formula, node=None):
-    op = defop(name=name, node=node, promote="float", input=formula)(forward)
+def _unary(name, ufunc, formula, node=None):
+    # the NumPy ufunc is the forward itself: one call less per op
+    op = defop(name=name, node=node, promote="float", params=("input",), input=formula)(ufunc)
     return export(op, inplace=True)
 
 
-exp = _unary("exp", lambda input: xp.exp(input), lambda grad, result: grad * result)
-exp2 = _unary(
-    "exp2", lambda input: xp.exp2(input), lambda grad, result: grad * result * math.log(2.0)
-)
-expm1 = _unary("expm1", lambda input: xp.expm1(input), lambda grad, result: grad * (result + 1))
-log = _unary("log", lambda input: xp.log(input), lambda grad, input: grad / input)
-log2 = _unary(
-    "log2", lambda input: xp.log2(input), lambda grad, input: grad / (input * math.log(2.0))
-)
-log10 = _unary(
-    "log10", lambda input: xp.log10(input), lambda grad, input: grad / (input * math.log(10.0))
-)
+exp = _unary("exp", xp.exp, lambda grad, result: grad * result)
+exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * result * math.log(2.0))
+expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * (result + 1))
+log = _unary("log", xp.log, lambda grad, input: grad / input)
+log2 = _unary("log2", xp.log2, lambda grad, input: grad / (input * math.log(2.0)))
+log10 = _unary("log10", xp.log10, lambda grad, input: grad / (input * math.log(10.0)))
 log1p = _unary(
     "log1p",
-    lambda input: xp.log1p(input),
+    xp.log1p,
     lambda grad, input: grad / (input + 1),
     node="Log1PBackward0",
 )
-sqrt = _unary("sqrt", lambda input: xp.sqrt(input), lambda grad, result: grad / (2 * result))
+sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / (2 * result))
 rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )
-sin = _unary("sin", lambda input: xp.sin(input), lambda grad, input: grad * input.cos())
-cos = _unary("cos", lambda input: xp.cos(input), lambda grad, input: -grad * input.sin())
-tan = _unary("tan", lambda input: xp.tan(input), lambda grad, result: grad * (1 + result * result))
-asin = _unary(
-    "asin", lambda input: xp.arcsin(input), lambda grad, input: grad * (1 - input * input).rsqrt()
-)
-acos = _unary(
-    "acos", lambda input: xp.arccos(input), lambda grad, input: -grad * (1 - input * input).rsqrt()
-)
-atan = _unary(
-    "atan", lambda input: xp.arctan(input), lambda grad, input: grad / (1 + input * input)
-)
-sinh = _unary("sinh", lambda input: xp.sinh(input), lambda grad, input: grad * input.cosh())
-cosh = _unary("cosh", lambda input: xp.cosh(input), lambda grad, input: grad * input.sinh())
+sin = _unary("sin", xp.sin, lambda grad, input: grad * input.cos())
+cos = _unary("cos", xp.cos, lambda grad, input: -grad * input.sin())
+tan = _unary("tan", xp.tan, lambda grad, result: grad * (1 + result * result))
+asin = _unary("asin", xp.arcsin, lambda grad, input: grad * (1 - input * input).rsqrt())
+acos = _unary("acos", xp.arccos, lambda grad, input: -grad * (1 - input * input).rsqrt())
+atan = _unary("atan", xp.arctan, lambda grad, input: grad / (1 + input * input))
+sinh = _unary("sinh", xp.sinh, lambda grad, input: grad * input.cosh())
+cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
 
 
 # tanh, sigmoid and relu get fused backward ops (one op instead of three), as in torch.
@@ -343,9 +358,7 @@ def threshold_backward(grad_output, self, threshold):
     return xp.where(self > threshold, grad_output, 0).astype(grad_output.dtype, copy=False)
 
 
-tanh = _unary(
-    "tanh", lambda input: xp.tanh(input), lambda grad, result: tanh_backward(grad, result)
-)
+tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, result))
 
 
 def _sigmoid_forward(input):

@@ -8,7 +8,6 @@ import warnings
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .inplace import _type_name
 from .linalg import mm
 from .pointwise import where
 from .registry import defop, export
@@ -230,7 +229,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
         if x._data.dtype.kind != "f":
             raise RuntimeError(
-                f"cdist only supports floating-point dtypes, {name} got: {_type_name(x.dtype)}"
+                f"cdist only supports floating-point dtypes, {name} got: {x.dtype.scalar_name}"
             )
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(

@@ -27,6 +27,7 @@ from ..autograd.graph import Node, SavedTensor, freed_error
 from .call import FREED, build_runner
 
 _MISSING = object()
+_EMPTY: dict = {}
 
 REGISTRY: dict = {}  # name -> OpSpec, for tests and docs
 
@@ -51,19 +52,24 @@ class OpSpec:
         returns,
         scalars,
         check=None,
+        params=None,
     ):
         self.forward = forward
         self.name = name
-        sig = inspect.signature(forward)
-        if any(p.kind != p.POSITIONAL_OR_KEYWORD for p in sig.parameters.values()):
-            raise TypeError(f"{name}: a forward takes plain parameters (no *, *args, **kwargs)")
-        self.params = tuple(sig.parameters)
+        if params is not None:  # a NumPy ufunc as forward: its parameters are named here
+            self.params = tuple(params)
+            self.defaults = (_MISSING,) * len(self.params)
+        else:
+            sig = inspect.signature(forward)
+            if any(p.kind != p.POSITIONAL_OR_KEYWORD for p in sig.parameters.values()):
+                raise TypeError(f"{name}: a forward takes plain parameters (no *, **kwargs)")
+            self.params = tuple(sig.parameters)
+            self.defaults = tuple(
+                _MISSING if p.default is inspect.Parameter.empty else p.default
+                for p in sig.parameters.values()
+            )
         self.nparams = len(self.params)
         self.index = {p: i for i, p in enumerate(self.params)}
-        self.defaults = tuple(
-            _MISSING if p.default is inspect.Parameter.empty else p.default
-            for p in sig.parameters.values()
-        )
         for input_name in formulas:
             if input_name not in self.index:
                 raise TypeError(f"{name}: formula for unknown input '{input_name}'")
@@ -166,7 +172,6 @@ class OpNode(Node):
         if spec.lists:
             return self._apply_lists(grad_outputs)
         grad = grad_outputs[0]
-        values = None
         out = []
         for (formula, argnames, grad_only), edge in zip(spec.compiled, self.next_functions):
             if edge[0] is None:
@@ -174,10 +179,24 @@ class OpNode(Node):
             elif grad_only:
                 out.append(formula(grad))
             else:
-                if values is None:
-                    values = self._values(grad_outputs)
-                out.append(formula(*[values[n] for n in argnames]))
+                out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
+
+    def _arguments(self, argnames, grad_outputs) -> list:
+        """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""
+        saved = self._saved or _EMPTY
+        args = []
+        for n in argnames:
+            if n == "grad":
+                args.append(grad_outputs[0])
+            elif n in saved:
+                value = saved[n]
+                args.append(value.unpack(self) if value.__class__ is SavedTensor else value)
+            elif n == "grads":
+                args.append(grad_outputs)
+            else:
+                args.append(self._attrs[n])
+        return args
 
     def _values(self, grad_outputs) -> dict:
         """What formulas may name: grad(s), saved tensors (unpacked), other saved values."""
@@ -190,8 +209,12 @@ class OpNode(Node):
         return values
 
     def _apply_lists(self, grad_outputs) -> list:
+        return self._apply_values(self._values(grad_outputs))
+
+    def _apply_values(self, values: dict) -> list:
+        """Run every needed formula with arguments from ``values`` (the general path; also
+        used by the batched walker with batch-shifted values)."""
         spec = self._spec
-        values = self._values(grad_outputs)
         edges = self.next_functions
         out = []
         k = 0
@@ -252,6 +275,7 @@ def defop(
     outputs: int = 1,
     returns=None,
     check=None,
+    params=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -267,6 +291,7 @@ def defop(
         scalars: parameters that accept Python numbers as well as tensors.
         check: optional ``check(args)`` run on the arguments before any promotion, to
             raise torch's errors that depend on the original dtypes.
+        params: parameter names, when the forward is a NumPy ufunc (no signature to read).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -286,6 +311,7 @@ def defop(
             returns,
             scalars,
             check,
+            params,
         )
         REGISTRY[op_name] = spec
         nparams = spec.nparams
@@ -298,7 +324,7 @@ def defop(
             return run(args)
 
         op.__name__ = op.__qualname__ = op_name
-        op.__doc__ = forward.__doc__
+        op.__doc__ = forward.__doc__ if params is None else None
         op.spec = spec
         return op
 

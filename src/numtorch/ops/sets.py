@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .inplace import _type_name
 from .registry import defop, export
 from .special import not_implemented
 
@@ -120,7 +119,7 @@ def bincount(input, weights=None, minlength=0) -> Tensor:
     data = input._data
     if data.dtype.kind not in "biu":
         raise NotImplementedError(
-            f"\"bincount_cpu\" not implemented for '{_type_name(input.dtype)}'"
+            f"\"bincount_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )
     if data.ndim != 1 or (data.size and data.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
@@ -161,7 +160,7 @@ def histc(input, bins=100, min=0, max=0) -> Tensor:
     """
     if input._data.dtype.kind != "f":
         raise NotImplementedError(
-            f"\"histogram_cpu\" not implemented for '{_type_name(input.dtype)}'"
+            f"\"histogram_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )
     if bins <= 0:
         raise RuntimeError(f"torch.histc(): bins must be > 0, but got {bins} for dimension 0")

@@ -10,13 +10,13 @@ from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
-from .inplace import _type_name
 from .pointwise import pow, where
 from .registry import defop, export
 
 
 def _floats_only(name):
-    """A check raising torch's error when both operands are integers or bools."""
+    """A check raising torch's error when both operands are integers or bools (it runs on
+    mixed dtypes; the forward repeats it for same-dtype operands, see call.py)."""
 
     def check(args):
         try:
@@ -24,9 +24,15 @@ def _floats_only(name):
         except TypeError:
             return
         if not dt.is_floating_point:
-            raise NotImplementedError(f"\"{name}\" not implemented for '{_type_name(dt)}'")
+            raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 
     return check
+
+
+def _require_float(input, name):
+    if input.dtype.kind not in "fc":
+        dt = _dtypes.from_numpy_dtype(input.dtype)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 
 
 def not_implemented(name: str):
@@ -74,6 +80,7 @@ def hypot(input, other):
         >>> torch.hypot(torch.tensor([3.0]), torch.tensor([4.0]))
         tensor([5.])
     """
+    _require_float(input, "hypot_cpu")
     return xp.hypot(input, other)
 
 
@@ -117,6 +124,7 @@ def logaddexp(input, other):
         >>> torch.logaddexp(torch.tensor([0.0]), torch.tensor([0.0]))
         tensor([0.6931])
     """
+    _require_float(input, "logaddexp_cpu")
     return xp.logaddexp(input, other)
 
 
@@ -129,6 +137,7 @@ def logaddexp(input, other):
 )
 def logaddexp2(input, other):
     """``log2(2**input + 2**other)``, computed stably."""
+    _require_float(input, "logaddexp2_cpu")
     return xp.logaddexp2(input, other)
 
 
@@ -350,7 +359,7 @@ def float_power(input, exponent) -> Tensor:
 def _float_power_(self, exponent) -> Tensor:
     if self._data.dtype != xp.float64:
         raise RuntimeError(
-            f"the base given to float_power_ has dtype {_type_name(self.dtype)} but the "
+            f"the base given to float_power_ has dtype {self.dtype.scalar_name} but the "
             "operation's result requires dtype Double"
         )
     return self.pow_(_to_double(exponent))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .inplace import _type_name
 from .registry import defop, export
 
 
@@ -206,5 +205,5 @@ def trace(input) -> Tensor:
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     if input._data.dtype == xp.bool_:
-        raise NotImplementedError(f"\"trace\" not implemented for '{_type_name(input.dtype)}'")
+        raise NotImplementedError(f"\"trace\" not implemented for '{input.dtype.scalar_name}'")
     return _trace(input)

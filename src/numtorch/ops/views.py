@@ -24,6 +24,8 @@ def mark_view(result, source, spec, args, output_nr=None) -> None:
     result._vc = vc
     result._base = root
     result._view_version = vc.version
+    if root._requires_grad and not grad_mode.is_grad_enabled():
+        result._view_no_grad = True  # checked by check_inplace, as torch forbids it
     step = (spec, tuple(args[1:]), output_nr)
     steps = source._view_steps
     result._view_steps = steps + (step,) if steps else (step,)
@@ -55,6 +57,14 @@ def refresh_view_grad_fn(view) -> None:
     view._output_nr = replayed._output_nr
     view._requires_grad = replayed._requires_grad
     view._view_version = view._vc.version
+    retain_on_new_grad_fn(view)
+
+
+def retain_on_new_grad_fn(t) -> None:
+    """After ``t`` got a new grad_fn (in-place), ``retain_grad`` follows it, as in torch;
+    hooks registered earlier stay with the old node (they see the gradient of the old value)."""
+    if t._retains_grad and t._grad_fn is not None:
+        t._grad_fn._register_retains_grad(t._output_nr, t)
 
 
 class CopySlices(Node):

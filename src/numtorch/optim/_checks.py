@@ -1,0 +1,37 @@
+"""Argument checks shared by the optimizers, with torch's messages."""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+
+
+def check_lr(lr) -> None:
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not scalar(lr) >= 0.0:
+        raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def check_eps(eps) -> None:
+    if not eps >= 0.0:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+
+
+def check_compat_flags(*, differentiable=False, fused=None, foreach=None, capturable=False):
+    """Accept torch's implementation flags; refuse the ones that would change behaviour."""
+    if differentiable:
+        raise NotImplementedError(
+            "numtorch optimizers do not support differentiable=True: updates are applied to "
+            "the parameters' arrays outside autograd"
+        )
+    if capturable:
+        raise NotImplementedError("capturable=True is for CUDA graphs; numtorch runs on the CPU")
+    if fused and foreach:
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def scalar(value) -> float:
+    """A hyperparameter as a Python float (a 1-element tensor lr is allowed, as in torch)."""
+    if isinstance(value, Tensor):
+        return float(value._data.reshape(-1)[0])
+    return float(value)

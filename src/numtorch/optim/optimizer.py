@@ -1,0 +1,349 @@
+"""Optimizer: parameter groups, per-parameter state, and torch's state_dict format.
+
+Subclasses implement ``_update_group(group)``; the base class runs it for every group
+under ``no_grad`` (Note [Optimizer updates on arrays]).
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from .._dtypes import float64, get_default_dtype
+from .._tensor import Tensor
+from ..autograd import profiler_recorder
+from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.graph import RemovableHandle, _add_hook
+from ..autograd.profiler import record_function
+
+# Note [Optimizer updates on arrays]
+# Updates are written with NumPy ufuncs on the tensors' arrays (``out=`` and augmented
+# assignment), not with numtorch ops: a step then costs a few NumPy calls per parameter,
+# and no autograd bookkeeping. Because this bypasses the in-place ops, every optimizer
+# bumps the version counter of each tensor it writes (parameters and state), so a
+# parameter saved for backward and then changed by ``step()`` raises torch's error.
+
+
+class _RequiredParameter:
+    """Marks an option a parameter group must give (torch.optim.optimizer.required)."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _typename(obj) -> str:
+    return "torch.Tensor" if isinstance(obj, Tensor) else type(obj).__name__
+
+
+class Optimizer:
+    """Base class of all optimizers.
+
+    Args:
+        params: an iterable of tensors, of ``(name, tensor)`` pairs, or of dicts, each a
+            parameter group: ``{"params": [...], "lr": ...}`` with options overriding
+            ``defaults``.
+        defaults: the default value of every option.
+
+    Example:
+        >>> import numtorch as torch
+        >>> w = torch.zeros(2, requires_grad=True)
+        >>> b = torch.zeros(1, requires_grad=True)
+        >>> opt = torch.optim.SGD([{"params": [w]}, {"params": [b], "lr": 0.5}], lr=0.1)
+        >>> [g["lr"] for g in opt.param_groups]
+        [0.1, 0.5]
+        >>> opt.state_dict()["param_groups"][1]["params"]
+        [1]
+    """
+
+    def __init__(self, params, defaults: dict[str, Any]) -> None:
+        self.defaults = defaults
+        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
+        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                "dicts, but got torch.Tensor"
+            )
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    def __init_subclass__(cls, **kwargs):
+        # A subclass that writes its own ``step`` still runs the step hooks.
+        super().__init_subclass__(**kwargs)
+        step = cls.__dict__.get("step")
+        if step is not None and not getattr(step, "_hooked", False):
+            cls.step = _with_step_hooks(step)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
+        self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+
+    def __repr__(self) -> str:
+        text = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"
+
+    # -- parameter groups --------------------------------------------------------------------
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group of parameters (with its own options) to ``param_groups``."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the "
+                "ordering of tensors in sets will change between runs. Please use a list instead."
+            )
+        else:
+            params = list(params)
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        params = [p[1] if isinstance(p, tuple) else p for p in params]
+        param_group["params"] = params
+        if names:
+            if len(names) != len(params):
+                raise ValueError(
+                    "all optimizer params should be with/without names. Some param names are "
+                    "missing"
+                )
+            param_group["param_names"] = names
+        for param in params:
+            if not isinstance(param, Tensor):
+                raise TypeError(
+                    "optimizer can only optimize Tensors, but one of the params is "
+                    + _typename(param)
+                )
+            if not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError(
+                    "parameter group didn't specify a value of required optimization "
+                    f"parameter {name}"
+                )
+            param_group.setdefault(name, default)
+        if len(params) != len({id(p) for p in params}):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, "
+                "this will cause an error; see github.com/pytorch/pytorch/issues/40967 for more "
+                "information",
+                stacklevel=3,
+            )
+        seen = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                which = "with names" if "param_names" in param_group else "without names"
+                raise ValueError(
+                    "all optimizer param groups should be with/without names. cannot add param "
+                    f"group {which} to the optimizer"
+                )
+        if any(id(p) in seen for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # -- gradients and steps -----------------------------------------------------------------
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all optimized tensors (to ``None`` by default)."""
+        if profiler_recorder.current is not None:
+            with record_function(f"Optimizer.zero_grad#{type(self).__name__}.zero_grad"):
+                self._zero_grad(set_to_none)
+        else:
+            self._zero_grad(set_to_none)
+
+    def _zero_grad(self, set_to_none: bool) -> None:
+        for group in self.param_groups:
+            for p in group["params"]:
+                grad = p._grad
+                if grad is None:
+                    continue
+                if set_to_none:
+                    p._grad = None
+                    continue
+                if grad._grad_fn is not None:
+                    grad.detach_()
+                else:
+                    grad._requires_grad = False
+                grad._data.fill(0)
+                grad._bump_version()
+
+    def step(self, closure: Callable[[], Any] | None = None):
+        """Update the parameters once; ``closure`` re-evaluates the loss and returns it."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    def _update_group(self, group: dict[str, Any]) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must implement step or _update_group")
+
+    def register_step_pre_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(optimizer, args, kwargs)`` before each ``step``; it may return new
+        ``(args, kwargs)``."""
+        return _add_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(optimizer, args, kwargs)`` after each ``step``."""
+        return _add_hook(self._optimizer_step_post_hooks, hook)
+
+    # -- state dicts -------------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """The optimizer's state: ``state`` keyed by parameter index and ``param_groups``
+        whose ``params`` are indices, as in torch. Tensors are the live state, not copies."""
+        index: dict[int, int] = {}
+        start = 0
+        packed_groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for i, p in enumerate(group["params"], start):
+                index.setdefault(id(p), i)
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            packed_groups.append(packed)
+        packed_state = {
+            (index[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()
+        }
+        return {"state": packed_state, "param_groups": packed_groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Load a state from ``state_dict()`` (numtorch's or torch's, tensors converted).
+
+        Floating state tensors are copied and cast to their parameter's dtype (``step``
+        keeps its dtype); the loaded dict is never shared with the optimizer.
+        """
+        groups = self.param_groups
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError(
+                "loaded state dict contains a parameter group that doesn't match the size of "
+                "optimizer's group"
+            )
+        id_map = {
+            saved_id: p
+            for g, s in zip(groups, saved_groups)
+            for saved_id, p in zip(s["params"], g["params"])
+        }
+        state: defaultdict = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in id_map:
+                param = id_map[key]
+                state[param] = {k: _cast_state(param, v, k) for k, v in value.items()}
+            else:
+                state[key] = value
+        for group, saved in zip(groups, saved_groups):
+            saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
+        self.__setstate__({"state": state, "param_groups": saved_groups})
+
+
+def _cast_state(param: Tensor, value, key):
+    """A copy of one state entry, floating tensors cast to the parameter's dtype."""
+    if isinstance(value, Tensor):
+        data = value._data
+        if key != "step" and param._data.dtype.kind == "f" and data.dtype.kind == "f":
+            data = data.astype(param._data.dtype)
+        else:
+            data = data.copy()
+        return Tensor._make(data)
+    if isinstance(value, dict):
+        return {k: _cast_state(param, v, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_state(param, v, None) for v in value)
+    return value
+
+
+def _with_step_hooks(step):
+    """Wrap a subclass's ``step`` so registered pre/post hooks run around it."""
+
+    def wrapper(self, *args, **kwargs):
+        if self.__dict__.get("_in_step"):  # super().step() from an overriding step
+            return step(self, *args, **kwargs)
+        self._in_step = True
+        try:
+            if profiler_recorder.current is None:
+                return hooked(self, args, kwargs)
+            # The label torch's profiler shows for a step.
+            with record_function(f"Optimizer.step#{type(self).__name__}.step"):
+                return hooked(self, args, kwargs)
+        finally:
+            self._in_step = False
+
+    def hooked(self, args, kwargs):
+        for hook in list(self._optimizer_step_pre_hooks.values()):
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(
+                        f"{hook} must return None or a tuple of (new_args, new_kwargs), but "
+                        f"got {result}."
+                    )
+                args, kwargs = result
+        out = step(self, *args, **kwargs)
+        self._opt_called = True  # lr_scheduler warns when it steps before the optimizer
+        for hook in list(self._optimizer_step_post_hooks.values()):
+            hook(self, args, kwargs)
+        return out
+
+    wrapper.__name__ = step.__name__
+    wrapper.__qualname__ = step.__qualname__
+    wrapper.__doc__ = step.__doc__
+    wrapper._hooked = True
+    return wrapper
+
+
+Optimizer.step = _with_step_hooks(Optimizer.step)
+
+
+def new_step() -> Tensor:
+    """A fresh ``state["step"]``: a 0-d float tensor, float64 only under that default dtype."""
+    dtype = np.float64 if get_default_dtype() is float64 else np.float32
+    return Tensor._make(np.zeros((), dtype))
+
+
+def advance_step(state: dict) -> float:
+    """Add one to ``state["step"]`` in place and return it; a plain number (old torch
+    checkpoints) becomes a step tensor first."""
+    step_t = state["step"]
+    if not isinstance(step_t, Tensor):
+        step_t = new_step()
+        step_t._data[...] = float(state["step"])
+        state["step"] = step_t
+    step_t._data += 1
+    step_t._bump_version()
+    return step_t._data.item()
+
+
+def _params_with_grad(group: dict[str, Any]) -> Iterable[Tensor]:
+    """The parameters of a group that have a gradient; sparse gradients do not exist here."""
+    return [p for p in group["params"] if p._grad is not None]

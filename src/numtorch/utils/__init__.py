@@ -1,0 +1,5 @@
+"""Utilities, as ``torch.utils``."""
+
+from . import checkpoint, data
+
+__all__ = ["checkpoint", "data"]
