@@ -241,6 +241,22 @@ CASES.update(
             "must be 1D or 2D",
         ),
         "qr_r_backward": (RuntimeError, lambda t: _qr_r_backward(t), "mode='r'"),
+        "multi_dot_shapes": (
+            RuntimeError,
+            lambda t: t.linalg.multi_dot([t.ones(2, 3), t.ones(2, 3)]),
+            "cannot be multiplied",
+        ),
+        "vander_small_N": (RuntimeError, lambda t: t.linalg.vander(t.ones(3), N=1), "N must be"),
+        "matrix_exp_not_square": (
+            RuntimeError,
+            lambda t: t.linalg.matrix_exp(t.ones(2, 3)),
+            "square matrices",
+        ),
+        "tensorinv_shape": (
+            RuntimeError,
+            lambda t: t.linalg.tensorinv(t.ones(2, 3), ind=1),
+            "prod(self.shape[ind:])",
+        ),
         "vecdot_dtypes": (
             RuntimeError,
             lambda t: t.linalg.vecdot(t.ones(2), t.ones(2).double()),

@@ -184,6 +184,9 @@ INTEGER_CALLS = {
     "det": lambda t, i: t.linalg.det(i),
     "matrix_norm": lambda t, i: t.linalg.matrix_norm(i),
     "vecdot": lambda t, i: t.linalg.vecdot(i, i),
+    "vander": lambda t, i: t.linalg.vander(i[0]),
+    "matrix_exp": lambda t, i: t.linalg.matrix_exp(i),
+    "multi_dot": lambda t, i: t.linalg.multi_dot([i, i, i[0]]),
 }
 
 

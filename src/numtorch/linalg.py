@@ -1,29 +1,29 @@
 """``torch.linalg``: norms, inverses and determinants, solves and matrix decompositions."""
 
 from .ops.linalg import matmul  # noqa: F401
-from .ops.linalg_decomp import (  # noqa: F401
-    LinAlgError,
-    cholesky,
-    det,
-    eigh,
-    eigvalsh,
-    inv,
-    pinv,
-    qr,
-    slogdet,
-    solve,
-    solve_triangular,
-    svd,
-    svdvals,
-)
+from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd, svdvals  # noqa: F401
 from .ops.linalg_functions import (  # noqa: F401
     cond,
     matrix_norm,
     matrix_power,
     matrix_rank,
+    multi_dot,
     norm,
+    tensorinv,
+    tensorsolve,
+    vander,
     vecdot,
 )
+from .ops.linalg_solve import (  # noqa: F401
+    LinAlgError,
+    cholesky,
+    det,
+    inv,
+    slogdet,
+    solve,
+    solve_triangular,
+)
+from .ops.matrix_exp import matrix_exp  # noqa: F401
 from .ops.products import linalg_cross as cross  # noqa: F401
 from .ops.reduction import vector_norm  # noqa: F401
 from .ops.triangular import diagonal as _diagonal

@@ -9,6 +9,8 @@ from . import (  # noqa: F401
     linalg,
     linalg_decomp,
     linalg_functions,
+    linalg_solve,
+    matrix_exp,
     operators,
     pointwise,
     products,

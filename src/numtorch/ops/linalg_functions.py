@@ -11,11 +11,13 @@ from .._creation import eye
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from . import linalg_decomp as decomp
+from . import linalg_solve as solves
 from .linalg import matmul
 from .pointwise import where
 from .reduction import vector_norm
 from .registry import defop, export
 from .return_types import structseq
+from .shape import cat
 
 
 # -- norms -----------------------------------------------------------------------------------
@@ -119,13 +121,13 @@ def cond(A, p=None) -> Tensor:
         tensor(4.)
     """
     if p is None or (not isinstance(p, str) and abs(p) == 2):
-        decomp.check_matrices(A, "linalg.cond", square=False)
+        solves.check_matrices(A, "linalg.cond", square=False)
         values = decomp.svdvals(A)
         largest, smallest = values.narrow(-1, 0, 1), values.narrow(-1, values.shape[-1] - 1, 1)
         ratio = smallest / largest if p == -2 else largest / smallest
         return ratio.squeeze(-1)
-    decomp.check_matrices(A, "linalg.cond")
-    product = matrix_norm(A, p) * matrix_norm(decomp.inv(A), p)
+    solves.check_matrices(A, "linalg.cond")
+    product = matrix_norm(A, p) * matrix_norm(solves.inv(A), p)
     return product.nan_to_num(math.inf, math.inf, -math.inf)
 
 
@@ -138,7 +140,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
         >>> torch.linalg.matrix_rank(torch.tensor([[1.0, 2.0], [2.0, 4.0]]))
         tensor(1)
     """
-    decomp.check_matrices(A, "linalg.matrix_rank", square=False)
+    solves.check_matrices(A, "linalg.matrix_rank", square=False)
     data = A._data
     if atol is None and rtol is None:
         rtol = float(xp.finfo(data.dtype).eps) * max(data.shape[-2], data.shape[-1])
@@ -202,8 +204,8 @@ def matrix_power(input, n) -> Tensor:
     if n == 1:
         return input.clone()
     if n == -1:
-        return decomp.inv(input)
-    a = decomp.inv(input) if n < 0 else input
+        return solves.inv(input)
+    a = solves.inv(input) if n < 0 else input
     n = abs(n)
     if n == 2:
         return matmul(a, a)
@@ -228,13 +230,13 @@ def logdet(input) -> Tensor:
         >>> torch.logdet(torch.tensor([[2.0, 0.0], [0.0, 3.0]]))
         tensor(1.7918)
     """
-    decomp.check_matrices(input, "logdet")
-    sign, logabsdet = decomp.slogdet(input)
+    solves.check_matrices(input, "logdet")
+    sign, logabsdet = solves.slogdet(input)
     return where(sign == -1, math.nan, logabsdet)
 
 
-inverse = export(decomp.inv, name="inverse")
-det = export(decomp.det, name="det")
+inverse = export(solves.inv, name="inverse")
+det = export(solves.det, name="det")
 
 
 @export
@@ -252,7 +254,7 @@ _qr_type = structseq("qr", ("Q", "R"))
 @export
 def slogdet(input):
     """The sign and log-absolute-value of the determinant (``torch.linalg.slogdet``)."""
-    return _slogdet_type(*decomp.slogdet(input))
+    return _slogdet_type(*solves.slogdet(input))
 
 
 @export
@@ -298,10 +300,10 @@ def qr(input, some=True):
 @defop(
     name="cholesky_legacy",
     node="CholeskyBackward0",
-    input=lambda grad, result, upper: decomp._cholesky_backward(grad, result, upper),
+    input=lambda grad, result, upper: solves._cholesky_backward(grad, result, upper),
 )
 def _cholesky_legacy(input, upper):
-    return decomp._cholesky.spec.forward(input, upper)
+    return solves._cholesky.spec.forward(input, upper)
 
 
 @export
@@ -312,5 +314,153 @@ def cholesky(input, upper=False) -> Tensor:
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed "
         "in a future PyTorch release.",
     )
-    decomp.check_matrices(input, "cholesky")
+    solves.check_matrices(input, "cholesky")
     return _cholesky_legacy(input, bool(upper))
+
+
+# -- chains, Vandermonde matrices, tensor inverses and solves (composite, as torch) ----------
+def _chain_order(shapes):
+    # the classic dynamic programme over split points (ties keep the first split, as torch)
+    n = len(shapes)
+    dims = [shapes[0][0]] + [s[1] for s in shapes]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def _chain(tensors, split, i, j):
+    if i == j:
+        return tensors[i]
+    k = split[i][j]
+    return _chain(tensors, split, i, k).mm(_chain(tensors, split, k + 1, j))
+
+
+def multi_dot(tensors) -> Tensor:
+    """The product of a chain of matrices (the first and last may be vectors), multiplied
+    in the cheapest order.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.multi_dot([torch.ones(2), torch.ones(2, 3), torch.ones(3)])
+        tensor(6.)
+    """
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0], tensors[-1]
+    out_shape = []
+    if first.ndim == 1:
+        first = first.unsqueeze(0)
+    elif first.ndim == 2:
+        out_shape.append(first.shape[0])
+    else:
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first.ndim}D")
+    if last.ndim == 1:
+        last = last.unsqueeze(-1)
+    elif last.ndim == 2:
+        out_shape.append(last.shape[1])
+    else:
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last.ndim}D")
+    mats = [first, *tensors[1:-1], last]
+    for i in range(1, n - 1):
+        if mats[i].ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {mats[i].ndim}D")
+    for i in range(1, n):
+        if mats[i].dtype != mats[0].dtype:
+            raise RuntimeError(
+                f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                f"{mats[0].dtype} and tensor {i} {mats[i].dtype}"
+            )
+        if mats[i - 1].shape[-1] != mats[i].shape[0]:
+            raise RuntimeError(
+                f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} "
+                f"and {list(tensors[i].shape)} cannot be multiplied"
+            )
+    if n == 2:
+        result = mats[0].mm(mats[1])
+    elif n == 3:
+        a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
+        if (a * c) * (b + d) > (b * d) * (a + c):
+            result = mats[0].mm(mats[1].mm(mats[2]))
+        else:
+            result = mats[0].mm(mats[1]).mm(mats[2])
+    else:
+        result = _chain(mats, _chain_order([m.shape for m in mats]), 0, n - 1)
+    return result.view(out_shape)
+
+
+def vander(x, *, N=None) -> Tensor:
+    """The Vandermonde matrix of ``x``: columns ``x**0, x**1, ..., x**(N-1)``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.vander(torch.tensor([1, 2, 3]))
+        tensor([[1, 1, 1],
+                [1, 2, 4],
+                [1, 3, 9]])
+    """
+    if x._data.dtype.kind not in "fciu":
+        raise RuntimeError(
+            "linalg.vander supports floating point, complex, and integer tensors, but got "
+            f"{x.dtype.scalar_name}"
+        )
+    x = x.unsqueeze(-1) if x.ndim == 0 else x
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = x.unsqueeze(-1).expand(*x.shape, n - 1).cumprod(-1)
+    ones = Tensor._make(xp.ones((*x.shape, 1), dtype=powers._data.dtype))
+    return cat([ones, powers], -1)
+
+
+def tensorinv(A, ind=2) -> Tensor:
+    """The inverse of ``A`` seen as a matrix from its first ``ind`` dims to the rest, shaped
+    ``A.shape[ind:] + A.shape[:ind]`` (so ``tensordot(tensorinv(A), A, ind)`` is an identity).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.tensorinv(torch.eye(4).view(4, 2, 2), ind=1).shape
+        torch.Size([2, 2, 4])
+    """
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    end, start = list(A.shape[ind:]), list(A.shape[:ind])
+    rows, cols = math.prod(end), math.prod(start)
+    if rows != cols:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+            f"prod(self.shape[:ind]), but got {rows} != {cols}"
+        )
+    return solves.inv(A.reshape(rows, rows)).reshape(end + start)
+
+
+def tensorsolve(A, B, dims=None) -> Tensor:
+    """``X`` with ``tensordot(A, X, X.ndim) == B`` (``dims``: dims of ``A`` moved to the end
+    first).
+
+    Example:
+        >>> import numtorch as torch
+        >>> A = torch.eye(6).view(2, 3, 6)
+        >>> torch.linalg.tensorsolve(A, torch.ones(2, 3)).shape
+        torch.Size([6])
+    """
+    ndim = A.ndim
+    if dims is not None:
+        dims = list(dims)
+        A = A.movedim(dims, list(range(ndim - len(dims), ndim)))
+    result_shape = list(A.shape[B.ndim :])
+    size, other = math.prod(result_shape), math.prod(B.shape)
+    if size != other:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+            f"prod(self.shape[:other.ndim]), but got {size} != {other}"
+        )
+    return solves.solve(A.reshape(size, size), B.flatten()).reshape(result_shape)

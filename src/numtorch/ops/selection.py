@@ -2,7 +2,9 @@
 
 The ``dim`` forms return (values, indices) and send the gradient to the selected elements;
 median and nanmedian of all elements share it among ties (torch's evenly distributed
-subgradient). NaN counts as larger than every number, as in sorting.
+subgradient). NaN counts as larger than every number, as in sorting. Among tied values the
+index returned is the first in a stable sort (torch's choice there is unspecified), except
+for ``mode``, which gives the last occurrence as torch does.
 """
 
 from __future__ import annotations

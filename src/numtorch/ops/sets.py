@@ -42,7 +42,8 @@ def _unique_dim(input, dim):
 @export
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted; optionally the index of each
-    element's value in them (``return_inverse``) and how often each occurs.
+    element's value in them (``return_inverse``) and how often each occurs. The result is
+    sorted even with ``sorted=False`` (torch's CPU unique sorts as well).
 
     Example:
         >>> import numtorch as torch

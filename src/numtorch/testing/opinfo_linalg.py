@@ -21,6 +21,17 @@ def _well_rect(rng, *shape):
     return 0.3 * rng.standard_normal(shape) + 2 * np.eye(shape[-2], shape[-1])
 
 
+def _separated(rng, *shape):
+    # singular values 3, 2, 1, ... (eigenvalues, once symmetrized): vector gradients carry
+    # 1 / (s_j^2 - s_i^2) factors, so well-separated values keep float32 close to torch
+    m, n = shape[-2:]
+    left = np.linalg.qr(rng.standard_normal(shape[:-2] + (m, m)))[0]
+    right = np.linalg.qr(rng.standard_normal(shape[:-2] + (n, n)))[0]
+    k = min(m, n)
+    values = np.arange(k, 0, -1.0) + 0.5
+    return (left[..., :, :k] * values) @ right[..., :k, :]
+
+
 def _spd(t, a):
     return a @ a.mT + t.eye(a.shape[-1], dtype=a.dtype)
 
@@ -163,31 +174,35 @@ DECOMPOSITIONS = [
     OpInfo(
         "linalg_qr",
         lambda t, a: t.linalg.qr(a).Q * 2 + t.linalg.qr(a).R.sum(),
-        lambda rng: [Sample((_n(rng, 4, 3),)), Sample((_n(rng, 3, 3),)), Sample((_n(rng, 2, 4),))],
+        lambda rng: [
+            Sample((_separated(rng, 4, 3),)),
+            Sample((_separated(rng, 3, 3),)),
+            Sample((_separated(rng, 2, 4),)),
+        ],
         None,
     ),
     OpInfo(
         "linalg_eigh",
         lambda t, a: t.linalg.eigh(_sym(t, a)).eigenvalues,
-        lambda rng: [Sample((_n(rng, 3, 3),)), Sample((_n(rng, 2, 3, 3),))],
+        lambda rng: [Sample((_separated(rng, 3, 3),)), Sample((_separated(rng, 2, 3, 3),))],
         None,
     ),
     OpInfo(
         "linalg_eigh_vectors",
         lambda t, a: _sign_free(t.linalg.eigh(_sym(t, a), UPLO="U").eigenvectors, -2),
-        lambda rng: [Sample((_n(rng, 3, 3),))],
+        lambda rng: [Sample((_separated(rng, 3, 3),))],
         None,
     ),
     OpInfo(
         "linalg_eigvalsh",
         lambda t, a: t.linalg.eigvalsh(_sym(t, a)),
-        lambda rng: [Sample((_n(rng, 3, 3),))],
+        lambda rng: [Sample((_separated(rng, 3, 3),))],
         None,
     ),
     OpInfo(
         "linalg_svd",
         lambda t, a: t.linalg.svd(a, full_matrices=False).S,
-        lambda rng: [Sample((_n(rng, 4, 3),)), Sample((_n(rng, 2, 2, 3),))],
+        lambda rng: [Sample((_separated(rng, 4, 3),)), Sample((_separated(rng, 2, 2, 3),))],
         lambda a: np.linalg.svd(a, compute_uv=False),
     ),
     OpInfo(
@@ -196,19 +211,19 @@ DECOMPOSITIONS = [
             _sign_free(t.linalg.svd(a).U[..., :, :2], -2)
             + _sign_free(t.linalg.svd(a).Vh[..., :2, :], -1).sum()
         ),
-        lambda rng: [Sample((_n(rng, 3, 2),)), Sample((_n(rng, 2, 3),))],
+        lambda rng: [Sample((_separated(rng, 3, 2),)), Sample((_separated(rng, 2, 3),))],
         None,
     ),
     OpInfo(
         "linalg_svdvals",
         lambda t, a: t.linalg.svdvals(a),
-        lambda rng: [Sample((_n(rng, 3, 4),))],
+        lambda rng: [Sample((_separated(rng, 3, 4),))],
         lambda a: np.linalg.svd(a, compute_uv=False),
     ),
     OpInfo(
         "torch_svd",
         lambda t, a: _sign_free(t.svd(a).V, -2),
-        lambda rng: [Sample((_n(rng, 4, 3),))],
+        lambda rng: [Sample((_separated(rng, 4, 3),))],
         None,
     ),
     OpInfo(
@@ -226,7 +241,7 @@ DECOMPOSITIONS = [
     OpInfo(
         "pinverse",
         lambda t, a: t.pinverse(a),
-        lambda rng: [Sample((_n(rng, 3, 2),))],
+        lambda rng: [Sample((_well_rect(rng, 3, 2),))],
         np.linalg.pinv,
     ),
 ]
@@ -242,9 +257,9 @@ NORMS = [
         lambda t, a, *o, **k: t.linalg.matrix_norm(a, *o, **k),
         lambda rng: [
             Sample((_n(rng, 2, 3, 4),)),
-            Sample((_n(rng, 3, 4), "nuc")),
-            Sample((_n(rng, 3, 4), 2)),
-            Sample((_n(rng, 3, 4), -2)),
+            Sample((_separated(rng, 3, 4), "nuc")),
+            Sample((_separated(rng, 3, 4), 2)),
+            Sample((_separated(rng, 3, 4), -2)),
             Sample((_n(rng, 3, 4), 1)),
             Sample((_n(rng, 3, 4), -math.inf)),
             Sample((_n(rng, 2, 3, 4), math.inf), {"dim": (0, 2)}),
@@ -266,14 +281,14 @@ NORMS = [
     OpInfo(
         "norm_nuc",
         lambda t, a: t.norm(a, "nuc"),
-        lambda rng: [Sample((_n(rng, 3, 4),))],
+        lambda rng: [Sample((_separated(rng, 3, 4),))],
         lambda a: np.linalg.norm(a, "nuc"),
     ),
     OpInfo(
         "linalg_cond",
         lambda t, a, *p: t.linalg.cond(a, *p),
         # (other orders: torch's own backward fails there; forward checked in test_linalg)
-        lambda rng: [Sample((_n(rng, 3, 4),)), Sample((_n(rng, 2, 3, 3), -2))],
+        lambda rng: [Sample((_separated(rng, 3, 4),)), Sample((_separated(rng, 2, 3, 3), -2))],
         lambda a, p=None: np.linalg.cond(a, p),
     ),
     OpInfo(
@@ -299,4 +314,44 @@ NORMS = [
     ),
 ]
 
-LINALG_OPS = PRODUCTS + DECOMPOSITIONS + NORMS
+MATRIX_FUNCTIONS = [
+    OpInfo(
+        "multi_dot",
+        lambda t, *m: t.linalg.multi_dot(list(m)),
+        lambda rng: [
+            Sample((_n(rng, 3, 4), _n(rng, 4, 2))),
+            Sample((_n(rng, 4), _n(rng, 4, 2), _n(rng, 2, 5))),
+            Sample((_n(rng, 3, 4), _n(rng, 4, 2), _n(rng, 2, 5), _n(rng, 5))),
+        ],
+        lambda *m: np.linalg.multi_dot(m),
+    ),
+    OpInfo(
+        "vander",
+        lambda t, x, **k: t.linalg.vander(x, **k),
+        lambda rng: [Sample((_n(rng, 3),)), Sample((_n(rng, 2, 3),), {"N": 5})],
+        lambda x, N=None: x[..., None] ** np.arange(x.shape[-1] if N is None else N),
+    ),
+    OpInfo(
+        "matrix_exp",
+        lambda t, a: t.linalg.matrix_exp(a),
+        lambda rng: [Sample((_n(rng, 3, 3),)), Sample((_n(rng, 2, 2, 2) * 4,))],
+        None,
+    ),
+    # torch reshapes its (column-major) inverse through an internal alias node
+    # (ReshapeAliasBackward0); the reshape here is a plain view
+    OpInfo(
+        "tensorinv",
+        lambda t, a: t.linalg.tensorinv(a, ind=1),
+        lambda rng: [Sample((_well(rng, 4, 4).reshape(4, 2, 2),))],
+        lambda a: np.linalg.tensorinv(a, ind=1),
+        torch_grad_fn=False,
+    ),
+    OpInfo(
+        "tensorsolve",
+        lambda t, a, b: t.linalg.tensorsolve(a, b),
+        lambda rng: [Sample((_well(rng, 6, 6).reshape(2, 3, 6), _n(rng, 2, 3)))],
+        np.linalg.tensorsolve,
+    ),
+]
+
+LINALG_OPS = PRODUCTS + DECOMPOSITIONS + NORMS + MATRIX_FUNCTIONS

@@ -138,7 +138,8 @@ POINTWISE = [
         lambda rng: [Sample((np.array([0.05, 0.3, 0.6, 0.95]),))],
         lambda x: _logit_ref(x, 0.25),
     ),
-    OpInfo("sinc", lambda t, x: t.sinc(x), _shapes_unary(_n), np.sinc),
+    # (near 0 the derivative cancels badly in float32, differently in torch: kept away)
+    OpInfo("sinc", lambda t, x: t.sinc(x), _shapes_unary(_away), np.sinc),
     # at 0 the first derivative is 0 (torch's convention); the second is not checked there
     OpInfo(
         "sinc_at_zero",
