@@ -32,6 +32,20 @@ def _separated(rng, *shape):
     return (left[..., :, :k] * values) @ right[..., :k, :]
 
 
+def _sphere(rng, count, dim):
+    # points spread evenly on a randomly turned unit sphere (circle): norms at most 1 and
+    # distances bounded below keep the matrix-product form of cdist accurate in float32
+    if dim == 2:
+        angles = rng.uniform(0, 2 * np.pi) + np.arange(count) * 2 * np.pi / count
+        return np.stack([np.cos(angles), np.sin(angles)], 1)
+    k = np.arange(count) + 0.5
+    polar, azimuth = np.arccos(1 - 2 * k / count), np.pi * (1 + 5**0.5) * k
+    points = np.stack([np.cos(azimuth) * np.sin(polar), np.sin(azimuth) * np.sin(polar)], 1)
+    points = np.concatenate([points, np.cos(polar)[:, None]], 1)
+    turn = np.linalg.qr(rng.standard_normal((3, 3)))[0]
+    return points @ turn
+
+
 def _spd(t, a):
     return a @ a.mT + t.eye(a.shape[-1], dtype=a.dtype)
 
@@ -93,8 +107,8 @@ PRODUCTS = [
         "cdist_mm",
         lambda t, a, b: t.cdist(a, b),
         lambda rng: [
-            Sample((_n(rng, 30, 3), _n(rng, 4, 3))),
-            Sample((_n(rng, 2, 3, 2), _n(rng, 27, 2))),
+            Sample((_sphere(rng, 30, 3), 0.5 * _sphere(rng, 4, 3))),
+            Sample((0.5 * _sphere(rng, 6, 2).reshape(2, 3, 2), _sphere(rng, 27, 2))),
         ],
         lambda a, b: np.linalg.norm(a[..., :, None, :] - b[..., None, :, :], axis=-1),
         atol=1e-4,  # the matrix-product form loses a little precision, as in torch
@@ -175,9 +189,9 @@ DECOMPOSITIONS = [
         "linalg_qr",
         lambda t, a: t.linalg.qr(a).Q * 2 + t.linalg.qr(a).R.sum(),
         lambda rng: [
-            Sample((_separated(rng, 4, 3),)),
-            Sample((_separated(rng, 3, 3),)),
-            Sample((_separated(rng, 2, 4),)),
+            Sample((_well_rect(rng, 4, 3),)),
+            Sample((_well_rect(rng, 3, 3),)),
+            Sample((_well_rect(rng, 2, 4),)),  # (its leading square block is what matters)
         ],
         None,
     ),
@@ -334,7 +348,7 @@ MATRIX_FUNCTIONS = [
     OpInfo(
         "matrix_exp",
         lambda t, a: t.linalg.matrix_exp(a),
-        lambda rng: [Sample((_n(rng, 3, 3),)), Sample((_n(rng, 2, 2, 2) * 4,))],
+        lambda rng: [Sample((_n(rng, 3, 3),)), Sample((_n(rng, 2, 2, 2) * 0.7,))],
         None,
     ),
     # torch reshapes its (column-major) inverse through an internal alias node
