@@ -113,6 +113,174 @@ CASES = {
 }
 
 
+# Triangles, scans, extra pointwise ops, selection, counting, construction, linalg.
+CASES.update(
+    {
+        "tril_1d": (RuntimeError, lambda t: t.ones(3).tril(), "at least 2 dimensions"),
+        "diagonal_same_dims": (
+            RuntimeError,
+            lambda t: t.ones(2, 2).diagonal(0, 1, 1),
+            "cannot be identical",
+        ),
+        "diag_3d": (RuntimeError, lambda t: t.ones(2, 2, 2).diag(), "Supports 1D or 2D"),
+        "trace_3d": (RuntimeError, lambda t: t.ones(2, 2, 2).trace(), "expected a matrix"),
+        "trace_bool": (NotImplementedError, lambda t: t.ones(2, 2).bool().trace(), "'Bool'"),
+        "logcumsumexp_int": (
+            NotImplementedError,
+            lambda t: t.tensor([1, 2]).logcumsumexp(0),
+            "'Long'",
+        ),
+        "diff_0d": (RuntimeError, lambda t: t.tensor(1.0).diff(), "at least one-dimensional"),
+        "hypot_int": (
+            NotImplementedError,
+            lambda t: t.hypot(t.ones(2).long(), t.ones(2).long()),
+            "hypot",
+        ),
+        "heaviside_dtypes": (
+            RuntimeError,
+            lambda t: t.heaviside(t.ones(2), t.ones(2).long()),
+            "different dtypes",
+        ),
+        "heaviside_backward": (RuntimeError, lambda t: _heaviside_backward(t), "heaviside"),
+        "kthvalue_range": (RuntimeError, lambda t: t.ones(3).kthvalue(4), "out of range"),
+        "median_empty_dim": (IndexError, lambda t: t.ones(0, 3).median(0), "non-zero size"),
+        "quantile_q_range": (RuntimeError, lambda t: t.ones(3).quantile(1.5), "[0, 1]"),
+        "quantile_int": (RuntimeError, lambda t: t.tensor([1, 2]).quantile(0.5), "float or double"),
+        "quantile_interpolation": (
+            RuntimeError,
+            lambda t: t.ones(3).quantile(0.5, interpolation="cubic"),
+            "interpolation must be one of",
+        ),
+        "unique_backward": (NotImplementedError, lambda t: _unique_backward(t), "_unique2"),
+        "bincount_negative": (
+            RuntimeError,
+            lambda t: t.bincount(t.tensor([-1, 2])),
+            "non-negative integral",
+        ),
+        "bincount_float": (NotImplementedError, lambda t: t.bincount(t.ones(2)), "'Float'"),
+        "histc_range": (
+            RuntimeError,
+            lambda t: t.histc(t.ones(2), bins=3, min=2, max=1),
+            "max must be larger than min",
+        ),
+        "searchsorted_sides": (
+            RuntimeError,
+            lambda t: t.searchsorted(t.ones(3), t.ones(2), side="left", right=True),
+            "opposites",
+        ),
+        "bucketize_2d_boundaries": (
+            RuntimeError,
+            lambda t: t.bucketize(t.ones(2), t.ones(2, 2)),
+            "must be 1 dimension",
+        ),
+        "meshgrid_indexing": (
+            RuntimeError,
+            lambda t: t.meshgrid(t.ones(2), t.ones(3), indexing="ji"),
+            "indexing must be",
+        ),
+        "block_diag_3d": (RuntimeError, lambda t: t.block_diag(t.ones(2, 2, 2)), "2 or fewer"),
+        "rot90_one_dim": (RuntimeError, lambda t: t.ones(2, 2).rot90(1, [0]), "rotation dims"),
+        "unfold_too_big": (RuntimeError, lambda t: t.ones(2, 3).unfold(1, 4, 1), "maximum size"),
+        "tensordot_sizes": (
+            RuntimeError,
+            lambda t: t.tensordot(t.ones(2, 3), t.ones(2, 3), dims=1),
+            "contracted dimensions",
+        ),
+        "cross_length": (RuntimeError, lambda t: t.linalg.cross(t.ones(2), t.ones(2)), "length 3"),
+        "cdist_negative_p": (
+            RuntimeError,
+            lambda t: t.cdist(t.ones(2, 3), t.ones(2, 3), p=-1),
+            "non-negative p",
+        ),
+        "cdist_int": (
+            RuntimeError,
+            lambda t: t.cdist(t.ones(2, 3).long(), t.ones(2, 3).long()),
+            "floating-point",
+        ),
+        "take_along_dim_ndim": (
+            RuntimeError,
+            lambda t: t.take_along_dim(t.ones(2, 3), t.tensor([0]), 1),
+            "same number of dimensions",
+        ),
+        "index_fill_float_index": (
+            IndexError,
+            lambda t: t.ones(2, 3).index_fill(0, t.tensor([0.0]), 1),
+            "int64",
+        ),
+        "index_copy_slices": (
+            RuntimeError,
+            lambda t: t.ones(3, 4).index_copy(0, t.tensor([0]), t.ones(1, 2)),
+            "same slice shapes",
+        ),
+        "masked_scatter_short_source": (
+            RuntimeError,
+            lambda t: t.ones(3).masked_scatter(t.ones(3).bool(), t.ones(2)),
+            "Number of elements of source",
+        ),
+        "inv_singular": (RuntimeError, lambda t: t.linalg.inv(t.zeros(2, 2)), "singular"),
+        "inv_not_square": (RuntimeError, lambda t: t.linalg.inv(t.ones(2, 3)), "square matrices"),
+        "inv_int": (RuntimeError, lambda t: t.linalg.inv(t.eye(2).long()), "floating point"),
+        "solve_shapes": (
+            RuntimeError,
+            lambda t: t.linalg.solve(t.eye(3), t.ones(2)),
+            "Incompatible shapes",
+        ),
+        "cholesky_not_positive_definite": (
+            RuntimeError,
+            lambda t: t.linalg.cholesky(-t.eye(2)),
+            "not positive-definite",
+        ),
+        "matrix_norm_order": (
+            RuntimeError,
+            lambda t: t.linalg.matrix_norm(t.ones(2, 2), 3),
+            "not supported",
+        ),
+        "linalg_norm_3d_ord": (
+            RuntimeError,
+            lambda t: t.linalg.norm(t.ones(2, 2, 2), 2),
+            "must be 1D or 2D",
+        ),
+        "qr_r_backward": (RuntimeError, lambda t: _qr_r_backward(t), "mode='r'"),
+        "multi_dot_shapes": (
+            RuntimeError,
+            lambda t: t.linalg.multi_dot([t.ones(2, 3), t.ones(2, 3)]),
+            "cannot be multiplied",
+        ),
+        "vander_small_N": (RuntimeError, lambda t: t.linalg.vander(t.ones(3), N=1), "N must be"),
+        "matrix_exp_not_square": (
+            RuntimeError,
+            lambda t: t.linalg.matrix_exp(t.ones(2, 3)),
+            "square matrices",
+        ),
+        "tensorinv_shape": (
+            RuntimeError,
+            lambda t: t.linalg.tensorinv(t.ones(2, 3), ind=1),
+            "prod(self.shape[ind:])",
+        ),
+        "vecdot_dtypes": (
+            RuntimeError,
+            lambda t: t.linalg.vecdot(t.ones(2), t.ones(2).double()),
+            "same dtype",
+        ),
+    }
+)
+
+
+def _heaviside_backward(t):
+    x = t.ones(2, requires_grad=True)
+    t.heaviside(x, t.ones(2)).sum().backward()
+
+
+def _unique_backward(t):
+    x = t.tensor([1.0, 2.0, 1.0], requires_grad=True)
+    t.unique(x).sum().backward()
+
+
+def _qr_r_backward(t):
+    x = t.ones(3, 2, requires_grad=True)
+    t.linalg.qr(x, mode="r")[1].sum().backward()
+
+
 def _backward_twice(t):
     y = (t.ones(2, requires_grad=True) ** 2).sum()
     y.backward()

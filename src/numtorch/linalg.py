@@ -1,9 +1,34 @@
-"""``torch.linalg``: vector norms (matrix decompositions are not provided)."""
+"""``torch.linalg``: norms, inverses and determinants, solves and matrix decompositions."""
 
-from .ops.reduction import norm as _norm
+from .ops.linalg import matmul  # noqa: F401
+from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd, svdvals  # noqa: F401
+from .ops.linalg_functions import (  # noqa: F401
+    cond,
+    matrix_norm,
+    matrix_power,
+    matrix_rank,
+    multi_dot,
+    norm,
+    tensorinv,
+    tensorsolve,
+    vander,
+    vecdot,
+)
+from .ops.linalg_solve import (  # noqa: F401
+    LinAlgError,
+    cholesky,
+    det,
+    inv,
+    slogdet,
+    solve,
+    solve_triangular,
+)
+from .ops.matrix_exp import matrix_exp  # noqa: F401
+from .ops.products import linalg_cross as cross  # noqa: F401
 from .ops.reduction import vector_norm  # noqa: F401
+from .ops.triangular import diagonal as _diagonal
 
 
-def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None):
-    """Vector 2-norm by default; ``ord`` a number for other vector norms."""
-    return _norm(input, 2 if ord is None else ord, dim, keepdim, dtype)
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonals of the matrices in the last two dims (a view)."""
+    return _diagonal(A, offset, dim1, dim2)

@@ -1,4 +1,25 @@
 """numtorch's ops; importing this package registers every op on Tensor and in FUNCTIONS."""
 
-from . import factory, indexing, linalg, nn, operators, pointwise, reduction, shape  # noqa: F401
+from . import (  # noqa: F401
+    construction,
+    cumulative,
+    factory,
+    indexed,
+    indexing,
+    linalg,
+    linalg_decomp,
+    linalg_functions,
+    linalg_solve,
+    matrix_exp,
+    nn,
+    operators,
+    pointwise,
+    products,
+    reduction,
+    selection,
+    sets,
+    shape,
+    special,
+    triangular,
+)
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401

@@ -521,11 +521,15 @@ def masked_fill(input, mask, value) -> Tensor:
     return _masked_fill(input, mask, value)
 
 
+def _masked_select_backward(grad, input_shape, mask):
+    # the mask broadcasts against the input: index with its full-shape expansion
+    shape = xp.broadcast_shapes(tuple(input_shape), mask.shape)
+    return zeros(shape, dtype=grad.dtype).index_put((mask.expand(shape),), grad, accumulate=True)
+
+
 @defop(
     name="masked_select",
-    input=lambda grad, input_shape, mask: zeros(
-        xp.broadcast_shapes(tuple(input_shape), mask.shape), dtype=grad.dtype
-    ).index_put((mask,), grad, accumulate=True),
+    input=lambda grad, input_shape, mask: _masked_select_backward(grad, input_shape, mask),
 )
 def _masked_select(input, mask):
     shape = xp.broadcast_shapes(input.shape, mask.shape)

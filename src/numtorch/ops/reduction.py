@@ -516,11 +516,16 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 
 @export
 def norm(input, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
-    """Vector p-norm (``'fro'`` = 2) of all elements or over ``dim``."""
+    """Vector p-norm (``'fro'`` = 2) of all elements or over ``dim``; ``'nuc'`` is the
+    nuclear norm of a matrix."""
+    several = dim is not None and not isinstance(dim, int) and len(dim) > 2
+    if isinstance(p, str) and (p != "fro" or several):
+        from .linalg_functions import matrix_norm  # 'nuc' (and errors for others), as torch
+
+        dims = tuple(range(input.ndim)) if dim is None else dim
+        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     if p == "fro" or p is None:
         p = 2
-    if isinstance(p, str):
-        raise RuntimeError(f"numtorch supports vector norms only; p={p!r} is not supported")
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
 
 

@@ -804,6 +804,12 @@ INPLACE = [
     ),
 ]
 
-from .opinfo_nn import NN  # noqa: E402  (the nn entries build on the helpers above)
+OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE
 
-OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE + NN
+# Tables by concept live beside this one; they import the helpers above.
+from .opinfo_linalg import LINALG_OPS  # noqa: E402
+from .opinfo_math import MATH_OPS  # noqa: E402
+from .opinfo_nn import NN  # noqa: E402
+from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
+
+OP_DB += MATH_OPS + STRUCTURE_OPS + LINALG_OPS + NN

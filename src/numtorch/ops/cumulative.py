@@ -1,0 +1,220 @@
+"""Scans along a dim: cumprod, cummax/cummin, logcumsumexp, and diff (cumsum lives with the
+reductions)."""
+
+from __future__ import annotations
+
+from .._creation import zeros
+from .._tensor import Tensor, _wrap_dim
+from ..autograd import grad_mode
+from ..backend import xp
+from .pointwise import where
+from .reduction import return_type
+from .registry import defop, export
+
+
+def _reversed_cumsum(t, dim):
+    return t.flip(dim).cumsum(dim).flip(dim)
+
+
+def _scan_dim(input, dim):
+    return _wrap_dim(dim, max(input.ndim, 1))
+
+
+# -- cumprod ---------------------------------------------------------------------------------
+def _cumprod_backward(grad, input, result, dim):
+    # out_j = prod_{i<=j} x_i, so dx_k = sum_{j>=k} grad_j * prod_{i<=j, i!=k} x_i.
+    if input.ndim == 0 or input.shape[dim] == 1:
+        return grad
+    if not (input._data == 0).any():
+        return _reversed_cumsum(grad * result, dim) / input
+    if grad_mode.is_grad_enabled():
+        # create_graph: the O(n^2) form, whose own derivative is cumprod's second one
+        return _omitted_products_backward(grad, input, dim)
+    # Before the first zero of a slice, revcumsum(grad * out) / x; at the first zero,
+    # revcumsum(grad * cumprod(x with that zero set to 1)); after it, zero.
+    is_zero = input == 0
+    zeros_so_far = is_zero.long().cumsum(dim)
+    before = zeros_so_far == 0
+    first_zero = is_zero & (zeros_so_far == 1)
+    safe = where(before, input, 1.0)
+    part_before = where(before, _reversed_cumsum(grad * result, dim) / safe, 0.0)
+    skipped = where(first_zero, 1.0, input).cumprod(dim)
+    part_zero = where(first_zero, _reversed_cumsum(grad * skipped, dim), 0.0)
+    return part_before + part_zero
+
+
+def _omitted_products_backward(grad, input, dim):
+    moved = input.movedim(dim, -1)
+    n = moved.shape[-1]
+    square = moved.unsqueeze(-2).expand(*moved.shape[:-1], n, n)  # [..., k, j] = x_j
+    eye = Tensor._make(xp.eye(n, dtype=bool))
+    omitted = where(eye, 1.0, square).cumprod(-1)  # [..., k, j] = prod_{i<=j, i!=k} x_i
+    later = Tensor._make(xp.triu(xp.ones((n, n), dtype=bool)))  # j >= k
+    terms = where(later, omitted, 0.0) * grad.movedim(dim, -1).unsqueeze(-2)
+    return terms.sum(-1).movedim(-1, dim)
+
+
+@defop(name="cumprod", input=_cumprod_backward)
+def _cumprod(input, dim):
+    if input.ndim == 0:
+        return input.astype(xp.int64) if input.dtype.kind in "biu" else input.copy()
+    return xp.cumprod(input, axis=dim, dtype=xp.int64 if input.dtype.kind in "biu" else None)
+
+
+@export(inplace=True)
+def cumprod(input, dim, *, dtype=None) -> Tensor:
+    """Running product along ``dim`` (integers and bools accumulate as int64).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([1.0, 2.0, 3.0, 4.0]).cumprod(0)
+        tensor([ 1.,  2.,  6., 24.])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    return _cumprod(input, _scan_dim(input, dim))
+
+
+# -- cummax and cummin -----------------------------------------------------------------------
+def _running_extreme(input, dim, ufunc):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
+    values = ufunc.accumulate(input, axis=dim)
+    # The index moves to each new extreme (ties and NaNs included, as torch does).
+    hits = values == input
+    if input.dtype.kind == "f":
+        hits |= xp.isnan(input)
+    shape = [1] * input.ndim
+    shape[dim] = input.shape[dim]
+    positions = xp.arange(input.shape[dim], dtype=xp.int64).reshape(shape)
+    indices = xp.maximum.accumulate(xp.where(hits, positions, 0), axis=dim)
+    return values, indices
+
+
+def _scatter_back(grad, input_shape, dim, indices):
+    if len(input_shape) == 0:
+        return grad
+    return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, indices, grad)
+
+
+_cummax_type = return_type("cummax")
+_cummin_type = return_type("cummin")
+
+
+@defop(
+    name="cummax",
+    outputs=2,
+    returns=_cummax_type,
+    input=lambda grad, input_shape, dim, result1: _scatter_back(grad, input_shape, dim, result1),
+)
+def _cummax(input, dim):
+    return _running_extreme(input, dim, xp.maximum)
+
+
+@defop(
+    name="cummin",
+    outputs=2,
+    returns=_cummin_type,
+    input=lambda grad, input_shape, dim, result1: _scatter_back(grad, input_shape, dim, result1),
+)
+def _cummin(input, dim):
+    return _running_extreme(input, dim, xp.minimum)
+
+
+@export
+def cummax(input, dim):
+    """Running maximum along ``dim`` and the index where each was reached.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([1.0, 3.0, 2.0, 5.0]).cummax(0).indices
+        tensor([0, 1, 1, 3])
+    """
+    return _cummax(input, _scan_dim(input, dim))
+
+
+@export
+def cummin(input, dim):
+    """Running minimum along ``dim`` and the index where each was reached."""
+    return _cummin(input, _scan_dim(input, dim))
+
+
+# -- logcumsumexp ----------------------------------------------------------------------------
+def _logcumsumexp_backward(grad, input, result, dim):
+    # dx_k = sum_{j>=k} grad_j * exp(x_k - out_j), summed in log space separately for the
+    # positive and negative parts of grad so nothing overflows (as torch does).
+    if input.ndim == 0:
+        return grad
+    lowest = float(xp.finfo(grad._data.dtype).min)
+    log_abs = grad.abs().log()
+    positive = where(grad > 0, log_abs, lowest)
+    negative = where(grad < 0, log_abs, lowest)
+
+    def reversed_logcumsumexp(t):
+        return t.flip(dim).logcumsumexp(dim).flip(dim)
+
+    out_positive = (reversed_logcumsumexp(positive - result) + input).exp()
+    out_negative = (reversed_logcumsumexp(negative - result) + input).exp()
+    return out_positive - out_negative
+
+
+@defop(name="logcumsumexp", input=_logcumsumexp_backward)
+def _logcumsumexp(input, dim):
+    if input.ndim == 0:
+        return input.copy()
+    return xp.logaddexp.accumulate(input, axis=dim)
+
+
+@export
+def logcumsumexp(input, dim) -> Tensor:
+    """``log(cumsum(exp(input)))`` along ``dim``, computed stably.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([0.0, 0.0]).logcumsumexp(0)
+        tensor([0.0000, 0.6931])
+    """
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(
+            f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    return _logcumsumexp(input, _scan_dim(input, dim))
+
+
+# -- diff (composite) ------------------------------------------------------------------------
+@export
+def diff(input, n=1, dim=-1, prepend=None, append=None) -> Tensor:
+    """The ``n``-th forward difference along ``dim`` (``prepend``/``append`` are joined
+    first; bools give ``logical_xor``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([1, 4, 9, 16]).diff()
+        tensor([3, 5, 7])
+    """
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    from .shape import cat
+
+    dim = _wrap_dim(dim, input.ndim)
+    parts = [p for p in (prepend, input, append) if p is not None]
+    if len(parts) > 1:
+        for p in parts:
+            if p.ndim != input.ndim:
+                raise RuntimeError(
+                    "diff expects prepend or append to be the same dimension as input"
+                )
+        input = cat(parts, dim)
+    for _ in range(n):
+        length = input.shape[dim]
+        if length == 0:
+            break
+        later = input.narrow(dim, 1, length - 1)
+        earlier = input.narrow(dim, 0, length - 1)
+        if input._data.dtype == xp.bool_:
+            input = later.logical_xor(earlier)
+        else:
+            input = later - earlier
+    return input

@@ -1,0 +1,250 @@
+"""Indexed reads and writes beyond ``indexing.py``: take_along_dim, index_fill, index_copy,
+masked_scatter, and ``where(condition)`` (the indices where a condition holds)."""
+
+from __future__ import annotations
+
+from .. import _dtypes
+from .._creation import zeros
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .indexing import nonzero
+from .pointwise import where as _where_op
+from .registry import defop, export
+from .shape import cat
+
+
+def _lead(dim):
+    return (slice(None),) * dim
+
+
+def _broadcast_shape(a, b):
+    try:
+        return tuple(xp.broadcast_shapes(a, b))
+    except ValueError:
+        for k in range(1, min(len(a), len(b)) + 1):
+            if a[-k] != b[-k] and 1 not in (a[-k], b[-k]):
+                raise RuntimeError(
+                    f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
+                    f"at non-singleton dimension {max(len(a), len(b)) - k}"
+                ) from None
+        raise
+
+
+# -- take_along_dim (composite: gather on broadcast operands) --------------------------------
+@export
+def take_along_dim(input, indices, dim=None) -> Tensor:
+    """Values of ``input`` at ``indices`` along ``dim`` (both broadcast against each other
+    elsewhere); with no ``dim``, at flat indices.
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.tensor([[10, 30, 20], [60, 40, 50]])
+        >>> torch.take_along_dim(x, x.argmax(1, keepdim=True), dim=1)
+        tensor([[30],
+                [60]])
+    """
+    if indices._data.dtype != xp.int64:
+        raise RuntimeError(
+            "torch.take_along_dim(): dtype of indices should be Long but got "
+            f"{indices.dtype.scalar_name}"
+        )
+    if dim is None:
+        return input.reshape(-1).gather(0, indices.reshape(-1))
+    if input.ndim != indices.ndim:
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of "
+            f"dimensions, but got {input.ndim} dimensions for input, and {indices.ndim} "
+            "dimensions for indices"
+        )
+    dim = _wrap_dim(dim, input.ndim)
+    sizes = list(input.shape)
+    sizes[dim] = indices.shape[dim]
+    index_shape = _broadcast_shape(tuple(sizes), indices.shape)
+    sizes = list(indices.shape)
+    sizes[dim] = input.shape[dim]
+    input_shape = _broadcast_shape(tuple(sizes), input.shape)
+    if indices.shape != index_shape:
+        indices = indices.expand(index_shape)
+    if input.shape != input_shape:
+        input = input.expand(input_shape)
+    return input.gather(dim, indices)
+
+
+# -- index_fill and index_copy ---------------------------------------------------------------
+def _check_index(index, name):
+    if index._data.dtype != xp.int64:
+        raise IndexError(f"{name}(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise IndexError(f"{name}(): Index is supposed to be a vector")
+
+
+@defop(
+    name="index_fill",
+    input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
+)
+def _index_fill(input, dim, index, value):
+    out = input.copy()
+    out[_lead(dim) + (index,)] = value
+    return out
+
+
+@defop(
+    name="index_fill_tensor",
+    node="IndexFillBackward1",
+    input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
+    value=lambda grad, dim, index: grad.index_select(dim, index).sum(),
+)
+def _index_fill_tensor(input, dim, index, value):
+    out = input.copy()
+    out[_lead(dim) + (index,)] = value
+    return out
+
+
+@export(inplace=True)
+def index_fill(input, dim, index, value) -> Tensor:
+    """Copy of ``input`` with the slices at ``index`` along ``dim`` set to ``value`` (a
+    number or a 0-D tensor).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.zeros(2, 3).index_fill(1, torch.tensor([0, 2]), 1.0)
+        tensor([[1., 0., 1.],
+                [1., 0., 1.]])
+    """
+    _check_index(index, "index_fill_")
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s)."
+            )
+        return _index_fill_tensor(input, dim, index, value.to(input.dtype))
+    return _index_fill(input, dim, index, value)
+
+
+@defop(
+    name="index_copy",
+    input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
+    source=lambda grad, dim, index: grad.index_select(dim, index),
+)
+def _index_copy(input, dim, index, source):
+    out = input.copy()
+    out[_lead(dim) + (index,)] = source
+    return out
+
+
+@export(inplace=True)
+def index_copy(input, dim, index, source) -> Tensor:
+    """Copy of ``input`` with slice ``i`` of ``source`` written at ``index[i]`` along
+    ``dim``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.zeros(3).index_copy(0, torch.tensor([2, 0]), torch.tensor([5.0, 7.0]))
+        tensor([7., 0., 5.])
+    """
+    _check_index(index, "index_copy_")
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    if input._data.dtype != source._data.dtype:
+        raise RuntimeError(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{input.dtype.scalar_name} and (source) {source.dtype.scalar_name}"
+        )
+    # the slices (shapes without dim) must agree, then the index count
+    dest_slice = [s for d, s in enumerate(input.shape) if d != dim]
+    source_slice = [s for d, s in enumerate(source.shape) if d != dim]
+    if source.ndim and dest_slice != source_slice:
+        d = next(
+            (i for i, (a, b) in enumerate(zip(dest_slice, source_slice)) if a != b),
+            min(len(dest_slice), len(source_slice)),
+        )
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. "
+            f"Destination slice shape: {dest_slice[d] if d < len(dest_slice) else 1} at "
+            f"dimension {d} and source slice shape: "
+            f"{source_slice[d] if d < len(source_slice) else 1} at dimension {d}."
+        )
+    n = index.numel()
+    length = source.shape[dim] if source.ndim else 1
+    if n != length:
+        raise IndexError(
+            f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({length})"
+        )
+    return _index_copy(input, dim, index, source)
+
+
+# -- masked_scatter --------------------------------------------------------------------------
+def _masked_scatter_source(grad, mask, source_shape):
+    selected = grad.masked_select(mask)
+    total = 1
+    for s in source_shape:
+        total *= s
+    missing = total - selected.numel()
+    if missing > 0:
+        selected = cat([selected, zeros(missing, dtype=grad.dtype)])
+    return selected.view(source_shape)
+
+
+@defop(
+    name="masked_scatter",
+    input=lambda grad, mask: grad.masked_fill(mask, 0.0),
+    source=lambda grad, mask, source_shape: _masked_scatter_source(grad, mask, source_shape),
+)
+def _masked_scatter(input, mask, source):
+    shape = xp.broadcast_shapes(input.shape, mask.shape)
+    out = xp.array(xp.broadcast_to(input, shape))
+    full = xp.broadcast_to(mask, shape)
+    out[full] = source.reshape(-1)[: int(full.sum())]
+    return out
+
+
+@export(inplace=True)
+def masked_scatter(input, mask, source) -> Tensor:
+    """Copy of ``input`` with the elements of ``source``, in order, written where ``mask``
+    is True.
+
+    Example:
+        >>> import numtorch as torch
+        >>> mask = torch.tensor([True, False, True])
+        >>> torch.zeros(3).masked_scatter(mask, torch.tensor([1.0, 2.0]))
+        tensor([1., 0., 2.])
+    """
+    if mask._data.dtype != xp.bool_:
+        raise RuntimeError(
+            "masked_scatter_ only supports boolean masks, but got mask with dtype "
+            f"{_dtypes.from_numpy_dtype(mask._data.dtype).name}"
+        )
+    if input._data.dtype != source._data.dtype:
+        raise RuntimeError(
+            "masked_scatter_: expected self and source to have same dtypes but got "
+            f"{input.dtype.scalar_name} and {source.dtype.scalar_name}"
+        )
+    shape = xp.broadcast_shapes(input.shape, mask.shape)
+    if int(xp.broadcast_to(mask._data, shape).sum()) > source.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return _masked_scatter(input, mask, source)
+
+
+# -- where: one argument gives indices -------------------------------------------------------
+@export(method=False)
+def where(condition, input=None, other=None):
+    """``where(condition, input, other)`` picks ``input`` where ``condition`` holds, else
+    ``other``; ``where(condition)`` gives the indices where it holds (one tensor per dim).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.where(torch.tensor([[0, 1], [1, 0]]))
+        (tensor([0, 1]), tensor([1, 0]))
+    """
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    return _where_op(condition, input, other)
+
+
+def _tensor_where(self, condition, other) -> Tensor:
+    """``self`` where ``condition`` holds, else ``other``."""
+    return _where_op(condition, self, other)
+
+
+Tensor.where = _tensor_where

@@ -1,0 +1,269 @@
+"""Matrix decompositions (``torch.linalg``): qr, eigh/eigvalsh, svd/svdvals, and pinv.
+
+Derivatives are the standard formulas written with numtorch ops (so they can be
+differentiated again); for eigh and svd they carry ``1 / (lambda_j - lambda_i)`` factors and
+are finite only where the eigen- or singular values are distinct. Eigen- and singular
+vectors are defined up to sign.
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from ..backend import xp
+from .linalg_solve import _batch_eye, _solve_triangular, check_matrices
+from .registry import defop
+from .return_types import structseq
+from .shape import cat
+
+# -- qr --------------------------------------------------------------------------------------
+qr_type = structseq("linalg_qr", ("Q", "R"))
+
+
+def _copyltu(M):
+    # the symmetric matrix holding M's lower triangle
+    return M.tril(-1) + M.tril(-1).mT + M.diagonal(0, -2, -1).diag_embed()
+
+
+def _qr_backward_tall(gQ, gR, Q, R):
+    # m >= n: gA = (gQ + Q copyltu(M)) R^-T with M = R gR^T - gQ^T Q
+    M = R @ gR.mT - gQ.mT @ Q
+    return _solve_triangular(R.mT, gQ + Q @ _copyltu(M), False, False, False)
+
+
+def _qr_backward(grads, result, result1, mode):
+    if mode == "r":
+        raise RuntimeError(
+            "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+            "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
+            "through linalg.qr."
+        )
+    Q, R = result, result1
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError(
+            "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
+        )
+    gQ = grads[0] if grads[0] is not None else Q * 0
+    gR = grads[1] if grads[1] is not None else R * 0
+    if m >= n:
+        return _qr_backward_tall(gQ, gR, Q, R)
+    # m < n: A = [X | Y] with X = Q U square; R = [U | V], V = Q^T Y
+    U, V = R[..., :, :m], R[..., :, m:]
+    gU, gV = gR[..., :, :m], gR[..., :, m:]
+    Y = Q @ V
+    gX = _qr_backward_tall(gQ + Y @ gV.mT, gU, Q, U)
+    return cat([gX, Q @ gV], -1)
+
+
+@defop(
+    name="linalg_qr",
+    outputs=2,
+    returns=qr_type,
+    input=lambda grads, result, result1, mode: _qr_backward(grads, result, result1, mode),
+)
+def _qr(input, mode):
+    if mode == "r":
+        R = xp.linalg.qr(input, mode="r")
+        return xp.zeros((0,), input.dtype), R
+    return xp.linalg.qr(input, mode=mode)
+
+
+def qr(A, mode="reduced"):
+    """``A = Q R`` with orthonormal columns in ``Q`` and upper-triangular ``R``
+    (``mode``: 'reduced', 'complete', or 'r' for ``R`` alone and an empty ``Q``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> Q, R = torch.linalg.qr(torch.tensor([[3.0, 1.0], [4.0, 2.0]]))
+        >>> torch.allclose(Q @ R, torch.tensor([[3.0, 1.0], [4.0, 2.0]]))
+        True
+    """
+    check_matrices(A, "linalg.qr", square=False)
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(
+            f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), "
+            "'r', or 'complete'"
+        )
+    return _qr(A, mode)
+
+
+# -- eigh ------------------------------------------------------------------------------------
+eigh_type = structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
+
+
+def _eigh_backward(grads, result, result1):
+    # gA = V (diag(gL) + skew(V^T gV) / E) V^T with E_ij = L_j - L_i (as torch)
+    L, V = result, result1
+    gL, gV = grads
+    n = L.shape[-1]
+    inner = None
+    if gV is not None:
+        VtgV = V.mT @ gV
+        E = L.unsqueeze(-2) - L.unsqueeze(-1) + _batch_eye(n, L)
+        inner = 0.5 * (VtgV - VtgV.mT) / E
+    if gL is not None:
+        inner = gL.diag_embed() if inner is None else inner + gL.diag_embed()
+    return V @ inner @ V.mT
+
+
+@defop(
+    name="linalg_eigh",
+    outputs=2,
+    returns=eigh_type,
+    input=lambda grads, result, result1: _eigh_backward(grads, result, result1),
+)
+def _eigh(input, UPLO):
+    return xp.linalg.eigh(input, UPLO=UPLO)
+
+
+def eigh(A, UPLO="L"):
+    """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of symmetric ``A``;
+    only the ``UPLO`` ('L' or 'U') triangle is read. Eigenvectors are defined up to sign.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.eigh(torch.tensor([[2.0, 0.0], [0.0, 1.0]])).eigenvalues
+        tensor([1., 2.])
+    """
+    check_matrices(A, "linalg.eigh")
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return _eigh(A, UPLO)
+
+
+def eigvalsh(A, UPLO="L") -> Tensor:
+    """The eigenvalues of symmetric ``A``, ascending."""
+    return eigh(A, UPLO)[0]
+
+
+# -- svd -------------------------------------------------------------------------------------
+svd_type = structseq("linalg_svd", ("U", "S", "Vh"))
+
+
+def _svd_backward(grads, U, S, Vh, full_matrices):
+    gU, gS, gVh = grads
+    m, n, k = U.shape[-2], Vh.shape[-1], S.shape[-1]
+    if full_matrices and m != n:
+        # only the first k singular vectors enter the reduced decomposition (as torch)
+        U, Vh = U[..., :, :k], Vh[..., :k, :]
+        gU = gU[..., :, :k] if gU is not None else None
+        gVh = gVh[..., :k, :] if gVh is not None else None
+    if gU is None and gVh is None:
+        return (U * gS.unsqueeze(-2)) @ Vh
+    V = Vh.mT
+    gV = gVh.mT if gVh is not None else None
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + _batch_eye(k, S)  # E_ij = S_j^2 - S_i^2
+    inner = 0
+    if gU is not None:
+        UtgU = U.mT @ gU
+        inner = (UtgU - UtgU.mT) * S.unsqueeze(-2)
+    if gV is not None:
+        VtgV = V.mT @ gV
+        inner = inner + S.unsqueeze(-1) * (VtgV - VtgV.mT)
+    gA = inner / E
+    if gS is not None:
+        gA = gA + gS.diag_embed()
+    if m > n and gU is not None:
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = (U @ gA + gUSinv - U @ (U.mT @ gUSinv)) @ Vh
+    elif m < n and gV is not None:
+        gVSinv = gV / S.unsqueeze(-2)
+        gA = U @ (gA @ Vh + gVSinv.mT - (gVSinv.mT @ V) @ Vh)
+    else:
+        gA = U @ gA @ Vh
+    return gA
+
+
+@defop(
+    name="linalg_svd",
+    outputs=3,
+    returns=svd_type,
+    input=lambda grads, result, result1, result2, full_matrices: _svd_backward(
+        grads, result, result1, result2, full_matrices
+    ),
+)
+def _svd(input, full_matrices):
+    return xp.linalg.svd(input, full_matrices=full_matrices)
+
+
+def _check_driver(driver, name):
+    if driver is not None:
+        raise RuntimeError(
+            f"torch.linalg.{name}: keyword argument `driver=` is only supported on CUDA inputs "
+            "with cuSOLVER backend."
+        )
+
+
+def svd(A, full_matrices=True, *, driver=None):
+    """``A = U diag(S) Vh`` with singular values ``S`` descending. Singular vectors are
+    defined up to sign; gradients through them need distinct singular values.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.svd(torch.tensor([[3.0, 0.0], [0.0, -4.0]])).S
+        tensor([4., 3.])
+    """
+    check_matrices(A, "linalg.svd", square=False)
+    _check_driver(driver, "svd")
+    return _svd(A, bool(full_matrices))
+
+
+def svdvals(A, *, driver=None) -> Tensor:
+    """The singular values of ``A``, descending."""
+    check_matrices(A, "linalg.svdvals", square=False)
+    _check_driver(driver, "svdvals")
+    # the vectors are computed even without grad: LAPACK's values-only routine rounds
+    # differently, and values must not depend on the grad mode
+    return _svd(A, False)[1]
+
+
+# -- pinv ------------------------------------------------------------------------------------
+def _pinv_backward(grad, input, result):
+    # torch's pinv_backward (products arranged to keep the matrices small)
+    A, pinvA = input, result
+    m, n = A.shape[-2], A.shape[-1]
+    pinvAh, gradh = pinvA.mT, grad.mT
+    if m <= n:
+        K = gradh @ pinvA
+        KpinvAh = K @ pinvAh
+        return (
+            -(pinvA @ K).mT + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+        )
+    K = pinvA @ gradh
+    pinvAhK = pinvAh @ K
+    return -(K @ pinvA).mT + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
+
+
+@defop(name="linalg_pinv", input=_pinv_backward)
+def _pinv(input, atol, rtol, hermitian):
+    if hermitian:
+        values, u = xp.linalg.eigh(input)
+        sigma = xp.abs(values)
+        largest = xp.max(sigma, axis=-1, keepdims=True, initial=0)
+        vh = xp.swapaxes(u, -1, -2)
+        u = u * xp.sign(values)[..., None, :]  # A = u diag(|values|) vh, signs moved into u
+    else:
+        u, sigma, vh = xp.linalg.svd(input, full_matrices=False)
+        largest = sigma[..., :1] if sigma.shape[-1] else xp.zeros(sigma.shape[:-1] + (1,))
+    keep = sigma > xp.maximum(atol, rtol * largest)
+    inverse = xp.where(keep, 1 / xp.where(keep, sigma, 1), 0).astype(input.dtype)
+    return xp.matmul(xp.swapaxes(vh, -1, -2) * inverse[..., None, :], xp.swapaxes(u, -1, -2))
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
+    """The Moore-Penrose pseudo-inverse: singular values at most
+    ``max(atol, rtol * largest)`` count as zero (default ``rtol``: eps * max(m, n)).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.pinv(torch.tensor([[2.0, 0.0], [0.0, 0.0]]))
+        tensor([[0.5000, 0.0000],
+                [0.0000, 0.0000]])
+    """
+    check_matrices(A, "linalg.pinv", square=False)
+    if atol is None and rtol is None:
+        rtol = float(xp.finfo(A._data.dtype).eps) * max(A.shape[-2], A.shape[-1])
+    atol = 0.0 if atol is None else float(atol)
+    rtol = 0.0 if rtol is None else float(rtol)
+    return _pinv(A, atol, rtol, bool(hermitian))

@@ -1,0 +1,328 @@
+"""Inverses, determinants and linear solves (``torch.linalg``): inv, det, slogdet, solve,
+solve_triangular, cholesky; with the shared input checks and ``LinAlgError``.
+
+Every op works on batches of matrices (the last two dims). Derivatives are the standard
+matrix-calculus formulas written with numtorch ops, so they can be differentiated again:
+d inv(A) = -inv(A) dA inv(A), d det(A) = det(A) tr(inv(A) dA), d X = inv(A) (dB - dA X)
+for X = solve(A, B).
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from ..backend import xp
+from .reduction import _product_of_others
+from .registry import defop
+from .return_types import structseq
+
+
+class LinAlgError(RuntimeError):
+    """A matrix the operation cannot handle (singular, not positive-definite), as
+    ``torch.linalg.LinAlgError``."""
+
+
+def check_matrices(A, name, square=True):
+    """torch's checks: at least 2 dims, floating point, square."""
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if A._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            f"{name}: Expected a floating point or complex tensor as input. Got "
+            f"{A.dtype.scalar_name}"
+        )
+    if square and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            f"{name}: A must be batches of square matrices, but they are {A.shape[-2]} by "
+            f"{A.shape[-1]} matrices"
+        )
+
+
+def _batch_prefix(index, batched):
+    return f"(Batch element {index}): " if batched else ""
+
+
+def _singular_message(a, name):
+    """torch's message for a singular matrix: the first zero pivot of its LU factorization
+    with partial pivoting (as LAPACK's getrf reports it)."""
+    batch = a.reshape(-1, a.shape[-2], a.shape[-1])
+    for index, matrix in enumerate(batch):
+        lu = matrix.astype(xp.float64, copy=True)
+        for j in range(lu.shape[0]):
+            p = j + int(xp.argmax(xp.abs(lu[j:, j])))
+            if lu[p, j] == 0:
+                return (
+                    f"{name}: {_batch_prefix(index, a.ndim > 2)}The diagonal element {j + 1} "
+                    "is zero, the inversion could not be completed because the input matrix "
+                    "is singular."
+                )
+            lu[[j, p]] = lu[[p, j]]
+            lu[j + 1 :, j:] -= xp.outer(lu[j + 1 :, j] / lu[j, j], lu[j, j:])
+    return f"{name}: The input matrix is singular."
+
+
+def _not_positive_definite_message(a, name):
+    batch = a.reshape(-1, a.shape[-2], a.shape[-1])
+    for index, matrix in enumerate(batch):
+        for k in range(1, matrix.shape[0] + 1):
+            try:
+                xp.linalg.cholesky(matrix[:k, :k])
+            except xp.linalg.LinAlgError:
+                return (
+                    f"{name}: {_batch_prefix(index, a.ndim > 2)}The factorization could not be "
+                    "completed because the input is not positive-definite (the leading minor "
+                    f"of order {k} is not positive-definite)."
+                )
+    return f"{name}: The factorization could not be completed."
+
+
+def _constant(data) -> Tensor:
+    return Tensor._make(data)
+
+
+def _batch_eye(n, like):
+    return _constant(xp.eye(n, dtype=like._data.dtype))
+
+
+# -- inverse and determinants ----------------------------------------------------------------
+@defop(
+    name="linalg_inv_ex",
+    node="LinalgInvExBackward0",
+    input=lambda grad, result: -(result.mT @ grad @ result.mT),
+)
+def _inv(input):
+    try:
+        return xp.linalg.inv(input)
+    except xp.linalg.LinAlgError:
+        raise LinAlgError(_singular_message(input, "linalg.inv")) from None
+
+
+def inv(A) -> Tensor:
+    """The inverse of each square matrix in ``A``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.inv(torch.tensor([[2.0, 0.0], [0.0, 4.0]]))
+        tensor([[0.5000, 0.0000],
+                [0.0000, 0.2500]])
+    """
+    check_matrices(A, "linalg.inv")
+    return _inv(A)
+
+
+def _cofactors(input, det):
+    """d det(A) / dA: det * inv(A)^T where invertible; via the SVD otherwise."""
+    if (det._data != 0).all():
+        return det.unsqueeze(-1).unsqueeze(-1) * _inv(input).mT
+    from .linalg_decomp import _svd  # (the decompositions build on this module)
+
+    U, S, Vh = _svd(input, False)
+    # det(A) = det(U) det(Vh) prod(S): the cofactors are U diag(prod of the other S) Vh
+    sign = _constant(xp.linalg.det(U._data) * xp.linalg.det(Vh._data))
+    others = _product_of_others(S, S.ndim - 1) * sign.unsqueeze(-1)
+    return (U * others.unsqueeze(-2)) @ Vh
+
+
+@defop(
+    name="linalg_det",
+    input=lambda grad, input, result: grad.unsqueeze(-1).unsqueeze(-1) * _cofactors(input, result),
+)
+def _det(input):
+    return xp.linalg.det(input)
+
+
+def det(A) -> Tensor:
+    """The determinant of each square matrix in ``A``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.det(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        tensor(-2.)
+    """
+    check_matrices(A, "linalg.det")
+    return _det(A)
+
+
+slogdet_type = structseq("linalg_slogdet", ("sign", "logabsdet"))
+
+
+def _slogdet_backward(grads, input):
+    # only logabsdet has a derivative for real input: d log|det A| = inv(A)^T
+    if grads[1] is None:
+        return None
+    return grads[1].unsqueeze(-1).unsqueeze(-1) * _inv(input).mT
+
+
+@defop(name="linalg_slogdet", outputs=2, returns=slogdet_type, input=_slogdet_backward)
+def _slogdet(input):
+    sign, logabsdet = xp.linalg.slogdet(input)
+    return sign.astype(input.dtype), logabsdet.astype(input.dtype)
+
+
+def slogdet(A):
+    """The sign and the log of the absolute value of the determinant (stable where det
+    itself would under- or overflow).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.slogdet(torch.tensor([[-2.0, 0.0], [0.0, 1.0]])).sign
+        tensor(-1.)
+    """
+    check_matrices(A, "linalg.slogdet")
+    return _slogdet(A)
+
+
+# -- solves ----------------------------------------------------------------------------------
+def _is_vector_rhs(A, B):
+    return B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+def _solve_backward_B(grad, input, left, vector):
+    return _solve(input.mT, grad, left, vector)
+
+
+def _solve_backward_A(grad, input, result, left, vector):
+    gB = _solve(input.mT, grad, left, vector)
+    if vector:
+        return -(gB.unsqueeze(-1) * result.unsqueeze(-2))
+    return -(gB @ result.mT) if left else -(result.mT @ gB)
+
+
+@defop(
+    name="linalg_solve_ex",
+    node="LinalgSolveExBackward0",
+    promote="same",
+    input=lambda grad, input, result, left, vector: _solve_backward_A(
+        grad, input, result, left, vector
+    ),
+    B=lambda grad, input, left, vector: _solve_backward_B(grad, input, left, vector),
+)
+def _solve(input, B, left, vector):
+    A = input if left else xp.swapaxes(input, -1, -2)
+    rhs = B[..., None] if vector else (B if left else xp.swapaxes(B, -1, -2))
+    try:
+        X = xp.linalg.solve(A, rhs)
+    except xp.linalg.LinAlgError:
+        raise LinAlgError(
+            "torch.linalg.solve: The solver failed because the input matrix is singular."
+        ) from None
+    if vector:
+        return X[..., 0]
+    return X if left else xp.swapaxes(X, -1, -2)
+
+
+def solve(A, B, *, left=True) -> Tensor:
+    """The solution ``X`` of ``A X = B`` (``X A = B`` when ``left=False``); ``B`` may be a
+    batch of vectors.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.solve(torch.tensor([[2.0, 0.0], [0.0, 4.0]]), torch.tensor([2.0, 2.0]))
+        tensor([1.0000, 0.5000])
+    """
+    check_matrices(A, "linalg.solve")
+    if A._data.dtype != B._data.dtype:
+        raise RuntimeError(
+            "linalg.solve: Expected A and B to have the same dtype, but found A of type "
+            f"{A.dtype.scalar_name} and B of type {B.dtype.scalar_name} instead"
+        )
+    vector = _is_vector_rhs(A, B)
+    n = A.shape[-1]
+    rows = B.shape[-1] if vector else (B.shape[-2] if left else B.shape[-1])
+    if rows != n:
+        cols = 1 if vector else B.shape[-1]
+        raise RuntimeError(
+            "linalg.solve: Incompatible shapes of A and B for the equation "
+            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})"
+        )
+    return _solve(A, B, bool(left), vector)
+
+
+def _triangle(A, upper, unitriangular):
+    out = xp.triu(A) if upper else xp.tril(A)
+    if unitriangular:
+        idx = xp.arange(A.shape[-1])
+        out[..., idx, idx] = 1
+    return out
+
+
+def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, which):
+    gB = _solve_triangular(input.mT, grad, not upper, left, unitriangular)
+    if which == "B":
+        return gB
+    gA = -(gB @ result.mT) if left else -(result.mT @ gB)
+    shift = int(unitriangular)
+    return gA.triu(shift) if upper else gA.tril(-shift)
+
+
+@defop(
+    name="linalg_solve_triangular",
+    promote="same",
+    input=lambda grad, input, result, upper, left, unitriangular: _solve_triangular_grads(
+        grad, input, result, upper, left, unitriangular, "A"
+    ),
+    B=lambda grad, input, result, upper, left, unitriangular: _solve_triangular_grads(
+        grad, input, result, upper, left, unitriangular, "B"
+    ),
+)
+def _solve_triangular(input, B, upper, left, unitriangular):
+    T = _triangle(input, upper, unitriangular)
+    if left:
+        return xp.linalg.solve(T, B)
+    return xp.swapaxes(xp.linalg.solve(xp.swapaxes(T, -1, -2), xp.swapaxes(B, -1, -2)), -1, -2)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor:
+    """``X`` with ``A X = B`` (or ``X A = B``) for triangular ``A``: only the ``upper`` (or
+    lower) triangle of ``A`` is read; ``unitriangular`` takes its diagonal as ones.
+
+    Example:
+        >>> import numtorch as torch
+        >>> A = torch.tensor([[2.0, 1.0], [0.0, 1.0]])
+        >>> torch.linalg.solve_triangular(A, torch.tensor([[3.0], [1.0]]), upper=True)
+        tensor([[1.],
+                [1.]])
+    """
+    check_matrices(A, "linalg.solve_triangular")
+    if B.ndim < 2:
+        raise RuntimeError(
+            "linalg.solve_triangular: The input tensor B must have at least 2 dimensions."
+        )
+    return _solve_triangular(A, B, bool(upper), bool(left), bool(unitriangular))
+
+
+# -- cholesky --------------------------------------------------------------------------------
+def _cholesky_backward(grad, result, upper):
+    # Murray (2016), as torch: gA = L^-H Phi(L^H gL) L^-1, with Phi taking the lower
+    # triangle and halving the diagonal
+    L, gL = (result.mT, grad.mT) if upper else (result, grad)
+    gA = (L.mT @ gL).tril()
+    gA = 0.5 * (gA + gA.tril(-1).mT)
+    gA = _solve_triangular(L.mT, gA, True, True, False)
+    return _solve_triangular(L, gA, False, False, False)
+
+
+@defop(
+    name="linalg_cholesky_ex",
+    node="LinalgCholeskyExBackward0",
+    input=lambda grad, result, upper: _cholesky_backward(grad, result, upper),
+)
+def _cholesky(input, upper):
+    try:
+        L = xp.linalg.cholesky(input)
+    except xp.linalg.LinAlgError:
+        raise LinAlgError(_not_positive_definite_message(input, "linalg.cholesky")) from None
+    return xp.swapaxes(L, -1, -2).copy() if upper else L
+
+
+def cholesky(A, *, upper=False) -> Tensor:
+    """The lower-triangular ``L`` with ``A = L L^T`` for symmetric positive-definite ``A``
+    (``upper=True``: ``U = L^T``). Only the lower triangle of ``A`` is read.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.cholesky(torch.tensor([[4.0, 2.0], [2.0, 2.0]]))
+        tensor([[2., 0.],
+                [1., 1.]])
+    """
+    check_matrices(A, "linalg.cholesky")
+    return _cholesky(A, bool(upper))

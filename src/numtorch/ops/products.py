@@ -1,0 +1,253 @@
+"""Products and distances beyond matmul: kron, tensordot, cross (and ``linalg.cross``),
+cdist. kron and tensordot are composed as torch composes them (so are their grad_fns)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .linalg import mm
+from .pointwise import where
+from .registry import defop, export
+from .shape import _unsafe_view
+
+
+# -- kron and tensordot (composite) ----------------------------------------------------------
+@export
+def kron(input, other) -> Tensor:
+    """The Kronecker product: every element of ``input`` times a copy of ``other``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.kron(torch.tensor([1, 2]), torch.tensor([1, 10]))
+        tensor([ 1, 10,  2, 20])
+    """
+    ndim = max(input.ndim, other.ndim)
+    a_shape = (1,) * (ndim - input.ndim) + tuple(input.shape)
+    b_shape = (1,) * (ndim - other.ndim) + tuple(other.shape)
+    a_view, b_view = [], []
+    for a, b in zip(a_shape, b_shape):
+        a_view += [a, 1]
+        b_view += [1, b]
+    product = _unsafe_view(input, tuple(a_view)) * _unsafe_view(other, tuple(b_view))
+    return _unsafe_view(product, tuple(a * b for a, b in zip(a_shape, b_shape)))
+
+
+def _tensordot_dims(a, b, dims):
+    if isinstance(dims, Tensor):
+        dims = dims.item() if dims.numel() == 1 else dims.tolist()
+    if isinstance(dims, (tuple, list)):
+        if len(dims) != 2:
+            raise RuntimeError("tensordot expects dims to be a pair of dim lists or an int")
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, int) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, int) else list(dims_b)
+        return dims_a, dims_b
+    if dims < 0:
+        raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+    if dims > min(a.ndim, b.ndim):
+        raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+    return list(range(-dims, 0)), list(range(dims))
+
+
+@export(method=False)
+def tensordot(a, b, dims=2) -> Tensor:
+    """Sum products over the dims ``dims`` names (an int: the last ``dims`` of ``a`` with the
+    first of ``b``; or two lists of dims).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensordot(torch.ones(2, 3), torch.ones(3, 4), dims=1).shape
+        torch.Size([2, 4])
+    """
+    dims_a, dims_b = _tensordot_dims(a, b, dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    contracted = 1
+    t1, t2 = a, b
+    for d1, d2 in zip(dims_a, dims_b):
+        s1, s2 = a.shape[d1], b.shape[d2]
+        if s2 == 1:  # a broadcast dim is summed right away
+            t1 = t1.sum(d1, keepdim=True)
+        elif s1 == 1:
+            t2 = t2.sum(d2, keepdim=True)
+        elif s1 != s2:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {s1} in dim {d1} "
+                f"and second has size {s2} in dim {d2}"
+            )
+        else:
+            contracted *= s1
+    wrapped_a = {_wrap_dim(d, a.ndim) for d in dims_a}
+    wrapped_b = {_wrap_dim(d, b.ndim) for d in dims_b}
+    keep_a = [i for i in range(a.ndim) if i not in wrapped_a]
+    keep_b = [i for i in range(b.ndim) if i not in wrapped_b]
+    sizes = [t1.shape[i] for i in keep_a] + [t2.shape[i] for i in keep_b]
+    left = t1.permute(keep_a + dims_a).reshape(math.prod(sizes[: len(keep_a)]), contracted)
+    right = t2.permute(dims_b + keep_b).reshape(contracted, math.prod(sizes[len(keep_a) :]))
+    return mm(left, right).reshape(sizes)
+
+
+# -- cross -----------------------------------------------------------------------------------
+@defop(
+    name="linalg_cross",
+    promote="same",
+    input=lambda grad, other, dim: _cross(other, grad, dim),
+    other=lambda grad, input, dim: _cross(grad, input, dim),
+)
+def _cross(input, other, dim):
+    return xp.cross(input, other, axis=dim)
+
+
+def linalg_cross(input, other, *, dim=-1) -> Tensor:
+    """The 3-D cross product along ``dim`` (inputs broadcast)."""
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    ndim = input.ndim
+    a, b = input.shape, other.shape
+    size_a = a[_wrap_dim(dim, input.ndim)] if input.ndim else 1
+    size_b = b[_wrap_dim(dim, other.ndim)] if other.ndim else 1
+    if size_a != 3 or size_b != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got {size_a} and {size_b}"
+        )
+    return _cross(input, other, _wrap_dim(dim, ndim) - ndim)
+
+
+@export
+def cross(input, other, dim=None) -> Tensor:
+    """The 3-D cross product along ``dim`` (by default the first dim of size 3, with
+    torch's deprecation warning).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.cross(torch.tensor([1.0, 0, 0]), torch.tensor([0.0, 1, 0]), dim=0)
+        tensor([0., 0., 1.])
+    """
+    if dim is None:
+        warnings.warn(
+            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
+            "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of "
+            "dim will change to agree with that of linalg.cross in a future release.",
+            UserWarning,
+            stacklevel=2,
+        )
+        shape = xp.broadcast_shapes(input.shape, other.shape)
+        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+    return linalg_cross(input, other, dim=dim)
+
+
+# -- cdist -----------------------------------------------------------------------------------
+def _cdist_terms(grad, x1, x2, result, p):
+    """d dist_ij / d x1_i, one term per (i, j) pair: shape (..., P, R, M)."""
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    g = grad.unsqueeze(-1)
+    dist = result.unsqueeze(-1)
+    if p == 0:
+        return diff * 0
+    if p == 1:
+        return g * diff.sign()
+    if math.isinf(p):
+        return g * diff.sign() * (diff.abs() == dist)
+    zero = dist == 0
+    safe = where(zero, 1.0, dist)
+    if p == 2:
+        return where(zero, 0.0, g * diff / safe)
+    if p < 1:
+        zero = zero | (diff == 0)
+        magnitude = where(zero, 1.0, diff.abs())
+        return where(zero, 0.0, diff.sign() * magnitude ** (p - 1) * g / safe ** (p - 1))
+    return where(zero, 0.0, diff * diff.abs() ** (p - 2) * g / safe ** (p - 1))
+
+
+@defop(
+    name="_cdist_forward",
+    node="CdistBackward0",
+    x1=lambda grad, x1, x2, p, result: _cdist_terms(grad, x1, x2, result, p).sum(-2),
+    x2=lambda grad, x1, x2, p, result: -_cdist_terms(grad, x1, x2, result, p).sum(-3),
+)
+def _cdist(x1, x2, p):
+    diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if p == 2:
+        return xp.sqrt(xp.sum(diff * diff, axis=-1))
+    if p == 1:
+        return xp.sum(diff, axis=-1)
+    if p == 0:
+        return xp.sum(diff != 0, axis=-1).astype(x1.dtype)
+    if math.isinf(p):
+        return xp.max(diff, axis=-1, initial=0)
+    return xp.sum(diff**p, axis=-1) ** (1 / p)
+
+
+def _euclidean_backward(grad, x1, x2, result, first):
+    ratio = where(result == 0, 0.0, grad / result)
+    if first:
+        return x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2)
+    return x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1)
+
+
+@defop(
+    name="_euclidean_dist",
+    node="EuclideanDistBackward0",
+    x1=lambda grad, x1, x2, result: _euclidean_backward(grad, x1, x2, result, True),
+    x2=lambda grad, x1, x2, result: _euclidean_backward(grad, x1, x2, result, False),
+)
+def _euclidean_dist(x1, x2):
+    # |a - b|^2 = -2 a.b + |a|^2 + |b|^2 as one matmul of padded rows (torch's "mm" mode)
+    norm1 = xp.sum(x1 * x1, axis=-1, keepdims=True)
+    norm2 = xp.sum(x2 * x2, axis=-1, keepdims=True)
+    left = xp.concatenate([x1 * -2, norm1, xp.ones_like(norm1)], axis=-1)
+    right = xp.concatenate([x2, xp.ones_like(norm2), norm2], axis=-1)
+    squared = xp.matmul(left, xp.swapaxes(right, -1, -2))
+    return xp.sqrt(xp.maximum(squared, 1e-30))
+
+
+_COMPUTE_MODES = {
+    "use_mm_for_euclid_dist_if_necessary": 0,
+    "use_mm_for_euclid_dist": 1,
+    "donot_use_mm_for_euclid_dist": 2,
+}
+
+
+@export(method=False)
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """The p-norm distance between each row of ``x1`` (..., P, M) and each row of ``x2``
+    (..., R, M), batched: shape (..., P, R). For p=2 with more than 25 rows, the distances
+    come from one matrix product (faster, less exact), as in torch.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.cdist(torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0], [1.0, 0.0]]))
+        tensor([[5., 1.]])
+    """
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
+        if x._data.dtype.kind != "f":
+            raise RuntimeError(
+                f"cdist only supports floating-point dtypes, {name} got: {x.dtype.scalar_name}"
+            )
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(
+            f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}"
+        )
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if compute_mode not in _COMPUTE_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode = _COMPUTE_MODES[compute_mode]
+    rows1, rows2 = x1.shape[-2], x2.shape[-2]
+    use_mm = p == 2 and (mode == 1 or (mode == 0 and (rows1 > 25 or rows2 > 25)))
+    if not use_mm or 0 in (rows1, rows2, x1.shape[-1]):
+        return _cdist(x1, x2, float(p))
+    batch = tuple(xp.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    if math.prod(batch) == 1:
+        return _euclidean_dist(x1, x2).view(*batch, rows1, rows2)
+    n = math.prod(batch)
+    left = x1.expand(*batch, rows1, x1.shape[-1]).reshape(n, rows1, x1.shape[-1])
+    right = x2.expand(*batch, rows2, x2.shape[-1]).reshape(n, rows2, x2.shape[-1])
+    return _euclidean_dist(left, right).view(*batch, rows1, rows2)

@@ -1,0 +1,325 @@
+"""Order statistics: median, nanmedian, kthvalue, mode, quantile and nanquantile.
+
+The ``dim`` forms return (values, indices) and send the gradient to the selected elements;
+median and nanmedian of all elements share it among ties (torch's evenly distributed
+subgradient). NaN counts as larger than every number, as in sorting. Among tied values the
+index returned is the first in a stable sort (torch's choice there is unspecified), except
+for ``mode``, which gives the last occurrence as torch does.
+"""
+
+from __future__ import annotations
+
+from .._creation import full_like, tensor
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .linalg import _squeeze_result
+from .pointwise import where
+from .reduction import _evenly_distribute, _select_backward, return_type
+from .registry import defop, export
+
+_median_type = return_type("median")
+_nanmedian_type = return_type("nanmedian")
+_kthvalue_type = return_type("kthvalue")
+_mode_type = return_type("mode")
+
+
+def _nan_count(input, dim):
+    if input.dtype.kind != "f":
+        return 0
+    return xp.sum(xp.isnan(input), axis=dim, keepdims=True)
+
+
+def _pick_sorted(input, dim, position):
+    """Values and indices at sorted ``position`` (an array broadcasting against the input
+    with ``dim`` kept) along ``dim``; a stable sort puts NaNs last in their order."""
+    order = xp.argsort(input, axis=dim, kind="stable")
+    shape = list(input.shape)
+    shape[dim] = 1
+    position = xp.broadcast_to(xp.asarray(position, xp.int64), shape)
+    indices = xp.take_along_axis(order, position, dim)
+    return xp.take_along_axis(input, indices, dim), indices
+
+
+def _finish(values, indices, dim, keepdim):
+    if not keepdim:
+        values, indices = values.squeeze(dim), indices.squeeze(dim)
+    return values, indices.astype(xp.int64)
+
+
+def _check_nonempty(input, dim, name):
+    if input.ndim and input.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
+def _lower_median(input, dim, ignore_nan):
+    n = input.shape[dim]
+    nans = _nan_count(input, dim)
+    if ignore_nan:
+        # the lower median of the numbers; position 0 (a NaN) when all are NaN
+        position = xp.maximum((n - nans - 1) // 2, 0)
+    else:
+        # any NaN makes the median NaN: take the first NaN (sorted right after the numbers)
+        position = xp.where(nans > 0, n - nans, (n - 1) // 2)
+    return _pick_sorted(input, dim, position)
+
+
+def _median_all_forward(input, ignore_nan):
+    flat = input.reshape(-1)
+    if flat.size == 0:
+        return xp.asarray(xp.nan, input.dtype)
+    return _lower_median(flat, 0, ignore_nan)[0][0]
+
+
+def _median_dim_forward(input, dim, keepdim, ignore_nan):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
+    values, indices = _lower_median(input, dim, ignore_nan)
+    return _finish(values, indices, dim, keepdim)
+
+
+def _select_formula(grad, input_shape, dim, keepdim, result1):
+    if len(input_shape) == 0:
+        return grad
+    return _select_backward(grad, input_shape, dim, result1, keepdim)
+
+
+def _distribute(grad, input, result):
+    return _evenly_distribute(grad, input, result, None, False)
+
+
+@defop(name="median_all", node="MedianBackward0", input=_distribute)
+def _median_all(input):
+    return _median_all_forward(input, False)
+
+
+@defop(name="nanmedian_all", node="NanmedianBackward0", input=_distribute)
+def _nanmedian_all(input):
+    return _median_all_forward(input, True)
+
+
+@defop(
+    name="median_dim",
+    node="MedianBackward1",
+    outputs=2,
+    returns=_median_type,
+    input=_select_formula,
+)
+def _median_dim(input, dim, keepdim):
+    return _median_dim_forward(input, dim, keepdim, False)
+
+
+@defop(
+    name="nanmedian_dim",
+    node="NanmedianBackward1",
+    outputs=2,
+    returns=_nanmedian_type,
+    input=_select_formula,
+)
+def _nanmedian_dim(input, dim, keepdim):
+    return _median_dim_forward(input, dim, keepdim, True)
+
+
+def _reduction_dim(input, dim, name):
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    _check_nonempty(input, dim, name)
+    return dim
+
+
+@export
+def median(input, dim=None, keepdim=False):
+    """The lower median of all elements, or (values, indices) along ``dim``; NaN if a
+    NaN is present.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([[3.0, 1.0, 2.0, 4.0]]).median(1)
+        torch.return_types.median(
+        values=tensor([2.]),
+        indices=tensor([2]))
+    """
+    if dim is None:
+        return _median_all(input)
+    return _median_dim(input, _reduction_dim(input, dim, "median"), keepdim)
+
+
+@export
+def nanmedian(input, dim=None, keepdim=False):
+    """Like ``median``, ignoring NaNs (NaN only where every element is NaN).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([1.0, float("nan"), 3.0, 2.0]).nanmedian()
+        tensor(2.)
+    """
+    if dim is None:
+        return _nanmedian_all(input)
+    return _nanmedian_dim(input, _reduction_dim(input, dim, "nanmedian"), keepdim)
+
+
+@defop(name="kthvalue", outputs=2, returns=_kthvalue_type, input=_select_formula)
+def _kthvalue(input, k, dim, keepdim):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
+    values, indices = _pick_sorted(input, dim, k - 1)
+    return _finish(values, indices, dim, keepdim)
+
+
+@export
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """The ``k``-th smallest element (1-based) along ``dim`` and its index.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([5.0, 1.0, 4.0]).kthvalue(2)
+        torch.return_types.kthvalue(
+        values=tensor(4.),
+        indices=tensor(2))
+    """
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    size = input.shape[dim] if input.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    return _kthvalue(input, int(k), dim, keepdim)
+
+
+def _mode_forward(input, dim, keepdim):
+    x = xp.moveaxis(input, dim, -1)
+    n = x.shape[-1]
+    s = xp.sort(x, axis=-1)
+    same = s[..., 1:] == s[..., :-1]
+    if s.dtype.kind == "f":
+        same |= xp.isnan(s[..., 1:]) & xp.isnan(s[..., :-1])
+    starts = xp.concatenate([xp.ones(s.shape[:-1] + (1,), bool), ~same], axis=-1)
+    ends = xp.concatenate([~same, xp.ones(s.shape[:-1] + (1,), bool)], axis=-1)
+    positions = xp.arange(n)
+    first = xp.maximum.accumulate(xp.where(starts, positions, 0), axis=-1)
+    last = xp.flip(xp.minimum.accumulate(xp.flip(xp.where(ends, positions, n), -1), -1), -1)
+    # the longest run; ties go to the smallest value (the first such run when sorted)
+    best = xp.argmax(last - first, axis=-1)[..., None]
+    value = xp.take_along_axis(s, best, -1)
+    equal = x == value
+    if x.dtype.kind == "f":
+        equal |= xp.isnan(x) & xp.isnan(value)
+    index = xp.max(xp.where(equal, positions, -1), axis=-1, keepdims=True)  # last occurrence
+    value, index = xp.moveaxis(value, -1, dim), xp.moveaxis(index, -1, dim)
+    return _finish(value, index, dim, keepdim)
+
+
+@defop(name="mode", outputs=2, returns=_mode_type, input=_select_formula)
+def _mode(input, dim, keepdim):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
+    return _mode_forward(input, dim, keepdim)
+
+
+@export
+def mode(input, dim=-1, keepdim=False):
+    """The most frequent value along ``dim`` (the smallest among ties) and the index of its
+    last occurrence.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([2, 1, 2, 3]).mode()
+        torch.return_types.mode(
+        values=tensor(2),
+        indices=tensor(2))
+    """
+    return _mode(input, _reduction_dim(input, dim, "mode"), keepdim)
+
+
+# -- quantile (composite, as torch: sort, gather the neighbours, interpolate) ----------------
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _check_quantile(input, q, interpolation):
+    if input._data.size == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if isinstance(q, Tensor) and q.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if input._data.dtype not in (xp.float32, xp.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if isinstance(q, Tensor):
+        if q._data.dtype != input._data.dtype:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        if ((q._data < 0) | (q._data > 1)).any():
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    elif not 0 <= q <= 1:
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or "
+            f"nearest, but got {interpolation}"
+        )
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
+    _check_quantile(input, q, interpolation)
+    scalar_q = not isinstance(q, Tensor)
+    if scalar_q:
+        q = tensor(q, dtype=input.dtype)
+    ndim = input.ndim
+    if dim is not None and ndim:
+        dim = _wrap_dim(dim, ndim)
+        out_shape = list(input.shape)
+        if keepdim:
+            out_shape[dim] = 1
+        else:
+            del out_shape[dim]
+    else:
+        out_shape = [1] * ndim if keepdim else []
+    if dim is None or not ndim:
+        ordered = input.flatten().sort()[0]
+    elif dim == ndim - 1:
+        ordered = input.sort()[0]
+    else:
+        ordered = input.unsqueeze(-1).transpose(dim, -1).sort()[0]
+    n = ordered.shape[-1]
+    ordered = ordered.view(*out_shape, n)
+    nans = ordered.isnan()
+    if ignore_nan:
+        # ranks among the numbers; all-NaN slices get rank 0 (a NaN)
+        ranks = q * (nans.logical_not().sum(-1, keepdim=True) - 1)
+        ranks = ranks.masked_fill(ranks < 0, 0)
+    else:
+        # any NaN: take the last position (a NaN)
+        ranks = where(nans.any(-1, keepdim=True), float(n - 1), q * (n - 1))
+    if interpolation == "lower":
+        ranks = ranks.floor()
+    elif interpolation == "higher":
+        ranks = ranks.ceil()
+    elif interpolation == "nearest":
+        ranks = ranks.round()
+    below = ranks.long()
+    values = ordered.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        weights = ranks - below if interpolation == "linear" else full_like(ranks, 0.5)
+        above = ordered.gather(-1, ranks.ceil().long())
+        values = values.lerp(above, weights)
+    if scalar_q:
+        return _squeeze_result(values, values.ndim - 1)
+    return _squeeze_result(values.unsqueeze(0).transpose(0, -1), values.ndim)
+
+
+@export
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear") -> Tensor:
+    """The ``q``-th quantiles (``q`` a number or 1-D tensor in [0, 1]) of all elements or
+    along ``dim``, interpolating between neighbours (NaN if a NaN is present).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([1.0, 2.0, 3.0, 4.0]).quantile(0.5)
+        tensor(2.5000)
+    """
+    return _quantile(input, q, dim, keepdim, interpolation, False)
+
+
+@export
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear") -> Tensor:
+    """Like ``quantile``, ignoring NaNs.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tensor([1.0, float("nan"), 3.0]).nanquantile(0.5)
+        tensor(2.)
+    """
+    return _quantile(input, q, dim, keepdim, interpolation, True)

@@ -1,0 +1,368 @@
+"""Pointwise functions beyond the core arithmetic: angles (atan2, hypot, deg2rad, rad2deg),
+log-space sums (logaddexp, logaddexp2, xlogy, logit), sinc, signs (copysign, sgn,
+heaviside) and float_power."""
+
+from __future__ import annotations
+
+import math
+
+from .. import _dtypes
+from .._creation import zeros_like
+from .._tensor import Tensor
+from ..backend import xp
+from .pointwise import pow, where
+from .registry import defop, export
+
+
+def _floats_only(name):
+    """A check raising torch's error when both operands are integers or bools (it runs on
+    mixed dtypes; the forward repeats it for same-dtype operands, see call.py)."""
+
+    def check(args):
+        try:
+            dt = _dtypes.result_type(*[a for a in args[:2]])
+        except TypeError:
+            return
+        if not dt.is_floating_point:
+            raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
+
+    return check
+
+
+def _require_float(input, name):
+    if input.dtype.kind not in "fc":
+        dt = _dtypes.from_numpy_dtype(input.dtype)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
+
+
+def not_implemented(name: str):
+    """A derivative formula for ops torch records but cannot differentiate."""
+
+    def formula(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return formula
+
+
+# -- angles ----------------------------------------------------------------------------------
+@export(inplace=True)
+@defop(
+    promote="float",
+    input=lambda grad, input, other: grad * other / (input * input + other * other),
+    other=lambda grad, input, other: grad * -input / (input * input + other * other),
+)
+def atan2(input, other):
+    """The angle of the point (``other``, ``input``), quadrant-aware, in (-pi, pi].
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.atan2(torch.tensor([1.0]), torch.tensor([-1.0]))
+        tensor([2.3562])
+    """
+    return xp.arctan2(input, other)
+
+
+arctan2 = export(atan2, name="arctan2", inplace=True)
+
+
+@export(inplace=True)
+@defop(
+    promote="same",
+    check=_floats_only("hypot_cpu"),
+    input=lambda grad, input, result: grad * input / result,
+    other=lambda grad, other, result: grad * other / result,
+)
+def hypot(input, other):
+    """``sqrt(input**2 + other**2)`` without intermediate overflow.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.hypot(torch.tensor([3.0]), torch.tensor([4.0]))
+        tensor([5.])
+    """
+    _require_float(input, "hypot_cpu")
+    return xp.hypot(input, other)
+
+
+_DEG_TO_RAD = math.pi / 180
+_RAD_TO_DEG = 180 / math.pi
+
+
+@export(inplace=True)
+@defop(node="Deg2RadBackward0", promote="float", input=lambda grad: grad * _DEG_TO_RAD)
+def deg2rad(input):
+    """Degrees to radians.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.deg2rad(torch.tensor([180.0]))
+        tensor([3.1416])
+    """
+    return input * _DEG_TO_RAD
+
+
+@export(inplace=True)
+@defop(node="Rad2DegBackward0", promote="float", input=lambda grad: grad * _RAD_TO_DEG)
+def rad2deg(input):
+    """Radians to degrees."""
+    return input * _RAD_TO_DEG
+
+
+# -- log-space sums --------------------------------------------------------------------------
+@export
+@defop(
+    promote="same",
+    check=_floats_only("logaddexp_cpu"),
+    input=lambda grad, input, other: grad / (1 + (other - input).exp()),
+    other=lambda grad, input, other: grad / (1 + (input - other).exp()),
+)
+def logaddexp(input, other):
+    """``log(exp(input) + exp(other))``, computed stably.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.logaddexp(torch.tensor([0.0]), torch.tensor([0.0]))
+        tensor([0.6931])
+    """
+    _require_float(input, "logaddexp_cpu")
+    return xp.logaddexp(input, other)
+
+
+@export
+@defop(
+    promote="same",
+    check=_floats_only("logaddexp2_cpu"),
+    input=lambda grad, input, other: grad / (1 + 2 ** (other - input)),
+    other=lambda grad, input, other: grad / (1 + 2 ** (input - other)),
+)
+def logaddexp2(input, other):
+    """``log2(2**input + 2**other)``, computed stably."""
+    _require_float(input, "logaddexp2_cpu")
+    return xp.logaddexp2(input, other)
+
+
+def _xlogy_forward(input, other):
+    # the operand arrays already have the result dtype; a number must not widen it
+    dtype = xp.result_type(*[a for a in (input, other) if isinstance(a, xp.ndarray)])
+    input, other = xp.asarray(input), xp.asarray(other)
+    # 0 * log(y) is 0 unless y is NaN (torch's convention, also for y == 0)
+    out = xp.where((input == 0) & ~xp.isnan(other), 0, input * xp.log(other))
+    return out.astype(dtype, copy=False)
+
+
+def _xlogy_input(grad, input, other):
+    # d/dx x log y = log y, but 0 where x == 0 and y <= 0 (as torch)
+    return xlogy(grad, other).masked_fill((input == 0) & (other <= 0), 0.0)
+
+
+def _xlogy_scalar_input(grad, input, other):
+    out = xlogy(grad, other)
+    if other <= 0:
+        return out.masked_fill(input == 0, 0.0)
+    return out
+
+
+@defop(
+    name="xlogy",
+    promote="float",
+    input=_xlogy_input,
+    other=lambda grad, input, other: grad * input / other,
+)
+def _xlogy(input, other):
+    return _xlogy_forward(input, other)
+
+
+@defop(
+    name="xlogy_self_scalar",
+    node="XlogyBackward1",
+    promote="float",
+    scalars=("input",),
+    other=lambda grad, input, other: grad * input / other,
+)
+def _xlogy_self_scalar(input, other):
+    return _xlogy_forward(input, other)
+
+
+@defop(
+    name="xlogy_other_scalar",
+    node="XlogyBackward2",
+    promote="float",
+    scalars=("other",),
+    input=_xlogy_scalar_input,
+)
+def _xlogy_other_scalar(input, other):
+    return _xlogy_forward(input, other)
+
+
+@export(inplace=True)
+def xlogy(input, other) -> Tensor:
+    """``input * log(other)``, taken as 0 where ``input`` is 0 (unless ``other`` is NaN).
+    Either argument may be a number.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.xlogy(torch.tensor([0.0, 2.0]), torch.tensor([0.0, 1.0]))
+        tensor([0., 0.])
+    """
+    if not isinstance(other, Tensor):
+        return _xlogy_other_scalar(input, other)
+    if not isinstance(input, Tensor):
+        return _xlogy_self_scalar(input, other)
+    return _xlogy(input, other)
+
+
+def _logit_backward(grad, input, eps):
+    derivative = grad / (input * (1 - input))
+    if eps is None:
+        outside = (input < 0) | (input > 1)
+        return where(outside, float("nan"), derivative)
+    outside = (input < eps) | (input > 1 - eps)
+    return where(outside, 0.0, derivative)
+
+
+@export(inplace=True)
+@defop(promote="float", input=_logit_backward)
+def logit(input, eps=None):
+    """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.logit(torch.tensor([0.5, 0.0]), eps=0.1)
+        tensor([ 0.0000, -2.1972])
+    """
+    if eps is not None:
+        input = xp.clip(input, eps, 1 - eps)
+    return xp.log(input / (1 - input))
+
+
+# -- sinc ------------------------------------------------------------------------------------
+def _sinc_backward(grad, input):
+    # d/dx sin(pi x)/(pi x) = (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at x = 0
+    # (the safe input keeps NaN out of the masked branch's own derivative)
+    safe = where(input == 0, 1.0, input)
+    scaled = safe * math.pi
+    derivative = (scaled * scaled.cos() - scaled.sin()) / (scaled * safe)
+    return where(input == 0, 0.0, derivative) * grad
+
+
+@export(inplace=True)
+@defop(promote="float", input=_sinc_backward)
+def sinc(input):
+    """The normalized sinc: ``sin(pi x) / (pi x)``, 1 at 0.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.sinc(torch.tensor([0.0, 0.5]))
+        tensor([1.0000, 0.6366])
+    """
+    scaled = input * math.pi
+    return xp.where(input == 0, 1, xp.sin(scaled) / xp.where(input == 0, 1, scaled))
+
+
+# -- signs -----------------------------------------------------------------------------------
+def _copysign_input(grad, input, result):
+    # result / input is +-1 (the sign flip); 0 where input == 0, as torch
+    safe = where(input == 0, 1.0, input)
+    return grad * where(input == 0, 0.0, result / safe)
+
+
+@defop(
+    name="copysign",
+    promote="float",
+    input=_copysign_input,
+    other=lambda grad: zeros_like(grad),
+)
+def _copysign(input, other):
+    return xp.copysign(input, other)
+
+
+@defop(
+    name="copysign_scalar",
+    node="CopysignBackward1",
+    promote="float",
+    scalars=("other",),
+    input=_copysign_input,
+)
+def _copysign_scalar(input, other):
+    return xp.copysign(input, other)
+
+
+@export(inplace=True)
+def copysign(input, other) -> Tensor:
+    """``|input|`` with the sign of ``other`` (a tensor or number; -0.0 counts as negative).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.copysign(torch.tensor([1.0, -2.0]), -0.0)
+        tensor([-1., -2.])
+    """
+    if isinstance(other, Tensor):
+        return _copysign(input, other)
+    return _copysign_scalar(input, other)
+
+
+@export(inplace=True)
+@defop(node="SgnBackward0", input=lambda grad: zeros_like(grad))
+def sgn(input):
+    """The sign of each element (for real tensors, the same as ``sign``)."""
+    if input.dtype == xp.bool_:
+        return input.copy()
+    return xp.sign(input)
+
+
+def _check_heaviside(args):
+    input, values = args[:2]
+    if isinstance(values, Tensor) and input._data.dtype != values._data.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+@export(inplace=True)
+@defop(
+    node="NotImplemented",
+    check=_check_heaviside,
+    input=not_implemented("heaviside"),
+    values=not_implemented("heaviside"),
+)
+def heaviside(input, values):
+    """The step function: 0 where ``input < 0``, ``values`` where ``input == 0``, 1 where
+    ``input > 0``. Not differentiable (torch records it, but backward raises).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.heaviside(torch.tensor([-1.0, 0.0, 2.0]), torch.tensor([0.5]))
+        tensor([0.0000, 0.5000, 1.0000])
+    """
+    return xp.where(input == 0, values, input > 0).astype(input.dtype, copy=False)
+
+
+# -- float_power (composite) -----------------------------------------------------------------
+def _to_double(value):
+    if isinstance(value, Tensor):
+        return value.to(_dtypes.float64)
+    return value
+
+
+@export
+def float_power(input, exponent) -> Tensor:
+    """``input ** exponent`` computed in float64 (the result is always float64).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.float_power(torch.tensor([2, 3]), 2)
+        tensor([4., 9.], dtype=torch.float64)
+    """
+    if not isinstance(exponent, Tensor):
+        exponent = float(exponent)
+    return pow(_to_double(input), _to_double(exponent))
+
+
+def _float_power_(self, exponent) -> Tensor:
+    if self._data.dtype != xp.float64:
+        raise RuntimeError(
+            f"the base given to float_power_ has dtype {self.dtype.scalar_name} but the "
+            "operation's result requires dtype Double"
+        )
+    return self.pow_(_to_double(exponent))
+
+
+Tensor.float_power_ = _float_power_
