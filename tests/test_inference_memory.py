@@ -16,6 +16,8 @@ from numtorch.models import resnet18
 from numtorch.ops.nn import conv_kernels
 from numtorch.ops.nn.pooling import _max_pool_with_offsets, max_pool_values
 
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
+
 
 def forward_peak_bytes(model, x, grad: bool) -> int:
     """Peak bytes a forward allocates beyond the parameters and the input (tracemalloc sees

@@ -10,6 +10,8 @@ from torch_reference import torch_resnet
 import numtorch
 from numtorch.models import BasicBlock, Bottleneck, ResNet, mlp, resnet18, resnet34, resnet50
 
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
+
 ARCHITECTURES = {
     "resnet18": (resnet18, False, [2, 2, 2, 2]),
     "resnet34": (resnet34, False, [3, 4, 6, 3]),

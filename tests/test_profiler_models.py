@@ -9,6 +9,8 @@ import pytest
 import numtorch as torch
 from numtorch.models import resnet18
 
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
+
 
 def small_cnn(lib):
     nn = lib.nn
