@@ -1,6 +1,6 @@
-"""Inference under no_grad holds no graph: the peak memory of a ResNet forward, and the
-kernels that keep it low (convolution in chunks of images, max pooling without a padded
-copy)."""
+"""The kernel paths ResNet-sized layers take, against the plain ones: convolution in chunks of
+images, max pooling without a padded copy, weight gradients in their final layout; and the
+point of the first two, inference memory (no_grad holds no graph)."""
 
 from __future__ import annotations
 
@@ -98,3 +98,19 @@ def test_max_pool_values_without_padding_copy_equals_the_indexed_path():
     x = rng.integers(-5, 5, (2, 3, 5, 6, 7)).astype(np.int64)
     args = ((3, 3, 3), (2, 2, 2), (1, 1, 1), (1, 1, 1), True)
     np.testing.assert_array_equal(max_pool_values(x, *args), _max_pool_with_offsets(x, *args)[0])
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_weight_gradient_layouts_agree(case, monkeypatch):
+    x_shape, w_shape, stride, padding, dilation, groups, _ = case
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(x_shape)
+    w = rng.standard_normal(w_shape)
+    g = rng.standard_normal(conv_kernels.conv_forward(x, w, None, *case[2:6]).shape)
+    results = []
+    for limit in (0, 1 << 60):  # every result in place; every result transposed
+        monkeypatch.setattr(conv_kernels, "WEIGHT_GRAD_TRANSPOSE_LIMIT", limit)
+        gw = conv_kernels.conv_weight_grad(x, g, w_shape, stride, padding, dilation, groups)
+        assert gw.shape == w_shape and gw.flags.c_contiguous
+        results.append(gw)
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
