@@ -262,6 +262,11 @@ def _resnet(block, layers, weights, kwargs) -> ResNet:
 def resnet18(*, weights=None, progress: bool = True, **kwargs) -> ResNet:
     """ResNet-18 (11.7M parameters with 1000 classes), as ``torchvision.models.resnet18``.
 
+    Args:
+        weights: only ``None`` (random init); anything else raises ``ValueError``.
+        progress: accepted for torchvision compatibility (nothing is downloaded).
+        **kwargs: passed to ``ResNet`` (``num_classes``, ``zero_init_residual``, ...).
+
     Example::
 
         >>> import numtorch as torch
