@@ -1,4 +1,5 @@
-# make demo: set up .venv and run the demo.  make test: set up .venv, lint, run the tests.
+# make demo: set up .venv and run the demo (its checkpoint goes to ./out/, ignored by git).
+# make test: set up .venv, lint, run the tests.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,8 @@ BIN := $(VENV)/bin
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -e ".[test]"
+	@# the demo extra: tqdm progress bars and threadpoolctl (the demo runs one BLAS thread)
+	$(BIN)/python -m pip install -q -e ".[test,demo]"
 	@# torch is only an optional oracle for parity tests. The CPU build is taken when a local
 	@# wheel provides it (PyPI has no "+cpu" build, so nothing large is downloaded);
 	@# otherwise the parity tests are skipped.
@@ -17,7 +19,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 demo: $(VENV)/.installed
-	$(BIN)/python -m numtorch.demo
+	$(BIN)/python -m numtorch.demo --out out
 
 test: $(VENV)/.installed lint
 	$(BIN)/python -m pytest

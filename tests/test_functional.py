@@ -116,21 +116,31 @@ def test_seed_tutorial_exp_adder_and_vhp():
     np.testing.assert_allclose(vjp.numpy(), scale * np.array([0.1, 1.0, 1e-4]), rtol=1e-5)
 
 
-def test_seed_nn_examples_when_nn_exists():
-    # The (2, 4) == fc.weight and (2, 2, 4, 4) pooled seeds need nn.Linear and nn.AvgPool2d
-    # from the nn issue; they run here as soon as both exist.
-    nn = getattr(numtorch, "nn", None)
-    if nn is None or not hasattr(nn, "Linear") or not hasattr(nn, "AvgPool2d"):
-        pytest.skip("numtorch.nn.Linear / AvgPool2d not available yet")
+def test_seed_nn_examples():
+    # The seeds' jacobians of nn layers: a Linear's is its weight; an average pool of a 4x4
+    # matrix to 2x2, squared, has a (2, 2, 4, 4) jacobian.
     torch = numtorch
+    nn = torch.nn
     fc = nn.Linear(4, 2)
     jac = torch.autograd.functional.jacobian(fc, torch.randn(4))
     assert jac.shape == (2, 4)
     np.testing.assert_allclose(jac.numpy(), fc.weight.detach().numpy(), rtol=1e-6)
+
     pool = nn.AvgPool2d(2)
-    jac = torch.autograd.functional.jacobian(lambda m: pool(m[None, None])[0, 0], torch.randn(4, 4))
+    x = torch.randn(4, 4)
+
+    def pooled_squares(m):
+        return pool(m.reshape(1, 1, 4, 4)).reshape(2, 2) ** 2
+
+    jac = torch.autograd.functional.jacobian(pooled_squares, x)
     assert jac.shape == (2, 2, 4, 4)
-    np.testing.assert_allclose(jac.sum().item(), 4.0, rtol=1e-6)
+    # d/dx_kl (mean of window ij)^2 = 2 * mean_ij / 4 inside window ij, 0 elsewhere
+    means = x.numpy().reshape(2, 2, 2, 2).mean(axis=(1, 3))
+    expected = np.zeros((2, 2, 4, 4), np.float32)
+    for i in range(2):
+        for j in range(2):
+            expected[i, j, 2 * i : 2 * i + 2, 2 * j : 2 * j + 2] = means[i, j] / 2
+    np.testing.assert_allclose(jac.numpy(), expected, rtol=1e-5, atol=1e-7)
 
 
 # -- parity with torch -------------------------------------------------------------------------

@@ -77,13 +77,26 @@ def _lowest(dtype):
 
 # -- max pooling -----------------------------------------------------------------------------
 def max_pool_values(x, kernel, stride, padding, dilation, ceil_mode):
-    """The pooled maxima only (inference: no indices to track)."""
+    """The pooled maxima only (inference: no indices to track).
+
+    The padding is never materialised (a padded copy would be the largest buffer of an
+    inference forward): each kernel offset updates only the outputs whose window element
+    at that offset lies inside the input.
+    """
     geo = PoolGeometry(x.shape, kernel, stride, padding, dilation, ceil_mode)
-    xpad = geo.pad(x, _lowest(x.dtype))
-    offsets = geo.offsets()
-    best = xpad[geo.window(offsets[0])].copy()
-    for offset in offsets[1:]:
-        xp.maximum(best, xpad[geo.window(offset)], out=best)
+    best = xp.full(geo.lead + geo.out, _lowest(x.dtype), x.dtype)
+    for offset in geo.offsets():
+        outputs, inputs = [], []
+        for i, d, s, o, p, n in zip(
+            offset, geo.dilation, geo.stride, geo.out, geo.padding, geo.spatial
+        ):
+            first = i * d - p  # output j reads input j * s + first; keep 0 <= that < n
+            lo, hi = max(0, -(first // s)), min(o, (n - 1 - first) // s + 1)
+            outputs.append(slice(lo, max(lo, hi)))
+            inputs.append(slice(lo * s + first, (hi - 1) * s + first + 1, s))
+        if all(out.stop > out.start for out in outputs):
+            target = best[(Ellipsis, *outputs)]
+            xp.maximum(target, x[(Ellipsis, *inputs)], out=target)
     return best
 
 

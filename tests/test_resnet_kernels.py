@@ -1,0 +1,116 @@
+"""The kernel paths ResNet-sized layers take, against the plain ones: convolution in chunks of
+images, max pooling without a padded copy, weight gradients in their final layout; and the
+point of the first two, inference memory (no_grad holds no graph)."""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import numtorch
+from numtorch.models import resnet18
+from numtorch.ops.nn import conv_kernels
+from numtorch.ops.nn.pooling import _max_pool_with_offsets, max_pool_values
+
+pytestmark = pytest.mark.usefixtures("one_blas_thread")
+
+
+def forward_peak_bytes(model, x, grad: bool) -> int:
+    """Peak bytes a forward allocates beyond the parameters and the input (tracemalloc sees
+    NumPy's arrays); with grad, the output and its graph are alive when it is read."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        with numtorch.set_grad_enabled(grad):
+            out = model(x)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    del out
+    return peak
+
+
+def peaks(shape):
+    numtorch.manual_seed(0)
+    model = resnet18(num_classes=10).eval()
+    x = numtorch.randn(*shape)
+    model(x[:1])  # first-call caches outside the measurement
+    return forward_peak_bytes(model, x, True), forward_peak_bytes(model, x, False)
+
+
+def test_no_grad_peak_is_a_third_at_most_small(monkeypatch):
+    # The quality bar is ResNet-18 at batch 8, 224x224 (bench/resnet.py: about 160 MiB with
+    # grad, 49 MiB without); this is a 1/32 scale of it, the column budget scaled alike.
+    monkeypatch.setattr(conv_kernels, "COLUMN_BUDGET", conv_kernels.COLUMN_BUDGET // 32)
+    with_grad, without = peaks((4, 3, 64, 64))
+    assert without <= with_grad / 3, (with_grad, without)
+
+
+CONV_CASES = [
+    # (input shape, weight shape, stride, padding, dilation, groups, bias)
+    ((5, 4, 9, 8), (6, 4, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),  # flat (stride 1) layout
+    ((5, 4, 9, 8), (6, 2, 3, 2), (2, 1), (0, 2), (1, 2), 2, False),
+    ((3, 3, 11, 11), (4, 3, 7, 7), (2, 2), (3, 3), (1, 1), 1, False),  # a ResNet stem
+    ((4, 2, 10), (3, 2, 3), (1,), (2,), (2,), 1, True),
+    ((3, 2, 5, 4, 6), (4, 1, 2, 3, 2), (1, 2, 1), (1, 0, 1), (1, 1, 2), 2, True),
+]
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_convolution_in_chunks_of_images_equals_one_product(case, dtype, monkeypatch):
+    x_shape, w_shape, stride, padding, dilation, groups, bias = case
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(x_shape).astype(dtype)
+    w = rng.standard_normal(w_shape).astype(dtype)
+    b = rng.standard_normal(w_shape[0]).astype(dtype) if bias else None
+    whole = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+    monkeypatch.setattr(conv_kernels, "COLUMN_BUDGET", 1)  # one image per chunk
+    chunked = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+    assert chunked.dtype == whole.dtype and chunked.flags.c_contiguous
+    tolerance = {"rtol": 1e-5, "atol": 1e-5} if dtype == np.float32 else {"rtol": 1e-12}
+    np.testing.assert_allclose(chunked, whole, **tolerance)
+    monkeypatch.setattr(conv_kernels, "COLUMN_BUDGET", 2 * w_shape[1] * np.prod(w_shape[2:]))
+    uneven = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+    np.testing.assert_allclose(uneven, whole, **tolerance)
+
+
+def test_max_pool_values_without_padding_copy_equals_the_indexed_path():
+    rng = np.random.default_rng(1)
+    checked = 0
+    for k, s, p, d, ceil_mode, size in itertools.product(
+        [1, 2, 3], [1, 2, 3], [0, 1], [1, 2], [False, True], [5, 8]
+    ):
+        if p > k // 2 or (k - 1) * d + 1 > size + 2 * p:
+            continue
+        x = rng.standard_normal((2, 3, size, size + 1))
+        x[0, 0, 1, 2] = np.nan
+        args = ((k, k), (s, s), (p, p), (d, d), ceil_mode)
+        expected, _ = _max_pool_with_offsets(x, *args)
+        np.testing.assert_array_equal(max_pool_values(x, *args), expected)
+        checked += 1
+    assert checked > 50
+    x = rng.integers(-5, 5, (2, 3, 5, 6, 7)).astype(np.int64)
+    args = ((3, 3, 3), (2, 2, 2), (1, 1, 1), (1, 1, 1), True)
+    np.testing.assert_array_equal(max_pool_values(x, *args), _max_pool_with_offsets(x, *args)[0])
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_weight_gradient_layouts_agree(case, monkeypatch):
+    x_shape, w_shape, stride, padding, dilation, groups, _ = case
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(x_shape)
+    w = rng.standard_normal(w_shape)
+    g = rng.standard_normal(conv_kernels.conv_forward(x, w, None, *case[2:6]).shape)
+    results = []
+    for limit in (0, 1 << 60):  # every result in place; every result transposed
+        monkeypatch.setattr(conv_kernels, "WEIGHT_GRAD_TRANSPOSE_LIMIT", limit)
+        gw = conv_kernels.conv_weight_grad(x, g, w_shape, stride, padding, dilation, groups)
+        assert gw.shape == w_shape and gw.flags.c_contiguous
+        results.append(gw)
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
