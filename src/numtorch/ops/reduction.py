@@ -11,6 +11,7 @@ from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .pointwise import where
 from .registry import defop, export
+from .shape import cat
 
 
 def reduce_dims(dim, ndim: int) -> tuple | None:
@@ -135,29 +136,49 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 
 
 # -- prod ------------------------------------------------------------------------------------
+# torch's formulas, so values round the same and double backward builds the same graph.
 def _product_of_others(input, dim):
-    # prod of every element but one, without division (exact with zeros): an n x n mask
-    if dim is None:
-        return _product_of_others(input.reshape(-1), 0).reshape(input.shape)
-    moved = input.transpose(dim, -1)
-    n = moved.shape[-1]
-    square = moved.unsqueeze(-2).expand(*moved.shape[:-1], n, n)
-    eye = Tensor._make(xp.eye(n, dtype=bool))
-    return where(eye, 1.0, square).prod(-1).transpose(dim, -1)
+    # for each element the product of the others along dim, exact with zeros: exclusive
+    # cumulative products taken from both ends ([1, a, ab] * [bc, c, 1] for [a, b, c])
+    n = input.shape[dim]
+    edge = list(input.shape)
+    edge[dim] = 1
+    ones = Tensor._make(xp.ones(edge, input._data.dtype))
+    from_start = cat([ones, input.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    from_end = cat([ones, input.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return from_start * from_end
 
 
-def _prod_backward(grad, input, result, dim, keepdim):
-    dims = None if dim is None else (dim,)
-    g = _restore(grad, dims, input.ndim, keepdim)
+def _prod_safe_zeros_backward(grad, input, dim):
+    if input.numel() == 0:
+        return grad.expand_as(input)
+    if input.shape[dim] == 1:
+        return grad
+    return grad * _product_of_others(input, dim)
+
+
+def _prod_all_backward(grad, input, result):
+    if input.ndim == 0:
+        return grad
     if not (input._data == 0).any():
-        return g * _restore(result, dims, input.ndim, keepdim) / input
-    return g * _product_of_others(input, dim)
+        return grad * (result / input)
+    return _prod_safe_zeros_backward(grad, input.contiguous().view(-1), 0).view_as(input)
+
+
+def _prod_dim_backward(grad, input, result, dim, keepdim):
+    if input.ndim == 0:
+        return grad
+    if not keepdim:
+        grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
+    if not (input._data == 0).any():
+        return grad * (result / input)
+    return _prod_safe_zeros_backward(grad, input, dim)
 
 
 @defop(
     name="prod_all",
     node="ProdBackward0",
-    input=lambda grad, input, result: _prod_backward(grad, input, result, None, False),
+    input=_prod_all_backward,
 )
 def _prod_all(input, dtype=None):
     return xp.prod(input, dtype=_accumulate_dtype(input, dtype))
@@ -166,9 +187,7 @@ def _prod_all(input, dtype=None):
 @defop(
     name="prod_dim",
     node="ProdBackward1",
-    input=lambda grad, input, result, dim, keepdim: _prod_backward(
-        grad, input, result, dim, keepdim
-    ),
+    input=_prod_dim_backward,
 )
 def _prod_dim(input, dim, keepdim=False, dtype=None):
     return xp.prod(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
