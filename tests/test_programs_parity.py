@@ -79,7 +79,12 @@ def _run(lib, text):
     with contextlib.redirect_stdout(printed), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         lib.manual_seed(0)
-        exec(text, scope)
+        try:
+            exec(text, scope)
+        finally:  # a program may leave global modes changed: undo that for the next one
+            lib.set_grad_enabled(True)
+            lib.autograd.set_detect_anomaly(False)
+            lib.set_default_dtype(lib.float32)
     return record, printed.getvalue()
 
 
