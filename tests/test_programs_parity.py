@@ -50,7 +50,7 @@ def _summary(lib, value):
         return [_summary(lib, v) for v in value]
     if isinstance(value, dict):
         return {k: _summary(lib, v) for k, v in value.items()}
-    if isinstance(value, lib.dtype):
+    if isinstance(value, (lib.dtype, lib.device)):
         return str(value)
     return value
 

@@ -199,8 +199,13 @@ def test_creation_and_errors():
         torch.tensor("abc")
     with pytest.raises(RuntimeError, match="non-negative"):
         torch.zeros(-1)
-    with pytest.raises(RuntimeError, match="CPU only"):
+    with pytest.raises(AssertionError, match="not compiled with CUDA"):  # torch's type
         torch.zeros(2, device="cuda")
+    with pytest.raises(RuntimeError, match="CPU only"):
+        torch.zeros(2, device="mps")
+    with pytest.raises(RuntimeError, match="Expected one of cpu, cuda"):
+        torch.device("gpu")
+    assert torch.device("cuda", 1).index == 1 and str(torch.device("cuda:1")) == "cuda:1"
 
 
 def test_from_numpy_shares_memory_and_copies_elsewhere():

@@ -12,9 +12,33 @@ from . import _dtypes
 from ._tensor import Size, Tensor
 from .backend import xp
 
+_DEVICE_TYPES = [
+    "cpu",
+    "cuda",
+    "ipu",
+    "xpu",
+    "mkldnn",
+    "opengl",
+    "opencl",
+    "ideep",
+    "hip",
+    "ve",
+    "fpga",
+    "maia",
+    "xla",
+    "lazy",
+    "vulkan",
+    "mps",
+    "meta",
+    "hpu",
+    "mtia",
+    "privateuseone",
+]
+
 
 class device:
-    """A device description; numtorch computes on the CPU only."""
+    """A device description, as ``torch.device``; numtorch computes on the CPU only, so
+    tensors refuse any other device (see ``check_device``)."""
 
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
@@ -23,33 +47,41 @@ class device:
         if ":" in name:
             name, _, idx = name.partition(":")
             index = int(idx)
-        if name != "cpu":
+        if name not in _DEVICE_TYPES:
             raise RuntimeError(
-                f"numtorch computes on the CPU only; device '{type}' is not available "
-                "(use 'cpu', or check torch.cuda.is_available(), which is False)"
+                f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
+                f"string: {type}"
             )
+        if index is not None and index < 0:
+            raise RuntimeError("Device index must not be negative")
         self.type = name
         self.index = index
 
     def __repr__(self) -> str:
-        return f"device(type='{self.type}')"
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
 
     def __str__(self) -> str:
-        return self.type
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other) -> bool:
-        try:
-            return device(other).type == self.type
-        except (RuntimeError, TypeError, ValueError):
-            return False
+        if not isinstance(other, device):
+            return NotImplemented  # as torch: device('cpu') == 'cpu' is False
+        return (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:
-        return hash(self.type)
+        return hash((self.type, self.index))
 
 
 def check_device(d) -> None:
-    if d is not None and not isinstance(d, device):
-        device(d)
+    """Refuse devices other than the CPU, with torch's error types."""
+    if d is None:
+        return
+    d = d if isinstance(d, device) else device(d)
+    if d.type == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled (numtorch runs on the CPU only)")
+    if d.type != "cpu":
+        raise RuntimeError(f"numtorch computes on the CPU only; device '{d}' is not available")
 
 
 # -- random numbers --------------------------------------------------------------------------
@@ -419,6 +451,9 @@ def logspace(
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     check_device(device)
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
     data = xp.eye(n, n if m is None else m, dtype=_float_dtype(dtype).np)
     return _finish(data, requires_grad, "eye()")
 
@@ -471,6 +506,10 @@ def randint(
     if size is None:
         raise TypeError("randint() missing required argument 'size'")
     dt = _dtypes.int64 if dtype is None else _dtypes.to_dtype(dtype)
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
     data = _rng(generator).integers(low, high, _size((size,), "randint")).astype(dt.np)
     return _finish(data, requires_grad, "randint()")
 
@@ -491,7 +530,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, **_) -> 
     m = mean._data if isinstance(mean, Tensor) else mean
     s = std._data if isinstance(std, Tensor) else std
     if size is None:
-        size = xp.broadcast_shapes(xp.shape(m), xp.shape(s))
+        from .ops.call import broadcast_shape
+
+        size = broadcast_shape(xp.shape(m), xp.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     dt = _float_dtype(dtype) if like is None else like.dtype
     data = _rng(generator).normal(m, s, _size((size,), "normal"))
@@ -505,14 +546,43 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
+    """``num_samples`` category indices per row of (unnormalised) probabilities."""
+    _check_multinomial(input, num_samples, replacement)
     probs = xp.atleast_2d(input._data.astype(xp.float64))
     rng = _rng(generator)
-    rows = [
-        rng.choice(probs.shape[1], num_samples, replace=replacement, p=row / row.sum())
-        for row in probs
-    ]
-    data = xp.asarray(rows, dtype=xp.int64)
+    if replacement:  # invert each row's cumulative distribution at uniform draws
+        cdf = xp.cumsum(probs, axis=-1)
+        draws = rng.random((probs.shape[0], num_samples)) * cdf[:, -1:]
+        data = xp.stack([xp.searchsorted(c, d, side="right") for c, d in zip(cdf, draws)])
+        data = xp.minimum(data, probs.shape[1] - 1)
+    else:  # torch's exponential race: the largest p / Exp(1) win; zero-probability last
+        keys = probs / rng.exponential(size=probs.shape)
+        data = xp.argsort(-keys, axis=-1, kind="stable")[:, :num_samples]
+    data = data.astype(xp.int64)
     return Tensor._make(data if input._data.ndim == 2 else data[0])
+
+
+def _check_multinomial(input, num_samples, replacement) -> None:
+    # torch's checks and messages, in its order
+    data = input._data
+    if data.dtype.kind != "f":
+        raise RuntimeError(
+            "multinomial only supports floating-point dtypes for input, got: "
+            + input.dtype.scalar_name
+        )
+    if data.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > data.shape[-1]:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        )
+    if not xp.isfinite(data).all() or (data < 0).any():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    rows = xp.atleast_2d(data)
+    if (rows.sum(-1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
 def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:

@@ -100,8 +100,10 @@ def to_dtype(d) -> dtype:
     """Accept a numtorch dtype, a NumPy dtype or a Python type and return a numtorch dtype."""
     if isinstance(d, dtype):
         return d
-    if d is builtins_float:
-        return get_default_dtype()
+    if d is builtins_float:  # as torch: Python's float is double, whatever the default
+        return float64
+    if d is complex:
+        return complex128
     if d is builtins_int:
         return int64
     if d is builtins_bool:

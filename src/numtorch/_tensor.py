@@ -216,10 +216,15 @@ class Tensor:
         return bool(self._data.item())
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._python_scalar())
+
+    def _python_scalar(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.item()
 
     def __complex__(self) -> complex:
         return complex(self.item())

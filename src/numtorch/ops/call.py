@@ -51,18 +51,34 @@ def argument_error(spec, args) -> TypeError:
     return OperandError(f"{spec.name}(): invalid combination of arguments")
 
 
+def broadcast_shape(*shapes) -> tuple:
+    """The shape the given shapes broadcast to, or torch's RuntimeError naming the first
+    dimension that does not match."""
+    try:
+        return tuple(xp.broadcast_shapes(*shapes))
+    except ValueError:
+        pass
+    a = tuple(shapes[0])
+    for b in shapes[1:]:
+        b = tuple(b)
+        for k in range(1, min(len(a), len(b)) + 1):
+            if a[-k] != b[-k] and 1 not in (a[-k], b[-k]):
+                raise RuntimeError(
+                    f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
+                    f"at non-singleton dimension {max(len(a), len(b)) - k}"
+                ) from None
+        a = tuple(xp.broadcast_shapes(a, b))
+    raise AssertionError("unreachable: some pair of shapes must mismatch")
+
+
 def broadcast_error(spec, args, error: ValueError) -> RuntimeError:
     """torch's message for operands whose shapes do not broadcast."""
     shapes = [args[i]._data.shape for i in spec.operands if isinstance(args[i], Tensor)]
-    if len(shapes) == 2 and "broadcast" in str(error):
-        a, b = shapes
-        for k in range(1, min(len(a), len(b)) + 1):
-            if a[-k] != b[-k] and 1 not in (a[-k], b[-k]):
-                dim = max(len(a), len(b)) - k
-                return RuntimeError(
-                    f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
-                    f"at non-singleton dimension {dim}"
-                )
+    if len(shapes) >= 2 and "broadcast" in str(error):
+        try:
+            broadcast_shape(*shapes)
+        except RuntimeError as mismatch:
+            return mismatch
     return RuntimeError(f"{spec.name}(): {error}")
 
 

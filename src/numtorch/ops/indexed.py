@@ -7,6 +7,7 @@ from .. import _dtypes
 from .._creation import zeros
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .call import broadcast_shape
 from .indexing import nonzero
 from .pointwise import where as _where_op
 from .registry import defop, export
@@ -15,19 +16,6 @@ from .shape import cat
 
 def _lead(dim):
     return (slice(None),) * dim
-
-
-def _broadcast_shape(a, b):
-    try:
-        return tuple(xp.broadcast_shapes(a, b))
-    except ValueError:
-        for k in range(1, min(len(a), len(b)) + 1):
-            if a[-k] != b[-k] and 1 not in (a[-k], b[-k]):
-                raise RuntimeError(
-                    f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
-                    f"at non-singleton dimension {max(len(a), len(b)) - k}"
-                ) from None
-        raise
 
 
 # -- take_along_dim (composite: gather on broadcast operands) --------------------------------
@@ -59,10 +47,10 @@ def take_along_dim(input, indices, dim=None) -> Tensor:
     dim = _wrap_dim(dim, input.ndim)
     sizes = list(input.shape)
     sizes[dim] = indices.shape[dim]
-    index_shape = _broadcast_shape(tuple(sizes), indices.shape)
+    index_shape = broadcast_shape(tuple(sizes), indices.shape)
     sizes = list(indices.shape)
     sizes[dim] = input.shape[dim]
-    input_shape = _broadcast_shape(tuple(sizes), input.shape)
+    input_shape = broadcast_shape(tuple(sizes), input.shape)
     if indices.shape != index_shape:
         indices = indices.expand(index_shape)
     if input.shape != input_shape:
@@ -192,7 +180,7 @@ def _masked_scatter_source(grad, mask, source_shape):
     source=lambda grad, mask, source_shape: _masked_scatter_source(grad, mask, source_shape),
 )
 def _masked_scatter(input, mask, source):
-    shape = xp.broadcast_shapes(input.shape, mask.shape)
+    shape = broadcast_shape(input.shape, mask.shape)
     out = xp.array(xp.broadcast_to(input, shape))
     full = xp.broadcast_to(mask, shape)
     out[full] = source.reshape(-1)[: int(full.sum())]
@@ -220,7 +208,7 @@ def masked_scatter(input, mask, source) -> Tensor:
             "masked_scatter_: expected self and source to have same dtypes but got "
             f"{input.dtype.scalar_name} and {source.dtype.scalar_name}"
         )
-    shape = xp.broadcast_shapes(input.shape, mask.shape)
+    shape = broadcast_shape(input.shape, mask.shape)
     if int(xp.broadcast_to(mask._data, shape).sum()) > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
     return _masked_scatter(input, mask, source)

@@ -7,11 +7,13 @@ indices accumulate (``x[[0, 0]].sum()`` gives ``x.grad[0] == 2``).
 from __future__ import annotations
 
 import numbers
+import warnings
 
 from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .call import broadcast_shape
 from .inplace import check_inplace, write_inplace
 from .pointwise import where
 from .registry import defop, export
@@ -114,8 +116,26 @@ def _index_array(value, position: int):
     raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
+def _sequence_as_tuple(key) -> bool:
+    # torch's legacy rule (from NumPy): a short list holding sequences, tensors, slices,
+    # None or Ellipsis indexes several dims, x[[0, [1]]] == x[0, [1]]
+    if not isinstance(key, list) or len(key) >= 32:
+        return False
+    return any(
+        k is None or k is Ellipsis or isinstance(k, (slice, list, tuple, Tensor)) for k in key
+    )
+
+
 def normalize_key(key) -> tuple[tuple, bool]:
     """Turn an indexing key into a tuple; report whether it holds advanced (array) parts."""
+    if _sequence_as_tuple(key):
+        warnings.warn(
+            "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+            "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq].",
+            UserWarning,
+            stacklevel=4,
+        )
+        key = tuple(key)
     if not isinstance(key, tuple):
         key = (key,)
     out = []
@@ -137,6 +157,8 @@ def normalize_key(key) -> tuple[tuple, bool]:
         elif isinstance(k, (Tensor, list, tuple, xp.ndarray)):
             out.append(_index_array(k, i))
             advanced = True
+        elif isinstance(k, (str, bytes)):
+            raise TypeError(f"invalid index of type '{type(k).__name__}'")
         else:
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
@@ -289,7 +311,7 @@ def copy_(self, src, non_blocking=False) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
     try:
-        xp.broadcast_shapes(src._data.shape, self._data.shape)
+        broadcast_shape(src._data.shape, self._data.shape)
     except ValueError:
         raise RuntimeError(
             f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
@@ -510,7 +532,7 @@ def _masked_fill_tensor(input, mask, value):
 def masked_fill(input, mask, value) -> Tensor:
     """Copy of ``input`` with ``value`` where ``mask`` is True."""
     _check_mask(mask, "masked_fill_")
-    xp.broadcast_shapes(mask._data.shape, input._data.shape)
+    broadcast_shape(mask._data.shape, input._data.shape)
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(
@@ -523,7 +545,7 @@ def masked_fill(input, mask, value) -> Tensor:
 
 def _masked_select_backward(grad, input_shape, mask):
     # the mask broadcasts against the input: index with its full-shape expansion
-    shape = xp.broadcast_shapes(tuple(input_shape), mask.shape)
+    shape = broadcast_shape(tuple(input_shape), mask.shape)
     return zeros(shape, dtype=grad.dtype).index_put((mask.expand(shape),), grad, accumulate=True)
 
 
@@ -532,7 +554,7 @@ def _masked_select_backward(grad, input_shape, mask):
     input=lambda grad, input_shape, mask: _masked_select_backward(grad, input_shape, mask),
 )
 def _masked_select(input, mask):
-    shape = xp.broadcast_shapes(input.shape, mask.shape)
+    shape = broadcast_shape(input.shape, mask.shape)
     return xp.broadcast_to(input, shape)[xp.broadcast_to(mask, shape)]
 
 

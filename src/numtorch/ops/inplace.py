@@ -148,8 +148,12 @@ def _direct_update(self, other, scale, ufunc) -> bool:
     source = other._data
     if source.dtype != data.dtype or not data.flags.writeable or data.dtype.kind != "f":
         return False
-    if source.shape != data.shape and xp.broadcast_shapes(source.shape, data.shape) != data.shape:
-        return False
+    if source.shape != data.shape:
+        try:
+            if xp.broadcast_shapes(source.shape, data.shape) != data.shape:
+                return False
+        except ValueError:  # the general path raises torch's error
+            return False
     if scale != 1:
         source = source * scale
     ufunc(data, source, out=data)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
+from .call import broadcast_shape
 from .registry import defop, export
 from .shape import _unsafe_view
 
@@ -161,6 +162,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
 @export
 def outer(input, vec2) -> Tensor:
     """Outer product of two vectors (composed as torch does: a column times a row)."""
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
     return input.reshape(-1, 1) * vec2
 
 
@@ -207,7 +211,7 @@ def matmul(input, other) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
             f"[{k2}, {m}]."
         )
-    batch = tuple(xp.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
+    batch = tuple(broadcast_shape(a.shape[:-2], b.shape[:-2]))
     size = 1
     for s in batch:
         size *= s

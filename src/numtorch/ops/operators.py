@@ -67,6 +67,10 @@ def _pow(self, exponent):
 
 
 def _invert(self):
+    if self._data.dtype.kind in "fc":
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+        )
     return P.logical_not(self) if self._data.dtype == xp.bool_ else P.bitwise_not(self)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
@@ -151,6 +152,12 @@ def _div_scalar(input, other):
     return xp.true_divide(input, other)
 
 
+def _no_integer_zero_division(input, other) -> None:
+    # NumPy gives 0 with a warning; torch raises for integer division and modulus by zero
+    if xp.result_type(input, other).kind in "iub" and not xp.all(other):
+        raise RuntimeError("ZeroDivisionError")
+
+
 @defop(
     name="div_rounding",
     node="DivBackward2",
@@ -160,6 +167,7 @@ def _div_scalar(input, other):
     other=_zeros,
 )
 def _div_rounding(input, other, rounding_mode):
+    _no_integer_zero_division(input, other)
     if rounding_mode == "floor":
         return xp.floor_divide(input, other)
     if rounding_mode == "trunc":
@@ -197,6 +205,7 @@ def floor_divide(input, other) -> Tensor:
 )
 def remainder(input, other):
     """Python-style modulus: the result has the sign of ``other``."""
+    _no_integer_zero_division(input, other)
     return xp.remainder(input, other)
 
 
@@ -208,6 +217,7 @@ def remainder(input, other):
     other=lambda grad, input, other: -grad * (input / other).trunc(),
 )
 def fmod(input, other):
+    _no_integer_zero_division(input, other)
     return xp.fmod(input, other)
 
 
@@ -600,12 +610,27 @@ def _logical(name, ufunc):
     return export(op, inplace=True)
 
 
+def _integers_only(kernel: str, *arrays) -> None:
+    dtype = xp.result_type(*arrays)
+    if dtype.kind in "fc":
+        name = _dtypes.from_numpy_dtype(dtype).scalar_name
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
+
+
+def _bitwise(name, ufunc):
+    def forward(input, other):
+        _integers_only(name, input, other)
+        return ufunc(input, other)
+
+    return export(defop(name=name, scalars=("other",))(forward), inplace=True)
+
+
 logical_and = _logical("logical_and", xp.logical_and)
 logical_or = _logical("logical_or", xp.logical_or)
 logical_xor = _logical("logical_xor", xp.logical_xor)
-bitwise_and = _logical("bitwise_and", xp.bitwise_and)
-bitwise_or = _logical("bitwise_or", xp.bitwise_or)
-bitwise_xor = _logical("bitwise_xor", xp.bitwise_xor)
+bitwise_and = _bitwise("bitwise_and", xp.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", xp.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
 
 
 @export(inplace=True)
@@ -617,8 +642,7 @@ def logical_not(input):
 @export(inplace=True)
 @defop()
 def bitwise_not(input):
-    if input.dtype.kind == "f":
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+    _integers_only("bitwise_not", input)
     return xp.invert(input)
 
 

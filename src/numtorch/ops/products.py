@@ -8,6 +8,7 @@ import warnings
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .call import broadcast_shape
 from .linalg import mm
 from .pointwise import where
 from .registry import defop, export
@@ -136,7 +137,7 @@ def cross(input, other, dim=None) -> Tensor:
             UserWarning,
             stacklevel=2,
         )
-        shape = xp.broadcast_shapes(input.shape, other.shape)
+        shape = broadcast_shape(input.shape, other.shape)
         dim = next((i for i, s in enumerate(shape) if s == 3), -1)
     return linalg_cross(input, other, dim=dim)
 
@@ -244,7 +245,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
     use_mm = p == 2 and (mode == 1 or (mode == 0 and (rows1 > 25 or rows2 > 25)))
     if not use_mm or 0 in (rows1, rows2, x1.shape[-1]):
         return _cdist(x1, x2, float(p))
-    batch = tuple(xp.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    batch = tuple(broadcast_shape(x1.shape[:-2], x2.shape[:-2]))
     if math.prod(batch) == 1:
         return _euclidean_dist(x1, x2).view(*batch, rows1, rows2)
     n = math.prod(batch)

@@ -8,6 +8,7 @@ from .. import _dtypes
 from .._creation import shape_arg, zeros
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
+from .call import broadcast_shape
 from .registry import defop, export
 
 
@@ -287,13 +288,13 @@ Tensor.broadcast_to = broadcast_to
 
 @export(method=False)
 def broadcast_tensors(*tensors):
-    shape = xp.broadcast_shapes(*(t._data.shape for t in tensors))
+    shape = broadcast_shape(*(t._data.shape for t in tensors))
     return tuple(expand(t, shape) for t in tensors)
 
 
 @export(method=False)
 def broadcast_shapes(*shapes) -> Size:
-    return Size(xp.broadcast_shapes(*shapes))
+    return Size(broadcast_shape(*shapes))
 
 
 @export
@@ -305,8 +306,8 @@ def sum_to_size(input, *size) -> Tensor:
         return input
     lead = len(shape) - len(size)
     try:
-        expandable = lead >= 0 and xp.broadcast_shapes(size, shape) == tuple(shape)
-    except ValueError:
+        expandable = lead >= 0 and broadcast_shape(size, shape) == tuple(shape)
+    except RuntimeError:
         expandable = False
     if not expandable:
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
@@ -424,7 +425,7 @@ Tensor.type_as = lambda self, other: to(self, other.dtype)
 
 
 def _no_cuda(self, *args, **kwargs):
-    raise RuntimeError("numtorch computes on the CPU only; .cuda() is not available")
+    raise AssertionError("Torch not compiled with CUDA enabled (numtorch runs on the CPU only)")
 
 
 Tensor.cuda = _no_cuda

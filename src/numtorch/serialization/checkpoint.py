@@ -97,8 +97,11 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
         ...     print(str(error)[:61])
         numtorch.load refuses the given file object: it is a Python p
     """
-    if isinstance(map_location, (str, device)):
-        device(map_location)  # names the device numtorch cannot use
+    if isinstance(map_location, (str, device)) and device(map_location).type != "cpu":
+        raise RuntimeError(
+            f"numtorch computes on the CPU only: cannot load onto {map_location!r}; use "
+            "map_location='cpu' (or leave it out)"
+        )
     if hasattr(f, "read"):
         return _load_from(f, "the given file object", weights_only)
     path = os.fspath(f)
