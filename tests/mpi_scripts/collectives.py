@@ -6,6 +6,7 @@ import numpy as np
 
 import numtorch as torch
 import numtorch.distributed as dist
+from numtorch.distributed import collectives
 
 
 def expect_error(kind, fn, *args, **kwargs):
@@ -62,6 +63,15 @@ def check_all_reduce(r, w):
     s = torch.tensor(float(r))
     dist.all_reduce(s)
     assert s.item() == w * (w - 1) / 2 and s.shape == ()
+    # Large buffers go in pieces (Note [Chunked all-reduce]); make pieces tiny, with a remainder.
+    saved = collectives._CHUNK_BYTES, collectives._CHUNK_ABOVE
+    collectives._CHUNK_BYTES, collectives._CHUNK_ABOVE = 40, 64
+    try:
+        long = torch.arange(1001, dtype=torch.float64) * (r + 1)
+        dist.all_reduce(long, op=dist.ReduceOp.AVG)
+        assert np.allclose(long.numpy(), np.arange(1001) * (w + 1) / 2)
+    finally:
+        collectives._CHUNK_BYTES, collectives._CHUNK_ABOVE = saved
     work = dist.all_reduce(torch.ones(2), async_op=True)
     assert work.wait() and work.is_completed()
     readonly = np.ones(3, dtype=np.float32)
