@@ -10,9 +10,9 @@ Run: python bench/anomaly_overhead.py [--ops N] [--repeat R]
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
+from _timing import best_of_interleaved, libraries
 from overhead import chain
 
 import numtorch
@@ -28,16 +28,8 @@ def _step(lib, x, w, n_ops, mode):
 
 
 def measure(n_ops: int = 400, repeat: int = 20) -> dict:
-    libs = {"numtorch": numtorch}
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-        libs["torch"] = torch
-    except ImportError:
-        pass
     cases = {}
-    for name, lib in libs.items():
+    for name, lib in libraries().items():
         x = lib.ones(16, requires_grad=True)
         w = lib.full((16,), 0.5, requires_grad=True)
         modes = ("off", "on", "on+forward") if lib is numtorch else ("off", "on")
@@ -45,14 +37,9 @@ def measure(n_ops: int = 400, repeat: int = 20) -> dict:
             cases[f"{name} anomaly {mode}"] = lambda lib=lib, x=x, w=w, mode=mode: _step(
                 lib, x, w, n_ops, mode
             )
-    best = dict.fromkeys(cases, float("inf"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for _ in range(repeat):
-            for name, fn in cases.items():
-                start = time.perf_counter()
-                fn()
-                best[name] = min(best[name], time.perf_counter() - start)
+        best = best_of_interleaved(cases, repeat)
     return {name: t / (n_ops + 1) * 1e6 for name, t in best.items()}
 
 

@@ -11,11 +11,9 @@ Run: OPENBLAS_NUM_THREADS=1 python bench/functional.py [--size N] [--repeat R]
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
-
-import numtorch
+from _timing import best_of_interleaved, libraries
 
 
 def make_function(lib, size: int):
@@ -30,16 +28,8 @@ def make_function(lib, size: int):
 
 
 def measure(size: int = 256, repeat: int = 5) -> dict:
-    libs = {"numtorch": numtorch}
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-        libs["torch"] = torch
-    except ImportError:
-        pass
     cases = {}
-    for name, lib in libs.items():
+    for name, lib in libraries().items():
         f = make_function(lib, size)
         x = lib.tensor(np.linspace(-1, 1, size, dtype=np.float32))
         for vectorize in (False, True):
@@ -47,13 +37,7 @@ def measure(size: int = 256, repeat: int = 5) -> dict:
             cases[label] = lambda lib=lib, f=f, x=x, v=vectorize: lib.autograd.functional.jacobian(
                 f, x, vectorize=v
             )
-    best = dict.fromkeys(cases, float("inf"))
-    for _ in range(repeat):
-        for name, fn in cases.items():
-            start = time.perf_counter()
-            fn()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
+    return best_of_interleaved(cases, repeat)
 
 
 def main():

@@ -10,11 +10,9 @@ Run: python bench/overhead.py [--ops N] [--repeat R]
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
-
-import numtorch
+from _timing import best_of_interleaved, libraries
 
 
 def chain(x, w, n_ops):
@@ -38,23 +36,9 @@ def numpy_chain(x, w, n_ops):
     return np.sum(y)
 
 
-def _timed(fn):
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
 def measure(n_ops=400, repeat=40) -> dict:
-    libs = {"numtorch": numtorch}
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-        libs["torch"] = torch
-    except ImportError:
-        pass
     cases = {}
-    for name, lib in libs.items():
+    for name, lib in libraries().items():
         x = lib.ones(16, requires_grad=True)
         w = lib.full((16,), 0.5, requires_grad=True)
 
@@ -70,10 +54,7 @@ def measure(n_ops=400, repeat=40) -> dict:
     a = np.ones(16, np.float32)
     b = np.full(16, 0.5, np.float32)
     cases["bare NumPy"] = lambda: numpy_chain(a, b, n_ops)
-    best = {name: float("inf") for name in cases}
-    for _ in range(repeat):
-        for name, fn in cases.items():
-            best[name] = min(best[name], _timed(fn))
+    best = best_of_interleaved(cases, repeat)
     return {name: t / (n_ops + 1) * 1e6 for name, t in best.items()}
 
 

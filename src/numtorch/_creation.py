@@ -132,22 +132,29 @@ def _rng(generator) -> xp.random.Generator:
 
 
 # -- helpers ---------------------------------------------------------------------------------
-def _size(args, name: str) -> tuple:
+def shape_arg(args, name: str = "view") -> tuple:
+    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape (2, 3)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
-        args = tuple(args[0])
+        args = args[0]
     shape = []
     for s in args:
         if isinstance(s, Tensor):
             s = s.item()
         if not isinstance(s, numbers.Integral) or isinstance(s, bool):
             raise TypeError(
-                f"{name}(): argument 'size' must be a sequence of ints, but found element of "
-                f"type {type(s).__name__}"
+                f"{name}(): argument 'size' must be tuple of ints, but found element of type "
+                f"{type(s).__name__}"
             )
-        if s < 0:
-            raise RuntimeError(f"{name}: Dimension size must be non-negative.")
         shape.append(int(s))
     return tuple(shape)
+
+
+def _size(args, name: str) -> tuple:
+    """A shape for a new tensor: as ``shape_arg``, and no negative sizes."""
+    shape = shape_arg(args, name)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"{name}: Dimension size must be non-negative.")
+    return shape
 
 
 def _finish(data, requires_grad: bool, name: str) -> Tensor:

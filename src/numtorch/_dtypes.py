@@ -10,9 +10,19 @@ builtins_float, builtins_int, builtins_bool = float, int, bool
 class dtype:
     """A tensor element type, printed and compared like ``torch.float32``."""
 
-    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize", "_tag")
+    __slots__ = (
+        "name",
+        "np",
+        "is_floating_point",
+        "is_complex",
+        "is_signed",
+        "itemsize",
+        "_tag",
+        "scalar_name",
+        "c_name",
+    )
 
-    def __init__(self, name: str, np_dtype, tag: str):
+    def __init__(self, name: str, np_dtype, tag: str, c_name: str):
         self.name = name
         self.np = xp.dtype(np_dtype)
         self.is_floating_point = self.np.kind == "f"
@@ -20,6 +30,8 @@ class dtype:
         self.is_signed = self.np.kind in "fic"
         self.itemsize = self.np.itemsize
         self._tag = tag  # torch's legacy type name: FloatTensor, LongTensor, ...
+        self.scalar_name = tag[: -len("Tensor")]  # as torch's messages name it: Float, Long
+        self.c_name = c_name  # as its C++ messages name it: float, long int
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -31,17 +43,17 @@ class dtype:
         return {float32: complex64, float64: complex128}.get(self, self)
 
 
-float16 = dtype("float16", xp.float16, "HalfTensor")
-float32 = dtype("float32", xp.float32, "FloatTensor")
-float64 = dtype("float64", xp.float64, "DoubleTensor")
-complex64 = dtype("complex64", xp.complex64, "ComplexFloatTensor")
-complex128 = dtype("complex128", xp.complex128, "ComplexDoubleTensor")
-uint8 = dtype("uint8", xp.uint8, "ByteTensor")
-int8 = dtype("int8", xp.int8, "CharTensor")
-int16 = dtype("int16", xp.int16, "ShortTensor")
-int32 = dtype("int32", xp.int32, "IntTensor")
-int64 = dtype("int64", xp.int64, "LongTensor")
-bool_ = dtype("bool", xp.bool_, "BoolTensor")
+float16 = dtype("float16", xp.float16, "HalfTensor", "c10::Half")
+float32 = dtype("float32", xp.float32, "FloatTensor", "float")
+float64 = dtype("float64", xp.float64, "DoubleTensor", "double")
+complex64 = dtype("complex64", xp.complex64, "ComplexFloatTensor", "c10::complex<float>")
+complex128 = dtype("complex128", xp.complex128, "ComplexDoubleTensor", "c10::complex<double>")
+uint8 = dtype("uint8", xp.uint8, "ByteTensor", "unsigned char")
+int8 = dtype("int8", xp.int8, "CharTensor", "signed char")
+int16 = dtype("int16", xp.int16, "ShortTensor", "short int")
+int32 = dtype("int32", xp.int32, "IntTensor", "int")
+int64 = dtype("int64", xp.int64, "LongTensor", "long int")
+bool_ = dtype("bool", xp.bool_, "BoolTensor", "bool")
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64

@@ -30,7 +30,7 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled
-from .engine import conform_gradient, graph_dependencies, nodes_leading_to
+from .engine import conform_gradient, start_walk
 
 
 def can_batch(roots) -> bool:
@@ -56,22 +56,9 @@ def run_batched_backward(roots, grad_roots, inputs, retain_graph, create_graph) 
     """Like ``run_backward(..., inputs=inputs, accumulate=False)`` with batched grad_roots
     (shape ``(B, *root.shape)``); returns the batched gradients of ``inputs`` (or None)."""
     batch = grad_roots[0].shape[0]
-    root_edges = [t._edge() for t in roots]
-    root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
-    deps = graph_dependencies(root_nodes)
-    captures = {}
-    for k, t in enumerate(inputs):
-        node, nr = t._edge()
-        if node is None:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-        captures.setdefault(node, []).append((nr, k))
-    needed = nodes_leading_to(root_nodes, deps, captures)
+    root_nodes, deps, captures, needed, buffers = start_walk(roots, grad_roots, inputs)
     scheduled = needed.union(captures)
     captured = [None] * len(inputs)
-    buffers = {}
-    for (node, nr), g in zip(root_edges, grad_roots):
-        buf = buffers.setdefault(node, [None] * node._num_outputs)
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
     tiebreak = itertools.count().__next__
     ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if deps.get(n, 0) == 0]
     heapq.heapify(ready)
@@ -206,22 +193,7 @@ def _formula_rule(shifts):
                 values[name] = tuple((batch, *s) for s in value)
             elif kind == "perm":
                 values[name] = (0, *(d % ndim + 1 for d in value))
-        spec = node._spec
-        edges = node.next_functions
-        out = []
-        k = 0
-        for pos, formula, argnames in spec.formulas:
-            width = node._list_len if pos in spec.lists else 1
-            if any(e[0] is not None for e in edges[k : k + width]):
-                result = formula(*[values[n] for n in argnames])
-                if pos in spec.lists:
-                    out.extend(result)
-                else:
-                    out.append(result)
-            else:
-                out.extend((None,) * width)
-            k += width
-        return out
+        return node._apply_values(values)
 
     return rule
 

@@ -91,6 +91,36 @@ def graph_dependencies(root_nodes) -> dict:
     return deps
 
 
+def start_walk(roots, grad_roots, inputs):
+    """What a walk starts from: root nodes, dependency counts, the nodes whose gradients
+    are captured for ``inputs`` (and the part of the graph leading to them), and the root
+    gradients in their buffers."""
+    root_edges = []
+    for i, t in enumerate(roots):
+        edge = t._edge()
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        root_edges.append(edge)
+    root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
+    deps = graph_dependencies(root_nodes)
+    captures = {}
+    needed = None
+    if inputs is not None:
+        for k, t in enumerate(inputs):
+            node, nr = t._edge()
+            if node is None:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            captures.setdefault(node, []).append((nr, k))
+        needed = nodes_leading_to(root_nodes, deps, captures)
+    buffers = {}
+    for (node, nr), g in zip(root_edges, grad_roots):
+        buf = buffers.setdefault(node, [None] * node._num_outputs)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    return root_nodes, deps, captures, needed, buffers
+
+
 class _Task(threading.local):
     accumulating = True  # False while autograd.grad or backward(inputs=...) runs
 
@@ -117,31 +147,9 @@ def run_backward(
 
 
 def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):
-    root_edges = []
-    for i, t in enumerate(roots):
-        edge = t._edge()
-        if edge[0] is None:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn"
-            )
-        root_edges.append(edge)
-    root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
-    deps = graph_dependencies(root_nodes)
-    captures = {}
-    needed = None
-    if inputs is not None:
-        for k, t in enumerate(inputs):
-            node, nr = t._edge()
-            if node is None:
-                raise RuntimeError("One of the differentiated Tensors does not require grad")
-            captures.setdefault(node, []).append((nr, k))
-        needed = nodes_leading_to(root_nodes, deps, captures)
-        scheduled = needed.union(captures)
+    root_nodes, deps, captures, needed, buffers = start_walk(roots, grad_roots, inputs)
+    scheduled = needed.union(captures) if needed is not None else None
     captured = [None] * (len(inputs) if inputs is not None else 0)
-    buffers = {}
-    for (node, nr), g in zip(root_edges, grad_roots):
-        buf = buffers.setdefault(node, [None] * node._num_outputs)
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
     tiebreak = itertools.count().__next__
     ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if deps[n] == 0]
     heapq.heapify(ready)

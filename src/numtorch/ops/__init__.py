@@ -1,4 +1,4 @@
 """numtorch's ops; importing this package registers every op on Tensor and in FUNCTIONS."""
 
-from . import factory, indexing, linalg, operators, pointwise, reduction, shape  # noqa: F401
+from . import factory, indexing, linalg, nn, operators, pointwise, reduction, shape  # noqa: F401
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401

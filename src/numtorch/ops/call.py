@@ -214,6 +214,10 @@ def _binary_runner(spec):
                 return general(spec, args)
         else:
             return general(spec, args)
+        if len(args) > 2:
+            for extra in args[2:]:
+                if isinstance(extra, Tensor):  # tensor arguments beyond the operands
+                    return general(spec, args)
         try:
             out = forward(ad, bd, *args[2:]) if len(args) > 2 else forward(ad, bd)
         except ValueError as error:

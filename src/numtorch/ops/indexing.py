@@ -15,6 +15,7 @@ from ..backend import xp
 from .inplace import check_inplace, write_inplace
 from .pointwise import where
 from .registry import defop, export
+from .shape import _unsqueeze
 
 
 def _bounds(index: int, size: int, dim: int) -> int:
@@ -96,16 +97,6 @@ def narrow(input, dim, start, length) -> Tensor:
     return _slice(input, dim, start, start + length, 1)
 
 
-@defop(
-    name="unsqueeze_index",
-    node="UnsqueezeBackward0",
-    view=True,
-    input=lambda grad, dim: grad.squeeze(dim),
-)
-def _unsqueeze_at(input, dim):
-    return xp.expand_dims(input, dim)
-
-
 @defop(name="index_alias", node="AliasBackward0", view=True, input=lambda grad: grad)
 def _alias(input):
     return input[...]
@@ -179,7 +170,7 @@ def _basic_getitem(input, key):
     applied = False
     for k in key:
         if k is None:
-            result = _unsqueeze_at(result, dim)
+            result = _unsqueeze(result, dim)
             dim += 1
         elif k is Ellipsis:
             dim += input.ndim - specified

@@ -74,8 +74,8 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
         )
     if out._data.dtype != data.dtype and not _can_cast(out.dtype, self.dtype):
         raise RuntimeError(
-            f"result type {_type_name(out.dtype)} can't be cast to the desired output type "
-            f"{_type_name(self.dtype)} (in {name})"
+            f"result type {out.dtype.scalar_name} can't be cast to the desired output type "
+            f"{self.dtype.scalar_name} (in {name})"
         )
     if not data.flags.writeable:
         raise RuntimeError(
@@ -136,20 +136,6 @@ def _rebase(self: Tensor, node) -> None:
     root._requires_grad = True
     retain_on_new_grad_fn(root)
     refresh_view_grad_fn(self)
-
-
-def _type_name(d: _dtypes.dtype) -> str:
-    return {
-        "float32": "Float",
-        "float64": "Double",
-        "float16": "Half",
-        "int64": "Long",
-        "int32": "Int",
-        "int16": "Short",
-        "int8": "Char",
-        "uint8": "Byte",
-        "bool": "Bool",
-    }.get(d.name, d.name)
 
 
 def inplace_variant(op, name: str):

@@ -8,27 +8,32 @@ from .registry import defop, export
 from .shape import _unsafe_view
 
 
-def _short(dtype) -> str:
-    return {
-        "float32": "float",
-        "float64": "double",
-        "float16": "c10::Half",
-        "int64": "long int",
-    }.get(dtype.name, dtype.name)
-
-
 def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(
-            f"{name}: expected m1 and m2 to have the same dtype, but got: {_short(a.dtype)} != "
-            f"{_short(b.dtype)}"
+            f"{name}: expected m1 and m2 to have the same dtype, but got: {a.dtype.c_name} != "
+            f"{b.dtype.c_name}"
         )
+
+
+def _column_major(t) -> bool:
+    flags = t._data.flags
+    return flags.f_contiguous and not flags.c_contiguous
+
+
+def _mat2_grad(grad, mat1, mat2):
+    # torch's mm_mat2_backward: when mat2 is column-major (typically weight.t() in linear),
+    # compute the transposed product so that the gradient, once transposed back to the
+    # weight's layout, is C-contiguous and lands in .grad without a transposing copy
+    if _column_major(mat2):
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
 
 
 @defop(
     name="mm",
     input=lambda grad, mat2: grad.mm(mat2.t()),
-    mat2=lambda grad, input: input.t().mm(grad),
+    mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
 )
 def _mm(input, mat2):
     return xp.matmul(input, mat2)
@@ -128,13 +133,17 @@ vdot = export(dot, name="vdot")
     scalars=("beta", "alpha"),
     input=lambda grad, beta: grad if beta == 1 else grad * beta,
     mat1=lambda grad, mat2, alpha: _times(grad.mm(mat2.t()), alpha),
-    mat2=lambda grad, mat1, alpha: _times(mat1.t().mm(grad), alpha),
+    mat2=lambda grad, mat1, mat2, alpha: _times(_mat2_grad(grad, mat1, mat2), alpha),
 )
 def _addmm(input, mat1, mat2, beta=1, alpha=1):
     product = xp.matmul(mat1, mat2)
     if alpha != 1:
         product *= alpha
-    return product + (input if beta == 1 else beta * input)
+    shifted = input if beta == 1 else beta * input
+    if xp.result_type(product, shifted) == product.dtype:
+        xp.add(product, shifted, out=product, casting="unsafe")  # the product is ours: reuse it
+        return product
+    return product + shifted
 
 
 def _times(t, scale):

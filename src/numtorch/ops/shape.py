@@ -3,30 +3,12 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 from .. import _dtypes
-from .._creation import zeros
+from .._creation import shape_arg, zeros
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
 from .registry import defop, export
-
-
-def shape_arg(args, name: str = "view") -> tuple:
-    """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape (2, 3)."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
-        args = args[0]
-    shape = []
-    for s in args:
-        if isinstance(s, Tensor):
-            s = s.item()
-        if not isinstance(s, numbers.Integral) or isinstance(s, bool):
-            raise TypeError(
-                f"{name}(): argument 'size' must be tuple of ints, but found element of type "
-                f"{type(s).__name__}"
-            )
-        shape.append(int(s))
-    return tuple(shape)
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple:

@@ -804,4 +804,6 @@ INPLACE = [
     ),
 ]
 
-OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE
+from .opinfo_nn import NN  # noqa: E402  (the nn entries build on the helpers above)
+
+OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE + NN

@@ -1,0 +1,32 @@
+"""Shared timing helpers for the benchmarks: interleaved runs, best of N, the torch oracle."""
+
+from __future__ import annotations
+
+import time
+
+import numtorch
+
+
+def libraries(single_thread_torch: bool = True) -> dict:
+    """numtorch, and torch when it is installed (the comparison point)."""
+    libs = {"numtorch": numtorch}
+    try:
+        import torch
+    except ImportError:
+        return libs
+    if single_thread_torch:
+        torch.set_num_threads(1)
+    libs["torch"] = torch
+    return libs
+
+
+def best_of_interleaved(cases: dict, repeat: int) -> dict:
+    """Seconds for each case: the best of ``repeat`` runs, the cases taking turns so a
+    machine whose speed drifts (shared cores) treats them alike."""
+    best = dict.fromkeys(cases, float("inf"))
+    for _ in range(repeat):
+        for name, fn in cases.items():
+            start = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best

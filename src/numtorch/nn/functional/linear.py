@@ -1,0 +1,75 @@
+"""``linear`` and ``bilinear`` of ``numtorch.nn.functional``."""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from ...ops.linalg import addmm
+from ...ops.linalg import einsum as _einsum
+
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half"}
+
+
+def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
+    """``input @ weight.T + bias`` (weight: (out_features, in_features)).
+
+    A 2-D input with a bias is one ``addmm`` (grad_fn ``AddmmBackward0``); other ranks are
+    folded to 2-D and back, as torch does.
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.tensor([[1.0, 2.0]])
+        >>> torch.nn.functional.linear(x, torch.tensor([[1.0, 1.0]]), torch.tensor([0.5]))
+        tensor([[3.5000]])
+    """
+    if input.ndim == 0 or weight.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
+            f"{weight.ndim}D"
+        )
+    if input._data.dtype != weight._data.dtype:
+        a, b = input._data.dtype.name, weight._data.dtype.name
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {_TYPE_NAMES.get(a, a)} and "
+            f"{_TYPE_NAMES.get(b, b)}"
+        )
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.ndim == 2:
+        return addmm(bias, input, weight.t())
+    lead = input.shape[:-1]
+    out = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return out.view(*lead, out.shape[-1])
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tensor:
+    """``y_k = input1^T weight_k input2 + bias_k`` for weight (out, in1, in2)."""
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(
+            f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}"
+        )
+    for i in range(input1.ndim - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(
+                f"bilinear(): input batch dimensions do not match: got {list(input1.shape)} "
+                f"and {list(input2.shape)}"
+            )
+    if input1.shape[-1] != weight.shape[1]:
+        raise RuntimeError(
+            f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but "
+            f"expected {weight.shape[1]}"
+        )
+    if input2.shape[-1] != weight.shape[2]:
+        raise RuntimeError(
+            f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but "
+            f"expected {weight.shape[2]}"
+        )
+    if bias is not None and bias.shape[-1] != weight.shape[0]:
+        raise RuntimeError(
+            f"bilinear(): bias size does not match weight size: got {bias.shape[-1]} but "
+            f"expected {weight.shape[0]}"
+        )
+    lead = input1.shape[:-1]
+    x1 = input1.reshape(-1, input1.shape[-1])
+    x2 = input2.reshape(-1, input2.shape[-1])
+    out = _einsum("bi,oij,bj->bo", x1, weight, x2).reshape(*lead, weight.shape[0])
+    return out if bias is None else out + bias

@@ -1,0 +1,114 @@
+"""Normalization functions of ``numtorch.nn.functional``."""
+
+from __future__ import annotations
+
+import math
+
+from ..._tensor import Tensor
+from ...ops.nn import normalization as N
+
+
+def _check_running(name, stat, channels):
+    if stat is not None and stat.numel() != channels:
+        raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean,
+    running_var,
+    weight=None,
+    bias=None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalize each channel (dim 1) by its batch statistics when ``training``, else by the
+    running statistics; training updates the running statistics in place:
+    ``running = (1 - momentum) * running + momentum * batch`` (unbiased batch variance).
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.tensor([[1.0], [3.0]])
+        >>> torch.nn.functional.batch_norm(x, None, None, training=True)
+        tensor([[-1.0000],
+                [ 1.0000]])
+    """
+    if training:
+        size = input.shape
+        if size[0] * math.prod(size[2:]) == 1:  # torch's _verify_batch_size
+            raise ValueError(
+                f"Expected more than 1 value per channel when training, got input size {size}"
+            )
+    elif running_mean is None or running_var is None:
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    channels = input.shape[1]
+    _check_running("running_mean", running_mean, channels)
+    _check_running("running_var", running_var, channels)
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    results = N.native_batch_norm_op(
+        input, weight, bias, running_mean, running_var, training, momentum, eps
+    )
+    if training:
+        for stat in (running_mean, running_var):
+            if stat is not None:
+                stat._bump_version()  # updated in place by the kernel
+    return results[0]
+
+
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    """Normalize over the trailing ``normalized_shape`` dims, then scale and shift.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.functional.layer_norm(torch.tensor([[1.0, 3.0]]), (2,))
+        tensor([[-1.0000,  1.0000]])
+    """
+    if isinstance(normalized_shape, int):
+        normalized_shape = (normalized_shape,)
+    normalized_shape = tuple(normalized_shape)
+    count = len(normalized_shape)
+    if count == 0 or tuple(input.shape[-count:]) != normalized_shape or input.ndim < count:
+        expected = ", ".join(str(s) for s in normalized_shape)
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[*, {expected}], but got input of size{list(input.shape)}"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != normalized_shape:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                f"shape {list(t.shape)} and normalized_shape = {list(normalized_shape)}"
+            )
+    return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)[0]
+
+
+def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
+    """Normalize over groups of channels (and all spatial positions) of each sample."""
+    if input.ndim < 2:
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {input.ndim}"
+        )
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got "
+            f"input of shape {list(input.shape)} and num_groups={num_groups}"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.numel() != c):
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {list(t.shape)} and input of shape "
+                f"{list(input.shape)}"
+            )
+    hxw = input.numel() // max(n * c, 1)
+    return N.native_group_norm_op(input, weight, bias, n, c, hxw, num_groups, eps)[0]
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
+    """``input / max(||input||_p, eps)`` along ``dim``."""
+    norm = input.norm(p, dim, keepdim=True).clamp(min=eps)
+    return input / norm.expand_as(input)

@@ -1,0 +1,256 @@
+"""Pooling functions of ``numtorch.nn.functional``: checks with torch's messages, then the
+primitives of ``numtorch.ops.nn.pooling``.
+
+1-D pooling runs as 2-D pooling over a unit height, as torch does (its grad_fn is
+``SqueezeBackward1``). Without a gradient to track, max pooling skips the winner bookkeeping.
+"""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from ...autograd import grad_mode
+from ...ops.nn import pooling as P
+
+
+def _tuple(value, n: int, name: str, what: str, allow_none=False):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, int):
+        return (value,) * n
+    value = tuple(value)
+    if len(value) == 1:
+        return value * n
+    if len(value) != n:
+        raise RuntimeError(f"{name}: {what}")
+    return value
+
+
+def _pool_args(name, kernel_size, stride, padding, dilation, dims=2):
+    what = {1: "a single int", 2: "a single int, or a tuple of two ints"}.get(
+        dims, "a single int, or a tuple of three ints"
+    )
+    kernel = _tuple(kernel_size, dims, name, f"kernel_size must either be {what}")
+    if stride is None or (not isinstance(stride, int) and len(stride) == 0):
+        stride = kernel
+    else:
+        stride = _tuple(stride, dims, name, f"stride must either be omitted, {what}")
+    padding = _tuple(padding, dims, name, f"padding must either be {what}")
+    dilation = _tuple(dilation, dims, name, f"dilation must be either {what}")
+    if any(s == 0 for s in stride):
+        raise RuntimeError("stride should not be zero")
+    if any(k <= 0 for k in kernel):
+        sizes = " ".join(f"k{a}: {k}" for a, k in zip("HW", kernel))
+        raise RuntimeError(f"kernel size should be greater than zero, but got {sizes}")
+    if any(d <= 0 for d in dilation):
+        sizes = " ".join(f"dilation{a}: {d}" for a, d in zip("HW", dilation))
+        raise RuntimeError(f"dilation should be greater than zero, but got {sizes}")
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(
+                "pad should be at most half of effective kernel size, but got "
+                f"pad={p}, kernel_size={k} and dilation={d}"
+            )
+    return kernel, stride, padding, dilation
+
+
+def _check_output(input, geo):
+    if any(o < 1 for o in geo.out):
+        channels = input.shape[-len(geo.out) - 1]
+        given = "x".join(map(str, (channels, *geo.spatial)))
+        calculated = "x".join(map(str, (channels, *geo.out)))
+        raise RuntimeError(
+            f"Given input size: ({given}). Calculated output size: ({calculated}). Output size "
+            "is too small"
+        )
+
+
+def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indices, dims):
+    geo = P.PoolGeometry(input.shape, kernel, stride, padding, dilation, ceil_mode)
+    _check_output(input, geo)
+    args = (kernel, stride, padding, dilation, ceil_mode)
+    if not return_indices and not (input.requires_grad and grad_mode.is_grad_enabled()):
+        return P.max_pool_values_op(input, *args)
+    op = P.max_pool2d_op if dims == 2 else P.max_pool3d_op
+    values, winners = op(input, *args)
+    if not return_indices:
+        return values
+    indices = P.max_pool_indices(winners._data, input.shape, *args)
+    return values, Tensor._make(indices)
+
+
+def max_pool2d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
+    """2-D max pooling over (N, C, H, W) or (C, H, W) inputs.
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.arange(16.0).reshape(1, 1, 4, 4)
+        >>> torch.nn.functional.max_pool2d(x, 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
+    if input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    kernel, stride, padding, dilation = _pool_args(
+        "max_pool2d", kernel_size, stride, padding, dilation
+    )
+    return _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indices, 2)
+
+
+def max_pool3d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
+    if input.ndim not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    kernel, stride, padding, dilation = _pool_args(
+        "max_pool3d", kernel_size, stride, padding, dilation, 3
+    )
+    return _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indices, 3)
+
+
+def _one_d(value, name):
+    return (1, _tuple(value, 1, name, "a single int")[0])
+
+
+def max_pool1d(
+    input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
+):
+    """1-D max pooling over (N, C, L) or (C, L) inputs."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
+            f"for input, but got:{list(input.shape)}"
+        )
+    stride = kernel_size if stride is None else stride
+    out = max_pool2d(
+        input.unsqueeze(-2),
+        _one_d(kernel_size, "max_pool1d"),
+        _one_d(stride, "max_pool1d"),
+        (0, _tuple(padding, 1, "max_pool1d", "")[0]),
+        (1, _tuple(dilation, 1, "max_pool1d", "")[0]),
+        ceil_mode,
+        return_indices,
+    )
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool2d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+):
+    """2-D average pooling.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.functional.avg_pool2d(torch.ones(1, 1, 4, 4), 2).shape
+        torch.Size([1, 1, 2, 2])
+    """
+    if input.ndim not in (3, 4):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+            f"but got:{list(input.shape)}"
+        )
+    return _avg_pool(
+        input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2
+    )
+
+
+def avg_pool3d(
+    input,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+):
+    if input.ndim not in (4, 5):
+        raise RuntimeError(
+            "Expected 4D or 5D (batch mode) tensor with optional 0 dim batch size for input, "
+            f"but got:{list(input.shape)}"
+        )
+    return _avg_pool(
+        input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3
+    )
+
+
+def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor, dims):
+    name = f"avg_pool{dims}d"
+    kernel, stride, padding, _ = _pool_args(name, kernel_size, stride, padding, 1, dims)
+    if divisor is not None and divisor == 0:
+        raise RuntimeError("divisor must be not zero")
+    geo = P.PoolGeometry(input.shape, kernel, stride, padding, (1,) * dims, ceil_mode)
+    _check_output(input, geo)
+    op = P.avg_pool2d_op if dims == 2 else P.avg_pool3d_op
+    return op(input, kernel, stride, padding, ceil_mode, count_include_pad, divisor)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """1-D average pooling over (N, C, L) or (C, L) inputs."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            "avg_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
+            f"for input, but got:{list(input.shape)}"
+        )
+    stride = kernel_size if stride is None else stride
+    out = avg_pool2d(
+        input.unsqueeze(-2),
+        _one_d(kernel_size, "avg_pool1d"),
+        _one_d(stride, "avg_pool1d"),
+        (0, _tuple(padding, 1, "avg_pool1d", "")[0]),
+        ceil_mode,
+        count_include_pad,
+    )
+    return out.squeeze(-2)
+
+
+def _adaptive(input, output_size, dims):
+    name = f"adaptive_avg_pool{dims}d"
+    if input.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(
+            f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got {list(input.shape)}"
+        )
+    if isinstance(output_size, int):
+        output_size = (output_size,) * dims
+    output_size = tuple(output_size)
+    if len(output_size) != dims:
+        raise RuntimeError(f"{name}: output_size must be {dims}")
+    spatial = input.shape[-dims:]
+    output_size = tuple(s if o is None else int(o) for o, s in zip(output_size, spatial))
+    if all(o == 1 for o in output_size):
+        return input.mean(tuple(range(-dims, 0)), keepdim=True)  # as torch: MeanBackward1
+    op = P.adaptive_avg_pool2d_op if dims == 2 else P.adaptive_avg_pool3d_op
+    return op(input, output_size)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Average pooling to a given output size, windows chosen as torch does.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.functional.adaptive_avg_pool2d(torch.ones(1, 3, 7, 5), (2, 2)).shape
+        torch.Size([1, 3, 2, 2])
+    """
+    return _adaptive(input, output_size, 2)
+
+
+def adaptive_avg_pool3d(input, output_size):
+    return _adaptive(input, output_size, 3)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """1-D adaptive average pooling over (N, C, L) or (C, L) inputs."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}"
+        )
+    size = _tuple(output_size, 1, "adaptive_avg_pool1d", "output_size must be 1")[0]
+    return _adaptive(input.unsqueeze(-2), (1, size), 2).squeeze(-2)

@@ -1,0 +1,235 @@
+"""``numtorch.nn.init``: in-place initialisers, run under ``no_grad`` (as torch's).
+
+The numbers differ from torch's for the same seed (a different generator), the
+distributions are the same.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from ..backend import xp
+
+
+def calculate_gain(nonlinearity: str, param=None) -> float:
+    """The recommended gain for an activation (torch's table).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.init.calculate_gain("relu")
+        1.4142135623730951
+    """
+    linear = (
+        "linear",
+        "conv1d",
+        "conv2d",
+        "conv3d",
+        "conv_transpose1d",
+        "conv_transpose2d",
+        "conv_transpose3d",
+        "sigmoid",
+    )
+    if nonlinearity in linear:
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif (not isinstance(param, bool) and isinstance(param, int)) or isinstance(param, float):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor):
+    if tensor.ndim < 2:
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
+    receptive = math.prod(tensor.shape[2:])
+    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    """Fill with samples of U(a, b).
+
+    Example:
+        >>> import numtorch as torch
+        >>> w = torch.nn.init.uniform_(torch.empty(3), -1, 1)
+        >>> bool((w.abs() <= 1).all())
+        True
+    """
+    with grad_mode.no_grad():
+        return tensor.uniform_(a, b, generator=generator)
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    """Fill with samples of N(mean, std^2)."""
+    with grad_mode.no_grad():
+        return tensor.normal_(mean, std, generator=generator)
+
+
+def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None) -> Tensor:
+    """Fill with N(mean, std^2) samples redrawn until they fall in [a, b]."""
+    from .._creation import _rng
+
+    rng = _rng(generator)
+    values = rng.normal(mean, std, tensor.numel())
+    outside = (values < a) | (values > b)
+    while outside.any():
+        values[outside] = rng.normal(mean, std, int(outside.sum()))
+        outside = (values < a) | (values > b)
+    return _fill(tensor, values.reshape(tensor.shape))
+
+
+def _fill(tensor: Tensor, values) -> Tensor:
+    with grad_mode.no_grad():
+        tensor._data[...] = values
+        tensor._bump_version()
+    return tensor
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.fill_(val)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 1.0)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    with grad_mode.no_grad():
+        return tensor.zero_()
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, xp.eye(*tensor.shape))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Identity-preserving conv weights: the centre tap of channel i in filter i is 1."""
+    if tensor.ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    out_per_group = tensor.shape[0] // groups
+    values = xp.zeros(tensor.shape)
+    centre = tuple(s // 2 for s in tensor.shape[2:])
+    for g in range(groups):
+        for d in range(min(out_per_group, tensor.shape[1])):
+            values[(g * out_per_group + d, d) + centre] = 1
+    return _fill(tensor, values)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """U(-a, a) with ``a = gain * sqrt(6 / (fan_in + fan_out))`` (Glorot)."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """N(0, std^2) with ``std = gain * sqrt(2 / (fan_in + fan_out))`` (Glorot)."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
+
+
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        return None
+    fan = _calculate_correct_fan(tensor, mode)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+
+
+def kaiming_uniform_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator=None,
+) -> Tensor:
+    """U(-b, b) with ``b = gain * sqrt(3 / fan)`` (He); Linear and Conv use ``a=sqrt(5)``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> w = torch.nn.init.kaiming_uniform_(torch.empty(4, 3), a=5 ** 0.5)
+        >>> bool((w.abs() <= 1 / 3 ** 0.5).all())
+        True
+    """
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
+        return tensor
+    return uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std, generator)
+
+
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator=None,
+) -> Tensor:
+    """N(0, std^2) with ``std = gain / sqrt(fan)`` (He)."""
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
+        return tensor
+    return normal_(tensor, 0.0, std, generator)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian one."""
+    from .._creation import _rng
+
+    if tensor.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    flat = _rng(generator).normal(0.0, 1.0, (rows, cols))
+    if rows < cols:
+        flat = flat.T
+    q, r = xp.linalg.qr(flat)
+    q *= xp.sign(xp.diag(r))
+    if rows < cols:
+        q = q.T
+    return _fill(tensor, gain * q.reshape(tensor.shape))
+
+
+# torch's deprecated aliases without the trailing underscore are not provided.
+__all__ = [
+    "calculate_gain",
+    "constant_",
+    "dirac_",
+    "eye_",
+    "kaiming_normal_",
+    "kaiming_uniform_",
+    "normal_",
+    "ones_",
+    "orthogonal_",
+    "trunc_normal_",
+    "uniform_",
+    "xavier_normal_",
+    "xavier_uniform_",
+    "zeros_",
+]

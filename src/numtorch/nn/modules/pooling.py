@@ -1,0 +1,179 @@
+"""Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d."""
+
+from __future__ import annotations
+
+from .. import functional as F
+from .module import Module
+
+
+class _MaxPoolNd(Module):
+    def __init__(
+        self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False
+    ):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+        )
+
+    def _pool(self, input, fn):
+        return fn(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class MaxPool1d(_MaxPoolNd):
+    def forward(self, input):
+        return self._pool(input, F.max_pool1d)
+
+
+class MaxPool2d(_MaxPoolNd):
+    """Max over (kH, kW) windows (grad_fn ``MaxPool2DWithIndicesBackward0``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.MaxPool2d(2)(torch.ones(1, 1, 4, 4)).shape
+        torch.Size([1, 1, 2, 2])
+    """
+
+    def forward(self, input):
+        return self._pool(input, F.max_pool2d)
+
+
+class MaxPool3d(_MaxPoolNd):
+    def forward(self, input):
+        return self._pool(input, F.max_pool3d)
+
+
+class _AvgPoolNd(Module):
+    _dims = 2
+
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode=False,
+        count_include_pad=True,
+        divisor_override=None,
+    ):
+        super().__init__()
+        if self._dims == 1:
+            kernel_size = _single(kernel_size)
+            stride = _single(stride if stride is not None else kernel_size)
+            padding = _single(padding)
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _single(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+class AvgPool1d(_AvgPoolNd):
+    _dims = 1
+
+    def __init__(
+        self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True
+    ):
+        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+    def forward(self, input):
+        return F.avg_pool1d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+        )
+
+
+class AvgPool2d(_AvgPoolNd):
+    """Mean over (kH, kW) windows (grad_fn ``AvgPool2DBackward0``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.AvgPool2d(2)(torch.ones(1, 1, 4, 4))
+        tensor([[[[1., 1.],
+                  [1., 1.]]]])
+    """
+
+    def forward(self, input):
+        return F.avg_pool2d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+
+class AvgPool3d(_AvgPoolNd):
+    _dims = 3
+
+    def forward(self, input):
+        return F.avg_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+
+class _AdaptiveAvgPoolNd(Module):
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
+    """Average pooling to a fixed output size (e.g. ``(1, 1)`` for global pooling).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.AdaptiveAvgPool2d((1, 1))(torch.ones(2, 3, 7, 7)).shape
+        torch.Size([2, 3, 1, 1])
+    """
+
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    def forward(self, input):
+        return F.adaptive_avg_pool3d(input, self.output_size)

@@ -1,0 +1,78 @@
+"""``Parameter``: a tensor that a Module registers as one of its parameters."""
+
+from __future__ import annotations
+
+from .._creation import empty
+from .._tensor import Tensor
+
+
+class Parameter(Tensor):
+    """A Tensor that requires grad by default and that Modules register when assigned.
+
+    It shares storage (and version counter) with the tensor it wraps.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.Parameter(torch.ones(2))
+        Parameter containing:
+        tensor([1., 1.], requires_grad=True)
+    """
+
+    _is_param = True
+
+    def __new__(cls, data=None, requires_grad: bool = True):
+        if data is None:
+            data = empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(
+                f"Parameter(): argument 'data' must be a Tensor, not {type(data).__name__}"
+            )
+        param = Tensor._make(data._data, cls)
+        param._vc = data._get_vc()
+        param.requires_grad_(requires_grad)
+        return param
+
+    def __init__(self, data=None, requires_grad: bool = True):
+        pass  # everything happens in __new__ (Tensor.__init__ would allocate)
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(Tensor._make(self._data.copy()), self._requires_grad)
+        if self._grad is not None:
+            result._grad = self._grad.__deepcopy__(memo)
+        result.__dict__.update({k: v for k, v in self.__dict__.items() if not k.startswith("_")})
+        memo[id(self)] = result
+        return result
+
+    def __reduce_ex__(self, protocol):
+        return (Parameter, (Tensor._make(self._data), self._requires_grad))
+
+
+class _BufferMeta(type):
+    # isinstance(t, Buffer) holds for the tensors Buffer() returns (as in torch)
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+
+
+class Buffer(metaclass=_BufferMeta):
+    """Marks a tensor as a buffer when assigned to a Module attribute (``nn.Buffer``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> m = torch.nn.Module()
+        >>> m.steps = torch.nn.Buffer(torch.zeros(1))
+        >>> list(m.state_dict())
+        ['steps']
+    """
+
+    def __new__(cls, data=None, *, persistent: bool = True):
+        if data is None:
+            data = empty(0)
+        buffer = data.detach().requires_grad_(data.requires_grad)
+        buffer.persistent = persistent
+        buffer._is_buffer = True
+        return buffer

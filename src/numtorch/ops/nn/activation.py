@@ -1,0 +1,156 @@
+"""Activation primitives: erf/erfc, GELU, SiLU, LeakyReLU (ReLU, sigmoid and tanh live in
+pointwise.py).
+
+Each backward that torch fuses into one kernel is an op of its own here as well
+(``gelu_backward``, ``leaky_relu_backward``), so a first-order backward costs one op and
+double backward still works: the fused op has derivative formulas too.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...backend import xp
+from ..pointwise import where
+from ..registry import defop, export
+from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
+
+# -- erf, erfc -------------------------------------------------------------------------------
+
+
+def _erf_grad(grad, input):
+    # d/dx erf(x) = 2/sqrt(pi) exp(-x^2)
+    return grad * ((-input * input).exp() * TWO_OVER_SQRT_PI)
+
+
+erf = export(
+    defop(name="erf", promote="float", input=_erf_grad)(lambda input: erf_array(input)),
+    inplace=True,
+)
+erfc = export(
+    defop(name="erfc", promote="float", input=lambda grad, input: -_erf_grad(grad, input))(
+        lambda input: erfc_array(input)
+    ),
+    inplace=True,
+)
+erf.__doc__ = "The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``."
+erfc.__doc__ = "``1 - erf(x)``, computed without cancellation for large ``x``."
+
+
+# -- GELU ------------------------------------------------------------------------------------
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TANH_BETA = math.sqrt(2.0 / math.pi)
+_TANH_KAPPA = 0.044715
+
+
+def check_approximate(approximate: str) -> None:
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def _gelu_forward(input, approximate):
+    if approximate == "tanh":
+        inner = _TANH_BETA * (input + _TANH_KAPPA * input * input * input)
+        return 0.5 * input * (1.0 + xp.tanh(inner))
+    # x * Phi(x), written as torch does: x * 0.5 * (1 + erf(x / sqrt(2)))
+    return input * 0.5 * (1.0 + erf_array(input * _SQRT_HALF))
+
+
+def _gelu_derivative(input, approximate):
+    """d gelu / dx on arrays."""
+    if approximate == "tanh":
+        x_sq = input * input
+        tanh_inner = xp.tanh(_TANH_BETA * (input + _TANH_KAPPA * x_sq * input))
+        left = 0.5 * (1.0 + tanh_inner)
+        right = 0.5 * input * (1.0 - tanh_inner * tanh_inner)
+        return left + right * (_TANH_BETA * (1.0 + 3.0 * _TANH_KAPPA * x_sq))
+    cdf = 0.5 * (1.0 + erf_array(input * _SQRT_HALF))
+    pdf = xp.exp(-0.5 * input * input) * _INV_SQRT_2PI
+    return cdf + input * pdf
+
+
+def _gelu_second_derivative(input, approximate):
+    """d^2 gelu / dx^2 as a tensor expression (used by double backward only)."""
+    if approximate == "tanh":
+        x_sq = input * input
+        u1 = _TANH_BETA * (1.0 + 3.0 * _TANH_KAPPA * x_sq)
+        u2 = _TANH_BETA * 6.0 * _TANH_KAPPA * input
+        t = (_TANH_BETA * (input + _TANH_KAPPA * x_sq * input)).tanh()
+        # (1 - t^2) (u' + x/2 (u'' - 2 t u'^2))
+        return (1 - t * t) * (u1 + 0.5 * input * (u2 - 2 * t * u1 * u1))
+    # phi(x) (2 - x^2)
+    return (-0.5 * input * input).exp() * _INV_SQRT_2PI * (2 - input * input)
+
+
+@defop(
+    name="gelu_backward",
+    node="GeluBackwardBackward0",
+    grad_output=lambda grad, self, approximate: gelu_backward(grad, self, approximate),
+    self=lambda grad, grad_output, self, approximate: (
+        grad * grad_output * _gelu_second_derivative(self, approximate)
+    ),
+)
+def gelu_backward(grad_output, self, approximate="none"):
+    return grad_output * _gelu_derivative(self, approximate)
+
+
+@defop(name="gelu", input=lambda grad, input, approximate: gelu_backward(grad, input, approximate))
+def gelu_op(input, approximate="none"):
+    return _gelu_forward(input, approximate)
+
+
+# -- SiLU ------------------------------------------------------------------------------------
+def _silu_grad(grad, input):
+    # d/dx x s(x) = s (1 + x (1 - s))
+    s = input.sigmoid()
+    return grad * (s * (1 + input * (1 - s)))
+
+
+@defop(name="silu", input=_silu_grad)
+def silu_op(input):
+    return input / (1.0 + xp.exp(-input))
+
+
+# -- LeakyReLU -------------------------------------------------------------------------------
+@defop(
+    name="leaky_relu_backward",
+    node="LeakyReluBackwardBackward0",
+    grad_output=lambda grad, self, negative_slope: leaky_relu_backward(grad, self, negative_slope),
+    self=lambda grad: grad * 0,
+)
+def leaky_relu_backward(grad_output, self, negative_slope):
+    return xp.where(self > 0, grad_output, grad_output * negative_slope)
+
+
+@defop(
+    name="leaky_relu",
+    input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
+)
+def leaky_relu_op(input, negative_slope=0.01):
+    return xp.where(input > 0, input, input * negative_slope)
+
+
+# -- hardtanh, softplus -----------------------------------------------------------------------
+def _hardtanh_grad(grad, input, min_val, max_val):
+    # gradient only strictly inside (min_val, max_val), as torch's hardtanh_backward
+    return where((input > min_val) & (input < max_val), grad, 0.0)
+
+
+@defop(name="hardtanh", input=_hardtanh_grad)
+def hardtanh(input, min_val=-1.0, max_val=1.0):
+    """Clamp to ``[min_val, max_val]``; the gradient is 0 at and beyond the bounds."""
+    return xp.clip(input, min_val, max_val).astype(input.dtype, copy=False)
+
+
+def _softplus_grad(grad, input, beta, threshold):
+    scaled = input * beta
+    return grad * where(scaled > threshold, 1.0, scaled.sigmoid())
+
+
+@defop(name="softplus", input=_softplus_grad)
+def softplus(input, beta=1.0, threshold=20.0):
+    """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``."""
+    scaled = input * beta
+    soft = xp.log1p(xp.exp(xp.minimum(scaled, threshold))) / beta
+    return xp.where(scaled > threshold, input, soft).astype(input.dtype, copy=False)

@@ -1,0 +1,82 @@
+"""Embedding lookup (grad_fn ``EmbeddingBackward0``) and its scatter-add backward.
+
+Backward adds each gradient row into the row its index names with ``np.add.at`` semantics, so
+indices that repeat accumulate; the ``padding_idx`` row gets no gradient, and
+``scale_grad_by_freq`` divides each row by how often its index occurs in the batch.
+"""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from ...backend import xp
+from ..registry import defop, export
+
+
+def _row_scale(indices, num_weights, padding_idx, scale_grad_by_freq, dtype):
+    """Per-row factor applied to the scattered gradient (None when it is all ones)."""
+    if padding_idx < 0 and not scale_grad_by_freq:
+        return None
+    scale = xp.ones(num_weights, dtype)
+    if scale_grad_by_freq:
+        counts = xp.bincount(indices.reshape(-1), minlength=num_weights)
+        scale /= xp.maximum(counts, 1)
+    if padding_idx >= 0:
+        scale[padding_idx] = 0
+    return scale
+
+
+def _backward_adjoint(grad, indices, padding_idx, scale_grad_by_freq):
+    # the adjoint of (scatter, then scale rows) is (scale rows, then gather)
+    scale = _row_scale(
+        indices._data, grad.shape[0], padding_idx, scale_grad_by_freq, grad._data.dtype
+    )
+    if scale is not None:
+        grad = grad * Tensor._make(scale[:, None])
+    return embedding_op(grad, indices, padding_idx, scale_grad_by_freq, False)
+
+
+@defop(
+    name="embedding_dense_backward",
+    node="EmbeddingDenseBackwardBackward0",
+    grad_output=lambda grad, indices, padding_idx, scale_grad_by_freq: _backward_adjoint(
+        grad, indices, padding_idx, scale_grad_by_freq
+    ),
+)
+def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    flat = indices.reshape(-1)
+    rows = grad_output.reshape(flat.size, -1)
+    out = xp.zeros((num_weights, rows.shape[1]), grad_output.dtype)
+    xp.add.at(out, flat, rows)
+    scale = _row_scale(indices, num_weights, padding_idx, scale_grad_by_freq, out.dtype)
+    if scale is not None:
+        out *= scale[:, None]
+    return out
+
+
+@defop(
+    name="embedding",
+    node="EmbeddingBackward0",
+    weight=lambda grad, weight_shape, indices, padding_idx, scale_grad_by_freq: (
+        embedding_backward_op(grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq)
+    ),
+)
+def embedding_op(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    return xp.take(weight, indices, axis=0)
+
+
+@export(method=False)
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False) -> Tensor:
+    """Rows of ``weight`` picked by the integer tensor ``indices`` (shape: indices + (dim,))."""
+    if not isinstance(indices, Tensor) or indices._data.dtype.kind not in "iu":
+        tag = indices.dtype._tag if isinstance(indices, Tensor) else type(indices).__name__
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got torch.{tag} instead (while checking arguments for "
+            "embedding)"
+        )
+    if sparse:
+        raise NotImplementedError("numtorch has no sparse tensors: use sparse=False")
+    data = indices._data
+    if data.size and (data.min() < 0 or data.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    return embedding_op(weight, indices, padding_idx, scale_grad_by_freq, False)

@@ -1,0 +1,215 @@
+"""Loss primitives with torch's grad_fns: ``nll_loss`` (NllLossBackward0 / NllLoss2DBackward0),
+``mse_loss``, ``binary_cross_entropy`` and ``binary_cross_entropy_with_logits``.
+
+(``cross_entropy``, ``l1_loss`` and friends are compositions, as in torch: see
+``numtorch.nn.functional``.) NLL loss is linear in its input: its backward is the adjoint
+scatter, an op whose own derivative is the forward gather again.
+"""
+
+from __future__ import annotations
+
+from ...backend import xp
+from ..registry import defop
+
+REDUCTIONS = ("none", "mean", "sum")
+
+
+def reduce_array(losses, reduction):
+    if reduction == "none":
+        return losses
+    return losses.sum() if reduction == "sum" else losses.mean()
+
+
+def reduce_tensor(losses, reduction):
+    if reduction == "none":
+        return losses
+    return losses.sum() if reduction == "sum" else losses.mean()
+
+
+# -- negative log likelihood -----------------------------------------------------------------
+def _nll_layout(input, target, weight, ignore_index):
+    """(input as (N, C, rest), safe targets (N, 1, rest), per-target weights (N, rest))."""
+    x = input.reshape(1, -1, 1) if input.ndim == 1 else input.reshape(*input.shape[:2], -1)
+    t = target.reshape(x.shape[0], -1)
+    valid = t != ignore_index
+    safe = xp.where(valid, t, 0)
+    classes = x.shape[1]
+    bad = (safe < 0) | (safe >= classes)
+    if bad.any():
+        raise IndexError(f"Target {int(t[bad][0])} is out of bounds.")
+    if weight is None:
+        w = valid.astype(x.dtype)
+    else:
+        w = weight[safe] * valid
+    return x, safe[:, None, :], w
+
+
+def _nll_forward(input, target, weight, reduction, ignore_index):
+    x, safe, w = _nll_layout(input, target, weight, ignore_index)
+    losses = -xp.take_along_axis(x, safe, axis=1)[:, 0, :] * w
+    if reduction == "none":
+        return losses.reshape(target.shape)
+    total = losses.sum()
+    if reduction == "sum":
+        return total
+    return xp.asarray(total / w.sum(), dtype=x.dtype)
+
+
+def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_index):
+    if len(input_shape) == 1:
+        shape = (1, input_shape[0], 1)
+    else:
+        rest = 1
+        for size in input_shape[2:]:
+            rest *= size
+        shape = (input_shape[0], input_shape[1], rest)
+    grad_input = xp.zeros(shape, grad_output.dtype)
+    _, safe, w = _nll_layout(grad_input, target, weight, ignore_index)
+    if reduction == "none":
+        scale = grad_output.reshape(w.shape)
+    elif reduction == "sum":
+        scale = grad_output
+    else:
+        scale = grad_output / w.sum()
+    xp.put_along_axis(grad_input, safe, (-w * scale)[:, None, :], axis=1)
+    return grad_input.reshape(input_shape)
+
+
+def _register_nll(name: str, node: str):
+    @defop(
+        name=name + "_backward",
+        node=node + "BackwardBackward0",
+        grad_output=lambda grad, target, weight, reduction, ignore_index: forward(
+            grad, target, weight, reduction, ignore_index
+        ),
+    )
+    def backward(grad_output, input_shape, target, weight, reduction, ignore_index):
+        return _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_index)
+
+    @defop(
+        name=name,
+        node=node + "Backward0",
+        input=lambda grad, input_shape, target, weight, reduction, ignore_index: backward(
+            grad, input_shape, target, weight, reduction, ignore_index
+        ),
+    )
+    def forward(input, target, weight, reduction, ignore_index):
+        return _nll_forward(input, target, weight, reduction, ignore_index)
+
+    return forward
+
+
+nll_loss_op = _register_nll("nll_loss", "NllLoss")
+nll_loss2d_op = _register_nll("nll_loss2d", "NllLoss2D")
+
+
+# -- mean squared error ----------------------------------------------------------------------
+def _mse_grad(grad, input, target, reduction):
+    difference = input - target
+    if reduction == "mean":
+        grad = grad / difference.numel()
+    return 2 * difference * grad
+
+
+@defop(
+    name="mse_loss",
+    node="MseLossBackward0",
+    promote="same",
+    input=lambda grad, input, target, reduction: _mse_grad(grad, input, target, reduction),
+    target=lambda grad, input, target, reduction: -_mse_grad(grad, input, target, reduction),
+)
+def mse_loss_op(input, target, reduction):
+    difference = input - target
+    return reduce_array(difference * difference, reduction)
+
+
+# -- binary cross entropy --------------------------------------------------------------------
+_EPSILON = 1e-12
+
+
+def _bce_input_grad(grad, input, target, weight, reduction):
+    # d/dx = (x - t) / (x (1 - x)), the denominator clamped as torch does
+    g = grad * (input - target) / ((1 - input) * input).clamp(min=_EPSILON)
+    if weight is not None:
+        g = g * weight
+    return g / input.numel() if reduction == "mean" else g
+
+
+def _bce_target_grad(grad, input, weight, reduction):
+    g = grad * ((-input).log1p().clamp(min=-100) - input.log().clamp(min=-100))
+    if weight is not None:
+        g = g * weight
+    return g / input.numel() if reduction == "mean" else g
+
+
+@defop(
+    name="binary_cross_entropy",
+    node="BinaryCrossEntropyBackward0",
+    input=_bce_input_grad,
+    target=_bce_target_grad,
+)
+def binary_cross_entropy_op(input, target, weight, reduction):
+    if ((input < 0) | (input > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    # logs clamped at -100 so that a saturated input gives a finite loss (as torch)
+    loss = (target - 1) * xp.maximum(xp.log1p(-input), -100) - target * xp.maximum(
+        xp.log(input), -100
+    )
+    if weight is not None:
+        loss = loss * weight
+    return xp.asarray(reduce_array(loss, reduction), dtype=input.dtype)
+
+
+def _log_sigmoid(x):
+    # log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable for large |x|
+    return x.clamp(max=0) - (-x.abs()).exp().log1p()
+
+
+def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        t = pos_weight * target
+        g = (t + 1 - target) * input.sigmoid() - t
+    else:
+        g = input.sigmoid() - target
+    g = g * grad
+    if weight is not None:
+        g = g * weight
+    return g / input.numel() if reduction == "mean" else g
+
+
+def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        g = _log_sigmoid(-input) - _log_sigmoid(input) * pos_weight
+    else:
+        g = -input
+    g = g * grad
+    if weight is not None:
+        g = g * weight
+    return g / input.numel() if reduction == "mean" else g
+
+
+@defop(
+    name="binary_cross_entropy_with_logits",
+    node="BinaryCrossEntropyWithLogitsBackward0",
+    input=_bcel_input_grad,
+    target=_bcel_target_grad,
+)
+def binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction):
+    log_sigmoid = xp.minimum(input, 0) - xp.log1p(xp.exp(-xp.abs(input)))
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight - 1) * target + 1)
+    loss = (1 - target) * input - log_sigmoid
+    if weight is not None:
+        loss = loss * weight
+    return xp.asarray(reduce_array(loss, reduction), dtype=input.dtype)
+
+
+def check_not_differentiable(function: str, name: str, tensor) -> None:
+    """torch refuses gradients for loss weights: say so instead of silently giving none."""
+    from ...autograd import grad_mode
+
+    if tensor is not None and tensor._requires_grad and grad_mode.is_grad_enabled():
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument "
+            f"'{name}'. This input cannot have requires_grad True."
+        )

@@ -1,0 +1,212 @@
+"""Normalization primitives: batch, layer and group norm (grad_fns ``NativeBatchNormBackward0``,
+``NativeLayerNormBackward0``, ``NativeGroupNormBackward0``).
+
+Each returns ``(output, mean, invstd)`` like torch's ``native_*`` ops. The forward is two
+passes over the input (mean, then the centred values, which are reused for the variance and
+become the output in place); batch norm updates the running statistics in place, as torch's
+kernel does (the caller bumps their version counters).
+
+Derivatives, with xhat = (x - mean) * invstd and the means taken over the normalized elements:
+``dx = invstd * (g' - mean(g') - xhat * mean(g' * xhat))`` where ``g' = grad * weight``.
+First-order backward reads the saved mean and invstd; under ``create_graph`` they are
+recomputed from the input with tensor ops, so that second derivatives see how they depend on
+the input (the saved ones are constants to the engine).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ...autograd import grad_mode
+from ...backend import xp
+from ..registry import defop
+
+
+def _moments(x, axes, n):
+    """(mean, centred) with the mean kept as broadcastable dims."""
+    mean = x.sum(axis=axes, keepdims=True) / n
+    return mean, x - mean
+
+
+def non_differentiable_stats(results):
+    """Detach the statistics outputs, which torch does not differentiate."""
+    for t in results[1:]:
+        t._grad_fn = None
+        t._requires_grad = False
+    return results
+
+
+def _stats(input, dims, eps, mean=None, invstd=None):
+    """mean and invstd as tensors over ``dims`` (recomputed when differentiating twice)."""
+    if mean is not None and not grad_mode.is_grad_enabled():
+        return mean.detach(), invstd.detach()
+    mean = input.mean(dims, keepdim=True)
+    var = ((input - mean) * (input - mean)).mean(dims, keepdim=True)
+    return mean, (var + eps).rsqrt()
+
+
+def _normalized_grad(g, xhat, invstd, dims):
+    return invstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+# -- batch norm ------------------------------------------------------------------------------
+def _channel_shape(input):
+    return (1, input.shape[1]) + (1,) * (input.ndim - 2)
+
+
+def _reduce_dims(input):
+    return [0, *range(2, input.ndim)]
+
+
+def _bn_state(input, result1, result2, training, eps):
+    shape = _channel_shape(input)
+    # the saved statistics are constants to the engine (Note at the top of this file)
+    mean, invstd = result1.detach().reshape(shape), result2.detach().reshape(shape)
+    if training:
+        mean, invstd = _stats(input, _reduce_dims(input), eps, mean, invstd)
+    return mean, invstd
+
+
+def _bn_input_grad(grad, input, weight, result1, result2, training, eps):
+    mean, invstd = _bn_state(input, result1, result2, training, eps)
+    g = grad if weight is None else grad * weight.reshape(_channel_shape(input))
+    if not training:
+        return g * invstd
+    return _normalized_grad(g, (input - mean) * invstd, invstd, _reduce_dims(input))
+
+
+def _bn_weight_grad(grad, input, result1, result2, training, eps):
+    mean, invstd = _bn_state(input, result1, result2, training, eps)
+    return (grad * ((input - mean) * invstd)).sum(_reduce_dims(input))
+
+
+@defop(
+    name="native_batch_norm",
+    node="NativeBatchNormBackward0",
+    outputs=3,
+    input=_bn_input_grad,
+    weight=_bn_weight_grad,
+    bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+)
+def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    n, c = input.shape[0], input.shape[1]
+    x = input.reshape(n, c, -1)
+    count = x.shape[0] * x.shape[2]
+    if training:
+        mean, out = _moments(x, (0, 2), count)
+        mean = mean.reshape(c)
+        var = xp.einsum("ncl,ncl->c", out, out) / count
+        invstd = 1.0 / xp.sqrt(var + eps)
+        if running_mean is not None:
+            running_mean *= 1 - momentum
+            running_mean += momentum * mean
+        if running_var is not None:
+            running_var *= 1 - momentum
+            running_var += momentum * var * (count / max(count - 1, 1))
+    else:
+        mean = running_mean.astype(input.dtype)  # a snapshot: the buffer changes later
+        invstd = (1.0 / xp.sqrt(running_var + eps)).astype(input.dtype, copy=False)
+        out = x - mean.reshape(1, c, 1)
+    scale = invstd if weight is None else invstd * weight
+    out *= scale.reshape(1, c, 1)
+    if bias is not None:
+        out += bias.reshape(1, c, 1)
+    return out.reshape(input.shape), mean.astype(input.dtype), invstd.astype(input.dtype)
+
+
+# -- layer norm ------------------------------------------------------------------------------
+def _ln_layout(input, normalized_shape):
+    axis = input.ndim - len(normalized_shape)
+    return list(range(axis, input.ndim)), list(range(axis))
+
+
+def _ln_input_grad(grad, input, normalized_shape, weight, result1, result2, eps):
+    dims, _ = _ln_layout(input, normalized_shape)
+    mean, invstd = _stats(input, dims, eps, result1, result2)
+    g = grad if weight is None else grad * weight
+    return _normalized_grad(g, (input - mean) * invstd, invstd, dims)
+
+
+def _ln_weight_grad(grad, input, normalized_shape, result1, result2, eps):
+    dims, lead = _ln_layout(input, normalized_shape)
+    mean, invstd = _stats(input, dims, eps, result1, result2)
+    product = grad * ((input - mean) * invstd)
+    return product.sum(lead) if lead else product
+
+
+@defop(
+    name="native_layer_norm",
+    node="NativeLayerNormBackward0",
+    outputs=3,
+    input=_ln_input_grad,
+    weight=_ln_weight_grad,
+    bias=lambda grad, normalized_shape: (
+        grad.sum(list(range(grad.ndim - len(normalized_shape))))
+        if grad.ndim > len(normalized_shape)
+        else grad
+    ),
+)
+def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
+    axis = input.ndim - len(normalized_shape)
+    size = math.prod(normalized_shape)
+    x = input.reshape(-1, size)
+    mean, out = _moments(x, (1,), size)
+    var = xp.einsum("mn,mn->m", out, out) / size
+    invstd = 1.0 / xp.sqrt(var + eps)
+    out *= invstd[:, None]
+    if weight is not None:
+        out *= weight.reshape(-1)
+    if bias is not None:
+        out += bias.reshape(-1)
+    stat_shape = input.shape[:axis] + (1,) * len(normalized_shape)
+    return (
+        out.reshape(input.shape),
+        mean.reshape(stat_shape).astype(input.dtype),
+        invstd.reshape(stat_shape).astype(input.dtype),
+    )
+
+
+# -- group norm ------------------------------------------------------------------------------
+def _gn_xhat_and_invstd(input, group, result1, result2, eps):
+    grouped = input.reshape(input.shape[0], group, -1)
+    mean, invstd = _stats(grouped, [2], eps, result1.unsqueeze(-1), result2.unsqueeze(-1))
+    return (grouped - mean) * invstd, invstd
+
+
+def _gn_input_grad(grad, input, weight, group, result1, result2, eps):
+    xhat, invstd = _gn_xhat_and_invstd(input, group, result1, result2, eps)
+    g = grad if weight is None else grad * weight.reshape(_channel_shape(input))
+    g = g.reshape(xhat.shape)
+    return _normalized_grad(g, xhat, invstd, [2]).reshape(input.shape)
+
+
+def _gn_weight_grad(grad, input, group, result1, result2, eps):
+    xhat, _ = _gn_xhat_and_invstd(input, group, result1, result2, eps)
+    return (grad * xhat.reshape(input.shape)).sum(_reduce_dims(input))
+
+
+@defop(
+    name="native_group_norm",
+    node="NativeGroupNormBackward0",
+    outputs=3,
+    input=_gn_input_grad,
+    weight=_gn_weight_grad,
+    bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+)
+def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
+    x = input.reshape(N, group, -1)
+    size = x.shape[2]
+    mean, out = _moments(x, (2,), size)
+    var = xp.einsum("ngl,ngl->ng", out, out) / size
+    invstd = 1.0 / xp.sqrt(var + eps)
+    out *= invstd[:, :, None]
+    out = out.reshape(N, C, -1)
+    if weight is not None:
+        out *= weight.reshape(1, C, 1)
+    if bias is not None:
+        out += bias.reshape(1, C, 1)
+    return (
+        out.reshape(input.shape),
+        mean.reshape(N, group).astype(input.dtype),
+        invstd.astype(input.dtype),
+    )

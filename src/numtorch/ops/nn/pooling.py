@@ -1,0 +1,346 @@
+"""Pooling ops: max (with torch's indices), average, and adaptive average.
+
+Every kernel works on strided slices of the padded input, one slice per kernel offset
+(``x[..., i::stride, j::stride]``): a loop over the few kernel offsets, each a vectorised pass
+over the whole batch. Backward scatters the same way with ``add`` into the slices, so
+overlapping windows accumulate.
+
+Max pooling records, per output, which kernel offset won (a small int array); torch's flat
+indices are derived from it only when ``return_indices=True`` asks for them. Each backward is
+an op whose own derivative is the forward selection again, so double backward works.
+"""
+
+from __future__ import annotations
+
+from ...backend import xp
+from ..registry import defop
+
+
+class PoolGeometry:
+    """Output size and slices of a pooling over the last ``len(kernel)`` dims."""
+
+    def __init__(self, shape, kernel, stride, padding, dilation, ceil_mode):
+        dims = len(kernel)
+        self.lead = tuple(shape[:-dims])
+        self.spatial = tuple(shape[-dims:])
+        self.kernel, self.stride, self.padding = tuple(kernel), tuple(stride), tuple(padding)
+        self.dilation = tuple(dilation)
+        self.out = tuple(
+            _output_size(i, k, s, p, d, ceil_mode)
+            for i, k, s, p, d in zip(self.spatial, kernel, stride, padding, dilation)
+        )
+        # extent read by the last window (ceil_mode may reach past the right padding)
+        self.padded = tuple(
+            max(i + 2 * p, (o - 1) * s + d * (k - 1) + 1)
+            for i, o, k, s, p, d in zip(self.spatial, self.out, kernel, stride, padding, dilation)
+        )
+
+    @property
+    def needs_padding(self) -> bool:
+        return self.padded != self.spatial
+
+    def pad(self, x, value):
+        if not self.needs_padding:
+            return x
+        out = xp.full(self.lead + self.padded, value, dtype=x.dtype)
+        out[self.interior()] = x
+        return out
+
+    def interior(self):
+        dims = (slice(p, p + i) for p, i in zip(self.padding, self.spatial))
+        return (Ellipsis, *dims)
+
+    def offsets(self):
+        return list(xp.ndindex(*self.kernel))
+
+    def window(self, offset):
+        """The slice holding, for every output, the input element at kernel ``offset``."""
+        dims = (
+            slice(i * d, i * d + s * (o - 1) + 1, s)
+            for i, d, s, o in zip(offset, self.dilation, self.stride, self.out)
+        )
+        return (Ellipsis, *dims)
+
+
+def _output_size(size, kernel, stride, pad, dilation, ceil_mode):
+    # torch's pooling_output_shape: in ceil mode the last window must start inside the input
+    span = size + 2 * pad - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = span // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def _lowest(dtype):
+    return -xp.inf if dtype.kind == "f" else xp.iinfo(dtype).min
+
+
+# -- max pooling -----------------------------------------------------------------------------
+def max_pool_values(x, kernel, stride, padding, dilation, ceil_mode):
+    """The pooled maxima only (inference: no indices to track)."""
+    geo = PoolGeometry(x.shape, kernel, stride, padding, dilation, ceil_mode)
+    xpad = geo.pad(x, _lowest(x.dtype))
+    offsets = geo.offsets()
+    best = xpad[geo.window(offsets[0])].copy()
+    for offset in offsets[1:]:
+        xp.maximum(best, xpad[geo.window(offset)], out=best)
+    return best
+
+
+def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
+    geo = PoolGeometry(x.shape, kernel, stride, padding, dilation, ceil_mode)
+    xpad = geo.pad(x, _lowest(x.dtype))
+    offsets = geo.offsets()
+    best = xpad[geo.window(offsets[0])].copy()
+    for offset in offsets[1:]:
+        xp.maximum(best, xpad[geo.window(offset)], out=best)
+    # Which offset won: the first one equal to the maximum (torch keeps the first on ties).
+    # Walking the offsets backwards, each match overwrites arg, arithmetically: np.where and
+    # masked copies are ~10x slower on such random masks (branch mispredictions).
+    kind = xp.int8 if len(offsets) < 128 else xp.int32
+    arg = xp.zeros(best.shape, kind)
+    for k in range(len(offsets) - 1, -1, -1):
+        match = xpad[geo.window(offsets[k])] == best
+        arg *= ~match
+        arg += kind(k) * match
+    if x.dtype.kind == "f":
+        nan = xp.isnan(best)
+        if nan.any():  # torch points at the last NaN of the window
+            for k, offset in enumerate(offsets):
+                xp.copyto(arg, k, where=nan & xp.isnan(xpad[geo.window(offset)]))
+    return best, arg
+
+
+def _windows_overlap(geo) -> bool:
+    return any(s < d * (k - 1) + 1 for s, d, k in zip(geo.stride, geo.dilation, geo.kernel))
+
+
+def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation, ceil_mode):
+    geo = PoolGeometry(input_shape, kernel, stride, padding, dilation, ceil_mode)
+    exact = not xp.isfinite(grad).all()  # 0 * inf would leak NaN into the losers
+    overlap = _windows_overlap(geo)
+    tiled = not (overlap or exact or geo.needs_padding) and all(
+        k == s and d == 1 and o * s == i
+        for k, s, d, o, i in zip(geo.kernel, geo.stride, geo.dilation, geo.out, geo.spatial)
+    )
+    # when the windows tile the input exactly, every element is written below: no zeroing
+    gpad = (xp.empty if tiled else xp.zeros)(geo.lead + geo.padded, grad.dtype)
+    for k, offset in enumerate(geo.offsets()):
+        target = gpad[geo.window(offset)]
+        if exact:
+            xp.add(target, grad, out=target, where=arg == k)
+        elif overlap:
+            target += grad * (arg == k)
+        else:  # each input element belongs to one window at most: write, no read
+            xp.multiply(grad, arg == k, out=target)
+    return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
+
+
+def _max_pool_gather(source, arg, kernel, stride, padding, dilation, ceil_mode):
+    geo = PoolGeometry(source.shape, kernel, stride, padding, dilation, ceil_mode)
+    spad = geo.pad(source, 0)
+    out = xp.zeros(arg.shape, source.dtype)
+    for k, offset in enumerate(geo.offsets()):
+        xp.copyto(out, spad[geo.window(offset)], where=arg == k)
+    return out
+
+
+def max_pool_indices(arg, input_shape, kernel, stride, padding, dilation, ceil_mode):
+    """torch's indices (flat positions in each input plane) from the winning offsets."""
+    geo = PoolGeometry(input_shape, kernel, stride, padding, dilation, ceil_mode)
+    dims = len(kernel)
+    unravelled = xp.unravel_index(arg.astype(xp.int64), geo.kernel)
+    index = xp.zeros(arg.shape, xp.int64)
+    for d in range(dims):
+        shape = [1] * dims
+        shape[d] = geo.out[d]
+        start = xp.arange(geo.out[d]).reshape(shape) * geo.stride[d] - geo.padding[d]
+        position = start + unravelled[d] * geo.dilation[d]
+        index = index * geo.spatial[d] + position
+    return index
+
+
+def _register_max_pool(dims: int):
+    node = f"MaxPool{dims}DWithIndices"
+
+    @defop(
+        name=f"max_pool{dims}d_backward",
+        node=node + "BackwardBackward0",
+        grad_output=lambda grad, indices, kernel, stride, padding, dilation, ceil_mode: gather(
+            grad, indices, kernel, stride, padding, dilation, ceil_mode
+        ),
+    )
+    def backward(grad_output, input_shape, kernel, stride, padding, dilation, ceil_mode, indices):
+        return _max_pool_scatter(
+            grad_output, indices, input_shape, kernel, stride, padding, dilation, ceil_mode
+        )
+
+    @defop(
+        name=f"max_pool{dims}d_gather",
+        node=node + "Gather0",
+        input=lambda grad, input_shape, kernel, stride, padding, dilation, ceil_mode, indices: (
+            backward(grad, input_shape, kernel, stride, padding, dilation, ceil_mode, indices)
+        ),
+    )
+    def gather(input, indices, kernel, stride, padding, dilation, ceil_mode):
+        return _max_pool_gather(input, indices, kernel, stride, padding, dilation, ceil_mode)
+
+    @defop(
+        name=f"max_pool{dims}d_with_indices",
+        node=node + "Backward0",
+        outputs=2,
+        input=lambda grad, input_shape, kernel, stride, padding, dilation, ceil_mode, result1: (
+            backward(grad, input_shape, kernel, stride, padding, dilation, ceil_mode, result1)
+        ),
+    )
+    def forward(input, kernel, stride, padding, dilation, ceil_mode):
+        return _max_pool_with_offsets(input, kernel, stride, padding, dilation, ceil_mode)
+
+    return forward
+
+
+max_pool2d_op = _register_max_pool(2)
+max_pool3d_op = _register_max_pool(3)
+
+
+@defop(name="max_pool_values")
+def max_pool_values_op(input, kernel, stride, padding, dilation, ceil_mode):
+    return max_pool_values(input, kernel, stride, padding, dilation, ceil_mode)
+
+
+# -- average pooling -------------------------------------------------------------------------
+def _divisor(geo, count_include_pad, divisor_override):
+    """Per-output divisor (or a number when all are equal), as torch's avg_pool."""
+    if divisor_override:
+        return divisor_override
+    sizes = []
+    for o, k, s, p, i in zip(geo.out, geo.kernel, geo.stride, geo.padding, geo.spatial):
+        start = xp.arange(o) * s - p
+        end = xp.minimum(start + k, i + p)
+        if count_include_pad:
+            sizes.append(end - start)
+        else:
+            sizes.append(xp.minimum(end, i) - xp.maximum(start, 0))
+    divisor = sizes[0]
+    for size in sizes[1:]:
+        divisor = divisor[..., None] * size
+    first = divisor.flat[0] if divisor.size else 1
+    return int(first) if (divisor == first).all() else divisor
+
+
+def _avg_pool(x, kernel, stride, padding, ceil_mode, include_pad, divisor_override):
+    geo = PoolGeometry(x.shape, kernel, stride, padding, (1,) * len(kernel), ceil_mode)
+    xpad = geo.pad(x, 0)
+    offsets = geo.offsets()
+    work = x.dtype if x.dtype.kind == "f" else xp.float64
+    total = xpad[geo.window(offsets[0])].astype(work, copy=True)
+    for offset in offsets[1:]:
+        xp.add(total, xpad[geo.window(offset)], out=total)
+    divisor = _divisor(geo, include_pad, divisor_override)
+    total /= divisor
+    return total if x.dtype.kind == "f" else xp.trunc(total).astype(x.dtype)
+
+
+def _avg_pool_scatter(
+    grad, input_shape, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override
+):
+    geo = PoolGeometry(input_shape, kernel, stride, padding, (1,) * len(kernel), ceil_mode)
+    share = grad / _divisor(geo, count_include_pad, divisor_override)
+    gpad = xp.zeros(geo.lead + geo.padded, grad.dtype)
+    for offset in geo.offsets():
+        target = gpad[geo.window(offset)]
+        xp.add(target, share, out=target)
+    return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
+
+
+def _register_avg_pool(dims: int):
+    @defop(
+        name=f"avg_pool{dims}d_backward",
+        node=f"AvgPool{dims}DBackwardBackward0",
+        grad_output=lambda grad, kernel, stride, padding, ceil_mode, include_pad, divisor: forward(
+            grad, kernel, stride, padding, ceil_mode, include_pad, divisor
+        ),
+    )
+    def backward(
+        grad_output, input_shape, kernel, stride, padding, ceil_mode, include_pad, divisor
+    ):
+        return _avg_pool_scatter(
+            grad_output,
+            input_shape,
+            kernel,
+            stride,
+            padding,
+            ceil_mode,
+            include_pad,
+            divisor,
+        )
+
+    @defop(
+        name=f"avg_pool{dims}d",
+        node=f"AvgPool{dims}DBackward0",
+        input=lambda grad, input_shape, kernel, stride, padding, ceil_mode, include_pad, divisor: (
+            backward(grad, input_shape, kernel, stride, padding, ceil_mode, include_pad, divisor)
+        ),
+    )
+    def forward(input, kernel, stride, padding, ceil_mode, include_pad, divisor):
+        return _avg_pool(input, kernel, stride, padding, ceil_mode, include_pad, divisor)
+
+    return forward
+
+
+avg_pool2d_op = _register_avg_pool(2)
+avg_pool3d_op = _register_avg_pool(3)
+
+
+# -- adaptive average pooling ----------------------------------------------------------------
+def _averaging_matrix(size: int, out: int, dtype):
+    """(out, size) matrix whose row i averages torch's adaptive window i."""
+    matrix = xp.zeros((out, size), dtype)
+    for i in range(out):
+        start = (i * size) // out
+        end = -((-(i + 1) * size) // out)  # ceil
+        matrix[i, start:end] = 1.0 / (end - start)
+    return matrix
+
+
+def _apply_matrices(x, matrices):
+    """Multiply each of the last len(matrices) dims of x by its matrix (a separable map)."""
+    dims = len(matrices)
+    for d, matrix in enumerate(matrices):
+        axis = x.ndim - dims + d
+        moved = xp.moveaxis(x, axis, -1)
+        x = xp.moveaxis(moved @ matrix.T, -1, axis)
+    return xp.ascontiguousarray(x)
+
+
+def _register_adaptive(dims: int):
+    @defop(
+        name=f"adaptive_avg_pool{dims}d_backward",
+        node=f"AdaptiveAvgPool{dims}DBackwardBackward0",
+        grad_output=lambda grad, output_size: forward(grad, output_size),
+    )
+    def backward(grad_output, input_shape, output_size):
+        matrices = [
+            _averaging_matrix(i, o, grad_output.dtype).T
+            for i, o in zip(input_shape[-dims:], output_size)
+        ]
+        return _apply_matrices(grad_output, matrices)
+
+    @defop(
+        name=f"adaptive_avg_pool{dims}d",
+        node=f"AdaptiveAvgPool{dims}DBackward0",
+        input=lambda grad, input_shape, output_size: backward(grad, input_shape, output_size),
+    )
+    def forward(input, output_size):
+        if input.dtype.kind != "f":
+            raise RuntimeError(f'"adaptive_avg_pool{dims}d" not implemented for integer tensors')
+        matrices = [
+            _averaging_matrix(i, o, input.dtype) for i, o in zip(input.shape[-dims:], output_size)
+        ]
+        return _apply_matrices(input, matrices)
+
+    return forward
+
+
+adaptive_avg_pool2d_op = _register_adaptive(2)
+adaptive_avg_pool3d_op = _register_adaptive(3)
