@@ -177,6 +177,10 @@ def test_launcher_propagates_exit_code_and_traceback(no_strays):
         [*launch, script, "ok"], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run(  # -m: the target is a module (this one prints the platform)
+        [*launch, "-m", "platform"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0 and len(done.stdout.split()) == 2, done.stdout + done.stderr
 
 
 def test_launcher_usage_errors():

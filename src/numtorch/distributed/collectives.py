@@ -202,7 +202,17 @@ def all_reduce(tensor: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = Fal
 def broadcast(
     tensor: Tensor, src: int | None = None, group=None, async_op: bool = False, group_src=None
 ):
-    """Copy rank ``src``'s ``tensor`` into ``tensor`` on every other rank."""
+    """Copy rank ``src``'s ``tensor`` into ``tensor`` on every other rank.
+
+    Example:
+        >>> import numtorch as torch, numtorch.distributed as dist
+        >>> dist.init_process_group("mpi")
+        >>> t = torch.zeros(2) if dist.get_rank() else torch.tensor([5.0, 6.0])
+        >>> dist.broadcast(t, src=0)
+        >>> t
+        tensor([5., 6.])
+        >>> dist.destroy_process_group()
+    """
     _check_tensor(tensor, "tensor")
     pg = resolve(group)
     if pg is None:
