@@ -138,6 +138,15 @@ def test_skipped_collective_is_reported_by_the_collective_watchdog(no_strays):
     assert "rank 0 of 2 waited" in done.stdout and "in all_reduce #2" in done.stdout
     assert "float32 buffer of shape [4]" in done.stdout
     assert 'failures.py", line' in done.stdout  # the waiting rank's stack
+    assert "rank 1: not in a collective (1 started)" in done.stdout
+
+
+@needs_mpi
+def test_collectives_in_different_orders_are_reported(no_strays):
+    done = run_mpi("failures.py", "reorder", check=False, env={"NUMTORCH_DIST_TIMEOUT": "2"})
+    assert done.returncode != 0
+    assert "rank 0: in all_reduce #2" in done.stdout, done.stdout
+    assert "rank 1: in all_reduce #1 of the group of ranks [0, 1]" in done.stdout, done.stdout
 
 
 @needs_mpi

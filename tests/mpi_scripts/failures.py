@@ -11,6 +11,7 @@ def main(mode):
     dist.init_process_group("mpi")
     t = torch.ones(4)
     dist.all_reduce(t)
+    pair = dist.new_group([0, 1])
     if dist.get_rank() == 1:
         if mode == "raise":
             raise ValueError("rank 1 failed on purpose")
@@ -20,6 +21,8 @@ def main(mode):
             time.sleep(600)
         if mode == "exit3":
             sys.exit(3)
+        if mode == "reorder":  # rank 0 all-reduces on the world next, rank 1 on a group
+            dist.all_reduce(t, group=pair)
     dist.all_reduce(t)
     dist.destroy_process_group()
 

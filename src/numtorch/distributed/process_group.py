@@ -12,7 +12,7 @@ import os
 from datetime import timedelta
 
 from . import _mpi
-from ._watchdog import CollectiveWatchdog
+from ._watchdog import CollectiveWatchdog, StatusBoard
 
 # torch's default for CPU process groups; NUMTORCH_DIST_TIMEOUT (seconds) overrides it.
 DEFAULT_TIMEOUT = timedelta(minutes=30)
@@ -25,16 +25,19 @@ _NOT_INITIALIZED = (
 class ProcessGroup:
     """A set of ranks that run collectives together (one MPI communicator)."""
 
-    def __init__(self, comm, ranks: list[int], timeout: float) -> None:
+    def __init__(self, comm, ranks: list[int], timeout: float, board=None, number=0) -> None:
         self.comm = comm
         self.ranks = ranks  # global rank of each group rank
         self._rank = comm.Get_rank()
         self._size = comm.Get_size()
         self.timeout = timeout
         self.in_place = _mpi.in_place_marker(comm)
+        self.board = None  # set on the world group, which owns the status board
         self.watchdog = None
         if self._size > 1:
-            self.watchdog = CollectiveWatchdog(timeout, self._rank, self._size, self._abort)
+            self.watchdog = CollectiveWatchdog(
+                timeout, self._rank, self._size, self._abort, board, number
+            )
 
     def rank(self) -> int:
         return self._rank
@@ -61,6 +64,8 @@ class ProcessGroup:
     def _free(self) -> None:
         if self.watchdog is not None:
             self.watchdog.stop()
+        if self.board is not None:
+            self.board.free()
         self.comm.Free()
 
     def __repr__(self) -> str:
@@ -144,7 +149,11 @@ def init_process_group(
                 f"process {name} {actual}; ranks and world size come from mpiexec "
                 "(python -m numtorch.distributed.run -n N script.py)"
             )
-    GroupMember.WORLD = ProcessGroup(comm, list(range(size)), seconds)
+    board = None
+    if size > 1 and not isinstance(comm, _mpi.LocalComm):
+        board = StatusBoard.create(comm, _mpi.load_mpi())
+    GroupMember.WORLD = ProcessGroup(comm, list(range(size)), seconds, board)
+    GroupMember.WORLD.board = board
 
 
 def _timeout_seconds(timeout) -> float:
@@ -220,6 +229,10 @@ def new_group(ranks=None, timeout: timedelta | None = None, backend=None, pg_opt
     if bad:
         raise ValueError(f"new_group got ranks {bad} outside the world of size {world.size()}")
     seconds = world.timeout if timeout is None else _timeout_seconds(timeout)
+    number = 0
+    if world.board is not None:  # numbered on every rank, members or not
+        world.board.groups.append(ranks)
+        number = len(world.board.groups) - 1
     if isinstance(world.comm, _mpi.LocalComm):
         comm = world.comm if ranks == [0] else None
     else:
@@ -232,6 +245,6 @@ def new_group(ranks=None, timeout: timedelta | None = None, backend=None, pg_opt
             comm = None
     if comm is None:
         return GroupMember.NON_GROUP_MEMBER
-    pg = ProcessGroup(comm, ranks, seconds)
+    pg = ProcessGroup(comm, ranks, seconds, world.board, number)
     _subgroups.append(pg)
     return pg
