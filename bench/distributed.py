@@ -5,7 +5,9 @@ The script launches itself under the venv's mpiexec (MPICH from the mpich wheel)
 float32 sums of 1-100 MB, ``dist.all_reduce(t)`` against ``comm.Allreduce(MPI.IN_PLACE, a)``
 on an array of the same size, interleaved, each call after a barrier; a call's time is the
 slowest rank's, and the best of ``--repeat`` is kept. DDP: forward, backward (with the bucketed
-gradient all-reduce) and SGD step, batch 64 per rank (so 2 ranks do twice the work per step).
+gradient all-reduce) and SGD step, batch 64 per rank (so 2 ranks do twice the work per step),
+each step timed alone; the 10th percentile shows the machine's quiet moments, the median
+what a busy shared machine gives.
 
 Run: python bench/distributed.py [--repeat R] [--skip-ddp]
 """
@@ -13,6 +15,7 @@ Run: python bench/distributed.py [--repeat R] [--skip-ddp]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import subprocess
 import sys
 import time
@@ -51,7 +54,7 @@ def allreduce_worker(repeat: int) -> None:
             ("raw", lambda: comm.Allreduce(MPI.IN_PLACE, raw, op=MPI.SUM)),
             ("numtorch", lambda: dist.all_reduce(tensor)),
         ]
-        for i in range(max(repeat, 200 // mb) + 2):  # the first two are warm-ups
+        for i in range(max(repeat, 400 // mb) + 2):  # the first two are warm-ups
             for name, call in calls if i % 2 else calls[::-1]:
                 comm.Barrier()
                 start = time.perf_counter()
@@ -64,7 +67,7 @@ def allreduce_worker(repeat: int) -> None:
     dist.destroy_process_group()
 
 
-def ddp_worker(repeat: int, steps: int, batch: int) -> None:
+def ddp_worker(steps: int, batch: int, local: bool) -> None:
     import numtorch
     import numtorch.distributed as dist
     from numtorch import nn
@@ -82,21 +85,21 @@ def ddp_worker(repeat: int, steps: int, batch: int) -> None:
 
     def step():
         opt.zero_grad()
-        loss_fn(ddp(x), y).backward()
+        with ddp.no_sync() if local else contextlib.nullcontext():
+            loss_fn(ddp(x), y).backward()
         opt.step()
 
     for _ in range(3):
         step()
-    best = float("inf")
-    for _ in range(repeat):
+    times = []
+    for _ in range(steps):  # each step timed alone: the best ones are the quiet moments
         dist.barrier()
         start = time.perf_counter()
-        for _ in range(steps):
-            step()
-        elapsed = (time.perf_counter() - start) / steps
-        best = min(best, _slowest(dist.group.WORLD.comm, elapsed))
+        step()
+        times.append(_slowest(dist.group.WORLD.comm, time.perf_counter() - start))
     if dist.get_rank() == 0:
-        print(f"DDP_STEP_SECONDS {best:.6f}")
+        times.sort()
+        print(f"DDP_STEP_SECONDS {times[len(times) // 10]:.6f} {times[len(times) // 2]:.6f}")
     dist.destroy_process_group()
 
 
@@ -114,36 +117,54 @@ def launch(nprocs: int, args: list[str]) -> str:
     return done.stdout
 
 
-def ddp_scaling(repeat: int, rounds: int, batch: int) -> None:
-    best = {1: float("inf"), 2: float("inf")}
-    for _ in range(rounds):  # interleave 1- and 2-rank jobs: the machine is shared
-        for n in best:
-            out = launch(n, ["--worker", "ddp", "--repeat", str(repeat), "--batch", str(batch)])
-            seconds = float(out.split("DDP_STEP_SECONDS")[1].split()[0])
-            best[n] = min(best[n], seconds)
-    one, two = best[1], best[2]
-    print(f"\nDDP step, 784-512-512-10 MLP, batch {batch} per rank, SGD (best of {rounds} jobs)")
-    print(f"1 rank : {one * 1e3:6.2f} ms/step  {batch / one:8.0f} samples/s")
-    print(f"2 ranks: {two * 1e3:6.2f} ms/step  {2 * batch / two:8.0f} samples/s")
-    print(f"throughput scaling 1 -> 2 ranks: {2 * one / two:.2f}x (ideal 2.00x)")
+def ddp_scaling(steps: int, rounds: int, batch: int) -> None:
+    # (ranks, averaging): 2 ranks without averaging (no_sync) show what the machine gives
+    # two processes at once, apart from communication.
+    jobs = [(1, True), (2, True), (2, False)]
+    fast = dict.fromkeys(jobs, float("inf"))
+    typical = dict(fast)
+    for _ in range(rounds):  # interleave the jobs: the machine is shared
+        for n, sync in jobs:
+            args = ["--worker", "ddp", "--steps", str(steps), "--batch", str(batch)]
+            out = launch(n, args + ([] if sync else ["--local"]))
+            tenth, median = map(float, out.split("DDP_STEP_SECONDS")[1].split()[:2])
+            key = (n, sync)
+            fast[key], typical[key] = min(fast[key], tenth), min(typical[key], median)
+    print(
+        f"\nDDP step (forward, backward with gradient averaging, SGD), 784-512-512-10 MLP, "
+        f"batch {batch} per rank; {steps} steps timed one by one, best of {rounds} jobs"
+    )
+    print("                      | 10th percentile      | median")
+    for n, sync in jobs:
+        label = f"{n} rank{'s' if n > 1 else ''}" + ("" if sync else ", no averaging")
+        times = (fast[n, sync], typical[n, sync])
+        cells = [f"{t * 1e3:6.2f} ms {n * batch / t:6.0f}/s" for t in times]
+        print(f"{label:<21} | {cells[0]:>20} | {cells[1]:>20}")
+    one, two = (1, True), (2, True)
+    print(
+        f"throughput 2 ranks / 1 rank: {2 * fast[one] / fast[two]:.2f}x (10th percentile), "
+        f"{2 * typical[one] / typical[two]:.2f}x (median); ideal 2.00x"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--rounds", type=int, default=3, help="DDP jobs per world size")
+    parser.add_argument("--steps", type=int, default=100, help="DDP steps timed per job")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--skip-ddp", action="store_true")
     parser.add_argument("--worker", choices=("allreduce", "ddp"), help=argparse.SUPPRESS)
+    parser.add_argument("--local", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker == "allreduce":
         allreduce_worker(args.repeat)
     elif args.worker == "ddp":
-        ddp_worker(max(args.repeat // 3, 3), steps=10, batch=args.batch)
+        ddp_worker(args.steps, args.batch, args.local)
     else:
         print(launch(2, ["--worker", "allreduce", "--repeat", str(args.repeat)]), end="")
         if not args.skip_ddp:
-            ddp_scaling(max(args.repeat // 3, 3), args.rounds, args.batch)
+            ddp_scaling(args.steps, args.rounds, args.batch)
     sys.stdout.flush()
 
 
