@@ -41,6 +41,11 @@ def world():
 
 
 # -- one process, in this interpreter -----------------------------------------------------------
+def test_importing_numtorch_does_not_load_mpi():
+    code = "import sys, numtorch, numtorch.nn; sys.exit('mpi4py' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
 def test_not_initialized_errors():
     assert dist.is_available() and not dist.is_initialized()
     for call in (dist.get_rank, dist.get_world_size, dist.barrier):
