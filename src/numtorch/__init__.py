@@ -92,5 +92,5 @@ globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
 
-from . import optim, utils
+from . import distributed, optim, utils
 from .serialization import load, save

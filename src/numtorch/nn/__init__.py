@@ -1,8 +1,8 @@
 """``numtorch.nn``: modules, parameters, layers, losses, ``functional`` and ``init``."""
 
-from . import functional, init, utils
+from . import functional, init, parallel, utils
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all
 from .parameter import Buffer, Parameter
 
-__all__ = ["Buffer", "Parameter", "functional", "init", "utils", *_modules_all]
+__all__ = ["Buffer", "Parameter", "functional", "init", "parallel", "utils", *_modules_all]

@@ -35,6 +35,7 @@ from .pooling import (
     MaxPool3d,
 )
 from .sparse import Embedding
+from .syncbatchnorm import SyncBatchNorm
 
 __all__ = [
     "AdaptiveAvgPool1d",
@@ -89,6 +90,7 @@ __all__ = [
     "Softmax",
     "Softmin",
     "Softplus",
+    "SyncBatchNorm",
     "Tanh",
     "Unflatten",
 ]

@@ -1,0 +1,116 @@
+"""Run a script as a real multi-rank MPI job from a test, without ever hanging the suite.
+
+Ranks run exactly as under ``python -m numtorch.distributed.run``: ``python -m mpi4py`` (an
+exception on one rank aborts the job) and a per-rank faulthandler watchdog
+(NUMTORCH_RANK_TIMEOUT: a rank still running then prints its stack and exits). Around that,
+an outer timeout sends SIGTERM to mpiexec (Hydra and PRRTE tear their ranks down on it),
+then SIGKILL, then kills every process that descended from it (Open MPI orphans ranks on
+SIGKILL; ranks live in their own sessions, so killing the process group would miss them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from numtorch.distributed.run import find_mpiexec, launch_env, mpi_flavor, rank_command
+
+SCRIPTS = Path(__file__).with_name("mpi_scripts")
+
+
+def mpi_unavailable_reason() -> str | None:
+    """Why multi-rank tests cannot run here, or None (never imports mpi4py.MPI)."""
+    if importlib.util.find_spec("mpi4py") is None:
+        return "mpi4py is not installed (pip install 'numtorch[mpi]')"
+    if find_mpiexec() is None:
+        return "no mpiexec next to this Python or on PATH (pip install mpich)"
+    return None
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (read from /proc; no psutil)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _kill_all(pids) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def run_mpi(
+    script,
+    *args,
+    nprocs: int = 2,
+    timeout: float = 60.0,
+    rank_timeout: float | None = None,
+    check: bool = True,
+    env: dict | None = None,
+) -> subprocess.CompletedProcess:
+    """Run ``script`` (a path, or a name in tests/mpi_scripts) on ``nprocs`` ranks.
+
+    Returns the finished process with stdout and stderr merged in ``stdout``; raises
+    AssertionError on a non-zero exit when ``check``, TimeoutError past ``timeout``.
+    """
+    mpiexec = find_mpiexec()
+    script = Path(script) if os.path.isabs(script) else SCRIPTS / script
+    if rank_timeout is None:
+        rank_timeout = max(timeout - 10, timeout * 0.75)  # ranks give up (with stacks) first
+    run_env = launch_env(nprocs, mpi_flavor(mpiexec), blas_threads=1)
+    run_env["NUMTORCH_RANK_TIMEOUT"] = str(rank_timeout)
+    run_env.update(env or {})
+    cmd = rank_command(mpiexec, nprocs, [str(script), *map(str, args)])
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=run_env,
+        start_new_session=True,
+    )
+    start = time.monotonic()
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stragglers = descendants(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            out, _ = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        _kill_all(stragglers + descendants(proc.pid))
+        raise TimeoutError(f"{' '.join(cmd)} timed out after {timeout} s\n{out}") from None
+    result = subprocess.CompletedProcess(cmd, proc.returncode, out, "")
+    result.seconds = time.monotonic() - start
+    if check and proc.returncode != 0:
+        raise AssertionError(f"mpiexec exited with {proc.returncode}\n{out}")
+    return result
+
+
+if __name__ == "__main__":  # manual use: python tests/mpi_harness.py SCRIPT [N]
+    done = run_mpi(sys.argv[1], nprocs=int(sys.argv[2]) if len(sys.argv) > 2 else 2, check=False)
+    print(done.stdout)
+    sys.exit(done.returncode)
