@@ -93,4 +93,6 @@ globals().update(_FUNCTIONS)
 __version__ = "0.1.0"
 
 from . import optim, utils
+from . import func
+from .func import vmap
 from .serialization import load, save
