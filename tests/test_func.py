@@ -445,6 +445,16 @@ def test_vmap_randomness_same_and_different():
     assert numtorch.rand(2).shape == (2,)
 
 
+def test_vmap_in_place_writes():
+    m = t(numtorch, M)
+    out = numtorch.vmap(lambda r: r.mul_(2))(m)
+    np.testing.assert_allclose(m.numpy(), 2 * M)  # the samples are views of the input
+    np.testing.assert_allclose(out.numpy(), 2 * M)
+    acc = numtorch.zeros(4, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match="modified in place an input that is not mapped"):
+        numtorch.vmap(lambda r, a: a.add_(r), in_dims=(0, None))(m, acc)
+
+
 def test_vmap_runs_what_torch_refuses():
     # A loop over samples allows data-dependent Python (documented in Note [vmap is a loop]).
     out = numtorch.vmap(lambda r: r * 2 if r.sum().item() > 0 else r)(t(numtorch, M))

@@ -89,7 +89,8 @@ def _grad_and_value(func, argnums, has_aux: bool, args: tuple, kwargs: dict):
         if create_graph:
             grads = [level.result(g) for g in grads]
         gradient = tree_unflatten(grads, spec)
-        value = level.result(output)
+        # The walk in records() already told whether the output reaches outside.
+        value = output if create_graph else output.detach()
         if has_aux:
             return gradient, (value, level.results(aux))
     return gradient, value

@@ -2,13 +2,19 @@
 
 Note [vmap is a loop]
 torch runs the function once on BatchedTensors, with a batching rule per operator. numtorch
-has no such rules: ``vmap`` slices every mapped input along its ``in_dim``, calls the function
-once per sample and stacks each output along its ``out_dim``. The values, shapes, dtypes,
-output structure and argument errors are torch's; the differences are that the function may
-do what torch's vmap refuses (``.item()``, data-dependent control flow), that it costs one
-call per sample, and that outputs built from inputs that require grad end in a
-``StackBackward0`` node rather than the function's last op. ``chunk_size`` is checked and
-otherwise has no effect (the loop already holds one sample at a time).
+has no such rules: ``vmap`` slices every mapped input along its ``in_dim`` (views, so in-place
+writes reach the input as in torch), calls the function once per sample and stacks each
+output along its ``out_dim``. Values, shapes, dtypes, output structure and argument errors
+are torch's. The differences:
+
+- it costs one call per sample (``chunk_size`` is checked and otherwise has no effect);
+- the function may do what torch's vmap refuses (``.item()``, data-dependent control flow);
+- outputs built from inputs that require grad end in ``StackBackward0``, not in the
+  function's last op, and are contiguous where torch may return a strided or expanded view;
+- an output with ``out_dim`` None must be equal across samples (torch: must not depend on a
+  mapped input);
+- an in-place write to an unmapped input raises, since it would repeat once per sample
+  (torch allows it when the value written does not depend on a mapped input).
 """
 
 from __future__ import annotations
@@ -108,12 +114,22 @@ def _vmap(func, in_dims, out_dims, randomness: str, args: tuple, kwargs: dict):
     if batch == 0:
         return _empty_batch(func, flat_in_dims, flat_args, args_spec, out_dims, randomness, kwargs)
     samples = [None if d is None else arg.unbind(d) for arg, d in zip(flat_args, flat_in_dims)]
+    unmapped = [
+        (a, a._version) for a, s in zip(flat_args, samples) if s is None and isinstance(a, Tensor)
+    ]
     outputs = []
     with randomness_mode(randomness) as before_sample:
         for b in range(batch):
             before_sample()
             flat = [a if s is None else s[b] for a, s in zip(flat_args, samples)]
             outputs.append(func(*tree_unflatten(flat, args_spec), **kwargs))
+            if any(a._version != version for a, version in unmapped):
+                raise RuntimeError(
+                    f"vmap({name}, ...): `{name}` modified in place an input that is not "
+                    "mapped over (in_dim None). numtorch's vmap calls the function once per "
+                    "sample, so the write would repeat for every sample; use an out-of-place "
+                    "op instead."
+                )
     return _stack_outputs(outputs, out_dims, name)
 
 

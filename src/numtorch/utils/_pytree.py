@@ -25,18 +25,21 @@ def _is_namedtuple(value) -> bool:
     return isinstance(value, tuple) and hasattr(type(value), "_fields")
 
 
+_CHILDREN = {
+    tuple: lambda v: ("tuple", None, list(v)),
+    list: lambda v: ("list", None, list(v)),
+    dict: lambda v: ("dict", list(v), list(v.values())),
+    OrderedDict: lambda v: ("OrderedDict", list(v), list(v.values())),
+}
+
+
 def _node_of(value):
     """``(type_name, context, children)`` for a container, or None for a leaf."""
+    children = _CHILDREN.get(type(value))
+    if children is not None:
+        return children(value)
     if _is_namedtuple(value):
         return "namedtuple", type(value), list(value)
-    if type(value) is tuple:
-        return "tuple", None, list(value)
-    if type(value) is list:
-        return "list", None, list(value)
-    if type(value) is OrderedDict:
-        return "OrderedDict", list(value), list(value.values())
-    if type(value) is dict:
-        return "dict", list(value), list(value.values())
     return None
 
 

@@ -23,10 +23,7 @@ def _untie(module, parameters_and_buffers: dict) -> dict:
     """The given tensors, extended to every name tied to a given one (tied names share one
     tensor in the module); two different values for one tied tensor raise ValueError."""
     names_of: dict[int, set] = {}
-    for name, t in (
-        *module.named_parameters(remove_duplicate=False),
-        *module.named_buffers(remove_duplicate=False),
-    ):
+    for name, t in _named_tensors(module):
         names_of.setdefault(id(t), set()).add(name)
     tied = {name: names for names in names_of.values() if len(names) > 1 for name in names}
     given = [name for name in parameters_and_buffers if name in tied]
@@ -43,6 +40,17 @@ def _untie(module, parameters_and_buffers: dict) -> dict:
         for other in tied[name]:
             untied[other] = parameters_and_buffers[name]
     return untied
+
+
+def _named_tensors(module):
+    """Every (dotted name, tensor) of parameters and buffers, shared ones under each name
+    (``named_parameters(remove_duplicate=False)`` and the buffers', in one walk)."""
+    for prefix, sub in module.named_modules(remove_duplicate=False):
+        dot = prefix + "." if prefix else ""
+        for store in (sub._parameters, sub._buffers):
+            for name, t in store.items():
+                if t is not None:
+                    yield dot + name, t
 
 
 def _submodule(module, path: str, memo: dict):
@@ -99,8 +107,7 @@ def _swap_all(module, named: dict, memo: dict) -> dict:
 def _reparametrize_module(module, parameters_and_buffers: dict, tie_weights=False, strict=False):
     untied = _untie(module, parameters_and_buffers) if tie_weights else parameters_and_buffers
     if strict:
-        valid = {name for name, _ in module.named_parameters(remove_duplicate=False)}
-        valid |= {name for name, _ in module.named_buffers(remove_duplicate=False)}
+        valid = {name for name, _ in _named_tensors(module)}
         errors = []
         unexpected = sorted(set(untied) - valid)
         missing = sorted(valid - set(untied))
