@@ -326,6 +326,7 @@ ERRORS = {
     "vmap_dropout_error": lambda lib: lib.vmap(lambda a: lib.nn.functional.dropout(a, 0.5))(
         _m(lib)
     ),
+    "functionalize_remove": lambda lib: lib.func.functionalize(lib.sin, remove="views"),
     "vmap_partial_name": lambda lib: lib.vmap(functools.partial(lambda a, b: a, b=1), in_dims=5)(
         _m(lib)
     ),
@@ -443,6 +444,21 @@ def test_vmap_randomness_same_and_different():
     with pytest.raises(RuntimeError):
         numtorch.vmap(lambda a: a + numtorch.rand(4))(m)
     assert numtorch.rand(2).shape == (2,)
+
+
+def test_functionalize_and_debug_unwrap_match_torch():
+    def run(lib):
+        def f(x):
+            y = x.clone()
+            y.add_(1)
+            x.mul_(2)
+            return y
+
+        x = lib.ones(2)
+        return lib.func.functionalize(f)(x), x, lib.func.debug_unwrap(x) is x
+
+    ours, theirs = both(run)
+    assert_same(ours, theirs)
 
 
 def test_vmap_in_place_writes():
