@@ -471,6 +471,12 @@ def test_vmap_in_place_writes():
         numtorch.vmap(lambda r, a: a.add_(r), in_dims=(0, None))(m, acc)
 
 
+def test_vmap_unmapped_output_may_hold_nan():
+    nan = numtorch.tensor([float("nan"), 1.0])
+    out = numtorch.vmap(lambda a: (a, nan), out_dims=(0, None))(numtorch.ones(3, 2))
+    assert out[1] is nan
+
+
 def test_vmap_runs_what_torch_refuses():
     # A loop over samples allows data-dependent Python (documented in Note [vmap is a loop]).
     out = numtorch.vmap(lambda r: r * 2 if r.sum().item() > 0 else r)(t(numtorch, M))

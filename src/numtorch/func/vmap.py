@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from .. import _creation
 from .._tensor import Tensor
+from ..backend import xp
 from ..ops.shape import stack
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 from .args import func_name, wraps
@@ -221,9 +222,7 @@ def _same_everywhere(values) -> bool:
     for v in values[1:]:
         if v is first:
             continue
-        if v.shape != first.shape or v.dtype != first.dtype:
-            return False
-        if not bool((v.detach() == first.detach()).all()):
+        if v.dtype != first.dtype or not xp.array_equal(v._data, first._data, equal_nan=True):
             return False
     return True
 
