@@ -92,5 +92,6 @@ globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
 
-from . import distributed, optim, utils
+from . import distributed, func, optim, utils
+from .func import vmap
 from .serialization import load, save

@@ -1,5 +1,6 @@
-"""``numtorch.nn.utils``: gradient clipping and flattening parameters to a vector."""
+"""``numtorch.nn.utils``: gradient clipping, flattening parameters to a vector, stateless calls."""
 
+from . import stateless
 from .clip_grad import clip_grad_norm_, clip_grad_value_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 
@@ -7,5 +8,6 @@ __all__ = [
     "clip_grad_norm_",
     "clip_grad_value_",
     "parameters_to_vector",
+    "stateless",
     "vector_to_parameters",
 ]
