@@ -299,6 +299,8 @@ def tensor(
         tensor(2.5000)
     """
     check_device(device)
+    if isinstance(data, xp.ndarray):
+        _no_negative_strides(data)
     dt = None if dtype is None else _dtypes.to_dtype(dtype)
     return _finish(_infer_array(data, dt), requires_grad, "tensor()")
 
@@ -321,7 +323,17 @@ def from_numpy(array) -> Tensor:
     _dtypes.from_numpy_dtype(array.dtype)
     if not array.dtype.isnative:
         raise ValueError("given numpy array has byte order different from the native byte order")
+    _no_negative_strides(array)
     return Tensor._make(array)
+
+
+def _no_negative_strides(array) -> None:
+    if any(s < 0 for s in array.strides):  # as torch, which cannot represent them
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making "
+            "a copy of your array  with array.copy().) "
+        )
 
 
 def asarray(obj, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
