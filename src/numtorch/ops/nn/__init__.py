@@ -1,4 +1,13 @@
 """Primitives behind ``numtorch.nn``: activations, convolution, pooling, normalization,
 losses, embedding and padding. Importing this package registers them."""
 
-from . import activation, conv, embedding, loss, normalization, padding, pooling  # noqa: F401
+from . import (  # noqa: F401
+    activation,
+    conv,
+    embedding,
+    loss,
+    normalization,
+    padding,
+    piecewise,
+    pooling,
+)
