@@ -181,6 +181,18 @@ BINARY = [
         lambda x, lo, hi: np.clip(x, lo, hi),
     ),
     OpInfo(
+        "clamp_min",
+        lambda t, x: x.clamp_min(0.5),
+        _shapes_unary(_off_integers),
+        lambda x: np.maximum(x, 0.5),
+    ),
+    OpInfo(
+        "clamp_max",
+        lambda t, x: x.clamp_max(-0.5),
+        _shapes_unary(_off_integers),
+        lambda x: np.minimum(x, -0.5),
+    ),
+    OpInfo(
         "clamp_tensor",
         lambda t, x, lo, hi: t.clamp(x, lo, hi),
         lambda rng: [

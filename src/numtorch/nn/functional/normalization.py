@@ -110,5 +110,5 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
     """``input / max(||input||_p, eps)`` along ``dim``."""
-    norm = input.norm(p, dim, keepdim=True).clamp(min=eps)
+    norm = input.norm(p, dim, keepdim=True).clamp_min(eps)
     return input / norm.expand_as(input)
