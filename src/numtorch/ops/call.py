@@ -53,17 +53,28 @@ def argument_error(spec, args) -> TypeError:
 
 def broadcast_error(spec, args, error: ValueError) -> RuntimeError:
     """torch's message for operands whose shapes do not broadcast."""
-    shapes = [args[i]._data.shape for i in spec.operands if isinstance(args[i], Tensor)]
-    if len(shapes) == 2 and "broadcast" in str(error):
-        a, b = shapes
-        for k in range(1, min(len(a), len(b)) + 1):
-            if a[-k] != b[-k] and 1 not in (a[-k], b[-k]):
-                dim = max(len(a), len(b)) - k
-                return RuntimeError(
-                    f"The size of tensor a ({a[-k]}) must match the size of tensor b ({b[-k]}) "
-                    f"at non-singleton dimension {dim}"
-                )
+    shapes = [args[i]._data.shape for i in range(len(args)) if isinstance(args[i], Tensor)]
+    if len(shapes) >= 2 and "broadcast" in str(error):
+        mismatch = broadcast_mismatch(shapes)
+        if mismatch is not None:
+            return mismatch
     return RuntimeError(f"{spec.name}(): {error}")
+
+
+def broadcast_mismatch(shapes) -> RuntimeError | None:
+    """torch's message for the first dim where ``shapes``, broadcast in turn, clash."""
+    ndim = max(len(s) for s in shapes)
+    padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
+    current = padded[0]
+    for other in padded[1:]:
+        for dim, (a, b) in enumerate(zip(current, other)):
+            if a != b and 1 not in (a, b):
+                return RuntimeError(
+                    f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                    f"non-singleton dimension {dim}"
+                )
+        current = tuple(max(a, b) for a, b in zip(current, other))
+    return None
 
 
 def _promote(spec, args, arrays):

@@ -8,6 +8,7 @@ from .. import _dtypes
 from .._creation import shape_arg, zeros
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
+from .call import broadcast_mismatch
 from .registry import defop, export
 
 
@@ -287,7 +288,11 @@ Tensor.broadcast_to = broadcast_to
 
 @export(method=False)
 def broadcast_tensors(*tensors):
-    shape = xp.broadcast_shapes(*(t._data.shape for t in tensors))
+    shapes = [t._data.shape for t in tensors]
+    try:
+        shape = xp.broadcast_shapes(*shapes)
+    except ValueError:
+        raise broadcast_mismatch(shapes) from None
     return tuple(expand(t, shape) for t in tensors)
 
 

@@ -818,7 +818,8 @@ INPLACE = [
 
 # the nn entries build on the helpers above
 from .opinfo_activation import ACTIVATIONS  # noqa: E402
+from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
 
 OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE + NN
-OP_DB += ACTIVATIONS
+OP_DB += ACTIVATIONS + LOSSES

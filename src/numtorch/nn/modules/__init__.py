@@ -33,10 +33,30 @@ from .activation import (
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
 from .linear import Bilinear, Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
+    CrossEntropyLoss,
+    GaussianNLLLoss,
+    HingeEmbeddingLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MarginRankingLoss,
+    MSELoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
+    NLLLoss,
+    PoissonNLLLoss,
+    SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
 from .pooling import (
@@ -72,6 +92,8 @@ __all__ = [
     "ConvTranspose1d",
     "ConvTranspose2d",
     "ConvTranspose3d",
+    "CosineEmbeddingLoss",
+    "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
     "Dropout1d",
@@ -82,12 +104,16 @@ __all__ = [
     "Flatten",
     "GELU",
     "GLU",
+    "GaussianNLLLoss",
     "GroupNorm",
     "Hardshrink",
     "Hardsigmoid",
     "Hardswish",
     "Hardtanh",
+    "HingeEmbeddingLoss",
+    "HuberLoss",
     "Identity",
+    "KLDivLoss",
     "L1Loss",
     "LayerNorm",
     "LeakyReLU",
@@ -95,6 +121,7 @@ __all__ = [
     "LogSigmoid",
     "LogSoftmax",
     "MSELoss",
+    "MarginRankingLoss",
     "MaxPool1d",
     "MaxPool2d",
     "MaxPool3d",
@@ -102,10 +129,14 @@ __all__ = [
     "Module",
     "ModuleDict",
     "ModuleList",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
     "NLLLoss",
     "PReLU",
+    "PairwiseDistance",
     "ParameterDict",
     "ParameterList",
+    "PoissonNLLLoss",
     "RReLU",
     "ReLU",
     "ReLU6",
@@ -113,6 +144,8 @@ __all__ = [
     "Sequential",
     "SiLU",
     "Sigmoid",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
     "Softmax",
     "Softmax2d",
     "Softmin",
@@ -122,5 +155,6 @@ __all__ = [
     "Tanh",
     "Tanhshrink",
     "Threshold",
+    "TripletMarginLoss",
     "Unflatten",
 ]
