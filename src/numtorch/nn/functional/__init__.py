@@ -70,7 +70,15 @@ from .margin_loss import (
     soft_margin_loss,
     triplet_margin_loss,
 )
-from .normalization import batch_norm, group_norm, layer_norm, normalize
+from .normalization import (
+    batch_norm,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    local_response_norm,
+    normalize,
+    rms_norm,
+)
 from .padding import pad
 from .pooling import (
     adaptive_avg_pool1d,
@@ -125,12 +133,14 @@ __all__ = [
     "hardtanh_",
     "hinge_embedding_loss",
     "huber_loss",
+    "instance_norm",
     "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
     "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
     "margin_ranking_loss",
@@ -152,6 +162,7 @@ __all__ = [
     "relu",
     "relu6",
     "relu_",
+    "rms_norm",
     "rrelu",
     "rrelu_",
     "selu",
