@@ -820,6 +820,7 @@ INPLACE = [
 from .opinfo_activation import ACTIVATIONS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
+from .opinfo_vision import VISION  # noqa: E402
 
 OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE + NN
-OP_DB += ACTIVATIONS + LOSSES
+OP_DB += ACTIVATIONS + LOSSES + VISION

@@ -84,6 +84,9 @@ from .pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
     adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
     avg_pool1d,
     avg_pool2d,
     avg_pool3d,
@@ -92,11 +95,15 @@ from .pooling import (
     max_pool3d,
 )
 from .sparse import embedding, one_hot
+from .vision import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
 
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "adaptive_avg_pool3d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool3d",
     "avg_pool1d",
     "avg_pool2d",
     "avg_pool3d",
@@ -122,6 +129,7 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "fold",
     "gaussian_nll_loss",
     "gelu",
     "glu",
@@ -134,6 +142,7 @@ __all__ = [
     "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -157,6 +166,8 @@ __all__ = [
     "pad",
     "pairwise_distance",
     "pdist",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "poisson_nll_loss",
     "prelu",
     "relu",
@@ -181,4 +192,5 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "unfold",
 ]

@@ -6,9 +6,11 @@ from . import (  # noqa: F401
     conv,
     distance,
     embedding,
+    fold,
     loss,
     normalization,
     padding,
     piecewise,
     pooling,
+    upsample,
 )
