@@ -27,32 +27,58 @@ def _elu_forward(input, alpha, scale, input_scale):
     return xp.where(input > 0, input * scale, negative).astype(input.dtype, copy=False)
 
 
-def _elu_grad(grad, input, alpha, scale, input_scale):
-    # d/dx = input_scale * alpha * scale * exp(input_scale * x) for x <= 0; the exponent is
-    # masked so that the unused branch stays finite, and its derivative is 0 from x = 0 on
-    # (torch's elu_double_backward masks with x < 0)
-    negative = where(input < 0, input, 0.0)
-    slope = (negative * input_scale).exp() * (input_scale * alpha * scale)
-    return where(input > 0, grad * scale, grad * slope)
-
-
-def _elu_result_grad(grad, result, alpha, scale, input_scale):
-    # from the output: exp(input_scale * x) * alpha * scale = result + alpha * scale
+def _check_result_alpha(alpha):
     if alpha < 0:
         raise RuntimeError(
             "In-place elu backward calculation is triggered with a negative slope which is not "
             "supported. This is caused by calling in-place forward function with a negative "
             "slope, please call out-of-place version instead."
         )
-    negative = where(result < 0, result, 0.0)
-    return where(result > 0, grad * scale, grad * ((negative + alpha * scale) * input_scale))
+
+
+def _elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    # torch's elu_double_backward: the second derivative lives on the negative side only
+    if is_result:
+        return grad * grad_output * input_scale * (self_or_result < 0)
+    g = elu_backward(
+        grad * grad_output * input_scale, alpha, scale, input_scale, False, self_or_result
+    )
+    return g * (self_or_result < 0)
+
+
+@defop(
+    name="elu_backward",
+    node="EluBackwardBackward0",
+    grad_output=lambda grad, alpha, scale, input_scale, is_result, self_or_result: elu_backward(
+        grad, alpha, scale, input_scale, is_result, self_or_result
+    ),
+    self_or_result=_elu_double_backward,
+)
+def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    """The ELU derivative times ``grad_output``, from the input or (in place) the output."""
+    if is_result:
+        # exp(input_scale * x) * alpha * scale = result + alpha * scale
+        slope = (xp.minimum(self_or_result, 0) + alpha * scale) * input_scale
+    else:
+        slope = xp.exp(xp.minimum(self_or_result, 0) * input_scale) * (input_scale * alpha * scale)
+    out = grad_output * xp.where(self_or_result > 0, scale, slope)
+    return out.astype(grad_output.dtype, copy=False)
 
 
 def _register_elu(name: str, node: str):
-    forward = defop(name=name, node=node + "Backward0", input=_elu_grad)(_elu_forward)
-    inplace = defop(name=name + "_result", node=node + "Backward1", input=_elu_result_grad)(
-        _elu_forward
-    )
+    forward = defop(
+        name=name,
+        node=node + "Backward0",
+        input=lambda grad, input, alpha, scale, input_scale: elu_backward(
+            grad, alpha, scale, input_scale, False, input
+        ),
+    )(_elu_forward)
+
+    def result_grad(grad, result, alpha, scale, input_scale):
+        _check_result_alpha(alpha)
+        return elu_backward(grad, alpha, scale, input_scale, True, result)
+
+    inplace = defop(name=name + "_result", node=node + "Backward1", input=result_grad)(_elu_forward)
     return forward, inplace
 
 
