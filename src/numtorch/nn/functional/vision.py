@@ -7,7 +7,7 @@ import math
 import numbers
 
 from ..._tensor import Tensor
-from ...ops.nn import fold as im2col
+from ...ops.nn import fold as fold_ops
 from ...ops.nn import upsample as U
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
@@ -112,11 +112,12 @@ def interpolate(
         )
     ndim = input.ndim
     dims = ndim - 2
-    if (
-        ndim in (3, 4, 5)
-        and mode in ("nearest", "nearest-exact", "area")
-        or (_LINEAR.get(mode) == ndim or (mode == "bicubic" and ndim == 4))
-    ):
+    supported = ndim in (3, 4, 5) and (
+        mode in ("nearest", "nearest-exact", "area")
+        or _LINEAR.get(mode) == ndim
+        or (mode == "bicubic" and ndim == 4)
+    )
+    if supported:
         if antialias:
             raise NotImplementedError("numtorch does not implement antialias=True")
         if mode == "area":
@@ -165,7 +166,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
             f"of upscale_factor, but input.size(-3)={channels} is not divisible by "
             f"{upscale_factor * upscale_factor}"
         )
-    return im2col.pixel_shuffle_op(input, upscale_factor)
+    return fold_ops.pixel_shuffle_op(input, upscale_factor)
 
 
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
@@ -177,7 +178,7 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
                 f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                 f"input.size({dim})={input.shape[dim]} is not divisible by {downscale_factor}"
             )
-    return im2col.pixel_unshuffle_op(input, downscale_factor)
+    return fold_ops.pixel_unshuffle_op(input, downscale_factor)
 
 
 # -- unfold, fold ----------------------------------------------------------------------------
@@ -223,14 +224,14 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
             "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
             f"dimensions for input, but got: {list(input.shape)}"
         )
-    blocks = im2col.block_counts(input.shape[-2:], kernel, dilation, padding, stride)
+    blocks = fold_ops.block_counts(input.shape[-2:], kernel, dilation, padding, stride)
     if any(b < 1 for b in blocks):
         raise RuntimeError(
             f"Given input with spatial size {tuple(input.shape[-2:])}, kernel_size={kernel}, "
             f"dilation={dilation}, padding={padding}, calculated shape of the array of sliding "
             f"blocks as {blocks}, but its components must be at least one."
         )
-    return im2col.im2col_op(input, kernel, dilation, padding, stride)
+    return fold_ops.im2col_op(input, kernel, dilation, padding, stride)
 
 
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
@@ -250,7 +251,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
             "Expected size of input's dimension 1 to be divisible by the product of "
             f"kernel_size, but got input.size(1)={columns} and kernel_size={kernel}."
         )
-    blocks = im2col.block_counts(output_size, kernel, dilation, padding, stride)
+    blocks = fold_ops.block_counts(output_size, kernel, dilation, padding, stride)
     if any(b < 1 for b in blocks) or input.shape[-1] != blocks[0] * blocks[1]:
         raise RuntimeError(
             f"Given output_size={output_size}, kernel_size={kernel}, dilation={dilation}, "
@@ -258,4 +259,4 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
             f"the calculated number of sliding blocks {blocks[0]} * {blocks[1]} = "
             f"{blocks[0] * blocks[1]}, but got input.size(2)={input.shape[-1]}."
         )
-    return im2col.col2im_op(input, output_size, kernel, dilation, padding, stride)
+    return fold_ops.col2im_op(input, output_size, kernel, dilation, padding, stride)

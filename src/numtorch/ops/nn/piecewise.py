@@ -109,7 +109,7 @@ def _shrunk(input, lambd):
 @defop(name="hardshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
 def hardshrink_op(input, lambd=0.5):
     float_only(input, "hardshrink_cpu")
-    return xp.where((input >= -lambd) & (input <= lambd), 0, input).astype(input.dtype)
+    return xp.where(_shrunk(input, lambd), 0, input).astype(input.dtype, copy=False)
 
 
 @defop(name="softshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
