@@ -31,7 +31,9 @@ def test_matches_torch(info, sample, dtype_name):
     theirs, their_inputs = _run(torch, info, sample, dtype_name)
     assert tuple(ours.shape) == tuple(theirs.shape)
     assert str(ours.dtype) == str(theirs.dtype)
-    tol = dict(rtol=1e-10, atol=1e-12) if dtype_name == "float64" else dict(rtol=2e-5, atol=1e-6)
+    # float32: results differ by a few ulps between machines (SIMD widths, summation order),
+    # and values near zero after a cancellation (normalisation layers) need an absolute slack
+    tol = dict(rtol=1e-10, atol=1e-12) if dtype_name == "float64" else dict(rtol=2e-5, atol=1e-5)
     np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), **tol)
     assert ours.requires_grad == theirs.requires_grad
     if info.torch_grad_fn:

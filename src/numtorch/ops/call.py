@@ -73,7 +73,7 @@ def broadcast_shape(*shapes) -> tuple:
 
 def broadcast_error(spec, args, error: ValueError) -> RuntimeError:
     """torch's message for operands whose shapes do not broadcast."""
-    shapes = [args[i]._data.shape for i in spec.operands if isinstance(args[i], Tensor)]
+    shapes = [args[i]._data.shape for i in range(len(args)) if isinstance(args[i], Tensor)]
     if len(shapes) >= 2 and "broadcast" in str(error):
         try:
             broadcast_shape(*shapes)

@@ -494,14 +494,37 @@ def clamp(input, min=None, max=None) -> Tensor:
 clip = export(clamp, name="clip", inplace=True)
 
 
+# clamp_min/clamp_max with a number record their own nodes, as in torch
+@defop(
+    name="clamp_min_scalar",
+    node="ClampMinBackward0",
+    input=lambda grad, input, min: where(input >= min, grad, 0.0),
+)
+def _clamp_min_scalar(input, min):
+    return xp.maximum(input, min).astype(xp.result_type(input, min), copy=False)
+
+
+@defop(
+    name="clamp_max_scalar",
+    node="ClampMaxBackward0",
+    input=lambda grad, input, max: where(input <= max, grad, 0.0),
+)
+def _clamp_max_scalar(input, max):
+    return xp.minimum(input, max).astype(xp.result_type(input, max), copy=False)
+
+
 @export(inplace=True)
 def clamp_min(input, min) -> Tensor:
-    return clamp(input, min=min)
+    if isinstance(min, Tensor):
+        return clamp(input, min=min)
+    return _clamp_min_scalar(input, min)
 
 
 @export(inplace=True)
 def clamp_max(input, max) -> Tensor:
-    return clamp(input, max=max)
+    if isinstance(max, Tensor):
+        return clamp(input, max=max)
+    return _clamp_max_scalar(input, max)
 
 
 def _max_min_grad(grad, input, other, keep_when):

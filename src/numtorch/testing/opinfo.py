@@ -181,6 +181,18 @@ BINARY = [
         lambda x, lo, hi: np.clip(x, lo, hi),
     ),
     OpInfo(
+        "clamp_min",
+        lambda t, x: x.clamp_min(0.5),
+        _shapes_unary(_off_integers),
+        lambda x: np.maximum(x, 0.5),
+    ),
+    OpInfo(
+        "clamp_max",
+        lambda t, x: x.clamp_max(-0.5),
+        _shapes_unary(_off_integers),
+        lambda x: np.minimum(x, -0.5),
+    ),
+    OpInfo(
         "clamp_tensor",
         lambda t, x, lo, hi: t.clamp(x, lo, hi),
         lambda rng: [
@@ -807,9 +819,12 @@ INPLACE = [
 OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE
 
 # Tables by concept live beside this one; they import the helpers above.
+from .opinfo_activation import ACTIVATIONS  # noqa: E402
 from .opinfo_linalg import LINALG_OPS  # noqa: E402
+from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
+from .opinfo_vision import VISION  # noqa: E402
 
-OP_DB += MATH_OPS + STRUCTURE_OPS + LINALG_OPS + NN
+OP_DB += MATH_OPS + STRUCTURE_OPS + LINALG_OPS + NN + ACTIVATIONS + LOSSES + VISION

@@ -49,6 +49,13 @@ def _batch_norm_eval(t, x, w, b):
     return _f(t).batch_norm(x, mean, var, w, b, training=False)
 
 
+def _instance_norm_stats(t, x, training):
+    # the output's dependence on x; the running statistics are checked by the layer tests
+    mean = t.tensor([0.1, -0.2], dtype=x.dtype)
+    var = t.tensor([0.5, 2.0], dtype=x.dtype)
+    return _f(t).instance_norm(x, mean, var, use_input_stats=training, momentum=0.3)
+
+
 def _pool_gradient(t, x, pool):
     # the gradient of a max pool as a function of x: its derivative runs the pool's gather
     recording = t.is_grad_enabled()
@@ -142,6 +149,32 @@ NN = [
         "group_norm",
         lambda t, x, w, b: _f(t).group_norm(x, 2, w, b),
         lambda rng: [Sample((_n(rng, 2, 4, 2), _n(rng, 4), _n(rng, 4)))],
+    ),
+    OpInfo(
+        "instance_norm",
+        lambda t, x, w, b: _f(t).instance_norm(x, weight=w, bias=b, eps=1e-3),
+        lambda rng: [Sample((_n(rng, 2, 3, 4), _n(rng, 3), _n(rng, 3)))],
+    ),
+    OpInfo(
+        "instance_norm_running_stats",
+        _instance_norm_stats,
+        lambda rng: [
+            Sample((_n(rng, 2, 2, 3, 2),), {"training": True}),
+            Sample((_n(rng, 2, 2, 3),), {"training": False}),
+        ],
+    ),
+    OpInfo(
+        "rms_norm",
+        lambda t, x, *w, **k: _f(t).rms_norm(x, k.pop("shape"), *w, **k),
+        lambda rng: [
+            Sample((_n(rng, 2, 3),), {"shape": (3,)}),
+            Sample((_n(rng, 2, 3, 2), _n(rng, 3, 2)), {"shape": (3, 2), "eps": 1e-3}),
+        ],
+    ),
+    OpInfo(
+        "local_response_norm",
+        lambda t, x, size: _f(t).local_response_norm(x, size, alpha=0.5, k=1.5),
+        lambda rng: [Sample((_n(rng, 2, 5, 3), 3)), Sample((_n(rng, 1, 4, 2, 3), 2))],
     ),
     OpInfo(
         "nll_loss",

@@ -1,4 +1,5 @@
-"""Loss functions of ``numtorch.nn.functional``, with torch's argument checks.
+"""Loss functions of ``numtorch.nn.functional``, with torch's argument checks: regression and
+likelihood losses, cross entropy and its relatives (margin losses: margin_loss.py).
 
 ``cross_entropy`` is ``nll_loss(log_softmax(input))`` for class indices (grad_fn
 ``NllLossBackward0``) and a weighted sum of ``log_softmax * target`` for class
@@ -7,11 +8,16 @@ probabilities, with label smoothing composed as torch composes it.
 
 from __future__ import annotations
 
+import math
 import warnings
 
+from ..._creation import ones_like
 from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
 from ...ops.nn import loss as L
 from ...ops.pointwise import _div_scalar
+from ...ops.shape import broadcast_tensors
+from ...ops.special import xlogy
 from .activation import log_softmax
 
 
@@ -37,13 +43,13 @@ def _reduction(size_average, reduce, reduction) -> str:
     return reduction
 
 
-def _warn_broadcast(input, target):
+def _warn_broadcast(input, target, stacklevel=3):
     if target.shape != input.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.",
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 
@@ -241,3 +247,155 @@ def binary_cross_entropy_with_logits(
     L.check_not_differentiable(name, "weight", weight)
     L.check_not_differentiable(name, "pos_weight", pos_weight)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction)
+
+
+def _expanded(input, target):
+    _warn_broadcast(input, target, stacklevel=4)
+    return broadcast_tensors(input, target)
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """``0.5 (x - y)^2 / beta`` where ``|x - y| < beta``, else ``|x - y| - beta / 2``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> F = torch.nn.functional
+        >>> F.smooth_l1_loss(torch.tensor([0.5, 3.0]), torch.zeros(2), reduction="none")
+        tensor([0.1250, 2.5000])
+    """
+    input, target = _expanded(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return L.smooth_l1_loss_op(input, target, reduction, beta)
+
+
+def huber_loss(
+    input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight=None
+) -> Tensor:
+    """``0.5 (x - y)^2`` where ``|x - y| < delta``, else ``delta (|x - y| - delta / 2)``;
+    optionally weighted per element."""
+    input, target = _expanded(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if weight is None:
+        return L.huber_loss_op(input, target, _reduction(None, None, reduction), delta)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    loss = L.huber_loss_op(input, target, "none", delta) * weight
+    if reduction not in L.REDUCTIONS:
+        raise ValueError(
+            f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
+        )
+    return L.reduce_tensor(loss, reduction)
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """Kullback-Leibler divergence ``target * (log(target) - input)`` for log-probabilities
+    ``input`` (``log_target``: the target is given as log-probabilities too).
+
+    ``reduction='batchmean'`` divides the sum by the batch size (the mathematical KL
+    divergence); ``'mean'`` divides by the number of elements, and warns as torch does.
+    """
+    if size_average is not None or reduce is not None:
+        enum = legacy_reduction(size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support "
+                "size.'batchmean' divides only by the batch size, and aligns with the KL div "
+                "math definition.'mean' will be changed to behave the same as 'batchmean' in the "
+                "next major release.",
+                stacklevel=2,
+            )
+        enum = "sum" if reduction == "batchmean" else _reduction(None, None, reduction)
+    if not (input.is_floating_point() or input.is_complex()) or not (
+        target.is_floating_point() or target.is_complex()
+    ):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        losses = xlogy(target, target) - target * input
+    reduced = L.reduce_tensor(losses, enum)
+    if reduction == "batchmean" and input.ndim != 0:
+        reduced = reduced / input.shape[0]
+    return reduced
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average=None,
+    eps: float = 1e-8,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log likelihood of ``target`` under Poisson(rate): ``exp(input) - target *
+    input`` for log-rates, else ``input - target * log(input + eps)``; ``full`` adds
+    Stirling's approximation of ``log(target!)`` where ``target > 1``."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return L.reduce_tensor(loss, reduction)
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """Negative log likelihood of ``target`` under N(input, var):
+    ``0.5 (log(var) + (input - target)^2 / var)`` (+ ``0.5 log(2 pi)`` when ``full``), with
+    ``var`` clamped to ``eps``; one variance per sample may be shared by the last dim.
+    """
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * ones_like(input)
+    elif not isinstance(var, Tensor):
+        raise TypeError(f"gaussian_nll_loss(): var must be a Tensor or a float, not {type(var)}")
+    elif (var < 0).any():
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif not (
+            input.ndim == var.ndim and sum(b for a, b in zip(input.shape, var.shape) if a != b) == 1
+        ):
+            raise ValueError("var is of incorrect size")
+    if reduction not in L.REDUCTIONS:
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return L.reduce_tensor(loss, reduction)

@@ -1,11 +1,16 @@
-"""Normalization functions of ``numtorch.nn.functional``."""
+"""Normalization functions of ``numtorch.nn.functional``: batch, layer, group, instance, RMS
+and local response norm, and ``normalize``."""
 
 from __future__ import annotations
 
 import math
 
+from ..._dtypes import finfo
 from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
 from ...ops.nn import normalization as N
+from .padding import pad
+from .pooling import avg_pool2d, avg_pool3d
 
 
 def _check_running(name, stat, channels):
@@ -110,5 +115,117 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
     """``input / max(||input||_p, eps)`` along ``dim``."""
-    norm = input.norm(p, dim, keepdim=True).clamp(min=eps)
+    norm = input.norm(p, dim, keepdim=True).clamp_min(eps)
     return input / norm.expand_as(input)
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean=None,
+    running_var=None,
+    weight=None,
+    bias=None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Normalize each channel of each sample over its spatial positions.
+
+    Composed as torch does: batch norm over the input viewed as one sample of N * C
+    channels (grad_fn ``ViewBackward0``); running statistics, when given, are updated with
+    the mean over the batch of the per-instance statistics.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.functional.instance_norm(torch.tensor([[[1.0, 3.0]]]))
+        tensor([[[-1.0000,  1.0000]]])
+    """
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError(
+            f"Expected more than 1 spatial element when training, got input size {input.shape}"
+        )
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError(
+            "Expected running_mean and running_var to be defined when use_input_stats is false"
+        )
+    b, c = input.shape[0], input.shape[1]
+    repeated = [None if t is None else t.repeat(b) for t in (weight, bias)]
+    with no_grad():
+        stats = [None if t is None else t.repeat(b) for t in (running_mean, running_var)]
+    shape = (1, b * c, *input.shape[2:])
+    out = batch_norm(
+        input.contiguous().view(shape), *stats, *repeated, use_input_stats, momentum, eps
+    )
+    with no_grad():
+        for stat, updated in zip((running_mean, running_var), stats):
+            if stat is not None:
+                stat.copy_(updated.view(b, c).mean(0))
+    return out.view(input.shape)
+
+
+def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
+    """``input / sqrt(mean(input^2) + eps)`` over the trailing ``normalized_shape`` dims,
+    times ``weight``; ``eps`` defaults to the dtype's machine epsilon.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.functional.rms_norm(torch.tensor([[3.0, 4.0]]), (2,), eps=0.0)
+        tensor([[0.8485, 1.1314]])
+    """
+    if isinstance(normalized_shape, int):
+        raise TypeError(
+            "rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int"
+        )
+    normalized_shape = tuple(normalized_shape)
+    count = len(normalized_shape)
+    if count == 0:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+            "one element, but got normalized_shape = []"
+        )
+    if input.ndim < count or tuple(input.shape[-count:]) != normalized_shape:
+        expected = ", ".join(str(s) for s in normalized_shape)
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[*{expected}], but got input of size{list(input.shape)}"
+        )
+    if weight is not None and tuple(weight.shape) != normalized_shape:
+        raise RuntimeError(
+            "Expected weight to be of same shape as normalized_shape, but got weight of shape "
+            f"{list(weight.shape)} and normalized_shape = {list(normalized_shape)}"
+        )
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"rms_norm\" not implemented for '{input.dtype.scalar_name}'")
+    if eps is None:
+        eps = finfo(input.dtype).eps
+    dims = tuple(range(input.ndim - count, input.ndim))
+    result = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    if weight is None:
+        return result
+    return (result * weight).type_as(result)  # the input's dtype, as torch
+
+
+def local_response_norm(
+    input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0
+) -> Tensor:
+    """Divide each element by ``(k + alpha / size * sum of squares over size neighbouring
+    channels) ** beta``."""
+    dim = input.ndim
+    if dim < 3:
+        raise ValueError(
+            "Expected 3D or higher dimensionality                          input "
+            f"(got {dim} dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1).view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div

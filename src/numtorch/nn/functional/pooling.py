@@ -254,3 +254,70 @@ def adaptive_avg_pool1d(input, output_size):
         )
     size = _tuple(output_size, 1, "adaptive_avg_pool1d", "output_size must be 1")[0]
     return _adaptive(input.unsqueeze(-2), (1, size), 2).squeeze(-2)
+
+
+def _list_with_default(output_size, defaults):
+    if isinstance(output_size, int):
+        return output_size
+    if len(defaults) <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    return [d if v is None else v for v, d in zip(output_size, defaults[-len(output_size) :])]
+
+
+def _adaptive_max(input, output_size, return_indices, dims):
+    name = f"adaptive_max_pool{dims}d"
+    if input.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(
+            f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got: {list(input.shape)}"
+        )
+    output_size = _list_with_default(output_size, input.shape)
+    if isinstance(output_size, int):
+        output_size = (output_size,) * dims
+    if len(output_size) != dims:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
+    for d in range(input.ndim - dims, input.ndim):
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {d} being empty"
+            )
+    op = P.adaptive_max_pool2d_op if dims == 2 else P.adaptive_max_pool3d_op
+    values, indices = op(input, tuple(int(o) for o in output_size))
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool2d(input, output_size, return_indices: bool = False):
+    """Max over torch's adaptive windows to a given output size (``None`` keeps a dim).
+
+    Example:
+        >>> import numtorch as torch
+        >>> x = torch.arange(16.0).reshape(1, 1, 4, 4)
+        >>> torch.nn.functional.adaptive_max_pool2d(x, 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
+    """
+    return _adaptive_max(input, output_size, return_indices, 2)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices: bool = False):
+    return _adaptive_max(input, output_size, return_indices, 3)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
+    """1-D adaptive max pooling over (N, C, L) or (C, L) inputs (via the 2-D op, as torch)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
+            "#1 'self' (while checking arguments for adaptive_max_pool1d)"
+        )
+    if not isinstance(output_size, int):
+        if len(output_size) != 1:
+            raise RuntimeError(
+                "adaptive_max_pool1d() argument 'output_size' should contain one int (got "
+                f"{len(output_size)})"
+            )
+        output_size = output_size[0]
+    values, indices = _adaptive_max(input.unsqueeze(-2), (1, output_size), True, 2)
+    if return_indices:
+        return values.squeeze(-2), indices.squeeze(-2)
+    return values.squeeze(-2)

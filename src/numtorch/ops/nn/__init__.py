@@ -1,4 +1,16 @@
 """Primitives behind ``numtorch.nn``: activations, convolution, pooling, normalization,
-losses, embedding and padding. Importing this package registers them."""
+losses, distances, embedding and padding. Importing this package registers them."""
 
-from . import activation, conv, embedding, loss, normalization, padding, pooling  # noqa: F401
+from . import (  # noqa: F401
+    activation,
+    conv,
+    distance,
+    embedding,
+    fold,
+    loss,
+    normalization,
+    padding,
+    piecewise,
+    pooling,
+    upsample,
+)

@@ -1,5 +1,5 @@
-"""Activation primitives: erf/erfc, GELU, SiLU, LeakyReLU (ReLU, sigmoid and tanh live in
-pointwise.py).
+"""Activation primitives: erf/erfc, GELU, SiLU, LeakyReLU, hardtanh, softplus, log-sigmoid,
+Mish and GLU (ReLU, sigmoid and tanh live in pointwise.py; piecewise ones in piecewise.py).
 
 Each backward that torch fuses into one kernel is an op of its own here as well
 (``gelu_backward``, ``leaky_relu_backward``), so a first-order backward costs one op and
@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import math
 
+from ..._dtypes import from_numpy_dtype
 from ...backend import xp
 from ..pointwise import where
 from ..registry import defop, export
+from ..shape import cat
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
+
+
+def float_only(input, kernel: str) -> None:
+    """torch's refusal of integer inputs for its floating-point kernels."""
+    if input.dtype.kind not in "fc":
+        name = from_numpy_dtype(input.dtype).scalar_name
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
 
 # -- erf, erfc -------------------------------------------------------------------------------
 
@@ -131,6 +141,24 @@ def leaky_relu_op(input, negative_slope=0.01):
     return xp.where(input > 0, input, input * negative_slope)
 
 
+def leaky_relu_result_grad(grad, result, negative_slope):
+    if negative_slope < 0:
+        raise RuntimeError(
+            "In-place leakyReLu backward calculation is triggered with a negative slope which "
+            "is not supported. This is caused by calling in-place forward function with a "
+            "negative slope, please call out-of-place version instead. File an issue at "
+            "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
+            "backward calculation with negative slope"
+        )
+    return leaky_relu_backward(grad, result, negative_slope)
+
+
+# leaky_relu_ differentiates from its output (LeakyReluBackward1), as torch
+leaky_relu_result_op = defop(
+    name="leaky_relu_result", node="LeakyReluBackward1", input=leaky_relu_result_grad
+)(leaky_relu_op.spec.forward)
+
+
 # -- hardtanh, softplus -----------------------------------------------------------------------
 def _hardtanh_grad(grad, input, min_val, max_val):
     # gradient only strictly inside (min_val, max_val), as torch's hardtanh_backward
@@ -154,3 +182,42 @@ def softplus(input, beta=1.0, threshold=20.0):
     scaled = input * beta
     soft = xp.log1p(xp.exp(xp.minimum(scaled, threshold))) / beta
     return xp.where(scaled > threshold, input, soft).astype(input.dtype, copy=False)
+
+
+# -- log-sigmoid, mish, GLU ------------------------------------------------------------------
+@defop(
+    name="log_sigmoid",
+    node="LogSigmoidBackward0",
+    input=lambda grad, input: grad * (-input).sigmoid(),
+)
+def log_sigmoid(input):
+    """``log(1 / (1 + exp(-x)))``, computed stably as ``min(x, 0) - log1p(exp(-|x|))``."""
+    float_only(input, "log_sigmoid_cpu")
+    return xp.minimum(input, 0) - xp.log1p(xp.exp(-xp.abs(input)))
+
+
+def _mish_grad(grad, input):
+    # d/dx x tanh(sp(x)) = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp(x) = log(1 + e^x)
+    t = softplus(input).tanh()
+    return grad * (t + input * input.sigmoid() * (1 - t * t))
+
+
+@defop(name="mish", input=_mish_grad)
+def mish(input):
+    """``x * tanh(softplus(x))``."""
+    float_only(input, "mish_cpu")
+    return input * xp.tanh(xp.logaddexp(0, input))
+
+
+def _glu_grad(grad, input, dim):
+    a, b = input.chunk(2, dim)
+    gate = b.sigmoid()
+    return cat([grad * gate, grad * a * gate * (1 - gate)], dim)
+
+
+@defop(name="glu", input=_glu_grad)
+def glu(input, dim):
+    """``a * sigmoid(b)`` for the halves ``a, b`` of ``input`` along ``dim``."""
+    float_only(input, "glu_cpu")
+    a, b = xp.split(input, 2, axis=dim)
+    return a / (1 + xp.exp(-b))

@@ -1,5 +1,6 @@
 """Loss primitives with torch's grad_fns: ``nll_loss`` (NllLossBackward0 / NllLoss2DBackward0),
-``mse_loss``, ``binary_cross_entropy`` and ``binary_cross_entropy_with_logits``.
+``mse_loss``, ``binary_cross_entropy``, ``binary_cross_entropy_with_logits``, ``smooth_l1_loss``,
+``huber_loss``, ``soft_margin_loss`` and ``multi_margin_loss``.
 
 (``cross_entropy``, ``l1_loss`` and friends are compositions, as in torch: see
 ``numtorch.nn.functional``.) NLL loss is linear in its input: its backward is the adjoint
@@ -8,8 +9,11 @@ scatter, an op whose own derivative is the forward gather again.
 
 from __future__ import annotations
 
+from ..._tensor import Tensor
 from ...backend import xp
+from ..pointwise import where
 from ..registry import defop
+from .activation import float_only
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -213,3 +217,113 @@ def check_not_differentiable(function: str, name: str, tensor) -> None:
             f"The function '{function}' is not differentiable with respect to argument "
             f"'{name}'. This input cannot have requires_grad True."
         )
+
+
+# -- smooth L1 and Huber ---------------------------------------------------------------------
+def _mean_scale(grad, reduction, numel):
+    return grad / numel if reduction == "mean" else grad
+
+
+def _smooth_l1_grad(grad, input, target, reduction, beta):
+    # d/dx: (x - y) / beta inside |x - y| < beta, its sign outside
+    difference = input - target
+    slope = where(difference.abs() < beta, difference / beta, difference.sign())
+    return slope * _mean_scale(grad, reduction, difference.numel())
+
+
+@defop(
+    name="smooth_l1_loss",
+    node="SmoothL1LossBackward0",
+    promote="same",
+    input=_smooth_l1_grad,
+    target=lambda grad, input, target, reduction, beta: (
+        -_smooth_l1_grad(grad, input, target, reduction, beta)
+    ),
+)
+def smooth_l1_loss_op(input, target, reduction, beta):
+    float_only(input, "smooth_l1_cpu")
+    z = xp.abs(input - target)
+    return reduce_array(xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+
+
+def _huber_grad(grad, input, target, reduction, delta):
+    difference = input - target
+    slope = where(difference.abs() < delta, difference, difference.sign() * delta)
+    return slope * _mean_scale(grad, reduction, difference.numel())
+
+
+@defop(
+    name="huber_loss",
+    input=_huber_grad,
+    target=lambda grad, input, target, reduction, delta: (
+        -_huber_grad(grad, input, target, reduction, delta)
+    ),
+)
+def huber_loss_op(input, target, reduction, delta):
+    # the result has the input's dtype, whatever the target's (as torch)
+    float_only(input, "huber_cpu")
+    z = xp.abs(input - target)
+    losses = xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+    return xp.asarray(reduce_array(losses, reduction), dtype=input.dtype)
+
+
+# -- soft margin -----------------------------------------------------------------------------
+def _soft_margin_grad(grad, input, target, reduction):
+    # d/dx log(1 + exp(-y x)) = -y sigmoid(-y x)
+    return -target * (-(input * target)).sigmoid() * _mean_scale(grad, reduction, input.numel())
+
+
+@defop(name="soft_margin_loss", promote="same", input=_soft_margin_grad)
+def soft_margin_loss_op(input, target, reduction):
+    return reduce_array(xp.logaddexp(0, -input * target), reduction)
+
+
+# -- multi-class margin ----------------------------------------------------------------------
+# loss_n = sum over i != y_n of w[y_n] max(0, margin - x[y_n] + x[i])^p / C
+def _margins(input, target, margin):
+    """(margins (N, C) with the target column masked out, the target one-hot (N, C))."""
+    x = input.reshape(-1, input.shape[-1] if input.ndim else 1)
+    t = target.reshape(-1, 1)
+    classes = xp.arange(x.shape[1]) if not isinstance(x, Tensor) else _arange(x.shape[1])
+    onehot = classes == t
+    if isinstance(x, Tensor):
+        z = margin - x.gather(1, t) + x
+    else:
+        z = margin - xp.take_along_axis(x, t, 1) + x
+    return z, onehot
+
+
+def _arange(n):
+    return Tensor._make(xp.arange(n))
+
+
+def _multi_margin_forward(input, target, p, margin, weight, reduction):
+    z, onehot = _margins(input, target, margin)
+    hinge = xp.where(onehot, 0, xp.maximum(z, 0))
+    if p == 2:
+        hinge = hinge * hinge
+    if weight is not None:
+        hinge = hinge * weight[target.reshape(-1, 1)]
+    losses = hinge.sum(axis=1) / z.shape[1]
+    if reduction == "none":
+        return losses.reshape(target.shape).astype(input.dtype, copy=False)
+    return xp.asarray(reduce_array(losses, reduction), dtype=input.dtype)
+
+
+def _multi_margin_grad(grad, input, target, p, margin, weight, reduction):
+    z, onehot = _margins(input, target, margin)
+    active = (z > 0) & ~onehot
+    g = where(active, 2 * z, 0.0) if p == 2 else where(active, 1.0, 0.0).to(input.dtype)
+    if weight is not None:
+        g = g * weight[target.reshape(-1, 1)]
+    if reduction == "none":
+        scale = grad.reshape(-1, 1)
+    else:
+        scale = grad / z.shape[0] if reduction == "mean" else grad
+    g = g * (scale / z.shape[1])
+    return (g - onehot * g.sum(1, keepdim=True)).reshape(input.shape)
+
+
+@defop(name="multi_margin_loss", input=_multi_margin_grad)
+def multi_margin_loss_op(input, target, p, margin, weight, reduction):
+    return _multi_margin_forward(input, target, p, margin, weight, reduction)

@@ -1,4 +1,4 @@
-"""Pooling ops: max (with torch's indices), average, and adaptive average.
+"""Pooling ops: max (with torch's indices), average, adaptive average and adaptive max.
 
 Every kernel works on strided slices of the padded input, one slice per kernel offset
 (``x[..., i::stride, j::stride]``): a loop over the few kernel offsets, each a vectorised pass
@@ -12,8 +12,11 @@ an op whose own derivative is the forward selection again, so double backward wo
 
 from __future__ import annotations
 
+import math
+
 from ...backend import xp
 from ..registry import defop
+from .activation import float_only
 
 
 class PoolGeometry:
@@ -357,3 +360,125 @@ def _register_adaptive(dims: int):
 
 adaptive_avg_pool2d_op = _register_adaptive(2)
 adaptive_avg_pool3d_op = _register_adaptive(3)
+
+
+# -- adaptive max pooling --------------------------------------------------------------------
+def _adaptive_windows(size: int, out: int):
+    """Start and end (exclusive) of torch's adaptive window for every output position."""
+    i = xp.arange(out)
+    return (i * size) // out, -((-(i + 1) * size) // out)
+
+
+def _adaptive_max_blocks(x, output_size):
+    """Windows that tile the input evenly: one argmax over (..., *out, window)."""
+    dims = len(output_size)
+    lead, spatial = x.shape[:-dims], x.shape[-dims:]
+    kernel = tuple(s // o for s, o in zip(spatial, output_size))
+    split = x.reshape(lead + tuple(v for o, k in zip(output_size, kernel) for v in (o, k)))
+    k = len(lead)
+    order = tuple(range(k)) + tuple(k + 2 * d for d in range(dims))
+    order += tuple(k + 2 * d + 1 for d in range(dims))
+    windows = split.transpose(order).reshape(lead + tuple(output_size) + (-1,))
+    arg = windows.argmax(axis=-1)
+    values = xp.take_along_axis(windows, arg[..., None], axis=-1)[..., 0]
+    offsets = xp.unravel_index(arg, kernel)
+    index = xp.zeros(arg.shape, xp.int64)
+    for d in range(dims):
+        shape = [1] * dims
+        shape[d] = output_size[d]
+        start = xp.arange(output_size[d]).reshape(shape) * kernel[d]
+        index = index * spatial[d] + start + offsets[d]
+    return values, index
+
+
+def _adaptive_max_scan(x, output_size):
+    """Any windows: a scan over the offsets inside the largest window (clamped to the
+    window's end), keeping the first maximum and the last NaN, as torch."""
+    dims = len(output_size)
+    spatial = x.shape[-dims:]
+    grids = []
+    for d, (size, out) in enumerate(zip(spatial, output_size)):
+        start, end = _adaptive_windows(size, out)
+        shape = [1] * dims
+        shape[d] = out
+        grids.append(
+            [xp.minimum(start + k, end - 1).reshape(shape) for k in range(max(end - start))]
+        )
+    best = index = None
+    for offset in xp.ndindex(*(len(g) for g in grids)):
+        positions = [grids[d][k] for d, k in enumerate(offset)]
+        values = x[(Ellipsis, *positions)]
+        flat = positions[0]
+        for d in range(1, dims):
+            flat = flat * spatial[d] + positions[d]
+        if best is None:
+            best, index = values.copy(), xp.broadcast_to(flat, values.shape).copy()
+            continue
+        better = (values > best) | xp.isnan(values)
+        xp.copyto(best, values, where=better)
+        xp.copyto(index, xp.broadcast_to(flat, values.shape), where=better)
+    return best, index
+
+
+def _adaptive_max(x, output_size):
+    spatial = x.shape[-len(output_size) :]
+    if 0 in output_size or 0 in x.shape:
+        shape = x.shape[: -len(output_size)] + tuple(output_size)
+        return xp.zeros(shape, x.dtype), xp.zeros(shape, xp.int64)
+    even = all(s % o == 0 for s, o in zip(spatial, output_size))
+    if even and not (x.dtype.kind == "f" and xp.isnan(x).any()):
+        return _adaptive_max_blocks(x, output_size)
+    return _adaptive_max_scan(x, output_size)
+
+
+def _plane_scatter(grad, index, input_shape, dims):
+    """Add each gradient into its input position (``index``: flat within each plane)."""
+    plane = math.prod(input_shape[-dims:])
+    lead = math.prod(input_shape[:-dims])
+    offsets = (xp.arange(lead) * plane).reshape(tuple(input_shape[:-dims]) + (1,) * dims)
+    flat = (index + offsets).ravel()
+    out = xp.bincount(flat, weights=grad.ravel(), minlength=lead * plane)
+    return out.astype(grad.dtype, copy=False).reshape(input_shape)
+
+
+def _plane_gather(source, index, dims):
+    lead = source.shape[:-dims]
+    flat = source.reshape(lead + (-1,))
+    picked = xp.take_along_axis(flat, index.reshape(lead + (-1,)), axis=-1)
+    return picked.reshape(index.shape)
+
+
+def _register_adaptive_max(dims: int):
+    node = f"AdaptiveMaxPool{dims}D"
+
+    @defop(
+        name=f"adaptive_max_pool{dims}d_backward",
+        node=node + "BackwardBackward0",
+        grad_output=lambda grad, indices: gather(grad, indices),
+    )
+    def backward(grad_output, input_shape, indices):
+        return _plane_scatter(grad_output, indices, input_shape, dims)
+
+    @defop(
+        name=f"adaptive_max_pool{dims}d_gather",
+        node=node + "Gather0",
+        input=lambda grad, input_shape, indices: backward(grad, input_shape, indices),
+    )
+    def gather(input, indices):
+        return _plane_gather(input, indices, dims)
+
+    @defop(
+        name=f"adaptive_max_pool{dims}d",
+        node=node + "Backward0",
+        outputs=2,
+        input=lambda grad, input_shape, result1: backward(grad, input_shape, result1),
+    )
+    def forward(input, output_size):
+        float_only(input, f"adaptive_max_pool{dims}d")
+        return _adaptive_max(input, tuple(output_size))
+
+    return forward
+
+
+adaptive_max_pool2d_op = _register_adaptive_max(2)
+adaptive_max_pool3d_op = _register_adaptive_max(3)

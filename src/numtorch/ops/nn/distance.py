@@ -1,0 +1,35 @@
+"""Distance primitives: ``norm`` over a dim as torch's composites call it (grad_fn
+``NormBackward1``, used by ``pairwise_distance``) and ``pdist`` (``PdistBackward0``).
+
+pdist's backward is written with numtorch ops (gather the row pairs, the norm's derivative,
+scatter-add back), so unlike torch's it can be differentiated again.
+"""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from ...backend import xp
+from ..reduction import _norm_backward, _vector_norm
+from ..registry import defop
+
+norm_dim_op = defop(name="norm_dim", node="NormBackward1", promote="float", input=_norm_backward)(
+    _vector_norm.spec.forward
+)
+
+
+def _pairs(n: int):
+    """Row indices (i, j), i < j, in pdist's order (row-major upper triangle)."""
+    return xp.triu_indices(n, 1)
+
+
+def _pdist_grad(grad, input, p, result):
+    rows, cols = (Tensor._make(index) for index in _pairs(input.shape[0]))
+    difference = input.index_select(0, rows) - input.index_select(0, cols)
+    g = _norm_backward(grad, difference, result, p, (1,), False)
+    return input.new_zeros(input.shape).index_add(0, rows, g).index_add(0, cols, -g)
+
+
+@defop(name="_pdist_forward", node="PdistBackward0", input=_pdist_grad)
+def pdist_op(input, p):
+    rows, cols = _pairs(input.shape[0])
+    return _vector_norm.spec.forward(input[rows] - input[cols], p, (1,), False)

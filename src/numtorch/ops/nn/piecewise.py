@@ -1,0 +1,183 @@
+"""Piecewise activation primitives: the ELU family (ELU, SELU, CELU), threshold, hard and soft
+shrinkage, hardsigmoid, hardswish, PReLU and RReLU.
+
+Derivative formulas are written with ``where`` over the kinks, so double backward comes from
+differentiating them again. Where torch's in-place variant records a node of its own
+(``EluBackward1``, ``ThresholdBackward1``, ``RreluWithNoiseBackward1``), a second entry with
+that name is registered here and ``numtorch.nn.functional`` writes its result in place.
+"""
+
+from __future__ import annotations
+
+from ...backend import xp
+from ..pointwise import where
+from ..registry import defop
+from .activation import float_only, leaky_relu_backward, leaky_relu_result_grad
+
+# -- ELU, SELU, CELU ---------------------------------------------------------------------------
+# elu(x) = scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1); SELU and CELU
+# are ELU with fixed constants (SELU) or input_scale = 1 / alpha (CELU), as in torch.
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _elu_forward(input, alpha, scale, input_scale):
+    float_only(input, "elu_cpu")
+    negative = xp.expm1(xp.minimum(input, 0) * input_scale) * (alpha * scale)
+    return xp.where(input > 0, input * scale, negative).astype(input.dtype, copy=False)
+
+
+def _check_result_alpha(alpha):
+    if alpha < 0:
+        raise RuntimeError(
+            "In-place elu backward calculation is triggered with a negative slope which is not "
+            "supported. This is caused by calling in-place forward function with a negative "
+            "slope, please call out-of-place version instead."
+        )
+
+
+def _elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    # torch's elu_double_backward: the second derivative lives on the negative side only
+    if is_result:
+        return grad * grad_output * input_scale * (self_or_result < 0)
+    g = elu_backward(
+        grad * grad_output * input_scale, alpha, scale, input_scale, False, self_or_result
+    )
+    return g * (self_or_result < 0)
+
+
+@defop(
+    name="elu_backward",
+    node="EluBackwardBackward0",
+    grad_output=lambda grad, alpha, scale, input_scale, is_result, self_or_result: elu_backward(
+        grad, alpha, scale, input_scale, is_result, self_or_result
+    ),
+    self_or_result=_elu_double_backward,
+)
+def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    """The ELU derivative times ``grad_output``, from the input or (in place) the output."""
+    if is_result:
+        # exp(input_scale * x) * alpha * scale = result + alpha * scale
+        slope = (xp.minimum(self_or_result, 0) + alpha * scale) * input_scale
+    else:
+        slope = xp.exp(xp.minimum(self_or_result, 0) * input_scale) * (input_scale * alpha * scale)
+    out = grad_output * xp.where(self_or_result > 0, scale, slope)
+    return out.astype(grad_output.dtype, copy=False)
+
+
+def _register_elu(name: str, node: str):
+    forward = defop(
+        name=name,
+        node=node + "Backward0",
+        input=lambda grad, input, alpha, scale, input_scale: elu_backward(
+            grad, alpha, scale, input_scale, False, input
+        ),
+    )(_elu_forward)
+
+    def result_grad(grad, result, alpha, scale, input_scale):
+        _check_result_alpha(alpha)
+        return elu_backward(grad, alpha, scale, input_scale, True, result)
+
+    inplace = defop(name=name + "_result", node=node + "Backward1", input=result_grad)(_elu_forward)
+    return forward, inplace
+
+
+elu_op, elu_result_op = _register_elu("elu", "Elu")
+celu_op, celu_result_op = _register_elu("celu", "Celu")
+
+
+# -- threshold, hardshrink, softshrink ---------------------------------------------------------
+def _threshold_forward(input, threshold, value):
+    return xp.where(input > threshold, input, value).astype(input.dtype, copy=False)
+
+
+def _threshold_grad(grad, input, threshold):
+    return where(input > threshold, grad, 0.0)
+
+
+threshold_op = defop(name="threshold", input=_threshold_grad)(_threshold_forward)
+# threshold_ keeps the input for its backward (so its gradient is the out-of-place one)
+threshold_inplace_op = defop(
+    name="threshold_inplace", node="ThresholdBackward1", input=_threshold_grad
+)(_threshold_forward)
+
+
+def _shrunk(input, lambd):
+    return (input >= -lambd) & (input <= lambd)
+
+
+@defop(name="hardshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
+def hardshrink_op(input, lambd=0.5):
+    float_only(input, "hardshrink_cpu")
+    return xp.where(_shrunk(input, lambd), 0, input).astype(input.dtype, copy=False)
+
+
+@defop(name="softshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
+def softshrink_op(input, lambd=0.5):
+    float_only(input, "softshrink_check")
+    shifted = input - xp.clip(input, -lambd, lambd)
+    return shifted.astype(input.dtype, copy=False)
+
+
+# -- hardsigmoid, hardswish --------------------------------------------------------------------
+_ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds 1/6 to float
+
+
+@defop(
+    name="hardsigmoid",
+    input=lambda grad, input: where((input > -3) & (input < 3), grad * _ONE_SIXTH, 0.0),
+)
+def hardsigmoid_op(input):
+    float_only(input, "hardsigmoid_cpu")
+    return (xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
+
+
+def _hardswish_grad(grad, input):
+    # x (x + 3) / 6 inside (-3, 3): derivative x / 3 + 1/2 (0 at -3 and 1 at 3, as torch)
+    return where(input <= -3, 0.0, where(input < 3, grad * (input / 3 + 0.5), grad))
+
+
+@defop(name="hardswish", input=_hardswish_grad)
+def hardswish_op(input):
+    float_only(input, "hardswish_cpu")
+    return (input * xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
+
+
+# -- PReLU ------------------------------------------------------------------------------------
+@defop(
+    name="_prelu_kernel",
+    node="PreluKernelBackward0",
+    input=lambda grad, input, weight: where(input > 0, grad, weight * grad),
+    weight=lambda grad, input: where(input >= 0, 0.0, input * grad),
+)
+def prelu_kernel_op(input, weight):
+    float_only(input, "prelu_cpu")
+    return xp.where(input > 0, input, weight * input).astype(input.dtype, copy=False)
+
+
+# -- RReLU ------------------------------------------------------------------------------------
+# The noise holds the slope drawn for each element (1 where x > 0) when training; otherwise
+# the slope is (lower + upper) / 2, as leaky_relu.
+def _rrelu_forward(input, noise, lower, upper, training):
+    float_only(input, "leaky_relu_cpu")
+    if training:
+        return input * noise
+    return xp.where(input > 0, input, input * ((lower + upper) / 2)).astype(input.dtype)
+
+
+def _rrelu_grad(grad, input, noise, lower, upper, training):
+    if training and upper - lower > 1e-6:
+        return grad * noise
+    return leaky_relu_backward(grad, input, (lower + upper) / 2)
+
+
+def _rrelu_result_grad(grad, result, noise, lower, upper, training):
+    if training and upper - lower > 1e-6:
+        return grad * noise
+    return leaky_relu_result_grad(grad, result, (lower + upper) / 2)
+
+
+rrelu_op = defop(name="rrelu_with_noise", input=_rrelu_grad)(_rrelu_forward)
+rrelu_result_op = defop(
+    name="rrelu_with_noise_result", node="RreluWithNoiseBackward1", input=_rrelu_result_grad
+)(_rrelu_forward)

@@ -1,0 +1,203 @@
+"""Interpolation primitives behind ``F.interpolate``: nearest, nearest-exact, (bi/tri)linear
+and bicubic resampling (grad_fns ``UpsampleNearest2DBackward0``, ``UpsampleBilinear2DBackward0``,
+...).
+
+Every mode is separable: along each spatial axis an output position reads a few input
+positions ("taps": 1 for nearest, 2 for linear, 4 for cubic) with one weight each. The forward
+gathers the taps axis by axis (``take`` along the axis, times the weights); the backward
+scatters the other way. Tap indices never decrease along the output, so the scatter is a
+``reduceat`` over runs of equal indices instead of an ``add.at`` per element. Source
+positions follow torch's formulas (``area_pixel_compute_source_index`` and friends),
+computed in the input's precision as torch's kernels do.
+"""
+
+from __future__ import annotations
+
+from ...backend import xp
+from ..registry import defop
+from .activation import float_only
+
+_CUBIC_A = -0.75
+
+
+def _scale(in_size, out_size, align_corners, scale, dtype):
+    """torch's area_pixel_compute_scale: source positions per output position."""
+    if align_corners:
+        if out_size <= 1:
+            return dtype.type(0)
+        return dtype.type(dtype.type(in_size - 1) / dtype.type(out_size - 1))
+    if scale is not None and scale > 0:
+        return dtype.type(1.0 / scale)
+    return dtype.type(dtype.type(in_size) / dtype.type(out_size))
+
+
+def _source(ratio, out_size, align_corners, cubic, dtype):
+    dst = xp.arange(out_size, dtype=dtype)
+    if align_corners:
+        return ratio * dst
+    src = ratio * (dst + dtype.type(0.5)) - dtype.type(0.5)
+    return src if cubic else xp.maximum(src, dtype.type(0))
+
+
+def _nearest_taps(in_size, out_size, scale, exact):
+    dst = xp.arange(out_size)
+    if not exact and out_size == in_size:
+        return [(dst, None)]
+    if not exact and out_size == 2 * in_size:
+        return [(dst >> 1, None)]
+    # torch computes these in single precision
+    if scale is not None and scale > 0:
+        ratio = xp.float32(1.0 / scale)
+    else:
+        ratio = xp.float32(in_size) / xp.float32(out_size)
+    if exact:
+        position = ((dst + 0.5) * xp.float64(ratio)).astype(xp.float32)
+    else:
+        position = dst.astype(xp.float32) * ratio
+    return [(xp.minimum(xp.floor(position).astype(xp.int64), in_size - 1), None)]
+
+
+def _linear_taps(in_size, out_size, align_corners, scale, dtype):
+    if out_size == in_size:
+        return [(xp.arange(out_size), None)]
+    ratio = _scale(in_size, out_size, align_corners, scale, dtype)
+    src = _source(ratio, out_size, align_corners, False, dtype)
+    index0 = xp.minimum(xp.floor(src).astype(xp.int64), in_size - 1)
+    lambda1 = xp.clip(src - index0.astype(dtype), 0, 1)
+    index1 = index0 + (index0 < in_size - 1)
+    return [(index0, (1 - lambda1).astype(dtype)), (index1, lambda1)]
+
+
+def _cubic_weights(t):
+    a = _CUBIC_A
+
+    def near(x):  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _cubic_taps(in_size, out_size, align_corners, scale, dtype):
+    ratio = _scale(in_size, out_size, align_corners, scale, dtype)
+    src = _source(ratio, out_size, align_corners, True, dtype)
+    floor = xp.floor(src)
+    weights = _cubic_weights((src - floor).astype(dtype))
+    base = floor.astype(xp.int64)
+    return [(xp.clip(base - 1 + k, 0, in_size - 1), w) for k, w in enumerate(weights)]
+
+
+def taps(mode, in_size, out_size, align_corners, scale, dtype):
+    """[(index (out,), weight (out,) or None)] for one axis."""
+    if mode in ("nearest", "nearest-exact"):
+        return _nearest_taps(in_size, out_size, scale, mode == "nearest-exact")
+    if mode == "cubic":
+        return _cubic_taps(in_size, out_size, align_corners, scale, dtype)
+    return _linear_taps(in_size, out_size, align_corners, scale, dtype)
+
+
+def _weighted(x, weight, axis):
+    if weight is None:
+        return x
+    return x * weight.reshape((-1,) + (1,) * (x.ndim - axis - 1))
+
+
+def _gather(x, axis_taps, axis):
+    out = None
+    for index, weight in axis_taps:
+        part = _weighted(xp.take(x, index, axis=axis), weight, axis)
+        out = part if out is None else out + part
+    return out
+
+
+def _scatter(g, axis_taps, size, axis):
+    moved = xp.moveaxis(g, axis, 0)
+    out = xp.zeros((size,) + moved.shape[1:], g.dtype)
+    for index, weight in axis_taps:
+        part = moved if weight is None else moved * weight.reshape((-1,) + (1,) * (g.ndim - 1))
+        starts = xp.flatnonzero(xp.diff(index, prepend=-1))  # runs of equal indices
+        out[index[starts]] += xp.add.reduceat(part, starts, axis=0)
+    return xp.moveaxis(out, 0, axis)
+
+
+def _plan(mode, input_shape, output_size, align_corners, scales, dtype):
+    dims = len(output_size)
+    scales = scales or (None,) * dims
+    lead = len(input_shape) - dims
+    return [
+        (lead + d, taps(mode, input_shape[lead + d], output_size[d], align_corners, s, dtype))
+        for d, s in enumerate(scales)
+    ]
+
+
+def _resample(x, mode, output_size, align_corners, scales):
+    for axis, axis_taps in _plan(mode, x.shape, output_size, align_corners, scales, x.dtype):
+        x = _gather(x, axis_taps, axis)
+    return xp.ascontiguousarray(x)
+
+
+def _resample_backward(g, mode, input_shape, output_size, align_corners, scales):
+    plan = _plan(mode, input_shape, output_size, align_corners, scales, g.dtype)
+    for axis, axis_taps in reversed(plan):
+        g = _scatter(g, axis_taps, input_shape[axis], axis)
+    return g
+
+
+_NODES = {
+    "nearest": "UpsampleNearest",
+    "nearest-exact": "UpsampleNearestExact",
+    "linear": ("UpsampleLinear", "UpsampleBilinear", "UpsampleTrilinear"),
+    "cubic": "UpsampleBicubic",
+}
+
+
+def _register(mode: str, dims: int):
+    prefix = _NODES[mode]
+    prefix = (prefix[dims - 1] if isinstance(prefix, tuple) else prefix) + f"{dims}D"
+    name = f"upsample_{mode.replace('-', '_')}{dims}d"
+
+    @defop(
+        name=name + "_backward",
+        node=prefix + "BackwardBackward0",
+        grad_output=lambda grad, output_size, align_corners, scales: forward(
+            grad, output_size, align_corners, scales
+        ),
+    )
+    def backward(grad_output, input_shape, output_size, align_corners, scales):
+        return _resample_backward(
+            grad_output, mode, input_shape, output_size, align_corners, scales
+        )
+
+    @defop(
+        name=name,
+        node=prefix + "Backward0",
+        input=lambda grad, input_shape, output_size, align_corners, scales: backward(
+            grad, input_shape, output_size, align_corners, scales
+        ),
+    )
+    def forward(input, output_size, align_corners, scales):
+        kernel = "compute_indices_weights_" + ("nearest" if "nearest" in mode else mode)
+        float_only(input, kernel)
+        return _resample(input, mode, output_size, align_corners, scales)
+
+    return forward
+
+
+UPSAMPLE = {
+    (mode, dims): _register(mode, dims)
+    for mode, all_dims in (
+        ("nearest", (1, 2, 3)),
+        ("nearest-exact", (1, 2, 3)),
+        ("linear", (1, 2, 3)),
+        ("cubic", (2,)),
+    )
+    for dims in all_dims
+}
+
+
+def output_size(input_shape, scales) -> tuple:
+    """torch's output size for scale factors: ``size * scale`` truncated, per spatial dim."""
+    dims = len(scales)
+    return tuple(int(s * f) for s, f in zip(input_shape[-dims:], scales))
