@@ -83,7 +83,7 @@ from .autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from .ops import FUNCTIONS as _FUNCTIONS
-from . import autograd, cuda, linalg, testing
+from . import autograd, cuda, linalg, special, testing
 from . import nn
 from . import profiler
 from ._misc import is_floating_point, is_tensor, numel, result_type

@@ -1,9 +1,12 @@
 """numtorch's ops; importing this package registers every op on Tensor and in FUNCTIONS."""
 
 from . import (  # noqa: F401
+    bessel,
     construction,
     cumulative,
     factory,
+    gamma,
+    incomplete_gamma,
     indexed,
     indexing,
     linalg,
@@ -12,6 +15,7 @@ from . import (  # noqa: F401
     linalg_solve,
     matrix_exp,
     nn,
+    normal,
     operators,
     pointwise,
     products,

@@ -423,8 +423,45 @@ sign = _zero_grad_unary("sign", xp.sign)
 floor = _zero_grad_unary("floor", xp.floor)
 ceil = _zero_grad_unary("ceil", xp.ceil)
 trunc = _zero_grad_unary("trunc", xp.trunc)
-_round = _zero_grad_unary("round", xp.round)
 fix = export(trunc, name="fix", inplace=True)
+
+
+def _no_integer_round(input, kernel):
+    if input.dtype.kind not in "fc":
+        from .. import _dtypes
+
+        name = _dtypes.from_numpy_dtype(input.dtype).scalar_name
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
+
+@defop(name="round", input=_zeros)
+def _round(input):
+    if input.dtype == xp.bool_:  # integers are already round
+        _no_integer_round(input, "round_vml_cpu")
+    return xp.round(input)
+
+
+@defop(name="round_decimals", node="RoundBackward1", input=_zeros)
+def _round_decimals(input, decimals):
+    _no_integer_round(input, "round_vml_cpu" if decimals == 0 else "round_cpu")
+    return xp.round(input, decimals)
+
+
+@export(inplace=True)
+def round(input, *, decimals=None) -> Tensor:
+    """Round to the nearest integer (halves to even), or to ``decimals`` decimal places
+    (negative: to tens, hundreds, ...), as ``rint(x * 10**decimals) / 10**decimals``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.round(torch.tensor([0.5, 1.5, 2.675]), decimals=None)
+        tensor([0., 2., 3.])
+        >>> torch.round(torch.tensor([1234.5678]), decimals=-2)
+        tensor([1200.])
+    """
+    if decimals is None:
+        return _round(input)
+    return _round_decimals(input, int(decimals))
 
 
 @export(inplace=True)

@@ -469,7 +469,7 @@ def _softmax_input(input, dtype):
     if dtype is not None:
         return input.to(dtype)
     if input._data.dtype.kind not in "fc":
-        raise RuntimeError(
+        raise NotImplementedError(
             f"\"softmax_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
         )
     return input

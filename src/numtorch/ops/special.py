@@ -1,6 +1,6 @@
 """Pointwise functions beyond the core arithmetic: angles (atan2, hypot, deg2rad, rad2deg),
-log-space sums (logaddexp, logaddexp2, xlogy, logit), sinc, signs (copysign, sgn,
-heaviside) and float_power."""
+log-space sums (logaddexp, logaddexp2, xlogy, xlog1py, entr, logit), sinc, signs (copysign,
+sgn, heaviside) and float_power."""
 
 from __future__ import annotations
 
@@ -40,6 +40,16 @@ def not_implemented(name: str):
 
     def formula(grad):
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return formula
+
+
+def derivative_not_implemented(name: str):
+    """A derivative formula for inputs torch declares non-differentiable in its formulas
+    (``not_implemented("zeta")``): backward raises NotImplementedError."""
+
+    def formula(grad):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 
     return formula
 
@@ -209,6 +219,103 @@ def xlogy(input, other) -> Tensor:
     if not isinstance(input, Tensor):
         return _xlogy_self_scalar(input, other)
     return _xlogy(input, other)
+
+
+# -- xlog1py (torch.special): as xlogy, with log1p ------------------------------------------
+def _xlog1py_forward(input, other):
+    dtype = xp.result_type(*[a for a in (input, other) if isinstance(a, xp.ndarray)])
+    input, other = xp.asarray(input), xp.asarray(other)
+    out = xp.where((input == 0) & ~xp.isnan(other), 0, input * xp.log1p(other))
+    return out.astype(dtype, copy=False)
+
+
+def _xlog1py_input(grad, input, other):
+    # d/dx x log1p(y) = log1p(y), but 0 where x == 0 and y <= -1 (as torch)
+    return xlog1py(grad, other).masked_fill((input == 0) & (other <= -1), 0.0)
+
+
+def _xlog1py_scalar_input(grad, input, other):
+    out = xlog1py(grad, other)
+    return out.masked_fill(input == 0, 0.0) if other <= -1 else out
+
+
+def _xlog1py_other(grad, input, other):
+    return grad * input / (other + 1)
+
+
+@defop(
+    name="xlog1py",
+    node="SpecialXlog1PyBackward0",
+    promote="float",
+    input=_xlog1py_input,
+    other=_xlog1py_other,
+)
+def _xlog1py(input, other):
+    return _xlog1py_forward(input, other)
+
+
+@defop(
+    name="xlog1py_self_scalar",
+    node="SpecialXlog1PyBackward1",
+    promote="float",
+    scalars=("input",),
+    other=_xlog1py_other,
+)
+def _xlog1py_self_scalar(input, other):
+    return _xlog1py_forward(input, other)
+
+
+@defop(
+    name="xlog1py_other_scalar",
+    node="SpecialXlog1PyBackward2",
+    promote="float",
+    scalars=("other",),
+    input=_xlog1py_scalar_input,
+)
+def _xlog1py_other_scalar(input, other):
+    return _xlog1py_forward(input, other)
+
+
+def xlog1py(input, other) -> Tensor:
+    """``input * log1p(other)``, taken as 0 where ``input`` is 0 (unless ``other`` is NaN).
+    Either argument may be a number.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.special.xlog1py(torch.tensor([0.0, 2.0]), torch.tensor([-1.0, 1.0]))
+        tensor([0.0000, 1.3863])
+    """
+    if not isinstance(other, Tensor):
+        if not isinstance(input, Tensor):
+            raise TypeError(
+                "special_xlog1py() received an invalid combination of arguments - got "
+                f"({type(input).__name__}, {type(other).__name__})"
+            )
+        return _xlog1py_other_scalar(input, other)
+    if not isinstance(input, Tensor):
+        return _xlog1py_self_scalar(input, other)
+    return _xlog1py(input, other)
+
+
+# -- entr ------------------------------------------------------------------------------------
+@defop(
+    name="entr",
+    node="SpecialEntrBackward0",
+    promote="float",
+    input=lambda grad, input: grad * -(1 + input.log()),
+)
+def entr(input):
+    """Elementwise entropy ``-x log(x)``: 0 at 0, ``-inf`` for negative ``x``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.special.entr(torch.tensor([0.0, 0.5, -1.0]))
+        tensor([0.0000, 0.3466,   -inf])
+    """
+    with xp.errstate(divide="ignore", invalid="ignore"):
+        out = xp.where(input > 0, -input * xp.log(xp.where(input > 0, input, 1)), 0.0)
+    out = xp.where(input < 0, -xp.inf, out)
+    return xp.where(xp.isnan(input), input, out).astype(input.dtype, copy=False)
 
 
 def _logit_backward(grad, input, eps):

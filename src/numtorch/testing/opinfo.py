@@ -33,6 +33,7 @@ class OpInfo:
     torch_grad_fn: bool = True  # False where numtorch's grad_fn name differs on purpose
     atol: float = 1e-5
     rtol: float = 1e-3
+    parity_rtol: float | None = None  # float64 tolerance against torch, where torch is coarse
 
 
 def _n(rng, *shape):
@@ -824,7 +825,8 @@ from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
+from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
 from .opinfo_vision import VISION  # noqa: E402
 
-OP_DB += MATH_OPS + STRUCTURE_OPS + LINALG_OPS + NN + ACTIVATIONS + LOSSES + VISION
+OP_DB += MATH_OPS + STRUCTURE_OPS + LINALG_OPS + NN + ACTIVATIONS + LOSSES + VISION + SPECIAL_OPS
