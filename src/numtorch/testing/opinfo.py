@@ -805,5 +805,8 @@ INPLACE = [
 ]
 
 from .opinfo_nn import NN  # noqa: E402  (the nn entries build on the helpers above)
+from .opinfo_seq import SEQUENCE  # noqa: E402
 
-OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE + NN
+OP_DB: list[OpInfo] = (
+    UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + INPLACE + NN + SEQUENCE
+)

@@ -1,5 +1,7 @@
-"""``numtorch.nn.utils``: gradient clipping and flattening parameters to a vector."""
+"""``numtorch.nn.utils``: gradient clipping, flattening parameters to a vector, and packed
+sequences (``rnn``)."""
 
+from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 
@@ -7,5 +9,6 @@ __all__ = [
     "clip_grad_norm_",
     "clip_grad_value_",
     "parameters_to_vector",
+    "rnn",
     "vector_to_parameters",
 ]

@@ -1,0 +1,107 @@
+"""Op samples for the sequence primitives: recurrences (``torch.lstm``, ``gru``,
+``rnn_tanh``, the cells) and packing.
+
+Part of the op sample table (``opinfo.OP_DB``). A recurrence returns several tensors; the
+entries concatenate them so that one output carries every gradient. Masks, batch sizes and
+lengths are built inside the entries, so that only float arrays become inputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .opinfo import OpInfo, Sample, _n
+
+
+def _f(t):
+    return t.nn.functional
+
+
+def _flat(t, *tensors):
+    return t.cat([x.reshape(-1) for x in tensors])
+
+
+def _rnn_weights(rng, gates, input_size, hidden, bias=True):
+    weights = [_n(rng, gates * hidden, input_size), _n(rng, gates * hidden, hidden)]
+    return weights + ([_n(rng, gates * hidden), _n(rng, gates * hidden)] if bias else [])
+
+
+def _rnn_tanh(t, x, h0, *weights):
+    # batch-first: the output is transposed in place (TransposeBackward1)
+    out, h = t.rnn_tanh(x, h0, list(weights), True, 1, 0.0, False, False, True)
+    return _flat(t, out, h)
+
+
+def _lstm(t, x, h0, c0, *weights, bias=True, num_layers=1, bidirectional=False):
+    options = (bias, num_layers, 0.0, False, bidirectional, False)
+    out, h, c = t.lstm(x, (h0, c0), list(weights), *options)
+    return _flat(t, out, h, c)
+
+
+def _gru_packed(t, data, h0, *weights):
+    batch_sizes = t.tensor(np.array([3, 2, 1], dtype=np.int64))
+    out, h = t.gru(data, batch_sizes, h0, list(weights), True, 1, 0.0, False, True)
+    return _flat(t, out, h)
+
+
+def _lstm_samples(rng):
+    two_layers = _rnn_weights(rng, 4, 2, 2) + _rnn_weights(rng, 4, 2, 2)
+    projected = [_n(rng, 12, 2), _n(rng, 12, 2), _n(rng, 2, 3)]  # hidden 3, proj_size 2
+    return [
+        Sample((_n(rng, 3, 2, 2), _n(rng, 1, 2, 2), _n(rng, 1, 2, 2), *_rnn_weights(rng, 4, 2, 2))),
+        Sample(
+            (_n(rng, 2, 1, 2), _n(rng, 2, 1, 2), _n(rng, 2, 1, 2), *two_layers),
+            {"num_layers": 2},
+        ),
+        Sample((_n(rng, 2, 2, 2), _n(rng, 1, 2, 2), _n(rng, 1, 2, 3), *projected), {"bias": False}),
+    ]
+
+
+def _gru_samples(rng):
+    forward, backward = _rnn_weights(rng, 3, 2, 2), _rnn_weights(rng, 3, 2, 2)
+    return [Sample((_n(rng, 6, 2), _n(rng, 2, 3, 2), *forward, *backward))]
+
+
+def _pack(t, x):
+    packed = t.nn.utils.rnn.pack_padded_sequence(x, [3, 2, 2], batch_first=True)
+    padded, _ = t.nn.utils.rnn.pad_packed_sequence(packed, total_length=4)
+    return _flat(t, packed.data, padded)
+
+
+SEQUENCE = [
+    OpInfo(
+        "rnn_tanh",
+        _rnn_tanh,
+        lambda rng: [Sample((_n(rng, 2, 3, 2), _n(rng, 1, 2, 2), *_rnn_weights(rng, 1, 2, 2)))],
+    ),
+    OpInfo("lstm", _lstm, _lstm_samples),
+    OpInfo(
+        "lstm_bidirectional",
+        lambda t, *args: _lstm(t, *args, bias=False, bidirectional=True),
+        lambda rng: [
+            Sample(
+                (_n(rng, 2, 2, 2), _n(rng, 2, 2, 2), _n(rng, 2, 2, 2))
+                + tuple(_rnn_weights(rng, 4, 2, 2, bias=False) * 2)
+            )
+        ],
+    ),
+    OpInfo("gru_packed", _gru_packed, _gru_samples),
+    OpInfo(
+        "rnn_relu_cell",
+        lambda t, x, h, *w: t.rnn_relu_cell(x, h, *w),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 2, 2), *_rnn_weights(rng, 1, 3, 2)))],
+    ),
+    OpInfo(
+        "lstm_cell",
+        lambda t, x, h, c, *w: _flat(t, *t.lstm_cell(x, (h, c), *w)),
+        lambda rng: [
+            Sample((_n(rng, 2, 3), _n(rng, 2, 2), _n(rng, 2, 2), *_rnn_weights(rng, 4, 3, 2)))
+        ],
+    ),
+    OpInfo(
+        "gru_cell",
+        lambda t, x, h, *w: t.gru_cell(x, h, *w),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 2, 2), *_rnn_weights(rng, 3, 3, 2)))],
+    ),
+    OpInfo("pack_padded_sequence", _pack, lambda rng: [Sample((_n(rng, 3, 4, 2),))]),
+]
