@@ -1,5 +1,5 @@
 """Op samples for the sequence primitives: recurrences (``torch.lstm``, ``gru``,
-``rnn_tanh``, the cells) and packing.
+``rnn_tanh``, the cells), packing, and scaled dot-product attention.
 
 Part of the op sample table (``opinfo.OP_DB``). A recurrence returns several tensors; the
 entries concatenate them so that one output carries every gradient. Masks, batch sizes and
@@ -68,6 +68,30 @@ def _pack(t, x):
     return _flat(t, packed.data, padded)
 
 
+# -- attention -------------------------------------------------------------------------------
+def _mask(t, shape, seed=0):
+    keep = np.random.default_rng(seed).random(shape) > 0.3
+    keep[..., 0] = True
+    return t.tensor(keep)
+
+
+def _sdpa(t, q, k, v, mask=None, **kwargs):
+    attn_mask = None
+    if mask == "bool":
+        attn_mask = _mask(t, (q.shape[-2], k.shape[-2]))
+    elif mask == "float":
+        values = np.random.default_rng(1).standard_normal((q.shape[-2], k.shape[-2]))
+        attn_mask = t.tensor(values, dtype=q.dtype)
+    return _f(t).scaled_dot_product_attention(q, k, v, attn_mask=attn_mask, **kwargs)
+
+
+def _sdpa_masked_row(t, q, k, v):
+    # a query row that may attend to no key: zeros, by _safe_softmax (math path: 3-D)
+    keep = np.ones((q.shape[-2], k.shape[-2]), dtype=bool)
+    keep[1] = False
+    return _f(t).scaled_dot_product_attention(q, k, v, attn_mask=t.tensor(keep))
+
+
 SEQUENCE = [
     OpInfo(
         "rnn_tanh",
@@ -104,4 +128,45 @@ SEQUENCE = [
         lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 2, 2), *_rnn_weights(rng, 3, 3, 2)))],
     ),
     OpInfo("pack_padded_sequence", _pack, lambda rng: [Sample((_n(rng, 3, 4, 2),))]),
+    OpInfo(
+        "scaled_dot_product_attention",
+        _sdpa,
+        lambda rng: [
+            Sample((_n(rng, 1, 2, 3, 2), _n(rng, 1, 2, 4, 2), _n(rng, 1, 2, 4, 2))),
+            Sample(
+                (_n(rng, 2, 1, 3, 2), _n(rng, 2, 1, 3, 2), _n(rng, 2, 1, 3, 2)),
+                {"is_causal": True, "scale": 0.7},
+            ),
+            Sample(
+                (_n(rng, 1, 2, 3, 2), _n(rng, 1, 2, 4, 2), _n(rng, 1, 2, 4, 2)), {"mask": "bool"}
+            ),
+            Sample(
+                (_n(rng, 1, 1, 3, 2), _n(rng, 1, 1, 4, 2), _n(rng, 1, 1, 4, 2)), {"mask": "float"}
+            ),
+            Sample(
+                (_n(rng, 1, 4, 2, 2), _n(rng, 1, 2, 3, 2), _n(rng, 1, 2, 3, 2)),
+                {"enable_gqa": True},
+            ),
+        ],
+    ),
+    OpInfo(
+        "scaled_dot_product_attention_math",
+        _sdpa,
+        lambda rng: [
+            Sample((_n(rng, 2, 3, 2), _n(rng, 2, 4, 2), _n(rng, 2, 4, 3)), {"is_causal": True}),
+            Sample((_n(rng, 3, 2), _n(rng, 4, 2), _n(rng, 4, 2)), {"mask": "bool"}),
+        ],
+    ),
+    OpInfo(
+        "scaled_dot_product_attention_float_mask",
+        lambda t, q, k, v, m: _f(t).scaled_dot_product_attention(q, k, v, attn_mask=m),
+        lambda rng: [
+            Sample((_n(rng, 1, 2, 3, 2), _n(rng, 1, 2, 4, 2), _n(rng, 1, 2, 4, 2), _n(rng, 3, 4)))
+        ],
+    ),
+    OpInfo(
+        "scaled_dot_product_attention_masked_row",
+        _sdpa_masked_row,
+        lambda rng: [Sample((_n(rng, 2, 3, 2), _n(rng, 2, 4, 2), _n(rng, 2, 4, 2)))],
+    ),
 ]

@@ -24,6 +24,7 @@ from .activation import (
     softplus,
     tanh,
 )
+from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .dropout import dropout, dropout1d, dropout2d, dropout3d
 from .linear import bilinear, linear
 from .loss import (
@@ -85,6 +86,7 @@ __all__ = [
     "max_pool2d",
     "max_pool3d",
     "mse_loss",
+    "multi_head_attention_forward",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -92,6 +94,7 @@ __all__ = [
     "relu",
     "relu6",
     "relu_",
+    "scaled_dot_product_attention",
     "sigmoid",
     "silu",
     "softmax",

@@ -14,6 +14,7 @@ from .activation import (
     Softplus,
     Tanh,
 )
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -83,6 +84,7 @@ __all__ = [
     "Module",
     "ModuleDict",
     "ModuleList",
+    "MultiheadAttention",
     "NLLLoss",
     "ParameterDict",
     "ParameterList",

@@ -1,4 +1,4 @@
 """Primitives behind ``numtorch.nn``: activations, convolution, pooling, normalization,
 losses, embedding and padding. Importing this package registers them."""
 
-from . import activation, conv, embedding, loss, normalization, padding, pooling, rnn  # noqa: F401
+from . import activation, attention, conv, embedding, loss, normalization, padding, pooling, rnn  # noqa: F401
