@@ -156,6 +156,7 @@ def _transpose_output(input, dim0, dim1):
 
 
 def _dropout(input, p):
+    """Dropout between layers (F.dropout's mask; ops do not import nn)."""
     if p == 1.0:
         return input * 0.0
     keep = _creation._rng(None).random(input.shape, dtype=xp.float32) >= p
@@ -218,14 +219,17 @@ def _stack_layers(
     return input, stack(finals, 0)
 
 
-def _recurrence(mode: str):
-    """torch's ``<mode>(input, hx, params, has_biases, num_layers, dropout, train,
-    bidirectional, batch_first)``, or with a packed sequence ``<mode>(data, batch_sizes, hx,
-    params, has_biases, num_layers, dropout, train, bidirectional)``."""
-
+def _recurrence(mode: str, name: str):
     def run(input, *args):
         return _dispatch(mode, input, args, packed=isinstance(args[1], Tensor))
 
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = (
+        f"torch's ``{name}(input, hx, params, has_biases, num_layers, dropout, train, "
+        "bidirectional, batch_first)``, or for a packed sequence ``"
+        f"{name}(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, "
+        "bidirectional)``: ``(output, h_n)``."
+    )
     return run
 
 
@@ -238,9 +242,9 @@ def _dispatch(mode, input, args, packed):
     return _stack_layers(mode, input, hx, list(params), *options, None)
 
 
-rnn_tanh = export(_recurrence("RNN_TANH"), name="rnn_tanh", method=False)
-rnn_relu = export(_recurrence("RNN_RELU"), name="rnn_relu", method=False)
-gru = export(_recurrence("GRU"), name="gru", method=False)
+rnn_tanh = export(_recurrence("RNN_TANH", "rnn_tanh"), method=False)
+rnn_relu = export(_recurrence("RNN_RELU", "rnn_relu"), method=False)
+gru = export(_recurrence("GRU", "gru"), method=False)
 
 
 @export(method=False)
@@ -273,17 +277,19 @@ def _cell_input(input, w_ih, b_ih):
     return input.mm(w_ih.t()) if b_ih is None else addmm(b_ih, input, w_ih.t())
 
 
-def _simple_cell(step):
+def _simple_cell(step, name):
     def cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
         _check_cell(input, (hx,), w_ih.shape[1], w_hh.shape[1])
         return step(_cell_input(input, w_ih, b_ih), hx, (w_hh.t(), b_hh, None))
 
+    cell.__name__ = cell.__qualname__ = name
+    cell.__doc__ = "One step on (batch, input_size) inputs and (batch, hidden) states: ``h'``."
     return cell
 
 
-rnn_tanh_cell = export(_simple_cell(_tanh_step), name="rnn_tanh_cell", method=False)
-rnn_relu_cell = export(_simple_cell(_relu_step), name="rnn_relu_cell", method=False)
-gru_cell = export(_simple_cell(_gru_step), name="gru_cell", method=False)
+rnn_tanh_cell = export(_simple_cell(_tanh_step, "rnn_tanh_cell"), method=False)
+rnn_relu_cell = export(_simple_cell(_relu_step, "rnn_relu_cell"), method=False)
+gru_cell = export(_simple_cell(_gru_step, "gru_cell"), method=False)
 
 
 @export(method=False)
