@@ -825,8 +825,19 @@ from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
+from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
 from .opinfo_vision import VISION  # noqa: E402
 
-OP_DB += MATH_OPS + STRUCTURE_OPS + LINALG_OPS + NN + ACTIVATIONS + LOSSES + VISION + SPECIAL_OPS
+OP_DB += (
+    MATH_OPS
+    + STRUCTURE_OPS
+    + LINALG_OPS
+    + NN
+    + ACTIVATIONS
+    + LOSSES
+    + VISION
+    + SPECIAL_OPS
+    + SEQUENCE
+)

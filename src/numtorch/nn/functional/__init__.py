@@ -45,6 +45,7 @@ from .activation import (
     threshold,
     threshold_,
 )
+from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .distance import cosine_similarity, pairwise_distance, pdist
 from .dropout import dropout, dropout1d, dropout2d, dropout3d
 from .linear import bilinear, linear
@@ -160,6 +161,7 @@ __all__ = [
     "mse_loss",
     "multi_margin_loss",
     "multilabel_soft_margin_loss",
+    "multi_head_attention_forward",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -178,6 +180,7 @@ __all__ = [
     "rrelu_",
     "selu",
     "selu_",
+    "scaled_dot_product_attention",
     "sigmoid",
     "silu",
     "smooth_l1_loss",

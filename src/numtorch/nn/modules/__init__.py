@@ -30,6 +30,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -91,8 +92,16 @@ from .pooling import (
     MaxPool2d,
     MaxPool3d,
 )
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 from .syncbatchnorm import SyncBatchNorm
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .upsampling import (
     Fold,
     PixelShuffle,
@@ -146,6 +155,8 @@ __all__ = [
     "GELU",
     "GLU",
     "GaussianNLLLoss",
+    "GRU",
+    "GRUCell",
     "GroupNorm",
     "Hardshrink",
     "Hardsigmoid",
@@ -159,6 +170,8 @@ __all__ = [
     "InstanceNorm3d",
     "KLDivLoss",
     "L1Loss",
+    "LSTM",
+    "LSTMCell",
     "LayerNorm",
     "LeakyReLU",
     "Linear",
@@ -176,6 +189,7 @@ __all__ = [
     "ModuleList",
     "MultiLabelSoftMarginLoss",
     "MultiMarginLoss",
+    "MultiheadAttention",
     "NLLLoss",
     "PReLU",
     "PairwiseDistance",
@@ -186,6 +200,10 @@ __all__ = [
     "PoissonNLLLoss",
     "RMSNorm",
     "RReLU",
+    "RNN",
+    "RNNBase",
+    "RNNCell",
+    "RNNCellBase",
     "ReLU",
     "ReLU6",
     "ReflectionPad1d",
@@ -211,6 +229,11 @@ __all__ = [
     "Tanhshrink",
     "Threshold",
     "TripletMarginLoss",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "Unflatten",
     "Unfold",
     "Upsample",

@@ -1,6 +1,7 @@
-"""``numtorch.nn.utils``: gradient clipping, flattening parameters to a vector, stateless calls."""
+"""``numtorch.nn.utils``: gradient clipping, flattening parameters to a vector, stateless calls
+and packed sequences (``rnn``)."""
 
-from . import stateless
+from . import rnn, stateless
 from .clip_grad import clip_grad_norm_, clip_grad_value_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 
@@ -8,6 +9,7 @@ __all__ = [
     "clip_grad_norm_",
     "clip_grad_value_",
     "parameters_to_vector",
+    "rnn",
     "stateless",
     "vector_to_parameters",
 ]

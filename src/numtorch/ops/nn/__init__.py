@@ -1,8 +1,10 @@
 """Primitives behind ``numtorch.nn``: activations, convolution, pooling, normalization,
-losses, distances, embedding and padding. Importing this package registers them."""
+losses, distances, embedding, padding, recurrent cells and attention. Importing this package
+registers them."""
 
 from . import (  # noqa: F401
     activation,
+    attention,
     conv,
     distance,
     embedding,
@@ -12,5 +14,6 @@ from . import (  # noqa: F401
     padding,
     piecewise,
     pooling,
+    rnn,
     upsample,
 )

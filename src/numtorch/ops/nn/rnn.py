@@ -1,0 +1,359 @@
+"""The recurrences behind ``nn.RNN``, ``nn.LSTM`` and ``nn.GRU``: torch's ``rnn_tanh``,
+``rnn_relu``, ``lstm``, ``gru`` and the ``*_cell`` functions, composed from differentiable
+ops the way torch's CPU implementation is (aten/src/ATen/native/RNN.cpp), so backward,
+double backward and hooks come from the ops.
+
+A layer projects its whole input sequence with one GEMM (both biases folded in where the
+cell allows), then loops over time steps only: one ``addmm`` with the recurrent weight and
+the gate arithmetic per step. Step outputs are stacked (``StackBackward0``), the two
+directions concatenated (``CatBackward0``), the final states stacked, and a batch-first
+output transposed (in place for RNN and GRU: ``TransposeBackward1``), as in torch. (On
+float32, torch runs LSTM layers through oneDNN, whose grad_fn is
+``MkldnnRnnLayerBackward0``; the values and gradients are the same.) With ``batch_sizes`` (a
+packed sequence) the batch shrinks as sequences end and each sequence's final state is
+taken at its own last step, as torch's PackedLayer does.
+
+Gates, with ``W x`` short for ``x W^T + b``:
+  RNN:  h' = tanh(W_ih x + W_hh h)                           (or relu)
+  LSTM: i, f, g, o = chunks of W_ih x + W_hh h; c' = s(f) c + s(i) tanh(g);
+        h' = s(o) tanh(c') (times W_hr^T with proj_size)
+  GRU:  r = s(W_ir x + W_hr h), z = s(W_iz x + W_hz h), n = tanh(W_in x + r (W_hn h)),
+        h' = (h - n) z + n
+"""
+
+from __future__ import annotations
+
+from ... import _creation
+from ..._tensor import Tensor
+from ...backend import xp
+from ..linalg import addmm
+from ..registry import defop, export
+from ..shape import cat, stack
+
+# -- one time step ---------------------------------------------------------------------------
+# A step takes the projected input ``xw`` (x W_ih^T + bias) of that step, the hidden state
+# and ``(w_hh_t, b_hh, w_hr_t)``; ``b_hh`` is None when it is folded into ``xw``.
+
+
+def _recurrent(xw, h, w_hh_t, b_hh):
+    if b_hh is None:
+        return addmm(xw, h, w_hh_t)
+    return addmm(b_hh, h, w_hh_t) + xw  # torch: linear_hh(h).add_(linear_ih(x))
+
+
+def _tanh_step(xw, h, weights):
+    return _recurrent(xw, h, weights[0], weights[1]).tanh()
+
+
+def _relu_step(xw, h, weights):
+    return _recurrent(xw, h, weights[0], weights[1]).relu()
+
+
+def _lstm_step(xw, hidden, weights):
+    h, c = hidden
+    w_hh_t, b_hh, w_hr_t = weights
+    i, f, g, o = _recurrent(xw, h, w_hh_t, b_hh).chunk(4, 1)
+    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    h = o.sigmoid() * c.tanh()
+    return (h if w_hr_t is None else h.mm(w_hr_t)), c
+
+
+def _gru_step(xw, h, weights):
+    w_hh_t, b_hh, _ = weights
+    gh = h.mm(w_hh_t) if b_hh is None else addmm(b_hh, h, w_hh_t)
+    i_r, i_z, i_n = xw.chunk(3, 1)
+    h_r, h_z, h_n = gh.chunk(3, 1)
+    r = (h_r + i_r).sigmoid()
+    z = (h_z + i_z).sigmoid()
+    n = (i_n + h_n * r).tanh()
+    return (h - n) * z + n
+
+
+_STEPS = {"RNN_TANH": _tanh_step, "RNN_RELU": _relu_step, "LSTM": _lstm_step, "GRU": _gru_step}
+
+
+def _output(hidden):
+    return hidden[0] if isinstance(hidden, tuple) else hidden
+
+
+def _narrow(hidden, start, end):
+    if isinstance(hidden, tuple):
+        return tuple(t.narrow(0, start, end - start) for t in hidden)
+    return hidden.narrow(0, start, end - start)
+
+
+def _concat(hiddens):
+    if isinstance(hiddens[0], tuple):
+        return tuple(cat(list(parts), 0) for parts in zip(*hiddens))
+    return cat(hiddens, 0)
+
+
+# -- one layer in one direction ----------------------------------------------------------------
+def _project(mode, input, weights, has_biases, has_proj):
+    """``x W_ih^T + b`` for the whole sequence at once, and the step weights."""
+    w_ih, w_hh = weights[0], weights[1]
+    b_ih, b_hh = (weights[2], weights[3]) if has_biases else (None, None)
+    w_hr_t = weights[-1].t() if has_proj else None
+    if mode == "GRU" or b_ih is None:
+        bias, step_bias = b_ih, b_hh  # GRU: b_hn sits inside r * (W_hn h + b_hn)
+    else:
+        bias, step_bias = b_ih + b_hh, None
+    flat = input.reshape(-1, input.shape[-1])
+    xw = flat.mm(w_ih.t()) if bias is None else addmm(bias, flat, w_ih.t())
+    return xw, (w_hh.t(), step_bias, w_hr_t)
+
+
+def _run(step, xw_steps, hidden, weights, reverse):
+    """Every step of a padded sequence: (step outputs in time order, final hidden)."""
+    outputs = []
+    for xw in reversed(xw_steps) if reverse else xw_steps:
+        hidden = step(xw, hidden, weights)
+        outputs.append(_output(hidden))
+    if reverse:
+        outputs.reverse()
+    return outputs, hidden
+
+
+def _run_packed(step, xw_steps, hidden, weights, batch_sizes, reverse):
+    """Every step of a packed sequence; a sequence's final hidden is the one after its last
+    step (torch's PackedLayer and ReversedPackedLayer)."""
+    outputs = []
+    if not reverse:
+        finished = []
+        last = batch_sizes[0]
+        for xw, size in zip(xw_steps, batch_sizes):
+            if size < last:
+                finished.append(_narrow(hidden, size, last))
+                hidden = _narrow(hidden, 0, size)
+            last = size
+            hidden = step(xw, hidden, weights)
+            outputs.append(_output(hidden))
+        finished.append(hidden)
+        finished.reverse()
+        return outputs, _concat(finished)
+    initial = hidden
+    last = batch_sizes[-1]
+    hidden = _narrow(initial, 0, last)
+    for i in range(len(batch_sizes) - 1, -1, -1):
+        size = batch_sizes[i]
+        if size > last:
+            hidden = _concat([hidden, _narrow(initial, last, size)])
+        last = size
+        hidden = step(xw_steps[i], hidden, weights)
+        outputs.append(_output(hidden))
+    outputs.reverse()
+    return outputs, hidden
+
+
+@defop(
+    name="rnn_transpose_",
+    node="TransposeBackward1",
+    input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+)
+def _transpose_output(input, dim0, dim1):
+    # torch transposes the fresh output in place; no one else holds this array either
+    return xp.swapaxes(input, dim0, dim1)
+
+
+def _dropout(input, p):
+    """Dropout between layers (F.dropout's mask; ops do not import nn)."""
+    if p == 1.0:
+        return input * 0.0
+    keep = _creation._rng(None).random(input.shape, dtype=xp.float32) >= p
+    dtype = input._data.dtype
+    return input * Tensor._make(keep.astype(dtype) * dtype.type(1.0 / (1.0 - p)))
+
+
+# -- the layer stack -------------------------------------------------------------------------
+def _stack_layers(
+    mode,
+    input,
+    hx,
+    params,
+    has_biases,
+    num_layers,
+    dropout,
+    train,
+    bidirectional,
+    batch_first,
+    batch_sizes,
+):
+    step = _STEPS[mode]
+    directions = 2 if bidirectional else 1
+    lstm = mode == "LSTM"
+    has_proj = lstm and hx[0].shape[-1] != hx[1].shape[-1]
+    per_direction = len(params) // (num_layers * directions)
+    hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if lstm else hx.unbind(0)
+    if batch_sizes is None:
+        if batch_first:
+            input = input.transpose(0, 1)
+        if input.shape[0] == 0:
+            raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+    finals = []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            k = layer * directions + direction
+            weights = params[k * per_direction : (k + 1) * per_direction]
+            xw, step_weights = _project(mode, input, weights, has_biases, has_proj)
+            reverse = direction == 1
+            if batch_sizes is None:
+                steps = xw.view(input.shape[0], input.shape[1], -1).unbind(0)
+                out, final = _run(step, steps, hiddens[k], step_weights, reverse)
+                outputs.append(stack(out, 0))
+            else:
+                steps = xw.split(batch_sizes, 0)
+                out, final = _run_packed(
+                    step, steps, hiddens[k], step_weights, batch_sizes, reverse
+                )
+                outputs.append(cat(out, 0))
+            finals.append(final)
+        input = outputs[0] if directions == 1 else cat(outputs, outputs[0].ndim - 1)
+        if dropout != 0 and train and layer < num_layers - 1:
+            input = _dropout(input, dropout)
+    if batch_sizes is None and batch_first:
+        # torch's lstm transposes out of place, rnn and gru in place (TransposeBackward1)
+        input = input.transpose(0, 1) if lstm else _transpose_output(input, 0, 1)
+    if lstm:
+        return input, stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0)
+    return input, stack(finals, 0)
+
+
+def _recurrence(mode: str, name: str):
+    def run(input, *args):
+        return _dispatch(mode, input, args, packed=isinstance(args[1], Tensor))
+
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = (
+        f"torch's ``{name}(input, hx, params, has_biases, num_layers, dropout, train, "
+        "bidirectional, batch_first)``, or for a packed sequence ``"
+        f"{name}(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, "
+        "bidirectional)``: ``(output, h_n)``."
+    )
+    return run
+
+
+def _dispatch(mode, input, args, packed):
+    if packed:
+        batch_sizes, hx, params, *options = args
+        sizes = [int(s) for s in batch_sizes.tolist()]
+        return _stack_layers(mode, input, hx, list(params), *options, False, sizes)
+    hx, params, *options = args
+    return _stack_layers(mode, input, hx, list(params), *options, None)
+
+
+rnn_tanh = export(_recurrence("RNN_TANH", "rnn_tanh"), method=False)
+rnn_relu = export(_recurrence("RNN_RELU", "rnn_relu"), method=False)
+gru = export(_recurrence("GRU", "gru"), method=False)
+
+
+@export(method=False)
+def lstm(input, *args):
+    """torch's ``lstm(input, (h0, c0), params, has_biases, num_layers, dropout, train,
+    bidirectional, batch_first)`` (or its packed form): ``(output, h_n, c_n)``."""
+    return _dispatch("LSTM", input, args, packed=isinstance(args[0], Tensor))
+
+
+# -- cells -----------------------------------------------------------------------------------
+def _check_cell(input, hiddens, input_size, hidden_size):
+    if input.shape[1] != input_size:
+        raise RuntimeError(
+            f"input has inconsistent input_size: got {input.shape[1]} expected {input_size}"
+        )
+    for label, hx in enumerate(hiddens):
+        if input.shape[0] != hx.shape[0]:
+            raise RuntimeError(
+                f"Input batch size {input.shape[0]} doesn't match hidden{label} batch size "
+                f"{hx.shape[0]}"
+            )
+        if hx.shape[1] != hidden_size:
+            raise RuntimeError(
+                f"hidden{label} has inconsistent hidden_size: got {hx.shape[1]}, expected "
+                f"{hidden_size}"
+            )
+
+
+def _cell_input(input, w_ih, b_ih):
+    return input.mm(w_ih.t()) if b_ih is None else addmm(b_ih, input, w_ih.t())
+
+
+def _simple_cell(step, name):
+    def cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+        _check_cell(input, (hx,), w_ih.shape[1], w_hh.shape[1])
+        return step(_cell_input(input, w_ih, b_ih), hx, (w_hh.t(), b_hh, None))
+
+    cell.__name__ = cell.__qualname__ = name
+    cell.__doc__ = "One step on (batch, input_size) inputs and (batch, hidden) states: ``h'``."
+    return cell
+
+
+rnn_tanh_cell = export(_simple_cell(_tanh_step, "rnn_tanh_cell"), method=False)
+rnn_relu_cell = export(_simple_cell(_relu_step, "rnn_relu_cell"), method=False)
+gru_cell = export(_simple_cell(_gru_step, "gru_cell"), method=False)
+
+
+@export(method=False)
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """One LSTM step on (batch, input_size) inputs: ``(h', c')``."""
+    _check_cell(input, hx, w_ih.shape[1], w_hh.shape[1])
+    return _lstm_step(_cell_input(input, w_ih, b_ih), tuple(hx), (w_hh.t(), b_hh, None))
+
+
+# -- packing ---------------------------------------------------------------------------------
+def _packed_rows(lengths, batch):
+    """Rows of the time-major (T * batch, ...) input that form the packed data, and the
+    batch size of each time step."""
+    sizes = [sum(1 for n in lengths if n > t) for t in range(lengths[0])]
+    rows = xp.concatenate([xp.arange(size) + t * batch for t, size in enumerate(sizes)])
+    return rows, sizes
+
+
+def _pack_backward(grad, input_shape, lengths, batch_first):
+    steps, batch = (input_shape[1], input_shape[0]) if batch_first else input_shape[:2]
+    rows, _ = _packed_rows(lengths, batch)
+    rest = tuple(input_shape[2:])
+    flat = _creation.zeros((steps * batch, *rest), dtype=grad.dtype)
+    padded = flat.index_add(0, Tensor._make(rows), grad).view(steps, batch, *rest)
+    return padded.transpose(0, 1) if batch_first else padded
+
+
+@defop(
+    name="_pack_padded_sequence",
+    node="PackPaddedSequenceBackward0",
+    outputs=2,
+    input=lambda grad, input_shape, lengths, batch_first: _pack_backward(
+        grad, input_shape, lengths, batch_first
+    ),
+)
+def _pack(input, lengths, batch_first):
+    x = xp.swapaxes(input, 0, 1) if batch_first else input
+    rows, sizes = _packed_rows(lengths, x.shape[1])
+    return x.reshape(-1, *x.shape[2:])[rows], xp.asarray(sizes, dtype=xp.int64)
+
+
+@export(name="_pack_padded_sequence", method=False)
+def pack_padded_sequence(input, lengths, batch_first):
+    """``(data, batch_sizes)`` of a padded (T, B, *) batch (``(B, T, *)`` when batch_first)
+    whose sequences have the given lengths, sorted longest first."""
+    lengths = [int(n) for n in (lengths.tolist() if isinstance(lengths, Tensor) else lengths)]
+    batch = input.shape[0] if batch_first else input.shape[1]
+    if input.numel() == 0:
+        raise RuntimeError("Cannot pack empty tensors.")
+    if len(lengths) != batch:
+        raise RuntimeError(
+            f"Expected `len(lengths)` to be equal to batch_size, but got {len(lengths)} "
+            f"(batch_size={batch})"
+        )
+    if lengths[-1] <= 0:
+        raise RuntimeError(
+            "Length of all samples has to be greater than 0, but found an element in 'lengths' "
+            "that is <= 0"
+        )
+    if any(a < b for a, b in zip(lengths, lengths[1:])):
+        raise RuntimeError(
+            "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+            "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
+            "to sidestep this requirement if you do not need ONNX exportability."
+        )
+    data, batch_sizes = _pack(input, tuple(lengths), batch_first)
+    return data, batch_sizes
