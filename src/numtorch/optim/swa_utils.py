@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from collections.abc import Callable, Iterable
 from copy import deepcopy
 from typing import Any, Literal
@@ -262,13 +261,7 @@ class SWALR(LRScheduler):
         return (lr - alpha * swa_lr) / (1 - alpha)
 
     def get_lr(self) -> list:
-        if not self._get_lr_called_within_step:
-            warnings.warn(
-                "To get the last learning rate computed by the scheduler, please use "
-                "`get_last_lr()`.",
-                UserWarning,
-                stacklevel=2,
-            )
+        self._warn_if_called_outside_step()
         # Recover the rate before annealing started from the current one, then anneal it.
         step = self._step_count - 1
         if self.anneal_epochs == 0:

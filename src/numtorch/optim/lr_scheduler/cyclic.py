@@ -145,17 +145,18 @@ class CyclicLR(LRScheduler):
             scale_factor = x / self.step_ratio
         else:
             scale_factor = (x - 1) / (self.step_ratio - 1)
-        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        at = cycle if self.scale_mode == "cycle" else self.last_epoch
+        # scale_fn is called once per value, as torch does (a custom one may count calls)
         lrs = [
-            base_lr + (max_lr - base_lr) * scale_factor * scale
+            base_lr + (max_lr - base_lr) * scale_factor * self.scale_fn(at)
             for base_lr, max_lr in zip(self.base_lrs, self.max_lrs, strict=True)
         ]
         if self.cycle_momentum:
             for group, base_momentum, max_momentum in zip(
                 self.optimizer.param_groups, self.base_momentums, self.max_momentums, strict=True
             ):
-                momentum = max_momentum - (max_momentum - base_momentum) * scale_factor * scale
-                _set_momentum(group, self.use_beta1, momentum)
+                height = (max_momentum - base_momentum) * scale_factor
+                _set_momentum(group, self.use_beta1, max_momentum - height * self.scale_fn(at))
         return lrs
 
     def state_dict(self) -> dict[str, Any]:
