@@ -22,6 +22,13 @@ CASES = [
     ("Adam", {"lr": 1e-3}),
     ("AdamW", {"lr": 1e-3, "amsgrad": True}),
     ("RMSprop", {"lr": 1e-3, "momentum": 0.9, "centered": True}),
+    ("Adagrad", {"lr": 1e-2}),
+    ("Adadelta", {}),
+    ("Adamax", {"lr": 2e-3}),
+    ("NAdam", {"lr": 2e-3}),
+    ("RAdam", {"lr": 1e-3}),
+    ("ASGD", {"lr": 1e-2, "t0": 0}),
+    ("Rprop", {"lr": 1e-2}),
 ]
 
 

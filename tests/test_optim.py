@@ -147,10 +147,25 @@ def test_rmsprop_matches_formula(options):
     )
 
 
-@pytest.mark.parametrize("cls", [optim.SGD, optim.Adam, optim.AdamW, optim.RMSprop])
-def test_float32_params_stay_float32_and_grad_untouched(cls):
+ELEMENTWISE_CASES = [
+    (optim.SGD, {"lr": 0.1, "weight_decay": 0.1}),
+    (optim.Adam, {"lr": 0.1, "weight_decay": 0.1}),
+    (optim.AdamW, {"lr": 0.1, "weight_decay": 0.1}),
+    (optim.RMSprop, {"lr": 0.1, "weight_decay": 0.1}),
+    (optim.Adagrad, {"lr": 0.1, "lr_decay": 0.1, "weight_decay": 0.1}),
+    (optim.Adadelta, {"weight_decay": 0.1}),
+    (optim.Adamax, {"lr": 0.05, "weight_decay": 0.1}),
+    (optim.NAdam, {"lr": 0.05, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+    (optim.RAdam, {"lr": 0.05, "weight_decay": 0.1}),
+    (optim.ASGD, {"lr": 0.05, "t0": 1, "weight_decay": 0.1}),
+    (optim.Rprop, {"lr": 0.01}),
+]
+
+
+@pytest.mark.parametrize(("cls", "options"), ELEMENTWISE_CASES)
+def test_float32_params_stay_float32_and_grad_untouched(cls, options):
     p = torch.ones(3, requires_grad=True)
-    opt = cls([p], lr=0.1, weight_decay=0.1, maximize=True)
+    opt = cls([p], maximize=True, **options)
     p.grad = torch.tensor([1.0, -2.0, 3.0])
     opt.step()
     assert p.dtype == torch.float32
@@ -250,7 +265,11 @@ def test_step_updates_bump_versions_and_break_saved_graphs():
         loss.backward()
 
 
-@pytest.mark.parametrize("cls", [optim.Adam, optim.RMSprop])
+@pytest.mark.parametrize(
+    "cls",
+    [optim.Adam, optim.RMSprop, optim.Adagrad, optim.Adadelta, optim.Adamax, optim.NAdam]
+    + [optim.RAdam, optim.ASGD, optim.Rprop],
+)
 def test_state_tensors_bump_versions(cls):
     w = torch.ones(2, requires_grad=True)
     opt = cls([w], lr=0.1)
@@ -284,6 +303,7 @@ RESUME_CASES = [
     (optim.Adam, {"lr": 0.05, "amsgrad": True}),
     (optim.AdamW, {"lr": 0.05}),
     (optim.RMSprop, {"lr": 0.01, "momentum": 0.5, "centered": True}),
+    *ELEMENTWISE_CASES[4:],
 ]
 
 
@@ -426,7 +446,9 @@ def test_threaded_update_is_bitwise_equal_to_serial(cls, options, monkeypatch):
         assert np.array_equal(serial, threaded)
 
 
-@pytest.mark.parametrize("cls", [optim.Adam, optim.RMSprop])
+@pytest.mark.parametrize(
+    "cls", [optim.Adam, optim.RMSprop, optim.Adadelta, optim.Adamax, optim.RAdam, optim.Rprop]
+)
 def test_plain_number_step_from_old_checkpoints_is_accepted(cls):
     p = torch.ones(2, requires_grad=True)
     opt = cls([p], lr=0.1)

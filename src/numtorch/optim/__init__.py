@@ -1,9 +1,33 @@
 """Optimizers and learning-rate schedulers, as ``torch.optim``."""
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
+from .adadelta import Adadelta
+from .adagrad import Adagrad
 from .adam import Adam, AdamW
+from .adamax import Adamax
+from .asgd import ASGD
+from .lbfgs import LBFGS
+from .nadam import NAdam
 from .optimizer import Optimizer
+from .radam import RAdam
 from .rmsprop import RMSprop
+from .rprop import Rprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
+__all__ = [
+    "ASGD",
+    "SGD",
+    "Adadelta",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "LBFGS",
+    "Adamax",
+    "NAdam",
+    "Optimizer",
+    "RAdam",
+    "RMSprop",
+    "Rprop",
+    "lr_scheduler",
+    "swa_utils",
+]

@@ -17,6 +17,22 @@ def check_eps(eps) -> None:
         raise ValueError(f"Invalid epsilon value: {eps}")
 
 
+def check_nonnegative(name: str, value) -> None:
+    """torch's ``Invalid weight_decay value: -1`` for an option that must be >= 0."""
+    if not value >= 0.0:
+        raise ValueError(f"Invalid {name} value: {value}")
+
+
+def check_adam_args(lr, eps, betas, weight_decay) -> None:
+    """The checks of the Adam family, in torch's order."""
+    check_lr(lr)
+    check_eps(eps)
+    for i in (0, 1):
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
+    check_nonnegative("weight_decay", weight_decay)
+
+
 def check_compat_flags(*, differentiable=False, fused=None, foreach=None, capturable=False):
     """Accept torch's implementation flags; refuse the ones that would change behaviour."""
     if differentiable:

@@ -5,21 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ._checks import check_compat_flags, check_eps, check_lr, scalar
-from ._parallel import run_elementwise
-from .optimizer import Optimizer, _params_with_grad, advance_step, new_step
-
-
-def lerp_(start: np.ndarray, end: np.ndarray, weight: float, scratch: np.ndarray) -> None:
-    """``start += weight * (end - start)`` in place, in torch's two-sided form."""
-    np.subtract(end, start, out=scratch)
-    if abs(weight) < 0.5:
-        scratch *= weight
-        start += scratch
-    else:
-        # end - (end - start) * (1 - weight): exact at weight == 1, as torch's lerp.
-        scratch *= 1 - weight
-        np.subtract(end, scratch, out=start)
+from ._checks import check_adam_args, check_compat_flags, scalar
+from ._kernels import adam_moments_, add_ratio_, effective_grad
+from .optimizer import Optimizer, fill_state, update_elementwise
 
 
 def adam_kernel(
@@ -40,28 +28,32 @@ def adam_kernel(
     bc2_sqrt,
 ):
     """One Adam update of ``param`` and its moments in place (torch's operation order)."""
-    if maximize:
-        grad = -grad
-    if weight_decay != 0:
-        if decoupled:
-            param *= 1 - lr * weight_decay
-        else:
-            grad = grad + weight_decay * param
+    grad = effective_grad(
+        param, grad, weight_decay=weight_decay, maximize=maximize, lr=lr, decoupled=decoupled
+    )
     scratch = np.empty_like(param)
-    lerp_(exp_avg, grad, 1 - beta1, scratch)
-    exp_avg_sq *= beta2
-    np.multiply(grad, 1 - beta2, out=scratch)
-    scratch *= grad
-    exp_avg_sq += scratch
+    adam_moments_(exp_avg, exp_avg_sq, grad, beta1, beta2, scratch)
     if max_exp_avg_sq is not None:
         np.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
         exp_avg_sq = max_exp_avg_sq
     denom = np.sqrt(exp_avg_sq, out=scratch)
     denom /= bc2_sqrt
     denom += eps
-    np.divide(exp_avg, denom, out=denom)
-    denom *= step_size
-    param -= denom
+    add_ratio_(param, exp_avg, denom, -step_size, denom)
+
+
+def adam_options(group) -> dict:
+    """The kernel options the Adam family reads from a parameter group."""
+    beta1, beta2 = group["betas"]
+    return {
+        "lr": scalar(group["lr"]),
+        "beta1": beta1,
+        "beta2": beta2,
+        "eps": group["eps"],
+        "weight_decay": group["weight_decay"],
+        "decoupled": group.get("decoupled_weight_decay", False),
+        "maximize": group["maximize"],
+    }
 
 
 class Adam(Optimizer):
@@ -101,18 +93,11 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        check_lr(lr)
-        check_eps(eps)
+        check_adam_args(lr, eps, betas, weight_decay)
         if not (
             all(isinstance(b, float) for b in betas) or all(isinstance(b, Tensor) for b in betas)
         ):
             raise ValueError("betas must be either both floats or both Tensors")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         check_compat_flags(
             differentiable=differentiable, fused=fused, foreach=foreach, capturable=capturable
         )
@@ -132,45 +117,22 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _update_group(self, group) -> None:
-        lr = scalar(group["lr"])
-        beta1, beta2 = group["betas"]
-        amsgrad = group["amsgrad"]
-        options = {
-            "lr": lr,
-            "beta1": beta1,
-            "beta2": beta2,
-            "eps": group["eps"],
-            "weight_decay": group["weight_decay"],
-            "decoupled": group["decoupled_weight_decay"],
-            "maximize": group["maximize"],
-        }
-        jobs, written = [], []
-        for p in _params_with_grad(group):
-            state = self.state[p]
-            if not state:
-                state["step"] = new_step()
-                state["exp_avg"] = Tensor._make(np.zeros_like(p._data))
-                state["exp_avg_sq"] = Tensor._make(np.zeros_like(p._data))
-                if amsgrad:
-                    state["max_exp_avg_sq"] = Tensor._make(np.zeros_like(p._data))
-            step = advance_step(state)
-            tensors = [p, state["exp_avg"], state["exp_avg_sq"]]
-            if amsgrad:
-                tensors.append(state["max_exp_avg_sq"])
-            arrays = (p._data, p._grad._data, *(t._data for t in tensors[1:]))
-            step_size = lr / (1 - beta1**step)
-            bias_correction2_sqrt = (1 - beta2**step) ** 0.5
-            jobs.append(
-                (
-                    adam_kernel,
-                    arrays,
-                    {**options, "step_size": step_size, "bc2_sqrt": bias_correction2_sqrt},
-                )
-            )
-            written += tensors
-        run_elementwise(jobs)
-        for t in written:
-            t._bump_version()
+        options = adam_options(group)
+        lr, beta1, beta2 = options["lr"], options["beta1"], options["beta2"]
+        keys = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
+
+        def bias_corrections(state, step):
+            return {"step_size": lr / (1 - beta1**step), "bc2_sqrt": (1 - beta2**step) ** 0.5}
+
+        update_elementwise(
+            self,
+            group,
+            adam_kernel,
+            options,
+            ("exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
+            lambda state, p: fill_state(state, p, keys),
+            bias_corrections,
+        )
 
 
 class AdamW(Adam):

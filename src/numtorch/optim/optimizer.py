@@ -20,6 +20,7 @@ from ..autograd import profiler_recorder
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import RemovableHandle, _add_hook
 from ..autograd.profiler import record_function
+from ._parallel import run_elementwise
 
 # Note [Optimizer updates on arrays]
 # Updates are written with NumPy ufuncs on the tensors' arrays (``out=`` and augmented
@@ -325,10 +326,25 @@ def _with_step_hooks(step):
 Optimizer.step = _with_step_hooks(Optimizer.step)
 
 
-def new_step() -> Tensor:
-    """A fresh ``state["step"]``: a 0-d float tensor, float64 only under that default dtype."""
+def scalar_state(value: float = 0.0) -> Tensor:
+    """A 0-d float state tensor (``step``, NAdam's ``mu_product``, ASGD's ``eta``): float64
+    only under that default dtype, as torch's."""
     dtype = np.float64 if get_default_dtype() is float64 else np.float32
-    return Tensor._make(np.zeros((), dtype))
+    return Tensor._make(np.array(value, dtype))
+
+
+def zeros_state(param: Tensor) -> Tensor:
+    """A state tensor of zeros shaped and typed like ``param``."""
+    return Tensor._make(np.zeros_like(param._data))
+
+
+def fill_state(state: dict, param: Tensor, zeros: tuple[str, ...] = (), **scalars: float) -> None:
+    """A fresh state in torch's key order: ``step``, 0-d ``scalars``, then zero tensors."""
+    state["step"] = scalar_state()
+    for key, value in scalars.items():
+        state[key] = scalar_state(value)
+    for key in zeros:
+        state[key] = zeros_state(param)
 
 
 def advance_step(state: dict) -> float:
@@ -336,9 +352,7 @@ def advance_step(state: dict) -> float:
     checkpoints) becomes a step tensor first."""
     step_t = state["step"]
     if not isinstance(step_t, Tensor):
-        step_t = new_step()
-        step_t._data[...] = float(state["step"])
-        state["step"] = step_t
+        step_t = state["step"] = scalar_state(float(step_t))
     step_t._data += 1
     step_t._bump_version()
     return step_t._data.item()
@@ -347,3 +361,38 @@ def advance_step(state: dict) -> float:
 def _params_with_grad(group: dict[str, Any]) -> Iterable[Tensor]:
     """The parameters of a group that have a gradient; sparse gradients do not exist here."""
     return [p for p in group["params"] if p._grad is not None]
+
+
+def update_elementwise(
+    optimizer: Optimizer,
+    group: dict[str, Any],
+    kernel: Callable,
+    options: dict[str, Any],
+    state_keys: tuple[str, ...],
+    init_state: Callable[[dict, Tensor], None],
+    per_param: Callable[[dict, float], dict[str, Any]] | None = None,
+) -> None:
+    """Run ``kernel(param, grad, *state arrays, **options)`` for every parameter of ``group``
+    that has a gradient (Note [Optimizer updates on arrays]).
+
+    A parameter's state is made by ``init_state(state, param)`` on first use and its ``step``
+    advanced; the arrays passed are those of ``state_keys`` present in the state, in that
+    order. ``per_param(state, step)`` gives options of one parameter (bias corrections).
+    Every tensor the kernel may write has its version bumped.
+    """
+    jobs, written = [], []
+    for p in _params_with_grad(group):
+        state = optimizer.state[p]
+        if not state:
+            init_state(state, p)
+        step = advance_step(state)
+        tensors = [state[key] for key in state_keys if key in state]
+        arrays = (p._data, p._grad._data, *(t._data for t in tensors))
+        jobs.append(
+            (kernel, arrays, {**options, **per_param(state, step)} if per_param else options)
+        )
+        written.append(p)
+        written += tensors
+    run_elementwise(jobs)
+    for t in written:
+        t._bump_version()

@@ -6,9 +6,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_compat_flags, check_eps, check_lr, scalar
-from ._parallel import run_elementwise
-from .adam import lerp_
-from .optimizer import Optimizer, _params_with_grad, advance_step, new_step
+from ._kernels import effective_grad, lerp_, square_average_
+from .optimizer import Optimizer, fill_state, update_elementwise
 
 
 def rmsprop_kernel(
@@ -16,15 +15,9 @@ def rmsprop_kernel(
 ):
     """One RMSprop update in place; ``buffers`` are ``grad_avg`` (if centered), then the
     momentum buffer (if momentum > 0)."""
-    if maximize:
-        grad = -grad
-    if weight_decay != 0:
-        grad = grad + weight_decay * param
+    grad = effective_grad(param, grad, weight_decay=weight_decay, maximize=maximize)
     scratch = np.empty_like(param)
-    square_avg *= alpha
-    np.multiply(grad, 1 - alpha, out=scratch)
-    scratch *= grad
-    square_avg += scratch
+    square_average_(square_avg, grad, alpha, scratch)
     if centered:
         grad_avg = buffers[0]
         lerp_(grad_avg, grad, 1 - alpha, scratch)
@@ -112,25 +105,14 @@ class RMSprop(Optimizer):
             "centered": centered,
             "maximize": group["maximize"],
         }
-        jobs, written = [], []
-        for p in _params_with_grad(group):
-            state = self.state[p]
-            if not state:
-                state["step"] = new_step()
-                state["square_avg"] = Tensor._make(np.zeros_like(p._data))
-                if momentum > 0:
-                    state["momentum_buffer"] = Tensor._make(np.zeros_like(p._data))
-                if centered:
-                    state["grad_avg"] = Tensor._make(np.zeros_like(p._data))
-            advance_step(state)
-            tensors = [state["square_avg"]]
-            if centered:
-                tensors.append(state["grad_avg"])
-            if momentum > 0:
-                tensors.append(state["momentum_buffer"])
-            arrays = (p._data, p._grad._data, *(t._data for t in tensors))
-            jobs.append((rmsprop_kernel, arrays, options))
-            written += [p, *tensors]
-        run_elementwise(jobs)
-        for t in written:
-            t._bump_version()
+
+        zeros = ("square_avg",) + (("momentum_buffer",) if momentum > 0 else ())
+        zeros += ("grad_avg",) if centered else ()
+        update_elementwise(
+            self,
+            group,
+            rmsprop_kernel,
+            options,
+            ("square_avg", "grad_avg", "momentum_buffer"),
+            lambda state, p: fill_state(state, p, zeros),
+        )

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_compat_flags, check_lr, scalar
+from ._kernels import effective_grad
 from ._parallel import run_elementwise
 from .optimizer import Optimizer, _params_with_grad
 
@@ -14,10 +15,7 @@ def sgd_kernel(
     param, grad, buf=None, *, lr, momentum, dampening, weight_decay, nesterov, maximize, first
 ):
     """One SGD update of ``param`` (and the momentum buffer ``buf``) in place."""
-    if maximize:
-        grad = -grad
-    if weight_decay != 0:
-        grad = grad + weight_decay * param
+    grad = effective_grad(param, grad, weight_decay=weight_decay, maximize=maximize)
     if buf is not None:
         if first:
             np.copyto(buf, grad)
