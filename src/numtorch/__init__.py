@@ -83,10 +83,22 @@ from .autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from .ops import FUNCTIONS as _FUNCTIONS
-from . import autograd, cuda, linalg, special, testing
+from . import autograd, backends, cuda, linalg, special, testing
 from . import nn
 from . import profiler
 from ._misc import is_floating_point, is_tensor, numel, result_type
+from ._runtime import (
+    are_deterministic_algorithms_enabled,
+    compile,
+    get_float32_matmul_precision,
+    get_num_interop_threads,
+    get_num_threads,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_float32_matmul_precision,
+    set_num_interop_threads,
+    set_num_threads,
+    use_deterministic_algorithms,
+)
 from .nn.functional import (  # torch's top-level names for these nn functions
     celu,
     celu_,

@@ -1,0 +1,26 @@
+# process-wide settings scripts make in their first lines
+torch.set_num_interop_threads(1)
+out(torch.get_num_interop_threads())
+out(isinstance(torch.get_num_threads(), int) and torch.get_num_threads() >= 1)
+err(lambda: torch.set_num_threads(0))
+err(lambda: torch.set_num_threads(1.5))
+err(lambda: torch.set_num_interop_threads(-1))
+# ---
+torch.use_deterministic_algorithms(True, warn_only=True)
+out(torch.are_deterministic_algorithms_enabled())
+out(torch.is_deterministic_algorithms_warn_only_enabled())
+torch.use_deterministic_algorithms(False)
+out(torch.are_deterministic_algorithms_enabled())
+out(torch.is_deterministic_algorithms_warn_only_enabled())
+err(lambda: torch.use_deterministic_algorithms("yes"))
+# ---
+torch.set_float32_matmul_precision("high")
+out(torch.get_float32_matmul_precision())
+torch.set_float32_matmul_precision("highest")
+out(torch.get_float32_matmul_precision())
+# ---
+out(torch.backends.cudnn.enabled, torch.backends.cudnn.benchmark)
+out(torch.backends.cudnn.deterministic, torch.backends.cudnn.is_available())
+out(torch.backends.mps.is_available(), torch.backends.mps.is_built())
+out(torch.backends.cuda.matmul.allow_tf32, torch.backends.cuda.is_built())
+out(torch.cuda.is_available(), torch.cuda.device_count())
