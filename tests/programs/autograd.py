@@ -265,3 +265,26 @@ class BadGrad(torch.autograd.Function):
 
 err(lambda: torch.autograd.gradcheck(BadGrad.apply, (x,)))
 out(torch.autograd.gradcheck(BadGrad.apply, (x,), raise_exception=False))
+
+
+# ---
+# a Function that modifies its input and marks it dirty: torch bumps the version again
+class MulTwoInPlace(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+x = torch.tensor([1.0, 3.0], requires_grad=True)
+y = x.clone()
+z = MulTwoInPlace.apply(y)
+out(z is y, z.grad_fn.name(), y._version)
+z.sum().backward()
+out(x.grad)
+err(lambda: MulTwoInPlace.apply(torch.ones(2, requires_grad=True)))

@@ -236,6 +236,7 @@ def _connect(ctx, args, is_tensor, outputs):
         elif id(out) in dirty:
             with grad_mode.enable_grad():
                 check_inplace(out, f"{ctx.name()} (mark_dirty)")
+            out._bump_version()  # as torch: a dirty output counts as modified once more
         if out._base is not None and id(out) not in dirty:
             out._base = None  # a view made inside forward belongs to this Function, not the base
             out._view_steps = None
