@@ -474,3 +474,7 @@ class save_on_cpu(saved_tensors_hooks):
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cpu"):
         super().__init__(lambda t: t.detach().clone(), lambda t: t)
+
+
+# Reading a graph for people (text and Graphviz): beyond torch, see graph_dump.py.
+from .graph_dump import dump, to_dot  # noqa: E402, F401
