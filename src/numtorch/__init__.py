@@ -86,7 +86,7 @@ from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, backends, cuda, linalg, special, testing
 from . import nn
 from . import profiler
-from ._misc import is_floating_point, is_tensor, numel, result_type
+from ._misc import is_floating_point, is_inference, is_tensor, numel, result_type
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,

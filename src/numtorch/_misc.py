@@ -1,4 +1,4 @@
-"""Small torch-level helpers: is_tensor, numel, result_type."""
+"""Small torch-level helpers: is_tensor, is_inference, numel, result_type."""
 
 from __future__ import annotations
 
@@ -13,6 +13,15 @@ def is_tensor(obj) -> bool:
 
 def is_floating_point(input: Tensor) -> bool:
     return input.is_floating_point()
+
+
+def is_inference(input: Tensor) -> bool:
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            "is_inference(): argument 'input' (position 1) must be Tensor, not "
+            f"{type(input).__name__}"
+        )
+    return input.is_inference()
 
 
 def numel(input: Tensor) -> int:

@@ -288,3 +288,22 @@ out(z is y, z.grad_fn.name(), y._version)
 z.sum().backward()
 out(x.grad)
 err(lambda: MulTwoInPlace.apply(torch.ones(2, requires_grad=True)))
+# ---
+# increment_version: changes made behind autograd's back are caught at backward
+x = torch.ones(3, requires_grad=True)
+y = x * 2
+z = (y * y).sum()
+out(y._version)
+torch.autograd.graph.increment_version(y)
+out(y._version)
+torch.autograd.graph.increment_version([y, x])
+out(y._version, x._version)
+err(lambda: z.backward())
+# ---
+# set_multithreading_enabled, is_inference
+with torch.autograd.set_multithreading_enabled(False):
+    x = torch.ones(2, requires_grad=True)
+    (x * 3).sum().backward()
+out(x.grad)
+out(torch.is_inference(torch.ones(1)))
+err(lambda: torch.is_inference(3))

@@ -1,4 +1,5 @@
-"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode (thread-local).
+"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode (thread-local), and
+set_multithreading_enabled.
 
 Each works as a context manager and as a decorator (also on generator functions, where the
 mode is restored around every resumption, so it never leaks between ``yield``s).
@@ -16,6 +17,7 @@ import inspect
 
 _enabled = contextvars.ContextVar("numtorch_grad_enabled", default=True)
 _inference = contextvars.ContextVar("numtorch_inference_mode", default=False)
+_multithreading = contextvars.ContextVar("numtorch_multithreading", default=True)
 
 # True when operations are being recorded for backward (a bound method: the fastest read).
 is_grad_enabled = _enabled.get
@@ -164,6 +166,26 @@ class inference_mode(_DecoratorContextManager):
     def __exit__(self, *exc):
         _enabled.set(self.prev[0])
         _inference.set(self.prev[1])
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """torch's switch for backward on per-device worker threads. numtorch's engine always runs
+    backward on the calling thread, so the setting is only recorded (thread-local) and
+    restored on exit, for code that sets it."""
+
+    def __init__(self, mode: bool) -> None:
+        self.prev = _multithreading.get()
+        self.mode = bool(mode)
+        _multithreading.set(self.mode)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        _multithreading.set(self.prev)
 
     def clone(self):
         return self.__class__(self.mode)

@@ -476,5 +476,13 @@ class save_on_cpu(saved_tensors_hooks):
         super().__init__(lambda t: t.detach().clone(), lambda t: t)
 
 
+def increment_version(tensor) -> None:
+    """Mark ``tensor`` (or each tensor of an iterable) as modified in place, for changes made
+    behind autograd's back (e.g. through ``tensor.numpy()``): backward then refuses saved
+    copies of it, as after any in-place op."""
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        t._bump_version()
+
+
 # Reading a graph for people (text and Graphviz): beyond torch, see graph_dump.py.
 from .graph_dump import dump, to_dot  # noqa: E402, F401
