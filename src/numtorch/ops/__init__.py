@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     operators,
     pointwise,
     products,
+    products_add,
     reduction,
     selection,
     sets,
