@@ -45,7 +45,16 @@ def batch_norm(
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size {size}"
             )
-    elif running_mean is None or running_var is None:
+    return batch_norm_unchecked(
+        input, weight, bias, running_mean, running_var, training, momentum, eps
+    )
+
+
+def batch_norm_unchecked(
+    input, weight, bias, running_mean, running_var, training, momentum, eps
+) -> Tensor:
+    """ATen's batch_norm (``torch.batch_norm``): without F's batch-size check."""
+    if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
     channels = input.shape[1]
     _check_running("running_mean", running_mean, channels)
@@ -144,6 +153,15 @@ def instance_norm(
         raise ValueError(
             f"Expected more than 1 spatial element when training, got input size {input.shape}"
         )
+    return instance_norm_unchecked(
+        input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps
+    )
+
+
+def instance_norm_unchecked(
+    input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps
+) -> Tensor:
+    """ATen's instance_norm (``torch.instance_norm``): without F's batch-size check."""
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError(
             "Expected running_mean and running_var to be defined when use_input_stats is false"
@@ -153,8 +171,8 @@ def instance_norm(
     with no_grad():
         stats = [None if t is None else t.repeat(b) for t in (running_mean, running_var)]
     shape = (1, b * c, *input.shape[2:])
-    out = batch_norm(
-        input.contiguous().view(shape), *stats, *repeated, use_input_stats, momentum, eps
+    out = batch_norm_unchecked(
+        input.contiguous().view(shape), *repeated, *stats, use_input_stats, momentum, eps
     )
     with no_grad():
         for stat, updated in zip((running_mean, running_var), stats):
