@@ -312,3 +312,17 @@ out(
 )
 err(lambda: torch.linalg.cholesky_ex(-torch.eye(2), check_errors=True))
 err(lambda: torch.linalg.cholesky(-torch.eye(2)))
+# ---
+# window functions
+for f in (torch.hann_window, torch.hamming_window, torch.blackman_window, torch.bartlett_window):
+    out(f(0), f(1), f(2), f(5), f(6, False), f(7, True), f(5, dtype=torch.float64))
+    out(f(5, requires_grad=True), f(8, periodic=False, dtype=torch.float64))
+    err(lambda: f(5, dtype=torch.int64))
+    err(lambda: f(-1))
+    err(lambda: f(4.0))
+out(torch.kaiser_window(0), torch.kaiser_window(1), torch.kaiser_window(6, dtype=torch.float64))
+out(torch.kaiser_window(6, False, 5.0, dtype=torch.float64), torch.kaiser_window(7, True, 3.0))
+out(torch.hamming_window(6, True, 0.6), torch.hamming_window(6, False, 0.6, 0.3))
+err(lambda: torch.hamming_window(6, alpha=0.6, beta=0.3))
+err(lambda: torch.kaiser_window(6, beta=5.0))
+err(lambda: torch.hann_window(5, True, torch.float64))

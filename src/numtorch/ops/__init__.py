@@ -28,5 +28,6 @@ from . import (  # noqa: F401
     shape,
     special,
     triangular,
+    windows,
 )
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401
