@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     products,
     products_add,
     reduction,
+    sampling,
     selection,
     sets,
     shape,

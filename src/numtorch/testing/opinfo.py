@@ -826,7 +826,7 @@ from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
-from .opinfo_nn_aliases import NN_ALIASES  # noqa: E402
+from .opinfo_nn_aliases import NN_ALIASES, SAMPLERS  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
@@ -841,6 +841,7 @@ OP_DB += (
     + FACTORIZATIONS
     + NN
     + NN_ALIASES
+    + SAMPLERS
     + ACTIVATIONS
     + LOSSES
     + VISION

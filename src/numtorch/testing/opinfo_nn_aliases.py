@@ -211,3 +211,48 @@ NN_ALIASES = [
         lambda x: np.where(np.abs(x) > 0.3, x, 0),
     ),
 ]
+
+
+# Samplers at parameters where the draw cannot matter (std 0, probabilities 0 and 1, rate
+# 0): their values and (zero) gradients agree with torch; gradcheck does not apply.
+def _zero_one(rng, *shape):
+    return rng.integers(0, 2, shape).astype(np.float64)
+
+
+SAMPLERS = [
+    OpInfo(
+        "normal_tensor_float",
+        lambda t, m: t.normal(m, 0.0),
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        lambda m: m,
+        grad=False,
+    ),
+    OpInfo(
+        "normal_float_tensor",
+        lambda t, s: t.normal(0.5, s * 0),
+        lambda rng: [Sample((_n(rng, 3),))],
+        lambda s: np.full_like(s, 0.5),
+        grad=False,
+    ),
+    OpInfo(
+        "normal_tensor_tensor",
+        lambda t, m, s: t.normal(m, s * 0),
+        lambda rng: [Sample((_n(rng, 2, 1), _n(rng, 3)))],
+        lambda m, s: np.broadcast_to(m, (2, 3)),
+        grad=False,
+    ),
+    OpInfo(
+        "bernoulli",
+        lambda t, p: t.bernoulli(p),
+        lambda rng: [Sample((_zero_one(rng, 2, 5),))],
+        lambda p: p,
+        grad=False,
+    ),
+    OpInfo(
+        "poisson",
+        lambda t, r: t.poisson(r * 0),
+        lambda rng: [Sample((_pos(rng, 4),))],
+        lambda r: np.zeros_like(r),
+        grad=False,
+    ),
+]
