@@ -51,6 +51,13 @@ NN_ALIASES = [
         lambda x, g: x.reshape(x.shape[0], g, -1, *x.shape[2:]).swapaxes(1, 2).reshape(x.shape),
     ),
     OpInfo(
+        "native_channel_shuffle",
+        lambda t, x: t.native_channel_shuffle(x.detach(), 2),
+        lambda rng: [Sample((_n(rng, 1, 4, 3),))],
+        lambda x: x.reshape(1, 2, 2, 3).swapaxes(1, 2).reshape(x.shape),
+        grad=False,
+    ),
+    OpInfo(
         "native_dropout",
         _native_dropout,
         lambda rng: [Sample((_n(rng, 2, 3), True)), Sample((_n(rng, 2, 3), False))],

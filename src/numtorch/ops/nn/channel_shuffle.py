@@ -44,4 +44,18 @@ def channel_shuffle(input, groups) -> Tensor:
     return _channel_shuffle(input, groups)
 
 
-native_channel_shuffle = export(channel_shuffle, name="native_channel_shuffle", method=False)
+def _no_derivative(grad):
+    raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
+
+
+# torch registers no derivative for native_channel_shuffle: its node refuses backward
+@defop(name="native_channel_shuffle", node="NotImplemented", input=_no_derivative)
+def _native_channel_shuffle(input, groups):
+    return _channel_shuffle.spec.forward(input, groups)
+
+
+@export(method=False)
+def native_channel_shuffle(input, groups) -> Tensor:
+    """``channel_shuffle`` without a derivative (torch's kernel behind it)."""
+    channel_shuffle(input.detach(), groups)  # torch's checks
+    return _native_channel_shuffle(input, groups)
