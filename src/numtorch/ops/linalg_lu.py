@@ -3,8 +3,8 @@
 
 The factorization is LAPACK's getrf written over NumPy (one vectorised elimination step per
 column, all batch entries at once): ``A = P L U`` with pivots 1-based row swaps in int32.
-Derivatives (square matrices), with ``phi = tril_-1(L^H gL) + triu(gU U^H)``:
-``gA = P L^-H phi U^-H`` (torch's linalg_lu_backward).
+Derivatives follow torch's linalg_lu_backward: for square matrices ``gA = P L^-H phi U^-H``
+with ``phi = tril_-1(L^H gL) + triu(gU U^H)``; wide and tall ones split off the square block.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from ..backend import xp
 from .linalg_solve import _solve_triangular, check_matrices
 from .registry import defop, export
 from .return_types import structseq
+from .shape import cat
 
 lu_factor_type = structseq("linalg_lu_factor", ("LU", "pivots"))
 lu_factor_ex_type = structseq("linalg_lu_factor_ex", ("LU", "pivots", "info"))
@@ -77,15 +78,25 @@ def _split(lu):
 
 # -- the derivative shared by lu_factor and lu -----------------------------------------------
 def _lu_backward(gL, gU, P, L, U):
-    if L.shape[-1] != U.shape[-1] or L.shape[-2] != L.shape[-1]:
-        raise NotImplementedError(
-            "numtorch: the derivative of the LU factorization of non-square matrices is not "
-            "implemented"
-        )
-    phi = (L.mT @ gL).tril(-1) + (gU @ U.mT).triu()
-    phi = _solve_triangular(L.mT, phi, True, True, True)  # L^-H phi
-    phi = _solve_triangular(U.mT, phi, False, False, False)  # ... U^-H
-    return P @ phi
+    """torch's linalg_lu_backward: square, wide (m < n) and tall (m > n) matrices."""
+    m, n = L.shape[-2], U.shape[-1]
+    if m == n:
+        phi = (L.mT @ gL).tril(-1) + (gU @ U.mT).triu()
+        phi = _solve_triangular(U.mT, phi, False, False, False)  # phi U^-H
+        return P @ _solve_triangular(L.mT, phi, True, True, True)  # L^-H ...
+    if m < n:
+        # A1 = P L U1, A2 = P L U2 with U1 square
+        U1, gU1, gU2 = U[..., :, :m], gU[..., :, :m], gU[..., :, m:]
+        phi = (L.mT @ gL - gU.triu() @ U.mT).tril(-1)
+        phi = _solve_triangular(U1.mT, phi, False, False, False)
+        phi = cat([phi + gU1.triu(), gU2], -1)
+        return P @ _solve_triangular(L.mT, phi, True, True, True)
+    # tall: A1 = P L1 U, A2 = P L2 U with L1 square
+    L1, gL1, gL2 = L[..., :n, :], gL[..., :n, :], gL[..., n:, :]
+    phi = (gU @ U.mT - L.mT @ gL.tril(-1)).triu()
+    phi = _solve_triangular(L1.mT, phi, True, True, True)
+    phi = cat([phi + gL1.tril(-1), gL2], -2)
+    return P @ _solve_triangular(U.mT, phi, False, False, False)
 
 
 def _unpack_tensor(lu: Tensor):
@@ -100,7 +111,8 @@ def _lu_factor_grad(grads, result, result1):
     lu, gLU = result, grads[0]
     L, U = _unpack_tensor(lu)
     P = Tensor._make(_permutation(result1._data, lu.shape[-2], lu._data.dtype))
-    return _lu_backward(gLU.tril(-1), gLU.triu(), P, L, U)
+    k = min(lu.shape[-2:])
+    return _lu_backward(gLU[..., :, :k].tril(-1), gLU[..., :k, :].triu(), P, L, U)
 
 
 @defop(
@@ -201,8 +213,6 @@ def _lu_unpack_grad(grads, LU_data, unpack_data):
         gL.expand(*LU_data.shape[:-2], m, min(m, n)),
         gU.expand(*LU_data.shape[:-2], min(m, n), n),
     )
-    from .shape import cat
-
     if m >= n:
         lower = gL.tril(-1)
         return lower + cat([gU.triu(), lower[..., n:, :] * 0], -2) if m > n else lower + gU.triu()

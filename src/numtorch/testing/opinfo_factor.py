@@ -38,20 +38,32 @@ def _square_samples(rng):
     return [Sample((_pivoted(rng, 3, 3),)), Sample((_pivoted(rng, 2, 4, 4),))]
 
 
+def _rect(rng, m, n):
+    # m x n with well-separated pivots in its leading square block
+    k = min(m, n)
+    a = 0.3 * rng.standard_normal((m, n))
+    a[:k, :k] += 3 * np.eye(k) * np.arange(1, k + 1)
+    return a[::-1].copy() if m <= n else a
+
+
+def _any_samples(rng):
+    return _square_samples(rng) + [Sample((_rect(rng, 2, 4),)), Sample((_rect(rng, 4, 2),))]
+
+
 FACTORIZATIONS = [
-    OpInfo("linalg.lu_factor", lambda t, a: _lu_factor(t, a).LU, _square_samples, None),
+    OpInfo("linalg.lu_factor", lambda t, a: _lu_factor(t, a).LU, _any_samples, None),
     OpInfo("linalg.lu_factor_ex", lambda t, a: t.linalg.lu_factor_ex(a)[0], _square_samples, None),
     OpInfo("lu", lambda t, a: t.lu(a)[0], _square_samples, None),
-    OpInfo("linalg.lu_L", lambda t, a: t.linalg.lu(a).L, _square_samples, None),
-    OpInfo("linalg.lu_U", lambda t, a: t.linalg.lu(a).U, _square_samples, None),
+    OpInfo("linalg.lu_L", lambda t, a: t.linalg.lu(a).L, _any_samples, None),
+    OpInfo("linalg.lu_U", lambda t, a: t.linalg.lu(a).U, _any_samples, None),
     OpInfo(
         "linalg.lu_PLU",
         lambda t, a: (lambda r: r.P @ r.L @ r.U)(t.linalg.lu(a)),
-        _square_samples,
+        _any_samples,
         lambda a: a,
     ),
-    OpInfo("lu_unpack_L", lambda t, a: t.lu_unpack(*_lu_factor(t, a)).L, _square_samples, None),
-    OpInfo("lu_unpack_U", lambda t, a: t.lu_unpack(*_lu_factor(t, a))[2], _square_samples, None),
+    OpInfo("lu_unpack_L", lambda t, a: t.lu_unpack(*_lu_factor(t, a)).L, _any_samples, None),
+    OpInfo("lu_unpack_U", lambda t, a: t.lu_unpack(*_lu_factor(t, a))[2], _any_samples, None),
     OpInfo(
         "linalg.lu_solve",
         _lu_solve,
