@@ -10,10 +10,15 @@ Python-side checks of F (ValueErrors) are ATen's RuntimeErrors or absent.
 from __future__ import annotations
 
 from ._tensor import Tensor
+from .backend import xp
 from .nn import functional as F
 from .nn.functional.dropout import dropout_impl
 from .nn.functional.loss import kl_div_reduced
-from .nn.functional.normalization import batch_norm_unchecked, instance_norm_unchecked
+from .nn.functional.normalization import (
+    batch_norm_unchecked,
+    check_layer_norm,
+    instance_norm_unchecked,
+)
 from .ops.nn import normalization as N
 from .ops.nn.dropout import keep_mask, native_dropout_op
 from .ops.registry import export
@@ -59,11 +64,11 @@ def native_dropout(input: Tensor, p: float, train) -> tuple:
     """``(output, mask)``: the kept elements scaled by ``1 / (1 - p)`` and the boolean keep
     mask (all True when ``train`` is False, and the output a copy)."""
     if train is not None and not train:
-        mask = keep_mask(input.shape, 0.0)
+        mask = Tensor._make(xp.ones(tuple(input.shape), dtype=bool))
         return native_dropout_op(input, mask, 1.0, 1.0), mask
     if not 0.0 <= p <= 1.0:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
-    mask = keep_mask(input.shape, p) if p < 1 else keep_mask(input.shape, 2.0)
+    mask = keep_mask(input.shape, p)
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
     # torch's backward scales by 1 when train is None (derivatives.yaml), unlike the forward
     return native_dropout_op(input, mask, scale, 1.0 if train is None else scale), mask
@@ -80,9 +85,9 @@ def layer_norm(
 @export(method=False)
 def native_layer_norm(input: Tensor, normalized_shape, weight, bias, eps) -> tuple:
     """``(output, mean, rstd)``; the statistics have the input's leading dims and ones."""
-    F.layer_norm(input.detach(), normalized_shape, weight, bias, eps)  # torch's checks
+    normalized_shape = check_layer_norm(input, normalized_shape, weight, bias)
     return N.non_differentiable_stats(
-        N.native_layer_norm_op(input, tuple(normalized_shape), weight, bias, eps)
+        N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)
     )
 
 

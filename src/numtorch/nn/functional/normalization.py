@@ -80,6 +80,12 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
         >>> torch.nn.functional.layer_norm(torch.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
+    normalized_shape = check_layer_norm(input, normalized_shape, weight, bias)
+    return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)[0]
+
+
+def check_layer_norm(input: Tensor, normalized_shape, weight, bias) -> tuple:
+    """torch's layer_norm checks; returns ``normalized_shape`` as a tuple."""
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     normalized_shape = tuple(normalized_shape)
@@ -96,7 +102,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
                 f"shape {list(t.shape)} and normalized_shape = {list(normalized_shape)}"
             )
-    return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)[0]
+    return normalized_shape
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
