@@ -141,6 +141,8 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
     product = xp.matmul(mat1, mat2)
     if alpha != 1:
         product *= alpha
+    if beta == 0:  # BLAS ignores the input, NaNs included
+        return product
     shifted = input if beta == 1 else beta * input
     if xp.result_type(product, shifted) == product.dtype:
         xp.add(product, shifted, out=product, casting="unsafe")  # the product is ours: reuse it
