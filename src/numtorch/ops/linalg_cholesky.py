@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
+from .linalg_functions import _deprecated
 from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices
 from .registry import defop, export
 from .return_types import structseq
@@ -81,6 +82,13 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
         tensor([[1.],
                 [1.]])
     """
+    _deprecated(
+        "triangular_solve",
+        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
+        "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments "
+        "reversed and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, "
+        "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).",
+    )
     for name, t in (("b", input), ("A", A)):
         if t.ndim < 2:
             raise RuntimeError(

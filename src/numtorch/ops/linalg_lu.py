@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
+from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .registry import defop, export
 from .return_types import structseq
@@ -189,6 +190,15 @@ def lu_factor(A, *, pivot=True):
 @export(method=True)
 def lu(A, pivot=True, get_infos=False):
     """Deprecated ``linalg.lu_factor``: ``(LU, pivots)``, with ``info`` when ``get_infos``."""
+    _deprecated(
+        "lu",
+        "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex "
+        "and will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, "
+        "compute_pivots)\nshould be replaced with\nLU, pivots = torch.linalg.lu_factor(A, "
+        "compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)"
+        "\nshould be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
+        "compute_pivots)",
+    )
     _check_lu_input(A, "torch.lu_factor")
     _check_pivot(pivot, "linalg.lu_factor_ex")
     LU, pivots, info = _lu_factor_ex(A)
@@ -357,4 +367,11 @@ def lu_solve_(LU, pivots, B, *, left=True, adjoint=False) -> Tensor:
 @export(name="lu_solve")
 def lu_solve_deprecated(input, LU_data, LU_pivots) -> Tensor:
     """Deprecated ``linalg.lu_solve(LU_data, LU_pivots, input)``."""
+    _deprecated(
+        "lu_solve",
+        "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+        "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+        "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+        "X = torch.linalg.lu_solve(LU, pivots, B)",
+    )
     return lu_solve_(LU_data, LU_pivots, input)

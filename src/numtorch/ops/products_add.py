@@ -6,14 +6,12 @@ ignored, NaNs included, as BLAS does."""
 
 from __future__ import annotations
 
-import warnings
-
 from .. import _dtypes
 from .._tensor import Tensor
 from ..backend import xp
 from .inplace import inplace_variant
 from .linalg import addmm
-from .linalg_functions import multi_dot
+from .linalg_functions import _deprecated, multi_dot
 from .registry import defop, export
 
 
@@ -225,12 +223,11 @@ def chain_matmul(*matrices) -> Tensor:
         >>> torch.chain_matmul(torch.ones(2, 3), torch.ones(3, 4)).shape
         torch.Size([2, 4])
     """
-    warnings.warn(
+    _deprecated(
+        "chain_matmul",
         "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
         "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
         "rather than multiple parameters.",
-        UserWarning,
-        stacklevel=2,
     )
     if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
         matrices = tuple(matrices[0])
