@@ -64,6 +64,17 @@ FUNCTIONS = {
         lambda lib: lambda x: lib.where(x > 0, x.clamp(max=0.5), -x).sqrt(),
         (X,),
     ),
+    "scaled_products": (
+        lambda lib: (
+            lambda x, y: (
+                lib.addmv(y[:3], x, y, beta=0.5, alpha=2).sum()
+                + lib.addr(x, y[:3], y, alpha=3).sin().sum()
+                + lib.baddbmm(x[:, :3], x.unsqueeze(0), x.t().unsqueeze(0), beta=2).sum()
+                + lib.addbmm(x[:, :3], x.reshape(2, 3, 2), x.reshape(2, 2, 3), alpha=-1).exp().sum()
+            )
+        ),
+        (X, Y),
+    ),
 }
 
 SCALAR_FUNCTIONS = {

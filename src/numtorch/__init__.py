@@ -85,6 +85,7 @@ from .autograd.anomaly_mode import (
 from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, backends, cuda, linalg, special, testing
 from . import nn
+from . import _nn_functions
 from . import profiler
 from ._misc import is_floating_point, is_inference, is_tensor, numel, result_type
 from ._runtime import (
@@ -100,22 +101,12 @@ from ._runtime import (
     use_deterministic_algorithms,
 )
 from .nn.functional import (  # torch's top-level names for these nn functions
-    celu,
-    celu_,
     cosine_similarity,
-    hardshrink,
     pairwise_distance,
     pdist,
     pixel_shuffle,
     pixel_unshuffle,
-    prelu,
     rms_norm,
-    rrelu,
-    rrelu_,
-    selu,
-    selu_,
-    threshold,
-    threshold_,
 )
 
 globals().update(_FUNCTIONS)

@@ -253,6 +253,39 @@ def _addmm_rule(node, grads, batch):
     ]
 
 
+def _scaled(t, scale):
+    return t if scale == 1 else t * scale
+
+
+def _addmv_rule(node, grads, batch):
+    v, g = _saved(node, grads), grads[0]
+    return [
+        _scaled(g, v.get("beta", 1)) if _wants(node, 0) else None,
+        _scaled(g.unsqueeze(-1) * v["vec"], v["alpha"]) if _wants(node, 1) else None,
+        _scaled(g.matmul(v["mat"]), v["alpha"]) if _wants(node, 2) else None,
+    ]
+
+
+def _addr_rule(node, grads, batch):
+    v, g = _saved(node, grads), grads[0]
+    return [
+        _scaled(g, v.get("beta", 1)) if _wants(node, 0) else None,
+        _scaled(g.matmul(v["vec2"]), v["alpha"]) if _wants(node, 1) else None,
+        _scaled(v["vec1"].matmul(g), v["alpha"]) if _wants(node, 2) else None,
+    ]
+
+
+def _baddbmm_rule(node, grads, batch, summed=False):
+    # addbmm sums its batch of products: every product gets the same (unsqueezed) gradient
+    v, g = _saved(node, grads), grads[0]
+    h = g.unsqueeze(1) if summed else g
+    return [
+        _scaled(g, v.get("beta", 1)) if _wants(node, 0) else None,
+        _scaled(h.matmul(v["batch2"].transpose(-1, -2)), v["alpha"]) if _wants(node, 1) else None,
+        _scaled(v["batch1"].transpose(-1, -2).matmul(h), v["alpha"]) if _wants(node, 2) else None,
+    ]
+
+
 def _mv_rule(node, grads, batch):
     v, g = _saved(node, grads), grads[0]
     return [
@@ -301,6 +334,10 @@ _RULES.update(
         "MmBackward0": _mm_rule,
         "BmmBackward0": _bmm_rule,
         "AddmmBackward0": _addmm_rule,
+        "AddmvBackward0": _addmv_rule,
+        "AddrBackward0": _addr_rule,
+        "BaddbmmBackward0": _baddbmm_rule,
+        "AddbmmBackward0": lambda node, grads, batch: _baddbmm_rule(node, grads, batch, True),
         "MvBackward0": _mv_rule,
         "DotBackward0": _dot_rule,
         "TBackward0": _t_rule,

@@ -1,4 +1,5 @@
-"""Matrix products: mm, bmm, mv, dot, addmm, matmul (composed like torch's), outer, einsum."""
+"""Matrix products: mm, bmm, mv, dot, addmm, matmul (composed like torch's), outer, einsum
+(the other scaled-and-added products are in products_add.py)."""
 
 from __future__ import annotations
 
@@ -140,6 +141,8 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
     product = xp.matmul(mat1, mat2)
     if alpha != 1:
         product *= alpha
+    if beta == 0:  # BLAS ignores the input, NaNs included
+        return product
     shifted = input if beta == 1 else beta * input
     if xp.result_type(product, shifted) == product.dtype:
         xp.add(product, shifted, out=product, casting="unsafe")  # the product is ours: reuse it
@@ -156,6 +159,12 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)``."""
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
         mm(mat1, mat2)  # raises torch's error
+    if input.dtype is not mat1.dtype or mat1.dtype is not mat2.dtype:
+        other = mat1 if input.dtype is not mat1.dtype else mat2
+        raise RuntimeError(
+            f"self and mat2 must have the same dtype, but got {input.dtype.scalar_name} and "
+            f"{other.dtype.scalar_name}"
+        )
     return _addmm(input, mat1, mat2, beta, alpha)
 
 
@@ -233,17 +242,6 @@ Tensor.__matmul__ = lambda self, other: (
 Tensor.__rmatmul__ = lambda self, other: (
     matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 )
-
-
-@export
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
-    product = bmm(batch1, batch2)
-    return _times(input, beta) + _times(product, alpha)
-
-
-@export
-def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
-    return _times(input, beta) + _times(mv(mat, vec), alpha)
 
 
 # -- einsum ----------------------------------------------------------------------------------

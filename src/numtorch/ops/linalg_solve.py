@@ -16,9 +16,12 @@ from .registry import defop
 from .return_types import structseq
 
 
-class LinAlgError(RuntimeError):
+class _LinAlgError(RuntimeError):
     """A matrix the operation cannot handle (singular, not positive-definite), as
-    ``torch.linalg.LinAlgError``."""
+    ``torch.linalg.LinAlgError`` (whose class torch names ``_LinAlgError``)."""
+
+
+LinAlgError = _LinAlgError
 
 
 def check_matrices(A, name, square=True):

@@ -821,10 +821,13 @@ OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + 
 
 # Tables by concept live beside this one; they import the helpers above.
 from .opinfo_activation import ACTIVATIONS  # noqa: E402
+from .opinfo_factor import FACTORIZATIONS  # noqa: E402
 from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
+from .opinfo_nn_aliases import NN_ALIASES, SAMPLERS  # noqa: E402
+from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
@@ -834,7 +837,11 @@ OP_DB += (
     MATH_OPS
     + STRUCTURE_OPS
     + LINALG_OPS
+    + PRODUCTS_ADD
+    + FACTORIZATIONS
     + NN
+    + NN_ALIASES
+    + SAMPLERS
     + ACTIVATIONS
     + LOSSES
     + VISION

@@ -1,5 +1,6 @@
 """``numtorch.nn.functional``: the stateless functions behind the layers."""
 
+from ...ops.nn.channel_shuffle import channel_shuffle
 from ...ops.nn.conv import (
     conv1d,
     conv2d,
@@ -47,7 +48,14 @@ from .activation import (
 )
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .distance import cosine_similarity, pairwise_distance, pdist
-from .dropout import dropout, dropout1d, dropout2d, dropout3d
+from .dropout import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+)
 from .linear import bilinear, linear
 from .loss import (
     binary_cross_entropy,
@@ -123,7 +131,10 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "alpha_dropout",
+    "channel_shuffle",
     "dropout",
+    "feature_alpha_dropout",
     "dropout1d",
     "dropout2d",
     "dropout3d",

@@ -8,8 +8,8 @@ import warnings
 
 from ... import _creation
 from ..._tensor import Tensor
-from ...ops.linalg import baddbmm
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
+from ...ops.products_add import baddbmm
 from ...ops.shape import cat
 from .dropout import dropout
 from .linear import linear

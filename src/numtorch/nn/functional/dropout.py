@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from ... import _creation
@@ -76,3 +77,53 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False):
     return _feature_dropout(input, p, training, inplace, 5, "dropout3d")
+
+
+# torch's SELU constants: alpha * scale, the negative saturation value of selu
+_SELU_NEGATIVE = 1.7580993408473766
+
+
+def dropout_impl(input: Tensor, p: float, train: bool, *, alpha: bool, feature: bool, inplace):
+    """ATen's ``_dropout_impl``: plain or alpha dropout, of elements or of whole channels.
+
+    Alpha dropout keeps the mean and variance of SELU activations: dropped elements become
+    ``-_SELU_NEGATIVE``, then ``a * x + b`` restores the moments."""
+    if not 0.0 <= p <= 1.0:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = Tensor._make(xp.zeros((), input._data.dtype))
+        return input.mul_(zero) if inplace else input * zero
+    if feature:
+        if input.ndim < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+    else:
+        shape = tuple(input.shape)
+    dtype = input._data.dtype
+    keep = (_creation._rng(None).random(shape, dtype=xp.float32) >= p).astype(dtype)
+    if not alpha:
+        noise = Tensor._make(keep * dtype.type(1.0 / (1.0 - p)))
+        return input.mul_(noise) if inplace else input * noise
+    a = 1.0 / math.sqrt((_SELU_NEGATIVE**2 * p + 1) * (1 - p))
+    shift = Tensor._make(((keep - 1) * (_SELU_NEGATIVE * a) + _SELU_NEGATIVE * a * p).astype(dtype))
+    noise = Tensor._make((keep * a).astype(dtype))
+    if inplace:
+        return input.mul_(noise).add_(shift)
+    return input * noise + shift
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False):
+    """Dropout for SELU networks: dropped elements take SELU's saturation value and the
+    result is rescaled to keep zero mean and unit variance."""
+    _check_p(p)
+    return dropout_impl(input, p, training, alpha=True, feature=False, inplace=inplace)
+
+
+def feature_alpha_dropout(
+    input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False
+):
+    """Alpha dropout of whole channels (dim 1)."""
+    _check_p(p)
+    return dropout_impl(input, p, training, alpha=True, feature=True, inplace=inplace)

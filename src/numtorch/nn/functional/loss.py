@@ -325,6 +325,14 @@ def kl_div(
                 stacklevel=2,
             )
         enum = "sum" if reduction == "batchmean" else _reduction(None, None, reduction)
+    reduced = kl_div_reduced(input, target, enum, log_target)
+    if reduction == "batchmean" and input.ndim != 0:
+        reduced = reduced / input.shape[0]
+    return reduced
+
+
+def kl_div_reduced(input: Tensor, target: Tensor, reduction: str, log_target: bool) -> Tensor:
+    """ATen's kl_div (``torch.kl_div``): no warnings, no ``batchmean``."""
     if not (input.is_floating_point() or input.is_complex()) or not (
         target.is_floating_point() or target.is_complex()
     ):
@@ -333,10 +341,7 @@ def kl_div(
         losses = target.exp() * (target - input)
     else:
         losses = xlogy(target, target) - target * input
-    reduced = L.reduce_tensor(losses, enum)
-    if reduction == "batchmean" and input.ndim != 0:
-        reduced = reduced / input.shape[0]
-    return reduced
+    return L.reduce_tensor(losses, reduction)
 
 
 def poisson_nll_loss(

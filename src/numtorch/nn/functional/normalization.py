@@ -45,7 +45,16 @@ def batch_norm(
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size {size}"
             )
-    elif running_mean is None or running_var is None:
+    return batch_norm_unchecked(
+        input, weight, bias, running_mean, running_var, training, momentum, eps
+    )
+
+
+def batch_norm_unchecked(
+    input, weight, bias, running_mean, running_var, training, momentum, eps
+) -> Tensor:
+    """ATen's batch_norm (``torch.batch_norm``): without F's batch-size check."""
+    if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
     channels = input.shape[1]
     _check_running("running_mean", running_mean, channels)
@@ -71,6 +80,12 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
         >>> torch.nn.functional.layer_norm(torch.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
+    normalized_shape = check_layer_norm(input, normalized_shape, weight, bias)
+    return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)[0]
+
+
+def check_layer_norm(input: Tensor, normalized_shape, weight, bias) -> tuple:
+    """torch's layer_norm checks; returns ``normalized_shape`` as a tuple."""
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     normalized_shape = tuple(normalized_shape)
@@ -87,7 +102,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
                 f"shape {list(t.shape)} and normalized_shape = {list(normalized_shape)}"
             )
-    return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)[0]
+    return normalized_shape
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
@@ -144,6 +159,15 @@ def instance_norm(
         raise ValueError(
             f"Expected more than 1 spatial element when training, got input size {input.shape}"
         )
+    return instance_norm_unchecked(
+        input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps
+    )
+
+
+def instance_norm_unchecked(
+    input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps
+) -> Tensor:
+    """ATen's instance_norm (``torch.instance_norm``): without F's batch-size check."""
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError(
             "Expected running_mean and running_var to be defined when use_input_stats is false"
@@ -153,8 +177,8 @@ def instance_norm(
     with no_grad():
         stats = [None if t is None else t.repeat(b) for t in (running_mean, running_var)]
     shape = (1, b * c, *input.shape[2:])
-    out = batch_norm(
-        input.contiguous().view(shape), *stats, *repeated, use_input_stats, momentum, eps
+    out = batch_norm_unchecked(
+        input.contiguous().view(shape), *repeated, *stats, use_input_stats, momentum, eps
     )
     with no_grad():
         for stat, updated in zip((running_mean, running_var), stats):

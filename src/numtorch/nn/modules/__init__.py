@@ -35,7 +35,14 @@ from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .distance import CosineSimilarity, PairwiseDistance
-from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
+from .dropout import (
+    AlphaDropout,
+    Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from .flatten import Flatten, Unflatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Bilinear, Identity, Linear
@@ -103,6 +110,7 @@ from .transformer import (
     TransformerEncoderLayer,
 )
 from .upsampling import (
+    ChannelShuffle,
     Fold,
     PixelShuffle,
     PixelUnshuffle,
@@ -144,7 +152,9 @@ __all__ = [
     "CosineEmbeddingLoss",
     "CosineSimilarity",
     "CrossEntropyLoss",
+    "AlphaDropout",
     "Dropout",
+    "FeatureAlphaDropout",
     "Dropout1d",
     "Dropout2d",
     "Dropout3d",
@@ -195,6 +205,7 @@ __all__ = [
     "PairwiseDistance",
     "ParameterDict",
     "ParameterList",
+    "ChannelShuffle",
     "PixelShuffle",
     "PixelUnshuffle",
     "PoissonNLLLoss",

@@ -48,3 +48,17 @@ class Dropout2d(_DropoutNd):
 class Dropout3d(_DropoutNd):
     def forward(self, input):
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout for SELU networks: keeps zero mean and unit variance (``F.alpha_dropout``)."""
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels (dim 1)."""
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)

@@ -91,6 +91,20 @@ class PixelUnshuffle(Module):
         return f"downscale_factor={self.downscale_factor}"
 
 
+class ChannelShuffle(Module):
+    """Interleave ``groups`` groups of channels (dim 1)."""
+
+    def __init__(self, groups: int):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"
+
+
 class Unfold(Module):
     """Sliding blocks of an image as columns (im2col)."""
 

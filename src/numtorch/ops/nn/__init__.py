@@ -5,6 +5,7 @@ registers them."""
 from . import (  # noqa: F401
     activation,
     attention,
+    channel_shuffle,
     conv,
     distance,
     embedding,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from ..._dtypes import from_numpy_dtype
 from ...backend import xp
 from ..registry import defop
 from .activation import float_only
@@ -329,6 +330,17 @@ def _apply_matrices(x, matrices):
     return xp.ascontiguousarray(x)
 
 
+def _adaptive_avg_integer_error(input, output_size, dims):
+    # torch's paths: a mean() for a global pool, else the 2-D kernel (1-D runs as 2-D) or 3-D
+    if all(o == 1 for o in output_size):
+        name = from_numpy_dtype(input.dtype).scalar_name
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {name}"
+        )
+    float_only(input, "adaptive_avg_pool3d_cpu" if dims == 3 else "adaptive_avg_pool2d")
+
+
 def _register_adaptive(dims: int):
     @defop(
         name=f"adaptive_avg_pool{dims}d_backward",
@@ -348,8 +360,8 @@ def _register_adaptive(dims: int):
         input=lambda grad, input_shape, output_size: backward(grad, input_shape, output_size),
     )
     def forward(input, output_size):
-        if input.dtype.kind != "f":
-            raise RuntimeError(f'"adaptive_avg_pool{dims}d" not implemented for integer tensors')
+        if input.dtype.kind not in "fc":
+            _adaptive_avg_integer_error(input, output_size, dims)
         matrices = [
             _averaging_matrix(i, o, input.dtype) for i, o in zip(input.shape[-dims:], output_size)
         ]

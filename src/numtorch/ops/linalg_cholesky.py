@@ -1,0 +1,239 @@
+"""Solves from triangular and Cholesky factors: the deprecated ``triangular_solve`` (which
+also returns a copy of ``A``), ``cholesky_solve``, ``cholesky_inverse`` and
+``linalg.cholesky_ex``.
+
+With ``A = L L^H``: ``X = A^-1 B`` has ``gB = A^-1 gX`` and ``gL = -(C + C^H) L`` for
+``C = gB X^H``; ``A^-1`` has ``gL = -(R (G + G^H) R) L`` for ``R = A^-1``.
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from ..backend import xp
+from .linalg_functions import _deprecated
+from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices
+from .registry import defop, export
+from .return_types import structseq
+
+triangular_solve_type = structseq("triangular_solve", ("solution", "cloned_coefficient"))
+cholesky_ex_type = structseq("linalg_cholesky_ex", ("L", "info"))
+
+
+def _batched(a, b):
+    """``a`` and ``b`` with their batch dims broadcast against each other."""
+    batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:])
+
+
+def _check_same_dtype(b, A, b_name="b"):
+    if b.dtype is not A.dtype:
+        raise RuntimeError(
+            f"Expected {b_name} and A to have the same dtype, but found {b_name} of type "
+            f"{b.dtype.scalar_name} and A of type {A.dtype.scalar_name} instead."
+        )
+
+
+# -- triangular_solve ------------------------------------------------------------------------
+def _triangular_solve_grads(grads, A, result, upper, transpose, unitriangular, which):
+    g_solution, g_coefficient = grads
+    g_b = g_a = None
+    if g_solution is not None:
+        g_b = _triangular_solve(g_solution, A, upper, not transpose, unitriangular)[0]
+        if which == "b":
+            return g_b
+        g_a = -(result @ g_b.mT) if transpose else -(g_b @ result.mT)
+        shift = int(unitriangular)
+        g_a = g_a.triu(shift) if upper else g_a.tril(-shift)
+    if which == "b":
+        return None
+    if g_coefficient is not None:
+        g_a = g_coefficient if g_a is None else g_a + g_coefficient
+    return g_a
+
+
+@defop(
+    name="triangular_solve",
+    outputs=2,
+    returns=triangular_solve_type,
+    input=lambda grads, A, result, upper, transpose, unitriangular: _triangular_solve_grads(
+        grads, A, result, upper, transpose, unitriangular, "b"
+    ),
+    A=lambda grads, A, result, upper, transpose, unitriangular: _triangular_solve_grads(
+        grads, A, result, upper, transpose, unitriangular, "A"
+    ),
+)
+def _triangular_solve(input, A, upper, transpose, unitriangular):
+    b, A = _batched(input, A)
+    T = _triangle(A, upper, unitriangular)
+    if transpose:
+        T = xp.swapaxes(T, -1, -2)
+    return xp.linalg.solve(T, b), A.copy()
+
+
+@export
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
+    """Deprecated ``linalg.solve_triangular``: ``(solution, cloned_coefficient)`` with ``A X =
+    input`` (``A^T X = input`` when ``transpose``) for triangular ``A``, and a copy of ``A``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> A = torch.tensor([[2.0, 1.0], [0.0, 1.0]])
+        >>> torch.triangular_solve(torch.tensor([[3.0], [1.0]]), A).solution
+        tensor([[1.],
+                [1.]])
+    """
+    _deprecated(
+        "triangular_solve",
+        "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will "
+        "be removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments "
+        "reversed and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, "
+        "A).solution\nshould be replaced with\nX = torch.linalg.solve_triangular(A, B).",
+    )
+    for name, t in (("b", input), ("A", A)):
+        if t.ndim < 2:
+            raise RuntimeError(
+                f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, but it "
+                f"has {t.ndim} dimensions instead"
+            )
+    _check_same_dtype(input, A)
+    check_matrices(A, "torch.triangular_solve")
+    if input.shape[-2] != A.shape[-1]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for triangular_solve: each A matrix is {A.shape[-2]} by "
+            f"{A.shape[-1]} but each b matrix is {input.shape[-2]} by {input.shape[-1]}"
+        )
+    return _triangular_solve(input, A, bool(upper), bool(transpose), bool(unitriangular))
+
+
+# -- cholesky_solve and cholesky_inverse -----------------------------------------------------
+def _factor_product(L, upper):
+    """``A`` from its Cholesky factor: ``L L^H`` (``U^H U`` when ``upper``)."""
+    T = xp.triu(L) if upper else xp.tril(L)
+    Th = xp.conj(xp.swapaxes(T, -1, -2))
+    return Th @ T if upper else T @ Th
+
+
+def _cholesky_solve_grads(grad, input2, result, upper, which):
+    g_self = cholesky_solve(grad, input2, upper)
+    if which == "self":
+        return g_self
+    common = g_self @ result.mT
+    common = common + common.mT
+    return -(input2 @ common) if upper else -(common @ input2)
+
+
+@defop(
+    name="cholesky_solve",
+    input=lambda grad, input2, result, upper: _cholesky_solve_grads(
+        grad, input2, result, upper, "self"
+    ),
+    input2=lambda grad, input2, result, upper: _cholesky_solve_grads(
+        grad, input2, result, upper, "input2"
+    ),
+)
+def _cholesky_solve(input, input2, upper):
+    b, L = _batched(input, input2)
+    return xp.linalg.solve(_factor_product(L, upper), b)
+
+
+@export
+def cholesky_solve(input, input2, upper=False) -> Tensor:
+    """``X`` with ``A X = input`` for ``A = L L^H`` given its Cholesky factor ``input2``
+    (``U^H U`` when ``upper``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> L = torch.tensor([[2.0, 0.0], [1.0, 1.0]])
+        >>> torch.cholesky_solve(torch.tensor([[6.0], [3.0]]), L)
+        tensor([[1.5000],
+                [0.0000]])
+    """
+    for name, t in (("b", input), ("u", input2)):
+        if t.ndim < 2:
+            raise RuntimeError(
+                f"{name} should have at least 2 dimensions, but has {t.ndim} dimensions instead"
+            )
+    _check_same_dtype(input, input2)
+    check_matrices(input2, "torch.cholesky_solve")
+    if input.shape[-2] != input2.shape[-1]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {input2.shape[-2]} "
+            f"by {input2.shape[-1]} but each b matrix is {input.shape[-2]} by {input.shape[-1]}"
+        )
+    return _cholesky_solve(input, input2, bool(upper))
+
+
+def _cholesky_inverse_grad(grad, input, result, upper):
+    common = result @ (grad + grad.mT) @ result
+    return -(input @ common) if upper else -(common @ input)
+
+
+@defop(name="cholesky_inverse", input=_cholesky_inverse_grad)
+def _cholesky_inverse(input, upper):
+    return xp.linalg.inv(_factor_product(input, upper))
+
+
+@export
+def cholesky_inverse(input, upper=False) -> Tensor:
+    """``A^-1`` for ``A = L L^H`` given its Cholesky factor (``U^H U`` when ``upper``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.cholesky_inverse(torch.tensor([[2.0, 0.0], [0.0, 0.5]]))
+        tensor([[0.2500, 0.0000],
+                [0.0000, 4.0000]])
+    """
+    check_matrices(input, "cholesky_inverse")
+    return _cholesky_inverse(input, bool(upper))
+
+
+# -- linalg.cholesky_ex ----------------------------------------------------------------------
+def _potrf2(a) -> int:
+    """LAPACK's recursive Cholesky (lower) in place on one matrix; returns its info. On
+    failure the factored blocks and the updated remainder stay in ``a``, as LAPACK leaves them."""
+    n = a.shape[0]
+    if n == 1:
+        if not a[0, 0] > 0:
+            return 1
+        a[0, 0] = xp.sqrt(a[0, 0])
+        return 0
+    half = n // 2
+    info = _potrf2(a[:half, :half])
+    if info:
+        return info
+    a[half:, :half] = xp.linalg.solve(xp.tril(a[:half, :half]), a[half:, :half].T).T
+    a[half:, half:] -= a[half:, :half] @ a[half:, :half].T
+    info = _potrf2(a[half:, half:])
+    return info + half if info else 0
+
+
+def _partial_factors(data, upper):
+    """(factors, info) for a batch where some matrix is not positive-definite."""
+    flat = (xp.swapaxes(data, -1, -2) if upper else data).reshape(-1, *data.shape[-2:]).copy()
+    info = xp.array([_potrf2(matrix) for matrix in flat], dtype=xp.int32)
+    factors = xp.tril(flat).reshape(data.shape)
+    if upper:
+        factors = xp.swapaxes(factors, -1, -2).copy()
+    return factors, info.reshape(data.shape[:-2])
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    """``(L, info)``: ``linalg.cholesky`` that reports failure in ``info`` (the order of the
+    first leading minor that is not positive-definite) instead of raising.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.linalg.cholesky_ex(torch.tensor([[4.0, 2.0], [2.0, 2.0]])).info
+        tensor(0, dtype=torch.int32)
+    """
+    check_matrices(A, "linalg.cholesky_ex")
+    try:
+        L = _cholesky(A, bool(upper))
+        info = xp.zeros(A.shape[:-2], dtype=xp.int32)
+    except LinAlgError as error:
+        if check_errors:
+            message = str(error).replace("linalg.cholesky:", "linalg.cholesky_ex:")
+            raise LinAlgError(message) from None
+        factors, info = _partial_factors(A._data, bool(upper))
+        L = Tensor._make(factors)
+    return cholesky_ex_type(L, Tensor._make(info))

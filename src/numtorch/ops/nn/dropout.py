@@ -1,0 +1,23 @@
+"""native_dropout: dropout that also returns its boolean keep mask
+(``NativeDropoutBackward0``)."""
+
+from __future__ import annotations
+
+from ..._creation import _rng
+from ..._tensor import Tensor
+from ...backend import xp
+from ..registry import defop
+
+
+@defop(
+    name="native_dropout",
+    node="NativeDropoutBackward0",
+    input=lambda grad, mask, backward_scale: grad * mask * backward_scale,
+)
+def native_dropout_op(input, mask, scale, backward_scale):
+    return (input * mask).astype(input.dtype, copy=False) * input.dtype.type(scale)
+
+
+def keep_mask(shape, p: float) -> Tensor:
+    """Bernoulli(1 - p) samples as a boolean tensor."""
+    return Tensor._make(_rng(None).random(tuple(shape), dtype=xp.float32) >= p)

@@ -1,0 +1,241 @@
+"""Scaled-and-added products: ``beta * input + alpha * product`` for addmv, addr, baddbmm and
+addbmm (addmm lives beside mm in linalg.py), their in-place forms, and chain_matmul.
+
+Each is one primitive, as in torch (``AddmvBackward0``...). With ``beta == 0`` the input is
+ignored, NaNs included, as BLAS does."""
+
+from __future__ import annotations
+
+from .. import _dtypes
+from .._tensor import Tensor
+from ..backend import xp
+from .inplace import inplace_variant
+from .linalg import addmm
+from .linalg_functions import _deprecated, multi_dot
+from .registry import defop, export
+
+
+def _times(t, scale):
+    return t if scale == 1 else t * scale
+
+
+def _add_scaled(input, product, beta, alpha):
+    """``beta * input + alpha * product`` on arrays, in the product's dtype and shape."""
+    if alpha != 1:
+        product = product * xp.asarray(alpha).astype(product.dtype)
+    if beta == 0:
+        return xp.ascontiguousarray(product)
+    shifted = input if beta == 1 else input * xp.asarray(beta).astype(input.dtype)
+    if product.dtype == xp.bool_:
+        return xp.logical_or(product, shifted)
+    return (product + shifted).astype(product.dtype, copy=False)
+
+
+def _check_scalars(dtype: _dtypes.dtype, beta, alpha) -> None:
+    for name, value in (("beta", beta), ("alpha", alpha)):
+        if isinstance(value, bool) and dtype is not _dtypes.bool_:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if isinstance(value, float) and not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(
+                f"For integral input tensors, argument {name} must not be a floating point number."
+            )
+
+
+def _check_expand(input: Tensor, shape: tuple) -> None:
+    """torch expands ``input`` to the product's shape (it never broadcasts the product)."""
+    have = tuple(input.shape)
+    ok = len(have) <= len(shape) and all(h in (1, s) for h, s in zip(have[::-1], shape[::-1]))
+    if not ok:
+        raise RuntimeError(
+            f"The expanded size of the tensor ({shape[-1] if shape else 0}) must match the "
+            f"existing size ({have[-1] if have else 0}) at non-singleton dimension "
+            f"{len(shape) - 1}.  Target sizes: {list(shape)}.  Tensor sizes: {list(have)}"
+        )
+
+
+def _same_dtypes(name: str, *tensors: Tensor) -> None:
+    dtypes = [t.dtype for t in tensors]
+    if any(d is not dtypes[0] for d in dtypes):
+        names = ", ".join(d.scalar_name for d in dtypes[:-1]) + f", and {dtypes[-1].scalar_name}"
+        raise RuntimeError(f"{name} input tensors must have the same dtype, but got {names}")
+
+
+# -- addmv -----------------------------------------------------------------------------------
+@defop(
+    name="addmv",
+    input=lambda grad, beta: _times(grad, beta),
+    mat=lambda grad, vec, alpha: _times(grad.outer(vec), alpha),
+    vec=lambda grad, mat, alpha: _times(mat.t().mv(grad), alpha),
+)
+def _addmv(input, mat, vec, beta, alpha):
+    return _add_scaled(input, xp.matmul(mat, vec), beta, alpha)
+
+
+@export
+def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3), alpha=2)
+        tensor([7., 7.])
+    """
+    if mat.ndim != 2 or vec.ndim != 1 or mat.shape[1] != vec.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
+            f"({'x'.join(map(str, mat.shape))}), vec ({'x'.join(map(str, vec.shape))})"
+        )
+    _same_dtypes("addmv", input, mat, vec)
+    _check_expand(input, (mat.shape[0],))
+    _check_scalars(input.dtype, beta, alpha)
+    return _addmv(input, mat, vec, beta, alpha)
+
+
+# -- addr ------------------------------------------------------------------------------------
+@defop(
+    name="addr",
+    promote="same",
+    input=lambda grad, beta: _times(grad, beta),
+    vec1=lambda grad, vec2, alpha: _times(grad.mv(vec2), alpha),
+    vec2=lambda grad, vec1, alpha: _times(grad.t().mv(vec1), alpha),
+)
+def _addr(input, vec1, vec2, beta, alpha):
+    return _add_scaled(input, xp.multiply.outer(vec1, vec2), beta, alpha)
+
+
+@export
+def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)`` (operands promote to a common dtype).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.addr(torch.zeros(2, 2), torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+        tensor([[3., 4.],
+                [6., 8.]])
+    """
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    _check_expand(input, (vec1.shape[0], vec2.shape[0]))
+    _check_scalars(_dtypes.result_type(input, vec1, vec2), beta, alpha)
+    return _addr(input, vec1, vec2, beta, alpha)
+
+
+# -- baddbmm and addbmm ----------------------------------------------------------------------
+def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
+    for name, b in (("batch1", batch1), ("batch2", batch2)):
+        if b.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    if batch1.shape[0] != batch2.shape[0]:
+        raise RuntimeError(
+            f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
+            f"{batch2.shape[0]}"
+        )
+    if batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} and "
+            f"{batch2.shape[1]}x{batch2.shape[2]})"
+        )
+
+
+@defop(
+    name="baddbmm",
+    input=lambda grad, beta: _times(grad, beta),
+    batch1=lambda grad, batch2, alpha: _times(grad.bmm(batch2.transpose(1, 2)), alpha),
+    batch2=lambda grad, batch1, alpha: _times(batch1.transpose(1, 2).bmm(grad), alpha),
+)
+def _baddbmm(input, batch1, batch2, beta, alpha):
+    return _add_scaled(input, xp.matmul(batch1, batch2), beta, alpha)
+
+
+@export
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)``, one product per batch entry.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.baddbmm(torch.zeros(2, 1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1)).shape
+        torch.Size([2, 1, 1])
+    """
+    _check_batches(input, batch1, batch2)
+    if not (input.dtype is batch1.dtype is batch2.dtype):
+        raise RuntimeError(
+            f"Input dtypes must be the same, got: input {input.dtype.c_name}, batch1: "
+            f"{batch1.dtype.c_name}, batch2: {batch2.dtype.c_name}"
+        )
+    _check_expand(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]))
+    _check_scalars(input.dtype, beta, alpha)
+    return _baddbmm(input, batch1, batch2, beta, alpha)
+
+
+def _sum_batches_grad(grad, batch1, batch2, alpha, first):
+    # every batch entry's product received the same gradient
+    grad = grad.unsqueeze(0).expand(batch1.shape[0], grad.shape[0], grad.shape[1])
+    if first:
+        return _times(grad.bmm(batch2.transpose(1, 2)), alpha)
+    return _times(batch1.transpose(1, 2).bmm(grad), alpha)
+
+
+@defop(
+    name="addbmm",
+    input=lambda grad, beta: _times(grad, beta),
+    batch1=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 1),
+    batch2=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 0),
+)
+def _addbmm(input, batch1, batch2, beta, alpha):
+    product = xp.matmul(batch1, batch2).sum(axis=0, dtype=batch1.dtype)
+    return _add_scaled(input, product, beta, alpha)
+
+
+@export
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.addbmm(torch.zeros(1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1))
+        tensor([[6.]])
+    """
+    _check_batches(input, batch1, batch2)
+    for t in (batch1, batch2):
+        if t.dtype is not input.dtype:
+            raise RuntimeError(
+                f"self and mat2 must have the same dtype, but got {input.dtype.scalar_name} "
+                f"and {t.dtype.scalar_name}"
+            )
+    _check_expand(input, (batch1.shape[1], batch2.shape[2]))
+    _check_scalars(input.dtype, beta, alpha)
+    return _addbmm(input, batch1, batch2, beta, alpha)
+
+
+# In place: the functional result written back into ``input`` (same grad_fn, as in torch).
+for _op in (addmm, addmv, addr, baddbmm, addbmm):
+    setattr(Tensor, _op.__name__ + "_", inplace_variant(_op, _op.__name__ + "_"))
+export(Tensor.addmv_, name="addmv_", method=False)
+
+
+@export(method=False)
+def chain_matmul(*matrices) -> Tensor:
+    """The product of 2-D matrices in the cheapest order (deprecated: ``linalg.multi_dot``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.chain_matmul(torch.ones(2, 3), torch.ones(3, 4)).shape
+        torch.Size([2, 4])
+    """
+    _deprecated(
+        "chain_matmul",
+        "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
+        "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
+        "rather than multiple parameters.",
+    )
+    if len(matrices) == 1 and isinstance(matrices[0], (list, tuple)):
+        matrices = tuple(matrices[0])
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for m in matrices:
+        if m.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {m.ndim}, expected 2 instead.")
+    if len(matrices) == 1:
+        return matrices[0].clone()
+    return multi_dot(list(matrices))

@@ -1,0 +1,223 @@
+"""Random sampling with torch's overloads and checks: ``torch.normal`` (four forms),
+``torch.bernoulli``, ``torch.poisson``, and the in-place samplers ``cauchy_``, ``log_normal_``,
+``geometric_``, ``exponential_``, ``bernoulli_``.
+
+The values come from numtorch's own generator, not torch's stream. Samples do not depend
+differentiably on their parameters: as in torch, a sample from a tensor of parameters that
+requires grad gets a node (``NormalBackward1``...) whose gradient is zero.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+from .. import _creation, _dtypes
+from .._tensor import Tensor
+from ..backend import xp
+from .call import broadcast_shape
+from .registry import defop, export
+
+
+def _zero(grad):
+    return grad * 0
+
+
+def _not_implemented(kernel: str, t: Tensor) -> NotImplementedError:
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_name}'")
+
+
+# -- normal ----------------------------------------------------------------------------------
+@defop(name="normal_tensor_float", node="NormalBackward1", mean=_zero)
+def _normal_tensor_float(mean, std, noise):
+    return (mean + noise * std).astype(mean.dtype, copy=False)
+
+
+@defop(name="normal_float_tensor", node="NormalBackward2", std=_zero)
+def _normal_float_tensor(mean, std, noise):
+    return (noise * std + mean).astype(std.dtype, copy=False)
+
+
+@defop(name="normal_tensor_tensor", node="NormalBackward3", mean=_zero, std=_zero)
+def _normal_tensor_tensor(mean, std, noise):
+    return (mean + noise * std).astype(mean.dtype, copy=False)
+
+
+def _noise(shape, dtype, generator):
+    return _creation._rng(generator).standard_normal(tuple(shape)).astype(dtype.np)
+
+
+def _check_float(t: Tensor) -> None:
+    if t._data.dtype.kind not in "fc":
+        raise _not_implemented("normal_kernel_cpu", t)
+
+
+@export(method=False)
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None, **options):
+    """Normal samples: ``normal(mean_tensor, std=1.0)``, ``normal(mean, std_tensor)``,
+    ``normal(mean_tensor, std_tensor)`` (broadcast), or ``normal(mean, std, size)``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.normal(torch.zeros(2, 3), 1.0).shape
+        torch.Size([2, 3])
+    """
+    mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if (mean_t or std_t) and size is not None or not (mean_t or std_t) and size is None:
+        kinds = ", ".join(
+            type(v).__name__ if not isinstance(v, Tensor) else "Tensor"
+            for v in (mean, std, size)
+            if v is not None
+        )
+        raise TypeError(f"normal() received an invalid combination of arguments - got ({kinds})")
+    if mean_t and std_t:
+        _check_float(mean)
+        if (std._data < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        shape = broadcast_shape(mean.shape, std.shape)
+        return _normal_tensor_tensor(mean, std, _noise(shape, mean.dtype, generator))
+    if mean_t:
+        _check_float(mean)
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        return _normal_tensor_float(mean, std, _noise(mean.shape, mean.dtype, generator))
+    if std_t:
+        _check_float(std)
+        if (std._data < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        return _normal_float_tensor(mean, std, _noise(std.shape, std.dtype, generator))
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+    shape = _creation.shape_arg((size,), "normal")
+    if dt.np.kind not in "fc":
+        raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dt.scalar_name}'")
+    data = mean + _noise(shape, dt, generator) * dt.np.type(std)
+    return _creation._finish(data.astype(dt.np), options.get("requires_grad", False), "normal()")
+
+
+# -- bernoulli and poisson -------------------------------------------------------------------
+@defop(name="bernoulli", node="BernoulliBackward0", input=_zero)
+def _bernoulli(input, draw):
+    return (draw < input).astype(input.dtype)
+
+
+def _check_p(p) -> None:
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+
+
+@export
+def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
+    """0/1 samples: each element is 1 with probability ``input`` (or ``p`` for every element),
+    in ``input``'s dtype.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.bernoulli(torch.tensor([0.0, 1.0]))
+        tensor([0., 1.])
+    """
+    draw = _creation._rng(generator).random(tuple(input.shape))
+    if p is not None:
+        if isinstance(p, Tensor):
+            raise TypeError(
+                "bernoulli() received an invalid combination of arguments - got (Tensor, p=Tensor)"
+            )
+        _check_p(p)
+        return Tensor._make((draw < p).astype(input._data.dtype))
+    data = input._data
+    if data.dtype.kind == "f" and not ((data >= 0) & (data <= 1)).all():
+        raise RuntimeError(
+            "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
+    return _bernoulli(input, draw)
+
+
+@defop(name="poisson", input=_zero)
+def _poisson(input, generator):
+    return _creation._rng(generator).poisson(input).astype(input.dtype)
+
+
+@export(method=False)
+def poisson(input, generator=None) -> Tensor:
+    """Poisson samples with rates ``input`` (a float tensor), in ``input``'s dtype.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.poisson(torch.zeros(3))
+        tensor([0., 0., 0.])
+    """
+    if input._data.dtype.kind != "f":
+        raise _not_implemented("poisson_cpu", input)
+    if (input._data < 0).any():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    return _poisson(input, generator)
+
+
+# -- in-place samplers -----------------------------------------------------------------------
+def _fill_(t: Tensor, values, name: str) -> Tensor:
+    from .inplace import check_inplace
+
+    check_inplace(t, name)
+    t._data[...] = values
+    t._bump_version()
+    return t
+
+
+def _continuous(t: Tensor, name: str, label: str, c_name: bool = True) -> None:
+    if t._data.dtype.kind not in "fc":
+        spelled = t.dtype.c_name if c_name else t.dtype.scalar_name
+        raise RuntimeError(
+            f"{label} distribution is a continuous probability distribution. dtype must be a "
+            f"floating point but you specified {spelled}"
+        )
+
+
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
+    """Fill with Cauchy samples: ``median + sigma * tan(pi (u - 1/2))``."""
+    _continuous(self, "cauchy_", "Cauchy")
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    u = _creation._rng(generator).random(tuple(self.shape))
+    return _fill_(self, median + sigma * xp.tan(math.pi * (u - 0.5)), "cauchy_")
+
+
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
+    """Fill with ``exp(N(mean, std^2))`` samples."""
+    if self._data.dtype.kind not in "fc":
+        raise _not_implemented("log_normal_cpu", self)
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    values = _creation._rng(generator).lognormal(mean, std, tuple(self.shape))
+    return _fill_(self, values, "log_normal_")
+
+
+def geometric_(self, p, *, generator=None) -> Tensor:
+    """Fill with the number of Bernoulli(p) trials up to the first success (1, 2, ...)."""
+    if self._data.dtype == xp.bool_:
+        raise _not_implemented("geometric_cpu", self)
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    values = _creation._rng(generator).geometric(p, tuple(self.shape))
+    return _fill_(self, values, "geometric_")
+
+
+def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
+    """Fill with Exponential(lambd) samples (mean ``1 / lambd``)."""
+    _continuous(self, "exponential_", "Exponential", c_name=False)
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    values = _creation._rng(generator).exponential(1.0 / lambd, tuple(self.shape))
+    return _fill_(self, values, "exponential_")
+
+
+def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
+    """Fill with 0/1 samples, 1 with probability ``p`` (a number or a tensor of them)."""
+    if isinstance(p, numbers.Number):
+        _check_p(p)
+    return _creation.random_fill_(self, "bernoulli", p, None, generator)
+
+
+for _fn in (cauchy_, log_normal_, geometric_, exponential_, bernoulli_):
+    setattr(Tensor, _fn.__name__, _fn)

@@ -1,0 +1,135 @@
+"""Op samples for the LU factorization and its solves, the deprecated ``triangular_solve``
+and the Cholesky-factor solves (part of the op sample table in ``opinfo.py``). Matrices are
+well conditioned and their pivots well separated, so small perturbations keep the pivoting."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .opinfo import OpInfo, Sample, _n
+
+
+def _pivoted(rng, *shape):
+    # diagonally dominant after a fixed row permutation: pivots need row swaps, never ties
+    n = shape[-1]
+    a = 0.3 * rng.standard_normal(shape) + 3 * np.eye(n) * np.arange(1, n + 1)
+    return a[..., ::-1, :].copy()
+
+
+def _factor(rng, *shape):
+    # a Cholesky-like factor with a safe diagonal (the op reads one triangle of it)
+    return 0.3 * rng.standard_normal(shape) + 2 * np.eye(shape[-1])
+
+
+def _lu_factor(t, a):
+    return t.linalg.lu_factor(a)
+
+
+def _lu_solve(t, a, b, **k):
+    return t.linalg.lu_solve(*_lu_factor(t, a), b, **k)
+
+
+def _triangular_both(t, b, a, **k):
+    solution, coefficient = t.triangular_solve(b, a, **k)
+    return solution * 2 + coefficient.sum()
+
+
+def _square_samples(rng):
+    return [Sample((_pivoted(rng, 3, 3),)), Sample((_pivoted(rng, 2, 4, 4),))]
+
+
+def _rect(rng, m, n):
+    # m x n with well-separated pivots in its leading square block
+    k = min(m, n)
+    a = 0.3 * rng.standard_normal((m, n))
+    a[:k, :k] += 3 * np.eye(k) * np.arange(1, k + 1)
+    return a[::-1].copy() if m <= n else a
+
+
+def _any_samples(rng):
+    return _square_samples(rng) + [Sample((_rect(rng, 2, 4),)), Sample((_rect(rng, 4, 2),))]
+
+
+FACTORIZATIONS = [
+    OpInfo("linalg.lu_factor", lambda t, a: _lu_factor(t, a).LU, _any_samples, None),
+    OpInfo("linalg.lu_factor_ex", lambda t, a: t.linalg.lu_factor_ex(a)[0], _square_samples, None),
+    OpInfo("lu", lambda t, a: t.lu(a)[0], _square_samples, None),
+    OpInfo("linalg.lu_L", lambda t, a: t.linalg.lu(a).L, _any_samples, None),
+    OpInfo("linalg.lu_U", lambda t, a: t.linalg.lu(a).U, _any_samples, None),
+    OpInfo(
+        "linalg.lu_PLU",
+        lambda t, a: (lambda r: r.P @ r.L @ r.U)(t.linalg.lu(a)),
+        _any_samples,
+        lambda a: a,
+    ),
+    OpInfo("lu_unpack_L", lambda t, a: t.lu_unpack(*_lu_factor(t, a)).L, _any_samples, None),
+    OpInfo("lu_unpack_U", lambda t, a: t.lu_unpack(*_lu_factor(t, a))[2], _any_samples, None),
+    OpInfo(
+        "linalg.lu_solve",
+        _lu_solve,
+        lambda rng: [
+            Sample((_pivoted(rng, 3, 3), _n(rng, 3, 2))),
+            Sample((_pivoted(rng, 3, 3), _n(rng, 2, 3)), {"left": False}),
+            Sample((_pivoted(rng, 3, 3), _n(rng, 3, 2)), {"adjoint": True}),
+            Sample((_pivoted(rng, 3, 3), _n(rng, 1, 3)), {"left": False, "adjoint": True}),
+            Sample((_pivoted(rng, 2, 3, 3), _n(rng, 3, 1))),
+        ],
+        lambda a, b, left=True, adjoint=False: (
+            np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, b)
+            if left
+            else np.swapaxes(
+                np.linalg.solve(a if adjoint else np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)),
+                -1,
+                -2,
+            )
+        ),
+    ),
+    OpInfo(
+        "lu_solve",
+        lambda t, b, a: t.lu_solve(b, *_lu_factor(t, a)),
+        lambda rng: [Sample((_n(rng, 3, 2), _pivoted(rng, 3, 3)))],
+        lambda b, a: np.linalg.solve(a, b),
+    ),
+    OpInfo(
+        "triangular_solve",
+        lambda t, b, a, **k: t.triangular_solve(b, a, **k).solution,
+        lambda rng: [
+            Sample((_n(rng, 3, 2), _factor(rng, 3, 3))),
+            Sample((_n(rng, 3, 2), _factor(rng, 3, 3)), {"upper": False, "transpose": True}),
+            Sample((_n(rng, 2, 3, 1), _factor(rng, 3, 3)), {"unitriangular": True}),
+        ],
+        None,
+    ),
+    OpInfo(
+        "triangular_solve_both",
+        _triangular_both,
+        lambda rng: [Sample((_n(rng, 3, 2), _factor(rng, 3, 3)), {"upper": False})],
+        None,
+    ),
+    OpInfo(
+        "cholesky_solve",
+        lambda t, b, f, upper=False: t.cholesky_solve(b, f.triu() if upper else f.tril(), upper),
+        lambda rng: [
+            Sample((_n(rng, 3, 2), _factor(rng, 3, 3))),
+            Sample((_n(rng, 3, 2), _factor(rng, 3, 3)), {"upper": True}),
+            Sample((_n(rng, 2, 3, 1), _factor(rng, 3, 3))),
+        ],
+        None,
+    ),
+    OpInfo(
+        "cholesky_inverse",
+        lambda t, f, upper=False: t.cholesky_inverse(f.triu() if upper else f.tril(), upper),
+        lambda rng: [
+            Sample((_factor(rng, 3, 3),)),
+            Sample((_factor(rng, 3, 3),), {"upper": True}),
+            Sample((_factor(rng, 2, 2, 2),)),
+        ],
+        None,
+    ),
+    OpInfo(
+        "linalg.cholesky_ex",
+        lambda t, a: t.linalg.cholesky_ex(a @ a.mT).L,
+        lambda rng: [Sample((_factor(rng, 3, 3),))],
+        None,
+    ),
+]
