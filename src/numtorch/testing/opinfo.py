@@ -825,6 +825,7 @@ from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
+from .opinfo_nn_more import NN_MORE  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
@@ -835,6 +836,7 @@ OP_DB += (
     + STRUCTURE_OPS
     + LINALG_OPS
     + NN
+    + NN_MORE
     + ACTIVATIONS
     + LOSSES
     + VISION

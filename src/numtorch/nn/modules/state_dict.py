@@ -9,6 +9,7 @@ keys in torch's words, and a shape mismatch is always an error naming the key. T
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ..parameter import Parameter
+from .hooks import add_hook
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -31,6 +33,26 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 class StateDictMixin:
     """The state-dict half of ``Module`` (kept in its own file for size)."""
+
+    def _register_state_dict_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict``
+        collects this module's entries; a returned dict replaces the state dict."""
+        return add_hook(self._state_dict_hooks, hook)
+
+    register_state_dict_post_hook = _register_state_dict_hook
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
+        """``hook(state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` (the module first with ``with_module``) runs before
+        this module loads its entries; it may edit ``state_dict``."""
+        if with_module:
+            return add_hook(self._load_state_dict_pre_hooks, functools.partial(hook, self))
+        return add_hook(self._load_state_dict_pre_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` runs before this module loads its entries."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
         for name, param in self._parameters.items():

@@ -16,4 +16,5 @@ from . import (  # noqa: F401
     pooling,
     rnn,
     upsample,
+    weight_norm,
 )
