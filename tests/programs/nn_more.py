@@ -83,3 +83,27 @@ err(lambda: nn.utils.spectral_norm(legacy))
 nn.utils.remove_spectral_norm(legacy)
 out(list(legacy.state_dict()))
 err(lambda: nn.utils.parametrizations.spectral_norm(nn.Linear(2, 2), n_power_iterations=0))
+# ---
+# EmbeddingBag / F.embedding_bag: modes, offsets, per-sample weights, padding
+weight = torch.arange(18.0).reshape(6, 3).requires_grad_()
+indices = torch.tensor([1, 2, 4, 4, 3, 0, 5])
+offsets = torch.tensor([0, 2, 2, 5])
+for mode in ["sum", "mean", "max"]:
+    y = F.embedding_bag(indices, weight, offsets, mode=mode, padding_idx=4)
+    y.pow(2).sum().backward()
+    out(mode, y, weight.grad)
+    weight.grad = None
+psw = torch.linspace(0.5, 2.0, 7, requires_grad=True)
+y = F.embedding_bag(indices, weight, offsets, mode="sum", per_sample_weights=psw)
+y.sum().backward()
+out(y, psw.grad, weight.grad)
+bag = nn.EmbeddingBag(6, 3, mode="max", include_last_offset=True)
+with torch.no_grad():
+    bag.weight.copy_(weight)
+print(bag, nn.EmbeddingBag(4, 2, padding_idx=-1, max_norm=1.5))
+out(bag(indices, torch.tensor([0, 3, 7])), bag(torch.tensor([[0, 5], [2, 2]])))
+err(lambda: F.embedding_bag(indices, weight, offsets, mode="max", per_sample_weights=psw))
+err(lambda: F.embedding_bag(indices, weight))
+err(lambda: F.embedding_bag(indices.view(1, 7), weight, offsets))
+err(lambda: F.embedding_bag(indices, weight, offsets, mode="median"))
+err(lambda: F.embedding_bag(torch.tensor([9]), weight, torch.tensor([0])))

@@ -3,7 +3,23 @@ embedding bags, grid sampling."""
 
 from __future__ import annotations
 
-from .opinfo import OpInfo, Sample, _n, _pos
+from .opinfo import OpInfo, Sample, _distinct, _n, _pos
+from .opinfo_nn import _indices
+
+
+def _embedding_bag(mode, offsets=(0, 2, 2, 5), **kwargs):
+    def op(t, weight, *per_sample_weights):
+        return t.nn.functional.embedding_bag(
+            _indices(t, [1, 2, 4, 4, 3, 0, 1]),
+            weight,
+            _indices(t, offsets),
+            mode=mode,
+            per_sample_weights=per_sample_weights[0] if per_sample_weights else None,
+            **kwargs,
+        )
+
+    return op
+
 
 NN_MORE = [
     OpInfo(
@@ -15,5 +31,20 @@ NN_MORE = [
             Sample((_n(rng, 2, 3, 2), _pos(rng, 1, 3, 1), 1)),
             Sample((_n(rng, 3, 2), _pos(rng), -1)),
         ],
+    ),
+    OpInfo(
+        "embedding_bag_sum",
+        _embedding_bag("sum", padding_idx=3),
+        lambda rng: [Sample((_n(rng, 5, 3),)), Sample((_n(rng, 5, 3), _n(rng, 7)))],
+    ),
+    OpInfo(
+        "embedding_bag_mean",
+        _embedding_bag("mean", (0, 2, 2, 7), include_last_offset=True),
+        lambda rng: [Sample((_n(rng, 5, 3),))],
+    ),
+    OpInfo(
+        "embedding_bag_max",
+        _embedding_bag("max", padding_idx=0),
+        lambda rng: [Sample((_distinct(rng, 5, 3),))],
     ),
 ]

@@ -95,7 +95,7 @@ from .pooling import (
     max_pool2d,
     max_pool3d,
 )
-from .sparse import embedding, one_hot
+from .sparse import embedding, embedding_bag, one_hot
 from .vision import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
 
 __all__ = [
@@ -130,6 +130,7 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "embedding_bag",
     "fold",
     "gaussian_nll_loss",
     "gelu",

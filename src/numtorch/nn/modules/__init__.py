@@ -93,7 +93,7 @@ from .pooling import (
     MaxPool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .syncbatchnorm import SyncBatchNorm
 from .transformer import (
     Transformer,
@@ -150,6 +150,7 @@ __all__ = [
     "Dropout3d",
     "ELU",
     "Embedding",
+    "EmbeddingBag",
     "Flatten",
     "Fold",
     "GELU",

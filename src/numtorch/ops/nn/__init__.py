@@ -8,6 +8,7 @@ from . import (  # noqa: F401
     conv,
     distance,
     embedding,
+    embedding_bag,
     fold,
     loss,
     normalization,
