@@ -107,3 +107,32 @@ err(lambda: F.embedding_bag(indices, weight))
 err(lambda: F.embedding_bag(indices.view(1, 7), weight, offsets))
 err(lambda: F.embedding_bag(indices, weight, offsets, mode="median"))
 err(lambda: F.embedding_bag(torch.tensor([9]), weight, torch.tensor([0])))
+# ---
+# affine_grid + grid_sample: a spatial transformer, every mode and padding
+torch.set_default_dtype(torch.float64)  # float32 theta gradients cancel to a few ulps
+image = torch.arange(24.0).reshape(1, 2, 3, 4).requires_grad_()
+theta = torch.tensor([[[0.9, -0.3, 0.1], [0.2, 1.2, -0.15]]], requires_grad=True)
+for corners in [False, True]:
+    grid = F.affine_grid(theta, [1, 2, 3, 4], align_corners=corners)
+    out(grid)
+    for mode in ["bilinear", "nearest"]:
+        for padding in ["zeros", "border", "reflection"]:
+            y = F.grid_sample(image, grid, mode=mode, padding_mode=padding, align_corners=corners)
+            y.pow(2).sum().backward()
+            out(mode, padding, y, image.grad, theta.grad)
+            image.grad = None
+            theta.grad = None
+volume = torch.linspace(-1, 1, 24).reshape(1, 1, 2, 3, 4)
+grid3 = F.affine_grid(
+    torch.tensor([[[1.0, 0.2, 0, 0], [0, 1, 0, 0.1], [0, 0, 0.8, 0]]]),
+    [1, 1, 2, 2, 3],
+    align_corners=False,
+)
+out(F.grid_sample(volume, grid3, align_corners=False))
+err(lambda: F.grid_sample(image, grid, mode="area"))
+err(lambda: F.grid_sample(image, grid, padding_mode="wrap"))
+err(lambda: F.grid_sample(image, torch.zeros(2, 1, 1, 2)))
+err(lambda: F.grid_sample(image, torch.zeros(1, 1, 1, 3)))
+err(lambda: F.affine_grid(torch.zeros(1, 2, 3, dtype=torch.long), [1, 1, 2, 2]))
+err(lambda: F.affine_grid(theta, [1, 1, 2]))
+err(lambda: F.affine_grid(theta, [1, 3, 3, 3, 3]))

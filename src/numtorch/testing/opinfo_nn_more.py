@@ -21,6 +21,21 @@ def _embedding_bag(mode, offsets=(0, 2, 2, 5), **kwargs):
     return op
 
 
+def _grid_sample(mode, padding_mode, align_corners):
+    def op(t, input, grid):
+        return t.nn.functional.grid_sample(
+            input, grid, mode=mode, padding_mode=padding_mode, align_corners=align_corners
+        )
+
+    return op
+
+
+def _grid(rng, *shape):
+    # inside and a little outside [-1, 1], away from the kinks at pixel centres is not needed:
+    # random points almost surely miss them
+    return rng.uniform(-1.2, 1.2, shape)
+
+
 NN_MORE = [
     OpInfo(
         "_weight_norm",
@@ -46,5 +61,31 @@ NN_MORE = [
         "embedding_bag_max",
         _embedding_bag("max", padding_idx=0),
         lambda rng: [Sample((_distinct(rng, 5, 3),))],
+    ),
+    *[
+        OpInfo(
+            f"grid_sample_{mode}_{padding}_{int(corners)}",
+            _grid_sample(mode, padding, corners),
+            lambda rng: [
+                Sample((_n(rng, 1, 2, 3, 4), _grid(rng, 1, 2, 3, 2))),
+                Sample((_n(rng, 1, 1, 2, 3, 2), _grid(rng, 1, 2, 1, 2, 3))),
+            ],
+        )
+        for mode, padding, corners in [
+            ("bilinear", "zeros", False),
+            ("bilinear", "border", True),
+            ("bilinear", "reflection", False),
+            ("bilinear", "reflection", True),
+            ("nearest", "zeros", True),
+        ]
+    ],
+    OpInfo(
+        "affine_grid",
+        lambda t, theta, size, corners: t.nn.functional.affine_grid(theta, size, corners),
+        lambda rng: [
+            Sample((_n(rng, 2, 2, 3), [2, 1, 3, 4], False)),
+            Sample((_n(rng, 1, 2, 3), [1, 3, 2, 2], True)),
+            Sample((_n(rng, 1, 3, 4), [1, 1, 2, 2, 3], False)),
+        ],
     ),
 ]

@@ -95,11 +95,13 @@ from .pooling import (
     max_pool2d,
     max_pool3d,
 )
+from .sampling import affine_grid, grid_sample
 from .sparse import embedding, embedding_bag, one_hot
 from .vision import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
 
 __all__ = [
     "adaptive_avg_pool1d",
+    "affine_grid",
     "adaptive_avg_pool2d",
     "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
@@ -135,6 +137,7 @@ __all__ = [
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "grid_sample",
     "group_norm",
     "hardshrink",
     "hardsigmoid",

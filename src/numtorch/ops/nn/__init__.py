@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     embedding,
     embedding_bag,
     fold,
+    grid_sample,
     loss,
     normalization,
     padding,
