@@ -37,7 +37,69 @@ LAYERS = [
         [_BAG, np.array([0, 3, 3, 8])],
         {},
     ),
+    ("lp-pool1d", lambda m: m.nn.LPPool1d(2, 3, stride=2), [_rng.standard_normal((2, 3, 7))], {}),
+    (
+        "lp-pool2d-ceil",
+        lambda m: m.nn.LPPool2d(1.5, (2, 3), ceil_mode=True),
+        [_rng.uniform(0.5, 2, (1, 2, 5, 7))],
+        {},
+    ),
+    (
+        "lp-pool2d-inf",
+        lambda m: m.nn.LPPool2d(float("inf"), 2),
+        [_rng.standard_normal((1, 2, 4, 4))],
+        {},
+    ),
+    ("lp-pool3d", lambda m: m.nn.LPPool3d(3, 2), [_rng.uniform(0.5, 2, (1, 1, 2, 4, 4))], {}),
+    ("channel-shuffle", lambda m: m.nn.ChannelShuffle(3), [_rng.standard_normal((2, 6, 2, 3))], {}),
 ]
+
+
+def _unpool_case(make_pool, make_unpool, shape, **kwargs):
+    def call(lib_module, x):
+        lib = numtorch if isinstance(x, numtorch.Tensor) else torch
+        pooled, indices = make_pool(lib)(x)
+        return lib_module(pooled, indices, **kwargs)
+
+    return make_unpool, [_rng.standard_normal(shape)], call
+
+
+UNPOOLS = [
+    (
+        "max-unpool1d",
+        *_unpool_case(
+            lambda m: m.nn.MaxPool1d(2, return_indices=True),
+            lambda m: m.nn.MaxUnpool1d(2),
+            (2, 3, 6),
+        ),
+    ),
+    (
+        "max-unpool2d-output-size",
+        *_unpool_case(
+            lambda m: m.nn.MaxPool2d(3, 2, 1, return_indices=True),
+            lambda m: m.nn.MaxUnpool2d(3, 2, 1),
+            (1, 2, 5, 6),
+            output_size=[1, 2, 5, 6],
+        ),
+    ),
+    (
+        "max-unpool3d",
+        *_unpool_case(
+            lambda m: m.nn.MaxPool3d(2, return_indices=True),
+            lambda m: m.nn.MaxUnpool3d(2),
+            (1, 1, 4, 4, 2),
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "make, inputs, call", [case[1:] for case in UNPOOLS], ids=[case[0] for case in UNPOOLS]
+)
+def test_unpool_matches_torch(make, inputs, call):
+    results = run_both(make, torch, inputs, call=call)
+    assert repr(results["numtorch"][4]) == repr(results["torch"][4])
+    assert_runs_match(results)
 
 
 @pytest.mark.parametrize(
@@ -80,6 +142,20 @@ ERRORS = [
     lambda m: _bag_call(m, mode="max", scale_grad_by_freq=True),
     lambda m: _bag_call(m, indices=m.tensor([[[1]]])),
     lambda m: m.nn.EmbeddingBag(3, 2, padding_idx=3),
+    lambda m: m.nn.functional.channel_shuffle(m.ones(1, 4, 2), 3),
+    lambda m: m.nn.functional.channel_shuffle(m.ones(4, 2), 2),
+    lambda m: m.nn.functional.channel_shuffle(m.ones(1, 4, 2), 0),
+    lambda m: m.nn.functional.max_unpool2d(
+        m.ones(1, 1, 2, 2), m.zeros(1, 1, 2, 2, dtype=m.long), 2, output_size=(9, 9)
+    ),
+    lambda m: m.nn.functional.max_unpool2d(
+        m.ones(1, 1, 2, 2), m.zeros(1, 1, 2, 2, dtype=m.long), 2, output_size=(1, 2, 3)
+    ),
+    lambda m: m.nn.functional.max_unpool2d(m.ones(1, 1, 2, 2), m.zeros(1, 1, 2, 2), 2),
+    lambda m: m.nn.functional.max_unpool2d(m.ones(1, 1, 2, 2), m.zeros(1, 1, 2, dtype=m.long), 2),
+    lambda m: m.nn.functional.max_unpool2d(
+        m.ones(1, 1, 2, 2), m.full((1, 1, 2, 2), 99, dtype=m.long), 2
+    ),
 ]
 
 

@@ -136,3 +136,34 @@ err(lambda: F.grid_sample(image, torch.zeros(1, 1, 1, 3)))
 err(lambda: F.affine_grid(torch.zeros(1, 2, 3, dtype=torch.long), [1, 1, 2, 2]))
 err(lambda: F.affine_grid(theta, [1, 1, 2]))
 err(lambda: F.affine_grid(theta, [1, 3, 3, 3, 3]))
+# ---
+# LPPool, MaxUnpool, ChannelShuffle
+x = (torch.arange(48.0).reshape(1, 3, 4, 4) / 10 - 2).requires_grad_()
+for pool in [
+    nn.LPPool2d(2, 2),
+    nn.LPPool2d(1.5, (2, 3), stride=1, ceil_mode=True),
+    nn.LPPool1d(3, 2),
+]:
+    inp = x.abs() + 0.1 if pool.norm_type == 1.5 else x
+    inp = inp.flatten(2) if isinstance(pool, nn.LPPool1d) else inp
+    y = pool(inp)
+    y.sum().backward()
+    print(pool)
+    out(y, x.grad)
+    x.grad = None
+pool, unpool = nn.MaxPool2d(2, return_indices=True), nn.MaxUnpool2d(2)
+pooled, indices = pool(x)
+restored = unpool(pooled, indices)
+restored.pow(2).sum().backward()
+print(unpool, nn.MaxUnpool1d(3, stride=2, padding=1))
+out(pooled, indices, restored, x.grad)
+out(unpool(pooled, indices, output_size=[5, 5]).shape)
+p1, i1 = F.max_pool1d(x.flatten(2), 3, return_indices=True)
+out(F.max_unpool1d(p1, i1, 3))
+shuffle = nn.ChannelShuffle(3)
+print(shuffle)
+out(shuffle(x), F.channel_shuffle(x, 1), torch.channel_shuffle(x.detach(), 3))
+err(lambda: unpool(pooled, indices, output_size=[9, 9]))
+err(lambda: F.max_unpool2d(pooled, indices.float(), 2))
+err(lambda: F.channel_shuffle(x, 2))
+err(lambda: F.channel_shuffle(torch.ones(6), 2))

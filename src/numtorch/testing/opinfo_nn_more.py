@@ -80,6 +80,36 @@ NN_MORE = [
         ]
     ],
     OpInfo(
+        "channel_shuffle",
+        lambda t, x, groups: t.nn.functional.channel_shuffle(x, groups),
+        lambda rng: [Sample((_n(rng, 2, 6, 2), 3)), Sample((_n(rng, 1, 4, 2, 1, 2), 2))],
+    ),
+    OpInfo(
+        "max_unpool2d",
+        lambda t, x: t.nn.functional.max_unpool2d(
+            x, _indices(t, [[[[0, 3], [9, 10]], [[5, 2], [8, 15]]]]), 2, output_size=(4, 4)
+        ),
+        lambda rng: [Sample((_n(rng, 1, 2, 2, 2),))],
+    ),
+    OpInfo(
+        "max_unpool1d",
+        lambda t, x: t.nn.functional.max_unpool1d(x, _indices(t, [[[1, 2, 5]]]), 2),
+        lambda rng: [Sample((_n(rng, 1, 1, 3),))],
+    ),
+    OpInfo(
+        "max_unpool3d",
+        lambda t, x: t.nn.functional.max_unpool3d(x, _indices(t, [[[[[0, 7]]]]]), 2),
+        lambda rng: [Sample((_n(rng, 1, 1, 1, 1, 2),))],
+    ),
+    OpInfo(
+        "lp_pool2d",
+        lambda t, x, *args: t.nn.functional.lp_pool2d(x, *args),
+        lambda rng: [
+            Sample((_pos(rng, 1, 2, 4, 4), 2, 2)),
+            Sample((_pos(rng, 1, 1, 3, 5), 1.5, (2, 3), 1, True)),
+        ],
+    ),
+    OpInfo(
         "affine_grid",
         lambda t, theta, size, corners: t.nn.functional.affine_grid(theta, size, corners),
         lambda rng: [

@@ -8,6 +8,7 @@ from ...ops.nn.conv import (
     conv_transpose2d,
     conv_transpose3d,
 )
+from ...ops.nn.unpool import channel_shuffle
 from .activation import (
     celu,
     celu_,
@@ -91,15 +92,28 @@ from .pooling import (
     avg_pool1d,
     avg_pool2d,
     avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
     max_pool1d,
     max_pool2d,
     max_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
 from .sampling import affine_grid, grid_sample
 from .sparse import embedding, embedding_bag, one_hot
 from .vision import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
 
 __all__ = [
+    "channel_shuffle",
+    "max_unpool3d",
+    "max_unpool2d",
+    "max_unpool1d",
+    "lp_pool3d",
+    "lp_pool2d",
+    "lp_pool1d",
     "adaptive_avg_pool1d",
     "affine_grid",
     "adaptive_avg_pool2d",

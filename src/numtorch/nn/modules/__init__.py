@@ -88,9 +88,15 @@ from .pooling import (
     AvgPool1d,
     AvgPool2d,
     AvgPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
     MaxPool1d,
     MaxPool2d,
     MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding, EmbeddingBag
@@ -103,6 +109,7 @@ from .transformer import (
     TransformerEncoderLayer,
 )
 from .upsampling import (
+    ChannelShuffle,
     Fold,
     PixelShuffle,
     PixelUnshuffle,
@@ -113,6 +120,13 @@ from .upsampling import (
 )
 
 __all__ = [
+    "ChannelShuffle",
+    "MaxUnpool3d",
+    "MaxUnpool2d",
+    "MaxUnpool1d",
+    "LPPool3d",
+    "LPPool2d",
+    "LPPool1d",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
     "AdaptiveAvgPool3d",

@@ -91,6 +91,26 @@ class PixelUnshuffle(Module):
         return f"downscale_factor={self.downscale_factor}"
 
 
+class ChannelShuffle(Module):
+    """(N, g * c, *) -> (N, c * g, *): interleave ``groups`` groups of channels (ShuffleNet).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.ChannelShuffle(2)(torch.arange(4.0).reshape(1, 4, 1)).flatten()
+        tensor([0., 2., 1., 3.])
+    """
+
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"
+
+
 class Unfold(Module):
     """Sliding blocks of an image as columns (im2col)."""
 

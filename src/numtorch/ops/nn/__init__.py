@@ -17,6 +17,7 @@ from . import (  # noqa: F401
     piecewise,
     pooling,
     rnn,
+    unpool,
     upsample,
     weight_norm,
 )
