@@ -142,6 +142,13 @@ ERRORS = [
     lambda m: _bag_call(m, mode="max", scale_grad_by_freq=True),
     lambda m: _bag_call(m, indices=m.tensor([[[1]]])),
     lambda m: m.nn.EmbeddingBag(3, 2, padding_idx=3),
+    lambda m: m.nn.TripletMarginWithDistanceLoss(margin=0),
+    lambda m: m.nn.functional.triplet_margin_with_distance_loss(
+        m.ones(2, 3), m.ones(2, 3), m.ones(3), reduction="mean"
+    ),
+    lambda m: m.nn.functional.triplet_margin_with_distance_loss(
+        m.ones(2, 3), m.ones(2, 3), m.ones(2, 3), reduction="average"
+    ),
     lambda m: m.nn.functional.channel_shuffle(m.ones(1, 4, 2), 3),
     lambda m: m.nn.functional.channel_shuffle(m.ones(4, 2), 2),
     lambda m: m.nn.functional.channel_shuffle(m.ones(1, 4, 2), 0),
@@ -162,3 +169,52 @@ ERRORS = [
 @pytest.mark.parametrize("fn", ERRORS)
 def test_errors_match_torch(fn):
     assert_same_error(fn, torch, exact=False)
+
+
+def test_gumbel_softmax_samples_the_categorical_distribution():
+    numtorch.manual_seed(0)
+    logits = numtorch.tensor([1.0, 0.0, -1.0]).log_softmax(0).expand(20000, 3)
+    soft = numtorch.nn.functional.gumbel_softmax(logits, tau=0.7)
+    np.testing.assert_allclose(soft.sum(-1).numpy(), 1.0, rtol=1e-6)
+    hard = numtorch.nn.functional.gumbel_softmax(logits, hard=True)
+    assert set(np.unique(hard.numpy())) == {0.0, 1.0}
+    # argmax of logits + Gumbel noise is distributed as softmax(logits)
+    frequencies = hard.numpy().mean(0)
+    np.testing.assert_allclose(frequencies, logits[0].softmax(0).numpy(), atol=0.015)
+
+
+def test_gumbel_softmax_hard_gradient_is_the_soft_one():
+    logits = numtorch.tensor([[0.5, 1.5, -1.0]], requires_grad=True)
+    weights = numtorch.tensor([[1.0, -2.0, 3.0]])
+    numtorch.manual_seed(3)
+    (numtorch.nn.functional.gumbel_softmax(logits, hard=True) * weights).sum().backward()
+    hard_grad = logits.grad.clone()
+    logits.grad = None
+    numtorch.manual_seed(3)
+    (numtorch.nn.functional.gumbel_softmax(logits) * weights).sum().backward()
+    np.testing.assert_allclose(hard_grad.numpy(), logits.grad.numpy(), rtol=1e-6)
+
+
+DISTANCES = [
+    ("default", lambda m: m.nn.TripletMarginWithDistanceLoss()),
+    (
+        "cosine-swap",
+        lambda m: m.nn.TripletMarginWithDistanceLoss(
+            distance_function=m.nn.CosineSimilarity(), margin=0.5, swap=True, reduction="sum"
+        ),
+    ),
+    (
+        "lambda-none",
+        lambda m: m.nn.TripletMarginWithDistanceLoss(
+            distance_function=lambda x, y: (x - y).abs().sum(-1), margin=2.0, reduction="none"
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("make", [d[1] for d in DISTANCES], ids=[d[0] for d in DISTANCES])
+def test_triplet_margin_with_distance_loss_matches_torch(make):
+    inputs = [_rng.standard_normal((4, 3)) for _ in range(3)]
+    results = run_both(make, torch, inputs)
+    assert repr(results["numtorch"][4]) == repr(results["torch"][4])
+    assert_runs_match(results)

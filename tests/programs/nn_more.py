@@ -167,3 +167,28 @@ err(lambda: unpool(pooled, indices, output_size=[9, 9]))
 err(lambda: F.max_unpool2d(pooled, indices.float(), 2))
 err(lambda: F.channel_shuffle(x, 2))
 err(lambda: F.channel_shuffle(torch.ones(6), 2))
+# ---
+# TripletMarginWithDistanceLoss and gumbel_softmax (random: only shapes and invariants)
+anchor = torch.tensor([[0.0, 0.0], [1.0, 1.0], [0.5, -1.0]], requires_grad=True)
+positive = torch.tensor([[1.0, 0.0], [1.0, 2.0], [0.0, -1.0]])
+negative = torch.tensor([[0.0, 2.0], [3.0, 1.0], [0.5, -0.5]])
+losses = [
+    nn.TripletMarginWithDistanceLoss(),
+    nn.TripletMarginWithDistanceLoss(distance_function=nn.PairwiseDistance(p=1), swap=True),
+    nn.TripletMarginWithDistanceLoss(
+        distance_function=lambda x, y: 1 - F.cosine_similarity(x, y), margin=0.3, reduction="none"
+    ),
+]
+for loss_fn in losses:
+    loss = loss_fn(anchor, positive, negative)
+    loss.sum().backward()
+    print(loss_fn)
+    out(loss, anchor.grad)
+    anchor.grad = None
+err(lambda: nn.TripletMarginWithDistanceLoss(margin=0.0))
+err(lambda: F.triplet_margin_with_distance_loss(anchor, positive, negative[0]))
+logits = torch.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 3.0]], requires_grad=True)
+soft = F.gumbel_softmax(logits, tau=0.5)
+hard = F.gumbel_softmax(logits, hard=True, dim=0)
+out(soft.shape, soft.dtype, soft.grad_fn.name(), torch.allclose(soft.sum(-1), torch.ones(2)))
+out(hard.sum(0), hard.grad_fn.name(), sorted(set(hard.detach().flatten().tolist())))

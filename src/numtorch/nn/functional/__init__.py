@@ -16,6 +16,7 @@ from .activation import (
     elu_,
     gelu,
     glu,
+    gumbel_softmax,
     hardshrink,
     hardsigmoid,
     hardswish,
@@ -71,6 +72,7 @@ from .margin_loss import (
     multilabel_soft_margin_loss,
     soft_margin_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
 )
 from .normalization import (
     batch_norm,
@@ -151,6 +153,7 @@ __all__ = [
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "gumbel_softmax",
     "grid_sample",
     "group_norm",
     "hardshrink",
@@ -213,5 +216,6 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "unfold",
 ]

@@ -58,6 +58,7 @@ from .loss import (
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
@@ -244,6 +245,7 @@ __all__ = [
     "Tanhshrink",
     "Threshold",
     "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
     "Transformer",
     "TransformerDecoder",
     "TransformerDecoderLayer",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .. import functional as F
 from ..functional.loss import legacy_reduction
+from .distance import PairwiseDistance
 from .module import Module
 
 
@@ -300,6 +301,42 @@ class TripletMarginLoss(_Loss):
             margin=self.margin,
             p=self.p,
             eps=self.eps,
+            swap=self.swap,
+            reduction=self.reduction,
+        )
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """``max(0, d(anchor, positive) - d(anchor, negative) + margin)`` with a chosen distance
+    ``d`` (a module or function; default ``PairwiseDistance()``)."""
+
+    def __init__(
+        self,
+        *,
+        distance_function=None,
+        margin: float = 1.0,
+        swap: bool = False,
+        reduction: str = "mean",
+    ):
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise ValueError(
+                "TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
+                f"{margin} instead"
+            )
+        self.distance_function = (
+            distance_function if distance_function is not None else PairwiseDistance()
+        )
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_with_distance_loss(
+            anchor,
+            positive,
+            negative,
+            distance_function=self.distance_function,
+            margin=self.margin,
             swap=self.swap,
             reduction=self.reduction,
         )
