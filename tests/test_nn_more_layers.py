@@ -129,6 +129,12 @@ def _bag_call(lib, **kwargs):
     return lib.nn.functional.embedding_bag(indices, weight, offsets, **kwargs)
 
 
+def _ctc(lib, input_lengths=(6, 4), target_lengths=(2, 1), **kwargs):
+    log_probs = lib.zeros(6, 2, 5).log_softmax(2)
+    targets = lib.tensor([[1, 2], [3, 0]])
+    return lib.nn.functional.ctc_loss(log_probs, targets, input_lengths, target_lengths, **kwargs)
+
+
 ERRORS = [
     lambda m: _bag_call(m, mode="max", per_sample_weights=m.ones(6)),
     lambda m: _bag_call(m, indices=m.tensor([[1, 2], [3, 4]])),
@@ -142,6 +148,11 @@ ERRORS = [
     lambda m: _bag_call(m, mode="max", scale_grad_by_freq=True),
     lambda m: _bag_call(m, indices=m.tensor([[[1]]])),
     lambda m: m.nn.EmbeddingBag(3, 2, padding_idx=3),
+    lambda m: _ctc(m, input_lengths=[7, 4]),
+    lambda m: _ctc(m, target_lengths=[3, 1]),
+    lambda m: _ctc(m, blank=5),
+    lambda m: _ctc(m, reduction="avg"),
+    lambda m: _ctc(m, input_lengths=[5]),
     lambda m: m.nn.TripletMarginWithDistanceLoss(margin=0),
     lambda m: m.nn.functional.triplet_margin_with_distance_loss(
         m.ones(2, 3), m.ones(2, 3), m.ones(3), reduction="mean"
@@ -218,3 +229,61 @@ def test_triplet_margin_with_distance_loss_matches_torch(make):
     results = run_both(make, torch, inputs)
     assert repr(results["numtorch"][4]) == repr(results["torch"][4])
     assert_runs_match(results)
+
+
+CTC_CASES = [
+    ("padded-none", [[1, 2, 2], [3, 1, 0], [4, 4, 1]], [6, 5, 4], [3, 1, 3], {"reduction": "none"}),
+    ("padded-mean", [[1, 2, 2], [3, 1, 0], [4, 4, 1]], [6, 5, 4], [3, 1, 3], {}),
+    ("concatenated-sum", [1, 2, 2, 3, 4, 4], [6, 6, 3], [3, 1, 2], {"reduction": "sum"}),
+    ("blank-last", [[1, 1, 1], [2, 3, 1], [1, 0, 0]], [3, 6, 6], [3, 3, 0], {"blank": 4}),
+    (
+        "impossible-zero-infinity",
+        [[1, 1, 1], [2, 1, 0], [3, 0, 0]],
+        [2, 6, 5],
+        [3, 2, 1],
+        {"zero_infinity": True, "reduction": "sum"},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "targets, input_lengths, target_lengths, kwargs",
+    [case[1:] for case in CTC_CASES],
+    ids=[case[0] for case in CTC_CASES],
+)
+def test_ctc_loss_matches_torch(targets, input_lengths, target_lengths, kwargs):
+    logits = _rng.standard_normal((6, 3, 5))
+    results = {}
+    for lib in (numtorch, torch):
+        x = lib.tensor(logits, requires_grad=True)
+        log_probs = x.log_softmax(2)
+        log_probs.retain_grad()
+        loss = lib.nn.CTCLoss(**kwargs)(
+            log_probs, lib.tensor(targets), lib.tensor(input_lengths), lib.tensor(target_lengths)
+        )
+        (
+            loss * lib.arange(1.0, loss.numel() + 1, dtype=loss.dtype).reshape(loss.shape)
+        ).sum().backward()
+        results[lib.__name__] = (loss, log_probs.grad, x.grad)
+    ours, theirs = results["numtorch"], results["torch"]
+    assert type(ours[0].grad_fn).__name__ == type(theirs[0].grad_fn).__name__
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-9, atol=1e-12)
+
+
+def test_ctc_loss_unbatched_and_repr():
+    log_probs = _rng.standard_normal((5, 4))
+    for lib in (numtorch, torch):
+        x = lib.tensor(log_probs).log_softmax(1)
+        value = lib.nn.functional.ctc_loss(x, lib.tensor([1, 2]), (5,), (2,), reduction="none")
+        assert value.shape == ()
+    ours = numtorch.nn.functional.ctc_loss(
+        numtorch.tensor(log_probs).log_softmax(1), numtorch.tensor([1, 2]), (5,), (2,)
+    )
+    theirs = torch.nn.functional.ctc_loss(
+        torch.tensor(log_probs).log_softmax(1), torch.tensor([1, 2]), (5,), (2,)
+    )
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-10)
+    assert repr(numtorch.nn.CTCLoss(blank=2, zero_infinity=True)) == repr(
+        torch.nn.CTCLoss(blank=2, zero_infinity=True)
+    )

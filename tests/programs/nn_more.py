@@ -192,3 +192,36 @@ soft = F.gumbel_softmax(logits, tau=0.5)
 hard = F.gumbel_softmax(logits, hard=True, dim=0)
 out(soft.shape, soft.dtype, soft.grad_fn.name(), torch.allclose(soft.sum(-1), torch.ones(2)))
 out(hard.sum(0), hard.grad_fn.name(), sorted(set(hard.detach().flatten().tolist())))
+# ---
+# CTCLoss / F.ctc_loss: reductions, concatenated targets, zero_infinity, unbatched
+torch.set_default_dtype(torch.float64)
+logits = torch.linspace(-2, 2, 60).reshape(5, 3, 4).sin().requires_grad_()
+log_probs = logits.log_softmax(2)
+targets = torch.tensor([[1, 2, 2], [3, 0, 0], [1, 1, 3]])
+input_lengths = torch.tensor([5, 4, 3])
+target_lengths = torch.tensor([3, 1, 2])
+for reduction in ["none", "mean", "sum"]:
+    loss = nn.CTCLoss(reduction=reduction)(log_probs, targets, input_lengths, target_lengths)
+    loss.sum().backward(retain_graph=True)
+    out(reduction, loss, logits.grad)
+    logits.grad = None
+flat = torch.tensor([1, 2, 2, 3, 1, 1])
+out(F.ctc_loss(log_probs, flat, (5, 4, 3), (3, 1, 2), blank=0, reduction="sum"))
+impossible = F.ctc_loss(
+    log_probs, targets, torch.tensor([2, 4, 3]), target_lengths, reduction="none"
+)
+kept = F.ctc_loss(
+    log_probs,
+    targets,
+    torch.tensor([2, 4, 3]),
+    target_lengths,
+    reduction="none",
+    zero_infinity=True,
+)
+kept.sum().backward()
+out(impossible, kept, logits.grad)
+out(F.ctc_loss(log_probs[:, 0], targets[0], (5,), (3,), reduction="none"))
+print(nn.CTCLoss(), nn.CTCLoss(blank=3, reduction="sum", zero_infinity=True))
+err(lambda: F.ctc_loss(log_probs, targets, torch.tensor([6, 4, 3]), target_lengths))
+err(lambda: F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=4))
+err(lambda: F.ctc_loss(log_probs, targets, input_lengths, target_lengths, reduction="avg"))

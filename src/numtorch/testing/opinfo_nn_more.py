@@ -110,6 +110,20 @@ NN_MORE = [
         ],
     ),
     OpInfo(
+        # torch's CTC gradient is the one of the logits behind log_softmax: checked there;
+        # like torch's, it is not differentiable again
+        "ctc_loss",
+        lambda t, logits, *args, **kwargs: t.nn.functional.ctc_loss(
+            logits.log_softmax(2), _indices(t, [[1, 2, 2], [2, 1, 0]]), *args, **kwargs
+        ),
+        lambda rng: [
+            Sample((_n(rng, 5, 2, 4), [5, 4], [3, 1]), {"reduction": "none"}),
+            Sample((_n(rng, 6, 2, 4), [6, 6], [3, 2]), {"reduction": "mean", "blank": 3}),
+            Sample((_n(rng, 4, 2, 4), [2, 4], [3, 2]), {"zero_infinity": True, "reduction": "sum"}),
+        ],
+        gradgrad=False,
+    ),
+    OpInfo(
         "affine_grid",
         lambda t, theta, size, corners: t.nn.functional.affine_grid(theta, size, corners),
         lambda rng: [

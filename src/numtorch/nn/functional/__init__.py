@@ -48,6 +48,7 @@ from .activation import (
     threshold_,
 )
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
+from .ctc import ctc_loss
 from .distance import cosine_similarity, pairwise_distance, pdist
 from .dropout import dropout, dropout1d, dropout2d, dropout3d
 from .linear import bilinear, linear
@@ -141,6 +142,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",

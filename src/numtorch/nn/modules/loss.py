@@ -340,3 +340,24 @@ class TripletMarginWithDistanceLoss(_Loss):
             swap=self.swap,
             reduction=self.reduction,
         )
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification: ``-log p(target | input)`` summed over all
+    alignments of the target to the input frames (``F.ctc_loss``)."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(
+            log_probs,
+            targets,
+            input_lengths,
+            target_lengths,
+            self.blank,
+            self.reduction,
+            self.zero_infinity,
+        )

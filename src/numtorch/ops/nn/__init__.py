@@ -6,6 +6,7 @@ from . import (  # noqa: F401
     activation,
     attention,
     conv,
+    ctc,
     distance,
     embedding,
     embedding_bag,
