@@ -287,3 +287,32 @@ def test_ctc_loss_unbatched_and_repr():
     assert repr(numtorch.nn.CTCLoss(blank=2, zero_infinity=True)) == repr(
         torch.nn.CTCLoss(blank=2, zero_infinity=True)
     )
+
+
+def _lazy_story(lib):
+    """What a lazy layer looks like before and after its first call, and after loading."""
+    record = []
+    fc = lib.nn.LazyLinear(3)
+    record += [repr(fc), repr(fc.weight), list(fc.state_dict()), fc.has_uninitialized_params()]
+    y = fc(lib.ones(2, 4))
+    record += [repr(fc), type(fc).__name__, tuple(fc.weight.shape), tuple(y.shape)]
+    record += [type(y.grad_fn).__name__, type(fc.weight).__name__]
+    loaded = lib.nn.LazyLinear(2, bias=False)
+    loaded.load_state_dict(lib.nn.Linear(6, 2, bias=False).state_dict())
+    record += [tuple(loaded.weight.shape), type(loaded).__name__]
+    loaded(lib.ones(6))
+    record.append(type(loaded).__name__)
+    return record
+
+
+def test_lazy_linear_matches_torch():
+    assert _lazy_story(numtorch) == _lazy_story(torch)
+    fc = numtorch.nn.LazyLinear(5)
+    fc(numtorch.ones(1, 400))
+    bound = 1 / 20  # kaiming_uniform(a=sqrt(5)) on fan_in=400
+    assert np.abs(fc.weight.detach().numpy()).max() <= bound
+    assert np.abs(fc.weight.detach().numpy()).max() > bound / 2
+
+
+def test_uninitialized_parameter_errors_match_torch():
+    assert_same_error(lambda m: m.nn.LazyLinear(2).weight.shape, torch)

@@ -225,3 +225,20 @@ print(nn.CTCLoss(), nn.CTCLoss(blank=3, reduction="sum", zero_infinity=True))
 err(lambda: F.ctc_loss(log_probs, targets, torch.tensor([6, 4, 3]), target_lengths))
 err(lambda: F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=4))
 err(lambda: F.ctc_loss(log_probs, targets, input_lengths, target_lengths, reduction="avg"))
+# ---
+# LazyLinear: in_features from the first input, then an ordinary Linear
+fc = nn.LazyLinear(3)
+print(fc, fc.weight)
+out(
+    list(fc.state_dict()),
+    fc.has_uninitialized_params(),
+    isinstance(fc.weight, nn.parameter.UninitializedParameter),
+)
+err(lambda: fc.weight.shape)
+y = fc(torch.ones(2, 4))
+print(fc)
+out(type(fc).__name__, fc.weight.shape, fc.bias.shape, y.shape, fc.in_features)
+model = nn.Sequential(nn.LazyLinear(4), nn.ReLU(), nn.LazyLinear(1, bias=False))
+model(torch.ones(5, 7))
+print(model)
+out([p.shape for p in model.parameters()])

@@ -38,6 +38,7 @@ from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten, Unflatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .lazy import LazyLinear
 from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
@@ -191,6 +192,7 @@ __all__ = [
     "LSTM",
     "LSTMCell",
     "LayerNorm",
+    "LazyLinear",
     "LeakyReLU",
     "Linear",
     "LocalResponseNorm",
