@@ -151,3 +151,26 @@ ERRORS = [
 @pytest.mark.parametrize("fn", ERRORS)
 def test_errors_match_torch(fn):
     assert_same_error(fn, torch)
+
+
+@pytest.mark.parametrize("orthogonal_map", ["matrix_exp", "cayley"])
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3)])
+def test_orthogonal_matches_torch(orthogonal_map, shape):
+    weight = np.random.default_rng(1).standard_normal(shape)
+    results = []
+    for lib in (numtorch, torch):
+        layer = lib.nn.Linear(shape[1], shape[0], bias=False).double()
+        with lib.no_grad():
+            layer.weight.copy_(lib.tensor(weight))
+        lib.nn.utils.parametrizations.orthogonal(layer, orthogonal_map=orthogonal_map)
+        q = layer.weight
+        (q * lib.arange(float(q.numel()), dtype=q.dtype).reshape(q.shape)).sum().backward()
+        grad = layer.parametrizations.weight.original.grad
+        results.append((q.detach().numpy(), grad.numpy(), list(layer.state_dict())))
+    (q, grad, keys), (q_ref, grad_ref, keys_ref) = results
+    assert keys == keys_ref
+    if shape[0] == shape[1]:  # otherwise right_inverse completes the basis with random columns
+        np.testing.assert_allclose(q, q_ref, atol=1e-10)
+        np.testing.assert_allclose(grad, grad_ref, atol=1e-9)
+    small = q if shape[0] >= shape[1] else q.T
+    np.testing.assert_allclose(small.T @ small, np.eye(min(shape)), atol=1e-10)
