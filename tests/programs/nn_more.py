@@ -115,7 +115,7 @@ theta = torch.tensor([[[0.9, -0.3, 0.1], [0.2, 1.2, -0.15]]], requires_grad=True
 for corners in [False, True]:
     grid = F.affine_grid(theta, [1, 2, 3, 4], align_corners=corners)
     out(grid)
-    for mode in ["bilinear", "nearest"]:
+    for mode in ["bilinear", "nearest", "bicubic"]:
         for padding in ["zeros", "border", "reflection"]:
             y = F.grid_sample(image, grid, mode=mode, padding_mode=padding, align_corners=corners)
             y.pow(2).sum().backward()
@@ -129,6 +129,7 @@ grid3 = F.affine_grid(
     align_corners=False,
 )
 out(F.grid_sample(volume, grid3, align_corners=False))
+err(lambda: F.grid_sample(volume, grid3, mode="bicubic"))
 err(lambda: F.grid_sample(image, grid, mode="area"))
 err(lambda: F.grid_sample(image, grid, padding_mode="wrap"))
 err(lambda: F.grid_sample(image, torch.zeros(2, 1, 1, 2)))

@@ -79,6 +79,14 @@ NN_MORE = [
             ("nearest", "zeros", True),
         ]
     ],
+    *[
+        OpInfo(
+            f"grid_sample_bicubic_{padding}_{int(corners)}",
+            _grid_sample("bicubic", padding, corners),
+            lambda rng: [Sample((_n(rng, 1, 2, 3, 4), _grid(rng, 1, 2, 3, 2)))],
+        )
+        for padding, corners in [("zeros", False), ("border", True), ("reflection", False)]
+    ],
     OpInfo(
         "channel_shuffle",
         lambda t, x, groups: t.nn.functional.channel_shuffle(x, groups),

@@ -59,10 +59,8 @@ def grid_sample(
             f"{list(grid.shape)}"
         )
     check_sampler(input, grid)
-    if mode == "bicubic":
-        if input.ndim == 5:
-            raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-        raise NotImplementedError("numtorch's grid_sample has no bicubic mode yet")
+    if mode == "bicubic" and input.ndim == 5:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     sampler = grid_sampler_2d if input.ndim == 4 else grid_sampler_3d
     return sampler(input, grid, MODES[mode], PADDING_MODES[padding_mode], bool(align_corners))
 

@@ -5,7 +5,8 @@ A grid point (x, y[, z]) in [-1, 1] names a location in the input's (W, H[, D]) 
 Bilinear (trilinear) sampling mixes the 2**d surrounding pixels with weights that are
 products of the fractional offsets ``frac`` and ``1 - frac``; pixels outside the input read
 as 0 (``padding_mode="zeros"``), or the location is first clamped (``"border"``) or
-reflected (``"reflection"``) into the input.
+reflected (``"reflection"``) into the input. Bicubic sampling (2-D) mixes 4x4 taps with
+Keys' cubic weights (A = -0.75) and pads each tap, not the location, as torch does.
 
 The output is linear in the input, so its input gradient scatters ``grad * weight`` back to
 the corners; its grid gradient is the sum over channels of ``grad * d out / d location``,
@@ -80,16 +81,57 @@ def _location_slope(coord, size: int, padding_mode: int, align_corners: bool):
     return slope.astype(coord.dtype)
 
 
+_A = -0.75  # the cubic convolution constant torch uses
+
+
+def _cubic_factor(t, tap: int):
+    """Weight of tap -1, 0, 1, 2 (``tap`` 0..3) at fractional offset ``t`` (Keys' kernel)."""
+    if tap == 0:
+        x = t + 1
+        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
+    if tap == 3:
+        x = 2 - t
+        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
+    x = t if tap == 1 else 1 - t
+    return ((_A + 2) * x - (_A + 3)) * x * x + 1
+
+
+def _cubic_slope(t, tap: int):
+    """d/dt of ``_cubic_factor``."""
+    if tap in (0, 3):
+        x = t + 1 if tap == 0 else 2 - t
+        slope = (3 * _A * x - 10 * _A) * x + 8 * _A
+    else:
+        x = t if tap == 1 else 1 - t
+        slope = (3 * (_A + 2) * x - 2 * (_A + 3)) * x
+    return slope if tap in (0, 1) else -slope
+
+
+def _pad_tap(pixel, size: int, padding_mode: int, align_corners: bool):
+    # bicubic taps are moved into the input one by one (the location itself is not)
+    if padding_mode == 0:
+        return pixel
+    if padding_mode == 2:
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        pixel = _reflect(Tensor._make(pixel), low, high)._data
+    return xp.clip(pixel, 0, size - 1)
+
+
 class _Plan:
-    """The sampling plan of one call: for each corner, flat pixel index, in-bounds mask and
-    (differentiable) weight; for bilinear, the per-axis fractions too."""
+    """The sampling plan of one call: for each corner (bicubic: each of 4**d taps), flat
+    pixel index, in-bounds mask and its per-axis offsets; for bilinear and bicubic, the
+    per-axis fractions too, from which ``weight`` and ``slope`` are built."""
 
     def __init__(self, grid, sizes, mode, padding_mode, align_corners):
         n, d = grid.shape[0], grid.shape[-1]
         flat = grid.reshape(n, -1, d)
+        self.cubic = mode == 2
         # axis k of the grid (x, y, z) addresses spatial dim d-1-k (W, H, D)
         locations = [
-            _location(flat[..., k], sizes[d - 1 - k], padding_mode, align_corners) for k in range(d)
+            _location(
+                flat[..., k], sizes[d - 1 - k], 0 if self.cubic else padding_mode, align_corners
+            )
+            for k in range(d)
         ]
         strides = [int(xp.prod(sizes[d - k :])) for k in range(d)]
         self.corners = []
@@ -103,13 +145,29 @@ class _Plan:
             return
         bases = [xp.floor(location._data) for location in locations]
         self.fractions = [loc - Tensor._make(base) for loc, base in zip(locations, bases)]
-        for bits in itertools.product((0, 1), repeat=d):
+        for bits in itertools.product(range(4) if self.cubic else (0, 1), repeat=d):
             index, valid = 0, True
             for k, bit in enumerate(bits):
-                pixel = bases[k].astype(xp.int64) + bit
-                valid = valid & (pixel >= 0) & (pixel < sizes[d - 1 - k])
+                size = sizes[d - 1 - k]
+                if self.cubic:
+                    tap = _pad_tap(bases[k] + (bit - 1), size, padding_mode, align_corners)
+                    pixel = tap.astype(xp.int64)
+                else:
+                    pixel = bases[k].astype(xp.int64) + bit
+                valid = valid & (pixel >= 0) & (pixel < size)
                 index = index + pixel * strides[k]
             self.corners.append((index, valid, bits))
+
+    def factor(self, k, bit):
+        if self.cubic:
+            return _cubic_factor(self.fractions[k], bit)
+        return self.fractions[k] if bit else 1 - self.fractions[k]
+
+    def slope(self, k, bit):
+        """d factor / d location along axis k."""
+        if self.cubic:
+            return _cubic_slope(self.fractions[k], bit)
+        return 1 if bit else -1
 
     def weight(self, bits, skip=None):
         """Product of the per-axis factors of a corner (leaving out axis ``skip``)."""
@@ -117,7 +175,7 @@ class _Plan:
         for k, bit in enumerate(bits):
             if k == skip:
                 continue
-            factor = self.fractions[k] if bit else 1 - self.fractions[k]
+            factor = self.factor(k, bit)
             weight = factor if weight is None else weight * factor
         return weight
 
@@ -178,16 +236,22 @@ def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
     ]
     parts = []
     for k in range(d):
-        # d out / d location_k: +-1 on axis k times the other axes' factors
+        # d out / d location_k: the factor's slope on axis k times the other axes' factors
         slope = None
         for bits, value in values:
             other = plan.weight(bits, skip=k)
             term = value if other is None else value * other.unsqueeze(1)
-            term = term if bits[k] else -term
+            factor_slope = plan.slope(k, bits[k])
+            if isinstance(factor_slope, Tensor):
+                term = term * factor_slope.unsqueeze(1)
+            elif factor_slope < 0:
+                term = -term
             slope = term if slope is None else slope + term
         # chain rule through the location: the scale, clamp or reflection of grid value k
+        # (bicubic pads its taps, not the location: only the scale applies)
         size = input.shape[2 + d - 1 - k]
-        scale = _location_slope(flat[..., k]._data, size, padding_mode, align_corners)
+        location_padding = 0 if plan.cubic else padding_mode
+        scale = _location_slope(flat[..., k]._data, size, location_padding, align_corners)
         parts.append((grad_flat * slope).sum(1) * Tensor._make(scale))
     return _stack(parts).reshape(grid.shape)
 
