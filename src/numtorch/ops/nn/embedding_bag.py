@@ -35,7 +35,7 @@ def _position_scale(indices, bag, num_bags, mode, padding_idx, scale_grad_by_fre
     if scale_grad_by_freq:
         frequency = xp.bincount(indices, minlength=int(indices.max(initial=0)) + 1)
         scale = scale / frequency[indices]
-    return scale
+    return scale.astype(dtype, copy=False)  # a float64 scale would put add.at on its slow path
 
 
 def _max_rows(weight, indices, bag, num_bags, padding_idx):
