@@ -243,3 +243,31 @@ model = nn.Sequential(nn.LazyLinear(4), nn.ReLU(), nn.LazyLinear(1, bias=False))
 model(torch.ones(5, 7))
 print(model)
 out([p.shape for p in model.parameters()])
+# ---
+# state-dict hooks: post hooks edit in place, load pre hooks may rename keys
+m = nn.Sequential(nn.Linear(2, 2))
+seen = []
+
+
+def post(module, state_dict, prefix, local_metadata):
+    seen.append((type(module).__name__, prefix))
+    state_dict[prefix + "extra"] = torch.zeros(1)
+
+
+def bad_post(module, state_dict, prefix, local_metadata):
+    return state_dict
+
+
+def rename(module, state_dict, prefix, *rest):
+    if prefix + "w" in state_dict:
+        state_dict[prefix + "weight"] = state_dict.pop(prefix + "w")
+
+
+handle = m[0].register_state_dict_post_hook(post)
+out(list(m.state_dict()), seen)
+handle.remove()
+m[0].register_load_state_dict_pre_hook(rename)
+out(m.load_state_dict({"0.w": torch.ones(2, 2), "0.bias": torch.zeros(2)}), m[0].weight)
+m[0].register_state_dict_post_hook(bad_post)
+err(lambda: m.state_dict())
+err(lambda: m._register_state_dict_hook(bad_post))

@@ -37,9 +37,18 @@ class StateDictMixin:
     def _register_state_dict_hook(self, hook):
         """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict``
         collects this module's entries; a returned dict replaces the state dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
         return add_hook(self._state_dict_hooks, hook)
 
-    register_state_dict_post_hook = _register_state_dict_hook
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict``
+        collects this module's entries; it may edit the dict in place and returns None."""
+        hook._from_public_api = True
+        return add_hook(self._state_dict_hooks, hook)
 
     def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
         """``hook(state_dict, prefix, local_metadata, strict, missing_keys,
@@ -81,7 +90,10 @@ class StateDictMixin:
                 )
         for hook in self._state_dict_hooks.values():
             result = hook(self, destination, prefix, local_metadata)
-            if result is not None:
+            if getattr(hook, "_from_public_api", False):
+                if result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif result is not None:
                 destination = result
         return destination
 
