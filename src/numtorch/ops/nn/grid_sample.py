@@ -263,7 +263,22 @@ def _stack(parts):
 
 
 def check_sampler(input, grid):
-    """torch's errors for mismatched input and grid shapes."""
+    """torch's errors for mismatched input and grid shapes and dtypes."""
+    for dim in range(2, input.ndim):
+        if input.shape[dim] == 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {dim} being empty"
+            )
+    if not input.is_floating_point():
+        raise NotImplementedError(
+            f'"grid_sampler_{input.ndim - 2}d_cpu_kernel_impl" not implemented for '
+            f"'{input.dtype._tag[:-6]}'"
+        )
+    if input.dtype != grid.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype._tag[:-6]} but found {grid.dtype._tag[:-6]}"
+        )
     if input.shape[0] != grid.shape[0]:
         raise RuntimeError(
             "grid_sampler(): expected grid and input to have same batch size, but got input "
