@@ -146,6 +146,8 @@ ERRORS = [
     lambda m: _bag_call(m, indices=m.tensor([7]), offsets=m.tensor([0])),
     lambda m: _bag_call(m, per_sample_weights=m.ones(3), mode="sum"),
     lambda m: _bag_call(m, mode="max", scale_grad_by_freq=True),
+    lambda m: _bag_call(m, offsets=m.tensor([0.0, 2.0])),
+    lambda m: _bag_call(m, mode="sum", per_sample_weights=m.ones(6, dtype=m.float64)),
     lambda m: _bag_call(m, indices=m.tensor([[[1]]])),
     lambda m: m.nn.EmbeddingBag(3, 2, padding_idx=3),
     lambda m: _ctc(m, input_lengths=[7, 4]),

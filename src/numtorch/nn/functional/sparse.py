@@ -171,6 +171,14 @@ def embedding_bag(
     if mode == "max" and sparse:
         raise ValueError("max mode does not support sparse weights")
     _check_indices(input)
+    _check_indices(offsets)
+    if per_sample_weights is not None and per_sample_weights.dtype != weight.dtype:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'weight' to have the same type as tensor for "
+            f"argument #1 'per_sample_weights'; but type torch.{weight.dtype._tag} does not "
+            f"equal torch.{per_sample_weights.dtype._tag} (while checking arguments for "
+            "embedding_bag)"
+        )
     _check_bags(input, offsets, weight.shape[0], include_last_offset)
     if max_norm is not None:
         with grad_mode.no_grad():
