@@ -3,6 +3,15 @@
 from . import functional, init, parallel, utils
 from .modules import *  # noqa: F403
 from .modules import __all__ as _modules_all
-from .parameter import Buffer, Parameter
+from .parameter import Buffer, Parameter, UninitializedParameter
 
-__all__ = ["Buffer", "Parameter", "functional", "init", "parallel", "utils", *_modules_all]
+__all__ = [
+    "Buffer",
+    "Parameter",
+    "UninitializedParameter",
+    "functional",
+    "init",
+    "parallel",
+    "utils",
+    *_modules_all,
+]

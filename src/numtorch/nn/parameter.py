@@ -76,3 +76,46 @@ class Buffer(metaclass=_BufferMeta):
         buffer.persistent = persistent
         buffer._is_buffer = True
         return buffer
+
+
+_UNINITIALIZED = (
+    "Can't access the shape of an uninitialized parameter or buffer. This error usually "
+    "happens in `load_state_dict` when trying to load an uninitialized parameter into an "
+    "initialized one. Call `forward` to initialize the parameters before accessing their "
+    "attributes."
+)
+
+
+class UninitializedParameter(Parameter):
+    """A parameter whose shape is not known yet (lazy modules); ``materialize(shape)``
+    allocates it and turns it into a plain ``Parameter``."""
+
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
+        param = Tensor._make(empty(0, dtype=dtype)._data, cls)
+        param.requires_grad_(requires_grad)
+        return param
+
+    @property
+    def shape(self):
+        raise RuntimeError(_UNINITIALIZED)
+
+    def size(self, dim=None):
+        raise RuntimeError(_UNINITIALIZED)
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None):
+        pass  # everything happens in __new__
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Allocate the data (uninitialized values) with ``shape``, in place."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        self._data = empty(*shape, dtype=dtype or self.dtype)._data
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+
+def is_lazy(param) -> bool:
+    return isinstance(param, UninitializedParameter)

@@ -827,6 +827,7 @@ from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
 from .opinfo_nn_aliases import NN_ALIASES, SAMPLERS  # noqa: E402
+from .opinfo_nn_more import NN_MORE  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
@@ -842,6 +843,7 @@ OP_DB += (
     + NN
     + NN_ALIASES
     + SAMPLERS
+    + NN_MORE
     + ACTIVATIONS
     + LOSSES
     + VISION

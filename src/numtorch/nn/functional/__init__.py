@@ -16,6 +16,7 @@ from .activation import (
     elu_,
     gelu,
     glu,
+    gumbel_softmax,
     hardshrink,
     hardsigmoid,
     hardswish,
@@ -47,6 +48,7 @@ from .activation import (
     threshold_,
 )
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
+from .ctc import ctc_loss
 from .distance import cosine_similarity, pairwise_distance, pdist
 from .dropout import (
     alpha_dropout,
@@ -78,6 +80,7 @@ from .margin_loss import (
     multilabel_soft_margin_loss,
     soft_margin_loss,
     triplet_margin_loss,
+    triplet_margin_with_distance_loss,
 )
 from .normalization import (
     batch_norm,
@@ -99,15 +102,30 @@ from .pooling import (
     avg_pool1d,
     avg_pool2d,
     avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
     max_pool1d,
     max_pool2d,
     max_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
-from .sparse import embedding, one_hot
+from .sampling import affine_grid, grid_sample
+from .sparse import embedding, embedding_bag, one_hot
 from .vision import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
 
 __all__ = [
+    "channel_shuffle",
+    "max_unpool3d",
+    "max_unpool2d",
+    "max_unpool1d",
+    "lp_pool3d",
+    "lp_pool2d",
+    "lp_pool1d",
     "adaptive_avg_pool1d",
+    "affine_grid",
     "adaptive_avg_pool2d",
     "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
@@ -132,7 +150,7 @@ __all__ = [
     "cosine_similarity",
     "cross_entropy",
     "alpha_dropout",
-    "channel_shuffle",
+    "ctc_loss",
     "dropout",
     "feature_alpha_dropout",
     "dropout1d",
@@ -141,10 +159,13 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "embedding_bag",
     "fold",
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "gumbel_softmax",
+    "grid_sample",
     "group_norm",
     "hardshrink",
     "hardsigmoid",
@@ -206,5 +227,6 @@ __all__ = [
     "threshold",
     "threshold_",
     "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
     "unfold",
 ]

@@ -296,3 +296,27 @@ def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Te
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
     return _log_softmax(input, dim, dtype)
+
+
+def gumbel_softmax(
+    logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1
+) -> Tensor:
+    """A sample of the Gumbel-softmax (relaxed categorical) distribution over ``dim``:
+    ``softmax((logits + g) / tau)`` with Gumbel(0, 1) noise ``g``; ``hard`` returns one-hot
+    vectors whose gradient is the soft sample's (straight-through).
+
+    Example:
+        >>> import numtorch as torch
+        >>> y = torch.nn.functional.gumbel_softmax(torch.zeros(2, 3), hard=True)
+        >>> y.sum(-1)
+        tensor([1., 1.])
+    """
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = -_creation.empty_like(logits).exponential_().log()  # ~ Gumbel(0, 1)
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft  # the reparameterization trick
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = _creation.zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

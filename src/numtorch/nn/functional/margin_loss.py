@@ -212,3 +212,48 @@ def triplet_margin_loss(
         )
     loss = (margin + distance_positive - distance_negative).clamp_min(0)
     return L.reduce_tensor(loss, reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    *,
+    distance_function=None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(0, d(anchor, positive) - d(anchor, negative) + margin)`` for any distance
+    function ``d`` (default: ``pairwise_distance``); ``swap`` uses
+    ``min(d(a, n), d(p, n))`` as the negative distance.
+
+    Example:
+        >>> import numtorch as torch
+        >>> a, p, n = torch.zeros(1, 2), torch.ones(1, 2), torch.full((1, 2), 2.0)
+        >>> F = torch.nn.functional
+        >>> F.triplet_margin_with_distance_loss(a, p, n, distance_function=F.l1_loss)
+        tensor(0.)
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not (anchor.ndim == positive.ndim == negative.ndim):
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number "
+            f"of dimensions, but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and "
+            f"negative {negative.ndim}D inputs"
+        )
+    if distance_function is None:
+        distance_function = pairwise_distance
+    distance_positive = distance_function(anchor, positive)
+    distance_negative = distance_function(anchor, negative)
+    if swap:
+        distance_negative = minimum(distance_negative, distance_function(positive, negative))
+    loss = (margin + distance_positive - distance_negative).clamp_min(0)
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    return loss

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...ops.nn import pooling as P
+from ...ops.nn import unpool as U
 
 
 def _tuple(value, n: int, name: str, what: str, allow_none=False):
@@ -326,3 +327,136 @@ def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
     if return_indices:
         return values.squeeze(-2), indices.squeeze(-2)
     return values.squeeze(-2)
+
+
+def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims):
+    max_pool = (max_pool1d, max_pool2d, max_pool3d)[dims - 1]
+    avg_pool = (avg_pool1d, avg_pool2d, avg_pool3d)[dims - 1]
+    if norm_type == float("inf"):
+        return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -float("inf"):
+        return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    window = 1
+    for k in (kernel_size,) * dims if isinstance(kernel_size, int) else kernel_size:
+        window *= k
+    # (sum x^p)^(1/p) = (window * mean x^p)^(1/p); sign * relu(abs) keeps torch's gradient at 0
+    return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling: ``(sum over the window of x**p) ** (1/p)``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.functional.lp_pool1d(torch.tensor([[[3.0, 4.0]]]), 2, 2)
+        tensor([[[5.]]])
+    """
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """2-D power-average pooling over (kH, kW) windows."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """3-D power-average pooling over (kD, kH, kW) windows."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    default = [
+        (input.size()[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+        for d in range(len(kernel_size))
+    ]
+    if output_size is None:
+        size = default
+    else:
+        if len(output_size) == len(kernel_size) + 2:
+            output_size = output_size[2:]
+        if len(output_size) != len(kernel_size):
+            raise ValueError(
+                f"output_size should be a sequence containing {len(kernel_size)} or "
+                f"{len(kernel_size) + 2} elements, but it has a length of '{len(output_size)}'"
+            )
+        for d in range(len(kernel_size)):
+            low, high = default[d] - stride[d], default[d] + stride[d]
+            if not (low < output_size[d] < high):
+                raise ValueError(
+                    f'invalid output_size "{output_size}" (dim {d} must be between {low} and '
+                    f"{high})"
+                )
+        size = output_size
+    for d, s in enumerate(size):
+        if s < 0:
+            raise ValueError(
+                "max_unpooling: output_size must contain non-negative spatial dimensions, "
+                f"but got output_size[{d}]={s}"
+            )
+    return size
+
+
+def _max_unpool(input, indices, kernel_size, stride, padding, output_size, dims):
+    kernel = _tuple(kernel_size, dims, "max_unpool", "bad kernel_size")
+    stride = kernel if stride is None else _tuple(stride, dims, "max_unpool", "bad stride")
+    padding = _tuple(padding, dims, "max_unpool", "bad padding")
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    if indices.dtype._tag != "LongTensor":
+        raise RuntimeError(
+            f"elements in indices should be type int64 but got: {indices.dtype._tag[:-6]}"
+        )
+    if tuple(indices.shape) != tuple(input.shape):
+        raise RuntimeError(
+            "Expected shape of indices to be same as that of the input tensor "
+            f"({list(input.shape)}) but got indices tensor with shape: {list(indices.shape)}"
+        )
+    if input.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(
+            f"Input to max_unpooling{dims}d should be a {dims + 1}d or {dims + 2}d Tensor, "
+            f"but got a tensor with {input.ndim} dimensions."
+        )
+    op = U.max_unpool2d_op if dims == 2 else U.max_unpool3d_op
+    return op(input, indices, tuple(size))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Inverse of ``max_pool1d``: each value goes back to the position its index names,
+    zeros elsewhere."""
+    kernel = _tuple(kernel_size, 1, "max_unpool1d", "bad kernel_size")
+    stride = kernel if stride is None else _tuple(stride, 1, "max_unpool1d", "bad stride")
+    padding = _tuple(padding, 1, "max_unpool1d", "bad padding")
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    # as torch: 2-D unpooling over a unit width (grad_fn SqueezeBackward1)
+    return _max_unpool(
+        input.unsqueeze(-1),
+        indices.unsqueeze(-1),
+        kernel + (1,),
+        stride + (1,),
+        padding + (0,),
+        list(size) + [1],
+        2,
+    ).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Inverse of ``max_pool2d`` with ``return_indices=True``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> F = torch.nn.functional
+        >>> x = torch.tensor([[[[1.0, 2.0], [4.0, 3.0]]]])
+        >>> pooled, indices = F.max_pool2d(x, 2, return_indices=True)
+        >>> F.max_unpool2d(pooled, indices, 2)
+        tensor([[[[0., 0.],
+                  [4., 0.]]]])
+    """
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Inverse of ``max_pool3d`` with ``return_indices=True``."""
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)

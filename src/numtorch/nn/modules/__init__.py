@@ -45,12 +45,14 @@ from .dropout import (
 )
 from .flatten import Flatten, Unflatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .lazy import LazyLinear
 from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CosineEmbeddingLoss,
     CrossEntropyLoss,
+    CTCLoss,
     GaussianNLLLoss,
     HingeEmbeddingLoss,
     HuberLoss,
@@ -65,6 +67,7 @@ from .loss import (
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm, LocalResponseNorm, RMSNorm
@@ -95,12 +98,18 @@ from .pooling import (
     AvgPool1d,
     AvgPool2d,
     AvgPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
     MaxPool1d,
     MaxPool2d,
     MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .syncbatchnorm import SyncBatchNorm
 from .transformer import (
     Transformer,
@@ -121,6 +130,13 @@ from .upsampling import (
 )
 
 __all__ = [
+    "ChannelShuffle",
+    "MaxUnpool3d",
+    "MaxUnpool2d",
+    "MaxUnpool1d",
+    "LPPool3d",
+    "LPPool2d",
+    "LPPool1d",
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
     "AdaptiveAvgPool3d",
@@ -137,6 +153,7 @@ __all__ = [
     "BatchNorm3d",
     "Bilinear",
     "CELU",
+    "CTCLoss",
     "CircularPad1d",
     "CircularPad2d",
     "CircularPad3d",
@@ -160,6 +177,7 @@ __all__ = [
     "Dropout3d",
     "ELU",
     "Embedding",
+    "EmbeddingBag",
     "Flatten",
     "Fold",
     "GELU",
@@ -183,6 +201,7 @@ __all__ = [
     "LSTM",
     "LSTMCell",
     "LayerNorm",
+    "LazyLinear",
     "LeakyReLU",
     "Linear",
     "LocalResponseNorm",
@@ -205,7 +224,6 @@ __all__ = [
     "PairwiseDistance",
     "ParameterDict",
     "ParameterList",
-    "ChannelShuffle",
     "PixelShuffle",
     "PixelUnshuffle",
     "PoissonNLLLoss",
@@ -240,6 +258,7 @@ __all__ = [
     "Tanhshrink",
     "Threshold",
     "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
     "Transformer",
     "TransformerDecoder",
     "TransformerDecoderLayer",

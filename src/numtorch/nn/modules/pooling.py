@@ -1,5 +1,5 @@
 """Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
-AdaptiveMaxPool1d/2d/3d."""
+AdaptiveMaxPool1d/2d/3d, LPPool1d/2d/3d and MaxUnpool1d/2d/3d."""
 
 from __future__ import annotations
 
@@ -211,3 +211,93 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     def forward(self, input):
         return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class _LPPoolNd(Module):
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False) -> None:
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return (
+            f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+            f"stride={self.stride}, ceil_mode={self.ceil_mode}"
+        )
+
+
+class LPPool1d(_LPPoolNd):
+    """``(sum over each window of x**p) ** (1/p)``: p=1 is sum pooling, p=inf max pooling."""
+
+    def forward(self, input):
+        return F.lp_pool1d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(_LPPoolNd):
+    """2-D power-average pooling over (kH, kW) windows.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.LPPool2d(2, 2)(torch.full((1, 1, 2, 2), 3.0))
+        tensor([[[[6.]]]])
+    """
+
+    def forward(self, input):
+        return F.lp_pool2d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool3d(_LPPoolNd):
+    """3-D power-average pooling over (kD, kH, kW) windows."""
+
+    def forward(self, input):
+        return F.lp_pool3d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+def _ntuple(value, n: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _MaxUnpoolNd(Module):
+    _dims = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, self._dims)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, self._dims)
+        self.padding = _ntuple(padding, self._dims)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def forward(self, input, indices, output_size=None):
+        unpool = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self._dims - 1]
+        return unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """Inverse of ``MaxPool1d``: values back at their recorded positions, zeros elsewhere."""
+
+    _dims = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """Inverse of ``MaxPool2d(return_indices=True)``; ``output_size`` resolves the sizes
+    that pooling maps to the same output.
+
+    Example:
+        >>> import numtorch as torch
+        >>> pool, unpool = torch.nn.MaxPool2d(2, return_indices=True), torch.nn.MaxUnpool2d(2)
+        >>> unpool(*pool(torch.ones(1, 1, 2, 2)))
+        tensor([[[[1., 0.],
+                  [0., 0.]]]])
+    """
+
+    _dims = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """Inverse of ``MaxPool3d(return_indices=True)``."""
+
+    _dims = 3

@@ -9,6 +9,7 @@ keys in torch's words, and a shape mismatch is always an error naming the key. T
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
@@ -16,6 +17,7 @@ from collections.abc import Mapping
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ..parameter import Parameter
+from .hooks import add_hook
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -31,6 +33,35 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 class StateDictMixin:
     """The state-dict half of ``Module`` (kept in its own file for size)."""
+
+    def _register_state_dict_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict``
+        collects this module's entries; a returned dict replaces the state dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError(
+                "Cannot register the same function as the state dict post hook that was "
+                "previously registered via register_state_dict_post_hook"
+            )
+        return add_hook(self._state_dict_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict``
+        collects this module's entries; it may edit the dict in place and returns None."""
+        hook._from_public_api = True
+        return add_hook(self._state_dict_hooks, hook)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
+        """``hook(state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` (the module first with ``with_module``) runs before
+        this module loads its entries; it may edit ``state_dict``."""
+        if with_module:
+            return add_hook(self._load_state_dict_pre_hooks, functools.partial(hook, self))
+        return add_hook(self._load_state_dict_pre_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` runs before this module loads its entries."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
         for name, param in self._parameters.items():
@@ -59,7 +90,10 @@ class StateDictMixin:
                 )
         for hook in self._state_dict_hooks.values():
             result = hook(self, destination, prefix, local_metadata)
-            if result is not None:
+            if getattr(hook, "_from_public_api", False):
+                if result is not None:
+                    raise RuntimeError("state_dict post-hook must return None")
+            elif result is not None:
                 destination = result
         return destination
 

@@ -92,9 +92,15 @@ class PixelUnshuffle(Module):
 
 
 class ChannelShuffle(Module):
-    """Interleave ``groups`` groups of channels (dim 1)."""
+    """(N, g * c, *) -> (N, c * g, *): interleave ``groups`` groups of channels (ShuffleNet).
 
-    def __init__(self, groups: int):
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.ChannelShuffle(2)(torch.arange(4.0).reshape(1, 4, 1)).flatten()
+        tensor([0., 2., 1., 3.])
+    """
+
+    def __init__(self, groups: int) -> None:
         super().__init__()
         self.groups = groups
 

@@ -1,15 +1,23 @@
-"""``numtorch.nn.utils``: gradient clipping, flattening parameters to a vector, stateless calls
-and packed sequences (``rnn``)."""
+"""``numtorch.nn.utils``: gradient clipping, flattening parameters to a vector, stateless calls,
+packed sequences (``rnn``) and parametrizations (weight and spectral normalization)."""
 
-from . import rnn, stateless
+from . import parametrizations, parametrize, rnn, stateless
 from .clip_grad import clip_grad_norm_, clip_grad_value_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = [
     "clip_grad_norm_",
     "clip_grad_value_",
     "parameters_to_vector",
+    "parametrizations",
+    "parametrize",
+    "remove_spectral_norm",
+    "remove_weight_norm",
     "rnn",
+    "spectral_norm",
     "stateless",
     "vector_to_parameters",
+    "weight_norm",
 ]

@@ -1,0 +1,118 @@
+"""Embedding bags (grad_fn ``EmbeddingBagBackward0``): per bag, the sum, mean or max of the
+rows of ``weight`` named by a run of 1-D ``indices``; ``offsets`` start each bag.
+
+Entries equal to ``padding_idx`` are skipped (and not counted by the mean); an empty bag
+gives a zero row. ``per_sample_weights`` (mode sum) scale each row before summing.
+Backward gathers the bag gradients back to the positions and scatter-adds them into the
+rows, in numtorch ops, so the node can be differentiated again.
+"""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from ...backend import xp
+from ..registry import defop
+
+MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+def _bags(indices, offsets, include_last_offset):
+    """(bag of each position, number of bags). With ``include_last_offset`` the final
+    offset is dropped: as in torch, the last bag runs to the end of ``indices``."""
+    if include_last_offset:
+        offsets = offsets[:-1]
+    bag = xp.searchsorted(offsets, xp.arange(indices.shape[0]), side="right") - 1
+    return bag, offsets.shape[0]
+
+
+def _position_scale(indices, bag, num_bags, mode, padding_idx, scale_grad_by_freq, dtype):
+    """Per-position factor of the sum/mean: 0 for padding, 1/bag size for the mean and
+    1/frequency of the index under scale_grad_by_freq (the last only for the gradient)."""
+    scale = (indices != padding_idx).astype(dtype)
+    if mode == 1:
+        counts = xp.bincount(bag, weights=scale, minlength=num_bags)
+        scale = scale / xp.maximum(counts, 1)[bag]
+    if scale_grad_by_freq:
+        frequency = xp.bincount(indices, minlength=int(indices.max(initial=0)) + 1)
+        scale = scale / frequency[indices]
+    return scale.astype(dtype, copy=False)  # a float64 scale would put add.at on its slow path
+
+
+def _max_rows(weight, indices, bag, num_bags, padding_idx):
+    """(max over each bag per column, the weight row it came from; -1 for empty bags)."""
+    positions = xp.nonzero(indices != padding_idx)[0]
+    rows, bags = indices[positions], bag[positions]
+    values = weight[rows]
+    out = xp.full((num_bags, weight.shape[1]), -xp.inf, weight.dtype)
+    xp.maximum.at(out, bags, values)
+    # the first position of each bag reaching the max (ties go to the earliest, as torch)
+    first = xp.full(out.shape, positions.shape[0], xp.int64)
+    hit_pos, hit_col = xp.nonzero(values == out[bags])
+    xp.minimum.at(first, (bags[hit_pos], hit_col), hit_pos)
+    empty = first == positions.shape[0]
+    argmax = xp.where(empty, -1, rows[xp.minimum(first, max(positions.shape[0] - 1, 0))])
+    return xp.where(empty, 0, out), argmax
+
+
+def _grad_weight(grad, weight, indices, offsets, mode, psw, padding_idx, last, scale_by_freq):
+    data = indices._data
+    bag, num_bags = _bags(data, offsets._data, last)
+    if mode == 2:
+        _, argmax = _max_rows(weight._data, data, bag, num_bags, padding_idx)
+        keep = Tensor._make((argmax >= 0).astype(grad._data.dtype))
+        target = Tensor._make(xp.maximum(argmax, 0))
+        return grad.new_zeros(weight.shape).scatter_add(0, target, grad * keep)
+    scale = _position_scale(data, bag, num_bags, mode, padding_idx, scale_by_freq, grad._data.dtype)
+    rows = grad.index_select(0, Tensor._make(bag)) * Tensor._make(scale[:, None])
+    if psw is not None:
+        rows = rows * psw[:, None]
+    return grad.new_zeros(weight.shape).index_add(0, indices, rows)
+
+
+def _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, last):
+    data = indices._data
+    bag, _ = _bags(data, offsets._data, last)
+    skipped = Tensor._make(data == padding_idx)
+    bag_grads = grad.index_select(0, Tensor._make(bag))
+    return (bag_grads * weight.index_select(0, indices)).sum(1).masked_fill(skipped, 0)
+
+
+@defop(
+    name="_embedding_bag",
+    node="EmbeddingBagBackward0",
+    weight=lambda grad, weight, indices, offsets, mode, per_sample_weights, padding_idx, include_last_offset, scale_grad_by_freq: (  # noqa: E501
+        _grad_weight(
+            grad,
+            weight,
+            indices,
+            offsets,
+            mode,
+            per_sample_weights,
+            padding_idx,
+            include_last_offset,
+            scale_grad_by_freq,
+        )
+    ),
+    per_sample_weights=lambda grad, weight, indices, offsets, padding_idx, include_last_offset: (
+        _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, include_last_offset)
+    ),
+)
+def embedding_bag_op(
+    weight,
+    indices,
+    offsets,
+    mode=1,
+    per_sample_weights=None,
+    padding_idx=-1,
+    include_last_offset=False,
+    scale_grad_by_freq=False,
+):
+    bag, num_bags = _bags(indices, offsets, include_last_offset)
+    if mode == 2:
+        return _max_rows(weight, indices, bag, num_bags, padding_idx)[0]
+    scale = _position_scale(indices, bag, num_bags, mode, padding_idx, False, weight.dtype)
+    if per_sample_weights is not None:
+        scale = scale * per_sample_weights
+    out = xp.zeros((num_bags, weight.shape[1]), weight.dtype)
+    xp.add.at(out, bag, weight[indices] * scale[:, None])
+    return out

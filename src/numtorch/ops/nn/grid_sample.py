@@ -1,0 +1,354 @@
+"""Sampling an image at given points: ``grid_sampler`` (grad_fn ``GridSampler2DBackward0`` /
+``GridSampler3DBackward0``) and ``affine_grid_generator`` (``AffineGridGeneratorBackward0``).
+
+A grid point (x, y[, z]) in [-1, 1] names a location in the input's (W, H[, D]) pixels.
+Bilinear (trilinear) sampling mixes the 2**d surrounding pixels with weights that are
+products of the fractional offsets ``frac`` and ``1 - frac``; pixels outside the input read
+as 0 (``padding_mode="zeros"``), or the location is first clamped (``"border"``) or
+reflected (``"reflection"``) into the input. Bicubic sampling (2-D) mixes 4x4 taps with
+Keys' cubic weights (A = -0.75) and pads each tap, not the location, as torch does.
+
+The output is linear in the input, so its input gradient scatters ``grad * weight`` back to
+the corners; its grid gradient is the sum over channels of ``grad * d out / d location``,
+times the derivative of the location in the grid value (scale, clamp or reflection).
+Both are written in numtorch ops on the same corner plan, so the node can be
+differentiated again (with respect to input, grid and grad).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..._tensor import Tensor
+from ...autograd import grad_mode
+from ...backend import xp
+from ..registry import defop
+
+MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def _reflect(x, twice_low: int, twice_high: int):
+    # torch's reflect_coordinates: fold x into [low, high] by mirror images
+    if twice_low == twice_high:
+        return x * 0
+    low = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    x = (x - low).abs()
+    extra = x.fmod(span)
+    flips = Tensor._make(xp.floor(x._data / span))
+    even = Tensor._make(flips._data % 2 == 0)
+    return (extra + low).where(even, span - extra + low)
+
+
+def _location(coord, size: int, padding_mode: int, align_corners: bool):
+    """Pixel coordinate (a differentiable Tensor) of the normalized grid coordinate."""
+    if align_corners:
+        x = (coord + 1) * ((size - 1) / 2)
+    else:
+        x = ((coord + 1) * size - 1) / 2
+    if padding_mode == 1:
+        x = x.clamp(0, size - 1)
+    elif padding_mode == 2:
+        if align_corners:
+            x = _reflect(x, 0, 2 * (size - 1))
+        else:
+            x = _reflect(x, -1, 2 * size - 1)
+        x = x.clamp(0, size - 1)
+    return x
+
+
+def _location_slope(coord, size: int, padding_mode: int, align_corners: bool):
+    """d location / d coord as torch's kernels compute it: zero where a clamp is active
+    (boundaries included), -1 on mirrored stretches of a reflection."""
+    scale = (size - 1) / 2 if align_corners else size / 2
+    x = (coord + 1) * ((size - 1) / 2) if align_corners else ((coord + 1) * size - 1) / 2
+    slope = xp.full(coord.shape, scale, coord.dtype)
+    if padding_mode == 2:
+        twice_low, twice_high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        if twice_low == twice_high:
+            return slope * 0
+        low, span = twice_low / 2, (twice_high - twice_low) / 2
+        x = x - low
+        sign = xp.where(x < 0, -1.0, 1.0)
+        x = xp.abs(x)
+        flips = xp.floor(x / span)
+        odd = flips % 2 == 1
+        slope = slope * xp.where(odd, -sign, sign)
+        x = xp.where(odd, span - xp.fmod(x, span), xp.fmod(x, span)) + low
+    if padding_mode in (1, 2):
+        slope = xp.where((x <= 0) | (x >= size - 1), 0.0, slope)
+    return slope.astype(coord.dtype)
+
+
+_A = -0.75  # the cubic convolution constant torch uses
+
+
+def _cubic_factor(t, tap: int):
+    """Weight of tap -1, 0, 1, 2 (``tap`` 0..3) at fractional offset ``t`` (Keys' kernel)."""
+    if tap == 0:
+        x = t + 1
+        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
+    if tap == 3:
+        x = 2 - t
+        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
+    x = t if tap == 1 else 1 - t
+    return ((_A + 2) * x - (_A + 3)) * x * x + 1
+
+
+def _cubic_slope(t, tap: int):
+    """d/dt of ``_cubic_factor``."""
+    if tap in (0, 3):
+        x = t + 1 if tap == 0 else 2 - t
+        slope = (3 * _A * x - 10 * _A) * x + 8 * _A
+    else:
+        x = t if tap == 1 else 1 - t
+        slope = (3 * (_A + 2) * x - 2 * (_A + 3)) * x
+    return slope if tap in (0, 1) else -slope
+
+
+def _pad_tap(pixel, size: int, padding_mode: int, align_corners: bool):
+    # bicubic taps are moved into the input one by one (the location itself is not)
+    if padding_mode == 0:
+        return pixel
+    if padding_mode == 2:
+        low, high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        pixel = _reflect(Tensor._make(pixel), low, high)._data
+    return xp.clip(pixel, 0, size - 1)
+
+
+class _Plan:
+    """The sampling plan of one call: for each corner (bicubic: each of 4**d taps), flat
+    pixel index, in-bounds mask and its per-axis offsets; for bilinear and bicubic, the
+    per-axis fractions too, from which ``weight`` and ``slope`` are built."""
+
+    def __init__(self, grid, sizes, mode, padding_mode, align_corners):
+        n, d = grid.shape[0], grid.shape[-1]
+        flat = grid.reshape(n, -1, d)
+        self.cubic = mode == 2
+        # axis k of the grid (x, y, z) addresses spatial dim d-1-k (W, H, D)
+        locations = [
+            _location(
+                flat[..., k], sizes[d - 1 - k], 0 if self.cubic else padding_mode, align_corners
+            )
+            for k in range(d)
+        ]
+        strides = [int(xp.prod(sizes[d - k :])) for k in range(d)]
+        self.corners = []
+        if mode == 1:
+            index, valid = 0, True
+            for k, location in enumerate(locations):
+                pixel = xp.round(location._data).astype(xp.int64)
+                valid = valid & (pixel >= 0) & (pixel < sizes[d - 1 - k])
+                index = index + pixel * strides[k]
+            self.corners.append((index, valid, None))
+            return
+        bases = [xp.floor(location._data) for location in locations]
+        self.fractions = [loc - Tensor._make(base) for loc, base in zip(locations, bases)]
+        for bits in itertools.product(range(4) if self.cubic else (0, 1), repeat=d):
+            index, valid = 0, True
+            for k, bit in enumerate(bits):
+                size = sizes[d - 1 - k]
+                if self.cubic:
+                    tap = _pad_tap(bases[k] + (bit - 1), size, padding_mode, align_corners)
+                    pixel = tap.astype(xp.int64)
+                else:
+                    pixel = bases[k].astype(xp.int64) + bit
+                valid = valid & (pixel >= 0) & (pixel < size)
+                index = index + pixel * strides[k]
+            self.corners.append((index, valid, bits))
+
+    def factor(self, k, bit):
+        if self.cubic:
+            return _cubic_factor(self.fractions[k], bit)
+        return self.fractions[k] if bit else 1 - self.fractions[k]
+
+    def slope(self, k, bit):
+        """d factor / d location along axis k."""
+        if self.cubic:
+            return _cubic_slope(self.fractions[k], bit)
+        return 1 if bit else -1
+
+    def weight(self, bits, skip=None):
+        """Product of the per-axis factors of a corner (leaving out axis ``skip``)."""
+        weight = None
+        for k, bit in enumerate(bits):
+            if k == skip:
+                continue
+            factor = self.factor(k, bit)
+            weight = factor if weight is None else weight * factor
+        return weight
+
+
+def _index(index, valid, channels):
+    # out-of-bounds corners read pixel 0 and are masked to zero afterwards
+    safe = xp.where(valid, index, 0)
+    return Tensor._make(xp.broadcast_to(safe[:, None, :], (safe.shape[0], channels, safe.shape[1])))
+
+
+def _corner_values(input_flat, index, valid):
+    outside = Tensor._make(
+        xp.broadcast_to(
+            ~valid[:, None, :], (valid.shape[0], *input_flat.shape[1:2], valid.shape[1])
+        )
+    )
+    return input_flat.gather(2, _index(index, valid, input_flat.shape[1])).masked_fill(outside, 0)
+
+
+def _sample(input, grid, mode, padding_mode, align_corners):
+    n, c = input.shape[:2]
+    plan = _Plan(grid, input.shape[2:], mode, padding_mode, align_corners)
+    input_flat = input.reshape(n, c, -1)
+    out = None
+    for index, valid, bits in plan.corners:
+        term = _corner_values(input_flat, index, valid)
+        if bits is not None:
+            term = term * plan.weight(bits).unsqueeze(1)
+        out = term if out is None else out + term
+    return out.reshape(n, c, *grid.shape[1:-1])
+
+
+def _grad_input(grad, grid, input_shape, mode, padding_mode, align_corners):
+    n, c = input_shape[:2]
+    plan = _Plan(grid, input_shape[2:], mode, padding_mode, align_corners)
+    grad_flat = grad.reshape(n, c, -1)
+    result = grad.new_zeros((n, c, int(xp.prod(input_shape[2:]))))
+    for index, valid, bits in plan.corners:
+        mask = Tensor._make(valid[:, None, :].astype(grad._data.dtype))
+        term = grad_flat * mask
+        if bits is not None:
+            term = term * plan.weight(bits).unsqueeze(1)
+        result = result.scatter_add(2, _index(index, valid, c), term)
+    return result.reshape(input_shape)
+
+
+def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
+    if mode == 1:  # nearest: piecewise constant in the grid
+        return grid.new_zeros(grid.shape)
+    n, c = input.shape[:2]
+    d = grid.shape[-1]
+    flat = grid.reshape(n, -1, d)
+    plan = _Plan(grid, input.shape[2:], mode, padding_mode, align_corners)
+    input_flat = input.reshape(n, c, -1)
+    grad_flat = grad.reshape(n, c, -1)
+    values = [
+        (bits, _corner_values(input_flat, index, valid)) for index, valid, bits in plan.corners
+    ]
+    parts = []
+    for k in range(d):
+        # d out / d location_k: the factor's slope on axis k times the other axes' factors
+        slope = None
+        for bits, value in values:
+            other = plan.weight(bits, skip=k)
+            term = value if other is None else value * other.unsqueeze(1)
+            factor_slope = plan.slope(k, bits[k])
+            if isinstance(factor_slope, Tensor):
+                term = term * factor_slope.unsqueeze(1)
+            elif factor_slope < 0:
+                term = -term
+            slope = term if slope is None else slope + term
+        # chain rule through the location: the scale, clamp or reflection of grid value k
+        # (bicubic pads its taps, not the location: only the scale applies)
+        size = input.shape[2 + d - 1 - k]
+        location_padding = 0 if plan.cubic else padding_mode
+        scale = _location_slope(flat[..., k]._data, size, location_padding, align_corners)
+        parts.append((grad_flat * slope).sum(1) * Tensor._make(scale))
+    return _stack(parts).reshape(grid.shape)
+
+
+def _stack(parts):
+    from ..shape import stack
+
+    return stack(parts, -1)
+
+
+def check_sampler(input, grid):
+    """torch's errors for mismatched input and grid shapes and dtypes."""
+    for dim in range(2, input.ndim):
+        if input.shape[dim] == 0:
+            raise RuntimeError(
+                "grid_sampler(): expected input to have non-empty spatial dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {dim} being empty"
+            )
+    if not input.is_floating_point():
+        raise NotImplementedError(
+            f'"grid_sampler_{input.ndim - 2}d_cpu_kernel_impl" not implemented for '
+            f"'{input.dtype._tag[:-6]}'"
+        )
+    if input.dtype != grid.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype._tag[:-6]} but found {grid.dtype._tag[:-6]}"
+        )
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(
+            "grid_sampler(): expected grid and input to have same batch size, but got input "
+            f"with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
+        )
+    d = input.ndim - 2
+    if grid.shape[-1] != d:
+        raise RuntimeError(
+            f"grid_sampler(): expected grid to have size {d} in last dimension, but got grid "
+            f"with sizes {list(grid.shape)}"
+        )
+
+
+def _forward(input, grid, mode, padding_mode, align_corners):
+    return _sample(Tensor._make(input), Tensor._make(grid), mode, padding_mode, align_corners)._data
+
+
+def _register(dims: int):
+    @defop(
+        name=f"grid_sampler_{dims}d",
+        node=f"GridSampler{dims}DBackward0",
+        promote="same",
+        input=lambda grad, grid, input_shape, mode, padding_mode, align_corners: _grad_input(
+            grad, grid, input_shape, mode, padding_mode, align_corners
+        ),
+        grid=lambda grad, input, grid, mode, padding_mode, align_corners: _grad_grid(
+            grad, input, grid, mode, padding_mode, align_corners
+        ),
+    )
+    def grid_sampler(input, grid, mode=0, padding_mode=0, align_corners=False):
+        with grad_mode.no_grad():
+            return _forward(input, grid, mode, padding_mode, align_corners)
+
+    return grid_sampler
+
+
+grid_sampler_2d = _register(2)
+grid_sampler_3d = _register(3)
+
+
+def _base_grid(size, align_corners, dtype):
+    """(prod(spatial), d + 1) rows [x, y(, z), 1] of the pixel centres, x varying fastest."""
+    spatial = size[2:]
+    axes = []
+    for n in spatial:
+        if n == 1:
+            axes.append(xp.zeros(1, dtype))
+        else:
+            steps = xp.linspace(-1, 1, n, dtype=dtype)
+            axes.append(steps if align_corners else steps * (n - 1) / n)
+    mesh = xp.meshgrid(*axes, indexing="ij")
+    coords = [m.reshape(-1) for m in reversed(mesh)]  # x (last dim) first
+    return xp.stack(coords + [xp.ones_like(coords[0])], axis=1)
+
+
+def _affine_grad(grad, theta_shape, size, align_corners):
+    base = Tensor._make(_base_grid(size, align_corners, grad._data.dtype))
+    n, d = theta_shape[0], theta_shape[1]
+    # grid = base @ theta^T, so dtheta = grad^T @ base
+    return grad.reshape(n, -1, d).transpose(1, 2) @ base
+
+
+@defop(
+    name="affine_grid_generator",
+    node="AffineGridGeneratorBackward0",
+    theta=lambda grad, theta_shape, size, align_corners: _affine_grad(
+        grad, theta_shape, size, align_corners
+    ),
+)
+def affine_grid_op(theta, size, align_corners):
+    base = _base_grid(size, align_corners, theta.dtype)
+    grid = xp.matmul(base, theta.transpose(0, 2, 1))
+    return grid.reshape(size[0], *size[2:], theta.shape[1])
