@@ -2,13 +2,17 @@
 
 from . import (  # noqa: F401
     bessel,
+    bits,
+    complex_real,
     construction,
     cumulative,
     factory,
     gamma,
+    hyperbolic,
     incomplete_gamma,
     indexed,
     indexing,
+    inplace_aliases,
     linalg,
     linalg_decomp,
     linalg_functions,
