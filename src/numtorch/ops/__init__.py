@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     indexed,
     indexing,
     inplace_aliases,
+    joins,
     linalg,
     linalg_decomp,
     linalg_functions,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .opinfo import OpInfo, Sample, _n, _shapes_unary
+from .opinfo import OpInfo, Sample, _distinct, _n, _shapes_unary
 
 
 def _uniform(low, high):
@@ -76,4 +76,80 @@ POINTWISE = [
     ),
 ]
 
-GAPS_OPS = POINTWISE
+JOINS = [
+    OpInfo(
+        "repeat_interleave",
+        lambda t, x, **k: t.repeat_interleave(x, **k),
+        lambda rng: [
+            Sample((_n(rng, 2, 3),), {"repeats": 2}),
+            Sample((_n(rng, 2, 3),), {"repeats": 3, "dim": 1}),
+            Sample((_n(rng),), {"repeats": 2}),
+        ],
+        lambda x, repeats, dim=None: np.repeat(x, repeats, axis=dim),
+    ),
+    OpInfo(
+        "repeat_interleave_tensor",
+        lambda t, x: t.repeat_interleave(x, t.tensor([1, 0, 2]), dim=-1),
+        lambda rng: [Sample((_n(rng, 2, 3),)), Sample((_n(rng, 3),))],
+        lambda x: np.repeat(x, [1, 0, 2], axis=-1),
+    ),
+    OpInfo(
+        "column_stack",
+        lambda t, a, b, c: t.column_stack([a, b, c]),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 3, 2), _n(rng, 3)))],
+        lambda a, b, c: np.column_stack([a, b, c]),
+    ),
+    OpInfo(
+        "dstack",
+        lambda t, a, b: t.dstack((a, b)),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 3))), Sample((_n(rng, 2, 3), _n(rng, 2, 3, 2)))],
+        lambda a, b: np.dstack([a, b]),
+    ),
+    OpInfo(
+        "hstack_vstack",
+        lambda t, a, b: t.hstack([t.vstack([a, b]), t.row_stack([b, a])]),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 3)))],
+        lambda a, b: np.hstack([np.vstack([a, b]), np.vstack([b, a])]),
+    ),
+    OpInfo(
+        "atleast_3d",
+        lambda t, a, b: t.cat(t.atleast_3d(a, b), 0),
+        lambda rng: [Sample((_n(rng), _n(rng, 1, 1))), Sample((_n(rng, 2), _n(rng, 1, 2)))],
+        lambda a, b: np.concatenate(np.atleast_3d(a, b), 0),
+    ),
+    OpInfo(
+        "hsplit",
+        lambda t, x: t.hsplit(x, [1, 3])[1] * t.vsplit(x, 2)[0].sum(),
+        lambda rng: [Sample((_n(rng, 2, 4),))],
+        lambda x: np.hsplit(x, [1, 3])[1] * np.vsplit(x, 2)[0].sum(),
+    ),
+    OpInfo(
+        "dsplit",
+        lambda t, x: t.dsplit(x, 2)[1],
+        lambda rng: [Sample((_n(rng, 2, 1, 4),))],
+        lambda x: np.dsplit(x, 2)[1],
+    ),
+    OpInfo(
+        "tensor_split",
+        lambda t, x: t.tensor_split(x, 3, dim=1)[0] * x.tensor_split([1])[1].sum(),
+        lambda rng: [Sample((_n(rng, 2, 4),))],
+        lambda x: np.array_split(x, 3, axis=1)[0] * np.split(x, [1])[1].sum(),
+    ),
+    OpInfo("ravel", lambda t, x: t.ravel(x.t()), lambda rng: [Sample((_n(rng, 2, 3),))], None),
+    OpInfo(
+        "msort",
+        lambda t, x: t.msort(x),
+        lambda rng: [Sample((_distinct(rng, 3, 2),)), Sample((_distinct(rng, 4),))],
+        lambda x: np.sort(x, 0),
+    ),
+    OpInfo(
+        "narrow_copy",
+        lambda t, x, *a: x.narrow_copy(*a),
+        lambda rng: [Sample((_n(rng, 3, 4), 1, 1, 2)), Sample((_n(rng, 3, 4), -2, 1, 2))],
+        lambda x, dim, start, length: np.take(
+            x, range(start % x.shape[dim], start % x.shape[dim] + length), axis=dim
+        ),
+    ),
+]
+
+GAPS_OPS = POINTWISE + JOINS
