@@ -184,3 +184,53 @@ x.grad = None
 out(n, torch.narrow_copy(x, 0, 1, 1), x.narrow_copy(-1, -2, 2), x.grad, n._is_view())
 err(lambda: x.narrow_copy(1, 3, 2))
 err(lambda: x.narrow_copy(2, 0, 1))
+# ---
+# scatter_reduce, index_reduce, put
+x = torch.tensor([[1.0, 2.0, 3.0, 4.0], [0.5, -1.0, 2.0, 0.0]], requires_grad=True)
+src = torch.tensor([[2.0, 2.0, -3.0, 0.0], [1.0, 5.0, 1.0, 2.0]], requires_grad=True)
+idx = torch.tensor([[0, 1, 0, 1], [1, 1, 0, 0]])
+w = torch.arange(8.0).reshape(2, 4)
+for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+    for include_self in [True, False]:
+        x.grad = src.grad = None
+        y = x.scatter_reduce(0, idx, src, reduce, include_self=include_self)
+        (y * w).sum().backward()
+        out(y, x.grad, src.grad)
+i = torch.tensor([[5, 1, 3], [2, 4, 6]])
+j = torch.tensor([[0, 0, 2], [1, 1, 1]])
+s = torch.tensor([[7, -9, 2], [3, 3, 4]])
+for reduce in ["sum", "prod", "mean", "amax", "amin"]:
+    out(
+        i.scatter_reduce(1, j, s, reduce),
+        torch.scatter_reduce(i, 1, j, s, reduce, include_self=False),
+    )
+t = i.clone()
+t.scatter_reduce_(1, j, s, "amax")
+out(t, i.scatter_reduce(1, j, s, "max"), x.scatter_reduce(-1, idx[:1, :2], src[:1, :2], "sum"))
+err(lambda: i.scatter_reduce(1, j, s, "foo"))
+err(lambda: i.scatter_reduce(1, j.int(), s, "sum"))
+err(lambda: i.scatter_reduce(1, j, s.float(), "sum"))
+err(lambda: x.scatter_reduce(0, idx, src, "sum").scatter_reduce_(0, idx, src, "sum").sum())
+for reduce in ["prod", "mean", "amax", "amin"]:
+    for include_self in [True, False]:
+        x.grad = src.grad = None
+        y = x.index_reduce(1, torch.tensor([3, 0, 3, 1]), src, reduce, include_self=include_self)
+        (y * w).sum().backward()
+        out(y, x.grad, src.grad)
+out(i.index_reduce(0, torch.tensor([1, 1]), s, "mean"), i.clone().index_reduce_(1, j[0], s, "amin"))
+err(lambda: x.index_reduce(0, torch.tensor([0, 1]), src, "sum"))
+err(lambda: x.index_reduce(0, torch.tensor([0.0, 1.0]), src, "prod"))
+err(lambda: x.index_reduce(0, torch.tensor([0, 1, 1]), src, "prod"))
+err(lambda: x.index_reduce(0, torch.tensor([0, 1]), src.double(), "prod"))
+x.grad = src.grad = None
+y = x.put(torch.tensor([0, 5, -1]), src[0, :3])
+(y * w).sum().backward()
+out(y, x.grad, src.grad)
+x.grad = src.grad = None
+y = torch.put(x, torch.tensor([[0, 0]]), src[1, :2].reshape(1, 2), accumulate=True)
+(y * w).sum().backward()
+out(y, x.grad, src.grad, i.clone().put_(torch.tensor([1]), torch.tensor([9])))
+err(lambda: x.put(torch.tensor([8]), src[0, :1]))
+err(lambda: x.put(torch.tensor([0]), src[0, :2]))
+err(lambda: x.put(torch.tensor([0.0]), src[0, :1]))
+err(lambda: x.put(torch.tensor([0]), torch.tensor([1.0], dtype=torch.float64)))

@@ -25,6 +25,7 @@ from . import (  # noqa: F401
     pointwise,
     products,
     reduction,
+    scatter_reduce,
     selection,
     sets,
     shape,

@@ -152,4 +152,60 @@ JOINS = [
     ),
 ]
 
-GAPS_OPS = POINTWISE + JOINS
+_SCATTER_INDEX = np.array([[0, 1, 0, 2], [0, 1, 2, 2]])
+
+
+def _scatter_reduce_ref(x, src, reduce, include_self):
+    out = x.copy()
+    rows = {}
+    for (i, j), target in np.ndenumerate(_SCATTER_INDEX):
+        rows.setdefault((target, j), []).append(src[i, j])
+    fold = {"sum": np.sum, "prod": np.prod, "mean": np.mean, "amax": np.max, "amin": np.min}
+    for (r, j), values in rows.items():
+        out[r, j] = fold[reduce](values + ([x[r, j]] if include_self else []))
+    return out
+
+
+def _scatter_reduce_info(reduce, include_self):
+    return OpInfo(
+        f"scatter_reduce_{reduce}_{include_self}",
+        lambda t, x, s: x.scatter_reduce(
+            0, t.tensor(_SCATTER_INDEX), s, reduce, include_self=include_self
+        ),
+        lambda rng: [Sample((_distinct(rng, 3, 4) / 4, _distinct(rng, 2, 4) / 3 + 0.05))],
+        lambda x, s: _scatter_reduce_ref(x, s, reduce, include_self),
+    )
+
+
+INDEXED_REDUCTIONS = (
+    [
+        _scatter_reduce_info(reduce, include_self)
+        for reduce in ("sum", "prod", "mean", "amax", "amin")
+        for include_self in (True, False)
+    ]
+    + [
+        OpInfo(
+            f"index_reduce_{reduce}_{include_self}",
+            lambda t, x, s, reduce=reduce, include_self=include_self: x.index_reduce(
+                1, t.tensor([2, 0, 2]), s, reduce, include_self=include_self
+            ),
+            lambda rng: [Sample((_distinct(rng, 2, 4) / 3 + 0.1, _distinct(rng, 2, 3) / 3 + 0.05))],
+            None,
+        )
+        for reduce in ("prod", "mean", "amax", "amin")
+        for include_self in (True, False)
+    ]
+    + [
+        OpInfo(
+            "put",
+            lambda t, x, s, **k: x.put(t.tensor([[0, 5], [11, -2]]), s, **k),
+            lambda rng: [
+                Sample((_n(rng, 3, 4), _n(rng, 2, 2))),
+                Sample((_n(rng, 3, 4), _n(rng, 2, 2)), {"accumulate": True}),
+            ],
+            None,
+        ),
+    ]
+)
+
+GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS
