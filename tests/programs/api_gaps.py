@@ -234,3 +234,80 @@ err(lambda: x.put(torch.tensor([8]), src[0, :1]))
 err(lambda: x.put(torch.tensor([0]), src[0, :2]))
 err(lambda: x.put(torch.tensor([0.0]), src[0, :1]))
 err(lambda: x.put(torch.tensor([0]), torch.tensor([1.0], dtype=torch.float64)))
+# ---
+# as_strided and the *_scatter ops
+x = torch.arange(12.0).reshape(3, 4).clone().requires_grad_()
+w = torch.arange(12.0).reshape(3, 4) + 1
+y = x * 1
+a = y.as_strided((2, 2), (1, 2))
+b = torch.as_strided(y, (3, 3), (1, 1), 2)
+c = y[1:].as_strided((2,), (1,))
+d = y.t().as_strided((2, 3), (4, 1), 1)
+(a.sum() + (b * b).sum() + c.sum() * 3 + d.sum()).backward()
+out(
+    a,
+    b,
+    c,
+    d,
+    x.grad,
+    a._is_view(),
+    c.storage_offset(),
+    b.stride(),
+    torch.arange(0).as_strided((0,), (1,)),
+)
+err(lambda: y.as_strided((3, 4), (4, 1), 1))
+err(lambda: y.as_strided((3,), (-1,), 5))
+err(lambda: y.as_strided((3, 2), (1,)))
+z = x * 1
+z.as_strided((3,), (5,)).mul_(10)
+z.sum().backward()
+out(z, x.grad)
+x.grad = None
+y = x * 1
+s = torch.tensor([100.0, 200.0, 300.0], requires_grad=True)
+outs = [
+    y.diagonal_scatter(s),
+    torch.diagonal_scatter(y, s[:2], 2),
+    y.select_scatter(torch.cat([s, s[:1]]), 0, 1),
+    torch.select_scatter(y, s, 1, -1),
+    y.slice_scatter(s.reshape(3, 1).expand(3, 2), 1, 0, None, 2),
+    torch.slice_scatter(y, s[:2].reshape(2, 1).expand(2, 4), 0, 1),
+    torch.as_strided_scatter(
+        y.detach().clone().requires_grad_(),
+        s.reshape(3, 1).expand(3, 2).reshape(3, 2)[:2],
+        (2, 2),
+        (1, 4),
+        1,
+    ),
+]
+for o in outs:
+    x.grad = s.grad = None
+    (o * w).sum().backward(retain_graph=True)
+    out(o, x.grad, s.grad)
+out(y.slice_scatter(torch.ones(3, 2, dtype=torch.float64), 1, 0, None, 2))
+out(
+    torch.zeros(2, 3).diagonal_scatter(torch.ones(2), -1, 1, 0),
+    torch.ones(2, 2, 2).diagonal_scatter(torch.zeros(2, 2), 0, 0, 2),
+)
+err(lambda: y.diagonal_scatter(torch.ones(2), 1))
+err(lambda: y.select_scatter(torch.ones(3), 0, 1))
+err(lambda: y.select_scatter(torch.ones(4), 0, 3))
+err(lambda: y.slice_scatter(torch.ones(3, 3), 1, 0, 2))
+err(lambda: y.diagonal_scatter(torch.ones(3), 0, 1, 1))
+# ---
+# fill_diagonal_
+out(torch.zeros(3, 4).fill_diagonal_(2), torch.zeros(7, 3).fill_diagonal_(2, wrap=True))
+out(torch.zeros(7, 3).fill_diagonal_(2), torch.zeros(3, 5).fill_diagonal_(2, wrap=True))
+out(
+    torch.zeros(2, 2, 2).fill_diagonal_(1.5), torch.zeros(3, 3, dtype=torch.int64).fill_diagonal_(7)
+)
+out(torch.zeros(4, 4)[:, 1:].fill_diagonal_(1), torch.zeros(4, 3).t().fill_diagonal_(3))
+x = torch.zeros(3, 4, requires_grad=True)
+y = x * 2
+z = y.fill_diagonal_(5.0)
+out(z is y)
+y.sum().backward()
+out(y, x.grad)
+err(lambda: x.fill_diagonal_(1))
+err(lambda: torch.zeros(3).fill_diagonal_(1))
+err(lambda: torch.zeros(2, 3, 2).fill_diagonal_(1))

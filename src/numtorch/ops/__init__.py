@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     sets,
     shape,
     special,
+    strided,
     triangular,
 )
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401

@@ -208,4 +208,62 @@ INDEXED_REDUCTIONS = (
     ]
 )
 
-GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS
+STRIDED = [
+    OpInfo(
+        "as_strided",
+        lambda t, x, *a: x.as_strided(*a),
+        lambda rng: [
+            Sample((_n(rng, 3, 4), (2, 2), (1, 2))),
+            Sample((_n(rng, 3, 4), (3, 3), (1, 1), 2)),  # overlapping windows
+            Sample((_n(rng, 6), (2, 3), (3, 1))),
+        ],
+        None,
+    ),
+    OpInfo(
+        "as_strided_of_view",
+        lambda t, x: t.as_strided(x[1:].t(), (2, 2), (2, 1)),
+        lambda rng: [Sample((_n(rng, 3, 4),))],
+        None,
+    ),
+    OpInfo(
+        "diagonal_scatter",
+        lambda t, x, s, *a: x.diagonal_scatter(s, *a),
+        lambda rng: [
+            Sample((_n(rng, 3, 4), _n(rng, 3))),
+            Sample((_n(rng, 3, 4), _n(rng, 2), 2)),
+            Sample((_n(rng, 2, 3, 3), _n(rng, 3, 2), 0, 0, 2)),
+        ],
+        None,
+    ),
+    OpInfo(
+        "select_scatter",
+        lambda t, x, s, *a: t.select_scatter(x, s, *a),
+        lambda rng: [
+            Sample((_n(rng, 3, 4), _n(rng, 4), 0, 1)),
+            Sample((_n(rng, 3, 4), _n(rng, 3), -1, -1)),
+        ],
+        None,
+    ),
+    OpInfo(
+        "slice_scatter",
+        lambda t, x, s, **k: x.slice_scatter(s, **k),
+        lambda rng: [
+            Sample((_n(rng, 4, 3), _n(rng, 2, 3)), {"start": 1, "end": 3}),
+            Sample((_n(rng, 3, 4), _n(rng, 3, 2)), {"dim": 1, "step": 2}),
+            Sample((_n(rng, 3, 4), _n(rng, 3, 4))),
+        ],
+        None,
+    ),
+    OpInfo(
+        "as_strided_scatter",
+        lambda t, x, s, *a: t.as_strided_scatter(x, s, *a),
+        lambda rng: [
+            Sample((_n(rng, 3, 4), _n(rng, 2, 2), (2, 2), (1, 4), 1)),
+            Sample((_n(rng, 3, 4), _n(rng, 3), (3,), (5,))),
+        ],
+        None,
+        grad=False,  # torch's input gradient is not the derivative (see strided.py)
+    ),
+]
+
+GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS + STRIDED
