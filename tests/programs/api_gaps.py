@@ -311,3 +311,68 @@ out(y, x.grad)
 err(lambda: x.fill_diagonal_(1))
 err(lambda: torch.zeros(3).fill_diagonal_(1))
 err(lambda: torch.zeros(2, 3, 2).fill_diagonal_(1))
+# ---
+# trapezoid, cumulative_trapezoid, cov, corrcoef, histogram, renorm
+x = torch.tensor([[1.0, 2.5, -1.0, 4.0], [0.5, 0.0, 2.0, 1.0], [3.0, -2.0, 1.0, 0.0]])
+x.requires_grad_()
+s = torch.tensor([0.0, 1.0, 3.0, 4.0])
+results = [
+    torch.trapz(x),
+    torch.trapezoid(x, dx=0.5, dim=0),
+    torch.trapezoid(x, s),
+    torch.trapz(x, x.detach() * 2, dim=0),
+    torch.trapz(x, dx=2),
+    torch.cumulative_trapezoid(x),
+    torch.cumulative_trapezoid(x, s),
+    torch.cumulative_trapezoid(x, dx=0.5, dim=0),
+    torch.cov(x),
+    x.cov(correction=0, fweights=torch.tensor([1, 2, 1, 1]), aweights=torch.tensor([0.5, 1, 1, 2])),
+    x.cov(correction=2, aweights=torch.tensor([0.5, 1.0, 1.0, 2.0])),
+    torch.cov(x[0]),
+    torch.corrcoef(x),
+    x[0].corrcoef(),
+    x.renorm(2, 0, 2.0),
+    torch.renorm(x, 1, 1, 3.0),
+]
+for r in results:
+    x.grad = None
+    (r * torch.arange(float(r.numel())).reshape(r.shape)).sum().backward()
+    out(r, x.grad)
+out(torch.trapezoid(torch.tensor([1, 2, 3])), torch.trapezoid(torch.zeros(2, 0)))
+out(
+    torch.cumulative_trapezoid(torch.tensor([1, 2, 4])),
+    torch.cov(torch.tensor([[1, 2, 3], [2, 2, 5]])),
+)
+out(
+    torch.cov(torch.tensor([[1.0, 2.0]]), correction=3),
+    torch.corrcoef(torch.tensor([[1.0, 1.0], [1.0, 2.0]])),
+)
+out(x.detach().clone().renorm_(2, 0, 1.0))
+err(lambda: torch.trapezoid(torch.tensor([True])))
+err(lambda: torch.trapezoid(x, torch.tensor([1.0, 2.0])))
+for kwargs in [
+    {"fweights": torch.tensor([1.0, 2, 1, 1])},
+    {"aweights": torch.tensor([1, 2, 1, 1])},
+    {"fweights": torch.tensor([1, -2, 1, 1])},
+    {"fweights": torch.tensor([1, 1, 1])},
+    {"fweights": torch.tensor([0, 0, 0, 0])},
+    {"aweights": torch.ones(1, 4)},
+]:
+    err(lambda: torch.cov(x, **kwargs))
+err(lambda: torch.cov(torch.ones(1, 1, 1)))
+err(lambda: torch.corrcoef(torch.ones(1, 1, 1)))
+err(lambda: torch.cov(torch.tensor([True, False])))
+d = x.detach()
+out(torch.histogram(d, bins=4), torch.histogram(d, bins=4, range=(-1.0, 1.0), density=True))
+out(torch.histogram(d, bins=torch.tensor([-1.0, 0.0, 2.0]), weight=torch.ones(3, 4)))
+out(torch.histogram(torch.tensor([2.0, 2.0]), bins=2), torch.histogram(torch.tensor([]), bins=2))
+out(d.histogram(3), torch.histogram(d.double(), bins=3, weight=d.double().abs(), density=True))
+h = torch.histogram(d, 2)
+out(h.hist, h.bin_edges, type(h).__name__)
+err(lambda: torch.histogram(d, bins=2, range=(1.0, 0.0)))
+err(lambda: torch.histogram(torch.tensor([1, 2]), bins=4))
+err(lambda: x.renorm(0, 0, 1.0))
+err(lambda: x.renorm(2, 0, -1.0))
+err(lambda: x[0].renorm(2, 0, 1.0))
+err(lambda: torch.tensor([[1, 2]]).renorm(2, 0, 1.0))
+err(lambda: x.renorm(2, 2, 1.0))

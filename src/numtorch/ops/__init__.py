@@ -30,6 +30,7 @@ from . import (  # noqa: F401
     sets,
     shape,
     special,
+    statistics,
     strided,
     triangular,
 )

@@ -266,4 +266,67 @@ STRIDED = [
     ),
 ]
 
-GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS + STRIDED
+STATISTICS = [
+    OpInfo(
+        "trapezoid",
+        lambda t, y, **k: t.trapezoid(y, **k),
+        lambda rng: [
+            Sample((_n(rng, 3, 4),)),
+            Sample((_n(rng, 3, 4),), {"dx": 0.5, "dim": 0}),
+        ],
+        lambda y, dx=1.0, dim=-1: np.trapezoid(y, dx=dx, axis=dim),
+    ),
+    OpInfo(
+        "trapezoid_x",
+        lambda t, y, x: t.trapz(y, x),
+        lambda rng: [
+            Sample((_n(rng, 3, 4), np.sort(_n(rng, 4)))),
+            Sample((_n(rng, 2, 3), _n(rng, 2, 3))),
+        ],
+        lambda y, x: np.trapezoid(y, x),
+    ),
+    OpInfo(
+        "cumulative_trapezoid",
+        lambda t, y, *a, **k: t.cumulative_trapezoid(y, *a, **k),
+        lambda rng: [
+            Sample((_n(rng, 3, 4),)),
+            Sample((_n(rng, 3, 4),), {"dx": 0.5, "dim": 0}),
+            Sample((_n(rng, 3, 4), np.sort(_n(rng, 4)))),
+        ],
+        None,
+    ),
+    OpInfo(
+        "cov",
+        lambda t, x, **k: t.cov(x, **k),
+        lambda rng: [
+            Sample((_n(rng, 3, 5),)),
+            Sample((_n(rng, 5),)),
+            Sample((_n(rng, 2, 4),), {"correction": 0}),
+        ],
+        lambda x, correction=1: np.cov(x, ddof=correction),
+    ),
+    OpInfo(
+        "cov_weights",
+        lambda t, x, a: t.cov(x, fweights=t.tensor([1, 2, 1, 3]), aweights=a.abs() + 0.5),
+        lambda rng: [Sample((_n(rng, 2, 4), _n(rng, 4)))],
+        lambda x, a: np.cov(x, fweights=[1, 2, 1, 3], aweights=np.abs(a) + 0.5),
+    ),
+    OpInfo(
+        "corrcoef",
+        lambda t, x: t.corrcoef(x),
+        lambda rng: [Sample((_n(rng, 3, 6),))],
+        np.corrcoef,
+    ),
+    OpInfo(
+        "renorm",
+        lambda t, x, *a: x.renorm(*a),
+        lambda rng: [
+            Sample((_n(rng, 3, 4), 2, 0, 1.0)),
+            Sample((_n(rng, 3, 4), 1, 1, 1.5)),
+            Sample((_n(rng, 2, 3, 2), 3, -1, 0.8)),
+        ],
+        None,
+    ),
+]
+
+GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS + STRIDED + STATISTICS
