@@ -376,3 +376,104 @@ err(lambda: x.renorm(2, 0, -1.0))
 err(lambda: x[0].renorm(2, 0, 1.0))
 err(lambda: torch.tensor([[1, 2]]).renorm(2, 0, 1.0))
 err(lambda: x.renorm(2, 2, 1.0))
+# ---
+# vander, tril_indices/triu_indices, unravel_index, range, scalar_tensor, empty_strided
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out(
+    torch.vander(torch.tensor([1, 2, 3])),
+    torch.vander(torch.tensor([1, 2, 3], dtype=torch.int8), N=2),
+)
+out(
+    torch.vander(x, N=4, increasing=True),
+    torch.vander(x),
+    torch.vander(x, N=0),
+    torch.vander(x, N=1),
+)
+out(torch.vander(torch.tensor([True, False])), torch.vander(x.detach(), 2, True))
+err(lambda: torch.vander(x).sum().backward())
+err(lambda: torch.vander(torch.ones(2, 2)))
+err(lambda: torch.vander(x, N=-1))
+out(
+    torch.tril_indices(3, 4, 1),
+    torch.tril_indices(3, 3, -1),
+    torch.tril_indices(2, 2, dtype=torch.int32),
+)
+out(
+    torch.triu_indices(3, 3),
+    torch.triu_indices(4, 3, 1),
+    torch.triu_indices(0, 3),
+    torch.tril_indices(3, 2, 5),
+)
+err(lambda: torch.tril_indices(2, 2, dtype=torch.float32))
+out(torch.unravel_index(torch.tensor([4, 7]), (3, 4)), torch.unravel_index(torch.tensor(5), 6))
+out(torch.unravel_index(torch.tensor([[4], [7]], dtype=torch.int32), (3, 4)))
+out(
+    torch.unravel_index(torch.tensor([5, -1, 50]), torch.Size([2, 3])),
+    torch.unravel_index(torch.tensor(5), (3, 4)),
+)
+err(lambda: torch.unravel_index(torch.tensor(5.0), (3, 4)))
+err(lambda: torch.unravel_index(torch.tensor(5), (3, -4)))
+err(lambda: torch.unravel_index(torch.tensor(5), (3, 4.0)))
+out(
+    torch.range(0, 3),
+    torch.range(0, 3, dtype=torch.int64),
+    torch.range(1, 2, 0.3),
+    torch.range(3, 0, -1),
+)
+out(torch.range(0, 2, requires_grad=True), torch.range(0.5, 2), torch.range(1, 1))
+err(lambda: torch.range(3))
+err(lambda: torch.range(0, 3, -1))
+out(torch.scalar_tensor(3), torch.scalar_tensor(3, dtype=torch.int64), torch.scalar_tensor(True))
+out(torch.scalar_tensor(3.5, requires_grad=True))
+e = torch.empty_strided((2, 3), (1, 2))
+out(
+    e.shape, e.stride(), e.is_contiguous(), torch.empty_strided((2,), (1,), dtype=torch.int64).dtype
+)
+out(
+    torch.empty_strided((2, 2), (2, 1), requires_grad=True).requires_grad,
+    torch.empty_strided((0, 3), (3, 1)).shape,
+)
+# ---
+# tensor predicates, layout, legacy constructors, memory flags
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out(
+    str(x.layout),
+    repr(torch.strided),
+    torch.strided == x.layout,
+    x.layout is torch.strided,
+)
+out(
+    type(torch.strided).__name__,
+    isinstance(torch.strided, torch.layout),
+    torch.zeros(2, layout=torch.strided),
+)
+out(
+    torch.tensor([0.0]).is_nonzero(),
+    torch.tensor(3).is_nonzero(),
+    torch.is_nonzero(torch.tensor([[True]])),
+)
+out(torch.tensor(float("nan")).is_nonzero(), torch.tensor([-0.0]).is_nonzero())
+err(lambda: torch.tensor([1.0, 2.0]).is_nonzero())
+err(lambda: torch.tensor([]).is_nonzero())
+dtypes = [torch.uint8, torch.bool, torch.int8, torch.float16, torch.int64, torch.float64]
+out([torch.tensor([1], dtype=d).is_signed() for d in dtypes], torch.is_signed(x))
+out(x.is_same_size(x * 2), torch.is_same_size(x, x[:2]), x.is_same_size(x.view(3, 1)))
+out(x.is_cpu, x.is_cuda, x.is_sparse, x.is_quantized, x.is_meta, x.is_mkldnn, x.is_nested)
+out([torch.can_cast(a, b) for a in dtypes for b in dtypes])
+err(lambda: torch.can_cast(torch.ones(1), torch.float32))
+out(x.new(2, 3).shape, x.new(torch.Size([2, 3])).shape, x.new([1, 2]), x.new((2, 3)), x.new())
+out(torch.tensor([1]).new([1.5, 2.5]), x.new(torch.tensor([5.0, 6.0])), x.new(2).dtype)
+err(lambda: x.new(torch.tensor([5, 6])))
+err(lambda: x.new(2, dtype=torch.int64))
+s = x.new_empty_strided((2, 3), (1, 2))
+out(
+    s.shape,
+    s.stride(),
+    s.dtype,
+    s.requires_grad,
+    x.new_empty_strided((2,), (1,), dtype=torch.int32).dtype,
+)
+out(x.is_pinned(), x.is_shared())
+err(lambda: x.pin_memory())
+t = x.detach().clone()
+out(t.share_memory_() is t, t.is_shared(), x.share_memory_() is x)

@@ -24,6 +24,7 @@ from . import (  # noqa: F401
     operators,
     pointwise,
     products,
+    properties,
     reduction,
     scatter_reduce,
     selection,

@@ -229,3 +229,34 @@ def unfold(self, dimension, size, step) -> Tensor:
 
 
 Tensor.unfold = unfold
+
+
+# -- vander (composite: torch fills it in place) ---------------------------------------------
+@export(method=False)
+def vander(x, N=None, increasing=False) -> Tensor:
+    """The Vandermonde matrix of a 1-D ``x``: columns ``x**(N-1), ..., x, 1`` (ascending
+    powers with ``increasing``); integers give int64.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.vander(torch.tensor([1, 2, 3]))
+        tensor([[1, 1, 1],
+                [4, 2, 1],
+                [9, 3, 1]])
+    """
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    from .._creation import empty
+
+    result = empty(x.shape[0], n, dtype=_dtypes.promote_types(x.dtype, _dtypes.int64))
+    if n > 0:
+        result.fill_(1)
+        if n > 1:
+            # as torch: powers by a running product, written into the columns in place
+            tail = result[:, 1:]
+            tail.copy_(x.unsqueeze(1))
+            tail.copy_(tail.cumprod(1))
+    return result if increasing else result.flip(1)

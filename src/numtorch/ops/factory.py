@@ -1,9 +1,16 @@
-"""Tensor methods that make new tensors (``new_zeros``...) or refill them randomly."""
+"""Tensor methods that make new tensors (``new_zeros``...) or refill them randomly, and the
+factories ``empty_strided``, ``scalar_tensor`` and the deprecated ``range``."""
 
 from __future__ import annotations
 
+import math
+import numbers
+import warnings
+
 from .. import _creation, _dtypes
-from .._tensor import Tensor
+from .._tensor import Size, Tensor
+from ..backend import xp
+from .registry import FUNCTIONS
 from .shape import shape_arg
 
 
@@ -29,6 +36,82 @@ def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=F
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, **_):
     return _creation.tensor(data, dtype=_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def new(self, *args, dtype=None, device=None):
+    """Deprecated constructor: ``new(*sizes)`` is uninitialised memory of ``self``'s dtype,
+    ``new(sequence)`` a tensor of that data, ``new()`` an empty tensor."""
+    if dtype is not None:
+        raise TypeError(
+            "new() received an invalid combination of arguments - got "
+            f"({', '.join(type(a).__name__ for a in args)}, dtype=torch.dtype)"
+        )
+    if not args:
+        return _creation.empty(0, dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype != self.dtype:
+            raise TypeError(
+                f"expected {self.dtype} (got {args[0].dtype}) for the tensor passed to new()"
+            )
+        return args[0].detach()
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        return _creation.tensor(args[0], dtype=self.dtype)
+    return _creation.empty(shape_arg(args, "new"), dtype=self.dtype)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    """Uninitialised memory viewed with the given sizes and strides (in elements)."""
+    _creation.check_device(device)
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+    storage = 0 if 0 in size else 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    buffer = xp.zeros(storage, dt.np)
+    data = xp.ndarray(size, dt.np, buffer=buffer, strides=[s * buffer.itemsize for s in stride])
+    return Tensor._make(data).requires_grad_(requires_grad)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **_):
+    return empty_strided(size, stride, dtype=_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    """A 0-D tensor holding ``s``, of the default float dtype unless ``dtype`` is given."""
+    dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+    return _creation.tensor(s, dtype=dt, requires_grad=requires_grad)
+
+
+def _range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, **_):
+    """Deprecated: values from ``start`` to ``end`` *inclusive* by ``step``, of the default
+    float dtype unless ``dtype`` is given; use :func:`arange`."""
+    warnings.warn(
+        "torch.range is deprecated and will be removed in a future release because its "
+        "behavior is inconsistent with Python's range builtin. Instead, use torch.arange, "
+        "which produces values in [start, end).",
+        UserWarning,
+        stacklevel=2,
+    )
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+    count = math.floor((end - start) / step) + 1
+    if all(isinstance(v, numbers.Integral) for v in (start, end, step)):
+        values = xp.arange(count, dtype=xp.int64) * step + start
+    else:  # torch steps in the accumulate type (double) and rounds once
+        values = xp.arange(count, dtype=xp.float64) * step + start
+    return _creation.tensor(values.astype(dt.np), dtype=dt, requires_grad=requires_grad)
+
+
+FUNCTIONS["empty_strided"] = empty_strided
+FUNCTIONS["scalar_tensor"] = scalar_tensor
+_range.__name__ = _range.__qualname__ = "range"
+FUNCTIONS["range"] = _range
 
 
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
@@ -62,6 +145,8 @@ def multinomial(self, num_samples, replacement=False, *, generator=None):
 
 
 for _fn in (
+    new,
+    new_empty_strided,
     new_zeros,
     new_ones,
     new_empty,
