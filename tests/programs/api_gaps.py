@@ -477,3 +477,14 @@ out(x.is_pinned(), x.is_shared())
 err(lambda: x.pin_memory())
 t = x.detach().clone()
 out(t.share_memory_() is t, t.is_shared(), x.share_memory_() is x)
+# ---
+# as_strided_ changes the tensor's own geometry
+x = torch.arange(12.0).requires_grad_()
+y = x * 1
+z = y.as_strided_((2, 2), (1, 2), 1)
+out(z is y, y.shape, y.stride(), y.storage_offset(), y.is_contiguous(), y._version)
+(y * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+out(y, x.grad)
+err(lambda: x.as_strided_((2,), (1,)))
+w = torch.arange(6.0)
+out(torch.as_strided_(w, (2,), (3,)), w.shape, w.stride())

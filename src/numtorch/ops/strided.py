@@ -10,7 +10,8 @@ from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .indexing import _bounds
-from .registry import defop, export
+from .inplace import check_inplace
+from .registry import FUNCTIONS, defop, export
 from .triangular import _diagonal_dims, diagonal_view
 
 
@@ -70,14 +71,7 @@ def _as_strided_backward(grad, input_geometry, size, stride, storage_offset):
     return storage.index_select(0, wanted).reshape(input_shape)
 
 
-@defop(
-    name="as_strided",
-    view=True,
-    input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
-        grad, input_geometry, size, stride, storage_offset
-    ),
-)
-def _as_strided(input, size, stride, storage_offset, input_geometry):
+def _as_strided_array(input, size, stride, storage_offset, input_geometry):
     flat, _ = _storage(input)
     _check_geometry(size, stride, storage_offset, flat.shape[0], input.itemsize)
     if 0 in size:
@@ -108,6 +102,44 @@ def as_strided(input, size, stride, storage_offset=None) -> Tensor:
         storage_offset = offset
     geometry = (flat.shape[0], tuple(input.shape), input.stride(), offset)
     return _as_strided(input, size, stride, int(storage_offset), geometry)
+
+
+_as_strided = defop(
+    name="as_strided",
+    view=True,
+    input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
+        grad, input_geometry, size, stride, storage_offset
+    ),
+)(_as_strided_array)
+
+# as_strided_ gives ``self`` the new geometry; torch records it as AsStridedBackward1
+_as_strided_inplace = defop(
+    name="as_strided_",
+    node="AsStridedBackward1",
+    input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
+        grad, input_geometry, size, stride, storage_offset
+    ),
+)(_as_strided_array)
+
+
+def as_strided_(self, size, stride, storage_offset=None) -> Tensor:
+    """Give ``self`` new sizes and strides over its storage (see :func:`as_strided`)."""
+    check_inplace(self, "as_strided_")
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    flat, offset = _storage(self._data)
+    geometry = (flat.shape[0], tuple(self.shape), self.stride(), offset)
+    start = offset if storage_offset is None else int(storage_offset)
+    out = _as_strided_inplace(self, size, stride, start, geometry)
+    self._data = out._data
+    self._bump_version()
+    if out._grad_fn is not None:
+        self._grad_fn = out._grad_fn
+        self._output_nr = 0
+    return self
+
+
+Tensor.as_strided_ = as_strided_
+FUNCTIONS["as_strided_"] = as_strided_
 
 
 # -- scatters into views ---------------------------------------------------------------------

@@ -220,6 +220,12 @@ STRIDED = [
         None,
     ),
     OpInfo(
+        "as_strided_",
+        lambda t, x: (x * 1).as_strided_((2, 3), (1, 2), 1),
+        lambda rng: [Sample((_n(rng, 3, 4),))],
+        None,
+    ),
+    OpInfo(
         "as_strided_of_view",
         lambda t, x: t.as_strided(x[1:].t(), (2, 2), (2, 1)),
         lambda rng: [Sample((_n(rng, 3, 4),))],
