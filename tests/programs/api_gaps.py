@@ -488,3 +488,110 @@ out(y, x.grad)
 err(lambda: x.as_strided_((2,), (1,)))
 w = torch.arange(6.0)
 out(torch.as_strided_(w, (2,), (3,)), w.shape, w.stride())
+# ---
+# in-place view ops, resize_, conjugate transposes
+x = torch.ones(2, 3, requires_grad=True)
+w = torch.arange(6.0)
+for fn in [
+    lambda y: y.unsqueeze_(0),
+    lambda y: y.unsqueeze_(-1),
+    lambda y: y.unsqueeze(0).squeeze_(),
+    lambda y: y.unsqueeze(0).squeeze_(0),
+    lambda y: y.t_(),
+    lambda y: y.transpose_(0, 1),
+    lambda y: y.swapaxes_(1, 0),
+    lambda y: y.swapdims_(0, -1),
+]:
+    x.grad = None
+    y = x * 1
+    z = fn(y)
+    (z * w.reshape(z.shape)).sum().backward()
+    out(z, z is y, y._version, x.grad)
+err(lambda: x.unsqueeze_(0))
+err(lambda: x.t_())
+err(lambda: torch.ones(2, 2, 2).t_())
+v = torch.arange(6.0)
+out(
+    v.resize_(2, 2),
+    v.shape,
+    torch.arange(3.0).resize_(2, 2).shape,
+    torch.arange(6.0).resize_as_(torch.ones(3, 2)),
+)
+err(lambda: x.resize_(3, 2))
+m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+out(m.mH, m.H, torch.adjoint(m), m.adjoint(), torch.ones(2, 3, 4).mH.shape)
+err(lambda: torch.ones(3).H)
+err(lambda: torch.ones(3).mH)
+err(lambda: torch.ones(2, 2, 2).H)
+# ---
+# runtime settings and small helpers
+threads = torch.get_num_threads()  # restored below: the test process is shared
+out(threads > 0, torch.set_num_threads(2), torch.get_num_threads())
+torch.set_num_threads(threads)
+out(torch.get_num_interop_threads() > 0)
+err(lambda: torch.set_num_threads(0))
+out(torch.are_deterministic_algorithms_enabled(), torch.use_deterministic_algorithms(True))
+out(torch.are_deterministic_algorithms_enabled(), torch.get_deterministic_debug_mode())
+out(
+    torch.use_deterministic_algorithms(True, warn_only=True),
+    torch.is_deterministic_algorithms_warn_only_enabled(),
+)
+out(torch.get_deterministic_debug_mode(), torch.set_deterministic_debug_mode("default"))
+out(
+    torch.are_deterministic_algorithms_enabled(),
+    torch.set_deterministic_debug_mode(2),
+    torch.get_deterministic_debug_mode(),
+)
+torch.use_deterministic_algorithms(False)
+err(lambda: torch.use_deterministic_algorithms("yes"))
+out(torch.get_float32_matmul_precision(), torch.set_float32_matmul_precision("high"))
+out(
+    torch.get_float32_matmul_precision(),
+    torch.set_float32_matmul_precision("foo"),
+    torch.get_float32_matmul_precision(),
+)
+torch.set_float32_matmul_precision("highest")
+out(
+    str(torch.get_default_device()), torch.set_default_device("cpu"), torch.set_default_device(None)
+)
+out(torch.is_warn_always_enabled(), torch.set_warn_always(False), torch.set_flush_denormal(False))
+x = torch.ones(2, requires_grad=True)
+out(
+    torch.typename(x),
+    torch.typename(torch.ones(1, dtype=torch.int64)),
+    torch.typename(3),
+    torch.typename(nn.Linear(1, 1)),
+)
+out(
+    torch.typename(torch.ones(1, dtype=torch.float64)),
+    torch.typename(torch.ones(1, dtype=torch.bool)),
+)
+out(torch.is_inference(x), torch.is_storage(x), torch.detach(x), torch.detach(x * 2))
+# ---
+# window functions and combinations
+for name in [
+    "hann_window",
+    "hamming_window",
+    "blackman_window",
+    "bartlett_window",
+    "kaiser_window",
+]:
+    fn = getattr(torch, name)
+    out(
+        fn(5),
+        fn(6, periodic=False),
+        fn(4, dtype=torch.float64),
+        fn(1),
+        fn(0),
+        fn(3, requires_grad=True),
+    )
+    err(lambda: fn(3, dtype=torch.int64))
+out(torch.kaiser_window(6, True, 5.0), torch.hamming_window(5, False, 0.5, 0.5))
+x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+c = torch.combinations(x)
+(c * torch.arange(12.0).reshape(6, 2)).sum().backward()
+out(c, x.grad, torch.combinations(torch.tensor([1, 2, 3]), r=3), torch.combinations(x, r=3).shape)
+out(torch.combinations(torch.tensor([1, 2, 3]), with_replacement=True), torch.combinations(x, r=0))
+out(torch.combinations(torch.tensor([1, 2]), r=3), torch.combinations(torch.tensor([5]), r=1))
+err(lambda: torch.combinations(torch.ones(2, 2)))
+err(lambda: torch.combinations(x, r=-1))

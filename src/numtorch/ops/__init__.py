@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     indexed,
     indexing,
     inplace_aliases,
+    inplace_views,
     joins,
     linalg,
     linalg_decomp,
@@ -34,5 +35,6 @@ from . import (  # noqa: F401
     statistics,
     strided,
     triangular,
+    windows,
 )
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401

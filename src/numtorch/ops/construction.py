@@ -260,3 +260,30 @@ def vander(x, N=None, increasing=False) -> Tensor:
             tail.copy_(x.unsqueeze(1))
             tail.copy_(tail.cumprod(1))
     return result if increasing else result.flip(1)
+
+
+# -- combinations (composite: one index_select per position, then stack) --------------------
+@export(method=False)
+def combinations(input, r=2, with_replacement=False) -> Tensor:
+    """The length-``r`` combinations of a 1-D tensor's elements, one per row, in
+    lexicographic order of positions (``itertools.combinations``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.combinations(torch.tensor([1, 2, 3]))
+        tensor([[1, 2],
+                [1, 3],
+                [2, 3]])
+    """
+    import itertools
+
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty(0)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input.shape[0]), r))
+    index = xp.array(rows, dtype=xp.int64).reshape(len(rows), r)
+    return stack([input.index_select(0, Tensor._make(index[:, j].copy())) for j in range(r)], 1)

@@ -335,4 +335,35 @@ STATISTICS = [
     ),
 ]
 
-GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS + STRIDED + STATISTICS
+INPLACE_VIEWS = [
+    OpInfo(
+        "unsqueeze_",
+        lambda t, x: (x * 1).unsqueeze_(1) * 2,
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        lambda x: np.expand_dims(x, 1) * 2,
+    ),
+    OpInfo(
+        "squeeze_",
+        lambda t, x, *a: (x * 1).squeeze_(*a),
+        lambda rng: [Sample((_n(rng, 2, 1, 3, 1),)), Sample((_n(rng, 2, 1, 3, 1), 1))],
+        None,
+    ),
+    OpInfo(
+        "transpose_",
+        lambda t, x: (x * 1).transpose_(0, -1),
+        lambda rng: [Sample((_n(rng, 2, 3, 4),))],
+        lambda x: np.swapaxes(x, 0, -1),
+    ),
+    OpInfo("t_", lambda t, x: (x * 1).t_(), lambda rng: [Sample((_n(rng, 2, 3),))], np.transpose),
+    OpInfo(
+        "combinations",
+        lambda t, x, **k: t.combinations(x, **k),
+        lambda rng: [
+            Sample((_n(rng, 4),)),
+            Sample((_n(rng, 3),), {"r": 3, "with_replacement": True}),
+        ],
+        None,
+    ),
+]
+
+GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS + STRIDED + STATISTICS + INPLACE_VIEWS
