@@ -595,3 +595,38 @@ out(torch.combinations(torch.tensor([1, 2, 3]), with_replacement=True), torch.co
 out(torch.combinations(torch.tensor([1, 2]), r=3), torch.combinations(torch.tensor([5]), r=1))
 err(lambda: torch.combinations(torch.ones(2, 2)))
 err(lambda: torch.combinations(x, r=-1))
+# ---
+# gradient, addmm_/addmv_/baddbmm_
+x = torch.tensor(
+    [[1.0, 2.5, -1.0, 4.0, 2.0], [0.5, 0.0, 2.0, 1.0, 3.0], [3.0, -2.0, 1.0, 0.0, 1.0]]
+)
+x.requires_grad_()
+coords = torch.tensor([0.0, 1.0, 3.0, 4.0, 7.0])
+for kwargs in [
+    {},
+    {"dim": 1},
+    {"spacing": 2.0, "dim": 1},
+    {"spacing": [2.0, 0.5]},
+    {"edge_order": 2},
+    {"spacing": (coords,), "dim": 1},
+    {"spacing": (coords,), "dim": -1, "edge_order": 2},
+    {"dim": (0, -1)},
+]:
+    x.grad = None
+    grads = torch.gradient(x, **kwargs)
+    sum((g * torch.arange(float(g.numel())).reshape(g.shape)).sum() for g in grads).backward()
+    out(grads, x.grad)
+out(
+    torch.gradient(torch.tensor([1, 4, 9, 16])), torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]))
+)
+err(lambda: torch.gradient(x, edge_order=3))
+err(lambda: torch.gradient(torch.ones(2), edge_order=2))
+err(lambda: torch.gradient(x, spacing=[1.0, 2.0, 3.0]))
+m = torch.randn(2, 3, requires_grad=True)
+a = torch.tensor([[1.0, 2.0, 0.5, -1.0], [0.0, 1.0, 2.0, 3.0]], requires_grad=True)
+b = torch.arange(12.0).reshape(4, 3)
+y = (m * 1).addmm_(a, b, beta=0.5, alpha=2)
+y.sum().backward()
+out(y.grad_fn.name(), m.grad, a.grad)
+out(torch.addmv_(torch.zeros(2), torch.ones(2, 3), torch.ones(3), alpha=2))
+out(torch.zeros(2, 2, 3).baddbmm_(torch.ones(2, 2, 4), torch.ones(2, 4, 3)))

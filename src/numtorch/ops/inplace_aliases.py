@@ -19,6 +19,7 @@ from . import (  # noqa: F401
     special,
 )
 from .inplace import inplace_variant
+from .linalg import addmm, addmv, baddbmm
 from .pointwise import nan_to_num
 from .reduction import cumsum
 from .registry import FUNCTIONS
@@ -47,6 +48,10 @@ def _scan_inplace(method, name):
     scan_.__name__ = scan_.__qualname__ = name
     return scan_
 
+
+Tensor.addmm_ = inplace_variant(addmm, "addmm_")
+Tensor.addmv_ = inplace_variant(addmv, "addmv_")
+Tensor.baddbmm_ = inplace_variant(baddbmm, "baddbmm_")
 
 Tensor.cumsum_ = _scan_inplace(_cumsum_, "cumsum_")
 Tensor.cumprod_ = _scan_inplace(_cumprod_, "cumprod_")
@@ -104,6 +109,7 @@ _TOP_LEVEL = [
     "trunc_",
     "xlogy_",
     "zero_",
+    "addmv_",
     "gcd_",
     "lcm_",
     "ldexp_",

@@ -14,6 +14,7 @@ from .normal import _mul_scalar
 from .pointwise import _div_scalar, where
 from .registry import defop, export
 from .return_types import structseq
+from .shape import cat
 
 
 # -- trapezoid rule --------------------------------------------------------------------------
@@ -78,6 +79,91 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
         return _div_scalar((_spacing(y, x, dim) * (left + right)).cumsum(dim), 2.0)
     step = 1 if dx is None and x is None else dx if dx is not None else x
     return _mul_scalar(left + right, step / 2.0).cumsum(dim)
+
+
+# -- gradient (finite differences) ----------------------------------------------------------
+def _edges_and_center(y, d, step, edge_order):
+    """torch's second-order central differences inside, one-sided ones at both ends, for a
+    uniform ``step`` (a number) along dim ``d``."""
+
+    def part(start, end=None):  # y[..., start:end] along d; negative positions count back
+        return narrow_slice(y, d, start, end)
+
+    center = _div_scalar(_div_scalar(part(2) - part(0, -2), step), 2)
+    if edge_order == 1:
+        first = _div_scalar(part(1, 2) - part(0, 1), step)
+        last = _div_scalar(part(-1) - part(-2, -1), step)
+    else:
+        first = _div_scalar(-1.5 * part(0, 1) + 2 * part(1, 2) - 0.5 * part(2, 3), step)
+        last = _div_scalar(0.5 * part(-3, -2) - 2 * part(-2, -1) + 1.5 * part(-1), step)
+    return cat([first, center, last], d)
+
+
+def _edges_and_center_at(y, d, coordinates, edge_order):
+    """The same for sample ``coordinates`` along dim ``d`` (non-uniform spacing)."""
+
+    def part(start, end=None):  # y[..., start:end] along d; negative positions count back
+        return narrow_slice(y, d, start, end)
+
+    shape = [1] * y.ndim
+    shape[d] = -1
+    dx = coordinates.diff()
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * part(0, -2) + b * part(1, -1) + c * part(2)
+    if edge_order == 1:
+        first = (part(1, 2) - part(0, 1)) / dx[0]
+        last = (part(-1) - part(-2, -1)) / dx[-1]
+    else:
+        first_a = -(2 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+        first_b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+        first_c = -dx[0] / (dx[1] * (dx[0] + dx[1]))
+        first = first_a * part(0, 1) + first_b * part(1, 2) + first_c * part(2, 3)
+        last_a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+        last_b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+        last_c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+        last = last_a * part(-3, -2) + last_b * part(-2, -1) + last_c * part(-1)
+    return cat([first, center, last], d)
+
+
+@export(method=False)
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Finite-difference estimates of the derivative along each of ``dim`` (all dims by
+    default): central differences inside, one-sided at the ends; ``spacing`` is a step
+    (number), one step per dim, or the sample coordinates (tensors), one per dim.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]))
+        (tensor([3., 4., 6., 7.]),)
+    """
+    if edge_order not in (1, 2):
+        raise RuntimeError(
+            f"torch.gradient only supports edge_order=1 and edge_order=2, but got {edge_order}."
+        )
+    dims = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [_wrap_dim(d, input.ndim) for d in dims]
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(steps) != len(dims):
+        raise RuntimeError(
+            "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
+            f"dim arguments to have the same length, but got a spacing argument of length "
+            f"{len(steps)} and a dim argument of length {len(dims)}."
+        )
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError(
+                "torch.gradient expected each dimension size to be at least edge_order+1"
+            )
+    y = input if input.dtype.is_floating_point else input.to(_dtypes.get_default_dtype())
+    return tuple(
+        _edges_and_center_at(y, d, step, edge_order)
+        if isinstance(step, Tensor)
+        else _edges_and_center(y, d, step.item() if isinstance(step, Tensor) else step, edge_order)
+        for d, step in zip(dims, steps)
+    )
 
 
 # -- covariance and correlation --------------------------------------------------------------

@@ -270,6 +270,7 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None) -> Tensor:
 def fill_diagonal_(self, fill_value, wrap=False) -> Tensor:
     """Fill the main diagonal in place (all dims of equal length beyond 2-D; ``wrap``
     restarts it below a tall matrix's square top, every ``cols + 1`` elements)."""
+    check_inplace(self, "fill_diagonal_")  # self itself, as torch's native in-place op
     if self.ndim < 2:
         raise RuntimeError("dimensions must larger than 1")
     if self.ndim > 2 and len(set(self.shape)) != 1:

@@ -324,6 +324,24 @@ STATISTICS = [
         np.corrcoef,
     ),
     OpInfo(
+        "gradient",
+        lambda t, x, **k: t.cat([g.reshape(-1) for g in t.gradient(x, **k)]),
+        lambda rng: [
+            Sample((_n(rng, 3, 5),)),
+            Sample((_n(rng, 4, 3),), {"spacing": 0.5, "dim": 0, "edge_order": 2}),
+        ],
+        lambda x, spacing=1.0, dim=None, edge_order=1: np.concatenate(
+            [
+                g.reshape(-1)
+                for g in np.atleast_1d(
+                    np.gradient(x, spacing, axis=dim, edge_order=edge_order)
+                    if dim is not None
+                    else np.gradient(x, edge_order=edge_order)
+                )
+            ]
+        ),
+    ),
+    OpInfo(
         "renorm",
         lambda t, x, *a: x.renorm(*a),
         lambda rng: [
