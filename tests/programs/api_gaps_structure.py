@@ -322,3 +322,34 @@ y.sum().backward()
 out(y.grad_fn.name(), m.grad, a.grad)
 out(torch.addmv_(torch.zeros(2), torch.ones(2, 3), torch.ones(3), alpha=2))
 out(torch.zeros(2, 2, 3).baddbmm_(torch.ones(2, 2, 4), torch.ones(2, 4, 3)))
+# ---
+# addr and addbmm (and in place)
+m = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+v1 = torch.tensor([1.0, -2.0], requires_grad=True)
+v2 = torch.tensor([0.5, 1.0, 2.0], requires_grad=True)
+b1 = torch.arange(12.0).reshape(3, 2, 2).requires_grad_()
+b2 = torch.arange(18.0).reshape(3, 2, 3).requires_grad_()
+w = torch.arange(6.0).reshape(2, 3)
+for fn in [
+    lambda: torch.addr(m, v1, v2),
+    lambda: m.addr(v1, v2, beta=0.5, alpha=2),
+    lambda: torch.addr(m * float("nan"), v1, v2, beta=0),
+    lambda: torch.addr(m[0], v1, v2),
+    lambda: (m * 1).addr_(v1, v2),
+    lambda: torch.addbmm(m, b1, b2),
+    lambda: m.addbmm(b1, b2, beta=2, alpha=0.5),
+    lambda: (m * 1).addbmm_(b1, b2),
+]:
+    for t in (m, v1, v2, b1, b2):
+        t.grad = None
+    y = fn()
+    (y * w).sum().backward()
+    out(y, m.grad, v1.grad, v2.grad, b1.grad, b2.grad)
+i = torch.ones(2, 3, dtype=torch.int64)
+out(
+    torch.addr(i, torch.tensor([1, 2]), torch.tensor([1, 2, 3]), beta=2, alpha=3),
+    torch.get_device(m),
+)
+err(lambda: torch.addr(m, m, v2))
+err(lambda: torch.addbmm(m, b1[0], b2))
+err(lambda: torch.addbmm(m, b1, b2[:2]))

@@ -252,3 +252,74 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
     left = x1.expand(*batch, rows1, x1.shape[-1]).reshape(n, rows1, x1.shape[-1])
     right = x2.expand(*batch, rows2, x2.shape[-1]).reshape(n, rows2, x2.shape[-1])
     return _euclidean_dist(left, right).view(*batch, rows1, rows2)
+
+
+# -- addr and addbmm: a scaled input plus a scaled outer or batch-summed product -------------
+def _scaled(grad, scale):
+    return grad if scale == 1 else grad * scale
+
+
+def _with_input(input, product, beta, alpha):
+    # beta == 0 ignores input entirely (NaN and inf in it do not propagate), as torch does
+    product = product if alpha == 1 else product * alpha
+    return product if beta == 0 else product + (input if beta == 1 else beta * input)
+
+
+@defop(
+    name="addr",
+    promote="same",
+    input=lambda grad, beta: _scaled(grad, beta),
+    vec1=lambda grad, vec2, alpha: _scaled(grad.mv(vec2), alpha),
+    vec2=lambda grad, vec1, alpha: _scaled(grad.t().mv(vec1), alpha),
+)
+def _addr(input, vec1, vec2, beta, alpha):
+    return _with_input(input, xp.outer(vec1, vec2), beta, alpha)
+
+
+@export(inplace=True)
+def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.addr(torch.zeros(2, 2), torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+        tensor([[3., 4.],
+                [6., 8.]])
+    """
+    for name, t in (("vec1", vec1), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return _addr(input, vec1, vec2, beta, alpha)
+
+
+def _batch_grad(grad, count):
+    return grad.unsqueeze(0).expand(count, *grad.shape)
+
+
+@defop(
+    name="addbmm",
+    promote="same",
+    input=lambda grad, beta: _scaled(grad, beta),
+    batch1=lambda grad, batch1, batch2, alpha: _scaled(
+        _batch_grad(grad, batch1.shape[0]).bmm(batch2.transpose(1, 2)), alpha
+    ),
+    batch2=lambda grad, batch1, alpha: _scaled(
+        batch1.transpose(1, 2).bmm(_batch_grad(grad, batch1.shape[0])), alpha
+    ),
+)
+def _addbmm(input, batch1, batch2, beta, alpha):
+    return _with_input(input, xp.matmul(batch1, batch2).sum(0), beta, alpha)
+
+
+@export(inplace=True)
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
+    """``beta * input + alpha * sum_b batch1[b] @ batch2[b]``."""
+    for name, t in (("batch1", batch1), ("batch2", batch2)):
+        if t.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    if batch1.shape[0] != batch2.shape[0] or batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} and "
+            f"{batch2.shape[1]}x{batch2.shape[2]})"
+        )
+    return _addbmm(input, batch1, batch2, beta, alpha)

@@ -65,6 +65,12 @@ def can_cast(from_, to) -> bool:
     return _can_cast(from_, to)
 
 
+@export(method=False)
+def get_device(input) -> int:
+    """-1: the device index of a CPU tensor."""
+    return -1
+
+
 def _share_memory_(self) -> Tensor:
     # one process's NumPy memory: marked shared, as torch marks CPU tensors it moves
     self._shared = True

@@ -384,4 +384,26 @@ INPLACE_VIEWS = [
     ),
 ]
 
-GAPS_OPS = POINTWISE + JOINS + INDEXED_REDUCTIONS + STRIDED + STATISTICS + INPLACE_VIEWS
+PRODUCTS = [
+    OpInfo(
+        "addr",
+        lambda t, m, a, b, **k: t.addr(m, a, b, **k),
+        lambda rng: [
+            Sample((_n(rng, 2, 3), _n(rng, 2), _n(rng, 3))),
+            Sample((_n(rng, 3), _n(rng, 2), _n(rng, 3)), {"beta": 0.5, "alpha": 2.0}),
+            Sample((_n(rng, 2, 3), _n(rng, 2), _n(rng, 3)), {"beta": 0}),
+        ],
+        lambda m, a, b, beta=1, alpha=1: (beta * m if beta else 0) + alpha * np.outer(a, b),
+    ),
+    OpInfo(
+        "addbmm",
+        lambda t, m, a, b, **k: t.addbmm(m, a, b, **k),
+        lambda rng: [
+            Sample((_n(rng, 2, 3), _n(rng, 4, 2, 5), _n(rng, 4, 5, 3))),
+            Sample((_n(rng, 3), _n(rng, 2, 2, 2), _n(rng, 2, 2, 3)), {"beta": 2.0, "alpha": 0.5}),
+        ],
+        lambda m, a, b, beta=1, alpha=1: beta * m + alpha * np.matmul(a, b).sum(0),
+    ),
+]
+
+GAPS_OPS = PRODUCTS + POINTWISE + JOINS + INDEXED_REDUCTIONS + STRIDED + STATISTICS + INPLACE_VIEWS
