@@ -353,3 +353,17 @@ out(
 err(lambda: torch.addr(m, m, v2))
 err(lambda: torch.addbmm(m, b1[0], b2))
 err(lambda: torch.addbmm(m, b1, b2[:2]))
+# ---
+# in place through views of a leaf that is itself a view
+x = torch.arange(12.0).reshape(3, 4).requires_grad_()
+err(lambda: x[0].mul_(2))
+err(lambda: x.fill_diagonal_(1))
+err(lambda: x.t().add_(1))
+out(x.is_leaf, x.grad_fn, x._is_view())
+r = torch.zeros(3)
+w = torch.ones(3, requires_grad=True)
+v = r[0:2]
+v.mul_(w[:2])
+v.add_(w[1:])
+v.sum().backward()
+out(r, v, w.grad, r.is_leaf)
