@@ -305,3 +305,31 @@ out(torch.combinations(torch.tensor([1, 2, 3]), with_replacement=True), torch.co
 out(torch.combinations(torch.tensor([1, 2]), r=3), torch.combinations(torch.tensor([5]), r=1))
 err(lambda: torch.combinations(torch.ones(2, 2)))
 err(lambda: torch.combinations(x, r=-1))
+# ---
+# apply_, map_ and the cauchy/log-normal/geometric fills
+x = torch.tensor([1.0, 2.0])
+out(x.apply_(lambda v: v * 2), x.map_(torch.tensor([10.0, 20.0]), lambda a, b: a + b), x)
+out(
+    torch.tensor([1, 2]).apply_(lambda v: v / 2),
+    torch.ones(2, 2).map_(torch.tensor([1.0, 2.0]), max),
+)
+y = torch.tensor([1.0, 2.0], requires_grad=True)
+err(lambda: y.apply_(lambda v: v))
+err(lambda: (y * 1).map_(y, lambda a, b: a))
+torch.manual_seed(0)
+c = torch.empty(3).cauchy_(1.0, 2.0)
+ln = torch.empty(4, dtype=torch.float64).log_normal_(0, 0.5)
+geo = torch.empty(5).geometric_(0.5)
+out(
+    c.shape,
+    c.dtype,
+    ln.dtype,
+    bool((ln > 0).all()),
+    bool((geo >= 1).all()),
+    bool((geo == geo.round()).all()),
+)
+out(torch.empty(3, dtype=torch.int64).geometric_(0.5).dtype)
+err(lambda: torch.empty(3).geometric_(0))
+err(lambda: torch.empty(3).log_normal_(0, -1))
+err(lambda: torch.empty(3).cauchy_(0, -1))
+err(lambda: y.cauchy_())

@@ -136,6 +136,58 @@ def random_(self, from_=0, to=None, *, generator=None):
     return _creation.random_fill_(self, "random", from_, to, generator)
 
 
+def _fill_sampled(self, name, values):
+    from .inplace import check_inplace
+
+    check_inplace(self, name)
+    self._data[...] = values
+    self._bump_version()
+    return self
+
+
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    if sigma <= 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    rng = _creation._rng(generator)
+    return _fill_sampled(self, "cauchy_", median + sigma * rng.standard_cauchy(self.shape))
+
+
+def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+    if std <= 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    rng = _creation._rng(generator)
+    return _fill_sampled(self, "log_normal_", rng.lognormal(mean, std, self.shape))
+
+
+def geometric_(self, p, *, generator=None):
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    rng = _creation._rng(generator)
+    return _fill_sampled(self, "geometric_", rng.geometric(p, self.shape))
+
+
+def apply_(self, callable):
+    """Replace each element ``v`` by ``callable(v)`` (a Python function; slow)."""
+    if self._requires_grad:
+        raise RuntimeError(
+            "Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead."
+        )
+    flat = self._data.reshape(-1)
+    values = [callable(v) for v in flat.tolist()]
+    return _fill_sampled(self, "apply_", xp.asarray(values).reshape(self._data.shape))
+
+
+def map_(self, tensor, callable):
+    """Replace each element ``v`` by ``callable(v, w)``, ``w`` from ``tensor`` (broadcast)."""
+    if self._requires_grad:
+        raise RuntimeError(
+            "Can't call map_() on Variable that requires grad. Use var.detach().map_() instead."
+        )
+    others = xp.broadcast_to(tensor._data, self._data.shape).reshape(-1).tolist()
+    values = [callable(v, w) for v, w in zip(self._data.reshape(-1).tolist(), others)]
+    return _fill_sampled(self, "map_", xp.asarray(values).reshape(self._data.shape))
+
+
 def bernoulli(self, p=None, *, generator=None):
     return _creation.bernoulli(self, p, generator=generator)
 
@@ -157,6 +209,11 @@ for _fn in (
     bernoulli_,
     exponential_,
     random_,
+    cauchy_,
+    log_normal_,
+    geometric_,
+    apply_,
+    map_,
     bernoulli,
     multinomial,
 ):
