@@ -87,6 +87,29 @@ from . import autograd, cuda, linalg, special, testing
 from . import nn
 from . import profiler
 from ._misc import is_floating_point, is_tensor, numel, result_type
+from ._nn_aliases import (
+    adaptive_avg_pool1d,
+    adaptive_max_pool1d,
+    avg_pool1d,
+    batch_norm,
+    bilinear,
+    binary_cross_entropy_with_logits,
+    chain_matmul,
+    cosine_embedding_loss,
+    dropout,
+    dropout_,
+    group_norm,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    margin_ranking_loss,
+    max_pool1d,
+    max_pool2d,
+    max_pool3d,
+    poisson_nll_loss,
+    triplet_margin_loss,
+)
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     detach,

@@ -333,3 +333,48 @@ err(lambda: torch.empty(3).geometric_(0))
 err(lambda: torch.empty(3).log_normal_(0, -1))
 err(lambda: torch.empty(3).cauchy_(0, -1))
 err(lambda: y.cauchy_())
+# ---
+# torch's top-level forms of nn.functional ops (native signatures, int reductions)
+x = torch.arange(24.0).reshape(2, 3, 4).sin().requires_grad_()
+img = torch.arange(2 * 3 * 4 * 4.0).reshape(2, 3, 4, 4).cos().requires_grad_()
+w = torch.tensor([1.0, 2.0, 0.5], requires_grad=True)
+b = torch.tensor([0.1, 0.0, -0.1], requires_grad=True)
+t = torch.tensor([[0.0, 1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0]])
+y = torch.tensor([1.0, -1.0, 1.0])
+results = [
+    torch.dropout(x, 0.5, False),
+    torch.dropout(x, 0.0, True),
+    torch.layer_norm(x, [4]),
+    torch.layer_norm(x, (4,), torch.ones(4), torch.zeros(4), 1e-3),
+    torch.group_norm(x, 3, w, b),
+    torch.batch_norm(x, w, b, torch.zeros(3), torch.ones(3), True, 0.1, 1e-5, False),
+    torch.batch_norm(x, None, None, torch.zeros(3), torch.ones(3), False, 0.1, 1e-5, False),
+    torch.instance_norm(x, w, b, None, None, True, 0.1, 1e-5, False),
+    torch.max_pool1d(x, 2),
+    torch.max_pool1d(x, 2, 1, 1),
+    torch.max_pool2d(img, 2),
+    torch.max_pool2d(img, (2, 2), (1, 2), 1, 1, True),
+    torch.max_pool3d(img.unsqueeze(0), 2),
+    torch.avg_pool1d(x, 2),
+    torch.adaptive_avg_pool1d(x, 3),
+    torch.bilinear(x[0], x[1], torch.ones(2, 4, 4), torch.zeros(2)),
+    torch.binary_cross_entropy_with_logits(x[0], t),
+    torch.binary_cross_entropy_with_logits(x[0], t, None, torch.ones(4), 1),
+    torch.binary_cross_entropy_with_logits(x[0], t, reduction=2),
+    torch.cosine_embedding_loss(x[0], x[1], y),
+    torch.hinge_embedding_loss(x[0], t * 2 - 1, 1.0, 1),
+    torch.margin_ranking_loss(x[0, :, 0], x[1, :, 0], y, 0.1, 2),
+    torch.kl_div(x[0], t),
+    torch.kl_div(x[0], t, 1),
+    torch.kl_div(x[0], x[1], 2, log_target=True),
+    torch.poisson_nll_loss(x[0], t, True, False, 1e-8, 1),
+    torch.triplet_margin_loss(x[0], x[1], x[0].flip(0)),
+    torch.chain_matmul(x[0], x[1].t(), x[0]),
+    torch.chain_matmul(x[0]),
+]
+for r in results:
+    out(r)
+values, indices = torch.adaptive_max_pool1d(x, 3)
+out(values, indices)
+z = x.detach().clone()
+out(torch.dropout_(z, 0.0, True) is z)
