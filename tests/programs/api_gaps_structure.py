@@ -278,6 +278,11 @@ out(torch.histogram(d, bins=4), torch.histogram(d, bins=4, range=(-1.0, 1.0), de
 out(torch.histogram(d, bins=torch.tensor([-1.0, 0.0, 2.0]), weight=torch.ones(3, 4)))
 out(torch.histogram(torch.tensor([2.0, 2.0]), bins=2), torch.histogram(torch.tensor([]), bins=2))
 out(d.histogram(3), torch.histogram(d.double(), bins=3, weight=d.double().abs(), density=True))
+hg = torch.histogram(x, 3)
+out(hg, hg.hist.grad_fn.name(), torch.histogram(x, torch.tensor([0.0, 1.0])))
+err(lambda: hg.hist.sum().backward())
+with torch.no_grad():
+    out(torch.histogram(x, 3))
 h = torch.histogram(d, 2)
 out(h.hist, h.bin_edges, type(h).__name__)
 err(lambda: torch.histogram(d, bins=2, range=(1.0, 0.0)))

@@ -292,11 +292,27 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
         edges = linspace(low, high, int(bins) + 1, dtype=input.dtype)
     weights = None if weight is None else weight._data.reshape(-1)
     counts, _ = xp.histogram(data.reshape(-1), bins=edges._data, weights=weights)
-    hist = Tensor._make(counts.astype(data.dtype))
+    hist = counts.astype(data.dtype)
     if density:
-        widths = edges[1:] - edges[:-1]
+        widths = edges._data[1:] - edges._data[:-1]
         hist = hist / (hist.sum() * widths)
-    return histogram_type(hist, edges)
+    return _histogram_outputs(input, hist, edges._data)
+
+
+def _no_histogram_derivative(grads):
+    raise RuntimeError("derivative for aten::histogram is not implemented")
+
+
+# torch records a node that refuses backward (grad_fn=<NotImplemented>) on both outputs
+@defop(
+    name="histogram",
+    node="NotImplemented",
+    outputs=2,
+    returns=histogram_type,
+    input=_no_histogram_derivative,
+)
+def _histogram_outputs(input, hist, edges):
+    return hist, edges.copy()
 
 
 # -- renorm ----------------------------------------------------------------------------------

@@ -342,6 +342,14 @@ STATISTICS = [
         ),
     ),
     OpInfo(
+        "histogram",
+        # detached: torch records a node whose backward raises (checked in tests/programs)
+        lambda t, x, w: t.histogram(x.detach(), 4, weight=w.detach().abs(), density=True).hist,
+        lambda rng: [Sample((_n(rng, 3, 5), _n(rng, 3, 5)))],
+        lambda x, w: np.histogram(x, 4, weights=np.abs(w), density=True)[0],
+        grad=False,
+    ),
+    OpInfo(
         "renorm",
         lambda t, x, *a: x.renorm(*a),
         lambda rng: [
