@@ -27,6 +27,7 @@ from . import (  # noqa: F401
     products,
     properties,
     reduction,
+    sampling,
     scatter_reduce,
     selection,
     sets,

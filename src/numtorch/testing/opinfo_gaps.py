@@ -349,6 +349,21 @@ STATISTICS = [
         lambda x, w: np.histogram(x, 4, weights=np.abs(w), density=True)[0],
         grad=False,
     ),
+    # the draws are random: rates of 0 and certain successes make them exact
+    OpInfo(
+        "poisson",
+        lambda t, x: t.poisson(x * 0),
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        np.zeros_like,
+        grad=False,
+    ),
+    OpInfo(
+        "binomial",
+        lambda t, n: t.binomial(n.detach().abs().round(), t.ones_like(n.detach())),
+        lambda rng: [Sample((_n(rng, 2, 3) * 5,))],
+        lambda n: np.round(np.abs(n)),
+        grad=False,
+    ),
     OpInfo(
         "renorm",
         lambda t, x, *a: x.renorm(*a),
