@@ -274,6 +274,12 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
         name = _dtypes.from_numpy_dtype(data.dtype).scalar_name
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{name}'")
     if isinstance(bins, Tensor):
+        if bins._data.dtype != data.dtype:
+            raise RuntimeError(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
+                f"but got input with dtype {input.dtype.scalar_name} and bins for dimension 0 "
+                f"with dtype {bins.dtype.scalar_name}"
+            )
         edges = bins.detach().clone()
     else:
         if range is not None:
@@ -290,6 +296,17 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
         if low == high:  # one point: a unit-wide range centred on it
             low, high = low - 0.5, high + 0.5
         edges = linspace(low, high, int(bins) + 1, dtype=input.dtype)
+    if weight is not None and weight._data.dtype != data.dtype:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor "
+            f"should have the same dtype, but got input({input.dtype.scalar_name}), and "
+            f"weight({weight.dtype.scalar_name})"
+        )
+    if weight is not None and weight._data.shape != data.shape:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided it should have the same shape as "
+            "the input tensor excluding its innermost dimension"
+        )
     weights = None if weight is None else weight._data.reshape(-1)
     counts, _ = xp.histogram(data.reshape(-1), bins=edges._data, weights=weights)
     hist = counts.astype(data.dtype)
