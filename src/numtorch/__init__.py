@@ -91,13 +91,23 @@ from ._misc import is_floating_point, is_inference, is_tensor, numel, result_typ
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,
+    detach,
+    get_default_device,
+    get_deterministic_debug_mode,
     get_float32_matmul_precision,
     get_num_interop_threads,
     get_num_threads,
     is_deterministic_algorithms_warn_only_enabled,
+    is_storage,
+    is_warn_always_enabled,
+    set_default_device,
+    set_deterministic_debug_mode,
+    set_flush_denormal,
     set_float32_matmul_precision,
     set_num_interop_threads,
     set_num_threads,
+    set_warn_always,
+    typename,
     use_deterministic_algorithms,
 )
 from .nn.functional import (  # torch's top-level names for these nn functions

@@ -243,6 +243,20 @@ def hinge_embedding_loss(input, target, margin=1.0, reduction=_DEFAULT) -> Tenso
     return F.hinge_embedding_loss(input, target, margin, reduction=enum)
 
 
+@export(method=False)
+def poisson_nll_loss(input, target, log_input, full, eps, reduction) -> Tensor:
+    enum = _reduction("poisson_nll_loss", reduction)
+    return F.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=enum)
+
+
+@export(method=False)
+def triplet_margin_loss(
+    anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction=_DEFAULT
+) -> Tensor:
+    enum = _reduction("triplet_margin_loss", reduction)
+    return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=enum)
+
+
 # -- activations and the rest ----------------------------------------------------------------
 @export(method=False)
 def bilinear(input1, input2, weight, bias=None) -> Tensor:

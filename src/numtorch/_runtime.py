@@ -1,5 +1,6 @@
 """Process-wide settings that torch scripts set in their first lines: thread counts,
-deterministic algorithms, matmul precision, and ``torch.compile``. numtorch computes with
+deterministic algorithms, matmul precision, default device, warnings, ``torch.compile``;
+and small top-level helpers (``typename``, ``detach``). numtorch computes with
 NumPy on the CPU, so most of these are recorded and reported back rather than acted on;
 the thread count is passed to NumPy's BLAS when threadpoolctl is installed."""
 
@@ -8,12 +9,17 @@ from __future__ import annotations
 import os
 import warnings
 
+from ._creation import check_device, device
+from ._tensor import Tensor
+
 _settings = {
     "deterministic": False,
     "deterministic_warn_only": False,
     "matmul_precision": "highest",
     "interop_threads": None,
+    "warn_always": False,
 }
+_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
 
 
 def _check_thread_count(name: str, n) -> int:
@@ -85,6 +91,27 @@ def is_deterministic_algorithms_warn_only_enabled() -> bool:
     return _settings["deterministic_warn_only"]
 
 
+def set_deterministic_debug_mode(debug_mode) -> None:
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError(
+                "invalid value of debug_mode, expected one of `default`, `warn`, `error`, but "
+                f"got {debug_mode}"
+            )
+        debug_mode = _DEBUG_MODES[debug_mode]
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(
+            f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}"
+        )
+    use_deterministic_algorithms(debug_mode != 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode() -> int:
+    if not _settings["deterministic"]:
+        return 0
+    return 1 if _settings["deterministic_warn_only"] else 2
+
+
 def set_float32_matmul_precision(precision: str) -> None:
     """Recorded only: NumPy's float32 products always run in full float32."""
     if precision not in ("highest", "high", "medium"):
@@ -99,6 +126,54 @@ def set_float32_matmul_precision(precision: str) -> None:
 
 def get_float32_matmul_precision() -> str:
     return _settings["matmul_precision"]
+
+
+def get_default_device() -> device:
+    return device("cpu")
+
+
+def set_default_device(device) -> None:
+    """Only the CPU exists: other devices raise torch's error for a build without them."""
+    if device is not None:
+        check_device(device)
+
+
+def set_warn_always(b: bool) -> None:
+    _settings["warn_always"] = bool(b)
+
+
+def is_warn_always_enabled() -> bool:
+    return _settings["warn_always"]
+
+
+def set_flush_denormal(mode: bool) -> bool:
+    """Report success, as torch does on x86; NumPy keeps denormals either way."""
+    return True
+
+
+def typename(obj) -> str:
+    """``'torch.FloatTensor'`` for a tensor, else the qualified type name.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.typename(torch.ones(1)), torch.typename(3)
+        ('torch.FloatTensor', 'int')
+    """
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(type(obj), "__module__", "") or ""
+    name = type(obj).__qualname__
+    if module in ("", "builtins"):
+        return name
+    return f"{module.replace('numtorch', 'torch')}.{name}"
+
+
+def is_storage(obj) -> bool:
+    return False
+
+
+def detach(input: Tensor) -> Tensor:
+    return input.detach()
 
 
 def compile(model=None, **options):

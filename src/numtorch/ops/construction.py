@@ -229,3 +229,61 @@ def unfold(self, dimension, size, step) -> Tensor:
 
 
 Tensor.unfold = unfold
+
+
+# -- vander (composite: torch fills it in place) ---------------------------------------------
+@export(method=False)
+def vander(x, N=None, increasing=False) -> Tensor:
+    """The Vandermonde matrix of a 1-D ``x``: columns ``x**(N-1), ..., x, 1`` (ascending
+    powers with ``increasing``); integers give int64.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.vander(torch.tensor([1, 2, 3]))
+        tensor([[1, 1, 1],
+                [4, 2, 1],
+                [9, 3, 1]])
+    """
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    from .._creation import empty
+
+    result = empty(x.shape[0], n, dtype=_dtypes.promote_types(x.dtype, _dtypes.int64))
+    if n > 0:
+        result.fill_(1)
+        if n > 1:
+            # as torch: powers by a running product, written into the columns in place
+            tail = result[:, 1:]
+            tail.copy_(x.unsqueeze(1))
+            tail.copy_(tail.cumprod(1))
+    return result if increasing else result.flip(1)
+
+
+# -- combinations (composite: one index_select per position, then stack) --------------------
+@export(method=False)
+def combinations(input, r=2, with_replacement=False) -> Tensor:
+    """The length-``r`` combinations of a 1-D tensor's elements, one per row, in
+    lexicographic order of positions (``itertools.combinations``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.combinations(torch.tensor([1, 2, 3]))
+        tensor([[1, 2],
+                [1, 3],
+                [2, 3]])
+    """
+    import itertools
+
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_empty(0)
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = list(pick(range(input.shape[0]), r))
+    index = xp.array(rows, dtype=xp.int64).reshape(len(rows), r)
+    return stack([input.index_select(0, Tensor._make(index[:, j].copy())) for j in range(r)], 1)

@@ -1,9 +1,16 @@
-"""Tensor methods that make new tensors (``new_zeros``...) or refill them randomly."""
+"""Tensor methods that make new tensors (``new_zeros``...) or refill them randomly, and the
+factories ``empty_strided``, ``scalar_tensor`` and the deprecated ``range``."""
 
 from __future__ import annotations
 
+import math
+import numbers
+import warnings
+
 from .. import _creation, _dtypes
-from .._tensor import Tensor
+from .._tensor import Size, Tensor
+from ..backend import xp
+from .registry import FUNCTIONS
 from .shape import shape_arg
 
 
@@ -31,6 +38,82 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, **_)
     return _creation.tensor(data, dtype=_dtype(self, dtype), requires_grad=requires_grad)
 
 
+def new(self, *args, dtype=None, device=None):
+    """Deprecated constructor: ``new(*sizes)`` is uninitialised memory of ``self``'s dtype,
+    ``new(sequence)`` a tensor of that data, ``new()`` an empty tensor."""
+    if dtype is not None:
+        raise TypeError(
+            "new() received an invalid combination of arguments - got "
+            f"({', '.join(type(a).__name__ for a in args)}, dtype=torch.dtype)"
+        )
+    if not args:
+        return _creation.empty(0, dtype=self.dtype)
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        if args[0].dtype != self.dtype:
+            raise TypeError(
+                f"expected {self.dtype} (got {args[0].dtype}) for the tensor passed to new()"
+            )
+        return args[0].detach()
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        return _creation.tensor(args[0], dtype=self.dtype)
+    return _creation.empty(shape_arg(args, "new"), dtype=self.dtype)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    """Uninitialised memory viewed with the given sizes and strides (in elements)."""
+    _creation.check_device(device)
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+    storage = 0 if 0 in size else 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    buffer = xp.zeros(storage, dt.np)
+    data = xp.ndarray(size, dt.np, buffer=buffer, strides=[s * buffer.itemsize for s in stride])
+    return Tensor._make(data).requires_grad_(requires_grad)
+
+
+def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **_):
+    return empty_strided(size, stride, dtype=_dtype(self, dtype), requires_grad=requires_grad)
+
+
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+    """A 0-D tensor holding ``s``, of the default float dtype unless ``dtype`` is given."""
+    dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+    return _creation.tensor(s, dtype=dt, requires_grad=requires_grad)
+
+
+def _range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, **_):
+    """Deprecated: values from ``start`` to ``end`` *inclusive* by ``step``, of the default
+    float dtype unless ``dtype`` is given; use :func:`arange`."""
+    warnings.warn(
+        "torch.range is deprecated and will be removed in a future release because its "
+        "behavior is inconsistent with Python's range builtin. Instead, use torch.arange, "
+        "which produces values in [start, end).",
+        UserWarning,
+        stacklevel=2,
+    )
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    start, end, step = (v.item() if isinstance(v, Tensor) else v for v in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
+    count = math.floor((end - start) / step) + 1
+    if all(isinstance(v, numbers.Integral) for v in (start, end, step)):
+        values = xp.arange(count, dtype=xp.int64) * step + start
+    else:  # torch steps in the accumulate type (double) and rounds once
+        values = xp.arange(count, dtype=xp.float64) * step + start
+    return _creation.tensor(values.astype(dt.np), dtype=dt, requires_grad=requires_grad)
+
+
+FUNCTIONS["empty_strided"] = empty_strided
+FUNCTIONS["scalar_tensor"] = scalar_tensor
+_range.__name__ = _range.__qualname__ = "range"
+FUNCTIONS["range"] = _range
+
+
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
     return _creation.random_fill_(self, "uniform", a, b, generator)
 
@@ -39,22 +122,41 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     return _creation.random_fill_(self, "normal", mean, std, generator)
 
 
-def bernoulli_(self, p=0.5, *, generator=None):
-    return _creation.random_fill_(self, "bernoulli", p, None, generator)
-
-
-def exponential_(self, lambd=1.0, *, generator=None):
-    return _creation.random_fill_(self, "exponential", lambd, None, generator)
-
-
 def random_(self, from_=0, to=None, *, generator=None):
     if to is None:
         from_, to = 0, from_ if from_ else 2**24
     return _creation.random_fill_(self, "random", from_, to, generator)
 
 
-def bernoulli(self, p=None, *, generator=None):
-    return _creation.bernoulli(self, p, generator=generator)
+def _fill_sampled(self, name, values):
+    from .inplace import check_inplace
+
+    check_inplace(self, name)
+    self._data[...] = values
+    self._bump_version()
+    return self
+
+
+def apply_(self, callable):
+    """Replace each element ``v`` by ``callable(v)`` (a Python function; slow)."""
+    if self._requires_grad:
+        raise RuntimeError(
+            "Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead."
+        )
+    flat = self._data.reshape(-1)
+    values = [callable(v) for v in flat.tolist()]
+    return _fill_sampled(self, "apply_", xp.asarray(values).reshape(self._data.shape))
+
+
+def map_(self, tensor, callable):
+    """Replace each element ``v`` by ``callable(v, w)``, ``w`` from ``tensor`` (broadcast)."""
+    if self._requires_grad:
+        raise RuntimeError(
+            "Can't call map_() on Variable that requires grad. Use var.detach().map_() instead."
+        )
+    others = xp.broadcast_to(tensor._data, self._data.shape).reshape(-1).tolist()
+    values = [callable(v, w) for v, w in zip(self._data.reshape(-1).tolist(), others)]
+    return _fill_sampled(self, "map_", xp.asarray(values).reshape(self._data.shape))
 
 
 def multinomial(self, num_samples, replacement=False, *, generator=None):
@@ -62,6 +164,8 @@ def multinomial(self, num_samples, replacement=False, *, generator=None):
 
 
 for _fn in (
+    new,
+    new_empty_strided,
     new_zeros,
     new_ones,
     new_empty,
@@ -69,10 +173,9 @@ for _fn in (
     new_tensor,
     uniform_,
     normal_,
-    bernoulli_,
-    exponential_,
     random_,
-    bernoulli,
+    apply_,
+    map_,
     multinomial,
 ):
     setattr(Tensor, _fn.__name__, _fn)

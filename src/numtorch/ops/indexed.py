@@ -236,3 +236,32 @@ def _tensor_where(self, condition, other) -> Tensor:
 
 
 Tensor.where = _tensor_where
+
+
+# -- unravel_index ---------------------------------------------------------------------------
+@export(method=False)
+def unravel_index(indices, shape):
+    """The coordinates in ``shape`` of flat ``indices``: one int64 tensor per dim
+    (negative and out-of-range indices wrap, as torch's modular arithmetic gives).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.unravel_index(torch.tensor([4, 7]), (3, 4))
+        (tensor([1, 1]), tensor([0, 3]))
+    """
+    if isinstance(shape, int):
+        shape = (shape,)
+    for dim in shape:
+        if not isinstance(dim, int):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(dim)}")
+    if indices._data.dtype.kind not in "iu":
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if any(dim < 0 for dim in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {tuple(shape)}")
+    coefs = [1] * len(shape)
+    for d in reversed(range(len(shape) - 1)):
+        coefs[d] = coefs[d + 1] * shape[d + 1]
+    flat = indices._data.astype(xp.int64)[..., None]
+    with xp.errstate(divide="ignore"):
+        coords = xp.floor_divide(flat, xp.array(coefs)) % xp.array(shape)
+    return tuple(Tensor._make(coords[..., d]) for d in range(len(shape)))

@@ -38,7 +38,9 @@ def check_inplace(t: Tensor, name: str) -> None:
             "torch.no_grad(), or use the out-of-place op)"
         )
     base = t._base
-    if base is not None and base._grad_fn is None and base._requires_grad:
+    # torch refuses any view that requires grad over a leaf base: also a base that does not
+    # itself require grad, under a leaf made by requires_grad_() on a view
+    if base is not None and base._grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             f"operation. ({name}; clone() the tensor first, or update it under torch.no_grad())"

@@ -594,7 +594,7 @@ fmax = export(maximum, name="fmax")
 fmin = export(minimum, name="fmin")
 
 
-@export
+# published by indexed.py, whose ``where`` also takes the one-argument form
 @defop(
     promote="same",
     scalars=("input", "other"),

@@ -316,6 +316,7 @@ def defop(
             check,
             params,
         )
+        _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec
         nparams = spec.nparams
 
@@ -337,6 +338,19 @@ def defop(
 FUNCTIONS: dict = {}  # public numtorch.<name> functions, filled by export()
 
 
+def _check_unique(table: dict, name: str, new) -> None:
+    """One place per op: a second definition under the same name would silently replace the
+    first, depending on import order."""
+    old = table.get(name)
+    if old is None:
+        return
+    old = getattr(old, "forward", old)
+    raise RuntimeError(
+        f"op {name!r} is defined twice: in {old.__module__} and in {new.__module__}; "
+        "keep one definition"
+    )
+
+
 def export(
     fn=None,
     *,
@@ -350,6 +364,7 @@ def export(
     def register(f):
         public = name or f.__name__
         if function:
+            _check_unique(FUNCTIONS, public, f)
             FUNCTIONS[public] = f
         if method:
             setattr(Tensor, public, f)

@@ -1,6 +1,6 @@
 """Random sampling with torch's overloads and checks: ``torch.normal`` (four forms),
-``torch.bernoulli``, ``torch.poisson``, and the in-place samplers ``cauchy_``, ``log_normal_``,
-``geometric_``, ``exponential_``, ``bernoulli_``.
+``torch.bernoulli``, ``torch.poisson``, ``torch.binomial``, and the in-place samplers
+``cauchy_``, ``log_normal_``, ``geometric_``, ``exponential_``, ``bernoulli_``.
 
 The values come from numtorch's own generator, not torch's stream. Samples do not depend
 differentiably on their parameters: as in torch, a sample from a tensor of parameters that
@@ -153,6 +153,32 @@ def poisson(input, generator=None) -> Tensor:
     if (input._data < 0).any():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     return _poisson(input, generator)
+
+
+def _no_binomial_derivative(grad):
+    raise RuntimeError("derivative for aten::binomial is not implemented")
+
+
+@defop(
+    name="binomial",
+    node="NotImplemented",
+    count=_no_binomial_derivative,
+    prob=_no_binomial_derivative,
+)
+def _binomial(count, prob, generator):
+    draws = _creation._rng(generator).binomial(xp.asarray(count, xp.int64), xp.clip(prob, 0, 1))
+    return draws.astype(count.dtype)
+
+
+@export(method=False)
+def binomial(count, prob, generator=None) -> Tensor:
+    """Binomial samples: successes in ``count`` trials of probability ``prob`` each."""
+    if count._data.dtype.kind != "f":
+        raise ValueError(
+            "binomial only supports floating-point dtypes for count, got: "
+            f"{count.dtype.scalar_name}"
+        )
+    return _binomial(count, prob, generator)
 
 
 # -- in-place samplers -----------------------------------------------------------------------

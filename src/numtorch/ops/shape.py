@@ -452,8 +452,8 @@ def _check_cat(tensors, name):
             f"{name}(): argument 'tensors' must be tuple of Tensors, not {type(tensors).__name__}"
         )
     if not tensors:
-        if name == "stack":
-            raise RuntimeError("stack expects a non-empty TensorList")
+        if name in ("stack", "hstack", "vstack", "dstack", "column_stack"):
+            raise RuntimeError(f"{name} expects a non-empty TensorList")
         raise ValueError(f"{name}(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
@@ -508,16 +508,6 @@ def stack(tensors, dim=0) -> Tensor:
             )
     dt = _dtypes.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
     return _stack(list(tensors), _wrap_dim(dim, len(shape) + 1), dt.np)
-
-
-@export(method=False)
-def hstack(tensors) -> Tensor:
-    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
-
-
-@export(method=False)
-def vstack(tensors) -> Tensor:
-    return cat([t.reshape(1, -1) if t.ndim == 1 else t for t in tensors], 0)
 
 
 def _join_grads(grads, input_shape, dim, sizes):
@@ -590,18 +580,6 @@ def split(input, split_size_or_sections, dim=0):
     if isinstance(split_size_or_sections, int):
         return _split(input, split_size_or_sections, dim)
     return _split_with_sizes(input, tuple(split_size_or_sections), dim)
-
-
-@export
-def tensor_split(input, sections, dim=0):
-    dim = _wrap_dim(dim, input.ndim)
-    n = input.shape[dim]
-    if isinstance(sections, int):
-        sizes = [n // sections + (1 if i < n % sections else 0) for i in range(sections)]
-    else:
-        bounds = [0] + [min(max(b, 0), n) for b in sections] + [n]
-        sizes = [max(b - a, 0) for a, b in zip(bounds, bounds[1:])]
-    return _split_with_sizes(input, tuple(sizes), dim)
 
 
 @export

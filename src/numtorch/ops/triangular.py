@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from .. import _dtypes
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .registry import defop, export
@@ -207,3 +208,32 @@ def trace(input) -> Tensor:
     if input._data.dtype == xp.bool_:
         raise NotImplementedError(f"\"trace\" not implemented for '{input.dtype.scalar_name}'")
     return _trace(input)
+
+
+# -- index lists of triangles ----------------------------------------------------------------
+def _triangle_indices(name, picker, row, col, offset, dtype):
+    dt = _dtypes.int64 if dtype is None else _dtypes.to_dtype(dtype)
+    if dt.np.kind not in "iu":
+        raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
+    rows, cols = picker(row, offset, col)
+    return Tensor._make(xp.stack([rows, cols]).astype(dt.np).reshape(2, -1))
+
+
+@export(method=False)
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The (row, column) indices of the lower triangle of a ``row`` x ``col`` matrix, as a
+    2 x N tensor, row by row.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.tril_indices(3, 3)
+        tensor([[0, 1, 1, 2, 2, 2],
+                [0, 0, 1, 0, 1, 2]])
+    """
+    return _triangle_indices("tril_indices", xp.tril_indices, row, col, offset, dtype)
+
+
+@export(method=False)
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The (row, column) indices of the upper triangle, as a 2 x N tensor."""
+    return _triangle_indices("triu_indices", xp.triu_indices, row, col, offset, dtype)

@@ -1,0 +1,206 @@
+"""Integer and floating-point representation ops: gcd, lcm, bit shifts, frexp, ldexp,
+nextafter, isposinf/isneginf."""
+
+from __future__ import annotations
+
+import math
+
+from .. import _dtypes
+from .._creation import zeros_like
+from .._tensor import Tensor
+from ..backend import xp
+from .operators import _operand
+from .pointwise import _integers_only
+from .registry import defop, export
+from .return_types import structseq
+
+
+def _name(dtype) -> str:
+    return _dtypes.from_numpy_dtype(xp.dtype(dtype)).scalar_name
+
+
+def _tensor_other(name: str, other) -> None:
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}"
+        )
+
+
+# -- gcd and lcm (integers only) -------------------------------------------------------------
+def _integer_pair(kernel: str, input, other):
+    for a in (input, other):
+        if a.dtype.kind not in "iu":
+            raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_name(a.dtype)}'")
+
+
+@defop(name="gcd", promote="same", scalars=("other",))
+def _gcd(input, other):
+    _integer_pair("gcd", input, other)
+    return xp.gcd(input, other)
+
+
+@defop(name="lcm", promote="same", scalars=("other",))
+def _lcm(input, other):
+    _integer_pair("lcm", input, other)
+    return xp.lcm(input, other)
+
+
+@export(inplace=True)
+def gcd(input, other) -> Tensor:
+    """Greatest common divisor, elementwise (non-negative; ``gcd(0, 0) == 0``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.gcd(torch.tensor([12, -18, 7]), torch.tensor([8, 12, 0]))
+        tensor([4, 6, 7])
+    """
+    _tensor_other("gcd", other)
+    return _gcd(input, other)
+
+
+@export(inplace=True)
+def lcm(input, other) -> Tensor:
+    """Least common multiple, elementwise (non-negative)."""
+    _tensor_other("lcm", other)
+    return _lcm(input, other)
+
+
+# -- bit shifts ------------------------------------------------------------------------------
+def _shift_left(input, other):
+    _integers_only("lshift", input, other)
+    bits = input.dtype.itemsize * 8
+    inside = (other >= 0) & (other < bits)
+    # C leaves out-of-range shifts undefined; torch defines them as 0
+    with xp.errstate(over="ignore"):
+        shifted = xp.left_shift(input, xp.where(inside, other, 0).astype(input.dtype))
+    return xp.where(inside, shifted, 0).astype(input.dtype)
+
+
+def _shift_right(input, other):
+    _integers_only("rshift", input, other)
+    bits = input.dtype.itemsize * 8
+    inside = (other >= 0) & (other < bits)
+    # out-of-range shifts fill with the sign bit, as an arithmetic shift by bits - 1 does
+    amount = xp.where(inside, other, bits - 1).astype(input.dtype)
+    return xp.right_shift(input, amount).astype(input.dtype)
+
+
+bitwise_left_shift = export(
+    defop(name="bitwise_left_shift", promote="same", scalars=("other",))(_shift_left),
+    inplace=True,
+)
+bitwise_right_shift = export(
+    defop(name="bitwise_right_shift", promote="same", scalars=("other",))(_shift_right),
+    inplace=True,
+)
+
+
+@defop(name="bitwise_left_shift_scalar", promote="same", scalars=("input", "other"))
+def _rlshift(input, other):
+    return _shift_left(xp.asarray(input, other.dtype), other)
+
+
+@defop(name="bitwise_right_shift_scalar", promote="same", scalars=("input", "other"))
+def _rrshift(input, other):
+    return _shift_right(xp.asarray(input, other.dtype), other)
+
+
+def _operator(fn, reflected=False):
+    def method(self, other):
+        if not _operand(other):
+            return NotImplemented
+        return fn(other, self) if reflected else fn(self, other)
+
+    return method
+
+
+Tensor.__lshift__ = _operator(bitwise_left_shift)
+Tensor.__rshift__ = _operator(bitwise_right_shift)
+Tensor.__rlshift__ = _operator(_rlshift, reflected=True)
+Tensor.__rrshift__ = _operator(_rrshift, reflected=True)
+Tensor.__ilshift__ = _operator(Tensor.bitwise_left_shift_)
+Tensor.__irshift__ = _operator(Tensor.bitwise_right_shift_)
+
+
+# -- floating-point representation -----------------------------------------------------------
+frexp_type = structseq("frexp", ("mantissa", "exponent"))
+
+
+def _only_floats(name: str, array) -> None:
+    if array.dtype.kind != "f":
+        raise RuntimeError(f"torch.{name}() only supports floating-point dtypes")
+
+
+# d mantissa / dx = 2**-exponent (the exponent is piecewise constant)
+@export
+@defop(outputs=2, returns=frexp_type, input=lambda grad, result1: grad / result1.exp2())
+def frexp(input):
+    """Split into mantissa in ``[0.5, 1)`` (by magnitude) and int32 exponent, with
+    ``input == mantissa * 2**exponent``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.frexp(torch.tensor([1.5, 8.0]))
+        torch.return_types.frexp(
+        mantissa=tensor([0.7500, 0.5000]),
+        exponent=tensor([1, 4], dtype=torch.int32))
+    """
+    _only_floats("frexp", input)
+    mantissa, exponent = xp.frexp(input)
+    return mantissa, exponent.astype(xp.int32)
+
+
+def _ldexp_input(grad, other):
+    # torch computes 2**other in other's dtype: an integer power below 0 truncates to 0
+    if other.dtype.is_floating_point:
+        return grad * 2.0**other
+    return grad * (2.0**other).masked_fill(other < 0, 0.0)
+
+
+@defop(
+    name="ldexp",
+    promote="float",
+    input=_ldexp_input,
+    other=lambda grad, result: grad * result * math.log(2.0),
+)
+def _ldexp(input, other):
+    return input * xp.exp2(other)
+
+
+@export(inplace=True)
+def ldexp(input, other) -> Tensor:
+    """``input * 2**other`` (integer inputs give floats)."""
+    _tensor_other("ldexp", other)
+    return _ldexp(input, other)
+
+
+# torch treats the step as locally flat: d/dx nextafter(x, y) = 1, d/dy = 0
+@defop(
+    name="nextafter",
+    promote="same",
+    input=lambda grad: grad,
+    other=lambda grad: zeros_like(grad),
+)
+def _nextafter(input, other):
+    if input.dtype.kind != "f":
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{_name(input.dtype)}'")
+    return xp.nextafter(input, other)
+
+
+@export(inplace=True)
+def nextafter(input, other) -> Tensor:
+    """The next representable float after ``input`` towards ``other``."""
+    _tensor_other("nextafter", other)
+    return _nextafter(input, other)
+
+
+@export
+@defop()
+def isposinf(input):
+    return xp.isposinf(input) if input.dtype.kind == "f" else xp.zeros(input.shape, xp.bool_)
+
+
+@export
+@defop()
+def isneginf(input):
+    return xp.isneginf(input) if input.dtype.kind == "f" else xp.zeros(input.shape, xp.bool_)

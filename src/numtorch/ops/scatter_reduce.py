@@ -1,0 +1,267 @@
+"""Reductions into indexed positions: ``scatter_reduce``, ``index_reduce`` and ``put``.
+
+``scatter_reduce`` folds each ``src`` element into ``input`` at its index along ``dim``
+with sum, prod, mean, amax or amin (optionally ignoring ``input``'s own values there);
+``index_reduce`` does the same for whole slices picked by a 1-D index. Their backward
+formulas follow torch's ``scatter_reduce_backward``: written with differentiable ops, so
+double backward works.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .._creation import ones_like, zeros, zeros_like
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .indexing import _check_gather_shapes, _check_index, _scatter_key
+from .pointwise import where
+from .registry import defop, export
+
+_UFUNCS = {
+    "sum": xp.add,
+    "mean": xp.add,
+    "prod": xp.multiply,
+    "amax": xp.maximum,
+    "amin": xp.minimum,
+}
+
+
+def _identity(reduce: str, dtype):
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "f":
+        return -xp.inf if reduce == "amax" else xp.inf
+    info = xp.iinfo(dtype) if dtype.kind in "iu" else None
+    if info is None:  # bool
+        return reduce == "amin"
+    return info.min if reduce == "amax" else info.max
+
+
+def _reduce_into(input, key, values, reduce, include_self):
+    """``input`` with ``values`` folded in at ``key`` (an index tuple) by ``reduce``."""
+    out = input.copy()
+    if not include_self:
+        out[key] = _identity(reduce, out.dtype)
+    _UFUNCS[reduce].at(out, key, values)
+    if reduce == "mean":
+        counts = xp.zeros(out.shape, xp.int64)
+        xp.add.at(counts, key, 1)
+        if include_self:
+            counts += 1
+        counts = xp.maximum(counts, 1)
+        if out.dtype.kind == "f":
+            out = out / counts
+        else:  # integers divide with rounding down, as torch's kernel does
+            out = xp.floor_divide(out, counts)
+    return out.astype(input.dtype, copy=False)
+
+
+# -- backward (one formula shared by scatter_reduce and index_reduce) ------------------------
+def _reduce_backward(grad, input, dim, index, src, result, reduce, include_self):
+    """(grad_input, grad_src) for ``result = scatter_reduce(input, dim, index, src)``."""
+    if reduce == "sum":
+        grad_input, grad_src = grad, grad.gather(dim, index)
+    elif reduce == "mean":
+        counts = zeros_like(grad).scatter_add(dim, index, ones_like(src))
+        if include_self:
+            counts = counts + 1
+        counts = counts.masked_fill(counts == 0, 1)
+        grad_input = grad / counts
+        grad_src = grad_input.gather(dim, index)
+    elif reduce == "prod":
+        # products without each factor, made safe where a factor is 0 (torch's approach)
+        masked_input = input.masked_fill(input == 0, 1)
+        masked_result = masked_input.scatter_reduce(
+            dim, index, src, "prod", include_self=include_self
+        )
+        grad_input = grad * masked_result / masked_input
+        src_zero = src == 0
+        zeros_per_slot = zeros_like(grad).scatter_add(dim, index, src_zero.to(grad.dtype))
+        single_zero = src_zero & (zeros_per_slot.gather(dim, index) == 1)
+        masked_src = src.masked_fill(single_zero, 1)
+        masked_src_result = input.scatter_reduce(
+            dim, index, masked_src, "prod", include_self=include_self
+        )
+        grad_src = where(
+            single_zero,
+            (grad * masked_src_result).gather(dim, index),
+            (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1),
+        )
+    else:  # amax / amin: the gradient is shared evenly among the values equal to the result
+        value = result.gather(dim, index)
+        input_is_result = (input == result).to(grad.dtype)
+        src_is_result = (src == value).to(grad.dtype)
+        share = input_is_result.scatter_add(dim, index, src_is_result)
+        grad_share = grad / share.masked_fill(share == 0, 1)
+        grad_input = input_is_result * grad_share
+        grad_src = src_is_result * grad_share.gather(dim, index)
+    if not include_self:
+        grad_input = grad_input.scatter(dim, index, 0.0)
+    return grad_input, grad_src
+
+
+# -- scatter_reduce --------------------------------------------------------------------------
+_SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+@defop(
+    name="scatter_reduce",
+    input=lambda grad, input, dim, index, src, result, reduce, include_self: _reduce_backward(
+        grad, input, dim, index, src, result, reduce, include_self
+    )[0],
+    src=lambda grad, input, dim, index, src, result, reduce, include_self: _reduce_backward(
+        grad, input, dim, index, src, result, reduce, include_self
+    )[1],
+)
+def _scatter_reduce(input, dim, index, src, reduce, include_self):
+    values = src[tuple(slice(0, s) for s in index.shape)]
+    return _reduce_into(input, _scatter_key(index, dim), values, reduce, include_self)
+
+
+@export(inplace=True)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tensor:
+    """Copy of ``input`` with each ``src`` element folded in at its ``index`` along ``dim``
+    by ``reduce`` ("sum", "prod", "mean", "amax" or "amin").
+
+    Example:
+        >>> import numtorch as torch
+        >>> src = torch.tensor([1.0, 2.0, 3.0, 4.0])
+        >>> torch.zeros(2).scatter_reduce(0, torch.tensor([0, 1, 0, 1]), src, "amax")
+        tensor([3., 4.])
+    """
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
+    if reduce not in _SCATTER_REDUCTIONS:
+        raise RuntimeError(
+            f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+        )
+    _check_index(index, "scatter_reduce")
+    if input._data.dtype != src._data.dtype:
+        raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    _check_gather_shapes(input, dim, index, "scatter_reduce")
+    return _scatter_reduce(input, dim, index, src, reduce, include_self)
+
+
+# -- index_reduce ----------------------------------------------------------------------------
+def _slice_index(index, dim, source_shape):
+    """``index`` (1-D, along ``dim``) as a full scatter index over ``source``'s shape."""
+    shape = [1] * len(source_shape)
+    shape[dim] = -1
+    return index.reshape(shape).expand(source_shape)
+
+
+def _index_reduce_grads(grad, input, dim, index, source, result, reduce, include_self):
+    full = _slice_index(index, dim, source.shape) if source.ndim else index.reshape(())
+    return _reduce_backward(grad, input, dim, full, source, result, reduce, include_self)
+
+
+@defop(
+    name="index_reduce",
+    input=lambda grad, input, dim, index, source, result, reduce, include_self: _index_reduce_grads(
+        grad, input, dim, index, source, result, reduce, include_self
+    )[0],
+    source=lambda grad, input, dim, index, source, result, reduce, include_self: (
+        _index_reduce_grads(grad, input, dim, index, source, result, reduce, include_self)[1]
+    ),
+)
+def _index_reduce(input, dim, index, source, reduce, include_self):
+    key = (slice(None),) * dim + (index,)
+    return _reduce_into(input, key, source, reduce, include_self)
+
+
+_beta_warned = False
+
+
+@export(inplace=True)
+def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Tensor:
+    """Copy of ``input`` with slice ``i`` of ``source`` folded into slice ``index[i]``
+    along ``dim`` by ``reduce`` ("prod", "mean", "amax" or "amin")."""
+    global _beta_warned
+    if not _beta_warned:  # torch warns once per process
+        _beta_warned = True
+        warnings.warn(
+            "index_reduce() is in beta and the API may change at any time.", UserWarning, 2
+        )
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(
+            "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+            f"{reduce}."
+        )
+    if index._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            "index_reduce_(): Expected dtype int32/int64 for index but got: "
+            f"{index.dtype.scalar_name}"
+        )
+    if index.ndim > 1:
+        raise IndexError(
+            f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} with "
+            f"type: {index.dtype.scalar_name} and size: {list(index.shape)}"
+        )
+    if input._data.dtype != source._data.dtype:
+        raise RuntimeError(
+            f"index_reduce_(): self ({input.dtype.scalar_name}) and source "
+            f"({source.dtype.scalar_name}) must have the same scalar type"
+        )
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    length = source.shape[dim] if source.ndim else 1
+    if index.numel() != length:
+        raise RuntimeError(
+            f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "
+            f"source.size(dim): ({length}), for dim: {dim}"
+        )
+    return _index_reduce(input, dim, index, source, reduce, include_self)
+
+
+# -- put -------------------------------------------------------------------------------------
+@defop(
+    name="put",
+    input=lambda grad, index, accumulate: (
+        grad if accumulate else grad.put(index, zeros(index.shape, dtype=grad.dtype))
+    ),
+    source=lambda grad, index, source_shape: grad.take(index).reshape(source_shape),
+)
+def _put(input, index, source, accumulate):
+    out = input.copy()
+    flat = out.reshape(-1)  # a view: ``out`` is contiguous
+    size = flat.shape[0]
+    if index.size and (index.max() >= size or index.min() < -size):
+        bad = int(index.max() if index.max() >= size else index.min())
+        raise IndexError(
+            f"out of range: tried to access index {bad} on a tensor of {size} elements."
+        )
+    if accumulate:
+        xp.add.at(flat, index.reshape(-1), source.reshape(-1))
+    else:
+        flat[index.reshape(-1)] = source.reshape(-1)
+    return out
+
+
+@export(inplace=True)
+def put(input, index, source, accumulate=False) -> Tensor:
+    """Copy of ``input`` with ``source`` written (or added) at flat positions ``index``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.zeros(2, 2).put(torch.tensor([0, 3]), torch.tensor([1.0, 2.0]))
+        tensor([[1., 0.],
+                [0., 2.]])
+    """
+    if index._data.dtype != xp.int64:
+        raise RuntimeError(
+            f"put_(): Expected a long tensor for index, but got {index.dtype.scalar_name}"
+        )
+    if input._data.dtype != source._data.dtype:
+        raise RuntimeError(
+            "put_(): self and source expected to have the same dtype, but got "
+            f"self.dtype = {input.dtype.scalar_name} and source.dtype = "
+            f"{source.dtype.scalar_name}"
+        )
+    if index.numel() != source.numel():
+        raise IndexError(
+            f"put_(): Expected source and index to have the same number of elements, but got "
+            f"source.numel() = {source.numel()}, index.numel() = {index.numel()}"
+        )
+    return _put(input, index, source, accumulate)

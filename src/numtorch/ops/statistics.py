@@ -1,0 +1,387 @@
+"""Numerical integration (trapezoid, cumulative_trapezoid), covariance and correlation,
+histograms, and ``renorm``, composed from differentiable ops as torch composes them."""
+
+from __future__ import annotations
+
+import warnings
+
+from .. import _dtypes
+from .._creation import linspace, zeros
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .indexing import narrow_slice
+from .normal import _mul_scalar
+from .pointwise import _div_scalar, where
+from .registry import defop, export
+from .return_types import structseq
+from .shape import cat
+
+
+# -- trapezoid rule --------------------------------------------------------------------------
+def _spacing(y, x, dim):
+    """Differences of the sample points ``x``, shaped to broadcast against ``y``'s."""
+    if x.ndim == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+        shape = [1] * y.ndim
+        shape[dim] = x.shape[0]
+        x = x.view(shape)
+    elif x.ndim < y.ndim:
+        x = x.view((1,) * (y.ndim - x.ndim) + tuple(x.shape))
+    return narrow_slice(x, dim, 1, x.shape[dim]) - narrow_slice(x, dim, 0, x.shape[dim] - 1)
+
+
+def _check_trapezoid(y, name):
+    if y._data.dtype == xp.bool_:
+        raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
+
+
+@export(method=False)
+def trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
+    """The trapezoid rule along ``dim``: sample points ``x`` (a tensor) or spacing ``dx``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.trapezoid(torch.tensor([1.0, 2.0, 3.0]))
+        tensor(4.)
+    """
+    dim = _wrap_dim(dim, y.ndim)
+    if y.shape[dim] == 0:
+        shape = [s for d, s in enumerate(y.shape) if d != dim]
+        return zeros(shape, dtype=y.dtype)
+    _check_trapezoid(y, "trapezoid")
+    if not y.dtype.is_floating_point:  # torch's Scalar arithmetic promotes integers to float
+        y = y.to(_dtypes.get_default_dtype())
+    if isinstance(x, Tensor):
+        left, right = narrow_slice(y, dim, 0, y.shape[dim] - 1), narrow_slice(y, dim, 1, None)
+        return _div_scalar((_spacing(y, x, dim) * (right + left)).sum(dim), 2.0)
+    step = 1 if dx is None and x is None else dx if dx is not None else x
+    # constant spacing simplifies to dx * (sum - (first + last) / 2)
+    ends = _mul_scalar(y.select(dim, 0) + y.select(dim, -1), 0.5)
+    return _mul_scalar(y.sum(dim) - ends, step)
+
+
+@export(method=False)
+def trapz(y, x=None, *, dx=None, dim=-1) -> Tensor:
+    """Alias of :func:`trapezoid`."""
+    return trapezoid(y, x, dx=dx, dim=dim)
+
+
+@export(method=False)
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
+    """Running trapezoid-rule integral along ``dim`` (one element shorter than ``y``)."""
+    dim = _wrap_dim(dim, y.ndim)
+    _check_trapezoid(y, "cumulative_trapezoid")
+    if not y.dtype.is_floating_point:
+        y = y.to(_dtypes.get_default_dtype())
+    left, right = narrow_slice(y, dim, 0, y.shape[dim] - 1), narrow_slice(y, dim, 1, None)
+    if isinstance(x, Tensor):
+        return _div_scalar((_spacing(y, x, dim) * (left + right)).cumsum(dim), 2.0)
+    step = 1 if dx is None and x is None else dx if dx is not None else x
+    return _mul_scalar(left + right, step / 2.0).cumsum(dim)
+
+
+# -- gradient (finite differences) ----------------------------------------------------------
+def _edges_and_center(y, d, step, edge_order):
+    """torch's second-order central differences inside, one-sided ones at both ends, for a
+    uniform ``step`` (a number) along dim ``d``."""
+
+    def part(start, end=None):  # y[..., start:end] along d; negative positions count back
+        return narrow_slice(y, d, start, end)
+
+    center = _div_scalar(_div_scalar(part(2) - part(0, -2), step), 2)
+    if edge_order == 1:
+        first = _div_scalar(part(1, 2) - part(0, 1), step)
+        last = _div_scalar(part(-1) - part(-2, -1), step)
+    else:
+        first = _div_scalar(-1.5 * part(0, 1) + 2 * part(1, 2) - 0.5 * part(2, 3), step)
+        last = _div_scalar(0.5 * part(-3, -2) - 2 * part(-2, -1) + 1.5 * part(-1), step)
+    return cat([first, center, last], d)
+
+
+def _edges_and_center_at(y, d, coordinates, edge_order):
+    """The same for sample ``coordinates`` along dim ``d`` (non-uniform spacing)."""
+
+    def part(start, end=None):  # y[..., start:end] along d; negative positions count back
+        return narrow_slice(y, d, start, end)
+
+    shape = [1] * y.ndim
+    shape[d] = -1
+    dx = coordinates.diff()
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * part(0, -2) + b * part(1, -1) + c * part(2)
+    if edge_order == 1:
+        first = (part(1, 2) - part(0, 1)) / dx[0]
+        last = (part(-1) - part(-2, -1)) / dx[-1]
+    else:
+        first_a = -(2 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+        first_b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+        first_c = -dx[0] / (dx[1] * (dx[0] + dx[1]))
+        first = first_a * part(0, 1) + first_b * part(1, 2) + first_c * part(2, 3)
+        last_a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+        last_b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+        last_c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+        last = last_a * part(-3, -2) + last_b * part(-2, -1) + last_c * part(-1)
+    return cat([first, center, last], d)
+
+
+@export(method=False)
+def gradient(input, *, spacing=1, dim=None, edge_order=1):
+    """Finite-difference estimates of the derivative along each of ``dim`` (all dims by
+    default): central differences inside, one-sided at the ends; ``spacing`` is a step
+    (number), one step per dim, or the sample coordinates (tensors), one per dim.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]))
+        (tensor([3., 4., 6., 7.]),)
+    """
+    if edge_order not in (1, 2):
+        raise RuntimeError(
+            f"torch.gradient only supports edge_order=1 and edge_order=2, but got {edge_order}."
+        )
+    dims = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    dims = [_wrap_dim(d, input.ndim) for d in dims]
+    steps = list(spacing) if isinstance(spacing, (list, tuple)) else [spacing] * len(dims)
+    if len(steps) != len(dims):
+        raise RuntimeError(
+            "torch.gradient expected spacing to be unspecified, a scalar or it's spacing and "
+            f"dim arguments to have the same length, but got a spacing argument of length "
+            f"{len(steps)} and a dim argument of length {len(dims)}."
+        )
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError(
+                "torch.gradient expected each dimension size to be at least edge_order+1"
+            )
+    y = input if input.dtype.is_floating_point else input.to(_dtypes.get_default_dtype())
+    return tuple(
+        _edges_and_center_at(y, d, step, edge_order)
+        if isinstance(step, Tensor)
+        else _edges_and_center(y, d, step.item() if isinstance(step, Tensor) else step, edge_order)
+        for d, step in zip(dims, steps)
+    )
+
+
+# -- covariance and correlation --------------------------------------------------------------
+def _check_weights(w, name, kind, observations):
+    if w.ndim > 1:
+        raise RuntimeError(
+            f"cov(): expected {name} to have one or fewer dimensions but got {name} with "
+            f"{w.ndim} dimensions"
+        )
+    if w._data.dtype.kind not in kind:
+        what = "integral" if kind == "iu" else "floating point"
+        raise RuntimeError(
+            f"cov(): expected {name} to have {what} dtype but got {name} with "
+            f"{w.dtype.scalar_name} dtype"
+        )
+    if w.numel() != observations:
+        raise RuntimeError(
+            f"cov(): expected {name} to have the same numel as there are observations in the "
+            f"input but got {w.numel()} != {observations}"
+        )
+    if observations and (w._data < 0).any():
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
+@export
+def cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor:
+    """Covariance of the rows (variables) over the columns (observations), optionally
+    weighted by frequencies and importance weights.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.cov(torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]))
+        tensor([[ 1., -1.],
+                [-1.,  1.]])
+    """
+    if input.ndim > 2:
+        raise RuntimeError(
+            "cov(): expected input to have two or fewer dimensions but got an input with "
+            f"{input.ndim} dimensions"
+        )
+    if input._data.dtype == xp.bool_:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = input.view(1, -1) if input.ndim < 2 else input
+    observations = x.shape[1]
+    w = None
+    if fweights is not None:
+        _check_weights(fweights, "fweights", "iu", observations)
+        w = fweights
+    if aweights is not None:
+        _check_weights(aweights, "aweights", "f", observations)
+        w = aweights if w is None else w * aweights
+    w_sum = w.sum() if w is not None else Tensor._make(xp.asarray(observations, xp.int64))
+    if w is not None and not w_sum.item():
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = (x * w if w is not None else x).sum(1) / w_sum
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = w_sum - correction * (w * aweights).sum() / w_sum
+    else:
+        norm_factor = w_sum - correction
+    if norm_factor.item() <= 0:
+        warnings.warn(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "number of observations.",
+            UserWarning,
+            stacklevel=2,
+        )
+        norm_factor = norm_factor * 0
+    x = x - avg.unsqueeze(1)
+    c = x.mm((x * w if w is not None else x).t())
+    return (c / norm_factor).squeeze()
+
+
+@export
+def corrcoef(input) -> Tensor:
+    """Pearson correlation coefficients of the rows, clipped to ``[-1, 1]``."""
+    if input.ndim > 2:
+        raise RuntimeError(
+            "corrcoef(): expected input to have two or fewer dimensions but got an input with "
+            f"{input.ndim} dimensions"
+        )
+    c = cov(input)
+    if c.ndim == 0:  # one variable: 1, or NaN when its variance is 0, inf or NaN
+        return c / c
+    stddev = c.diagonal().sqrt()
+    c = c / stddev.view(-1, 1)
+    c = c / stddev.view(1, -1)
+    return c.clip(-1, 1)
+
+
+# -- histogram -------------------------------------------------------------------------------
+histogram_type = structseq("histogram", ("hist", "bin_edges"))
+
+
+@export
+def histogram(input, bins, *, range=None, weight=None, density=False):
+    """Counts (or weight sums) of ``input``'s elements in ``bins`` equal bins over
+    ``range`` (default: the data's min to max), or between the edges in a ``bins`` tensor.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.histogram(torch.tensor([1.0, 2.0, 1.0]), bins=2, range=(0.0, 2.0))
+        torch.return_types.histogram(
+        hist=tensor([0., 3.]),
+        bin_edges=tensor([0., 1., 2.]))
+    """
+    data = input._data
+    if data.dtype.kind != "f":
+        name = _dtypes.from_numpy_dtype(data.dtype).scalar_name
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{name}'")
+    if isinstance(bins, Tensor):
+        if bins._data.dtype != data.dtype:
+            raise RuntimeError(
+                "torch.histogramdd: input tensor and bins tensors should have the same dtype, "
+                f"but got input with dtype {input.dtype.scalar_name} and bins for dimension 0 "
+                f"with dtype {bins.dtype.scalar_name}"
+            )
+        edges = bins.detach().clone()
+    else:
+        if range is not None:
+            low, high = float(range[0]), float(range[1])
+        elif data.size:
+            low, high = float(data.min()), float(data.max())
+        else:
+            low, high = 0.0, 1.0
+        if low > high:
+            raise RuntimeError(
+                f"torch.histogramdd: min should not exceed max, but got min {low:g} max "
+                f"{high:g} for dimension 0"
+            )
+        if low == high:  # one point: a unit-wide range centred on it
+            low, high = low - 0.5, high + 0.5
+        edges = linspace(low, high, int(bins) + 1, dtype=input.dtype)
+    if weight is not None and weight._data.dtype != data.dtype:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor "
+            f"should have the same dtype, but got input({input.dtype.scalar_name}), and "
+            f"weight({weight.dtype.scalar_name})"
+        )
+    if weight is not None and weight._data.shape != data.shape:
+        raise RuntimeError(
+            "torch.histogramdd: if weight tensor is provided it should have the same shape as "
+            "the input tensor excluding its innermost dimension"
+        )
+    weights = None if weight is None else weight._data.reshape(-1)
+    counts, _ = xp.histogram(data.reshape(-1), bins=edges._data, weights=weights)
+    hist = counts.astype(data.dtype)
+    if density:
+        widths = edges._data[1:] - edges._data[:-1]
+        hist = hist / (hist.sum() * widths)
+    return _histogram_outputs(input, hist, edges._data)
+
+
+def _no_histogram_derivative(grads):
+    raise RuntimeError("derivative for aten::histogram is not implemented")
+
+
+# torch records a node that refuses backward (grad_fn=<NotImplemented>) on both outputs
+@defop(
+    name="histogram",
+    node="NotImplemented",
+    outputs=2,
+    returns=histogram_type,
+    input=_no_histogram_derivative,
+)
+def _histogram_outputs(input, hist, edges):
+    return hist, edges.copy()
+
+
+# -- renorm ----------------------------------------------------------------------------------
+_RENORM_EPS = 1e-7
+
+
+def _renorm_parts(input, p, dim, maxnorm):
+    """The slice norms and the scale torch applies: ``maxnorm / (norm + 1e-7)`` where a
+    slice's norm exceeds ``maxnorm``, else 1."""
+    dims = tuple(d for d in range(input.ndim) if d != dim)
+    norm = input.abs().pow(p).sum(dims, keepdim=True).pow(1.0 / p)
+    factor = where(norm > maxnorm, maxnorm / (norm + _RENORM_EPS), 1.0)
+    return dims, norm, factor
+
+
+def _renorm_backward(grad, input, p, dim, maxnorm):
+    # d(x * f(|x|_p)) = f * grad + x-direction term where f varies:
+    # df/dnorm = -maxnorm / (norm + eps)**2, dnorm/dx = sign(x) |x|**(p-1) / norm**(p-1)
+    dims, norm, factor = _renorm_parts(input, p, dim, maxnorm)
+    along = (grad * input).sum(dims, keepdim=True)
+    dfactor = where(norm > maxnorm, -maxnorm / (norm + _RENORM_EPS) ** 2, 0.0)
+    dnorm = input.sign() * (input.abs() / norm).pow(p - 1)
+    return grad * factor + along * dfactor * dnorm
+
+
+@defop(
+    name="renorm",
+    input=lambda grad, input, p, dim, maxnorm: _renorm_backward(grad, input, p, dim, maxnorm),
+)
+def _renorm(input, p, dim, maxnorm):
+    dims = tuple(d for d in range(input.ndim) if d != dim)
+    norm = (xp.abs(input) ** p).sum(dims, keepdims=True) ** (1.0 / p)
+    with xp.errstate(divide="ignore"):
+        factor = xp.where(norm > maxnorm, maxnorm / (norm + _RENORM_EPS), 1.0)
+    return (input * factor).astype(input.dtype, copy=False)
+
+
+@export(inplace=True)
+def renorm(input, p, dim, maxnorm) -> Tensor:
+    """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm
+    ``maxnorm``."""
+    if input._data.dtype.kind != "f":
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{input.dtype.scalar_name}"
+        )
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    if input.ndim <= 1:
+        raise RuntimeError(
+            f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions"
+        )
+    return _renorm(input, float(p), _wrap_dim(dim, input.ndim), float(maxnorm))

@@ -1,0 +1,286 @@
+"""``as_strided`` (a view with explicit sizes and strides over a tensor's storage) and the
+``*_scatter`` ops: a copy of ``input`` with ``src`` written into one of its views
+(diagonal, select, slice, as_strided), as torch's functionalization produces them."""
+
+from __future__ import annotations
+
+import math
+
+from .._creation import zeros, zeros_like
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .indexing import _bounds
+from .inplace import check_inplace
+from .registry import FUNCTIONS, defop, export
+from .triangular import _diagonal_dims, diagonal_view
+
+
+# -- as_strided ------------------------------------------------------------------------------
+def _storage(array):
+    """The 1-D storage under ``array`` (its owning array, flattened) and the element
+    offset of ``array``'s first element in it."""
+    root = array
+    while isinstance(root.base, xp.ndarray):
+        root = root.base
+    if not root.flags.c_contiguous:  # owned memory is contiguous; a foreign buffer may not be
+        root = array
+    flat = root.reshape(-1)
+    offset = (array.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // max(
+        array.itemsize, 1
+    )
+    return flat, offset
+
+
+def _check_geometry(size, stride, storage_offset, storage_size, itemsize):
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(
+            f"as_strided: Negative strides are not supported at the moment, got strides: "
+            f"{list(stride)}"
+        )
+    if storage_offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {storage_offset}")
+    needed = 0 if 0 in size else storage_offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    if needed > storage_size:
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
+            f"{storage_offset}, and itemsize {itemsize} requiring a storage size of "
+            f"{needed * itemsize} are out of bounds for storage of size "
+            f"{storage_size * itemsize}"
+        )
+
+
+def _positions(size, stride, offset) -> Tensor:
+    """Storage index of every element of a ``size``/``stride`` view starting at ``offset``."""
+    flat = xp.full(size, offset, dtype=xp.int64)
+    for d, (n, s) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[d] = n
+        flat = flat + (xp.arange(n, dtype=xp.int64) * s).reshape(shape)
+    return Tensor._make(xp.ascontiguousarray(flat).reshape(-1))
+
+
+def _as_strided_backward(grad, input_geometry, size, stride, storage_offset):
+    # scatter into the storage (adding where the view overlaps itself), then read the
+    # input's own elements back out of it
+    storage_size, input_shape, input_stride, input_offset = input_geometry
+    storage = zeros(storage_size, dtype=grad.dtype)
+    storage = storage.index_add(0, _positions(size, stride, storage_offset), grad.reshape(-1))
+    wanted = _positions(input_shape, input_stride, input_offset)
+    return storage.index_select(0, wanted).reshape(input_shape)
+
+
+def _as_strided_array(input, size, stride, storage_offset, input_geometry):
+    flat, _ = _storage(input)
+    _check_geometry(size, stride, storage_offset, flat.shape[0], input.itemsize)
+    if 0 in size:
+        return flat[:0].reshape(size)
+    # built on the storage itself, so its base chain (and storage_offset) leads there
+    return xp.ndarray(
+        size,
+        input.dtype,
+        buffer=flat,
+        offset=storage_offset * input.itemsize,
+        strides=tuple(s * input.itemsize for s in stride),
+    )
+
+
+@export
+def as_strided(input, size, stride, storage_offset=None) -> Tensor:
+    """A view of ``input``'s storage with the given sizes, strides (in elements) and start.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.arange(6.0).as_strided((2, 2), (1, 2))
+        tensor([[0., 2.],
+                [1., 3.]])
+    """
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    flat, offset = _storage(input._data)
+    if storage_offset is None:
+        storage_offset = offset
+    geometry = (flat.shape[0], tuple(input.shape), input.stride(), offset)
+    return _as_strided(input, size, stride, int(storage_offset), geometry)
+
+
+_as_strided = defop(
+    name="as_strided",
+    view=True,
+    input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
+        grad, input_geometry, size, stride, storage_offset
+    ),
+)(_as_strided_array)
+
+# as_strided_ gives ``self`` the new geometry; torch records it as AsStridedBackward1
+_as_strided_inplace = defop(
+    name="as_strided_",
+    node="AsStridedBackward1",
+    input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
+        grad, input_geometry, size, stride, storage_offset
+    ),
+)(_as_strided_array)
+
+
+def as_strided_(self, size, stride, storage_offset=None) -> Tensor:
+    """Give ``self`` new sizes and strides over its storage (see :func:`as_strided`)."""
+    check_inplace(self, "as_strided_")
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    flat, offset = _storage(self._data)
+    geometry = (flat.shape[0], tuple(self.shape), self.stride(), offset)
+    start = offset if storage_offset is None else int(storage_offset)
+    out = _as_strided_inplace(self, size, stride, start, geometry)
+    self._data = out._data
+    self._bump_version()
+    if out._grad_fn is not None:
+        self._grad_fn = out._grad_fn
+        self._output_nr = 0
+    return self
+
+
+Tensor.as_strided_ = as_strided_
+FUNCTIONS["as_strided_"] = as_strided_
+
+
+# -- scatters into views ---------------------------------------------------------------------
+def _check_src(src_shape, slice_shape):
+    if tuple(src_shape) != tuple(slice_shape):
+        raise RuntimeError(
+            "expected src to have a size equal to the slice of self. src size = "
+            f"{list(src_shape)}, slice size = {list(slice_shape)}"
+        )
+
+
+@defop(
+    name="diagonal_scatter",
+    input=lambda grad, src, offset, dim1, dim2: grad.diagonal_scatter(
+        zeros_like(src), offset, dim1, dim2
+    ),
+    src=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
+)
+def _diagonal_scatter(input, src, offset, dim1, dim2):
+    out = input.copy()
+    region = diagonal_view(out, offset, dim1, dim2)
+    _check_src(src.shape, region.shape)
+    region[...] = src
+    return out
+
+
+@export
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor:
+    """Copy of ``input`` with ``src`` written into ``input.diagonal(offset, dim1, dim2)``."""
+    d1, d2 = _diagonal_dims(input.ndim, dim1, dim2)
+    return _diagonal_scatter(input, src, int(offset), d1, d2)
+
+
+@defop(
+    name="select_scatter",
+    input=lambda grad, src, dim, index: grad.select_scatter(zeros_like(src), dim, index),
+    src=lambda grad, dim, index: grad.select(dim, index),
+)
+def _select_scatter(input, src, dim, index):
+    out = input.copy()
+    key = (slice(None),) * dim + (index, Ellipsis)
+    _check_src(src.shape, out[key].shape)
+    out[key] = src
+    return out
+
+
+@export
+def select_scatter(input, src, dim, index) -> Tensor:
+    """Copy of ``input`` with ``src`` written into ``input.select(dim, index)``."""
+    dim = _wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size {list(input.shape)} at "
+            f"dimension {dim}"
+        )
+    return _select_scatter(input, src, dim, _bounds(int(index), size, dim))
+
+
+@defop(
+    name="slice_scatter",
+    input=lambda grad, src, dim, start, end, step: grad.slice_scatter(
+        zeros_like(src), dim, start, end, step
+    ),
+    src=lambda grad, dim, start, end, step: grad[(slice(None),) * dim + (slice(start, end, step),)],
+)
+def _slice_scatter(input, src, dim, start, end, step):
+    out = input.copy()
+    key = (slice(None),) * dim + (slice(start, end, step),)
+    _check_src(src.shape, out[key].shape)
+    out[key] = src
+    return out
+
+
+@export
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1) -> Tensor:
+    """Copy of ``input`` with ``src`` written into ``input[..., start:end:step, ...]``
+    along ``dim``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.zeros(4).slice_scatter(torch.ones(2), start=1, end=3)
+        tensor([0., 1., 1., 0.])
+    """
+    dim = _wrap_dim(dim, input.ndim)
+    return _slice_scatter(input, src, dim, start, end, step)
+
+
+def _as_strided_scatter_input(grad, size, stride, storage_offset):
+    # torch's as_strided_scatter_backward keeps the gradient *inside* the written region
+    # (where the true derivative is 0) and zeros it elsewhere; matched here for parity
+    grad = grad.contiguous()
+    region = grad.as_strided(size, stride, storage_offset)
+    return zeros_like(grad).as_strided_scatter(region, size, stride, storage_offset)
+
+
+@defop(
+    name="as_strided_scatter",
+    input=lambda grad, size, stride, storage_offset: _as_strided_scatter_input(
+        grad, size, stride, storage_offset
+    ),
+    src=lambda grad, size, stride, storage_offset: grad.as_strided(
+        size, stride, storage_offset
+    ).clone(),
+)
+def _as_strided_scatter(input, src, size, stride, storage_offset):
+    out = xp.ascontiguousarray(input).copy()
+    _check_geometry(size, stride, storage_offset, out.size, out.itemsize)
+    region = xp.lib.stride_tricks.as_strided(
+        out.reshape(-1)[storage_offset:], shape=size, strides=[s * out.itemsize for s in stride]
+    )
+    _check_src(src.shape, region.shape)
+    region[...] = src
+    return out
+
+
+@export
+def as_strided_scatter(input, src, size, stride, storage_offset=None) -> Tensor:
+    """Copy of ``input`` (made contiguous) with ``src`` written into
+    ``as_strided(size, stride, storage_offset)`` of it."""
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if input.requires_grad and not input.is_contiguous():
+        raise RuntimeError("as_strided_scatter is currently only supported for contiguous inputs")
+    return _as_strided_scatter(input, src, size, stride, int(storage_offset or 0))
+
+
+# -- fill_diagonal_ --------------------------------------------------------------------------
+def fill_diagonal_(self, fill_value, wrap=False) -> Tensor:
+    """Fill the main diagonal in place (all dims of equal length beyond 2-D; ``wrap``
+    restarts it below a tall matrix's square top, every ``cols + 1`` elements)."""
+    check_inplace(self, "fill_diagonal_")  # self itself, as torch's native in-place op
+    if self.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.ndim > 2 and len(set(self.shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    n = min(self.shape)
+    stride = sum(self.stride())
+    if wrap and self.ndim == 2 and self.shape[0] > self.shape[1] + 1 and self.is_contiguous():
+        n = math.ceil(self.numel() / (self.shape[1] + 1))
+    self.as_strided((n,), (stride,), self.storage_offset()).fill_(fill_value)
+    return self
+
+
+Tensor.fill_diagonal_ = fill_diagonal_
