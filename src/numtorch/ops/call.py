@@ -160,6 +160,7 @@ def _unary_runner(spec):
     to_float = spec.promote == "float"
     differentiable = bool(spec.diff)
     record_small = small_recorder(spec) if differentiable else None
+    check = spec.check
 
     def run(args):
         if dispatch.slow:
@@ -167,6 +168,8 @@ def _unary_runner(spec):
         input = args[0]
         if not isinstance(input, Tensor):
             return run_general(spec, args)
+        if check is not None:
+            check(args)
         if len(args) > 1:
             for extra in args[1:]:
                 if isinstance(extra, Tensor):

@@ -70,7 +70,7 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     if out._data.dtype != data.dtype and not _can_cast(out.dtype, self.dtype):
         raise RuntimeError(
             f"result type {out.dtype.scalar_name} can't be cast to the desired output type "
-            f"{self.dtype.scalar_name} (in {name})"
+            f"{self.dtype.scalar_name}"
         )
     if not data.flags.writeable:
         raise RuntimeError(

@@ -402,24 +402,41 @@ arctan = export(atan, name="arctan", inplace=True)
 @defop(input=lambda grad, result: threshold_backward(grad, result, 0))
 def relu(input):
     """max(input, 0)."""
-    return xp.maximum(input, 0) if input.dtype != xp.bool_ else input.copy()
+    if input.dtype == xp.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return xp.maximum(input, 0)
 
 
 @export(inplace=True)
 @defop(input=lambda grad, input: grad * input.sign())
 def abs(input):
+    _no_bool(input, "abs_cpu")
     return xp.abs(input)
 
 
 absolute = export(abs, name="absolute", inplace=True)
 
 
+def _no_bool(input, kernel):
+    if input.dtype == xp.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _zero_grad_unary(name, ufunc):
-    op = defop(name=name, input=_zeros)(lambda input: ufunc(input))
-    return export(op, inplace=True)
+    kernel = f"{name}_vml_cpu"
+
+    def forward(input):
+        _no_bool(input, kernel)  # torch's rounding kernels have no bool loop
+        return ufunc(input)
+
+    return export(defop(name=name, input=_zeros)(forward), inplace=True)
 
 
-sign = _zero_grad_unary("sign", xp.sign)
+def _sign(input):
+    return input.copy() if input.dtype == xp.bool_ else xp.sign(input)
+
+
+sign = export(defop(name="sign", input=_zeros)(_sign), inplace=True)
 floor = _zero_grad_unary("floor", xp.floor)
 ceil = _zero_grad_unary("ceil", xp.ceil)
 trunc = _zero_grad_unary("trunc", xp.trunc)
@@ -464,8 +481,12 @@ def round(input, *, decimals=None) -> Tensor:
     return _round_decimals(input, int(decimals))
 
 
+def _frac_check(args):
+    _no_integer_round(args[0]._data, "frac_cpu")
+
+
 @export(inplace=True)
-@defop(promote="float", input=lambda grad: grad)
+@defop(promote="float", check=_frac_check, input=lambda grad: grad)
 def frac(input):
     return input - xp.trunc(input)
 

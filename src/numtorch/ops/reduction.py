@@ -465,12 +465,12 @@ def _log_softmax(input, dim):
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 
-def _softmax_input(input, dtype):
+def _softmax_input(input, dtype, kernel="softmax"):
     if dtype is not None:
         return input.to(dtype)
     if input._data.dtype.kind not in "fc":
         raise NotImplementedError(
-            f"\"softmax_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
+            f"\"{kernel}_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
         )
     return input
 
@@ -484,7 +484,9 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
 @export
 def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably."""
-    return _log_softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "log_softmax"))
+    return _log_softmax(
+        _softmax_input(input, dtype, "log_softmax"), _softmax_dim(input, dim, "log_softmax")
+    )
 
 
 # -- norms -----------------------------------------------------------------------------------

@@ -362,8 +362,12 @@ def sinc(input):
         >>> torch.sinc(torch.tensor([0.0, 0.5]))
         tensor([1.0000, 0.6366])
     """
+    dtype = input.dtype
+    if dtype == xp.float16:  # torch computes half in float: sin(pi * 1) must round to 0
+        input = input.astype(xp.float32)
     scaled = input * math.pi
-    return xp.where(input == 0, 1, xp.sin(scaled) / xp.where(input == 0, 1, scaled))
+    out = xp.where(input == 0, 1, xp.sin(scaled) / xp.where(input == 0, 1, scaled))
+    return out.astype(dtype, copy=False)
 
 
 # -- signs -----------------------------------------------------------------------------------
@@ -415,6 +419,23 @@ def sgn(input):
     if input.dtype == xp.bool_:
         return input.copy()
     return xp.sign(input)
+
+
+@export
+@defop(promote="float", input=lambda grad: zeros_like(grad))
+def angle(input):
+    """The argument of each element: pi for negative reals, 0 otherwise (NaN stays NaN)."""
+    if input.dtype.kind == "c":
+        return xp.angle(input)
+    return xp.where(input < 0, math.pi, xp.where(input != input, input, 0)).astype(input.dtype)
+
+
+@export
+def positive(input) -> Tensor:
+    """``input`` itself (unary ``+``); refused for bool tensors, as torch."""
+    if input.dtype is _dtypes.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
 
 
 def _check_heaviside(args):

@@ -164,6 +164,12 @@ POINTWISE = [
     ),
     OpInfo("sgn", lambda t, x: t.sgn(x), _shapes_unary(_away), np.sign),
     OpInfo(
+        "angle",
+        lambda t, x: t.angle(x),
+        _shapes_unary(_away),
+        lambda x: np.where(x < 0, np.pi, 0.0),
+    ),
+    OpInfo(
         "float_power",
         lambda t, x: t.float_power(x, 3),
         lambda rng: [Sample((_n(rng, 2, 3),))],
