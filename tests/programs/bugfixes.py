@@ -72,3 +72,42 @@ out(y, torch.positive(x) is x)
 y.sum().backward()
 out(x.grad)
 out(torch.sinc(torch.tensor([1.0, 2.0, 0.5], dtype=torch.float16)))
+# ---
+# norm layers with mixed input/parameter dtypes: torch's CPU "mixed dtype" rule
+x = torch.randn(4, 3, 5)
+for xd, wd in [
+    (torch.float64, torch.float32),
+    (torch.float32, torch.float64),
+    (torch.float32, torch.float16),
+    (torch.float16, torch.float64),
+]:
+    xx = x.to(xd).requires_grad_()
+    w, b = torch.ones(3, dtype=wd), torch.zeros(3, dtype=wd)
+    rm, rv = torch.zeros(3, dtype=wd), torch.ones(3, dtype=wd)
+    err(lambda: F.batch_norm(xx, rm, rv, w, b, training=True))
+    err(lambda: F.batch_norm(xx, rm, rv, training=False))
+    err(lambda: F.batch_norm(xx, None, None, w, b, training=True))
+    err(lambda: F.layer_norm(xx, (5,), torch.ones(5, dtype=wd), torch.zeros(5, dtype=wd)))
+    err(lambda: F.group_norm(xx, 3, w, b))
+    err(lambda: F.instance_norm(xx, rm, rv, w, b))
+    err(lambda: nn.BatchNorm1d(3).to(wd)(xx))
+    err(lambda: nn.LayerNorm(5).to(wd)(xx))
+err(lambda: F.batch_norm(x, torch.zeros(3, dtype=torch.float64), torch.ones(3), training=True))
+xi = torch.ones(4, 3, 5, dtype=torch.int64)
+for f in [
+    lambda: F.layer_norm(xi, (5,)),
+    lambda: F.layer_norm(xi, (5,), torch.ones(5)),
+    lambda: F.batch_norm(xi, None, None, training=True),
+    lambda: F.group_norm(xi, 3),
+    lambda: F.layer_norm(x, (5,), torch.ones(5, dtype=torch.float64)),
+    lambda: F.layer_norm(x.double(), (5,), torch.ones(5)),
+]:
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+h = torch.randn(4, 3, 5).half().requires_grad_()
+w = torch.ones(3, requires_grad=True)
+y = F.group_norm(h, 3, w, torch.zeros(3))
+y.float().sum().backward()
+out(y.dtype, w.grad.dtype, h.grad.dtype)
