@@ -8,6 +8,7 @@ from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
+from .call import check_scalar_fits
 from .registry import defop, export
 
 
@@ -19,18 +20,23 @@ def _zeros(grad):
 
 
 def _no_bool_subtraction(args):
-    for a in args[:2]:
-        if getattr(a, "_data", None) is not None and a._data.dtype == xp.bool_:
-            raise RuntimeError(
-                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-            )
+    bools = [
+        a is True or a is False or (isinstance(a, Tensor) and a._data.dtype == xp.bool_)
+        for a in args[:2]
+    ]
+    if all(bools):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    if any(bools):  # a Python bool counts as a bool tensor here, as in torch
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
 
 
 def _subtract(input, other):
-    # two bool tensors reach here without promotion (the check above runs on mixed dtypes)
-    if input.dtype == xp.bool_:
-        _no_bool_subtraction((Tensor._make(input),))
     return input - other
 
 
@@ -64,7 +70,9 @@ _sub = defop(
     other=lambda grad, alpha: grad * alpha,
 )
 def _add_alpha(input, other, alpha):
-    return input + other * alpha
+    out = input + other * alpha
+    dtype = xp.result_type(input, other)  # alpha never promotes (bool + bool * 2 is bool)
+    return out if out.dtype == dtype else out.astype(dtype)
 
 
 @defop(
@@ -77,8 +85,6 @@ def _add_alpha(input, other, alpha):
     other=lambda grad, alpha: grad * -alpha,
 )
 def _sub_alpha(input, other, alpha):
-    if input.dtype == xp.bool_:
-        _no_bool_subtraction((Tensor._make(input),))
     return input - other * alpha
 
 
@@ -152,6 +158,12 @@ def _div_scalar(input, other):
     return xp.true_divide(input, other)
 
 
+def _no_bool_kernel(kernel, input, other) -> None:
+    # torch's integer division and modulus kernels have no bool loop
+    if xp.result_type(input, other) == xp.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _no_integer_zero_division(input, other) -> None:
     # NumPy gives 0 with a warning; torch raises for integer division and modulus by zero
     if xp.result_type(input, other).kind in "iub" and not xp.all(other):
@@ -167,6 +179,8 @@ def _no_integer_zero_division(input, other) -> None:
     other=_zeros,
 )
 def _div_rounding(input, other, rounding_mode):
+    if rounding_mode in ("floor", "trunc"):
+        _no_bool_kernel(f"div_{rounding_mode}_cpu", input, other)
     _no_integer_zero_division(input, other)
     if rounding_mode == "floor":
         return xp.floor_divide(input, other)
@@ -196,17 +210,34 @@ def floor_divide(input, other) -> Tensor:
     return _div_rounding(input, other, "floor")
 
 
-@export(inplace=True)
 @defop(
+    name="remainder",
     promote="same",
     scalars=("other",),
     input=lambda grad: grad,
     other=lambda grad, input, other: -grad * (input / other).floor(),
 )
-def remainder(input, other):
+def _remainder(input, other):
     """Python-style modulus: the result has the sign of ``other``."""
+    _no_bool_kernel("remainder_cpu", input, other)
     _no_integer_zero_division(input, other)
-    return xp.remainder(input, other)
+    if xp.result_type(input, other).kind != "f":
+        return xp.remainder(input, other)
+    # torch's formula: fmod, moved into other's sign; keeps fmod's signed zeros
+    mod = xp.fmod(input, other)
+    return xp.where((mod != 0) & ((other < 0) != (mod < 0)), mod + other, mod)
+
+
+@export(inplace=True)
+def remainder(input, other) -> Tensor:
+    """Python-style modulus (``input`` may be a number: ``2 % t``)."""
+    if not isinstance(input, Tensor) and isinstance(other, Tensor):
+        # the number becomes a 0-dim tensor of the promoted dtype (torch's wrapped number)
+        dtype = _dtypes.result_type(input, other)
+        if not dtype.is_floating_point:  # ints convert to half unchecked (inf, then NaN)
+            check_scalar_fits(input, dtype)
+        input = Tensor._make(xp.asarray(input, dtype=dtype.np))
+    return _remainder(input, other)
 
 
 @export(inplace=True)
@@ -217,6 +248,7 @@ def remainder(input, other):
     other=lambda grad, input, other: -grad * (input / other).trunc(),
 )
 def fmod(input, other):
+    _no_bool_kernel("fmod_cpu", input, other)
     _no_integer_zero_division(input, other)
     return xp.fmod(input, other)
 
@@ -252,19 +284,32 @@ def _pow_exponent(grad, input, result):
     return grad * where(base == 0, 0.0, result * log)
 
 
-def _check_int_pow(input, exponent):
-    if (
-        input.dtype.kind in "iu"
-        and not isinstance(exponent, float)
-        and xp.asarray(exponent).dtype.kind in "iu"
-        and exponent < 0
-    ):
+def _check_int_pow(args):
+    input, exponent = args[0], args[1]
+    if isinstance(exponent, Tensor) or not isinstance(input, Tensor):
+        return
+    if input._data.dtype.kind in "iub" and exponent.__class__ is int and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    check_scalar_fits(exponent, _dtypes.result_type(input, exponent))
 
 
-@defop(name="pow", promote="same", scalars=("exponent",), input=_pow_input)
+def _power(input, exponent):
+    """``input ** exponent`` for a tensor exponent, with torch's integer rules: no bool
+    kernel, and a negative integer exponent gives 0 (1 for base 1, +-1 for base -1)."""
+    dtype = xp.result_type(input, exponent)
+    if dtype == xp.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    if dtype.kind not in "iu" or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
+        return xp.power(input, exponent)
+    negative = exponent < 0
+    out = xp.power(input, xp.where(negative, 0, exponent).astype(exponent.dtype))
+    odd = (exponent & 1) != 0
+    special = xp.where(input == 1, 1, xp.where(input == -1, xp.where(odd, -1, 1), 0))
+    return xp.where(negative, special, out).astype(dtype)
+
+
+@defop(name="pow", promote="same", check=_check_int_pow, scalars=("exponent",), input=_pow_input)
 def _pow_scalar(input, exponent):
-    _check_int_pow(input, exponent)
     return xp.power(input, exponent)
 
 
@@ -276,9 +321,7 @@ def _pow_scalar(input, exponent):
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
 )
 def _pow_tensor(input, exponent):
-    if input.dtype.kind in "iu" and exponent.dtype.kind in "iu" and (exponent < 0).any():
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return xp.power(input, exponent)
+    return _power(input, exponent)
 
 
 @defop(
@@ -289,7 +332,7 @@ def _pow_tensor(input, exponent):
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
 )
 def _pow_self_scalar(input, exponent):
-    return xp.power(input, exponent)
+    return _power(input, exponent)
 
 
 @export(inplace=True)
@@ -615,9 +658,17 @@ fmax = export(maximum, name="fmax")
 fmin = export(minimum, name="fmin")
 
 
+def _check_where(args):
+    input, other = args[1], args[2]
+    if isinstance(input, Tensor) != isinstance(other, Tensor):
+        number = other if isinstance(input, Tensor) else input
+        check_scalar_fits(number, _dtypes.result_type(input, other), lenient=True)
+
+
 @export
 @defop(
     promote="same",
+    check=_check_where,
     scalars=("input", "other"),
     input=lambda grad, condition: where(condition, grad, 0.0),
     other=lambda grad, condition: where(condition, 0.0, grad),
@@ -703,7 +754,7 @@ def _bitwise(name, ufunc):
         _integers_only(name, input, other)
         return ufunc(input, other)
 
-    return export(defop(name=name, scalars=("other",))(forward), inplace=True)
+    return export(defop(name=name, promote="same", scalars=("other",))(forward), inplace=True)
 
 
 logical_and = _logical("logical_and", xp.logical_and)
