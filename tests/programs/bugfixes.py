@@ -155,3 +155,95 @@ for t in [
         err(lambda: t.unique_consecutive(**kw))
 out(torch.unique(x, False, True), torch.unique(x, True, False, True, 0))
 out(torch.unique(torch.tensor([[2, 1], [1, 2], [2, 1]]), dim=1, return_inverse=True))
+# ---
+# copy_, matmul and bmm shape errors; index_add/scatter/index_put dtype errors
+for f in [
+    lambda: torch.zeros(2, 3).copy_(torch.ones(4)),
+    lambda: torch.zeros(2, 3).copy_(torch.ones(2, 1, 3)),
+    lambda: torch.bmm(torch.ones(2, 3, 4), torch.ones(2, 5, 6)),
+    lambda: torch.bmm(torch.ones(2, 3, 4), torch.ones(3, 4, 6)),
+    lambda: torch.matmul(torch.ones(2, 3, 4), torch.ones(2, 5, 6)),
+    lambda: torch.ones(2, 3, 4) @ torch.ones(5, 6),
+    lambda: torch.ones(3, 4) @ torch.ones(5),
+    lambda: torch.baddbmm(torch.ones(2, 3, 5), torch.ones(2, 3, 4), torch.ones(3, 4, 5)),
+    lambda: torch.baddbmm(torch.ones(2, 3, 6), torch.ones(2, 3, 4), torch.ones(2, 4, 5)),
+    lambda: torch.addbmm(torch.ones(3, 5), torch.ones(2, 3, 4), torch.ones(3, 4, 5)),
+    lambda: torch.addbmm(torch.ones(3, 5), torch.ones(2, 3, 4), torch.ones(2, 6, 5)),
+    lambda: torch.addmv(torch.ones(3), torch.ones(3, 4), torch.ones(5)),
+    lambda: torch.addmv(torch.ones(4), torch.ones(3, 4), torch.ones(4)),
+    lambda: torch.addr(torch.ones(3, 4), torch.ones(3), torch.ones(5)),
+    lambda: torch.addr(torch.ones(3, 4), torch.ones(3, 1), torch.ones(4)),
+    lambda: torch.addr(
+        torch.ones(3, 4, dtype=torch.int64),
+        torch.ones(3, dtype=torch.int64),
+        torch.ones(4, dtype=torch.int64),
+        alpha=0.5,
+    ),
+    lambda: torch.ones(3).index_add(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64)),
+    lambda: torch.ones(3).scatter_add(0, torch.tensor([0]), torch.ones(1).double()),
+    lambda: torch.ones(3).scatter(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64)),
+    lambda: torch.ones(3).index_put_((torch.tensor([0]),), torch.ones(1).double()),
+]:
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+out(torch.clamp(torch.tensor([1, 2, 3]), 0.5, 1.5), torch.clamp_min(torch.tensor([1, 2]), 1.5))
+# ---
+# baddbmm, addbmm, addmv, addr: torch's nodes, values and gradients (beta 0 ignores NaN input)
+rng = np.random.default_rng(0)
+a, b1, b2, m, v, w = [
+    torch.tensor(rng.standard_normal(s), dtype=torch.float32).requires_grad_()
+    for s in [(2, 3, 5), (2, 3, 4), (2, 4, 5), (3, 4), (4,), (3,)]
+]
+results = [
+    torch.baddbmm(a, b1, b2),
+    torch.baddbmm(a, b1, b2, beta=0.5, alpha=2),
+    a[0].baddbmm(b1, b2),
+    torch.addbmm(a[0], b1, b2, alpha=3),
+    torch.addmv(w, m, v),
+    w.addmv(m, v, beta=2),
+    torch.addr(m, w, v, alpha=-1),
+    m.addr(w, v),
+]
+out(*results)
+sum(r.sum() for r in results).backward()
+out(a.grad, b1.grad, b2.grad, m.grad, v.grad, w.grad)
+nan = torch.full((3, 5), float("nan"))
+out(torch.addbmm(nan, b1, b2, beta=0), torch.baddbmm(nan, b1, b2, beta=0))
+
+
+# ---
+# setitem: advanced indices need the value's dtype (0-dim values under a bool mask cast);
+# basic indices cast, and drop the value's leading size-1 dims
+def setitem(key, value, dtype=torch.float32):
+    x = torch.zeros(3, 2, dtype=dtype)
+    x[key] = value
+    return x
+
+
+idx = torch.tensor([0, 1])
+mask = torch.tensor([True, False, True])
+for key in [
+    idx,
+    mask,
+    (idx, 0),
+    slice(0, 2),
+    0,
+    (mask, 1),
+    Ellipsis,
+    None,
+    (idx, idx),
+    (slice(None), idx),
+]:
+    for value in [
+        torch.ones(2, dtype=torch.float64),
+        torch.ones(2, dtype=torch.int64),
+        torch.tensor(1.5, dtype=torch.float64),
+        torch.tensor(2),
+        1.5,
+        True,
+        torch.ones(1, 2, dtype=torch.float64),
+    ]:
+        err(lambda: setitem(key, value))
+        err(lambda: setitem(key, value, torch.int64))

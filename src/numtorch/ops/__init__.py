@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     indexed,
     indexing,
     linalg,
+    linalg_add,
     linalg_decomp,
     linalg_functions,
     linalg_solve,

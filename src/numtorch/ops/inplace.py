@@ -65,7 +65,7 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     if out._data.shape != data.shape:
         raise RuntimeError(
             f"output with shape {list(data.shape)} doesn't match the broadcast shape "
-            f"{list(out._data.shape)} (in {name})"
+            f"{list(out._data.shape)}"
         )
     if out._data.dtype != data.dtype and not _can_cast(out.dtype, self.dtype):
         raise RuntimeError(

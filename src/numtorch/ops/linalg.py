@@ -197,8 +197,9 @@ def matmul(input, other) -> Tensor:
         return mm(input, other)
     if d1 >= 3 and d2 <= 2:
         if input.shape[-1] != other.shape[0]:
+            rows = input.numel() // max(input.shape[-1], 1)  # torch folds the batch into rows
             raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({input.shape[-2]}x"
+                f"mat1 and mat2 shapes cannot be multiplied ({rows}x"
                 f"{input.shape[-1]} and {other.shape[0]}x{other.shape[-1]})"
             )
         return _fold(input, other)
@@ -206,15 +207,15 @@ def matmul(input, other) -> Tensor:
     b = other.unsqueeze(-1) if d2 == 1 else other
     n, k = a.shape[-2:]
     k2, m = b.shape[-2:]
-    if k != k2:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
-            f"[{k2}, {m}]."
-        )
     batch = tuple(broadcast_shape(a.shape[:-2], b.shape[:-2]))
     size = 1
     for s in batch:
         size *= s
+    if k != k2:  # as torch's bmm over the broadcast batch reports it
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{size}, {k}] but "
+            f"got: [{size}, {k2}]."
+        )
     a3 = a.expand(batch + (n, k)).reshape(size, n, k)
     b3 = b.expand(batch + (k, m)).reshape(size, k, m)
     shape = batch + ((n,) if d1 != 1 else ()) + ((m,) if d2 != 1 else ())
@@ -233,17 +234,6 @@ Tensor.__matmul__ = lambda self, other: (
 Tensor.__rmatmul__ = lambda self, other: (
     matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 )
-
-
-@export
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
-    product = bmm(batch1, batch2)
-    return _times(input, beta) + _times(product, alpha)
-
-
-@export
-def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
-    return _times(input, beta) + _times(mv(mat, vec), alpha)
 
 
 # -- einsum ----------------------------------------------------------------------------------

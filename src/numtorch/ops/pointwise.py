@@ -564,7 +564,13 @@ def _clamp_scalar(input, min, max):
         out = xp.maximum(out, min)
     if max is not None:
         out = xp.minimum(out, max)
-    return out.astype(xp.result_type(input, *(b for b in (min, max) if b is not None)), copy=False)
+    return out.astype(_scalar_result(input, min, max), copy=False)
+
+
+def _scalar_result(input, *numbers):
+    # torch's promotion of an array with numbers: a float bound makes an int tensor the
+    # default float dtype (NumPy would pick float64)
+    return _dtypes.result_type(Tensor._make(input), *numbers).np
 
 
 @defop(
@@ -602,7 +608,7 @@ clip = export(clamp, name="clip", inplace=True)
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
 )
 def _clamp_min_scalar(input, min):
-    return xp.maximum(input, min).astype(xp.result_type(input, min), copy=False)
+    return xp.maximum(input, min).astype(_scalar_result(input, min), copy=False)
 
 
 @defop(
@@ -611,7 +617,7 @@ def _clamp_min_scalar(input, min):
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
 )
 def _clamp_max_scalar(input, max):
-    return xp.minimum(input, max).astype(xp.result_type(input, max), copy=False)
+    return xp.minimum(input, max).astype(_scalar_result(input, max), copy=False)
 
 
 @export(inplace=True)

@@ -8,7 +8,7 @@ import warnings
 
 from ... import _creation
 from ..._tensor import Tensor
-from ...ops.linalg import baddbmm
+from ...ops.linalg_add import baddbmm
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
 from ...ops.shape import cat
 from .dropout import dropout
