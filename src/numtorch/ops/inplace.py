@@ -32,8 +32,9 @@ def check_inplace(t: Tensor, name: str) -> None:
     if not t._requires_grad:
         return
     if t._grad_fn is None:
+        view = "a view of " if t._base is not None else ""
         raise RuntimeError(
-            f"a leaf Variable that requires grad is being used in an in-place operation. "
+            f"{view}a leaf Variable that requires grad is being used in an in-place operation. "
             f"({name} on a tensor of shape {list(t._data.shape)}; wrap parameter updates in "
             "torch.no_grad(), or use the out-of-place op)"
         )
