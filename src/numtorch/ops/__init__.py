@@ -1,6 +1,7 @@
 """numtorch's ops; importing this package registers every op on Tensor and in FUNCTIONS."""
 
 from . import (  # noqa: F401
+    as_strided,
     bessel,
     construction,
     cumulative,
@@ -8,7 +9,6 @@ from . import (  # noqa: F401
     gamma,
     incomplete_gamma,
     indexed,
-    as_strided,
     indexing,
     inplace_views,
     linalg,
