@@ -268,3 +268,25 @@ y = (leaf * 2).as_strided((3, 2), (1, 1), 1)
 out(y)
 (y * torch.arange(6.0).reshape(3, 2)).sum().backward()
 out(leaf.grad)
+# ---
+# mT, mH, H, adjoint: matrix (batch) transposes, identity on 0-d, errors on vectors
+for shape in [(), (3,), (2, 3), (2, 3, 4)]:
+    x = torch.arange(float(max(1, int(np.prod(shape))))).reshape(shape).requires_grad_()
+    y = x * 1
+    for f in [
+        lambda: y.mT,
+        lambda: y.mH,
+        lambda: y.H,
+        lambda: y.adjoint(),
+        lambda: torch.adjoint(y),
+    ]:
+        err(f)
+        err(lambda: f()._base is not None)
+    try:
+        y.mT
+    except RuntimeError as e:
+        print(e)
+    try:
+        y.H
+    except RuntimeError as e:
+        print(e)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import math
 
 from .. import _dtypes
@@ -230,7 +232,53 @@ Tensor.T = property(
     lambda self: _permute(self, tuple(range(self.ndim - 1, -1, -1))),
     doc="The tensor with its dims reversed.",
 )
-Tensor.mT = property(lambda self: transpose(self, -2, -1), doc="Transpose of the last 2 dims.")
+
+
+def _matrix_transpose(self, name: str, conjugate: bool, warn_name: str) -> Tensor:
+    if self.ndim == 0:  # deprecated in torch: the identity
+        hint = (
+            "Consider using x.conj()."
+            if conjugate
+            else "This function is the identity in these cases."
+        )
+        warnings.warn(
+            f"{warn_name} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=3
+        )
+        return self
+    if self.ndim < 2:
+        raise RuntimeError(
+            f"{name} is only supported on matrices or batches of matrices. Got {self.ndim}-D "
+            "tensor."
+        )
+    out = transpose(self, -2, -1)
+    return out.conj() if conjugate and self.is_complex() else out
+
+
+def _hermitian(self) -> Tensor:
+    if self.ndim not in (0, 2):
+        extra = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
+        raise RuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D "
+            f"tensor.{extra}"
+        )
+    return _matrix_transpose(self, "tensor.H", True, "Tensor.H")
+
+
+@export
+def adjoint(input) -> Tensor:
+    """The conjugate transpose of the last two dims (a view)."""
+    return _matrix_transpose(input, "tensor.adjoint()", True, "adjoint()")
+
+
+Tensor.mT = property(
+    lambda self: _matrix_transpose(self, "tensor.mT", False, "Tensor.mT"),
+    doc="Transpose of the last 2 dims.",
+)
+Tensor.mH = property(
+    lambda self: _matrix_transpose(self, "tensor.mH", True, "Tensor.mH"),
+    doc="Conjugate transpose of the last 2 dims.",
+)
+Tensor.H = property(_hermitian, doc="Conjugate transpose of a matrix.")
 
 
 @defop(name="expand", view=True, input=lambda grad, input_shape: grad.sum_to_size(input_shape))
