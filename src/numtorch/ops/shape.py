@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import warnings
-
 import math
+import warnings
 
 from .. import _dtypes
 from .._creation import shape_arg, zeros
