@@ -86,7 +86,17 @@ from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, cuda, linalg, special, testing
 from . import nn
 from . import profiler
-from ._misc import is_floating_point, is_tensor, numel, result_type
+from ._misc import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    is_floating_point,
+    is_tensor,
+    memory_format,
+    numel,
+    preserve_format,
+    result_type,
+)
 from .nn.functional import (  # torch's top-level names for these nn functions
     celu,
     celu_,

@@ -22,3 +22,20 @@ def numel(input: Tensor) -> int:
 def result_type(tensor1, tensor2) -> _dtypes.dtype:
     """The dtype torch's promotion gives for an op on ``tensor1`` and ``tensor2``."""
     return _dtypes.result_type(tensor1, tensor2)
+
+
+class memory_format:
+    """A memory layout tag (``torch.contiguous_format``...). numtorch stores every tensor
+    row-major, so the tags are accepted and compared, not acted on."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")

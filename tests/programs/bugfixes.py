@@ -247,3 +247,56 @@ for key in [
     ]:
         err(lambda: setitem(key, value))
         err(lambda: setitem(key, value, torch.int64))
+# ---
+# everyday reductions: dtypes of sum/prod/mean/all, half accumulation, empty reductions
+b = torch.tensor([True, False, True])
+i8 = torch.tensor([100, 100, 100], dtype=torch.int8)
+u8 = torch.tensor([200, 100], dtype=torch.uint8)
+i = torch.tensor([[1, 2], [3, 4]])
+f16 = torch.tensor([60000.0, 60000.0], dtype=torch.float16)
+for f in [
+    lambda: b.sum(),
+    lambda: i8.sum(),
+    lambda: u8.sum(),
+    lambda: i.sum(dtype=torch.float32),
+    lambda: i.sum(0, dtype=torch.int8),
+    lambda: b.prod(),
+    lambda: i8.prod(),
+    lambda: b.cumsum(0),
+    lambda: i8.cumsum(0),
+    lambda: i.mean(),
+    lambda: b.mean(),
+    lambda: i.mean(dtype=torch.float64),
+    lambda: f16.mean(),
+    lambda: f16.std(),
+    lambda: f16.var(0),
+    lambda: i.var(),
+    lambda: i.std(),
+    lambda: u8.all(),
+    lambda: u8.any(),
+    lambda: i.all(),
+    lambda: torch.tensor([0.0, 0.5]).any(),
+    lambda: torch.tensor([]).sum(),
+    lambda: torch.tensor([]).prod(),
+    lambda: torch.tensor([]).max(),
+    lambda: torch.zeros(0, 3).amax(0),
+    lambda: torch.zeros(0, 3).amin(1),
+    lambda: torch.zeros(0, 3).amax(),
+    lambda: torch.tensor([1, 3, 3, 2]).argmax(),
+    lambda: torch.tensor([[1, 3, 3], [4, 4, 0]]).max(1),
+    lambda: torch.tensor([2, 1, 2, 1, 0]).sort(stable=True),
+    lambda: torch.tensor([2, 1, 2, 1, 0]).sort(descending=True, stable=True),
+]:
+    err(f)
+try:
+    torch.tensor([1, 2]).var()
+except RuntimeError as e:
+    print(e)
+x = torch.arange(6).reshape(2, 3).t()
+out(
+    x.clone().stride(),
+    x.clone(memory_format=torch.contiguous_format).stride(),
+    x.contiguous().stride(),
+    str(torch.contiguous_format),
+    str(torch.channels_last),
+)

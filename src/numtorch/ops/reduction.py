@@ -219,6 +219,9 @@ def _std_backward(grad, input, result, dim, correction, keepdim):
 
 
 def _moment(input, dim, correction, keepdim, take_root):
+    if input.dtype == xp.float16:  # torch accumulates half in float: no overflow in the sum
+        out = _moment(input.astype(xp.float32), dim, correction, keepdim, take_root)
+        return out.astype(xp.float16)
     n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
     if n - correction <= 0:  # torch gives inf or nan here rather than raising
         biased = (
@@ -251,7 +254,8 @@ def _correction(unbiased, correction):
 def _moment_args(input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):  # legacy var(input, unbiased)
         dim, unbiased = None, dim
-    _check_float(input, name)
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
 
 
@@ -378,6 +382,15 @@ def _amax_amin(name, fn):
 
     def public(input, dim=(), keepdim=False) -> Tensor:
         dims = reduce_dims(dim, input.ndim)
+        shape = input._data.shape
+        if dims is None and input._data.size == 0:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        for d in range(len(shape)) if dims is None else dims:
+            if shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         return reduce(input, dims, keepdim)
 
     public.__name__ = name
@@ -624,13 +637,19 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 @export
 def all(input, dim=None, keepdim=False) -> Tensor:
     axis = reduce_dims(dim, input.ndim) if dim is not None else None
-    return Tensor._make(xp.asarray(xp.all(input._data, axis=axis, keepdims=keepdim)))
+    return _logical_result(input, xp.all(input._data, axis=axis, keepdims=keepdim))
+
+
+def _logical_result(input, out):
+    # torch keeps uint8 for all/any of uint8 tensors (a legacy of byte masks)
+    dtype = xp.uint8 if input._data.dtype == xp.uint8 else xp.bool_
+    return Tensor._make(xp.asarray(out, dtype=dtype))
 
 
 @export
 def any(input, dim=None, keepdim=False) -> Tensor:
     axis = reduce_dims(dim, input.ndim) if dim is not None else None
-    return Tensor._make(xp.asarray(xp.any(input._data, axis=axis, keepdims=keepdim)))
+    return _logical_result(input, xp.any(input._data, axis=axis, keepdims=keepdim))
 
 
 @export

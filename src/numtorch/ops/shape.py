@@ -373,7 +373,10 @@ def _clone(input):
 
 @export
 def clone(input, *, memory_format=None) -> Tensor:
-    """A copy of the data that stays in the graph (its gradient flows to ``input``)."""
+    """A copy of the data that stays in the graph (its gradient flows to ``input``); strides
+    are kept unless ``memory_format=torch.contiguous_format``."""
+    if memory_format is not None and repr(memory_format) == "torch.contiguous_format":
+        return _clone_contiguous(input)
     return _clone(input)
 
 
