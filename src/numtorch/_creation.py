@@ -269,7 +269,9 @@ def _infer_array(data, dtype):
     except ValueError as error:
         raise ValueError(_ragged_message(data)) from error
     kind = arr.dtype.kind
-    if kind in "USO":
+    if kind in "US":  # torch reads a string inside a list as a sequence
+        raise ValueError("too many dimensions 'str'")
+    if kind == "O":
         raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
@@ -474,7 +476,8 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
 def _random_float(sample, size, dtype, generator, requires_grad, name):
     dt = _float_dtype(dtype)
     if not dt.is_floating_point:
-        raise RuntimeError(f"{name} is only implemented for floating types, got {dt}")
+        kernel = "check_uniform_bounds" if name == "rand" else "normal_kernel_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
     work = dt.np if dt.np in (xp.float32, xp.float64) else xp.float32
     data = sample(_rng(generator), _size(size, name), work).astype(dt.np, copy=False)
     return _finish(data, requires_grad, f"{name}()")

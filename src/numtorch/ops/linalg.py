@@ -121,7 +121,11 @@ def dot(input, tensor) -> Tensor:
             f"[{tensor.shape[0]}] to have the same number of elements, but got {input.shape[0]} "
             f"and {tensor.shape[0]} elements respectively"
         )
-    _same_dtype(input, tensor, "dot")
+    if input._data.dtype != tensor._data.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{input.dtype.scalar_name} and {tensor.dtype.scalar_name}"
+        )
     return _dot(input, tensor)
 
 

@@ -660,10 +660,6 @@ def minimum(input, other):
     return xp.minimum(input, other)
 
 
-fmax = export(maximum, name="fmax")
-fmin = export(minimum, name="fmin")
-
-
 def _check_where(args):
     input, other = args[1], args[2]
     if isinstance(input, Tensor) != isinstance(other, Tensor):

@@ -52,11 +52,32 @@ def _unsafe_view(input, shape):
     return input.reshape(shape)
 
 
+def _view_dtype(input, dtype) -> Tensor:
+    """The same bytes read as ``dtype`` (the last dim rescales when item sizes differ)."""
+    if dtype is input.dtype:
+        return view(input, input.shape)
+    data = input._data
+    if dtype.itemsize != data.itemsize:
+        if data.ndim == 0 or data.strides[-1] != data.itemsize:
+            raise RuntimeError(
+                "self.stride(-1) must be 1 to view " + f"{input.dtype} as {dtype} "
+                "(different element sizes), but got " + str(input.stride(-1) if data.ndim else 0)
+            )
+        if (data.shape[-1] * data.itemsize) % dtype.itemsize:
+            raise RuntimeError(
+                f"self.size(-1) must be divisible by {dtype.itemsize // data.itemsize} to view "
+                f"{input.dtype} as {dtype} (different element sizes), but got {data.shape[-1]}"
+            )
+    out = Tensor._make(data.view(dtype.np))
+    out._vc = input._get_vc()  # shares memory: in-place writes show in both
+    return out
+
+
 @export
 def view(input, *shape) -> Tensor:
     """Same data with a new shape (no copy; fails where reshape would need one)."""
     if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
-        raise RuntimeError("numtorch does not support reinterpreting a tensor as another dtype")
+        return _view_dtype(input, shape[0])
     return _view(input, infer_shape(shape_arg(shape), input._data.size))
 
 

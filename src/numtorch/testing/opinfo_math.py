@@ -86,6 +86,18 @@ def _xlogy_ref(x, y):
 
 POINTWISE = [
     OpInfo(
+        "fmax",
+        lambda t, a, b: t.fmax(a, b),
+        lambda rng: [Sample((_distinct(rng, 2, 3), _distinct(rng, 3)))],
+        np.fmax,
+    ),
+    OpInfo(
+        "fmin",
+        lambda t, a, b: t.fmin(a, b),
+        lambda rng: [Sample((_distinct(rng, 2, 3), _distinct(rng, 2, 3)))],
+        np.fmin,
+    ),
+    OpInfo(
         "atan2",
         lambda t, a, b: t.atan2(a, b),
         _binary_samples(_n, _away, scalar=False),
