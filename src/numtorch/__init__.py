@@ -87,6 +87,7 @@ from . import autograd, cuda, linalg, special, testing
 from . import nn
 from . import profiler
 from ._misc import (
+    can_cast,
     channels_last,
     channels_last_3d,
     contiguous_format,
@@ -96,6 +97,7 @@ from ._misc import (
     numel,
     preserve_format,
     result_type,
+    strided,
 )
 from .nn.functional import (  # torch's top-level names for these nn functions
     celu,

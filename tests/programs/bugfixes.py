@@ -303,21 +303,29 @@ out(
 # ---
 # shifts, fmax/fmin, repeat_interleave, view(dtype), dot dtypes, rand of ints, tensor of str
 i = torch.tensor([1, 2, -8])
-for f in [lambda: i << 2, lambda: i >> 1, lambda: 1 << torch.tensor([1, 2]),
-          lambda: i << torch.tensor([1, 2, 3]), lambda: torch.tensor([1.0]) << 1,
-          lambda: torch.bitwise_left_shift(torch.tensor([1, 2], dtype=torch.int8), 7),
-          lambda: torch.tensor([1], dtype=torch.uint8) << 9, lambda: i.bitwise_right_shift(70),
-          lambda: torch.tensor([1, 2]) << 1.5,
-          lambda: torch.fmax(torch.tensor([float("nan"), 1.0]), torch.tensor([2.0, float("nan")])),
-          lambda: torch.fmin(torch.tensor([float("nan"), 1.0]), torch.tensor([float("nan"), 0.0])),
-          lambda: i.repeat_interleave(2), lambda: torch.repeat_interleave(torch.tensor([2, 1])),
-          lambda: torch.ones(2, 3).repeat_interleave(2, dim=1),
-          lambda: i.repeat_interleave(torch.tensor([0, 2, 1])),
-          lambda: torch.tensor([1.0, 2.0]).view(torch.int32),
-          lambda: torch.tensor([1.0, 2.0]).view(torch.int16),
-          lambda: torch.dot(torch.tensor([1, 2]), torch.tensor([1.0, 2.0])),
-          lambda: torch.rand(2, dtype=torch.int64), lambda: torch.randn_like(i),
-          lambda: torch.tensor(["a"])]:
+for f in [
+    lambda: i << 2,
+    lambda: i >> 1,
+    lambda: 1 << torch.tensor([1, 2]),
+    lambda: i << torch.tensor([1, 2, 3]),
+    lambda: torch.tensor([1.0]) << 1,
+    lambda: torch.bitwise_left_shift(torch.tensor([1, 2], dtype=torch.int8), 7),
+    lambda: torch.tensor([1], dtype=torch.uint8) << 9,
+    lambda: i.bitwise_right_shift(70),
+    lambda: torch.tensor([1, 2]) << 1.5,
+    lambda: torch.fmax(torch.tensor([float("nan"), 1.0]), torch.tensor([2.0, float("nan")])),
+    lambda: torch.fmin(torch.tensor([float("nan"), 1.0]), torch.tensor([float("nan"), 0.0])),
+    lambda: i.repeat_interleave(2),
+    lambda: torch.repeat_interleave(torch.tensor([2, 1])),
+    lambda: torch.ones(2, 3).repeat_interleave(2, dim=1),
+    lambda: i.repeat_interleave(torch.tensor([0, 2, 1])),
+    lambda: torch.tensor([1.0, 2.0]).view(torch.int32),
+    lambda: torch.tensor([1.0, 2.0]).view(torch.int16),
+    lambda: torch.dot(torch.tensor([1, 2]), torch.tensor([1.0, 2.0])),
+    lambda: torch.rand(2, dtype=torch.int64),
+    lambda: torch.randn_like(i),
+    lambda: torch.tensor(["a"]),
+]:
     err(f)
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 y = torch.tensor([2.0, float("nan")], requires_grad=True)
@@ -331,3 +339,15 @@ out(x, x._version)
 k = torch.tensor([3, 5])
 k <<= 1
 out(k)
+# ---
+# membership, can_cast, layout
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+out(2.0 in x, 5 in x, torch.tensor([1.0, 3.0]) in x, torch.tensor([9.0, 9.0]) in x)
+err(lambda: "a" in x)
+out(
+    torch.can_cast(torch.float32, torch.int32),
+    torch.can_cast(torch.int32, torch.bool),
+    torch.can_cast(torch.bool, torch.int32),
+    torch.can_cast(torch.int64, torch.float16),
+)
+out(str(x.layout), x.layout == torch.strided)
