@@ -602,6 +602,15 @@ def _check_multinomial(input, num_samples, replacement) -> None:
 
 def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
     """In-place fills used by ``uniform_``/``normal_``/...: writes through views, bumps version."""
+    if not t.is_floating_point():
+        kernel = {"uniform": "check_uniform_bounds", "normal": "normal_kernel_cpu"}.get(kind)
+        if kernel is not None:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_name}'")
+        if kind == "exponential":
+            raise RuntimeError(
+                "Exponential distribution is a continuous probability distribution. dtype must "
+                f"be a floating point but you specified {t.dtype.scalar_name}"
+            )
     rng = _rng(generator)
     shape = t._data.shape
     if kind == "uniform":

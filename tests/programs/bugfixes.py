@@ -351,3 +351,51 @@ out(
     torch.can_cast(torch.int64, torch.float16),
 )
 out(str(x.layout), x.layout == torch.strided)
+
+
+# ---
+# in-place arithmetic checks: alpha types, lerp dtypes, random fills of ints, cumsum_,
+# fill_diagonal_, sorting bools/unsigned/NaN descending; failures leave the tensor unchanged
+def inplace(make, op):
+    t = make()
+    version = t._version
+    err(lambda: op(t))
+    out(t, t._version - version)
+
+
+for make in [
+    lambda: torch.tensor([1, 2, 3]),
+    lambda: torch.tensor([1.0, 2.0, 3.0]),
+    lambda: torch.tensor([True, False, True]),
+    lambda: torch.tensor([1.0, 2.0, 3.0], dtype=torch.float16),
+]:
+    for op in [
+        lambda t: t.add_(1, alpha=0.5),
+        lambda t: t.add_(True, alpha=2),
+        lambda t: t.sub_(torch.tensor([1, 1, 1]), alpha=2),
+        lambda t: t.add_(1, alpha=True),
+        lambda t: t.lerp_(torch.tensor([0.0, 0.0, 0.0]), 0.5),
+        lambda t: t.uniform_(2.0, 2.0),
+        lambda t: t.cumsum_(0),
+        lambda t: t.cumprod_(0),
+        lambda t: t.clamp_(1.5, 2.5),
+        lambda t: t.add_(1.5),
+        lambda t: t.mul_(torch.tensor(0.5)),
+        lambda t: t.div_(2),
+    ]:
+        if op.__code__.co_argcount:
+            inplace(make, op)
+x = torch.ones(5, 3, requires_grad=True)
+y = x * 1
+y.fill_diagonal_(7, wrap=True)
+y.sum().backward()
+out(y, x.grad, torch.zeros(3, 5).fill_diagonal_(1), torch.zeros(2, 2, 2).fill_diagonal_(1))
+err(lambda: torch.zeros(2, 3, 2).fill_diagonal_(1))
+err(lambda: torch.zeros(3).fill_diagonal_(1))
+for t in [
+    torch.tensor([0, 3, 200, 3], dtype=torch.uint8),
+    torch.tensor([-128, 5, 0], dtype=torch.int8),
+    torch.tensor([1.0, float("nan"), 3.0, 1.0]),
+    torch.tensor([True, False, True]),
+]:
+    out(t.sort(), t.sort(descending=True), t.argsort(descending=True, stable=True))

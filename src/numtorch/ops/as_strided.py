@@ -107,3 +107,24 @@ def as_strided_(self, size, stride, storage_offset=None) -> Tensor:
 
 
 Tensor.as_strided_ = as_strided_
+
+
+def fill_diagonal_(self, fill_value, wrap=False) -> Tensor:
+    """Fill the main diagonal in place (through a strided view, so a graph records it as
+    torch does: ``CopySlices``); ``wrap`` continues below a tall matrix every ``cols + 1``
+    rows."""
+    shape = self.shape
+    if self.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.ndim > 2 and len(set(shape)) != 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    step = sum(self.stride())
+    count = min(shape)
+    if wrap and self.ndim == 2 and shape[0] > shape[1] + 1 and self.is_contiguous():
+        count = (self.numel() + step - 1) // step
+    if count:
+        self.as_strided((count,), (step,)).fill_(fill_value)
+    return self
+
+
+Tensor.fill_diagonal_ = fill_diagonal_

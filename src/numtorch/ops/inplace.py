@@ -179,6 +179,7 @@ def inplace_variant(op, name: str):
             and len(args) == 1
             and (not _grad_enabled() or (not self._requires_grad and self._base is None))
             and set(kwargs) <= {"alpha"}
+            and kwargs.get("alpha", 1).__class__ in (int, float)  # bool alphas raise
             and _direct_update(self, args[0], direct[1](kwargs), direct[0])
         ):
             self._bump_version()

@@ -103,13 +103,29 @@ def _rsub(input, other, alpha=1):
 @export(inplace=True)
 def add(input, other, *, alpha=1) -> Tensor:
     """``input + alpha * other`` with broadcasting and type promotion."""
-    return _add(input, other) if alpha == 1 else _add_alpha(input, other, alpha)
+    if alpha.__class__ is int and alpha == 1:
+        return _add(input, other)
+    _check_alpha(input, other, alpha)
+    return _add_alpha(input, other, alpha)
+
+
+def _check_alpha(input, other, alpha):
+    dtype = _dtypes.result_type(input, other)
+    if isinstance(alpha, bool) and dtype is not _dtypes.bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
 
 
 @export(inplace=True)
 def sub(input, other, *, alpha=1) -> Tensor:
     """``input - alpha * other``."""
-    return _sub(input, other) if alpha == 1 else _sub_alpha(input, other, alpha)
+    if alpha.__class__ is int and alpha == 1:
+        return _sub(input, other)
+    _check_alpha(input, other, alpha)
+    return _sub_alpha(input, other, alpha)
 
 
 subtract = export(sub, name="subtract", inplace=True)
@@ -708,9 +724,18 @@ def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * tensor1 / tensor2
 
 
+def _check_lerp(args):
+    input, end = args[0], args[1]
+    if isinstance(end, Tensor) and end._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            f"expected dtype {input.dtype.c_name} for `end` but got dtype {end.dtype.c_name}"
+        )
+
+
 @export(inplace=True)
 @defop(
     promote="same",
+    check=_check_lerp,
     scalars=("weight",),
     input=lambda grad, weight: grad * (1 - weight),
     end=lambda grad, weight: grad * weight,

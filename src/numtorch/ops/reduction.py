@@ -574,7 +574,7 @@ def _cumsum(input, dim):
     return xp.cumsum(input, axis=dim, dtype=xp.int64 if input.dtype.kind in "biu" else None)
 
 
-@export
+@export(inplace=True)
 def cumsum(input, dim, *, dtype=None) -> Tensor:
     if dtype is not None:
         input = input.to(dtype)
@@ -596,15 +596,26 @@ _topk_type = return_type("topk")
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _sort(input, dim, descending):
-    idx = xp.argsort(-input if descending else input, axis=dim, kind="stable")
+    idx = _order(input, dim, descending)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+
+
+def _order(input, dim, descending):
+    """Stable sorting indices; descending keeps equal elements in their original order and
+    puts NaN first (negating would wrap unsigned and minimum integers)."""
+    if not descending:
+        return xp.argsort(input, axis=dim, kind="stable")
+    n = input.shape[dim] if input.ndim else 1
+    flipped = xp.argsort(xp.flip(input, dim), axis=dim, kind="stable")
+    return xp.flip(n - 1 - flipped, dim)
 
 
 @export
 def sort(input, dim=-1, descending=False, stable=False):
     """Sorted values and their indices along ``dim``."""
-    if input._data.dtype == xp.bool_:
-        input = input.to(_dtypes.uint8)
+    if input._data.dtype == xp.bool_:  # NumPy sorts bools; only the values keep their dtype
+        values, indices = _sort(input.to(_dtypes.uint8), _wrap_dim(dim, input.ndim), descending)
+        return _sort_type(values.to(_dtypes.bool_), indices)
     return _sort(input, _wrap_dim(dim, input.ndim), descending)
 
 
@@ -620,7 +631,7 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _topk(input, k, dim, largest, sorted):
-    order = xp.argsort(-input if largest else input, axis=dim, kind="stable")
+    order = _order(input, dim, largest)
     idx = xp.take(order, xp.arange(k), axis=dim)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
 
