@@ -269,9 +269,12 @@ def _infer_array(data, dtype):
     except ValueError as error:
         raise ValueError(_ragged_message(data)) from error
     kind = arr.dtype.kind
-    if kind in "US":  # torch reads a string inside a list as a sequence
-        raise ValueError("too many dimensions 'str'")
-    if kind == "O":
+    if kind in "USO":
+        first = data
+        while isinstance(first, (list, tuple)) and first:
+            first = first[0]
+        if isinstance(first, str):  # torch reads the leading string as one more dimension
+            raise ValueError("too many dimensions 'str'")
         raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
