@@ -399,3 +399,25 @@ for t in [
     torch.tensor([True, False, True]),
 ]:
     out(t.sort(), t.sort(descending=True), t.argsort(descending=True, stable=True))
+# ---
+# reductions on integers and empty inputs: nansum keeps ints, arg/max errors, softmax kernels
+i = torch.tensor([[1, 5], [3, 2]])
+for f in [
+    lambda: i.nansum(),
+    lambda: i.nansum(0),
+    lambda: torch.zeros(0, 2).max(0),
+    lambda: torch.zeros(0, 2).max(1),
+    lambda: torch.tensor([]).argmax(),
+    lambda: torch.zeros(0, 2).argmin(0),
+    lambda: torch.zeros(2, 0).argmax(0),
+    lambda: torch.softmax(i, 0),
+    lambda: torch.softmax(i, 1),
+    lambda: torch.log_softmax(i, 0),
+    lambda: torch.msort(i),
+    lambda: i.msort(),
+]:
+    err(f)
+try:
+    torch.softmax(i, 0)
+except NotImplementedError as e:
+    print(e)

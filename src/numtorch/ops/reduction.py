@@ -126,6 +126,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 
 @export
 def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    if not input.is_floating_point():  # no NaN to skip: integers keep sum's dtype
+        return sum(input, dim, keepdim, dtype=dtype)
     return sum(where(input.isnan(), 0.0, input), dim, keepdim, dtype=dtype)
 
 
@@ -343,6 +345,8 @@ def _extreme(name, all_fn, arg_fn):
         ),
     )
     def reduce_dim(input, dim, keepdim=False):
+        if input.shape[dim] == 0 if input.ndim else False:
+            raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
         indices = arg_fn(input, axis=dim, keepdims=True)
         values = xp.take_along_axis(input, indices, dim)
         if not keepdim:
@@ -404,6 +408,16 @@ amin = _amax_amin("amin", xp.amin)
 def _arg(name, fn):
     def public(input, dim=None, keepdim=False) -> Tensor:
         data = input._data
+        if data.size == 0 and (
+            dim is None or data.ndim == 0 or data.shape[_wrap_dim(dim, data.ndim)] == 0
+        ):
+            if dim is None:
+                raise IndexError(
+                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+                )
+            raise IndexError(
+                f"{name}(): Expected reduction dim {_wrap_dim(dim, data.ndim)} to have non-zero size."
+            )
         if dim is None:
             out = fn(data.reshape(-1))
             if keepdim:
@@ -478,12 +492,14 @@ def _log_softmax(input, dim):
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 
-def _softmax_input(input, dtype, kernel="softmax"):
+def _softmax_input(input, dtype, dim, kernel="softmax"):
     if dtype is not None:
         return input.to(dtype)
     if input._data.dtype.kind not in "fc":
+        # torch's kernel for the last dim has its own name
+        where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
         raise NotImplementedError(
-            f"\"{kernel}_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
+            f"\"{kernel}{where}_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
         )
     return input
 
@@ -491,15 +507,15 @@ def _softmax_input(input, dtype, kernel="softmax"):
 @export
 def softmax(input, dim=None, dtype=None) -> Tensor:
     """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
-    return _softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "softmax"))
+    dim = _softmax_dim(input, dim, "softmax")
+    return _softmax(_softmax_input(input, dtype, dim), dim)
 
 
 @export
 def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably."""
-    return _log_softmax(
-        _softmax_input(input, dtype, "log_softmax"), _softmax_dim(input, dim, "log_softmax")
-    )
+    dim = _softmax_dim(input, dim, "log_softmax")
+    return _log_softmax(_softmax_input(input, dtype, dim, "log_softmax"), dim)
 
 
 # -- norms -----------------------------------------------------------------------------------
@@ -617,6 +633,12 @@ def sort(input, dim=-1, descending=False, stable=False):
         values, indices = _sort(input.to(_dtypes.uint8), _wrap_dim(dim, input.ndim), descending)
         return _sort_type(values.to(_dtypes.bool_), indices)
     return _sort(input, _wrap_dim(dim, input.ndim), descending)
+
+
+@export
+def msort(input) -> Tensor:
+    """``input`` sorted along its first dim."""
+    return sort(input, 0)[0]
 
 
 @export
