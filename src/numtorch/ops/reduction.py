@@ -405,19 +405,21 @@ amax = _amax_amin("amax", xp.amax)
 amin = _amax_amin("amin", xp.amin)
 
 
+def _check_nonempty(name, data, dim):
+    if dim is None:
+        raise IndexError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+        )
+    dim = _wrap_dim(dim, data.ndim)
+    if data.ndim and data.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
 def _arg(name, fn):
     def public(input, dim=None, keepdim=False) -> Tensor:
         data = input._data
-        if data.size == 0 and (
-            dim is None or data.ndim == 0 or data.shape[_wrap_dim(dim, data.ndim)] == 0
-        ):
-            if dim is None:
-                raise IndexError(
-                    f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
-                )
-            raise IndexError(
-                f"{name}(): Expected reduction dim {_wrap_dim(dim, data.ndim)} to have non-zero size."
-            )
+        if data.size == 0:
+            _check_nonempty(name, data, dim)
         if dim is None:
             out = fn(data.reshape(-1))
             if keepdim:
