@@ -6,6 +6,7 @@ but the numbers differ from torch's for the same seed.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 from . import _dtypes
@@ -275,6 +276,9 @@ def _infer_array(data, dtype):
             first = first[0]
         if isinstance(first, str):  # torch reads the leading string as one more dimension
             raise ValueError("too many dimensions 'str'")
+        if kind == "O" and all(isinstance(v, int) for v in arr.flat):
+            # ints past uint64: NumPy falls back to objects
+            raise ValueError("Overflow when unpacking long long")
         raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
@@ -285,6 +289,8 @@ def _infer_array(data, dtype):
     if kind == "c":
         return arr.astype(_dtypes.get_default_dtype().to_complex().np)
     if kind in "iu":
+        if arr.dtype == xp.uint64 and arr.size and arr.max() > xp.iinfo(xp.int64).max:
+            raise ValueError("Overflow when unpacking long long")
         return arr.astype(xp.int64)
     return arr
 
@@ -423,9 +429,16 @@ def arange(
         dt = _dtypes.int64 if integral else _dtypes.get_default_dtype()
     else:
         dt = _dtypes.to_dtype(dtype)
+    for v in values:
+        if isinstance(v, float) and not math.isfinite(v):
+            raise RuntimeError(f"unsupported range: {values[0]} -> {values[1]}")
+    if not (dt.is_floating_point or dt.is_complex):
+        values = [int(v) for v in values]  # torch casts the bounds to an integral dtype first
+        if values[2] == 0:
+            raise ValueError("step must be nonzero")
     start, end, step = values
     if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dt.is_floating_point or not all(isinstance(v, numbers.Integral) for v in values):
         data = xp.arange(start, end, step, dtype=xp.float64).astype(dt.np)
     else:
@@ -443,7 +456,7 @@ def linspace(
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     # torch's kernel: the first half counts up from start, the second half down from end.
-    work = dt.np if dt.is_floating_point else xp.float64
+    work = dt.np if dt.is_floating_point else xp.dtype(xp.float64)
     idx = xp.arange(steps)
     if steps <= 1:
         data = xp.full(steps, start, dtype=work)

@@ -421,3 +421,27 @@ try:
     torch.softmax(i, 0)
 except NotImplementedError as e:
     print(e)
+# ---
+# creation: arange with integral dtypes and bad ranges, integer linspace, overflowing ints
+for f in [
+    lambda: torch.arange(0, 5, 1.5, dtype=torch.int64),
+    lambda: torch.arange(0.5, 5, 1.5, dtype=torch.int64),
+    lambda: torch.arange(0, 1, 0.3, dtype=torch.int64),
+    lambda: torch.arange(0, 1, 0),
+    lambda: torch.arange(-3),
+    lambda: torch.arange(1, 0),
+    lambda: torch.arange(0, float("inf")),
+    lambda: torch.arange(0, float("nan")),
+    lambda: torch.linspace(0, 10, 5, dtype=torch.int64),
+    lambda: torch.linspace(-1, 1, 4, dtype=torch.int32),
+    lambda: torch.tensor([2**63]),
+    lambda: torch.tensor([2**64]),
+    lambda: torch.tensor([-(2**63)]),
+    lambda: torch.tensor([1, "a"]),
+]:
+    err(f)
+for f in [lambda: torch.arange(1, 0), lambda: torch.arange(0, float("inf"))]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(e)
