@@ -445,3 +445,33 @@ for f in [lambda: torch.arange(1, 0), lambda: torch.arange(0, float("inf"))]:
         f()
     except RuntimeError as e:
         print(e)
+# ---
+# trapezoid, trapz, cumulative_trapezoid: values, dtypes, grad_fns and gradients
+y = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
+m = torch.tensor([[1.0, 2.0, 4.0], [0.0, 1.0, 3.0]], requires_grad=True)
+x = torch.tensor([0.0, 1.0, 3.0])
+results = [
+    torch.trapezoid(y),
+    torch.trapezoid(y, dx=2),
+    torch.trapezoid(y, x),
+    torch.trapz(y),
+    torch.cumulative_trapezoid(y),
+    torch.cumulative_trapezoid(y, dx=2),
+    torch.trapezoid(m),
+    torch.trapezoid(m, dim=0),
+    torch.cumulative_trapezoid(m, x),
+    torch.trapezoid(m, torch.tensor([[0.0, 1.0, 3.0], [0.0, 2.0, 3.0]])),
+]
+out(*results)
+sum(r.sum() for r in results).backward()
+out(y.grad, m.grad)
+for f in [
+    lambda: torch.trapezoid(torch.tensor([1, 2, 4])),
+    lambda: torch.trapezoid(torch.tensor([1.0])),
+    lambda: torch.cumulative_trapezoid(torch.tensor([1.0])),
+    lambda: torch.trapezoid(torch.zeros(0)),
+    lambda: torch.cumulative_trapezoid(torch.tensor([1, 2, 4])),
+    lambda: torch.trapezoid(y, 0.5),
+    lambda: torch.trapezoid(torch.ones(2, 3), dim=0),
+]:
+    err(f)

@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     indexed,
     indexing,
     inplace_views,
+    integration,
     linalg,
     linalg_add,
     linalg_decomp,
