@@ -475,3 +475,33 @@ for f in [
     lambda: torch.trapezoid(torch.ones(2, 3), dim=0),
 ]:
     err(f)
+# ---
+# losses and layers with integer or mismatched dtypes
+x = torch.tensor([[1.0, 2.0, 3.0], [1.0, 0.0, -1.0]], requires_grad=True)
+for f in [
+    lambda: F.cross_entropy(x, torch.tensor([0, 2], dtype=torch.int32)),
+    lambda: F.cross_entropy(x, torch.tensor([0, 2], dtype=torch.uint8)),
+    lambda: F.nll_loss(x, torch.tensor([0.0, 2.0])),
+    lambda: F.nll_loss(x, torch.tensor([True, False])),
+    lambda: F.multi_margin_loss(x, torch.tensor([0, 1], dtype=torch.int32)),
+    lambda: F.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 3])),
+    lambda: F.mse_loss(x, torch.ones(2, 3, dtype=torch.int64)),
+    lambda: F.binary_cross_entropy(torch.sigmoid(x), torch.ones(2, 3, dtype=torch.int64)),
+    lambda: F.binary_cross_entropy(torch.sigmoid(x), torch.ones(2, 3, dtype=torch.float64)),
+    lambda: F.binary_cross_entropy_with_logits(x, torch.ones(2, 3, dtype=torch.int64)),
+    lambda: F.binary_cross_entropy_with_logits(x, torch.ones(2, 3, dtype=torch.float64)),
+    lambda: F.linear(torch.tensor([[1, 2, 3]]), torch.ones(2, 3)),
+    lambda: F.linear(x.double(), torch.ones(2, 3)),
+    lambda: F.linear(x, torch.ones(2, 3), torch.ones(2, dtype=torch.float64)),
+    lambda: F.max_pool1d(torch.tensor([[[1, 3, 2, 4]]]), 2),
+    lambda: F.max_pool1d(torch.tensor([[[1, 3, 2, 4]]]), 2, return_indices=True),
+]:
+    err(f)
+for f in [
+    lambda: F.nll_loss(x, torch.tensor([0.0, 2.0])),
+    lambda: F.linear(x.double(), torch.ones(2, 3)),
+]:
+    try:
+        f()
+    except RuntimeError as e:
+        print(e)

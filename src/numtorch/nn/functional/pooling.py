@@ -122,6 +122,10 @@ def max_pool1d(
             "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
             f"for input, but got:{list(input.shape)}"
         )
+    if not return_indices and not input.is_floating_point():
+        raise NotImplementedError(
+            f"\"max_pool1d_impl\" not implemented for '{input.dtype.scalar_name}'"
+        )
     stride = kernel_size if stride is None else stride
     out = max_pool2d(
         input.unsqueeze(-2),
