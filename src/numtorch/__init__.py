@@ -87,7 +87,18 @@ from . import autograd, backends, cuda, linalg, special, testing
 from . import nn
 from . import _nn_functions
 from . import profiler
-from ._misc import is_floating_point, is_inference, is_tensor, numel, result_type
+from ._misc import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    is_floating_point,
+    is_inference,
+    is_tensor,
+    memory_format,
+    numel,
+    preserve_format,
+    result_type,
+)
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,

@@ -6,6 +6,7 @@ but the numbers differ from torch's for the same seed.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 from . import _dtypes
@@ -270,6 +271,14 @@ def _infer_array(data, dtype):
         raise ValueError(_ragged_message(data)) from error
     kind = arr.dtype.kind
     if kind in "USO":
+        first = data
+        while isinstance(first, (list, tuple)) and first:
+            first = first[0]
+        if isinstance(first, str):  # torch reads the leading string as one more dimension
+            raise ValueError("too many dimensions 'str'")
+        if kind == "O" and all(isinstance(v, int) for v in arr.flat):
+            # ints past uint64: NumPy falls back to objects
+            raise ValueError("Overflow when unpacking long long")
         raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
@@ -280,6 +289,8 @@ def _infer_array(data, dtype):
     if kind == "c":
         return arr.astype(_dtypes.get_default_dtype().to_complex().np)
     if kind in "iu":
+        if arr.dtype == xp.uint64 and arr.size and arr.max() > xp.iinfo(xp.int64).max:
+            raise ValueError("Overflow when unpacking long long")
         return arr.astype(xp.int64)
     return arr
 
@@ -418,9 +429,16 @@ def arange(
         dt = _dtypes.int64 if integral else _dtypes.get_default_dtype()
     else:
         dt = _dtypes.to_dtype(dtype)
+    for v in values:
+        if isinstance(v, float) and not math.isfinite(v):
+            raise RuntimeError(f"unsupported range: {values[0]} -> {values[1]}")
+    if not (dt.is_floating_point or dt.is_complex):
+        values = [int(v) for v in values]  # torch casts the bounds to an integral dtype first
+        if values[2] == 0:
+            raise ValueError("step must be nonzero")
     start, end, step = values
     if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dt.is_floating_point or not all(isinstance(v, numbers.Integral) for v in values):
         data = xp.arange(start, end, step, dtype=xp.float64).astype(dt.np)
     else:
@@ -438,7 +456,7 @@ def linspace(
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     # torch's kernel: the first half counts up from start, the second half down from end.
-    work = dt.np if dt.is_floating_point else xp.float64
+    work = dt.np if dt.is_floating_point else xp.dtype(xp.float64)
     idx = xp.arange(steps)
     if steps <= 1:
         data = xp.full(steps, start, dtype=work)
@@ -474,7 +492,8 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
 def _random_float(sample, size, dtype, generator, requires_grad, name):
     dt = _float_dtype(dtype)
     if not dt.is_floating_point:
-        raise RuntimeError(f"{name} is only implemented for floating types, got {dt}")
+        kernel = "check_uniform_bounds" if name == "rand" else "normal_kernel_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
     work = dt.np if dt.np in (xp.float32, xp.float64) else xp.float32
     data = sample(_rng(generator), _size(size, name), work).astype(dt.np, copy=False)
     return _finish(data, requires_grad, f"{name}()")
@@ -599,6 +618,15 @@ def _check_multinomial(input, num_samples, replacement) -> None:
 
 def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
     """In-place fills used by ``uniform_``/``normal_``/...: writes through views, bumps version."""
+    if not t.is_floating_point():
+        kernel = {"uniform": "check_uniform_bounds", "normal": "normal_kernel_cpu"}.get(kind)
+        if kernel is not None:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_name}'")
+        if kind == "exponential":
+            raise RuntimeError(
+                "Exponential distribution is a continuous probability distribution. dtype must "
+                f"be a floating point but you specified {t.dtype.scalar_name}"
+            )
     rng = _rng(generator)
     shape = t._data.shape
     if kind == "uniform":

@@ -1,4 +1,5 @@
-"""Small torch-level helpers: is_tensor, is_inference, numel, result_type."""
+"""Small torch-level helpers: is_tensor, is_inference, numel, result_type, memory formats,
+``x in tensor``."""
 
 from __future__ import annotations
 
@@ -31,3 +32,32 @@ def numel(input: Tensor) -> int:
 def result_type(tensor1, tensor2) -> _dtypes.dtype:
     """The dtype torch's promotion gives for an op on ``tensor1`` and ``tensor2``."""
     return _dtypes.result_type(tensor1, tensor2)
+
+
+class memory_format:
+    """A memory layout tag (``torch.contiguous_format``...). numtorch stores every tensor
+    row-major, so the tags are accepted and compared, not acted on."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+
+def _contains(self, element) -> bool:
+    # ``x in t``: any element of t equal to x, as torch's Tensor.__contains__
+    if isinstance(element, (Tensor, int, float, bool)):
+        return bool((self == element).any().item())
+    raise RuntimeError(
+        f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+    )
+
+
+Tensor.__contains__ = _contains

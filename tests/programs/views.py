@@ -196,3 +196,97 @@ n = torch.ones(2)
 r, s = n.unbind()
 n.add_(1)
 out(r.grad_fn, r)
+# ---
+# in-place view ops: geometry, version, grad_fn names, views stay views, leaf errors
+ops = [
+    lambda t: t.transpose_(0, 2),
+    lambda t: t.swapaxes_(0, 1),
+    lambda t: t.swapdims_(2, 0),
+    lambda t: t.squeeze_(),
+    lambda t: t.squeeze_(1),
+    lambda t: t.squeeze_((1, 2)),
+    lambda t: t.unsqueeze_(0),
+    lambda t: t.unsqueeze_(-1),
+    lambda t: t.as_strided_((2, 2), (1, 2)),
+    lambda t: t.as_strided_((3,), (1,), 1),
+    lambda t: t.t_(),
+]
+for op in ops:
+    for kind in ["plain", "leaf", "nonleaf", "view", "view_of_leaf", "no_grad"]:
+        leaf = torch.arange(4.0).reshape(2, 1, 2).clone().requires_grad_()
+        t = {
+            "plain": leaf.detach().clone(),
+            "leaf": leaf,
+            "nonleaf": leaf * 2,
+            "view": (leaf * 2)[:],
+            "view_of_leaf": leaf[:],
+            "no_grad": leaf,
+        }[kind]
+        if kind == "no_grad":
+            with torch.no_grad():
+                err(lambda: op(t))
+        else:
+            err(lambda: op(t))
+        out(t, t.shape, t.stride(), t._version, t._base is not None)
+        if kind in ("nonleaf", "view") and t.grad_fn is not None:
+            (t * torch.arange(t.numel()).reshape(t.shape)).sum().backward()
+            out(leaf.grad)
+x = torch.arange(6.0).reshape(2, 3)
+out(x.t_() is x, x.shape, x.stride())
+err(lambda: torch.ones(3).unsqueeze_(3))
+# ---
+# in-place view ops with other views of the same base, and saved tensors
+leaf = torch.arange(6.0, requires_grad=True)
+base = leaf * 2
+v = base[:4]
+w = base[2:].unsqueeze_(0)
+name = lambda t: type(t.grad_fn).__name__
+out(name(v), name(w), w.shape, base._version)
+v.t_()
+out(name(v), v._version, name(w))
+y = base.view(2, 3)
+s = y.exp()
+y.transpose_(0, 1)
+err(lambda: s.sum().backward())
+# ---
+# as_strided: views of the storage, offsets, bounds errors, gradients that overlap
+x = torch.arange(6.0)
+for f in [
+    lambda: x.as_strided((2, 2), (1, 2)),
+    lambda: x[1:].as_strided((2, 2), (1, 2)),
+    lambda: x[1:].as_strided((2, 2), (1, 2), 0),
+    lambda: x.as_strided((3, 3), (1, 2)),
+    lambda: x.as_strided((2,), (1,), -1),
+    lambda: x.as_strided((2, 2), (1,)),
+    lambda: torch.as_strided(x, (3, 2), (1, 1), 2),
+]:
+    err(f)
+    err(lambda: f().storage_offset())
+    err(lambda: f()._base is x)
+leaf = torch.arange(6.0, requires_grad=True)
+y = (leaf * 2).as_strided((3, 2), (1, 1), 1)
+out(y)
+(y * torch.arange(6.0).reshape(3, 2)).sum().backward()
+out(leaf.grad)
+# ---
+# mT, mH, H, adjoint: matrix (batch) transposes, identity on 0-d, errors on vectors
+for shape in [(), (3,), (2, 3), (2, 3, 4)]:
+    x = torch.arange(float(max(1, int(np.prod(shape))))).reshape(shape).requires_grad_()
+    y = x * 1
+    for f in [
+        lambda: y.mT,
+        lambda: y.mH,
+        lambda: y.H,
+        lambda: y.adjoint(),
+        lambda: torch.adjoint(y),
+    ]:
+        err(f)
+        err(lambda: f()._base is not None)
+    try:
+        y.mT
+    except RuntimeError as e:
+        print(e)
+    try:
+        y.H
+    except RuntimeError as e:
+        print(e)

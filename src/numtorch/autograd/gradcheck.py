@@ -49,17 +49,14 @@ def _numerical_jacobian(func, inputs, wrt, n_outputs, eps):
         for o in range(n_outputs)
     ]
     for col, i in enumerate(wrt):
-        data = inputs[i]._data
-        flat = data.reshape(-1) if data.flags.c_contiguous else None
-        if flat is None:
-            raise RuntimeError("gradcheck needs contiguous input tensors")
-        for j in range(flat.size):
-            orig = flat[j].copy()
-            flat[j] = orig - eps
+        data = inputs[i]._data  # perturbed in place, whatever its strides (row-major order)
+        for j, index in enumerate(xp.ndindex(data.shape)):
+            orig = data[index].copy()
+            data[index] = orig - eps
             minus = _evaluate(func, inputs)
-            flat[j] = orig + eps
+            data[index] = orig + eps
             plus = _evaluate(func, inputs)
-            flat[j] = orig
+            data[index] = orig
             for o in range(n_outputs):
                 jac[o][col][j] = ((plus[o] - minus[o]) / (2 * eps)).reshape(-1)
     return jac
@@ -138,7 +135,7 @@ def gradcheck(
     if not wrt:
         raise ValueError(
             "gradcheck expects at least one input tensor to require gradient, but "
-            "none of the them have requires_grad=True."
+            "none of them have requires_grad=True."
         )
     for i in wrt:
         if inputs[i]._data.dtype != xp.float64:
@@ -148,6 +145,14 @@ def gradcheck(
                 "precision floating point or complex. ",
                 UserWarning,
                 stacklevel=2,
+            )
+        data = inputs[i]._data
+        if any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
+            raise RuntimeError(
+                f"The {i}th input has a dimension with stride 0. gradcheck only supports inputs "
+                "that are non-overlapping to be able to compute the numerical gradients "
+                "correctly. You should call .contiguous on the input before passing it to "
+                "gradcheck."
             )
     outputs = _differentiable_outputs(func, inputs)
     numerical = _numerical_jacobian(func, inputs, wrt, len(outputs), eps)

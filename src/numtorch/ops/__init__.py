@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     linalg_lu,
     linalg_solve,
     matrix_exp,
+    nan_extrema,
     nn,
     normal,
     operators,

@@ -34,8 +34,47 @@ def _wrap(out) -> Tensor:
     return t
 
 
-class OperandError(TypeError):
-    """An argument of the wrong type; Python operators turn it into NotImplemented."""
+def wrap_int(value: int, dtype):
+    """A Python int outside ``dtype``'s range wrapped around into it, as torch converts
+    scalars (``uint8 + 300`` adds 44); ints beyond int64 raise torch's OverflowError."""
+    if not -(2**63) <= value < 2**64:
+        raise OverflowError("int too big to convert")
+    info = xp.iinfo(dtype)
+    if info.min <= value <= info.max:
+        return value
+    return xp.array(value & 0xFFFFFFFFFFFFFFFF, dtype=xp.uint64).astype(dtype)[()]
+
+
+_C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int"}
+_C_NAMES.update(int64="int64_t", float16="c10::Half", bool="bool")
+
+
+def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
+    """torch's refusal of a number its op cannot convert to ``dtype`` (a numtorch dtype)
+    exactly: where, pow and remainder check, where arithmetic wraps (see ``wrap_int``).
+    ``lenient`` is where's conversion: negative values wrap into unsigned types, and ints
+    convert to half unchecked."""
+    np_dtype = dtype.np
+    if value.__class__ is int and np_dtype in _INT_RANGES:
+        low, high = _INT_RANGES[np_dtype]
+        if lenient and low == 0:
+            low = -high
+        fits = low <= value <= high
+    elif value.__class__ in (int, float) and np_dtype == xp.float16:
+        if lenient and value.__class__ is int:
+            return
+        fits = not abs(value) > 65504.0  # NaN and inf convert
+    else:
+        return
+    if not fits:
+        name = _C_NAMES.get(dtype.name, dtype.name)
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+_INT_RANGES = {
+    xp.dtype(name): (xp.iinfo(name).min, xp.iinfo(name).max)
+    for name in ("uint8", "int8", "int16", "int32", "int64")
+}
 
 
 def argument_error(spec, args) -> TypeError:
@@ -44,11 +83,11 @@ def argument_error(spec, args) -> TypeError:
         number = isinstance(a, (int, float, bool, complex, xp.generic))
         if not (a is None or isinstance(a, Tensor) or (number and i in spec.scalars)):
             kind = "Tensor or Number" if i in spec.scalars else "Tensor"
-            return OperandError(
+            return TypeError(
                 f"{spec.name}(): argument '{spec.params[i]}' (position {i + 1}) must be {kind}, "
                 f"not {type(a).__name__}"
             )
-    return OperandError(f"{spec.name}(): invalid combination of arguments")
+    return TypeError(f"{spec.name}(): invalid combination of arguments")
 
 
 def broadcast_shape(*shapes) -> tuple:
@@ -93,8 +132,11 @@ def _promote(spec, args, arrays):
     target = dt.np
     for i in spec.operands:
         a = arrays[i]
-        if a.__class__ is _ndarray and a.dtype != target:
-            arrays[i] = a.astype(target)
+        if a.__class__ is _ndarray:
+            if a.dtype != target:
+                arrays[i] = a.astype(target)
+        elif a.__class__ is int and target in _INT_RANGES:
+            arrays[i] = wrap_int(a, target)
     return target
 
 
@@ -160,6 +202,7 @@ def _unary_runner(spec):
     to_float = spec.promote == "float"
     differentiable = bool(spec.diff)
     record_small = small_recorder(spec) if differentiable else None
+    check = spec.check
 
     def run(args):
         if dispatch.slow:
@@ -167,6 +210,8 @@ def _unary_runner(spec):
         input = args[0]
         if not isinstance(input, Tensor):
             return run_general(spec, args)
+        if check is not None:
+            check(args)
         if len(args) > 1:
             for extra in args[1:]:
                 if isinstance(extra, Tensor):
@@ -193,9 +238,8 @@ def _unary_runner(spec):
 def _binary_runner(spec):
     """Ops on two operands (tensors or numbers) in front: add, mul, eq, ...
 
-    Falls back to the general path whenever torch's promotion would differ from NumPy's.
-    Only operands of one dtype get here, so a spec's ``check`` runs on the general path and
-    a forward refuses what the check would for same-dtype operands (see ``_subtract``)."""
+    Falls back to the general path whenever torch's promotion would differ from NumPy's
+    (mixed dtypes, float scalars with integer tensors, ints outside the tensor's range)."""
     forward = spec.forward
     to_float = spec.promote == "float"
     differentiable = bool(spec.diff)
@@ -203,10 +247,14 @@ def _binary_runner(spec):
     record_small = small_recorder(spec) if differentiable else None
     number_first = 0 in spec.scalars  # which operands may be Python numbers
     number_second = 1 in spec.scalars
+    check = spec.check
+    ranges = _INT_RANGES
 
     def run(args):
         if dispatch.slow:
             return observed(spec, args)
+        if check is not None:
+            check(args)
         a = args[0]
         b = args[1]
         ta = isinstance(a, Tensor)
@@ -222,12 +270,20 @@ def _binary_runner(spec):
             kind = ad.dtype.kind
             if kind != "f" and (to_float or b.__class__ is float or kind not in "iu"):
                 return general(spec, args)
+            if b.__class__ is int and kind != "f":
+                low, high = ranges[ad.dtype]
+                if not low <= b <= high:
+                    return general(spec, args)
         elif tb and number_first and a.__class__ in _NUMBERS:
             ad = a
             bd = b._data
             kind = bd.dtype.kind
             if kind != "f" and (to_float or a.__class__ is float or kind not in "iu"):
                 return general(spec, args)
+            if a.__class__ is int and kind != "f":
+                low, high = ranges[bd.dtype]
+                if not low <= a <= high:
+                    return general(spec, args)
         else:
             return general(spec, args)
         if len(args) > 2:

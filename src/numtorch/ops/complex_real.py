@@ -101,33 +101,3 @@ def angle(input):
     if input.dtype.kind == "c":
         raise NotImplementedError("numtorch does not support complex tensors (angle)")
     return xp.where(input < 0, math.pi, xp.where(xp.isnan(input), input, 0)).astype(input.dtype)
-
-
-# -- conjugate transposes: plain transposes of real matrices ---------------------------------
-def _mH(self) -> Tensor:
-    if self.ndim < 2:
-        raise RuntimeError(
-            "tensor.mH is only supported on matrices or batches of matrices. Got "
-            f"{self.ndim}-D tensor."
-        )
-    return _real_only(self, "mH").transpose(-2, -1)
-
-
-def _H(self) -> Tensor:
-    if self.ndim != 2:
-        hint = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
-        raise RuntimeError(
-            f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor."
-            + hint
-        )
-    return _real_only(self, "H").transpose(0, 1)
-
-
-@export
-def adjoint(input) -> Tensor:
-    """The conjugate transpose of the last two dims (a transpose, for a real tensor)."""
-    return _mH(input)
-
-
-Tensor.mH = property(_mH)
-Tensor.H = property(_H)

@@ -218,3 +218,25 @@ def diff(input, n=1, dim=-1, prepend=None, append=None) -> Tensor:
         else:
             input = later - earlier
     return input
+
+
+def _scan_inplace(name: str):
+    # cumsum_/cumprod_ keep self's dtype: torch has no bool kernel and refuses another dtype
+    general = getattr(Tensor, name)
+
+    def method(self, dim, *, dtype=None):
+        if dtype is not None and dtype is not self.dtype:
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {self.dtype.c_name} and output tensor "
+                f"dtype {dtype.c_name} should match"
+            )
+        if self._data.dtype == xp.bool_:
+            raise NotImplementedError(f"\"{name[:-1]}_out_cpu\" not implemented for 'Bool'")
+        return general(self, dim)
+
+    method.__name__ = name
+    return method
+
+
+Tensor.cumsum_ = _scan_inplace("cumsum_")
+Tensor.cumprod_ = _scan_inplace("cumprod_")

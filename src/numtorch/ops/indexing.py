@@ -268,6 +268,12 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
         key = indices
     else:
         key, _ = normalize_key(tuple(indices) if isinstance(indices, list) else indices)
+    if isinstance(values, Tensor) and values._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{input.dtype.scalar_name} for the destination and {values.dtype.scalar_name} for "
+            "the source."
+        )
     return _index_put(input, _expand_bool_masks(key, input.ndim), values, accumulate)
 
 
@@ -281,16 +287,38 @@ def _inplace(self, compute, name):
     return write_inplace(self, compute(), name)
 
 
+def _single_mask(key) -> bool:
+    # torch writes ``t[mask] = value`` (with basic indices around it) as a masked_fill
+    parts = key if isinstance(key, tuple) else (key,)
+    tensors = [k for k in parts if isinstance(k, Tensor)]
+    return len(tensors) == 1 and tensors[0]._data.dtype == xp.bool_
+
+
 def setitem(self, key, value) -> None:
     """``tensor[key] = value``: writes through a view (basic keys) or index_put_."""
     nkey, advanced = normalize_key(key)
     if advanced:
+        if (
+            isinstance(value, Tensor)
+            and value._data.dtype != self._data.dtype
+            and (value.ndim or not _single_mask(key))
+        ):
+            raise RuntimeError(  # torch casts numbers, and 0-dim values under one bool mask
+                "Index put requires the source and destination dtypes match, got "
+                f"{self.dtype.scalar_name} for the destination and {value.dtype.scalar_name} "
+                "for the source."
+            )
         _inplace(
             self, lambda: _index_put(self, _expand_bool_masks(nkey, self.ndim), value), "index_put_"
         )
         return
     view = _basic_getitem(self, nkey)
     if isinstance(value, Tensor):
+        if value.ndim > view.ndim:  # torch drops the value's leading size-1 dims first
+            lead = 0
+            while lead < value.ndim and value.shape[lead] == 1:
+                lead += 1
+            value = value.reshape(value.shape[lead:])
         view.copy_(value)
     else:
         view.fill_(value)
@@ -310,13 +338,14 @@ def copy_(self, src, non_blocking=False) -> Tensor:
     """Copy ``src`` (broadcast, cast) into this tensor in place."""
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
-    try:
-        broadcast_shape(src._data.shape, self._data.shape)
-    except ValueError:
-        raise RuntimeError(
-            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
-            f"{list(src._data.shape)}"
-        ) from None
+    shape = self._data.shape
+    if src._data.shape != shape:
+        broadcast = broadcast_shape(shape, src._data.shape)  # torch's a (self) / b (src) error
+        if broadcast != shape:
+            raise RuntimeError(
+                f"output with shape {list(shape)} doesn't match the broadcast shape "
+                f"{list(broadcast)}"
+            )
     return _inplace(self, lambda: _copy(self, src), "copy_")
 
 
@@ -410,10 +439,16 @@ def _scatter_add(input, dim, index, src):
     return out
 
 
+def _check_src_dtype(input, src):
+    if isinstance(src, Tensor) and src._data.dtype != input._data.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+
+
 @export(inplace=True)
 def scatter_add(input, dim, index, src) -> Tensor:
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim`` (duplicates add up)."""
     _check_index(index, "scatter_add")
+    _check_src_dtype(input, src)
     return _scatter_add(input, _wrap_dim(dim, max(input.ndim, 1)), index, src)
 
 
@@ -452,6 +487,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
     if src is None:
         src = value
     if isinstance(src, Tensor):
+        _check_src_dtype(input, src)
         return _scatter_src(input, dim, index, src)
     return _scatter_value(input, dim, index, src)
 
@@ -497,6 +533,11 @@ def _index_add(input, dim, index, source, alpha=1):
 @export(inplace=True)
 def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
     """Copy of ``input`` with ``source`` slices added at ``index`` along ``dim``."""
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            f"index_add_(): self ({input.dtype.scalar_name}) and source "
+            f"({source.dtype.scalar_name}) must have the same scalar type"
+        )
     return _index_add(input, _wrap_dim(dim, max(input.ndim, 1)), index, source, alpha)
 
 

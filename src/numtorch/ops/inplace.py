@@ -32,8 +32,9 @@ def check_inplace(t: Tensor, name: str) -> None:
     if not t._requires_grad:
         return
     if t._grad_fn is None:
+        view = "a view of " if t._base is not None else ""
         raise RuntimeError(
-            f"a leaf Variable that requires grad is being used in an in-place operation. "
+            f"{view}a leaf Variable that requires grad is being used in an in-place operation. "
             f"({name} on a tensor of shape {list(t._data.shape)}; wrap parameter updates in "
             "torch.no_grad(), or use the out-of-place op)"
         )
@@ -67,12 +68,12 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     if out._data.shape != data.shape:
         raise RuntimeError(
             f"output with shape {list(data.shape)} doesn't match the broadcast shape "
-            f"{list(out._data.shape)} (in {name})"
+            f"{list(out._data.shape)}"
         )
     if out._data.dtype != data.dtype and not _can_cast(out.dtype, self.dtype):
         raise RuntimeError(
             f"result type {out.dtype.scalar_name} can't be cast to the desired output type "
-            f"{self.dtype.scalar_name} (in {name})"
+            f"{self.dtype.scalar_name}"
         )
     if not data.flags.writeable:
         raise RuntimeError(
@@ -180,6 +181,7 @@ def inplace_variant(op, name: str):
             and len(args) == 1
             and (not _grad_enabled() or (not self._requires_grad and self._base is None))
             and set(kwargs) <= {"alpha"}
+            and kwargs.get("alpha", 1).__class__ in (int, float)  # bool alphas raise
             and _direct_update(self, args[0], direct[1](kwargs), direct[0])
         ):
             self._bump_version()

@@ -1,5 +1,5 @@
 """In-place names torch offers beside the methods it already has: comparison aliases
-(``greater_``), ``cumsum_``, ``nan_to_num_``, and the top-level functions ``torch.exp_(t)``,
+(``greater_``), ``nan_to_num_``, and the top-level functions ``torch.exp_(t)``,
 ``torch.relu_(t)``, ... which are the methods called as functions."""
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from . import (  # noqa: F401
 )
 from .inplace import inplace_variant
 from .pointwise import nan_to_num
-from .reduction import cumsum
 from .registry import FUNCTIONS
 
 Tensor.greater_ = Tensor.gt_
@@ -30,26 +29,7 @@ Tensor.less_equal_ = Tensor.le_
 Tensor.not_equal_ = Tensor.ne_
 
 Tensor.nan_to_num_ = inplace_variant(nan_to_num, "nan_to_num_")
-_cumsum_ = inplace_variant(cumsum, "cumsum_")
-_cumprod_ = Tensor.cumprod_
 
-
-def _scan_inplace(method, name):
-    def scan_(self, dim, *, dtype=None):
-        # the result is written into self: a dtype other than self's is refused, as in torch
-        if dtype is not None and dtype != self.dtype:
-            raise RuntimeError(
-                f"Bad in-place call: input tensor dtype {self.dtype.scalar_name} and output "
-                f"tensor dtype {dtype.scalar_name} should match"
-            )
-        return method(self, dim)
-
-    scan_.__name__ = scan_.__qualname__ = name
-    return scan_
-
-
-Tensor.cumsum_ = _scan_inplace(_cumsum_, "cumsum_")
-Tensor.cumprod_ = _scan_inplace(_cumprod_, "cumprod_")
 
 # torch.<name>_(t) for the in-place methods torch also publishes as functions
 _TOP_LEVEL = [

@@ -1,6 +1,13 @@
-"""In-place view ops (``unsqueeze_``, ``squeeze_``, ``t_``, ``transpose_``): the tensor
-itself takes the new shape and strides, and its history gets the op's ``...Backward1``
-node (``UnsqueezeBackward1``), as in torch; and ``resize_``, which re-shapes storage."""
+"""In-place view ops: ``transpose_``, ``t_``, ``squeeze_``, ``unsqueeze_``, ``swapaxes_``,
+``swapdims_``. They change a tensor's shape and strides, not its values. And ``resize_``,
+which re-shapes the storage.
+
+As in torch, the tensor keeps its identity and its base (a view stays a view), its version
+goes up, and when it is part of a graph its ``grad_fn`` becomes the op's own node
+(``TransposeBackward1``, ``SqueezeBackward3``...) whose backward maps the gradient back to the
+old geometry. Other views of the same base see the version change and take their history
+from the base again (Note [Views and in-place]).
+"""
 
 from __future__ import annotations
 
@@ -9,85 +16,90 @@ import math
 from .._tensor import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..backend import xp
+from . import shape as S
 from .inplace import check_inplace
 from .registry import FUNCTIONS, defop
 
 
-def _restride(self, name, op, *args) -> Tensor:
-    """Give ``self`` the geometry of ``op(self, *args)``, recording ``op``'s node."""
-    check_inplace(self, name)
-    out = op(self, *args)
-    self._data = out._data
-    self._bump_version()
-    if self._base is not None:  # a view stays replayable from its root, and current
-        self._view_steps = self._view_steps + ((op.spec, args, None),)
-        self._view_version = self._vc.version
-    if out._grad_fn is not None:
-        self._grad_fn = out._grad_fn
-        self._output_nr = 0
-    return self
+def _reshape_back(grad, input_shape):
+    return grad.reshape(input_shape)
 
-
-_unsqueeze_ = defop(
-    name="unsqueeze_", node="UnsqueezeBackward1", input=lambda grad, dim: grad.squeeze(dim)
-)(lambda input, dim: xp.expand_dims(input, dim))
-
-_squeeze_all_ = defop(
-    name="squeeze_all_",
-    node="SqueezeBackward3",
-    input=lambda grad, input_shape: grad.reshape(input_shape),
-)(lambda input: input.reshape(tuple(s for s in input.shape if s != 1)))
-
-_squeeze_dims_ = defop(
-    name="squeeze_dims_",
-    node="SqueezeBackward4",
-    input=lambda grad, input_shape: grad.reshape(input_shape),
-)(
-    lambda input, dims: input.reshape(
-        tuple(s for i, s in enumerate(input.shape) if i not in dims or s != 1)
-    )
-)
 
 _transpose_ = defop(
     name="transpose_",
     node="TransposeBackward1",
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
 )(lambda input, dim0, dim1: xp.swapaxes(input, dim0, dim1))
-
 _t_ = defop(name="t_", node="TBackward1", input=lambda grad: grad.t())(lambda input: input.T)
+_squeeze_all_ = defop(name="squeeze_all_", node="SqueezeBackward3", input=_reshape_back)(
+    S._squeeze_all.spec.forward
+)
+_squeeze_dim_ = defop(name="squeeze_dim_", node="SqueezeBackward4", input=_reshape_back)(
+    S._squeeze_dim.spec.forward
+)
+_squeeze_dims_ = defop(name="squeeze_dims_", node="SqueezeBackward5", input=_reshape_back)(
+    S._squeeze_dims.spec.forward
+)
+_unsqueeze_ = defop(
+    name="unsqueeze_", node="UnsqueezeBackward1", input=lambda grad, dim: grad.squeeze(dim)
+)(lambda input, dim: xp.expand_dims(input, dim))
 
 
-def unsqueeze_(self, dim) -> Tensor:
-    return _restride(self, "unsqueeze_", _unsqueeze_, _wrap_dim(dim, self.ndim + 1))
-
-
-def squeeze_(self, dim=None) -> Tensor:
-    if dim is None:
-        return _restride(self, "squeeze_", _squeeze_all_)
-    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
-    return _restride(
-        self, "squeeze_", _squeeze_dims_, tuple(_wrap_dim(d, max(self.ndim, 1)) for d in dims)
-    )
+def _restride(self: Tensor, op, view_op, name: str, *args) -> Tensor:
+    """Give ``self`` the geometry of ``op(self, *args)``; ``view_op`` is the out-of-place
+    view op that replays the change from ``self``'s base."""
+    check_inplace(self, name)
+    out = op(self, *args)
+    self._data = out._data
+    self._bump_version()
+    if out._grad_fn is not None:
+        self._grad_fn = out._grad_fn
+        self._output_nr = 0
+        self._requires_grad = True
+    if self._base is not None:
+        # still a view of its base: replayable, and not stale for its own change
+        step = (view_op.spec, args, None)
+        self._view_steps = (self._view_steps or ()) + (step,)
+        self._view_version = self._vc.version
+    return self
 
 
 def transpose_(self, dim0, dim1) -> Tensor:
-    return _restride(
-        self, "transpose_", _transpose_, _wrap_dim(dim0, self.ndim), _wrap_dim(dim1, self.ndim)
-    )
+    """In-place :meth:`transpose`: swap two dims of this tensor's view of its data."""
+    dim0, dim1 = _wrap_dim(dim0, self.ndim), _wrap_dim(dim1, self.ndim)
+    return _restride(self, _transpose_, S._transpose, "transpose_", dim0, dim1)
 
 
 def t_(self) -> Tensor:
+    """In-place :meth:`t`."""
+    check_inplace(self, "t_")
     if self.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-    return _restride(self, "t_", _t_)
+    return _restride(self, _t_, S._t, "t_")
 
 
-Tensor.unsqueeze_ = unsqueeze_
-Tensor.squeeze_ = squeeze_
+def squeeze_(self, dim=None) -> Tensor:
+    """In-place :meth:`squeeze`."""
+    if dim is None:
+        return _restride(self, _squeeze_all_, S._squeeze_all, "squeeze_")
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(_wrap_dim(d, self.ndim) for d in dim)
+        return _restride(self, _squeeze_dims_, S._squeeze_dims, "squeeze_", dims)
+    return _restride(self, _squeeze_dim_, S._squeeze_dim, "squeeze_", _wrap_dim(dim, self.ndim))
+
+
+def unsqueeze_(self, dim) -> Tensor:
+    """In-place :meth:`unsqueeze`."""
+    dim = _wrap_dim(dim, self.ndim + 1)
+    return _restride(self, _unsqueeze_, S._unsqueeze, "unsqueeze_", dim)
+
+
 Tensor.transpose_ = transpose_
 Tensor.swapaxes_ = transpose_
 Tensor.swapdims_ = transpose_
 Tensor.t_ = t_
+Tensor.squeeze_ = squeeze_
+Tensor.unsqueeze_ = unsqueeze_
 
 
 # -- resize_ ---------------------------------------------------------------------------------

@@ -122,7 +122,11 @@ def dot(input, tensor) -> Tensor:
             f"[{tensor.shape[0]}] to have the same number of elements, but got {input.shape[0]} "
             f"and {tensor.shape[0]} elements respectively"
         )
-    _same_dtype(input, tensor, "dot")
+    if input._data.dtype != tensor._data.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{input.dtype.scalar_name} and {tensor.dtype.scalar_name}"
+        )
     return _dot(input, tensor)
 
 
@@ -206,8 +210,9 @@ def matmul(input, other) -> Tensor:
         return mm(input, other)
     if d1 >= 3 and d2 <= 2:
         if input.shape[-1] != other.shape[0]:
+            rows = input.numel() // max(input.shape[-1], 1)  # torch folds the batch into rows
             raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({input.shape[-2]}x"
+                f"mat1 and mat2 shapes cannot be multiplied ({rows}x"
                 f"{input.shape[-1]} and {other.shape[0]}x{other.shape[-1]})"
             )
         return _fold(input, other)
@@ -215,15 +220,15 @@ def matmul(input, other) -> Tensor:
     b = other.unsqueeze(-1) if d2 == 1 else other
     n, k = a.shape[-2:]
     k2, m = b.shape[-2:]
-    if k != k2:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
-            f"[{k2}, {m}]."
-        )
     batch = tuple(broadcast_shape(a.shape[:-2], b.shape[:-2]))
     size = 1
     for s in batch:
         size *= s
+    if k != k2:  # as torch's bmm over the broadcast batch reports it
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{size}, {k}] but "
+            f"got: [{size}, {k2}]."
+        )
     a3 = a.expand(batch + (n, k)).reshape(size, n, k)
     b3 = b.expand(batch + (k, m)).reshape(size, k, m)
     shape = batch + ((n,) if d1 != 1 else ()) + ((m,) if d2 != 1 else ())

@@ -9,7 +9,6 @@ from __future__ import annotations
 from .._tensor import Tensor
 from ..backend import xp
 from . import pointwise as P
-from .call import OperandError
 
 _NUMBER = (int, float, bool, complex, xp.generic)
 
@@ -31,7 +30,9 @@ def _binary(fn, *extra):
     def fast(self, other):
         try:
             return run((self, other) + extra)
-        except OperandError:
+        except TypeError:
+            if _operand(other):
+                raise
             return NotImplemented
 
     return fast
@@ -100,7 +101,7 @@ _OPERATORS = {
     "__rtruediv__": _rtruediv,
     "__floordiv__": _binary(P.floor_divide),
     "__rfloordiv__": _reflected(P.floor_divide),
-    "__mod__": _binary(P.remainder),
+    "__mod__": _binary(P._remainder),
     "__rmod__": _reflected(P.remainder),
     "__pow__": _pow,
     "__rpow__": _reflected(P.pow),

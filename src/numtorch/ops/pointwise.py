@@ -8,6 +8,7 @@ from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
+from .call import check_scalar_fits
 from .registry import defop, export
 
 
@@ -19,18 +20,23 @@ def _zeros(grad):
 
 
 def _no_bool_subtraction(args):
-    for a in args[:2]:
-        if getattr(a, "_data", None) is not None and a._data.dtype == xp.bool_:
-            raise RuntimeError(
-                "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-                "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-            )
+    bools = [
+        a is True or a is False or (isinstance(a, Tensor) and a._data.dtype == xp.bool_)
+        for a in args[:2]
+    ]
+    if all(bools):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead."
+        )
+    if any(bools):  # a Python bool counts as a bool tensor here, as in torch
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
 
 
 def _subtract(input, other):
-    # two bool tensors reach here without promotion (the check above runs on mixed dtypes)
-    if input.dtype == xp.bool_:
-        _no_bool_subtraction((Tensor._make(input),))
     return input - other
 
 
@@ -64,7 +70,9 @@ _sub = defop(
     other=lambda grad, alpha: grad * alpha,
 )
 def _add_alpha(input, other, alpha):
-    return input + other * alpha
+    out = input + other * alpha
+    dtype = xp.result_type(input, other)  # alpha never promotes (bool + bool * 2 is bool)
+    return out if out.dtype == dtype else out.astype(dtype)
 
 
 @defop(
@@ -77,8 +85,6 @@ def _add_alpha(input, other, alpha):
     other=lambda grad, alpha: grad * -alpha,
 )
 def _sub_alpha(input, other, alpha):
-    if input.dtype == xp.bool_:
-        _no_bool_subtraction((Tensor._make(input),))
     return input - other * alpha
 
 
@@ -97,13 +103,29 @@ def _rsub(input, other, alpha=1):
 @export(inplace=True)
 def add(input, other, *, alpha=1) -> Tensor:
     """``input + alpha * other`` with broadcasting and type promotion."""
-    return _add(input, other) if alpha == 1 else _add_alpha(input, other, alpha)
+    if alpha.__class__ is int and alpha == 1:
+        return _add(input, other)
+    _check_alpha(input, other, alpha)
+    return _add_alpha(input, other, alpha)
+
+
+def _check_alpha(input, other, alpha):
+    dtype = _dtypes.result_type(input, other)
+    if isinstance(alpha, bool) and dtype is not _dtypes.bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
 
 
 @export(inplace=True)
 def sub(input, other, *, alpha=1) -> Tensor:
     """``input - alpha * other``."""
-    return _sub(input, other) if alpha == 1 else _sub_alpha(input, other, alpha)
+    if alpha.__class__ is int and alpha == 1:
+        return _sub(input, other)
+    _check_alpha(input, other, alpha)
+    return _sub_alpha(input, other, alpha)
 
 
 subtract = export(sub, name="subtract", inplace=True)
@@ -152,6 +174,12 @@ def _div_scalar(input, other):
     return xp.true_divide(input, other)
 
 
+def _no_bool_kernel(kernel, input, other) -> None:
+    # torch's integer division and modulus kernels have no bool loop
+    if xp.result_type(input, other) == xp.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _no_integer_zero_division(input, other) -> None:
     # NumPy gives 0 with a warning; torch raises for integer division and modulus by zero
     if xp.result_type(input, other).kind in "iub" and not xp.all(other):
@@ -167,6 +195,8 @@ def _no_integer_zero_division(input, other) -> None:
     other=_zeros,
 )
 def _div_rounding(input, other, rounding_mode):
+    if rounding_mode in ("floor", "trunc"):
+        _no_bool_kernel(f"div_{rounding_mode}_cpu", input, other)
     _no_integer_zero_division(input, other)
     if rounding_mode == "floor":
         return xp.floor_divide(input, other)
@@ -196,17 +226,34 @@ def floor_divide(input, other) -> Tensor:
     return _div_rounding(input, other, "floor")
 
 
-@export(inplace=True)
 @defop(
+    name="remainder",
     promote="same",
     scalars=("other",),
     input=lambda grad: grad,
     other=lambda grad, input, other: -grad * (input / other).floor(),
 )
-def remainder(input, other):
+def _remainder(input, other):
     """Python-style modulus: the result has the sign of ``other``."""
+    _no_bool_kernel("remainder_cpu", input, other)
     _no_integer_zero_division(input, other)
-    return xp.remainder(input, other)
+    if xp.result_type(input, other).kind != "f":
+        return xp.remainder(input, other)
+    # torch's formula: fmod, moved into other's sign; keeps fmod's signed zeros
+    mod = xp.fmod(input, other)
+    return xp.where((mod != 0) & ((other < 0) != (mod < 0)), mod + other, mod)
+
+
+@export(inplace=True)
+def remainder(input, other) -> Tensor:
+    """Python-style modulus (``input`` may be a number: ``2 % t``)."""
+    if not isinstance(input, Tensor) and isinstance(other, Tensor):
+        # the number becomes a 0-dim tensor of the promoted dtype (torch's wrapped number)
+        dtype = _dtypes.result_type(input, other)
+        if not dtype.is_floating_point:  # ints convert to half unchecked (inf, then NaN)
+            check_scalar_fits(input, dtype)
+        input = Tensor._make(xp.asarray(input, dtype=dtype.np))
+    return _remainder(input, other)
 
 
 @export(inplace=True)
@@ -217,6 +264,7 @@ def remainder(input, other):
     other=lambda grad, input, other: -grad * (input / other).trunc(),
 )
 def fmod(input, other):
+    _no_bool_kernel("fmod_cpu", input, other)
     _no_integer_zero_division(input, other)
     return xp.fmod(input, other)
 
@@ -252,19 +300,32 @@ def _pow_exponent(grad, input, result):
     return grad * where(base == 0, 0.0, result * log)
 
 
-def _check_int_pow(input, exponent):
-    if (
-        input.dtype.kind in "iu"
-        and not isinstance(exponent, float)
-        and xp.asarray(exponent).dtype.kind in "iu"
-        and exponent < 0
-    ):
+def _check_int_pow(args):
+    input, exponent = args[0], args[1]
+    if isinstance(exponent, Tensor) or not isinstance(input, Tensor):
+        return
+    if input._data.dtype.kind in "iub" and exponent.__class__ is int and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    check_scalar_fits(exponent, _dtypes.result_type(input, exponent))
 
 
-@defop(name="pow", promote="same", scalars=("exponent",), input=_pow_input)
+def _power(input, exponent):
+    """``input ** exponent`` for a tensor exponent, with torch's integer rules: no bool
+    kernel, and a negative integer exponent gives 0 (1 for base 1, +-1 for base -1)."""
+    dtype = xp.result_type(input, exponent)
+    if dtype == xp.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    if dtype.kind not in "iu" or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
+        return xp.power(input, exponent)
+    negative = exponent < 0
+    out = xp.power(input, xp.where(negative, 0, exponent).astype(exponent.dtype))
+    odd = (exponent & 1) != 0
+    special = xp.where(input == 1, 1, xp.where(input == -1, xp.where(odd, -1, 1), 0))
+    return xp.where(negative, special, out).astype(dtype)
+
+
+@defop(name="pow", promote="same", check=_check_int_pow, scalars=("exponent",), input=_pow_input)
 def _pow_scalar(input, exponent):
-    _check_int_pow(input, exponent)
     return xp.power(input, exponent)
 
 
@@ -276,9 +337,7 @@ def _pow_scalar(input, exponent):
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
 )
 def _pow_tensor(input, exponent):
-    if input.dtype.kind in "iu" and exponent.dtype.kind in "iu" and (exponent < 0).any():
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return xp.power(input, exponent)
+    return _power(input, exponent)
 
 
 @defop(
@@ -289,7 +348,7 @@ def _pow_tensor(input, exponent):
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
 )
 def _pow_self_scalar(input, exponent):
-    return xp.power(input, exponent)
+    return _power(input, exponent)
 
 
 @export(inplace=True)
@@ -402,24 +461,41 @@ arctan = export(atan, name="arctan", inplace=True)
 @defop(input=lambda grad, result: threshold_backward(grad, result, 0))
 def relu(input):
     """max(input, 0)."""
-    return xp.maximum(input, 0) if input.dtype != xp.bool_ else input.copy()
+    if input.dtype == xp.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return xp.maximum(input, 0)
 
 
 @export(inplace=True)
 @defop(input=lambda grad, input: grad * input.sign())
 def abs(input):
+    _no_bool(input, "abs_cpu")
     return xp.abs(input)
 
 
 absolute = export(abs, name="absolute", inplace=True)
 
 
+def _no_bool(input, kernel):
+    if input.dtype == xp.bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _zero_grad_unary(name, ufunc):
-    op = defop(name=name, input=_zeros)(lambda input: ufunc(input))
-    return export(op, inplace=True)
+    kernel = f"{name}_vml_cpu"
+
+    def forward(input):
+        _no_bool(input, kernel)  # torch's rounding kernels have no bool loop
+        return ufunc(input)
+
+    return export(defop(name=name, input=_zeros)(forward), inplace=True)
 
 
-sign = _zero_grad_unary("sign", xp.sign)
+def _sign(input):
+    return input.copy() if input.dtype == xp.bool_ else xp.sign(input)
+
+
+sign = export(defop(name="sign", input=_zeros)(_sign), inplace=True)
 floor = _zero_grad_unary("floor", xp.floor)
 ceil = _zero_grad_unary("ceil", xp.ceil)
 trunc = _zero_grad_unary("trunc", xp.trunc)
@@ -464,8 +540,12 @@ def round(input, *, decimals=None) -> Tensor:
     return _round_decimals(input, int(decimals))
 
 
+def _frac_check(args):
+    _no_integer_round(args[0]._data, "frac_cpu")
+
+
 @export(inplace=True)
-@defop(promote="float", input=lambda grad: grad)
+@defop(promote="float", check=_frac_check, input=lambda grad: grad)
 def frac(input):
     return input - xp.trunc(input)
 
@@ -500,7 +580,13 @@ def _clamp_scalar(input, min, max):
         out = xp.maximum(out, min)
     if max is not None:
         out = xp.minimum(out, max)
-    return out.astype(xp.result_type(input, *(b for b in (min, max) if b is not None)), copy=False)
+    return out.astype(_scalar_result(input, min, max), copy=False)
+
+
+def _scalar_result(input, *numbers):
+    # torch's promotion of an array with numbers: a float bound makes an int tensor the
+    # default float dtype (NumPy would pick float64)
+    return _dtypes.result_type(Tensor._make(input), *numbers).np
 
 
 @defop(
@@ -538,7 +624,7 @@ clip = export(clamp, name="clip", inplace=True)
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
 )
 def _clamp_min_scalar(input, min):
-    return xp.maximum(input, min).astype(xp.result_type(input, min), copy=False)
+    return xp.maximum(input, min).astype(_scalar_result(input, min), copy=False)
 
 
 @defop(
@@ -547,7 +633,7 @@ def _clamp_min_scalar(input, min):
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
 )
 def _clamp_max_scalar(input, max):
-    return xp.minimum(input, max).astype(xp.result_type(input, max), copy=False)
+    return xp.minimum(input, max).astype(_scalar_result(input, max), copy=False)
 
 
 @export(inplace=True)
@@ -590,13 +676,17 @@ def minimum(input, other):
     return xp.minimum(input, other)
 
 
-fmax = export(maximum, name="fmax")
-fmin = export(minimum, name="fmin")
+def _check_where(args):
+    input, other = args[1], args[2]
+    if isinstance(input, Tensor) != isinstance(other, Tensor):
+        number = other if isinstance(input, Tensor) else input
+        check_scalar_fits(number, _dtypes.result_type(input, other), lenient=True)
 
 
 # published by indexed.py, whose ``where`` also takes the one-argument form
 @defop(
     promote="same",
+    check=_check_where,
     scalars=("input", "other"),
     input=lambda grad, condition: where(condition, grad, 0.0),
     other=lambda grad, condition: where(condition, 0.0, grad),
@@ -634,9 +724,18 @@ def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * tensor1 / tensor2
 
 
+def _check_lerp(args):
+    input, end = args[0], args[1]
+    if isinstance(end, Tensor) and end._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            f"expected dtype {input.dtype.c_name} for `end` but got dtype {end.dtype.c_name}"
+        )
+
+
 @export(inplace=True)
 @defop(
     promote="same",
+    check=_check_lerp,
     scalars=("weight",),
     input=lambda grad, weight: grad * (1 - weight),
     end=lambda grad, weight: grad * weight,
@@ -682,7 +781,7 @@ def _bitwise(name, ufunc):
         _integers_only(name, input, other)
         return ufunc(input, other)
 
-    return export(defop(name=name, scalars=("other",))(forward), inplace=True)
+    return export(defop(name=name, promote="same", scalars=("other",))(forward), inplace=True)
 
 
 logical_and = _logical("logical_and", xp.logical_and)

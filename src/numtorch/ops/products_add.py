@@ -80,13 +80,16 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
         >>> torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3), alpha=2)
         tensor([7., 7.])
     """
-    if mat.ndim != 2 or vec.ndim != 1 or mat.shape[1] != vec.shape[0]:
+    if input.ndim > 1 or mat.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
+        )
+    if mat.shape[1] != vec.shape[0] or input.numel() not in (1, mat.shape[0]):
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
             f"({'x'.join(map(str, mat.shape))}), vec ({'x'.join(map(str, vec.shape))})"
         )
     _same_dtypes("addmv", input, mat, vec)
-    _check_expand(input, (mat.shape[0],))
     _check_scalars(input.dtype, beta, alpha)
     return _addmv(input, mat, vec, beta, alpha)
 
@@ -157,7 +160,15 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.baddbmm(torch.zeros(2, 1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1)).shape
         torch.Size([2, 1, 1])
     """
-    _check_batches(input, batch1, batch2)
+    for name, b in (("batch1", batch1), ("batch2", batch2)):
+        if b.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    expected = [batch1.shape[0], batch1.shape[2]]
+    if list(batch2.shape[:2]) != expected:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: {expected} but "
+            f"got: {list(batch2.shape[:2])}."
+        )
     if not (input.dtype is batch1.dtype is batch2.dtype):
         raise RuntimeError(
             f"Input dtypes must be the same, got: input {input.dtype.c_name}, batch1: "

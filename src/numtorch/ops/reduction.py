@@ -126,6 +126,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 
 @export
 def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    if not input.is_floating_point():  # no NaN to skip: integers keep sum's dtype
+        return sum(input, dim, keepdim, dtype=dtype)
     return sum(where(input.isnan(), 0.0, input), dim, keepdim, dtype=dtype)
 
 
@@ -219,6 +221,9 @@ def _std_backward(grad, input, result, dim, correction, keepdim):
 
 
 def _moment(input, dim, correction, keepdim, take_root):
+    if input.dtype == xp.float16:  # torch accumulates half in float: no overflow in the sum
+        out = _moment(input.astype(xp.float32), dim, correction, keepdim, take_root)
+        return out.astype(xp.float16)
     n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
     if n - correction <= 0:  # torch gives inf or nan here rather than raising
         biased = (
@@ -251,7 +256,8 @@ def _correction(unbiased, correction):
 def _moment_args(input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):  # legacy var(input, unbiased)
         dim, unbiased = None, dim
-    _check_float(input, name)
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
     return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
 
 
@@ -339,6 +345,8 @@ def _extreme(name, all_fn, arg_fn):
         ),
     )
     def reduce_dim(input, dim, keepdim=False):
+        if input.shape[dim] == 0 if input.ndim else False:
+            raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
         indices = arg_fn(input, axis=dim, keepdims=True)
         values = xp.take_along_axis(input, indices, dim)
         if not keepdim:
@@ -378,6 +386,15 @@ def _amax_amin(name, fn):
 
     def public(input, dim=(), keepdim=False) -> Tensor:
         dims = reduce_dims(dim, input.ndim)
+        shape = input._data.shape
+        if dims is None and input._data.size == 0:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        for d in range(len(shape)) if dims is None else dims:
+            if shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         return reduce(input, dims, keepdim)
 
     public.__name__ = name
@@ -388,9 +405,21 @@ amax = _amax_amin("amax", xp.amax)
 amin = _amax_amin("amin", xp.amin)
 
 
+def _check_nonempty(name, data, dim):
+    if dim is None:
+        raise IndexError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+        )
+    dim = _wrap_dim(dim, data.ndim)
+    if data.ndim and data.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
 def _arg(name, fn):
     def public(input, dim=None, keepdim=False) -> Tensor:
         data = input._data
+        if data.size == 0:
+            _check_nonempty(name, data, dim)
         if dim is None:
             out = fn(data.reshape(-1))
             if keepdim:
@@ -465,12 +494,14 @@ def _log_softmax(input, dim):
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 
-def _softmax_input(input, dtype):
+def _softmax_input(input, dtype, dim, kernel="softmax"):
     if dtype is not None:
         return input.to(dtype)
     if input._data.dtype.kind not in "fc":
+        # torch's kernel for the last dim has its own name
+        where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
         raise NotImplementedError(
-            f"\"softmax_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
+            f"\"{kernel}{where}_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
         )
     return input
 
@@ -478,13 +509,15 @@ def _softmax_input(input, dtype):
 @export
 def softmax(input, dim=None, dtype=None) -> Tensor:
     """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
-    return _softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "softmax"))
+    dim = _softmax_dim(input, dim, "softmax")
+    return _softmax(_softmax_input(input, dtype, dim), dim)
 
 
 @export
 def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably."""
-    return _log_softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "log_softmax"))
+    dim = _softmax_dim(input, dim, "log_softmax")
+    return _log_softmax(_softmax_input(input, dtype, dim, "log_softmax"), dim)
 
 
 # -- norms -----------------------------------------------------------------------------------
@@ -559,7 +592,7 @@ def _cumsum(input, dim):
     return xp.cumsum(input, axis=dim, dtype=xp.int64 if input.dtype.kind in "biu" else None)
 
 
-@export
+@export(inplace=True)
 def cumsum(input, dim, *, dtype=None) -> Tensor:
     if dtype is not None:
         input = input.to(dtype)
@@ -581,15 +614,26 @@ _topk_type = return_type("topk")
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _sort(input, dim, descending):
-    idx = xp.argsort(-input if descending else input, axis=dim, kind="stable")
+    idx = _order(input, dim, descending)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+
+
+def _order(input, dim, descending):
+    """Stable sorting indices; descending keeps equal elements in their original order and
+    puts NaN first (negating would wrap unsigned and minimum integers)."""
+    if not descending:
+        return xp.argsort(input, axis=dim, kind="stable")
+    n = input.shape[dim] if input.ndim else 1
+    flipped = xp.argsort(xp.flip(input, dim), axis=dim, kind="stable")
+    return xp.flip(n - 1 - flipped, dim)
 
 
 @export
 def sort(input, dim=-1, descending=False, stable=False):
     """Sorted values and their indices along ``dim``."""
-    if input._data.dtype == xp.bool_:
-        input = input.to(_dtypes.uint8)
+    if input._data.dtype == xp.bool_:  # NumPy sorts bools; only the values keep their dtype
+        values, indices = _sort(input.to(_dtypes.uint8), _wrap_dim(dim, input.ndim), descending)
+        return _sort_type(values.to(_dtypes.bool_), indices)
     return _sort(input, _wrap_dim(dim, input.ndim), descending)
 
 
@@ -605,7 +649,7 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _topk(input, k, dim, largest, sorted):
-    order = xp.argsort(-input if largest else input, axis=dim, kind="stable")
+    order = _order(input, dim, largest)
     idx = xp.take(order, xp.arange(k), axis=dim)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
 
@@ -622,13 +666,19 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 @export
 def all(input, dim=None, keepdim=False) -> Tensor:
     axis = reduce_dims(dim, input.ndim) if dim is not None else None
-    return Tensor._make(xp.asarray(xp.all(input._data, axis=axis, keepdims=keepdim)))
+    return _logical_result(input, xp.all(input._data, axis=axis, keepdims=keepdim))
+
+
+def _logical_result(input, out):
+    # torch keeps uint8 for all/any of uint8 tensors (a legacy of byte masks)
+    dtype = xp.uint8 if input._data.dtype == xp.uint8 else xp.bool_
+    return Tensor._make(xp.asarray(out, dtype=dtype))
 
 
 @export
 def any(input, dim=None, keepdim=False) -> Tensor:
     axis = reduce_dims(dim, input.ndim) if dim is not None else None
-    return Tensor._make(xp.asarray(xp.any(input._data, axis=axis, keepdims=keepdim)))
+    return _logical_result(input, xp.any(input._data, axis=axis, keepdims=keepdim))
 
 
 @export

@@ -4,6 +4,8 @@ record a node on inputs that require grad, and backward through it raises."""
 
 from __future__ import annotations
 
+import math
+
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .registry import defop, export
@@ -53,8 +55,19 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if dim is None:
         outputs = _unique_all(input)
     else:
-        outputs = _unique_dim(input, _wrap_dim(dim, max(input.ndim, 1)))
+        outputs = _unique_dim(input, _unique_dim_arg(input, dim))
     return _pick(outputs, return_inverse, return_counts)
+
+
+def _unique_dim_arg(input, dim) -> int:
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    dim = _wrap_dim(dim, input.ndim)
+    if any(n == 0 for d, n in enumerate(input.shape) if d != dim):
+        raise RuntimeError(
+            "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+        )
+    return dim
 
 
 def _consecutive_runs(input, dim):
@@ -63,7 +76,8 @@ def _consecutive_runs(input, dim):
         changed = flat[1:] != flat[:-1]
     else:
         moved = xp.moveaxis(input, dim, 0)
-        changed = (moved[1:] != moved[:-1]).reshape(max(moved.shape[0] - 1, 0), -1).any(axis=1)
+        rest = math.prod(moved.shape[1:])
+        changed = (moved[1:] != moved[:-1]).reshape(max(moved.shape[0] - 1, 0), rest).any(axis=1)
     length = input.size if dim is None else input.shape[dim]
     starts = xp.concatenate([xp.ones(min(length, 1), bool), changed])
     inverse = xp.cumsum(starts) - 1
@@ -94,7 +108,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         tensor([1, 2, 3, 1])
     """
     if dim is not None:
-        dim = _wrap_dim(dim, max(input.ndim, 1))
+        dim = _unique_dim_arg(input, dim)
     return _pick(_unique_consecutive(input, dim), return_inverse, return_counts)
 
 

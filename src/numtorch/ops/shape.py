@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 from .. import _dtypes
 from .._creation import shape_arg, zeros
@@ -51,11 +52,32 @@ def _unsafe_view(input, shape):
     return input.reshape(shape)
 
 
+def _view_dtype(input, dtype) -> Tensor:
+    """The same bytes read as ``dtype`` (the last dim rescales when item sizes differ)."""
+    if dtype is input.dtype:
+        return view(input, input.shape)
+    data = input._data
+    if dtype.itemsize != data.itemsize:
+        if data.ndim == 0 or data.strides[-1] != data.itemsize:
+            raise RuntimeError(
+                "self.stride(-1) must be 1 to view " + f"{input.dtype} as {dtype} "
+                "(different element sizes), but got " + str(input.stride(-1) if data.ndim else 0)
+            )
+        if (data.shape[-1] * data.itemsize) % dtype.itemsize:
+            raise RuntimeError(
+                f"self.size(-1) must be divisible by {dtype.itemsize // data.itemsize} to view "
+                f"{input.dtype} as {dtype} (different element sizes), but got {data.shape[-1]}"
+            )
+    out = Tensor._make(data.view(dtype.np))
+    out._vc = input._get_vc()  # shares memory: in-place writes show in both
+    return out
+
+
 @export
 def view(input, *shape) -> Tensor:
     """Same data with a new shape (no copy; fails where reshape would need one)."""
     if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
-        raise RuntimeError("numtorch does not support reinterpreting a tensor as another dtype")
+        return _view_dtype(input, shape[0])
     return _view(input, infer_shape(shape_arg(shape), input._data.size))
 
 
@@ -230,7 +252,53 @@ Tensor.T = property(
     lambda self: _permute(self, tuple(range(self.ndim - 1, -1, -1))),
     doc="The tensor with its dims reversed.",
 )
-Tensor.mT = property(lambda self: transpose(self, -2, -1), doc="Transpose of the last 2 dims.")
+
+
+def _matrix_transpose(self, name: str, conjugate: bool, warn_name: str) -> Tensor:
+    if self.ndim == 0:  # deprecated in torch: the identity
+        hint = (
+            "Consider using x.conj()."
+            if conjugate
+            else "This function is the identity in these cases."
+        )
+        warnings.warn(
+            f"{warn_name} is deprecated on 0-D tensors. {hint}", UserWarning, stacklevel=3
+        )
+        return self
+    if self.ndim < 2:
+        raise RuntimeError(
+            f"{name} is only supported on matrices or batches of matrices. Got {self.ndim}-D "
+            "tensor."
+        )
+    out = transpose(self, -2, -1)
+    return out.conj() if conjugate and self.is_complex() else out
+
+
+def _hermitian(self) -> Tensor:
+    if self.ndim not in (0, 2):
+        extra = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
+        raise RuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D "
+            f"tensor.{extra}"
+        )
+    return _matrix_transpose(self, "tensor.H", True, "Tensor.H")
+
+
+@export
+def adjoint(input) -> Tensor:
+    """The conjugate transpose of the last two dims (a view)."""
+    return _matrix_transpose(input, "tensor.adjoint()", True, "adjoint()")
+
+
+Tensor.mT = property(
+    lambda self: _matrix_transpose(self, "tensor.mT", False, "Tensor.mT"),
+    doc="Transpose of the last 2 dims.",
+)
+Tensor.mH = property(
+    lambda self: _matrix_transpose(self, "tensor.mH", True, "Tensor.mH"),
+    doc="Conjugate transpose of the last 2 dims.",
+)
+Tensor.H = property(_hermitian, doc="Conjugate transpose of a matrix.")
 
 
 @defop(name="expand", view=True, input=lambda grad, input_shape: grad.sum_to_size(input_shape))
@@ -326,7 +394,10 @@ def _clone(input):
 
 @export
 def clone(input, *, memory_format=None) -> Tensor:
-    """A copy of the data that stays in the graph (its gradient flows to ``input``)."""
+    """A copy of the data that stays in the graph (its gradient flows to ``input``); strides
+    are kept unless ``memory_format=torch.contiguous_format``."""
+    if memory_format is not None and repr(memory_format) == "torch.contiguous_format":
+        return _clone_contiguous(input)
     return _clone(input)
 
 

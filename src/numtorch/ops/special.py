@@ -362,8 +362,12 @@ def sinc(input):
         >>> torch.sinc(torch.tensor([0.0, 0.5]))
         tensor([1.0000, 0.6366])
     """
+    dtype = input.dtype
+    if dtype == xp.float16:  # torch computes half in float: sin(pi * 1) must round to 0
+        input = input.astype(xp.float32)
     scaled = input * math.pi
-    return xp.where(input == 0, 1, xp.sin(scaled) / xp.where(input == 0, 1, scaled))
+    out = xp.where(input == 0, 1, xp.sin(scaled) / xp.where(input == 0, 1, scaled))
+    return out.astype(dtype, copy=False)
 
 
 # -- signs -----------------------------------------------------------------------------------

@@ -45,6 +45,12 @@ def trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
         >>> torch.trapezoid(torch.tensor([1.0, 2.0, 3.0]))
         tensor(4.)
     """
+    if x is not None and not isinstance(x, Tensor):
+        raise TypeError(
+            "trapezoid() received an invalid combination of arguments - got (Tensor, "
+            f"{type(x).__name__}), but expected one of:\n * (Tensor y, Tensor x, *, int dim = -1)"
+            "\n * (Tensor y, *, Number dx = 1, int dim = -1)\n"
+        )
     dim = _wrap_dim(dim, y.ndim)
     if y.shape[dim] == 0:
         shape = [s for d, s in enumerate(y.shape) if d != dim]
@@ -55,7 +61,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
     if isinstance(x, Tensor):
         left, right = narrow_slice(y, dim, 0, y.shape[dim] - 1), narrow_slice(y, dim, 1, None)
         return _div_scalar((_spacing(y, x, dim) * (right + left)).sum(dim), 2.0)
-    step = 1 if dx is None and x is None else dx if dx is not None else x
+    step = 1 if dx is None else dx
     # constant spacing simplifies to dx * (sum - (first + last) / 2)
     ends = _mul_scalar(y.select(dim, 0) + y.select(dim, -1), 0.5)
     return _mul_scalar(y.sum(dim) - ends, step)
@@ -77,7 +83,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
     left, right = narrow_slice(y, dim, 0, y.shape[dim] - 1), narrow_slice(y, dim, 1, None)
     if isinstance(x, Tensor):
         return _div_scalar((_spacing(y, x, dim) * (left + right)).cumsum(dim), 2.0)
-    step = 1 if dx is None and x is None else dx if dx is not None else x
+    step = 1 if dx is None else dx
     return _mul_scalar(left + right, step / 2.0).cumsum(dim)
 
 

@@ -124,18 +124,15 @@ _as_strided_inplace = defop(
 
 def as_strided_(self, size, stride, storage_offset=None) -> Tensor:
     """Give ``self`` new sizes and strides over its storage (see :func:`as_strided`)."""
-    check_inplace(self, "as_strided_")
+    from .inplace_views import _restride
+
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     flat, offset = _storage(self._data)
     geometry = (flat.shape[0], tuple(self.shape), self.stride(), offset)
     start = offset if storage_offset is None else int(storage_offset)
-    out = _as_strided_inplace(self, size, stride, start, geometry)
-    self._data = out._data
-    self._bump_version()
-    if out._grad_fn is not None:
-        self._grad_fn = out._grad_fn
-        self._output_nr = 0
-    return self
+    return _restride(
+        self, _as_strided_inplace, _as_strided, "as_strided_", size, stride, start, geometry
+    )
 
 
 Tensor.as_strided_ = as_strided_

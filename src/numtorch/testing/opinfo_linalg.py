@@ -61,6 +61,30 @@ def _sign_free(vectors, axis):
 
 PRODUCTS = [
     OpInfo(
+        "baddbmm",
+        lambda t, c, a, b: t.baddbmm(c, a, b, beta=0.5, alpha=2.0),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 2, 2, 4), _n(rng, 2, 4, 3)))],
+        lambda c, a, b: 0.5 * c + 2.0 * a @ b,
+    ),
+    OpInfo(
+        "addbmm",
+        lambda t, c, a, b: t.addbmm(c, a, b, alpha=-1.5),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 2, 2, 4), _n(rng, 2, 4, 3)))],
+        lambda c, a, b: c - 1.5 * (a @ b).sum(0),
+    ),
+    OpInfo(
+        "addmv",
+        lambda t, c, a, b: t.addmv(c, a, b, beta=2.0),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 3, 4), _n(rng, 4)))],
+        lambda c, a, b: 2.0 * c + a @ b,
+    ),
+    OpInfo(
+        "addr",
+        lambda t, c, a, b: t.addr(c, a, b, alpha=0.5),
+        lambda rng: [Sample((_n(rng, 1, 4), _n(rng, 3), _n(rng, 4)))],
+        lambda c, a, b: c + 0.5 * np.outer(a, b),
+    ),
+    OpInfo(
         "kron",
         lambda t, a, b: t.kron(a, b),
         lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 2, 2))), Sample((_n(rng, 3), _n(rng, 2, 2)))],

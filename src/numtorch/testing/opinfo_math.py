@@ -86,6 +86,18 @@ def _xlogy_ref(x, y):
 
 POINTWISE = [
     OpInfo(
+        "fmax",
+        lambda t, a, b: t.fmax(a, b),
+        lambda rng: [Sample((_distinct(rng, 2, 3), _distinct(rng, 3)))],
+        np.fmax,
+    ),
+    OpInfo(
+        "fmin",
+        lambda t, a, b: t.fmin(a, b),
+        lambda rng: [Sample((_distinct(rng, 2, 3), _distinct(rng, 2, 3) + 0.11))],  # no ties
+        np.fmin,
+    ),
+    OpInfo(
         "atan2",
         lambda t, a, b: t.atan2(a, b),
         _binary_samples(_n, _away, scalar=False),
@@ -163,6 +175,12 @@ POINTWISE = [
         lambda a: np.copysign(a, -1.0),
     ),
     OpInfo("sgn", lambda t, x: t.sgn(x), _shapes_unary(_away), np.sign),
+    OpInfo(
+        "angle",
+        lambda t, x: t.angle(x),
+        _shapes_unary(_away),
+        lambda x: np.where(x < 0, np.pi, 0.0),
+    ),
     OpInfo(
         "float_power",
         lambda t, x: t.float_power(x, 3),

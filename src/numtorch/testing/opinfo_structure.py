@@ -216,4 +216,36 @@ INDEXED = [
 ]
 
 
-STRUCTURE_OPS = TRIANGULAR + CONSTRUCTION + INDEXED
+# In-place view ops change a non-leaf's geometry (x * 1: a fresh tensor in the graph).
+INPLACE_VIEWS = [
+    OpInfo(
+        "transpose_",
+        lambda t, x: (x * 1).transpose_(0, 2),
+        lambda rng: [Sample((_n(rng, 2, 3, 4),))],
+        lambda x: np.swapaxes(x, 0, 2),
+    ),
+    OpInfo("t_", lambda t, x: (x * 1).t_(), lambda rng: [Sample((_n(rng, 2, 3),))], np.transpose),
+    OpInfo(
+        "squeeze_",
+        lambda t, x: (
+            (x * 1).squeeze_() + (x * 1).squeeze_(1).squeeze_(2) + (x * 1).squeeze_((1, 3))
+        ),
+        lambda rng: [Sample((_n(rng, 2, 1, 3, 1),))],
+        lambda x: 3 * x.squeeze(),
+    ),
+    OpInfo(
+        "unsqueeze_",
+        lambda t, x: (x * 1).unsqueeze_(-1),
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        lambda x: x[..., None],
+    ),
+    OpInfo(
+        "as_strided",
+        lambda t, x: x.as_strided((2, 2), (1, 2), 1) + (x * 1).as_strided_((2,), (2,)),
+        lambda rng: [Sample((_n(rng, 6),))],
+        lambda x: np.array([[x[1], x[3]], [x[2], x[4]]]) + x[[0, 2]],
+    ),
+]
+
+
+STRUCTURE_OPS = INPLACE_VIEWS + TRIANGULAR + CONSTRUCTION + INDEXED

@@ -6,8 +6,6 @@ from ..._tensor import Tensor
 from ...ops.linalg import addmm
 from ...ops.linalg import einsum as _einsum
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half"}
-
 
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     """``input @ weight.T + bias`` (weight: (out_features, in_features)).
@@ -27,10 +25,19 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
             f"{weight.ndim}D"
         )
     if input._data.dtype != weight._data.dtype:
-        a, b = input._data.dtype.name, weight._data.dtype.name
+        if bias is not None and input.ndim in (2, 3):  # torch's addmm path words it so
+            raise RuntimeError(
+                f"mat1 and mat2 must have the same dtype, but got {input.dtype.scalar_name} and "
+                f"{weight.dtype.scalar_name}"
+            )
         raise RuntimeError(
-            f"mat1 and mat2 must have the same dtype, but got {_TYPE_NAMES.get(a, a)} and "
-            f"{_TYPE_NAMES.get(b, b)}"
+            "expected m1 and m2 to have the same dtype, but got: "
+            f"{input.dtype.c_name} != {weight.dtype.c_name}"
+        )
+    if bias is not None and bias._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            f"self and mat2 must have the same dtype, but got {bias.dtype.scalar_name} and "
+            f"{weight.dtype.scalar_name}"
         )
     if bias is None:
         return input.matmul(weight.t())

@@ -12,6 +12,7 @@ import math
 import warnings
 
 from ..._creation import ones_like
+from ..._dtypes import result_type as torch_result_type
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.nn import loss as L
@@ -65,6 +66,9 @@ def mse_loss(
     """
     reduction = _reduction(size_average, reduce, reduction)
     _warn_broadcast(input, target)
+    if not (input.is_floating_point() or target.is_floating_point()):
+        dtype = torch_result_type(input, target)
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dtype.scalar_name}'")
     return L.mse_loss_op(input, target, reduction)
 
 
@@ -78,9 +82,9 @@ def l1_loss(
 
 
 def _check_target_dtype(target):
-    if not isinstance(target, Tensor) or target._data.dtype.kind not in "iub":
-        found = target.dtype._tag[:-6] if isinstance(target, Tensor) else type(target).__name__
-        raise RuntimeError(f"expected scalar type Long but found {found}")
+    if not isinstance(target, Tensor) or target._data.dtype.name not in ("int64", "uint8"):
+        found = target.dtype.scalar_name if isinstance(target, Tensor) else type(target).__name__
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {found}")
 
 
 def nll_loss(
@@ -217,6 +221,10 @@ def binary_cross_entropy(
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
     L.check_not_differentiable("binary_cross_entropy", "weight", weight)
+    if target._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            f"Found dtype {target.dtype.scalar_name} but expected {input.dtype.scalar_name}"
+        )
     return L.binary_cross_entropy_op(input, target, weight, reduction)
 
 
@@ -246,6 +254,14 @@ def binary_cross_entropy_with_logits(
     name = "binary_cross_entropy_with_logits"
     L.check_not_differentiable(name, "weight", weight)
     L.check_not_differentiable(name, "pos_weight", pos_weight)
+    if not target.is_floating_point():  # torch's kernel writes into a target-like buffer
+        raise RuntimeError(
+            f"result type {input.dtype.scalar_name} can't be cast to the desired output type "
+            f"{target.dtype.scalar_name}"
+        )
+    if target._data.dtype != input._data.dtype:  # the loss takes the promoted dtype
+        dtype = torch_result_type(input, target)
+        input, target = input.to(dtype), target.to(dtype)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction)
 
 

@@ -16,7 +16,7 @@ from ...ops.pointwise import minimum, where
 from ...ops.shape import broadcast_tensors
 from .activation import logsigmoid
 from .distance import pairwise_distance
-from .loss import _check_target_dtype, _reduction, legacy_reduction
+from .loss import _reduction, legacy_reduction
 
 
 def margin_ranking_loss(
@@ -126,7 +126,8 @@ def multi_margin_loss(
             f"input samples (batch size). Expected target size [{batch}], but got "
             f"{list(target.shape)}. Input has shape {list(input.shape)}."
         )
-    _check_target_dtype(target)
+    if target._data.dtype.name != "int64":
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_name}")
     if weight is not None:
         L.check_not_differentiable("multi_margin_loss", "weight", weight)
         if weight.numel() != classes:

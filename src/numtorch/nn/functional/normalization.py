@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ..._dtypes import finfo
+from ..._dtypes import finfo, float16, float32
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.nn import normalization as N
@@ -16,6 +16,19 @@ from .pooling import avg_pool2d, avg_pool3d
 def _check_running(name, stat, channels):
     if stat is not None and stat.numel() != channels:
         raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
+
+
+def _check_dtypes(input, kernel, *parameters):
+    """torch's CPU rule for norm kernels: parameters share the input's dtype, except that a
+    half or bfloat16 input may have float32 parameters; integer inputs have no kernel."""
+    dtypes = {t.dtype for t in parameters if t is not None}
+    if dtypes and dtypes != {input.dtype}:
+        if any(d is not float32 for d in dtypes):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if input.dtype is not float16:  # numtorch has no bfloat16
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_name}'")
 
 
 def batch_norm(
@@ -62,6 +75,9 @@ def batch_norm_unchecked(
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{input.dtype.scalar_name}'")
+    _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
     results = N.native_batch_norm_op(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )
@@ -102,6 +118,7 @@ def check_layer_norm(input: Tensor, normalized_shape, weight, bias) -> tuple:
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
                 f"shape {list(t.shape)} and normalized_shape = {list(normalized_shape)}"
             )
+    _check_dtypes(input, "LayerNormKernelImpl", weight, bias)
     return normalized_shape
 
 
@@ -124,6 +141,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
                 f"input, but got {name} of shape {list(t.shape)} and input of shape "
                 f"{list(input.shape)}"
             )
+    _check_dtypes(input, "GroupNormKernelImpl", weight, bias)
     hxw = input.numel() // max(n * c, 1)
     return N.native_group_norm_op(input, weight, bias, n, c, hxw, num_groups, eps)[0]
 

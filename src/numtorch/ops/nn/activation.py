@@ -107,6 +107,7 @@ def gelu_backward(grad_output, self, approximate="none"):
 
 @defop(name="gelu", input=lambda grad, input, approximate: gelu_backward(grad, input, approximate))
 def gelu_op(input, approximate="none"):
+    float_only(input, "GeluKernelImpl")
     return _gelu_forward(input, approximate)
 
 
@@ -119,6 +120,7 @@ def _silu_grad(grad, input):
 
 @defop(name="silu", input=_silu_grad)
 def silu_op(input):
+    float_only(input, "silu_cpu")
     return input / (1.0 + xp.exp(-input))
 
 
@@ -138,6 +140,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
 )
 def leaky_relu_op(input, negative_slope=0.01):
+    float_only(input, "leaky_relu_cpu")
     return xp.where(input > 0, input, input * negative_slope)
 
 
@@ -168,6 +171,10 @@ def _hardtanh_grad(grad, input, min_val, max_val):
 @defop(name="hardtanh", input=_hardtanh_grad)
 def hardtanh(input, min_val=-1.0, max_val=1.0):
     """Clamp to ``[min_val, max_val]``; the gradient is 0 at and beyond the bounds."""
+    if input.dtype == xp.bool_:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if input.dtype.kind == "u" and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     return xp.clip(input, min_val, max_val).astype(input.dtype, copy=False)
 
 
@@ -179,6 +186,7 @@ def _softplus_grad(grad, input, beta, threshold):
 @defop(name="softplus", input=_softplus_grad)
 def softplus(input, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``."""
+    float_only(input, "softplus_cpu")
     scaled = input * beta
     soft = xp.log1p(xp.exp(xp.minimum(scaled, threshold))) / beta
     return xp.where(scaled > threshold, input, soft).astype(input.dtype, copy=False)

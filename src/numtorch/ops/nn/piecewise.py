@@ -88,6 +88,8 @@ celu_op, celu_result_op = _register_elu("celu", "Celu")
 
 # -- threshold, hardshrink, softshrink ---------------------------------------------------------
 def _threshold_forward(input, threshold, value):
+    if input.dtype == xp.bool_:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     return xp.where(input > threshold, input, value).astype(input.dtype, copy=False)
 
 
