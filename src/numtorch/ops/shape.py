@@ -118,7 +118,8 @@ def _squeeze_all(input):
     name="squeeze_dim",
     node="SqueezeBackward1",
     view=True,
-    input=lambda grad, input_shape: grad.reshape(input_shape),
+    # torch's unsqueeze_to: an unsqueeze (so double backward records UnsqueezeBackward0)
+    input=lambda grad, input_shape, dim: grad.unsqueeze(dim) if input_shape[dim] == 1 else grad,
 )
 def _squeeze_dim(input, dim):
     return input.reshape(tuple(s for i, s in enumerate(input.shape) if i != dim or s != 1))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from ..._creation import zeros_like
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
 from ..pointwise import where
@@ -23,6 +24,13 @@ def float_only(input, kernel: str) -> None:
     if input.dtype.kind not in "fc":
         name = from_numpy_dtype(input.dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
+
+def zero_gradient(grad):
+    """The derivative of a backward op with respect to an input it reads only for its mask
+    or shape: zero, yet that input is an edge (torch's ``self: zeros_like(self)``), so the
+    first-order gradient requires grad under ``create_graph=True``."""
+    return zeros_like(grad)
 
 
 # -- erf, erfc -------------------------------------------------------------------------------
