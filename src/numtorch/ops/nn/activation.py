@@ -167,24 +167,62 @@ leaky_relu_result_op = defop(
 )(leaky_relu_op.spec.forward)
 
 
+def sigmoid_array(z):
+    """``1 / (1 + exp(-z))`` without overflow for large ``|z|``."""
+    e = xp.exp(-xp.abs(z))
+    return xp.where(z >= 0, 1.0, e) / (1.0 + e)
+
+
 # -- hardtanh, softplus -----------------------------------------------------------------------
-def _hardtanh_grad(grad, input, min_val, max_val):
+def masked(grad_output, mask):
+    """``grad_output`` where ``mask`` holds, else 0 (the backward of a piecewise-linear op)."""
+    return xp.where(mask, grad_output, 0).astype(grad_output.dtype, copy=False)
+
+
+@defop(
+    name="hardtanh_backward",
+    node="HardtanhBackwardBackward0",
+    grad_output=lambda grad, self, min_val, max_val: hardtanh_backward(
+        grad, self, min_val, max_val
+    ),
+    self=zero_gradient,
+)
+def hardtanh_backward(grad_output, self, min_val, max_val):
     # gradient only strictly inside (min_val, max_val), as torch's hardtanh_backward
-    return where((input > min_val) & (input < max_val), grad, 0.0)
+    return masked(grad_output, (self > min_val) & (self < max_val))
 
 
-@defop(name="hardtanh", input=_hardtanh_grad)
+@defop(
+    name="hardtanh",
+    input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
+)
 def hardtanh(input, min_val=-1.0, max_val=1.0):
     """Clamp to ``[min_val, max_val]``; the gradient is 0 at and beyond the bounds."""
     return xp.clip(input, min_val, max_val).astype(input.dtype, copy=False)
 
 
-def _softplus_grad(grad, input, beta, threshold):
-    scaled = input * beta
-    return grad * where(scaled > threshold, 1.0, scaled.sigmoid())
+def _softplus_double_backward(grad, grad_output, self, beta, threshold):
+    # d/dx sigmoid(beta x) = beta s (1 - s), zero on the linear side
+    s = (self * beta).sigmoid()
+    return where(self * beta < threshold, grad * grad_output * (s * (1 - s) * beta), 0.0)
 
 
-@defop(name="softplus", input=_softplus_grad)
+@defop(
+    name="softplus_backward",
+    node="SoftplusBackwardBackward0",
+    grad_output=lambda grad, self, beta, threshold: softplus_backward(grad, self, beta, threshold),
+    self=_softplus_double_backward,
+)
+def softplus_backward(grad_output, self, beta, threshold):
+    scaled = self * beta
+    slope = xp.where(scaled > threshold, 1.0, sigmoid_array(scaled))
+    return (grad_output * slope).astype(grad_output.dtype, copy=False)
+
+
+@defop(
+    name="softplus",
+    input=lambda grad, input, beta, threshold: softplus_backward(grad, input, beta, threshold),
+)
 def softplus(input, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``."""
     scaled = input * beta
@@ -194,9 +232,20 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 # -- log-sigmoid, mish, GLU ------------------------------------------------------------------
 @defop(
+    name="log_sigmoid_backward",
+    node="LogSigmoidBackwardBackward0",
+    grad_output=lambda grad, self: log_sigmoid_backward(grad, self),
+    # d/dx sigmoid(-x) = -s (1 - s), s = sigmoid(x)
+    self=lambda grad, grad_output, self: grad * grad_output * (self.sigmoid() - 1) * self.sigmoid(),
+)
+def log_sigmoid_backward(grad_output, self):
+    return (grad_output * sigmoid_array(-self)).astype(grad_output.dtype, copy=False)
+
+
+@defop(
     name="log_sigmoid",
     node="LogSigmoidBackward0",
-    input=lambda grad, input: grad * (-input).sigmoid(),
+    input=lambda grad, input: log_sigmoid_backward(grad, input),
 )
 def log_sigmoid(input):
     """``log(1 / (1 + exp(-x)))``, computed stably as ``min(x, 0) - log1p(exp(-|x|))``."""

@@ -10,9 +10,15 @@ that name is registered here and ``numtorch.nn.functional`` writes its result in
 from __future__ import annotations
 
 from ...backend import xp
-from ..pointwise import where
+from ..pointwise import threshold_backward, where
 from ..registry import defop
-from .activation import float_only, leaky_relu_backward, leaky_relu_result_grad
+from .activation import (
+    float_only,
+    leaky_relu_backward,
+    leaky_relu_result_grad,
+    masked,
+    zero_gradient,
+)
 
 # -- ELU, SELU, CELU ---------------------------------------------------------------------------
 # elu(x) = scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1); SELU and CELU
@@ -92,7 +98,7 @@ def _threshold_forward(input, threshold, value):
 
 
 def _threshold_grad(grad, input, threshold):
-    return where(input > threshold, grad, 0.0)
+    return threshold_backward(grad, input, threshold)
 
 
 threshold_op = defop(name="threshold", input=_threshold_grad)(_threshold_forward)
@@ -106,13 +112,34 @@ def _shrunk(input, lambd):
     return (input >= -lambd) & (input <= lambd)
 
 
-@defop(name="hardshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
+def _register_shrink_backward(name: str, node: str):
+    @defop(
+        name=name,
+        node=node,
+        grad_out=lambda grad, self, lambd: backward(grad, self, lambd),
+        self=zero_gradient,
+    )
+    def backward(grad_out, self, lambd):
+        return masked(grad_out, ~_shrunk(self, lambd))
+
+    return backward
+
+
+hardshrink_backward = _register_shrink_backward(
+    "hardshrink_backward", "HardshrinkBackwardBackward0"
+)
+softshrink_backward = _register_shrink_backward(
+    "softshrink_backward", "SoftshrinkBackwardBackward0"
+)
+
+
+@defop(name="hardshrink", input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd))
 def hardshrink_op(input, lambd=0.5):
     float_only(input, "hardshrink_cpu")
     return xp.where(_shrunk(input, lambd), 0, input).astype(input.dtype, copy=False)
 
 
-@defop(name="softshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
+@defop(name="softshrink", input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd))
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
     shifted = input - xp.clip(input, -lambd, lambd)
@@ -123,21 +150,45 @@ def softshrink_op(input, lambd=0.5):
 _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds 1/6 to float
 
 
+def _not_implemented(name: str):
+    def formula(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return formula
+
+
+# torch has no derivative for hardsigmoid_backward: its node is NotImplemented, which raises
 @defop(
-    name="hardsigmoid",
-    input=lambda grad, input: where((input > -3) & (input < 3), grad * _ONE_SIXTH, 0.0),
+    name="hardsigmoid_backward",
+    node="NotImplemented",
+    grad_output=_not_implemented("hardsigmoid_backward"),
+    self=_not_implemented("hardsigmoid_backward"),
 )
+def hardsigmoid_backward(grad_output, self):
+    return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
+
+
+@defop(name="hardsigmoid", input=lambda grad, input: hardsigmoid_backward(grad, input))
 def hardsigmoid_op(input):
     float_only(input, "hardsigmoid_cpu")
     return (xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
 
 
-def _hardswish_grad(grad, input):
+@defop(
+    name="hardswish_backward",
+    node="HardswishBackwardBackward0",
+    grad_output=lambda grad, self: hardswish_backward(grad, self),
+    self=lambda grad, grad_output, self: where(
+        (self > -3) & (self < 3), grad * grad_output / 3, 0.0
+    ),
+)
+def hardswish_backward(grad_output, self):
     # x (x + 3) / 6 inside (-3, 3): derivative x / 3 + 1/2 (0 at -3 and 1 at 3, as torch)
-    return where(input <= -3, 0.0, where(input < 3, grad * (input / 3 + 0.5), grad))
+    inside = xp.where(self < 3, grad_output * (self / 3 + 0.5), grad_output)
+    return xp.where(self <= -3, 0, inside).astype(grad_output.dtype, copy=False)
 
 
-@defop(name="hardswish", input=_hardswish_grad)
+@defop(name="hardswish", input=lambda grad, input: hardswish_backward(grad, input))
 def hardswish_op(input):
     float_only(input, "hardswish_cpu")
     return (input * xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
