@@ -23,6 +23,7 @@ from . import (  # noqa: F401
     selection,
     sets,
     shape,
+    softmax,
     special,
     triangular,
 )

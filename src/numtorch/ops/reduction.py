@@ -415,7 +415,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     return kind(amin(input, dim, keepdim), amax(input, dim, keepdim))
 
 
-# -- logsumexp, softmax, log_softmax ---------------------------------------------------------
+# -- logsumexp (softmax and log_softmax live in softmax.py) ------------------------------
 def _stable_max(input, dims):
     m = xp.max(input, axis=dims, keepdims=True) if input.size else xp.zeros((1,) * input.ndim)
     return xp.where(xp.isfinite(m), m, 0)
@@ -437,54 +437,6 @@ def _logsumexp(input, dim, keepdim):
 def logsumexp(input, dim, keepdim=False) -> Tensor:
     """log(sum(exp(x))) over ``dim``, computed stably."""
     return _logsumexp(input, reduce_dims(dim, input.ndim), keepdim)
-
-
-def _softmax_dim(input, dim, name):
-    if dim is None:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
-    return _wrap_dim(dim, input.ndim)
-
-
-@defop(
-    name="softmax",
-    node="SoftmaxBackward0",
-    input=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)),
-)
-def _softmax(input, dim):
-    e = xp.exp(input - _stable_max(input, dim))
-    return e / xp.sum(e, axis=dim, keepdims=True)
-
-
-@defop(
-    name="log_softmax",
-    node="LogSoftmaxBackward0",
-    input=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True),
-)
-def _log_softmax(input, dim):
-    shifted = input - _stable_max(input, dim)
-    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
-
-
-def _softmax_input(input, dtype):
-    if dtype is not None:
-        return input.to(dtype)
-    if input._data.dtype.kind not in "fc":
-        raise NotImplementedError(
-            f"\"softmax_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
-        )
-    return input
-
-
-@export
-def softmax(input, dim=None, dtype=None) -> Tensor:
-    """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
-    return _softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "softmax"))
-
-
-@export
-def log_softmax(input, dim=None, dtype=None) -> Tensor:
-    """log(softmax(x)) along ``dim``, computed stably."""
-    return _log_softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "log_softmax"))
 
 
 # -- norms -----------------------------------------------------------------------------------
