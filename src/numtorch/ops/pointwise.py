@@ -406,7 +406,7 @@ def relu(input):
 
 
 @export(inplace=True)
-@defop(input=lambda grad, input: grad * input.sign())
+@defop(input=lambda grad, input: grad * input.sgn())  # torch's abs backward records sgn
 def abs(input):
     return xp.abs(input)
 

@@ -9,7 +9,7 @@ from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .pointwise import where
+from .pointwise import _div_scalar, where
 from .registry import defop, export
 from .shape import cat
 
@@ -95,7 +95,9 @@ def _check_float(input, name):
 @defop(
     name="mean_all",
     node="MeanBackward0",
-    input=lambda grad, input_shape: grad.expand(input_shape) / _count(input_shape, None),
+    input=lambda grad, input_shape: _div_scalar(
+        grad.expand(input_shape), _count(input_shape, None)
+    ),
 )
 def _mean_all(input, dtype=None):
     return xp.mean(input, dtype=dtype)
@@ -104,8 +106,8 @@ def _mean_all(input, dtype=None):
 @defop(
     name="mean_dim",
     node="MeanBackward1",
-    input=lambda grad, input_shape, dim, keepdim: (
-        _expand_back(grad, input_shape, dim, keepdim) / _count(input_shape, dim)
+    input=lambda grad, input_shape, dim, keepdim: _div_scalar(
+        _expand_back(grad, input_shape, dim, keepdim), _count(input_shape, dim)
     ),
 )
 def _mean_dim(input, dim, keepdim=False, dtype=None):

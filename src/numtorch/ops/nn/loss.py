@@ -13,7 +13,7 @@ from ..._tensor import Tensor
 from ...backend import xp
 from ..pointwise import where
 from ..registry import defop
-from .activation import float_only
+from .activation import float_only, zero_gradient
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -86,15 +86,16 @@ def _register_nll(name: str, node: str):
         grad_output=lambda grad, target, weight, reduction, ignore_index: forward(
             grad, target, weight, reduction, ignore_index
         ),
+        self=zero_gradient,
     )
-    def backward(grad_output, input_shape, target, weight, reduction, ignore_index):
-        return _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_index)
+    def backward(grad_output, self, target, weight, reduction, ignore_index):
+        return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)
 
     @defop(
         name=name,
         node=node + "Backward0",
-        input=lambda grad, input_shape, target, weight, reduction, ignore_index: backward(
-            grad, input_shape, target, weight, reduction, ignore_index
+        input=lambda grad, input, target, weight, reduction, ignore_index: backward(
+            grad, input, target, weight, reduction, ignore_index
         ),
     )
     def forward(input, target, weight, reduction, ignore_index):
