@@ -195,11 +195,35 @@ def hardswish_op(input):
 
 
 # -- PReLU ------------------------------------------------------------------------------------
+# Each gradient of the kernel is one op with torch's node (PreluKernelBackwardBackward0,
+# edges grad_output, self, weight); ``which`` picks the input's or the weight's gradient
+# (before the engine sums the weight's over its broadcast dims).
+def _prelu_double_self(grad, grad_output, self, which):
+    if which == "input":
+        return zero_gradient(grad)  # piecewise linear in x: zero, as torch's
+    return where(self > 0, 0.0, grad * grad_output)
+
+
+@defop(
+    name="_prelu_kernel_backward",
+    node="PreluKernelBackwardBackward0",
+    grad_output=lambda grad, self, weight, which: prelu_kernel_backward(grad, self, weight, which),
+    self=_prelu_double_self,
+    weight=lambda grad, grad_output, self, which: (
+        where(self > 0, 0.0, grad * grad_output) if which == "input" else None
+    ),
+)
+def prelu_kernel_backward(grad_output, self, weight, which):
+    if which == "input":
+        return xp.where(self > 0, grad_output, weight * grad_output)
+    return xp.where(self > 0, 0, self * grad_output).astype(grad_output.dtype, copy=False)
+
+
 @defop(
     name="_prelu_kernel",
     node="PreluKernelBackward0",
-    input=lambda grad, input, weight: where(input > 0, grad, weight * grad),
-    weight=lambda grad, input: where(input >= 0, 0.0, input * grad),
+    input=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "input"),
+    weight=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "weight"),
 )
 def prelu_kernel_op(input, weight):
     float_only(input, "prelu_cpu")
