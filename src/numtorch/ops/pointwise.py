@@ -152,6 +152,11 @@ def _div_scalar(input, other):
     return xp.true_divide(input, other)
 
 
+@defop(name="mul_scalar", node="MulBackward1", input=lambda grad, other: grad * other)
+def _mul_scalar(input, other):
+    return input * xp.asarray(other, dtype=input.dtype)
+
+
 def _no_integer_zero_division(input, other) -> None:
     # NumPy gives 0 with a warning; torch raises for integer division and modulus by zero
     if xp.result_type(input, other).kind in "iub" and not xp.all(other):
@@ -239,7 +244,8 @@ negative = export(neg, name="negative", inplace=True)
 def _pow_input(grad, input, exponent):
     # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
     if not isinstance(exponent, Tensor):
-        return grad * 0 if exponent == 0 else grad * (exponent * input ** (exponent - 1))
+        # exponent * x**(y-1) is a Scalar multiplication in torch's formula (MulBackward1)
+        return grad * 0 if exponent == 0 else grad * _mul_scalar(input ** (exponent - 1), exponent)
     return where(exponent == 0, 0.0, grad * (exponent * input ** (exponent - 1)))
 
 
@@ -249,6 +255,8 @@ def _pow_exponent(grad, input, result):
     log = base.log() if isinstance(input, Tensor) else math.log(input) if input > 0 else None
     if log is None:
         return grad * 0 if input == 0 else grad * (result * float("nan"))
+    if not isinstance(input, Tensor):
+        return grad * _mul_scalar(result, log)  # a positive number base: never 0
     return grad * where(base == 0, 0.0, result * log)
 
 
@@ -332,7 +340,7 @@ log1p = _unary(
     lambda grad, input: grad / (input + 1),
     node="Log1PBackward0",
 )
-sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / (2 * result))
+sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _mul_scalar(result, 2))
 rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )

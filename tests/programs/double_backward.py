@@ -1,0 +1,132 @@
+# pooling and padding: the first-order gradient requires grad (its input edge has a zero
+# derivative), so differentiating it again gives zeros
+def names(node, depth=2):
+    if node is None or depth == 0:
+        return None if node is None else node.name()
+    return [node.name(), [names(n, depth - 1) for n, _ in node.next_functions]]
+
+
+x = ((torch.arange(96, dtype=torch.float64).reshape(2, 3, 4, 4) * 0.37).sin()).requires_grad_()
+x1 = ((torch.arange(48, dtype=torch.float64).reshape(2, 3, 8) * 0.37).sin()).requires_grad_()
+cases = [
+    (x, lambda t: F.max_pool2d(t, 2)),
+    (x, lambda t: F.max_pool2d(t, 3, 1, 1)),
+    (x, lambda t: F.avg_pool2d(t, 2)),
+    (x, lambda t: F.adaptive_avg_pool2d(t, 3)),
+    (x, lambda t: F.adaptive_max_pool2d(t, 3)),
+    (x, lambda t: F.pad(t, (1, 1, 1, 1), mode="reflect")),
+    (x, lambda t: F.pad(t, (1, 2, 0, 1), mode="replicate")),
+    (x1, lambda t: F.max_pool1d(t, 2)),
+    (x1, lambda t: F.avg_pool1d(t, 2)),
+    (x1, lambda t: F.adaptive_max_pool1d(t, 3)),
+]
+for inp, f in cases:
+    inp.grad = None
+    (g,) = torch.autograd.grad(f(inp).sum(), inp, create_graph=True)
+    out(g.requires_grad, names(g.grad_fn))
+    g.sum().backward()
+    out(inp.grad)
+    (g,) = torch.autograd.grad((f(inp) ** 2).sum(), inp, create_graph=True)
+    out(g, names(g.grad_fn))
+    out(torch.autograd.grad((g * g).sum(), inp)[0])
+
+# ---
+# 3-d pooling double backward
+x = ((torch.arange(64, dtype=torch.float64).reshape(1, 1, 4, 4, 4) * 0.41).cos()).requires_grad_()
+for f in (lambda t: F.max_pool3d(t, 2), lambda t: F.avg_pool3d(t, 2)):
+    (g,) = torch.autograd.grad((f(x) ** 2).sum(), x, create_graph=True)
+    out(g, g.grad_fn.name(), [type(n).__name__ for n, _ in g.grad_fn.next_functions])
+    out(torch.autograd.grad(g.sum(), x)[0])
+
+# ---
+# piecewise-linear activations: named backward nodes whose input edge has a zero derivative
+x = (torch.arange(12, dtype=torch.float64).reshape(3, 4) * 0.53 - 3.1).requires_grad_()
+w = torch.tensor([0.25], dtype=torch.float64)
+fns = [
+    lambda t: F.hardtanh(t),
+    lambda t: F.relu6(t * 2),
+    lambda t: F.threshold(t, 0.1, 2.0),
+    lambda t: F.leaky_relu(t, 0.1),
+    lambda t: F.hardshrink(t),
+    lambda t: F.softshrink(t, 0.7),
+    lambda t: F.prelu(t, w),
+    lambda t: torch.relu(t),
+]
+for f in fns:
+    x.grad = None
+    (g,) = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    out(g, g.grad_fn.name(), [None if n is None else n.name() for n, _ in g.grad_fn.next_functions])
+    g.sum().backward()
+    out(x.grad)
+    (g,) = torch.autograd.grad((f(x) ** 2).sum(), x, create_graph=True)
+    out(g, torch.autograd.grad((g**2).sum(), x)[0])
+
+# ---
+# smooth activations, softmax and log_softmax: second derivatives through the named nodes
+x = ((torch.arange(15, dtype=torch.float64).reshape(3, 5) * 0.61).sin() * 2.5).requires_grad_()
+fns = [
+    lambda t: F.softplus(t, 2.0, 3.0),
+    lambda t: F.logsigmoid(t),
+    lambda t: F.gelu(t),
+    lambda t: F.gelu(t, approximate="tanh"),
+    lambda t: F.elu(t),
+    lambda t: F.hardswish(t),
+    lambda t: F.softmax(t, 1),
+    lambda t: F.log_softmax(t, 0),
+    lambda t: F.softmin(t, 1),
+    lambda t: F.leaky_relu(t, 0.2),
+]
+for f in fns:
+    (g,) = torch.autograd.grad((f(x) * x.cos()).sum(), x, create_graph=True)
+    node = g.grad_fn
+    out(g, node.name(), [None if n is None else n.name() for n, _ in node.next_functions])
+    out(torch.autograd.grad((g * g).sum(), x)[0])
+
+# ---
+# convolution: both first-order gradients are ConvolutionBackwardBackward0 nodes
+x = (torch.arange(2 * 3 * 5 * 5, dtype=torch.float64).reshape(2, 3, 5, 5) * 0.3).sin()
+w = (torch.arange(2 * 3 * 3 * 3, dtype=torch.float64).reshape(2, 3, 3, 3) * 0.7).cos()
+x.requires_grad_()
+w.requires_grad_()
+y = F.conv2d(x, w, padding=1, stride=2)
+gx, gw = torch.autograd.grad((y**2).sum(), (x, w), create_graph=True)
+for g in (gx, gw):
+    out(g, g.grad_fn.name(), [None if n is None else n.name() for n, _ in g.grad_fn.next_functions])
+hx, hw = torch.autograd.grad((gx**2).sum() + (gw * gw.sin()).sum(), (x, w))
+out(hx, hw)
+# the input gradient is linear in grad_output and the weight: its input derivative is None
+(g,) = torch.autograd.grad(F.conv2d(x, w).sum(), x, create_graph=True)
+out(g.requires_grad, g.grad_fn.name())
+x.grad = None
+g.sum().backward()
+out(x.grad, w.grad is None)
+# transposed and 1-d convolutions
+z = ((torch.arange(2 * 2 * 7, dtype=torch.float64).reshape(2, 2, 7) * 0.9).sin()).requires_grad_()
+k = ((torch.arange(2 * 3 * 3, dtype=torch.float64).reshape(2, 3, 3) * 0.4).cos()).requires_grad_()
+for f in (lambda: F.conv_transpose1d(z, k, stride=2), lambda: F.conv1d(z, k.transpose(0, 1))):
+    gz, gk = torch.autograd.grad((f() ** 2).sum(), (z, k), create_graph=True)
+    out(gz.grad_fn.name(), gk.grad_fn.name())
+    out(torch.autograd.grad((gz**2).sum() + (gk**2).sum(), (z, k)))
+
+# ---
+# losses: nll_loss and cross_entropy keep the input edge
+x = ((torch.arange(12, dtype=torch.float64).reshape(3, 4) * 0.77).sin()).requires_grad_()
+t = torch.tensor([0, 2, 1])
+for f in (lambda: F.nll_loss(x, t), lambda: F.cross_entropy(x, t), lambda: F.mse_loss(x, x.cos())):
+    x.grad = None
+    (g,) = torch.autograd.grad(f(), x, create_graph=True)
+    out(g, g.grad_fn.name())
+    g.sum().backward()
+    out(x.grad)
+
+# ---
+# errors: hardsigmoid has no double backward in torch; clamp's gradient does not require grad
+x = torch.tensor([-4.0, -1.0, 0.5, 2.0, 3.5], dtype=torch.float64, requires_grad=True)
+(g,) = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
+out(g.requires_grad, type(g.grad_fn).__name__)
+err(lambda: g.sum().backward())
+(g,) = torch.autograd.grad(x.clamp(-1.5, 1.5).sum(), x, create_graph=True)
+out(g.requires_grad, g.grad_fn)
+err(lambda: g.sum().backward())
+(g,) = torch.autograd.grad(x.abs().sum(), x, create_graph=True)
+out(g, [type(n).__name__ for n, _ in g.grad_fn.next_functions])
