@@ -150,6 +150,12 @@ def leaky_relu_op(input, negative_slope=0.01):
 
 
 def leaky_relu_result_grad(grad, result, negative_slope):
+    check_result_slope(negative_slope)
+    return leaky_relu_backward(grad, result, negative_slope)
+
+
+def check_result_slope(negative_slope):
+    """A slope read back from the output cannot be negative (the sign of x is lost)."""
     if negative_slope < 0:
         raise RuntimeError(
             "In-place leakyReLu backward calculation is triggered with a negative slope which "
@@ -158,7 +164,6 @@ def leaky_relu_result_grad(grad, result, negative_slope):
             "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
             "backward calculation with negative slope"
         )
-    return leaky_relu_backward(grad, result, negative_slope)
 
 
 # leaky_relu_ differentiates from its output (LeakyReluBackward1), as torch

@@ -13,9 +13,8 @@ from ...backend import xp
 from ..pointwise import threshold_backward, where
 from ..registry import defop
 from .activation import (
+    check_result_slope,
     float_only,
-    leaky_relu_backward,
-    leaky_relu_result_grad,
     masked,
     zero_gradient,
 )
@@ -240,16 +239,29 @@ def _rrelu_forward(input, noise, lower, upper, training):
     return xp.where(input > 0, input, input * ((lower + upper) / 2)).astype(input.dtype)
 
 
-def _rrelu_grad(grad, input, noise, lower, upper, training):
+@defop(
+    name="rrelu_with_noise_backward",
+    node="RreluWithNoiseBackwardBackward0",
+    grad_output=lambda grad, self, noise, lower, upper, training: rrelu_with_noise_backward(
+        grad, self, noise, lower, upper, training
+    ),
+    self=zero_gradient,
+)
+def rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training):
     if training and upper - lower > 1e-6:
-        return grad * noise
-    return leaky_relu_backward(grad, input, (lower + upper) / 2)
+        return grad_output * noise
+    slope = (lower + upper) / 2
+    return xp.where(self > 0, grad_output, grad_output * slope).astype(grad_output.dtype)
+
+
+def _rrelu_grad(grad, input, noise, lower, upper, training):
+    return rrelu_with_noise_backward(grad, input, noise, lower, upper, training)
 
 
 def _rrelu_result_grad(grad, result, noise, lower, upper, training):
-    if training and upper - lower > 1e-6:
-        return grad * noise
-    return leaky_relu_result_grad(grad, result, (lower + upper) / 2)
+    if not (training and upper - lower > 1e-6):
+        check_result_slope((lower + upper) / 2)
+    return rrelu_with_noise_backward(grad, result, noise, lower, upper, training)
 
 
 rrelu_op = defop(name="rrelu_with_noise", input=_rrelu_grad)(_rrelu_forward)
