@@ -290,7 +290,8 @@ Tensor.broadcast_to = broadcast_to
 @export(method=False)
 def broadcast_tensors(*tensors):
     shape = broadcast_shape(*(t._data.shape for t in tensors))
-    return tuple(expand(t, shape) for t in tensors)
+    # torch hands back a tensor of the full shape itself (no ExpandBackward0)
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 @export(method=False)

@@ -15,6 +15,7 @@ from ..._creation import ones_like
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.nn import loss as L
+from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import _div_scalar
 from ...ops.shape import broadcast_tensors
 from ...ops.special import xlogy
@@ -65,7 +66,7 @@ def mse_loss(
     """
     reduction = _reduction(size_average, reduce, reduction)
     _warn_broadcast(input, target)
-    return L.mse_loss_op(input, target, reduction)
+    return PL.mse_loss_op(input, target, reduction)
 
 
 def l1_loss(
@@ -276,7 +277,7 @@ def smooth_l1_loss(
         return l1_loss(input, target, reduction=reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    return L.smooth_l1_loss_op(input, target, reduction, beta)
+    return PL.smooth_l1_loss_op(input, target, reduction, beta)
 
 
 def huber_loss(
@@ -288,10 +289,10 @@ def huber_loss(
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is None:
-        return L.huber_loss_op(input, target, _reduction(None, None, reduction), delta)
+        return PL.huber_loss_op(input, target, _reduction(None, None, reduction), delta)
     if weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
-    loss = L.huber_loss_op(input, target, "none", delta) * weight
+    loss = PL.huber_loss_op(input, target, "none", delta) * weight
     if reduction not in L.REDUCTIONS:
         raise ValueError(
             f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."

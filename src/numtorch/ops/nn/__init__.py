@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     normalization,
     padding,
     piecewise,
+    pointwise_loss,
     pooling,
     rnn,
     upsample,

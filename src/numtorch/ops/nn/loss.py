@@ -1,6 +1,6 @@
 """Loss primitives with torch's grad_fns: ``nll_loss`` (NllLossBackward0 / NllLoss2DBackward0),
-``mse_loss``, ``binary_cross_entropy``, ``binary_cross_entropy_with_logits``, ``smooth_l1_loss``,
-``huber_loss``, ``soft_margin_loss`` and ``multi_margin_loss``.
+``binary_cross_entropy``, ``binary_cross_entropy_with_logits`` and ``multi_margin_loss``
+(``mse_loss``, ``smooth_l1_loss``, ``huber_loss`` and ``soft_margin_loss``: pointwise_loss.py).
 
 (``cross_entropy``, ``l1_loss`` and friends are compositions, as in torch: see
 ``numtorch.nn.functional``.) NLL loss is linear in its input: its backward is the adjoint
@@ -13,7 +13,7 @@ from ..._tensor import Tensor
 from ...backend import xp
 from ..pointwise import where
 from ..registry import defop
-from .activation import float_only, zero_gradient
+from .activation import zero_gradient
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -108,26 +108,6 @@ nll_loss_op = _register_nll("nll_loss", "NllLoss")
 nll_loss2d_op = _register_nll("nll_loss2d", "NllLoss2D")
 
 
-# -- mean squared error ----------------------------------------------------------------------
-def _mse_grad(grad, input, target, reduction):
-    difference = input - target
-    if reduction == "mean":
-        grad = grad / difference.numel()
-    return 2 * difference * grad
-
-
-@defop(
-    name="mse_loss",
-    node="MseLossBackward0",
-    promote="same",
-    input=lambda grad, input, target, reduction: _mse_grad(grad, input, target, reduction),
-    target=lambda grad, input, target, reduction: -_mse_grad(grad, input, target, reduction),
-)
-def mse_loss_op(input, target, reduction):
-    difference = input - target
-    return reduce_array(difference * difference, reduction)
-
-
 # -- binary cross entropy --------------------------------------------------------------------
 _EPSILON = 1e-12
 
@@ -218,65 +198,6 @@ def check_not_differentiable(function: str, name: str, tensor) -> None:
             f"The function '{function}' is not differentiable with respect to argument "
             f"'{name}'. This input cannot have requires_grad True."
         )
-
-
-# -- smooth L1 and Huber ---------------------------------------------------------------------
-def _mean_scale(grad, reduction, numel):
-    return grad / numel if reduction == "mean" else grad
-
-
-def _smooth_l1_grad(grad, input, target, reduction, beta):
-    # d/dx: (x - y) / beta inside |x - y| < beta, its sign outside
-    difference = input - target
-    slope = where(difference.abs() < beta, difference / beta, difference.sign())
-    return slope * _mean_scale(grad, reduction, difference.numel())
-
-
-@defop(
-    name="smooth_l1_loss",
-    node="SmoothL1LossBackward0",
-    promote="same",
-    input=_smooth_l1_grad,
-    target=lambda grad, input, target, reduction, beta: (
-        -_smooth_l1_grad(grad, input, target, reduction, beta)
-    ),
-)
-def smooth_l1_loss_op(input, target, reduction, beta):
-    float_only(input, "smooth_l1_cpu")
-    z = xp.abs(input - target)
-    return reduce_array(xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
-
-
-def _huber_grad(grad, input, target, reduction, delta):
-    difference = input - target
-    slope = where(difference.abs() < delta, difference, difference.sign() * delta)
-    return slope * _mean_scale(grad, reduction, difference.numel())
-
-
-@defop(
-    name="huber_loss",
-    input=_huber_grad,
-    target=lambda grad, input, target, reduction, delta: (
-        -_huber_grad(grad, input, target, reduction, delta)
-    ),
-)
-def huber_loss_op(input, target, reduction, delta):
-    # the result has the input's dtype, whatever the target's (as torch)
-    float_only(input, "huber_cpu")
-    z = xp.abs(input - target)
-    losses = xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-    return xp.asarray(reduce_array(losses, reduction), dtype=input.dtype)
-
-
-# -- soft margin -----------------------------------------------------------------------------
-def _soft_margin_grad(grad, input, target, reduction):
-    # d/dx log(1 + exp(-y x)) = -y sigmoid(-y x)
-    return -target * (-(input * target)).sigmoid() * _mean_scale(grad, reduction, input.numel())
-
-
-@defop(name="soft_margin_loss", promote="same", input=_soft_margin_grad)
-def soft_margin_loss_op(input, target, reduction):
-    return reduce_array(xp.logaddexp(0, -input * target), reduction)
 
 
 # -- multi-class margin ----------------------------------------------------------------------
