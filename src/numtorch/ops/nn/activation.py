@@ -271,13 +271,37 @@ def mish(input):
     return input * xp.tanh(xp.logaddexp(0, input))
 
 
-def _glu_grad(grad, input, dim):
-    a, b = input.chunk(2, dim)
+def _glu_double_grad_output(grad, self, dim):
+    # glu_backward is linear in grad_output: its adjoint pairs the halves of grad back
+    grad_a, grad_b = grad.chunk(2, dim)
+    a, b = self.chunk(2, dim)
     gate = b.sigmoid()
-    return cat([grad * gate, grad * a * gate * (1 - gate)], dim)
+    return grad_a * gate + grad_b * a * gate * (1 - gate)
 
 
-@defop(name="glu", input=_glu_grad)
+def _glu_double_self(grad, grad_output, self, dim):
+    grad_a, grad_b = grad.chunk(2, dim)
+    a, b = self.chunk(2, dim)
+    gate = b.sigmoid()
+    slope = gate * (1 - gate)  # d sigmoid(b) / db
+    to_a = grad_b * grad_output * slope
+    to_b = grad_output * slope * (grad_a + grad_b * a * (1 - 2 * gate))
+    return cat([to_a, to_b], dim)
+
+
+@defop(
+    name="glu_backward",
+    node="GluBackwardBackward0",
+    grad_output=_glu_double_grad_output,
+    self=_glu_double_self,
+)
+def glu_backward(grad_output, self, dim):
+    a, b = xp.split(self, 2, axis=dim)
+    gate = sigmoid_array(b)
+    return xp.concatenate([grad_output * gate, grad_output * a * gate * (1 - gate)], axis=dim)
+
+
+@defop(name="glu", input=lambda grad, input, dim: glu_backward(grad, input, dim))
 def glu(input, dim):
     """``a * sigmoid(b)`` for the halves ``a, b`` of ``input`` along ``dim``."""
     float_only(input, "glu_cpu")
