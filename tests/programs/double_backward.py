@@ -130,3 +130,28 @@ out(g.requires_grad, g.grad_fn)
 err(lambda: g.sum().backward())
 (g,) = torch.autograd.grad(x.abs().sum(), x, create_graph=True)
 out(g, [type(n).__name__ for n, _ in g.grad_fn.next_functions])
+
+# ---
+# named loss and activation backward nodes: edges and second derivatives
+x = ((torch.arange(12, dtype=torch.float64).reshape(3, 4) * 0.77).sin()).requires_grad_()
+y = ((torch.arange(12, dtype=torch.float64).reshape(3, 4) * 0.31).cos()).requires_grad_()
+fns = [
+    lambda: F.mse_loss(x, y),
+    lambda: F.mse_loss(x, y, reduction="sum"),
+    lambda: F.smooth_l1_loss(x, y, beta=0.5),
+    lambda: F.huber_loss(x, y, delta=0.4),
+    lambda: F.soft_margin_loss(x, y.detach().sign()),
+    lambda: F.glu(x, 1).pow(2).sum(),
+    lambda: F.rrelu(x, 0.2, 0.2, training=True).pow(2).sum(),
+    lambda: F.prelu(x, y[0]).pow(2).sum(),
+]
+for f in fns:
+    gx, gy = torch.autograd.grad(f(), (x, y), create_graph=True, allow_unused=True)
+    out(gx, [None if n is None else n.name() for n, _ in gx.grad_fn.next_functions])
+    inputs = (x, y) if gy is not None else (x,)
+    total = (gx * gx.cos()).sum() + (0 if gy is None else (gy * gy).sum())
+    out(torch.autograd.grad(total, inputs, allow_unused=True))
+x.grad = None
+(g,) = torch.autograd.grad(F.multi_margin_loss(x, torch.tensor([0, 3, 1])), x, create_graph=True)
+out(g, type(g.grad_fn).__name__)
+err(lambda: g.sum().backward())

@@ -10,10 +10,11 @@ scatter, an op whose own derivative is the forward gather again.
 from __future__ import annotations
 
 from ..._tensor import Tensor
+from ...autograd import grad_mode
 from ...backend import xp
 from ..pointwise import where
 from ..registry import defop
-from .activation import zero_gradient
+from .activation import not_implemented, zero_gradient
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -246,6 +247,28 @@ def _multi_margin_grad(grad, input, target, p, margin, weight, reduction):
     return (g - onehot * g.sum(1, keepdim=True)).reshape(input.shape)
 
 
-@defop(name="multi_margin_loss", input=_multi_margin_grad)
+def _tensor(array):
+    return None if array is None else Tensor._make(array)
+
+
+# torch has no derivative for multi_margin_loss_backward: its node is NotImplemented
+@defop(
+    name="multi_margin_loss_backward",
+    node="NotImplemented",
+    grad_output=not_implemented("multi_margin_loss_backward"),
+    self=not_implemented("multi_margin_loss_backward"),
+)
+def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, reduction):
+    with grad_mode.no_grad():
+        args = (_tensor(grad_output), _tensor(self), _tensor(target), p, margin, _tensor(weight))
+        return _multi_margin_grad(*args, reduction)._data
+
+
+@defop(
+    name="multi_margin_loss",
+    input=lambda grad, input, target, p, margin, weight, reduction: multi_margin_loss_backward(
+        grad, input, target, p, margin, weight, reduction
+    ),
+)
 def multi_margin_loss_op(input, target, p, margin, weight, reduction):
     return _multi_margin_forward(input, target, p, margin, weight, reduction)

@@ -16,6 +16,7 @@ from .activation import (
     check_result_slope,
     float_only,
     masked,
+    not_implemented,
     zero_gradient,
 )
 
@@ -149,19 +150,12 @@ def softshrink_op(input, lambd=0.5):
 _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds 1/6 to float
 
 
-def _not_implemented(name: str):
-    def formula(grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-
-    return formula
-
-
 # torch has no derivative for hardsigmoid_backward: its node is NotImplemented, which raises
 @defop(
     name="hardsigmoid_backward",
     node="NotImplemented",
-    grad_output=_not_implemented("hardsigmoid_backward"),
-    self=_not_implemented("hardsigmoid_backward"),
+    grad_output=not_implemented("hardsigmoid_backward"),
+    self=not_implemented("hardsigmoid_backward"),
 )
 def hardsigmoid_backward(grad_output, self):
     return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
