@@ -155,3 +155,33 @@ x.grad = None
 (g,) = torch.autograd.grad(F.multi_margin_loss(x, torch.tensor([0, 3, 1])), x, create_graph=True)
 out(g, type(g.grad_fn).__name__)
 err(lambda: g.sum().backward())
+
+# ---
+# batch norm and layer norm: every gradient is a Native*BackwardBackward0 node
+x = ((torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.37).sin()).requires_grad_()
+w = torch.tensor([0.5, 1.5, -1.0], dtype=torch.float64, requires_grad=True)
+b = torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64, requires_grad=True)
+w2 = torch.linspace(0.5, 2, 4, dtype=torch.float64).requires_grad_()
+b2 = torch.linspace(-1, 1, 4, dtype=torch.float64).requires_grad_()
+rm, rv = torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64)
+cases = [
+    (lambda: F.batch_norm(x, rm, rv, w, b, training=True), (x, w, b)),
+    (lambda: F.batch_norm(x, rm, rv, w, b, training=False), (x, w, b)),
+    (lambda: F.batch_norm(x, None, None, training=True), (x,)),
+    (lambda: F.layer_norm(x, (4,), w2, b2), (x, w2, b2)),
+    (lambda: F.layer_norm(x, (3, 4)), (x,)),
+    (lambda: F.instance_norm(x), (x,)),
+]
+for f, inputs in cases:
+    gs = torch.autograd.grad((f() ** 2 * x.cos()).sum(), inputs, create_graph=True)
+    for g in gs:
+        out(
+            g,
+            g.grad_fn.name(),
+            [None if n is None else n.name() for n, _ in g.grad_fn.next_functions],
+        )
+    out(torch.autograd.grad(sum((g * g).sum() for g in gs), inputs, allow_unused=True))
+    x.grad = None
+    (g,) = torch.autograd.grad(f().sum(), x, create_graph=True)
+    g.sum().backward()
+    out(g.requires_grad, x.grad)
