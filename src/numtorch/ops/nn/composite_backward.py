@@ -10,8 +10,14 @@ orders work as well.
 
 from __future__ import annotations
 
+from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...autograd.api import grad as autograd_grad
+
+
+def tensors_of(*arrays):
+    """The forward's arrays as tensors (None stays None), for running a composite on them."""
+    return [None if a is None else Tensor._make(a) for a in arrays]
 
 
 def vjp(composite, tensors, k, grad):

@@ -12,9 +12,10 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
-from ..pointwise import where
+from ..pointwise import _div_scalar, where
 from ..registry import defop
 from .activation import not_implemented, zero_gradient
+from .composite_backward import tensors_of, vjp
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -125,13 +126,38 @@ def _bce_target_grad(grad, input, weight, reduction):
     g = grad * ((-input).log1p().clamp(min=-100) - input.log().clamp(min=-100))
     if weight is not None:
         g = g * weight
-    return g / input.numel() if reduction == "mean" else g
+    return _div_scalar(g, input.numel()) if reduction == "mean" else g
+
+
+def _bce_double(k):
+    # derivatives of the input gradient: vector-Jacobian products of its composite
+    def formula(grad, grad_output, self, target, weight, reduction):
+        def composite(grad_output, self, target):
+            return _bce_input_grad(grad_output, self, target, weight, reduction)
+
+        return vjp(composite, (grad_output, self, target), k, grad)
+
+    return formula
+
+
+@defop(
+    name="binary_cross_entropy_backward",
+    node="BinaryCrossEntropyBackwardBackward0",
+    grad_output=_bce_double(0),
+    self=_bce_double(1),
+    target=_bce_double(2),
+)
+def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
+    with grad_mode.no_grad():
+        return _bce_input_grad(*tensors_of(grad_output, self, target, weight), reduction)._data
 
 
 @defop(
     name="binary_cross_entropy",
     node="BinaryCrossEntropyBackward0",
-    input=_bce_input_grad,
+    input=lambda grad, input, target, weight, reduction: binary_cross_entropy_backward(
+        grad, input, target, weight, reduction
+    ),
     target=_bce_target_grad,
 )
 def binary_cross_entropy_op(input, target, weight, reduction):
@@ -160,7 +186,7 @@ def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
     g = g * grad
     if weight is not None:
         g = g * weight
-    return g / input.numel() if reduction == "mean" else g
+    return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
 def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
@@ -171,7 +197,7 @@ def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
     g = g * grad
     if weight is not None:
         g = g * weight
-    return g / input.numel() if reduction == "mean" else g
+    return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
 @defop(

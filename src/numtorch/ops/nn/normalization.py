@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import math
 
-from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
 from ..registry import defop
-from .composite_backward import vjp
+from .composite_backward import tensors_of, vjp
 
 
 def _moments(x, axes, n):
@@ -82,10 +81,6 @@ def _bn_weight_grad(grad, input, result1, result2, training, eps):
     return (grad * ((input - mean) * invstd)).sum(_reduce_dims(input))
 
 
-def _tensors(*arrays):
-    return [None if a is None else Tensor._make(a) for a in arrays]
-
-
 # Each gradient of a normalization is one op with torch's node (NativeBatchNormBackward-
 # Backward0...) and edges; ``which`` picks the input's, weight's or bias's gradient. Its
 # derivatives are vector-Jacobian products of the same composite (composite_backward.py).
@@ -119,7 +114,7 @@ def _bn_double(k):
 def native_batch_norm_backward(
     grad_out, input, weight, save_mean, save_invstd, training, eps, which
 ):
-    tensors = _tensors(grad_out, input, weight, save_mean, save_invstd)
+    tensors = tensors_of(grad_out, input, weight, save_mean, save_invstd)
     with grad_mode.no_grad():
         return _bn_backward_composite(*tensors, training, eps, which)._data
 
@@ -219,7 +214,7 @@ def _ln_double(k):
 def native_layer_norm_backward(
     grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which
 ):
-    tensors = _tensors(grad_out, input, mean, rstd, weight, bias)
+    tensors = tensors_of(grad_out, input, mean, rstd, weight, bias)
     with grad_mode.no_grad():
         return _ln_backward_composite(*tensors, normalized_shape, eps, which)._data
 
