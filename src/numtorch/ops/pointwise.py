@@ -157,6 +157,11 @@ def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
 
 
+@defop(name="add_scalar", node="AddBackward1", input=lambda grad: grad)
+def _add_scalar(input, other):
+    return input + xp.asarray(other, dtype=input.dtype)
+
+
 def _no_integer_zero_division(input, other) -> None:
     # NumPy gives 0 with a warning; torch raises for integer division and modulus by zero
     if xp.result_type(input, other).kind in "iub" and not xp.all(other):

@@ -13,7 +13,7 @@ import math
 from ..._creation import zeros_like
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
-from ..pointwise import where
+from ..pointwise import _add_scalar, where
 from ..registry import defop, export
 from ..shape import cat
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
@@ -128,10 +128,15 @@ def gelu_op(input, approximate="none"):
 
 
 # -- SiLU ------------------------------------------------------------------------------------
+def one_minus(t):
+    """``1 - t`` as torch's C++ formulas record it: SubBackward0 from a wrapped number."""
+    return t.new_full((), 1.0) - t
+
+
 def _silu_grad(grad, input):
-    # d/dx x s(x) = s (1 + x (1 - s))
+    # d/dx x s(x) = s (1 + x (1 - s)), in the order of torch's formula (its graph's names)
     s = input.sigmoid()
-    return grad * (s * (1 + input * (1 - s)))
+    return grad * s * _add_scalar(input * one_minus(s), 1.0)
 
 
 @defop(name="silu", input=_silu_grad)
@@ -268,9 +273,10 @@ def log_sigmoid(input):
 
 
 def _mish_grad(grad, input):
-    # d/dx x tanh(sp(x)) = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp(x) = log(1 + e^x)
-    t = softplus(input).tanh()
-    return grad * (t + input * input.sigmoid() * (1 - t * t))
+    # d/dx x tanh(sp(x)) = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp(x) = log(1 + e^x),
+    # with sp composed as torch's formula does
+    t = input.exp().log1p().tanh()
+    return grad * (t + input * input.sigmoid() * one_minus(t * t))
 
 
 @defop(name="mish", input=_mish_grad)
