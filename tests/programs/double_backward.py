@@ -185,3 +185,33 @@ for f, inputs in cases:
     (g,) = torch.autograd.grad(f().sum(), x, create_graph=True)
     g.sum().backward()
     out(g.requires_grad, x.grad)
+
+
+# ---
+# in-place ops save a clone of the original input (CloneBackward0), as torch
+def names(node, depth=3):
+    if node is None or depth == 0:
+        return None if node is None else node.name()
+    return [node.name(), [names(n, depth - 1) for n, _ in node.next_functions]]
+
+
+x = torch.tensor([1.5, -2.0, 0.3, 0.8], dtype=torch.float64, requires_grad=True)
+w = torch.tensor([0.5, 2.0, -1.0, 1.5], dtype=torch.float64, requires_grad=True)
+a = x * 1
+a.mul_(w)
+(g,) = torch.autograd.grad((a * a).sum(), w, create_graph=True)
+out(g, names(g.grad_fn))
+fns = [
+    lambda t: F.hardtanh(t, inplace=True),
+    lambda t: F.threshold(t, 0.1, 2.0, inplace=True),
+    lambda t: F.hardswish(t, inplace=True),
+    lambda t: F.silu(t, inplace=True),
+    lambda t: t.sin_(),
+    lambda t: t.pow_(3),
+    lambda t: F.elu(t, inplace=True),
+]
+for f in fns:
+    a = x * 1
+    f(a)
+    (g,) = torch.autograd.grad((a * a).sum(), x, create_graph=True)
+    out(g, names(g.grad_fn, 4), torch.autograd.grad((g * g).sum(), x)[0])
