@@ -215,3 +215,10 @@ for f in fns:
     f(a)
     (g,) = torch.autograd.grad((a * a).sum(), x, create_graph=True)
     out(g, names(g.grad_fn, 4), torch.autograd.grad((g * g).sum(), x)[0])
+
+# ---
+# pdist's gradient is a PdistBackwardBackward0 node with no derivative, as torch
+x = ((torch.arange(12, dtype=torch.float64).reshape(4, 3) * 0.9).sin()).requires_grad_()
+(g,) = torch.autograd.grad(F.pdist(x).sum(), x, create_graph=True)
+out(g, g.grad_fn.name(), [None if n is None else n.name() for n, _ in g.grad_fn.next_functions])
+err(lambda: g.sum().backward())

@@ -160,6 +160,7 @@ LOSSES = [
         "pdist",
         lambda t, x, **k: _f(t).pdist(x, **k),
         lambda rng: [Sample((_n(rng, 4, 3),)), Sample((_n(rng, 4, 3),), {"p": 3.0})],
+        gradgrad=False,  # torch's _pdist_backward has no derivative
     ),
     OpInfo(
         "normalize",
