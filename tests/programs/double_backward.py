@@ -222,3 +222,20 @@ x = ((torch.arange(12, dtype=torch.float64).reshape(4, 3) * 0.9).sin()).requires
 (g,) = torch.autograd.grad(F.pdist(x).sum(), x, create_graph=True)
 out(g, g.grad_fn.name(), [None if n is None else n.name() for n, _ in g.grad_fn.next_functions])
 err(lambda: g.sum().backward())
+
+
+# ---
+# scaled_dot_product_attention: the fused CPU kernel (4-D) has no double backward; the math
+# path (3-D) is composite and differentiates again
+def names(node, depth=3):
+    if node is None or depth == 0:
+        return None if node is None else node.name()
+    return [node.name(), [names(n, depth - 1) for n, _ in node.next_functions]]
+
+
+for shape in ((2, 3, 4), (1, 2, 3, 4)):
+    q = ((torch.arange(24, dtype=torch.float64).reshape(shape) * 0.37).sin()).requires_grad_()
+    y = F.scaled_dot_product_attention(q, q * 0.5, q.cos())
+    (g,) = torch.autograd.grad((y * y).sum(), q, create_graph=True)
+    out(y, g, names(g.grad_fn))
+    err(lambda: torch.autograd.grad(g.sum(), q))

@@ -146,13 +146,17 @@ _true_divide = defop(
 # torch's C++ composites divide by a Scalar (``at::div(t, 2.0)``), recorded as DivBackward1;
 # Python's ``t / 2.0`` wraps the number into a tensor and records DivBackward0.
 @defop(
-    name="div_scalar", node="DivBackward1", promote="float", input=lambda grad, other: grad / other
+    name="div_scalar",
+    node="DivBackward1",
+    promote="float",
+    input=lambda grad, other: _div_scalar(grad, other),
 )
 def _div_scalar(input, other):
     return xp.true_divide(input, other)
 
 
-@defop(name="mul_scalar", node="MulBackward1", input=lambda grad, other: grad * other)
+# a Scalar's derivative is again a Scalar multiplication (MulBackward1 in torch's graphs)
+@defop(name="mul_scalar", node="MulBackward1", input=lambda grad, other: _mul_scalar(grad, other))
 def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
 
@@ -350,7 +354,7 @@ rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )
 sin = _unary("sin", xp.sin, lambda grad, input: grad * input.cos())
-cos = _unary("cos", xp.cos, lambda grad, input: -grad * input.sin())
+cos = _unary("cos", xp.cos, lambda grad, input: grad * -input.sin())
 tan = _unary("tan", xp.tan, lambda grad, result: grad * (1 + result * result))
 asin = _unary("asin", xp.arcsin, lambda grad, input: grad * (1 - input * input).rsqrt())
 acos = _unary("acos", xp.arccos, lambda grad, input: -grad * (1 - input * input).rsqrt())
