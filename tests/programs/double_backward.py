@@ -239,3 +239,29 @@ for shape in ((2, 3, 4), (1, 2, 3, 4)):
     (g,) = torch.autograd.grad((y * y).sum(), q, create_graph=True)
     out(y, g, names(g.grad_fn))
     err(lambda: torch.autograd.grad(g.sum(), q))
+
+
+# ---
+# norms and max reductions: the first-order gradient follows torch's formula (names, values)
+def names(node, depth=3):
+    if node is None or depth == 0:
+        return None if node is None else node.name()
+    return [node.name(), [names(n, depth - 1) for n, _ in node.next_functions]]
+
+
+x = ((torch.arange(24, dtype=torch.float64).reshape(2, 3, 4) * 0.53).sin()).requires_grad_()
+fns = [
+    lambda: x.norm(),
+    lambda: x.norm(dim=1).sum(),
+    lambda: torch.linalg.vector_norm(x, 1, dim=(0, 2)).sum(),
+    lambda: torch.linalg.vector_norm(x, float("inf"), dim=2).sum(),
+    lambda: F.normalize(x, dim=1).pow(2).mul(x).sum(),
+    lambda: F.cosine_similarity(x, x.cos(), dim=2).sum(),
+    lambda: x.amax(1).pow(2).sum(),
+    lambda: x.amin((0, 2), keepdim=True).pow(2).sum(),
+]
+for f in fns:
+    (g,) = torch.autograd.grad(f(), x, create_graph=True)
+    out(g, names(g.grad_fn))
+    (h,) = torch.autograd.grad((g * g.sin()).sum(), x, allow_unused=True)
+    out(torch.zeros_like(x) + h)  # (torch may answer an efficient ZeroTensor)

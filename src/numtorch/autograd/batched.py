@@ -281,7 +281,7 @@ def _expand_rule(node, grads, batch):
 # Node classes whose formulas are pointwise in ``grad`` (checked one by one).
 _POINTWISE = """
 AddBackward0 SubBackward0 RsubBackward1 MulBackward0 MulBackward1 DivBackward0 DivBackward1
-DivBackward2 SgnBackward0 AddBackward1
+DivBackward2 SgnBackward0 AddBackward1 MaskedFillBackward0
 RemainderBackward0 FmodBackward0 NegBackward0 PowBackward0 PowBackward1 PowBackward2
 ReciprocalBackward0 ExpBackward0 Exp2Backward0 Expm1Backward0 LogBackward0 Log2Backward0
 Log10Backward0 Log1PBackward0 SqrtBackward0 RsqrtBackward0 SinBackward0 CosBackward0

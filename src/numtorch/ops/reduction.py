@@ -300,11 +300,19 @@ def return_type(name: str):
     return type(name, (_ReturnType,), {"_name": name})
 
 
+def _restore_view(t, dims, shape, keepdim):
+    """torch's restore_reduced_dims: a view with the reduced dims back as size 1."""
+    if keepdim or t.ndim == len(shape):
+        return t
+    return t.reshape([1 if dims is None or i in dims else s for i, s in enumerate(shape)])
+
+
 def _evenly_distribute(grad, input, result, dims, keepdim):
-    value = _restore(result, dims, input.ndim, keepdim)
+    value = _restore_view(result, dims, input.shape, keepdim)
     mask = (input == value) | (input.isnan() & value.isnan())
     count = mask.sum() if dims is None else mask.sum(dims, keepdim=True)
-    return _restore(grad, dims, input.ndim, keepdim) * mask / count
+    # torch's scale_grad_by_count: (grad / count) * mask
+    return (_restore_view(grad, dims, input.shape, keepdim) / count) * mask
 
 
 def _select_backward(grad, input_shape, dim, indices, keepdim):
@@ -443,19 +451,22 @@ def logsumexp(input, dim, keepdim=False) -> Tensor:
 
 # -- norms -----------------------------------------------------------------------------------
 def _norm_backward(grad, input, result, ord, dim, keepdim):
-    g = _restore(grad, dim, input.ndim, keepdim)
-    r = _restore(result, dim, input.ndim, keepdim)
+    # torch's norm_backward, in its order (so double backward records its nodes); a full
+    # reduction's 0-d grad broadcasts as it is
+    full = dim is None and grad.ndim == 0
+    g = grad if full else _restore(grad, dim, input.ndim, keepdim)
+    r = result if full else _restore(result, dim, input.ndim, keepdim)
     if ord == 0:
         return zeros_like(input)
     if ord == 1:
-        return g * input.sign()
+        return input.sgn() * g
     if math.isinf(ord):
         mask = input.abs() == r
         count = mask.sum() if dim is None else mask.sum(dim, keepdim=True)
-        return g * input.sign() * mask / count
-    safe = where(r == 0, 1.0, r)  # a zero norm has a zero subgradient, as in torch
+        return input.sgn() * ((g / count) * mask)
     if ord == 2:
-        return g * input / safe
+        return g * (input / r).masked_fill(r == 0, 0)  # a zero norm: a zero subgradient
+    safe = where(r == 0, 1.0, r)
     return g * input * input.abs() ** (ord - 2) / safe ** (ord - 1)
 
 
