@@ -355,7 +355,10 @@ def poisson_nll_loss(
     Stirling's approximation of ``log(target!)`` where ``target > 1``."""
     reduction = _reduction(size_average, reduce, reduction)
     if log_input:
-        loss = input.exp() - target * input
+        # torch's C++ ``exp(input) - target * input`` records the product first (the
+        # compiler evaluates the right operand first), which orders double backward's sums
+        product = target * input
+        loss = input.exp() - product
     else:
         loss = input - target * (input + eps).log()
     if full:
