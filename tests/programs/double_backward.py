@@ -123,7 +123,10 @@ for f in (lambda: F.nll_loss(x, t), lambda: F.cross_entropy(x, t), lambda: F.mse
 # errors: hardsigmoid has no double backward in torch; clamp's gradient does not require grad
 x = torch.tensor([-4.0, -1.0, 0.5, 2.0, 3.5], dtype=torch.float64, requires_grad=True)
 (g,) = torch.autograd.grad(F.hardsigmoid(x).sum(), x, create_graph=True)
-out(g.requires_grad, type(g.grad_fn).__name__)
+out(g.requires_grad, type(g.grad_fn).__name__, len(g.grad_fn.next_functions))
+err(lambda: g.sum().backward())
+(g,) = torch.autograd.grad((F.hardsigmoid(x) ** 2).sum(), x, create_graph=True)
+out([type(n).__name__ for n, _ in g.grad_fn.next_functions])
 err(lambda: g.sum().backward())
 (g,) = torch.autograd.grad(x.clamp(-1.5, 1.5).sum(), x, create_graph=True)
 out(g.requires_grad, g.grad_fn)
