@@ -13,7 +13,7 @@ import math
 from ..._creation import zeros_like
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
-from ..pointwise import _add_scalar, where
+from ..pointwise import _add_scalar, _sigmoid_forward, where
 from ..registry import defop, export
 from ..shape import cat
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
@@ -187,9 +187,8 @@ leaky_relu_result_op = defop(
 
 
 def sigmoid_array(z):
-    """``1 / (1 + exp(-z))`` without overflow for large ``|z|``."""
-    e = xp.exp(-xp.abs(z))
-    return xp.where(z >= 0, 1.0, e) / (1.0 + e)
+    """``1 / (1 + exp(-z))`` on arrays, computed as numtorch.sigmoid computes it."""
+    return _sigmoid_forward(z)
 
 
 # -- hardtanh, softplus -----------------------------------------------------------------------
