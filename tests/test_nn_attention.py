@@ -156,15 +156,18 @@ def test_sdpa_dropout():
     assert a.grad_fn.name() == theirs.grad_fn.name()
 
 
-def test_sdpa_double_backward_where_torch_has_none():
-    # torch's fused CPU kernel raises on double backward; the derivative here is differentiable
+def test_sdpa_double_backward_raises_as_torch_on_the_fused_kernel():
+    # torch's fused CPU kernel (4-D inputs) has no double backward; the 3-D math path has
     q = numtorch.randn(1, 2, 3, 2, dtype=numtorch.float64, requires_grad=True)
     k = numtorch.randn(1, 2, 4, 2, dtype=numtorch.float64, requires_grad=True)
     out = numtorch.nn.functional.scaled_dot_product_attention(q, k, k, is_causal=True)
     (grad,) = numtorch.autograd.grad(out.pow(2).sum(), q, create_graph=True)
     assert grad.requires_grad
+    assert grad.grad_fn.name() == "torch::autograd::NotImplemented"
+    with pytest.raises(RuntimeError, match="_scaled_dot_product_flash_attention_for_cpu_backward"):
+        grad.sum().backward()
     assert numtorch.autograd.gradgradcheck(
-        lambda q, k: numtorch.nn.functional.scaled_dot_product_attention(q, k, k), (q, k)
+        lambda q, k: numtorch.nn.functional.scaled_dot_product_attention(q, k, k), (q[0], k[0])
     )
 
 

@@ -119,7 +119,7 @@ def test_every_differentiable_primitive_is_exercised():
                     out, inputs, torch.ones_like(out), create_graph=True, allow_unused=True
                 )
                 second = [g.sum() for g in grads if g is not None and g.requires_grad]
-                if second:
+                if second and info.gradgrad:  # (torch leaves some NotImplemented)
                     torch.autograd.grad(sum(second), inputs, allow_unused=True)
     finally:
         remove_observer(seen)

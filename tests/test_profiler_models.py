@@ -56,9 +56,9 @@ def test_seed_resnet18_table_lists_layers_and_backward_nodes():
     convs, norms = 20, 20  # 17 in the blocks and stem, 3 in the downsample shortcuts
     assert rows["ConvolutionBackward0"] == convs * steps
     assert rows["NativeBatchNormBackward0"] == rows["aten::native_batch_norm"] == norms * steps
-    # forward convolutions, and the input gradients of all but the stem (x needs no grad)
-    assert rows["aten::convolution"] == (convs + convs - 1) * steps
-    assert rows["aten::convolution_backward_weight"] == convs * steps
+    assert rows["aten::convolution"] == convs * steps
+    # one convolution_backward per gradient: every weight's, every input's but the stem's
+    assert rows["aten::convolution_backward"] == (convs + convs - 1) * steps
     parameters = len(list(model.parameters()))
     assert rows["torch::autograd::AccumulateGrad"] == parameters * steps == 62 * steps
 
@@ -70,13 +70,13 @@ def test_exact_counts_on_a_small_cnn():
     prof = profile_steps(torch, model, torch.randn(2, 3, 8, 8), steps)
     rows = {r.key: r.count for r in prof.key_averages()}
     per_step = {
-        "aten::convolution": 1,  # no input gradient: x needs none
+        "aten::convolution": 1,
         "aten::native_batch_norm": 1,
         "aten::relu": 1,
         "aten::max_pool2d_with_indices": 1,
         "aten::addmm": 1,
         "ConvolutionBackward0": 1,
-        "aten::convolution_backward_weight": 1,
+        "aten::convolution_backward": 1,  # the weight's gradient only: x needs none
         "NativeBatchNormBackward0": 1,
         "ReluBackward0": 1,
         "aten::threshold_backward": 1,

@@ -17,9 +17,9 @@ from .ops.nn.activation import erf, erfc  # noqa: F401
 from .ops.normal import erfcx, erfinv, log_ndtr, ndtr, ndtri  # noqa: F401
 from .ops.pointwise import _round_decimals, exp2, expm1, log1p  # noqa: F401
 from .ops.pointwise import sigmoid as expit  # noqa: F401
-from .ops.reduction import log_softmax as _log_softmax
 from .ops.reduction import logsumexp as _logsumexp
-from .ops.reduction import softmax as _softmax
+from .ops.softmax import log_softmax as _log_softmax
+from .ops.softmax import softmax as _softmax
 from .ops.special import entr, logit, sinc, xlog1py, xlogy  # noqa: F401
 
 psi = digamma

@@ -313,7 +313,8 @@ def _expand_rule(node, grads, batch):
 
 # Node classes whose formulas are pointwise in ``grad`` (checked one by one).
 _POINTWISE = """
-AddBackward0 SubBackward0 RsubBackward1 MulBackward0 DivBackward0 DivBackward2
+AddBackward0 SubBackward0 RsubBackward1 MulBackward0 MulBackward1 DivBackward0 DivBackward1
+DivBackward2 SgnBackward0 AddBackward1 MaskedFillBackward0
 RemainderBackward0 FmodBackward0 NegBackward0 PowBackward0 PowBackward1 PowBackward2
 ReciprocalBackward0 ExpBackward0 Exp2Backward0 Expm1Backward0 LogBackward0 Log2Backward0
 Log10Backward0 Log1PBackward0 SqrtBackward0 RsqrtBackward0 SinBackward0 CosBackward0
@@ -348,7 +349,7 @@ _SHIFTED = {
     "ViewBackward0": {"input_shape": "shape"},
     "UnsafeViewBackward0": {"input_shape": "shape"},
     "SqueezeBackward0": {"input_shape": "shape"},
-    "SqueezeBackward1": {"input_shape": "shape"},
+    "SqueezeBackward1": {"input_shape": "shape", "dim": "dim"},
     "SqueezeBackward2": {"input_shape": "shape"},
     "UnsqueezeBackward0": {"dim": "dim"},
     "SqueezeBackward4": {"dim": "dim"},  # matmul's vector @ matrix squeezes its result

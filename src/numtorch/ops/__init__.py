@@ -36,6 +36,7 @@ from . import (  # noqa: F401
     selection,
     sets,
     shape,
+    softmax,
     special,
     statistics,
     strided,

@@ -101,10 +101,11 @@ def _snapshot_saved_self(node, self: Tensor) -> None:
         if type(value) is SavedTensor and (
             value.tensor is self or (value.packed is not None and value.source() is self)
         ):
-            copy = Tensor._make(self._data.copy())
-            copy._grad_fn = self._grad_fn
-            copy._output_nr = self._output_nr
-            copy._requires_grad = self._requires_grad
+            if self._requires_grad:
+                # torch saves original_self = self.clone(): its history gains a CloneBackward0
+                copy = self.clone()
+            else:
+                copy = Tensor._make(self._data.copy())
             saved[key] = SavedTensor(copy, False)
 
 

@@ -16,6 +16,7 @@ from ..backend import xp
 from .gamma import float64_kernel, refuse_half
 from .nn.activation import erf
 from .nn.erf import erf_array, erfc_array
+from .pointwise import _add_scalar, _mul_scalar
 from .registry import defop, export
 
 _SQRT_PI = math.sqrt(math.pi)
@@ -263,17 +264,7 @@ def log_ndtr(input):
 
 
 # torch composes ndtr from ops taking a Scalar (mul.Scalar, add.Scalar): its grad_fn is a
-# MulBackward1; these two primitives carry those node names.
-@defop(name="mul_scalar", node="MulBackward1", input=lambda grad, other: grad * other)
-def _mul_scalar(input, other):
-    return input * xp.asarray(other, dtype=input.dtype)
-
-
-@defop(name="add_scalar", node="AddBackward1", input=lambda grad: grad)
-def _add_scalar(input, other):
-    return input + xp.asarray(other, dtype=input.dtype)
-
-
+# MulBackward1 (pointwise._mul_scalar, _add_scalar).
 def ndtr(input):
     """The standard normal CDF, ``(1 + erf(x / sqrt(2))) / 2`` (composed as torch does).
 

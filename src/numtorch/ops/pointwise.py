@@ -168,10 +168,24 @@ _true_divide = defop(
 # torch's C++ composites divide by a Scalar (``at::div(t, 2.0)``), recorded as DivBackward1;
 # Python's ``t / 2.0`` wraps the number into a tensor and records DivBackward0.
 @defop(
-    name="div_scalar", node="DivBackward1", promote="float", input=lambda grad, other: grad / other
+    name="div_scalar",
+    node="DivBackward1",
+    promote="float",
+    input=lambda grad, other: _div_scalar(grad, other),
 )
 def _div_scalar(input, other):
     return xp.true_divide(input, other)
+
+
+# a Scalar's derivative is again a Scalar multiplication (MulBackward1 in torch's graphs)
+@defop(name="mul_scalar", node="MulBackward1", input=lambda grad, other: _mul_scalar(grad, other))
+def _mul_scalar(input, other):
+    return input * xp.asarray(other, dtype=input.dtype)
+
+
+@defop(name="add_scalar", node="AddBackward1", input=lambda grad: grad)
+def _add_scalar(input, other):
+    return input + xp.asarray(other, dtype=input.dtype)
 
 
 def _no_bool_kernel(kernel, input, other) -> None:
@@ -287,7 +301,8 @@ negative = export(neg, name="negative", inplace=True)
 def _pow_input(grad, input, exponent):
     # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
     if not isinstance(exponent, Tensor):
-        return grad * 0 if exponent == 0 else grad * (exponent * input ** (exponent - 1))
+        # exponent * x**(y-1) is a Scalar multiplication in torch's formula (MulBackward1)
+        return grad * 0 if exponent == 0 else grad * _mul_scalar(input ** (exponent - 1), exponent)
     return where(exponent == 0, 0.0, grad * (exponent * input ** (exponent - 1)))
 
 
@@ -297,6 +312,8 @@ def _pow_exponent(grad, input, result):
     log = base.log() if isinstance(input, Tensor) else math.log(input) if input > 0 else None
     if log is None:
         return grad * 0 if input == 0 else grad * (result * float("nan"))
+    if not isinstance(input, Tensor):
+        return grad * _mul_scalar(result, log)  # a positive number base: never 0
     return grad * where(base == 0, 0.0, result * log)
 
 
@@ -391,12 +408,12 @@ log1p = _unary(
     lambda grad, input: grad / (input + 1),
     node="Log1PBackward0",
 )
-sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / (2 * result))
+sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _mul_scalar(result, 2))
 rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )
 sin = _unary("sin", xp.sin, lambda grad, input: grad * input.cos())
-cos = _unary("cos", xp.cos, lambda grad, input: -grad * input.sin())
+cos = _unary("cos", xp.cos, lambda grad, input: grad * -input.sin())
 tan = _unary("tan", xp.tan, lambda grad, result: grad * (1 + result * result))
 asin = _unary("asin", xp.arcsin, lambda grad, input: grad * (1 - input * input).rsqrt())
 acos = _unary("acos", xp.arccos, lambda grad, input: -grad * (1 - input * input).rsqrt())
@@ -467,7 +484,7 @@ def relu(input):
 
 
 @export(inplace=True)
-@defop(input=lambda grad, input: grad * input.sign())
+@defop(input=lambda grad, input: grad * input.sgn())  # torch's abs backward records sgn
 def abs(input):
     _no_bool(input, "abs_cpu")
     return xp.abs(input)

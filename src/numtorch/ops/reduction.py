@@ -9,7 +9,7 @@ from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .pointwise import where
+from .pointwise import _div_scalar, where
 from .registry import defop, export
 from .shape import cat
 
@@ -95,7 +95,9 @@ def _check_float(input, name):
 @defop(
     name="mean_all",
     node="MeanBackward0",
-    input=lambda grad, input_shape: grad.expand(input_shape) / _count(input_shape, None),
+    input=lambda grad, input_shape: _div_scalar(
+        grad.expand(input_shape), _count(input_shape, None)
+    ),
 )
 def _mean_all(input, dtype=None):
     return xp.mean(input, dtype=dtype)
@@ -104,8 +106,8 @@ def _mean_all(input, dtype=None):
 @defop(
     name="mean_dim",
     node="MeanBackward1",
-    input=lambda grad, input_shape, dim, keepdim: (
-        _expand_back(grad, input_shape, dim, keepdim) / _count(input_shape, dim)
+    input=lambda grad, input_shape, dim, keepdim: _div_scalar(
+        _expand_back(grad, input_shape, dim, keepdim), _count(input_shape, dim)
     ),
 )
 def _mean_dim(input, dim, keepdim=False, dtype=None):
@@ -304,11 +306,19 @@ def return_type(name: str):
     return type(name, (_ReturnType,), {"_name": name})
 
 
+def _restore_view(t, dims, shape, keepdim):
+    """torch's restore_reduced_dims: a view with the reduced dims back as size 1."""
+    if keepdim or t.ndim == len(shape):
+        return t
+    return t.reshape([1 if dims is None or i in dims else s for i, s in enumerate(shape)])
+
+
 def _evenly_distribute(grad, input, result, dims, keepdim):
-    value = _restore(result, dims, input.ndim, keepdim)
+    value = _restore_view(result, dims, input.shape, keepdim)
     mask = (input == value) | (input.isnan() & value.isnan())
     count = mask.sum() if dims is None else mask.sum(dims, keepdim=True)
-    return _restore(grad, dims, input.ndim, keepdim) * mask / count
+    # torch's scale_grad_by_count: (grad / count) * mask
+    return (_restore_view(grad, dims, input.shape, keepdim) / count) * mask
 
 
 def _select_backward(grad, input_shape, dim, indices, keepdim):
@@ -444,7 +454,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     return kind(amin(input, dim, keepdim), amax(input, dim, keepdim))
 
 
-# -- logsumexp, softmax, log_softmax ---------------------------------------------------------
+# -- logsumexp (softmax and log_softmax live in softmax.py) ------------------------------
 def _stable_max(input, dims):
     m = xp.max(input, axis=dims, keepdims=True) if input.size else xp.zeros((1,) * input.ndim)
     return xp.where(xp.isfinite(m), m, 0)
@@ -468,73 +478,24 @@ def logsumexp(input, dim, keepdim=False) -> Tensor:
     return _logsumexp(input, reduce_dims(dim, input.ndim), keepdim)
 
 
-def _softmax_dim(input, dim, name):
-    if dim is None:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
-    return _wrap_dim(dim, input.ndim)
-
-
-@defop(
-    name="softmax",
-    node="SoftmaxBackward0",
-    input=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)),
-)
-def _softmax(input, dim):
-    e = xp.exp(input - _stable_max(input, dim))
-    return e / xp.sum(e, axis=dim, keepdims=True)
-
-
-@defop(
-    name="log_softmax",
-    node="LogSoftmaxBackward0",
-    input=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True),
-)
-def _log_softmax(input, dim):
-    shifted = input - _stable_max(input, dim)
-    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
-
-
-def _softmax_input(input, dtype, dim, kernel="softmax"):
-    if dtype is not None:
-        return input.to(dtype)
-    if input._data.dtype.kind not in "fc":
-        # torch's kernel for the last dim has its own name
-        where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
-        raise NotImplementedError(
-            f"\"{kernel}{where}_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
-        )
-    return input
-
-
-@export
-def softmax(input, dim=None, dtype=None) -> Tensor:
-    """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
-    dim = _softmax_dim(input, dim, "softmax")
-    return _softmax(_softmax_input(input, dtype, dim), dim)
-
-
-@export
-def log_softmax(input, dim=None, dtype=None) -> Tensor:
-    """log(softmax(x)) along ``dim``, computed stably."""
-    dim = _softmax_dim(input, dim, "log_softmax")
-    return _log_softmax(_softmax_input(input, dtype, dim, "log_softmax"), dim)
-
-
 # -- norms -----------------------------------------------------------------------------------
 def _norm_backward(grad, input, result, ord, dim, keepdim):
-    g = _restore(grad, dim, input.ndim, keepdim)
-    r = _restore(result, dim, input.ndim, keepdim)
+    # torch's norm_backward, in its order (so double backward records its nodes); a full
+    # reduction's 0-d grad broadcasts as it is
+    full = dim is None and grad.ndim == 0
+    g = grad if full else _restore(grad, dim, input.ndim, keepdim)
+    r = result if full else _restore(result, dim, input.ndim, keepdim)
     if ord == 0:
         return zeros_like(input)
     if ord == 1:
-        return g * input.sign()
+        return input.sgn() * g
     if math.isinf(ord):
         mask = input.abs() == r
         count = mask.sum() if dim is None else mask.sum(dim, keepdim=True)
-        return g * input.sign() * mask / count
-    safe = where(r == 0, 1.0, r)  # a zero norm has a zero subgradient, as in torch
+        return input.sgn() * ((g / count) * mask)
     if ord == 2:
-        return g * input / safe
+        return g * (input / r).masked_fill(r == 0, 0)  # a zero norm: a zero subgradient
+    safe = where(r == 0, 1.0, r)
     return g * input * input.abs() ** (ord - 2) / safe ** (ord - 1)
 
 

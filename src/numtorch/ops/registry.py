@@ -108,6 +108,8 @@ class OpSpec:
             # torch's hand-written nodes (CopyBackwards) carry their C++ namespace in name()
             self.node_class.name = lambda node: f"torch::autograd::{type(node).__name__}"
         self.run = build_runner(self)
+        if node_name == "NotImplemented":
+            self.run = _linking_required_inputs(self.run, self.node_class)
 
     def bind(self, args: tuple, kwargs: dict) -> list:
         n = len(args)
@@ -158,6 +160,22 @@ class OpSpec:
                 raise TypeError(f"{self.name}: a formula uses unknown name '{n}'")
         plan = self._plans[mask] = tuple(entries)
         return plan
+
+
+def _linking_required_inputs(run, node_class):
+    """torch's NotImplemented node has edges only to the inputs that require grad (its
+    formulas all raise, so which formula meets which edge does not matter)."""
+
+    def linked(args):
+        out = run(args)
+        node = getattr(out[0] if isinstance(out, tuple) else out, "_grad_fn", None)
+        if type(node) is node_class:
+            kept = [(e, m) for e, m in zip(node.next_functions, node._input_meta) if e[0]]
+            node.next_functions = tuple(e for e, _ in kept)
+            node._input_meta = tuple(m for _, m in kept)
+        return out
+
+    return linked
 
 
 class OpNode(Node):

@@ -140,7 +140,8 @@ def _squeeze_all(input):
     name="squeeze_dim",
     node="SqueezeBackward1",
     view=True,
-    input=lambda grad, input_shape: grad.reshape(input_shape),
+    # torch's unsqueeze_to: an unsqueeze (so double backward records UnsqueezeBackward0)
+    input=lambda grad, input_shape, dim: grad.unsqueeze(dim) if input_shape[dim] == 1 else grad,
 )
 def _squeeze_dim(input, dim):
     return input.reshape(tuple(s for i, s in enumerate(input.shape) if i != dim or s != 1))
@@ -357,7 +358,8 @@ Tensor.broadcast_to = broadcast_to
 @export(method=False)
 def broadcast_tensors(*tensors):
     shape = broadcast_shape(*(t._data.shape for t in tensors))
-    return tuple(expand(t, shape) for t in tensors)
+    # torch hands back a tensor of the full shape itself (no ExpandBackward0)
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 @export(method=False)

@@ -61,8 +61,14 @@ ACTIVATIONS = [
         lambda t, x: _f(t).hardsigmoid(x),
         _kinked,
         ref=lambda x: np.clip(x / 6 + 0.5, 0, 1),
+        gradgrad=False,  # torch has no derivative for hardsigmoid_backward either
     ),
-    _activation("hardsigmoid_", lambda t, x: _f(t).hardsigmoid(x * 1, inplace=True), _kinked),
+    _activation(
+        "hardsigmoid_",
+        lambda t, x: _f(t).hardsigmoid(x * 1, inplace=True),
+        _kinked,
+        gradgrad=False,
+    ),
     _activation("hardshrink", lambda t, x: _f(t).hardshrink(x), _kinked),
     _activation("softshrink", lambda t, x: _f(t).softshrink(x, 1.0), _kinked),
     _activation(

@@ -129,6 +129,7 @@ LOSSES = [
             Sample((_n(rng, 3, 4),), {"p": 2, "margin": 0.7, "reduction": "none"}),
             Sample((_n(rng, 4),), {"reduction": "sum"}),
         ],
+        gradgrad=False,  # torch has no derivative for multi_margin_loss_backward either
     ),
     OpInfo(
         "multi_margin_loss_weight",
@@ -136,6 +137,7 @@ LOSSES = [
             x, t.tensor([0, 3, 1]), 2, weight=t.tensor([1.0, 2.0, 0.5, 1.0], dtype=x.dtype)
         ),
         lambda rng: [Sample((_n(rng, 3, 4),))],
+        gradgrad=False,
     ),
     OpInfo(
         "cosine_similarity",
@@ -158,6 +160,7 @@ LOSSES = [
         "pdist",
         lambda t, x, **k: _f(t).pdist(x, **k),
         lambda rng: [Sample((_n(rng, 4, 3),)), Sample((_n(rng, 4, 3),), {"p": 3.0})],
+        gradgrad=False,  # torch's _pdist_backward has no derivative
     ),
     OpInfo(
         "normalize",

@@ -9,8 +9,8 @@ from ...backend import xp
 from ...ops.inplace import inplace_variant
 from ...ops.nn import activation as A
 from ...ops.nn import piecewise as P
-from ...ops.reduction import log_softmax as _log_softmax
-from ...ops.reduction import softmax as _softmax
+from ...ops.softmax import log_softmax as _log_softmax
+from ...ops.softmax import softmax as _softmax
 
 Tensor = _tensor.Tensor
 _leaky_relu_ = inplace_variant(A.leaky_relu_result_op, "leaky_relu_")

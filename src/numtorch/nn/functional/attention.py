@@ -9,6 +9,7 @@ import warnings
 from ... import _creation
 from ..._tensor import Tensor
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
+from ...ops.pointwise import _mul_scalar
 from ...ops.products_add import baddbmm
 from ...ops.shape import cat
 from .dropout import dropout
@@ -130,7 +131,8 @@ def _attention_math(query, key, value, attn_mask, dropout_p, is_causal, scale, g
     """torch's composite ``_scaled_dot_product_attention_math``: q and k each scaled by
     sqrt(scale), then matmul, mask, ``_safe_softmax``, dropout, matmul."""
     root = math.sqrt(abs(scale))
-    q = query * (-root if scale < 0 else root)
+    # Scalar multiplications in torch's C++ composite (MulBackward1)
+    q = _mul_scalar(query, -root if scale < 0 else root)
     length, source = query.shape[-2], key.shape[-2]
     if is_causal and attn_mask is not None:
         raise RuntimeError(
@@ -138,7 +140,7 @@ def _attention_math(query, key, value, attn_mask, dropout_p, is_causal, scale, g
             "is_causal=True"
         )
     key, value = _repeat_heads(key, groups[0]), _repeat_heads(value, groups[1])
-    scores = q.matmul(key.transpose(-2, -1) * root)
+    scores = q.matmul(_mul_scalar(key.transpose(-2, -1), root))
     if attn_mask is not None and attn_mask.is_floating_point():
         scores = scores + attn_mask.to(query.dtype)
     else:

@@ -16,6 +16,7 @@ from ..._dtypes import result_type as torch_result_type
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.nn import loss as L
+from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import _div_scalar
 from ...ops.shape import broadcast_tensors
 from ...ops.special import xlogy
@@ -69,7 +70,7 @@ def mse_loss(
     if not (input.is_floating_point() or target.is_floating_point()):
         dtype = torch_result_type(input, target)
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dtype.scalar_name}'")
-    return L.mse_loss_op(input, target, reduction)
+    return PL.mse_loss_op(input, target, reduction)
 
 
 def l1_loss(
@@ -292,7 +293,7 @@ def smooth_l1_loss(
         return l1_loss(input, target, reduction=reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    return L.smooth_l1_loss_op(input, target, reduction, beta)
+    return PL.smooth_l1_loss_op(input, target, reduction, beta)
 
 
 def huber_loss(
@@ -304,10 +305,10 @@ def huber_loss(
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if weight is None:
-        return L.huber_loss_op(input, target, _reduction(None, None, reduction), delta)
+        return PL.huber_loss_op(input, target, _reduction(None, None, reduction), delta)
     if weight.shape != input.shape:
         raise ValueError("Weights and input must have the same size.")
-    loss = L.huber_loss_op(input, target, "none", delta) * weight
+    loss = PL.huber_loss_op(input, target, "none", delta) * weight
     if reduction not in L.REDUCTIONS:
         raise ValueError(
             f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'."
@@ -375,7 +376,10 @@ def poisson_nll_loss(
     Stirling's approximation of ``log(target!)`` where ``target > 1``."""
     reduction = _reduction(size_average, reduce, reduction)
     if log_input:
-        loss = input.exp() - target * input
+        # torch's C++ ``exp(input) - target * input`` records the product first (the
+        # compiler evaluates the right operand first), which orders double backward's sums
+        product = target * input
+        loss = input.exp() - product
     else:
         loss = input - target * (input + eps).log()
     if full:

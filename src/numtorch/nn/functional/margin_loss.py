@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..._creation import zeros_like
 from ..._tensor import Tensor
 from ...ops.nn import loss as L
+from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import minimum, where
 from ...ops.shape import broadcast_tensors
 from .activation import logsigmoid
@@ -71,7 +72,7 @@ def soft_margin_loss(
     L.check_not_differentiable("soft_margin_loss", "target", target)
     if input.shape != target.shape:
         input, target = broadcast_tensors(input, target)
-    return L.soft_margin_loss_op(input, target, reduction)
+    return PL.soft_margin_loss_op(input, target, reduction)
 
 
 def multilabel_soft_margin_loss(

@@ -9,6 +9,7 @@ from ..._dtypes import finfo, float16, float32
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.nn import normalization as N
+from ...ops.pointwise import _add_scalar
 from .padding import pad
 from .pooling import avg_pool2d, avg_pool3d
 
@@ -241,7 +242,8 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
     if eps is None:
         eps = finfo(input.dtype).eps
     dims = tuple(range(input.ndim - count, input.ndim))
-    result = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    # eps is added as a Scalar in torch's composite (AddBackward1)
+    result = input * _add_scalar(input.pow(2).mean(dims, keepdim=True), eps).rsqrt()
     if weight is None:
         return result
     return (result * weight).type_as(result)  # the input's dtype, as torch

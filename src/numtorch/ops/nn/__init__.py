@@ -17,6 +17,7 @@ from . import (  # noqa: F401
     normalization,
     padding,
     piecewise,
+    pointwise_loss,
     pooling,
     rnn,
     unpool,

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 
+from ..._creation import zeros_like
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
-from ..pointwise import where
+from ..pointwise import _add_scalar, _sigmoid_forward, where
 from ..registry import defop, export
 from ..shape import cat
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
@@ -23,6 +24,22 @@ def float_only(input, kernel: str) -> None:
     if input.dtype.kind not in "fc":
         name = from_numpy_dtype(input.dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
+
+def zero_gradient(grad):
+    """The derivative of a backward op with respect to an input it reads only for its mask
+    or shape: zero, yet that input is an edge (torch's ``self: zeros_like(self)``), so the
+    first-order gradient requires grad under ``create_graph=True``."""
+    return zeros_like(grad)
+
+
+def not_implemented(name: str):
+    """The formula of a derivative torch does not implement (its node is NotImplemented)."""
+
+    def formula(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return formula
 
 
 # -- erf, erfc -------------------------------------------------------------------------------
@@ -112,10 +129,15 @@ def gelu_op(input, approximate="none"):
 
 
 # -- SiLU ------------------------------------------------------------------------------------
+def one_minus(t):
+    """``1 - t`` as torch's C++ formulas record it: SubBackward0 from a wrapped number."""
+    return t.new_full((), 1.0) - t
+
+
 def _silu_grad(grad, input):
-    # d/dx x s(x) = s (1 + x (1 - s))
+    # d/dx x s(x) = s (1 + x (1 - s)), in the order of torch's formula (its graph's names)
     s = input.sigmoid()
-    return grad * (s * (1 + input * (1 - s)))
+    return grad * s * _add_scalar(input * one_minus(s), 1.0)
 
 
 @defop(name="silu", input=_silu_grad)
@@ -145,6 +167,12 @@ def leaky_relu_op(input, negative_slope=0.01):
 
 
 def leaky_relu_result_grad(grad, result, negative_slope):
+    check_result_slope(negative_slope)
+    return leaky_relu_backward(grad, result, negative_slope)
+
+
+def check_result_slope(negative_slope):
+    """A slope read back from the output cannot be negative (the sign of x is lost)."""
     if negative_slope < 0:
         raise RuntimeError(
             "In-place leakyReLu backward calculation is triggered with a negative slope which "
@@ -153,7 +181,6 @@ def leaky_relu_result_grad(grad, result, negative_slope):
             "https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu "
             "backward calculation with negative slope"
         )
-    return leaky_relu_backward(grad, result, negative_slope)
 
 
 # leaky_relu_ differentiates from its output (LeakyReluBackward1), as torch
@@ -162,13 +189,34 @@ leaky_relu_result_op = defop(
 )(leaky_relu_op.spec.forward)
 
 
+def sigmoid_array(z):
+    """``1 / (1 + exp(-z))`` on arrays, computed as numtorch.sigmoid computes it."""
+    return _sigmoid_forward(z)
+
+
 # -- hardtanh, softplus -----------------------------------------------------------------------
-def _hardtanh_grad(grad, input, min_val, max_val):
+def masked(grad_output, mask):
+    """``grad_output`` where ``mask`` holds, else 0 (the backward of a piecewise-linear op)."""
+    return xp.where(mask, grad_output, 0).astype(grad_output.dtype, copy=False)
+
+
+@defop(
+    name="hardtanh_backward",
+    node="HardtanhBackwardBackward0",
+    grad_output=lambda grad, self, min_val, max_val: hardtanh_backward(
+        grad, self, min_val, max_val
+    ),
+    self=zero_gradient,
+)
+def hardtanh_backward(grad_output, self, min_val, max_val):
     # gradient only strictly inside (min_val, max_val), as torch's hardtanh_backward
-    return where((input > min_val) & (input < max_val), grad, 0.0)
+    return masked(grad_output, (self > min_val) & (self < max_val))
 
 
-@defop(name="hardtanh", input=_hardtanh_grad)
+@defop(
+    name="hardtanh",
+    input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
+)
 def hardtanh(input, min_val=-1.0, max_val=1.0):
     """Clamp to ``[min_val, max_val]``; the gradient is 0 at and beyond the bounds."""
     if input.dtype == xp.bool_:
@@ -178,12 +226,28 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
     return xp.clip(input, min_val, max_val).astype(input.dtype, copy=False)
 
 
-def _softplus_grad(grad, input, beta, threshold):
-    scaled = input * beta
-    return grad * where(scaled > threshold, 1.0, scaled.sigmoid())
+def _softplus_double_backward(grad, grad_output, self, beta, threshold):
+    # d/dx sigmoid(beta x) = beta s (1 - s), zero on the linear side
+    s = (self * beta).sigmoid()
+    return where(self * beta < threshold, grad * grad_output * (s * (1 - s) * beta), 0.0)
 
 
-@defop(name="softplus", input=_softplus_grad)
+@defop(
+    name="softplus_backward",
+    node="SoftplusBackwardBackward0",
+    grad_output=lambda grad, self, beta, threshold: softplus_backward(grad, self, beta, threshold),
+    self=_softplus_double_backward,
+)
+def softplus_backward(grad_output, self, beta, threshold):
+    scaled = self * beta
+    slope = xp.where(scaled > threshold, 1.0, sigmoid_array(scaled))
+    return (grad_output * slope).astype(grad_output.dtype, copy=False)
+
+
+@defop(
+    name="softplus",
+    input=lambda grad, input, beta, threshold: softplus_backward(grad, input, beta, threshold),
+)
 def softplus(input, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``."""
     float_only(input, "softplus_cpu")
@@ -194,9 +258,20 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 # -- log-sigmoid, mish, GLU ------------------------------------------------------------------
 @defop(
+    name="log_sigmoid_backward",
+    node="LogSigmoidBackwardBackward0",
+    grad_output=lambda grad, self: log_sigmoid_backward(grad, self),
+    # d/dx sigmoid(-x) = -s (1 - s), s = sigmoid(x)
+    self=lambda grad, grad_output, self: grad * grad_output * (self.sigmoid() - 1) * self.sigmoid(),
+)
+def log_sigmoid_backward(grad_output, self):
+    return (grad_output * sigmoid_array(-self)).astype(grad_output.dtype, copy=False)
+
+
+@defop(
     name="log_sigmoid",
     node="LogSigmoidBackward0",
-    input=lambda grad, input: grad * (-input).sigmoid(),
+    input=lambda grad, input: log_sigmoid_backward(grad, input),
 )
 def log_sigmoid(input):
     """``log(1 / (1 + exp(-x)))``, computed stably as ``min(x, 0) - log1p(exp(-|x|))``."""
@@ -205,9 +280,10 @@ def log_sigmoid(input):
 
 
 def _mish_grad(grad, input):
-    # d/dx x tanh(sp(x)) = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp(x) = log(1 + e^x)
-    t = softplus(input).tanh()
-    return grad * (t + input * input.sigmoid() * (1 - t * t))
+    # d/dx x tanh(sp(x)) = tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp(x) = log(1 + e^x),
+    # with sp composed as torch's formula does
+    t = input.exp().log1p().tanh()
+    return grad * (t + input * input.sigmoid() * one_minus(t * t))
 
 
 @defop(name="mish", input=_mish_grad)
@@ -217,13 +293,37 @@ def mish(input):
     return input * xp.tanh(xp.logaddexp(0, input))
 
 
-def _glu_grad(grad, input, dim):
-    a, b = input.chunk(2, dim)
+def _glu_double_grad_output(grad, self, dim):
+    # glu_backward is linear in grad_output: its adjoint pairs the halves of grad back
+    grad_a, grad_b = grad.chunk(2, dim)
+    a, b = self.chunk(2, dim)
     gate = b.sigmoid()
-    return cat([grad * gate, grad * a * gate * (1 - gate)], dim)
+    return grad_a * gate + grad_b * a * gate * (1 - gate)
 
 
-@defop(name="glu", input=_glu_grad)
+def _glu_double_self(grad, grad_output, self, dim):
+    grad_a, grad_b = grad.chunk(2, dim)
+    a, b = self.chunk(2, dim)
+    gate = b.sigmoid()
+    slope = gate * (1 - gate)  # d sigmoid(b) / db
+    to_a = grad_b * grad_output * slope
+    to_b = grad_output * slope * (grad_a + grad_b * a * (1 - 2 * gate))
+    return cat([to_a, to_b], dim)
+
+
+@defop(
+    name="glu_backward",
+    node="GluBackwardBackward0",
+    grad_output=_glu_double_grad_output,
+    self=_glu_double_self,
+)
+def glu_backward(grad_output, self, dim):
+    a, b = xp.split(self, 2, axis=dim)
+    gate = sigmoid_array(b)
+    return xp.concatenate([grad_output * gate, grad_output * a * gate * (1 - gate)], axis=dim)
+
+
+@defop(name="glu", input=lambda grad, input, dim: glu_backward(grad, input, dim))
 def glu(input, dim):
     """``a * sigmoid(b)`` for the halves ``a, b`` of ``input`` along ``dim``."""
     float_only(input, "glu_cpu")

@@ -10,9 +10,9 @@ not NaN.
 
 Derivatives, with P the probabilities, g the output gradient and dP = g v^T:
   dv = P^T g,   dS = P (dP - rowsum(dP P)),   dq = dS k * scale,   dk = dS^T q * scale.
-The forward also returns P, which first-order backward reads; under ``create_graph`` P is
-recomputed from q and k with tensor ops, so second derivatives see how it depends on them
-(torch's fused kernel has no double backward at all).
+The forward also returns P, which backward reads. As in torch, the gradients come from one
+backward op (``_scaled_dot_product_flash_attention_for_cpu_backward``) that has no derivative:
+its node is NotImplemented, and differentiating it raises torch's error.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
 from ..registry import defop, export
+from .composite_backward import tensors_of
 
 
 def _softmax_rows(x, dim):
@@ -59,19 +60,22 @@ def _repeat_heads(t, groups):
     return t if groups == 1 else xp.repeat(t, groups, axis=-3)
 
 
+def _flash_grad(which):
+    def formula(grad, query, key, value, attn_mask, is_causal, scale, result, result1):
+        return flash_attention_backward(
+            grad, query, key, value, result, attn_mask, is_causal, scale, result1, which
+        )
+
+    return formula
+
+
 @defop(
     name="_scaled_dot_product_flash_attention_for_cpu",
     node="ScaledDotProductFlashAttentionForCpuBackward0",
     outputs=2,
-    query=lambda grad, query, key, value, attn_mask, is_causal, scale, result1: _query_grad(
-        grad, query, key, value, attn_mask, is_causal, scale, result1
-    ),
-    key=lambda grad, query, key, value, attn_mask, is_causal, scale, result1: _key_grad(
-        grad, query, key, value, attn_mask, is_causal, scale, result1
-    ),
-    value=lambda grad, query, key, value, attn_mask, is_causal, scale, result1: _value_grad(
-        grad, query, key, value, attn_mask, is_causal, scale, result1
-    ),
+    query=_flash_grad("query"),
+    key=_flash_grad("key"),
+    value=_flash_grad("value"),
 )
 def flash_attention(query, key, value, attn_mask, is_causal, scale):
     """(output, attention probabilities); the probabilities are saved for backward."""
@@ -136,3 +140,31 @@ def _value_grad(grad, query, key, value, attn_mask, is_causal, scale, result1):
     groups = query.shape[-3] // key.shape[-3]
     probs = _probs(query, key, attn_mask, is_causal, scale, result1)
     return _fold_heads(probs.transpose(-1, -2).matmul(grad), groups)
+
+
+def _not_implemented(grad):
+    raise RuntimeError(
+        "derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
+        "implemented"
+    )
+
+
+_GRADIENTS = {"query": _query_grad, "key": _key_grad, "value": _value_grad}
+
+
+@defop(
+    name="_scaled_dot_product_flash_attention_for_cpu_backward",
+    node="NotImplemented",
+    grad_out=_not_implemented,
+    query=_not_implemented,
+    key=_not_implemented,
+    value=_not_implemented,
+    out=_not_implemented,
+)
+def flash_attention_backward(
+    grad_out, query, key, value, out, attn_mask, is_causal, scale, probs, which
+):
+    """The gradient for ``query``, ``key`` or ``value`` (``which``) of the fused attention."""
+    tensors = tensors_of(grad_out, query, key, value, attn_mask)
+    with grad_mode.no_grad():
+        return _GRADIENTS[which](*tensors, is_causal, scale, Tensor._make(probs))._data

@@ -51,19 +51,114 @@ def _conv_weight_backward(grad, input, weight_shape, stride, padding, dilation, 
     return conv_weight_op(input, grad, weight_shape, stride, padding, dilation, groups)
 
 
+# Note [Convolution double backward]
+# Each first-order gradient of a convolution y = C(x, W) is one op with torch's node name
+# (ConvolutionBackwardBackward0) and edges (grad_output, input, weight), as torch's
+# convolution_backward, so it requires grad whenever x or W does. Both gradients are
+# bilinear: <G, dx(gy, W)> = <gy, C(G, W)> and <G, dW(x, gy)> = <gy, C(x, G)>, so their
+# derivatives are the convolution and its gradients again. The input gradient does not
+# depend on x (its x-derivative is None, as torch's), nor the weight gradient on W.
+def _double_grad_output(
+    grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, which
+):
+    if which == "input":
+        return convolution_op(
+            grad, weight, None, stride, padding, dilation, transposed, output_padding, groups
+        )
+    return convolution_op(
+        input, grad, None, stride, padding, dilation, transposed, output_padding, groups
+    )
+
+
+def _double_input(
+    grad, grad_output, input_shape, stride, padding, dilation, transposed, groups, which
+):
+    if which == "input":
+        return None
+    return _conv_input_backward(
+        grad_output, grad, input_shape, stride, padding, dilation, transposed, groups
+    )
+
+
+def _double_weight(
+    grad, grad_output, weight_shape, stride, padding, dilation, transposed, groups, which
+):
+    if which == "weight":
+        return None
+    return _conv_weight_backward(
+        grad_output, grad, weight_shape, stride, padding, dilation, transposed, groups
+    )
+
+
+@defop(
+    name="convolution_backward",
+    node="ConvolutionBackwardBackward0",
+    grad_output=_double_grad_output,
+    input=_double_input,
+    weight=_double_weight,
+)
+def convolution_backward_op(
+    grad_output,
+    input,
+    weight,
+    input_shape,
+    weight_shape,
+    stride,
+    padding,
+    dilation,
+    transposed,
+    output_padding,
+    groups,
+    which,
+):
+    """The gradient of ``convolution`` for its ``input`` or its ``weight`` (``which``)."""
+    g = grad_output
+    if which == "input":
+        if transposed:
+            return conv_forward(g, weight, None, stride, padding, dilation, groups)
+        return conv_input_grad(g, weight, input_shape, stride, padding, dilation, groups)
+    if transposed:
+        return conv_weight_grad(g, input, weight_shape, stride, padding, dilation, groups)
+    return conv_weight_grad(input, g, weight_shape, stride, padding, dilation, groups)
+
+
+def _first_order(which):
+    def formula(
+        grad,
+        input,
+        weight,
+        input_shape,
+        weight_shape,
+        stride,
+        padding,
+        dilation,
+        transposed,
+        output_padding,
+        groups,
+    ):
+        return convolution_backward_op(
+            grad,
+            input,
+            weight,
+            input_shape,
+            weight_shape,
+            stride,
+            padding,
+            dilation,
+            transposed,
+            output_padding,
+            groups,
+            which,
+        )
+
+    return formula
+
+
 @defop(
     name="convolution",
     node="ConvolutionBackward0",
-    input=lambda grad, weight, input_shape, stride, padding, dilation, transposed, groups: (
-        _conv_input_backward(
-            grad, weight, input_shape, stride, padding, dilation, transposed, groups
-        )
-    ),
-    weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups: (
-        _conv_weight_backward(
-            grad, input, weight_shape, stride, padding, dilation, transposed, groups
-        )
-    ),
+    input=_first_order("input"),
+    weight=_first_order("weight"),
     bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
 )
 def convolution_op(

@@ -2,15 +2,18 @@
 ``NormBackward1``, used by ``pairwise_distance``) and ``pdist`` (``PdistBackward0``).
 
 pdist's backward is written with numtorch ops (gather the row pairs, the norm's derivative,
-scatter-add back), so unlike torch's it can be differentiated again.
+scatter-add back) and runs as one op, ``_pdist_backward`` (``PdistBackwardBackward0``), which
+has no derivative, as in torch.
 """
 
 from __future__ import annotations
 
 from ..._tensor import Tensor
+from ...autograd import grad_mode
 from ...backend import xp
 from ..reduction import _norm_backward, _vector_norm
 from ..registry import defop
+from .composite_backward import tensors_of
 
 norm_dim_op = defop(name="norm_dim", node="NormBackward1", promote="float", input=_norm_backward)(
     _vector_norm.spec.forward
@@ -29,7 +32,28 @@ def _pdist_grad(grad, input, p, result):
     return input.new_zeros(input.shape).index_add(0, rows, g).index_add(0, cols, -g)
 
 
-@defop(name="_pdist_forward", node="PdistBackward0", input=_pdist_grad)
+def _not_implemented(grad):
+    raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
+
+
+@defop(
+    name="_pdist_backward",
+    node="PdistBackwardBackward0",
+    grad_output=_not_implemented,
+    self=_not_implemented,
+    pdist=_not_implemented,
+)
+def pdist_backward(grad_output, self, p, pdist):
+    grad_output, self, pdist = tensors_of(grad_output, self, pdist)
+    with grad_mode.no_grad():
+        return _pdist_grad(grad_output, self, p, pdist)._data
+
+
+@defop(
+    name="_pdist_forward",
+    node="PdistBackward0",
+    input=lambda grad, input, p, result: pdist_backward(grad, input, p, result),
+)
 def pdist_op(input, p):
     rows, cols = _pairs(input.shape[0])
     return _vector_norm.spec.forward(input[rows] - input[cols], p, (1,), False)

@@ -1,6 +1,6 @@
 """Loss primitives with torch's grad_fns: ``nll_loss`` (NllLossBackward0 / NllLoss2DBackward0),
-``mse_loss``, ``binary_cross_entropy``, ``binary_cross_entropy_with_logits``, ``smooth_l1_loss``,
-``huber_loss``, ``soft_margin_loss`` and ``multi_margin_loss``.
+``binary_cross_entropy``, ``binary_cross_entropy_with_logits`` and ``multi_margin_loss``
+(``mse_loss``, ``smooth_l1_loss``, ``huber_loss`` and ``soft_margin_loss``: pointwise_loss.py).
 
 (``cross_entropy``, ``l1_loss`` and friends are compositions, as in torch: see
 ``numtorch.nn.functional``.) NLL loss is linear in its input: its backward is the adjoint
@@ -10,10 +10,12 @@ scatter, an op whose own derivative is the forward gather again.
 from __future__ import annotations
 
 from ..._tensor import Tensor
+from ...autograd import grad_mode
 from ...backend import xp
-from ..pointwise import where
+from ..pointwise import _div_scalar, where
 from ..registry import defop
-from .activation import float_only
+from .activation import not_implemented, zero_gradient
+from .composite_backward import tensors_of, vjp
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -86,15 +88,16 @@ def _register_nll(name: str, node: str):
         grad_output=lambda grad, target, weight, reduction, ignore_index: forward(
             grad, target, weight, reduction, ignore_index
         ),
+        self=zero_gradient,
     )
-    def backward(grad_output, input_shape, target, weight, reduction, ignore_index):
-        return _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_index)
+    def backward(grad_output, self, target, weight, reduction, ignore_index):
+        return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)
 
     @defop(
         name=name,
         node=node + "Backward0",
-        input=lambda grad, input_shape, target, weight, reduction, ignore_index: backward(
-            grad, input_shape, target, weight, reduction, ignore_index
+        input=lambda grad, input, target, weight, reduction, ignore_index: backward(
+            grad, input, target, weight, reduction, ignore_index
         ),
     )
     def forward(input, target, weight, reduction, ignore_index):
@@ -105,26 +108,6 @@ def _register_nll(name: str, node: str):
 
 nll_loss_op = _register_nll("nll_loss", "NllLoss")
 nll_loss2d_op = _register_nll("nll_loss2d", "NllLoss2D")
-
-
-# -- mean squared error ----------------------------------------------------------------------
-def _mse_grad(grad, input, target, reduction):
-    difference = input - target
-    if reduction == "mean":
-        grad = grad / difference.numel()
-    return 2 * difference * grad
-
-
-@defop(
-    name="mse_loss",
-    node="MseLossBackward0",
-    promote="same",
-    input=lambda grad, input, target, reduction: _mse_grad(grad, input, target, reduction),
-    target=lambda grad, input, target, reduction: -_mse_grad(grad, input, target, reduction),
-)
-def mse_loss_op(input, target, reduction):
-    difference = input - target
-    return reduce_array(difference * difference, reduction)
 
 
 # -- binary cross entropy --------------------------------------------------------------------
@@ -143,13 +126,38 @@ def _bce_target_grad(grad, input, weight, reduction):
     g = grad * ((-input).log1p().clamp(min=-100) - input.log().clamp(min=-100))
     if weight is not None:
         g = g * weight
-    return g / input.numel() if reduction == "mean" else g
+    return _div_scalar(g, input.numel()) if reduction == "mean" else g
+
+
+def _bce_double(k):
+    # derivatives of the input gradient: vector-Jacobian products of its composite
+    def formula(grad, grad_output, self, target, weight, reduction):
+        def composite(grad_output, self, target):
+            return _bce_input_grad(grad_output, self, target, weight, reduction)
+
+        return vjp(composite, (grad_output, self, target), k, grad)
+
+    return formula
+
+
+@defop(
+    name="binary_cross_entropy_backward",
+    node="BinaryCrossEntropyBackwardBackward0",
+    grad_output=_bce_double(0),
+    self=_bce_double(1),
+    target=_bce_double(2),
+)
+def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
+    with grad_mode.no_grad():
+        return _bce_input_grad(*tensors_of(grad_output, self, target, weight), reduction)._data
 
 
 @defop(
     name="binary_cross_entropy",
     node="BinaryCrossEntropyBackward0",
-    input=_bce_input_grad,
+    input=lambda grad, input, target, weight, reduction: binary_cross_entropy_backward(
+        grad, input, target, weight, reduction
+    ),
     target=_bce_target_grad,
 )
 def binary_cross_entropy_op(input, target, weight, reduction):
@@ -178,7 +186,7 @@ def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
     g = g * grad
     if weight is not None:
         g = g * weight
-    return g / input.numel() if reduction == "mean" else g
+    return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
 def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
@@ -189,7 +197,7 @@ def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
     g = g * grad
     if weight is not None:
         g = g * weight
-    return g / input.numel() if reduction == "mean" else g
+    return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
 @defop(
@@ -217,65 +225,6 @@ def check_not_differentiable(function: str, name: str, tensor) -> None:
             f"The function '{function}' is not differentiable with respect to argument "
             f"'{name}'. This input cannot have requires_grad True."
         )
-
-
-# -- smooth L1 and Huber ---------------------------------------------------------------------
-def _mean_scale(grad, reduction, numel):
-    return grad / numel if reduction == "mean" else grad
-
-
-def _smooth_l1_grad(grad, input, target, reduction, beta):
-    # d/dx: (x - y) / beta inside |x - y| < beta, its sign outside
-    difference = input - target
-    slope = where(difference.abs() < beta, difference / beta, difference.sign())
-    return slope * _mean_scale(grad, reduction, difference.numel())
-
-
-@defop(
-    name="smooth_l1_loss",
-    node="SmoothL1LossBackward0",
-    promote="same",
-    input=_smooth_l1_grad,
-    target=lambda grad, input, target, reduction, beta: (
-        -_smooth_l1_grad(grad, input, target, reduction, beta)
-    ),
-)
-def smooth_l1_loss_op(input, target, reduction, beta):
-    float_only(input, "smooth_l1_cpu")
-    z = xp.abs(input - target)
-    return reduce_array(xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
-
-
-def _huber_grad(grad, input, target, reduction, delta):
-    difference = input - target
-    slope = where(difference.abs() < delta, difference, difference.sign() * delta)
-    return slope * _mean_scale(grad, reduction, difference.numel())
-
-
-@defop(
-    name="huber_loss",
-    input=_huber_grad,
-    target=lambda grad, input, target, reduction, delta: (
-        -_huber_grad(grad, input, target, reduction, delta)
-    ),
-)
-def huber_loss_op(input, target, reduction, delta):
-    # the result has the input's dtype, whatever the target's (as torch)
-    float_only(input, "huber_cpu")
-    z = xp.abs(input - target)
-    losses = xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
-    return xp.asarray(reduce_array(losses, reduction), dtype=input.dtype)
-
-
-# -- soft margin -----------------------------------------------------------------------------
-def _soft_margin_grad(grad, input, target, reduction):
-    # d/dx log(1 + exp(-y x)) = -y sigmoid(-y x)
-    return -target * (-(input * target)).sigmoid() * _mean_scale(grad, reduction, input.numel())
-
-
-@defop(name="soft_margin_loss", promote="same", input=_soft_margin_grad)
-def soft_margin_loss_op(input, target, reduction):
-    return reduce_array(xp.logaddexp(0, -input * target), reduction)
 
 
 # -- multi-class margin ----------------------------------------------------------------------
@@ -324,6 +273,28 @@ def _multi_margin_grad(grad, input, target, p, margin, weight, reduction):
     return (g - onehot * g.sum(1, keepdim=True)).reshape(input.shape)
 
 
-@defop(name="multi_margin_loss", input=_multi_margin_grad)
+def _tensor(array):
+    return None if array is None else Tensor._make(array)
+
+
+# torch has no derivative for multi_margin_loss_backward: its node is NotImplemented
+@defop(
+    name="multi_margin_loss_backward",
+    node="NotImplemented",
+    grad_output=not_implemented("multi_margin_loss_backward"),
+    self=not_implemented("multi_margin_loss_backward"),
+)
+def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, reduction):
+    with grad_mode.no_grad():
+        args = (_tensor(grad_output), _tensor(self), _tensor(target), p, margin, _tensor(weight))
+        return _multi_margin_grad(*args, reduction)._data
+
+
+@defop(
+    name="multi_margin_loss",
+    input=lambda grad, input, target, p, margin, weight, reduction: multi_margin_loss_backward(
+        grad, input, target, p, margin, weight, reduction
+    ),
+)
 def multi_margin_loss_op(input, target, p, margin, weight, reduction):
     return _multi_margin_forward(input, target, p, margin, weight, reduction)

@@ -20,6 +20,7 @@ import math
 from ...autograd import grad_mode
 from ...backend import xp
 from ..registry import defop
+from .composite_backward import tensors_of, vjp
 
 
 def _moments(x, axes, n):
@@ -80,13 +81,60 @@ def _bn_weight_grad(grad, input, result1, result2, training, eps):
     return (grad * ((input - mean) * invstd)).sum(_reduce_dims(input))
 
 
+# Each gradient of a normalization is one op with torch's node (NativeBatchNormBackward-
+# Backward0...) and edges; ``which`` picks the input's, weight's or bias's gradient. Its
+# derivatives are vector-Jacobian products of the same composite (composite_backward.py).
+def _bn_backward_composite(grad_out, input, weight, save_mean, save_invstd, training, eps, which):
+    if which == "input":
+        return _bn_input_grad(grad_out, input, weight, save_mean, save_invstd, training, eps)
+    if which == "weight":
+        return _bn_weight_grad(grad_out, input, save_mean, save_invstd, training, eps)
+    return grad_out.sum(_reduce_dims(grad_out))
+
+
+def _bn_double(k):
+    def formula(grad, grad_out, input, weight, save_mean, save_invstd, training, eps, which):
+        def composite(*tensors):
+            return _bn_backward_composite(*tensors, training, eps, which)
+
+        return vjp(composite, (grad_out, input, weight, save_mean, save_invstd), k, grad)
+
+    return formula
+
+
+@defop(
+    name="native_batch_norm_backward",
+    node="NativeBatchNormBackwardBackward0",
+    grad_out=_bn_double(0),
+    input=_bn_double(1),
+    weight=_bn_double(2),
+    save_mean=_bn_double(3),
+    save_invstd=_bn_double(4),
+)
+def native_batch_norm_backward(
+    grad_out, input, weight, save_mean, save_invstd, training, eps, which
+):
+    tensors = tensors_of(grad_out, input, weight, save_mean, save_invstd)
+    with grad_mode.no_grad():
+        return _bn_backward_composite(*tensors, training, eps, which)._data
+
+
+def _bn_grad(which):
+    def formula(grad, input, weight, result1, result2, training, eps):
+        # the statistics are non-differentiable outputs (unpacked, they name this node)
+        stats = result1.detach(), result2.detach()
+        return native_batch_norm_backward(grad, input, weight, *stats, training, eps, which)
+
+    return formula
+
+
 @defop(
     name="native_batch_norm",
     node="NativeBatchNormBackward0",
     outputs=3,
-    input=_bn_input_grad,
-    weight=_bn_weight_grad,
-    bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+    input=_bn_grad("input"),
+    weight=_bn_grad("weight"),
+    bias=_bn_grad("bias"),
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
     n, c = input.shape[0], input.shape[1]
@@ -134,17 +182,60 @@ def _ln_weight_grad(grad, input, normalized_shape, result1, result2, eps):
     return product.sum(lead) if lead else product
 
 
+def _ln_backward_composite(grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which):
+    if which == "input":
+        return _ln_input_grad(grad_out, input, normalized_shape, weight, mean, rstd, eps)
+    if which == "weight":
+        return _ln_weight_grad(grad_out, input, normalized_shape, mean, rstd, eps)
+    lead = grad_out.ndim - len(normalized_shape)
+    return grad_out.sum(list(range(lead))) if lead else grad_out
+
+
+def _ln_double(k):
+    def formula(grad, grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which):
+        def composite(*tensors):
+            return _ln_backward_composite(*tensors, normalized_shape, eps, which)
+
+        return vjp(composite, (grad_out, input, mean, rstd, weight, bias), k, grad)
+
+    return formula
+
+
+@defop(
+    name="native_layer_norm_backward",
+    node="NativeLayerNormBackwardBackward0",
+    grad_out=_ln_double(0),
+    input=_ln_double(1),
+    mean=_ln_double(2),
+    rstd=_ln_double(3),
+    weight=_ln_double(4),
+    bias=_ln_double(5),
+)
+def native_layer_norm_backward(
+    grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which
+):
+    tensors = tensors_of(grad_out, input, mean, rstd, weight, bias)
+    with grad_mode.no_grad():
+        return _ln_backward_composite(*tensors, normalized_shape, eps, which)._data
+
+
+def _ln_grad(which):
+    def formula(grad, input, normalized_shape, weight, bias, result1, result2, eps):
+        stats = result1.detach(), result2.detach()  # non-differentiable outputs
+        return native_layer_norm_backward(
+            grad, input, *stats, weight, bias, normalized_shape, eps, which
+        )
+
+    return formula
+
+
 @defop(
     name="native_layer_norm",
     node="NativeLayerNormBackward0",
     outputs=3,
-    input=_ln_input_grad,
-    weight=_ln_weight_grad,
-    bias=lambda grad, normalized_shape: (
-        grad.sum(list(range(grad.ndim - len(normalized_shape))))
-        if grad.ndim > len(normalized_shape)
-        else grad
-    ),
+    input=_ln_grad("input"),
+    weight=_ln_grad("weight"),
+    bias=_ln_grad("bias"),
 )
 def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
     axis = input.ndim - len(normalized_shape)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...backend import xp
 from ..registry import defop, export
+from .activation import zero_gradient
 
 
 def _pairs(pad, ndim):
@@ -107,14 +108,15 @@ def _register_mode_pad(mode: str, dims: int):
         name=f"{mode}_pad{dims}d_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, pad: forward(grad, pad),
+        self=zero_gradient,
     )
-    def backward(grad_output, input_shape, pad):
-        return _scatter(grad_output, input_shape, _mode_indices(input_shape, pad, mode))
+    def backward(grad_output, self, pad):
+        return _scatter(grad_output, self.shape, _mode_indices(self.shape, pad, mode))
 
     @defop(
         name=f"{mode}_pad{dims}d",
         node=node + "Backward0",
-        input=lambda grad, input_shape, pad: backward(grad, input_shape, pad),
+        input=lambda grad, input, pad: backward(grad, input, pad),
     )
     def forward(input, pad):
         return _gather(input, _mode_indices(input.shape, pad, mode))

@@ -10,9 +10,15 @@ that name is registered here and ``numtorch.nn.functional`` writes its result in
 from __future__ import annotations
 
 from ...backend import xp
-from ..pointwise import where
+from ..pointwise import threshold_backward, where
 from ..registry import defop
-from .activation import float_only, leaky_relu_backward, leaky_relu_result_grad
+from .activation import (
+    check_result_slope,
+    float_only,
+    masked,
+    not_implemented,
+    zero_gradient,
+)
 
 # -- ELU, SELU, CELU ---------------------------------------------------------------------------
 # elu(x) = scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1); SELU and CELU
@@ -94,7 +100,7 @@ def _threshold_forward(input, threshold, value):
 
 
 def _threshold_grad(grad, input, threshold):
-    return where(input > threshold, grad, 0.0)
+    return threshold_backward(grad, input, threshold)
 
 
 threshold_op = defop(name="threshold", input=_threshold_grad)(_threshold_forward)
@@ -108,13 +114,34 @@ def _shrunk(input, lambd):
     return (input >= -lambd) & (input <= lambd)
 
 
-@defop(name="hardshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
+def _register_shrink_backward(name: str, node: str):
+    @defop(
+        name=name,
+        node=node,
+        grad_out=lambda grad, self, lambd: backward(grad, self, lambd),
+        self=zero_gradient,
+    )
+    def backward(grad_out, self, lambd):
+        return masked(grad_out, ~_shrunk(self, lambd))
+
+    return backward
+
+
+hardshrink_backward = _register_shrink_backward(
+    "hardshrink_backward", "HardshrinkBackwardBackward0"
+)
+softshrink_backward = _register_shrink_backward(
+    "softshrink_backward", "SoftshrinkBackwardBackward0"
+)
+
+
+@defop(name="hardshrink", input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd))
 def hardshrink_op(input, lambd=0.5):
     float_only(input, "hardshrink_cpu")
     return xp.where(_shrunk(input, lambd), 0, input).astype(input.dtype, copy=False)
 
 
-@defop(name="softshrink", input=lambda grad, input, lambd: where(_shrunk(input, lambd), 0.0, grad))
+@defop(name="softshrink", input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd))
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
     shifted = input - xp.clip(input, -lambd, lambd)
@@ -125,32 +152,73 @@ def softshrink_op(input, lambd=0.5):
 _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds 1/6 to float
 
 
+# torch has no derivative for hardsigmoid_backward: its node is NotImplemented, which raises
 @defop(
-    name="hardsigmoid",
-    input=lambda grad, input: where((input > -3) & (input < 3), grad * _ONE_SIXTH, 0.0),
+    name="hardsigmoid_backward",
+    node="NotImplemented",
+    grad_output=not_implemented("hardsigmoid_backward"),
+    self=not_implemented("hardsigmoid_backward"),
 )
+def hardsigmoid_backward(grad_output, self):
+    return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
+
+
+@defop(name="hardsigmoid", input=lambda grad, input: hardsigmoid_backward(grad, input))
 def hardsigmoid_op(input):
     float_only(input, "hardsigmoid_cpu")
     return (xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
 
 
-def _hardswish_grad(grad, input):
+@defop(
+    name="hardswish_backward",
+    node="HardswishBackwardBackward0",
+    grad_output=lambda grad, self: hardswish_backward(grad, self),
+    self=lambda grad, grad_output, self: where(
+        (self > -3) & (self < 3), grad * grad_output / 3, 0.0
+    ),
+)
+def hardswish_backward(grad_output, self):
     # x (x + 3) / 6 inside (-3, 3): derivative x / 3 + 1/2 (0 at -3 and 1 at 3, as torch)
-    return where(input <= -3, 0.0, where(input < 3, grad * (input / 3 + 0.5), grad))
+    inside = xp.where(self < 3, grad_output * (self / 3 + 0.5), grad_output)
+    return xp.where(self <= -3, 0, inside).astype(grad_output.dtype, copy=False)
 
 
-@defop(name="hardswish", input=_hardswish_grad)
+@defop(name="hardswish", input=lambda grad, input: hardswish_backward(grad, input))
 def hardswish_op(input):
     float_only(input, "hardswish_cpu")
     return (input * xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
 
 
 # -- PReLU ------------------------------------------------------------------------------------
+# Each gradient of the kernel is one op with torch's node (PreluKernelBackwardBackward0,
+# edges grad_output, self, weight); ``which`` picks the input's or the weight's gradient
+# (before the engine sums the weight's over its broadcast dims).
+def _prelu_double_self(grad, grad_output, self, which):
+    if which == "input":
+        return zero_gradient(grad)  # piecewise linear in x: zero, as torch's
+    return where(self > 0, 0.0, grad * grad_output)
+
+
+@defop(
+    name="_prelu_kernel_backward",
+    node="PreluKernelBackwardBackward0",
+    grad_output=lambda grad, self, weight, which: prelu_kernel_backward(grad, self, weight, which),
+    self=_prelu_double_self,
+    weight=lambda grad, grad_output, self, which: (
+        where(self > 0, 0.0, grad * grad_output) if which == "input" else None
+    ),
+)
+def prelu_kernel_backward(grad_output, self, weight, which):
+    if which == "input":
+        return xp.where(self > 0, grad_output, weight * grad_output)
+    return xp.where(self > 0, 0, self * grad_output).astype(grad_output.dtype, copy=False)
+
+
 @defop(
     name="_prelu_kernel",
     node="PreluKernelBackward0",
-    input=lambda grad, input, weight: where(input > 0, grad, weight * grad),
-    weight=lambda grad, input: where(input >= 0, 0.0, input * grad),
+    input=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "input"),
+    weight=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "weight"),
 )
 def prelu_kernel_op(input, weight):
     float_only(input, "prelu_cpu")
@@ -167,16 +235,29 @@ def _rrelu_forward(input, noise, lower, upper, training):
     return xp.where(input > 0, input, input * ((lower + upper) / 2)).astype(input.dtype)
 
 
-def _rrelu_grad(grad, input, noise, lower, upper, training):
+@defop(
+    name="rrelu_with_noise_backward",
+    node="RreluWithNoiseBackwardBackward0",
+    grad_output=lambda grad, self, noise, lower, upper, training: rrelu_with_noise_backward(
+        grad, self, noise, lower, upper, training
+    ),
+    self=zero_gradient,
+)
+def rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training):
     if training and upper - lower > 1e-6:
-        return grad * noise
-    return leaky_relu_backward(grad, input, (lower + upper) / 2)
+        return grad_output * noise
+    slope = (lower + upper) / 2
+    return xp.where(self > 0, grad_output, grad_output * slope).astype(grad_output.dtype)
+
+
+def _rrelu_grad(grad, input, noise, lower, upper, training):
+    return rrelu_with_noise_backward(grad, input, noise, lower, upper, training)
 
 
 def _rrelu_result_grad(grad, result, noise, lower, upper, training):
-    if training and upper - lower > 1e-6:
-        return grad * noise
-    return leaky_relu_result_grad(grad, result, (lower + upper) / 2)
+    if not (training and upper - lower > 1e-6):
+        check_result_slope((lower + upper) / 2)
+    return rrelu_with_noise_backward(grad, result, noise, lower, upper, training)
 
 
 rrelu_op = defop(name="rrelu_with_noise", input=_rrelu_grad)(_rrelu_forward)

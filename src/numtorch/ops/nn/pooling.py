@@ -17,7 +17,7 @@ import math
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
 from ..registry import defop
-from .activation import float_only
+from .activation import float_only, zero_gradient
 
 
 class PoolGeometry:
@@ -186,8 +186,11 @@ def _register_max_pool(dims: int):
         grad_output=lambda grad, indices, kernel, stride, padding, dilation, ceil_mode: gather(
             grad, indices, kernel, stride, padding, dilation, ceil_mode
         ),
+        self=zero_gradient,
     )
-    def backward(grad_output, input_shape, kernel, stride, padding, dilation, ceil_mode, indices):
+    def backward(
+        grad_output, self, input_shape, kernel, stride, padding, dilation, ceil_mode, indices
+    ):
         return _max_pool_scatter(
             grad_output, indices, input_shape, kernel, stride, padding, dilation, ceil_mode
         )
@@ -196,7 +199,7 @@ def _register_max_pool(dims: int):
         name=f"max_pool{dims}d_gather",
         node=node + "Gather0",
         input=lambda grad, input_shape, kernel, stride, padding, dilation, ceil_mode, indices: (
-            backward(grad, input_shape, kernel, stride, padding, dilation, ceil_mode, indices)
+            backward(grad, None, input_shape, kernel, stride, padding, dilation, ceil_mode, indices)
         ),
     )
     def gather(input, indices, kernel, stride, padding, dilation, ceil_mode):
@@ -206,8 +209,8 @@ def _register_max_pool(dims: int):
         name=f"max_pool{dims}d_with_indices",
         node=node + "Backward0",
         outputs=2,
-        input=lambda grad, input_shape, kernel, stride, padding, dilation, ceil_mode, result1: (
-            backward(grad, input_shape, kernel, stride, padding, dilation, ceil_mode, result1)
+        input=lambda grad, input, kernel, stride, padding, dilation, ceil_mode, result1: backward(
+            grad, input, input.shape, kernel, stride, padding, dilation, ceil_mode, result1
         ),
     )
     def forward(input, kernel, stride, padding, dilation, ceil_mode):
@@ -277,13 +280,12 @@ def _register_avg_pool(dims: int):
         grad_output=lambda grad, kernel, stride, padding, ceil_mode, include_pad, divisor: forward(
             grad, kernel, stride, padding, ceil_mode, include_pad, divisor
         ),
+        self=zero_gradient,
     )
-    def backward(
-        grad_output, input_shape, kernel, stride, padding, ceil_mode, include_pad, divisor
-    ):
+    def backward(grad_output, self, kernel, stride, padding, ceil_mode, include_pad, divisor):
         return _avg_pool_scatter(
             grad_output,
-            input_shape,
+            self.shape,
             kernel,
             stride,
             padding,
@@ -295,8 +297,8 @@ def _register_avg_pool(dims: int):
     @defop(
         name=f"avg_pool{dims}d",
         node=f"AvgPool{dims}DBackward0",
-        input=lambda grad, input_shape, kernel, stride, padding, ceil_mode, include_pad, divisor: (
-            backward(grad, input_shape, kernel, stride, padding, ceil_mode, include_pad, divisor)
+        input=lambda grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor: (
+            backward(grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor)
         ),
     )
     def forward(input, kernel, stride, padding, ceil_mode, include_pad, divisor):
@@ -346,18 +348,19 @@ def _register_adaptive(dims: int):
         name=f"adaptive_avg_pool{dims}d_backward",
         node=f"AdaptiveAvgPool{dims}DBackwardBackward0",
         grad_output=lambda grad, output_size: forward(grad, output_size),
+        self=zero_gradient,
     )
-    def backward(grad_output, input_shape, output_size):
+    def backward(grad_output, self, output_size):
         matrices = [
             _averaging_matrix(i, o, grad_output.dtype).T
-            for i, o in zip(input_shape[-dims:], output_size)
+            for i, o in zip(self.shape[-dims:], output_size)
         ]
         return _apply_matrices(grad_output, matrices)
 
     @defop(
         name=f"adaptive_avg_pool{dims}d",
         node=f"AdaptiveAvgPool{dims}DBackward0",
-        input=lambda grad, input_shape, output_size: backward(grad, input_shape, output_size),
+        input=lambda grad, input, output_size: backward(grad, input, output_size),
     )
     def forward(input, output_size):
         if input.dtype.kind not in "fc":
@@ -467,14 +470,15 @@ def _register_adaptive_max(dims: int):
         name=f"adaptive_max_pool{dims}d_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, indices: gather(grad, indices),
+        self=zero_gradient,
     )
-    def backward(grad_output, input_shape, indices):
+    def backward(grad_output, self, input_shape, indices):
         return _plane_scatter(grad_output, indices, input_shape, dims)
 
     @defop(
         name=f"adaptive_max_pool{dims}d_gather",
         node=node + "Gather0",
-        input=lambda grad, input_shape, indices: backward(grad, input_shape, indices),
+        input=lambda grad, input_shape, indices: backward(grad, None, input_shape, indices),
     )
     def gather(input, indices):
         return _plane_gather(input, indices, dims)
@@ -483,7 +487,7 @@ def _register_adaptive_max(dims: int):
         name=f"adaptive_max_pool{dims}d",
         node=node + "Backward0",
         outputs=2,
-        input=lambda grad, input_shape, result1: backward(grad, input_shape, result1),
+        input=lambda grad, input, result1: backward(grad, input, input.shape, result1),
     )
     def forward(input, output_size):
         float_only(input, f"adaptive_max_pool{dims}d")

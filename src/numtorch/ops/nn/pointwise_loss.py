@@ -1,0 +1,169 @@
+"""Elementwise regression losses: ``mse_loss``, ``smooth_l1_loss``, ``huber_loss`` and
+``soft_margin_loss``.
+
+As in torch, each gradient is an op of its own (``mse_loss_backward``...) whose node under
+``create_graph=True`` has torch's name (``MseLossBackwardBackward0``) and edges
+(grad_output, self, target). The target's gradient is the same op with self and target
+swapped (each derivative is odd in ``self - target``).
+"""
+
+from __future__ import annotations
+
+from ...backend import xp
+from ..pointwise import where
+from ..registry import defop
+from .activation import float_only
+from .loss import reduce_array
+
+
+def _scale(grad_output, reduction, numel):
+    """grad_output divided by the element count for a mean (array or tensor)."""
+    return grad_output / numel if reduction == "mean" else grad_output
+
+
+# -- mean squared error ----------------------------------------------------------------------
+def _mse_double(grad, grad_output, reduction):
+    # d^2/dx^2 (x - t)^2 = 2
+    return 2 * _scale(grad * grad_output, reduction, grad.numel())
+
+
+@defop(
+    name="mse_loss_backward",
+    node="MseLossBackwardBackward0",
+    grad_output=lambda grad, self, target, reduction: mse_loss_backward(
+        grad, self, target, reduction
+    ),
+    self=lambda grad, grad_output, reduction: _mse_double(grad, grad_output, reduction),
+    target=lambda grad, grad_output, reduction: -_mse_double(grad, grad_output, reduction),
+)
+def mse_loss_backward(grad_output, self, target, reduction):
+    difference = self - target
+    return 2 * difference * _scale(grad_output, reduction, difference.size)
+
+
+@defop(
+    name="mse_loss",
+    node="MseLossBackward0",
+    promote="same",
+    input=lambda grad, input, target, reduction: mse_loss_backward(grad, input, target, reduction),
+    target=lambda grad, input, target, reduction: mse_loss_backward(grad, target, input, reduction),
+)
+def mse_loss_op(input, target, reduction):
+    difference = input - target
+    return reduce_array(difference * difference, reduction)
+
+
+# -- smooth L1 and Huber ---------------------------------------------------------------------
+# Both are quadratic inside |x - t| < beta (delta) and linear outside: the second derivative
+# is 1 / beta (1) inside and 0 outside.
+def _inside(grad, grad_output, self, target, reduction, width, slope):
+    mask = (self - target).abs() < width
+    return where(mask, _scale(grad * grad_output, reduction, grad.numel()) * slope, 0.0)
+
+
+@defop(
+    name="smooth_l1_loss_backward",
+    node="SmoothL1LossBackwardBackward0",
+    grad_output=lambda grad, self, target, reduction, beta: smooth_l1_loss_backward(
+        grad, self, target, reduction, beta
+    ),
+    self=lambda grad, grad_output, self, target, reduction, beta: _inside(
+        grad, grad_output, self, target, reduction, beta, 1 / beta
+    ),
+    target=lambda grad, grad_output, self, target, reduction, beta: (
+        -_inside(grad, grad_output, self, target, reduction, beta, 1 / beta)
+    ),
+)
+def smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
+    # d/dx: (x - t) / beta inside |x - t| < beta, its sign outside
+    difference = self - target
+    slope = xp.where(xp.abs(difference) < beta, difference / beta, xp.sign(difference))
+    return (slope * _scale(grad_output, reduction, difference.size)).astype(grad_output.dtype)
+
+
+@defop(
+    name="smooth_l1_loss",
+    node="SmoothL1LossBackward0",
+    promote="same",
+    input=lambda grad, input, target, reduction, beta: smooth_l1_loss_backward(
+        grad, input, target, reduction, beta
+    ),
+    target=lambda grad, input, target, reduction, beta: smooth_l1_loss_backward(
+        grad, target, input, reduction, beta
+    ),
+)
+def smooth_l1_loss_op(input, target, reduction, beta):
+    float_only(input, "smooth_l1_cpu")
+    z = xp.abs(input - target)
+    return reduce_array(xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+
+
+@defop(
+    name="huber_loss_backward",
+    node="HuberLossBackwardBackward0",
+    grad_output=lambda grad, self, target, reduction, delta: huber_loss_backward(
+        grad, self, target, reduction, delta
+    ),
+    self=lambda grad, grad_output, self, target, reduction, delta: _inside(
+        grad, grad_output, self, target, reduction, delta, 1
+    ),
+    target=lambda grad, grad_output, self, target, reduction, delta: (
+        -_inside(grad, grad_output, self, target, reduction, delta, 1)
+    ),
+)
+def huber_loss_backward(grad_output, self, target, reduction, delta):
+    difference = self - target
+    slope = xp.where(xp.abs(difference) < delta, difference, xp.sign(difference) * delta)
+    return (slope * _scale(grad_output, reduction, difference.size)).astype(grad_output.dtype)
+
+
+@defop(
+    name="huber_loss",
+    input=lambda grad, input, target, reduction, delta: huber_loss_backward(
+        grad, input, target, reduction, delta
+    ),
+    target=lambda grad, input, target, reduction, delta: huber_loss_backward(
+        grad, target, input, reduction, delta
+    ),
+)
+def huber_loss_op(input, target, reduction, delta):
+    # the result has the input's dtype, whatever the target's (as torch)
+    float_only(input, "huber_cpu")
+    z = xp.abs(input - target)
+    losses = xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+    return xp.asarray(reduce_array(losses, reduction), dtype=input.dtype)
+
+
+# -- soft margin -----------------------------------------------------------------------------
+def _soft_margin_double(grad, grad_output, self, target, reduction):
+    # d/dx -y sigmoid(-y x) = y^2 s (1 - s), s = sigmoid(-y x)
+    s = (-(self * target)).sigmoid()
+    return _scale(grad * grad_output, reduction, grad.numel()) * (target * target * s * (1 - s))
+
+
+@defop(
+    name="soft_margin_loss_backward",
+    node="SoftMarginLossBackwardBackward0",
+    grad_output=lambda grad, self, target, reduction: soft_margin_loss_backward(
+        grad, self, target, reduction
+    ),
+    self=_soft_margin_double,
+)
+def soft_margin_loss_backward(grad_output, self, target, reduction):
+    # d/dx log(1 + exp(-y x)) = -y sigmoid(-y x)
+    z = -self * target
+    e = xp.exp(-xp.abs(z))
+    sigmoid = xp.where(z >= 0, 1.0, e) / (1.0 + e)
+    out = -target * sigmoid * _scale(grad_output, reduction, self.size)
+    return out.astype(grad_output.dtype, copy=False)
+
+
+@defop(
+    name="soft_margin_loss",
+    promote="same",
+    input=lambda grad, input, target, reduction: soft_margin_loss_backward(
+        grad, input, target, reduction
+    ),
+)
+def soft_margin_loss_op(input, target, reduction):
+    return reduce_array(xp.logaddexp(0, -input * target), reduction)

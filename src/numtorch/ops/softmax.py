@@ -1,0 +1,92 @@
+"""softmax and log_softmax, with their backward ops (torch's ``_softmax_backward_data`` and
+``_log_softmax_backward_data``): each first-order gradient is one named, differentiable op,
+so double backward records ``SoftmaxBackwardDataBackward0`` as torch does."""
+
+from __future__ import annotations
+
+from .._tensor import Tensor, _wrap_dim
+from ..backend import xp
+from .reduction import _stable_max
+from .registry import defop, export
+
+
+def _softmax_double_backward(grad, grad_output, output, dim):
+    # d/ds <G, s (g - sum(g s))> = G (g - sum(g s)) - g sum(G s)
+    first = grad_output * grad - (output * grad_output).sum(dim, keepdim=True) * grad
+    return first - grad_output * (output * grad).sum(dim, keepdim=True)
+
+
+@defop(
+    name="_softmax_backward_data",
+    node="SoftmaxBackwardDataBackward0",
+    grad_output=lambda grad, output, dim: softmax_backward_data(grad, output, dim),
+    output=_softmax_double_backward,
+)
+def softmax_backward_data(grad_output, output, dim):
+    product = grad_output * output
+    return product - output * xp.sum(product, axis=dim, keepdims=True)
+
+
+@defop(
+    name="_log_softmax_backward_data",
+    node="LogSoftmaxBackwardDataBackward0",
+    grad_output=lambda grad, output, dim: grad - (grad * output.exp()).sum(dim, keepdim=True),
+    # d/do <G, g - exp(o) sum(g)> = -G exp(o) sum(g)
+    output=lambda grad, grad_output, output, dim: (
+        -grad_output.sum(dim, keepdim=True) * output.exp() * grad
+    ),
+)
+def log_softmax_backward_data(grad_output, output, dim):
+    return grad_output - xp.exp(output) * xp.sum(grad_output, axis=dim, keepdims=True)
+
+
+@defop(
+    name="softmax",
+    node="SoftmaxBackward0",
+    input=lambda grad, result, dim: softmax_backward_data(grad, result, dim),
+)
+def _softmax(input, dim):
+    e = xp.exp(input - _stable_max(input, dim))
+    return e / xp.sum(e, axis=dim, keepdims=True)
+
+
+@defop(
+    name="log_softmax",
+    node="LogSoftmaxBackward0",
+    input=lambda grad, result, dim: log_softmax_backward_data(grad, result, dim),
+)
+def _log_softmax(input, dim):
+    shifted = input - _stable_max(input, dim)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
+
+
+def _softmax_dim(input, dim, name):
+    if dim is None:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    return _wrap_dim(dim, input.ndim)
+
+
+def _softmax_input(input, dtype, dim, kernel="softmax"):
+    if dtype is not None:
+        return input.to(dtype)
+    if input._data.dtype.kind not in "fc":
+        # torch's kernel for the last dim has its own name
+        where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
+        raise NotImplementedError(
+            f"\"{kernel}{where}_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    return input
+
+
+@export
+def softmax(input, dim=None, dtype=None) -> Tensor:
+    """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
+    dim = _softmax_dim(input, dim, "softmax")
+    return _softmax(_softmax_input(input, dtype, dim), dim)
+
+
+@export
+def log_softmax(input, dim=None, dtype=None) -> Tensor:
+    """log(softmax(x)) along ``dim``, computed stably."""
+    dim = _softmax_dim(input, dim, "log_softmax")
+    return _log_softmax(_softmax_input(input, dtype, dim, "log_softmax"), dim)
