@@ -379,26 +379,32 @@ def full(
 
 
 def _like_dtype(input: Tensor, dtype):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.dtype if dtype is None else _dtypes.to_dtype(dtype)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.empty(input._data.shape, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.empty(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "empty_like()")
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.zeros(input._data.shape, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.zeros(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "zeros_like()")
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.ones(input._data.shape, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.ones(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "ones_like()")
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.full(input._data.shape, fill_value, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.full(input._data.shape, fill_value, dtype.np)
     return _finish(data, requires_grad, "full_like()")
 
 

@@ -504,7 +504,7 @@ def _wrap_dim(dim: int, ndim: int) -> int:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
         )
-    return dim + ndim if dim < 0 else dim
+    return dim - lo if dim < 0 else dim  # a 0-d tensor's dim -1 is its dim 0
 
 
 # The autograd layer sits below Tensor in the import order; give it the class now.

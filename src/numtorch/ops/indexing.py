@@ -89,6 +89,8 @@ def narrow_slice(input, dim, start, end, step=1) -> Tensor:
 
 @export
 def narrow(input, dim, start, length) -> Tensor:
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)
     size = input.shape[dim]
     if isinstance(start, Tensor):

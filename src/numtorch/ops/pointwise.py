@@ -408,6 +408,8 @@ def relu(input):
 @export(inplace=True)
 @defop(input=lambda grad, input: grad * input.sign())
 def abs(input):
+    if input.dtype == xp.bool_:
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return xp.abs(input)
 
 
@@ -492,6 +494,15 @@ def _clamp_check(min, max):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
 
 
+def _with_scalars(out, input, *bounds):
+    # torch's promotion: an int tensor clamped by a float bound becomes the default float dtype
+    d = _dtypes.from_numpy_dtype(input.dtype)
+    for b in bounds:
+        if b is not None:
+            d = _dtypes._combine(d, _dtypes.scalar_dtype(b))
+    return out.astype(d.np, copy=False)
+
+
 @defop(name="clamp_scalar", node="ClampBackward1", input=_clamp_grad)
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
@@ -500,7 +511,7 @@ def _clamp_scalar(input, min, max):
         out = xp.maximum(out, min)
     if max is not None:
         out = xp.minimum(out, max)
-    return out.astype(xp.result_type(input, *(b for b in (min, max) if b is not None)), copy=False)
+    return _with_scalars(out, input, min, max)
 
 
 @defop(
@@ -538,7 +549,7 @@ clip = export(clamp, name="clip", inplace=True)
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
 )
 def _clamp_min_scalar(input, min):
-    return xp.maximum(input, min).astype(xp.result_type(input, min), copy=False)
+    return _with_scalars(xp.maximum(input, min), input, min)
 
 
 @defop(
@@ -547,7 +558,7 @@ def _clamp_min_scalar(input, min):
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
 )
 def _clamp_max_scalar(input, max):
-    return xp.minimum(input, max).astype(xp.result_type(input, max), copy=False)
+    return _with_scalars(xp.minimum(input, max), input, max)
 
 
 @export(inplace=True)

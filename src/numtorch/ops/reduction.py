@@ -19,11 +19,14 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     if dim is None:
         return None
     if isinstance(dim, (int, xp.integer)):
-        return (_wrap_dim(int(dim), ndim),)
+        d = _wrap_dim(int(dim), ndim)
+        return (d,) if ndim else None
     dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
     if len(set(dims)) != len(dims):
         repeated = next(d for d in dims if dims.count(d) > 1)
         raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    if ndim == 0:  # a 0-d tensor accepts dim 0 or -1, which reduce nothing
+        return None
     return tuple(sorted(dims)) if dims else None
 
 
@@ -306,9 +309,29 @@ def _evenly_distribute(grad, input, result, dims, keepdim):
 
 
 def _select_backward(grad, input_shape, dim, indices, keepdim):
+    if not input_shape:  # a 0-d input is its own max along dim 0
+        return grad
     g = grad if keepdim else grad.unsqueeze(dim)
     i = indices if keepdim else indices.unsqueeze(dim)
     return zeros(input_shape, dtype=grad.dtype).scatter(dim, i, g)
+
+
+def _check_nonempty(name, input, dims):
+    if input.size:
+        return
+    if dims is None:
+        error = RuntimeError if name in ("max", "min", "amax", "amin") else IndexError
+        raise error(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+            + (
+                " Specify the reduction dim with the 'dim' argument."
+                if error is RuntimeError
+                else ""
+            )
+        )
+    for d in dims:
+        if input.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def _extreme(name, all_fn, arg_fn):
@@ -339,6 +362,9 @@ def _extreme(name, all_fn, arg_fn):
         ),
     )
     def reduce_dim(input, dim, keepdim=False):
+        if input.ndim == 0:
+            return input.copy(), xp.zeros((), xp.int64)
+        _check_nonempty(name, input, (dim,))
         indices = arg_fn(input, axis=dim, keepdims=True)
         values = xp.take_along_axis(input, indices, dim)
         if not keepdim:
@@ -374,6 +400,7 @@ def _amax_amin(name, fn):
         ),
     )
     def reduce(input, dim, keepdim):
+        _check_nonempty(name, input, dim)
         return fn(input, axis=dim, keepdims=keepdim)
 
     def public(input, dim=(), keepdim=False) -> Tensor:
@@ -391,6 +418,7 @@ amin = _amax_amin("amin", xp.amin)
 def _arg(name, fn):
     def public(input, dim=None, keepdim=False) -> Tensor:
         data = input._data
+        _check_nonempty(name, data, None if dim is None else (_wrap_dim(dim, data.ndim),))
         if dim is None:
             out = fn(data.reshape(-1))
             if keepdim:
@@ -417,7 +445,11 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 # -- logsumexp, softmax, log_softmax ---------------------------------------------------------
 def _stable_max(input, dims):
-    m = xp.max(input, axis=dims, keepdims=True) if input.size else xp.zeros((1,) * input.ndim)
+    m = (
+        xp.max(input, axis=dims, keepdims=True)
+        if input.size
+        else xp.zeros((1,) * input.ndim, input.dtype)
+    )
     return xp.where(xp.isfinite(m), m, 0)
 
 
@@ -556,7 +588,10 @@ def dist(input, other, p=2) -> Tensor:
 # -- cumulative ops and sorting --------------------------------------------------------------
 @defop(name="cumsum", input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim))
 def _cumsum(input, dim):
-    return xp.cumsum(input, axis=dim, dtype=xp.int64 if input.dtype.kind in "biu" else None)
+    dtype = xp.int64 if input.dtype.kind in "biu" else None
+    if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
+        return input.astype(dtype or input.dtype)
+    return xp.cumsum(input, axis=dim, dtype=dtype)
 
 
 @export

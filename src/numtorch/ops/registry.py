@@ -24,7 +24,7 @@ import inspect
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, freed_error
-from .call import FREED, build_runner
+from .call import FREED, OperandError, build_runner
 
 _MISSING = object()
 _EMPTY: dict = {}
@@ -324,7 +324,10 @@ def defop(
         def op(*args, **kwargs):
             if kwargs or len(args) != nparams:
                 args = spec.bind(args, kwargs)
-            return run(args)
+            try:
+                return run(args)
+            except OperandError as e:  # only Python operators need the subclass
+                raise TypeError(*e.args) from None
 
         op.__name__ = op.__qualname__ = op_name
         op.__doc__ = forward.__doc__ if params is None else None

@@ -200,7 +200,7 @@ moveaxis = export(movedim, name="moveaxis")
 
 @defop(name="transpose", view=True, input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
 def _transpose(input, dim0, dim1):
-    return xp.swapaxes(input, dim0, dim1)
+    return xp.swapaxes(input, dim0, dim1) if input.ndim else input.view()
 
 
 @export
@@ -586,6 +586,8 @@ def _split_with_sizes(input, split_size, dim):
 @export
 def split(input, split_size_or_sections, dim=0):
     """Split into chunks of a size (int) or of given sizes (list) along ``dim``."""
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, input.ndim)
     if isinstance(split_size_or_sections, int):
         return _split(input, split_size_or_sections, dim)
@@ -609,6 +611,8 @@ def chunk(input, chunks, dim=0):
     """Split into ``chunks`` nearly equal pieces (the last may be smaller)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, input.ndim)
     n = input.shape[dim]
     return _split(input, max(-(-n // chunks), 1) if n else 1, dim)
@@ -645,7 +649,7 @@ def unbind(input, dim=0):
 
 @defop(name="flip", input=lambda grad, dims: grad.flip(dims))
 def _flip(input, dims):
-    return xp.flip(input, dims).copy()
+    return xp.flip(input, dims).copy() if input.ndim else input.copy()
 
 
 @export
