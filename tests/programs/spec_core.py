@@ -429,3 +429,487 @@ z.norm().backward()
 out(z.grad)
 err(lambda: torch.tensor([1, 2]).norm())
 out(x.norm(float("inf"), 1), x.norm(-float("inf")), x.norm(3))
+# ---
+# matmul family shapes and grads
+a = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+b = torch.tensor([3.0, 1.0, -1.0], requires_grad=True)
+M = (torch.arange(6.0).view(2, 3) / 5).requires_grad_()
+N = (torch.arange(12.0).view(3, 4).cos()).requires_grad_()
+B1 = (torch.arange(30.0).view(5, 2, 3).sin()).requires_grad_()
+B2 = (torch.arange(60.0).view(5, 3, 4) / 60).requires_grad_()
+for y in [
+    a @ b,
+    M @ a,
+    a @ N,
+    M @ N,
+    B1 @ N,
+    B1 @ B2,
+    torch.matmul(B1, a),
+    torch.mm(M, N),
+    torch.bmm(B1, B2),
+    torch.dot(a, b),
+    torch.outer(a, b),
+    torch.addmm(torch.zeros(4), M, N),
+    torch.addmm(torch.zeros(2, 4), M, N, beta=0.5, alpha=2.0),
+]:
+    out(y.shape, y.grad_fn.name())
+    y.sum().backward()
+out(a.grad, M.grad, N.grad, B1.grad.shape, B2.grad.sum())
+# ---
+# matmul errors
+err(lambda: torch.randn(2, 3) @ torch.randn(2, 3))
+err(lambda: torch.mm(torch.randn(3), torch.randn(3, 2)))
+err(lambda: torch.bmm(torch.randn(2, 3), torch.randn(3, 2)))
+err(lambda: torch.dot(torch.randn(3), torch.randn(4)))
+err(lambda: torch.dot(torch.randn(3), torch.randn(3, 1)))
+err(lambda: torch.dot(torch.ones(3), torch.ones(3, dtype=torch.float64)))
+err(lambda: torch.tensor(1.0) @ torch.tensor(2.0))
+err(lambda: torch.mm(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64)))
+err(lambda: torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.int64))
+out(
+    torch.tensor([[1, 2]]) @ torch.tensor([[3], [4]]),
+    torch.zeros(0, 3) @ torch.zeros(3, 2),
+    torch.zeros(2, 0) @ torch.zeros(0, 3),
+)
+out(torch.outer(torch.tensor([1, 2]), torch.tensor([1.0, 2.0])))
+err(lambda: torch.addmm(torch.zeros(3), torch.ones(2, 2), torch.ones(2, 2)))
+# ---
+# matmul on transposed and 1-d broadcasting grads
+x = torch.arange(12.0).view(4, 3).t().requires_grad_()
+w = torch.arange(8.0).view(4, 2).requires_grad_()
+y = x @ w
+y.backward(torch.ones_like(y))
+out(x.is_leaf, x.grad, w.grad)
+v = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+m = torch.arange(120.0).view(2, 4, 3, 5).requires_grad_()
+(v @ m).sum().backward()
+out((v @ m).shape, v.grad.shape, m.grad.shape)
+# ---
+# views and shape ops
+x = torch.arange(12.0, requires_grad=True)
+y = x.view(3, 4)
+out(
+    y,
+    y.view(-1, 2).shape,
+    x.view(2, -1, 3).shape,
+    y.reshape(4, 3).shape,
+    y.view_as(torch.zeros(6, 2)).shape,
+)
+err(lambda: x.view(5, -1))
+err(lambda: x.view(-1, -1))
+err(lambda: y.t().view(12))
+out(
+    y.t().reshape(12),
+    y.t().reshape(12).grad_fn.name(),
+    y.reshape(12).grad_fn.name(),
+    y.flatten().grad_fn.name(),
+)
+out(
+    y.flatten(),
+    torch.flatten(torch.zeros(2, 3, 4), 1).shape,
+    torch.zeros(2, 3, 4).flatten(0, 1).shape,
+    torch.tensor(1.0).flatten().shape,
+    torch.zeros(2, 3, 4).flatten(-2).shape,
+)
+out(
+    y.permute(1, 0).shape,
+    y.permute(-1, 0).grad_fn.name(),
+    y.transpose(0, 1).grad_fn.name(),
+    y.t().grad_fn.name(),
+    y.T.grad_fn.name(),
+)
+err(lambda: y.permute(0, 0))
+err(lambda: y.permute(0))
+err(lambda: torch.zeros(2, 3, 4).t())
+out(y.unsqueeze(0).shape, y.unsqueeze(-1).shape, y.unsqueeze(2).shape, y.unsqueeze(-3).shape)
+err(lambda: y.unsqueeze(3))
+z = torch.zeros(1, 3, 1, requires_grad=True)
+out(
+    z.squeeze().shape,
+    z.squeeze(0).shape,
+    z.squeeze(1).shape,
+    z.squeeze(-1).shape,
+    z.squeeze((0, 2)).shape,
+    z.squeeze().grad_fn.name(),
+    z.squeeze(0).grad_fn.name(),
+)
+out(
+    z.expand(2, 3, 4).shape,
+    z.expand(-1, -1, 5).shape,
+    z.expand(2, 1, 3, 1).shape,
+    z.expand_as(torch.zeros(4, 3, 2)).shape,
+    z.expand(2, 3, 4).grad_fn.name(),
+)
+err(lambda: z.expand(2, 4, 1))
+err(lambda: z.expand(3, 1))
+(y.t().reshape(12) * torch.arange(12.0)).sum().backward()
+out(x.grad)
+x.grad = None
+z.expand(2, 3, 4).sum().backward()
+out(z.grad)
+# ---
+# cat stack split chunk
+a = torch.ones(2, 3, requires_grad=True)
+b = torch.zeros(1, 3, requires_grad=True)
+c = torch.cat([a, b])
+d = torch.cat((a, a), dim=-1)
+out(c, d.shape, c.grad_fn.name(), torch.cat([a, torch.zeros(0)]).shape, torch.cat([a]).shape)
+err(lambda: torch.cat([a, torch.zeros(2, 2)]))
+err(lambda: torch.cat([]))
+err(lambda: torch.cat([a, b], dim=2))
+out(
+    torch.cat([torch.tensor([1]), torch.tensor([1.5])]),
+    torch.cat([torch.tensor([True]), torch.tensor([2])]),
+)
+s = torch.stack([a, a * 2], 1)
+out(
+    s.shape,
+    s.grad_fn.name(),
+    torch.stack([a, a], -1).shape,
+    torch.stack([torch.tensor(1.0), torch.tensor(2.0)]),
+)
+err(lambda: torch.stack([a, b]))
+err(lambda: torch.stack([]))
+(c.sum() + (s * torch.arange(12.0).view(2, 2, 3)).sum()).backward()
+out(a.grad, b.grad)
+x = torch.arange(10.0, requires_grad=True)
+p = x.split(3)
+q = torch.split(x, [2, 8])
+r = x.chunk(3)
+t = x.chunk(4)
+out(
+    p,
+    q,
+    r,
+    t,
+    len(torch.arange(5.0).chunk(10)),
+    [u.grad_fn.name() for u in p],
+    [u.grad_fn.name() for u in q],
+)
+err(lambda: x.split([2, 2]))
+err(lambda: x.chunk(0))
+(p[0].sum() * 2 + q[1].sum() + r[2].sum() * 3).backward()
+out(x.grad)
+out(
+    torch.zeros(0).split(2),
+    torch.zeros(0).chunk(2),
+    torch.zeros(4, 6).split(4, 1)[1].shape,
+    torch.zeros(5).split(0) if False else 1,
+)
+# ---
+# getitem basic and advanced indexing, duplicate indices accumulate
+x = torch.arange(12.0).view(3, 4).requires_grad_()
+ys = [
+    x[0],
+    x[-1, 1:],
+    x[:, ::2],
+    x[1:2, None],
+    x[..., 1],
+    x[None],
+    x[[0, 0, 2]],
+    x[torch.tensor([1, 1])],
+    x[[0, 2], [1, 1]],
+    x[x > 5],
+    x[:, [3, 3, 0]],
+    x[torch.tensor([[0, 1], [1, 1]])],
+    x[1, [0, 0]],
+    x[torch.tensor([True, False, True])],
+    x[()],
+    x[0, 0],
+]
+for y in ys:
+    out(y, y.grad_fn.name())
+sum(y.sum() for y in ys).backward()
+out(x.grad)
+err(lambda: x[3])
+err(lambda: x[0, 4])
+err(lambda: x[[0, 5]])
+err(lambda: x[torch.tensor([1.0])])
+err(lambda: x[0, 0, 0])
+err(lambda: x[torch.tensor([True, False])])
+out(
+    x[torch.tensor(1)],
+    x[torch.tensor([], dtype=torch.long)].shape,
+    x[1:1].shape,
+    x[5:].shape,
+    x[:, -10:].shape,
+)
+out(torch.tensor(5.0)[()], torch.tensor(5.0)[None].shape, torch.tensor(5.0)[...].shape)
+err(lambda: torch.tensor(5.0)[0])
+# ---
+# gather index_select masked_fill
+x = torch.arange(6.0).view(2, 3).requires_grad_()
+g = torch.gather(x, 1, torch.tensor([[0, 0], [2, 1]]))
+i = x.index_select(1, torch.tensor([2, 2, 0]))
+j = torch.index_select(x, -2, torch.tensor([1]))
+m = x.masked_fill(x > 2, -1.0)
+m2 = x.masked_fill(torch.tensor([True, False, True]), 0.5)
+out(g, i, j, m, m2, g.grad_fn.name(), i.grad_fn.name(), m.grad_fn.name())
+(g.sum() + i.sum() * 2 + j.sum() + m.sum() + m2.sum()).backward()
+out(x.grad)
+err(lambda: x.gather(1, torch.tensor([[3]])))
+err(lambda: x.gather(1, torch.tensor([0])))
+err(lambda: x.gather(1, torch.tensor([[0.0]])))
+err(lambda: x.index_select(0, torch.tensor([2])))
+err(lambda: x.index_select(0, torch.tensor([[0]])))
+err(lambda: x.masked_fill(torch.tensor([1, 0, 1]), 0.0))
+err(lambda: x.masked_fill(x > 2, torch.tensor([1.0, 2.0])))
+out(
+    x.masked_fill(x > 2, torch.tensor(7.0)),
+    torch.tensor([1, 2]).masked_fill(torch.tensor([True, False]), 2.7),
+)
+v = torch.tensor(3.0, requires_grad=True)
+y = x.masked_fill(x > 3, v)
+y.sum().backward()
+out(y, v.grad)
+# ---
+# comparison ops no grad
+x = torch.tensor([1.0, 2.0, float("nan")], requires_grad=True)
+for r in [
+    x > 1,
+    x >= 2,
+    x < 2,
+    x <= 1,
+    x == 2,
+    x != 2,
+    x > torch.tensor([0.0, 3.0, 0.0]),
+    torch.eq(x, 1.0),
+    torch.gt(x, 1),
+    x.lt(2),
+    1 < x,  # noqa: SIM300 (the reflected comparison is the point)
+    torch.tensor([1, 2]) == torch.tensor([1.0, 2.5]),
+]:
+    out(r)
+out(
+    torch.equal(x, x),
+    torch.equal(torch.tensor([1, 2]), torch.tensor([1.0, 2.0])),
+    torch.allclose(torch.tensor([1.0]), torch.tensor([1.0 + 1e-9])),
+)
+out((x > 1).requires_grad, (x == x).dtype)
+err(lambda: x > torch.ones(2))
+# ---
+# repr forms
+x = torch.tensor([1.0], requires_grad=True)
+print(x.exp())
+print(x.exp().sum() + 1)
+print(torch.tensor(3.7183, requires_grad=True))
+print(torch.tensor([1.0, 2.0]) * 1e10)
+print(torch.tensor([1e-5, 1.0]))
+print(torch.tensor([[1.5, -2.0], [3.0, 4.25]], dtype=torch.float64))
+print(torch.tensor([1, 2], dtype=torch.int32))
+print(torch.tensor([1.0, float("nan"), float("inf")]))
+print(torch.arange(2000.0))
+print(torch.zeros(2, 3, requires_grad=True).sum(1))
+print(torch.tensor([0.1, 0.25], dtype=torch.float16, requires_grad=True) * 2)
+print(x.detach(), x.view(1, 1), x[0], x.clone())
+print(torch.tensor(True), torch.tensor([], dtype=torch.int64), torch.empty(2, 0, 3))
+print(repr(torch.float32), torch.int64, torch.device("cpu"), x.dtype, x.shape)
+with torch.no_grad():
+    print(x * 2)
+print(torch.tensor([123456789.0]), torch.tensor([1.0e-10, 1.0]), torch.tensor([100.0, 0.001]))
+# ---
+# dtype conversion and to
+x = torch.tensor([1.7, -2.5], requires_grad=True)
+for y in [
+    x.to(torch.float64),
+    x.double(),
+    x.float(),
+    x.long(),
+    x.int(),
+    x.half(),
+    x.bool(),
+    x.to(torch.int8),
+    x.to(dtype=torch.float16),
+    x.type(torch.float64),
+    x.to("cpu"),
+    x.to(torch.zeros(1, dtype=torch.float64)),
+]:
+    out(y)
+(x.double() * 2 + x.half().float()).sum().backward()
+out(x.grad, x.to(torch.float32) is x, x.float() is x)
+out(
+    torch.tensor([300]).to(torch.uint8),
+    torch.tensor([1.9, -1.9]).long(),
+    torch.tensor([2.5]).to(torch.bool),
+    torch.tensor([70000.0]).half(),
+)
+err(lambda: x.to("cuda:7"))
+out(x.to(torch.float64).grad_fn.name(), x.long().requires_grad)
+# ---
+# graph structure: next_functions, AccumulateGrad, variable, name, callable nodes
+A = torch.tensor([2.0], requires_grad=True)
+B = torch.tensor([3.0], requires_grad=True)
+E = torch.tensor([1.0], requires_grad=True)
+C = A * B
+D = C.exp()
+F = D + E
+out([t.is_leaf for t in (A, B, C, D, E, F)], F.grad_fn.name(), type(F.grad_fn).__name__)
+nf = F.grad_fn.next_functions
+out(
+    len(nf),
+    nf[0][0].name(),
+    nf[0][1],
+    nf[1][0].name(),
+    nf[1][0].variable is E,
+    type(nf[1][0]).__name__,
+)
+out(C.grad_fn.next_functions[0][0].variable is A, D.grad_fn.next_functions[0][0] is C.grad_fn)
+g = F.grad_fn(torch.tensor([1.0]))
+out(g)
+out(D.grad_fn(torch.tensor([2.0])), C.grad_fn(torch.tensor([1.0])))
+x = torch.tensor(1.0, requires_grad=True)
+y = x * 2 + torch.tensor(3.0)
+out(
+    [(None if n is None else n.name(), i) for n, i in y.grad_fn.next_functions],
+    (x * 2).grad_fn.next_functions[1],
+)
+print(
+    [(None if n is None else n.name(), i) for n, i in y.grad_fn.next_functions[0][0].next_functions]
+)
+out(A.grad_fn, torch.tensor(1.0).grad_fn, (A.detach() * 2).grad_fn)
+z = A + 1
+out(z.grad_fn.next_functions[0][0].name(), len(z.grad_fn.next_functions))
+w = A.sum() + B.sum()
+out(w.grad_fn.name(), [n[0].name() for n in w.grad_fn.next_functions])
+F.backward()
+out(A.grad, B.grad, E.grad, C.grad, D.grad)
+# ---
+# backward: implicit grad only for scalar; gradient arg shape; retain_graph
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * x
+err(lambda: y.backward())
+err(lambda: y.backward(torch.ones(3)))
+err(lambda: y.backward(torch.ones(2, 1)))
+y.backward(torch.tensor([1.0, 0.5]), retain_graph=True)
+out(x.grad)
+y.backward(torch.ones(2))
+out(x.grad)
+err(lambda: y.backward(torch.ones(2)))
+z = torch.tensor([[3.0]], requires_grad=True)
+(z * 2).backward()
+out(z.grad)
+e = torch.zeros(0, requires_grad=True)
+err(lambda: (e * 2).backward())
+err(lambda: torch.tensor(1.0).backward())
+err(lambda: (x.detach() * 2).sum().backward())
+y2 = (x * 2).sum()
+y2.backward(torch.tensor(3.0))
+out(x.grad)
+y3 = (x * 3).sum()
+err(lambda: y3.backward(torch.tensor([1.0])))
+# ---
+# graph that saved nothing can be run twice; freed graph message names node
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x + 1).sum()
+y.backward()
+y.backward()
+out(x.grad)
+z = (x * x).sum()
+z.backward()
+try:
+    z.backward()
+except RuntimeError as e:
+    print(str(e).split(".")[0])
+w = x.exp().sum()
+w.backward(retain_graph=False)
+err(lambda: w.backward())
+u = x.sin()
+v = u.sum()
+torch.autograd.grad(v, x)
+err(lambda: torch.autograd.grad(v, x))
+# ---
+# autograd.backward and autograd.grad forms
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.tensor(3.0, requires_grad=True)
+a = (x * y).sum()
+b = x.pow(2)
+torch.autograd.backward([a, b], [torch.tensor(1.0), torch.tensor([1.0, 2.0])])
+out(x.grad, y.grad)
+x.grad = None
+y.grad = None
+torch.autograd.backward((x * y).sum())
+out(x.grad, y.grad)
+x.grad = None
+y.grad = None
+torch.autograd.backward((x * y).sum(), inputs=[y])
+out(x.grad, y.grad)
+err(lambda: torch.autograd.backward([(x * 2).sum(), x * 3], [torch.tensor(1.0)]))
+err(lambda: torch.autograd.backward(x * 2))
+g = torch.autograd.grad((x * y).sum(), (x, y))
+out(g, type(g).__name__)
+g = torch.autograd.grad((x * y).sum(), x)
+out(g, type(g).__name__)
+g = torch.autograd.grad([(x * y).sum(), x.sum()], [x])
+out(g)
+g = torch.autograd.grad(x * y, x, torch.tensor([1.0, -1.0]))
+out(g)
+g = torch.autograd.grad((x * y).sum(), [x, y], retain_graph=True, create_graph=True)
+out(g)
+err(lambda: torch.autograd.grad((x * 2).sum(), [x, y]))
+out(torch.autograd.grad((x * 2).sum(), [x, y], allow_unused=True))
+out(torch.autograd.grad((x * 2).sum(), [x, y], allow_unused=True, materialize_grads=True))
+out(torch.autograd.grad((x * 2).sum(), [x, y], materialize_grads=True))
+err(lambda: torch.autograd.grad((x * 2).sum(), [x, y], allow_unused=False, materialize_grads=True))
+err(lambda: torch.autograd.grad(x * 2, x))
+err(lambda: torch.autograd.grad((x * 2).sum(), torch.tensor(1.0)))
+err(lambda: torch.autograd.grad(torch.tensor(1.0), x))
+err(lambda: torch.autograd.grad([], x))
+out(x.grad, y.grad)
+c = x * 2
+d = (c * c).sum()
+out(torch.autograd.grad(d, c, retain_graph=True), torch.autograd.grad(d, [c, x]))
+out(c.grad)
+# ---
+# accumulation and non-leaf grads
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+for _ in range(3):
+    (x * x).sum().backward()
+out(x.grad)
+x.grad.zero_()
+y = x * 3
+y.retain_grad()
+z = y.sum() + y[0]
+z.backward()
+out(x.grad, y.grad, y.is_leaf, y.retains_grad, x.retains_grad)
+y2 = x + 1
+out(y2.grad)
+x.grad = None
+(x.sum() + x.sum()).backward()
+out(x.grad)
+x.grad = torch.tensor([10.0, 10.0])
+x.sum().backward()
+out(x.grad)
+err(lambda: setattr(x, "grad", torch.zeros(3)))
+err(lambda: setattr(x, "grad", torch.zeros(2, dtype=torch.float64)))
+err(lambda: setattr(x, "grad", [1.0, 2.0]))
+x.retain_grad()
+out(x.retains_grad)
+# ---
+# double and higher derivatives with create_graph
+x = torch.tensor(2.0, requires_grad=True)
+y = x**3
+(g1,) = torch.autograd.grad(y, x, create_graph=True)
+(g2,) = torch.autograd.grad(g1, x, create_graph=True)
+(g3,) = torch.autograd.grad(g2, x)
+out(g1, g2, g3)
+x.grad = None
+z = (x.sin() * x.exp()).sum()
+z.backward(create_graph=True)
+gx = x.grad
+out(gx, gx.requires_grad, gx.grad_fn is not None)
+x.grad = None
+gx.backward()
+out(x.grad)
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+g = torch.autograd.grad((w.tanh() * w).sum(), w, create_graph=True)[0]
+h = torch.autograd.grad(g.sum(), w)[0]
+out(g, h)
+v = torch.tensor([0.5, 1.5], requires_grad=True)
+gg = torch.autograd.grad((v.sigmoid() ** 2).sum(), v, create_graph=True)[0]
+out(gg, torch.autograd.grad(gg.sum(), v))
+q = torch.tensor([1.0, 2.0], requires_grad=True)
+r = (q * 2).sum()
+g = torch.autograd.grad(r, q, create_graph=True)[0]
+out(g, g.requires_grad)
+err(lambda: torch.autograd.grad(g.sum(), q))
+err(lambda: torch.autograd.grad(g.sum(), q, allow_unused=True))

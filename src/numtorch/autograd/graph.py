@@ -196,7 +196,14 @@ def accumulate_into_grad(variable, grad) -> None:
     with _accumulate_lock:
         old = variable._grad
         if old is None:
-            variable._grad = grad if grad_mode.is_grad_enabled() else grad._owned_copy()
+            if not grad_mode.is_grad_enabled():
+                variable._grad = grad._owned_copy()
+            elif grad._requires_grad:  # torch stores a recorded copy (CopyBackwards)
+                from ..ops.indexing import _copy
+
+                variable._grad = _copy(Tensor._make(xp.empty_like(grad._data)), grad)
+            else:
+                variable._grad = grad
         elif grad_mode.is_grad_enabled():
             variable._grad = old + grad
         else:

@@ -169,17 +169,30 @@ def normalize_key(key) -> tuple[tuple, bool]:
     return tuple(out), advanced
 
 
-def _expand_bool_masks(key, ndim):
+def _expand_bool_masks(key, shape):
     # A bool mask stands for the integer arrays of its nonzero positions (as torch does).
     out = []
     dim = 0
+    specified = 0
+    for k in key:
+        is_mask = isinstance(k, xp.ndarray) and k.dtype == xp.bool_
+        specified += (k.ndim if is_mask else 1) if k is not None and k is not Ellipsis else 0
     for k in key:
         if isinstance(k, xp.ndarray) and k.dtype == xp.bool_ and k.ndim:
+            for i, n in enumerate(k.shape):
+                if dim + i < len(shape) and n != shape[dim + i]:
+                    raise IndexError(
+                        f"The shape of the mask {list(k.shape)} at index {i} does not match "
+                        f"the shape of the indexed tensor {list(shape)} at index {dim + i}"
+                    )
             out.extend(xp.nonzero(k))
             dim += k.ndim
         else:
             out.append(k)
-            dim += 0 if k is None or k is Ellipsis else 1
+            if k is Ellipsis:
+                dim += max(len(shape) - specified, 0)
+            elif k is not None:
+                dim += 1
     return tuple(out)
 
 
@@ -233,7 +246,7 @@ def getitem(input, key) -> Tensor:
         return _basic_getitem(input, key)
     if input.ndim == 0 and any(isinstance(k, xp.ndarray) and k.dtype != xp.bool_ for k in key):
         raise IndexError("too many indices for tensor of dimension 0")
-    return _index(input, _expand_bool_masks(key, input.ndim))
+    return _index(input, _expand_bool_masks(key, input.shape))
 
 
 Tensor.__getitem__ = getitem
@@ -270,7 +283,7 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
         key = indices
     else:
         key, _ = normalize_key(tuple(indices) if isinstance(indices, list) else indices)
-    return _index_put(input, _expand_bool_masks(key, input.ndim), values, accumulate)
+    return _index_put(input, _expand_bool_masks(key, input.shape), values, accumulate)
 
 
 Tensor.index_put_ = lambda self, indices, values, accumulate=False: _inplace(
@@ -288,7 +301,9 @@ def setitem(self, key, value) -> None:
     nkey, advanced = normalize_key(key)
     if advanced:
         _inplace(
-            self, lambda: _index_put(self, _expand_bool_masks(nkey, self.ndim), value), "index_put_"
+            self,
+            lambda: _index_put(self, _expand_bool_masks(nkey, self.shape), value),
+            "index_put_",
         )
         return
     view = _basic_getitem(self, nkey)

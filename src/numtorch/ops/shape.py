@@ -311,6 +311,8 @@ def sum_to_size(input, *size) -> Tensor:
         expandable = False
     if not expandable:
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if not size:  # as torch's sum_to: a full sum (SumBackward0)
+        return input.sum()
     dims = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
     )
@@ -615,7 +617,9 @@ def chunk(input, chunks, dim=0):
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, input.ndim)
     n = input.shape[dim]
-    return _split(input, max(-(-n // chunks), 1) if n else 1, dim)
+    if n == 0:  # torch gives ``chunks`` empty pieces
+        return _split_with_sizes(input, (0,) * chunks, dim)
+    return _split(input, -(-n // chunks), dim)
 
 
 @defop(
