@@ -10,6 +10,7 @@ import numbers
 
 from . import _dtypes
 from ._tensor import Size, Tensor
+from .autograd.grad_mode import is_inference_mode_enabled as _inference_mode
 from .backend import xp
 
 _DEVICE_TYPES = [
@@ -198,6 +199,10 @@ def _finish(data, requires_grad: bool, name: str) -> Tensor:
                 f"({name} made a {t.dtype} tensor; pass dtype=torch.float32)"
             )
         t._requires_grad = True
+    if _inference_mode():
+        from .autograd.inference import mark
+
+        mark(t)
     return t
 
 

@@ -171,7 +171,8 @@ class Tensor:
         return -1
 
     def is_inference(self) -> bool:
-        return False
+        vc = self._vc
+        return vc is not None and vc.inference
 
     # -- conversion to Python and NumPy ----------------------------------------------------
     def item(self):

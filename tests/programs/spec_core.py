@@ -913,3 +913,403 @@ g = torch.autograd.grad(r, q, create_graph=True)[0]
 out(g, g.requires_grad)
 err(lambda: torch.autograd.grad(g.sum(), q))
 err(lambda: torch.autograd.grad(g.sum(), q, allow_unused=True))
+
+
+# ---
+# Function: ctx attributes, needs_input_grad, non-tensor args, several outputs
+class F2(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k, y, flag=True):
+        ctx.k = k
+        ctx.flag = flag
+        ctx.save_for_backward(x, y)
+        out(ctx.needs_input_grad)
+        return x * k + y, x - y
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        x, y = ctx.saved_tensors
+        out(ctx.needs_input_grad, ga, gb)
+        return ga * ctx.k + gb, None, ga - gb, None
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.tensor([3.0, 4.0])
+a, b = F2.apply(x, 2.0, y)
+out(a, b, type(a.grad_fn).__name__, a.grad_fn is b.grad_fn, a.grad_fn.name())
+(a.sum() + b.sum() * 2).backward()
+out(x.grad, y.grad)
+y.requires_grad_()
+a, b = F2.apply(x, 3.0, y, False)
+a.sum().backward()
+out(x.grad, y.grad)
+print(a)
+
+
+# ---
+# Function: set_materialize_grads and unused outputs
+class Two(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, materialize):
+        ctx.set_materialize_grads(materialize)
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        out(g1 is None, g2 is None)
+        r = 0
+        if g1 is not None:
+            r = r + g1 * 2
+        if g2 is not None:
+            r = r + g2 * 3
+        return r, None
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+a, b = Two.apply(x, True)
+a.sum().backward()
+out(x.grad)
+x.grad = None
+a, b = Two.apply(x, False)
+a.sum().backward()
+out(x.grad)
+
+
+# ---
+# Function: mark_non_differentiable, mark_dirty
+class Sorted(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        v, i = x.sort()
+        ctx.mark_non_differentiable(i)
+        ctx.save_for_backward(i)
+        return v, i
+
+    @staticmethod
+    def backward(ctx, gv, gi):
+        (i,) = ctx.saved_tensors
+        out(gi)
+        g = torch.zeros_like(gv)
+        g[i] = gv
+        return g
+
+
+x = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
+v, i = Sorted.apply(x)
+out(v, i, v.requires_grad, i.requires_grad, i.grad_fn)
+(v * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+out(x.grad)
+
+
+class AddOne(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        x.add_(1)
+        ctx.mark_dirty(x)
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = a * 1
+c = AddOne.apply(b)
+out(c is b, b, b.grad_fn.name(), b._version if hasattr(b, "_version") else None)
+c.sum().backward()
+out(a.grad)
+err(lambda: AddOne.apply(a))
+
+
+# ---
+# Function: errors naming the function
+class WrongCount(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+
+
+class WrongShape(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones(5)
+
+
+class WrongType(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return 1.0
+
+
+class NoBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+
+class ReturnsNone(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return None
+
+
+x = torch.ones(3, requires_grad=True)
+for F_ in [WrongCount, WrongShape, WrongType, NoBackward]:
+    try:
+        F_.apply(x).sum().backward()
+    except Exception as e:
+        print(type(e).__name__, F_ is WrongType or F_.__name__ in str(e))
+r = ReturnsNone.apply(x)
+r.sum().backward()
+out(x.grad)
+out(WrongShape.apply(x).grad_fn.name())
+err(lambda: WrongCount.forward(None, x))
+
+
+# ---
+# Function: once_differentiable, double backward through custom Function
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x**3
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * 3 * x**2
+
+
+class CubeOnce(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x**3
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * 3 * x**2
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+(g,) = torch.autograd.grad(Cube.apply(x).sum(), x, create_graph=True)
+out(g, g.grad_fn.name())
+out(torch.autograd.grad(g.sum(), x))
+(g2,) = torch.autograd.grad(CubeOnce.apply(x).sum(), x, create_graph=True)
+out(g2, g2.requires_grad)
+err(lambda: g2.sum().backward())
+(g3,) = torch.autograd.grad(CubeOnce.apply(x).sum(), x)
+out(g3)
+
+
+# ---
+# Function: apply without grad, non tensor output, inputs not requiring grad
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, s):
+        return x * s
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2, None
+
+
+x = torch.tensor([1.0], requires_grad=True)
+with torch.no_grad():
+    y = Scale.apply(x, 2)
+out(y, y.requires_grad, y.grad_fn)
+z = Scale.apply(torch.tensor([1.0]), 2)
+out(z, z.requires_grad, z.grad_fn)
+w = Scale.apply(x, 2)
+out(w.grad_fn.next_functions[0][0].variable is x, len(w.grad_fn.next_functions))
+
+
+class ReturnsInput(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 5
+
+
+r = ReturnsInput.apply(x)
+out(r is x, r, r.grad_fn.name() if r.grad_fn is not None else None)
+r.sum().backward()
+out(x.grad)
+
+
+class ViewOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view(-1)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.view(1, 2) * 2
+
+
+m = torch.ones(1, 2, requires_grad=True)
+v = ViewOut.apply(m)
+out(v, v.is_leaf)
+v.sum().backward()
+out(m.grad)
+# ---
+# grad modes: context manager, decorator, plain call, nesting, exceptions
+x = torch.tensor([1.0], requires_grad=True)
+with torch.no_grad():
+    a = x * 2
+    with torch.enable_grad():
+        b = x * 2
+    c = x * 2
+out(a.requires_grad, b.requires_grad, c.requires_grad, torch.is_grad_enabled())
+
+
+@torch.no_grad()
+def f(t):
+    return t * 2, torch.is_grad_enabled()
+
+
+@torch.no_grad
+def f2(t):
+    return t * 2
+
+
+out(f(x)[0].requires_grad, f(x)[1], f2(x).requires_grad, torch.is_grad_enabled())
+torch.set_grad_enabled(False)
+out((x * 2).requires_grad, torch.is_grad_enabled())
+torch.set_grad_enabled(True)
+with torch.set_grad_enabled(False):
+    out((x * 2).requires_grad)
+out(torch.is_grad_enabled())
+
+
+@torch.set_grad_enabled(False)
+def g(t):
+    return t * 2
+
+
+out(g(x).requires_grad, torch.is_grad_enabled())
+
+
+@torch.enable_grad()
+def h(t):
+    return t * 2
+
+
+with torch.no_grad():
+    out(h(x).requires_grad)
+try:
+    with torch.no_grad():
+        raise ValueError
+except ValueError:
+    pass
+out(torch.is_grad_enabled())
+with torch.no_grad():
+    y = x + 1
+    out(y.requires_grad, y.grad_fn, y.is_leaf)
+    x2 = torch.ones(2, requires_grad=True)
+    out(x2.requires_grad, x2.is_leaf)
+    x.mul_(2)
+out(x, x.grad_fn, x.is_leaf)
+# ---
+# inference_mode
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+with torch.inference_mode():
+    y = x * 2
+    out(
+        torch.is_grad_enabled(),
+        torch.is_inference_mode_enabled(),
+        y.requires_grad,
+        y.is_inference(),
+    )
+out(torch.is_inference_mode_enabled(), x.is_inference(), torch.is_grad_enabled())
+err(lambda: (y * x).sum().backward())
+with torch.inference_mode(False):
+    out(torch.is_grad_enabled(), (x * 2).requires_grad)
+
+
+@torch.inference_mode()
+def f(t):
+    return t * 3
+
+
+out(f(x).requires_grad, f(x).is_inference())
+err(lambda: y.add_(1))
+z = y.clone()
+out(z.is_inference(), z.requires_grad)
+with torch.no_grad():
+    with torch.inference_mode():
+        pass
+    out(torch.is_grad_enabled())
+# ---
+# grad mode thread local
+import threading
+
+res = []
+
+
+def worker():
+    res.append(torch.is_grad_enabled())
+    with torch.no_grad():
+        res.append(torch.is_grad_enabled())
+
+
+with torch.no_grad():
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join()
+    res.append(torch.is_grad_enabled())
+out(res, torch.is_grad_enabled())
+# ---
+# requires_grad_, detach, detach_, clone, contiguous
+x = torch.tensor([1.0, 2.0])
+out(x.requires_grad_(), x.requires_grad, x.is_leaf)
+x.requires_grad_(False)
+out(x.requires_grad)
+err(lambda: torch.tensor([1, 2]).requires_grad_())
+out(torch.tensor([1, 2]).requires_grad_(False))
+x.requires_grad = True
+y = x * 2
+err(lambda: y.requires_grad_(False))
+err(lambda: setattr(y, "requires_grad", False))
+out(y.requires_grad_(True).grad_fn.name())
+d = y.detach()
+out(d, d.requires_grad, d.is_leaf, d.grad_fn)
+d[0] = 100.0
+out(y)
+z = x * 3
+z.detach_()
+out(z, z.requires_grad, z.is_leaf, z.grad_fn)
+c = x.clone()
+out(c, c.grad_fn.name(), c.is_leaf)
+c.sum().backward()
+out(x.grad)
+t = torch.arange(6.0).view(2, 3).t()
+tc = t.contiguous()
+out(t.is_contiguous(), tc.is_contiguous(), tc, x.contiguous() is x)
+q = t.requires_grad_().contiguous()
+out(q.grad_fn.name())
+err(lambda: torch.zeros(2, dtype=torch.int32).requires_grad_(True))
+err(lambda: torch.tensor([1.0], dtype=torch.float16).requires_grad_())
+out(torch.tensor([1.0], dtype=torch.float16).requires_grad_())

@@ -58,9 +58,9 @@ def conform_gradient(grad, meta, node):
     index = next(i for i, m in enumerate(node._input_meta) if m is meta)
     data = getattr(grad, "_data", None)
     if data is None:
-        raise TypeError(
-            f"Function {node.name()} returned a {type(grad).__name__} as gradient {index}; "
-            "expected a Tensor or None"
+        raise RuntimeError(
+            f"expected Variable or None (got {type(grad).__name__}): Function {node.name()} "
+            f"returned it as gradient {index}"
         )
     shape, dtype = meta
     if data.shape != shape:

@@ -158,14 +158,21 @@ class inference_mode(_DecoratorContextManager):
         self.mode = mode
 
     def __enter__(self):
+        from . import inference
+
         self.prev = (_enabled.get(), _inference.get())
         if self.mode:
             _enabled.set(False)
             _inference.set(True)
+            inference.enter()
 
     def __exit__(self, *exc):
+        from . import inference
+
         _enabled.set(self.prev[0])
         _inference.set(self.prev[1])
+        if self.mode:
+            inference.exit()
 
     def clone(self):
         return self.__class__(self.mode)

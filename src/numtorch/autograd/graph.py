@@ -31,6 +31,7 @@ class VersionCounter:
     """Shared by a tensor, its views and ``detach()``; bumped by every in-place change."""
 
     __slots__ = ("version",)
+    inference = False  # see numtorch.autograd.inference
 
     def __init__(self, version: int = 0):
         self.version = version
@@ -258,6 +259,10 @@ class SavedTensor:
         vc = tensor._vc
         if vc is None:
             vc = tensor._vc = VersionCounter()
+        elif vc.inference:
+            from .inference import SAVE_ERROR
+
+            raise RuntimeError(SAVE_ERROR)
         self.vc = vc
         self.version = vc.version
         self.packed = None

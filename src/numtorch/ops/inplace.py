@@ -19,6 +19,11 @@ _grad_enabled = grad_mode.is_grad_enabled
 
 def check_inplace(t: Tensor, name: str) -> None:
     """torch's refusals for in-place changes of leaves (and their views) that require grad."""
+    vc = t._vc
+    if vc is not None and vc.inference and not grad_mode.is_inference_mode_enabled():
+        from ..autograd.inference import INPLACE_ERROR
+
+        raise RuntimeError(INPLACE_ERROR)
     if not _grad_enabled():
         return
     if t._base is not None and getattr(t, "_view_no_grad", False) and t._base._requires_grad:
@@ -178,6 +183,7 @@ def inplace_variant(op, name: str):
             and len(args) == 1
             and (not _grad_enabled() or (not self._requires_grad and self._base is None))
             and set(kwargs) <= {"alpha"}
+            and (self._vc is None or not self._vc.inference)  # check_inplace refuses those
             and _direct_update(self, args[0], direct[1](kwargs), direct[0])
         ):
             self._bump_version()
