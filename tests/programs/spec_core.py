@@ -1313,3 +1313,287 @@ out(q.grad_fn.name())
 err(lambda: torch.zeros(2, dtype=torch.int32).requires_grad_(True))
 err(lambda: torch.tensor([1.0], dtype=torch.float16).requires_grad_())
 out(torch.tensor([1.0], dtype=torch.float16).requires_grad_())
+# ---
+# in-place ops values, versions, grad_fn rebase
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x * 2
+v0 = y._version
+y.add_(1)
+y.mul_(torch.tensor([1.0, 2.0, 3.0]))
+y.sub_(0.5, alpha=2)
+y.div_(2)
+out(y, y._version - v0, y.grad_fn.name())
+y.clamp_(0, 5)
+y.relu_()
+out(y, y.grad_fn.name())
+y.sum().backward()
+out(x.grad)
+z = torch.zeros(3)
+z.fill_(2.5)
+z.copy_(torch.tensor([1, 2, 3]))
+out(z, z._version)
+z.zero_()
+out(z, z._version)
+w = torch.tensor([1.0, 2.0], requires_grad=True) * 1
+w.fill_(3.0)
+out(w.grad_fn.name())
+w2 = torch.tensor([1.0, 2.0], requires_grad=True) * 1
+w2.zero_()
+out(w2.grad_fn.name())
+q = torch.ones(2)
+src = torch.tensor([2.0, 3.0], requires_grad=True)
+q.copy_(src)
+out(q, q.requires_grad, q.grad_fn.name(), q.is_leaf)
+(q * q).sum().backward()
+out(src.grad)
+# ---
+# in-place dtype rules and broadcasting
+i = torch.tensor([1, 2])
+err(lambda: i.add_(1.5))
+err(lambda: i.div_(2))
+err(lambda: i.mul_(torch.tensor([1.5, 2.0])))
+f = torch.tensor([1.0, 2.0])
+f.add_(torch.tensor([1, 1]))
+out(f)
+f.mul_(torch.tensor(2.0, dtype=torch.float64))
+out(f)
+err(lambda: f.add_(torch.ones(2, 2)))
+m = torch.ones(2, 2)
+m.add_(torch.tensor([1.0, 2.0]))
+out(m)
+b = torch.tensor([True, False])
+err(lambda: b.add_(1))
+h = torch.tensor([1.0], dtype=torch.float16)
+h.add_(1e-4)
+out(h)
+i.add_(2)
+out(i, i._version)
+err(lambda: i.copy_([1, 2]))
+i.copy_(torch.tensor([1.7, -2.7]))
+out(i)
+# ---
+# in-place on leaf requiring grad raises; under no_grad allowed
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+err(lambda: x.add_(1))
+err(lambda: x.zero_())
+err(lambda: x.fill_(0))
+err(lambda: x.copy_(torch.ones(2)))
+err(lambda: x.__setitem__(0, 5.0))
+err(lambda: x[0].add_(1))
+err(lambda: x.view(2).mul_(2))
+err(lambda: x.relu_())
+with torch.no_grad():
+    x.add_(1)
+    x[0] = 10.0
+    x.view(2).mul_(2)
+out(x, x.is_leaf, x.grad_fn, x._version)
+x.data.add_(1)
+out(x, x._version)
+x.detach().mul_(2)
+out(x, x._version)
+# ---
+# saved tensor modified in place: error at backward
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = a * 1
+c = b.sin()
+b.add_(1)
+try:
+    c.sum().backward()
+except RuntimeError as e:
+    print(str(e)[:420])
+d = a.exp()
+d.mul_(2)
+try:
+    d.sum().backward()
+except RuntimeError as e:
+    print(str(e)[:420])
+e = a * 1
+f = e * e
+e[0] = 0.0
+err(lambda: f.sum().backward())
+g = a * 1
+h = g + 1
+g.add_(1)
+h.sum().backward()
+out(a.grad)
+p = a.detach()
+k = a.sigmoid()
+k2 = k * 2
+k.detach().zero_()
+err(lambda: k2.sum().backward())
+s = a * 2
+t = s.tanh()
+s2 = s.view(2)
+s2.mul_(3)
+err(lambda: t.sum().backward())
+# ---
+# version counter shared with views and detach; in place through view
+x = torch.zeros(2, 3)
+v = x[0]
+d = x.detach()
+t = x.t()
+out(x._version, v._version, d._version, t._version)
+v.add_(1)
+out(x._version, v._version, d._version, t._version)
+d.mul_(2)
+out(x._version, v._version, d._version, t._version, x)
+t[1, 1] = 7
+out(x, x._version, v._version)
+r = x.reshape(6)
+r[0] = -1.0
+out(x, x._version)
+e = x.expand(2, 2, 3)
+out(e._version)
+# ---
+# setitem forms and gradients
+x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+y = x * 1
+y[0, 0] = 10.0
+y[:, 1] = torch.tensor([20.0, 30.0])
+y[y > 5] = 0.5
+y[[1, 1], [2, 2]] = 9.0
+out(y, y.grad_fn.name())
+y.sum().backward()
+out(x.grad)
+v = torch.tensor(2.0, requires_grad=True)
+z = torch.zeros(3)
+z[1] = v
+z[2] = v * 3
+out(z, z.grad_fn.name(), z.requires_grad)
+z.sum().backward()
+out(v.grad)
+w = torch.zeros(2, 2)
+w[0] = torch.tensor([1, 2])
+w[1] = 3
+w[:, 0] = torch.tensor(5.0)
+out(w)
+err(lambda: w.__setitem__(0, torch.ones(3)))
+err(lambda: w.__setitem__(5, 1.0))
+i = torch.zeros(3, dtype=torch.int64)
+i[0] = 2.7
+i[1:] = torch.tensor([1.5, 2.5])
+out(i)
+# ---
+# retain_graph combinations
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x.exp()
+z = y.sum()
+z.backward(retain_graph=True)
+z.backward(retain_graph=True)
+z.backward()
+out(x.grad)
+err(lambda: z.backward())
+y2 = x.sin()
+a = y2.sum()
+b = (y2 * 2).sum()
+a.backward()
+err(lambda: b.backward())
+x.grad = None
+y3 = x.cos()
+torch.autograd.grad(y3.sum(), x, retain_graph=True)
+g = torch.autograd.grad(y3.sum(), x)
+out(g)
+c = x.pow(2).sum()
+c.backward(create_graph=True)
+c.backward()
+out(x.grad.detach())
+
+
+# ---
+# gradcheck: seed sigmoid float32 eps
+class Sigmoid(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        output = 1 / (1 + torch.exp(-x))
+        ctx.save_for_backward(output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (output,) = ctx.saved_tensors
+        return grad_output * output * (1 - output)
+
+
+for dtype in (torch.float32, torch.float64):
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=dtype, requires_grad=True)
+    for eps in (1e-3, 1e-4):
+        ok = torch.autograd.gradcheck(
+            Sigmoid.apply, (x,), eps=eps, atol=1e-4, raise_exception=False
+        )
+        out(str(dtype), eps, ok)
+x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+err(lambda: torch.autograd.gradcheck(Sigmoid.apply, (x,), eps=1e-4, atol=1e-4))
+
+
+# ---
+# gradcheck failure message names output/input index
+class Bad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        return x * y, x + y
+
+    @staticmethod
+    def backward(ctx, g1, g2):
+        return g1 * 2 + g2, g2
+
+
+x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+y = torch.tensor([3.0, 4.0], dtype=torch.float64, requires_grad=True)
+try:
+    torch.autograd.gradcheck(Bad.apply, (x, y))
+except Exception as e:
+    print(type(e).__name__)
+    print(str(e).splitlines()[0])
+out(torch.autograd.gradcheck(Bad.apply, (x, y), raise_exception=False))
+out(torch.autograd.gradcheck(lambda a, b: (a * b, a + b), (x, y)))
+out(
+    torch.autograd.gradcheck(torch.sin, x),
+    torch.autograd.gradcheck(torch.sin, (x,), fast_mode=True),
+)
+out(torch.autograd.gradgradcheck(lambda a, b: (a * b).sin(), (x, y)))
+out(
+    torch.autograd.gradgradcheck(
+        torch.tanh, (x,), grad_outputs=torch.tensor([1.0, -1.0], dtype=torch.float64)
+    )
+)
+# ---
+# gradcheck edge cases: non-tensor inputs, inputs not requiring grad, int inputs, float32 warning
+x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+k = torch.tensor([3.0, 4.0], dtype=torch.float64)
+out(torch.autograd.gradcheck(lambda a, b, s: a * b * s, (x, k, 2.0)))
+err(lambda: torch.autograd.gradcheck(lambda a: a * 2, (k,)))
+out(torch.autograd.gradcheck(lambda a, i: a * i, (x, torch.tensor([1, 2]))))
+out(torch.autograd.gradcheck(lambda a: a.sum(), (x,)))
+out(torch.autograd.gradcheck(lambda a: (a[0], a[1] * 2), (x,)))
+out(
+    torch.autograd.gradcheck(
+        lambda a: a.abs(), (torch.tensor([1.0, -2.0], dtype=torch.float64, requires_grad=True),)
+    )
+)
+err(lambda: torch.autograd.gradcheck(lambda a: a.detach() * 2, (x,)))
+out(torch.autograd.gradcheck(lambda a: a.detach() * 2, (x,), raise_exception=False))
+e = torch.zeros(0, dtype=torch.float64, requires_grad=True)
+out(torch.autograd.gradcheck(lambda a: a * 2, (e,)))
+out(
+    torch.autograd.gradcheck(
+        lambda a: a * 2, (torch.tensor(3.0, dtype=torch.float64, requires_grad=True),)
+    )
+)
+
+
+class NotDouble(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x**2
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * 2 * x
+
+
+out(torch.autograd.gradcheck(NotDouble.apply, (x,)))
+err(lambda: torch.autograd.gradgradcheck(NotDouble.apply, (x,)))
+out(torch.autograd.gradgradcheck(NotDouble.apply, (x,), raise_exception=False))

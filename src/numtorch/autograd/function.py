@@ -292,15 +292,21 @@ def once_differentiable(backward):
             outputs = backward(ctx, *grads)
         if not grad_mode.is_grad_enabled():
             return outputs
-        needing = [g for g in grads if isinstance(g, Tensor) and g._requires_grad]
-        if not needing:
+        if not any(isinstance(g, Tensor) and g._requires_grad for g in grads):
             return outputs
+        as_tuple = isinstance(outputs, tuple)
+        # As torch's DelayedError, the node hangs off fresh leaves, not off the grads: only a
+        # backward that runs the whole graph raises; autograd.grad(..., inputs) sees None.
+        fakes = [
+            o.detach().requires_grad_()
+            for o in (outputs if as_tuple else (outputs,))
+            if isinstance(o, Tensor) and o._data.dtype.kind == "f"
+        ]
         node = Error(
             "trying to differentiate twice a function that was marked with @once_differentiable",
-            tuple(g._edge() for g in needing),
-            tuple((g._data.shape, g._data.dtype) for g in needing),
+            tuple(f._edge() for f in fakes),
+            tuple((f._data.shape, f._data.dtype) for f in fakes),
         )
-        as_tuple = isinstance(outputs, tuple)
         wrapped = []
         for o in outputs if as_tuple else (outputs,):
             if isinstance(o, Tensor) and o._data.dtype.kind == "f":
