@@ -262,6 +262,10 @@ def jacobian(
             func(*inputs), "outputs of the user-provided function", "jacobian"
         )
         check_requires_grad(outputs, "outputs", strict)
+        if any(o.numel() == 0 for o in outputs):  # torch stacks no rows and fails
+            if vectorize:
+                raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+            raise RuntimeError("stack expects a non-empty TensorList")
         if vectorize:
             if strict:
                 raise RuntimeError(

@@ -224,6 +224,7 @@ class _HookState(threading.local):
 _hook_state = _HookState()
 _hooks_in_use = [0]  # contexts open in any thread: skip the thread-local lookup when 0
 _SAME_OUTPUT = object()  # pack returned the saved output itself (Note [Packed saved tensors])
+_PACKED_NONE = object()  # pack returned None (``packed is None`` means no hooks ran)
 
 
 def _shares_memory(packed, tensor) -> bool:
@@ -320,7 +321,7 @@ class SavedTensor:
             packed = _SAME_OUTPUT
             self.data = tensor._data
         self.check_version = packed is _SAME_OUTPUT or _shares_memory(packed, tensor)
-        self.packed = packed
+        self.packed = _PACKED_NONE if packed is None else packed
 
     def _unpack_hooked(self, node):
         packed = self.packed
@@ -333,7 +334,7 @@ class SavedTensor:
                     self.output_nr,
                     True,
                 )
-        value = self.unpack_hook(packed)
+        value = self.unpack_hook(None if packed is _PACKED_NONE else packed)
         if not isinstance(value, Tensor):
             raise TypeError(
                 "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
