@@ -1597,3 +1597,165 @@ class NotDouble(torch.autograd.Function):
 out(torch.autograd.gradcheck(NotDouble.apply, (x,)))
 err(lambda: torch.autograd.gradgradcheck(NotDouble.apply, (x,)))
 out(torch.autograd.gradgradcheck(NotDouble.apply, (x,), raise_exception=False))
+# ---
+# backward with inputs= on leaves and non-leaves
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor([3.0, 4.0], requires_grad=True)
+h = x * w
+y = (h * h).sum()
+y.backward(inputs=[h], retain_graph=True)
+out(x.grad, w.grad, h.grad)
+y.backward(inputs=[x], retain_graph=True)
+out(x.grad, w.grad)
+y.backward(inputs=x)
+out(x.grad)
+err(lambda: (x * 2).sum().backward(inputs=[]))
+z = (x * 2).sum()
+err(lambda: z.backward(inputs=[torch.tensor(1.0)]))
+c = torch.tensor(1.0, requires_grad=True)
+(x.sum() * 1).backward(inputs=[c])
+out(c.grad)
+# ---
+# autograd.grad on non-leaf input with hooks and retain_grad interplay
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x.exp()
+y.retain_grad()
+z = (y * 3).sum()
+(gy,) = torch.autograd.grad(z, y, retain_graph=True)
+out(gy, y.grad, x.grad)
+(gx,) = torch.autograd.grad(z, x, grad_outputs=torch.tensor(2.0))
+out(gx, y.grad)
+# ---
+# is_grads_batched
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x**2
+(g,) = torch.autograd.grad(y, x, torch.eye(3), is_grads_batched=True)
+out(g)
+# ---
+# grad_fn on various ops names
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+names = [
+    (x + 1).grad_fn.name(),
+    (1 + x).grad_fn.name(),
+    (x - 1).grad_fn.name(),
+    (1 - x).grad_fn.name(),
+    (x * 2).grad_fn.name(),
+    (x / 2).grad_fn.name(),
+    (2 / x).grad_fn.name(),
+    (x**2).grad_fn.name(),
+    (2**x).grad_fn.name(),
+    (x**x).grad_fn.name(),
+    (-x).grad_fn.name(),
+    x.sum().grad_fn.name(),
+    x.sum(0).grad_fn.name(),
+    x.mean().grad_fn.name(),
+    x.mean(1).grad_fn.name(),
+    x.prod().grad_fn.name(),
+    x.prod(0).grad_fn.name(),
+    x.var().grad_fn.name(),
+    x.std(0).grad_fn.name(),
+    x.max().grad_fn.name(),
+    x.max(0)[0].grad_fn.name(),
+    x.amax(0).grad_fn.name(),
+    x.logsumexp(0).grad_fn.name(),
+    x.norm().grad_fn.name(),
+    x.norm(dim=0).grad_fn.name(),
+    (x @ x).grad_fn.name(),
+    x.mm(x).grad_fn.name(),
+    x[0].dot(x[1]).grad_fn.name(),
+    torch.outer(x[0], x[1]).grad_fn.name(),
+    torch.addmm(x, x, x).grad_fn.name(),
+    x.view(4).grad_fn.name(),
+    x.reshape(4).grad_fn.name(),
+    x.flatten().grad_fn.name(),
+    x.permute(1, 0).grad_fn.name(),
+    x.squeeze().grad_fn.name(),
+    x.unsqueeze(0).grad_fn.name(),
+    x.expand(2, 2, 2).grad_fn.name(),
+    torch.cat([x, x]).grad_fn.name(),
+    torch.stack([x, x]).grad_fn.name(),
+    x[0].grad_fn.name(),
+    x[:, 0].grad_fn.name(),
+    x[[0, 1]].grad_fn.name(),
+    x[x > 1].grad_fn.name(),
+    x.gather(0, torch.tensor([[0, 1]])).grad_fn.name(),
+    x.index_select(0, torch.tensor([1])).grad_fn.name(),
+    x.masked_fill(x > 2, 0).grad_fn.name(),
+    torch.where(x > 2, x, 0.0).grad_fn.name(),
+    x.clamp(0, 1).grad_fn.name(),
+    x.clamp(min=torch.zeros(2)).grad_fn.name(),
+    x.clamp_min(1).grad_fn.name(),
+    torch.maximum(x, x.t()).grad_fn.name(),
+    x.abs().grad_fn.name(),
+    x.sign().grad_fn.name(),
+    x.relu().grad_fn.name(),
+    x.sigmoid().grad_fn.name(),
+    x.tanh().grad_fn.name(),
+    x.rsqrt().grad_fn.name(),
+    x.reciprocal().grad_fn.name(),
+    x.log1p().grad_fn.name(),
+    x.softmax(0).grad_fn.name(),
+    x.log_softmax(1).grad_fn.name(),
+    x.clone().grad_fn.name(),
+    x.double().grad_fn.name(),
+    x.t().contiguous().grad_fn.name(),
+    x.view_as(x).grad_fn.name(),
+    x.expand_as(x).grad_fn.name(),
+    x.T.grad_fn.name(),
+    x.split(1)[0].grad_fn.name(),
+    x.chunk(2, 1)[0].grad_fn.name(),
+    x.detach().requires_grad_().grad_fn,
+    x.pow(torch.tensor(2.0)).grad_fn.name(),
+    torch.pow(2.0, x).grad_fn.name(),
+    x.sqrt().grad_fn.name(),
+    x.exp().grad_fn.name(),
+    x.min().grad_fn.name(),
+    x.min(1).values.grad_fn.name(),
+    x.amin(1).grad_fn.name(),
+    x.std().grad_fn.name(),
+    x.var(0).grad_fn.name(),
+    x.clip(0, 1).grad_fn.name(),
+    torch.minimum(x, x).grad_fn.name(),
+    x.matmul(x[0]).grad_fn.name(),
+    torch.bmm(x[None], x[None]).grad_fn.name(),
+    x.sum(dtype=torch.float64).grad_fn.name(),
+    x.float().grad_fn,
+    (x + x).grad_fn.name(),
+    x.add(x, alpha=2).grad_fn.name(),
+    x.sub(x, alpha=2).grad_fn.name(),
+    x.mul(2).grad_fn.name(),
+    x.div(2, rounding_mode=None).grad_fn.name(),
+    x.true_divide(2).grad_fn.name(),
+    x.square().grad_fn.name(),
+]
+out(names)
+# ---
+# next_functions with scalars and non-requiring inputs
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+c = torch.tensor([3.0, 4.0])
+
+
+def nf(t):
+    return [(None if n is None else n.name(), i) for n, i in t.grad_fn.next_functions]
+
+
+out(
+    nf(x * c),
+    nf(c * x),
+    nf(x * 2),
+    nf(x + c),
+    nf(x.sum()),
+    nf(torch.cat([x, c])),
+    nf(torch.stack([c, x, c])),
+)
+out(
+    nf(torch.where(c > 3, x, c)),
+    nf(x.clamp(0, 1)),
+    nf(x @ c),
+    nf(torch.addmm(c, x[None].t(), x[None])),
+)
+out(
+    nf(x.max(0)[0]), nf(x[torch.tensor([0])]), nf(x.masked_fill(c > 3, 1.0)), nf(x.pow(2)), nf(2**x)
+)
+a, b = x.split(1)
+out(nf(a), nf(b), a.grad_fn is b.grad_fn, a.grad_fn.next_functions[0][0] is x.grad_fn)

@@ -179,11 +179,27 @@ def _div_rounding(input, other, rounding_mode):
     )
 
 
+# torch's div.Tensor_mode with rounding_mode=None given explicitly: true division, DivBackward2
+_div_mode_none = defop(
+    name="div_mode_none",
+    node="DivBackward2",
+    promote="float",
+    scalars=("input", "other"),
+    params=("input", "other"),
+    input=lambda grad, other: grad / other,
+    other=_div_other,
+)(xp.true_divide)
+
+_NOT_GIVEN = object()
+
+
 @export(inplace=True)
-def div(input, other, *, rounding_mode=None) -> Tensor:
+def div(input, other, *, rounding_mode=_NOT_GIVEN) -> Tensor:
     """True division (integers give floats); ``rounding_mode`` 'trunc' or 'floor'."""
-    if rounding_mode is None:
+    if rounding_mode is _NOT_GIVEN:
         return _true_divide(input, other)
+    if rounding_mode is None:
+        return _div_mode_none(input, other)
     return _div_rounding(input, other, rounding_mode)
 
 

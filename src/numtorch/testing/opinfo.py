@@ -138,6 +138,12 @@ BINARY = [
     _binary("sub_alpha", lambda t, a, b: t.sub(a, b, alpha=0.5), lambda a, b: a - 0.5 * b),
     _binary("mul", lambda t, a, b: t.mul(a, b), np.multiply),
     _binary("div", lambda t, a, b: t.div(a, b), np.divide, make_b=_away),
+    _binary(
+        "div_mode_none",
+        lambda t, a, b: t.div(a, b, rounding_mode=None),
+        np.divide,
+        make_b=_away,
+    ),
     _binary("maximum", lambda t, a, b: t.maximum(a, b), np.maximum, make_a=_distinct, scalar=False),
     _binary("minimum", lambda t, a, b: t.minimum(a, b), np.minimum, make_a=_distinct, scalar=False),
     _binary("pow_tensor", lambda t, a, b: t.pow(a, b), np.power, make_a=_pos),
