@@ -1759,3 +1759,249 @@ out(
 )
 a, b = x.split(1)
 out(nf(a), nf(b), a.grad_fn is b.grad_fn, a.grad_fn.next_functions[0][0] is x.grad_fn)
+# ---
+# tensor-tensor type promotion: dims vs 0-d categories
+dts = [
+    torch.bool,
+    torch.uint8,
+    torch.int8,
+    torch.int32,
+    torch.int64,
+    torch.float16,
+    torch.float32,
+    torch.float64,
+]
+res = []
+for a in dts:
+    for b in dts:
+        ta = torch.ones(2, dtype=a)
+        tb = torch.ones((), dtype=b)
+        res.append(
+            (
+                str(a),
+                str(b),
+                str((ta + tb).dtype),
+                str((ta * tb).dtype),
+                str(torch.result_type(ta, tb)),
+                str(torch.promote_types(a, b)),
+            )
+        )
+out(res)
+out(
+    str(torch.cat([torch.ones(1, dtype=torch.int8), torch.ones(1, dtype=torch.float16)]).dtype),
+    str(torch.stack([torch.ones(1, dtype=torch.uint8), torch.ones(1, dtype=torch.int8)]).dtype),
+)
+out(
+    str(
+        torch.where(
+            torch.tensor([True]),
+            torch.ones(1, dtype=torch.int32),
+            torch.ones(1, dtype=torch.float16),
+        ).dtype
+    )
+)
+out(
+    str(
+        torch.where(
+            torch.tensor([True]),
+            torch.ones(1, dtype=torch.float16),
+            torch.tensor(1.0, dtype=torch.float64),
+        ).dtype
+    )
+)
+out(str(torch.maximum(torch.ones(1, dtype=torch.int64), torch.ones(1, dtype=torch.float16)).dtype))
+out(
+    str((torch.ones(1, dtype=torch.int32) / torch.ones(1, dtype=torch.int32)).dtype),
+    str((torch.ones(1, dtype=torch.float16) / torch.ones((), dtype=torch.float64)).dtype),
+)
+out(str((torch.ones(1, dtype=torch.uint8) - torch.ones(1, dtype=torch.int8)).dtype))
+err(lambda: torch.ones(1, dtype=torch.bool) - torch.ones(1, dtype=torch.bool))
+out(str((torch.ones(2, dtype=torch.int16) ** torch.ones((), dtype=torch.float32)).dtype))
+# ---
+# reductions dtypes on ints, bools and float16
+i = torch.tensor([[1, 2], [3, 4]], dtype=torch.int32)
+b = torch.tensor([True, False, True])
+h = torch.tensor([1.0, 2.0], dtype=torch.float16)
+out(
+    i.sum(),
+    i.sum(0),
+    i.prod(),
+    i.max(),
+    i.amax(0),
+    i.max(0),
+    b.sum(),
+    b.prod(),
+    b.max(),
+    h.sum(),
+    h.mean(),
+    h.prod(),
+    h.var(),
+    h.norm(),
+)
+out(
+    torch.tensor([200, 100], dtype=torch.uint8).sum(),
+    torch.tensor([100, 100], dtype=torch.int8).sum(dtype=torch.int8),
+)
+err(lambda: i.norm())
+err(lambda: i.std())
+err(lambda: i.logsumexp(0))
+out(i.logsumexp(0) if False else 0, i.softmax(0) if False else 0)
+err(lambda: i.softmax(0))
+err(lambda: i.log_softmax(0))
+out(i.softmax(0, dtype=torch.float32))
+out(torch.tensor([1, 2]).float().mean(), torch.tensor([1, 2]).mean(dtype=torch.float32))
+
+
+# ---
+# Function: saved_tensors twice, after free, None saved, non-tensor saved
+class S(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, None, y)
+        return x * y
+
+    @staticmethod
+    def backward(ctx, g):
+        a, n, b = ctx.saved_tensors
+        a2, _, _ = ctx.saved_tensors
+        out(n, a2 is a or torch.equal(a2, a))
+        return g * b, g * a
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.tensor([3.0, 4.0], requires_grad=True)
+r = S.apply(x, y)
+r.sum().backward()
+out(x.grad, y.grad)
+err(lambda: r.sum().backward())
+err(lambda: r.grad_fn.saved_tensors)
+
+
+class BadSave(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x, 3)
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+err(lambda: BadSave.apply(x))
+
+
+# ---
+# Function: forward returning non-tensor, int tensor output, tuple with None
+class Odd(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, 5, None, (x > 1)
+
+    @staticmethod
+    def backward(ctx, g, g2, g3, g4):
+        out(g2, g3, g4)
+        return g * 2
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+a, b, c, d = Odd.apply(x)
+out(a, b, c, d, d.requires_grad)
+a.sum().backward()
+out(x.grad)
+
+
+class IntOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return (x * 10).long()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+o = IntOut.apply(x)
+out(o, o.requires_grad, o.grad_fn)
+
+
+# ---
+# Function: apply with kwargs, grad of non differentiable output is zeros
+class K(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale=2.0):
+        ctx.scale = scale
+        return x * scale, x.argmax()
+
+    @staticmethod
+    def backward(ctx, g, gi):
+        return g * ctx.scale, None
+
+
+x = torch.tensor([1.0, 3.0], requires_grad=True)
+y, i = K.apply(x, 3.0)
+out(y, i, i.requires_grad)
+y.sum().backward()
+out(x.grad)
+err(lambda: K.apply(x, scale=4.0))
+
+
+# ---
+# Function: vjp alias, backward returning extra Nones, returning tuple for single input
+class Alias(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def vjp(ctx, g):
+        return g * 4
+
+
+class ExtraNone(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2, None, None
+
+
+class TupleOne(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g * 3,)
+
+
+x = torch.tensor([1.0], requires_grad=True)
+Alias.apply(x).sum().backward()
+out(x.grad)
+x.grad = None
+TupleOne.apply(x).sum().backward()
+out(x.grad)
+x.grad = None
+err(lambda: ExtraNone.apply(x).sum().backward())
+out(x.grad)
+
+
+# ---
+# Function: gradient dtype mismatch is cast, inputs of different dtypes
+class Cast(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        return x + y.float()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.double(), g.double()
+
+
+x = torch.tensor([1.0], requires_grad=True)
+y = torch.tensor([2.0], dtype=torch.float64, requires_grad=True)
+Cast.apply(x, y).sum().backward()
+out(x.grad, y.grad)

@@ -565,3 +565,75 @@ out(c.requires_grad, c.grad_fn, c.is_leaf)
 err(lambda: V(torch.tensor([1, 2]), requires_grad=True))
 err(lambda: V([1.0, 2.0]))
 out(V(torch.tensor(1.0)).shape, isinstance(torch.tensor(1.0), V))
+# ---
+# hook fires once with the summed gradient; hooks on views; order with post-accumulate
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 2
+log = []
+y.register_hook(lambda g: log.append(("y", g.tolist())))
+x.register_hook(lambda g: log.append(("x", g.tolist())))
+x.register_post_accumulate_grad_hook(lambda p: log.append(("post", p.grad.tolist())))
+(y * 3 + y * y + x).sum().backward()
+out(log)
+log.clear()
+v = y.view(2, 1)
+v.register_hook(lambda g: log.append(("v", g.shape)))
+err(lambda: (v * 2).sum().backward())
+out(log)
+# ---
+# hook registered during backward on another tensor, and hooks with create_graph
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+a = x * 2
+b = a * 3
+log = []
+
+
+def add_later(g):
+    a.register_hook(lambda g2: log.append(("late", g2.tolist())))
+    return g
+
+
+b.register_hook(add_later)
+b.sum().backward()
+out(log, x.grad)
+x.grad = None
+c = x**2
+c.register_hook(lambda g: g * x)
+(gx,) = torch.autograd.grad(c.sum(), x, create_graph=True)
+out(gx, gx.requires_grad)
+out(torch.autograd.grad(gx.sum(), x))
+# ---
+# Node attributes: _saved tensors, metadata, name, isinstance Node
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * torch.tensor([3.0, 4.0])
+out(y.grad_fn._saved_self, y.grad_fn._saved_other)
+z = x.exp()
+out(z.grad_fn._saved_result)
+p = x.pow(3)
+out(p.grad_fn._saved_self, p.grad_fn._saved_exponent)
+s = x.sum(0, keepdim=True)
+out(s.grad_fn._saved_dim, s.grad_fn._saved_keepdim, s.grad_fn._saved_self_sym_sizes)
+out(
+    isinstance(y.grad_fn, torch.autograd.graph.Node),
+    isinstance(x.grad_fn, torch.autograd.graph.Node),
+)
+out(y.grad_fn.metadata, type(y.grad_fn.metadata).__name__)
+y.grad_fn.metadata["k"] = 1
+out(y.grad_fn.metadata)
+e = x.exp()
+e.sum().backward()
+err(lambda: e.grad_fn._saved_result)
+# ---
+# hooks on a leaf: return value used for accumulation; hook on leaf with retain_graph twice
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+w.register_hook(lambda g: g * 0 + 7)
+loss = (w * w).sum()
+loss.backward(retain_graph=True)
+loss.backward()
+out(w.grad)
+k = torch.tensor(1.0, requires_grad=True)
+h = k.register_hook(lambda g: None)
+(k * 3).backward()
+out(k.grad)
+h.remove()
+out(k._backward_hooks if hasattr(k, "_backward_hooks") and False else 0)

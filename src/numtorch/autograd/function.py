@@ -73,8 +73,17 @@ class BackwardCFunction(Node, FunctionCtx):
             for i, (g, meta) in enumerate(zip(grads, self._output_meta)):
                 if g is None and meta is not None:
                     grads[i] = zeros(meta[0], dtype=meta[1])
+        cls = self._forward_cls
+        user_backward = cls.backward
+        if cls.vjp is not Function.vjp:  # torch's alias: a Function may define vjp instead
+            if user_backward is not Function.backward:
+                raise RuntimeError(
+                    "Implementing both 'backward' and 'vjp' for a custom Function is not "
+                    "allowed. You should only implement one of them."
+                )
+            user_backward = cls.vjp
         try:
-            result = self._forward_cls.backward(self, *grads)
+            result = user_backward(self, *grads)
         except Exception as error:
             _annotate(error, self)
             raise
@@ -249,6 +258,12 @@ def _connect(ctx, args, is_tensor, outputs):
     ctx._num_outputs = len(outs)
     ctx._output_meta = tuple(metas)
     out_ids = {id(o) for o in outs}
+    for i, t in enumerate(ctx.to_save):
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(
+                "save_for_backward can only save variables, but argument "
+                f"{i} is of type {type(t).__name__}"
+            )
     ctx._saved = tuple(
         None if t is None else SavedTensor(t, id(t) in out_ids) if isinstance(t, Tensor) else t
         for t in ctx.to_save
