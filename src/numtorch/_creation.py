@@ -454,13 +454,18 @@ def linspace(
     if steps <= 1:
         data = xp.full(steps, start, dtype=work)
     else:
+        work = xp.dtype(work)
         step = (work.type(end) - work.type(start)) / work.type(steps - 1)
         half = steps // 2
+        # torch's float32 kernel fuses the multiply-add (one rounding): float64 arithmetic
+        # rounded once at the end gives the same values (float16 is not fused)
+        fused = xp.float64 if work == xp.float32 else work.type
+        step = fused(step)
         data = xp.where(
             idx < half,
-            work.type(start) + step * idx.astype(work),
-            work.type(end) - step * (steps - 1 - idx).astype(work),
-        )
+            fused(work.type(start)) + step * idx.astype(fused),
+            fused(work.type(end)) - step * (steps - 1 - idx).astype(fused),
+        ).astype(work)
     return _finish(data.astype(dt.np), requires_grad, "linspace()")
 
 
