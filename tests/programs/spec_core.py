@@ -2035,7 +2035,7 @@ print(
     torch.bool,
     torch.uint8,
 )
-print(str(torch.tensor([1.0, 2.0])), f"{torch.tensor(1.5)}", "%s" % torch.tensor([1]))
+print(str(torch.tensor([1.0, 2.0])), f"{torch.tensor(1.5)}", f"{torch.tensor([1])}")
 print(f"{torch.tensor(1.5).item():.3f}", format(torch.tensor(2.25), ".1f"))
 # ---
 # set_printoptions
