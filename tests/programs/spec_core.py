@@ -2051,3 +2051,103 @@ torch.set_printoptions(linewidth=30)
 print(torch.arange(20.0))
 torch.set_printoptions(profile="default")
 print(torch.arange(20.0))
+# ---
+# edge values: nan/inf results and gradients
+x = torch.tensor([0.0, -1.0, 4.0], requires_grad=True)
+ys = [
+    x.sqrt(),
+    x.log(),
+    x.rsqrt(),
+    x.reciprocal(),
+    x**0.5,
+    x**-1.0,
+    x.log1p(),
+    torch.pow(x, 1.5),
+    x.abs(),
+    x.sign(),
+    x.relu(),
+    x.clamp(0, 4),
+]
+for y in ys:
+    x.grad = None
+    y.sum().backward()
+    out(y, x.grad)
+x.grad = None
+s = torch.tensor([-float("inf"), -float("inf")], requires_grad=True)
+p = s.softmax(0)
+p.sum().backward()
+out(p, s.grad)
+n = torch.zeros(3, requires_grad=True)
+n.norm().backward()
+out(n.grad)
+n.grad = None
+n.norm(1).backward()
+out(n.grad)
+n.grad = None
+n.std().backward()
+out(n.grad)
+n.grad = None
+n.var(correction=0).backward()
+out(n.grad)
+q = torch.tensor([5.0], requires_grad=True)
+q.std().backward()
+out(q.grad)
+m = torch.tensor([2.0, 2.0, 1.0], requires_grad=True)
+m.max().backward()
+out(m.grad)
+m.grad = None
+m.max(0).values.backward()
+out(m.grad, m.max(0).indices)
+m.grad = None
+torch.logsumexp(torch.tensor([float("inf"), 1.0], requires_grad=True), 0).backward()
+# ---
+# shape op errors and odd arguments
+x = torch.arange(6.0).view(2, 3)
+err(lambda: x.t().view(6))
+err(lambda: x.view(4, 2))
+err(lambda: x.reshape(-1, 4))
+err(lambda: x.expand(-1, 2, 3))
+out(x.expand(4, -1, -1).shape)
+err(lambda: x.expand(2))
+out(x.squeeze(0).shape, x.squeeze(-1).shape, x.unsqueeze(-3).shape)
+err(lambda: x.unsqueeze(-4))
+err(lambda: x.squeeze(2))
+out(x.permute(-1, -2).shape, x.transpose(1, 1).shape, x.transpose(-1, 0).shape)
+err(lambda: x.permute(0, 2))
+err(lambda: x.flatten(1, 0))
+out(x.flatten(1, 1).shape, x.flatten(-1, -1).shape, torch.tensor(5.0).flatten(0, -1).shape)
+err(lambda: torch.cat([torch.tensor(1.0), torch.tensor(2.0)]))
+err(lambda: torch.cat([x, x], dim=-3))
+err(lambda: torch.stack([x, x], dim=3))
+out(torch.stack([x, x], dim=-3).shape, torch.stack([x, x], 2).shape)
+err(lambda: x.split([1, 1], 0) and x.split([1, 1, 1], 0))
+err(lambda: x.split([2, 2], 1))
+out(
+    [t.shape for t in x.split([0, 3], 1)],
+    [t.shape for t in x.split(5, 1)],
+    [t.shape for t in torch.split(x, 1)],
+)
+err(lambda: x.split(-1))
+err(lambda: x.chunk(-2))
+out(x.index_select(1, torch.tensor([-1])) if False else 1)
+err(lambda: x.index_select(1, torch.tensor([3])))
+err(lambda: x.gather(1, torch.tensor([[-1]])))
+err(lambda: x.masked_fill(torch.ones(2, 2, 3, dtype=torch.bool), 0.0))
+out(x.masked_fill(torch.tensor(True), 1.0), x.masked_fill(torch.tensor([[True], [False]]), 9.0))
+err(lambda: x.view(-1, 0))
+err(lambda: torch.zeros(0, 3).view(0, -1).shape)
+err(lambda: torch.zeros(0, 3).view(-1, 0))
+out(
+    x.reshape(()) if False else x.view(6).shape,
+    torch.tensor([5.0]).view(()).shape,
+    torch.tensor([5.0]).reshape([]).shape,
+)
+out(
+    x.view(torch.Size([3, 2])).shape,
+    x.view([3, 2]).shape,
+    x.reshape((3, -1)).shape,
+    x.view(3, 2).stride(),
+    x.t().stride(),
+)
+err(lambda: x.view(2.0, 3))
+err(lambda: x.reshape(2, None))

@@ -395,10 +395,10 @@ def _check_gather_shapes(input, dim, index, name):
     ),
 )
 def _gather(input, dim, index):
-    if (index < -input.shape[dim]).any() or (index >= input.shape[dim]).any():
+    if (index < 0).any() or (index >= input.shape[dim]).any():
+        bad = int(next(i for i in index.reshape(-1) if i < 0 or i >= input.shape[dim]))
         raise RuntimeError(
-            f"index {int(index.max())} is out of bounds for dimension {dim} with "
-            f"size {input.shape[dim]}"
+            f"index {bad} is out of bounds for dimension {dim} with size {input.shape[dim]}"
         )
     trimmed = input[
         tuple(slice(0, s) if d != dim else slice(None) for d, s in enumerate(index.shape))
@@ -492,7 +492,10 @@ def index_select(input, dim, index) -> Tensor:
         raise IndexError("index_select(): Index is supposed to be a vector")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     size = input.shape[dim] if input.ndim else 1
-    if index._data.size and (index._data.max() >= size or index._data.min() < -size):
+    if index._data.size and (index._data.max() >= size or index._data.min() < 0):
+        if dim > 0:  # torch's kernel for inner dims reports it differently
+            bad = int(next(i for i in index._data.reshape(-1) if i < 0 or i >= size))
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
         raise IndexError(
             f"index out of range in self (index_select along dim {dim} of size {size})"
         )

@@ -468,6 +468,9 @@ def _check_cat(tensors, name):
 def cat(tensors, dim=0) -> Tensor:
     """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
     _check_cat(tensors, "torch.cat")
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     dt = _dtypes.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
     ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
     keep = tuple(t._data.shape != (0,) or ref._data.shape == (0,) for t in tensors)
