@@ -637,3 +637,39 @@ h = k.register_hook(lambda g: None)
 out(k.grad)
 h.remove()
 out(k._backward_hooks if hasattr(k, "_backward_hooks") and False else 0)
+# ---
+# checkpoint variants: reentrant, no-grad inputs, under no_grad, nested
+cp = torch.utils.checkpoint
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor([3.0, 4.0], requires_grad=True)
+y = cp.checkpoint(lambda a, b: (a * b).exp(), x, w, use_reentrant=True)
+out(y, y.grad_fn.name())
+y.sum().backward()
+out(x.grad, w.grad)
+x.grad = w.grad = None
+y2 = cp.checkpoint(lambda a: (a * w).exp(), torch.ones(2), use_reentrant=True)
+out(y2.requires_grad)
+y3 = cp.checkpoint(lambda a: (a * w).exp(), torch.ones(2), use_reentrant=False)
+out(y3.requires_grad)
+y3.sum().backward()
+out(w.grad)
+with torch.no_grad():
+    y4 = cp.checkpoint(lambda a: a * 2, x, use_reentrant=False)
+out(y4)
+inner = lambda a: cp.checkpoint(lambda b: b.sin(), a, use_reentrant=False) * 2
+y5 = cp.checkpoint(inner, x, use_reentrant=False)
+y5.sum().backward()
+out(x.grad)
+x.grad = None
+y6 = cp.checkpoint(lambda a: {"k": a * 3}, x, use_reentrant=False)
+out(type(y6).__name__, y6["k"])
+y6["k"].sum().backward()
+out(x.grad)
+x.grad = None
+y7 = cp.checkpoint(lambda a: [a * 3, a * 4], x, use_reentrant=False)
+(y7[0] + y7[1]).sum().backward()
+out(type(y7).__name__, x.grad)
+x.grad = None
+y8 = cp.checkpoint(lambda a: a.exp(), x, use_reentrant=False, preserve_rng_state=False)
+g = torch.autograd.grad(y8.sum(), x, create_graph=True)[0]
+out(g, torch.autograd.grad(g.sum(), x))
