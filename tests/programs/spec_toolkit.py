@@ -673,3 +673,77 @@ x.grad = None
 y8 = cp.checkpoint(lambda a: a.exp(), x, use_reentrant=False, preserve_rng_state=False)
 g = torch.autograd.grad(y8.sum(), x, create_graph=True)[0]
 out(g, torch.autograd.grad(g.sum(), x))
+# ---
+# chained views, in-place through view of view, base grad_fn names afterwards
+x = torch.arange(12.0).requires_grad_()
+y = x * 1
+a = y.view(3, 4)
+b = a[1:, ::2]
+c = b.t()
+c.mul_(10)
+out(y, y.grad_fn.name(), a.grad_fn.name(), b.grad_fn.name(), c.grad_fn.name())
+(y * torch.arange(12.0)).sum().backward()
+out(x.grad)
+x.grad = None
+y = x * 1
+v = y[2:6]
+v.add_(y[0:4].detach().clone())
+w = y.view(2, 6)
+w[:, -1] = torch.tensor([-1.0, -2.0])
+out(y, v, w.grad_fn.name(), v.grad_fn.name())
+(y.sum() + v.sum() * 2).backward()
+out(x.grad)
+# ---
+# view then base modified in place, view used in backward
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x * 2
+v = y[:2]
+y.exp_()
+out(v, v.grad_fn.name(), y.grad_fn.name())
+v.sum().backward()
+out(x.grad)
+x.grad = None
+y = x * 2
+v = y.unsqueeze(0)
+z = v * v
+y.add_(1)
+err(lambda: z.sum().backward())
+y = x * 2
+v = y[0]
+q = v.exp()
+y[1] = 5.0
+err(lambda: q.backward())
+# ---
+# in-place on views with requires_grad value into no-grad base, mixed dtypes
+base = torch.zeros(2, 3)
+val = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+base[0].copy_(val * 2)
+base[1] += val
+out(base, base.grad_fn.name(), base.requires_grad)
+(base * base).sum().backward()
+out(val.grad)
+b2 = torch.zeros(3, dtype=torch.float64)
+b2[1:] = val[:2]
+out(b2, b2.grad_fn.name())
+b2.sum().backward()
+out(val.grad)
+b3 = torch.zeros(3, dtype=torch.int64)
+b3[0] = val[0]
+out(b3, b3.requires_grad)
+# ---
+# overlapping in-place operands raise as torch; exact aliasing is fine
+y = torch.arange(12.0)
+err(lambda: y[2:6].add_(y[0:4]))
+err(lambda: y[2:6].copy_(y[0:4]))
+err(lambda: y[1:].mul_(y[:-1]))
+err(lambda: y.view(3, 4).t().add_(torch.ones(4, 3)))
+m = torch.ones(2, 2)
+err(lambda: m.t().add_(m))
+err(lambda: m.add_(m[0]))
+err(lambda: m.__setitem__(slice(1, None), m[:-1]))
+err(lambda: y.__setitem__(torch.tensor([1, 2]), y[:2]))
+err(lambda: y.index_put_((torch.tensor([0]),), y[3:]))
+m.add_(m)
+m[0].add_(m[1])
+m.copy_(m.detach())
+out(m, y)

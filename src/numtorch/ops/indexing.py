@@ -14,7 +14,7 @@ from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .call import broadcast_shape
-from .inplace import check_inplace, write_inplace
+from .inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .pointwise import where
 from .registry import defop, export
 from .shape import _unsqueeze
@@ -286,9 +286,27 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
     return _index_put(input, _expand_bool_masks(key, input.shape), values, accumulate)
 
 
-Tensor.index_put_ = lambda self, indices, values, accumulate=False: _inplace(
-    self, lambda: index_put(self, indices, values, accumulate), "index_put_"
-)
+def _check_no_overlap(self, values) -> None:
+    # index_put_ refuses values sharing any memory with the written tensor, as torch
+    if (
+        isinstance(values, Tensor)
+        and dense(self._data)
+        and dense(values._data)
+        and xp.may_share_memory(self._data, values._data)
+    ):
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the written-to "
+            "tensor refer to a single memory location. Please clone() the tensor before "
+            "performing the operation."
+        )
+
+
+def _index_put_(self, indices, values, accumulate=False):
+    _check_no_overlap(self, values)
+    return _inplace(self, lambda: index_put(self, indices, values, accumulate), "index_put_")
+
+
+Tensor.index_put_ = _index_put_
 
 
 def _inplace(self, compute, name):
@@ -300,6 +318,7 @@ def setitem(self, key, value) -> None:
     """``tensor[key] = value``: writes through a view (basic keys) or index_put_."""
     nkey, advanced = normalize_key(key)
     if advanced:
+        _check_no_overlap(self, value)
         _inplace(
             self,
             lambda: _index_put(self, _expand_bool_masks(nkey, self.shape), value),
@@ -327,6 +346,7 @@ def copy_(self, src, non_blocking=False) -> Tensor:
     """Copy ``src`` (broadcast, cast) into this tensor in place."""
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    check_no_partial_overlap(self, (src,))
     try:
         broadcast_shape(src._data.shape, self._data.shape)
     except ValueError:

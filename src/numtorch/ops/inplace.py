@@ -173,11 +173,48 @@ _DIRECT = {
 }
 
 
+def _root(data):
+    base = data.base
+    return data if base is None else base
+
+
+def dense(data) -> bool:
+    # torch only compares memory ranges of non-overlapping dense tensors (else "too hard")
+    flags = data.flags
+    return flags.c_contiguous or flags.f_contiguous
+
+
+def check_no_partial_overlap(self: Tensor, others) -> None:
+    """torch refuses an in-place op whose input overlaps the written tensor in part (exactly
+    the same elements, e.g. ``x.add_(x)``, is fine)."""
+    data = self._data
+    root = _root(data)
+    for other in others:
+        if other.__class__ is not Tensor and not isinstance(other, Tensor):
+            continue
+        source = other._data
+        if source is data or _root(source) is not root or not (dense(data) and dense(source)):
+            continue
+        same = (
+            source.__array_interface__["data"][0] == data.__array_interface__["data"][0]
+            and source.shape == data.shape
+            and source.strides == data.strides
+        )
+        if not same and xp.may_share_memory(data, source):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation."
+            )
+
+
 def inplace_variant(op, name: str):
     """Build ``Tensor.<name>`` (e.g. ``add_``) from the functional ``op``."""
     direct = _DIRECT.get(name)
 
     def method(self, *args, **kwargs):
+        if args:
+            check_no_partial_overlap(self, args)
         if (
             direct is not None
             and len(args) == 1
