@@ -207,6 +207,15 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    def __contains__(self, element) -> bool:
+        if not isinstance(element, (Tensor, int, float, bool, complex, xp.generic)):
+            raise RuntimeError(
+                "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                f"{type(element)}."
+            )
+        other = element._data if isinstance(element, Tensor) else element
+        return bool((self._data == other).any())
+
     def __bool__(self) -> bool:
         if self._data.size != 1:
             raise RuntimeError(

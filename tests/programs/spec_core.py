@@ -2197,3 +2197,122 @@ err(lambda: torch.autograd.backward([], []))
 h = x.half()
 h.sum().backward()
 out(x.grad)
+# ---
+# Python protocol methods on tensors
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+s = torch.tensor(2.5)
+out(
+    list(x),
+    [r.tolist() for r in x],
+    float(s),
+    int(s),
+    bool(torch.tensor([1])),
+    bool(torch.tensor(0.0)),
+)
+err(lambda: bool(x))
+err(lambda: float(x))
+err(lambda: iter(s))
+err(lambda: list(s))
+err(lambda: [1, 2][torch.tensor(1.0)])
+out(
+    [1, 2, 3][torch.tensor(1)],
+    [1, 2, 3][torch.tensor([2])] if False else 0,
+    3.0 in x,
+    5 in x,
+    torch.tensor(2) in torch.tensor([1, 2]),
+)
+out(
+    int(torch.tensor([7])), float(torch.tensor([[7.5]])), complex(torch.tensor(1.0)) if False else 0
+)
+err(lambda: int(torch.tensor([1, 2])))
+out(abs(torch.tensor([-1.0])), -x[0], +x[0], ~torch.tensor([True, False]), ~torch.tensor([1, 0]))
+err(lambda: ~torch.tensor([1.0]))
+out(
+    x.__len__(),
+    hash(x) == hash(x),
+    x.numpy().flags["C_CONTIGUOUS"],
+    x.t().numpy().shape,
+    round(torch.tensor(2.567).item(), 1),
+)
+out(
+    divmod(7, 2) if False else 0,
+    torch.tensor([7]) % 3,
+    torch.tensor([-7.5]) % 2,
+    torch.tensor([7]) // 2,
+    -7 // torch.tensor([2]),
+    7 % torch.tensor([3]),
+)
+out(
+    torch.tensor([1, 2]) & torch.tensor([3, 1]),
+    torch.tensor([1, 2]) | 4,
+    torch.tensor([True]) ^ True,
+    torch.tensor([1]) << 2,
+    torch.tensor([8]) >> 1,
+)
+err(lambda: torch.tensor([1.0]) & torch.tensor([1.0]))
+err(lambda: torch.tensor([1.0]) % 0 if False else torch.tensor([1]) // 0)
+out(torch.tensor([1.0]) // 0, torch.tensor([-1.0]) % 0, torch.tensor([1.0]) / 0)
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = a**2 // 1
+out(b.requires_grad, b.grad_fn.name() if b.grad_fn else None)
+err(lambda: b.sum().backward())
+err(lambda: torch.tensor([True]) // torch.tensor([True]))
+out(torch.tensor([1, 2]) << 1, 1 << torch.tensor([2]), torch.tensor([-8]) >> 1)
+err(lambda: torch.tensor([1.5]) << 1)
+err(lambda: 3 in torch.tensor([1, 2]) or "a" in torch.tensor([1, 2]))
+c = a % 1.5
+c.sum().backward(retain_graph=True)
+out(c, a.grad, c.grad_fn.name())
+# ---
+# Tensor methods: type(), new_* constructors, element_size, stride, is_contiguous, data_ptr equality
+x = torch.arange(6.0).view(2, 3)
+out(
+    x.type(),
+    torch.tensor([1]).type(),
+    x.element_size(),
+    x.stride(),
+    x.t().stride(),
+    x.t().is_contiguous(),
+    x.nelement(),
+)
+out(
+    x.new_zeros(2),
+    x.new_ones((1, 2)),
+    x.new_full((2,), 3),
+    x.new_empty(3).shape,
+    x.new_tensor([1, 2]),
+    x.new_tensor([1, 2]).dtype,
+)
+out(x.new_zeros(2, dtype=torch.int64), torch.tensor([1], dtype=torch.int32).new_ones(2))
+out(
+    x[0].data_ptr() == x.data_ptr(),
+    x[1].data_ptr() - x.data_ptr(),
+    x.t().contiguous().data_ptr() == x.data_ptr(),
+)
+out(
+    x.storage_offset(),
+    x[1].storage_offset(),
+    x[:, 1].storage_offset(),
+    x.is_leaf,
+    x.grad,
+    x.grad_fn,
+)
+out(x.to(torch.float64).dtype, x.type(torch.int32).dtype, x.type("torch.DoubleTensor").dtype)
+out(
+    x.size(),
+    x.size(-2),
+    tuple(x.shape),
+    x.shape[1:],
+    x.shape == (2, 3),
+    x.shape.numel(),
+    list(x.size()),
+)
+out(
+    x.dim() == len(x.shape),
+    x.ndimension(),
+    x.is_floating_point(),
+    x.is_complex(),
+    x.is_cuda,
+    x.is_sparse,
+    x.requires_grad,
+)

@@ -207,15 +207,30 @@ divide = export(div, name="divide", inplace=True)
 true_divide = export(_true_divide, name="true_divide", inplace=True)
 
 
+def _no_derivative(grad):
+    raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+# torch records floor_divide (and ``//``) with a NotImplemented node: backward raises
 @export(inplace=True)
-def floor_divide(input, other) -> Tensor:
-    return _div_rounding(input, other, "floor")
+@defop(
+    node="NotImplemented",
+    promote="same",
+    scalars=("input", "other"),
+    input=_no_derivative,
+    other=_no_derivative,
+)
+def floor_divide(input, other):
+    if xp.result_type(input, other) == xp.bool_:
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _no_integer_zero_division(input, other)
+    return xp.floor_divide(input, other)
 
 
 @export(inplace=True)
 @defop(
     promote="same",
-    scalars=("other",),
+    scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad, input, other: -grad * (input / other).floor(),
 )
@@ -704,9 +719,9 @@ def _integers_only(kernel: str, *arrays) -> None:
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
 
 
-def _bitwise(name, ufunc):
+def _bitwise(name, ufunc, kernel=None):
     def forward(input, other):
-        _integers_only(name, input, other)
+        _integers_only(kernel or name, input, other)
         return ufunc(input, other)
 
     return export(defop(name=name, scalars=("other",))(forward), inplace=True)
@@ -718,6 +733,8 @@ logical_xor = _logical("logical_xor", xp.logical_xor)
 bitwise_and = _bitwise("bitwise_and", xp.bitwise_and)
 bitwise_or = _bitwise("bitwise_or", xp.bitwise_or)
 bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
+bitwise_left_shift = _bitwise("bitwise_left_shift", xp.left_shift, "lshift")
+bitwise_right_shift = _bitwise("bitwise_right_shift", xp.right_shift, "rshift")
 
 
 @export(inplace=True)

@@ -815,6 +815,13 @@ INPLACE = [
         None,
     ),
     OpInfo(
+        "floor_divide",
+        lambda t, x: t.floor_divide(x.detach(), 0.7),
+        _shapes_unary(_off_integers),
+        lambda x: np.floor_divide(x, 0.7),
+        grad=False,
+    ),
+    OpInfo(
         "div_floor",
         lambda t, x: t.div(x, 0.7, rounding_mode="floor"),
         _shapes_unary(_off_integers),
