@@ -6,6 +6,7 @@ but the numbers differ from torch's for the same seed.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 from . import _dtypes
@@ -241,6 +242,8 @@ def _ragged_message(data) -> str:
         if not isinstance(seq, (list, tuple)):
             return None
         lengths = [len(s) if isinstance(s, (list, tuple)) else None for s in seq]
+        if None in lengths and any(n is not None for n in lengths):
+            raise TypeError("not a sequence")  # torch: a number where a sequence was expected
         first = lengths[0] if lengths else None
         for n in lengths:
             if n != first:
@@ -274,8 +277,13 @@ def _infer_array(data, dtype):
     except ValueError as error:
         raise ValueError(_ragged_message(data)) from error
     kind = arr.dtype.kind
+    if kind == "O":
+        odd = [v for v in arr.reshape(-1) if not isinstance(v, (numbers.Number, xp.generic))]
+        if odd and not isinstance(odd[0], (str, bytes)):
+            raise RuntimeError(f"Could not infer dtype of {type(odd[0]).__name__}")
     if kind in "USO":
-        raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
+        name = {"U": "str", "S": "bytes"}.get(kind, arr.dtype.name)
+        raise TypeError(f"new(): invalid data type '{name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
     if strong is not None and (kind not in "fc" or strong.is_floating_point or strong.is_complex):
@@ -430,6 +438,8 @@ def arange(
     else:
         dt = _dtypes.to_dtype(dtype)
     start, end, step = values
+    if not all(math.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     if dt.is_floating_point or not all(isinstance(v, numbers.Integral) for v in values):
@@ -490,7 +500,8 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
 def _random_float(sample, size, dtype, generator, requires_grad, name):
     dt = _float_dtype(dtype)
     if not dt.is_floating_point:
-        raise RuntimeError(f"{name} is only implemented for floating types, got {dt}")
+        kernel = "normal_kernel_cpu" if name.startswith("randn") else "check_uniform_bounds"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
     work = dt.np if dt.np in (xp.float32, xp.float64) else xp.float32
     data = sample(_rng(generator), _size(size, name), work).astype(dt.np, copy=False)
     return _finish(data, requires_grad, f"{name}()")

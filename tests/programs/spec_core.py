@@ -2316,3 +2316,98 @@ out(
     x.is_sparse,
     x.requires_grad,
 )
+# ---
+# tensor() from odd data
+out(
+    torch.tensor([torch.tensor(1.0), torch.tensor(2.0)]),
+    torch.tensor(torch.tensor([1, 2])),
+    torch.tensor([np.float32(1.5), 2]),
+)
+out(
+    torch.tensor((1, 2.5)),
+    torch.tensor([[1], [2]], dtype=torch.float16),
+    torch.tensor(np.array([[1.5]])),
+    torch.tensor(range(3)),
+)
+out(
+    torch.tensor([1, True]),
+    torch.tensor([True, 2.5]),
+    torch.tensor([np.int8(3)]),
+    torch.tensor(np.int32(3)),
+    torch.tensor(np.bool_(True)),
+)
+err(lambda: torch.tensor(None))
+err(lambda: torch.tensor("abc"))
+err(lambda: torch.tensor([1, "a"]))
+err(lambda: torch.tensor([[1, 2], 3]))
+err(lambda: torch.tensor([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])]))
+err(
+    lambda: (
+        torch.from_numpy(np.array([1.0], dtype=np.float128))
+        if hasattr(np, "float128")
+        else torch.from_numpy(np.array(["a"]))
+    )
+)
+err(lambda: torch.from_numpy([1.0]))
+out(torch.from_numpy(np.array([1, 2], dtype=np.int16)), torch.from_numpy(np.zeros((0, 2))))
+out(
+    torch.tensor([1.0, 2.0], dtype=torch.int32),
+    torch.tensor([1.9, -1.9], dtype=torch.int64),
+    torch.tensor(3.7, dtype=torch.bool),
+)
+out(torch.tensor([], dtype=torch.bool), torch.tensor([[]]).shape, torch.tensor([[], []]).shape)
+out(
+    torch.as_tensor(np.array([1.0, 2.0]), dtype=torch.float32),
+    torch.as_tensor(torch.tensor([1, 2]), dtype=torch.float64),
+)
+a = np.array([1.0, 2.0])
+t = torch.as_tensor(a)
+a[0] = 9.0
+out(t)
+out(torch.tensor([1.0, 2.0]).numpy().dtype == np.float32, torch.tensor(5).numpy().shape)
+err(lambda: torch.zeros(2, 3, dtype="float32"))
+out(
+    torch.zeros((2, 3), dtype=torch.float16).dtype,
+    torch.zeros([2]),
+    torch.ones(torch.Size([1, 2])),
+    torch.zeros(2, dtype=torch.int8).dtype,
+)
+err(lambda: torch.zeros(2.5))
+err(lambda: torch.ones((2, -3)))
+out(torch.full((2,), 1.5, dtype=torch.int64), torch.full((), 7), torch.full([2, 1], False))
+out(
+    torch.eye(2, dtype=torch.int64),
+    torch.arange(3, dtype=torch.float16),
+    torch.arange(0.0, 1.0, 0.25, dtype=torch.float64),
+)
+err(lambda: torch.arange(0, 10, -1))
+err(lambda: torch.arange(float("nan")))
+err(lambda: torch.linspace(0, 1, -1))
+err(lambda: torch.eye(-1))
+out(
+    torch.empty(2, 3).shape,
+    torch.empty((0,)).shape,
+    torch.empty(2, requires_grad=True).requires_grad,
+)
+torch.manual_seed(5)
+r1 = torch.randint(3, 10, (100,))
+out(
+    int(r1.min()) >= 3,
+    int(r1.max()) < 10,
+    r1.dtype,
+    torch.rand(3, dtype=torch.float64).dtype,
+    torch.randn(2, 2, dtype=torch.float16).dtype,
+)
+err(lambda: torch.randint(5, 2, (3,)))
+err(lambda: torch.rand(2, dtype=torch.int64))
+err(lambda: torch.randn(2, dtype=torch.int32))
+out(
+    torch.randint(2, (3,), dtype=torch.float32).dtype,
+    torch.randint_like(torch.zeros(2, dtype=torch.float64), 5).dtype,
+)
+out(
+    torch.rand(()).shape,
+    torch.rand(2, 0).shape,
+    torch.randn([]).shape,
+    float(torch.rand(1000).mean()) > 0.4,
+)
