@@ -30,6 +30,16 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     return tuple(sorted(dims)) if dims else None
 
 
+_UNSET = object()  # an argument not passed: torch's overloads tell it apart from None
+
+
+def _invalid(name: str, given: str) -> TypeError:
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({given}), but expected "
+        f"one of the overloads taking ``dim``"
+    )
+
+
 def _restore(grad, dims, ndim: int, keepdim: bool):
     """Re-insert reduced dims as size 1 so ``grad`` broadcasts against the input."""
     if keepdim or grad.ndim == ndim:
@@ -79,12 +89,16 @@ def _sum_dim(input, dim, keepdim=False, dtype=None):
 
 
 @export
-def sum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Sum of all elements, or over ``dim`` (int or tuple), keeping it if ``keepdim``."""
-    dims = reduce_dims(dim, input.ndim)
-    if dims is None and dim is None:
+    if dim is _UNSET:
+        if keepdim is not _UNSET:
+            raise _invalid("sum", "keepdim=bool")
         return _sum_all(input, dtype)
-    return _sum_dim(input, dims, keepdim, dtype)
+    keepdim = False if keepdim is _UNSET else keepdim
+    if dim is None:  # the dim overload given None: all dims (SumBackward1)
+        return _sum_dim(input, None, keepdim, dtype)
+    return _sum_dim(input, reduce_dims(dim, input.ndim), keepdim, dtype)
 
 
 def _check_float(input, name):
@@ -116,15 +130,19 @@ def _mean_dim(input, dim, keepdim=False, dtype=None):
 
 
 @export
-def mean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Arithmetic mean (floating inputs only, as in torch)."""
+    if dim is _UNSET and keepdim is not _UNSET:
+        raise _invalid("mean", "keepdim=bool")
+    keepdim = False if keepdim is _UNSET else keepdim
     if dtype is not None:
         input = input.to(dtype)
     _check_float(input, "mean")
-    dims = reduce_dims(dim, input.ndim)
-    if dims is None and dim is None:
+    if dim is _UNSET:
         return _mean_all(input)
-    return _mean_dim(input, dims, keepdim)
+    if dim is None:  # the dim overload given None: all dims (MeanBackward1)
+        return _mean_dim(input, None, keepdim)
+    return _mean_dim(input, reduce_dims(dim, input.ndim), keepdim)
 
 
 @export
@@ -197,9 +215,12 @@ def _prod_dim(input, dim, keepdim=False, dtype=None):
 
 
 @export
-def prod(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+def prod(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Product of all elements, or along one ``dim``."""
-    if dim is None:
+    if dim is None or (dim is _UNSET and keepdim is not _UNSET):
+        raise _invalid("prod", "dim=NoneType" if dim is None else "keepdim=bool")
+    keepdim = False if keepdim is _UNSET else keepdim
+    if dim is _UNSET:
         return _prod_all(input, dtype)
     return _prod_dim(input, _wrap_dim(dim, input.ndim), keepdim, dtype)
 
@@ -254,6 +275,8 @@ def _correction(unbiased, correction):
 def _moment_args(input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):  # legacy var(input, unbiased)
         dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise _invalid(name, "unbiased=bool, correction=Number")
     _check_float(input, name)
     return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
 
@@ -371,12 +394,15 @@ def _extreme(name, all_fn, arg_fn):
             values, indices = values.squeeze(dim), indices.squeeze(dim)
         return values, indices.astype(xp.int64)
 
-    def public(input, dim=None, keepdim=False, *, out=None):
+    def public(input, dim=_UNSET, keepdim=_UNSET, *, out=None):
         if isinstance(dim, Tensor):
             from .pointwise import maximum, minimum
 
             return (maximum if name == "max" else minimum)(input, dim)
-        if dim is None:
+        if dim is None or (dim is _UNSET and keepdim is not _UNSET):
+            raise _invalid(name, "dim=NoneType" if dim is None else "keepdim=bool")
+        keepdim = False if keepdim is _UNSET else keepdim
+        if dim is _UNSET:
             return reduce_all(input)
         return reduce_dim(input, _wrap_dim(dim, input.ndim), keepdim)
 
