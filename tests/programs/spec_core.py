@@ -2444,3 +2444,32 @@ err(lambda: x.mean(dim=()))
 err(lambda: x.sum(0))
 err(lambda: x.mean())
 err(lambda: x.sum())
+# ---
+# gather / index_select with 0-d inputs or 0-d indices
+s = torch.tensor(2.0, requires_grad=True)
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+err(lambda: s.index_select(0, torch.tensor([0])))
+err(lambda: s.index_select(0, torch.tensor([0, 0])))
+err(lambda: s.index_select(0, torch.tensor(0)))
+err(lambda: s.index_select(0, torch.tensor([1])))
+err(lambda: s.index_select(-1, torch.tensor([0])))
+err(lambda: s.gather(0, torch.tensor(0)))
+err(lambda: s.gather(0, torch.tensor([0, 0])))
+err(lambda: s.gather(0, torch.tensor(1)))
+err(lambda: x.gather(0, torch.tensor(1)))
+err(lambda: x.index_select(0, torch.tensor(1)))
+(s.gather(0, torch.tensor([0, 0])).sum() + s.index_select(0, torch.tensor(0)) * 3).backward()
+(x.gather(0, torch.tensor(1)) * 2 + x.index_select(0, torch.tensor(0)).sum()).backward()
+out(s.grad, x.grad)
+out(
+    torch.autograd.gradcheck(
+        lambda t: t.gather(0, torch.tensor([0, 0])),
+        (torch.tensor(1.5, dtype=torch.float64, requires_grad=True),),
+    )
+)
+out(
+    torch.autograd.gradgradcheck(
+        lambda t: t.index_select(0, torch.tensor(1)) ** 2,
+        (torch.tensor([1.5, 2.0], dtype=torch.float64, requires_grad=True),),
+    )
+)

@@ -784,3 +784,31 @@ H = AF.hessian(lambda a: a.exp().sum(), x)
 out(H, H.requires_grad)
 out(AF.hessian(lambda a, b: (a * b).sum(), (x, torch.tensor([3.0, 4.0]))))
 out(AF.jacobian(lambda a, b: (a * b, a + b), (x, torch.tensor([3.0, 4.0])), vectorize=True))
+# ---
+# retain_grad and hooks across in-place modification
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 2
+y.retain_grad()
+log = []
+y.register_hook(lambda g: log.append(("before", g.tolist())))
+y.mul_(3)
+y.register_hook(lambda g: log.append(("after", g.tolist())))
+(y * torch.tensor([1.0, 10.0])).sum().backward()
+out(y.grad, x.grad, log, y.grad_fn.name())
+# ---
+# hooks on views and on base, retain_grad on a view
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x * 1
+v = y[1:]
+v.retain_grad()
+log = []
+y.register_hook(lambda g: log.append(("y", g.tolist())))
+v.register_hook(lambda g: log.append(("v", g.tolist())))
+(v * 2).sum().backward(retain_graph=True)
+out(v.grad, x.grad, log)
+y2 = x * 1
+w = y2[:2]
+w.retain_grad()
+w.add_(1)
+y2.sum().backward()
+out(w.grad, w.grad_fn.name())

@@ -408,18 +408,24 @@ def _check_gather_shapes(input, dim, index, name):
             )
 
 
-@defop(
-    name="gather",
-    input=lambda grad, input_shape, dim, index: zeros(input_shape, dtype=grad.dtype).scatter_add(
-        dim, index, grad
-    ),
-)
+def _gather_backward(grad, input_shape, dim, index):
+    if not input_shape:  # a 0-d input was read once per index element
+        return grad.sum()
+    if index.ndim == 0:  # a 1-D input read at a 0-d index
+        index, grad = index.reshape(1), grad.reshape(1)
+    return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, index, grad)
+
+
+@defop(name="gather", input=_gather_backward)
 def _gather(input, dim, index):
-    if (index < 0).any() or (index >= input.shape[dim]).any():
-        bad = int(next(i for i in index.reshape(-1) if i < 0 or i >= input.shape[dim]))
-        raise RuntimeError(
-            f"index {bad} is out of bounds for dimension {dim} with size {input.shape[dim]}"
-        )
+    size = input.shape[dim] if input.ndim else 1
+    if (index < 0).any() or (index >= size).any():
+        bad = int(next(i for i in index.reshape(-1) if i < 0 or i >= size))
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    if input.ndim == 0:
+        return xp.broadcast_to(input, index.shape).copy()
+    if index.ndim == 0:
+        return input[index].copy()
     trimmed = input[
         tuple(slice(0, s) if d != dim else slice(None) for d, s in enumerate(index.shape))
     ]
@@ -493,14 +499,17 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
     return _scatter_value(input, dim, index, src)
 
 
-@defop(
-    name="index_select",
-    input=lambda grad, input_shape, dim, index: zeros(input_shape, dtype=grad.dtype).index_add(
-        dim, index, grad
-    ),
-)
+def _index_select_backward(grad, input_shape, dim, index):
+    if not input_shape:
+        return grad
+    return zeros(input_shape, dtype=grad.dtype).index_add(dim, index.reshape(-1), grad)
+
+
+@defop(name="index_select", input=_index_select_backward)
 def _index_select(input, dim, index):
-    return xp.take(input, index, axis=dim)
+    if input.ndim == 0:  # the one element, whatever the index's shape (checked to hold one)
+        return input.copy()
+    return xp.take(input, index.reshape(-1), axis=dim)  # a 0-d index selects one slice
 
 
 @export
@@ -512,6 +521,11 @@ def index_select(input, dim, index) -> Tensor:
         raise IndexError("index_select(): Index is supposed to be a vector")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     size = input.shape[dim] if input.ndim else 1
+    if input.ndim == 0 and index._data.size != 1:
+        raise RuntimeError(
+            f"index_select(): Index to scalar can have only 1 value, got {index._data.size} "
+            "value(s)"
+        )
     if index._data.size and (index._data.max() >= size or index._data.min() < 0):
         if dim > 0:  # torch's kernel for inner dims reports it differently
             bad = int(next(i for i in index._data.reshape(-1) if i < 0 or i >= size))
