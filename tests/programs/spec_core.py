@@ -2473,3 +2473,28 @@ out(
         (torch.tensor([1.5, 2.0], dtype=torch.float64, requires_grad=True),),
     )
 )
+# ---
+# std_mean / var_mean: one node for both outputs
+x = torch.tensor([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], requires_grad=True)
+r = [
+    torch.std_mean(x, 1),
+    torch.var_mean(x, 0, keepdim=True),
+    torch.var_mean(x),
+    torch.std_mean(x, correction=0),
+    torch.std_mean(x, (0, 1), True),
+    torch.var_mean(x, 1, unbiased=False),
+]
+out(r)
+tot = 0
+for a, b in r:
+    tot = tot + a.sum() * 2 + b.sum() * 3
+tot.backward()
+out(x.grad)
+x.grad = None
+s, m = torch.std_mean(x, 1)
+s.sum().backward()
+out(x.grad)
+err(lambda: torch.var_mean(torch.tensor([1, 2])))
+err(lambda: torch.std_mean(x, 1, unbiased=True, correction=0))
+g = torch.autograd.grad(torch.var_mean(x, 1)[0].sum(), x, create_graph=True)[0]
+out(g, torch.autograd.grad(g.sum(), x, allow_unused=True))

@@ -293,14 +293,56 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Te
     return _std(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std"))
 
 
+def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_root):
+    # one node for both outputs, as torch's VarMeanBackward0 / StdMeanBackward0
+    g_moment, g_mean = grads
+    total = None
+    if g_moment is not None:
+        total = (
+            _std_backward(g_moment, input, result0, dim, correction, keepdim)
+            if take_root
+            else _var_backward(g_moment, input, dim, correction, keepdim)
+        )
+    if g_mean is not None:
+        part = _expand_back(g_mean, input.shape, dim, keepdim) / _count(input.shape, dim)
+        total = part if total is None else total + part
+    return total
+
+
+@defop(
+    name="var_mean",
+    outputs=2,
+    input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
+        grads, input, result0, dim, correction, keepdim, False
+    ),
+)
+def _var_mean(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, False), xp.mean(
+        input, axis=dim, keepdims=keepdim
+    )
+
+
+@defop(
+    name="std_mean",
+    outputs=2,
+    input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
+        grads, input, result0, dim, correction, keepdim, True
+    ),
+)
+def _std_mean(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, True), xp.mean(
+        input, axis=dim, keepdims=keepdim
+    )
+
+
 @export
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+    return _var_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "var_mean"))
 
 
 @export
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+    return _std_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std_mean"))
 
 
 # -- max and min -----------------------------------------------------------------------------

@@ -268,6 +268,24 @@ REDUCTIONS = [
         _reduction_samples(({}, {"dim": 1}, {"dim": 2, "correction": 0})),
         lambda x, dim=None, correction=1: np.std(x, axis=dim, ddof=correction),
     ),
+    # both outputs of the fused nodes, combined so one sample checks both gradients
+    OpInfo(
+        "var_mean",
+        lambda t, x, **k: (lambda r: r[0] * 2 + r[1])(t.var_mean(x, **k)),
+        _reduction_samples(({}, {"dim": 1}, {"dim": (0, 2), "correction": 0, "keepdim": True})),
+        lambda x, dim=None, correction=1, keepdim=False: (
+            np.var(x, axis=dim, ddof=correction, keepdims=keepdim) * 2
+            + np.mean(x, axis=dim, keepdims=keepdim)
+        ),
+    ),
+    OpInfo(
+        "std_mean",
+        lambda t, x, **k: (lambda r: r[0] * 2 + r[1])(t.std_mean(x, **k)),
+        _reduction_samples(({}, {"dim": 1}, {"dim": 2, "correction": 0})),
+        lambda x, dim=None, correction=1: (
+            np.std(x, axis=dim, ddof=correction) * 2 + np.mean(x, axis=dim)
+        ),
+    ),
     OpInfo("max_all", lambda t, x: t.max(x), lambda rng: [Sample((_distinct(rng, 2, 3),))], np.max),
     OpInfo(
         "max_dim",
