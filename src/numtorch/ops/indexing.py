@@ -9,7 +9,6 @@ from __future__ import annotations
 import numbers
 import warnings
 
-from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
@@ -555,11 +554,25 @@ def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
 
 
 # -- masks -----------------------------------------------------------------------------------
+# torch names the mask's dtype by its C++ type here
+_CPP_NAMES = {
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+}
+
+
 def _check_mask(mask, name):
     if mask._data.dtype != xp.bool_:
+        dtype = mask._data.dtype.name
         raise RuntimeError(
             f"{name} only supports boolean masks, but got mask with dtype "
-            f"{_dtypes.from_numpy_dtype(mask._data.dtype).name}"
+            f"{_CPP_NAMES.get(dtype, dtype)}"
         )
 
 

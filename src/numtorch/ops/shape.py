@@ -536,7 +536,7 @@ def _join_grads(grads, input_shape, dim, sizes):
     return cat(parts, dim)
 
 
-def _section_sizes(length, split_size):
+def _section_sizes(length, split_size, dim=0):
     if isinstance(split_size, int):
         if split_size == 0 and length:
             raise RuntimeError(
@@ -554,7 +554,7 @@ def _section_sizes(length, split_size):
     if sum(sizes) != length:
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's "
-            f"size at dimension), but got split_sizes={sizes}"
+            f"size at dimension {dim}), but got split_sizes={sizes}"
         )
     return sizes
 
@@ -568,7 +568,7 @@ def _section_sizes(length, split_size):
     ),
 )
 def _split(input, split_size, dim):
-    sizes = _section_sizes(input.shape[dim], split_size)
+    sizes = _section_sizes(input.shape[dim], split_size, dim)
     edges = list(xp.cumsum(sizes)[:-1])
     return xp.split(input, edges, axis=dim)
 
@@ -583,7 +583,7 @@ def _split(input, split_size, dim):
     ),
 )
 def _split_with_sizes(input, split_size, dim):
-    sizes = _section_sizes(input.shape[dim], split_size)
+    sizes = _section_sizes(input.shape[dim], split_size, dim)
     edges = list(xp.cumsum(sizes)[:-1])
     return xp.split(input, edges, axis=dim)
 
