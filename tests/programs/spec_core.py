@@ -2498,3 +2498,49 @@ err(lambda: torch.var_mean(torch.tensor([1, 2])))
 err(lambda: torch.std_mean(x, 1, unbiased=True, correction=0))
 g = torch.autograd.grad(torch.var_mean(x, 1)[0].sum(), x, create_graph=True)[0]
 out(g, torch.autograd.grad(g.sum(), x, allow_unused=True))
+# ---
+# 0-d tensors through dim-taking ops
+s = torch.tensor(2.0, requires_grad=True)
+for f in [
+    lambda: s.sum(0),
+    lambda: s.mean(-1),
+    lambda: s.amax(0),
+    lambda: s.max(0),
+    lambda: s.min(-1, keepdim=True),
+    lambda: s.var(0),
+    lambda: s.std(0, correction=0),
+    lambda: s.logsumexp(0),
+    lambda: s.norm(dim=0),
+    lambda: s.prod(0),
+    lambda: s.argmax(0),
+    lambda: s.softmax(0),
+    lambda: s.log_softmax(-1),
+    lambda: s.cumsum(0),
+    lambda: s.transpose(0, -1),
+    lambda: s.flip(0),
+    lambda: s.sort(0),
+    lambda: s.argsort(),
+    lambda: s.topk(1),
+    lambda: s.sum((0, -1)),
+    lambda: s.sum(1),
+    lambda: s.narrow(0, 0, 1),
+    lambda: s.split(1),
+    lambda: s.chunk(1),
+    lambda: s.squeeze(0),
+    lambda: s.unsqueeze(-1),
+    lambda: s.flatten(-1),
+]:
+    err(f)
+y = (
+    s.sum(0)
+    + s.amax(0)
+    + s.max(0).values
+    + s.logsumexp(0)
+    + s.cumsum(0)
+    + s.sort(0).values
+    + s.topk(1).values
+    + s.norm(dim=0)
+    + s.prod(0)
+)
+y.backward()
+out(s.grad)

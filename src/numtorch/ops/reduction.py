@@ -670,6 +670,8 @@ def cumsum(input, dim, *, dtype=None) -> Tensor:
 
 
 def _sort_backward(grad, input_shape, dim, result1):
+    if not input_shape:  # a 0-d input sorts to itself
+        return grad
     return zeros(input_shape, dtype=grad.dtype).scatter(dim, result1, grad)
 
 
@@ -684,6 +686,8 @@ _topk_type = return_type("topk")
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _sort(input, dim, descending):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
     idx = xp.argsort(-input if descending else input, axis=dim, kind="stable")
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
 
@@ -708,6 +712,8 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _topk(input, k, dim, largest, sorted):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
     order = xp.argsort(-input if largest else input, axis=dim, kind="stable")
     idx = xp.take(order, xp.arange(k), axis=dim)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
