@@ -812,3 +812,41 @@ w.retain_grad()
 w.add_(1)
 y2.sum().backward()
 out(w.grad, w.grad_fn.name())
+# ---
+# anomaly: nan in double backward, in custom Function backward, and in a hook
+x = torch.tensor([0.0, 1.0], requires_grad=True)
+with torch.autograd.detect_anomaly():
+    y = (x**1.5).sum()
+    (g,) = torch.autograd.grad(y, x, create_graph=True)
+    out(g)
+    try:
+        torch.autograd.grad(g.sum(), x)
+    except RuntimeError as e:
+        print(str(e))
+
+
+class NanBack(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * 1
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * float("nan")
+
+
+with torch.autograd.detect_anomaly():
+    try:
+        NanBack.apply(x).sum().backward()
+    except RuntimeError as e:
+        print(str(e))
+    z = x * 2
+    z.register_hook(lambda g: g * float("nan"))
+    try:
+        z.sum().backward()
+    except RuntimeError as e:
+        print(type(e).__name__, str(e))
+out(x.grad)
+with torch.autograd.detect_anomaly(check_nan=False):
+    NanBack.apply(x).sum().backward()
+out(x.grad)
