@@ -2544,3 +2544,84 @@ y = (
 )
 y.backward()
 out(s.grad)
+
+
+# ---
+# Function: forward in no_grad context of apply, nested Functions, inputs as views, outputs as views of inputs
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        out(torch.is_grad_enabled())
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        out(torch.is_grad_enabled())
+        return Double.apply(g)
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = Double.apply(Double.apply(x))
+y.sum().backward()
+out(x.grad)
+x.grad = None
+(g,) = torch.autograd.grad(Double.apply(x).sum(), x, create_graph=True)
+out(g, g.grad_fn.name() if g.grad_fn else None)
+v = x[1:]
+w = Double.apply(v)
+w.sum().backward()
+out(x.grad)
+
+
+class TakeView(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x[0:1]
+
+    @staticmethod
+    def backward(ctx, g):
+        r = torch.zeros(2)
+        r[0:1] = g
+        return r
+
+
+b = x * 1
+t = TakeView.apply(b)
+out(t, t.grad_fn.name())
+t.sum().backward()
+out(x.grad)
+
+
+# ---
+# Function with tensor kwarg-like non-tensor structures and list inputs
+class ListIn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, items, flag):
+        ctx.n = len(items)
+        return x * len(items) if flag else x
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.n, None, None
+
+
+x = torch.tensor([1.0], requires_grad=True)
+y = ListIn.apply(x, [torch.ones(1), torch.ones(1)], True)
+y.backward()
+out(x.grad, y.grad_fn.name(), len(y.grad_fn.next_functions))
+# ---
+# gradcheck with outputs outside the graph
+x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+for f in [
+    lambda a: a.detach() * 2,
+    lambda a: (a * 2, a.detach()),
+    lambda a: (a.detach(), a * 2),
+    lambda a: a.detach() * 0,
+    lambda a: (a.detach(), a.exp()),
+]:
+    err(lambda: torch.autograd.gradcheck(f, (x,)))
+    out(torch.autograd.gradcheck(f, (x,), raise_exception=False))
+try:
+    torch.autograd.gradcheck(lambda a: a.detach() * 2, (x,))
+except Exception as e:
+    print(type(e).__name__, isinstance(e, RuntimeError), str(e))
