@@ -2547,7 +2547,7 @@ out(s.grad)
 
 
 # ---
-# Function: forward in no_grad context of apply, nested Functions, inputs as views, outputs as views of inputs
+# Function: grad mode inside forward/backward, nested Functions, views in and out
 class Double(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
