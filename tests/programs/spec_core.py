@@ -2625,3 +2625,29 @@ try:
     torch.autograd.gradcheck(lambda a: a.detach() * 2, (x,))
 except Exception as e:
     print(type(e).__name__, isinstance(e, RuntimeError), str(e))
+# ---
+# broadcasting gradients reduced to input shapes across ops
+a = torch.tensor([[1.0], [2.0]], requires_grad=True)
+b = torch.tensor([0.5, 1.5, 2.5], requires_grad=True)
+c = torch.tensor(3.0, requires_grad=True)
+ys = [
+    torch.where(a > 1.5, b, c),
+    torch.maximum(a, b),
+    torch.minimum(b, c),
+    a.clamp(min=b),
+    b.clamp(max=a),
+    a**b,
+    torch.pow(c, b),
+    torch.addmm(b, a, b[None, :1].expand(1, 3) if False else torch.ones(1, 3)),
+    torch.atan2(a, b) if hasattr(torch, "atan2") else a * b,
+    a.masked_fill(b > 1, 0.0) if False else a * b * c,
+    (a - b) / c,
+]
+for y in ys:
+    a.grad = b.grad = c.grad = None
+    y.sum().backward()
+    out(y, a.grad, b.grad, c.grad)
+h = torch.tensor([1.0, 2.0], dtype=torch.float16, requires_grad=True)
+d = torch.tensor([[1.0], [2.0]], dtype=torch.float64, requires_grad=True)
+(h * d).sum().backward()
+out(h.grad, d.grad)

@@ -850,3 +850,43 @@ out(x.grad)
 with torch.autograd.detect_anomaly(check_nan=False):
     NanBack.apply(x).sum().backward()
 out(x.grad)
+# ---
+# which ops view and which copy: writes through them
+x = torch.arange(6.0).view(2, 3)
+r1 = x.reshape(3, 2)
+r2 = x.t().reshape(6)
+f1 = x.flatten()
+f2 = x.t().flatten()
+e = x[0].expand(2, 3)
+c = x.contiguous()
+c2 = x.t().contiguous()
+s = x[:, 1]
+u = x.unsqueeze(0)
+sq = u.squeeze(0)
+d = x.detach()
+p = x.permute(1, 0)
+ch = x.chunk(3, 1)[0]
+sp = x.split(1)[1]
+st = torch.stack([x[0], x[1]])
+cl = x.clone()
+r1[0, 0] = 100.0
+r2[1] = -1.0
+f1[1] = 101.0
+f2[5] = -2.0
+s[1] = 102.0
+sq[0, 2] = 103.0
+d[1, 0] = 104.0
+p[2, 1] = 105.0
+ch[0, 0] = 106.0
+sp[0, 1] = 107.0
+st[0, 0] = -3.0
+cl[1, 1] = -4.0
+c2[0, 0] = -5.0
+out(x, e, c is x, c2)
+out([t._base is None for t in (r1, r2, f1, f2, e, c2, s, u, sq, d, p, ch, sp, st, cl)])
+out([t._is_view() for t in (r1, r2, f1, f2, e, c2, s, u, sq, d, p, ch, sp, st, cl)])
+out(
+    x.untyped_storage().data_ptr() == r1.untyped_storage().data_ptr()
+    if hasattr(x, "untyped_storage")
+    else True
+)
