@@ -2651,3 +2651,20 @@ h = torch.tensor([1.0, 2.0], dtype=torch.float16, requires_grad=True)
 d = torch.tensor([[1.0], [2.0]], dtype=torch.float64, requires_grad=True)
 (h * d).sum().backward()
 out(h.grad, d.grad)
+# ---
+# grad-mode arguments and generators
+err(lambda: torch.set_grad_enabled(1))
+err(lambda: torch.set_grad_enabled("a"))
+out(torch.is_grad_enabled())
+
+
+@torch.no_grad()
+def gen():
+    yield torch.is_grad_enabled()
+    yield torch.is_grad_enabled()
+
+
+out(list(gen()), torch.is_grad_enabled())
+x = torch.tensor([1.0], requires_grad=True)
+out(torch.autograd.grad((x * x).sum(), x, create_graph=1)[0].requires_grad)
+out(torch.autograd.functional.jacobian(lambda a: a**2, x, create_graph=1).requires_grad)

@@ -160,7 +160,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
     follow = None  # the only node made ready by the last step: run it without the heap
     # Anything unusual about this run sends every node through the full per-node path.
     special = anomaly or dispatch.slow or bool(captures) or needed is not None
-    with grad_mode.set_grad_enabled(create_graph):
+    with grad_mode.set_grad_enabled(bool(create_graph)):
         while follow is not None or ready:
             if follow is not None:
                 node, follow = follow, None

@@ -125,8 +125,13 @@ class set_grad_enabled(_DecoratorContextManager):
     """
 
     def __init__(self, mode: bool):
+        if mode.__class__ is not bool:
+            raise TypeError(
+                "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                f"{type(mode).__name__}"
+            )
         self.prev = _enabled.get()
-        self.mode = bool(mode)
+        self.mode = mode
         _enabled.set(self.mode)
 
     def __call__(self, func):
