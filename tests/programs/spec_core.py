@@ -2668,3 +2668,57 @@ out(list(gen()), torch.is_grad_enabled())
 x = torch.tensor([1.0], requires_grad=True)
 out(torch.autograd.grad((x * x).sum(), x, create_graph=1)[0].requires_grad)
 out(torch.autograd.functional.jacobian(lambda a: a**2, x, create_graph=1).requires_grad)
+# ---
+# in-place variants: grad_fn names, values, gradients
+names = [
+    "add_",
+    "sub_",
+    "mul_",
+    "div_",
+    "pow_",
+    "exp_",
+    "log_",
+    "sqrt_",
+    "sin_",
+    "cos_",
+    "tanh_",
+    "sigmoid_",
+    "relu_",
+    "abs_",
+    "neg_",
+    "reciprocal_",
+    "rsqrt_",
+    "clamp_",
+    "clip_",
+    "fill_",
+    "zero_",
+    "copy_",
+    "masked_fill_",
+    "log1p_",
+    "sign_",
+    "clamp_min_",
+    "clamp_max_",
+]
+args = {
+    "add_": (2.0,),
+    "sub_": (torch.tensor([1.0, 2.0]),),
+    "mul_": (3.0,),
+    "div_": (2.0,),
+    "pow_": (2,),
+    "clamp_": (0.6, 1.8),
+    "clip_": (None, 1.5),
+    "fill_": (0.5,),
+    "copy_": (torch.tensor([4.0, 5.0]),),
+    "masked_fill_": (torch.tensor([True, False]), 9.0),
+    "clamp_min_": (1.2,),
+    "clamp_max_": (1.2,),
+}
+res = []
+for n in names:
+    x = torch.tensor([0.5, 2.0], requires_grad=True)
+    y = x * 1
+    r = getattr(y, n)(*args.get(n, ()))
+    r.sum().backward()
+    res.append((n, r is y, y.grad_fn.name(), y._version))
+    out(n, y, x.grad)
+out(res)
