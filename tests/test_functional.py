@@ -401,11 +401,15 @@ def test_grads_batched_frees_the_graph_unless_retained():
         numtorch.autograd.grad(y, x, numtorch.eye(4, dtype=numtorch.float64), is_grads_batched=True)
 
 
-def test_empty_output_and_zero_size_jacobian():
+def test_empty_output_raises_as_torch():
+    # torch stacks one row per output element and fails on none (a different error type
+    # when vectorized); an empty input with a non-empty output is fine
     x = numtorch.ones(3)
-    for vectorize in (False, True):
-        jac = F.jacobian(lambda a: a[:0] * 2, x, vectorize=vectorize)
-        assert jac.shape == (0, 3)
+    with pytest.raises(RuntimeError, match="non-empty TensorList"):
+        F.jacobian(lambda a: a[:0] * 2, x)
+    with pytest.raises(IndexError):
+        F.jacobian(lambda a: a[:0] * 2, x, vectorize=True)
+    assert F.jacobian(lambda a: a.sum() + numtorch.ones(2), numtorch.zeros(0)).shape == (2, 0)
 
 
 # -- errors (torch's types and messages) -------------------------------------------------------

@@ -11,6 +11,7 @@ import numbers
 
 from . import _dtypes
 from ._tensor import Size, Tensor
+from .autograd.grad_mode import is_inference_mode_enabled as _inference_mode
 from .backend import xp
 
 _DEVICE_TYPES = [
@@ -199,6 +200,10 @@ def _finish(data, requires_grad: bool, name: str) -> Tensor:
                 f"({name} made a {t.dtype} tensor; pass dtype=torch.float32)"
             )
         t._requires_grad = True
+    if _inference_mode():
+        from .autograd.inference import mark
+
+        mark(t)
     return t
 
 
@@ -237,6 +242,8 @@ def _ragged_message(data) -> str:
         if not isinstance(seq, (list, tuple)):
             return None
         lengths = [len(s) if isinstance(s, (list, tuple)) else None for s in seq]
+        if None in lengths and any(n is not None for n in lengths):
+            raise TypeError("not a sequence")  # torch: a number where a sequence was expected
         first = lengths[0] if lengths else None
         for n in lengths:
             if n != first:
@@ -270,6 +277,10 @@ def _infer_array(data, dtype):
     except ValueError as error:
         raise ValueError(_ragged_message(data)) from error
     kind = arr.dtype.kind
+    if kind == "O":
+        odd = [v for v in arr.reshape(-1) if not isinstance(v, (numbers.Number, xp.generic))]
+        if odd and not isinstance(odd[0], (str, bytes)):
+            raise RuntimeError(f"Could not infer dtype of {type(odd[0]).__name__}")
     if kind in "USO":
         first = data
         while isinstance(first, (list, tuple)) and first:
@@ -279,7 +290,8 @@ def _infer_array(data, dtype):
         if kind == "O" and all(isinstance(v, int) for v in arr.flat):
             # ints past uint64: NumPy falls back to objects
             raise ValueError("Overflow when unpacking long long")
-        raise TypeError(f"new(): invalid data type '{arr.dtype.name}'")
+        name = {"U": "str", "S": "bytes"}.get(kind, arr.dtype.name)
+        raise TypeError(f"new(): invalid data type '{name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
     if strong is not None and (kind not in "fc" or strong.is_floating_point or strong.is_complex):
@@ -390,26 +402,32 @@ def full(
 
 
 def _like_dtype(input: Tensor, dtype):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input.dtype if dtype is None else _dtypes.to_dtype(dtype)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.empty(input._data.shape, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.empty(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "empty_like()")
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.zeros(input._data.shape, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.zeros(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "zeros_like()")
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.ones(input._data.shape, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.ones(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "ones_like()")
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
-    data = xp.full(input._data.shape, fill_value, _like_dtype(input, dtype).np)
+    dtype = _like_dtype(input, dtype)
+    data = xp.full(input._data.shape, fill_value, dtype.np)
     return _finish(data, requires_grad, "full_like()")
 
 
@@ -461,13 +479,18 @@ def linspace(
     if steps <= 1:
         data = xp.full(steps, start, dtype=work)
     else:
+        work = xp.dtype(work)
         step = (work.type(end) - work.type(start)) / work.type(steps - 1)
         half = steps // 2
+        # torch's float32 kernel fuses the multiply-add (one rounding): float64 arithmetic
+        # rounded once at the end gives the same values (float16 is not fused)
+        fused = xp.float64 if work == xp.float32 else work.type
+        step = fused(step)
         data = xp.where(
             idx < half,
-            work.type(start) + step * idx.astype(work),
-            work.type(end) - step * (steps - 1 - idx).astype(work),
-        )
+            fused(work.type(start)) + step * idx.astype(fused),
+            fused(work.type(end)) - step * (steps - 1 - idx).astype(fused),
+        ).astype(work)
     return _finish(data.astype(dt.np), requires_grad, "linspace()")
 
 
@@ -492,7 +515,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
 def _random_float(sample, size, dtype, generator, requires_grad, name):
     dt = _float_dtype(dtype)
     if not dt.is_floating_point:
-        kernel = "check_uniform_bounds" if name == "rand" else "normal_kernel_cpu"
+        kernel = "normal_kernel_cpu" if name.startswith("randn") else "check_uniform_bounds"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
     work = dt.np if dt.np in (xp.float32, xp.float64) else xp.float32
     data = sample(_rng(generator), _size(size, name), work).astype(dt.np, copy=False)

@@ -1,5 +1,4 @@
-"""Small torch-level helpers: is_tensor, is_inference, numel, result_type, memory formats,
-``x in tensor``."""
+"""Small torch-level helpers: is_tensor, is_inference, numel, result_type, memory formats."""
 
 from __future__ import annotations
 
@@ -49,15 +48,3 @@ contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
-
-
-def _contains(self, element) -> bool:
-    # ``x in t``: any element of t equal to x, as torch's Tensor.__contains__
-    if isinstance(element, (Tensor, int, float, bool)):
-        return bool((self == element).any().item())
-    raise RuntimeError(
-        f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
-    )
-
-
-Tensor.__contains__ = _contains

@@ -171,7 +171,8 @@ class Tensor:
         return -1
 
     def is_inference(self) -> bool:
-        return False
+        vc = self._vc
+        return vc is not None and vc.inference
 
     # -- conversion to Python and NumPy ----------------------------------------------------
     def item(self):
@@ -205,6 +206,15 @@ class Tensor:
         if not self._data.ndim:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
+
+    def __contains__(self, element) -> bool:
+        if not isinstance(element, (Tensor, int, float, bool, complex, xp.generic)):
+            raise RuntimeError(
+                "Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                f"{type(element)}."
+            )
+        other = element._data if isinstance(element, Tensor) else element
+        return bool((self._data == other).any())
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
@@ -363,6 +373,13 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError(
+                "data set to a tensor that requires gradients must be floating point or complex "
+                "dtype"
+            )
         self._data = value._data
 
     @property
@@ -504,7 +521,7 @@ def _wrap_dim(dim: int, ndim: int) -> int:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
         )
-    return dim + ndim if dim < 0 else dim
+    return dim - lo if dim < 0 else dim  # a 0-d tensor's dim -1 is its dim 0
 
 
 # The autograd layer sits below Tensor in the import order; give it the class now.

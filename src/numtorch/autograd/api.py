@@ -22,6 +22,8 @@ def _make_grads(outputs, grads, batched=False):
     from .._creation import ones_like
     from .._tensor import Tensor
 
+    # torch zips outputs with gradients: extra gradients are ignored, missing ones raise
+    grads = grads[: len(outputs)]
     if len(grads) != len(outputs):
         raise RuntimeError(
             f"grad can be implicitly created only for scalar outputs; got "

@@ -62,7 +62,7 @@ def run_batched_backward(roots, grad_roots, inputs, retain_graph, create_graph) 
     tiebreak = itertools.count().__next__
     ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if deps.get(n, 0) == 0]
     heapq.heapify(ready)
-    with grad_mode.set_grad_enabled(create_graph):
+    with grad_mode.set_grad_enabled(bool(create_graph)):
         while ready:
             node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None) or [None] * node._num_outputs

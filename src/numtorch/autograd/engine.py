@@ -58,9 +58,9 @@ def conform_gradient(grad, meta, node):
     index = next(i for i, m in enumerate(node._input_meta) if m is meta)
     data = getattr(grad, "_data", None)
     if data is None:
-        raise TypeError(
-            f"Function {node.name()} returned a {type(grad).__name__} as gradient {index}; "
-            "expected a Tensor or None"
+        raise RuntimeError(
+            f"expected Variable or None (got {type(grad).__name__}): Function {node.name()} "
+            f"returned it as gradient {index}"
         )
     shape, dtype = meta
     if data.shape != shape:
@@ -160,7 +160,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
     follow = None  # the only node made ready by the last step: run it without the heap
     # Anything unusual about this run sends every node through the full per-node path.
     special = anomaly or dispatch.slow or bool(captures) or needed is not None
-    with grad_mode.set_grad_enabled(create_graph):
+    with grad_mode.set_grad_enabled(bool(create_graph)):
         while follow is not None or ready:
             if follow is not None:
                 node, follow = follow, None

@@ -73,8 +73,17 @@ class BackwardCFunction(Node, FunctionCtx):
             for i, (g, meta) in enumerate(zip(grads, self._output_meta)):
                 if g is None and meta is not None:
                     grads[i] = zeros(meta[0], dtype=meta[1])
+        cls = self._forward_cls
+        user_backward = cls.backward
+        if cls.vjp is not Function.vjp:  # torch's alias: a Function may define vjp instead
+            if user_backward is not Function.backward:
+                raise RuntimeError(
+                    "Implementing both 'backward' and 'vjp' for a custom Function is not "
+                    "allowed. You should only implement one of them."
+                )
+            user_backward = cls.vjp
         try:
-            result = self._forward_cls.backward(self, *grads)
+            result = user_backward(self, *grads)
         except Exception as error:
             _annotate(error, self)
             raise
@@ -249,6 +258,12 @@ def _connect(ctx, args, is_tensor, outputs):
     ctx._num_outputs = len(outs)
     ctx._output_meta = tuple(metas)
     out_ids = {id(o) for o in outs}
+    for i, t in enumerate(ctx.to_save):
+        if t is not None and not isinstance(t, Tensor):
+            raise TypeError(
+                "save_for_backward can only save variables, but argument "
+                f"{i} is of type {type(t).__name__}"
+            )
     ctx._saved = tuple(
         None if t is None else SavedTensor(t, id(t) in out_ids) if isinstance(t, Tensor) else t
         for t in ctx.to_save
@@ -292,15 +307,21 @@ def once_differentiable(backward):
             outputs = backward(ctx, *grads)
         if not grad_mode.is_grad_enabled():
             return outputs
-        needing = [g for g in grads if isinstance(g, Tensor) and g._requires_grad]
-        if not needing:
+        if not any(isinstance(g, Tensor) and g._requires_grad for g in grads):
             return outputs
+        as_tuple = isinstance(outputs, tuple)
+        # As torch's DelayedError, the node hangs off fresh leaves, not off the grads: only a
+        # backward that runs the whole graph raises; autograd.grad(..., inputs) sees None.
+        fakes = [
+            o.detach().requires_grad_()
+            for o in (outputs if as_tuple else (outputs,))
+            if isinstance(o, Tensor) and o._data.dtype.kind == "f"
+        ]
         node = Error(
             "trying to differentiate twice a function that was marked with @once_differentiable",
-            tuple(g._edge() for g in needing),
-            tuple((g._data.shape, g._data.dtype) for g in needing),
+            tuple(f._edge() for f in fakes),
+            tuple((f._data.shape, f._data.dtype) for f in fakes),
         )
-        as_tuple = isinstance(outputs, tuple)
         wrapped = []
         for o in outputs if as_tuple else (outputs,):
             if isinstance(o, Tensor) and o._data.dtype.kind == "f":

@@ -42,7 +42,7 @@ def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
         is_inputs_tuple, inputs, v, is_outputs_tuple, outputs = prepare(
             func, inputs, v, "vjp", create_graph, strict, None
         )
-    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+    with grad_mode.set_grad_enabled(bool(create_graph) or grad_mode.is_grad_enabled()):
         grads = autograd_grad(outputs, inputs, v, create_graph=create_graph)
         result = fill_in_zeros(grads, inputs, strict, create_graph, "back")
     return (
@@ -71,7 +71,7 @@ def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
         grad_outputs = tuple(zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = autograd_grad(outputs, inputs, grad_outputs, create_graph=True)
         check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+    with grad_mode.set_grad_enabled(bool(create_graph) or grad_mode.is_grad_enabled()):
         grads = autograd_grad(grad_inputs, grad_outputs, v, create_graph=create_graph)
         result = fill_in_zeros(grads, outputs, strict, create_graph, "back_trick")
     return (
@@ -262,6 +262,10 @@ def jacobian(
             func(*inputs), "outputs of the user-provided function", "jacobian"
         )
         check_requires_grad(outputs, "outputs", strict)
+        if any(o.numel() == 0 for o in outputs):  # torch stacks no rows and fails
+            if vectorize:
+                raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+            raise RuntimeError("stack expects a non-empty TensorList")
         if vectorize:
             if strict:
                 raise RuntimeError(
@@ -339,7 +343,7 @@ def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
         check_scalar_output(outputs, is_outputs_tuple, "vhp")
         jac = autograd_grad(outputs, inputs, create_graph=True)
         check_requires_grad(jac, "jacobian", strict)
-    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+    with grad_mode.set_grad_enabled(bool(create_graph) or grad_mode.is_grad_enabled()):
         grads = autograd_grad(jac, inputs, v, create_graph=create_graph)
         result = fill_in_zeros(grads, inputs, strict, create_graph, "double_back")
     return (
@@ -370,7 +374,7 @@ def hvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
         grad_jac = tuple(zeros_like(t, requires_grad=True) for t in inputs)
         double_back = autograd_grad(jac, inputs, grad_jac, create_graph=True)
         check_requires_grad(jac, "hessian", strict)
-    with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+    with grad_mode.set_grad_enabled(bool(create_graph) or grad_mode.is_grad_enabled()):
         grads = autograd_grad(double_back, grad_jac, v, create_graph=create_graph)
         result = fill_in_zeros(grads, inputs, strict, create_graph, "double_back_trick")
     return (

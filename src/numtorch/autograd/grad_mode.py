@@ -125,8 +125,13 @@ class set_grad_enabled(_DecoratorContextManager):
     """
 
     def __init__(self, mode: bool):
+        if mode.__class__ is not bool:
+            raise TypeError(
+                "set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                f"{type(mode).__name__}"
+            )
         self.prev = _enabled.get()
-        self.mode = bool(mode)
+        self.mode = mode
         _enabled.set(self.mode)
 
     def __call__(self, func):
@@ -158,14 +163,21 @@ class inference_mode(_DecoratorContextManager):
         self.mode = mode
 
     def __enter__(self):
+        from . import inference
+
         self.prev = (_enabled.get(), _inference.get())
         if self.mode:
             _enabled.set(False)
             _inference.set(True)
+            inference.enter()
 
     def __exit__(self, *exc):
+        from . import inference
+
         _enabled.set(self.prev[0])
         _inference.set(self.prev[1])
+        if self.mode:
+            inference.exit()
 
     def clone(self):
         return self.__class__(self.mode)

@@ -31,6 +31,7 @@ class VersionCounter:
     """Shared by a tensor, its views and ``detach()``; bumped by every in-place change."""
 
     __slots__ = ("version",)
+    inference = False  # see numtorch.autograd.inference
 
     def __init__(self, version: int = 0):
         self.version = version
@@ -196,7 +197,14 @@ def accumulate_into_grad(variable, grad) -> None:
     with _accumulate_lock:
         old = variable._grad
         if old is None:
-            variable._grad = grad if grad_mode.is_grad_enabled() else grad._owned_copy()
+            if not grad_mode.is_grad_enabled():
+                variable._grad = grad._owned_copy()
+            elif grad._requires_grad:  # torch stores a recorded copy (CopyBackwards)
+                from ..ops.indexing import _copy
+
+                variable._grad = _copy(Tensor._make(xp.empty_like(grad._data)), grad)
+            else:
+                variable._grad = grad
         elif grad_mode.is_grad_enabled():
             variable._grad = old + grad
         else:
@@ -216,6 +224,7 @@ class _HookState(threading.local):
 _hook_state = _HookState()
 _hooks_in_use = [0]  # contexts open in any thread: skip the thread-local lookup when 0
 _SAME_OUTPUT = object()  # pack returned the saved output itself (Note [Packed saved tensors])
+_PACKED_NONE = object()  # pack returned None (``packed is None`` means no hooks ran)
 
 
 def _shares_memory(packed, tensor) -> bool:
@@ -251,6 +260,10 @@ class SavedTensor:
         vc = tensor._vc
         if vc is None:
             vc = tensor._vc = VersionCounter()
+        elif vc.inference:
+            from .inference import SAVE_ERROR
+
+            raise RuntimeError(SAVE_ERROR)
         self.vc = vc
         self.version = vc.version
         self.packed = None
@@ -308,7 +321,7 @@ class SavedTensor:
             packed = _SAME_OUTPUT
             self.data = tensor._data
         self.check_version = packed is _SAME_OUTPUT or _shares_memory(packed, tensor)
-        self.packed = packed
+        self.packed = _PACKED_NONE if packed is None else packed
 
     def _unpack_hooked(self, node):
         packed = self.packed
@@ -321,7 +334,7 @@ class SavedTensor:
                     self.output_nr,
                     True,
                 )
-        value = self.unpack_hook(packed)
+        value = self.unpack_hook(None if packed is _PACKED_NONE else packed)
         if not isinstance(value, Tensor):
             raise TypeError(
                 "Output of saved tensor unpack_hook expected to be a Tensor but got result of "

@@ -9,12 +9,11 @@ from __future__ import annotations
 import numbers
 import warnings
 
-from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .call import broadcast_shape
-from .inplace import check_inplace, write_inplace
+from .inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .pointwise import where
 from .registry import defop, export
 from .shape import _unsqueeze
@@ -89,6 +88,8 @@ def narrow_slice(input, dim, start, end, step=1) -> Tensor:
 
 @export
 def narrow(input, dim, start, length) -> Tensor:
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)
     size = input.shape[dim]
     if isinstance(start, Tensor):
@@ -167,17 +168,30 @@ def normalize_key(key) -> tuple[tuple, bool]:
     return tuple(out), advanced
 
 
-def _expand_bool_masks(key, ndim):
+def _expand_bool_masks(key, shape):
     # A bool mask stands for the integer arrays of its nonzero positions (as torch does).
     out = []
     dim = 0
+    specified = 0
+    for k in key:
+        is_mask = isinstance(k, xp.ndarray) and k.dtype == xp.bool_
+        specified += (k.ndim if is_mask else 1) if k is not None and k is not Ellipsis else 0
     for k in key:
         if isinstance(k, xp.ndarray) and k.dtype == xp.bool_ and k.ndim:
+            for i, n in enumerate(k.shape):
+                if dim + i < len(shape) and n != shape[dim + i]:
+                    raise IndexError(
+                        f"The shape of the mask {list(k.shape)} at index {i} does not match "
+                        f"the shape of the indexed tensor {list(shape)} at index {dim + i}"
+                    )
             out.extend(xp.nonzero(k))
             dim += k.ndim
         else:
             out.append(k)
-            dim += 0 if k is None or k is Ellipsis else 1
+            if k is Ellipsis:
+                dim += max(len(shape) - specified, 0)
+            elif k is not None:
+                dim += 1
     return tuple(out)
 
 
@@ -231,7 +245,7 @@ def getitem(input, key) -> Tensor:
         return _basic_getitem(input, key)
     if input.ndim == 0 and any(isinstance(k, xp.ndarray) and k.dtype != xp.bool_ for k in key):
         raise IndexError("too many indices for tensor of dimension 0")
-    return _index(input, _expand_bool_masks(key, input.ndim))
+    return _index(input, _expand_bool_masks(key, input.shape))
 
 
 Tensor.__getitem__ = getitem
@@ -274,12 +288,30 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
             f"{input.dtype.scalar_name} for the destination and {values.dtype.scalar_name} for "
             "the source."
         )
-    return _index_put(input, _expand_bool_masks(key, input.ndim), values, accumulate)
+    return _index_put(input, _expand_bool_masks(key, input.shape), values, accumulate)
 
 
-Tensor.index_put_ = lambda self, indices, values, accumulate=False: _inplace(
-    self, lambda: index_put(self, indices, values, accumulate), "index_put_"
-)
+def _check_no_overlap(self, values) -> None:
+    # index_put_ refuses values sharing any memory with the written tensor, as torch
+    if (
+        isinstance(values, Tensor)
+        and dense(self._data)
+        and dense(values._data)
+        and xp.may_share_memory(self._data, values._data)
+    ):
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the written-to "
+            "tensor refer to a single memory location. Please clone() the tensor before "
+            "performing the operation."
+        )
+
+
+def _index_put_(self, indices, values, accumulate=False):
+    _check_no_overlap(self, values)
+    return _inplace(self, lambda: index_put(self, indices, values, accumulate), "index_put_")
+
+
+Tensor.index_put_ = _index_put_
 
 
 def _inplace(self, compute, name):
@@ -308,8 +340,11 @@ def setitem(self, key, value) -> None:
                 f"{self.dtype.scalar_name} for the destination and {value.dtype.scalar_name} "
                 "for the source."
             )
+        _check_no_overlap(self, value)
         _inplace(
-            self, lambda: _index_put(self, _expand_bool_masks(nkey, self.ndim), value), "index_put_"
+            self,
+            lambda: _index_put(self, _expand_bool_masks(nkey, self.shape), value),
+            "index_put_",
         )
         return
     view = _basic_getitem(self, nkey)
@@ -338,6 +373,7 @@ def copy_(self, src, non_blocking=False) -> Tensor:
     """Copy ``src`` (broadcast, cast) into this tensor in place."""
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    check_no_partial_overlap(self, (src,))
     shape = self._data.shape
     if src._data.shape != shape:
         broadcast = broadcast_shape(shape, src._data.shape)  # torch's a (self) / b (src) error
@@ -400,18 +436,24 @@ def _check_gather_shapes(input, dim, index, name):
             )
 
 
-@defop(
-    name="gather",
-    input=lambda grad, input_shape, dim, index: zeros(input_shape, dtype=grad.dtype).scatter_add(
-        dim, index, grad
-    ),
-)
+def _gather_backward(grad, input_shape, dim, index):
+    if not input_shape:  # a 0-d input was read once per index element
+        return grad.sum()
+    if index.ndim == 0:  # a 1-D input read at a 0-d index
+        index, grad = index.reshape(1), grad.reshape(1)
+    return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, index, grad)
+
+
+@defop(name="gather", input=_gather_backward)
 def _gather(input, dim, index):
-    if (index < -input.shape[dim]).any() or (index >= input.shape[dim]).any():
-        raise RuntimeError(
-            f"index {int(index.max())} is out of bounds for dimension {dim} with "
-            f"size {input.shape[dim]}"
-        )
+    size = input.shape[dim] if input.ndim else 1
+    if (index < 0).any() or (index >= size).any():
+        bad = int(next(i for i in index.reshape(-1) if i < 0 or i >= size))
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+    if input.ndim == 0:
+        return xp.broadcast_to(input, index.shape).copy()
+    if index.ndim == 0:
+        return input[index].copy()
     trimmed = input[
         tuple(slice(0, s) if d != dim else slice(None) for d, s in enumerate(index.shape))
     ]
@@ -492,14 +534,17 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
     return _scatter_value(input, dim, index, src)
 
 
-@defop(
-    name="index_select",
-    input=lambda grad, input_shape, dim, index: zeros(input_shape, dtype=grad.dtype).index_add(
-        dim, index, grad
-    ),
-)
+def _index_select_backward(grad, input_shape, dim, index):
+    if not input_shape:
+        return grad
+    return zeros(input_shape, dtype=grad.dtype).index_add(dim, index.reshape(-1), grad)
+
+
+@defop(name="index_select", input=_index_select_backward)
 def _index_select(input, dim, index):
-    return xp.take(input, index, axis=dim)
+    if input.ndim == 0:  # the one element, whatever the index's shape (checked to hold one)
+        return input.copy()
+    return xp.take(input, index.reshape(-1), axis=dim)  # a 0-d index selects one slice
 
 
 @export
@@ -511,7 +556,15 @@ def index_select(input, dim, index) -> Tensor:
         raise IndexError("index_select(): Index is supposed to be a vector")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     size = input.shape[dim] if input.ndim else 1
-    if index._data.size and (index._data.max() >= size or index._data.min() < -size):
+    if input.ndim == 0 and index._data.size != 1:
+        raise RuntimeError(
+            f"index_select(): Index to scalar can have only 1 value, got {index._data.size} "
+            "value(s)"
+        )
+    if index._data.size and (index._data.max() >= size or index._data.min() < 0):
+        if dim > 0:  # torch's kernel for inner dims reports it differently
+            bad = int(next(i for i in index._data.reshape(-1) if i < 0 or i >= size))
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
         raise IndexError(
             f"index out of range in self (index_select along dim {dim} of size {size})"
         )
@@ -542,11 +595,25 @@ def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
 
 
 # -- masks -----------------------------------------------------------------------------------
+# torch names the mask's dtype by its C++ type here
+_CPP_NAMES = {
+    "int64": "long int",
+    "int32": "int",
+    "int16": "short int",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "float32": "float",
+    "float64": "double",
+    "float16": "c10::Half",
+}
+
+
 def _check_mask(mask, name):
     if mask._data.dtype != xp.bool_:
+        dtype = mask._data.dtype.name
         raise RuntimeError(
             f"{name} only supports boolean masks, but got mask with dtype "
-            f"{_dtypes.from_numpy_dtype(mask._data.dtype).name}"
+            f"{_CPP_NAMES.get(dtype, dtype)}"
         )
 
 

@@ -19,6 +19,11 @@ _grad_enabled = grad_mode.is_grad_enabled
 
 def check_inplace(t: Tensor, name: str) -> None:
     """torch's refusals for in-place changes of leaves (and their views) that require grad."""
+    vc = t._vc
+    if vc is not None and vc.inference and not grad_mode.is_inference_mode_enabled():
+        from ..autograd.inference import INPLACE_ERROR
+
+        raise RuntimeError(INPLACE_ERROR)
     if not _grad_enabled():
         return
     if t._base is not None and getattr(t, "_view_no_grad", False) and t._base._requires_grad:
@@ -172,17 +177,55 @@ _DIRECT = {
 }
 
 
+def _root(data):
+    base = data.base
+    return data if base is None else base
+
+
+def dense(data) -> bool:
+    # torch only compares memory ranges of non-overlapping dense tensors (else "too hard")
+    flags = data.flags
+    return flags.c_contiguous or flags.f_contiguous
+
+
+def check_no_partial_overlap(self: Tensor, others) -> None:
+    """torch refuses an in-place op whose input overlaps the written tensor in part (exactly
+    the same elements, e.g. ``x.add_(x)``, is fine)."""
+    data = self._data
+    root = _root(data)
+    for other in others:
+        if other.__class__ is not Tensor and not isinstance(other, Tensor):
+            continue
+        source = other._data
+        if source is data or _root(source) is not root or not (dense(data) and dense(source)):
+            continue
+        same = (
+            source.__array_interface__["data"][0] == data.__array_interface__["data"][0]
+            and source.shape == data.shape
+            and source.strides == data.strides
+        )
+        if not same and xp.may_share_memory(data, source):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation."
+            )
+
+
 def inplace_variant(op, name: str):
     """Build ``Tensor.<name>`` (e.g. ``add_``) from the functional ``op``."""
     direct = _DIRECT.get(name)
 
     def method(self, *args, **kwargs):
+        if args:
+            check_no_partial_overlap(self, args)
         if (
             direct is not None
             and len(args) == 1
             and (not _grad_enabled() or (not self._requires_grad and self._base is None))
             and set(kwargs) <= {"alpha"}
             and kwargs.get("alpha", 1).__class__ in (int, float)  # bool alphas raise
+            and (self._vc is None or not self._vc.inference)  # check_inplace refuses those
             and _direct_update(self, args[0], direct[1](kwargs), direct[0])
         ):
             self._bump_version()

@@ -223,11 +223,27 @@ def _div_rounding(input, other, rounding_mode):
     )
 
 
+# torch's div.Tensor_mode with rounding_mode=None given explicitly: true division, DivBackward2
+_div_mode_none = defop(
+    name="div_mode_none",
+    node="DivBackward2",
+    promote="float",
+    scalars=("input", "other"),
+    params=("input", "other"),
+    input=lambda grad, other: grad / other,
+    other=_div_other,
+)(xp.true_divide)
+
+_NOT_GIVEN = object()
+
+
 @export(inplace=True)
-def div(input, other, *, rounding_mode=None) -> Tensor:
+def div(input, other, *, rounding_mode=_NOT_GIVEN) -> Tensor:
     """True division (integers give floats); ``rounding_mode`` 'trunc' or 'floor'."""
-    if rounding_mode is None:
+    if rounding_mode is _NOT_GIVEN:
         return _true_divide(input, other)
+    if rounding_mode is None:
+        return _div_mode_none(input, other)
     return _div_rounding(input, other, rounding_mode)
 
 
@@ -235,15 +251,30 @@ divide = export(div, name="divide", inplace=True)
 true_divide = export(_true_divide, name="true_divide", inplace=True)
 
 
+def _no_derivative(grad):
+    raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+# torch records floor_divide (and ``//``) with a NotImplemented node: backward raises
 @export(inplace=True)
-def floor_divide(input, other) -> Tensor:
-    return _div_rounding(input, other, "floor")
+@defop(
+    node="NotImplemented",
+    promote="same",
+    scalars=("input", "other"),
+    input=_no_derivative,
+    other=_no_derivative,
+)
+def floor_divide(input, other):
+    if xp.result_type(input, other) == xp.bool_:
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _no_integer_zero_division(input, other)
+    return xp.floor_divide(input, other)
 
 
 @defop(
     name="remainder",
     promote="same",
-    scalars=("other",),
+    scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad, input, other: -grad * (input / other).floor(),
 )
@@ -589,6 +620,15 @@ def _clamp_check(min, max):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
 
 
+def _with_scalars(out, input, *bounds):
+    # torch's promotion: an int tensor clamped by a float bound becomes the default float dtype
+    d = _dtypes.from_numpy_dtype(input.dtype)
+    for b in bounds:
+        if b is not None:
+            d = _dtypes._combine(d, _dtypes.scalar_dtype(b))
+    return out.astype(d.np, copy=False)
+
+
 @defop(name="clamp_scalar", node="ClampBackward1", input=_clamp_grad)
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
@@ -597,13 +637,7 @@ def _clamp_scalar(input, min, max):
         out = xp.maximum(out, min)
     if max is not None:
         out = xp.minimum(out, max)
-    return out.astype(_scalar_result(input, min, max), copy=False)
-
-
-def _scalar_result(input, *numbers):
-    # torch's promotion of an array with numbers: a float bound makes an int tensor the
-    # default float dtype (NumPy would pick float64)
-    return _dtypes.result_type(Tensor._make(input), *numbers).np
+    return _with_scalars(out, input, min, max)
 
 
 @defop(
@@ -641,7 +675,7 @@ clip = export(clamp, name="clip", inplace=True)
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
 )
 def _clamp_min_scalar(input, min):
-    return xp.maximum(input, min).astype(_scalar_result(input, min), copy=False)
+    return _with_scalars(xp.maximum(input, min), input, min)
 
 
 @defop(
@@ -650,7 +684,7 @@ def _clamp_min_scalar(input, min):
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
 )
 def _clamp_max_scalar(input, max):
-    return xp.minimum(input, max).astype(_scalar_result(input, max), copy=False)
+    return _with_scalars(xp.minimum(input, max), input, max)
 
 
 @export(inplace=True)
@@ -793,9 +827,9 @@ def _integers_only(kernel: str, *arrays) -> None:
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
 
 
-def _bitwise(name, ufunc):
+def _bitwise(name, ufunc, kernel=None):
     def forward(input, other):
-        _integers_only(name, input, other)
+        _integers_only(kernel or name, input, other)
         return ufunc(input, other)
 
     return export(defop(name=name, promote="same", scalars=("other",))(forward), inplace=True)

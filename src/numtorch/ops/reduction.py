@@ -19,12 +19,25 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     if dim is None:
         return None
     if isinstance(dim, (int, xp.integer)):
-        return (_wrap_dim(int(dim), ndim),)
+        d = _wrap_dim(int(dim), ndim)
+        return (d,) if ndim else None
     dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
     if len(set(dims)) != len(dims):
         repeated = next(d for d in dims if dims.count(d) > 1)
         raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    if ndim == 0:  # a 0-d tensor accepts dim 0 or -1, which reduce nothing
+        return None
     return tuple(sorted(dims)) if dims else None
+
+
+_UNSET = object()  # an argument not passed: torch's overloads tell it apart from None
+
+
+def _invalid(name: str, given: str) -> TypeError:
+    return TypeError(
+        f"{name}() received an invalid combination of arguments - got ({given}), but expected "
+        f"one of the overloads taking ``dim``"
+    )
 
 
 def _restore(grad, dims, ndim: int, keepdim: bool):
@@ -76,12 +89,16 @@ def _sum_dim(input, dim, keepdim=False, dtype=None):
 
 
 @export
-def sum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Sum of all elements, or over ``dim`` (int or tuple), keeping it if ``keepdim``."""
-    dims = reduce_dims(dim, input.ndim)
-    if dims is None and dim is None:
+    if dim is _UNSET:
+        if keepdim is not _UNSET:
+            raise _invalid("sum", "keepdim=bool")
         return _sum_all(input, dtype)
-    return _sum_dim(input, dims, keepdim, dtype)
+    keepdim = False if keepdim is _UNSET else keepdim
+    if dim is None:  # the dim overload given None: all dims (SumBackward1)
+        return _sum_dim(input, None, keepdim, dtype)
+    return _sum_dim(input, reduce_dims(dim, input.ndim), keepdim, dtype)
 
 
 def _check_float(input, name):
@@ -115,15 +132,19 @@ def _mean_dim(input, dim, keepdim=False, dtype=None):
 
 
 @export
-def mean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Arithmetic mean (floating inputs only, as in torch)."""
+    if dim is _UNSET and keepdim is not _UNSET:
+        raise _invalid("mean", "keepdim=bool")
+    keepdim = False if keepdim is _UNSET else keepdim
     if dtype is not None:
         input = input.to(dtype)
     _check_float(input, "mean")
-    dims = reduce_dims(dim, input.ndim)
-    if dims is None and dim is None:
+    if dim is _UNSET:
         return _mean_all(input)
-    return _mean_dim(input, dims, keepdim)
+    if dim is None:  # the dim overload given None: all dims (MeanBackward1)
+        return _mean_dim(input, None, keepdim)
+    return _mean_dim(input, reduce_dims(dim, input.ndim), keepdim)
 
 
 @export
@@ -198,9 +219,12 @@ def _prod_dim(input, dim, keepdim=False, dtype=None):
 
 
 @export
-def prod(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+def prod(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Product of all elements, or along one ``dim``."""
-    if dim is None:
+    if dim is None or (dim is _UNSET and keepdim is not _UNSET):
+        raise _invalid("prod", "dim=NoneType" if dim is None else "keepdim=bool")
+    keepdim = False if keepdim is _UNSET else keepdim
+    if dim is _UNSET:
         return _prod_all(input, dtype)
     return _prod_dim(input, _wrap_dim(dim, input.ndim), keepdim, dtype)
 
@@ -258,6 +282,8 @@ def _correction(unbiased, correction):
 def _moment_args(input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):  # legacy var(input, unbiased)
         dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise _invalid(name, "unbiased=bool, correction=Number")
     if input._data.dtype.kind not in "fc":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
@@ -275,14 +301,56 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Te
     return _std(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std"))
 
 
+def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_root):
+    # one node for both outputs, as torch's VarMeanBackward0 / StdMeanBackward0
+    g_moment, g_mean = grads
+    total = None
+    if g_moment is not None:
+        total = (
+            _std_backward(g_moment, input, result0, dim, correction, keepdim)
+            if take_root
+            else _var_backward(g_moment, input, dim, correction, keepdim)
+        )
+    if g_mean is not None:
+        part = _expand_back(g_mean, input.shape, dim, keepdim) / _count(input.shape, dim)
+        total = part if total is None else total + part
+    return total
+
+
+@defop(
+    name="var_mean",
+    outputs=2,
+    input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
+        grads, input, result0, dim, correction, keepdim, False
+    ),
+)
+def _var_mean(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, False), xp.mean(
+        input, axis=dim, keepdims=keepdim
+    )
+
+
+@defop(
+    name="std_mean",
+    outputs=2,
+    input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
+        grads, input, result0, dim, correction, keepdim, True
+    ),
+)
+def _std_mean(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, True), xp.mean(
+        input, axis=dim, keepdims=keepdim
+    )
+
+
 @export
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+    return _var_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "var_mean"))
 
 
 @export
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+    return _std_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std_mean"))
 
 
 # -- max and min -----------------------------------------------------------------------------
@@ -322,9 +390,29 @@ def _evenly_distribute(grad, input, result, dims, keepdim):
 
 
 def _select_backward(grad, input_shape, dim, indices, keepdim):
+    if not input_shape:  # a 0-d input is its own max along dim 0
+        return grad
     g = grad if keepdim else grad.unsqueeze(dim)
     i = indices if keepdim else indices.unsqueeze(dim)
     return zeros(input_shape, dtype=grad.dtype).scatter(dim, i, g)
+
+
+def _check_nonempty(name, input, dims):
+    if input.size:
+        return
+    if dims is None:
+        error = RuntimeError if name in ("max", "min", "amax", "amin") else IndexError
+        raise error(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+            + (
+                " Specify the reduction dim with the 'dim' argument."
+                if error is RuntimeError
+                else ""
+            )
+        )
+    for d in dims:
+        if input.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def _extreme(name, all_fn, arg_fn):
@@ -355,20 +443,24 @@ def _extreme(name, all_fn, arg_fn):
         ),
     )
     def reduce_dim(input, dim, keepdim=False):
-        if input.shape[dim] == 0 if input.ndim else False:
-            raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+        if input.ndim == 0:
+            return input.copy(), xp.zeros((), xp.int64)
+        _check_nonempty(name, input, (dim,))
         indices = arg_fn(input, axis=dim, keepdims=True)
         values = xp.take_along_axis(input, indices, dim)
         if not keepdim:
             values, indices = values.squeeze(dim), indices.squeeze(dim)
         return values, indices.astype(xp.int64)
 
-    def public(input, dim=None, keepdim=False, *, out=None):
+    def public(input, dim=_UNSET, keepdim=_UNSET, *, out=None):
         if isinstance(dim, Tensor):
             from .pointwise import maximum, minimum
 
             return (maximum if name == "max" else minimum)(input, dim)
-        if dim is None:
+        if dim is None or (dim is _UNSET and keepdim is not _UNSET):
+            raise _invalid(name, "dim=NoneType" if dim is None else "keepdim=bool")
+        keepdim = False if keepdim is _UNSET else keepdim
+        if dim is _UNSET:
             return reduce_all(input)
         return reduce_dim(input, _wrap_dim(dim, input.ndim), keepdim)
 
@@ -392,6 +484,7 @@ def _amax_amin(name, fn):
         ),
     )
     def reduce(input, dim, keepdim):
+        _check_nonempty(name, input, dim)
         return fn(input, axis=dim, keepdims=keepdim)
 
     def public(input, dim=(), keepdim=False) -> Tensor:
@@ -415,21 +508,10 @@ amax = _amax_amin("amax", xp.amax)
 amin = _amax_amin("amin", xp.amin)
 
 
-def _check_nonempty(name, data, dim):
-    if dim is None:
-        raise IndexError(
-            f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
-        )
-    dim = _wrap_dim(dim, data.ndim)
-    if data.ndim and data.shape[dim] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
-
-
 def _arg(name, fn):
     def public(input, dim=None, keepdim=False) -> Tensor:
         data = input._data
-        if data.size == 0:
-            _check_nonempty(name, data, dim)
+        _check_nonempty(name, data, None if dim is None else (_wrap_dim(dim, data.ndim),))
         if dim is None:
             out = fn(data.reshape(-1))
             if keepdim:
@@ -456,7 +538,11 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 # -- logsumexp (softmax and log_softmax live in softmax.py) ------------------------------
 def _stable_max(input, dims):
-    m = xp.max(input, axis=dims, keepdims=True) if input.size else xp.zeros((1,) * input.ndim)
+    m = (
+        xp.max(input, axis=dims, keepdims=True)
+        if input.size
+        else xp.zeros((1,) * input.ndim, input.dtype)
+    )
     return xp.where(xp.isfinite(m), m, 0)
 
 
@@ -550,7 +636,10 @@ def dist(input, other, p=2) -> Tensor:
 # -- cumulative ops and sorting --------------------------------------------------------------
 @defop(name="cumsum", input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim))
 def _cumsum(input, dim):
-    return xp.cumsum(input, axis=dim, dtype=xp.int64 if input.dtype.kind in "biu" else None)
+    dtype = xp.int64 if input.dtype.kind in "biu" else None
+    if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
+        return input.astype(dtype or input.dtype)
+    return xp.cumsum(input, axis=dim, dtype=dtype)
 
 
 @export(inplace=True)
@@ -561,6 +650,8 @@ def cumsum(input, dim, *, dtype=None) -> Tensor:
 
 
 def _sort_backward(grad, input_shape, dim, result1):
+    if not input_shape:  # a 0-d input sorts to itself
+        return grad
     return zeros(input_shape, dtype=grad.dtype).scatter(dim, result1, grad)
 
 
@@ -575,6 +666,8 @@ _topk_type = return_type("topk")
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _sort(input, dim, descending):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
     idx = _order(input, dim, descending)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
 
@@ -610,6 +703,8 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
 )
 def _topk(input, k, dim, largest, sorted):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
     order = _order(input, dim, largest)
     idx = xp.take(order, xp.arange(k), axis=dim)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)

@@ -223,7 +223,7 @@ moveaxis = export(movedim, name="moveaxis")
 
 @defop(name="transpose", view=True, input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
 def _transpose(input, dim0, dim1):
-    return xp.swapaxes(input, dim0, dim1)
+    return xp.swapaxes(input, dim0, dim1) if input.ndim else input.view()
 
 
 @export
@@ -381,6 +381,8 @@ def sum_to_size(input, *size) -> Tensor:
         expandable = False
     if not expandable:
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if not size:  # as torch's sum_to: a full sum (SumBackward0)
+        return input.sum()
     dims = tuple(range(lead)) + tuple(
         lead + i for i, s in enumerate(size) if s == 1 and shape[lead + i] != 1
     )
@@ -539,6 +541,9 @@ def _check_cat(tensors, name):
 def cat(tensors, dim=0) -> Tensor:
     """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
     _check_cat(tensors, "torch.cat")
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     dt = _dtypes.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
     ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
     keep = tuple(t._data.shape != (0,) or ref._data.shape == (0,) for t in tensors)
@@ -594,7 +599,7 @@ def _join_grads(grads, input_shape, dim, sizes):
     return cat(parts, dim)
 
 
-def _section_sizes(length, split_size):
+def _section_sizes(length, split_size, dim=0):
     if isinstance(split_size, int):
         if split_size == 0 and length:
             raise RuntimeError(
@@ -612,7 +617,7 @@ def _section_sizes(length, split_size):
     if sum(sizes) != length:
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {length} (input tensor's "
-            f"size at dimension), but got split_sizes={sizes}"
+            f"size at dimension {dim}), but got split_sizes={sizes}"
         )
     return sizes
 
@@ -626,7 +631,7 @@ def _section_sizes(length, split_size):
     ),
 )
 def _split(input, split_size, dim):
-    sizes = _section_sizes(input.shape[dim], split_size)
+    sizes = _section_sizes(input.shape[dim], split_size, dim)
     edges = list(xp.cumsum(sizes)[:-1])
     return xp.split(input, edges, axis=dim)
 
@@ -641,7 +646,7 @@ def _split(input, split_size, dim):
     ),
 )
 def _split_with_sizes(input, split_size, dim):
-    sizes = _section_sizes(input.shape[dim], split_size)
+    sizes = _section_sizes(input.shape[dim], split_size, dim)
     edges = list(xp.cumsum(sizes)[:-1])
     return xp.split(input, edges, axis=dim)
 
@@ -649,6 +654,8 @@ def _split_with_sizes(input, split_size, dim):
 @export
 def split(input, split_size_or_sections, dim=0):
     """Split into chunks of a size (int) or of given sizes (list) along ``dim``."""
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, input.ndim)
     if isinstance(split_size_or_sections, int):
         return _split(input, split_size_or_sections, dim)
@@ -660,9 +667,13 @@ def chunk(input, chunks, dim=0):
     """Split into ``chunks`` nearly equal pieces (the last may be smaller)."""
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     dim = _wrap_dim(dim, input.ndim)
     n = input.shape[dim]
-    return _split(input, max(-(-n // chunks), 1) if n else 1, dim)
+    if n == 0:  # torch gives ``chunks`` empty pieces
+        return _split_with_sizes(input, (0,) * chunks, dim)
+    return _split(input, -(-n // chunks), dim)
 
 
 @defop(
@@ -696,7 +707,7 @@ def unbind(input, dim=0):
 
 @defop(name="flip", input=lambda grad, dims: grad.flip(dims))
 def _flip(input, dims):
-    return xp.flip(input, dims).copy()
+    return xp.flip(input, dims).copy() if input.ndim else input.copy()
 
 
 @export

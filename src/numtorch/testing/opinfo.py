@@ -138,6 +138,12 @@ BINARY = [
     _binary("sub_alpha", lambda t, a, b: t.sub(a, b, alpha=0.5), lambda a, b: a - 0.5 * b),
     _binary("mul", lambda t, a, b: t.mul(a, b), np.multiply),
     _binary("div", lambda t, a, b: t.div(a, b), np.divide, make_b=_away),
+    _binary(
+        "div_mode_none",
+        lambda t, a, b: t.div(a, b, rounding_mode=None),
+        np.divide,
+        make_b=_away,
+    ),
     _binary("maximum", lambda t, a, b: t.maximum(a, b), np.maximum, make_a=_distinct, scalar=False),
     _binary("minimum", lambda t, a, b: t.minimum(a, b), np.minimum, make_a=_distinct, scalar=False),
     _binary("pow_tensor", lambda t, a, b: t.pow(a, b), np.power, make_a=_pos),
@@ -261,6 +267,24 @@ REDUCTIONS = [
         lambda t, x, **k: t.std(x, **k),
         _reduction_samples(({}, {"dim": 1}, {"dim": 2, "correction": 0})),
         lambda x, dim=None, correction=1: np.std(x, axis=dim, ddof=correction),
+    ),
+    # both outputs of the fused nodes, combined so one sample checks both gradients
+    OpInfo(
+        "var_mean",
+        lambda t, x, **k: (lambda r: r[0] * 2 + r[1])(t.var_mean(x, **k)),
+        _reduction_samples(({}, {"dim": 1}, {"dim": (0, 2), "correction": 0, "keepdim": True})),
+        lambda x, dim=None, correction=1, keepdim=False: (
+            np.var(x, axis=dim, ddof=correction, keepdims=keepdim) * 2
+            + np.mean(x, axis=dim, keepdims=keepdim)
+        ),
+    ),
+    OpInfo(
+        "std_mean",
+        lambda t, x, **k: (lambda r: r[0] * 2 + r[1])(t.std_mean(x, **k)),
+        _reduction_samples(({}, {"dim": 1}, {"dim": 2, "correction": 0})),
+        lambda x, dim=None, correction=1: (
+            np.std(x, axis=dim, ddof=correction) * 2 + np.mean(x, axis=dim)
+        ),
     ),
     OpInfo("max_all", lambda t, x: t.max(x), lambda rng: [Sample((_distinct(rng, 2, 3),))], np.max),
     OpInfo(
@@ -807,6 +831,13 @@ INPLACE = [
         _mul_through_view,
         lambda rng: [Sample((_n(rng, 3, 2), _n(rng, 2)))],
         None,
+    ),
+    OpInfo(
+        "floor_divide",
+        lambda t, x: t.floor_divide(x.detach(), 0.7),
+        _shapes_unary(_off_integers),
+        lambda x: np.floor_divide(x, 0.7),
+        grad=False,
     ),
     OpInfo(
         "div_floor",
