@@ -5,12 +5,25 @@ from __future__ import annotations
 
 import math
 
-from ..._dtypes import finfo
+from ..._dtypes import finfo, float16, float32
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.nn import normalization as N
 from .padding import pad
 from .pooling import avg_pool2d, avg_pool3d
+
+
+def _check_dtypes(kernel: str, input: Tensor, *params) -> None:
+    """torch's CPU norm kernels: a floating input, and parameters all of the input's dtype
+    (float32 parameters are also allowed with a float16 input)."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_name}'")
+    dtypes = {p.dtype for p in params if p is not None}
+    if not dtypes or dtypes == {input.dtype}:
+        return
+    if input.dtype == float16 and dtypes == {float32}:
+        return
+    raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
 def _check_running(name, stat, channels):
@@ -47,6 +60,7 @@ def batch_norm(
             )
     elif running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    _check_dtypes("batch_norm", input, running_mean, running_var, weight, bias)
     channels = input.shape[1]
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)
@@ -81,6 +95,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
             f"[*, {expected}], but got input of size{list(input.shape)}"
         )
+    _check_dtypes("LayerNormKernelImpl", input, weight, bias)
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and tuple(t.shape) != normalized_shape:
             raise RuntimeError(
@@ -109,6 +124,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
                 f"input, but got {name} of shape {list(t.shape)} and input of shape "
                 f"{list(input.shape)}"
             )
+    _check_dtypes("GroupNormKernelImpl", input, weight, bias)
     hxw = input.numel() // max(n * c, 1)
     return N.native_group_norm_op(input, weight, bias, n, c, hxw, num_groups, eps)[0]
 

@@ -75,6 +75,43 @@ class Sequential(Module):
             out.append(module)
         return out
 
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def _check_factor(self, other) -> None:
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other):
+        # the same module objects repeated, not copies (as torch)
+        self._check_factor(other)
+        out = Sequential()
+        for module in list(self) * other:
+            out.add_module(str(len(out)), module)
+        return out
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __imul__(self, other):
+        self._check_factor(other)
+        for module in list(self) * (other - 1):
+            self.add_module(str(len(self)), module)
+        return self
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
     def append(self, module):
         self.add_module(str(len(self)), module)
         return self

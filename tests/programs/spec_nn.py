@@ -1,0 +1,678 @@
+# forward pre-hooks and hooks with kwargs, prepend and always_call
+calls = []
+lin = nn.Linear(2, 2)
+with torch.no_grad():
+    lin.weight.copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    lin.bias.fill_(0.5)
+
+
+def pre(m, args):
+    calls.append("pre")
+    return (args[0] * 2,)
+
+
+def pre_first(m, args):
+    calls.append("pre_first")
+
+
+def post(m, args, output):
+    calls.append("post")
+    return output + 1
+
+
+h1 = lin.register_forward_pre_hook(pre)
+h2 = lin.register_forward_pre_hook(pre_first, prepend=True)
+h3 = lin.register_forward_hook(post)
+x = torch.ones(1, 2)
+out(lin(x), calls)
+h1.remove()
+h2.remove()
+h3.remove()
+out(lin(x))
+
+
+def pre_kw(m, args, kwargs):
+    calls.append(("kw", sorted(kwargs)))
+    return args, kwargs
+
+
+def post_kw(m, args, kwargs, output):
+    calls.append(("post_kw", len(args)))
+    return output * 3
+
+
+lin.register_forward_pre_hook(pre_kw, with_kwargs=True)
+lin.register_forward_hook(post_kw, with_kwargs=True)
+out(lin(input=x), calls)
+# ---
+# forward hook always_call runs when forward raises
+seen = []
+
+
+class Boom(nn.Module):
+    def forward(self, x):
+        raise ValueError("boom")
+
+
+b = Boom()
+b.register_forward_hook(lambda m, a, o: seen.append("normal"))
+b.register_forward_hook(lambda m, a, o: seen.append("always"), always_call=True)
+err(lambda: b(torch.ones(1)))
+out(seen)
+# ---
+# pre-hook returning a non-tuple wraps it
+lin = nn.Identity()
+lin.register_forward_pre_hook(lambda m, a: a[0] + 1)
+out(lin(torch.zeros(2)))
+# ---
+# full backward hooks and backward pre-hooks
+lin = nn.Linear(2, 1)
+with torch.no_grad():
+    lin.weight.copy_(torch.tensor([[2.0, -1.0]]))
+    lin.bias.zero_()
+rec = []
+
+
+def bhook(m, gin, gout):
+    rec.append(("b", [g.shape if g is not None else None for g in gin], gout[0].shape))
+    return (gin[0] * 10,)
+
+
+def bpre(m, gout):
+    rec.append(("pre", gout[0].shape))
+    return (gout[0] * 2,)
+
+
+lin.register_full_backward_hook(bhook)
+lin.register_full_backward_pre_hook(bpre)
+x = torch.tensor([[1.0, 2.0]], requires_grad=True)
+y = lin(x)
+out(y.grad_fn.name())
+y.sum().backward()
+out(x.grad, lin.weight.grad, rec)
+# ---
+# state_dict prefix, keep_vars and order
+m = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+sd = m.state_dict(prefix="model.")
+out(list(sd.keys()))
+out([type(v).__name__ for v in m.state_dict(keep_vars=True).values()])
+out([v.requires_grad for v in m.state_dict().values()])
+out([v.requires_grad for v in m.state_dict(keep_vars=True).values()])
+# ---
+# load_state_dict strict error message
+m = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+sd = m.state_dict()
+sd["2.weight"] = torch.ones(1)
+del sd["0.bias"]
+try:
+    m.load_state_dict(sd)
+except RuntimeError as e:
+    print(e)
+sd = m.state_dict()
+sd["1.weight"] = torch.ones(3, 3)
+try:
+    m.load_state_dict(sd)
+except RuntimeError as e:
+    print(e)
+r = m.load_state_dict(m.state_dict())
+print(r)
+out(r.missing_keys, r.unexpected_keys)
+# ---
+# load_state_dict assign keeps the given tensors
+m = nn.Linear(2, 2)
+w = torch.full((2, 2), 3.0)
+b = torch.zeros(2)
+m.load_state_dict({"weight": w, "bias": b}, assign=True)
+out(m.weight, type(m.weight).__name__, m.weight.requires_grad)
+m2 = nn.Linear(2, 2)
+m2.load_state_dict({"weight": w, "bias": b})
+out(m2.weight.data_ptr() == w.data_ptr(), m2.weight)
+# ---
+# load_state_dict with non-tensor and dtype cast
+m = nn.Linear(2, 1).double()
+m.load_state_dict({"weight": torch.ones(1, 2), "bias": torch.zeros(1)})
+out(m.weight, m.bias)
+err(lambda: m.load_state_dict({"weight": [1.0, 2.0], "bias": torch.zeros(1)}))
+err(lambda: m.load_state_dict([1, 2]))
+# ---
+# non-persistent buffers and register_buffer errors
+m = nn.Module()
+m.register_buffer("a", torch.ones(2))
+m.register_buffer("b", torch.zeros(1), persistent=False)
+m.register_buffer("c", None)
+out(list(m.state_dict().keys()), [n for n, _ in m.named_buffers()])
+err(lambda: m.register_buffer("a.b", torch.ones(1)))
+err(lambda: m.register_buffer("", torch.ones(1)))
+err(lambda: m.register_buffer("d", [1, 2]))
+err(lambda: m.register_buffer(3, torch.ones(1)))
+m.p = nn.Parameter(torch.ones(1))
+err(lambda: m.register_buffer("p", torch.ones(1)))
+err(lambda: m.register_parameter("a", nn.Parameter(torch.ones(1))))
+err(lambda: m.register_parameter("q", torch.ones(1)))
+m.register_parameter("r", None)
+out([n for n, _ in m.named_parameters()], m.r)
+# ---
+# to(dtype) with buffers, double/half/float
+bn = nn.BatchNorm1d(2)
+bn.to(torch.float64)
+out(bn.weight.dtype, bn.running_mean.dtype, bn.num_batches_tracked.dtype)
+bn.half()
+out(bn.weight.dtype, bn.running_var.dtype, bn.num_batches_tracked.dtype)
+bn.float()
+out(bn.weight.dtype)
+err(lambda: bn.to(torch.int64))
+r = bn.to("cpu")
+out(r is bn)
+bn.to(torch.float64)
+out(bn.weight.dtype, type(bn.weight).__name__, bn.weight.is_leaf, bn.weight.requires_grad)
+bn.type(torch.float32)
+out(bn.weight.dtype, bn.num_batches_tracked.dtype)
+# ---
+# apply order and return value
+order = []
+m = nn.Sequential(nn.Linear(1, 1), nn.Sequential(nn.ReLU(), nn.Tanh()))
+r = m.apply(lambda mod: order.append(type(mod).__name__))
+out(order, r is m)
+
+
+def init(mod):
+    if isinstance(mod, nn.Linear):
+        nn.init.constant_(mod.weight, 0.25)
+        nn.init.zeros_(mod.bias)
+
+
+m.apply(init)
+out(m(torch.ones(1, 1)))
+# ---
+# named_modules with duplicates and remove_duplicate
+shared = nn.Linear(1, 1)
+m = nn.Sequential(shared, nn.ReLU(), shared)
+out([n for n, _ in m.named_modules()])
+out([n for n, _ in m.named_modules(remove_duplicate=False)])
+out([n for n, _ in m.named_modules(prefix="root")])
+out([n for n, _ in m.named_parameters()])
+out([n for n, _ in m.named_parameters(remove_duplicate=False)])
+out(len(list(m.parameters())), len(list(m.modules())), len(list(m.children())))
+out([n for n, _ in m.named_children()])
+out([n for n, _ in m.named_parameters(prefix="x", recurse=False)])
+out([n for n, _ in m[0].named_parameters(prefix="x")])
+# ---
+# __setattr__ and __delattr__ for params, buffers and modules
+m = nn.Module()
+m.w = nn.Parameter(torch.ones(2))
+m.register_buffer("buf", torch.zeros(2))
+m.sub = nn.Linear(1, 1)
+out([n for n, _ in m.named_parameters()], [n for n, _ in m.named_buffers()])
+m.buf = torch.ones(3)
+out(m.buf, [n for n, _ in m.named_buffers()])
+err(lambda: setattr(m, "buf", 5))
+err(lambda: setattr(m, "w", torch.ones(2)))
+m.w = None
+out([n for n, _ in m.named_parameters()], m.w)
+m.w = nn.Parameter(torch.zeros(1))
+err(lambda: setattr(m, "sub", torch.ones(1)))
+m.sub = None
+out([n for n, _ in m.named_modules()], m.sub)
+del m.buf
+out([n for n, _ in m.named_buffers()], hasattr(m, "buf"))
+del m.w
+out([n for n, _ in m.named_parameters()])
+err(lambda: m.nothing)
+err(lambda: delattr(m, "nothing"))
+m.x = 3
+out(m.x, "x" in m.__dict__)
+# ---
+# add_module / register_module errors
+m = nn.Module()
+m.add_module("a", nn.ReLU())
+m.register_module("b", nn.Tanh())
+m.add_module("c", None)
+out([n for n, _ in m.named_children()], m.c)
+err(lambda: m.add_module("d.e", nn.ReLU()))
+err(lambda: m.add_module("", nn.ReLU()))
+err(lambda: m.add_module("f", 3))
+err(lambda: m.add_module(1, nn.ReLU()))
+m.z = 1
+err(lambda: m.add_module("z", nn.ReLU()))
+print(m.get_submodule("a"))
+err(lambda: m.get_submodule("nope"))
+# ---
+# get_parameter / get_buffer
+m = nn.Sequential(nn.BatchNorm1d(2))
+out(m.get_parameter("0.weight").shape, m.get_buffer("0.running_mean").shape)
+err(lambda: m.get_parameter("0.running_mean"))
+err(lambda: m.get_buffer("0.weight"))
+err(lambda: m.get_parameter("1.weight"))
+# ---
+# train/eval/training and requires_grad_
+m = nn.Sequential(nn.Dropout(), nn.Sequential(nn.BatchNorm1d(1)))
+out(m.training, m[1][0].training)
+r = m.eval()
+out(r is m, m.training, m[1][0].training)
+m.train(False)
+out(m[0].training)
+m.train()
+out(m[1][0].training)
+err(lambda: m.train("yes"))
+m.requires_grad_(False)
+out([p.requires_grad for p in m.parameters()])
+out(m.requires_grad_() is m, [p.requires_grad for p in m.parameters()])
+# ---
+# zero_grad set_to_none
+lin = nn.Linear(2, 1)
+lin(torch.ones(1, 2)).sum().backward()
+lin.zero_grad(set_to_none=False)
+out(lin.weight.grad, lin.bias.grad)
+lin.zero_grad()
+out(lin.weight.grad is None, lin.bias.grad is None)
+lin.zero_grad(set_to_none=False)
+out(lin.weight.grad is None)
+# ---
+# module reprs
+print(nn.Linear(3, 4, bias=False))
+print(nn.Conv2d(3, 8, 3, stride=2, padding=1, dilation=2, groups=1, bias=False))
+print(nn.Conv2d(4, 8, (3, 5), padding="same", padding_mode="reflect", groups=2))
+print(nn.Conv1d(2, 4, 3, padding="valid"))
+print(nn.ConvTranspose2d(3, 4, 3, stride=2, output_padding=1))
+print(nn.MaxPool2d(2), nn.MaxPool2d(3, stride=1, padding=1, ceil_mode=True))
+print(nn.AvgPool2d(2), nn.AvgPool2d(3, 2, 1, count_include_pad=False))
+print(nn.AdaptiveAvgPool2d((1, 1)), nn.AdaptiveAvgPool2d(7))
+print(nn.BatchNorm2d(3, momentum=None, affine=False, track_running_stats=False))
+print(nn.LayerNorm([2, 3], elementwise_affine=False), nn.LayerNorm(4, bias=False))
+print(nn.GroupNorm(2, 4), nn.Embedding(10, 3, padding_idx=0), nn.Bilinear(2, 3, 4))
+print(nn.Dropout(0.3, inplace=True), nn.Softmax(), nn.LogSoftmax(1), nn.GELU("tanh"))
+print(nn.SiLU(), nn.Sigmoid(), nn.Tanh(), nn.LeakyReLU(0.2, True), nn.Flatten(0, -1))
+print(nn.MSELoss(), nn.CrossEntropyLoss(label_smoothing=0.1), nn.BCEWithLogitsLoss())
+print(nn.Embedding(5, 2, max_norm=1.0), nn.Identity(3, x=4))
+
+
+# ---
+# extra_repr and nested repr
+class Custom(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(1, 2)
+        self.seq = nn.Sequential(nn.ReLU(), nn.ModuleList([nn.Tanh(), nn.Identity()]))
+        self.d = nn.ModuleDict({"x": nn.Sigmoid()})
+
+    def extra_repr(self):
+        return "k=1\nsecond line"
+
+
+print(Custom())
+print(nn.Sequential())
+print(nn.ModuleList())
+
+
+class Leaf(nn.Module):
+    def extra_repr(self):
+        return "only=1"
+
+
+print(Leaf())
+print(nn.Sequential(Leaf(), Leaf()))
+# ---
+# Sequential slicing, insert, extend, append, pop, del, add, mul
+s = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Sigmoid(), nn.Identity())
+print(s[1:3])
+print(s[::-1])
+out(type(s[1:]).__name__, len(s), [n for n, _ in s[1:].named_children()])
+s.append(nn.GELU())
+s.insert(0, nn.SiLU())
+s.insert(-1, nn.ELU())
+print(s)
+s.extend([nn.Softplus()])
+out(len(s))
+p = s.pop(1)
+print(p, s)
+del s[0]
+del s[-2:]
+print(s)
+err(lambda: s[10])
+err(lambda: s.insert(20, nn.ReLU()))
+err(lambda: s.append(3))
+err(lambda: s.__getitem__("a"))
+s2 = s + nn.Sequential(nn.ReLU())
+print(s2)
+print(s * 2)
+s[0] = nn.Hardtanh()
+print(s)
+out([n for n, _ in s.named_children()])
+# ---
+# Sequential with OrderedDict and iteration
+import collections
+
+s = nn.Sequential(collections.OrderedDict([("fc", nn.Linear(1, 1)), ("act", nn.ReLU())]))
+print(s)
+out([n for n, _ in s.named_children()], list(s.state_dict().keys()))
+print(s[0], s.act)
+out([type(m).__name__ for m in s])
+del s[0]
+out([n for n, _ in s.named_children()])
+err(lambda: nn.Sequential(collections.OrderedDict([("a", 3)])))
+# ---
+# ModuleList operations
+ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+ml.append(nn.Sigmoid())
+ml.extend([nn.Identity(), nn.GELU()])
+ml.insert(1, nn.SiLU())
+print(ml)
+print(ml[1:3], ml[-1])
+del ml[0]
+out([n for n, _ in ml.named_children()])
+ml[0] = nn.ELU()
+out(len(ml), type(ml.pop(0)).__name__, len(ml))
+ml += [nn.ReLU()]
+out(len(ml), [type(m).__name__ for m in ml])
+print(ml + nn.ModuleList([nn.Tanh()]))
+err(lambda: ml[100])
+err(lambda: ml.extend(nn.ReLU()))
+err(lambda: ml.append(5))
+del ml[1:3]
+print(ml)
+err(lambda: ml(torch.ones(1)))
+out(nn.ModuleList().__len__(), bool(nn.ModuleList()))
+# ---
+# ModuleDict operations
+md = nn.ModuleDict({"b": nn.ReLU(), "a": nn.Tanh()})
+print(md)
+out(list(md.keys()), [type(v).__name__ for v in md.values()], "a" in md, len(md))
+md["c"] = nn.Sigmoid()
+md.update({"d": nn.Identity()})
+md.update([("e", nn.GELU())])
+out(list(md))
+print(type(md.pop("a")).__name__)
+del md["b"]
+out([k for k, _ in md.items()], [n for n, _ in md.named_children()])
+err(lambda: md["zz"])
+err(lambda: md.update(3))
+err(lambda: md.__setitem__("x", 4))
+md.clear()
+out(len(md))
+# ---
+# ParameterList and ParameterDict
+pl = nn.ParameterList([nn.Parameter(torch.ones(1)), torch.zeros(2)])
+out([type(p).__name__ for p in pl], [p.requires_grad for p in pl], len(pl))
+print(pl)
+pd = nn.ParameterDict({"a": nn.Parameter(torch.ones(2, 2))})
+pd["b"] = torch.zeros(3)
+print(pd)
+out(list(pd.keys()))
+m = nn.Module()
+m.pl = pl
+out([n for n, _ in m.named_parameters()])
+# ---
+# Parameter semantics
+p = nn.Parameter(torch.ones(2))
+print(p)
+out(p, p.requires_grad, type(p * 2).__name__, isinstance(p, torch.Tensor))
+q = nn.Parameter(torch.ones(2), requires_grad=False)
+print(q)
+out(q.requires_grad)
+e = nn.Parameter()
+out(e.shape, e.requires_grad)
+d = p.detach()
+out(type(d).__name__)
+out(type(p.data).__name__)
+print(repr(nn.Parameter(torch.tensor([1.0, 2.0], dtype=torch.float64))))
+err(lambda: nn.Parameter(torch.tensor([1, 2])))
+out(nn.Parameter(torch.tensor([1, 2]), requires_grad=False).dtype)
+# ---
+# Identity and Flatten / Unflatten
+x = torch.arange(24.0).reshape(2, 3, 4)
+out(nn.Identity(54, unused="x")(x) is x)
+out(
+    nn.Flatten()(x).shape,
+    nn.Flatten(0)(x).shape,
+    nn.Flatten(0, 1)(x).shape,
+    nn.Flatten(-2, -1)(x).shape,
+)
+err(lambda: nn.Flatten()(torch.ones(3)).shape)
+err(lambda: nn.Flatten(2, 1)(x))
+out(nn.Unflatten(1, (3, 1))(x).shape)
+print(nn.Unflatten(1, (3, 1)))
+# ---
+# Sequential multiplication and in-place add
+s = nn.Sequential(nn.ReLU(), nn.Tanh())
+t = s * 2
+out(len(t), t[0] is t[2], [n for n, _ in t.named_children()])
+out(len(3 * s))
+s += nn.Sequential(nn.Sigmoid())
+out(len(s))
+s *= 2
+out(len(s), [n for n, _ in s.named_children()])
+err(lambda: s * 0)
+err(lambda: s * 1.5)
+err(lambda: s + nn.ReLU())
+out("0" in dir(s), "forward" in dir(s))
+# ---
+# Linear and Bilinear shapes and errors
+lin = nn.Linear(3, 2)
+nn.init.constant_(lin.weight, 0.5)
+nn.init.constant_(lin.bias, -1.0)
+x = torch.arange(3.0)
+out(lin(x), lin(x.reshape(1, 1, 3)).shape, lin(torch.ones(0, 3)).shape)
+err(lambda: lin(torch.ones(2, 4)))
+err(lambda: lin(torch.ones(2, 3, dtype=torch.float64)))
+err(lambda: lin(torch.ones(2, 3, dtype=torch.int64)))
+err(lambda: lin(torch.tensor(1.0)))
+out(nn.Linear(0, 2)(torch.ones(1, 0)).shape)
+out(nn.Linear(2, 3, dtype=torch.float64).weight.dtype)
+bl = nn.Bilinear(2, 3, 1)
+nn.init.constant_(bl.weight, 0.1)
+nn.init.constant_(bl.bias, 0.2)
+y = bl(torch.ones(4, 2, requires_grad=True), torch.ones(4, 3))
+out(y, bl(torch.ones(2), torch.ones(3)).shape)
+err(lambda: bl(torch.ones(4, 2), torch.ones(5, 3)))
+err(lambda: bl(torch.ones(4, 3), torch.ones(4, 3)))
+out(bl.weight.shape, bl.in1_features, bl.in2_features, bl.out_features)
+# ---
+# Linear grads and grad_fn names
+lin = nn.Linear(2, 2)
+with torch.no_grad():
+    lin.weight.copy_(torch.tensor([[1.0, -1.0], [0.5, 2.0]]))
+    lin.bias.copy_(torch.tensor([0.1, 0.2]))
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+y = lin(x)
+out(y)
+y.pow(2).sum().backward()
+out(x.grad, lin.weight.grad, lin.bias.grad)
+y1 = lin(torch.tensor([1.0, 2.0]))
+out(y1)
+y3 = lin(torch.ones(2, 3, 2))
+out(y3)
+out(nn.Linear(2, 2, bias=False)(torch.ones(2, 2)).grad_fn.name())
+# ---
+# Conv1d and Conv2d unbatched, groups, dilation, padding modes
+torch.manual_seed(0)
+c = nn.Conv2d(2, 4, 3, padding=1, groups=2, bias=True)
+with torch.no_grad():
+    c.weight.copy_(torch.arange(36.0).reshape(4, 1, 3, 3) / 10)
+    c.bias.copy_(torch.tensor([0.0, 1.0, 2.0, 3.0]))
+x = torch.arange(32.0).reshape(2, 4, 4)
+y = c(x)
+out(y, c(x.unsqueeze(0)).shape)
+err(lambda: c(torch.ones(3, 4, 4)))
+err(lambda: c(torch.ones(4, 4)))
+err(lambda: c(torch.ones(1, 1, 2, 4, 4)))
+err(lambda: c(torch.ones(1, 2, 4, 4, dtype=torch.float64)))
+err(lambda: nn.Conv2d(3, 4, 3, groups=2))
+err(lambda: nn.Conv2d(4, 3, 3, groups=2))
+err(lambda: nn.Conv2d(2, 2, 3, padding="same", stride=2))
+err(lambda: nn.Conv2d(2, 2, 3, padding="full"))
+err(lambda: nn.Conv2d(2, 2, 3, padding_mode="mirror"))
+err(lambda: nn.Conv2d(2, 2, 5)(torch.ones(1, 2, 3, 3)))
+for mode in ["zeros", "reflect", "replicate", "circular"]:
+    cm = nn.Conv2d(1, 1, 3, padding=1, padding_mode=mode, bias=False)
+    nn.init.ones_(cm.weight)
+    out(cm(torch.arange(16.0).reshape(1, 1, 4, 4)))
+cs = nn.Conv2d(1, 1, (2, 3), padding="same", dilation=(2, 1), bias=False)
+nn.init.ones_(cs.weight)
+out(cs(torch.arange(20.0).reshape(1, 1, 4, 5)))
+# ---
+# Conv1d with stride, dilation and gradients
+c = nn.Conv1d(2, 2, 2, stride=2, dilation=2, bias=False)
+with torch.no_grad():
+    c.weight.copy_(torch.tensor([[[1.0, 2.0], [3.0, 4.0]], [[-1.0, 0.0], [0.5, 0.5]]]))
+x = torch.arange(14.0).reshape(1, 2, 7).requires_grad_()
+y = c(x)
+out(y)
+y.sum().backward()
+out(x.grad, c.weight.grad)
+out(c(torch.ones(2, 7)).shape)
+err(lambda: c(torch.ones(2, 2)))
+cs = nn.Conv1d(1, 1, 4, padding="same", bias=False)
+nn.init.ones_(cs.weight)
+out(cs(torch.arange(6.0).reshape(1, 6)))
+# ---
+# ConvTranspose2d output_padding and output_size
+ct = nn.ConvTranspose2d(1, 2, 3, stride=2, padding=1, output_padding=1, bias=False)
+with torch.no_grad():
+    ct.weight.copy_(torch.arange(18.0).reshape(1, 2, 3, 3) / 9)
+x = torch.arange(4.0).reshape(1, 1, 2, 2).requires_grad_()
+y = ct(x)
+out(y)
+y.sum().backward()
+out(x.grad)
+out(ct(torch.ones(1, 2, 2)).shape)
+ct2 = nn.ConvTranspose2d(1, 1, 3, stride=2)
+out(ct2(torch.ones(1, 1, 3, 3), output_size=[8, 8]).shape)
+err(lambda: ct2(torch.ones(1, 1, 3, 3), output_size=[20, 20]))
+err(lambda: nn.ConvTranspose2d(1, 1, 3, stride=2, output_padding=2)(torch.ones(1, 1, 3, 3)))
+out(ct2.weight.shape, nn.ConvTranspose2d(4, 6, 2, groups=2).weight.shape)
+# ---
+# pooling corners
+x = torch.arange(25.0).reshape(1, 1, 5, 5).requires_grad_()
+mp = nn.MaxPool2d(2)
+y = mp(x)
+out(y)
+y.sum().backward()
+out(x.grad)
+out(nn.MaxPool2d(2, ceil_mode=True)(x), nn.MaxPool2d(3, stride=2, padding=1)(x))
+yy, idx = nn.MaxPool2d(2, return_indices=True)(x)
+out(yy, idx)
+out(nn.MaxPool2d(2, dilation=2)(x))
+out(nn.MaxPool2d(2)(torch.arange(16.0).reshape(1, 4, 4)))
+err(lambda: nn.MaxPool2d(2, padding=2)(x))
+err(lambda: nn.MaxPool2d(6)(x))
+out(nn.AvgPool2d(2)(x), nn.AvgPool2d(2, ceil_mode=True)(x))
+out(nn.AvgPool2d(3, 2, 1)(x), nn.AvgPool2d(3, 2, 1, count_include_pad=False)(x))
+out(nn.AvgPool2d(2, divisor_override=1)(x))
+err(lambda: nn.AvgPool2d(2, padding=2)(x))
+out(nn.AdaptiveAvgPool2d((2, 3))(x), nn.AdaptiveAvgPool2d((None, 2))(x).shape)
+out(nn.AdaptiveAvgPool2d(1)(x[0]).shape)
+err(lambda: nn.AdaptiveAvgPool2d(2)(torch.ones(5, 5)))
+z = nn.AdaptiveAvgPool2d(3)(x)
+z.sum().backward()
+out(x.grad)
+out(F.max_pool2d(torch.ones(1, 1, 4, 4, dtype=torch.float64), 2).dtype)
+err(lambda: F.max_pool2d(torch.ones(1, 1, 4, 4, dtype=torch.int64), 2))
+out(F.avg_pool2d(torch.ones(1, 1, 4, 4, dtype=torch.float64), 2).dtype)
+# ---
+# BatchNorm train/eval, momentum None, track_running_stats False
+x = torch.tensor([[1.0, 2.0], [3.0, 6.0], [-1.0, 0.0], [5.0, 1.0]])
+bn = nn.BatchNorm1d(2, momentum=None)
+for _ in range(3):
+    y = bn(x * (1 + bn.num_batches_tracked.item()))
+out(y, bn.running_mean, bn.running_var, bn.num_batches_tracked)
+bn2 = nn.BatchNorm1d(2, track_running_stats=False)
+out(bn2.running_mean, bn2.num_batches_tracked, list(bn2.state_dict().keys()))
+bn2.eval()
+out(bn2(x))
+bn3 = nn.BatchNorm1d(2, affine=False)
+out(bn3.weight, list(bn3.state_dict().keys()), bn3(x))
+bn4 = nn.BatchNorm1d(2, momentum=0.5)
+bn4(x)
+bn4.eval()
+out(bn4(x), bn4.running_mean, bn4.running_var)
+bn4.reset_running_stats()
+out(bn4.running_mean, bn4.running_var, bn4.num_batches_tracked)
+# ---
+# BatchNorm 3-d input, 2d/3d dims, errors
+bn = nn.BatchNorm1d(3)
+x3 = torch.arange(24.0).reshape(2, 3, 4)
+out(bn(x3), bn.running_mean)
+err(lambda: bn(torch.ones(2, 4)))
+err(lambda: bn(torch.ones(3)))
+err(lambda: bn(torch.ones(1, 3, 1)))
+out(bn(torch.ones(1, 3, 2)).shape)
+bn.eval()
+out(bn(torch.ones(1, 3)).shape)
+b2 = nn.BatchNorm2d(2)
+err(lambda: b2(torch.ones(2, 2, 3)))
+err(lambda: b2(torch.ones(1, 2, 1, 1)))
+out(b2(torch.ones(1, 2, 1, 2)).shape)
+b3 = nn.BatchNorm3d(1)
+y = b3(torch.arange(8.0).reshape(1, 1, 2, 2, 2))
+out(y, b3.running_var)
+err(lambda: b3(torch.ones(1, 1, 2, 2)))
+err(lambda: b2(torch.ones(2, 2, 3, 3, dtype=torch.float64)))
+out(b2.num_batches_tracked.dtype, b2.running_mean.requires_grad)
+# ---
+# BatchNorm gradients in train and eval
+bn = nn.BatchNorm1d(2)
+with torch.no_grad():
+    bn.weight.copy_(torch.tensor([2.0, 0.5]))
+    bn.bias.copy_(torch.tensor([0.1, -0.1]))
+x = torch.tensor([[1.0, 2.0], [3.0, 5.0], [0.0, -1.0]], requires_grad=True)
+y = bn(x)
+out(y.grad_fn.name())
+(y * torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).sum().backward()
+out(x.grad, bn.weight.grad, bn.bias.grad)
+bn.eval()
+x.grad = None
+y = bn(x)
+out(y.grad_fn.name())
+y.pow(2).sum().backward()
+out(x.grad)
+# ---
+# functional batch_norm, layer_norm, group_norm
+x = torch.arange(12.0).reshape(2, 3, 2)
+rm, rv = torch.zeros(3), torch.ones(3)
+y = F.batch_norm(x, rm, rv, training=True, momentum=0.3)
+out(y, rm, rv)
+out(F.batch_norm(x, rm, rv, weight=torch.ones(3) * 2))
+out(F.batch_norm(x, None, None, training=True))
+err(lambda: F.batch_norm(x, None, None, training=False))
+out(F.layer_norm(x, (2,)), F.layer_norm(x, [3, 2], weight=torch.ones(3, 2) * 3))
+err(lambda: F.layer_norm(x, (3,)))
+out(F.group_norm(x, 1), F.group_norm(x, 3, weight=torch.ones(3), bias=torch.ones(3)))
+err(lambda: F.group_norm(x, 2))
+# ---
+# LayerNorm and GroupNorm modules
+ln = nn.LayerNorm(3)
+x = torch.tensor([[1.0, 2.0, 4.0], [0.0, 0.0, 0.0]], requires_grad=True)
+y = ln(x)
+out(y, y.grad_fn.name())
+y[:, 0].sum().backward()
+out(x.grad)
+ln2 = nn.LayerNorm([2, 3], eps=0.1, elementwise_affine=False)
+out(ln2(x), ln2.weight, list(ln2.state_dict()))
+ln3 = nn.LayerNorm(3, bias=False)
+out(list(ln3.state_dict()), ln3.normalized_shape)
+err(lambda: ln(torch.ones(2, 4)))
+gn = nn.GroupNorm(2, 4)
+xg = torch.arange(16.0).reshape(2, 4, 2)
+out(gn(xg), nn.GroupNorm(2, 2)(torch.arange(24.0).reshape(4, 2, 3) ** 2))
+err(lambda: nn.GroupNorm(3, 4))
+err(lambda: gn(torch.ones(2, 3, 2)))
+gn2 = nn.GroupNorm(2, 4, affine=False)
+out(gn2.weight, list(gn2.state_dict()), gn(xg).grad_fn.name())
+# ---
+# norm layers refuse mixed and integer dtypes
+x64 = torch.ones(2, 2, 3, dtype=torch.float64)
+err(lambda: nn.BatchNorm1d(2)(x64))
+err(lambda: nn.BatchNorm1d(2).eval()(x64))
+err(lambda: F.batch_norm(x64, None, None, torch.ones(2), training=True))
+err(lambda: nn.LayerNorm(3)(x64))
+err(lambda: nn.GroupNorm(1, 2)(x64))
+err(lambda: nn.InstanceNorm1d(2, affine=True)(x64))
+err(lambda: F.group_norm(torch.ones(2, 2, 3, dtype=torch.int64), 1))
+err(lambda: F.batch_norm(torch.ones(2, 2, dtype=torch.int64), None, None, training=True))
+err(lambda: F.layer_norm(torch.ones(2, 2, dtype=torch.int64), (2,)))
+h = torch.ones(2, 2, 3, dtype=torch.float16)
+out(F.layer_norm(h, (3,), torch.ones(3)).dtype, F.group_norm(h, 1, torch.ones(2)).dtype)
+out(nn.BatchNorm1d(2)(h).dtype)
+err(lambda: F.layer_norm(h, (3,), torch.ones(3, dtype=torch.float64)))
+bn = nn.BatchNorm1d(2).double()
+out(bn(x64).dtype)
