@@ -676,3 +676,199 @@ out(nn.BatchNorm1d(2)(h).dtype)
 err(lambda: F.layer_norm(h, (3,), torch.ones(3, dtype=torch.float64)))
 bn = nn.BatchNorm1d(2).double()
 out(bn(x64).dtype)
+# ---
+# Dropout p=0, p=1, invalid p, eval and no_grad independence
+x = torch.ones(3, 4, requires_grad=True)
+d1 = nn.Dropout(1.0)
+y = d1(x)
+out(y, y.grad_fn.name())
+d0 = nn.Dropout(0.0)
+y0 = d0(x)
+out(y0, y0.grad_fn.name() if y0.grad_fn is not None else None)
+err(lambda: nn.Dropout(1.5))
+err(lambda: nn.Dropout(-0.1))
+err(lambda: F.dropout(x, 2.0))
+d = nn.Dropout(0.5).eval()
+ye = d(x)
+out(ye, ye.requires_grad, ye is x)
+with torch.no_grad():
+    yn = nn.Dropout(0.5)(x)
+out(yn.requires_grad, ((yn == 0) | (yn == 2)).all())
+out(F.dropout(x, 0.5, training=False))
+d2 = nn.Dropout2d(1.0)
+out(d2(torch.ones(2, 3, 2, 2)), d2(torch.ones(3, 2, 2)).shape)
+err(lambda: nn.Dropout2d(1.1))
+out(F.dropout2d(torch.ones(1, 2, 2, 2), 0.0))
+xi = torch.ones(2, 2)
+nn.Dropout(1.0, inplace=True)(xi)
+out(xi)
+err(lambda: nn.Dropout(0.5)(torch.ones(3, dtype=torch.int64)))
+# ---
+# Dropout statistics: scale is 1/(1-p)
+torch.manual_seed(0)
+y = F.dropout(torch.ones(10000), 0.25)
+vals = sorted(set(y.tolist()))
+out(len(vals), [round(v, 4) for v in vals], abs(float((y == 0).float().mean()) - 0.25) < 0.03)
+# ---
+# Embedding padding_idx, max_norm, errors
+e = nn.Embedding(4, 2, padding_idx=1)
+out(e.weight[1])
+with torch.no_grad():
+    e.weight.copy_(torch.arange(8.0).reshape(4, 2))
+idx = torch.tensor([[0, 1], [1, 3]])
+y = e(idx)
+out(y, y.grad_fn.name())
+y.sum().backward()
+out(e.weight.grad)
+err(lambda: e(torch.tensor([4])))
+err(lambda: e(torch.tensor([-1])))
+err(lambda: e(torch.tensor([0.0])))
+out(e(torch.tensor(2)).shape, e(torch.tensor([], dtype=torch.int64)).shape)
+out(e(torch.tensor([1], dtype=torch.int32)))
+e2 = nn.Embedding(3, 2, padding_idx=-1)
+out(e2.padding_idx)
+err(lambda: nn.Embedding(3, 2, padding_idx=3))
+err(lambda: nn.Embedding(3, 2, padding_idx=-4))
+em = nn.Embedding(3, 2, max_norm=1.0)
+with torch.no_grad():
+    em.weight.copy_(torch.tensor([[3.0, 4.0], [0.3, 0.4], [1.0, 0.0]]))
+out(em(torch.tensor([0, 1])))
+out(em.weight)
+pre = nn.Embedding.from_pretrained(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+out(pre.weight.requires_grad, pre(torch.tensor([1])))
+print(pre, nn.Embedding.from_pretrained(torch.ones(2, 2), freeze=False, padding_idx=0))
+out(F.embedding(torch.tensor([1, 0]), torch.tensor([[1.0], [2.0]])))
+# ---
+# activations: values, inplace, grad_fn names, repr
+x = torch.tensor([-2.0, -0.5, 0.0, 0.5, 3.0], requires_grad=True)
+for m in [
+    nn.ReLU(),
+    nn.LeakyReLU(),
+    nn.LeakyReLU(0.2),
+    nn.GELU(),
+    nn.GELU("tanh"),
+    nn.SiLU(),
+    nn.Sigmoid(),
+    nn.Tanh(),
+]:
+    y = m(x)
+    (g,) = torch.autograd.grad(y.sum(), x)
+    out(type(m).__name__, y, y.grad_fn.name(), g)
+err(lambda: nn.GELU("fast")(x))
+z = x.detach().clone()
+r = nn.ReLU(inplace=True)(z)
+out(r is z, z)
+z = x.detach().clone()
+nn.LeakyReLU(0.1, inplace=True)(z)
+out(z)
+err(lambda: nn.ReLU(inplace=True)(x))
+xl = x.clone()
+yl = nn.ReLU(inplace=True)(xl)
+out(yl.grad_fn.name())
+yl2 = nn.SiLU(inplace=True)(x.clone())
+out(yl2.grad_fn.name())
+err(lambda: nn.ReLU()(torch.tensor([-1, 2])))
+out(nn.ReLU()(torch.tensor([-1, 2])))
+err(lambda: nn.GELU()(torch.tensor([-1, 2])))
+err(lambda: nn.Sigmoid()(torch.tensor([-1, 2])))
+out(nn.Sigmoid()(torch.tensor([-1, 2])))
+# ---
+# Softmax and LogSoftmax dims
+x = torch.tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]], requires_grad=True)
+s = nn.Softmax(dim=1)(x)
+ls = nn.LogSoftmax(dim=0)(x)
+out(s, s.grad_fn.name(), ls, ls.grad_fn.name())
+out(nn.Softmax(dim=-1)(torch.tensor([0.0, 1.0])))
+out(F.softmax(x, 1, dtype=torch.float64).dtype, F.log_softmax(x, -1).grad_fn.name())
+err(lambda: nn.Softmax(dim=2)(x))
+err(lambda: nn.Softmax(dim=1)(torch.tensor([[1, 2]])))
+out(F.softmax(torch.tensor([[1, 2]]), dim=1, dtype=torch.float32))
+print(nn.Softmax(dim=1), nn.LogSoftmax(), nn.Softmax2d(), nn.Softmin(0))
+# ---
+# nn.init functions
+w = torch.empty(3, 4)
+out(nn.init.zeros_(w) is w, w.sum())
+nn.init.ones_(w)
+out(w.sum())
+nn.init.constant_(w, 0.3)
+out(w)
+nn.init.eye_(w)
+out(w)
+torch.manual_seed(0)
+nn.init.uniform_(w, -0.1, 0.1)
+out(bool((w.abs() <= 0.1).all()))
+nn.init.normal_(w, 5.0, 0.0)
+out(w)
+out(
+    nn.init.calculate_gain("relu"),
+    nn.init.calculate_gain("leaky_relu", 0.2),
+    nn.init.calculate_gain("tanh"),
+)
+out(
+    nn.init.calculate_gain("linear"),
+    nn.init.calculate_gain("sigmoid"),
+    nn.init.calculate_gain("selu"),
+)
+err(lambda: nn.init.calculate_gain("wat"))
+err(lambda: nn.init.calculate_gain("leaky_relu", "x"))
+big = torch.empty(200, 300)
+nn.init.kaiming_uniform_(big, a=0)
+bound = (6 / 300) ** 0.5
+out(bool(big.abs().max() <= bound), bool(big.abs().max() > 0.9 * bound))
+nn.init.kaiming_uniform_(big, mode="fan_out", nonlinearity="relu")
+out(bool(big.abs().max() <= (6 / 200) ** 0.5))
+nn.init.xavier_uniform_(big, gain=2.0)
+out(bool(big.abs().max() <= 2 * (6 / 500) ** 0.5))
+nn.init.xavier_normal_(big)
+out(abs(float(big.std()) - (2 / 500) ** 0.5) < 0.003)
+nn.init.kaiming_normal_(big)
+out(abs(float(big.std()) - (2 / 300) ** 0.5) < 0.004)
+err(lambda: nn.init.kaiming_uniform_(torch.empty(3)))
+err(lambda: nn.init.xavier_uniform_(torch.empty(3)))
+err(lambda: nn.init.kaiming_normal_(big, mode="fan_x"))
+err(lambda: nn.init.eye_(torch.empty(2, 2, 2)))
+p = nn.Parameter(torch.ones(2))
+r = nn.init.zeros_(p)
+out(r is p, p.requires_grad, p.grad_fn is None)
+# ---
+# default initialisation bounds per layer
+torch.manual_seed(0)
+lin = nn.Linear(50, 40)
+b = 1 / 50**0.5
+out(
+    bool(lin.weight.abs().max() <= b),
+    bool(lin.bias.abs().max() <= b),
+    bool(lin.weight.abs().max() > 0.9 * b),
+)
+conv = nn.Conv2d(4, 6, 3)
+b = 1 / (4 * 9) ** 0.5
+out(bool(conv.weight.abs().max() <= b), bool(conv.bias.abs().max() <= b))
+bn = nn.BatchNorm2d(3)
+out(bn.weight, bn.bias, bn.running_mean, bn.running_var, bn.num_batches_tracked)
+ln = nn.LayerNorm(3)
+out(ln.weight, ln.bias)
+emb = nn.Embedding(1000, 10)
+out(abs(float(emb.weight.std()) - 1) < 0.05)
+ct = nn.ConvTranspose2d(4, 6, 3)
+b = 1 / (6 * 9) ** 0.5
+out(bool(ct.weight.abs().max() <= b), bool(ct.bias.abs().max() <= b))
+# ---
+# feature dropout masks: whole channels, and 3-D inputs to dropout2d read as (N, C, L)
+torch.manual_seed(0)
+y = F.dropout2d(torch.ones(4, 6, 5), 0.5)
+out(y.shape, bool(((y == y[:, :, :1]).all())))
+y = F.dropout2d(torch.ones(4, 6, 3, 3), 0.5)
+out(bool((y == y[:, :, :1, :1]).all()))
+y = F.dropout3d(torch.ones(6, 2, 2, 2), 0.5)
+out(bool((y == y[:, :1, :1, :1]).all()))
+y = F.dropout1d(torch.ones(6, 5), 0.5)
+out(bool((y == y[:, :1]).all()))
+err(lambda: F.dropout1d(torch.ones(2, 3, 4, 5), 0.5))
+err(lambda: F.dropout1d(torch.ones(5), 0.5, training=False))
+err(lambda: F.dropout2d(torch.ones(2, 3, 4, 4, dtype=torch.int64), 0.5))
+out(F.dropout(torch.tensor([1, 2]), 1.0), F.dropout(torch.tensor([1, 2]), 0.5, training=False))
+err(lambda: F.gelu(torch.tensor([1, 2])))
+err(lambda: F.silu(torch.tensor([1, 2])))
+err(lambda: F.leaky_relu(torch.tensor([1, 2])))
+err(lambda: F.softplus(torch.tensor([1, 2])))
+err(lambda: F.gelu(torch.tensor([True])))

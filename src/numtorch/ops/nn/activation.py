@@ -107,6 +107,7 @@ def gelu_backward(grad_output, self, approximate="none"):
 
 @defop(name="gelu", input=lambda grad, input, approximate: gelu_backward(grad, input, approximate))
 def gelu_op(input, approximate="none"):
+    float_only(input, "GeluKernelImpl")
     return _gelu_forward(input, approximate)
 
 
@@ -119,6 +120,7 @@ def _silu_grad(grad, input):
 
 @defop(name="silu", input=_silu_grad)
 def silu_op(input):
+    float_only(input, "silu_cpu")
     return input / (1.0 + xp.exp(-input))
 
 
@@ -138,6 +140,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
 )
 def leaky_relu_op(input, negative_slope=0.01):
+    float_only(input, "leaky_relu_cpu")
     return xp.where(input > 0, input, input * negative_slope)
 
 
@@ -179,6 +182,7 @@ def _softplus_grad(grad, input, beta, threshold):
 @defop(name="softplus", input=_softplus_grad)
 def softplus(input, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``."""
+    float_only(input, "softplus_cpu")
     scaled = input * beta
     soft = xp.log1p(xp.exp(xp.minimum(scaled, threshold))) / beta
     return xp.where(scaled > threshold, input, soft).astype(input.dtype, copy=False)
