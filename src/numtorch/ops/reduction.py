@@ -417,7 +417,11 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 # -- logsumexp, softmax, log_softmax ---------------------------------------------------------
 def _stable_max(input, dims):
-    m = xp.max(input, axis=dims, keepdims=True) if input.size else xp.zeros((1,) * input.ndim)
+    m = (
+        xp.max(input, axis=dims, keepdims=True)
+        if input.size
+        else xp.zeros((1,) * input.ndim, input.dtype)
+    )
     return xp.where(xp.isfinite(m), m, 0)
 
 
@@ -465,13 +469,11 @@ def _log_softmax(input, dim):
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 
-def _softmax_input(input, dtype):
+def _softmax_input(input, dtype, kernel="softmax_lastdim_kernel_impl"):
     if dtype is not None:
         return input.to(dtype)
     if input._data.dtype.kind not in "fc":
-        raise NotImplementedError(
-            f"\"softmax_lastdim_kernel_impl\" not implemented for '{input.dtype.scalar_name}'"
-        )
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_name}'")
     return input
 
 
@@ -484,7 +486,8 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
 @export
 def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably."""
-    return _log_softmax(_softmax_input(input, dtype), _softmax_dim(input, dim, "log_softmax"))
+    x = _softmax_input(input, dtype, "log_softmax_lastdim_kernel_impl")
+    return _log_softmax(x, _softmax_dim(input, dim, "log_softmax"))
 
 
 # -- norms -----------------------------------------------------------------------------------

@@ -77,10 +77,18 @@ def l1_loss(
     return L.reduce_tensor((input - target).abs(), reduction)
 
 
-def _check_target_dtype(target):
-    if not isinstance(target, Tensor) or target._data.dtype.kind not in "iub":
-        found = target.dtype._tag[:-6] if isinstance(target, Tensor) else type(target).__name__
-        raise RuntimeError(f"expected scalar type Long but found {found}")
+def _check_target_dtype(target, byte_ok: bool = True):
+    """nll_loss takes Long or Byte class indices; the margin losses only Long."""
+    if not isinstance(target, Tensor):
+        raise RuntimeError(f"expected scalar type Long but found {type(target).__name__}")
+    name = target._data.dtype.name
+    if name == "int64" or (byte_ok and name == "uint8"):
+        return
+    if byte_ok:
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype.scalar_name}"
+        )
+    raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_name}")
 
 
 def nll_loss(
@@ -105,6 +113,10 @@ def nll_loss(
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     _check_target_dtype(target)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"nll_loss_out_frame\" not implemented for '{input.dtype.scalar_name}'"
+        )
     if input.ndim >= 2 and input.shape[0] != (target.shape[0] if target.ndim else 1):
         raise ValueError(
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
@@ -113,6 +125,11 @@ def nll_loss(
     classes = input.shape[0] if input.ndim == 1 else input.shape[1]
     if weight is not None:
         L.check_not_differentiable("nll_loss_forward", "weight", weight)
+        if weight.dtype != input.dtype:
+            raise RuntimeError(
+                f"expected scalar type {input.dtype.scalar_name} but found "
+                f"{weight.dtype.scalar_name}"
+            )
         if weight.numel() != classes:
             raise RuntimeError(
                 f"weight tensor should be defined either for all {classes} classes or no "
@@ -127,8 +144,9 @@ def nll_loss(
         return L.nll_loss2d_op(input, target, weight, reduction, ignore_index)
     # other ranks go through the 2-D kernel, as in torch
     n, c = input.shape[0], input.shape[1]
+    rest = math.prod(input.shape[2:])
     out = L.nll_loss2d_op(
-        input.reshape(n, c, 1, -1), target.reshape(n, 1, -1), weight, reduction, ignore_index
+        input.reshape(n, c, 1, rest), target.reshape(n, 1, rest), weight, reduction, ignore_index
     )
     return out.view(target.shape) if reduction == "none" else out
 
@@ -153,7 +171,8 @@ def cross_entropy(
         tensor(0.1269)
     """
     reduction = _reduction(size_average, reduce, reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
+    # torch refuses only smoothing above 1; a negative one is ignored, like 0
+    if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     class_dim = 0 if input.ndim == 1 else 1
     classes = input.shape[class_dim]
@@ -163,9 +182,11 @@ def cross_entropy(
             raise RuntimeError(
                 f"Expected target size {list(input.shape)}, got {list(target.shape)}"
             )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
         return _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing)
     loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
-    if label_smoothing == 0.0:
+    if label_smoothing <= 0.0:
         return loss
     ignored = target == ignore_index
     if weight is not None:
@@ -217,6 +238,14 @@ def binary_cross_entropy(
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
     L.check_not_differentiable("binary_cross_entropy", "weight", weight)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"binary_cross_entropy\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    if target.dtype != input.dtype:
+        raise RuntimeError(
+            f"Found dtype {target.dtype.scalar_name} but expected {input.dtype.scalar_name}"
+        )
     return L.binary_cross_entropy_op(input, target, weight, reduction)
 
 
@@ -246,6 +275,17 @@ def binary_cross_entropy_with_logits(
     name = "binary_cross_entropy_with_logits"
     L.check_not_differentiable(name, "weight", weight)
     L.check_not_differentiable(name, "pos_weight", pos_weight)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"log_sigmoid_cpu\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {target.dtype.scalar_name}"
+        )
+    if target.dtype != input.dtype:
+        # torch accumulates into a tensor made from the target: the result has its dtype
+        input = input.to(target.dtype)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction)
 
 

@@ -126,7 +126,7 @@ def multi_margin_loss(
             f"input samples (batch size). Expected target size [{batch}], but got "
             f"{list(target.shape)}. Input has shape {list(input.shape)}."
         )
-    _check_target_dtype(target)
+    _check_target_dtype(target, byte_ok=False)
     if weight is not None:
         L.check_not_differentiable("multi_margin_loss", "weight", weight)
         if weight.numel() != classes:

@@ -9,6 +9,8 @@ scatter, an op whose own derivative is the forward gather again.
 
 from __future__ import annotations
 
+import math
+
 from ..._tensor import Tensor
 from ...backend import xp
 from ..pointwise import where
@@ -33,8 +35,11 @@ def reduce_tensor(losses, reduction):
 # -- negative log likelihood -----------------------------------------------------------------
 def _nll_layout(input, target, weight, ignore_index):
     """(input as (N, C, rest), safe targets (N, 1, rest), per-target weights (N, rest))."""
-    x = input.reshape(1, -1, 1) if input.ndim == 1 else input.reshape(*input.shape[:2], -1)
-    t = target.reshape(x.shape[0], -1)
+    if input.ndim == 1:
+        x = input.reshape(1, -1, 1)
+    else:  # sizes spelled out: a -1 is ambiguous for an empty batch
+        x = input.reshape(*input.shape[:2], math.prod(input.shape[2:]))
+    t = target.reshape(x.shape[0], x.shape[2])
     valid = t != ignore_index
     safe = xp.where(valid, t, 0)
     classes = x.shape[1]
@@ -123,6 +128,7 @@ def _mse_grad(grad, input, target, reduction):
     target=lambda grad, input, target, reduction: -_mse_grad(grad, input, target, reduction),
 )
 def mse_loss_op(input, target, reduction):
+    float_only(input, "mse_cpu")
     difference = input - target
     return reduce_array(difference * difference, reduction)
 
@@ -153,8 +159,11 @@ def _bce_target_grad(grad, input, weight, reduction):
     target=_bce_target_grad,
 )
 def binary_cross_entropy_op(input, target, weight, reduction):
-    if ((input < 0) | (input > 1)).any():
+    # written so that NaN fails too, as torch's check does
+    if not ((input >= 0) & (input <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1")
+    if not ((target >= 0) & (target <= 1)).all():
+        raise RuntimeError("all elements of target should be between 0 and 1")
     # logs clamped at -100 so that a saturated input gives a finite loss (as torch)
     loss = (target - 1) * xp.maximum(xp.log1p(-input), -100) - target * xp.maximum(
         xp.log(input), -100
