@@ -237,8 +237,8 @@ class Optimizer:
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load a state from ``state_dict()`` (numtorch's or torch's, tensors converted).
 
-        Floating state tensors are copied and cast to their parameter's dtype (``step``
-        keeps its dtype); the loaded dict is never shared with the optimizer.
+        Floating state tensors are cast to their parameter's dtype (``step`` keeps its
+        dtype); tensors that need no cast are shared with ``state_dict``, as in torch.
         """
         groups = self.param_groups
         saved_groups = copy.deepcopy(state_dict["param_groups"])
@@ -269,14 +269,13 @@ class Optimizer:
 
 
 def _cast_state(param: Tensor, value, key):
-    """A copy of one state entry, floating tensors cast to the parameter's dtype."""
+    """One state entry as torch loads it: floating tensors cast to the parameter's dtype,
+    ``step`` untouched. A tensor needing no cast is kept, not copied, so (as in torch) an
+    optimizer loaded from a live one's ``state_dict()`` shares those state tensors."""
     if isinstance(value, Tensor):
-        data = value._data
-        if key != "step" and param._data.dtype.kind == "f" and data.dtype.kind == "f":
-            data = data.astype(param._data.dtype)
-        else:
-            data = data.copy()
-        return Tensor._make(data)
+        if key != "step" and param._data.dtype.kind == "f":
+            return value.to(dtype=param.dtype)
+        return value
     if isinstance(value, dict):
         return {k: _cast_state(param, v, k) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
