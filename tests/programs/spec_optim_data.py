@@ -244,3 +244,286 @@ with warnings.catch_warnings(record=True) as w:
     warnings.simplefilter("always")
     out(s.get_lr())
 out(len(w), [str(x.category.__name__) for x in w])
+# ---
+# TensorDataset and Dataset basics
+x = torch.arange(10.0).reshape(5, 2)
+y = torch.tensor([0, 1, 0, 1, 1])
+ds = torch.utils.data.TensorDataset(x, y)
+out(len(ds), ds[1], ds[-1], ds[1:3])
+err(lambda: torch.utils.data.TensorDataset(x, torch.ones(4)))
+err(lambda: ds[5])
+out(len(torch.utils.data.TensorDataset()) if False else 0)
+cat = ds + ds
+out(len(cat), type(cat).__name__, cat[7])
+sub = torch.utils.data.Subset(ds, [4, 0])
+out(len(sub), sub[0])
+
+
+class Squares(torch.utils.data.Dataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        return torch.tensor(float(i * i)), i
+
+
+dl = torch.utils.data.DataLoader(Squares(5), batch_size=2)
+out(len(dl), [b for b in dl])
+err(lambda: torch.utils.data.Dataset()[0])
+# ---
+# DataLoader batch_size, drop_last, len, batch_size=None
+ds = torch.utils.data.TensorDataset(torch.arange(7.0), torch.arange(7))
+for kw in [
+    dict(batch_size=3),
+    dict(batch_size=3, drop_last=True),
+    dict(batch_size=7),
+    dict(batch_size=10, drop_last=True),
+    dict(),
+]:
+    dl = torch.utils.data.DataLoader(ds, **kw)
+    out(len(dl), [[t.shape for t in b] for b in dl])
+dl = torch.utils.data.DataLoader(ds, batch_size=None)
+out(len(dl), list(dl)[:2])
+out(dl.batch_size, dl.drop_last, torch.utils.data.DataLoader(ds).batch_size)
+err(lambda: torch.utils.data.DataLoader(ds, batch_size=0))
+err(lambda: torch.utils.data.DataLoader(ds, batch_size=-1))
+err(lambda: torch.utils.data.DataLoader(ds, batch_size=None, drop_last=True))
+err(lambda: torch.utils.data.DataLoader(ds, batch_size=2.5))
+# ---
+# DataLoader sampler / batch_sampler / shuffle conflicts
+ds = torch.utils.data.TensorDataset(torch.arange(6.0))
+seq = torch.utils.data.SequentialSampler(ds)
+err(lambda: torch.utils.data.DataLoader(ds, sampler=seq, shuffle=True))
+bs = torch.utils.data.BatchSampler(seq, batch_size=4, drop_last=False)
+out(list(bs), len(bs), len(torch.utils.data.BatchSampler(seq, 4, True)))
+err(lambda: torch.utils.data.DataLoader(ds, batch_sampler=bs, batch_size=2))
+err(lambda: torch.utils.data.DataLoader(ds, batch_sampler=bs, shuffle=True))
+err(lambda: torch.utils.data.DataLoader(ds, batch_sampler=bs, sampler=seq))
+err(lambda: torch.utils.data.DataLoader(ds, batch_sampler=bs, drop_last=True))
+dl = torch.utils.data.DataLoader(ds, batch_sampler=bs)
+out(len(dl), [b[0] for b in dl], dl.batch_size)
+dl = torch.utils.data.DataLoader(ds, sampler=[5, 0, 3], batch_size=2)
+out(len(dl), [b[0] for b in dl])
+err(lambda: torch.utils.data.BatchSampler(seq, 0, False))
+err(lambda: torch.utils.data.BatchSampler(seq, 2, "no"))
+out(
+    list(torch.utils.data.SequentialSampler(range(3))),
+    len(torch.utils.data.RandomSampler(range(4))),
+)
+err(lambda: torch.utils.data.RandomSampler(range(4), num_samples=0))
+out(len(torch.utils.data.RandomSampler(range(4), replacement=True, num_samples=9)))
+out(
+    sorted(torch.utils.data.SubsetRandomSampler([3, 1, 2])),
+    len(torch.utils.data.SubsetRandomSampler([3, 1])),
+)
+# ---
+# shuffle with a generator: a permutation, reproducible
+ds = torch.utils.data.TensorDataset(torch.arange(10))
+g = torch.Generator().manual_seed(3)
+dl = torch.utils.data.DataLoader(ds, batch_size=4, shuffle=True, generator=g)
+first = [b[0].tolist() for b in dl]
+second = [b[0].tolist() for b in dl]
+out(sorted(sum(first, [])), [len(b) for b in first], first != second)
+g2 = torch.Generator().manual_seed(3)
+again = [
+    b[0].tolist() for b in torch.utils.data.DataLoader(ds, batch_size=4, shuffle=True, generator=g2)
+]
+out(again == first)
+torch.manual_seed(1)
+a = [b[0].tolist() for b in torch.utils.data.DataLoader(ds, batch_size=5, shuffle=True)]
+torch.manual_seed(1)
+b = [b[0].tolist() for b in torch.utils.data.DataLoader(ds, batch_size=5, shuffle=True)]
+out(a == b, sorted(sum(a, [])))
+# ---
+# default collate: tuples, dicts, namedtuples, numpy, numbers, strings, nested
+import collections
+
+P = collections.namedtuple("P", ["x", "y"])
+c = torch.utils.data.default_collate
+out(c([1, 2, 3]), c([1.5, 2.5]), c([True, False]))
+out(c(["a", "b"]), c([b"x", b"y"]))
+out(
+    c([np.array([1.0, 2.0]), np.array([3.0, 4.0])]),
+    c([np.float64(1.0), np.float64(2.0)]),
+    c([np.int32(3), np.int32(4)]),
+)
+out(c([(torch.ones(2), 1), (torch.zeros(2), 2)]))
+out(c([{"a": torch.ones(1), "b": "s"}, {"a": torch.zeros(1), "b": "t"}]))
+r = c([P(torch.ones(1), 2), P(torch.zeros(1), 3)])
+out(type(r).__name__, r.x, r.y)
+out(c([[1, 2], [3, 4]]))
+out(c([{"n": {"m": [1, 2]}}, {"n": {"m": [3, 4]}}]))
+err(lambda: c([[1, 2], [3]]))
+err(lambda: c([torch.ones(2), torch.ones(3)]))
+err(lambda: c([object(), object()]))
+err(lambda: c([np.array(["a"]), np.array(["b"])]))
+out(c([torch.tensor(1), torch.tensor(2)]), c([torch.ones(2, dtype=torch.float64)] * 2).dtype)
+out(c([np.array(1.0), np.array(2.0)]).dtype, c([np.zeros(2, np.float32)] * 3).dtype)
+out(c((torch.ones(1), torch.ones(1))))
+out(c([]) if False else "skip")
+dc = torch.utils.data.default_convert
+out(dc(np.array([1, 2])), dc([np.array(1.0), "x"]), dc(3))
+
+
+# ---
+# DataLoader collate of dict samples and custom collate_fn
+class D(torch.utils.data.Dataset):
+    def __len__(self):
+        return 3
+
+    def __getitem__(self, i):
+        return {"x": torch.full((2,), float(i)), "label": i, "name": f"s{i}"}
+
+
+dl = torch.utils.data.DataLoader(D(), batch_size=2)
+out(list(dl))
+dl = torch.utils.data.DataLoader(D(), batch_size=2, collate_fn=lambda batch: len(batch))
+out(list(dl))
+dl = torch.utils.data.DataLoader(D(), batch_size=None)
+out(list(dl)[0])
+it = iter(torch.utils.data.DataLoader(D(), batch_size=2))
+out(next(it)["label"], next(it)["label"])
+err(lambda: next(it))
+dl = torch.utils.data.DataLoader(range(5), batch_size=2)
+out(list(dl), len(dl))
+dl = torch.utils.data.DataLoader([np.ones(2), np.zeros(2)], batch_size=2)
+out(list(dl))
+
+
+# ---
+# IterableDataset with DataLoader
+class It(torch.utils.data.IterableDataset):
+    def __iter__(self):
+        return iter(range(5))
+
+
+dl = torch.utils.data.DataLoader(It(), batch_size=2)
+out(list(dl))
+dl = torch.utils.data.DataLoader(It(), batch_size=2, drop_last=True)
+out(list(dl))
+err(lambda: torch.utils.data.DataLoader(It(), shuffle=True))
+err(lambda: torch.utils.data.DataLoader(It(), sampler=[0, 1]))
+err(lambda: len(torch.utils.data.DataLoader(It())))
+out(list(torch.utils.data.DataLoader(It(), batch_size=None)))
+# ---
+# random_split
+ds = torch.utils.data.TensorDataset(torch.arange(10))
+a, b = torch.utils.data.random_split(ds, [7, 3], generator=torch.Generator().manual_seed(0))
+out(
+    len(a),
+    len(b),
+    type(a).__name__,
+    sorted([int(a[i][0]) for i in range(7)] + [int(b[i][0]) for i in range(3)]),
+)
+parts = torch.utils.data.random_split(range(10), [0.5, 0.3, 0.2])
+out([len(p) for p in parts])
+parts = torch.utils.data.random_split(range(5), [0.5, 0.5])
+out([len(p) for p in parts])
+err(lambda: torch.utils.data.random_split(ds, [5, 6]))
+err(lambda: torch.utils.data.random_split(ds, [0.5, 0.6]))
+# ---
+# save/load round trips of state dicts and nested containers
+import os
+import tempfile
+
+d = tempfile.mkdtemp()
+path = os.path.join(d, "m.pt")
+m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+with torch.no_grad():
+    m[0].weight.copy_(torch.arange(6.0).reshape(3, 2))
+m(torch.ones(4, 2))
+torch.save(m.state_dict(), path)
+sd = torch.load(path)
+out(
+    type(sd).__name__ in ("OrderedDict", "dict"),
+    list(sd),
+    sd["0.weight"],
+    sd["1.num_batches_tracked"],
+)
+out([v.requires_grad for v in sd.values()])
+m2 = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+out(m2.load_state_dict(sd).missing_keys)
+m2.eval()
+m.eval()
+out(torch.equal(m(torch.ones(1, 2)), m2(torch.ones(1, 2))))
+obj = {
+    "a": [torch.ones(2), 3, 2.5],
+    "b": {"c": torch.tensor([1, 2], dtype=torch.int32)},
+    "s": "x",
+    "n": None,
+    "t": (1, 2),
+    "f": True,
+}
+torch.save(obj, path)
+back = torch.load(path)
+out(back["a"], back["b"]["c"], back["s"], back["n"], back["t"], back["f"])
+torch.save(torch.arange(4.0).reshape(2, 2)[:, 1], path)
+t = torch.load(path)
+out(t)
+torch.save(
+    [torch.ones(1, dtype=torch.float64), torch.tensor(True), torch.tensor(7, dtype=torch.uint8)],
+    path,
+)
+out(torch.load(path))
+err(lambda: torch.load(os.path.join(d, "missing.pt")))
+optim = torch.optim.SGD(m.parameters(), lr=0.1, momentum=0.9)
+m(torch.ones(2, 2)).sum().backward()
+optim.step()
+torch.save(optim.state_dict(), path)
+osd = torch.load(path)
+out(sorted(osd), osd["param_groups"][0]["lr"], sorted(osd["state"]))
+# ---
+# load refuses a pickle that would run code
+import os
+import pickle
+import tempfile
+
+d = tempfile.mkdtemp()
+path = os.path.join(d, "evil.pt")
+marker = os.path.join(d, "pwned")
+
+
+class Evil:
+    def __reduce__(self):
+        return (open, (marker, "w"))
+
+
+with open(path, "wb") as f:
+    pickle.dump(Evil(), f)
+err(lambda: torch.load(path))
+out(os.path.exists(marker))
+# ---
+# save/load of parameters, dtypes, sizes, tuple keys and bad destinations
+import io
+import os
+import tempfile
+
+d = tempfile.mkdtemp()
+path = os.path.join(d, "x.pt")
+buf = io.BytesIO()
+torch.save(
+    {"w": nn.Parameter(torch.ones(2)), "f": nn.Parameter(torch.zeros(1), requires_grad=False)}, buf
+)
+buf.seek(0)
+back = torch.load(buf)
+out(
+    type(back["w"]).__name__,
+    back["w"].requires_grad,
+    type(back["f"]).__name__,
+    back["f"].requires_grad,
+)
+torch.save({"dt": torch.float64, "size": torch.Size([2, 3]), (1, "a"): 2}, path)
+back = torch.load(path)
+out(str(back["dt"]), back["size"], back[(1, "a")])
+err(lambda: torch.save({}, 5))
+err(lambda: torch.save({}, os.path.join(d, "nodir", "x.pt")))
+with open(path, "wb") as f:
+    f.write(b"not a checkpoint")
+err(lambda: torch.load(path))
+with open(path, "wb") as f:
+    f.write(b"")
+err(lambda: torch.load(path))
+err(lambda: torch.load(d))
