@@ -90,7 +90,7 @@ class profile:
 
     def __enter__(self):
         if not self.enabled:
-            return self
+            return None  # as torch: ``with profile(enabled=False) as prof`` binds None
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
         self.entered = True
@@ -127,13 +127,11 @@ class profile:
 
     # -- results --
 
-    def _check_finish(self) -> None:
-        if self._function_events is None:
-            raise RuntimeError("Profiler didn't finish running")
-
     @property
     def function_events(self) -> EventList:
-        self._check_finish()
+        # before the profile ends there is nothing to report: an empty list, as torch
+        if self._function_events is None:
+            return EventList(profile_memory=self.profile_memory)
         return self._function_events
 
     def events(self) -> EventList:

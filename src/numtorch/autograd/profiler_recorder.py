@@ -202,10 +202,17 @@ class Recorder:
 
     def wrap(self, spec, args, run):
         t0 = _clock()
-        state = self._state()
         name = self._names.get(spec.name)
         if name is None:
             name = self._names[spec.name] = aten_name(spec.name)
+        return self._observe(name, args, run, t0)
+
+    def wrap_composite(self, name, args, run):
+        """A function composed of ops, shown as the aten op torch records for it."""
+        return self._observe(name, args, run, _clock())
+
+    def _observe(self, name, args, run, t0):
+        state = self._state()
         r = Range(name, OP, state)
         if self.record_shapes:
             r.shapes = input_shapes(args)

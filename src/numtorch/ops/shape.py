@@ -6,6 +6,7 @@ import math
 
 from .. import _dtypes
 from .._creation import shape_arg, zeros
+from .._dispatch import composite
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
 from .call import broadcast_shape
@@ -83,6 +84,7 @@ def reshape_as(input, other) -> Tensor:
 
 
 @export
+@composite("aten::flatten")
 def flatten(input, start_dim=0, end_dim=-1) -> Tensor:
     """Merge dims ``start_dim``..``end_dim`` into one."""
     if input.ndim == 0:

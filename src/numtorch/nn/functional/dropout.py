@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 
 from ... import _creation
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...backend import xp
 
@@ -39,6 +40,7 @@ def _apply(input, mask, inplace):
     return input.mul_(mask) if inplace else input * mask
 
 
+@composite("aten::dropout")
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False):
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``;
     the identity when ``training`` is False.

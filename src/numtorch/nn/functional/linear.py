@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...ops.linalg import addmm
 from ...ops.linalg import einsum as _einsum
@@ -9,6 +10,7 @@ from ...ops.linalg import einsum as _einsum
 _TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half"}
 
 
+@composite("aten::linear")
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     """``input @ weight.T + bias`` (weight: (out_features, in_features)).
 

@@ -12,6 +12,7 @@ import math
 import warnings
 
 from ..._creation import ones_like
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...ops.nn import loss as L
@@ -151,6 +152,7 @@ def nll_loss(
     return out.view(target.shape) if reduction == "none" else out
 
 
+@composite("aten::cross_entropy_loss")
 def cross_entropy(
     input: Tensor,
     target: Tensor,

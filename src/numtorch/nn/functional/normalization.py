@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..._dispatch import composite
 from ..._dtypes import finfo, float16, float32
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
@@ -31,6 +32,7 @@ def _check_running(name, stat, channels):
         raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
 
 
+@composite("aten::batch_norm")
 def batch_norm(
     input: Tensor,
     running_mean,
@@ -77,6 +79,7 @@ def batch_norm(
     return results[0]
 
 
+@composite("aten::layer_norm")
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     """Normalize over the trailing ``normalized_shape`` dims, then scale and shift.
 
@@ -105,6 +108,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
     return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)[0]
 
 
+@composite("aten::group_norm")
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
     """Normalize over groups of channels (and all spatial positions) of each sample."""
     if input.ndim < 2:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ..registry import defop, export
 from .conv_kernels import (
@@ -265,12 +266,14 @@ def _conv_transpose(
 
 
 @export(method=False)
+@composite("aten::conv1d")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """1-D convolution over (N, C, L) inputs (see ``conv2d``)."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 @export(method=False)
+@composite("aten::conv2d")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """2-D convolution (cross-correlation) of (N, C, H, W) with weight (O, C/groups, kH, kW).
 
@@ -287,6 +290,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 
 
 @export(method=False)
+@composite("aten::conv3d")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """3-D convolution over (N, C, D, H, W) inputs (see ``conv2d``)."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
