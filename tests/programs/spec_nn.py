@@ -1053,3 +1053,151 @@ out(F.binary_cross_entropy_with_logits(xl.double(), t, reduction="none"))
 err(lambda: F.binary_cross_entropy_with_logits(xl, torch.tensor([1, 0])))
 err(lambda: F.binary_cross_entropy_with_logits(torch.tensor([1, 0]), t))
 out(F.binary_cross_entropy_with_logits(xl, torch.tensor([2.0, -1.0])))
+# ---
+# hook handles, global module hooks, backward hook errors
+lin = nn.Linear(2, 2)
+seen = []
+h = lin.register_forward_hook(lambda m, a, o: seen.append(1))
+with h:
+    lin(torch.ones(1, 2))
+lin(torch.ones(1, 2))
+out(seen, type(h).__name__)
+h.remove()
+h.remove()
+g = nn.modules.module.register_module_forward_hook(lambda m, a, o: seen.append(type(m).__name__))
+nn.Sequential(nn.ReLU())(torch.ones(1))
+g.remove()
+out(seen)
+gp = nn.modules.module.register_module_forward_pre_hook(lambda m, a: seen.append("pre"))
+nn.Tanh()(torch.ones(1))
+gp.remove()
+out(seen)
+r = nn.ReLU()
+r.register_full_backward_hook(lambda m, gi, go: None)
+x = torch.ones(2, requires_grad=True)
+y = r(x)
+out(y.grad_fn.name())
+y.sum().backward()
+out(x.grad)
+lin2 = nn.Linear(2, 2)
+lin2.register_full_backward_hook(lambda m, gi, go: (torch.ones(3),))
+x = torch.ones(1, 2, requires_grad=True)
+err(lambda: lin2(x).sum().backward())
+# ---
+# parameters/buffers/modules iteration flags
+m = nn.Sequential(nn.Linear(1, 1), nn.BatchNorm1d(1))
+m.register_buffer("own", torch.zeros(1))
+m.register_parameter("p", nn.Parameter(torch.ones(1)))
+out(
+    [n for n, _ in m.named_parameters(recurse=False)],
+    [n for n, _ in m.named_buffers(recurse=False)],
+)
+out(
+    len(list(m.parameters(recurse=False))),
+    len(list(m.buffers())),
+    len(list(m.buffers(recurse=False))),
+)
+out([n for n, _ in m.named_buffers(prefix="pre")])
+shared = nn.Parameter(torch.ones(1))
+a = nn.Module()
+a.x = shared
+a.y = shared
+out(
+    [n for n, _ in a.named_parameters()], [n for n, _ in a.named_parameters(remove_duplicate=False)]
+)
+print(a)
+out(list(a.state_dict()))
+out(m.cpu() is m, m.float() is m, m.double() is m, m.eval() is m)
+out(m[0].weight.dtype, m.own.dtype, m[1].num_batches_tracked.dtype)
+m.to(torch.float32)
+out(m(torch.ones(2, 1)).shape)
+# ---
+# module attribute errors, __getattr__, __dir__, state_dict of nested
+m = nn.Sequential(nn.Linear(2, 2))
+try:
+    m.missing
+except AttributeError as e:
+    print(e)
+out("0" in dir(nn.Module().add_module("x", None) or nn.Module()), "weight" in dir(m[0]))
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.BatchNorm1d(2)))
+        self.head = nn.ModuleDict({"a": nn.Linear(2, 1)})
+        self.register_buffer("scale", torch.tensor(2.0))
+        self.ps = nn.ParameterList([nn.Parameter(torch.ones(1))])
+
+
+n = Net()
+out(list(n.state_dict()))
+out([n_ for n_, _ in n.named_modules()])
+print(n)
+
+
+class NoInit(nn.Module):
+    def __init__(self):
+        self.x = 1
+
+
+err(lambda: NoInit().x)
+
+
+class Early(nn.Module):
+    def __init__(self):
+        self.lin = nn.Linear(1, 1)
+        super().__init__()
+
+
+err(lambda: Early())
+
+
+# ---
+# load_state_dict into nested modules: shapes, strict=False, missing buffers, dtype kept
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.BatchNorm1d(2)))
+        self.head = nn.ModuleDict({"a": nn.Linear(2, 1)})
+        self.register_buffer("scale", torch.tensor(2.0))
+
+
+src = Net()
+dst = Net().double()
+with torch.no_grad():
+    src.block[0].weight.copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+res = dst.load_state_dict(src.state_dict())
+out(dst.block[0].weight, dst.block[0].weight.dtype, res.missing_keys)
+sd = src.state_dict()
+del sd["scale"]
+del sd["block.1.0.num_batches_tracked"]
+sd["head.b.weight"] = torch.ones(1)
+res = dst.load_state_dict(sd, strict=False)
+out(sorted(res.missing_keys), res.unexpected_keys)
+err(lambda: dst.load_state_dict(sd))
+try:
+    dst.load_state_dict(sd)
+except RuntimeError as e:
+    print(e)
+sd = src.state_dict()
+sd["block.0.bias"] = torch.ones(3)
+try:
+    dst.load_state_dict(sd, strict=False)
+except RuntimeError as e:
+    print(e)
+# ---
+# empty batches through BatchNorm, and 1-D inputs to nll_loss/cross_entropy
+bn = nn.BatchNorm1d(3)
+x = torch.ones(0, 3, requires_grad=True)
+y = bn(x)
+out(y, y.grad_fn.name(), bn.running_mean, bn.running_var, bn.num_batches_tracked)
+y.sum().backward()
+out(x.grad, bn.weight.grad)
+err(lambda: nn.BatchNorm1d(0)(torch.ones(2, 0)))
+out(nn.BatchNorm2d(2, affine=False)(torch.ones(0, 2, 3, 3)))
+lp = torch.tensor([-1.0, -2.0, -3.0])
+for t in [torch.tensor([1]), torch.tensor(2)]:
+    out(F.nll_loss(lp, t), F.nll_loss(lp, t, reduction="none"), F.cross_entropy(lp, t))
+err(lambda: F.nll_loss(lp, torch.tensor([0, 1])))
+err(lambda: F.cross_entropy(lp, torch.tensor([0, 1])))

@@ -136,6 +136,12 @@ def nll_loss(
                 f"weight tensor should be defined either for all {classes} classes or no "
                 f"classes but got weight tensor of shape: {list(weight.shape)}"
             )
+    if input.ndim == 1 and target.ndim == 1:
+        if target.shape[0] != 1:
+            raise ValueError(
+                f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}"
+            )
+        target = target.reshape(())  # one sample either way: a 0-d loss, as torch
     expected = input.shape[:1] + input.shape[2:] if input.ndim > 1 else ()
     if tuple(target.shape) != tuple(expected):
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")

@@ -63,6 +63,15 @@ def batch_norm(
     elif running_mean is None or running_var is None:
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
     _check_dtypes("batch_norm", input, running_mean, running_var, weight, bias)
+    if input.numel() == 0:
+        # torch's _batch_norm_impl_index: an empty batch leaves the running statistics
+        # alone and returns a fresh tensor still linked to weight and bias
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     channels = input.shape[1]
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)
