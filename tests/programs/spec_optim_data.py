@@ -527,3 +527,35 @@ with open(path, "wb") as f:
     f.write(b"")
 err(lambda: torch.load(path))
 err(lambda: torch.load(d))
+# ---
+# DataLoader attributes, pin_memory on the CPU, collate of mixed numbers
+ds = torch.utils.data.TensorDataset(torch.arange(6.0))
+dl = torch.utils.data.DataLoader(ds, batch_size=2, pin_memory=True)
+out(
+    [b[0].is_pinned() for b in dl],
+    dl.dataset is ds,
+    dl.num_workers,
+    type(dl.sampler).__name__,
+    type(dl.batch_sampler).__name__,
+)
+out(type(torch.utils.data.DataLoader(ds, shuffle=True).sampler).__name__)
+dl = torch.utils.data.DataLoader(ds, batch_size=None)
+out(dl.batch_sampler, type(dl.sampler).__name__)
+err(lambda: torch.utils.data.DataLoader(ds, persistent_workers=True))
+err(lambda: torch.utils.data.DataLoader(ds, prefetch_factor=2))
+err(lambda: torch.utils.data.DataLoader(ds, timeout=-1))
+err(lambda: torch.utils.data.DataLoader(ds, num_workers=-1))
+c = torch.utils.data.default_collate
+out(
+    c([1, 2.5]),
+    c([2.5, 1]),
+    c([True, 1]),
+    c([np.uint8(1), np.uint8(2)]),
+    c([np.bool_(True), np.bool_(False)]),
+)
+err(lambda: c([{"a": 1}, {"b": 2}]))
+err(lambda: c([None, None]))
+err(lambda: c([]))
+err(lambda: c([{1}, {2}]))
+out(c([[(1, 2)], [(3, 4)]]), c([np.array([1], np.int32)] * 2))
+err(lambda: torch.ones(2).pin_memory())

@@ -433,6 +433,15 @@ def _no_cuda(self, *args, **kwargs):
 Tensor.cuda = _no_cuda
 
 
+def _pin_memory(self, device=None):
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+# CPU-only: memory is never pinned (DataLoader(pin_memory=True) leaves batches as they are)
+Tensor.is_pinned = lambda self, device=None: False
+Tensor.pin_memory = _pin_memory
+
+
 # -- joining and splitting -------------------------------------------------------------------
 def _split_grads(grad, tensors_shape, dim, keep):
     parts = iter(grad.split([s[dim] for s, k in zip(tensors_shape, keep) if k], dim))
