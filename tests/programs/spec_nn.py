@@ -1201,3 +1201,72 @@ for t in [torch.tensor([1]), torch.tensor(2)]:
     out(F.nll_loss(lp, t), F.nll_loss(lp, t, reduction="none"), F.cross_entropy(lp, t))
 err(lambda: F.nll_loss(lp, torch.tensor([0, 1])))
 err(lambda: F.cross_entropy(lp, torch.tensor([0, 1])))
+# ---
+# state_dict/load_state_dict hooks, extra state, and to() with devices
+lin = nn.Linear(1, 1)
+lin.register_state_dict_pre_hook(lambda mod, prefix, keep_vars: print("pre", prefix, keep_vars))
+
+
+def post(mod, sd, prefix, local_metadata):
+    sd[prefix + "extra"] = torch.zeros(1)
+
+
+lin.register_state_dict_post_hook(post)
+out(list(lin.state_dict(prefix="p.")))
+
+
+def load_pre(mod, sd, prefix, *args):
+    sd[prefix + "bias"] = torch.full((1,), 5.0)
+
+
+lin2 = nn.Linear(1, 1)
+lin2.register_load_state_dict_pre_hook(load_pre)
+lin2.load_state_dict({"weight": torch.ones(1, 1)})
+out(lin2.bias)
+
+
+def load_post(mod, incompatible):
+    print("post", incompatible.missing_keys, incompatible.unexpected_keys)
+    incompatible.unexpected_keys.clear()
+
+
+lin3 = nn.Linear(1, 1)
+lin3.register_load_state_dict_post_hook(load_post)
+print(
+    lin3.load_state_dict({"weight": torch.ones(1, 1), "bias": torch.ones(1), "zz": torch.ones(1)})
+)
+
+
+class Ex(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = 3
+        self.lin = nn.Linear(1, 1)
+
+    def get_extra_state(self):
+        return {"v": self.v}
+
+    def set_extra_state(self, state):
+        self.v = state["v"]
+
+
+a = Ex()
+a.v = 7
+sd = a.state_dict()
+b = Ex()
+b.load_state_dict(sd)
+out(list(sd), b.v)
+del sd["_extra_state"]
+err(lambda: b.load_state_dict(sd))
+out(b.load_state_dict(sd, strict=False).missing_keys)
+outer = nn.Sequential(Ex())
+out(list(outer.state_dict()))
+err(lambda: nn.Module().get_extra_state())
+m = nn.Linear(1, 1)
+err(lambda: m.to("cuda"))
+err(lambda: m.to(device="cuda:0"))
+out(
+    m.to("cpu") is m,
+    m.to(torch.device("cpu"), torch.float64).weight.dtype,
+    m.to("cpu", torch.float32).weight.dtype,
+)

@@ -9,6 +9,7 @@ keys in torch's words, and a shape mismatch is always an error naming the key. T
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
@@ -16,6 +17,9 @@ from collections.abc import Mapping
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ..parameter import Parameter
+from .hooks import add_hook
+
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -32,6 +36,41 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 class StateDictMixin:
     """The state-dict half of ``Module`` (kept in its own file for size)."""
 
+    # -- hooks --
+    def register_state_dict_post_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after the module's
+        entries (and its children's) are in ``state_dict``."""
+        return add_hook(self._state_dict_hooks, hook)
+
+    _register_state_dict_hook = register_state_dict_post_hook
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` runs before the module loads its entries."""
+        return add_hook(self._load_state_dict_pre_hooks, functools.partial(hook, self))
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
+        fn = functools.partial(hook, self) if with_module else hook
+        return add_hook(self._load_state_dict_pre_hooks, fn)
+
+    # -- extra state (anything a module keeps beside tensors) --
+    def get_extra_state(self):
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
+
+    def set_extra_state(self, state) -> None:
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
+
+    def _has_extra_state(self, method: str) -> bool:
+        return getattr(type(self), method) is not getattr(StateDictMixin, method)
+
     def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
         for name, param in self._parameters.items():
             if param is not None:
@@ -39,6 +78,8 @@ class StateDictMixin:
         for name, buffer in self._buffers.items():
             if buffer is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        if self._has_extra_state("get_extra_state"):
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False):
         """An ordered dict of parameters and persistent buffers by dotted name (detached
@@ -112,9 +153,15 @@ class StateDictMixin:
                     f"are {param.size()} and whose dimensions in the checkpoint are "
                     f"{source.size()}, an exception occurred : {error.args}."
                 )
+        extra_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        has_extra = self._has_extra_state("set_extra_state")
+        if has_extra and extra_key in state_dict:
+            self.set_extra_state(state_dict[extra_key])
+        elif has_extra and strict:
+            missing_keys.append(extra_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and not (has_extra and key == extra_key):
                     parts = key[len(prefix) :].split(".", 1)
                     if len(parts) > 1:
                         if parts[0] not in self._modules:
