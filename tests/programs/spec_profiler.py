@@ -177,3 +177,22 @@ out(type(tot).__name__, tot.key)
 adds = [e for e in prof.function_events if e.name == "aten::add"]
 out(len(adds), [type(e).__name__ for e in adds][:1])
 out(all(e.cpu_time_total >= 0 for e in adds))
+# ---
+# export_stacks needs with_stack; table variants keep torch's columns
+import os
+import tempfile
+
+path = os.path.join(tempfile.mkdtemp(), "stacks.txt")
+a = torch.ones(4, 4)
+with torch.autograd.profiler.profile(profile_memory=True) as p:
+    a.mul(a).add(a)
+err(lambda: p.export_stacks(path))
+with torch.profiler.profile() as q:
+    a.mul(a)
+err(lambda: q.export_stacks(path))
+out([c.strip() for c in p.key_averages().table().splitlines()[1].split("  ") if c.strip()])
+out(len(p.key_averages().table(row_limit=0).splitlines()))
+out(p.key_averages().table(top_level_events_only=True).splitlines()[:2][1])
+out(str(p).splitlines()[1].split())
+out(p.total_average().key)
+out([a.name for a in torch.profiler.ProfilerAction])

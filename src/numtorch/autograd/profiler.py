@@ -172,6 +172,8 @@ class profile:
         self.function_events.export_chrome_trace(path)
 
     def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
+        if not self.with_stack:
+            raise AssertionError("export_stacks() requires with_stack=True")
         self.function_events.export_stacks(path, metric)
 
     def __str__(self) -> str:

@@ -41,6 +41,7 @@ class ProfilerAction(enum.Enum):
     WARMUP = 1
     RECORD = 2
     RECORD_AND_SAVE = 3
+    DEVICE_STOPPED = 4  # torch's: a device tracer stopped early (never on the CPU)
 
 
 _RECORDING = (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE)
