@@ -184,15 +184,15 @@ import tempfile
 
 path = os.path.join(tempfile.mkdtemp(), "stacks.txt")
 a = torch.ones(4, 4)
-with torch.autograd.profiler.profile(profile_memory=True) as p:
+with torch.autograd.profiler.profile(profile_memory=True) as pm:
     a.mul(a).add(a)
-err(lambda: p.export_stacks(path))
+err(lambda: pm.export_stacks(path))
 with torch.profiler.profile() as q:
     a.mul(a)
 err(lambda: q.export_stacks(path))
-out([c.strip() for c in p.key_averages().table().splitlines()[1].split("  ") if c.strip()])
-out(len(p.key_averages().table(row_limit=0).splitlines()))
-out(p.key_averages().table(top_level_events_only=True).splitlines()[:2][1])
-out(str(p).splitlines()[1].split())
-out(p.total_average().key)
+out([c.strip() for c in pm.key_averages().table().splitlines()[1].split("  ") if c.strip()])
+out(len(pm.key_averages().table(row_limit=0).splitlines()))
+out(pm.key_averages().table(top_level_events_only=True).splitlines()[:2][1])
+out(str(pm).splitlines()[1].split())
+out(pm.total_average().key)
 out([a.name for a in torch.profiler.ProfilerAction])
