@@ -1270,3 +1270,27 @@ out(
     m.to(torch.device("cpu"), torch.float64).weight.dtype,
     m.to("cpu", torch.float32).weight.dtype,
 )
+# ---
+# init argument errors, sparse_ structure, gains
+err(lambda: nn.init.uniform_(torch.empty(3), 1, 0))
+err(lambda: nn.init.normal_(torch.empty(3), 0, -1))
+err(lambda: torch.empty(3).uniform_(2.0, 1.0))
+err(lambda: torch.normal(torch.zeros(2), torch.tensor([1.0, -1.0])))
+err(lambda: torch.normal(0.0, -1.0, (2,)))
+out((nn.init.sparse_(torch.empty(10, 4), 0.5) == 0).sum(0))
+err(lambda: nn.init.sparse_(torch.empty(3), 0.5))
+out(
+    [
+        nn.init.calculate_gain(n)
+        for n in ["conv1d", "conv2d", "conv3d", "conv_transpose2d", "sigmoid"]
+    ]
+)
+out(nn.init.calculate_gain("leaky_relu", None), nn.init.calculate_gain("leaky_relu", 1))
+t = torch.zeros(2, requires_grad=True)
+r = nn.init.ones_(t)
+out(r, r.grad_fn, t._version)
+out(
+    nn.init.zeros_(torch.ones(2, dtype=torch.int64)),
+    nn.init.constant_(torch.ones(2, dtype=torch.int64), 2.7),
+)
+err(lambda: nn.init.kaiming_uniform_(torch.empty(0, 3)))
