@@ -1294,3 +1294,33 @@ out(
     nn.init.constant_(torch.ones(2, dtype=torch.int64), 2.7),
 )
 err(lambda: nn.init.kaiming_uniform_(torch.empty(0, 3)))
+# ---
+# integer convolutions, bool refused
+out(F.conv1d(torch.arange(5).reshape(1, 1, 5), torch.tensor([[[1, -1]]])))
+out(
+    F.conv2d(
+        torch.ones(1, 1, 3, 3, dtype=torch.int32),
+        torch.ones(1, 1, 2, 2, dtype=torch.int32),
+        padding=1,
+    )
+)
+out(
+    F.conv_transpose2d(
+        torch.ones(1, 1, 2, 2, dtype=torch.int64),
+        torch.ones(1, 1, 2, 2, dtype=torch.int64),
+        stride=2,
+    )
+)
+out(
+    F.conv2d(
+        torch.ones(1, 1, 3, 3, dtype=torch.uint8),
+        torch.ones(1, 1, 2, 2, dtype=torch.uint8),
+        bias=torch.tensor([3], dtype=torch.uint8),
+    )
+)
+err(lambda: F.conv2d(torch.ones(1, 1, 3, 3, dtype=torch.int64), torch.ones(1, 1, 2, 2)))
+err(
+    lambda: F.conv2d(
+        torch.ones(1, 1, 3, 3, dtype=torch.bool), torch.ones(1, 1, 2, 2, dtype=torch.bool)
+    )
+)

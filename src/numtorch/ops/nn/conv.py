@@ -136,8 +136,10 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
         raise RuntimeError(
             f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
-    if x.dtype.kind != "f":
-        raise RuntimeError(f"\"slow_conv2d_cpu\" not implemented for '{input.dtype._tag[:-6]}'")
+    if x.dtype.kind not in "fiu":  # torch convolves integers too, but not bools
+        raise NotImplementedError(
+            f"\"slow_conv2d_cpu\" not implemented for '{input.dtype.scalar_name}'"
+        )
     if w.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
