@@ -1324,3 +1324,14 @@ err(
         torch.ones(1, 1, 3, 3, dtype=torch.bool), torch.ones(1, 1, 2, 2, dtype=torch.bool)
     )
 )
+# ---
+# ConvTranspose2d with output_padding >= stride (allowed below dilation)
+ct = nn.ConvTranspose2d(1, 1, (3, 2), stride=1, padding=1, output_padding=1, dilation=2, bias=False)
+with torch.no_grad():
+    ct.weight.copy_(torch.arange(6.0).reshape(1, 1, 3, 2))
+x = torch.arange(9.0).reshape(1, 1, 3, 3).requires_grad_()
+y = ct(x)
+out(y)
+(y * y).sum().backward()
+out(x.grad, ct.weight.grad)
+err(lambda: nn.ConvTranspose2d(1, 1, 3, stride=1, output_padding=2, dilation=2)(torch.ones(1, 1, 3, 3)))

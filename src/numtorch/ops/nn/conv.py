@@ -13,6 +13,7 @@ import warnings
 
 from ..._dispatch import composite
 from ..._tensor import Tensor
+from ...backend import xp
 from ..registry import defop, export
 from .conv_kernels import (
     Geometry,
@@ -21,6 +22,7 @@ from .conv_kernels import (
     conv_weight_grad,
     transposed_output_shape,
 )
+from .padding import constant_pad_nd_op
 
 
 def _input_padding_for(input_shape, grad_shape, weight_shape, stride, padding, dilation):
@@ -33,9 +35,39 @@ def _input_padding_for(input_shape, grad_shape, weight_shape, stride, padding, d
     )
 
 
+# Note [Wide output padding]
+# A transposed convolution is computed as the input gradient of a convolution from its
+# output back to its input. That holds while output_padding < stride; torch also allows
+# output_padding < dilation, and then the padded output is longer than any convolution
+# back to the input can read. Such calls go through the unpadded ("full") output instead:
+# out = full[p : p + T] (zeros past its end), whose adjoint pads the gradient back to full.
+
+
+def _extra_padding(input_shape, output_shape, weight_shape, stride, padding, dilation):
+    """The output_padding a transposed conv from input_shape to output_shape used."""
+    return _input_padding_for(output_shape, input_shape, weight_shape, stride, padding, dilation)
+
+
+def _is_wide(output_padding, stride) -> bool:
+    return any(op >= s for op, s in zip(output_padding, stride))
+
+
+def _full_grad(grad, input_shape, weight_shape, stride, padding, dilation):
+    """The gradient of a wide transposed conv's output, laid out on its full output."""
+    extra = _extra_padding(input_shape, grad.shape, weight_shape, stride, padding, dilation)
+    pad = []
+    for p, op in zip(reversed(padding), reversed(extra)):
+        pad += [p, p - op]
+    return constant_pad_nd_op(grad, tuple(pad), 0)
+
+
 def _conv_input_backward(grad, weight, input_shape, stride, padding, dilation, transposed, groups):
     if transposed:
         zero = (0,) * len(stride)
+        extra = _extra_padding(input_shape, grad.shape, weight.shape, stride, padding, dilation)
+        if _is_wide(extra, stride):  # Note [Wide output padding]
+            grad = _full_grad(grad, input_shape, weight.shape, stride, padding, dilation)
+            padding = zero
         return convolution_op(grad, weight, None, stride, padding, dilation, False, zero, groups)
     output_padding = _input_padding_for(
         input_shape, grad.shape, weight.shape, stride, padding, dilation
@@ -48,6 +80,10 @@ def _conv_input_backward(grad, weight, input_shape, stride, padding, dilation, t
 def _conv_weight_backward(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
     if transposed:
         # a transposed conv is the input gradient of a conv from its output back to its input
+        extra = _extra_padding(input.shape, grad.shape, weight_shape, stride, padding, dilation)
+        if _is_wide(extra, stride):  # Note [Wide output padding]
+            grad = _full_grad(grad, input.shape, weight_shape, stride, padding, dilation)
+            padding = (0,) * len(stride)
         return conv_weight_op(grad, input, weight_shape, stride, padding, dilation, groups)
     return conv_weight_op(input, grad, weight_shape, stride, padding, dilation, groups)
 
@@ -75,7 +111,18 @@ def convolution_op(
     shape = transposed_output_shape(
         input.shape, weight.shape, stride, padding, dilation, output_padding, groups
     )
-    out = conv_input_grad(input, weight, shape, stride, padding, dilation, groups)
+    if _is_wide(output_padding, stride):  # Note [Wide output padding]
+        zero = (0,) * len(stride)
+        full_shape = transposed_output_shape(
+            input.shape, weight.shape, stride, zero, dilation, zero, groups
+        )
+        full = conv_input_grad(input, weight, full_shape, stride, zero, dilation, groups)
+        out = xp.zeros(shape, full.dtype)
+        kept = tuple(min(t, f - p) for t, f, p in zip(shape[2:], full_shape[2:], padding))
+        source = tuple(slice(p, p + k) for p, k in zip(padding, kept))
+        out[(..., *(slice(0, k) for k in kept))] = full[(..., *source)]
+    else:
+        out = conv_input_grad(input, weight, shape, stride, padding, dilation, groups)
     if bias is not None:
         out += bias.reshape((1, -1) + (1,) * (out.ndim - 2))
     return out
