@@ -1334,4 +1334,38 @@ y = ct(x)
 out(y)
 (y * y).sum().backward()
 out(x.grad, ct.weight.grad)
-err(lambda: nn.ConvTranspose2d(1, 1, 3, stride=1, output_padding=2, dilation=2)(torch.ones(1, 1, 3, 3)))
+err(
+    lambda: nn.ConvTranspose2d(1, 1, 3, stride=1, output_padding=2, dilation=2)(
+        torch.ones(1, 1, 3, 3)
+    )
+)
+# ---
+# full backward hooks and in-place layers; custom Functions returning inputs as-is
+relu = nn.ReLU(inplace=True)
+relu.register_full_backward_hook(lambda *a: None)
+x = torch.ones(2, requires_grad=True)
+err(lambda: relu(x * 1))
+out(nn.ReLU(inplace=True)(x * 1).grad_fn.name())
+
+
+class Same(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+y = Same.apply(x * 1)
+out(y.grad_fn.name())
+err(lambda: y.mul_(2))
+z = Same.apply(x * 1).clone()
+z.mul_(2)
+z.sum().backward()
+out(x.grad)
+with torch.no_grad():
+    w = Same.apply(x * 1)
+    w.mul_(3)
+out(w)
