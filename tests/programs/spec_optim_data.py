@@ -559,3 +559,20 @@ err(lambda: c([]))
 err(lambda: c([{1}, {2}]))
 out(c([[(1, 2)], [(3, 4)]]), c([np.array([1], np.int32)] * 2))
 err(lambda: torch.ones(2).pin_memory())
+# ---
+# optimizer state-dict hooks, capturable/differentiable refused at step
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+rec = []
+opt.register_state_dict_pre_hook(lambda o: rec.append("sd-pre"))
+opt.register_state_dict_post_hook(lambda o, sd: rec.append(sorted(sd)))
+opt.register_load_state_dict_pre_hook(lambda o, sd: rec.append("load-pre"))
+opt.register_load_state_dict_post_hook(lambda o: rec.append("load-post"))
+opt.load_state_dict(opt.state_dict())
+out(rec)
+w.grad = torch.ones(2)
+for kw in [dict(capturable=True), dict(differentiable=True)]:
+    o = torch.optim.Adam([w], **kw)
+    out(o.defaults[next(iter(kw))])
+    err(lambda: o.step())
+err(lambda: torch.optim.Adam([w], fused=True, foreach=True))
