@@ -196,3 +196,21 @@ out(pm.key_averages().table(top_level_events_only=True).splitlines()[:2][1])
 out(str(pm).splitlines()[1].split())
 out(pm.total_average().key)
 out([a.name for a in torch.profiler.ProfilerAction])
+# ---
+# recorded input shapes follow torch's schemas (alpha, defaults of composite ops)
+a = torch.ones(2, 3)
+w = torch.ones(4, 3)
+x = torch.ones(1, 2, 4, 4)
+with torch.autograd.profiler.profile(record_shapes=True) as prof:
+    a + a
+    a.add(a, alpha=2)
+    a - 1
+    F.linear(a, w)
+    F.conv1d(torch.ones(1, 2, 5), torch.ones(3, 2, 3), bias=torch.ones(3))
+    F.layer_norm(a, (3,))
+    F.max_pool2d(x, 2)
+    F.softmax(a, dim=1)
+    a.flatten()
+    torch.matmul(a, w.t())
+names = ("aten::add", "aten::sub", "aten::linear", "aten::conv1d", "aten::layer_norm", "aten::max_pool2d", "aten::softmax", "aten::flatten", "aten::matmul")
+out([(e.name, e.input_shapes) for e in prof.function_events if e.cpu_parent is None and e.name in names])

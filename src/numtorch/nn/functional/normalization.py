@@ -32,7 +32,7 @@ def _check_running(name, stat, channels):
         raise RuntimeError(f"{name} should contain {channels} elements not {stat.numel()}")
 
 
-@composite("aten::batch_norm")
+@composite("aten::batch_norm", order=(0, 3, 4, 1, 2, 5, 6, 7))  # torch's schema order
 def batch_norm(
     input: Tensor,
     running_mean,
