@@ -1369,3 +1369,23 @@ with torch.no_grad():
     w = Same.apply(x * 1)
     w.mul_(3)
 out(w)
+# ---
+# ParameterDict as torch: sorted plain dicts, get/setdefault/copy/popitem/|, key checks
+pd = nn.ParameterDict({"b": torch.ones(1), "a": torch.zeros(2)})
+out(list(pd), [n for n, _ in pd.named_parameters()])
+pd.update([("d", torch.ones(3)), ("c", torch.ones(1))])
+out(list(pd), type(pd.get("zz", 5)).__name__, pd.get("a"))
+out(pd.setdefault("e", torch.ones(4)).shape, list(pd))
+out(pd.popitem()[0], list(pd))
+c = pd.copy()
+out(type(c).__name__, c["a"] is pd["a"], list(reversed(pd)))
+m = pd | nn.ParameterDict({"z": torch.ones(1)})
+out(list(m), list(pd))
+pd |= {"y": torch.ones(1)}
+out(list(pd))
+err(lambda: pd[1])
+err(lambda: pd.__setitem__(2, torch.ones(1)))
+err(lambda: pd.update(5))
+err(lambda: pd.update([("a", torch.ones(1), 3)]))
+err(lambda: pd.update([5]))
+err(lambda: print(pd))  # the int key stays listed in torch too, and printing fails

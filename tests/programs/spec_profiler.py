@@ -212,5 +212,21 @@ with torch.autograd.profiler.profile(record_shapes=True) as prof:
     F.softmax(a, dim=1)
     a.flatten()
     torch.matmul(a, w.t())
-names = ("aten::add", "aten::sub", "aten::linear", "aten::conv1d", "aten::layer_norm", "aten::max_pool2d", "aten::softmax", "aten::flatten", "aten::matmul")
-out([(e.name, e.input_shapes) for e in prof.function_events if e.cpu_parent is None and e.name in names])
+names = (
+    "aten::add",
+    "aten::sub",
+    "aten::linear",
+    "aten::conv1d",
+    "aten::layer_norm",
+    "aten::max_pool2d",
+    "aten::softmax",
+    "aten::flatten",
+    "aten::matmul",
+)
+out(
+    [
+        (e.name, e.input_shapes)
+        for e in prof.function_events
+        if e.cpu_parent is None and e.name in names
+    ]
+)
