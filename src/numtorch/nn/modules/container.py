@@ -410,7 +410,7 @@ class ParameterDict(Module):
         return self[key]
 
     def get(self, key: str, default=None):
-        return self[key] if key in self else default
+        return self[key] if key in self else default  # noqa: SIM401 (this is get itself)
 
     def fromkeys(self, keys, default=None):
         # an instance method in torch too
