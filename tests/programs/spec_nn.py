@@ -1389,3 +1389,17 @@ err(lambda: pd.update(5))
 err(lambda: pd.update([("a", torch.ones(1), 3)]))
 err(lambda: pd.update([5]))
 err(lambda: print(pd))  # the int key stays listed in torch too, and printing fails
+# ---
+# weighted mse_loss / l1_loss (torch 2.13), modules(remove_duplicate=False)
+x = torch.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True)
+t = torch.tensor([[0.0, 2.5], [3.0, 1.0]])
+w = torch.tensor([[1.0, 2.0], [0.5, 0.0]])
+for red in ["mean", "sum", "none"]:
+    out(F.mse_loss(x, t, reduction=red, weight=w), F.l1_loss(x, t, reduction=red, weight=w))
+err(lambda: F.mse_loss(x, t, weight=torch.ones(2)))
+err(lambda: F.l1_loss(x, t, weight=w, reduction="avg"))
+F.mse_loss(x, t, weight=w).backward()
+out(x.grad)
+relu = nn.ReLU()
+s = nn.Sequential(relu, relu)
+out(len(list(s.modules(remove_duplicate=False))), len(list(s.modules())))

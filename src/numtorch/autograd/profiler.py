@@ -72,6 +72,8 @@ class profile:
         experimental_config=None,
         acc_events: bool = False,
         custom_trace_id_callback=None,
+        post_processing_timeout_s=None,
+        activity_filters=None,
     ):
         self.enabled = enabled
         self.record_shapes = record_shapes

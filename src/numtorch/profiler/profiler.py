@@ -142,6 +142,7 @@ class profile:
         acc_events: bool = False,
         use_cuda: bool | None = None,
         custom_trace_id_callback=None,
+        post_processing_timeout_s=None,
     ):
         requested = set(activities) if activities is not None else supported_activities()
         if not requested:

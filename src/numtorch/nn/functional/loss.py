@@ -54,8 +54,25 @@ def _warn_broadcast(input, target, stacklevel=3):
         )
 
 
+def _weighted(errors, weight, input, reduction):
+    """torch 2.13's weighted mse/l1: ``sum(errors * weight) / sum(weight)`` for the mean."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = errors * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    return weighted.sum() / weight.sum()
+
+
 def mse_loss(
-    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight=None,
 ) -> Tensor:
     """Mean squared error ``(input - target)^2``, reduced.
 
@@ -66,15 +83,26 @@ def mse_loss(
     """
     reduction = _reduction(size_average, reduce, reduction)
     _warn_broadcast(input, target)
+    if weight is not None:
+        a, b = broadcast_tensors(input, target)
+        return _weighted((a - b).pow(2), weight, input, reduction)
     return L.mse_loss_op(input, target, reduction)
 
 
 def l1_loss(
-    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight=None,
 ) -> Tensor:
-    """Mean absolute error ``|input - target|``, reduced."""
+    """Mean absolute error ``|input - target|``, reduced (``weight``: per element)."""
     reduction = _reduction(size_average, reduce, reduction)
     _warn_broadcast(input, target)
+    if weight is not None:
+        a, b = broadcast_tensors(input, target)
+        return _weighted((a - b).abs(), weight, input, reduction)
     return L.reduce_tensor((input - target).abs(), reduction)
 
 

@@ -381,8 +381,8 @@ class Module(StateDictMixin):
             sub = prefix + ("." if prefix else "") + name
             yield from module.named_modules(memo, sub, remove_duplicate)
 
-    def modules(self):
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate: bool = True):
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def get_submodule(self, target: str):
