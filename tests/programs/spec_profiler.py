@@ -128,7 +128,7 @@ with open(path) as fh:
     trace = json.load(fh)
 events = trace["traceEvents"] if isinstance(trace, dict) else trace
 names = [e.get("name") for e in events]
-out("label" in names, "aten::mul" in names, isinstance(trace, dict))
+out("label" in names, "aten::mul" in names, isinstance(trace, dict), sorted(trace))
 add = [e for e in events if e.get("name") == "aten::mul"][0]
 out(sorted(k for k in ("name", "ph", "ts", "dur", "pid", "tid", "args") if k in add), add["ph"])
 out("Input Dims" in add.get("args", {}))
