@@ -365,3 +365,17 @@ def test_allowlisting_code_execution_is_refused():
     assert serialization.get_safe_globals() == [OrderedDict]
     serialization.clear_safe_globals()
     assert serialization.get_safe_globals() == []
+
+
+@pytest.mark.parametrize("fmt", ["safetensors", "npz"])
+def test_state_dict_metadata_round_trips(fmt, monkeypatch):
+    if fmt == "npz":
+        monkeypatch.setattr(checkpoint, "_use_safetensors", lambda: False)
+    elif not checkpoint._use_safetensors():
+        pytest.skip("safetensors is not installed")
+    model = torch.nn.Sequential(torch.nn.Linear(1, 1), torch.nn.BatchNorm1d(1))
+    buffer = io.BytesIO()
+    torch.save(model.state_dict(), buffer)
+    buffer.seek(0)
+    loaded = torch.load(buffer)
+    assert loaded._metadata == model.state_dict()._metadata

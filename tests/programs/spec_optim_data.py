@@ -576,3 +576,16 @@ for kw in [dict(capturable=True), dict(differentiable=True)]:
     out(o.defaults[next(iter(kw))])
     err(lambda: o.step())
 err(lambda: torch.optim.Adam([w], fused=True, foreach=True))
+# ---
+# a saved state_dict keeps its _metadata (module versions), as torch's pickle does
+import io
+
+m = nn.Sequential(nn.Linear(1, 1), nn.BatchNorm1d(1))
+buf = io.BytesIO()
+torch.save(m.state_dict(), buf)
+buf.seek(0)
+sd = torch.load(buf)
+out(type(sd).__name__, dict(sd._metadata))
+del sd["1.num_batches_tracked"]
+err(lambda: m.load_state_dict(sd))
+out(m.load_state_dict(dict(sd)).missing_keys)

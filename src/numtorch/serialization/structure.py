@@ -56,7 +56,11 @@ class Flattener:
             items = []
             for key, value in obj.items():
                 items.append([_encode_key(key, path), self._node(value, _join(path, key))])
-            return {"odict" if isinstance(obj, OrderedDict) else "dict": items}
+            node = {"odict" if isinstance(obj, OrderedDict) else "dict": items}
+            metadata = getattr(obj, "_metadata", None)
+            if isinstance(metadata, dict):  # a state_dict's module versions, kept as torch does
+                node["metadata"] = [[k, _plain(v)] for k, v in metadata.items()]
+            return node
         kind = _SEQUENCES.get(type(obj))
         if kind is not None:
             return {kind: [self._node(v, _join(path, i)) for i, v in enumerate(obj)]}
@@ -100,6 +104,15 @@ class Flattener:
         while candidate in self.arrays:
             candidate, n = f"{name}#{n}", n + 1
         return candidate
+
+
+def _plain(entry):
+    """One ``_metadata`` entry (``{"version": 2}``) as JSON-safe scalars."""
+    if not isinstance(entry, dict):
+        return {}
+    return {
+        str(k): v for k, v in entry.items() if v is None or isinstance(v, (str, int, float, bool))
+    }
 
 
 def _encode_key(key, path: str):
@@ -172,6 +185,8 @@ def _build(node, arrays, made, where):
                     raise ValueError(f"{where}: malformed dict item {item!r}")
                 key, value = item
                 out[_decode_key(key, where)] = _build(value, arrays, made, where)
+            if "metadata" in node:
+                out._metadata = _build_metadata(node["metadata"], where)
             return out
     for kind, sequence in (("list", list), ("tuple", tuple), ("size", Size)):
         if kind in node:
@@ -179,6 +194,20 @@ def _build(node, arrays, made, where):
                 raise ValueError(f"{where}: malformed {kind} {node[kind]!r}")
             return sequence([_build(v, arrays, made, where) for v in node[kind]])
     raise ValueError(f"{where}: unknown structure node {sorted(node)}")
+
+
+def _build_metadata(items, where):
+    metadata = OrderedDict()
+    for item in items if isinstance(items, list) else [None]:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+            raise ValueError(f"{where}: malformed state_dict metadata {item!r}")
+        key, entry = item
+        if not isinstance(entry, dict) or not all(
+            v is None or isinstance(v, (str, int, float, bool)) for v in entry.values()
+        ):
+            raise ValueError(f"{where}: malformed state_dict metadata {entry!r}")
+        metadata[key] = dict(entry)
+    return metadata
 
 
 def _build_tensor(node, arrays, made, where):
