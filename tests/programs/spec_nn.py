@@ -1403,3 +1403,15 @@ out(x.grad)
 relu = nn.ReLU()
 s = nn.Sequential(relu, relu)
 out(len(list(s.modules(remove_duplicate=False))), len(list(s.modules())))
+# ---
+# every target ignored: the mean loss is nan, its gradient zero
+x = torch.tensor([[0.5, -1.0, 2.0], [1.0, 0.0, 0.0]], requires_grad=True)
+for kw in [dict(), dict(weight=torch.tensor([1.0, 2.0, 3.0])), dict(label_smoothing=0.2)]:
+    y = F.cross_entropy(x, torch.tensor([-100, -100]), **kw)
+    x.grad = None
+    y.backward()
+    out(y, x.grad)
+v = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+y = F.nll_loss(v, torch.tensor(1), ignore_index=1)
+y.backward()
+out(y, v.grad)

@@ -79,7 +79,9 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
     elif reduction == "sum":
         scale = grad_output
     else:
-        scale = grad_output / w.sum()
+        total = w.sum()
+        # every target ignored: torch's loss is nan (0/0), its gradient stays 0
+        scale = grad_output / total if total != 0 else xp.zeros_like(grad_output)
     xp.put_along_axis(grad_input, safe, (-w * scale)[:, None, :], axis=1)
     return grad_input.reshape(input_shape)
 
