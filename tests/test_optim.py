@@ -411,8 +411,13 @@ def test_invalid_params():
         optim.SGD([torch.ones(1, requires_grad=True) * 2], lr=0.1)
     with pytest.raises(TypeError, match="ordered collections"):
         optim.SGD([{"params": {torch.ones(1, requires_grad=True)}}], lr=0.1)
-    with pytest.raises(NotImplementedError, match="differentiable=True"):
-        optim.Adam([torch.ones(1, requires_grad=True)], differentiable=True)
+    # as torch: differentiable/capturable are accepted here and refused by step
+    w = torch.ones(1, requires_grad=True)
+    w.grad = torch.ones(1)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        optim.Adam([w], differentiable=True).step()
+    with pytest.raises(AssertionError, match="capturable=True"):
+        optim.Adam([w], capturable=True).step()
     p = torch.ones(1, requires_grad=True)
     with pytest.warns(UserWarning, match="duplicate parameters"):
         optim.SGD([p, p], lr=0.1)

@@ -272,8 +272,8 @@ def test_profiler_off_leaves_the_op_path_alone():
     with profile(enabled=False) as prof:
         torch.ones(2) + 1
         assert _profiler_is_off()
-    with pytest.raises(RuntimeError, match="didn't finish"):
-        prof.key_averages()
+    assert prof is None  # as torch: a disabled profile binds nothing
+    assert len(profile().key_averages()) == 0  # never run: no events, as torch
     with record_function("no profiler"):  # nothing recorded, nothing switched on
         assert _profiler_is_off()
 

@@ -579,10 +579,20 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     return _finish(_rng(generator).permutation(n).astype(dt.np), requires_grad, "randperm()")
 
 
+def _check_std(std) -> None:
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, **_) -> Tensor:
     """Normal samples; ``mean``/``std`` may be tensors (then broadcast) or numbers."""
     m = mean._data if isinstance(mean, Tensor) else mean
     s = std._data if isinstance(std, Tensor) else std
+    if isinstance(std, Tensor):
+        if (s < 0).any():
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        _check_std(s)
     if size is None:
         from .ops.call import broadcast_shape
 
@@ -653,8 +663,13 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
     rng = _rng(generator)
     shape = t._data.shape
     if kind == "uniform":
+        if a > b:
+            raise RuntimeError(
+                f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
+            )
         values = rng.uniform(a, b, shape)
     elif kind == "normal":
+        _check_std(b)
         values = rng.normal(a, b, shape)
     elif kind == "bernoulli":
         p = a._data if isinstance(a, Tensor) else a

@@ -20,4 +20,5 @@ from .grad_mode import (  # noqa: F401
     set_multithreading_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
+from .profiler_util import DeviceType  # noqa: F401
 from .variable import Variable  # noqa: F401

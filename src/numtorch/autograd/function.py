@@ -236,6 +236,7 @@ def _connect(ctx, args, is_tensor, outputs):
     non_diff = {id(t) for t in ctx.non_differentiable}
     inputs_by_id = {id(a): a for a in tensor_args}
     metas = []
+    fn_name = ctx.name().removesuffix("Backward")
     for nr, out in enumerate(outs):
         if not isinstance(out, Tensor):
             metas.append(None)
@@ -249,6 +250,9 @@ def _connect(ctx, args, is_tensor, outputs):
         if out._base is not None and id(out) not in dirty:
             out._base = None  # a view made inside forward belongs to this Function, not the base
             out._view_steps = None
+            # torch keeps it a view "created in a custom Function": in-place changes of it are
+            # refused (check_inplace), as they would bypass this Function's backward
+            out._custom_function_view = (nr, fn_name)
         metas.append((out._data.shape, out._data.dtype))
         if id(out) not in non_diff and out._data.dtype.kind == "f":
             out._grad_fn = ctx

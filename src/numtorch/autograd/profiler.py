@@ -72,6 +72,8 @@ class profile:
         experimental_config=None,
         acc_events: bool = False,
         custom_trace_id_callback=None,
+        post_processing_timeout_s=None,
+        activity_filters=None,
     ):
         self.enabled = enabled
         self.record_shapes = record_shapes
@@ -90,7 +92,7 @@ class profile:
 
     def __enter__(self):
         if not self.enabled:
-            return self
+            return None  # as torch: ``with profile(enabled=False) as prof`` binds None
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
         self.entered = True
@@ -127,13 +129,11 @@ class profile:
 
     # -- results --
 
-    def _check_finish(self) -> None:
-        if self._function_events is None:
-            raise RuntimeError("Profiler didn't finish running")
-
     @property
     def function_events(self) -> EventList:
-        self._check_finish()
+        # before the profile ends there is nothing to report: an empty list, as torch
+        if self._function_events is None:
+            return EventList(profile_memory=self.profile_memory)
         return self._function_events
 
     def events(self) -> EventList:
@@ -174,6 +174,8 @@ class profile:
         self.function_events.export_chrome_trace(path)
 
     def export_stacks(self, path: str, metric: str = "self_cpu_time_total") -> None:
+        if not self.with_stack:
+            raise AssertionError("export_stacks() requires with_stack=True")
         self.function_events.export_stacks(path, metric)
 
     def __str__(self) -> str:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import time
+import uuid
 
 from .profiler_recorder import MODULE
 from .profiler_table import device_neutral
@@ -86,8 +89,20 @@ def export_chrome_trace(events, path: str) -> None:
     Names go through ``json`` with ASCII escapes, so labels with quotes, newlines or any
     Unicode stay valid JSON.
     """
+    trace = {  # torch's top-level keys, in its order
+        "schemaVersion": 1,
+        "deviceProperties": [],
+        "trace_id": uuid.uuid4().hex.upper(),
+        "host_name": socket.gethostname(),
+        "displayTimeUnit": "ms",
+        "baseTimeNanoseconds": time.time_ns(),
+        "traceEvents": trace_events(events),
+        "traceName": path,
+    }
+    if any(e.input_shapes for e in events):  # recorded with record_shapes=True
+        trace["record_shapes"] = 1
     with open(path, "w", encoding="ascii") as f:
-        json.dump({"traceEvents": trace_events(events), "displayTimeUnit": "ms"}, f)
+        json.dump(trace, f)
 
 
 _FRAME_SAFE = str.maketrans(" ;\t\n\r", "_____")

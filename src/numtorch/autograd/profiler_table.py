@@ -156,8 +156,9 @@ def build_table(
     module_layout = getattr(events, "_layout", "ops") == "module"
     if sort_by is not None:
         key = device_neutral(sort_by)
-        if key not in SORT_KEYS + DEVICE_SORT_KEYS:
-            raise ValueError(f"sort_by must be one of {SORT_KEYS}, got {sort_by!r}")
+        # torch sorts by any attribute of the rows: an unknown name is an AttributeError
+        if key not in SORT_KEYS + DEVICE_SORT_KEYS and not hasattr(events[0], key):
+            raise AttributeError(f"sort_by must be one of {SORT_KEYS}, got {sort_by!r}")
         events = EventList(sorted(events, key=lambda e: getattr(e, key), reverse=True))
     total = sum(e.self_cpu_time_total for e in events)
     numeric = ["Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"]
@@ -214,6 +215,9 @@ def build_table(
     row_format = sep.join(f"{{:{align}{w}}}" for _, w, align in specs)
     rule = sep.join("-" * w for _, w, _ in specs)
     line_length = len(rule)
+    if not compact:  # torch ends every row with the column spacing (not its "=" lines)
+        row_format += sep
+        rule += sep
 
     out = []
     if header is not None:

@@ -11,10 +11,40 @@ cpu_children) == cpu_time_total`` for every event. The same holds for memory.
 
 from __future__ import annotations
 
+import enum
 import itertools
 from collections import defaultdict
 
 MEMORY_EVENT_NAME = "[memory]"
+
+
+class DeviceType(enum.IntEnum):
+    """Where an event ran (torch.autograd.DeviceType); numtorch's events are all CPU."""
+
+    CPU = 0
+    CUDA = 1
+    MKLDNN = 2
+    OPENGL = 3
+    OPENCL = 4
+    IDEEP = 5
+    HIP = 6
+    FPGA = 7
+    MAIA = 8
+    XLA = 9
+    Vulkan = 10
+    Metal = 11
+    XPU = 12
+    MPS = 13
+    Meta = 14
+    HPU = 15
+    VE = 16
+    Lazy = 17
+    IPU = 18
+    MTIA = 19
+    PrivateUse1 = 20
+
+    def __str__(self) -> str:
+        return f"DeviceType.{self.name}"
 
 
 class Interval:
@@ -78,6 +108,11 @@ class _FormattedTimes:
     cuda_time_total = self_cuda_time_total = cuda_time = 0.0
     node_id = -1
     is_async = is_remote = is_legacy = False
+    device_type = DeviceType.CPU
+    device_index = 0
+    use_device = None
+    overload_name = ""
+    flops = 0
 
 
 class FunctionEvent(_FormattedTimes):

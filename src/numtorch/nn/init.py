@@ -216,6 +216,22 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     return _fill(tensor, gain * q.reshape(tensor.shape))
 
 
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """N(0, std^2) samples with ``ceil(sparsity * rows)`` random entries of each column
+    set to zero (Martens 2010)."""
+    from .._creation import _rng
+
+    if tensor.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros = int(math.ceil(sparsity * rows))
+    rng = _rng(generator)
+    values = rng.normal(0.0, std, (rows, cols))
+    for column in range(cols):  # one permutation per column, as torch draws them
+        values[rng.permutation(rows)[:zeros], column] = 0
+    return _fill(tensor, values)
+
+
 # torch's deprecated aliases without the trailing underscore are not provided.
 __all__ = [
     "calculate_gain",
@@ -227,6 +243,7 @@ __all__ = [
     "normal_",
     "ones_",
     "orthogonal_",
+    "sparse_",
     "trunc_normal_",
     "uniform_",
     "xavier_normal_",

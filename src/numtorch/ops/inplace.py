@@ -43,6 +43,15 @@ def check_inplace(t: Tensor, name: str) -> None:
             f"({name} on a tensor of shape {list(t._data.shape)}; wrap parameter updates in "
             "torch.no_grad(), or use the out-of-place op)"
         )
+    custom = t.__dict__.get("_custom_function_view")
+    if custom is not None and t._grad_fn is not None and t._grad_fn.name().startswith(custom[1]):
+        raise RuntimeError(
+            f"Output {custom[0]} of {custom[1]} is a view and is being modified inplace. This "
+            "view was created inside a custom Function (or because an input was returned as-is) "
+            "and the autograd logic to handle view+inplace would override the custom backward "
+            "associated with the custom Function, leading to incorrect gradients. This behavior "
+            "is forbidden. You can fix this by cloning the output of the custom Function."
+        )
     base = t._base
     # torch refuses any view that requires grad over a leaf base: also a base that does not
     # itself require grad, under a leaf made by requires_grad_() on a view

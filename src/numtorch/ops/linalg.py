@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
 from .call import broadcast_shape
@@ -193,6 +194,7 @@ def _fold(t1, t2):
 
 
 @export
+@composite("aten::matmul")
 def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
     d1, d2 = input.ndim, other.ndim

@@ -7,6 +7,7 @@ import warnings
 
 from .. import _dtypes
 from .._creation import shape_arg, zeros
+from .._dispatch import composite
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
 from .call import broadcast_shape
@@ -105,6 +106,7 @@ def reshape_as(input, other) -> Tensor:
 
 
 @export
+@composite("aten::flatten")
 def flatten(input, start_dim=0, end_dim=-1) -> Tensor:
     """Merge dims ``start_dim``..``end_dim`` into one."""
     if input.ndim == 0:
@@ -504,6 +506,15 @@ def _no_cuda(self, *args, **kwargs):
 
 
 Tensor.cuda = _no_cuda
+
+
+def _pin_memory(self, device=None):
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+# CPU-only: memory is never pinned (DataLoader(pin_memory=True) leaves batches as they are)
+Tensor.is_pinned = lambda self, device=None: False
+Tensor.pin_memory = _pin_memory
 
 
 # -- joining and splitting -------------------------------------------------------------------

@@ -34,16 +34,30 @@ def check_adam_args(lr, eps, betas, weight_decay) -> None:
 
 
 def check_compat_flags(*, differentiable=False, fused=None, foreach=None, capturable=False):
-    """Accept torch's implementation flags; refuse the ones that would change behaviour."""
-    if differentiable:
-        raise NotImplementedError(
-            "numtorch optimizers do not support differentiable=True: updates are applied to "
-            "the parameters' arrays outside autograd"
-        )
-    if capturable:
-        raise NotImplementedError("capturable=True is for CUDA graphs; numtorch runs on the CPU")
+    """Accept torch's implementation flags; ``differentiable`` and ``capturable`` are refused
+    when a step runs (``check_step_flags``), as torch refuses them."""
     if fused and foreach:
         raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def check_step_flags(optimizer) -> None:
+    """torch's failures at ``step`` for flags numtorch cannot honour on the CPU."""
+    for group in optimizer.param_groups:
+        if group.get("capturable"):
+            raise AssertionError(
+                "If capturable=True, params and state_steps must be on supported devices: "
+                "['cuda', 'xpu', 'hpu', 'privateuseone', 'xla']."
+            )
+        if group.get("differentiable"):
+            # torch's update then runs in-place on the parameters with grad mode on
+            if any(p.grad is not None and p.is_leaf and p.requires_grad for p in group["params"]):
+                raise RuntimeError(
+                    "a leaf Variable that requires grad is being used in an in-place operation."
+                )
+            raise NotImplementedError(
+                "numtorch optimizers do not support differentiable=True: updates are applied "
+                "to the parameters' arrays outside autograd"
+            )
 
 
 def scalar(value) -> float:

@@ -20,6 +20,7 @@ from ..autograd import profiler_recorder
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import RemovableHandle, _add_hook
 from ..autograd.profiler import record_function
+from ._checks import check_step_flags
 from ._parallel import run_elementwise
 
 # Note [Optimizer updates on arrays]
@@ -68,6 +69,7 @@ class Optimizer:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
         self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        self._patch_state_dict_hooks()
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or "
@@ -97,6 +99,11 @@ class Optimizer:
         self.__dict__.update(state)
         self.__dict__.setdefault("_optimizer_step_pre_hooks", OrderedDict())
         self.__dict__.setdefault("_optimizer_step_post_hooks", OrderedDict())
+        self._patch_state_dict_hooks()
+
+    def _patch_state_dict_hooks(self) -> None:
+        for name in _STATE_DICT_HOOKS:
+            self.__dict__.setdefault(name, OrderedDict())
 
     def __repr__(self) -> str:
         text = self.__class__.__name__ + " ("
@@ -215,10 +222,43 @@ class Optimizer:
         """Call ``hook(optimizer, args, kwargs)`` after each ``step``."""
         return _add_hook(self._optimizer_step_post_hooks, hook)
 
+    @staticmethod
+    def _add_ordered(hooks, hook, prepend: bool) -> RemovableHandle:
+        handle = _add_hook(hooks, hook)
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """``hook(optimizer)`` runs before ``state_dict()`` builds the dict."""
+        return self._add_ordered(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """``hook(optimizer, state_dict)`` may edit or replace the dict ``state_dict()`` returns."""
+        return self._add_ordered(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """``hook(optimizer, state_dict)`` may edit or replace the dict being loaded."""
+        return self._add_ordered(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """``hook(optimizer)`` runs after ``load_state_dict``."""
+        return self._add_ordered(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
     # -- state dicts -------------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
         """The optimizer's state: ``state`` keyed by parameter index and ``param_groups``
         whose ``params`` are indices, as in torch. Tensors are the live state, not copies."""
+        for hook in list(self._optimizer_state_dict_pre_hooks.values()):
+            hook(self)
+        state_dict = self._state_dict()
+        for hook in list(self._optimizer_state_dict_post_hooks.values()):
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
+
+    def _state_dict(self) -> dict[str, Any]:
         index: dict[int, int] = {}
         start = 0
         packed_groups = []
@@ -237,9 +277,19 @@ class Optimizer:
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Load a state from ``state_dict()`` (numtorch's or torch's, tensors converted).
 
-        Floating state tensors are copied and cast to their parameter's dtype (``step``
-        keeps its dtype); the loaded dict is never shared with the optimizer.
+        Floating state tensors are cast to their parameter's dtype (``step`` keeps its
+        dtype); tensors that need no cast are shared with ``state_dict``, as in torch.
         """
+        state_dict = dict(state_dict)  # hooks may edit it; the caller's dict stays as it was
+        for hook in list(self._optimizer_load_state_dict_pre_hooks.values()):
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        self._load_state_dict(state_dict)
+        for hook in list(self._optimizer_load_state_dict_post_hooks.values()):
+            hook(self)
+
+    def _load_state_dict(self, state_dict: dict[str, Any]) -> None:
         groups = self.param_groups
         saved_groups = copy.deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
@@ -269,19 +319,26 @@ class Optimizer:
 
 
 def _cast_state(param: Tensor, value, key):
-    """A copy of one state entry, floating tensors cast to the parameter's dtype."""
+    """One state entry as torch loads it: floating tensors cast to the parameter's dtype,
+    ``step`` untouched. A tensor needing no cast is kept, not copied, so (as in torch) an
+    optimizer loaded from a live one's ``state_dict()`` shares those state tensors."""
     if isinstance(value, Tensor):
-        data = value._data
-        if key != "step" and param._data.dtype.kind == "f" and data.dtype.kind == "f":
-            data = data.astype(param._data.dtype)
-        else:
-            data = data.copy()
-        return Tensor._make(data)
+        if key != "step" and param._data.dtype.kind == "f":
+            return value.to(dtype=param.dtype)
+        return value
     if isinstance(value, dict):
         return {k: _cast_state(param, v, k) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(_cast_state(param, v, None) for v in value)
     return value
+
+
+_STATE_DICT_HOOKS = (
+    "_optimizer_state_dict_pre_hooks",
+    "_optimizer_state_dict_post_hooks",
+    "_optimizer_load_state_dict_pre_hooks",
+    "_optimizer_load_state_dict_post_hooks",
+)
 
 
 def _with_step_hooks(step):
@@ -310,6 +367,7 @@ def _with_step_hooks(step):
                         f"got {result}."
                     )
                 args, kwargs = result
+        check_step_flags(self)
         out = step(self, *args, **kwargs)
         self._opt_called = True  # lr_scheduler warns when it steps before the optimizer
         for hook in list(self._optimizer_step_post_hooks.values()):

@@ -41,6 +41,7 @@ class ProfilerAction(enum.Enum):
     WARMUP = 1
     RECORD = 2
     RECORD_AND_SAVE = 3
+    DEVICE_STOPPED = 4  # torch's: a device tracer stopped early (never on the CPU)
 
 
 _RECORDING = (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE)
@@ -65,7 +66,7 @@ def schedule(
     ['NONE', 'WARMUP', 'RECORD', 'RECORD_AND_SAVE', 'NONE']
     """
     if wait < 0 or warmup < 0 or active <= 0 or repeat < 0 or skip_first < 0:
-        raise ValueError(
+        raise AssertionError(
             f"Invalid profiler schedule arguments. Got wait={wait} (need >= 0), "
             f"warmup={warmup} (need >= 0), active={active} (need > 0), repeat={repeat} "
             f"(need >= 0), skip_first={skip_first} (need >= 0)."
@@ -141,15 +142,18 @@ class profile:
         acc_events: bool = False,
         use_cuda: bool | None = None,
         custom_trace_id_callback=None,
+        post_processing_timeout_s=None,
     ):
-        requested = set(activities) if activities else supported_activities()
+        requested = set(activities) if activities is not None else supported_activities()
+        if not requested:
+            raise AssertionError("No valid profiler activities found")
         if requested - supported_activities() or use_cuda:
             warnings.warn(
                 "numtorch profiles CPU activity only; other activities are ignored",
                 UserWarning,
                 stacklevel=2,
             )
-        self.activities = requested & supported_activities()
+        self.activities = requested  # as torch keeps them; CPU activity is what gets recorded
         self.schedule = schedule if schedule is not None else _always_record
         self.record_steps = schedule is not None
         self.on_trace_ready = on_trace_ready
@@ -217,9 +221,12 @@ class profile:
 
     # -- results of the last finished cycle --
 
-    def _finished(self):
+    def _finished(self, what: str = "accessing events"):
+        # while a cycle records, its (still empty) results; before any, torch's assertion
+        if self.profiler is None and self._session is not None:
+            return self._session
         if self.profiler is None:
-            raise RuntimeError("Profiler must be initialized before accessing events")
+            raise AssertionError(f"Profiler must be initialized before {what}")
         return self.profiler
 
     def events(self):
@@ -232,7 +239,7 @@ class profile:
         group_by_overload_name=False,
         group_by=None,
     ):
-        return self._finished().key_averages(
+        return self._finished("getting key averages").key_averages(
             group_by_input_shape, group_by_stack_n, group_by=group_by
         )
 

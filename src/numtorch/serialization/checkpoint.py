@@ -18,7 +18,7 @@ import tempfile
 from .._creation import device
 from .._tensor import Tensor
 from . import formats
-from .refusal import SCAN_LIMIT, is_pickle, refuse
+from .refusal import SCAN_LIMIT, UnpicklingError, is_pickle, refuse
 from .structure import Flattener, build
 
 METADATA_KEY = "numtorch"  # safetensors metadata entry holding the JSON structure
@@ -59,12 +59,18 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
     if hasattr(f, "write"):
         f.write(data)
         return
+    if not isinstance(f, (str, bytes, os.PathLike)):
+        raise AttributeError(
+            "expected 'f' to be string, path, or a file-like object with a 'write' attribute"
+        )
     _write_atomically(os.fspath(f), data)
 
 
 def _write_atomically(path: str, data: bytes) -> None:
     # A crash mid-write leaves the previous checkpoint, never half of a new one.
     folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise RuntimeError(f"Parent directory {folder} does not exist.")
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".numtorch-save-")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -126,10 +132,13 @@ def _load_from(fh, where: str, weights_only: bool):
             return {name: Tensor._make(arrays[name]) for name in header}
         return _build(metadata[METADATA_KEY], arrays, where)
     data = fh.read(SCAN_LIMIT)
+    if not data:  # what unpickling an empty file raises in torch
+        raise EOFError(f"numtorch.load: {where} is empty")
     if is_pickle(head, data):
         raise refuse(where, "a Python pickle (from pickle.dump, or an old torch.save)", data,
                      weights_only)  # fmt: skip
-    raise ValueError(
+    # torch's unpickler fails on such bytes: the same error type
+    raise UnpicklingError(
         f"numtorch.load: {where} is not a checkpoint numtorch can read: expected a safetensors "
         f"or .npz file (written by numtorch.save), but it starts with {head[:8]!r}"
     )

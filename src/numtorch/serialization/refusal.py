@@ -19,8 +19,12 @@ _MEMO_GET = {"BINGET", "LONG_BINGET", "GET"}
 _EXPECTED_PREFIXES = ("torch.", "collections.OrderedDict", "numpy.", "_codecs.encode")
 
 
-class PickleRefusedError(pickle.UnpicklingError):
-    """``numtorch.load`` was given a pickle: it refuses to run it (torch's error type)."""
+class UnpicklingError(pickle.UnpicklingError):
+    """``numtorch.load`` was given a pickle: it refuses to run it. Named as the error torch's
+    ``weights_only`` load raises, so ``type(e).__name__`` agrees too."""
+
+
+PickleRefusedError = UnpicklingError
 
 
 def pickle_globals(data: bytes) -> tuple[list[str], bool]:

@@ -4,9 +4,11 @@ The tree is plain JSON, so reading it back can only ever build dicts, lists, tup
 tensors and plain values (Note [Checkpoints never pickle] in checkpoint.py). Node forms:
 
     {"tensor": name}                 a tensor (+ "requires_grad", "complex", "ndarray" flags)
-    {"dict": [[key, node], ...]}     also "odict" for an OrderedDict; keys are JSON scalars
+    {"dict": [[key, node], ...]}     also "odict" for an OrderedDict; keys are JSON scalars,
+                                     or lists for tuple keys
     {"list": [node, ...]}            also "tuple", "size" (torch.Size)
     {"value": x}                     str, int, bool, None or a finite float
+    {"dtype": name}                  a numtorch dtype, by its name (``float32``)
     {"float": "nan" | "inf" | "-inf"}
 """
 
@@ -17,12 +19,14 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .._dtypes import ALL_DTYPES, dtype
 from .._tensor import Size, Tensor
 
 FORMAT = "numtorch-checkpoint"
 VERSION = 1
 _KEY_TYPES = (str, int, float, bool, type(None))
 _SEQUENCES = {list: "list", tuple: "tuple", Size: "size"}
+_DTYPES = {str(d).removeprefix("torch."): d for d in ALL_DTYPES}
 
 
 class Flattener:
@@ -46,16 +50,17 @@ class Flattener:
             return {"value": obj} if math.isfinite(obj) else {"float": repr(obj)}
         if isinstance(obj, (np.bool_, np.number)) and np.ndim(obj) == 0:
             return self._node(obj.item(), path)
+        if isinstance(obj, dtype):
+            return {"dtype": str(obj).removeprefix("torch.")}
         if isinstance(obj, dict):
             items = []
             for key, value in obj.items():
-                if not isinstance(key, _KEY_TYPES):
-                    raise TypeError(
-                        f"numtorch.save: dict key {key!r} at '{path or '<root>'}' is a "
-                        f"{type(key).__name__}; keys must be str, int, float, bool or None"
-                    )
-                items.append([key, self._node(value, _join(path, key))])
-            return {"odict" if isinstance(obj, OrderedDict) else "dict": items}
+                items.append([_encode_key(key, path), self._node(value, _join(path, key))])
+            node = {"odict" if isinstance(obj, OrderedDict) else "dict": items}
+            metadata = getattr(obj, "_metadata", None)
+            if isinstance(metadata, dict):  # a state_dict's module versions, kept as torch does
+                node["metadata"] = [[k, _plain(v)] for k, v in metadata.items()]
+            return node
         kind = _SEQUENCES.get(type(obj))
         if kind is not None:
             return {kind: [self._node(v, _join(path, i)) for i, v in enumerate(obj)]}
@@ -90,6 +95,8 @@ class Flattener:
             node["ndarray"] = True
         elif obj.requires_grad:
             node["requires_grad"] = True
+        if is_tensor and _is_parameter(obj):
+            node["parameter"] = True
         return node
 
     def _unique(self, name: str) -> str:
@@ -97,6 +104,42 @@ class Flattener:
         while candidate in self.arrays:
             candidate, n = f"{name}#{n}", n + 1
         return candidate
+
+
+def _plain(entry):
+    """One ``_metadata`` entry (``{"version": 2}``) as JSON-safe scalars."""
+    if not isinstance(entry, dict):
+        return {}
+    return {
+        str(k): v for k, v in entry.items() if v is None or isinstance(v, (str, int, float, bool))
+    }
+
+
+def _encode_key(key, path: str):
+    """A dict key as JSON: scalars as they are, tuples (of keys) as lists."""
+    if isinstance(key, tuple):
+        return [_encode_key(k, path) for k in key]
+    if not isinstance(key, _KEY_TYPES) or (isinstance(key, float) and not math.isfinite(key)):
+        raise TypeError(
+            f"numtorch.save: dict key {key!r} at '{path or '<root>'}' is a "
+            f"{type(key).__name__}; keys must be str, int, finite float, bool, None or "
+            "tuples of them"
+        )
+    return key
+
+
+def _decode_key(key, where: str):
+    if isinstance(key, list):
+        return tuple(_decode_key(k, where) for k in key)
+    if not isinstance(key, _KEY_TYPES):
+        raise ValueError(f"{where}: malformed dict key {key!r}")
+    return key
+
+
+def _is_parameter(obj) -> bool:
+    from ..nn.parameter import Parameter  # nn imports this package: resolve late
+
+    return isinstance(obj, Parameter)
 
 
 def _join(path: str, key) -> str:
@@ -130,6 +173,10 @@ def _build(node, arrays, made, where):
         if node["float"] not in ("nan", "inf", "-inf"):
             raise ValueError(f"{where}: malformed float {node['float']!r}")
         return float(node["float"])
+    if "dtype" in node:
+        if node["dtype"] not in _DTYPES:
+            raise ValueError(f"{where}: unknown dtype {node['dtype']!r}")
+        return _DTYPES[node["dtype"]]
     for kind, container in (("dict", dict), ("odict", OrderedDict)):
         if kind in node:
             out = container()
@@ -137,9 +184,9 @@ def _build(node, arrays, made, where):
                 if not (isinstance(item, list) and len(item) == 2):
                     raise ValueError(f"{where}: malformed dict item {item!r}")
                 key, value = item
-                if not isinstance(key, _KEY_TYPES):
-                    raise ValueError(f"{where}: malformed dict key {key!r}")
-                out[key] = _build(value, arrays, made, where)
+                out[_decode_key(key, where)] = _build(value, arrays, made, where)
+            if "metadata" in node:
+                out._metadata = _build_metadata(node["metadata"], where)
             return out
     for kind, sequence in (("list", list), ("tuple", tuple), ("size", Size)):
         if kind in node:
@@ -147,6 +194,20 @@ def _build(node, arrays, made, where):
                 raise ValueError(f"{where}: malformed {kind} {node[kind]!r}")
             return sequence([_build(v, arrays, made, where) for v in node[kind]])
     raise ValueError(f"{where}: unknown structure node {sorted(node)}")
+
+
+def _build_metadata(items, where):
+    metadata = OrderedDict()
+    for item in items if isinstance(items, list) else [None]:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+            raise ValueError(f"{where}: malformed state_dict metadata {item!r}")
+        key, entry = item
+        if not isinstance(entry, dict) or not all(
+            v is None or isinstance(v, (str, int, float, bool)) for v in entry.values()
+        ):
+            raise ValueError(f"{where}: malformed state_dict metadata {entry!r}")
+        metadata[key] = dict(entry)
+    return metadata
 
 
 def _build_tensor(node, arrays, made, where):
@@ -161,10 +222,14 @@ def _build_tensor(node, arrays, made, where):
         data = data.reshape(data.shape[:-1])
     if node.get("ndarray"):
         return data
-    key = (name, bool(node.get("requires_grad")))
+    key = (name, bool(node.get("requires_grad")), bool(node.get("parameter")))
     if key not in made:  # a tensor stored once and named twice comes back as one object
         tensor = Tensor._make(data)
-        if key[1]:
+        if key[2]:  # a Parameter comes back as one, as from torch.load
+            from ..nn.parameter import Parameter
+
+            tensor = Parameter(tensor, requires_grad=key[1])
+        elif key[1]:
             tensor.requires_grad_(True)
         made[key] = tensor
     return made[key]

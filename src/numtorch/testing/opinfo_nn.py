@@ -40,6 +40,11 @@ def _conv_transpose_samples(rng):
             (_n(rng, 1, 4, 2, 3), _n(rng, 4, 1, 2, 2), None),
             {"stride": 2, "padding": 1, "output_padding": 1, "groups": 2},
         ),
+        # output_padding >= stride (allowed below dilation): Note [Wide output padding]
+        Sample(
+            (_n(rng, 1, 2, 3, 2), _n(rng, 2, 2, 2, 2), _n(rng, 2)),
+            {"stride": (1, 2), "padding": (1, 0), "output_padding": (1, 2), "dilation": 3},
+        ),
     ]
 
 

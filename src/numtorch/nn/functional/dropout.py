@@ -10,6 +10,7 @@ import math
 import warnings
 
 from ... import _creation
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...backend import xp
 
@@ -28,10 +29,19 @@ def _mask(shape, p, dtype):
     return Tensor._make(keep.astype(dtype) * dtype.type(1.0 / (1.0 - p)))
 
 
+def _check_floating(input, p):
+    # the scaled mask is floating; torch cannot write it back into an integer result
+    if p < 1.0 and not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type {input.dtype.scalar_name}"
+        )
+
+
 def _apply(input, mask, inplace):
     return input.mul_(mask) if inplace else input * mask
 
 
+@composite("aten::dropout")
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False):
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``;
     the identity when ``training`` is False.
@@ -45,6 +55,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     _check_p(p)
     if not training or p == 0.0:
         return input
+    _check_floating(input, p)
     return _apply(input, _mask(input.shape, p, input._data.dtype), inplace)
 
 
@@ -59,14 +70,33 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
             f"warning, please use dropout instead.",
             stacklevel=3,
         )
-    batched = input.ndim == batched_ndim or input.ndim > batched_ndim
-    lead = 2 if batched else 1
+    if name == "dropout2d" and input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=3,
+        )
+    _check_floating(input, p)
+    # torch's feature dropout: dim 0 is the batch and dim 1 the channel, except for the
+    # unbatched inputs of dropout1d/3d (dropout2d keeps reading 3-D inputs as (N, C, L))
+    unbatched = input.ndim == batched_ndim - 1 and name != "dropout2d"
+    lead = 1 if unbatched else 2
     shape = tuple(input.shape[:lead]) + (1,) * (input.ndim - lead)
     return _apply(input, _mask(shape, p, input._data.dtype), inplace)
 
 
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False):
     """Zero whole channels of (N, C, L) inputs."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note "
+            "that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs)."
+        )
     return _feature_dropout(input, p, training, inplace, 3, "dropout1d")
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...ops.linalg import addmm
 from ...ops.linalg import einsum as _einsum
 
 
+@composite("aten::linear")
 def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     """``input @ weight.T + bias`` (weight: (out_features, in_features)).
 

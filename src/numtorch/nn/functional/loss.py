@@ -12,6 +12,7 @@ import math
 import warnings
 
 from ..._creation import ones_like
+from ..._dispatch import composite
 from ..._dtypes import result_type as torch_result_type
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
@@ -55,8 +56,25 @@ def _warn_broadcast(input, target, stacklevel=3):
         )
 
 
+def _weighted(errors, weight, input, reduction):
+    """torch 2.13's weighted mse/l1: ``sum(errors * weight) / sum(weight)`` for the mean."""
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = errors * weight
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return weighted.sum()
+    return weighted.sum() / weight.sum()
+
+
 def mse_loss(
-    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight=None,
 ) -> Tensor:
     """Mean squared error ``(input - target)^2``, reduced.
 
@@ -70,22 +88,41 @@ def mse_loss(
     if not (input.is_floating_point() or target.is_floating_point()):
         dtype = torch_result_type(input, target)
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dtype.scalar_name}'")
+    if weight is not None:
+        a, b = broadcast_tensors(input, target)
+        return _weighted((a - b).pow(2), weight, input, reduction)
     return PL.mse_loss_op(input, target, reduction)
 
 
 def l1_loss(
-    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight=None,
 ) -> Tensor:
-    """Mean absolute error ``|input - target|``, reduced."""
+    """Mean absolute error ``|input - target|``, reduced (``weight``: per element)."""
     reduction = _reduction(size_average, reduce, reduction)
     _warn_broadcast(input, target)
+    if weight is not None:
+        a, b = broadcast_tensors(input, target)
+        return _weighted((a - b).abs(), weight, input, reduction)
     return L.reduce_tensor((input - target).abs(), reduction)
 
 
-def _check_target_dtype(target):
-    if not isinstance(target, Tensor) or target._data.dtype.name not in ("int64", "uint8"):
-        found = target.dtype.scalar_name if isinstance(target, Tensor) else type(target).__name__
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {found}")
+def _check_target_dtype(target, byte_ok: bool = True):
+    """nll_loss takes Long or Byte class indices; the margin losses only Long."""
+    if not isinstance(target, Tensor):
+        raise RuntimeError(f"expected scalar type Long but found {type(target).__name__}")
+    name = target._data.dtype.name
+    if name == "int64" or (byte_ok and name == "uint8"):
+        return
+    if byte_ok:
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype.scalar_name}"
+        )
+    raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_name}")
 
 
 def nll_loss(
@@ -110,6 +147,10 @@ def nll_loss(
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     _check_target_dtype(target)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"nll_loss_out_frame\" not implemented for '{input.dtype.scalar_name}'"
+        )
     if input.ndim >= 2 and input.shape[0] != (target.shape[0] if target.ndim else 1):
         raise ValueError(
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
@@ -118,11 +159,22 @@ def nll_loss(
     classes = input.shape[0] if input.ndim == 1 else input.shape[1]
     if weight is not None:
         L.check_not_differentiable("nll_loss_forward", "weight", weight)
+        if weight.dtype != input.dtype:
+            raise RuntimeError(
+                f"expected scalar type {input.dtype.scalar_name} but found "
+                f"{weight.dtype.scalar_name}"
+            )
         if weight.numel() != classes:
             raise RuntimeError(
                 f"weight tensor should be defined either for all {classes} classes or no "
                 f"classes but got weight tensor of shape: {list(weight.shape)}"
             )
+    if input.ndim == 1 and target.ndim == 1:
+        if target.shape[0] != 1:
+            raise ValueError(
+                f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}"
+            )
+        target = target.reshape(())  # one sample either way: a 0-d loss, as torch
     expected = input.shape[:1] + input.shape[2:] if input.ndim > 1 else ()
     if tuple(target.shape) != tuple(expected):
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
@@ -132,12 +184,14 @@ def nll_loss(
         return L.nll_loss2d_op(input, target, weight, reduction, ignore_index)
     # other ranks go through the 2-D kernel, as in torch
     n, c = input.shape[0], input.shape[1]
+    rest = math.prod(input.shape[2:])
     out = L.nll_loss2d_op(
-        input.reshape(n, c, 1, -1), target.reshape(n, 1, -1), weight, reduction, ignore_index
+        input.reshape(n, c, 1, rest), target.reshape(n, 1, rest), weight, reduction, ignore_index
     )
     return out.view(target.shape) if reduction == "none" else out
 
 
+@composite("aten::cross_entropy_loss")
 def cross_entropy(
     input: Tensor,
     target: Tensor,
@@ -158,7 +212,8 @@ def cross_entropy(
         tensor(0.1269)
     """
     reduction = _reduction(size_average, reduce, reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
+    # torch refuses only smoothing above 1; a negative one is ignored, like 0
+    if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     class_dim = 0 if input.ndim == 1 else 1
     classes = input.shape[class_dim]
@@ -168,9 +223,11 @@ def cross_entropy(
             raise RuntimeError(
                 f"Expected target size {list(input.shape)}, got {list(target.shape)}"
             )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
         return _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing)
     loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
-    if label_smoothing == 0.0:
+    if label_smoothing <= 0.0:
         return loss
     ignored = target == ignore_index
     if weight is not None:
@@ -222,7 +279,11 @@ def binary_cross_entropy(
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
     L.check_not_differentiable("binary_cross_entropy", "weight", weight)
-    if target._data.dtype != input._data.dtype:
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"binary_cross_entropy\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    if target.dtype != input.dtype:
         raise RuntimeError(
             f"Found dtype {target.dtype.scalar_name} but expected {input.dtype.scalar_name}"
         )
@@ -255,14 +316,18 @@ def binary_cross_entropy_with_logits(
     name = "binary_cross_entropy_with_logits"
     L.check_not_differentiable(name, "weight", weight)
     L.check_not_differentiable(name, "pos_weight", pos_weight)
-    if not target.is_floating_point():  # torch's kernel writes into a target-like buffer
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"log_sigmoid_cpu\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    if not target.dtype.is_floating_point:
         raise RuntimeError(
             f"result type {input.dtype.scalar_name} can't be cast to the desired output type "
             f"{target.dtype.scalar_name}"
         )
-    if target._data.dtype != input._data.dtype:  # the loss takes the promoted dtype
-        dtype = torch_result_type(input, target)
-        input, target = input.to(dtype), target.to(dtype)
+    if target.dtype != input.dtype:
+        # torch accumulates into a tensor made from the target: the result has its dtype
+        input = input.to(target.dtype)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction)
 
 

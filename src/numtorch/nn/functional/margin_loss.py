@@ -17,7 +17,7 @@ from ...ops.pointwise import minimum, where
 from ...ops.shape import broadcast_tensors
 from .activation import logsigmoid
 from .distance import pairwise_distance
-from .loss import _reduction, legacy_reduction
+from .loss import _check_target_dtype, _reduction, legacy_reduction
 
 
 def margin_ranking_loss(
@@ -127,8 +127,7 @@ def multi_margin_loss(
             f"input samples (batch size). Expected target size [{batch}], but got "
             f"{list(target.shape)}. Input has shape {list(input.shape)}."
         )
-    if target._data.dtype.name != "int64":
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype.scalar_name}")
+    _check_target_dtype(target, byte_ok=False)
     if weight is not None:
         L.check_not_differentiable("multi_margin_loss", "weight", weight)
         if weight.numel() != classes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..._dispatch import composite
 from ..._dtypes import finfo, float16, float32
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
@@ -32,6 +33,7 @@ def _check_dtypes(input, kernel, *parameters):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_name}'")
 
 
+@composite("aten::batch_norm", order=(0, 3, 4, 1, 2, 5, 6, 7))  # torch's schema order
 def batch_norm(
     input: Tensor,
     running_mean,
@@ -70,15 +72,22 @@ def batch_norm_unchecked(
     """ATen's batch_norm (``torch.batch_norm``): without F's batch-size check."""
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
+    if input.numel() == 0:
+        # torch's _batch_norm_impl_index: an empty batch leaves the running statistics
+        # alone and returns a fresh tensor still linked to weight and bias
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     channels = input.shape[1]
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
-    if not input.is_floating_point():
-        raise NotImplementedError(f"\"batch_norm\" not implemented for '{input.dtype.scalar_name}'")
-    _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
     results = N.native_batch_norm_op(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )
@@ -89,6 +98,7 @@ def batch_norm_unchecked(
     return results[0]
 
 
+@composite("aten::layer_norm")
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     """Normalize over the trailing ``normalized_shape`` dims, then scale and shift.
 
@@ -123,6 +133,7 @@ def check_layer_norm(input: Tensor, normalized_shape, weight, bias) -> tuple:
     return normalized_shape
 
 
+@composite("aten::group_norm")
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
     """Normalize over groups of channels (and all spatial positions) of each sample."""
     if input.ndim < 2:

@@ -7,6 +7,7 @@ primitives of ``numtorch.ops.nn.pooling``.
 
 from __future__ import annotations
 
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...ops.nn import pooling as P
@@ -79,6 +80,7 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indice
     return values, Tensor._make(indices)
 
 
+@composite("aten::max_pool2d")
 def max_pool2d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
 ):
@@ -237,6 +239,7 @@ def _adaptive(input, output_size, dims):
     return op(input, output_size)
 
 
+@composite("aten::adaptive_avg_pool2d")
 def adaptive_avg_pool2d(input, output_size):
     """Average pooling to a given output size, windows chosen as torch does.
 

@@ -75,6 +75,43 @@ class Sequential(Module):
             out.append(module)
         return out
 
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                "add operator supports only objects of Sequential class, but "
+                f"{type(other)} is given."
+            )
+        offset = len(self)
+        for i, module in enumerate(other):
+            self.add_module(str(i + offset), module)
+        return self
+
+    def _check_factor(self, other) -> None:
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other):
+        # the same module objects repeated, not copies (as torch)
+        self._check_factor(other)
+        out = Sequential()
+        for module in list(self) * other:
+            out.add_module(str(len(out)), module)
+        return out
+
+    def __rmul__(self, other):
+        return self.__mul__(other)
+
+    def __imul__(self, other):
+        self._check_factor(other)
+        for module in list(self) * (other - 1):
+            self.add_module(str(len(self)), module)
+        return self
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
+
     def append(self, module):
         self.add_module(str(len(self)), module)
         return self
@@ -322,7 +359,8 @@ class ParameterList(Module):
 
 
 class ParameterDict(Module):
-    """An ordered dict of parameters (plain tensors are wrapped in ``Parameter``)."""
+    """An ordered dict of parameters (plain tensors are wrapped in ``Parameter``); a plain
+    dict given to ``update`` (or the constructor) is added in sorted key order, as torch."""
 
     def __init__(self, parameters=None):
         super().__init__()
@@ -330,16 +368,26 @@ class ParameterDict(Module):
         if parameters is not None:
             self.update(parameters)
 
+    @staticmethod
+    def _key_to_attr(key):
+        if not isinstance(key, str):
+            raise TypeError(
+                "Index given to ParameterDict cannot be used as a key as it is not a string "
+                f"(type is '{type(key).__name__}'). Open an issue on github if you need "
+                "non-string keys."
+            )
+        return key
+
     def __getitem__(self, key: str):
-        return getattr(self, key)
+        return getattr(self, self._key_to_attr(key))
 
     def __setitem__(self, key: str, value) -> None:
         self._keys[key] = None
-        setattr(self, key, _as_parameter(value))
+        setattr(self, self._key_to_attr(key), _as_parameter(value))
 
     def __delitem__(self, key: str) -> None:
         del self._keys[key]
-        delattr(self, key)
+        delattr(self, self._key_to_attr(key))
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -347,8 +395,26 @@ class ParameterDict(Module):
     def __iter__(self):
         return iter(self._keys)
 
+    def __reversed__(self):
+        return reversed(self._keys)
+
     def __contains__(self, key) -> bool:
         return key in self._keys
+
+    def copy(self):
+        return ParameterDict(OrderedDict((k, self[k]) for k in self._keys))
+
+    def setdefault(self, key: str, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def get(self, key: str, default=None):
+        return self[key] if key in self else default  # noqa: SIM401 (this is get itself)
+
+    def fromkeys(self, keys, default=None):
+        # an instance method in torch too
+        return ParameterDict((k, default) for k in keys)
 
     def keys(self):
         return self._keys.keys()
@@ -364,14 +430,54 @@ class ParameterDict(Module):
         del self[key]
         return value
 
+    def popitem(self):
+        key = next(reversed(self._keys))
+        return key, self.pop(key)
+
     def clear(self) -> None:
         for key in list(self._keys):
             del self[key]
 
     def update(self, parameters) -> None:
-        items = parameters.items() if hasattr(parameters, "items") else parameters
+        if not isinstance(parameters, Iterable):
+            raise TypeError(
+                "ParametersDict.update should be called with an iterable of key/value pairs, "
+                f"but got {type(parameters).__name__}"
+            )
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            items = list(parameters.items())
+        elif isinstance(parameters, Mapping):
+            items = sorted(parameters.items())
+        else:
+            items = []
+            for j, pair in enumerate(parameters):
+                if not isinstance(pair, Iterable):
+                    raise TypeError(
+                        f"ParameterDict update sequence element #{j} should be Iterable; is"
+                        f"{type(pair).__name__}"
+                    )
+                if len(pair) != 2:
+                    raise ValueError(
+                        f"ParameterDict update sequence element #{j} has length {len(pair)}; 2 "
+                        "is required"
+                    )
+                items.append((pair[0], pair[1]))
         for key, value in items:
             self[key] = value
+
+    def __or__(self, other):
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other):
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
 
     def extra_repr(self) -> str:
         return "\n".join(f"  ({k}): {_describe(p, legacy_type=True)}" for k, p in self.items())

@@ -17,6 +17,7 @@ from collections import OrderedDict
 from ... import _dtypes
 from ..._tensor import Tensor
 from ...autograd import grad_mode
+from ...backend import xp
 from ..parameter import Buffer, Parameter
 from .hooks import (  # torch keeps the global hooks in this module
     _global_backward_hooks,
@@ -380,8 +381,8 @@ class Module(StateDictMixin):
             sub = prefix + ("." if prefix else "") + name
             yield from module.named_modules(memo, sub, remove_duplicate)
 
-    def modules(self):
-        for _, module in self.named_modules():
+    def modules(self, remove_duplicate: bool = True):
+        for _, module in self.named_modules(remove_duplicate=remove_duplicate):
             yield module
 
     def get_submodule(self, target: str):
@@ -477,11 +478,13 @@ class Module(StateDictMixin):
         """Cast floating-point parameters and buffers (``to(torch.float64)``); the device
         is always the CPU."""
         dtype = kwargs.get("dtype")
-        for arg in args:
+        for arg in (*args, kwargs.get("device")):
             if isinstance(arg, _dtypes.dtype):
                 dtype = arg
             elif isinstance(arg, Tensor):
                 dtype = arg.dtype
+            elif arg is not None and not isinstance(arg, bool):  # a device: as Tensor.to
+                Tensor._make(xp.empty(0, xp.float32)).to(arg)
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
             raise TypeError(
                 "nn.Module.to only accepts floating point or complex dtypes, but got desired "

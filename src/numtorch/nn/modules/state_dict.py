@@ -19,6 +19,8 @@ from ...autograd import grad_mode
 from ..parameter import Parameter
 from .hooks import add_hook
 
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"
+
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     __slots__ = ()
@@ -63,6 +65,24 @@ class StateDictMixin:
         unexpected_keys, error_msgs)`` runs before this module loads its entries."""
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
+    # -- extra state (anything a module keeps beside tensors) --
+    def get_extra_state(self):
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
+
+    def set_extra_state(self, state) -> None:
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template="
+            "bug-report.yml to report this bug."
+        )
+
+    def _has_extra_state(self, method: str) -> bool:
+        return getattr(type(self), method) is not getattr(StateDictMixin, method)
+
     def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
         for name, param in self._parameters.items():
             if param is not None:
@@ -70,6 +90,8 @@ class StateDictMixin:
         for name, buffer in self._buffers.items():
             if buffer is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        if self._has_extra_state("get_extra_state"):
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False):
         """An ordered dict of parameters and persistent buffers by dotted name (detached
@@ -146,9 +168,15 @@ class StateDictMixin:
                     f"are {param.size()} and whose dimensions in the checkpoint are "
                     f"{source.size()}, an exception occurred : {error.args}."
                 )
+        extra_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        has_extra = self._has_extra_state("set_extra_state")
+        if has_extra and extra_key in state_dict:
+            self.set_extra_state(state_dict[extra_key])
+        elif has_extra and strict:
+            missing_keys.append(extra_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and not (has_extra and key == extra_key):
                     parts = key[len(prefix) :].split(".", 1)
                     if len(parts) > 1:
                         if parts[0] not in self._modules:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import warnings
 
+from ..._dispatch import composite
 from ..._tensor import Tensor
+from ...backend import xp
 from ..registry import defop, export
 from .conv_kernels import (
     Geometry,
@@ -20,6 +22,7 @@ from .conv_kernels import (
     conv_weight_grad,
     transposed_output_shape,
 )
+from .padding import constant_pad_nd_op
 
 
 def _input_padding_for(input_shape, grad_shape, weight_shape, stride, padding, dilation):
@@ -32,9 +35,51 @@ def _input_padding_for(input_shape, grad_shape, weight_shape, stride, padding, d
     )
 
 
+# Note [Wide output padding]
+# A transposed convolution is computed as the input gradient of a convolution from its
+# output back to its input. That holds while output_padding < stride; torch also allows
+# output_padding < dilation, and then the padded output is longer than any convolution
+# back to the input can read. Such calls go through the unpadded ("full") output instead:
+# out = full[p : p + T] (zeros past its end), whose adjoint pads the gradient back to full.
+
+
+def _extra_padding(input_shape, output_shape, weight_shape, stride, padding, dilation):
+    """The output_padding a transposed conv from input_shape to output_shape used."""
+    return _input_padding_for(output_shape, input_shape, weight_shape, stride, padding, dilation)
+
+
+def _is_wide(output_padding, stride) -> bool:
+    return any(op >= s for op, s in zip(output_padding, stride))
+
+
+def _full_grad(grad, input_shape, weight_shape, stride, padding, dilation):
+    """The gradient of a wide transposed conv's output, laid out on its full output."""
+    extra = _extra_padding(input_shape, grad.shape, weight_shape, stride, padding, dilation)
+    pad = []
+    for p, op in zip(reversed(padding), reversed(extra)):
+        pad += [p, p - op]
+    return constant_pad_nd_op(grad, tuple(pad), 0)
+
+
+def _full_grad_array(grad, extra, padding):
+    """``_full_grad`` on arrays: pad by ``p`` before and ``p - extra`` after (a crop where
+    that is negative)."""
+    for axis, (p, op) in enumerate(zip(padding, extra), start=2):
+        widths = [(0, 0)] * grad.ndim
+        widths[axis] = (p, max(p - op, 0))
+        grad = xp.pad(grad, widths)
+        if p - op < 0:
+            grad = xp.take(grad, xp.arange(grad.shape[axis] + p - op), axis=axis)
+    return grad
+
+
 def _conv_input_backward(grad, weight, input_shape, stride, padding, dilation, transposed, groups):
     if transposed:
         zero = (0,) * len(stride)
+        extra = _extra_padding(input_shape, grad.shape, weight.shape, stride, padding, dilation)
+        if _is_wide(extra, stride):  # Note [Wide output padding]
+            grad = _full_grad(grad, input_shape, weight.shape, stride, padding, dilation)
+            padding = zero
         return convolution_op(grad, weight, None, stride, padding, dilation, False, zero, groups)
     output_padding = _input_padding_for(
         input_shape, grad.shape, weight.shape, stride, padding, dilation
@@ -47,6 +92,10 @@ def _conv_input_backward(grad, weight, input_shape, stride, padding, dilation, t
 def _conv_weight_backward(grad, input, weight_shape, stride, padding, dilation, transposed, groups):
     if transposed:
         # a transposed conv is the input gradient of a conv from its output back to its input
+        extra = _extra_padding(input.shape, grad.shape, weight_shape, stride, padding, dilation)
+        if _is_wide(extra, stride):  # Note [Wide output padding]
+            grad = _full_grad(grad, input.shape, weight_shape, stride, padding, dilation)
+            padding = (0,) * len(stride)
         return conv_weight_op(grad, input, weight_shape, stride, padding, dilation, groups)
     return conv_weight_op(input, grad, weight_shape, stride, padding, dilation, groups)
 
@@ -113,6 +162,11 @@ def convolution_backward_op(
 ):
     """The gradient of ``convolution`` for its ``input`` or its ``weight`` (``which``)."""
     g = grad_output
+    if transposed:
+        extra = _extra_padding(input_shape, g.shape, weight_shape, stride, padding, dilation)
+        if _is_wide(extra, stride):  # Note [Wide output padding]
+            g = _full_grad_array(g, extra, padding)
+            padding = (0,) * len(stride)
     if which == "input":
         if transposed:
             return conv_forward(g, weight, None, stride, padding, dilation, groups)
@@ -169,7 +223,18 @@ def convolution_op(
     shape = transposed_output_shape(
         input.shape, weight.shape, stride, padding, dilation, output_padding, groups
     )
-    out = conv_input_grad(input, weight, shape, stride, padding, dilation, groups)
+    if _is_wide(output_padding, stride):  # Note [Wide output padding]
+        zero = (0,) * len(stride)
+        full_shape = transposed_output_shape(
+            input.shape, weight.shape, stride, zero, dilation, zero, groups
+        )
+        full = conv_input_grad(input, weight, full_shape, stride, zero, dilation, groups)
+        out = xp.zeros(shape, full.dtype)
+        kept = tuple(min(t, f - p) for t, f, p in zip(shape[2:], full_shape[2:], padding))
+        source = tuple(slice(p, p + k) for p, k in zip(padding, kept))
+        out[(..., *(slice(0, k) for k in kept))] = full[(..., *source)]
+    else:
+        out = conv_input_grad(input, weight, shape, stride, padding, dilation, groups)
     if bias is not None:
         out += bias.reshape((1, -1) + (1,) * (out.ndim - 2))
     return out
@@ -230,8 +295,10 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
         raise RuntimeError(
             f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
-    if x.dtype.kind != "f":
-        raise RuntimeError(f"\"slow_conv2d_cpu\" not implemented for '{input.dtype._tag[:-6]}'")
+    if x.dtype.kind not in "fiu":  # torch convolves integers too, but not bools
+        raise NotImplementedError(
+            f"\"slow_conv2d_cpu\" not implemented for '{input.dtype.scalar_name}'"
+        )
     if w.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
@@ -360,12 +427,14 @@ def _conv_transpose(
 
 
 @export(method=False)
+@composite("aten::conv1d")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """1-D convolution over (N, C, L) inputs (see ``conv2d``)."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
 @export(method=False)
+@composite("aten::conv2d")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """2-D convolution (cross-correlation) of (N, C, H, W) with weight (O, C/groups, kH, kW).
 
@@ -382,6 +451,7 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) 
 
 
 @export(method=False)
+@composite("aten::conv3d")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1) -> Tensor:
     """3-D convolution over (N, C, D, H, W) inputs (see ``conv2d``)."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")

@@ -9,6 +9,8 @@ scatter, an op whose own derivative is the forward gather again.
 
 from __future__ import annotations
 
+import math
+
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
@@ -35,8 +37,11 @@ def reduce_tensor(losses, reduction):
 # -- negative log likelihood -----------------------------------------------------------------
 def _nll_layout(input, target, weight, ignore_index):
     """(input as (N, C, rest), safe targets (N, 1, rest), per-target weights (N, rest))."""
-    x = input.reshape(1, -1, 1) if input.ndim == 1 else input.reshape(*input.shape[:2], -1)
-    t = target.reshape(x.shape[0], -1)
+    if input.ndim == 1:
+        x = input.reshape(1, -1, 1)
+    else:  # sizes spelled out: a -1 is ambiguous for an empty batch
+        x = input.reshape(*input.shape[:2], math.prod(input.shape[2:]))
+    t = target.reshape(x.shape[0], x.shape[2])
     valid = t != ignore_index
     safe = xp.where(valid, t, 0)
     classes = x.shape[1]
@@ -76,7 +81,9 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
     elif reduction == "sum":
         scale = grad_output
     else:
-        scale = grad_output / w.sum()
+        total = w.sum()
+        # every target ignored: torch's loss is nan (0/0), its gradient stays 0
+        scale = grad_output / total if total != 0 else xp.zeros_like(grad_output)
     xp.put_along_axis(grad_input, safe, (-w * scale)[:, None, :], axis=1)
     return grad_input.reshape(input_shape)
 
@@ -161,8 +168,11 @@ def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
     target=_bce_target_grad,
 )
 def binary_cross_entropy_op(input, target, weight, reduction):
-    if ((input < 0) | (input > 1)).any():
+    # written so that NaN fails too, as torch's check does
+    if not ((input >= 0) & (input <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1")
+    if not ((target >= 0) & (target <= 1)).all():
+        raise RuntimeError("all elements of target should be between 0 and 1")
     # logs clamped at -100 so that a saturated input gives a finite loss (as torch)
     loss = (target - 1) * xp.maximum(xp.log1p(-input), -100) - target * xp.maximum(
         xp.log(input), -100

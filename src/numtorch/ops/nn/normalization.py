@@ -138,7 +138,7 @@ def _bn_grad(which):
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
     n, c = input.shape[0], input.shape[1]
-    x = input.reshape(n, c, -1)
+    x = input.reshape(n, c, math.prod(input.shape[2:]))  # no -1: the batch may be empty
     count = x.shape[0] * x.shape[2]
     if training:
         mean, out = _moments(x, (0, 2), count)
