@@ -237,3 +237,11 @@ print(
     torch.ones(2, 3).size(),
     torch.ones(2, 3).size(1),
 )
+# ---
+# nansum / nanmean: NaN positions are skipped and get no gradient (NansumBackward0)
+x = torch.tensor([[1.0, float("nan"), 2.0], [3.0, 4.0, float("nan")]], requires_grad=True)
+for y in [torch.nansum(x), torch.nansum(x, 0), x.nansum(dim=1, keepdim=True)]:
+    (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+    out(y, g)
+out(torch.nansum(torch.tensor([1, 2])), torch.nansum(torch.tensor([1, 2]), dtype=torch.float32))
+out(torch.nanmean(x), torch.nanmean(x, 1))

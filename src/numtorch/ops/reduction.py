@@ -147,11 +147,24 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     return _mean_dim(input, reduce_dims(dim, input.ndim), keepdim)
 
 
+@defop(
+    name="nansum",
+    input=lambda grad, input, dim, keepdim: (
+        _expand_back(grad, input.shape, dim, keepdim) * input.isnan().logical_not()
+    ),
+)
+def _nansum(input, dim, keepdim):
+    return xp.nansum(input, axis=dim, keepdims=keepdim)
+
+
 @export
 def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """The sum treating NaN as zero (NansumBackward0: NaN positions get no gradient)."""
     if not input.is_floating_point():  # no NaN to skip: integers keep sum's dtype
         return sum(input, dim, keepdim, dtype=dtype)
-    return sum(where(input.isnan(), 0.0, input), dim, keepdim, dtype=dtype)
+    if dtype is not None:
+        input = input.to(dtype)
+    return _nansum(input, reduce_dims(dim, input.ndim), keepdim)
 
 
 @export

@@ -241,6 +241,12 @@ REDUCTIONS = [
         _reduction_samples(({}, {"dim": 1}, {"dim": (0, 2), "keepdim": True})),
         lambda x, dim=None, keepdim=False: np.mean(x, axis=dim, keepdims=keepdim),
     ),
+    OpInfo(  # finite samples (finite differences through NaN are NaN); NaN: tests/programs
+        "nansum",
+        lambda t, x, **k: t.nansum(x, **k),
+        _reduction_samples(({}, {"dim": 1}, {"dim": (0, 2), "keepdim": True})),
+        lambda x, dim=None, keepdim=False: np.nansum(x, axis=dim, keepdims=keepdim),
+    ),
     OpInfo(
         "prod",
         lambda t, x, **k: t.prod(x, **k),
