@@ -307,3 +307,14 @@ with torch.autograd.set_multithreading_enabled(False):
 out(x.grad)
 out(torch.is_inference(torch.ones(1)))
 err(lambda: torch.is_inference(3))
+
+
+# ---
+# grad-mode decorators on a class (deprecated in torch): the class is built under the mode
+@torch.no_grad()
+class Built:
+    def __init__(self):
+        self.grad_enabled = torch.is_grad_enabled()
+
+
+out(Built().grad_enabled, torch.is_grad_enabled())

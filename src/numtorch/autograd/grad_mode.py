@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
+import warnings
 
 _enabled = contextvars.ContextVar("numtorch_grad_enabled", default=True)
 _inference = contextvars.ContextVar("numtorch_inference_mode", default=False)
@@ -37,7 +38,20 @@ class _DecoratorContextManager:
 
     def __call__(self, func):
         if inspect.isclass(func):
-            raise TypeError(f"{type(self).__name__} can decorate functions, not classes ({func})")
+            # deprecated in torch, which warns and constructs the class under the mode
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You "
+                "should only decorate functions or methods. To preserve the current behavior "
+                "of class decoration, you can directly decorate the `__init__` method and "
+                "nothing else.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            cls = func
+
+            def func(*args, **kwargs):
+                return cls(*args, **kwargs)
+
         if inspect.isgeneratorfunction(func):
             return self._wrap_generator(func)
 
