@@ -245,3 +245,22 @@ for y in [torch.nansum(x), torch.nansum(x, 0), x.nansum(dim=1, keepdim=True)]:
     out(y, g)
 out(torch.nansum(torch.tensor([1, 2])), torch.nansum(torch.tensor([1, 2]), dtype=torch.float32))
 out(torch.nanmean(x), torch.nanmean(x, 1))
+# ---
+# aminmax: one AminmaxBackward0 node for both outputs; ties share the gradient
+x = torch.tensor([[1.0, 3.0, 3.0], [2.0, 0.0, 0.0]], requires_grad=True)
+r = torch.aminmax(x)
+out(r, r.min, r.max)
+print(r)
+r2 = torch.aminmax(x, dim=1)
+print(r2)
+(r2.min.sum() + 2 * r2.max.sum()).backward()
+out(x.grad)
+x.grad = None
+r = torch.aminmax(x)
+(r.min + r.max * 2).backward()
+out(x.grad)
+print(torch.aminmax(torch.tensor([1, 5])))
+out(torch.aminmax(x, dim=0, keepdim=True))
+out(x.aminmax(dim=-1))
+err(lambda: torch.aminmax(torch.zeros(0)))
+err(lambda: torch.aminmax(torch.zeros(2, 0), dim=1))

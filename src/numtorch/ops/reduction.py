@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import collections
 import math
 
 from .. import _dtypes
@@ -11,6 +10,7 @@ from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .pointwise import _div_scalar, where
 from .registry import defop, export
+from .return_types import structseq
 from .shape import cat
 
 
@@ -541,12 +541,38 @@ argmax = _arg("argmax", xp.argmax)
 argmin = _arg("argmin", xp.argmin)
 
 
+_aminmax_type = structseq("aminmax", ("min", "max"))
+
+
+def _aminmax_backward(grads, input, result0, result1, dim, keepdim):
+    # one node for both outputs (AminmaxBackward0); ties share their output's gradient
+    total = None
+    for grad, result in zip(grads, (result0, result1)):
+        if grad is not None:
+            part = _evenly_distribute(grad, input, result, dim, keepdim)
+            total = part if total is None else total + part
+    return total
+
+
+@defop(name="aminmax", outputs=2, returns=_aminmax_type, input=_aminmax_backward)
+def _aminmax(input, dim, keepdim):
+    if input.size == 0:  # torch's own wording for this op
+        if dim is None:
+            raise RuntimeError(
+                "aminmax(): cannot compute aminmax over an empty dimension as the operation "
+                "has no identity."
+            )
+        empty = next((d for d in dim if input.shape[d] == 0), None)
+        if empty is not None:
+            raise IndexError(f"aminmax: Expected reduction dim {empty} to have non-zero size.")
+    return xp.min(input, axis=dim, keepdims=keepdim), xp.max(input, axis=dim, keepdims=keepdim)
+
+
 @export
 def aminmax(input, *, dim=None, keepdim=False):
-    kind = collections.namedtuple("aminmax", ["min", "max"])
-    if dim is None:
-        return kind(amin(input), amax(input))
-    return kind(amin(input, dim, keepdim), amax(input, dim, keepdim))
+    """The minimum and maximum, as ``torch.return_types.aminmax(min, max)``."""
+    dims = None if dim is None else reduce_dims(dim, input.ndim)
+    return _aminmax(input, dims, keepdim)
 
 
 # -- logsumexp (softmax and log_softmax live in softmax.py) ------------------------------

@@ -292,6 +292,12 @@ REDUCTIONS = [
             np.std(x, axis=dim, ddof=correction) * 2 + np.mean(x, axis=dim)
         ),
     ),
+    OpInfo(  # both outputs feed the loss: one AminmaxBackward0 node takes both gradients
+        "aminmax",
+        lambda t, x, **k: (lambda r: r.min + r.max * 2)(t.aminmax(x, **k)),
+        lambda rng: [Sample((_distinct(rng, 2, 3),)), Sample((_distinct(rng, 2, 3),), {"dim": 1})],
+        lambda x, dim=None: np.min(x, axis=dim) + np.max(x, axis=dim) * 2,
+    ),
     OpInfo("max_all", lambda t, x: t.max(x), lambda rng: [Sample((_distinct(rng, 2, 3),))], np.max),
     OpInfo(
         "max_dim",
