@@ -289,6 +289,23 @@ def _remainder(input, other):
     return xp.where((mod != 0) & ((other < 0) != (mod < 0)), mod + other, mod)
 
 
+def _no_remainder_derivative(grad):
+    raise RuntimeError("derivative for aten::remainder is not implemented")
+
+
+# remainder(Scalar, Tensor) has no derivative in torch: its graph records NotImplemented
+@defop(
+    name="remainder_scalar_self",
+    node="NotImplemented",
+    promote="same",
+    scalars=("input", "other"),
+    input=_no_remainder_derivative,
+    other=_no_remainder_derivative,
+)
+def _remainder_scalar_self(input, other):
+    return _remainder.spec.forward(input, other)
+
+
 @export(inplace=True)
 def remainder(input, other) -> Tensor:
     """Python-style modulus (``input`` may be a number: ``2 % t``)."""
@@ -298,6 +315,7 @@ def remainder(input, other) -> Tensor:
         if not dtype.is_floating_point:  # ints convert to half unchecked (inf, then NaN)
             check_scalar_fits(input, dtype)
         input = Tensor._make(xp.asarray(input, dtype=dtype.np))
+        return _remainder_scalar_self(input, other)
     return _remainder(input, other)
 
 

@@ -195,6 +195,8 @@ def _permute(input, dims):
 @export
 def permute(input, *dims) -> Tensor:
     """Reorder dims."""
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = shape_arg(dims, "permute")
     if len(dims) != input.ndim:
         raise RuntimeError(
@@ -214,6 +216,10 @@ def movedim(input, source, destination) -> Tensor:
     dst = [destination] if isinstance(destination, int) else list(destination)
     src = [_wrap_dim(d, input.ndim) for d in src]
     dst = [_wrap_dim(d, input.ndim) for d in dst]
+    if input.ndim == 0:  # nothing to move: torch returns an alias
+        from .indexing import _alias
+
+        return _alias(input)
     order = [d for d in range(input.ndim) if d not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -764,10 +770,13 @@ def repeat(input, *repeats) -> Tensor:
     return _repeat(input, repeats)
 
 
-@export
+@export(method=False)
 def tile(input, dims) -> Tensor:
     dims = tuple(dims)
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
+
+
+Tensor.tile = lambda self, *dims: tile(self, shape_arg(dims, "tile"))  # x.tile(2, 2) too
 
 
 @defop(name="roll", input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims))
@@ -779,6 +788,10 @@ def _roll(input, shifts, dims):
 def roll(input, shifts, dims=None) -> Tensor:
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     if dims is None:
-        return _roll(input.flatten(), shifts, (0,)).view(input.shape)
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return _roll(input, shifts, None)  # over the flattened tensor, one node as torch
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if input.ndim == 0 and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return _roll(input, shifts, tuple(_wrap_dim(d, input.ndim) for d in dims))

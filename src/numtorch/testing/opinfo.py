@@ -851,6 +851,13 @@ INPLACE = [
         lambda x: np.floor_divide(x, 0.7),
         grad=False,
     ),
+    OpInfo(  # a number first: torch records NotImplemented (no derivative)
+        "remainder_scalar_self",
+        lambda t, x: t.remainder(2.5, x.detach()),
+        _shapes_unary(_off_integers),
+        lambda x: np.remainder(2.5, x),
+        grad=False,
+    ),
     OpInfo(
         "div_floor",
         lambda t, x: t.div(x, 0.7, rounding_mode="floor"),
