@@ -9,7 +9,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
 from .call import check_scalar_fits
-from .registry import defop, export
+from .registry import defop, export, not_implemented
 
 
 def _zeros(grad):
@@ -251,18 +251,14 @@ divide = export(div, name="divide", inplace=True)
 true_divide = export(_true_divide, name="true_divide", inplace=True)
 
 
-def _no_derivative(grad):
-    raise RuntimeError("derivative for aten::floor_divide is not implemented")
-
-
 # torch records floor_divide (and ``//``) with a NotImplemented node: backward raises
 @export(inplace=True)
 @defop(
     node="NotImplemented",
     promote="same",
     scalars=("input", "other"),
-    input=_no_derivative,
-    other=_no_derivative,
+    input=not_implemented("floor_divide"),
+    other=not_implemented("floor_divide"),
 )
 def floor_divide(input, other):
     if xp.result_type(input, other) == xp.bool_:
@@ -289,18 +285,14 @@ def _remainder(input, other):
     return xp.where((mod != 0) & ((other < 0) != (mod < 0)), mod + other, mod)
 
 
-def _no_remainder_derivative(grad):
-    raise RuntimeError("derivative for aten::remainder is not implemented")
-
-
 # remainder(Scalar, Tensor) has no derivative in torch: its graph records NotImplemented
 @defop(
     name="remainder_scalar_self",
     node="NotImplemented",
     promote="same",
     scalars=("input", "other"),
-    input=_no_remainder_derivative,
-    other=_no_remainder_derivative,
+    input=not_implemented("remainder"),
+    other=not_implemented("remainder"),
 )
 def _remainder_scalar_self(input, other):
     return _remainder.spec.forward(input, other)

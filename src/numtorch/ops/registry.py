@@ -356,6 +356,16 @@ def defop(
 FUNCTIONS: dict = {}  # public numtorch.<name> functions, filled by export()
 
 
+def not_implemented(name: str):
+    """The derivative formula of an op torch records but cannot differentiate (its node is
+    ``NotImplemented``): backward raises torch's error naming ``aten::<name>``."""
+
+    def formula(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+    return formula
+
+
 def _check_unique(table: dict, name: str, new) -> None:
     """One place per op: a second definition under the same name would silently replace the
     first, depending on import order."""

@@ -16,7 +16,7 @@ from .. import _creation, _dtypes
 from .._tensor import Tensor
 from ..backend import xp
 from .call import broadcast_shape
-from .registry import defop, export
+from .registry import defop, export, not_implemented
 
 
 def _zero(grad):
@@ -155,15 +155,11 @@ def poisson(input, generator=None) -> Tensor:
     return _poisson(input, generator)
 
 
-def _no_binomial_derivative(grad):
-    raise RuntimeError("derivative for aten::binomial is not implemented")
-
-
 @defop(
     name="binomial",
     node="NotImplemented",
-    count=_no_binomial_derivative,
-    prob=_no_binomial_derivative,
+    count=not_implemented("binomial"),
+    prob=not_implemented("binomial"),
 )
 def _binomial(count, prob, generator):
     draws = _creation._rng(generator).binomial(xp.asarray(count, xp.int64), xp.clip(prob, 0, 1))

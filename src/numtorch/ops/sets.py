@@ -8,8 +8,7 @@ import math
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .registry import defop, export
-from .special import not_implemented
+from .registry import defop, export, not_implemented
 
 
 def _no_derivative(name: str):

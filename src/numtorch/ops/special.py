@@ -11,7 +11,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
 from .pointwise import pow, where
-from .registry import defop, export
+from .registry import defop, export, not_implemented
 
 
 def _floats_only(name):
@@ -33,15 +33,6 @@ def _require_float(input, name):
     if input.dtype.kind not in "fc":
         dt = _dtypes.from_numpy_dtype(input.dtype)
         raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
-
-
-def not_implemented(name: str):
-    """A derivative formula for ops torch records but cannot differentiate."""
-
-    def formula(grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-
-    return formula
 
 
 def derivative_not_implemented(name: str):

@@ -33,15 +33,6 @@ def zero_gradient(grad):
     return zeros_like(grad)
 
 
-def not_implemented(name: str):
-    """The formula of a derivative torch does not implement (its node is NotImplemented)."""
-
-    def formula(grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-
-    return formula
-
-
 # -- erf, erfc -------------------------------------------------------------------------------
 
 

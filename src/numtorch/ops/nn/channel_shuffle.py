@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..._tensor import Tensor
 from ...backend import xp
-from ..registry import defop, export
+from ..registry import defop, export, not_implemented
 
 
 @defop(
@@ -44,12 +44,12 @@ def channel_shuffle(input, groups) -> Tensor:
     return _channel_shuffle(input, groups)
 
 
-def _no_derivative(grad):
-    raise RuntimeError("derivative for aten::native_channel_shuffle is not implemented")
-
-
 # torch registers no derivative for native_channel_shuffle: its node refuses backward
-@defop(name="native_channel_shuffle", node="NotImplemented", input=_no_derivative)
+@defop(
+    name="native_channel_shuffle",
+    node="NotImplemented",
+    input=not_implemented("native_channel_shuffle"),
+)
 def _native_channel_shuffle(input, groups):
     return _channel_shuffle.spec.forward(input, groups)
 

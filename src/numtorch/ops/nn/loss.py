@@ -15,8 +15,8 @@ from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
 from ..pointwise import _div_scalar, where
-from ..registry import defop
-from .activation import not_implemented, zero_gradient
+from ..registry import defop, not_implemented
+from .activation import zero_gradient
 from .composite_backward import tensors_of, vjp
 
 REDUCTIONS = ("none", "mean", "sum")

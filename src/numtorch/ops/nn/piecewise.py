@@ -11,14 +11,8 @@ from __future__ import annotations
 
 from ...backend import xp
 from ..pointwise import threshold_backward, where
-from ..registry import defop
-from .activation import (
-    check_result_slope,
-    float_only,
-    masked,
-    not_implemented,
-    zero_gradient,
-)
+from ..registry import defop, not_implemented
+from .activation import check_result_slope, float_only, masked, zero_gradient
 
 # -- ELU, SELU, CELU ---------------------------------------------------------------------------
 # elu(x) = scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1); SELU and CELU
