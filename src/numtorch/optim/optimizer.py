@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._dtypes import float64, get_default_dtype
+from .._runtime import typename
 from .._tensor import Tensor
 from ..autograd import profiler_recorder
 from ..autograd.grad_mode import enable_grad, no_grad
@@ -39,10 +40,6 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
-
-
-def _typename(obj) -> str:
-    return "torch.Tensor" if isinstance(obj, Tensor) else type(obj).__name__
 
 
 class Optimizer:
@@ -143,7 +140,7 @@ class Optimizer:
             if not isinstance(param, Tensor):
                 raise TypeError(
                     "optimizer can only optimize Tensors, but one of the params is "
-                    + _typename(param)
+                    + typename(param)
                 )
             if not (param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ... import _dtypes
+from ..._runtime import typename
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
@@ -32,15 +33,6 @@ from .hooks import (  # torch keeps the global hooks in this module
     register_module_full_backward_pre_hook,
 )
 from .state_dict import StateDictMixin
-
-
-def typename(obj) -> str:
-    """torch.typename: ``torch.FloatTensor`` for tensors, else the qualified type name."""
-    if isinstance(obj, Tensor):
-        return "torch." + obj.dtype._tag
-    kind = type(obj)
-    module = kind.__module__
-    return kind.__qualname__ if module in ("builtins", None) else f"{module}.{kind.__qualname__}"
 
 
 def _addindent(text: str, spaces: int) -> str:
