@@ -134,18 +134,16 @@ def dump(outputs) -> str:
 def to_dot(outputs) -> str:
     """The backward graph of ``outputs`` as Graphviz DOT source (render it with
     ``dot -Tsvg``): one box per node, leaves in blue, edges from inputs to their users."""
-    nodes, edges = [], []
-    seen = {}
-    for _depth, node, number, first in _walk(_roots(outputs)):
-        if not first:
-            continue
-        seen[id(node)] = number
-        label = "\\n".join(line.replace('"', '\\"') for line in _label(node))
-        style = ', style=filled, fillcolor="lightblue"' if isinstance(node, AccumulateGrad) else ""
-        nodes.append(f'  n{number} [label="{label}"{style}];')
+    numbers, lines = {}, []
     for _depth, node, number, first in _walk(_roots(outputs)):
         if first:
-            for child, _ in node.next_functions:
-                if child is not None:
-                    edges.append(f"  n{seen[id(child)]} -> n{number};")
-    return "\n".join(["digraph backward {", "  node [shape=box];", *nodes, *edges, "}"])
+            numbers[id(node)] = (number, node)
+    for number, node in numbers.values():
+        label = "\\n".join(line.replace('"', '\\"') for line in _label(node))
+        style = ', style=filled, fillcolor="lightblue"' if isinstance(node, AccumulateGrad) else ""
+        lines.append(f'  n{number} [label="{label}"{style}];')
+    for number, node in numbers.values():
+        for child, _ in node.next_functions:
+            if child is not None:
+                lines.append(f"  n{numbers[id(child)][0]} -> n{number};")
+    return "\n".join(["digraph backward {", "  node [shape=box];", *lines, "}"])

@@ -125,10 +125,14 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
 
 
 # -- baddbmm and addbmm ----------------------------------------------------------------------
-def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
+def _check_3d(batch1: Tensor, batch2: Tensor) -> None:
     for name, b in (("batch1", batch1), ("batch2", batch2)):
         if b.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
+
+
+def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
+    _check_3d(batch1, batch2)
     if batch1.shape[0] != batch2.shape[0]:
         raise RuntimeError(
             f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and "
@@ -160,9 +164,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.baddbmm(torch.zeros(2, 1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1)).shape
         torch.Size([2, 1, 1])
     """
-    for name, b in (("batch1", batch1), ("batch2", batch2)):
-        if b.ndim != 3:
-            raise RuntimeError(f"{name} must be a 3D tensor")
+    _check_3d(batch1, batch2)
     expected = [batch1.shape[0], batch1.shape[2]]
     if list(batch2.shape[:2]) != expected:
         raise RuntimeError(
