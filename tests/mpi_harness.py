@@ -59,6 +59,56 @@ def _kill_all(pids) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
+def _start(cmd: list[str], env: dict) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    proc.started = time.monotonic()
+    return proc
+
+
+def finish(proc: subprocess.Popen, timeout: float, check: bool = False):
+    """Wait for a job from ``launch`` (or ``run_mpi``) for at most ``timeout`` seconds since it
+    started; the finished process (output in ``stdout``, wall time in ``seconds``)."""
+    try:
+        left = max(timeout - (time.monotonic() - proc.started), 0.1)
+        out, _ = proc.communicate(timeout=left)
+    except subprocess.TimeoutExpired:
+        stragglers = descendants(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        try:
+            out, _ = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+        _kill_all(stragglers + descendants(proc.pid))
+        raise TimeoutError(f"{' '.join(proc.args)} timed out after {timeout} s\n{out}") from None
+    result = subprocess.CompletedProcess(proc.args, proc.returncode, out, "")
+    result.seconds = time.monotonic() - proc.started
+    if check and proc.returncode != 0:
+        raise AssertionError(f"exited with {proc.returncode}\n{out}")
+    return result
+
+
+def _script(script) -> str:
+    return str(Path(script) if os.path.isabs(script) else SCRIPTS / script)
+
+
+def launch(script, *args, nprocs: int = 2, options=(), env: dict | None = None):
+    """Start ``python -m numtorch.distributed.run -n nprocs [options] script args`` (default
+    settings: no rank or collective timeout unless ``options`` give one); see ``finish``."""
+    run_env = {k: v for k, v in os.environ.items() if not k.startswith("NUMTORCH_")}
+    run_env.update(env or {})
+    cmd = [sys.executable, "-m", "numtorch.distributed.run", "-n", str(nprocs), *options]
+    return _start([*cmd, _script(script), *map(str, args)], run_env)
+
+
 def run_mpi(
     script,
     *args,
@@ -74,40 +124,24 @@ def run_mpi(
     AssertionError on a non-zero exit when ``check``, TimeoutError past ``timeout``.
     """
     mpiexec = find_mpiexec()
-    script = Path(script) if os.path.isabs(script) else SCRIPTS / script
     if rank_timeout is None:
         rank_timeout = max(timeout - 10, timeout * 0.75)  # ranks give up (with stacks) first
     run_env = launch_env(nprocs, mpi_flavor(mpiexec), blas_threads=1)
     run_env["NUMTORCH_RANK_TIMEOUT"] = str(rank_timeout)
     run_env.update(env or {})
-    cmd = rank_command(mpiexec, nprocs, [str(script), *map(str, args)])
-    proc = subprocess.Popen(
-        cmd,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env=run_env,
-        start_new_session=True,
-    )
-    start = time.monotonic()
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        stragglers = descendants(proc.pid)
-        proc.send_signal(signal.SIGTERM)
-        try:
-            out, _ = proc.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, _ = proc.communicate()
-        _kill_all(stragglers + descendants(proc.pid))
-        raise TimeoutError(f"{' '.join(cmd)} timed out after {timeout} s\n{out}") from None
-    result = subprocess.CompletedProcess(cmd, proc.returncode, out, "")
-    result.seconds = time.monotonic() - start
-    if check and proc.returncode != 0:
-        raise AssertionError(f"mpiexec exited with {proc.returncode}\n{out}")
-    return result
+    cmd = rank_command(mpiexec, nprocs, [_script(script), *map(str, args)])
+    return finish(_start(cmd, run_env), timeout, check)
+
+
+def start_mpi(script, *args, nprocs: int = 2, env: dict | None = None):
+    """Start ``script`` on ``nprocs`` ranks under ``mpiexec`` with the default settings (no
+    launcher, no timeouts); see ``finish``."""
+    mpiexec = find_mpiexec()
+    run_env = launch_env(nprocs, mpi_flavor(mpiexec), blas_threads=1)
+    run_env = {k: v for k, v in run_env.items() if not k.startswith("NUMTORCH_")}
+    run_env.update(env or {})
+    cmd = rank_command(mpiexec, nprocs, [_script(script), *map(str, args)])
+    return _start(cmd, run_env)
 
 
 if __name__ == "__main__":  # manual use: python tests/mpi_harness.py SCRIPT [N]

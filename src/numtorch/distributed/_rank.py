@@ -11,6 +11,8 @@ import faulthandler
 import os
 import sys
 
+from ._supervise import rank_record
+
 
 def _set_torchrun_env() -> None:
     from mpi4py import MPI
@@ -33,7 +35,36 @@ def main() -> None:
     _set_torchrun_env()
     from mpi4py.run import run_command_line
 
-    run_command_line(sys.argv[1:])
+    folder = os.environ.get("NUMTORCH_RUN_DIR")  # set by the launcher, which watches us
+    rank = int(os.environ["RANK"])
+    if folder:
+        rank_record(folder, rank, "pid", os.getpid())
+    status = 1
+    try:
+        run_command_line(sys.argv[1:])
+        status = 0
+    except SystemExit as e:
+        status = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+        if status:
+            _say(f"exited with status {e.code}")
+        raise
+    except BaseException as e:
+        _say(f"failed with {type(e).__name__}: {e}")
+        raise
+    finally:
+        if folder:
+            rank_record(folder, rank, "exit", status)
+
+
+def _say(what: str) -> None:
+    # After the traceback (printed by mpi4py as the exception leaves) the job is aborted, so
+    # this line is what tells the user which rank brought it down.
+    print(
+        f"numtorch.distributed.run: rank {os.environ['RANK']} of {os.environ['WORLD_SIZE']} "
+        f"(pid {os.getpid()}) {what}; aborting the job",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

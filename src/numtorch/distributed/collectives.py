@@ -13,7 +13,8 @@ import enum
 
 from .._tensor import Tensor
 from ..backend import xp
-from . import _mpi
+from . import _fingerprint, _mpi
+from ._watchdog import COLLECTIVES
 from .process_group import resolve
 
 
@@ -139,22 +140,47 @@ def _average(buf, size: int) -> None:
 
 
 class _Watched:
-    """Context manager that tells the group's watchdog which collective is running."""
+    """Context manager around one collective: numbers it, checks that every rank called the
+    same one on matching tensors (``_fingerprint.py``) and tells the watchdog it runs."""
 
-    __slots__ = ("watchdog", "name", "buffer")
+    __slots__ = ("pg", "name", "buffer", "op", "root")
 
-    def __init__(self, pg, name: str, buffer) -> None:
-        self.watchdog = pg.watchdog
+    def __init__(self, pg, name: str, buffer, op=None, root: int = -1) -> None:
+        self.pg = pg
         self.name = name
         self.buffer = buffer
+        self.op = -1 if op is None else op.value
+        self.root = root
 
     def __enter__(self):
-        if self.watchdog is not None:
-            self.watchdog.start(self.name, self.buffer)
+        pg = self.pg
+        pg.seq += 1
+        watchdog = pg.watchdog
+        if watchdog is None:  # a group of one: nothing to wait for or to compare
+            return
+        watchdog.start(self.name, self.buffer, pg.seq)
+        if pg.check:
+            try:
+                _compare_calls(pg, self.name, pg.seq, self.op, self.root, self.buffer)
+            except BaseException:
+                watchdog.finish()
+                raise
 
     def __exit__(self, *exc) -> None:
-        if self.watchdog is not None:
-            self.watchdog.finish()
+        if self.pg.watchdog is not None:
+            self.pg.watchdog.finish()
+
+
+_OP_NAMES = {op.value: f"ReduceOp.{op.name}" for op in RedOpType}
+
+
+def _compare_calls(pg, name: str, seq: int, op: int, root: int, buffer) -> None:
+    mine = _fingerprint.record(COLLECTIVES.index(name), seq, op, root, buffer)
+    table = xp.empty((pg.size(), _fingerprint.FIELDS), dtype=xp.int64)
+    pg.comm.Allgather(mine, table)
+    why = _fingerprint.mismatch(table, COLLECTIVES, pg.ranks, _OP_NAMES)
+    if why is not None:
+        raise RuntimeError(f"numtorch.distributed (rank {pg.ranks[pg.rank()]}): {why}")
 
 
 # Note [Chunked all-reduce]
@@ -185,7 +211,7 @@ def all_reduce(tensor: Tensor, op=ReduceOp.SUM, group=None, async_op: bool = Fal
     data = _writable(tensor, "all_reduce")
     mpi_op = _mpi_op(op, data.dtype)
     buf = _buffer(tensor)
-    with _Watched(pg, "all_reduce", buf):
+    with _Watched(pg, "all_reduce", buf, op):
         if buf.nbytes <= _CHUNK_ABOVE:
             pg.comm.Allreduce(pg.in_place, buf, op=mpi_op)
         else:
@@ -223,7 +249,7 @@ def broadcast(
     else:
         _writable(tensor, "broadcast")
         buf = _buffer(tensor)
-    with _Watched(pg, "broadcast", buf):
+    with _Watched(pg, "broadcast", buf, root=root):
         pg.comm.Bcast(buf, root=root)
     if pg.rank() != root:
         _store(tensor, buf)
@@ -343,7 +369,7 @@ def _reduce_scatter(pg, output: Tensor, send, op, async_op: bool, name: str):
     recv = _buffer(output)
     if recv is output._data and xp.may_share_memory(recv, send):
         recv = xp.empty_like(recv)
-    with _Watched(pg, name, send):
+    with _Watched(pg, name, send, op):
         pg.comm.Reduce_scatter_block(send, recv, op=mpi_op)
     if op is RedOpType.AVG:
         _average(recv, pg.size())
@@ -362,7 +388,7 @@ def reduce(tensor: Tensor, dst=None, op=ReduceOp.SUM, group=None, async_op=False
     if pg.rank() == root:
         _writable(tensor, "reduce")
     buf = _buffer(tensor)
-    with _Watched(pg, "reduce", buf):
+    with _Watched(pg, "reduce", buf, op, root):
         if pg.rank() == root:
             pg.comm.Reduce(pg.in_place, buf, op=mpi_op, root=root)
         else:
@@ -391,7 +417,7 @@ def gather(tensor: Tensor, gather_list=None, dst=None, group=None, async_op=Fals
         recv = xp.empty((pg.size(), *send.shape), dtype=send.dtype)
     elif gather_list:
         raise ValueError("Argument ``gather_list`` must NOT be specified on non-destination ranks.")
-    with _Watched(pg, "gather", send):
+    with _Watched(pg, "gather", send, root=root):
         pg.comm.Gather(send, recv, root=root)
     if recv is not None:
         for t, part in zip(gather_list, recv):
@@ -417,7 +443,7 @@ def scatter(
     elif scatter_list:
         raise ValueError("Argument ``scatter_list`` must NOT be specified on non-source ranks.")
     recv = _buffer(tensor)
-    with _Watched(pg, "scatter", recv):
+    with _Watched(pg, "scatter", recv, root=root):
         pg.comm.Scatter(send, recv, root=root)
     _store(tensor, recv)
     return _done(async_op, tensor)

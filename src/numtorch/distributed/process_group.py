@@ -11,7 +11,7 @@ import importlib.util
 import os
 from datetime import timedelta
 
-from . import _mpi
+from . import _fingerprint, _mpi
 from ._watchdog import CollectiveWatchdog, StatusBoard
 
 # torch's default for CPU process groups; NUMTORCH_DIST_TIMEOUT (seconds) overrides it.
@@ -31,6 +31,8 @@ class ProcessGroup:
         self._rank = comm.Get_rank()
         self._size = comm.Get_size()
         self.timeout = timeout
+        self.seq = 0  # collectives started on this group by this rank
+        self.check = _fingerprint.enabled()
         self.in_place = _mpi.in_place_marker(comm)
         self.board = None  # set on the world group, which owns the status board
         self.watchdog = None

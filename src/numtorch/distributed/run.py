@@ -8,7 +8,12 @@ with the ``mpiexec`` installed next to this Python (the mpich wheel puts it ther
 - each rank gets torchrun's variables (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE);
 - each rank uses one BLAS/OpenMP thread unless told otherwise (N ranks on N cores);
 - Open MPI's root and oversubscription switches are added only for Open MPI;
-- the launcher becomes ``mpiexec`` (exec), so signals reach it and its exit status is ours.
+- the launcher watches the ranks while they run (``_supervise.py``): one that dies without
+  exiting through Python (killed, crashed, ``os._exit``) ends the job at once, with a line
+  naming it, and the exit status is never 0 unless every rank finished.
+
+torchrun's one-machine command lines work unchanged (``--standalone --nnodes=1
+--nproc-per-node=2``); several machines are refused with what to run instead.
 """
 
 from __future__ import annotations
@@ -18,11 +23,12 @@ import functools
 import os
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+
+from ._supervise import supervise
 
 _BLAS_VARS = (
     "OMP_NUM_THREADS",
@@ -86,20 +92,60 @@ def rank_command(mpiexec: str, nprocs: int, target: list[str], mpiexec_args=()) 
     return [mpiexec, *mpiexec_args, "-n", str(nprocs), *rank, *target]
 
 
+def _nproc(value: str) -> int:
+    if value in ("cpu", "auto"):  # no accelerators: torchrun's "auto" is the CPU count too
+        return os.cpu_count() or 1
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--nproc-per-node takes a number, 'cpu' or 'auto' (numtorch has no {value!r} "
+            "devices), got " + repr(value)
+        ) from None
+
+
+def _one_node(value: str) -> str:
+    low, _, high = value.partition(":")
+    try:
+        nodes = {int(low), int(high or low)}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--nnodes takes N or MIN:MAX, got {value!r}") from None
+    if nodes != {1}:
+        raise argparse.ArgumentTypeError(
+            f"--nnodes={value}: numtorch.distributed.run starts the ranks of one machine only; "
+            "for several machines run mpiexec yourself with its host options (e.g. mpiexec "
+            "-hosts a,b -n 4 python -m mpi4py train.py), or pass them with --mpiexec-args"
+        )
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m numtorch.distributed.run",
-        description="Run a training script on N processes with MPI (torchrun for numtorch).",
+        description="Run a training script on N processes with MPI (torchrun for numtorch). "
+        "torchrun's one-machine options are accepted; rendezvous options are not needed.",
     )
     p.add_argument(
         "-n",
         "--nproc-per-node",
         "--nproc_per_node",
         dest="nprocs",
-        type=int,
+        type=_nproc,
         default=1,
-        help="number of processes (ranks) to start (default 1)",
+        help="number of processes (ranks) to start: a number, or 'cpu'/'auto' for one per "
+        "CPU core (default 1)",
     )
+    p.add_argument("--nnodes", type=_one_node, default="1", help="1 or 1:1 (one machine)")
+    p.add_argument("--node-rank", "--node_rank", type=int, default=0, help="0 (one machine)")
+    p.add_argument("--standalone", action="store_true", help="accepted (always standalone)")
+    p.add_argument(
+        "--max-restarts", "--max_restarts", type=int, default=0, help="0: failed jobs end"
+    )
+    p.add_argument("--master-addr", "--master_addr", default="127.0.0.1", help="MASTER_ADDR")
+    p.add_argument("--master-port", "--master_port", type=int, default=29500, help="MASTER_PORT")
+    for ignored in ("rdzv-backend", "rdzv-endpoint", "rdzv-id", "rdzv-conf", "monitor-interval"):
+        flags = [f"--{ignored}", f"--{ignored.replace('-', '_')}"]
+        p.add_argument(*flags, default=None, help="accepted and ignored (one machine)")
     p.add_argument(
         "--blas-threads",
         type=int,
@@ -111,7 +157,8 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         help="seconds a collective may wait for the other ranks before the job is aborted "
-        "with a report of the stalled collective (default 1800)",
+        "with a report of the stalled collective (default 1800; ranks that died, exited or "
+        "called collectives in different orders are found within seconds regardless)",
     )
     p.add_argument(
         "--rank-timeout",
@@ -135,9 +182,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     if args.nprocs < 1:
         raise SystemExit(f"-n must be at least 1, got {args.nprocs}")
+    if args.node_rank != 0:
+        parser.error(f"--node-rank={args.node_rank}: there is one machine, node 0")
+    if args.max_restarts != 0:
+        parser.error(
+            f"--max-restarts={args.max_restarts}: numtorch does not restart failed jobs; a "
+            "failing rank ends the job with its error (checkpoint and relaunch instead)"
+        )
     mpiexec = args.mpiexec or find_mpiexec()
     if mpiexec is None:
         raise SystemExit(
@@ -148,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     if threads is None and "OMP_NUM_THREADS" not in os.environ:
         threads = 1
     env = launch_env(args.nprocs, mpi_flavor(mpiexec), threads)
+    env["MASTER_ADDR"] = args.master_addr
+    env["MASTER_PORT"] = str(args.master_port)
     if args.timeout is not None:
         env["NUMTORCH_DIST_TIMEOUT"] = str(args.timeout)
     if args.rank_timeout is not None:
@@ -155,14 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     target = ["-m"] if args.module else []
     target += [args.training_script, *args.training_script_args]
     cmd = rank_command(mpiexec, args.nprocs, target, shlex.split(args.mpiexec_args))
-    sys.stdout.flush()
-    sys.stderr.flush()
-    if os.name != "posix":
-        return subprocess.call(cmd, env=env)
-    # Python ignores SIGPIPE; an exec'd program would inherit that.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    os.execve(mpiexec, cmd, env)
-    return 1  # not reached
+    return supervise(cmd, env, args.nprocs)
 
 
 if __name__ == "__main__":

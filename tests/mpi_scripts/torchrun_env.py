@@ -1,0 +1,7 @@
+"""Prints the variables torchrun gives each rank, and this script's arguments."""
+
+import os
+import sys
+
+names = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
+print("env", *(f"{n}={os.environ.get(n)}" for n in names), "args", *sys.argv[1:])
