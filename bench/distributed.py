@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-SIZES_MB = (1, 4, 16, 25, 64, 100)
+SIZES_MB = (1 / 256, 1 / 16, 1, 4, 16, 25, 64, 100)  # 4 KiB to 100 MiB
 
 
 def _slowest(comm, seconds: float) -> float:
@@ -44,26 +44,38 @@ def allreduce_worker(repeat: int) -> None:
     rank = comm.Get_rank()
     if rank == 0:
         print(f"all-reduce (SUM, float32) on {comm.Get_size()} ranks, best of >= {repeat} calls")
-        print(f"{'size':>7} | {'raw mpi4py':>18} | {'numtorch':>18} | numtorch/raw")
+        print(
+            f"{'size':>8} | {'raw mpi4py':>18} | {'numtorch':>18} | numtorch/raw | "
+            "numtorch without the call check (NUMTORCH_DIST_CHECKS=0)/raw"
+        )
     for mb in SIZES_MB:
-        n = mb * 2**20 // 4
+        n = int(mb * 2**20) // 4
         raw = np.ones(n, dtype=np.float32)
         tensor = numtorch.ones(n)
-        best = {"raw": float("inf"), "numtorch": float("inf")}
+        best = {"raw": float("inf"), "numtorch": float("inf"), "unchecked": float("inf")}
+
+        def unchecked():
+            dist.group.WORLD.check = False
+            dist.all_reduce(tensor)
+            dist.group.WORLD.check = True
+
         calls = [
             ("raw", lambda: comm.Allreduce(MPI.IN_PLACE, raw, op=MPI.SUM)),
             ("numtorch", lambda: dist.all_reduce(tensor)),
+            ("unchecked", unchecked),
         ]
-        for i in range(max(repeat, 400 // mb) + 2):  # the first two are warm-ups
-            for name, call in calls if i % 2 else calls[::-1]:
+        for i in range(int(max(repeat, min(400 / mb, 2000))) + 2):  # the first two: warm-ups
+            for name, call in calls[i % 3 :] + calls[: i % 3]:
                 comm.Barrier()
                 start = time.perf_counter()
                 call()
                 best[name] = min(best[name], _slowest(comm, time.perf_counter() - start))
         if rank == 0:
-            cells = [f"{best[k] * 1e3:7.2f} ms {mb / 1024 / best[k]:5.1f} GB/s" for k in best]
+            cells = [f"{best[k] * 1e3:7.3f} ms {mb / 1024 / best[k]:5.2f} GB/s" for k in best]
             ratio = best["raw"] / best["numtorch"]
-            print(f"{mb:>4} MB | {cells[0]:>18} | {cells[1]:>18} | {ratio:6.1%}")
+            plain = best["raw"] / best["unchecked"]
+            size = f"{mb:g} MB" if mb >= 1 else f"{mb * 1024:g} KB"
+            print(f"{size:>8} | {cells[0]:>18} | {cells[1]:>18} | {ratio:12.1%} | {plain:6.1%}")
     dist.destroy_process_group()
 
 
