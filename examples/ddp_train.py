@@ -4,10 +4,17 @@
     python examples/ddp_train.py                                     # 1 process
 
 Every rank builds the same synthetic dataset (10 classes of noisy 8x8 patterns), trains on
-its own shard (DistributedSampler), keeps batch-norm statistics global (SyncBatchNorm), and
-averages gradients with DistributedDataParallel; rank 0 reports. At the end the ranks check
-that their models are identical. Swap ``import numtorch as torch`` for ``import torch`` and
-the same script runs on PyTorch (with backend "gloo" and torchrun).
+its own shard (DistributedSampler), and averages gradients with DistributedDataParallel;
+rank 0 reports. At the end the ranks check that their models are identical.
+
+Swap ``import numtorch as torch`` (and the two imports below it) for ``torch`` and the script
+runs on PyTorch's CPU backend under ``torchrun --nproc-per-node=2 examples/ddp_train.py``,
+with one difference: torch's SyncBatchNorm accepts only GPU tensors, so on torch each rank
+normalises with its own batch statistics (plain BatchNorm, whose running statistics DDP
+copies from rank 0 at every forward), while numtorch keeps them global across the ranks
+(SyncBatchNorm on CPU). The losses therefore differ slightly between the two. On torch the
+script needs torchrun's variables even for one process, as torch's ``init_process_group``
+does.
 """
 
 import argparse
@@ -26,6 +33,11 @@ def synthetic_digits(n: int, seed: int):
     labels = torch.randint(0, 10, (n,), generator=g)
     images = patterns[labels] + torch.randn(n, 1, 8, 8, generator=g)
     return TensorDataset(images, labels)
+
+
+# torch's SyncBatchNorm refuses CPU tensors (ValueError: "SyncBatchNorm expected input tensor
+# to be on GPU or XPU ..."); numtorch's runs on CPU over MPI.
+SYNC_BATCH_NORM = torch.__name__ == "numtorch"
 
 
 def make_model():
@@ -47,10 +59,12 @@ def main():
     parser.add_argument("--samples", type=int, default=2048)
     args = parser.parse_args()
 
-    dist.init_process_group("mpi")
+    dist.init_process_group("gloo")  # numtorch runs "gloo" on MPI
     rank, world = dist.get_rank(), dist.get_world_size()
     torch.manual_seed(rank)  # replicas start different: DDP broadcasts rank 0's weights
-    model = nn.SyncBatchNorm.convert_sync_batchnorm(make_model())
+    model = make_model()
+    if SYNC_BATCH_NORM:
+        model = nn.SyncBatchNorm.convert_sync_batchnorm(model)
     model = nn.parallel.DistributedDataParallel(model)
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
     train = synthetic_digits(args.samples, seed=1)

@@ -98,3 +98,26 @@ def test_convert_sync_batchnorm_keeps_parameters_and_buffers():
     assert type(bn) is nn.SyncBatchNorm and bn.momentum == 0.3
     assert bn.weight is net[1].weight and bn.running_mean is net[1].running_mean
     assert type(nn.SyncBatchNorm.convert_sync_batchnorm(nn.BatchNorm2d(2))) is nn.SyncBatchNorm
+
+
+@pytest.mark.slow
+def test_example_runs_on_torch_under_torchrun(tmp_path):
+    """What the example's docstring claims: with torch's imports it runs under torchrun."""
+    pytest.importorskip("torch")
+    with open(os.path.join(ROOT, "examples", "ddp_train.py")) as f:
+        source = f.read()
+    for name in ("import numtorch as torch", "import numtorch.distributed as dist"):
+        assert name in source
+    source = source.replace("import numtorch as torch", "import torch")
+    source = source.replace("numtorch.distributed", "torch.distributed")
+    source = source.replace("from numtorch", "from torch")
+    script = tmp_path / "ddp_train_torch.py"
+    script.write_text(source)
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    launch = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2"]
+    done = subprocess.run(
+        [*launch, str(script), "--epochs", "2", "--samples", "512"],
+        capture_output=True, text=True, timeout=180, check=False, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "all 2 replicas identical" in done.stdout
