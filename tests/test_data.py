@@ -1,6 +1,5 @@
 """numtorch.utils.data: datasets, samplers, DataLoader batching/shuffling, collation."""
 
-import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -170,15 +169,6 @@ def test_dataloader_argument_errors():
     loader = DataLoader(ds, batch_size=2)
     with pytest.raises(ValueError, match="batch_size attribute should not be set"):
         loader.batch_size = 3
-
-
-def test_num_workers_loads_in_main_process_with_a_warning():
-    loader = DataLoader(make_dataset(4), batch_size=2, num_workers=2)
-    with pytest.warns(UserWarning, match="main process"):
-        assert batches_of(loader) == [[0, 1], [2, 3]]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # once per loader, not every epoch
-        assert batches_of(loader) == [[0, 1], [2, 3]]
 
 
 def test_batch_size_none_converts_single_samples():

@@ -222,6 +222,9 @@ def test_fault_ends_the_job_naming_the_rank(mode, fault_runs):
 
 @needs_mpi
 @pytest.mark.slow
+@pytest.mark.skipif(
+    os.environ.get("NUMTORCH_LONG_TESTS") != "1", reason="long test: set NUMTORCH_LONG_TESTS=1"
+)
 def test_more_faults_end_the_job_naming_the_rank(no_strays):
     for mode, done in _run_faults(SLOW_FAULTS).items():
         _check_fault(mode, done, SLOW_FAULTS[mode])

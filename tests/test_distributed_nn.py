@@ -101,6 +101,9 @@ def test_convert_sync_batchnorm_keeps_parameters_and_buffers():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(
+    os.environ.get("NUMTORCH_LONG_TESTS") != "1", reason="long test: set NUMTORCH_LONG_TESTS=1"
+)
 def test_example_runs_on_torch_under_torchrun(tmp_path):
     """What the example's docstring claims: with torch's imports it runs under torchrun."""
     pytest.importorskip("torch")

@@ -1,13 +1,15 @@
-"""DataLoader: batches of samples from a dataset, in the main process."""
+"""DataLoader: batches of samples from a dataset, in the main process or in worker processes."""
 
 from __future__ import annotations
 
 import itertools
 import math
-import warnings
+import multiprocessing
 from collections.abc import Callable, Iterable
 
 from ._collate import default_collate, default_convert
+from ._multiprocess_iterator import MultiProcessIterator
+from ._worker import get_worker_info
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
@@ -30,9 +32,16 @@ class DataLoader:
     NumPy data converted to tensors. Pass a seeded ``numtorch.Generator`` as ``generator``
     to make the shuffled order reproducible.
 
-    Loading always runs in the main process: ``num_workers > 0`` is accepted for
-    compatibility but only warns, and ``pin_memory`` has no effect (there is no accelerator).
-    The batches are the same as torch's with workers, since workers do not change order.
+    With ``num_workers > 0`` batches are loaded by that many worker processes
+    (``multiprocessing``, the default start method unless ``multiprocessing_context`` names
+    another), ``prefetch_factor`` batches ahead per worker, and returned in the same order
+    as with ``num_workers=0``. Each worker seeds numtorch's and Python's generators with
+    ``base_seed + worker_id`` and NumPy's from both, runs ``worker_init_fn(worker_id)``,
+    and sees ``get_worker_info()``; an ``IterableDataset`` is iterated by every worker on
+    its own copy (shard it with ``get_worker_info()``). A worker's exception is re-raised
+    with its traceback, a worker that dies raises RuntimeError at once, and ``timeout``
+    bounds the wait for a batch. ``persistent_workers=True`` keeps the workers between
+    epochs. ``pin_memory`` has no effect (there is no accelerator).
 
     Example:
         >>> import numtorch as torch
@@ -49,7 +58,7 @@ class DataLoader:
     """
 
     _initialized = False
-    _warned_workers = False
+    _iterator = None
 
     def __init__(
         self,
@@ -73,6 +82,7 @@ class DataLoader:
         in_order: bool = True,
     ) -> None:
         _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers)
+        _check_context(multiprocessing_context, num_workers)
         self.dataset = dataset
         self.num_workers = num_workers
         self.prefetch_factor = prefetch_factor
@@ -151,15 +161,15 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
-        if self.num_workers > 0 and not self._warned_workers:
-            self.__dict__["_warned_workers"] = True  # once per loader, not every epoch
-            warnings.warn(
-                f"numtorch's DataLoader loads data in the main process; num_workers="
-                f"{self.num_workers} is ignored (the batches are the same)",
-                UserWarning,
-                stacklevel=2,
-            )
-        return _SingleProcessIterator(self)
+        if self.num_workers == 0:
+            return _SingleProcessIterator(self)
+        if not self.persistent_workers:
+            return MultiProcessIterator(self, _Fetcher)
+        if self._iterator is None:
+            self.__dict__["_iterator"] = MultiProcessIterator(self, _Fetcher)
+        else:
+            self._iterator._reset()
+        return self._iterator
 
     def __len__(self) -> int:
         if self._iterable:
@@ -174,27 +184,19 @@ class DataLoader:
         return len(self._index_sampler)
 
 
-class _SingleProcessIterator:
-    """One pass over a DataLoader."""
+class _Fetcher:
+    """Turns one item of the index sampler into one batch (in the main process or a worker)."""
 
-    def __init__(self, loader: DataLoader) -> None:
-        self._loader = loader
-        self._dataset = loader.dataset
-        self._collate_fn = loader.collate_fn
-        self._auto_collation = loader._auto_collation
-        self._drop_last = loader.drop_last
-        self._index_iter = iter(loader._index_sampler)
-        self._dataset_iter = iter(loader.dataset) if loader._iterable else None
+    def __init__(self, dataset, auto_collation, collate_fn, drop_last, iterable) -> None:
+        self._dataset = dataset
+        self._auto_collation = auto_collation
+        self._collate_fn = collate_fn
+        self._drop_last = drop_last
+        self._dataset_iter = iter(dataset) if iterable else None
         self._ended = False
 
-    def __iter__(self):
-        return self
-
-    def __len__(self) -> int:
-        return len(self._loader)
-
-    def __next__(self):
-        index = next(self._index_iter)
+    def fetch(self, index):
+        """The batch for ``index``; StopIteration once an iterable dataset is exhausted."""
         if self._dataset_iter is not None:
             return self._collate_fn(self._next_from_stream(index))
         if not self._auto_collation:
@@ -217,6 +219,30 @@ class _SingleProcessIterator:
         return data
 
 
+class _SingleProcessIterator:
+    """One pass over a DataLoader, loading in the main process."""
+
+    def __init__(self, loader: DataLoader) -> None:
+        self._loader = loader
+        self._index_iter = iter(loader._index_sampler)
+        self._fetcher = _Fetcher(
+            loader.dataset,
+            loader._auto_collation,
+            loader.collate_fn,
+            loader.drop_last,
+            loader._iterable,
+        )
+
+    def __iter__(self):
+        return self
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+    def __next__(self):
+        return self._fetcher.fetch(next(self._index_iter))
+
+
 def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_workers) -> None:
     if num_workers < 0:
         raise ValueError(
@@ -236,6 +262,26 @@ def _check_worker_options(num_workers, timeout, prefetch_factor, persistent_work
         raise ValueError("persistent_workers option needs num_workers > 0")
 
 
-def get_worker_info():
-    """Always ``None``: numtorch loads data in the main process."""
-    return None
+def _check_context(context, num_workers: int) -> None:
+    if context is None:
+        return
+    if num_workers == 0:
+        raise ValueError(
+            "multiprocessing_context can only be used with multi-process loading "
+            f"(num_workers > 0), but got num_workers={num_workers}"
+        )
+    if isinstance(context, str):
+        methods = multiprocessing.get_all_start_methods()
+        if context not in methods:
+            raise ValueError(
+                "multiprocessing_context option should specify a valid start method in "
+                f"{methods!r}, but got multiprocessing_context={context!r}"
+            )
+    elif not isinstance(context, multiprocessing.context.BaseContext):
+        raise TypeError(
+            "multiprocessing_context option should be a valid context object or a string "
+            f"specifying the start method, but got multiprocessing_context={context}"
+        )
+
+
+__all__ = ["DataLoader", "get_worker_info"]
