@@ -1,9 +1,10 @@
 """DataLoader worker processes on this machine: throughput against loading in the main process,
 and what passing batches through shared memory saves over pickling them.
 
-1. A loading-bound dataset: each ``__getitem__`` spends ``--work-ms`` of CPU (a NumPy FFT
-   loop) building a 3x32x32 float32 sample; batches of 16; ``num_workers`` 0, 1, 2. With two
-   workers on two cores the loading runs in parallel and the main process only receives.
+1. A loading-bound dataset: each ``__getitem__`` spends ``--work-ms`` building a 3x32x32
+   float32 sample, either on the CPU (a NumPy FFT loop: two workers need two free cores) or
+   waiting (``sleep``, as for files or the network); batches of 16; ``num_workers`` 0, 1, 2.
+   The load average is printed too: on a busy machine the CPU-bound case cannot scale.
 2. Moving finished batches: a dataset whose batches are ready-made float32 tensors of a given
    size, loaded by one worker, with tensors sent through /dev/shm files (the default from
    ``SHARED_MIN_BYTES``) and forced through the pipe as pickles.
@@ -15,21 +16,22 @@ Run: python bench/dataloader.py [--repeat R] [--work-ms MS]
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
 
 import numtorch as torch
-from numtorch.utils.data import DataLoader, Dataset
-from numtorch.utils.data import _worker
+from numtorch.utils.data import DataLoader, Dataset, _worker
 
 
 class Costly(Dataset):
     """Samples that take ``work_ms`` of CPU each to make."""
 
-    def __init__(self, n: int, work_ms: float) -> None:
+    def __init__(self, n: int, work_ms: float, sleep: bool) -> None:
         self.n = n
         self.work_ms = work_ms
+        self.sleep = sleep
 
     def __len__(self) -> int:
         return self.n
@@ -37,6 +39,9 @@ class Costly(Dataset):
     def __getitem__(self, i):
         rng = np.random.default_rng(i)
         image = rng.standard_normal((3, 32, 32)).astype(np.float32)
+        if self.sleep:
+            time.sleep(self.work_ms / 1e3)
+            return torch.from_numpy(image), i % 10
         end = time.process_time() + self.work_ms / 1e3
         while time.process_time() < end:
             image = np.fft.ifft2(np.fft.fft2(image)).real.astype(np.float32)
@@ -67,12 +72,17 @@ def best_pass(loader, repeat: int) -> float:
     return best
 
 
-def throughput(repeat: int, work_ms: float, samples: int) -> None:
-    print(f"loading-bound dataset: {samples} samples of {work_ms:g} ms CPU each, batch 16")
+def throughput(repeat: int, work_ms: float, samples: int, sleep: bool) -> None:
+    kind = "waiting" if sleep else "CPU"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"loading-bound dataset: {samples} samples of {work_ms:g} ms {kind} each, batch 16 "
+        f"({len(os.sched_getaffinity(0))} cores, load average {load})"
+    )
     base = None
     for workers in (0, 1, 2):
         loader = DataLoader(
-            Costly(samples, work_ms),
+            Costly(samples, work_ms, sleep),
             batch_size=16,
             num_workers=workers,
             persistent_workers=workers > 0,
@@ -110,7 +120,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=512)
     parser.add_argument("--skip-transport", action="store_true")
     args = parser.parse_args()
-    throughput(args.repeat, args.work_ms, args.samples)
+    for sleep in (False, True):
+        throughput(args.repeat, args.work_ms, args.samples, sleep)
     if not args.skip_transport:
         transport(args.repeat)
 
