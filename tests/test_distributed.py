@@ -13,6 +13,7 @@ import sys
 import time
 import uuid
 
+import numpy as np
 import pytest
 from mpi_harness import descendants, finish, launch, mpi_unavailable_reason, run_mpi, start_mpi
 
@@ -332,3 +333,66 @@ def test_launcher_usage_errors():
     assert "PMI_RANK" not in env and env["KEEP"] == "1" and env["OMP_NUM_THREADS"] == "2"
     assert env["OMPI_ALLOW_RUN_AS_ROOT"] == "1"
     assert "OMPI_ALLOW_RUN_AS_ROOT" not in run.launch_env(2, "mpich", base={})
+
+
+# -- the checks that run inside collectives, on made-up states -------------------------------
+def _table(*records):
+    return np.stack(records)
+
+
+def test_call_records_name_what_differs():
+    from numtorch.distributed import _fingerprint
+    from numtorch.distributed._watchdog import COLLECTIVES
+
+    ops = {0: "ReduceOp.SUM", 4: "ReduceOp.MAX"}
+    f32 = np.zeros((2, 3), dtype=np.float32)
+    same = _fingerprint.record(0, 5, 0, -1, f32)
+    assert _fingerprint.mismatch(_table(same, same), COLLECTIVES, [0, 1], ops) is None
+    why = _fingerprint.mismatch(
+        _table(same, _fingerprint.record(0, 5, 4, -1, f32)), COLLECTIVES, [0, 1], ops
+    )
+    assert why == (
+        "all_reduce #5 was called with different reduce op "
+        "(rank 0: ReduceOp.SUM, rank 1: ReduceOp.MAX)"
+    )
+    bcast = [_fingerprint.record(1, 2, -1, root, f32) for root in (0, 1)]
+    assert "different root (src/dst) (rank 0: 0, rank 1: 1)" in _fingerprint.mismatch(
+        _table(*bcast), COLLECTIVES, [0, 1], ops
+    )
+    deep = np.zeros((1,) * 9 + (2, 3), dtype=np.float64)
+    why = _fingerprint.mismatch(
+        _table(same, _fingerprint.record(0, 5, 0, -1, deep)), COLLECTIVES, [2, 3], ops
+    )
+    assert "rank 2 has shape [2, 3] and dtype torch.float32" in why
+    assert "rank 3 has shape [1, 1, 1, 1, 1, 1, 1, 1, '...'] and dtype torch.float64" in why
+    barrier = _fingerprint.record(9, 6, -1, -1, None)
+    why = _fingerprint.mismatch(_table(same, barrier), COLLECTIVES, [0, 1], ops)
+    assert "rank 0 called all_reduce #5, rank 1 called barrier #6" in why
+
+
+def test_status_board_finds_ranks_blocked_in_different_collectives():
+    from numtorch.distributed._watchdog import StatusBoard
+
+    def board(*states, groups=([0, 1, 2],)):
+        # state: None (computing) or (group, number, started seconds ago)
+        slots = []
+        for s in states:
+            slot = np.zeros(StatusBoard.FIELDS, dtype=np.int64)
+            if s is not None:
+                slot[:5] = 1, s[1], 0, now - int(s[2] * 1e9), s[0]
+            slots.append(slot)
+        b = StatusBoard.__new__(StatusBoard)
+        b.slots, b.groups = slots, [None, *groups]
+        return b
+
+    now = 100 * 10**9
+    grace = 3 * 10**9
+    # rank 0 on the world, ranks 1 and 2 on group 1 (ranks 0-2): all wait, none can finish
+    assert board((0, 2, 5), (1, 1, 5), (1, 1, 5)).deadlocked(now, grace) == [0, 1, 2]
+    assert board((0, 2, 5), (1, 1, 1), (1, 1, 1)).deadlocked(now, grace) == []  # too recent
+    # a rank that is computing can still arrive: nobody is stuck
+    assert board((0, 2, 5), None, (0, 2, 5)).deadlocked(now, grace) == []
+    # ranks 1 and 2 complete their group's collective; rank 0 then gets them
+    pair = ([1, 2],)
+    assert board((0, 2, 5), (1, 1, 5), (1, 1, 5), groups=pair).deadlocked(now, grace) == []
+    assert board((0, 3, 5), (0, 2, 5), (0, 3, 5)).deadlocked(now, grace) == [0, 1, 2]
