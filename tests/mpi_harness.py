@@ -13,12 +13,15 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+from numtorch.distributed._supervise import remove_leftovers
 from numtorch.distributed.run import find_mpiexec, launch_env, mpi_flavor, rank_command
 
 SCRIPTS = Path(__file__).with_name("mpi_scripts")
@@ -60,6 +63,10 @@ def _kill_all(pids) -> None:
 
 
 def _start(cmd: list[str], env: dict) -> subprocess.Popen:
+    # the ranks record their MPI shared-memory files there, removed after the job (an
+    # aborted MPICH job leaves them behind)
+    run_dir = tempfile.mkdtemp(prefix="numtorch-test-run-")
+    env = {**env, "NUMTORCH_RUN_DIR": run_dir}
     proc = subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
@@ -70,7 +77,13 @@ def _start(cmd: list[str], env: dict) -> subprocess.Popen:
         start_new_session=True,
     )
     proc.started = time.monotonic()
+    proc.run_dir = run_dir
     return proc
+
+
+def _clean(proc) -> None:
+    remove_leftovers(Path(proc.run_dir))
+    shutil.rmtree(proc.run_dir, ignore_errors=True)
 
 
 def finish(proc: subprocess.Popen, timeout: float, check: bool = False):
@@ -88,7 +101,9 @@ def finish(proc: subprocess.Popen, timeout: float, check: bool = False):
             proc.kill()
             out, _ = proc.communicate()
         _kill_all(stragglers + descendants(proc.pid))
+        _clean(proc)
         raise TimeoutError(f"{' '.join(proc.args)} timed out after {timeout} s\n{out}") from None
+    _clean(proc)
     result = subprocess.CompletedProcess(proc.args, proc.returncode, out, "")
     result.seconds = time.monotonic() - proc.started
     if check and proc.returncode != 0:

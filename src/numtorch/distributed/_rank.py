@@ -11,7 +11,7 @@ import faulthandler
 import os
 import sys
 
-from ._supervise import rank_record
+from ._supervise import rank_record, shared_memory_files
 
 
 def _set_torchrun_env() -> None:
@@ -38,6 +38,7 @@ def main() -> None:
     folder = os.environ.get("NUMTORCH_RUN_DIR")  # set by the launcher, which watches us
     rank = int(os.environ["RANK"])
     if folder:
+        rank_record(folder, rank, "shm", "\n".join(shared_memory_files()))
         rank_record(folder, rank, "pid", os.getpid())
     status = 1
     try:

@@ -9,6 +9,10 @@ status (every ``POLL`` seconds, and at once when a rank's pidfd says it ended, s
 that died first is the one named, not one that ``mpiexec`` ended next), prints which rank it
 was, and stops the job (SIGTERM to ``mpiexec``, which ends the other ranks; SIGKILL if that
 does not). The exit status is 0 only if every rank finished its script with status 0.
+
+MPICH's ranks share a /dev/shm file that it deletes on a clean exit but leaves behind when a
+job is aborted (2 MB each time); each rank lists the ones it maps, and the launcher deletes
+those that remain once the job is over.
 """
 
 from __future__ import annotations
@@ -34,6 +38,24 @@ def rank_record(folder: str, rank: int, what: str, value) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(str(value))
     tmp.replace(path)  # the launcher never reads half a record
+
+
+def shared_memory_files() -> list[str]:
+    """The /dev/shm files this process maps."""
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {line.split(None, 5)[-1].strip() for line in f if "/dev/shm/" in line}
+    except OSError:
+        return []
+    return sorted(p for p in paths if p.startswith("/dev/shm/") and not p.endswith("(deleted)"))
+
+
+def remove_leftovers(folder: Path) -> None:
+    """Delete the /dev/shm files the ranks of a finished job recorded, if still there."""
+    for record in folder.glob("rank*.shm"):
+        for path in record.read_text().split():
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
 
 def _read(folder: Path, rank: int, what: str) -> int | None:
@@ -129,6 +151,8 @@ def supervise(cmd: list[str], env: dict, nprocs: int) -> int:
                     return proc.returncode if proc.returncode > 0 else 1
         finally:
             ranks.close()
+            if proc.poll() is not None:
+                remove_leftovers(folder)
             for s, handler in previous.items():
                 signal.signal(s, handler)
         if status == 0:
