@@ -190,6 +190,17 @@ def test_worker_exception_is_reraised_with_its_traceback():
     with pytest.raises(KeyError, match="Caught KeyError in DataLoader worker process 0"):
         list(DataLoader(Failing("key", at=0), num_workers=1))
 
+    def init_fn(worker_id):
+        if worker_id == 1:
+            raise OSError("no such file")
+
+    loader = DataLoader(Squares(), batch_size=2, num_workers=2, worker_init_fn=init_fn)
+    it = iter(loader)
+    assert next(it)["i"].tolist() == [0, 1]
+    with pytest.raises(OSError, match="Caught OSError in DataLoader worker process 1"):
+        next(it)
+    del it
+
 
 def test_worker_exception_message_matches_torch():
     """torch's workers wrap an exception with torch._utils.ExceptionWrapper; its re-raised

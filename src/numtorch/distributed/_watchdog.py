@@ -42,7 +42,7 @@ COLLECTIVES = (
     "scatter",
     "barrier",
 )
-_CODES = {name: i for i, name in enumerate(COLLECTIVES)}
+CODES = {name: i for i, name in enumerate(COLLECTIVES)}
 
 DEAD_GRACE = 1.0  # a collective the dead rank took part in may still finish meanwhile
 STALL_GRACE = 3.0
@@ -199,7 +199,7 @@ class CollectiveWatchdog:
         if self.board is not None:
             mine = self.board.mine
             mine[COUNT] = number
-            mine[CODE] = _CODES[name]
+            mine[CODE] = CODES[name]
             mine[START] = time.monotonic_ns()
             mine[GROUP] = self.group
             mine[ACTIVE] = 1

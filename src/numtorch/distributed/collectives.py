@@ -14,7 +14,7 @@ import enum
 from .._tensor import Tensor
 from ..backend import xp
 from . import _fingerprint, _mpi
-from ._watchdog import COLLECTIVES
+from ._watchdog import CODES, COLLECTIVES
 from .process_group import resolve
 
 
@@ -175,7 +175,7 @@ _OP_NAMES = {op.value: f"ReduceOp.{op.name}" for op in RedOpType}
 
 
 def _compare_calls(pg, name: str, seq: int, op: int, root: int, buffer) -> None:
-    mine = _fingerprint.record(COLLECTIVES.index(name), seq, op, root, buffer)
+    mine = _fingerprint.record(CODES[name], seq, op, root, buffer)
     table = xp.empty((pg.size(), _fingerprint.FIELDS), dtype=xp.int64)
     pg.comm.Allgather(mine, table)
     why = _fingerprint.mismatch(table, COLLECTIVES, pg.ranks, _OP_NAMES)

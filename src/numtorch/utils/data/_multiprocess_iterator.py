@@ -67,6 +67,8 @@ class MultiProcessIterator:
             loader._iterable,
         )
         context = _context(loader)
+        self._shutdown = False
+        self._ready: dict[int, object] = {}
         self._workers, self._tasks, self._results = [], [], []
         for worker_id in range(self._num_workers):
             task_out, task_in = context.Pipe(duplex=False)
@@ -92,7 +94,6 @@ class MultiProcessIterator:
             self._workers.append(process)
             self._tasks.append(task_in)
             self._results.append(result_out)
-        self._shutdown = False
         self._start_epoch(first=True)
 
     def _start_epoch(self, first: bool) -> None:
@@ -106,7 +107,7 @@ class MultiProcessIterator:
         if not first:
             for conn in self._tasks:
                 conn.send("resume")
-        for _ in range(self._prefetch * self._num_workers):
+        for _ in range(max(self._prefetch, 1) * self._num_workers):
             self._dispatch()
 
     def _reset(self) -> None:

@@ -217,6 +217,13 @@ def worker_loop(
     manual_seed(seed)
     np.random.seed(numpy_seed(base_seed, worker_id))
     _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed, dataset=dataset)
+    # Ctrl-C reaches the workers too; the main process reports it
+    with contextlib.suppress(KeyboardInterrupt):
+        _serve(fetcher_factory, dataset, tasks, results, init_fn, worker_id, prefix)
+    sys.stdout.flush()
+
+
+def _serve(fetcher_factory, dataset, tasks, results, init_fn, worker_id, prefix) -> None:
     where = f"in DataLoader worker process {worker_id}"
     failure = None
     fetcher = None
@@ -260,4 +267,3 @@ def worker_loop(
         except Exception as e:  # the batch cannot be pickled
             discard(reply)
             results.send((task, _WorkerError(e, where)))
-    sys.stdout.flush()
