@@ -144,6 +144,7 @@ FAULTS = {
         ["rank 1 has exited", "rank 0 waits for it", "in all_reduce #2", "shape [4]"],
     ),
     "kill": (True, None, ["rank 1 (pid", "died without finishing its script"]),
+    "leave": (False, None, ["in destroy_process_group #2", "rank 1 has exited"]),
     "reorder": (
         False,
         None,

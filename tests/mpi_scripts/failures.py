@@ -17,9 +17,10 @@ def main(mode):
     rank = dist.get_rank()
     time.sleep(0.3)  # the launcher has seen every rank start
     if rank == 1:
+        print(f"rank 1 misbehaves ({mode}) at {time.time():.3f}", flush=True)
         if mode == "raise":
             raise ValueError("rank 1 failed on purpose")
-        if mode == "skip":  # leaves rank 0 alone in the next collective
+        if mode in ("skip", "leave"):  # leaves rank 0 alone in the next collective
             sys.exit(0)
         if mode == "sleep":  # neither in a collective nor finishing
             time.sleep(600)
@@ -41,7 +42,8 @@ def main(mode):
         print(f"rank {rank} gathered {out}")  # never reached: nothing uninitialised is seen
     if mode == "dtype":
         dist.all_reduce(torch.ones(3, dtype=torch.float64 if rank else torch.float32))
-    dist.all_reduce(t)
+    if mode != "leave":  # "leave": rank 0's next collective call is the teardown
+        dist.all_reduce(t)
     dist.destroy_process_group()
 
 

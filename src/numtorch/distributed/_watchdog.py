@@ -41,6 +41,7 @@ COLLECTIVES = (
     "gather",
     "scatter",
     "barrier",
+    "destroy_process_group",  # its barrier, before the shared memory is freed
 )
 CODES = {name: i for i, name in enumerate(COLLECTIVES)}
 
@@ -212,6 +213,8 @@ class CollectiveWatchdog:
     def stop(self) -> None:
         self._stop.set()
         self.board = None  # its owner, the world group, frees it
+        if threading.current_thread() is not self._thread:
+            self._thread.join(2 * _PERIOD)  # not reading the board while it is freed
 
     def _watch(self) -> None:
         period = min(_PERIOD, self.timeout / 4)

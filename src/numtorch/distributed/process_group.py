@@ -63,7 +63,21 @@ class ProcessGroup:
     def _abort(self) -> None:
         self.comm.Abort(1)
 
+    def _wait_for_everyone(self) -> None:
+        """A barrier the watchdog watches: freeing the status board's shared memory waits for
+        every rank, and a rank that has gone is reported instead of hanging it."""
+        if self.watchdog is None:
+            return
+        self.seq += 1
+        self.watchdog.start("destroy_process_group", None, self.seq)
+        try:
+            self.comm.Barrier()
+        finally:
+            self.watchdog.finish()
+
     def _free(self) -> None:
+        if self.board is not None:
+            self._wait_for_everyone()
         if self.watchdog is not None:
             self.watchdog.stop()
         if self.board is not None:
