@@ -9,6 +9,8 @@ import multiprocessing
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -284,3 +286,39 @@ def test_worker_options_are_checked():
 def test_spawned_workers():
     loader = DataLoader(Squares(), batch_size=4, num_workers=2, multiprocessing_context="spawn")
     assert [b["i"].tolist() for b in loader] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
+def test_workers_end_when_the_main_process_is_killed(tmp_path):
+    script = tmp_path / "killed.py"
+    script.write_text(
+        "import os, signal, time\n"
+        "from numtorch.utils.data import DataLoader\n"
+        "class Slow:\n"
+        "    def __len__(self): return 100\n"
+        "    def __getitem__(self, i): time.sleep(0.05); return i\n"
+        "it = iter(DataLoader(Slow(), num_workers=2))\n"
+        "next(it)\n"
+        "print(*(w.pid for w in it._workers), flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_running(p) for p in pids):
+        time.sleep(0.1)
+    left = [p for p in pids if _running(p)]
+    for p in left:
+        os.kill(p, signal.SIGKILL)
+    assert not left, "workers outlived their main process"
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

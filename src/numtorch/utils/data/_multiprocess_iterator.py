@@ -73,9 +73,13 @@ class MultiProcessIterator:
         for worker_id in range(self._num_workers):
             task_out, task_in = context.Pipe(duplex=False)
             result_out, result_in = context.Pipe(duplex=False)
+            # the main process's ends of every pipe so far: a forked worker closes its copies,
+            # so that it sees EOF when the main process dies (and so do its siblings)
+            main_ends = [*self._tasks, *self._results, task_in, result_out]
             process = context.Process(
                 target=_worker.worker_loop,
                 args=(
+                    main_ends,
                     factory,
                     loader.dataset,
                     task_out,

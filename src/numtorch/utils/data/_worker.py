@@ -33,6 +33,7 @@ from ..._tensor import Tensor
 
 SHARED_MIN_BYTES = 1 << 20  # below this a pickle is faster (bench/dataloader.py)
 SHM_FOLDER = "/dev/shm"
+_PARENT_CHECK_SECONDS = 1.0
 
 _worker_info = None
 
@@ -208,10 +209,22 @@ def numpy_seed(base_seed: int, worker_id: int):
 
 
 def worker_loop(
-    fetcher_factory, dataset, tasks, results, init_fn, base_seed, worker_id, num_workers, prefix
+    main_ends,
+    fetcher_factory,
+    dataset,
+    tasks,
+    results,
+    init_fn,
+    base_seed,
+    worker_id,
+    num_workers,
+    prefix,
 ) -> None:
-    """The body of worker ``worker_id``; ``tasks`` and ``results`` are its pipe ends."""
+    """The body of worker ``worker_id``; ``tasks`` and ``results`` are its pipe ends,
+    ``main_ends`` the main process's ends, which this process must not hold open."""
     global _worker_info
+    for conn in main_ends:
+        conn.close()
     seed = base_seed + worker_id
     random.seed(seed)
     manual_seed(seed)
@@ -234,8 +247,12 @@ def _serve(fetcher_factory, dataset, tasks, results, init_fn, worker_id, prefix)
     except Exception as e:
         failure = _WorkerError(e, where)
     ended = False
+    parent = os.getppid()
     while True:
         try:
+            while not tasks.poll(_PARENT_CHECK_SECONDS):
+                if os.getppid() != parent:  # the main process is gone
+                    return
             message = tasks.recv()
         except (EOFError, OSError):  # the main process is gone
             break
