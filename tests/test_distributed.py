@@ -277,6 +277,8 @@ def test_launcher_propagates_exit_code_and_traceback(no_strays):
         [*launch, script, "exit3"], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 3, done.stdout + done.stderr
+    assert "rank 1 of 2" in done.stderr and "exited with status 3" in done.stderr
+    assert "died without finishing" not in done.stderr  # rank 0, ended by mpiexec, is not blamed
     done = subprocess.run(  # -m: the target is a module (this one prints the platform)
         [*launch, "-m", "platform"], capture_output=True, text=True, timeout=60, check=False
     )

@@ -92,7 +92,10 @@ class _Ranks:
             time.sleep(seconds)
 
     def dead(self) -> tuple[int, int] | None:
-        """The first rank (and pid) gone without writing its exit status, if any."""
+        """The first rank (and pid) gone without writing its exit status, if any (None once a
+        rank has reported a failure: mpiexec then ends the others, who are not to blame)."""
+        if any(_read(self.folder, r, "exit") not in (None, 0) for r in self.pids):
+            return None
         order = self.first + [r for r in self.pids if r not in self.first]
         for rank in order:
             pid = self.pids[rank]

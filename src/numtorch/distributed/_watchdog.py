@@ -48,6 +48,7 @@ CODES = {name: i for i, name in enumerate(COLLECTIVES)}
 DEAD_GRACE = 1.0  # a collective the dead rank took part in may still finish meanwhile
 STALL_GRACE = 3.0
 _PERIOD = 0.2
+_SILENT = 5.0  # seconds without a heartbeat worth reporting
 
 # A board slot's fields
 ACTIVE, COUNT, CODE, START, GROUP, PID, EXITING, BEAT = range(8)
@@ -130,10 +131,14 @@ class StatusBoard:
         lines = []
         for rank, slot in enumerate(self.slots):
             line = f"  rank {rank} (pid {int(slot[PID])}): {self.where(rank, now)}"
+            silent = (now - int(slot[BEAT])) / 1e9
             if slot[EXITING]:
                 line += ", exiting"
             elif not _alive(int(slot[PID])):
                 line += ", dead"
+            elif silent > _SILENT:
+                # its watchdog thread cannot run: a long call holding the GIL, or a stopped process
+                line += f", no heartbeat for {silent:.0f} s"
             lines.append(line)
         return lines
 

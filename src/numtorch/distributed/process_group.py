@@ -12,6 +12,7 @@ import os
 from datetime import timedelta
 
 from . import _fingerprint, _mpi
+from ._supervise import rank_record
 from ._watchdog import CollectiveWatchdog, StatusBoard
 
 # torch's default for CPU process groups; NUMTORCH_DIST_TIMEOUT (seconds) overrides it.
@@ -61,6 +62,9 @@ class ProcessGroup:
             ) from None
 
     def _abort(self) -> None:
+        folder = os.environ.get("NUMTORCH_RUN_DIR")
+        if folder:  # the launcher then knows this rank ended on purpose, after its report
+            rank_record(folder, self.ranks[self._rank], "exit", 1)
         self.comm.Abort(1)
 
     def _wait_for_everyone(self) -> None:
