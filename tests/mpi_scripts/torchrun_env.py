@@ -4,4 +4,5 @@ import os
 import sys
 
 names = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
-print("env", *(f"{n}={os.environ.get(n)}" for n in names), "args", *sys.argv[1:])
+line = " ".join(["env", *(f"{n}={os.environ.get(n)}" for n in names), "args", *sys.argv[1:]])
+os.write(1, f"{line}\n".encode())  # one write: the ranks' lines must not interleave
