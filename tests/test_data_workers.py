@@ -252,6 +252,8 @@ def test_persistent_workers_live_across_epochs():
     for _ in loader:  # an epoch left early, then a full one
         break
     assert list(loader) == first
+    loader._iterator._shutdown_workers()  # as after a timeout: the next epoch starts new ones
+    assert len(list(loader)) == 4 and set(list(loader)).isdisjoint(first)
     loader._iterator._shutdown_workers()
     fresh = DataLoader(Pids(), batch_size=None, num_workers=2)
     assert set(list(fresh)).isdisjoint(list(fresh))  # new workers every epoch

@@ -165,7 +165,7 @@ class DataLoader:
             return _SingleProcessIterator(self)
         if not self.persistent_workers:
             return MultiProcessIterator(self, _Fetcher)
-        if self._iterator is None:
+        if self._iterator is None or self._iterator._shutdown:  # none yet, or they failed
             self.__dict__["_iterator"] = MultiProcessIterator(self, _Fetcher)
         else:
             self._iterator._reset()
