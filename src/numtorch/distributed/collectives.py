@@ -4,7 +4,9 @@ Every collective hands MPI a C-contiguous array (the tensor's own when it is con
 the operation happens in place; a contiguous copy otherwise, written back afterwards) and
 never uses mpi4py's pickle-based lowercase methods. Tensors changed in place get their
 version counter bumped, so autograd notices when a saved tensor was overwritten.
-Collectives are blocking; ``async_op=True`` returns a completed ``Work``.
+Collectives are blocking; ``async_op=True`` returns a completed ``Work``. Before any data
+moves, the ranks compare what each called (``_fingerprint.py``): a mismatch raises the same
+RuntimeError on every rank, naming each rank's call or tensor.
 """
 
 from __future__ import annotations
