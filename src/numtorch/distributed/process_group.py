@@ -142,7 +142,9 @@ def init_process_group(
     Without a launcher this process is a world of one, with or without mpi4py installed.
     Rank and world size come from MPI; ``world_size``/``rank`` given here are only checked.
     ``timeout`` bounds each collective: past it the rank prints the stalled collective
-    and aborts the job (see ``_watchdog.py``). ``init_method`` and ``store`` are not used.
+    and aborts the job; a rank of the group that died or exited, or ranks blocked in
+    different collectives, end the job within seconds regardless (see ``_watchdog.py``).
+    ``init_method`` and ``store`` are not used.
 
     Example:
         >>> import numtorch.distributed as dist
