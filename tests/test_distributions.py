@@ -1,0 +1,414 @@
+"""``numtorch.distributions`` against torch.distributions: every deterministic quantity
+(log_prob, entropy, cdf/icdf, mean/variance/mode, KL, their gradients, shapes of samples,
+validation errors and their messages). Samples come from numtorch's own random stream, so
+their values are checked through statistics rather than against torch's draws."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+def _summary(lib, value):
+    if isinstance(value, lib.Tensor):
+        node = value.grad_fn
+        return (
+            tuple(value.shape),
+            str(value.dtype),
+            value.detach().numpy(),
+            None if node is None else type(node).__name__,
+        )
+    if isinstance(value, (list, tuple)):
+        return [_summary(lib, v) for v in value]
+    if isinstance(value, lib.Size):
+        return tuple(value)
+    return value
+
+
+def _same(ours, theirs, where="result"):
+    if isinstance(theirs, np.ndarray):
+        assert ours.shape == theirs.shape, where
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6, err_msg=where)
+    elif isinstance(theirs, (list, tuple)):
+        assert len(ours) == len(theirs), f"{where}: {ours} vs {theirs}"
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            _same(a, b, f"{where}[{i}]")
+    elif isinstance(theirs, float):
+        assert ours == pytest.approx(theirs, rel=1e-5, nan_ok=True), where
+    else:
+        assert ours == theirs, where
+
+
+def _parity(case):
+    """Runs ``case(lib)`` under both libraries and compares what it returns."""
+    _same(_summary(numtorch, case(numtorch)), _summary(torch, case(torch)))
+
+
+def _params(lib, *values, dtype="float64"):
+    return [lib.tensor(v, dtype=getattr(lib, dtype), requires_grad=True) for v in values]
+
+
+def _values_and_grads(lib, params, outputs):
+    total = sum(o.sum() for o in outputs if o.requires_grad)
+    grads = lib.autograd.grad(total, params, allow_unused=True) if params else []
+    return [*outputs, *grads]
+
+
+# Each case builds one distribution from differentiable parameters, evaluates the
+# deterministic methods and returns them with the gradients of their sum.
+CASES = {
+    "normal": lambda D, p: (D.Normal(*p), [-0.5, 0.3, 2.0]),
+    "normal_batch": lambda D, p: (D.Normal(p[0], p[1].exp()), [[0.1], [1.5]]),
+    "laplace": lambda D, p: (D.Laplace(*p), [-0.5, 0.3, 2.0]),
+    "exponential": lambda D, p: (D.Exponential(p[1]), [0.5, 0.3, 2.0]),
+    "uniform": lambda D, p: (D.Uniform(p[0] - 2, p[1] + 1), [-0.5, 0.3, 1.0]),
+    "bernoulli_probs": lambda D, p: (D.Bernoulli(probs=p[1] / 3), [0.0, 1.0, 1.0]),
+    "bernoulli_logits": lambda D, p: (D.Bernoulli(logits=p[0]), [1.0, 0.0, 1.0]),
+    "poisson": lambda D, p: (D.Poisson(p[1]), [0.0, 3.0, 1.0]),
+}
+LOC, SCALE = [0.2, -1.0, 0.7], [0.5, 1.2, 2.0]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_univariate_methods_match_torch(name):
+    def case(lib):
+        params = _params(lib, LOC, SCALE)
+        dist, value = CASES[name](lib.distributions, params)
+        value = lib.tensor(value, dtype=lib.float64)
+        outputs = [dist.log_prob(value)]
+        for method in ("entropy", "cdf", "icdf"):
+            try:
+                arg = () if method == "entropy" else (value.clamp(0.1, 0.9),)
+                outputs.append(getattr(dist, method)(*arg))
+            except NotImplementedError:
+                outputs.append("missing")
+        for prop in ("mean", "variance", "stddev", "mode"):
+            outputs.append(getattr(dist, prop))
+        info = [
+            dist.batch_shape,
+            dist.event_shape,
+            dist.has_rsample,
+            repr(dist),
+            repr(dist.support),
+            dist.sample((4, 2)).shape,
+            str(dist.sample().dtype),
+        ]
+        tensors = [o for o in outputs if isinstance(o, lib.Tensor)]
+        return [*_values_and_grads(lib, params, tensors), outputs.count("missing"), *info]
+
+    _parity(case)
+
+
+@pytest.mark.parametrize("name", ["normal", "laplace", "exponential", "uniform"])
+def test_rsample_is_differentiable_and_has_the_right_moments(name):
+    nt = numtorch
+    nt.manual_seed(0)
+    params = _params(nt, LOC, SCALE)
+    dist, _ = CASES[name](nt.distributions, params)
+    x = dist.rsample((20000,))
+    assert x.shape == (20000, 3) and x.requires_grad and x.dtype == nt.float64
+    np.testing.assert_allclose(x.mean(0).detach().numpy(), dist.mean.detach().numpy(), atol=0.1)
+    np.testing.assert_allclose(x.std(0).detach().numpy(), dist.stddev.detach().numpy(), rtol=0.05)
+    grads = nt.autograd.grad(x.sum(), params, allow_unused=True)
+    assert any(g is not None for g in grads)
+    assert not dist.sample((2,)).requires_grad
+
+
+def test_rsample_gradient_with_fixed_noise_matches_torch():
+    # the reparametrisation x = loc + eps * scale with the same eps in both libraries
+    def case(lib):
+        loc, log_scale = _params(lib, LOC, [0.1, -0.2, 0.3])
+        dist = lib.distributions.Normal(loc, log_scale.exp())
+        eps = lib.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -0.3]], dtype=lib.float64)
+        x = dist.mean + eps * dist.stddev
+        return _values_and_grads(lib, [loc, log_scale], [dist.log_prob(x.detach()) + x])
+
+    _parity(case)
+
+
+def test_categorical_matches_torch():
+    def case(lib):
+        (logits,) = _params(lib, [[1.0, 2.0, 0.5, -1.0], [0.0, 0.0, 3.0, 1.0]])
+        D = lib.distributions
+        outputs = []
+        for dist in (D.Categorical(logits=logits), D.Categorical(probs=logits.softmax(-1) * 3)):
+            value = lib.tensor([[0, 2], [3, 1], [1, 1]])
+            outputs += [dist.log_prob(value), dist.entropy(), dist.probs, dist.logits]
+            outputs += [dist.mode, dist.mean, dist.enumerate_support(), dist.perplexity()]
+            outputs += [dist.enumerate_support(expand=False)]
+            outputs += [dist.sample().shape, dist.sample((5, 3)).shape, str(dist.sample().dtype)]
+            outputs += [dist.batch_shape, dist.event_shape, repr(dist.support)]
+        tensors = [o for o in outputs if isinstance(o, lib.Tensor)]
+        others = [o for o in outputs if not isinstance(o, lib.Tensor)]
+        return [*_values_and_grads(lib, [logits], tensors), *others]
+
+    _parity(case)
+
+
+def test_categorical_samples_follow_probs():
+    nt = numtorch
+    nt.manual_seed(0)
+    probs = nt.tensor([0.1, 0.2, 0.7])
+    draws = nt.distributions.Categorical(probs).sample((30000,))
+    freq = np.bincount(draws.numpy(), minlength=3) / 30000
+    np.testing.assert_allclose(freq, probs.numpy(), atol=0.015)
+    assert draws.dtype == nt.int64
+
+
+def test_one_hot_categorical_matches_torch():
+    def case(lib):
+        (logits,) = _params(lib, [[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]])
+        dist = lib.distributions.OneHotCategorical(logits=logits)
+        value = lib.tensor([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], dtype=lib.float64)
+        outputs = [dist.log_prob(value), dist.entropy(), dist.mean, dist.variance, dist.mode]
+        outputs += [dist.enumerate_support()]
+        sample = dist.sample((4,))
+        return [
+            *_values_and_grads(lib, [logits], outputs),
+            sample.shape,
+            sample.sum(-1).tolist(),
+            dist.event_shape,
+        ]
+
+    _parity(case)
+
+
+@pytest.mark.parametrize("form", ["covariance_matrix", "precision_matrix", "scale_tril"])
+def test_multivariate_normal_matches_torch(form):
+    def case(lib):
+        loc, a = _params(
+            lib,
+            [[0.5, -1.0, 0.0], [1.0, 2.0, -0.5]],
+            [[2.0, 0.3, 0.1], [0.0, 1.5, -0.2], [0.4, 0.0, 1.0]],
+        )
+        tril = a.tril()
+        matrix = {"covariance_matrix": a @ a.mT, "precision_matrix": a @ a.mT, "scale_tril": tril}[
+            form
+        ]
+        dist = lib.distributions.MultivariateNormal(loc, **{form: matrix})
+        value = lib.tensor([[[0.0, 0.0, 0.0]], [[1.0, -1.0, 2.0]]], dtype=lib.float64)
+        outputs = [dist.log_prob(value), dist.entropy(), dist.mean, dist.variance]
+        outputs += [dist.covariance_matrix, dist.precision_matrix, dist.scale_tril]
+        eps = lib.tensor([0.3, -0.7, 1.1], dtype=lib.float64)
+        outputs.append(dist.loc + (dist._unbroadcasted_scale_tril @ eps.unsqueeze(-1)).squeeze(-1))
+        return [
+            *_values_and_grads(lib, [loc, a], outputs),
+            dist.batch_shape,
+            dist.event_shape,
+            dist.rsample((4,)).shape,
+            dist.expand((3, 2)).batch_shape,
+        ]
+
+    _parity(case)
+
+
+def test_independent_matches_torch():
+    def case(lib):
+        loc, scale = _params(lib, [[0.1, 0.2], [0.3, 0.4]], [[1.0, 2.0], [0.5, 1.5]])
+        D = lib.distributions
+        base = D.Normal(loc, scale)
+        dist = D.Independent(base, 1)
+        other = D.Independent(D.Normal(loc.detach() + 1, scale.detach()), 1)
+        value = lib.tensor([0.5, -0.5], dtype=lib.float64)
+        outputs = [dist.log_prob(value), dist.entropy(), D.kl_divergence(dist, other)]
+        return [
+            *_values_and_grads(lib, [loc, scale], outputs),
+            dist.batch_shape,
+            dist.event_shape,
+            repr(dist),
+            repr(dist.support),
+            dist.expand((3, 2)).batch_shape,
+            D.Independent(base, 2).event_shape,
+        ]
+
+    _parity(case)
+
+
+KL_PAIRS = {
+    "normal": lambda D, a, b: (D.Normal(a, b), D.Normal(b, a + 2)),
+    "bernoulli": lambda D, a, b: (D.Bernoulli(b / 3), D.Bernoulli(logits=a)),
+    "categorical": lambda D, a, b: (D.Categorical(logits=a), D.Categorical(probs=b)),
+    "one_hot": lambda D, a, b: (D.OneHotCategorical(logits=a), D.OneHotCategorical(b)),
+    "uniform": lambda D, a, b: (D.Uniform(a - 3, b + 3), D.Uniform(a - 4, b + 4)),
+    "uniform_outside": lambda D, a, b: (D.Uniform(a - 3, b + 3), D.Uniform(a, b + 4)),
+    "exponential": lambda D, a, b: (D.Exponential(b), D.Exponential(b * 2)),
+    "laplace": lambda D, a, b: (D.Laplace(a, b), D.Laplace(b, a + 2)),
+    "poisson": lambda D, a, b: (D.Poisson(b), D.Poisson(b + 1)),
+    "normal_laplace": lambda D, a, b: (D.Normal(a, b), D.Laplace(b, a + 2)),
+    "uniform_normal": lambda D, a, b: (D.Uniform(a - 3, b + 3), D.Normal(b, a + 2)),
+    "mvn": lambda D, a, b: (
+        D.MultivariateNormal(a, scale_tril=b.diag_embed()),
+        D.MultivariateNormal(b, covariance_matrix=(a + 2).diag_embed() + 0.1),
+    ),
+    "independent": lambda D, a, b: (
+        D.Independent(D.Normal(a, b), 1),
+        D.Independent(D.Normal(b, a + 2), 1),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KL_PAIRS))
+def test_kl_divergence_matches_torch(name):
+    def case(lib):
+        a, b = _params(lib, LOC, SCALE)
+        p, q = KL_PAIRS[name](lib.distributions, a, b)
+        return _values_and_grads(lib, [a, b], [lib.distributions.kl_divergence(p, q)])
+
+    _parity(case)
+
+
+def test_register_kl_dispatches_to_the_most_specific_pair():
+    def case(lib):
+        D = lib.distributions
+        t = lib.tensor
+
+        class MyNormal(D.Normal):
+            pass
+
+        @D.register_kl(MyNormal, D.Normal)
+        def _kl(p, q):
+            return lib.zeros(())
+
+        p = MyNormal(0.0, 1.0)
+        results = [D.kl_divergence(p, D.Normal(1.0, 1.0)), D.kl_divergence(D.Normal(0.0, 1.0), p)]
+        try:
+            D.kl_divergence(D.Laplace(0.0, 1.0), D.Categorical(t([0.5, 0.5])))
+        except NotImplementedError as e:
+            results.append(str(e))
+        del D.kl._KL_REGISTRY[MyNormal, D.Normal]
+        D.kl._KL_MEMOIZE.clear()
+        return results
+
+    _parity(case)
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:
+        return type(e).__name__, str(e).replace("numtorch", "torch")
+    return "no error"
+
+
+ERRORS = {
+    "negative_scale": lambda D, t: D.Normal(t([0.0, 1.0]), t([1.0, -1.0])),
+    "nan_loc": lambda D, t: D.Normal(t(float("nan")), t(1.0)),
+    "probs_above_one": lambda D, t: D.Bernoulli(t([0.2, 1.5])),
+    "both_probs_logits": lambda D, t: D.Bernoulli(t(0.5), t(0.0)),
+    "neither": lambda D, t: D.Categorical(),
+    "categorical_0d": lambda D, t: D.Categorical(t(1.0)),
+    "categorical_negative": lambda D, t: D.Categorical(t([0.5, -0.5])),
+    "uniform_reversed": lambda D, t: D.Uniform(t(1.0), t(0.0)),
+    "mvn_two_forms": lambda D, t: D.MultivariateNormal(t([0.0]), t([[1.0]]), scale_tril=t([[1.0]])),
+    "mvn_not_pd": lambda D, t: D.MultivariateNormal(t([0.0, 0.0]), t([[1.0, 2.0], [2.0, 1.0]])),
+    "mvn_0d_loc": lambda D, t: D.MultivariateNormal(t(0.0), t([[1.0]])),
+    "mvn_1d_cov": lambda D, t: D.MultivariateNormal(t([0.0]), t([1.0])),
+    "independent_too_many": lambda D, t: D.Independent(D.Normal(t([0.0]), t([1.0])), 2),
+    "value_outside_support": lambda D, t: D.Bernoulli(t(0.3)).log_prob(t(0.5)),
+    "value_not_tensor": lambda D, t: D.Normal(t(0.0), t(1.0)).log_prob(0.5),
+    "value_bad_shape": lambda D, t: D.Normal(t([0.0, 0.0]), t(1.0)).log_prob(t([1.0, 2.0, 3.0])),
+    "value_bad_event": lambda D, t: D.MultivariateNormal(
+        t([0.0, 0.0]), t([[1.0, 0.0], [0.0, 1.0]])
+    ).log_prob(t([1.0, 2.0, 3.0])),
+    "categorical_out_of_range": lambda D, t: D.Categorical(t([0.5, 0.5])).log_prob(t(2.0)),
+    "uniform_outside": lambda D, t: D.Uniform(t(0.0), t(1.0)).log_prob(t(1.5)),
+    "unvalidated": lambda D, t: D.Normal(t(0.0), t(-1.0), validate_args=False).scale,
+    "mode_missing": lambda D, t: D.Distribution().mode,
+    "enumerate_product": lambda D, t: D.Independent(D.Bernoulli(t([0.5])), 1).enumerate_support(),
+    "register_not_type": lambda D, t: D.register_kl(1, D.Normal),
+    "validate_bad_value": lambda D, t: D.Distribution.set_default_validate_args(3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_validation_errors_match_torch(name):
+    def case(lib):
+        result = _error(lambda: ERRORS[name](lib.distributions, lib.tensor))
+        return result if name != "register_not_type" else result[0]
+
+    _parity(case)
+
+
+def test_default_validation_can_be_turned_off():
+    for lib in (numtorch, torch):
+        D = lib.distributions
+        D.Distribution.set_default_validate_args(False)
+        try:
+            dist = D.Normal(lib.tensor(0.0), lib.tensor(-1.0))
+            assert math.isnan(dist.log_prob(lib.tensor(0.0)).item())
+        finally:
+            D.Distribution.set_default_validate_args(True)
+        with pytest.raises(ValueError):
+            D.Normal(lib.tensor(0.0), lib.tensor(-1.0))
+
+
+def test_expand_and_shapes_match_torch():
+    def case(lib):
+        D = lib.distributions
+        t = lib.tensor
+        out = []
+        for dist in (
+            D.Normal(t([0.0, 1.0]), t(1.0)),
+            D.Bernoulli(logits=t([0.0, 1.0])),
+            D.Categorical(t([[0.2, 0.8], [0.5, 0.5]]).T[0:1]),
+            D.Uniform(0.0, 1.0),
+            D.Exponential(t([2.0, 1.0])),
+        ):
+            big = dist.expand((3, *dist.batch_shape))
+            out += [big.batch_shape, big.sample((2,)).shape, repr(big), big._validate_args]
+            out.append(big.log_prob(dist.sample()).shape)
+        out.append(D.Normal(0.0, 1.0).sample().shape)
+        out.append(str(D.Normal(0.0, 1.0).sample().dtype))
+        out.append(D.Normal(t([0.0], dtype=lib.float64), 1.0).scale.dtype == lib.float64)
+        return out
+
+    _parity(case)
+
+
+def test_constraints_match_torch():
+    def case(lib):
+        C = lib.distributions.constraints
+        t = lib.tensor
+        x = t([[-1.0, 0.0, 0.5], [1.0, 2.0, float("nan")]])
+        out = []
+        for c in (
+            C.real,
+            C.positive,
+            C.nonnegative,
+            C.unit_interval,
+            C.boolean,
+            C.nonnegative_integer,
+            C.positive_integer,
+            C.greater_than(0.5),
+            C.greater_than_eq(0.5),
+            C.less_than(1.0),
+            C.interval(-1, 1),
+            C.half_open_interval(-1, 1),
+            C.integer_interval(0, 1),
+            C.simplex,
+            C.real_vector,
+            C.one_hot,
+            C.independent(C.positive, 1),
+        ):
+            out += [repr(c), c.check(x).tolist(), c.event_dim, c.is_discrete]
+        m = t([[2.0, 0.0], [1.0, 3.0]])
+        for c in (
+            C.lower_triangular,
+            C.lower_cholesky,
+            C.square,
+            C.symmetric,
+            C.positive_definite,
+            C.positive_semidefinite,
+        ):
+            out += [repr(c), bool(c.check(m)), bool(c.check(m @ m.T)), c.event_dim]
+        out.append(C.is_dependent(C.dependent))
+        out.append(_error(lambda: C.dependent.check(x)))
+        return out
+
+    _parity(case)
