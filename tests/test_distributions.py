@@ -14,51 +14,7 @@ import numtorch
 
 torch = pytest.importorskip("torch")
 
-
-def _summary(lib, value):
-    if isinstance(value, lib.Tensor):
-        node = value.grad_fn
-        return (
-            tuple(value.shape),
-            str(value.dtype),
-            value.detach().numpy(),
-            None if node is None else type(node).__name__,
-        )
-    if isinstance(value, (list, tuple)):
-        return [_summary(lib, v) for v in value]
-    if isinstance(value, lib.Size):
-        return tuple(value)
-    return value
-
-
-def _same(ours, theirs, where="result"):
-    if isinstance(theirs, np.ndarray):
-        assert ours.shape == theirs.shape, where
-        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6, err_msg=where)
-    elif isinstance(theirs, (list, tuple)):
-        assert len(ours) == len(theirs), f"{where}: {ours} vs {theirs}"
-        for i, (a, b) in enumerate(zip(ours, theirs)):
-            _same(a, b, f"{where}[{i}]")
-    elif isinstance(theirs, float):
-        assert ours == pytest.approx(theirs, rel=1e-5, nan_ok=True), where
-    else:
-        assert ours == theirs, where
-
-
-def _parity(case):
-    """Runs ``case(lib)`` under both libraries and compares what it returns."""
-    _same(_summary(numtorch, case(numtorch)), _summary(torch, case(torch)))
-
-
-def _params(lib, *values, dtype="float64"):
-    return [lib.tensor(v, dtype=getattr(lib, dtype), requires_grad=True) for v in values]
-
-
-def _values_and_grads(lib, params, outputs):
-    total = sum(o.sum() for o in outputs if o.requires_grad)
-    grads = lib.autograd.grad(total, params, allow_unused=True) if params else []
-    return [*outputs, *grads]
-
+from distributions_parity import error, params, parity, values_and_grads  # noqa: E402
 
 # Each case builds one distribution from differentiable parameters, evaluates the
 # deterministic methods and returns them with the gradients of their sum.
@@ -71,6 +27,17 @@ CASES = {
     "bernoulli_probs": lambda D, p: (D.Bernoulli(probs=p[1] / 3), [0.0, 1.0, 1.0]),
     "bernoulli_logits": lambda D, p: (D.Bernoulli(logits=p[0]), [1.0, 0.0, 1.0]),
     "poisson": lambda D, p: (D.Poisson(p[1]), [0.0, 3.0, 1.0]),
+    "cauchy": lambda D, p: (D.Cauchy(*p), [-0.5, 0.3, 2.0]),
+    "gumbel": lambda D, p: (D.Gumbel(*p), [-0.5, 0.3, 2.0]),
+    "half_normal": lambda D, p: (D.HalfNormal(p[1]), [0.5, 0.3, 2.0]),
+    "log_normal": lambda D, p: (D.LogNormal(*p), [0.5, 0.3, 2.0]),
+    "geometric": lambda D, p: (D.Geometric(p[1] / 3), [0.0, 3.0, 1.0]),
+    "geometric_logits": lambda D, p: (D.Geometric(logits=p[0]), [0.0, 3.0, 1.0]),
+    "binomial": lambda D, p: (D.Binomial(5, p[1] / 3), [0.0, 3.0, 5.0]),
+    "binomial_logits": lambda D, p: (
+        D.Binomial(p[1].detach().round() + 2, logits=p[0]),
+        [0.0, 1.0, 3.0],
+    ),
 }
 LOC, SCALE = [0.2, -1.0, 0.7], [0.5, 1.2, 2.0]
 
@@ -78,8 +45,8 @@ LOC, SCALE = [0.2, -1.0, 0.7], [0.5, 1.2, 2.0]
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_univariate_methods_match_torch(name):
     def case(lib):
-        params = _params(lib, LOC, SCALE)
-        dist, value = CASES[name](lib.distributions, params)
+        parameters = params(lib, LOC, SCALE)
+        dist, value = CASES[name](lib.distributions, parameters)
         value = lib.tensor(value, dtype=lib.float64)
         outputs = [dist.log_prob(value)]
         for method in ("entropy", "cdf", "icdf"):
@@ -100,41 +67,57 @@ def test_univariate_methods_match_torch(name):
             str(dist.sample().dtype),
         ]
         tensors = [o for o in outputs if isinstance(o, lib.Tensor)]
-        return [*_values_and_grads(lib, params, tensors), outputs.count("missing"), *info]
+        return [*values_and_grads(lib, parameters, tensors), outputs.count("missing"), *info]
 
-    _parity(case)
+    parity(case)
 
 
-@pytest.mark.parametrize("name", ["normal", "laplace", "exponential", "uniform"])
+@pytest.mark.parametrize(
+    "name", ["normal", "laplace", "exponential", "uniform", "gumbel", "half_normal"]
+)
 def test_rsample_is_differentiable_and_has_the_right_moments(name):
     nt = numtorch
     nt.manual_seed(0)
-    params = _params(nt, LOC, SCALE)
-    dist, _ = CASES[name](nt.distributions, params)
+    parameters = params(nt, LOC, SCALE)
+    dist, _ = CASES[name](nt.distributions, parameters)
     x = dist.rsample((20000,))
     assert x.shape == (20000, 3) and x.requires_grad and x.dtype == nt.float64
     np.testing.assert_allclose(x.mean(0).detach().numpy(), dist.mean.detach().numpy(), atol=0.1)
     np.testing.assert_allclose(x.std(0).detach().numpy(), dist.stddev.detach().numpy(), rtol=0.05)
-    grads = nt.autograd.grad(x.sum(), params, allow_unused=True)
+    grads = nt.autograd.grad(x.sum(), parameters, allow_unused=True)
     assert any(g is not None for g in grads)
     assert not dist.sample((2,)).requires_grad
+
+
+@pytest.mark.parametrize(
+    "name", ["bernoulli_probs", "poisson", "geometric", "binomial", "bernoulli_logits"]
+)
+def test_discrete_samples_have_the_right_mean(name):
+    nt = numtorch
+    nt.manual_seed(0)
+    dist, _ = CASES[name](nt.distributions, params(nt, LOC, SCALE))
+    draws = dist.sample((20000,))
+    assert draws.shape == (20000, 3) and not draws.requires_grad
+    assert bool(dist.support.check(draws).all())
+    mean, std = dist.mean.detach().numpy(), dist.stddev.detach().numpy()
+    assert (np.abs(draws.mean(0).numpy() - mean) <= 0.05 * (1 + std)).all()
 
 
 def test_rsample_gradient_with_fixed_noise_matches_torch():
     # the reparametrisation x = loc + eps * scale with the same eps in both libraries
     def case(lib):
-        loc, log_scale = _params(lib, LOC, [0.1, -0.2, 0.3])
+        loc, log_scale = params(lib, LOC, [0.1, -0.2, 0.3])
         dist = lib.distributions.Normal(loc, log_scale.exp())
         eps = lib.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -0.3]], dtype=lib.float64)
         x = dist.mean + eps * dist.stddev
-        return _values_and_grads(lib, [loc, log_scale], [dist.log_prob(x.detach()) + x])
+        return values_and_grads(lib, [loc, log_scale], [dist.log_prob(x.detach()) + x])
 
-    _parity(case)
+    parity(case)
 
 
 def test_categorical_matches_torch():
     def case(lib):
-        (logits,) = _params(lib, [[1.0, 2.0, 0.5, -1.0], [0.0, 0.0, 3.0, 1.0]])
+        (logits,) = params(lib, [[1.0, 2.0, 0.5, -1.0], [0.0, 0.0, 3.0, 1.0]])
         D = lib.distributions
         outputs = []
         for dist in (D.Categorical(logits=logits), D.Categorical(probs=logits.softmax(-1) * 3)):
@@ -146,9 +129,9 @@ def test_categorical_matches_torch():
             outputs += [dist.batch_shape, dist.event_shape, repr(dist.support)]
         tensors = [o for o in outputs if isinstance(o, lib.Tensor)]
         others = [o for o in outputs if not isinstance(o, lib.Tensor)]
-        return [*_values_and_grads(lib, [logits], tensors), *others]
+        return [*values_and_grads(lib, [logits], tensors), *others]
 
-    _parity(case)
+    parity(case)
 
 
 def test_categorical_samples_follow_probs():
@@ -163,26 +146,26 @@ def test_categorical_samples_follow_probs():
 
 def test_one_hot_categorical_matches_torch():
     def case(lib):
-        (logits,) = _params(lib, [[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]])
+        (logits,) = params(lib, [[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]])
         dist = lib.distributions.OneHotCategorical(logits=logits)
         value = lib.tensor([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], dtype=lib.float64)
         outputs = [dist.log_prob(value), dist.entropy(), dist.mean, dist.variance, dist.mode]
         outputs += [dist.enumerate_support()]
         sample = dist.sample((4,))
         return [
-            *_values_and_grads(lib, [logits], outputs),
+            *values_and_grads(lib, [logits], outputs),
             sample.shape,
             sample.sum(-1).tolist(),
             dist.event_shape,
         ]
 
-    _parity(case)
+    parity(case)
 
 
 @pytest.mark.parametrize("form", ["covariance_matrix", "precision_matrix", "scale_tril"])
 def test_multivariate_normal_matches_torch(form):
     def case(lib):
-        loc, a = _params(
+        loc, a = params(
             lib,
             [[0.5, -1.0, 0.0], [1.0, 2.0, -0.5]],
             [[2.0, 0.3, 0.1], [0.0, 1.5, -0.2], [0.4, 0.0, 1.0]],
@@ -198,19 +181,19 @@ def test_multivariate_normal_matches_torch(form):
         eps = lib.tensor([0.3, -0.7, 1.1], dtype=lib.float64)
         outputs.append(dist.loc + (dist._unbroadcasted_scale_tril @ eps.unsqueeze(-1)).squeeze(-1))
         return [
-            *_values_and_grads(lib, [loc, a], outputs),
+            *values_and_grads(lib, [loc, a], outputs),
             dist.batch_shape,
             dist.event_shape,
             dist.rsample((4,)).shape,
             dist.expand((3, 2)).batch_shape,
         ]
 
-    _parity(case)
+    parity(case)
 
 
 def test_independent_matches_torch():
     def case(lib):
-        loc, scale = _params(lib, [[0.1, 0.2], [0.3, 0.4]], [[1.0, 2.0], [0.5, 1.5]])
+        loc, scale = params(lib, [[0.1, 0.2], [0.3, 0.4]], [[1.0, 2.0], [0.5, 1.5]])
         D = lib.distributions
         base = D.Normal(loc, scale)
         dist = D.Independent(base, 1)
@@ -218,7 +201,7 @@ def test_independent_matches_torch():
         value = lib.tensor([0.5, -0.5], dtype=lib.float64)
         outputs = [dist.log_prob(value), dist.entropy(), D.kl_divergence(dist, other)]
         return [
-            *_values_and_grads(lib, [loc, scale], outputs),
+            *values_and_grads(lib, [loc, scale], outputs),
             dist.batch_shape,
             dist.event_shape,
             repr(dist),
@@ -227,7 +210,7 @@ def test_independent_matches_torch():
             D.Independent(base, 2).event_shape,
         ]
 
-    _parity(case)
+    parity(case)
 
 
 KL_PAIRS = {
@@ -242,6 +225,19 @@ KL_PAIRS = {
     "poisson": lambda D, a, b: (D.Poisson(b), D.Poisson(b + 1)),
     "normal_laplace": lambda D, a, b: (D.Normal(a, b), D.Laplace(b, a + 2)),
     "uniform_normal": lambda D, a, b: (D.Uniform(a - 3, b + 3), D.Normal(b, a + 2)),
+    "log_normal": lambda D, a, b: (D.LogNormal(a, b), D.LogNormal(b, a + 2)),
+    "half_normal": lambda D, a, b: (D.HalfNormal(b), D.HalfNormal(a + 2)),
+    "gumbel": lambda D, a, b: (D.Gumbel(a, b), D.Gumbel(b, a + 2)),
+    "cauchy": lambda D, a, b: (D.Cauchy(a, b), D.Cauchy(b, a + 2)),
+    "geometric": lambda D, a, b: (D.Geometric(b / 3), D.Geometric(logits=a)),
+    "binomial": lambda D, a, b: (D.Binomial(4, b / 3), D.Binomial(4, logits=a)),
+    "bernoulli_poisson": lambda D, a, b: (D.Bernoulli(b / 3), D.Poisson(a + 2)),
+    "normal_gumbel": lambda D, a, b: (D.Normal(a, b), D.Gumbel(b, a + 2)),
+    "exponential_normal": lambda D, a, b: (D.Exponential(b), D.Normal(a, b + 1)),
+    "laplace_normal": lambda D, a, b: (D.Laplace(a, b), D.Normal(b, a + 2)),
+    "uniform_exponential": lambda D, a, b: (D.Uniform(a + 1.5, b + 3), D.Exponential(b)),
+    "uniform_gumbel": lambda D, a, b: (D.Uniform(a - 3, b + 3), D.Gumbel(b, a + 2)),
+    "exponential_gumbel": lambda D, a, b: (D.Exponential(b), D.Gumbel(a, b)),
     "mvn": lambda D, a, b: (
         D.MultivariateNormal(a, scale_tril=b.diag_embed()),
         D.MultivariateNormal(b, covariance_matrix=(a + 2).diag_embed() + 0.1),
@@ -256,11 +252,11 @@ KL_PAIRS = {
 @pytest.mark.parametrize("name", sorted(KL_PAIRS))
 def test_kl_divergence_matches_torch(name):
     def case(lib):
-        a, b = _params(lib, LOC, SCALE)
+        a, b = params(lib, LOC, SCALE)
         p, q = KL_PAIRS[name](lib.distributions, a, b)
-        return _values_and_grads(lib, [a, b], [lib.distributions.kl_divergence(p, q)])
+        return values_and_grads(lib, [a, b], [lib.distributions.kl_divergence(p, q)])
 
-    _parity(case)
+    parity(case)
 
 
 def test_register_kl_dispatches_to_the_most_specific_pair():
@@ -285,15 +281,7 @@ def test_register_kl_dispatches_to_the_most_specific_pair():
         D.kl._KL_MEMOIZE.clear()
         return results
 
-    _parity(case)
-
-
-def _error(fn):
-    try:
-        fn()
-    except Exception as e:
-        return type(e).__name__, str(e).replace("numtorch", "torch")
-    return "no error"
+    parity(case)
 
 
 ERRORS = {
@@ -329,10 +317,10 @@ ERRORS = {
 @pytest.mark.parametrize("name", sorted(ERRORS))
 def test_validation_errors_match_torch(name):
     def case(lib):
-        result = _error(lambda: ERRORS[name](lib.distributions, lib.tensor))
+        result = error(lambda: ERRORS[name](lib.distributions, lib.tensor))
         return result if name != "register_not_type" else result[0]
 
-    _parity(case)
+    parity(case)
 
 
 def test_default_validation_can_be_turned_off():
@@ -368,7 +356,7 @@ def test_expand_and_shapes_match_torch():
         out.append(D.Normal(t([0.0], dtype=lib.float64), 1.0).scale.dtype == lib.float64)
         return out
 
-    _parity(case)
+    parity(case)
 
 
 def test_constraints_match_torch():
@@ -408,7 +396,7 @@ def test_constraints_match_torch():
         ):
             out += [repr(c), bool(c.check(m)), bool(c.check(m @ m.T)), c.event_dim]
         out.append(C.is_dependent(C.dependent))
-        out.append(_error(lambda: C.dependent.check(x)))
+        out.append(error(lambda: C.dependent.check(x)))
         return out
 
-    _parity(case)
+    parity(case)
