@@ -8,8 +8,10 @@ from .bernoulli import Bernoulli
 from .binomial import Binomial, Geometric
 from .categorical import Categorical
 from .cauchy import Cauchy
+from .dirichlet import Beta, Dirichlet
 from .distribution import Distribution
 from .exponential import Exponential
+from .gamma import Chi2, Gamma
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -17,17 +19,22 @@ from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
+from .student_t import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transformed_families import Gumbel, HalfNormal, LogNormal
 from .uniform import Uniform
 
 __all__ = [
     "Bernoulli",
+    "Beta",
     "Binomial",
     "Categorical",
     "Cauchy",
+    "Chi2",
+    "Dirichlet",
     "Distribution",
     "Exponential",
+    "Gamma",
     "Geometric",
     "Gumbel",
     "HalfNormal",
@@ -39,6 +46,7 @@ __all__ = [
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
     "Poisson",
+    "StudentT",
     "TransformedDistribution",
     "Uniform",
     "constraints",
