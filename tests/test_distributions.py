@@ -477,3 +477,25 @@ def test_constraints_match_torch():
         return out
 
     parity(case)
+
+
+@pytest.mark.parametrize("name", ["normal", "bernoulli_logits", "exponential", "gamma"])
+def test_exponential_family_entropy_and_bregman_kl_match_torch(name):
+    # the generic entropy and KL (from autograd of the log-normaliser), not the closed forms
+    def case(lib):
+        D = lib.distributions
+        p_params = params(lib, LOC, SCALE)
+        p, _ = CASES[name](D, p_params)
+        q, _ = CASES[name](D, params(lib, [0.5, 0.1, -0.3], [1.5, 0.4, 0.9]))
+        outputs = [D.ExponentialFamily.entropy(p), D.kl._kl_expfamily_expfamily(p, q)]
+        return [*values_and_grads(lib, p_params, outputs), isinstance(p, D.ExponentialFamily)]
+
+    parity(case)
+
+
+def test_cross_family_kl_error_matches_torch():
+    def case(lib):
+        D = lib.distributions
+        return error(lambda: D.kl_divergence(D.Normal(0.0, 1.0), D.Bernoulli(0.5)))
+
+    parity(case)

@@ -3,54 +3,132 @@ reparametrised sampling, log densities, entropies and KL divergences, all differ
 through numtorch's autograd. Draws use numtorch's random stream, so sampled values differ
 from torch's under the same seed; every deterministic quantity matches."""
 
-from . import constraints, transforms
+from . import constraints, transforms  # noqa: F401 (submodules, as in torch)
 from .bernoulli import Bernoulli
-from .binomial import Binomial, Geometric
+from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
-from .dirichlet import Beta, Dirichlet
+from .chi2 import Chi2
+from .dirichlet import Dirichlet
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .exponential import Exponential
-from .gamma import Chi2, Gamma
+from .gamma import Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
+from .log_normal import LogNormal
+from .mixture_same_family import MixtureSameFamily
+from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
-from .student_t import StudentT
+from .relaxed_bernoulli import RelaxedBernoulli
+from .relaxed_categorical import RelaxedOneHotCategorical
+from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transformed_families import Gumbel, HalfNormal, LogNormal
+from .transforms import (
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    IndependentTransform,
+    PowerTransform,
+    ReshapeTransform,
+    SigmoidTransform,
+    SoftmaxTransform,
+    SoftplusTransform,
+    StickBreakingTransform,
+    TanhTransform,
+    Transform,
+    identity_transform,
+)
 from .uniform import Uniform
 
 __all__ = [
+    "AbsTransform",
+    "AffineTransform",
     "Bernoulli",
     "Beta",
     "Binomial",
     "Categorical",
     "Cauchy",
     "Chi2",
+    "ComposeTransform",
     "Dirichlet",
     "Distribution",
+    "ExpTransform",
     "Exponential",
+    "ExponentialFamily",
     "Gamma",
     "Geometric",
     "Gumbel",
     "HalfNormal",
     "Independent",
+    "IndependentTransform",
     "Laplace",
     "LogNormal",
+    "MixtureSameFamily",
+    "Multinomial",
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
     "Poisson",
+    "PowerTransform",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
+    "ReshapeTransform",
+    "SigmoidTransform",
+    "SoftmaxTransform",
+    "SoftplusTransform",
+    "StickBreakingTransform",
     "StudentT",
+    "TanhTransform",
+    "Transform",
     "TransformedDistribution",
     "Uniform",
-    "constraints",
+    "identity_transform",
     "kl_divergence",
     "register_kl",
-    "transforms",
 ]
+
+# torch names not built yet: fail with an error naming the missing torch feature
+_NOT_IMPLEMENTED = {
+    "CatTransform",
+    "ContinuousBernoulli",
+    "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
+    "FisherSnedecor",
+    "GeneralizedPareto",
+    "HalfCauchy",
+    "InverseGamma",
+    "Kumaraswamy",
+    "LKJCholesky",
+    "LogisticNormal",
+    "LowRankMultivariateNormal",
+    "LowerCholeskyTransform",
+    "NegativeBinomial",
+    "Pareto",
+    "PositiveDefiniteTransform",
+    "StackTransform",
+    "VonMises",
+    "Weibull",
+    "Wishart",
+    "biject_to",
+    "transform_to",
+}
+
+
+def __getattr__(name):
+    if name in _NOT_IMPLEMENTED:
+        raise AttributeError(
+            f"torch.distributions.{name} is not implemented in numtorch; the distributions it "
+            f"has are listed in numtorch.distributions.__all__"
+        )
+    raise AttributeError(f"module 'numtorch.distributions' has no attribute '{name}'")

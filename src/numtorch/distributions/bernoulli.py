@@ -9,7 +9,7 @@ import numtorch as torch
 from numtorch.nn.functional import binary_cross_entropy_with_logits
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli"]
@@ -20,7 +20,7 @@ def _one_parametrisation(probs, logits):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
     """Bernoulli distribution: 1 with probability ``probs`` (or ``sigmoid(logits)``)."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
@@ -95,3 +95,12 @@ class Bernoulli(Distribution):
         if expand:
             values = values.expand((-1,) + tuple(self._batch_shape))
         return values
+
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return (torch.logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return torch.log1p(torch.exp(x))

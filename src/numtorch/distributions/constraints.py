@@ -26,6 +26,7 @@ __all__ = [
     "less_than",
     "lower_cholesky",
     "lower_triangular",
+    "MixtureSameFamilyConstraint",
     "multinomial",
     "nonnegative",
     "nonnegative_integer",
@@ -140,6 +141,36 @@ class _IndependentConstraint(Constraint):
         return (
             f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
         )
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """A component support checked across the mixture dimension (all components valid)."""
+
+    def __init__(self, base_constraint):
+        if not isinstance(base_constraint, Constraint):
+            raise TypeError(
+                "MixtureSameFamilyConstraint(): base_constraint must be a Constraint, "
+                f"got {type(base_constraint).__name__}"
+            )
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        keep = value.dim() - self.event_dim
+        return result.reshape(tuple(result.shape[:keep]) + (-1,)).all(-1)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.base_constraint!r})"
 
 
 class _Boolean(Constraint):

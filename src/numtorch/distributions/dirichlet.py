@@ -8,19 +8,16 @@ gradients, and the draws differ anyway since the random streams do.)
 
 from __future__ import annotations
 
-import numbers
-
 import numtorch as torch
 import numtorch.nn.functional as F
 
 from . import constraints
-from .distribution import Distribution
-from .utils import broadcast_all
+from .exp_family import ExponentialFamily
 
-__all__ = ["Beta", "Dirichlet"]
+__all__ = ["Dirichlet"]
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """Dirichlet distribution with ``concentration`` along the last dimension."""
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
@@ -86,62 +83,9 @@ class Dirichlet(Distribution):
             - ((self.concentration - 1.0) * torch.digamma(self.concentration)).sum(-1)
         )
 
-
-class Beta(Distribution):
-    """Beta distribution: the first coordinate of ``Dirichlet([concentration1,
-    concentration0])``."""
-
-    arg_constraints = {
-        "concentration1": constraints.positive,
-        "concentration0": constraints.positive,
-    }
-    support = constraints.unit_interval
-    has_rsample = True
-
-    def __init__(self, concentration1, concentration0, validate_args=None):
-        if isinstance(concentration1, numbers.Number) and isinstance(
-            concentration0, numbers.Number
-        ):
-            both = torch.tensor([float(concentration1), float(concentration0)])
-        else:
-            concentration1, concentration0 = broadcast_all(concentration1, concentration0)
-            both = torch.stack([concentration1, concentration0], -1)
-        self._dirichlet = Dirichlet(both, validate_args=validate_args)
-        super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        batch_shape = torch.Size(batch_shape)
-        dirichlet = self._dirichlet.expand(batch_shape)
-        return self._expanded(Beta, batch_shape, _instance, _dirichlet=dirichlet)
-
     @property
-    def mean(self):
-        return self.concentration1 / (self.concentration1 + self.concentration0)
+    def _natural_params(self):
+        return (self.concentration,)
 
-    @property
-    def mode(self):
-        return self._dirichlet.mode[..., 0]
-
-    @property
-    def variance(self):
-        total = self.concentration1 + self.concentration0
-        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
-
-    def rsample(self, sample_shape=()):
-        return self._dirichlet.rsample(sample_shape).select(-1, 0)
-
-    def log_prob(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        return self._dirichlet.log_prob(torch.stack([value, 1.0 - value], -1))
-
-    def entropy(self):
-        return self._dirichlet.entropy()
-
-    @property
-    def concentration1(self):
-        return self._dirichlet.concentration[..., 0]
-
-    @property
-    def concentration0(self):
-        return self._dirichlet.concentration[..., 1]
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - torch.lgamma(x.sum(-1))

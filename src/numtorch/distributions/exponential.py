@@ -7,13 +7,13 @@ import numbers
 import numtorch as torch
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Exponential"]
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
     """Exponential distribution with rate ``rate`` (mean ``1 / rate``)."""
 
     arg_constraints = {"rate": constraints.positive}
@@ -66,3 +66,12 @@ class Exponential(Distribution):
 
     def entropy(self):
         return 1.0 - torch.log(self.rate)
+
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return (-self.rate,)
+
+    def _log_normalizer(self, x):
+        return -torch.log(-x)

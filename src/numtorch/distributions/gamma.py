@@ -1,5 +1,5 @@
-"""The Gamma distribution and its special case Chi2; their ``rsample`` differentiates
-through ``torch._standard_gamma`` (implicit reparametrisation)."""
+"""The Gamma distribution; its ``rsample`` differentiates through
+``torch._standard_gamma`` (implicit reparametrisation)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import numbers
 import numtorch as torch
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
-__all__ = ["Chi2", "Gamma"]
+__all__ = ["Gamma"]
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """Gamma distribution with shape ``concentration`` and inverse scale ``rate``."""
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
@@ -80,19 +80,11 @@ class Gamma(Distribution):
             self._validate_sample(value)
         return torch.special.gammainc(self.concentration, self.rate * value)
 
-
-class Chi2(Gamma):
-    """Chi-squared distribution with ``df`` degrees of freedom: ``Gamma(df / 2, 1 / 2)``."""
-
-    arg_constraints = {"df": constraints.positive}
-
-    def __init__(self, df, validate_args=None):
-        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        new = self._get_checked_instance(Chi2, _instance)
-        return super().expand(batch_shape, new)
+    _mean_carrier_measure = 0
 
     @property
-    def df(self):
-        return self.concentration * 2
+    def _natural_params(self):
+        return (self.concentration - 1, -self.rate)
+
+    def _log_normalizer(self, x, y):
+        return torch.lgamma(x + 1) + (x + 1) * torch.log(-y.reciprocal())

@@ -11,13 +11,18 @@ import numtorch as torch
 import numtorch.nn.functional as F
 
 from .bernoulli import Bernoulli
-from .binomial import Binomial, Geometric
+from .beta import Beta
+from .binomial import Binomial
 from .categorical import Categorical
 from .cauchy import Cauchy
-from .dirichlet import Beta, Dirichlet
+from .dirichlet import Dirichlet
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
@@ -25,7 +30,6 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
-from .transformed_families import Gumbel, HalfNormal
 from .uniform import Uniform
 from .utils import _sum_rightmost, euler_constant
 
@@ -109,6 +113,25 @@ def kl_divergence(p: Distribution, q: Distribution):
             f"{type(q).__name__}"
         )
     return fun(p, q)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    # the Bregman divergence of the log-normaliser F: F(q) - F(p) - <q - p, grad F(p)>
+    if type(p) is not type(q):
+        raise NotImplementedError(
+            "The cross KL-divergence between different exponential families cannot"
+            + " " * 29
+            + "be computed using Bregman divergences"
+        )
+    p_natural = [theta.detach().requires_grad_() for theta in p._natural_params]
+    q_natural = q._natural_params
+    log_normalizer = p._log_normalizer(*p_natural)
+    gradients = torch.autograd.grad(log_normalizer.sum(), p_natural, create_graph=True)
+    result = q._log_normalizer(*q_natural) - log_normalizer
+    for p_theta, q_theta, g in zip(p_natural, q_natural, gradients):
+        result = result - _sum_rightmost((q_theta - p_theta) * g, len(q.event_shape))
+    return result
 
 
 @register_kl(Bernoulli, Bernoulli)

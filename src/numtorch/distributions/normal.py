@@ -8,13 +8,13 @@ import numbers
 import numtorch as torch
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import _standard_normal, broadcast_all
 
 __all__ = ["Normal"]
 
 
-class Normal(Distribution):
+class Normal(ExponentialFamily):
     """Normal distribution with mean ``loc`` and standard deviation ``scale``.
 
     >>> import numtorch as torch
@@ -87,3 +87,12 @@ class Normal(Distribution):
 
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
+
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * torch.log(-math.pi / y)

@@ -7,13 +7,13 @@ import numbers
 import numtorch as torch
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Poisson"]
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     """Poisson distribution with rate ``rate``: ``P(k) = rate**k exp(-rate) / k!``."""
 
     arg_constraints = {"rate": constraints.nonnegative}
@@ -50,3 +50,10 @@ class Poisson(Distribution):
             self._validate_sample(value)
         rate, value = broadcast_all(self.rate, value)
         return value.xlogy(rate) - rate - (value + 1).lgamma()
+
+    @property
+    def _natural_params(self):
+        return (torch.log(self.rate),)
+
+    def _log_normalizer(self, x):
+        return torch.exp(x)

@@ -51,6 +51,14 @@ def _sum_rightmost(value, dim: int):
     return value.reshape(tuple(value.shape[:-dim]) + (-1,)).sum(-1)
 
 
+def _expand_given(dist, batch_shape, **extra):
+    """``probs`` and/or ``logits`` (whichever the distribution holds) expanded, for ``expand``."""
+    given = {
+        k: dist.__dict__[k].expand(batch_shape) for k in ("probs", "logits") if k in dist.__dict__
+    }
+    return {**given, **extra}
+
+
 def logits_to_probs(logits, is_binary: bool = False):
     """Sigmoid of binary logits, softmax over the last dimension otherwise."""
     if is_binary:

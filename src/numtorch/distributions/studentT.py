@@ -7,8 +7,8 @@ import math
 import numtorch as torch
 
 from . import constraints
+from .chi2 import Chi2
 from .distribution import Distribution
-from .gamma import Chi2
 from .utils import _standard_normal, broadcast_all
 
 __all__ = ["StudentT"]
