@@ -51,8 +51,10 @@ def params(lib, *values, dtype="float64"):
 
 
 def values_and_grads(lib, params, outputs):
-    total = sum(o.sum() for o in outputs if o.requires_grad)
-    grads = lib.autograd.grad(total, params, allow_unused=True) if params else []
+    differentiable = [o.sum() for o in outputs if o.requires_grad]
+    if not (params and differentiable):  # (an infinite KL, say, is a constant)
+        return [*outputs, len(differentiable)]
+    grads = lib.autograd.grad(sum(differentiable), params, allow_unused=True)
     return [*outputs, *grads]
 
 

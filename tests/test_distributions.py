@@ -39,6 +39,15 @@ CASES = {
     "chi2": lambda D, p: (D.Chi2(p[1] * 2), [0.5, 0.3, 2.0]),
     "beta": lambda D, p: (D.Beta(p[1], p[1].flip(0) + 0.5), [0.5, 0.3, 0.9]),
     "student_t": lambda D, p: (D.StudentT(p[1] + 0.5, *p), [-0.5, 0.3, 2.0]),
+    "half_cauchy": lambda D, p: (D.HalfCauchy(p[1]), [0.5, 0.3, 2.0]),
+    "pareto": lambda D, p: (D.Pareto(p[1] / 4, p[1] + 2), [0.5, 0.3, 2.0]),
+    "weibull": lambda D, p: (D.Weibull(p[1], p[1].flip(0) + 0.5), [0.5, 0.3, 2.0]),
+    "inverse_gamma": lambda D, p: (D.InverseGamma(p[1] + 1.5, p[1]), [0.5, 0.3, 2.0]),
+    "negative_binomial": lambda D, p: (D.NegativeBinomial(p[1] * 3, p[1] / 3), [0.0, 3.0, 1.0]),
+    "negative_binomial_logits": lambda D, p: (
+        D.NegativeBinomial(p[1] * 3, logits=p[0]),
+        [0.0, 3.0, 1.0],
+    ),
     "binomial_logits": lambda D, p: (
         D.Binomial(p[1].detach().round() + 2, logits=p[0]),
         [0.0, 1.0, 3.0],
@@ -110,7 +119,15 @@ def test_rsample_is_differentiable_and_has_the_right_moments(name):
 
 
 @pytest.mark.parametrize(
-    "name", ["bernoulli_probs", "poisson", "geometric", "binomial", "bernoulli_logits"]
+    "name",
+    [
+        "bernoulli_probs",
+        "poisson",
+        "geometric",
+        "binomial",
+        "bernoulli_logits",
+        "negative_binomial",
+    ],
 )
 def test_discrete_samples_have_the_right_mean(name):
     nt = numtorch
@@ -315,6 +332,21 @@ KL_PAIRS = {
     "gamma_exponential": lambda D, a, b: (D.Gamma(b, a + 2), D.Exponential(b)),
     "gamma_normal": lambda D, a, b: (D.Gamma(b, a + 2), D.Normal(a, b)),
     "beta_uniform": lambda D, a, b: (D.Beta(b, a + 2), D.Uniform(a - 2, b + 1)),
+    "pareto": lambda D, a, b: (D.Pareto(b, a + 2), D.Pareto(b / 2, b + 1)),
+    "pareto_outside": lambda D, a, b: (D.Pareto(b / 2, a + 2), D.Pareto(b, b + 1)),
+    "beta_exponential": lambda D, a, b: (D.Beta(b, a + 2), D.Exponential(b)),
+    "beta_gamma": lambda D, a, b: (D.Beta(b, a + 2), D.Gamma(a + 2, b)),
+    "beta_normal": lambda D, a, b: (D.Beta(b, a + 2), D.Normal(a, b)),
+    "gamma_gumbel": lambda D, a, b: (D.Gamma(b, a + 2), D.Gumbel(a, b)),
+    "gumbel_normal": lambda D, a, b: (D.Gumbel(a, b), D.Normal(b, a + 2)),
+    "pareto_exponential": lambda D, a, b: (D.Pareto(b, a + 2), D.Exponential(b)),
+    "pareto_gamma": lambda D, a, b: (D.Pareto(b, a + 2), D.Gamma(a + 2, b)),
+    "pareto_normal": lambda D, a, b: (D.Pareto(b, a + 2.5), D.Normal(a, b)),
+    "uniform_beta": lambda D, a, b: (D.Uniform(b / 3, b / 3 + 0.1), D.Beta(b, a + 2)),
+    "normal_uniform_infinite": lambda D, a, b: (D.Normal(a, b), D.Uniform(a - 1, b + 1)),
+    "gamma_pareto_infinite": lambda D, a, b: (D.Gamma(b, a + 2), D.Pareto(b, a + 2)),
+    "poisson_binomial_infinite": lambda D, a, b: (D.Poisson(b), D.Binomial(3, b / 3)),
+    "poisson_generic": lambda D, a, b: (D.Poisson(b), D.Poisson(a + 2)),
     "mvn": lambda D, a, b: (
         D.MultivariateNormal(a, scale_tril=b.diag_embed()),
         D.MultivariateNormal(b, covariance_matrix=(a + 2).diag_embed() + 0.1),

@@ -3,7 +3,11 @@ reparametrised sampling, log densities, entropies and KL divergences, all differ
 through numtorch's autograd. Draws use numtorch's random stream, so sampled values differ
 from torch's under the same seed; every deterministic quantity matches."""
 
-from . import constraints, transforms  # noqa: F401 (submodules, as in torch)
+from . import (  # noqa: F401 (submodules, as in torch)
+    constraints,
+    kl_cross_family,
+    transforms,
+)
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
@@ -17,16 +21,20 @@ from .exponential import Exponential
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
+from .half_cauchy import HalfCauchy
 from .half_normal import HalfNormal
 from .independent import Independent
+from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
 from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
+from .negative_binomial import NegativeBinomial
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .pareto import Pareto
 from .poisson import Poisson
 from .relaxed_bernoulli import RelaxedBernoulli
 from .relaxed_categorical import RelaxedOneHotCategorical
@@ -49,6 +57,7 @@ from .transforms import (
     identity_transform,
 )
 from .uniform import Uniform
+from .weibull import Weibull
 
 __all__ = [
     "AbsTransform",
@@ -68,17 +77,21 @@ __all__ = [
     "Gamma",
     "Geometric",
     "Gumbel",
+    "HalfCauchy",
     "HalfNormal",
     "Independent",
     "IndependentTransform",
+    "InverseGamma",
     "Laplace",
     "LogNormal",
     "MixtureSameFamily",
     "Multinomial",
     "MultivariateNormal",
+    "NegativeBinomial",
     "Normal",
     "OneHotCategorical",
     "OneHotCategoricalStraightThrough",
+    "Pareto",
     "Poisson",
     "PowerTransform",
     "RelaxedBernoulli",
@@ -93,6 +106,7 @@ __all__ = [
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "Weibull",
     "identity_transform",
     "kl_divergence",
     "register_kl",
@@ -106,19 +120,14 @@ _NOT_IMPLEMENTED = {
     "CumulativeDistributionTransform",
     "FisherSnedecor",
     "GeneralizedPareto",
-    "HalfCauchy",
-    "InverseGamma",
     "Kumaraswamy",
     "LKJCholesky",
     "LogisticNormal",
     "LowRankMultivariateNormal",
     "LowerCholeskyTransform",
-    "NegativeBinomial",
-    "Pareto",
     "PositiveDefiniteTransform",
     "StackTransform",
     "VonMises",
-    "Weibull",
     "Wishart",
     "biject_to",
     "transform_to",

@@ -28,6 +28,7 @@ from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .pareto import Pareto
 from .poisson import Poisson
 from .transformed_distribution import TransformedDistribution
 from .uniform import Uniform
@@ -223,26 +224,6 @@ def _kl_independent_independent(p, q):
     return _sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 
 
-@register_kl(Normal, Laplace)
-def _kl_normal_laplace(p, q):
-    loc_diff = p.loc - q.loc
-    scale_ratio = p.scale / q.scale
-    standardized = loc_diff / p.scale
-    t1 = torch.log(scale_ratio)
-    t2 = math.sqrt(2 / math.pi) * p.scale * torch.exp(-0.5 * standardized.pow(2))
-    t3 = loc_diff * torch.erf(math.sqrt(0.5) * standardized)
-    return -t1 + (t2 + t3) / q.scale - (0.5 * (1 + math.log(0.5 * math.pi)))
-
-
-@register_kl(Uniform, Normal)
-def _kl_uniform_normal(p, q):
-    width = p.high - p.low
-    t1 = (math.sqrt(math.pi * 2) * q.scale / width).log()
-    t2 = width.pow(2) / 12
-    t3 = ((p.high + p.low - 2 * q.loc) / 2).pow(2)
-    return t1 + 0.5 * (t2 + t3) / q.scale.pow(2)
-
-
 @register_kl(TransformedDistribution, TransformedDistribution)
 def _kl_transformed_transformed(p, q):
     # the same bijection applied to both leaves KL unchanged
@@ -293,71 +274,6 @@ def _kl_cauchy_cauchy(p, q):
     return t1 - t2
 
 
-@register_kl(Bernoulli, Poisson)
-def _kl_bernoulli_poisson(p, q):
-    return -p.entropy() - (p.probs * q.rate.log() - q.rate)
-
-
-@register_kl(Normal, Gumbel)
-def _kl_normal_gumbel(p, q):
-    mean_scale_ratio = p.loc / q.scale
-    var_scale_sqr_ratio = (p.scale / q.scale).pow(2)
-    loc_scale_ratio = q.loc / q.scale
-    t1 = var_scale_sqr_ratio.log() * 0.5
-    t2 = mean_scale_ratio - loc_scale_ratio
-    t3 = torch.exp(-mean_scale_ratio + 0.5 * var_scale_sqr_ratio + loc_scale_ratio)
-    return -t1 + t2 + t3 - (0.5 * (1 + math.log(2 * math.pi)))
-
-
-@register_kl(Exponential, Normal)
-def _kl_exponential_normal(p, q):
-    var_normal = q.scale.pow(2)
-    rate_sqr = p.rate.pow(2)
-    t1 = 0.5 * torch.log(rate_sqr * var_normal * 2 * math.pi)
-    t2 = rate_sqr.reciprocal()
-    t3 = q.loc / p.rate
-    t4 = q.loc.pow(2) * 0.5
-    return t1 - 1 + (t2 - t3 + t4) / var_normal
-
-
-@register_kl(Laplace, Normal)
-def _kl_laplace_normal(p, q):
-    var_normal = q.scale.pow(2)
-    scale_sqr_var_ratio = p.scale.pow(2) / var_normal
-    t1 = 0.5 * torch.log(2 * scale_sqr_var_ratio / math.pi)
-    t2 = 0.5 * p.loc.pow(2)
-    t3 = p.loc * q.loc
-    t4 = 0.5 * q.loc.pow(2)
-    return -t1 + scale_sqr_var_ratio + (t2 - t3 + t4) / var_normal - 1
-
-
-@register_kl(Uniform, Exponential)
-def _kl_uniform_exponential(p, q):
-    result = q.rate * (p.high + p.low) / 2 - ((p.high - p.low) * q.rate).log()
-    result[p.low < q.support.lower_bound] = math.inf
-    return result
-
-
-@register_kl(Uniform, Gumbel)
-def _kl_uniform_gumbel(p, q):
-    common_term = q.scale / (p.high - p.low)
-    high_loc_diff = (p.high - q.loc) / q.scale
-    low_loc_diff = (p.low - q.loc) / q.scale
-    t1 = common_term.log() + 0.5 * (high_loc_diff + low_loc_diff)
-    t2 = common_term * (torch.exp(-high_loc_diff) - torch.exp(-low_loc_diff))
-    return t1 - t2
-
-
-@register_kl(Exponential, Gumbel)
-def _kl_exponential_gumbel(p, q):
-    scale_rate_prod = p.rate * q.scale
-    loc_scale_ratio = q.loc / q.scale
-    t1 = scale_rate_prod.log() - 1
-    t2 = torch.exp(loc_scale_ratio) * scale_rate_prod / (scale_rate_prod + 1)
-    t3 = scale_rate_prod.reciprocal()
-    return t1 - loc_scale_ratio + t2 + t3
-
-
 @register_kl(Gamma, Gamma)
 def _kl_gamma_gamma(p, q):
     t1 = q.concentration * (p.rate / q.rate).log()
@@ -390,41 +306,12 @@ def _kl_dirichlet_dirichlet(p, q):
     return t1 - t2 + (t3 * t4).sum(-1)
 
 
-@register_kl(Exponential, Gamma)
-def _kl_exponential_gamma(p, q):
-    ratio = q.rate / p.rate
-    t1 = -q.concentration * torch.log(ratio)
-    return (
-        t1
-        + ratio
-        + q.concentration.lgamma()
-        + q.concentration * euler_constant
-        - (1 + euler_constant)
-    )
-
-
-@register_kl(Gamma, Exponential)
-def _kl_gamma_exponential(p, q):
-    return -p.entropy() - q.rate.log() + q.rate * p.concentration / p.rate
-
-
-@register_kl(Gamma, Normal)
-def _kl_gamma_normal(p, q):
-    var_normal = q.scale.pow(2)
-    beta_sqr = p.rate.pow(2)
-    t1 = (
-        0.5 * torch.log(beta_sqr * var_normal * 2 * math.pi)
-        - p.concentration
-        - p.concentration.lgamma()
-    )
-    t2 = 0.5 * (p.concentration.pow(2) + p.concentration) / beta_sqr
-    t3 = q.loc * p.concentration / p.rate
-    t4 = 0.5 * q.loc.pow(2)
-    return t1 + (p.concentration - 1) * p.concentration.digamma() + (t2 - t3 + t4) / var_normal
-
-
-@register_kl(Beta, Uniform)
-def _kl_beta_uniform(p, q):
-    result = -p.entropy() + (q.high - q.low).log()
-    result[(q.low > p.support.lower_bound) | (q.high < p.support.upper_bound)] = math.inf
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p, q):
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    t1 = q.alpha * scale_ratio.log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
+    result[p.support.lower_bound < q.support.lower_bound] = math.inf
     return result
