@@ -48,6 +48,8 @@ CASES = {
         D.NegativeBinomial(p[1] * 3, logits=p[0]),
         [0.0, 3.0, 1.0],
     ),
+    "fisher_snedecor": lambda D, p: (D.FisherSnedecor(p[1] * 3, p[1] + 4), [0.5, 0.3, 2.0]),
+    "kumaraswamy": lambda D, p: (D.Kumaraswamy(p[1] + 1, p[1].flip(0) + 1), [0.5, 0.3, 0.9]),
     "binomial_logits": lambda D, p: (
         D.Binomial(p[1].detach().round() + 2, logits=p[0]),
         [0.0, 1.0, 3.0],
@@ -529,5 +531,23 @@ def test_cross_family_kl_error_matches_torch():
     def case(lib):
         D = lib.distributions
         return error(lambda: D.kl_divergence(D.Normal(0.0, 1.0), D.Bernoulli(0.5)))
+
+    parity(case)
+
+
+def test_logistic_normal_matches_torch():
+    def case(lib):
+        loc, scale = params(lib, [[0.2, -0.5], [1.0, 0.0]], [[0.5, 1.5], [1.0, 0.3]])
+        dist = lib.distributions.LogisticNormal(loc, scale)
+        value = lib.tensor([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]], dtype=lib.float64)
+        sample = dist.rsample((4,))
+        return [
+            *values_and_grads(lib, [loc, scale], [dist.log_prob(value)]),
+            dist.batch_shape,
+            dist.event_shape,
+            tuple(sample.shape),
+            bool((sample.sum(-1) - 1).abs().max() < 1e-9),
+            lib.distributions.LogisticNormal(0.0, 1.0).event_shape,
+        ]
 
     parity(case)

@@ -19,6 +19,7 @@ from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
+from .fishersnedecor import FisherSnedecor
 from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
@@ -27,8 +28,10 @@ from .half_normal import HalfNormal
 from .independent import Independent
 from .inverse_gamma import InverseGamma
 from .kl import kl_divergence, register_kl
+from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .logistic_normal import LogisticNormal
 from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
@@ -84,6 +87,7 @@ __all__ = [
     "ExpTransform",
     "Exponential",
     "ExponentialFamily",
+    "FisherSnedecor",
     "Gamma",
     "Geometric",
     "Gumbel",
@@ -92,8 +96,10 @@ __all__ = [
     "Independent",
     "IndependentTransform",
     "InverseGamma",
+    "Kumaraswamy",
     "Laplace",
     "LogNormal",
+    "LogisticNormal",
     "LowerCholeskyTransform",
     "MixtureSameFamily",
     "Multinomial",
@@ -130,11 +136,8 @@ __all__ = [
 # torch names not built yet: fail with an error naming the missing torch feature
 _NOT_IMPLEMENTED = {
     "ContinuousBernoulli",
-    "FisherSnedecor",
     "GeneralizedPareto",
-    "Kumaraswamy",
     "LKJCholesky",
-    "LogisticNormal",
     "LowRankMultivariateNormal",
     "VonMises",
     "Wishart",
