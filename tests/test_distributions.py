@@ -551,3 +551,35 @@ def test_logistic_normal_matches_torch():
         ]
 
     parity(case)
+
+
+def test_low_rank_multivariate_normal_matches_torch():
+    def case(lib):
+        loc, W, log_d = params(
+            lib,
+            [[0.5, -1.0, 0.0], [1.0, 2.0, -0.5]],
+            [[0.3, -0.2], [1.0, 0.5], [0.0, 0.7]],
+            [0.1, -0.3, 0.2],
+        )
+        D = lib.distributions
+        dist = D.LowRankMultivariateNormal(loc, W, log_d.exp())
+        value = lib.tensor([[[0.0, 0.0, 0.0]], [[1.0, -1.0, 2.0]]], dtype=lib.float64)
+        outputs = [dist.log_prob(value), dist.entropy(), dist.variance]
+        outputs += [dist.covariance_matrix, dist.precision_matrix, dist.scale_tril]
+        full = D.MultivariateNormal(loc.detach() + 1, scale_tril=lib.eye(3, dtype=lib.float64) * 2)
+        other = D.LowRankMultivariateNormal(loc.detach(), W.detach() * 2, log_d.detach().exp() + 1)
+        outputs += [D.kl_divergence(dist, other), D.kl_divergence(other, dist)]
+        outputs += [D.kl_divergence(dist, full), D.kl_divergence(full, dist)]
+        small = D.MultivariateNormal(lib.zeros(2), lib.eye(2))
+        return [
+            *values_and_grads(lib, [loc, W, log_d], outputs),
+            dist.batch_shape,
+            dist.event_shape,
+            tuple(dist.rsample((4,)).shape),
+            dist.expand((3, 2)).batch_shape,
+            error(lambda: D.kl_divergence(dist, small)),
+            error(lambda: D.kl_divergence(small, full)),
+            error(lambda: D.LowRankMultivariateNormal(loc, W[:2], log_d.exp())),
+        ]
+
+    parity(case)

@@ -6,6 +6,7 @@ from torch's under the same seed; every deterministic quantity matches."""
 from . import (  # noqa: F401 (submodules, as in torch; kl_cross_family registers KL pairs)
     constraints,
     kl_cross_family,
+    kl_low_rank,
     transforms,
 )
 from .bernoulli import Bernoulli
@@ -32,6 +33,7 @@ from .kumaraswamy import Kumaraswamy
 from .laplace import Laplace
 from .log_normal import LogNormal
 from .logistic_normal import LogisticNormal
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
 from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
@@ -100,6 +102,7 @@ __all__ = [
     "Laplace",
     "LogNormal",
     "LogisticNormal",
+    "LowRankMultivariateNormal",
     "LowerCholeskyTransform",
     "MixtureSameFamily",
     "Multinomial",
@@ -138,7 +141,6 @@ _NOT_IMPLEMENTED = {
     "ContinuousBernoulli",
     "GeneralizedPareto",
     "LKJCholesky",
-    "LowRankMultivariateNormal",
     "VonMises",
     "Wishart",
 }

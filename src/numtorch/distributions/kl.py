@@ -199,9 +199,10 @@ def _kl_poisson_poisson(p, q):
 def _kl_multivariatenormal_multivariatenormal(p, q):
     # KL = log|L_q| - log|L_p| + (tr(Sigma_q^-1 Sigma_p) + maha_q(mu_q - mu_p) - n) / 2
     if p.event_shape != q.event_shape:
-        raise ValueError(
-            "KL-divergence between two Multivariate Normals with different event shapes "
-            "cannot be computed"
+        raise ValueError(  # torch's message, spaces included
+            "KL-divergence between two Multivariate Normals with"
+            + " " * 26
+            + "different event shapes cannot be computed"
         )
     L_p, L_q = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
     half_term1 = L_q.diagonal(dim1=-2, dim2=-1).log().sum(-1) - L_p.diagonal(
