@@ -50,6 +50,12 @@ CASES = {
     ),
     "fisher_snedecor": lambda D, p: (D.FisherSnedecor(p[1] * 3, p[1] + 4), [0.5, 0.3, 2.0]),
     "kumaraswamy": lambda D, p: (D.Kumaraswamy(p[1] + 1, p[1].flip(0) + 1), [0.5, 0.3, 0.9]),
+    "continuous_bernoulli": lambda D, p: (D.ContinuousBernoulli(p[1] / 3), [0.5, 0.3, 0.9]),
+    "continuous_bernoulli_logits": lambda D, p: (
+        D.ContinuousBernoulli(logits=p[0] * 0.001),
+        [0.5, 0.3, 0.9],
+    ),
+    "von_mises": lambda D, p: (D.VonMises(p[0], p[1] * 3), [-0.5, 0.3, 2.0]),
     "binomial_logits": lambda D, p: (
         D.Binomial(p[1].detach().round() + 2, logits=p[0]),
         [0.0, 1.0, 3.0],
@@ -72,7 +78,10 @@ def test_univariate_methods_match_torch(name):
             except NotImplementedError:
                 outputs.append("missing")
         for prop in ("mean", "variance", "stddev", "mode"):
-            outputs.append(getattr(dist, prop))
+            try:
+                outputs.append(getattr(dist, prop))
+            except NotImplementedError:
+                outputs.append("missing")
         info = [
             dist.batch_shape,
             dist.event_shape,
@@ -349,6 +358,25 @@ KL_PAIRS = {
     "gamma_pareto_infinite": lambda D, a, b: (D.Gamma(b, a + 2), D.Pareto(b, a + 2)),
     "poisson_binomial_infinite": lambda D, a, b: (D.Poisson(b), D.Binomial(3, b / 3)),
     "poisson_generic": lambda D, a, b: (D.Poisson(b), D.Poisson(a + 2)),
+    "continuous_bernoulli": lambda D, a, b: (
+        D.ContinuousBernoulli(b / 3),
+        D.ContinuousBernoulli(logits=a),
+    ),
+    "beta_continuous_bernoulli": lambda D, a, b: (D.Beta(b, a + 2), D.ContinuousBernoulli(b / 3)),
+    "continuous_bernoulli_normal": lambda D, a, b: (D.ContinuousBernoulli(b / 3), D.Normal(a, b)),
+    "continuous_bernoulli_exponential": lambda D, a, b: (
+        D.ContinuousBernoulli(b / 3),
+        D.Exponential(b),
+    ),
+    "continuous_bernoulli_uniform": lambda D, a, b: (
+        D.ContinuousBernoulli(b / 3),
+        D.Uniform(a - 2, b + 1),
+    ),
+    "uniform_continuous_bernoulli": lambda D, a, b: (
+        D.Uniform(b / 3, b / 3 + 0.1),
+        D.ContinuousBernoulli(b / 3),
+    ),
+    "normal_continuous_bernoulli": lambda D, a, b: (D.Normal(a, b), D.ContinuousBernoulli(b / 3)),
     "mvn": lambda D, a, b: (
         D.MultivariateNormal(a, scale_tril=b.diag_embed()),
         D.MultivariateNormal(b, covariance_matrix=(a + 2).diag_embed() + 0.1),
@@ -583,3 +611,30 @@ def test_low_rank_multivariate_normal_matches_torch():
         ]
 
     parity(case)
+
+
+def test_von_mises_samples_concentrate_around_loc():
+    nt = numtorch
+    nt.manual_seed(0)
+    loc = nt.tensor([0.5, -2.5, 3.0])
+    kappa = nt.tensor([4.0, 1.0, 10.0])
+    draws = nt.distributions.VonMises(loc, kappa).sample((20000,))
+    assert draws.shape == (20000, 3) and draws.dtype == nt.float32
+    assert bool(((draws >= -np.pi) & (draws < np.pi)).all())
+    # the mean resultant direction is loc; its length is I1(k) / I0(k) = 1 - variance
+    dist = nt.distributions.VonMises(loc, kappa)
+    resultant = nt.stack([draws.cos().mean(0), draws.sin().mean(0)])
+    direction = nt.atan2(resultant[1], resultant[0])
+    np.testing.assert_allclose(direction.numpy(), loc.numpy(), atol=0.05)
+    length = resultant.pow(2).sum(0).sqrt()
+    np.testing.assert_allclose(length.numpy(), (1 - dist.variance).numpy(), atol=0.02)
+
+
+def test_continuous_bernoulli_rsample_follows_its_cdf():
+    nt = numtorch
+    nt.manual_seed(0)
+    (probs,) = params(nt, [0.2, 0.5, 0.9])
+    dist = nt.distributions.ContinuousBernoulli(probs)
+    x = dist.rsample((20000,))
+    assert x.requires_grad and bool(((x >= 0) & (x <= 1)).all())
+    np.testing.assert_allclose(x.mean(0).detach().numpy(), dist.mean.detach().numpy(), atol=0.01)
