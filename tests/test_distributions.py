@@ -56,6 +56,11 @@ CASES = {
         [0.5, 0.3, 0.9],
     ),
     "von_mises": lambda D, p: (D.VonMises(p[0], p[1] * 3), [-0.5, 0.3, 2.0]),
+    "generalized_pareto": lambda D, p: (
+        # float32: torch's own isclose(concentration, tensor(0.0)) refuses float64 here
+        D.GeneralizedPareto((p[0] - 3).float(), p[1].float(), (p[1] * 0.3 - 0.2).float()),
+        [0.5, 0.3, 2.0],
+    ),
     "binomial_logits": lambda D, p: (
         D.Binomial(p[1].detach().round() + 2, logits=p[0]),
         [0.0, 1.0, 3.0],
@@ -638,3 +643,24 @@ def test_continuous_bernoulli_rsample_follows_its_cdf():
     x = dist.rsample((20000,))
     assert x.requires_grad and bool(((x >= 0) & (x <= 1)).all())
     np.testing.assert_allclose(x.mean(0).detach().numpy(), dist.mean.detach().numpy(), atol=0.01)
+
+
+def test_lkj_cholesky_matches_torch():
+    def case(lib):
+        (conc,) = params(lib, [0.5, 2.0])
+        D = lib.distributions
+        dist = D.LKJCholesky(3, conc)
+        T = D.transforms.CorrCholeskyTransform()
+        value = T(lib.tensor([[0.3, -0.5, 0.8], [0.1, 0.0, -1.2]], dtype=lib.float64))
+        sample = dist.sample((4,))
+        return [
+            *values_and_grads(lib, [conc], [dist.log_prob(value)]),
+            dist.batch_shape,
+            dist.event_shape,
+            tuple(sample.shape),
+            bool(D.constraints.corr_cholesky.check(sample).all()),
+            dist.expand((5, 2)).batch_shape,
+            error(lambda: D.LKJCholesky(1, conc)),
+        ]
+
+    parity(case)
