@@ -75,6 +75,7 @@ from .transforms import (
 from .uniform import Uniform
 from .von_mises import VonMises
 from .weibull import Weibull
+from .wishart import Wishart
 
 __all__ = [
     "AbsTransform",
@@ -138,23 +139,10 @@ __all__ = [
     "Uniform",
     "VonMises",
     "Weibull",
+    "Wishart",
     "biject_to",
     "identity_transform",
     "kl_divergence",
     "register_kl",
     "transform_to",
 ]
-
-# torch names not built yet: fail with an error naming the missing torch feature
-_NOT_IMPLEMENTED = {
-    "Wishart",
-}
-
-
-def __getattr__(name):
-    if name in _NOT_IMPLEMENTED:
-        raise AttributeError(
-            f"torch.distributions.{name} is not implemented in numtorch; the distributions it "
-            f"has are listed in numtorch.distributions.__all__"
-        )
-    raise AttributeError(f"module 'numtorch.distributions' has no attribute '{name}'")
