@@ -135,5 +135,6 @@ globals().update(_FUNCTIONS)
 __version__ = "0.1.0"
 
 from . import distributed, func, optim, utils
+from . import distributions
 from .func import vmap
 from .serialization import load, save

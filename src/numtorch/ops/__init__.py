@@ -8,6 +8,7 @@ from . import (  # noqa: F401
     cumulative,
     factory,
     gamma,
+    gamma_sampling,
     hyperbolic,
     incomplete_gamma,
     indexed,

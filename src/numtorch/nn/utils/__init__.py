@@ -1,7 +1,8 @@
 """``numtorch.nn.utils``: gradient clipping, flattening parameters to a vector, stateless calls,
-packed sequences (``rnn``) and parametrizations (weight and spectral normalization)."""
+packed sequences (``rnn``), parametrizations (weight and spectral normalization) and
+pruning (``prune``)."""
 
-from . import parametrizations, parametrize, rnn, stateless
+from . import parametrizations, parametrize, prune, rnn, stateless
 from .clip_grad import clip_grad_norm_, clip_grad_value_
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .spectral_norm import remove_spectral_norm, spectral_norm
@@ -13,6 +14,7 @@ __all__ = [
     "parameters_to_vector",
     "parametrizations",
     "parametrize",
+    "prune",
     "remove_spectral_norm",
     "remove_weight_norm",
     "rnn",

@@ -1,0 +1,96 @@
+"""The multinomial distribution: category counts of ``total_count`` categorical draws."""
+
+from __future__ import annotations
+
+import math
+
+import numtorch as torch
+
+from . import constraints
+from .binomial import Binomial
+from .categorical import Categorical
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Multinomial"]
+
+
+class Multinomial(Distribution):
+    """Counts over ``K`` categories (the last dimension of ``probs``/``logits``) in
+    ``total_count`` independent draws."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+
+    def __init__(self, total_count: int = 1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise NotImplementedError("inhomogeneous total_count is not supported")
+        self.total_count = total_count
+        self._categorical = Categorical(probs=probs, logits=logits)
+        self._binomial = Binomial(total_count=total_count, probs=self.probs)
+        super().__init__(
+            self._categorical.batch_shape,
+            self._categorical.param_shape[-1:],
+            validate_args=validate_args,
+        )
+
+    def expand(self, batch_shape, _instance=None):
+        batch_shape = torch.Size(batch_shape)
+        return self._expanded(
+            Multinomial,
+            batch_shape,
+            _instance,
+            total_count=self.total_count,
+            _categorical=self._categorical.expand(batch_shape),
+        )
+
+    @constraints.dependent_property(is_discrete=True, event_dim=1)
+    def support(self):
+        return constraints.multinomial(self.total_count)
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+    @property
+    def param_shape(self):
+        return self._categorical.param_shape
+
+    @property
+    def mean(self):
+        return self.probs * self.total_count
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape=()):
+        sample_shape = torch.Size(sample_shape)
+        draws = self._categorical.sample(torch.Size((self.total_count,) + tuple(sample_shape)))
+        # the draws' leading dim runs over trials: move it last and count per category
+        order = list(range(1, draws.dim())) + [0]
+        draws = draws.permute(*order)
+        counts = torch.zeros(tuple(self._extended_shape(sample_shape)), dtype=draws.dtype)
+        counts.scatter_add_(-1, draws, torch.ones_like(draws))
+        return counts.type_as(self.probs)
+
+    def entropy(self):
+        n = torch.tensor(self.total_count)
+        term1 = n * self._categorical.entropy() - torch.lgamma(n + 1)
+        support = self._binomial.enumerate_support(expand=False)[1:]
+        binomial_probs = torch.exp(self._binomial.log_prob(support))
+        term2 = (binomial_probs * torch.lgamma(support + 1)).sum([0, -1])
+        return term1 + term2
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        logits = logits.clone()
+        log_factorial_n = torch.lgamma(value.sum(-1) + 1)
+        log_factorial_xs = torch.lgamma(value + 1).sum(-1)
+        logits[(value == 0) & (logits == -math.inf)] = 0  # 0 * log(0) counts as 0
+        return log_factorial_n - log_factorial_xs + (logits * value).sum(-1)

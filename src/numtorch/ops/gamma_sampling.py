@@ -1,0 +1,67 @@
+"""``torch._standard_gamma`` (Gamma(alpha, 1) draws that carry a gradient) and
+``torch._standard_gamma_grad``, the implicit reparametrisation gradient behind the
+``rsample`` of Gamma, Beta, Dirichlet, Chi2 and StudentT.
+
+A draw ``x`` solves ``P(alpha, x) = u`` for a uniform ``u`` held fixed, with ``P`` the
+regularised lower incomplete gamma function, so ``dx/dalpha = -(dP/dalpha) / (dP/dx)``
+where ``dP/dx`` is the Gamma density. ``dP/dalpha`` has no closed form: it is taken as a
+central difference of ``P`` in ``alpha`` (step ``1e-5 alpha``, in float64), accurate to
+about ``1e-9`` relative, closer to the exact value than torch's own series and rational
+approximations (which differ from it by up to ~1e-4 relative).
+"""
+
+from __future__ import annotations
+
+from .. import _creation
+from ..backend import xp
+from .gamma import lgamma_array
+from .incomplete_gamma import incomplete_gamma_array
+from .registry import defop, export, not_implemented
+from .special import _floats_only
+
+
+def _gamma_derivative(grad, input, result):
+    return grad * _standard_gamma_grad(input, result)
+
+
+@defop(
+    name="_standard_gamma",
+    node="StandardGammaBackward0",
+    check=_floats_only("gamma_cpu"),
+    input=_gamma_derivative,
+)
+def _draw_standard_gamma(input, generator):
+    alpha = xp.asarray(input, dtype=xp.float64)
+    valid = alpha > 0
+    draws = _creation._rng(generator).standard_gamma(xp.where(valid, alpha, 1.0))
+    draws = xp.where(valid, draws, 0.0).astype(input.dtype)
+    # as torch: never exactly zero, so that log(x) stays finite
+    return xp.maximum(draws, xp.finfo(input.dtype).tiny)
+
+
+@export(method=False)
+def _standard_gamma(input, generator=None):
+    """Gamma(``input``, 1) samples; the gradient with respect to ``input`` is the implicit
+    reparametrisation gradient."""
+    return _draw_standard_gamma(input, generator)
+
+
+@export(method=False)
+@defop(
+    node="StandardGammaGradBackward0",
+    promote="same",
+    check=_floats_only("_standard_gamma_grad_cpu"),
+    input=not_implemented("_standard_gamma_grad"),
+)
+def _standard_gamma_grad(input, output):
+    alpha = xp.asarray(input, dtype=xp.float64)
+    x = xp.asarray(output, dtype=xp.float64)
+    step = alpha * 1e-5
+    with xp.errstate(all="ignore"):
+        dp_dalpha = (
+            incomplete_gamma_array(alpha + step, x, False)
+            - incomplete_gamma_array(alpha - step, x, False)
+        ) / (2 * step)
+        log_density = (alpha - 1) * xp.log(x) - x - lgamma_array(alpha)
+        result = -dp_dalpha / xp.exp(log_density)
+    return result.astype(input.dtype, copy=False)
