@@ -142,8 +142,8 @@ def _row_by_row(node, grads, batch: int) -> list:
             )
         rows.append(
             [
-                None if g is None or meta is None else conform_gradient(g, meta, node)
-                for g, meta in zip(outputs, node._input_meta)
+                None if g is None or meta is None else conform_gradient(g, meta, node, k)
+                for k, (g, meta) in enumerate(zip(outputs, node._input_meta))
             ]
         )
     result = []

@@ -53,9 +53,8 @@ def nodes_leading_to(roots, deps, targets) -> set:
     return needed
 
 
-def conform_gradient(grad, meta, node):
-    """Reduce a broadcast gradient to its input's shape and cast it to the input's dtype."""
-    index = next(i for i, m in enumerate(node._input_meta) if m is meta)
+def conform_gradient(grad, meta, node, index: int):
+    """Reduce a broadcast gradient to input ``index``'s shape and cast it to its dtype."""
     data = getattr(grad, "_data", None)
     if data is None:
         raise RuntimeError(
@@ -203,7 +202,9 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
             if node._saved and not retain_graph:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
-            for (nxt, nr), g, meta in zip(node.next_functions, outputs, node._input_meta):
+            for index, ((nxt, nr), g, meta) in enumerate(
+                zip(node.next_functions, outputs, node._input_meta)
+            ):
                 if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
@@ -212,7 +213,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     except AttributeError:
                         data = None
                     if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
-                        g = conform_gradient(g, meta, node)
+                        g = conform_gradient(g, meta, node, index)
                     buf = buffers.get(nxt)
                     if buf is None:
                         buf = buffers[nxt] = [None] * nxt._num_outputs

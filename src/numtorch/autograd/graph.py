@@ -244,7 +244,7 @@ class SavedTensor:
     __slots__ = (
         "tensor",
         "data",
-        "vc",
+        "_vc",
         "version",
         "output_nr",
         "requires_grad",
@@ -257,30 +257,59 @@ class SavedTensor:
     )
 
     def __init__(self, tensor, is_output: bool):
+        # A saved input keeps the tensor, whose version counter is made only when something
+        # needs one (Note [Lazy version counters]); a saved output keeps the counter.
         vc = tensor._vc
-        if vc is None:
-            vc = tensor._vc = VersionCounter()
-        elif vc.inference:
+        if vc is not None and vc.inference:
             from .inference import SAVE_ERROR
 
             raise RuntimeError(SAVE_ERROR)
-        self.vc = vc
-        self.version = vc.version
         self.packed = None
         self.check_version = True
-        if _hooks_in_use[0] and _hook_state.stack:
+        hooked = _hooks_in_use[0] and _hook_state.stack
+        if not (is_output or hooked):
+            self.tensor = tensor
+            self._vc = None
+            self.version = 0 if vc is None else vc.version
+            return
+        if vc is None:
+            vc = tensor._vc = VersionCounter()
+        self._vc = vc
+        self.version = vc.version
+        if hooked:
             self._pack(tensor, is_output)
             return
-        if is_output:
-            self.tensor = None
-            self.data = tensor._data
-            self.output_nr = tensor._output_nr
-            self.requires_grad = tensor._requires_grad
-        else:
-            self.tensor = tensor
+        self.tensor = None
+        self.data = tensor._data
+        self.output_nr = tensor._output_nr
+        self.requires_grad = tensor._requires_grad
+
+    # Note [Lazy version counters]
+    # A tensor gets its VersionCounter on first need (a view, detach(), an in-place change,
+    # being saved as an output); until then its version is 0. A saved input reads the counter
+    # through its tensor when checking, so saving makes no counter: one object less per op
+    # for the cyclic garbage collector to trace.
+    @property
+    def vc(self) -> VersionCounter:
+        vc = self._vc
+        if vc is None:
+            vc = self._vc = self.tensor._get_vc()
+        return vc
+
+    @vc.setter
+    def vc(self, value: VersionCounter) -> None:
+        self._vc = value
+
+    def _modified(self) -> bool:
+        vc = self._vc
+        if vc is None:
+            vc = self.tensor._vc
+            if vc is None:
+                return False
+        return vc.version != self.version and self.check_version
 
     def unpack(self, node):
-        if self.vc.version != self.version and self.check_version:
+        if self._modified():
             raise RuntimeError(self._modified_message(node))
         if self.packed is not None:
             return self._unpack_hooked(node)
@@ -294,6 +323,15 @@ class SavedTensor:
             out._output_nr = self.output_nr
             out._requires_grad = True
         return out
+
+    def unpack_data(self, node):
+        """The saved array, after the same checks as ``unpack`` (Note [Formulas on arrays])."""
+        if self.packed is not None:
+            return self.unpack(node)._data
+        if self._modified():
+            raise RuntimeError(self._modified_message(node))
+        tensor = self.tensor
+        return self.data if tensor is None else tensor._data
 
     # Note [Packed saved tensors]
     # Under saved_tensors_hooks the saved tensor is replaced by whatever ``pack_hook`` returns

@@ -20,6 +20,7 @@ _grad_enabled = grad_mode.is_grad_enabled
 _ndarray = xp.ndarray
 _new = object.__new__
 _NO_EDGE = (None, 0)
+_NO_META = (None,)
 _NUMBERS = (int, float, bool)
 
 
@@ -350,10 +351,54 @@ def _edge_of(a):
     return a._edge()
 
 
+# Note [Shared input metadata]
+# A node keeps each input's (shape, dtype) to conform gradients. Nodes of inputs alike share
+# one tuple for it, so recording an op allocates no metadata the garbage collector must
+# track; the table is cleared if a program makes very many distinct shapes.
+_metas: dict = {}
+_meta_pairs: dict = {}
+
+
+def input_meta(data) -> tuple:
+    """The shared ``(shape, dtype)`` of array ``data``."""
+    key = (data.shape, data.dtype)
+    meta = _metas.get(key)
+    if meta is None:
+        if len(_metas) > 4096:
+            _metas.clear()
+            _meta_pairs.clear()
+        meta = _metas[key] = key
+    return meta
+
+
+def _metas_of(meta0, meta1) -> tuple:
+    """The shared ``_input_meta`` tuple of a node with inputs ``meta0`` and ``meta1``."""
+    key = (meta0, meta1)
+    pair = _meta_pairs.get(key)
+    if pair is None:
+        if len(_meta_pairs) > 4096:
+            _meta_pairs.clear()
+        pair = _meta_pairs[key] = key
+    return pair
+
+
+_singles: dict = {}
+
+
+def _one_meta(meta) -> tuple:
+    single = _singles.get(meta)
+    if single is None:
+        if len(_singles) > 4096:
+            _singles.clear()
+        single = _singles[meta] = (meta,)
+    return single
+
+
 def record(spec, args, results: tuple):
     """Create the op's node: edges to the inputs' histories, saved values, output links."""
     node = spec.node_class()
     node._sequence_nr = next_sequence_nr()
+    node._saved = node._attrs = None
     edges = []
     metas = []
     mask = 0
@@ -362,8 +407,7 @@ def record(spec, args, results: tuple):
         a = args[i]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
             edges.append(_edge_of(a))
-            data = a._data
-            metas.append((data.shape, data.dtype))
+            metas.append(input_meta(a._data))
             mask |= bit
         elif i in spec.lists:
             mask |= _list_edges(node, a, edges, metas) * bit
@@ -411,33 +455,32 @@ def small_recorder(spec):
     def record_small(args, result):
         node = node_class()
         node._sequence_nr = next_sequence_nr()
+        node._saved = node._attrs = None
         mask = 0
         a = args[first]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
             fn = a._grad_fn
             edge0 = (fn, a._output_nr) if fn is not None and a._base is None else _edge_of(a)
-            data = a._data
-            meta0 = (data.shape, data.dtype)
+            meta0 = input_meta(a._data)
             mask = 1
         else:
             edge0 = _NO_EDGE
             meta0 = None
         if second is None:
             node.next_functions = (edge0,)
-            node._input_meta = (meta0,)
+            node._input_meta = _NO_META if meta0 is None else _one_meta(meta0)
         else:
             b = args[second]
             if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
                 fn = b._grad_fn
                 edge1 = (fn, b._output_nr) if fn is not None and b._base is None else _edge_of(b)
-                data = b._data
-                meta1 = (data.shape, data.dtype)
+                meta1 = input_meta(b._data)
                 mask |= 2
             else:
                 edge1 = _NO_EDGE
                 meta1 = None
             node.next_functions = (edge0, edge1)
-            node._input_meta = (meta0, meta1)
+            node._input_meta = _metas_of(meta0, meta1)
         result._grad_fn = node
         result._requires_grad = True
         plan = plans.get(mask)
@@ -459,7 +502,7 @@ def _list_edges(node, tensors, edges, metas) -> bool:
     for t in tensors:
         if isinstance(t, Tensor) and (t._requires_grad or t._grad_fn is not None):
             edges.append(_edge_of(t))
-            metas.append((t._data.shape, t._data.dtype))
+            metas.append(input_meta(t._data))
             any_edge = True
         else:
             edges.append(_NO_EDGE)

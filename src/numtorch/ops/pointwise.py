@@ -453,11 +453,11 @@ sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _mul_scalar(result, 2
 rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )
-sin = _unary("sin", xp.sin, lambda grad, input: grad * input.cos())
-cos = _unary("cos", xp.cos, lambda grad, input: grad * -input.sin())
+sin = _unary("sin", xp.sin, lambda grad, input: grad * cos(input))
+cos = _unary("cos", xp.cos, lambda grad, input: grad * -sin(input))
 tan = _unary("tan", xp.tan, lambda grad, result: grad * (1 + result * result))
-asin = _unary("asin", xp.arcsin, lambda grad, input: grad * (1 - input * input).rsqrt())
-acos = _unary("acos", xp.arccos, lambda grad, input: -grad * (1 - input * input).rsqrt())
+asin = _unary("asin", xp.arcsin, lambda grad, input: grad * rsqrt(1 - input * input))
+acos = _unary("acos", xp.arccos, lambda grad, input: -grad * rsqrt(1 - input * input))
 atan = _unary("atan", xp.arctan, lambda grad, input: grad / (1 + input * input))
 sinh = _unary("sinh", xp.sinh, lambda grad, input: grad * input.cosh())
 cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())

@@ -22,12 +22,19 @@ from __future__ import annotations
 
 import inspect
 
+from .._dispatch import dispatch
 from .._tensor import Tensor
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, SavedTensor, freed_error
+from ..backend import xp
+from .array_formulas import on_arrays
 from .call import FREED, build_runner
 
 _MISSING = object()
 _EMPTY: dict = {}
+_ndarray = xp.ndarray
+_new = object.__new__
+_PLAIN = (int, float, bool, type(None))  # values a formula on arrays may take as they are
 
 REGISTRY: dict = {}  # name -> OpSpec, for tests and docs
 
@@ -89,6 +96,7 @@ class OpSpec:
         )
         # (formula, argnames, needs only grad) per input, for OpNode._apply
         self.compiled = tuple((f, names, names == ("grad",)) for _, f, names in self.formulas)
+        self.on_arrays = None  # per formula: its array form or None, bound on first backward
         self.promote = promote
         self.view = view
         self.outputs = outputs
@@ -181,9 +189,12 @@ def _linking_required_inputs(run, node_class):
 class OpNode(Node):
     """Backward node of a registered op; subclasses are generated per op (ExpBackward0)."""
 
+    # The fields every recorded op sets live in slots: no per-node dict to allocate, and the
+    # recorder sets all of them (a slot has no class default to fall back on).
+    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_attrs")
     _spec: OpSpec
-    _saved = None  # name -> SavedTensor or raw value, freed after backward
-    _attrs = None  # name -> value never freed (dims, shapes)
+    # _saved: name -> SavedTensor or raw value, freed after backward
+    # _attrs: name -> value never freed (dims, shapes)
     _list_len = 0
 
     def _apply(self, grad_outputs) -> list:
@@ -193,15 +204,51 @@ class OpNode(Node):
         if spec.lists:
             return self._apply_lists(grad_outputs)
         grad = grad_outputs[0]
+        array_forms = spec.on_arrays
+        if array_forms is None:
+            array_forms = spec.on_arrays = tuple(on_arrays(f) for f, _, _ in spec.compiled)
+        arrays = grad is not None and not is_grad_enabled() and not dispatch.slow
         out = []
-        for (formula, argnames, grad_only), edge in zip(spec.compiled, self.next_functions):
+        for (formula, argnames, grad_only), array_form, edge in zip(
+            spec.compiled, array_forms, self.next_functions
+        ):
             if edge[0] is None:
                 out.append(None)
             elif grad_only:
                 out.append(formula(grad))
+            elif arrays and array_form is not None:
+                values = self._array_arguments(argnames, grad)
+                if values is None:
+                    out.append(formula(*self._arguments(argnames, grad_outputs)))
+                else:
+                    out.append(_tensor_of(array_form(*values)))
             else:
                 out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
+
+    def _array_arguments(self, argnames, grad):
+        """A formula's arguments as arrays (Note [Formulas on arrays]), or None when one of
+        them is not a floating-point array or a plain number."""
+        saved = self._saved or _EMPTY
+        values = []
+        for n in argnames:
+            if n == "grad":
+                value = grad._data
+            elif n in saved:
+                value = saved[n]
+                if value.__class__ is SavedTensor:
+                    value = value.unpack_data(self)
+            elif self._attrs is not None and n in self._attrs:
+                value = self._attrs[n]
+            else:
+                return None
+            if value.__class__ is _ndarray:
+                if value.dtype.kind != "f":
+                    return None
+            elif value.__class__ not in _PLAIN:
+                return None
+            values.append(value)
+        return values
 
     def _arguments(self, argnames, grad_outputs) -> list:
         """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""
@@ -265,6 +312,20 @@ class OpNode(Node):
                 value = store[key]
                 return value.unpack(self) if value.__class__ is SavedTensor else value
         return None
+
+
+def _tensor_of(out):
+    """A formula's array result as a gradient tensor."""
+    if out.__class__ is not _ndarray:
+        if out is None:
+            return None
+        out = xp.asarray(out)  # operations on 0-d arrays give NumPy scalars
+    t = _new(Tensor)
+    t._data = out
+    t._requires_grad = False
+    t._grad_fn = None
+    t._base = None
+    return t
 
 
 def _saved_properties(formulas) -> dict:
