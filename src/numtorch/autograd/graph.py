@@ -443,6 +443,58 @@ class SavedTensor:
         )
 
 
+# Note [Saved inputs kept bare]
+# A registry op saves an input tensor that is at version 0 (no in-place change yet), while no
+# saved-tensor hooks are active, as the tensor itself: being at version 0 when saved is then
+# implied, and no SavedTensor is allocated. ``unpack_saved`` checks the version as
+# SavedTensor.unpack does; ``as_saved_tensor`` gives the SavedTensor view for messages.
+def save_input(tensor):
+    """What a registry node keeps for saved input ``tensor`` (a bare tensor or SavedTensor)."""
+    vc = tensor._vc
+    if (vc is None or (vc.version == 0 and not vc.inference)) and not (
+        _hooks_in_use[0] and _hook_state.stack
+    ):
+        return tensor
+    return SavedTensor(tensor, False)
+
+
+def as_saved_tensor(value):
+    """``value`` as a SavedTensor: a bare saved input becomes one saved at version 0 (other
+    values are returned as they are)."""
+    if not isinstance(value, Tensor):
+        return value
+    saved = SavedTensor.__new__(SavedTensor)
+    saved.tensor = value
+    saved._vc = None
+    saved.version = 0
+    saved.packed = None
+    saved.check_version = True
+    return saved
+
+
+def unpack_saved(value, node):
+    """A saved value for a formula: SavedTensors and bare saved inputs are version-checked."""
+    if value.__class__ is SavedTensor:
+        return value.unpack(node)
+    if isinstance(value, Tensor):
+        vc = value._vc
+        if vc is not None and vc.version:
+            raise RuntimeError(as_saved_tensor(value)._modified_message(node))
+    return value
+
+
+def unpack_saved_data(value, node):
+    """The array of a saved value (Note [Formulas on arrays]); other values as they are."""
+    if value.__class__ is SavedTensor:
+        return value.unpack_data(node)
+    if isinstance(value, Tensor):
+        vc = value._vc
+        if vc is not None and vc.version:
+            raise RuntimeError(as_saved_tensor(value)._modified_message(node))
+        return value._data
+    return value
+
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

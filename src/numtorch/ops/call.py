@@ -12,7 +12,7 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import SavedTensor, next_sequence_nr
+from ..autograd.graph import SavedTensor, next_sequence_nr, save_input
 from ..backend import xp
 
 FREED = object()  # marks a node's saved values as released after backward
@@ -517,7 +517,7 @@ def _save(node, spec, plan, args, results):
         if kind == "input":
             a = args[i]
             if isinstance(a, Tensor):
-                saved[name] = SavedTensor(a, False)
+                saved[name] = save_input(a)  # Note [Saved inputs kept bare]
             elif i in spec.lists:
                 attrs = attrs or {}
                 attrs[name] = a  # a list of inputs is kept as given

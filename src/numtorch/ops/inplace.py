@@ -112,8 +112,9 @@ def _snapshot_saved_self(node, self: Tensor) -> None:
     if not saved or not isinstance(saved, dict):
         return
     for key, value in saved.items():
-        if type(value) is SavedTensor and (
-            value.tensor is self or (value.packed is not None and value.source() is self)
+        if value is self or (  # Note [Saved inputs kept bare]
+            type(value) is SavedTensor
+            and (value.tensor is self or (value.packed is not None and value.source() is self))
         ):
             if self._requires_grad:
                 # torch saves original_self = self.clone(): its history gains a CloneBackward0

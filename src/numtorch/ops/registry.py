@@ -25,7 +25,7 @@ import inspect
 from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
-from ..autograd.graph import Node, SavedTensor, freed_error
+from ..autograd.graph import Node, freed_error, unpack_saved, unpack_saved_data
 from ..backend import xp
 from .array_formulas import on_arrays
 from .call import FREED, build_runner
@@ -235,9 +235,7 @@ class OpNode(Node):
             if n == "grad":
                 value = grad._data
             elif n in saved:
-                value = saved[n]
-                if value.__class__ is SavedTensor:
-                    value = value.unpack_data(self)
+                value = unpack_saved_data(saved[n], self)
             elif self._attrs is not None and n in self._attrs:
                 value = self._attrs[n]
             else:
@@ -258,8 +256,7 @@ class OpNode(Node):
             if n == "grad":
                 args.append(grad_outputs[0])
             elif n in saved:
-                value = saved[n]
-                args.append(value.unpack(self) if value.__class__ is SavedTensor else value)
+                args.append(unpack_saved(saved[n], self))
             elif n == "grads":
                 args.append(grad_outputs)
             else:
@@ -273,7 +270,7 @@ class OpNode(Node):
             values.update(self._attrs)
         if self._saved:
             for name, value in self._saved.items():
-                values[name] = value.unpack(self) if value.__class__ is SavedTensor else value
+                values[name] = unpack_saved(value, self)
         return values
 
     def _apply_lists(self, grad_outputs) -> list:
@@ -310,7 +307,7 @@ class OpNode(Node):
         for store in (saved or {}, self._attrs or {}):
             if key in store:
                 value = store[key]
-                return value.unpack(self) if value.__class__ is SavedTensor else value
+                return unpack_saved(value, self)
         return None
 
 
