@@ -11,10 +11,10 @@ import pytest
 
 import numtorch as torch
 from numtorch._dispatch import add_observer, dispatch, remove_observer
-from numtorch.autograd import profiler_recorder
 from numtorch.autograd.profiler import profile, record_function
-from numtorch.autograd.profiler_recorder import aten_name
 from numtorch.autograd.profiler_util import EventList, FunctionEvent
+from numtorch.profiler import recorder as profiler_recorder
+from numtorch.profiler.recorder import aten_name
 
 
 class CountingObserver:

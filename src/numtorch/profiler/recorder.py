@@ -161,7 +161,7 @@ class Recorder:
         self._names = {}
         self._tracked = {}  # id(array) -> finalizer, see Note [Profiler memory]
         self._frames = {}  # (code, line) -> "file(line): function"
-        self._child_names = {}  # see profiler_modules._scope_name
+        self._child_names = {}  # see modules._scope_name
         self.start_ns = 0
         self.active = False
 
@@ -423,8 +423,8 @@ def to_events(recorder: Recorder):
     the node (matched by sequence number, as torch does for stacks), so labels and modules
     entered in forward are attributable in backward.
     """
-    from .profiler_modules import Scope, ScopeData
-    from .profiler_util import MEMORY_EVENT_NAME, EventList, FunctionEvent
+    from .events import MEMORY_EVENT_NAME, EventList, FunctionEvent
+    from .modules import Scope, ScopeData
 
     base = recorder.start_ns
     scopes: dict = {}  # Range -> Scope
