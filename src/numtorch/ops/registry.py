@@ -60,9 +60,24 @@ class OpSpec:
         scalars,
         check=None,
         params=None,
+        aten=None,
+        batch_rule=None,
     ):
         self.forward = forward
         self.name = name
+        # Note [Op facts]
+        # Everything about an op is kept on its spec, none in side tables elsewhere:
+        # - aten: the ATen op torch runs for it (a private overload such as sum_dim names
+        #   its public op, "sum"), shown by the profiler as "aten::<aten>";
+        # - node_class: torch's node name (<CamelName>Backward<k>, k the overload's index);
+        # - public_names / inplace_names: the functions and methods export() published;
+        # - batch_rule: how backward with is_grads_batched runs the node on a batch of
+        #   gradients (None: the generic rule; kept here for per-op rules).
+        self.aten = aten or name
+        self.profiler_name = "aten::" + self.aten
+        self.batch_rule = batch_rule
+        self.public_names: list = []
+        self.inplace_names: list = []
         if params is not None:  # a NumPy ufunc as forward: its parameters are named here
             self.params = tuple(params)
             self.defaults = (_MISSING,) * len(self.params)
@@ -355,6 +370,8 @@ def defop(
     returns=None,
     check=None,
     params=None,
+    aten: str | None = None,
+    batch_rule=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -371,6 +388,10 @@ def defop(
         check: optional ``check(args)`` run on the arguments before any promotion, to
             raise torch's errors that depend on the original dtypes.
         params: parameter names, when the forward is a NumPy ufunc (no signature to read).
+        aten: the ATen op torch runs for this entry, when it differs from ``name`` (a
+            private overload such as ``sum_dim`` names ``"sum"``): the profiler's name.
+        batch_rule: a per-op rule for backward with ``is_grads_batched`` (see
+            Note [Op facts]).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -391,6 +412,8 @@ def defop(
             scalars,
             check,
             params,
+            aten,
+            batch_rule,
         )
         _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec
@@ -449,6 +472,11 @@ def export(
 
     def register(f):
         public = name or f.__name__
+        spec = getattr(f, "spec", None)
+        if spec is not None:  # Note [Op facts]
+            spec.public_names.append(public)
+            if inplace:
+                spec.inplace_names.append(public + "_")
         if function:
             _check_unique(FUNCTIONS, public, f)
             FUNCTIONS[public] = f
