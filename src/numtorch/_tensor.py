@@ -420,7 +420,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. graph leaves (see autograd.backward)."""
-        from .autograd import backward
+        from .autograd.api import backward
 
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
