@@ -10,13 +10,16 @@ The chain cycles through multiply, sin, asin, add, cos, acos: values stay near 1
 gradient factor is near 1, so neither library meets denormal numbers (which slow both).
 Runs of the two libraries are interleaved and the best of each is kept.
 
-Run: python bench/core_overhead.py [--repeat R]
+Run: python bench/core_overhead.py [--repeat R] [--cpu-time]
+(``--cpu-time`` times with the thread's CPU clock: steadier where other programs share the
+cores, since time spent descheduled is not counted.)
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import time
 import tracemalloc
 
 from _timing import best_of_interleaved, libraries
@@ -71,8 +74,8 @@ def with_gc(step, enabled: bool):
     return run
 
 
-def per_op_us(cases: dict, repeat: int, n_ops: int) -> dict:
-    best = best_of_interleaved(cases, repeat)
+def per_op_us(cases: dict, repeat: int, n_ops: int, clock) -> dict:
+    best = best_of_interleaved(cases, repeat, clock)
     return {name: t / n_ops * 1e6 for name, t in best.items()}
 
 
@@ -92,7 +95,9 @@ def graph_bytes_per_op(lib, n_ops: int = 3000) -> float:
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--cpu-time", action="store_true", help="time with the CPU clock")
     args = parser.parse_args()
+    clock = time.thread_time if args.cpu_time else time.perf_counter
     libs = libraries()
     numtorch = libs["numtorch"]
     torch = libs.get("torch")
@@ -102,14 +107,14 @@ def main():
     for name, lib in both.items():
         small[f"{name} 600-op fwd+bwd"] = chain_step(lib, 600)
         small[f"{name} 600-op no_grad fwd"] = chain_step(lib, 600, grad=False)
-    rows = per_op_us(small, args.repeat, 600)
+    rows = per_op_us(small, args.repeat, 600, clock)
 
     large = {}
     for name, lib in both.items():
         large[f"{name} 1k-op fwd+bwd, gc on"] = with_gc(chain_step(lib, 1_002), True)
         large[f"{name} 20k-op fwd+bwd, gc on"] = with_gc(chain_step(lib, 19_998), True)
         large[f"{name} 20k-op fwd+bwd, gc off"] = with_gc(chain_step(lib, 19_998), False)
-    best = best_of_interleaved(large, max(3, args.repeat // 6))
+    best = best_of_interleaved(large, max(3, args.repeat // 6), clock)
     for name, seconds in best.items():
         rows[name] = seconds / (1_002 if " 1k-op" in name else 19_998) * 1e6
 
