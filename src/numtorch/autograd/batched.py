@@ -30,7 +30,8 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled
-from .engine import conform_gradient, start_walk
+from .dependencies import start_walk
+from .node_calls import conform_gradient
 
 
 def can_batch(roots) -> bool:
