@@ -12,7 +12,7 @@ import weakref
 from collections import OrderedDict
 
 from . import _dtypes
-from .autograd import graph
+from .autograd import graph, saved
 from .autograd.graph import AccumulateGrad, VersionCounter, _add_hook
 from .backend import xp
 
@@ -525,4 +525,4 @@ def _wrap_dim(dim: int, ndim: int) -> int:
 
 
 # The autograd layer sits below Tensor in the import order; give it the class now.
-graph.Tensor = Tensor
+graph.Tensor = saved.Tensor = Tensor

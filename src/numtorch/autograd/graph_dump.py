@@ -9,7 +9,8 @@ Reading the graph changes nothing: no saved value is unpacked, so no version che
 
 from __future__ import annotations
 
-from .graph import AccumulateGrad, SavedTensor, as_saved_tensor
+from .graph import AccumulateGrad
+from .saved import SavedTensor, as_saved_tensor
 
 _MAX_VALUE_CHARS = 40
 _MAX_INDENT = 32  # deeper nodes say their depth instead of indenting further

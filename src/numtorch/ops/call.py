@@ -12,7 +12,8 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import SavedTensor, next_sequence_nr, save_input
+from ..autograd.graph import next_sequence_nr
+from ..autograd.saved import SavedTensor, save_input
 from ..backend import xp
 
 FREED = object()  # marks a node's saved values as released after backward

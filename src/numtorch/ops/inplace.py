@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import _dtypes
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import SavedTensor
+from ..autograd.saved import SavedTensor
 from ..backend import xp
 from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
 

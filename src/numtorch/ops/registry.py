@@ -25,7 +25,8 @@ import inspect
 from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled
-from ..autograd.graph import Node, freed_error, unpack_saved, unpack_saved_data
+from ..autograd.graph import Node, freed_error
+from ..autograd.saved import unpack_saved, unpack_saved_data
 from ..backend import xp
 from .array_formulas import on_arrays
 from .call import FREED, build_runner
