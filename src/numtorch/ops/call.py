@@ -15,13 +15,13 @@ from ..autograd import grad_mode
 from ..autograd.graph import next_sequence_nr
 from ..autograd.saved import SavedTensor, save_input
 from ..backend import xp
+from .input_meta import NO_META, input_meta, input_metas, one_input_meta
 
 FREED = object()  # marks a node's saved values as released after backward
 _grad_enabled = grad_mode.is_grad_enabled
 _ndarray = xp.ndarray
 _new = object.__new__
 _NO_EDGE = (None, 0)
-_NO_META = (None,)
 _NUMBERS = (int, float, bool)
 
 
@@ -352,49 +352,6 @@ def _edge_of(a):
     return a._edge()
 
 
-# Note [Shared input metadata]
-# A node keeps each input's (shape, dtype) to conform gradients. Nodes of inputs alike share
-# one tuple for it, so recording an op allocates no metadata the garbage collector must
-# track; the table is cleared if a program makes very many distinct shapes.
-_metas: dict = {}
-_meta_pairs: dict = {}
-
-
-def input_meta(data) -> tuple:
-    """The shared ``(shape, dtype)`` of array ``data``."""
-    key = (data.shape, data.dtype)
-    meta = _metas.get(key)
-    if meta is None:
-        if len(_metas) > 4096:
-            _metas.clear()
-            _meta_pairs.clear()
-        meta = _metas[key] = key
-    return meta
-
-
-def _metas_of(meta0, meta1) -> tuple:
-    """The shared ``_input_meta`` tuple of a node with inputs ``meta0`` and ``meta1``."""
-    key = (meta0, meta1)
-    pair = _meta_pairs.get(key)
-    if pair is None:
-        if len(_meta_pairs) > 4096:
-            _meta_pairs.clear()
-        pair = _meta_pairs[key] = key
-    return pair
-
-
-_singles: dict = {}
-
-
-def _one_meta(meta) -> tuple:
-    single = _singles.get(meta)
-    if single is None:
-        if len(_singles) > 4096:
-            _singles.clear()
-        single = _singles[meta] = (meta,)
-    return single
-
-
 def record(spec, args, results: tuple):
     """Create the op's node: edges to the inputs' histories, saved values, output links."""
     node = spec.node_class()
@@ -469,7 +426,7 @@ def small_recorder(spec):
             meta0 = None
         if second is None:
             node.next_functions = (edge0,)
-            node._input_meta = _NO_META if meta0 is None else _one_meta(meta0)
+            node._input_meta = NO_META if meta0 is None else one_input_meta(meta0)
         else:
             b = args[second]
             if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
@@ -481,7 +438,7 @@ def small_recorder(spec):
                 edge1 = _NO_EDGE
                 meta1 = None
             node.next_functions = (edge0, edge1)
-            node._input_meta = _metas_of(meta0, meta1)
+            node._input_meta = input_metas(meta0, meta1)
         result._grad_fn = node
         result._requires_grad = True
         plan = plans.get(mask)
