@@ -27,6 +27,7 @@ test: $(VENV)/.installed lint
 lint: $(VENV)/.installed
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/ruff check src tests bench
+	$(BIN)/lint-imports
 
 format: $(VENV)/.installed
 	$(BIN)/ruff format src tests bench

@@ -120,7 +120,7 @@ def test_saved_intermediate_freed_by_backward_unless_retained():
         x = numtorch.ones(1000, requires_grad=True)
         h = x.exp()  # saved by sin (as input) and by exp (as output data)
         out = h.sin()
-        saved = weakref.ref(out.grad_fn._saved["input"].tensor)
+        saved = weakref.ref(out.grad_fn._saved_self)
         del h
         out.sum().backward()
         assert saved() is None  # freed by backward while `out` is still alive
@@ -129,7 +129,7 @@ def test_saved_intermediate_freed_by_backward_unless_retained():
         out = h.sin()
         del h
         node = out.grad_fn
-        array = weakref.ref(node._saved["input"].tensor)
+        array = weakref.ref(node._saved_self)
         out.sum().backward(retain_graph=True)
         assert array() is not None  # kept for a second backward
         out.sum().backward()

@@ -11,10 +11,9 @@ import pytest
 
 import numtorch as torch
 from numtorch._dispatch import add_observer, dispatch, remove_observer
-from numtorch.autograd import profiler_recorder
 from numtorch.autograd.profiler import profile, record_function
-from numtorch.autograd.profiler_recorder import aten_name
 from numtorch.autograd.profiler_util import EventList, FunctionEvent
+from numtorch.profiler import recorder as profiler_recorder
 
 
 class CountingObserver:
@@ -24,7 +23,7 @@ class CountingObserver:
         self.counts = Counter()
 
     def wrap(self, spec, args, run):
-        self.counts[aten_name(spec.name)] += 1
+        self.counts[spec.profiler_name] += 1
         return run
 
     def wrap_node(self, node, run):

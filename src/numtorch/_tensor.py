@@ -12,7 +12,7 @@ import weakref
 from collections import OrderedDict
 
 from . import _dtypes
-from .autograd import engine, graph
+from .autograd import graph, saved
 from .autograd.graph import AccumulateGrad, VersionCounter, _add_hook
 from .backend import xp
 
@@ -420,7 +420,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. graph leaves (see autograd.backward)."""
-        from .autograd import backward
+        from .autograd.api import backward
 
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
@@ -525,4 +525,4 @@ def _wrap_dim(dim: int, ndim: int) -> int:
 
 
 # The autograd layer sits below Tensor in the import order; give it the class now.
-engine.Tensor = graph.Tensor = Tensor
+graph.Tensor = saved.Tensor = Tensor

@@ -30,7 +30,8 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled
-from .engine import conform_gradient, start_walk
+from .dependencies import start_walk
+from .node_calls import conform_gradient
 
 
 def can_batch(roots) -> bool:
@@ -142,8 +143,8 @@ def _row_by_row(node, grads, batch: int) -> list:
             )
         rows.append(
             [
-                None if g is None or meta is None else conform_gradient(g, meta, node)
-                for g, meta in zip(outputs, node._input_meta)
+                None if g is None or meta is None else conform_gradient(g, meta, node, k)
+                for k, (g, meta) in enumerate(zip(outputs, node._input_meta))
             ]
         )
     result = []

@@ -1,4 +1,4 @@
-"""The graph's building blocks: Node, AccumulateGrad, SavedTensor, VersionCounter.
+"""The graph's building blocks: Node, AccumulateGrad, VersionCounter (saved values: saved.py).
 
 Note [Saved outputs and cycles]
 A node never holds a strong reference to its own outputs: an output's ``grad_fn`` is the
@@ -215,196 +215,6 @@ def accumulate_into_grad(variable, grad) -> None:
             hook(variable)
 
 
-# Saved-tensor hooks: a thread-local stack of (pack, unpack) pairs.
-class _HookState(threading.local):
-    stack = ()
-    disabled = None  # the error message while disable_saved_tensors_hooks is active
-
-
-_hook_state = _HookState()
-_hooks_in_use = [0]  # contexts open in any thread: skip the thread-local lookup when 0
-_SAME_OUTPUT = object()  # pack returned the saved output itself (Note [Packed saved tensors])
-_PACKED_NONE = object()  # pack returned None (``packed is None`` means no hooks ran)
-
-
-def _shares_memory(packed, tensor) -> bool:
-    items = packed if isinstance(packed, (tuple, list)) else (packed,)
-    data = tensor._data
-    return any(isinstance(item, Tensor) and xp.may_share_memory(item._data, data) for item in items)
-
-
-class SavedTensor:
-    """A tensor saved for backward, with the version it had when saved.
-
-    See Note [Saved outputs and cycles]. ``unpack`` checks the version and rebuilds saved
-    outputs with ``grad_fn`` set to the saving node. Under ``saved_tensors_hooks`` see
-    Note [Packed saved tensors].
-    """
-
-    __slots__ = (
-        "tensor",
-        "data",
-        "vc",
-        "version",
-        "output_nr",
-        "requires_grad",
-        "packed",
-        "unpack_hook",
-        "meta",
-        "edge",
-        "check_version",
-        "source",
-    )
-
-    def __init__(self, tensor, is_output: bool):
-        vc = tensor._vc
-        if vc is None:
-            vc = tensor._vc = VersionCounter()
-        elif vc.inference:
-            from .inference import SAVE_ERROR
-
-            raise RuntimeError(SAVE_ERROR)
-        self.vc = vc
-        self.version = vc.version
-        self.packed = None
-        self.check_version = True
-        if _hooks_in_use[0] and _hook_state.stack:
-            self._pack(tensor, is_output)
-            return
-        if is_output:
-            self.tensor = None
-            self.data = tensor._data
-            self.output_nr = tensor._output_nr
-            self.requires_grad = tensor._requires_grad
-        else:
-            self.tensor = tensor
-
-    def unpack(self, node):
-        if self.vc.version != self.version and self.check_version:
-            raise RuntimeError(self._modified_message(node))
-        if self.packed is not None:
-            return self._unpack_hooked(node)
-        tensor = self.tensor
-        if tensor is not None:
-            return tensor
-        out = Tensor._make(self.data)
-        out._vc = self.vc
-        if self.requires_grad:
-            out._grad_fn = node
-            out._output_nr = self.output_nr
-            out._requires_grad = True
-        return out
-
-    # Note [Packed saved tensors]
-    # Under saved_tensors_hooks the saved tensor is replaced by whatever ``pack_hook`` returns
-    # (run under no_grad, as in torch); only its metadata and history are kept:
-    # - a saved *output* that pack returns unchanged is stored as a plain saved output (data,
-    #   version counter) and rebuilt before unpack: keeping the live output would close the
-    #   cycle node -> packed -> output -> grad_fn -> node (torch #189025);
-    # - a saved *input* keeps its history edge, so the unpacked value connects to the same
-    #   graph (double backward works through hooks);
-    # - the version check stays on while the packed value shares memory with the saved
-    #   tensor (an in-place change would silently corrupt the gradient; torch skips the
-    #   check there) and is dropped when pack made a copy (the saved values are intact);
-    # - unpack must give back the shape and dtype that were packed.
-    def _pack(self, tensor, is_output: bool) -> None:
-        pack, self.unpack_hook = _hook_state.stack[-1]
-        self.tensor = self.data = None
-        self.output_nr = tensor._output_nr
-        self.requires_grad = tensor._requires_grad
-        self.meta = (tensor._data.shape, tensor._data.dtype)
-        self.edge = None if is_output or not tensor._requires_grad else tensor._edge()
-        self.source = weakref.ref(tensor)
-        with grad_mode.no_grad():
-            packed = pack(tensor)
-        if packed is tensor and is_output:
-            packed = _SAME_OUTPUT
-            self.data = tensor._data
-        self.check_version = packed is _SAME_OUTPUT or _shares_memory(packed, tensor)
-        self.packed = _PACKED_NONE if packed is None else packed
-
-    def _unpack_hooked(self, node):
-        packed = self.packed
-        if packed is _SAME_OUTPUT:
-            packed = Tensor._make(self.data)
-            packed._vc = self.vc
-            if self.requires_grad:
-                packed._grad_fn, packed._output_nr, packed._requires_grad = (
-                    node,
-                    self.output_nr,
-                    True,
-                )
-        value = self.unpack_hook(None if packed is _PACKED_NONE else packed)
-        if not isinstance(value, Tensor):
-            raise TypeError(
-                "Output of saved tensor unpack_hook expected to be a Tensor but got result of "
-                f"type {type(value).__name__}"
-            )
-        shape, dtype = self.meta
-        if value._data.shape != shape or value._data.dtype != dtype:
-            raise RuntimeError(
-                f"unpack_hook of saved_tensors_hooks returned a {value.type()} of shape "
-                f"{list(value._data.shape)} for the tensor saved by {node.name()}: "
-                f"{self._describe(node)[:-1]}; it must give back the shape and dtype that "
-                "were packed"
-            )
-        edge = (node, self.output_nr) if self.edge is None and self.requires_grad else self.edge
-        if value._requires_grad == self.requires_grad and (
-            not self.requires_grad or value._edge() == edge
-        ):
-            return value
-        out = Tensor._make(value._data)
-        out._vc = value._get_vc()
-        if edge is not None:
-            out._requires_grad = True
-            if edge[0]._is_accumulator:
-                out._accumulator = weakref.ref(edge[0])  # a leaf: its grads reach the original
-            else:
-                out._grad_fn, out._output_nr = edge
-        return out
-
-    def _describe(self, node) -> str:
-        """``[torch.FloatTensor [3]], which is output 0 of Exp,`` as in torch's messages."""
-        from .._dtypes import from_numpy_dtype
-
-        tensor = self.tensor
-        if self.packed is not None:
-            (shape, dtype), nr = self.meta, self.output_nr
-            owner = node if self.edge is None else self.edge[0]
-        elif tensor is None:
-            shape, dtype, nr, owner = self.data.shape, self.data.dtype, self.output_nr, node
-        else:
-            shape, dtype = tensor._data.shape, tensor._data.dtype
-            nr, owner = tensor._output_nr, tensor._grad_fn
-        desc = f"[torch.{from_numpy_dtype(dtype)._tag} {list(shape)}]"
-        if owner is not None and not owner._is_accumulator:
-            short = owner.name().rsplit("::", 1)[-1]
-            short = short[: short.rfind("Backward")] if "Backward" in short else short
-            desc += f", which is output {nr} of {short},"
-        return desc
-
-    def _modified_message(self, node) -> str:
-        desc = self._describe(node)
-        from .._dispatch import dispatch
-
-        if dispatch.anomaly:  # the forward trace is reported with the error: torch's hint
-            hint = (
-                "Hint: the backtrace further above shows the operation that failed to compute "
-                "its gradient. The variable in question was changed in there or anywhere "
-                "later. Good luck!"
-            )
-        else:
-            hint = (
-                "Hint: enable anomaly detection to find the operation that failed to compute "
-                "its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
-            )
-        return (
-            "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: {desc} is at version {self.vc.version}; expected version "
-            f"{self.version} instead. {hint}"
-        )
-
-
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -422,73 +232,6 @@ def freed_error(node) -> RuntimeError:
     )
 
 
-def saved_tensor_default_hooks():
-    stack = _hook_state.stack
-    return stack[-1] if stack else None
-
-
-class saved_tensors_hooks:
-    """Context manager: pack every tensor saved for backward with ``pack_hook`` and get it
-    back with ``unpack_hook`` when backward needs it.
-
-    Example:
-        >>> import numtorch as torch
-        >>> x = torch.ones(3, requires_grad=True)
-        >>> with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t):
-        ...     y = (x * x).sum()
-        >>> y.backward(); x.grad
-        tensor([2., 2., 2.])
-    """
-
-    def __init__(self, pack_hook, unpack_hook):
-        self.pack_hook = pack_hook
-        self.unpack_hook = unpack_hook
-
-    def __enter__(self):
-        if _hook_state.disabled is not None:
-            raise RuntimeError(_hook_state.disabled)
-        _hook_state.stack = _hook_state.stack + ((self.pack_hook, self.unpack_hook),)
-        _hooks_in_use[0] += 1
-        return self
-
-    def __exit__(self, *exc):
-        _hook_state.stack = _hook_state.stack[:-1]
-        _hooks_in_use[0] -= 1
-
-
-class disable_saved_tensors_hooks:
-    """Forbid ``saved_tensors_hooks`` within this context: using them raises
-    ``RuntimeError(error_message)``, as does entering this context while hooks are active."""
-
-    def __init__(self, error_message: str = ""):
-        self.error_message = error_message
-
-    def __enter__(self):
-        if _hook_state.stack:
-            raise RuntimeError(self.error_message)
-        self.prev = _hook_state.disabled
-        _hook_state.disabled = self.error_message
-
-    def __exit__(self, *exc):
-        _hook_state.disabled = self.prev
-
-
-class save_on_cpu(saved_tensors_hooks):
-    """Keep saved tensors as host copies (numtorch runs on the CPU, so this copies).
-
-    Example:
-        >>> import numtorch as torch
-        >>> x = torch.ones(2, requires_grad=True)
-        >>> with torch.autograd.graph.save_on_cpu():
-        ...     y = (x.exp() * x).sum()
-        >>> y.backward(); x.grad
-        tensor([5.4366, 5.4366])
-    """
-
-    def __init__(self, pin_memory: bool = False, device_type: str = "cpu"):
-        super().__init__(lambda t: t.detach().clone(), lambda t: t)
-
-
 def increment_version(tensor) -> None:
     """Mark ``tensor`` (or each tensor of an iterable) as modified in place, for changes made
     behind autograd's back (e.g. through ``tensor.numpy()``): backward then refuses saved
@@ -497,5 +240,18 @@ def increment_version(tensor) -> None:
         t._bump_version()
 
 
+# Values saved for backward and the saved-tensor hooks live in saved.py; torch's public
+# names for them are torch.autograd.graph.*.
 # Reading a graph for people (text and Graphviz): beyond torch, see graph_dump.py.
 from .graph_dump import dump, to_dot  # noqa: E402, F401
+from .saved import (  # noqa: E402, F401
+    SavedTensor,
+    as_saved_tensor,
+    disable_saved_tensors_hooks,
+    save_input,
+    save_on_cpu,
+    saved_tensor_default_hooks,
+    saved_tensors_hooks,
+    unpack_saved,
+    unpack_saved_data,
+)

@@ -9,7 +9,8 @@ Reading the graph changes nothing: no saved value is unpacked, so no version che
 
 from __future__ import annotations
 
-from .graph import AccumulateGrad, SavedTensor
+from .graph import AccumulateGrad
+from .saved import SavedTensor, as_saved_tensor
 
 _MAX_VALUE_CHARS = 40
 _MAX_INDENT = 32  # deeper nodes say their depth instead of indenting further
@@ -21,6 +22,7 @@ def _describe_array(shape, dtype) -> str:
 
 
 def _describe_saved(value) -> str:
+    value = as_saved_tensor(value)  # Note [Saved inputs kept bare]
     if not isinstance(value, SavedTensor):
         text = repr(value)
         return text if len(text) <= _MAX_VALUE_CHARS else text[: _MAX_VALUE_CHARS - 3] + "..."

@@ -12,8 +12,10 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import SavedTensor, next_sequence_nr
+from ..autograd.graph import next_sequence_nr
+from ..autograd.saved import SavedTensor, save_input
 from ..backend import xp
+from .input_meta import NO_META, input_meta, input_metas, one_input_meta
 
 FREED = object()  # marks a node's saved values as released after backward
 _grad_enabled = grad_mode.is_grad_enabled
@@ -354,6 +356,7 @@ def record(spec, args, results: tuple):
     """Create the op's node: edges to the inputs' histories, saved values, output links."""
     node = spec.node_class()
     node._sequence_nr = next_sequence_nr()
+    node._saved = node._attrs = None
     edges = []
     metas = []
     mask = 0
@@ -362,8 +365,7 @@ def record(spec, args, results: tuple):
         a = args[i]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
             edges.append(_edge_of(a))
-            data = a._data
-            metas.append((data.shape, data.dtype))
+            metas.append(input_meta(a._data))
             mask |= bit
         elif i in spec.lists:
             mask |= _list_edges(node, a, edges, metas) * bit
@@ -411,33 +413,32 @@ def small_recorder(spec):
     def record_small(args, result):
         node = node_class()
         node._sequence_nr = next_sequence_nr()
+        node._saved = node._attrs = None
         mask = 0
         a = args[first]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
             fn = a._grad_fn
             edge0 = (fn, a._output_nr) if fn is not None and a._base is None else _edge_of(a)
-            data = a._data
-            meta0 = (data.shape, data.dtype)
+            meta0 = input_meta(a._data)
             mask = 1
         else:
             edge0 = _NO_EDGE
             meta0 = None
         if second is None:
             node.next_functions = (edge0,)
-            node._input_meta = (meta0,)
+            node._input_meta = NO_META if meta0 is None else one_input_meta(meta0)
         else:
             b = args[second]
             if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
                 fn = b._grad_fn
                 edge1 = (fn, b._output_nr) if fn is not None and b._base is None else _edge_of(b)
-                data = b._data
-                meta1 = (data.shape, data.dtype)
+                meta1 = input_meta(b._data)
                 mask |= 2
             else:
                 edge1 = _NO_EDGE
                 meta1 = None
             node.next_functions = (edge0, edge1)
-            node._input_meta = (meta0, meta1)
+            node._input_meta = input_metas(meta0, meta1)
         result._grad_fn = node
         result._requires_grad = True
         plan = plans.get(mask)
@@ -459,7 +460,7 @@ def _list_edges(node, tensors, edges, metas) -> bool:
     for t in tensors:
         if isinstance(t, Tensor) and (t._requires_grad or t._grad_fn is not None):
             edges.append(_edge_of(t))
-            metas.append((t._data.shape, t._data.dtype))
+            metas.append(input_meta(t._data))
             any_edge = True
         else:
             edges.append(_NO_EDGE)
@@ -474,7 +475,7 @@ def _save(node, spec, plan, args, results):
         if kind == "input":
             a = args[i]
             if isinstance(a, Tensor):
-                saved[name] = SavedTensor(a, False)
+                saved[name] = save_input(a)  # Note [Saved inputs kept bare]
             elif i in spec.lists:
                 attrs = attrs or {}
                 attrs[name] = a  # a list of inputs is kept as given

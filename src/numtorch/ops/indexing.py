@@ -100,7 +100,7 @@ def narrow(input, dim, start, length) -> Tensor:
     return _slice(input, dim, start, start + length, 1)
 
 
-@defop(name="index_alias", node="AliasBackward0", view=True, input=lambda grad: grad)
+@defop(name="index_alias", aten="alias", node="AliasBackward0", view=True, input=lambda grad: grad)
 def _alias(input):
     return input[...]
 
@@ -363,7 +363,11 @@ Tensor.__setitem__ = setitem
 
 
 @defop(
-    name="copy", node="CopyBackwards", input=lambda grad: zeros_like(grad), src=lambda grad: grad
+    name="copy",
+    aten="copy_",
+    node="CopyBackwards",
+    input=lambda grad: zeros_like(grad),
+    src=lambda grad: grad,
 )
 def _copy(input, src):
     return xp.array(xp.broadcast_to(src, input.shape), dtype=input.dtype)
@@ -390,6 +394,7 @@ Tensor.copy_ = copy_
 
 @defop(
     name="fill",
+    aten="fill_",
     node="FillBackward2",
     scalars=("value",),
     input=lambda grad: zeros_like(grad),
@@ -399,7 +404,7 @@ def _fill(input, value):
     return xp.full(input.shape, value, dtype=input.dtype)
 
 
-@defop(name="zero", node="ZeroBackward0", input=lambda grad: zeros_like(grad))
+@defop(name="zero", aten="zero_", node="ZeroBackward0", input=lambda grad: zeros_like(grad))
 def _zero(input):
     return xp.zeros_like(input)
 
@@ -496,6 +501,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
 
 @defop(
     name="scatter_src",
+    aten="scatter",
     node="ScatterBackward0",
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
     src=lambda grad, dim, index: grad.gather(dim, index),
@@ -508,6 +514,7 @@ def _scatter_src(input, dim, index, src):
 
 @defop(
     name="scatter_value",
+    aten="scatter",
     node="ScatterBackward1",
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
 )

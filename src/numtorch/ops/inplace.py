@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import _dtypes
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import SavedTensor
+from ..autograd.saved import SavedTensor
 from ..backend import xp
 from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
 
@@ -112,8 +112,9 @@ def _snapshot_saved_self(node, self: Tensor) -> None:
     if not saved or not isinstance(saved, dict):
         return
     for key, value in saved.items():
-        if type(value) is SavedTensor and (
-            value.tensor is self or (value.packed is not None and value.source() is self)
+        if value is self or (  # Note [Saved inputs kept bare]
+            type(value) is SavedTensor
+            and (value.tensor is self or (value.packed is not None and value.source() is self))
         ):
             if self._requires_grad:
                 # torch saves original_self = self.clone(): its history gains a CloneBackward0

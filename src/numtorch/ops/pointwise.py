@@ -63,6 +63,7 @@ _sub = defop(
 
 @defop(
     name="add_alpha",
+    aten="add",
     node="AddBackward0",
     promote="same",
     scalars=("input", "other"),
@@ -77,6 +78,7 @@ def _add_alpha(input, other, alpha):
 
 @defop(
     name="sub_alpha",
+    aten="sub",
     node="SubBackward0",
     check=_no_bool_subtraction,
     promote="same",
@@ -202,6 +204,7 @@ def _no_integer_zero_division(input, other) -> None:
 
 @defop(
     name="div_rounding",
+    aten="div",
     node="DivBackward2",
     promote="same",
     scalars=("input", "other"),
@@ -389,6 +392,7 @@ def _pow_scalar(input, exponent):
 
 @defop(
     name="pow_tensor",
+    aten="pow",
     node="PowBackward1",
     promote="same",
     input=_pow_input,
@@ -400,6 +404,7 @@ def _pow_tensor(input, exponent):
 
 @defop(
     name="pow_self_scalar",
+    aten="pow",
     node="PowBackward2",
     promote="same",
     scalars=("input",),
@@ -453,11 +458,11 @@ sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _mul_scalar(result, 2
 rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )
-sin = _unary("sin", xp.sin, lambda grad, input: grad * input.cos())
-cos = _unary("cos", xp.cos, lambda grad, input: grad * -input.sin())
+sin = _unary("sin", xp.sin, lambda grad, input: grad * cos(input))
+cos = _unary("cos", xp.cos, lambda grad, input: grad * -sin(input))
 tan = _unary("tan", xp.tan, lambda grad, result: grad * (1 + result * result))
-asin = _unary("asin", xp.arcsin, lambda grad, input: grad * (1 - input * input).rsqrt())
-acos = _unary("acos", xp.arccos, lambda grad, input: -grad * (1 - input * input).rsqrt())
+asin = _unary("asin", xp.arcsin, lambda grad, input: grad * rsqrt(1 - input * input))
+acos = _unary("acos", xp.arccos, lambda grad, input: -grad * rsqrt(1 - input * input))
 atan = _unary("atan", xp.arctan, lambda grad, input: grad / (1 + input * input))
 sinh = _unary("sinh", xp.sinh, lambda grad, input: grad * input.cosh())
 cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
@@ -639,7 +644,7 @@ def _with_scalars(out, input, *bounds):
     return out.astype(d.np, copy=False)
 
 
-@defop(name="clamp_scalar", node="ClampBackward1", input=_clamp_grad)
+@defop(name="clamp_scalar", aten="clamp", node="ClampBackward1", input=_clamp_grad)
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     out = input
@@ -652,6 +657,7 @@ def _clamp_scalar(input, min, max):
 
 @defop(
     name="clamp_tensor",
+    aten="clamp",
     node="ClampBackward0",
     promote="same",
     input=_clamp_grad,

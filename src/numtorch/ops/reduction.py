@@ -73,7 +73,10 @@ def _accumulate_dtype(input, dtype):
 
 # -- sum and mean ----------------------------------------------------------------------------
 @defop(
-    name="sum_all", node="SumBackward0", input=lambda grad, input_shape: grad.expand(input_shape)
+    name="sum_all",
+    aten="sum",
+    node="SumBackward0",
+    input=lambda grad, input_shape: grad.expand(input_shape),
 )
 def _sum_all(input, dtype=None):
     return xp.sum(input, dtype=_accumulate_dtype(input, dtype))
@@ -81,6 +84,7 @@ def _sum_all(input, dtype=None):
 
 @defop(
     name="sum_dim",
+    aten="sum",
     node="SumBackward1",
     input=lambda grad, input_shape, dim, keepdim: _expand_back(grad, input_shape, dim, keepdim),
 )
@@ -111,6 +115,7 @@ def _check_float(input, name):
 
 @defop(
     name="mean_all",
+    aten="mean",
     node="MeanBackward0",
     input=lambda grad, input_shape: _div_scalar(
         grad.expand(input_shape), _count(input_shape, None)
@@ -122,6 +127,7 @@ def _mean_all(input, dtype=None):
 
 @defop(
     name="mean_dim",
+    aten="mean",
     node="MeanBackward1",
     input=lambda grad, input_shape, dim, keepdim: _div_scalar(
         _expand_back(grad, input_shape, dim, keepdim), _count(input_shape, dim)
@@ -215,6 +221,7 @@ def _prod_dim_backward(grad, input, result, dim, keepdim):
 
 @defop(
     name="prod_all",
+    aten="prod",
     node="ProdBackward0",
     input=_prod_all_backward,
 )
@@ -224,6 +231,7 @@ def _prod_all(input, dtype=None):
 
 @defop(
     name="prod_dim",
+    aten="prod",
     node="ProdBackward1",
     input=_prod_dim_backward,
 )
@@ -435,6 +443,7 @@ def _extreme(name, all_fn, arg_fn):
 
     @defop(
         name=f"{name}_all",
+        aten=name,
         node=node_all,
         input=lambda grad, input, result: _evenly_distribute(grad, input, result, None, False),
     )
@@ -448,6 +457,7 @@ def _extreme(name, all_fn, arg_fn):
 
     @defop(
         name=f"{name}_dim",
+        aten=name,
         node=node_dim,
         outputs=2,
         returns=kind,

@@ -22,12 +22,20 @@ from __future__ import annotations
 
 import inspect
 
+from .._dispatch import dispatch
 from .._tensor import Tensor
-from ..autograd.graph import Node, SavedTensor, freed_error
+from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.graph import Node, freed_error
+from ..autograd.saved import unpack_saved, unpack_saved_data
+from ..backend import xp
+from .array_formulas import on_arrays
 from .call import FREED, build_runner
 
 _MISSING = object()
 _EMPTY: dict = {}
+_ndarray = xp.ndarray
+_new = object.__new__
+_PLAIN = (int, float, bool, type(None))  # values a formula on arrays may take as they are
 
 REGISTRY: dict = {}  # name -> OpSpec, for tests and docs
 
@@ -53,9 +61,24 @@ class OpSpec:
         scalars,
         check=None,
         params=None,
+        aten=None,
+        batch_rule=None,
     ):
         self.forward = forward
         self.name = name
+        # Note [Op facts]
+        # Everything about an op is kept on its spec, none in side tables elsewhere:
+        # - aten: the ATen op torch runs for it (a private overload such as sum_dim names
+        #   its public op, "sum"), shown by the profiler as "aten::<aten>";
+        # - node_class: torch's node name (<CamelName>Backward<k>, k the overload's index);
+        # - public_names / inplace_names: the functions and methods export() published;
+        # - batch_rule: how backward with is_grads_batched runs the node on a batch of
+        #   gradients (None: the generic rule; kept here for per-op rules).
+        self.aten = aten or name
+        self.profiler_name = "aten::" + self.aten
+        self.batch_rule = batch_rule
+        self.public_names: list = []
+        self.inplace_names: list = []
         if params is not None:  # a NumPy ufunc as forward: its parameters are named here
             self.params = tuple(params)
             self.defaults = (_MISSING,) * len(self.params)
@@ -89,6 +112,7 @@ class OpSpec:
         )
         # (formula, argnames, needs only grad) per input, for OpNode._apply
         self.compiled = tuple((f, names, names == ("grad",)) for _, f, names in self.formulas)
+        self.on_arrays = None  # per formula: its array form or None, bound on first backward
         self.promote = promote
         self.view = view
         self.outputs = outputs
@@ -181,9 +205,12 @@ def _linking_required_inputs(run, node_class):
 class OpNode(Node):
     """Backward node of a registered op; subclasses are generated per op (ExpBackward0)."""
 
+    # The fields every recorded op sets live in slots: no per-node dict to allocate, and the
+    # recorder sets all of them (a slot has no class default to fall back on).
+    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_attrs")
     _spec: OpSpec
-    _saved = None  # name -> SavedTensor or raw value, freed after backward
-    _attrs = None  # name -> value never freed (dims, shapes)
+    # _saved: name -> SavedTensor or raw value, freed after backward
+    # _attrs: name -> value never freed (dims, shapes)
     _list_len = 0
 
     def _apply(self, grad_outputs) -> list:
@@ -193,15 +220,49 @@ class OpNode(Node):
         if spec.lists:
             return self._apply_lists(grad_outputs)
         grad = grad_outputs[0]
+        array_forms = spec.on_arrays
+        if array_forms is None:
+            array_forms = spec.on_arrays = tuple(on_arrays(f) for f, _, _ in spec.compiled)
+        arrays = grad is not None and not is_grad_enabled() and not dispatch.slow
         out = []
-        for (formula, argnames, grad_only), edge in zip(spec.compiled, self.next_functions):
+        for (formula, argnames, grad_only), array_form, edge in zip(
+            spec.compiled, array_forms, self.next_functions
+        ):
             if edge[0] is None:
                 out.append(None)
             elif grad_only:
                 out.append(formula(grad))
+            elif arrays and array_form is not None:
+                values = self._array_arguments(argnames, grad)
+                if values is None:
+                    out.append(formula(*self._arguments(argnames, grad_outputs)))
+                else:
+                    out.append(_tensor_of(array_form(*values)))
             else:
                 out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
+
+    def _array_arguments(self, argnames, grad):
+        """A formula's arguments as arrays (Note [Formulas on arrays]), or None when one of
+        them is not a floating-point array or a plain number."""
+        saved = self._saved or _EMPTY
+        values = []
+        for n in argnames:
+            if n == "grad":
+                value = grad._data
+            elif n in saved:
+                value = unpack_saved_data(saved[n], self)
+            elif self._attrs is not None and n in self._attrs:
+                value = self._attrs[n]
+            else:
+                return None
+            if value.__class__ is _ndarray:
+                if value.dtype.kind != "f":
+                    return None
+            elif value.__class__ not in _PLAIN:
+                return None
+            values.append(value)
+        return values
 
     def _arguments(self, argnames, grad_outputs) -> list:
         """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""
@@ -211,8 +272,7 @@ class OpNode(Node):
             if n == "grad":
                 args.append(grad_outputs[0])
             elif n in saved:
-                value = saved[n]
-                args.append(value.unpack(self) if value.__class__ is SavedTensor else value)
+                args.append(unpack_saved(saved[n], self))
             elif n == "grads":
                 args.append(grad_outputs)
             else:
@@ -226,7 +286,7 @@ class OpNode(Node):
             values.update(self._attrs)
         if self._saved:
             for name, value in self._saved.items():
-                values[name] = value.unpack(self) if value.__class__ is SavedTensor else value
+                values[name] = unpack_saved(value, self)
         return values
 
     def _apply_lists(self, grad_outputs) -> list:
@@ -263,8 +323,22 @@ class OpNode(Node):
         for store in (saved or {}, self._attrs or {}):
             if key in store:
                 value = store[key]
-                return value.unpack(self) if value.__class__ is SavedTensor else value
+                return unpack_saved(value, self)
         return None
+
+
+def _tensor_of(out):
+    """A formula's array result as a gradient tensor."""
+    if out.__class__ is not _ndarray:
+        if out is None:
+            return None
+        out = xp.asarray(out)  # operations on 0-d arrays give NumPy scalars
+    t = _new(Tensor)
+    t._data = out
+    t._requires_grad = False
+    t._grad_fn = None
+    t._base = None
+    return t
 
 
 def _saved_properties(formulas) -> dict:
@@ -297,6 +371,8 @@ def defop(
     returns=None,
     check=None,
     params=None,
+    aten: str | None = None,
+    batch_rule=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -313,6 +389,10 @@ def defop(
         check: optional ``check(args)`` run on the arguments before any promotion, to
             raise torch's errors that depend on the original dtypes.
         params: parameter names, when the forward is a NumPy ufunc (no signature to read).
+        aten: the ATen op torch runs for this entry, when it differs from ``name`` (a
+            private overload such as ``sum_dim`` names ``"sum"``): the profiler's name.
+        batch_rule: a per-op rule for backward with ``is_grads_batched`` (see
+            Note [Op facts]).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -333,6 +413,8 @@ def defop(
             scalars,
             check,
             params,
+            aten,
+            batch_rule,
         )
         _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec
@@ -391,6 +473,11 @@ def export(
 
     def register(f):
         public = name or f.__name__
+        spec = getattr(f, "spec", None)
+        if spec is not None:  # Note [Op facts]
+            spec.public_names.append(public)
+            if inplace:
+                spec.inplace_names.append(public + "_")
         if function:
             _check_unique(FUNCTIONS, public, f)
             FUNCTIONS[public] = f

@@ -130,6 +130,7 @@ def unflatten(input, dim, sizes) -> Tensor:
 
 @defop(
     name="squeeze_all",
+    aten="squeeze",
     node="SqueezeBackward0",
     view=True,
     input=lambda grad, input_shape: grad.reshape(input_shape),
@@ -140,6 +141,7 @@ def _squeeze_all(input):
 
 @defop(
     name="squeeze_dim",
+    aten="squeeze",
     node="SqueezeBackward1",
     view=True,
     # torch's unsqueeze_to: an unsqueeze (so double backward records UnsqueezeBackward0)
@@ -151,6 +153,7 @@ def _squeeze_dim(input, dim):
 
 @defop(
     name="squeeze_dims",
+    aten="squeeze",
     node="SqueezeBackward2",
     view=True,
     input=lambda grad, input_shape: grad.reshape(input_shape),
@@ -418,7 +421,7 @@ def contiguous(input, memory_format=None) -> Tensor:
     return input if input._data.flags.c_contiguous else _clone_contiguous(input)
 
 
-@defop(name="clone_contiguous", node="CloneBackward0", input=lambda grad: grad)
+@defop(name="clone_contiguous", aten="clone", node="CloneBackward0", input=lambda grad: grad)
 def _clone_contiguous(input):
     return xp.array(input, order="C", copy=True)
 

@@ -17,10 +17,10 @@ import numpy as np
 from .._dtypes import float64, get_default_dtype
 from .._runtime import typename
 from .._tensor import Tensor
-from ..autograd import profiler_recorder
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import RemovableHandle, _add_hook
-from ..autograd.profiler import record_function
+from ..profiler import recorder as profiler_recorder
+from ..profiler.autograd_profiler import record_function
 from ._checks import check_step_flags
 from ._parallel import run_elementwise
 

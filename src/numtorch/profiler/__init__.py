@@ -1,6 +1,6 @@
 """torch.profiler: ``profile`` with activities and schedules, ``record_function``."""
 
-from ..autograd.profiler import record_function
+from .autograd_profiler import record_function
 from .profiler import (
     ProfilerAction,
     ProfilerActivity,

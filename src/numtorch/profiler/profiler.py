@@ -16,7 +16,7 @@ import time
 import warnings
 from collections.abc import Callable
 
-from ..autograd import profiler as autograd_profiler
+from . import autograd_profiler
 
 
 class ProfilerActivity(enum.Enum):

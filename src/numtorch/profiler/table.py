@@ -22,7 +22,7 @@ from __future__ import annotations
 import shutil
 import sys
 
-from .profiler_util import EventList, _format_memory, _format_time
+from .events import EventList, _format_memory, _format_time
 
 SORT_KEYS = (
     "cpu_time",

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import sys
 
-from . import profiler_recorder
-from .profiler_recorder import MODULE
+from . import recorder as profiler_recorder
+from .recorder import MODULE
 
 
 class Scope:
@@ -64,7 +64,7 @@ def _row_key(path: tuple, module_type: str | None) -> str:
 
 def module_averages(events):
     """The rows of ``key_averages(group_by="module")`` (see the module docstring)."""
-    from .profiler_util import EventList, FunctionEventAvg
+    from .events import EventList, FunctionEventAvg
 
     data = events._scopes or ScopeData()
     forward: dict = {}  # path -> self forward ns; dicts keep first-seen (tree) order

@@ -39,43 +39,6 @@ _clock = perf_counter_ns
 _get_ident = threading.get_ident
 _ndarray = xp.ndarray
 
-# Registry names that differ from the name torch shows for the same aten op. Every
-# other op is shown as "aten::<registry name>".
-ATEN_NAMES = {
-    "sum_all": "aten::sum",
-    "sum_dim": "aten::sum",
-    "mean_all": "aten::mean",
-    "mean_dim": "aten::mean",
-    "max_all": "aten::max",
-    "max_dim": "aten::max",
-    "min_all": "aten::min",
-    "min_dim": "aten::min",
-    "prod_all": "aten::prod",
-    "prod_dim": "aten::prod",
-    "clamp_scalar": "aten::clamp",
-    "clamp_tensor": "aten::clamp",
-    "clone_contiguous": "aten::clone",
-    "copy": "aten::copy_",
-    "div_rounding": "aten::div",
-    "fill": "aten::fill_",
-    "zero": "aten::zero_",
-    "index_alias": "aten::alias",
-    "pow_self_scalar": "aten::pow",
-    "pow_tensor": "aten::pow",
-    "scatter_src": "aten::scatter",
-    "scatter_value": "aten::scatter",
-    "squeeze_all": "aten::squeeze",
-    "squeeze_dim": "aten::squeeze",
-    "squeeze_dims": "aten::squeeze",
-    "unsqueeze_index": "aten::unsqueeze",
-    "conv1d": "aten::convolution",
-    "conv2d": "aten::convolution",
-    "conv3d": "aten::convolution",
-    "conv_transpose2d": "aten::convolution",
-    "add_alpha": "aten::add",
-    "sub_alpha": "aten::sub",
-}
-
 # How many arguments torch's schema has where it differs from what numtorch's op receives
 # (alpha, dtype, defaults of composites...): recorded input shapes are padded with [] or cut
 # to it, so ``input_shapes`` lists what torch's profiler lists.
@@ -100,11 +63,6 @@ SCHEMA_ARITY = {
     "aten::dropout": 3,
     "aten::cross_entropy_loss": 6,
 }
-
-
-def aten_name(op_name: str) -> str:
-    """The name torch's profiler shows for the registry op ``op_name``."""
-    return ATEN_NAMES.get(op_name) or "aten::" + op_name
 
 
 # Range kinds
@@ -158,10 +116,9 @@ class Recorder:
         self.module_ranges = []
         self.untracked_free = 0  # bytes freed while no range was open ([memory])
         self._threads = {}
-        self._names = {}
         self._tracked = {}  # id(array) -> finalizer, see Note [Profiler memory]
         self._frames = {}  # (code, line) -> "file(line): function"
-        self._child_names = {}  # see profiler_modules._scope_name
+        self._child_names = {}  # see modules._scope_name
         self.start_ns = 0
         self.active = False
 
@@ -228,11 +185,7 @@ class Recorder:
         state.overhead += _clock() - t0
 
     def wrap(self, spec, args, run):
-        t0 = _clock()
-        name = self._names.get(spec.name)
-        if name is None:
-            name = self._names[spec.name] = aten_name(spec.name)
-        return self._observe(name, args, run, t0)
+        return self._observe(spec.profiler_name, args, run, _clock())
 
     def wrap_composite(self, name, args, run):
         """A function composed of ops, shown as the aten op torch records for it."""
@@ -423,8 +376,8 @@ def to_events(recorder: Recorder):
     the node (matched by sequence number, as torch does for stacks), so labels and modules
     entered in forward are attributable in backward.
     """
-    from .profiler_modules import Scope, ScopeData
-    from .profiler_util import MEMORY_EVENT_NAME, EventList, FunctionEvent
+    from .events import MEMORY_EVENT_NAME, EventList, FunctionEvent
+    from .modules import Scope, ScopeData
 
     base = recorder.start_ns
     scopes: dict = {}  # Range -> Scope

@@ -8,9 +8,9 @@ import socket
 import time
 import uuid
 
-from .profiler_recorder import MODULE
-from .profiler_table import device_neutral
-from .profiler_util import MEMORY_EVENT_NAME
+from .events import MEMORY_EVENT_NAME
+from .recorder import MODULE
+from .table import device_neutral
 
 
 def _category(event) -> str:

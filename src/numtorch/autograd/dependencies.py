@@ -1,0 +1,71 @@
+"""What a backward walk starts from: the root nodes and their gradients, how many edges
+point at each node, and, for ``autograd.grad``, the part of the graph that leads to the
+inputs whose gradients are captured (see engine.py)."""
+
+from __future__ import annotations
+
+
+def nodes_leading_to(roots, deps, targets) -> set:
+    """Nodes from which some capture target is reachable through at least one edge (the
+    part autograd.grad runs; a target itself runs only if it leads to another target)."""
+    remaining = dict(deps)
+    order = []
+    stack = [n for n in roots if remaining.get(n, 0) == 0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                remaining[nxt] -= 1
+                if remaining[nxt] == 0:
+                    stack.append(nxt)
+    needed = set()
+    for node in reversed(order):
+        if any(n in needed or n in targets for n, _ in node.next_functions):
+            needed.add(node)
+    return needed
+
+
+def graph_dependencies(root_nodes) -> dict:
+    """How many edges point at each node reachable from the roots (iterative walk)."""
+    deps = dict.fromkeys(root_nodes, 0)  # roots are known: a root reached again is not re-walked
+    stack = list(root_nodes)
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is not None:
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    stack.append(nxt)
+    return deps
+
+
+def start_walk(roots, grad_roots, inputs):
+    """What a walk starts from: root nodes, dependency counts, the nodes whose gradients
+    are captured for ``inputs`` (and the part of the graph leading to them), and the root
+    gradients in their buffers."""
+    root_edges = []
+    for i, t in enumerate(roots):
+        edge = t._edge()
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
+            )
+        root_edges.append(edge)
+    root_nodes = list({id(e[0]): e[0] for e in root_edges}.values())
+    deps = graph_dependencies(root_nodes)
+    captures = {}
+    needed = None
+    if inputs is not None:
+        for k, t in enumerate(inputs):
+            node, nr = t._edge()
+            if node is None:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            captures.setdefault(node, []).append((nr, k))
+        needed = nodes_leading_to(root_nodes, deps, captures)
+    buffers = {}
+    for (node, nr), g in zip(root_edges, grad_roots):
+        buf = buffers.setdefault(node, [None] * node._num_outputs)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    return root_nodes, deps, captures, needed, buffers

@@ -1,0 +1,62 @@
+"""How the engine runs one node: its hooks, the anomaly check and observers around it, the
+count of gradients it returns, and each gradient conformed to its input (engine.py)."""
+
+from __future__ import annotations
+
+from .. import _dtypes
+from .._dispatch import dispatch
+from .anomaly_mode import run_with_anomaly
+from .hooks import node_post_hooks, node_pre_hooks
+
+
+def conform_gradient(grad, meta, node, index: int):
+    """Reduce a broadcast gradient to input ``index``'s shape and cast it to its dtype."""
+    data = getattr(grad, "_data", None)
+    if data is None:
+        raise RuntimeError(
+            f"expected Variable or None (got {type(grad).__name__}): Function {node.name()} "
+            f"returned it as gradient {index}"
+        )
+    shape, dtype = meta
+    if data.shape != shape:
+        try:
+            grad = grad.sum_to_size(shape)
+        except RuntimeError:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                f"{list(data.shape)} but expected shape compatible with {list(shape)}"
+            ) from None
+    if grad._data.dtype != dtype:
+        grad = grad.to(_dtypes.from_numpy_dtype(dtype))
+    return grad
+
+
+def observed_node(node, run):
+    for observer in dispatch.observers:
+        wrap = getattr(observer, "wrap_node", None)
+        if wrap is not None:
+            run = wrap(node, run)
+    return run()
+
+
+def _wrong_count(node, outputs):
+    raise RuntimeError(
+        f"function {node.name()} returned an incorrect number of gradients (expected "
+        f"{len(node.next_functions)}, got {len(outputs)})"
+    )
+
+
+def run_node(node, grads, anomaly):
+    for g in grads:
+        if g is not None:
+            break
+    else:
+        return (None,) * len(node.next_functions)
+    if node._hooked and node._pre_hooks:
+        grads = node_pre_hooks(node, grads)
+    outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
+    if len(outputs) != len(node.next_functions):
+        _wrong_count(node, outputs)
+    if node._hooked and node._post_hooks:
+        outputs = node_post_hooks(node, outputs, grads)
+    return outputs

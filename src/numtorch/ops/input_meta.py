@@ -1,0 +1,49 @@
+"""Input metadata shared between nodes (Note [Shared input metadata])."""
+
+from __future__ import annotations
+
+NO_META = (None,)  # a one-input node whose input has no history
+
+
+# Note [Shared input metadata]
+# A node keeps each input's (shape, dtype) to conform gradients. Nodes of inputs alike share
+# one tuple for it, so recording an op allocates no metadata the garbage collector must
+# track; the table is cleared if a program makes very many distinct shapes.
+_metas: dict = {}
+_meta_pairs: dict = {}
+
+
+def input_meta(data) -> tuple:
+    """The shared ``(shape, dtype)`` of array ``data``."""
+    key = (data.shape, data.dtype)
+    meta = _metas.get(key)
+    if meta is None:
+        if len(_metas) > 4096:
+            _metas.clear()
+            _meta_pairs.clear()
+        meta = _metas[key] = key
+    return meta
+
+
+def input_metas(meta0, meta1) -> tuple:
+    """The shared ``_input_meta`` tuple of a node with inputs ``meta0`` and ``meta1``."""
+    key = (meta0, meta1)
+    pair = _meta_pairs.get(key)
+    if pair is None:
+        if len(_meta_pairs) > 4096:
+            _meta_pairs.clear()
+        pair = _meta_pairs[key] = key
+    return pair
+
+
+_singles: dict = {}
+
+
+def one_input_meta(meta) -> tuple:
+    """The shared ``_input_meta`` tuple of a node with one input."""
+    single = _singles.get(meta)
+    if single is None:
+        if len(_singles) > 4096:
+            _singles.clear()
+        single = _singles[meta] = (meta,)
+    return single
