@@ -405,6 +405,20 @@ class SavedTensor:
         )
 
 
+class SavedTensorList(tuple):
+    """Tensors saved inside a list (einsum's operands): each one a ``SavedTensor``, so an
+    in-place change to any of them after the forward fails backward as for a single input."""
+
+    __slots__ = ()
+
+    @classmethod
+    def save(cls, items):
+        return cls(SavedTensor(t, False) if isinstance(t, Tensor) else t for t in items)
+
+    def unpack(self, node) -> list:
+        return [s.unpack(node) if s.__class__ is SavedTensor else s for s in self]
+
+
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "

@@ -12,7 +12,7 @@ from .. import _dtypes
 from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import SavedTensor, next_sequence_nr
+from ..autograd.graph import SavedTensor, SavedTensorList, next_sequence_nr
 from ..backend import xp
 
 FREED = object()  # marks a node's saved values as released after backward
@@ -476,8 +476,7 @@ def _save(node, spec, plan, args, results):
             if isinstance(a, Tensor):
                 saved[name] = SavedTensor(a, False)
             elif i in spec.lists:
-                attrs = attrs or {}
-                attrs[name] = a  # a list of inputs is kept as given
+                saved[name] = SavedTensorList.save(a)
             else:
                 saved[name] = a  # a number standing for a tensor (freed like one)
         elif kind == "result":

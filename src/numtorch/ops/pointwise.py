@@ -492,11 +492,13 @@ def sigmoid_backward(grad_output, output):
 )
 def threshold_backward(grad_output, self, threshold):
     # Multiplying by the mask is ~10x faster than np.where on a random mask (no branches);
-    # where non-finite gradients would turn 0 * inf into NaN, take the exact path.
+    # where non-finite gradients would turn 0 * inf into NaN, take the exact path. The mask
+    # is torch's `not (self <= threshold)`: a NaN input passes its gradient.
+    keep = ~(self <= threshold)
     with xp.errstate(invalid="ignore"):
-        out = grad_output * (self > threshold)
+        out = grad_output * keep
     if out.dtype.kind == "f" and not xp.isfinite(out).all():
-        out = xp.where(self > threshold, grad_output, 0)
+        out = xp.where(keep, grad_output, 0)
     return out.astype(grad_output.dtype, copy=False)
 
 
@@ -550,7 +552,11 @@ def _zero_grad_unary(name, ufunc):
 
 
 def _sign(input):
-    return input.copy() if input.dtype == xp.bool_ else xp.sign(input)
+    if input.dtype == xp.bool_:
+        return input.copy()
+    out = xp.sign(input)
+    # torch's sign(nan) is 0
+    return xp.nan_to_num(out) if out.dtype.kind == "f" else out
 
 
 sign = export(defop(name="sign", input=_zeros)(_sign), inplace=True)
@@ -711,17 +717,18 @@ def clamp_max(input, max) -> Tensor:
     return _clamp_max_scalar(input, max)
 
 
-def _max_min_grad(grad, input, other, keep_when):
-    # Ties share the gradient equally, as torch does.
+def _max_min_grad(grad, input, other, lost):
+    # Ties share the gradient equally, and only the strictly losing side gets 0, as in
+    # torch's formula: where a NaN meets anything, both sides keep the whole gradient.
     share = where(input == other, grad / 2, grad)
-    return where(keep_when(input, other), share, 0.0)
+    return where(lost, 0.0, share)
 
 
 @export
 @defop(
     promote="same",
-    input=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a >= b),
-    other=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a <= b),
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
 )
 def maximum(input, other):
     return xp.maximum(input, other)
@@ -730,8 +737,8 @@ def maximum(input, other):
 @export
 @defop(
     promote="same",
-    input=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a <= b),
-    other=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a >= b),
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
 )
 def minimum(input, other):
     return xp.minimum(input, other)

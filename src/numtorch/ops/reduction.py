@@ -394,9 +394,14 @@ def _restore_view(t, dims, shape, keepdim):
     return t.reshape([1 if dims is None or i in dims else s for i, s in enumerate(shape)])
 
 
-def _evenly_distribute(grad, input, result, dims, keepdim):
+def _evenly_distribute(grad, input, result, dims, keepdim, nan_matches=True):
+    # max()/min()/median() share the gradient among the NaNs when the result is NaN
+    # (torch's evenly_distribute_backward); amax/amin/aminmax count only equal values
+    # (scale_grad_by_count), so a NaN result gives 0 / 0: NaN over the whole slice
     value = _restore_view(result, dims, input.shape, keepdim)
-    mask = (input == value) | (input.isnan() & value.isnan())
+    mask = input == value
+    if nan_matches:
+        mask = mask | (input.isnan() & value.isnan())
     count = mask.sum() if dims is None else mask.sum(dims, keepdim=True)
     # torch's scale_grad_by_count: (grad / count) * mask
     return (_restore_view(grad, dims, input.shape, keepdim) / count) * mask
@@ -493,7 +498,7 @@ def _amax_amin(name, fn):
     @defop(
         name=name,
         input=lambda grad, input, result, dim, keepdim: _evenly_distribute(
-            grad, input, result, dim, keepdim
+            grad, input, result, dim, keepdim, nan_matches=False
         ),
     )
     def reduce(input, dim, keepdim):
@@ -549,7 +554,7 @@ def _aminmax_backward(grads, input, result0, result1, dim, keepdim):
     total = None
     for grad, result in zip(grads, (result0, result1)):
         if grad is not None:
-            part = _evenly_distribute(grad, input, result, dim, keepdim)
+            part = _evenly_distribute(grad, input, result, dim, keepdim, nan_matches=False)
             total = part if total is None else total + part
     return total
 

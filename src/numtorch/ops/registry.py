@@ -23,7 +23,7 @@ from __future__ import annotations
 import inspect
 
 from .._tensor import Tensor
-from ..autograd.graph import Node, SavedTensor, freed_error
+from ..autograd.graph import Node, SavedTensor, SavedTensorList, freed_error
 from .call import FREED, build_runner
 
 _MISSING = object()
@@ -226,7 +226,9 @@ class OpNode(Node):
             values.update(self._attrs)
         if self._saved:
             for name, value in self._saved.items():
-                values[name] = value.unpack(self) if value.__class__ is SavedTensor else value
+                kind = value.__class__
+                unpacked = kind is SavedTensor or kind is SavedTensorList
+                values[name] = value.unpack(self) if unpacked else value
         return values
 
     def _apply_lists(self, grad_outputs) -> list:
@@ -263,7 +265,8 @@ class OpNode(Node):
         for store in (saved or {}, self._attrs or {}):
             if key in store:
                 value = store[key]
-                return value.unpack(self) if value.__class__ is SavedTensor else value
+                kind = value.__class__
+                return value.unpack(self) if kind in (SavedTensor, SavedTensorList) else value
         return None
 
 
