@@ -160,3 +160,101 @@ def test_copysign_at_nan_and_signed_zeros():
     # torch differentiates result / input masked at input == 0: NaN there in second order
     product = lambda a, b: torch.copysign(a, b) * a
     _same(_second_order(product, c, d)[0], [NAN, 8, NAN, NAN, 16, -24, NAN])
+
+
+# -- variance without degrees of freedom -------------------------------------------------------
+@pytest.mark.parametrize(
+    "fn",
+    [lambda x: x.var(), lambda x: x.var(0), lambda x: torch.var_mean(x)[0], lambda x: x.std()],
+    ids=["var", "var_dim", "var_mean", "std"],
+)
+def test_variance_of_one_element_has_nan_gradient(fn):
+    _same(_grads(fn, [1.5]), [[NAN]])
+
+
+def test_variance_past_its_degrees_of_freedom():
+    # torch divides by max(0, n - correction): inf (NaN at a zero deviation)
+    x = _leaf([1.0, 2.0])
+    assert x.var(correction=3).item() == math.inf
+    assert torch.tensor([1.0, 1.0]).var(correction=2).isnan().item()
+    (g,) = torch.autograd.grad(x.var(correction=2), x)
+    _same(g.tolist(), [math.inf, math.inf])
+    _same(_grads(lambda t: t.std(correction=3), [1.0, 2.0]), [[NAN, NAN]])
+
+
+# -- in-place writes through views -------------------------------------------------------------
+def test_second_order_through_an_in_place_op_on_a_view():
+    x = torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64, requires_grad=True)
+    y = x * 2
+    y[1].exp_()
+    (g,) = torch.autograd.grad(y.sin().sum(), x, create_graph=True)
+    (gg,) = torch.autograd.grad(g.sin().sum(), x)
+    # d/dx sin(sin(d/dx sum sin(y))) by hand: y = (2x0, exp(2x1), 2x2)
+    y1 = math.exp(0.4)
+    first = [2 * math.cos(0.2), 2 * y1 * math.cos(y1), 2 * math.cos(0.6)]
+    second = [-4 * math.sin(0.2), 4 * y1 * (math.cos(y1) - y1 * math.sin(y1)), -4 * math.sin(0.6)]
+    expected = [math.cos(f) * s for f, s in zip(first, second)]
+    np.testing.assert_allclose(gg.numpy(), expected, rtol=1e-12)
+
+
+def test_expand_that_repeats_nothing_is_writable():
+    for shape in [(1, 3), (3, 1)]:
+        x = torch.arange(3.0)
+        view = x.unsqueeze(0 if shape[0] == 1 else 1).expand(*shape)
+        view.flatten().exp_()
+        np.testing.assert_allclose(x.numpy(), np.exp(np.arange(3.0)), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="single memory location"):
+        torch.arange(3.0).unsqueeze(0).expand(2, 3).exp_()
+
+
+# -- empty tensors -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "shapes",
+    [((4, 2, 0), (0, 3)), ((4, 2, 0), (0,)), ((2, 0, 0), (0, 0)), ((2, 0), (0, 3)), ((0,), (0,))],
+)
+def test_matmul_with_inner_size_zero_gives_zeros(shapes):
+    a, b = (torch.ones(s, dtype=torch.float64, requires_grad=True) for s in shapes)
+    y = a @ b
+    assert not y.detach().numpy().any()
+    ga, gb = torch.autograd.grad(y.sum(), [a, b])
+    assert ga.shape == a.shape and gb.shape == b.shape
+
+
+@pytest.mark.parametrize("batch", [(), (5,), (5, 2)])
+def test_linear_with_no_input_features_gives_the_bias(batch):
+    x = torch.ones(*batch, 0, dtype=torch.float64, requires_grad=True)
+    w = torch.ones(3, 0, dtype=torch.float64, requires_grad=True)
+    b = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    y = F.linear(x, w, b)
+    assert tuple(y.shape) == (*batch, 3)
+    _same(y.reshape(-1, 3)[0].tolist(), [1, 2, 3])
+    gx, gw, gb = torch.autograd.grad(y.sum(), [x, w, b])
+    assert gx.shape == x.shape and gw.shape == w.shape
+    _same(gb.tolist(), [math.prod(batch)] * 3)
+
+
+def test_empty_leaf_through_cat_gets_an_empty_gradient():
+    a = torch.ones(0, requires_grad=True)
+    b = torch.ones(2, requires_grad=True)
+    torch.cat([a, b]).sum().backward()
+    assert a.grad is not None and a.grad.shape == (0,) and a.grad.dtype == a.dtype
+
+
+def test_inner_contracts_the_last_dims():
+    a = torch.randn(2, 3, 4, dtype=torch.float64, requires_grad=True)
+    b = torch.randn(5, 4, dtype=torch.float64, requires_grad=True)
+    y = torch.inner(a, b)
+    np.testing.assert_allclose(y.detach().numpy(), np.inner(a.detach().numpy(), b.detach().numpy()))
+    assert type(y.grad_fn).__name__ == "ViewBackward0"
+    assert torch.inner(torch.ones(2, 4), torch.tensor(2.0)).shape == (2, 4)
+    with pytest.raises(RuntimeError, match="last dimension must match"):
+        torch.inner(torch.ones(2, 4), torch.ones(3))
+
+
+def test_gather_with_an_empty_index():
+    x = torch.ones(2, 3, requires_grad=True)
+    y = torch.gather(x, 0, torch.zeros(0, dtype=torch.long))
+    assert y.shape == (0,)
+    y.sum().backward()
+    _same(x.grad.tolist(), [[0] * 3] * 2)
+    assert torch.gather(torch.ones(2, 3), 1, torch.zeros(2, 0, dtype=torch.long)).shape == (2, 0)

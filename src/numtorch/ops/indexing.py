@@ -426,6 +426,8 @@ def _scatter_key(index, dim):
 
 
 def _check_gather_shapes(input, dim, index, name):
+    if index._data.size == 0:  # torch checks nothing for an empty index
+        return
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(index.ndim):
@@ -437,6 +439,8 @@ def _check_gather_shapes(input, dim, index, name):
 
 
 def _gather_backward(grad, input_shape, dim, index):
+    if index._data.size == 0:
+        return zeros(input_shape, dtype=grad.dtype)
     if not input_shape:  # a 0-d input was read once per index element
         return grad.sum()
     if index.ndim == 0:  # a 1-D input read at a 0-d index
@@ -446,6 +450,8 @@ def _gather_backward(grad, input_shape, dim, index):
 
 @defop(name="gather", input=_gather_backward)
 def _gather(input, dim, index):
+    if index.size == 0:
+        return xp.empty(index.shape, input.dtype)
     size = input.shape[dim] if input.ndim else 1
     if (index < 0).any() or (index >= size).any():
         bad = int(next(i for i in index.reshape(-1) if i < 0 or i >= size))

@@ -246,17 +246,18 @@ def prod(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
 def _var_backward(grad, input, dim, correction, keepdim):
     n = _count(input.shape, dim)
     g = _restore(grad, dim, input.ndim, keepdim)
-    return g * (2.0 / (n - correction)) * (input - input.mean(dim, keepdim=True))
+    centered = input - input.mean(dim, keepdim=True)
+    if n - correction <= 0:
+        # torch: 2 / (n - correction) is infinite, times the deviation: NaN where it is 0,
+        # inf elsewhere (a constant in the input, so no second order)
+        return g * where(centered == 0, math.nan, math.inf)
+    return g * (2.0 / (n - correction)) * centered
 
 
 def _std_backward(grad, input, result, dim, correction, keepdim):
-    n = _count(input.shape, dim)
-    g = _restore(grad, dim, input.ndim, keepdim)
-    r = _restore(result, dim, input.ndim, keepdim)
-    safe = where(r == 0, 1.0, r)  # a zero deviation has a zero gradient, as in torch
-    return where(
-        r == 0, 0.0, g * (input - input.mean(dim, keepdim=True)) / ((n - correction) * safe)
-    )
+    # torch's formula: var's gradient scaled by 1 / (2 std), 0 where the deviation is 0
+    part = _var_backward(grad / (result * 2), input, dim, correction, keepdim)
+    return where(_restore(result, dim, input.ndim, keepdim) == 0, 0.0, part)
 
 
 def _moment(input, dim, correction, keepdim, take_root):
@@ -270,7 +271,8 @@ def _moment(input, dim, correction, keepdim, take_root):
             if n
             else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
         )
-        out = (biased * n / (n - correction)).astype(input.dtype, copy=False)
+        # torch divides by max(0, n - correction): inf, or NaN for a zero (or empty) sum
+        out = (biased * math.inf).astype(input.dtype, copy=False)
     else:
         out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
     return xp.sqrt(out) if take_root else out

@@ -112,6 +112,16 @@ PRODUCTS = [
         np.tensordot,
     ),
     OpInfo(
+        "inner",
+        lambda t, a, b: t.inner(a, b),
+        lambda rng: [
+            Sample((_n(rng, 4), _n(rng, 4))),
+            Sample((_n(rng, 2, 3, 4), _n(rng, 5, 4))),
+            Sample((_n(rng, 2, 3), _n(rng))),
+        ],
+        np.inner,
+    ),
+    OpInfo(
         "linalg_cross",
         lambda t, a, b: t.linalg.cross(a, b),
         lambda rng: [
