@@ -77,6 +77,12 @@ _INT_RANGES = {
 }
 
 
+def allocation_error(error: Exception) -> RuntimeError:
+    """torch's RuntimeError for a tensor too large to allocate (NumPy raises MemoryError, or
+    ValueError when the size overflows)."""
+    return RuntimeError(f"DefaultCPUAllocator: can't allocate memory: {error}")
+
+
 def argument_error(spec, args) -> TypeError:
     for i in spec.operands + spec.diff:
         a = args[i]
@@ -174,6 +180,8 @@ def run_general(spec, args):
         if "broadcast" not in str(error):
             raise
         raise broadcast_error(spec, args, error) from None
+    except MemoryError as error:
+        raise allocation_error(error) from None
     if spec.outputs == 1:
         result = _wrap(out)
         if target is not None and result._data.dtype != target and spec.promote != "compare":
@@ -219,7 +227,10 @@ def _unary_runner(spec):
         data = input._data
         if to_float and data.dtype.kind not in "fc":
             data = data.astype(_dtypes.get_default_dtype().np)
-        out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
+        try:
+            out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
+        except MemoryError as error:
+            raise allocation_error(error) from None
         if out.__class__ is not _ndarray:
             out = xp.asarray(out)
         result = _new(Tensor)
@@ -296,6 +307,8 @@ def _binary_runner(spec):
             if "broadcast" not in str(error):
                 raise
             raise broadcast_error(spec, args, error) from None
+        except MemoryError as error:
+            raise allocation_error(error) from None
         if out.__class__ is not _ndarray:
             out = xp.asarray(out)
         result = _new(Tensor)

@@ -419,6 +419,17 @@ def _check_index(index, name):
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
 
 
+def check_scatter_bounds(input, dim, index) -> None:
+    """torch's RuntimeError for an index outside ``input`` along ``dim`` (NumPy would raise
+    IndexError, or wrap a negative index around)."""
+    size = input.shape[dim] if input.ndim else 1
+    data = index._data
+    outside = (data < 0) | (data >= size)
+    if outside.any():
+        bad = int(data[outside].flat[0])
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
 def _scatter_key(index, dim):
     key = list(xp.indices(index.shape, sparse=True))
     key[dim] = index
@@ -497,7 +508,9 @@ def scatter_add(input, dim, index, src) -> Tensor:
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim`` (duplicates add up)."""
     _check_index(index, "scatter_add")
     _check_src_dtype(input, src)
-    return _scatter_add(input, _wrap_dim(dim, max(input.ndim, 1)), index, src)
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_scatter_bounds(input, dim, index)
+    return _scatter_add(input, dim, index, src)
 
 
 @defop(
@@ -532,6 +545,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
             raise RuntimeError(f"numtorch supports scatter reduce='add' only, got {reduce!r}")
         return scatter_add(input, dim, index, src)
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_scatter_bounds(input, dim, index)
     if src is None:
         src = value
     if isinstance(src, Tensor):

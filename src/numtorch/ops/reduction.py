@@ -13,6 +13,8 @@ from .registry import defop, export
 from .return_types import structseq
 from .shape import cat
 
+_INTEGERS = (int, xp.integer)
+
 
 def reduce_dims(dim, ndim: int) -> tuple | None:
     """Normalise ``dim`` (int, sequence or None) to sorted non-negative dims; None = all."""
@@ -21,6 +23,13 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     if isinstance(dim, (int, xp.integer)):
         d = _wrap_dim(int(dim), ndim)
         return (d,) if ndim else None
+    # torch's argument parser refuses anything else before any op runs (``all`` and ``any``
+    # in this module are the tensor reductions, hence the comprehension)
+    if not isinstance(dim, (list, tuple)) or [d for d in dim if not isinstance(d, _INTEGERS)]:
+        raise TypeError(
+            f"received an invalid combination of arguments - got (dim={type(dim).__name__}, ), "
+            "but expected dim as an int, a tuple of ints or None"
+        )
     dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
     if len(set(dims)) != len(dims):
         repeated = next(d for d in dims if dims.count(d) > 1)

@@ -772,6 +772,9 @@ def repeat(input, *repeats) -> Tensor:
             "Number of dimensions of repeat dims can not be smaller than number "
             "of dimensions of tensor"
         )
+    if any(r < 0 for r in repeats):
+        shape = [r * s for r, s in zip(repeats, (1,) * (len(repeats) - input.ndim) + input.shape)]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {shape}")
     return _repeat(input, repeats)
 
 
