@@ -546,6 +546,8 @@ def _zero_grad_unary(name, ufunc):
 
     def forward(input):
         _no_bool(input, kernel)  # torch's rounding kernels have no bool loop
+        if input.dtype.kind in "iu":  # integers are already rounded (NumPy < 2.1 made floats)
+            return input.copy()
         return ufunc(input)
 
     return export(defop(name=name, input=_zeros)(forward), inplace=True)
@@ -721,7 +723,7 @@ def _max_min_grad(grad, input, other, lost):
     # Ties share the gradient equally, and only the strictly losing side gets 0, as in
     # torch's formula: where a NaN meets anything, both sides keep the whole gradient.
     share = where(input == other, grad / 2, grad)
-    return where(lost, 0.0, share)
+    return share.masked_fill(lost, 0.0)
 
 
 @export
