@@ -44,6 +44,7 @@ def _is_parity(item):
 
 
 _PARITY = {"passed": 0, "failed": 0, "skipped": 0, "no_torch": 0}
+_SKIPPED_MODULES = set()  # modules skipped whole for lack of torch (reported more than once)
 
 
 def pytest_collection_modifyitems(items):
@@ -61,12 +62,19 @@ def pytest_runtest_logreport(report):
             _PARITY["no_torch"] += 1
 
 
+def pytest_collectreport(report):
+    # a module whose first line is `torch = pytest.importorskip("torch")` skips whole
+    if report.skipped and report.nodeid.endswith(".py") and "torch" in str(report.longrepr):
+        _SKIPPED_MODULES.add(report.nodeid)
+
+
 def pytest_terminal_summary(terminalreporter):
     torch = _oracle()
     oracle = "no torch installed" if torch is None else f"torch {torch.__version__}"
     counts = ", ".join(f"{_PARITY[k]} {k}" for k in ("passed", "failed", "skipped"))
+    missing = f"{_PARITY['no_torch']} tests and {len(_SKIPPED_MODULES)} modules"
     terminalreporter.write_line(
-        f"parity tests against {oracle}: {counts} ({_PARITY['no_torch']} skipped for lack of torch)"
+        f"parity tests against {oracle}: {counts} ({missing} skipped for lack of torch)"
     )
 
 
