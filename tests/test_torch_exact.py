@@ -258,3 +258,21 @@ def test_gather_with_an_empty_index():
     y.sum().backward()
     _same(x.grad.tolist(), [[0] * 3] * 2)
     assert torch.gather(torch.ones(2, 3), 1, torch.zeros(2, 0, dtype=torch.long)).shape == (2, 0)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda x, i, s: x.scatter_add(0, i, s),
+        lambda x, i, s: x.scatter(0, i, s),
+        lambda x, i, s: x.scatter(0, i, 1.0),
+        lambda x, i, s: x.scatter_reduce(0, i, s, "amax", include_self=False),
+    ],
+    ids=["scatter_add", "scatter", "scatter_value", "scatter_reduce"],
+)
+def test_scatter_with_an_empty_index_writes_nothing(op):
+    x = torch.zeros(2, 3, requires_grad=True)
+    y = op(x, torch.zeros(0, dtype=torch.long), torch.ones(0))
+    assert y.shape == (2, 3) and not y.detach().numpy().any()
+    (g,) = torch.autograd.grad(y.sum(), x)
+    _same(g.tolist(), [[1] * 3] * 2)

@@ -492,6 +492,8 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
     src=lambda grad, dim, index: grad.gather(dim, index),
 )
 def _scatter_add(input, dim, index, src):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     out = input.copy()
     trimmed = src[tuple(slice(0, s) for s in index.shape)]
     xp.add.at(out, _scatter_key(index, dim), trimmed)
@@ -520,6 +522,8 @@ def scatter_add(input, dim, index, src) -> Tensor:
     src=lambda grad, dim, index: grad.gather(dim, index),
 )
 def _scatter_src(input, dim, index, src):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     out = input.copy()
     out[_scatter_key(index, dim)] = src[tuple(slice(0, s) for s in index.shape)]
     return out
@@ -531,6 +535,8 @@ def _scatter_src(input, dim, index, src):
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
 )
 def _scatter_value(input, dim, index, value):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     out = input.copy()
     out[_scatter_key(index, dim)] = value
     return out

@@ -117,6 +117,8 @@ _SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
     )[1],
 )
 def _scatter_reduce(input, dim, index, src, reduce, include_self):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     values = src[tuple(slice(0, s) for s in index.shape)]
     return _reduce_into(input, _scatter_key(index, dim), values, reduce, include_self)
 
