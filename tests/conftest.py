@@ -3,11 +3,79 @@
 from __future__ import annotations
 
 import contextlib
+import os
 
 import numpy as np
 import pytest
 
 import numtorch
+
+
+def _oracle():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def pytest_configure(config):
+    # CI must run the parity tests: a missing oracle would skip them and let a regression land
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes") and _oracle() is None:
+        raise pytest.UsageError(
+            "CI is set but the torch oracle cannot be imported: install it with "
+            "`pip install torch==2.13.0` (the parity tests would all be skipped)"
+        )
+
+
+def _is_parity(item):
+    # a parity test is marked so, or reaches torch through importorskip/torch_or_skip, in
+    # its module (module-level `torch`) or in its own body
+    if item.get_closest_marker("parity") is not None:
+        return True
+    module_torch = getattr(getattr(item, "module", None), "torch", None)
+    if getattr(module_torch, "__name__", None) == "torch":
+        return True
+    code = getattr(getattr(item, "function", None), "__code__", None)
+    if code is None:
+        return False
+    names = code.co_names
+    return "torch_or_skip" in names or ("importorskip" in names and "torch" in code.co_consts)
+
+
+_PARITY = {"passed": 0, "failed": 0, "skipped": 0, "no_torch": 0}
+_SKIPPED_MODULES = set()  # modules skipped whole for lack of torch (reported more than once)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if _is_parity(item):
+            item.add_marker(pytest.mark.parity)
+
+
+def pytest_runtest_logreport(report):
+    if "parity" not in report.keywords:
+        return
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        _PARITY[report.outcome] += 1
+        if report.skipped and "torch" in str(report.longrepr):
+            _PARITY["no_torch"] += 1
+
+
+def pytest_collectreport(report):
+    # a module whose first line is `torch = pytest.importorskip("torch")` skips whole
+    if report.skipped and report.nodeid.endswith(".py") and "torch" in str(report.longrepr):
+        _SKIPPED_MODULES.add(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter):
+    torch = _oracle()
+    oracle = "no torch installed" if torch is None else f"torch {torch.__version__}"
+    counts = ", ".join(f"{_PARITY[k]} {k}" for k in ("passed", "failed", "skipped"))
+    missing = f"{_PARITY['no_torch']} tests and {len(_SKIPPED_MODULES)} modules"
+    terminalreporter.write_line(
+        f"parity tests against {oracle}: {counts} ({missing} skipped for lack of torch)"
+    )
 
 
 def torch_or_skip():

@@ -130,7 +130,13 @@ from .nn.functional import (  # torch's top-level names for these nn functions
     rms_norm,
 )
 
-globals().update(_FUNCTIONS)
+from .ops.boundary import publish as _publish
+
+globals().update({_name: _publish(_name, _fn) for _name, _fn in _FUNCTIONS.items()})
+# the factories too: torch's out= and its error for a tensor too large to allocate
+for _name in ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye",
+              "rand", "randn", "randint", "randperm"):  # fmt: skip
+    globals()[_name] = _publish(_name, globals()[_name])
 
 __version__ = "0.1.0"
 

@@ -34,9 +34,17 @@ ndarray = xp.ndarray
 
 class _Task(threading.local):
     accumulating = True  # False while autograd.grad or backward(inputs=...) runs
+    run = 0  # the backward run in progress (0: none), see current_run
 
 
 _task = _Task()
+_runs = itertools.count(1)
+
+
+def current_run() -> int:
+    """Which backward run is executing (a new number per run; 0 outside backward): the
+    non-reentrant checkpoint recomputes its block once per run, as torch does per graph task."""
+    return _task.run
 
 
 def is_checkpoint_valid() -> bool:
@@ -49,12 +57,13 @@ def run_backward(
     roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
 ):
     """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
-    outer = _task.accumulating
+    outer = _task.accumulating, _task.run
     _task.accumulating = inputs is None
+    _task.run = next(_runs)
     try:
         return _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
     finally:
-        _task.accumulating = outer
+        _task.accumulating, _task.run = outer
 
 
 def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):

@@ -273,9 +273,25 @@ def as_saved_tensor(value):
     return saved
 
 
+class SavedTensorList(tuple):
+    """Tensors saved inside a list (einsum's operands): each one saved as a single input is,
+    so an in-place change to any of them after the forward fails backward the same way."""
+
+    __slots__ = ()
+
+    @classmethod
+    def save(cls, items):
+        return cls(save_input(t) if isinstance(t, Tensor) else t for t in items)
+
+    def unpack(self, node) -> list:
+        return [unpack_saved(s, node) for s in self]
+
+
 def unpack_saved(value, node):
     """A saved value for a formula: SavedTensors and bare saved inputs are version-checked."""
     if value.__class__ is SavedTensor:
+        return value.unpack(node)
+    if value.__class__ is SavedTensorList:
         return value.unpack(node)
     if isinstance(value, Tensor):
         vc = value._vc
@@ -288,6 +304,8 @@ def unpack_saved_data(value, node):
     """The array of a saved value (Note [Formulas on arrays]); other values as they are."""
     if value.__class__ is SavedTensor:
         return value.unpack_data(node)
+    if value.__class__ is SavedTensorList:
+        return [unpack_saved_data(s, node) for s in value]
     if isinstance(value, Tensor):
         vc = value._vc
         if vc is not None and vc.version:

@@ -13,7 +13,7 @@ from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import next_sequence_nr
-from ..autograd.saved import SavedTensor, save_input
+from ..autograd.saved import SavedTensor, SavedTensorList, save_input
 from ..backend import xp
 from .input_meta import NO_META, input_meta, input_metas, one_input_meta
 
@@ -77,6 +77,12 @@ _INT_RANGES = {
     xp.dtype(name): (xp.iinfo(name).min, xp.iinfo(name).max)
     for name in ("uint8", "int8", "int16", "int32", "int64")
 }
+
+
+def allocation_error(error: Exception) -> RuntimeError:
+    """torch's RuntimeError for a tensor too large to allocate (NumPy raises MemoryError, or
+    ValueError when the size overflows)."""
+    return RuntimeError(f"DefaultCPUAllocator: can't allocate memory: {error}")
 
 
 def argument_error(spec, args) -> TypeError:
@@ -176,6 +182,8 @@ def run_general(spec, args):
         if "broadcast" not in str(error):
             raise
         raise broadcast_error(spec, args, error) from None
+    except MemoryError as error:
+        raise allocation_error(error) from None
     if spec.outputs == 1:
         result = _wrap(out)
         if target is not None and result._data.dtype != target and spec.promote != "compare":
@@ -221,7 +229,10 @@ def _unary_runner(spec):
         data = input._data
         if to_float and data.dtype.kind not in "fc":
             data = data.astype(_dtypes.get_default_dtype().np)
-        out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
+        try:
+            out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
+        except MemoryError as error:
+            raise allocation_error(error) from None
         if out.__class__ is not _ndarray:
             out = xp.asarray(out)
         result = _new(Tensor)
@@ -298,6 +309,8 @@ def _binary_runner(spec):
             if "broadcast" not in str(error):
                 raise
             raise broadcast_error(spec, args, error) from None
+        except MemoryError as error:
+            raise allocation_error(error) from None
         if out.__class__ is not _ndarray:
             out = xp.asarray(out)
         result = _new(Tensor)
@@ -477,8 +490,7 @@ def _save(node, spec, plan, args, results):
             if isinstance(a, Tensor):
                 saved[name] = save_input(a)  # Note [Saved inputs kept bare]
             elif i in spec.lists:
-                attrs = attrs or {}
-                attrs[name] = a  # a list of inputs is kept as given
+                saved[name] = SavedTensorList.save(a)
             else:
                 saved[name] = a  # a number standing for a tensor (freed like one)
         elif kind == "result":

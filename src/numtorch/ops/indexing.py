@@ -424,6 +424,17 @@ def _check_index(index, name):
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
 
 
+def check_scatter_bounds(input, dim, index) -> None:
+    """torch's RuntimeError for an index outside ``input`` along ``dim`` (NumPy would raise
+    IndexError, or wrap a negative index around)."""
+    size = input.shape[dim] if input.ndim else 1
+    data = index._data
+    outside = (data < 0) | (data >= size)
+    if outside.any():
+        bad = int(data[outside].flat[0])
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
 def _scatter_key(index, dim):
     key = list(xp.indices(index.shape, sparse=True))
     key[dim] = index
@@ -431,6 +442,8 @@ def _scatter_key(index, dim):
 
 
 def _check_gather_shapes(input, dim, index, name):
+    if index._data.size == 0:  # torch checks nothing for an empty index
+        return
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     for d in range(index.ndim):
@@ -442,6 +455,8 @@ def _check_gather_shapes(input, dim, index, name):
 
 
 def _gather_backward(grad, input_shape, dim, index):
+    if index._data.size == 0:
+        return zeros(input_shape, dtype=grad.dtype)
     if not input_shape:  # a 0-d input was read once per index element
         return grad.sum()
     if index.ndim == 0:  # a 1-D input read at a 0-d index
@@ -451,6 +466,8 @@ def _gather_backward(grad, input_shape, dim, index):
 
 @defop(name="gather", input=_gather_backward)
 def _gather(input, dim, index):
+    if index.size == 0:
+        return xp.empty(index.shape, input.dtype)
     size = input.shape[dim] if input.ndim else 1
     if (index < 0).any() or (index >= size).any():
         bad = int(next(i for i in index.reshape(-1) if i < 0 or i >= size))
@@ -480,6 +497,8 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
     src=lambda grad, dim, index: grad.gather(dim, index),
 )
 def _scatter_add(input, dim, index, src):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     out = input.copy()
     trimmed = src[tuple(slice(0, s) for s in index.shape)]
     xp.add.at(out, _scatter_key(index, dim), trimmed)
@@ -496,7 +515,9 @@ def scatter_add(input, dim, index, src) -> Tensor:
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim`` (duplicates add up)."""
     _check_index(index, "scatter_add")
     _check_src_dtype(input, src)
-    return _scatter_add(input, _wrap_dim(dim, max(input.ndim, 1)), index, src)
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_scatter_bounds(input, dim, index)
+    return _scatter_add(input, dim, index, src)
 
 
 @defop(
@@ -507,6 +528,8 @@ def scatter_add(input, dim, index, src) -> Tensor:
     src=lambda grad, dim, index: grad.gather(dim, index),
 )
 def _scatter_src(input, dim, index, src):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     out = input.copy()
     out[_scatter_key(index, dim)] = src[tuple(slice(0, s) for s in index.shape)]
     return out
@@ -519,6 +542,8 @@ def _scatter_src(input, dim, index, src):
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
 )
 def _scatter_value(input, dim, index, value):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     out = input.copy()
     out[_scatter_key(index, dim)] = value
     return out
@@ -533,6 +558,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
             raise RuntimeError(f"numtorch supports scatter reduce='add' only, got {reduce!r}")
         return scatter_add(input, dim, index, src)
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_scatter_bounds(input, dim, index)
     if src is None:
         src = value
     if isinstance(src, Tensor):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
@@ -131,7 +133,6 @@ def dot(input, tensor) -> Tensor:
     return _dot(input, tensor)
 
 
-inner = export(dot, name="inner")
 vdot = export(dot, name="vdot")
 
 
@@ -188,7 +189,7 @@ ger = export(outer, name="ger")
 def _fold(t1, t2):
     # (..., n, k) @ (k[, m]): fold the batch into one mm/mv, as torch does
     lead = t1.shape[:-1]
-    flat = t1.reshape(-1, t1.shape[-1])
+    flat = t1.reshape(math.prod(lead), t1.shape[-1])  # not -1: k may be 0
     out = mm(flat, t2) if t2.ndim == 2 else mv(flat, t2)
     return _unsafe_view(out, lead + ((t2.shape[-1],) if t2.ndim == 2 else ()))
 

@@ -6,10 +6,10 @@ Unlike ``maximum``, ties do not share the gradient: it goes to ``input`` whereve
 from __future__ import annotations
 
 from ..backend import xp
-from .pointwise import where
 from .registry import defop, export
 
 
+# torch's formulas mask the gradient (MaskedFillBackward0 in a create_graph backward)
 def _input_wins(input, other, larger: bool):
     return ((input >= other) if larger else (input <= other)) | other.isnan()
 
@@ -17,8 +17,10 @@ def _input_wins(input, other, larger: bool):
 @export
 @defop(
     promote="same",
-    input=lambda grad, input, other: where(_input_wins(input, other, True), grad, 0.0),
-    other=lambda grad, input, other: where(_input_wins(input, other, True), 0.0, grad),
+    input=lambda grad, input, other: grad.masked_fill(
+        _input_wins(input, other, True).logical_not(), 0
+    ),
+    other=lambda grad, input, other: grad.masked_fill(_input_wins(input, other, True), 0),
 )
 def fmax(input, other):
     """The larger of each pair, ignoring NaN."""
@@ -28,8 +30,10 @@ def fmax(input, other):
 @export
 @defop(
     promote="same",
-    input=lambda grad, input, other: where(_input_wins(input, other, False), grad, 0.0),
-    other=lambda grad, input, other: where(_input_wins(input, other, False), 0.0, grad),
+    input=lambda grad, input, other: grad.masked_fill(
+        _input_wins(input, other, False).logical_not(), 0
+    ),
+    other=lambda grad, input, other: grad.masked_fill(_input_wins(input, other, False), 0),
 )
 def fmin(input, other):
     """The smaller of each pair, ignoring NaN."""

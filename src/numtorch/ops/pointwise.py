@@ -497,11 +497,13 @@ def sigmoid_backward(grad_output, output):
 )
 def threshold_backward(grad_output, self, threshold):
     # Multiplying by the mask is ~10x faster than np.where on a random mask (no branches);
-    # where non-finite gradients would turn 0 * inf into NaN, take the exact path.
+    # where non-finite gradients would turn 0 * inf into NaN, take the exact path. The mask
+    # is torch's `not (self <= threshold)`: a NaN input passes its gradient.
+    keep = ~(self <= threshold)
     with xp.errstate(invalid="ignore"):
-        out = grad_output * (self > threshold)
+        out = grad_output * keep
     if out.dtype.kind == "f" and not xp.isfinite(out).all():
-        out = xp.where(self > threshold, grad_output, 0)
+        out = xp.where(keep, grad_output, 0)
     return out.astype(grad_output.dtype, copy=False)
 
 
@@ -549,13 +551,19 @@ def _zero_grad_unary(name, ufunc):
 
     def forward(input):
         _no_bool(input, kernel)  # torch's rounding kernels have no bool loop
+        if input.dtype.kind in "iu":  # integers are already rounded (NumPy < 2.1 made floats)
+            return input.copy()
         return ufunc(input)
 
     return export(defop(name=name, input=_zeros)(forward), inplace=True)
 
 
 def _sign(input):
-    return input.copy() if input.dtype == xp.bool_ else xp.sign(input)
+    if input.dtype == xp.bool_:
+        return input.copy()
+    out = xp.sign(input)
+    # torch's sign(nan) is 0
+    return xp.nan_to_num(out) if out.dtype.kind == "f" else out
 
 
 sign = export(defop(name="sign", input=_zeros)(_sign), inplace=True)
@@ -717,17 +725,18 @@ def clamp_max(input, max) -> Tensor:
     return _clamp_max_scalar(input, max)
 
 
-def _max_min_grad(grad, input, other, keep_when):
-    # Ties share the gradient equally, as torch does.
+def _max_min_grad(grad, input, other, lost):
+    # Ties share the gradient equally, and only the strictly losing side gets 0, as in
+    # torch's formula: where a NaN meets anything, both sides keep the whole gradient.
     share = where(input == other, grad / 2, grad)
-    return where(keep_when(input, other), share, 0.0)
+    return share.masked_fill(lost, 0.0)
 
 
 @export
 @defop(
     promote="same",
-    input=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a >= b),
-    other=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a <= b),
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
 )
 def maximum(input, other):
     return xp.maximum(input, other)
@@ -736,8 +745,8 @@ def maximum(input, other):
 @export
 @defop(
     promote="same",
-    input=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a <= b),
-    other=lambda grad, input, other: _max_min_grad(grad, input, other, lambda a, b: a >= b),
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
 )
 def minimum(input, other):
     return xp.minimum(input, other)

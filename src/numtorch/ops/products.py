@@ -93,6 +93,26 @@ def tensordot(a, b, dims=2) -> Tensor:
     return mm(left, right).reshape(sizes)
 
 
+@export
+def inner(input, other) -> Tensor:
+    """Sum of products over the last dims of ``input`` and ``other`` (a number times the
+    other tensor when either is 0-d).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.inner(torch.ones(2, 3), torch.ones(4, 3)).shape
+        torch.Size([2, 4])
+    """
+    if input.ndim == 0 or other.ndim == 0:
+        return input * other
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"{list(input.shape)} and {list(other.shape)}"
+        )
+    return tensordot(input, other, ([-1], [-1]))
+
+
 # -- cross -----------------------------------------------------------------------------------
 @defop(
     name="linalg_cross",

@@ -13,6 +13,8 @@ from .registry import defop, export
 from .return_types import structseq
 from .shape import cat
 
+_INTEGERS = (int, xp.integer)
+
 
 def reduce_dims(dim, ndim: int) -> tuple | None:
     """Normalise ``dim`` (int, sequence or None) to sorted non-negative dims; None = all."""
@@ -21,6 +23,13 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     if isinstance(dim, (int, xp.integer)):
         d = _wrap_dim(int(dim), ndim)
         return (d,) if ndim else None
+    # torch's argument parser refuses anything else before any op runs (``all`` and ``any``
+    # in this module are the tensor reductions, hence the comprehension)
+    if not isinstance(dim, (list, tuple)) or [d for d in dim if not isinstance(d, _INTEGERS)]:
+        raise TypeError(
+            f"received an invalid combination of arguments - got (dim={type(dim).__name__}, ), "
+            "but expected dim as an int, a tuple of ints or None"
+        )
     dims = tuple(_wrap_dim(int(d), ndim) for d in dim)
     if len(set(dims)) != len(dims):
         repeated = next(d for d in dims if dims.count(d) > 1)
@@ -254,17 +263,18 @@ def prod(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
 def _var_backward(grad, input, dim, correction, keepdim):
     n = _count(input.shape, dim)
     g = _restore(grad, dim, input.ndim, keepdim)
-    return g * (2.0 / (n - correction)) * (input - input.mean(dim, keepdim=True))
+    centered = input - input.mean(dim, keepdim=True)
+    if n - correction <= 0:
+        # torch: 2 / (n - correction) is infinite, times the deviation: NaN where it is 0,
+        # inf elsewhere (a constant in the input, so no second order)
+        return g * where(centered == 0, math.nan, math.inf)
+    return g * (2.0 / (n - correction)) * centered
 
 
 def _std_backward(grad, input, result, dim, correction, keepdim):
-    n = _count(input.shape, dim)
-    g = _restore(grad, dim, input.ndim, keepdim)
-    r = _restore(result, dim, input.ndim, keepdim)
-    safe = where(r == 0, 1.0, r)  # a zero deviation has a zero gradient, as in torch
-    return where(
-        r == 0, 0.0, g * (input - input.mean(dim, keepdim=True)) / ((n - correction) * safe)
-    )
+    # torch's formula: var's gradient scaled by 1 / (2 std), 0 where the deviation is 0
+    part = _var_backward(grad / (result * 2), input, dim, correction, keepdim)
+    return where(_restore(result, dim, input.ndim, keepdim) == 0, 0.0, part)
 
 
 def _moment(input, dim, correction, keepdim, take_root):
@@ -278,7 +288,8 @@ def _moment(input, dim, correction, keepdim, take_root):
             if n
             else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
         )
-        out = (biased * n / (n - correction)).astype(input.dtype, copy=False)
+        # torch divides by max(0, n - correction): inf, or NaN for a zero (or empty) sum
+        out = (biased * math.inf).astype(input.dtype, copy=False)
     else:
         out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
     return xp.sqrt(out) if take_root else out
@@ -402,9 +413,14 @@ def _restore_view(t, dims, shape, keepdim):
     return t.reshape([1 if dims is None or i in dims else s for i, s in enumerate(shape)])
 
 
-def _evenly_distribute(grad, input, result, dims, keepdim):
+def _evenly_distribute(grad, input, result, dims, keepdim, nan_matches=True):
+    # max()/min()/median() share the gradient among the NaNs when the result is NaN
+    # (torch's evenly_distribute_backward); amax/amin/aminmax count only equal values
+    # (scale_grad_by_count), so a NaN result gives 0 / 0: NaN over the whole slice
     value = _restore_view(result, dims, input.shape, keepdim)
-    mask = (input == value) | (input.isnan() & value.isnan())
+    mask = input == value
+    if nan_matches:
+        mask = mask | (input.isnan() & value.isnan())
     count = mask.sum() if dims is None else mask.sum(dims, keepdim=True)
     # torch's scale_grad_by_count: (grad / count) * mask
     return (_restore_view(grad, dims, input.shape, keepdim) / count) * mask
@@ -503,7 +519,7 @@ def _amax_amin(name, fn):
     @defop(
         name=name,
         input=lambda grad, input, result, dim, keepdim: _evenly_distribute(
-            grad, input, result, dim, keepdim
+            grad, input, result, dim, keepdim, nan_matches=False
         ),
     )
     def reduce(input, dim, keepdim):
@@ -559,7 +575,7 @@ def _aminmax_backward(grads, input, result0, result1, dim, keepdim):
     total = None
     for grad, result in zip(grads, (result0, result1)):
         if grad is not None:
-            part = _evenly_distribute(grad, input, result, dim, keepdim)
+            part = _evenly_distribute(grad, input, result, dim, keepdim, nan_matches=False)
             total = part if total is None else total + part
     return total
 

@@ -14,7 +14,7 @@ import warnings
 from .._creation import ones_like, zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .indexing import _check_gather_shapes, _check_index, _scatter_key
+from .indexing import _check_gather_shapes, _check_index, _scatter_key, check_scatter_bounds
 from .pointwise import where
 from .registry import defop, export
 
@@ -117,6 +117,8 @@ _SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
     )[1],
 )
 def _scatter_reduce(input, dim, index, src, reduce, include_self):
+    if index.size == 0:  # torch checks nothing and writes nothing
+        return input.copy()
     values = src[tuple(slice(0, s) for s in index.shape)]
     return _reduce_into(input, _scatter_key(index, dim), values, reduce, include_self)
 
@@ -142,6 +144,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tens
         raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     _check_gather_shapes(input, dim, index, "scatter_reduce")
+    check_scatter_bounds(input, dim, index)
     return _scatter_reduce(input, dim, index, src, reduce, include_self)
 
 

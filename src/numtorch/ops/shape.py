@@ -315,6 +315,10 @@ Tensor.H = property(_hermitian, doc="Conjugate transpose of a matrix.")
 
 @defop(name="expand", view=True, input=lambda grad, input_shape: grad.sum_to_size(input_shape))
 def _expand(input, shape):
+    if math.prod(shape) == input.size:
+        # nothing repeats (only size-1 dims are added): a writable view, as in torch, where
+        # a stride of 0 on a size-1 dim is no overlap (broadcast_to's view is read-only)
+        return input.reshape(shape)
     return xp.broadcast_to(input, shape)
 
 
@@ -528,8 +532,9 @@ Tensor.pin_memory = _pin_memory
 
 # -- joining and splitting -------------------------------------------------------------------
 def _split_grads(grad, tensors_shape, dim, keep):
+    # a skipped 1-D empty input still gets its (empty) gradient, as in torch
     parts = iter(grad.split([s[dim] for s, k in zip(tensors_shape, keep) if k], dim))
-    return [next(parts) if k else None for k in keep]
+    return [next(parts) if k else grad.new_zeros(s) for s, k in zip(tensors_shape, keep)]
 
 
 @defop(
@@ -770,6 +775,9 @@ def repeat(input, *repeats) -> Tensor:
             "Number of dimensions of repeat dims can not be smaller than number "
             "of dimensions of tensor"
         )
+    if any(r < 0 for r in repeats):
+        shape = [r * s for r, s in zip(repeats, (1,) * (len(repeats) - input.ndim) + input.shape)]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {shape}")
     return _repeat(input, repeats)
 
 

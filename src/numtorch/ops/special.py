@@ -46,11 +46,18 @@ def derivative_not_implemented(name: str):
 
 
 # -- angles ----------------------------------------------------------------------------------
+def _atan2_scale(input, other):
+    # 1 / (x^2 + y^2), taken as 0 at the origin: torch's gradient there is 0, and its
+    # second order NaN (the masked reciprocal still differentiates to 0 * inf)
+    norm = input * input + other * other
+    return where(norm == 0, 0.0, norm.reciprocal())
+
+
 @export(inplace=True)
 @defop(
     promote="float",
-    input=lambda grad, input, other: grad * other / (input * input + other * other),
-    other=lambda grad, input, other: grad * -input / (input * input + other * other),
+    input=lambda grad, input, other: grad * other * _atan2_scale(input, other),
+    other=lambda grad, input, other: grad * -input * _atan2_scale(input, other),
 )
 def atan2(input, other):
     """The angle of the point (``other``, ``input``), quadrant-aware, in (-pi, pi].
@@ -363,9 +370,9 @@ def sinc(input):
 
 # -- signs -----------------------------------------------------------------------------------
 def _copysign_input(grad, input, result):
-    # result / input is +-1 (the sign flip); 0 where input == 0, as torch
-    safe = where(input == 0, 1.0, input)
-    return grad * where(input == 0, 0.0, result / safe)
+    # result / input is +-1 (the sign flip), masked to 0 where input == 0: torch's formula,
+    # whose second order is NaN at input == 0 (the masked division still differentiates)
+    return grad * where(input == 0, 0.0, result / input)
 
 
 @defop(
@@ -409,7 +416,9 @@ def sgn(input):
     """The sign of each element (for real tensors, the same as ``sign``)."""
     if input.dtype == xp.bool_:
         return input.copy()
-    return xp.sign(input)
+    out = xp.sign(input)
+    # torch's sgn(nan) is 0 (and so the gradient of abs at NaN)
+    return xp.nan_to_num(out) if out.dtype.kind == "f" else out
 
 
 def _check_heaviside(args):

@@ -17,7 +17,7 @@ import math
 
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from ..autograd.graph import Node, VersionCounter, next_sequence_nr
+from ..autograd.graph import Node, VersionCounter, freed_error, next_sequence_nr
 from ..backend import xp
 
 
@@ -108,9 +108,12 @@ class CopySlices(Node):
         grad = grad_outputs[0]
         if grad is None:
             return (None,) * len(self.next_functions)
+        fn = self._fn
+        if fn is None:
+            raise freed_error(self)
         result = grad.clone()
         region = replay(result, self._steps)
-        fn_grads = self._fn._apply((region.clone(),))
+        fn_grads = fn._apply((region.clone(),))
         if fn_grads[0] is None:
             region.zero_()
         else:
@@ -118,7 +121,11 @@ class CopySlices(Node):
         return (result,) + tuple(fn_grads[1:])
 
     def _release(self) -> None:
-        self._fn._release()
+        # Drop the wrapped node rather than free its saved values: a saved output it
+        # returns in a create_graph backward has that node as grad_fn, and a later backward
+        # through that gradient runs the node directly (torch's CopySlices does the same).
+        self._fn = None
+        self._saved = None
 
 
 class AsStridedBackward0(Node):

@@ -11,6 +11,17 @@ import numpy as np
 from .opinfo import OpInfo, Sample, _n
 
 
+def _cofactors(a):
+    # d det(A) / dA = cof(A), defined for singular A too (a polynomial in the entries)
+    n = a.shape[-1]
+    cof = np.empty_like(a)
+    for i in range(n):
+        for j in range(n):
+            minor = np.delete(np.delete(a, i, -2), j, -1)
+            cof[..., i, j] = (-1) ** (i + j) * np.linalg.det(minor)
+    return cof
+
+
 def _well(rng, *shape):
     # a well-conditioned square matrix (or batch of them)
     return rng.standard_normal(shape) + 3 * np.eye(shape[-1])
@@ -101,6 +112,16 @@ PRODUCTS = [
         np.tensordot,
     ),
     OpInfo(
+        "inner",
+        lambda t, a, b: t.inner(a, b),
+        lambda rng: [
+            Sample((_n(rng, 4), _n(rng, 4))),
+            Sample((_n(rng, 2, 3, 4), _n(rng, 5, 4))),
+            Sample((_n(rng, 2, 3), _n(rng))),
+        ],
+        np.inner,
+    ),
+    OpInfo(
         "linalg_cross",
         lambda t, a, b: t.linalg.cross(a, b),
         lambda rng: [
@@ -163,6 +184,9 @@ DECOMPOSITIONS = [
         lambda t, a: t.det(a),
         lambda rng: [Sample((np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]]),))],
         np.linalg.det,
+        # torch differentiates det through its LU: at this exactly singular matrix some CPUs'
+        # LAPACK meets an exact zero pivot and torch returns zeros, others the cofactors
+        defined_grad=lambda grad, a: [grad * _cofactors(a)],
     ),
     OpInfo(
         "linalg_slogdet",

@@ -24,7 +24,7 @@ import weakref
 import numtorch
 
 from ..autograd import grad_mode
-from ..autograd.engine import is_checkpoint_valid
+from ..autograd.engine import current_run, is_checkpoint_valid
 from ..autograd.function import Function
 from ..autograd.graph import Node, SavedTensor, saved_tensors_hooks
 
@@ -149,6 +149,7 @@ class _Frame:
         self.holders = []  # weakrefs, in saving order
         self.metadata = []
         self.recomputed = weakref.WeakKeyDictionary()  # holder -> recomputed tensor
+        self.recomputed_in = None  # the backward run that recomputed them
 
     def pack(self, tensor):
         holder = _Holder(len(self.holders))
@@ -157,9 +158,13 @@ class _Frame:
         return holder
 
     def unpack(self, holder):
-        if holder not in self.recomputed:
+        # once per backward run, however often its nodes unpack (torch: once per graph task);
+        # a recomputed tensor lives as long as the node that saved it keeps its holder
+        run = current_run()
+        if self.recomputed_in != run or holder not in self.recomputed:
             self._recompute()
-        return self.recomputed.pop(holder)
+            self.recomputed_in = run
+        return self.recomputed[holder]
 
     def _recompute(self):
         counter = [0]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...ops.linalg import addmm
@@ -46,7 +48,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
     lead = input.shape[:-1]
-    out = addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    # the batch size spelled out: reshape(-1, 0) is ambiguous for an empty input
+    out = addmm(bias, input.reshape(math.prod(lead), input.shape[-1]), weight.t())
     return out.view(*lead, out.shape[-1])
 
 
@@ -78,7 +81,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tenso
             f"expected {weight.shape[0]}"
         )
     lead = input1.shape[:-1]
-    x1 = input1.reshape(-1, input1.shape[-1])
-    x2 = input2.reshape(-1, input2.shape[-1])
+    x1 = input1.reshape(math.prod(lead), input1.shape[-1])
+    x2 = input2.reshape(math.prod(lead), input2.shape[-1])
     out = _einsum("bi,oij,bj->bo", x1, weight, x2).reshape(*lead, weight.shape[0])
     return out if bias is None else out + bias

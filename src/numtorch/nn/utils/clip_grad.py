@@ -30,10 +30,10 @@ def clip_grad_norm_(parameters, max_norm: float, norm_type: float = 2.0,
         >>> round(w.grad.norm().item(), 4)
         1.0
     """
+    norm_type = float(norm_type)  # before anything else, as torch: "foo" raises ValueError
     grads = _grads(parameters)
     if not grads:
         return _creation.tensor(0.0)
-    norm_type = float(norm_type)
     if norm_type == math.inf:
         total = max(float(xp.abs(g._data).max()) if g.numel() else 0.0 for g in grads)
     else:

@@ -1,0 +1,136 @@
+"""The boundary of the ``numtorch.<name>`` functions: torch's ``out=`` argument, and torch's
+error types for what would otherwise leak from NumPy or from inside numtorch.
+
+``publish`` wraps each function once, at import. The wrapper costs one Python call; the
+error translation runs only once an exception is on its way out (Python's ``try`` is free
+until something raises). Tensor methods are not wrapped: their ``self`` is a tensor already,
+and the op runner turns NumPy's allocation failures into torch's error for them.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import warnings
+
+from .._tensor import Tensor
+from ..autograd import grad_mode
+from .call import allocation_error
+from .inplace import _can_cast
+
+_NO_OUT = object()
+# what a first argument may be besides a tensor (numbers, sizes, names, sequences of tensors)
+_NOT_BLAMED = (Tensor, int, float, complex, str, list, tuple, type)
+
+
+def publish(name: str, fn):
+    """``fn`` as ``numtorch.<name>``: with ``out=``, and torch's errors at the boundary."""
+    if not isinstance(fn, types.FunctionType):
+        return fn
+
+    @functools.wraps(fn)
+    def public(*args, out=_NO_OUT, **kwargs):
+        try:
+            result = fn(*args, **kwargs)
+        except MemoryError as error:
+            raise allocation_error(error) from None
+        except ValueError as error:
+            if "array is too big" not in str(error):
+                raise
+            raise allocation_error(error) from None
+        except AttributeError:
+            not_tensor = _non_tensor_argument(name, fn, args, kwargs)
+            if not_tensor is None:
+                raise
+            raise not_tensor from None
+        if out is _NO_OUT or out is None:
+            return result
+        return _write_out(name, result, out)
+
+    return public
+
+
+def _parameters(fn) -> list:
+    """(name, default) of ``fn``'s positional parameters (a registered op's from its spec)."""
+    spec = getattr(fn, "spec", None)
+    if spec is not None:
+        return list(zip(spec.params, spec.defaults))
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    params = inspect.signature(fn).parameters.values()
+    return [(p.name, p.default) for p in params if p.kind in kinds]
+
+
+def _non_tensor_argument(name, fn, args, kwargs) -> TypeError | None:
+    """torch's TypeError for a None (or another non-tensor object) where the function needs
+    a tensor, found after the function failed on it."""
+    for position, (param, default) in enumerate(_parameters(fn)):
+        if position < len(args):
+            value = args[position]
+        elif param in kwargs:
+            value = kwargs[param]
+        else:
+            continue
+        if value is None:
+            if position > 0 and default is None:
+                continue  # an optional argument left out
+        elif position > 0 or not _blamed(value):
+            continue
+        return TypeError(
+            f"{name}(): argument '{param}' (position {position + 1}) must be Tensor, "
+            f"not {type(value).__name__}"
+        )
+    return None
+
+
+def _blamed(first) -> bool:
+    # a first argument torch would refuse: not a tensor, a number, a size or a sequence, nor
+    # anything of numtorch's or NumPy's (dtypes, arrays: the function's own checks name them)
+    if isinstance(first, _NOT_BLAMED):
+        return False
+    return type(first).__module__.partition(".")[0] not in ("numtorch", "numpy")
+
+
+def _write_out(name, result, out):
+    if isinstance(result, tuple) and isinstance(out, (tuple, list)):
+        if len(out) != len(result):
+            raise TypeError(f"{name}(): argument 'out' must be a tuple of {len(result)} Tensors")
+        written = [_write_one(name, r, o) for r, o in zip(result, out)]
+        return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
+    if not isinstance(result, Tensor):
+        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+    return _write_one(name, result, out)
+
+
+def _write_one(name, result: Tensor, out) -> Tensor:
+    """Copy ``result`` into ``out`` as torch's out= kernels do: resized when the shape
+    differs (with torch's warning unless ``out`` was empty), cast to ``out``'s dtype where
+    torch's casting rules allow, never recorded for autograd."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if grad_mode.is_grad_enabled() and (out.requires_grad or result.requires_grad):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
+        )
+    if result.dtype is not out.dtype and not _can_cast(result.dtype, out.dtype):
+        raise RuntimeError(
+            f"result type {result.dtype.scalar_name} can't be cast to the desired output type "
+            f"{out.dtype.scalar_name}"
+        )
+    if tuple(out.shape) != tuple(result.shape):
+        if out.numel() != 0:
+            warnings.warn(
+                f"An output with one or more elements was resized since it had shape "
+                f"{list(out.shape)}, which does not match the required output shape "
+                f"{list(result.shape)}. This behavior is deprecated, and in a future PyTorch "
+                "release outputs will not be resized unless they have zero elements. You can "
+                "explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
+                "with t.resize_(0).",
+                UserWarning,
+                stacklevel=4,
+            )
+        out.resize_(result.shape)
+    with grad_mode.no_grad():
+        out.copy_(result)
+    return out

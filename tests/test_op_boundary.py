@@ -1,0 +1,142 @@
+"""The boundary of numtorch's functions: torch's error types instead of NumPy's or Python's
+(huge allocations, out-of-range scatter indices, non-tensor arguments, malformed dims and
+repeats, unknown norm types), and torch's ``out=`` argument."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import numtorch as torch
+import numtorch.nn as nn
+
+HUGE = (10**7, 10**7)  # 400 TB of float32
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.zeros(*HUGE),
+        lambda: torch.ones(HUGE),
+        lambda: torch.empty(2**62),
+        lambda: torch.full(HUGE, 1.0),
+        lambda: torch.randn(*HUGE),
+        lambda: torch.arange(10**15),
+        lambda: torch.ones(10**6, 1) + torch.ones(1, 10**7),
+        lambda: torch.ones(10**5).repeat(10**7),
+    ],
+    ids=["zeros", "ones", "empty", "full", "randn", "arange", "broadcast_add", "repeat"],
+)
+def test_a_huge_allocation_raises_runtime_error(make):
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        make()
+
+
+@pytest.mark.parametrize("index", [5, -1])
+@pytest.mark.parametrize(
+    "op",
+    [
+        lambda x, i: x.scatter(0, i, torch.ones(1)),
+        lambda x, i: x.scatter(0, i, 1.0),
+        lambda x, i: x.scatter_(0, i, 1.0),
+        lambda x, i: x.scatter_add(0, i, torch.ones(1)),
+        lambda x, i: x.scatter_reduce(0, i, torch.ones(1), "sum"),
+    ],
+    ids=["scatter", "scatter_value", "scatter_", "scatter_add", "scatter_reduce"],
+)
+def test_scatter_out_of_range_index_raises_runtime_error(op, index):
+    # a negative index is out of range too (NumPy would wrap it around)
+    with pytest.raises(RuntimeError, match=f"index {index} is out of bounds for dimension 0"):
+        op(torch.zeros(3), torch.tensor([index]))
+
+
+@pytest.mark.parametrize(
+    "call, argument",
+    [
+        (lambda: torch.exp(None), "'input' (position 1)"),
+        (lambda: torch.sum(None), "'input' (position 1)"),
+        (lambda: torch.matmul(torch.ones(2), None), "'other' (position 2)"),
+        (lambda: torch.exp(object()), "'input' (position 1)"),
+    ],
+    ids=["exp", "sum", "matmul", "object"],
+)
+def test_a_non_tensor_argument_raises_type_error(call, argument):
+    with pytest.raises(TypeError, match=re.escape(f"argument {argument} must be Tensor")):
+        call()
+
+
+@pytest.mark.parametrize("dim", ["a", 1.5, ["a"]])
+def test_a_malformed_dim_raises_type_error(dim):
+    with pytest.raises(TypeError, match="invalid combination of arguments"):
+        torch.ones(2).sum(dim=dim)
+    with pytest.raises(TypeError, match="invalid combination of arguments"):
+        torch.ones(2).mean(dim=dim)
+
+
+def test_a_negative_repeat_raises_runtime_error():
+    with pytest.raises(RuntimeError, match=r"negative dimension -2: \[-2\]"):
+        torch.ones(2).repeat(-1)
+    with pytest.raises(RuntimeError, match=r"negative dimension -2: \[2, -2\]"):
+        torch.ones(2).repeat(2, -1)
+
+
+def test_clip_grad_norm_refuses_an_unknown_norm_type():
+    p = nn.Parameter(torch.ones(2))
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        nn.utils.clip_grad_norm_([p], 1.0, norm_type="foo")
+    p.grad = torch.ones(2)
+    with pytest.raises(ValueError, match="could not convert string to float"):
+        nn.utils.clip_grad_norm_([p], 1.0, norm_type="foo")
+    assert nn.utils.clip_grad_norm_([p], 1.0, norm_type="inf").item() == 1.0
+
+
+# -- out= --------------------------------------------------------------------------------------
+def test_out_receives_the_result_and_is_returned():
+    out = torch.empty(2)
+    version = out._version
+    assert torch.exp(torch.zeros(2), out=out) is out
+    np.testing.assert_array_equal(out.numpy(), [1.0, 1.0])
+    assert out._version > version
+    assert torch.matmul(torch.ones(2, 3), torch.ones(3, 4), out=torch.empty(2, 4)).sum() == 24
+    assert torch.zeros(2, out=torch.ones(2)).tolist() == [0.0, 0.0]
+    assert torch.exp(torch.zeros(2), out=None).tolist() == [1.0, 1.0]
+
+
+def test_out_is_resized_with_torch_warning_unless_empty():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.add(torch.ones(2), 1, out=torch.empty(0)).shape == (2,)
+    with pytest.warns(UserWarning, match="was resized since it had shape \\[3\\]"):
+        out = torch.add(torch.ones(2), 1, out=torch.empty(3))
+    assert out.tolist() == [2.0, 2.0]
+
+
+def test_out_dtype_follows_torch_casting_rules():
+    assert torch.add(torch.ones(2), 1, out=torch.empty(2, dtype=torch.float64)).dtype == (
+        torch.float64
+    )
+    assert torch.mul(torch.ones(2, dtype=torch.int64), 2, out=torch.empty(2)).tolist() == [2, 2]
+    with pytest.raises(RuntimeError, match="Float can't be cast to the desired output type Long"):
+        torch.add(torch.ones(2), 1, out=torch.empty(2, dtype=torch.int64))
+
+
+def test_out_refuses_autograd():
+    message = "functions with out=... arguments don't support automatic differentiation"
+    with pytest.raises(RuntimeError, match=message):
+        torch.add(torch.ones(2, requires_grad=True), 1, out=torch.empty(2))
+    with pytest.raises(RuntimeError, match=message):
+        torch.add(torch.ones(2), 1, out=torch.empty(2, requires_grad=True))
+    with torch.no_grad():  # torch allows both without grad mode
+        torch.add(torch.ones(2, requires_grad=True), 1, out=torch.empty(2))
+
+
+def test_out_with_several_outputs_and_wrong_types():
+    values, indices = torch.empty(2), torch.empty(2, dtype=torch.int64)
+    result = torch.max(torch.tensor([[1.0, 3.0], [4.0, 2.0]]), 1, out=(values, indices))
+    assert result.values is values and result.indices is indices
+    assert values.tolist() == [3.0, 4.0] and indices.tolist() == [1, 0]
+    with pytest.raises(TypeError, match="argument 'out' must be Tensor, not list"):
+        torch.exp(torch.ones(2), out=[1])
