@@ -84,6 +84,7 @@ from .autograd.anomaly_mode import (
 )
 from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, backends, cuda, linalg, special, testing
+from . import fft
 from . import nn
 from . import _nn_functions
 from . import profiler

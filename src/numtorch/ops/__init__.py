@@ -3,10 +3,11 @@
 from . import (  # noqa: F401
     bessel,
     bits,
-    complex_real,
+    complex,
     construction,
     cumulative,
     factory,
+    fft,
     gamma,
     hyperbolic,
     incomplete_gamma,
@@ -44,3 +45,5 @@ from . import (  # noqa: F401
     windows,
 )
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401
+
+complex.mark_complex_differentiable()

@@ -136,13 +136,22 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     return _rsub(input, other, alpha)
 
 
+def _conj(x):
+    # a holomorphic op's gradient takes the conjugate derivative (Note [Complex autograd])
+    if x.__class__ is complex:
+        return x.conjugate()
+    if x.__class__ is Tensor and x._data.dtype.kind == "c":
+        return x.conj()
+    return x
+
+
 mul = defop(
     name="mul",
     promote="same",
     scalars=("input", "other"),
     params=("input", "other"),
-    input=lambda grad, other: grad * other,
-    other=lambda grad, input: grad * input,
+    input=lambda grad, other: grad * _conj(other),
+    other=lambda grad, input: grad * _conj(input),
 )(xp.multiply)
 mul.__doc__ = "Elementwise product with broadcasting."
 export(mul, inplace=True)
@@ -152,7 +161,7 @@ multiply = export(mul, name="multiply", inplace=True)
 
 def _div_other(grad, input, other):
     # d/dy (x / y) = -x / y**2, written as torch does to keep rounding identical
-    return -grad * ((input / other) / other)
+    return -grad * _conj((input / other) / other)
 
 
 _true_divide = defop(
@@ -160,7 +169,7 @@ _true_divide = defop(
     promote="float",
     scalars=("input", "other"),
     params=("input", "other"),
-    input=lambda grad, other: grad / other,
+    input=lambda grad, other: grad / _conj(other),
     other=_div_other,
 )(xp.true_divide)
 
@@ -425,7 +434,7 @@ def square(input) -> Tensor:
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, result: -grad * result * result)
+@defop(promote="float", input=lambda grad, result: -grad * _conj(result * result))
 def reciprocal(input):
     return xp.reciprocal(input)
 
@@ -437,10 +446,10 @@ def _unary(name, ufunc, formula, node=None):
     return export(op, inplace=True)
 
 
-exp = _unary("exp", xp.exp, lambda grad, result: grad * result)
+exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result))
 exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * result * math.log(2.0))
 expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * (result + 1))
-log = _unary("log", xp.log, lambda grad, input: grad / input)
+log = _unary("log", xp.log, lambda grad, input: grad / _conj(input))
 log2 = _unary("log2", xp.log2, lambda grad, input: grad / (input * math.log(2.0)))
 log10 = _unary("log10", xp.log10, lambda grad, input: grad / (input * math.log(10.0)))
 log1p = _unary(

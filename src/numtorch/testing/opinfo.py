@@ -872,6 +872,7 @@ OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + 
 # Tables by concept live beside this one; they import the helpers above.
 from .opinfo_activation import ACTIVATIONS  # noqa: E402
 from .opinfo_factor import FACTORIZATIONS  # noqa: E402
+from .opinfo_fft import COMPLEX_OPS, FFT_OPS  # noqa: E402
 from .opinfo_gaps import GAPS_OPS  # noqa: E402
 from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
@@ -901,4 +902,6 @@ OP_DB += (
     + SPECIAL_OPS
     + SEQUENCE
     + GAPS_OPS
+    + FFT_OPS
+    + COMPLEX_OPS
 )
