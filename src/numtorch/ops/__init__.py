@@ -38,6 +38,7 @@ from . import (  # noqa: F401
     sets,
     shape,
     softmax,
+    sparse,
     special,
     statistics,
     strided,

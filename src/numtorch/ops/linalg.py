@@ -9,6 +9,7 @@ from ..backend import xp
 from .call import broadcast_shape
 from .registry import defop, export
 from .shape import _unsafe_view
+from .sparse import sparse_product
 
 
 def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
@@ -45,6 +46,8 @@ def _mm(input, mat2):
 @export
 def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
+    if input.is_sparse or mat2.is_sparse:
+        return sparse_product(input, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.ndim != 2:
@@ -94,6 +97,8 @@ def _mv(input, vec):
 @export
 def mv(input, vec) -> Tensor:
     """Matrix-vector product."""
+    if input.is_sparse:
+        return sparse_product(input, vec)
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {vec.ndim}")
     if input.shape[1] != vec.shape[0]:
@@ -197,6 +202,8 @@ def _fold(t1, t2):
 @composite("aten::matmul")
 def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
+    if input.is_sparse or other.is_sparse:
+        return sparse_product(input, other)
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:
         raise RuntimeError(

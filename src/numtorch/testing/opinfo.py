@@ -882,6 +882,7 @@ from .opinfo_nn_aliases import NN_ALIASES, SAMPLERS  # noqa: E402
 from .opinfo_nn_more import NN_MORE  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
+from .opinfo_sparse import SPARSE_OPS  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
 from .opinfo_vision import VISION  # noqa: E402
@@ -904,4 +905,5 @@ OP_DB += (
     + GAPS_OPS
     + FFT_OPS
     + COMPLEX_OPS
+    + SPARSE_OPS
 )
