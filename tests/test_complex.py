@@ -155,3 +155,39 @@ def test_randn_complex_has_unit_variance():
     z = numtorch.randn(20000, dtype=numtorch.complex64)
     assert z.dtype == numtorch.complex64
     assert abs(z.real.var().item() - 0.5) < 0.03 and abs(z.imag.var().item() - 0.5) < 0.03
+
+
+def test_gradcheck_takes_complex_inputs_and_outputs():
+    z = numtorch.tensor(Z[:3] + 0.5, requires_grad=True)
+    x = numtorch.tensor(A, requires_grad=True)
+    for fn in (numtorch.fft.fft, lambda a: a * a.conj(), lambda a: a.exp() / (a + 3)):
+        assert numtorch.autograd.gradcheck(fn, (z,))
+        assert numtorch.autograd.gradgradcheck(fn, (z,))
+    assert numtorch.autograd.gradcheck(numtorch.fft.rfft, (x,))
+    assert numtorch.autograd.gradgradcheck(numtorch.fft.rfft, (x,))
+
+
+class _SquareWithoutConjugate(numtorch.autograd.Function):
+    @staticmethod
+    def forward(ctx, z):
+        ctx.save_for_backward(z)
+        return z * z
+
+    @staticmethod
+    def backward(ctx, grad):
+        (z,) = ctx.saved_tensors
+        return 2 * grad * z  # wrong: the conjugate Wirtinger gradient is 2 * grad * conj(z)
+
+
+class _Square(_SquareWithoutConjugate):
+    @staticmethod
+    def backward(ctx, grad):
+        (z,) = ctx.saved_tensors
+        return 2 * grad * z.conj()
+
+
+def test_gradcheck_catches_a_missing_conjugate():
+    z = numtorch.tensor([1 + 2j, -0.5 + 1j], dtype=numtorch.complex128, requires_grad=True)
+    assert numtorch.autograd.gradcheck(_Square.apply, (z,))
+    with pytest.raises(RuntimeError, match="Jacobian mismatch"):
+        numtorch.autograd.gradcheck(_SquareWithoutConjugate.apply, (z,))
