@@ -33,6 +33,11 @@ PROGRAMS = {
     "real_mixed": lambda lib, z, a, b: (a * z + b).sum().real,
     "sgn": lambda lib, z, a, b: (z[:3].sgn() * (1 + 2j)).real.sum(),
     "reciprocal": lambda lib, z, a, b: (1 / z[:3]).imag.sum(),
+    "pow_sqrt": lambda lib, z, a, b: (z[:3] ** 2 + (z[:3] + 2).sqrt() * 1.5j).real.sum(),
+    "matmul": lambda lib, z, a, b: (z[None, :] @ (z.conj() * (1 + 1j))[:, None]).abs().sum(),
+    "mv_dot": lambda lib, z, a, b: (
+        lib.outer(z, z).mv(lib.complex(a, b)).real.sum() + lib.dot(z, z * 1j).imag
+    ),
 }
 
 

@@ -249,7 +249,7 @@ def polar(abs, angle) -> Tensor:
 
 # Ops whose formulas hold for complex tensors: linear maps with real coefficients (shape
 # ops, sums), the ops above, and those whose formulas conjugate (mul, div, reciprocal, exp,
-# log, abs, sgn).
+# log, pow, sqrt, abs, sgn, mm, mv, dot).
 COMPLEX_DIFFERENTIABLE = (
     *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "neg", "mul", "div"),
     *("reciprocal", "exp", "log", "abs", "sgn", "sum_all", "sum_dim", "mean_all", "mean_dim"),
@@ -259,6 +259,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("stack", "index", "index_alias", "constant_pad_nd", "unbind", "split"),
     *("split_with_sizes", "unfold", "view_as_real", "view_as_complex", "conj"),
     *("conj_physical", "complex", "polar", "angle", "_fft_r2c", "_fft_c2c", "_fft_c2r"),
+    *("pow", "sqrt", "mm", "mv", "dot", "mul_scalar", "div_scalar"),
 )
 
 

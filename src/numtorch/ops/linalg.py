@@ -7,6 +7,7 @@ from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
 from .call import broadcast_shape
+from .pointwise import _conj
 from .registry import defop, export
 from .shape import _unsafe_view
 from .sparse import sparse_product
@@ -30,13 +31,13 @@ def _mat2_grad(grad, mat1, mat2):
     # compute the transposed product so that the gradient, once transposed back to the
     # weight's layout, is C-contiguous and lands in .grad without a transposing copy
     if _column_major(mat2):
-        return grad.t().mm(mat1).t()
-    return mat1.t().mm(grad)
+        return grad.t().mm(_conj(mat1)).t()
+    return _conj(mat1).t().mm(grad)
 
 
 @defop(
     name="mm",
-    input=lambda grad, mat2: grad.mm(mat2.t()),
+    input=lambda grad, mat2: grad.mm(_conj(mat2).t()),
     mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
 )
 def _mm(input, mat2):
@@ -88,7 +89,9 @@ def bmm(input, mat2) -> Tensor:
 
 
 @defop(
-    name="mv", input=lambda grad, vec: grad.outer(vec), vec=lambda grad, input: input.t().mv(grad)
+    name="mv",
+    input=lambda grad, vec: grad.outer(_conj(vec)),
+    vec=lambda grad, input: _conj(input).t().mv(grad),
 )
 def _mv(input, vec):
     return xp.matmul(input, vec)
@@ -111,7 +114,9 @@ def mv(input, vec) -> Tensor:
 
 
 @defop(
-    name="dot", input=lambda grad, tensor: grad * tensor, tensor=lambda grad, input: grad * input
+    name="dot",
+    input=lambda grad, tensor: grad * _conj(tensor),
+    tensor=lambda grad, input: grad * _conj(input),
 )
 def _dot(input, tensor):
     return xp.dot(input, tensor)

@@ -138,11 +138,9 @@ def rsub(input, other, *, alpha=1) -> Tensor:
 
 def _conj(x):
     # a holomorphic op's gradient takes the conjugate derivative (Note [Complex autograd])
-    if x.__class__ is complex:
-        return x.conjugate()
-    if x.__class__ is Tensor and x._data.dtype.kind == "c":
-        return x.conj()
-    return x
+    if x.__class__ is Tensor:
+        return x.conj() if x._data.dtype.kind == "c" else x
+    return x.conjugate() if isinstance(x, complex) else x  # NumPy's complex scalars too
 
 
 mul = defop(
@@ -180,14 +178,18 @@ _true_divide = defop(
     name="div_scalar",
     node="DivBackward1",
     promote="float",
-    input=lambda grad, other: _div_scalar(grad, other),
+    input=lambda grad, other: _div_scalar(grad, _conj(other)),
 )
 def _div_scalar(input, other):
     return xp.true_divide(input, other)
 
 
 # a Scalar's derivative is again a Scalar multiplication (MulBackward1 in torch's graphs)
-@defop(name="mul_scalar", node="MulBackward1", input=lambda grad, other: _mul_scalar(grad, other))
+@defop(
+    name="mul_scalar",
+    node="MulBackward1",
+    input=lambda grad, other: _mul_scalar(grad, _conj(other)),
+)
 def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
 
@@ -352,8 +354,10 @@ def _pow_input(grad, input, exponent):
     # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
     if not isinstance(exponent, Tensor):
         # exponent * x**(y-1) is a Scalar multiplication in torch's formula (MulBackward1)
-        return grad * 0 if exponent == 0 else grad * _mul_scalar(input ** (exponent - 1), exponent)
-    return where(exponent == 0, 0.0, grad * (exponent * input ** (exponent - 1)))
+        if exponent == 0:
+            return grad * 0
+        return grad * _conj(_mul_scalar(input ** (exponent - 1), exponent))
+    return where(exponent == 0, 0.0, grad * _conj(exponent * input ** (exponent - 1)))
 
 
 def _pow_exponent(grad, input, result):
@@ -458,7 +462,7 @@ log1p = _unary(
     lambda grad, input: grad / (input + 1),
     node="Log1PBackward0",
 )
-sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _mul_scalar(result, 2))
+sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _conj(_mul_scalar(result, 2)))
 rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )

@@ -150,6 +150,16 @@ COMPLEX_OPS = [
     _complex_unary("complex_conj_physical", lambda t, z: t.conj_physical(z) * 2),
     _complex_unary("complex_mul_div", lambda t, z: z * (z + 1.5) / (z * z + 4), _nonzero_pairs),
     _complex_unary("complex_log_reciprocal", lambda t, z: z.log() + z.reciprocal(), _nonzero_pairs),
+    _complex_unary("complex_pow_sqrt", lambda t, z: z**3 + (z + 4).sqrt() + z.pow(0.5 + 1j)),
+    OpInfo(
+        "complex_mm_mv_dot",
+        lambda t, a, b: t.view_as_real(
+            t.view_as_complex(a) @ t.view_as_complex(b)
+            + t.view_as_complex(a).mv(t.view_as_complex(b)[:, 0]).unsqueeze(1)
+            + t.dot(t.view_as_complex(a)[0], t.view_as_complex(b)[:, 1])
+        ),
+        lambda rng: [Sample((_pairs(rng, 2, 3), _pairs(rng, 3, 2)))],
+    ),
     OpInfo(
         "complex",
         lambda t, a, b: _real_view(t, t.complex(a, b)),
