@@ -545,5 +545,10 @@ def sparse_repr(t: SparseTensor) -> str:
     return _add_suffixes(text + ",\n       " + suffixes[0], suffixes[1:], 7)
 
 
+def _dense_to_dense(input, dtype=None, *, masked_grad=None) -> Tensor:
+    return input if dtype is None else input.to(dtype)  # a dense tensor is already dense
+
+
+Tensor.to_dense = _dense_to_dense
 Tensor.to_sparse = to_sparse
 Tensor.to_sparse_coo = to_sparse
