@@ -196,3 +196,52 @@ def test_gradcheck_catches_a_missing_conjugate():
     assert numtorch.autograd.gradcheck(_Square.apply, (z,))
     with pytest.raises(RuntimeError, match="Jacobian mismatch"):
         numtorch.autograd.gradcheck(_SquareWithoutConjugate.apply, (z,))
+
+
+PROMOTIONS = [
+    ("float32", 1j),
+    ("float64", 1j),
+    ("int64", 1j),
+    ("float32", "complex128-0d"),
+    ("float64", "complex64-0d"),
+    ("int64", "complex128-0d"),
+    ("complex64", 2.0),
+    ("complex64", "float64"),
+    ("float32-0d", 1j),
+]
+
+
+def _operand(lib, spec):
+    if not isinstance(spec, str):
+        return spec
+    name, _, zero_dim = spec.partition("-")
+    dtype = getattr(lib, name)
+    return lib.ones((), dtype=dtype) if zero_dim else lib.ones(2, dtype=dtype)
+
+
+@pytest.mark.parametrize("a, b", PROMOTIONS)
+def test_complex_promotion_matches_torch(a, b):
+    def run(lib):
+        x, y = _operand(lib, a), _operand(lib, b)
+        return str(lib.result_type(x, y)), str((x * y).dtype), str((y + x).dtype)
+
+    torch = pytest.importorskip("torch")
+    assert run(numtorch) == run(torch)
+
+
+def test_phase_rotation_program_matches_torch():
+    def run(lib):
+        theta = lib.tensor([0.1, 0.7, -1.2], requires_grad=True)
+        r = lib.tensor([1.0, 2.0, 0.5], requires_grad=True)
+        z = r * lib.exp(1j * theta)
+        x = lib.fft.ifft(lib.fft.fft(z) * lib.tensor([1.0, 0.5, 0.25]))
+        loss = (x.real**2 + x.imag**2).sum() + lib.angle(z).sum() + lib.abs(z).mean()
+        loss.backward()
+        return loss.item(), theta.grad.numpy(), r.grad.numpy(), str(z.dtype)
+
+    torch = pytest.importorskip("torch")
+    ours, theirs = run(numtorch), run(torch)
+    assert ours[3] == theirs[3]
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5, atol=1e-6)
