@@ -20,7 +20,6 @@ import sys
 from .. import _dtypes
 from .._creation import tensor as _tensor_from
 from .._tensor import Size, Tensor, _wrap_dim
-from .._tensor_str import _add_suffixes, array_body
 from ..backend import xp
 from .registry import OpSpec
 from .sparse_primitives import (
@@ -29,6 +28,7 @@ from .sparse_primitives import (
     _created,
     _dsmm,
     _gather,
+    _merge,
     _spaddmm,
     _spmm,
     _spmv,
@@ -38,6 +38,7 @@ from .sparse_primitives import (
     _transposed_dims,
     _values_of,
 )
+from .sparse_repr import sparse_repr
 
 
 class layout:
@@ -373,30 +374,6 @@ class SparseTensor(Tensor):
         return sparse_repr(self)
 
 
-def _merge(a, b):
-    """torch's sparse addition: one merge pass over both entry lists, as if each were sorted,
-    adding entries that meet at the same index (duplicates elsewhere stay apart). Returns the
-    merged linear indices and, for every input entry in order, its output position."""
-    a, b = a.tolist(), b.tolist()
-    merged, slots_a, slots_b = [], [], []
-    i = j = 0
-    while i < len(a) or j < len(b):
-        if j == len(b) or (i < len(a) and a[i] < b[j]):
-            slots_a.append(len(merged))
-            merged.append(a[i])
-            i += 1
-        elif i == len(a) or b[j] < a[i]:
-            slots_b.append(len(merged))
-            merged.append(b[j])
-            j += 1
-        else:
-            slots_a.append(len(merged))
-            slots_b.append(len(merged))
-            merged.append(a[i])
-            i, j = i + 1, j + 1
-    return xp.array(merged, xp.int64), xp.array(slots_a + slots_b, xp.int64)
-
-
 # -- functions -------------------------------------------------------------------------------
 def _check_product(sparse, dense, name) -> None:
     if sparse.sparse_dim() != 2 or sparse.dense_dim():
@@ -518,31 +495,6 @@ def sparse_coo_tensor(
     elif values.requires_grad:
         values = _created(values)
     return SparseTensor._build(index, values, size, bool(is_coalesced) or nnz <= 1)
-
-
-def sparse_repr(t: SparseTensor) -> str:
-    """torch's layout: indices and values on their own lines, then size, nnz and layout."""
-    parts = []
-    for name, data, indent in (
-        ("indices", t._index_array, 15),
-        ("values", t._value_tensor.detach().numpy(), 14),
-    ):
-        body = array_body(data, indent + len("tensor("))
-        if data.size == 0:
-            body += f", size={tuple(data.shape)}"
-        parts.append(f"{name}=tensor({body})")
-    text = "tensor(" + parts[0] + ",\n       " + parts[1]
-    suffixes = [f"size={tuple(t.shape)}", f"nnz={t._nnz()}"]
-    default = _dtypes.get_default_dtype()
-    if t.dtype not in (default, _dtypes.int64, _dtypes.bool_, default.to_complex()):
-        suffixes.append(f"dtype={t.dtype}")
-    suffixes.append("layout=torch.sparse_coo")
-    grad_fn = t.grad_fn
-    if grad_fn is not None:
-        suffixes.append(f"grad_fn=<{grad_fn.name().rsplit('::', 1)[-1]}>")
-    elif t.requires_grad:
-        suffixes.append("requires_grad=True")
-    return _add_suffixes(text + ",\n       " + suffixes[0], suffixes[1:], 7)
 
 
 def _dense_to_dense(input, dtype=None, *, masked_grad=None) -> Tensor:

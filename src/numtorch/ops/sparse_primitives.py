@@ -138,3 +138,27 @@ def _dsmm(dense, values, indices, size):
     out = xp.zeros((dense.shape[0], size[1]), xp.result_type(values, dense))
     xp.add.at(out.T, indices[1], (dense[:, indices[0]] * values).T)
     return out
+
+
+def _merge(a, b):
+    """torch's sparse addition: one merge pass over both entry lists, as if each were sorted,
+    adding entries that meet at the same index (duplicates elsewhere stay apart). Returns the
+    merged linear indices and, for every input entry in order, its output position."""
+    a, b = a.tolist(), b.tolist()
+    merged, slots_a, slots_b = [], [], []
+    i = j = 0
+    while i < len(a) or j < len(b):
+        if j == len(b) or (i < len(a) and a[i] < b[j]):
+            slots_a.append(len(merged))
+            merged.append(a[i])
+            i += 1
+        elif i == len(a) or b[j] < a[i]:
+            slots_b.append(len(merged))
+            merged.append(b[j])
+            j += 1
+        else:
+            slots_a.append(len(merged))
+            slots_b.append(len(merged))
+            merged.append(a[i])
+            i, j = i + 1, j + 1
+    return xp.array(merged, xp.int64), xp.array(slots_a + slots_b, xp.int64)
