@@ -84,6 +84,9 @@ from .autograd.anomaly_mode import (
 )
 from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, backends, cuda, linalg, special, testing
+from . import fft, sparse
+from .ops.sparse import layout, sparse_coo, sparse_coo_tensor, strided
+from .ops.linalg import mm as spmm
 from . import nn
 from . import _nn_functions
 from . import profiler

@@ -194,7 +194,7 @@ def _size(args, name: str) -> tuple:
 def _finish(data, requires_grad: bool, name: str) -> Tensor:
     t = Tensor._make(data)
     if requires_grad:
-        if data.dtype.kind != "f":
+        if data.dtype.kind not in "fc":
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients "
                 f"({name} made a {t.dtype} tensor; pass dtype=torch.float32)"
@@ -514,6 +514,11 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
 # -- random ----------------------------------------------------------------------------------
 def _random_float(sample, size, dtype, generator, requires_grad, name):
     dt = _float_dtype(dtype)
+    if dt.is_complex and name.startswith("randn"):
+        # torch's complex normal: real and imaginary parts each of variance 1/2
+        real = dt.to_real().np
+        pairs = sample(_rng(generator), _size(size, name) + (2,), real) * real.type(0.5**0.5)
+        return _finish(pairs.view(dt.np)[..., 0], requires_grad, f"{name}()")
     if not dt.is_floating_point:
         kernel = "normal_kernel_cpu" if name.startswith("randn") else "check_uniform_bounds"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")

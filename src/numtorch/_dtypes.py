@@ -169,7 +169,11 @@ def _combine(higher, lower):
     # brings a float (or complex) into an integral or bool result.
     if higher is None:
         return lower
-    if lower is None or _CATEGORY[higher] >= 2:
+    if lower is None:
+        return higher
+    if _CATEGORY[higher] == 2 and _CATEGORY[lower] == 3:
+        return higher.to_complex()  # a complex number with a float tensor keeps its precision
+    if _CATEGORY[higher] >= 2:
         return higher
     if higher is bool_ or _CATEGORY[lower] >= 2:
         return promote_types(higher, lower)

@@ -295,9 +295,7 @@ class Tensor:
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if value and self._data.dtype.kind != "f":
-            if self._data.dtype.kind == "c":
-                raise RuntimeError("numtorch does not support autograd on complex tensors")
+        if value and self._data.dtype.kind not in "fc":
             raise RuntimeError(
                 f"only Tensors of floating point dtype can require gradients (got {self.dtype}; "
                 f"convert first, e.g. x.float().{how}(True))"

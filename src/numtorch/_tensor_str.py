@@ -129,7 +129,8 @@ class _ComplexFormatter:
         self.imag = _Formatter(values.imag)
 
     def width(self) -> int:
-        return self.real.width() + self.imag.width() + 3
+        # torch counts an element as both widths, "+" and "j" (_vector_str adds 2 more)
+        return self.real.width() + self.imag.width() + 1
 
     def format(self, value) -> str:
         real = self.real.format(value.real)

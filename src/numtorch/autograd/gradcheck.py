@@ -88,6 +88,37 @@ def _analytical_jacobian(outputs, inputs, wrt):
     return jac
 
 
+def _has_complex(func, inputs, wrt) -> bool:
+    if any(inputs[i]._data.dtype.kind == "c" for i in wrt):
+        return True
+    return bool(wrt) and any(
+        o._data.dtype.kind == "c" for o in _differentiable_outputs(func, inputs)
+    )
+
+
+def _as_real_function(func, inputs, wrt):
+    """``func`` seen through ``view_as_real`` on its complex inputs and outputs, as torch's
+    gradcheck checks complex functions: the real and imaginary parts separately (the
+    conjugate Wirtinger gradient of a real loss is its gradient w.r.t. (re, im))."""
+    from .. import view_as_complex, view_as_real
+
+    complex_inputs = {i for i in wrt if inputs[i]._data.dtype.kind == "c"}
+    real_inputs = tuple(
+        view_as_real(t.detach()).clone().requires_grad_() if i in complex_inputs else t
+        for i, t in enumerate(inputs)
+    )
+
+    def real_func(*args):
+        with grad_mode.enable_grad():  # the complex inputs stay differentiable under no_grad
+            args = [view_as_complex(a) if i in complex_inputs else a for i, a in enumerate(args)]
+        outputs = _as_tuple(func(*args))
+        return tuple(
+            view_as_real(o.resolve_conj()) if o._data.dtype.kind == "c" else o for o in outputs
+        )
+
+    return real_func, real_inputs
+
+
 def _fail(message, raise_exception):
     if raise_exception:
         raise GradcheckError(message)
@@ -132,6 +163,8 @@ def gradcheck(
 
     inputs = _as_tuple(inputs)
     wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
+    if _has_complex(func, inputs, wrt):
+        func, inputs = _as_real_function(func, inputs, wrt)
     if not wrt:
         raise ValueError(
             "gradcheck expects at least one input tensor to require gradient, but "
@@ -191,6 +224,19 @@ def gradcheck(
     return True
 
 
+def _random_like(output):
+    """Uniform in [-1, 1) (in both parts for a complex output)."""
+    from .. import complex as make_complex
+    from .._creation import rand
+
+    if output._data.dtype.kind != "c":
+        return rand(output.shape, dtype=output.dtype) * 2 - 1
+    real = output.dtype.to_real()
+    return make_complex(
+        rand(output.shape, dtype=real) * 2 - 1, rand(output.shape, dtype=real) * 2 - 1
+    )
+
+
 def gradgradcheck(
     func,
     inputs,
@@ -211,16 +257,13 @@ def gradgradcheck(
     masked=False,
 ) -> bool:
     """Check second derivatives: gradcheck of the function ``inputs -> grad(func(inputs))``."""
-    from .._creation import rand
     from .._tensor import Tensor
 
     inputs = _as_tuple(inputs)
     wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
     if grad_outputs is None:
         outputs = [o for o in _differentiable_outputs(func, inputs) if o._requires_grad]
-        grad_outputs = tuple(
-            (rand(o.shape, dtype=o.dtype) * 2 - 1).requires_grad_() for o in outputs
-        )
+        grad_outputs = tuple(_random_like(o).requires_grad_() for o in outputs)
     grad_outputs = _as_tuple(grad_outputs)
     n = len(inputs)
 

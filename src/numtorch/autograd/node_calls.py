@@ -27,6 +27,8 @@ def conform_gradient(grad, meta, node, index: int):
                 f"{list(data.shape)} but expected shape compatible with {list(shape)}"
             ) from None
     if grad._data.dtype != dtype:
+        if grad._data.dtype.kind == "c" and dtype.kind != "c":
+            grad = grad.real  # a real input's gradient is the real part (as torch's)
         grad = grad.to(_dtypes.from_numpy_dtype(dtype))
     return grad
 

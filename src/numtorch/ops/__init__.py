@@ -3,10 +3,11 @@
 from . import (  # noqa: F401
     bessel,
     bits,
-    complex_real,
+    complex,
     construction,
     cumulative,
     factory,
+    fft,
     gamma,
     gamma_sampling,
     hyperbolic,
@@ -38,6 +39,7 @@ from . import (  # noqa: F401
     sets,
     shape,
     softmax,
+    sparse,
     special,
     statistics,
     strided,
@@ -45,3 +47,5 @@ from . import (  # noqa: F401
     windows,
 )
 from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401
+
+complex.mark_complex_differentiable()

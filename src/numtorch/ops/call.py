@@ -192,7 +192,7 @@ def run_general(spec, args):
             from .views import mark_view
 
             mark_view(result, args[0], spec, args)
-        if requires_grad and _grad_enabled() and result._data.dtype.kind == "f":
+        if requires_grad and _grad_enabled() and result._data.dtype.kind in "fc":
             record(spec, args, (result,))
         return result
     results = tuple(_wrap(o) for o in out)
@@ -239,7 +239,9 @@ def _unary_runner(spec):
         result._data = out
         result._grad_fn = None
         result._base = None
-        if differentiable and input._requires_grad and _grad_enabled() and out.dtype.kind == "f":
+        if differentiable and input._requires_grad and _grad_enabled() and out.dtype.kind in "fc":
+            if out.dtype.kind == "c" or data.dtype.kind == "c":
+                check_complex_autograd(spec)
             record_small(args, result)
         else:
             result._requires_grad = False
@@ -321,8 +323,10 @@ def _binary_runner(spec):
             differentiable
             and _grad_enabled()
             and ((ta and a._requires_grad) or (tb and b._requires_grad))
-            and out.dtype.kind == "f"
+            and out.dtype.kind in "fc"
         ):
+            if out.dtype.kind == "c":
+                check_complex_autograd(spec)
             record_small(args, result)
         else:
             result._requires_grad = False
@@ -374,18 +378,23 @@ def record(spec, args, results: tuple):
     metas = []
     mask = 0
     bit = 1
+    complex_seen = results[0]._data.dtype.kind == "c"
     for i in spec.diff:
         a = args[i]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
             edges.append(_edge_of(a))
             metas.append(input_meta(a._data))
             mask |= bit
+            if data.dtype.kind == "c":
+                complex_seen = True
         elif i in spec.lists:
             mask |= _list_edges(node, a, edges, metas) * bit
         else:
             edges.append(_NO_EDGE)
             metas.append(None)
         bit <<= 1
+    if complex_seen:
+        check_complex_autograd(spec)
     node.next_functions = tuple(edges)
     node._input_meta = tuple(metas)
     if len(results) == 1:
@@ -397,7 +406,7 @@ def record(spec, args, results: tuple):
         # max(dim) or sort receives one gradient.
         nr = 0
         for r in results:
-            if r._data.dtype.kind == "f":
+            if r._data.dtype.kind in "fc":
                 r._grad_fn = node
                 r._output_nr = nr
                 r._requires_grad = True
@@ -413,6 +422,23 @@ def record(spec, args, results: tuple):
 
         record_forward_trace(node)
     return node
+
+
+# Note [Complex autograd]
+# torch's gradients of real losses w.r.t. complex tensors are conjugate Wirtinger
+# derivatives (the gradient of |z|**2 is 2z): a holomorphic op's formula multiplies by the
+# conjugate of its derivative. Formulas written for real tensors omit that conjugate, so an
+# op records a node with complex inputs or outputs only once its formulas are checked for
+# complex tensors (``complex_autograd`` on its spec, set in ops/complex.py); any other
+# op refuses at the forward instead of giving a silently wrong gradient.
+
+
+def check_complex_autograd(spec) -> None:
+    if not spec.complex_autograd:
+        raise NotImplementedError(
+            f"numtorch has no derivative of {spec.name} for complex tensors yet; compute "
+            "it on real tensors (torch.view_as_real, .real, .imag) or detach the input"
+        )
 
 
 def small_recorder(spec):

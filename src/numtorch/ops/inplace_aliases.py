@@ -10,7 +10,7 @@ from .._tensor import Tensor
 from . import (  # noqa: F401
     bessel,
     bits,
-    complex_real,
+    complex,
     cumulative,
     gamma,
     incomplete_gamma,

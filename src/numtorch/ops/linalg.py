@@ -9,8 +9,10 @@ from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
 from .call import broadcast_shape
+from .pointwise import _conj
 from .registry import defop, export
 from .shape import _unsafe_view
+from .sparse import sparse_product
 
 
 def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
@@ -31,13 +33,13 @@ def _mat2_grad(grad, mat1, mat2):
     # compute the transposed product so that the gradient, once transposed back to the
     # weight's layout, is C-contiguous and lands in .grad without a transposing copy
     if _column_major(mat2):
-        return grad.t().mm(mat1).t()
-    return mat1.t().mm(grad)
+        return grad.t().mm(_conj(mat1)).t()
+    return _conj(mat1).t().mm(grad)
 
 
 @defop(
     name="mm",
-    input=lambda grad, mat2: grad.mm(mat2.t()),
+    input=lambda grad, mat2: grad.mm(_conj(mat2).t()),
     mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
 )
 def _mm(input, mat2):
@@ -47,6 +49,8 @@ def _mm(input, mat2):
 @export
 def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
+    if input.is_sparse or mat2.is_sparse:
+        return sparse_product(input, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.ndim != 2:
@@ -87,7 +91,9 @@ def bmm(input, mat2) -> Tensor:
 
 
 @defop(
-    name="mv", input=lambda grad, vec: grad.outer(vec), vec=lambda grad, input: input.t().mv(grad)
+    name="mv",
+    input=lambda grad, vec: grad.outer(_conj(vec)),
+    vec=lambda grad, input: _conj(input).t().mv(grad),
 )
 def _mv(input, vec):
     return xp.matmul(input, vec)
@@ -96,6 +102,8 @@ def _mv(input, vec):
 @export
 def mv(input, vec) -> Tensor:
     """Matrix-vector product."""
+    if input.is_sparse:
+        return sparse_product(input, vec)
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {vec.ndim}")
     if input.shape[1] != vec.shape[0]:
@@ -108,7 +116,9 @@ def mv(input, vec) -> Tensor:
 
 
 @defop(
-    name="dot", input=lambda grad, tensor: grad * tensor, tensor=lambda grad, input: grad * input
+    name="dot",
+    input=lambda grad, tensor: grad * _conj(tensor),
+    tensor=lambda grad, input: grad * _conj(input),
 )
 def _dot(input, tensor):
     return xp.dot(input, tensor)
@@ -198,6 +208,8 @@ def _fold(t1, t2):
 @composite("aten::matmul")
 def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
+    if input.is_sparse or other.is_sparse:
+        return sparse_product(input, other)
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:
         raise RuntimeError(

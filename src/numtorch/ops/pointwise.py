@@ -138,13 +138,20 @@ def rsub(input, other, *, alpha=1) -> Tensor:
     return _rsub(input, other, alpha)
 
 
+def _conj(x):
+    # a holomorphic op's gradient takes the conjugate derivative (Note [Complex autograd])
+    if x.__class__ is Tensor:
+        return x.conj() if x._data.dtype.kind == "c" else x
+    return x.conjugate() if isinstance(x, complex) else x  # NumPy's complex scalars too
+
+
 mul = defop(
     name="mul",
     promote="same",
     scalars=("input", "other"),
     params=("input", "other"),
-    input=lambda grad, other: grad * other,
-    other=lambda grad, input: grad * input,
+    input=lambda grad, other: grad * _conj(other),
+    other=lambda grad, input: grad * _conj(input),
 )(xp.multiply)
 mul.__doc__ = "Elementwise product with broadcasting."
 export(mul, inplace=True)
@@ -154,7 +161,7 @@ multiply = export(mul, name="multiply", inplace=True)
 
 def _div_other(grad, input, other):
     # d/dy (x / y) = -x / y**2, written as torch does to keep rounding identical
-    return -grad * ((input / other) / other)
+    return -grad * _conj((input / other) / other)
 
 
 _true_divide = defop(
@@ -162,7 +169,7 @@ _true_divide = defop(
     promote="float",
     scalars=("input", "other"),
     params=("input", "other"),
-    input=lambda grad, other: grad / other,
+    input=lambda grad, other: grad / _conj(other),
     other=_div_other,
 )(xp.true_divide)
 
@@ -173,14 +180,18 @@ _true_divide = defop(
     name="div_scalar",
     node="DivBackward1",
     promote="float",
-    input=lambda grad, other: _div_scalar(grad, other),
+    input=lambda grad, other: _div_scalar(grad, _conj(other)),
 )
 def _div_scalar(input, other):
     return xp.true_divide(input, other)
 
 
 # a Scalar's derivative is again a Scalar multiplication (MulBackward1 in torch's graphs)
-@defop(name="mul_scalar", node="MulBackward1", input=lambda grad, other: _mul_scalar(grad, other))
+@defop(
+    name="mul_scalar",
+    node="MulBackward1",
+    input=lambda grad, other: _mul_scalar(grad, _conj(other)),
+)
 def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
 
@@ -346,8 +357,10 @@ def _pow_input(grad, input, exponent):
     # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
     if not isinstance(exponent, Tensor):
         # exponent * x**(y-1) is a Scalar multiplication in torch's formula (MulBackward1)
-        return grad * 0 if exponent == 0 else grad * _mul_scalar(input ** (exponent - 1), exponent)
-    return where(exponent == 0, 0.0, grad * (exponent * input ** (exponent - 1)))
+        if exponent == 0:
+            return grad * 0
+        return grad * _conj(_mul_scalar(input ** (exponent - 1), exponent))
+    return where(exponent == 0, 0.0, grad * _conj(exponent * input ** (exponent - 1)))
 
 
 def _pow_exponent(grad, input, result):
@@ -430,7 +443,7 @@ def square(input) -> Tensor:
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, result: -grad * result * result)
+@defop(promote="float", input=lambda grad, result: -grad * _conj(result * result))
 def reciprocal(input):
     return xp.reciprocal(input)
 
@@ -442,10 +455,10 @@ def _unary(name, ufunc, formula, node=None):
     return export(op, inplace=True)
 
 
-exp = _unary("exp", xp.exp, lambda grad, result: grad * result)
+exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result))
 exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * result * math.log(2.0))
 expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * (result + 1))
-log = _unary("log", xp.log, lambda grad, input: grad / input)
+log = _unary("log", xp.log, lambda grad, input: grad / _conj(input))
 log2 = _unary("log2", xp.log2, lambda grad, input: grad / (input * math.log(2.0)))
 log10 = _unary("log10", xp.log10, lambda grad, input: grad / (input * math.log(10.0)))
 log1p = _unary(
@@ -454,7 +467,7 @@ log1p = _unary(
     lambda grad, input: grad / (input + 1),
     node="Log1PBackward0",
 )
-sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _mul_scalar(result, 2))
+sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _conj(_mul_scalar(result, 2)))
 rsqrt = _unary(
     "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
 )

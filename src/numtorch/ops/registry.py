@@ -47,6 +47,8 @@ def _camel(name: str) -> str:
 class OpSpec:
     """Everything registration learns about one primitive."""
 
+    complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
+
     def __init__(
         self,
         forward,

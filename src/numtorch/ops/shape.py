@@ -430,10 +430,17 @@ def _clone_contiguous(input):
     return xp.array(input, order="C", copy=True)
 
 
-@defop(
-    name="_to_copy", node="ToCopyBackward0", input=lambda grad, input_dtype: grad.to(input_dtype)
-)
+def _to_copy_grad(grad, input_dtype):
+    if grad._data.dtype.kind == "c" and not input_dtype.is_complex:
+        grad = grad.real  # the gradient of a real input is real (no cast warning)
+    return grad.to(input_dtype)
+
+
+@defop(name="_to_copy", node="ToCopyBackward0", input=_to_copy_grad)
 def _to_copy(input, dtype):
+    if input.dtype.kind == "c" and dtype.np.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
+        input = input.real
     return input.astype(dtype.np)
 
 

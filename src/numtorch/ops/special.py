@@ -410,8 +410,17 @@ def copysign(input, other) -> Tensor:
     return _copysign_scalar(input, other)
 
 
+def _sgn_grad(grad, input, result):
+    if input._data.dtype.kind != "c":
+        return zeros_like(grad)
+    # s = z/|z| moves only across the circle: (g - s Re(g conj(s))) / |z|, 0 at z = 0
+    r = input.abs()
+    tangential = grad - result * (grad * result.conj()).real
+    return tangential / (r + (r == 0)) * (r != 0)
+
+
 @export(inplace=True)
-@defop(node="SgnBackward0", input=lambda grad: zeros_like(grad))
+@defop(node="SgnBackward0", input=_sgn_grad)
 def sgn(input):
     """The sign of each element (for real tensors, the same as ``sign``)."""
     if input.dtype == xp.bool_:

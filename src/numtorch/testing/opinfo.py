@@ -876,6 +876,7 @@ OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + 
 # Tables by concept live beside this one; they import the helpers above.
 from .opinfo_activation import ACTIVATIONS  # noqa: E402
 from .opinfo_factor import FACTORIZATIONS  # noqa: E402
+from .opinfo_fft import COMPLEX_OPS, FFT_OPS  # noqa: E402
 from .opinfo_gaps import GAPS_OPS  # noqa: E402
 from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
@@ -886,6 +887,7 @@ from .opinfo_nn_more import NN_MORE  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_sampling import GAMMA_SAMPLING  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
+from .opinfo_sparse import SPARSE_OPS  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
 from .opinfo_vision import VISION  # noqa: E402
@@ -907,4 +909,7 @@ OP_DB += (
     + SEQUENCE
     + GAPS_OPS
     + GAMMA_SAMPLING
+    + FFT_OPS
+    + COMPLEX_OPS
+    + SPARSE_OPS
 )

@@ -1,0 +1,31 @@
+"""``torch.fft``: discrete Fourier transforms and their helpers, with gradients.
+
+Not provided: ``hfft2``, ``hfftn``, ``ihfft2`` and ``ihfftn``.
+"""
+
+from .ops.fft import (  # noqa: F401
+    fft,
+    fft2,
+    fftfreq,
+    fftn,
+    fftshift,
+    hfft,
+    ifft,
+    ifft2,
+    ifftn,
+    ifftshift,
+    ihfft,
+    irfft,
+    irfft2,
+    irfftn,
+    rfft,
+    rfft2,
+    rfftfreq,
+    rfftn,
+)
+
+
+def __getattr__(name):
+    if name in ("hfft2", "hfftn", "ihfft2", "ihfftn"):
+        raise NotImplementedError(f"numtorch does not provide torch.fft.{name} yet")
+    raise AttributeError(f"module 'numtorch.fft' has no attribute '{name}'")

@@ -1,0 +1,269 @@
+"""Complex tensors: ``real``/``imag`` views, ``conj``, ``angle``, ``view_as_real``,
+``view_as_complex``, ``complex``, ``polar``, and the list of ops whose derivative formulas
+hold for complex tensors (Note [Complex autograd] in ops/call.py).
+
+On a real tensor ``real``, ``conj`` and the ``resolve_*`` functions give the tensor itself,
+``angle`` is 0 or pi and ``imag`` raises, as in torch. ``conj`` of a complex tensor is a
+copy (torch's is a lazy view) flagged as torch flags its view: ``is_conj()`` is True and
+``view_as_real`` refuses it until ``resolve_conj()``. Views of it do not carry the flag.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import _dtypes
+from .._creation import zeros_like
+from .._tensor import Tensor
+from ..backend import xp
+from .indexing import select
+from .registry import REGISTRY, defop, export
+
+
+def _is_complex(input) -> bool:
+    return input._data.dtype.kind == "c"
+
+
+# -- the real view of a complex tensor ----------------------------------------------------
+@defop(name="view_as_real", view=True, input=lambda grad: view_as_complex(grad.contiguous()))
+def _view_as_real(input):
+    # a trailing axis of length 1 is contiguous, so NumPy splits it into (re, im) in place
+    return input[..., None].view(input.real.dtype)
+
+
+@export(method=False)
+def view_as_real(input) -> Tensor:
+    """A real view of a complex tensor, with a last dimension of size 2 (re, im)."""
+    if not _is_complex(input):
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    if is_conj(input):
+        raise RuntimeError(
+            "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the "
+            "conjugate tensor so you can view it as real, use self.resolve_conj(); however, be "
+            "warned that the resulting tensor will NOT alias the original."
+        )
+    return _view_as_real(input)
+
+
+@defop(name="view_as_complex", view=True, input=lambda grad: _view_as_real(grad))
+def _view_as_complex(input):
+    return input.view(xp.complex128 if input.dtype == xp.float64 else xp.complex64)[..., 0]
+
+
+@export(method=False)
+def view_as_complex(input) -> Tensor:
+    """A complex view of a real tensor whose last dimension of size 2 holds (re, im)."""
+    dtype = input.dtype
+    if dtype not in (_dtypes.float32, _dtypes.float64):
+        raise RuntimeError(
+            "view_as_complex is only supported for half, float and double tensors, but got a "
+            f"tensor of scalar type: {dtype.scalar_name}"
+        )
+    if input.ndim == 0 or input.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    strides = input.stride()
+    if strides[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    return _view_as_complex(input)
+
+
+def real(input) -> Tensor:
+    """The real part (a view, as torch's ``select`` of ``view_as_real``); ``input`` itself
+    for a real tensor."""
+    return select(_view_as_real(input), -1, 0) if _is_complex(input) else input
+
+
+def imag(input) -> Tensor:
+    """The imaginary part, a view; only for complex tensors."""
+    if not _is_complex(input):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return select(_view_as_real(input), -1, 1)
+
+
+export(real, method=False)
+export(imag, method=False)
+Tensor.real = property(real)
+Tensor.imag = property(imag)
+
+
+# -- conjugation --------------------------------------------------------------------------
+# formulas call the primitives: a gradient is never flagged (see is_conj)
+@defop(name="conj", node="ConjBackward0", input=lambda grad: _conj(grad))
+def _conj(input):
+    return xp.conj(input)
+
+
+@defop(name="conj_physical", input=lambda grad: grad.conj_physical())
+def _conj_physical(input):
+    return xp.conj(input)
+
+
+@export
+def conj(input) -> Tensor:
+    """The complex conjugate: ``input`` itself for a real tensor."""
+    if not _is_complex(input):
+        return input
+    out = _conj(input)
+    out._conj_bit = True
+    return out
+
+
+@export
+def conj_physical(input) -> Tensor:
+    return _conj_physical(input) if _is_complex(input) else input
+
+
+@export
+def resolve_conj(input) -> Tensor:
+    """``input`` without the conjugate flag: a copy where ``conj`` set it."""
+    return input.clone() if is_conj(input) else input
+
+
+@export
+def resolve_neg(input) -> Tensor:
+    return input
+
+
+@export(name="conj_physical_")
+def _conj_physical_(input) -> Tensor:
+    if _is_complex(input):
+        input.copy_(_conj_physical(input.detach()))
+    return input
+
+
+@export
+def is_conj(input) -> bool:
+    return input.__dict__.get("_conj_bit", False)
+
+
+@export
+def is_neg(input) -> bool:
+    return False
+
+
+@export
+def is_complex(input) -> bool:
+    return _is_complex(input)
+
+
+@export
+def isreal(input) -> Tensor:
+    """True where the imaginary part is 0 (everywhere, for a real tensor)."""
+    data = input._data
+    if data.dtype.kind == "c":
+        return Tensor._make(data.imag == 0)
+    return Tensor._make(xp.ones(data.shape, xp.bool_))
+
+
+@export
+def positive(input) -> Tensor:
+    """``+input``: the tensor itself (refused for bool, as the ``+`` operator is)."""
+    if input._data.dtype == xp.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+# -- polar form ---------------------------------------------------------------------------
+def _angle_grad(grad, input):
+    if not _is_complex(input):
+        return zeros_like(grad)  # the argument of a real number is flat almost everywhere
+    # d angle(z) in conjugate Wirtinger form: i z / |z|**2, and 0 at z = 0
+    squared = input.abs() ** 2
+    return grad * input * 1j / (squared + (squared == 0))
+
+
+@export
+@defop(promote="float", input=_angle_grad)
+def angle(input):
+    """The argument of each element: for real tensors 0 for non-negative values and pi for
+    negative ones (NaN stays NaN)."""
+    if input.dtype.kind == "c":
+        return xp.angle(input)
+    return xp.where(input < 0, math.pi, xp.where(xp.isnan(input), input, 0)).astype(input.dtype)
+
+
+def _check_pair(name, first, second) -> None:
+    if not isinstance(first, Tensor) or not isinstance(second, Tensor):
+        bad = second if isinstance(first, Tensor) else first
+        raise TypeError(f"{name}(): argument must be Tensor, not {type(bad).__name__}")
+    a, b = first.dtype, second.dtype
+    floats = (_dtypes.float16, _dtypes.float32, _dtypes.float64)
+    if a not in floats or b not in floats:
+        raise RuntimeError(
+            "Expected both inputs to be Half, Float or Double tensors but got "
+            f"{a.scalar_name} and {b.scalar_name}"
+        )
+    if a is not b:
+        raise RuntimeError(
+            f"Expected object of scalar type {a.scalar_name} but got scalar type "
+            f"{b.scalar_name} for second argument"
+        )
+
+
+@defop(name="complex", real=lambda grad: grad.real, imag=lambda grad: grad.imag)
+def _complex(real, imag):
+    out = xp.empty(xp.broadcast_shapes(real.shape, imag.shape), _complex_np(real.dtype))
+    out.real, out.imag = real, imag
+    return out
+
+
+def _complex_np(real_dtype):
+    return xp.complex128 if real_dtype == xp.float64 else xp.complex64
+
+
+@export(method=False, name="complex")
+def complex_(real, imag) -> Tensor:
+    """The complex tensor ``real + i * imag`` (broadcast)."""
+    _check_pair("complex", real, imag)
+    if real.dtype is _dtypes.float16:
+        raise NotImplementedError("numtorch has no complex32 dtype (torch.complex of Half)")
+    return _complex(real, imag)
+
+
+def _polar_abs_grad(grad, angle):
+    # z = r e^{i theta}: dL/dr = Re(grad) cos(theta) + Im(grad) sin(theta)
+    return grad.real * angle.cos() + grad.imag * angle.sin()
+
+
+def _polar_angle_grad(grad, abs, angle):
+    return abs * (grad.imag * angle.cos() - grad.real * angle.sin())
+
+
+@defop(name="polar", abs=_polar_abs_grad, angle=_polar_angle_grad)
+def _polar(abs, angle):
+    return _complex.spec.forward(abs * xp.cos(angle), abs * xp.sin(angle))
+
+
+@export(method=False)
+def polar(abs, angle) -> Tensor:
+    """The complex tensor ``abs * (cos(angle) + i sin(angle))``."""
+    _check_pair("polar", abs, angle)
+    if abs.dtype is _dtypes.float16:
+        raise NotImplementedError("numtorch has no complex32 dtype (torch.polar of Half)")
+    return _polar(abs, angle)
+
+
+# Ops whose formulas hold for complex tensors: linear maps with real coefficients (shape
+# ops, sums), the ops above, and those whose formulas conjugate (mul, div, reciprocal, exp,
+# log, pow, sqrt, abs, sgn, mm, mv, dot).
+COMPLEX_DIFFERENTIABLE = (
+    *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "neg", "mul", "div"),
+    *("reciprocal", "exp", "log", "abs", "sgn", "sum_all", "sum_dim", "mean_all", "mean_dim"),
+    *("view", "_unsafe_view", "expand", "permute", "transpose", "t", "unsqueeze"),
+    *("squeeze_all", "squeeze_dim", "squeeze_dims", "select", "select_backward", "slice"),
+    *("slice_backward", "flip", "roll", "clone", "clone_contiguous", "_to_copy", "cat"),
+    *("stack", "index", "index_alias", "constant_pad_nd", "unbind", "split"),
+    *("split_with_sizes", "unfold", "view_as_real", "view_as_complex", "conj"),
+    *("conj_physical", "complex", "polar", "angle", "_fft_r2c", "_fft_c2c", "_fft_c2r"),
+    *("pow", "sqrt", "mm", "mv", "dot", "mul_scalar", "div_scalar"),
+)
+
+
+def mark_complex_differentiable() -> None:
+    """Flag the ops above on their specs; run once every op module is imported."""
+    for name in COMPLEX_DIFFERENTIABLE:
+        REGISTRY[name].complex_autograd = True

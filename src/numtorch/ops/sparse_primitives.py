@@ -1,0 +1,164 @@
+"""The primitives under sparse COO tensors (ops/sparse.py): registered ops on a sparse
+tensor's values (and dense operands), each with torch's ``grad_fn`` name. Formulas are
+written with these primitives and dense ops, so they differentiate again.
+"""
+
+from __future__ import annotations
+
+from ..backend import xp
+from .registry import defop
+
+
+# -- array kernels ---------------------------------------------------------------------------
+def _scatter(values, indices, size):
+    out = xp.zeros(size, values.dtype)
+    xp.add.at(out, tuple(indices), values)
+    return out
+
+
+def _column(values, ndim):
+    return values.reshape((-1,) + (1,) * (ndim - 1))
+
+
+# -- primitives on values --------------------------------------------------------------------
+@defop(
+    name="sparse_to_dense",
+    node="ToDenseBackward0",
+    values=lambda grad, indices: grad[tuple(indices)],
+)
+def _to_dense(values, indices, size):
+    return _scatter(values, indices, size)
+
+
+@defop(
+    name="sparse_gather",
+    node="ToSparseBackward1",
+    input=lambda grad, input_shape, indices: _to_dense(grad, indices, input_shape),
+)
+def _gather(input, indices):
+    return input[tuple(indices)]
+
+
+def _segment_sum(values, inverse, count):
+    out = xp.zeros((count,) + values.shape[1:], values.dtype)
+    xp.add.at(out, inverse, values)
+    return out
+
+
+@defop(
+    name="sparse_coalesce",
+    node="CoalesceBackward0",
+    values=lambda grad, inverse: grad.index_select(0, inverse),
+)
+def _coalesce_values(values, inverse, count):
+    return _segment_sum(values, inverse, count)
+
+
+@defop(
+    name="sparse_sum_dims",
+    node="SparseSumBackward0",
+    values=lambda grad, inverse: grad.index_select(0, inverse),
+)
+def _sum_values(values, inverse, count):
+    return _segment_sum(values, inverse, count)
+
+
+def _add_grad(grad, inverse, first: bool, count):
+    part = inverse.narrow(0, 0, count) if first else inverse.narrow(0, count, len(inverse) - count)
+    return grad.index_select(0, part)
+
+
+@defop(
+    name="sparse_add",
+    node="AddBackward0",
+    input=lambda grad, inverse, input_shape: _add_grad(grad, inverse, True, input_shape[0]),
+    other=lambda grad, inverse, input_shape: _add_grad(grad, inverse, False, input_shape[0]),
+)
+def _add_values(input, other, inverse, count):
+    return _segment_sum(xp.concatenate([input, other]), inverse, count)
+
+
+def _alias(name, node):
+    """An identity on values recorded under torch's node name (TBackward0, ...)."""
+    return defop(name=name, node=node, input=lambda grad: grad)(lambda input: input.copy())
+
+
+_created = _alias("sparse_coo_tensor", "SparseCooTensorWithDimsAndTensorsBackward0")
+_transposed = _alias("sparse_t", "TBackward0")
+_transposed_dims = _alias("sparse_transpose", "TransposeBackward0")
+_values_of = _alias("sparse_values", "ValuesBackward0")
+
+
+# sparse (m x k) @ dense (k x n or k): rows of the result gather the products of each entry
+def _mm_values_grad(grad, dense, indices):
+    products = grad.index_select(0, indices[0]) * dense.index_select(0, indices[1])
+    return products.sum(-1) if products.ndim == 2 else products
+
+
+def _mm_forward(values, dense, indices, size):
+    out = xp.zeros((size[0],) + dense.shape[1:], xp.result_type(values, dense))
+    xp.add.at(out, indices[0], _column(values, dense.ndim) * dense[indices[1]])
+    return out
+
+
+def _sparse_dense_op(name, node):
+    def dense_grad(grad, values, indices, size):
+        return op(values, grad, indices.flip(0), (size[1], size[0]))
+
+    op = defop(
+        name=name,
+        node=node,
+        values=lambda grad, dense, indices: _mm_values_grad(grad, dense, indices),
+        dense=dense_grad,
+    )(_mm_forward)
+    return op
+
+
+_spmm = _sparse_dense_op("sparse_mm", "MmBackward0")
+_spaddmm = _sparse_dense_op("sparse_addmm", "SparseAddmmBackward0")
+_spmv = _sparse_dense_op("sparse_mv", "MvBackward0")
+
+
+def _dense_sparse_grad(grad, values, indices, size):
+    return _dsmm(grad, values, indices.flip(0), (size[1], size[0]))
+
+
+def _dense_sparse_values_grad(grad, dense, indices):
+    return (dense.index_select(1, indices[0]) * grad.index_select(1, indices[1])).sum(0)
+
+
+# dense (n x m) @ sparse (m x k): columns of the result gather the products of each entry
+@defop(
+    name="dense_sparse_mm",
+    node="MmBackward0",
+    dense=_dense_sparse_grad,
+    values=_dense_sparse_values_grad,
+)
+def _dsmm(dense, values, indices, size):
+    out = xp.zeros((dense.shape[0], size[1]), xp.result_type(values, dense))
+    xp.add.at(out.T, indices[1], (dense[:, indices[0]] * values).T)
+    return out
+
+
+def _merge(a, b):
+    """torch's sparse addition: one merge pass over both entry lists, as if each were sorted,
+    adding entries that meet at the same index (duplicates elsewhere stay apart). Returns the
+    merged linear indices and, for every input entry in order, its output position."""
+    a, b = a.tolist(), b.tolist()
+    merged, slots_a, slots_b = [], [], []
+    i = j = 0
+    while i < len(a) or j < len(b):
+        if j == len(b) or (i < len(a) and a[i] < b[j]):
+            slots_a.append(len(merged))
+            merged.append(a[i])
+            i += 1
+        elif i == len(a) or b[j] < a[i]:
+            slots_b.append(len(merged))
+            merged.append(b[j])
+            j += 1
+        else:
+            slots_a.append(len(merged))
+            slots_b.append(len(merged))
+            merged.append(a[i])
+            i, j = i + 1, j + 1
+    return xp.array(merged, xp.int64), xp.array(slots_a + slots_b, xp.int64)

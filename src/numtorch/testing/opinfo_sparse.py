@@ -1,0 +1,50 @@
+"""Op samples for sparse COO tensors (part of the op sample table in ``opinfo.py``): the
+samples are the values of a fixed sparse pattern, and results are read back dense, so
+gradcheck and torch parity check the gradients of the values and of dense operands."""
+
+from __future__ import annotations
+
+from .opinfo import OpInfo, Sample, _n
+
+# a 3 x 4 pattern with a duplicate entry (0, 1), so coalescing sums two values
+_ROWS = [0, 1, 2, 0, 2, 0]
+_COLS = [1, 3, 0, 2, 3, 1]
+
+
+def _sparse(t, values, size=(3, 4)):
+    return t.sparse_coo_tensor(t.tensor([_ROWS, _COLS]), values, size)
+
+
+def _values(rng):
+    return _n(rng, len(_ROWS))
+
+
+def _sparse_op(name, fn, extra=()):
+    """``fn(t, sparse, *others)`` with the sparse tensor built from sampled values."""
+    return OpInfo(
+        name,
+        lambda t, v, *others: fn(t, _sparse(t, v), *others),
+        lambda rng: [Sample((_values(rng), *(make(rng) for make in extra)))],
+    )
+
+
+SPARSE_OPS = [
+    _sparse_op("sparse_coo_tensor", lambda t, s: s.to_dense()),
+    _sparse_op("sparse.mm", lambda t, s, d: t.sparse.mm(s, d), [lambda rng: _n(rng, 4, 2)]),
+    _sparse_op("sparse_matmul", lambda t, s, d: s @ d, [lambda rng: _n(rng, 4, 2)]),
+    _sparse_op("sparse_mv", lambda t, s, x: t.mv(s, x), [lambda rng: _n(rng, 4)]),
+    _sparse_op("dense_sparse_mm", lambda t, s, d: t.mm(d, s), [lambda rng: _n(rng, 2, 3)]),
+    _sparse_op("sparse_coalesce", lambda t, s: s.coalesce().values()),
+    _sparse_op("sparse.sum", lambda t, s: t.sparse.sum(s, 1).to_dense()),
+    _sparse_op("sparse_t", lambda t, s: s.t().to_dense()),
+    _sparse_op("sparse_transpose", lambda t, s: s.transpose(0, 1).to_dense()),
+    _sparse_op(
+        "sparse_add", lambda t, s, w: (s + _sparse(t, w)).to_dense(), [lambda rng: _values(rng)]
+    ),
+    OpInfo(
+        "to_sparse",
+        lambda t, x: (x.to_sparse() * 2).to_dense(),
+        lambda rng: [Sample((_n(rng, 3, 4),))],
+        lambda x: 2 * x,
+    ),
+]
