@@ -385,7 +385,7 @@ def record(spec, args, results: tuple):
             edges.append(_edge_of(a))
             metas.append(input_meta(a._data))
             mask |= bit
-            if data.dtype.kind == "c":
+            if a._data.dtype.kind == "c":
                 complex_seen = True
         elif i in spec.lists:
             mask |= _list_edges(node, a, edges, metas) * bit
