@@ -37,7 +37,11 @@ _REFUSED = {
 
 def array_forward(fn):
     """The array function standing for op ``fn`` in a formula on arrays, or None: ops of
-    one input whose forward takes an array and nothing else (cos, rsqrt, sigmoid, ...)."""
+    one input whose forward takes an array and nothing else (cos, rsqrt, sigmoid, ...), or
+    a helper that names its array form in ``array_form``."""
+    form = getattr(fn, "array_form", None)
+    if form is not None:
+        return form
     spec = getattr(fn, "spec", None)
     if spec is None or spec.nparams != 1 or spec.outputs != 1 or spec.view or spec.lists:
         return None

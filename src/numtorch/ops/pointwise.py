@@ -145,6 +145,10 @@ def _conj(x):
     return x.conjugate() if isinstance(x, complex) else x  # NumPy's complex scalars too
 
 
+# formulas run on arrays only when every array is real (Note [Formulas on arrays])
+_conj.array_form = lambda x: x
+
+
 mul = defop(
     name="mul",
     promote="same",
