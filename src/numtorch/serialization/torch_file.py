@@ -1,0 +1,115 @@
+"""torch.save's file format: a zip of ``archive/data.pkl`` and one record per storage.
+
+``archive/data.pkl`` is a protocol-2 pickle whose tensors name their storages through
+persistent ids ``('storage', torch.FloatStorage, key, location, numel)``; the bytes of
+storage ``key`` are the record ``archive/data/<key>``, in the order ``archive/byteorder``
+says. Written here (pickler.py) so that ``torch.load`` reads it with its default
+``weights_only=True``, and read back through the restricted unpickler (unpickler.py).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import zipfile
+
+import numpy as np
+
+from .archive import Archive
+from .errors import UnsafeFileError
+from .pickler import Writer
+from .unpickler import RestrictedUnpickler
+
+_ALIGNMENT = 64  # torch aligns each record's data; a reader that maps the file relies on it
+
+
+def write(obj) -> bytes:
+    writer = Writer()
+    pickled = writer.dumps(obj)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        _record(archive, "archive/data.pkl", pickled)
+        _record(archive, "archive/.format_version", b"1")
+        _record(archive, "archive/.storage_alignment", str(_ALIGNMENT).encode())
+        _record(archive, "archive/byteorder", sys.byteorder.encode())
+        for key, array in writer.storages.items():
+            _record(archive, f"archive/data/{key}", np.ascontiguousarray(array).data)
+        _record(archive, "archive/version", b"3\n")
+    return buffer.getvalue()
+
+
+def _record(archive: zipfile.ZipFile, name: str, data) -> None:
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    # pad the local header's extra field so that the data starts on an aligned offset
+    start = archive.fp.tell() + 30 + len(name.encode())
+    pad = -(start + 4) % _ALIGNMENT
+    info.extra = b"FB" + pad.to_bytes(2, "little") + b"Z" * pad
+    archive.writestr(info, bytes(data) if not isinstance(data, bytes) else data)
+
+
+def is_torch_archive(names: list[str]) -> bool:
+    return any(name.endswith("/data.pkl") and name.count("/") == 1 for name in names)
+
+
+def read(archive: Archive, where: str, map_location):
+    budget = archive.budget
+    pickles = [n for n in archive.names() if n.endswith("/data.pkl") and n.count("/") == 1]
+    if len(pickles) != 1:
+        raise budget.fail(f"the archive holds {len(pickles)} data.pkl records, expected one")
+    prefix = pickles[0].removesuffix("data.pkl")
+    byteorder = "little"
+    if prefix + "byteorder" in archive.members:
+        byteorder = archive.read(prefix + "byteorder", limit=16).tobytes().decode("latin1")
+        if byteorder not in ("little", "big"):
+            raise budget.fail(f"unknown byteorder {byteorder!r}")
+    loaded: dict[str, np.ndarray] = {}
+
+    def storage(key: str, dtype: np.dtype, numel: int, location: str) -> np.ndarray:
+        _check_location(location, map_location, where)
+        array = loaded.get(key)
+        if array is None:
+            name = f"{prefix}data/{key}"
+            if name not in archive.members:
+                raise budget.fail(f"storage {key!r} has no record {name!r}")
+            if archive.size(name) != numel * dtype.itemsize:
+                raise budget.fail(
+                    f"storage {key!r} declares {numel:,} elements of {dtype} "
+                    f"({numel * dtype.itemsize:,} bytes) but its record holds "
+                    f"{archive.size(name):,} bytes"
+                )
+            array = archive.read(name).view(dtype)
+            if byteorder != sys.byteorder:
+                array.byteswap(inplace=True)
+            loaded[key] = array
+        elif array.dtype != dtype or array.size != numel:
+            raise budget.fail(f"storage {key!r} is read as two different types")
+        return array
+
+    pickled = archive.read(pickles[0])
+    unpickler = RestrictedUnpickler(io.BytesIO(pickled.data), storage, where)
+    return unpickle(unpickler, where)
+
+
+def unpickle(unpickler: RestrictedUnpickler, where: str):
+    try:
+        return unpickler.finish(unpickler.load())
+    except UnsafeFileError:
+        raise
+    except RecursionError:
+        raise UnsafeFileError(f"{where}: the pickle nests too deeply") from None
+    except MemoryError:
+        raise UnsafeFileError(f"{where}: the pickle asks for more memory than there is") from None
+    except Exception as error:  # anything else a crafted pickle can make go wrong
+        raise UnsafeFileError(
+            f"{where}: the checkpoint pickle is malformed ({type(error).__name__}: {error})"
+        ) from None
+
+
+def _check_location(location: str, map_location, where: str) -> None:
+    if location == "cpu" or map_location is not None:
+        return
+    raise RuntimeError(
+        f"Attempting to deserialize object on a {location.split(':')[0].upper()} device but "
+        "numtorch computes on the CPU only. Please use torch.load with "
+        f"map_location=torch.device('cpu') to map your storages to the CPU ({where})."
+    )
