@@ -7,6 +7,9 @@
 # 64 MiB plus 16 times the file's size, since stored formats hold their data as is and
 # only a compressed .npz member can legitimately grow), and every stream is then read
 # with that declared size as a hard limit, so a lying header costs no more than the truth.
+# The Python objects a file makes (a safetensors header's parsed JSON, a pickle's objects)
+# are charged too, by default against at most 32 MiB of the budget, the rest being for
+# tensor data: a header or a pickle can multiply its size 30 to 100 times.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import pickle
 
 DEFAULT_FLOOR = 64 * 1024 * 1024
 DEFAULT_RATIO = 16
+DEFAULT_OBJECT_BYTES = 32 * 1024 * 1024
 MAX_DEPTH = 256  # nesting of containers in a checkpoint's structure
 
 
@@ -39,6 +43,7 @@ class Budget:
     """How many bytes one load may still allocate (Note [Loads have a budget])."""
 
     def __init__(self, where: str, file_size: int, max_bytes: int | None) -> None:
+        self.explicit = max_bytes is not None
         if max_bytes is None:
             max_bytes = DEFAULT_FLOOR + DEFAULT_RATIO * file_size
         elif not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 0:
@@ -55,6 +60,19 @@ class Budget:
                 f"allocate ({self.left:,} of max_bytes={self.limit:,} left, for a file of "
                 f"{self.file_size:,} bytes). If you trust the file, pass a larger max_bytes "
                 "to load()."
+            )
+        self.left -= nbytes
+
+    def object_allowance(self) -> int:
+        """Bytes of Python objects the file may still make (Note [Loads have a budget])."""
+        return self.left if self.explicit else min(self.left, DEFAULT_OBJECT_BYTES)
+
+    def take_objects(self, nbytes: int, what: str) -> None:
+        if nbytes > self.object_allowance():
+            raise UnsafeFileError(
+                f"{self.where}: {what} may make about {nbytes:,} bytes of Python objects, "
+                f"more than this load allows ({self.object_allowance():,}). If you trust the "
+                "file, pass a larger max_bytes to load()."
             )
         self.left -= nbytes
 

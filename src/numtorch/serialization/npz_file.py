@@ -32,6 +32,7 @@ def write(arrays: dict, structure: str) -> bytes:
 def read(archive: Archive) -> tuple[dict[str, np.ndarray], str]:
     """The arrays and the JSON structure of a numtorch .npz file (never unpickling)."""
     arrays = {}
+    archive.budget.take_objects(1024 * len(archive.names()), "the .npz members' arrays")
     for member in archive.names():
         name = member.removesuffix(".npy")
         arrays[name] = _array(archive, member)

@@ -8,7 +8,6 @@ overlaps. The header is checked in one linear pass before any tensor is made.
 from __future__ import annotations
 
 import json
-import math
 import struct
 
 import numpy as np
@@ -16,6 +15,7 @@ import numpy as np
 from .errors import Budget
 
 MAX_HEADER = 100 * 1024 * 1024  # as the safetensors package: larger headers are refused
+JSON_COST = 20  # bytes of parsed objects per header byte: 7 for real headers, up to 36
 
 # safetensors dtype codes numtorch can hold, and the codes it knows but cannot.
 DTYPES = {
@@ -33,6 +33,9 @@ DTYPES = {
 CODES = {np.dtype(v): k for k, v in DTYPES.items()}
 KNOWN_UNSUPPORTED = {"BF16", "U16", "U32", "U64", "F8_E4M3", "F8_E5M2", "F8_E8M0", "F4", "F6_E2M3"}
 KNOWN_UNSUPPORTED |= {"F6_E3M2", "C128"}
+_KEYS = {"dtype", "shape", "data_offsets"}
+_NUMPY = {code: np.dtype(t) for code, t in DTYPES.items()}
+_ITEMSIZE = {code: t.itemsize for code, t in _NUMPY.items()}
 
 
 def looks_like_safetensors(head: bytes, size: int) -> bool:
@@ -42,22 +45,14 @@ def looks_like_safetensors(head: bytes, size: int) -> bool:
     return 2 <= n <= min(MAX_HEADER, size - 8) and head[8:9] == b"{"
 
 
-def _unique_keys(pairs):
-    out = dict(pairs)
-    if len(out) != len(pairs):
-        seen = set()
-        name = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise ValueError(f"the header names {name!r} twice")
-    return out
-
-
 def read(fh, budget: Budget) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """The arrays (in header order) and the metadata of a safetensors file."""
     (n,) = struct.unpack("<Q", fh.read(8))
     data_size = budget.file_size - 8 - n
-    budget.take(n, "the safetensors header")
+    budget.take_objects(n * JSON_COST, f"the safetensors header ({n:,} bytes)")
     try:
-        header = json.loads(fh.read(n), object_pairs_hook=_unique_keys)
+        # a name given twice loses one byte range, which the packing check below catches
+        header = json.loads(fh.read(n))
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise budget.fail(f"the safetensors header is not valid JSON ({error})") from None
     if not isinstance(header, dict):
@@ -83,7 +78,7 @@ def read(fh, budget: Budget) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     arrays = {}
     for name, entry in header.items():
         start, stop = entry["data_offsets"]
-        dtype = np.dtype(DTYPES[entry["dtype"]])
+        dtype = _NUMPY[entry["dtype"]]
         if start % dtype.itemsize:  # unaligned: a copy gives NumPy aligned memory
             array = np.frombuffer(bytes(data[start:stop]), dtype=dtype).copy()
         else:
@@ -94,10 +89,12 @@ def read(fh, budget: Budget) -> tuple[dict[str, np.ndarray], dict[str, str]]:
 
 
 def _check_entry(name: str, entry, data_size: int, budget: Budget) -> tuple[int, int]:
-    if not isinstance(entry, dict) or set(entry) != {"dtype", "shape", "data_offsets"}:
+    # one pass, no allocation beyond the entry: a header may hold a million of them
+    if type(entry) is not dict or entry.keys() != _KEYS:
         raise budget.fail(f"tensor {name!r} needs exactly 'dtype', 'shape' and 'data_offsets'")
     code, shape, offsets = entry["dtype"], entry["shape"], entry["data_offsets"]
-    if code not in DTYPES:
+    itemsize = _ITEMSIZE.get(code) if type(code) is str else None
+    if itemsize is None:
         supported = ", ".join(DTYPES)
         if code in KNOWN_UNSUPPORTED:
             raise TypeError(
@@ -105,27 +102,28 @@ def _check_entry(name: str, entry, data_size: int, budget: Budget) -> tuple[int,
                 f"(it reads {supported}). Convert it before saving, e.g. in PyTorch with "
                 "tensor.float() or tensor.long()."
             )
-        raise budget.fail(f"tensor {name!r} has unknown dtype {code!r} (numtorch reads "
-                          f"{supported})")  # fmt: skip
-    if not (
-        isinstance(shape, list)
-        and len(shape) <= 64
-        and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)
-    ):
+        raise budget.fail(f"tensor {name!r} has unknown dtype {str(code)[:20]!r} (numtorch "
+                          f"reads {supported})")  # fmt: skip
+    if type(shape) is not list or len(shape) > 64:
         raise budget.fail(f"tensor {name!r} has an invalid shape {str(shape)[:80]}")
-    if not (
-        isinstance(offsets, list)
-        and len(offsets) == 2
-        and all(isinstance(o, int) and not isinstance(o, bool) for o in offsets)
-        and 0 <= offsets[0] <= offsets[1] <= data_size
+    count = 1
+    for d in shape:
+        if type(d) is not int or d < 0:
+            raise budget.fail(f"tensor {name!r} has an invalid shape {str(shape)[:80]}")
+        count *= d  # Python ints: no overflow
+    if (
+        type(offsets) is not list
+        or len(offsets) != 2
+        or type(offsets[0]) is not int
+        or type(offsets[1]) is not int
+        or not 0 <= offsets[0] <= offsets[1] <= data_size
     ):
         raise budget.fail(f"tensor {name!r} has byte range {str(offsets)[:80]} outside the "
                           f"file's {data_size:,} data bytes")  # fmt: skip
-    expected = math.prod(shape) * np.dtype(DTYPES[code]).itemsize  # Python ints: no overflow
-    if offsets[1] - offsets[0] != expected:
+    if offsets[1] - offsets[0] != count * itemsize:
         raise budget.fail(
-            f"tensor {name!r} with shape {shape} and dtype {code} needs {expected:,} bytes "
-            f"but its byte range holds {offsets[1] - offsets[0]:,}"
+            f"tensor {name!r} with shape {shape} and dtype {code} needs {count * itemsize:,} "
+            f"bytes but its byte range holds {offsets[1] - offsets[0]:,}"
         )
     return offsets[0], offsets[1]
 

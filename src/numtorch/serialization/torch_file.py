@@ -18,7 +18,7 @@ import numpy as np
 from .archive import Archive
 from .errors import UnsafeFileError
 from .pickler import Writer
-from .unpickler import RestrictedUnpickler
+from .unpickler import MeteredReader, RestrictedUnpickler
 
 _ALIGNMENT = 64  # torch aligns each record's data; a reader that maps the file relies on it
 
@@ -86,29 +86,36 @@ def read(archive: Archive, where: str, map_location):
         return array
 
     pickled = archive.read(pickles[0])
-    unpickler = RestrictedUnpickler(io.BytesIO(pickled.data), storage, where)
-    return unpickle(unpickler, where)
+    reader = MeteredReader(pickled.data, budget)
+    return unpickle(RestrictedUnpickler(reader, storage, where), reader, where)
 
 
-def unpickle(unpickler: RestrictedUnpickler, where: str):
+def unpickle(unpickler: RestrictedUnpickler, reader: MeteredReader, where: str):
     try:
         return unpickler.finish(unpickler.load())
-    except UnsafeFileError:
-        raise
-    except RecursionError:
-        raise UnsafeFileError(f"{where}: the pickle nests too deeply") from None
-    except MemoryError:
-        raise UnsafeFileError(f"{where}: the pickle asks for more memory than there is") from None
-    except Exception as error:  # anything else a crafted pickle can make go wrong
-        raise UnsafeFileError(
-            f"{where}: the checkpoint pickle is malformed ({type(error).__name__}: {error})"
-        ) from None
+    except Exception as error:
+        if reader.failure is not None:  # the unpickler reports it as "Ran out of input"
+            raise reader.failure from None
+        if isinstance(error, UnsafeFileError):
+            raise
+        raise _malformed(error, where) from None
+
+
+def _malformed(error: Exception, where: str) -> UnsafeFileError:
+    """Anything else a crafted pickle can make go wrong, named."""
+    if isinstance(error, RecursionError):
+        return UnsafeFileError(f"{where}: the pickle nests too deeply")
+    if isinstance(error, MemoryError):
+        return UnsafeFileError(f"{where}: the pickle asks for more memory than there is")
+    return UnsafeFileError(
+        f"{where}: the checkpoint pickle is malformed ({type(error).__name__}: {error})"
+    )
 
 
 def _check_location(location: str, map_location, where: str) -> None:
     if location == "cpu" or map_location is not None:
         return
-    raise RuntimeError(
+    raise UnsafeFileError(  # a RuntimeError, as torch's
         f"Attempting to deserialize object on a {location.split(':')[0].upper()} device but "
         "numtorch computes on the CPU only. Please use torch.load with "
         f"map_location=torch.device('cpu') to map your storages to the CPU ({where})."

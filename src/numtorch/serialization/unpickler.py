@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import _compat_pickle
 import codecs
+import io
 import math
 import pickle
+import sys
 import types
 from collections import Counter, OrderedDict
 
@@ -33,7 +35,7 @@ from .._creation import device
 from .._dtypes import ALL_DTYPES
 from .._tensor import Size, Tensor
 from . import allowlist
-from .errors import UnpicklingError, UnsafeFileError
+from .errors import Budget, UnpicklingError, UnsafeFileError
 
 STORAGE_DTYPES = {
     "DoubleStorage": np.float64,
@@ -82,6 +84,59 @@ _TENSOR, _PARAMETER = _Frozen("torch.Tensor"), _Frozen("torch.nn.parameter.Param
 _MARKERS = {"torch.Tensor": _TENSOR, "torch.nn.parameter.Parameter": _PARAMETER}
 _MARKERS |= {f"torch.{n}": StorageType(n) for n in STORAGE_DTYPES}
 _MARKERS["torch.BFloat16Storage"] = StorageType("BFloat16Storage")
+
+
+# Note [Metering a pickle]
+# A pickle byte can build an object a hundred times its size (EMPTY_SET, APPEND), and the
+# C unpickler runs opcodes without calling back. It does read its input through ``peek``
+# and ``read`` every few dozen KiB, so the input is a reader that counts the interpreter's
+# allocated blocks at each call: each block (at most 512 bytes, most far less) is charged
+# 256 bytes against the budget's object allowance (32 MiB by default: about 12,000 tensors'
+# worth of pickle). The unpickler turns an UnpicklingError raised
+# in ``read`` into "Ran out of input", so the reader keeps its own error for the caller.
+BLOCK_COST = 256
+
+
+class MeteredReader(io.RawIOBase):
+    """A pickle's bytes, read by the unpickler under the budget (Note [Metering a pickle])."""
+
+    def __init__(self, data, budget: Budget) -> None:
+        self._data = io.BytesIO(data)
+        self._budget = budget
+        self._blocks = sys.getallocatedblocks()
+        self._allowance = budget.object_allowance() // BLOCK_COST
+        self.failure: UnsafeFileError | None = None
+
+    def _check(self) -> None:
+        if sys.getallocatedblocks() - self._blocks > self._allowance:
+            self.failure = UnsafeFileError(
+                f"{self._budget.where}: its pickle builds more Python objects than this load "
+                f"may allocate ({self._allowance * BLOCK_COST:,} bytes); if you trust the "
+                "file, pass a larger max_bytes to load()"
+            )
+            raise self.failure
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n=-1):
+        self._check()
+        return self._data.read(n)
+
+    def readinto(self, buffer):
+        self._check()
+        return self._data.readinto(buffer)
+
+    def readline(self, size=-1):
+        self._check()
+        return self._data.readline(size)
+
+    def peek(self, n=0):
+        self._check()
+        position = self._data.tell()
+        data = self._data.read(n)
+        self._data.seek(position)
+        return data
 
 
 class _PendingBase:
