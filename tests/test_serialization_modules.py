@@ -48,11 +48,11 @@ def _clean_allowlist():
     torch.serialization.clear_safe_globals()
 
 
-def round_trip(obj, **kwargs):
+def round_trip(obj):
     buffer = io.BytesIO()
     torch.save(obj, buffer)
     buffer.seek(0)
-    return torch.load(buffer, **kwargs)
+    return torch.load(buffer, weights_only=False)  # as torch: whole modules need it
 
 
 def test_numtorch_modules_round_trip_without_asking():
@@ -72,25 +72,29 @@ def test_user_class_is_refused_with_torchs_message_then_allowed():
     buffer = io.BytesIO()
     torch.save(model, buffer)
     with pytest.raises(pickle.UnpicklingError) as info:
-        torch.load(io.BytesIO(buffer.getvalue()))
+        torch.load(io.BytesIO(buffer.getvalue()), weights_only=False)
     message = str(info.value)
+    assert "even with weights_only=False" in message
     assert "Unsupported global: GLOBAL test_serialization_modules.TinyNet" in message
     assert "torch.serialization.add_safe_globals([test_serialization_modules.TinyNet])" in message
 
     inits = TinyNet.inits
     with torch.serialization.safe_globals([TinyNet]):
         assert torch.serialization.get_safe_globals() == [TinyNet]
-        back = torch.load(io.BytesIO(buffer.getvalue()))
+        back = torch.load(io.BytesIO(buffer.getvalue()), weights_only=False)
     assert torch.serialization.get_safe_globals() == []
     assert TinyNet.inits == inits  # rebuilt from its state: __init__ did not run
     assert type(back) is TinyNet and back.scale == 0.5
     x = torch.randn(2, 3)
     np.testing.assert_array_equal(back(x).detach().numpy(), model(x).detach().numpy())
     with pytest.raises(pickle.UnpicklingError, match="TinyNet"):
-        torch.load(io.BytesIO(buffer.getvalue()))
+        torch.load(io.BytesIO(buffer.getvalue()), weights_only=False)
 
     torch.serialization.add_safe_globals([(TinyNet, "test_serialization_modules.TinyNet")])
-    assert type(torch.load(io.BytesIO(buffer.getvalue()))) is TinyNet
+    assert type(torch.load(io.BytesIO(buffer.getvalue()), weights_only=False)) is TinyNet
+    # weights_only=True allows only what was allow-listed, as torch: not nn.Sequential
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL numtorch.nn.modules.container"):
+        torch.load(io.BytesIO(buffer.getvalue()))
 
 
 def test_shared_parameters_and_submodules_stay_shared():
@@ -117,7 +121,7 @@ def test_objects_that_cannot_be_rebuilt_from_a_dict_are_refused():
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("archive/data.pkl", body)
     with pytest.raises(UnsafeFileError, match="keeps its state outside __dict__"):
-        torch.load(io.BytesIO(buffer.getvalue()))
+        torch.load(io.BytesIO(buffer.getvalue()), weights_only=False)
 
 
 def test_local_classes_and_other_objects_cannot_be_saved():

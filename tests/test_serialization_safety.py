@@ -99,14 +99,20 @@ def test_payload_inside_an_allowlisted_module_is_refused(tmp_path):
         + b"\x85Rsb"
     )
     with pytest.raises(pickle.UnpicklingError, match="GLOBAL os.system"):
-        torch.load(io.BytesIO(torch_zip(body)))
+        torch.load(io.BytesIO(torch_zip(body)), weights_only=False)
 
 
 def test_placeholders_cannot_be_called_while_loading():
     # REDUCE on a rebuilt module would run its forward with the file's arguments
     body = op_global("numtorch.nn.modules.activation", "ReLU") + b")\x81" + op((1,)) + b"R"
     with pytest.raises(UnsafeFileError, match="not callable"):
-        torch.load(io.BytesIO(torch_zip(body)))
+        torch.load(io.BytesIO(torch_zip(body)), weights_only=False)
+
+
+def test_allowed_classes_are_never_called_with_the_files_arguments():
+    body = op_global("numtorch.nn.modules.linear", "Linear") + op((10**6, 10**6)) + b"R"
+    with pytest.raises(UnsafeFileError, match="Linear with constructor arguments"):
+        torch.load(io.BytesIO(torch_zip(body)), weights_only=False)
 
 
 def test_dtype_altered_by_a_file_is_restored():

@@ -190,10 +190,12 @@ def test_file_name_picks_the_format(tmp_path, monkeypatch):
         assert numtorch.load(tmp_path / name)["w"].tolist() == [1.0, 1.0]
 
 
-def test_torch_load_of_numtorch_whole_module_needs_the_class(tmp_path):
+def test_whole_module_files_are_refused_under_weights_only_as_in_torch(tmp_path):
     numtorch.save(numtorch.nn.Linear(2, 2), tmp_path / "model.pt")
-    with pytest.raises(pickle.UnpicklingError, match="numtorch.nn.modules.linear.Linear"):
-        torch.load(tmp_path / "model.pt")
+    for lib in (torch, numtorch):
+        with pytest.raises(pickle.UnpicklingError, match="numtorch.nn.modules.linear.Linear"):
+            lib.load(tmp_path / "model.pt")
+    assert type(numtorch.load(tmp_path / "model.pt", weights_only=False)) is numtorch.nn.Linear
 
 
 def test_torch_written_whole_module_loads_as_numtorch_classes(tmp_path):
@@ -202,7 +204,10 @@ def test_torch_written_whole_module_loads_as_numtorch_classes(tmp_path):
         torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.LayerNorm(4), torch.nn.Linear(4, 1)
     )
     torch.save(theirs, tmp_path / "whole.pt")
-    ours = numtorch.load(tmp_path / "whole.pt")
+    for lib in (torch, numtorch):  # both refuse module classes under weights_only=True
+        with pytest.raises(pickle.UnpicklingError, match="torch.nn.modules.container.Sequential"):
+            lib.load(tmp_path / "whole.pt")
+    ours = numtorch.load(tmp_path / "whole.pt", weights_only=False)
     assert type(ours) is numtorch.nn.Sequential and type(ours[2]) is numtorch.nn.LayerNorm
     x = np.random.default_rng(1).standard_normal((2, 3)).astype(np.float32)
     with torch.no_grad():

@@ -46,8 +46,9 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
     the nesting as JSON metadata; a flat dict of tensors keeps its keys as safetensors
     names, for ``safetensors.torch.load_file``); every other name, and file objects, get
     torch.save's zip format, which ``torch.load`` reads with its default
-    ``weights_only=True`` (a whole module needs the module's class allow-listed there). The
-    pickle arguments are accepted for compatibility and ignored.
+    ``weights_only=True``. A whole module is stored under its class's module path, as torch
+    does, for ``load(f, weights_only=False)``. The pickle arguments are accepted for
+    compatibility and ignored.
 
     Example:
         >>> import io
@@ -103,14 +104,16 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
     torch or numtorch), safetensors, or numtorch's .npz.
 
     torch's format is read through an allow-list unpickler, as torch's ``weights_only=True``
-    does, whatever ``weights_only`` says: tensors, storages, plain containers and values,
-    numtorch's ``nn`` modules, and classes allowed with
-    ``torch.serialization.add_safe_globals``; any other global is refused by name, and
-    nothing the file names is run. Bare pickles are refused. Every size a file declares is
-    checked before anything is inflated or allocated: a load may allocate at most
-    ``max_bytes`` (by default 64 MiB plus 16 times the file's size, of which Python
-    objects, such as a pickle's or a header's, may take 32 MiB); pass a larger value for a
-    file you trust. A broken or hostile file raises ``UnsafeFileError`` (a
+    does: tensors, storages, plain containers and values, and classes allowed with
+    ``torch.serialization.add_safe_globals``; with ``weights_only=False`` (where torch runs
+    any code the file names), numtorch's ``nn`` modules too, for whole-model checkpoints.
+    Any other global is refused by name, and nothing the file names is run. Bare pickles
+    are refused.
+
+    Every size a file declares is checked before anything is inflated or allocated: a load
+    may allocate at most ``max_bytes`` (by default 64 MiB plus 16 times the file's size, of
+    which Python objects, such as a pickle's or a header's, may take 32 MiB); pass a larger
+    value for a file you trust. A broken or hostile file raises ``UnsafeFileError`` (a
     ``pickle.UnpicklingError``, ``RuntimeError`` and ``ValueError``) naming the file and
     the problem. ``map_location`` may name the CPU only.
 
@@ -148,7 +151,7 @@ def _load_from(fh, where: str, weights_only: bool, map_location, max_bytes):
         archive = Archive(fh, budget)
         names = archive.names()
         if torch_file.is_torch_archive(names):
-            return torch_file.read(archive, where, map_location)
+            return torch_file.read(archive, where, map_location, weights_only is not False)
         if names and all(name.endswith(".npy") for name in names):
             arrays, structure = npz_file.read(archive)
             return _build(structure, arrays, budget)

@@ -51,7 +51,7 @@ def is_torch_archive(names: list[str]) -> bool:
     return any(name.endswith("/data.pkl") and name.count("/") == 1 for name in names)
 
 
-def read(archive: Archive, where: str, map_location):
+def read(archive: Archive, where: str, map_location, weights_only: bool):
     budget = archive.budget
     pickles = [n for n in archive.names() if n.endswith("/data.pkl") and n.count("/") == 1]
     if len(pickles) != 1:
@@ -87,7 +87,8 @@ def read(archive: Archive, where: str, map_location):
 
     pickled = archive.read(pickles[0])
     reader = MeteredReader(pickled.data, budget)
-    return unpickle(RestrictedUnpickler(reader, storage, where), reader, where)
+    unpickler = RestrictedUnpickler(reader, storage, where, weights_only)
+    return unpickle(unpickler, reader, where)
 
 
 def unpickle(unpickler: RestrictedUnpickler, reader: MeteredReader, where: str):

@@ -7,8 +7,9 @@
 #     bytes and bytearray resolve to numtorch's own rebuild functions (methods of the
 #     unpickler, so nothing a file does to them outlives its load); storages are read
 #     from the archive within the byte budget;
-#   - numtorch's nn classes, torch's nn classes of the same name, and classes a user
-#     allows with ``torch.serialization.add_safe_globals`` resolve to a stand-in class:
+#   - classes a user allows with ``torch.serialization.add_safe_globals`` and, when the
+#     caller passes ``weights_only=False`` (where torch would run anything), numtorch's nn
+#     classes and torch's nn classes of the same name resolve to a stand-in class:
 #     the pickle builds an inert placeholder, which cannot be called; when the whole file
 #     has been read each placeholder becomes an instance of the real class and gets its
 #     state through ``__setstate__`` (or a ``__dict__`` update). No ``__init__``, no
@@ -146,11 +147,15 @@ class _PendingBase:
         type(self).builds.append((self, state))
 
 
-def unsupported_global(path: str, where: str) -> UnpicklingError:
+def unsupported_global(path: str, where: str, weights_only: bool) -> UnpicklingError:
     """torch's refusal, naming the file; nothing of the global was imported or run."""
+    even = "" if weights_only else (
+        " numtorch never runs code a file names, even with weights_only=False: beyond "
+        "tensors, plain data and numtorch's nn modules, it rebuilds only allowed classes."
+    )  # fmt: skip
     return UnpicklingError(
-        f"{where}: Unsupported global: GLOBAL {path} was not an allowed global by default. "
-        f"Please use `torch.serialization.add_safe_globals([{path}])` or the "
+        f"{where}: Unsupported global: GLOBAL {path} was not an allowed global by default."
+        f"{even} Please use `torch.serialization.add_safe_globals([{path}])` or the "
         f"`torch.serialization.safe_globals([{path}])` context manager to allowlist this "
         "global if you trust this class/function."
     )
@@ -160,10 +165,11 @@ class RestrictedUnpickler(pickle.Unpickler):
     """Unpickles one torch checkpoint pickle; ``storage(key, dtype, numel, location)`` gives
     each storage's 1-D array."""
 
-    def __init__(self, file, storage, where: str) -> None:
+    def __init__(self, file, storage, where: str, weights_only: bool) -> None:
         super().__init__(file, encoding="latin1")
         self._load_storage = storage
         self._where = where
+        self._weights_only = weights_only
         self._storages: dict[int, tuple[Storage, np.ndarray]] = {}
         self._made: list[tuple[Tensor, np.ndarray]] = []
         self._resolved: dict[str, object] = {}
@@ -206,10 +212,10 @@ class RestrictedUnpickler(pickle.Unpickler):
         if path in _DTYPES:
             return self._guard(_DTYPES[path])
         target = self._user.get(path)
-        if target is None:
+        if target is None and not self._weights_only:  # torch would run any class then
             target = allowlist.builtin_class(path)
         if target is None:
-            raise unsupported_global(path, self._where)
+            raise unsupported_global(path, self._where, self._weights_only)
         if isinstance(target, type):
             return self._stand_in(target)
         return self._guard(target)
