@@ -62,6 +62,17 @@ def torch_zip(body: bytes, records=None, compress=zipfile.ZIP_STORED, stop=b".")
     return buffer.getvalue()
 
 
+def legacy(body: bytes, storages: dict[str, bytes], counts=None) -> bytes:
+    """A torch.save file as torch wrote it before 1.6 (storage sizes in float32 elements)."""
+    info = {"protocol_version": 1001, "little_endian": True, "type_sizes": {"int": 4}}
+    parts = [pickle.dumps(0x1950A86A20F9469CFC6C, 2), pickle.dumps(1001, 2)]
+    parts += [pickle.dumps(info, 2), b"\x80\x02" + body + b".", pickle.dumps(list(storages), 2)]
+    for key, data in storages.items():
+        count = (counts or {}).get(key, len(data) // 4)
+        parts += [count.to_bytes(8, "little"), data]
+    return b"".join(parts)
+
+
 def set_marker_pickle() -> bytes:
     """REDUCE(setattr, (sys, MARKER, True)): harmless, but code all the same."""
     return (
@@ -218,6 +229,19 @@ def campaign() -> dict[str, tuple[bytes, str]]:
             "loaded",
         ),
         "torch zip, 4 M empty sets (8 MB pickle)": (torch_zip(many_objects), "refused"),
+        "legacy torch file, storage bytes cut short": (
+            legacy(tensor_pickle(), {"0": bytes(4)}, {"0": 2}),
+            "refused",
+        ),
+        "legacy torch file, storage larger than the file": (
+            legacy(tensor_pickle(numel=1 << 40), {"0": bytes(8)}),
+            "refused",
+        ),
+        "legacy torch file, storage list not matching": (
+            legacy(tensor_pickle(), {"1": bytes(8)}),
+            "refused",
+        ),
+        "legacy torch file, os.system payload": (legacy(set_marker_pickle(), {}), "refused"),
         "safetensors, 19 MB header of 200,000 entries": (_big_safetensors(200_000), "refused"),
         "safetensors, overlapping offsets": (
             safetensors({**f32("a", 0, 8, [2]), **f32("b", 4, 12, [2])}, bytes(12)),

@@ -101,7 +101,7 @@ def _write_atomically(path: str, data: bytes) -> None:
 def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
          max_bytes: int | None = None, **pickle_load_args):  # fmt: skip
     """Load a checkpoint from a path or binary file: torch.save's zip format (written by
-    torch or numtorch), safetensors, or numtorch's .npz.
+    torch or numtorch) or its format before torch 1.6, safetensors, or numtorch's .npz.
 
     torch's format is read through an allow-list unpickler, as torch's ``weights_only=True``
     does: tensors, storages, plain containers and values, and classes allowed with
@@ -164,12 +164,14 @@ def _load_from(fh, where: str, weights_only: bool, map_location, max_bytes):
         if METADATA_KEY not in metadata:
             return {name: Tensor._make(array) for name, array in arrays.items()}
         return _build(metadata[METADATA_KEY], arrays, budget)
+    if head.startswith(torch_file.LEGACY_HEAD):
+        return torch_file.read_legacy(fh, budget, where, map_location, weights_only is not False)
     data = fh.read(SCAN_LIMIT)
     if not data:  # what unpickling an empty file raises in torch
         raise EOFError(f"numtorch.load: {where} is empty")
     if is_pickle(head, data):
-        raise refuse(where, "a Python pickle (from pickle.dump, or a torch.save before 1.6)",
-                     data, weights_only)  # fmt: skip
+        raise refuse(where, "a Python pickle (from pickle.dump), not a torch.save file", data,
+                     weights_only)  # fmt: skip
     raise budget.fail(
         "it is not a checkpoint numtorch can read: expected torch.save's zip format, "
         f"safetensors or .npz, but it starts with {head[:8]!r}"

@@ -1,10 +1,15 @@
-"""torch.save's file format: a zip of ``archive/data.pkl`` and one record per storage.
+"""torch.save's file formats: a zip of ``archive/data.pkl`` and one record per storage,
+and (read only) the stream of pickles torch wrote before 1.6.
 
 ``archive/data.pkl`` is a protocol-2 pickle whose tensors name their storages through
 persistent ids ``('storage', torch.FloatStorage, key, location, numel)``; the bytes of
 storage ``key`` are the record ``archive/data/<key>``, in the order ``archive/byteorder``
 says. Written here (pickler.py) so that ``torch.load`` reads it with its default
 ``weights_only=True``, and read back through the restricted unpickler (unpickler.py).
+
+The legacy stream is four pickles (a magic number, a protocol version, the writer's byte
+order, the object) followed by a pickled list of storage keys and, for each key, an 8-byte
+element count and the storage's bytes.
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ import zipfile
 import numpy as np
 
 from .archive import Archive
-from .errors import UnsafeFileError
+from .errors import Budget, UnsafeFileError
 from .pickler import Writer
 from .unpickler import MeteredReader, RestrictedUnpickler
 
 _ALIGNMENT = 64  # torch aligns each record's data; a reader that maps the file relies on it
+LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+LEGACY_HEAD = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19."  # the magic number, pickled
 
 
 def write(obj) -> bytes:
@@ -89,6 +96,49 @@ def read(archive: Archive, where: str, map_location, weights_only: bool):
     reader = MeteredReader(pickled.data, budget)
     unpickler = RestrictedUnpickler(reader, storage, where, weights_only)
     return unpickle(unpickler, reader, where)
+
+
+def read_legacy(fh, budget: Budget, where: str, map_location, weights_only: bool):
+    budget.take(budget.file_size, "the file")
+    reader = MeteredReader(fh.read(), budget)
+    arrays: dict[str, np.ndarray] = {}
+
+    def plain():
+        return unpickle(RestrictedUnpickler(reader, _no_storage, where, True), reader, where)
+
+    def storage(key: str, dtype: np.dtype, numel: int, location: str) -> np.ndarray:
+        _check_location(location, map_location, where)
+        array = arrays.get(key)
+        if array is None:  # filled once the object is read: its bytes follow the pickles
+            nbytes = numel * dtype.itemsize
+            if nbytes + sum(a.nbytes for a in arrays.values()) > budget.file_size:
+                raise budget.fail(f"storage {key!r} declares {nbytes:,} bytes the file lacks")
+            budget.take(nbytes, f"storage {key!r}")
+            array = arrays[key] = np.zeros(numel, dtype=dtype)
+        elif array.dtype != dtype or array.size != numel:
+            raise budget.fail(f"storage {key!r} is read as two different types")
+        return array
+
+    magic, protocol, info = plain(), plain(), plain()
+    if magic != LEGACY_MAGIC or protocol != 1001 or not isinstance(info, dict):
+        raise budget.fail("it starts as a pre-1.6 torch.save file but its header is not one")
+    little = info.get("little_endian", True)
+    obj = unpickle(RestrictedUnpickler(reader, storage, where, weights_only), reader, where)
+    keys = plain()
+    if not isinstance(keys, list) or sorted(keys) != sorted(arrays):
+        raise budget.fail("its list of storages does not match the storages its object uses")
+    for key in keys:
+        array = arrays[key]
+        count = int.from_bytes(reader.read(8), "little" if little else "big")
+        if count != array.size or reader.readinto(array.view(np.uint8)) != array.nbytes:
+            raise budget.fail(f"storage {key!r} is truncated or of the wrong size")
+        if little != (sys.byteorder == "little"):
+            array.byteswap(inplace=True)
+    return obj
+
+
+def _no_storage(key, *_):
+    raise UnsafeFileError(f"a storage ({key!r}) in a pre-1.6 torch.save file's header")
 
 
 def unpickle(unpickler: RestrictedUnpickler, reader: MeteredReader, where: str):

@@ -242,10 +242,19 @@ class RestrictedUnpickler(pickle.Unpickler):
 
     # -- storages and tensors ---------------------------------------------------------------
     def persistent_load(self, pid):
+        if isinstance(pid, tuple) and len(pid) == 4 and pid[0] == "module":
+            # a pre-1.6 file names a module's class with its source; the class was allowed
+            # (and stood in for) when the pickle named it, and its source is never used
+            if not any(pid[1] is found for found in self._resolved.values()):
+                raise UnsafeFileError(f"{self._where}: malformed module reference")
+            return pid[1]
         if not (isinstance(pid, tuple) and len(pid) in (5, 6) and pid[0] == "storage"):
             raise UnsafeFileError(f"{self._where}: unsupported persistent id {str(pid)[:80]}")
         kind, key, location, numel = pid[1:5]
-        if not (isinstance(kind, StorageType) and isinstance(key, str)):
+        if not (isinstance(kind, StorageType) and isinstance(key, str)) or pid[5:] not in (
+            (),
+            (None,),
+        ):  # a legacy view of part of a storage: never written since torch 1.0
             raise UnsafeFileError(f"{self._where}: malformed storage reference {str(pid)[:80]}")
         if kind.name not in STORAGE_DTYPES:
             raise UnsafeFileError(f"{self._where}: the file holds a torch.{kind.name}, which "
