@@ -289,6 +289,11 @@ def campaign() -> dict[str, tuple[bytes, str]]:
             b"\x80\x02" + op_global("os", "system") + op("true") + b"\x85R.",
             "refused",
         ),
+        "plain pickle, 19 M opcodes (protocol 2)": (
+            b"\x80\x02(" + b"N" * 19_000_000 + b"l.",
+            "refused",
+        ),
+        "plain pickle, 19 M opcodes (protocol 0)": (b"(" + b"N" * 19_000_000 + b"l.", "refused"),
         "garbage bytes": (b"\x00\x01garbage" * 100, "refused"),
     }
     return cases

@@ -11,7 +11,7 @@ import pickletools
 
 from .errors import PickleRefusedError
 
-SCAN_LIMIT = 1024 * 1024  # bytes of a pickle read to name its globals
+SCAN_LIMIT = 256 * 1024  # bytes of a pickle read to name its globals (parsed in Python)
 _STRING_OPS = {"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
                "BINSTRING", "SHORT_BINSTRING"}  # fmt: skip
 _MEMO_PUT = {"BINPUT", "LONG_BINPUT", "PUT"}
