@@ -1,7 +1,7 @@
 """Split a checkpoint object into flat named arrays plus a JSON tree that describes the nesting.
 
 The tree is plain JSON, so reading it back can only ever build dicts, lists, tuples,
-tensors and plain values (Note [Checkpoints never pickle] in checkpoint.py). Node forms:
+tensors and plain values (Note [Checkpoints never run code] in checkpoint.py). Node forms:
 
     {"tensor": name}                 a tensor (+ "requires_grad", "complex", "ndarray" flags)
     {"dict": [[key, node], ...]}     also "odict" for an OrderedDict; keys are JSON scalars,
@@ -67,9 +67,10 @@ class Flattener:
             return {kind: [self._node(v, _join(path, i)) for i, v in enumerate(obj)]}
         raise TypeError(
             f"numtorch.save: cannot store an object of type {type(obj).__module__}."
-            f"{type(obj).__qualname__} at '{path or '<root>'}'. Checkpoints hold tensors, "
-            "NumPy arrays, numbers, strings, bools, None, and dicts/lists/tuples of them "
-            "(numtorch never pickles). Save a state_dict() instead of a module or optimizer."
+            f"{type(obj).__qualname__} at '{path or '<root>'}'. safetensors and .npz files "
+            "hold tensors, NumPy arrays, numbers, strings, bools, None, and "
+            "dicts/lists/tuples of them. Save a state_dict() instead of a module or "
+            "optimizer, or a whole module to a .pt file."
         )
 
     def _tensor(self, obj, path: str) -> dict:
