@@ -241,7 +241,7 @@ def campaign() -> dict[str, tuple[bytes, str]]:
             legacy(tensor_pickle(), {"1": bytes(8)}),
             "refused",
         ),
-        "legacy torch file, os.system payload": (legacy(set_marker_pickle(), {}), "refused"),
+        "legacy torch file, setattr(sys) payload": (legacy(set_marker_pickle(), {}), "refused"),
         "safetensors, 19 MB header of 200,000 entries": (_big_safetensors(200_000), "refused"),
         "safetensors, overlapping offsets": (
             safetensors({**f32("a", 0, 8, [2]), **f32("b", 4, 12, [2])}, bytes(12)),
@@ -260,7 +260,7 @@ def campaign() -> dict[str, tuple[bytes, str]]:
             "refused",
         ),
         "safetensors, 100,000-deep JSON header": (
-            safetensors(b"{" + b'"a":[' * 100_000 + b"]" * 100_000 + b"}"),
+            safetensors(b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
             "refused",
         ),
         "safetensors, duplicate tensor names": (
@@ -338,6 +338,7 @@ def attempt(data: bytes, **kwargs):
 
 
 def main() -> None:
+    _load(_valid_torch_file(), {})  # imports done before timing
     print(f"| input | size | outcome | CPU s | peak MiB | error |\n|{'---|' * 6}")
     for name, (data, _) in campaign().items():
         outcome, error, seconds, peak = attempt(data)
