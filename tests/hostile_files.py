@@ -229,6 +229,8 @@ def campaign() -> dict[str, tuple[bytes, str]]:
             "loaded",
         ),
         "torch zip, 4 M empty sets (8 MB pickle)": (torch_zip(many_objects), "refused"),
+        "torch zip, 1.1 M views of one storage": (_many_views(1_100_000), "refused"),
+        "torch zip, 1,000 views of one storage": (_many_views(1_000), "loaded"),
         "legacy torch file, storage bytes cut short": (
             legacy(tensor_pickle(), {"0": bytes(4)}, {"0": 2}),
             "refused",
@@ -297,6 +299,28 @@ def campaign() -> dict[str, tuple[bytes, str]]:
         "garbage bytes": (b"\x00\x01garbage" * 100, "refused"),
     }
     return cases
+
+
+def _many_views(count: int) -> bytes:
+    """``count`` tensors on one 2-element storage, each 14 bytes of pickle (memoized parts)."""
+    head = (
+        op_global("torch._utils", "_rebuild_tensor_v2")
+        + b"q\x000("
+        + _text("storage")
+        + op_global("torch", "FloatStorage")
+        + _text("0")
+        + _text("cpu")
+        + b"K\x02tQq\x010K\x00q\x020K\x02\x85q\x030K\x01\x85q\x040"
+        + op_global("collections", "OrderedDict")
+        + b"q\x050"
+    )
+    unit = b"h\x00(h\x01h\x02h\x03h\x04\x89h\x05)RtRa"
+    return torch_zip(b"]" + head + unit * count, {"0": bytes(8)})
+
+
+def _text(value: str) -> bytes:
+    data = value.encode()
+    return b"X" + struct.pack("<I", len(data)) + data
 
 
 def _big_safetensors(count: int) -> bytes:

@@ -14,6 +14,7 @@ element count and the storage's bytes.
 
 from __future__ import annotations
 
+import gc
 import io
 import sys
 import zipfile
@@ -142,6 +143,10 @@ def _no_storage(key, *_):
 
 
 def unpickle(unpickler: RestrictedUnpickler, reader: MeteredReader, where: str):
+    # the cyclic collector would rescan the whole heap each time the pickle's new objects
+    # pass its thresholds: quadratic in a big file, and nothing it frees is garbage yet
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return unpickler.finish(unpickler.load())
     except Exception as error:
@@ -150,6 +155,9 @@ def unpickle(unpickler: RestrictedUnpickler, reader: MeteredReader, where: str):
         if isinstance(error, UnsafeFileError):
             raise
         raise _malformed(error, where) from None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _malformed(error: Exception, where: str) -> UnsafeFileError:

@@ -25,6 +25,7 @@ import _compat_pickle
 import codecs
 import io
 import math
+import os
 import pickle
 import sys
 import types
@@ -90,12 +91,24 @@ _MARKERS["torch.BFloat16Storage"] = StorageType("BFloat16Storage")
 # Note [Metering a pickle]
 # A pickle byte can build an object a hundred times its size (EMPTY_SET, APPEND), and the
 # C unpickler runs opcodes without calling back. It does read its input through ``peek``
-# and ``read`` every few dozen KiB, so the input is a reader that counts the interpreter's
-# allocated blocks at each call: each block (at most 512 bytes, most far less) is charged
-# 256 bytes against the budget's object allowance (32 MiB by default: about 12,000 tensors'
-# worth of pickle). The unpickler turns an UnpicklingError raised
-# in ``read`` into "Ran out of input", so the reader keeps its own error for the caller.
+# and ``read`` every few dozen KiB, so the input is a reader that measures the process's
+# memory at each call (its resident size where /proc tells it, else the interpreter's
+# allocated blocks at 256 bytes each) and ends the load once the growth passes the
+# storages read so far plus the budget's object allowance (48 MiB by default: a
+# checkpoint of some 20,000 tensors). The unpickler turns an UnpicklingError raised in
+# ``read`` into "Ran out of input", so the reader keeps its own error for the caller.
 BLOCK_COST = 256
+
+
+def _memory() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return sys.getallocatedblocks() * BLOCK_COST
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class MeteredReader(io.RawIOBase):
@@ -104,16 +117,18 @@ class MeteredReader(io.RawIOBase):
     def __init__(self, data, budget: Budget) -> None:
         self._data = io.BytesIO(data)
         self._budget = budget
-        self._blocks = sys.getallocatedblocks()
-        self._allowance = budget.object_allowance() // BLOCK_COST
+        self._start = _memory()
+        self._left = budget.left
+        self._allowance = budget.object_allowance()
         self.failure: UnsafeFileError | None = None
 
     def _check(self) -> None:
-        if sys.getallocatedblocks() - self._blocks > self._allowance:
+        storages = self._left - self._budget.left  # what the budget already paid for
+        if _memory() - self._start > self._allowance + storages:
             self.failure = UnsafeFileError(
                 f"{self._budget.where}: its pickle builds more Python objects than this load "
-                f"may allocate ({self._allowance * BLOCK_COST:,} bytes); if you trust the "
-                "file, pass a larger max_bytes to load()"
+                f"may allocate ({self._allowance:,} bytes); if you trust the file, pass a "
+                "larger max_bytes to load()"
             )
             raise self.failure
 
