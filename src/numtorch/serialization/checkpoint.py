@@ -20,7 +20,7 @@ from .._creation import device
 from .._tensor import Tensor
 from . import npz_file, safetensors_file, torch_file
 from .archive import Archive
-from .errors import Budget
+from .errors import Budget, UnpicklingError
 from .refusal import SCAN_LIMIT, is_pickle, refuse
 from .structure import Flattener, build
 
@@ -172,9 +172,9 @@ def _load_from(fh, where: str, weights_only: bool, map_location, max_bytes):
     if is_pickle(head, data):
         raise refuse(where, "a Python pickle (from pickle.dump), not a torch.save file", data,
                      weights_only)  # fmt: skip
-    raise budget.fail(
-        "it is not a checkpoint numtorch can read: expected torch.save's zip format, "
-        f"safetensors or .npz, but it starts with {head[:8]!r}"
+    raise UnpicklingError(  # what torch's unpickler raises on such bytes
+        f"{where}: it is not a checkpoint numtorch can read: expected torch.save's zip "
+        f"format, safetensors or .npz, but it starts with {head[:8]!r}"
     )
 
 

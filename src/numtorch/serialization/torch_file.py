@@ -22,7 +22,7 @@ import zipfile
 import numpy as np
 
 from .archive import Archive
-from .errors import Budget, UnsafeFileError
+from .errors import Budget, UnpicklingError, UnsafeFileError
 from .pickler import Writer
 from .unpickler import MeteredReader, RestrictedUnpickler
 
@@ -161,12 +161,13 @@ def unpickle(unpickler: RestrictedUnpickler, reader: MeteredReader, where: str):
 
 
 def _malformed(error: Exception, where: str) -> UnsafeFileError:
-    """Anything else a crafted pickle can make go wrong, named."""
+    """Anything else a crafted pickle can make go wrong, named; an UnpicklingError by name
+    too, as torch's unpickler raises."""
     if isinstance(error, RecursionError):
         return UnsafeFileError(f"{where}: the pickle nests too deeply")
     if isinstance(error, MemoryError):
         return UnsafeFileError(f"{where}: the pickle asks for more memory than there is")
-    return UnsafeFileError(
+    return UnpicklingError(
         f"{where}: the checkpoint pickle is malformed ({type(error).__name__}: {error})"
     )
 
