@@ -161,6 +161,20 @@ def test_state_dict_from_torch_safetensors_loads(tmp_path):
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
 
 
+def test_state_dict_from_torch_save_loads(tmp_path):
+    torch = pytest.importorskip("torch")
+    theirs = torch_resnet(torch, False, [2, 2, 2, 2], num_classes=10).eval()
+    torch.save(theirs.state_dict(), tmp_path / "resnet18.pt")
+    ours = resnet18(num_classes=10).eval()
+    ours.load_state_dict(numtorch.load(tmp_path / "resnet18.pt"))
+    x = np.random.default_rng(5).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    with numtorch.no_grad():
+        out = ours(numtorch.tensor(x)).numpy()
+    with torch.no_grad():
+        expected = theirs(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
+
+
 def test_mlp_matches_torch_sequential():
     torch = pytest.importorskip("torch")
     nn = torch.nn

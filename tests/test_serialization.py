@@ -12,21 +12,19 @@ import numpy as np
 import pytest
 
 import numtorch as torch
-from numtorch.serialization import PickleRefusedError, checkpoint, formats
+from numtorch.serialization import PickleRefusedError, UnsafeFileError, checkpoint
 
-HAS_SAFETENSORS = formats.safetensors_module() is not None
-FORMATS = [
-    pytest.param(
-        "safetensors",
-        marks=pytest.mark.skipif(not HAS_SAFETENSORS, reason="safetensors not installed"),
-    ),
-    "npz",
-]
+try:
+    import safetensors.numpy  # noqa: F401 - only to check files against the reference reader
+
+    HAS_SAFETENSORS = True
+except ImportError:
+    HAS_SAFETENSORS = False
 
 
-@pytest.fixture(params=FORMATS)
+@pytest.fixture(params=["torch", "safetensors", "npz"])
 def fmt(request, monkeypatch):
-    monkeypatch.setattr(checkpoint, "_use_safetensors", lambda: request.param == "safetensors")
+    monkeypatch.setattr(checkpoint, "file_format", lambda f: request.param)
     return request.param
 
 
@@ -93,6 +91,10 @@ def nested_state():
 
 def test_nested_round_trip(fmt):
     state = nested_state()
+    if fmt == "torch":  # torch's weights_only reader refuses NumPy arrays: so does save
+        with pytest.raises(TypeError, match=r"numpy.ndarray at 'array'.*NumPy arrays go in .npz"):
+            round_trip(state)
+        del state["array"]
     assert_same(round_trip(state), state)
 
 
@@ -174,8 +176,12 @@ def test_flat_state_dict_keeps_its_names_in_safetensors(tmp_path):
 def test_unsupported_objects_are_refused_with_their_path(fmt):
     with pytest.raises(TypeError, match=r"cannot store an object of type .*at 'a.1'"):
         torch.save({"a": [1, object()]}, io.BytesIO())
-    with pytest.raises(TypeError, match=r"dict key <object .*> at 'x' is a object"):
-        torch.save({"x": {object(): 3}}, io.BytesIO())
+    if fmt == "torch":
+        with pytest.raises(TypeError, match=r"type builtins.object at 'x'"):
+            torch.save({"x": {object(): 3}}, io.BytesIO())
+    else:
+        with pytest.raises(TypeError, match=r"dict key <object .*> at 'x' is a object"):
+            torch.save({"x": {object(): 3}}, io.BytesIO())
     with pytest.raises(TypeError, match="Save a state_dict"):
         torch.save(torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1), io.BytesIO())
 
@@ -213,7 +219,7 @@ def test_pickle_inside_zip_is_refused(tmp_path):
         archive.writestr("archive/data.pkl", pickle.dumps(WritesMarker(marker), protocol=2))
         archive.writestr("archive/version", "3")
     buffer.seek(0)
-    with pytest.raises(PickleRefusedError, match=r"torch\.save .*builtins\.exec"):
+    with pytest.raises(PickleRefusedError, match=r"Unsupported global: GLOBAL builtins\.exec"):
         torch.load(buffer)
     assert not marker.exists()
 
@@ -222,7 +228,7 @@ def test_npz_with_object_arrays_is_refused(tmp_path):
     marker = tmp_path / "marker"
     path = tmp_path / "evil.npz"
     np.savez(path, x=np.array([WritesMarker(marker)], dtype=object))
-    with pytest.raises(ValueError, match="object arrays, which are pickles"):
+    with pytest.raises(UnsafeFileError, match="object arrays are pickles"):
         torch.load(path)
     assert not marker.exists()
 
@@ -233,7 +239,7 @@ def test_foreign_npz_and_garbage_are_refused_clearly(tmp_path):
         torch.load(tmp_path / "plain.npz")
     (tmp_path / "junk").write_bytes(b"hello world, not a checkpoint")
     # torch's unpickler would fail on these bytes: the same error type
-    with pytest.raises(pickle.UnpicklingError, match="expected a safetensors or .npz file"):
+    with pytest.raises(pickle.UnpicklingError, match="zip format, safetensors or .npz"):
         torch.load(tmp_path / "junk")
     (tmp_path / "empty").write_bytes(b"")
     with pytest.raises(EOFError):
@@ -269,7 +275,7 @@ def safetensors_bytes(header: dict, data: bytes) -> bytes:
     [
         ({"w": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}}, bytes(4), TypeError,
          "dtype BF16, which numtorch cannot hold"),
-        ({"w": {"dtype": "Q7", "shape": [1], "data_offsets": [0, 1]}}, bytes(1), TypeError,
+        ({"w": {"dtype": "Q7", "shape": [1], "data_offsets": [0, 1]}}, bytes(1), UnsafeFileError,
          "unknown dtype 'Q7'"),
         ({"w": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}}, bytes(8), ValueError,
          "needs 12 bytes but its byte range holds 8"),
@@ -287,7 +293,6 @@ def test_bad_safetensors_headers_are_rejected(header, data, error, match):
         torch.load(io.BytesIO(safetensors_bytes(header, data)))
 
 
-@pytest.mark.skipif(not HAS_SAFETENSORS, reason="safetensors not installed")
 def test_bad_structure_metadata_is_rejected():
     tensor = {"w": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}
     trees = {
@@ -307,10 +312,6 @@ def test_foreign_safetensors_load_as_a_flat_dict():
         "a": {"dtype": "BOOL", "shape": [], "data_offsets": [16, 17]},
     }
     data = np.array([5, -6], dtype=np.int64).tobytes() + b"\x01"
-    if not HAS_SAFETENSORS:
-        with pytest.raises(RuntimeError, match="pip install safetensors"):
-            torch.load(io.BytesIO(safetensors_bytes(header, data)))
-        return
     out = torch.load(io.BytesIO(safetensors_bytes(header, data)))
     assert list(out) == ["b", "a"]
     assert out["b"].tolist() == [5, -6] and out["a"].dtype == torch.bool and out["a"].item()
@@ -360,19 +361,13 @@ def test_allowlisting_code_execution_is_refused():
         with pytest.raises(ValueError, match="refusing to allowlist .*arbitrary code"):
             serialization.add_safe_globals([dangerous])
     assert serialization.get_safe_globals() == []
-    with pytest.warns(UserWarning, match="never unpickles"):
-        serialization.add_safe_globals([OrderedDict])
+    serialization.add_safe_globals([OrderedDict])
     assert serialization.get_safe_globals() == [OrderedDict]
     serialization.clear_safe_globals()
     assert serialization.get_safe_globals() == []
 
 
-@pytest.mark.parametrize("fmt", ["safetensors", "npz"])
-def test_state_dict_metadata_round_trips(fmt, monkeypatch):
-    if fmt == "npz":
-        monkeypatch.setattr(checkpoint, "_use_safetensors", lambda: False)
-    elif not checkpoint._use_safetensors():
-        pytest.skip("safetensors is not installed")
+def test_state_dict_metadata_round_trips(fmt):
     model = torch.nn.Sequential(torch.nn.Linear(1, 1), torch.nn.BatchNorm1d(1))
     buffer = io.BytesIO()
     torch.save(model.state_dict(), buffer)

@@ -1,4 +1,5 @@
-"""Checkpoints exchanged with an installed torch: safetensors both ways, torch.save refused."""
+"""Checkpoints exchanged with an installed torch as safetensors, both ways, and torch's
+pre-1.6 format read."""
 
 import io
 import pickle
@@ -7,7 +8,6 @@ import numpy as np
 import pytest
 
 import numtorch
-from numtorch.serialization import PickleRefusedError
 
 torch = pytest.importorskip("torch")
 safetensors_torch = pytest.importorskip("safetensors.torch")
@@ -69,17 +69,31 @@ def test_bfloat16_is_refused_by_name(tmp_path):
         numtorch.load(tmp_path / "b.st")
 
 
-@pytest.mark.parametrize("zipfile_format", [True, False])
-def test_torch_save_files_are_refused(tmp_path, zipfile_format):
+def test_legacy_torch_save_files_load_with_the_same_tensors(tmp_path):
     path = tmp_path / "model.pt"
-    torch.save(
-        torch.nn.Linear(2, 2).state_dict(), path, _use_new_zipfile_serialization=zipfile_format
-    )
-    with pytest.raises(PickleRefusedError) as info:
-        numtorch.load(path)
-    message = str(info.value)
-    assert ("torch.save" in message) and "safetensors.torch.save_file" in message
-    assert "may be malicious" not in message  # a plain state dict names only torch globals
+    state = torch_state_dict()
+    x = torch.arange(6.0).reshape(2, 3)
+    state.update(x=x, row=x[1])
+    torch.save(state, path, _use_new_zipfile_serialization=False)
+    loaded = numtorch.load(path)
+    assert list(loaded) == list(state)
+    for name, value in state.items():
+        assert str(loaded[name].dtype) == str(value.dtype), name
+        np.testing.assert_array_equal(loaded[name].numpy(), value.numpy(), err_msg=name)
+    loaded["row"][0] = -1.0  # views of one storage still share it
+    assert loaded["x"][1, 0].item() == -1.0
+
+
+def test_legacy_whole_module_loads_with_weights_only_false(tmp_path):
+    model = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.Sigmoid())
+    torch.save(model, tmp_path / "m.pt", _use_new_zipfile_serialization=False)
+    with pytest.raises(pickle.UnpicklingError, match="torch.nn.modules.container.Sequential"):
+        numtorch.load(tmp_path / "m.pt")
+    ours = numtorch.load(tmp_path / "m.pt", weights_only=False)
+    x = np.ones((4, 2), np.float32)
+    with torch.no_grad():
+        expected = model(torch.tensor(x)).numpy()
+    np.testing.assert_allclose(ours(numtorch.tensor(x)).detach().numpy(), expected, atol=1e-6)
 
 
 class WritesMarker:
@@ -90,11 +104,14 @@ class WritesMarker:
         return (exec, (f"open({self.marker!r}, 'w').write('pwned')",))
 
 
-def test_malicious_torch_save_is_refused_and_never_run(tmp_path):
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("zipfile_format", [True, False])
+def test_malicious_torch_save_is_refused_and_never_run(tmp_path, weights_only, zipfile_format):
     marker = tmp_path / "marker"
     buffer = io.BytesIO()
-    torch.save({"weight": torch.ones(2), "payload": WritesMarker(marker)}, buffer)
+    torch.save({"weight": torch.ones(2), "payload": WritesMarker(marker)}, buffer,
+               _use_new_zipfile_serialization=zipfile_format)  # fmt: skip
     buffer.seek(0)
-    with pytest.raises(pickle.UnpicklingError, match=r"builtins\.exec.*may be malicious"):
-        numtorch.load(buffer, weights_only=False)
+    with pytest.raises(pickle.UnpicklingError, match=r"Unsupported global: GLOBAL builtins\.exec"):
+        numtorch.load(buffer, weights_only=weights_only)
     assert not marker.exists()

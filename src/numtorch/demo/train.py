@@ -8,7 +8,6 @@ evaluation under ``model.eval()`` and ``torch.no_grad()``, ``torch.save``/``torc
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import tempfile
 import time
@@ -158,9 +157,7 @@ def checkpoint_round_trip(model, loader, out: str | None) -> tuple[str, bool]:
     whether the reloaded model gives exactly the same logits over ``loader``."""
     out = out or tempfile.mkdtemp(prefix="numtorch-demo-")
     os.makedirs(out, exist_ok=True)
-    # torch.save writes safetensors when the package is installed, else .npz (never pickle)
-    suffix = "safetensors" if importlib.util.find_spec("safetensors") else "npz"
-    path = os.path.join(out, f"digits_cnn.{suffix}")
+    path = os.path.join(out, "digits_cnn.pt")  # torch.save's format: torch.load reads it too
     torch.save(model.state_dict(), path)
     reloaded = DigitsCNN()
     reloaded.load_state_dict(torch.load(path))

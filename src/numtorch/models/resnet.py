@@ -1,8 +1,8 @@
 """ResNet (He et al., 2015) with torchvision's architecture, parameter names and init.
 
 A torchvision ResNet state dict loads one-to-one (``conv1``, ``bn1``, ``layer1.0.conv1``,
-``layer2.0.downsample.0``, ..., ``fc``), so weights trained with torchvision can be
-converted to safetensors in PyTorch and loaded here with ``numtorch.load``.
+``layer2.0.downsample.0``, ..., ``fc``), so weights trained with torchvision can be saved
+with ``torch.save`` (or as safetensors) in PyTorch and loaded here with ``numtorch.load``.
 """
 
 from __future__ import annotations
@@ -248,9 +248,9 @@ def _check_weights(weights, kwargs: dict) -> None:
         raise ValueError(
             f"numtorch.models cannot load pretrained weights (got weights={weights!r}): "
             "they would have to be downloaded. Build the model with weights=None and load a "
-            "state dict saved as safetensors, e.g. in PyTorch: safetensors.torch.save_file("
-            "torchvision.models.resnet18(weights='DEFAULT').state_dict(), 'r18.safetensors'), "
-            "then model.load_state_dict(numtorch.load('r18.safetensors'))."
+            "state dict saved in PyTorch, e.g. torch.save(torchvision.models.resnet18("
+            "weights='DEFAULT').state_dict(), 'r18.pt'), then "
+            "model.load_state_dict(numtorch.load('r18.pt'))."
         )
 
 

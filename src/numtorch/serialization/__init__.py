@@ -1,14 +1,17 @@
-"""Safe checkpoints: ``save``/``load`` with safetensors or .npz, never pickle."""
+"""Checkpoints: ``save``/``load`` in torch.save's format, safetensors or .npz, never running
+code from a file."""
 
-from .allowlist import add_safe_globals, clear_safe_globals, get_safe_globals
+from .allowlist import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
 from .checkpoint import load, save
-from .refusal import PickleRefusedError
+from .errors import PickleRefusedError, UnsafeFileError
 
 __all__ = [
     "PickleRefusedError",
+    "UnsafeFileError",
     "add_safe_globals",
     "clear_safe_globals",
     "get_safe_globals",
     "load",
+    "safe_globals",
     "save",
 ]

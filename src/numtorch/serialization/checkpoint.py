@@ -1,11 +1,12 @@
-"""``save`` and ``load``: checkpoints as safetensors (or .npz), never pickle.
+"""``save`` and ``load``: torch.save's zip format, safetensors or .npz, chosen by file name.
 
-# Note [Checkpoints never pickle]
-# A pickle is a program: loading one runs any function it names (CVE-2025-32434 even got
-# past torch's weights_only unpickler). numtorch stores arrays in safetensors, or in .npz
-# read with allow_pickle=False, and the nesting of dicts/lists/tuples as JSON, which can
-# only describe data. Anything else given to ``load`` is identified from its first bytes
-# and refused before any of it is interpreted.
+# Note [Checkpoints never run code]
+# A pickle is a program: loading one runs any function it names. numtorch writes torch's
+# format (whose pickle names only tensors, plain data and module classes) so torch.load
+# reads it, and reads torch's format back through an allow-list unpickler that rebuilds
+# data without calling anything the file chooses (Note [What a torch checkpoint may run]).
+# safetensors and .npz hold arrays only, with the nesting as JSON. Every load is bounded by
+# a byte budget checked before anything is inflated (Note [Loads have a budget]).
 """
 
 from __future__ import annotations
@@ -17,27 +18,37 @@ import tempfile
 
 from .._creation import device
 from .._tensor import Tensor
-from . import formats
-from .refusal import SCAN_LIMIT, UnpicklingError, is_pickle, refuse
+from . import npz_file, safetensors_file, torch_file
+from .archive import Archive
+from .errors import Budget, UnpicklingError
+from .refusal import SCAN_LIMIT, is_pickle, refuse
 from .structure import Flattener, build
 
 METADATA_KEY = "numtorch"  # safetensors metadata entry holding the JSON structure
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+_SUFFIXES = {".safetensors": "safetensors", ".npz": "npz"}
 
 
-def _use_safetensors() -> bool:
-    return formats.safetensors_module() is not None
+def file_format(f) -> str:
+    """The format ``save`` writes to ``f``: by its name, else torch's (as torch.save)."""
+    name = f if isinstance(f, (str, bytes, os.PathLike)) else getattr(f, "name", "")
+    name = os.fsdecode(name) if isinstance(name, (str, bytes, os.PathLike)) else ""
+    return _SUFFIXES.get(os.path.splitext(name)[1].lower(), "torch")
 
 
-def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True):
-    """Save tensors, NumPy arrays, numbers, strings, bools and None, nested in dicts,
-    lists and tuples (a model's or optimizer's ``state_dict()``), to a path or binary file.
+def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):  # fmt: skip
+    """Save tensors, numbers, strings, bools, None, dtypes and ``nn.Module`` objects, nested
+    in dicts, lists and tuples (a model's or optimizer's ``state_dict()``), to a path or
+    binary file.
 
-    The file is safetensors when the ``safetensors`` package is installed, else ``.npz``;
-    the nesting goes in its metadata as JSON. A flat dict of tensors keeps its keys as the
-    safetensors names, so ``safetensors.torch.load_file`` reads it into PyTorch. Nothing is
-    pickled (the pickle arguments are accepted for compatibility and ignored); the same
-    tensor object stored twice is loaded as one object.
+    The format follows the file name: ``.safetensors`` and ``.npz`` files hold arrays (with
+    the nesting as JSON metadata; a flat dict of tensors keeps its keys as safetensors
+    names, for ``safetensors.torch.load_file``); every other name, and file objects, get
+    torch.save's zip format, which ``torch.load`` reads with its default
+    ``weights_only=True``. A whole module is stored under its class's module path, as torch
+    does, for ``load(f, weights_only=False)``. The pickle arguments are accepted for
+    compatibility and ignored.
 
     Example:
         >>> import io
@@ -48,14 +59,7 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
         >>> torch.load(buffer)
         {'weight': tensor([1., 1.]), 'step': 3, 'betas': (0.9, 0.99)}
     """
-    if _use_safetensors():
-        flattener = Flattener()
-        tree = json.dumps(flattener.tree(obj), allow_nan=False, separators=(",", ":"))
-        data = formats.write_safetensors(flattener.arrays, {"format": "pt", METADATA_KEY: tree})
-    else:
-        flattener = Flattener(name_tensors=lambda path, index: f"t{index}")
-        tree = json.dumps(flattener.tree(obj), allow_nan=False, separators=(",", ":"))
-        data = formats.write_npz(flattener.arrays, tree)
+    data = encode(obj, file_format(f))
     if hasattr(f, "write"):
         f.write(data)
         return
@@ -64,6 +68,18 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
             "expected 'f' to be string, path, or a file-like object with a 'write' attribute"
         )
     _write_atomically(os.fspath(f), data)
+
+
+def encode(obj, fmt: str) -> bytes:
+    if fmt == "torch":
+        return torch_file.write(obj)
+    if fmt == "safetensors":
+        flattener = Flattener()
+        tree = json.dumps(flattener.tree(obj), allow_nan=False, separators=(",", ":"))
+        return safetensors_file.write(flattener.arrays, {"format": "pt", METADATA_KEY: tree})
+    flattener = Flattener(name_tensors=lambda path, index: f"t{index}")
+    tree = json.dumps(flattener.tree(obj), allow_nan=False, separators=(",", ":"))
+    return npz_file.write(flattener.arrays, tree)
 
 
 def _write_atomically(path: str, data: bytes) -> None:
@@ -82,16 +98,24 @@ def _write_atomically(path: str, data: bytes) -> None:
         raise
 
 
-def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None, **_):
-    """Load what ``save`` stored (or a safetensors file from anywhere), from a path or a
-    seekable binary file.
+def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=None,
+         max_bytes: int | None = None, **pickle_load_args):  # fmt: skip
+    """Load a checkpoint from a path or binary file: torch.save's zip format (written by
+    torch or numtorch) or its format before torch 1.6, safetensors, or numtorch's .npz.
 
-    Pickles are refused with ``PickleRefusedError`` (a ``pickle.UnpicklingError``) that
-    names the globals the file would load: that covers ``torch.save`` files and anything
-    written with ``pickle``. Nothing in such a file is run, whatever ``weights_only`` says.
-    Headers are validated (dtypes, shapes, byte ranges) before any array is read. A
-    safetensors file without numtorch's metadata (e.g. from ``safetensors.torch.save_file``)
-    loads as a dict of tensors. ``map_location`` may name the CPU only.
+    torch's format is read through an allow-list unpickler, as torch's ``weights_only=True``
+    does: tensors, storages, plain containers and values, and classes allowed with
+    ``torch.serialization.add_safe_globals``; with ``weights_only=False`` (where torch runs
+    any code the file names), numtorch's ``nn`` modules too, for whole-model checkpoints.
+    Any other global is refused by name, and nothing the file names is run. Bare pickles
+    are refused.
+
+    Every size a file declares is checked before anything is inflated or allocated: a load
+    may allocate at most ``max_bytes`` (by default 64 MiB plus 16 times the file's size, of
+    which Python objects, such as a pickle's or a header's, may take 48 MiB); pass a larger
+    value for a file you trust. A broken or hostile file raises ``UnsafeFileError`` (a
+    ``pickle.UnpicklingError``, ``RuntimeError`` and ``ValueError``) naming the file and
+    the problem. ``map_location`` may name the CPU only.
 
     Example:
         >>> import io
@@ -109,61 +133,54 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
             "map_location='cpu' (or leave it out)"
         )
     if hasattr(f, "read"):
-        return _load_from(f, "the given file object", weights_only)
+        return _load_from(f, "the given file object", weights_only, map_location, max_bytes)
     path = os.fspath(f)
     with open(path, "rb") as fh:
-        return _load_from(fh, repr(path), weights_only)
+        return _load_from(fh, repr(path), weights_only, map_location, max_bytes)
 
 
-def _load_from(fh, where: str, weights_only: bool):
+def _load_from(fh, where: str, weights_only: bool, map_location, max_bytes):
     if not fh.seekable() or fh.tell():  # work on the rest of the stream as a whole file
         fh = io.BytesIO(fh.read())
     head = fh.read(16)
     fh.seek(0, os.SEEK_END)
     size = fh.tell()
     fh.seek(0)
+    budget = Budget(where, size, max_bytes)
     if head[:4] in _ZIP_MAGIC:
-        return _load_zip(fh, where, weights_only)
-    if formats.looks_like_safetensors(head, size):
-        raw = fh.read()
-        header, metadata = formats.parse_safetensors_header(raw, size, where)
-        arrays = formats.read_safetensors(raw, header, where)
+        archive = Archive(fh, budget)
+        names = archive.names()
+        if torch_file.is_torch_archive(names):
+            return torch_file.read(archive, where, map_location, weights_only is not False)
+        if names and all(name.endswith(".npy") for name in names):
+            arrays, structure = npz_file.read(archive)
+            return _build(structure, arrays, budget)
+        raise budget.fail(
+            "it is a zip archive but not a checkpoint (no data.pkl record, not a numtorch "
+            f".npz); it holds {', '.join(names[:5]) or 'nothing'}"
+        )
+    if safetensors_file.looks_like_safetensors(head, size):
+        arrays, metadata = safetensors_file.read(fh, budget)
         if METADATA_KEY not in metadata:
-            return {name: Tensor._make(arrays[name]) for name in header}
-        return _build(metadata[METADATA_KEY], arrays, where)
+            return {name: Tensor._make(array) for name, array in arrays.items()}
+        return _build(metadata[METADATA_KEY], arrays, budget)
+    if head.startswith(torch_file.LEGACY_HEAD):
+        return torch_file.read_legacy(fh, budget, where, map_location, weights_only is not False)
     data = fh.read(SCAN_LIMIT)
     if not data:  # what unpickling an empty file raises in torch
         raise EOFError(f"numtorch.load: {where} is empty")
     if is_pickle(head, data):
-        raise refuse(where, "a Python pickle (from pickle.dump, or an old torch.save)", data,
+        raise refuse(where, "a Python pickle (from pickle.dump), not a torch.save file", data,
                      weights_only)  # fmt: skip
-    # torch's unpickler fails on such bytes: the same error type
-    raise UnpicklingError(
-        f"numtorch.load: {where} is not a checkpoint numtorch can read: expected a safetensors "
-        f"or .npz file (written by numtorch.save), but it starts with {head[:8]!r}"
+    raise UnpicklingError(  # what torch's unpickler raises on such bytes
+        f"{where}: it is not a checkpoint numtorch can read: expected torch.save's zip "
+        f"format, safetensors or .npz, but it starts with {head[:8]!r}"
     )
 
 
-def _load_zip(fh, where: str, weights_only: bool):
-    members = formats.zip_members(fh)
-    if members and all(name.endswith(".npy") for name in members):
-        arrays, structure = formats.read_npz(fh, where)
-        return _build(structure, arrays, where)
-    pickles = [name for name in members or () if name.endswith(".pkl")]
-    if pickles:
-        main = next((name for name in pickles if name.endswith("data.pkl")), pickles[0])
-        data = formats.zip_member_head(fh, main, SCAN_LIMIT)
-        raise refuse(where, "a PyTorch checkpoint written by torch.save (a zip archive whose "
-                     f"{main.rsplit('/', 1)[-1]} is a pickle)", data, weights_only)  # fmt: skip
-    raise ValueError(
-        f"numtorch.load: {where} is a zip archive but not a numtorch .npz checkpoint (it holds "
-        f"{', '.join((members or [])[:5]) or 'nothing readable'})"
-    )
-
-
-def _build(structure: str, arrays: dict, where: str):
+def _build(structure: str, arrays: dict, budget: Budget):
     try:
         tree = json.loads(structure)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"{where}: the checkpoint structure is not valid JSON ({error})") from None
-    return build(tree, arrays, where)
+    except (ValueError, RecursionError) as error:
+        raise budget.fail(f"the checkpoint structure is not valid JSON ({error})") from None
+    return build(tree, arrays, budget.where)

@@ -7,24 +7,17 @@ calls nothing, so naming the globals a pickle would load is safe.
 from __future__ import annotations
 
 import _compat_pickle
-import pickle
 import pickletools
 
-SCAN_LIMIT = 4 * 1024 * 1024  # bytes of a pickle read to name its globals
+from .errors import PickleRefusedError
+
+SCAN_LIMIT = 256 * 1024  # bytes of a pickle read to name its globals (parsed in Python)
 _STRING_OPS = {"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE", "STRING",
                "BINSTRING", "SHORT_BINSTRING"}  # fmt: skip
 _MEMO_PUT = {"BINPUT", "LONG_BINPUT", "PUT"}
 _MEMO_GET = {"BINGET", "LONG_BINGET", "GET"}
 # Globals a plain PyTorch or NumPy state-dict pickle uses; anything else is called out.
 _EXPECTED_PREFIXES = ("torch.", "collections.OrderedDict", "numpy.", "_codecs.encode")
-
-
-class UnpicklingError(pickle.UnpicklingError):
-    """``numtorch.load`` was given a pickle: it refuses to run it. Named as the error torch's
-    ``weights_only`` load raises, so ``type(e).__name__`` agrees too."""
-
-
-PickleRefusedError = UnpicklingError
 
 
 def pickle_globals(data: bytes) -> tuple[list[str], bool]:
@@ -89,10 +82,8 @@ def refuse(where: str, what: str, data: bytes, weights_only: bool) -> PickleRefu
         found = ""
     even = " (even with weights_only=False)" if not weights_only else ""
     return PickleRefusedError(
-        f"numtorch.load refuses {where}: it is {what}. Unpickling runs whatever code the file "
-        f"names, so numtorch never unpickles{even}.{found} numtorch.load reads safetensors "
-        "and .npz files, as written by numtorch.save. To convert a checkpoint you trust, in "
-        "PyTorch: safetensors.torch.save_file(torch.load(path, weights_only=True), "
-        "'model.safetensors') for a flat state dict of tensors; then "
-        "numtorch.load('model.safetensors')."
+        f"numtorch.load refuses {where}: it is {what}. Unpickling it would run whatever code "
+        f"the file names, so numtorch does not{even}.{found} numtorch.load reads torch.save "
+        "checkpoints (zip archives, through an allow-list unpickler), safetensors and .npz "
+        "files. To convert a pickle you trust, in PyTorch: torch.save(obj, 'model.pt')."
     )

@@ -1,7 +1,7 @@
 """Split a checkpoint object into flat named arrays plus a JSON tree that describes the nesting.
 
 The tree is plain JSON, so reading it back can only ever build dicts, lists, tuples,
-tensors and plain values (Note [Checkpoints never pickle] in checkpoint.py). Node forms:
+tensors and plain values (Note [Checkpoints never run code] in checkpoint.py). Node forms:
 
     {"tensor": name}                 a tensor (+ "requires_grad", "complex", "ndarray" flags)
     {"dict": [[key, node], ...]}     also "odict" for an OrderedDict; keys are JSON scalars,
@@ -21,6 +21,7 @@ import numpy as np
 
 from .._dtypes import ALL_DTYPES, dtype
 from .._tensor import Size, Tensor
+from .errors import MAX_DEPTH, UnsafeFileError
 
 FORMAT = "numtorch-checkpoint"
 VERSION = 1
@@ -66,9 +67,10 @@ class Flattener:
             return {kind: [self._node(v, _join(path, i)) for i, v in enumerate(obj)]}
         raise TypeError(
             f"numtorch.save: cannot store an object of type {type(obj).__module__}."
-            f"{type(obj).__qualname__} at '{path or '<root>'}'. Checkpoints hold tensors, "
-            "NumPy arrays, numbers, strings, bools, None, and dicts/lists/tuples of them "
-            "(numtorch never pickles). Save a state_dict() instead of a module or optimizer."
+            f"{type(obj).__qualname__} at '{path or '<root>'}'. safetensors and .npz files "
+            "hold tensors, NumPy arrays, numbers, strings, bools, None, and "
+            "dicts/lists/tuples of them. Save a state_dict() instead of a module or "
+            "optimizer, or a whole module to a .pt file."
         )
 
     def _tensor(self, obj, path: str) -> dict:
@@ -132,7 +134,7 @@ def _decode_key(key, where: str):
     if isinstance(key, list):
         return tuple(_decode_key(k, where) for k in key)
     if not isinstance(key, _KEY_TYPES):
-        raise ValueError(f"{where}: malformed dict key {key!r}")
+        raise UnsafeFileError(f"{where}: malformed dict key {key!r}")
     return key
 
 
@@ -149,63 +151,67 @@ def _join(path: str, key) -> str:
 def build(tree: dict, arrays: dict[str, np.ndarray], where: str):
     """Rebuild the object a tree describes, with tensors made from ``arrays``."""
     if not isinstance(tree, dict) or tree.get("format") != FORMAT:
-        raise ValueError(f"{where}: the structure metadata is not a numtorch checkpoint tree")
+        raise UnsafeFileError(f"{where}: the structure metadata is not a numtorch checkpoint tree")
     if tree.get("version") != VERSION:
         raise ValueError(
             f"{where}: checkpoint structure version {tree.get('version')!r} is not supported "
             f"(this numtorch reads version {VERSION})"
         )
+    if "root" not in tree:
+        raise UnsafeFileError(f"{where}: the checkpoint tree has no root")
     made: dict[str, object] = {}
-    return _build(tree["root"], arrays, made, where)
+    return _build(tree["root"], arrays, made, where, 0)
 
 
-def _build(node, arrays, made, where):
+def _build(node, arrays, made, where, depth):
+    if depth > MAX_DEPTH:
+        raise UnsafeFileError(f"{where}: the checkpoint nests deeper than {MAX_DEPTH} levels")
     if not isinstance(node, dict) or len(node) == 0:
-        raise ValueError(f"{where}: malformed structure node {node!r}")
+        raise UnsafeFileError(f"{where}: malformed structure node {str(node)[:80]}")
     if "tensor" in node:
         return _build_tensor(node, arrays, made, where)
     if "value" in node:
         value = node["value"]
         if value is not None and not isinstance(value, (str, int, float, bool)):
-            raise ValueError(f"{where}: malformed value {value!r}")
+            raise UnsafeFileError(f"{where}: malformed value {value!r}")
         return value
     if "float" in node:
         if node["float"] not in ("nan", "inf", "-inf"):
-            raise ValueError(f"{where}: malformed float {node['float']!r}")
+            raise UnsafeFileError(f"{where}: malformed float {node['float']!r}")
         return float(node["float"])
     if "dtype" in node:
         if node["dtype"] not in _DTYPES:
-            raise ValueError(f"{where}: unknown dtype {node['dtype']!r}")
+            raise UnsafeFileError(f"{where}: unknown dtype {node['dtype']!r}")
         return _DTYPES[node["dtype"]]
     for kind, container in (("dict", dict), ("odict", OrderedDict)):
         if kind in node:
             out = container()
             for item in node[kind]:
                 if not (isinstance(item, list) and len(item) == 2):
-                    raise ValueError(f"{where}: malformed dict item {item!r}")
+                    raise UnsafeFileError(f"{where}: malformed dict item {str(item)[:80]}")
                 key, value = item
-                out[_decode_key(key, where)] = _build(value, arrays, made, where)
+                out[_decode_key(key, where)] = _build(value, arrays, made, where, depth + 1)
             if "metadata" in node:
                 out._metadata = _build_metadata(node["metadata"], where)
             return out
     for kind, sequence in (("list", list), ("tuple", tuple), ("size", Size)):
         if kind in node:
             if not isinstance(node[kind], list):
-                raise ValueError(f"{where}: malformed {kind} {node[kind]!r}")
-            return sequence([_build(v, arrays, made, where) for v in node[kind]])
-    raise ValueError(f"{where}: unknown structure node {sorted(node)}")
+                raise UnsafeFileError(f"{where}: malformed {kind} {node[kind]!r}")
+            return sequence([_build(v, arrays, made, where, depth + 1) for v in node[kind]])
+    raise UnsafeFileError(f"{where}: unknown structure node {sorted(node)}")
 
 
 def _build_metadata(items, where):
     metadata = OrderedDict()
     for item in items if isinstance(items, list) else [None]:
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
-            raise ValueError(f"{where}: malformed state_dict metadata {item!r}")
+            raise UnsafeFileError(f"{where}: malformed state_dict metadata {str(item)[:80]}")
         key, entry = item
         if not isinstance(entry, dict) or not all(
             v is None or isinstance(v, (str, int, float, bool)) for v in entry.values()
         ):
-            raise ValueError(f"{where}: malformed state_dict metadata {entry!r}")
+            raise UnsafeFileError(f"{where}: malformed state_dict metadata {entry!r}")
         metadata[key] = dict(entry)
     return metadata
 
@@ -213,11 +219,13 @@ def _build_metadata(items, where):
 def _build_tensor(node, arrays, made, where):
     name = node["tensor"]
     if not isinstance(name, str) or name not in arrays:
-        raise ValueError(f"{where}: the structure names a tensor {name!r} the file does not hold")
+        raise UnsafeFileError(
+            f"{where}: the structure names a tensor {name!r} the file does not hold"
+        )
     data = arrays[name]
     if node.get("complex"):
         if data.dtype.kind != "f" or data.ndim == 0 or data.shape[-1] != 2:
-            raise ValueError(f"{where}: tensor {name!r} is marked complex but is not (..., 2)")
+            raise UnsafeFileError(f"{where}: tensor {name!r} is marked complex but is not (..., 2)")
         data = np.require(data, requirements="C").view(np.result_type(data.dtype, np.complex64))
         data = data.reshape(data.shape[:-1])
     if node.get("ndarray"):
