@@ -15,6 +15,7 @@ class Dispatch:
     slow = False  # True while any observer is active
     observers: list = []
     anomaly = False  # record forward traces on new nodes
+    autocast = None  # the innermost active torch.autocast region (numtorch.amp)
 
 
 dispatch = Dispatch()
@@ -29,7 +30,7 @@ def add_observer(observer) -> None:
 def remove_observer(observer) -> None:
     if observer in dispatch.observers:
         dispatch.observers.remove(observer)
-    dispatch.slow = bool(dispatch.observers)
+    dispatch.slow = bool(dispatch.observers) or dispatch.autocast is not None
 
 
 def composite(name: str, order: tuple | None = None):
@@ -46,6 +47,10 @@ def composite(name: str, order: tuple | None = None):
             nonlocal signature
             if not dispatch.slow:
                 return fn(*args, **kwargs)
+            if dispatch.autocast is not None:
+                args, kwargs = dispatch.autocast.cast_call(name, args, kwargs)
+                if not dispatch.observers:
+                    return fn(*args, **kwargs)
 
             def run():
                 return fn(*args, **kwargs)

@@ -63,20 +63,18 @@ class Tensor:
     _retains_grad = False
     _is_param = False
 
-    # NumPy defers binary operators to us instead of converting the tensor.
-    __array_ufunc__ = None
+    # Note [NumPy interop]
+    # As torch's tensors do: NumPy defers its ndarray operators to a tensor (the priority),
+    # a tensor's operators decline ndarrays (NotImplemented), so ``t + a`` ends in NumPy's
+    # ``a.__radd__``, which reads the tensor through ``__array__``; NumPy functions and
+    # ufuncs do the same, and ``__array_wrap__`` turns their results back into tensors.
     __array_priority__ = 1000
 
     def __init__(self, *args, **kwargs):
-        # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data as float32.
-        from ._creation import empty, tensor
+        # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data in the default dtype.
+        from ._legacy_types import legacy_new
 
-        if kwargs:
-            raise TypeError(f"Tensor() got unexpected keyword arguments {list(kwargs)}")
-        if len(args) == 1 and not isinstance(args[0], int):
-            source = tensor(args[0], dtype=_dtypes.get_default_dtype())
-        else:
-            source = empty(*args)
+        source = legacy_new(_dtypes.get_default_dtype(), args, kwargs)
         self._data = source._data
         self._requires_grad = False
         self._grad_fn = None
@@ -107,7 +105,9 @@ class Tensor:
 
         return device("cpu")
 
-    is_cuda = False
+    # CPU-only: every device probe answers False, as on torch's CPU build
+    is_cuda = is_xpu = is_mps = is_mkldnn = is_vulkan = is_ipu = is_mtia = is_maia = False
+    is_xla = False
     is_sparse = False
     is_quantized = False
     is_meta = False
@@ -151,7 +151,7 @@ class Tensor:
         return self._data.flags.c_contiguous
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in "fV"  # V: bfloat16 (Note [bfloat16])
 
     def is_complex(self) -> bool:
         return self._data.dtype.kind == "c"
@@ -186,6 +186,8 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False):
+        if self._data.dtype.kind == "V":
+            raise TypeError("Got unsupported ScalarType BFloat16")
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
@@ -196,6 +198,11 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         data = self.numpy()
         return data if dtype is None else data.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        if array.dtype == xp.bool_:  # as torch: NumPy's bool results come back as uint8
+            array = array.astype(xp.uint8)
+        return Tensor._make(xp.asarray(array))
 
     def __len__(self) -> int:
         if not self._data.ndim:
@@ -295,7 +302,7 @@ class Tensor:
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if value and self._data.dtype.kind != "f":
+        if value and self._data.dtype.kind not in "fV":
             if self._data.dtype.kind == "c":
                 raise RuntimeError("numtorch does not support autograd on complex tensors")
             raise RuntimeError(
@@ -375,7 +382,7 @@ class Tensor:
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self._requires_grad and value._data.dtype.kind not in "fc":
+        if self._requires_grad and value._data.dtype.kind not in "fcV":
             raise RuntimeError(
                 "data set to a tensor that requires gradients must be floating point or complex "
                 "dtype"

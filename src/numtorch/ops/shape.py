@@ -8,6 +8,8 @@ import warnings
 from .. import _dtypes
 from .._creation import shape_arg, zeros
 from .._dispatch import composite
+from .._legacy_types import dtype_of_type
+from .._runtime import typename
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
 from .call import broadcast_shape
@@ -477,6 +479,7 @@ for _name, _dt in (
     ("float", _dtypes.float32),
     ("double", _dtypes.float64),
     ("half", _dtypes.float16),
+    ("bfloat16", _dtypes.bfloat16),
     ("long", _dtypes.int64),
     ("int", _dtypes.int32),
     ("short", _dtypes.int16),
@@ -488,18 +491,15 @@ for _name, _dt in (
 ):
     _caster(_name, _dt)
 
-_LEGACY_TYPES = {d._tag: d for d in _dtypes.ALL_DTYPES}
 
-
-def _type(self, dtype=None, non_blocking=False, **_):
+def _type(self, dtype=None, non_blocking=False, **kwargs):
+    if dtype is None:
+        dtype = kwargs.pop("dtype", None)
+    if kwargs:
+        raise TypeError(f"type() got unexpected keyword arguments {list(kwargs)}")
     if dtype is None:
         return f"torch.{self.dtype._tag}"
-    if isinstance(dtype, str):
-        tag = dtype.rsplit(".", 1)[-1]
-        if tag not in _LEGACY_TYPES:
-            raise ValueError(f"invalid type: '{dtype}'")
-        dtype = _LEGACY_TYPES[tag]
-    return to(self, dtype)
+    return to(self, dtype_of_type(dtype))
 
 
 Tensor.type = _type
@@ -549,9 +549,7 @@ def _check_cat(tensors, name):
         raise ValueError(f"{name}(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
-            raise TypeError(
-                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
-            )
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {typename(t)}")
 
 
 @export(method=False)

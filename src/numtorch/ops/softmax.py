@@ -69,7 +69,7 @@ def _softmax_dim(input, dim, name):
 def _softmax_input(input, dtype, dim, kernel="softmax"):
     if dtype is not None:
         return input.to(dtype)
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fcV":
         # torch's kernel for the last dim has its own name
         where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
         raise NotImplementedError(

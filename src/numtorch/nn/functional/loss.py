@@ -94,6 +94,7 @@ def mse_loss(
     return PL.mse_loss_op(input, target, reduction)
 
 
+@composite("aten::l1_loss")  # its own op in torch: autocast runs it in float32
 def l1_loss(
     input: Tensor,
     target: Tensor,
@@ -218,7 +219,7 @@ def cross_entropy(
     class_dim = 0 if input.ndim == 1 else 1
     classes = input.shape[class_dim]
     log_probs = log_softmax(input, class_dim)
-    if target._data.dtype.kind == "f":
+    if target._data.dtype.kind in "fV":
         if target.shape != input.shape:
             raise RuntimeError(
                 f"Expected target size {list(input.shape)}, got {list(target.shape)}"
@@ -381,6 +382,7 @@ def huber_loss(
     return L.reduce_tensor(loss, reduction)
 
 
+@composite("aten::kl_div")  # its own op in torch: autocast runs it in float32
 def kl_div(
     input: Tensor,
     target: Tensor,
@@ -426,6 +428,7 @@ def kl_div_reduced(input: Tensor, target: Tensor, reduction: str, log_target: bo
     return L.reduce_tensor(losses, reduction)
 
 
+@composite("aten::poisson_nll_loss")  # its own op in torch: autocast runs it in float32
 def poisson_nll_loss(
     input: Tensor,
     target: Tensor,

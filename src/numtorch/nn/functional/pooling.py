@@ -125,7 +125,7 @@ def max_pool1d(
             "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
             f"for input, but got:{list(input.shape)}"
         )
-    if not return_indices and input._data.dtype.kind not in "fc":
+    if not return_indices and input._data.dtype.kind not in "fcV":
         # without indices torch runs a float-only 1-D kernel
         raise NotImplementedError(
             f"\"max_pool1d_impl\" not implemented for '{input.dtype.scalar_name}'"

@@ -353,3 +353,7 @@ class Softmax2d(Module):
         if input.ndim not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D instead")
         return F.softmax(input, -3, _stacklevel=5)
+
+
+# torch defines MultiheadAttention in this module; programs import it from here
+from .attention import MultiheadAttention as MultiheadAttention  # noqa: E402
