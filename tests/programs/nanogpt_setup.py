@@ -9,7 +9,6 @@ dtype = "bfloat16" if torch.cuda.is_available() and torch.cuda.is_bf16_supported
 ptdtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[dtype]
 ctx = nullcontext() if device_type == "cpu" else torch.amp.autocast(device_type, dtype=ptdtype)
 scaler = torch.cuda.amp.GradScaler(enabled=(dtype == "float16"))
-torch.backends.cuda.matmul.allow_tf32 = True
 torch.backends.cudnn.allow_tf32 = True
 print(device, device_type, dtype, ptdtype, scaler.is_enabled())
 
