@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import numbers
 
-from . import _dtypes
+from . import _dtypes, _meta
+from ._meta import meta_capable
 from ._tensor import Size, Tensor
 from .autograd.grad_mode import is_inference_mode_enabled as _inference_mode
 from .backend import xp
@@ -307,6 +308,7 @@ def _infer_array(data, dtype):
     return arr
 
 
+@meta_capable
 def tensor(
     data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False
 ) -> Tensor:
@@ -365,6 +367,7 @@ def asarray(obj, dtype=None, device=None, copy=None, requires_grad=False) -> Ten
 
 
 # -- filled tensors --------------------------------------------------------------------------
+@meta_capable
 def empty(
     *size,
     dtype=None,
@@ -380,6 +383,10 @@ def empty(
     return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
+_meta._EMPTY[0] = empty.__wrapped__
+
+
+@meta_capable
 def zeros(
     *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
 ) -> Tensor:
@@ -395,6 +402,7 @@ def zeros(
     return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
 
 
+@meta_capable
 def ones(
     *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
 ) -> Tensor:
@@ -403,6 +411,7 @@ def ones(
     return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
 
 
+@meta_capable
 def full(
     size,
     fill_value,
@@ -428,6 +437,7 @@ def _like_dtype(input: Tensor, dtype):
     return input.dtype if dtype is None else _dtypes.to_dtype(dtype)
 
 
+@meta_capable
 def empty_like(
     input,
     *,
@@ -443,6 +453,7 @@ def empty_like(
     return _finish(data, requires_grad, "empty_like()")
 
 
+@meta_capable
 def zeros_like(
     input,
     *,
@@ -458,6 +469,7 @@ def zeros_like(
     return _finish(data, requires_grad, "zeros_like()")
 
 
+@meta_capable
 def ones_like(
     input,
     *,
@@ -473,6 +485,7 @@ def ones_like(
     return _finish(data, requires_grad, "ones_like()")
 
 
+@meta_capable
 def full_like(
     input,
     fill_value,
@@ -490,6 +503,7 @@ def full_like(
 
 
 # -- ranges ----------------------------------------------------------------------------------
+@meta_capable
 def arange(
     start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None
 ) -> Tensor:
@@ -522,6 +536,7 @@ def arange(
     return _finish(data, requires_grad, "arange()")
 
 
+@meta_capable
 def linspace(
     start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None
 ) -> Tensor:
@@ -560,6 +575,7 @@ def logspace(
     return _finish(data, requires_grad, "logspace()")
 
 
+@meta_capable
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     check_device(device)
     for name, value in (("n", n), ("m", m)):
@@ -580,6 +596,7 @@ def _random_float(sample, size, dtype, generator, requires_grad, name):
     return _finish(data, requires_grad, f"{name}()")
 
 
+@meta_capable
 def rand(
     *size,
     generator=None,
@@ -596,6 +613,7 @@ def rand(
     )
 
 
+@meta_capable
 def randn(
     *size,
     generator=None,
@@ -627,16 +645,19 @@ def _like_keywords(name: str, kwargs: dict) -> dict:
     return {k: v for k, v in kwargs.items() if k in ("generator", "device", "requires_grad")}
 
 
+@meta_capable
 def rand_like(input, *, dtype=None, **kwargs):
     kwargs = _like_keywords("rand_like", kwargs)
     return rand(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 
 
+@meta_capable
 def randn_like(input, *, dtype=None, **kwargs):
     kwargs = _like_keywords("randn_like", kwargs)
     return randn(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 
 
+@meta_capable
 def randint(
     low=0,
     high=None,

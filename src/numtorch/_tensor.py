@@ -12,6 +12,7 @@ import weakref
 from collections import OrderedDict
 
 from . import _dtypes
+from ._meta import MetaArray, no_data
 from .autograd import engine, graph
 from .autograd.graph import AccumulateGrad, VersionCounter, _add_hook
 from .backend import xp
@@ -103,14 +104,17 @@ class Tensor:
     def device(self):
         from ._creation import device
 
-        return device("cpu")
+        return device("meta" if self._data.__class__ is MetaArray else "cpu")
+
+    @property
+    def is_meta(self) -> bool:
+        return self._data.__class__ is MetaArray
 
     # CPU-only: every device probe answers False, as on torch's CPU build
     is_cuda = is_xpu = is_mps = is_mkldnn = is_vulkan = is_ipu = is_mtia = is_maia = False
     is_xla = False
     is_sparse = False
     is_quantized = False
-    is_meta = False
 
     @property
     def ndim(self) -> int:
@@ -180,12 +184,21 @@ class Tensor:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._data.item()
 
     def tolist(self):
+        if self._data.__class__ is MetaArray:
+            no_data()
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False):
+        if self._data.__class__ is MetaArray:
+            raise TypeError(
+                "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+                "tensor to host memory first."
+            )
         if self._data.dtype.kind == "V":
             raise TypeError("Got unsupported ScalarType BFloat16")
         if self._requires_grad and not force:
@@ -230,7 +243,7 @@ class Tensor:
                 if self._data.size
                 else "Boolean value of Tensor with no values is ambiguous"
             )
-        return bool(self._data.item())
+        return bool(self.item())
 
     def __float__(self) -> float:
         return float(self._python_scalar())
@@ -241,7 +254,7 @@ class Tensor:
     def _python_scalar(self):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._data.item()
+        return self.item()
 
     def __complex__(self) -> complex:
         return complex(self.item())
@@ -491,6 +504,8 @@ class Tensor:
         gradient computed transposed, a bias gradient reshaped after its sum).
         """
         data = self._data
+        if data.__class__ is MetaArray:  # nothing to own: a meta gradient has no data
+            return Tensor._make(data)
         # References: self._data, the local name, and getrefcount's own argument.
         if sys.getrefcount(data) <= 3 and data.flags.writeable and data.flags.c_contiguous:
             base = data.base

@@ -200,7 +200,13 @@ def tensor_repr(tensor, prefix: str = "tensor(") -> str:
     dtype = tensor.dtype
     default = _dtypes.get_default_dtype()
     suffixes = []
-    if data.size == 0:
+    if tensor.is_meta:  # no values to show: torch prints the device and the size
+        suffixes.append("device='meta'")
+        suffixes.append("size=" + str(tuple(data.shape)))
+        if dtype is not default:
+            suffixes.append(f"dtype={dtype}")
+        body = "..."
+    elif data.size == 0:
         if data.ndim != 1:
             suffixes.append("size=" + str(tuple(data.shape)))
         if dtype is not default:

@@ -16,7 +16,7 @@ import warnings
 
 from .. import _dtypes
 from .._creation import device as _device
-from .._dispatch import dispatch
+from .._dispatch import dispatch, refresh_slow
 from .._tensor import Tensor
 
 # Ops torch's CPU autocast runs in the lower precision: numtorch op names and composites.
@@ -197,7 +197,7 @@ class autocast:
         _enabled["cpu"] = self._enabled
         _fast_dtype["cpu"] = self.fast_dtype
         dispatch.autocast = self if self._enabled else None
-        dispatch.slow = bool(dispatch.observers) or dispatch.autocast is not None
+        refresh_slow()
         return self
 
     def __exit__(self, *exc):
@@ -206,7 +206,7 @@ class autocast:
         dispatch.autocast, _enabled["cpu"], _fast_dtype["cpu"] = self._saved.pop()
         if not self._saved and not _enabled["cpu"]:
             _weight_casts.clear()  # the outermost region ends: so does the cache
-        dispatch.slow = bool(dispatch.observers) or dispatch.autocast is not None
+        refresh_slow()
         return False
 
     def __call__(self, fn):

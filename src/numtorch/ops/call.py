@@ -9,7 +9,8 @@ path, which does the full torch promotion and handles lists, views and several o
 from __future__ import annotations
 
 from .. import _dtypes
-from .._dispatch import dispatch
+from .._dispatch import dispatch, refresh_slow
+from .._meta import has_meta, metafy
 from .._runtime import typename
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -398,12 +399,14 @@ def observed(spec, args):
     try:
         if dispatch.autocast is not None:
             args = dispatch.autocast.cast_op(spec.name, args)
+        if dispatch.meta and has_meta(args):
+            return metafy(spec.run(args))
         run = lambda: spec.run(args)
         for observer in dispatch.observers:
             run = observer.wrap(spec, args, run)
         return run()
     finally:
-        dispatch.slow = bool(dispatch.observers) or dispatch.autocast is not None
+        refresh_slow()
 
 
 def _edge_of(a):

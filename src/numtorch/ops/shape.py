@@ -9,6 +9,7 @@ from .. import _dtypes
 from .._creation import shape_arg, zeros
 from .._dispatch import composite
 from .._legacy_types import dtype_of_type
+from .._meta import is_meta_device, metafy, no_data
 from .._runtime import typename
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
@@ -449,18 +450,23 @@ def _parse_to(args, kwargs):
             copy = a
         elif a is not None:
             device = a
-    if device is not None:
+    if device is not None and not is_meta_device(device):
         from .._creation import check_device
 
         check_device(device)
-    return dtype, copy
+    return dtype, copy, device
 
 
 @export(function=False)
 def to(input, *args, **kwargs) -> Tensor:
     """Convert dtype (``to(torch.float64)``) or device (``'cpu'`` only); returns ``input``
     itself when nothing changes."""
-    dtype, copy = _parse_to(args, kwargs)
+    dtype, copy, device = _parse_to(args, kwargs)
+    if device is not None and is_meta_device(device) != input.is_meta:
+        if input.is_meta:  # to the CPU: there are no values to copy
+            no_data()
+        out = _to_copy(input, _dtypes.to_dtype(dtype or input.dtype))
+        return metafy(out)
     if dtype is None or _dtypes.to_dtype(dtype).np == input._data.dtype:
         return clone(input) if copy else input
     return _to_copy(input, _dtypes.to_dtype(dtype))
