@@ -240,25 +240,9 @@ class autocast:
         return args, kwargs
 
 
-def _deprecated(old: str, new: str):
+def deprecated_spelling(old: str, new: str) -> None:
     warnings.warn(
         f"`{old}(args...)` is deprecated. Please use `{new}` instead.",
         FutureWarning,
         stacklevel=3,
     )
-
-
-class cpu_autocast(autocast):
-    """``torch.cpu.amp.autocast``: deprecated spelling of ``torch.autocast("cpu")``."""
-
-    def __init__(self, enabled: bool = True, dtype=_dtypes.bfloat16, cache_enabled=True):
-        _deprecated("torch.cpu.amp.autocast", "torch.amp.autocast('cpu', args...)")
-        super().__init__("cpu", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)
-
-
-class cuda_autocast(autocast):
-    """``torch.cuda.amp.autocast``: deprecated; without CUDA it warns and stays disabled."""
-
-    def __init__(self, enabled: bool = True, dtype=_dtypes.float16, cache_enabled=True):
-        _deprecated("torch.cuda.amp.autocast", "torch.amp.autocast('cuda', args...)")
-        super().__init__("cuda", dtype=dtype, enabled=enabled, cache_enabled=cache_enabled)

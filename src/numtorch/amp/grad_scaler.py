@@ -193,25 +193,3 @@ class GradScaler:
         self._backoff_factor = state_dict["backoff_factor"]
         self._growth_interval = state_dict["growth_interval"]
         self._growth_tracker = state_dict["_growth_tracker"]
-
-
-class cuda_grad_scaler(GradScaler):
-    """``torch.cuda.amp.GradScaler``: deprecated; without CUDA it warns and disables itself."""
-
-    def __init__(
-        self,
-        init_scale: float = 2.0**16,
-        growth_factor: float = 2.0,
-        backoff_factor: float = 0.5,
-        growth_interval: int = 2000,
-        enabled: bool = True,
-    ):
-        warnings.warn(
-            "`torch.cuda.amp.GradScaler(args...)` is deprecated. Please use "
-            "`torch.amp.GradScaler('cuda', args...)` instead.",
-            FutureWarning,
-            stacklevel=2,
-        )
-        super().__init__(
-            "cuda", init_scale, growth_factor, backoff_factor, growth_interval, enabled
-        )
