@@ -50,6 +50,14 @@ CASES = {
     "Linear(a)": lambda lib, t, a: lib.nn.Linear(3, 2)(a.astype(np.float32)),
     "Conv1d(a)": lambda lib, t, a: lib.nn.Conv1d(1, 1, 1)(a.reshape(1, 1, 3)),
     "Embedding(a)": lambda lib, t, a: lib.nn.Embedding(3, 2)(np.array([1])),
+    "LayerNorm(a)": lambda lib, t, a: lib.nn.LayerNorm(3)(a.astype(np.float32)),
+    "Dropout(a)": lambda lib, t, a: lib.nn.Dropout()(a),
+    "MaxPool2d(a)": lambda lib, t, a: lib.nn.MaxPool2d(1)(a.reshape(1, 1, 3)),
+    "F.cross_entropy(a)": lambda lib, t, a: lib.nn.functional.cross_entropy(a, lib.tensor(0)),
+    "torch.mm(t, a)": lambda lib, t, a: lib.mm(t[None], a[:, None]),
+    "torch.matmul(t, a)": lambda lib, t, a: lib.matmul(t, a),
+    "torch.mean(a)": lambda lib, t, a: lib.mean(a),
+    "torch.softmax(a)": lambda lib, t, a: lib.softmax(a, -1),
 }
 
 

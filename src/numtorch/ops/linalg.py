@@ -6,7 +6,7 @@ from __future__ import annotations
 from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
-from .call import broadcast_shape
+from .call import broadcast_shape, require_tensor
 from .registry import defop, export
 from .shape import _unsafe_view
 
@@ -45,6 +45,8 @@ def _mm(input, mat2):
 @export
 def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
+    require_tensor("mm", "input", 1, input)
+    require_tensor("mm", "mat2", 2, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if mat2.ndim != 2:
@@ -197,6 +199,8 @@ def _fold(t1, t2):
 @composite("aten::matmul")
 def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
+    require_tensor("matmul", "input", 1, input)
+    require_tensor("matmul", "other", 2, other)
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:
         raise RuntimeError(

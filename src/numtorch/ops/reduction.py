@@ -8,6 +8,7 @@ from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .call import require_tensor
 from .pointwise import _div_scalar, where
 from .registry import defop, export
 from .return_types import structseq
@@ -134,6 +135,7 @@ def _mean_dim(input, dim, keepdim=False, dtype=None):
 @export
 def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Arithmetic mean (floating inputs only, as in torch)."""
+    require_tensor("mean", "input", 1, input)
     if dim is _UNSET and keepdim is not _UNSET:
         raise _invalid("mean", "keepdim=bool")
     keepdim = False if keepdim is _UNSET else keepdim

@@ -16,6 +16,7 @@ from ..._dispatch import composite
 from ..._dtypes import result_type as torch_result_type
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ...ops.call import require_tensor
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import _div_scalar
@@ -212,6 +213,7 @@ def cross_entropy(
         >>> torch.nn.functional.cross_entropy(logits, torch.tensor([0, 1]))
         tensor(0.1269)
     """
+    require_tensor("cross_entropy_loss", "input", 1, input)
     reduction = _reduction(size_average, reduce, reduction)
     # torch refuses only smoothing above 1; a negative one is ignored, like 0
     if label_smoothing > 1.0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...autograd import grad_mode
+from ...ops.call import require_tensor
 from ...ops.nn import pooling as P
 from ...ops.nn import unpool as U
 
@@ -67,6 +68,7 @@ def _check_output(input, geo):
 
 
 def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indices, dims):
+    require_tensor(f"max_pool{dims}d", "input", 1, input)
     geo = P.PoolGeometry(input.shape, kernel, stride, padding, dilation, ceil_mode)
     _check_output(input, geo)
     args = (kernel, stride, padding, dilation, ceil_mode)
