@@ -58,6 +58,8 @@ CASES = {
     "torch.matmul(t, a)": lambda lib, t, a: lib.matmul(t, a),
     "torch.mean(a)": lambda lib, t, a: lib.mean(a),
     "torch.softmax(a)": lambda lib, t, a: lib.softmax(a, -1),
+    "Tanh(a)": lambda lib, t, a: lib.nn.Tanh()(a),
+    "Sigmoid(a)": lambda lib, t, a: lib.nn.Sigmoid()(a),
 }
 
 
@@ -111,6 +113,8 @@ def test_matches_torch(name):
         lambda lib: lib.linspace(0, 1, 2, bad=1),
         lambda lib: lib.eye(2, bad=1),
         lambda lib: lib.tensor([1], bad=1),
+        lambda lib: lib.normal(0.0, 1.0, size=(2,), bad=1),
+        lambda lib: lib.normal(0.0, 1.0, size=(2,), requires_grad=True).requires_grad,
         lambda lib: lib.ones(2, memory_format=lib.contiguous_format),
         lambda lib: lib.zeros(2, names=None),
         lambda lib: lib.ones(2, layout=lib.strided, pin_memory=False).tolist(),

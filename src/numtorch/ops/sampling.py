@@ -62,6 +62,10 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
         >>> torch.normal(torch.zeros(2, 3), 1.0).shape
         torch.Size([2, 3])
     """
+    for key in options:
+        if key not in ("device", "requires_grad", "layout", "pin_memory"):
+            raise TypeError(f"normal() got an unexpected keyword argument '{key}'")
+    _creation.check_device(options.get("device"))
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if (mean_t or std_t) and size is not None or not (mean_t or std_t) and size is None:
         kinds = ", ".join(

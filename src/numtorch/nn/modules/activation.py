@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 from ... import _creation
+from ...ops.call import require_tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -205,11 +206,13 @@ class Sigmoid(Module):
     """1 / (1 + exp(-x))."""
 
     def forward(self, input):
+        require_tensor("sigmoid", "input", 1, input)
         return input.sigmoid()
 
 
 class Tanh(Module):
     def forward(self, input):
+        require_tensor("tanh", "input", 1, input)
         return input.tanh()
 
 
