@@ -41,6 +41,7 @@ from ._creation import (
     zeros_like,
 )
 from ._dtypes import (
+    bfloat16,
     bool_ as bool,
     cdouble,
     cfloat,
@@ -145,5 +146,27 @@ __version__ = "0.1.0"
 
 from . import distributed, func, optim, utils
 from . import distributions
+from . import accelerator, amp, cpu, jit, mps, xpu
+from .amp import (
+    autocast,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    is_autocast_cpu_enabled,
+    is_autocast_enabled,
+)
 from .func import vmap
 from .serialization import load, save
+from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
+
+globals().update(_LEGACY_TYPES)
+
+
+def __getattr__(name: str):
+    # A torch name numtorch lacks: say so, naming the torch feature, rather than a bare
+    # "module has no attribute" that reads like a typo in the user's program.
+    if name.startswith("_"):
+        raise AttributeError(f"module 'numtorch' has no attribute '{name}'")
+    raise AttributeError(
+        f"torch.{name} is not supported by numtorch (module 'numtorch' has no attribute "
+        f"'{name}'); see README.md for what numtorch implements"
+    )

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import numbers
 
-from . import _dtypes
+from . import _dtypes, _meta
+from ._meta import meta_capable
 from ._tensor import Size, Tensor
 from .autograd.grad_mode import is_inference_mode_enabled as _inference_mode
 from .backend import xp
@@ -194,7 +195,7 @@ def _size(args, name: str) -> tuple:
 def _finish(data, requires_grad: bool, name: str) -> Tensor:
     t = Tensor._make(data)
     if requires_grad:
-        if data.dtype.kind not in "fc":
+        if data.dtype.kind not in "fcV":
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients "
                 f"({name} made a {t.dtype} tensor; pass dtype=torch.float32)"
@@ -294,9 +295,9 @@ def _infer_array(data, dtype):
         raise TypeError(f"new(): invalid data type '{name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
-    if strong is not None and (kind not in "fc" or strong.is_floating_point or strong.is_complex):
+    if strong is not None and (kind not in "fcV" or strong.is_floating_point or strong.is_complex):
         return arr.astype(strong.np)  # NumPy scalars keep their dtype (Python numbers are weak)
-    if kind == "f":
+    if kind in "fV":
         return arr.astype(_dtypes.get_default_dtype().np)
     if kind == "c":
         return arr.astype(_dtypes.get_default_dtype().to_complex().np)
@@ -307,6 +308,7 @@ def _infer_array(data, dtype):
     return arr
 
 
+@meta_capable
 def tensor(
     data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False
 ) -> Tensor:
@@ -365,13 +367,29 @@ def asarray(obj, dtype=None, device=None, copy=None, requires_grad=False) -> Ten
 
 
 # -- filled tensors --------------------------------------------------------------------------
-def empty(*size, dtype=None, device=None, requires_grad=False, out=None, **_) -> Tensor:
+@meta_capable
+def empty(
+    *size,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     check_device(device)
     shape = _size(size, "empty")
     return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, **_) -> Tensor:
+_meta._EMPTY[0] = empty.__wrapped__
+
+
+@meta_capable
+def zeros(
+    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+) -> Tensor:
     """A tensor of zeros (default dtype float32).
 
     Example:
@@ -384,14 +402,26 @@ def zeros(*size, dtype=None, device=None, requires_grad=False, out=None, **_) ->
     return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, out=None, **_) -> Tensor:
+@meta_capable
+def ones(
+    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+) -> Tensor:
     check_device(device)
     shape = _size(size, "ones")
     return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
 
 
+@meta_capable
 def full(
-    size, fill_value, *, dtype=None, device=None, requires_grad=False, out=None, **_
+    size,
+    fill_value,
+    *,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
 ) -> Tensor:
     check_device(device)
     shape = _size((size,), "full")
@@ -407,31 +437,73 @@ def _like_dtype(input: Tensor, dtype):
     return input.dtype if dtype is None else _dtypes.to_dtype(dtype)
 
 
-def empty_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+@meta_capable
+def empty_like(
+    input,
+    *,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    layout=None,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     dtype = _like_dtype(input, dtype)
     data = xp.empty(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "empty_like()")
 
 
-def zeros_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+@meta_capable
+def zeros_like(
+    input,
+    *,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    layout=None,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     dtype = _like_dtype(input, dtype)
     data = xp.zeros(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "zeros_like()")
 
 
-def ones_like(input, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+@meta_capable
+def ones_like(
+    input,
+    *,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    layout=None,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     dtype = _like_dtype(input, dtype)
     data = xp.ones(input._data.shape, dtype.np)
     return _finish(data, requires_grad, "ones_like()")
 
 
-def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, **_) -> Tensor:
+@meta_capable
+def full_like(
+    input,
+    fill_value,
+    *,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    layout=None,
+    pin_memory=False,
+    memory_format=None,
+) -> Tensor:
     dtype = _like_dtype(input, dtype)
     data = xp.full(input._data.shape, fill_value, dtype.np)
     return _finish(data, requires_grad, "full_like()")
 
 
 # -- ranges ----------------------------------------------------------------------------------
+@meta_capable
 def arange(
     start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None
 ) -> Tensor:
@@ -464,6 +536,7 @@ def arange(
     return _finish(data, requires_grad, "arange()")
 
 
+@meta_capable
 def linspace(
     start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None
 ) -> Tensor:
@@ -502,6 +575,7 @@ def logspace(
     return _finish(data, requires_grad, "logspace()")
 
 
+@meta_capable
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     check_device(device)
     for name, value in (("n", n), ("m", m)):
@@ -527,14 +601,34 @@ def _random_float(sample, size, dtype, generator, requires_grad, name):
     return _finish(data, requires_grad, f"{name}()")
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+@meta_capable
+def rand(
+    *size,
+    generator=None,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
+):
     """Uniform samples in [0, 1)."""
     return _random_float(
         lambda g, s, t: g.random(s, dtype=t), size, dtype, generator, requires_grad, "rand"
     )
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+@meta_capable
+def randn(
+    *size,
+    generator=None,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
+):
     """Standard normal samples."""
     return _random_float(
         lambda g, s, t: g.standard_normal(s, dtype=t),
@@ -546,16 +640,40 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     )
 
 
+_LIKE_KEYWORDS = ("generator", "device", "requires_grad", "layout", "pin_memory", "memory_format")
+
+
+def _like_keywords(name: str, kwargs: dict) -> dict:
+    for key in kwargs:
+        if key not in _LIKE_KEYWORDS:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{key}'")
+    return {k: v for k, v in kwargs.items() if k in ("generator", "device", "requires_grad")}
+
+
+@meta_capable
 def rand_like(input, *, dtype=None, **kwargs):
+    kwargs = _like_keywords("rand_like", kwargs)
     return rand(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 
 
+@meta_capable
 def randn_like(input, *, dtype=None, **kwargs):
+    kwargs = _like_keywords("randn_like", kwargs)
     return randn(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 
 
+@meta_capable
 def randint(
-    low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False
+    low=0,
+    high=None,
+    size=None,
+    *,
+    generator=None,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    layout=None,
+    pin_memory=False,
 ) -> Tensor:
     """Random integers in [low, high) (int64 unless ``dtype`` says otherwise)."""
     if size is None:
@@ -634,7 +752,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None) -> Ten
 def _check_multinomial(input, num_samples, replacement) -> None:
     # torch's checks and messages, in its order
     data = input._data
-    if data.dtype.kind != "f":
+    if data.dtype.kind not in "fV":
         raise RuntimeError(
             "multinomial only supports floating-point dtypes for input, got: "
             + input.dtype.scalar_name

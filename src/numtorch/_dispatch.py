@@ -15,21 +15,28 @@ class Dispatch:
     slow = False  # True while any observer is active
     observers: list = []
     anomaly = False  # record forward traces on new nodes
+    autocast = None  # the innermost active torch.autocast region (numtorch.amp)
+    meta = False  # a meta tensor exists (see Note [Meta tensors through ops] in _meta.py)
 
 
 dispatch = Dispatch()
 
 
+def refresh_slow() -> None:
+    """Recompute ``dispatch.slow`` after a switch changed."""
+    dispatch.slow = bool(dispatch.observers) or dispatch.autocast is not None or dispatch.meta
+
+
 def add_observer(observer) -> None:
     if observer not in dispatch.observers:
         dispatch.observers.append(observer)
-    dispatch.slow = True
+    refresh_slow()
 
 
 def remove_observer(observer) -> None:
     if observer in dispatch.observers:
         dispatch.observers.remove(observer)
-    dispatch.slow = bool(dispatch.observers)
+    refresh_slow()
 
 
 def composite(name: str, order: tuple | None = None):
@@ -45,6 +52,10 @@ def composite(name: str, order: tuple | None = None):
         def wrapper(*args, **kwargs):
             nonlocal signature
             if not dispatch.slow:
+                return fn(*args, **kwargs)
+            if dispatch.autocast is not None:
+                args, kwargs = dispatch.autocast.cast_call(name, args, kwargs)
+            if not dispatch.observers:
                 return fn(*args, **kwargs)
 
             def run():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ml_dtypes
+
 from .backend import xp
 
 builtins_float, builtins_int, builtins_bool = float, int, bool
@@ -25,9 +27,10 @@ class dtype:
     def __init__(self, name: str, np_dtype, tag: str, c_name: str):
         self.name = name
         self.np = xp.dtype(np_dtype)
-        self.is_floating_point = self.np.kind == "f"
+        # bfloat16 is a NumPy extension dtype (ml_dtypes) of kind "V", so kind alone won't do
+        self.is_floating_point = self.np.kind in "fV" or self.np == BFLOAT16_NP
         self.is_complex = self.np.kind == "c"
-        self.is_signed = self.np.kind in "fic"
+        self.is_signed = self.np.kind in "fic" or self.is_floating_point
         self.itemsize = self.np.itemsize
         self._tag = tag  # torch's legacy type name: FloatTensor, LongTensor, ...
         self.scalar_name = tag[: -len("Tensor")]  # as torch's messages name it: Float, Long
@@ -43,7 +46,14 @@ class dtype:
         return {float32: complex64, float64: complex128}.get(self, self)
 
 
+# Note [bfloat16]
+# bfloat16 arrays use ml_dtypes' NumPy extension dtype. torch computes bfloat16 ops in
+# float32 and rounds the result once; the op runner does the same (see ``compute_dtype``),
+# so sums and products do not accumulate rounding errors the way bfloat16 NumPy loops would.
+BFLOAT16_NP = xp.dtype(ml_dtypes.bfloat16)
+
 float16 = dtype("float16", xp.float16, "HalfTensor", "c10::Half")
+bfloat16 = dtype("bfloat16", BFLOAT16_NP, "BFloat16Tensor", "c10::BFloat16")
 float32 = dtype("float32", xp.float32, "FloatTensor", "float")
 float64 = dtype("float64", xp.float64, "DoubleTensor", "double")
 complex64 = dtype("complex64", xp.complex64, "ComplexFloatTensor", "c10::complex<float>")
@@ -60,7 +70,7 @@ short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
 ALL_DTYPES = (float16, float32, float64, complex64, complex128, uint8, int8, int16, int32, int64)
-ALL_DTYPES += (bool_,)
+ALL_DTYPES += (bool_, bfloat16)
 
 _FROM_NUMPY = {d.np: d for d in ALL_DTYPES}
 
@@ -76,8 +86,8 @@ def from_numpy_dtype(np_dtype) -> dtype:
         return _FROM_NUMPY[np_dtype]
     raise TypeError(
         f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
-        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, "
-        "and bool."
+        "float64, float32, float16, bfloat16, complex64, complex128, int64, int32, int16, "
+        "int8, uint8, and bool."
     )
 
 
@@ -138,12 +148,17 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     if hit is not None:
         return hit
     ca, cb = _CATEGORY[a], _CATEGORY[b]
-    if ca != cb and min(ca, cb) < 2 <= max(ca, cb):
+    if {a, b} == {float16, bfloat16}:
+        result = float32  # neither holds the other: float32 holds both
+    elif ca != cb and min(ca, cb) < 2 <= max(ca, cb):
         result = a if ca > cb else b  # int or bool with a float/complex: the float type wins
     elif ca == 0 or cb == 0:
         result = b if ca == 0 else a
     else:
-        result = _FROM_NUMPY[xp.promote_types(a.np, b.np)]
+        # NumPy has no promotion rules for bfloat16; it promotes as float32 does above it
+        a_np = float32.np if a is bfloat16 else a.np
+        b_np = float32.np if b is bfloat16 else b.np
+        result = _FROM_NUMPY[xp.promote_types(a_np, b_np)]
     _promote_cache[key] = result
     return result
 
@@ -211,7 +226,7 @@ class finfo:
                 "torch.finfo() requires a floating point input type. "
                 "Use torch.iinfo to handle 'torch.finfo'"
             )
-        info = xp.finfo(type.np)
+        info = ml_dtypes.finfo(type.np) if type is bfloat16 else xp.finfo(type.np)
         self.bits = info.bits
         self.eps = builtins_float(info.eps)
         self.max = builtins_float(info.max)

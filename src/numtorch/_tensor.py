@@ -12,7 +12,8 @@ import weakref
 from collections import OrderedDict
 
 from . import _dtypes
-from .autograd import graph, saved
+from ._meta import MetaArray, no_data
+from .autograd import engine, graph, saved
 from .autograd.graph import AccumulateGrad, VersionCounter, _add_hook
 from .backend import xp
 
@@ -63,20 +64,18 @@ class Tensor:
     _retains_grad = False
     _is_param = False
 
-    # NumPy defers binary operators to us instead of converting the tensor.
-    __array_ufunc__ = None
+    # Note [NumPy interop]
+    # As torch's tensors do: NumPy defers its ndarray operators to a tensor (the priority),
+    # a tensor's operators decline ndarrays (NotImplemented), so ``t + a`` ends in NumPy's
+    # ``a.__radd__``, which reads the tensor through ``__array__``; NumPy functions and
+    # ufuncs do the same, and ``__array_wrap__`` turns their results back into tensors.
     __array_priority__ = 1000
 
     def __init__(self, *args, **kwargs):
-        # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data as float32.
-        from ._creation import empty, tensor
+        # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data in the default dtype.
+        from ._legacy_types import legacy_new
 
-        if kwargs:
-            raise TypeError(f"Tensor() got unexpected keyword arguments {list(kwargs)}")
-        if len(args) == 1 and not isinstance(args[0], int):
-            source = tensor(args[0], dtype=_dtypes.get_default_dtype())
-        else:
-            source = empty(*args)
+        source = legacy_new(_dtypes.get_default_dtype(), args, kwargs)
         self._data = source._data
         self._requires_grad = False
         self._grad_fn = None
@@ -105,12 +104,17 @@ class Tensor:
     def device(self):
         from ._creation import device
 
-        return device("cpu")
+        return device("meta" if self._data.__class__ is MetaArray else "cpu")
 
-    is_cuda = False
+    @property
+    def is_meta(self) -> bool:
+        return self._data.__class__ is MetaArray
+
+    # CPU-only: every device probe answers False, as on torch's CPU build
+    is_cuda = is_xpu = is_mps = is_mkldnn = is_vulkan = is_ipu = is_mtia = is_maia = False
+    is_xla = False
     is_sparse = False
     is_quantized = False
-    is_meta = False
 
     @property
     def ndim(self) -> int:
@@ -151,7 +155,7 @@ class Tensor:
         return self._data.flags.c_contiguous
 
     def is_floating_point(self) -> bool:
-        return self._data.dtype.kind == "f"
+        return self._data.dtype.kind in "fV"  # V: bfloat16 (Note [bfloat16])
 
     def is_complex(self) -> bool:
         return self._data.dtype.kind == "c"
@@ -180,12 +184,23 @@ class Tensor:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
             )
+        if self._data.__class__ is MetaArray:
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self._data.item()
 
     def tolist(self):
+        if self._data.__class__ is MetaArray:
+            no_data()
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False):
+        if self._data.__class__ is MetaArray:
+            raise TypeError(
+                "can't convert meta device type tensor to numpy. Use Tensor.cpu() to copy the "
+                "tensor to host memory first."
+            )
+        if self._data.dtype.kind == "V":
+            raise TypeError("Got unsupported ScalarType BFloat16")
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
@@ -196,6 +211,11 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         data = self.numpy()
         return data if dtype is None else data.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        if array.dtype == xp.bool_:  # as torch: NumPy's bool results come back as uint8
+            array = array.astype(xp.uint8)
+        return Tensor._make(xp.asarray(array))
 
     def __len__(self) -> int:
         if not self._data.ndim:
@@ -223,7 +243,7 @@ class Tensor:
                 if self._data.size
                 else "Boolean value of Tensor with no values is ambiguous"
             )
-        return bool(self._data.item())
+        return bool(self.item())
 
     def __float__(self) -> float:
         return float(self._python_scalar())
@@ -234,7 +254,7 @@ class Tensor:
     def _python_scalar(self):
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._data.item()
+        return self.item()
 
     def __complex__(self) -> complex:
         return complex(self.item())
@@ -295,7 +315,7 @@ class Tensor:
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
             )
-        if value and self._data.dtype.kind not in "fc":
+        if value and self._data.dtype.kind not in "fcV":
             raise RuntimeError(
                 f"only Tensors of floating point dtype can require gradients (got {self.dtype}; "
                 f"convert first, e.g. x.float().{how}(True))"
@@ -373,7 +393,7 @@ class Tensor:
     def data(self, value: Tensor) -> None:
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self._requires_grad and value._data.dtype.kind not in "fc":
+        if self._requires_grad and value._data.dtype.kind not in "fcV":
             raise RuntimeError(
                 "data set to a tensor that requires gradients must be floating point or complex "
                 "dtype"
@@ -482,6 +502,8 @@ class Tensor:
         gradient computed transposed, a bias gradient reshaped after its sum).
         """
         data = self._data
+        if data.__class__ is MetaArray:  # nothing to own: a meta gradient has no data
+            return Tensor._make(data)
         # References: self._data, the local name, and getrefcount's own argument.
         if sys.getrefcount(data) <= 3 and data.flags.writeable and data.flags.c_contiguous:
             base = data.base

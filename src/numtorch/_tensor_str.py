@@ -52,7 +52,7 @@ def set_printoptions(
 
 class _Formatter:
     def __init__(self, values):
-        self.floating = values.dtype.kind in "fc"
+        self.floating = values.dtype.kind in "fcV"
         self.int_mode = True
         self.sci_mode = False
         self.max_width = 1
@@ -174,7 +174,7 @@ def array_body(data, indent: int) -> str:
     if data.size == 0:
         return "[]"
     summarize = data.size > PRINT_OPTS.threshold
-    if data.dtype == xp.float16:
+    if data.dtype.itemsize == 2 and data.dtype.kind in "fV":  # float16, bfloat16
         data = data.astype(xp.float32)
     values = _summarized(data) if summarize else data
     formatter = _ComplexFormatter(values) if data.dtype.kind == "c" else _Formatter(values)
@@ -201,7 +201,13 @@ def tensor_repr(tensor, prefix: str = "tensor(") -> str:
     dtype = tensor.dtype
     default = _dtypes.get_default_dtype()
     suffixes = []
-    if data.size == 0:
+    if tensor.is_meta:  # no values to show: torch prints the device and the size
+        suffixes.append("device='meta'")
+        suffixes.append("size=" + str(tuple(data.shape)))
+        if dtype is not default:
+            suffixes.append(f"dtype={dtype}")
+        body = "..."
+    elif data.size == 0:
         if data.ndim != 1:
             suffixes.append("size=" + str(tuple(data.shape)))
         if dtype is not default:

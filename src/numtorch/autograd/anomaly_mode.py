@@ -162,7 +162,7 @@ def run_with_anomaly(node, grads: tuple) -> tuple:
         _current.node = outer
     if _state.check_nan:
         for i, g in enumerate(outputs):
-            if g is not None and g._data.dtype.kind in "fc" and (g._data != g._data).any():
+            if g is not None and g._data.dtype.kind in "fcV" and (g._data != g._data).any():
                 error = RuntimeError(
                     f"Function '{node.name()}' returned nan values in its {i}th output."
                 )

@@ -46,7 +46,7 @@ def _make_grads(outputs, grads, batched=False):
                         f"shape {list(out._data.shape)}; pass a gradient of that shape, e.g. "
                         "y.backward(torch.ones_like(y)), or reduce y with .sum() first)"
                     )
-                if out._data.dtype.kind != "f":
+                if out._data.dtype.kind not in "fV":
                     raise RuntimeError(
                         "grad can be implicitly created only for real scalar "
                         f"outputs but got {out.dtype}"

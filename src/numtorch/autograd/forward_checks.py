@@ -15,7 +15,7 @@ class _ForwardCheck:
             out = run()
             for i, t in enumerate(out if isinstance(out, tuple) else (out,)):
                 data = getattr(t, "_data", None)
-                if data is not None and data.dtype.kind in "fc" and not _finite(data):
+                if data is not None and data.dtype.kind in "fcV" and not _finite(data):
                     shapes = [list(a._data.shape) for a in args if hasattr(a, "_data")]
                     kind = "NaN" if (data != data).any() else "Inf"
                     raise RuntimeError(

@@ -254,7 +254,7 @@ def _connect(ctx, args, is_tensor, outputs):
             # refused (check_inplace), as they would bypass this Function's backward
             out._custom_function_view = (nr, fn_name)
         metas.append((out._data.shape, out._data.dtype))
-        if id(out) not in non_diff and out._data.dtype.kind in "fc":
+        if id(out) not in non_diff and out._data.dtype.kind in "fcV":
             out._grad_fn = ctx
             out._output_nr = nr
             out._requires_grad = True
@@ -319,7 +319,7 @@ def once_differentiable(backward):
         fakes = [
             o.detach().requires_grad_()
             for o in (outputs if as_tuple else (outputs,))
-            if isinstance(o, Tensor) and o._data.dtype.kind in "fc"
+            if isinstance(o, Tensor) and o._data.dtype.kind in "fcV"
         ]
         node = Error(
             "trying to differentiate twice a function that was marked with @once_differentiable",
@@ -328,7 +328,7 @@ def once_differentiable(backward):
         )
         wrapped = []
         for o in outputs if as_tuple else (outputs,):
-            if isinstance(o, Tensor) and o._data.dtype.kind in "fc":
+            if isinstance(o, Tensor) and o._data.dtype.kind in "fcV":
                 o = o.detach()
                 o._grad_fn = node
                 o._requires_grad = True

@@ -30,7 +30,7 @@ def _differentiable_outputs(func, inputs):
 
     with grad_mode.enable_grad():
         outputs = _as_tuple(func(*inputs))
-    return tuple(o for o in outputs if isinstance(o, Tensor) and o._data.dtype.kind in "fc")
+    return tuple(o for o in outputs if isinstance(o, Tensor) and o._data.dtype.kind in "fcV")
 
 
 def _evaluate(func, inputs):
@@ -38,7 +38,9 @@ def _evaluate(func, inputs):
 
     with grad_mode.no_grad():
         outputs = _as_tuple(func(*inputs))
-    return [o._data.copy() for o in outputs if isinstance(o, Tensor) and o._data.dtype.kind in "fc"]
+    return [
+        o._data.copy() for o in outputs if isinstance(o, Tensor) and o._data.dtype.kind in "fcV"
+    ]
 
 
 def _numerical_jacobian(func, inputs, wrt, n_outputs, eps):

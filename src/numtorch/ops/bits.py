@@ -127,7 +127,7 @@ frexp_type = structseq("frexp", ("mantissa", "exponent"))
 
 
 def _only_floats(name: str, array) -> None:
-    if array.dtype.kind != "f":
+    if array.dtype.kind not in "fV":
         raise RuntimeError(f"torch.{name}() only supports floating-point dtypes")
 
 
@@ -182,7 +182,7 @@ def ldexp(input, other) -> Tensor:
     other=lambda grad: zeros_like(grad),
 )
 def _nextafter(input, other):
-    if input.dtype.kind != "f":
+    if input.dtype.kind not in "fV":
         raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{_name(input.dtype)}'")
     return xp.nextafter(input, other)
 
@@ -197,10 +197,10 @@ def nextafter(input, other) -> Tensor:
 @export
 @defop()
 def isposinf(input):
-    return xp.isposinf(input) if input.dtype.kind == "f" else xp.zeros(input.shape, xp.bool_)
+    return xp.isposinf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)
 
 
 @export
 @defop()
 def isneginf(input):
-    return xp.isneginf(input) if input.dtype.kind == "f" else xp.zeros(input.shape, xp.bool_)
+    return xp.isneginf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)

@@ -9,7 +9,9 @@ path, which does the full torch promotion and handles lists, views and several o
 from __future__ import annotations
 
 from .. import _dtypes
-from .._dispatch import dispatch
+from .._dispatch import dispatch, refresh_slow
+from .._meta import has_meta, metafy
+from .._runtime import typename
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.graph import next_sequence_nr
@@ -93,9 +95,18 @@ def argument_error(spec, args) -> TypeError:
             kind = "Tensor or Number" if i in spec.scalars else "Tensor"
             return TypeError(
                 f"{spec.name}(): argument '{spec.params[i]}' (position {i + 1}) must be {kind}, "
-                f"not {type(a).__name__}"
+                f"not {typename(a)}"
             )
     return TypeError(f"{spec.name}(): invalid combination of arguments")
+
+
+def require_tensor(op: str, name: str, position: int, value) -> None:
+    """torch's TypeError for a non-tensor argument (a NumPy array, a list) of a function
+    that reads tensor fields directly."""
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{op}(): argument '{name}' (position {position}) must be Tensor, not {typename(value)}"
+        )
 
 
 def broadcast_shape(*shapes) -> tuple:
@@ -135,7 +146,7 @@ def _promote(spec, args, arrays):
         dt = _dtypes.result_type(*[args[i] for i in spec.operands])
     except TypeError:
         raise argument_error(spec, args) from None
-    if spec.promote == "float" and dt.np.kind not in "fc":
+    if spec.promote == "float" and not dt.is_floating_point and not dt.is_complex:
         dt = _dtypes.get_default_dtype()
     target = dt.np
     for i in spec.operands:
@@ -146,6 +157,50 @@ def _promote(spec, args, arrays):
         elif a.__class__ is int and target in _INT_RANGES:
             arrays[i] = wrap_int(a, target)
     return target
+
+
+_BF16 = _dtypes.BFLOAT16_NP
+_FLOAT_KINDS = "fcV"  # complex, and V: bfloat16, the one extension dtype numtorch admits
+
+
+def _in_float32(spec, args, arrays):
+    """Run an op with bfloat16 operands as torch does: in float32, rounded once at the end
+    (Note [bfloat16]). An op given a dtype (a cast, ``sum(dtype=...)``) or wider float
+    operands runs as it is."""
+    for a in args:
+        if isinstance(a, _dtypes.dtype):
+            return spec.forward(*arrays)
+    for a in arrays:
+        if a.__class__ is _ndarray and a.dtype.kind in "fc":
+            return spec.forward(*arrays)
+    wide = [
+        a.astype(xp.float32)
+        if a.__class__ is _ndarray and a.dtype is _BF16
+        else [x.astype(xp.float32) if x.dtype is _BF16 else x for x in a]
+        if a.__class__ is list and a and a[0].__class__ is _ndarray
+        else a
+        for a in arrays
+    ]
+    out = spec.forward(*wide)
+    if spec.outputs == 1:
+        return _narrow(out)
+    return tuple(_narrow(o) for o in out)
+
+
+def _has_bf16(arrays) -> bool:
+    for a in arrays:
+        if a.__class__ is _ndarray:
+            if a.dtype is _BF16:
+                return True
+        elif a.__class__ is list and a and a[0].__class__ is _ndarray and a[0].dtype is _BF16:
+            return True
+    return False
+
+
+def _narrow(out):
+    if isinstance(out, (_ndarray, xp.generic)) and out.dtype == xp.float32:
+        return xp.asarray(out).astype(_BF16)
+    return out
 
 
 def run_general(spec, args):
@@ -177,7 +232,10 @@ def run_general(spec, args):
             arrays[i] = [t._data if isinstance(t, Tensor) else t for t in a]
     target = _promote(spec, args, arrays) if spec.promote else None
     try:
-        out = spec.forward(*arrays)
+        if not spec.view and _has_bf16(arrays):
+            out = _in_float32(spec, args, arrays)
+        else:
+            out = spec.forward(*arrays)
     except ValueError as error:
         if "broadcast" not in str(error):
             raise
@@ -192,7 +250,7 @@ def run_general(spec, args):
             from .views import mark_view
 
             mark_view(result, args[0], spec, args)
-        if requires_grad and _grad_enabled() and result._data.dtype.kind in "fc":
+        if requires_grad and _grad_enabled() and result._data.dtype.kind in _FLOAT_KINDS:
             record(spec, args, (result,))
         return result
     results = tuple(_wrap(o) for o in out)
@@ -227,6 +285,8 @@ def _unary_runner(spec):
                 if isinstance(extra, Tensor):
                     return run_general(spec, args)
         data = input._data
+        if data.dtype.kind == "V":  # bfloat16: the general path computes it in float32
+            return run_general(spec, args)
         if to_float and data.dtype.kind not in "fc":
             data = data.astype(_dtypes.get_default_dtype().np)
         try:
@@ -239,7 +299,12 @@ def _unary_runner(spec):
         result._data = out
         result._grad_fn = None
         result._base = None
-        if differentiable and input._requires_grad and _grad_enabled() and out.dtype.kind in "fc":
+        if (
+            differentiable
+            and input._requires_grad
+            and _grad_enabled()
+            and out.dtype.kind in _FLOAT_KINDS
+        ):
             if out.dtype.kind == "c" or data.dtype.kind == "c":
                 check_complex_autograd(spec)
             record_small(args, result)
@@ -277,7 +342,9 @@ def _binary_runner(spec):
         if ta and tb:
             ad = a._data
             bd = b._data
-            if ad.dtype is not bd.dtype or (to_float and ad.dtype.kind != "f"):
+            if ad.dtype is not bd.dtype or (
+                ad.dtype.kind != "f" and (to_float or ad.dtype is _BF16)
+            ):
                 return general(spec, args)
         elif ta and number_second and b.__class__ in _NUMBERS:
             ad = a._data
@@ -323,7 +390,7 @@ def _binary_runner(spec):
             differentiable
             and _grad_enabled()
             and ((ta and a._requires_grad) or (tb and b._requires_grad))
-            and out.dtype.kind in "fc"
+            and out.dtype.kind in _FLOAT_KINDS
         ):
             if out.dtype.kind == "c":
                 check_complex_autograd(spec)
@@ -349,12 +416,16 @@ def observed(spec, args):
     """Run an op with the active observers (profiler, forward checks) wrapped around it."""
     dispatch.slow = False
     try:
+        if dispatch.autocast is not None:
+            args = dispatch.autocast.cast_op(spec.name, args)
+        if dispatch.meta and has_meta(args):
+            return metafy(spec.run(args))
         run = lambda: spec.run(args)
         for observer in dispatch.observers:
             run = observer.wrap(spec, args, run)
         return run()
     finally:
-        dispatch.slow = bool(dispatch.observers)
+        refresh_slow()
 
 
 def _edge_of(a):
@@ -406,7 +477,7 @@ def record(spec, args, results: tuple):
         # max(dim) or sort receives one gradient.
         nr = 0
         for r in results:
-            if r._data.dtype.kind in "fc":
+            if r._data.dtype.kind in _FLOAT_KINDS:
                 r._grad_fn = node
                 r._output_nr = nr
                 r._requires_grad = True

@@ -82,7 +82,7 @@ def _running_extreme(input, dim, ufunc):
     values = ufunc.accumulate(input, axis=dim)
     # The index moves to each new extreme (ties and NaNs included, as torch does).
     hits = values == input
-    if input.dtype.kind == "f":
+    if input.dtype.kind in "fV":
         hits |= xp.isnan(input)
     shape = [1] * input.ndim
     shape[dim] = input.shape[dim]
@@ -174,7 +174,7 @@ def logcumsumexp(input, dim) -> Tensor:
         >>> torch.tensor([0.0, 0.0]).logcumsumexp(0)
         tensor([0.0000, 0.6931])
     """
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fcV":
         raise NotImplementedError(
             f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )

@@ -107,9 +107,22 @@ def _alias(input):
 
 # -- key normalisation -----------------------------------------------------------------------
 def _index_array(value, position: int):
-    data = value._data if isinstance(value, Tensor) else xp.asarray(value)
+    if isinstance(value, Tensor):
+        data = value._data
+    else:
+        data = xp.asarray(value)
+        if data.dtype.kind == "f":  # torch reads a Python or NumPy sequence as long
+            data = data.astype(xp.int64)
     if data.dtype.kind == "b":
         return data
+    if data.dtype == xp.uint8:  # torch's legacy byte masks
+        warnings.warn(
+            "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+            "instead.",
+            UserWarning,
+            stacklevel=5,
+        )
+        return data.astype(xp.bool_)
     if data.dtype.kind in "iu":
         return data.astype(xp.int64, copy=False)
     if data.size == 0:
@@ -155,7 +168,9 @@ def normalize_key(key) -> tuple[tuple, bool]:
             out.append(int(k))
         elif isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu":
             out.append(int(k._data))
-        elif isinstance(k, (Tensor, list, tuple, xp.ndarray)):
+        elif isinstance(k, xp.ndarray) and k.ndim == 0 and k.dtype.kind in "iu":
+            out.append(int(k))
+        elif isinstance(k, (Tensor, list, tuple, range, xp.ndarray)):
             out.append(_index_array(k, i))
             advanced = True
         elif isinstance(k, (str, bytes)):

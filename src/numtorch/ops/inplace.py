@@ -158,14 +158,14 @@ def _direct_update(self, other, scale, ufunc) -> bool:
     updates under no_grad); False when the general path must run."""
     data = self._data
     if other.__class__ in (int, float):
-        if data.dtype.kind != "f" or not data.flags.writeable:
+        if data.dtype.kind not in "fV" or not data.flags.writeable:
             return False
         ufunc(data, other * scale, out=data)
         return True
     if not isinstance(other, Tensor) or (other._requires_grad and _grad_enabled()):
         return False
     source = other._data
-    if source.dtype != data.dtype or not data.flags.writeable or data.dtype.kind != "f":
+    if source.dtype != data.dtype or not data.flags.writeable or data.dtype.kind not in "fV":
         return False
     if source.shape != data.shape:
         try:

@@ -8,7 +8,7 @@ import math
 from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
-from .call import broadcast_shape
+from .call import broadcast_shape, require_tensor
 from .pointwise import _conj
 from .registry import defop, export
 from .shape import _unsafe_view
@@ -49,6 +49,8 @@ def _mm(input, mat2):
 @export
 def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
+    require_tensor("mm", "input", 1, input)
+    require_tensor("mm", "mat2", 2, mat2)
     if input.is_sparse or mat2.is_sparse:
         return sparse_product(input, mat2)
     if input.ndim != 2:
@@ -208,6 +210,8 @@ def _fold(t1, t2):
 @composite("aten::matmul")
 def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
+    require_tensor("matmul", "input", 1, input)
+    require_tensor("matmul", "other", 2, other)
     if input.is_sparse or other.is_sparse:
         return sparse_product(input, other)
     d1, d2 = input.ndim, other.ndim

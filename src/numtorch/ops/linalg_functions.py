@@ -30,7 +30,7 @@ def _matrix_norm_dims(A, dim, name="linalg.matrix_norm", low_precision=True):
     dims = [_wrap_dim(d, A.ndim) for d in dim]
     if dims[0] == dims[1]:
         raise RuntimeError(f"{name}: dims must be different. Got ({dim[0]}, {dim[1]})")
-    if A._data.dtype.kind not in "fc":
+    if A._data.dtype.kind not in "fcV":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{A.dtype.scalar_name}"
@@ -164,7 +164,7 @@ def vecdot(x, y, *, dim=-1) -> Tensor:
         >>> torch.linalg.vecdot(torch.tensor([[1.0, 2.0]]), torch.tensor([3.0, 4.0]))
         tensor([11.])
     """
-    if x._data.dtype.kind not in "fc":
+    if x._data.dtype.kind not in "fcV":
         raise RuntimeError(
             "linalg.vecdot: Expected a floating point or complex tensor as input. Got "
             f"{x.dtype.scalar_name}"

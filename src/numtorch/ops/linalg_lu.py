@@ -131,7 +131,7 @@ def _check_lu_input(A, name):
         raise RuntimeError(
             f"{name}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead"
         )
-    if A._data.dtype.kind not in "fc":
+    if A._data.dtype.kind not in "fcV":
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{A.dtype.scalar_name}'")
 
 

@@ -28,7 +28,7 @@ def check_matrices(A, name, square=True):
     """torch's checks: at least 2 dims, floating point, square."""
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind not in "fc":
+    if A._data.dtype.kind not in "fcV":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{A.dtype.scalar_name}"

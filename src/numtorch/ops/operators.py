@@ -55,6 +55,8 @@ def _inplace(name):
 
 
 def _rtruediv(self, other):
+    if other.__class__ is xp.ndarray:  # torch's reciprocal(self) * other: NumPy multiplies
+        return P.reciprocal(self) * other
     return P.mul(P.reciprocal(self), other) if _operand(other) else NotImplemented
 
 
@@ -68,7 +70,7 @@ def _pow(self, exponent):
 
 
 def _invert(self):
-    if self._data.dtype.kind in "fc":
+    if self._data.dtype.kind in "fcV":
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
@@ -88,6 +90,16 @@ def _compare(fn):
         return fn(self, other)
 
     return method
+
+
+def _equal(self, other):
+    # torch's == alone reads a NumPy array as a tensor; the other operators leave arrays to
+    # NumPy (see Note [NumPy interop])
+    if other.__class__ is xp.ndarray:
+        other = Tensor._make(other)
+    elif other is None or not _operand(other):
+        return NotImplemented
+    return P.eq(self, other)
 
 
 _OPERATORS = {
@@ -111,7 +123,7 @@ _OPERATORS = {
     "__ror__": _reflected(P.bitwise_or),
     "__xor__": _binary(P.bitwise_xor),
     "__rxor__": _reflected(P.bitwise_xor),
-    "__eq__": _compare(P.eq),
+    "__eq__": _equal,
     "__ne__": _compare(P.ne),
     "__lt__": _compare(P.lt),
     "__le__": _compare(P.le),

@@ -296,7 +296,7 @@ def _remainder(input, other):
     """Python-style modulus: the result has the sign of ``other``."""
     _no_bool_kernel("remainder_cpu", input, other)
     _no_integer_zero_division(input, other)
-    if xp.result_type(input, other).kind != "f":
+    if xp.result_type(input, other).kind not in "fV":
         return xp.remainder(input, other)
     # torch's formula: fmod, moved into other's sign; keeps fmod's signed zeros
     mod = xp.fmod(input, other)
@@ -519,7 +519,7 @@ def threshold_backward(grad_output, self, threshold):
     keep = ~(self <= threshold)
     with xp.errstate(invalid="ignore"):
         out = grad_output * keep
-    if out.dtype.kind == "f" and not xp.isfinite(out).all():
+    if out.dtype.kind in "fV" and not xp.isfinite(out).all():
         out = xp.where(keep, grad_output, 0)
     return out.astype(grad_output.dtype, copy=False)
 
@@ -591,7 +591,7 @@ fix = export(trunc, name="fix", inplace=True)
 
 
 def _no_integer_round(input, kernel):
-    if input.dtype.kind not in "fc":
+    if input.dtype.kind not in "fcV":
         from .. import _dtypes
 
         name = _dtypes.from_numpy_dtype(input.dtype).scalar_name
@@ -864,7 +864,7 @@ def _logical(name, ufunc):
 
 def _integers_only(kernel: str, *arrays) -> None:
     dtype = xp.result_type(*arrays)
-    if dtype.kind in "fc":
+    if dtype.kind in "fcV":
         name = _dtypes.from_numpy_dtype(dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
 

@@ -248,7 +248,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
     for name, x in (("X1", x1), ("X2", x2)):
         if x.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")
-        if x._data.dtype.kind != "f":
+        if x._data.dtype.kind not in "fV":
             raise RuntimeError(
                 f"cdist only supports floating-point dtypes, {name} got: {x.dtype.scalar_name}"
             )

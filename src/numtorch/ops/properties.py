@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from .. import _dtypes
+from .._meta import MetaArray
 from .._tensor import Tensor
 from .inplace import _can_cast
 from .registry import FUNCTIONS, export
@@ -81,7 +82,7 @@ def _pin_memory(self, device=None) -> Tensor:
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 
-Tensor.is_cpu = property(lambda self: True)
+Tensor.is_cpu = property(lambda self: self._data.__class__ is not MetaArray)
 Tensor.layout = property(lambda self: strided)
 Tensor.is_mkldnn = property(lambda self: False)
 Tensor.is_nested = property(lambda self: False)

@@ -8,6 +8,7 @@ from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .call import require_tensor
 from .pointwise import _div_scalar, where
 from .registry import defop, export
 from .return_types import structseq
@@ -115,7 +116,7 @@ def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
 
 
 def _check_float(input, name):
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fcV":
         raise RuntimeError(
             f"{name}(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {input.dtype.scalar_name}"
@@ -149,6 +150,7 @@ def _mean_dim(input, dim, keepdim=False, dtype=None):
 @export
 def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Arithmetic mean (floating inputs only, as in torch)."""
+    require_tensor("mean", "input", 1, input)
     if dim is _UNSET and keepdim is not _UNSET:
         raise _invalid("mean", "keepdim=bool")
     keepdim = False if keepdim is _UNSET else keepdim
@@ -316,7 +318,7 @@ def _moment_args(input, dim, unbiased, keepdim, correction, name):
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
         raise _invalid(name, "unbiased=bool, correction=Number")
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fcV":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
 
@@ -670,7 +672,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all elements by default)."""
     if dtype is not None:
         input = input.to(dtype)
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fcV":
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{input.dtype.scalar_name}"
@@ -691,11 +693,6 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
     if p == "fro" or p is None:
         p = 2
     return vector_norm(input, p, dim, keepdim, dtype=dtype)
-
-
-@export
-def dist(input, other, p=2) -> Tensor:
-    return norm(input - other, p)
 
 
 # -- cumulative ops and sorting --------------------------------------------------------------

@@ -48,7 +48,7 @@ def _noise(shape, dtype, generator):
 
 
 def _check_float(t: Tensor) -> None:
-    if t._data.dtype.kind not in "fc":
+    if t._data.dtype.kind not in "fcV":
         raise _not_implemented("normal_kernel_cpu", t)
 
 
@@ -62,6 +62,10 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
         >>> torch.normal(torch.zeros(2, 3), 1.0).shape
         torch.Size([2, 3])
     """
+    for key in options:
+        if key not in ("device", "requires_grad", "layout", "pin_memory"):
+            raise TypeError(f"normal() got an unexpected keyword argument '{key}'")
+    _creation.check_device(options.get("device"))
     mean_t, std_t = isinstance(mean, Tensor), isinstance(std, Tensor)
     if (mean_t or std_t) and size is not None or not (mean_t or std_t) and size is None:
         kinds = ", ".join(
@@ -90,7 +94,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
     dt = _dtypes.get_default_dtype() if dtype is None else _dtypes.to_dtype(dtype)
     shape = _creation.shape_arg((size,), "normal")
-    if dt.np.kind not in "fc":
+    if dt.np.kind not in "fcV":
         raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dt.scalar_name}'")
     data = mean + _noise(shape, dt, generator) * dt.np.type(std)
     return _creation._finish(data.astype(dt.np), options.get("requires_grad", False), "normal()")
@@ -126,7 +130,7 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
         _check_p(p)
         return Tensor._make((draw < p).astype(input._data.dtype))
     data = input._data
-    if data.dtype.kind == "f" and not ((data >= 0) & (data <= 1)).all():
+    if data.dtype.kind in "fV" and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)"
@@ -148,7 +152,7 @@ def poisson(input, generator=None) -> Tensor:
         >>> torch.poisson(torch.zeros(3))
         tensor([0., 0., 0.])
     """
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise _not_implemented("poisson_cpu", input)
     if (input._data < 0).any():
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
@@ -169,7 +173,7 @@ def _binomial(count, prob, generator):
 @export(method=False)
 def binomial(count, prob, generator=None) -> Tensor:
     """Binomial samples: successes in ``count`` trials of probability ``prob`` each."""
-    if count._data.dtype.kind != "f":
+    if count._data.dtype.kind not in "fV":
         raise ValueError(
             "binomial only supports floating-point dtypes for count, got: "
             f"{count.dtype.scalar_name}"
@@ -188,7 +192,7 @@ def _fill_(t: Tensor, values, name: str) -> Tensor:
 
 
 def _continuous(t: Tensor, name: str, label: str, c_name: bool = True) -> None:
-    if t._data.dtype.kind not in "fc":
+    if t._data.dtype.kind not in "fcV":
         spelled = t.dtype.c_name if c_name else t.dtype.scalar_name
         raise RuntimeError(
             f"{label} distribution is a continuous probability distribution. dtype must be a "
@@ -207,7 +211,7 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
     """Fill with ``exp(N(mean, std^2))`` samples."""
-    if self._data.dtype.kind not in "fc":
+    if self._data.dtype.kind not in "fcV":
         raise _not_implemented("log_normal_cpu", self)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")

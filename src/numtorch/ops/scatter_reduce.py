@@ -32,7 +32,7 @@ def _identity(reduce: str, dtype):
         return 0
     if reduce == "prod":
         return 1
-    if dtype.kind == "f":
+    if dtype.kind in "fV":
         return -xp.inf if reduce == "amax" else xp.inf
     info = xp.iinfo(dtype) if dtype.kind in "iu" else None
     if info is None:  # bool
@@ -52,7 +52,7 @@ def _reduce_into(input, key, values, reduce, include_self):
         if include_self:
             counts += 1
         counts = xp.maximum(counts, 1)
-        if out.dtype.kind == "f":
+        if out.dtype.kind in "fV":
             out = out / counts
         else:  # integers divide with rounding down, as torch's kernel does
             out = xp.floor_divide(out, counts)

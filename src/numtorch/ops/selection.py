@@ -24,7 +24,7 @@ _mode_type = return_type("mode")
 
 
 def _nan_count(input, dim):
-    if input.dtype.kind != "f":
+    if input.dtype.kind not in "fV":
         return 0
     return xp.sum(xp.isnan(input), axis=dim, keepdims=True)
 
@@ -187,7 +187,7 @@ def _mode_forward(input, dim, keepdim):
     n = x.shape[-1]
     s = xp.sort(x, axis=-1)
     same = s[..., 1:] == s[..., :-1]
-    if s.dtype.kind == "f":
+    if s.dtype.kind in "fV":
         same |= xp.isnan(s[..., 1:]) & xp.isnan(s[..., :-1])
     starts = xp.concatenate([xp.ones(s.shape[:-1] + (1,), bool), ~same], axis=-1)
     ends = xp.concatenate([~same, xp.ones(s.shape[:-1] + (1,), bool)], axis=-1)
@@ -198,7 +198,7 @@ def _mode_forward(input, dim, keepdim):
     best = xp.argmax(last - first, axis=-1)[..., None]
     value = xp.take_along_axis(s, best, -1)
     equal = x == value
-    if x.dtype.kind == "f":
+    if x.dtype.kind in "fV":
         equal |= xp.isnan(x) & xp.isnan(value)
     index = xp.max(xp.where(equal, positions, -1), axis=-1, keepdims=True)  # last occurrence
     value, index = xp.moveaxis(value, -1, dim), xp.moveaxis(index, -1, dim)

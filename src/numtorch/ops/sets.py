@@ -117,7 +117,7 @@ def _bincount(input, weights, minlength):
     out = xp.bincount(input, weights, minlength)
     if weights is None:
         return out.astype(xp.int64)
-    return out.astype(weights.dtype if weights.dtype.kind == "f" else xp.float64, copy=False)
+    return out.astype(weights.dtype if weights.dtype.kind in "fV" else xp.float64, copy=False)
 
 
 @export
@@ -172,7 +172,7 @@ def histc(input, bins=100, min=0, max=0) -> Tensor:
         >>> torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
         tensor([0., 2., 1., 0.])
     """
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise NotImplementedError(
             f"\"histogram_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )

@@ -8,6 +8,9 @@ import warnings
 from .. import _dtypes
 from .._creation import shape_arg, zeros
 from .._dispatch import composite
+from .._legacy_types import dtype_of_type
+from .._meta import is_meta_device, metafy, no_data
+from .._runtime import typename
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
 from .call import broadcast_shape
@@ -461,18 +464,23 @@ def _parse_to(args, kwargs):
             copy = a
         elif a is not None:
             device = a
-    if device is not None:
+    if device is not None and not is_meta_device(device):
         from .._creation import check_device
 
         check_device(device)
-    return dtype, copy
+    return dtype, copy, device
 
 
 @export(function=False)
 def to(input, *args, **kwargs) -> Tensor:
     """Convert dtype (``to(torch.float64)``) or device (``'cpu'`` only); returns ``input``
     itself when nothing changes."""
-    dtype, copy = _parse_to(args, kwargs)
+    dtype, copy, device = _parse_to(args, kwargs)
+    if device is not None and is_meta_device(device) != input.is_meta:
+        if input.is_meta:  # to the CPU: there are no values to copy
+            no_data()
+        out = _to_copy(input, _dtypes.to_dtype(dtype or input.dtype))
+        return metafy(out)
     if dtype is None or _dtypes.to_dtype(dtype).np == input._data.dtype:
         return clone(input) if copy else input
     return _to_copy(input, _dtypes.to_dtype(dtype))
@@ -491,6 +499,7 @@ for _name, _dt in (
     ("float", _dtypes.float32),
     ("double", _dtypes.float64),
     ("half", _dtypes.float16),
+    ("bfloat16", _dtypes.bfloat16),
     ("long", _dtypes.int64),
     ("int", _dtypes.int32),
     ("short", _dtypes.int16),
@@ -502,18 +511,15 @@ for _name, _dt in (
 ):
     _caster(_name, _dt)
 
-_LEGACY_TYPES = {d._tag: d for d in _dtypes.ALL_DTYPES}
 
-
-def _type(self, dtype=None, non_blocking=False, **_):
+def _type(self, dtype=None, non_blocking=False, **kwargs):
+    if dtype is None:
+        dtype = kwargs.pop("dtype", None)
+    if kwargs:
+        raise TypeError(f"type() got unexpected keyword arguments {list(kwargs)}")
     if dtype is None:
         return f"torch.{self.dtype._tag}"
-    if isinstance(dtype, str):
-        tag = dtype.rsplit(".", 1)[-1]
-        if tag not in _LEGACY_TYPES:
-            raise ValueError(f"invalid type: '{dtype}'")
-        dtype = _LEGACY_TYPES[tag]
-    return to(self, dtype)
+    return to(self, dtype_of_type(dtype))
 
 
 Tensor.type = _type
@@ -564,9 +570,7 @@ def _check_cat(tensors, name):
         raise ValueError(f"{name}(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
-            raise TypeError(
-                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
-            )
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {typename(t)}")
 
 
 @export(method=False)

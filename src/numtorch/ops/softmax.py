@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .call import require_tensor
 from .reduction import _stable_max
 from .registry import defop, export
 
@@ -69,7 +70,7 @@ def _softmax_dim(input, dim, name):
 def _softmax_input(input, dtype, dim, kernel="softmax"):
     if dtype is not None:
         return input.to(dtype)
-    if input._data.dtype.kind not in "fc":
+    if input._data.dtype.kind not in "fcV":
         # torch's kernel for the last dim has its own name
         where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
         raise NotImplementedError(
@@ -81,6 +82,7 @@ def _softmax_input(input, dtype, dim, kernel="softmax"):
 @export
 def softmax(input, dim=None, dtype=None) -> Tensor:
     """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
+    require_tensor("softmax", "input", 1, input)
     dim = _softmax_dim(input, dim, "softmax")
     return _softmax(_softmax_input(input, dtype, dim), dim)
 
@@ -88,5 +90,6 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
 @export
 def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably."""
+    require_tensor("log_softmax", "input", 1, input)
     dim = _softmax_dim(input, dim, "log_softmax")
     return _log_softmax(_softmax_input(input, dtype, dim, "log_softmax"), dim)

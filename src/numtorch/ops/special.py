@@ -30,7 +30,7 @@ def _floats_only(name):
 
 
 def _require_float(input, name):
-    if input.dtype.kind not in "fc":
+    if input.dtype.kind not in "fcV":
         dt = _dtypes.from_numpy_dtype(input.dtype)
         raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 

@@ -276,7 +276,7 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
         bin_edges=tensor([0., 1., 2.]))
     """
     data = input._data
-    if data.dtype.kind != "f":
+    if data.dtype.kind not in "fV":
         name = _dtypes.from_numpy_dtype(data.dtype).scalar_name
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{name}'")
     if isinstance(bins, Tensor):
@@ -377,7 +377,7 @@ def _renorm(input, p, dim, maxnorm):
 def renorm(input, p, dim, maxnorm) -> Tensor:
     """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm
     ``maxnorm``."""
-    if input._data.dtype.kind != "f":
+    if input._data.dtype.kind not in "fV":
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{input.dtype.scalar_name}"

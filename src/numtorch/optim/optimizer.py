@@ -320,7 +320,7 @@ def _cast_state(param: Tensor, value, key):
     ``step`` untouched. A tensor needing no cast is kept, not copied, so (as in torch) an
     optimizer loaded from a live one's ``state_dict()`` shares those state tensors."""
     if isinstance(value, Tensor):
-        if key != "step" and param._data.dtype.kind == "f":
+        if key != "step" and param._data.dtype.kind in "fV":
             return value.to(dtype=param.dtype)
         return value
     if isinstance(value, dict):

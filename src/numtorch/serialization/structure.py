@@ -224,7 +224,7 @@ def _build_tensor(node, arrays, made, where):
         )
     data = arrays[name]
     if node.get("complex"):
-        if data.dtype.kind != "f" or data.ndim == 0 or data.shape[-1] != 2:
+        if data.dtype.kind not in "fV" or data.ndim == 0 or data.shape[-1] != 2:
             raise UnsafeFileError(f"{where}: tensor {name!r} is marked complex but is not (..., 2)")
         data = np.require(data, requirements="C").view(np.result_type(data.dtype, np.complex64))
         data = data.reshape(data.shape[:-1])

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .opinfo import OpInfo, Sample, _n
+from .opinfo import OpInfo, Sample, _away, _distinct, _n
 
 
 def _cofactors(a):
@@ -135,6 +135,17 @@ PRODUCTS = [
         lambda t, a, b: t.cross(a, b, dim=0),
         lambda rng: [Sample((_n(rng, 3, 2), _n(rng, 3, 2)))],
         lambda a, b: np.cross(a, b, axis=0),
+    ),
+    OpInfo(
+        "dist",
+        lambda t, a, b, p: t.dist(a, b, p),
+        lambda rng: [
+            Sample((_n(rng, 2, 3), _n(rng, 2, 3), 2.0)),
+            Sample((_n(rng, 2, 3), _n(rng, 3), 3.0)),
+            Sample((_away(rng, 4), _n(rng, 4) * 0, 1.0)),
+            Sample((_distinct(rng, 2, 2), _n(rng, 2, 2) * 0, math.inf)),
+        ],
+        lambda a, b, p: np.linalg.norm((a - b).reshape(-1), ord=p),
     ),
     OpInfo(
         "cdist",

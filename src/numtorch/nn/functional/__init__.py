@@ -230,3 +230,13 @@ __all__ = [
     "triplet_margin_with_distance_loss",
     "unfold",
 ]
+
+
+def __getattr__(name: str):
+    # a torch.nn.functional name numtorch lacks: name the missing feature
+    if name.startswith("_"):
+        raise AttributeError(f"module 'numtorch.nn.functional' has no attribute '{name}'")
+    raise AttributeError(
+        f"torch.nn.functional.{name} is not supported by numtorch (module "
+        f"'numtorch.nn.functional' has no attribute '{name}')"
+    )

@@ -6,6 +6,7 @@ import warnings
 
 from ... import _creation, _tensor
 from ...backend import xp
+from ...ops.call import require_tensor
 from ...ops.inplace import inplace_variant
 from ...ops.nn import activation as A
 from ...ops.nn import piecewise as P
@@ -33,6 +34,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
         >>> torch.nn.functional.relu(torch.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
+    require_tensor("relu", "input", 1, input)
     return input.relu_() if inplace else input.relu()
 
 

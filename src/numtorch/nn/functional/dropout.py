@@ -13,6 +13,7 @@ from ... import _creation
 from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...backend import xp
+from ...ops.call import require_tensor
 
 
 def _check_p(p):
@@ -52,6 +53,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         >>> torch.nn.functional.dropout(x, 0.5, training=False) is x
         True
     """
+    require_tensor("dropout", "input", 1, input)
     _check_p(p)
     if not training or p == 0.0:
         return input

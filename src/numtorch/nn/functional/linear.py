@@ -6,6 +6,7 @@ import math
 
 from ..._dispatch import composite
 from ..._tensor import Tensor
+from ...ops.call import require_tensor
 from ...ops.linalg import addmm
 from ...ops.linalg import einsum as _einsum
 
@@ -23,6 +24,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
         >>> torch.nn.functional.linear(x, torch.tensor([[1.0, 1.0]]), torch.tensor([0.5]))
         tensor([[3.5000]])
     """
+    require_tensor("linear", "input", 1, input)
+    require_tensor("linear", "weight", 2, weight)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "

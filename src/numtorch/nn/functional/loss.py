@@ -16,6 +16,7 @@ from ..._dispatch import composite
 from ..._dtypes import result_type as torch_result_type
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ...ops.call import require_tensor
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import _div_scalar
@@ -94,6 +95,7 @@ def mse_loss(
     return PL.mse_loss_op(input, target, reduction)
 
 
+@composite("aten::l1_loss")  # its own op in torch: autocast runs it in float32
 def l1_loss(
     input: Tensor,
     target: Tensor,
@@ -211,6 +213,7 @@ def cross_entropy(
         >>> torch.nn.functional.cross_entropy(logits, torch.tensor([0, 1]))
         tensor(0.1269)
     """
+    require_tensor("cross_entropy_loss", "input", 1, input)
     reduction = _reduction(size_average, reduce, reduction)
     # torch refuses only smoothing above 1; a negative one is ignored, like 0
     if label_smoothing > 1.0:
@@ -218,7 +221,7 @@ def cross_entropy(
     class_dim = 0 if input.ndim == 1 else 1
     classes = input.shape[class_dim]
     log_probs = log_softmax(input, class_dim)
-    if target._data.dtype.kind == "f":
+    if target._data.dtype.kind in "fV":
         if target.shape != input.shape:
             raise RuntimeError(
                 f"Expected target size {list(input.shape)}, got {list(target.shape)}"
@@ -381,6 +384,7 @@ def huber_loss(
     return L.reduce_tensor(loss, reduction)
 
 
+@composite("aten::kl_div")  # its own op in torch: autocast runs it in float32
 def kl_div(
     input: Tensor,
     target: Tensor,
@@ -426,6 +430,7 @@ def kl_div_reduced(input: Tensor, target: Tensor, reduction: str, log_target: bo
     return L.reduce_tensor(losses, reduction)
 
 
+@composite("aten::poisson_nll_loss")  # its own op in torch: autocast runs it in float32
 def poisson_nll_loss(
     input: Tensor,
     target: Tensor,

@@ -10,6 +10,7 @@ are primitives of ``numtorch.ops.nn.loss``.
 from __future__ import annotations
 
 from ..._creation import zeros_like
+from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
@@ -20,6 +21,7 @@ from .distance import pairwise_distance
 from .loss import _check_target_dtype, _reduction, legacy_reduction
 
 
+@composite("aten::margin_ranking_loss")  # its own op in torch: autocast runs it in float32
 def margin_ranking_loss(
     input1: Tensor,
     input2: Tensor,
@@ -48,6 +50,7 @@ def margin_ranking_loss(
     return L.reduce_tensor((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
+@composite("aten::hinge_embedding_loss")  # its own op in torch: autocast runs it in float32
 def hinge_embedding_loss(
     input: Tensor,
     target: Tensor,
@@ -146,6 +149,7 @@ def multi_margin_loss(
 _EPSILON = 1e-12
 
 
+@composite("aten::cosine_embedding_loss")  # its own op in torch: autocast runs it in float32
 def cosine_embedding_loss(
     input1: Tensor,
     input2: Tensor,
@@ -181,6 +185,7 @@ def cosine_embedding_loss(
     return L.reduce_tensor(positive + negative, reduction)
 
 
+@composite("aten::triplet_margin_loss")  # its own op in torch: autocast runs it in float32
 def triplet_margin_loss(
     anchor: Tensor,
     positive: Tensor,

@@ -9,6 +9,7 @@ from ..._dispatch import composite
 from ..._dtypes import finfo, float16, float32
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ...ops.call import require_tensor
 from ...ops.nn import normalization as N
 from ...ops.pointwise import _add_scalar
 from .padding import pad
@@ -107,6 +108,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: flo
         >>> torch.nn.functional.layer_norm(torch.tensor([[1.0, 3.0]]), (2,))
         tensor([[-1.0000,  1.0000]])
     """
+    require_tensor("layer_norm", "input", 1, input)
     normalized_shape = check_layer_norm(input, normalized_shape, weight, bias)
     return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)[0]
 

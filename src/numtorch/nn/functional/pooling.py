@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..._dispatch import composite
 from ..._tensor import Tensor
 from ...autograd import grad_mode
+from ...ops.call import require_tensor
 from ...ops.nn import pooling as P
 from ...ops.nn import unpool as U
 
@@ -67,6 +68,7 @@ def _check_output(input, geo):
 
 
 def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indices, dims):
+    require_tensor(f"max_pool{dims}d", "input", 1, input)
     geo = P.PoolGeometry(input.shape, kernel, stride, padding, dilation, ceil_mode)
     _check_output(input, geo)
     args = (kernel, stride, padding, dilation, ceil_mode)
@@ -125,7 +127,7 @@ def max_pool1d(
             "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
             f"for input, but got:{list(input.shape)}"
         )
-    if not return_indices and input._data.dtype.kind not in "fc":
+    if not return_indices and input._data.dtype.kind not in "fcV":
         # without indices torch runs a float-only 1-D kernel
         raise NotImplementedError(
             f"\"max_pool1d_impl\" not implemented for '{input.dtype.scalar_name}'"

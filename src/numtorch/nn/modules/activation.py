@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 from ... import _creation
+from ...ops.call import require_tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -205,11 +206,13 @@ class Sigmoid(Module):
     """1 / (1 + exp(-x))."""
 
     def forward(self, input):
+        require_tensor("sigmoid", "input", 1, input)
         return input.sigmoid()
 
 
 class Tanh(Module):
     def forward(self, input):
+        require_tensor("tanh", "input", 1, input)
         return input.tanh()
 
 
@@ -353,3 +356,7 @@ class Softmax2d(Module):
         if input.ndim not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.ndim}D instead")
         return F.softmax(input, -3, _stacklevel=5)
+
+
+# torch defines MultiheadAttention in this module; programs import it from here
+from .attention import MultiheadAttention as MultiheadAttention  # noqa: E402

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ... import _dtypes
+from ..._meta import is_meta_device
 from ..._runtime import typename
 from ..._tensor import Tensor
 from ...autograd import grad_mode
@@ -482,9 +483,19 @@ class Module(StateDictMixin):
                 "nn.Module.to only accepts floating point or complex dtypes, but got desired "
                 f"dtype={dtype}"
             )
+        device = next((a for a in (*args, kwargs.get("device")) if is_meta_device(a)), None)
+        if device is not None:  # shapes and dtypes only (the meta device)
+            self._apply(lambda t: t.to(device))
         if dtype is None:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def to_empty(self, *, device, recurse: bool = True):
+        """Parameters and buffers replaced by uninitialised ones on ``device`` (from the
+        meta device back to the CPU: numtorch's "uninitialised" memory holds zeros)."""
+        from ... import _creation
+
+        return self._apply(lambda t: _creation.empty_like(t, device=device))
 
     def float(self):
         return self._apply(lambda t: t.float() if t.is_floating_point() else t)
@@ -494,6 +505,9 @@ class Module(StateDictMixin):
 
     def half(self):
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+
+    def bfloat16(self):
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
 
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))

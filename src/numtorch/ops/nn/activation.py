@@ -21,7 +21,7 @@ from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 
 def float_only(input, kernel: str) -> None:
     """torch's refusal of integer inputs for its floating-point kernels."""
-    if input.dtype.kind not in "fc":
+    if input.dtype.kind not in "fcV":
         name = from_numpy_dtype(input.dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 

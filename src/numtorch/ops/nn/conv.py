@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 
 from ..._dispatch import composite
+from ..._runtime import typename
 from ..._tensor import Tensor
 from ...backend import xp
 from ..registry import defop, export
@@ -295,7 +296,7 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
         raise RuntimeError(
             f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
-    if x.dtype.kind not in "fiu":  # torch convolves integers too, but not bools
+    if x.dtype.kind not in "fiuV":  # torch convolves integers too, but not bools
         raise NotImplementedError(
             f"\"slow_conv2d_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )
@@ -377,7 +378,7 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, dims, name):
     if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
         raise TypeError(
             f"{name}() received an invalid combination of arguments - got "
-            f"({type(input).__name__}, {type(weight).__name__}, ...)"
+            f"({typename(input)}, {typename(weight)}, ...)"
         )
     if input.ndim not in (dims + 1, dims + 2):
         raise _dims_message(input, dims, name)

@@ -1,5 +1,6 @@
-"""Distance primitives: ``norm`` over a dim as torch's composites call it (grad_fn
-``NormBackward1``, used by ``pairwise_distance``) and ``pdist`` (``PdistBackward0``).
+"""Distance primitives: ``dist`` (``DistBackward0``), ``norm`` over a dim as torch's
+composites call it (grad_fn ``NormBackward1``, used by ``pairwise_distance``) and ``pdist``
+(``PdistBackward0``).
 
 pdist's backward is written with numtorch ops (gather the row pairs, the norm's derivative,
 scatter-add back) and runs as one op, ``_pdist_backward`` (``PdistBackwardBackward0``), which
@@ -12,7 +13,7 @@ from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
 from ..reduction import _norm_backward, _vector_norm
-from ..registry import defop
+from ..registry import defop, export
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(name="norm_dim", node="NormBackward1", promote="float", input=_norm_backward)(
@@ -57,3 +58,30 @@ def pdist_backward(grad_output, self, p, pdist):
 def pdist_op(input, p):
     rows, cols = _pairs(input.shape[0])
     return _vector_norm.spec.forward(input[rows] - input[cols], p, (1,), False)
+
+
+def _dist_grad(grad, input, other, p, result):
+    # d/dinput ||input - other||_p: the norm's derivative at the difference (one node in torch)
+    return _norm_backward(grad, input - other, result, p, None, False)
+
+
+@defop(
+    name="dist",
+    promote="float",
+    input=lambda grad, input, other, p, result: _dist_grad(grad, input, other, p, result),
+    other=lambda grad, input, other, p, result: -_dist_grad(grad, input, other, p, result),
+)
+def _dist(input, other, p):
+    return _vector_norm.spec.forward(input - other, p, None, False)
+
+
+@export
+def dist(input, other, p=2) -> Tensor:
+    """The ``p``-norm of ``input - other`` (broadcast), one op as in torch."""
+    for value in (input, other):
+        if isinstance(value, Tensor) and value._data.dtype.kind not in "fcV":
+            raise RuntimeError(
+                "norm(): input dtype should be either floating point or complex. Got "
+                f"{value.dtype.scalar_name} instead."
+            )
+    return _dist(input, other, float(p))

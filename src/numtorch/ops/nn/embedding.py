@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..._tensor import Tensor
 from ...backend import xp
+from ..call import require_tensor
 from ..registry import defop, export
 
 
@@ -67,7 +68,8 @@ def embedding_op(weight, indices, padding_idx=-1, scale_grad_by_freq=False, spar
 @export(method=False)
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False) -> Tensor:
     """Rows of ``weight`` picked by the integer tensor ``indices`` (shape: indices + (dim,))."""
-    if not isinstance(indices, Tensor) or indices._data.dtype.kind not in "iu":
+    require_tensor("embedding", "indices", 2, indices)
+    if indices._data.dtype.kind not in "iu":
         tag = indices.dtype._tag if isinstance(indices, Tensor) else type(indices).__name__
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "

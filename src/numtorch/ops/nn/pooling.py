@@ -76,7 +76,7 @@ def _output_size(size, kernel, stride, pad, dilation, ceil_mode):
 
 
 def _lowest(dtype):
-    return -xp.inf if dtype.kind == "f" else xp.iinfo(dtype).min
+    return -xp.inf if dtype.kind in "fV" else xp.iinfo(dtype).min
 
 
 # -- max pooling -----------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
         match = xpad[geo.window(offsets[k])] == best
         arg *= ~match
         arg += kind(k) * match
-    if x.dtype.kind == "f":
+    if x.dtype.kind in "fV":
         nan = xp.isnan(best)
         if nan.any():  # torch points at the last NaN of the window
             for k, offset in enumerate(offsets):
@@ -252,13 +252,13 @@ def _avg_pool(x, kernel, stride, padding, ceil_mode, include_pad, divisor_overri
     geo = PoolGeometry(x.shape, kernel, stride, padding, (1,) * len(kernel), ceil_mode)
     xpad = geo.pad(x, 0)
     offsets = geo.offsets()
-    work = x.dtype if x.dtype.kind == "f" else xp.float64
+    work = x.dtype if x.dtype.kind in "fV" else xp.float64
     total = xpad[geo.window(offsets[0])].astype(work, copy=True)
     for offset in offsets[1:]:
         xp.add(total, xpad[geo.window(offset)], out=total)
     divisor = _divisor(geo, include_pad, divisor_override)
     total /= divisor
-    return total if x.dtype.kind == "f" else xp.trunc(total).astype(x.dtype)
+    return total if x.dtype.kind in "fV" else xp.trunc(total).astype(x.dtype)
 
 
 def _avg_pool_scatter(
@@ -363,7 +363,7 @@ def _register_adaptive(dims: int):
         input=lambda grad, input, output_size: backward(grad, input, output_size),
     )
     def forward(input, output_size):
-        if input.dtype.kind not in "fc":
+        if input.dtype.kind not in "fcV":
             _adaptive_avg_integer_error(input, output_size, dims)
         matrices = [
             _averaging_matrix(i, o, input.dtype) for i, o in zip(input.shape[-dims:], output_size)
@@ -441,7 +441,7 @@ def _adaptive_max(x, output_size):
         shape = x.shape[: -len(output_size)] + tuple(output_size)
         return xp.zeros(shape, x.dtype), xp.zeros(shape, xp.int64)
     even = all(s % o == 0 for s, o in zip(spatial, output_size))
-    if even and not (x.dtype.kind == "f" and xp.isnan(x).any()):
+    if even and not (x.dtype.kind in "fV" and xp.isnan(x).any()):
         return _adaptive_max_blocks(x, output_size)
     return _adaptive_max_scan(x, output_size)
 

@@ -37,6 +37,9 @@ class SequentialSampler(Sampler):
         return len(self.data_source)
 
 
+_CHUNK = 32
+
+
 class RandomSampler(Sampler):
     """A random permutation of the indices (or ``num_samples`` draws with replacement).
 
@@ -78,7 +81,10 @@ class RandomSampler(Sampler):
             seed = int(randint(0, 2**63 - 1, (1,)).item())
             generator = Generator().manual_seed(seed)
         if self.replacement:
-            yield from randint(n, (self.num_samples,), generator=generator).tolist()
+            # drawn lazily in chunks, as torch does: "infinite" loaders ask for 10**10 samples
+            for _ in range(self.num_samples // _CHUNK):
+                yield from randint(n, (_CHUNK,), generator=generator).tolist()
+            yield from randint(n, (self.num_samples % _CHUNK,), generator=generator).tolist()
             return
         for _ in range(self.num_samples // n):
             yield from randperm(n, generator=generator).tolist()

@@ -1,0 +1,105 @@
+"""The ``meta`` device: tensors with a shape and a dtype but no data.
+
+A meta tensor's array is a ``MetaArray``: a zero-stride view of a single zero, so it costs
+no memory whatever its shape, and NumPy keeps the subclass through most operations.
+
+Note [Meta tensors through ops]
+While a meta tensor exists, ``dispatch.meta`` is on and routes every op through
+the observed path (``ops.call.observed``); there an op with a meta operand runs on the
+zero-stride arrays and its results are turned back into meta arrays, whatever the op. So
+no op needs a meta rule of its own, and programs that never make a meta tensor pay nothing.
+What it costs: the op computes once on zeros (time and transient memory of its output).
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+
+from ._dispatch import dispatch, refresh_slow
+from .backend import xp
+
+
+class MetaArray(xp.ndarray):
+    """The array behind a meta tensor (shape and dtype only)."""
+
+
+_live = [0]  # meta arrays alive: the routing stays on while any exists
+
+
+def _released() -> None:
+    _live[0] -= 1
+    if not _live[0]:
+        dispatch.meta = False
+        refresh_slow()
+
+
+def to_meta(array) -> MetaArray:
+    """A zero-stride meta array with ``array``'s shape and dtype (no memory)."""
+    single = xp.zeros((), array.dtype)
+    strided = xp.lib.stride_tricks.as_strided(
+        single, shape=array.shape, strides=(0,) * array.ndim, writeable=True
+    )
+    meta = strided.view(MetaArray)
+    _live[0] += 1
+    weakref.finalize(meta, _released)  # views of it keep it alive through their .base
+    if not dispatch.meta:
+        dispatch.meta = True
+        refresh_slow()
+    return meta
+
+
+def is_meta_device(d) -> bool:
+    return d is not None and str(d).split(":")[0] == "meta"
+
+
+def has_meta(args) -> bool:
+    for a in args:
+        data = getattr(a, "_data", None)
+        if data is not None:
+            if data.__class__ is MetaArray:
+                return True
+        elif isinstance(a, (list, tuple)) and has_meta(a):
+            return True
+    return False
+
+
+def metafy(result):
+    """Turn the tensors of an op's result into meta tensors (in place)."""
+    data = getattr(result, "_data", None)
+    if data is not None:
+        if data.__class__ is not MetaArray:
+            result._data = to_meta(data)
+    elif isinstance(result, (list, tuple)):
+        for r in result:
+            metafy(r)
+    return result
+
+
+def no_data(*args, **kwargs):
+    raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+
+
+_EMPTY = [None]  # numtorch.empty, set by _creation (which imports this module)
+
+
+def meta_capable(factory):
+    """Let a factory make meta tensors: ``device='meta'``, or a ``*_like`` of a meta tensor
+    with no device given."""
+    like = factory.__name__.endswith("_like")
+    sized = factory.__name__ in ("empty", "zeros", "ones", "rand", "randn")
+
+    @functools.wraps(factory)
+    def make(*args, **kwargs):
+        d = kwargs.get("device")
+        if is_meta_device(d):
+            kwargs["device"] = None
+            if sized:  # shape and dtype only: never fill (or touch) the memory
+                kwargs.pop("generator", None)
+                return metafy(_EMPTY[0](*args, **kwargs))
+            return metafy(factory(*args, **kwargs))
+        if like and d is None and args and getattr(args[0], "is_meta", False):
+            return metafy(factory(*args, **kwargs))
+        return factory(*args, **kwargs)
+
+    return make
