@@ -13,7 +13,7 @@ from collections import OrderedDict
 
 from . import _dtypes
 from ._meta import MetaArray, no_data
-from .autograd import engine, graph, saved
+from .autograd import graph, saved
 from .autograd.graph import AccumulateGrad, VersionCounter, _add_hook
 from .backend import xp
 

@@ -23,6 +23,7 @@ def _column(values, ndim):
 # -- primitives on values --------------------------------------------------------------------
 @defop(
     name="sparse_to_dense",
+    aten="to_dense",
     node="ToDenseBackward0",
     values=lambda grad, indices: grad[tuple(indices)],
 )
@@ -32,6 +33,7 @@ def _to_dense(values, indices, size):
 
 @defop(
     name="sparse_gather",
+    aten="to_sparse",
     node="ToSparseBackward1",
     input=lambda grad, input_shape, indices: _to_dense(grad, indices, input_shape),
 )
@@ -47,6 +49,7 @@ def _segment_sum(values, inverse, count):
 
 @defop(
     name="sparse_coalesce",
+    aten="coalesce",
     node="CoalesceBackward0",
     values=lambda grad, inverse: grad.index_select(0, inverse),
 )
@@ -56,6 +59,7 @@ def _coalesce_values(values, inverse, count):
 
 @defop(
     name="sparse_sum_dims",
+    aten="_sparse_sum",
     node="SparseSumBackward0",
     values=lambda grad, inverse: grad.index_select(0, inverse),
 )
@@ -70,6 +74,7 @@ def _add_grad(grad, inverse, first: bool, count):
 
 @defop(
     name="sparse_add",
+    aten="add",
     node="AddBackward0",
     input=lambda grad, inverse, input_shape: _add_grad(grad, inverse, True, input_shape[0]),
     other=lambda grad, inverse, input_shape: _add_grad(grad, inverse, False, input_shape[0]),
@@ -78,15 +83,19 @@ def _add_values(input, other, inverse, count):
     return _segment_sum(xp.concatenate([input, other]), inverse, count)
 
 
-def _alias(name, node):
+def _alias(name, node, aten):
     """An identity on values recorded under torch's node name (TBackward0, ...)."""
-    return defop(name=name, node=node, input=lambda grad: grad)(lambda input: input.copy())
+    return defop(name=name, node=node, aten=aten, input=lambda grad: grad)(
+        lambda input: input.copy()
+    )
 
 
-_created = _alias("sparse_coo_tensor", "SparseCooTensorWithDimsAndTensorsBackward0")
-_transposed = _alias("sparse_t", "TBackward0")
-_transposed_dims = _alias("sparse_transpose", "TransposeBackward0")
-_values_of = _alias("sparse_values", "ValuesBackward0")
+_created = _alias(
+    "sparse_coo_tensor", "SparseCooTensorWithDimsAndTensorsBackward0", "sparse_coo_tensor"
+)
+_transposed = _alias("sparse_t", "TBackward0", "t")
+_transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
+_values_of = _alias("sparse_values", "ValuesBackward0", "values")
 
 
 # sparse (m x k) @ dense (k x n or k): rows of the result gather the products of each entry
@@ -101,22 +110,23 @@ def _mm_forward(values, dense, indices, size):
     return out
 
 
-def _sparse_dense_op(name, node):
+def _sparse_dense_op(name, node, aten):
     def dense_grad(grad, values, indices, size):
         return op(values, grad, indices.flip(0), (size[1], size[0]))
 
     op = defop(
         name=name,
         node=node,
+        aten=aten,
         values=lambda grad, dense, indices: _mm_values_grad(grad, dense, indices),
         dense=dense_grad,
     )(_mm_forward)
     return op
 
 
-_spmm = _sparse_dense_op("sparse_mm", "MmBackward0")
-_spaddmm = _sparse_dense_op("sparse_addmm", "SparseAddmmBackward0")
-_spmv = _sparse_dense_op("sparse_mv", "MvBackward0")
+_spmm = _sparse_dense_op("sparse_mm", "MmBackward0", "mm")
+_spaddmm = _sparse_dense_op("sparse_addmm", "SparseAddmmBackward0", "addmm")
+_spmv = _sparse_dense_op("sparse_mv", "MvBackward0", "mv")
 
 
 def _dense_sparse_grad(grad, values, indices, size):
@@ -130,6 +140,7 @@ def _dense_sparse_values_grad(grad, dense, indices):
 # dense (n x m) @ sparse (m x k): columns of the result gather the products of each entry
 @defop(
     name="dense_sparse_mm",
+    aten="mm",
     node="MmBackward0",
     dense=_dense_sparse_grad,
     values=_dense_sparse_values_grad,
