@@ -112,7 +112,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
 
     Every size a file declares is checked before anything is inflated or allocated: a load
     may allocate at most ``max_bytes`` (by default 64 MiB plus 16 times the file's size, of
-    which Python objects, such as a pickle's or a header's, may take 48 MiB); pass a larger
+    which Python objects, such as a pickle's or a header's, may take 40 MiB); pass a larger
     value for a file you trust. A broken or hostile file raises ``UnsafeFileError`` (a
     ``pickle.UnpicklingError``, ``RuntimeError`` and ``ValueError``) naming the file and
     the problem. ``map_location`` may name the CPU only.

@@ -8,7 +8,7 @@
 # only a compressed .npz member can legitimately grow), and every stream is then read
 # with that declared size as a hard limit, so a lying header costs no more than the truth.
 # The Python objects a file makes (a safetensors header's parsed JSON, a pickle's objects)
-# are charged too, by default against at most 48 MiB of the budget, the rest being for
+# are charged too, by default against at most 40 MiB of the budget, the rest being for
 # tensor data: a header or a pickle can multiply its size 30 to 100 times.
 """
 
@@ -18,7 +18,7 @@ import pickle
 
 DEFAULT_FLOOR = 64 * 1024 * 1024
 DEFAULT_RATIO = 16
-DEFAULT_OBJECT_BYTES = 48 * 1024 * 1024
+DEFAULT_OBJECT_BYTES = 40 * 1024 * 1024
 MAX_DEPTH = 256  # nesting of containers in a checkpoint's structure
 
 

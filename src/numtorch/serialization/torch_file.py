@@ -94,7 +94,7 @@ def read(archive: Archive, where: str, map_location, weights_only: bool):
         return array
 
     pickled = archive.read(pickles[0])
-    reader = MeteredReader(pickled.data, budget)
+    reader = MeteredReader(pickled, budget)
     unpickler = RestrictedUnpickler(reader, storage, where, weights_only)
     return unpickle(unpickler, reader, where)
 

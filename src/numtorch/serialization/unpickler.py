@@ -94,8 +94,8 @@ _MARKERS["torch.BFloat16Storage"] = StorageType("BFloat16Storage")
 # and ``read`` every few dozen KiB, so the input is a reader that measures the process's
 # memory at each call (its resident size where /proc tells it, else the interpreter's
 # allocated blocks at 256 bytes each) and ends the load once the growth passes the
-# storages read so far plus the budget's object allowance (48 MiB by default: a
-# checkpoint of some 20,000 tensors). The unpickler turns an UnpicklingError raised in
+# storages read so far plus the budget's object allowance (40 MiB by default: a
+# checkpoint of some 15,000 tensors). The unpickler turns an UnpicklingError raised in
 # ``read`` into "Ran out of input", so the reader keeps its own error for the caller.
 BLOCK_COST = 256
 
@@ -112,10 +112,12 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class MeteredReader(io.RawIOBase):
-    """A pickle's bytes, read by the unpickler under the budget (Note [Metering a pickle])."""
+    """A pickle's bytes, read by the unpickler under the budget (Note [Metering a pickle]);
+    the bytes are read in place, never copied whole."""
 
     def __init__(self, data, budget: Budget) -> None:
-        self._data = io.BytesIO(data)
+        self._view = memoryview(data).cast("B")
+        self._position = 0
         self._budget = budget
         self._start = _memory()
         self._left = budget.left
@@ -135,24 +137,31 @@ class MeteredReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def read(self, n=-1):
+    def peek(self, n=0):
         self._check()
-        return self._data.read(n)
+        return self._view[self._position : self._position + max(n, 1)].tobytes()
+
+    def read(self, n=-1):
+        data = self.peek(len(self._view) if n is None or n < 0 else n)
+        self._position += len(data)
+        return data
 
     def readinto(self, buffer):
         self._check()
-        return self._data.readinto(buffer)
+        target = memoryview(buffer).cast("B")
+        chunk = self._view[self._position : self._position + len(target)]
+        target[: len(chunk)] = chunk
+        self._position += len(chunk)
+        return len(chunk)
 
     def readline(self, size=-1):
         self._check()
-        return self._data.readline(size)
-
-    def peek(self, n=0):
-        self._check()
-        position = self._data.tell()
-        data = self._data.read(n)
-        self._data.seek(position)
-        return data
+        end = len(self._view) if size is None or size < 0 else self._position + size
+        line = bytearray()
+        while self._position < min(end, len(self._view)) and not line.endswith(b"\n"):
+            line += self._view[self._position : self._position + 1]
+            self._position += 1
+        return bytes(line)
 
 
 class _PendingBase:
