@@ -6,10 +6,16 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test bench lint format clean
 
+# One .venv, two steps: `make demo` installs numtorch and what the demo imports (NumPy, and
+# the demo extra: tqdm progress bars, threadpoolctl for one BLAS thread); `make test` adds the
+# test tools and the torch oracle on top (a second marker file).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	@# the demo extra: tqdm progress bars and threadpoolctl (the demo runs one BLAS thread)
-	$(BIN)/python -m pip install -q -e ".[test,demo]"
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[demo]"
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.installed
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[test,demo]"
 	@# torch is only an optional oracle for parity tests. The CPU build is taken when a local
 	@# wheel provides it (PyPI has no "+cpu" build, so nothing large is downloaded);
 	@# otherwise the parity tests are skipped.
@@ -21,14 +27,14 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/python -m numtorch.demo --out out
 
-test: $(VENV)/.installed lint
+test: $(VENV)/.test-installed lint
 	$(BIN)/python -m pytest
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/ruff check src tests bench
 
-format: $(VENV)/.installed
+format: $(VENV)/.test-installed
 	$(BIN)/ruff format src tests bench
 	$(BIN)/ruff check --fix src tests bench
 
