@@ -3,6 +3,8 @@
 Use it as ``import numtorch as torch``.
 """
 
+import importlib
+
 from . import _dtypes
 from ._creation import (
     Generator,
@@ -83,10 +85,9 @@ from .autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from .ops import FUNCTIONS as _FUNCTIONS
-from . import autograd, backends, cuda, linalg, special, testing
+from . import autograd, backends, cuda, linalg, special
 from . import nn
 from . import _nn_functions
-from . import profiler
 from ._misc import (
     channels_last,
     channels_last_3d,
@@ -134,6 +135,25 @@ globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
 
-from . import distributed, func, optim, utils
-from .func import vmap
-from .serialization import load, save
+# Note [Lazy submodules]: these load on first attribute access (PEP 562), so a bare
+# ``import numtorch`` costs the core and the op registry only. None of them registers ops or
+# Tensor methods, so what they define is the same whenever they load;
+# tests/test_import_lazy.py checks both.
+_LAZY_SUBMODULES = frozenset(
+    {"distributed", "func", "optim", "profiler", "serialization", "testing", "utils"}
+)
+_LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
+
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_NAMES))

@@ -1,17 +1,33 @@
-"""``numtorch.nn``: modules, parameters, layers, losses, ``functional`` and ``init``."""
+"""``numtorch.nn``: modules, parameters, layers, losses, ``functional`` and ``init``.
 
-from . import functional, init, parallel, utils
-from .modules import *  # noqa: F403
-from .modules import __all__ as _modules_all
-from .parameter import Buffer, Parameter, UninitializedParameter
+The layers load on first use (PEP 562): ``import numtorch`` needs ``nn.functional`` for
+torch's top-level nn functions, not the ~150 module classes.
+"""
 
-__all__ = [
-    "Buffer",
-    "Parameter",
-    "UninitializedParameter",
-    "functional",
-    "init",
-    "parallel",
-    "utils",
-    *_modules_all,
-]
+import importlib
+
+_SUBMODULES = ("functional", "init", "parallel", "utils", "modules", "parameter")
+_PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter")
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _PARAMETER_NAMES:
+        value = getattr(importlib.import_module(f"{__name__}.parameter"), name)
+    elif name == "__all__" or not name.startswith("_"):
+        modules = importlib.import_module(f"{__name__}.modules")
+        if name == "__all__":
+            value = [*_PARAMETER_NAMES, "functional", "init", "parallel", "utils", *modules.__all__]
+        elif name in modules.__all__:
+            value = getattr(modules, name)
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__getattr__("__all__")))
