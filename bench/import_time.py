@@ -1,6 +1,9 @@
 """Start-up cost: ``python -c "import numtorch"`` against ``python -c "import numpy"``.
 
 Each is a fresh interpreter; the two alternate so that load on the machine hits both alike.
+Bytecode caching is on (PYTHONDONTWRITEBYTECODE is dropped) and one untimed run of each comes
+first, as for an installed package: pip writes NumPy's .pyc files at install, and without them
+compiling numtorch's ~120 modules would be most of what is measured.
 Prints the best and the median of N runs (default 10) and numtorch's cost over NumPy's.
 Usage: ``python bench/import_time.py [runs]``.
 """
@@ -19,6 +22,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 def run_once(statement: str) -> float:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", statement], check=True, env=env)
     return time.perf_counter() - start
@@ -27,6 +31,8 @@ def run_once(statement: str) -> float:
 def main() -> None:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     times: dict[str, list[float]] = {"numpy": [], "numtorch": []}
+    for name in times:
+        run_once(f"import {name}")
     for _ in range(runs):
         for name in times:
             times[name].append(run_once(f"import {name}"))
