@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint format clean
+.PHONY: demo test bench lint format clean stubs
 
 # One .venv, two steps: `make demo` installs numtorch and what the demo imports (NumPy, and
 # the demo extra: tqdm progress bars, threadpoolctl for one BLAS thread); `make test` adds the
@@ -40,6 +40,10 @@ format: $(VENV)/.test-installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
+
+# type stubs (src/numtorch/*.pyi) from the op registry; tests/test_stubs.py checks they are current
+stubs: $(VENV)/.installed
+	$(BIN)/python -m numtorch._stubgen
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

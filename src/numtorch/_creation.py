@@ -522,14 +522,14 @@ def _random_float(sample, size, dtype, generator, requires_grad, name):
     return _finish(data, requires_grad, f"{name}()")
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Uniform samples in [0, 1)."""
     return _random_float(
         lambda g, s, t: g.random(s, dtype=t), size, dtype, generator, requires_grad, "rand"
     )
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None):
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
     """Standard normal samples."""
     return _random_float(
         lambda g, s, t: g.standard_normal(s, dtype=t),
@@ -541,11 +541,11 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, o
     )
 
 
-def rand_like(input, *, dtype=None, **kwargs):
+def rand_like(input, *, dtype=None, **kwargs) -> Tensor:
     return rand(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 
 
-def randn_like(input, *, dtype=None, **kwargs):
+def randn_like(input, *, dtype=None, **kwargs) -> Tensor:
     return randn(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 
 

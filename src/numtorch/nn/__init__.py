@@ -5,6 +5,17 @@ torch's top-level nn functions, not the ~150 module classes.
 """
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers and editors see: the names, as if loaded eagerly
+    from . import functional as functional
+    from . import init as init
+    from . import parallel as parallel
+    from . import utils as utils
+    from .modules import *  # noqa: F403
+    from .parameter import Buffer as Buffer
+    from .parameter import Parameter as Parameter
+    from .parameter import UninitializedParameter as UninitializedParameter
 
 _SUBMODULES = ("functional", "init", "parallel", "utils", "modules", "parameter")
 _PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter")
