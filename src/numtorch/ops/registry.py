@@ -27,6 +27,7 @@ from types import FunctionType
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, freed_error
 from .call import FREED, build_runner
+from .docs import document
 
 _MISSING = object()
 _EMPTY: dict = {}
@@ -414,6 +415,7 @@ def export(
 
     def register(f):
         public = name or f.__name__
+        document(f, f"torch.{public}" if function else f"torch.Tensor.{public}", _MISSING)
         if function:
             _check_unique(FUNCTIONS, public, f)
             FUNCTIONS[public] = f
