@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint format clean stubs
+.PHONY: demo test bench lint format clean stubs docs
 
 # One .venv, two steps: `make demo` installs numtorch and what the demo imports (NumPy, and
 # the demo extra: tqdm progress bars, threadpoolctl for one BLAS thread); `make test` adds the
@@ -44,6 +44,13 @@ bench: $(VENV)/.installed
 # type stubs (src/numtorch/*.pyi) from the op registry; tests/test_stubs.py checks they are current
 stubs: $(VENV)/.installed
 	$(BIN)/python -m numtorch._stubgen
+
+# the documentation site in site/: the op catalogue regenerated, every example run, then a
+# strict build (a warning fails it)
+docs: $(VENV)/.test-installed
+	$(BIN)/python -m numtorch.testing.catalogue > docs/ops.md
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_docs.py
+	$(BIN)/python -m mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
