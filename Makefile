@@ -4,16 +4,22 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-numpy-min test-numpy-max bench lint format clean
+.PHONY: demo test test-numpy-min test-numpy-max bench lint format clean stubs docs
 
 # the ends of the NumPy range declared in pyproject.toml, tested by `make test-numpy-min/max`
 NUMPY_MIN := 2.0.0
 NUMPY_MAX := 2.4.6
 
+# One .venv, two steps: `make demo` installs numtorch and what the demo imports (NumPy, and
+# the demo extra: tqdm progress bars, threadpoolctl for one BLAS thread); `make test` adds the
+# test tools and the torch oracle on top (a second marker file).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	@# the demo extra: tqdm progress bars and threadpoolctl (the demo runs one BLAS thread)
-	$(BIN)/python -m pip install -q -e ".[test,demo]"
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[demo]"
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.installed
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[test,demo]"
 	@# torch is the oracle of the parity tests. The project's machines carry a local CPU wheel
 	@# of it (pip's find-links), which pip prefers to PyPI's CUDA build; where it cannot be
 	@# installed the parity tests are skipped, except under CI=true where pytest refuses to run.
@@ -25,7 +31,7 @@ $(VENV)/.installed: pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/python -m numtorch.demo --out out
 
-test: $(VENV)/.installed lint
+test: $(VENV)/.test-installed lint
 	$(BIN)/python -m pytest
 
 # the op and parity suites in a fresh venv with the lowest (highest) supported NumPy
@@ -36,17 +42,28 @@ test-numpy-min test-numpy-max: test-numpy-%:
 	.venv-numpy-$*/bin/python -m pytest -p no:cacheprovider tests/test_ops.py tests/test_ops_parity.py \
 		tests/test_programs_parity.py tests/test_tensor.py tests/test_autograd_engine.py
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/ruff check src tests bench
 	$(BIN)/lint-imports
 
-format: $(VENV)/.installed
+format: $(VENV)/.test-installed
 	$(BIN)/ruff format src tests bench
 	$(BIN)/ruff check --fix src tests bench
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py
+
+# type stubs (src/numtorch/*.pyi) from the op registry; tests/test_stubs.py checks they are current
+stubs: $(VENV)/.installed
+	$(BIN)/python -m numtorch._stubgen
+
+# the documentation site in site/: the op catalogue regenerated, every example run, then a
+# strict build (a warning fails it)
+docs: $(VENV)/.test-installed
+	$(BIN)/python -m numtorch.testing.catalogue > docs/ops.md
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_docs.py
+	$(BIN)/python -m mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) .venv-numpy-min .venv-numpy-max .pytest_cache .ruff_cache

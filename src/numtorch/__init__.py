@@ -3,6 +3,8 @@
 Use it as ``import numtorch as torch``.
 """
 
+import importlib
+
 from . import _dtypes
 from ._creation import (
     Generator,
@@ -84,13 +86,12 @@ from .autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from .ops import FUNCTIONS as _FUNCTIONS
-from . import autograd, backends, cuda, linalg, special, testing
+from . import autograd, backends, cuda, linalg, special
 from . import fft, sparse
 from .ops.sparse import layout, sparse_coo, sparse_coo_tensor, strided
 from .ops.linalg import mm as spmm
 from . import nn
 from . import _nn_functions
-from . import profiler
 from ._misc import (
     channels_last,
     channels_last_3d,
@@ -144,8 +145,6 @@ for _name in ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace"
 
 __version__ = "0.1.0"
 
-from . import distributed, func, optim, utils
-from . import distributions
 from . import accelerator, amp, cpu, jit, mps, xpu
 from .amp import (
     autocast,
@@ -154,19 +153,45 @@ from .amp import (
     is_autocast_cpu_enabled,
     is_autocast_enabled,
 )
-from .func import vmap
-from .serialization import load, save
 from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
 
 globals().update(_LEGACY_TYPES)
 
+# Note [Lazy submodules]: these load on first attribute access (PEP 562), so a bare
+# ``import numtorch`` costs the core and the op registry only. None of them registers ops or
+# Tensor methods, so what they define is the same whenever they load;
+# tests/test_import_lazy.py checks both.
+_LAZY_SUBMODULES = frozenset(
+    {
+        "distributed",
+        "distributions",
+        "func",
+        "optim",
+        "profiler",
+        "serialization",
+        "testing",
+        "utils",
+    }
+)
+_LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
 
-def __getattr__(name: str):
+
+def __getattr__(name):
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
+        globals()[name] = value
+        return value
+    if name.startswith("_"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     # A torch name numtorch lacks: say so, naming the torch feature, rather than a bare
     # "module has no attribute" that reads like a typo in the user's program.
-    if name.startswith("_"):
-        raise AttributeError(f"module 'numtorch' has no attribute '{name}'")
     raise AttributeError(
         f"torch.{name} is not supported by numtorch (module 'numtorch' has no attribute "
         f"'{name}'); see README.md for what numtorch implements"
     )
+
+
+def __dir__():
+    return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_NAMES))

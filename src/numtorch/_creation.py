@@ -611,7 +611,7 @@ def rand(
     out=None,
     layout=None,
     pin_memory=False,
-):
+) -> Tensor:
     """Uniform samples in [0, 1)."""
     return _random_float(
         lambda g, s, t: g.random(s, dtype=t), size, dtype, generator, requires_grad, "rand"
@@ -628,7 +628,7 @@ def randn(
     out=None,
     layout=None,
     pin_memory=False,
-):
+) -> Tensor:
     """Standard normal samples."""
     return _random_float(
         lambda g, s, t: g.standard_normal(s, dtype=t),
@@ -651,13 +651,13 @@ def _like_keywords(name: str, kwargs: dict) -> dict:
 
 
 @meta_capable
-def rand_like(input, *, dtype=None, **kwargs):
+def rand_like(input, *, dtype=None, **kwargs) -> Tensor:
     kwargs = _like_keywords("rand_like", kwargs)
     return rand(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 
 
 @meta_capable
-def randn_like(input, *, dtype=None, **kwargs):
+def randn_like(input, *, dtype=None, **kwargs) -> Tensor:
     kwargs = _like_keywords("randn_like", kwargs)
     return randn(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
 

@@ -346,7 +346,7 @@ class Tensor:
         return self._base is not None
 
     @property
-    def grad(self):
+    def grad(self) -> Tensor | None:
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "

@@ -51,7 +51,7 @@ class Optimizer:
             ``defaults``.
         defaults: the default value of every option.
 
-    Example:
+    Examples:
         >>> import numtorch as torch
         >>> w = torch.zeros(2, requires_grad=True)
         >>> b = torch.zeros(1, requires_grad=True)

@@ -46,7 +46,7 @@ def _addindent(text: str, spaces: int) -> str:
 class Module(StateDictMixin):
     """Base class for all neural network modules.
 
-    Example:
+    Examples:
         >>> import numtorch as torch
         >>> class Model(torch.nn.Module):
         ...     def __init__(self):

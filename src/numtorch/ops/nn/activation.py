@@ -13,6 +13,7 @@ import math
 from ..._creation import zeros_like
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
+from ..docs import summarize
 from ..pointwise import _add_scalar, _sigmoid_forward, where
 from ..registry import defop, export
 from ..shape import cat
@@ -51,8 +52,8 @@ erfc = export(
     ),
     inplace=True,
 )
-erf.__doc__ = "The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``."
-erfc.__doc__ = "``1 - erf(x)``, computed without cancellation for large ``x``."
+summarize(erf, "The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``.")
+summarize(erfc, "``1 - erf(x)``, computed without cancellation for large ``x``.")
 
 
 # -- GELU ------------------------------------------------------------------------------------
