@@ -145,7 +145,7 @@ for _name in ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace"
 
 __version__ = "0.1.0"
 
-from . import accelerator, amp, cpu, jit, mps, xpu
+from . import accelerator, amp, cpu, mps, xpu
 from .amp import (
     autocast,
     get_autocast_cpu_dtype,
@@ -166,6 +166,7 @@ _LAZY_SUBMODULES = frozenset(
         "distributed",
         "distributions",
         "func",
+        "jit",
         "optim",
         "profiler",
         "serialization",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import weakref
+from typing import TypeVar
 
 from ._dispatch import dispatch, refresh_slow
 from .backend import xp
@@ -24,6 +25,7 @@ class MetaArray(xp.ndarray):
     """The array behind a meta tensor (shape and dtype only)."""
 
 
+_Factory = TypeVar("_Factory")  # a decorated factory keeps its signature for type checkers
 _live = [0]  # meta arrays alive: the routing stays on while any exists
 
 
@@ -83,7 +85,7 @@ def no_data(*args, **kwargs):
 _EMPTY = [None]  # numtorch.empty, set by _creation (which imports this module)
 
 
-def meta_capable(factory):
+def meta_capable(factory: _Factory) -> _Factory:
     """Let a factory make meta tensors: ``device='meta'``, or a ``*_like`` of a meta tensor
     with no device given."""
     like = factory.__name__.endswith("_like")

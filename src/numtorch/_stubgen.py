@@ -177,12 +177,17 @@ def _init_imports() -> list[tuple[str, str, str]]:
     return found
 
 
+def _published(name: str):
+    """What ``numtorch.<name>`` is, seen through the op-boundary wrapper (ops/boundary.py)."""
+    value = vars(numtorch).get(name)
+    return getattr(value, "__wrapped__", value)
+
+
 def init_stub() -> str:
     lines = [HEADER, "import builtins\nfrom typing import Any\n\n"]
     lines.append("from ._tensor import Size as Size, Tensor as Tensor\n")
-    namespace = vars(numtorch)
     for module, name, alias in _init_imports():
-        if alias in FUNCTIONS and namespace.get(alias) is FUNCTIONS[alias]:
+        if alias in FUNCTIONS and _published(alias) is FUNCTIONS[alias]:
             continue  # replaced by the registry's function below
         if alias.startswith("_"):
             continue
@@ -195,7 +200,7 @@ def init_stub() -> str:
         lines.append(f"from .{module} import {name} as {name}\n")
     lines.append("\n__version__: builtins.str\n\n")
     for name in sorted(FUNCTIONS):
-        if namespace.get(name) is FUNCTIONS[name]:
+        if _published(name) is FUNCTIONS[name]:
             lines.append(_def(name, FUNCTIONS[name]))
     return "".join(lines)
 

@@ -1,6 +1,8 @@
 """torch.autograd: backward, grad, custom Functions, grad modes, gradcheck, anomaly mode."""
 
-from . import forward_checks, functional, graph, profiler  # noqa: F401
+import importlib
+
+from . import forward_checks, functional, graph  # noqa: F401
 from .anomaly_mode import (  # noqa: F401
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -20,5 +22,13 @@ from .grad_mode import (  # noqa: F401
     set_multithreading_enabled,
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
-from .profiler_util import DeviceType  # noqa: F401
 from .variable import Variable  # noqa: F401
+
+
+def __getattr__(name):
+    # the profiler loads on first use (Note [Lazy submodules] in numtorch/__init__.py)
+    if name in ("profiler", "profiler_util"):
+        return importlib.import_module(f"{__name__}.{name}")
+    if name == "DeviceType":
+        return importlib.import_module(f"{__name__}.profiler_util").DeviceType
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

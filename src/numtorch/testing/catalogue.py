@@ -28,7 +28,8 @@ def rows() -> list[tuple[str, str, str, str]]:
     out = []
     for name in sorted(FUNCTIONS):
         fn = FUNCTIONS[name]
-        if getattr(numtorch, name, None) is not fn or not callable(fn):
+        published = getattr(numtorch, name, None)
+        if getattr(published, "__wrapped__", published) is not fn or not callable(fn):
             continue
         spec = getattr(fn, "spec", None)
         if spec is not None:
