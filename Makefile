@@ -37,3 +37,9 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
+
+# make fuzz: differential fuzzing against torch (FUZZ_GRAPHS graphs, default 20000, from
+# FUZZ_SEED); prints the classified summary and writes reproducers to fuzz-out/
+.PHONY: fuzz
+fuzz: $(VENV)/.installed
+	PYTHONPATH=src:tests $(BIN)/python -m fuzz --out fuzz-out

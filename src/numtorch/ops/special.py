@@ -403,8 +403,10 @@ def copysign(input, other) -> Tensor:
     return _copysign_scalar(input, other)
 
 
+# torch's sgn_backward(self, grad, result) saves both (for complex inputs): an in-place
+# change to either makes backward raise, as in torch
 @export(inplace=True)
-@defop(node="SgnBackward0", input=lambda grad: zeros_like(grad))
+@defop(node="SgnBackward0", input=lambda grad, input, result: zeros_like(grad))
 def sgn(input):
     """The sign of each element (for real tensors, the same as ``sign``)."""
     if input.dtype == xp.bool_:
