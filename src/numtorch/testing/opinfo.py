@@ -879,7 +879,7 @@ from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
 from .opinfo_nn_aliases import NN_ALIASES, SAMPLERS  # noqa: E402
 from .opinfo_nn_more import NN_MORE  # noqa: E402
-from .opinfo_overloads import OVERLOADS  # noqa: E402
+from .opinfo_node_names import NODE_CHOICES  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
@@ -902,5 +902,5 @@ OP_DB += (
     + SPECIAL_OPS
     + SEQUENCE
     + GAPS_OPS
-    + OVERLOADS
+    + NODE_CHOICES
 )

@@ -1,8 +1,8 @@
-"""Op samples for the Tensor overloads of ops that also take a number, and for reshape's
-no-copy alias of a non-contiguous tensor (part of the op sample table in ``opinfo.py``).
-
-torch names a node after the overload that ran (``fmod(t, 2.0)`` records FmodBackward0,
-``fmod(t, t)`` FmodBackward1), so each overload needs a sample of its own.
+"""Op samples whose recorded node depends on how the op is called (part of the op sample
+table in ``opinfo.py``): the Tensor overloads of ops that also take a number (torch names a
+node after the overload that ran: ``fmod(t, 2.0)`` records FmodBackward0, ``fmod(t, t)``
+FmodBackward1), reshape's no-copy alias of a non-contiguous tensor, and matmul's folded
+matrix @ batch product.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _above(rng, *shape):
     return _distinct(rng, *shape) + 0.1  # never equal to a _distinct value: no ties
 
 
-OVERLOADS = [
+NODE_CHOICES = [
     OpInfo(
         "fmod_tensor",
         lambda t, a, b: t.fmod(a, b),
@@ -76,5 +76,15 @@ OVERLOADS = [
         lambda t, x: x.expand(2, 3).reshape(2, 1, 3),
         lambda rng: [Sample((_n(rng, 3),))],
         lambda x: np.broadcast_to(x, (2, 3)).reshape(2, 1, 3),
+    ),
+    OpInfo(
+        "matmul_matrix_batch",
+        lambda t, a, b: t.matmul(a, b),
+        lambda rng: [
+            Sample((_n(rng, 2, 3), _n(rng, 2, 3, 4))),
+            Sample((_n(rng, 1, 3), _n(rng, 2, 3, 4))),
+            Sample((_n(rng, 2, 3), _n(rng, 2, 1, 3, 2))),
+        ],
+        np.matmul,
     ),
 ]
