@@ -59,6 +59,8 @@ def differential(numtorch, torch, program) -> Mismatch | None:
 
 
 def _compare_record(a, b):
+    if a.skipped or b.skipped:
+        return None if a.skipped and b.skipped else ("structure", "one run skipped a step")
     if a.error or b.error:
         if a.error and b.error and a.error == b.error:
             return None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import is_float_input, op_index
+from .graphs import is_float_input, op_index, uses_lapack
 
 # The exception types torch raises at its boundary; anything else from numtorch is a crash.
 TORCH_ERRORS = (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError)
@@ -34,6 +34,11 @@ class Record:
     tensors: list = field(default_factory=list)  # dicts, or None for a missing gradient
     others: list = field(default_factory=list)  # non-tensor results (numbers, shapes)
     compare_names: bool = True
+    skipped: bool = False  # LAPACK on non-finite input (see graphs.LAPACK)
+
+
+class Skipped(Exception):
+    pass
 
 
 def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
@@ -65,13 +70,17 @@ class _Run:
         record = self.attempt(label, call)
         if step["kind"] == "op":
             record.compare_names = op_index()[label].torch_grad_fn
-        if record.error is None:
+        if record.error is None and not record.skipped:
             self.pool.extend(t["tensor"] for t in record.tensors if t["floating"])
 
     def attempt(self, label, call) -> Record:
         record = Record(label)
         try:
             result = call()
+        except Skipped:
+            record.skipped = True
+            self.records.append(record)
+            return record
         except Exception as exc:  # recorded, compared by type with the other library
             _record_error(record, exc)
         else:
@@ -92,6 +101,8 @@ class _Run:
         specs = iter(step["inputs"])
         rng = np.random.default_rng([step["seed"], 1])
         args = [self.input(a, next(specs), rng) if is_float_input(a) else a for a in sample.args]
+        if uses_lapack(info.name) and not all(_finite(a) for a in args):
+            raise Skipped
         return info.op(self.lib, *args, **sample.kwargs)
 
     def input(self, array, spec, rng):
@@ -167,6 +178,12 @@ class _Run:
             )
         for record in self.records[-3:]:
             record.compare_names = False  # gradients' own graphs are formulas, not API
+
+
+def _finite(value) -> bool:
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return True
+    return bool(np.isfinite(value.detach().numpy(force=True)).all())
 
 
 def _weighted_sum(lib, tensors, rng):

@@ -29,14 +29,34 @@ def eigh_kernel(data, values_only=False, UPLO="L"):
         ) from None
 
 
+_SVD_FAILED = (
+    "linalg.svd: The algorithm failed to converge because the input matrix contained "
+    "non-finite values."
+)
+
+
 def svd_kernel(data, **options):
+    if not xp.isfinite(data).all():
+        # LAPACK's SVD may loop forever on inf: torch refuses NaN and gives NaN for inf
+        if xp.isnan(data).any():
+            raise LinAlgError(_SVD_FAILED)
+        return _nan_like_svd(data, **options)
     try:
         return xp.linalg.svd(data, **options)
     except xp.linalg.LinAlgError:
-        raise LinAlgError(
-            "linalg.svd: The algorithm failed to converge because the input matrix contained "
-            "non-finite values."
-        ) from None
+        raise LinAlgError(_SVD_FAILED) from None
+
+
+def _nan_like_svd(data, full_matrices=True, compute_uv=True):
+    m, n = data.shape[-2:]
+    batch = data.shape[:-2]
+    S = xp.full(batch + (min(m, n),), xp.nan, dtype=data.dtype)
+    if not compute_uv:
+        return S
+    rows, cols = (m, n) if full_matrices else (min(m, n), min(m, n))
+    U = xp.full(batch + (m, rows), xp.nan, dtype=data.dtype)
+    Vh = xp.full(batch + (cols, n), xp.nan, dtype=data.dtype)
+    return U, S, Vh
 
 
 # -- qr --------------------------------------------------------------------------------------
