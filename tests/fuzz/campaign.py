@@ -14,32 +14,72 @@ import collections
 import json
 import os
 import pathlib
+import subprocess
 import sys
 import time
 
 import numtorch
 
-from .compare import differential, first_difference, localize, shrink
+from .compare import Mismatch, differential, first_difference, localize, shrink
 from .execute import execute
 
 
 def run_campaign(torch, seed: int, count: int, out: pathlib.Path | None, start: int = 0):
-    """Run graphs ``start..start+count`` of campaign ``seed``; return the failures."""
+    """Run graphs ``start..start+count`` of campaign ``seed``; return the failures. With
+    ``out``, each failure is also appended to ``out/failures.jsonl`` and each finished graph
+    to ``out/progress`` (so a parent can resume after a crash)."""
     from .graphs import program_for
 
     failures = []
     for index in range(start, start + count):
         program = program_for(seed, index)
         found = differential(numtorch, torch, program)
-        if found is None:
-            continue
-        found = localize(numtorch, torch, program, found)
-        failures.append((index, program, found))
+        if found is not None:
+            found = localize(numtorch, torch, program, found)
+            failures.append((index, program, found))
+            if out is not None:
+                _write_reproducer(out, seed, index, program, found)
+                _append(out / "failures.jsonl", {"index": index, **vars(found)})
         if out is not None:
-            _write_reproducer(out, seed, index, program, found)
-            with open(out / "failures.txt", "a") as log:
-                log.write(f"{index}\t{found.kind}\t{found.op}@{found.label}\t{found.detail}\n")
+            (out / "progress").write_text(str(index))
     return failures
+
+
+def _append(path, record):
+    with open(path, "a") as log:
+        log.write(json.dumps(record) + "\n")
+
+
+def _supervise(args, out) -> list:
+    """Run the campaign in worker processes: torch itself can crash on some inputs
+    (segmentation faults in nn kernels given mismatched shapes); such a graph is recorded as
+    an oracle crash and the campaign goes on after it."""
+    began, position, end = time.perf_counter(), args.start, args.start + args.graphs
+    while position < end:
+        (out / "progress").unlink(missing_ok=True)
+        command = [sys.executable, "-m", "fuzz", "--worker", "--seed", str(args.seed)]
+        command += ["--start", str(position), "--graphs", str(end - position), "--out", str(out)]
+        done = subprocess.run(command, env=os.environ | {"FUZZ_QUIET": "1"})
+        progress = out / "progress"
+        last = int(progress.read_text()) if progress.exists() else position - 1
+        if done.returncode < 0:  # killed by a signal: the next graph crashed the oracle
+            crashed = last + 1
+            _append(
+                out / "failures.jsonl",
+                {
+                    "index": crashed,
+                    "kind": "oracle crash",
+                    "label": "torch",
+                    "op": "torch",
+                    "detail": "",
+                },
+            )
+            last = crashed
+        position = last + 1
+        print(f"... {position - args.start} graphs, {time.perf_counter() - began:.0f} s")
+    records = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
+    return [(r["index"], None, Mismatch(r["kind"], r["label"], 0, r["detail"], r["op"]))
+            for r in records]  # fmt: skip
 
 
 def summary(failures, count) -> str:
@@ -47,7 +87,8 @@ def summary(failures, count) -> str:
     by_label = collections.defaultdict(collections.Counter)
     for _, _, f in failures:
         by_label[f.kind][f.op if f.op == f.label else f"{f.op}@{f.label}"] += 1
-    lines = [f"{count} graphs, {len(failures)} differ ({100 * len(failures) / max(count, 1):.2f}%)"]
+    differ = sum(f.kind != "oracle crash" for _, _, f in failures)
+    lines = [f"{count} graphs, {differ} differ ({100 * differ / max(count, 1):.2f}%)"]
     for kind, n in by_kind.most_common():
         ops = ", ".join(f"{label} {k}" for label, k in by_label[kind].most_common(12))
         lines.append(f"  {kind:16} {n:6}   {ops}")
@@ -97,6 +138,7 @@ def main(argv=None):
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--out", default=os.environ.get("FUZZ_OUT", "fuzz-out"))
     parser.add_argument("--replay")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     import torch
 
@@ -104,16 +146,14 @@ def main(argv=None):
     if args.replay:
         replay(torch, args.replay)
         return 0
-    began = time.perf_counter()
-    failures = []
     out = pathlib.Path(args.out)
-    (out / "failures.txt").unlink(missing_ok=True)
-    chunk = 500
-    for start in range(args.start, args.start + args.graphs, chunk):
-        n = min(chunk, args.start + args.graphs - start)
-        failures += run_campaign(torch, args.seed, n, out, start)
-        done = start + n - args.start
-        print(f"... {done} graphs, {len(failures)} differ, {time.perf_counter() - began:.0f} s")
+    out.mkdir(parents=True, exist_ok=True)
+    if args.worker:
+        run_campaign(torch, args.seed, args.graphs, out, args.start)
+        return 0
+    (out / "failures.jsonl").unlink(missing_ok=True)
+    (out / "failures.jsonl").touch()
+    failures = _supervise(args, out)
     print(summary(failures, args.graphs))
     print(f"seed {args.seed}; reproducers in {out}/ (replay: python -m fuzz --replay FILE)")
     return 1 if failures else 0
