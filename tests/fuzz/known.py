@@ -49,6 +49,15 @@ KNOWN: dict[tuple[str, str], str] = {
     ("value", "torch.adaptive_avg_pool1d"): "-inf and inf in one window: NaN vs -inf",
     ("error type", "ctc_loss"): _ONCE_DIFFERENTIABLE,
     ("error type", "index_reduce_prod_True"): _ONCE_DIFFERENTIABLE,
+    ("error type", "softmax"): _SECOND_ORDER_THROUGH_INPLACE_VIEW,
+    ("error type", "scatter_add"): "an out-of-range index: NumPy's IndexError leaks (torch: "
+    "RuntimeError)",
+    ("gradient", "clamp_tensor"): "clamp's bound gradients through an in-place view chain",
+    ("error type", "celu"): _SECOND_ORDER_THROUGH_INPLACE_VIEW,
+    ("gradient", "triplet_margin_loss"): "NaN where a distance is zero (the norm's kink)",
+    ("gradient", "remainder_"): "remainder_'s gradient for other through an in-place chain",
+    ("error type", "linalg_cross"): _DTYPE_MIX,
+    ("error type", "cdist_mm"): _DTYPE_MIX,
     ("requires_grad", "grid_sample_nearest_zeros_1"): "grid_sample's backward is one node in "
     "torch (differentiable again); numtorch's formula is not recorded",
 }
