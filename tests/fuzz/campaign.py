@@ -50,31 +50,36 @@ def _append(path, record):
         log.write(json.dumps(record) + "\n")
 
 
+HANG_SECONDS = 120  # one graph takes well under a second: this one is stuck
+
+
 def _supervise(args, out) -> list:
     """Run the campaign in worker processes: torch itself can crash on some inputs
-    (segmentation faults in nn kernels given mismatched shapes); such a graph is recorded as
-    an oracle crash and the campaign goes on after it."""
+    (segmentation faults in nn kernels given mismatched shapes), and a graph can hang; such
+    a graph is recorded (an oracle crash, a hang) and the campaign goes on after it."""
     began, position, end = time.perf_counter(), args.start, args.start + args.graphs
     while position < end:
         (out / "progress").unlink(missing_ok=True)
         command = [sys.executable, "-m", "fuzz", "--worker", "--seed", str(args.seed)]
         command += ["--start", str(position), "--graphs", str(end - position), "--out", str(out)]
-        done = subprocess.run(command, env=os.environ | {"FUZZ_QUIET": "1"})
+        worker = subprocess.Popen(command)
         progress = out / "progress"
+        last, stalled, hung = position - 1, time.perf_counter(), False
+        while worker.poll() is None:
+            time.sleep(1)
+            now = int(progress.read_text()) if progress.exists() else position - 1
+            if now != last:
+                last, stalled = now, time.perf_counter()
+            elif time.perf_counter() - stalled > HANG_SECONDS:
+                worker.kill()
+                worker.wait()
+                hung = True
         last = int(progress.read_text()) if progress.exists() else position - 1
-        if done.returncode < 0:  # killed by a signal: the next graph crashed the oracle
-            crashed = last + 1
-            _append(
-                out / "failures.jsonl",
-                {
-                    "index": crashed,
-                    "kind": "oracle crash",
-                    "label": "torch",
-                    "op": "torch",
-                    "detail": "",
-                },
-            )
-            last = crashed
+        if hung or worker.returncode < 0:  # the next graph hung, or crashed the oracle
+            kind = "hang" if hung else "oracle crash"
+            record = {"index": last + 1, "kind": kind, "label": kind, "op": kind, "detail": ""}
+            _append(out / "failures.jsonl", record)
+            last += 1
         position = last + 1
         print(f"... {position - args.start} graphs, {time.perf_counter() - began:.0f} s")
     records = [json.loads(line) for line in (out / "failures.jsonl").read_text().splitlines()]
@@ -87,7 +92,7 @@ def summary(failures, count) -> str:
     by_label = collections.defaultdict(collections.Counter)
     for _, _, f in failures:
         by_label[f.kind][f.op if f.op == f.label else f"{f.op}@{f.label}"] += 1
-    differ = sum(f.kind != "oracle crash" for _, _, f in failures)
+    differ = sum(f.kind != "oracle crash" for _, _, f in failures)  # torch's own failure
     lines = [f"{count} graphs, {differ} differ ({100 * differ / max(count, 1):.2f}%)"]
     for kind, n in by_kind.most_common():
         ops = ", ".join(f"{label} {k}" for label, k in by_label[kind].most_common(12))
