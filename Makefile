@@ -67,3 +67,9 @@ docs: $(VENV)/.test-installed
 
 clean:
 	rm -rf $(VENV) .venv-numpy-min .venv-numpy-max .pytest_cache .ruff_cache
+
+# make fuzz: differential fuzzing against torch (FUZZ_GRAPHS graphs, default 20000, from
+# FUZZ_SEED); prints the classified summary and writes reproducers to fuzz-out/
+.PHONY: fuzz
+fuzz: $(VENV)/.test-installed
+	PYTHONPATH=src:tests $(BIN)/python -m fuzz --out fuzz-out

@@ -206,6 +206,16 @@ def _fold(t1, t2):
     return _unsafe_view(out, lead + ((t2.shape[-1],) if t2.ndim == 2 else ()))
 
 
+def _fold_transposed(input, other):
+    # (n, k) @ (..., k, m) folded as torch does when the matrix requires grad (its gradient
+    # then needs no batch sum): (other^T folded) @ input^T, transposed back; torch's
+    # contiguous() copy records CloneBackward0 (TransposeBackward0 when the transposed
+    # result is already contiguous)
+    t1 = other.mT
+    out = mm(t1.reshape(-1, t1.shape[-1]), input.t())
+    return _unsafe_view(out, t1.shape[:-1] + (input.shape[0],)).mT.contiguous()
+
+
 @export
 @composite("aten::matmul")
 def matmul(input, other) -> Tensor:
@@ -235,6 +245,8 @@ def matmul(input, other) -> Tensor:
                 f"{input.shape[-1]} and {other.shape[0]}x{other.shape[-1]})"
             )
         return _fold(input, other)
+    if d1 == 2 and input.requires_grad and input.shape[-1] == other.shape[-2]:
+        return _fold_transposed(input, other)
     a = input.unsqueeze(0) if d1 == 1 else input
     b = other.unsqueeze(-1) if d2 == 1 else other
     n, k = a.shape[-2:]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .._tensor import Tensor
 from ..backend import xp
 from .linalg_functions import _deprecated
-from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices
+from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices, triangular_kernel
 from .registry import defop, export
 from .return_types import structseq
 
@@ -67,7 +67,7 @@ def _triangular_solve(input, A, upper, transpose, unitriangular):
     T = _triangle(A, upper, unitriangular)
     if transpose:
         T = xp.swapaxes(T, -1, -2)
-    return xp.linalg.solve(T, b), A.copy()
+    return triangular_kernel(T, b, upper != transpose), A.copy()
 
 
 @export
@@ -106,6 +106,15 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
 
 
 # -- cholesky_solve and cholesky_inverse -----------------------------------------------------
+def _factor_solve(L, b, upper):
+    """``(L L^H)^-1 b`` (``(U^H U)^-1 b``) as two triangular solves, like LAPACK's potrs: a
+    zero on the factor's diagonal gives inf/NaN, as in torch."""
+    T = xp.triu(L) if upper else xp.tril(L)
+    Th = xp.conj(xp.swapaxes(T, -1, -2))
+    first, second = (Th, T) if upper else (T, Th)  # lower, then upper
+    return triangular_kernel(second, triangular_kernel(first, b, False), True)
+
+
 def _factor_product(L, upper):
     """``A`` from its Cholesky factor: ``L L^H`` (``U^H U`` when ``upper``)."""
     T = xp.triu(L) if upper else xp.tril(L)
@@ -133,7 +142,10 @@ def _cholesky_solve_grads(grad, input2, result, upper, which):
 )
 def _cholesky_solve(input, input2, upper):
     b, L = _batched(input, input2)
-    return xp.linalg.solve(_factor_product(L, upper), b)
+    try:
+        return xp.linalg.solve(_factor_product(L, upper), b)
+    except xp.linalg.LinAlgError:
+        return _factor_solve(L, b, upper)
 
 
 @export
@@ -170,6 +182,13 @@ def _cholesky_inverse_grad(grad, input, result, upper):
 
 @defop(name="cholesky_inverse", input=_cholesky_inverse_grad)
 def _cholesky_inverse(input, upper):
+    diagonal = xp.diagonal(input, axis1=-2, axis2=-1)
+    if not xp.all(diagonal != 0):  # LAPACK's potri refuses a zero pivot
+        zero = int(xp.argmax((diagonal == 0).reshape(-1, diagonal.shape[-1]).any(0)))
+        raise LinAlgError(
+            f"cholesky_inverse: The diagonal element {zero + 1} is zero, the inversion could "
+            "not be completed because the input matrix is singular."
+        )
     return xp.linalg.inv(_factor_product(input, upper))
 
 

@@ -10,10 +10,54 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
-from .linalg_solve import _batch_eye, _solve_triangular, check_matrices
+from .linalg_solve import LinAlgError, _batch_eye, _solve_triangular, check_matrices
 from .registry import defop
 from .return_types import structseq
 from .shape import cat
+
+
+# LAPACK reports no convergence (NaN in the input): torch's LinAlgError, never NumPy's
+def eigh_kernel(data, values_only=False, UPLO="L"):
+    try:
+        if values_only:
+            return xp.linalg.eigvalsh(data, UPLO=UPLO)
+        return xp.linalg.eigh(data, UPLO=UPLO)
+    except xp.linalg.LinAlgError:
+        raise LinAlgError(
+            "linalg.eigh: The algorithm failed to converge because the input matrix is "
+            "ill-conditioned or has too many repeated eigenvalues."
+        ) from None
+
+
+_SVD_FAILED = (
+    "linalg.svd: The algorithm failed to converge because the input matrix contained "
+    "non-finite values."
+)
+
+
+def svd_kernel(data, **options):
+    if not xp.isfinite(data).all():
+        # LAPACK's SVD may loop forever on inf: torch refuses NaN and gives NaN for inf
+        if xp.isnan(data).any():
+            raise LinAlgError(_SVD_FAILED)
+        return _nan_like_svd(data, **options)
+    try:
+        return xp.linalg.svd(data, **options)
+    except xp.linalg.LinAlgError:
+        raise LinAlgError(_SVD_FAILED) from None
+
+
+def _nan_like_svd(data, full_matrices=True, compute_uv=True):
+    m, n = data.shape[-2:]
+    batch = data.shape[:-2]
+    S = xp.full(batch + (min(m, n),), xp.nan, dtype=data.dtype)
+    if not compute_uv:
+        return S
+    rows, cols = (m, n) if full_matrices else (min(m, n), min(m, n))
+    U = xp.full(batch + (m, rows), xp.nan, dtype=data.dtype)
+    Vh = xp.full(batch + (cols, n), xp.nan, dtype=data.dtype)
+    return U, S, Vh
+
 
 # -- qr --------------------------------------------------------------------------------------
 qr_type = structseq("linalg_qr", ("Q", "R"))
@@ -113,7 +157,7 @@ def _eigh_backward(grads, result, result1):
     input=lambda grads, result, result1: _eigh_backward(grads, result, result1),
 )
 def _eigh(input, UPLO):
-    return xp.linalg.eigh(input, UPLO=UPLO)
+    return eigh_kernel(input, UPLO=UPLO)
 
 
 def eigh(A, UPLO="L"):
@@ -184,7 +228,7 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
     ),
 )
 def _svd(input, full_matrices):
-    return xp.linalg.svd(input, full_matrices=full_matrices)
+    return svd_kernel(input, full_matrices=full_matrices)
 
 
 def _check_driver(driver, name):
@@ -238,13 +282,13 @@ def _pinv_backward(grad, input, result):
 @defop(name="linalg_pinv", input=_pinv_backward)
 def _pinv(input, atol, rtol, hermitian):
     if hermitian:
-        values, u = xp.linalg.eigh(input)
+        values, u = eigh_kernel(input)
         sigma = xp.abs(values)
         largest = xp.max(sigma, axis=-1, keepdims=True, initial=0)
         vh = xp.swapaxes(u, -1, -2)
         u = u * xp.sign(values)[..., None, :]  # A = u diag(|values|) vh, signs moved into u
     else:
-        u, sigma, vh = xp.linalg.svd(input, full_matrices=False)
+        u, sigma, vh = svd_kernel(input, full_matrices=False)
         largest = sigma[..., :1] if sigma.shape[-1] else xp.zeros(sigma.shape[:-1] + (1,))
     keep = sigma > xp.maximum(atol, rtol * largest)
     inverse = xp.where(keep, 1 / xp.where(keep, sigma, 1), 0).astype(input.dtype)

@@ -147,9 +147,9 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
     atol = 0.0 if atol is None else float(atol)
     rtol = 0.0 if rtol is None else float(rtol)
     if hermitian:
-        values = xp.abs(xp.linalg.eigvalsh(data))
+        values = xp.abs(decomp.eigh_kernel(data, values_only=True))
     else:
-        values = xp.linalg.svd(data, compute_uv=False)
+        values = decomp.svd_kernel(data, compute_uv=False)
     largest = xp.max(values, axis=-1, keepdims=True, initial=0)
     rank = xp.sum(values > xp.maximum(atol, rtol * largest), axis=-1)
     return Tensor._make(xp.asarray(rank, dtype=xp.int64))

@@ -240,6 +240,25 @@ def solve(A, B, *, left=True) -> Tensor:
     return _solve(A, B, bool(left), vector)
 
 
+def triangular_kernel(T, B, upper):
+    """``T^-1 B`` for triangular ``T``. An exactly singular ``T`` gives inf/NaN by
+    substitution, as LAPACK's trsm does for torch, where NumPy's general solve raises."""
+    try:
+        return xp.linalg.solve(T, B)
+    except xp.linalg.LinAlgError:
+        pass
+    batch = xp.broadcast_shapes(T.shape[:-2], B.shape[:-2])
+    T = xp.broadcast_to(T, batch + T.shape[-2:])
+    X = xp.array(xp.broadcast_to(B, batch + B.shape[-2:]), dtype=xp.result_type(T, B))
+    n = T.shape[-1]
+    with xp.errstate(all="ignore"):
+        for i in range(n - 1, -1, -1) if upper else range(n):
+            done = slice(i + 1, n) if upper else slice(0, i)
+            known = xp.einsum("...j,...jk->...k", T[..., i, done], X[..., done, :])
+            X[..., i, :] = (X[..., i, :] - known) / T[..., i, i, None]
+    return X
+
+
 def _triangle(A, upper, unitriangular):
     out = xp.triu(A) if upper else xp.tril(A)
     if unitriangular:
@@ -270,8 +289,9 @@ def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, whi
 def _solve_triangular(input, B, upper, left, unitriangular):
     T = _triangle(input, upper, unitriangular)
     if left:
-        return xp.linalg.solve(T, B)
-    return xp.swapaxes(xp.linalg.solve(xp.swapaxes(T, -1, -2), xp.swapaxes(B, -1, -2)), -1, -2)
+        return triangular_kernel(T, B, upper)
+    Tt, Bt = xp.swapaxes(T, -1, -2), xp.swapaxes(B, -1, -2)
+    return xp.swapaxes(triangular_kernel(Tt, Bt, not upper), -1, -2)
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor:

@@ -9,7 +9,7 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
 from .call import check_scalar_fits
-from .registry import defop, export, not_implemented
+from .registry import defop, export, not_implemented, overloaded
 
 
 def _zeros(grad):
@@ -285,7 +285,10 @@ def floor_divide(input, other):
     return xp.floor_divide(input, other)
 
 
-@defop(
+@overloaded(
+    "other",
+    "RemainderBackward0",
+    "RemainderBackward1",
     name="remainder",
     promote="same",
     scalars=("input", "other"),
@@ -330,7 +333,10 @@ def remainder(input, other) -> Tensor:
 
 
 @export(inplace=True)
-@defop(
+@overloaded(
+    "other",
+    "FmodBackward0",
+    "FmodBackward1",
     promote="same",
     scalars=("other",),
     input=lambda grad: grad,
@@ -728,17 +734,40 @@ def _clamp_max_scalar(input, max):
     return _with_scalars(xp.minimum(input, max), input, max)
 
 
+# ... and with a tensor bound, their Tensor overloads' nodes (ClampMinBackward1)
+@defop(
+    name="clamp_min_tensor",
+    node="ClampMinBackward1",
+    promote="same",
+    input=lambda grad, input, min: where(input >= min, grad, 0.0),
+    min=lambda grad, input, min: where(input < min, grad, 0.0),
+)
+def _clamp_min_tensor(input, min):
+    return xp.maximum(input, min)
+
+
+@defop(
+    name="clamp_max_tensor",
+    node="ClampMaxBackward1",
+    promote="same",
+    input=lambda grad, input, max: where(input <= max, grad, 0.0),
+    max=lambda grad, input, max: where(input > max, grad, 0.0),
+)
+def _clamp_max_tensor(input, max):
+    return xp.minimum(input, max)
+
+
 @export(inplace=True)
 def clamp_min(input, min) -> Tensor:
     if isinstance(min, Tensor):
-        return clamp(input, min=min)
+        return _clamp_min_tensor(input, min)
     return _clamp_min_scalar(input, min)
 
 
 @export(inplace=True)
 def clamp_max(input, max) -> Tensor:
     if isinstance(max, Tensor):
-        return clamp(input, max=max)
+        return _clamp_max_tensor(input, max)
     return _clamp_max_scalar(input, max)
 
 
@@ -826,7 +855,10 @@ def _check_lerp(args):
 
 
 @export(inplace=True)
-@defop(
+@overloaded(
+    "weight",
+    "LerpBackward0",
+    "LerpBackward1",
     promote="same",
     check=_check_lerp,
     scalars=("weight",),

@@ -461,6 +461,31 @@ def defop(
     return register
 
 
+def overloaded(arg: str, scalar_node: str, tensor_node: str, **options):
+    """``defop`` for an op whose ``arg`` is a number in one torch overload and a tensor in
+    another: torch names the node after the overload that ran (``fmod(t, 2)`` records
+    FmodBackward0, ``fmod(t, t)`` FmodBackward1), so each overload is its own primitive
+    (the tensor one registered as ``<name>_tensor``) and a call picks one by ``arg``'s type.
+    """
+
+    def register(forward):
+        name = options.pop("name", None) or forward.__name__
+        on_number = defop(name=name, node=scalar_node, **options)(forward)
+        on_tensor = defop(name=name + "_tensor", node=tensor_node, **options)(forward)
+        position = on_number.spec.index[arg]
+
+        def op(*args, **kwargs):
+            value = args[position] if position < len(args) else kwargs.get(arg)
+            return (on_tensor if isinstance(value, Tensor) else on_number)(*args, **kwargs)
+
+        op.__name__ = op.__qualname__ = name
+        op.__doc__ = forward.__doc__
+        op.spec = on_number.spec
+        return op
+
+    return register
+
+
 FUNCTIONS: dict = {}  # public numtorch.<name> functions, filled by export()
 
 

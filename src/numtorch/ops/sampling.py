@@ -20,7 +20,8 @@ from .registry import defop, export, not_implemented
 
 
 def _zero(grad):
-    return grad * 0
+    # torch's formula is zeros (a constant): the gradient never requires grad itself
+    return _creation.zeros_like(grad)
 
 
 def _not_implemented(kernel: str, t: Tensor) -> NotImplementedError:

@@ -47,6 +47,17 @@ def _view(input, shape):
     return out
 
 
+# reshape of a non-contiguous tensor that needs no copy: torch's _reshape_alias
+@defop(
+    name="_reshape_alias",
+    node="ReshapeAliasBackward0",
+    view=True,
+    input=lambda grad, input_shape: grad.reshape(input_shape),
+)
+def _reshape_alias(input, shape):
+    return input.reshape(shape)
+
+
 @defop(
     name="_unsafe_view",
     node="UnsafeViewBackward0",
@@ -94,7 +105,7 @@ def reshape(input, *shape) -> Tensor:
         return _view(input, shape)
     out = data.reshape(shape)
     if xp.may_share_memory(out, data):
-        return _view(input, shape)
+        return _reshape_alias(input, shape)
     return _unsafe_view(input.clone(), shape)
 
 

@@ -884,6 +884,7 @@ from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
 from .opinfo_nn_aliases import NN_ALIASES, SAMPLERS  # noqa: E402
 from .opinfo_nn_more import NN_MORE  # noqa: E402
+from .opinfo_node_names import NODE_CHOICES  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_sampling import GAMMA_SAMPLING  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
@@ -912,4 +913,5 @@ OP_DB += (
     + FFT_OPS
     + COMPLEX_OPS
     + SPARSE_OPS
+    + NODE_CHOICES
 )

@@ -222,12 +222,24 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return out.squeeze(-2)
 
 
+def _check_nonempty(name, input, first):
+    # torch checks dims ``first``.. (adaptive_avg_pool2d: the two spatial dims; the others:
+    # every dim after the first), before any division by their sizes
+    for d in range(first % input.ndim, input.ndim):
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
+                f"input has sizes {list(input.shape)} with dimension {d} being empty"
+            )
+
+
 def _adaptive(input, output_size, dims):
     name = f"adaptive_avg_pool{dims}d"
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(
             f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got {list(input.shape)}"
         )
+    _check_nonempty(name, input, -2 if dims == 2 else 1)
     if isinstance(output_size, int):
         output_size = (output_size,) * dims
     output_size = tuple(output_size)
@@ -286,12 +298,7 @@ def _adaptive_max(input, output_size, return_indices, dims):
         output_size = (output_size,) * dims
     if len(output_size) != dims:
         raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
-    for d in range(input.ndim - dims, input.ndim):
-        if input.shape[d] == 0:
-            raise RuntimeError(
-                f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
-                f"input has sizes {list(input.shape)} with dimension {d} being empty"
-            )
+    _check_nonempty(name, input, 1)
     op = P.adaptive_max_pool2d_op if dims == 2 else P.adaptive_max_pool3d_op
     values, indices = op(input, tuple(int(o) for o in output_size))
     return (values, indices) if return_indices else values

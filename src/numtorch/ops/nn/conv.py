@@ -296,6 +296,14 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
         raise RuntimeError(
             f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
+    kernel = w.shape[2:]
+    if 0 in kernel:  # (before any division by the kernel's size)
+        if len(kernel) == 3:
+            sizes = f": {' x '.join(map(str, kernel))} (TxHxW)"
+        else:
+            height, width = (1,) * (2 - len(kernel)) + tuple(kernel)
+            sizes = f" kernel_height: {height} kernel_width: {width}"
+        raise RuntimeError(f"kernel size should be greater than zero, but got{sizes}")
     if x.dtype.kind not in "fiuV":  # torch convolves integers too, but not bools
         raise NotImplementedError(
             f"\"slow_conv2d_cpu\" not implemented for '{input.dtype.scalar_name}'"

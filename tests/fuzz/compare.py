@@ -1,0 +1,147 @@
+"""Comparing the records of two runs of one program and naming the first difference.
+
+Classes: ``internal crash`` (numtorch raised from inside NumPy or a type torch never
+raises), ``error type`` (one library raised and the other did not, or the types differ),
+``structure`` (a different number of results or missing gradients), ``shape``, ``dtype``,
+``requires_grad``, ``grad_fn name``, ``value`` (forward), ``gradient`` (``backward`` and
+``autograd.grad``), ``second order``.
+
+Tolerances: float64 results agree to 1e-6 relative (plus 1e-9 of the result's largest
+finite magnitude: cancellation leaves noise near zero); float32 to 1e-4. A float32 program
+whose numbers differ beyond that is run again with every leaf in float64: when the numbers
+then agree, the difference was rounding and the program counts as agreeing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .execute import execute
+
+NUMERIC = ("value", "gradient", "second order")
+TOLERANCES = {"float64": (1e-6, 1e-9), "float32": (1e-4, 1e-5), "float16": (1e-2, 1e-3)}
+
+
+@dataclass
+class Mismatch:
+    kind: str
+    label: str  # the op, in-place method or gradient phase where the runs first differ
+    step: int
+    detail: str
+    op: str = ""  # the step that makes the shortest failing prefix fail (see ``localize``)
+
+
+def first_difference(ours, theirs) -> Mismatch | None:
+    for index, (a, b) in enumerate(zip(ours, theirs)):
+        found = _compare_record(a, b)
+        if found is not None:
+            kind, detail = found
+            return Mismatch(kind, b.label, index, detail)
+    if len(ours) != len(theirs):
+        label = (ours if len(ours) > len(theirs) else theirs)[min(len(ours), len(theirs))].label
+        return Mismatch("structure", label, min(len(ours), len(theirs)), "phases differ")
+    return None
+
+
+def differential(numtorch, torch, program) -> Mismatch | None:
+    """The first difference between the two libraries on ``program``, rounding excluded."""
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    if found is None or found.kind not in NUMERIC or program["dtype"] == "float64":
+        return found
+    rerun = first_difference(
+        execute(numtorch, program, "float64"), execute(torch, program, "float64")
+    )
+    if rerun is None or rerun.kind not in NUMERIC:
+        return None
+    return rerun
+
+
+def _compare_record(a, b):
+    if a.skipped or b.skipped:
+        return None if a.skipped and b.skipped else ("structure", "one run skipped a step")
+    if a.error or b.error:
+        if a.error and b.error and a.error == b.error:
+            return None
+        kind = "internal crash" if a.error and a.crash else "error type"
+        return (
+            kind,
+            f"numtorch: {a.error_detail or 'no error'} | torch: {b.error_detail or 'no error'}",
+        )
+    if len(a.tensors) != len(b.tensors) or a.others != b.others:
+        return (
+            "structure",
+            f"{len(a.tensors)} vs {len(b.tensors)} tensors, {a.others} vs {b.others}",
+        )
+    numeric = {"grad2": "second order", "backward": "gradient", "grad": "gradient"}
+    for i, (x, y) in enumerate(zip(a.tensors, b.tensors)):
+        if x is None or y is None:
+            if x is not y:
+                return "structure", f"result {i}: {x is None and 'None'} vs {y is None and 'None'}"
+            continue
+        for key in ("shape", "dtype", "requires_grad"):
+            if x[key] != y[key]:
+                return key, f"result {i}: {x[key]} vs {y[key]}"
+        if a.compare_names and x["grad_fn"] != y["grad_fn"]:
+            return "grad_fn name", f"result {i}: {x['grad_fn']} vs {y['grad_fn']}"
+        problem = _values_differ(x["values"], y["values"], x["dtype"])
+        if problem:
+            return numeric.get(b.label, "value"), f"result {i}: {problem}"
+    return None
+
+
+def _values_differ(ours, theirs, dtype):
+    if ours.dtype.kind in "biu" or theirs.dtype.kind in "biu":
+        if np.array_equal(ours, theirs):
+            return None
+        return f"exact values differ: {_where(ours != theirs, ours, theirs)}"
+    rtol, atol = TOLERANCES.get(dtype, (1e-4, 1e-5))
+    finite = np.abs(theirs[np.isfinite(theirs)])
+    atol *= max(1.0, float(finite.max())) if finite.size else 1.0
+    close = np.isclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True)
+    if close.all():
+        return None
+    return f"values differ: {_where(~close, ours, theirs)}"
+
+
+def _where(bad, ours, theirs):
+    index = tuple(int(i[0]) for i in np.nonzero(bad)) if np.ndim(bad) else ()
+    count = int(np.sum(bad))
+    return f"{count} element(s), first at {index}: {ours[index]!r} vs {theirs[index]!r}"
+
+
+def localize(numtorch, torch, program, found: Mismatch) -> Mismatch:
+    """Name the op behind a difference: the step where the runs differ, or for a gradient
+    phase the last step of the shortest prefix of the program that differs in the same way
+    (found by bisection: a prefix is taken to differ when a shorter one does)."""
+    steps = program["steps"]
+    if found.step < len(steps):
+        found.op = found.label
+        return found
+    low, high = 0, len(steps)  # a prefix of `high` steps differs; of `low` steps, not known
+    while high - low > 1:
+        middle = (low + high) // 2
+        shorter = differential(numtorch, torch, dict(program, steps=steps[:middle]))
+        if shorter is not None and shorter.kind == found.kind:
+            high = middle
+        else:
+            low = middle
+    step = steps[high - 1]
+    found.op = step.get("op") or step["method"]
+    return found
+
+
+def shrink(numtorch, torch, program, found: Mismatch) -> dict:
+    """A shorter program with the same kind of difference: steps are dropped one at a time
+    while the difference stays (refs to earlier results count back from the newest, so every
+    shorter program is still a valid one)."""
+    steps = list(program["steps"])
+    i = len(steps) - 1
+    while i >= 0:
+        trial = dict(program, steps=steps[:i] + steps[i + 1 :])
+        again = differential(numtorch, torch, trial) if trial["steps"] else None
+        if again is not None and again.kind == found.kind:
+            steps = trial["steps"]
+        i -= 1
+    return dict(program, steps=steps)

@@ -1,0 +1,287 @@
+"""Running a program (see ``graphs``) under one library, recording what torch code can see.
+
+Every step yields a ``Record``: the exception it raised, or the shape, dtype, values,
+``requires_grad`` and ``grad_fn`` name of each tensor it returned. After the steps come
+three gradient phases on a weighted sum of every result that requires grad: ``backward``
+(the leaves' ``.grad``), ``grad`` (``autograd.grad`` with ``create_graph=True``) and
+``grad2`` (the gradient of a weighted sum of those gradients: second order).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import traceback
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .graphs import is_float_input, op_index, uses_lapack
+
+# The exception types torch raises at its boundary; anything else from numtorch is a crash.
+TORCH_ERRORS = (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError)
+SPECIAL_VALUES = (math.nan, math.inf, -math.inf, 0.0, -0.0)
+_NUMPY_DIR = os.path.dirname(np.__file__)
+
+
+@dataclass
+class Record:
+    label: str
+    error: str | None = None  # the builtin base of the exception's type
+    error_detail: str = ""
+    crash: bool = False  # an exception from inside NumPy, or of a type torch never raises
+    tensors: list = field(default_factory=list)  # dicts, or None for a missing gradient
+    others: list = field(default_factory=list)  # non-tensor results (numbers, shapes)
+    compare_names: bool = True
+    skipped: bool = False  # LAPACK on non-finite input (see graphs.LAPACK)
+
+
+class Skipped(Exception):
+    pass
+
+
+def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
+    """Run ``program`` under ``lib``; ``dtype`` overrides every leaf's dtype (the float64
+    rerun that tells float32 rounding from a real difference)."""
+    run = _Run(lib, program, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            lib.manual_seed(program["seed"])
+            for step in program["steps"]:
+                run.step(step)
+            run.gradients()
+    return run.records
+
+
+class _Run:
+    def __init__(self, lib, program, dtype):
+        self.lib, self.program, self.dtype = lib, program, dtype
+        self.pool = []  # floating results, newest last
+        self.leaves = []
+        self.records = []
+
+    def step(self, step):
+        if step["kind"] == "op":
+            label, call = step["op"], lambda: self.run_op(step)
+        else:
+            label, call = step["method"], lambda: self.run_inplace(step)
+        record = self.attempt(label, call)
+        if step["kind"] == "op":
+            record.compare_names = op_index()[label].torch_grad_fn
+        if record.error is None and not record.skipped:
+            self.pool.extend(t["tensor"] for t in record.tensors if t["floating"])
+
+    def attempt(self, label, call) -> Record:
+        record = Record(label)
+        try:
+            result = call()
+        except Skipped:
+            record.skipped = True
+            self.records.append(record)
+            return record
+        except Exception as exc:  # recorded, compared by type with the other library
+            _record_error(record, exc)
+        else:
+            for value in _flatten(result):
+                if isinstance(value, self.lib.Tensor):
+                    record.tensors.append(_describe(value))
+                else:
+                    record.others.append(_plain(value))
+        self.records.append(record)
+        return record
+
+    # --- steps
+
+    def run_op(self, step):
+        info = op_index()[step["op"]]
+        samples = info.samples(np.random.default_rng(step["seed"]))
+        sample = samples[step["sample"] % len(samples)]
+        specs = iter(step["inputs"])
+        rng = np.random.default_rng([step["seed"], 1])
+        args = [self.input(a, next(specs), rng) if is_float_input(a) else a for a in sample.args]
+        if uses_lapack(info.name) and not all(_finite(a) for a in args):
+            raise Skipped
+        return info.op(self.lib, *args, **sample.kwargs)
+
+    def input(self, array, spec, rng):
+        array = np.asarray(array)
+        if "ref" in spec and self.pool:
+            fitted = _fit(self.pool[-1 - spec["ref"] % len(self.pool)], array.shape, spec["fit"])
+            if fitted is not None:
+                return fitted
+        return self.leaf(_shaped(array, spec["shape"], rng), spec, rng)
+
+    def leaf(self, array, spec, rng):
+        if spec["special"] and array.size:
+            array = array.copy()
+            where = rng.choice(array.size, size=rng.integers(1, max(1, array.size // 3) + 1))
+            array.reshape(-1)[where] = rng.choice(SPECIAL_VALUES, size=where.size)
+        dtype = getattr(self.lib, self.dtype or spec["dtype"])
+        tensor = self.lib.tensor(array, dtype=dtype).requires_grad_(spec["grad"])
+        if spec["grad"]:
+            self.leaves.append(tensor)
+        return tensor
+
+    def run_inplace(self, step):
+        if not self.pool:
+            raise LookupError("no earlier result")  # cannot happen: graphs checks
+        view = _view(self.pool[-1 - step["target"] % len(self.pool)], step["view"])
+        rng = np.random.default_rng(step["seed"])
+        args = []
+        if "other" in step:
+            shape = {"same": view.shape, "last": view.shape[-1:], "scalar": ()}
+            if step["other"] == "number":
+                args.append(float(rng.choice((0.5, -1.5, 2.0))))
+            else:
+                spec = {"dtype": str(view.dtype).split(".")[-1], "grad": True}
+                spec["special"] = step["special"]
+                values = rng.standard_normal(tuple(shape[step["other"]]))
+                args.append(self.leaf(values, spec, rng))
+        return getattr(view, step["method"])(*args)
+
+    # --- gradient phases
+
+    def gradients(self):
+        lib = self.lib
+        rng = np.random.default_rng([self.program["seed"], 2])
+        terms = [t for t in self.pool if t.requires_grad and not t.is_complex()]
+        if not terms or not self.leaves:
+            return
+        loss_record = self.attempt("loss", lambda: _weighted_sum(lib, terms, rng))
+        if loss_record.error is not None:
+            return
+        loss = loss_record.tensors[0]["tensor"]
+        leaves = self.leaves
+
+        def backward():
+            loss.backward(retain_graph=True)
+            return [leaf.grad for leaf in leaves]
+
+        self.attempt("backward", backward)
+        grads = self.attempt(
+            "grad",
+            lambda: lib.autograd.grad(loss, leaves, create_graph=True, allow_unused=True),
+        )
+        if grads.error is not None:
+            return
+        firsts = [g["tensor"] for g in grads.tensors if g is not None]
+        firsts = [g for g in firsts if g.requires_grad and not g.is_complex()]
+        if firsts:
+            rng2 = np.random.default_rng([self.program["seed"], 3])
+            self.attempt(
+                "grad2",
+                lambda: lib.autograd.grad(
+                    _weighted_sum(lib, firsts, rng2), leaves, allow_unused=True
+                ),
+            )
+        for record in self.records[-3:]:
+            record.compare_names = False  # gradients' own graphs are formulas, not API
+
+
+def _finite(value) -> bool:
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return True
+    return bool(np.isfinite(value.detach().numpy(force=True)).all())
+
+
+def _weighted_sum(lib, tensors, rng):
+    total = None
+    for t in tensors:
+        weight = lib.tensor(rng.standard_normal(tuple(t.shape)), dtype=t.dtype)
+        term = (t * weight).sum()
+        total = term if total is None else total + term
+    return total
+
+
+def _fit(tensor, shape, how):
+    """``tensor`` as a tensor of ``shape``: itself, broadcast, or its flat values."""
+    if tuple(tensor.shape) == tuple(shape):
+        return tensor
+    if how == "expand":
+        try:
+            if np.broadcast_shapes(tuple(tensor.shape), shape) == tuple(shape):
+                return tensor.expand(*shape)
+        except ValueError:
+            pass
+    size, have = math.prod(shape), tensor.numel()
+    if have == 0:
+        return None
+    flat = tensor.reshape(-1)
+    if have < size:
+        flat = flat.repeat(-(-size // have))
+    return flat[:size].reshape(*shape) if shape else flat[0]
+
+
+def _shaped(array, how, rng):
+    if how == "scalar":
+        return array.reshape(-1)[:1].reshape(()) if array.size else np.zeros(())
+    if how == "empty":
+        if not array.ndim:
+            return np.zeros((0,))
+        return np.take(array, [], axis=int(rng.integers(array.ndim)))
+    return array
+
+
+def _view(tensor, how):
+    if how == "select":
+        return tensor[0]
+    if how == "slice":
+        return tensor[..., 1:]
+    if how == "transpose":
+        return tensor.transpose(0, -1)
+    if how == "flatten":
+        return tensor.view(-1)
+    if how == "diagonal":
+        return tensor.diagonal()
+    if how == "unsqueeze":
+        return tensor.unsqueeze(0)
+    if how == "expand":
+        return tensor.unsqueeze(0).expand(2, *tensor.shape)
+    return tensor
+
+
+def _flatten(value):
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _flatten(v)
+    else:
+        yield value
+
+
+def _describe(tensor):
+    if tensor is None:
+        return None
+    node = tensor.grad_fn
+    values = tensor.detach()
+    if values.is_conj():
+        values = values.resolve_conj()
+    return {
+        "tensor": tensor,
+        "shape": tuple(tensor.shape),
+        "dtype": str(tensor.dtype).split(".")[-1],
+        "values": np.array(values.numpy(force=True), copy=True),
+        "requires_grad": tensor.requires_grad,
+        "grad_fn": None if node is None else type(node).__name__,
+        "floating": tensor.is_floating_point(),
+    }
+
+
+def _plain(value):
+    if isinstance(value, (bool, int, float, str, type(None))):
+        return value
+    if hasattr(value, "__iter__"):
+        return tuple(_plain(v) for v in value)
+    return type(value).__name__
+
+
+def _record_error(record, exc):
+    record.error = next(
+        (base.__name__ for base in type(exc).__mro__ if base.__module__ == "builtins"),
+        type(exc).__name__,
+    )
+    record.error_detail = f"{type(exc).__name__}: {str(exc)[:200]}"
+    frames = traceback.extract_tb(exc.__traceback__)
+    inside_numpy = bool(frames) and frames[-1].filename.startswith(_NUMPY_DIR)
+    record.crash = inside_numpy or not isinstance(exc, TORCH_ERRORS)

@@ -1,0 +1,179 @@
+"""Random programs over the op sample table, as plain data.
+
+A program is a dict that JSON can hold, so a failure is reproduced from the file alone:
+
+    {"dtype": "float32" | "float64" | "mixed", "seed": int, "steps": [step, ...]}
+
+An ``op`` step runs one sample of one ``OP_DB`` entry; each floating input of the sample
+is either a fresh leaf (the sample's array, perhaps made 0-d or empty, perhaps holding
+NaN/±inf/±0, float32 or float64, requiring grad or not) or an earlier result fitted to the
+sample's shape (used as is, broadcast by ``expand``, or reshaped from its flat values), so
+results chain through views. An ``inplace`` step applies an in-place method (derived from
+the table: every entry ``name`` whose tensor method ``name_`` exists) to a view of an
+earlier result. Choices come from a ``Choices`` object: ``RandomChoices`` (a NumPy
+generator, for long campaigns where graph ``i`` of seed ``s`` is reproducible) or
+``DrawnChoices`` (Hypothesis ``draw``, so failures shrink).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from hypothesis import strategies as st
+
+import numtorch
+from numtorch.testing.opinfo import OP_DB
+
+# Entries left out, each for a reason torch itself gives: an exactly singular matrix makes
+# torch's determinant gradient depend on the CPU's LAPACK path (the parity suite compares
+# that one with the mathematically defined cofactor matrix instead).
+EXCLUDED = {"det_singular"}
+# Entries whose torch kernels index memory by computed coordinates: a NaN or infinite grid
+# crashes torch (a segmentation fault in grid_sample's backward), so their inputs are always
+# fresh finite leaves.
+FRESH_ONLY = ("grid_sample", "affine_grid")
+# Entries that draw random numbers are deterministic only on their samples' own values
+# (probability 0 or 1, standard deviation 0): they get fresh, unaltered leaves.
+RANDOM = ("bernoulli", "poisson", "binomial", "normal_")
+RANDOM_METHODS = {"bernoulli_", "normal_", "uniform_", "random_", "exponential_", "cauchy_"}
+
+# LAPACK on non-finite input is undefined and torch's build shows it: MKL reports bad
+# parameters and returns partly-NaN factors, eigvals can crash. Steps of these entries with
+# a NaN or infinite input are skipped (in both libraries) rather than compared.
+LAPACK = (
+    "linalg", "cholesky", "lu", "svd", "pinv", "inverse", "det", "triangular_solve", "matrix_",
+    "tensorinv", "tensorsolve", "eig", "qr", "norm_nuc", "cond", "torch_svd",
+)  # fmt: skip
+
+VIEWS = ("whole", "select", "slice", "transpose", "flatten", "diagonal", "unsqueeze", "expand")
+FITS = ("reshape", "expand")
+SHAPES = ("sample", "sample", "sample", "sample", "sample", "sample", "scalar", "empty")
+
+
+def is_float_input(value) -> bool:
+    """The sample values that become tensors requiring grad (as the op tests treat them)."""
+    return isinstance(value, (np.ndarray, np.floating)) and np.asarray(value).dtype.kind == "f"
+
+
+@functools.cache
+def catalog():
+    """The usable entries (name, float-input count of each sample) and the in-place methods
+    derived from the entry names: ``name_`` for every entry ``name`` whose tensor method
+    exists, unary or binary by which call numtorch accepts on a probe."""
+    ops, unary, binary = [], [], []
+    for info in OP_DB:
+        if info.name in EXCLUDED:
+            continue
+        samples = info.samples(np.random.default_rng(0))
+        if samples:
+            ops.append((info.name, tuple(sum(map(is_float_input, s.args)) for s in samples)))
+        method = info.name + "_"
+        if method in RANDOM_METHODS or not hasattr(numtorch.Tensor, method):
+            continue
+        arity = _arity(method)
+        if arity is not None and method not in unary + binary:
+            (unary if arity == 0 else binary).append(method)
+    return tuple(ops), tuple(unary), tuple(binary)
+
+
+def _arity(method):
+    probe = numtorch.linspace(0.1, 0.9, 6, dtype=numtorch.float64).reshape(2, 3)
+    for args in ((), (probe.flip(0),)):
+        try:
+            getattr(probe.clone(), method)(*args)
+        except (TypeError, RuntimeError, ValueError, IndexError):
+            continue
+        return len(args)
+    return None
+
+
+def uses_lapack(name: str) -> bool:
+    return any(part in name for part in LAPACK)
+
+
+@functools.cache
+def op_index():
+    return {info.name: info for info in OP_DB}
+
+
+class RandomChoices:
+    """Choices from a NumPy generator."""
+
+    def __init__(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+
+    def integer(self, lo: int, hi: int) -> int:
+        return int(self.rng.integers(lo, hi + 1))
+
+    def chance(self, p: float) -> bool:
+        return bool(self.rng.random() < p)
+
+
+class DrawnChoices:
+    """Choices drawn by Hypothesis; every choice shrinks towards 0 / False."""
+
+    def __init__(self, draw):
+        self.draw = draw
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.draw(st.integers(lo, hi))
+
+    def chance(self, p: float) -> bool:
+        return self.draw(st.integers(0, 999)) >= 1000 - int(p * 1000)
+
+
+def pick(choices, seq):
+    return seq[choices.integer(0, len(seq) - 1)]
+
+
+def build_program(choices, min_steps: int = 4, max_steps: int = 14) -> dict:
+    ops, unary, binary = catalog()
+    dtype = pick(choices, ("float64", "float32", "mixed"))
+    program = {"dtype": dtype, "seed": choices.integer(0, 2**31 - 1), "steps": []}
+    for produced in range(choices.integer(min_steps, max_steps)):  # steps that can feed this
+        if produced and choices.chance(0.2):
+            method = pick(choices, unary + binary)
+            step = {
+                "kind": "inplace",
+                "method": method,
+                "target": choices.integer(0, 3),
+                "view": pick(choices, VIEWS),
+                "seed": choices.integer(0, 2**31 - 1),
+            }
+            if method in binary:
+                step["other"] = pick(choices, ("same", "same", "last", "scalar", "number"))
+                step["special"] = choices.chance(0.15)
+        else:
+            name, counts = pick(choices, ops)
+            sample = choices.integer(0, len(counts) - 1)
+            fresh = name.startswith(FRESH_ONLY + RANDOM)
+            inputs = [_input(choices, dtype, produced, fresh) for _ in range(counts[sample])]
+            step = {"kind": "op", "op": name, "sample": sample, "inputs": inputs}
+            step["seed"] = choices.integer(0, 2**31 - 1)
+        program["steps"].append(step)
+    return program
+
+
+def _input(choices, dtype, produced, fresh) -> dict:
+    leaf_dtype = dtype if dtype != "mixed" else pick(choices, ("float64", "float32"))
+    spec = {
+        "dtype": leaf_dtype,
+        "grad": not choices.chance(0.1),
+        "shape": pick(choices, SHAPES) if choices.chance(0.25) else "sample",
+        "special": choices.chance(0.15) and not fresh,
+    }
+    if produced and not fresh and choices.chance(0.6):
+        spec["ref"] = choices.integer(0, 3)
+        spec["fit"] = pick(choices, FITS)
+    return spec
+
+
+def programs():
+    """A Hypothesis strategy of programs."""
+    return st.composite(lambda draw: build_program(DrawnChoices(draw)))()
+
+
+def program_for(seed: int, index: int) -> dict:
+    """Graph ``index`` of campaign ``seed`` (each graph has its own generator)."""
+    return build_program(RandomChoices([seed, index]))
