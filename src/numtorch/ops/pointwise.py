@@ -738,6 +738,7 @@ def _clamp_max_scalar(input, max):
 @defop(
     name="clamp_min_tensor",
     node="ClampMinBackward1",
+    aten="clamp_min",
     promote="same",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
     min=lambda grad, input, min: where(input < min, grad, 0.0),
@@ -749,6 +750,7 @@ def _clamp_min_tensor(input, min):
 @defop(
     name="clamp_max_tensor",
     node="ClampMaxBackward1",
+    aten="clamp_max",
     promote="same",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
     max=lambda grad, input, max: where(input > max, grad, 0.0),

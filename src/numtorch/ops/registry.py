@@ -471,7 +471,9 @@ def overloaded(arg: str, scalar_node: str, tensor_node: str, **options):
     def register(forward):
         name = options.pop("name", None) or forward.__name__
         on_number = defop(name=name, node=scalar_node, **options)(forward)
-        on_tensor = defop(name=name + "_tensor", node=tensor_node, **options)(forward)
+        # both overloads are one ATen op (aten::fmod), which the profiler shows
+        tensor_options = {"aten": name, **options}
+        on_tensor = defop(name=name + "_tensor", node=tensor_node, **tensor_options)(forward)
         position = on_number.spec.index[arg]
 
         def op(*args, **kwargs):
