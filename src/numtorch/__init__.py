@@ -137,3 +137,6 @@ __version__ = "0.1.0"
 from . import distributed, func, optim, utils
 from .func import vmap
 from .serialization import load, save
+
+# torch exposes math's constants at the top level (torch.pi, torch.e, torch.inf, torch.nan)
+from math import e, inf, nan, pi
