@@ -157,6 +157,9 @@ from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
 
 globals().update(_LEGACY_TYPES)
 
+# torch exposes math's constants at the top level (torch.pi, torch.e, torch.inf, torch.nan)
+from math import e, inf, nan, pi
+
 # Note [Lazy submodules]: these load on first attribute access (PEP 562), so a bare
 # ``import numtorch`` costs the core and the op registry only. None of them registers ops or
 # Tensor methods, so what they define is the same whenever they load;

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import string
 
 from .._dispatch import composite
 from .._tensor import Tensor
@@ -296,9 +297,56 @@ def _parse_einsum(equation: str, n: int):
             if n > len(specs)
             else "einsum(): fewer operands were provided than specified in the equation"
         )
-    if "." in equation:
-        raise RuntimeError("numtorch's einsum does not support ellipsis ('...') yet")
     return specs, output
+
+
+def _expand_ellipsis(equation: str, operands) -> tuple[str, list]:
+    """The equation with each ``...`` spelt out in unused letters, and the operands expanded
+    where a size-1 dimension meets a larger one (torch broadcasts them)."""
+    specs, output = _parse_einsum(equation, len(operands))
+    unused = [c for c in string.ascii_letters if c not in equation]
+    widest = 0
+    for k, (spec, t) in enumerate(zip(specs, operands)):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"expected Tensor as element {k} in argument 1, but got {type(t).__name__}"
+            )
+        named = len(spec.replace("...", ""))
+        if "..." not in spec and named != t.dim():
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({named}) does not match "
+                f"the number of dimensions ({t.dim()}) for operand {k} and no ellipsis was given"
+            )
+        if named > t.dim():
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({named}) is more than "
+                f"the number of dimensions ({t.dim()}) for operand {k}"
+            )
+        if "..." in spec:
+            widest = max(widest, t.dim() - named)
+    batch = "".join(unused[:widest])
+    specs = [
+        s.replace("...", batch[widest - (t.dim() - len(s) + 3) :]) if "..." in s else s
+        for s, t in zip(specs, operands)
+    ]
+    if "->" in equation.replace(" ", ""):
+        output = output.replace("...", batch)
+    else:
+        output = batch + output
+    sizes: dict[str, int] = {}
+    for k, (spec, t) in enumerate(zip(specs, operands)):
+        for c, n in zip(spec, t.shape):
+            if sizes.get(c, 1) not in (1, n) and n != 1:
+                raise RuntimeError(
+                    f"einsum(): subscript {c} has size {n} for operand {k} which does not "
+                    f"broadcast with previously seen size {sizes[c]}"
+                )
+            sizes[c] = n if sizes.get(c, 1) == 1 else sizes[c]
+    operands = [
+        t.expand([sizes[c] for c in spec]) if tuple(t.shape) != tuple(sizes[c] for c in spec) else t
+        for spec, t in zip(specs, operands)
+    ]
+    return ",".join(specs) + "->" + output, operands
 
 
 def _einsum_backward(k):
@@ -340,8 +388,8 @@ def _einsum(equation, operands):
 
 @export(method=False)
 def einsum(equation, *operands) -> Tensor:
-    """Einstein summation over the operands (no ellipsis)."""
+    """Einstein summation over the operands; ``...`` stands for the broadcast leading dims."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    _parse_einsum(equation, len(operands))
-    return _einsum(equation, list(operands))
+    equation, operands = _expand_ellipsis(equation, operands)
+    return _einsum(equation, operands)

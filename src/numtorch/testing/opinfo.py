@@ -778,6 +778,20 @@ LINALG = [
         lambda a: np.einsum("ij->j", a),
         torch_grad_fn=False,
     ),
+    OpInfo(
+        "einsum_ellipsis_broadcast",
+        lambda t, a, b: t.einsum("...ij,...jk->...ik", a, b),
+        lambda rng: [Sample((_n(rng, 2, 1, 2, 3), _n(rng, 3, 3, 2)))],
+        lambda a, b: np.einsum("...ij,...jk->...ik", a, b),
+        torch_grad_fn=False,
+    ),
+    OpInfo(
+        "einsum_ellipsis_implicit",
+        lambda t, a, b: t.einsum("i...,...->i", a, b),
+        lambda rng: [Sample((_n(rng, 3, 2, 2), _n(rng, 1, 2)))],
+        lambda a, b: (a * b).sum((1, 2)),
+        torch_grad_fn=False,
+    ),
 ]
 
 
