@@ -22,12 +22,15 @@ def main() -> None:
     parser.add_argument("--numpy", action="store_true", help="numtorch without SciPy")
     args = parser.parse_args()
     lapack.enabled = not args.numpy
+    # load SciPy's own BLAS before limiting threads, so that the limit reaches it too
+    lapack.trsm(np.eye(2), np.ones((2, 1)), upper=True, left=True, unitriangular=False)
     try:
         from threadpoolctl import threadpool_info, threadpool_limits
 
         threadpool_limits(1)
-        kernels = {info["internal_api"]: info.get("architecture") for info in threadpool_info()}
-        print(f"BLAS: {kernels}")
+        for info in threadpool_info():  # NumPy's and SciPy's BLAS are separate libraries
+            name = info["filepath"].rsplit("/", 1)[-1]
+            print(f"BLAS {name}: {info.get('architecture')} kernel, {info['num_threads']} thread")
     except ImportError:
         print("threadpoolctl not installed: NumPy's BLAS runs on its default threads")
     rng = np.random.default_rng(0)

@@ -47,12 +47,14 @@ def getrf(a):
         return None
     m, n = a.shape[-2:]
     flat, batch = _batched(a, 2)
-    lu = xp.empty(flat.shape, dtype=a.dtype)
+    # column-major matrices, as torch's LU and as getrs reads them without a copy
+    lu = xp.empty((flat.shape[0], n, m), dtype=a.dtype).transpose(0, 2, 1)
     pivots = xp.empty((flat.shape[0], min(m, n)), dtype=xp.int32)
     info = xp.empty(flat.shape[0], dtype=xp.int32)
     for i, matrix in enumerate(flat):
         lu[i], piv, info[i] = factor(matrix)
         pivots[i] = piv + 1  # SciPy's wrapper gives 0-based pivots; torch keeps LAPACK's
+    # splitting the batch axis keeps each matrix's strides: no copy
     return lu.reshape(a.shape), pivots.reshape(batch + pivots.shape[-1:]), info.reshape(batch)
 
 
@@ -81,7 +83,9 @@ def trsm(a, b, *, upper: bool, left: bool, unitriangular: bool):
     flat_a, _ = _batched(a, 2)
     flat_b, _ = _batched(b, 2)
     out = xp.empty(flat_b.shape, dtype=b.dtype)
-    options = {"side": 0 if left else 1, "lower": 0 if upper else 1, "diag": int(unitriangular)}
+    # Row-major a and b are column-major a^T and b^T, which trsm reads without a copy:
+    # T X = b is X^T T^T = b^T (and X T = b is T^T X^T = b^T), T^T the other triangle of a^T.
+    options = {"side": int(left), "lower": int(upper), "diag": int(unitriangular)}
     for i in range(flat_a.shape[0]):
-        out[i] = solve(1.0, flat_a[i], flat_b[i], **options)
+        out[i] = solve(1.0, flat_a[i].T, flat_b[i].T, **options).T
     return out.reshape(b.shape)
