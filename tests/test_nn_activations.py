@@ -147,3 +147,31 @@ def test_prelu_weight_is_a_parameter_with_torch_init():
     x = numtorch.randn(2, 4, 3, dtype=numtorch.float64)
     layer = layer.double()
     assert numtorch.autograd.gradcheck(lambda x, w: layer(x), (x.requires_grad_(), layer.weight))
+
+
+SPECIAL = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, 0.1, -1.0, 2.0]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize(
+    "fn", [lambda m, x: m.relu(x), lambda m, x: m.nn.functional.threshold(x, 0.1, -3.0)]
+)
+def test_relu_and_threshold_backward_with_nan_and_inf_match_torch(fn, dtype):
+    # Gradients only (threshold's forward on NaN belongs to the forward tests). torch zeroes
+    # the gradient where input <= threshold only: a NaN input passes it on, and an inf or
+    # NaN gradient survives where it passes and becomes +0 where it doesn't.
+    torch = pytest.importorskip("torch")
+    x = np.array([[a for a in SPECIAL] for _ in SPECIAL], dtype=dtype)
+    g = x.T.copy()  # every (input, gradient) pair of special values
+    results = []
+    for lib in (numtorch, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = fn(lib, t)
+        (grad,) = lib.autograd.grad(y, t, lib.tensor(g), create_graph=True)
+        (gradgrad,) = lib.autograd.grad(grad.sum(), t, allow_unused=True, materialize_grads=True)
+        results.append((grad.detach().numpy(), grad_fn_name(grad), gradgrad.numpy()))
+    (ngrad, nname, ngg), (tgrad, tname, tgg) = results
+    assert np.array_equal(np.signbit(ngrad), np.signbit(tgrad))
+    np.testing.assert_array_equal(ngrad, tgrad)
+    assert nname == tname
+    np.testing.assert_array_equal(ngg, tgg)

@@ -451,6 +451,33 @@ def test_threaded_update_is_bitwise_equal_to_serial(cls, options, monkeypatch):
         assert np.array_equal(serial, threaded)
 
 
+@pytest.mark.parametrize(("cls", "options"), RESUME_CASES)
+def test_blocked_update_is_bitwise_equal_to_whole_arrays(cls, options, monkeypatch):
+    from numtorch.optim import _parallel
+
+    rng = np.random.default_rng(3)
+    # Odd sizes leave a short last block; the transposed gradient can't be cut.
+    start = [rng.standard_normal(shape).astype(np.float32) for shape in [(37, 29), (1001,)]]
+    grads = [[rng.standard_normal(a.shape).astype(np.float32) for a in start] for _ in range(3)]
+
+    def run(block_bytes, transposed):
+        monkeypatch.setattr(_parallel, "BLOCK_BYTES", block_bytes)
+        params = [torch.tensor(a, requires_grad=True) for a in start]
+        opt = cls(params, **options)
+        for step_grads in grads:
+            for p, g in zip(params, step_grads):
+                p.grad = (
+                    torch.tensor(g.T.copy()).t() if transposed and g.ndim == 2 else torch.tensor(g)
+                )
+            opt.step()
+        return [p.detach().numpy() for p in params]
+
+    whole = run(1 << 30, False)
+    for blocked in (run(256, False), run(256, True)):
+        for expected, got in zip(whole, blocked):
+            assert np.array_equal(expected, got)
+
+
 @pytest.mark.parametrize(
     "cls", [optim.Adam, optim.RMSprop, optim.Adadelta, optim.Adamax, optim.RAdam, optim.Rprop]
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
+from . import lapack
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .registry import defop, export
@@ -26,7 +27,10 @@ lu_unpack_type = structseq("lu_unpack", ("P", "L", "U"))
 
 # -- arrays ----------------------------------------------------------------------------------
 def _getrf(a):
-    """(LU, pivots, info) of a (..., m, n) array, as LAPACK's getrf."""
+    """(LU, pivots, info) of a (..., m, n) array, as LAPACK's getrf (SciPy's when present)."""
+    factored = lapack.getrf(a)
+    if factored is not None:
+        return factored
     m, n = a.shape[-2:]
     k = min(m, n)
     batch_shape = a.shape[:-2]
@@ -321,6 +325,9 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
     ),
 )
 def _lu_solve(LU, pivots, B, left, adjoint):
+    solved = _lu_solve_lapack(LU, pivots, B, left, adjoint)
+    if solved is not None:
+        return solved
     L, U = _split(LU)
     A = _permutation(pivots, LU.shape[-2], LU.dtype) @ L @ U
     if adjoint:
@@ -332,6 +339,22 @@ def _lu_solve(LU, pivots, B, left, adjoint):
     At, Bt = xp.swapaxes(A, -1, -2), xp.swapaxes(B, -1, -2)
     Bt = xp.broadcast_to(Bt, xp.broadcast_shapes(At.shape[:-2], Bt.shape[:-2]) + Bt.shape[-2:])
     return xp.swapaxes(xp.linalg.solve(At, Bt), -1, -2)
+
+
+def _lu_solve_lapack(LU, pivots, B, left, adjoint):
+    """getrs on the factors, or None without SciPy. ``X A = B`` is ``A^T X^T = B^T``, and
+    ``X A^H = B`` is ``A conj(X^T) = conj(B^T)``."""
+    batch = xp.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
+    LU = xp.broadcast_to(LU, batch + LU.shape[-2:])
+    pivots = xp.broadcast_to(pivots, batch + pivots.shape[-1:])
+    if left:
+        return lapack.getrs(LU, pivots, xp.broadcast_to(B, batch + B.shape[-2:]), 2 * adjoint)
+    Bt = xp.broadcast_to(xp.swapaxes(B, -1, -2), batch + B.shape[-2:][::-1])
+    if adjoint:
+        Xt = lapack.getrs(LU, pivots, xp.conj(Bt), 0)
+        return None if Xt is None else xp.swapaxes(xp.conj(Xt), -1, -2)
+    Xt = lapack.getrs(LU, pivots, Bt, 1)
+    return None if Xt is None else xp.swapaxes(Xt, -1, -2)
 
 
 def lu_solve_(LU, pivots, B, *, left=True, adjoint=False) -> Tensor:

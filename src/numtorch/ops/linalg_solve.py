@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
+from . import lapack
 from .reduction import _product_of_others
 from .registry import defop
 from .return_types import structseq
@@ -287,6 +288,16 @@ def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, whi
     ),
 )
 def _solve_triangular(input, B, upper, left, unitriangular):
+    batch = xp.broadcast_shapes(input.shape[:-2], B.shape[:-2])
+    solved = lapack.trsm(
+        xp.broadcast_to(input, batch + input.shape[-2:]),
+        xp.broadcast_to(B, batch + B.shape[-2:]),
+        upper=upper,
+        left=left,
+        unitriangular=unitriangular,
+    )
+    if solved is not None:
+        return solved
     T = _triangle(input, upper, unitriangular)
     if left:
         return triangular_kernel(T, B, upper)

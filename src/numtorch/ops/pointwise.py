@@ -519,15 +519,22 @@ def sigmoid_backward(grad_output, output):
     self=lambda grad: zeros_like(grad),
 )
 def threshold_backward(grad_output, self, threshold):
-    # Multiplying by the mask is ~10x faster than np.where on a random mask (no branches);
-    # where non-finite gradients would turn 0 * inf into NaN, take the exact path. The mask
-    # is torch's `not (self <= threshold)`: a NaN input passes its gradient.
-    keep = ~(self <= threshold)
-    with xp.errstate(invalid="ignore"):
-        out = grad_output * keep
-    if out.dtype.kind in "fV" and not xp.isfinite(out).all():
-        out = xp.where(keep, grad_output, 0)
-    return out.astype(grad_output.dtype, copy=False)
+    # torch's rule: 0 where self <= threshold, else grad_output, so a NaN in self passes
+    # the gradient on. np.where on a random mask is ~10x slower than a branch-free form.
+    zeroed = xp.less_equal(self, threshold)
+    bits = _SAME_SIZE_BITS.get(grad_output.dtype.itemsize)
+    fast = grad_output.dtype.kind == "f" and bits is not None
+    # NumPy answers 0-d comparisons with scalars, which take no out=
+    if not (fast and isinstance(zeroed, xp.ndarray) and zeroed.shape == grad_output.shape):
+        return xp.where(zeroed, 0, grad_output).astype(grad_output.dtype, copy=False)
+    # All-ones where the gradient passes (0 - 1 wraps around), zero where it is zeroed: an
+    # AND keeps inf and NaN gradients exact and writes +0 elsewhere, with no fix-up pass.
+    keep = xp.subtract(zeroed.view(xp.uint8), bits(1), dtype=bits)
+    xp.bitwise_and(grad_output.view(bits), keep, out=keep)
+    return keep.view(grad_output.dtype)
+
+
+_SAME_SIZE_BITS = {2: xp.uint16, 4: xp.uint32, 8: xp.uint64}
 
 
 tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, result))

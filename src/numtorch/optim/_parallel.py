@@ -5,6 +5,10 @@ changes the arrays in place, element by element. Large contiguous jobs are cut i
 flat pieces, and the pieces are spread over threads. NumPy releases the GIL inside its
 ufunc loops, so the threads really run at once; every element sees the same operations in
 the same order, so results are bitwise the same on any number of threads.
+
+Each thread then runs a large job block by block: an update makes a dozen passes over its
+arrays, and on blocks that fit the core's L2 cache together those passes read the cache, not
+main memory. Cutting changes no element's arithmetic, so blocked results are bitwise the same.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ from concurrent.futures import ThreadPoolExecutor, wait
 # Below these sizes a thread hand-off (~10-30 µs) costs more than it saves.
 MIN_TOTAL = 1 << 17  # elements in one update before threads are used
 MIN_PIECE = 1 << 15  # elements in one piece of a split array
+# 256 KiB of each array: a kernel's four or five arrays plus scratch stay within a 2 MiB L2;
+# smaller blocks pay more Python per element than the cache gives back.
+BLOCK_BYTES = 1 << 18
 
 _pool: list = [None, None]  # [executor, pid that made it]
 
@@ -35,13 +42,20 @@ def _executor(workers: int) -> ThreadPoolExecutor:
     return _pool[0]
 
 
+def _flat_views(arrays) -> list | None:
+    """The arrays as 1-d views when all are contiguous and of one shape, else None."""
+    if not all(a.flags.c_contiguous and a.shape == arrays[0].shape for a in arrays):
+        return None
+    return [a.reshape(-1) for a in arrays]
+
+
 def _split(job, parts: int) -> list:
     kernel, arrays, options = job
     size = arrays[0].size
     parts = min(parts, size // MIN_PIECE)
-    if parts < 2 or not all(a.flags.c_contiguous and a.shape == arrays[0].shape for a in arrays):
+    flat = _flat_views(arrays) if parts >= 2 else None
+    if flat is None:
         return [(size, job)]
-    flat = [a.reshape(-1) for a in arrays]
     bounds = [size * i // parts for i in range(parts + 1)]
     return [
         (hi - lo, (kernel, tuple(a[lo:hi] for a in flat), options))
@@ -49,9 +63,20 @@ def _split(job, parts: int) -> list:
     ]
 
 
+def _blocks(arrays) -> list:
+    """The arrays cut into blocks of ``BLOCK_BYTES`` each (one block if they can't be cut)."""
+    block = max(1, BLOCK_BYTES // arrays[0].itemsize)
+    size = arrays[0].size
+    flat = _flat_views(arrays) if size > block else None
+    if flat is None:
+        return [arrays]
+    return [tuple(a[lo : lo + block] for a in flat) for lo in range(0, size, block)]
+
+
 def _run(jobs) -> None:
     for kernel, arrays, options in jobs:
-        kernel(*arrays, **options)
+        for block in _blocks(arrays):
+            kernel(*block, **options)
 
 
 def run_elementwise(jobs: list) -> None:

@@ -16,14 +16,23 @@ def sgd_kernel(
 ):
     """One SGD update of ``param`` (and the momentum buffer ``buf``) in place."""
     grad = effective_grad(param, grad, weight_decay=weight_decay, maximize=maximize)
+    scratch = np.empty_like(param)
     if buf is not None:
         if first:
             np.copyto(buf, grad)
         else:
             buf *= momentum
-            buf += grad if dampening == 0 else (1 - dampening) * grad
-        grad = grad + momentum * buf if nesterov else buf
-    param -= lr * grad
+            if dampening == 0:
+                buf += grad
+            else:
+                buf += np.multiply(grad, 1 - dampening, out=scratch)
+        if nesterov:
+            # grad + momentum * buf, the sum written into scratch (addition commutes exactly)
+            np.multiply(buf, momentum, out=scratch)
+            grad = np.add(scratch, grad, out=scratch)
+        else:
+            grad = buf
+    param -= np.multiply(grad, lr, out=scratch)
 
 
 class SGD(Optimizer):
