@@ -88,3 +88,15 @@ def test_windows_match_numpy(name, reference, length):
     periodic = window(length, dtype=torch.float64).numpy()
     np.testing.assert_allclose(symmetric, reference(length), atol=1e-12)
     np.testing.assert_allclose(periodic, reference(length + 1)[:-1], atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_samplers_take_zero_dim_parameters(dtype):
+    # NumPy draws a Python number for a 0-d parameter; the result stays a 0-d tensor
+    rate = torch.tensor(3.0, dtype=dtype)
+    for draw in (
+        torch.poisson(rate),
+        torch.binomial(torch.tensor(5.0, dtype=dtype), torch.tensor(0.5, dtype=dtype)),
+    ):
+        assert draw.shape == () and draw.dtype == dtype
+        assert float(draw) >= 0 and float(draw) == int(float(draw))

@@ -72,7 +72,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("error type", "torch.margin_ranking_loss"): _UNTRIAGED + " (graph 37: 0-d broadcasting)",
     ("gradient", "igamma"): _UNTRIAGED + " (graph 79)",
     ("gradient", "polar"): _UNTRIAGED + " (graph 49)",
-    ("internal crash", "poisson"): _UNTRIAGED + " (graph 85: an int rate)",
     ("requires_grad", "polygamma_1"): _UNTRIAGED + " (graph 30)",
     ("requires_grad", "sparse_mv"): _UNTRIAGED + " (graph 31)",
     ("second order", "remainder_"): _UNTRIAGED + " (graph 71)",

@@ -141,7 +141,8 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
 
 @defop(name="poisson", input=_zero)
 def _poisson(input, generator):
-    return _creation._rng(generator).poisson(input).astype(input.dtype)
+    # a 0-d rate draws a Python int: asarray keeps it an array of the rate's dtype
+    return xp.asarray(_creation._rng(generator).poisson(input), dtype=input.dtype)
 
 
 @export(method=False)
@@ -168,7 +169,7 @@ def poisson(input, generator=None) -> Tensor:
 )
 def _binomial(count, prob, generator):
     draws = _creation._rng(generator).binomial(xp.asarray(count, xp.int64), xp.clip(prob, 0, 1))
-    return draws.astype(count.dtype)
+    return xp.asarray(draws, dtype=count.dtype)
 
 
 @export(method=False)
