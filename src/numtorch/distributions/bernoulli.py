@@ -10,7 +10,7 @@ from numtorch.nn.functional import binary_cross_entropy_with_logits
 
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import _expand_given, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli"]
 
@@ -41,12 +41,7 @@ class Bernoulli(ExponentialFamily):
 
     def expand(self, batch_shape, _instance=None):
         batch_shape = torch.Size(batch_shape)
-        params = {
-            k: self.__dict__[k].expand(batch_shape)
-            for k in ("probs", "logits")
-            if k in self.__dict__
-        }
-        params["_param"] = params.get("logits", params.get("probs"))
+        params = _expand_given(self, batch_shape)
         return self._expanded(Bernoulli, batch_shape, _instance, **params)
 
     @lazy_property

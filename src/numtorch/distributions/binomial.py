@@ -42,7 +42,6 @@ class Binomial(Distribution):
     def expand(self, batch_shape, _instance=None):
         batch_shape = torch.Size(batch_shape)
         params = _expand_given(self, batch_shape, total_count=self.total_count.expand(batch_shape))
-        params["_param"] = params.get("logits", params.get("probs"))
         return self._expanded(Binomial, batch_shape, _instance, **params)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)

@@ -10,7 +10,7 @@ import numtorch as torch
 from . import constraints
 from .bernoulli import _one_parametrisation
 from .distribution import Distribution
-from .utils import lazy_property, logits_to_probs, probs_to_logits
+from .utils import _expand_given, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Categorical"]
 
@@ -46,13 +46,7 @@ class Categorical(Distribution):
     def expand(self, batch_shape, _instance=None):
         batch_shape = torch.Size(batch_shape)
         param_shape = tuple(batch_shape) + (self._num_events,)
-        params = {
-            k: self.__dict__[k].expand(param_shape)
-            for k in ("probs", "logits")
-            if k in self.__dict__
-        }
-        params["_param"] = params.get("logits", params.get("probs"))
-        params["_num_events"] = self._num_events
+        params = _expand_given(self, param_shape, _num_events=self._num_events)
         return self._expanded(Categorical, batch_shape, _instance, **params)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)

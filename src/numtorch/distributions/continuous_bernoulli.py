@@ -53,7 +53,6 @@ class ContinuousBernoulli(ExponentialFamily):
     def expand(self, batch_shape, _instance=None):
         batch_shape = torch.Size(batch_shape)
         params = _expand_given(self, batch_shape, _lims=self._lims)
-        params["_param"] = params.get("logits", params.get("probs"))
         return self._expanded(ContinuousBernoulli, batch_shape, _instance, **params)
 
     def _outside_unstable_region(self):

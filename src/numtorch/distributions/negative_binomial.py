@@ -40,7 +40,6 @@ class NegativeBinomial(Distribution):
     def expand(self, batch_shape, _instance=None):
         batch_shape = torch.Size(batch_shape)
         params = _expand_given(self, batch_shape, total_count=self.total_count.expand(batch_shape))
-        params["_param"] = params.get("logits", params.get("probs"))
         return self._expanded(NegativeBinomial, batch_shape, _instance, **params)
 
     @property

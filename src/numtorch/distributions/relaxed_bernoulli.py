@@ -12,7 +12,14 @@ from .bernoulli import _one_parametrisation
 from .distribution import Distribution
 from .transformed_distribution import TransformedDistribution
 from .transforms import SigmoidTransform
-from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits
+from .utils import (
+    _expand_given,
+    broadcast_all,
+    clamp_probs,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
@@ -38,12 +45,7 @@ class LogitRelaxedBernoulli(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         batch_shape = torch.Size(batch_shape)
-        params = {
-            k: self.__dict__[k].expand(batch_shape)
-            for k in ("probs", "logits")
-            if k in self.__dict__
-        }
-        params["_param"] = params.get("logits", params.get("probs"))
+        params = _expand_given(self, batch_shape)
         return self._expanded(
             LogitRelaxedBernoulli, batch_shape, _instance, temperature=self.temperature, **params
         )

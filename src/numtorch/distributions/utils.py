@@ -51,11 +51,12 @@ def _sum_rightmost(value, dim: int):
     return value.reshape(tuple(value.shape[:-dim]) + (-1,)).sum(-1)
 
 
-def _expand_given(dist, batch_shape, **extra):
-    """``probs`` and/or ``logits`` (whichever the distribution holds) expanded, for ``expand``."""
-    given = {
-        k: dist.__dict__[k].expand(batch_shape) for k in ("probs", "logits") if k in dist.__dict__
-    }
+def _expand_given(dist, shape, **extra):
+    """``probs`` and/or ``logits`` (whichever the distribution holds) expanded to ``shape``,
+    for ``expand``; ``_param`` follows them where the distribution keeps one."""
+    given = {k: dist.__dict__[k].expand(shape) for k in ("probs", "logits") if k in dist.__dict__}
+    if "_param" in dist.__dict__:
+        given["_param"] = given.get("logits", given.get("probs"))
     return {**given, **extra}
 
 
