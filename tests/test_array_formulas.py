@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import numtorch as torch
-from numtorch.ops.array_formulas import on_arrays
-from numtorch.ops.registry import REGISTRY
+from numtorch._core.array_formulas import on_arrays
+from numtorch._core.op import REGISTRY
 
 cos = torch.cos  # formulas below look their ops up among this module's globals
 

@@ -7,7 +7,7 @@ import gc
 import pytest
 
 import numtorch
-from numtorch._dispatch import dispatch
+from numtorch._core.observers import dispatch
 
 torch = pytest.importorskip("torch")
 

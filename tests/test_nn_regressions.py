@@ -1,7 +1,7 @@
 """Regression tests for core behaviour the nn ops rely on."""
 
 import numtorch as torch
-from numtorch.ops.registry import REGISTRY, defop
+from numtorch._core.op import REGISTRY, defop
 
 
 @defop(

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import numtorch  # noqa: F401  (registers every op)
-from numtorch.ops.registry import REGISTRY
+from numtorch._core.op import REGISTRY
 
 # Entries whose profiler name is not an ATen op yet: the profiler shows "aten::<entry name>"
 # where torch shows the public op (div_scalar is torch's div). Each needs ``aten=`` in its

@@ -11,8 +11,8 @@ import pytest
 from conftest import to_lib
 
 import numtorch as torch
-from numtorch._dispatch import add_observer, remove_observer
-from numtorch.ops.registry import REGISTRY
+from numtorch._core.observers import add_observer, remove_observer
+from numtorch._core.op import REGISTRY
 from numtorch.testing.opinfo import OP_DB
 
 # Each op's samples come from a seed fixed by its name (crc32, not hash(): str hashes change

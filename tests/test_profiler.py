@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import numtorch as torch
-from numtorch._dispatch import add_observer, dispatch, remove_observer
+from numtorch._core.observers import add_observer, dispatch, remove_observer
 from numtorch.autograd.profiler import profile, record_function
 from numtorch.autograd.profiler_util import EventList, FunctionEvent
 from numtorch.profiler import recorder as profiler_recorder

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 import numtorch as torch
-from numtorch._dispatch import dispatch
+from numtorch._core.observers import dispatch
 from numtorch.autograd.profiler import emit_itt, emit_nvtx, profile, record_function
 from numtorch.profiler import ProfilerAction, ProfilerActivity, schedule
 

@@ -20,7 +20,7 @@ def test_stubs_match_the_registry():
 
 
 def test_registry_methods_and_functions_are_in_the_stubs():
-    tensor_stub = (_stubgen.PACKAGE / "_tensor.pyi").read_text()
+    tensor_stub = (_stubgen.PACKAGE / "_core" / "tensor.pyi").read_text()
     init_stub = (_stubgen.PACKAGE / "__init__.pyi").read_text()
     assert "    def exp(self) -> Tensor: ..." in tensor_stub
     assert "    def __add__(self, other) -> Tensor: ..." in tensor_stub
@@ -47,9 +47,9 @@ def test_type_checker_accepts_user_code_and_reveals_real_types(tmp_path):
     result = mypy(SCRIPT, tmp_path / "cache")
     assert result.returncode == 0, result.stdout + result.stderr
     revealed = re.findall(r'Revealed type is "([^"]+)"', result.stdout)
-    assert revealed == ["numtorch._tensor.Tensor"] * 6 + [
-        "numtorch._tensor.Tensor | None",
-        "numtorch._tensor.Size",
+    assert revealed == ["numtorch._core.tensor.Tensor"] * 6 + [
+        "numtorch._core.tensor.Tensor | None",
+        "numtorch._core.tensor.Size",
     ]
 
 

@@ -5,7 +5,7 @@ Use it as ``import numtorch as torch``.
 
 import importlib
 
-from . import _dtypes
+from ._core import dtypes as _dtypes
 from ._creation import (
     Generator,
     arange,
@@ -42,7 +42,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
-from ._dtypes import (
+from ._core.dtypes import (
     bfloat16,
     bool_ as bool,
     cdouble,
@@ -70,9 +70,9 @@ from ._dtypes import (
     short,
     uint8,
 )
-from ._tensor import Size, Tensor
-from ._tensor_str import set_printoptions
-from .autograd.grad_mode import (
+from ._core.tensor import Size, Tensor
+from ._core.tensor_str import set_printoptions
+from ._core.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -80,7 +80,7 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from .autograd.anomaly_mode import (
+from ._core.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,

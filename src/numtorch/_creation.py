@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import numbers
 
-from . import _dtypes, _meta
-from ._meta import meta_capable
-from ._tensor import Size, Tensor
-from .autograd.grad_mode import is_inference_mode_enabled as _inference_mode
+from ._core import dtypes as _dtypes
+from ._core import meta as _meta
+from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
+from ._core.meta import meta_capable
+from ._core.tensor import Size, Tensor
 from .backend import xp
 
 _DEVICE_TYPES = [
@@ -202,7 +203,7 @@ def _finish(data, requires_grad: bool, name: str) -> Tensor:
             )
         t._requires_grad = True
     if _inference_mode():
-        from .autograd.inference import mark
+        from ._core.inference import mark
 
         mark(t)
     return t
@@ -717,7 +718,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, **_) -> 
     else:
         _check_std(s)
     if size is None:
-        from .ops.call import broadcast_shape
+        from ._core.dispatch import broadcast_shape
 
         size = broadcast_shape(xp.shape(m), xp.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
@@ -803,7 +804,7 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
         values = rng.integers(a, b, shape)
     else:
         raise ValueError(kind)
-    from .ops.inplace import check_inplace
+    from ._core.inplace import check_inplace
 
     check_inplace(t, f"{kind}_")
     t._data[...] = values

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numbers
 
-from . import _dtypes
-from ._tensor import Size, Tensor
+from ._core import dtypes as _dtypes
+from ._core.tensor import Size, Tensor
 from .backend import xp
 
 _SIGNATURES = (

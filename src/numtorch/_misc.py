@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from . import _dtypes
-from ._tensor import Tensor
+from ._core import dtypes as _dtypes
+from ._core.tensor import Tensor
 
 
 def is_tensor(obj) -> bool:

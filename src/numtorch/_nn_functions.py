@@ -9,7 +9,8 @@ Python-side checks of F (ValueErrors) are ATen's RuntimeErrors or absent.
 
 from __future__ import annotations
 
-from ._tensor import Tensor
+from ._core.op import export
+from ._core.tensor import Tensor
 from .backend import xp
 from .nn import functional as F
 from .nn.functional.dropout import dropout_impl
@@ -21,7 +22,6 @@ from .nn.functional.normalization import (
 )
 from .ops.nn import normalization as N
 from .ops.nn.dropout import keep_mask, native_dropout_op
-from .ops.registry import export
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 # Note [Top-level loss reduction default]: the schemas say ``int reduction=Mean``, but torch's

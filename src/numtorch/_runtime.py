@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import warnings
 
+from ._core.tensor import Tensor
 from ._creation import check_device, device
-from ._tensor import Tensor
 
 _settings = {
     "deterministic": False,

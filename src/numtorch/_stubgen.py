@@ -2,7 +2,7 @@
 
 Tensor's math methods and most ``numtorch.*`` functions are bound at import by the op
 registry, so a type checker reading the source sees neither. This writes two stubs next to
-the source: ``_tensor.pyi`` (``Tensor`` with every method and property, ``Size``) and
+the source: ``_core/tensor.pyi`` (``Tensor`` with every method and property, ``Size``) and
 ``__init__.pyi`` (every ``numtorch.*`` name: registry functions with their signatures, the
 rest re-exported from the module that defines it). Parameters are left unannotated (a checker
 treats them as ``Any``); return types come from the registry (``Tensor``, or a tuple of
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import numtorch
-from numtorch import _tensor
+from numtorch._core import tensor as _tensor
 from numtorch.ops import FUNCTIONS
 
 PACKAGE = Path(numtorch.__file__).parent
@@ -120,7 +120,7 @@ def _def(name: str, fn, method: bool = False, indent: str = "", operators: bool 
     return f"{indent}def {name}({', '.join(params)}){suffix}: ...\n"
 
 
-_MISSING = numtorch.ops.registry._MISSING
+_MISSING = numtorch._core.op._MISSING
 
 
 # properties bound as lambdas (no annotations to read): the transposes
@@ -185,13 +185,17 @@ def _published(name: str):
 
 def init_stub() -> str:
     lines = [HEADER, "import builtins\nfrom typing import Any\n\n"]
-    lines.append("from ._tensor import Size as Size, Tensor as Tensor\n")
+    lines.append("from ._core.tensor import Size as Size, Tensor as Tensor\n")
     for module, name, alias in _init_imports():
         if alias in FUNCTIONS and _published(alias) is FUNCTIONS[alias]:
             continue  # replaced by the registry's function below
         if alias.startswith("_"):
             continue
-        if (module, name) in ((".", "_dtypes"), ("._tensor", "Size"), ("._tensor", "Tensor")):
+        if (module, name) in (
+            (".", "_dtypes"),
+            ("._core.tensor", "Size"),
+            ("._core.tensor", "Tensor"),
+        ):
             continue
         lines.append(f"from {module} import {name} as {alias}\n")
     for name in sorted(numtorch._LAZY_SUBMODULES):
@@ -206,7 +210,7 @@ def init_stub() -> str:
 
 
 def outputs() -> dict[Path, str]:
-    return {PACKAGE / "_tensor.pyi": tensor_stub(), PACKAGE / "__init__.pyi": init_stub()}
+    return {PACKAGE / "_core" / "tensor.pyi": tensor_stub(), PACKAGE / "__init__.pyi": init_stub()}
 
 
 def main(argv: list[str]) -> int:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import functools
 import warnings
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.observers import dispatch, refresh_slow
+from .._core.tensor import Tensor
 from .._creation import device as _device
-from .._dispatch import dispatch, refresh_slow
-from .._tensor import Tensor
 
 # Ops torch's CPU autocast runs in the lower precision: numtorch op names and composites.
 LOWER_PRECISION_OPS = frozenset(

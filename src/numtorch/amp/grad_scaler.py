@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import warnings
 
-from .. import _dtypes
-from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from .._core import dtypes as _dtypes
+from .._core.grad_mode import no_grad
+from .._core.tensor import Tensor
 
 _READY, _UNSCALED, _STEPPED = "ready", "unscaled", "stepped"
 

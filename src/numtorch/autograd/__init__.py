@@ -1,19 +1,18 @@
 """torch.autograd: backward, grad, custom Functions, grad modes, gradcheck, anomaly mode."""
 
 import importlib
+import sys
 
-from . import forward_checks, functional, graph  # noqa: F401
-from .anomaly_mode import (  # noqa: F401
+from .._core import anomaly_mode, forward_checks, grad_mode, graph  # noqa: F401
+from .._core.anomaly_mode import (  # noqa: F401
     detect_anomaly,
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,
     set_detect_anomaly,
 )
-from .api import backward, grad  # noqa: F401
-from .engine import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
-from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
-from .grad_mode import (  # noqa: F401
+from .._core.engine import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
+from .._core.grad_mode import (  # noqa: F401
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -21,8 +20,16 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
     set_multithreading_enabled,
 )
+from . import functional  # noqa: F401
+from .api import backward, grad  # noqa: F401
+from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .variable import Variable  # noqa: F401
+
+# torch.autograd.graph, .grad_mode and .anomaly_mode are public module paths; here they are
+# the core's own modules, so importing them by either name gives the same objects.
+for _name in ("anomaly_mode", "grad_mode", "graph"):
+    sys.modules[f"{__name__}.{_name}"] = globals()[_name]
 
 
 def __getattr__(name):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import warnings
 
-from .engine import run_backward
-from .graph import engine_owned
+from .._core.engine import run_backward
+from .._core.graph import engine_owned
 
 
 def _as_tuple(value):
-    from .._tensor import Tensor
+    from .._core.tensor import Tensor
 
     if value is None:
         return None
@@ -19,8 +19,8 @@ def _as_tuple(value):
 
 
 def _make_grads(outputs, grads, batched=False):
+    from .._core.tensor import Tensor
     from .._creation import ones_like
-    from .._tensor import Tensor
 
     # torch zips outputs with gradients: extra gradients are ignored, missing ones raise
     grads = grads[: len(outputs)]

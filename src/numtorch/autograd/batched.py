@@ -26,12 +26,12 @@ from __future__ import annotations
 import heapq
 import itertools
 
-from .. import _dtypes
-from .._dispatch import dispatch
-from . import grad_mode
-from .anomaly_mode import is_anomaly_enabled
-from .dependencies import start_walk
-from .node_calls import conform_gradient
+from .._core import dtypes as _dtypes
+from .._core import grad_mode
+from .._core.anomaly_mode import is_anomaly_enabled
+from .._core.dependencies import start_walk
+from .._core.node_calls import conform_gradient
+from .._core.observers import dispatch
 
 
 def can_batch(roots) -> bool:
@@ -175,8 +175,8 @@ def _formula_rule(shifts):
     """Run the node's own formulas with dim/shape arguments shifted past the batch dim."""
 
     def rule(node, grads, batch):
-        from ..ops.call import FREED
-        from .graph import freed_error
+        from .._core.dispatch import FREED
+        from .._core.graph import freed_error
 
         if node._saved is FREED:
             raise freed_error(node)
@@ -205,8 +205,8 @@ def _pointwise_rule(node, grads, batch):
 
 
 def _saved(node, grads):
-    from ..ops.call import FREED
-    from .graph import freed_error
+    from .._core.dispatch import FREED
+    from .._core.graph import freed_error
 
     if node._saved is FREED:
         raise freed_error(node)

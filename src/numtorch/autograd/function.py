@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 
-from . import grad_mode, graph
-from .graph import Node, SavedTensor, engine_owned, freed_error, next_sequence_nr
+from .._core import grad_mode, graph
+from .._core.graph import Node, SavedTensor, engine_owned, freed_error, next_sequence_nr
 
 _FREED = object()
 
@@ -195,7 +195,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from .._tensor import Tensor
+        from .._core.tensor import Tensor
 
         ctx = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in args)
@@ -220,8 +220,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
 def _connect(ctx, args, is_tensor, outputs):
     """Make ``ctx`` the grad_fn of the outputs and store what it saved."""
-    from .._tensor import Tensor
-    from ..ops.inplace import check_inplace
+    from .._core.inplace import check_inplace
+    from .._core.tensor import Tensor
 
     ctx._sequence_nr = next_sequence_nr()
     ctx._is_tensor_arg = is_tensor
@@ -274,10 +274,10 @@ def _connect(ctx, args, is_tensor, outputs):
     )
     ctx.to_save = ()
     if ctx._anomaly_trace is None:
-        from .._dispatch import dispatch
+        from .._core.observers import dispatch
 
         if dispatch.anomaly:
-            from .anomaly_mode import record_forward_trace
+            from .._core.anomaly_mode import record_forward_trace
 
             record_forward_trace(ctx)
     return tuple(outs) if as_tuple else outs[0]
@@ -305,7 +305,7 @@ def once_differentiable(backward):
 
     @functools.wraps(backward)
     def wrapper(ctx, *grads):
-        from .._tensor import Tensor
+        from .._core.tensor import Tensor
 
         with grad_mode.no_grad():
             outputs = backward(ctx, *grads)

@@ -9,9 +9,9 @@ a Jacobian in one batched backward walk (Note [Batched gradients] in batched.py)
 
 from __future__ import annotations
 
-from .. import _tensor
+from .._core import grad_mode
+from .._core import tensor as _tensor
 from ..backend import xp
-from . import grad_mode
 from .functional_args import (
     V_FOR_INPUT,
     as_tuple,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .. import _tensor
+from .._core import tensor as _tensor
 from .api import grad as _grad
 
 

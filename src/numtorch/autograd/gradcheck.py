@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import warnings
 
+from .._core import grad_mode
 from ..backend import xp
-from . import grad_mode
 from .api import grad as autograd_grad
 
 
@@ -19,14 +19,14 @@ class GradcheckError(RuntimeError):
 
 
 def _as_tuple(x):
-    from .._tensor import Tensor
+    from .._core.tensor import Tensor
 
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def _differentiable_outputs(func, inputs):
     """The floating outputs (those that do not require grad have a zero Jacobian)."""
-    from .._tensor import Tensor
+    from .._core.tensor import Tensor
 
     with grad_mode.enable_grad():
         outputs = _as_tuple(func(*inputs))
@@ -34,7 +34,7 @@ def _differentiable_outputs(func, inputs):
 
 
 def _evaluate(func, inputs):
-    from .._tensor import Tensor
+    from .._core.tensor import Tensor
 
     with grad_mode.no_grad():
         outputs = _as_tuple(func(*inputs))
@@ -128,7 +128,7 @@ def _fail(message, raise_exception):
 
 
 def _format(array, shape):
-    from .._tensor import Tensor
+    from .._core.tensor import Tensor
 
     return repr(Tensor._make(array.reshape(shape)))
 
@@ -161,7 +161,7 @@ def gradcheck(
         >>> torch.autograd.gradcheck(torch.sin, (x,))
         True
     """
-    from .._tensor import Tensor
+    from .._core.tensor import Tensor
 
     inputs = _as_tuple(inputs)
     wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]
@@ -259,7 +259,7 @@ def gradgradcheck(
     masked=False,
 ) -> bool:
     """Check second derivatives: gradcheck of the function ``inputs -> grad(func(inputs))``."""
-    from .._tensor import Tensor
+    from .._core.tensor import Tensor
 
     inputs = _as_tuple(inputs)
     wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t._requires_grad]

@@ -7,7 +7,7 @@ import warnings
 
 class _VariableMeta(type):
     def __instancecheck__(cls, other):
-        from .._tensor import Tensor
+        from .._core.tensor import Tensor
 
         return isinstance(other, Tensor)
 
@@ -24,8 +24,8 @@ class Variable(metaclass=_VariableMeta):
     """
 
     def __new__(cls, data=None, requires_grad=False, volatile=False):
+        from .._core.tensor import Tensor
         from .._creation import tensor
-        from .._tensor import Tensor
 
         if volatile:
             warnings.warn(

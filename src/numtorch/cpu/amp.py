@@ -1,6 +1,6 @@
 """``torch.cpu.amp``: the deprecated CPU spellings of ``torch.amp``'s autocast and scaler."""
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
 from ..amp import autocast_mode
 from ..amp.grad_scaler import GradScaler
 

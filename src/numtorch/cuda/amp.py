@@ -3,7 +3,7 @@
 On a CPU-only build torch warns that CUDA is unavailable and disables both; so does numtorch.
 """
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
 from ..amp import autocast_mode, grad_scaler
 
 

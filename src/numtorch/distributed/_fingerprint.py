@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from .._dtypes import ALL_DTYPES
+from .._core.dtypes import ALL_DTYPES
 from ..backend import xp
 
 FIELDS = 16

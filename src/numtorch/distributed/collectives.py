@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..backend import xp
 from . import _fingerprint, _mpi
 from ._watchdog import CODES, COLLECTIVES

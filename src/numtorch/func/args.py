@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 
+from .._core.tensor import Tensor
 from .._creation import zeros_like
-from .._tensor import Tensor
 from ..autograd.api import grad as autograd_grad
 from ..utils._pytree import tree_leaves
 

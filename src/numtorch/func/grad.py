@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._tensor import Tensor
-from ..autograd import grad_mode
+from .._core import grad_mode
+from .._core.tensor import Tensor
 from ..utils._pytree import tree_flatten, tree_unflatten, treespec_pprint
 from .args import (
     check_argnums,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .._core import grad_mode
+from .._core.tensor import Tensor
 from .._creation import zeros
-from .._tensor import Tensor
-from ..autograd import grad_mode
 from ..autograd.api import grad as autograd_grad
 from ..backend import xp
 from ..ops.shape import cat

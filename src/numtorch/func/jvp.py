@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .._core import grad_mode
+from .._core.tensor import Tensor
 from .._creation import zeros_like
-from .._tensor import Tensor
-from ..autograd import grad_mode
 from ..autograd.api import grad as autograd_grad
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .args import check_floating_primals, check_tensor_outputs, split_aux

@@ -20,8 +20,8 @@ compose: the inner level sees the outer level's leaves as "outside".
 
 from __future__ import annotations
 
-from .._tensor import Tensor
-from ..autograd import grad_mode
+from .._core import grad_mode
+from .._core.tensor import Tensor
 from ..utils._pytree import tree_map
 
 

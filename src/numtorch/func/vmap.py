@@ -23,7 +23,7 @@ import contextlib
 from collections.abc import Callable
 
 from .. import _creation
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..backend import xp
 from ..ops.shape import stack
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten

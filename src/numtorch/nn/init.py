@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 import warnings
 
-from .._tensor import Tensor
-from ..autograd import grad_mode
+from .._core import grad_mode
+from .._core.tensor import Tensor
 from ..backend import xp
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from .._core.tensor import Tensor
 from .._creation import empty
-from .._tensor import Tensor
 
 
 class Parameter(Tensor):

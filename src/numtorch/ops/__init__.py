@@ -1,5 +1,6 @@
 """numtorch's ops; importing this package registers every op on Tensor and in FUNCTIONS."""
 
+from .._core.op import FUNCTIONS, REGISTRY, defop, export  # noqa: F401
 from . import (  # noqa: F401
     bessel,
     bits,
@@ -46,6 +47,5 @@ from . import (  # noqa: F401
     triangular,
     windows,
 )
-from .registry import FUNCTIONS, REGISTRY, defop, export  # noqa: F401
 
 complex.mark_complex_differentiable()

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 
+from .._core.op import defop, export
 from ..backend import xp
 from .gamma import float64_kernel
 from .pointwise import where
-from .registry import defop, export
 
 _SERIES_LIMIT = 20.0
 _SQRT_2PI = math.sqrt(2.0 * math.pi)

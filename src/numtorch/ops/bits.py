@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._core.tensor import Tensor
 from .._creation import zeros_like
-from .._tensor import Tensor
 from ..backend import xp
 from .operators import _operand
 from .pointwise import _integers_only
-from .registry import defop, export
 from .return_types import structseq
 
 

@@ -14,10 +14,10 @@ import inspect
 import types
 import warnings
 
-from .._tensor import Tensor
-from ..autograd import grad_mode
-from .call import allocation_error
-from .inplace import _can_cast
+from .._core import grad_mode
+from .._core.dispatch import allocation_error
+from .._core.inplace import _can_cast
+from .._core.tensor import Tensor
 
 _NO_OUT = object()
 # what a first argument may be besides a tensor (numbers, sizes, names, sequences of tensors)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.op import REGISTRY, defop, export
+from .._core.tensor import Tensor
 from .._creation import zeros_like
-from .._tensor import Tensor
 from ..backend import xp
 from .indexing import select
-from .registry import REGISTRY, defop, export
 
 
 def _is_complex(input) -> bool:

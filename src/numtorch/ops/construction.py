@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import warnings
 
-from .. import _dtypes
-from .._tensor import Tensor, _wrap_dim
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .registry import defop, export
 from .shape import stack
 
 

@@ -3,13 +3,13 @@ reductions)."""
 
 from __future__ import annotations
 
+from .._core import grad_mode
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
-from .._tensor import Tensor, _wrap_dim
-from ..autograd import grad_mode
 from ..backend import xp
 from .pointwise import where
 from .reduction import return_type
-from .registry import defop, export
 
 
 def _reversed_cumsum(t, dim):

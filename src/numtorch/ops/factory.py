@@ -7,10 +7,11 @@ import math
 import numbers
 import warnings
 
-from .. import _creation, _dtypes
-from .._tensor import Size, Tensor
+from .. import _creation
+from .._core import dtypes as _dtypes
+from .._core.op import FUNCTIONS
+from .._core.tensor import Size, Tensor
 from ..backend import xp
-from .registry import FUNCTIONS
 from .shape import shape_arg
 
 
@@ -129,7 +130,7 @@ def random_(self, from_=0, to=None, *, generator=None):
 
 
 def _fill_sampled(self, name, values):
-    from .inplace import check_inplace
+    from .._core.inplace import check_inplace
 
     check_inplace(self, name)
     self._data[...] = values

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.op import defop
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import arange
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .nn.padding import constant_pad_nd
-from .registry import defop
 
 _COMPLEX_OF = {xp.dtype(xp.float32): xp.complex64, xp.dtype(xp.float64): xp.complex128}
 _COMPLEX_OF[xp.dtype(xp.complex64)] = xp.complex64

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.inplace import inplace_variant
+from .._core.op import defop, export
+from .._core.tensor import Tensor
 from .._creation import arange
-from .._tensor import Tensor
 from ..backend import xp
-from .inplace import inplace_variant
-from .registry import defop, export
 from .special import derivative_not_implemented
 
 _LOG_PI = math.log(math.pi)

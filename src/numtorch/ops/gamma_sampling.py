@@ -13,10 +13,10 @@ approximations (which differ from it by up to ~1e-4 relative).
 from __future__ import annotations
 
 from .. import _creation
+from .._core.op import defop, export, not_implemented
 from ..backend import xp
 from .gamma import lgamma_array
 from .incomplete_gamma import incomplete_gamma_array
-from .registry import defop, export, not_implemented
 from .special import _floats_only
 
 

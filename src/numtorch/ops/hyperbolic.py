@@ -6,11 +6,11 @@ leaves unimplemented; numtorch raises the same NotImplementedError.
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from .._core.inplace import check_inplace, write_inplace
+from .._core.op import FUNCTIONS, defop, export
+from .._core.tensor import Tensor
 from ..backend import xp
-from .inplace import check_inplace, write_inplace
 from .pointwise import _unary
-from .registry import FUNCTIONS, defop, export
 
 # d/dx asinh x = 1 / sqrt(x**2 + 1); acosh: 1 / sqrt(x**2 - 1); atanh: 1 / (1 - x**2)
 asinh = _unary("asinh", xp.arcsinh, lambda grad, input: grad * (input * input + 1).rsqrt())

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 
+from .._core.op import defop, export
 from ..backend import xp
 from .gamma import _LGAMMA1, _STIRLING, _horner, float64_kernel, lgamma_array
 from .nn.erf import erfc_array
-from .registry import defop, export
 from .special import _floats_only, _require_float, derivative_not_implemented
 
 _EPS = 1.11022302462515654042e-16

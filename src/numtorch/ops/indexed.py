@@ -3,14 +3,14 @@ masked_scatter, and ``where(condition)`` (the indices where a condition holds)."
 
 from __future__ import annotations
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.dispatch import broadcast_shape
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .call import broadcast_shape
 from .indexing import nonzero
 from .pointwise import where as _where_op
-from .registry import defop, export
 from .shape import cat
 
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numbers
 import warnings
 
+from .._core.dispatch import broadcast_shape
+from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .call import broadcast_shape
-from .inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .pointwise import where
-from .registry import defop, export
 from .shape import _unsqueeze
 
 

@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from .._core.inplace import inplace_variant
+from .._core.op import FUNCTIONS
+from .._core.tensor import Tensor
 
 # the modules defining the methods published below
 from . import (  # noqa: F401
@@ -18,9 +20,7 @@ from . import (  # noqa: F401
     normal,
     special,
 )
-from .inplace import inplace_variant
 from .pointwise import nan_to_num
-from .registry import FUNCTIONS
 
 Tensor.greater_ = Tensor.gt_
 Tensor.greater_equal_ = Tensor.ge_

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 
-from .._tensor import Tensor, _wrap_dim
-from ..autograd import grad_mode
+from .._core import grad_mode
+from .._core.inplace import check_inplace
+from .._core.op import FUNCTIONS, defop
+from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
 from . import shape as S
-from .inplace import check_inplace
-from .registry import FUNCTIONS, defop
 
 
 def _reshape_back(grad, input_shape):

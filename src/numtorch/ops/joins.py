@@ -4,12 +4,12 @@ torch composes them (so their grad_fn names match)."""
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._tensor import Tensor, _wrap_dim
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .indexing import _slice_backward, narrow_slice
 from .reduction import sort
-from .registry import defop, export
 from .shape import _check_cat, _split_with_sizes, cat
 
 

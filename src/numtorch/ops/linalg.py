@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 import string
 
-from .._dispatch import composite
-from .._tensor import Tensor
+from .._core.dispatch import broadcast_shape, require_tensor
+from .._core.observers import composite
+from .._core.op import defop, export
+from .._core.tensor import Tensor
 from ..backend import xp
-from .call import broadcast_shape, require_tensor
 from .pointwise import _conj
-from .registry import defop, export
 from .shape import _unsafe_view
 from .sparse import sparse_product
 

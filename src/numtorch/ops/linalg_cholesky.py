@@ -8,11 +8,11 @@ With ``A = L L^H``: ``X = A^-1 B`` has ``gB = A^-1 gX`` and ``gL = -(C + C^H) L`
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from .._core.op import defop, export
+from .._core.tensor import Tensor
 from ..backend import xp
 from .linalg_functions import _deprecated
 from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices, triangular_kernel
-from .registry import defop, export
 from .return_types import structseq
 
 triangular_solve_type = structseq("triangular_solve", ("solution", "cloned_coefficient"))

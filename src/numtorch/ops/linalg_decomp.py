@@ -8,10 +8,10 @@ vectors are defined up to sign.
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from .._core.op import defop
+from .._core.tensor import Tensor
 from ..backend import xp
 from .linalg_solve import LinAlgError, _batch_eye, _solve_triangular, check_matrices
-from .registry import defop
 from .return_types import structseq
 from .shape import cat
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 import math
 import warnings
 
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import eye
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from . import linalg_decomp as decomp
 from . import linalg_solve as solves
 from .linalg import matmul
 from .pointwise import where
 from .reduction import vector_norm
-from .registry import defop, export
 from .return_types import structseq
 from .shape import cat
 

@@ -9,12 +9,12 @@ with ``phi = tril_-1(L^H gL) + triu(gU U^H)``; wide and tall ones split off the 
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from .._core.op import defop, export
+from .._core.tensor import Tensor
 from ..backend import xp
 from . import lapack
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
-from .registry import defop, export
 from .return_types import structseq
 from .shape import cat
 

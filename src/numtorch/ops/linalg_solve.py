@@ -9,11 +9,11 @@ for X = solve(A, B).
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from .._core.op import defop
+from .._core.tensor import Tensor
 from ..backend import xp
 from . import lapack
 from .reduction import _product_of_others
-from .registry import defop
 from .return_types import structseq
 
 

@@ -4,11 +4,11 @@ come from the same op)."""
 
 from __future__ import annotations
 
+from .._core.op import defop, export
+from .._core.tensor import Tensor
 from .._creation import zeros
-from .._tensor import Tensor
 from ..backend import xp
 from .linalg_solve import check_matrices
-from .registry import defop, export
 from .shape import cat
 
 # Pade(13) coefficients and the 1-norm bound up to which it needs no scaling (Higham 2005)

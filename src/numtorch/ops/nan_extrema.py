@@ -5,8 +5,8 @@ Unlike ``maximum``, ties do not share the gradient: it goes to ``input`` whereve
 
 from __future__ import annotations
 
+from .._core.op import defop, export
 from ..backend import xp
-from .registry import defop, export
 
 
 # torch's formulas mask the gradient (MaskedFillBackward0 in a create_graph backward)

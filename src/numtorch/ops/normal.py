@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
 from ..backend import xp
 from .gamma import float64_kernel, refuse_half
 from .nn.activation import erf
 from .nn.erf import erf_array, erfc_array
 from .pointwise import _add_scalar, _mul_scalar
-from .registry import defop, export
 
 _SQRT_PI = math.sqrt(math.pi)
 _TWO_OVER_SQRT_PI = 2.0 / _SQRT_PI

@@ -6,7 +6,7 @@ Reflected forms follow torch: ``2 - x`` is ``rsub`` (RsubBackward1), ``2 / x`` i
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ..backend import xp
 from . import pointwise as P
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.dispatch import check_scalar_fits
+from .._core.op import defop, export, not_implemented, overloaded
+from .._core.tensor import Tensor
 from .._creation import zeros_like
-from .._tensor import Tensor
 from ..backend import xp
-from .call import check_scalar_fits
-from .registry import defop, export, not_implemented, overloaded
 
 
 def _zeros(grad):
@@ -605,7 +605,7 @@ fix = export(trunc, name="fix", inplace=True)
 
 def _no_integer_round(input, kernel):
     if input.dtype.kind not in "fcV":
-        from .. import _dtypes
+        from .._core import dtypes as _dtypes
 
         name = _dtypes.from_numpy_dtype(input.dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 import warnings
 
-from .._tensor import Tensor, _wrap_dim
+from .._core.dispatch import broadcast_shape
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .call import broadcast_shape
 from .linalg import mm
 from .pointwise import where
-from .registry import defop, export
 from .shape import _unsafe_view
 
 

@@ -6,13 +6,13 @@ ignored, NaNs included, as BLAS does."""
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._tensor import Tensor
+from .._core import dtypes as _dtypes
+from .._core.inplace import inplace_variant
+from .._core.op import defop, export
+from .._core.tensor import Tensor
 from ..backend import xp
-from .inplace import inplace_variant
 from .linalg import addmm
 from .linalg_functions import _deprecated, multi_dot
-from .registry import defop, export
 
 
 def _times(t, scale):

@@ -4,11 +4,11 @@
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._meta import MetaArray
-from .._tensor import Tensor
-from .inplace import _can_cast
-from .registry import FUNCTIONS, export
+from .._core import dtypes as _dtypes
+from .._core.inplace import _can_cast
+from .._core.meta import MetaArray
+from .._core.op import FUNCTIONS, export
+from .._core.tensor import Tensor
 
 
 class layout:

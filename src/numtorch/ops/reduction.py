@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.dispatch import require_tensor
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .call import require_tensor
 from .pointwise import _div_scalar, where
-from .registry import defop, export
 from .return_types import structseq
 from .shape import cat
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 import numbers
 
-from .. import _creation, _dtypes
-from .._tensor import Tensor
+from .. import _creation
+from .._core import dtypes as _dtypes
+from .._core.dispatch import broadcast_shape
+from .._core.op import defop, export, not_implemented
+from .._core.tensor import Tensor
 from ..backend import xp
-from .call import broadcast_shape
-from .registry import defop, export, not_implemented
 
 
 def _zero(grad):
@@ -185,7 +186,7 @@ def binomial(count, prob, generator=None) -> Tensor:
 
 # -- in-place samplers -----------------------------------------------------------------------
 def _fill_(t: Tensor, values, name: str) -> Tensor:
-    from .inplace import check_inplace
+    from .._core.inplace import check_inplace
 
     check_inplace(t, name)
     t._data[...] = values

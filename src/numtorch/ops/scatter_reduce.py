@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import warnings
 
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros, zeros_like
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .indexing import _check_gather_shapes, _check_index, _scatter_key, check_scatter_bounds
 from .pointwise import where
-from .registry import defop, export
 
 _UFUNCS = {
     "sum": xp.add,

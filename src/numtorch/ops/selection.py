@@ -9,13 +9,13 @@ for ``mode``, which gives the last occurrence as torch does.
 
 from __future__ import annotations
 
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import full_like, tensor
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .linalg import _squeeze_result
 from .pointwise import where
 from .reduction import _evenly_distribute, _select_backward, return_type
-from .registry import defop, export
 
 _median_type = return_type("median")
 _nanmedian_type = return_type("nanmedian")

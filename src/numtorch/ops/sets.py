@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 
-from .._tensor import Tensor, _wrap_dim
+from .._core.op import defop, export, not_implemented
+from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .registry import defop, export, not_implemented
 
 
 def _no_derivative(name: str):

@@ -5,16 +5,16 @@ from __future__ import annotations
 import math
 import warnings
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.dispatch import broadcast_shape
+from .._core.meta import is_meta_device, metafy, no_data
+from .._core.observers import composite
+from .._core.op import defop, export
+from .._core.tensor import Size, Tensor, _wrap_dim
 from .._creation import shape_arg, zeros
-from .._dispatch import composite
 from .._legacy_types import dtype_of_type
-from .._meta import is_meta_device, metafy, no_data
 from .._runtime import typename
-from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
-from .call import broadcast_shape
-from .registry import defop, export
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple:

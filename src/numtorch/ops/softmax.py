@@ -4,11 +4,11 @@ so double backward records ``SoftmaxBackwardDataBackward0`` as torch does."""
 
 from __future__ import annotations
 
-from .._tensor import Tensor, _wrap_dim
+from .._core.dispatch import require_tensor
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .call import require_tensor
 from .reduction import _stable_max
-from .registry import defop, export
 
 
 def _softmax_double_backward(grad, grad_output, output, dim):

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import sys
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.op import OpSpec
+from .._core.tensor import Size, Tensor, _wrap_dim
 from .._creation import tensor as _tensor_from
-from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
-from .registry import OpSpec
 from .sparse_primitives import (
     _add_values,
     _coalesce_values,

@@ -5,8 +5,8 @@ written with these primitives and dense ops, so they differentiate again.
 
 from __future__ import annotations
 
+from .._core.op import defop
 from ..backend import xp
-from .registry import defop
 
 
 # -- array kernels ---------------------------------------------------------------------------

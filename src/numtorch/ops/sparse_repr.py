@@ -3,8 +3,8 @@ line, then size, nnz, dtype, layout and the autograd suffix."""
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._tensor_str import _add_suffixes, array_body
+from .._core import dtypes as _dtypes
+from .._core.tensor_str import _add_suffixes, array_body
 
 
 def sparse_repr(t) -> str:

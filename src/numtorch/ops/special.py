@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export, not_implemented
+from .._core.tensor import Tensor
 from .._creation import zeros_like
-from .._tensor import Tensor
 from ..backend import xp
 from .pointwise import pow, where
-from .registry import defop, export, not_implemented
 
 
 def _floats_only(name):

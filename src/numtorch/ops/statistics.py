@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import warnings
 
-from .. import _dtypes
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import linspace, zeros
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .indexing import narrow_slice
 from .normal import _mul_scalar
 from .pointwise import _div_scalar, where
-from .registry import defop, export
 from .return_types import structseq
 from .shape import cat
 

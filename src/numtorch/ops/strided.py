@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import math
 
+from .._core.inplace import check_inplace
+from .._core.op import FUNCTIONS, defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
-from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .indexing import _bounds
-from .inplace import check_inplace
-from .registry import FUNCTIONS, defop, export
 from .triangular import _diagonal_dims, diagonal_view
 
 

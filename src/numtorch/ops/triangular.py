@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._tensor import Tensor, _wrap_dim
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .registry import defop, export
 
 
 def _check_matrix(input, name):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 
-from .. import _creation, _dtypes
+from .. import _creation
+from .._core import dtypes as _dtypes
+from .._core.op import export
 from ..backend import xp
 from .bessel import i0_array
-from .registry import export
 
 _UNSET = object()
 

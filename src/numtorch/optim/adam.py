@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ._checks import check_adam_args, check_compat_flags, scalar
 from ._kernels import adam_moments_, add_ratio_, effective_grad
 from .optimizer import Optimizer, fill_state, update_elementwise

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ._checks import check_adam_args, check_compat_flags
 from ._kernels import add_ratio_, effective_grad, lerp_
 from .adam import adam_options

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ._checks import check_compat_flags, check_lr, check_nonnegative, scalar
 from ._kernels import effective_grad
 from .optimizer import Optimizer, fill_state, update_elementwise

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
+from .._core.grad_mode import enable_grad, no_grad
+from .._core.tensor import Tensor
 from ._checks import check_lr, scalar
 from .optimizer import Optimizer
 

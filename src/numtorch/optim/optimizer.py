@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from .._dtypes import float64, get_default_dtype
+from .._core.dtypes import float64, get_default_dtype
+from .._core.grad_mode import enable_grad, no_grad
+from .._core.graph import RemovableHandle, _add_hook
+from .._core.tensor import Tensor
 from .._runtime import typename
-from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
-from ..autograd.graph import RemovableHandle, _add_hook
 from ..profiler import recorder as profiler_recorder
 from ..profiler.autograd_profiler import record_function
 from ._checks import check_step_flags

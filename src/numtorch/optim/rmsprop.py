@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._core.tensor import Tensor
 from ._checks import check_compat_flags, check_eps, check_lr, scalar
 from ._kernels import effective_grad, lerp_, square_average_
 from .optimizer import Optimizer, fill_state, update_elementwise

@@ -10,9 +10,9 @@ from copy import deepcopy
 from typing import Any, Literal
 
 from .. import _creation
-from .._dtypes import int64
-from .._tensor import Tensor
-from ..autograd.grad_mode import no_grad
+from .._core.dtypes import int64
+from .._core.grad_mode import no_grad
+from .._core.tensor import Tensor
 from ..nn.modules.batchnorm import _BatchNorm
 from ..nn.modules.module import Module
 from .lr_scheduler.base import LRScheduler, format_param

@@ -32,7 +32,7 @@ import threading
 import weakref
 from time import perf_counter_ns
 
-from .._dispatch import add_observer, remove_observer
+from .._core.observers import add_observer, remove_observer
 from ..backend import xp
 
 _clock = perf_counter_ns

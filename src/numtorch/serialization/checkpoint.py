@@ -16,8 +16,8 @@ import json
 import os
 import tempfile
 
+from .._core.tensor import Tensor
 from .._creation import device
-from .._tensor import Tensor
 from . import npz_file, safetensors_file, torch_file
 from .archive import Archive
 from .errors import Budget, UnpicklingError

@@ -17,9 +17,9 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .._core.dtypes import dtype
+from .._core.tensor import Size, Tensor
 from .._creation import device
-from .._dtypes import dtype
-from .._tensor import Size, Tensor
 from .unpickler import STORAGE_NAMES
 
 _BATCH = 1000

@@ -19,8 +19,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .._dtypes import ALL_DTYPES, dtype
-from .._tensor import Size, Tensor
+from .._core.dtypes import ALL_DTYPES, dtype
+from .._core.tensor import Size, Tensor
 from .errors import MAX_DEPTH, UnsafeFileError
 
 FORMAT = "numtorch-checkpoint"

@@ -33,9 +33,9 @@ from collections import Counter, OrderedDict
 
 import numpy as np
 
+from .._core.dtypes import ALL_DTYPES
+from .._core.tensor import Size, Tensor
 from .._creation import device
-from .._dtypes import ALL_DTYPES
-from .._tensor import Size, Tensor
 from . import allowlist
 from .errors import Budget, UnpicklingError, UnsafeFileError
 

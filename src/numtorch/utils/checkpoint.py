@@ -23,10 +23,10 @@ import weakref
 
 import numtorch
 
-from ..autograd import grad_mode
-from ..autograd.engine import current_run, is_checkpoint_valid
+from .._core import grad_mode
+from .._core.engine import current_run, is_checkpoint_valid
+from .._core.graph import Node, SavedTensor, saved_tensors_hooks
 from ..autograd.function import Function
-from ..autograd.graph import Node, SavedTensor, saved_tensors_hooks
 
 __all__ = ["CheckpointError", "checkpoint", "checkpoint_sequential", "set_checkpoint_early_stop"]
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import warnings
 
-from ... import _creation, _tensor
+from ... import _creation
+from ..._core import tensor as _tensor
+from ..._core.dispatch import require_tensor
+from ..._core.inplace import inplace_variant
 from ...backend import xp
-from ...ops.call import require_tensor
-from ...ops.inplace import inplace_variant
 from ...ops.nn import activation as A
 from ...ops.nn import piecewise as P
 from ...ops.softmax import log_softmax as _log_softmax

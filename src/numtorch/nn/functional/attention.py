@@ -7,7 +7,7 @@ import math
 import warnings
 
 from ... import _creation
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
 from ...ops.pointwise import _mul_scalar
 from ...ops.products_add import baddbmm

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...backend import xp
 from ...ops.nn.ctc import ctc_loss_op
 from ...ops.pointwise import where

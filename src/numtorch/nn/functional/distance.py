@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from ... import _dtypes
-from ..._tensor import Tensor, _wrap_dim
-from ...autograd import grad_mode
+from ..._core import dtypes as _dtypes
+from ..._core import grad_mode
+from ..._core.tensor import Tensor, _wrap_dim
 from ...ops.nn import distance as D
 from ...ops.reduction import reduce_dims
 from ...ops.shape import broadcast_tensors

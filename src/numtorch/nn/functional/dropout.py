@@ -10,10 +10,10 @@ import math
 import warnings
 
 from ... import _creation
-from ..._dispatch import composite
-from ..._tensor import Tensor
+from ..._core.dispatch import require_tensor
+from ..._core.observers import composite
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ...ops.call import require_tensor
 
 
 def _check_p(p):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from ..._dispatch import composite
-from ..._tensor import Tensor
-from ...ops.call import require_tensor
+from ..._core.dispatch import require_tensor
+from ..._core.observers import composite
+from ..._core.tensor import Tensor
 from ...ops.linalg import addmm
 from ...ops.linalg import einsum as _einsum
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 import warnings
 
+from ..._core.dispatch import require_tensor
+from ..._core.dtypes import result_type as torch_result_type
+from ..._core.grad_mode import no_grad
+from ..._core.observers import composite
+from ..._core.tensor import Tensor
 from ..._creation import ones_like
-from ..._dispatch import composite
-from ..._dtypes import result_type as torch_result_type
-from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
-from ...ops.call import require_tensor
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import _div_scalar

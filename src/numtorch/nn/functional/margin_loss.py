@@ -9,9 +9,9 @@ are primitives of ``numtorch.ops.nn.loss``.
 
 from __future__ import annotations
 
+from ..._core.observers import composite
+from ..._core.tensor import Tensor
 from ..._creation import zeros_like
-from ..._dispatch import composite
-from ..._tensor import Tensor
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import minimum, where

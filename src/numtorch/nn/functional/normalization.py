@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-from ..._dispatch import composite
-from ..._dtypes import finfo, float16, float32
-from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
-from ...ops.call import require_tensor
+from ..._core.dispatch import require_tensor
+from ..._core.dtypes import finfo, float16, float32
+from ..._core.grad_mode import no_grad
+from ..._core.observers import composite
+from ..._core.tensor import Tensor
 from ...ops.nn import normalization as N
 from ...ops.pointwise import _add_scalar
 from .padding import pad

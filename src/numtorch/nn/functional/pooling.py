@@ -7,10 +7,10 @@ primitives of ``numtorch.ops.nn.pooling``.
 
 from __future__ import annotations
 
-from ..._dispatch import composite
-from ..._tensor import Tensor
-from ...autograd import grad_mode
-from ...ops.call import require_tensor
+from ..._core import grad_mode
+from ..._core.dispatch import require_tensor
+from ..._core.observers import composite
+from ..._core.tensor import Tensor
 from ...ops.nn import pooling as P
 from ...ops.nn import unpool as U
 

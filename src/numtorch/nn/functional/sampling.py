@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...ops.nn.grid_sample import (
     MODES,
     PADDING_MODES,

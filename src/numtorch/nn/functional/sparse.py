@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.tensor import Tensor
 from ...backend import xp
 from ...ops.nn.embedding import embedding as _embedding
 from ...ops.nn.embedding_bag import MODES, embedding_bag_op

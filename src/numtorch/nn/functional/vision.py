@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...ops.nn import fold as fold_ops
 from ...ops.nn import upsample as U
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d

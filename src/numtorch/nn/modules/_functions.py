@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from ... import distributed as dist
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...autograd.function import Function, once_differentiable
 from ...backend import xp
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 
 from ... import _creation
-from ...ops.call import require_tensor
+from ..._core.dispatch import require_tensor
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

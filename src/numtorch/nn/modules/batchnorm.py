@@ -8,8 +8,9 @@ running statistics normalize. ``train()``/``eval()`` decide this, not ``no_grad`
 
 from __future__ import annotations
 
-from ... import _creation, _dtypes
-from ...autograd import grad_mode
+from ... import _creation
+from ..._core import dtypes as _dtypes
+from ..._core import grad_mode
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

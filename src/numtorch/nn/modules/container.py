@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from itertools import islice
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
 

@@ -17,10 +17,10 @@ import itertools
 import warnings
 from collections import OrderedDict
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.graph import RemovableHandle as _GraphHandle
+from ..._core.tensor import Tensor
 from ...autograd.function import Function
-from ...autograd.graph import RemovableHandle as _GraphHandle
 
 
 class RemovableHandle(_GraphHandle):

@@ -7,7 +7,7 @@ module turns into its ordinary class (``cls_to_become``), as in torch.
 
 from __future__ import annotations
 
-from ...autograd import grad_mode
+from ..._core import grad_mode
 from ..parameter import UninitializedParameter, is_lazy
 from .linear import Linear
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from ... import _dtypes
-from ..._meta import is_meta_device
+from ..._core import dtypes as _dtypes
+from ..._core import grad_mode
+from ..._core.meta import is_meta_device
+from ..._core.tensor import Tensor
 from ..._runtime import typename
-from ..._tensor import Tensor
-from ...autograd import grad_mode
 from ...backend import xp
 from ..parameter import Buffer, Parameter
 from .hooks import (  # torch keeps the global hooks in this module

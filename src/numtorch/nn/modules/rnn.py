@@ -12,7 +12,7 @@ import numbers
 import warnings
 
 from ... import _creation
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ...ops.nn import rnn as R
 from .. import init
 from ..parameter import Parameter

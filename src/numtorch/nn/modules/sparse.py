@@ -4,7 +4,7 @@ of its rows."""
 from __future__ import annotations
 
 from ... import _creation
-from ...autograd import grad_mode
+from ..._core import grad_mode
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter

@@ -14,8 +14,8 @@ import itertools
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.tensor import Tensor
 from ..parameter import Parameter
 from .hooks import add_hook
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ... import distributed as dist
-from ...autograd import grad_mode
+from ..._core import grad_mode
 from .. import functional as F
 from . import _functions
 from .batchnorm import _BatchNorm

@@ -12,7 +12,7 @@ import copy
 import warnings
 
 from ... import _creation
-from ...autograd import grad_mode
+from ..._core import grad_mode
 from ...backend import xp
 from .. import functional as F
 from ..functional import attention as A

@@ -25,10 +25,11 @@ import contextlib
 import weakref
 import zlib
 
-from ... import _creation, _dtypes
+from ... import _creation
 from ... import distributed as dist
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import dtypes as _dtypes
+from ..._core import grad_mode
+from ..._core.tensor import Tensor
 from ...backend import xp
 from ..modules.module import Module
 

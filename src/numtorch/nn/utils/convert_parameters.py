@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...autograd import grad_mode
+from ..._core import grad_mode
 from ...ops.shape import cat
 
 

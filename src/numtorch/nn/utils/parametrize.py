@@ -15,8 +15,8 @@ import copyreg
 from contextlib import contextmanager, suppress
 from copy import deepcopy
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.tensor import Tensor
 from ..modules.container import ModuleDict, ModuleList
 from ..modules.module import Module
 from ..parameter import Parameter

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from ... import _creation, _dtypes
-from ..._tensor import Tensor
+from ... import _creation
+from ..._core import dtypes as _dtypes
+from ..._core.tensor import Tensor
 from ...ops.nn.rnn import pack_padded_sequence as _pack_padded
 
 __all__ = [

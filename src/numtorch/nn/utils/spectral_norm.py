@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...autograd import grad_mode
+from ..._core import grad_mode
 from .. import functional as F
 from ..modules.conv import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ..modules.module import Module

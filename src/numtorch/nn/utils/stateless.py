@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import warnings
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 
 __all__ = ["functional_call"]
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 
+from ..._core.docs import summarize
+from ..._core.dtypes import from_numpy_dtype
+from ..._core.op import defop, export
 from ..._creation import zeros_like
-from ..._dtypes import from_numpy_dtype
 from ...backend import xp
-from ..docs import summarize
 from ..pointwise import _add_scalar, _sigmoid_forward, where
-from ..registry import defop, export
 from ..shape import cat
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 

@@ -17,10 +17,10 @@ its node is NotImplemented, and differentiating it raises torch's error.
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..registry import defop, export
 from .composite_backward import tensors_of
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._core.op import defop, export, not_implemented
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..registry import defop, export, not_implemented
 
 
 @defop(

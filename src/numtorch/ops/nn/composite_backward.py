@@ -10,8 +10,8 @@ orders work as well.
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.tensor import Tensor
 from ...autograd.api import grad as autograd_grad
 
 

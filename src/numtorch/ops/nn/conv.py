@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import warnings
 
-from ..._dispatch import composite
+from ..._core.observers import composite
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
 from ..._runtime import typename
-from ..._tensor import Tensor
 from ...backend import xp
-from ..registry import defop, export
 from .conv_kernels import (
     Geometry,
     conv_forward,

@@ -15,9 +15,9 @@ torch's, it cannot be differentiated again.
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._core.op import defop
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..registry import defop
 
 _NEG_INF = -xp.inf
 

@@ -9,11 +9,11 @@ has no derivative, as in torch.
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
 from ...backend import xp
 from ..reduction import _norm_backward, _vector_norm
-from ..registry import defop, export
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(name="norm_dim", node="NormBackward1", promote="float", input=_norm_backward)(

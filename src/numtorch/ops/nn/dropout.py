@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+from ..._core.op import defop
+from ..._core.tensor import Tensor
 from ..._creation import _rng
-from ..._tensor import Tensor
 from ...backend import xp
-from ..registry import defop
 
 
 @defop(

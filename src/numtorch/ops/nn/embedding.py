@@ -7,10 +7,10 @@ indices that repeat accumulate; the ``padding_idx`` row gets no gradient, and
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._core.dispatch import require_tensor
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..call import require_tensor
-from ..registry import defop, export
 
 
 def _row_scale(indices, num_weights, padding_idx, scale_grad_by_freq, dtype):

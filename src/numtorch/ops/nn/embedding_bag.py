@@ -9,9 +9,9 @@ rows, in numtorch ops, so the node can be differentiated again.
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._core.op import defop
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..registry import defop
 
 MODES = {"sum": 0, "mean": 1, "max": 2}
 

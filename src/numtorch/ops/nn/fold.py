@@ -9,8 +9,8 @@ over pixels); overlapping blocks accumulate.
 
 from __future__ import annotations
 
+from ..._core.op import defop
 from ...backend import xp
-from ..registry import defop
 
 _as_strided = xp.lib.stride_tricks.as_strided
 

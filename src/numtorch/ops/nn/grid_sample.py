@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import itertools
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.op import defop
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..registry import defop
 
 MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}

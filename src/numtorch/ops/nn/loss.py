@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 
-from ..._tensor import Tensor
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.op import defop, not_implemented
+from ..._core.tensor import Tensor
 from ...backend import xp
 from ..pointwise import _div_scalar, where
-from ..registry import defop, not_implemented
 from .activation import zero_gradient
 from .composite_backward import tensors_of, vjp
 
@@ -228,7 +228,7 @@ def binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduc
 
 def check_not_differentiable(function: str, name: str, tensor) -> None:
     """torch refuses gradients for loss weights: say so instead of silently giving none."""
-    from ...autograd import grad_mode
+    from ..._core import grad_mode
 
     if tensor is not None and tensor._requires_grad and grad_mode.is_grad_enabled():
         raise RuntimeError(

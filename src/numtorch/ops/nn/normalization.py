@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import math
 
-from ...autograd import grad_mode
+from ..._core import grad_mode
+from ..._core.op import defop
 from ...backend import xp
-from ..registry import defop
 from .composite_backward import tensors_of, vjp
 
 

@@ -10,9 +10,9 @@ Circular padding is composed from indexing.
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..registry import defop, export
 from .activation import zero_gradient
 
 

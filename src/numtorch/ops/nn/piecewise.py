@@ -9,9 +9,9 @@ that name is registered here and ``numtorch.nn.functional`` writes its result in
 
 from __future__ import annotations
 
+from ..._core.op import defop, not_implemented
 from ...backend import xp
 from ..pointwise import threshold_backward, where
-from ..registry import defop, not_implemented
 from .activation import check_result_slope, float_only, masked, zero_gradient
 
 # -- ELU, SELU, CELU ---------------------------------------------------------------------------

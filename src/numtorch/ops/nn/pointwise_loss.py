@@ -9,9 +9,9 @@ swapped (each derivative is odd in ``self - target``).
 
 from __future__ import annotations
 
+from ..._core.op import defop
 from ...backend import xp
 from ..pointwise import where
-from ..registry import defop
 from .activation import float_only
 from .loss import reduce_array
 

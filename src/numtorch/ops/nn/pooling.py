@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 
-from ..._dtypes import from_numpy_dtype
+from ..._core.dtypes import from_numpy_dtype
+from ..._core.op import defop
 from ...backend import xp
-from ..registry import defop
 from .activation import float_only, zero_gradient
 
 

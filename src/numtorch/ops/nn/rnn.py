@@ -24,10 +24,10 @@ Gates, with ``W x`` short for ``x W^T + b``:
 from __future__ import annotations
 
 from ... import _creation
-from ..._tensor import Tensor
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
 from ...backend import xp
 from ..linalg import addmm
-from ..registry import defop, export
 from ..shape import cat, stack
 
 # -- one time step ---------------------------------------------------------------------------

@@ -8,8 +8,8 @@ gradient is the inverse shuffle.
 
 from __future__ import annotations
 
+from ..._core.op import defop
 from ...backend import xp
-from ..registry import defop
 
 
 def _unpool_grad(grad, indices, input_shape, output_size):

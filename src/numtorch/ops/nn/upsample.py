@@ -13,8 +13,8 @@ computed in the input's precision as torch's kernels do.
 
 from __future__ import annotations
 
+from ..._core.op import defop
 from ...backend import xp
-from ..registry import defop
 from .activation import float_only
 
 _CUBIC_A = -0.75

@@ -9,9 +9,9 @@ written with numtorch ops so the node can be differentiated again.
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
 from ...backend import xp
-from ..registry import defop, export
 
 
 def _other_dims(ndim: int, dim: int) -> tuple:

@@ -11,7 +11,7 @@ import warnings
 import weakref
 from typing import Any
 
-from ..._tensor import Tensor
+from ..._core.tensor import Tensor
 from ..optimizer import Optimizer
 
 EPOCH_DEPRECATION_WARNING = (

@@ -8,10 +8,10 @@ import re
 
 import numpy as np
 
+from ..._core.dtypes import float64
+from ..._core.grad_mode import is_grad_enabled
+from ..._core.tensor import Tensor
 from ..._creation import as_tensor, tensor
-from ..._dtypes import float64
-from ..._tensor import Tensor
-from ...autograd.grad_mode import is_grad_enabled
 from ...ops.shape import stack
 
 _STRING_OR_OBJECT = re.compile(r"[SaUO]")  # NumPy dtype codes default_collate refuses

@@ -18,8 +18,8 @@ import signal
 import time
 from multiprocessing.connection import wait
 
+from ..._core.dtypes import int64
 from ..._creation import empty
-from ..._dtypes import int64
 from . import _worker
 
 _JOIN_SECONDS = 5.0  # a worker told to stop gets this long before it is terminated

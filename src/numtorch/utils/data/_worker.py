@@ -28,8 +28,8 @@ import traceback
 
 import numpy as np
 
+from ..._core.tensor import Tensor
 from ..._creation import manual_seed
-from ..._tensor import Tensor
 
 SHARED_MIN_BYTES = 1 << 20  # below this a pickle is faster (bench/dataloader.py)
 SHM_FOLDER = "/dev/shm"

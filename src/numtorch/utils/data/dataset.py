@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..._core.tensor import Tensor
 from ..._creation import default_generator, randperm
-from ..._tensor import Tensor
 
 
 class Dataset:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from ..._core.dtypes import float64
 from ..._creation import Generator, as_tensor, multinomial, randint, randperm
-from ..._dtypes import float64
 
 
 class Sampler:

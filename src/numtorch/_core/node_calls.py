@@ -3,10 +3,10 @@ count of gradients it returns, and each gradient conformed to its input (engine.
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._dispatch import dispatch
+from . import dtypes as _dtypes
 from .anomaly_mode import run_with_anomaly
 from .hooks import node_post_hooks, node_pre_hooks
+from .observers import dispatch
 
 
 def conform_gradient(grad, meta, node, index: int):

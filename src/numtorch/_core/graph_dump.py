@@ -72,7 +72,7 @@ def _label(node) -> list[str]:
 
 
 def _roots(outputs) -> list:
-    from .._tensor import Tensor
+    from .tensor import Tensor
 
     items = outputs if isinstance(outputs, (tuple, list)) else [outputs]
     roots = []

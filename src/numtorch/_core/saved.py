@@ -204,7 +204,7 @@ class SavedTensor:
 
     def _describe(self, node) -> str:
         """``[torch.FloatTensor [3]], which is output 0 of Exp,`` as in torch's messages."""
-        from .._dtypes import from_numpy_dtype
+        from .dtypes import from_numpy_dtype
 
         tensor = self.tensor
         if self.packed is not None:
@@ -224,7 +224,7 @@ class SavedTensor:
 
     def _modified_message(self, node) -> str:
         desc = self._describe(node)
-        from .._dispatch import dispatch
+        from .observers import dispatch
 
         if dispatch.anomaly:  # the forward trace is reported with the error: torch's hint
             hint = (

@@ -6,7 +6,7 @@ registry's slow path, so it costs nothing when off.
 
 from __future__ import annotations
 
-from .._dispatch import add_observer, remove_observer
+from .observers import add_observer, remove_observer
 
 
 class _ForwardCheck:

@@ -15,7 +15,7 @@ import threading
 import traceback
 import warnings
 
-from .._dispatch import dispatch
+from .observers import dispatch
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 
-from .._tensor import Tensor
-from ..autograd import grad_mode
-from ..autograd.graph import Node, VersionCounter, freed_error, next_sequence_nr
 from ..backend import xp
+from . import grad_mode
+from .graph import Node, VersionCounter, freed_error, next_sequence_nr
+from .tensor import Tensor
 
 
 def mark_view(result, source, spec, args, output_nr=None) -> None:

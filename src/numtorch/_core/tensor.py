@@ -11,11 +11,11 @@ import warnings
 import weakref
 from collections import OrderedDict
 
-from . import _dtypes
-from ._meta import MetaArray, no_data
-from .autograd import graph, saved
-from .autograd.graph import AccumulateGrad, VersionCounter, _add_hook
-from .backend import xp
+from ..backend import xp
+from . import dtypes as _dtypes
+from . import graph, saved
+from .graph import AccumulateGrad, VersionCounter, _add_hook
+from .meta import MetaArray, no_data
 
 _new = object.__new__
 
@@ -73,7 +73,7 @@ class Tensor:
 
     def __init__(self, *args, **kwargs):
         # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data in the default dtype.
-        from ._legacy_types import legacy_new
+        from .._legacy_types import legacy_new
 
         source = legacy_new(_dtypes.get_default_dtype(), args, kwargs)
         self._data = source._data
@@ -102,7 +102,7 @@ class Tensor:
 
     @property
     def device(self):
-        from ._creation import device
+        from .._creation import device
 
         return device("meta" if self._data.__class__ is MetaArray else "cpu")
 
@@ -268,7 +268,7 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        from ._tensor_str import tensor_repr
+        from .tensor_str import tensor_repr
 
         return tensor_repr(self)
 
@@ -325,7 +325,7 @@ class Tensor:
     @property
     def grad_fn(self):
         if self._base is not None and self._vc.version != self._view_version:
-            from .ops.views import refresh_view_grad_fn
+            from .views import refresh_view_grad_fn
 
             refresh_view_grad_fn(self)
         return self._grad_fn
@@ -438,7 +438,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. graph leaves (see autograd.backward)."""
-        from .autograd.api import backward
+        from ..autograd.api import backward
 
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 

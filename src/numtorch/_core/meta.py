@@ -17,8 +17,8 @@ import functools
 import weakref
 from typing import TypeVar
 
-from ._dispatch import dispatch, refresh_slow
-from .backend import xp
+from ..backend import xp
+from .observers import dispatch, refresh_slow
 
 
 class MetaArray(xp.ndarray):

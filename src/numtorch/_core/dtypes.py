@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ml_dtypes
 
-from .backend import xp
+from ..backend import xp
 
 builtins_float, builtins_int, builtins_bool = float, int, bool
 

@@ -20,7 +20,6 @@ import heapq
 import itertools
 import threading
 
-from .._dispatch import dispatch
 from ..backend import xp
 from . import grad_mode
 from .anomaly_mode import is_anomaly_enabled
@@ -28,6 +27,7 @@ from .dependencies import start_walk
 from .graph import accumulate_into_grad
 from .hooks import commit_leaf_grad, leaf_hooks, node_pre_hooks, tensor_hooks
 from .node_calls import conform_gradient, observed_node, run_node
+from .observers import dispatch
 
 ndarray = xp.ndarray
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import _dtypes
-from .backend import xp
+from ..backend import xp
+from . import dtypes as _dtypes
 
 
 @dataclass

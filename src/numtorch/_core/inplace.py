@@ -7,11 +7,11 @@ the version counter, and moves the tensor's history: a non-leaf gets the new nod
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._tensor import Tensor
-from ..autograd import grad_mode
-from ..autograd.saved import SavedTensor
 from ..backend import xp
+from . import dtypes as _dtypes
+from . import grad_mode
+from .saved import SavedTensor
+from .tensor import Tensor
 from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
 
 _grad_enabled = grad_mode.is_grad_enabled
@@ -21,7 +21,7 @@ def check_inplace(t: Tensor, name: str) -> None:
     """torch's refusals for in-place changes of leaves (and their views) that require grad."""
     vc = t._vc
     if vc is not None and vc.inference and not grad_mode.is_inference_mode_enabled():
-        from ..autograd.inference import INPLACE_ERROR
+        from .inference import INPLACE_ERROR
 
         raise RuntimeError(INPLACE_ERROR)
     if not _grad_enabled():

@@ -8,9 +8,9 @@ While some inference_mode block is open, an observer (see ``_dispatch``) marks o
 
 from __future__ import annotations
 
-from .._dispatch import add_observer, remove_observer
 from . import grad_mode
 from .graph import VersionCounter
+from .observers import add_observer, remove_observer
 
 SAVE_ERROR = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
@@ -32,7 +32,7 @@ class InferenceVersion(VersionCounter):
 
 def mark(value) -> None:
     """Make the fresh tensors in an op's result inference tensors."""
-    from .._tensor import Tensor
+    from .tensor import Tensor
 
     for t in value if isinstance(value, (tuple, list)) else (value,):
         if isinstance(t, Tensor) and t._base is None and t._vc is None:

@@ -8,16 +8,16 @@ path, which does the full torch promotion and handles lists, views and several o
 
 from __future__ import annotations
 
-from .. import _dtypes
-from .._dispatch import dispatch, refresh_slow
-from .._meta import has_meta, metafy
 from .._runtime import typename
-from .._tensor import Tensor
-from ..autograd import grad_mode
-from ..autograd.graph import next_sequence_nr
-from ..autograd.saved import SavedTensor, SavedTensorList, save_input
 from ..backend import xp
+from . import dtypes as _dtypes
+from . import grad_mode
+from .graph import next_sequence_nr
 from .input_meta import NO_META, input_meta, input_metas, one_input_meta
+from .meta import has_meta, metafy
+from .observers import dispatch, refresh_slow
+from .saved import SavedTensor, SavedTensorList, save_input
+from .tensor import Tensor
 
 FREED = object()  # marks a node's saved values as released after backward
 _grad_enabled = grad_mode.is_grad_enabled
@@ -489,7 +489,7 @@ def record(spec, args, results: tuple):
     if plan:
         _save(node, spec, plan, args, results)
     if dispatch.anomaly:
-        from ..autograd.anomaly_mode import record_forward_trace
+        from .anomaly_mode import record_forward_trace
 
         record_forward_trace(node)
     return node
@@ -557,7 +557,7 @@ def small_recorder(spec):
         if plan:
             _save(node, spec, plan, args, (result,))
         if dispatch.anomaly:
-            from ..autograd.anomaly_mode import record_forward_trace
+            from .anomaly_mode import record_forward_trace
 
             record_forward_trace(node)
 

@@ -24,15 +24,15 @@ import inspect
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
 
-from .._dispatch import dispatch
-from .._tensor import Tensor
-from ..autograd.grad_mode import is_grad_enabled
-from ..autograd.graph import Node, freed_error
-from ..autograd.saved import unpack_saved, unpack_saved_data
 from ..backend import xp
 from .array_formulas import on_arrays
-from .call import FREED, build_runner
+from .dispatch import FREED, build_runner
 from .docs import document
+from .grad_mode import is_grad_enabled
+from .graph import Node, freed_error
+from .observers import dispatch
+from .saved import unpack_saved, unpack_saved_data
+from .tensor import Tensor
 
 _MISSING = object()
 _EMPTY: dict = {}
