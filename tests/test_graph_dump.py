@@ -5,7 +5,7 @@ import re
 import pytest
 
 import numtorch as torch
-from numtorch._core.graph import dump, to_dot
+from numtorch.autograd.graph import dump, to_dot
 
 
 def _names(text):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import numtorch
-from numtorch._core.graph import save_on_cpu, saved_tensors_hooks
+from numtorch.autograd.graph import save_on_cpu, saved_tensors_hooks
 
 
 def f64(values, requires_grad=True):

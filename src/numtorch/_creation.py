@@ -6,86 +6,41 @@ but the numbers differ from torch's for the same seed.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
+from typing import TypeVar
 
 from ._core import dtypes as _dtypes
-from ._core import meta as _meta
+from ._core.device import check_device, device
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
-from ._core.meta import meta_capable
+from ._core.meta import is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from .backend import xp
 
-_DEVICE_TYPES = [
-    "cpu",
-    "cuda",
-    "ipu",
-    "xpu",
-    "mkldnn",
-    "opengl",
-    "opencl",
-    "ideep",
-    "hip",
-    "ve",
-    "fpga",
-    "maia",
-    "xla",
-    "lazy",
-    "vulkan",
-    "mps",
-    "meta",
-    "hpu",
-    "mtia",
-    "privateuseone",
-]
+_Factory = TypeVar("_Factory")  # a decorated factory keeps its signature for type checkers
 
 
-class device:
-    """A device description, as ``torch.device``; numtorch computes on the CPU only, so
-    tensors refuse any other device (see ``check_device``)."""
+def meta_capable(factory: _Factory) -> _Factory:
+    """Let a factory make meta tensors: ``device='meta'``, or a ``*_like`` of a meta tensor
+    with no device given."""
+    like = factory.__name__.endswith("_like")
+    sized = factory.__name__ in ("empty", "zeros", "ones", "rand", "randn")
 
-    def __init__(self, type="cpu", index=None):
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        name = str(type)
-        if ":" in name:
-            name, _, idx = name.partition(":")
-            index = int(idx)
-        if name not in _DEVICE_TYPES:
-            raise RuntimeError(
-                f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
-                f"string: {type}"
-            )
-        if index is not None and index < 0:
-            raise RuntimeError("Device index must not be negative")
-        self.type = name
-        self.index = index
+    @functools.wraps(factory)
+    def make(*args, **kwargs):
+        d = kwargs.get("device")
+        if is_meta_device(d):
+            kwargs["device"] = None
+            if sized:  # shape and dtype only: never fill (or touch) the memory
+                kwargs.pop("generator", None)
+                return metafy(empty.__wrapped__(*args, **kwargs))
+            return metafy(factory(*args, **kwargs))
+        if like and d is None and args and getattr(args[0], "is_meta", False):
+            return metafy(factory(*args, **kwargs))
+        return factory(*args, **kwargs)
 
-    def __repr__(self) -> str:
-        index = "" if self.index is None else f", index={self.index}"
-        return f"device(type='{self.type}'{index})"
-
-    def __str__(self) -> str:
-        return self.type if self.index is None else f"{self.type}:{self.index}"
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, device):
-            return NotImplemented  # as torch: device('cpu') == 'cpu' is False
-        return (self.type, self.index) == (other.type, other.index)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.index))
-
-
-def check_device(d) -> None:
-    """Refuse devices other than the CPU, with torch's error types."""
-    if d is None:
-        return
-    d = d if isinstance(d, device) else device(d)
-    if d.type == "cuda":
-        raise AssertionError("Torch not compiled with CUDA enabled (numtorch runs on the CPU only)")
-    if d.type != "cpu":
-        raise RuntimeError(f"numtorch computes on the CPU only; device '{d}' is not available")
+    return make
 
 
 # -- random numbers --------------------------------------------------------------------------
@@ -382,9 +337,6 @@ def empty(
     check_device(device)
     shape = _size(size, "empty")
     return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
-
-
-_meta._EMPTY[0] = empty.__wrapped__
 
 
 @meta_capable

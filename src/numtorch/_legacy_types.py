@@ -65,6 +65,18 @@ def legacy_new(dtype: _dtypes.dtype, args: tuple, kwargs: dict) -> Tensor:
     return _sized(dtype, tuple(int(a) for a in args))
 
 
+def _legacy_init(self, *args, **kwargs):
+    # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data in the default dtype.
+    source = legacy_new(_dtypes.get_default_dtype(), args, kwargs)
+    self._data = source._data
+    self._requires_grad = False
+    self._grad_fn = None
+    self._base = None
+
+
+Tensor.__init__ = _legacy_init
+
+
 def _sized(dtype, sizes):
     for s in sizes:
         if s < 0:

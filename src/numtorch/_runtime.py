@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import warnings
 
-from ._core.tensor import Tensor
+from ._core.tensor import Tensor, typename  # noqa: F401  (torch.typename)
 from ._creation import check_device, device
 
 _settings = {
@@ -149,23 +149,6 @@ def is_warn_always_enabled() -> bool:
 def set_flush_denormal(mode: bool) -> bool:
     """Report success, as torch does on x86; NumPy keeps denormals either way."""
     return True
-
-
-def typename(obj) -> str:
-    """``'torch.FloatTensor'`` for a tensor, else the qualified type name.
-
-    Example:
-        >>> import numtorch as torch
-        >>> torch.typename(torch.ones(1)), torch.typename(3)
-        ('torch.FloatTensor', 'int')
-    """
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(type(obj), "__module__", "") or ""
-    name = type(obj).__qualname__
-    if module in ("", "builtins"):
-        return name
-    return f"{module.replace('numtorch', 'torch')}.{name}"
 
 
 def is_storage(obj) -> bool:

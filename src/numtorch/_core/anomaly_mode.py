@@ -9,12 +9,14 @@ keep it.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
 import traceback
 import warnings
 
+from . import forward_checks
 from .observers import dispatch
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,8 +48,6 @@ def set_anomaly_enabled(enabled: bool, check_nan: bool = True) -> None:
 def _apply_state(enabled: bool, check_nan: bool, check_forward: bool) -> None:
     _state.enabled, _state.check_nan, _state.check_forward = enabled, check_nan, check_forward
     dispatch.anomaly = enabled
-    from . import forward_checks
-
     forward_checks.set_active(enabled and check_forward)
 
 
@@ -80,8 +80,6 @@ class detect_anomaly:
         _apply_state(*self._previous.pop())
 
     def __call__(self, func):
-        import functools
-
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             with self:

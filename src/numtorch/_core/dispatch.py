@@ -8,16 +8,17 @@ path, which does the full torch promotion and handles lists, views and several o
 
 from __future__ import annotations
 
-from .._runtime import typename
 from ..backend import xp
 from . import dtypes as _dtypes
 from . import grad_mode
+from .anomaly_mode import record_forward_trace
 from .graph import next_sequence_nr
 from .input_meta import NO_META, input_meta, input_metas, one_input_meta
 from .meta import has_meta, metafy
 from .observers import dispatch, refresh_slow
 from .saved import SavedTensor, SavedTensorList, save_input
-from .tensor import Tensor
+from .tensor import Tensor, typename
+from .views import mark_view
 
 FREED = object()  # marks a node's saved values as released after backward
 _grad_enabled = grad_mode.is_grad_enabled
@@ -247,16 +248,12 @@ def run_general(spec, args):
         if target is not None and result._data.dtype != target and spec.promote != "compare":
             result._data = result._data.astype(target)
         if spec.view:
-            from .views import mark_view
-
             mark_view(result, args[0], spec, args)
         if requires_grad and _grad_enabled() and result._data.dtype.kind in _FLOAT_KINDS:
             record(spec, args, (result,))
         return result
     results = tuple(_wrap(o) for o in out)
     if spec.view:
-        from .views import mark_view
-
         for nr, r in enumerate(results):
             mark_view(r, args[0], spec, args, nr)
     if requires_grad and _grad_enabled():
@@ -489,8 +486,6 @@ def record(spec, args, results: tuple):
     if plan:
         _save(node, spec, plan, args, results)
     if dispatch.anomaly:
-        from .anomaly_mode import record_forward_trace
-
         record_forward_trace(node)
     return node
 
@@ -557,8 +552,6 @@ def small_recorder(spec):
         if plan:
             _save(node, spec, plan, args, (result,))
         if dispatch.anomaly:
-            from .anomaly_mode import record_forward_trace
-
             record_forward_trace(node)
 
     return record_small

@@ -16,18 +16,15 @@ import functools
 import inspect
 import warnings
 
+from . import inference
+from .inference import _inference, is_inference_mode_enabled  # noqa: F401
+
 _enabled = contextvars.ContextVar("numtorch_grad_enabled", default=True)
-_inference = contextvars.ContextVar("numtorch_inference_mode", default=False)
 _multithreading = contextvars.ContextVar("numtorch_multithreading", default=True)
 
 # True when operations are being recorded for backward (a bound method: the fastest read).
 is_grad_enabled = _enabled.get
 set_enabled = _enabled.set
-
-
-def is_inference_mode_enabled() -> bool:
-    """True inside ``inference_mode()``."""
-    return _inference.get()
 
 
 class _DecoratorContextManager:
@@ -177,8 +174,6 @@ class inference_mode(_DecoratorContextManager):
         self.mode = mode
 
     def __enter__(self):
-        from . import inference
-
         self.prev = (_enabled.get(), _inference.get())
         if self.mode:
             _enabled.set(False)
@@ -186,8 +181,6 @@ class inference_mode(_DecoratorContextManager):
             inference.enter()
 
     def __exit__(self, *exc):
-        from . import inference
-
         _enabled.set(self.prev[0])
         _inference.set(self.prev[1])
         if self.mode:

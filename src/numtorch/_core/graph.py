@@ -1,4 +1,5 @@
-"""The graph's building blocks: Node, AccumulateGrad, VersionCounter (saved values: saved.py).
+"""The graph's building blocks: Node, AccumulateGrad, accumulation into ``.grad`` (saved
+values: saved.py; version counters: versions.py).
 
 Note [Saved outputs and cycles]
 A node never holds a strong reference to its own outputs: an output's ``grad_fn`` is the
@@ -20,21 +21,9 @@ from collections import OrderedDict
 from ..backend import xp
 from . import grad_mode
 
-Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
-
 # Nodes run in decreasing sequence number: later-created nodes first, as in torch.
 _sequence = itertools.count()
 next_sequence_nr = _sequence.__next__
-
-
-class VersionCounter:
-    """Shared by a tensor, its views and ``detach()``; bumped by every in-place change."""
-
-    __slots__ = ("version",)
-    inference = False  # see numtorch.autograd.inference
-
-    def __init__(self, version: int = 0):
-        self.version = version
 
 
 class RemovableHandle:
@@ -140,7 +129,8 @@ class Node:
 
 
 def _as_tensor_grad(g):
-    if g is None or isinstance(g, Tensor):
+    # Tensor sits above this module (its leaves create AccumulateGrad): recognise it by its array
+    if g is None or hasattr(type(g), "_make"):
         return g
     raise TypeError(f"expected a Tensor or None as gradient, got {type(g).__name__}")
 
@@ -184,7 +174,7 @@ def engine_owned(grad):
     """
     if grad is None or grad._requires_grad:
         return grad
-    return Tensor._make(grad._data)
+    return grad._make(grad._data)
 
 
 def accumulate_into_grad(variable, grad) -> None:
@@ -200,9 +190,7 @@ def accumulate_into_grad(variable, grad) -> None:
             if not grad_mode.is_grad_enabled():
                 variable._grad = grad._owned_copy()
             elif grad._requires_grad:  # torch stores a recorded copy (CopyBackwards)
-                from ..ops.indexing import _copy
-
-                variable._grad = _copy(Tensor._make(xp.empty_like(grad._data)), grad)
+                variable._grad = grad._make(xp.empty_like(grad._data)).copy_(grad)
             else:
                 variable._grad = grad
         elif grad_mode.is_grad_enabled():
@@ -230,28 +218,3 @@ def freed_error(node) -> RuntimeError:
         f"{FREED_MESSAGE} (The saved values of {node.name()} were freed by an earlier "
         "backward; a common cause is reusing a tensor computed in a previous iteration.)"
     )
-
-
-def increment_version(tensor) -> None:
-    """Mark ``tensor`` (or each tensor of an iterable) as modified in place, for changes made
-    behind autograd's back (e.g. through ``tensor.numpy()``): backward then refuses saved
-    copies of it, as after any in-place op."""
-    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
-        t._bump_version()
-
-
-# Values saved for backward and the saved-tensor hooks live in saved.py; torch's public
-# names for them are torch.autograd.graph.*.
-# Reading a graph for people (text and Graphviz): beyond torch, see graph_dump.py.
-from .graph_dump import dump, to_dot  # noqa: E402, F401
-from .saved import (  # noqa: E402, F401
-    SavedTensor,
-    as_saved_tensor,
-    disable_saved_tensors_hooks,
-    save_input,
-    save_on_cpu,
-    saved_tensor_default_hooks,
-    saved_tensors_hooks,
-    unpack_saved,
-    unpack_saved_data,
-)

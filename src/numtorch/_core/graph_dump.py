@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .graph import AccumulateGrad
 from .saved import SavedTensor, as_saved_tensor
+from .tensor import Tensor
 
 _MAX_VALUE_CHARS = 40
 _MAX_INDENT = 32  # deeper nodes say their depth instead of indenting further
@@ -72,8 +73,6 @@ def _label(node) -> list[str]:
 
 
 def _roots(outputs) -> list:
-    from .tensor import Tensor
-
     items = outputs if isinstance(outputs, (tuple, list)) else [outputs]
     roots = []
     for item in items:

@@ -3,14 +3,24 @@
 As in torch they carry no usable version counter: saving one for backward raises, and so does
 changing one in place outside inference mode. A tensor is marked through its version counter
 (an ``InferenceVersion``), so views of it are inference tensors too, at no cost to other ops.
-While some inference_mode block is open, an observer (see ``_dispatch``) marks op outputs.
+While some inference_mode block is open, an observer (see observers.py) marks op outputs.
 """
 
 from __future__ import annotations
 
-from . import grad_mode
-from .graph import VersionCounter
+import contextvars
+
 from .observers import add_observer, remove_observer
+from .versions import InferenceVersion
+
+# read by grad_mode (is_inference_mode_enabled) and set by its inference_mode
+_inference = contextvars.ContextVar("numtorch_inference_mode", default=False)
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()``."""
+    return _inference.get()
+
 
 SAVE_ERROR = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
@@ -25,17 +35,11 @@ INPLACE_ERROR = (
 )
 
 
-class InferenceVersion(VersionCounter):
-    __slots__ = ()
-    inference = True
-
-
 def mark(value) -> None:
     """Make the fresh tensors in an op's result inference tensors."""
-    from .tensor import Tensor
-
     for t in value if isinstance(value, (tuple, list)) else (value,):
-        if isinstance(t, Tensor) and t._base is None and t._vc is None:
+        # Tensor sits above this module; a tensor is what has the version-counter slot
+        if getattr(t, "_vc", False) is None and t._base is None:
             t._vc = InferenceVersion()
 
 
@@ -47,7 +51,7 @@ class _Marker:
     def wrap(self, spec, args, run):
         def marked():
             result = run()
-            if grad_mode.is_inference_mode_enabled():
+            if _inference.get():
                 mark(result)
             return result
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..backend import xp
 from . import dtypes as _dtypes
 from . import grad_mode
+from .inference import INPLACE_ERROR
 from .saved import SavedTensor
 from .tensor import Tensor
 from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
@@ -21,8 +22,6 @@ def check_inplace(t: Tensor, name: str) -> None:
     """torch's refusals for in-place changes of leaves (and their views) that require grad."""
     vc = t._vc
     if vc is not None and vc.inference and not grad_mode.is_inference_mode_enabled():
-        from .inference import INPLACE_ERROR
-
         raise RuntimeError(INPLACE_ERROR)
     if not _grad_enabled():
         return

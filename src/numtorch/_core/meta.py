@@ -13,9 +13,7 @@ What it costs: the op computes once on zeros (time and transient memory of its o
 
 from __future__ import annotations
 
-import functools
 import weakref
-from typing import TypeVar
 
 from ..backend import xp
 from .observers import dispatch, refresh_slow
@@ -25,7 +23,6 @@ class MetaArray(xp.ndarray):
     """The array behind a meta tensor (shape and dtype only)."""
 
 
-_Factory = TypeVar("_Factory")  # a decorated factory keeps its signature for type checkers
 _live = [0]  # meta arrays alive: the routing stays on while any exists
 
 
@@ -80,28 +77,3 @@ def metafy(result):
 
 def no_data(*args, **kwargs):
     raise NotImplementedError("Cannot copy out of meta tensor; no data!")
-
-
-_EMPTY = [None]  # numtorch.empty, set by _creation (which imports this module)
-
-
-def meta_capable(factory: _Factory) -> _Factory:
-    """Let a factory make meta tensors: ``device='meta'``, or a ``*_like`` of a meta tensor
-    with no device given."""
-    like = factory.__name__.endswith("_like")
-    sized = factory.__name__ in ("empty", "zeros", "ones", "rand", "randn")
-
-    @functools.wraps(factory)
-    def make(*args, **kwargs):
-        d = kwargs.get("device")
-        if is_meta_device(d):
-            kwargs["device"] = None
-            if sized:  # shape and dtype only: never fill (or touch) the memory
-                kwargs.pop("generator", None)
-                return metafy(_EMPTY[0](*args, **kwargs))
-            return metafy(factory(*args, **kwargs))
-        if like and d is None and args and getattr(args[0], "is_meta", False):
-            return metafy(factory(*args, **kwargs))
-        return factory(*args, **kwargs)
-
-    return make

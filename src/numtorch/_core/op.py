@@ -30,6 +30,7 @@ from .dispatch import FREED, build_runner
 from .docs import document
 from .grad_mode import is_grad_enabled
 from .graph import Node, freed_error
+from .inplace import inplace_variant
 from .observers import dispatch
 from .saved import unpack_saved, unpack_saved_data
 from .tensor import Tensor
@@ -538,8 +539,6 @@ def export(
         if method:
             setattr(Tensor, public, f)
         if inplace:
-            from .inplace import inplace_variant
-
             setattr(Tensor, public + "_", inplace_variant(f, public + "_"))
         return f
 

@@ -11,9 +11,11 @@ import weakref
 
 from ..backend import xp
 from . import grad_mode
-from .graph import VersionCounter
-
-Tensor = None  # numtorch.Tensor, bound by _tensor.py (importing it here would be a cycle)
+from .dtypes import from_numpy_dtype
+from .inference import SAVE_ERROR
+from .observers import dispatch
+from .tensor import Tensor
+from .versions import VersionCounter
 
 
 # Saved-tensor hooks: a thread-local stack of (pack, unpack) pairs.
@@ -62,8 +64,6 @@ class SavedTensor:
         # needs one (Note [Lazy version counters]); a saved output keeps the counter.
         vc = tensor._vc
         if vc is not None and vc.inference:
-            from .inference import SAVE_ERROR
-
             raise RuntimeError(SAVE_ERROR)
         self.packed = None
         self.check_version = True
@@ -204,8 +204,6 @@ class SavedTensor:
 
     def _describe(self, node) -> str:
         """``[torch.FloatTensor [3]], which is output 0 of Exp,`` as in torch's messages."""
-        from .dtypes import from_numpy_dtype
-
         tensor = self.tensor
         if self.packed is not None:
             (shape, dtype), nr = self.meta, self.output_nr
@@ -224,8 +222,6 @@ class SavedTensor:
 
     def _modified_message(self, node) -> str:
         desc = self._describe(node)
-        from .observers import dispatch
-
         if dispatch.anomaly:  # the forward trace is reported with the error: torch's hint
             hint = (
                 "Hint: the backtrace further above shows the operation that failed to compute "
@@ -379,3 +375,11 @@ class save_on_cpu(saved_tensors_hooks):
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cpu"):
         super().__init__(lambda t: t.detach().clone(), lambda t: t)
+
+
+def increment_version(tensor) -> None:
+    """Mark ``tensor`` (or each tensor of an iterable) as modified in place, for changes made
+    behind autograd's back (e.g. through ``tensor.numpy()``): backward then refuses saved
+    copies of it, as after any in-place op."""
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        t._bump_version()

@@ -2,6 +2,9 @@
 
 The class is thin on purpose: operators and math methods are bound onto it by the op
 registry (``numtorch.ops``); here live the data model and the autograd entry points.
+Methods that need layers above this one are bound by those layers, like the ops' methods:
+``backward`` by backward.py (the engine sits above), the legacy constructor
+``Tensor(2, 3)`` by ``numtorch._legacy_types`` (it builds tensors through the factories).
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ from collections import OrderedDict
 
 from ..backend import xp
 from . import dtypes as _dtypes
-from . import graph, saved
-from .graph import AccumulateGrad, VersionCounter, _add_hook
+from .device import device
+from .graph import AccumulateGrad, _add_hook
 from .meta import MetaArray, no_data
+from .tensor_str import tensor_repr
+from .versions import VersionCounter
+from .views import refresh_view_grad_fn
 
 _new = object.__new__
 
@@ -71,16 +77,6 @@ class Tensor:
     # ufuncs do the same, and ``__array_wrap__`` turns their results back into tensors.
     __array_priority__ = 1000
 
-    def __init__(self, *args, **kwargs):
-        # torch.Tensor(2, 3) allocates; torch.Tensor([1, 2]) copies data in the default dtype.
-        from .._legacy_types import legacy_new
-
-        source = legacy_new(_dtypes.get_default_dtype(), args, kwargs)
-        self._data = source._data
-        self._requires_grad = False
-        self._grad_fn = None
-        self._base = None
-
     @staticmethod
     def _make(data, cls=None) -> Tensor:
         """A new tensor (of class ``cls``, Tensor by default) around ``data``, no copy."""
@@ -102,8 +98,6 @@ class Tensor:
 
     @property
     def device(self):
-        from .._creation import device
-
         return device("meta" if self._data.__class__ is MetaArray else "cpu")
 
     @property
@@ -268,8 +262,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        from .tensor_str import tensor_repr
-
         return tensor_repr(self)
 
     def __format__(self, spec: str) -> str:
@@ -325,8 +317,6 @@ class Tensor:
     @property
     def grad_fn(self):
         if self._base is not None and self._vc.version != self._view_version:
-            from .views import refresh_view_grad_fn
-
             refresh_view_grad_fn(self)
         return self._grad_fn
 
@@ -436,12 +426,6 @@ class Tensor:
             self._post_accumulate_hooks = OrderedDict()
         return _add_hook(self._post_accumulate_hooks, hook)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute the gradient of this tensor w.r.t. graph leaves (see autograd.backward)."""
-        from ..autograd.api import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
     def detach(self) -> Tensor:
         """A tensor sharing storage and version counter, outside the graph."""
         out = Tensor._make(self._data)
@@ -544,5 +528,18 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim - lo if dim < 0 else dim  # a 0-d tensor's dim -1 is its dim 0
 
 
-# The autograd layer sits below Tensor in the import order; give it the class now.
-graph.Tensor = saved.Tensor = Tensor
+def typename(obj) -> str:
+    """``'torch.FloatTensor'`` for a tensor, else the qualified type name.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.typename(torch.ones(1)), torch.typename(3)
+        ('torch.FloatTensor', 'int')
+    """
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(type(obj), "__module__", "") or ""
+    name = type(obj).__qualname__
+    if module in ("", "builtins"):
+        return name
+    return f"{module.replace('numtorch', 'torch')}.{name}"

@@ -17,8 +17,8 @@ import math
 
 from ..backend import xp
 from . import grad_mode
-from .graph import Node, VersionCounter, freed_error, next_sequence_nr
-from .tensor import Tensor
+from .graph import Node, freed_error, next_sequence_nr
+from .versions import VersionCounter
 
 
 def mark_view(result, source, spec, args, output_nr=None) -> None:
@@ -135,7 +135,7 @@ class AsStridedBackward0(Node):
         self.next_functions = (root._edge(),)
         self._input_meta = ((root._data.shape, root._data.dtype),)
         with grad_mode.no_grad():  # where each view element lives in the root, flattened
-            numbered = Tensor._make(xp.arange(root._data.size).reshape(root._data.shape))
+            numbered = root._make(xp.arange(root._data.size).reshape(root._data.shape))
             positions = replay(numbered, view._view_steps)
         self._positions = xp.ascontiguousarray(positions._data).reshape(-1)
         itemsize = view._data.itemsize
@@ -149,6 +149,6 @@ class AsStridedBackward0(Node):
         if grad is None:
             return (None,)
         shape, dtype = self._input_meta[0]
-        flat = Tensor._make(xp.zeros(math.prod(shape), dtype))
-        positions = Tensor._make(self._positions)
+        flat = grad._make(xp.zeros(math.prod(shape), dtype))
+        positions = grad._make(self._positions)
         return (flat.index_add(0, positions, grad.reshape(-1)).reshape(shape),)

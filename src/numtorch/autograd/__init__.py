@@ -3,7 +3,7 @@
 import importlib
 import sys
 
-from .._core import anomaly_mode, forward_checks, grad_mode, graph  # noqa: F401
+from .._core import anomaly_mode, forward_checks, grad_mode  # noqa: F401
 from .._core.anomaly_mode import (  # noqa: F401
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -20,15 +20,15 @@ from .._core.grad_mode import (  # noqa: F401
     set_grad_enabled,
     set_multithreading_enabled,
 )
-from . import functional  # noqa: F401
+from . import functional, graph  # noqa: F401
 from .api import backward, grad  # noqa: F401
 from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .variable import Variable  # noqa: F401
 
-# torch.autograd.graph, .grad_mode and .anomaly_mode are public module paths; here they are
-# the core's own modules, so importing them by either name gives the same objects.
-for _name in ("anomaly_mode", "grad_mode", "graph"):
+# torch.autograd.grad_mode and .anomaly_mode are public module paths; here they are the
+# core's own modules, so importing them by either name gives the same objects.
+for _name in ("anomaly_mode", "grad_mode"):
     sys.modules[f"{__name__}.{_name}"] = globals()[_name]
 
 

@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import functools
 
-from .._core import grad_mode, graph
-from .._core.graph import Node, SavedTensor, engine_owned, freed_error, next_sequence_nr
+from .._core import grad_mode
+from .._core.anomaly_mode import record_forward_trace
+from .._core.graph import Node, engine_owned, freed_error, next_sequence_nr
+from .._core.inplace import check_inplace
+from .._core.observers import dispatch
+from .._core.saved import SavedTensor
+from .._core.tensor import Tensor
+from .._creation import zeros
 
 _FREED = object()
 
@@ -64,8 +70,6 @@ class BackwardCFunction(Node, FunctionCtx):
     saved_variables = saved_tensors
 
     def _apply(self, grad_outputs: tuple) -> tuple:
-        from .._creation import zeros
-
         if self._saved is _FREED:
             raise freed_error(self)
         grads = list(grad_outputs)
@@ -100,7 +104,7 @@ class BackwardCFunction(Node, FunctionCtx):
         grads_in = []
         for position, (g, is_tensor) in enumerate(zip(result, self._is_tensor_arg)):
             if is_tensor:
-                grads_in.append(engine_owned(g) if isinstance(g, graph.Tensor) else g)
+                grads_in.append(engine_owned(g) if isinstance(g, Tensor) else g)
             elif g is not None:
                 raise RuntimeError(
                     f"function {self.name()} returned a gradient different than None at "
@@ -195,8 +199,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from .._core.tensor import Tensor
-
         ctx = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in args)
         record = grad_mode.is_grad_enabled() and any(
@@ -220,9 +222,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
 def _connect(ctx, args, is_tensor, outputs):
     """Make ``ctx`` the grad_fn of the outputs and store what it saved."""
-    from .._core.inplace import check_inplace
-    from .._core.tensor import Tensor
-
     ctx._sequence_nr = next_sequence_nr()
     ctx._is_tensor_arg = is_tensor
     tensor_args = [a for a, t in zip(args, is_tensor) if t]
@@ -273,13 +272,8 @@ def _connect(ctx, args, is_tensor, outputs):
         for t in ctx.to_save
     )
     ctx.to_save = ()
-    if ctx._anomaly_trace is None:
-        from .._core.observers import dispatch
-
-        if dispatch.anomaly:
-            from .._core.anomaly_mode import record_forward_trace
-
-            record_forward_trace(ctx)
+    if ctx._anomaly_trace is None and dispatch.anomaly:
+        record_forward_trace(ctx)
     return tuple(outs) if as_tuple else outs[0]
 
 
@@ -305,8 +299,6 @@ def once_differentiable(backward):
 
     @functools.wraps(backward)
     def wrapper(ctx, *grads):
-        from .._core.tensor import Tensor
-
         with grad_mode.no_grad():
             outputs = backward(ctx, *grads)
         if not grad_mode.is_grad_enabled():

@@ -25,7 +25,8 @@ import numtorch
 
 from .._core import grad_mode
 from .._core.engine import current_run, is_checkpoint_valid
-from .._core.graph import Node, SavedTensor, saved_tensors_hooks
+from .._core.graph import Node
+from .._core.saved import SavedTensor, saved_tensors_hooks
 from ..autograd.function import Function
 
 __all__ = ["CheckpointError", "checkpoint", "checkpoint_sequential", "set_checkpoint_early_stop"]
