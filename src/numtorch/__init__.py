@@ -92,7 +92,7 @@ from .ops.sparse import layout, sparse_coo, sparse_coo_tensor, strided
 from .ops.linalg import mm as spmm
 from . import nn
 from . import _nn_functions
-from ._misc import (
+from ._tensor_queries import (
     channels_last,
     channels_last_3d,
     contiguous_format,

@@ -1,5 +1,5 @@
 """Matrix products: mm, bmm, mv, dot, addmm, matmul (composed like torch's), outer, einsum
-(the other scaled-and-added products are in products_add.py)."""
+(the other scaled-and-added products are in scaled_products.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from ... import _creation
 from ..._core.tensor import Tensor
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
 from ...ops.pointwise import _mul_scalar
-from ...ops.products_add import baddbmm
+from ...ops.scaled_products import baddbmm
 from ...ops.shape import cat
 from .dropout import dropout
 from .linear import linear
