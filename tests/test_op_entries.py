@@ -1,4 +1,4 @@
-"""Every registry entry carries the facts about its op (Note [Op facts] in ops/registry.py)."""
+"""Every registry entry carries the facts about its op (Note [Op facts] in _core/op.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import re
 
 import pytest
 
-import numtorch  # noqa: F401  (registers every op)
+import numtorch
+import numtorch.nn.functional
+from numtorch._core.observers import COMPOSITES
 from numtorch._core.op import REGISTRY
+from numtorch.profiler import ProfilerActivity, profile
 
 # Entries whose profiler name is not an ATen op yet: the profiler shows "aten::<entry name>"
 # where torch shows the public op (div_scalar is torch's div). Each needs ``aten=`` in its
@@ -140,3 +143,103 @@ def test_export_records_public_and_inplace_names():
     assert REGISTRY["asin"].inplace_names == ["asin_", "arcsin_"]
     assert "multiply" in REGISTRY["mul"].public_names
     assert all(isinstance(spec.public_names, list) for spec in REGISTRY.values())
+
+
+# Entries whose forward takes other arguments than torch's schema of their ATen op (extra
+# arrays the engine passes, arguments torch's overload does not have): the profiler lists
+# their own arguments in ``input_shapes`` where torch lists the schema's. Each needs
+# ``schema_args=`` (and an argument order that fits torch's); the list may only shrink.
+ARGUMENT_COUNTS_TO_FIX = frozenset(
+    [
+        "_cdist_forward",
+        "_embedding_bag",
+        "_log_softmax_backward_data",
+        "_prelu_kernel_backward",
+        "_reshape_alias",
+        "_safe_softmax",
+        "_scaled_dot_product_flash_attention_for_cpu",
+        "_softmax_backward_data",
+        "_to_copy",
+        "_unique2",
+        "as_strided",
+        "as_strided_",
+        "celu",
+        "clone",
+        "clone_contiguous",
+        "convolution_backward",
+        "cumprod",
+        "cumsum",
+        "einsum",
+        "expand",
+        "gather",
+        "histogram",
+        "leaky_relu_backward",
+        "linalg_cholesky_ex",
+        "linalg_inv_ex",
+        "linalg_lu",
+        "linalg_lu_factor_ex",
+        "linalg_svd",
+        "linalg_vector_norm",
+        "log_sigmoid_backward",
+        "max_pool2d_backward",
+        "max_unpool3d",
+        "nansum",
+        "native_batch_norm_backward",
+        "native_dropout",
+        "native_layer_norm_backward",
+        "nll_loss2d_backward",
+        "nll_loss_backward",
+        "rrelu_with_noise",
+        "rrelu_with_noise_backward",
+        "sparse_addmm",
+        "sparse_coalesce",
+        "sparse_coo_tensor",
+        "sparse_mv",
+        "sparse_transpose",
+        "unique_consecutive",
+        "unique_dim",
+        "upsample_nearest3d",
+        "upsample_nearest3d_backward",
+    ]
+)
+
+
+def _schema_counts(torch, aten: str):
+    """The number of arguments of each overload torch has for ``aten`` (None: no such op)."""
+    packet = getattr(torch.ops.aten, aten, None)
+    if packet is None:
+        return None
+    return {len(getattr(packet, overload)._schema.arguments) for overload in packet.overloads()}
+
+
+def test_profiler_argument_counts_fit_torch_schemas():
+    torch = pytest.importorskip("torch")
+    misfits = set()
+    for name, spec in REGISTRY.items():
+        counts = _schema_counts(torch, spec.aten)
+        if counts is not None and (spec.schema_args or spec.nparams) not in counts:
+            misfits.add(name)
+    new = misfits - ARGUMENT_COUNTS_TO_FIX
+    assert not new, f"give these entries schema_args=<torch's argument count>: {sorted(new)}"
+    fixed = ARGUMENT_COUNTS_TO_FIX - misfits
+    assert not fixed, f"remove from ARGUMENT_COUNTS_TO_FIX: {sorted(fixed)}"
+
+
+def test_composites_list_torch_schema_arguments():
+    torch = pytest.importorskip("torch")
+    misfits = []
+    for name, functions in COMPOSITES.items():
+        counts = _schema_counts(torch, name.removeprefix("aten::"))
+        assert counts is not None, f"{name} is not an op torch has"
+        misfits += [f"{name} ({f.schema_args})" for f in functions if f.schema_args not in counts]
+    assert not misfits, f"give these composites schema_args=<torch's argument count>: {misfits}"
+
+
+def test_schema_args_reach_the_profiler():
+    x = numtorch.ones(2)
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+        numtorch.add(x, x)
+        numtorch.nn.functional.dropout(x, 0.5, training=False)
+    shapes = {e.key: e.input_shapes for e in prof.key_averages(group_by_input_shape=True)}
+    assert shapes["aten::add"] == [[2], [2], []]  # add.Tensor(self, other, *, alpha)
+    assert shapes["aten::dropout"] == [[2], [], []]  # (input, p, train): no inplace

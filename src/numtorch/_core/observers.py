@@ -21,6 +21,10 @@ class Dispatch:
 
 dispatch = Dispatch()
 
+# Functions marked ``composite``, by torch op name: what each shows the profiler
+# (tests/test_op_entries.py checks it against torch's schemas).
+COMPOSITES: dict = {}
+
 
 def refresh_slow() -> None:
     """Recompute ``dispatch.slow`` after a switch changed."""
@@ -39,11 +43,12 @@ def remove_observer(observer) -> None:
     refresh_slow()
 
 
-def composite(name: str, order: tuple | None = None):
+def composite(name: str, order: tuple | None = None, schema_args: int | None = None):
     """Mark a function built from ops as torch's op ``name`` (``aten::linear``), so the
     profiler shows it as torch does: one range around the ops it runs. Costs one flag
     check when no observer is active. Observers see every argument, defaults included,
-    in the order of torch's schema (``order`` maps it from the function's own)."""
+    in the order of torch's schema (``order`` maps it from the function's own), cut or
+    padded with None to ``schema_args`` where torch's schema has a different count."""
 
     def decorate(fn):
         signature = None
@@ -71,12 +76,17 @@ def composite(name: str, order: tuple | None = None):
             every = list(bound.arguments.values())
             if order is not None:
                 every = [every[i] for i in order]
+            if schema_args is not None:
+                every = (every + [None] * schema_args)[:schema_args]
             for observer in dispatch.observers:
                 wrap = getattr(observer, "wrap_composite", None)
                 if wrap is not None:
                     run = wrap(name, every, run)
             return run()
 
+        every = len(order) if order is not None else len(inspect.signature(fn).parameters)
+        wrapper.schema_args = schema_args if schema_args is not None else every
+        COMPOSITES.setdefault(name, []).append(wrapper)
         return wrapper
 
     return decorate

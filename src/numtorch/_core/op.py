@@ -95,6 +95,7 @@ class OpSpec:
         params=None,
         aten=None,
         batch_rule=None,
+        schema_args=None,
     ):
         self.forward = forward
         self.name = name
@@ -105,9 +106,12 @@ class OpSpec:
         # - node_class: torch's node name (<CamelName>Backward<k>, k the overload's index);
         # - public_names / inplace_names: the functions and methods export() published;
         # - batch_rule: how backward with is_grads_batched runs the node on a batch of
-        #   gradients (None: the generic rule; kept here for per-op rules).
+        #   gradients (None: the generic rule; kept here for per-op rules);
+        # - schema_args: how many arguments torch's schema of the ATen op has, where that
+        #   differs from the forward's parameters (add's alpha): the profiler lists that many.
         self.aten = aten or name
         self.profiler_name = "aten::" + self.aten
+        self.schema_args = schema_args
         self.batch_rule = batch_rule
         self.public_names: list = []
         self.inplace_names: list = []
@@ -400,6 +404,7 @@ def defop(
     params=None,
     aten: str | None = None,
     batch_rule=None,
+    schema_args: int | None = None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -420,6 +425,8 @@ def defop(
             private overload such as ``sum_dim`` names ``"sum"``): the profiler's name.
         batch_rule: a per-op rule for backward with ``is_grads_batched`` (see
             Note [Op facts]).
+        schema_args: the number of arguments of torch's schema for the op, when it is not
+            the forward's (the profiler's ``input_shapes`` has that many entries).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -442,6 +449,7 @@ def defop(
             params,
             aten,
             batch_rule,
+            schema_args,
         )
         _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec

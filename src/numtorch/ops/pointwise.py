@@ -44,6 +44,7 @@ def _subtract(input, other):
 # one with alpha; both carry torch's single node name.
 _add = defop(
     name="add",
+    schema_args=3,  # add.Tensor(self, other, *, alpha)
     promote="same",
     scalars=("input", "other"),
     params=("input", "other"),
@@ -53,6 +54,7 @@ _add = defop(
 
 _sub = defop(
     name="sub",
+    schema_args=3,  # sub.Tensor(self, other, *, alpha)
     check=_no_bool_subtraction,
     promote="same",
     scalars=("input", "other"),

@@ -563,6 +563,7 @@ def _split_grads(grad, tensors_shape, dim, keep):
 
 @defop(
     name="cat",
+    schema_args=2,  # cat(tensors, dim)
     lists=("tensors",),
     tensors=lambda grad, tensors_shape, dim, keep: _split_grads(grad, tensors_shape, dim, keep),
 )
@@ -615,7 +616,7 @@ concat = export(cat, name="concat", method=False)
 concatenate = export(cat, name="concatenate", method=False)
 
 
-@defop(name="stack", lists=("tensors",), tensors=lambda grad, dim: grad.unbind(dim))
+@defop(name="stack", schema_args=2, lists=("tensors",), tensors=lambda grad, dim: grad.unbind(dim))
 def _stack(tensors, dim, dtype):
     return xp.stack(tensors, axis=dim, dtype=dtype)
 

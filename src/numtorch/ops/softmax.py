@@ -43,6 +43,7 @@ def log_softmax_backward_data(grad_output, output, dim):
 
 @defop(
     name="softmax",
+    schema_args=3,  # softmax.int(self, dim, dtype)
     node="SoftmaxBackward0",
     input=lambda grad, result, dim: softmax_backward_data(grad, result, dim),
 )
@@ -53,6 +54,7 @@ def _softmax(input, dim):
 
 @defop(
     name="log_softmax",
+    schema_args=3,  # log_softmax.int(self, dim, dtype)
     node="LogSoftmaxBackward0",
     input=lambda grad, result, dim: log_softmax_backward_data(grad, result, dim),
 )

@@ -75,6 +75,7 @@ def _add_grad(grad, inverse, first: bool, count):
 @defop(
     name="sparse_add",
     aten="add",
+    schema_args=3,
     node="AddBackward0",
     input=lambda grad, inverse, input_shape: _add_grad(grad, inverse, True, input_shape[0]),
     other=lambda grad, inverse, input_shape: _add_grad(grad, inverse, False, input_shape[0]),

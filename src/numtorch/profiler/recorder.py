@@ -39,32 +39,6 @@ _clock = perf_counter_ns
 _get_ident = threading.get_ident
 _ndarray = xp.ndarray
 
-# How many arguments torch's schema has where it differs from what numtorch's op receives
-# (alpha, dtype, defaults of composites...): recorded input shapes are padded with [] or cut
-# to it, so ``input_shapes`` lists what torch's profiler lists.
-SCHEMA_ARITY = {
-    "aten::add": 3,
-    "aten::sub": 3,
-    "aten::softmax": 3,
-    "aten::log_softmax": 3,
-    "aten::cat": 2,
-    "aten::stack": 2,
-    "aten::flatten": 3,
-    "aten::linear": 3,
-    "aten::matmul": 2,
-    "aten::conv1d": 7,
-    "aten::conv2d": 7,
-    "aten::conv3d": 7,
-    "aten::batch_norm": 9,
-    "aten::layer_norm": 6,
-    "aten::group_norm": 6,
-    "aten::max_pool2d": 6,
-    "aten::adaptive_avg_pool2d": 2,
-    "aten::dropout": 3,
-    "aten::cross_entropy_loss": 6,
-}
-
-
 # Range kinds
 OP, USER, EVALUATE, NODE, MODULE = "op", "user", "evaluate", "node", "module"
 EVALUATE_PREFIX = "autograd::engine::evaluate_function: "
@@ -185,20 +159,19 @@ class Recorder:
         state.overhead += _clock() - t0
 
     def wrap(self, spec, args, run):
-        return self._observe(spec.profiler_name, args, run, _clock())
+        return self._observe(spec.profiler_name, args, run, _clock(), spec.schema_args)
 
     def wrap_composite(self, name, args, run):
         """A function composed of ops, shown as the aten op torch records for it."""
         return self._observe(name, args, run, _clock())
 
-    def _observe(self, name, args, run, t0):
+    def _observe(self, name, args, run, t0, schema_args=None):
         state = self._state()
         r = Range(name, OP, state)
         if self.record_shapes:
             r.shapes = input_shapes(args)
-            arity = SCHEMA_ARITY.get(name)
-            if arity is not None:
-                r.shapes = (r.shapes + [[]] * arity)[:arity]
+            if schema_args is not None:  # Note [Op facts]: torch's argument count
+                r.shapes = (r.shapes + [[]] * schema_args)[:schema_args]
         if self.with_stack:
             r.stack = self.python_stack()
 

@@ -42,7 +42,7 @@ def _apply(input, mask, inplace):
     return input.mul_(mask) if inplace else input * mask
 
 
-@composite("aten::dropout")
+@composite("aten::dropout", schema_args=3)  # (input, p, train)
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False):
     """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``;
     the identity when ``training`` is False.

@@ -95,7 +95,7 @@ def mse_loss(
     return PL.mse_loss_op(input, target, reduction)
 
 
-@composite("aten::l1_loss")  # its own op in torch: autocast runs it in float32
+@composite("aten::l1_loss", schema_args=3)  # its own op in torch: autocast runs it in float32
 def l1_loss(
     input: Tensor,
     target: Tensor,
@@ -193,7 +193,7 @@ def nll_loss(
     return out.view(target.shape) if reduction == "none" else out
 
 
-@composite("aten::cross_entropy_loss")
+@composite("aten::cross_entropy_loss", schema_args=6)
 def cross_entropy(
     input: Tensor,
     target: Tensor,
@@ -384,7 +384,7 @@ def huber_loss(
     return L.reduce_tensor(loss, reduction)
 
 
-@composite("aten::kl_div")  # its own op in torch: autocast runs it in float32
+@composite("aten::kl_div", schema_args=4)  # its own op in torch: autocast runs it in float32
 def kl_div(
     input: Tensor,
     target: Tensor,
@@ -430,7 +430,9 @@ def kl_div_reduced(input: Tensor, target: Tensor, reduction: str, log_target: bo
     return L.reduce_tensor(losses, reduction)
 
 
-@composite("aten::poisson_nll_loss")  # its own op in torch: autocast runs it in float32
+@composite(
+    "aten::poisson_nll_loss", schema_args=6
+)  # its own op in torch: autocast runs it in float32
 def poisson_nll_loss(
     input: Tensor,
     target: Tensor,

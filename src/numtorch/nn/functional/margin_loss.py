@@ -21,7 +21,9 @@ from .distance import pairwise_distance
 from .loss import _check_target_dtype, _reduction, legacy_reduction
 
 
-@composite("aten::margin_ranking_loss")  # its own op in torch: autocast runs it in float32
+@composite(
+    "aten::margin_ranking_loss", schema_args=5
+)  # its own op in torch: autocast runs it in float32
 def margin_ranking_loss(
     input1: Tensor,
     input2: Tensor,
@@ -50,7 +52,9 @@ def margin_ranking_loss(
     return L.reduce_tensor((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 
-@composite("aten::hinge_embedding_loss")  # its own op in torch: autocast runs it in float32
+@composite(
+    "aten::hinge_embedding_loss", schema_args=4
+)  # its own op in torch: autocast runs it in float32
 def hinge_embedding_loss(
     input: Tensor,
     target: Tensor,
@@ -149,7 +153,9 @@ def multi_margin_loss(
 _EPSILON = 1e-12
 
 
-@composite("aten::cosine_embedding_loss")  # its own op in torch: autocast runs it in float32
+@composite(
+    "aten::cosine_embedding_loss", schema_args=5
+)  # its own op in torch: autocast runs it in float32
 def cosine_embedding_loss(
     input1: Tensor,
     input2: Tensor,
@@ -185,7 +191,9 @@ def cosine_embedding_loss(
     return L.reduce_tensor(positive + negative, reduction)
 
 
-@composite("aten::triplet_margin_loss")  # its own op in torch: autocast runs it in float32
+@composite(
+    "aten::triplet_margin_loss", schema_args=8
+)  # its own op in torch: autocast runs it in float32
 def triplet_margin_loss(
     anchor: Tensor,
     positive: Tensor,

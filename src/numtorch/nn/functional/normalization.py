@@ -34,7 +34,7 @@ def _check_dtypes(input, kernel, *parameters):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_name}'")
 
 
-@composite("aten::batch_norm", order=(0, 3, 4, 1, 2, 5, 6, 7))  # torch's schema order
+@composite("aten::batch_norm", order=(0, 3, 4, 1, 2, 5, 6, 7), schema_args=9)  # + cudnn_enabled
 def batch_norm(
     input: Tensor,
     running_mean,
@@ -99,7 +99,7 @@ def batch_norm_unchecked(
     return results[0]
 
 
-@composite("aten::layer_norm")
+@composite("aten::layer_norm", schema_args=6)  # + cudnn_enable
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     """Normalize over the trailing ``normalized_shape`` dims, then scale and shift.
 
@@ -135,7 +135,7 @@ def check_layer_norm(input: Tensor, normalized_shape, weight, bias) -> tuple:
     return normalized_shape
 
 
-@composite("aten::group_norm")
+@composite("aten::group_norm", schema_args=6)  # + cudnn_enabled
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
     """Normalize over groups of channels (and all spatial positions) of each sample."""
     if input.ndim < 2:

@@ -82,7 +82,7 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indice
     return values, Tensor._make(indices)
 
 
-@composite("aten::max_pool2d")
+@composite("aten::max_pool2d", schema_args=6)  # return_indices is not in the schema
 def max_pool2d(
     input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False
 ):
