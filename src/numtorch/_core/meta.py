@@ -5,7 +5,7 @@ no memory whatever its shape, and NumPy keeps the subclass through most operatio
 
 Note [Meta tensors through ops]
 While a meta tensor exists, ``dispatch.meta`` is on and routes every op through
-the observed path (``ops.call.observed``); there an op with a meta operand runs on the
+the observed path (``_core.dispatch.observed``); there an op with a meta operand runs on the
 zero-stride arrays and its results are turned back into meta arrays, whatever the op. So
 no op needs a meta rule of its own, and programs that never make a meta tensor pay nothing.
 What it costs: the op computes once on zeros (time and transient memory of its output).

@@ -16,7 +16,7 @@ class Dispatch:
     observers: list = []
     anomaly = False  # record forward traces on new nodes
     autocast = None  # the innermost active torch.autocast region (numtorch.amp)
-    meta = False  # a meta tensor exists (see Note [Meta tensors through ops] in _meta.py)
+    meta = False  # a meta tensor exists (see Note [Meta tensors through ops] in meta.py)
 
 
 dispatch = Dispatch()

@@ -10,7 +10,7 @@ like torch's derivatives.yaml::
 A formula may name ``grad`` (``grads`` for several outputs), any forward argument,
 ``result`` (``result1``, ... for later outputs), ``<arg>_shape`` and ``<arg>_dtype``; the
 names it uses decide what is saved for backward (Note [Saved outputs and cycles] in
-autograd/graph.py).
+graph.py).
 Formulas are written with numtorch ops, so the engine can differentiate them again when
 ``create_graph=True``. Formulas never reduce broadcast gradients: the engine does.
 

@@ -1,6 +1,6 @@
 """Complex tensors: ``real``/``imag`` views, ``conj``, ``angle``, ``view_as_real``,
 ``view_as_complex``, ``complex``, ``polar``, and the list of ops whose derivative formulas
-hold for complex tensors (Note [Complex autograd] in ops/call.py).
+hold for complex tensors (Note [Complex autograd] in _core/dispatch.py).
 
 On a real tensor ``real``, ``conj`` and the ``resolve_*`` functions give the tensor itself,
 ``angle`` is 0 or pi and ``imag`` raises, as in torch. ``conj`` of a complex tensor is a

@@ -10,7 +10,7 @@ Every transform is one of torch's three primitives, each a registered op with to
 
 They compute the unnormalized transform and scale it by ``normalization``: 0 none, 1 by
 1/sqrt(n), 2 by 1/n, n the number of points transformed. A transform's gradient is its
-adjoint, another transform with the same scale (Note [Complex autograd] in ops/call.py), so
+adjoint, another transform with the same scale (Note [Complex autograd] in _core/dispatch.py), so
 the formulas below are written with the primitives themselves and differentiate again.
 """
 

@@ -1,6 +1,6 @@
 """The observer behind ``profile()``: records ops, backward nodes, labels and module scopes.
 
-While a recorder is active, ``_dispatch`` routes every op through ``wrap`` and every
+While a recorder is active, ``_core.observers`` routes every op through ``wrap`` and every
 backward node through ``wrap_node``. Each becomes a ``Range`` on its thread's stack, so
 ranges nest exactly as the calls did, across forward and backward. ``events()`` turns the
 ranges into torch's FunctionEvents when profiling ends.
