@@ -113,6 +113,24 @@ FFT_OPS = [
         [((4,), {}), ((2, 5), {"n": 9})],
         complex_out=False,
     ),
+    _fft_complex(
+        "fft.hfftn",
+        lambda F, z, **kw: F.hfftn(z, **kw),
+        [((3, 4), {}), ((2, 3, 4), {"s": (3, 6), "norm": "ortho"}), ((5,), {"dim": 0})],
+        complex_out=False,
+    ),
+    _fft_complex(
+        "fft.hfft2",
+        lambda F, z, **kw: F.hfft2(z, **kw),
+        [((3, 4), {"norm": "forward"})],
+        complex_out=False,
+    ),
+    _fft_real(
+        "fft.ihfftn",
+        lambda F, x, **kw: F.ihfftn(x, **kw),
+        [((3, 4), {}), ((2, 3, 5), {"s": (4, 6), "norm": "ortho"}), ((4,), {})],
+    ),
+    _fft_real("fft.ihfft2", lambda F, x, **kw: F.ihfft2(x, **kw), [((3, 5), {"norm": "forward"})]),
     OpInfo(
         "fft.fftshift",
         lambda t, x, **kw: t.fft.fftshift(x, **kw),
