@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import string
 
-from .._dispatch import composite
+from .._dispatch import composite, dispatch
 from .._tensor import Tensor
 from ..backend import xp
 from .call import broadcast_shape, require_tensor
@@ -176,6 +176,8 @@ def _times(t, scale):
 @export
 def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)``."""
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        input, mat1, mat2 = dispatch.autocast.cast_op("addmm", (input, mat1, mat2))
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
         mm(mat1, mat2)  # raises torch's error
     if input.dtype is not mat1.dtype or mat1.dtype is not mat2.dtype:
