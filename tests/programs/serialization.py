@@ -237,3 +237,20 @@ out(type(sd).__name__, dict(sd._metadata))
 del sd["1.num_batches_tracked"]
 err(lambda: m.load_state_dict(sd))
 out(m.load_state_dict(dict(sd)).missing_keys)
+# ---
+# a bfloat16 model (nanoGPT's dtype) saved and loaded back: dtypes, views and values kept
+import io
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2)).to(torch.bfloat16)
+state = model.state_dict()
+buffer = io.BytesIO()
+torch.save({"model": state, "step": 7, "row": state["0.weight"][1]}, buffer)
+buffer.seek(0)
+loaded = torch.load(buffer)
+out(loaded["step"], [(k, v.dtype, v.shape) for k, v in loaded["model"].items()])
+out(loaded["row"].dtype, loaded["row"].float().tolist() == state["0.weight"][1].float().tolist())
+fresh = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2)).to(torch.bfloat16)
+fresh.load_state_dict(loaded["model"])
+x = torch.ones(2, 4, dtype=torch.bfloat16)
+out(torch.equal(fresh(x), model(x)), fresh(x).dtype)
