@@ -148,6 +148,7 @@ for _name in ("numel", "multinomial"):  # torch's TypeError for a NumPy array gi
 __version__ = "0.1.0"
 
 from . import accelerator, amp, cpu, mps, xpu
+from . import random
 from .amp import (
     autocast,
     get_autocast_cpu_dtype,

@@ -64,6 +64,15 @@ class device:
         index = "" if self.index is None else f", index={self.index}"
         return f"device(type='{self.type}'{index})"
 
+    def __enter__(self) -> device:
+        # factories given no device use this one inside the block (torch's DeviceContext)
+        _meta.default_devices.append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if len(_meta.default_devices) > 1:  # the innermost block ends (entry 0 is the global)
+            _meta.default_devices.pop()
+
     def __str__(self) -> str:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 

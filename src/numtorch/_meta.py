@@ -83,6 +83,14 @@ def no_data(*args, **kwargs):
 
 
 _EMPTY = [None]  # numtorch.empty, set by _creation (which imports this module)
+# The device factories use when given none: ``with torch.device(...)`` blocks (innermost
+# last) over torch.set_default_device's (the first entry, None when not set). Only 'meta'
+# changes what a factory makes.
+default_devices: list = [None]
+
+
+def default_is_meta() -> bool:
+    return is_meta_device(default_devices[-1])
 
 
 def meta_capable(factory: _Factory) -> _Factory:
@@ -94,6 +102,8 @@ def meta_capable(factory: _Factory) -> _Factory:
     @functools.wraps(factory)
     def make(*args, **kwargs):
         d = kwargs.get("device")
+        if d is None and not like and is_meta_device(default_devices[-1]):
+            d = "meta"
         if is_meta_device(d):
             kwargs["device"] = None
             if sized:  # shape and dtype only: never fill (or touch) the memory

@@ -521,6 +521,9 @@ class Module(StateDictMixin):
     def share_memory(self):
         return self
 
+    def compile(self, *args, **kwargs) -> None:
+        """As ``torch.compile`` (numtorch has no compiler): the module keeps running eagerly."""
+
     # -- printing ----------------------------------------------------------------------------
     def _get_name(self) -> str:
         return type(self).__name__
