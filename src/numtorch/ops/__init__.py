@@ -41,6 +41,7 @@ from . import (  # noqa: F401
     softmax,
     sparse,
     special,
+    spectral,
     statistics,
     strided,
     triangular,

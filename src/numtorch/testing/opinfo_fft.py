@@ -132,6 +132,27 @@ FFT_OPS = [
     ),
     _fft_real("fft.ihfft2", lambda F, x, **kw: F.ihfft2(x, **kw), [((3, 5), {"norm": "forward"})]),
     OpInfo(
+        "stft",
+        lambda t, x, **kw: _real_view(
+            t, t.stft(x, 8, 2, window=t.hann_window(8, dtype=x.dtype), return_complex=True, **kw)
+        ),
+        lambda rng: [
+            Sample((_n(rng, 20),)),
+            Sample((_n(rng, 2, 16),), {"normalized": True, "pad_mode": "constant"}),
+            Sample((_n(rng, 12),), {"center": False, "onesided": False}),
+        ],
+    ),
+    OpInfo(
+        "istft",
+        lambda t, z, **kw: t.istft(
+            t.view_as_complex(z), 8, 2, window=t.hann_window(8, dtype=z.dtype), **kw
+        ),
+        lambda rng: [
+            Sample((_pairs(rng, 5, 7),)),
+            Sample((_pairs(rng, 2, 5, 6),), {"length": 9, "normalized": True}),
+        ],
+    ),
+    OpInfo(
         "fft.fftshift",
         lambda t, x, **kw: t.fft.fftshift(x, **kw),
         lambda rng: [Sample((_n(rng, 5),)), Sample((_n(rng, 3, 4),), {"dim": 0})],
