@@ -64,7 +64,7 @@ class Seq2SeqTransformer(nn.Module):
 
 def generate_square_subsequent_mask(sz):
     mask = (torch.triu(torch.ones((sz, sz))) == 1).transpose(0, 1)
-    return mask.float().masked_fill(mask == 0, float("-inf")).masked_fill(mask == 1, float(0.0))
+    return mask.float().masked_fill(mask == 0, float("-inf")).masked_fill(mask == 1, 0.0)
 
 
 def create_mask(src, tgt):
