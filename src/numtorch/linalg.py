@@ -1,5 +1,6 @@
 """``torch.linalg``: norms, inverses and determinants, solves and matrix decompositions."""
 
+from .ops.householder import householder_product  # noqa: F401
 from .ops.linalg import matmul  # noqa: F401
 from .ops.linalg_cholesky import cholesky_ex  # noqa: F401
 from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd, svdvals  # noqa: F401

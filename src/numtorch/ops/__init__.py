@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     fft,
     gamma,
     gamma_sampling,
+    householder,
     hyperbolic,
     incomplete_gamma,
     indexed,

@@ -1,6 +1,7 @@
-"""Op samples for the LU factorization and its solves, the deprecated ``triangular_solve``
-and the Cholesky-factor solves (part of the op sample table in ``opinfo.py``). Matrices are
-well conditioned and their pivots well separated, so small perturbations keep the pivoting."""
+"""Op samples for the LU factorization and its solves, the deprecated ``triangular_solve``,
+the Cholesky-factor solves and the Householder products (part of the op sample table in
+``opinfo.py``). Matrices are well conditioned and their pivots well separated, so small
+perturbations keep the pivoting."""
 
 from __future__ import annotations
 
@@ -131,5 +132,27 @@ FACTORIZATIONS = [
         lambda t, a: t.linalg.cholesky_ex(a @ a.mT).L,
         lambda rng: [Sample((_factor(rng, 3, 3),))],
         None,
+    ),
+    # Householder products: the reflectors below the diagonal and their scales (composed
+    # from rank-one updates, so the nodes differ from torch's single node)
+    OpInfo(
+        "linalg.householder_product",
+        lambda t, a, tau: t.linalg.householder_product(a, tau),
+        lambda rng: [
+            Sample((_n(rng, 4, 3), _n(rng, 3))),
+            Sample((_n(rng, 2, 5, 3), _n(rng, 2, 2))),
+        ],
+        torch_grad_fn=False,
+    ),
+    OpInfo(
+        "ormqr",
+        lambda t, a, tau, c, **kw: t.ormqr(a, tau, c, **kw),
+        lambda rng: [
+            Sample((_n(rng, 4, 3), _n(rng, 3), _n(rng, 4, 2))),
+            Sample((_n(rng, 4, 3), _n(rng, 3), _n(rng, 2, 4)), {"left": False}),
+            Sample((_n(rng, 2, 4, 2), _n(rng, 2, 2), _n(rng, 2, 4, 3)), {"transpose": True}),
+            Sample((_n(rng, 4, 4), _n(rng, 4), _n(rng, 3, 4)), {"left": False, "transpose": True}),
+        ],
+        torch_grad_fn=False,
     ),
 ]
