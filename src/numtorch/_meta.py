@@ -66,6 +66,18 @@ def has_meta(args) -> bool:
     return False
 
 
+def refuse_meta(name: str, *tensors) -> None:
+    """torch's error for an op whose output shape depends on the values (nonzero,
+    masked_select, unique, equal), given a meta tensor."""
+    for t in tensors:  # tensors or their arrays
+        if getattr(t, "_data", t).__class__ is MetaArray:
+            raise NotImplementedError(
+                f"aten::{name}: attempted to run this operator with Meta tensors, but there "
+                "was no fake impl or Meta kernel registered (its output depends on the values, "
+                "which a meta tensor does not have)"
+            )
+
+
 def metafy(result):
     """Turn the tensors of an op's result into meta tensors (in place)."""
     data = getattr(result, "_data", None)

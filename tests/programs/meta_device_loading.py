@@ -48,3 +48,27 @@ with torch.no_grad():
     lin.weight.copy_(real.weight)
     lin.bias.zero_()
 out(lin.weight.device, lin(torch.ones(1, 3)) - real(torch.ones(1, 3)) + real.bias)
+# ---
+# layers built with device='meta', and the ops a meta tensor cannot answer
+import copy
+
+model = nn.Sequential(nn.Linear(4, 8, device="meta"), nn.LayerNorm(8, device="meta"))
+lstm = nn.LSTM(4, 6, device="meta")
+out({name: p.device for name, p in model.named_parameters()}, lstm.weight_hh_l0.is_meta)
+out(model.state_dict()["0.weight"].device, nn.Conv2d(3, 4, 3, device="meta").bias.device)
+x = torch.empty(2, 4, device="meta")
+y = model(x)
+out(y.shape, y.device, y.argmax(1).device, y.new_zeros(3).device, y.new_tensor([1.0]).device)
+out(lstm(torch.empty(5, 2, 4, device="meta"))[0].shape)
+ensemble = copy.deepcopy(nn.Linear(3, 2)).to("meta")
+out(ensemble.weight.device, ensemble.weight.requires_grad)
+err(lambda: y.nonzero())
+err(lambda: y[y > 0])
+err(lambda: y.masked_select(y > 0))
+err(lambda: torch.unique(y))
+err(lambda: torch.equal(y, y))
+err(lambda: torch.allclose(y, y))
+err(lambda: y.cpu())
+err(lambda: torch.zeros(2, 8).copy_(y))
+err(lambda: y.sum().item())
+err(lambda: nn.Linear(2, 2, device="cuda"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import _dtypes
 from .._dispatch import dispatch, refresh_slow
-from .._meta import has_meta, metafy
+from .._meta import has_meta, metafy, refuse_meta
 from .._runtime import typename
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -412,6 +412,11 @@ def build_runner(spec):
     return lambda args: run_general(spec, args)
 
 
+def _is_mask(index) -> bool:
+    data = getattr(index, "_data", index)
+    return getattr(data, "dtype", None) == xp.bool_ and getattr(data, "ndim", 0) > 0
+
+
 def observed(spec, args):
     """Run an op with the active observers (profiler, forward checks) wrapped around it."""
     dispatch.slow = False
@@ -419,6 +424,9 @@ def observed(spec, args):
         if dispatch.autocast is not None:
             args = dispatch.autocast.cast_op(spec.name, args)
         if dispatch.meta and has_meta(args):
+            key = args[1] if spec.name == "index" else ()
+            if any(_is_mask(i) for i in (key if isinstance(key, tuple) else (key,))):
+                refuse_meta("nonzero", args[0])  # a boolean mask selects by value
             return metafy(spec.run(args))
         run = lambda: spec.run(args)
         for observer in dispatch.observers:

@@ -21,6 +21,7 @@ from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
 from ..parameter import Buffer, Parameter
+from .factory_device import follow_device_argument
 from .hooks import (  # torch keeps the global hooks in this module
     _global_backward_hooks,
     _global_backward_pre_hooks,
@@ -62,6 +63,11 @@ class Module(StateDictMixin):
           (fc): Linear(in_features=2, out_features=1, bias=True)
         )
     """
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("numtorch."):  # the library's layers: a user's own
+            follow_device_argument(cls)  # ``device`` argument means what their code says
 
     training: bool
     _version: int = 1
