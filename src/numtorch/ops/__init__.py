@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     linalg_cholesky,
     linalg_decomp,
     linalg_functions,
+    linalg_lstsq,
     linalg_lu,
     linalg_solve,
     matrix_exp,

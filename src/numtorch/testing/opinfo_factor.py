@@ -155,4 +155,20 @@ FACTORIZATIONS = [
         ],
         torch_grad_fn=False,
     ),
+    OpInfo(
+        "linalg.lstsq",
+        lambda t, a, b, **kw: t.linalg.lstsq(a, b, **kw).solution,
+        lambda rng: [
+            Sample((_n(rng, 5, 3), _n(rng, 5, 2))),
+            Sample((_n(rng, 2, 4, 2), _n(rng, 2, 4, 3)), {"driver": "gelsd"}),
+            Sample((_n(rng, 2, 4), _n(rng, 2, 1))),
+            Sample((_n(rng, 4, 3), _n(rng, 4))),
+        ],
+        lambda a, b, **kw: np.stack(
+            [
+                np.linalg.lstsq(m, r, rcond=None)[0]
+                for m, r in zip(a.reshape(-1, *a.shape[-2:]), b.reshape(-1, *b.shape[a.ndim - 2 :]))
+            ]
+        ).reshape(a.shape[:-2] + (a.shape[-1],) + b.shape[a.ndim - 1 :]),
+    ),
 ]
