@@ -273,8 +273,8 @@ def safetensors_bytes(header: dict, data: bytes) -> bytes:
 @pytest.mark.parametrize(
     ("header", "data", "error", "match"),
     [
-        ({"w": {"dtype": "BF16", "shape": [2], "data_offsets": [0, 4]}}, bytes(4), TypeError,
-         "dtype BF16, which numtorch cannot hold"),
+        ({"w": {"dtype": "F8_E4M3", "shape": [2], "data_offsets": [0, 2]}}, bytes(2), TypeError,
+         "dtype F8_E4M3, which numtorch cannot hold"),
         ({"w": {"dtype": "Q7", "shape": [1], "data_offsets": [0, 1]}}, bytes(1), UnsafeFileError,
          "unknown dtype 'Q7'"),
         ({"w": {"dtype": "F32", "shape": [3], "data_offsets": [0, 8]}}, bytes(8), ValueError,
@@ -374,3 +374,15 @@ def test_state_dict_metadata_round_trips(fmt):
     buffer.seek(0)
     loaded = torch.load(buffer)
     assert loaded._metadata == model.state_dict()._metadata
+
+
+def test_bfloat16_round_trips_where_the_format_holds_it(tmp_path):
+    w = torch.tensor([1.0, 1 / 3, -3e38]).to(torch.bfloat16)
+    for suffix in (".pt", ".safetensors"):
+        torch.save({"w": w}, tmp_path / f"m{suffix}")
+        loaded = torch.load(tmp_path / f"m{suffix}")["w"]
+        assert loaded.dtype is torch.bfloat16
+        assert loaded.float().tolist() == w.float().tolist()
+    with pytest.raises(TypeError, match=r"\.npz file cannot hold the bfloat16 tensor"):
+        torch.save({"w": w}, tmp_path / "m.npz")
+    assert not (tmp_path / "m.npz").exists()

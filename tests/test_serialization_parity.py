@@ -63,10 +63,28 @@ def test_numtorch_state_dict_loads_in_torch(tmp_path):
         np.testing.assert_array_equal(theirs[name].numpy(), value.numpy())
 
 
-def test_bfloat16_is_refused_by_name(tmp_path):
-    safetensors_torch.save_file({"w": torch.ones(2, dtype=torch.bfloat16)}, tmp_path / "b.st")
-    with pytest.raises(TypeError, match="tensor 'w' has dtype BF16, which numtorch cannot hold"):
-        numtorch.load(tmp_path / "b.st")
+def test_bfloat16_round_trips_with_torch(tmp_path):
+    values = torch.tensor([1.0, -2.5, 1 / 3, 3e38]).to(torch.bfloat16)
+    safetensors_torch.save_file({"w": values}, tmp_path / "b.st")
+    loaded = numtorch.load(tmp_path / "b.st")["w"]
+    assert loaded.dtype is numtorch.bfloat16
+    np.testing.assert_array_equal(loaded.float().numpy(), values.float().numpy())
+    numtorch.save({"w": loaded}, tmp_path / "ours.safetensors")
+    theirs = safetensors_torch.load_file(tmp_path / "ours.safetensors")["w"]
+    assert theirs.dtype == torch.bfloat16
+    np.testing.assert_array_equal(theirs.float().numpy(), values.float().numpy())
+
+
+def test_bfloat16_checkpoints_round_trip_with_torch(tmp_path):
+    values = torch.tensor([[1.0, -2.5], [1 / 3, 3e38]]).to(torch.bfloat16)
+    torch.save({"w": values, "col": values[:, 1]}, tmp_path / "theirs.pt")
+    loaded = numtorch.load(tmp_path / "theirs.pt")
+    assert loaded["w"].dtype is numtorch.bfloat16 and loaded["col"].stride() == (2,)
+    np.testing.assert_array_equal(loaded["col"].float().numpy(), values[:, 1].float().numpy())
+    numtorch.save(loaded, tmp_path / "ours.pt")
+    theirs = torch.load(tmp_path / "ours.pt")
+    assert theirs["w"].dtype == torch.bfloat16
+    np.testing.assert_array_equal(theirs["w"].float().numpy(), values.float().numpy())
 
 
 def test_legacy_torch_save_files_load_with_the_same_tensors(tmp_path):

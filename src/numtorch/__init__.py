@@ -142,10 +142,13 @@ globals().update({_name: _publish(_name, _fn) for _name, _fn in _FUNCTIONS.items
 for _name in ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye",
               "rand", "randn", "randint", "randperm"):  # fmt: skip
     globals()[_name] = _publish(_name, globals()[_name])
+for _name in ("numel", "multinomial"):  # torch's TypeError for a NumPy array given to them
+    globals()[_name] = _publish(_name, globals()[_name])
 
 __version__ = "0.1.0"
 
 from . import accelerator, amp, cpu, mps, xpu
+from . import random
 from .amp import (
     autocast,
     get_autocast_cpu_dtype,

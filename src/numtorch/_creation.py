@@ -14,7 +14,7 @@ from typing import TypeVar
 from ._core import dtypes as _dtypes
 from ._core.device import check_device, device
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
-from ._core.meta import is_meta_device, metafy
+from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from .backend import xp
 
@@ -30,6 +30,8 @@ def meta_capable(factory: _Factory) -> _Factory:
     @functools.wraps(factory)
     def make(*args, **kwargs):
         d = kwargs.get("device")
+        if d is None and not like and default_is_meta():
+            d = "meta"
         if is_meta_device(d):
             kwargs["device"] = None
             if sized:  # shape and dtype only: never fill (or touch) the memory

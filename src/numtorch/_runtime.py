@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 import warnings
 
+from ._core import meta as _meta
 from ._core.tensor import Tensor, typename  # noqa: F401  (torch.typename)
 from ._creation import check_device, device
+from ._creation import device as _device
 
 _settings = {
     "deterministic": False,
@@ -129,13 +131,15 @@ def get_float32_matmul_precision() -> str:
 
 
 def get_default_device() -> device:
-    return device("cpu")
+    return _meta.default_devices[-1] or device("cpu")
 
 
 def set_default_device(device) -> None:
-    """Only the CPU exists: other devices raise torch's error for a build without them."""
-    if device is not None:
+    """The device factories use when given none: the CPU, or ``'meta'`` (shapes and dtypes
+    only); other devices raise torch's error for a build without them."""
+    if device is not None and not _meta.is_meta_device(device):
         check_device(device)
+    _meta.default_devices[0] = None if device is None else _device(device)
 
 
 def set_warn_always(b: bool) -> None:

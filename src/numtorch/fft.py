@@ -1,7 +1,4 @@
-"""``torch.fft``: discrete Fourier transforms and their helpers, with gradients.
-
-Not provided: ``hfft2``, ``hfftn``, ``ihfft2`` and ``ihfftn``.
-"""
+"""``torch.fft``: discrete Fourier transforms and their helpers, with gradients."""
 
 from .ops.fft import (  # noqa: F401
     fft,
@@ -10,11 +7,15 @@ from .ops.fft import (  # noqa: F401
     fftn,
     fftshift,
     hfft,
+    hfft2,
+    hfftn,
     ifft,
     ifft2,
     ifftn,
     ifftshift,
     ihfft,
+    ihfft2,
+    ihfftn,
     irfft,
     irfft2,
     irfftn,
@@ -26,6 +27,4 @@ from .ops.fft import (  # noqa: F401
 
 
 def __getattr__(name):
-    if name in ("hfft2", "hfftn", "ihfft2", "ihfftn"):
-        raise NotImplementedError(f"numtorch does not provide torch.fft.{name} yet")
     raise AttributeError(f"module 'numtorch.fft' has no attribute '{name}'")

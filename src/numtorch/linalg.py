@@ -1,5 +1,6 @@
 """``torch.linalg``: norms, inverses and determinants, solves and matrix decompositions."""
 
+from .ops.householder import householder_product  # noqa: F401
 from .ops.linalg import matmul  # noqa: F401
 from .ops.linalg_cholesky import cholesky_ex  # noqa: F401
 from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd, svdvals  # noqa: F401
@@ -15,6 +16,7 @@ from .ops.linalg_functions import (  # noqa: F401
     vander,
     vecdot,
 )
+from .ops.linalg_lstsq import lstsq  # noqa: F401
 from .ops.linalg_lu import lu_ as lu  # noqa: F401
 from .ops.linalg_lu import lu_factor, lu_factor_ex  # noqa: F401
 from .ops.linalg_lu import lu_solve_ as lu_solve  # noqa: F401

@@ -176,3 +176,37 @@ out(
 x = torch.arange(6).reshape(2, 3)
 out(x[[[0, 1], [1, 0]]], x[[0, [1]]], x[[slice(None), 1]], x[[None, 1]], x[[0, 1]])
 err(lambda: x[(1, "a")])
+# ---
+# copy_, matmul and bmm shape errors; index_add/scatter/index_put dtype errors
+for f in [
+    lambda: torch.zeros(2, 3).copy_(torch.ones(4)),
+    lambda: torch.zeros(2, 3).copy_(torch.ones(2, 1, 3)),
+    lambda: torch.bmm(torch.ones(2, 3, 4), torch.ones(2, 5, 6)),
+    lambda: torch.bmm(torch.ones(2, 3, 4), torch.ones(3, 4, 6)),
+    lambda: torch.matmul(torch.ones(2, 3, 4), torch.ones(2, 5, 6)),
+    lambda: torch.ones(2, 3, 4) @ torch.ones(5, 6),
+    lambda: torch.ones(3, 4) @ torch.ones(5),
+    lambda: torch.baddbmm(torch.ones(2, 3, 5), torch.ones(2, 3, 4), torch.ones(3, 4, 5)),
+    lambda: torch.baddbmm(torch.ones(2, 3, 6), torch.ones(2, 3, 4), torch.ones(2, 4, 5)),
+    lambda: torch.addbmm(torch.ones(3, 5), torch.ones(2, 3, 4), torch.ones(3, 4, 5)),
+    lambda: torch.addbmm(torch.ones(3, 5), torch.ones(2, 3, 4), torch.ones(2, 6, 5)),
+    lambda: torch.addmv(torch.ones(3), torch.ones(3, 4), torch.ones(5)),
+    lambda: torch.addmv(torch.ones(4), torch.ones(3, 4), torch.ones(4)),
+    lambda: torch.addr(torch.ones(3, 4), torch.ones(3), torch.ones(5)),
+    lambda: torch.addr(torch.ones(3, 4), torch.ones(3, 1), torch.ones(4)),
+    lambda: torch.addr(
+        torch.ones(3, 4, dtype=torch.int64),
+        torch.ones(3, dtype=torch.int64),
+        torch.ones(4, dtype=torch.int64),
+        alpha=0.5,
+    ),
+    lambda: torch.ones(3).index_add(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64)),
+    lambda: torch.ones(3).scatter_add(0, torch.tensor([0]), torch.ones(1).double()),
+    lambda: torch.ones(3).scatter(0, torch.tensor([0]), torch.ones(1, dtype=torch.float64)),
+    lambda: torch.ones(3).index_put_((torch.tensor([0]),), torch.ones(1).double()),
+]:
+    try:
+        f()
+    except Exception as e:
+        print(type(e).__name__, e)
+out(torch.clamp(torch.tensor([1, 2, 3]), 0.5, 1.5), torch.clamp_min(torch.tensor([1, 2]), 1.5))

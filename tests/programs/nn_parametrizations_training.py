@@ -90,3 +90,42 @@ W = model[0].weight
 out(W, torch.allclose(W @ W.T, torch.eye(3), atol=1e-5))
 out(model[2].parametrizations.weight.original0, model[2].parametrizations.weight.original1.grad)
 out((model(x).argmax(1) == target).sum().item())
+# ---
+# orthogonal through Householder reflections (the default for a non-square weight), trained;
+# without trivialization the reflectors are the parameter, set from the weight by geqrf
+rng = np.random.default_rng(4)
+torch.set_default_dtype(torch.float64)
+tall = nn.Linear(3, 5, bias=False)
+wide = nn.Linear(5, 3, bias=False)
+with torch.no_grad():
+    tall.weight.copy_(torch.tensor(rng.normal(size=(5, 3))))
+    wide.weight.copy_(torch.tensor(rng.normal(size=(3, 5))))
+nn.utils.parametrizations.orthogonal(tall, use_trivialization=False)
+nn.utils.parametrizations.orthogonal(wide, orthogonal_map="householder", use_trivialization=False)
+out(tall.parametrizations.weight.original, tall.weight)
+out(torch.dist(tall.weight.mT @ tall.weight, torch.eye(3)) < 1e-12, wide.weight.shape)
+x = torch.tensor(rng.normal(size=(4, 5)))
+optimizer = torch.optim.SGD(list(tall.parameters()) + list(wide.parameters()), lr=0.1)
+for _ in range(3):
+    optimizer.zero_grad()
+    loss = (tall(wide(x)) - x).pow(2).mean()
+    loss.backward()
+    optimizer.step()
+    out(loss, wide.parametrizations.weight.original.grad)
+out(torch.dist(wide.weight @ wide.weight.mT, torch.eye(3)) < 1e-12)
+a, tau = torch.geqrf(torch.tensor(rng.normal(size=(4, 3))))
+q = torch.linalg.householder_product(a, tau)
+out(a, tau, q, torch.orgqr(a, tau))
+c = torch.tensor(rng.normal(size=(4, 2)))
+out(
+    torch.ormqr(a, tau, c),
+    torch.ormqr(a, tau, c, transpose=True),
+    torch.ormqr(a, tau, c.mT, left=False),
+)
+err(
+    lambda: nn.utils.parametrizations.orthogonal(
+        nn.Linear(3, 3).to(torch.complex128), "householder"
+    )
+)
+err(lambda: torch.linalg.householder_product(torch.ones(3, 4), torch.ones(2)))
+err(lambda: torch.geqrf(torch.ones(3)))

@@ -117,3 +117,61 @@ out(y.add_(True), y.mul_(False))
 print(torch.tensor([1, 2]) % torch.tensor(-3.0), -7 % torch.tensor([2, -3]))
 print(torch.tensor([-3.0, 3.0, 0.0]) % 3.0, torch.tensor([-3.0, 3.0, -0.0]) % -3.0)
 print(torch.tensor([1, -1, 2, 0]) ** torch.tensor([-2, -3, -1, -1]), 2 ** torch.tensor([-1, 2]))
+# ---
+# tensor-tensor type promotion: dims vs 0-d categories
+dts = [
+    torch.bool,
+    torch.uint8,
+    torch.int8,
+    torch.int32,
+    torch.int64,
+    torch.float16,
+    torch.float32,
+    torch.float64,
+]
+res = []
+for a in dts:
+    for b in dts:
+        ta = torch.ones(2, dtype=a)
+        tb = torch.ones((), dtype=b)
+        res.append(
+            (
+                str(a),
+                str(b),
+                str((ta + tb).dtype),
+                str((ta * tb).dtype),
+                str(torch.result_type(ta, tb)),
+                str(torch.promote_types(a, b)),
+            )
+        )
+out(res)
+out(
+    str(torch.cat([torch.ones(1, dtype=torch.int8), torch.ones(1, dtype=torch.float16)]).dtype),
+    str(torch.stack([torch.ones(1, dtype=torch.uint8), torch.ones(1, dtype=torch.int8)]).dtype),
+)
+out(
+    str(
+        torch.where(
+            torch.tensor([True]),
+            torch.ones(1, dtype=torch.int32),
+            torch.ones(1, dtype=torch.float16),
+        ).dtype
+    )
+)
+out(
+    str(
+        torch.where(
+            torch.tensor([True]),
+            torch.ones(1, dtype=torch.float16),
+            torch.tensor(1.0, dtype=torch.float64),
+        ).dtype
+    )
+)
+out(str(torch.maximum(torch.ones(1, dtype=torch.int64), torch.ones(1, dtype=torch.float16)).dtype))
+out(
+    str((torch.ones(1, dtype=torch.int32) / torch.ones(1, dtype=torch.int32)).dtype),
+    str((torch.ones(1, dtype=torch.float16) / torch.ones((), dtype=torch.float64)).dtype),
+)
+out(str((torch.ones(1, dtype=torch.uint8) - torch.ones(1, dtype=torch.int8)).dtype))
+err(lambda: torch.ones(1, dtype=torch.bool) - torch.ones(1, dtype=torch.bool))
+out(str((torch.ones(2, dtype=torch.int16) ** torch.ones((), dtype=torch.float32)).dtype))

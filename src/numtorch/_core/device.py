@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .meta import default_devices
+
 _DEVICE_TYPES = [
     "cpu",
     "cuda",
@@ -50,6 +52,15 @@ class device:
     def __repr__(self) -> str:
         index = "" if self.index is None else f", index={self.index}"
         return f"device(type='{self.type}'{index})"
+
+    def __enter__(self) -> device:
+        # factories given no device use this one inside the block (torch's DeviceContext)
+        default_devices.append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if len(default_devices) > 1:  # the innermost block ends (entry 0 is the global)
+            default_devices.pop()
 
     def __str__(self) -> str:
         return self.type if self.index is None else f"{self.type}:{self.index}"

@@ -14,7 +14,7 @@ from . import grad_mode
 from .anomaly_mode import record_forward_trace
 from .graph import next_sequence_nr
 from .input_meta import NO_META, input_meta, input_metas, one_input_meta
-from .meta import has_meta, metafy
+from .meta import has_meta, metafy, refuse_meta
 from .observers import dispatch, refresh_slow
 from .saved import SavedTensor, SavedTensorList, save_input
 from .tensor import Tensor, typename
@@ -409,6 +409,11 @@ def build_runner(spec):
     return lambda args: run_general(spec, args)
 
 
+def _is_mask(index) -> bool:
+    data = getattr(index, "_data", index)
+    return getattr(data, "dtype", None) == xp.bool_ and getattr(data, "ndim", 0) > 0
+
+
 def observed(spec, args):
     """Run an op with the active observers (profiler, forward checks) wrapped around it."""
     dispatch.slow = False
@@ -416,6 +421,9 @@ def observed(spec, args):
         if dispatch.autocast is not None:
             args = dispatch.autocast.cast_op(spec.name, args)
         if dispatch.meta and has_meta(args):
+            key = args[1] if spec.name == "index" else ()
+            if any(_is_mask(i) for i in (key if isinstance(key, tuple) else (key,))):
+                refuse_meta("nonzero", args[0])  # a boolean mask selects by value
             return metafy(spec.run(args))
         run = lambda: spec.run(args)
         for observer in dispatch.observers:

@@ -63,6 +63,18 @@ def has_meta(args) -> bool:
     return False
 
 
+def refuse_meta(name: str, *tensors) -> None:
+    """torch's error for an op whose output shape depends on the values (nonzero,
+    masked_select, unique, equal), given a meta tensor."""
+    for t in tensors:  # tensors or their arrays
+        if getattr(t, "_data", t).__class__ is MetaArray:
+            raise NotImplementedError(
+                f"aten::{name}: attempted to run this operator with Meta tensors, but there "
+                "was no fake impl or Meta kernel registered (its output depends on the values, "
+                "which a meta tensor does not have)"
+            )
+
+
 def metafy(result):
     """Turn the tensors of an op's result into meta tensors (in place)."""
     data = getattr(result, "_data", None)
@@ -77,3 +89,13 @@ def metafy(result):
 
 def no_data(*args, **kwargs):
     raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+
+
+# The device factories use when given none: ``with torch.device(...)`` blocks (innermost
+# last) over torch.set_default_device's (the first entry, None when not set). Only 'meta'
+# changes what a factory makes.
+default_devices: list = [None]
+
+
+def default_is_meta() -> bool:
+    return is_meta_device(default_devices[-1])

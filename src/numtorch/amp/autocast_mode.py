@@ -36,6 +36,7 @@ LOWER_PRECISION_OPS = frozenset(
         "aten::conv1d",
         "aten::conv2d",
         "aten::conv3d",
+        "mkldnn_rnn_layer",
     }
 )
 

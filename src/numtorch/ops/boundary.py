@@ -14,10 +14,11 @@ import inspect
 import types
 import warnings
 
+from .. import backend as xp
 from .._core import grad_mode
 from .._core.dispatch import allocation_error
 from .._core.inplace import _can_cast
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, typename
 
 _NO_OUT = object()
 # what a first argument may be besides a tensor (numbers, sizes, names, sequences of tensors)
@@ -39,7 +40,7 @@ def publish(name: str, fn):
             if "array is too big" not in str(error):
                 raise
             raise allocation_error(error) from None
-        except AttributeError:
+        except (AttributeError, RuntimeError, IndexError):
             not_tensor = _non_tensor_argument(name, fn, args, kwargs)
             if not_tensor is None:
                 raise
@@ -47,6 +48,25 @@ def publish(name: str, fn):
         if out is _NO_OUT or out is None:
             return result
         return _write_out(name, result, out)
+
+    return public
+
+
+def refuse_arrays(name: str, fn):
+    """``fn`` with torch's TypeError for a NumPy array (or a None) passed where a tensor goes,
+    found once the function has failed on it (``nn.functional``'s boundary: no ``out=``)."""
+    if not isinstance(fn, types.FunctionType):
+        return fn
+
+    @functools.wraps(fn)
+    def public(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (AttributeError, RuntimeError, IndexError):
+            not_tensor = _non_tensor_argument(name, fn, args, kwargs)
+            if not_tensor is None:
+                raise
+            raise not_tensor from None
 
     return public
 
@@ -74,18 +94,29 @@ def _non_tensor_argument(name, fn, args, kwargs) -> TypeError | None:
         if value is None:
             if position > 0 and default is None:
                 continue  # an optional argument left out
-        elif position > 0 or not _blamed(value):
+        elif type(value) is xp.ndarray and position > 0:
+            pass  # an array where a tensor goes, as torch names it
+        elif position > 0 or not _blamed(name, value):
             continue
         return TypeError(
             f"{name}(): argument '{param}' (position {position + 1}) must be Tensor, "
-            f"not {type(value).__name__}"
+            f"not {typename(value)}"
         )
     return None
 
 
-def _blamed(first) -> bool:
+# the functions whose first argument may be a NumPy array
+_TAKE_ARRAYS = frozenset(
+    ("tensor", "as_tensor", "asarray", "from_numpy", "save", "sparse_coo_tensor", "is_tensor")
+)
+
+
+def _blamed(name, first) -> bool:
     # a first argument torch would refuse: not a tensor, a number, a size or a sequence, nor
-    # anything of numtorch's or NumPy's (dtypes, arrays: the function's own checks name them)
+    # anything of numtorch's or NumPy's (dtypes, NumPy scalars: the function's own checks
+    # name them). A NumPy array is refused by every function that does not convert one.
+    if type(first) is xp.ndarray:
+        return name not in _TAKE_ARRAYS
     if isinstance(first, _NOT_BLAMED):
         return False
     return type(first).__module__.partition(".")[0] not in ("numtorch", "numpy")

@@ -260,6 +260,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("split_with_sizes", "unfold", "view_as_real", "view_as_complex", "conj"),
     *("conj_physical", "complex", "polar", "angle", "_fft_r2c", "_fft_c2c", "_fft_c2r"),
     *("pow", "sqrt", "mm", "mv", "dot", "mul_scalar", "div_scalar"),
+    *("transpose_", "t_", "squeeze_all_", "squeeze_dim_", "squeeze_dims_", "unsqueeze_"),
 )
 
 

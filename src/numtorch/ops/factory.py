@@ -19,24 +19,43 @@ def _dtype(self, dtype):
     return self.dtype if dtype is None else _dtypes.to_dtype(dtype)
 
 
+def _device(self, device):
+    # torch's new_* make tensors on self's device unless told otherwise
+    return device if device is not None else ("meta" if self.is_meta else None)
+
+
 def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **_):
-    return _creation.zeros(shape_arg(size), dtype=_dtype(self, dtype), requires_grad=requires_grad)
+    return _creation.zeros(
+        shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
+        requires_grad=requires_grad,
+    )  # fmt: skip
 
 
 def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **_):
-    return _creation.ones(shape_arg(size), dtype=_dtype(self, dtype), requires_grad=requires_grad)
+    return _creation.ones(
+        shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
+        requires_grad=requires_grad,
+    )  # fmt: skip
 
 
 def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **_):
-    return _creation.empty(shape_arg(size), dtype=_dtype(self, dtype), requires_grad=requires_grad)
+    return _creation.empty(
+        shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
+        requires_grad=requires_grad,
+    )  # fmt: skip
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, **_):
-    return _creation.full(size, fill_value, dtype=_dtype(self, dtype), requires_grad=requires_grad)
+    return _creation.full(
+        size, fill_value, dtype=_dtype(self, dtype), device=_device(self, device),
+        requires_grad=requires_grad,
+    )  # fmt: skip
 
 
 def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, **_):
-    return _creation.tensor(data, dtype=_dtype(self, dtype), requires_grad=requires_grad)
+    return _creation.tensor(
+        data, dtype=_dtype(self, dtype), device=_device(self, device), requires_grad=requires_grad
+    )
 
 
 def new(self, *args, dtype=None, device=None):

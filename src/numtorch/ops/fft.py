@@ -327,6 +327,56 @@ def irfft2(input, s=None, dim=(-2, -1), norm=None) -> Tensor:
     return irfftn(input, s, dim, norm)
 
 
+def hfftn(input, s=None, dim=None, norm=None) -> Tensor:
+    """N-dimensional ``hfft``: a real result from a signal Hermitian in the last dim (of
+    length ``s[-1]``, default 2 * (m - 1)) and full in the others."""
+    _check_input("hfftn", input)
+    input = _promote(input, require_complex=True)
+    dims, sizes = _many_dims(input, s, dim)
+    if not dims:
+        raise RuntimeError("hfftn must transform at least one axis")
+    if s is None or s[-1] == -1:
+        sizes[-1] = 2 * (input.shape[dims[-1]] - 1)
+    last = sizes[-1]
+    _check_points(last)
+    input = _resize(input, dims, sizes[:-1] + [last // 2 + 1])
+    normalization = _normalization(norm, True)
+    if len(dims) > 1:
+        input = _fft_c2c(input, dims[:-1], normalization, True)
+    # as torch: the full dims transformed forward, then the last one as the inverse of the
+    # conjugate (a real result, so the conjugate is free)
+    return _fft_c2r(input.conj(), dims[-1:], normalization, last)
+
+
+def hfft2(input, s=None, dim=(-2, -1), norm=None) -> Tensor:
+    """Two-dimensional ``hfft``."""
+    return hfftn(input, s, dim, norm)
+
+
+def ihfftn(input, s=None, dim=None, norm=None) -> Tensor:
+    """Inverse of ``hfftn``: the conjugated one-sided spectrum of a real signal."""
+    _check_input("ihfftn", input)
+    if input._data.dtype.kind == "c":
+        raise RuntimeError(
+            f"Only supports floating-point dtypes, but found: {input.dtype.scalar_name}"
+        )
+    input = _promote(input)
+    dims, sizes = _many_dims(input, s, dim)
+    if not dims:
+        raise RuntimeError("ihfftn must transform at least one axis")
+    input = _resize(input, dims, sizes)
+    normalization = _normalization(norm, False)
+    out = _fft_r2c(input, dims[-1:], normalization, True)
+    if len(dims) == 1:
+        return out.conj()
+    return _fft_c2c(out.conj_physical(), dims[:-1], normalization, False)
+
+
+def ihfft2(input, s=None, dim=(-2, -1), norm=None) -> Tensor:
+    """Inverse of ``hfft2``."""
+    return ihfftn(input, s, dim, norm)
+
+
 # -- frequencies and shifts ----------------------------------------------------------------
 def fftfreq(n, d=1.0, *, dtype=None, layout=None, device=None, requires_grad=False) -> Tensor:
     """The sample frequencies of an ``fft`` of length ``n`` with sample spacing ``d``."""

@@ -11,6 +11,7 @@ import warnings
 
 from .._core.dispatch import broadcast_shape
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
+from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
@@ -199,6 +200,7 @@ def _expand_bool_masks(key, shape):
                         f"The shape of the mask {list(k.shape)} at index {i} does not match "
                         f"the shape of the indexed tensor {list(shape)} at index {dim + i}"
                     )
+            refuse_meta("nonzero", k)
             out.extend(xp.nonzero(k))
             dim += k.ndim
         else:
@@ -392,6 +394,8 @@ def copy_(self, src, non_blocking=False) -> Tensor:
     """Copy ``src`` (broadcast, cast) into this tensor in place."""
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+    if src.is_meta and not self.is_meta:
+        no_data()
     check_no_partial_overlap(self, (src,))
     shape = self._data.shape
     if src._data.shape != shape:
@@ -717,6 +721,7 @@ def _masked_select(input, mask):
 @export
 def masked_select(input, mask) -> Tensor:
     _check_mask(mask, "masked_select")
+    refuse_meta("masked_select", input, mask)
     return _masked_select(input, mask)
 
 
@@ -741,6 +746,7 @@ def take(input, index) -> Tensor:
 @export
 def nonzero(input, *, as_tuple=False):
     """Indices of nonzero elements: an (n, ndim) tensor, or one tensor per dim."""
+    refuse_meta("nonzero", input)
     found = xp.nonzero(input._data) if input.ndim else xp.nonzero(input._data.reshape(1))
     if as_tuple:
         return tuple(Tensor._make(f.astype(xp.int64)) for f in found)

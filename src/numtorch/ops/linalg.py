@@ -7,7 +7,7 @@ import math
 import string
 
 from .._core.dispatch import broadcast_shape, require_tensor
-from .._core.observers import composite
+from .._core.observers import composite, dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -176,6 +176,8 @@ def _times(t, scale):
 @export
 def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)``."""
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        input, mat1, mat2 = dispatch.autocast.cast_op("addmm", (input, mat1, mat2))
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
         mm(mat1, mat2)  # raises torch's error
     if input.dtype is not mat1.dtype or mat1.dtype is not mat2.dtype:
@@ -349,6 +351,23 @@ def _expand_ellipsis(equation: str, operands) -> tuple[str, list]:
     return ",".join(specs) + "->" + output, operands
 
 
+def _onto_diagonals(grad, full, target, sizes, equation):
+    """The gradient of an operand whose subscripts repeat a letter (``'ii'`` reads a
+    diagonal): ``grad`` (over the distinct letters) written onto those diagonals, zeros off
+    them. Each repeat gets a fresh letter tied to the first by an identity matrix, so the
+    product stays an einsum and differentiates again."""
+    fresh = iter(c for c in string.ascii_letters if c not in equation)
+    renamed, deltas = "", []
+    for c in target:
+        if c in renamed:
+            d = next(fresh)
+            deltas.append(c + d)
+            c = d
+        renamed += c
+    eyes = [Tensor._make(xp.eye(sizes[pair[0]], dtype=grad._data.dtype)) for pair in deltas]
+    return einsum(",".join([full, *deltas]) + "->" + renamed, grad, *eyes)
+
+
 def _einsum_backward(k):
     def formula(grads, equation, operands):
         specs, output = _parse_einsum(equation, len(operands))
@@ -360,16 +379,14 @@ def _einsum_backward(k):
         grad = einsum(",".join([output] + other_specs) + "->" + kept, grads[0], *others)
         shape = operands[k].shape
         sizes = dict(zip(target, shape))
-        if kept != target:
+        full = "".join(dict.fromkeys(target))
+        if kept != full:
             # letters summed in this operand alone: broadcast back over them
-            full = "".join(dict.fromkeys(target))
             grad = grad.reshape([sizes[c] if c in kept else 1 for c in full]).expand(
                 [sizes[c] for c in full]
             )
-            if full != target:
-                raise RuntimeError(
-                    "einsum backward with repeated indices in one operand is not supported"
-                )
+        if full != target:
+            grad = _onto_diagonals(grad, full, target, sizes, equation)
         return grad
 
     return formula

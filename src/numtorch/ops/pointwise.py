@@ -6,6 +6,7 @@ import math
 
 from .._core import dtypes as _dtypes
 from .._core.dispatch import check_scalar_fits
+from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor
 from .._creation import zeros_like
@@ -973,6 +974,8 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 @export
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if input.is_meta or (isinstance(other, Tensor) and other.is_meta):
+        raise RuntimeError("Tensor.item() cannot be called on meta tensors")
     return bool(xp.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
@@ -985,4 +988,5 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
 @export
 def equal(input, other) -> bool:
     """True if both tensors have the same shape and elements."""
+    refuse_meta("equal", input, other)
     return input._data.shape == other._data.shape and bool((input._data == other._data).all())

@@ -6,6 +6,7 @@ import math
 
 from .._core import dtypes as _dtypes
 from .._core.dispatch import require_tensor
+from .._core.meta import metafy
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
@@ -559,7 +560,8 @@ def _arg(name, fn):
                 out = xp.asarray(out).reshape((1,) * data.ndim)
         else:
             out = fn(data, axis=_wrap_dim(dim, data.ndim), keepdims=keepdim)
-        return Tensor._make(xp.asarray(out, dtype=xp.int64))
+        result = Tensor._make(xp.asarray(out, dtype=xp.int64))
+        return metafy(result) if input.is_meta else result
 
     public.__name__ = name
     return export(public)

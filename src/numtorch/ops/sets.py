@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
@@ -51,6 +52,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         >>> torch.unique(torch.tensor([3, 1, 3, 2]), return_counts=True)
         (tensor([1, 2, 3]), tensor([1, 1, 2]))
     """
+    refuse_meta("_unique2", input)
     if dim is None:
         outputs = _unique_all(input)
     else:

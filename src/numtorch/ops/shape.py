@@ -534,7 +534,7 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
 
 
 Tensor.type = _type
-Tensor.cpu = lambda self, memory_format=None: self
+Tensor.cpu = lambda self, memory_format=None: no_data() if self.is_meta else self
 Tensor.type_as = lambda self, other: to(self, other.dtype)
 
 

@@ -22,6 +22,12 @@ _MAX_HEADER = 10000  # as numpy.load
 
 
 def write(arrays: dict, structure: str) -> bytes:
+    for name, array in arrays.items():
+        if array.dtype.kind == "V":  # .npy names bfloat16 as raw bytes: it would not read back
+            raise TypeError(
+                f"numtorch.save: an .npz file cannot hold the {array.dtype} tensor '{name}'; "
+                "save to a .pt or .safetensors file, or convert it (tensor.float()) first"
+            )
     buffer = io.BytesIO()
     members = dict(arrays)
     members[STRUCTURE_MEMBER] = np.frombuffer(structure.encode(), dtype=np.uint8)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import struct
 
+import ml_dtypes
 import numpy as np
 
 from .errors import Budget
@@ -29,9 +30,10 @@ DTYPES = {
     "I64": np.int64,
     "U8": np.uint8,
     "BOOL": np.bool_,
+    "BF16": ml_dtypes.bfloat16,
 }
 CODES = {np.dtype(v): k for k, v in DTYPES.items()}
-KNOWN_UNSUPPORTED = {"BF16", "U16", "U32", "U64", "F8_E4M3", "F8_E5M2", "F8_E8M0", "F4", "F6_E2M3"}
+KNOWN_UNSUPPORTED = {"U16", "U32", "U64", "F8_E4M3", "F8_E5M2", "F8_E8M0", "F4", "F6_E2M3"}
 KNOWN_UNSUPPORTED |= {"F6_E3M2", "C128"}
 _KEYS = {"dtype", "shape", "data_offsets"}
 _NUMPY = {code: np.dtype(t) for code, t in DTYPES.items()}

@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .._core.dtypes import ALL_DTYPES, dtype
+from .._core.dtypes import ALL_DTYPES, BFLOAT16_NP, dtype
 from .._core.tensor import Size, Tensor
 from .errors import MAX_DEPTH, UnsafeFileError
 
@@ -76,7 +76,9 @@ class Flattener:
     def _tensor(self, obj, path: str) -> dict:
         is_tensor = isinstance(obj, Tensor)
         data = obj._data if is_tensor else obj
-        if data.dtype.kind not in "fcbiu" or data.dtype.byteorder == ">":
+        if (
+            data.dtype.kind not in "fcbiu" and data.dtype != BFLOAT16_NP
+        ) or data.dtype.byteorder == ">":
             raise TypeError(
                 f"numtorch.save: array at '{path or '<root>'}' has dtype {data.dtype}, which a "
                 "checkpoint cannot hold"

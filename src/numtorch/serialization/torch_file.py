@@ -41,7 +41,8 @@ def write(obj) -> bytes:
         _record(archive, "archive/.storage_alignment", str(_ALIGNMENT).encode())
         _record(archive, "archive/byteorder", sys.byteorder.encode())
         for key, array in writer.storages.items():
-            _record(archive, f"archive/data/{key}", np.ascontiguousarray(array).data)
+            # as bytes: a buffer cannot carry an extension dtype such as bfloat16
+            _record(archive, f"archive/data/{key}", np.ascontiguousarray(array).view(np.uint8).data)
         _record(archive, "archive/version", b"3\n")
     return buffer.getvalue()
 

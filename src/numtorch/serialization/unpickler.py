@@ -31,6 +31,7 @@ import sys
 import types
 from collections import Counter, OrderedDict
 
+import ml_dtypes
 import numpy as np
 
 from .._core.dtypes import ALL_DTYPES
@@ -51,6 +52,7 @@ STORAGE_DTYPES = {
     "BoolStorage": np.bool_,
     "ComplexDoubleStorage": np.complex128,
     "ComplexFloatStorage": np.complex64,
+    "BFloat16Storage": ml_dtypes.bfloat16,
 }
 STORAGE_NAMES = {np.dtype(v): k for k, v in STORAGE_DTYPES.items()}
 _DTYPES = {f"torch.{str(d).removeprefix('torch.')}": d for d in ALL_DTYPES}
@@ -85,7 +87,6 @@ class Storage(_Frozen):
 _TENSOR, _PARAMETER = _Frozen("torch.Tensor"), _Frozen("torch.nn.parameter.Parameter")
 _MARKERS = {"torch.Tensor": _TENSOR, "torch.nn.parameter.Parameter": _PARAMETER}
 _MARKERS |= {f"torch.{n}": StorageType(n) for n in STORAGE_DTYPES}
-_MARKERS["torch.BFloat16Storage"] = StorageType("BFloat16Storage")
 
 
 # Note [Metering a pickle]

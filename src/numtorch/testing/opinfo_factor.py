@@ -1,6 +1,7 @@
-"""Op samples for the LU factorization and its solves, the deprecated ``triangular_solve``
-and the Cholesky-factor solves (part of the op sample table in ``opinfo.py``). Matrices are
-well conditioned and their pivots well separated, so small perturbations keep the pivoting."""
+"""Op samples for the LU factorization and its solves, the deprecated ``triangular_solve``,
+the Cholesky-factor solves and the Householder products (part of the op sample table in
+``opinfo.py``). Matrices are well conditioned and their pivots well separated, so small
+perturbations keep the pivoting."""
 
 from __future__ import annotations
 
@@ -131,5 +132,43 @@ FACTORIZATIONS = [
         lambda t, a: t.linalg.cholesky_ex(a @ a.mT).L,
         lambda rng: [Sample((_factor(rng, 3, 3),))],
         None,
+    ),
+    # Householder products: the reflectors below the diagonal and their scales (composed
+    # from rank-one updates, so the nodes differ from torch's single node)
+    OpInfo(
+        "linalg.householder_product",
+        lambda t, a, tau: t.linalg.householder_product(a, tau),
+        lambda rng: [
+            Sample((_n(rng, 4, 3), _n(rng, 3))),
+            Sample((_n(rng, 2, 5, 3), _n(rng, 2, 2))),
+        ],
+        torch_grad_fn=False,
+    ),
+    OpInfo(
+        "ormqr",
+        lambda t, a, tau, c, **kw: t.ormqr(a, tau, c, **kw),
+        lambda rng: [
+            Sample((_n(rng, 4, 3), _n(rng, 3), _n(rng, 4, 2))),
+            Sample((_n(rng, 4, 3), _n(rng, 3), _n(rng, 2, 4)), {"left": False}),
+            Sample((_n(rng, 2, 4, 2), _n(rng, 2, 2), _n(rng, 2, 4, 3)), {"transpose": True}),
+            Sample((_n(rng, 4, 4), _n(rng, 4), _n(rng, 3, 4)), {"left": False, "transpose": True}),
+        ],
+        torch_grad_fn=False,
+    ),
+    OpInfo(
+        "linalg.lstsq",
+        lambda t, a, b, **kw: t.linalg.lstsq(a, b, **kw).solution,
+        lambda rng: [
+            Sample((_n(rng, 5, 3), _n(rng, 5, 2))),
+            Sample((_n(rng, 2, 4, 2), _n(rng, 2, 4, 3)), {"driver": "gelsd"}),
+            Sample((_n(rng, 2, 4), _n(rng, 2, 1))),
+            Sample((_n(rng, 4, 3), _n(rng, 4))),
+        ],
+        lambda a, b, **kw: np.stack(
+            [
+                np.linalg.lstsq(m, r, rcond=None)[0]
+                for m, r in zip(a.reshape(-1, *a.shape[-2:]), b.reshape(-1, *b.shape[a.ndim - 2 :]))
+            ]
+        ).reshape(a.shape[:-2] + (a.shape[-1],) + b.shape[a.ndim - 1 :]),
     ),
 ]

@@ -113,6 +113,45 @@ FFT_OPS = [
         [((4,), {}), ((2, 5), {"n": 9})],
         complex_out=False,
     ),
+    _fft_complex(
+        "fft.hfftn",
+        lambda F, z, **kw: F.hfftn(z, **kw),
+        [((3, 4), {}), ((2, 3, 4), {"s": (3, 6), "norm": "ortho"}), ((5,), {"dim": 0})],
+        complex_out=False,
+    ),
+    _fft_complex(
+        "fft.hfft2",
+        lambda F, z, **kw: F.hfft2(z, **kw),
+        [((3, 4), {"norm": "forward"})],
+        complex_out=False,
+    ),
+    _fft_real(
+        "fft.ihfftn",
+        lambda F, x, **kw: F.ihfftn(x, **kw),
+        [((3, 4), {}), ((2, 3, 5), {"s": (4, 6), "norm": "ortho"}), ((4,), {})],
+    ),
+    _fft_real("fft.ihfft2", lambda F, x, **kw: F.ihfft2(x, **kw), [((3, 5), {"norm": "forward"})]),
+    OpInfo(
+        "stft",
+        lambda t, x, **kw: _real_view(
+            t, t.stft(x, 8, 2, window=t.hann_window(8, dtype=x.dtype), return_complex=True, **kw)
+        ),
+        lambda rng: [
+            Sample((_n(rng, 20),)),
+            Sample((_n(rng, 2, 16),), {"normalized": True, "pad_mode": "constant"}),
+            Sample((_n(rng, 12),), {"center": False, "onesided": False}),
+        ],
+    ),
+    OpInfo(
+        "istft",
+        lambda t, z, **kw: t.istft(
+            t.view_as_complex(z), 8, 2, window=t.hann_window(8, dtype=z.dtype), **kw
+        ),
+        lambda rng: [
+            Sample((_pairs(rng, 5, 7),)),
+            Sample((_pairs(rng, 2, 5, 6),), {"length": 9, "normalized": True}),
+        ],
+    ),
     OpInfo(
         "fft.fftshift",
         lambda t, x, **kw: t.fft.fftshift(x, **kw),

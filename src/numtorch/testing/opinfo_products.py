@@ -1,5 +1,6 @@
 """Op samples for the scaled-and-added products (addmv, addr, baddbmm, addbmm, their in-place
-forms) and chain_matmul (part of the op sample table in ``opinfo.py``)."""
+forms), chain_matmul and einsum over repeated letters (part of the op sample table in
+``opinfo.py``)."""
 
 from __future__ import annotations
 
@@ -97,5 +98,20 @@ PRODUCTS_ADD = [
             Sample((_n(rng, 3, 4), _n(rng, 4, 2), _n(rng, 2, 5), _n(rng, 5, 1))),
         ],
         lambda *m: np.linalg.multi_dot(m) if len(m) > 1 else m[0],
+    ),
+    # einsum with a letter repeated in one operand reads a diagonal; its gradient writes one
+    OpInfo(
+        "einsum_diagonal",
+        lambda t, a, b: t.einsum("ii,jkk->ij", a, b),
+        lambda rng: [Sample((_n(rng, 3, 3), _n(rng, 2, 4, 4)))],
+        lambda a, b: np.einsum("ii,jkk->ij", a, b),
+        torch_grad_fn=False,
+    ),
+    OpInfo(
+        "einsum_repeated_product",
+        lambda t, a, b: t.einsum("ij,jj,iji->i", a, b, a.unsqueeze(-1).expand(3, 3, 3) * 1),
+        lambda rng: [Sample((_n(rng, 3, 3), _n(rng, 3, 3)))],
+        lambda a, b: np.einsum("ij,jj,iji->i", a, b, np.broadcast_to(a[..., None], (3, 3, 3))),
+        torch_grad_fn=False,
     ),
 ]

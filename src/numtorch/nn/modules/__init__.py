@@ -1,5 +1,6 @@
 """The layers of ``numtorch.nn``."""
 
+from . import utils  # noqa: F401 - torch.nn.modules.utils (_pair, ...) is imported too
 from .activation import (
     CELU,
     ELU,

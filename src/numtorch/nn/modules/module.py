@@ -21,6 +21,7 @@ from ..._core.tensor import Tensor
 from ..._runtime import typename
 from ...backend import xp
 from ..parameter import Buffer, Parameter
+from .factory_device import follow_device_argument
 from .hooks import (  # torch keeps the global hooks in this module
     _global_backward_hooks,
     _global_backward_pre_hooks,
@@ -62,6 +63,11 @@ class Module(StateDictMixin):
           (fc): Linear(in_features=2, out_features=1, bias=True)
         )
     """
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__.startswith("numtorch."):  # the library's layers: a user's own
+            follow_device_argument(cls)  # ``device`` argument means what their code says
 
     training: bool
     _version: int = 1
@@ -520,6 +526,9 @@ class Module(StateDictMixin):
 
     def share_memory(self):
         return self
+
+    def compile(self, *args, **kwargs) -> None:
+        """As ``torch.compile`` (numtorch has no compiler): the module keeps running eagerly."""
 
     # -- printing ----------------------------------------------------------------------------
     def _get_name(self) -> str:

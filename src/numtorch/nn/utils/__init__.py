@@ -3,7 +3,7 @@ packed sequences (``rnn``), parametrizations (weight and spectral normalization)
 pruning (``prune``)."""
 
 from . import parametrizations, parametrize, prune, rnn, stateless
-from .clip_grad import clip_grad_norm_, clip_grad_value_
+from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
@@ -11,6 +11,8 @@ from .weight_norm import remove_weight_norm, weight_norm
 __all__ = [
     "clip_grad_norm_",
     "clip_grad_value_",
+    "clip_grads_with_norm_",
+    "get_total_norm",
     "parameters_to_vector",
     "parametrizations",
     "parametrize",

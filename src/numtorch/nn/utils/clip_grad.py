@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
-from ... import _creation
+from ... import _creation, linalg
 from ..._core import grad_mode
 from ..._core.tensor import Tensor
 from ...backend import xp
+from ...ops.shape import stack
 
 
 def _grads(parameters):
@@ -58,3 +59,42 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
     with grad_mode.no_grad():
         for g in _grads(parameters):
             g.clamp_(-clip_value, clip_value)
+
+
+def get_total_norm(tensors, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                   foreach=None) -> Tensor:  # fmt: skip
+    """The ``norm_type`` norm of the tensors taken as one vector (the norm of their norms),
+    computed without recording (as torch's).
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.nn.utils.get_total_norm([torch.tensor([3.0]), torch.tensor([4.0])])
+        tensor(5.)
+    """
+    tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    norm_type = float(norm_type)
+    if not tensors:
+        return _creation.tensor(0.0)
+    with grad_mode.no_grad():
+        norms = [linalg.vector_norm(t, norm_type) for t in tensors]
+        total = linalg.vector_norm(stack(norms), norm_type)
+    if error_if_nonfinite and not math.isfinite(total.item()):
+        raise RuntimeError(
+            f"The total norm of order {norm_type} for gradients from `parameters` is "
+            "non-finite, so it cannot be clipped. To disable this error and scale the gradients "
+            "by the non-finite norm anyway, set `error_if_nonfinite=False`"
+        )
+    return total
+
+
+def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor, foreach=None) -> None:
+    """Scale the gradients in place by ``min(max_norm / (total_norm + 1e-6), 1)``, a total
+    norm computed beforehand (``get_total_norm`` of the gradients)."""
+    grads = _grads(parameters)
+    max_norm = float(max_norm)
+    if not grads:
+        return
+    with grad_mode.no_grad():
+        coefficient = (max_norm / (total_norm + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(coefficient)

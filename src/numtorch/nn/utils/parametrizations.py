@@ -156,10 +156,9 @@ def _is_orthogonal(Q: Tensor) -> bool:
 class _Orthogonal(Module):
     def __init__(self, weight, orthogonal_map: _OrthMaps, *, use_trivialization=True) -> None:
         super().__init__()
-        if orthogonal_map == _OrthMaps.householder:
-            raise NotImplementedError(
-                "numtorch has no householder_product: use orthogonal_map='matrix_exp' or 'cayley'"
-            )
+        if weight.is_complex() and orthogonal_map == _OrthMaps.householder:
+            # complex reflectors below the diagonal cannot carry the n^2 real parameters
+            raise ValueError("The householder parametrization does not support complex tensors.")
         self.shape = weight.shape
         self.orthogonal_map = orthogonal_map
         if use_trivialization:
@@ -173,18 +172,26 @@ class _Orthogonal(Module):
         if transposed:
             X = X.mT
             n, k = k, n
-        # Q = exp(A) or the Cayley map of the skew-symmetric A built from X's lower triangle
-        X = X.tril()
-        if n != k:
-            X = cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
-        A = X - X.mT
-        if self.orthogonal_map == _OrthMaps.matrix_exp:
-            Q = matrix_exp(A)
+        if self.orthogonal_map == _OrthMaps.householder:
+            # reflectors below X's diagonal, scaled to be orthogonal (tau = 2 / |v|^2); X's
+            # diagonal only picks each column's sign, and is not differentiated through
+            A = X.tril(diagonal=-1)
+            tau = 2.0 / (1.0 + (A * A).sum(dim=-2))
+            Q = linalg.householder_product(A, tau)
+            Q = Q * X.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
         else:
-            identity = eye(n, dtype=A.dtype)
-            Q = linalg.solve(identity - 0.5 * A, identity + 0.5 * A)
-        if n != k:
-            Q = Q[..., :k]
+            # Q = exp(A) or the Cayley map of the skew-symmetric A from X's lower triangle
+            X = X.tril()
+            if n != k:
+                X = cat([X, X.new_zeros(n, n - k).expand(*X.shape[:-2], -1, -1)], dim=-1)
+            A = X - X.mT
+            if self.orthogonal_map == _OrthMaps.matrix_exp:
+                Q = matrix_exp(A)
+            else:
+                identity = eye(n, dtype=A.dtype)
+                Q = linalg.solve(identity - 0.5 * A, identity + 0.5 * A)
+            if n != k:
+                Q = Q[..., :k]
         if hasattr(self, "base"):
             Q = self.base @ Q
         if transposed:
@@ -192,7 +199,7 @@ class _Orthogonal(Module):
         return Q
 
     def right_inverse(self, Q: Tensor) -> Tensor:
-        from ... import cat, randn, zeros_like
+        from ... import cat, geqrf, randn, zeros_like
 
         if Q.shape != self.shape:
             raise ValueError(
@@ -206,10 +213,18 @@ class _Orthogonal(Module):
                 Q = Q.mT
                 n, k = k, n
             if not hasattr(self, "base"):
-                raise NotImplementedError(
-                    "It is not possible to assign to the matrix exponential "
-                    "or the Cayley parametrizations when use_trivialization=False."
-                )
+                if self.orthogonal_map != _OrthMaps.householder:
+                    raise NotImplementedError(
+                        "It is not possible to assign to the matrix exponential "
+                        "or the Cayley parametrizations when use_trivialization=False."
+                    )
+                # the inverse of the Householder map: Q's compact QR, with the diagonal of
+                # R (the signs) made +-1; a reflector LAPACK skipped (tau 0) flips its sign
+                A, tau = geqrf(Q)
+                signs = A.diagonal(dim1=-2, dim2=-1)
+                signs.sign_()
+                signs[tau == 0.0] *= -1
+                return A.mT if Q_init.size(-2) < Q_init.size(-1) else A
             if n == k:
                 Q = Q.clone() if _is_orthogonal(Q) else _make_orthogonal(Q)
             else:
@@ -229,7 +244,8 @@ def orthogonal(
     use_trivialization: bool = True,
 ) -> Module:
     """Constrain the matrix (or batch of matrices) ``module.<name>`` to be orthogonal,
-    through ``matrix_exp`` or ``cayley`` of a skew-symmetric matrix."""
+    through ``matrix_exp`` or ``cayley`` of a skew-symmetric matrix, or a product of
+    Householder reflections (``householder``, the default for non-square matrices)."""
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")

@@ -24,6 +24,7 @@ Gates, with ``W x`` short for ``x W^T + b``:
 from __future__ import annotations
 
 from ... import _creation
+from ..._core.observers import dispatch
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...backend import xp
@@ -251,7 +252,18 @@ gru = export(_recurrence("GRU", "gru"), method=False)
 def lstm(input, *args):
     """torch's ``lstm(input, (h0, c0), params, has_biases, num_layers, dropout, train,
     bidirectional, batch_first)`` (or its packed form): ``(output, h_n, c_n)``."""
-    return _dispatch("LSTM", input, args, packed=isinstance(args[0], Tensor))
+    packed = isinstance(args[0], Tensor)
+    if dispatch.autocast is not None and not packed and not _projected(args[1]):
+        # torch runs this LSTM as oneDNN layers (mkldnn_rnn_layer), which autocast casts
+        # whole: input, states and weights, so every state stays in the low precision
+        input, hx, params = dispatch.autocast.cast_op("mkldnn_rnn_layer", (input, *args[:2]))
+        args = (hx, params, *args[2:])
+    return _dispatch("LSTM", input, args, packed)
+
+
+def _projected(params) -> bool:
+    w_hh = params[1]
+    return w_hh.shape[0] != 4 * w_hh.shape[1]
 
 
 # -- cells -----------------------------------------------------------------------------------

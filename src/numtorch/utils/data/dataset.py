@@ -117,6 +117,36 @@ class ConcatDataset(Dataset):
         return self.datasets[which][index - start]
 
 
+class StackDataset(Dataset):
+    """Datasets of one length side by side: item ``i`` is the tuple (given positionally) or
+    the dict (given by keyword) of each dataset's item ``i``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        if args and kwargs:
+            raise ValueError(
+                "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                "input/output, but both types are given."
+            )
+        datasets = list(args) or list(kwargs.values())
+        if not datasets:
+            raise ValueError("At least one dataset should be passed")
+        self._length = len(datasets[0])
+        if any(len(d) != self._length for d in datasets):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets = args if args else kwargs
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {k: d[index] for k, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __getitems__(self, indices: list) -> list:
+        return [self[i] for i in indices]
+
+    def __len__(self) -> int:
+        return self._length
+
+
 class ChainDataset(IterableDataset):
     """Several iterable datasets one after another."""
 

@@ -1,0 +1,152 @@
+"""Householder reflectors: ``geqrf`` (LAPACK's compact QR, through NumPy's ``qr(mode='raw')``),
+``linalg.householder_product`` (``orgqr``) and ``ormqr``.
+
+A QR factorization in compact form keeps, below the diagonal of ``a``, the reflectors
+``v_i = (0, ..., 0, 1, a[i+1:, i])`` and in ``tau`` their scales:
+``Q = H_1 H_2 ... H_k`` with ``H_i = I - tau_i v_i v_i^H``. The products are composed from
+differentiable ops (one rank-one update per reflector), so they have gradients of every
+order; their nodes are those of the updates (torch records
+``LinalgHouseholderProductBackward0`` / ``OrmqrBackward0``). ``geqrf`` has no derivative,
+as in torch.
+"""
+
+from __future__ import annotations
+
+from .._core.dispatch import require_tensor
+from .._core.op import defop, export
+from .._core.tensor import Tensor
+from ..backend import xp
+from .return_types import structseq
+
+geqrf_type = structseq("geqrf", ("a", "tau"))
+
+
+def _no_derivative(grads, result, result1):
+    raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
+
+
+@defop(name="geqrf", node="GeqrfBackward0", outputs=2, returns=geqrf_type, input=_no_derivative)
+def _geqrf(input):
+    m, n = input.shape[-2:]
+    a = xp.empty(input.shape, input.dtype)
+    tau = xp.empty(input.shape[:-2] + (min(m, n),), input.dtype)
+    for index in xp.ndindex(*input.shape[:-2]):
+        h, t = xp.linalg.qr(input[index], mode="raw")  # h is the transposed LAPACK output
+        a[index], tau[index] = h.T, t
+    return a, tau
+
+
+@export
+def geqrf(input) -> tuple:
+    """The QR factorization in LAPACK's compact form: ``(a, tau)``, R on and above the
+    diagonal of ``a``, the Householder reflectors below it."""
+    require_tensor("geqrf", "input", 1, input)
+    if input.ndim < 2:
+        raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
+    if input._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            f"torch.geqrf: Expected a floating point or complex tensor as input. Got "
+            f"{input.dtype.scalar_name}"
+        )
+    return _geqrf(input)
+
+
+def _check(name, input, tau):
+    require_tensor(name, "input", 1, input)
+    require_tensor(name, "tau", 2, tau)
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if tau.ndim != input.ndim - 1:
+        raise RuntimeError(
+            f"{name}: input.dim() must be greater than tau.dim() by 1, but got input.dim() = "
+            f"{input.ndim} and tau.dim() = {tau.ndim}"
+        )
+    if tau.shape[:-1] != input.shape[:-2]:
+        raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to input's")
+    if tau.dtype is not input.dtype:
+        raise RuntimeError(
+            f"{name}: tau dtype {tau.dtype.scalar_name} does not match input dtype "
+            f"{input.dtype.scalar_name}"
+        )
+
+
+def _reflector(input, i):
+    """v_i as a column (..., m, 1): zeros above row i, one at row i, input below."""
+    m = input.shape[-2]
+    head = Tensor._make(xp.arange(m) == i).to(input.dtype).unsqueeze(-1)
+    below = Tensor._make(xp.arange(m) > i).unsqueeze(-1)
+    return head + input[..., :, i : i + 1] * below
+
+
+def _reflect(C, v, t, left):
+    # H C = C - t v (v^H C) on the left; C H = C - (C v) t v^H on the right
+    t = t[..., None, None]
+    if left:
+        return C - (t * v) @ (v.mH @ C)
+    return C - ((C @ v) * t) @ v.mH
+
+
+@export(name="orgqr")
+def householder_product(input, tau) -> Tensor:
+    """The first n columns of ``H_1 ... H_k`` for the reflectors below the diagonal of
+    ``input`` (m x n, m >= n) and their scales ``tau`` (k <= n).
+
+    Example:
+        >>> import numtorch as torch
+        >>> A = torch.tensor([[2.0, 1.0], [1.0, 3.0], [0.0, 1.0]])
+        >>> Q = torch.linalg.householder_product(*torch.geqrf(A))
+        >>> torch.allclose(Q.mT @ Q, torch.eye(2), atol=1e-6)
+        True
+    """
+    name = "torch.linalg.householder_product"
+    _check(name, input, tau)
+    m, n = input.shape[-2:]
+    if m < n:
+        raise RuntimeError(
+            f"{name}: input.shape[-2] must be greater than or equal to input.shape[-1]"
+        )
+    if n < tau.shape[-1]:
+        raise RuntimeError(
+            f"{name}: input.shape[-1] must be greater than or equal to tau.shape[-1]"
+        )
+    eye = Tensor._make(xp.eye(m, n, dtype=input._data.dtype))
+    Q = eye.expand(*input.shape[:-2], m, n)
+    for i in reversed(range(tau.shape[-1])):
+        Q = _reflect(Q, _reflector(input, i), tau[..., i], left=True)
+    return Q
+
+
+@export
+def ormqr(input, tau, other, left=True, transpose=False) -> Tensor:
+    """``other`` multiplied by the Q of a compact QR factorization (``geqrf``'s ``(a, tau)``):
+    ``Q @ other`` (``left``) or ``other @ Q``, with ``Q^H`` when ``transpose``."""
+    name = "torch.ormqr"
+    _check(name, input, tau)
+    require_tensor(name, "other", 3, other)
+    m = input.shape[-2]
+    if other.ndim != input.ndim:
+        raise RuntimeError(
+            f"{name}: input.dim() must be equal to other.dim(), but got input.dim() = "
+            f"{input.ndim} and other.dim() = {other.ndim}"
+        )
+    if (other.shape[-2] if left else other.shape[-1]) != m:
+        which = "other.shape[-2]" if left else "other.shape[-1]"
+        raise RuntimeError(f"{name}: {which} must be equal to input.shape[-2]")
+    side = -2 if left else -1
+    if tau.shape[-1] != min(other.shape[side], input.shape[-1]):
+        raise RuntimeError(
+            f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])"
+        )
+    if other.dtype is not input.dtype:
+        raise RuntimeError(
+            f"{name}: Expected input and other to have the same dtype, but input has dtype "
+            f"{input.dtype.scalar_name} and other has dtype {other.dtype.scalar_name}"
+        )
+    k = tau.shape[-1]
+    # Q = H_1 ... H_k: Q C applies H_k first; Q^H C applies H_1 first (and mirrored on the right)
+    order = range(k) if left == transpose else reversed(range(k))
+    result = other
+    for i in order:
+        t = tau[..., i].conj() if transpose else tau[..., i]
+        result = _reflect(result, _reflector(input, i), t, left)
+    return result

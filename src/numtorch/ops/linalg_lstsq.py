@@ -1,0 +1,126 @@
+"""``torch.linalg.lstsq``: the least-squares solution of ``A X = B`` (minimum norm when ``A``
+is rank deficient), with torch's four outputs per driver and its gradient, written through
+the pseudo-inverse as torch's ``linalg_lstsq_backward`` is:
+``dA = pinv_backward(dX B^H)``, ``dB = pinv(A)^H dX``.
+
+NumPy's ``lstsq`` (LAPACK ``gelsd``) computes every driver's solution; the drivers differ in
+what else they report, as in torch: ``gelsy`` (the CPU default) the rank, ``gels`` the
+residuals, ``gelsd``/``gelss`` the rank, the singular values and the residuals. Residuals
+are the squared column norms of ``A X - B``, given only for tall full-rank ``A``.
+"""
+
+from __future__ import annotations
+
+from .._core.dispatch import require_tensor
+from .._core.op import defop
+from ..backend import xp
+from .linalg_decomp import _pinv_backward, pinv
+from .return_types import structseq
+
+lstsq_type = structseq("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _no_grad_of(grads, which):
+    if grads[1] is not None:
+        raise NotImplementedError(
+            f"the derivative of linalg.lstsq with respect to its residuals is not implemented "
+            f"(differentiate the solution instead, e.g. (A @ X - B).pow(2).sum(-2)) [{which}]"
+        )
+
+
+def _columns(t, vector):
+    return t.unsqueeze(-1) if vector else t
+
+
+def _input_grad(grads, input, b, vector):
+    _no_grad_of(grads, "A")
+    if grads[0] is None:
+        return None
+    g = _columns(grads[0], vector)
+    return _pinv_backward(g @ _columns(b, vector).mT, input, pinv(input))
+
+
+def _b_grad(grads, input, b, vector):
+    _no_grad_of(grads, "B")
+    if grads[0] is None:
+        return None
+    g = pinv(input).mT @ _columns(grads[0], vector)
+    return g.squeeze(-1) if vector else g
+
+
+@defop(name="linalg_lstsq", outputs=4, returns=lstsq_type, input=_input_grad, b=_b_grad)
+def _lstsq(input, b, rcond, driver, vector):
+    # a vector right-hand side (..., m) is solved as one column and given back as a vector
+    b = b[..., None] if vector else b
+    m, n = input.shape[-2:]
+    batch = input.shape[:-2]
+    k = b.shape[-1]
+    solution = xp.empty(batch + (n, k), input.dtype)
+    ranks = xp.empty(batch, xp.int64)
+    values = xp.empty(batch + (min(m, n),), input.real.dtype)
+    residuals = xp.zeros(batch + (k,), input.real.dtype)
+    full_rank = True
+    for index in xp.ndindex(*batch):
+        x, res, rank, sv = xp.linalg.lstsq(input[index], b[index], rcond=rcond)
+        solution[index], ranks[index], values[index] = x, rank, sv
+        full_rank &= bool(rank == n)
+        if m > n and rank == n:
+            residuals[index] = ((input[index] @ x - b[index]) ** 2).sum(-2).real
+    empty = xp.zeros((0,), input.real.dtype)
+    if not (m > n and full_rank) or driver == "gelsy":
+        residuals = empty
+    if driver == "gels":
+        ranks = xp.zeros((0,), xp.int64)
+    if driver in ("gels", "gelsy"):
+        values = empty
+    solution = solution[..., 0] if vector else solution
+    return solution.astype(input.dtype), residuals.astype(input.dtype), ranks, values
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution of ``A X = B``: ``(solution, residuals, rank,
+    singular_values)``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> A = torch.tensor([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+        >>> torch.linalg.lstsq(A, torch.tensor([[1.0], [2.0], [4.0]])).solution
+        tensor([[0.8333],
+                [1.5000]])
+    """
+    require_tensor("linalg_lstsq", "self", 1, A)
+    require_tensor("linalg_lstsq", "b", 2, B)
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if A._data.dtype.kind not in "fc":
+        raise RuntimeError(
+            "torch.linalg.lstsq: Expected input to be of floating-point or complex type, but "
+            f"got {A.dtype.scalar_name}"
+        )
+    if B.dtype is not A.dtype:
+        raise RuntimeError(
+            f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
+            f"input with dtype {A.dtype.scalar_name} and other with dtype {B.dtype.scalar_name}"
+        )
+    driver = "gelsy" if driver is None else driver
+    if driver not in _DRIVERS:
+        raise RuntimeError(
+            f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, "
+            f"gelss), but got {driver}"
+        )
+    vector = B.ndim == A.ndim - 1
+    b = B.unsqueeze(-1) if vector else B
+    if b.shape[-2] != A.shape[-2]:
+        raise RuntimeError(
+            f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), but got "
+            f"{A.shape[-2]} and {b.shape[-2]}"
+        )
+    batch = tuple(xp.broadcast_shapes(tuple(A.shape[:-2]), tuple(b.shape[:-2])))
+    if tuple(A.shape[:-2]) != batch:
+        A = A.expand(*batch, *A.shape[-2:])
+    if tuple(b.shape[:-2]) != batch:
+        b = b.expand(*batch, *b.shape[-2:])
+    if rcond is None:
+        rcond = xp.finfo(A._data.real.dtype).eps * max(A.shape[-2], A.shape[-1])
+    return _lstsq(A, b.squeeze(-1) if vector else b, rcond, driver, vector)

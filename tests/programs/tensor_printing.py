@@ -1,0 +1,65 @@
+# repr forms
+x = torch.tensor([1.0], requires_grad=True)
+print(x.exp())
+print(x.exp().sum() + 1)
+print(torch.tensor(3.7183, requires_grad=True))
+print(torch.tensor([1.0, 2.0]) * 1e10)
+print(torch.tensor([1e-5, 1.0]))
+print(torch.tensor([[1.5, -2.0], [3.0, 4.25]], dtype=torch.float64))
+print(torch.tensor([1, 2], dtype=torch.int32))
+print(torch.tensor([1.0, float("nan"), float("inf")]))
+print(torch.arange(2000.0))
+print(torch.zeros(2, 3, requires_grad=True).sum(1))
+print(torch.tensor([0.1, 0.25], dtype=torch.float16, requires_grad=True) * 2)
+print(x.detach(), x.view(1, 1), x[0], x.clone())
+print(torch.tensor(True), torch.tensor([], dtype=torch.int64), torch.empty(2, 0, 3))
+print(repr(torch.float32), torch.int64, torch.device("cpu"), x.dtype, x.shape)
+with torch.no_grad():
+    print(x * 2)
+print(torch.tensor([123456789.0]), torch.tensor([1.0e-10, 1.0]), torch.tensor([100.0, 0.001]))
+# ---
+# printing: wide rows wrap, summarization, sci mode, ints
+print(torch.arange(30.0).view(3, 10) * 1.5)
+print(torch.arange(40) * 1000)
+print(torch.linspace(-1, 1, 25))
+print(torch.tensor([1e-8, 1.0, 1e8]))
+print(torch.tensor([[1e-3, 2.0], [3.0, 4e5]]))
+print(torch.tensor([-0.0, 0.0, -1.5]))
+print(torch.arange(1200.0).view(40, 30))
+print(torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True) * 2)
+print(torch.tensor([[True, False], [False, True]]))
+print(torch.tensor([-5, 3, 100], dtype=torch.int8), torch.tensor([255], dtype=torch.uint8))
+print(torch.tensor([0.1 + 0.2, 1 / 3], dtype=torch.float64))
+print(torch.tensor(float("inf")), torch.tensor(-float("inf")), torch.tensor(float("nan")))
+print(torch.tensor([1.0, float("nan"), 1e10]))
+print(torch.zeros(2, 2, 2))
+print(torch.zeros(1, 0, 2), torch.ones(0, dtype=torch.int32))
+print(torch.tensor([12345.678, 0.001]))
+print(torch.tensor([1.5], dtype=torch.float16) * 1000)
+print(torch.randn(0).requires_grad_())
+print(torch.tensor(2.5, requires_grad=True).exp())
+print(torch.tensor([3], dtype=torch.int64).float())
+print(repr(torch.Size([2, 3])), torch.Size([]), torch.zeros(3).shape)
+print(
+    torch.tensor([1.0, 2.0]).dtype,
+    torch.tensor([1.0, 2.0]).device,
+    torch.float16,
+    torch.bool,
+    torch.uint8,
+)
+print(str(torch.tensor([1.0, 2.0])), f"{torch.tensor(1.5)}", f"{torch.tensor([1])}")
+print(f"{torch.tensor(1.5).item():.3f}", format(torch.tensor(2.25), ".1f"))
+# ---
+# set_printoptions
+torch.set_printoptions(precision=2)
+print(torch.tensor([1.23456, 2.0]))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([1.5, 200.0]))
+torch.set_printoptions(profile="default")
+print(torch.tensor([1.23456, 2.0]))
+torch.set_printoptions(threshold=5, edgeitems=2)
+print(torch.arange(10))
+torch.set_printoptions(linewidth=30)
+print(torch.arange(20.0))
+torch.set_printoptions(profile="default")
+print(torch.arange(20.0))
