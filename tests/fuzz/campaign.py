@@ -41,8 +41,16 @@ def run_campaign(torch, seed: int, count: int, out: pathlib.Path | None, start: 
                 _write_reproducer(out, seed, index, program, found)
                 _append(out / "failures.jsonl", {"index": index, **vars(found)})
         if out is not None:
-            (out / "progress").write_text(str(index))
+            _write_progress(out, index)
     return failures
+
+
+def _write_progress(out, index):
+    # written aside and renamed: the supervisor polls this file and must never read it half
+    # written (an empty file)
+    partial = out / "progress.partial"
+    partial.write_text(str(index))
+    os.replace(partial, out / "progress")
 
 
 def _append(path, record):
@@ -75,8 +83,8 @@ def _supervise(args, out) -> list:
                 worker.wait()
                 hung = True
         last = int(progress.read_text()) if progress.exists() else position - 1
-        if hung or worker.returncode < 0:  # the next graph hung, or crashed the oracle
-            kind = "hang" if hung else "oracle crash"
+        if hung or worker.returncode != 0:  # the next graph hung, crashed torch or the runner
+            kind = "hang" if hung else "oracle crash" if worker.returncode < 0 else "runner crash"
             record = {"index": last + 1, "kind": kind, "label": kind, "op": kind, "detail": ""}
             _append(out / "failures.jsonl", record)
             last += 1

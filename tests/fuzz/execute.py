@@ -253,7 +253,10 @@ def _flatten(value):
 def _describe(tensor):
     if tensor is None:
         return None
-    node = tensor.grad_fn
+    try:
+        node = tensor.grad_fn
+    except RuntimeError as exc:  # a stale view of a multi-view op refuses a new grad_fn
+        node = exc
     values = tensor.detach()
     if values.is_conj():
         values = values.resolve_conj()
@@ -263,7 +266,7 @@ def _describe(tensor):
         "dtype": str(tensor.dtype).split(".")[-1],
         "values": np.array(values.numpy(force=True), copy=True),
         "requires_grad": tensor.requires_grad,
-        "grad_fn": None if node is None else type(node).__name__,
+        "grad_fn": None if node is None else type(node).__name__,  # RuntimeError: refused
         "floating": tensor.is_floating_point(),
     }
 

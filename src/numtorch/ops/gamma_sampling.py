@@ -16,8 +16,8 @@ from .. import _creation
 from ..backend import xp
 from .gamma import lgamma_array
 from .incomplete_gamma import incomplete_gamma_array
-from .registry import defop, export, not_implemented
-from .special import _floats_only
+from .registry import defop, export
+from .special import _floats_only, derivative_not_implemented
 
 
 def _gamma_derivative(grad, input, result):
@@ -51,7 +51,8 @@ def _standard_gamma(input, generator=None):
     node="StandardGammaGradBackward0",
     promote="same",
     check=_floats_only("_standard_gamma_grad_cpu"),
-    input=not_implemented("_standard_gamma_grad"),
+    # torch's formula is not_implemented(...): NotImplementedError, not a NotImplemented node
+    input=derivative_not_implemented("_standard_gamma_grad"),
 )
 def _standard_gamma_grad(input, output):
     alpha = xp.asarray(input, dtype=xp.float64)

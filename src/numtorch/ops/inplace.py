@@ -90,11 +90,13 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
             f"{self.dtype.scalar_name}"
         )
     if not data.flags.writeable:
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            f"single memory location, or the memory is read-only ({name}). Please clone() the "
-            "tensor before performing the operation."
-        )
+        data = _overlapping_alias(data, name)
+        if data is None:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                f"to a single memory location, or the memory is read-only ({name}). Please "
+                "clone() the tensor before performing the operation."
+            )
     node = out._grad_fn
     if node is not None:
         _snapshot_saved_self(node, self)
@@ -104,6 +106,28 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
         _retarget_saved_result(node, out, self)
         _rebase(self, node)
     return self
+
+
+# torch writes these through an expanded (self-overlapping) tensor instead of refusing it:
+# their kernels do not check internal overlap, and every copy of an element gets one value.
+# (masked_fill_, index_fill_ and index_put_ also write there, deprecated, element by element:
+# writing their whole functional result would not give torch's values, so they still refuse.)
+WRITE_THROUGH_OVERLAP = frozenset(("zero_", "fill_", "tril_", "triu_"))
+
+
+def _overlapping_alias(data, name: str):
+    """A writable array over the memory of the read-only broadcast view ``data`` (NumPy marks
+    every expanded view read-only), or None where torch refuses the write or the memory is
+    read-only indeed."""
+    if name not in WRITE_THROUGH_OVERLAP:
+        return None
+    owner = data
+    while isinstance(owner.base, xp.ndarray):
+        owner = owner.base
+    if not owner.flags.writeable or not owner.flags.c_contiguous:
+        return None
+    offset = data.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return xp.ndarray(data.shape, data.dtype, owner, offset, data.strides)
 
 
 def _snapshot_saved_self(node, self: Tensor) -> None:

@@ -135,9 +135,13 @@ class AsStridedBackward0(Node):
         self.next_functions = (root._edge(),)
         self._input_meta = ((root._data.shape, root._data.dtype),)
         with grad_mode.no_grad():  # where each view element lives in the root, flattened
-            numbered = Tensor._make(xp.arange(root._data.size).reshape(root._data.shape))
-            positions = replay(numbered, view._view_steps)
-        self._positions = xp.ascontiguousarray(positions._data).reshape(-1)
+            numbered = _numbered(root._data)
+            positions = replay(numbered, view._view_steps)._data
+        # a real view of a complex root (view_as_real, .real) numbers the root's real view
+        self._real_of_complex = root._data.dtype.kind == "c" and positions.dtype.kind == "f"
+        if positions.dtype.kind == "c":
+            positions = positions.real // 2
+        self._positions = xp.ascontiguousarray(positions).reshape(-1).astype(xp.int64)
         itemsize = view._data.itemsize
         self._saved_size = tuple(view._data.shape)
         self._saved_stride = tuple(s // itemsize for s in view._data.strides)
@@ -149,6 +153,19 @@ class AsStridedBackward0(Node):
         if grad is None:
             return (None,)
         shape, dtype = self._input_meta[0]
-        flat = Tensor._make(xp.zeros(math.prod(shape), dtype))
         positions = Tensor._make(self._positions)
+        if self._real_of_complex:
+            flat = Tensor._make(xp.zeros(2 * math.prod(shape), grad._data.dtype))
+            pairs = flat.index_add(0, positions, grad.reshape(-1)).reshape(*shape, 2)
+            return (pairs[..., 0] + pairs[..., 1] * 1j,)
+        flat = Tensor._make(xp.zeros(math.prod(shape), dtype))
         return (flat.index_add(0, positions, grad.reshape(-1)).reshape(shape),)
+
+
+def _numbered(root_data):
+    """A tensor of the root's shape holding each element's flat position. A complex root
+    holds 2k + (2k + 1)j, so that a real view of it reads positions in the real view."""
+    if root_data.dtype.kind != "c":
+        return Tensor._make(xp.arange(root_data.size).reshape(root_data.shape))
+    even = xp.arange(0, 2 * root_data.size, 2, dtype=xp.float64)
+    return Tensor._make((even + 1j * (even + 1)).reshape(root_data.shape))

@@ -1,0 +1,96 @@
+"""Corners the differential fuzzer found in random op graphs: in-place writes through views
+of complex tensors and through expanded tensors, and derivatives torch declines to take
+twice. Each is checked against torch where it is installed, and by finite differences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+from numtorch.autograd import gradcheck
+
+X = np.arange(1.0, 9.0).reshape(2, 2, 2) / 4
+
+
+def _inplace_through_real_view(lib, method):
+    # view_as_real of a complex intermediate, written in place through one row of it
+    x = lib.tensor(X, requires_grad=True)
+    y = lib.view_as_real(lib.view_as_complex(x) * (1 + 2j))
+    row = y[0]
+    getattr(row, method)()
+    weights = lib.tensor(np.arange(8.0).reshape(2, 2, 2) - 3)
+    ((y * weights).sum() + row.sum()).backward()
+    return type(row.grad_fn).__name__, x.grad.numpy()
+
+
+@pytest.mark.parametrize("method", ["exp_", "atan_", "deg2rad_"])
+def test_inplace_through_a_real_view_of_a_complex_tensor(method):
+    name, grad = _inplace_through_real_view(numtorch, method)
+    assert name == "AsStridedBackward0"
+    torch = pytest.importorskip("torch")
+    torch_name, torch_grad = _inplace_through_real_view(torch, method)
+    assert name == torch_name
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-12)
+
+
+def test_inplace_through_a_real_view_of_a_complex_tensor_by_finite_differences():
+    def f(x):
+        y = numtorch.view_as_real(numtorch.view_as_complex(x) * (1 + 2j))
+        y[1].sin_()
+        return y * 1
+
+    assert gradcheck(f, (numtorch.tensor(X, requires_grad=True),))
+
+
+def _triangle_of_expanded(lib, method):
+    x = lib.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    y = x * 1
+    view = y.unsqueeze(0).expand(2, 2, 3)
+    getattr(view, method)(*((2.5,) if method == "fill_" else ()))
+    return view.detach().numpy().copy(), type(view.grad_fn).__name__
+
+
+@pytest.mark.parametrize("method", ["tril_", "triu_", "zero_", "fill_"])
+def test_writes_torch_allows_through_an_expanded_tensor(method):
+    values, name = _triangle_of_expanded(numtorch, method)
+    torch = pytest.importorskip("torch")
+    torch_values, torch_name = _triangle_of_expanded(torch, method)
+    np.testing.assert_array_equal(values, torch_values)
+    assert name == torch_name
+
+
+@pytest.mark.parametrize("method", ["exp_", "clamp_", "copy_"])
+def test_writes_torch_refuses_through_an_expanded_tensor(method):
+    view = numtorch.zeros(3).unsqueeze(0).expand(2, 3)
+    args = {"clamp_": (0.0, 1.0), "copy_": (numtorch.ones(2, 3),)}.get(method, ())
+    with pytest.raises(RuntimeError, match="more than one element"):
+        getattr(view, method)(*args)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0, 0.5, math.inf])
+def test_cdist_backward_is_not_differentiable_again(p):
+    # torch runs cdist's backward as _cdist_backward, which has no derivative
+    a = numtorch.tensor(np.arange(12.0).reshape(4, 3) / 7, requires_grad=True)
+    b = numtorch.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+    ga, gb = numtorch.autograd.grad(numtorch.cdist(a, b, p).sum(), (a, b), create_graph=True)
+    assert type(ga.grad_fn).__name__ == type(gb.grad_fn).__name__ == "CdistBackwardBackward0"
+    with pytest.raises(NotImplementedError, match="'_cdist_backward' is not implemented"):
+        numtorch.autograd.grad(ga.sum(), a)
+    assert gradcheck(lambda a, b: numtorch.cdist(a, b, p), (a, b))
+
+
+def test_cdist_backward_broadcasts_over_batches():
+    a = numtorch.tensor(np.arange(24.0).reshape(2, 4, 3) / 7, requires_grad=True)
+    b = numtorch.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+    assert gradcheck(lambda a, b: numtorch.cdist(a, b, 3.0), (a, b))
+
+
+def test_standard_gamma_grad_has_no_derivative():
+    alpha = numtorch.tensor([1.5, 2.0], dtype=numtorch.float64, requires_grad=True)
+    draws = numtorch._standard_gamma(alpha)
+    (g,) = numtorch.autograd.grad(draws.sum(), alpha, create_graph=True)
+    with pytest.raises(NotImplementedError, match="'_standard_gamma_grad' is not implemented"):
+        numtorch.autograd.grad(g.sum(), alpha)
