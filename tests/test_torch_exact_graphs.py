@@ -94,3 +94,23 @@ def test_standard_gamma_grad_has_no_derivative():
     (g,) = numtorch.autograd.grad(draws.sum(), alpha, create_graph=True)
     with pytest.raises(NotImplementedError, match="'_standard_gamma_grad' is not implemented"):
         numtorch.autograd.grad(g.sum(), alpha)
+
+
+def test_standard_gamma_grad_is_zero_where_small_draws_leave_it_undefined():
+    # torch's small-draw series gives 0 for x <= 0 and for a NaN or infinite alpha
+    alpha = numtorch.tensor([2.0, 2.0, 2.0, math.inf, math.nan, 2.0, 2.0], dtype=numtorch.float64)
+    x = numtorch.tensor([0.0, -0.0, -1.0, 0.7, 0.7, math.nan, math.inf], dtype=numtorch.float64)
+    got = numtorch._standard_gamma_grad(alpha, x).tolist()
+    assert got[:5] == [0.0] * 5
+    assert all(math.isnan(v) for v in got[5:])
+
+
+def test_ctc_loss_gradient_is_not_differentiable_again():
+    log_probs = numtorch.randn(5, 2, 4, dtype=numtorch.float64).log_softmax(2)
+    log_probs.requires_grad_()
+    targets, lengths = numtorch.tensor([[1, 2], [1, 1]]), numtorch.tensor([5, 5])
+    loss = numtorch.nn.functional.ctc_loss(log_probs, targets, lengths, numtorch.tensor([2, 2]))
+    (g,) = numtorch.autograd.grad(loss, log_probs, create_graph=True)
+    assert type(g.grad_fn).__name__ == "NotImplemented"
+    with pytest.raises(RuntimeError, match="aten::_ctc_loss_backward is not implemented"):
+        numtorch.autograd.grad(g.sum(), log_probs)

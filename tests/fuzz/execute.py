@@ -52,7 +52,27 @@ def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
             for step in program["steps"]:
                 run.step(step)
             run.gradients()
+    run.records.append(Record(GLOBAL_STATE, others=global_state(lib), compare_names=False))
     return run.records
+
+
+GLOBAL_STATE = "global state"
+
+
+def global_state(lib) -> list:
+    """The process-wide settings a program could leave changed for the next one (each
+    program starts from the defaults, so after it they must be the defaults again)."""
+    engine = getattr(lib.autograd, "engine", None)  # numtorch's: whether a backward runs
+    saved = getattr(lib.autograd, "saved", None)  # numtorch's saved-tensor hooks stack
+    return [
+        ("grad enabled", lib.is_grad_enabled()),
+        ("inference mode", lib.is_inference_mode_enabled()),
+        ("default dtype", str(lib.get_default_dtype())),
+        ("anomaly mode", lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()),
+        ("deterministic", lib.are_deterministic_algorithms_enabled()),
+        ("backward running", bool(getattr(engine, "current_run", lambda: 0)())),
+        ("saved tensor hooks", len(getattr(getattr(saved, "_hook_state", None), "stack", ()))),
+    ]
 
 
 class _Run:
