@@ -114,3 +114,43 @@ def test_ctc_loss_gradient_is_not_differentiable_again():
     assert type(g.grad_fn).__name__ == "NotImplemented"
     with pytest.raises(RuntimeError, match="aten::_ctc_loss_backward is not implemented"):
         numtorch.autograd.grad(g.sum(), log_probs)
+
+
+def _names_after_inplace(lib):
+    x = lib.tensor(X, requires_grad=True)
+    names = []
+    for pick in (lambda y: y, lambda y: y[0], lambda y: y.view(-1)):
+        y = lib.view_as_real(lib.view_as_complex(x * 1) * 2)
+        view = pick(y)
+        view.mul_(2)
+        names.append((type(view.grad_fn).__name__, type(y.grad_fn).__name__))
+    z = lib.view_as_complex(x * 2)
+    z.mul_(2)
+    names.append(type(z.grad_fn).__name__)
+    return names
+
+
+def test_a_dtype_changing_view_replays_its_view_op_after_an_inplace_write():
+    # as_strided cannot change the dtype: the view itself gets ViewAsRealBackward0 or
+    # ViewAsComplexBackward0 again, views of it AsStridedBackward0
+    names = _names_after_inplace(numtorch)
+    assert names[0] == ("ViewAsRealBackward0", "ViewAsRealBackward0")
+    assert names[1] == ("AsStridedBackward0", "ViewAsRealBackward0")
+    assert names[3] == "ViewAsComplexBackward0"
+    torch = pytest.importorskip("torch")
+    assert names == _names_after_inplace(torch)
+
+
+@pytest.mark.parametrize("value", [0.0, 2.0])
+def test_zero_dim_to_sparse_and_transpose_(value):
+    x = numtorch.tensor(value, dtype=numtorch.float64, requires_grad=True)
+    s = x.to_sparse()
+    assert tuple(s._indices().shape) == (0, int(value != 0))
+    assert s._values().tolist() == ([value] if value else [])
+    s.to_dense().backward()
+    stored = float(value != 0)  # a zero is not an entry: no gradient flows to it (as torch)
+    assert x.grad.item() == stored
+    y = (x * 1).transpose_(0, -1)
+    assert y.shape == () and type(y.grad_fn).__name__ == "TransposeBackward1"
+    y.backward()
+    assert x.grad.item() == stored + 1

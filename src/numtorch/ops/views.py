@@ -76,10 +76,22 @@ def refresh_view_grad_fn(view) -> None:
     )
     if message:
         raise RuntimeError(message)
-    view._grad_fn = AsStridedBackward0(root, view)
-    view._output_nr = 0
+    if _changes_dtype(view, root):
+        # as_strided cannot change the dtype: torch replays the view (view_as_real,
+        # view_as_complex) on the root instead
+        with grad_mode.enable_grad():
+            fresh = replay(root, view._view_steps)
+        view._grad_fn, view._output_nr = fresh._grad_fn, fresh._output_nr
+    else:
+        view._grad_fn = AsStridedBackward0(root, view)
+        view._output_nr = 0
     view._requires_grad = True
     retain_on_new_grad_fn(view)
+
+
+def _changes_dtype(view, root) -> bool:
+    steps = view._view_steps
+    return len(steps) == 1 and root._data.dtype != view._data.dtype
 
 
 def retain_on_new_grad_fn(t) -> None:
