@@ -154,3 +154,63 @@ def test_zero_dim_to_sparse_and_transpose_(value):
     assert y.shape == () and type(y.grad_fn).__name__ == "TransposeBackward1"
     y.backward()
     assert x.grad.item() == stored + 1
+
+
+def _ones(lib, shape, dtype):
+    return lib.ones(shape, dtype=getattr(lib, dtype))
+
+
+MIXED = {
+    "linalg.cross": lambda lib, a, b: lib.linalg.cross(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), b)
+    ),
+    "cross empty": lambda lib, a, b: lib.cross(_ones(lib, (0, 3), a), _ones(lib, (0, 3), b), 1),
+    "bilinear": lambda lib, a, b: lib.bilinear(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 4), a), _ones(lib, (5, 3, 4), a), _ones(lib, 5, b)
+    ),
+    "cdist": lambda lib, a, b: lib.cdist(_ones(lib, (2, 3), a), _ones(lib, (4, 3), b), 1.0),
+    "cdist mm": lambda lib, a, b: lib.cdist(_ones(lib, (30, 3), a), _ones(lib, (4, 3), b)),
+    "cdist empty": lambda lib, a, b: lib.cdist(_ones(lib, (0, 3), a), _ones(lib, (4, 3), b)),
+    "weight_norm": lambda lib, a, b: lib._weight_norm(_ones(lib, (2, 3), a), _ones(lib, (2, 1), b)),
+    "weight_norm whole": lambda lib, a, b: lib._weight_norm(
+        _ones(lib, (2, 3), a), _ones(lib, (), b), -1
+    ),
+    "lerp": lambda lib, a, b: lib.lerp(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), a), _ones(lib, (2, 3), b)
+    ),
+    "lerp 0-d weight": lambda lib, a, b: lib.lerp(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), a), _ones(lib, (), b)
+    ),
+    "_standard_gamma_grad": lambda lib, a, b: lib._standard_gamma_grad(
+        _ones(lib, (2, 3), a), _ones(lib, (), b)
+    ),
+}
+
+
+def _outcome(lib, fn, a, b):
+    try:
+        return str(fn(lib, a, b).dtype)
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float64")])
+@pytest.mark.parametrize("case", sorted(MIXED))
+def test_mixed_float_operands_where_torch_refuses_or_keeps_the_first_dtype(case, dtypes):
+    ours = _outcome(numtorch, MIXED[case], *dtypes)
+    if case in ("cdist empty", "weight_norm whole", "lerp 0-d weight"):  # composed or empty
+        assert not ours.startswith("RuntimeError")
+    else:
+        assert ours.startswith("RuntimeError")
+    torch = pytest.importorskip("torch")
+    assert ours == _outcome(torch, MIXED[case], *dtypes)
+
+
+def test_mse_and_l1_loss_broadcast_before_promoting():
+    # torch broadcasts a 0-d operand first, so it counts as dimensioned: float64 wins
+    a = numtorch.tensor(0.5, dtype=numtorch.float64)
+    b = numtorch.ones(2, 3)
+    F = numtorch.nn.functional
+    with pytest.warns(UserWarning, match="target size"):
+        assert F.mse_loss(a, b).dtype is numtorch.float64
+        assert F.l1_loss(b, a, reduction="none").dtype is numtorch.float64

@@ -46,11 +46,23 @@ def _standard_gamma(input, generator=None):
     return _draw_standard_gamma(input, generator)
 
 
+_floats_for_gamma_grad = _floats_only("_standard_gamma_grad_cpu")
+
+
+def _check_gamma_grad(args):
+    _floats_for_gamma_grad(args)
+    input, output = args[0], args[1]
+    if output._data.dtype != input._data.dtype:  # torch's kernel takes no mixed operands
+        raise RuntimeError(
+            f"Found dtype {output.dtype.scalar_name} but expected {input.dtype.scalar_name}"
+        )
+
+
 @export(method=False)
 @defop(
     node="StandardGammaGradBackward0",
     promote="same",
-    check=_floats_only("_standard_gamma_grad_cpu"),
+    check=_check_gamma_grad,
     # torch's formula is not_implemented(...): NotImplementedError, not a NotImplemented node
     input=derivative_not_implemented("_standard_gamma_grad"),
 )

@@ -138,7 +138,17 @@ def linalg_cross(input, other, *, dim=-1) -> Tensor:
         raise RuntimeError(
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {size_a} and {size_b}"
         )
+    require_same_dtype(input, other)
     return _cross(input, other, _wrap_dim(dim, ndim) - ndim)
+
+
+def require_same_dtype(input, other) -> None:
+    """torch's kernels that take no mixed float32/float64 operands (cross, cdist): its
+    refusal, where other ops would promote."""
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype.scalar_name} but found {other.dtype.scalar_name}"
+        )
 
 
 @export
@@ -285,6 +295,16 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
     mode = _COMPUTE_MODES[compute_mode]
     rows1, rows2 = x1.shape[-2], x2.shape[-2]
     use_mm = p == 2 and (mode == 1 or (mode == 0 and (rows1 > 25 or rows2 > 25)))
+    if x1.dtype is not x2.dtype:  # torch takes no mixed operands; an empty result is x1's
+        if 0 in (rows1, rows2, x1.shape[-1]):
+            x2 = x2.to(x1.dtype)
+        elif use_mm:
+            raise RuntimeError(
+                "expected m1 and m2 to have the same dtype, but got: "
+                f"{x1.dtype.c_name} != {x2.dtype.c_name}"
+            )
+        else:
+            require_same_dtype(x1, x2)
     if not use_mm or 0 in (rows1, rows2, x1.shape[-1]):
         return _cdist(x1, x2, float(p))
     batch = tuple(broadcast_shape(x1.shape[:-2], x2.shape[:-2]))
