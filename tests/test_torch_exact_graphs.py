@@ -214,3 +214,14 @@ def test_mse_and_l1_loss_broadcast_before_promoting():
     with pytest.warns(UserWarning, match="target size"):
         assert F.mse_loss(a, b).dtype is numtorch.float64
         assert F.l1_loss(b, a, reduction="none").dtype is numtorch.float64
+
+
+def test_tril_through_aliased_rows_zeroes_what_any_copy_zeroes():
+    # torch writes element by element: row 0 zeroes columns 1, 2 of the one shared row, and
+    # row 1 keeps column 1 as it then is
+    base = numtorch.tensor([1.0, 2.0, 3.0])
+    base.expand(2, 3).tril_()
+    assert base.tolist() == [1.0, 0.0, 0.0]
+    base = numtorch.tensor([1.0, 2.0, 3.0])
+    base.expand(2, 3).triu_()
+    assert base.tolist() == [0.0, 2.0, 3.0]

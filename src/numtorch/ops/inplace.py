@@ -89,7 +89,11 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
             f"result type {out.dtype.scalar_name} can't be cast to the desired output type "
             f"{self.dtype.scalar_name}"
         )
+    changed = None
     if not data.flags.writeable:
+        # torch's kernel writes element by element: where copies of one element disagree
+        # (tril_ keeps one copy and zeroes another), the write wins over the kept value
+        changed = out._data != data
         data = _overlapping_alias(data, name)
         if data is None:
             raise RuntimeError(
@@ -100,7 +104,10 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     node = out._grad_fn
     if node is not None:
         _snapshot_saved_self(node, self)
-    data[...] = out._data
+    if changed is None:
+        data[...] = out._data
+    else:
+        xp.copyto(data, out._data, where=changed)
     self._bump_version()
     if node is not None:
         _retarget_saved_result(node, out, self)
