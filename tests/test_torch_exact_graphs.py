@@ -225,3 +225,27 @@ def test_tril_through_aliased_rows_zeroes_what_any_copy_zeroes():
     base = numtorch.tensor([1.0, 2.0, 3.0])
     base.expand(2, 3).triu_()
     assert base.tolist() == [0.0, 2.0, 3.0]
+
+
+def _inplace_through_a_selected_expand(lib):
+    x = lib.tensor([[0.5, 1.0, 2.0]], dtype=lib.float64, requires_grad=True)
+    y = x * 1
+    expanded = y.expand(2, 3)
+    row = expanded[0]  # no element of the row overlaps another
+    row.tanh_()
+    (expanded * lib.arange(6.0, dtype=lib.float64).reshape(2, 3)).sum().backward()
+    w = lib.tensor([[3.0]])
+    w.expand(1, 1).exp_()  # a size-1 expand overlaps nothing either
+    return y.detach().numpy(), type(row.grad_fn).__name__, x.grad.numpy(), w.item()
+
+
+def test_inplace_where_an_expanded_tensor_no_longer_overlaps():
+    values, name, grad, w = _inplace_through_a_selected_expand(numtorch)
+    np.testing.assert_allclose(values, np.tanh([[0.5, 1.0, 2.0]]))
+    assert name == "AsStridedBackward0"
+    assert w == pytest.approx(math.exp(3.0))
+    torch = pytest.importorskip("torch")
+    t_values, t_name, t_grad, t_w = _inplace_through_a_selected_expand(torch)
+    np.testing.assert_allclose(values, t_values, rtol=1e-12)
+    np.testing.assert_allclose(grad, t_grad, rtol=1e-12)
+    assert (name, w) == (t_name, t_w)
