@@ -249,3 +249,13 @@ def test_inplace_where_an_expanded_tensor_no_longer_overlaps():
     np.testing.assert_allclose(values, t_values, rtol=1e-12)
     np.testing.assert_allclose(grad, t_grad, rtol=1e-12)
     assert (name, w) == (t_name, t_w)
+
+
+def test_take_saves_its_input_as_torch_does():
+    # torch's TakeBackward0 keeps self: changing it in place before backward raises
+    x = numtorch.arange(6.0, dtype=numtorch.float64).reshape(2, 3).requires_grad_()
+    y = x * 1
+    taken = numtorch.take(y, numtorch.tensor([0, 4]))
+    y.sub_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        taken.sum().backward()
