@@ -22,6 +22,7 @@ import numtorch
 
 from .compare import Mismatch, differential, first_difference, localize, shrink
 from .execute import execute
+from .known import is_known
 
 
 def run_campaign(torch, seed: int, count: int, out: pathlib.Path | None, start: int = 0):
@@ -41,8 +42,16 @@ def run_campaign(torch, seed: int, count: int, out: pathlib.Path | None, start: 
                 _write_reproducer(out, seed, index, program, found)
                 _append(out / "failures.jsonl", {"index": index, **vars(found)})
         if out is not None:
-            (out / "progress").write_text(str(index))
+            _write_progress(out, index)
     return failures
+
+
+def _write_progress(out, index):
+    # written aside and renamed: the supervisor polls this file and must never read it half
+    # written (an empty file)
+    partial = out / "progress.partial"
+    partial.write_text(str(index))
+    os.replace(partial, out / "progress")
 
 
 def _append(path, record):
@@ -75,8 +84,8 @@ def _supervise(args, out) -> list:
                 worker.wait()
                 hung = True
         last = int(progress.read_text()) if progress.exists() else position - 1
-        if hung or worker.returncode < 0:  # the next graph hung, or crashed the oracle
-            kind = "hang" if hung else "oracle crash"
+        if hung or worker.returncode != 0:  # the next graph hung, crashed torch or the runner
+            kind = "hang" if hung else "oracle crash" if worker.returncode < 0 else "runner crash"
             record = {"index": last + 1, "kind": kind, "label": kind, "op": kind, "detail": ""}
             _append(out / "failures.jsonl", record)
             last += 1
@@ -92,11 +101,14 @@ def summary(failures, count) -> str:
     by_label = collections.defaultdict(collections.Counter)
     for _, _, f in failures:
         by_label[f.kind][f.op if f.op == f.label else f"{f.op}@{f.label}"] += 1
+    known = collections.Counter(f.kind for _, _, f in failures if is_known(f))
     differ = sum(f.kind != "oracle crash" for _, _, f in failures)  # torch's own failure
     lines = [f"{count} graphs, {differ} differ ({100 * differ / max(count, 1):.2f}%)"]
+    lines.append(f"  {'class':16} {'graphs':>6} {'%':>6} {'known':>6}   ops (count)")
     for kind, n in by_kind.most_common():
         ops = ", ".join(f"{label} {k}" for label, k in by_label[kind].most_common(12))
-        lines.append(f"  {kind:16} {n:6}   {ops}")
+        share = 100 * n / max(count, 1)
+        lines.append(f"  {kind:16} {n:6} {share:6.2f} {known[kind]:6}   {ops}")
     return "\n".join(lines)
 
 
@@ -111,6 +123,10 @@ def _write_reproducer(out, seed, index, program, found):
     small = shrink(numtorch, torch, program, found)
     record = {"seed": seed, "index": index, "mismatch": vars(found), "program": small}
     path.write_text(json.dumps(record | {"original": program}, indent=1))
+
+
+def _seed(text: str) -> int:
+    return int.from_bytes(os.urandom(4), "little") if text == "new" else int(text)
 
 
 def replay(torch, path):
@@ -139,7 +155,12 @@ def replay(torch, path):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__.split("\n")[0])
     parser.add_argument("--graphs", type=int, default=int(os.environ.get("FUZZ_GRAPHS", 20000)))
-    parser.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", 0)))
+    parser.add_argument(
+        "--seed",
+        type=_seed,
+        default=_seed(os.environ.get("FUZZ_SEED", "0")),
+        help="an integer, or 'new': a seed drawn from the OS, never used before (printed)",
+    )
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--out", default=os.environ.get("FUZZ_OUT", "fuzz-out"))
     parser.add_argument("--replay")
@@ -158,6 +179,7 @@ def main(argv=None):
         return 0
     (out / "failures.jsonl").unlink(missing_ok=True)
     (out / "failures.jsonl").touch()
+    print(f"seed {args.seed}, graphs {args.start}..{args.start + args.graphs - 1}", flush=True)
     failures = _supervise(args, out)
     print(summary(failures, args.graphs))
     print(f"seed {args.seed}; reproducers in {out}/ (replay: python -m fuzz --replay FILE)")

@@ -52,7 +52,27 @@ def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
             for step in program["steps"]:
                 run.step(step)
             run.gradients()
+    run.records.append(Record(GLOBAL_STATE, others=global_state(lib), compare_names=False))
     return run.records
+
+
+GLOBAL_STATE = "global state"
+
+
+def global_state(lib) -> list:
+    """The process-wide settings a program could leave changed for the next one (each
+    program starts from the defaults, so after it they must be the defaults again)."""
+    engine = getattr(lib.autograd, "engine", None)  # numtorch's: whether a backward runs
+    saved = getattr(lib.autograd, "saved", None)  # numtorch's saved-tensor hooks stack
+    return [
+        ("grad enabled", lib.is_grad_enabled()),
+        ("inference mode", lib.is_inference_mode_enabled()),
+        ("default dtype", str(lib.get_default_dtype())),
+        ("anomaly mode", lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()),
+        ("deterministic", lib.are_deterministic_algorithms_enabled()),
+        ("backward running", bool(getattr(engine, "current_run", lambda: 0)())),
+        ("saved tensor hooks", len(getattr(getattr(saved, "_hook_state", None), "stack", ()))),
+    ]
 
 
 class _Run:
@@ -253,7 +273,10 @@ def _flatten(value):
 def _describe(tensor):
     if tensor is None:
         return None
-    node = tensor.grad_fn
+    try:
+        node = tensor.grad_fn
+    except RuntimeError as exc:  # a stale view of a multi-view op refuses a new grad_fn
+        node = exc
     values = tensor.detach()
     if values.is_conj():
         values = values.resolve_conj()
@@ -263,7 +286,7 @@ def _describe(tensor):
         "dtype": str(tensor.dtype).split(".")[-1],
         "values": np.array(values.numpy(force=True), copy=True),
         "requires_grad": tensor.requires_grad,
-        "grad_fn": None if node is None else type(node).__name__,
+        "grad_fn": None if node is None else type(node).__name__,  # RuntimeError: refused
         "floating": tensor.is_floating_point(),
     }
 

@@ -88,21 +88,55 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
             f"result type {out.dtype.scalar_name} can't be cast to the desired output type "
             f"{self.dtype.scalar_name}"
         )
+    changed = None
     if not data.flags.writeable:
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            f"single memory location, or the memory is read-only ({name}). Please clone() the "
-            "tensor before performing the operation."
-        )
+        # torch's kernel writes element by element: where copies of one element disagree
+        # (tril_ keeps one copy and zeroes another), the write wins over the kept value
+        changed = out._data != data
+        data = _overlapping_alias(data, name)
+        if data is None:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers "
+                f"to a single memory location, or the memory is read-only ({name}). Please "
+                "clone() the tensor before performing the operation."
+            )
     node = out._grad_fn
     if node is not None:
         _snapshot_saved_self(node, self)
-    data[...] = out._data
+    if changed is None:
+        data[...] = out._data
+    else:
+        xp.copyto(data, out._data, where=changed)
     self._bump_version()
     if node is not None:
         _retarget_saved_result(node, out, self)
         _rebase(self, node)
     return self
+
+
+# torch writes these through an expanded (self-overlapping) tensor instead of refusing it:
+# their kernels do not check internal overlap, and every copy of an element gets one value.
+# (masked_fill_, index_fill_ and index_put_ also write there, deprecated, element by element:
+# writing their whole functional result would not give torch's values, so they still refuse.)
+WRITE_THROUGH_OVERLAP = frozenset(("zero_", "fill_", "tril_", "triu_"))
+
+
+def _overlapping_alias(data, name: str):
+    """A writable array over the memory of the read-only broadcast view ``data`` (NumPy marks
+    every expanded view read-only), or None where torch refuses the write or the memory is
+    read-only indeed."""
+    # torch refuses a write only where its check sees an overlap: a dim of stride 0 and size
+    # above 1 (a select or a size-1 expand leaves a read-only NumPy view with none)
+    overlaps = any(stride == 0 and size > 1 for size, stride in zip(data.shape, data.strides))
+    if overlaps and name not in WRITE_THROUGH_OVERLAP:
+        return None
+    owner = data
+    while isinstance(owner.base, xp.ndarray):
+        owner = owner.base
+    if not owner.flags.writeable or not owner.flags.c_contiguous:
+        return None
+    offset = data.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return xp.ndarray(data.shape, data.dtype, owner, offset, data.strides)
 
 
 def _snapshot_saved_self(node, self: Tensor) -> None:

@@ -76,10 +76,22 @@ def refresh_view_grad_fn(view) -> None:
     )
     if message:
         raise RuntimeError(message)
-    view._grad_fn = AsStridedBackward0(root, view)
-    view._output_nr = 0
+    if _changes_dtype(view, root):
+        # as_strided cannot change the dtype: torch replays the view (view_as_real,
+        # view_as_complex) on the root instead
+        with grad_mode.enable_grad():
+            fresh = replay(root, view._view_steps)
+        view._grad_fn, view._output_nr = fresh._grad_fn, fresh._output_nr
+    else:
+        view._grad_fn = AsStridedBackward0(root, view)
+        view._output_nr = 0
     view._requires_grad = True
     retain_on_new_grad_fn(view)
+
+
+def _changes_dtype(view, root) -> bool:
+    steps = view._view_steps
+    return len(steps) == 1 and root._data.dtype != view._data.dtype
 
 
 def retain_on_new_grad_fn(t) -> None:
@@ -135,9 +147,13 @@ class AsStridedBackward0(Node):
         self.next_functions = (root._edge(),)
         self._input_meta = ((root._data.shape, root._data.dtype),)
         with grad_mode.no_grad():  # where each view element lives in the root, flattened
-            numbered = root._make(xp.arange(root._data.size).reshape(root._data.shape))
-            positions = replay(numbered, view._view_steps)
-        self._positions = xp.ascontiguousarray(positions._data).reshape(-1)
+            numbered = _numbered(root)
+            positions = replay(numbered, view._view_steps)._data
+        # a real view of a complex root (view_as_real, .real) numbers the root's real view
+        self._real_of_complex = root._data.dtype.kind == "c" and positions.dtype.kind == "f"
+        if positions.dtype.kind == "c":
+            positions = positions.real // 2
+        self._positions = xp.ascontiguousarray(positions).reshape(-1).astype(xp.int64)
         itemsize = view._data.itemsize
         self._saved_size = tuple(view._data.shape)
         self._saved_stride = tuple(s // itemsize for s in view._data.strides)
@@ -149,6 +165,20 @@ class AsStridedBackward0(Node):
         if grad is None:
             return (None,)
         shape, dtype = self._input_meta[0]
-        flat = grad._make(xp.zeros(math.prod(shape), dtype))
         positions = grad._make(self._positions)
+        if self._real_of_complex:
+            flat = grad._make(xp.zeros(2 * math.prod(shape), grad._data.dtype))
+            pairs = flat.index_add(0, positions, grad.reshape(-1)).reshape(*shape, 2)
+            return (pairs[..., 0] + pairs[..., 1] * 1j,)
+        flat = grad._make(xp.zeros(math.prod(shape), dtype))
         return (flat.index_add(0, positions, grad.reshape(-1)).reshape(shape),)
+
+
+def _numbered(root):
+    """A tensor of the root's shape holding each element's flat position. A complex root
+    holds 2k + (2k + 1)j, so that a real view of it reads positions in the real view."""
+    data = root._data
+    if data.dtype.kind != "c":
+        return root._make(xp.arange(data.size).reshape(data.shape))
+    even = xp.arange(0, 2 * data.size, 2, dtype=xp.float64)
+    return root._make((even + 1j * (even + 1)).reshape(data.shape))

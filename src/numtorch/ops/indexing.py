@@ -727,11 +727,13 @@ def masked_select(input, mask) -> Tensor:
 
 @defop(
     name="take",
-    input=lambda grad, input_shape, index: (
-        zeros(input_shape, dtype=grad.dtype)
+    # the formula names ``input`` (not only its shape) because torch saves self here: an
+    # in-place change of it before backward then raises, as in torch
+    input=lambda grad, input, index: (
+        zeros(input.shape, dtype=grad.dtype)
         .reshape(-1)
         .index_put((index.reshape(-1),), grad.reshape(-1), accumulate=True)
-        .reshape(input_shape)
+        .reshape(input.shape)
     ),
 )
 def _take(input, index):

@@ -29,7 +29,7 @@ _transpose_ = defop(
     name="transpose_",
     node="TransposeBackward1",
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
-)(lambda input, dim0, dim1: xp.swapaxes(input, dim0, dim1))
+)(lambda input, dim0, dim1: xp.swapaxes(input, dim0, dim1) if input.ndim else input)
 _t_ = defop(name="t_", node="TBackward1", input=lambda grad: grad.t())(lambda input: input.T)
 _squeeze_all_ = defop(name="squeeze_all_", node="SqueezeBackward3", input=_reshape_back)(
     S._squeeze_all.spec.forward

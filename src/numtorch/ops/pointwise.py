@@ -864,6 +864,12 @@ def _check_lerp(args):
         raise RuntimeError(
             f"expected dtype {input.dtype.c_name} for `end` but got dtype {end.dtype.c_name}"
         )
+    weight = args[2]
+    # a 0-d weight takes part in type promotion; a dimensioned one must match, as in torch
+    if isinstance(weight, Tensor) and weight.ndim and weight._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            f"expected dtype {input.dtype.c_name} for `weight` but got dtype {weight.dtype.c_name}"
+        )
 
 
 @export(inplace=True)

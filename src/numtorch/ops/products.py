@@ -6,11 +6,13 @@ from __future__ import annotations
 import math
 import warnings
 
+from .._core import grad_mode
 from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
 from .linalg import mm
+from .nn.composite_backward import tensors_of
 from .pointwise import where
 from .shape import _unsafe_view
 
@@ -136,7 +138,17 @@ def linalg_cross(input, other, *, dim=-1) -> Tensor:
         raise RuntimeError(
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {size_a} and {size_b}"
         )
+    require_same_dtype(input, other)
     return _cross(input, other, _wrap_dim(dim, ndim) - ndim)
+
+
+def require_same_dtype(input, other) -> None:
+    """torch's kernels that take no mixed float32/float64 operands (cross, cdist): its
+    refusal, where other ops would promote."""
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype.scalar_name} but found {other.dtype.scalar_name}"
+        )
 
 
 @export
@@ -185,11 +197,31 @@ def _cdist_terms(grad, x1, x2, result, p):
     return where(zero, 0.0, diff * diff.abs() ** (p - 2) * g / safe ** (p - 1))
 
 
+def _cdist_twice(grad):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+# torch runs cdist's backward as one op without a derivative: a second order through cdist
+# (p-norm form) raises NotImplementedError there, and so it does here
+@defop(
+    name="_cdist_backward",
+    node="CdistBackwardBackward0",
+    grad_output=_cdist_twice,
+    x1=_cdist_twice,
+    x2=_cdist_twice,
+    cdist=_cdist_twice,
+)
+def _cdist_backward(grad_output, x1, x2, p, cdist):
+    grad_output, x1, x2, cdist = tensors_of(grad_output, x1, x2, cdist)
+    with grad_mode.no_grad():
+        return _cdist_terms(grad_output, x1, x2, cdist, p).sum(-2)._data
+
+
 @defop(
     name="_cdist_forward",
     node="CdistBackward0",
-    x1=lambda grad, x1, x2, p, result: _cdist_terms(grad, x1, x2, result, p).sum(-2),
-    x2=lambda grad, x1, x2, p, result: -_cdist_terms(grad, x1, x2, result, p).sum(-3),
+    x1=lambda grad, x1, x2, p, result: _cdist_backward(grad, x1, x2, p, result),
+    x2=lambda grad, x1, x2, p, result: _cdist_backward(grad.mT, x2, x1, p, result.mT),
 )
 def _cdist(x1, x2, p):
     diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
@@ -263,6 +295,16 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
     mode = _COMPUTE_MODES[compute_mode]
     rows1, rows2 = x1.shape[-2], x2.shape[-2]
     use_mm = p == 2 and (mode == 1 or (mode == 0 and (rows1 > 25 or rows2 > 25)))
+    if x1.dtype is not x2.dtype:  # torch takes no mixed operands; an empty result is x1's
+        if 0 in (rows1, rows2, x1.shape[-1]):
+            x2 = x2.to(x1.dtype)
+        elif use_mm:
+            raise RuntimeError(
+                "expected m1 and m2 to have the same dtype, but got: "
+                f"{x1.dtype.c_name} != {x2.dtype.c_name}"
+            )
+        else:
+            require_same_dtype(x1, x2)
     if not use_mm or 0 in (rows1, rows2, x1.shape[-1]):
         return _cdist(x1, x2, float(p))
     batch = tuple(broadcast_shape(x1.shape[:-2], x2.shape[:-2]))

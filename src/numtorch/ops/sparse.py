@@ -438,7 +438,10 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
     mask = data != 0
     if sparse_dim < input.ndim:
         mask = mask.reshape(mask.shape[:sparse_dim] + (-1,)).any(-1)
-    indices = xp.array(xp.nonzero(mask), dtype=xp.int64).reshape(sparse_dim, -1)
+    if mask.ndim:
+        indices = xp.array(xp.nonzero(mask), dtype=xp.int64).reshape(sparse_dim, -1)
+    else:  # a 0-d tensor: one entry, or none where it is zero
+        indices = xp.zeros((0, int(mask)), dtype=xp.int64)
     values = _gather(input, _index_tensor(indices))
     return SparseTensor._build(indices, values, input.shape, True)
 

@@ -11,9 +11,17 @@ from ..backend import xp
 
 # -- array kernels ---------------------------------------------------------------------------
 def _scatter(values, indices, size):
+    if not len(indices):  # no sparse dims: every entry is the whole (dense) tensor
+        return values.sum(0).astype(values.dtype, copy=False).reshape(size)
     out = xp.zeros(size, values.dtype)
     xp.add.at(out, tuple(indices), values)
     return out
+
+
+def _entries(grad, indices):
+    if not len(indices):  # no sparse dims: each entry is the whole tensor
+        return grad.unsqueeze(0).expand(indices.shape[1], *grad.shape)
+    return grad[tuple(indices)]
 
 
 def _column(values, ndim):
@@ -25,7 +33,7 @@ def _column(values, ndim):
     name="sparse_to_dense",
     aten="to_dense",
     node="ToDenseBackward0",
-    values=lambda grad, indices: grad[tuple(indices)],
+    values=lambda grad, indices: _entries(grad, indices),
 )
 def _to_dense(values, indices, size):
     return _scatter(values, indices, size)
@@ -38,6 +46,8 @@ def _to_dense(values, indices, size):
     input=lambda grad, input_shape, indices: _to_dense(grad, indices, input_shape),
 )
 def _gather(input, indices):
+    if not len(indices):  # no sparse dims (a 0-d tensor): each entry is the whole tensor
+        return xp.repeat(input[None], indices.shape[1], axis=0)
     return input[tuple(indices)]
 
 

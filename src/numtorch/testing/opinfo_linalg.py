@@ -158,6 +158,7 @@ PRODUCTS = [
             Sample((_n(rng, 4, 3), _n(rng, 2, 3), math.inf)),
         ],
         lambda a, b, p: np.linalg.norm(a[..., :, None, :] - b[..., None, :, :], ord=p, axis=-1),
+        gradgrad=False,  # torch's _cdist_backward has no derivative
     ),
     OpInfo(
         "cdist_mm",

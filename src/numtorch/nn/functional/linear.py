@@ -62,6 +62,12 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tenso
         raise RuntimeError(
             f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}"
         )
+    operands = {"input1": input1, "input2": input2, "weight": weight}
+    if bias is not None:
+        operands["bias"] = bias
+    if len({t._data.dtype for t in operands.values()}) > 1:  # torch takes no mixed operands
+        named = ", ".join(f"{name}: {t.dtype.c_name}" for name, t in operands.items())
+        raise RuntimeError(f"All tensors must have the same dtype, got {named}")
     for i in range(input1.ndim - 1):
         if input1.shape[i] != input2.shape[i]:
             raise RuntimeError(

@@ -92,6 +92,9 @@ def mse_loss(
     if weight is not None:
         a, b = broadcast_tensors(input, target)
         return _weighted((a - b).pow(2), weight, input, reduction)
+    if input.shape != target.shape:
+        # torch broadcasts first: a 0-d operand then counts as dimensioned in type promotion
+        input, target = broadcast_tensors(input, target)
     return PL.mse_loss_op(input, target, reduction)
 
 
@@ -110,6 +113,8 @@ def l1_loss(
     if weight is not None:
         a, b = broadcast_tensors(input, target)
         return _weighted((a - b).abs(), weight, input, reduction)
+    if input.shape != target.shape:  # as mse_loss: broadcast before promoting
+        input, target = broadcast_tensors(input, target)
     return L.reduce_tensor((input - target).abs(), reduction)
 
 

@@ -15,7 +15,7 @@ torch's, it cannot be differentiated again.
 
 from __future__ import annotations
 
-from ..._core.op import defop
+from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...backend import xp
 
@@ -122,11 +122,30 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, ze
     return Tensor._make(result.astype(lp.dtype, copy=False))
 
 
+# torch records the gradient as a NotImplemented node: a second order raises there
+@defop(
+    name="_ctc_loss_backward",
+    node="NotImplemented",
+    grad_output=not_implemented("_ctc_loss_backward"),
+    log_probs=not_implemented("_ctc_loss_backward"),
+)
+def ctc_loss_backward(
+    grad_output, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
+):
+    arrays = (grad_output, log_probs, targets, input_lengths, target_lengths)
+    grad_output, log_probs, targets, input_lengths, target_lengths = map(Tensor._make, arrays)
+    return _ctc_grad(
+        grad_output, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
+    )._data
+
+
 @defop(
     name="_ctc_loss",
     node="CtcLossBackward0",
     log_probs=lambda grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity: (  # noqa: E501
-        _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity)
+        ctc_loss_backward(
+            grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
+        )
     ),
 )
 def ctc_loss_op(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):

@@ -67,6 +67,10 @@ def weight_norm_op(v, g, dim=0):
 def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     """``v * (g / norm_except_dim(v, 2, dim))``: the weight of ``nn.utils.weight_norm``."""
     if dim == 0 or dim == v.ndim - 1:  # torch's fused kernel covers only the outer dims
+        if v._data.dtype != g._data.dtype:  # and takes no mixed operands
+            raise RuntimeError(
+                f"expected scalar type {v.dtype.scalar_name} but found {g.dtype.scalar_name}"
+            )
         return weight_norm_op(v, g, dim)
     return v * (g / norm_except_dim(v, 2, dim))
 

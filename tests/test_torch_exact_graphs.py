@@ -1,0 +1,261 @@
+"""Corners the differential fuzzer found in random op graphs: in-place writes through views
+of complex tensors and through expanded tensors, and derivatives torch declines to take
+twice. Each is checked against torch where it is installed, and by finite differences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+from numtorch.autograd import gradcheck
+
+X = np.arange(1.0, 9.0).reshape(2, 2, 2) / 4
+
+
+def _inplace_through_real_view(lib, method):
+    # view_as_real of a complex intermediate, written in place through one row of it
+    x = lib.tensor(X, requires_grad=True)
+    y = lib.view_as_real(lib.view_as_complex(x) * (1 + 2j))
+    row = y[0]
+    getattr(row, method)()
+    weights = lib.tensor(np.arange(8.0).reshape(2, 2, 2) - 3)
+    ((y * weights).sum() + row.sum()).backward()
+    return type(row.grad_fn).__name__, x.grad.numpy()
+
+
+@pytest.mark.parametrize("method", ["exp_", "atan_", "deg2rad_"])
+def test_inplace_through_a_real_view_of_a_complex_tensor(method):
+    name, grad = _inplace_through_real_view(numtorch, method)
+    assert name == "AsStridedBackward0"
+    torch = pytest.importorskip("torch")
+    torch_name, torch_grad = _inplace_through_real_view(torch, method)
+    assert name == torch_name
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-12)
+
+
+def test_inplace_through_a_real_view_of_a_complex_tensor_by_finite_differences():
+    def f(x):
+        y = numtorch.view_as_real(numtorch.view_as_complex(x) * (1 + 2j))
+        y[1].sin_()
+        return y * 1
+
+    assert gradcheck(f, (numtorch.tensor(X, requires_grad=True),))
+
+
+def _triangle_of_expanded(lib, method):
+    x = lib.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    y = x * 1
+    view = y.unsqueeze(0).expand(2, 2, 3)
+    getattr(view, method)(*((2.5,) if method == "fill_" else ()))
+    return view.detach().numpy().copy(), type(view.grad_fn).__name__
+
+
+@pytest.mark.parametrize("method", ["tril_", "triu_", "zero_", "fill_"])
+def test_writes_torch_allows_through_an_expanded_tensor(method):
+    values, name = _triangle_of_expanded(numtorch, method)
+    torch = pytest.importorskip("torch")
+    torch_values, torch_name = _triangle_of_expanded(torch, method)
+    np.testing.assert_array_equal(values, torch_values)
+    assert name == torch_name
+
+
+@pytest.mark.parametrize("method", ["exp_", "clamp_", "copy_"])
+def test_writes_torch_refuses_through_an_expanded_tensor(method):
+    view = numtorch.zeros(3).unsqueeze(0).expand(2, 3)
+    args = {"clamp_": (0.0, 1.0), "copy_": (numtorch.ones(2, 3),)}.get(method, ())
+    with pytest.raises(RuntimeError, match="more than one element"):
+        getattr(view, method)(*args)
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0, 0.5, math.inf])
+def test_cdist_backward_is_not_differentiable_again(p):
+    # torch runs cdist's backward as _cdist_backward, which has no derivative
+    a = numtorch.tensor(np.arange(12.0).reshape(4, 3) / 7, requires_grad=True)
+    b = numtorch.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+    ga, gb = numtorch.autograd.grad(numtorch.cdist(a, b, p).sum(), (a, b), create_graph=True)
+    assert type(ga.grad_fn).__name__ == type(gb.grad_fn).__name__ == "CdistBackwardBackward0"
+    with pytest.raises(NotImplementedError, match="'_cdist_backward' is not implemented"):
+        numtorch.autograd.grad(ga.sum(), a)
+    assert gradcheck(lambda a, b: numtorch.cdist(a, b, p), (a, b))
+
+
+def test_cdist_backward_broadcasts_over_batches():
+    a = numtorch.tensor(np.arange(24.0).reshape(2, 4, 3) / 7, requires_grad=True)
+    b = numtorch.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+    assert gradcheck(lambda a, b: numtorch.cdist(a, b, 3.0), (a, b))
+
+
+def test_standard_gamma_grad_has_no_derivative():
+    alpha = numtorch.tensor([1.5, 2.0], dtype=numtorch.float64, requires_grad=True)
+    draws = numtorch._standard_gamma(alpha)
+    (g,) = numtorch.autograd.grad(draws.sum(), alpha, create_graph=True)
+    with pytest.raises(NotImplementedError, match="'_standard_gamma_grad' is not implemented"):
+        numtorch.autograd.grad(g.sum(), alpha)
+
+
+def test_standard_gamma_grad_is_zero_where_small_draws_leave_it_undefined():
+    # torch's small-draw series gives 0 for x <= 0 and for a NaN or infinite alpha
+    alpha = numtorch.tensor([2.0, 2.0, 2.0, math.inf, math.nan, 2.0, 2.0], dtype=numtorch.float64)
+    x = numtorch.tensor([0.0, -0.0, -1.0, 0.7, 0.7, math.nan, math.inf], dtype=numtorch.float64)
+    got = numtorch._standard_gamma_grad(alpha, x).tolist()
+    assert got[:5] == [0.0] * 5
+    assert all(math.isnan(v) for v in got[5:])
+
+
+def test_ctc_loss_gradient_is_not_differentiable_again():
+    log_probs = numtorch.randn(5, 2, 4, dtype=numtorch.float64).log_softmax(2)
+    log_probs.requires_grad_()
+    targets, lengths = numtorch.tensor([[1, 2], [1, 1]]), numtorch.tensor([5, 5])
+    loss = numtorch.nn.functional.ctc_loss(log_probs, targets, lengths, numtorch.tensor([2, 2]))
+    (g,) = numtorch.autograd.grad(loss, log_probs, create_graph=True)
+    assert type(g.grad_fn).__name__ == "NotImplemented"
+    with pytest.raises(RuntimeError, match="aten::_ctc_loss_backward is not implemented"):
+        numtorch.autograd.grad(g.sum(), log_probs)
+
+
+def _names_after_inplace(lib):
+    x = lib.tensor(X, requires_grad=True)
+    names = []
+    for pick in (lambda y: y, lambda y: y[0], lambda y: y.view(-1)):
+        y = lib.view_as_real(lib.view_as_complex(x * 1) * 2)
+        view = pick(y)
+        view.mul_(2)
+        names.append((type(view.grad_fn).__name__, type(y.grad_fn).__name__))
+    z = lib.view_as_complex(x * 2)
+    z.mul_(2)
+    names.append(type(z.grad_fn).__name__)
+    return names
+
+
+def test_a_dtype_changing_view_replays_its_view_op_after_an_inplace_write():
+    # as_strided cannot change the dtype: the view itself gets ViewAsRealBackward0 or
+    # ViewAsComplexBackward0 again, views of it AsStridedBackward0
+    names = _names_after_inplace(numtorch)
+    assert names[0] == ("ViewAsRealBackward0", "ViewAsRealBackward0")
+    assert names[1] == ("AsStridedBackward0", "ViewAsRealBackward0")
+    assert names[3] == "ViewAsComplexBackward0"
+    torch = pytest.importorskip("torch")
+    assert names == _names_after_inplace(torch)
+
+
+@pytest.mark.parametrize("value", [0.0, 2.0])
+def test_zero_dim_to_sparse_and_transpose_(value):
+    x = numtorch.tensor(value, dtype=numtorch.float64, requires_grad=True)
+    s = x.to_sparse()
+    assert tuple(s._indices().shape) == (0, int(value != 0))
+    assert s._values().tolist() == ([value] if value else [])
+    s.to_dense().backward()
+    stored = float(value != 0)  # a zero is not an entry: no gradient flows to it (as torch)
+    assert x.grad.item() == stored
+    y = (x * 1).transpose_(0, -1)
+    assert y.shape == () and type(y.grad_fn).__name__ == "TransposeBackward1"
+    y.backward()
+    assert x.grad.item() == stored + 1
+
+
+def _ones(lib, shape, dtype):
+    return lib.ones(shape, dtype=getattr(lib, dtype))
+
+
+MIXED = {
+    "linalg.cross": lambda lib, a, b: lib.linalg.cross(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), b)
+    ),
+    "cross empty": lambda lib, a, b: lib.cross(_ones(lib, (0, 3), a), _ones(lib, (0, 3), b), 1),
+    "bilinear": lambda lib, a, b: lib.bilinear(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 4), a), _ones(lib, (5, 3, 4), a), _ones(lib, 5, b)
+    ),
+    "cdist": lambda lib, a, b: lib.cdist(_ones(lib, (2, 3), a), _ones(lib, (4, 3), b), 1.0),
+    "cdist mm": lambda lib, a, b: lib.cdist(_ones(lib, (30, 3), a), _ones(lib, (4, 3), b)),
+    "cdist empty": lambda lib, a, b: lib.cdist(_ones(lib, (0, 3), a), _ones(lib, (4, 3), b)),
+    "weight_norm": lambda lib, a, b: lib._weight_norm(_ones(lib, (2, 3), a), _ones(lib, (2, 1), b)),
+    "weight_norm whole": lambda lib, a, b: lib._weight_norm(
+        _ones(lib, (2, 3), a), _ones(lib, (), b), -1
+    ),
+    "lerp": lambda lib, a, b: lib.lerp(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), a), _ones(lib, (2, 3), b)
+    ),
+    "lerp 0-d weight": lambda lib, a, b: lib.lerp(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), a), _ones(lib, (), b)
+    ),
+    "_standard_gamma_grad": lambda lib, a, b: lib._standard_gamma_grad(
+        _ones(lib, (2, 3), a), _ones(lib, (), b)
+    ),
+}
+
+
+def _outcome(lib, fn, a, b):
+    try:
+        return str(fn(lib, a, b).dtype)
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float64")])
+@pytest.mark.parametrize("case", sorted(MIXED))
+def test_mixed_float_operands_where_torch_refuses_or_keeps_the_first_dtype(case, dtypes):
+    ours = _outcome(numtorch, MIXED[case], *dtypes)
+    if case in ("cdist empty", "weight_norm whole", "lerp 0-d weight"):  # composed or empty
+        assert not ours.startswith("RuntimeError")
+    else:
+        assert ours.startswith("RuntimeError")
+    torch = pytest.importorskip("torch")
+    assert ours == _outcome(torch, MIXED[case], *dtypes)
+
+
+def test_mse_and_l1_loss_broadcast_before_promoting():
+    # torch broadcasts a 0-d operand first, so it counts as dimensioned: float64 wins
+    a = numtorch.tensor(0.5, dtype=numtorch.float64)
+    b = numtorch.ones(2, 3)
+    F = numtorch.nn.functional
+    with pytest.warns(UserWarning, match="target size"):
+        assert F.mse_loss(a, b).dtype is numtorch.float64
+        assert F.l1_loss(b, a, reduction="none").dtype is numtorch.float64
+
+
+def test_tril_through_aliased_rows_zeroes_what_any_copy_zeroes():
+    # torch writes element by element: row 0 zeroes columns 1, 2 of the one shared row, and
+    # row 1 keeps column 1 as it then is
+    base = numtorch.tensor([1.0, 2.0, 3.0])
+    base.expand(2, 3).tril_()
+    assert base.tolist() == [1.0, 0.0, 0.0]
+    base = numtorch.tensor([1.0, 2.0, 3.0])
+    base.expand(2, 3).triu_()
+    assert base.tolist() == [0.0, 2.0, 3.0]
+
+
+def _inplace_through_a_selected_expand(lib):
+    x = lib.tensor([[0.5, 1.0, 2.0]], dtype=lib.float64, requires_grad=True)
+    y = x * 1
+    expanded = y.expand(2, 3)
+    row = expanded[0]  # no element of the row overlaps another
+    row.tanh_()
+    (expanded * lib.arange(6.0, dtype=lib.float64).reshape(2, 3)).sum().backward()
+    w = lib.tensor([[3.0]])
+    w.expand(1, 1).exp_()  # a size-1 expand overlaps nothing either
+    return y.detach().numpy(), type(row.grad_fn).__name__, x.grad.numpy(), w.item()
+
+
+def test_inplace_where_an_expanded_tensor_no_longer_overlaps():
+    values, name, grad, w = _inplace_through_a_selected_expand(numtorch)
+    np.testing.assert_allclose(values, np.tanh([[0.5, 1.0, 2.0]]))
+    assert name == "AsStridedBackward0"
+    assert w == pytest.approx(math.exp(3.0))
+    torch = pytest.importorskip("torch")
+    t_values, t_name, t_grad, t_w = _inplace_through_a_selected_expand(torch)
+    np.testing.assert_allclose(values, t_values, rtol=1e-12)
+    np.testing.assert_allclose(grad, t_grad, rtol=1e-12)
+    assert (name, w) == (t_name, t_w)
+
+
+def test_take_saves_its_input_as_torch_does():
+    # torch's TakeBackward0 keeps self: changing it in place before backward raises
+    x = numtorch.arange(6.0, dtype=numtorch.float64).reshape(2, 3).requires_grad_()
+    y = x * 1
+    taken = numtorch.take(y, numtorch.tensor([0, 4]))
+    y.sub_(1)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        taken.sum().backward()
