@@ -12,6 +12,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.saved import SavedTensor
 from ..backend import xp
+from . import lapack
 from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
 
 _grad_enabled = grad_mode.is_grad_enabled
@@ -173,6 +174,10 @@ def _direct_update(self, other, scale, ufunc) -> bool:
                 return False
         except ValueError:  # the general path raises torch's error
             return False
+    if ufunc is not xp.multiply and source.shape == data.shape:
+        alpha = scale if ufunc is xp.add else -scale
+        if lapack.axpy(source, data, alpha):
+            return True
     if scale != 1:
         source = source * scale
     ufunc(data, source, out=data)
