@@ -39,3 +39,93 @@ def test_addmm_scaled_gradients_match_torch():
         results.append([t.grad.numpy() for t in ts])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+# -- the fused LSTM layer (torch's float32 oneDNN path) ----------------------------------------
+LSTM_CONFIGS = [
+    {},
+    {"num_layers": 2},
+    {"bidirectional": True},
+    {"batch_first": True},
+    {"bias": False},
+    {"num_layers": 2, "bidirectional": True, "batch_first": True},
+]
+
+
+def _lstm_run(lib, config, state, x, h0, c0, double=False):
+    model = lib.nn.LSTM(4, 5, **config)
+    model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+    inp, h, c = (lib.tensor(a, requires_grad=True) for a in (x, h0, c0))
+    out, (hn, cn) = model(inp, (h, c))
+    loss = (out * out).sum() + (hn * 3).sum() + cn.sum()
+    if double:
+        (gx,) = lib.autograd.grad(loss, inp, create_graph=True)
+        (gx * gx).sum().backward()
+    else:
+        loss.backward()
+    names = (type(out.grad_fn).__name__, type(hn.grad_fn).__name__, type(cn.grad_fn).__name__)
+    grads = [inp.grad, h.grad, c.grad] + [p.grad for p in model.parameters()]
+    return [out, hn, cn, *grads], names
+
+
+def _lstm_inputs(config, seed=0):
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    state = {k: v.numpy() for k, v in torch.nn.LSTM(4, 5, **config).state_dict().items()}
+    layers = config.get("num_layers", 1) * (2 if config.get("bidirectional") else 1)
+    shape = (2, 3, 4) if config.get("batch_first") else (3, 2, 4)
+    x = rng.standard_normal(shape).astype(np.float32)
+    h0, c0 = (rng.standard_normal((layers, 2, 5)).astype(np.float32) for _ in range(2))
+    return state, x, h0, c0
+
+
+@pytest.mark.parametrize("config", LSTM_CONFIGS, ids=str)
+def test_lstm_float32_matches_torch_values_gradients_and_nodes(config):
+    args = _lstm_inputs(config)
+    ours, our_names = _lstm_run(numtorch, config, *args)
+    theirs, their_names = _lstm_run(torch, config, *args)
+    assert our_names == their_names
+    for a, t in zip(ours, theirs):
+        np.testing.assert_allclose(a.detach().numpy(), t.detach().numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("config", LSTM_CONFIGS[:3], ids=str)
+def test_lstm_double_backward_matches_torch(config):
+    args = _lstm_inputs(config, seed=1)
+    ours, _ = _lstm_run(numtorch, config, *args, double=True)
+    theirs, _ = _lstm_run(torch, config, *args, double=True)
+    for a, t in zip(ours[3:], theirs[3:]):
+        np.testing.assert_allclose(a.numpy(), t.numpy(), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("config", LSTM_CONFIGS, ids=str)
+def test_fused_and_composed_lstm_agree(config, monkeypatch):
+    from numtorch.ops.nn import rnn_fused
+
+    args = _lstm_inputs(config, seed=2)
+    fused, _ = _lstm_run(numtorch, config, *args)
+    monkeypatch.setattr(rnn_fused, "enabled", False)
+    composed, _ = _lstm_run(numtorch, config, *args)
+    for a, b in zip(fused, composed):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_lstm_layer_node_edges_follow_torch():
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(3, 2, bias=False)
+        out, _ = model(lib.zeros(4, 1, 3))
+        edges = [None if f is None else type(f).__name__ for f, _ in out.grad_fn.next_functions]
+        assert edges == [None, "AccumulateGrad", "AccumulateGrad", None, None, None, None]
+
+
+def test_lstm_layer_frees_saved_values_and_runs_batched_gradients():
+    model = numtorch.nn.LSTM(3, 2)
+    x = numtorch.randn(4, 2, 3, requires_grad=True)
+    out, _ = model(x)
+    basis = numtorch.eye(out.numel()).reshape(out.numel(), *out.shape)
+    (jacobian,) = numtorch.autograd.grad(out, x, basis, retain_graph=True, is_grads_batched=True)
+    rows = [numtorch.autograd.grad(out, x, b, retain_graph=True)[0] for b in basis]
+    np.testing.assert_allclose(jacobian.numpy(), numtorch.stack(rows).numpy(), atol=1e-6)
+    out.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        out.sum().backward()

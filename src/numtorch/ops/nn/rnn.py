@@ -29,6 +29,7 @@ from ...backend import xp
 from ..linalg import addmm
 from ..registry import defop, export
 from ..shape import cat, stack
+from . import rnn_fused
 
 # -- one time step ---------------------------------------------------------------------------
 # A step takes the projected input ``xw`` (x W_ih^T + bias) of that step, the hidden state
@@ -190,11 +191,21 @@ def _stack_layers(
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
     finals = []
+    fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
             k = layer * directions + direction
             weights = params[k * per_direction : (k + 1) * per_direction]
+            if fused:  # torch's float32 path: one op per layer and direction
+                biases = () if has_biases else (None, None)
+                out, h, c, _ = rnn_fused.mkldnn_rnn_layer(
+                    input, *weights, *biases, *hiddens[k], direction == 1, [input.shape[0]],
+                    2, hx[0].shape[-1], num_layers, has_biases, bidirectional, False, train,
+                )  # fmt: skip
+                outputs.append(out)
+                finals.append((h, c))
+                continue
             xw, step_weights = _project(mode, input, weights, has_biases, has_proj)
             reverse = direction == 1
             if batch_sizes is None:
