@@ -129,3 +129,40 @@ def test_lstm_layer_frees_saved_values_and_runs_batched_gradients():
     out.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         out.sum().backward()
+
+
+# -- einsum's path planning ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "equation,shapes",
+    [
+        ("bij,bjk->bik", [(4, 40, 30), (4, 30, 50)]),
+        ("...ij,...jk->...ik", [(2, 3, 40, 30), (3, 30, 50)]),
+        ("bhqd,bhkd->bhqk", [(2, 2, 30, 16), (2, 2, 40, 16)]),
+        ("ij,ij->i", [(60, 70), (60, 70)]),
+        ("i,j->ij", [(200,), (300,)]),
+        ("ij,jk,kl->il", [(5, 6), (6, 7), (7, 8)]),
+    ],
+)
+def test_einsum_matches_torch_forward_and_backward(equation, shapes):
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) for s in shapes]
+    results = []
+    for lib in (numtorch, torch):
+        ts = [lib.tensor(a, requires_grad=True) for a in arrays]
+        out = lib.einsum(equation, *ts)
+        out.backward(lib.ones_like(out))
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)
+
+
+def test_einsum_plans_only_products_that_reach_blas():
+    from numtorch.ops.linalg import _plans_pay
+
+    big = np.zeros((64, 64))
+    assert _plans_pay("ij,jk->ik", [big, big])
+    assert not _plans_pay("ij,jk->ik", [big[:4, :4], big[:4, :4]])  # too small to pay
+    assert not _plans_pay("ij,ij->i", [big, big])  # elementwise, then a sum
+    assert not _plans_pay("i,j->ij", [big[0], big[0]])  # nothing contracted
+    assert not _plans_pay("ij->j", [big])
+    assert _plans_pay("i,ij,j->", [big[0], big, big[0]])
