@@ -166,3 +166,17 @@ def test_einsum_plans_only_products_that_reach_blas():
     assert not _plans_pay("i,j->ij", [big[0], big[0]])  # nothing contracted
     assert not _plans_pay("ij->j", [big])
     assert _plans_pay("i,ij,j->", [big[0], big, big[0]])
+
+
+@pytest.mark.parametrize("config", [{}, {"bidirectional": True, "batch_first": True}], ids=str)
+def test_lstm_weight_gradients_when_the_input_needs_none(config):
+    state, x, h0, c0 = _lstm_inputs(config, seed=3)
+    results = []
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(4, 5, **config)
+        model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        out, _ = model(lib.tensor(x))
+        out.pow(2).sum().backward()
+        results.append([p.grad.numpy() for p in model.parameters()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)

@@ -69,9 +69,9 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
     for t in range(seq):
         gates = gates_all[t]
         gates += xp.matmul(h, w_hh_t)
-        _sigmoid_(gates[:, : 2 * size])
-        xp.tanh(gates[:, 2 * size : 3 * size], out=gates[:, 2 * size : 3 * size])
-        _sigmoid_(gates[:, 3 * size :])
+        cell_input = xp.tanh(gates[:, 2 * size : 3 * size])
+        _sigmoid_(gates)  # all four blocks in one pass each; g's is replaced next
+        gates[:, 2 * size : 3 * size] = cell_input
         i, f = gates[:, :size], gates[:, size : 2 * size]
         g, o = gates[:, 2 * size : 3 * size], gates[:, 3 * size :]
         cell = cells[t]
@@ -86,9 +86,9 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
     return out, hy, cy, work.reshape(-1).view(xp.uint8)
 
 
-def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse):
+def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input_grad=True):
     """Gradients of (input, w_ih, w_hh, b_ih, b_hh, hx, cx) from those of (output, h_n, c_n),
-    any of which may be None (zero)."""
+    any of which may be None (zero); the input's is None unless ``input_grad``."""
     d_out, d_hy, d_cy = (None if g is None else g._data for g in grads[:3])
     seq, batch, _ = x.shape
     size = w_hh.shape[1]
@@ -126,8 +126,8 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse):
         d *= slope
         dh = xp.matmul(d, w_hh)
     flat = d_gates_all.reshape(seq * batch, 4 * size)
-    d_input = xp.matmul(flat, w_ih).reshape(x.shape)
-    if reverse:
+    d_input = xp.matmul(flat, w_ih).reshape(x.shape) if input_grad else None
+    if reverse and input_grad:
         d_input = xp.ascontiguousarray(d_input[::-1])
     d_w_ih = xp.matmul(flat.T, x.reshape(seq * batch, -1))
     previous = xp.concatenate([hx[None], out[:-1]]).reshape(seq * batch, size)
@@ -177,7 +177,19 @@ def _create_graph_grads(grads, tensors, reverse):
 
 
 def _gradients(
-    grads, input, w_ih, w_hh, b_ih, b_hh, hx, cx, output, workspace, reverse, batch_first
+    grads,
+    input,
+    w_ih,
+    w_hh,
+    b_ih,
+    b_hh,
+    hx,
+    cx,
+    output,
+    workspace,
+    reverse,
+    batch_first,
+    input_grad=True,
 ):
     """All seven gradients at once (one backpropagation through time)."""
     tensors = [input, w_ih, w_hh, b_ih, b_hh, hx, cx]
@@ -189,9 +201,10 @@ def _gradients(
     else:
         x, w_ih, w_hh, _, _, hx, cx = (None if t is None else t._data for t in tensors)
         arrays = _layer_backward(
-            grads, x, w_ih, w_hh, hx, cx, output._data, workspace._data, reverse
+            grads, x, w_ih, w_hh, hx, cx, output._data, workspace._data, reverse, input_grad
         )
-        found = [None if t is None else Tensor._make(a) for t, a in zip(tensors, arrays)]
+        found = [None if a is None else Tensor._make(a) for a in arrays]
+        found = [None if t is None else a for t, a in zip(tensors, found)]
     if batch_first and found[0] is not None:
         found[0] = found[0].transpose(0, 1)
     return found
@@ -275,7 +288,8 @@ def _apply(node, grad_outputs):
     if node._saved is FREED:
         raise freed_error(node)
     _, _, argnames = mkldnn_rnn_layer.spec.formulas[0]
-    found = _gradients(*node._arguments(argnames, grad_outputs))
+    input_grad = node.next_functions[0][0] is not None  # the input often needs none
+    found = _gradients(*node._arguments(argnames, grad_outputs), input_grad)
     return [g if edge[0] is not None else None for g, edge in zip(found, node.next_functions)]
 
 
