@@ -180,3 +180,44 @@ def test_lstm_weight_gradients_when_the_input_needs_none(config):
         results.append([p.grad.numpy() for p in model.parameters()])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+# -- batch norm's gradients in one sweep -------------------------------------------------------
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 5), (2, 3, 4, 5)])
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_training_batch_norm_gradients_match_torch(shape, affine, dtype):
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+    g = rng.standard_normal(shape).astype(dtype)
+    results = []
+    for lib in (numtorch, torch):
+        layer = lib.nn.BatchNorm1d(3, affine=affine) if len(shape) < 4 else None
+        layer = layer or lib.nn.BatchNorm2d(3, affine=affine)
+        layer = layer.to(getattr(lib, np.dtype(dtype).name))
+        if affine:
+            with lib.no_grad():
+                layer.weight.copy_(lib.tensor([0.5, -1.5, 2.0]))
+                layer.bias.copy_(lib.tensor([0.1, 0.2, -0.3]))
+        inp = lib.tensor(x, requires_grad=True)
+        layer(inp).backward(lib.tensor(g))
+        results.append([inp.grad] + [p.grad for p in layer.parameters()])
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=tol, atol=tol)
+
+
+def test_batch_norm_sweep_agrees_with_the_composite_formulas():
+    from numtorch.autograd import grad as autograd_grad
+
+    rng = np.random.default_rng(5)
+    layer = numtorch.nn.BatchNorm2d(3).double()
+    x = numtorch.tensor(rng.standard_normal((2, 3, 4, 4)), requires_grad=True)
+    g = numtorch.tensor(rng.standard_normal((2, 3, 4, 4)))
+    out = layer(x)
+    swept = autograd_grad(out, [x, *layer.parameters()], g, retain_graph=True)
+    # create_graph runs the per-input formulas (NativeBatchNormBackwardBackward0)
+    composite = autograd_grad(out, [x, *layer.parameters()], g, create_graph=True)
+    assert composite[0].grad_fn is not None
+    for a, b in zip(swept, composite):
+        np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-12, atol=1e-12)

@@ -7,9 +7,9 @@ A layer projects its whole input sequence with one GEMM (both biases folded in w
 cell allows), then loops over time steps only: one ``addmm`` with the recurrent weight and
 the gate arithmetic per step. Step outputs are stacked (``StackBackward0``), the two
 directions concatenated (``CatBackward0``), the final states stacked, and a batch-first
-output transposed (in place for RNN and GRU: ``TransposeBackward1``), as in torch. (On
-float32, torch runs LSTM layers through oneDNN, whose grad_fn is
-``MkldnnRnnLayerBackward0``; the values and gradients are the same.) With ``batch_sizes`` (a
+output transposed (in place for RNN and GRU: ``TransposeBackward1``), as in torch. (Where
+torch runs an LSTM layer through oneDNN, on float32 without projection or packing, the layer
+is one op with its grad_fn ``MkldnnRnnLayerBackward0``: rnn_fused.py.) With ``batch_sizes`` (a
 packed sequence) the batch shrinks as sequences end and each sequence's final state is
 taken at its own last step, as torch's PackedLayer does.
 
