@@ -31,3 +31,13 @@ def best_of_interleaved(cases: dict, repeat: int, clock=time.perf_counter) -> di
             fn()
             best[name] = min(best[name], clock() - start)
     return best
+
+
+CPU_TIME_HELP = (
+    "time each run by the CPU time of this thread (time.thread_time) instead of wall time: "
+    "fairer on a machine other programs load, for one thread per library"
+)
+
+
+def clock_for(cpu_time: bool):
+    return time.thread_time if cpu_time else time.perf_counter

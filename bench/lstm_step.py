@@ -3,11 +3,11 @@
 One step: a one-layer ``nn.LSTM`` over (seq, batch, input) float32 inputs, a ``Linear`` head
 on the last time step, cross-entropy, ``zero_grad``, backward, and a plain SGD update under
 ``no_grad``. Both libraries run the same code with the same weights and data; runs are
-interleaved and the best of each kept. On float32 torch runs the LSTM through oneDNN's fused
-kernel; numtorch composes it from ops, one time step at a time.
+interleaved and the best of each kept. On float32 both run each LSTM layer as one op (torch:
+oneDNN's fused kernel; numtorch: ``mkldnn_rnn_layer``, its time loop on NumPy arrays).
 
 Run: python bench/lstm_step.py [--repeat R] [--seq 32] [--batch 16] [--hidden 128]
-     [--input 128] [--threads N]
+     [--input 128] [--threads N] [--cpu-time]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ if "--threads" in sys.argv:  # NumPy's BLAS reads its thread count when it loads
     os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
 
 import numpy as np
-from _timing import best_of_interleaved
+from _timing import CPU_TIME_HELP, best_of_interleaved, clock_for
 
 import numtorch
 
@@ -83,6 +83,7 @@ def main():
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--input", type=int, default=128)
     parser.add_argument("--threads", type=int, help="threads for both libraries")
+    parser.add_argument("--cpu-time", action="store_true", help=CPU_TIME_HELP)
     args = parser.parse_args()
     steps = cases(args.seq, args.batch, args.hidden, args.input)
     if "torch" in steps and args.threads:
@@ -91,7 +92,7 @@ def main():
         torch.set_num_threads(args.threads)
     for fn in steps.values():  # warm up caches and allocators
         fn()
-    best = best_of_interleaved(steps, args.repeat)
+    best = best_of_interleaved(steps, args.repeat, clock=clock_for(args.cpu_time))
     threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
     print(f"NumPy BLAS threads: {threads}; cores: {os.cpu_count()}")
     shape = f"seq {args.seq}, batch {args.batch}, input {args.input}, hidden {args.hidden}"

@@ -12,7 +12,7 @@ import time
 import numpy as np
 from _timing import best_of_interleaved, libraries
 
-from numtorch.ops import lapack
+from numtorch.backend import lapack
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ run the same code with the same weights and data, each with its default threads 
 intra-op pool; NumPy's BLAS pool). Runs are interleaved and the best of each is kept, so a
 machine whose speed drifts still gives fair ratios.
 
-Run: python bench/nn_steps.py [--repeat R] [--only mlp|cnn] [--optimizer] [--threads N]
+Run: python bench/nn_steps.py [--repeat R] [--only mlp|cnn] [--optimizer] [--threads N] [--cpu-time]
 
 ``--threads N`` runs both libraries on N threads (torch.set_num_threads, and
 OPENBLAS_NUM_THREADS for NumPy, which must be set before NumPy loads).
@@ -23,7 +23,7 @@ if "--threads" in sys.argv:  # NumPy's BLAS reads its thread count when it loads
     os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
 
 import numpy as np
-from _timing import best_of_interleaved
+from _timing import CPU_TIME_HELP, best_of_interleaved, clock_for
 
 import numtorch
 
@@ -106,11 +106,11 @@ def cases(only=None, optimizer=False) -> dict:
     return steps
 
 
-def measure(repeat=30, only=None, optimizer=False) -> dict:
+def measure(repeat=30, only=None, optimizer=False, cpu_time=False) -> dict:
     steps = cases(only, optimizer)
     for fn in steps.values():  # warm up caches and allocators
         fn()
-    return best_of_interleaved(steps, repeat)
+    return best_of_interleaved(steps, repeat, clock=clock_for(cpu_time))
 
 
 def main():
@@ -119,6 +119,7 @@ def main():
     parser.add_argument("--only", choices=("mlp", "cnn"))
     parser.add_argument("--optimizer", action="store_true", help="update with optim.SGD")
     parser.add_argument("--threads", type=int, help="threads for both libraries")
+    parser.add_argument("--cpu-time", action="store_true", help=CPU_TIME_HELP)
     args = parser.parse_args()
     if args.threads:
         try:
@@ -127,7 +128,7 @@ def main():
             torch.set_num_threads(args.threads)
         except ImportError:
             pass
-    best = measure(args.repeat, args.only, args.optimizer)
+    best = measure(args.repeat, args.only, args.optimizer, args.cpu_time)
     threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
     print(f"NumPy BLAS threads: {threads}; cores: {os.cpu_count()}")
     try:

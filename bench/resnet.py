@@ -11,6 +11,7 @@ activations stay alive), measured with tracemalloc, which NumPy reports its arra
 numtorch only: torch's allocator is invisible to tracemalloc.
 
 Run: python bench/resnet.py [--repeat R] [--threads N] [--batch B] [--size S] [--skip-memory]
+     [--cpu-time]
 
 ``--threads N`` runs both libraries on N threads (torch.set_num_threads, and
 OPENBLAS_NUM_THREADS for NumPy, which must be set before NumPy loads).
@@ -29,7 +30,7 @@ if "--threads" in sys.argv:  # NumPy's BLAS reads its thread count when it loads
     os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
 
 import numpy as np
-from _timing import best_of_interleaved
+from _timing import CPU_TIME_HELP, best_of_interleaved, clock_for
 
 import numtorch
 from numtorch.models import resnet18
@@ -96,6 +97,7 @@ def main():
     parser.add_argument("--size", type=int, default=224, help="image side for the timing")
     parser.add_argument("--batch", type=int, default=8, help="batch for the memory test")
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--cpu-time", action="store_true", help=CPU_TIME_HELP)
     args = parser.parse_args()
     try:
         import torch
@@ -111,7 +113,7 @@ def main():
     cases = step_cases(args.size)
     for fn in cases.values():  # warm up caches and allocators
         fn()
-    best = best_of_interleaved(cases, args.repeat)
+    best = best_of_interleaved(cases, args.repeat, clock=clock_for(args.cpu_time))
     line = f"ResNet-18 forward+backward, 1x3x{args.size}x{args.size}: "
     line += f"numtorch {best['numtorch'] * 1e3:7.1f} ms"
     if "torch" in best:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import numtorch
-from numtorch.ops import lapack
+from numtorch.backend import lapack
 
 DTYPES = ["float32", "float64"]
 TOL = {"float32": 1e-4, "float64": 1e-10}

@@ -76,10 +76,10 @@ def test_lstm_initial_state_gradients_match_torch():
 
 
 def test_float32_lstm_matches_torch():
-    # torch runs float32 LSTMs through oneDNN (grad_fn MkldnnRnnLayerBackward0)
+    # both run float32 LSTM layers as one op (grad_fn MkldnnRnnLayerBackward0)
     torch = pytest.importorskip("torch")
     results = run_both(lambda m: m.nn.LSTM(3, 4, 2), torch, [_n(5, 2, 3)], dtype="float32")
-    assert_runs_match(results, rtol=1e-4, atol=1e-5, names=False)
+    assert_runs_match(results, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize(

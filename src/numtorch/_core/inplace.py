@@ -7,7 +7,7 @@ the version counter, and moves the tensor's history: a non-leaf gets the new nod
 
 from __future__ import annotations
 
-from ..backend import xp
+from ..backend import lapack, xp
 from . import dtypes as _dtypes
 from . import grad_mode
 from .inference import INPLACE_ERROR
@@ -206,6 +206,10 @@ def _direct_update(self, other, scale, ufunc) -> bool:
                 return False
         except ValueError:  # the general path raises torch's error
             return False
+    if ufunc is not xp.multiply and source.shape == data.shape:
+        alpha = scale if ufunc is xp.add else -scale
+        if lapack.axpy(source, data, alpha):
+            return True
     if scale != 1:
         source = source * scale
     ufunc(data, source, out=data)

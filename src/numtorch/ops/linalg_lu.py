@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from .._core.op import defop, export
 from .._core.tensor import Tensor
-from ..backend import xp
-from . import lapack
+from ..backend import lapack, xp
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .return_types import structseq

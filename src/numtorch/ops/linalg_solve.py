@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from .._core.op import defop
 from .._core.tensor import Tensor
-from ..backend import xp
-from . import lapack
+from ..backend import lapack, xp
 from .reduction import _product_of_others
 from .return_types import structseq
 

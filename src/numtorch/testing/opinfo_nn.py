@@ -187,6 +187,7 @@ NN = [
         lambda rng: [
             Sample((_n(rng, 3, 4),)),
             Sample((_n(rng, 3, 4),), {"reduction": "none", "ignore_index": 2}),
+            Sample((_n(rng, 3, 4),), {"reduction": "sum"}),
         ],
     ),
     OpInfo(

@@ -38,6 +38,31 @@ def _lstm(t, x, h0, c0, *weights, bias=True, num_layers=1, bidirectional=False):
     return _flat(t, out, h, c)
 
 
+def _lstm_layer(t, x, h0, c0, *weights, reverse=False):
+    # numtorch's fused layer op (torch runs it on float32 only) against torch's composed
+    # LSTM in float64: the same function, so grad_fn names differ on purpose
+    if t.__name__ == "numtorch":
+        biases = () if len(weights) == 4 else (None, None)
+        options = (reverse, [x.shape[0]], 2, h0.shape[-1], 1, len(weights) == 4, False, False)
+        out, h, c, _ = t.mkldnn_rnn_layer(x, *weights, *biases, h0, c0, *options, True)
+        return _flat(t, out, h, c)
+    if reverse:
+        x = x.flip(0)
+    options = (len(weights) == 4, 1, 0.0, True, False, False)
+    out, h, c = t.lstm(x, (h0[None], c0[None]), list(weights), *options)
+    return _flat(t, out.flip(0) if reverse else out, h, c)
+
+
+def _lstm_layer_samples(rng):
+    return [
+        Sample((_n(rng, 3, 2, 2), _n(rng, 2, 2), _n(rng, 2, 2), *_rnn_weights(rng, 4, 2, 2))),
+        Sample(
+            (_n(rng, 2, 3, 3), _n(rng, 3, 2), _n(rng, 3, 2), *_rnn_weights(rng, 4, 3, 2, False)),
+            {"reverse": True},
+        ),
+    ]
+
+
 def _gru_packed(t, data, h0, *weights):
     batch_sizes = t.tensor(np.array([3, 2, 1], dtype=np.int64))
     out, h = t.gru(data, batch_sizes, h0, list(weights), True, 1, 0.0, False, True)
@@ -108,6 +133,7 @@ SEQUENCE = [
         gradgrad=False,
     ),
     OpInfo("gru_packed", _gru_packed, _gru_samples, gradgrad=False),
+    OpInfo("mkldnn_rnn_layer", _lstm_layer, _lstm_layer_samples, torch_grad_fn=False),
     OpInfo(
         "rnn_relu_cell",
         lambda t, x, h, *w: t.rnn_relu_cell(x, h, *w),

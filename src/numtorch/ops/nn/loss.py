@@ -55,7 +55,25 @@ def _nll_layout(input, target, weight, ignore_index):
     return x, safe[:, None, :], w
 
 
+def _plain_targets(shape, target, weight, ignore_index):
+    """The targets of an (N, C) input when no weight is given and every target is a class
+    index other than ``ignore_index`` (the usual classifier batch), else None: then one
+    gather or scatter by row does the work of the general layout's masks and weights."""
+    if len(shape) != 2 or weight is not None or target.ndim != 1 or target.size == 0:
+        return None
+    lowest, highest = target.min(), target.max()
+    if lowest < 0 or highest >= shape[1] or lowest <= ignore_index <= highest:
+        return None
+    return target
+
+
 def _nll_forward(input, target, weight, reduction, ignore_index):
+    plain = _plain_targets(input.shape, target, weight, ignore_index)
+    if plain is not None and reduction != "none":
+        total = -input[xp.arange(input.shape[0]), plain].sum()
+        if reduction == "sum":
+            return total
+        return xp.asarray(total / input.dtype.type(input.shape[0]), dtype=input.dtype)
     x, safe, w = _nll_layout(input, target, weight, ignore_index)
     losses = -xp.take_along_axis(x, safe, axis=1)[:, 0, :] * w
     if reduction == "none":
@@ -74,6 +92,12 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
         for size in input_shape[2:]:
             rest *= size
         shape = (input_shape[0], input_shape[1], rest)
+    plain = _plain_targets(input_shape, target, weight, ignore_index)
+    if plain is not None and reduction != "none":
+        scale = grad_output if reduction == "sum" else grad_output / input_shape[0]
+        grad_input = xp.zeros(input_shape, grad_output.dtype)
+        grad_input[xp.arange(input_shape[0]), plain] = -scale
+        return grad_input
     grad_input = xp.zeros(shape, grad_output.dtype)
     _, safe, w = _nll_layout(grad_input, target, weight, ignore_index)
     if reduction == "none":

@@ -7,9 +7,9 @@ A layer projects its whole input sequence with one GEMM (both biases folded in w
 cell allows), then loops over time steps only: one ``addmm`` with the recurrent weight and
 the gate arithmetic per step. Step outputs are stacked (``StackBackward0``), the two
 directions concatenated (``CatBackward0``), the final states stacked, and a batch-first
-output transposed (in place for RNN and GRU: ``TransposeBackward1``), as in torch. (On
-float32, torch runs LSTM layers through oneDNN, whose grad_fn is
-``MkldnnRnnLayerBackward0``; the values and gradients are the same.) With ``batch_sizes`` (a
+output transposed (in place for RNN and GRU: ``TransposeBackward1``), as in torch. (Where
+torch runs an LSTM layer through oneDNN, on float32 without projection or packing, the layer
+is one op with its grad_fn ``MkldnnRnnLayerBackward0``: rnn_fused.py.) With ``batch_sizes`` (a
 packed sequence) the batch shrinks as sequences end and each sequence's final state is
 taken at its own last step, as torch's PackedLayer does.
 
@@ -30,6 +30,7 @@ from ..._core.tensor import Tensor
 from ...backend import xp
 from ..linalg import addmm
 from ..shape import cat, stack
+from . import rnn_fused
 
 # -- one time step ---------------------------------------------------------------------------
 # A step takes the projected input ``xw`` (x W_ih^T + bias) of that step, the hidden state
@@ -191,11 +192,21 @@ def _stack_layers(
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
     finals = []
+    fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
             k = layer * directions + direction
             weights = params[k * per_direction : (k + 1) * per_direction]
+            if fused:  # torch's float32 path: one op per layer and direction
+                biases = () if has_biases else (None, None)
+                out, h, c, _ = rnn_fused.mkldnn_rnn_layer(
+                    input, *weights, *biases, *hiddens[k], direction == 1, [input.shape[0]],
+                    2, hx[0].shape[-1], num_layers, has_biases, bidirectional, False, train,
+                )  # fmt: skip
+                outputs.append(out)
+                finals.append((h, c))
+                continue
             xw, step_weights = _project(mode, input, weights, has_biases, has_proj)
             reverse = direction == 1
             if batch_sizes is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..backend import xp
+from . import xp
 
 enabled = True  # False forces the NumPy paths (tests compare the two)
 _modules: dict = {}  # "lapack"/"blas" -> scipy.linalg module, or None when SciPy is missing
@@ -89,3 +89,28 @@ def trsm(a, b, *, upper: bool, left: bool, unitriangular: bool):
     for i in range(flat_a.shape[0]):
         out[i] = solve(1.0, flat_a[i].T, flat_b[i].T, **options).T
     return out.reshape(b.shape)
+
+
+# Below this many elements a two-pass NumPy update costs less than reaching BLAS (and small
+# programs never import SciPy for it).
+AXPY_MIN_SIZE = 16384
+
+
+def axpy(x, y, alpha) -> bool:
+    """``y += alpha * x`` in place in one pass over memory (BLAS axpy, the fused form of
+    torch's ``add_(x, alpha=...)``), for arrays of one floating dtype, shape and contiguous
+    layout; False (nothing written) when the caller's NumPy path must run instead."""
+    if y.size < AXPY_MIN_SIZE or x.dtype != y.dtype or x.shape != y.shape:
+        return False
+    if not y.flags.writeable or x.strides != y.strides:
+        return False
+    if not (y.flags.c_contiguous or y.flags.f_contiguous):
+        return False
+    update = _routine("blas", "axpy", y)
+    if update is None:
+        return False
+    flat = y.ravel(order="K")  # a view: y is contiguous
+    result = update(x.ravel(order="K"), flat, a=alpha)
+    if result is not flat and not xp.shares_memory(result, flat):
+        flat[...] = result  # f2py copied y after all
+    return True

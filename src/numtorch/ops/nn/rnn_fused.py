@@ -1,0 +1,297 @@
+"""One LSTM layer in one direction as one op: torch's ``mkldnn_rnn_layer``, the op behind
+``nn.LSTM`` on float32 (grad_fn ``MkldnnRnnLayerBackward0``, outputs ``(output, h_n, c_n,
+workspace)``). The time loop runs on arrays: the input is projected with one GEMM, each step
+adds one GEMM with the recurrent weight and the gate arithmetic in place, and backward is
+the hand-derived backpropagation through time, again one GEMM per step plus three for the
+weight and input gradients. Its values are those of the composed layer in rnn.py (the same
+products in the same order); the gates' activations and the cell states travel in the
+workspace, a uint8 view as torch's is. With ``create_graph=True`` the gradients are
+vector-Jacobian products of the composed layer, so higher orders work.
+
+Gates, with ``W x`` short for ``x W^T + b``: i, f, g, o = chunks of W_ih x + W_hh h;
+c' = s(f) c + s(i) tanh(g); h' = s(o) tanh(c').
+Backward per step (d for gradients, from the last step back):
+  dh += d output_t;  d o = dh tanh(c');  dc += dh s(o) (1 - tanh(c')^2)
+  d f = dc c;  d i = dc tanh(g);  d g = dc s(i);  dc <- dc s(f)
+  gate pre-activations: sigmoid' = s (1 - s), tanh' = 1 - t^2;  dh <- d gates W_hh
+"""
+
+from __future__ import annotations
+
+from ..._core import grad_mode
+from ..._core.dispatch import FREED
+from ..._core.engine import run_backward
+from ..._core.graph import freed_error
+from ..._core.op import defop, export
+from ..._core.tensor import Tensor
+from ...backend import xp
+from ..linalg import addmm
+from ..shape import stack
+
+# torch's order of the differentiable inputs (MkldnnRnnLayerBackward0's next_functions)
+_INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
+
+
+enabled = True  # False runs every LSTM composed from ops (tests compare the two)
+
+
+def applies(input, has_proj: bool, packed: bool) -> bool:
+    """Whether torch runs this LSTM through oneDNN's layer op (float32, no projection, a
+    padded non-empty sequence), so that numtorch records the same node."""
+    data = input._data
+    return enabled and data.dtype == xp.float32 and not has_proj and not packed and data.size > 0
+
+
+def _sigmoid_(x):
+    # numtorch's sigmoid, 1 / (1 + exp(-x)), in place
+    xp.negative(x, out=x)
+    xp.exp(x, out=x)
+    x += 1
+    xp.reciprocal(x, out=x)
+
+
+def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
+    seq, batch, _ = x.shape
+    size = w_hh.shape[1]
+    if reverse:
+        x = x[::-1]
+    # workspace per step: the four activated gates, the cell state and its tanh
+    work = xp.empty((seq, batch, 6 * size), dtype=x.dtype)
+    gates_all = work[:, :, : 4 * size]
+    cells = work[:, :, 4 * size : 5 * size]
+    tanh_cells = work[:, :, 5 * size :]
+    projected = xp.matmul(x.reshape(seq * batch, -1), w_ih.T)
+    if b_ih is not None:
+        projected += b_ih + b_hh
+    gates_all[...] = projected.reshape(seq, batch, 4 * size)
+    out = xp.empty((seq, batch, size), dtype=x.dtype)
+    w_hh_t = xp.ascontiguousarray(w_hh.T)  # OpenBLAS runs small products ~2x faster on it
+    for t in range(seq):
+        gates = gates_all[t]
+        gates += xp.matmul(h, w_hh_t)
+        cell_input = xp.tanh(gates[:, 2 * size : 3 * size])
+        _sigmoid_(gates)  # all four blocks in one pass each; g's is replaced next
+        gates[:, 2 * size : 3 * size] = cell_input
+        i, f = gates[:, :size], gates[:, size : 2 * size]
+        g, o = gates[:, 2 * size : 3 * size], gates[:, 3 * size :]
+        cell = cells[t]
+        xp.multiply(f, c, out=cell)
+        cell += i * g
+        xp.tanh(cell, out=tanh_cells[t])
+        xp.multiply(o, tanh_cells[t], out=out[t])
+        h, c = out[t], cell
+    hy, cy = h.copy(), c.copy()
+    if reverse:
+        out = xp.ascontiguousarray(out[::-1])
+    return out, hy, cy, work.reshape(-1).view(xp.uint8)
+
+
+def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input_grad=True):
+    """Gradients of (input, w_ih, w_hh, b_ih, b_hh, hx, cx) from those of (output, h_n, c_n),
+    any of which may be None (zero); the input's is None unless ``input_grad``."""
+    d_out, d_hy, d_cy = (None if g is None else g._data for g in grads[:3])
+    seq, batch, _ = x.shape
+    size = w_hh.shape[1]
+    work = workspace.view(x.dtype).reshape(seq, batch, 6 * size)
+    gates_all = work[:, :, : 4 * size]
+    cells = work[:, :, 4 * size : 5 * size]
+    tanh_cells = work[:, :, 5 * size :]
+    if reverse:
+        x, out = x[::-1], out[::-1]
+        d_out = None if d_out is None else d_out[::-1]
+    d_gates_all = xp.empty((seq, batch, 4 * size), dtype=x.dtype)
+    dh = xp.zeros((batch, size), x.dtype) if d_hy is None else d_hy.astype(x.dtype, copy=True)
+    dc = xp.zeros((batch, size), x.dtype) if d_cy is None else d_cy.astype(x.dtype, copy=True)
+    for t in range(seq - 1, -1, -1):
+        if d_out is not None:
+            dh += d_out[t]
+        gates = gates_all[t]
+        i, f = gates[:, :size], gates[:, size : 2 * size]
+        g, o = gates[:, 2 * size : 3 * size], gates[:, 3 * size :]
+        tanh_cell = tanh_cells[t]
+        d = d_gates_all[t]
+        xp.multiply(dh, tanh_cell, out=d[:, 3 * size :])
+        slope = 1 - tanh_cell * tanh_cell
+        slope *= o
+        slope *= dh
+        dc += slope
+        xp.multiply(dc, cx if t == 0 else cells[t - 1], out=d[:, size : 2 * size])
+        xp.multiply(dc, g, out=d[:, :size])
+        xp.multiply(dc, i, out=d[:, 2 * size : 3 * size])
+        dc *= f
+        # through the activations: s (1 - s) for the sigmoid gates, 1 - t^2 for g
+        slope = 1 - gates
+        slope *= gates
+        slope[:, 2 * size : 3 * size] = 1 - g * g
+        d *= slope
+        dh = xp.matmul(d, w_hh)
+    flat = d_gates_all.reshape(seq * batch, 4 * size)
+    d_input = xp.matmul(flat, w_ih).reshape(x.shape) if input_grad else None
+    if reverse and input_grad:
+        d_input = xp.ascontiguousarray(d_input[::-1])
+    d_w_ih = xp.matmul(flat.T, x.reshape(seq * batch, -1))
+    previous = xp.concatenate([hx[None], out[:-1]]).reshape(seq * batch, size)
+    d_w_hh = xp.matmul(flat.T, previous)
+    d_bias = flat.sum(0)
+    return d_input, d_w_ih, d_w_hh, d_bias, d_bias.copy(), dh, dc
+
+
+def _composed(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
+    """The same layer from differentiable ops (as rnn.py composes it), for create_graph."""
+    bias = None if b_ih is None else b_ih + b_hh
+    flat = x.reshape(-1, x.shape[-1])
+    projected = flat.mm(w_ih.t()) if bias is None else addmm(bias, flat, w_ih.t())
+    steps = projected.view(x.shape[0], x.shape[1], -1).unbind(0)
+    outputs = []
+    for xw in reversed(steps) if reverse else steps:
+        i, f, g, o = addmm(xw, h, w_hh.t()).chunk(4, 1)
+        c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+        h = o.sigmoid() * c.tanh()
+        outputs.append(h)
+    if reverse:
+        outputs.reverse()
+    return stack(outputs, 0), h, c
+
+
+def _create_graph_grads(grads, tensors, reverse):
+    """Vector-Jacobian products of the composed layer, recorded (higher orders work)."""
+    args = []
+    for t in tensors:
+        if t is not None and not t.requires_grad:
+            t = t.detach().requires_grad_(True)
+        args.append(t)
+    with grad_mode.enable_grad():
+        results = _composed(*args, reverse)
+        pairs = [(r, g) for r, g in zip(results, grads[:3]) if g is not None]
+        wanted = [t for t in args if t is not None]
+        found = iter(
+            run_backward(
+                [r for r, _ in pairs],
+                [g for _, g in pairs],
+                retain_graph=True,
+                create_graph=True,
+                inputs=wanted,
+                accumulate=False,
+            )
+        )
+    return [None if t is None else next(found) for t in args]
+
+
+def _gradients(
+    grads,
+    input,
+    w_ih,
+    w_hh,
+    b_ih,
+    b_hh,
+    hx,
+    cx,
+    output,
+    workspace,
+    reverse,
+    batch_first,
+    input_grad=True,
+):
+    """All seven gradients at once (one backpropagation through time)."""
+    tensors = [input, w_ih, w_hh, b_ih, b_hh, hx, cx]
+    if batch_first:
+        tensors[0], output = input.transpose(0, 1), output.transpose(0, 1)
+        grads = [None if g is None else g.transpose(0, 1) for g in grads[:1]] + list(grads[1:])
+    if grad_mode.is_grad_enabled():
+        found = _create_graph_grads(grads, tensors, reverse)
+    else:
+        x, w_ih, w_hh, _, _, hx, cx = (None if t is None else t._data for t in tensors)
+        arrays = _layer_backward(
+            grads, x, w_ih, w_hh, hx, cx, output._data, workspace._data, reverse, input_grad
+        )
+        found = [None if a is None else Tensor._make(a) for a in arrays]
+        found = [None if t is None else a for t, a in zip(tensors, found)]
+    if batch_first and found[0] is not None:
+        found[0] = found[0].transpose(0, 1)
+    return found
+
+
+def _one_gradient(k):
+    # The generic and batched walkers run formulas one by one, each a whole backward pass;
+    # the node's _apply (below) runs it once for all inputs.
+    def formula(
+        grads,
+        input,
+        weight0,
+        weight1,
+        weight2,
+        weight3,
+        hx_,
+        cx_,
+        result0,
+        result3,
+        reverse,
+        batch_first,
+    ):
+        return _gradients(
+            grads,
+            input,
+            weight0,
+            weight1,
+            weight2,
+            weight3,
+            hx_,
+            cx_,
+            result0,
+            result3,
+            reverse,
+            batch_first,
+        )[k]
+
+    return formula
+
+
+@export(method=False)
+@defop(
+    name="mkldnn_rnn_layer",
+    node="MkldnnRnnLayerBackward0",
+    outputs=4,
+    **{name: _one_gradient(k) for k, name in enumerate(_INPUTS)},
+)
+def mkldnn_rnn_layer(
+    input,
+    weight0,
+    weight1,
+    weight2,
+    weight3,
+    hx_,
+    cx_,
+    reverse,
+    batch_sizes,
+    mode,
+    hidden_size,
+    num_layers,
+    has_biases,
+    bidirectional,
+    batch_first,
+    train,
+):
+    """One LSTM layer in one direction over a (seq, batch, input) sequence:
+    ``(output, h_n, c_n, workspace)`` (weights as in ``nn.LSTM``; biases None without)."""
+    if batch_first:
+        input = xp.swapaxes(input, 0, 1)
+    if mode != 2:  # torch's mode numbers: 0 RNN_TANH, 1 RNN_RELU, 2 LSTM, 3 GRU
+        raise RuntimeError(f"mkldnn_rnn_layer: only LSTM (mode 2) is implemented, got mode {mode}")
+    out, hy, cy, workspace = _layer_forward(
+        input, weight0, weight1, weight2, weight3, hx_, cx_, reverse
+    )
+    if batch_first:
+        out = xp.swapaxes(out, 0, 1)
+    return out, hy, cy, workspace
+
+
+def _apply(node, grad_outputs):
+    if node._saved is FREED:
+        raise freed_error(node)
+    _, _, argnames = mkldnn_rnn_layer.spec.formulas[0]
+    input_grad = node.next_functions[0][0] is not None  # the input often needs none
+    found = _gradients(*node._arguments(argnames, grad_outputs), input_grad)
+    return [g if edge[0] is not None else None for g, edge in zip(found, node.next_functions)]
+
+
+mkldnn_rnn_layer.spec.node_class._apply = _apply

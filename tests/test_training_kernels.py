@@ -1,0 +1,223 @@
+"""The fast paths of a training step give torch's numbers and layouts: product gradients
+computed on arrays when no graph is recorded, and the fused recurrent layer."""
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+def _linear_grads(lib, x, w, b, g):
+    weight = lib.tensor(w, requires_grad=True)
+    bias = lib.tensor(b, requires_grad=True)
+    inp = lib.tensor(x, requires_grad=True)
+    lib.nn.functional.linear(inp, weight, bias).backward(lib.tensor(g))
+    return inp.grad, weight.grad, bias.grad
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_linear_gradients_match_torch_and_land_contiguous(dtype):
+    rng = np.random.default_rng(0)
+    x, w, b, g = (rng.standard_normal(s).astype(dtype) for s in [(5, 7), (3, 7), (3,), (5, 3)])
+    ours = _linear_grads(numtorch, x, w, b, g)
+    theirs = _linear_grads(torch, x, w, b, g)
+    for a, t in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), t.numpy(), rtol=1e-5, atol=1e-6)
+        assert a.numpy().flags.c_contiguous
+        assert a.stride() == t.stride()
+
+
+def test_addmm_scaled_gradients_match_torch():
+    rng = np.random.default_rng(1)
+    a, m1, m2 = (rng.standard_normal(s) for s in [(4, 2), (4, 3), (3, 2)])
+    results = []
+    for lib in (numtorch, torch):
+        ts = [lib.tensor(v, requires_grad=True) for v in (a, m1, m2)]
+        lib.addmm(ts[0], ts[1], ts[2].t().contiguous().t(), beta=0.5, alpha=-2.0).sum().backward()
+        results.append([t.grad.numpy() for t in ts])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+# -- the fused LSTM layer (torch's float32 oneDNN path) ----------------------------------------
+LSTM_CONFIGS = [
+    {},
+    {"num_layers": 2},
+    {"bidirectional": True},
+    {"batch_first": True},
+    {"bias": False},
+    {"num_layers": 2, "bidirectional": True, "batch_first": True},
+]
+
+
+def _lstm_run(lib, config, state, x, h0, c0, double=False):
+    model = lib.nn.LSTM(4, 5, **config)
+    model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+    inp, h, c = (lib.tensor(a, requires_grad=True) for a in (x, h0, c0))
+    out, (hn, cn) = model(inp, (h, c))
+    loss = (out * out).sum() + (hn * 3).sum() + cn.sum()
+    if double:
+        (gx,) = lib.autograd.grad(loss, inp, create_graph=True)
+        (gx * gx).sum().backward()
+    else:
+        loss.backward()
+    names = (type(out.grad_fn).__name__, type(hn.grad_fn).__name__, type(cn.grad_fn).__name__)
+    grads = [inp.grad, h.grad, c.grad] + [p.grad for p in model.parameters()]
+    return [out, hn, cn, *grads], names
+
+
+def _lstm_inputs(config, seed=0):
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    state = {k: v.numpy() for k, v in torch.nn.LSTM(4, 5, **config).state_dict().items()}
+    layers = config.get("num_layers", 1) * (2 if config.get("bidirectional") else 1)
+    shape = (2, 3, 4) if config.get("batch_first") else (3, 2, 4)
+    x = rng.standard_normal(shape).astype(np.float32)
+    h0, c0 = (rng.standard_normal((layers, 2, 5)).astype(np.float32) for _ in range(2))
+    return state, x, h0, c0
+
+
+@pytest.mark.parametrize("config", LSTM_CONFIGS, ids=str)
+def test_lstm_float32_matches_torch_values_gradients_and_nodes(config):
+    args = _lstm_inputs(config)
+    ours, our_names = _lstm_run(numtorch, config, *args)
+    theirs, their_names = _lstm_run(torch, config, *args)
+    assert our_names == their_names
+    for a, t in zip(ours, theirs):
+        np.testing.assert_allclose(a.detach().numpy(), t.detach().numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("config", LSTM_CONFIGS[:3], ids=str)
+def test_lstm_double_backward_matches_torch(config):
+    args = _lstm_inputs(config, seed=1)
+    ours, _ = _lstm_run(numtorch, config, *args, double=True)
+    theirs, _ = _lstm_run(torch, config, *args, double=True)
+    for a, t in zip(ours[3:], theirs[3:]):
+        np.testing.assert_allclose(a.numpy(), t.numpy(), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("config", LSTM_CONFIGS, ids=str)
+def test_fused_and_composed_lstm_agree(config, monkeypatch):
+    from numtorch.ops.nn import rnn_fused
+
+    args = _lstm_inputs(config, seed=2)
+    fused, _ = _lstm_run(numtorch, config, *args)
+    monkeypatch.setattr(rnn_fused, "enabled", False)
+    composed, _ = _lstm_run(numtorch, config, *args)
+    for a, b in zip(fused, composed):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_lstm_layer_node_edges_follow_torch():
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(3, 2, bias=False)
+        out, _ = model(lib.zeros(4, 1, 3))
+        edges = [None if f is None else type(f).__name__ for f, _ in out.grad_fn.next_functions]
+        assert edges == [None, "AccumulateGrad", "AccumulateGrad", None, None, None, None]
+
+
+def test_lstm_layer_frees_saved_values_and_runs_batched_gradients():
+    model = numtorch.nn.LSTM(3, 2)
+    x = numtorch.randn(4, 2, 3, requires_grad=True)
+    out, _ = model(x)
+    basis = numtorch.eye(out.numel()).reshape(out.numel(), *out.shape)
+    (jacobian,) = numtorch.autograd.grad(out, x, basis, retain_graph=True, is_grads_batched=True)
+    rows = [numtorch.autograd.grad(out, x, b, retain_graph=True)[0] for b in basis]
+    np.testing.assert_allclose(jacobian.numpy(), numtorch.stack(rows).numpy(), atol=1e-6)
+    out.sum().backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        out.sum().backward()
+
+
+# -- einsum's path planning ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "equation,shapes",
+    [
+        ("bij,bjk->bik", [(4, 40, 30), (4, 30, 50)]),
+        ("...ij,...jk->...ik", [(2, 3, 40, 30), (3, 30, 50)]),
+        ("bhqd,bhkd->bhqk", [(2, 2, 30, 16), (2, 2, 40, 16)]),
+        ("ij,ij->i", [(60, 70), (60, 70)]),
+        ("i,j->ij", [(200,), (300,)]),
+        ("ij,jk,kl->il", [(5, 6), (6, 7), (7, 8)]),
+    ],
+)
+def test_einsum_matches_torch_forward_and_backward(equation, shapes):
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) for s in shapes]
+    results = []
+    for lib in (numtorch, torch):
+        ts = [lib.tensor(a, requires_grad=True) for a in arrays]
+        out = lib.einsum(equation, *ts)
+        out.backward(lib.ones_like(out))
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)
+
+
+def test_einsum_plans_only_products_that_reach_blas():
+    from numtorch.ops.linalg import _plans_pay
+
+    big = np.zeros((64, 64))
+    assert _plans_pay("ij,jk->ik", [big, big])
+    assert not _plans_pay("ij,jk->ik", [big[:4, :4], big[:4, :4]])  # too small to pay
+    assert not _plans_pay("ij,ij->i", [big, big])  # elementwise, then a sum
+    assert not _plans_pay("i,j->ij", [big[0], big[0]])  # nothing contracted
+    assert not _plans_pay("ij->j", [big])
+    assert _plans_pay("i,ij,j->", [big[0], big, big[0]])
+
+
+@pytest.mark.parametrize("config", [{}, {"bidirectional": True, "batch_first": True}], ids=str)
+def test_lstm_weight_gradients_when_the_input_needs_none(config):
+    state, x, h0, c0 = _lstm_inputs(config, seed=3)
+    results = []
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(4, 5, **config)
+        model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        out, _ = model(lib.tensor(x))
+        out.pow(2).sum().backward()
+        results.append([p.grad.numpy() for p in model.parameters()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+# -- batch norm's gradients in one sweep -------------------------------------------------------
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 5), (2, 3, 4, 5)])
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_training_batch_norm_gradients_match_torch(shape, affine, dtype):
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+    g = rng.standard_normal(shape).astype(dtype)
+    results = []
+    for lib in (numtorch, torch):
+        layer = lib.nn.BatchNorm1d(3, affine=affine) if len(shape) < 4 else None
+        layer = layer or lib.nn.BatchNorm2d(3, affine=affine)
+        layer = layer.to(getattr(lib, np.dtype(dtype).name))
+        if affine:
+            with lib.no_grad():
+                layer.weight.copy_(lib.tensor([0.5, -1.5, 2.0]))
+                layer.bias.copy_(lib.tensor([0.1, 0.2, -0.3]))
+        inp = lib.tensor(x, requires_grad=True)
+        layer(inp).backward(lib.tensor(g))
+        results.append([inp.grad] + [p.grad for p in layer.parameters()])
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=tol, atol=tol)
+
+
+def test_batch_norm_sweep_agrees_with_the_composite_formulas():
+    from numtorch.autograd import grad as autograd_grad
+
+    rng = np.random.default_rng(5)
+    layer = numtorch.nn.BatchNorm2d(3).double()
+    x = numtorch.tensor(rng.standard_normal((2, 3, 4, 4)), requires_grad=True)
+    g = numtorch.tensor(rng.standard_normal((2, 3, 4, 4)))
+    out = layer(x)
+    swept = autograd_grad(out, [x, *layer.parameters()], g, retain_graph=True)
+    # create_graph runs the per-input formulas (NativeBatchNormBackwardBackward0)
+    composite = autograd_grad(out, [x, *layer.parameters()], g, create_graph=True)
+    assert composite[0].grad_fn is not None
+    for a, b in zip(swept, composite):
+        np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-12, atol=1e-12)
