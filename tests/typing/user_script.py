@@ -45,7 +45,7 @@ def train() -> float:
     z = (x @ x.T + 1.0) * 2 - y / 3
     w = x.reshape(2, 16).view(32).unsqueeze(0).clone().detach()
     model = Net()
-    out = model.forward(x)
+    out = model(x)
     opt = optim.SGD(model.parameters(), lr=0.1)
     loss = nn.functional.mse_loss(out, torch.zeros(8, 2))
     opt.zero_grad()
@@ -57,6 +57,14 @@ def train() -> float:
         x.add_(1.0)
     data = DataLoader(TensorDataset(x.detach(), out.detach()), batch_size=4)
     shape = x.shape
+    largest = torch.max(x)
+    values, indices = torch.max(x, dim=1)
+    top = x.topk(2, dim=0)
+    grid = torch.zeros(2, 3) + torch.zeros((2, 3), dtype=torch.float64) + torch.ones(x.shape[1:])
+    rows = x.size(0)
+    into = torch.exp(x, out=torch.empty(8, 4))
+    half = x.view(torch.float16).view(-1) * torch.pi
+    flags = torch.zeros(3, dtype=torch.bool)
     if TYPE_CHECKING:
         reveal_type(y)
         reveal_type(s)
@@ -66,4 +74,15 @@ def train() -> float:
         reveal_type(out)
         reveal_type(x.grad)
         reveal_type(shape)
-    return float(loss.item()) + len(list(data)) + float(sq.sum().item()) + float(g.sum().item())
+        reveal_type(largest)
+        reveal_type(values)
+        reveal_type(indices)
+        reveal_type(top.values)
+        reveal_type(grid)
+        reveal_type(rows)
+        reveal_type(into)
+        reveal_type(half)
+        reveal_type(flags)
+    return (
+        float(loss.item()) + rows + len(list(data)) + float(sq.sum().item()) + float(g.sum().item())
+    )

@@ -8,11 +8,27 @@ a reference to themselves (Note [Saved outputs and cycles]), so no cycle through
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import grad_mode, graph
 from .graph import Node, SavedTensor, engine_owned, freed_error, next_sequence_nr
 
 _FREED = object()
+
+
+def _forward_unimplemented(ctx, *args, **kwargs):
+    raise NotImplementedError(
+        "You must implement the forward function for custom autograd.Function."
+    )
+
+
+def _backward_unimplemented(ctx, *grad_outputs):
+    raise NotImplementedError(
+        "You must implement either the backward or vjp method for "
+        "your custom autograd.Function to use it with backward mode "
+        "AD."
+    )
 
 
 class FunctionCtx:
@@ -166,23 +182,18 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
         )
 
-    @staticmethod
-    def forward(ctx, *args, **kwargs):
-        raise NotImplementedError(
-            "You must implement the forward function for custom autograd.Function."
-        )
+    if TYPE_CHECKING:
+        # subclasses give forward and backward their own parameters, as torch's do; callables
+        # rather than methods, so that a type checker accepts any of them as an override
+        forward: Callable[..., Any]
+        backward: Callable[..., Any]
+    else:
+        forward = staticmethod(_forward_unimplemented)
+        backward = staticmethod(_backward_unimplemented)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
-
-    @staticmethod
-    def backward(ctx, *grad_outputs):
-        raise NotImplementedError(
-            "You must implement either the backward or vjp method for "
-            "your custom autograd.Function to use it with backward mode "
-            "AD."
-        )
 
     vjp = backward
 
@@ -194,7 +205,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         )
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, *args, **kwargs) -> Any:
         from .._tensor import Tensor
 
         ctx = cls._backward_cls()
