@@ -2,6 +2,7 @@
 and it builds with no warnings."""
 
 import doctest
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,23 @@ def test_every_guide_has_examples():
     assert len(GUIDES) >= 8
     for page in GUIDES:
         assert doctest.DocTestParser().get_examples(page.read_text()), page.name
+
+
+def load_generator():
+    spec = importlib.util.spec_from_file_location("generated", DOCS / "_generated.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generated_parts_of_differences_page():
+    generated = load_generator()
+    page = generated.fill((DOCS / "differences.md").read_text())
+    assert "<!-- generated:" not in page
+    assert "| `torch.bfloat16` | 2 | floating point | `bfloat16` |" in page
+    for cases in generated.known_differences().values():
+        for _, op in cases:
+            assert f"`{op}` (" in page
 
 
 def test_getting_started_has_examples():
