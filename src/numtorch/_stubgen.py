@@ -395,8 +395,28 @@ def init_stub() -> str:
     return "".join(lines)
 
 
+# torch.special, torch.linalg and torch.fft: modules of re-exported ops, stubbed from __all__
+MODULES = ("special", "linalg", "fft")
+
+
+def module_stub(name: str) -> str:
+    module = importlib.import_module(f"numtorch.{name}")
+    lines = [HEADER, _IMPORTS, "from ._dtypes import dtype as _dtype\n"]
+    lines.append("from ._tensor import Tensor\n\n")
+    for public in module.__all__:
+        value = getattr(module, public)
+        if inspect.isclass(value):
+            lines.insert(3, f"from {value.__module__} import {value.__name__} as {public}\n")
+        else:
+            lines.append(_def(public, value))
+    lines.append(f"\n__all__ = {list(module.__all__)!r}\n")
+    return "".join(lines)
+
+
 def outputs() -> dict[Path, str]:
-    return {PACKAGE / "_tensor.pyi": tensor_stub(), PACKAGE / "__init__.pyi": init_stub()}
+    found = {PACKAGE / "_tensor.pyi": tensor_stub(), PACKAGE / "__init__.pyi": init_stub()}
+    found.update({PACKAGE / f"{name}.pyi": module_stub(name) for name in MODULES})
+    return found
 
 
 def main(argv: list[str]) -> int:

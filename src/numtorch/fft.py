@@ -3,7 +3,7 @@
 Not provided: ``hfft2``, ``hfftn``, ``ihfft2`` and ``ihfftn``.
 """
 
-from .ops.fft import (  # noqa: F401
+from .ops.fft import (
     fft,
     fft2,
     fftfreq,
@@ -29,3 +29,26 @@ def __getattr__(name):
     if name in ("hfft2", "hfftn", "ihfft2", "ihfftn"):
         raise NotImplementedError(f"numtorch does not provide torch.fft.{name} yet")
     raise AttributeError(f"module 'numtorch.fft' has no attribute '{name}'")
+
+
+# what `from ... import *` gives, and the names type checkers treat as this module's API
+__all__ = [
+    "fft",
+    "fft2",
+    "fftfreq",
+    "fftn",
+    "fftshift",
+    "hfft",
+    "ifft",
+    "ifft2",
+    "ifftn",
+    "ifftshift",
+    "ihfft",
+    "irfft",
+    "irfft2",
+    "irfftn",
+    "rfft",
+    "rfft2",
+    "rfftfreq",
+    "rfftn",
+]

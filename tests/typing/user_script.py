@@ -65,6 +65,9 @@ def train() -> float:
     into = torch.exp(x, out=torch.empty(8, 4))
     half = x.view(torch.float16).view(-1) * torch.pi
     flags = torch.zeros(3, dtype=torch.bool)
+    (dx,) = torch.autograd.grad((x * x).sum(), x)
+    solved = torch.linalg.solve(torch.eye(3), torch.ones(3)) + torch.fft.rfft(torch.ones(4)).abs()
+    squashed = torch.special.expit(x)
     if TYPE_CHECKING:
         reveal_type(y)
         reveal_type(s)
@@ -83,6 +86,9 @@ def train() -> float:
         reveal_type(into)
         reveal_type(half)
         reveal_type(flags)
-    return (
+        reveal_type(dx)
+        reveal_type(solved)
+        reveal_type(squashed)
+    return float(dx.sum() + solved.sum() + squashed.sum()) + (
         float(loss.item()) + rows + len(list(data)) + float(sq.sum().item()) + float(g.sum().item())
     )

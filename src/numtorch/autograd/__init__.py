@@ -3,17 +3,17 @@
 import importlib
 
 from . import forward_checks, functional, graph  # noqa: F401
-from .anomaly_mode import (  # noqa: F401
+from .anomaly_mode import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,
     set_detect_anomaly,
 )
-from .api import backward, grad  # noqa: F401
+from .api import backward, grad
 from .engine import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
-from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
-from .grad_mode import (  # noqa: F401
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -21,8 +21,8 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
     set_multithreading_enabled,
 )
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
-from .variable import Variable  # noqa: F401
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .variable import Variable
 
 
 def __getattr__(name):
@@ -32,3 +32,30 @@ def __getattr__(name):
     if name == "DeviceType":
         return importlib.import_module(f"{__name__}.profiler_util").DeviceType
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# what `from ... import *` gives, and the names type checkers treat as this module's API
+__all__ = [
+    "Function",
+    "FunctionCtx",
+    "GradcheckError",
+    "Variable",
+    "backward",
+    "detect_anomaly",
+    "enable_grad",
+    "functional",
+    "grad",
+    "gradcheck",
+    "gradgradcheck",
+    "graph",
+    "inference_mode",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
+    "is_grad_enabled",
+    "no_grad",
+    "once_differentiable",
+    "set_anomaly_enabled",
+    "set_detect_anomaly",
+    "set_grad_enabled",
+    "set_multithreading_enabled",
+]

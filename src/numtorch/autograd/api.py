@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 from .engine import run_backward
 from .graph import engine_owned
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
 
 
 def _as_tuple(value):
@@ -135,7 +139,7 @@ def grad(
     allow_unused=None,
     is_grads_batched=False,
     materialize_grads=False,
-):
+) -> tuple[Tensor, ...]:
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned as a tuple (``.grad`` is not
     touched); only the part of the graph leading to ``inputs`` runs.
 
