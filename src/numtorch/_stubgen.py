@@ -8,6 +8,14 @@ rest re-exported from the module that defines it). Parameters are left unannotat
 treats them as ``Any``); return types come from the registry (``Tensor``, or a tuple of
 tensors) or from simple annotations in the source. ``--check`` exits 1 when the files on disk
 differ from what would be written (tests/test_stubs.py runs it).
+
+Beyond the registry's facts, the stubs follow torch's own (``torch/_C/_VariableFunctions.pyi``)
+where a checker needs more: parameters named ``dim``, ``keepdim``, ``dtype`` and
+``requires_grad`` carry their types; a size given as ``*size`` is also accepted as one
+sequence (``zeros(2, 3)`` and ``zeros((2, 3))``, two overloads); ops whose registry entries
+return named tuples (``sort``, ``topk``, ...) return a tuple class with those field names; and
+``max``/``min``/``median``/``nanmedian``, whose results depend on the arguments, get torch's
+overloads.
 """
 
 from __future__ import annotations
@@ -20,7 +28,8 @@ from pathlib import Path
 
 import numtorch
 from numtorch._core import tensor as _tensor
-from numtorch.ops import FUNCTIONS
+from numtorch._core.op import REGISTRY
+from numtorch.ops import FUNCTIONS, boundary
 
 PACKAGE = Path(numtorch.__file__).parent
 HEADER = (
@@ -55,15 +64,36 @@ _OPERATORS = {f"__{p}{op}__" for op in _BINARY for p in ("", "r", "i")}
 _OPERATORS |= {f"__{op}__" for op in _UNARY}
 
 
+def _named_results() -> dict[str, type]:
+    """Public op name -> the named-tuple class all its registry entries return."""
+    found: dict[str, set] = {}
+    for spec in REGISTRY.values():
+        found.setdefault(spec.aten, set()).add(spec.returns)
+    return {
+        name: next(iter(kinds))
+        for name, kinds in found.items()
+        if len(kinds) == 1 and None not in kinds
+    }
+
+
+_NAMED_RESULTS = _named_results()
+
+
+def _result_class(kind: type) -> str:
+    return f"_Result_{kind.__name__}"
+
+
 def _return_type(fn, name: str = "", operators: bool = False) -> str | None:
     if operators and name in _OPERATORS:
         return "Tensor"
     if name.endswith("_") and not name.endswith("__"):
         return "Tensor"  # in-place variants return the tensor they changed
+    if name in _NAMED_RESULTS:
+        return _result_class(_NAMED_RESULTS[name])
     spec = getattr(fn, "spec", None)
     if spec is not None:
         if spec.returns is not None:
-            return "Any"  # a named tuple of tensors (values, indices)
+            return _result_class(spec.returns)
         return "Tensor" if spec.outputs == 1 else "tuple[Tensor, ...]"
     annotation = getattr(fn, "__annotations__", {}).get("return")
     if isinstance(annotation, str):
@@ -73,12 +103,34 @@ def _return_type(fn, name: str = "", operators: bool = False) -> str | None:
     return None
 
 
-def _parameters(fn) -> list[str]:
-    """The parameters as stub text, without annotations, defaults as ``...``."""
+# parameter types by name, as torch's stubs give them; other parameters stay unannotated
+_PARAM_TYPES = {
+    "dim": "builtins.int | Sequence[builtins.int] | None",
+    "keepdim": "builtins.bool",
+    "dtype": "_dtype | None",
+    "requires_grad": "builtins.bool",
+}
+# functions whose parameters of those names take more (Tensor.type(dtype) takes a type's name)
+_UNTYPED = {"type"}
+
+
+# a size or a list of dims given one int at a time, or as one sequence (torch accepts both)
+_SIZES = {"size", "shape", "sizes", "dims", "repeats"}
+
+
+def _typed(name: str, default: bool, types: dict = _PARAM_TYPES) -> str:
+    annotation = types.get(name)
+    text = f"{name}: {annotation}" if annotation else name
+    return f"{text} = ..." if default and annotation else f"{text}=..." if default else text
+
+
+def _parameters(fn, name: str = "") -> list[str]:
+    """The parameters as stub text, defaults as ``...``."""
+    types = {} if name in _UNTYPED else _PARAM_TYPES
     spec = getattr(fn, "spec", None)
     if spec is not None:
         return [
-            name if default is _MISSING else f"{name}=..."
+            _typed(name, default is not _MISSING)
             for name, default in zip(spec.params, spec.defaults)
         ]
     try:
@@ -92,7 +144,7 @@ def _parameters(fn) -> list[str]:
         if previous == p.POSITIONAL_ONLY and p.kind != p.POSITIONAL_ONLY:
             out.append("/")
         if p.kind == p.VAR_POSITIONAL:
-            out.append(f"*{p.name}")
+            out.append(f"*{p.name}: builtins.int" if p.name in _SIZES else f"*{p.name}")
             star = True
         elif p.kind == p.VAR_KEYWORD:
             out.append(f"**{p.name}")
@@ -100,15 +152,28 @@ def _parameters(fn) -> list[str]:
             if p.kind == p.KEYWORD_ONLY and not star:
                 out.append("*")
                 star = True
-            out.append(p.name if p.default is p.empty else f"{p.name}=...")
+            out.append(_typed(p.name, p.default is not p.empty, types))
         previous = p.kind
     if previous == inspect.Parameter.POSITIONAL_ONLY:
         out.append("/")
     return out
 
 
+def _sequence_form(params: list[str]) -> list[str] | None:
+    """``(*size: int, dtype=...)`` as ``(size: Sequence[int], *, dtype=...)``, or None."""
+    for i, param in enumerate(params):
+        name = param[1:].split(":")[0]
+        if param.startswith("*") and not param.startswith("**") and name in _SIZES:
+            rest = params[i + 1 :]
+            keyword_only = ["*"] if rest and not rest[0].startswith("**") else []
+            return [*params[:i], f"{name}: Sequence[builtins.int]", *keyword_only, *rest]
+    return None
+
+
 def _def(name: str, fn, method: bool = False, indent: str = "", operators: bool = False) -> str:
-    params = _parameters(fn)
+    if name in _OVERLOADED:
+        return _overloads(name, method, indent)
+    params = _parameters(fn, name)
     if method:
         # registry functions become methods with their first input as self
         if params and not params[0].startswith("*"):
@@ -117,7 +182,66 @@ def _def(name: str, fn, method: bool = False, indent: str = "", operators: bool 
             params = ["self", *params]
     returns = _return_type(fn, name, operators)
     suffix = f" -> {returns}" if returns else ""
-    return f"{indent}def {name}({', '.join(params)}){suffix}: ...\n"
+    sequence = _sequence_form(params)
+    if sequence is None:
+        return f"{indent}def {name}({', '.join(params)}){suffix}: ...\n"
+    return "".join(
+        f"{indent}@overload\n{indent}def {name}({', '.join(form)}){suffix}: ...\n"
+        for form in (params, sequence)
+    )
+
+
+# torch's overloads for ops whose result depends on the arguments given
+_OVERLOADED = {
+    "max": [
+        ("input: Tensor", "Tensor"),
+        ("input: Tensor, dim: builtins.int, keepdim: builtins.bool = ..., *, out=...", "max"),
+        ("input: Tensor, other: Tensor, *, out=...", "Tensor"),
+    ],
+    "median": [
+        ("input: Tensor", "Tensor"),
+        ("input: Tensor, dim: builtins.int, keepdim: builtins.bool = ...", "median"),
+    ],
+    "size": [
+        ("input: Tensor, dim: None = ...", "Size"),
+        ("input: Tensor, dim: builtins.int", "int"),
+    ],
+    "view": [
+        ("input: Tensor, *shape: builtins.int", "Tensor"),
+        ("input: Tensor, shape: Sequence[builtins.int]", "Tensor"),
+        ("input: Tensor, dtype: _dtype", "Tensor"),
+    ],
+}
+_OVERLOADED["min"] = [(p, "min" if r == "max" else r) for p, r in _OVERLOADED["max"]]
+_OVERLOADED["nanmedian"] = [
+    (p, "nanmedian" if r == "median" else r) for p, r in _OVERLOADED["median"]
+]
+_BUILTIN_RESULTS = {"Tensor": "Tensor", "Size": "Size", "int": "builtins.int"}
+
+
+def _overloads(name: str, method: bool, indent: str) -> str:
+    lines = []
+    for params, returns in _OVERLOADED[name]:
+        if method:
+            params = params.replace("input: Tensor", "self", 1)
+        returns = _BUILTIN_RESULTS.get(returns) or f"_Result_{returns}"
+        lines.append(f"{indent}@overload\n{indent}def {name}({params}) -> {returns}: ...\n")
+    return "".join(lines)
+
+
+def _result_classes() -> str:
+    """A tuple class per named result, its fields typed as tensors."""
+    kinds = {kind.__name__: kind for kind in _NAMED_RESULTS.values()}
+    for spec in REGISTRY.values():
+        if spec.returns is not None:
+            kinds.setdefault(spec.returns.__name__, spec.returns)
+    parts = []
+    for _, kind in sorted(kinds.items()):
+        fields = kind._fields
+        tensors = ", ".join(["Tensor"] * len(fields))
+        parts.append(f"\nclass {_result_class(kind)}(tuple[{tensors}]):\n")
+        parts.extend(f"    @property\n    def {field}(self) -> Tensor: ...\n" for field in fields)
+    return "".join(parts)
 
 
 _MISSING = numtorch._core.op._MISSING
@@ -155,14 +279,20 @@ def _class_stub(cls, bases: str) -> str:
     return "".join(lines)
 
 
+_IMPORTS = (
+    "import builtins\nfrom collections.abc import Sequence\nfrom typing import Any, overload\n\n"
+)
+
+
 def tensor_stub() -> str:
-    parts = [HEADER, "import builtins\nfrom typing import Any\n\n"]
+    parts = [HEADER, _IMPORTS, "from .dtypes import dtype as _dtype\n\n"]
     parts.append(_class_stub(_tensor.Size, "tuple[builtins.int, ...]"))
     parts.append("\n")
     parts.append(_class_stub(_tensor.Tensor, ""))
     for name, value in sorted(vars(_tensor).items()):
         if inspect.isfunction(value) and value.__module__ == _tensor.__name__:
             parts.append("\n" + _def(name, value))
+    parts.append(_result_classes())
     return "".join(parts).replace("class Tensor():", "class Tensor:")
 
 
@@ -183,34 +313,110 @@ def _published(name: str):
     return getattr(value, "__wrapped__", value)
 
 
+def _takes_sizes(fn) -> bool:
+    """A function with a ``*size``-like parameter: its stub gets the sequence overload."""
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.kind == p.VAR_POSITIONAL and p.name in _SIZES for p in params)
+
+
+# every function published at the top level goes through the op boundary, which adds ``out=``
+_BOUNDARY_CODE = boundary.publish("any", lambda: None).__code__
+
+
+def _with_out(name: str, text: str) -> str:
+    """The stub of ``numtorch.<name>`` with the boundary's ``out=`` where the function has none."""
+    if getattr(vars(numtorch).get(name), "__code__", None) is not _BOUNDARY_CODE:
+        return text
+    out = []
+    for line in text.splitlines(keepends=True):
+        head, sep, tail = line.partition(") -> ")
+        if sep and "out=" not in head and "**" not in head:
+            if head.endswith("("):
+                head += "*, out: Tensor | None = ..."
+            elif "*" in head.partition("(")[2]:
+                head += ", out: Tensor | None = ..."
+            else:
+                head += ", *, out: Tensor | None = ..."
+        out.append(head + sep + tail)
+    return "".join(out)
+
+
 def init_stub() -> str:
-    lines = [HEADER, "import builtins\nfrom typing import Any\n\n"]
+    lines = [HEADER, _IMPORTS, "from ._core.dtypes import dtype as _dtype\n"]
     lines.append("from ._core.tensor import Size as Size, Tensor as Tensor\n")
+    results = {_result_class(k) for k in _NAMED_RESULTS.values()}
+    results |= {f"_Result_{r}" for ps in _OVERLOADED.values() for _, r in ps}
+    results -= {f"_Result_{r}" for r in _BUILTIN_RESULTS}
+    lines.extend(f"from ._core.tensor import {r} as {r}\n" for r in sorted(results))
+    covered = {"Size", "Tensor", "__version__"}
+    renamed = []
+    written = []
     for module, name, alias in _init_imports():
+        if _takes_sizes(_published(alias)) and alias not in FUNCTIONS:
+            written.append(alias)
+            continue  # a def with overloads below
         if alias in FUNCTIONS and _published(alias) is FUNCTIONS[alias]:
             continue  # replaced by the registry's function below
-        if alias.startswith("_"):
+        if alias.startswith("_") or alias in covered:
             continue
-        if (module, name) in (
-            (".", "_dtypes"),
-            ("._core.tensor", "Size"),
-            ("._core.tensor", "Tensor"),
-        ):
-            continue
-        lines.append(f"from {module} import {name} as {alias}\n")
+        covered.add(alias)
+        if name == alias:
+            lines.append(f"from {module} import {name} as {alias}\n")
+        else:
+            # `import x as y` re-exports only where x is y (PEP 484): the rest are assigned
+            lines.append(f"from {module} import {name} as _{name}\n")
+            renamed.append(f"{alias} = _{name}\n")
     for name in sorted(numtorch._LAZY_SUBMODULES):
         lines.append(f"from . import {name} as {name}\n")
     for name, module in sorted(numtorch._LAZY_NAMES.items()):
         lines.append(f"from .{module} import {name} as {name}\n")
-    lines.append("\n__version__: builtins.str\n\n")
+    covered |= numtorch._LAZY_SUBMODULES | set(numtorch._LAZY_NAMES) | set(FUNCTIONS)
+    lines.append("\n")
+    lines.extend(renamed)
+    lines.append("__version__: builtins.str\n")
+    # what the package sets without an import: math's constants, the legacy tensor types
+    for name, value in sorted(vars(numtorch).items()):
+        if name.startswith("_") or name in covered or name in written:
+            continue
+        if inspect.ismodule(value):
+            if value.__name__ == f"numtorch.{name}":
+                lines.append(f"from . import {name} as {name}\n")
+            continue
+        kind = type(value).__name__
+        lines.append(f"{name}: builtins.{kind}\n" if kind in _SIMPLE else f"{name}: Any\n")
+    lines.append("\n")
     for name in sorted(FUNCTIONS):
         if _published(name) is FUNCTIONS[name]:
-            lines.append(_def(name, FUNCTIONS[name]))
+            lines.append(_with_out(name, _def(name, FUNCTIONS[name])))
+    lines.extend(_with_out(name, _def(name, _published(name))) for name in written)
+    return "".join(lines)
+
+
+# torch.special, torch.linalg and torch.fft: modules of re-exported ops, stubbed from __all__
+MODULES = ("special", "linalg", "fft")
+
+
+def module_stub(name: str) -> str:
+    module = importlib.import_module(f"numtorch.{name}")
+    lines = [HEADER, _IMPORTS, "from ._core.dtypes import dtype as _dtype\n"]
+    lines.append("from ._core.tensor import Tensor\n\n")
+    for public in module.__all__:
+        value = getattr(module, public)
+        if inspect.isclass(value):
+            lines.insert(3, f"from {value.__module__} import {value.__name__} as {public}\n")
+        else:
+            lines.append(_def(public, value))
+    lines.append(f"\n__all__ = {list(module.__all__)!r}\n")
     return "".join(lines)
 
 
 def outputs() -> dict[Path, str]:
-    return {PACKAGE / "_core" / "tensor.pyi": tensor_stub(), PACKAGE / "__init__.pyi": init_stub()}
+    found = {PACKAGE / "_core" / "tensor.pyi": tensor_stub(), PACKAGE / "__init__.pyi": init_stub()}
+    found.update({PACKAGE / f"{name}.pyi": module_stub(name) for name in MODULES})
+    return found
 
 
 def main(argv: list[str]) -> int:

@@ -1,21 +1,17 @@
 """``torch.fft``: discrete Fourier transforms and their helpers, with gradients."""
 
-from .ops.fft import (  # noqa: F401
+from .ops.fft import (
     fft,
     fft2,
     fftfreq,
     fftn,
     fftshift,
     hfft,
-    hfft2,
-    hfftn,
     ifft,
     ifft2,
     ifftn,
     ifftshift,
     ihfft,
-    ihfft2,
-    ihfftn,
     irfft,
     irfft2,
     irfftn,
@@ -28,3 +24,26 @@ from .ops.fft import (  # noqa: F401
 
 def __getattr__(name):
     raise AttributeError(f"module 'numtorch.fft' has no attribute '{name}'")
+
+
+# what `from ... import *` gives, and the names type checkers treat as this module's API
+__all__ = [
+    "fft",
+    "fft2",
+    "fftfreq",
+    "fftn",
+    "fftshift",
+    "hfft",
+    "ifft",
+    "ifft2",
+    "ifftn",
+    "ifftshift",
+    "ihfft",
+    "irfft",
+    "irfft2",
+    "irfftn",
+    "rfft",
+    "rfft2",
+    "rfftfreq",
+    "rfftn",
+]

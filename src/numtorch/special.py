@@ -7,20 +7,20 @@ Bessel functions of the second kind.
 
 from __future__ import annotations
 
-from .ops.bessel import i0, i0e, i1, i1e  # noqa: F401
-from .ops.gamma import digamma, polygamma, zeta  # noqa: F401
-from .ops.gamma import lgamma as gammaln  # noqa: F401
+from .ops.bessel import i0, i0e, i1, i1e
+from .ops.gamma import digamma, polygamma, zeta
+from .ops.gamma import lgamma as gammaln
 from .ops.gamma import mvlgamma as _mvlgamma
-from .ops.incomplete_gamma import igamma as gammainc  # noqa: F401
-from .ops.incomplete_gamma import igammac as gammaincc  # noqa: F401
-from .ops.nn.activation import erf, erfc  # noqa: F401
-from .ops.normal import erfcx, erfinv, log_ndtr, ndtr, ndtri  # noqa: F401
-from .ops.pointwise import _round_decimals, exp2, expm1, log1p  # noqa: F401
-from .ops.pointwise import sigmoid as expit  # noqa: F401
+from .ops.incomplete_gamma import igamma as gammainc
+from .ops.incomplete_gamma import igammac as gammaincc
+from .ops.nn.activation import erf, erfc
+from .ops.normal import erfcx, erfinv, log_ndtr, ndtr, ndtri
+from .ops.pointwise import _round_decimals, exp2, expm1, log1p
+from .ops.pointwise import sigmoid as expit
 from .ops.reduction import logsumexp as _logsumexp
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
-from .ops.special import entr, logit, sinc, xlog1py, xlogy  # noqa: F401
+from .ops.special import entr, logit, sinc, xlog1py, xlogy
 
 psi = digamma
 
@@ -48,3 +48,40 @@ def log_softmax(input, dim, *, dtype=None):
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(x)))`` over ``dim``, computed stably."""
     return _logsumexp(input, dim, keepdim)
+
+
+# what `from ... import *` gives, and the names type checkers treat as this module's API
+__all__ = [
+    "digamma",
+    "entr",
+    "erf",
+    "erfc",
+    "erfcx",
+    "erfinv",
+    "exp2",
+    "expit",
+    "expm1",
+    "gammainc",
+    "gammaincc",
+    "gammaln",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
+    "log1p",
+    "log_ndtr",
+    "log_softmax",
+    "logit",
+    "logsumexp",
+    "multigammaln",
+    "ndtr",
+    "ndtri",
+    "polygamma",
+    "psi",
+    "round",
+    "sinc",
+    "softmax",
+    "xlog1py",
+    "xlogy",
+    "zeta",
+]

@@ -15,6 +15,8 @@ import contextvars
 import functools
 import inspect
 import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 from . import inference
 from .inference import _inference, is_inference_mode_enabled  # noqa: F401
@@ -85,8 +87,17 @@ class _DecoratorContextManager:
         return generator
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+_T = TypeVar("_T")
+
+
 class _NoParamDecorator(_DecoratorContextManager):
     # Allows both ``@no_grad`` and ``@no_grad()``.
+    @overload
+    def __new__(cls, orig_func: _F) -> _F: ...  # type: ignore[misc]
+    @overload
+    def __new__(cls: type[_T], orig_func: None = None) -> _T: ...
+
     def __new__(cls, orig_func=None):
         if orig_func is None:
             return super().__new__(cls)

@@ -4,7 +4,7 @@ import importlib
 import sys
 
 from .._core import anomaly_mode, forward_checks, grad_mode  # noqa: F401
-from .._core.anomaly_mode import (  # noqa: F401
+from .._core.anomaly_mode import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -12,7 +12,7 @@ from .._core.anomaly_mode import (  # noqa: F401
     set_detect_anomaly,
 )
 from .._core.engine import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
-from .._core.grad_mode import (  # noqa: F401
+from .._core.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -20,11 +20,11 @@ from .._core.grad_mode import (  # noqa: F401
     set_grad_enabled,
     set_multithreading_enabled,
 )
-from . import functional, graph  # noqa: F401
-from .api import backward, grad  # noqa: F401
-from .function import Function, FunctionCtx, once_differentiable  # noqa: F401
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
-from .variable import Variable  # noqa: F401
+from . import functional, graph
+from .api import backward, grad
+from .function import Function, FunctionCtx, once_differentiable
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+from .variable import Variable
 
 # torch.autograd.grad_mode and .anomaly_mode are public module paths; here they are the
 # core's own modules, so importing them by either name gives the same objects.
@@ -39,3 +39,30 @@ def __getattr__(name):
     if name == "DeviceType":
         return importlib.import_module(f"{__name__}.profiler_util").DeviceType
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# what `from ... import *` gives, and the names type checkers treat as this module's API
+__all__ = [
+    "Function",
+    "FunctionCtx",
+    "GradcheckError",
+    "Variable",
+    "backward",
+    "detect_anomaly",
+    "enable_grad",
+    "functional",
+    "grad",
+    "gradcheck",
+    "gradgradcheck",
+    "graph",
+    "inference_mode",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
+    "is_grad_enabled",
+    "no_grad",
+    "once_differentiable",
+    "set_anomaly_enabled",
+    "set_detect_anomaly",
+    "set_grad_enabled",
+    "set_multithreading_enabled",
+]

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._core.backward import _as_tuple, _make_grads, _warned_create_graph, backward  # noqa: F401
 from .._core.engine import run_backward
+
+if TYPE_CHECKING:
+    from .._core.tensor import Tensor
 
 
 def grad(
@@ -16,7 +21,7 @@ def grad(
     allow_unused=None,
     is_grads_batched=False,
     materialize_grads=False,
-):
+) -> tuple[Tensor, ...]:
     """The gradients of ``outputs`` w.r.t. ``inputs``, returned as a tuple (``.grad`` is not
     touched); only the part of the graph leading to ``inputs`` runs.
 

@@ -8,6 +8,8 @@ a reference to themselves (Note [Saved outputs and cycles]), so no cycle through
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .._core import grad_mode
 from .._core.anomaly_mode import record_forward_trace
@@ -19,6 +21,20 @@ from .._core.tensor import Tensor
 from .._creation import zeros
 
 _FREED = object()
+
+
+def _forward_unimplemented(ctx, *args, **kwargs):
+    raise NotImplementedError(
+        "You must implement the forward function for custom autograd.Function."
+    )
+
+
+def _backward_unimplemented(ctx, *grad_outputs):
+    raise NotImplementedError(
+        "You must implement either the backward or vjp method for "
+        "your custom autograd.Function to use it with backward mode "
+        "AD."
+    )
 
 
 class FunctionCtx:
@@ -170,23 +186,18 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
         )
 
-    @staticmethod
-    def forward(ctx, *args, **kwargs):
-        raise NotImplementedError(
-            "You must implement the forward function for custom autograd.Function."
-        )
+    if TYPE_CHECKING:
+        # subclasses give forward and backward their own parameters, as torch's do; callables
+        # rather than methods, so that a type checker accepts any of them as an override
+        forward: Callable[..., Any]
+        backward: Callable[..., Any]
+    else:
+        forward = staticmethod(_forward_unimplemented)
+        backward = staticmethod(_backward_unimplemented)
 
     @staticmethod
     def setup_context(ctx, inputs, output):
         raise NotImplementedError("setup_context is not implemented.")
-
-    @staticmethod
-    def backward(ctx, *grad_outputs):
-        raise NotImplementedError(
-            "You must implement either the backward or vjp method for "
-            "your custom autograd.Function to use it with backward mode "
-            "AD."
-        )
 
     vjp = backward
 
@@ -198,7 +209,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         )
 
     @classmethod
-    def apply(cls, *args, **kwargs):
+    def apply(cls, *args, **kwargs) -> Any:
         ctx = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in args)
         record = grad_mode.is_grad_enabled() and any(

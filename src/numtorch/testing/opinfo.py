@@ -891,13 +891,12 @@ OP_DB: list[OpInfo] = UNARY + BINARY + REDUCTIONS + SHAPE + INDEXING + LINALG + 
 from .opinfo_activation import ACTIVATIONS  # noqa: E402
 from .opinfo_factor import FACTORIZATIONS  # noqa: E402
 from .opinfo_fft import COMPLEX_OPS, FFT_OPS  # noqa: E402
-from .opinfo_gaps import GAPS_OPS  # noqa: E402
 from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
-from .opinfo_nn_aliases import NN_ALIASES, SAMPLERS  # noqa: E402
-from .opinfo_nn_more import NN_MORE  # noqa: E402
+from .opinfo_nn_aten import NN_ATEN, SAMPLERS  # noqa: E402
+from .opinfo_nn_pooling_grids import NN_POOLING_GRIDS  # noqa: E402
 from .opinfo_node_names import NODE_CHOICES  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
 from .opinfo_sampling import GAMMA_SAMPLING  # noqa: E402
@@ -905,6 +904,7 @@ from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_sparse import SPARSE_OPS  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
+from .opinfo_tensor_api import TENSOR_API_OPS  # noqa: E402
 from .opinfo_vision import VISION  # noqa: E402
 
 OP_DB += (
@@ -914,15 +914,15 @@ OP_DB += (
     + PRODUCTS_ADD
     + FACTORIZATIONS
     + NN
-    + NN_ALIASES
+    + NN_ATEN
     + SAMPLERS
-    + NN_MORE
+    + NN_POOLING_GRIDS
     + ACTIVATIONS
     + LOSSES
     + VISION
     + SPECIAL_OPS
     + SEQUENCE
-    + GAPS_OPS
+    + TENSOR_API_OPS
     + GAMMA_SAMPLING
     + FFT_OPS
     + COMPLEX_OPS

@@ -13,6 +13,8 @@ see every module call in the process: the profiler uses them to group costs by m
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from ..._core import dtypes as _dtypes
 from ..._core import grad_mode
@@ -42,6 +44,14 @@ def _addindent(text: str, spaces: int) -> str:
     if len(lines) == 1:
         return text
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R", covariant=True)
+
+
+class _HasForward(Protocol[_P, _R]):
+    def forward(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
 
 
 class Module(StateDictMixin):
@@ -98,13 +108,17 @@ class Module(StateDictMixin):
         setattr_("_load_state_dict_post_hooks", OrderedDict())
         setattr_("_modules", {})
 
-    def forward(self, *input):
+    def _forward_unimplemented(self, *input):
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function'
         )
 
+    # as in torch, an attribute rather than a method, so that a subclass's forward may take
+    # any parameters without a type checker calling it an incompatible override
+    forward: Callable[..., Any] = _forward_unimplemented
+
     # -- calling -----------------------------------------------------------------------------
-    def __call__(self, *args, **kwargs):
+    def _call_impl(self, *args, **kwargs):
         if not (
             self._forward_hooks
             or self._forward_pre_hooks
@@ -117,6 +131,13 @@ class Module(StateDictMixin):
         ):
             return self.forward(*args, **kwargs)
         return call_with_hooks(self, args, kwargs)
+
+    if TYPE_CHECKING:
+        # model(x) has the type of model.forward(x): its parameters and its return type
+        def __call__(self: _HasForward[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+
+    else:
+        __call__ = _call_impl
 
     # -- hooks -------------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):

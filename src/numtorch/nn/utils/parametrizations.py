@@ -31,7 +31,7 @@ class _WeightNorm(Module):
         return norm_except_dim(weight, 2, self.dim), weight
 
 
-def weight_norm(module: Module, name: str = "weight", dim: int = 0) -> Module:
+def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Module:
     """Reparametrize ``module.<name>`` as ``g * v / ||v||`` (norm over every dim but ``dim``);
     ``g`` and ``v`` are ``parametrizations.<name>.original0`` and ``original1``.
 

@@ -62,7 +62,7 @@ class WeightNorm:
         setattr(module, self.name, self.compute_weight(module))
 
 
-def weight_norm(module: Module, name: str = "weight", dim: int = 0) -> Module:
+def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Module:
     """Replace the parameter ``name`` by a magnitude ``name_g`` and a direction ``name_v``,
     ``weight = g * v / ||v||`` (norm over every dim but ``dim``; ``dim=None``: whole tensor).
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from ._collate import default_collate, default_convert
 from ._multiprocess_iterator import MultiProcessIterator
@@ -160,7 +161,7 @@ class DataLoader:
     def _index_sampler(self):
         return self.batch_sampler if self._auto_collation else self.sampler
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         if self.num_workers == 0:
             return _SingleProcessIterator(self)
         if not self.persistent_workers:

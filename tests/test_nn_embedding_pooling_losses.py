@@ -1,6 +1,6 @@
-"""Later nn layers (EmbeddingBag, grid sampling, unpooling, LP pooling, channel shuffle, CTC
-and distance-function losses): parity with torch for repr, values, grad_fn names, input and
-parameter gradients, and torch's error types."""
+"""EmbeddingBag, grid sampling, unpooling, LP pooling, channel shuffle, CTC and
+distance-function losses, gumbel-softmax and lazy layers: parity with torch for repr, values,
+grad_fn names, input and parameter gradients, and torch's error types."""
 
 from __future__ import annotations
 

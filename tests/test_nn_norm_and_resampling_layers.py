@@ -1,4 +1,4 @@
-"""Normalization, resampling and padding layers added beyond the core ones: parity with torch
+"""Normalization, resampling, padding and adaptive pooling layers: parity with torch
 (repr, values, grad_fn, input and parameter gradients, running statistics) and torch's errors."""
 
 from __future__ import annotations

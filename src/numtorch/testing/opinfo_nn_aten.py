@@ -43,7 +43,7 @@ def _samples(*samples):
     return lambda rng: [s(rng) for s in samples]
 
 
-NN_ALIASES = [
+NN_ATEN = [
     OpInfo(
         "channel_shuffle",
         lambda t, x, g: t.channel_shuffle(x, g),

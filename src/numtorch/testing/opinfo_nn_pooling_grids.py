@@ -1,5 +1,6 @@
-"""Op samples for the later nn primitives (part of ``opinfo.OP_DB``): weight normalization,
-embedding bags, grid sampling."""
+"""Op samples for the nn primitives behind pooling and grid layers (part of ``opinfo.OP_DB``):
+embedding bags, max unpooling, LP pooling, affine grids and grid sampling; also weight
+normalization and the CTC loss."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def _grid(rng, *shape):
     return rng.uniform(-1.2, 1.2, shape)
 
 
-NN_MORE = [
+NN_POOLING_GRIDS = [
     OpInfo(
         "_weight_norm",
         lambda t, v, g, dim: t._weight_norm(v, g, dim),
