@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from ..backend import xp
+from .batch_rules import pointwise
 from .gamma import float64_kernel
 from .pointwise import where
 from .registry import defop, export
@@ -113,7 +114,11 @@ def _i1e_backward(grad, input, result):
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, input: grad * i1(input))
+@defop(
+    batch=pointwise,
+    promote="float",
+    input=lambda grad, input: grad * i1(input),
+)
 def i0(input):
     """The modified Bessel function of the first kind of order 0.
 
@@ -126,6 +131,7 @@ def i0(input):
 
 
 @defop(
+    batch=pointwise,
     name="i0e",
     node="SpecialI0EBackward0",
     promote="float",
@@ -142,7 +148,13 @@ def i0e(input):
     return i0e_array(input)
 
 
-@defop(name="i1", node="SpecialI1Backward0", promote="float", input=_i1_backward)
+@defop(
+    batch=pointwise,
+    name="i1",
+    node="SpecialI1Backward0",
+    promote="float",
+    input=_i1_backward,
+)
 def i1(input):
     """The modified Bessel function of the first kind of order 1.
 
@@ -154,7 +166,13 @@ def i1(input):
     return i1_array(input)
 
 
-@defop(name="i1e", node="SpecialI1EBackward0", promote="float", input=_i1e_backward)
+@defop(
+    batch=pointwise,
+    name="i1e",
+    node="SpecialI1EBackward0",
+    promote="float",
+    input=_i1e_backward,
+)
 def i1e(input):
     """``exp(-|x|) i1(x)``.
 

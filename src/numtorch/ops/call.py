@@ -414,6 +414,10 @@ def build_runner(spec):
 
 def observed(spec, args):
     """Run an op with the active observers (profiler, forward checks) wrapped around it."""
+    if dispatch.batching is not None:  # vmap: rules call ops, which must come back here
+        out = dispatch.batching(spec, args)
+        if out is not NotImplemented:
+            return out
     dispatch.slow = False
     try:
         if dispatch.autocast is not None:

@@ -8,6 +8,7 @@ import warnings
 from .. import _dtypes
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .batch_rules import along
 from .registry import defop, export
 from .shape import stack
 
@@ -135,7 +136,11 @@ def block_diag(*tensors) -> Tensor:
 
 
 # -- rot90 -----------------------------------------------------------------------------------
-@defop(name="rot90", input=lambda grad, k, dims: grad.rot90(-k, dims))
+@defop(
+    batch=along("dims"),
+    name="rot90",
+    input=lambda grad, k, dims: grad.rot90(-k, dims),
+)
 def _rot90(input, k, dims):
     return xp.rot90(input, k, axes=dims).copy()
 
@@ -195,6 +200,7 @@ def _unfold_backward(grad_in, input_shape, dim, size, step):
 
 
 @defop(
+    batch=along("dimension"),
     name="unfold",
     view=True,
     input=lambda grad, input_shape, dimension, size, step: _unfold_backward(

@@ -7,6 +7,7 @@ from .._creation import zeros
 from .._tensor import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..backend import xp
+from .batch_rules import along
 from .pointwise import where
 from .reduction import return_type
 from .registry import defop, export
@@ -54,7 +55,11 @@ def _omitted_products_backward(grad, input, dim):
     return terms.sum(-1).movedim(-1, dim)
 
 
-@defop(name="cumprod", input=_cumprod_backward)
+@defop(
+    batch=along("dim"),
+    name="cumprod",
+    input=_cumprod_backward,
+)
 def _cumprod(input, dim):
     if input.ndim == 0:
         return input.astype(xp.int64) if input.dtype.kind in "biu" else input.copy()
@@ -102,6 +107,7 @@ _cummin_type = return_type("cummin")
 
 
 @defop(
+    batch=along("dim"),
     name="cummax",
     outputs=2,
     returns=_cummax_type,
@@ -112,6 +118,7 @@ def _cummax(input, dim):
 
 
 @defop(
+    batch=along("dim"),
     name="cummin",
     outputs=2,
     returns=_cummin_type,
@@ -158,7 +165,11 @@ def _logcumsumexp_backward(grad, input, result, dim):
     return out_positive - out_negative
 
 
-@defop(name="logcumsumexp", input=_logcumsumexp_backward)
+@defop(
+    batch=along("dim"),
+    name="logcumsumexp",
+    input=_logcumsumexp_backward,
+)
 def _logcumsumexp(input, dim):
     if input.ndim == 0:
         return input.copy()

@@ -12,6 +12,7 @@ import warnings
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from .batch_rules import along, index, into_shape, pointwise, pointwise_into, unbatched_index
 from .call import broadcast_shape
 from .inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .pointwise import where
@@ -27,6 +28,7 @@ def _bounds(index: int, size: int, dim: int) -> int:
 
 # -- basic views: select and slice -----------------------------------------------------------
 @defop(
+    batch=into_shape("input_shape", "dim"),
     name="select_backward",
     node="SelectBackwardBackward0",
     grad_output=lambda grad, dim, index: grad.select(dim, index),
@@ -38,6 +40,7 @@ def _select_backward(grad_output, input_shape, dim, index):
 
 
 @defop(
+    batch=along("dim"),
     name="select",
     view=True,
     input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
@@ -57,6 +60,7 @@ def select(input, dim, index) -> Tensor:
 
 
 @defop(
+    batch=into_shape("input_shape", "dim"),
     name="slice_backward",
     node="SliceBackwardBackward0",
     grad_output=lambda grad, dim, start, end, step: _slice(grad, dim, start, end, step),
@@ -68,6 +72,7 @@ def _slice_backward(grad_output, input_shape, dim, start, end, step):
 
 
 @defop(
+    batch=along("dim"),
     name="slice",
     view=True,
     input=lambda grad, input_shape, dim, start, end, step: _slice_backward(
@@ -100,7 +105,14 @@ def narrow(input, dim, start, length) -> Tensor:
     return _slice(input, dim, start, start + length, 1)
 
 
-@defop(name="index_alias", aten="alias", node="AliasBackward0", view=True, input=lambda grad: grad)
+@defop(
+    batch=pointwise,
+    name="index_alias",
+    aten="alias",
+    node="AliasBackward0",
+    view=True,
+    input=lambda grad: grad,
+)
 def _alias(input):
     return input[...]
 
@@ -240,6 +252,7 @@ def _basic_getitem(input, key):
 
 
 @defop(
+    batch=index,
     name="index",
     promote=None,
     input=lambda grad, input_shape, key: zeros(input_shape, dtype=grad.dtype).index_put(
@@ -378,6 +391,7 @@ Tensor.__setitem__ = setitem
 
 
 @defop(
+    batch=pointwise_into,
     name="copy",
     aten="copy_",
     node="CopyBackwards",
@@ -408,6 +422,7 @@ Tensor.copy_ = copy_
 
 
 @defop(
+    batch=pointwise_into,
     name="fill",
     aten="fill_",
     node="FillBackward2",
@@ -419,7 +434,13 @@ def _fill(input, value):
     return xp.full(input.shape, value, dtype=input.dtype)
 
 
-@defop(name="zero", aten="zero_", node="ZeroBackward0", input=lambda grad: zeros_like(grad))
+@defop(
+    batch=pointwise,
+    name="zero",
+    aten="zero_",
+    node="ZeroBackward0",
+    input=lambda grad: zeros_like(grad),
+)
 def _zero(input):
     return xp.zeros_like(input)
 
@@ -479,7 +500,11 @@ def _gather_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, index, grad)
 
 
-@defop(name="gather", input=_gather_backward)
+@defop(
+    batch=along("dim"),
+    name="gather",
+    input=_gather_backward,
+)
 def _gather(input, dim, index):
     if index.size == 0:
         return xp.empty(index.shape, input.dtype)
@@ -507,6 +532,7 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
 
 
 @defop(
+    batch=along("dim"),
     name="scatter_add",
     input=lambda grad: grad,
     src=lambda grad, dim, index: grad.gather(dim, index),
@@ -536,6 +562,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
 
 
 @defop(
+    batch=along("dim"),
     name="scatter_src",
     aten="scatter",
     node="ScatterBackward0",
@@ -551,6 +578,7 @@ def _scatter_src(input, dim, index, src):
 
 
 @defop(
+    batch=along("dim"),
     name="scatter_value",
     aten="scatter",
     node="ScatterBackward1",
@@ -588,7 +616,11 @@ def _index_select_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).index_add(dim, index.reshape(-1), grad)
 
 
-@defop(name="index_select", input=_index_select_backward)
+@defop(
+    batch=unbatched_index("index"),
+    name="index_select",
+    input=_index_select_backward,
+)
 def _index_select(input, dim, index):
     if input.ndim == 0:  # the one element, whatever the index's shape (checked to hold one)
         return input.copy()
@@ -620,6 +652,7 @@ def index_select(input, dim, index) -> Tensor:
 
 
 @defop(
+    batch=unbatched_index("index"),
     name="index_add",
     scalars=("alpha",),
     input=lambda grad: grad,
@@ -669,12 +702,18 @@ def _fill_masked(input, mask, value):
     return xp.where(mask, xp.asarray(value).astype(input.dtype), input)
 
 
-@defop(name="masked_fill", scalars=("value",), input=lambda grad, mask: where(mask, 0.0, grad))
+@defop(
+    batch=pointwise,
+    name="masked_fill",
+    scalars=("value",),
+    input=lambda grad, mask: where(mask, 0.0, grad),
+)
 def _masked_fill(input, mask, value):
     return _fill_masked(input, mask, value)
 
 
 @defop(
+    batch=pointwise_into,
     name="masked_fill_tensor",
     node="MaskedFillBackward1",
     input=lambda grad, mask: where(mask, 0.0, grad),

@@ -8,6 +8,7 @@ the version counter, and moves the tensor's history: a non-leaf gets the new nod
 from __future__ import annotations
 
 from .. import _dtypes
+from .._dispatch import dispatch
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..autograd.saved import SavedTensor
@@ -78,6 +79,10 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     """Store the functional result ``out`` into ``self`` and move ``self``'s history."""
     if out is self:
         return self
+    if dispatch.batched_write is not None:
+        written = dispatch.batched_write(self, out, name)
+        if written is not NotImplemented:
+            return written
     data = self._data
     if out._data.shape != data.shape:
         raise RuntimeError(
@@ -162,7 +167,11 @@ def _direct_update(self, other, scale, ufunc) -> bool:
             return False
         ufunc(data, other * scale, out=data)
         return True
-    if not isinstance(other, Tensor) or (other._requires_grad and _grad_enabled()):
+    if (
+        not isinstance(other, Tensor)
+        or (other._requires_grad and _grad_enabled())
+        or other._batched
+    ):
         return False
     source = other._data
     if source.dtype != data.dtype or not data.flags.writeable or data.dtype.kind not in "fV":

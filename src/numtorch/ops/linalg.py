@@ -9,6 +9,7 @@ import string
 from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
+from .batch_rules import addmm, along, bmm, dot, mm, mv
 from .call import broadcast_shape, require_tensor
 from .pointwise import _conj
 from .registry import defop, export
@@ -39,6 +40,7 @@ def _mat2_grad(grad, mat1, mat2):
 
 
 @defop(
+    batch=mm,
     name="mm",
     input=lambda grad, mat2: grad.mm(_conj(mat2).t()),
     mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
@@ -68,6 +70,7 @@ def mm(input, mat2) -> Tensor:
 
 
 @defop(
+    batch=bmm,
     name="bmm",
     input=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
     mat2=lambda grad, input: input.transpose(1, 2).bmm(grad),
@@ -94,6 +97,7 @@ def bmm(input, mat2) -> Tensor:
 
 
 @defop(
+    batch=mv,
     name="mv",
     input=lambda grad, vec: grad.outer(_conj(vec)),
     vec=lambda grad, input: _conj(input).t().mv(grad),
@@ -119,6 +123,7 @@ def mv(input, vec) -> Tensor:
 
 
 @defop(
+    batch=dot,
     name="dot",
     input=lambda grad, tensor: grad * _conj(tensor),
     tensor=lambda grad, input: grad * _conj(input),
@@ -150,6 +155,7 @@ vdot = export(dot, name="vdot")
 
 
 @defop(
+    batch=addmm,
     name="addmm",
     scalars=("beta", "alpha"),
     input=lambda grad, beta: grad if beta == 1 else grad * beta,
@@ -267,7 +273,12 @@ def matmul(input, other) -> Tensor:
     return _unsafe_view(bmm(a3, b3), shape)
 
 
-@defop(name="squeeze_", node="SqueezeBackward4", input=lambda grad, dim: grad.unsqueeze(dim))
+@defop(
+    batch=along("dim"),
+    name="squeeze_",
+    node="SqueezeBackward4",
+    input=lambda grad, dim: grad.unsqueeze(dim),
+)
 def _squeeze_result(input, dim):
     # torch squeezes matmul's fresh result in place; here the result is not shared either
     return input.squeeze(dim)

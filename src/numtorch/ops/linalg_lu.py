@@ -12,6 +12,7 @@ from __future__ import annotations
 from .._tensor import Tensor
 from ..backend import xp
 from . import lapack
+from .batch_rules import first_only, same_rank
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .registry import defop, export
@@ -121,6 +122,7 @@ def _lu_factor_grad(grads, result, result1):
 
 
 @defop(
+    batch=first_only,
     name="linalg_lu_factor_ex",
     node="LinalgLuFactorExBackward0",
     outputs=3,
@@ -235,6 +237,7 @@ def _lu_unpack_grad(grads, LU_data, unpack_data):
 
 
 @defop(
+    batch=same_rank,
     name="lu_unpack",
     node="LuUnpackBackward0",
     outputs=3,
@@ -277,7 +280,13 @@ def _lu_grad(grads, result, result1, result2):
     return _lu_backward(gL, gU, P.detach(), L, U)
 
 
-@defop(name="linalg_lu", outputs=3, returns=lu_type, input=_lu_grad)
+@defop(
+    batch=first_only,
+    name="linalg_lu",
+    outputs=3,
+    returns=lu_type,
+    input=_lu_grad,
+)
 def _lu(input):
     lu, pivots, _ = _getrf(input)
     L, U = _split(lu)
@@ -316,6 +325,7 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
 
 
 @defop(
+    batch=same_rank,
     name="linalg_lu_solve",
     LU=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grads(
         grad, LU, pivots, result, left, adjoint, "LU"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from .._tensor import Tensor
 from ..backend import xp
 from . import lapack
+from .batch_rules import first_only, same_rank
 from .reduction import _product_of_others
 from .registry import defop
 from .return_types import structseq
@@ -89,6 +90,7 @@ def _batch_eye(n, like):
 
 # -- inverse and determinants ----------------------------------------------------------------
 @defop(
+    batch=first_only,
     name="linalg_inv_ex",
     node="LinalgInvExBackward0",
     input=lambda grad, result: -(result.mT @ grad @ result.mT),
@@ -127,6 +129,7 @@ def _cofactors(input, det):
 
 
 @defop(
+    batch=first_only,
     name="linalg_det",
     input=lambda grad, input, result: grad.unsqueeze(-1).unsqueeze(-1) * _cofactors(input, result),
 )
@@ -156,7 +159,13 @@ def _slogdet_backward(grads, input):
     return grads[1].unsqueeze(-1).unsqueeze(-1) * _inv(input).mT
 
 
-@defop(name="linalg_slogdet", outputs=2, returns=slogdet_type, input=_slogdet_backward)
+@defop(
+    batch=first_only,
+    name="linalg_slogdet",
+    outputs=2,
+    returns=slogdet_type,
+    input=_slogdet_backward,
+)
 def _slogdet(input):
     sign, logabsdet = xp.linalg.slogdet(input)
     return sign.astype(input.dtype), logabsdet.astype(input.dtype)
@@ -192,6 +201,7 @@ def _solve_backward_A(grad, input, result, left, vector):
 
 
 @defop(
+    batch=same_rank,
     name="linalg_solve_ex",
     node="LinalgSolveExBackward0",
     promote="same",
@@ -278,6 +288,7 @@ def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, whi
 
 
 @defop(
+    batch=same_rank,
     name="linalg_solve_triangular",
     promote="same",
     input=lambda grad, input, result, upper, left, unitriangular: _solve_triangular_grads(
@@ -336,6 +347,7 @@ def _cholesky_backward(grad, result, upper):
 
 
 @defop(
+    batch=first_only,
     name="linalg_cholesky_ex",
     node="LinalgCholeskyExBackward0",
     input=lambda grad, result, upper: _cholesky_backward(grad, result, upper),

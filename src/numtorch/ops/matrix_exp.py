@@ -7,6 +7,7 @@ from __future__ import annotations
 from .._creation import zeros
 from .._tensor import Tensor
 from ..backend import xp
+from .batch_rules import first_only
 from .linalg_solve import check_matrices
 from .registry import defop, export
 from .shape import cat
@@ -65,7 +66,11 @@ def _matrix_exp_backward(grad, input):
     return _matrix_exp(cat([top, bottom], -2))[..., :n, n:]
 
 
-@defop(name="linalg_matrix_exp", input=_matrix_exp_backward)
+@defop(
+    batch=first_only,
+    name="linalg_matrix_exp",
+    input=_matrix_exp_backward,
+)
 def _matrix_exp(input):
     return _expm(input)
 

@@ -13,6 +13,7 @@ import math
 
 from .. import _dtypes
 from ..backend import xp
+from .batch_rules import pointwise
 from .gamma import float64_kernel, refuse_half
 from .nn.activation import erf
 from .nn.erf import erf_array, erfc_array
@@ -192,7 +193,11 @@ def _erfinv_backward(grad, input):
 
 
 @export(inplace=True)
-@defop(promote="float", input=_erfinv_backward)
+@defop(
+    batch=pointwise,
+    promote="float",
+    input=_erfinv_backward,
+)
 def erfinv(input):
     """The inverse error function: ``erf(erfinv(y)) == y`` on (-1, 1).
 
@@ -205,6 +210,7 @@ def erfinv(input):
 
 
 @defop(
+    batch=pointwise,
     name="erfcx",
     node="SpecialErfcxBackward0",
     promote="float",
@@ -223,6 +229,7 @@ def erfcx(input):
 
 
 @defop(
+    batch=pointwise,
     name="ndtri",
     node="SpecialNdtriBackward0",
     promote="float",
@@ -246,6 +253,7 @@ def _log_ndtr_backward(grad, input, result):
 
 
 @defop(
+    batch=pointwise,
     name="log_ndtr",
     node="SpecialLogNdtrBackward0",
     promote="float",

@@ -30,6 +30,7 @@ from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, freed_error
 from ..autograd.saved import unpack_saved, unpack_saved_data
 from ..backend import xp
+from . import batch_rules
 from .array_formulas import on_arrays
 from .call import FREED, build_runner
 from .docs import document
@@ -93,7 +94,7 @@ class OpSpec:
         check=None,
         params=None,
         aten=None,
-        batch_rule=None,
+        batch=None,
     ):
         self.forward = forward
         self.name = name
@@ -103,11 +104,14 @@ class OpSpec:
         #   its public op, "sum"), shown by the profiler as "aten::<aten>";
         # - node_class: torch's node name (<CamelName>Backward<k>, k the overload's index);
         # - public_names / inplace_names: the functions and methods export() published;
-        # - batch_rule: how backward with is_grads_batched runs the node on a batch of
-        #   gradients (None: the generic rule; kept here for per-op rules).
+        # - batch: how vmap runs the op once on a batch (ops/batch_rules.py; None: once per
+        #   sample, Note [The per-op fallback] in func/batching.py); a NumPy ufunc as
+        #   forward is elementwise, so it broadcasts by itself.
         self.aten = aten or name
         self.profiler_name = "aten::" + self.aten
-        self.batch_rule = batch_rule
+        if batch is None and isinstance(forward, xp.ufunc):
+            batch = batch_rules.pointwise
+        self.batch = batch
         self.public_names: list = []
         self.inplace_names: list = []
         if params is not None:  # a NumPy ufunc as forward: its parameters are named here
@@ -398,7 +402,7 @@ def defop(
     check=None,
     params=None,
     aten: str | None = None,
-    batch_rule=None,
+    batch=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -417,8 +421,7 @@ def defop(
         params: parameter names, when the forward is a NumPy ufunc (no signature to read).
         aten: the ATen op torch runs for this entry, when it differs from ``name`` (a
             private overload such as ``sum_dim`` names ``"sum"``): the profiler's name.
-        batch_rule: a per-op rule for backward with ``is_grads_batched`` (see
-            Note [Op facts]).
+        batch: the op's batching rule for ``vmap`` (ops/batch_rules.py; Note [Op facts]).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
@@ -440,7 +443,7 @@ def defop(
             check,
             params,
             aten,
-            batch_rule,
+            batch,
         )
         _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec

@@ -15,6 +15,7 @@ import numbers
 from .. import _creation, _dtypes
 from .._tensor import Tensor
 from ..backend import xp
+from .batch_rules import pointwise
 from .call import broadcast_shape
 from .registry import defop, export, not_implemented
 
@@ -102,7 +103,12 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
 
 
 # -- bernoulli and poisson -------------------------------------------------------------------
-@defop(name="bernoulli", node="BernoulliBackward0", input=_zero)
+@defop(
+    batch=pointwise,
+    name="bernoulli",
+    node="BernoulliBackward0",
+    input=_zero,
+)
 def _bernoulli(input, draw):
     return (draw < input).astype(input.dtype)
 
@@ -139,7 +145,11 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     return _bernoulli(input, draw)
 
 
-@defop(name="poisson", input=_zero)
+@defop(
+    batch=pointwise,
+    name="poisson",
+    input=_zero,
+)
 def _poisson(input, generator):
     # a 0-d rate draws a Python int: asarray keeps it an array of the rate's dtype
     return xp.asarray(_creation._rng(generator).poisson(input), dtype=input.dtype)
@@ -162,6 +172,7 @@ def poisson(input, generator=None) -> Tensor:
 
 
 @defop(
+    batch=pointwise,
     name="binomial",
     node="NotImplemented",
     count=not_implemented("binomial"),

@@ -13,6 +13,19 @@ from .._meta import is_meta_device, metafy, no_data
 from .._runtime import typename
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
+from .batch_rules import (
+    along,
+    expand,
+    joined,
+    new_shape,
+    permute,
+    pointwise,
+    repeat,
+    roll,
+    squeeze_all,
+    transpose_last,
+    unsqueeze,
+)
 from .call import broadcast_shape
 from .registry import defop, export
 
@@ -36,7 +49,12 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
 
 
 # -- views -----------------------------------------------------------------------------------
-@defop(name="view", view=True, input=lambda grad, input_shape: grad.reshape(input_shape))
+@defop(
+    batch=new_shape("shape"),
+    name="view",
+    view=True,
+    input=lambda grad, input_shape: grad.reshape(input_shape),
+)
 def _view(input, shape):
     out = input.reshape(shape)
     if out.size and not xp.may_share_memory(out, input):
@@ -49,6 +67,7 @@ def _view(input, shape):
 
 # reshape of a non-contiguous tensor that needs no copy: torch's _reshape_alias
 @defop(
+    batch=new_shape("shape"),
     name="_reshape_alias",
     node="ReshapeAliasBackward0",
     view=True,
@@ -59,6 +78,7 @@ def _reshape_alias(input, shape):
 
 
 @defop(
+    batch=new_shape("shape"),
     name="_unsafe_view",
     node="UnsafeViewBackward0",
     input=lambda grad, input_shape: grad.reshape(input_shape),
@@ -101,7 +121,7 @@ def reshape(input, *shape) -> Tensor:
     """A tensor with the new shape: a view when the layout allows it, else a copy."""
     shape = infer_shape(shape_arg(shape, "reshape"), input._data.size)
     data = input._data
-    if data.flags.c_contiguous or data.size == 0:
+    if data.flags.c_contiguous or data.size == 0 or input._batched:  # vmap: the rule decides
         return _view(input, shape)
     out = data.reshape(shape)
     if xp.may_share_memory(out, data):
@@ -143,6 +163,7 @@ def unflatten(input, dim, sizes) -> Tensor:
 
 
 @defop(
+    batch=squeeze_all,
     name="squeeze_all",
     aten="squeeze",
     node="SqueezeBackward0",
@@ -154,6 +175,7 @@ def _squeeze_all(input):
 
 
 @defop(
+    batch=along("dim"),
     name="squeeze_dim",
     aten="squeeze",
     node="SqueezeBackward1",
@@ -166,6 +188,7 @@ def _squeeze_dim(input, dim):
 
 
 @defop(
+    batch=along("dims"),
     name="squeeze_dims",
     aten="squeeze",
     node="SqueezeBackward2",
@@ -186,7 +209,12 @@ def squeeze(input, dim=None) -> Tensor:
     return _squeeze_dim(input, _wrap_dim(dim, input.ndim))
 
 
-@defop(name="unsqueeze", view=True, input=lambda grad, dim: grad.squeeze(dim))
+@defop(
+    batch=unsqueeze,
+    name="unsqueeze",
+    view=True,
+    input=lambda grad, dim: grad.squeeze(dim),
+)
 def _unsqueeze(input, dim):
     return xp.expand_dims(input, dim)
 
@@ -204,7 +232,12 @@ def _inverse(dims):
     return tuple(inverse)
 
 
-@defop(name="permute", view=True, input=lambda grad, dims: grad.permute(_inverse(dims)))
+@defop(
+    batch=permute,
+    name="permute",
+    view=True,
+    input=lambda grad, dims: grad.permute(_inverse(dims)),
+)
 def _permute(input, dims):
     return input.transpose(dims)
 
@@ -246,7 +279,12 @@ def movedim(input, source, destination) -> Tensor:
 moveaxis = export(movedim, name="moveaxis")
 
 
-@defop(name="transpose", view=True, input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
+@defop(
+    batch=along("dim0", "dim1"),
+    name="transpose",
+    view=True,
+    input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+)
 def _transpose(input, dim0, dim1):
     return xp.swapaxes(input, dim0, dim1) if input.ndim else input.view()
 
@@ -261,7 +299,12 @@ swapaxes = export(transpose, name="swapaxes")
 swapdims = export(transpose, name="swapdims")
 
 
-@defop(name="t", view=True, input=lambda grad: grad.t())
+@defop(
+    batch=transpose_last,
+    name="t",
+    view=True,
+    input=lambda grad: grad.t(),
+)
 def _t(input):
     return input.T
 
@@ -327,7 +370,12 @@ Tensor.mH = property(
 Tensor.H = property(_hermitian, doc="Conjugate transpose of a matrix.")
 
 
-@defop(name="expand", view=True, input=lambda grad, input_shape: grad.sum_to_size(input_shape))
+@defop(
+    batch=expand,
+    name="expand",
+    view=True,
+    input=lambda grad, input_shape: grad.sum_to_size(input_shape),
+)
 def _expand(input, shape):
     if math.prod(shape) == input.size:
         # nothing repeats (only size-1 dims are added): a writable view, as in torch, where
@@ -420,7 +468,11 @@ def sum_to_size(input, *size) -> Tensor:
 
 
 # -- copies and casts ------------------------------------------------------------------------
-@defop(name="clone", input=lambda grad: grad)
+@defop(
+    batch=pointwise,
+    name="clone",
+    input=lambda grad: grad,
+)
 def _clone(input):
     return input.copy(order="K")
 
@@ -439,7 +491,13 @@ def contiguous(input, memory_format=None) -> Tensor:
     return input if input._data.flags.c_contiguous else _clone_contiguous(input)
 
 
-@defop(name="clone_contiguous", aten="clone", node="CloneBackward0", input=lambda grad: grad)
+@defop(
+    batch=pointwise,
+    name="clone_contiguous",
+    aten="clone",
+    node="CloneBackward0",
+    input=lambda grad: grad,
+)
 def _clone_contiguous(input):
     return xp.array(input, order="C", copy=True)
 
@@ -450,7 +508,12 @@ def _to_copy_grad(grad, input_dtype):
     return grad.to(input_dtype)
 
 
-@defop(name="_to_copy", node="ToCopyBackward0", input=_to_copy_grad)
+@defop(
+    batch=pointwise,
+    name="_to_copy",
+    node="ToCopyBackward0",
+    input=_to_copy_grad,
+)
 def _to_copy(input, dtype):
     if input.dtype.kind == "c" and dtype.np.kind != "c":
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
@@ -562,6 +625,7 @@ def _split_grads(grad, tensors_shape, dim, keep):
 
 
 @defop(
+    batch=joined,
     name="cat",
     lists=("tensors",),
     tensors=lambda grad, tensors_shape, dim, keep: _split_grads(grad, tensors_shape, dim, keep),
@@ -615,7 +679,12 @@ concat = export(cat, name="concat", method=False)
 concatenate = export(cat, name="concatenate", method=False)
 
 
-@defop(name="stack", lists=("tensors",), tensors=lambda grad, dim: grad.unbind(dim))
+@defop(
+    batch=joined,
+    name="stack",
+    lists=("tensors",),
+    tensors=lambda grad, dim: grad.unbind(dim),
+)
 def _stack(tensors, dim, dtype):
     return xp.stack(tensors, axis=dim, dtype=dtype)
 
@@ -670,6 +739,7 @@ def _section_sizes(length, split_size, dim=0):
 
 
 @defop(
+    batch=along("dim"),
     name="split",
     outputs="many",
     view=True,
@@ -684,6 +754,7 @@ def _split(input, split_size, dim):
 
 
 @defop(
+    batch=along("dim"),
     name="split_with_sizes",
     node="SplitWithSizesBackward0",
     outputs="many",
@@ -724,6 +795,7 @@ def chunk(input, chunks, dim=0):
 
 
 @defop(
+    batch=along("dim"),
     name="unbind",
     outputs="many",
     view=True,
@@ -752,7 +824,11 @@ def unbind(input, dim=0):
     return _unbind(input, _wrap_dim(dim, input.ndim))
 
 
-@defop(name="flip", input=lambda grad, dims: grad.flip(dims))
+@defop(
+    batch=along("dims"),
+    name="flip",
+    input=lambda grad, dims: grad.flip(dims),
+)
 def _flip(input, dims):
     return xp.flip(input, dims).copy() if input.ndim else input.copy()
 
@@ -783,7 +859,11 @@ def _repeat_backward(grad, input_shape, repeats):
     return summed.reshape(input_shape)
 
 
-@defop(name="repeat", input=_repeat_backward)
+@defop(
+    batch=repeat,
+    name="repeat",
+    input=_repeat_backward,
+)
 def _repeat(input, repeats):
     return xp.tile(input, repeats)
 
@@ -812,7 +892,11 @@ def tile(input, dims) -> Tensor:
 Tensor.tile = lambda self, *dims: tile(self, shape_arg(dims, "tile"))  # x.tile(2, 2) too
 
 
-@defop(name="roll", input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims))
+@defop(
+    batch=roll,
+    name="roll",
+    input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims),
+)
 def _roll(input, shifts, dims):
     return xp.roll(input, shifts, dims)
 

@@ -15,6 +15,7 @@ from ..._dispatch import composite
 from ..._runtime import typename
 from ..._tensor import Tensor
 from ...backend import xp
+from ..batch_rules import leading
 from ..registry import defop, export
 from .conv_kernels import (
     Geometry,
@@ -210,6 +211,7 @@ def _first_order(which):
 
 
 @defop(
+    batch=leading(None),
     name="convolution",
     node="ConvolutionBackward0",
     input=_first_order("input"),

@@ -19,6 +19,7 @@ import math
 
 from ...autograd import grad_mode
 from ...backend import xp
+from ..batch_rules import first_only
 from ..registry import defop
 from .composite_backward import tensors_of, vjp
 
@@ -230,6 +231,7 @@ def _ln_grad(which):
 
 
 @defop(
+    batch=first_only,
     name="native_layer_norm",
     node="NativeLayerNormBackward0",
     outputs=3,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..._tensor import Tensor
 from ...backend import xp
+from ..batch_rules import first_only, leading
 from ..registry import defop, export
 from .activation import zero_gradient
 
@@ -22,6 +23,7 @@ def _pairs(pad, ndim):
 
 
 @defop(
+    batch=first_only,
     name="constant_pad_nd",
     node="ConstantPadNdBackward0",
     input=lambda grad, pad: constant_pad_nd_op(grad, tuple(-p for p in pad), 0),
@@ -114,6 +116,7 @@ def _register_mode_pad(mode: str, dims: int):
         return _scatter(grad_output, self.shape, _mode_indices(self.shape, pad, mode))
 
     @defop(
+        batch=leading(dims),
         name=f"{mode}_pad{dims}d",
         node=node + "Backward0",
         input=lambda grad, input, pad: backward(grad, input, pad),

@@ -10,6 +10,7 @@ swapped (each derivative is odd in ``self - target``).
 from __future__ import annotations
 
 from ...backend import xp
+from ..batch_rules import loss
 from ..pointwise import where
 from ..registry import defop
 from .activation import float_only
@@ -42,6 +43,7 @@ def mse_loss_backward(grad_output, self, target, reduction):
 
 
 @defop(
+    batch=loss,
     name="mse_loss",
     node="MseLossBackward0",
     promote="same",
@@ -82,6 +84,7 @@ def smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
 
 
 @defop(
+    batch=loss,
     name="smooth_l1_loss",
     node="SmoothL1LossBackward0",
     promote="same",
@@ -118,6 +121,7 @@ def huber_loss_backward(grad_output, self, target, reduction, delta):
 
 
 @defop(
+    batch=loss,
     name="huber_loss",
     input=lambda grad, input, target, reduction, delta: huber_loss_backward(
         grad, input, target, reduction, delta
@@ -159,6 +163,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
 
 
 @defop(
+    batch=loss,
     name="soft_margin_loss",
     promote="same",
     input=lambda grad, input, target, reduction: soft_margin_loss_backward(
