@@ -76,6 +76,12 @@ def pointwise(spec, args, dims):
     return spec.run(tuple(new)), 0
 
 
+def contiguous_first(spec, args, dims):
+    """Ops that reinterpret the last dim's memory (``view_as_complex``): the batch goes in
+    front and the physical tensor is made contiguous (a copy where the layout needs one)."""
+    return spec.run((front(args[0], dims[0]).contiguous(), *args[1:])), 0
+
+
 def pointwise_into(spec, args, dims):
     """Elementwise ops whose result has the first input's shape (``copy``, ``fill``): an
     unbatched first input is expanded along the batch, then the rule of ``pointwise``."""
@@ -87,18 +93,19 @@ def pointwise_into(spec, args, dims):
 
 
 # -- ops along dims ----------------------------------------------------------------------------
-def along(*names, none=None, extra_rank=0):
+def along(*names, none=None, extra_rank=0, shared=()):
     """Ops whose ``names`` arguments are dims of the first input: every tensor argument goes
     to batch dim 0 (an unbatched one is expanded), the dims shift past it. ``none``: what
     dim None means (``"all"``: every logical dim). ``extra_rank``: the dims count in an
-    output with that many more dims than the input (``diag_embed``)."""
+    output with that many more dims than the input (``diag_embed``). ``shared``: tensor
+    arguments that stay as they are (an unbatched index list)."""
 
     def rule(spec, args, dims):
         size = batch_size(args, dims)
         ndim = _logical_ndim(args[0], dims[0]) + extra_rank
         new = list(args)
         for i, (a, d) in enumerate(zip(args, dims)):
-            if isinstance(a, Tensor):
+            if isinstance(a, Tensor) and spec.params[i] not in shared:
                 new[i] = front_or_expand(a, d, size)
         for name in names:
             i = spec.index[name]
@@ -125,7 +132,16 @@ def same_rank(spec, args, dims):
     """Ops batched over the leading dims of every tensor argument alike (``linalg.solve``
     with matrices of equal rank, ``cross``): all go to dim 0, unbatched ones expanded."""
     size = batch_size(args, dims)
-    new = [front_or_expand(a, d, size) if isinstance(a, Tensor) else a for a, d in zip(args, dims)]
+    rank = max(_logical_ndim(a, d) for a, d in zip(args, dims) if isinstance(a, Tensor))
+    new = []
+    for a, d in zip(args, dims):
+        if isinstance(a, Tensor):
+            a = front_or_expand(a, d, size)
+            lacking = rank - (a.ndim - 1)
+            if lacking:  # leading dims broadcast from the left, after the batch
+                shape = tuple(a.shape)
+                a = a.reshape(shape[:1] + (1,) * lacking + shape[1:])
+        new.append(a)
     return spec.run(tuple(new)), 0
 
 
@@ -141,6 +157,8 @@ def full_reduction(dim_op: str, dim=1, values_only: bool = False):
         flat = x.reshape((x.shape[0], -1))
         target = REGISTRY[dim_op]
         bound = [flat, dim] + [target.defaults[k] for k in range(2, target.nparams)]
+        if "keepdim" in target.index:
+            bound[target.index["keepdim"]] = False
         for k, name in enumerate(spec.params[1:], 1):
             if name in target.index:
                 bound[target.index[name]] = args[k]
@@ -291,18 +309,28 @@ def _scaled(t, scale):
     return t if scale == 1 else t * scale
 
 
+def _sum_with(bias, bias_dim, rank: int, beta, product, batched: bool, size: int):
+    """``beta * bias + product`` with the batch at dim 0 (``beta`` 0 ignores ``bias``)."""
+    if beta == 0:
+        return product if batched else product.unsqueeze(0).expand((size, *product.shape))
+    b = bias if bias_dim is None else pointwise_align(bias, bias_dim, rank)
+    out = _scaled(b, beta) + product
+    if not batched and bias_dim is None:
+        out = out.unsqueeze(0).expand((size, *out.shape))
+    return out
+
+
 def addmm(spec, args, dims):
     bias, m1, m2, beta, alpha = args
-    if dims[0] is None and dims[2] is None:  # one matrix product over B*n rows
+    size = batch_size(args, dims)
+    if dims[0] is None and dims[1] is not None and dims[2] is None:  # one product, B*n rows
         x = front(m1, dims[1])
-        size, n, k = x.shape
+        n, k = x.shape[1], x.shape[2]
         out = spec.run((bias, x.reshape((size * n, k)), m2, beta, alpha))
         return out.reshape((size, n, out.shape[-1])), 0
-    product = _scaled(mm(spec, (m1, m2), dims[1:3])[0], alpha)
-    if beta == 0:
-        return product, 0
-    b = bias if dims[0] is None else pointwise_align(bias, dims[0], 2)
-    return _scaled(b, beta) + product, 0
+    batched = dims[1] is not None or dims[2] is not None
+    product = m1.mm(m2) if not batched else mm(spec, (m1, m2), dims[1:3])[0]
+    return _sum_with(bias, dims[0], 2, beta, _scaled(product, alpha), batched, size), 0
 
 
 def pointwise_align(x, d, rank: int):
@@ -317,9 +345,10 @@ def pointwise_align(x, d, rank: int):
 
 def addmv(spec, args, dims):
     bias, mat, vec, beta, alpha = args
-    product = _scaled(mv(spec, (mat, vec), dims[1:3])[0], alpha)
-    b = bias if dims[0] is None else pointwise_align(bias, dims[0], 1)
-    return (product if beta == 0 else _scaled(b, beta) + product), 0
+    batched = dims[1] is not None or dims[2] is not None
+    product = mv(spec, (mat, vec), dims[1:3])[0] if batched else mat.mv(vec)
+    size = batch_size(args, dims)
+    return _sum_with(bias, dims[0], 1, beta, _scaled(product, alpha), batched, size), 0
 
 
 def addr(spec, args, dims):
@@ -328,9 +357,7 @@ def addr(spec, args, dims):
     outer = front_or_expand(v1, dims[1], size).unsqueeze(-1) * front_or_expand(
         v2, dims[2], size
     ).unsqueeze(-2)
-    product = _scaled(outer, alpha)
-    b = bias if dims[0] is None else pointwise_align(bias, dims[0], 2)
-    return (product if beta == 0 else _scaled(b, beta) + product), 0
+    return _sum_with(bias, dims[0], 2, beta, _scaled(outer, alpha), True, size), 0
 
 
 def baddbmm(spec, args, dims):
@@ -338,13 +365,10 @@ def baddbmm(spec, args, dims):
     product = _rows(b1, dims[1]).matmul(_rows(b2, dims[2]))
     if spec.name == "addbmm":
         product = product.sum(-3)
-    product = _scaled(product, alpha)
-    b = (
-        bias
-        if dims[0] is None
-        else pointwise_align(bias, dims[0], 2 if spec.name == "addbmm" else 3)
-    )
-    return (product if beta == 0 else _scaled(b, beta) + product), 0
+    rank = 2 if spec.name == "addbmm" else 3
+    batched = dims[1] is not None or dims[2] is not None
+    size = batch_size(args, dims)
+    return _sum_with(bias, dims[0], rank, beta, _scaled(product, alpha), batched, size), 0
 
 
 def trace(spec, args, dims):
@@ -360,7 +384,9 @@ def index(spec, args, dims):
     key = args[1]
     if not isinstance(key, tuple):
         key = (key,)
-    tensors = [i for i, k in enumerate(key) if isinstance(k, (Tensor, list))]
+    if any(isinstance(k, list) for k in key):
+        return NotImplemented
+    tensors = [i for i, k in enumerate(key) if isinstance(k, Tensor)]
     if tensors and tensors[-1] - tensors[0] + 1 != len(tensors):
         return NotImplemented
     x = front(args[0], dims[0])
@@ -370,7 +396,7 @@ def index(spec, args, dims):
 def unbatched_index(*names):
     """Ops whose ``names`` tensor arguments must be unbatched (an index list): with them
     unbatched, the rule of ``along``; batched, the loop."""
-    inner = along("dim")
+    inner = along("dim", shared=names)
 
     def rule(spec, args, dims):
         for name in names:

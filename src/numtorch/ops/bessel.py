@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .gamma import float64_kernel
 from .pointwise import where
 from .registry import defop, export
@@ -115,7 +115,7 @@ def _i1e_backward(grad, input, result):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * i1(input),
 )
@@ -131,7 +131,7 @@ def i0(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="i0e",
     node="SpecialI0EBackward0",
     promote="float",
@@ -149,7 +149,7 @@ def i0e(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="i1",
     node="SpecialI1Backward0",
     promote="float",
@@ -167,7 +167,7 @@ def i1(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="i1e",
     node="SpecialI1EBackward0",
     promote="float",

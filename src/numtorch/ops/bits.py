@@ -9,7 +9,7 @@ from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .operators import _operand
 from .pointwise import _integers_only
 from .registry import defop, export
@@ -35,7 +35,7 @@ def _integer_pair(kernel: str, input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="gcd",
     promote="same",
     scalars=("other",),
@@ -46,7 +46,7 @@ def _gcd(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="lcm",
     promote="same",
     scalars=("other",),
@@ -98,7 +98,7 @@ def _shift_right(input, other):
 
 bitwise_left_shift = export(
     defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name="bitwise_left_shift",
         promote="same",
         scalars=("other",),
@@ -107,7 +107,7 @@ bitwise_left_shift = export(
 )
 bitwise_right_shift = export(
     defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name="bitwise_right_shift",
         promote="same",
         scalars=("other",),
@@ -117,7 +117,7 @@ bitwise_right_shift = export(
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="bitwise_left_shift_scalar",
     promote="same",
     scalars=("input", "other"),
@@ -127,7 +127,7 @@ def _rlshift(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="bitwise_right_shift_scalar",
     promote="same",
     scalars=("input", "other"),
@@ -165,7 +165,7 @@ def _only_floats(name: str, array) -> None:
 # d mantissa / dx = 2**-exponent (the exponent is piecewise constant)
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     outputs=2,
     returns=frexp_type,
     input=lambda grad, result1: grad / result1.exp2(),
@@ -194,7 +194,7 @@ def _ldexp_input(grad, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="ldexp",
     promote="float",
     input=_ldexp_input,
@@ -213,7 +213,7 @@ def ldexp(input, other) -> Tensor:
 
 # torch treats the step as locally flat: d/dx nextafter(x, y) = 1, d/dy = 0
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="nextafter",
     promote="same",
     input=lambda grad: grad,
@@ -234,7 +234,7 @@ def nextafter(input, other) -> Tensor:
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def isposinf(input):
     return xp.isposinf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)
@@ -242,7 +242,7 @@ def isposinf(input):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def isneginf(input):
     return xp.isneginf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)

@@ -16,7 +16,7 @@ from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .indexing import select
 from .registry import REGISTRY, defop, export
 
@@ -27,7 +27,7 @@ def _is_complex(input) -> bool:
 
 # -- the real view of a complex tensor ----------------------------------------------------
 @defop(
-    batch=pointwise,
+    batch=batch_rules.contiguous_first,
     name="view_as_real",
     view=True,
     input=lambda grad: view_as_complex(grad.contiguous()),
@@ -52,7 +52,7 @@ def view_as_real(input) -> Tensor:
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.contiguous_first,
     name="view_as_complex",
     view=True,
     input=lambda grad: _view_as_real(grad),
@@ -72,6 +72,8 @@ def view_as_complex(input) -> Tensor:
         )
     if input.ndim == 0 or input.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
+    if input._batched:  # vmap: the batching rule lays the samples out
+        return _view_as_complex(input)
     strides = input.stride()
     if strides[-1] != 1:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
@@ -104,7 +106,7 @@ Tensor.imag = property(imag)
 # -- conjugation --------------------------------------------------------------------------
 # formulas call the primitives: a gradient is never flagged (see is_conj)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="conj",
     node="ConjBackward0",
     input=lambda grad: _conj(grad),
@@ -114,7 +116,7 @@ def _conj(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="conj_physical",
     input=lambda grad: grad.conj_physical(),
 )
@@ -198,7 +200,7 @@ def _angle_grad(grad, input):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=_angle_grad,
 )
@@ -229,7 +231,7 @@ def _check_pair(name, first, second) -> None:
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="complex",
     real=lambda grad: grad.real,
     imag=lambda grad: grad.imag,
@@ -263,7 +265,7 @@ def _polar_angle_grad(grad, abs, angle):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="polar",
     abs=_polar_abs_grad,
     angle=_polar_angle_grad,

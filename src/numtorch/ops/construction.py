@@ -8,7 +8,7 @@ import warnings
 from .. import _dtypes
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along
+from . import batch_rules
 from .registry import defop, export
 from .shape import stack
 
@@ -137,7 +137,7 @@ def block_diag(*tensors) -> Tensor:
 
 # -- rot90 -----------------------------------------------------------------------------------
 @defop(
-    batch=along("dims"),
+    batch=batch_rules.along("dims"),
     name="rot90",
     input=lambda grad, k, dims: grad.rot90(-k, dims),
 )
@@ -200,7 +200,7 @@ def _unfold_backward(grad_in, input_shape, dim, size, step):
 
 
 @defop(
-    batch=along("dimension"),
+    batch=batch_rules.along("dimension"),
     name="unfold",
     view=True,
     input=lambda grad, input_shape, dimension, size, step: _unfold_backward(

@@ -7,7 +7,7 @@ from .._creation import zeros
 from .._tensor import Tensor, _wrap_dim
 from ..autograd import grad_mode
 from ..backend import xp
-from .batch_rules import along
+from . import batch_rules
 from .pointwise import where
 from .reduction import return_type
 from .registry import defop, export
@@ -56,7 +56,7 @@ def _omitted_products_backward(grad, input, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="cumprod",
     input=_cumprod_backward,
 )
@@ -107,7 +107,7 @@ _cummin_type = return_type("cummin")
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="cummax",
     outputs=2,
     returns=_cummax_type,
@@ -118,7 +118,7 @@ def _cummax(input, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="cummin",
     outputs=2,
     returns=_cummin_type,
@@ -166,7 +166,7 @@ def _logcumsumexp_backward(grad, input, result, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="logcumsumexp",
     input=_logcumsumexp_backward,
 )

@@ -22,7 +22,7 @@ from .. import _dtypes
 from .._creation import arange
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along
+from . import batch_rules
 from .nn.padding import constant_pad_nd
 from .registry import defop
 
@@ -57,7 +57,7 @@ def _r2c_grad(grad, input_shape, dim, normalization, onesided):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="_fft_r2c",
     node="FftR2CBackward0",
     input=_r2c_grad,
@@ -70,7 +70,7 @@ def _fft_r2c(input, dim, normalization, onesided):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="_fft_c2c",
     node="FftC2CBackward0",
     input=lambda grad, dim, normalization, forward: _fft_c2c(grad, dim, normalization, not forward),
@@ -99,7 +99,7 @@ def _c2r_grad(grad, dim, normalization):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="_fft_c2r",
     node="FftC2RBackward0",
     input=_c2r_grad,

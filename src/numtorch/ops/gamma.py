@@ -23,7 +23,7 @@ from .. import _dtypes
 from .._creation import arange
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .inplace import inplace_variant
 from .registry import defop, export
 from .special import derivative_not_implemented
@@ -422,7 +422,7 @@ def refuse_half(array, name):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * digamma(input),
 )
@@ -439,7 +439,7 @@ def lgamma(input):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * polygamma(1, input),
 )
@@ -455,7 +455,7 @@ def digamma(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="polygamma",
     promote="float",
     input=lambda grad, n, input: grad * polygamma(n + 1, input),
@@ -502,7 +502,7 @@ def _mvlgamma_backward(grad, input, p):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="mvlgamma",
     promote="float",
     input=_mvlgamma_backward,
@@ -538,7 +538,7 @@ def _zeta_other(grad, input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="zeta",
     node="SpecialZetaBackward0",
     promote="float",
@@ -551,7 +551,7 @@ def _zeta(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="zeta_self_scalar",
     node="SpecialZetaBackward1",
     promote="float",
@@ -564,7 +564,7 @@ def _zeta_self_scalar(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="zeta_other_scalar",
     node="SpecialZetaBackward2",
     promote="float",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .. import _creation
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .gamma import lgamma_array
 from .incomplete_gamma import incomplete_gamma_array
 from .registry import defop, export, not_implemented
@@ -26,7 +26,7 @@ def _gamma_derivative(grad, input, result):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="_standard_gamma",
     node="StandardGammaBackward0",
     check=_floats_only("gamma_cpu"),
@@ -50,7 +50,6 @@ def _standard_gamma(input, generator=None):
 
 @export(method=False)
 @defop(
-    batch=pointwise,
     node="StandardGammaGradBackward0",
     promote="same",
     check=_floats_only("_standard_gamma_grad_cpu"),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .gamma import _LGAMMA1, _STIRLING, _horner, float64_kernel, lgamma_array
 from .nn.erf import erfc_array
 from .registry import defop, export
@@ -312,7 +312,7 @@ def _igamma_other(grad, input, other):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("igamma_cpu"),
     input=derivative_not_implemented("igamma: input"),
@@ -333,7 +333,7 @@ def igamma(input, other):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("igammac_cpu"),
     input=derivative_not_implemented("igammac: input"),

@@ -7,7 +7,7 @@ from .. import _dtypes
 from .._creation import zeros
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import unbatched_index
+from . import batch_rules
 from .call import broadcast_shape
 from .indexing import nonzero
 from .pointwise import where as _where_op
@@ -68,7 +68,7 @@ def _check_index(index, name):
 
 
 @defop(
-    batch=unbatched_index("index"),
+    batch=batch_rules.unbatched_index("index"),
     name="index_fill",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
 )
@@ -79,7 +79,7 @@ def _index_fill(input, dim, index, value):
 
 
 @defop(
-    batch=unbatched_index("index", "value"),
+    batch=batch_rules.unbatched_index("index", "value"),
     name="index_fill_tensor",
     node="IndexFillBackward1",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
@@ -115,7 +115,7 @@ def index_fill(input, dim, index, value) -> Tensor:
 
 
 @defop(
-    batch=unbatched_index("index"),
+    batch=batch_rules.unbatched_index("index"),
     name="index_copy",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
     source=lambda grad, dim, index: grad.index_select(dim, index),

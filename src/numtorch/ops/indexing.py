@@ -12,7 +12,7 @@ import warnings
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along, index, into_shape, pointwise, pointwise_into, unbatched_index
+from . import batch_rules
 from .call import broadcast_shape
 from .inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .pointwise import where
@@ -28,7 +28,7 @@ def _bounds(index: int, size: int, dim: int) -> int:
 
 # -- basic views: select and slice -----------------------------------------------------------
 @defop(
-    batch=into_shape("input_shape", "dim"),
+    batch=batch_rules.into_shape("input_shape", "dim"),
     name="select_backward",
     node="SelectBackwardBackward0",
     grad_output=lambda grad, dim, index: grad.select(dim, index),
@@ -40,7 +40,7 @@ def _select_backward(grad_output, input_shape, dim, index):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="select",
     view=True,
     input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
@@ -60,7 +60,7 @@ def select(input, dim, index) -> Tensor:
 
 
 @defop(
-    batch=into_shape("input_shape", "dim"),
+    batch=batch_rules.into_shape("input_shape", "dim"),
     name="slice_backward",
     node="SliceBackwardBackward0",
     grad_output=lambda grad, dim, start, end, step: _slice(grad, dim, start, end, step),
@@ -72,7 +72,7 @@ def _slice_backward(grad_output, input_shape, dim, start, end, step):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="slice",
     view=True,
     input=lambda grad, input_shape, dim, start, end, step: _slice_backward(
@@ -106,7 +106,7 @@ def narrow(input, dim, start, length) -> Tensor:
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="index_alias",
     aten="alias",
     node="AliasBackward0",
@@ -252,7 +252,7 @@ def _basic_getitem(input, key):
 
 
 @defop(
-    batch=index,
+    batch=batch_rules.index,
     name="index",
     promote=None,
     input=lambda grad, input_shape, key: zeros(input_shape, dtype=grad.dtype).index_put(
@@ -391,7 +391,7 @@ Tensor.__setitem__ = setitem
 
 
 @defop(
-    batch=pointwise_into,
+    batch=batch_rules.pointwise_into,
     name="copy",
     aten="copy_",
     node="CopyBackwards",
@@ -422,7 +422,7 @@ Tensor.copy_ = copy_
 
 
 @defop(
-    batch=pointwise_into,
+    batch=batch_rules.pointwise_into,
     name="fill",
     aten="fill_",
     node="FillBackward2",
@@ -435,7 +435,7 @@ def _fill(input, value):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="zero",
     aten="zero_",
     node="ZeroBackward0",
@@ -501,7 +501,7 @@ def _gather_backward(grad, input_shape, dim, index):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="gather",
     input=_gather_backward,
 )
@@ -532,7 +532,7 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="scatter_add",
     input=lambda grad: grad,
     src=lambda grad, dim, index: grad.gather(dim, index),
@@ -562,7 +562,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="scatter_src",
     aten="scatter",
     node="ScatterBackward0",
@@ -578,7 +578,7 @@ def _scatter_src(input, dim, index, src):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="scatter_value",
     aten="scatter",
     node="ScatterBackward1",
@@ -617,7 +617,7 @@ def _index_select_backward(grad, input_shape, dim, index):
 
 
 @defop(
-    batch=unbatched_index("index"),
+    batch=batch_rules.unbatched_index("index"),
     name="index_select",
     input=_index_select_backward,
 )
@@ -652,7 +652,7 @@ def index_select(input, dim, index) -> Tensor:
 
 
 @defop(
-    batch=unbatched_index("index"),
+    batch=batch_rules.unbatched_index("index"),
     name="index_add",
     scalars=("alpha",),
     input=lambda grad: grad,
@@ -703,7 +703,7 @@ def _fill_masked(input, mask, value):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="masked_fill",
     scalars=("value",),
     input=lambda grad, mask: where(mask, 0.0, grad),
@@ -713,7 +713,7 @@ def _masked_fill(input, mask, value):
 
 
 @defop(
-    batch=pointwise_into,
+    batch=batch_rules.pointwise_into,
     name="masked_fill_tensor",
     node="MaskedFillBackward1",
     input=lambda grad, mask: where(mask, 0.0, grad),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import _dtypes
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along
+from . import batch_rules
 from .indexing import _slice_backward, narrow_slice
 from .reduction import sort
 from .registry import defop, export
@@ -194,7 +194,7 @@ def msort(input) -> Tensor:
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="narrow_copy",
     input=lambda grad, input_shape, dim, start, length: _slice_backward(
         grad, input_shape, dim, start, start + length, 1

@@ -9,7 +9,7 @@ import string
 from .._dispatch import composite
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import addmm, along, bmm, dot, mm, mv
+from . import batch_rules
 from .call import broadcast_shape, require_tensor
 from .pointwise import _conj
 from .registry import defop, export
@@ -40,7 +40,7 @@ def _mat2_grad(grad, mat1, mat2):
 
 
 @defop(
-    batch=mm,
+    batch=batch_rules.mm,
     name="mm",
     input=lambda grad, mat2: grad.mm(_conj(mat2).t()),
     mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
@@ -70,7 +70,7 @@ def mm(input, mat2) -> Tensor:
 
 
 @defop(
-    batch=bmm,
+    batch=batch_rules.bmm,
     name="bmm",
     input=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
     mat2=lambda grad, input: input.transpose(1, 2).bmm(grad),
@@ -97,7 +97,7 @@ def bmm(input, mat2) -> Tensor:
 
 
 @defop(
-    batch=mv,
+    batch=batch_rules.mv,
     name="mv",
     input=lambda grad, vec: grad.outer(_conj(vec)),
     vec=lambda grad, input: _conj(input).t().mv(grad),
@@ -123,7 +123,7 @@ def mv(input, vec) -> Tensor:
 
 
 @defop(
-    batch=dot,
+    batch=batch_rules.dot,
     name="dot",
     input=lambda grad, tensor: grad * _conj(tensor),
     tensor=lambda grad, input: grad * _conj(input),
@@ -155,7 +155,7 @@ vdot = export(dot, name="vdot")
 
 
 @defop(
-    batch=addmm,
+    batch=batch_rules.addmm,
     name="addmm",
     scalars=("beta", "alpha"),
     input=lambda grad, beta: grad if beta == 1 else grad * beta,
@@ -274,7 +274,7 @@ def matmul(input, other) -> Tensor:
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="squeeze_",
     node="SqueezeBackward4",
     input=lambda grad, dim: grad.unsqueeze(dim),
@@ -386,7 +386,22 @@ def _einsum_backward(k):
     return formula
 
 
+def _batch_einsum(spec, args, dims):
+    """A new subscript letter for the vmap batch, on the batched operands and the output."""
+    equation, operands = args[0], args[1]
+    terms, output = _parse_einsum(equation, len(operands))
+    letter = next(c for c in string.ascii_letters if c not in equation)
+    moved = []
+    for k, (t, d) in enumerate(zip(operands, dims[1])):
+        if d is not None:
+            terms[k] = letter + terms[k]
+            t = batch_rules.front(t, d)
+        moved.append(t)
+    return spec.run((",".join(terms) + "->" + letter + output, moved)), 0
+
+
 @defop(
+    batch=_batch_einsum,
     name="einsum",
     lists=("operands",),
     operands=lambda grad, equation, operands: [

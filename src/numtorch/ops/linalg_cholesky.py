@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import first_only, same_rank
+from . import batch_rules
 from .linalg_functions import _deprecated
 from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices, triangular_kernel
 from .registry import defop, export
@@ -53,7 +53,7 @@ def _triangular_solve_grads(grads, A, result, upper, transpose, unitriangular, w
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="triangular_solve",
     outputs=2,
     returns=triangular_solve_type,
@@ -134,7 +134,7 @@ def _cholesky_solve_grads(grad, input2, result, upper, which):
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="cholesky_solve",
     input=lambda grad, input2, result, upper: _cholesky_solve_grads(
         grad, input2, result, upper, "self"
@@ -184,7 +184,7 @@ def _cholesky_inverse_grad(grad, input, result, upper):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="cholesky_inverse",
     input=_cholesky_inverse_grad,
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import first_only
+from . import batch_rules
 from .linalg_solve import LinAlgError, _batch_eye, _solve_triangular, check_matrices
 from .registry import defop
 from .return_types import structseq
@@ -101,7 +101,7 @@ def _qr_backward(grads, result, result1, mode):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_qr",
     outputs=2,
     returns=qr_type,
@@ -153,7 +153,7 @@ def _eigh_backward(grads, result, result1):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_eigh",
     outputs=2,
     returns=eigh_type,
@@ -223,7 +223,7 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_svd",
     outputs=3,
     returns=svd_type,
@@ -284,7 +284,7 @@ def _pinv_backward(grad, input, result):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_pinv",
     input=_pinv_backward,
 )

@@ -10,9 +10,9 @@ import warnings
 from .._creation import eye
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
+from . import batch_rules
 from . import linalg_decomp as decomp
 from . import linalg_solve as solves
-from .batch_rules import first_only
 from .linalg import matmul
 from .pointwise import where
 from .reduction import vector_norm
@@ -299,7 +299,7 @@ def qr(input, some=True):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="cholesky_legacy",
     node="CholeskyBackward0",
     input=lambda grad, result, upper: solves._cholesky_backward(grad, result, upper),

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
-from . import lapack
-from .batch_rules import first_only, same_rank
+from . import batch_rules, lapack
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .registry import defop, export
@@ -122,7 +121,7 @@ def _lu_factor_grad(grads, result, result1):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_lu_factor_ex",
     node="LinalgLuFactorExBackward0",
     outputs=3,
@@ -237,7 +236,7 @@ def _lu_unpack_grad(grads, LU_data, unpack_data):
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="lu_unpack",
     node="LuUnpackBackward0",
     outputs=3,
@@ -281,7 +280,7 @@ def _lu_grad(grads, result, result1, result2):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_lu",
     outputs=3,
     returns=lu_type,
@@ -325,7 +324,7 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="linalg_lu_solve",
     LU=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grads(
         grad, LU, pivots, result, left, adjoint, "LU"

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor
 from ..backend import xp
-from . import lapack
-from .batch_rules import first_only, same_rank
+from . import batch_rules, lapack
 from .reduction import _product_of_others
 from .registry import defop
 from .return_types import structseq
@@ -90,7 +89,7 @@ def _batch_eye(n, like):
 
 # -- inverse and determinants ----------------------------------------------------------------
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_inv_ex",
     node="LinalgInvExBackward0",
     input=lambda grad, result: -(result.mT @ grad @ result.mT),
@@ -129,7 +128,7 @@ def _cofactors(input, det):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_det",
     input=lambda grad, input, result: grad.unsqueeze(-1).unsqueeze(-1) * _cofactors(input, result),
 )
@@ -160,7 +159,7 @@ def _slogdet_backward(grads, input):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_slogdet",
     outputs=2,
     returns=slogdet_type,
@@ -201,7 +200,7 @@ def _solve_backward_A(grad, input, result, left, vector):
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="linalg_solve_ex",
     node="LinalgSolveExBackward0",
     promote="same",
@@ -288,7 +287,7 @@ def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, whi
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="linalg_solve_triangular",
     promote="same",
     input=lambda grad, input, result, upper, left, unitriangular: _solve_triangular_grads(
@@ -347,7 +346,7 @@ def _cholesky_backward(grad, result, upper):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_cholesky_ex",
     node="LinalgCholeskyExBackward0",
     input=lambda grad, result, upper: _cholesky_backward(grad, result, upper),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .._creation import zeros
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import first_only
+from . import batch_rules
 from .linalg_solve import check_matrices
 from .registry import defop, export
 from .shape import cat
@@ -67,7 +67,7 @@ def _matrix_exp_backward(grad, input):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="linalg_matrix_exp",
     input=_matrix_exp_backward,
 )

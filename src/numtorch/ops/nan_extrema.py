@@ -6,7 +6,7 @@ Unlike ``maximum``, ties do not share the gradient: it goes to ``input`` whereve
 from __future__ import annotations
 
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .registry import defop, export
 
 
@@ -17,7 +17,7 @@ def _input_wins(input, other, larger: bool):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: grad.masked_fill(
         _input_wins(input, other, True).logical_not(), 0
@@ -31,7 +31,7 @@ def fmax(input, other):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: grad.masked_fill(
         _input_wins(input, other, False).logical_not(), 0

@@ -13,7 +13,7 @@ import math
 
 from .. import _dtypes
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .gamma import float64_kernel, refuse_half
 from .nn.activation import erf
 from .nn.erf import erf_array, erfc_array
@@ -194,7 +194,7 @@ def _erfinv_backward(grad, input):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=_erfinv_backward,
 )
@@ -210,7 +210,7 @@ def erfinv(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="erfcx",
     node="SpecialErfcxBackward0",
     promote="float",
@@ -229,7 +229,7 @@ def erfcx(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="ndtri",
     node="SpecialNdtriBackward0",
     promote="float",
@@ -253,7 +253,7 @@ def _log_ndtr_backward(grad, input, result):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="log_ndtr",
     node="SpecialLogNdtrBackward0",
     promote="float",

@@ -8,7 +8,7 @@ from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .call import check_scalar_fits
 from .registry import defop, export, not_implemented, overloaded
 
@@ -53,7 +53,7 @@ _add = defop(
 )(xp.add)
 
 _sub = defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="sub",
     check=_no_bool_subtraction,
     promote="same",
@@ -64,7 +64,7 @@ _sub = defop(
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="add_alpha",
     aten="add",
     node="AddBackward0",
@@ -80,7 +80,7 @@ def _add_alpha(input, other, alpha):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="sub_alpha",
     aten="sub",
     node="SubBackward0",
@@ -95,7 +95,7 @@ def _sub_alpha(input, other, alpha):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="rsub",
     check=_no_bool_subtraction,
     node="RsubBackward1",
@@ -186,7 +186,7 @@ _true_divide = defop(
 # torch's C++ composites divide by a Scalar (``at::div(t, 2.0)``), recorded as DivBackward1;
 # Python's ``t / 2.0`` wraps the number into a tensor and records DivBackward0.
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="div_scalar",
     node="DivBackward1",
     promote="float",
@@ -198,7 +198,7 @@ def _div_scalar(input, other):
 
 # a Scalar's derivative is again a Scalar multiplication (MulBackward1 in torch's graphs)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="mul_scalar",
     node="MulBackward1",
     input=lambda grad, other: _mul_scalar(grad, _conj(other)),
@@ -208,7 +208,7 @@ def _mul_scalar(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="add_scalar",
     node="AddBackward1",
     input=lambda grad: grad,
@@ -230,7 +230,7 @@ def _no_integer_zero_division(input, other) -> None:
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="div_rounding",
     aten="div",
     node="DivBackward2",
@@ -285,7 +285,7 @@ true_divide = export(_true_divide, name="true_divide", inplace=True)
 # torch records floor_divide (and ``//``) with a NotImplemented node: backward raises
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     node="NotImplemented",
     promote="same",
     scalars=("input", "other"),
@@ -303,7 +303,7 @@ def floor_divide(input, other):
     "other",
     "RemainderBackward0",
     "RemainderBackward1",
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="remainder",
     promote="same",
     scalars=("input", "other"),
@@ -323,7 +323,7 @@ def _remainder(input, other):
 
 # remainder(Scalar, Tensor) has no derivative in torch: its graph records NotImplemented
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="remainder_scalar_self",
     node="NotImplemented",
     promote="same",
@@ -353,7 +353,7 @@ def remainder(input, other) -> Tensor:
     "other",
     "FmodBackward0",
     "FmodBackward1",
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     scalars=("other",),
     input=lambda grad: grad,
@@ -367,7 +367,7 @@ def fmod(input, other):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     input=lambda grad: -grad,
 )
 def neg(input):
@@ -429,7 +429,7 @@ def _power(input, exponent):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="pow",
     promote="same",
     check=_check_int_pow,
@@ -441,7 +441,7 @@ def _pow_scalar(input, exponent):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="pow_tensor",
     aten="pow",
     node="PowBackward1",
@@ -454,7 +454,7 @@ def _pow_tensor(input, exponent):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="pow_self_scalar",
     aten="pow",
     node="PowBackward2",
@@ -483,7 +483,7 @@ def square(input) -> Tensor:
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, result: -grad * _conj(result * result),
 )
@@ -495,7 +495,7 @@ def reciprocal(input):
 def _unary(name, ufunc, formula, node=None):
     # the NumPy ufunc is the forward itself: one call less per op
     op = defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name,
         node=node,
         promote="float",
@@ -533,7 +533,7 @@ cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
 
 # tanh, sigmoid and relu get fused backward ops (one op instead of three), as in torch.
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="tanh_backward",
     node="TanhBackwardBackward0",
     grad_output=lambda grad, output: tanh_backward(grad, output),
@@ -544,7 +544,7 @@ def tanh_backward(grad_output, output):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="sigmoid_backward",
     node="SigmoidBackwardBackward0",
     grad_output=lambda grad, output: sigmoid_backward(grad, output),
@@ -555,7 +555,7 @@ def sigmoid_backward(grad_output, output):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="threshold_backward",
     node="ThresholdBackwardBackward0",
     grad_output=lambda grad, self, threshold: threshold_backward(grad, self, threshold),
@@ -597,7 +597,7 @@ arctan = export(atan, name="arctan", inplace=True)
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     input=lambda grad, result: threshold_backward(grad, result, 0),
 )
 def relu(input):
@@ -609,7 +609,7 @@ def relu(input):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     input=lambda grad, input: grad * input.sgn(),
 )  # torch's abs backward records sgn
 def abs(input):
@@ -635,7 +635,7 @@ def _zero_grad_unary(name, ufunc):
         return ufunc(input)
 
     op = defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name,
         input=_zeros,
     )(forward)
@@ -652,7 +652,7 @@ def _sign(input):
 
 sign = export(
     defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name="sign",
         input=_zeros,
     )(_sign),
@@ -673,7 +673,7 @@ def _no_integer_round(input, kernel):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="round",
     input=_zeros,
 )
@@ -684,7 +684,7 @@ def _round(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="round_decimals",
     node="RoundBackward1",
     input=_zeros,
@@ -717,7 +717,7 @@ def _frac_check(args):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     check=_frac_check,
     input=lambda grad: grad,
@@ -758,7 +758,7 @@ def _with_scalars(out, input, *bounds):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clamp_scalar",
     aten="clamp",
     node="ClampBackward1",
@@ -775,7 +775,7 @@ def _clamp_scalar(input, min, max):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clamp_tensor",
     aten="clamp",
     node="ClampBackward0",
@@ -806,7 +806,7 @@ clip = export(clamp, name="clip", inplace=True)
 
 # clamp_min/clamp_max with a number record their own nodes, as in torch
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clamp_min_scalar",
     node="ClampMinBackward0",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
@@ -816,7 +816,7 @@ def _clamp_min_scalar(input, min):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clamp_max_scalar",
     node="ClampMaxBackward0",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
@@ -827,7 +827,7 @@ def _clamp_max_scalar(input, max):
 
 # ... and with a tensor bound, their Tensor overloads' nodes (ClampMinBackward1)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clamp_min_tensor",
     node="ClampMinBackward1",
     aten="clamp_min",
@@ -840,7 +840,7 @@ def _clamp_min_tensor(input, min):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clamp_max_tensor",
     node="ClampMaxBackward1",
     aten="clamp_max",
@@ -875,7 +875,7 @@ def _max_min_grad(grad, input, other, lost):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
@@ -886,7 +886,7 @@ def maximum(input, other):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
@@ -904,7 +904,7 @@ def _check_where(args):
 
 # published by indexed.py, whose ``where`` also takes the one-argument form
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     check=_check_where,
     scalars=("input", "other"),
@@ -923,7 +923,7 @@ def where(condition, input, other):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     scalars=("value",),
     input=lambda grad: grad,
@@ -936,7 +936,7 @@ def addcmul(input, tensor1, tensor2, value=1):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * value / tensor2,
@@ -959,7 +959,7 @@ def _check_lerp(args):
     "weight",
     "LerpBackward0",
     "LerpBackward1",
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     check=_check_lerp,
     scalars=("weight",),
@@ -974,7 +974,7 @@ def lerp(input, end, weight):
 # -- comparisons and logic (not differentiable) ----------------------------------------------
 def _compare(name, ufunc):
     op = defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name,
         promote="compare",
         scalars=("other",),
@@ -995,7 +995,7 @@ not_equal = export(ne, name="not_equal")
 
 def _logical(name, ufunc):
     op = defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name,
         scalars=("other",),
     )(lambda input, other: ufunc(input, other))
@@ -1015,7 +1015,7 @@ def _bitwise(name, ufunc, kernel=None):
         return ufunc(input, other)
 
     op = defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name,
         promote="same",
         scalars=("other",),
@@ -1033,7 +1033,7 @@ bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def logical_not(input):
     return xp.logical_not(input)
@@ -1041,7 +1041,7 @@ def logical_not(input):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def bitwise_not(input):
     _integers_only("bitwise_not", input)
@@ -1050,7 +1050,7 @@ def bitwise_not(input):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def isnan(input):
     return xp.isnan(input)
@@ -1058,7 +1058,7 @@ def isnan(input):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def isinf(input):
     return xp.isinf(input)
@@ -1066,7 +1066,7 @@ def isinf(input):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def isfinite(input):
     return xp.isfinite(input)
@@ -1074,7 +1074,7 @@ def isfinite(input):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
 )
 def signbit(input):
     return xp.signbit(input)
@@ -1082,7 +1082,7 @@ def signbit(input):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="nan_to_num",
     input=lambda grad, input: where(input.isfinite(), grad, 0.0),
 )

@@ -8,7 +8,7 @@ import warnings
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along, same_rank
+from . import batch_rules
 from .call import broadcast_shape
 from .linalg import mm
 from .pointwise import where
@@ -116,7 +116,7 @@ def inner(input, other) -> Tensor:
 
 # -- cross -----------------------------------------------------------------------------------
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="linalg_cross",
     promote="same",
     input=lambda grad, other, dim: _cross(other, grad, dim),
@@ -188,7 +188,7 @@ def _cdist_terms(grad, x1, x2, result, p):
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="_cdist_forward",
     node="CdistBackward0",
     x1=lambda grad, x1, x2, p, result: _cdist_terms(grad, x1, x2, result, p).sum(-2),
@@ -215,7 +215,7 @@ def _euclidean_backward(grad, x1, x2, result, first):
 
 
 @defop(
-    batch=same_rank,
+    batch=batch_rules.same_rank,
     name="_euclidean_dist",
     node="EuclideanDistBackward0",
     x1=lambda grad, x1, x2, result: _euclidean_backward(grad, x1, x2, result, True),

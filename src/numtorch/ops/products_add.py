@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import _dtypes
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import addmv, addr, baddbmm
+from . import batch_rules
 from .inplace import inplace_variant
 from .linalg import addmm
 from .linalg_functions import _deprecated, multi_dot
@@ -63,7 +63,7 @@ def _same_dtypes(name: str, *tensors: Tensor) -> None:
 
 # -- addmv -----------------------------------------------------------------------------------
 @defop(
-    batch=addmv,
+    batch=batch_rules.addmv,
     name="addmv",
     input=lambda grad, beta: _times(grad, beta),
     mat=lambda grad, vec, alpha: _times(grad.outer(vec), alpha),
@@ -98,7 +98,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
 
 # -- addr ------------------------------------------------------------------------------------
 @defop(
-    batch=addr,
+    batch=batch_rules.addr,
     name="addr",
     promote="same",
     input=lambda grad, beta: _times(grad, beta),
@@ -149,7 +149,7 @@ def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
 
 
 @defop(
-    batch=baddbmm,
+    batch=batch_rules.baddbmm,
     name="baddbmm",
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch2, alpha: _times(grad.bmm(batch2.transpose(1, 2)), alpha),
@@ -194,7 +194,7 @@ def _sum_batches_grad(grad, batch1, batch2, alpha, first):
 
 
 @defop(
-    batch=baddbmm,
+    batch=batch_rules.baddbmm,
     name="addbmm",
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 1),

@@ -8,7 +8,7 @@ from .. import _dtypes
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along, full_reduction
+from . import batch_rules
 from .call import require_tensor
 from .pointwise import _div_scalar, where
 from .registry import defop, export
@@ -84,7 +84,7 @@ def _accumulate_dtype(input, dtype):
 
 # -- sum and mean ----------------------------------------------------------------------------
 @defop(
-    batch=full_reduction("sum_dim", (1,)),
+    batch=batch_rules.full_reduction("sum_dim", (1,)),
     name="sum_all",
     aten="sum",
     node="SumBackward0",
@@ -95,7 +95,7 @@ def _sum_all(input, dtype=None):
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="sum_dim",
     aten="sum",
     node="SumBackward1",
@@ -127,7 +127,7 @@ def _check_float(input, name):
 
 
 @defop(
-    batch=full_reduction("mean_dim", (1,)),
+    batch=batch_rules.full_reduction("mean_dim", (1,)),
     name="mean_all",
     aten="mean",
     node="MeanBackward0",
@@ -140,7 +140,7 @@ def _mean_all(input, dtype=None):
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="mean_dim",
     aten="mean",
     node="MeanBackward1",
@@ -170,7 +170,7 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="nansum",
     input=lambda grad, input, dim, keepdim: (
         _expand_back(grad, input.shape, dim, keepdim) * input.isnan().logical_not()
@@ -237,7 +237,7 @@ def _prod_dim_backward(grad, input, result, dim, keepdim):
 
 
 @defop(
-    batch=full_reduction("prod_dim"),
+    batch=batch_rules.full_reduction("prod_dim"),
     name="prod_all",
     aten="prod",
     node="ProdBackward0",
@@ -248,7 +248,7 @@ def _prod_all(input, dtype=None):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="prod_dim",
     aten="prod",
     node="ProdBackward1",
@@ -306,7 +306,7 @@ def _moment(input, dim, correction, keepdim, take_root):
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="var",
     input=_var_backward,
 )
@@ -315,7 +315,7 @@ def _var(input, dim, correction, keepdim):
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="std",
     input=_std_backward,
 )
@@ -368,7 +368,7 @@ def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="var_mean",
     outputs=2,
     input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
@@ -382,7 +382,7 @@ def _var_mean(input, dim, correction, keepdim):
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="std_mean",
     outputs=2,
     input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
@@ -478,7 +478,7 @@ def _extreme(name, all_fn, arg_fn):
     kind = return_type(name)
 
     @defop(
-        batch=full_reduction(f"{name}_dim", values_only=True),
+        batch=batch_rules.full_reduction(f"{name}_dim", values_only=True),
         name=f"{name}_all",
         aten=name,
         node=node_all,
@@ -493,7 +493,7 @@ def _extreme(name, all_fn, arg_fn):
         return all_fn(input)
 
     @defop(
-        batch=along("dim"),
+        batch=batch_rules.along("dim"),
         name=f"{name}_dim",
         aten=name,
         node=node_dim,
@@ -539,7 +539,7 @@ min = _extreme("min", xp.min, xp.argmin)
 
 def _amax_amin(name, fn):
     @defop(
-        batch=along("dim", none="all"),
+        batch=batch_rules.along("dim", none="all"),
         name=name,
         input=lambda grad, input, result, dim, keepdim: _evenly_distribute(
             grad, input, result, dim, keepdim, nan_matches=False
@@ -640,7 +640,7 @@ def _logsumexp_backward(grad, input, result, dim, keepdim):
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="logsumexp",
     promote="float",
     input=_logsumexp_backward,
@@ -679,7 +679,7 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
 
 
 @defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="linalg_vector_norm",
     promote="float",
     input=_norm_backward,
@@ -728,7 +728,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
 
 # -- cumulative ops and sorting --------------------------------------------------------------
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="cumsum",
     input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim),
 )
@@ -757,7 +757,7 @@ _topk_type = return_type("topk")
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="sort",
     outputs=2,
     returns=_sort_type,
@@ -795,7 +795,7 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="topk",
     outputs=2,
     returns=_topk_type,

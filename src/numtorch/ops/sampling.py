@@ -15,7 +15,7 @@ import numbers
 from .. import _creation, _dtypes
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .call import broadcast_shape
 from .registry import defop, export, not_implemented
 
@@ -104,7 +104,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
 
 # -- bernoulli and poisson -------------------------------------------------------------------
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="bernoulli",
     node="BernoulliBackward0",
     input=_zero,
@@ -146,7 +146,7 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="poisson",
     input=_zero,
 )
@@ -172,7 +172,7 @@ def poisson(input, generator=None) -> Tensor:
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="binomial",
     node="NotImplemented",
     count=not_implemented("binomial"),

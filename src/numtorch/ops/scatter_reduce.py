@@ -14,7 +14,7 @@ import warnings
 from .._creation import ones_like, zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along, unbatched_index
+from . import batch_rules
 from .indexing import _check_gather_shapes, _check_index, _scatter_key, check_scatter_bounds
 from .pointwise import where
 from .registry import defop, export
@@ -109,7 +109,7 @@ _SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="scatter_reduce",
     input=lambda grad, input, dim, index, src, result, reduce, include_self: _reduce_backward(
         grad, input, dim, index, src, result, reduce, include_self
@@ -164,7 +164,7 @@ def _index_reduce_grads(grad, input, dim, index, source, result, reduce, include
 
 
 @defop(
-    batch=unbatched_index("index"),
+    batch=batch_rules.unbatched_index("index"),
     name="index_reduce",
     input=lambda grad, input, dim, index, source, result, reduce, include_self: _index_reduce_grads(
         grad, input, dim, index, source, result, reduce, include_self

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .._creation import full_like, tensor
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along, full_reduction
+from . import batch_rules
 from .linalg import _squeeze_result
 from .pointwise import where
 from .reduction import _evenly_distribute, _select_backward, return_type
@@ -89,7 +89,7 @@ def _distribute(grad, input, result):
 
 
 @defop(
-    batch=full_reduction("median_dim", values_only=True),
+    batch=batch_rules.full_reduction("median_dim", values_only=True),
     name="median_all",
     node="MedianBackward0",
     input=_distribute,
@@ -99,7 +99,7 @@ def _median_all(input):
 
 
 @defop(
-    batch=full_reduction("nanmedian_dim", values_only=True),
+    batch=batch_rules.full_reduction("nanmedian_dim", values_only=True),
     name="nanmedian_all",
     node="NanmedianBackward0",
     input=_distribute,
@@ -109,7 +109,7 @@ def _nanmedian_all(input):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="median_dim",
     node="MedianBackward1",
     outputs=2,
@@ -121,7 +121,7 @@ def _median_dim(input, dim, keepdim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="nanmedian_dim",
     node="NanmedianBackward1",
     outputs=2,
@@ -170,7 +170,7 @@ def nanmedian(input, dim=None, keepdim=False):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="kthvalue",
     outputs=2,
     returns=_kthvalue_type,
@@ -225,7 +225,7 @@ def _mode_forward(input, dim, keepdim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="mode",
     outputs=2,
     returns=_mode_type,

@@ -13,19 +13,7 @@ from .._meta import is_meta_device, metafy, no_data
 from .._runtime import typename
 from .._tensor import Size, Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import (
-    along,
-    expand,
-    joined,
-    new_shape,
-    permute,
-    pointwise,
-    repeat,
-    roll,
-    squeeze_all,
-    transpose_last,
-    unsqueeze,
-)
+from . import batch_rules
 from .call import broadcast_shape
 from .registry import defop, export
 
@@ -50,7 +38,7 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
 
 # -- views -----------------------------------------------------------------------------------
 @defop(
-    batch=new_shape("shape"),
+    batch=batch_rules.new_shape("shape"),
     name="view",
     view=True,
     input=lambda grad, input_shape: grad.reshape(input_shape),
@@ -67,7 +55,7 @@ def _view(input, shape):
 
 # reshape of a non-contiguous tensor that needs no copy: torch's _reshape_alias
 @defop(
-    batch=new_shape("shape"),
+    batch=batch_rules.new_shape("shape"),
     name="_reshape_alias",
     node="ReshapeAliasBackward0",
     view=True,
@@ -78,7 +66,7 @@ def _reshape_alias(input, shape):
 
 
 @defop(
-    batch=new_shape("shape"),
+    batch=batch_rules.new_shape("shape"),
     name="_unsafe_view",
     node="UnsafeViewBackward0",
     input=lambda grad, input_shape: grad.reshape(input_shape),
@@ -163,7 +151,7 @@ def unflatten(input, dim, sizes) -> Tensor:
 
 
 @defop(
-    batch=squeeze_all,
+    batch=batch_rules.squeeze_all,
     name="squeeze_all",
     aten="squeeze",
     node="SqueezeBackward0",
@@ -175,7 +163,7 @@ def _squeeze_all(input):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="squeeze_dim",
     aten="squeeze",
     node="SqueezeBackward1",
@@ -188,7 +176,7 @@ def _squeeze_dim(input, dim):
 
 
 @defop(
-    batch=along("dims"),
+    batch=batch_rules.along("dims"),
     name="squeeze_dims",
     aten="squeeze",
     node="SqueezeBackward2",
@@ -210,7 +198,7 @@ def squeeze(input, dim=None) -> Tensor:
 
 
 @defop(
-    batch=unsqueeze,
+    batch=batch_rules.unsqueeze,
     name="unsqueeze",
     view=True,
     input=lambda grad, dim: grad.squeeze(dim),
@@ -233,7 +221,7 @@ def _inverse(dims):
 
 
 @defop(
-    batch=permute,
+    batch=batch_rules.permute,
     name="permute",
     view=True,
     input=lambda grad, dims: grad.permute(_inverse(dims)),
@@ -280,7 +268,7 @@ moveaxis = export(movedim, name="moveaxis")
 
 
 @defop(
-    batch=along("dim0", "dim1"),
+    batch=batch_rules.along("dim0", "dim1"),
     name="transpose",
     view=True,
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
@@ -300,7 +288,7 @@ swapdims = export(transpose, name="swapdims")
 
 
 @defop(
-    batch=transpose_last,
+    batch=batch_rules.transpose_last,
     name="t",
     view=True,
     input=lambda grad: grad.t(),
@@ -371,7 +359,7 @@ Tensor.H = property(_hermitian, doc="Conjugate transpose of a matrix.")
 
 
 @defop(
-    batch=expand,
+    batch=batch_rules.expand,
     name="expand",
     view=True,
     input=lambda grad, input_shape: grad.sum_to_size(input_shape),
@@ -469,7 +457,7 @@ def sum_to_size(input, *size) -> Tensor:
 
 # -- copies and casts ------------------------------------------------------------------------
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clone",
     input=lambda grad: grad,
 )
@@ -492,7 +480,7 @@ def contiguous(input, memory_format=None) -> Tensor:
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="clone_contiguous",
     aten="clone",
     node="CloneBackward0",
@@ -509,7 +497,7 @@ def _to_copy_grad(grad, input_dtype):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="_to_copy",
     node="ToCopyBackward0",
     input=_to_copy_grad,
@@ -625,7 +613,7 @@ def _split_grads(grad, tensors_shape, dim, keep):
 
 
 @defop(
-    batch=joined,
+    batch=batch_rules.joined,
     name="cat",
     lists=("tensors",),
     tensors=lambda grad, tensors_shape, dim, keep: _split_grads(grad, tensors_shape, dim, keep),
@@ -680,7 +668,7 @@ concatenate = export(cat, name="concatenate", method=False)
 
 
 @defop(
-    batch=joined,
+    batch=batch_rules.joined,
     name="stack",
     lists=("tensors",),
     tensors=lambda grad, dim: grad.unbind(dim),
@@ -739,7 +727,7 @@ def _section_sizes(length, split_size, dim=0):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="split",
     outputs="many",
     view=True,
@@ -754,7 +742,7 @@ def _split(input, split_size, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="split_with_sizes",
     node="SplitWithSizesBackward0",
     outputs="many",
@@ -795,7 +783,7 @@ def chunk(input, chunks, dim=0):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="unbind",
     outputs="many",
     view=True,
@@ -825,7 +813,7 @@ def unbind(input, dim=0):
 
 
 @defop(
-    batch=along("dims"),
+    batch=batch_rules.along("dims"),
     name="flip",
     input=lambda grad, dims: grad.flip(dims),
 )
@@ -860,7 +848,7 @@ def _repeat_backward(grad, input_shape, repeats):
 
 
 @defop(
-    batch=repeat,
+    batch=batch_rules.repeat,
     name="repeat",
     input=_repeat_backward,
 )
@@ -893,7 +881,7 @@ Tensor.tile = lambda self, *dims: tile(self, shape_arg(dims, "tile"))  # x.tile(
 
 
 @defop(
-    batch=roll,
+    batch=batch_rules.roll,
     name="roll",
     input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along
+from . import batch_rules
 from .call import require_tensor
 from .reduction import _stable_max
 from .registry import defop, export
@@ -19,7 +19,7 @@ def _softmax_double_backward(grad, grad_output, output, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="_softmax_backward_data",
     node="SoftmaxBackwardDataBackward0",
     grad_output=lambda grad, output, dim: softmax_backward_data(grad, output, dim),
@@ -31,7 +31,7 @@ def softmax_backward_data(grad_output, output, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="_log_softmax_backward_data",
     node="LogSoftmaxBackwardDataBackward0",
     grad_output=lambda grad, output, dim: grad - (grad * output.exp()).sum(dim, keepdim=True),
@@ -45,7 +45,7 @@ def log_softmax_backward_data(grad_output, output, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="softmax",
     node="SoftmaxBackward0",
     input=lambda grad, result, dim: softmax_backward_data(grad, result, dim),
@@ -56,7 +56,7 @@ def _softmax(input, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="log_softmax",
     node="LogSoftmaxBackward0",
     input=lambda grad, result, dim: log_softmax_backward_data(grad, result, dim),

@@ -10,7 +10,7 @@ from .. import _dtypes
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import xp
-from .batch_rules import pointwise
+from . import batch_rules
 from .pointwise import pow, where
 from .registry import defop, export, not_implemented
 
@@ -56,7 +56,7 @@ def _atan2_scale(input, other):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input, other: grad * other * _atan2_scale(input, other),
     other=lambda grad, input, other: grad * -input * _atan2_scale(input, other),
@@ -77,7 +77,7 @@ arctan2 = export(atan2, name="arctan2", inplace=True)
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("hypot_cpu"),
     input=lambda grad, input, result: grad * input / result,
@@ -101,7 +101,7 @@ _RAD_TO_DEG = 180 / math.pi
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     node="Deg2RadBackward0",
     promote="float",
     input=lambda grad: grad * _DEG_TO_RAD,
@@ -119,7 +119,7 @@ def deg2rad(input):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     node="Rad2DegBackward0",
     promote="float",
     input=lambda grad: grad * _RAD_TO_DEG,
@@ -132,7 +132,7 @@ def rad2deg(input):
 # -- log-space sums --------------------------------------------------------------------------
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("logaddexp_cpu"),
     input=lambda grad, input, other: grad / (1 + (other - input).exp()),
@@ -152,7 +152,7 @@ def logaddexp(input, other):
 
 @export
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("logaddexp2_cpu"),
     input=lambda grad, input, other: grad / (1 + 2 ** (other - input)),
@@ -186,7 +186,7 @@ def _xlogy_scalar_input(grad, input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="xlogy",
     promote="float",
     input=_xlogy_input,
@@ -197,7 +197,7 @@ def _xlogy(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="xlogy_self_scalar",
     node="XlogyBackward1",
     promote="float",
@@ -209,7 +209,7 @@ def _xlogy_self_scalar(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="xlogy_other_scalar",
     node="XlogyBackward2",
     promote="float",
@@ -260,7 +260,7 @@ def _xlog1py_other(grad, input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="xlog1py",
     node="SpecialXlog1PyBackward0",
     promote="float",
@@ -272,7 +272,7 @@ def _xlog1py(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="xlog1py_self_scalar",
     node="SpecialXlog1PyBackward1",
     promote="float",
@@ -284,7 +284,7 @@ def _xlog1py_self_scalar(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="xlog1py_other_scalar",
     node="SpecialXlog1PyBackward2",
     promote="float",
@@ -318,7 +318,7 @@ def xlog1py(input, other) -> Tensor:
 
 # -- entr ------------------------------------------------------------------------------------
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="entr",
     node="SpecialEntrBackward0",
     promote="float",
@@ -349,7 +349,7 @@ def _logit_backward(grad, input, eps):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=_logit_backward,
 )
@@ -378,7 +378,7 @@ def _sinc_backward(grad, input):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     promote="float",
     input=_sinc_backward,
 )
@@ -406,7 +406,7 @@ def _copysign_input(grad, input, result):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="copysign",
     promote="float",
     input=_copysign_input,
@@ -417,7 +417,7 @@ def _copysign(input, other):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="copysign_scalar",
     node="CopysignBackward1",
     promote="float",
@@ -453,7 +453,7 @@ def _sgn_grad(grad, input, result):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     node="SgnBackward0",
     input=_sgn_grad,
 )
@@ -474,7 +474,7 @@ def _check_heaviside(args):
 
 @export(inplace=True)
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     node="NotImplemented",
     check=_check_heaviside,
     input=not_implemented("heaviside"),

@@ -9,7 +9,7 @@ import math
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along
+from . import batch_rules
 from .indexing import _bounds
 from .inplace import check_inplace
 from .registry import FUNCTIONS, defop, export
@@ -150,7 +150,7 @@ def _check_src(src_shape, slice_shape):
 
 
 @defop(
-    batch=along("dim1", "dim2"),
+    batch=batch_rules.along("dim1", "dim2"),
     name="diagonal_scatter",
     input=lambda grad, src, offset, dim1, dim2: grad.diagonal_scatter(
         zeros_like(src), offset, dim1, dim2
@@ -173,7 +173,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor:
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="select_scatter",
     input=lambda grad, src, dim, index: grad.select_scatter(zeros_like(src), dim, index),
     src=lambda grad, dim, index: grad.select(dim, index),
@@ -200,7 +200,7 @@ def select_scatter(input, src, dim, index) -> Tensor:
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="slice_scatter",
     input=lambda grad, src, dim, start, end, step: grad.slice_scatter(
         zeros_like(src), dim, start, end, step

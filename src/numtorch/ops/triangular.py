@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import _dtypes
 from .._tensor import Tensor, _wrap_dim
 from ..backend import xp
-from .batch_rules import along, first_only, trace
+from . import batch_rules
 from .registry import defop, export
 
 
@@ -20,7 +20,7 @@ def _check_matrix(input, name):
 
 # -- tril and triu ---------------------------------------------------------------------------
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="tril",
     input=lambda grad, diagonal: grad.tril(diagonal),
 )
@@ -29,7 +29,7 @@ def _tril(input, diagonal):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="triu",
     input=lambda grad, diagonal: grad.triu(diagonal),
 )
@@ -100,7 +100,7 @@ def _diagonal_grad(grad, input_shape, offset, dim1, dim2):
 
 
 @defop(
-    batch=along("dim1", "dim2"),
+    batch=batch_rules.along("dim1", "dim2"),
     name="diagonal",
     view=True,
     input=_diagonal_grad,
@@ -110,7 +110,7 @@ def _diagonal(input, offset, dim1, dim2):
 
 
 @defop(
-    batch=along("dim1", "dim2"),
+    batch=batch_rules.along("dim1", "dim2"),
     name="diagonal_copy",
     node="DiagonalBackward0_copy",
     input=_diagonal_grad,
@@ -142,7 +142,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1) -> Tensor:
 
 # -- diag_embed, diag, diagflat --------------------------------------------------------------
 @defop(
-    batch=along("dim1", "dim2", extra_rank=1),
+    batch=batch_rules.along("dim1", "dim2", extra_rank=1),
     name="diag_embed",
     input=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
 )
@@ -209,7 +209,7 @@ def _trace_backward(grad, input_shape):
 
 
 @defop(
-    batch=trace,
+    batch=batch_rules.trace,
     name="trace",
     input=_trace_backward,
 )

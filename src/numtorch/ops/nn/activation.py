@@ -13,7 +13,7 @@ import math
 from ..._creation import zeros_like
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
-from ..batch_rules import along, pointwise
+from .. import batch_rules
 from ..docs import summarize
 from ..pointwise import _add_scalar, _sigmoid_forward, where
 from ..registry import defop, export
@@ -45,7 +45,7 @@ def _erf_grad(grad, input):
 
 erf = export(
     defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name="erf",
         promote="float",
         input=_erf_grad,
@@ -54,7 +54,7 @@ erf = export(
 )
 erfc = export(
     defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name="erfc",
         promote="float",
         input=lambda grad, input: -_erf_grad(grad, input),
@@ -112,7 +112,7 @@ def _gelu_second_derivative(input, approximate):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="gelu_backward",
     node="GeluBackwardBackward0",
     grad_output=lambda grad, self, approximate: gelu_backward(grad, self, approximate),
@@ -125,7 +125,7 @@ def gelu_backward(grad_output, self, approximate="none"):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="gelu",
     input=lambda grad, input, approximate: gelu_backward(grad, input, approximate),
 )
@@ -147,7 +147,7 @@ def _silu_grad(grad, input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="silu",
     input=_silu_grad,
 )
@@ -158,7 +158,7 @@ def silu_op(input):
 
 # -- LeakyReLU -------------------------------------------------------------------------------
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="leaky_relu_backward",
     node="LeakyReluBackwardBackward0",
     grad_output=lambda grad, self, negative_slope: leaky_relu_backward(grad, self, negative_slope),
@@ -169,7 +169,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="leaky_relu",
     input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
 )
@@ -197,7 +197,7 @@ def check_result_slope(negative_slope):
 
 # leaky_relu_ differentiates from its output (LeakyReluBackward1), as torch
 leaky_relu_result_op = defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="leaky_relu_result",
     node="LeakyReluBackward1",
     input=leaky_relu_result_grad,
@@ -216,7 +216,7 @@ def masked(grad_output, mask):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="hardtanh_backward",
     node="HardtanhBackwardBackward0",
     grad_output=lambda grad, self, min_val, max_val: hardtanh_backward(
@@ -230,7 +230,7 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="hardtanh",
     input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
 )
@@ -250,7 +250,7 @@ def _softplus_double_backward(grad, grad_output, self, beta, threshold):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="softplus_backward",
     node="SoftplusBackwardBackward0",
     grad_output=lambda grad, self, beta, threshold: softplus_backward(grad, self, beta, threshold),
@@ -263,7 +263,7 @@ def softplus_backward(grad_output, self, beta, threshold):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="softplus",
     input=lambda grad, input, beta, threshold: softplus_backward(grad, input, beta, threshold),
 )
@@ -277,7 +277,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 # -- log-sigmoid, mish, GLU ------------------------------------------------------------------
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="log_sigmoid_backward",
     node="LogSigmoidBackwardBackward0",
     grad_output=lambda grad, self: log_sigmoid_backward(grad, self),
@@ -289,7 +289,7 @@ def log_sigmoid_backward(grad_output, self):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="log_sigmoid",
     node="LogSigmoidBackward0",
     input=lambda grad, input: log_sigmoid_backward(grad, input),
@@ -308,7 +308,7 @@ def _mish_grad(grad, input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="mish",
     input=_mish_grad,
 )
@@ -337,7 +337,7 @@ def _glu_double_self(grad, grad_output, self, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="glu_backward",
     node="GluBackwardBackward0",
     grad_output=_glu_double_grad_output,
@@ -350,7 +350,7 @@ def glu_backward(grad_output, self, dim):
 
 
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="glu",
     input=lambda grad, input, dim: glu_backward(grad, input, dim),
 )

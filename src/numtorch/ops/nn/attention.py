@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
-from ..batch_rules import along
+from .. import batch_rules
 from ..registry import defop, export
 from .composite_backward import tensors_of
 
@@ -35,7 +35,7 @@ def _softmax_rows(x, dim):
 
 @export(method=False)
 @defop(
-    batch=along("dim"),
+    batch=batch_rules.along("dim"),
     name="_safe_softmax",
     node="SafeSoftmaxBackward0",
     input=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)),

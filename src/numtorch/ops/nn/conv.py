@@ -15,7 +15,7 @@ from ..._dispatch import composite
 from ..._runtime import typename
 from ..._tensor import Tensor
 from ...backend import xp
-from ..batch_rules import leading
+from .. import batch_rules
 from ..registry import defop, export
 from .conv_kernels import (
     Geometry,
@@ -211,7 +211,7 @@ def _first_order(which):
 
 
 @defop(
-    batch=leading(None),
+    batch=batch_rules.leading(None),
     name="convolution",
     node="ConvolutionBackward0",
     input=_first_order("input"),

@@ -12,13 +12,13 @@ from __future__ import annotations
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
-from ..batch_rules import along
+from .. import batch_rules
 from ..reduction import _norm_backward, _vector_norm
 from ..registry import defop, export
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(
-    batch=along("dim", none="all"),
+    batch=batch_rules.along("dim", none="all"),
     name="norm_dim",
     node="NormBackward1",
     promote="float",

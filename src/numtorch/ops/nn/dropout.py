@@ -6,12 +6,12 @@ from __future__ import annotations
 from ..._creation import _rng
 from ..._tensor import Tensor
 from ...backend import xp
-from ..batch_rules import pointwise
+from .. import batch_rules
 from ..registry import defop
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="native_dropout",
     node="NativeDropoutBackward0",
     input=lambda grad, mask, backward_scale: grad * mask * backward_scale,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..._tensor import Tensor
 from ...backend import xp
-from ..batch_rules import embedding
+from .. import batch_rules
 from ..call import require_tensor
 from ..registry import defop, export
 
@@ -56,7 +56,7 @@ def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_
 
 
 @defop(
-    batch=embedding,
+    batch=batch_rules.embedding,
     name="embedding",
     node="EmbeddingBackward0",
     weight=lambda grad, weight_shape, indices, padding_idx, scale_grad_by_freq: (

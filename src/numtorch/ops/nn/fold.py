@@ -10,7 +10,7 @@ over pixels); overlapping blocks accumulate.
 from __future__ import annotations
 
 from ...backend import xp
-from ..batch_rules import first_only, leading
+from .. import batch_rules
 from ..registry import defop
 
 _as_strided = xp.lib.stride_tricks.as_strided
@@ -73,7 +73,7 @@ def _col2im(input, output_size, kernel, dilation, padding, stride):
 
 
 @defop(
-    batch=leading(2),
+    batch=batch_rules.leading(2),
     name="im2col",
     node="Im2ColBackward0",
     input=lambda grad, input_shape, kernel, dilation, padding, stride: col2im_op(
@@ -113,7 +113,7 @@ def _unshuffle(x, r):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="pixel_shuffle",
     input=lambda grad, upscale_factor: pixel_unshuffle_op(grad, upscale_factor),
 )
@@ -122,7 +122,7 @@ def pixel_shuffle_op(input, upscale_factor):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="pixel_unshuffle",
     input=lambda grad, downscale_factor: pixel_shuffle_op(grad, downscale_factor),
 )

@@ -14,7 +14,7 @@ import math
 from ..._tensor import Tensor
 from ...autograd import grad_mode
 from ...backend import xp
-from ..batch_rules import loss
+from .. import batch_rules
 from ..pointwise import _div_scalar, where
 from ..registry import defop, not_implemented
 from .activation import zero_gradient
@@ -161,7 +161,7 @@ def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
 
 
 @defop(
-    batch=loss,
+    batch=batch_rules.loss,
     name="binary_cross_entropy",
     node="BinaryCrossEntropyBackward0",
     input=lambda grad, input, target, weight, reduction: binary_cross_entropy_backward(
@@ -213,7 +213,7 @@ def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
 
 
 @defop(
-    batch=loss,
+    batch=batch_rules.loss,
     name="binary_cross_entropy_with_logits",
     node="BinaryCrossEntropyWithLogitsBackward0",
     input=_bcel_input_grad,

@@ -19,7 +19,7 @@ import math
 
 from ...autograd import grad_mode
 from ...backend import xp
-from ..batch_rules import first_only
+from .. import batch_rules
 from ..registry import defop
 from .composite_backward import tensors_of, vjp
 
@@ -231,7 +231,7 @@ def _ln_grad(which):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="native_layer_norm",
     node="NativeLayerNormBackward0",
     outputs=3,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..._tensor import Tensor
 from ...backend import xp
-from ..batch_rules import first_only, leading
+from .. import batch_rules
 from ..registry import defop, export
 from .activation import zero_gradient
 
@@ -23,7 +23,7 @@ def _pairs(pad, ndim):
 
 
 @defop(
-    batch=first_only,
+    batch=batch_rules.first_only,
     name="constant_pad_nd",
     node="ConstantPadNdBackward0",
     input=lambda grad, pad: constant_pad_nd_op(grad, tuple(-p for p in pad), 0),
@@ -116,7 +116,7 @@ def _register_mode_pad(mode: str, dims: int):
         return _scatter(grad_output, self.shape, _mode_indices(self.shape, pad, mode))
 
     @defop(
-        batch=leading(dims),
+        batch=batch_rules.leading(dims),
         name=f"{mode}_pad{dims}d",
         node=node + "Backward0",
         input=lambda grad, input, pad: backward(grad, input, pad),

@@ -10,7 +10,7 @@ that name is registered here and ``numtorch.nn.functional`` writes its result in
 from __future__ import annotations
 
 from ...backend import xp
-from ..batch_rules import pointwise
+from .. import batch_rules
 from ..pointwise import threshold_backward, where
 from ..registry import defop, not_implemented
 from .activation import check_result_slope, float_only, masked, zero_gradient
@@ -48,7 +48,7 @@ def _elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="elu_backward",
     node="EluBackwardBackward0",
     grad_output=lambda grad, alpha, scale, input_scale, is_result, self_or_result: elu_backward(
@@ -69,7 +69,7 @@ def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_resu
 
 def _register_elu(name: str, node: str):
     forward = defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name,
         node=node + "Backward0",
         input=lambda grad, input, alpha, scale, input_scale: elu_backward(
@@ -82,7 +82,7 @@ def _register_elu(name: str, node: str):
         return elu_backward(grad, alpha, scale, input_scale, True, result)
 
     inplace = defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name + "_result",
         node=node + "Backward1",
         input=result_grad,
@@ -107,13 +107,16 @@ def _threshold_grad(grad, input, threshold):
 
 
 threshold_op = defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="threshold",
     input=_threshold_grad,
 )(_threshold_forward)
 # threshold_ keeps the input for its backward (so its gradient is the out-of-place one)
 threshold_inplace_op = defop(
-    batch=pointwise, name="threshold_inplace", node="ThresholdBackward1", input=_threshold_grad
+    batch=batch_rules.pointwise,
+    name="threshold_inplace",
+    node="ThresholdBackward1",
+    input=_threshold_grad,
 )(_threshold_forward)
 
 
@@ -123,7 +126,7 @@ def _shrunk(input, lambd):
 
 def _register_shrink_backward(name: str, node: str):
     @defop(
-        batch=pointwise,
+        batch=batch_rules.pointwise,
         name=name,
         node=node,
         grad_out=lambda grad, self, lambd: backward(grad, self, lambd),
@@ -144,7 +147,7 @@ softshrink_backward = _register_shrink_backward(
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="hardshrink",
     input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd),
 )
@@ -154,7 +157,7 @@ def hardshrink_op(input, lambd=0.5):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="softshrink",
     input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd),
 )
@@ -170,7 +173,7 @@ _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds
 
 # torch has no derivative for hardsigmoid_backward: its node is NotImplemented, which raises
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="hardsigmoid_backward",
     node="NotImplemented",
     grad_output=not_implemented("hardsigmoid_backward"),
@@ -181,7 +184,7 @@ def hardsigmoid_backward(grad_output, self):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="hardsigmoid",
     input=lambda grad, input: hardsigmoid_backward(grad, input),
 )
@@ -191,7 +194,7 @@ def hardsigmoid_op(input):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="hardswish_backward",
     node="HardswishBackwardBackward0",
     grad_output=lambda grad, self: hardswish_backward(grad, self),
@@ -206,7 +209,7 @@ def hardswish_backward(grad_output, self):
 
 
 @defop(
-    batch=pointwise,
+    batch=batch_rules.pointwise,
     name="hardswish",
     input=lambda grad, input: hardswish_backward(grad, input),
 )

@@ -10,7 +10,7 @@ swapped (each derivative is odd in ``self - target``).
 from __future__ import annotations
 
 from ...backend import xp
-from ..batch_rules import loss
+from .. import batch_rules
 from ..pointwise import where
 from ..registry import defop
 from .activation import float_only
@@ -43,7 +43,7 @@ def mse_loss_backward(grad_output, self, target, reduction):
 
 
 @defop(
-    batch=loss,
+    batch=batch_rules.loss,
     name="mse_loss",
     node="MseLossBackward0",
     promote="same",
@@ -84,7 +84,7 @@ def smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
 
 
 @defop(
-    batch=loss,
+    batch=batch_rules.loss,
     name="smooth_l1_loss",
     node="SmoothL1LossBackward0",
     promote="same",
@@ -121,7 +121,7 @@ def huber_loss_backward(grad_output, self, target, reduction, delta):
 
 
 @defop(
-    batch=loss,
+    batch=batch_rules.loss,
     name="huber_loss",
     input=lambda grad, input, target, reduction, delta: huber_loss_backward(
         grad, input, target, reduction, delta
@@ -163,7 +163,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
 
 
 @defop(
-    batch=loss,
+    batch=batch_rules.loss,
     name="soft_margin_loss",
     promote="same",
     input=lambda grad, input, target, reduction: soft_margin_loss_backward(

@@ -16,7 +16,7 @@ import math
 
 from ..._dtypes import from_numpy_dtype
 from ...backend import xp
-from ..batch_rules import leading
+from .. import batch_rules
 from ..registry import defop
 from .activation import float_only, zero_gradient
 
@@ -207,7 +207,7 @@ def _register_max_pool(dims: int):
         return _max_pool_gather(input, indices, kernel, stride, padding, dilation, ceil_mode)
 
     @defop(
-        batch=leading(dims),
+        batch=batch_rules.leading(dims),
         name=f"max_pool{dims}d_with_indices",
         node=node + "Backward0",
         outputs=2,
@@ -297,7 +297,7 @@ def _register_avg_pool(dims: int):
         )
 
     @defop(
-        batch=leading(dims),
+        batch=batch_rules.leading(dims),
         name=f"avg_pool{dims}d",
         node=f"AvgPool{dims}DBackward0",
         input=lambda grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor: (
@@ -361,7 +361,7 @@ def _register_adaptive(dims: int):
         return _apply_matrices(grad_output, matrices)
 
     @defop(
-        batch=leading(dims),
+        batch=batch_rules.leading(dims),
         name=f"adaptive_avg_pool{dims}d",
         node=f"AdaptiveAvgPool{dims}DBackward0",
         input=lambda grad, input, output_size: backward(grad, input, output_size),
@@ -488,7 +488,7 @@ def _register_adaptive_max(dims: int):
         return _plane_gather(input, indices, dims)
 
     @defop(
-        batch=leading(dims),
+        batch=batch_rules.leading(dims),
         name=f"adaptive_max_pool{dims}d",
         node=node + "Backward0",
         outputs=2,

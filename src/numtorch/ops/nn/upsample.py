@@ -14,7 +14,7 @@ computed in the input's precision as torch's kernels do.
 from __future__ import annotations
 
 from ...backend import xp
-from ..batch_rules import leading
+from .. import batch_rules
 from ..registry import defop
 from .activation import float_only
 
@@ -172,7 +172,7 @@ def _register(mode: str, dims: int):
         )
 
     @defop(
-        batch=leading(dims),
+        batch=batch_rules.leading(dims),
         name=name,
         node=prefix + "Backward0",
         input=lambda grad, input_shape, output_size, align_corners, scales: backward(
