@@ -84,8 +84,6 @@ NO_RULE = {
     "native_channel_shuffle",
     "native_group_norm",
     "native_layer_norm_backward",
-    "nll_loss",
-    "nll_loss2d",
     "nll_loss2d_backward",
     "nll_loss_backward",
     "normal_float_tensor",

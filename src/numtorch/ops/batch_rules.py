@@ -436,6 +436,40 @@ def embedding(spec, args, dims):
     return spec.run((args[0], front(args[1], dims[1]), *args[2:])), 0
 
 
+def nll_loss(spec, args, dims):
+    """``nll_loss``: the samples' rows become rows of one call without reduction, reduced
+    per sample after (the mean divides by each sample's own total weight)."""
+    input, target, weight, reduction, ignore_index = args
+    if dims[2] is not None:
+        return NotImplemented
+    size = batch_size(args, dims)
+    x = (
+        front(input, dims[0])
+        if dims[0] is not None
+        else input.unsqueeze(0).expand((size, *input.shape))
+    )
+    t = front_or_expand(target, dims[1], size)
+    if x.ndim == 2:  # one sample is a single (C,) row: the batch is N
+        rows, targets = x, t
+    else:
+        rows = x.reshape((size * x.shape[1], *x.shape[2:]))
+        targets = t.reshape((size * t.shape[1], *t.shape[2:]))
+    losses = spec.run((rows, targets, weight, "none", ignore_index))
+    losses = losses.reshape((size, -1))
+    if reduction == "none":
+        return losses.reshape(tuple(t.shape)), 0
+    total = losses.sum(1)
+    if reduction == "sum":
+        return total, 0
+    valid = (t != ignore_index).reshape((size, -1))
+    if weight is None:
+        count = valid.to(losses.dtype).sum(1)
+    else:
+        safe = t.reshape((size, -1)).clamp(0, weight.shape[0] - 1)
+        count = (weight[safe] * valid).sum(1)
+    return total / count, 0
+
+
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
 

@@ -102,6 +102,7 @@ def _register_nll(name: str, node: str):
         return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)
 
     @defop(
+        batch=batch_rules.nll_loss,
         name=name,
         node=node + "Backward0",
         input=lambda grad, input, target, weight, reduction, ignore_index: backward(
