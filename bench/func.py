@@ -2,10 +2,9 @@
 
 A small MLP (features -> hidden -> 10, ReLU, cross-entropy) called through
 ``functional_call``; ``vmap(grad(loss), in_dims=(None, 0, 0))`` gives one gradient per sample.
-numtorch's vmap runs the function once per sample (Note [vmap is a loop] in
-numtorch/func/vmap.py), so it is also timed against a plain loop of forward + autograd.grad
-per sample: the difference is what the transforms themselves cost. torch's vmap runs the
-batch at once. Runs are interleaved and the best of each is kept.
+Both libraries run the function once on batched tensors (numtorch: docs/vmap.md); a plain
+loop of forward + autograd.grad per sample is timed too. Runs are interleaved and the best of
+each is kept.
 
 Run: OPENBLAS_NUM_THREADS=1 python bench/func.py [--batch B] [--features F] [--hidden H]
 """

@@ -39,7 +39,6 @@ def fmodel(params, buffers, x):
 
 same = torch.vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
 diff = torch.vmap(fmodel)(params, buffers, minibatches)
-# numtorch's vmap runs per sample and stacks: its outputs' grad_fn differ, so compare values
 out(same.detach(), diff.detach(), torch.stack(predictions_same_minibatch))
 out(torch.stack(predictions_diff_minibatch))
 out(torch.allclose(same, torch.stack(predictions_same_minibatch), atol=1e-6))

@@ -416,6 +416,10 @@ def _is_mask(index) -> bool:
 
 def observed(spec, args):
     """Run an op with the active observers (profiler, forward checks) wrapped around it."""
+    if dispatch.batching is not None:  # vmap: rules call ops, which must come back here
+        out = dispatch.batching(spec, args)
+        if out is not NotImplemented:
+            return out
     dispatch.slow = False
     try:
         if dispatch.autocast is not None:

@@ -140,7 +140,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     old = buf[nr]
                     if old is None:
                         buf[nr] = g
-                    elif create_graph:
+                    elif create_graph or g._batched or old._batched:
                         buf[nr] = old + g
                     else:
                         total = old._data + g._data

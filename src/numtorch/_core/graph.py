@@ -172,7 +172,7 @@ def engine_owned(grad):
     every tensor object the user may hold is rewrapped on entry: the user's object then
     counts as one more reference to the array, and ``.grad`` gets a copy instead of an alias.
     """
-    if grad is None or grad._requires_grad:
+    if grad is None or grad._requires_grad or grad._batched:
         return grad
     return grad._make(grad._data)
 

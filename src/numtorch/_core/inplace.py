@@ -11,6 +11,7 @@ from ..backend import lapack, xp
 from . import dtypes as _dtypes
 from . import grad_mode
 from .inference import INPLACE_ERROR
+from .observers import dispatch
 from .saved import SavedTensor
 from .tensor import Tensor
 from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
@@ -77,6 +78,10 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     """Store the functional result ``out`` into ``self`` and move ``self``'s history."""
     if out is self:
         return self
+    if dispatch.batched_write is not None:
+        written = dispatch.batched_write(self, out, name)
+        if written is not NotImplemented:
+            return written
     data = self._data
     if out._data.shape != data.shape:
         raise RuntimeError(
@@ -195,7 +200,11 @@ def _direct_update(self, other, scale, ufunc) -> bool:
             return False
         ufunc(data, other * scale, out=data)
         return True
-    if not isinstance(other, Tensor) or (other._requires_grad and _grad_enabled()):
+    if (
+        not isinstance(other, Tensor)
+        or (other._requires_grad and _grad_enabled())
+        or other._batched
+    ):
         return False
     source = other._data
     if source.dtype != data.dtype or not data.flags.writeable or data.dtype.kind not in "fV":

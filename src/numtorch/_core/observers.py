@@ -17,6 +17,8 @@ class Dispatch:
     anomaly = False  # record forward traces on new nodes
     autocast = None  # the innermost active torch.autocast region (numtorch.amp)
     meta = False  # a meta tensor exists (see Note [Meta tensors through ops] in meta.py)
+    batching = None  # while vmap is active: runs ops on batched tensors (func/batching.py)
+    batched_write = None  # the same for in-place writes
 
 
 dispatch = Dispatch()
@@ -28,7 +30,12 @@ COMPOSITES: dict = {}
 
 def refresh_slow() -> None:
     """Recompute ``dispatch.slow`` after a switch changed."""
-    dispatch.slow = bool(dispatch.observers) or dispatch.autocast is not None or dispatch.meta
+    dispatch.slow = (
+        bool(dispatch.observers)
+        or dispatch.autocast is not None
+        or dispatch.meta
+        or dispatch.batching is not None
+    )
 
 
 def add_observer(observer) -> None:

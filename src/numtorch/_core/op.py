@@ -25,6 +25,7 @@ from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
 
 from ..backend import xp
+from . import batch_rules
 from .array_formulas import on_arrays
 from .dispatch import FREED, build_runner
 from .docs import document
@@ -78,6 +79,7 @@ class OpSpec:
     """Everything registration learns about one primitive."""
 
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
+    registry = REGISTRY  # every entry by name: a batching rule may run a sibling entry
 
     def __init__(
         self,
@@ -94,7 +96,7 @@ class OpSpec:
         check=None,
         params=None,
         aten=None,
-        batch_rule=None,
+        batch=None,
         schema_args=None,
     ):
         self.forward = forward
@@ -105,14 +107,17 @@ class OpSpec:
         #   its public op, "sum"), shown by the profiler as "aten::<aten>";
         # - node_class: torch's node name (<CamelName>Backward<k>, k the overload's index);
         # - public_names / inplace_names: the functions and methods export() published;
-        # - batch_rule: how backward with is_grads_batched runs the node on a batch of
-        #   gradients (None: the generic rule; kept here for per-op rules);
+        # - batch: how vmap runs the op once on a batch (_core/batch_rules.py; None: once per
+        #   sample, Note [The per-op fallback] in func/batching.py); a NumPy ufunc as
+        #   forward is elementwise, so it broadcasts by itself;
         # - schema_args: how many arguments torch's schema of the ATen op has, where that
         #   differs from the forward's parameters (add's alpha): the profiler lists that many.
         self.aten = aten or name
         self.profiler_name = "aten::" + self.aten
         self.schema_args = schema_args
-        self.batch_rule = batch_rule
+        if batch is None and isinstance(forward, xp.ufunc):
+            batch = batch_rules.pointwise
+        self.batch = batch
         self.public_names: list = []
         self.inplace_names: list = []
         if params is not None:  # a NumPy ufunc as forward: its parameters are named here
@@ -403,7 +408,7 @@ def defop(
     check=None,
     params=None,
     aten: str | None = None,
-    batch_rule=None,
+    batch=None,
     schema_args: int | None = None,
     **formulas,
 ):
@@ -423,8 +428,7 @@ def defop(
         params: parameter names, when the forward is a NumPy ufunc (no signature to read).
         aten: the ATen op torch runs for this entry, when it differs from ``name`` (a
             private overload such as ``sum_dim`` names ``"sum"``): the profiler's name.
-        batch_rule: a per-op rule for backward with ``is_grads_batched`` (see
-            Note [Op facts]).
+        batch: the op's batching rule for ``vmap`` (_core/batch_rules.py; Note [Op facts]).
         schema_args: the number of arguments of torch's schema for the op, when it is not
             the forward's (the profiler's ``input_shapes`` has that many entries).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
@@ -448,7 +452,7 @@ def defop(
             check,
             params,
             aten,
-            batch_rule,
+            batch,
             schema_args,
         )
         _check_unique(REGISTRY, op_name, forward)

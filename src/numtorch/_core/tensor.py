@@ -69,6 +69,7 @@ class Tensor:
     _post_accumulate_hooks = None
     _retains_grad = False
     _is_param = False
+    _batched = False  # a vmap BatchedTensor (func/batched_tensor.py): no array of its own
 
     # Note [NumPy interop]
     # As torch's tensors do: NumPy defers its ndarray operators to a tensor (the priority),

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from .._core.backward import _as_tuple, _make_grads, _warned_create_graph, backward  # noqa: F401
 from .._core.engine import run_backward
+from .._core.observers import dispatch
 
 if TYPE_CHECKING:
     from .._core.tensor import Tensor
@@ -57,6 +58,21 @@ def grad(
             allow_unused,
             materialize_grads,
         )
+    if dispatch.batching is not None and (  # inside vmap: on the physical tensors
+        any(t._batched for t in outputs) or any(t._batched for t in inputs)
+    ):
+        from ..func.batching import batched_grad  # vmap sits above autograd
+
+        return batched_grad(
+            grad,
+            outputs,
+            inputs,
+            grad_outputs,
+            retain_graph=retain_graph,
+            create_graph=create_graph,
+            allow_unused=allow_unused,
+            materialize_grads=materialize_grads,
+        )
     grads = _make_grads(outputs, grad_outputs)
     captured = run_backward(outputs, grads, retain_graph, create_graph, inputs, accumulate=False)
     result = []
@@ -76,39 +92,38 @@ def grad(
 def _batched_grad(
     outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads
 ):
-    """One vector-Jacobian product per row of the batched ``grad_outputs``.
-
-    Runs a single batched walk (Note [Batched gradients] in batched.py) unless the graph has
-    hooks or anomaly mode is on; then one ordinary backward per row, as torch's fallback.
-    """
+    """One vector-Jacobian product per row of the batched ``grad_outputs``: as torch, a
+    ``vmap`` over the rows of one ordinary backward (its formulas run on batched gradients
+    through the ops' batching rules)."""
     from .._creation import zeros
-    from ..ops.shape import stack
-    from .batched import can_batch, run_batched_backward
+    from ..func.batching import map_rows  # vmap sits above autograd
 
     grad_outputs = _make_grads(outputs, grad_outputs, batched=True)
     count = grad_outputs[0].shape[0]
-    if can_batch(outputs):
-        for i, t in enumerate(outputs):
-            if not t._requires_grad:
-                raise RuntimeError(
-                    f"element {i} of tensors does not require grad and does not have a grad_fn"
-                )
-        captured = run_batched_backward(outputs, grad_outputs, inputs, retain_graph, create_graph)
-    else:
-        rows = [
-            grad(
-                outputs,
-                inputs,
-                tuple(g[b] for g in grad_outputs),
-                retain_graph=True if b < count - 1 else retain_graph,
-                create_graph=create_graph,
-                allow_unused=True,
+    for i, t in enumerate(outputs):
+        if not t._requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn"
             )
-            for b in range(count)
-        ]
-        captured = [
-            None if rows[0][i] is None else stack([r[i] for r in rows]) for i in range(len(inputs))
-        ]
+    unused = set()
+
+    def one_row(*rows):
+        grads = grad(
+            outputs,
+            inputs,
+            rows,
+            retain_graph=retain_graph,
+            create_graph=create_graph,
+            allow_unused=True,
+        )
+        unused.update(i for i, g in enumerate(grads) if g is None)
+        return tuple(
+            zeros(t.shape, dtype=t.dtype) if g is None else g for t, g in zip(inputs, grads)
+        )
+
+    captured = list(map_rows(one_row, grad_outputs))
+    for i in unused:
+        captured[i] = None
     result = []
     for i, (t, g) in enumerate(zip(inputs, captured)):
         if g is None:

@@ -4,7 +4,7 @@ Every transform runs the user function on fresh leaves (so inputs the function a
 captures by closure stay distinct), then calls ``autograd.grad``. ``jvp`` and ``hvp`` use the
 double-backward trick: the vjp ``u -> J^T u`` is linear in ``u``, so differentiating it with
 respect to ``u`` in the direction ``v`` gives ``J v``. ``vectorize=True`` computes all rows of
-a Jacobian in one batched backward walk (Note [Batched gradients] in batched.py).
+a Jacobian in one batched backward walk (``vmap`` over the rows: docs/vmap.md).
 """
 
 from __future__ import annotations

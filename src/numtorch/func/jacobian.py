@@ -1,8 +1,8 @@
 """``torch.func.jacrev``, ``jacfwd`` and ``hessian``.
 
 Both Jacobians are computed in reverse mode: one batched backward walk whose cotangents are
-the rows of an identity matrix over all output elements (Note [Batched gradients] in
-autograd/batched.py), split by output and reshaped to ``output.shape + input.shape``.
+the rows of an identity matrix over all output elements (``is_grads_batched``: a vmap over
+the rows, docs/vmap.md), split by output and reshaped to ``output.shape + input.shape``.
 ``jacfwd`` only differs in the messages and checks it shares with torch's forward mode.
 """
 

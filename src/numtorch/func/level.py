@@ -23,6 +23,7 @@ from __future__ import annotations
 from .._core import grad_mode
 from .._core.tensor import Tensor
 from ..utils._pytree import tree_map
+from .batching import batch_everywhere, current_levels, grad_leaf
 
 
 class Level:
@@ -33,7 +34,12 @@ class Level:
         self.leaves: list[Tensor] = []  # kept alive so their ids stay theirs
 
     def leaf(self, t: Tensor) -> Tensor:
-        """A new leaf with ``t``'s value that this level owns."""
+        """A new leaf with ``t``'s value that this level owns (batched at every active vmap
+        level: Note [Per-sample gradients] in batching.py)."""
+        if current_levels():
+            leaf, plain = grad_leaf(t)
+            self.leaves.append(plain)
+            return leaf
         leaf = t.detach().requires_grad_()
         self.leaves.append(leaf)
         return leaf
@@ -41,7 +47,8 @@ class Level:
     def input(self, t: Tensor) -> Tensor:
         """``t`` as an input to differentiate (see Note [Transform levels on one tape])."""
         if self.outer and t._requires_grad:
-            return t.view_as(t)
+            # inside vmap: batched at every level, so each sample gets its own gradient
+            return batch_everywhere(t.view_as(t)) if current_levels() else t.view_as(t)
         return self.leaf(t)
 
     def inputs(self, tree):

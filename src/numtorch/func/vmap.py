@@ -1,20 +1,8 @@
-"""``torch.vmap``: map a function over a dimension of its inputs.
+"""``torch.vmap``: map a function over a dimension of its inputs, running it once.
 
-Note [vmap is a loop]
-torch runs the function once on BatchedTensors, with a batching rule per operator. numtorch
-has no such rules: ``vmap`` slices every mapped input along its ``in_dim`` (views, so in-place
-writes reach the input as in torch), calls the function once per sample and stacks each
-output along its ``out_dim``. Values, shapes, dtypes, output structure and argument errors
-are torch's. The differences:
-
-- it costs one call per sample (``chunk_size`` is checked and otherwise has no effect);
-- the function may do what torch's vmap refuses (``.item()``, data-dependent control flow);
-- outputs built from inputs that require grad end in ``StackBackward0``, not in the
-  function's last op, and are contiguous where torch may return a strided or expanded view;
-- an output with ``out_dim`` None must be equal across samples (torch: must not depend on a
-  mapped input);
-- an in-place write to an unmapped input raises, since it would repeat once per sample
-  (torch allows it when the value written does not depend on a mapped input).
+The function runs once on batched tensors (Note [Batched tensors]); each op runs its entry's
+batching rule, or once per sample where it has none (Note [The per-op fallback]).
+docs/vmap.md describes what is batched and how numtorch differs from torch.
 """
 
 from __future__ import annotations
@@ -24,10 +12,12 @@ from collections.abc import Callable
 
 from .. import _creation
 from .._core.tensor import Tensor
-from ..backend import xp
-from ..ops.shape import stack
+from ..ops.shape import cat
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 from .args import func_name, wraps
+from .batched_tensor import BatchedTensor
+from .batching import pop_level, push_level
+from .sample_loop import flat_out_dims, run_per_sample
 
 __all__ = ["vmap"]
 
@@ -47,7 +37,7 @@ def vmap(
     chunk_size: int | None = None,
 ) -> Callable:
     """``func`` mapped over dimension ``in_dims`` of its inputs, its outputs stacked along
-    ``out_dims`` (numtorch runs ``func`` once per sample: Note [vmap is a loop]).
+    ``out_dims``; ``func`` runs once, on batched tensors (docs/vmap.md).
 
     Args:
         in_dims: an int or None (not mapped) for every input, or a tuple with one entry per
@@ -55,6 +45,7 @@ def vmap(
         out_dims: an int, or a pytree prefix of the output; None leaves an output unstacked.
         randomness: ``"error"`` (random ops raise), ``"different"`` (each sample draws its
             own numbers) or ``"same"`` (every sample draws the same numbers).
+        chunk_size: run the batch in chunks of this many samples (less memory at once).
 
     Example:
         >>> import numtorch as torch
@@ -67,7 +58,7 @@ def vmap(
 
     @wraps(func)
     def wrapped(*args, **kwargs):
-        return _vmap(func, in_dims, out_dims, randomness, args, kwargs)
+        return _vmap(func, in_dims, out_dims, randomness, chunk_size, args, kwargs)
 
     return wrapped
 
@@ -108,30 +99,90 @@ def randomness_mode(randomness: str):
         yield lambda: None
 
 
-def _vmap(func, in_dims, out_dims, randomness: str, args: tuple, kwargs: dict):
+def _vmap(func, in_dims, out_dims, randomness: str, chunk_size, args: tuple, kwargs: dict):
     name = func_name(func)
     _check_out_dims(out_dims, name)
     batch, flat_in_dims, flat_args, args_spec = _batched_inputs(in_dims, args, name)
     if batch == 0:
         return _empty_batch(func, flat_in_dims, flat_args, args_spec, out_dims, randomness, kwargs)
-    samples = [None if d is None else arg.unbind(d) for arg, d in zip(flat_args, flat_in_dims)]
-    unmapped = [
-        (a, a._version) for a, s in zip(flat_args, samples) if s is None and isinstance(a, Tensor)
-    ]
-    outputs = []
-    with randomness_mode(randomness) as before_sample:
-        for b in range(batch):
-            before_sample()
-            flat = [a if s is None else s[b] for a, s in zip(flat_args, samples)]
-            outputs.append(func(*tree_unflatten(flat, args_spec), **kwargs))
-            if any(a._version != version for a, version in unmapped):
-                raise RuntimeError(
-                    f"vmap({name}, ...): `{name}` modified in place an input that is not "
-                    "mapped over (in_dim None). numtorch's vmap calls the function once per "
-                    "sample, so the write would repeat for every sample; use an out-of-place "
-                    "op instead."
+    if randomness == "different":  # each sample draws its own numbers
+        with randomness_mode(randomness):
+            return run_per_sample(
+                func, flat_args, flat_in_dims, args_spec, batch, out_dims, kwargs, name
+            )
+    if chunk_size is None or chunk_size >= batch:
+        return _run(func, flat_args, flat_in_dims, args_spec, batch, out_dims, randomness, kwargs)
+    chunks = []
+    for start in range(0, batch, chunk_size):
+        size = min(chunk_size, batch - start)
+        flat = [
+            a if d is None else a.narrow(d, start, size) for a, d in zip(flat_args, flat_in_dims)
+        ]
+        chunks.append(_run(func, flat, flat_in_dims, args_spec, size, out_dims, randomness, kwargs))
+    return _join_chunks(chunks, out_dims, name)
+
+
+def _run(func, flat_args, flat_in_dims, args_spec, size, out_dims, randomness, kwargs):
+    """One batched call of ``func`` at a new vmap level, its outputs unwrapped."""
+    name = func_name(func)
+    level = push_level(size, randomness)
+    try:
+        flat = [
+            a if d is None else BatchedTensor._wrap(a, d, level.level)
+            for a, d in zip(flat_args, flat_in_dims)
+        ]
+        with randomness_mode(randomness):
+            output = func(*tree_unflatten(flat, args_spec), **kwargs)
+    finally:
+        pop_level(level)
+    flat_out, spec = tree_flatten(output)
+    dims_out = flat_out_dims(out_dims, output, spec, name)
+    result = []
+    for v, d in zip(flat_out, dims_out):
+        batched = v.__class__ is BatchedTensor and v._level == level.level
+        if d is None:
+            if batched:
+                raise ValueError(
+                    f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim "
+                    "is None"
                 )
-    return _stack_outputs(outputs, out_dims, name)
+            result.append(v)
+        elif not isinstance(v, Tensor):
+            raise ValueError(
+                f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(v)}. "
+                "Did you mean to set out_dims= to None for output?"
+            )
+        elif not -value_ndim(v) <= d < value_ndim(v):
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-value_ndim(v)}, "
+                f"{value_ndim(v) - 1}], but got {d})"
+            )
+        elif batched:
+            value = v._value
+            d = d % value.ndim
+            result.append(value if v._bdim == d else value.movedim(v._bdim, d))
+        else:  # not mapped: the same value for every sample
+            value = v.unsqueeze(0).expand((size, *v.shape))
+            result.append(value if d in (0, -value.ndim) else value.movedim(0, d))
+    return tree_unflatten(result, spec)
+
+
+def value_ndim(v) -> int:
+    """The number of dims of an output once its batch dim is back in."""
+    return v.dim() + 1
+
+
+def _join_chunks(chunks: list, out_dims, name: str):
+    flat0, spec = tree_flatten(chunks[0])
+    dims_out = flat_out_dims(out_dims, chunks[0], spec, name)
+    columns = [tree_flatten(c)[0] for c in chunks]
+    result = []
+    for k, d in enumerate(dims_out):
+        if d is None:
+            result.append(flat0[k])
+        else:
+            result.append(cat([column[k] for column in columns], d))
+    return tree_unflatten(result, spec)
 
 
 def _check_out_dims(out_dims, name: str) -> None:
@@ -199,69 +250,6 @@ def _batched_inputs(in_dims, args: tuple, name: str):
     return sizes[0], flat_in_dims, flat_args, args_spec
 
 
-def _flat_out_dims(out_dims, output, spec, name: str) -> list:
-    flat = None
-    if isinstance(output, Tensor):
-        if isinstance(out_dims, int) or out_dims is None:
-            flat = [out_dims]
-        elif isinstance(out_dims, tuple) and len(out_dims) == 1:
-            flat = list(out_dims)
-    else:
-        flat = broadcast_prefix(out_dims, spec)
-    if flat is None:
-        raise ValueError(
-            f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with "
-            f"the structure of `outputs`. out_dims has structure {tree_flatten(out_dims)[1]} "
-            f"but outputs has structure {spec}."
-        )
-    return flat
-
-
-def _same_everywhere(values) -> bool:
-    first = values[0]
-    for v in values[1:]:
-        if v is first:
-            continue
-        if v.dtype != first.dtype or not xp.array_equal(v._data, first._data, equal_nan=True):
-            return False
-    return True
-
-
-def _stack_outputs(outputs: list, out_dims, name: str):
-    flat0, spec = tree_flatten(outputs[0])
-    columns = [[v] for v in flat0]
-    for out in outputs[1:]:
-        flat, other = tree_flatten(out)
-        if other != spec:
-            raise ValueError(
-                f"vmap({name}, ...): `{name}` returned outputs of different structures for "
-                f"different samples ({spec} and {other})"
-            )
-        for column, v in zip(columns, flat):
-            column.append(v)
-    flat_out_dims = _flat_out_dims(out_dims, outputs[0], spec, name)
-    result = []
-    for column, d in zip(columns, flat_out_dims):
-        first = column[0]
-        if d is None:
-            if isinstance(first, Tensor) and not _same_everywhere(column):
-                raise ValueError(
-                    f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim "
-                    "is None"
-                )
-            result.append(first)
-            continue
-        bad = next((v for v in column if not isinstance(v, Tensor)), None)
-        if bad is not None or not isinstance(first, Tensor):
-            raise ValueError(
-                f"vmap({name}, ...): `{name}` must only return Tensors, got type "
-                f"{type(bad)}. Did you mean to set out_dims= to None for output?"
-            )
-        stacked = stack(column)
-        result.append(stacked if d == 0 else stacked.movedim(0, d))
-    return tree_unflatten(result, spec)
-
-
 def _empty_batch(func, flat_in_dims, flat_args, args_spec, out_dims, randomness, kwargs):
     """A batch of size 0: the output structure and shapes come from one call on zeros."""
     flat = [
@@ -272,9 +260,9 @@ def _empty_batch(func, flat_in_dims, flat_args, args_spec, out_dims, randomness,
     with randomness_mode(randomness):
         sample = func(*tree_unflatten(flat, args_spec), **kwargs)
     flat_out, spec = tree_flatten(sample)
-    flat_out_dims = _flat_out_dims(out_dims, sample, spec, name)
+    dims_out = flat_out_dims(out_dims, sample, spec, name)
     result = []
-    for v, d in zip(flat_out, flat_out_dims):
+    for v, d in zip(flat_out, dims_out):
         if d is None:
             result.append(v)
         elif not isinstance(v, Tensor):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from ..backend import xp
 from .gamma import float64_kernel
@@ -113,7 +114,11 @@ def _i1e_backward(grad, input, result):
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, input: grad * i1(input))
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=lambda grad, input: grad * i1(input),
+)
 def i0(input):
     """The modified Bessel function of the first kind of order 0.
 
@@ -126,6 +131,7 @@ def i0(input):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="i0e",
     node="SpecialI0EBackward0",
     promote="float",
@@ -142,7 +148,13 @@ def i0e(input):
     return i0e_array(input)
 
 
-@defop(name="i1", node="SpecialI1Backward0", promote="float", input=_i1_backward)
+@defop(
+    batch=batch_rules.pointwise,
+    name="i1",
+    node="SpecialI1Backward0",
+    promote="float",
+    input=_i1_backward,
+)
 def i1(input):
     """The modified Bessel function of the first kind of order 1.
 
@@ -154,7 +166,13 @@ def i1(input):
     return i1_array(input)
 
 
-@defop(name="i1e", node="SpecialI1EBackward0", promote="float", input=_i1e_backward)
+@defop(
+    batch=batch_rules.pointwise,
+    name="i1e",
+    node="SpecialI1EBackward0",
+    promote="float",
+    input=_i1e_backward,
+)
 def i1e(input):
     """``exp(-|x|) i1(x)``.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -33,13 +34,23 @@ def _integer_pair(kernel: str, input, other):
             raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{_name(a.dtype)}'")
 
 
-@defop(name="gcd", promote="same", scalars=("other",))
+@defop(
+    batch=batch_rules.pointwise,
+    name="gcd",
+    promote="same",
+    scalars=("other",),
+)
 def _gcd(input, other):
     _integer_pair("gcd", input, other)
     return xp.gcd(input, other)
 
 
-@defop(name="lcm", promote="same", scalars=("other",))
+@defop(
+    batch=batch_rules.pointwise,
+    name="lcm",
+    promote="same",
+    scalars=("other",),
+)
 def _lcm(input, other):
     _integer_pair("lcm", input, other)
     return xp.lcm(input, other)
@@ -86,21 +97,41 @@ def _shift_right(input, other):
 
 
 bitwise_left_shift = export(
-    defop(name="bitwise_left_shift", promote="same", scalars=("other",))(_shift_left),
+    defop(
+        batch=batch_rules.pointwise,
+        name="bitwise_left_shift",
+        promote="same",
+        scalars=("other",),
+    )(_shift_left),
     inplace=True,
 )
 bitwise_right_shift = export(
-    defop(name="bitwise_right_shift", promote="same", scalars=("other",))(_shift_right),
+    defop(
+        batch=batch_rules.pointwise,
+        name="bitwise_right_shift",
+        promote="same",
+        scalars=("other",),
+    )(_shift_right),
     inplace=True,
 )
 
 
-@defop(name="bitwise_left_shift_scalar", promote="same", scalars=("input", "other"))
+@defop(
+    batch=batch_rules.pointwise,
+    name="bitwise_left_shift_scalar",
+    promote="same",
+    scalars=("input", "other"),
+)
 def _rlshift(input, other):
     return _shift_left(xp.asarray(input, other.dtype), other)
 
 
-@defop(name="bitwise_right_shift_scalar", promote="same", scalars=("input", "other"))
+@defop(
+    batch=batch_rules.pointwise,
+    name="bitwise_right_shift_scalar",
+    promote="same",
+    scalars=("input", "other"),
+)
 def _rrshift(input, other):
     return _shift_right(xp.asarray(input, other.dtype), other)
 
@@ -133,7 +164,12 @@ def _only_floats(name: str, array) -> None:
 
 # d mantissa / dx = 2**-exponent (the exponent is piecewise constant)
 @export
-@defop(outputs=2, returns=frexp_type, input=lambda grad, result1: grad / result1.exp2())
+@defop(
+    batch=batch_rules.pointwise,
+    outputs=2,
+    returns=frexp_type,
+    input=lambda grad, result1: grad / result1.exp2(),
+)
 def frexp(input):
     """Split into mantissa in ``[0.5, 1)`` (by magnitude) and int32 exponent, with
     ``input == mantissa * 2**exponent``.
@@ -158,6 +194,7 @@ def _ldexp_input(grad, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="ldexp",
     promote="float",
     input=_ldexp_input,
@@ -176,6 +213,7 @@ def ldexp(input, other) -> Tensor:
 
 # torch treats the step as locally flat: d/dx nextafter(x, y) = 1, d/dy = 0
 @defop(
+    batch=batch_rules.pointwise,
     name="nextafter",
     promote="same",
     input=lambda grad: grad,
@@ -195,12 +233,16 @@ def nextafter(input, other) -> Tensor:
 
 
 @export
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def isposinf(input):
     return xp.isposinf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)
 
 
 @export
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def isneginf(input):
     return xp.isneginf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import REGISTRY, defop, export
 from .._core.tensor import Tensor
@@ -25,7 +26,12 @@ def _is_complex(input) -> bool:
 
 
 # -- the real view of a complex tensor ----------------------------------------------------
-@defop(name="view_as_real", view=True, input=lambda grad: view_as_complex(grad.contiguous()))
+@defop(
+    batch=batch_rules.contiguous_first,
+    name="view_as_real",
+    view=True,
+    input=lambda grad: view_as_complex(grad.contiguous()),
+)
 def _view_as_real(input):
     # a trailing axis of length 1 is contiguous, so NumPy splits it into (re, im) in place
     return input[..., None].view(input.real.dtype)
@@ -45,7 +51,12 @@ def view_as_real(input) -> Tensor:
     return _view_as_real(input)
 
 
-@defop(name="view_as_complex", view=True, input=lambda grad: _view_as_real(grad))
+@defop(
+    batch=batch_rules.contiguous_first,
+    name="view_as_complex",
+    view=True,
+    input=lambda grad: _view_as_real(grad),
+)
 def _view_as_complex(input):
     return input.view(xp.complex128 if input.dtype == xp.float64 else xp.complex64)[..., 0]
 
@@ -61,6 +72,8 @@ def view_as_complex(input) -> Tensor:
         )
     if input.ndim == 0 or input.shape[-1] != 2:
         raise RuntimeError("Tensor must have a last dimension of size 2")
+    if input._batched:  # vmap: the batching rule lays the samples out
+        return _view_as_complex(input)
     strides = input.stride()
     if strides[-1] != 1:
         raise RuntimeError("Tensor must have a last dimension with stride 1")
@@ -92,12 +105,21 @@ Tensor.imag = property(imag)
 
 # -- conjugation --------------------------------------------------------------------------
 # formulas call the primitives: a gradient is never flagged (see is_conj)
-@defop(name="conj", node="ConjBackward0", input=lambda grad: _conj(grad))
+@defop(
+    batch=batch_rules.pointwise,
+    name="conj",
+    node="ConjBackward0",
+    input=lambda grad: _conj(grad),
+)
 def _conj(input):
     return xp.conj(input)
 
 
-@defop(name="conj_physical", input=lambda grad: grad.conj_physical())
+@defop(
+    batch=batch_rules.pointwise,
+    name="conj_physical",
+    input=lambda grad: grad.conj_physical(),
+)
 def _conj_physical(input):
     return xp.conj(input)
 
@@ -177,7 +199,11 @@ def _angle_grad(grad, input):
 
 
 @export
-@defop(promote="float", input=_angle_grad)
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=_angle_grad,
+)
 def angle(input):
     """The argument of each element: for real tensors 0 for non-negative values and pi for
     negative ones (NaN stays NaN)."""
@@ -204,7 +230,12 @@ def _check_pair(name, first, second) -> None:
         )
 
 
-@defop(name="complex", real=lambda grad: grad.real, imag=lambda grad: grad.imag)
+@defop(
+    batch=batch_rules.pointwise,
+    name="complex",
+    real=lambda grad: grad.real,
+    imag=lambda grad: grad.imag,
+)
 def _complex(real, imag):
     out = xp.empty(xp.broadcast_shapes(real.shape, imag.shape), _complex_np(real.dtype))
     out.real, out.imag = real, imag
@@ -233,7 +264,12 @@ def _polar_angle_grad(grad, abs, angle):
     return abs * (grad.imag * angle.cos() - grad.real * angle.sin())
 
 
-@defop(name="polar", abs=_polar_abs_grad, angle=_polar_angle_grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="polar",
+    abs=_polar_abs_grad,
+    angle=_polar_angle_grad,
+)
 def _polar(abs, angle):
     return _complex.spec.forward(abs * xp.cos(angle), abs * xp.sin(angle))
 

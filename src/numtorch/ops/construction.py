@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -135,7 +136,11 @@ def block_diag(*tensors) -> Tensor:
 
 
 # -- rot90 -----------------------------------------------------------------------------------
-@defop(name="rot90", input=lambda grad, k, dims: grad.rot90(-k, dims))
+@defop(
+    batch=batch_rules.along("dims"),
+    name="rot90",
+    input=lambda grad, k, dims: grad.rot90(-k, dims),
+)
 def _rot90(input, k, dims):
     return xp.rot90(input, k, axes=dims).copy()
 
@@ -195,6 +200,7 @@ def _unfold_backward(grad_in, input_shape, dim, size, step):
 
 
 @defop(
+    batch=batch_rules.along("dimension"),
     name="unfold",
     view=True,
     input=lambda grad, input_shape, dimension, size, step: _unfold_backward(

@@ -3,7 +3,7 @@ reductions)."""
 
 from __future__ import annotations
 
-from .._core import grad_mode
+from .._core import batch_rules, grad_mode
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
@@ -54,7 +54,11 @@ def _omitted_products_backward(grad, input, dim):
     return terms.sum(-1).movedim(-1, dim)
 
 
-@defop(name="cumprod", input=_cumprod_backward)
+@defop(
+    batch=batch_rules.along("dim"),
+    name="cumprod",
+    input=_cumprod_backward,
+)
 def _cumprod(input, dim):
     if input.ndim == 0:
         return input.astype(xp.int64) if input.dtype.kind in "biu" else input.copy()
@@ -102,6 +106,7 @@ _cummin_type = return_type("cummin")
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="cummax",
     outputs=2,
     returns=_cummax_type,
@@ -112,6 +117,7 @@ def _cummax(input, dim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="cummin",
     outputs=2,
     returns=_cummin_type,
@@ -158,7 +164,11 @@ def _logcumsumexp_backward(grad, input, result, dim):
     return out_positive - out_negative
 
 
-@defop(name="logcumsumexp", input=_logcumsumexp_backward)
+@defop(
+    batch=batch_rules.along("dim"),
+    name="logcumsumexp",
+    input=_logcumsumexp_backward,
+)
 def _logcumsumexp(input, dim):
     if input.ndim == 0:
         return input.copy()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop
 from .._core.tensor import Tensor, _wrap_dim
@@ -55,7 +56,12 @@ def _r2c_grad(grad, input_shape, dim, normalization, onesided):
     return _fft_c2c(grad, dim, normalization, False).real
 
 
-@defop(name="_fft_r2c", node="FftR2CBackward0", input=_r2c_grad)
+@defop(
+    batch=batch_rules.along("dim"),
+    name="_fft_r2c",
+    node="FftR2CBackward0",
+    input=_r2c_grad,
+)
 def _fft_r2c(input, dim, normalization, onesided):
     if not dim:
         return input.astype(_COMPLEX_OF[input.dtype])
@@ -64,6 +70,7 @@ def _fft_r2c(input, dim, normalization, onesided):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="_fft_c2c",
     node="FftC2CBackward0",
     input=lambda grad, dim, normalization, forward: _fft_c2c(grad, dim, normalization, not forward),
@@ -91,7 +98,12 @@ def _c2r_grad(grad, dim, normalization):
     return result
 
 
-@defop(name="_fft_c2r", node="FftC2RBackward0", input=_c2r_grad)
+@defop(
+    batch=batch_rules.along("dim"),
+    name="_fft_c2r",
+    node="FftC2RBackward0",
+    input=_c2r_grad,
+)
 def _fft_c2r(input, dim, normalization, last_dim_size):
     sizes = [input.shape[d] for d in dim[:-1]] + [last_dim_size]
     out = xp.fft.irfftn(input, s=sizes, axes=dim, norm="forward")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
 from .._core.op import defop, export
@@ -420,7 +421,11 @@ def refuse_half(array, name):
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, input: grad * digamma(input))
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=lambda grad, input: grad * digamma(input),
+)
 def lgamma(input):
     """The log of the absolute value of the gamma function.
 
@@ -433,7 +438,11 @@ def lgamma(input):
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, input: grad * polygamma(1, input))
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=lambda grad, input: grad * polygamma(1, input),
+)
 def digamma(input):
     """The logarithmic derivative of the gamma function, ``psi(x) = Gamma'(x) / Gamma(x)``.
 
@@ -446,7 +455,10 @@ def digamma(input):
 
 
 @defop(
-    name="polygamma", promote="float", input=lambda grad, n, input: grad * polygamma(n + 1, input)
+    batch=batch_rules.pointwise,
+    name="polygamma",
+    promote="float",
+    input=lambda grad, n, input: grad * polygamma(n + 1, input),
 )
 def _polygamma(input, n):
     return _cast(polygamma_array(n, input), input)
@@ -489,7 +501,12 @@ def _mvlgamma_backward(grad, input, p):
     return grad * (input.unsqueeze(-1) + _mvlgamma_offsets(input, p)).digamma().sum(-1)
 
 
-@defop(name="mvlgamma", promote="float", input=_mvlgamma_backward)
+@defop(
+    batch=batch_rules.pointwise,
+    name="mvlgamma",
+    promote="float",
+    input=_mvlgamma_backward,
+)
 def _mvlgamma(input, p):
     # the arguments are rounded to the input's dtype, as torch forms them
     arguments = input[..., None] + xp.arange(-p / 2 + 0.5, 0.5, 0.5).astype(input.dtype)
@@ -521,6 +538,7 @@ def _zeta_other(grad, input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="zeta",
     node="SpecialZetaBackward0",
     promote="float",
@@ -533,6 +551,7 @@ def _zeta(input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="zeta_self_scalar",
     node="SpecialZetaBackward1",
     promote="float",
@@ -545,6 +564,7 @@ def _zeta_self_scalar(input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="zeta_other_scalar",
     node="SpecialZetaBackward2",
     promote="float",

@@ -13,6 +13,7 @@ approximations (which differ from it by up to ~1e-4 relative).
 from __future__ import annotations
 
 from .. import _creation
+from .._core import batch_rules
 from .._core.op import defop, export
 from ..backend import xp
 from .gamma import lgamma_array
@@ -25,6 +26,7 @@ def _gamma_derivative(grad, input, result):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="_standard_gamma",
     node="StandardGammaBackward0",
     check=_floats_only("gamma_cpu"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from ..backend import xp
 from .gamma import _LGAMMA1, _STIRLING, _horner, float64_kernel, lgamma_array
@@ -311,6 +312,7 @@ def _igamma_other(grad, input, other):
 
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("igamma_cpu"),
     input=derivative_not_implemented("igamma: input"),
@@ -331,6 +333,7 @@ def igamma(input, other):
 
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("igammac_cpu"),
     input=derivative_not_implemented("igammac: input"),

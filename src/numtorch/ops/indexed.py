@@ -3,6 +3,7 @@ masked_scatter, and ``where(condition)`` (the indices where a condition holds)."
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export
@@ -67,6 +68,7 @@ def _check_index(index, name):
 
 
 @defop(
+    batch=batch_rules.unbatched_index("index"),
     name="index_fill",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
 )
@@ -77,6 +79,7 @@ def _index_fill(input, dim, index, value):
 
 
 @defop(
+    batch=batch_rules.unbatched_index("index", "value"),
     name="index_fill_tensor",
     node="IndexFillBackward1",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
@@ -112,6 +115,7 @@ def index_fill(input, dim, index, value) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.unbatched_index("index"),
     name="index_copy",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
     source=lambda grad, dim, index: grad.index_select(dim, index),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numbers
 import warnings
 
+from .._core import batch_rules
 from .._core.dispatch import broadcast_shape
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
@@ -28,6 +29,7 @@ def _bounds(index: int, size: int, dim: int) -> int:
 
 # -- basic views: select and slice -----------------------------------------------------------
 @defop(
+    batch=batch_rules.into_shape("input_shape", "dim"),
     name="select_backward",
     node="SelectBackwardBackward0",
     grad_output=lambda grad, dim, index: grad.select(dim, index),
@@ -39,6 +41,7 @@ def _select_backward(grad_output, input_shape, dim, index):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="select",
     view=True,
     input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
@@ -58,6 +61,7 @@ def select(input, dim, index) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.into_shape("input_shape", "dim"),
     name="slice_backward",
     node="SliceBackwardBackward0",
     grad_output=lambda grad, dim, start, end, step: _slice(grad, dim, start, end, step),
@@ -69,6 +73,7 @@ def _slice_backward(grad_output, input_shape, dim, start, end, step):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="slice",
     view=True,
     input=lambda grad, input_shape, dim, start, end, step: _slice_backward(
@@ -101,7 +106,14 @@ def narrow(input, dim, start, length) -> Tensor:
     return _slice(input, dim, start, start + length, 1)
 
 
-@defop(name="index_alias", aten="alias", node="AliasBackward0", view=True, input=lambda grad: grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="index_alias",
+    aten="alias",
+    node="AliasBackward0",
+    view=True,
+    input=lambda grad: grad,
+)
 def _alias(input):
     return input[...]
 
@@ -242,6 +254,7 @@ def _basic_getitem(input, key):
 
 
 @defop(
+    batch=batch_rules.index,
     name="index",
     promote=None,
     input=lambda grad, input_shape, key: zeros(input_shape, dtype=grad.dtype).index_put(
@@ -380,6 +393,7 @@ Tensor.__setitem__ = setitem
 
 
 @defop(
+    batch=batch_rules.pointwise_into,
     name="copy",
     aten="copy_",
     node="CopyBackwards",
@@ -412,6 +426,7 @@ Tensor.copy_ = copy_
 
 
 @defop(
+    batch=batch_rules.pointwise_into,
     name="fill",
     aten="fill_",
     node="FillBackward2",
@@ -423,7 +438,13 @@ def _fill(input, value):
     return xp.full(input.shape, value, dtype=input.dtype)
 
 
-@defop(name="zero", aten="zero_", node="ZeroBackward0", input=lambda grad: zeros_like(grad))
+@defop(
+    batch=batch_rules.pointwise,
+    name="zero",
+    aten="zero_",
+    node="ZeroBackward0",
+    input=lambda grad: zeros_like(grad),
+)
 def _zero(input):
     return xp.zeros_like(input)
 
@@ -483,7 +504,11 @@ def _gather_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, index, grad)
 
 
-@defop(name="gather", input=_gather_backward)
+@defop(
+    batch=batch_rules.along("dim"),
+    name="gather",
+    input=_gather_backward,
+)
 def _gather(input, dim, index):
     if index.size == 0:
         return xp.empty(index.shape, input.dtype)
@@ -511,6 +536,7 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="scatter_add",
     input=lambda grad: grad,
     src=lambda grad, dim, index: grad.gather(dim, index),
@@ -540,6 +566,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="scatter_src",
     aten="scatter",
     node="ScatterBackward0",
@@ -555,6 +582,7 @@ def _scatter_src(input, dim, index, src):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="scatter_value",
     aten="scatter",
     node="ScatterBackward1",
@@ -592,7 +620,11 @@ def _index_select_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).index_add(dim, index.reshape(-1), grad)
 
 
-@defop(name="index_select", input=_index_select_backward)
+@defop(
+    batch=batch_rules.unbatched_index("index"),
+    name="index_select",
+    input=_index_select_backward,
+)
 def _index_select(input, dim, index):
     if input.ndim == 0:  # the one element, whatever the index's shape (checked to hold one)
         return input.copy()
@@ -624,6 +656,7 @@ def index_select(input, dim, index) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.unbatched_index("index"),
     name="index_add",
     scalars=("alpha",),
     input=lambda grad: grad,
@@ -673,12 +706,18 @@ def _fill_masked(input, mask, value):
     return xp.where(mask, xp.asarray(value).astype(input.dtype), input)
 
 
-@defop(name="masked_fill", scalars=("value",), input=lambda grad, mask: where(mask, 0.0, grad))
+@defop(
+    batch=batch_rules.pointwise,
+    name="masked_fill",
+    scalars=("value",),
+    input=lambda grad, mask: where(mask, 0.0, grad),
+)
 def _masked_fill(input, mask, value):
     return _fill_masked(input, mask, value)
 
 
 @defop(
+    batch=batch_rules.pointwise_into,
     name="masked_fill_tensor",
     node="MaskedFillBackward1",
     input=lambda grad, mask: where(mask, 0.0, grad),

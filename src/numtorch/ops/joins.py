@@ -4,6 +4,7 @@ torch composes them (so their grad_fn names match)."""
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -193,6 +194,7 @@ def msort(input) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="narrow_copy",
     input=lambda grad, input_shape, dim, start, length: _slice_backward(
         grad, input_shape, dim, start, start + length, 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import string
 
+from .._core import batch_rules
 from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
@@ -84,6 +85,7 @@ _addmm_mat2_grad.array_form = _scaled_array(_mat2_grad_array)
 
 
 @defop(
+    batch=batch_rules.mm,
     name="mm",
     input=lambda grad, mat2: _mat1_grad(grad, mat2),
     mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
@@ -113,6 +115,7 @@ def mm(input, mat2) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.bmm,
     name="bmm",
     input=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
     mat2=lambda grad, input: input.transpose(1, 2).bmm(grad),
@@ -139,6 +142,7 @@ def bmm(input, mat2) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.mv,
     name="mv",
     input=lambda grad, vec: grad.outer(_conj(vec)),
     vec=lambda grad, input: _conj(input).t().mv(grad),
@@ -164,6 +168,7 @@ def mv(input, vec) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.dot,
     name="dot",
     input=lambda grad, tensor: grad * _conj(tensor),
     tensor=lambda grad, input: grad * _conj(input),
@@ -195,6 +200,7 @@ vdot = export(dot, name="vdot")
 
 
 @defop(
+    batch=batch_rules.addmm,
     name="addmm",
     scalars=("beta", "alpha"),
     input=lambda grad, beta: grad if beta == 1 else grad * beta,
@@ -314,7 +320,12 @@ def matmul(input, other) -> Tensor:
     return _unsafe_view(bmm(a3, b3), shape)
 
 
-@defop(name="squeeze_", node="SqueezeBackward4", input=lambda grad, dim: grad.unsqueeze(dim))
+@defop(
+    batch=batch_rules.along("dim"),
+    name="squeeze_",
+    node="SqueezeBackward4",
+    input=lambda grad, dim: grad.unsqueeze(dim),
+)
 def _squeeze_result(input, dim):
     # torch squeezes matmul's fresh result in place; here the result is not shared either
     return input.squeeze(dim)
@@ -437,7 +448,22 @@ def _einsum_backward(k):
     return formula
 
 
+def _batch_einsum(spec, args, dims):
+    """A new subscript letter for the vmap batch, on the batched operands and the output."""
+    equation, operands = args[0], args[1]
+    terms, output = _parse_einsum(equation, len(operands))
+    letter = next(c for c in string.ascii_letters if c not in equation)
+    moved = []
+    for k, (t, d) in enumerate(zip(operands, dims[1])):
+        if d is not None:
+            terms[k] = letter + terms[k]
+            t = batch_rules.front(t, d)
+        moved.append(t)
+    return spec.run((",".join(terms) + "->" + letter + output, moved)), 0
+
+
 @defop(
+    batch=_batch_einsum,
     name="einsum",
     lists=("operands",),
     operands=lambda grad, equation, operands: [

@@ -8,6 +8,7 @@ With ``A = L L^H``: ``X = A^-1 B`` has ``gB = A^-1 gX`` and ``gL = -(C + C^H) L`
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -52,6 +53,7 @@ def _triangular_solve_grads(grads, A, result, upper, transpose, unitriangular, w
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="triangular_solve",
     outputs=2,
     returns=triangular_solve_type,
@@ -132,6 +134,7 @@ def _cholesky_solve_grads(grad, input2, result, upper, which):
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="cholesky_solve",
     input=lambda grad, input2, result, upper: _cholesky_solve_grads(
         grad, input2, result, upper, "self"
@@ -180,7 +183,11 @@ def _cholesky_inverse_grad(grad, input, result, upper):
     return -(input @ common) if upper else -(common @ input)
 
 
-@defop(name="cholesky_inverse", input=_cholesky_inverse_grad)
+@defop(
+    batch=batch_rules.first_only,
+    name="cholesky_inverse",
+    input=_cholesky_inverse_grad,
+)
 def _cholesky_inverse(input, upper):
     diagonal = xp.diagonal(input, axis1=-2, axis2=-1)
     if not xp.all(diagonal != 0):  # LAPACK's potri refuses a zero pivot

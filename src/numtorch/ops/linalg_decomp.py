@@ -8,6 +8,7 @@ vectors are defined up to sign.
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.op import defop
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -100,6 +101,7 @@ def _qr_backward(grads, result, result1, mode):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="linalg_qr",
     outputs=2,
     returns=qr_type,
@@ -151,6 +153,7 @@ def _eigh_backward(grads, result, result1):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="linalg_eigh",
     outputs=2,
     returns=eigh_type,
@@ -220,6 +223,7 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="linalg_svd",
     outputs=3,
     returns=svd_type,
@@ -279,7 +283,11 @@ def _pinv_backward(grad, input, result):
     return -(K @ pinvA).mT + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
 
 
-@defop(name="linalg_pinv", input=_pinv_backward)
+@defop(
+    batch=batch_rules.first_only,
+    name="linalg_pinv",
+    input=_pinv_backward,
+)
 def _pinv(input, atol, rtol, hermitian):
     if hermitian:
         values, u = eigh_kernel(input)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import eye
@@ -298,6 +299,7 @@ def qr(input, some=True):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="cholesky_legacy",
     node="CholeskyBackward0",
     input=lambda grad, result, upper: solves._cholesky_backward(grad, result, upper),

@@ -9,6 +9,7 @@ with ``phi = tril_-1(L^H gL) + triu(gU U^H)``; wide and tall ones split off the 
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import lapack, xp
@@ -120,6 +121,7 @@ def _lu_factor_grad(grads, result, result1):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="linalg_lu_factor_ex",
     node="LinalgLuFactorExBackward0",
     outputs=3,
@@ -234,6 +236,7 @@ def _lu_unpack_grad(grads, LU_data, unpack_data):
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="lu_unpack",
     node="LuUnpackBackward0",
     outputs=3,
@@ -276,7 +279,13 @@ def _lu_grad(grads, result, result1, result2):
     return _lu_backward(gL, gU, P.detach(), L, U)
 
 
-@defop(name="linalg_lu", outputs=3, returns=lu_type, input=_lu_grad)
+@defop(
+    batch=batch_rules.first_only,
+    name="linalg_lu",
+    outputs=3,
+    returns=lu_type,
+    input=_lu_grad,
+)
 def _lu(input):
     lu, pivots, _ = _getrf(input)
     L, U = _split(lu)
@@ -315,6 +324,7 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="linalg_lu_solve",
     LU=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grads(
         grad, LU, pivots, result, left, adjoint, "LU"

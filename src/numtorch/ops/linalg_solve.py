@@ -9,6 +9,7 @@ for X = solve(A, B).
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.op import defop
 from .._core.tensor import Tensor
 from ..backend import lapack, xp
@@ -88,6 +89,7 @@ def _batch_eye(n, like):
 
 # -- inverse and determinants ----------------------------------------------------------------
 @defop(
+    batch=batch_rules.first_only,
     name="linalg_inv_ex",
     node="LinalgInvExBackward0",
     input=lambda grad, result: -(result.mT @ grad @ result.mT),
@@ -126,6 +128,7 @@ def _cofactors(input, det):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="linalg_det",
     input=lambda grad, input, result: grad.unsqueeze(-1).unsqueeze(-1) * _cofactors(input, result),
 )
@@ -155,7 +158,13 @@ def _slogdet_backward(grads, input):
     return grads[1].unsqueeze(-1).unsqueeze(-1) * _inv(input).mT
 
 
-@defop(name="linalg_slogdet", outputs=2, returns=slogdet_type, input=_slogdet_backward)
+@defop(
+    batch=batch_rules.first_only,
+    name="linalg_slogdet",
+    outputs=2,
+    returns=slogdet_type,
+    input=_slogdet_backward,
+)
 def _slogdet(input):
     sign, logabsdet = xp.linalg.slogdet(input)
     return sign.astype(input.dtype), logabsdet.astype(input.dtype)
@@ -191,6 +200,7 @@ def _solve_backward_A(grad, input, result, left, vector):
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="linalg_solve_ex",
     node="LinalgSolveExBackward0",
     promote="same",
@@ -277,6 +287,7 @@ def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, whi
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="linalg_solve_triangular",
     promote="same",
     input=lambda grad, input, result, upper, left, unitriangular: _solve_triangular_grads(
@@ -335,6 +346,7 @@ def _cholesky_backward(grad, result, upper):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="linalg_cholesky_ex",
     node="LinalgCholeskyExBackward0",
     input=lambda grad, result, upper: _cholesky_backward(grad, result, upper),

@@ -4,6 +4,7 @@ come from the same op)."""
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros
@@ -65,7 +66,11 @@ def _matrix_exp_backward(grad, input):
     return _matrix_exp(cat([top, bottom], -2))[..., :n, n:]
 
 
-@defop(name="linalg_matrix_exp", input=_matrix_exp_backward)
+@defop(
+    batch=batch_rules.first_only,
+    name="linalg_matrix_exp",
+    input=_matrix_exp_backward,
+)
 def _matrix_exp(input):
     return _expm(input)
 

@@ -5,6 +5,7 @@ Unlike ``maximum``, ties do not share the gradient: it goes to ``input`` whereve
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from ..backend import xp
 
@@ -16,6 +17,7 @@ def _input_wins(input, other, larger: bool):
 
 @export
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: grad.masked_fill(
         _input_wins(input, other, True).logical_not(), 0
@@ -29,6 +31,7 @@ def fmax(input, other):
 
 @export
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: grad.masked_fill(
         _input_wins(input, other, False).logical_not(), 0

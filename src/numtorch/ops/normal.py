@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from ..backend import xp
@@ -192,7 +193,11 @@ def _erfinv_backward(grad, input):
 
 
 @export(inplace=True)
-@defop(promote="float", input=_erfinv_backward)
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=_erfinv_backward,
+)
 def erfinv(input):
     """The inverse error function: ``erf(erfinv(y)) == y`` on (-1, 1).
 
@@ -205,6 +210,7 @@ def erfinv(input):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="erfcx",
     node="SpecialErfcxBackward0",
     promote="float",
@@ -223,6 +229,7 @@ def erfcx(input):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="ndtri",
     node="SpecialNdtriBackward0",
     promote="float",
@@ -246,6 +253,7 @@ def _log_ndtr_backward(grad, input, result):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="log_ndtr",
     node="SpecialLogNdtrBackward0",
     promote="float",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import check_scalar_fits
 from .._core.meta import refuse_meta
@@ -54,6 +55,7 @@ _add = defop(
 )(xp.add)
 
 _sub = defop(
+    batch=batch_rules.pointwise,
     name="sub",
     schema_args=3,  # sub.Tensor(self, other, *, alpha)
     check=_no_bool_subtraction,
@@ -65,6 +67,7 @@ _sub = defop(
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="add_alpha",
     aten="add",
     node="AddBackward0",
@@ -80,6 +83,7 @@ def _add_alpha(input, other, alpha):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="sub_alpha",
     aten="sub",
     node="SubBackward0",
@@ -94,6 +98,7 @@ def _sub_alpha(input, other, alpha):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="rsub",
     check=_no_bool_subtraction,
     node="RsubBackward1",
@@ -184,6 +189,7 @@ _true_divide = defop(
 # torch's C++ composites divide by a Scalar (``at::div(t, 2.0)``), recorded as DivBackward1;
 # Python's ``t / 2.0`` wraps the number into a tensor and records DivBackward0.
 @defop(
+    batch=batch_rules.pointwise,
     name="div_scalar",
     node="DivBackward1",
     promote="float",
@@ -195,6 +201,7 @@ def _div_scalar(input, other):
 
 # a Scalar's derivative is again a Scalar multiplication (MulBackward1 in torch's graphs)
 @defop(
+    batch=batch_rules.pointwise,
     name="mul_scalar",
     node="MulBackward1",
     input=lambda grad, other: _mul_scalar(grad, _conj(other)),
@@ -203,7 +210,12 @@ def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
 
 
-@defop(name="add_scalar", node="AddBackward1", input=lambda grad: grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="add_scalar",
+    node="AddBackward1",
+    input=lambda grad: grad,
+)
 def _add_scalar(input, other):
     return input + xp.asarray(other, dtype=input.dtype)
 
@@ -221,6 +233,7 @@ def _no_integer_zero_division(input, other) -> None:
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="div_rounding",
     aten="div",
     node="DivBackward2",
@@ -275,6 +288,7 @@ true_divide = export(_true_divide, name="true_divide", inplace=True)
 # torch records floor_divide (and ``//``) with a NotImplemented node: backward raises
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     node="NotImplemented",
     promote="same",
     scalars=("input", "other"),
@@ -292,6 +306,7 @@ def floor_divide(input, other):
     "other",
     "RemainderBackward0",
     "RemainderBackward1",
+    batch=batch_rules.pointwise,
     name="remainder",
     promote="same",
     scalars=("input", "other"),
@@ -311,6 +326,7 @@ def _remainder(input, other):
 
 # remainder(Scalar, Tensor) has no derivative in torch: its graph records NotImplemented
 @defop(
+    batch=batch_rules.pointwise,
     name="remainder_scalar_self",
     node="NotImplemented",
     promote="same",
@@ -340,6 +356,7 @@ def remainder(input, other) -> Tensor:
     "other",
     "FmodBackward0",
     "FmodBackward1",
+    batch=batch_rules.pointwise,
     promote="same",
     scalars=("other",),
     input=lambda grad: grad,
@@ -352,7 +369,10 @@ def fmod(input, other):
 
 
 @export(inplace=True)
-@defop(input=lambda grad: -grad)
+@defop(
+    batch=batch_rules.pointwise,
+    input=lambda grad: -grad,
+)
 def neg(input):
     if input.dtype == xp.bool_:
         raise RuntimeError(
@@ -411,12 +431,20 @@ def _power(input, exponent):
     return xp.where(negative, special, out).astype(dtype)
 
 
-@defop(name="pow", promote="same", check=_check_int_pow, scalars=("exponent",), input=_pow_input)
+@defop(
+    batch=batch_rules.pointwise,
+    name="pow",
+    promote="same",
+    check=_check_int_pow,
+    scalars=("exponent",),
+    input=_pow_input,
+)
 def _pow_scalar(input, exponent):
     return xp.power(input, exponent)
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="pow_tensor",
     aten="pow",
     node="PowBackward1",
@@ -429,6 +457,7 @@ def _pow_tensor(input, exponent):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="pow_self_scalar",
     aten="pow",
     node="PowBackward2",
@@ -456,7 +485,11 @@ def square(input) -> Tensor:
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, result: -grad * _conj(result * result))
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=lambda grad, result: -grad * _conj(result * result),
+)
 def reciprocal(input):
     return xp.reciprocal(input)
 
@@ -464,7 +497,14 @@ def reciprocal(input):
 # -- unary math ------------------------------------------------------------------------------
 def _unary(name, ufunc, formula, node=None):
     # the NumPy ufunc is the forward itself: one call less per op
-    op = defop(name=name, node=node, promote="float", params=("input",), input=formula)(ufunc)
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        node=node,
+        promote="float",
+        params=("input",),
+        input=formula,
+    )(ufunc)
     return export(op, inplace=True)
 
 
@@ -496,6 +536,7 @@ cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
 
 # tanh, sigmoid and relu get fused backward ops (one op instead of three), as in torch.
 @defop(
+    batch=batch_rules.pointwise,
     name="tanh_backward",
     node="TanhBackwardBackward0",
     grad_output=lambda grad, output: tanh_backward(grad, output),
@@ -506,6 +547,7 @@ def tanh_backward(grad_output, output):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="sigmoid_backward",
     node="SigmoidBackwardBackward0",
     grad_output=lambda grad, output: sigmoid_backward(grad, output),
@@ -516,6 +558,7 @@ def sigmoid_backward(grad_output, output):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="threshold_backward",
     node="ThresholdBackwardBackward0",
     grad_output=lambda grad, self, threshold: threshold_backward(grad, self, threshold),
@@ -556,7 +599,10 @@ arctan = export(atan, name="arctan", inplace=True)
 
 
 @export(inplace=True)
-@defop(input=lambda grad, result: threshold_backward(grad, result, 0))
+@defop(
+    batch=batch_rules.pointwise,
+    input=lambda grad, result: threshold_backward(grad, result, 0),
+)
 def relu(input):
     """max(input, 0)."""
     if input.dtype == xp.bool_:
@@ -565,7 +611,10 @@ def relu(input):
 
 
 @export(inplace=True)
-@defop(input=lambda grad, input: grad * input.sgn())  # torch's abs backward records sgn
+@defop(
+    batch=batch_rules.pointwise,
+    input=lambda grad, input: grad * input.sgn(),
+)  # torch's abs backward records sgn
 def abs(input):
     _no_bool(input, "abs_cpu")
     return xp.abs(input)
@@ -588,7 +637,12 @@ def _zero_grad_unary(name, ufunc):
             return input.copy()
         return ufunc(input)
 
-    return export(defop(name=name, input=_zeros)(forward), inplace=True)
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        input=_zeros,
+    )(forward)
+    return export(op, inplace=True)
 
 
 def _sign(input):
@@ -599,7 +653,14 @@ def _sign(input):
     return xp.nan_to_num(out) if out.dtype.kind == "f" else out
 
 
-sign = export(defop(name="sign", input=_zeros)(_sign), inplace=True)
+sign = export(
+    defop(
+        batch=batch_rules.pointwise,
+        name="sign",
+        input=_zeros,
+    )(_sign),
+    inplace=True,
+)
 floor = _zero_grad_unary("floor", xp.floor)
 ceil = _zero_grad_unary("ceil", xp.ceil)
 trunc = _zero_grad_unary("trunc", xp.trunc)
@@ -614,14 +675,23 @@ def _no_integer_round(input, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 
 
-@defop(name="round", input=_zeros)
+@defop(
+    batch=batch_rules.pointwise,
+    name="round",
+    input=_zeros,
+)
 def _round(input):
     if input.dtype == xp.bool_:  # integers are already round
         _no_integer_round(input, "round_vml_cpu")
     return xp.round(input)
 
 
-@defop(name="round_decimals", node="RoundBackward1", input=_zeros)
+@defop(
+    batch=batch_rules.pointwise,
+    name="round_decimals",
+    node="RoundBackward1",
+    input=_zeros,
+)
 def _round_decimals(input, decimals):
     _no_integer_round(input, "round_vml_cpu" if decimals == 0 else "round_cpu")
     return xp.round(input, decimals)
@@ -649,7 +719,12 @@ def _frac_check(args):
 
 
 @export(inplace=True)
-@defop(promote="float", check=_frac_check, input=lambda grad: grad)
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    check=_frac_check,
+    input=lambda grad: grad,
+)
 def frac(input):
     return input - xp.trunc(input)
 
@@ -685,7 +760,13 @@ def _with_scalars(out, input, *bounds):
     return out.astype(d.np, copy=False)
 
 
-@defop(name="clamp_scalar", aten="clamp", node="ClampBackward1", input=_clamp_grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="clamp_scalar",
+    aten="clamp",
+    node="ClampBackward1",
+    input=_clamp_grad,
+)
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     out = input
@@ -697,6 +778,7 @@ def _clamp_scalar(input, min, max):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="clamp_tensor",
     aten="clamp",
     node="ClampBackward0",
@@ -727,6 +809,7 @@ clip = export(clamp, name="clip", inplace=True)
 
 # clamp_min/clamp_max with a number record their own nodes, as in torch
 @defop(
+    batch=batch_rules.pointwise,
     name="clamp_min_scalar",
     node="ClampMinBackward0",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
@@ -736,6 +819,7 @@ def _clamp_min_scalar(input, min):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="clamp_max_scalar",
     node="ClampMaxBackward0",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
@@ -746,6 +830,7 @@ def _clamp_max_scalar(input, max):
 
 # ... and with a tensor bound, their Tensor overloads' nodes (ClampMinBackward1)
 @defop(
+    batch=batch_rules.pointwise,
     name="clamp_min_tensor",
     node="ClampMinBackward1",
     aten="clamp_min",
@@ -758,6 +843,7 @@ def _clamp_min_tensor(input, min):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="clamp_max_tensor",
     node="ClampMaxBackward1",
     aten="clamp_max",
@@ -792,6 +878,7 @@ def _max_min_grad(grad, input, other, lost):
 
 @export
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
@@ -802,6 +889,7 @@ def maximum(input, other):
 
 @export
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
@@ -819,6 +907,7 @@ def _check_where(args):
 
 # published by indexed.py, whose ``where`` also takes the one-argument form
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     check=_check_where,
     scalars=("input", "other"),
@@ -837,6 +926,7 @@ def where(condition, input, other):
 
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     scalars=("value",),
     input=lambda grad: grad,
@@ -849,6 +939,7 @@ def addcmul(input, tensor1, tensor2, value=1):
 
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * value / tensor2,
@@ -877,6 +968,7 @@ def _check_lerp(args):
     "weight",
     "LerpBackward0",
     "LerpBackward1",
+    batch=batch_rules.pointwise,
     promote="same",
     check=_check_lerp,
     scalars=("weight",),
@@ -890,9 +982,12 @@ def lerp(input, end, weight):
 
 # -- comparisons and logic (not differentiable) ----------------------------------------------
 def _compare(name, ufunc):
-    op = defop(name=name, promote="compare", scalars=("other",))(
-        lambda input, other: ufunc(input, other)
-    )
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        promote="compare",
+        scalars=("other",),
+    )(lambda input, other: ufunc(input, other))
     return export(op, inplace=True)
 
 
@@ -908,7 +1003,11 @@ not_equal = export(ne, name="not_equal")
 
 
 def _logical(name, ufunc):
-    op = defop(name=name, scalars=("other",))(lambda input, other: ufunc(input, other))
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        scalars=("other",),
+    )(lambda input, other: ufunc(input, other))
     return export(op, inplace=True)
 
 
@@ -924,7 +1023,13 @@ def _bitwise(name, ufunc, kernel=None):
         _integers_only(kernel or name, input, other)
         return ufunc(input, other)
 
-    return export(defop(name=name, promote="same", scalars=("other",))(forward), inplace=True)
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        promote="same",
+        scalars=("other",),
+    )(forward)
+    return export(op, inplace=True)
 
 
 logical_and = _logical("logical_and", xp.logical_and)
@@ -936,44 +1041,60 @@ bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
 
 
 @export(inplace=True)
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def logical_not(input):
     return xp.logical_not(input)
 
 
 @export(inplace=True)
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def bitwise_not(input):
     _integers_only("bitwise_not", input)
     return xp.invert(input)
 
 
 @export
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def isnan(input):
     return xp.isnan(input)
 
 
 @export
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def isinf(input):
     return xp.isinf(input)
 
 
 @export
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def isfinite(input):
     return xp.isfinite(input)
 
 
 @export
-@defop()
+@defop(
+    batch=batch_rules.pointwise,
+)
 def signbit(input):
     return xp.signbit(input)
 
 
 @export
-@defop(name="nan_to_num", input=lambda grad, input: where(input.isfinite(), grad, 0.0))
+@defop(
+    batch=batch_rules.pointwise,
+    name="nan_to_num",
+    input=lambda grad, input: where(input.isfinite(), grad, 0.0),
+)
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)
 

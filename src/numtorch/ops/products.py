@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from .._core import grad_mode
+from .._core import batch_rules, grad_mode
 from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -117,6 +117,7 @@ def inner(input, other) -> Tensor:
 
 # -- cross -----------------------------------------------------------------------------------
 @defop(
+    batch=batch_rules.along("dim"),
     name="linalg_cross",
     promote="same",
     input=lambda grad, other, dim: _cross(other, grad, dim),
@@ -218,6 +219,7 @@ def _cdist_backward(grad_output, x1, x2, p, cdist):
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="_cdist_forward",
     node="CdistBackward0",
     x1=lambda grad, x1, x2, p, result: _cdist_backward(grad, x1, x2, p, result),
@@ -244,6 +246,7 @@ def _euclidean_backward(grad, x1, x2, result, first):
 
 
 @defop(
+    batch=batch_rules.same_rank,
     name="_euclidean_dist",
     node="EuclideanDistBackward0",
     x1=lambda grad, x1, x2, result: _euclidean_backward(grad, x1, x2, result, True),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import require_tensor
 from .._core.meta import metafy
@@ -84,6 +85,7 @@ def _accumulate_dtype(input, dtype):
 
 # -- sum and mean ----------------------------------------------------------------------------
 @defop(
+    batch=batch_rules.full_reduction("sum_dim", (1,)),
     name="sum_all",
     aten="sum",
     node="SumBackward0",
@@ -94,6 +96,7 @@ def _sum_all(input, dtype=None):
 
 
 @defop(
+    batch=batch_rules.along("dim", none="all"),
     name="sum_dim",
     aten="sum",
     node="SumBackward1",
@@ -125,6 +128,7 @@ def _check_float(input, name):
 
 
 @defop(
+    batch=batch_rules.full_reduction("mean_dim", (1,)),
     name="mean_all",
     aten="mean",
     node="MeanBackward0",
@@ -137,6 +141,7 @@ def _mean_all(input, dtype=None):
 
 
 @defop(
+    batch=batch_rules.along("dim", none="all"),
     name="mean_dim",
     aten="mean",
     node="MeanBackward1",
@@ -166,6 +171,7 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.along("dim", none="all"),
     name="nansum",
     input=lambda grad, input, dim, keepdim: (
         _expand_back(grad, input.shape, dim, keepdim) * input.isnan().logical_not()
@@ -232,6 +238,7 @@ def _prod_dim_backward(grad, input, result, dim, keepdim):
 
 
 @defop(
+    batch=batch_rules.full_reduction("prod_dim"),
     name="prod_all",
     aten="prod",
     node="ProdBackward0",
@@ -242,6 +249,7 @@ def _prod_all(input, dtype=None):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="prod_dim",
     aten="prod",
     node="ProdBackward1",
@@ -298,12 +306,20 @@ def _moment(input, dim, correction, keepdim, take_root):
     return xp.sqrt(out) if take_root else out
 
 
-@defop(name="var", input=_var_backward)
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="var",
+    input=_var_backward,
+)
 def _var(input, dim, correction, keepdim):
     return _moment(input, dim, correction, keepdim, False)
 
 
-@defop(name="std", input=_std_backward)
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="std",
+    input=_std_backward,
+)
 def _std(input, dim, correction, keepdim):
     return _moment(input, dim, correction, keepdim, True)
 
@@ -353,6 +369,7 @@ def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_
 
 
 @defop(
+    batch=batch_rules.along("dim", none="all"),
     name="var_mean",
     outputs=2,
     input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
@@ -366,6 +383,7 @@ def _var_mean(input, dim, correction, keepdim):
 
 
 @defop(
+    batch=batch_rules.along("dim", none="all"),
     name="std_mean",
     outputs=2,
     input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
@@ -461,6 +479,7 @@ def _extreme(name, all_fn, arg_fn):
     kind = return_type(name)
 
     @defop(
+        batch=batch_rules.full_reduction(f"{name}_dim", values_only=True),
         name=f"{name}_all",
         aten=name,
         node=node_all,
@@ -475,6 +494,7 @@ def _extreme(name, all_fn, arg_fn):
         return all_fn(input)
 
     @defop(
+        batch=batch_rules.along("dim"),
         name=f"{name}_dim",
         aten=name,
         node=node_dim,
@@ -520,6 +540,7 @@ min = _extreme("min", xp.min, xp.argmin)
 
 def _amax_amin(name, fn):
     @defop(
+        batch=batch_rules.along("dim", none="all"),
         name=name,
         input=lambda grad, input, result, dim, keepdim: _evenly_distribute(
             grad, input, result, dim, keepdim, nan_matches=False
@@ -620,7 +641,12 @@ def _logsumexp_backward(grad, input, result, dim, keepdim):
     return g * (input - _restore(result, dim, input.ndim, keepdim)).exp()
 
 
-@defop(name="logsumexp", promote="float", input=_logsumexp_backward)
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="logsumexp",
+    promote="float",
+    input=_logsumexp_backward,
+)
 def _logsumexp(input, dim, keepdim):
     m = _stable_max(input, dim)
     out = xp.log(xp.sum(xp.exp(input - m), axis=dim, keepdims=True)) + m
@@ -654,7 +680,12 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
     return g * input * input.abs() ** (ord - 2) / safe ** (ord - 1)
 
 
-@defop(name="linalg_vector_norm", promote="float", input=_norm_backward)
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="linalg_vector_norm",
+    promote="float",
+    input=_norm_backward,
+)
 def _vector_norm(input, ord, dim, keepdim):
     a = xp.abs(input)
     if ord == 2:
@@ -698,7 +729,11 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
 
 
 # -- cumulative ops and sorting --------------------------------------------------------------
-@defop(name="cumsum", input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim))
+@defop(
+    batch=batch_rules.along("dim"),
+    name="cumsum",
+    input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim),
+)
 def _cumsum(input, dim):
     dtype = xp.int64 if input.dtype.kind in "biu" else None
     if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
@@ -724,6 +759,7 @@ _topk_type = return_type("topk")
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="sort",
     outputs=2,
     returns=_sort_type,
@@ -761,6 +797,7 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="topk",
     outputs=2,
     returns=_topk_type,

@@ -13,6 +13,7 @@ import math
 import numbers
 
 from .. import _creation
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export, not_implemented
@@ -103,7 +104,12 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
 
 
 # -- bernoulli and poisson -------------------------------------------------------------------
-@defop(name="bernoulli", node="BernoulliBackward0", input=_zero)
+@defop(
+    batch=batch_rules.pointwise,
+    name="bernoulli",
+    node="BernoulliBackward0",
+    input=_zero,
+)
 def _bernoulli(input, draw):
     return (draw < input).astype(input.dtype)
 
@@ -140,7 +146,11 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     return _bernoulli(input, draw)
 
 
-@defop(name="poisson", input=_zero)
+@defop(
+    batch=batch_rules.pointwise,
+    name="poisson",
+    input=_zero,
+)
 def _poisson(input, generator):
     # a 0-d rate draws a Python int: asarray keeps it an array of the rate's dtype
     return xp.asarray(_creation._rng(generator).poisson(input), dtype=input.dtype)
@@ -163,6 +173,7 @@ def poisson(input, generator=None) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="binomial",
     node="NotImplemented",
     count=not_implemented("binomial"),

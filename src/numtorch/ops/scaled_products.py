@@ -6,6 +6,7 @@ ignored, NaNs included, as BLAS does."""
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
 from .._core.op import defop, export
@@ -62,6 +63,7 @@ def _same_dtypes(name: str, *tensors: Tensor) -> None:
 
 # -- addmv -----------------------------------------------------------------------------------
 @defop(
+    batch=batch_rules.addmv,
     name="addmv",
     input=lambda grad, beta: _times(grad, beta),
     mat=lambda grad, vec, alpha: _times(grad.outer(vec), alpha),
@@ -96,6 +98,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
 
 # -- addr ------------------------------------------------------------------------------------
 @defop(
+    batch=batch_rules.addr,
     name="addr",
     promote="same",
     input=lambda grad, beta: _times(grad, beta),
@@ -146,6 +149,7 @@ def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
 
 
 @defop(
+    batch=batch_rules.baddbmm,
     name="baddbmm",
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch2, alpha: _times(grad.bmm(batch2.transpose(1, 2)), alpha),
@@ -190,6 +194,7 @@ def _sum_batches_grad(grad, batch1, batch2, alpha, first):
 
 
 @defop(
+    batch=batch_rules.baddbmm,
     name="addbmm",
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 1),

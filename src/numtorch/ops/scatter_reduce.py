@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros, zeros_like
@@ -108,6 +109,7 @@ _SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="scatter_reduce",
     input=lambda grad, input, dim, index, src, result, reduce, include_self: _reduce_backward(
         grad, input, dim, index, src, result, reduce, include_self
@@ -162,6 +164,7 @@ def _index_reduce_grads(grad, input, dim, index, source, result, reduce, include
 
 
 @defop(
+    batch=batch_rules.unbatched_index("index"),
     name="index_reduce",
     input=lambda grad, input, dim, index, source, result, reduce, include_self: _index_reduce_grads(
         grad, input, dim, index, source, result, reduce, include_self

@@ -9,6 +9,7 @@ for ``mode``, which gives the last occurrence as torch does.
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import full_like, tensor
@@ -87,17 +88,28 @@ def _distribute(grad, input, result):
     return _evenly_distribute(grad, input, result, None, False)
 
 
-@defop(name="median_all", node="MedianBackward0", input=_distribute)
+@defop(
+    batch=batch_rules.full_reduction("median_dim", values_only=True),
+    name="median_all",
+    node="MedianBackward0",
+    input=_distribute,
+)
 def _median_all(input):
     return _median_all_forward(input, False)
 
 
-@defop(name="nanmedian_all", node="NanmedianBackward0", input=_distribute)
+@defop(
+    batch=batch_rules.full_reduction("nanmedian_dim", values_only=True),
+    name="nanmedian_all",
+    node="NanmedianBackward0",
+    input=_distribute,
+)
 def _nanmedian_all(input):
     return _median_all_forward(input, True)
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="median_dim",
     node="MedianBackward1",
     outputs=2,
@@ -109,6 +121,7 @@ def _median_dim(input, dim, keepdim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="nanmedian_dim",
     node="NanmedianBackward1",
     outputs=2,
@@ -156,7 +169,13 @@ def nanmedian(input, dim=None, keepdim=False):
     return _nanmedian_dim(input, _reduction_dim(input, dim, "nanmedian"), keepdim)
 
 
-@defop(name="kthvalue", outputs=2, returns=_kthvalue_type, input=_select_formula)
+@defop(
+    batch=batch_rules.along("dim"),
+    name="kthvalue",
+    outputs=2,
+    returns=_kthvalue_type,
+    input=_select_formula,
+)
 def _kthvalue(input, k, dim, keepdim):
     if input.ndim == 0:
         return input.copy(), xp.zeros((), xp.int64)
@@ -205,7 +224,13 @@ def _mode_forward(input, dim, keepdim):
     return _finish(value, index, dim, keepdim)
 
 
-@defop(name="mode", outputs=2, returns=_mode_type, input=_select_formula)
+@defop(
+    batch=batch_rules.along("dim"),
+    name="mode",
+    outputs=2,
+    returns=_mode_type,
+    input=_select_formula,
+)
 def _mode(input, dim, keepdim):
     if input.ndim == 0:
         return input.copy(), xp.zeros((), xp.int64)

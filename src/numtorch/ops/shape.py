@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import broadcast_shape
 from .._core.meta import is_meta_device, metafy, no_data
@@ -36,7 +37,12 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
 
 
 # -- views -----------------------------------------------------------------------------------
-@defop(name="view", view=True, input=lambda grad, input_shape: grad.reshape(input_shape))
+@defop(
+    batch=batch_rules.new_shape("shape"),
+    name="view",
+    view=True,
+    input=lambda grad, input_shape: grad.reshape(input_shape),
+)
 def _view(input, shape):
     out = input.reshape(shape)
     if out.size and not xp.may_share_memory(out, input):
@@ -49,6 +55,7 @@ def _view(input, shape):
 
 # reshape of a non-contiguous tensor that needs no copy: torch's _reshape_alias
 @defop(
+    batch=batch_rules.new_shape("shape"),
     name="_reshape_alias",
     node="ReshapeAliasBackward0",
     view=True,
@@ -59,6 +66,7 @@ def _reshape_alias(input, shape):
 
 
 @defop(
+    batch=batch_rules.new_shape("shape"),
     name="_unsafe_view",
     node="UnsafeViewBackward0",
     input=lambda grad, input_shape: grad.reshape(input_shape),
@@ -101,7 +109,7 @@ def reshape(input, *shape) -> Tensor:
     """A tensor with the new shape: a view when the layout allows it, else a copy."""
     shape = infer_shape(shape_arg(shape, "reshape"), input._data.size)
     data = input._data
-    if data.flags.c_contiguous or data.size == 0:
+    if data.flags.c_contiguous or data.size == 0 or input._batched:  # vmap: the rule decides
         return _view(input, shape)
     out = data.reshape(shape)
     if xp.may_share_memory(out, data):
@@ -143,6 +151,7 @@ def unflatten(input, dim, sizes) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.squeeze_all,
     name="squeeze_all",
     aten="squeeze",
     node="SqueezeBackward0",
@@ -154,6 +163,7 @@ def _squeeze_all(input):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="squeeze_dim",
     aten="squeeze",
     node="SqueezeBackward1",
@@ -166,6 +176,7 @@ def _squeeze_dim(input, dim):
 
 
 @defop(
+    batch=batch_rules.along("dims"),
     name="squeeze_dims",
     aten="squeeze",
     node="SqueezeBackward2",
@@ -186,7 +197,12 @@ def squeeze(input, dim=None) -> Tensor:
     return _squeeze_dim(input, _wrap_dim(dim, input.ndim))
 
 
-@defop(name="unsqueeze", view=True, input=lambda grad, dim: grad.squeeze(dim))
+@defop(
+    batch=batch_rules.unsqueeze,
+    name="unsqueeze",
+    view=True,
+    input=lambda grad, dim: grad.squeeze(dim),
+)
 def _unsqueeze(input, dim):
     return xp.expand_dims(input, dim)
 
@@ -204,7 +220,12 @@ def _inverse(dims):
     return tuple(inverse)
 
 
-@defop(name="permute", view=True, input=lambda grad, dims: grad.permute(_inverse(dims)))
+@defop(
+    batch=batch_rules.permute,
+    name="permute",
+    view=True,
+    input=lambda grad, dims: grad.permute(_inverse(dims)),
+)
 def _permute(input, dims):
     return input.transpose(dims)
 
@@ -246,7 +267,12 @@ def movedim(input, source, destination) -> Tensor:
 moveaxis = export(movedim, name="moveaxis")
 
 
-@defop(name="transpose", view=True, input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
+@defop(
+    batch=batch_rules.along("dim0", "dim1"),
+    name="transpose",
+    view=True,
+    input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+)
 def _transpose(input, dim0, dim1):
     return xp.swapaxes(input, dim0, dim1) if input.ndim else input.view()
 
@@ -261,7 +287,12 @@ swapaxes = export(transpose, name="swapaxes")
 swapdims = export(transpose, name="swapdims")
 
 
-@defop(name="t", view=True, input=lambda grad: grad.t())
+@defop(
+    batch=batch_rules.transpose_last,
+    name="t",
+    view=True,
+    input=lambda grad: grad.t(),
+)
 def _t(input):
     return input.T
 
@@ -327,7 +358,12 @@ Tensor.mH = property(
 Tensor.H = property(_hermitian, doc="Conjugate transpose of a matrix.")
 
 
-@defop(name="expand", view=True, input=lambda grad, input_shape: grad.sum_to_size(input_shape))
+@defop(
+    batch=batch_rules.expand,
+    name="expand",
+    view=True,
+    input=lambda grad, input_shape: grad.sum_to_size(input_shape),
+)
 def _expand(input, shape):
     if math.prod(shape) == input.size:
         # nothing repeats (only size-1 dims are added): a writable view, as in torch, where
@@ -420,7 +456,11 @@ def sum_to_size(input, *size) -> Tensor:
 
 
 # -- copies and casts ------------------------------------------------------------------------
-@defop(name="clone", input=lambda grad: grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="clone",
+    input=lambda grad: grad,
+)
 def _clone(input):
     return input.copy(order="K")
 
@@ -439,7 +479,13 @@ def contiguous(input, memory_format=None) -> Tensor:
     return input if input._data.flags.c_contiguous else _clone_contiguous(input)
 
 
-@defop(name="clone_contiguous", aten="clone", node="CloneBackward0", input=lambda grad: grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="clone_contiguous",
+    aten="clone",
+    node="CloneBackward0",
+    input=lambda grad: grad,
+)
 def _clone_contiguous(input):
     return xp.array(input, order="C", copy=True)
 
@@ -450,7 +496,12 @@ def _to_copy_grad(grad, input_dtype):
     return grad.to(input_dtype)
 
 
-@defop(name="_to_copy", node="ToCopyBackward0", input=_to_copy_grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="_to_copy",
+    node="ToCopyBackward0",
+    input=_to_copy_grad,
+)
 def _to_copy(input, dtype):
     if input.dtype.kind == "c" and dtype.np.kind != "c":
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
@@ -562,6 +613,7 @@ def _split_grads(grad, tensors_shape, dim, keep):
 
 
 @defop(
+    batch=batch_rules.joined,
     name="cat",
     schema_args=2,  # cat(tensors, dim)
     lists=("tensors",),
@@ -616,7 +668,13 @@ concat = export(cat, name="concat", method=False)
 concatenate = export(cat, name="concatenate", method=False)
 
 
-@defop(name="stack", schema_args=2, lists=("tensors",), tensors=lambda grad, dim: grad.unbind(dim))
+@defop(
+    batch=batch_rules.joined,
+    name="stack",
+    schema_args=2,
+    lists=("tensors",),
+    tensors=lambda grad, dim: grad.unbind(dim),
+)
 def _stack(tensors, dim, dtype):
     return xp.stack(tensors, axis=dim, dtype=dtype)
 
@@ -671,6 +729,7 @@ def _section_sizes(length, split_size, dim=0):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="split",
     outputs="many",
     view=True,
@@ -685,6 +744,7 @@ def _split(input, split_size, dim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="split_with_sizes",
     node="SplitWithSizesBackward0",
     outputs="many",
@@ -725,6 +785,7 @@ def chunk(input, chunks, dim=0):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="unbind",
     outputs="many",
     view=True,
@@ -753,7 +814,11 @@ def unbind(input, dim=0):
     return _unbind(input, _wrap_dim(dim, input.ndim))
 
 
-@defop(name="flip", input=lambda grad, dims: grad.flip(dims))
+@defop(
+    batch=batch_rules.along("dims"),
+    name="flip",
+    input=lambda grad, dims: grad.flip(dims),
+)
 def _flip(input, dims):
     return xp.flip(input, dims).copy() if input.ndim else input.copy()
 
@@ -784,7 +849,11 @@ def _repeat_backward(grad, input_shape, repeats):
     return summed.reshape(input_shape)
 
 
-@defop(name="repeat", input=_repeat_backward)
+@defop(
+    batch=batch_rules.repeat,
+    name="repeat",
+    input=_repeat_backward,
+)
 def _repeat(input, repeats):
     return xp.tile(input, repeats)
 
@@ -813,7 +882,11 @@ def tile(input, dims) -> Tensor:
 Tensor.tile = lambda self, *dims: tile(self, shape_arg(dims, "tile"))  # x.tile(2, 2) too
 
 
-@defop(name="roll", input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims))
+@defop(
+    batch=batch_rules.roll,
+    name="roll",
+    input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims),
+)
 def _roll(input, shifts, dims):
     return xp.roll(input, shifts, dims)
 

@@ -4,6 +4,7 @@ so double backward records ``SoftmaxBackwardDataBackward0`` as torch does."""
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -18,6 +19,7 @@ def _softmax_double_backward(grad, grad_output, output, dim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="_softmax_backward_data",
     node="SoftmaxBackwardDataBackward0",
     grad_output=lambda grad, output, dim: softmax_backward_data(grad, output, dim),
@@ -29,6 +31,7 @@ def softmax_backward_data(grad_output, output, dim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="_log_softmax_backward_data",
     node="LogSoftmaxBackwardDataBackward0",
     grad_output=lambda grad, output, dim: grad - (grad * output.exp()).sum(dim, keepdim=True),
@@ -42,6 +45,7 @@ def log_softmax_backward_data(grad_output, output, dim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="softmax",
     schema_args=3,  # softmax.int(self, dim, dtype)
     node="SoftmaxBackward0",
@@ -53,6 +57,7 @@ def _softmax(input, dim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="log_softmax",
     schema_args=3,  # log_softmax.int(self, dim, dtype)
     node="LogSoftmaxBackward0",

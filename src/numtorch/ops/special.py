@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor
@@ -55,6 +56,7 @@ def _atan2_scale(input, other):
 
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input, other: grad * other * _atan2_scale(input, other),
     other=lambda grad, input, other: grad * -input * _atan2_scale(input, other),
@@ -75,6 +77,7 @@ arctan2 = export(atan2, name="arctan2", inplace=True)
 
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("hypot_cpu"),
     input=lambda grad, input, result: grad * input / result,
@@ -97,7 +100,12 @@ _RAD_TO_DEG = 180 / math.pi
 
 
 @export(inplace=True)
-@defop(node="Deg2RadBackward0", promote="float", input=lambda grad: grad * _DEG_TO_RAD)
+@defop(
+    batch=batch_rules.pointwise,
+    node="Deg2RadBackward0",
+    promote="float",
+    input=lambda grad: grad * _DEG_TO_RAD,
+)
 def deg2rad(input):
     """Degrees to radians.
 
@@ -110,7 +118,12 @@ def deg2rad(input):
 
 
 @export(inplace=True)
-@defop(node="Rad2DegBackward0", promote="float", input=lambda grad: grad * _RAD_TO_DEG)
+@defop(
+    batch=batch_rules.pointwise,
+    node="Rad2DegBackward0",
+    promote="float",
+    input=lambda grad: grad * _RAD_TO_DEG,
+)
 def rad2deg(input):
     """Radians to degrees."""
     return input * _RAD_TO_DEG
@@ -119,6 +132,7 @@ def rad2deg(input):
 # -- log-space sums --------------------------------------------------------------------------
 @export
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("logaddexp_cpu"),
     input=lambda grad, input, other: grad / (1 + (other - input).exp()),
@@ -138,6 +152,7 @@ def logaddexp(input, other):
 
 @export
 @defop(
+    batch=batch_rules.pointwise,
     promote="same",
     check=_floats_only("logaddexp2_cpu"),
     input=lambda grad, input, other: grad / (1 + 2 ** (other - input)),
@@ -171,6 +186,7 @@ def _xlogy_scalar_input(grad, input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="xlogy",
     promote="float",
     input=_xlogy_input,
@@ -181,6 +197,7 @@ def _xlogy(input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="xlogy_self_scalar",
     node="XlogyBackward1",
     promote="float",
@@ -192,6 +209,7 @@ def _xlogy_self_scalar(input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="xlogy_other_scalar",
     node="XlogyBackward2",
     promote="float",
@@ -242,6 +260,7 @@ def _xlog1py_other(grad, input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="xlog1py",
     node="SpecialXlog1PyBackward0",
     promote="float",
@@ -253,6 +272,7 @@ def _xlog1py(input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="xlog1py_self_scalar",
     node="SpecialXlog1PyBackward1",
     promote="float",
@@ -264,6 +284,7 @@ def _xlog1py_self_scalar(input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="xlog1py_other_scalar",
     node="SpecialXlog1PyBackward2",
     promote="float",
@@ -297,6 +318,7 @@ def xlog1py(input, other) -> Tensor:
 
 # -- entr ------------------------------------------------------------------------------------
 @defop(
+    batch=batch_rules.pointwise,
     name="entr",
     node="SpecialEntrBackward0",
     promote="float",
@@ -326,7 +348,11 @@ def _logit_backward(grad, input, eps):
 
 
 @export(inplace=True)
-@defop(promote="float", input=_logit_backward)
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=_logit_backward,
+)
 def logit(input, eps=None):
     """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``.
 
@@ -351,7 +377,11 @@ def _sinc_backward(grad, input):
 
 
 @export(inplace=True)
-@defop(promote="float", input=_sinc_backward)
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=_sinc_backward,
+)
 def sinc(input):
     """The normalized sinc: ``sin(pi x) / (pi x)``, 1 at 0.
 
@@ -376,6 +406,7 @@ def _copysign_input(grad, input, result):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="copysign",
     promote="float",
     input=_copysign_input,
@@ -386,6 +417,7 @@ def _copysign(input, other):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="copysign_scalar",
     node="CopysignBackward1",
     promote="float",
@@ -420,7 +452,11 @@ def _sgn_grad(grad, input, result):
 
 
 @export(inplace=True)
-@defop(node="SgnBackward0", input=_sgn_grad)
+@defop(
+    batch=batch_rules.pointwise,
+    node="SgnBackward0",
+    input=_sgn_grad,
+)
 def sgn(input):
     """The sign of each element (for real tensors, the same as ``sign``)."""
     if input.dtype == xp.bool_:
@@ -438,6 +474,7 @@ def _check_heaviside(args):
 
 @export(inplace=True)
 @defop(
+    batch=batch_rules.pointwise,
     node="NotImplemented",
     check=_check_heaviside,
     input=not_implemented("heaviside"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules
 from .._core.inplace import check_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -149,6 +150,7 @@ def _check_src(src_shape, slice_shape):
 
 
 @defop(
+    batch=batch_rules.along("dim1", "dim2"),
     name="diagonal_scatter",
     input=lambda grad, src, offset, dim1, dim2: grad.diagonal_scatter(
         zeros_like(src), offset, dim1, dim2
@@ -171,6 +173,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="select_scatter",
     input=lambda grad, src, dim, index: grad.select_scatter(zeros_like(src), dim, index),
     src=lambda grad, dim, index: grad.select(dim, index),
@@ -197,6 +200,7 @@ def select_scatter(input, src, dim, index) -> Tensor:
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="slice_scatter",
     input=lambda grad, src, dim, start, end, step: grad.slice_scatter(
         zeros_like(src), dim, start, end, step

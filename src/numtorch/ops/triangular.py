@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -18,12 +19,20 @@ def _check_matrix(input, name):
 
 
 # -- tril and triu ---------------------------------------------------------------------------
-@defop(name="tril", input=lambda grad, diagonal: grad.tril(diagonal))
+@defop(
+    batch=batch_rules.first_only,
+    name="tril",
+    input=lambda grad, diagonal: grad.tril(diagonal),
+)
 def _tril(input, diagonal):
     return xp.tril(input, diagonal)
 
 
-@defop(name="triu", input=lambda grad, diagonal: grad.triu(diagonal))
+@defop(
+    batch=batch_rules.first_only,
+    name="triu",
+    input=lambda grad, diagonal: grad.triu(diagonal),
+)
 def _triu(input, diagonal):
     return xp.triu(input, diagonal)
 
@@ -90,12 +99,22 @@ def _diagonal_grad(grad, input_shape, offset, dim1, dim2):
     return _diagonal_backward(grad, input_shape, offset, dim1, dim2)
 
 
-@defop(name="diagonal", view=True, input=_diagonal_grad)
+@defop(
+    batch=batch_rules.along("dim1", "dim2"),
+    name="diagonal",
+    view=True,
+    input=_diagonal_grad,
+)
 def _diagonal(input, offset, dim1, dim2):
     return diagonal_view(input, offset, dim1, dim2)
 
 
-@defop(name="diagonal_copy", node="DiagonalBackward0_copy", input=_diagonal_grad)
+@defop(
+    batch=batch_rules.along("dim1", "dim2"),
+    name="diagonal_copy",
+    node="DiagonalBackward0_copy",
+    input=_diagonal_grad,
+)
 def _diagonal_copy(input, offset, dim1, dim2):
     return diagonal_view(input, offset, dim1, dim2).copy()
 
@@ -123,6 +142,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1) -> Tensor:
 
 # -- diag_embed, diag, diagflat --------------------------------------------------------------
 @defop(
+    batch=batch_rules.along("dim1", "dim2", extra_rank=1),
     name="diag_embed",
     input=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
 )
@@ -188,7 +208,11 @@ def _trace_backward(grad, input_shape):
     return grad * eye
 
 
-@defop(name="trace", input=_trace_backward)
+@defop(
+    batch=batch_rules.trace,
+    name="trace",
+    input=_trace_backward,
+)
 def _trace(input):
     dtype = xp.int64 if input.dtype.kind in "iu" else None
     return xp.trace(input, dtype=dtype)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from ..._core import batch_rules
 from ..._core.docs import summarize
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop, export
@@ -43,13 +44,21 @@ def _erf_grad(grad, input):
 
 
 erf = export(
-    defop(name="erf", promote="float", input=_erf_grad)(lambda input: erf_array(input)),
+    defop(
+        batch=batch_rules.pointwise,
+        name="erf",
+        promote="float",
+        input=_erf_grad,
+    )(lambda input: erf_array(input)),
     inplace=True,
 )
 erfc = export(
-    defop(name="erfc", promote="float", input=lambda grad, input: -_erf_grad(grad, input))(
-        lambda input: erfc_array(input)
-    ),
+    defop(
+        batch=batch_rules.pointwise,
+        name="erfc",
+        promote="float",
+        input=lambda grad, input: -_erf_grad(grad, input),
+    )(lambda input: erfc_array(input)),
     inplace=True,
 )
 summarize(erf, "The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``.")
@@ -103,6 +112,7 @@ def _gelu_second_derivative(input, approximate):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="gelu_backward",
     node="GeluBackwardBackward0",
     grad_output=lambda grad, self, approximate: gelu_backward(grad, self, approximate),
@@ -114,7 +124,11 @@ def gelu_backward(grad_output, self, approximate="none"):
     return grad_output * _gelu_derivative(self, approximate)
 
 
-@defop(name="gelu", input=lambda grad, input, approximate: gelu_backward(grad, input, approximate))
+@defop(
+    batch=batch_rules.pointwise,
+    name="gelu",
+    input=lambda grad, input, approximate: gelu_backward(grad, input, approximate),
+)
 def gelu_op(input, approximate="none"):
     float_only(input, "GeluKernelImpl")
     return _gelu_forward(input, approximate)
@@ -132,7 +146,11 @@ def _silu_grad(grad, input):
     return grad * s * _add_scalar(input * one_minus(s), 1.0)
 
 
-@defop(name="silu", input=_silu_grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="silu",
+    input=_silu_grad,
+)
 def silu_op(input):
     float_only(input, "silu_cpu")
     return input / (1.0 + xp.exp(-input))
@@ -140,6 +158,7 @@ def silu_op(input):
 
 # -- LeakyReLU -------------------------------------------------------------------------------
 @defop(
+    batch=batch_rules.pointwise,
     name="leaky_relu_backward",
     node="LeakyReluBackwardBackward0",
     grad_output=lambda grad, self, negative_slope: leaky_relu_backward(grad, self, negative_slope),
@@ -150,6 +169,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="leaky_relu",
     input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
 )
@@ -177,7 +197,10 @@ def check_result_slope(negative_slope):
 
 # leaky_relu_ differentiates from its output (LeakyReluBackward1), as torch
 leaky_relu_result_op = defop(
-    name="leaky_relu_result", node="LeakyReluBackward1", input=leaky_relu_result_grad
+    batch=batch_rules.pointwise,
+    name="leaky_relu_result",
+    node="LeakyReluBackward1",
+    input=leaky_relu_result_grad,
 )(leaky_relu_op.spec.forward)
 
 
@@ -193,6 +216,7 @@ def masked(grad_output, mask):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="hardtanh_backward",
     node="HardtanhBackwardBackward0",
     grad_output=lambda grad, self, min_val, max_val: hardtanh_backward(
@@ -206,6 +230,7 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="hardtanh",
     input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
 )
@@ -225,6 +250,7 @@ def _softplus_double_backward(grad, grad_output, self, beta, threshold):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="softplus_backward",
     node="SoftplusBackwardBackward0",
     grad_output=lambda grad, self, beta, threshold: softplus_backward(grad, self, beta, threshold),
@@ -237,6 +263,7 @@ def softplus_backward(grad_output, self, beta, threshold):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="softplus",
     input=lambda grad, input, beta, threshold: softplus_backward(grad, input, beta, threshold),
 )
@@ -250,6 +277,7 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 # -- log-sigmoid, mish, GLU ------------------------------------------------------------------
 @defop(
+    batch=batch_rules.pointwise,
     name="log_sigmoid_backward",
     node="LogSigmoidBackwardBackward0",
     grad_output=lambda grad, self: log_sigmoid_backward(grad, self),
@@ -261,6 +289,7 @@ def log_sigmoid_backward(grad_output, self):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="log_sigmoid",
     node="LogSigmoidBackward0",
     input=lambda grad, input: log_sigmoid_backward(grad, input),
@@ -278,7 +307,11 @@ def _mish_grad(grad, input):
     return grad * (t + input * input.sigmoid() * one_minus(t * t))
 
 
-@defop(name="mish", input=_mish_grad)
+@defop(
+    batch=batch_rules.pointwise,
+    name="mish",
+    input=_mish_grad,
+)
 def mish(input):
     """``x * tanh(softplus(x))``."""
     float_only(input, "mish_cpu")
@@ -304,6 +337,7 @@ def _glu_double_self(grad, grad_output, self, dim):
 
 
 @defop(
+    batch=batch_rules.along("dim"),
     name="glu_backward",
     node="GluBackwardBackward0",
     grad_output=_glu_double_grad_output,
@@ -315,7 +349,11 @@ def glu_backward(grad_output, self, dim):
     return xp.concatenate([grad_output * gate, grad_output * a * gate * (1 - gate)], axis=dim)
 
 
-@defop(name="glu", input=lambda grad, input, dim: glu_backward(grad, input, dim))
+@defop(
+    batch=batch_rules.along("dim"),
+    name="glu",
+    input=lambda grad, input, dim: glu_backward(grad, input, dim),
+)
 def glu(input, dim):
     """``a * sigmoid(b)`` for the halves ``a, b`` of ``input`` along ``dim``."""
     float_only(input, "glu_cpu")

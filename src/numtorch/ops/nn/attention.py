@@ -17,7 +17,7 @@ its node is NotImplemented, and differentiating it raises torch's error.
 
 from __future__ import annotations
 
-from ..._core import grad_mode
+from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...backend import xp
@@ -34,6 +34,7 @@ def _softmax_rows(x, dim):
 
 @export(method=False)
 @defop(
+    batch=batch_rules.along("dim"),
     name="_safe_softmax",
     node="SafeSoftmaxBackward0",
     input=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)),

@@ -9,16 +9,20 @@ has no derivative, as in torch.
 
 from __future__ import annotations
 
-from ..._core import grad_mode
+from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...backend import xp
 from ..reduction import _norm_backward, _vector_norm
 from .composite_backward import tensors_of
 
-norm_dim_op = defop(name="norm_dim", node="NormBackward1", promote="float", input=_norm_backward)(
-    _vector_norm.spec.forward
-)
+norm_dim_op = defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="norm_dim",
+    node="NormBackward1",
+    promote="float",
+    input=_norm_backward,
+)(_vector_norm.spec.forward)
 
 
 def _pairs(n: int):

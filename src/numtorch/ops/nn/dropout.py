@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..._core import batch_rules
 from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ..._creation import _rng
@@ -10,6 +11,7 @@ from ...backend import xp
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="native_dropout",
     node="NativeDropoutBackward0",
     input=lambda grad, mask, backward_scale: grad * mask * backward_scale,

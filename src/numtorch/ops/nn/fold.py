@@ -9,6 +9,7 @@ over pixels); overlapping blocks accumulate.
 
 from __future__ import annotations
 
+from ..._core import batch_rules
 from ..._core.op import defop
 from ...backend import xp
 
@@ -72,6 +73,7 @@ def _col2im(input, output_size, kernel, dilation, padding, stride):
 
 
 @defop(
+    batch=batch_rules.leading(2),
     name="im2col",
     node="Im2ColBackward0",
     input=lambda grad, input_shape, kernel, dilation, padding, stride: col2im_op(
@@ -111,6 +113,7 @@ def _unshuffle(x, r):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="pixel_shuffle",
     input=lambda grad, upscale_factor: pixel_unshuffle_op(grad, upscale_factor),
 )
@@ -119,6 +122,7 @@ def pixel_shuffle_op(input, upscale_factor):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="pixel_unshuffle",
     input=lambda grad, downscale_factor: pixel_shuffle_op(grad, downscale_factor),
 )

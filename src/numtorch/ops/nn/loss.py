@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import grad_mode
+from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...backend import xp
@@ -125,6 +125,7 @@ def _register_nll(name: str, node: str):
         return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)
 
     @defop(
+        batch=batch_rules.nll_loss,
         name=name,
         node=node + "Backward0",
         input=lambda grad, input, target, weight, reduction, ignore_index: backward(
@@ -184,6 +185,7 @@ def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
 
 
 @defop(
+    batch=batch_rules.loss,
     name="binary_cross_entropy",
     node="BinaryCrossEntropyBackward0",
     input=lambda grad, input, target, weight, reduction: binary_cross_entropy_backward(
@@ -235,6 +237,7 @@ def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
 
 
 @defop(
+    batch=batch_rules.loss,
     name="binary_cross_entropy_with_logits",
     node="BinaryCrossEntropyWithLogitsBackward0",
     input=_bcel_input_grad,

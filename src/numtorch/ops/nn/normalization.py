@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import grad_mode
+from ..._core import batch_rules, grad_mode
 from ..._core.dispatch import FREED
 from ..._core.observers import dispatch
 from ..._core.op import defop
@@ -282,6 +282,7 @@ def _ln_grad(which):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="native_layer_norm",
     node="NativeLayerNormBackward0",
     outputs=3,

@@ -10,6 +10,7 @@ Circular padding is composed from indexing.
 
 from __future__ import annotations
 
+from ..._core import batch_rules
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...backend import xp
@@ -22,6 +23,7 @@ def _pairs(pad, ndim):
 
 
 @defop(
+    batch=batch_rules.first_only,
     name="constant_pad_nd",
     node="ConstantPadNdBackward0",
     input=lambda grad, pad: constant_pad_nd_op(grad, tuple(-p for p in pad), 0),
@@ -114,6 +116,7 @@ def _register_mode_pad(mode: str, dims: int):
         return _scatter(grad_output, self.shape, _mode_indices(self.shape, pad, mode))
 
     @defop(
+        batch=batch_rules.leading(dims),
         name=f"{mode}_pad{dims}d",
         node=node + "Backward0",
         input=lambda grad, input, pad: backward(grad, input, pad),

@@ -9,6 +9,7 @@ that name is registered here and ``numtorch.nn.functional`` writes its result in
 
 from __future__ import annotations
 
+from ..._core import batch_rules
 from ..._core.op import defop, not_implemented
 from ...backend import xp
 from ..pointwise import threshold_backward, where
@@ -47,6 +48,7 @@ def _elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="elu_backward",
     node="EluBackwardBackward0",
     grad_output=lambda grad, alpha, scale, input_scale, is_result, self_or_result: elu_backward(
@@ -67,6 +69,7 @@ def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_resu
 
 def _register_elu(name: str, node: str):
     forward = defop(
+        batch=batch_rules.pointwise,
         name=name,
         node=node + "Backward0",
         input=lambda grad, input, alpha, scale, input_scale: elu_backward(
@@ -78,7 +81,12 @@ def _register_elu(name: str, node: str):
         _check_result_alpha(alpha)
         return elu_backward(grad, alpha, scale, input_scale, True, result)
 
-    inplace = defop(name=name + "_result", node=node + "Backward1", input=result_grad)(_elu_forward)
+    inplace = defop(
+        batch=batch_rules.pointwise,
+        name=name + "_result",
+        node=node + "Backward1",
+        input=result_grad,
+    )(_elu_forward)
     return forward, inplace
 
 
@@ -98,10 +106,17 @@ def _threshold_grad(grad, input, threshold):
     return threshold_backward(grad, input, threshold)
 
 
-threshold_op = defop(name="threshold", input=_threshold_grad)(_threshold_forward)
+threshold_op = defop(
+    batch=batch_rules.pointwise,
+    name="threshold",
+    input=_threshold_grad,
+)(_threshold_forward)
 # threshold_ keeps the input for its backward (so its gradient is the out-of-place one)
 threshold_inplace_op = defop(
-    name="threshold_inplace", node="ThresholdBackward1", input=_threshold_grad
+    batch=batch_rules.pointwise,
+    name="threshold_inplace",
+    node="ThresholdBackward1",
+    input=_threshold_grad,
 )(_threshold_forward)
 
 
@@ -111,6 +126,7 @@ def _shrunk(input, lambd):
 
 def _register_shrink_backward(name: str, node: str):
     @defop(
+        batch=batch_rules.pointwise,
         name=name,
         node=node,
         grad_out=lambda grad, self, lambd: backward(grad, self, lambd),
@@ -130,13 +146,21 @@ softshrink_backward = _register_shrink_backward(
 )
 
 
-@defop(name="hardshrink", input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd))
+@defop(
+    batch=batch_rules.pointwise,
+    name="hardshrink",
+    input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd),
+)
 def hardshrink_op(input, lambd=0.5):
     float_only(input, "hardshrink_cpu")
     return xp.where(_shrunk(input, lambd), 0, input).astype(input.dtype, copy=False)
 
 
-@defop(name="softshrink", input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd))
+@defop(
+    batch=batch_rules.pointwise,
+    name="softshrink",
+    input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd),
+)
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
     shifted = input - xp.clip(input, -lambd, lambd)
@@ -149,6 +173,7 @@ _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds
 
 # torch has no derivative for hardsigmoid_backward: its node is NotImplemented, which raises
 @defop(
+    batch=batch_rules.pointwise,
     name="hardsigmoid_backward",
     node="NotImplemented",
     grad_output=not_implemented("hardsigmoid_backward"),
@@ -158,13 +183,18 @@ def hardsigmoid_backward(grad_output, self):
     return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
 
 
-@defop(name="hardsigmoid", input=lambda grad, input: hardsigmoid_backward(grad, input))
+@defop(
+    batch=batch_rules.pointwise,
+    name="hardsigmoid",
+    input=lambda grad, input: hardsigmoid_backward(grad, input),
+)
 def hardsigmoid_op(input):
     float_only(input, "hardsigmoid_cpu")
     return (xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="hardswish_backward",
     node="HardswishBackwardBackward0",
     grad_output=lambda grad, self: hardswish_backward(grad, self),
@@ -178,7 +208,11 @@ def hardswish_backward(grad_output, self):
     return xp.where(self <= -3, 0, inside).astype(grad_output.dtype, copy=False)
 
 
-@defop(name="hardswish", input=lambda grad, input: hardswish_backward(grad, input))
+@defop(
+    batch=batch_rules.pointwise,
+    name="hardswish",
+    input=lambda grad, input: hardswish_backward(grad, input),
+)
 def hardswish_op(input):
     float_only(input, "hardswish_cpu")
     return (input * xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)

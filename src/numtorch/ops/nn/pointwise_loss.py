@@ -9,6 +9,7 @@ swapped (each derivative is odd in ``self - target``).
 
 from __future__ import annotations
 
+from ..._core import batch_rules
 from ..._core.op import defop
 from ...backend import xp
 from ..pointwise import where
@@ -42,6 +43,7 @@ def mse_loss_backward(grad_output, self, target, reduction):
 
 
 @defop(
+    batch=batch_rules.loss,
     name="mse_loss",
     node="MseLossBackward0",
     promote="same",
@@ -82,6 +84,7 @@ def smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
 
 
 @defop(
+    batch=batch_rules.loss,
     name="smooth_l1_loss",
     node="SmoothL1LossBackward0",
     promote="same",
@@ -118,6 +121,7 @@ def huber_loss_backward(grad_output, self, target, reduction, delta):
 
 
 @defop(
+    batch=batch_rules.loss,
     name="huber_loss",
     input=lambda grad, input, target, reduction, delta: huber_loss_backward(
         grad, input, target, reduction, delta
@@ -159,6 +163,7 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
 
 
 @defop(
+    batch=batch_rules.loss,
     name="soft_margin_loss",
     promote="same",
     input=lambda grad, input, target, reduction: soft_margin_loss_backward(

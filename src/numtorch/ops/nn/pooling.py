@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from ..._core import batch_rules
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop
 from ...backend import xp
@@ -206,6 +207,7 @@ def _register_max_pool(dims: int):
         return _max_pool_gather(input, indices, kernel, stride, padding, dilation, ceil_mode)
 
     @defop(
+        batch=batch_rules.leading(dims),
         name=f"max_pool{dims}d_with_indices",
         node=node + "Backward0",
         outputs=2,
@@ -295,6 +297,7 @@ def _register_avg_pool(dims: int):
         )
 
     @defop(
+        batch=batch_rules.leading(dims),
         name=f"avg_pool{dims}d",
         node=f"AvgPool{dims}DBackward0",
         input=lambda grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor: (
@@ -358,6 +361,7 @@ def _register_adaptive(dims: int):
         return _apply_matrices(grad_output, matrices)
 
     @defop(
+        batch=batch_rules.leading(dims),
         name=f"adaptive_avg_pool{dims}d",
         node=f"AdaptiveAvgPool{dims}DBackward0",
         input=lambda grad, input, output_size: backward(grad, input, output_size),
@@ -484,6 +488,7 @@ def _register_adaptive_max(dims: int):
         return _plane_gather(input, indices, dims)
 
     @defop(
+        batch=batch_rules.leading(dims),
         name=f"adaptive_max_pool{dims}d",
         node=node + "Backward0",
         outputs=2,

@@ -13,6 +13,7 @@ computed in the input's precision as torch's kernels do.
 
 from __future__ import annotations
 
+from ..._core import batch_rules
 from ..._core.op import defop
 from ...backend import xp
 from .activation import float_only
@@ -171,6 +172,7 @@ def _register(mode: str, dims: int):
         )
 
     @defop(
+        batch=batch_rules.leading(dims),
         name=name,
         node=prefix + "Backward0",
         input=lambda grad, input_shape, output_size, align_corners, scales: backward(
