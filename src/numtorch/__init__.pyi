@@ -176,11 +176,9 @@ HalfTensor: Any
 IntTensor: Any
 LongTensor: Any
 ShortTensor: Any
-from . import backend as backend
 e: builtins.float
 inf: builtins.float
 nan: builtins.float
-from . import ops as ops
 pi: builtins.float
 
 def _pack_padded_sequence(input, lengths, batch_first): ...

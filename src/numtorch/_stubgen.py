@@ -382,9 +382,7 @@ def init_stub() -> str:
         if name.startswith("_") or name in covered or name in written:
             continue
         if inspect.ismodule(value):
-            if value.__name__ == f"numtorch.{name}":
-                lines.append(f"from . import {name} as {name}\n")
-            continue
+            continue  # a submodule some code loaded: the public ones are imported above
         kind = type(value).__name__
         lines.append(f"{name}: builtins.{kind}\n" if kind in _SIMPLE else f"{name}: Any\n")
     lines.append("\n")
