@@ -49,7 +49,14 @@ def _b_grad(grads, input, b, vector):
     return g.squeeze(-1) if vector else g
 
 
-@defop(name="linalg_lstsq", outputs=4, returns=lstsq_type, input=_input_grad, b=_b_grad)
+@defop(
+    name="linalg_lstsq",
+    schema_args=4,
+    outputs=4,
+    returns=lstsq_type,
+    input=_input_grad,
+    b=_b_grad,
+)
 def _lstsq(input, b, rcond, driver, vector):
     # a vector right-hand side (..., m) is solved as one column and given back as a vector
     b = b[..., None] if vector else b

@@ -125,6 +125,7 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, ze
 # torch records the gradient as a NotImplemented node: a second order raises there
 @defop(
     name="_ctc_loss_backward",
+    schema_args=9,
     node="NotImplemented",
     grad_output=not_implemented("_ctc_loss_backward"),
     log_probs=not_implemented("_ctc_loss_backward"),
