@@ -58,25 +58,6 @@ def publish(name: str, fn):
     return public
 
 
-def refuse_arrays(name: str, fn):
-    """``fn`` with torch's TypeError for a NumPy array passed where a tensor goes, found once
-    the function has failed on it (``nn.functional``'s boundary: no ``out=``)."""
-    if not isinstance(fn, types.FunctionType):
-        return fn
-
-    @functools.wraps(fn)
-    def public(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except (AttributeError, RuntimeError, IndexError):
-            not_tensor = _non_tensor_argument(name, fn, args, kwargs, arrays_only=True)
-            if not_tensor is None:
-                raise
-            raise not_tensor from None
-
-    return public
-
-
 def _parameters(fn) -> list:
     """(name, default) of ``fn``'s positional parameters (a registered op's from its spec)."""
     spec = getattr(fn, "spec", None)
