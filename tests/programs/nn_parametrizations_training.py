@@ -129,3 +129,7 @@ err(
 )
 err(lambda: torch.linalg.householder_product(torch.ones(3, 4), torch.ones(2)))
 err(lambda: torch.geqrf(torch.ones(3)))
+leaf = torch.tensor(rng.normal(size=(3, 2)), requires_grad=True)
+compact = torch.geqrf(leaf)
+out(compact.a.grad_fn.name(), compact.tau.requires_grad)
+err(lambda: compact.a.sum().backward())

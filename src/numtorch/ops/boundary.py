@@ -40,33 +40,19 @@ def publish(name: str, fn):
             if "array is too big" not in str(error):
                 raise
             raise allocation_error(error) from None
-        except (AttributeError, RuntimeError, IndexError):
+        except AttributeError:
             not_tensor = _non_tensor_argument(name, fn, args, kwargs)
+            if not_tensor is None:
+                raise
+            raise not_tensor from None
+        except (RuntimeError, IndexError):  # from a NumPy array inside: torch's TypeError
+            not_tensor = _non_tensor_argument(name, fn, args, kwargs, arrays_only=True)
             if not_tensor is None:
                 raise
             raise not_tensor from None
         if out is _NO_OUT or out is None:
             return result
         return _write_out(name, result, out)
-
-    return public
-
-
-def refuse_arrays(name: str, fn):
-    """``fn`` with torch's TypeError for a NumPy array (or a None) passed where a tensor goes,
-    found once the function has failed on it (``nn.functional``'s boundary: no ``out=``)."""
-    if not isinstance(fn, types.FunctionType):
-        return fn
-
-    @functools.wraps(fn)
-    def public(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except (AttributeError, RuntimeError, IndexError):
-            not_tensor = _non_tensor_argument(name, fn, args, kwargs)
-            if not_tensor is None:
-                raise
-            raise not_tensor from None
 
     return public
 
@@ -81,7 +67,7 @@ def _parameters(fn) -> list:
     return [(p.name, p.default) for p in params if p.kind in kinds]
 
 
-def _non_tensor_argument(name, fn, args, kwargs) -> TypeError | None:
+def _non_tensor_argument(name, fn, args, kwargs, arrays_only=False) -> TypeError | None:
     """torch's TypeError for a None (or another non-tensor object) where the function needs
     a tensor, found after the function failed on it."""
     for position, (param, default) in enumerate(_parameters(fn)):
@@ -91,6 +77,8 @@ def _non_tensor_argument(name, fn, args, kwargs) -> TypeError | None:
             value = kwargs[param]
         else:
             continue
+        if arrays_only and type(value) is not xp.ndarray:
+            continue  # the function's own error stands (it was raised knowingly)
         if value is None:
             if position > 0 and default is None:
                 continue  # an optional argument left out

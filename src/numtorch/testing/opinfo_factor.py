@@ -135,6 +135,14 @@ FACTORIZATIONS = [
     ),
     # Householder products: the reflectors below the diagonal and their scales (composed
     # from rank-one updates, so the nodes differ from torch's single node)
+    # geqrf has no derivative (as in torch): its values are checked, on a detached input
+    OpInfo(
+        "geqrf",
+        lambda t, a: t.cat([r.flatten() for r in t.geqrf(a.detach())]),
+        lambda rng: [Sample((_n(rng, 4, 3),)), Sample((_n(rng, 2, 3, 5),))],
+        grad=False,
+        gradgrad=False,
+    ),
     OpInfo(
         "linalg.householder_product",
         lambda t, a, tau: t.linalg.householder_product(a, tau),

@@ -231,10 +231,6 @@ __all__ = [
     "unfold",
 ]
 
-from ...ops.boundary import refuse_arrays as _refuse_arrays
-
-globals().update({_name: _refuse_arrays(_name, globals()[_name]) for _name in __all__})
-
 
 def __getattr__(name: str):
     # a torch.nn.functional name numtorch lacks: name the missing feature

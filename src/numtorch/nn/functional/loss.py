@@ -25,6 +25,12 @@ from ...ops.special import xlogy
 from .activation import log_softmax
 
 
+def _require_tensors(name, input, target):
+    # torch's TypeError for a NumPy array (or another non-tensor) given to a loss
+    require_tensor(name, "input", 1, input)
+    require_tensor(name, "target", 2, target)
+
+
 def legacy_reduction(size_average, reduce, emit_warning=True) -> str:
     """torch's mapping of the deprecated ``size_average``/``reduce`` flags to ``reduction``."""
     size_average = True if size_average is None else size_average
@@ -84,6 +90,7 @@ def mse_loss(
         >>> torch.nn.functional.mse_loss(torch.tensor([1.0, 3.0]), torch.tensor([0.0, 0.0]))
         tensor(5.)
     """
+    _require_tensors("mse_loss", input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _warn_broadcast(input, target)
     if not (input.is_floating_point() or target.is_floating_point()):
@@ -108,6 +115,7 @@ def l1_loss(
     weight=None,
 ) -> Tensor:
     """Mean absolute error ``|input - target|``, reduced (``weight``: per element)."""
+    _require_tensors("l1_loss", input, target)
     reduction = _reduction(size_average, reduce, reduction)
     _warn_broadcast(input, target)
     if weight is not None:
@@ -150,6 +158,7 @@ def nll_loss(
         >>> torch.nn.functional.nll_loss(logp, torch.tensor([0, 1]))
         tensor(0.3000)
     """
+    _require_tensors("nll_loss_nd", input, target)
     reduction = _reduction(size_average, reduce, reduction)
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
@@ -218,7 +227,7 @@ def cross_entropy(
         >>> torch.nn.functional.cross_entropy(logits, torch.tensor([0, 1]))
         tensor(0.1269)
     """
-    require_tensor("cross_entropy_loss", "input", 1, input)
+    _require_tensors("cross_entropy_loss", input, target)
     reduction = _reduction(size_average, reduce, reduction)
     # torch refuses only smoothing above 1; a negative one is ignored, like 0
     if label_smoothing > 1.0:
@@ -280,6 +289,7 @@ def binary_cross_entropy(
     reduction: str = "mean",
 ) -> Tensor:
     """``-(t log(x) + (1 - t) log(1 - x))`` for probabilities ``x`` (logs clamped at -100)."""
+    _require_tensors("binary_cross_entropy", input, target)
     reduction = _reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(
@@ -316,6 +326,7 @@ def binary_cross_entropy_with_logits(
         >>> F.binary_cross_entropy_with_logits(torch.tensor([0.0]), torch.tensor([1.0]))
         tensor(0.6931)
     """
+    _require_tensors("binary_cross_entropy_with_logits", input, target)
     reduction = _reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(
@@ -360,6 +371,7 @@ def smooth_l1_loss(
         >>> F.smooth_l1_loss(torch.tensor([0.5, 3.0]), torch.zeros(2), reduction="none")
         tensor([0.1250, 2.5000])
     """
+    _require_tensors("smooth_l1_loss", input, target)
     input, target = _expanded(input, target)
     reduction = _reduction(size_average, reduce, reduction)
     if beta == 0.0:
@@ -374,6 +386,7 @@ def huber_loss(
 ) -> Tensor:
     """``0.5 (x - y)^2`` where ``|x - y| < delta``, else ``delta (|x - y| - delta / 2)``;
     optionally weighted per element."""
+    _require_tensors("huber_loss", input, target)
     input, target = _expanded(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
@@ -404,6 +417,7 @@ def kl_div(
     ``reduction='batchmean'`` divides the sum by the batch size (the mathematical KL
     divergence); ``'mean'`` divides by the number of elements, and warns as torch does.
     """
+    _require_tensors("kl_div", input, target)
     if size_average is not None or reduce is not None:
         enum = legacy_reduction(size_average, reduce)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..._core import grad_mode
 from ..._core.tensor import Tensor
 from ...backend import xp
+from ...ops.call import require_tensor
 from ...ops.nn.embedding import embedding as _embedding
 from ...ops.nn.embedding_bag import MODES, embedding_bag_op
 
@@ -60,6 +61,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         tensor([[1, 0, 0],
                 [0, 0, 1]])
     """
+    require_tensor("one_hot", "input", 1, tensor)
     data = tensor._data
     if data.dtype != xp.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
