@@ -259,3 +259,26 @@ def test_take_saves_its_input_as_torch_does():
     y.sub_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         taken.sum().backward()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda x, i, s: x.scatter_add(0, i[0, 0], s), "as self tensor"),
+        (lambda x, i, s: x.scatter_add(0, i, s[0, 0]), "as src tensor"),
+        (lambda x, i, s: x[0, 0].scatter_add(0, i, s), "as self tensor"),
+        (lambda x, i, s: x.scatter(0, i[0, 0], s), "as self tensor"),
+    ],
+)
+def test_scatter_with_a_0d_operand_raises_torchs_dims_error(call, message):
+    x = numtorch.zeros(2, 3, dtype=numtorch.float64)
+    index = numtorch.zeros(2, 3, dtype=numtorch.int64)
+    src = numtorch.ones(2, 3, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match=f"same number of dimensions {message}"):
+        call(x, index, src)
+
+
+def test_native_group_norm_checks_the_element_count():
+    x = numtorch.ones(2, 3, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match=r"X.numel\(\) == N \* C \* HxW"):
+        numtorch.native_group_norm(x, None, None, 2, 2, 2, 1, 1e-5)
