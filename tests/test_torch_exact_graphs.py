@@ -282,3 +282,21 @@ def test_native_group_norm_checks_the_element_count():
     x = numtorch.ones(2, 3, dtype=numtorch.float64)
     with pytest.raises(RuntimeError, match=r"X.numel\(\) == N \* C \* HxW"):
         numtorch.native_group_norm(x, None, None, 2, 2, 2, 1, 1e-5)
+
+
+def _solve_in_mixed_dtypes(lib, a, b):
+    A = lib.tensor([[2.0, 0.0], [1.0, 3.0]], dtype=getattr(lib, a), requires_grad=True)
+    B = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=getattr(lib, b), requires_grad=True)
+    X = lib.linalg.solve_triangular(A, B, upper=False)
+    X.sum().backward()
+    return str(X.dtype), X.detach().double().numpy(), str(A.grad.dtype), str(B.grad.dtype)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32")])
+def test_solve_triangular_solves_in_the_dtype_of_A(dtypes):
+    dtype, values, grad_a, grad_b = _solve_in_mixed_dtypes(numtorch, *dtypes)
+    assert (dtype, grad_a, grad_b) == tuple(f"torch.{d}" for d in (dtypes[0], *dtypes))
+    torch = pytest.importorskip("torch")
+    t_dtype, t_values, t_grad_a, t_grad_b = _solve_in_mixed_dtypes(torch, *dtypes)
+    assert (dtype, grad_a, grad_b) == (t_dtype, t_grad_a, t_grad_b)
+    np.testing.assert_allclose(values, t_values, rtol=1e-6)

@@ -321,6 +321,8 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor:
         raise RuntimeError(
             "linalg.solve_triangular: The input tensor B must have at least 2 dimensions."
         )
+    if B.dtype is not A.dtype and A.is_floating_point() and B.is_floating_point():
+        B = B.to(A.dtype)  # torch solves in A's dtype: float32 A, float64 B give float32
     return _solve_triangular(A, B, bool(upper), bool(left), bool(unitriangular))
 
 
