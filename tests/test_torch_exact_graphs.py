@@ -300,3 +300,19 @@ def test_solve_triangular_solves_in_the_dtype_of_A(dtypes):
     t_dtype, t_values, t_grad_a, t_grad_b = _solve_in_mixed_dtypes(torch, *dtypes)
     assert (dtype, grad_a, grad_b) == (t_dtype, t_grad_a, t_grad_b)
     np.testing.assert_allclose(values, t_values, rtol=1e-6)
+
+
+@pytest.mark.parametrize("b_shape, left", [((0, 4), True), ((2, 4), True), ((4, 2), False)])
+def test_solve_triangular_refuses_incompatible_shapes(b_shape, left):
+    A, B = numtorch.ones(3, 3), numtorch.ones(*b_shape)
+    equation = "AX = B" if left else "XA = B"
+    with pytest.raises(
+        RuntimeError, match=f"Incompatible shapes of A and B for the equation {equation}"
+    ):
+        numtorch.linalg.solve_triangular(A, B, upper=True, left=left)
+
+
+@pytest.mark.parametrize("shift", ["fftshift", "ifftshift"])
+def test_fftshift_of_a_0d_tensor_raises_torchs_roll_error(shift):
+    with pytest.raises(RuntimeError, match="`shifts` required"):
+        getattr(numtorch.fft, shift)(numtorch.tensor(1.0))
