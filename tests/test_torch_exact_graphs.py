@@ -316,3 +316,14 @@ def test_solve_triangular_refuses_incompatible_shapes(b_shape, left):
 def test_fftshift_of_a_0d_tensor_raises_torchs_roll_error(shift):
     with pytest.raises(RuntimeError, match="`shifts` required"):
         getattr(numtorch.fft, shift)(numtorch.tensor(1.0))
+
+
+@pytest.mark.parametrize(
+    "shape, pad", [((1, 0, 3), (1, 1)), ((2, 0), (1, 1)), ((1, 2, 0, 3), (1,) * 4)]
+)
+def test_replicate_pad_refuses_an_empty_non_batch_dim(shape, pad):
+    with pytest.raises(RuntimeError, match="possibly 0 batch size and other non-zero dimensions"):
+        numtorch.nn.functional.pad(numtorch.ones(*shape), pad, mode="replicate")
+    # an empty batch dim pads as usual
+    out = numtorch.nn.functional.pad(numtorch.ones(0, 2, 3), (1, 1), mode="replicate")
+    assert tuple(out.shape) == (0, 2, 5)
