@@ -1,4 +1,5 @@
-"""Differential fuzzing against torch, a short budget (``make fuzz`` runs the long one).
+"""Differential fuzzing against torch, a short budget (``make fuzz`` runs the long one),
+and a check that every difference listed as known still reproduces.
 
 Graph ``i`` of the fixed seed is ``fuzz.graphs.program_for(SEED, i)``: a failure names the
 graph, and ``python -m fuzz --seed SEED --start i --graphs 1 --out DIR`` (with ``src`` and
@@ -17,7 +18,7 @@ from __future__ import annotations
 import pytest
 from fuzz.compare import differential, localize
 from fuzz.graphs import program_for, programs
-from fuzz.known import is_known
+from fuzz.known import KNOWN, is_known
 from hypothesis import given, settings
 
 import numtorch
@@ -58,3 +59,15 @@ def test_random_graphs_match_torch(block):
 def test_drawn_graphs_match_torch(program):
     unknown = _unknown(program, f"program {program}")
     assert not unknown, unknown[0]
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("key", sorted(KNOWN), ids="/".join)
+def test_known_differences_still_reproduce(key):
+    # a known difference whose witness no longer differs is fixed: delete its entry
+    seed, index = KNOWN[key][1]
+    program = program_for(seed, index)
+    found = differential(numtorch, torch, program)
+    assert found is not None, f"{key} no longer differs on graph {index} of seed {seed}"
+    found = localize(numtorch, torch, program, found)
+    assert (found.kind, found.op) == key, found

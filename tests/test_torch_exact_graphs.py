@@ -259,3 +259,71 @@ def test_take_saves_its_input_as_torch_does():
     y.sub_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         taken.sum().backward()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda x, i, s: x.scatter_add(0, i[0, 0], s), "as self tensor"),
+        (lambda x, i, s: x.scatter_add(0, i, s[0, 0]), "as src tensor"),
+        (lambda x, i, s: x[0, 0].scatter_add(0, i, s), "as self tensor"),
+        (lambda x, i, s: x.scatter(0, i[0, 0], s), "as self tensor"),
+    ],
+)
+def test_scatter_with_a_0d_operand_raises_torchs_dims_error(call, message):
+    x = numtorch.zeros(2, 3, dtype=numtorch.float64)
+    index = numtorch.zeros(2, 3, dtype=numtorch.int64)
+    src = numtorch.ones(2, 3, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match=f"same number of dimensions {message}"):
+        call(x, index, src)
+
+
+def test_native_group_norm_checks_the_element_count():
+    x = numtorch.ones(2, 3, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match=r"X.numel\(\) == N \* C \* HxW"):
+        numtorch.native_group_norm(x, None, None, 2, 2, 2, 1, 1e-5)
+
+
+def _solve_in_mixed_dtypes(lib, a, b):
+    A = lib.tensor([[2.0, 0.0], [1.0, 3.0]], dtype=getattr(lib, a), requires_grad=True)
+    B = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=getattr(lib, b), requires_grad=True)
+    X = lib.linalg.solve_triangular(A, B, upper=False)
+    X.sum().backward()
+    return str(X.dtype), X.detach().double().numpy(), str(A.grad.dtype), str(B.grad.dtype)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32")])
+def test_solve_triangular_solves_in_the_dtype_of_A(dtypes):
+    dtype, values, grad_a, grad_b = _solve_in_mixed_dtypes(numtorch, *dtypes)
+    assert (dtype, grad_a, grad_b) == tuple(f"torch.{d}" for d in (dtypes[0], *dtypes))
+    torch = pytest.importorskip("torch")
+    t_dtype, t_values, t_grad_a, t_grad_b = _solve_in_mixed_dtypes(torch, *dtypes)
+    assert (dtype, grad_a, grad_b) == (t_dtype, t_grad_a, t_grad_b)
+    np.testing.assert_allclose(values, t_values, rtol=1e-6)
+
+
+@pytest.mark.parametrize("b_shape, left", [((0, 4), True), ((2, 4), True), ((4, 2), False)])
+def test_solve_triangular_refuses_incompatible_shapes(b_shape, left):
+    A, B = numtorch.ones(3, 3), numtorch.ones(*b_shape)
+    equation = "AX = B" if left else "XA = B"
+    with pytest.raises(
+        RuntimeError, match=f"Incompatible shapes of A and B for the equation {equation}"
+    ):
+        numtorch.linalg.solve_triangular(A, B, upper=True, left=left)
+
+
+@pytest.mark.parametrize("shift", ["fftshift", "ifftshift"])
+def test_fftshift_of_a_0d_tensor_raises_torchs_roll_error(shift):
+    with pytest.raises(RuntimeError, match="`shifts` required"):
+        getattr(numtorch.fft, shift)(numtorch.tensor(1.0))
+
+
+@pytest.mark.parametrize(
+    "shape, pad", [((1, 0, 3), (1, 1)), ((2, 0), (1, 1)), ((1, 2, 0, 3), (1,) * 4)]
+)
+def test_replicate_pad_refuses_an_empty_non_batch_dim(shape, pad):
+    with pytest.raises(RuntimeError, match="possibly 0 batch size and other non-zero dimensions"):
+        numtorch.nn.functional.pad(numtorch.ones(*shape), pad, mode="replicate")
+    # an empty batch dim pads as usual
+    out = numtorch.nn.functional.pad(numtorch.ones(0, 2, 3), (1, 1), mode="replicate")
+    assert tuple(out.shape) == (0, 2, 5)

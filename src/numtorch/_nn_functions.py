@@ -141,6 +141,11 @@ def group_norm(
 def native_group_norm(input: Tensor, weight, bias, N_, C, HxW, group, eps) -> tuple:
     """``(output, mean, rstd)`` with statistics of shape (N, group); as in torch, all three
     outputs come from the one differentiable node."""
+    if input.numel() != N_ * C * HxW:  # torch's own check, worded as torch words it
+        raise RuntimeError(
+            "Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error "
+            "message be improved?  If so, please report an enhancement request to PyTorch.)"
+        )
     return N.native_group_norm_op(input, weight, bias, N_, C, HxW, group, eps)
 
 

@@ -475,6 +475,18 @@ def check_scatter_bounds(input, dim, index) -> None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
+def check_scatter_dims(input, index, src) -> None:
+    """torch's check that index, self and a tensor src have one number of dims (0-d and 1-D
+    count as one), before NumPy would meet the mismatch as an IndexError."""
+    if index._data.size == 0:
+        return
+    dims = max(index.ndim, 1)
+    if max(input.ndim, 1) != dims:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if isinstance(src, Tensor) and max(src.ndim, 1) != dims:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+
+
 def _scatter_key(index, dim):
     key = list(xp.indices(index.shape, sparse=True))
     key[dim] = index
@@ -561,6 +573,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
     _check_index(index, "scatter_add")
     _check_src_dtype(input, src)
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_scatter_dims(input, index, src)
     check_scatter_bounds(input, dim, index)
     return _scatter_add(input, dim, index, src)
 
@@ -605,6 +618,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
             raise RuntimeError(f"numtorch supports scatter reduce='add' only, got {reduce!r}")
         return scatter_add(input, dim, index, src)
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_scatter_dims(input, index, src)
     check_scatter_bounds(input, dim, index)
     if src is None:
         src = value

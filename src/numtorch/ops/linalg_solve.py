@@ -331,6 +331,15 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor:
         raise RuntimeError(
             "linalg.solve_triangular: The input tensor B must have at least 2 dimensions."
         )
+    inner = B.shape[-2] if left else B.shape[-1]
+    if A.shape[-1] != inner:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(
+            f"linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+            f"{equation} ({A.shape[-2]}x{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})"
+        )
+    if B.dtype is not A.dtype and A.is_floating_point() and B.is_floating_point():
+        B = B.to(A.dtype)  # torch solves in A's dtype: float32 A, float64 B give float32
     return _solve_triangular(A, B, bool(upper), bool(left), bool(unitriangular))
 
 

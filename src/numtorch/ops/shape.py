@@ -894,6 +894,8 @@ def _roll(input, shifts, dims):
 @export
 def roll(input, shifts, dims=None) -> Tensor:
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    if not shifts:  # torch's check (fftshift of a 0-d tensor rolls by no shifts)
+        raise RuntimeError("`shifts` required")
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")

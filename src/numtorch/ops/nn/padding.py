@@ -142,6 +142,14 @@ def mode_pad(input, pad, mode):
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
         )
+    if mode == "replicate":
+        batch = input.ndim == dims + 2  # only a batch dim may be empty
+        if 0 in input.shape[int(batch) :]:
+            raise RuntimeError(
+                f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch "
+                "size and other non-zero dimensions for input, but got: "
+                f"[{', '.join(map(str, input.shape))}]"
+            )
     if mode != "circular":
         _mode_indices(input.shape, pad, mode)  # argument checks with torch's messages
         return _MODE_PADS[(mode, dims)](input, pad)
