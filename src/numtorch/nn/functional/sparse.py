@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..._core import grad_mode
+from ..._core.dispatch import require_tensor
 from ..._core.tensor import Tensor
 from ...backend import xp
-from ...ops.call import require_tensor
 from ...ops.nn.embedding import embedding as _embedding
 from ...ops.nn.embedding_bag import MODES, embedding_bag_op
 
