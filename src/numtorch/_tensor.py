@@ -63,6 +63,7 @@ class Tensor:
     _post_accumulate_hooks = None
     _retains_grad = False
     _is_param = False
+    _fw_grads = None  # forward-mode tangents, level -> Tensor (Note [Forward grads])
 
     # Note [NumPy interop]
     # As torch's tensors do: NumPy defers its ndarray operators to a tensor (the priority),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from . import grad_mode, graph
+from . import forward_grad, grad_mode, graph
 from .graph import Node, SavedTensor, engine_owned, freed_error, next_sequence_nr
 
 _FREED = object()
@@ -189,8 +189,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     @staticmethod
     def jvp(ctx, *grad_inputs):
         raise NotImplementedError(
-            "numtorch has no forward-mode AD; use "
-            "torch.autograd.functional.jvp (double-backward trick)"
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
         )
 
     @classmethod
@@ -206,7 +206,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             record and t and a._requires_grad for t, a in zip(is_tensor, args)
         )
         custom_setup = cls.setup_context is not Function.setup_context
-        with grad_mode.no_grad():
+        dual = forward_grad.active_levels() and forward_grad.dual_levels(args)
+        with grad_mode.no_grad(), forward_grad.hidden_levels(0 if dual else 1 << 30):
             if custom_setup:
                 outputs = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, outputs)
@@ -214,8 +215,12 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 outputs = cls.forward(ctx, *args, **kwargs)
         if not record:
             ctx._saved = tuple(ctx.to_save)
-            return outputs
-        return _connect(ctx, args, is_tensor, outputs)
+            result = outputs
+        else:
+            result = _connect(ctx, args, is_tensor, outputs)
+        if dual:
+            forward_grad.function_jvp(cls, ctx, args, result, dual, Function.jvp)
+        return result
 
 
 def _connect(ctx, args, is_tensor, outputs):

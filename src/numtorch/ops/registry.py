@@ -77,6 +77,7 @@ class OpSpec:
     """Everything registration learns about one primitive."""
 
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
+    jvp = None  # forward derivative: "elementwise", "linear", a formula (Note [Forward grads])
 
     def __init__(
         self,
@@ -399,6 +400,7 @@ def defop(
     params=None,
     aten: str | None = None,
     batch_rule=None,
+    jvp=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -422,6 +424,8 @@ def defop(
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
+        jvp: the forward derivative (Note [Forward grads] in autograd/forward_grad.py):
+            ``"elementwise"``, ``"linear"`` or a formula naming ``<input>_t`` tangents.
     """
 
     def register(forward):
@@ -444,6 +448,8 @@ def defop(
         )
         _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec
+        if jvp is not None:
+            spec.jvp = jvp
         nparams = spec.nparams
 
         run = spec.run

@@ -1,0 +1,440 @@
+"""Forward-mode AD: tangents carried on tensors, pushed through every op while a level is on.
+
+Note [Forward grads]
+A tensor's tangent at a dual level lives in ``tensor._fw_grads`` (level -> tangent Tensor;
+the class default is None, so tensors that never meet forward AD pay nothing). While any
+level is active, one observer (``_dispatch``) sees every op call: when a differentiable
+input carries a tangent, the op runs as usual and then its forward derivative, the ``jvp``
+fact of its entry (``OpSpec.jvp``), makes the output's tangent:
+
+- ``"elementwise"``: the backward formulas applied to the tangents (torch's
+  auto_element_wise; conjugated around for complex values);
+- ``"linear"``: the op itself applied to the tangents (torch's auto_linear);
+- a function: named like a backward formula, with ``<input>_t`` for tangents (None where an
+  input has none), the forward's arguments and ``result``;
+- None: derived by transposing the backward formulas (the vector-Jacobian product is linear
+  in the cotangent, and its derivative with respect to the cotangent, in the direction of
+  the tangents, is the Jacobian-vector product). An op whose backward is not differentiable
+  raises torch's NotImplementedError naming it.
+
+The formulas are numtorch ops, so they record a graph (forward-over-reverse, reverse-over-
+forward) and, for nested levels, carry the outer levels' tangents: while level ``L``'s
+tangent is computed only levels below ``L`` are visible (``_state.limit``). With no level
+active nothing is observed and the op call path is unchanged.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .. import _tensor
+from .._dispatch import add_observer, dispatch, refresh_slow, remove_observer
+from ..backend import xp
+from . import grad_mode
+
+_NUMBERS = (int, float, bool, complex)
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.levels: list = []  # active levels, innermost last
+        self.limit = 1 << 30  # levels >= limit are not seen by ops (see the Note)
+        self.next_level = 0
+
+
+_state = _State()
+
+
+def active_levels() -> list:
+    return _state.levels
+
+
+def enter_level() -> int:
+    """Start a new (possibly nested) level; the public API refuses nesting as torch does."""
+    level = _state.next_level
+    _state.next_level += 1
+    if not _state.levels:
+        add_observer(OBSERVER)
+    _state.levels.append(level)
+    return level
+
+
+def exit_level(level: int) -> None:
+    if not _state.levels or _state.levels[-1] != level:
+        raise RuntimeError(
+            "Trying to exit a forward AD level that was not the last one that was created. "
+            "This is not supported."
+        )
+    _state.levels.pop()
+    if not _state.levels:
+        remove_observer(OBSERVER)
+        _state.next_level = 0
+    _forget_level(level)
+
+
+_dual_tensors: dict = {}  # level -> weak list of tensors given tangents, cleared on exit
+
+
+def _forget_level(level: int) -> None:
+    for ref in _dual_tensors.pop(level, ()):
+        t = ref()
+        if t is not None and t._fw_grads:
+            t._fw_grads.pop(level, None)
+            if not t._fw_grads:
+                t._fw_grads = None
+
+
+def is_visible(level: int) -> bool:
+    return level < _state.limit
+
+
+def get_tangent(t, level: int):
+    grads = t._fw_grads if isinstance(t, _tensor.Tensor) else None
+    return None if grads is None else grads.get(level)
+
+
+def set_tangent(t, level: int, tangent) -> None:
+    import weakref
+
+    grads = t._fw_grads
+    if grads is None:
+        grads = t._fw_grads = {}
+    if level not in grads:
+        _dual_tensors.setdefault(level, []).append(weakref.ref(t))
+    if tangent is None:
+        grads.pop(level, None)
+    else:
+        grads[level] = tangent
+
+
+class hidden_levels:
+    """Ops inside see only levels below ``limit`` (0: none); also the dispatch flag they need."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    def __enter__(self):
+        self.saved = _state.limit
+        _state.limit = self.limit
+        self.slow = dispatch.slow
+        refresh_slow()
+
+    def __exit__(self, *exc):
+        _state.limit = self.saved
+        dispatch.slow = self.slow
+
+
+def _levels_in(spec, args) -> list:
+    """The visible levels at which some differentiable input of the call has a tangent."""
+    found = []
+    limit = _state.limit
+    for i in spec.diff:
+        a = args[i]
+        if isinstance(a, _tensor.Tensor):
+            grads = a._fw_grads
+            if grads:
+                found.extend(lv for lv in grads if lv < limit and lv not in found)
+        elif i in spec.lists and a is not None:
+            for t in a:
+                grads = t._fw_grads if isinstance(t, _tensor.Tensor) else None
+                if grads:
+                    found.extend(lv for lv in grads if lv < limit and lv not in found)
+    found.sort()
+    return found
+
+
+class _ForwardObserver:
+    """The dispatch observer that pushes tangents through ops (Note [Forward grads])."""
+
+    def wrap(self, spec, args, run):
+        if not spec.diff:
+            return run
+        levels = _levels_in(spec, args)
+        if not levels:
+            return run
+
+        def run_dual():
+            out = run()
+            results = out if isinstance(out, (tuple, list)) else (out,)
+            for level in levels:
+                with hidden_levels(level):
+                    tangents = push(spec, args, results, level)
+                for r, t in zip(results, tangents):
+                    if (
+                        t is not None
+                        and isinstance(r, _tensor.Tensor)
+                        and r._data.dtype.kind in "fcV"
+                    ):
+                        t = _conform(t, r)
+                        if not spec.view and _aliases_input(t, spec, args, level):
+                            t = t.clone()  # only a view's tangent may share an input's memory
+                        set_tangent(r, level, t)
+            return out
+
+        return run_dual
+
+
+OBSERVER = _ForwardObserver()
+
+
+def _aliases_input(tangent, spec, args, level) -> bool:
+    data = tangent._data
+    for i in spec.diff:
+        for a in args[i] if i in spec.lists and isinstance(args[i], (list, tuple)) else [args[i]]:
+            t = get_tangent(a, level)
+            if t is not None and xp.may_share_memory(t._data, data):
+                return True
+    return False
+
+
+def _conform(tangent, result):
+    """The tangent in the result's shape and dtype (broadcast inputs, promoted dtypes)."""
+    if tangent._data.shape != result._data.shape:
+        tangent = tangent.expand(result.shape)
+    if tangent._data.dtype != result._data.dtype:
+        tangent = tangent.to(result.dtype)
+    return tangent
+
+
+def unsupported(name: str) -> NotImplementedError:
+    return NotImplementedError(
+        f"Trying to use forward AD with {name} that does not support it because it has not "
+        "been implemented yet."
+    )
+
+
+def push(spec, args, results, level) -> list:
+    """The output tangents of one op call at ``level`` (Note [Forward grads])."""
+    rule = spec.jvp
+    if rule == "elementwise" and not _any_complex(spec, args, results):
+        return [_elementwise(spec, args, results, level)]
+    if rule == "linear":
+        return _linear(spec, args, level)
+    if callable(rule):
+        out = rule(*_named(spec, rule, args, results, level))
+        return list(out) if isinstance(out, (tuple, list)) else [out]
+    return _transposed(spec, args, results, level)
+
+
+def _any_complex(spec, args, results) -> bool:
+    if results[0]._data.dtype.kind == "c":
+        return True
+    return any(
+        isinstance(args[i], _tensor.Tensor) and args[i]._data.dtype.kind == "c" for i in spec.diff
+    )
+
+
+def _value(spec, name, args, results):
+    if name.startswith("result") and (name == "result" or name[6:].isdigit()):
+        return results[int(name[6:] or 0)]
+    i = spec.index.get(name)
+    if i is not None:
+        return args[i]
+    if name.endswith("_shape"):
+        a = args[spec.index[name[:-6]]]
+        return tuple(t._data.shape for t in a) if isinstance(a, (list, tuple)) else a._data.shape
+    if name.endswith("_dtype"):
+        return args[spec.index[name[:-6]]].dtype
+    raise TypeError(f"{spec.name}: a forward derivative uses unknown name '{name}'")
+
+
+def _tangent_arg(a, level):
+    if isinstance(a, (list, tuple)):
+        return [get_tangent(t, level) for t in a]
+    return get_tangent(a, level)
+
+
+def _named(spec, rule, args, results, level) -> list:
+    names = getattr(rule, "_jvp_names", None)
+    if names is None:
+        from inspect import signature
+
+        names = rule._jvp_names = tuple(signature(rule).parameters)
+    values = []
+    for n in names:
+        if n.endswith("_t") and n[:-2] in spec.index:
+            values.append(_tangent_arg(args[spec.index[n[:-2]]], level))
+        else:
+            values.append(_value(spec, n, args, results))
+    return values
+
+
+def _elementwise(spec, args, results, level):
+    total = None
+    for pos, formula, names in spec.formulas:
+        tangent = get_tangent(args[pos], level)
+        if tangent is None:
+            continue
+        values = [tangent if n == "grad" else _value(spec, n, args, results) for n in names]
+        term = formula(*values)
+        total = term if total is None else total + term
+    return total
+
+
+def _zeros_for(a):
+    from .._creation import zeros_like
+
+    return zeros_like(a)
+
+
+def _linear(spec, args, level) -> list:
+    new = list(args)
+    for i in spec.diff:
+        a = args[i]
+        if isinstance(a, _tensor.Tensor):
+            t = get_tangent(a, level)
+            new[i] = _zeros_for(a) if t is None else t
+        elif i in spec.lists and a is not None:
+            new[i] = [
+                (_zeros_for(x) if get_tangent(x, level) is None else get_tangent(x, level))
+                for x in a
+            ]
+        elif isinstance(a, _NUMBERS):
+            new[i] = 0
+    out = spec.run(new)
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def _transposed(spec, args, results, level) -> list:
+    """``J t`` from the op's backward: d/dg <vjp(g), t> at any ``g`` (linear in ``g``)."""
+    from .._creation import zeros_like
+    from .api import grad as autograd_grad
+
+    new = list(args)
+    inputs, tangents = [], []
+    for i in spec.diff:
+        a = args[i]
+        is_list = i in spec.lists and isinstance(a, (list, tuple))
+        items = a if is_list else [a]
+        replaced = []
+        for x in items:
+            t = get_tangent(x, level)
+            if t is not None and isinstance(x, _tensor.Tensor) and x._data.dtype.kind in "fcV":
+                x = x if x._requires_grad else x.detach().requires_grad_()
+                inputs.append(x)
+                tangents.append(t)
+            replaced.append(x)
+        new[i] = replaced if is_list else replaced[0]
+    outer = grad_mode.is_grad_enabled()
+    with grad_mode.enable_grad():
+        out = spec.run(new)
+        outs = list(out) if isinstance(out, (tuple, list)) else [out]
+        live = [k for k, o in enumerate(outs) if isinstance(o, _tensor.Tensor) and o._requires_grad]
+        if not live:
+            return [None] * len(outs)
+        cotangents = [zeros_like(outs[k]).requires_grad_() for k in live]
+        try:
+            vjps = autograd_grad(
+                [outs[k] for k in live], inputs, cotangents, create_graph=True, allow_unused=True
+            )
+        except RuntimeError as error:
+            raise unsupported(spec.name) from error
+        pairs = [(v, t) for v, t in zip(vjps, tangents) if v is not None]
+        if any(not v._requires_grad for v, _ in pairs):
+            raise unsupported(spec.name)
+        if not pairs:
+            return [None] * len(outs)
+        create = outer and (
+            any(x._requires_grad for x in args if isinstance(x, _tensor.Tensor))
+            or any(t._requires_grad for t in tangents)
+        )
+        try:
+            found = autograd_grad(
+                [v for v, _ in pairs],
+                cotangents,
+                [t for _, t in pairs],
+                create_graph=create,
+                allow_unused=True,
+            )
+        except RuntimeError as error:
+            raise unsupported(spec.name) from error
+    result = [None] * len(outs)
+    for k, g in zip(live, found):
+        result[k] = g if g is not None else zeros_like(outs[k])
+    return result
+
+
+def dual_levels(args) -> list:
+    """The visible levels at which some tensor in ``args`` has a tangent."""
+    found = []
+    limit = _state.limit
+    for a in args:
+        grads = a._fw_grads if isinstance(a, _tensor.Tensor) else None
+        if grads:
+            found.extend(lv for lv in grads if lv < limit and lv not in found)
+    found.sort()
+    return found
+
+
+def function_jvp(cls, ctx, args, result, levels, default_jvp) -> None:
+    """Output tangents of a custom Function from its ``jvp`` (``ctx.save_for_forward``)."""
+    if cls.jvp is default_jvp:
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
+        )
+    from .._creation import zeros_like
+
+    outs = result if isinstance(result, tuple) else (result,)
+    for level in levels:
+        tangents = []
+        for a in args:
+            if isinstance(a, _tensor.Tensor):
+                t = get_tangent(a, level)
+                tangents.append(zeros_like(a) if t is None else t)
+            else:
+                tangents.append(None)
+        saved = getattr(ctx, "_saved", None)
+        ctx._saved = tuple(getattr(ctx, "saved_for_forward", ()))
+        try:
+            with hidden_levels(level):
+                out = cls.jvp(ctx, *tangents)
+        finally:
+            ctx._saved = saved
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != len(outs):
+            raise RuntimeError(
+                f"{cls.__name__}.jvp returned {len(out)} tangents but forward returned "
+                f"{len(outs)} outputs"
+            )
+        for r, t in zip(outs, out):
+            if t is None or not isinstance(r, _tensor.Tensor):
+                continue
+            if t.shape != r.shape:
+                raise RuntimeError(
+                    "Trying to set a forward gradient that has a different size than that of "
+                    f"the original Tensor, this is not supported. Tensor is of size "
+                    f"{list(r.shape)} while the given forward gradient is of size "
+                    f"{list(t.shape)}."
+                )
+            set_tangent(r, level, t)
+
+
+def write_tangent(self, out) -> None:
+    """After an in-place op wrote ``out`` into ``self``: ``self``'s tangent becomes ``out``'s,
+    written into the tangent's memory, so a view's write reaches its base's tangent."""
+    from .._creation import zeros_like
+    from ..ops.views import replay
+
+    levels = set(out._fw_grads or ()) | set(self._fw_grads or ())
+    for level in sorted(levels):
+        new = get_tangent(out, level)
+        old = get_tangent(self, level)
+        with hidden_levels(level):
+            if old is None and self._base is not None:
+                base = self._base
+                base_tangent = get_tangent(base, level)
+                if base_tangent is None:
+                    base_tangent = zeros_like(base)
+                    set_tangent(base, level, base_tangent)
+                old = replay(base_tangent, self._view_steps)
+                set_tangent(self, level, old)
+            if old is None:
+                set_tangent(self, level, new.clone())
+            elif not old._data.flags.writeable:
+                set_tangent(self, level, new.clone() if new is not None else zeros_like(old))
+            elif new is None:
+                old._data[...] = 0
+            else:
+                with grad_mode.no_grad():
+                    old.copy_(new)
