@@ -26,11 +26,14 @@ active nothing is observed and the op call path is unchanged.
 from __future__ import annotations
 
 import threading
+import weakref
+from inspect import signature
 
 from .. import _tensor
 from .._dispatch import add_observer, dispatch, refresh_slow, remove_observer
 from ..backend import xp
 from . import grad_mode
+from .saved import SavedTensor
 
 _NUMBERS = (int, float, bool, complex)
 
@@ -40,6 +43,7 @@ class _State(threading.local):
         self.levels: list = []  # active levels, innermost last
         self.limit = 1 << 30  # levels >= limit are not seen by ops (see the Note)
         self.next_level = 0
+        self.batch: dict = {}  # level -> batch size of its tangents (jacfwd), when batched
 
 
 _state = _State()
@@ -49,13 +53,16 @@ def active_levels() -> list:
     return _state.levels
 
 
-def enter_level() -> int:
-    """Start a new (possibly nested) level; the public API refuses nesting as torch does."""
+def enter_level(batch: int | None = None) -> int:
+    """Start a new (possibly nested) level; the public API refuses nesting as torch does.
+    ``batch``: its tangents carry a leading dimension of that size (one tangent per row)."""
     level = _state.next_level
     _state.next_level += 1
     if not _state.levels:
         add_observer(OBSERVER)
     _state.levels.append(level)
+    if batch is not None:
+        _state.batch[level] = batch
     return level
 
 
@@ -66,6 +73,7 @@ def exit_level(level: int) -> None:
             "This is not supported."
         )
     _state.levels.pop()
+    _state.batch.pop(level, None)
     if not _state.levels:
         remove_observer(OBSERVER)
         _state.next_level = 0
@@ -94,8 +102,6 @@ def get_tangent(t, level: int):
 
 
 def set_tangent(t, level: int, tangent) -> None:
-    import weakref
-
     grads = t._fw_grads
     if grads is None:
         grads = t._fw_grads = {}
@@ -157,24 +163,84 @@ class _ForwardObserver:
             out = run()
             results = out if isinstance(out, (tuple, list)) else (out,)
             for level in levels:
+                batch = _state.batch.get(level)
                 with hidden_levels(level):
-                    tangents = push(spec, args, results, level)
-                for r, t in zip(results, tangents):
-                    if (
-                        t is not None
-                        and isinstance(r, _tensor.Tensor)
-                        and r._data.dtype.kind in "fcV"
-                    ):
-                        t = _conform(t, r)
-                        if not spec.view and _aliases_input(t, spec, args, level):
-                            t = t.clone()  # only a view's tangent may share an input's memory
-                        set_tangent(r, level, t)
+                    if batch is None or batch_safe(spec):
+                        tangents = push(spec, args, results, _reader(level, batch, results))
+                    else:
+                        tangents = _push_each(spec, args, results, level, batch)
+                    for r, t in zip(results, tangents):
+                        if (
+                            t is not None
+                            and isinstance(r, _tensor.Tensor)
+                            and r._data.dtype.kind in "fcV"
+                        ):
+                            t = _conform(t, r, batch)
+                            if not spec.view and _aliases_input(t, spec, args, level):
+                                t = t.clone()  # only a view's tangent may share input memory
+                            set_tangent(r, level, t)
+            for r in results:
+                if isinstance(r, _tensor.Tensor) and r._fw_grads and r._grad_fn is not None:
+                    _link_saved_result(r)
             return out
 
         return run_dual
 
 
 OBSERVER = _ForwardObserver()
+
+
+def _link_saved_result(result) -> None:
+    """A node that saved ``result`` unpacks it with its tangents (their dict is shared)."""
+    saved = getattr(result._grad_fn, "_saved", None)
+    if type(saved) is dict:
+        for value in saved.values():
+            if type(value) is SavedTensor and value.tensor is None and value.data is result._data:
+                value.fw_grads = result._fw_grads
+
+
+def batch_safe(spec) -> bool:
+    """Whether the op's forward derivative takes tangents with a leading batch dimension."""
+    rule = spec.jvp
+    return rule == "elementwise" or getattr(rule, "batched", False)
+
+
+def _reader(level, batch, results):
+    """``tangent_of(tensor)`` at ``level``; batched tangents of elementwise ops get size-1
+    dimensions after the batch one, so they broadcast against the other operands."""
+    if batch is None:
+        return lambda a: get_tangent(a, level)
+    ndim = max((r._data.ndim for r in results if isinstance(r, _tensor.Tensor)), default=0)
+
+    def tangent_of(a):
+        t = get_tangent(a, level)
+        if t is None or not isinstance(a, _tensor.Tensor) or a._data.ndim >= ndim:
+            return t
+        return t.reshape((batch,) + (1,) * (ndim - a._data.ndim) + a._data.shape)
+
+    return tangent_of
+
+
+def _push_each(spec, args, results, level, batch) -> list:
+    """Batched tangents through a rule that takes one tangent: one sample at a time."""
+    from ..ops.shape import stack
+
+    per_sample = []
+    for b in range(batch):
+
+        def tangent_of(a, b=b):
+            t = get_tangent(a, level)
+            return None if t is None else t[b]
+
+        per_sample.append(push(spec, args, results, tangent_of))
+    out = []
+    for k, r in enumerate(results):
+        column = [sample[k] for sample in per_sample]
+        if any(t is None for t in column) or not isinstance(r, _tensor.Tensor):
+            out.append(None)
+        else:
+            out.append(stack([_conform(t, r, None) for t in column]))
+    return out
 
 
 def _aliases_input(tangent, spec, args, level) -> bool:
@@ -187,10 +253,11 @@ def _aliases_input(tangent, spec, args, level) -> bool:
     return False
 
 
-def _conform(tangent, result):
+def _conform(tangent, result, batch):
     """The tangent in the result's shape and dtype (broadcast inputs, promoted dtypes)."""
-    if tangent._data.shape != result._data.shape:
-        tangent = tangent.expand(result.shape)
+    shape = result._data.shape if batch is None else (batch, *result._data.shape)
+    if tangent._data.shape != shape:
+        tangent = tangent.expand(shape)
     if tangent._data.dtype != result._data.dtype:
         tangent = tangent.to(result.dtype)
     return tangent
@@ -203,17 +270,17 @@ def unsupported(name: str) -> NotImplementedError:
     )
 
 
-def push(spec, args, results, level) -> list:
-    """The output tangents of one op call at ``level`` (Note [Forward grads])."""
+def push(spec, args, results, tangent_of) -> list:
+    """The output tangents of one op call (Note [Forward grads]); ``tangent_of(input)``."""
     rule = spec.jvp
     if rule == "elementwise" and not _any_complex(spec, args, results):
-        return [_elementwise(spec, args, results, level)]
+        return [_elementwise(spec, args, results, tangent_of)]
     if rule == "linear":
-        return _linear(spec, args, level)
+        return _linear(spec, args, tangent_of)
     if callable(rule):
-        out = rule(*_named(spec, rule, args, results, level))
+        out = rule(*_named(spec, rule, args, results, tangent_of))
         return list(out) if isinstance(out, (tuple, list)) else [out]
-    return _transposed(spec, args, results, level)
+    return _transposed(spec, args, tangent_of)
 
 
 def _any_complex(spec, args, results) -> bool:
@@ -238,31 +305,26 @@ def _value(spec, name, args, results):
     raise TypeError(f"{spec.name}: a forward derivative uses unknown name '{name}'")
 
 
-def _tangent_arg(a, level):
-    if isinstance(a, (list, tuple)):
-        return [get_tangent(t, level) for t in a]
-    return get_tangent(a, level)
-
-
-def _named(spec, rule, args, results, level) -> list:
+def _named(spec, rule, args, results, tangent_of) -> list:
     names = getattr(rule, "_jvp_names", None)
     if names is None:
-        from inspect import signature
-
         names = rule._jvp_names = tuple(signature(rule).parameters)
     values = []
     for n in names:
         if n.endswith("_t") and n[:-2] in spec.index:
-            values.append(_tangent_arg(args[spec.index[n[:-2]]], level))
+            a = args[spec.index[n[:-2]]]
+            values.append(
+                [tangent_of(t) for t in a] if isinstance(a, (list, tuple)) else tangent_of(a)
+            )
         else:
             values.append(_value(spec, n, args, results))
     return values
 
 
-def _elementwise(spec, args, results, level):
+def _elementwise(spec, args, results, tangent_of):
     total = None
     for pos, formula, names in spec.formulas:
-        tangent = get_tangent(args[pos], level)
+        tangent = tangent_of(args[pos])
         if tangent is None:
             continue
         values = [tangent if n == "grad" else _value(spec, n, args, results) for n in names]
@@ -271,33 +333,48 @@ def _elementwise(spec, args, results, level):
     return total
 
 
-def _zeros_for(a):
+def _linear(spec, args, tangent_of) -> list:
     from .._creation import zeros_like
 
-    return zeros_like(a)
+    def tangent_or_zeros(x):
+        t = tangent_of(x)
+        return zeros_like(x) if t is None else t
 
-
-def _linear(spec, args, level) -> list:
     new = list(args)
     for i in spec.diff:
         a = args[i]
         if isinstance(a, _tensor.Tensor):
-            t = get_tangent(a, level)
-            new[i] = _zeros_for(a) if t is None else t
+            new[i] = tangent_or_zeros(a)
         elif i in spec.lists and a is not None:
-            new[i] = [
-                (_zeros_for(x) if get_tangent(x, level) is None else get_tangent(x, level))
-                for x in a
-            ]
+            new[i] = [tangent_or_zeros(x) for x in a]
         elif isinstance(a, _NUMBERS):
             new[i] = 0
     out = spec.run(new)
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
-def _transposed(spec, args, results, level) -> list:
+def keep_tangents(new, old):
+    """``new`` (a detached copy of ``old``) with ``old``'s tangents at the visible levels."""
+    grads = old._fw_grads
+    if grads:
+        visible = {lv: t for lv, t in grads.items() if lv < _state.limit}
+        if visible:
+            new._fw_grads = visible
+    return new
+
+
+def _differentiable_input(x):
+    """``x`` as an input of the transposition: a new alias when it has history (the graph
+    behind it may be the one a running backward walks: a fresh node to stop at keeps the
+    walks apart), else a leaf; either keeps the tangents of the levels outside this one."""
+    if x._requires_grad and grad_mode.is_grad_enabled():
+        return x.view_as(x)
+    return keep_tangents(x.detach().requires_grad_(), x)
+
+
+def _transposed(spec, args, tangent_of) -> list:
     """``J t`` from the op's backward: d/dg <vjp(g), t> at any ``g`` (linear in ``g``)."""
-    from .._creation import zeros_like
+    from .._creation import ones_like, zeros_like
     from .api import grad as autograd_grad
 
     new = list(args)
@@ -308,9 +385,9 @@ def _transposed(spec, args, results, level) -> list:
         items = a if is_list else [a]
         replaced = []
         for x in items:
-            t = get_tangent(x, level)
+            t = tangent_of(x)
             if t is not None and isinstance(x, _tensor.Tensor) and x._data.dtype.kind in "fcV":
-                x = x if x._requires_grad else x.detach().requires_grad_()
+                x = _differentiable_input(x)
                 inputs.append(x)
                 tangents.append(t)
             replaced.append(x)
@@ -322,24 +399,32 @@ def _transposed(spec, args, results, level) -> list:
         live = [k for k, o in enumerate(outs) if isinstance(o, _tensor.Tensor) and o._requires_grad]
         if not live:
             return [None] * len(outs)
-        cotangents = [zeros_like(outs[k]).requires_grad_() for k in live]
+        # any cotangent will do (the vjp is linear in it); ones expose a backward that runs
+        # outside the tape, whose vjp then comes back nonzero yet without a graph
+        cotangents = [ones_like(outs[k]).requires_grad_() for k in live]
         try:
             vjps = autograd_grad(
                 [outs[k] for k in live], inputs, cotangents, create_graph=True, allow_unused=True
             )
         except RuntimeError as error:
             raise unsupported(spec.name) from error
-        pairs = [(v, t) for v, t in zip(vjps, tangents) if v is not None]
-        if any(not v._requires_grad for v, _ in pairs):
-            raise unsupported(spec.name)
-        if not pairs:
-            return [None] * len(outs)
+        pairs = []
+        for v, t in zip(vjps, tangents):
+            if v is None:
+                continue
+            if v._requires_grad:
+                pairs.append((v, t))
+            elif xp.any(v._data):
+                # a backward computed outside the tape: it cannot be transposed
+                raise unsupported(spec.name)
+            # else: a vjp that is zero whatever the cotangent (sign, round...): J = 0
         create = outer and (
             any(x._requires_grad for x in args if isinstance(x, _tensor.Tensor))
             or any(t._requires_grad for t in tangents)
         )
+        found = ()
         try:
-            found = autograd_grad(
+            found = pairs and autograd_grad(
                 [v for v, _ in pairs],
                 cotangents,
                 [t for _, t in pairs],
@@ -349,6 +434,8 @@ def _transposed(spec, args, results, level) -> list:
         except RuntimeError as error:
             raise unsupported(spec.name) from error
     result = [None] * len(outs)
+    if not pairs:
+        return [zeros_like(outs[k]) if k in live else None for k in range(len(outs))]
     for k, g in zip(live, found):
         result[k] = g if g is not None else zeros_like(outs[k])
     return result
@@ -431,7 +518,9 @@ def write_tangent(self, out) -> None:
                 set_tangent(self, level, old)
             if old is None:
                 set_tangent(self, level, new.clone())
-            elif not old._data.flags.writeable:
+            elif not old._data.flags.writeable or (
+                new is not None and new._data.shape != old._data.shape
+            ):  # a read-only tangent, or an in-place change of shape (t_, squeeze_)
                 set_tangent(self, level, new.clone() if new is not None else zeros_like(old))
             elif new is None:
                 old._data[...] = 0

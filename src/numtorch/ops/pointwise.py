@@ -49,6 +49,7 @@ _add = defop(
     params=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad: grad,
+    jvp="elementwise",
 )(xp.add)
 
 _sub = defop(
@@ -58,6 +59,7 @@ _sub = defop(
     scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad: -grad,
+    jvp="elementwise",
 )(_subtract)
 
 
@@ -69,6 +71,7 @@ _sub = defop(
     scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad, alpha: grad * alpha,
+    jvp="elementwise",
 )
 def _add_alpha(input, other, alpha):
     out = input + other * alpha
@@ -85,6 +88,7 @@ def _add_alpha(input, other, alpha):
     scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad, alpha: grad * -alpha,
+    jvp="elementwise",
 )
 def _sub_alpha(input, other, alpha):
     return input - other * alpha
@@ -97,6 +101,7 @@ def _sub_alpha(input, other, alpha):
     promote="same",
     scalars=("other",),
     input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    jvp="elementwise",
 )
 def _rsub(input, other, alpha=1):
     return other - input if alpha == 1 else other - input * alpha
@@ -156,6 +161,7 @@ mul = defop(
     params=("input", "other"),
     input=lambda grad, other: grad * _conj(other),
     other=lambda grad, input: grad * _conj(input),
+    jvp="elementwise",
 )(xp.multiply)
 mul.__doc__ = "Elementwise product with broadcasting."
 export(mul, inplace=True)
@@ -175,6 +181,7 @@ _true_divide = defop(
     params=("input", "other"),
     input=lambda grad, other: grad / _conj(other),
     other=_div_other,
+    jvp="elementwise",
 )(xp.true_divide)
 
 
@@ -185,6 +192,7 @@ _true_divide = defop(
     node="DivBackward1",
     promote="float",
     input=lambda grad, other: _div_scalar(grad, _conj(other)),
+    jvp="elementwise",
 )
 def _div_scalar(input, other):
     return xp.true_divide(input, other)
@@ -195,6 +203,7 @@ def _div_scalar(input, other):
     name="mul_scalar",
     node="MulBackward1",
     input=lambda grad, other: _mul_scalar(grad, _conj(other)),
+    jvp="elementwise",
 )
 def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
@@ -453,7 +462,11 @@ def square(input) -> Tensor:
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, result: -grad * _conj(result * result))
+@defop(
+    promote="float",
+    input=lambda grad, result: -grad * _conj(result * result),
+    jvp="elementwise",
+)
 def reciprocal(input):
     return xp.reciprocal(input)
 
@@ -461,7 +474,14 @@ def reciprocal(input):
 # -- unary math ------------------------------------------------------------------------------
 def _unary(name, ufunc, formula, node=None):
     # the NumPy ufunc is the forward itself: one call less per op
-    op = defop(name=name, node=node, promote="float", params=("input",), input=formula)(ufunc)
+    op = defop(
+        name=name,
+        node=node,
+        promote="float",
+        params=("input",),
+        input=formula,
+        jvp="elementwise",
+    )(ufunc)
     return export(op, inplace=True)
 
 

@@ -130,13 +130,21 @@ softshrink_backward = _register_shrink_backward(
 )
 
 
-@defop(name="hardshrink", input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd))
+@defop(
+    name="hardshrink",
+    input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd),
+    jvp="elementwise",
+)
 def hardshrink_op(input, lambd=0.5):
     float_only(input, "hardshrink_cpu")
     return xp.where(_shrunk(input, lambd), 0, input).astype(input.dtype, copy=False)
 
 
-@defop(name="softshrink", input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd))
+@defop(
+    name="softshrink",
+    input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd),
+    jvp="elementwise",
+)
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
     shifted = input - xp.clip(input, -lambd, lambd)
@@ -158,7 +166,11 @@ def hardsigmoid_backward(grad_output, self):
     return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
 
 
-@defop(name="hardsigmoid", input=lambda grad, input: hardsigmoid_backward(grad, input))
+@defop(
+    name="hardsigmoid",
+    input=lambda grad, input: hardsigmoid_backward(grad, input),
+    jvp="elementwise",
+)
 def hardsigmoid_op(input):
     float_only(input, "hardsigmoid_cpu")
     return (xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
@@ -178,7 +190,9 @@ def hardswish_backward(grad_output, self):
     return xp.where(self <= -3, 0, inside).astype(grad_output.dtype, copy=False)
 
 
-@defop(name="hardswish", input=lambda grad, input: hardswish_backward(grad, input))
+@defop(
+    name="hardswish", input=lambda grad, input: hardswish_backward(grad, input), jvp="elementwise"
+)
 def hardswish_op(input):
     float_only(input, "hardswish_cpu")
     return (input * xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
