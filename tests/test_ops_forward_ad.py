@@ -131,3 +131,28 @@ def test_exception_list_matches_the_registry():
     """An op in NO_FORWARD_AD that gained a forward derivative (or the reverse) fails here."""
     listed = {info.name for info in OP_DB if info.name in NO_FORWARD_AD}
     assert listed == NO_FORWARD_AD, NO_FORWARD_AD - listed
+
+
+@pytest.mark.parametrize("info, sample", CASES)
+def test_jacfwd_matches_jacrev(info, sample):
+    """jacfwd pushes all basis tangents at once: the batched forward derivatives (and the
+    row-by-row path of the others) against the reverse-mode Jacobian."""
+    if info.name in NO_FORWARD_AD:
+        pytest.skip("listed without a forward derivative")
+    fn, primals, _ = _setup(numtorch, info, sample, 0)
+    if not primals or sum(p.numel() for p in primals) > 200:
+        pytest.skip("no floating-point input, or too many columns to be quick")
+    argnums = tuple(range(len(primals)))
+    try:
+        forward = numtorch.func.jacfwd(fn, argnums=argnums)(*primals)
+    except RuntimeError as error:
+        if "randomness" not in str(error):
+            raise
+        pytest.skip("a random op: jacfwd refuses it, as torch's does")
+    # row by row in reverse mode (the batched backward of func.jacrev is checked elsewhere)
+    reverse = numtorch.autograd.functional.jacobian(fn, primals)
+    if any(o.is_complex() for o in fn(*primals)):
+        pytest.skip("complex outputs: the two Jacobians follow different conventions")
+    for out_fwd, out_rev in zip(forward, reverse):
+        for a, b in zip(out_fwd, out_rev):
+            np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-7, atol=1e-9)

@@ -165,8 +165,8 @@ class _ForwardObserver:
             for level in levels:
                 batch = _state.batch.get(level)
                 with hidden_levels(level):
-                    if batch is None or batch_safe(spec):
-                        tangents = push(spec, args, results, _reader(level, batch, results))
+                    if batch is None or batch_safe(spec, args, results):
+                        tangents = push(spec, args, results, _reader(spec, level, batch, results))
                     else:
                         tangents = _push_each(spec, args, results, level, batch)
                     for r, t in zip(results, tangents):
@@ -199,16 +199,19 @@ def _link_saved_result(result) -> None:
                 value.fw_grads = result._fw_grads
 
 
-def batch_safe(spec) -> bool:
-    """Whether the op's forward derivative takes tangents with a leading batch dimension."""
+def batch_safe(spec, args, results) -> bool:
+    """Whether the op's forward derivative takes tangents with a leading batch dimension
+    (complex elementwise ops take the transposition, which does not)."""
     rule = spec.jvp
-    return rule == "elementwise" or getattr(rule, "batched", False)
+    if rule == "elementwise":
+        return not _any_complex(spec, args, results)
+    return getattr(rule, "batched", False)
 
 
-def _reader(level, batch, results):
+def _reader(spec, level, batch, results):
     """``tangent_of(tensor)`` at ``level``; batched tangents of elementwise ops get size-1
     dimensions after the batch one, so they broadcast against the other operands."""
-    if batch is None:
+    if batch is None or spec.jvp != "elementwise":
         return lambda a: get_tangent(a, level)
     ndim = max((r._data.ndim for r in results if isinstance(r, _tensor.Tensor)), default=0)
 
@@ -500,20 +503,31 @@ def function_jvp(cls, ctx, args, result, levels, default_jvp) -> None:
 def write_tangent(self, out) -> None:
     """After an in-place op wrote ``out`` into ``self``: ``self``'s tangent becomes ``out``'s,
     written into the tangent's memory, so a view's write reaches its base's tangent."""
-    from .._creation import zeros_like
+    from .._creation import zeros, zeros_like
     from ..ops.views import replay
 
     levels = set(out._fw_grads or ()) | set(self._fw_grads or ())
     for level in sorted(levels):
         new = get_tangent(out, level)
         old = get_tangent(self, level)
+        batch = _state.batch.get(level)
         with hidden_levels(level):
-            if old is None and self._base is not None:
+            if self._base is not None:  # write through the base's tangent
                 base = self._base
                 base_tangent = get_tangent(base, level)
                 if base_tangent is None:
-                    base_tangent = zeros_like(base)
+                    shape = base.shape if batch is None else (batch, *base.shape)
+                    base_tangent = zeros(shape, dtype=base.dtype)
                     set_tangent(base, level, base_tangent)
+                if batch is not None:
+                    # the view's steps name unbatched dims: write row by row into the base's
+                    # tangent; the view keeps a copy (later writes through it stay local)
+                    for b in range(batch):
+                        row = replay(base_tangent[b], self._view_steps)
+                        with grad_mode.no_grad():
+                            row.copy_(new[b] if new is not None else zeros_like(row))
+                    set_tangent(self, level, None if new is None else new.clone())
+                    continue
                 old = replay(base_tangent, self._view_steps)
                 set_tangent(self, level, old)
             if old is None:
@@ -527,3 +541,32 @@ def write_tangent(self, out) -> None:
             else:
                 with grad_mode.no_grad():
                     old.copy_(new)
+
+
+# -- helpers for forward derivatives written in op entries -----------------------------------
+def batched(rule):
+    """Mark a forward derivative that also takes tangents with a leading batch dimension."""
+    rule.batched = True
+    return rule
+
+
+def add_terms(*terms):
+    """The sum of the terms that are not None (None when all are)."""
+    total = None
+    for term in terms:
+        if term is not None:
+            total = term if total is None else total + term
+    return total
+
+
+def batch_shift(tangent, primal) -> int:
+    """How many leading batch dimensions ``tangent`` has over its ``primal`` (0 or 1)."""
+    return tangent.ndim - primal.ndim
+
+
+def align(tangent, primal, ndim: int):
+    """A possibly batched tangent with size-1 dimensions after the batch one, so that it
+    broadcasts like its primal against operands of ``ndim`` dimensions."""
+    if tangent is None or tangent.ndim == primal.ndim or primal.ndim >= ndim:
+        return tangent
+    return tangent.reshape((tangent.shape[0],) + (1,) * (ndim - primal.ndim) + tuple(primal.shape))

@@ -11,6 +11,7 @@ import warnings
 
 from .._creation import zeros, zeros_like
 from .._tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .call import broadcast_shape
 from .inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
@@ -41,6 +42,11 @@ def _select_backward(grad_output, input_shape, dim, index):
     name="select",
     view=True,
     input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
+    jvp=batched(
+        lambda input_t, input, dim, index: _select(
+            input_t, dim + batch_shift(input_t, input), index
+        )
+    ),
 )
 def _select(input, dim, index):
     # The trailing Ellipsis keeps a 0-d result a view (a bare integer key returns a copy).
@@ -72,6 +78,11 @@ def _slice_backward(grad_output, input_shape, dim, start, end, step):
     view=True,
     input=lambda grad, input_shape, dim, start, end, step: _slice_backward(
         grad, input_shape, dim, start, end, step
+    ),
+    jvp=batched(
+        lambda input_t, input, dim, start, end, step: _slice(
+            input_t, dim + batch_shift(input_t, input), start, end, step
+        )
     ),
 )
 def _slice(input, dim, start, end, step):

@@ -417,7 +417,14 @@ def _power(input, exponent):
     return xp.where(negative, special, out).astype(dtype)
 
 
-@defop(name="pow", promote="same", check=_check_int_pow, scalars=("exponent",), input=_pow_input)
+@defop(
+    name="pow",
+    promote="same",
+    check=_check_int_pow,
+    scalars=("exponent",),
+    input=_pow_input,
+    jvp="elementwise",
+)
 def _pow_scalar(input, exponent):
     return xp.power(input, exponent)
 
@@ -429,6 +436,7 @@ def _pow_scalar(input, exponent):
     promote="same",
     input=_pow_input,
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+    jvp="elementwise",
 )
 def _pow_tensor(input, exponent):
     return _power(input, exponent)
@@ -441,6 +449,7 @@ def _pow_tensor(input, exponent):
     promote="same",
     scalars=("input",),
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+    jvp="elementwise",
 )
 def _pow_self_scalar(input, exponent):
     return _power(input, exponent)
@@ -517,6 +526,7 @@ cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
     node="TanhBackwardBackward0",
     grad_output=lambda grad, output: tanh_backward(grad, output),
     output=lambda grad, grad_output, output: -2 * output * grad * grad_output,
+    jvp="elementwise",
 )
 def tanh_backward(grad_output, output):
     return grad_output * (1 - output * output)
@@ -527,6 +537,7 @@ def tanh_backward(grad_output, output):
     node="SigmoidBackwardBackward0",
     grad_output=lambda grad, output: sigmoid_backward(grad, output),
     output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+    jvp="elementwise",
 )
 def sigmoid_backward(grad_output, output):
     return grad_output * output * (1 - output)
