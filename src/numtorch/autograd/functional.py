@@ -183,11 +183,8 @@ def _jacobian_forward(func, inputs, strict: bool, vectorize: bool):
         is_outputs_tuple, outputs = as_tuple(
             func(*columns.duals), "outputs of the user-provided function", "jacobian"
         )
-        jac = [
-            [b.detach() for b in jacobian_blocks(columns.column(out), out, list(inputs))]
-            for out in outputs
-        ]
-        outputs = [out.detach() for out in outputs]
+        # not detached: as torch's, they keep whatever history the function gave them
+        jac = [jacobian_blocks(columns.column(out), out, list(inputs)) for out in outputs]
     # torch returns lists here (not tuples as in reverse mode); keep its structure.
     return unpack(jac, (is_outputs_tuple, is_inputs_tuple))
 
