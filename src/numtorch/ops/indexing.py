@@ -256,6 +256,7 @@ def _basic_getitem(input, key):
     input=lambda grad, input_shape, key: zeros(input_shape, dtype=grad.dtype).index_put(
         key, grad, accumulate=True
     ),
+    jvp="linear",
 )
 def _index(input, key):
     try:

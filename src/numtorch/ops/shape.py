@@ -843,7 +843,7 @@ def unbind(input, dim=0):
     return _unbind(input, _wrap_dim(dim, input.ndim))
 
 
-@defop(name="flip", input=lambda grad, dims: grad.flip(dims))
+@defop(name="flip", input=lambda grad, dims: grad.flip(dims), jvp="linear")
 def _flip(input, dims):
     return xp.flip(input, dims).copy() if input.ndim else input.copy()
 
@@ -874,7 +874,7 @@ def _repeat_backward(grad, input_shape, repeats):
     return summed.reshape(input_shape)
 
 
-@defop(name="repeat", input=_repeat_backward)
+@defop(name="repeat", input=_repeat_backward, jvp="linear")
 def _repeat(input, repeats):
     return xp.tile(input, repeats)
 
@@ -903,7 +903,11 @@ def tile(input, dims) -> Tensor:
 Tensor.tile = lambda self, *dims: tile(self, shape_arg(dims, "tile"))  # x.tile(2, 2) too
 
 
-@defop(name="roll", input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims))
+@defop(
+    name="roll",
+    input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims),
+    jvp="linear",
+)
 def _roll(input, shifts, dims):
     return xp.roll(input, shifts, dims)
 

@@ -90,7 +90,7 @@ def _diagonal_grad(grad, input_shape, offset, dim1, dim2):
     return _diagonal_backward(grad, input_shape, offset, dim1, dim2)
 
 
-@defop(name="diagonal", view=True, input=_diagonal_grad)
+@defop(name="diagonal", view=True, input=_diagonal_grad, jvp="linear")
 def _diagonal(input, offset, dim1, dim2):
     return diagonal_view(input, offset, dim1, dim2)
 
