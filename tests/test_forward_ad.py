@@ -202,3 +202,26 @@ def test_missing_forward_derivative_names_the_op():
         d = fwAD.make_dual(x, numtorch.ones(2, 3, dtype=numtorch.float64))
         with pytest.raises(NotImplementedError, match="forward AD with .*pdist"):
             numtorch.nn.functional.pdist(d)
+
+
+def test_gradcheck_checks_forward_ad():
+    class WrongJvp(numtorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * x
+
+        @staticmethod
+        def jvp(ctx, x_t):
+            return x_t * 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    x = numtorch.tensor([0.5, -1.0, 2.0], dtype=numtorch.float64, requires_grad=True)
+    gradcheck = numtorch.autograd.gradcheck
+    assert gradcheck(lambda a: a.sin().cumsum(0) * a, (x,), check_forward_ad=True)
+    with pytest.raises(
+        numtorch.autograd.GradcheckError, match="Jacobian computed with forward mode mismatch"
+    ):
+        gradcheck(WrongJvp.apply, (x,), check_forward_ad=True, check_backward_ad=False)

@@ -92,6 +92,11 @@ def _forget_level(level: int) -> None:
                 t._fw_grads = None
 
 
+def batch_size(level: int) -> int | None:
+    """The leading batch dimension of ``level``'s tangents (None: not batched)."""
+    return _state.batch.get(level)
+
+
 def is_visible(level: int) -> bool:
     return level < _state.limit
 
@@ -442,105 +447,6 @@ def _transposed(spec, args, tangent_of) -> list:
     for k, g in zip(live, found):
         result[k] = g if g is not None else zeros_like(outs[k])
     return result
-
-
-def dual_levels(args) -> list:
-    """The visible levels at which some tensor in ``args`` has a tangent."""
-    found = []
-    limit = _state.limit
-    for a in args:
-        grads = a._fw_grads if isinstance(a, _tensor.Tensor) else None
-        if grads:
-            found.extend(lv for lv in grads if lv < limit and lv not in found)
-    found.sort()
-    return found
-
-
-def function_jvp(cls, ctx, args, result, levels, default_jvp) -> None:
-    """Output tangents of a custom Function from its ``jvp`` (``ctx.save_for_forward``)."""
-    if cls.jvp is default_jvp:
-        raise NotImplementedError(
-            "You must implement the jvp function for custom autograd.Function to use it with "
-            "forward mode AD."
-        )
-    from .._creation import zeros_like
-
-    outs = result if isinstance(result, tuple) else (result,)
-    for level in levels:
-        tangents = []
-        for a in args:
-            if isinstance(a, _tensor.Tensor):
-                t = get_tangent(a, level)
-                tangents.append(zeros_like(a) if t is None else t)
-            else:
-                tangents.append(None)
-        saved = getattr(ctx, "_saved", None)
-        ctx._saved = tuple(getattr(ctx, "saved_for_forward", ()))
-        try:
-            with hidden_levels(level):
-                out = cls.jvp(ctx, *tangents)
-        finally:
-            ctx._saved = saved
-        out = out if isinstance(out, tuple) else (out,)
-        if len(out) != len(outs):
-            raise RuntimeError(
-                f"{cls.__name__}.jvp returned {len(out)} tangents but forward returned "
-                f"{len(outs)} outputs"
-            )
-        for r, t in zip(outs, out):
-            if t is None or not isinstance(r, _tensor.Tensor):
-                continue
-            if t.shape != r.shape:
-                raise RuntimeError(
-                    "Trying to set a forward gradient that has a different size than that of "
-                    f"the original Tensor, this is not supported. Tensor is of size "
-                    f"{list(r.shape)} while the given forward gradient is of size "
-                    f"{list(t.shape)}."
-                )
-            set_tangent(r, level, t)
-
-
-def write_tangent(self, out) -> None:
-    """After an in-place op wrote ``out`` into ``self``: ``self``'s tangent becomes ``out``'s,
-    written into the tangent's memory, so a view's write reaches its base's tangent."""
-    from .._creation import zeros, zeros_like
-    from ..ops.views import replay
-
-    levels = set(out._fw_grads or ()) | set(self._fw_grads or ())
-    for level in sorted(levels):
-        new = get_tangent(out, level)
-        old = get_tangent(self, level)
-        batch = _state.batch.get(level)
-        with hidden_levels(level):
-            if self._base is not None:  # write through the base's tangent
-                base = self._base
-                base_tangent = get_tangent(base, level)
-                if base_tangent is None:
-                    shape = base.shape if batch is None else (batch, *base.shape)
-                    base_tangent = zeros(shape, dtype=base.dtype)
-                    set_tangent(base, level, base_tangent)
-                if batch is not None:
-                    # the view's steps name unbatched dims: write row by row into the base's
-                    # tangent; the view keeps a copy (later writes through it stay local)
-                    for b in range(batch):
-                        row = replay(base_tangent[b], self._view_steps)
-                        with grad_mode.no_grad():
-                            row.copy_(new[b] if new is not None else zeros_like(row))
-                    set_tangent(self, level, None if new is None else new.clone())
-                    continue
-                old = replay(base_tangent, self._view_steps)
-                set_tangent(self, level, old)
-            if old is None:
-                set_tangent(self, level, new.clone())
-            elif not old._data.flags.writeable or (
-                new is not None and new._data.shape != old._data.shape
-            ):  # a read-only tangent, or an in-place change of shape (t_, squeeze_)
-                set_tangent(self, level, new.clone() if new is not None else zeros_like(old))
-            elif new is None:
-                old._data[...] = 0
-            else:
-                with grad_mode.no_grad():
-                    old.copy_(new)
 
 
 # -- helpers for forward derivatives written in op entries -----------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from . import forward_grad, grad_mode, graph
+from . import forward_function, forward_grad, grad_mode, graph
 from .graph import Node, SavedTensor, engine_owned, freed_error, next_sequence_nr
 
 _FREED = object()
@@ -206,7 +206,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             record and t and a._requires_grad for t, a in zip(is_tensor, args)
         )
         custom_setup = cls.setup_context is not Function.setup_context
-        dual = forward_grad.active_levels() and forward_grad.dual_levels(args)
+        dual = forward_grad.active_levels() and forward_function.dual_levels(args)
         with grad_mode.no_grad(), forward_grad.hidden_levels(0 if dual else 1 << 30):
             if custom_setup:
                 outputs = cls.forward(*args, **kwargs)
@@ -219,7 +219,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         else:
             result = _connect(ctx, args, is_tensor, outputs)
         if dual:
-            forward_grad.function_jvp(cls, ctx, args, result, dual, Function.jvp)
+            forward_function.function_jvp(cls, ctx, args, result, dual, Function.jvp)
         return result
 
 

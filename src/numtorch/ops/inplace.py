@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import _dtypes
 from .._tensor import Tensor
-from ..autograd import forward_grad, grad_mode
+from ..autograd import forward_inplace, grad_mode
 from ..autograd.saved import SavedTensor
 from ..backend import xp
 from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
@@ -104,7 +104,7 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
         _retarget_saved_result(node, out, self)
         _rebase(self, node)
     if out._fw_grads is not None or self._fw_grads is not None:
-        forward_grad.write_tangent(self, out)  # Note [Forward grads]
+        forward_inplace.write_tangent(self, out)  # Note [Forward grads]
     return self
 
 
