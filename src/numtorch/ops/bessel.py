@@ -113,7 +113,11 @@ def _i1e_backward(grad, input, result):
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, input: grad * i1(input))
+@defop(
+    promote="float",
+    input=lambda grad, input: grad * i1(input),
+    jvp="elementwise",
+)
 def i0(input):
     """The modified Bessel function of the first kind of order 0.
 
@@ -130,6 +134,7 @@ def i0(input):
     node="SpecialI0EBackward0",
     promote="float",
     input=lambda grad, input, result: grad * (i1e(input) - input.sgn() * result),
+    jvp="elementwise",
 )
 def i0e(input):
     """``exp(-|x|) i0(x)``, without overflow for large ``|x|``.
@@ -142,7 +147,7 @@ def i0e(input):
     return i0e_array(input)
 
 
-@defop(name="i1", node="SpecialI1Backward0", promote="float", input=_i1_backward)
+@defop(name="i1", node="SpecialI1Backward0", promote="float", input=_i1_backward, jvp="elementwise")
 def i1(input):
     """The modified Bessel function of the first kind of order 1.
 
@@ -154,7 +159,9 @@ def i1(input):
     return i1_array(input)
 
 
-@defop(name="i1e", node="SpecialI1EBackward0", promote="float", input=_i1e_backward)
+@defop(
+    name="i1e", node="SpecialI1EBackward0", promote="float", input=_i1e_backward, jvp="elementwise"
+)
 def i1e(input):
     """``exp(-|x|) i1(x)``.
 

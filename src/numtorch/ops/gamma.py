@@ -420,7 +420,11 @@ def refuse_half(array, name):
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, input: grad * digamma(input))
+@defop(
+    promote="float",
+    input=lambda grad, input: grad * digamma(input),
+    jvp="elementwise",
+)
 def lgamma(input):
     """The log of the absolute value of the gamma function.
 
@@ -433,7 +437,11 @@ def lgamma(input):
 
 
 @export(inplace=True)
-@defop(promote="float", input=lambda grad, input: grad * polygamma(1, input))
+@defop(
+    promote="float",
+    input=lambda grad, input: grad * polygamma(1, input),
+    jvp="elementwise",
+)
 def digamma(input):
     """The logarithmic derivative of the gamma function, ``psi(x) = Gamma'(x) / Gamma(x)``.
 
@@ -446,7 +454,10 @@ def digamma(input):
 
 
 @defop(
-    name="polygamma", promote="float", input=lambda grad, n, input: grad * polygamma(n + 1, input)
+    name="polygamma",
+    promote="float",
+    input=lambda grad, n, input: grad * polygamma(n + 1, input),
+    jvp="elementwise",
 )
 def _polygamma(input, n):
     return _cast(polygamma_array(n, input), input)
@@ -526,6 +537,7 @@ def _zeta_other(grad, input, other):
     promote="float",
     input=derivative_not_implemented("zeta"),
     other=_zeta_other,
+    jvp="elementwise",
 )
 def _zeta(input, other):
     refuse_half(input, "zeta_cpu")
@@ -538,6 +550,7 @@ def _zeta(input, other):
     promote="float",
     scalars=("input",),
     other=_zeta_other,
+    jvp="elementwise",
 )
 def _zeta_self_scalar(input, other):
     refuse_half(other, "zeta_cpu")
@@ -550,6 +563,7 @@ def _zeta_self_scalar(input, other):
     promote="float",
     scalars=("other",),
     input=derivative_not_implemented("zeta"),
+    jvp="elementwise",
 )
 def _zeta_other_scalar(input, other):
     refuse_half(input, "zeta_cpu")

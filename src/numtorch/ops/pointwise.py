@@ -209,7 +209,7 @@ def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
 
 
-@defop(name="add_scalar", node="AddBackward1", input=lambda grad: grad)
+@defop(name="add_scalar", node="AddBackward1", input=lambda grad: grad, jvp="elementwise")
 def _add_scalar(input, other):
     return input + xp.asarray(other, dtype=input.dtype)
 
@@ -234,6 +234,7 @@ def _no_integer_zero_division(input, other) -> None:
     scalars=("input", "other"),
     input=_zeros,
     other=_zeros,
+    jvp="elementwise",
 )
 def _div_rounding(input, other, rounding_mode):
     if rounding_mode in ("floor", "trunc"):
@@ -286,6 +287,7 @@ true_divide = export(_true_divide, name="true_divide", inplace=True)
     scalars=("input", "other"),
     input=not_implemented("floor_divide"),
     other=not_implemented("floor_divide"),
+    jvp="elementwise",
 )
 def floor_divide(input, other):
     if xp.result_type(input, other) == xp.bool_:
@@ -323,6 +325,7 @@ def _remainder(input, other):
     scalars=("input", "other"),
     input=not_implemented("remainder"),
     other=not_implemented("remainder"),
+    jvp="elementwise",
 )
 def _remainder_scalar_self(input, other):
     return _remainder.spec.forward(input, other)
@@ -358,7 +361,10 @@ def fmod(input, other):
 
 
 @export(inplace=True)
-@defop(input=lambda grad: -grad)
+@defop(
+    input=lambda grad: -grad,
+    jvp="elementwise",
+)
 def neg(input):
     if input.dtype == xp.bool_:
         raise RuntimeError(
@@ -548,6 +554,7 @@ def sigmoid_backward(grad_output, output):
     node="ThresholdBackwardBackward0",
     grad_output=lambda grad, self, threshold: threshold_backward(grad, self, threshold),
     self=lambda grad: zeros_like(grad),
+    jvp="elementwise",
 )
 def threshold_backward(grad_output, self, threshold):
     # torch's rule: 0 where self <= threshold, else grad_output, so a NaN in self passes
@@ -584,7 +591,10 @@ arctan = export(atan, name="arctan", inplace=True)
 
 
 @export(inplace=True)
-@defop(input=lambda grad, result: threshold_backward(grad, result, 0))
+@defop(
+    input=lambda grad, result: threshold_backward(grad, result, 0),
+    jvp="elementwise",
+)
 def relu(input):
     """max(input, 0)."""
     if input.dtype == xp.bool_:
@@ -627,7 +637,7 @@ def _sign(input):
     return xp.nan_to_num(out) if out.dtype.kind == "f" else out
 
 
-sign = export(defop(name="sign", input=_zeros)(_sign), inplace=True)
+sign = export(defop(name="sign", input=_zeros, jvp="elementwise")(_sign), inplace=True)
 floor = _zero_grad_unary("floor", xp.floor)
 ceil = _zero_grad_unary("ceil", xp.ceil)
 trunc = _zero_grad_unary("trunc", xp.trunc)
@@ -642,14 +652,14 @@ def _no_integer_round(input, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 
 
-@defop(name="round", input=_zeros)
+@defop(name="round", input=_zeros, jvp="elementwise")
 def _round(input):
     if input.dtype == xp.bool_:  # integers are already round
         _no_integer_round(input, "round_vml_cpu")
     return xp.round(input)
 
 
-@defop(name="round_decimals", node="RoundBackward1", input=_zeros)
+@defop(name="round_decimals", node="RoundBackward1", input=_zeros, jvp="elementwise")
 def _round_decimals(input, decimals):
     _no_integer_round(input, "round_vml_cpu" if decimals == 0 else "round_cpu")
     return xp.round(input, decimals)
@@ -677,7 +687,12 @@ def _frac_check(args):
 
 
 @export(inplace=True)
-@defop(promote="float", check=_frac_check, input=lambda grad: grad)
+@defop(
+    promote="float",
+    check=_frac_check,
+    input=lambda grad: grad,
+    jvp="elementwise",
+)
 def frac(input):
     return input - xp.trunc(input)
 
@@ -713,7 +728,9 @@ def _with_scalars(out, input, *bounds):
     return out.astype(d.np, copy=False)
 
 
-@defop(name="clamp_scalar", aten="clamp", node="ClampBackward1", input=_clamp_grad)
+@defop(
+    name="clamp_scalar", aten="clamp", node="ClampBackward1", input=_clamp_grad, jvp="elementwise"
+)
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     out = input
@@ -732,6 +749,7 @@ def _clamp_scalar(input, min, max):
     input=_clamp_grad,
     min=lambda grad, input, min, max: _clamp_bound(grad, input, min, max, True),
     max=lambda grad, input, min, max: _clamp_bound(grad, input, max, min, False),
+    jvp="elementwise",
 )
 def _clamp_tensor(input, min, max):
     out = input
@@ -758,6 +776,7 @@ clip = export(clamp, name="clip", inplace=True)
     name="clamp_min_scalar",
     node="ClampMinBackward0",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_min_scalar(input, min):
     return _with_scalars(xp.maximum(input, min), input, min)
@@ -767,6 +786,7 @@ def _clamp_min_scalar(input, min):
     name="clamp_max_scalar",
     node="ClampMaxBackward0",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_max_scalar(input, max):
     return _with_scalars(xp.minimum(input, max), input, max)
@@ -780,6 +800,7 @@ def _clamp_max_scalar(input, max):
     promote="same",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
     min=lambda grad, input, min: where(input < min, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_min_tensor(input, min):
     return xp.maximum(input, min)
@@ -792,6 +813,7 @@ def _clamp_min_tensor(input, min):
     promote="same",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
     max=lambda grad, input, max: where(input > max, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_max_tensor(input, max):
     return xp.minimum(input, max)
@@ -823,6 +845,7 @@ def _max_min_grad(grad, input, other, lost):
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
+    jvp="elementwise",
 )
 def maximum(input, other):
     return xp.maximum(input, other)
@@ -833,6 +856,7 @@ def maximum(input, other):
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
+    jvp="elementwise",
 )
 def minimum(input, other):
     return xp.minimum(input, other)
@@ -852,6 +876,7 @@ def _check_where(args):
     scalars=("input", "other"),
     input=lambda grad, condition: where(condition, grad, 0.0),
     other=lambda grad, condition: where(condition, 0.0, grad),
+    jvp="elementwise",
 )
 def where(condition, input, other):
     """Pick ``input`` where ``condition`` holds, else ``other`` (both may be numbers)."""
@@ -870,6 +895,7 @@ def where(condition, input, other):
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
     tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
+    jvp="elementwise",
 )
 def addcmul(input, tensor1, tensor2, value=1):
     return input + value * tensor1 * tensor2
@@ -881,6 +907,7 @@ def addcmul(input, tensor1, tensor2, value=1):
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * value / tensor2,
     tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
+    jvp="elementwise",
 )
 def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * tensor1 / tensor2
@@ -995,7 +1022,11 @@ def signbit(input):
 
 
 @export
-@defop(name="nan_to_num", input=lambda grad, input: where(input.isfinite(), grad, 0.0))
+@defop(
+    name="nan_to_num",
+    input=lambda grad, input: where(input.isfinite(), grad, 0.0),
+    jvp="elementwise",
+)
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)
 

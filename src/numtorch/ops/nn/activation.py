@@ -43,13 +43,18 @@ def _erf_grad(grad, input):
 
 
 erf = export(
-    defop(name="erf", promote="float", input=_erf_grad)(lambda input: erf_array(input)),
+    defop(name="erf", promote="float", input=_erf_grad, jvp="elementwise")(
+        lambda input: erf_array(input)
+    ),
     inplace=True,
 )
 erfc = export(
-    defop(name="erfc", promote="float", input=lambda grad, input: -_erf_grad(grad, input))(
-        lambda input: erfc_array(input)
-    ),
+    defop(
+        name="erfc",
+        promote="float",
+        input=lambda grad, input: -_erf_grad(grad, input),
+        jvp="elementwise",
+    )(lambda input: erfc_array(input)),
     inplace=True,
 )
 summarize(erf, "The error function ``2/sqrt(pi) * integral_0^x exp(-t^2) dt``.")
@@ -109,12 +114,17 @@ def _gelu_second_derivative(input, approximate):
     self=lambda grad, grad_output, self, approximate: (
         grad * grad_output * _gelu_second_derivative(self, approximate)
     ),
+    jvp="elementwise",
 )
 def gelu_backward(grad_output, self, approximate="none"):
     return grad_output * _gelu_derivative(self, approximate)
 
 
-@defop(name="gelu", input=lambda grad, input, approximate: gelu_backward(grad, input, approximate))
+@defop(
+    name="gelu",
+    input=lambda grad, input, approximate: gelu_backward(grad, input, approximate),
+    jvp="elementwise",
+)
 def gelu_op(input, approximate="none"):
     float_only(input, "GeluKernelImpl")
     return _gelu_forward(input, approximate)
@@ -132,7 +142,7 @@ def _silu_grad(grad, input):
     return grad * s * _add_scalar(input * one_minus(s), 1.0)
 
 
-@defop(name="silu", input=_silu_grad)
+@defop(name="silu", input=_silu_grad, jvp="elementwise")
 def silu_op(input):
     float_only(input, "silu_cpu")
     return input / (1.0 + xp.exp(-input))
@@ -144,6 +154,7 @@ def silu_op(input):
     node="LeakyReluBackwardBackward0",
     grad_output=lambda grad, self, negative_slope: leaky_relu_backward(grad, self, negative_slope),
     self=lambda grad: grad * 0,
+    jvp="elementwise",
 )
 def leaky_relu_backward(grad_output, self, negative_slope):
     return xp.where(self > 0, grad_output, grad_output * negative_slope)
@@ -152,6 +163,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 @defop(
     name="leaky_relu",
     input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
+    jvp="elementwise",
 )
 def leaky_relu_op(input, negative_slope=0.01):
     float_only(input, "leaky_relu_cpu")
@@ -177,7 +189,10 @@ def check_result_slope(negative_slope):
 
 # leaky_relu_ differentiates from its output (LeakyReluBackward1), as torch
 leaky_relu_result_op = defop(
-    name="leaky_relu_result", node="LeakyReluBackward1", input=leaky_relu_result_grad
+    name="leaky_relu_result",
+    node="LeakyReluBackward1",
+    input=leaky_relu_result_grad,
+    jvp="elementwise",
 )(leaky_relu_op.spec.forward)
 
 
@@ -199,6 +214,7 @@ def masked(grad_output, mask):
         grad, self, min_val, max_val
     ),
     self=zero_gradient,
+    jvp="elementwise",
 )
 def hardtanh_backward(grad_output, self, min_val, max_val):
     # gradient only strictly inside (min_val, max_val), as torch's hardtanh_backward
@@ -208,6 +224,7 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
 @defop(
     name="hardtanh",
     input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
+    jvp="elementwise",
 )
 def hardtanh(input, min_val=-1.0, max_val=1.0):
     """Clamp to ``[min_val, max_val]``; the gradient is 0 at and beyond the bounds."""
@@ -229,6 +246,7 @@ def _softplus_double_backward(grad, grad_output, self, beta, threshold):
     node="SoftplusBackwardBackward0",
     grad_output=lambda grad, self, beta, threshold: softplus_backward(grad, self, beta, threshold),
     self=_softplus_double_backward,
+    jvp="elementwise",
 )
 def softplus_backward(grad_output, self, beta, threshold):
     scaled = self * beta
@@ -239,6 +257,7 @@ def softplus_backward(grad_output, self, beta, threshold):
 @defop(
     name="softplus",
     input=lambda grad, input, beta, threshold: softplus_backward(grad, input, beta, threshold),
+    jvp="elementwise",
 )
 def softplus(input, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``."""
@@ -255,6 +274,7 @@ def softplus(input, beta=1.0, threshold=20.0):
     grad_output=lambda grad, self: log_sigmoid_backward(grad, self),
     # d/dx sigmoid(-x) = -s (1 - s), s = sigmoid(x)
     self=lambda grad, grad_output, self: grad * grad_output * (self.sigmoid() - 1) * self.sigmoid(),
+    jvp="elementwise",
 )
 def log_sigmoid_backward(grad_output, self):
     return (grad_output * sigmoid_array(-self)).astype(grad_output.dtype, copy=False)
@@ -264,6 +284,7 @@ def log_sigmoid_backward(grad_output, self):
     name="log_sigmoid",
     node="LogSigmoidBackward0",
     input=lambda grad, input: log_sigmoid_backward(grad, input),
+    jvp="elementwise",
 )
 def log_sigmoid(input):
     """``log(1 / (1 + exp(-x)))``, computed stably as ``min(x, 0) - log1p(exp(-|x|))``."""
@@ -278,7 +299,7 @@ def _mish_grad(grad, input):
     return grad * (t + input * input.sigmoid() * one_minus(t * t))
 
 
-@defop(name="mish", input=_mish_grad)
+@defop(name="mish", input=_mish_grad, jvp="elementwise")
 def mish(input):
     """``x * tanh(softplus(x))``."""
     float_only(input, "mish_cpu")

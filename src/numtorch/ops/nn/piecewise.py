@@ -53,6 +53,7 @@ def _elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result
         grad, alpha, scale, input_scale, is_result, self_or_result
     ),
     self_or_result=_elu_double_backward,
+    jvp="elementwise",
 )
 def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
     """The ELU derivative times ``grad_output``, from the input or (in place) the output."""
@@ -98,7 +99,7 @@ def _threshold_grad(grad, input, threshold):
     return threshold_backward(grad, input, threshold)
 
 
-threshold_op = defop(name="threshold", input=_threshold_grad)(_threshold_forward)
+threshold_op = defop(name="threshold", input=_threshold_grad, jvp="elementwise")(_threshold_forward)
 # threshold_ keeps the input for its backward (so its gradient is the out-of-place one)
 threshold_inplace_op = defop(
     name="threshold_inplace", node="ThresholdBackward1", input=_threshold_grad
@@ -183,6 +184,7 @@ def hardsigmoid_op(input):
     self=lambda grad, grad_output, self: where(
         (self > -3) & (self < 3), grad * grad_output / 3, 0.0
     ),
+    jvp="elementwise",
 )
 def hardswish_backward(grad_output, self):
     # x (x + 3) / 6 inside (-3, 3): derivative x / 3 + 1/2 (0 at -3 and 1 at 3, as torch)
