@@ -5,6 +5,7 @@ so double backward records ``SoftmaxBackwardDataBackward0`` as torch does."""
 from __future__ import annotations
 
 from .._tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .call import require_tensor
 from .reduction import _stable_max
@@ -41,10 +42,33 @@ def log_softmax_backward_data(grad_output, output, dim):
     return grad_output - xp.exp(output) * xp.sum(grad_output, axis=dim, keepdims=True)
 
 
+# Forward derivatives (Note [Forward grads]), over ``dim`` shifted past a batch of tangents:
+# d softmax(x) = s (dx - sum(s dx)),  d log_softmax(x) = dx - sum(exp(o) dx).
+def _tangent_dim(input_t, input, dim):
+    return dim % input.ndim + batch_shift(input_t, input)
+
+
+@batched
+def _softmax_jvp(input_t, input, dim, result):
+    if input.ndim == 0:
+        return input_t * 0
+    d = _tangent_dim(input_t, input, dim)
+    return result * (input_t - (result * input_t).sum(d, keepdim=True))
+
+
+@batched
+def _log_softmax_jvp(input_t, input, dim, result):
+    if input.ndim == 0:
+        return input_t * 0
+    d = _tangent_dim(input_t, input, dim)
+    return input_t - (result.exp() * input_t).sum(d, keepdim=True)
+
+
 @defop(
     name="softmax",
     node="SoftmaxBackward0",
     input=lambda grad, result, dim: softmax_backward_data(grad, result, dim),
+    jvp=_softmax_jvp,
 )
 def _softmax(input, dim):
     e = xp.exp(input - _stable_max(input, dim))
@@ -55,6 +79,7 @@ def _softmax(input, dim):
     name="log_softmax",
     node="LogSoftmaxBackward0",
     input=lambda grad, result, dim: log_softmax_backward_data(grad, result, dim),
+    jvp=_log_softmax_jvp,
 )
 def _log_softmax(input, dim):
     shifted = input - _stable_max(input, dim)
