@@ -140,8 +140,14 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     old = buf[nr]
                     if old is None:
                         buf[nr] = g
-                    elif create_graph or g._batched or old._batched:
-                        buf[nr] = old + g
+                    elif (
+                        create_graph
+                        or g._batched
+                        or old._batched
+                        or old._fw_grads is not None
+                        or g._fw_grads is not None
+                    ):
+                        buf[nr] = old + g  # an op: it records, batches and adds tangents
                     else:
                         total = old._data + g._data
                         if total.__class__ is not ndarray:  # 0-d sums give NumPy scalars

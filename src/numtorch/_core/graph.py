@@ -172,8 +172,8 @@ def engine_owned(grad):
     every tensor object the user may hold is rewrapped on entry: the user's object then
     counts as one more reference to the array, and ``.grad`` gets a copy instead of an alias.
     """
-    if grad is None or grad._requires_grad or grad._batched:
-        return grad
+    if grad is None or grad._requires_grad or grad._batched or grad._fw_grads is not None:
+        return grad  # batched or tangent-carrying gradients stay as they are
     return grad._make(grad._data)
 
 

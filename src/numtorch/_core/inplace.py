@@ -116,6 +116,8 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     if node is not None:
         _retarget_saved_result(node, out, self)
         _rebase(self, node)
+    if out._fw_grads is not None or self._fw_grads is not None:
+        dispatch.tangent_write(self, out)  # Note [Forward grads]
     return self
 
 
@@ -195,6 +197,8 @@ def _direct_update(self, other, scale, ufunc) -> bool:
     recorded and no promotion or broadcasting of ``self`` is involved (optimizer-style
     updates under no_grad); False when the general path must run."""
     data = self._data
+    if self._fw_grads is not None or getattr(other, "_fw_grads", None) is not None:
+        return False  # tangents update through the op (Note [Forward grads])
     if other.__class__ in (int, float):
         if data.dtype.kind not in "fV" or not data.flags.writeable:
             return False

@@ -19,6 +19,9 @@ class Dispatch:
     meta = False  # a meta tensor exists (see Note [Meta tensors through ops] in meta.py)
     batching = None  # while vmap is active: runs ops on batched tensors (func/batching.py)
     batched_write = None  # the same for in-place writes
+    # moves forward-mode tangents along with an in-place write (autograd/forward_inplace.py,
+    # set when it loads: a tensor has tangents only once forward AD is in use)
+    tangent_write = None
 
 
 dispatch = Dispatch()

@@ -80,6 +80,7 @@ class OpSpec:
 
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
     registry = REGISTRY  # every entry by name: a batching rule may run a sibling entry
+    jvp = None  # forward derivative: "elementwise", "linear", a formula (Note [Forward grads])
 
     def __init__(
         self,
@@ -410,6 +411,7 @@ def defop(
     aten: str | None = None,
     batch=None,
     schema_args: int | None = None,
+    jvp=None,
     **formulas,
 ):
     """Register a primitive; returns a decorator over its array-level forward.
@@ -434,6 +436,8 @@ def defop(
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
         **formulas: one derivative formula per differentiable input.
+        jvp: the forward derivative (Note [Forward grads] in autograd/forward_grad.py):
+            ``"elementwise"``, ``"linear"`` or a formula naming ``<input>_t`` tangents.
     """
 
     def register(forward):
@@ -457,6 +461,8 @@ def defop(
         )
         _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec
+        if jvp is not None:
+            spec.jvp = jvp
         nparams = spec.nparams
 
         run = spec.run

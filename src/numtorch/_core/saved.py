@@ -57,6 +57,7 @@ class SavedTensor:
         "edge",
         "check_version",
         "source",
+        "fw_grads",  # a saved output's tangents, set after the op ran (Note [Forward grads])
     )
 
     def __init__(self, tensor, is_output: bool):
@@ -123,6 +124,9 @@ class SavedTensor:
             out._grad_fn = node
             out._output_nr = self.output_nr
             out._requires_grad = True
+        fw_grads = getattr(self, "fw_grads", None)
+        if fw_grads:
+            out._fw_grads = fw_grads
         return out
 
     def unpack_data(self, node):

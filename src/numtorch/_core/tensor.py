@@ -70,6 +70,7 @@ class Tensor:
     _retains_grad = False
     _is_param = False
     _batched = False  # a vmap BatchedTensor (func/batched_tensor.py): no array of its own
+    _fw_grads = None  # forward-mode tangents, level -> Tensor (Note [Forward grads])
 
     # Note [NumPy interop]
     # As torch's tensors do: NumPy defers its ndarray operators to a tensor (the priority),

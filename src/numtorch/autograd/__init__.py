@@ -34,7 +34,7 @@ for _name in ("anomaly_mode", "grad_mode"):
 
 def __getattr__(name):
     # the profiler loads on first use (Note [Lazy submodules] in numtorch/__init__.py)
-    if name in ("profiler", "profiler_util"):
+    if name in ("profiler", "profiler_util", "forward_ad"):
         return importlib.import_module(f"{__name__}.{name}")
     if name == "DeviceType":
         return importlib.import_module(f"{__name__}.profiler_util").DeviceType

@@ -19,6 +19,7 @@ from .._core.observers import dispatch
 from .._core.saved import SavedTensor
 from .._core.tensor import Tensor
 from .._creation import zeros
+from . import forward_function, forward_grad, forward_inplace, graph  # noqa: F401
 
 _FREED = object()
 
@@ -204,8 +205,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     @staticmethod
     def jvp(ctx, *grad_inputs):
         raise NotImplementedError(
-            "numtorch has no forward-mode AD; use "
-            "torch.autograd.functional.jvp (double-backward trick)"
+            "You must implement the jvp function for custom autograd.Function to use it with "
+            "forward mode AD."
         )
 
     @classmethod
@@ -219,7 +220,8 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             record and t and a._requires_grad for t, a in zip(is_tensor, args)
         )
         custom_setup = cls.setup_context is not Function.setup_context
-        with grad_mode.no_grad():
+        dual = forward_grad.active_levels() and forward_function.dual_levels(args)
+        with grad_mode.no_grad(), forward_grad.hidden_levels(0 if dual else 1 << 30):
             if custom_setup:
                 outputs = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, outputs)
@@ -227,8 +229,12 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
                 outputs = cls.forward(ctx, *args, **kwargs)
         if not record:
             ctx._saved = tuple(ctx.to_save)
-            return outputs
-        return _connect(ctx, args, is_tensor, outputs)
+            result = outputs
+        else:
+            result = _connect(ctx, args, is_tensor, outputs)
+        if dual:
+            forward_function.function_jvp(cls, ctx, args, result, dual, Function.jvp)
+        return result
 
 
 def _connect(ctx, args, is_tensor, outputs):

@@ -163,7 +163,8 @@ def _jacobian_rows(outputs, inputs, create_graph: bool, strict: bool):
 
 
 def _jacobian_forward(func, inputs, strict: bool, vectorize: bool):
-    """``strategy="forward-mode"``: columns ``J e_k`` by the double-backward trick, batched."""
+    """``strategy="forward-mode"``: every column ``J e_k`` in one forward pass (batched
+    tangents, autograd/forward_jacobian.py)."""
     if strict:
         raise RuntimeError(
             'torch.autograd.functional.jacobian: `strict=True` and `strategy="forward-mode"` '
@@ -175,45 +176,15 @@ def _jacobian_forward(func, inputs, strict: bool, vectorize: bool):
             "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
             "only implemented for `vectorize=True`."
         )
-    from .._creation import zeros, zeros_like
-    from .api import _batched_grad
+    from .forward_jacobian import ForwardColumns, jacobian_blocks
 
-    with grad_mode.enable_grad():
-        is_inputs_tuple, inputs = as_tuple(inputs, "inputs", "jacobian")
-        leaves = fresh_leaves(inputs, False, need_graph=True)
+    is_inputs_tuple, inputs = as_tuple(inputs, "inputs", "jacobian")
+    with ForwardColumns(list(inputs)) as columns:
         is_outputs_tuple, outputs = as_tuple(
-            func(*leaves), "outputs of the user-provided function", "jacobian"
+            func(*columns.duals), "outputs of the user-provided function", "jacobian"
         )
-        numels = tuple(t.nelement() for t in inputs)
-        basis = _standard_basis(inputs, numels)
-        cotangents = tuple(zeros_like(out, requires_grad=True) for out in outputs)
-        vjps = autograd_grad(outputs, leaves, cotangents, create_graph=True)
-        pairs = [(g, b.reshape((-1, *t.shape))) for g, b, t in zip(vjps, basis, inputs)]
-        pairs = [(g, b) for g, b in pairs if g is not None and g.requires_grad]
-        total = sum(numels)
-        columns = [None] * len(outputs)
-        if pairs and total:
-            columns = _batched_grad(
-                tuple(g for g, _ in pairs),
-                cotangents,
-                tuple(b for _, b in pairs),
-                False,
-                False,
-                True,
-                False,
-            )
-    jac = []
-    for column, out in zip(columns, outputs):
-        if column is None:
-            column = zeros((total, *out.shape), dtype=out.dtype)
-        parts = column.detach().split(list(numels), 0) if len(inputs) > 1 else (column.detach(),)
-        # Rows of ``column`` index input elements: move them behind the output dims.
-        jac.append(
-            [
-                p.permute(*range(1, p.ndim), 0).reshape((*out.shape, *t.shape))
-                for p, t in zip(parts, inputs)
-            ]
-        )
+        # not detached: as torch's, they keep whatever history the function gave them
+        jac = [jacobian_blocks(columns.column(out), out, list(inputs)) for out in outputs]
     # torch returns lists here (not tuples as in reverse mode); keep its structure.
     return unpack(jac, (is_outputs_tuple, is_inputs_tuple))
 

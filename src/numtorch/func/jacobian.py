@@ -1,9 +1,10 @@
 """``torch.func.jacrev``, ``jacfwd`` and ``hessian``.
 
-Both Jacobians are computed in reverse mode: one batched backward walk whose cotangents are
-the rows of an identity matrix over all output elements (``is_grads_batched``: a vmap over
-the rows, docs/vmap.md), split by output and reshaped to ``output.shape + input.shape``.
-``jacfwd`` only differs in the messages and checks it shares with torch's forward mode.
+``jacrev`` is one batched backward walk whose cotangents are the rows of an identity matrix
+over all output elements (``is_grads_batched``: a vmap over the rows, docs/vmap.md), split by
+output and reshaped to ``output.shape + input.shape``. ``jacfwd`` pushes the identity over
+all input elements through the function as batched tangents (autograd/forward_jacobian.py);
+``hessian`` is ``jacfwd(jacrev(f))``, forward-over-reverse.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from .._core import grad_mode
 from .._core.tensor import Tensor
 from .._creation import zeros
 from ..autograd.api import grad as autograd_grad
+from ..autograd.forward_jacobian import ForwardColumns, jacobian_blocks
 from ..backend import xp
 from ..ops.shape import cat
 from ..utils._pytree import tree_flatten, tree_unflatten
@@ -60,8 +62,8 @@ def jacrev(func: Callable, argnums=0, *, has_aux: bool = False, chunk_size: int 
 
 
 def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *, randomness: str = "error"):
-    """The Jacobian of ``func`` like ``jacrev`` (torch computes it in forward mode; numtorch
-    in reverse mode, with the same results and structure).
+    """The Jacobian of ``func`` in forward mode, structured like ``jacrev``'s: one pass with
+    a batched tangent per input, the standard basis over all input elements.
 
     Args:
         randomness: ``"error"`` (random ops inside ``func`` raise), ``"same"`` or
@@ -78,7 +80,7 @@ def jacfwd(func: Callable, argnums=0, has_aux: bool = False, *, randomness: str 
     def wrapper(*args):
         check_real("jacfwd", args, is_input=True)
         with randomness_mode(randomness):
-            return _jacobian(func, args, argnums, has_aux, None, forward=True)
+            return _forward_jacobian(func, args, argnums, has_aux)
 
     return wrapper
 
@@ -140,6 +142,33 @@ def _jacobian(func, args: tuple, argnums, has_aux: bool, chunk_size, forward: bo
                 )
             blocks.append(level.result(block) if create_graph else block)
     jac = [tree_unflatten(blocks, inputs_spec) for blocks in per_output]
+    if isinstance(argnums, int):
+        jac = [j[0] for j in jac]
+    jac = tree_unflatten(jac, output_spec)
+    return (jac, aux) if has_aux else jac
+
+
+def _forward_jacobian(func, args: tuple, argnums, has_aux: bool):
+    api = "jvp(f, primals, tangents)"
+    argnums = check_argnums(argnums, len(args))
+    primals = slice_argnums(args, argnums)
+    # The arguments differentiated, always as a tuple over argnums.
+    flat_primals, inputs_spec = tree_flatten((primals,) if isinstance(argnums, int) else primals)
+    for p in flat_primals:
+        if not isinstance(p, Tensor):
+            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(p)}")
+    check_floating_primals(flat_primals)
+    with ForwardColumns(flat_primals) as columns:
+        duals = tree_unflatten(columns.duals, inputs_spec)
+        output = func(*replace_args(args, duals[0] if isinstance(argnums, int) else duals, argnums))
+        aux = None
+        if has_aux:
+            output, aux = split_aux(output, api)
+        flat_outputs, output_spec = tree_flatten(output)
+        check_tensor_outputs(flat_outputs, api)
+        check_real("jacfwd", flat_outputs, is_input=False)
+        blocks = [jacobian_blocks(columns.column(out), out, flat_primals) for out in flat_outputs]
+    jac = [tree_unflatten(b, inputs_spec) for b in blocks]
     if isinstance(argnums, int):
         jac = [j[0] for j in jac]
     jac = tree_unflatten(jac, output_spec)

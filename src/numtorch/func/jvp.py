@@ -1,22 +1,20 @@
-"""``torch.func.jvp`` and ``linearize``, by the double-backward trick.
+"""``torch.func.jvp`` and ``linearize``, in forward mode.
 
-numtorch has no forward-mode AD. The vector-Jacobian product ``u -> J^T u`` is linear in the
-cotangent ``u``, so differentiating it with respect to ``u`` in the direction of the tangents
-``v`` gives ``J v``: one backward with ``create_graph=True`` from the outputs (``u`` a dummy
-of zeros: its value never matters), then one backward of that graph into ``u``.
+The primals become dual tensors at a new forward AD level (Note [Forward grads] in
+autograd/forward_grad.py); the function runs once, and each output's tangent is ``J v``.
+Levels nest, so ``jvp`` composes with itself, with ``jacfwd`` and with the reverse-mode
+transforms (``grad(lambda x: jvp(f, (x,), (v,))[1])``, ``jacfwd(jacrev(f))``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._core import grad_mode
 from .._core.tensor import Tensor
 from .._creation import zeros_like
-from ..autograd.api import grad as autograd_grad
+from ..autograd.forward_grad import enter_level, exit_level, get_tangent, hidden_levels, set_tangent
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .args import check_floating_primals, check_tensor_outputs, split_aux
-from .level import Level
 
 __all__ = ["jvp", "linearize"]
 
@@ -56,26 +54,42 @@ def jvp(func: Callable, primals: tuple, tangents, *, strict: bool = False, has_a
                 f"original Tensor, this is not supported. Tensor is of size {list(p.shape)} "
                 f"while the given forward gradient is of size {list(t.shape)}."
             )
-    level = Level()
-    with grad_mode.enable_grad():
-        diff = [level.input(p) for p in flat_primals]
-        output = func(*tree_unflatten(diff, primals_spec))
+    level = enter_level()
+    try:
+        duals = [_dual(p, t, level) for p, t in zip(flat_primals, flat_tangents)]
+        output = func(*tree_unflatten(duals, primals_spec))
         aux = None
         if has_aux:
             output, aux = split_aux(output, _JVP)
-            aux = level.results(aux)
         flat_outputs, output_spec = tree_flatten(output)
         check_tensor_outputs(flat_outputs, _JVP)
-        push = _Pushforward(level, flat_outputs, diff)
-        tangents_out = push(flat_tangents, level.outer, retain_graph=False, strict=strict)
-        outputs = [level.result(o) for o in flat_outputs]
-    result = tree_unflatten(outputs, output_spec), tree_unflatten(tangents_out, output_spec)
+        tangents_out = []
+        for out in flat_outputs:
+            t = get_tangent(out, level)
+            if t is None:
+                if strict:
+                    raise RuntimeError(
+                        f"{_JVP}: The output of f is independent of the inputs. This is not "
+                        "allowed with strict=True."
+                    )
+                t = zeros_like(out)
+            tangents_out.append(t)
+    finally:
+        exit_level(level)  # the outputs lose this level's tangents
+    result = tree_unflatten(flat_outputs, output_spec), tree_unflatten(tangents_out, output_spec)
     return (*result, aux) if has_aux else result
+
+
+def _dual(primal: Tensor, tangent: Tensor, level: int) -> Tensor:
+    with hidden_levels(level):
+        dual = primal.view_as(primal)
+    set_tangent(dual, level, tangent)
+    return dual
 
 
 def linearize(func: Callable, *primals):
     """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` returns the Jacobian-vector
-    product at ``primals``, reusing one recorded graph for every call.
+    product at ``primals`` (each call runs ``func`` once more, in forward mode).
 
     Example:
         >>> import numtorch as torch
@@ -85,13 +99,7 @@ def linearize(func: Callable, *primals):
         tensor([1., 1., 1.])
     """
     flat_primals, primals_spec = tree_flatten(primals)
-    level = Level()
-    with grad_mode.enable_grad():
-        diff = level.inputs(flat_primals)
-        output = func(*tree_unflatten(diff, primals_spec))
-        flat_outputs, output_spec = tree_flatten(output)
-        push = _Pushforward(level, flat_outputs, diff)
-        result = tree_unflatten([level.result(o) for o in flat_outputs], output_spec)
+    result = func(*primals)
 
     def jvp_fn(*tangents):
         flat_tangents, tangents_spec = tree_flatten(tangents)
@@ -107,8 +115,7 @@ def linearize(func: Callable, *primals):
                         f"tangent:{i} with {what} {have} in flattened pytree doesn't match "
                         f"the {what} {want} of the corresponding primal."
                     )
-        outer = grad_mode.is_grad_enabled()
-        return tree_unflatten(push(flat_tangents, outer, retain_graph=True), output_spec)
+        return jvp(func, primals, tangents)[1]
 
     return result, jvp_fn
 
@@ -119,53 +126,3 @@ def _check_tensors(flat: list, name: str) -> None:
     for t in flat:
         if not isinstance(t, Tensor):
             raise RuntimeError(f"{_JVP}: Expected {name} to only contain Tensors, got {type(t)}")
-
-
-class _Pushforward:
-    """``J v`` for the outputs of a function run on ``inputs`` (the double-backward trick)."""
-
-    def __init__(self, level: Level, outputs: list, inputs: list):
-        self.level, self.outputs = level, outputs
-        self.live = [k for k, o in enumerate(outputs) if o._requires_grad and o.is_floating_point()]
-        # Dummy cotangents, owned by the level (zeros: their value never enters J v).
-        self.dummies = [level.leaf(zeros_like(outputs[k])) for k in self.live]
-        self.vjps = []
-        if self.live:
-            self.vjps = autograd_grad(
-                tuple(outputs[k] for k in self.live),
-                tuple(inputs),
-                tuple(self.dummies),
-                create_graph=True,
-                allow_unused=True,
-            )
-
-    def __call__(self, tangents: list, outer: bool, retain_graph: bool, strict=False) -> list:
-        """The products with ``tangents``; ``outer``: whether the caller records a graph."""
-        level = self.level
-        pairs = [(v, t) for v, t in zip(self.vjps, tangents) if v is not None and v._requires_grad]
-        create_graph = outer and (
-            level.reaches_outside(self.outputs) or any(t._requires_grad for t in tangents)
-        )
-        found = [None] * len(self.live)
-        if pairs:
-            found = autograd_grad(
-                tuple(v for v, _ in pairs),
-                tuple(self.dummies),
-                tuple(t for _, t in pairs),
-                retain_graph=retain_graph or create_graph,
-                create_graph=create_graph,
-                allow_unused=True,
-            )
-        result = [None] * len(self.outputs)
-        for k, g in zip(self.live, found):
-            result[k] = g
-        for k, (g, out) in enumerate(zip(result, self.outputs)):
-            if g is None:
-                if strict:
-                    raise RuntimeError(
-                        "jvp(f, primals, tangents, strict=True): The output of f is "
-                        "independent of the inputs. This is not allowed with strict=True."
-                    )
-                g = zeros_like(out)
-            result[k] = level.result(g, outer=True) if create_graph else g
-        return result

@@ -15,13 +15,15 @@ reaches a leaf the level does not own: an input from outside, or a tensor the fu
 captured. Each result is then detached unless it still reaches such a leaf, so a transformed
 function returns tensors that require grad exactly when something outside it does, as in
 torch.func, and nested transforms (``grad(grad(f))``, ``jacrev(jacrev(f))``, ``vmap(grad(f))``)
-compose: the inner level sees the outer level's leaves as "outside".
+compose: the inner level sees the outer level's leaves as "outside". Leaves and detached
+results keep their forward-mode tangents, so ``jacfwd(jacrev(f))`` runs forward-over-reverse.
 """
 
 from __future__ import annotations
 
 from .._core import grad_mode
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import keep_tangents
 from ..utils._pytree import tree_map
 from .batching import batch_everywhere, current_levels, grad_leaf
 
@@ -35,12 +37,13 @@ class Level:
 
     def leaf(self, t: Tensor) -> Tensor:
         """A new leaf with ``t``'s value that this level owns (batched at every active vmap
-        level: Note [Per-sample gradients] in batching.py)."""
+        level: Note [Per-sample gradients] in batching.py; tangents kept for forward-over-
+        reverse: Note [Forward grads])."""
         if current_levels():
             leaf, plain = grad_leaf(t)
             self.leaves.append(plain)
             return leaf
-        leaf = t.detach().requires_grad_()
+        leaf = keep_tangents(t.detach().requires_grad_(), t)
         self.leaves.append(leaf)
         return leaf
 
@@ -88,7 +91,7 @@ class Level:
             return t
         if outer is None:
             outer = self.outer
-        return t if outer and self.reaches_outside((t,)) else t.detach()
+        return t if outer and self.reaches_outside((t,)) else keep_tangents(t.detach(), t)
 
     def results(self, tree):
         """``result`` over a pytree whose leaves must be tensors (torch's check for aux)."""

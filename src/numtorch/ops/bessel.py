@@ -118,6 +118,7 @@ def _i1e_backward(grad, input, result):
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * i1(input),
+    jvp="elementwise",
 )
 def i0(input):
     """The modified Bessel function of the first kind of order 0.
@@ -136,6 +137,7 @@ def i0(input):
     node="SpecialI0EBackward0",
     promote="float",
     input=lambda grad, input, result: grad * (i1e(input) - input.sgn() * result),
+    jvp="elementwise",
 )
 def i0e(input):
     """``exp(-|x|) i0(x)``, without overflow for large ``|x|``.
@@ -154,6 +156,7 @@ def i0e(input):
     node="SpecialI1Backward0",
     promote="float",
     input=_i1_backward,
+    jvp="elementwise",
 )
 def i1(input):
     """The modified Bessel function of the first kind of order 1.
@@ -172,6 +175,7 @@ def i1(input):
     node="SpecialI1EBackward0",
     promote="float",
     input=_i1e_backward,
+    jvp="elementwise",
 )
 def i1e(input):
     """``exp(-|x|) i1(x)``.

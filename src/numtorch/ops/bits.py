@@ -199,6 +199,7 @@ def _ldexp_input(grad, other):
     promote="float",
     input=_ldexp_input,
     other=lambda grad, result: grad * result * math.log(2.0),
+    jvp="elementwise",
 )
 def _ldexp(input, other):
     return input * xp.exp2(other)
@@ -218,6 +219,7 @@ def ldexp(input, other) -> Tensor:
     promote="same",
     input=lambda grad: grad,
     other=lambda grad: zeros_like(grad),
+    jvp="elementwise",
 )
 def _nextafter(input, other):
     if input.dtype.kind not in "fV":

@@ -425,6 +425,7 @@ def refuse_half(array, name):
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * digamma(input),
+    jvp="elementwise",
 )
 def lgamma(input):
     """The log of the absolute value of the gamma function.
@@ -442,6 +443,7 @@ def lgamma(input):
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * polygamma(1, input),
+    jvp="elementwise",
 )
 def digamma(input):
     """The logarithmic derivative of the gamma function, ``psi(x) = Gamma'(x) / Gamma(x)``.
@@ -459,6 +461,7 @@ def digamma(input):
     name="polygamma",
     promote="float",
     input=lambda grad, n, input: grad * polygamma(n + 1, input),
+    jvp="elementwise",
 )
 def _polygamma(input, n):
     return _cast(polygamma_array(n, input), input)
@@ -544,6 +547,7 @@ def _zeta_other(grad, input, other):
     promote="float",
     input=derivative_not_implemented("zeta"),
     other=_zeta_other,
+    jvp="elementwise",
 )
 def _zeta(input, other):
     refuse_half(input, "zeta_cpu")
@@ -557,6 +561,7 @@ def _zeta(input, other):
     promote="float",
     scalars=("input",),
     other=_zeta_other,
+    jvp="elementwise",
 )
 def _zeta_self_scalar(input, other):
     refuse_half(other, "zeta_cpu")
@@ -570,6 +575,7 @@ def _zeta_self_scalar(input, other):
     promote="float",
     scalars=("other",),
     input=derivative_not_implemented("zeta"),
+    jvp="elementwise",
 )
 def _zeta_other_scalar(input, other):
     refuse_half(input, "zeta_cpu")

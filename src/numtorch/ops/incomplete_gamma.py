@@ -317,6 +317,7 @@ def _igamma_other(grad, input, other):
     check=_floats_only("igamma_cpu"),
     input=derivative_not_implemented("igamma: input"),
     other=_igamma_other,
+    jvp="elementwise",
 )
 def igamma(input, other):
     """The regularized lower incomplete gamma function
@@ -338,6 +339,7 @@ def igamma(input, other):
     check=_floats_only("igammac_cpu"),
     input=derivative_not_implemented("igammac: input"),
     other=lambda grad, input, other: -_igamma_other(grad, input, other),
+    jvp="elementwise",
 )
 def igammac(input, other):
     """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``.

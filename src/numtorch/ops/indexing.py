@@ -16,6 +16,7 @@ from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .pointwise import where
 from .shape import _unsqueeze
@@ -45,6 +46,11 @@ def _select_backward(grad_output, input_shape, dim, index):
     name="select",
     view=True,
     input=lambda grad, input_shape, dim, index: _select_backward(grad, input_shape, dim, index),
+    jvp=batched(
+        lambda input_t, input, dim, index: _select(
+            input_t, dim + batch_shift(input_t, input), index
+        )
+    ),
 )
 def _select(input, dim, index):
     # The trailing Ellipsis keeps a 0-d result a view (a bare integer key returns a copy).
@@ -78,6 +84,11 @@ def _slice_backward(grad_output, input_shape, dim, start, end, step):
     view=True,
     input=lambda grad, input_shape, dim, start, end, step: _slice_backward(
         grad, input_shape, dim, start, end, step
+    ),
+    jvp=batched(
+        lambda input_t, input, dim, start, end, step: _slice(
+            input_t, dim + batch_shift(input_t, input), start, end, step
+        )
     ),
 )
 def _slice(input, dim, start, end, step):
@@ -260,6 +271,7 @@ def _basic_getitem(input, key):
     input=lambda grad, input_shape, key: zeros(input_shape, dtype=grad.dtype).index_put(
         key, grad, accumulate=True
     ),
+    jvp="linear",
 )
 def _index(input, key):
     try:

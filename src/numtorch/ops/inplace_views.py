@@ -52,6 +52,8 @@ def _restride(self: Tensor, op, view_op, name: str, *args) -> Tensor:
     out = op(self, *args)
     self._data = out._data
     self._bump_version()
+    if out._fw_grads is not None:
+        self._fw_grads = out._fw_grads  # the tangents take the new geometry too
     if out._grad_fn is not None:
         self._grad_fn = out._grad_fn
         self._output_nr = 0

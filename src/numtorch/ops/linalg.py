@@ -11,6 +11,7 @@ from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .pointwise import _conj
 from .shape import _unsafe_view
@@ -84,11 +85,58 @@ _addmm_mat1_grad.array_form = _scaled_array(_mat1_grad_array)
 _addmm_mat2_grad.array_form = _scaled_array(_mat2_grad_array)
 
 
+# Forward derivatives (Note [Forward grads]): the products are bilinear, d(a b) = da b + a db,
+# and each takes a leading batch of tangents too (matmul broadcasts it): jacfwd runs once.
+def _matrix_vector(matrix, vector):
+    if vector.ndim == 1:
+        return _mv(matrix, vector)
+    # a batch of vectors (its rows): one matrix product, V A^T
+    return vector.matmul(matrix.t())
+
+
+@batched
+def _mm_jvp(input_t, mat2_t, input, mat2):
+    return add_terms(
+        None if input_t is None else input_t.matmul(mat2),
+        None if mat2_t is None else input.matmul(mat2_t),
+    )
+
+
+@batched
+def _bmm_jvp(input_t, mat2_t, input, mat2):
+    return _mm_jvp(input_t, mat2_t, input, mat2)
+
+
+@batched
+def _mv_jvp(input_t, vec_t, input, vec):
+    return add_terms(
+        None if input_t is None else input_t.matmul(vec),
+        None if vec_t is None else _matrix_vector(input, vec_t),
+    )
+
+
+@batched
+def _dot_jvp(input_t, tensor_t, input, tensor):
+    return add_terms(
+        None if input_t is None else (input_t * tensor).sum(-1),
+        None if tensor_t is None else (input * tensor_t).sum(-1),
+    )
+
+
+@batched
+def _addmm_jvp(input_t, mat1_t, mat2_t, input, mat1, mat2, beta, alpha):
+    product = _mm_jvp(mat1_t, mat2_t, mat1, mat2)
+    if input_t is not None and beta != 0:
+        input_t = _times(align(input_t, input, 2), beta)
+    return add_terms(None if product is None else _times(product, alpha), input_t)
+
+
 @defop(
     batch=batch_rules.mm,
     name="mm",
     input=lambda grad, mat2: _mat1_grad(grad, mat2),
     mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
+    jvp=_mm_jvp,
 )
 def _mm(input, mat2):
     return xp.matmul(input, mat2)
@@ -119,6 +167,7 @@ def mm(input, mat2) -> Tensor:
     name="bmm",
     input=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
     mat2=lambda grad, input: input.transpose(1, 2).bmm(grad),
+    jvp=_bmm_jvp,
 )
 def _bmm(input, mat2):
     return xp.matmul(input, mat2)
@@ -146,6 +195,7 @@ def bmm(input, mat2) -> Tensor:
     name="mv",
     input=lambda grad, vec: grad.outer(_conj(vec)),
     vec=lambda grad, input: _conj(input).t().mv(grad),
+    jvp=_mv_jvp,
 )
 def _mv(input, vec):
     return xp.matmul(input, vec)
@@ -172,6 +222,7 @@ def mv(input, vec) -> Tensor:
     name="dot",
     input=lambda grad, tensor: grad * _conj(tensor),
     tensor=lambda grad, input: grad * _conj(input),
+    jvp=_dot_jvp,
 )
 def _dot(input, tensor):
     return xp.dot(input, tensor)
@@ -206,6 +257,7 @@ vdot = export(dot, name="vdot")
     input=lambda grad, beta: grad if beta == 1 else grad * beta,
     mat1=lambda grad, mat2, alpha: _addmm_mat1_grad(grad, mat2, alpha),
     mat2=lambda grad, mat1, mat2, alpha: _addmm_mat2_grad(grad, mat1, mat2, alpha),
+    jvp=_addmm_jvp,
 )
 def _addmm(input, mat1, mat2, beta=1, alpha=1):
     product = xp.matmul(mat1, mat2)

@@ -197,6 +197,7 @@ def _erfinv_backward(grad, input):
     batch=batch_rules.pointwise,
     promote="float",
     input=_erfinv_backward,
+    jvp="elementwise",
 )
 def erfinv(input):
     """The inverse error function: ``erf(erfinv(y)) == y`` on (-1, 1).
@@ -215,6 +216,7 @@ def erfinv(input):
     node="SpecialErfcxBackward0",
     promote="float",
     input=lambda grad, input, result: (2.0 * input * result - 2.0 / _SQRT_PI) * grad,
+    jvp="elementwise",
 )
 def erfcx(input):
     """The scaled complementary error function ``exp(x^2) erfc(x)``.
@@ -234,6 +236,7 @@ def erfcx(input):
     node="SpecialNdtriBackward0",
     promote="float",
     input=lambda grad, result: grad * math.sqrt(2 * math.pi) * (result.square() / 2).exp(),
+    jvp="elementwise",
 )
 def ndtri(input):
     """The standard normal quantile function (the inverse of ``ndtr``).
@@ -258,6 +261,7 @@ def _log_ndtr_backward(grad, input, result):
     node="SpecialLogNdtrBackward0",
     promote="float",
     input=_log_ndtr_backward,
+    jvp="elementwise",
 )
 def log_ndtr(input):
     """The log of the standard normal CDF, accurate far into the lower tail.

@@ -52,6 +52,7 @@ _add = defop(
     params=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad: grad,
+    jvp="elementwise",
 )(xp.add)
 
 _sub = defop(
@@ -63,6 +64,7 @@ _sub = defop(
     scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad: -grad,
+    jvp="elementwise",
 )(_subtract)
 
 
@@ -75,6 +77,7 @@ _sub = defop(
     scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad, alpha: grad * alpha,
+    jvp="elementwise",
 )
 def _add_alpha(input, other, alpha):
     out = input + other * alpha
@@ -92,6 +95,7 @@ def _add_alpha(input, other, alpha):
     scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad, alpha: grad * -alpha,
+    jvp="elementwise",
 )
 def _sub_alpha(input, other, alpha):
     return input - other * alpha
@@ -105,6 +109,7 @@ def _sub_alpha(input, other, alpha):
     promote="same",
     scalars=("other",),
     input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    jvp="elementwise",
 )
 def _rsub(input, other, alpha=1):
     return other - input if alpha == 1 else other - input * alpha
@@ -164,6 +169,7 @@ mul = defop(
     params=("input", "other"),
     input=lambda grad, other: grad * _conj(other),
     other=lambda grad, input: grad * _conj(input),
+    jvp="elementwise",
 )(xp.multiply)
 mul.__doc__ = "Elementwise product with broadcasting."
 export(mul, inplace=True)
@@ -183,6 +189,7 @@ _true_divide = defop(
     params=("input", "other"),
     input=lambda grad, other: grad / _conj(other),
     other=_div_other,
+    jvp="elementwise",
 )(xp.true_divide)
 
 
@@ -194,6 +201,7 @@ _true_divide = defop(
     node="DivBackward1",
     promote="float",
     input=lambda grad, other: _div_scalar(grad, _conj(other)),
+    jvp="elementwise",
 )
 def _div_scalar(input, other):
     return xp.true_divide(input, other)
@@ -205,6 +213,7 @@ def _div_scalar(input, other):
     name="mul_scalar",
     node="MulBackward1",
     input=lambda grad, other: _mul_scalar(grad, _conj(other)),
+    jvp="elementwise",
 )
 def _mul_scalar(input, other):
     return input * xp.asarray(other, dtype=input.dtype)
@@ -215,6 +224,7 @@ def _mul_scalar(input, other):
     name="add_scalar",
     node="AddBackward1",
     input=lambda grad: grad,
+    jvp="elementwise",
 )
 def _add_scalar(input, other):
     return input + xp.asarray(other, dtype=input.dtype)
@@ -241,6 +251,7 @@ def _no_integer_zero_division(input, other) -> None:
     scalars=("input", "other"),
     input=_zeros,
     other=_zeros,
+    jvp="elementwise",
 )
 def _div_rounding(input, other, rounding_mode):
     if rounding_mode in ("floor", "trunc"):
@@ -294,6 +305,7 @@ true_divide = export(_true_divide, name="true_divide", inplace=True)
     scalars=("input", "other"),
     input=not_implemented("floor_divide"),
     other=not_implemented("floor_divide"),
+    jvp="elementwise",
 )
 def floor_divide(input, other):
     if xp.result_type(input, other) == xp.bool_:
@@ -333,6 +345,7 @@ def _remainder(input, other):
     scalars=("input", "other"),
     input=not_implemented("remainder"),
     other=not_implemented("remainder"),
+    jvp="elementwise",
 )
 def _remainder_scalar_self(input, other):
     return _remainder.spec.forward(input, other)
@@ -372,6 +385,7 @@ def fmod(input, other):
 @defop(
     batch=batch_rules.pointwise,
     input=lambda grad: -grad,
+    jvp="elementwise",
 )
 def neg(input):
     if input.dtype == xp.bool_:
@@ -438,6 +452,7 @@ def _power(input, exponent):
     check=_check_int_pow,
     scalars=("exponent",),
     input=_pow_input,
+    jvp="elementwise",
 )
 def _pow_scalar(input, exponent):
     return xp.power(input, exponent)
@@ -451,6 +466,7 @@ def _pow_scalar(input, exponent):
     promote="same",
     input=_pow_input,
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+    jvp="elementwise",
 )
 def _pow_tensor(input, exponent):
     return _power(input, exponent)
@@ -464,6 +480,7 @@ def _pow_tensor(input, exponent):
     promote="same",
     scalars=("input",),
     exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+    jvp="elementwise",
 )
 def _pow_self_scalar(input, exponent):
     return _power(input, exponent)
@@ -489,6 +506,7 @@ def square(input) -> Tensor:
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, result: -grad * _conj(result * result),
+    jvp="elementwise",
 )
 def reciprocal(input):
     return xp.reciprocal(input)
@@ -504,6 +522,7 @@ def _unary(name, ufunc, formula, node=None):
         promote="float",
         params=("input",),
         input=formula,
+        jvp="elementwise",
     )(ufunc)
     return export(op, inplace=True)
 
@@ -541,6 +560,7 @@ cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
     node="TanhBackwardBackward0",
     grad_output=lambda grad, output: tanh_backward(grad, output),
     output=lambda grad, grad_output, output: -2 * output * grad * grad_output,
+    jvp="elementwise",
 )
 def tanh_backward(grad_output, output):
     return grad_output * (1 - output * output)
@@ -552,6 +572,7 @@ def tanh_backward(grad_output, output):
     node="SigmoidBackwardBackward0",
     grad_output=lambda grad, output: sigmoid_backward(grad, output),
     output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+    jvp="elementwise",
 )
 def sigmoid_backward(grad_output, output):
     return grad_output * output * (1 - output)
@@ -563,6 +584,7 @@ def sigmoid_backward(grad_output, output):
     node="ThresholdBackwardBackward0",
     grad_output=lambda grad, self, threshold: threshold_backward(grad, self, threshold),
     self=lambda grad: zeros_like(grad),
+    jvp="elementwise",
 )
 def threshold_backward(grad_output, self, threshold):
     # torch's rule: 0 where self <= threshold, else grad_output, so a NaN in self passes
@@ -602,6 +624,7 @@ arctan = export(atan, name="arctan", inplace=True)
 @defop(
     batch=batch_rules.pointwise,
     input=lambda grad, result: threshold_backward(grad, result, 0),
+    jvp="elementwise",
 )
 def relu(input):
     """max(input, 0)."""
@@ -658,6 +681,7 @@ sign = export(
         batch=batch_rules.pointwise,
         name="sign",
         input=_zeros,
+        jvp="elementwise",
     )(_sign),
     inplace=True,
 )
@@ -679,6 +703,7 @@ def _no_integer_round(input, kernel):
     batch=batch_rules.pointwise,
     name="round",
     input=_zeros,
+    jvp="elementwise",
 )
 def _round(input):
     if input.dtype == xp.bool_:  # integers are already round
@@ -691,6 +716,7 @@ def _round(input):
     name="round_decimals",
     node="RoundBackward1",
     input=_zeros,
+    jvp="elementwise",
 )
 def _round_decimals(input, decimals):
     _no_integer_round(input, "round_vml_cpu" if decimals == 0 else "round_cpu")
@@ -724,6 +750,7 @@ def _frac_check(args):
     promote="float",
     check=_frac_check,
     input=lambda grad: grad,
+    jvp="elementwise",
 )
 def frac(input):
     return input - xp.trunc(input)
@@ -766,6 +793,7 @@ def _with_scalars(out, input, *bounds):
     aten="clamp",
     node="ClampBackward1",
     input=_clamp_grad,
+    jvp="elementwise",
 )
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
@@ -786,6 +814,7 @@ def _clamp_scalar(input, min, max):
     input=_clamp_grad,
     min=lambda grad, input, min, max: _clamp_bound(grad, input, min, max, True),
     max=lambda grad, input, min, max: _clamp_bound(grad, input, max, min, False),
+    jvp="elementwise",
 )
 def _clamp_tensor(input, min, max):
     out = input
@@ -813,6 +842,7 @@ clip = export(clamp, name="clip", inplace=True)
     name="clamp_min_scalar",
     node="ClampMinBackward0",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_min_scalar(input, min):
     return _with_scalars(xp.maximum(input, min), input, min)
@@ -823,6 +853,7 @@ def _clamp_min_scalar(input, min):
     name="clamp_max_scalar",
     node="ClampMaxBackward0",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_max_scalar(input, max):
     return _with_scalars(xp.minimum(input, max), input, max)
@@ -837,6 +868,7 @@ def _clamp_max_scalar(input, max):
     promote="same",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
     min=lambda grad, input, min: where(input < min, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_min_tensor(input, min):
     return xp.maximum(input, min)
@@ -850,6 +882,7 @@ def _clamp_min_tensor(input, min):
     promote="same",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
     max=lambda grad, input, max: where(input > max, grad, 0.0),
+    jvp="elementwise",
 )
 def _clamp_max_tensor(input, max):
     return xp.minimum(input, max)
@@ -882,6 +915,7 @@ def _max_min_grad(grad, input, other, lost):
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
+    jvp="elementwise",
 )
 def maximum(input, other):
     return xp.maximum(input, other)
@@ -893,6 +927,7 @@ def maximum(input, other):
     promote="same",
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
+    jvp="elementwise",
 )
 def minimum(input, other):
     return xp.minimum(input, other)
@@ -913,6 +948,7 @@ def _check_where(args):
     scalars=("input", "other"),
     input=lambda grad, condition: where(condition, grad, 0.0),
     other=lambda grad, condition: where(condition, 0.0, grad),
+    jvp="elementwise",
 )
 def where(condition, input, other):
     """Pick ``input`` where ``condition`` holds, else ``other`` (both may be numbers)."""
@@ -932,6 +968,7 @@ def where(condition, input, other):
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
     tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
+    jvp="elementwise",
 )
 def addcmul(input, tensor1, tensor2, value=1):
     return input + value * tensor1 * tensor2
@@ -944,6 +981,7 @@ def addcmul(input, tensor1, tensor2, value=1):
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * value / tensor2,
     tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
+    jvp="elementwise",
 )
 def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * tensor1 / tensor2
@@ -1094,6 +1132,7 @@ def signbit(input):
     batch=batch_rules.pointwise,
     name="nan_to_num",
     input=lambda grad, input: where(input.isfinite(), grad, 0.0),
+    jvp="elementwise",
 )
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)

@@ -11,6 +11,7 @@ from .._core.meta import metafy
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .pointwise import _div_scalar, where
 from .return_types import structseq
@@ -83,6 +84,38 @@ def _accumulate_dtype(input, dtype):
     return xp.int64 if input.dtype.kind in "biu" else None
 
 
+# Forward derivatives of the sums and means (linear): the same reduction of the tangent,
+# over the dims shifted past a leading batch of tangents (Note [Forward grads]).
+def _reduced_dims(tangent, input, dim):
+    shift = batch_shift(tangent, input)
+    if dim is None or dim == () or dim == []:
+        return tuple(range(shift, tangent.ndim))
+    dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+    return tuple(d % input.ndim + shift for d in dims) if input.ndim else ()
+
+
+@batched
+def _sum_jvp(input_t, input, dim=None, keepdim=False):
+    dims = _reduced_dims(input_t, input, dim)
+    return input_t.sum(dims, keepdim) if dims else input_t
+
+
+@batched
+def _sum_all_jvp(input_t, input):
+    return _sum_jvp(input_t, input)
+
+
+@batched
+def _mean_all_jvp(input_t, input):
+    return _mean_jvp(input_t, input)
+
+
+@batched
+def _mean_jvp(input_t, input, dim=None, keepdim=False):
+    dims = _reduced_dims(input_t, input, dim)
+    return input_t.mean(dims, keepdim) if dims else input_t
+
+
 # -- sum and mean ----------------------------------------------------------------------------
 @defop(
     batch=batch_rules.full_reduction("sum_dim", (1,)),
@@ -90,6 +123,7 @@ def _accumulate_dtype(input, dtype):
     aten="sum",
     node="SumBackward0",
     input=lambda grad, input_shape: grad.expand(input_shape),
+    jvp=_sum_all_jvp,
 )
 def _sum_all(input, dtype=None):
     return xp.sum(input, dtype=_accumulate_dtype(input, dtype))
@@ -101,6 +135,7 @@ def _sum_all(input, dtype=None):
     aten="sum",
     node="SumBackward1",
     input=lambda grad, input_shape, dim, keepdim: _expand_back(grad, input_shape, dim, keepdim),
+    jvp=_sum_jvp,
 )
 def _sum_dim(input, dim, keepdim=False, dtype=None):
     return xp.sum(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
@@ -135,6 +170,7 @@ def _check_float(input, name):
     input=lambda grad, input_shape: _div_scalar(
         grad.expand(input_shape), _count(input_shape, None)
     ),
+    jvp=_mean_all_jvp,
 )
 def _mean_all(input, dtype=None):
     return xp.mean(input, dtype=dtype)
@@ -148,6 +184,7 @@ def _mean_all(input, dtype=None):
     input=lambda grad, input_shape, dim, keepdim: _div_scalar(
         _expand_back(grad, input_shape, dim, keepdim), _count(input_shape, dim)
     ),
+    jvp=_mean_jvp,
 )
 def _mean_dim(input, dim, keepdim=False, dtype=None):
     return xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype)

@@ -15,6 +15,7 @@ from .._core.tensor import Size, Tensor, _wrap_dim
 from .._creation import shape_arg, zeros
 from .._legacy_types import dtype_of_type
 from .._runtime import typename
+from ..autograd.forward_grad import align, batch_shift, batched
 from ..backend import xp
 
 
@@ -36,12 +37,71 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
     return shape
 
 
+# Forward derivatives (Note [Forward grads]): shape ops are linear, so a tangent takes the
+# same op; a leading batch of tangents (jacfwd) keeps its dimension in front.
+def _lead(tangent, primal) -> tuple:
+    return tuple(tangent.shape[: batch_shift(tangent, primal)])
+
+
+@batched
+def _reshape_jvp(input_t, input, result):
+    return input_t.reshape(_lead(input_t, input) + tuple(result.shape))
+
+
+@batched
+def _permute_jvp(input_t, input, dims):
+    shift = batch_shift(input_t, input)
+    n = max(input.ndim, 1)
+    return input_t.permute(tuple(range(shift)) + tuple(d % n + shift for d in dims))
+
+
+@batched
+def _transpose_jvp(input_t, input, dim0, dim1):
+    if input.ndim < 2:
+        return input_t
+    shift = batch_shift(input_t, input)
+    return input_t.transpose(dim0 % input.ndim + shift, dim1 % input.ndim + shift)
+
+
+@batched
+def _t_jvp(input_t, input):
+    return _transpose_jvp(input_t, input, 0, 1)
+
+
+@batched
+def _expand_jvp(input_t, input, result):
+    lead = _lead(input_t, input)
+    return align(input_t, input, result.ndim).expand(lead + tuple(result.shape))
+
+
+def _tangents_or_zeros(tensors_t, tensors):
+    """The tangents of a list, zeros (with the batch dimension of the others) for none."""
+    lead = next((_lead(t, p) for t, p in zip(tensors_t, tensors) if t is not None), ())
+    return [
+        t if t is not None else zeros(lead + tuple(p.shape), dtype=p.dtype)
+        for t, p in zip(tensors_t, tensors)
+    ], len(lead)
+
+
+@batched
+def _stack_jvp(tensors_t, tensors, dim, dtype):
+    tangents, shift = _tangents_or_zeros(tensors_t, tensors)
+    return _stack(tangents, dim % (tensors[0].ndim + 1) + shift, dtype)
+
+
+@batched
+def _cat_jvp(tensors_t, tensors, dim, dtype, keep):
+    tangents, shift = _tangents_or_zeros(tensors_t, tensors)
+    return _cat(tangents, dim + shift, dtype, keep)
+
+
 # -- views -----------------------------------------------------------------------------------
 @defop(
     batch=batch_rules.new_shape("shape"),
     name="view",
     view=True,
     input=lambda grad, input_shape: grad.reshape(input_shape),
+    jvp=_reshape_jvp,
 )
 def _view(input, shape):
     out = input.reshape(shape)
@@ -60,6 +120,7 @@ def _view(input, shape):
     node="ReshapeAliasBackward0",
     view=True,
     input=lambda grad, input_shape: grad.reshape(input_shape),
+    jvp=_reshape_jvp,
 )
 def _reshape_alias(input, shape):
     return input.reshape(shape)
@@ -70,6 +131,7 @@ def _reshape_alias(input, shape):
     name="_unsafe_view",
     node="UnsafeViewBackward0",
     input=lambda grad, input_shape: grad.reshape(input_shape),
+    jvp=_reshape_jvp,
 )
 def _unsafe_view(input, shape):
     return input.reshape(shape)
@@ -157,6 +219,7 @@ def unflatten(input, dim, sizes) -> Tensor:
     node="SqueezeBackward0",
     view=True,
     input=lambda grad, input_shape: grad.reshape(input_shape),
+    jvp=_reshape_jvp,
 )
 def _squeeze_all(input):
     return input.reshape(tuple(s for s in input.shape if s != 1))
@@ -170,6 +233,7 @@ def _squeeze_all(input):
     view=True,
     # torch's unsqueeze_to: an unsqueeze (so double backward records UnsqueezeBackward0)
     input=lambda grad, input_shape, dim: grad.unsqueeze(dim) if input_shape[dim] == 1 else grad,
+    jvp=_reshape_jvp,
 )
 def _squeeze_dim(input, dim):
     return input.reshape(tuple(s for i, s in enumerate(input.shape) if i != dim or s != 1))
@@ -182,6 +246,7 @@ def _squeeze_dim(input, dim):
     node="SqueezeBackward2",
     view=True,
     input=lambda grad, input_shape: grad.reshape(input_shape),
+    jvp=_reshape_jvp,
 )
 def _squeeze_dims(input, dims):
     return input.reshape(tuple(s for i, s in enumerate(input.shape) if i not in dims or s != 1))
@@ -202,6 +267,7 @@ def squeeze(input, dim=None) -> Tensor:
     name="unsqueeze",
     view=True,
     input=lambda grad, dim: grad.squeeze(dim),
+    jvp=_reshape_jvp,
 )
 def _unsqueeze(input, dim):
     return xp.expand_dims(input, dim)
@@ -225,6 +291,7 @@ def _inverse(dims):
     name="permute",
     view=True,
     input=lambda grad, dims: grad.permute(_inverse(dims)),
+    jvp=_permute_jvp,
 )
 def _permute(input, dims):
     return input.transpose(dims)
@@ -272,6 +339,7 @@ moveaxis = export(movedim, name="moveaxis")
     name="transpose",
     view=True,
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+    jvp=_transpose_jvp,
 )
 def _transpose(input, dim0, dim1):
     return xp.swapaxes(input, dim0, dim1) if input.ndim else input.view()
@@ -292,6 +360,7 @@ swapdims = export(transpose, name="swapdims")
     name="t",
     view=True,
     input=lambda grad: grad.t(),
+    jvp=_t_jvp,
 )
 def _t(input):
     return input.T
@@ -363,6 +432,7 @@ Tensor.H = property(_hermitian, doc="Conjugate transpose of a matrix.")
     name="expand",
     view=True,
     input=lambda grad, input_shape: grad.sum_to_size(input_shape),
+    jvp=_expand_jvp,
 )
 def _expand(input, shape):
     if math.prod(shape) == input.size:
@@ -460,6 +530,7 @@ def sum_to_size(input, *size) -> Tensor:
     batch=batch_rules.pointwise,
     name="clone",
     input=lambda grad: grad,
+    jvp="elementwise",
 )
 def _clone(input):
     return input.copy(order="K")
@@ -485,6 +556,7 @@ def contiguous(input, memory_format=None) -> Tensor:
     aten="clone",
     node="CloneBackward0",
     input=lambda grad: grad,
+    jvp="elementwise",
 )
 def _clone_contiguous(input):
     return xp.array(input, order="C", copy=True)
@@ -618,6 +690,7 @@ def _split_grads(grad, tensors_shape, dim, keep):
     schema_args=2,  # cat(tensors, dim)
     lists=("tensors",),
     tensors=lambda grad, tensors_shape, dim, keep: _split_grads(grad, tensors_shape, dim, keep),
+    jvp=_cat_jvp,
 )
 def _cat(tensors, dim, dtype, keep):
     return xp.concatenate([t for t, k in zip(tensors, keep) if k], axis=dim, dtype=dtype)
@@ -674,6 +747,7 @@ concatenate = export(cat, name="concatenate", method=False)
     schema_args=2,
     lists=("tensors",),
     tensors=lambda grad, dim: grad.unbind(dim),
+    jvp=_stack_jvp,
 )
 def _stack(tensors, dim, dtype):
     return xp.stack(tensors, axis=dim, dtype=dtype)
@@ -818,6 +892,7 @@ def unbind(input, dim=0):
     batch=batch_rules.along("dims"),
     name="flip",
     input=lambda grad, dims: grad.flip(dims),
+    jvp="linear",
 )
 def _flip(input, dims):
     return xp.flip(input, dims).copy() if input.ndim else input.copy()
@@ -853,6 +928,7 @@ def _repeat_backward(grad, input_shape, repeats):
     batch=batch_rules.repeat,
     name="repeat",
     input=_repeat_backward,
+    jvp="linear",
 )
 def _repeat(input, repeats):
     return xp.tile(input, repeats)
@@ -886,6 +962,7 @@ Tensor.tile = lambda self, *dims: tile(self, shape_arg(dims, "tile"))  # x.tile(
     batch=batch_rules.roll,
     name="roll",
     input=lambda grad, shifts, dims: grad.roll(tuple(-s for s in shifts), dims),
+    jvp="linear",
 )
 def _roll(input, shifts, dims):
     return xp.roll(input, shifts, dims)

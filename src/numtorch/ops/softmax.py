@@ -8,6 +8,7 @@ from .._core import batch_rules
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .reduction import _stable_max
 
@@ -44,12 +45,35 @@ def log_softmax_backward_data(grad_output, output, dim):
     return grad_output - xp.exp(output) * xp.sum(grad_output, axis=dim, keepdims=True)
 
 
+# Forward derivatives (Note [Forward grads]), over ``dim`` shifted past a batch of tangents:
+# d softmax(x) = s (dx - sum(s dx)),  d log_softmax(x) = dx - sum(exp(o) dx).
+def _tangent_dim(input_t, input, dim):
+    return dim % input.ndim + batch_shift(input_t, input)
+
+
+@batched
+def _softmax_jvp(input_t, input, dim, result):
+    if input.ndim == 0:
+        return input_t * 0
+    d = _tangent_dim(input_t, input, dim)
+    return result * (input_t - (result * input_t).sum(d, keepdim=True))
+
+
+@batched
+def _log_softmax_jvp(input_t, input, dim, result):
+    if input.ndim == 0:
+        return input_t * 0
+    d = _tangent_dim(input_t, input, dim)
+    return input_t - (result.exp() * input_t).sum(d, keepdim=True)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="softmax",
     schema_args=3,  # softmax.int(self, dim, dtype)
     node="SoftmaxBackward0",
     input=lambda grad, result, dim: softmax_backward_data(grad, result, dim),
+    jvp=_softmax_jvp,
 )
 def _softmax(input, dim):
     e = xp.exp(input - _stable_max(input, dim))
@@ -62,6 +86,7 @@ def _softmax(input, dim):
     schema_args=3,  # log_softmax.int(self, dim, dtype)
     node="LogSoftmaxBackward0",
     input=lambda grad, result, dim: log_softmax_backward_data(grad, result, dim),
+    jvp=_log_softmax_jvp,
 )
 def _log_softmax(input, dim):
     shifted = input - _stable_max(input, dim)

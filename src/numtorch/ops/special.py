@@ -60,6 +60,7 @@ def _atan2_scale(input, other):
     promote="float",
     input=lambda grad, input, other: grad * other * _atan2_scale(input, other),
     other=lambda grad, input, other: grad * -input * _atan2_scale(input, other),
+    jvp="elementwise",
 )
 def atan2(input, other):
     """The angle of the point (``other``, ``input``), quadrant-aware, in (-pi, pi].
@@ -82,6 +83,7 @@ arctan2 = export(atan2, name="arctan2", inplace=True)
     check=_floats_only("hypot_cpu"),
     input=lambda grad, input, result: grad * input / result,
     other=lambda grad, other, result: grad * other / result,
+    jvp="elementwise",
 )
 def hypot(input, other):
     """``sqrt(input**2 + other**2)`` without intermediate overflow.
@@ -105,6 +107,7 @@ _RAD_TO_DEG = 180 / math.pi
     node="Deg2RadBackward0",
     promote="float",
     input=lambda grad: grad * _DEG_TO_RAD,
+    jvp="elementwise",
 )
 def deg2rad(input):
     """Degrees to radians.
@@ -123,6 +126,7 @@ def deg2rad(input):
     node="Rad2DegBackward0",
     promote="float",
     input=lambda grad: grad * _RAD_TO_DEG,
+    jvp="elementwise",
 )
 def rad2deg(input):
     """Radians to degrees."""
@@ -137,6 +141,7 @@ def rad2deg(input):
     check=_floats_only("logaddexp_cpu"),
     input=lambda grad, input, other: grad / (1 + (other - input).exp()),
     other=lambda grad, input, other: grad / (1 + (input - other).exp()),
+    jvp="elementwise",
 )
 def logaddexp(input, other):
     """``log(exp(input) + exp(other))``, computed stably.
@@ -157,6 +162,7 @@ def logaddexp(input, other):
     check=_floats_only("logaddexp2_cpu"),
     input=lambda grad, input, other: grad / (1 + 2 ** (other - input)),
     other=lambda grad, input, other: grad / (1 + 2 ** (input - other)),
+    jvp="elementwise",
 )
 def logaddexp2(input, other):
     """``log2(2**input + 2**other)``, computed stably."""
@@ -191,6 +197,7 @@ def _xlogy_scalar_input(grad, input, other):
     promote="float",
     input=_xlogy_input,
     other=lambda grad, input, other: grad * input / other,
+    jvp="elementwise",
 )
 def _xlogy(input, other):
     return _xlogy_forward(input, other)
@@ -203,6 +210,7 @@ def _xlogy(input, other):
     promote="float",
     scalars=("input",),
     other=lambda grad, input, other: grad * input / other,
+    jvp="elementwise",
 )
 def _xlogy_self_scalar(input, other):
     return _xlogy_forward(input, other)
@@ -215,6 +223,7 @@ def _xlogy_self_scalar(input, other):
     promote="float",
     scalars=("other",),
     input=_xlogy_scalar_input,
+    jvp="elementwise",
 )
 def _xlogy_other_scalar(input, other):
     return _xlogy_forward(input, other)
@@ -266,6 +275,7 @@ def _xlog1py_other(grad, input, other):
     promote="float",
     input=_xlog1py_input,
     other=_xlog1py_other,
+    jvp="elementwise",
 )
 def _xlog1py(input, other):
     return _xlog1py_forward(input, other)
@@ -278,6 +288,7 @@ def _xlog1py(input, other):
     promote="float",
     scalars=("input",),
     other=_xlog1py_other,
+    jvp="elementwise",
 )
 def _xlog1py_self_scalar(input, other):
     return _xlog1py_forward(input, other)
@@ -290,6 +301,7 @@ def _xlog1py_self_scalar(input, other):
     promote="float",
     scalars=("other",),
     input=_xlog1py_scalar_input,
+    jvp="elementwise",
 )
 def _xlog1py_other_scalar(input, other):
     return _xlog1py_forward(input, other)
@@ -323,6 +335,7 @@ def xlog1py(input, other) -> Tensor:
     node="SpecialEntrBackward0",
     promote="float",
     input=lambda grad, input: grad * -(1 + input.log()),
+    jvp="elementwise",
 )
 def entr(input):
     """Elementwise entropy ``-x log(x)``: 0 at 0, ``-inf`` for negative ``x``.
@@ -352,6 +365,7 @@ def _logit_backward(grad, input, eps):
     batch=batch_rules.pointwise,
     promote="float",
     input=_logit_backward,
+    jvp="elementwise",
 )
 def logit(input, eps=None):
     """``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``.
@@ -381,6 +395,7 @@ def _sinc_backward(grad, input):
     batch=batch_rules.pointwise,
     promote="float",
     input=_sinc_backward,
+    jvp="elementwise",
 )
 def sinc(input):
     """The normalized sinc: ``sin(pi x) / (pi x)``, 1 at 0.
@@ -411,6 +426,7 @@ def _copysign_input(grad, input, result):
     promote="float",
     input=_copysign_input,
     other=lambda grad: zeros_like(grad),
+    jvp="elementwise",
 )
 def _copysign(input, other):
     return xp.copysign(input, other)
@@ -423,6 +439,7 @@ def _copysign(input, other):
     promote="float",
     scalars=("other",),
     input=_copysign_input,
+    jvp="elementwise",
 )
 def _copysign_scalar(input, other):
     return xp.copysign(input, other)
@@ -479,6 +496,7 @@ def _check_heaviside(args):
     check=_check_heaviside,
     input=not_implemented("heaviside"),
     values=not_implemented("heaviside"),
+    jvp="elementwise",
 )
 def heaviside(input, values):
     """The step function: 0 where ``input < 0``, ``values`` where ``input == 0``, 1 where

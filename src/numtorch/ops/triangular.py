@@ -104,6 +104,7 @@ def _diagonal_grad(grad, input_shape, offset, dim1, dim2):
     name="diagonal",
     view=True,
     input=_diagonal_grad,
+    jvp="linear",
 )
 def _diagonal(input, offset, dim1, dim2):
     return diagonal_view(input, offset, dim1, dim2)

@@ -72,7 +72,8 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indice
     geo = P.PoolGeometry(input.shape, kernel, stride, padding, dilation, ceil_mode)
     _check_output(input, geo)
     args = (kernel, stride, padding, dilation, ceil_mode)
-    if not return_indices and not (input.requires_grad and grad_mode.is_grad_enabled()):
+    recorded = input.requires_grad and grad_mode.is_grad_enabled()
+    if not return_indices and not recorded and input._fw_grads is None:  # no tangent either
         return P.max_pool_values_op(input, *args)
     op = P.max_pool2d_op if dims == 2 else P.max_pool3d_op
     values, winners = op(input, *args)

@@ -49,6 +49,7 @@ erf = export(
         name="erf",
         promote="float",
         input=_erf_grad,
+        jvp="elementwise",
     )(lambda input: erf_array(input)),
     inplace=True,
 )
@@ -58,6 +59,7 @@ erfc = export(
         name="erfc",
         promote="float",
         input=lambda grad, input: -_erf_grad(grad, input),
+        jvp="elementwise",
     )(lambda input: erfc_array(input)),
     inplace=True,
 )
@@ -119,6 +121,7 @@ def _gelu_second_derivative(input, approximate):
     self=lambda grad, grad_output, self, approximate: (
         grad * grad_output * _gelu_second_derivative(self, approximate)
     ),
+    jvp="elementwise",
 )
 def gelu_backward(grad_output, self, approximate="none"):
     return grad_output * _gelu_derivative(self, approximate)
@@ -128,6 +131,7 @@ def gelu_backward(grad_output, self, approximate="none"):
     batch=batch_rules.pointwise,
     name="gelu",
     input=lambda grad, input, approximate: gelu_backward(grad, input, approximate),
+    jvp="elementwise",
 )
 def gelu_op(input, approximate="none"):
     float_only(input, "GeluKernelImpl")
@@ -150,6 +154,7 @@ def _silu_grad(grad, input):
     batch=batch_rules.pointwise,
     name="silu",
     input=_silu_grad,
+    jvp="elementwise",
 )
 def silu_op(input):
     float_only(input, "silu_cpu")
@@ -163,6 +168,7 @@ def silu_op(input):
     node="LeakyReluBackwardBackward0",
     grad_output=lambda grad, self, negative_slope: leaky_relu_backward(grad, self, negative_slope),
     self=lambda grad: grad * 0,
+    jvp="elementwise",
 )
 def leaky_relu_backward(grad_output, self, negative_slope):
     return xp.where(self > 0, grad_output, grad_output * negative_slope)
@@ -172,6 +178,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
     batch=batch_rules.pointwise,
     name="leaky_relu",
     input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
+    jvp="elementwise",
 )
 def leaky_relu_op(input, negative_slope=0.01):
     float_only(input, "leaky_relu_cpu")
@@ -201,6 +208,7 @@ leaky_relu_result_op = defop(
     name="leaky_relu_result",
     node="LeakyReluBackward1",
     input=leaky_relu_result_grad,
+    jvp="elementwise",
 )(leaky_relu_op.spec.forward)
 
 
@@ -223,6 +231,7 @@ def masked(grad_output, mask):
         grad, self, min_val, max_val
     ),
     self=zero_gradient,
+    jvp="elementwise",
 )
 def hardtanh_backward(grad_output, self, min_val, max_val):
     # gradient only strictly inside (min_val, max_val), as torch's hardtanh_backward
@@ -233,6 +242,7 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
     batch=batch_rules.pointwise,
     name="hardtanh",
     input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
+    jvp="elementwise",
 )
 def hardtanh(input, min_val=-1.0, max_val=1.0):
     """Clamp to ``[min_val, max_val]``; the gradient is 0 at and beyond the bounds."""
@@ -255,6 +265,7 @@ def _softplus_double_backward(grad, grad_output, self, beta, threshold):
     node="SoftplusBackwardBackward0",
     grad_output=lambda grad, self, beta, threshold: softplus_backward(grad, self, beta, threshold),
     self=_softplus_double_backward,
+    jvp="elementwise",
 )
 def softplus_backward(grad_output, self, beta, threshold):
     scaled = self * beta
@@ -266,6 +277,7 @@ def softplus_backward(grad_output, self, beta, threshold):
     batch=batch_rules.pointwise,
     name="softplus",
     input=lambda grad, input, beta, threshold: softplus_backward(grad, input, beta, threshold),
+    jvp="elementwise",
 )
 def softplus(input, beta=1.0, threshold=20.0):
     """``log(1 + exp(beta x)) / beta``, linear where ``beta x > threshold``."""
@@ -283,6 +295,7 @@ def softplus(input, beta=1.0, threshold=20.0):
     grad_output=lambda grad, self: log_sigmoid_backward(grad, self),
     # d/dx sigmoid(-x) = -s (1 - s), s = sigmoid(x)
     self=lambda grad, grad_output, self: grad * grad_output * (self.sigmoid() - 1) * self.sigmoid(),
+    jvp="elementwise",
 )
 def log_sigmoid_backward(grad_output, self):
     return (grad_output * sigmoid_array(-self)).astype(grad_output.dtype, copy=False)
@@ -293,6 +306,7 @@ def log_sigmoid_backward(grad_output, self):
     name="log_sigmoid",
     node="LogSigmoidBackward0",
     input=lambda grad, input: log_sigmoid_backward(grad, input),
+    jvp="elementwise",
 )
 def log_sigmoid(input):
     """``log(1 / (1 + exp(-x)))``, computed stably as ``min(x, 0) - log1p(exp(-|x|))``."""
@@ -311,6 +325,7 @@ def _mish_grad(grad, input):
     batch=batch_rules.pointwise,
     name="mish",
     input=_mish_grad,
+    jvp="elementwise",
 )
 def mish(input):
     """``x * tanh(softplus(x))``."""

@@ -70,6 +70,27 @@ def _flash_grad(which):
     return formula
 
 
+def _flash_jvp(query_t, key_t, value_t, query, key, value, scale, result1):
+    # with P = softmax(S), S = q k^T * scale + bias, O = P v:
+    # dS = (dq k^T + q dk^T) * scale, dP = P (dS - rowsum(P dS)), dO = dP v + P dv
+    groups = query.shape[-3] // key.shape[-3]
+    probs, scores_t, out_t = result1, None, None
+    if query_t is not None:
+        scores_t = query_t.matmul(_expand_heads(key, groups).transpose(-1, -2))
+    if key_t is not None:
+        term = query.matmul(_expand_heads(key_t, groups).transpose(-1, -2))
+        scores_t = term if scores_t is None else scores_t + term
+    probs_t = None
+    if scores_t is not None:
+        scores_t = scores_t * scale
+        probs_t = probs * (scores_t - (probs * scores_t).sum(-1, keepdim=True))
+        out_t = probs_t.matmul(_expand_heads(value, groups))
+    if value_t is not None:
+        term = probs.matmul(_expand_heads(value_t, groups))
+        out_t = term if out_t is None else out_t + term
+    return out_t, probs_t
+
+
 @defop(
     name="_scaled_dot_product_flash_attention_for_cpu",
     node="ScaledDotProductFlashAttentionForCpuBackward0",
@@ -77,6 +98,7 @@ def _flash_grad(which):
     query=_flash_grad("query"),
     key=_flash_grad("key"),
     value=_flash_grad("value"),
+    jvp=_flash_jvp,
 )
 def flash_attention(query, key, value, attn_mask, is_causal, scale):
     """(output, attention probabilities); the probabilities are saved for backward."""

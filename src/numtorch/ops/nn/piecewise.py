@@ -55,6 +55,7 @@ def _elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result
         grad, alpha, scale, input_scale, is_result, self_or_result
     ),
     self_or_result=_elu_double_backward,
+    jvp="elementwise",
 )
 def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
     """The ELU derivative times ``grad_output``, from the input or (in place) the output."""
@@ -110,6 +111,7 @@ threshold_op = defop(
     batch=batch_rules.pointwise,
     name="threshold",
     input=_threshold_grad,
+    jvp="elementwise",
 )(_threshold_forward)
 # threshold_ keeps the input for its backward (so its gradient is the out-of-place one)
 threshold_inplace_op = defop(
@@ -150,6 +152,7 @@ softshrink_backward = _register_shrink_backward(
     batch=batch_rules.pointwise,
     name="hardshrink",
     input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd),
+    jvp="elementwise",
 )
 def hardshrink_op(input, lambd=0.5):
     float_only(input, "hardshrink_cpu")
@@ -160,6 +163,7 @@ def hardshrink_op(input, lambd=0.5):
     batch=batch_rules.pointwise,
     name="softshrink",
     input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd),
+    jvp="elementwise",
 )
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
@@ -187,6 +191,7 @@ def hardsigmoid_backward(grad_output, self):
     batch=batch_rules.pointwise,
     name="hardsigmoid",
     input=lambda grad, input: hardsigmoid_backward(grad, input),
+    jvp="elementwise",
 )
 def hardsigmoid_op(input):
     float_only(input, "hardsigmoid_cpu")
@@ -201,6 +206,7 @@ def hardsigmoid_op(input):
     self=lambda grad, grad_output, self: where(
         (self > -3) & (self < 3), grad * grad_output / 3, 0.0
     ),
+    jvp="elementwise",
 )
 def hardswish_backward(grad_output, self):
     # x (x + 3) / 6 inside (-3, 3): derivative x / 3 + 1/2 (0 at -3 and 1 at 3, as torch)
@@ -212,6 +218,7 @@ def hardswish_backward(grad_output, self):
     batch=batch_rules.pointwise,
     name="hardswish",
     input=lambda grad, input: hardswish_backward(grad, input),
+    jvp="elementwise",
 )
 def hardswish_op(input):
     float_only(input, "hardswish_cpu")

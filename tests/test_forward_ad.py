@@ -1,0 +1,227 @@
+"""torch.autograd.forward_ad semantics: levels, dual tensors, errors, views and in-place,
+custom Functions, nesting and composition with reverse mode; against torch when installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+import numtorch.autograd.forward_ad as fwAD
+from numtorch._core.observers import dispatch
+from numtorch.autograd import forward_grad
+
+
+def test_no_observer_outside_a_level():
+    assert not dispatch.slow
+    with fwAD.dual_level():
+        assert dispatch.slow and forward_grad.OBSERVER in dispatch.observers
+    assert not dispatch.slow and forward_grad.OBSERVER not in dispatch.observers
+
+
+def test_tangents_are_dropped_when_the_level_exits():
+    x = numtorch.tensor([1.0, 2.0])
+    with fwAD.dual_level():
+        y = fwAD.make_dual(x, numtorch.ones(2)) * 3
+        assert fwAD.unpack_dual(y).tangent is not None
+    assert y._fw_grads is None
+    assert fwAD.unpack_dual(y).tangent is None
+
+
+def _errors(lib):
+    ad = lib.autograd.forward_ad
+    x = lib.randn(3)
+    cases = {
+        "outside": lambda: ad.make_dual(x, lib.ones(3)),
+        "exit_none": lambda: ad.exit_dual_level(),
+    }
+    found = {}
+    for name, fn in cases.items():
+        with pytest.raises(Exception) as info:
+            fn()
+        found[name] = (type(info.value), str(info.value))
+    with ad.dual_level():
+        inside = {
+            "shape": lambda: ad.make_dual(x, lib.ones(4)),
+            "int_tangent": lambda: ad.make_dual(x, lib.ones(3, dtype=lib.int64)),
+            "int_primal": lambda: ad.make_dual(lib.arange(3), lib.ones(3)),
+            "nested": lambda: ad.enter_dual_level(),
+        }
+        for name, fn in inside.items():
+            with pytest.raises(Exception) as info:
+                fn()
+            found[name] = (type(info.value), str(info.value))
+    return found
+
+
+def test_errors_match_torch():
+    torch = pytest.importorskip("torch")
+    ours, theirs = _errors(numtorch), _errors(torch)
+    for name in theirs:
+        assert ours[name][0] is theirs[name][0], name
+        assert ours[name][1] == theirs[name][1], name
+
+
+def _function_case(lib):
+    class Exp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            result = x.exp() * k
+            ctx.save_for_forward(result)
+            ctx.inside = lib.autograd.forward_ad.unpack_dual(x).tangent is None
+            return result
+
+        @staticmethod
+        def jvp(ctx, x_t, k_t):
+            (result,) = ctx.saved_tensors
+            return x_t * result + (0 if k_t is None else k_t)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None
+
+    class NoJvp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    with lib.autograd.forward_ad.dual_level():
+        d = lib.autograd.forward_ad.make_dual(lib.tensor([0.5, 1.0]), lib.tensor([1.0, -2.0]))
+        out = Exp.apply(d, 2.0)
+        tangent = lib.autograd.forward_ad.unpack_dual(out).tangent.numpy()
+        with pytest.raises(NotImplementedError) as info:
+            NoJvp.apply(d)
+    return tangent, str(info.value)
+
+
+def test_custom_function_jvp_matches_torch():
+    torch = pytest.importorskip("torch")
+    ours, theirs = _function_case(numtorch), _function_case(torch)
+    np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6)
+    assert ours[1] == theirs[1]
+
+
+def _views_case(lib):
+    ad = lib.autograd.forward_ad
+    x, t = lib.tensor([1.0, 2.0, 3.0, 4.0]), lib.tensor([0.1, 0.2, 0.3, 0.4])
+    found = []
+    with ad.dual_level():
+        d = ad.make_dual(x, t)
+        found.append(ad.unpack_dual(d[1:]).tangent)
+        z = lib.zeros(4)
+        z[1:] = d[:3]
+        found.append(ad.unpack_dual(z).tangent)
+        c = d.clone()
+        c[:2].mul_(d[2:])
+        found.append(ad.unpack_dual(c).tangent)
+        found.append(ad.unpack_dual(d).tangent)  # untouched by the clone's change
+        s = (d * 1).t_().unsqueeze_(0).squeeze_()
+        found.append(ad.unpack_dual(s).tangent)
+    return [f.numpy() for f in found]
+
+
+def test_views_and_inplace_match_torch():
+    torch = pytest.importorskip("torch")
+    for ours, theirs in zip(_views_case(numtorch), _views_case(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_reverse_over_forward():
+    """The gradient of a tangent with respect to the primal: d/dx (J(x) v)."""
+    x = numtorch.tensor([0.3, -0.8, 1.2], dtype=numtorch.float64, requires_grad=True)
+    v = numtorch.tensor([1.0, 2.0, -1.0], dtype=numtorch.float64)
+
+    def f(x):
+        return (x.sin() * x.exp()).cumsum(0).prod()
+
+    (tangent,) = numtorch.func.jvp(f, (x,), (v,))[1:]
+    (ours,) = numtorch.autograd.grad(tangent, x)
+    expected = numtorch.func.hessian(f)(x.detach()) @ v
+    np.testing.assert_allclose(ours.numpy(), expected.numpy(), rtol=1e-9)
+
+
+def test_nested_forward_levels():
+    """jvp of jvp: the second derivative along v, u."""
+    x = numtorch.tensor([0.4, -0.2], dtype=numtorch.float64)
+    v = numtorch.tensor([1.0, 0.5], dtype=numtorch.float64)
+    u = numtorch.tensor([-1.0, 2.0], dtype=numtorch.float64)
+
+    def f(x):
+        return (x.tanh() ** 2).sum() * x.softmax(0)[0]
+
+    inner = lambda y: numtorch.func.jvp(f, (y,), (v,))[1]
+    (ours,) = numtorch.func.jvp(inner, (x,), (u,))[1:]
+    expected = u @ numtorch.func.hessian(f)(x) @ v
+    np.testing.assert_allclose(float(ours), float(expected), rtol=1e-9)
+
+
+def test_once_differentiable_function_with_jvp_in_func_jvp():
+    """True forward mode: a Function whose backward is not differentiable still has jvp."""
+
+    class Square(numtorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x)
+            return x * x
+
+        @staticmethod
+        def jvp(ctx, x_t):
+            (x,) = ctx.saved_tensors
+            return 2 * x * x_t
+
+        @staticmethod
+        @numtorch.autograd.function.once_differentiable
+        def backward(ctx, grad):
+            raise AssertionError("forward mode must not run backward")
+
+    x = numtorch.tensor([1.0, 3.0])
+    _, tangent = numtorch.func.jvp(Square.apply, (x,), (numtorch.ones(2),))
+    assert tangent.tolist() == [2.0, 6.0]
+
+
+def test_jacfwd_is_one_batched_pass():
+    """jacfwd runs the function once (not once per input element)."""
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        return x.sin() * 2
+
+    jac = numtorch.func.jacfwd(f)(numtorch.zeros(5))
+    assert len(calls) == 1
+    assert jac.tolist() == (2 * np.eye(5)).tolist()
+
+
+def test_missing_forward_derivative_names_the_op():
+    x = numtorch.randn(2, 3, dtype=numtorch.float64)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, numtorch.ones(2, 3, dtype=numtorch.float64))
+        with pytest.raises(NotImplementedError, match="forward AD with .*pdist"):
+            numtorch.nn.functional.pdist(d)
+
+
+def test_gradcheck_checks_forward_ad():
+    class WrongJvp(numtorch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * x
+
+        @staticmethod
+        def jvp(ctx, x_t):
+            return x_t * 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    x = numtorch.tensor([0.5, -1.0, 2.0], dtype=numtorch.float64, requires_grad=True)
+    gradcheck = numtorch.autograd.gradcheck
+    assert gradcheck(lambda a: a.sin().cumsum(0) * a, (x,), check_forward_ad=True)
+    with pytest.raises(
+        numtorch.autograd.GradcheckError, match="Jacobian computed with forward mode mismatch"
+    ):
+        gradcheck(WrongJvp.apply, (x,), check_forward_ad=True, check_backward_ad=False)

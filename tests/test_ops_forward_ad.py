@@ -1,0 +1,158 @@
+"""Forward-mode AD from the op-sample table: every sample's Jacobian-vector product against
+central finite differences, against the backward (<J u, v> == <u, J^T v>) and against
+torch.func.jvp. Ops without a forward derivative must be listed in NO_FORWARD_AD, and every
+op listed there must still lack one."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+from conftest import to_lib
+
+import numtorch
+from numtorch.testing.opinfo import OP_DB
+
+# Ops whose forward derivative raises torch's NotImplementedError: their backward formulas
+# are not differentiable with respect to the incoming gradient, so no forward derivative
+# can be derived from them, and none is written.
+NO_FORWARD_AD = {"ctc_loss", "multi_margin_loss", "multi_margin_loss_weight", "pdist"}
+
+# Where torch's forward derivative differs from the derivative of the function computed:
+# torch applies the formula to the whole tangent, numtorch differentiates what the op reads.
+TORCH_DIFFERS = {
+    # the op reads one triangle; torch's jvp also uses the other triangle of the tangent
+    "cholesky_inverse": "tangent's unread triangle",
+    "triangular_solve": "tangent's unread triangle",
+    "triangular_solve_both": "tangent's unread triangle",
+    # torch's tangents disagree with finite differences (which numtorch's match) on these
+    # samples: all zeros for scatter_reduce's prod, the first element of logcumsumexp
+    "scatter_reduce_prod_False": "torch's jvp is zero",
+    "scatter_reduce_prod_True": "torch's jvp is zero",
+    "logcumsumexp": "torch's first element",
+}
+
+CASES = [
+    pytest.param(info, sample, id=f"{info.name}-{i}")
+    for info in OP_DB
+    if info.grad
+    for i, sample in enumerate(info.samples(np.random.default_rng(zlib.crc32(info.name.encode()))))
+]
+
+
+def _setup(lib, info, sample, seed):
+    args = [to_lib(lib, a, lib.float64, True) for a in sample.args]
+    positions = [
+        i for i, a in enumerate(args) if isinstance(a, lib.Tensor) and a.dtype == lib.float64
+    ]
+    rng = np.random.default_rng(seed)
+    tangents = [rng.standard_normal(tuple(args[i].shape)) for i in positions]
+
+    def fn(*tensors):
+        full = list(args)
+        for i, t in zip(positions, tensors):
+            full[i] = t
+        out = info.op(lib, *full, **sample.kwargs)
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        return tuple(o for o in outs if isinstance(o, lib.Tensor) and o.is_floating_point())
+
+    primals = tuple(args[i] for i in positions)
+    return fn, primals, tuple(lib.tensor(t) for t in tangents)
+
+
+def _numpy(tensors):
+    return [t.detach().numpy() for t in tensors]
+
+
+def _jvp(info, sample):
+    fn, primals, tangents = _setup(numtorch, info, sample, zlib.crc32(info.name.encode()))
+    if not primals:
+        pytest.skip("no floating-point tensor input")
+    _, out_tangents = numtorch.func.jvp(fn, primals, tangents)
+    return fn, primals, tangents, out_tangents
+
+
+@pytest.mark.parametrize("info, sample", CASES)
+def test_jvp_matches_finite_differences_and_backward(info, sample):
+    if info.name in NO_FORWARD_AD:
+        fn, primals, tangents = _setup(numtorch, info, sample, 0)
+        with pytest.raises(NotImplementedError, match="forward AD"):
+            numtorch.func.jvp(fn, primals, tangents)
+        return
+    fn, primals, tangents, out_tangents = _jvp(info, sample)
+    eps = 1e-6
+    with numtorch.no_grad():
+        shifted = [
+            [(p + sign * eps * t).requires_grad_() for p, t in zip(primals, tangents)]
+            for sign in (1, -1)
+        ]
+    plus, minus = fn(*shifted[0]), fn(*shifted[1])
+    for got, hi, lo in zip(out_tangents, plus, minus):
+        expected = (hi - lo).detach().numpy() / (2 * eps)
+        np.testing.assert_allclose(got.detach().numpy(), expected, atol=info.atol, rtol=info.rtol)
+    # <J u, v> == <u, J^T v>
+    rng = np.random.default_rng(1)
+    inputs = tuple(p.detach().requires_grad_() for p in primals)
+    outs = fn(*inputs)
+    live = [k for k, o in enumerate(outs) if o.requires_grad]
+    if not live:
+        return
+    vs = [numtorch.tensor(rng.standard_normal(tuple(outs[k].shape))) for k in live]
+    vjps = numtorch.autograd.grad(
+        [outs[k] for k in live], inputs, vs, allow_unused=True, materialize_grads=True
+    )
+    left = sum(float((out_tangents[k] * v).sum()) for k, v in zip(live, vs))
+    right = sum(float((u * g).sum()) for u, g in zip(tangents, vjps))
+    assert abs(left - right) <= 1e-6 * (1 + abs(left))
+
+
+@pytest.mark.parametrize("info, sample", CASES)
+def test_jvp_matches_torch(info, sample):
+    torch = pytest.importorskip("torch")
+    if info.name in NO_FORWARD_AD:
+        pytest.skip("listed without a forward derivative")
+    if info.name in TORCH_DIFFERS:
+        pytest.skip(f"torch's jvp differs on purpose: {TORCH_DIFFERS[info.name]}")
+    _, _, _, ours = _jvp(info, sample)
+    fn, primals, tangents = _setup(torch, info, sample, zlib.crc32(info.name.encode()))
+    try:
+        _, theirs = torch.func.jvp(fn, primals, tangents)
+    except (NotImplementedError, RuntimeError) as error:
+        pytest.skip(f"torch has no forward derivative here: {str(error)[:80]}")
+    assert len(ours) == len(theirs)
+    tol = info.parity_rtol or 1e-7
+    # torch's zero tangents are ZeroTensors, which convert only with force=True
+    for a, b in zip(_numpy(ours), [t.detach().numpy(force=True) for t in theirs]):
+        np.testing.assert_allclose(a, b, rtol=tol, atol=1e-8)
+
+
+def test_exception_list_matches_the_registry():
+    """An op in NO_FORWARD_AD that gained a forward derivative (or the reverse) fails here."""
+    listed = {info.name for info in OP_DB if info.name in NO_FORWARD_AD}
+    assert listed == NO_FORWARD_AD, NO_FORWARD_AD - listed
+
+
+@pytest.mark.parametrize("info, sample", CASES)
+def test_jacfwd_matches_jacrev(info, sample):
+    """jacfwd pushes all basis tangents at once: the batched forward derivatives (and the
+    row-by-row path of the others) against the reverse-mode Jacobian."""
+    if info.name in NO_FORWARD_AD:
+        pytest.skip("listed without a forward derivative")
+    fn, primals, _ = _setup(numtorch, info, sample, 0)
+    if not primals or sum(p.numel() for p in primals) > 200:
+        pytest.skip("no floating-point input, or too many columns to be quick")
+    argnums = tuple(range(len(primals)))
+    try:
+        forward = numtorch.func.jacfwd(fn, argnums=argnums)(*primals)
+    except RuntimeError as error:
+        if "randomness" not in str(error):
+            raise
+        pytest.skip("a random op: jacfwd refuses it, as torch's does")
+    # row by row in reverse mode (the batched backward of func.jacrev is checked elsewhere)
+    reverse = numtorch.autograd.functional.jacobian(fn, primals)
+    if any(o.is_complex() for o in fn(*primals)):
+        pytest.skip("complex outputs: the two Jacobians follow different conventions")
+    for out_fwd, out_rev in zip(forward, reverse):
+        for a, b in zip(out_fwd, out_rev):
+            np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-7, atol=1e-9)
