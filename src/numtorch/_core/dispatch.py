@@ -535,7 +535,9 @@ def small_recorder(spec):
         mask = 0
         a = args[first]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
-            edge0 = _short_edge(a)
+            fn = a._grad_fn
+            short = fn is not None and a._base is None and a._output_nr == 0
+            edge0 = fn if short else _short_edge(a)
             meta0 = input_meta(a._data)
             mask = 1
         else:
@@ -548,7 +550,9 @@ def small_recorder(spec):
         else:
             b = args[second]
             if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
-                node._edge1 = _short_edge(b)
+                fn = b._grad_fn
+                short = fn is not None and b._base is None and b._output_nr == 0
+                node._edge1 = fn if short else _short_edge(b)
                 meta1 = input_meta(b._data)
                 mask |= 2
             else:

@@ -159,6 +159,7 @@ class OpSpec:
             saved_names.extend(n for n in argnames if n not in saved_names)
         saved_names = [n for n in saved_names if n not in ("grad", "grads")]
         self.slots = {n: f"_v{j}" for j, n in enumerate(saved_names)}
+        self.slot_names = tuple(self.slots.values())
         self.on_arrays = None  # per formula: its array form or None, bound on first backward
         self.promote = promote
         self.view = view
@@ -170,7 +171,7 @@ class OpSpec:
             node_name,
             (OpNode,),
             {
-                "__slots__": tuple(self.slots.values()),
+                "__slots__": self.slot_names,
                 "_spec": self,
                 "_num_outputs": outputs if outputs != "many" else 1,
                 **_saved_properties(self.formulas),
@@ -294,11 +295,17 @@ class OpNode(Node):
         if array_forms is None:
             array_forms = spec.on_arrays = tuple(on_arrays(f) for f, _, _ in spec.compiled)
         arrays = grad is not None and not is_grad_enabled() and not dispatch.slow
+        edges = self._edges
+        if edges is None:  # Note [Edges without a tuple]: None is no edge
+            edge1 = self._edge1
+            edges = (self._edge0,) if edge1 is ONE_INPUT else (self._edge0, edge1)
+        else:
+            edges = [e[0] for e in edges]
         out = []
         for (formula, argnames, grad_only), array_form, edge in zip(
-            spec.compiled, array_forms, self.next_functions
+            spec.compiled, array_forms, edges
         ):
-            if edge[0] is None:
+            if edge is None:
                 out.append(None)
             elif grad_only:
                 out.append(formula(grad))
@@ -382,7 +389,7 @@ class OpNode(Node):
     def _release(self) -> None:
         if self._saved:
             self._saved = FREED
-            for slot in self._spec.slots.values():
+            for slot in self._spec.slot_names:
                 setattr(self, slot, None)
 
     def _saved_value(self, key: str):
