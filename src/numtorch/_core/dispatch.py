@@ -21,6 +21,7 @@ from .tensor import Tensor, typename
 from .views import mark_view
 
 FREED = object()  # marks a node's saved values as released after backward
+ONE_INPUT = object()  # an OpNode's absent second edge (Note [Edges without a tuple] in op.py)
 _grad_enabled = grad_mode.is_grad_enabled
 _ndarray = xp.ndarray
 _new = object.__new__
@@ -453,7 +454,7 @@ def record(spec, args, results: tuple):
     """Create the op's node: edges to the inputs' histories, saved values, output links."""
     node = spec.node_class()
     node._sequence_nr = next_sequence_nr()
-    node._saved = node._attrs = None
+    node._saved = None
     edges = []
     metas = []
     mask = 0
@@ -530,31 +531,32 @@ def small_recorder(spec):
     def record_small(args, result):
         node = node_class()
         node._sequence_nr = next_sequence_nr()
-        node._saved = node._attrs = None
+        node._saved = None
         mask = 0
         a = args[first]
         if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
             fn = a._grad_fn
-            edge0 = (fn, a._output_nr) if fn is not None and a._base is None else _edge_of(a)
+            short = fn is not None and a._base is None and a._output_nr == 0
+            edge0 = fn if short else _short_edge(a)
             meta0 = input_meta(a._data)
             mask = 1
         else:
-            edge0 = _NO_EDGE
-            meta0 = None
+            edge0 = meta0 = None
+        node._edges = None  # Note [Edges without a tuple]
+        node._edge0 = edge0
         if second is None:
-            node.next_functions = (edge0,)
+            node._edge1 = ONE_INPUT
             node._input_meta = NO_META if meta0 is None else one_input_meta(meta0)
         else:
             b = args[second]
             if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
                 fn = b._grad_fn
-                edge1 = (fn, b._output_nr) if fn is not None and b._base is None else _edge_of(b)
+                short = fn is not None and b._base is None and b._output_nr == 0
+                node._edge1 = fn if short else _short_edge(b)
                 meta1 = input_meta(b._data)
                 mask |= 2
             else:
-                edge1 = _NO_EDGE
-                meta1 = None
-            node.next_functions = (edge0, edge1)
+                node._edge1 = meta1 = None
             node._input_meta = input_metas(meta0, meta1)
         result._grad_fn = node
         result._requires_grad = True
@@ -567,6 +569,16 @@ def small_recorder(spec):
             record_forward_trace(node)
 
     return record_small
+
+
+def _short_edge(a):
+    """The edge to ``a``'s history as OpNode's slots keep it (Note [Edges without a tuple])."""
+    fn = a._grad_fn
+    if fn is not None and a._base is None:
+        nr = a._output_nr
+        return fn if nr == 0 else (fn, nr)
+    edge = _edge_of(a)
+    return edge[0] if edge[1] == 0 else edge
 
 
 def _list_edges(node, tensors, edges, metas) -> bool:
@@ -584,31 +596,31 @@ def _list_edges(node, tensors, edges, metas) -> bool:
 
 
 def _save(node, spec, plan, args, results):
-    saved = {}
-    attrs = None
-    for kind, name, i in plan:
+    """Fill the node's value slots following ``plan`` (Note [Saved values in slots])."""
+    freed = False  # anything backward frees
+    for kind, _, i, slot in plan:
+        if kind == "result":
+            setattr(node, slot, SavedTensor(results[i], True))
+            freed = True
+            continue
+        a = args[i]
         if kind == "input":
-            a = args[i]
+            freed = True
             if isinstance(a, Tensor):
-                saved[name] = save_input(a)  # Note [Saved inputs kept bare]
+                value = save_input(a)  # Note [Saved inputs kept bare]
             elif i in spec.lists:
-                saved[name] = SavedTensorList.save(a)
+                value = SavedTensorList.save(a)
             else:
-                saved[name] = a  # a number standing for a tensor (freed like one)
-        elif kind == "result":
-            saved[name] = SavedTensor(results[i], True)
+                value = a  # a number standing for a tensor (freed like one)
+        elif kind == "shape":
+            value = tuple(t._data.shape for t in a) if i in spec.lists else a._data.shape
+        elif kind == "dtype":
+            value = a.dtype
+        elif isinstance(a, Tensor):
+            freed = True
+            value = SavedTensor(a, False)
         else:
-            attrs = attrs or {}
-            a = args[i]
-            if kind == "shape":
-                attrs[name] = tuple(t._data.shape for t in a) if i in spec.lists else a._data.shape
-            elif kind == "dtype":
-                attrs[name] = a.dtype
-            elif isinstance(a, Tensor):
-                saved[name] = SavedTensor(a, False)
-            else:
-                attrs[name] = a
-    if saved:
-        node._saved = saved
-    if attrs:
-        node._attrs = attrs
+            value = a
+        setattr(node, slot, value)
+    if freed:
+        node._saved = plan

@@ -42,8 +42,8 @@ def _saved_lines(node) -> list[str]:
     saved = node._saved
     if saved is None:
         return []
-    if isinstance(saved, dict):  # registry ops: formula argument name -> value
-        entries = list(saved.items())
+    if isinstance(saved, tuple) and hasattr(node, "_saved_items"):  # registry ops: save plan
+        entries = node._saved_items()
     elif isinstance(saved, tuple):  # custom Functions: ctx.saved_tensors in order
         entries = [(f"saved_tensors[{i}]", value) for i, value in enumerate(saved)]
     else:

@@ -148,10 +148,10 @@ def _overlapping_alias(data, name: str):
 
 def _snapshot_saved_self(node, self: Tensor) -> None:
     # The node may have saved ``self`` as an input; keep a copy of the values before writing.
-    saved = getattr(node, "_saved", None)
-    if not saved or not isinstance(saved, dict):
+    items = getattr(node, "_saved_items", None)  # registry nodes only
+    if items is None:
         return
-    for key, value in saved.items():
+    for key, value in items():
         if value is self or (  # Note [Saved inputs kept bare]
             type(value) is SavedTensor
             and (value.tensor is self or (value.packed is not None and value.source() is self))
@@ -161,15 +161,15 @@ def _snapshot_saved_self(node, self: Tensor) -> None:
                 copy = self.clone()
             else:
                 copy = Tensor._make(self._data.copy())
-            saved[key] = SavedTensor(copy, False)
+            node._replace_saved(key, SavedTensor(copy, False))
 
 
 def _retarget_saved_result(node, out: Tensor, self: Tensor) -> None:
     # A saved output now lives in ``self``: track ``self``'s version, as torch does.
-    saved = getattr(node, "_saved", None)
-    if not saved or not isinstance(saved, dict):
+    items = getattr(node, "_saved_items", None)  # registry nodes only
+    if items is None:
         return
-    for value in saved.values():
+    for _, value in items():
         if type(value) is SavedTensor and value.tensor is None and value.data is out._data:
             value.data = self._data
             value.vc = self._get_vc()

@@ -27,17 +27,16 @@ from types import FunctionType
 from ..backend import xp
 from . import batch_rules
 from .array_formulas import on_arrays
-from .dispatch import FREED, build_runner
+from .dispatch import FREED, ONE_INPUT, build_runner
 from .docs import document
 from .grad_mode import is_grad_enabled
 from .graph import Node, freed_error
 from .inplace import inplace_variant
 from .observers import dispatch
-from .saved import unpack_saved, unpack_saved_data
+from .saved import SavedTensor, unpack_saved, unpack_saved_data
 from .tensor import Tensor
 
 _MISSING = object()
-_EMPTY: dict = {}
 _ndarray = xp.ndarray
 _new = object.__new__
 _PLAIN = (int, float, bool, type(None))  # values a formula on arrays may take as they are
@@ -149,6 +148,19 @@ class OpSpec:
         )
         # (formula, argnames, needs only grad) per input, for OpNode._apply
         self.compiled = tuple((f, names, names == ("grad",)) for _, f, names in self.formulas)
+        # Note [Saved values in slots]
+        # A node keeps each value its formulas name in a slot of its own class (``_v0``,
+        # ``_v1``, ... in the order the formulas first name them), not in a per-node dict:
+        # one object less per recorded op for the cyclic garbage collector to trace. The
+        # node's ``_saved`` is the save plan it was recorded with (shared, never traced) while
+        # it holds something to free, None when it holds only values kept for good (shapes,
+        # dims, numbers), FREED after backward released it.
+        saved_names = []
+        for _, _, argnames in self.formulas:
+            saved_names.extend(n for n in argnames if n not in saved_names)
+        saved_names = [n for n in saved_names if n not in ("grad", "grads")]
+        self.slots = {n: f"_v{j}" for j, n in enumerate(saved_names)}
+        self.slot_names = tuple(self.slots.values())
         self.on_arrays = None  # per formula: its array form or None, bound on first backward
         self.promote = promote
         self.view = view
@@ -160,6 +172,7 @@ class OpSpec:
             node_name,
             (OpNode,),
             {
+                "__slots__": self.slot_names,
                 "_spec": self,
                 "_num_outputs": outputs if outputs != "many" else 1,
                 **_saved_properties(self.formulas),
@@ -208,17 +221,17 @@ class OpSpec:
             if n in ("grad", "grads"):
                 continue
             if n == "result" or (n.startswith("result") and n[6:].isdigit()):
-                entries.append(("result", n, int(n[6:] or 0)))
+                entry = ("result", int(n[6:] or 0))
             elif n.endswith("_shape") and n[:-6] in self.index:
-                entries.append(("shape", n, self.index[n[:-6]]))
+                entry = ("shape", self.index[n[:-6]])
             elif n.endswith("_dtype") and n[:-6] in self.index:
-                entries.append(("dtype", n, self.index[n[:-6]]))
+                entry = ("dtype", self.index[n[:-6]])
             elif n in self.index:
                 i = self.index[n]
-                kind = "input" if (i in self.diff or i in self.lists) else "arg"
-                entries.append((kind, n, i))
+                entry = ("input" if (i in self.diff or i in self.lists) else "arg", i)
             else:
                 raise TypeError(f"{self.name}: a formula uses unknown name '{n}'")
+            entries.append((entry[0], n, entry[1], self.slots[n]))
         plan = self._plans[mask] = tuple(entries)
         return plan
 
@@ -243,12 +256,34 @@ class OpNode(Node):
     """Backward node of a registered op; subclasses are generated per op (ExpBackward0)."""
 
     # The fields every recorded op sets live in slots: no per-node dict to allocate, and the
-    # recorder sets all of them (a slot has no class default to fall back on).
-    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_attrs")
+    # recorder sets all of them (a slot has no class default to fall back on). The values
+    # the formulas name live in slots of the generated class (Note [Saved values in slots]).
+    __slots__ = ("_edge0", "_edge1", "_edges", "_input_meta", "_sequence_nr", "_saved")
     _spec: OpSpec
-    # _saved: name -> SavedTensor or raw value, freed after backward
-    # _attrs: name -> value never freed (dims, shapes)
     _list_len = 0
+
+    # Note [Edges without a tuple]
+    # A node of one or two inputs keeps its edges in two slots rather than in a tuple, and an
+    # edge to output 0 of a node as that node alone (None: no edge): recording a chain op
+    # then allocates no tuple for the cyclic garbage collector to trace. ``next_functions``
+    # builds the ``(node, output_nr)`` tuples when read, as torch's does. ``_edge1`` is
+    # ONE_INPUT on nodes of one input; nodes of more inputs keep the tuple in ``_edges``.
+    @property
+    def next_functions(self) -> tuple:
+        edges = self._edges
+        if edges is not None:
+            return edges
+        edge0 = self._edge0
+        if edge0.__class__ is not tuple:
+            edge0 = (edge0, 0)
+        edge1 = self._edge1
+        if edge1 is ONE_INPUT:
+            return (edge0,)
+        return (edge0, edge1 if edge1.__class__ is tuple else (edge1, 0))
+
+    @next_functions.setter
+    def next_functions(self, edges: tuple) -> None:
+        self._edges = tuple(edges)
 
     def _apply(self, grad_outputs) -> list:
         spec = self._spec
@@ -261,11 +296,17 @@ class OpNode(Node):
         if array_forms is None:
             array_forms = spec.on_arrays = tuple(on_arrays(f) for f, _, _ in spec.compiled)
         arrays = grad is not None and not is_grad_enabled() and not dispatch.slow
+        edges = self._edges
+        if edges is None:  # Note [Edges without a tuple]: None is no edge
+            edge1 = self._edge1
+            edges = (self._edge0,) if edge1 is ONE_INPUT else (self._edge0, edge1)
+        else:
+            edges = [e[0] for e in edges]
         out = []
         for (formula, argnames, grad_only), array_form, edge in zip(
-            spec.compiled, array_forms, self.next_functions
+            spec.compiled, array_forms, edges
         ):
-            if edge[0] is None:
+            if edge is None:
                 out.append(None)
             elif grad_only:
                 out.append(formula(grad))
@@ -282,17 +323,17 @@ class OpNode(Node):
     def _array_arguments(self, argnames, grad):
         """A formula's arguments as arrays (Note [Formulas on arrays]), or None when one of
         them is not a floating-point array or a plain number."""
-        saved = self._saved or _EMPTY
+        slots = self._spec.slots
         values = []
         for n in argnames:
             if n == "grad":
                 value = grad._data
-            elif n in saved:
-                value = unpack_saved_data(saved[n], self)
-            elif self._attrs is not None and n in self._attrs:
-                value = self._attrs[n]
             else:
-                return None
+                slot = slots.get(n)
+                value = _MISSING if slot is None else getattr(self, slot, _MISSING)
+                if value is _MISSING:
+                    return None
+                value = unpack_saved_data(value, self)
             if value.__class__ is _ndarray:
                 if value.dtype.kind != "f":
                     return None
@@ -303,26 +344,23 @@ class OpNode(Node):
 
     def _arguments(self, argnames, grad_outputs) -> list:
         """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""
-        saved = self._saved or _EMPTY
+        slots = self._spec.slots
         args = []
         for n in argnames:
             if n == "grad":
                 args.append(grad_outputs[0])
-            elif n in saved:
-                args.append(unpack_saved(saved[n], self))
             elif n == "grads":
                 args.append(grad_outputs)
             else:
-                args.append(self._attrs[n])
+                args.append(unpack_saved(getattr(self, slots[n]), self))
         return args
 
     def _values(self, grad_outputs) -> dict:
         """What formulas may name: grad(s), saved tensors (unpacked), other saved values."""
         values = {"grad": grad_outputs[0], "grads": grad_outputs}
-        if self._attrs:
-            values.update(self._attrs)
-        if self._saved:
-            for name, value in self._saved.items():
+        for name, slot in self._spec.slots.items():
+            value = getattr(self, slot, _MISSING)
+            if value is not _MISSING:
                 values[name] = unpack_saved(value, self)
         return values
 
@@ -352,16 +390,29 @@ class OpNode(Node):
     def _release(self) -> None:
         if self._saved:
             self._saved = FREED
+            for slot in self._spec.slot_names:
+                setattr(self, slot, None)
 
     def _saved_value(self, key: str):
-        saved = self._saved
-        if saved is FREED:
+        if self._saved is FREED:
             raise freed_error(self)
-        for store in (saved or {}, self._attrs or {}):
-            if key in store:
-                value = store[key]
-                return unpack_saved(value, self)
-        return None
+        slot = self._spec.slots.get(key)
+        return None if slot is None else unpack_saved(getattr(self, slot, None), self)
+
+    def _saved_items(self) -> list:
+        """(name, value) of the values backward frees, as saved (nothing unpacked)."""
+        plan = self._saved
+        if not plan or plan is FREED:
+            return []
+        items = []
+        for kind, name, _, slot in plan:
+            value = getattr(self, slot)
+            if kind in ("input", "result") or value.__class__ is SavedTensor:
+                items.append((name, value))
+        return items
+
+    def _replace_saved(self, name: str, value) -> None:
+        setattr(self, self._spec.slots[name], value)
 
 
 def _tensor_of(out):
