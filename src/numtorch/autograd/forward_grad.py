@@ -197,11 +197,10 @@ OBSERVER = _ForwardObserver()
 
 def _link_saved_result(result) -> None:
     """A node that saved ``result`` unpacks it with its tangents (their dict is shared)."""
-    saved = getattr(result._grad_fn, "_saved", None)
-    if type(saved) is dict:
-        for value in saved.values():
-            if type(value) is SavedTensor and value.tensor is None and value.data is result._data:
-                value.fw_grads = result._fw_grads
+    items = getattr(result._grad_fn, "_saved_items", None)  # registry nodes only
+    for _, value in items() if items is not None else ():
+        if type(value) is SavedTensor and value.tensor is None and value.data is result._data:
+            value.fw_grads = result._fw_grads
 
 
 def batch_safe(spec, args, results) -> bool:
