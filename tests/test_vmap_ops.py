@@ -24,6 +24,11 @@ SCALES = (1.0, 0.9, 0.8)
 # (test_rule_less_entries_are_listed fails both for an unlisted entry and a listed one that
 # gained a rule).
 NO_RULE = {
+    "_cdist_backward",
+    "_ctc_loss_backward",
+    "geqrf",
+    "linalg_lstsq",
+    "mkldnn_rnn_layer",
     "_bincount",
     "_ctc_loss",
     "_embedding_bag",
@@ -140,6 +145,7 @@ NO_RULE = {
 
 # Op samples vmap cannot run yet, with why; the test fails for a listed one that works.
 UNBATCHED = {
+    "stft": "its framing writes into a padded copy's data, which a batched tensor refuses",
     "quantile": "the wrapper checks q's range by reading its values",
     "quantile_tensor_q": "the wrapper checks q's range by reading its values",
     "gaussian_nll_loss": "the wrapper checks var >= 0 by reading its values",

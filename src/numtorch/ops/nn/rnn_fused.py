@@ -199,6 +199,11 @@ def _gradients(
         grads = [None if g is None else g.transpose(0, 1) for g in grads[:1]] + list(grads[1:])
     if grad_mode.is_grad_enabled():
         found = _create_graph_grads(grads, tensors, reverse)
+    elif any(g is not None and g._batched for g in grads):
+        # under vmap (batched gradients): through the composed layer's ops, not recorded
+        found = [
+            None if t is None else t.detach() for t in _create_graph_grads(grads, tensors, reverse)
+        ]
     else:
         x, w_ih, w_hh, _, _, hx, cx = (None if t is None else t._data for t in tensors)
         arrays = _layer_backward(
