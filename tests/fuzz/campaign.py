@@ -164,8 +164,20 @@ def main(argv=None):
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--out", default=os.environ.get("FUZZ_OUT", "fuzz-out"))
     parser.add_argument("--replay")
+    parser.add_argument(
+        "--witness",
+        nargs=2,
+        type=int,
+        metavar=("SEED", "INDEX"),
+        help="print graph INDEX of campaign SEED as JSON (a known.py entry's witness)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.witness:
+        from .graphs import program_for  # (Hypothesis loads with it)
+
+        print(json.dumps(program_for(*args.witness), sort_keys=True))
+        return 0
     import torch
 
     torch.set_num_threads(1)

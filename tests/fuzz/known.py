@@ -2,13 +2,17 @@
 
 The short budget in ``tests/test_fuzz_differential.py`` tolerates these and fails on any
 other strict one; ``make fuzz`` reports every class, known or not. Each entry names a
-witness, graph ``index`` of campaign ``seed`` (``graphs.program_for(seed, index)``), and
+witness, graph ``index`` of campaign ``seed`` (``graphs.program_for(seed, index)`` when the
+entry was written, stored in witnesses.json), and
 ``test_known_differences_still_reproduce`` checks that every witness still shows its
 difference run on its own, so a fixed entry cannot linger: fixing one means deleting its
 line here.
 """
 
 from __future__ import annotations
+
+import json
+import pathlib
 
 _LAPACK_DEGENERATE = (
     "LAPACK on a (nearly) singular or non-finite matrix: torch's and NumPy's LAPACK builds "
@@ -26,7 +30,10 @@ _NONFINITE_ORDER = (
 _NAN_SEARCH = "a sorted sequence holding NaN is not sorted: the binary searches' orders differ"
 _UNTRIAGED = "not yet triaged"
 
-# (class, op): (why, (seed, index) of a witness graph)
+# (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
+# witnesses.json under "class/op" (WITNESSES): what a seed draws changes whenever the op
+# sample table grows, while a stored graph names its ops and samples and stays put. A new
+# entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("error type", "addbmm"): (_ZERO_DIM_INDEX, (20261127, 5)),
     ("error type", "grid_sample_bicubic_zeros_0"): (_ZERO_DIM_INDEX, (20261127, 37)),
@@ -110,3 +117,6 @@ COARSE: dict[str, tuple[float, str]] = {
 
 def is_known(found) -> bool:
     return (found.kind, found.op) in KNOWN
+
+
+WITNESSES: dict = json.loads((pathlib.Path(__file__).parent / "witnesses.json").read_text())
