@@ -157,6 +157,8 @@ def _levels_in(spec, args) -> list:
 class _ForwardObserver:
     """The dispatch observer that pushes tangents through ops (Note [Forward grads])."""
 
+    sees_batched = True  # under vmap, tangents are computed on the batched (per-sample) values
+
     def wrap(self, spec, args, run):
         if not spec.diff:
             return run
@@ -166,6 +168,8 @@ class _ForwardObserver:
 
         def run_dual():
             out = run()
+            if out is NotImplemented:  # vmap's dispatch: no batched argument, the op runs later
+                return out
             results = out if isinstance(out, (tuple, list)) else (out,)
             for level in levels:
                 batch = _state.batch.get(level)
@@ -251,13 +255,20 @@ def _push_each(spec, args, results, level, batch) -> list:
 
 
 def _aliases_input(tangent, spec, args, level) -> bool:
-    data = tangent._data
+    data = _memory(tangent)
     for i in spec.diff:
         for a in args[i] if i in spec.lists and isinstance(args[i], (list, tuple)) else [args[i]]:
             t = get_tangent(a, level)
-            if t is not None and xp.may_share_memory(t._data, data):
+            if t is not None and xp.may_share_memory(_memory(t), data):
                 return True
     return False
+
+
+def _memory(t):
+    """The array holding ``t``'s values (a vmap batched tensor's physical one)."""
+    while t._batched:
+        t = t._value
+    return t._data
 
 
 def _conform(tangent, result, batch):
