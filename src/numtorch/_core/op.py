@@ -285,6 +285,13 @@ class OpNode(Node):
     def next_functions(self, edges: tuple) -> None:
         self._edges = tuple(edges)
 
+    def _short_edges(self) -> tuple:
+        edges = self._edges
+        if edges is not None:
+            return edges
+        edge1 = self._edge1
+        return (self._edge0,) if edge1 is ONE_INPUT else (self._edge0, edge1)
+
     def _apply(self, grad_outputs) -> list:
         spec = self._spec
         if self._saved is FREED:
