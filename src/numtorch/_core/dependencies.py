@@ -14,7 +14,9 @@ def nodes_leading_to(roots, deps, targets) -> set:
     while stack:
         node = stack.pop()
         order.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt in node._short_edges():
+            if nxt.__class__ is tuple:
+                nxt = nxt[0]
             if nxt is not None:
                 remaining[nxt] -= 1
                 if remaining[nxt] == 0:
@@ -31,7 +33,9 @@ def graph_dependencies(root_nodes) -> dict:
     deps = dict.fromkeys(root_nodes, 0)  # roots are known: a root reached again is not re-walked
     stack = list(root_nodes)
     while stack:
-        for nxt, _ in stack.pop().next_functions:
+        for nxt in stack.pop()._short_edges():  # Note [Edges without a tuple] in op.py
+            if nxt.__class__ is tuple:
+                nxt = nxt[0]
             if nxt is not None:
                 if nxt in deps:
                     deps[nxt] += 1

@@ -122,9 +122,13 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
             if node._saved and not retain_graph:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
-            for index, ((nxt, nr), g, meta) in enumerate(
-                zip(node.next_functions, outputs, node._input_meta)
+            for index, (nxt, g, meta) in enumerate(
+                zip(node._short_edges(), outputs, node._input_meta)
             ):
+                if nxt.__class__ is tuple:  # Note [Edges without a tuple] in op.py
+                    nxt, nr = nxt
+                else:
+                    nr = 0
                 if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:

@@ -84,6 +84,11 @@ class Node:
             self._metadata = {}
         return self._metadata
 
+    def _short_edges(self) -> tuple:
+        """The edges as the engine reads them: each ``(node, output_nr)``, a node alone for
+        its output 0, or None for no edge (Note [Edges without a tuple] in op.py)."""
+        return self.next_functions
+
     def _apply(self, grad_outputs: tuple) -> tuple:
         raise NotImplementedError
 

@@ -161,7 +161,7 @@ class OpSpec:
         saved_names = [n for n in saved_names if n not in ("grad", "grads")]
         self.slots = {n: f"_v{j}" for j, n in enumerate(saved_names)}
         self.slot_names = tuple(self.slots.values())
-        self.on_arrays = None  # per formula: its array form or None, bound on first backward
+        self.on_arrays = None  # per formula: its array form and slots (op._array_steps)
         self.promote = promote
         self.view = view
         self.outputs = outputs
@@ -285,16 +285,23 @@ class OpNode(Node):
     def next_functions(self, edges: tuple) -> None:
         self._edges = tuple(edges)
 
+    def _short_edges(self) -> tuple:
+        edges = self._edges
+        if edges is not None:
+            return edges
+        edge1 = self._edge1
+        return (self._edge0,) if edge1 is ONE_INPUT else (self._edge0, edge1)
+
     def _apply(self, grad_outputs) -> list:
         spec = self._spec
         if self._saved is FREED:
             raise freed_error(self)
         if spec.lists:
             return self._apply_lists(grad_outputs)
+        steps = spec.on_arrays
+        if steps is None:
+            steps = spec.on_arrays = _array_steps(spec)
         grad = grad_outputs[0]
-        array_forms = spec.on_arrays
-        if array_forms is None:
-            array_forms = spec.on_arrays = tuple(on_arrays(f) for f, _, _ in spec.compiled)
         arrays = grad is not None and not is_grad_enabled() and not dispatch.slow
         edges = self._edges
         if edges is None:  # Note [Edges without a tuple]: None is no edge
@@ -303,15 +310,13 @@ class OpNode(Node):
         else:
             edges = [e[0] for e in edges]
         out = []
-        for (formula, argnames, grad_only), array_form, edge in zip(
-            spec.compiled, array_forms, edges
-        ):
+        for (formula, argnames, grad_only, array_form, slots), edge in zip(steps, edges):
             if edge is None:
                 out.append(None)
             elif grad_only:
                 out.append(formula(grad))
             elif arrays and array_form is not None:
-                values = self._array_arguments(argnames, grad)
+                values = self._array_arguments(slots, grad)
                 if values is None:
                     out.append(formula(*self._arguments(argnames, grad_outputs)))
                 else:
@@ -320,20 +325,22 @@ class OpNode(Node):
                 out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
 
-    def _array_arguments(self, argnames, grad):
+    def _array_arguments(self, slots, grad):
         """A formula's arguments as arrays (Note [Formulas on arrays]), or None when one of
-        them is not a floating-point array or a plain number."""
-        slots = self._spec.slots
+        them is not a floating-point array or a plain number. ``slots`` names the slot of
+        each argument, None for the gradient (see _array_steps)."""
         values = []
-        for n in argnames:
-            if n == "grad":
+        for slot in slots:
+            if slot is None:
                 value = grad._data
             else:
-                slot = slots.get(n)
-                value = _MISSING if slot is None else getattr(self, slot, _MISSING)
-                if value is _MISSING:
+                value = getattr(self, slot, _MISSING)  # unset: the value was not saved
+                if value.__class__ is Tensor and value._vc is None:
+                    value = value._data  # a bare saved input never modified in place
+                elif value is _MISSING:
                     return None
-                value = unpack_saved_data(value, self)
+                else:
+                    value = unpack_saved_data(value, self)
             if value.__class__ is _ndarray:
                 if value.dtype.kind != "f":
                     return None
@@ -413,6 +420,18 @@ class OpNode(Node):
 
     def _replace_saved(self, name: str, value) -> None:
         setattr(self, self._spec.slots[name], value)
+
+
+def _array_steps(spec) -> tuple:
+    """Per formula of ``spec``: the formula, its argument names, whether it takes the
+    gradient alone, its array form and the slot of each argument (None for the gradient).
+    A formula naming something no slot holds (``grads``) has no array form."""
+    steps = []
+    for formula, argnames, grad_only in spec.compiled:
+        slots = tuple(None if n == "grad" else spec.slots.get(n, _MISSING) for n in argnames)
+        array_form = None if _MISSING in slots else on_arrays(formula)
+        steps.append((formula, argnames, grad_only, array_form, slots))
+    return tuple(steps)
 
 
 def _tensor_of(out):

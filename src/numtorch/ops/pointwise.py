@@ -540,9 +540,16 @@ log1p = _unary(
     node="Log1PBackward0",
 )
 sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _conj(_mul_scalar(result, 2)))
-rsqrt = _unary(
-    "rsqrt", lambda input: 1 / xp.sqrt(input), lambda grad, result: -0.5 * grad * result**3
-)
+
+
+def _rsqrt(input):
+    # For real floats reciprocal gives 1 / x's correctly rounded quotient without converting
+    # a Python number: half the cost on small arrays (asin and acos gradients call it too).
+    root = xp.sqrt(input)
+    return xp.reciprocal(root) if root.dtype.kind == "f" else 1 / root
+
+
+rsqrt = _unary("rsqrt", _rsqrt, lambda grad, result: -0.5 * grad * result**3)
 sin = _unary("sin", xp.sin, lambda grad, input: grad * cos(input))
 cos = _unary("cos", xp.cos, lambda grad, input: grad * -sin(input))
 tan = _unary("tan", xp.tan, lambda grad, result: grad * (1 + result * result))
