@@ -5,6 +5,7 @@ twice. Each is checked against torch where it is installed, and by finite differ
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -327,3 +328,79 @@ def test_replicate_pad_refuses_an_empty_non_batch_dim(shape, pad):
     # an empty batch dim pads as usual
     out = numtorch.nn.functional.pad(numtorch.ones(0, 2, 3), (1, 1), mode="replicate")
     assert tuple(out.shape) == (0, 2, 5)
+
+
+ZERO_DIM_WRITES = {
+    "scatter_add": lambda lib, x, i, s: lib.scatter_add(x, 0, i, s),
+    "scatter": lambda lib, x, i, s: lib.scatter(x, -1, i, s),
+    "scatter_value": lambda lib, x, i, s: lib.scatter(x, 0, i, 5.0),
+    "scatter_reduce_amax": lambda lib, x, i, s: lib.scatter_reduce(x, 0, i, s, "amax"),
+    "scatter_reduce_mean": lambda lib, x, i, s: lib.scatter_reduce(x, 0, i, s, "mean"),
+    "index_add": lambda lib, x, i, s: lib.index_add(x, 0, i, s, alpha=2),
+    "index_copy": lambda lib, x, i, s: lib.index_copy(x, 0, i, s),
+    "index_fill": lambda lib, x, i, s: lib.index_fill(x, -1, i, s.sum()),
+}
+
+
+def _zero_dim_write(lib, name, index_shape, src_shape):
+    x = lib.ones((), dtype=lib.float64).mul(1.5).requires_grad_()
+    src = lib.ones(src_shape, dtype=lib.float64).mul(2.0).requires_grad_()
+    index = lib.zeros(index_shape, dtype=lib.int64)
+    out = ZERO_DIM_WRITES[name](lib, x, index, src)
+    out.sum().backward()
+    src_grad = None if src.grad is None else src.grad.numpy()
+    return out.shape, out.item(), x.grad.item(), src_grad, type(out.grad_fn).__name__
+
+
+@pytest.mark.parametrize("shapes", [((), ()), ((1,), ()), ((1,), (1,))])
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_WRITES))
+def test_scatter_and_index_writes_into_a_0d_tensor(name, shapes):
+    # torch reads a 0-d tensor as one element along dim 0; NumPy cannot index it
+    torch = pytest.importorskip("torch")
+    try:
+        expected = _zero_dim_write(torch, name, *shapes)
+    except RuntimeError as error:
+        with pytest.raises(RuntimeError, match=re.escape(str(error).split(".")[0])):
+            _zero_dim_write(numtorch, name, *shapes)
+        return
+    shape, value, x_grad, src_grad, node = _zero_dim_write(numtorch, name, *shapes)
+    assert (tuple(shape), value, x_grad, node) == (tuple(expected[0]),) + expected[1:3] + (
+        expected[4],
+    )
+    np.testing.assert_array_equal(src_grad, expected[3])
+
+
+ZERO_DIM_DIMS = {
+    "flatten": lambda lib, x: lib.flatten(x, 0, 1),
+    "flatten_negative": lambda lib, x: x.flatten(0, -2),
+    "tensor_split": lambda lib, x: lib.tensor_split(x, 1, 0),
+    "tensor_split_indices": lambda lib, x: lib.tensor_split(x, [1]),
+    "cross": lambda lib, x: lib.cross(x, x, 0),
+    "cross_default_dim": lambda lib, x: lib.cross(x, x),
+    "linalg.cross": lambda lib, x: lib.linalg.cross(x, x, dim=1),
+    "quantile": lambda lib, x: lib.quantile(x, 0.5, dim=1),
+    "nanquantile": lambda lib, x: lib.nanquantile(x, 0.5, dim=-2),
+    "index_reduce": lambda lib, x: x.index_reduce(0, lib.tensor([0]), lib.tensor([1.0]), "prod"),
+    "index_add_0d_source": lambda lib, x: lib.ones(2).index_add(0, lib.tensor(0), x),
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_DIMS))
+def test_dims_of_a_0d_input_raise_torchs_error(name):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as expected:
+        ZERO_DIM_DIMS[name](torch, torch.tensor(1.5))
+    with pytest.raises(expected.type, match=re.escape(str(expected.value))):
+        ZERO_DIM_DIMS[name](numtorch, numtorch.tensor(1.5))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("reduce", ["prod", "amax", "mean"])
+def test_index_reduce_into_a_0d_tensor(reduce):
+    torch = pytest.importorskip("torch")
+    results = [
+        lib.tensor(1.5).index_reduce(0, lib.tensor(0), lib.tensor(2.0), reduce).item()
+        for lib in (torch, numtorch)
+    ]
+    assert results[0] == results[1]
