@@ -404,3 +404,26 @@ def test_index_reduce_into_a_0d_tensor(reduce):
         for lib in (torch, numtorch)
     ]
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_polygamma_far_below_zero_matches_torch(n):
+    # torch sums the zeta series one unit step at a time up from x (seconds here, hours
+    # further down); the reflected values agree with those sums
+    torch = pytest.importorskip("torch")
+    x = [-1000.3, -1000.5, -10000.3, -100000.25]
+    expected = torch.polygamma(n, torch.tensor(x, dtype=torch.float64)).numpy()
+    got = numtorch.polygamma(n, numtorch.tensor(x, dtype=numtorch.float64)).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+
+
+def test_polygamma_far_below_zero_terminates():
+    x = numtorch.tensor([-1e12 - 0.5, -3e9 - 0.25, -1e20], dtype=numtorch.float64)
+    second = numtorch.polygamma(2, x).numpy()
+    # psi''(x) = psi''(1 - x) - pi d^2/dx^2 cot(pi x): 4 pi^3 at x = 3/4 (mod 1); a pole
+    # at the integer
+    np.testing.assert_allclose(second[:2], [0.0, 4 * math.pi**3], atol=1e-13 * 4 * math.pi**3)
+    assert second[2] == -math.inf
+    # psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x), with psi'(y) ~ 1/y far up
+    first = numtorch.polygamma(1, x[1:2]).item()
+    assert first == pytest.approx(2 * math.pi**2 - 1 / (3e9 + 1.25), rel=1e-13)
