@@ -382,6 +382,25 @@ ZERO_DIM_DIMS = {
     "nanquantile": lambda lib, x: lib.nanquantile(x, 0.5, dim=-2),
     "index_reduce": lambda lib, x: x.index_reduce(0, lib.tensor([0]), lib.tensor([1.0]), "prod"),
     "index_add_0d_source": lambda lib, x: lib.ones(2).index_add(0, lib.tensor(0), x),
+    "avg_pool2d": lambda lib, x: lib.nn.functional.avg_pool2d(x, 1),
+    "avg_pool2d_2d": lambda lib, x: lib.nn.functional.avg_pool2d(x.expand(2, 2), 1),
+    "lp_pool2d": lambda lib, x: lib.nn.functional.lp_pool2d(x, 2, 1),
+    "addbmm_batch1": lambda lib, x: lib.addbmm(lib.ones(2, 2), x, lib.ones(2, 2, 2)),
+    "addbmm_batch2": lambda lib, x: lib.addbmm(lib.ones(2, 2), lib.ones(2, 2, 2), x),
+    "baddbmm_batch1": lambda lib, x: lib.baddbmm(x, x, lib.ones(2, 2, 2)),
+    "baddbmm_batch2": lambda lib, x: lib.baddbmm(x, lib.ones(2, 2, 2), x),
+    "grid_sample": lambda lib, x: lib.nn.functional.grid_sample(x, lib.ones(1, 1, 1, 2)),
+    "grid_sample_grid": lambda lib, x: lib.nn.functional.grid_sample(lib.ones(1, 1, 2, 2), x),
+    "cross_entropy_long": lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor(0)),
+    "cross_entropy_float": lambda lib, x: lib.nn.functional.cross_entropy(x, x),
+    "cross_entropy_same_shape_long": lambda lib, x: lib.nn.functional.cross_entropy(
+        x.expand(2, 3), lib.zeros(2, 3, dtype=lib.long)
+    ),
+    "embedding": lambda lib, x: lib.nn.functional.embedding(lib.tensor(0), x, padding_idx=0),
+    "embedding_3d": lambda lib, x: lib.embedding(x.expand(2, 2, 2), lib.tensor(0)),
+    "group_norm": lambda lib, x: lib.group_norm(x, 1),
+    "group_norm_1d": lambda lib, x: lib.group_norm(x.expand(2), 1),
+    "functional_group_norm": lambda lib, x: lib.nn.functional.group_norm(x, 1),
 }
 
 
@@ -427,3 +446,19 @@ def test_polygamma_far_below_zero_terminates():
     # psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x), with psi'(y) ~ 1/y far up
     first = numtorch.polygamma(1, x[1:2]).item()
     assert first == pytest.approx(2 * math.pi**2 - 1 / (3e9 + 1.25), rel=1e-13)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (3, 0), (2, 0, 3), (0, 3, 3)])
+@pytest.mark.parametrize("p", [None, -2, "fro", 1])
+def test_cond_of_empty_matrices_is_zero_outside_the_graph(shape, p):
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (torch, numtorch):
+        A = lib.empty(shape, dtype=lib.float32, requires_grad=True)
+        try:
+            out = lib.linalg.cond(A, p)
+        except RuntimeError as error:
+            results.append(str(error))
+            continue
+        results.append((tuple(out.shape), out.tolist(), out.requires_grad, str(out.dtype)))
+    assert results[0] == results[1]
