@@ -5,6 +5,7 @@ twice. Each is checked against torch where it is installed, and by finite differ
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -327,3 +328,137 @@ def test_replicate_pad_refuses_an_empty_non_batch_dim(shape, pad):
     # an empty batch dim pads as usual
     out = numtorch.nn.functional.pad(numtorch.ones(0, 2, 3), (1, 1), mode="replicate")
     assert tuple(out.shape) == (0, 2, 5)
+
+
+ZERO_DIM_WRITES = {
+    "scatter_add": lambda lib, x, i, s: lib.scatter_add(x, 0, i, s),
+    "scatter": lambda lib, x, i, s: lib.scatter(x, -1, i, s),
+    "scatter_value": lambda lib, x, i, s: lib.scatter(x, 0, i, 5.0),
+    "scatter_reduce_amax": lambda lib, x, i, s: lib.scatter_reduce(x, 0, i, s, "amax"),
+    "scatter_reduce_mean": lambda lib, x, i, s: lib.scatter_reduce(x, 0, i, s, "mean"),
+    "index_add": lambda lib, x, i, s: lib.index_add(x, 0, i, s, alpha=2),
+    "index_copy": lambda lib, x, i, s: lib.index_copy(x, 0, i, s),
+    "index_fill": lambda lib, x, i, s: lib.index_fill(x, -1, i, s.sum()),
+}
+
+
+def _zero_dim_write(lib, name, index_shape, src_shape):
+    x = lib.ones((), dtype=lib.float64).mul(1.5).requires_grad_()
+    src = lib.ones(src_shape, dtype=lib.float64).mul(2.0).requires_grad_()
+    index = lib.zeros(index_shape, dtype=lib.int64)
+    out = ZERO_DIM_WRITES[name](lib, x, index, src)
+    out.sum().backward()
+    src_grad = None if src.grad is None else src.grad.numpy()
+    return out.shape, out.item(), x.grad.item(), src_grad, type(out.grad_fn).__name__
+
+
+@pytest.mark.parametrize("shapes", [((), ()), ((1,), ()), ((1,), (1,))])
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_WRITES))
+def test_scatter_and_index_writes_into_a_0d_tensor(name, shapes):
+    # torch reads a 0-d tensor as one element along dim 0; NumPy cannot index it
+    torch = pytest.importorskip("torch")
+    try:
+        expected = _zero_dim_write(torch, name, *shapes)
+    except RuntimeError as error:
+        with pytest.raises(RuntimeError, match=re.escape(str(error).split(".")[0])):
+            _zero_dim_write(numtorch, name, *shapes)
+        return
+    shape, value, x_grad, src_grad, node = _zero_dim_write(numtorch, name, *shapes)
+    assert (tuple(shape), value, x_grad, node) == (tuple(expected[0]),) + expected[1:3] + (
+        expected[4],
+    )
+    np.testing.assert_array_equal(src_grad, expected[3])
+
+
+ZERO_DIM_DIMS = {
+    "flatten": lambda lib, x: lib.flatten(x, 0, 1),
+    "flatten_negative": lambda lib, x: x.flatten(0, -2),
+    "tensor_split": lambda lib, x: lib.tensor_split(x, 1, 0),
+    "tensor_split_indices": lambda lib, x: lib.tensor_split(x, [1]),
+    "cross": lambda lib, x: lib.cross(x, x, 0),
+    "cross_default_dim": lambda lib, x: lib.cross(x, x),
+    "linalg.cross": lambda lib, x: lib.linalg.cross(x, x, dim=1),
+    "quantile": lambda lib, x: lib.quantile(x, 0.5, dim=1),
+    "nanquantile": lambda lib, x: lib.nanquantile(x, 0.5, dim=-2),
+    "index_reduce": lambda lib, x: x.index_reduce(0, lib.tensor([0]), lib.tensor([1.0]), "prod"),
+    "index_add_0d_source": lambda lib, x: lib.ones(2).index_add(0, lib.tensor(0), x),
+    "avg_pool2d": lambda lib, x: lib.nn.functional.avg_pool2d(x, 1),
+    "avg_pool2d_2d": lambda lib, x: lib.nn.functional.avg_pool2d(x.expand(2, 2), 1),
+    "lp_pool2d": lambda lib, x: lib.nn.functional.lp_pool2d(x, 2, 1),
+    "addbmm_batch1": lambda lib, x: lib.addbmm(lib.ones(2, 2), x, lib.ones(2, 2, 2)),
+    "addbmm_batch2": lambda lib, x: lib.addbmm(lib.ones(2, 2), lib.ones(2, 2, 2), x),
+    "baddbmm_batch1": lambda lib, x: lib.baddbmm(x, x, lib.ones(2, 2, 2)),
+    "baddbmm_batch2": lambda lib, x: lib.baddbmm(x, lib.ones(2, 2, 2), x),
+    "grid_sample": lambda lib, x: lib.nn.functional.grid_sample(x, lib.ones(1, 1, 1, 2)),
+    "grid_sample_grid": lambda lib, x: lib.nn.functional.grid_sample(lib.ones(1, 1, 2, 2), x),
+    "cross_entropy_long": lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor(0)),
+    "cross_entropy_float": lambda lib, x: lib.nn.functional.cross_entropy(x, x),
+    "cross_entropy_same_shape_long": lambda lib, x: lib.nn.functional.cross_entropy(
+        x.expand(2, 3), lib.zeros(2, 3, dtype=lib.long)
+    ),
+    "embedding": lambda lib, x: lib.nn.functional.embedding(lib.tensor(0), x, padding_idx=0),
+    "embedding_3d": lambda lib, x: lib.embedding(x.expand(2, 2, 2), lib.tensor(0)),
+    "group_norm": lambda lib, x: lib.group_norm(x, 1),
+    "group_norm_1d": lambda lib, x: lib.group_norm(x.expand(2), 1),
+    "functional_group_norm": lambda lib, x: lib.nn.functional.group_norm(x, 1),
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_DIMS))
+def test_dims_of_a_0d_input_raise_torchs_error(name):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as expected:
+        ZERO_DIM_DIMS[name](torch, torch.tensor(1.5))
+    with pytest.raises(expected.type, match=re.escape(str(expected.value))):
+        ZERO_DIM_DIMS[name](numtorch, numtorch.tensor(1.5))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("reduce", ["prod", "amax", "mean"])
+def test_index_reduce_into_a_0d_tensor(reduce):
+    torch = pytest.importorskip("torch")
+    results = [
+        lib.tensor(1.5).index_reduce(0, lib.tensor(0), lib.tensor(2.0), reduce).item()
+        for lib in (torch, numtorch)
+    ]
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_polygamma_far_below_zero_matches_torch(n):
+    # torch sums the zeta series one unit step at a time up from x (seconds here, hours
+    # further down); the reflected values agree with those sums
+    torch = pytest.importorskip("torch")
+    x = [-1000.3, -1000.5, -10000.3, -100000.25]
+    expected = torch.polygamma(n, torch.tensor(x, dtype=torch.float64)).numpy()
+    got = numtorch.polygamma(n, numtorch.tensor(x, dtype=numtorch.float64)).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+
+
+def test_polygamma_far_below_zero_terminates():
+    x = numtorch.tensor([-1e12 - 0.5, -3e9 - 0.25, -1e20], dtype=numtorch.float64)
+    second = numtorch.polygamma(2, x).numpy()
+    # psi''(x) = psi''(1 - x) - pi d^2/dx^2 cot(pi x): 4 pi^3 at x = 3/4 (mod 1); a pole
+    # at the integer
+    np.testing.assert_allclose(second[:2], [0.0, 4 * math.pi**3], atol=1e-13 * 4 * math.pi**3)
+    assert second[2] == -math.inf
+    # psi'(x) = pi^2 / sin^2(pi x) - psi'(1 - x), with psi'(y) ~ 1/y far up
+    first = numtorch.polygamma(1, x[1:2]).item()
+    assert first == pytest.approx(2 * math.pi**2 - 1 / (3e9 + 1.25), rel=1e-13)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (3, 0), (2, 0, 3), (0, 3, 3)])
+@pytest.mark.parametrize("p", [None, -2, "fro", 1])
+def test_cond_of_empty_matrices_is_zero_outside_the_graph(shape, p):
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (torch, numtorch):
+        A = lib.empty(shape, dtype=lib.float32, requires_grad=True)
+        try:
+            out = lib.linalg.cond(A, p)
+        except RuntimeError as error:
+            results.append(str(error))
+            continue
+        results.append((tuple(out.shape), out.tolist(), out.requires_grad, str(out.dtype)))
+    assert results[0] == results[1]

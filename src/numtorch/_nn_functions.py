@@ -10,7 +10,7 @@ Python-side checks of F (ValueErrors) are ATen's RuntimeErrors or absent.
 from __future__ import annotations
 
 from ._core.op import export
-from ._core.tensor import Tensor
+from ._core.tensor import Tensor, _read_dim
 from .backend import xp
 from .nn import functional as F
 from .nn.functional.dropout import dropout_impl
@@ -134,6 +134,8 @@ def native_batch_norm(
 def group_norm(
     input: Tensor, num_groups: int, weight=None, bias=None, eps=1e-5, cudnn_enabled=True
 ) -> Tensor:
+    # the aten op reads the batch and channel sizes before F's dims check
+    _read_dim(input.ndim, 0), _read_dim(input.ndim, 1)
     return F.group_norm(input, num_groups, weight, bias, eps)
 
 

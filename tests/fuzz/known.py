@@ -18,11 +18,6 @@ _LAPACK_DEGENERATE = (
     "LAPACK on a (nearly) singular or non-finite matrix: torch's and NumPy's LAPACK builds "
     "differ in convergence failures, pivots and inf/NaN patterns (platform-dependent)"
 )
-_ZERO_DIM_INDEX = (
-    "a 0-d input where the op needs dims: torch's kernel reads a dim of it first and raises "
-    "IndexError ('Dimension specified as 0 but tensor has no dimensions'); numtorch's shape "
-    "check, naming the op and the shapes, raises RuntimeError"
-)
 _NONFINITE_ORDER = (
     "an infinite input: torch's fused kernel meets inf - inf or inf * 0 (NaN) where "
     "numtorch's order of the same arithmetic gives +-inf"
@@ -35,9 +30,6 @@ _UNTRIAGED = "not yet triaged"
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("error type", "addbmm"): (_ZERO_DIM_INDEX, (20261127, 5)),
-    ("error type", "grid_sample_bicubic_zeros_0"): (_ZERO_DIM_INDEX, (20261127, 37)),
-    ("error type", "avg_pool2d"): (_ZERO_DIM_INDEX, (777, 1342)),
     ("error type", "embedding_bag_sum"): (
         "torch's embedding_bag backward (per_sample_weights) has no derivative; numtorch's "
         "is differentiable again",

@@ -530,6 +530,14 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim - lo if dim < 0 else dim  # a 0-d tensor's dim -1 is its dim 0
 
 
+def _read_dim(ndim: int, dim: int) -> int:
+    """``dim`` of a tensor whose size torch's kernel reads before any shape check: torch's
+    IndexError for a 0-d tensor (which has no size to read) or a dim out of range."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)
+
+
 def typename(obj) -> str:
     """``'torch.FloatTensor'`` for a tensor, else the qualified type name.
 

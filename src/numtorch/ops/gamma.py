@@ -395,6 +395,25 @@ def zeta_array(x, q):
     return out
 
 
+_REFLECT_BELOW = 1000.0
+
+
+def _cot_derivative(n: int, x):
+    """``d^n/dx^n cot(pi x)``: ``pi^n P_n(cot(pi x))`` with ``P_0(c) = c`` and
+    ``P_{k+1}(c) = -(1 + c^2) P_k'(c)``; cot is taken of x's fraction, exact for floats."""
+    poly = xp.polynomial.Polynomial([0.0, 1.0])
+    for _ in range(n):
+        poly = -poly.deriv() * xp.polynomial.Polynomial([1.0, 0.0, 1.0])
+    fraction = x - xp.floor(x)
+    return math.pi**n * poly(1.0 / xp.tan(math.pi * fraction))
+
+
+def _polygamma_reflected(n: int, x):
+    """``psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi d^n/dx^n cot(pi x)``, for x < 0."""
+    sign = -1.0 if n % 2 else 1.0
+    return sign * polygamma_array(n, 1.0 - x) - math.pi * _cot_derivative(n, x)
+
+
 @float64_kernel
 def polygamma_array(n: int, x):
     """The n-th derivative of digamma."""
@@ -402,7 +421,11 @@ def polygamma_array(n: int, x):
         return digamma_array(x)
     x = _float64(x)
     sign = 1.0 if n % 2 else -1.0
-    out = sign * float(math.factorial(n)) * zeta_array(n + 1.0, x)
+    # far below 0 the zeta series would sum one term per unit step up to 0 (torch's kernel
+    # does, taking minutes); the reflection formula gives the same values at once
+    far = (x < -_REFLECT_BELOW) & ~_is_integer(x)
+    out = sign * float(math.factorial(n)) * zeta_array(n + 1.0, xp.where(far, 0.5, x))
+    _fill(out, far, lambda far_x: _polygamma_reflected(n, far_x), x)
     if n == 1:  # torch's trigamma: 0 at inf, NaN at -inf
         out[x == xp.inf] = 0.0
         out[x == -xp.inf] = xp.nan

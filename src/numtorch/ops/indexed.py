@@ -10,7 +10,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
 from ..backend import xp
-from .indexing import nonzero
+from .indexing import lift_0d, nonzero
 from .pointwise import where as _where_op
 from .shape import cat
 
@@ -73,9 +73,11 @@ def _check_index(index, name):
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
 )
 def _index_fill(input, dim, index, value):
+    shape = input.shape
+    input, index = lift_0d(input, index)
     out = input.copy()
     out[_lead(dim) + (index,)] = value
-    return out
+    return out.reshape(shape)
 
 
 @defop(
@@ -86,9 +88,11 @@ def _index_fill(input, dim, index, value):
     value=lambda grad, dim, index: grad.index_select(dim, index).sum(),
 )
 def _index_fill_tensor(input, dim, index, value):
+    shape = input.shape
+    input, index = lift_0d(input, index)
     out = input.copy()
     out[_lead(dim) + (index,)] = value
-    return out
+    return out.reshape(shape)
 
 
 @export(inplace=True)
@@ -118,12 +122,15 @@ def index_fill(input, dim, index, value) -> Tensor:
     batch=batch_rules.unbatched_index("index"),
     name="index_copy",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
-    source=lambda grad, dim, index: grad.index_select(dim, index),
+    # a 0-d input's slice is read back 0-d; a 1-D source of it takes the grad as its shape
+    source=lambda grad, dim, index, source: grad.index_select(dim, index).reshape(source.shape),
 )
 def _index_copy(input, dim, index, source):
+    shape = input.shape
+    input, index, source = lift_0d(input, index, source)
     out = input.copy()
     out[_lead(dim) + (index,)] = source
-    return out
+    return out.reshape(shape)
 
 
 @export(inplace=True)

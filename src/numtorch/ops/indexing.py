@@ -499,6 +499,12 @@ def check_scatter_dims(input, index, src) -> None:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
 
 
+def lift_0d(*arrays):
+    """The arrays with each 0-d one as 1-D: torch treats a 0-d tensor as one of one element
+    along dim 0 in the scatter and index kernels, where NumPy's indexing of it fails."""
+    return tuple(a.reshape(1) if getattr(a, "ndim", None) == 0 else a for a in arrays)
+
+
 def _scatter_key(index, dim):
     key = list(xp.indices(index.shape, sparse=True))
     key[dim] = index
@@ -568,10 +574,12 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
 def _scatter_add(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
         return input.copy()
+    shape = input.shape
+    input, index, src = lift_0d(input, index, src)
     out = input.copy()
     trimmed = src[tuple(slice(0, s) for s in index.shape)]
     xp.add.at(out, _scatter_key(index, dim), trimmed)
-    return out
+    return out.reshape(shape)
 
 
 def _check_src_dtype(input, src):
@@ -601,9 +609,11 @@ def scatter_add(input, dim, index, src) -> Tensor:
 def _scatter_src(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
         return input.copy()
+    shape = input.shape
+    input, index, src = lift_0d(input, index, src)
     out = input.copy()
     out[_scatter_key(index, dim)] = src[tuple(slice(0, s) for s in index.shape)]
-    return out
+    return out.reshape(shape)
 
 
 @defop(
@@ -616,9 +626,11 @@ def _scatter_src(input, dim, index, src):
 def _scatter_value(input, dim, index, value):
     if index.size == 0:  # torch checks nothing and writes nothing
         return input.copy()
+    shape = input.shape
+    input, index = lift_0d(input, index)
     out = input.copy()
     out[_scatter_key(index, dim)] = value
-    return out
+    return out.reshape(shape)
 
 
 @export(inplace=True)
@@ -689,9 +701,11 @@ def index_select(input, dim, index) -> Tensor:
     source=lambda grad, dim, index, alpha: grad.index_select(dim, index) * alpha,
 )
 def _index_add(input, dim, index, source, alpha=1):
+    shape = input.shape
+    input, index, source = lift_0d(input, index, source)
     out = input.copy()
     xp.add.at(out, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
-    return out
+    return out.reshape(shape)
 
 
 @export(inplace=True)
@@ -702,7 +716,22 @@ def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
             f"index_add_(): self ({input.dtype.scalar_name}) and source "
             f"({source.dtype.scalar_name}) must have the same scalar type"
         )
-    return _index_add(input, _wrap_dim(dim, max(input.ndim, 1)), index, source, alpha)
+    dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_source_shape(input, dim, source)
+    return _index_add(input, dim, index, source, alpha)
+
+
+def check_source_shape(input, dim, source) -> None:
+    """torch's check that index_add's and index_reduce's source has input's dims and sizes
+    apart from ``dim`` (a 0-d and a 1-D tensor do not match here)."""
+    if source.ndim != input.ndim or any(
+        s != t for d, (s, t) in enumerate(zip(input.shape, source.shape)) if d != dim
+    ):
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = {list(input.shape)} source.shape = "
+            f"{list(source.shape)}"
+        )
 
 
 # -- masks -----------------------------------------------------------------------------------

@@ -114,6 +114,10 @@ def tensor_split(input, indices_or_sections, dim=0):
         >>> [t.tolist() for t in torch.arange(5).tensor_split(2)]
         [[0, 1, 2], [3, 4]]
     """
+    if input.ndim == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
+        )
     sections = indices_or_sections
     if isinstance(sections, Tensor):
         if sections._data.dtype.kind not in "iu":

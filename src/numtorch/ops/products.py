@@ -132,6 +132,8 @@ def linalg_cross(input, other, *, dim=-1) -> Tensor:
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     ndim = input.ndim
+    if ndim == 0:  # torch's kernel reads the dim's size before checking it
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     a, b = input.shape, other.shape
     size_a = a[_wrap_dim(dim, input.ndim)] if input.ndim else 1
     size_b = b[_wrap_dim(dim, other.ndim)] if other.ndim else 1
@@ -171,7 +173,9 @@ def cross(input, other, dim=None) -> Tensor:
             stacklevel=2,
         )
         shape = broadcast_shape(input.shape, other.shape)
-        dim = next((i for i, s in enumerate(shape) if s == 3), -1)
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
     return linalg_cross(input, other, dim=dim)
 
 

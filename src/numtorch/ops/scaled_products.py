@@ -10,7 +10,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
 from .._core.op import defop, export
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, _read_dim
 from ..backend import xp
 from .linalg import addmm
 from .linalg_functions import _deprecated, multi_dot
@@ -168,6 +168,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.baddbmm(torch.zeros(2, 1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1)).shape
         torch.Size([2, 1, 1])
     """
+    if 0 in (batch1.ndim, batch2.ndim):  # torch reads batch1's dim 0, batch2's dim 2 first
+        _read_dim(0, 0 if batch1.ndim == 0 else 2)
     _check_3d(batch1, batch2)
     expected = [batch1.shape[0], batch1.shape[2]]
     if list(batch2.shape[:2]) != expected:
@@ -214,6 +216,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.addbmm(torch.zeros(1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1))
         tensor([[6.]])
     """
+    if 0 in (batch1.ndim, batch2.ndim):  # torch reads batch1's dim 1, batch2's dim 2 first
+        _read_dim(0, 1 if batch1.ndim == 0 else 2)
     _check_batches(input, batch1, batch2)
     for t in (batch1, batch2):
         if t.dtype is not input.dtype:

@@ -16,7 +16,14 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros, zeros_like
 from ..backend import xp
-from .indexing import _check_gather_shapes, _check_index, _scatter_key, check_scatter_bounds
+from .indexing import (
+    _check_gather_shapes,
+    _check_index,
+    _scatter_key,
+    check_scatter_bounds,
+    check_source_shape,
+    lift_0d,
+)
 from .pointwise import where
 
 _UFUNCS = {
@@ -121,8 +128,11 @@ _SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 def _scatter_reduce(input, dim, index, src, reduce, include_self):
     if index.size == 0:  # torch checks nothing and writes nothing
         return input.copy()
+    shape = input.shape
+    input, index, src = lift_0d(input, index, src)
     values = src[tuple(slice(0, s) for s in index.shape)]
-    return _reduce_into(input, _scatter_key(index, dim), values, reduce, include_self)
+    out = _reduce_into(input, _scatter_key(index, dim), values, reduce, include_self)
+    return out.reshape(shape)
 
 
 @export(inplace=True)
@@ -174,8 +184,10 @@ def _index_reduce_grads(grad, input, dim, index, source, result, reduce, include
     ),
 )
 def _index_reduce(input, dim, index, source, reduce, include_self):
+    shape = input.shape
+    input, index, source = lift_0d(input, index, source)
     key = (slice(None),) * dim + (index,)
-    return _reduce_into(input, key, source, reduce, include_self)
+    return _reduce_into(input, key, source, reduce, include_self).reshape(shape)
 
 
 _beta_warned = False
@@ -212,6 +224,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
             f"({source.dtype.scalar_name}) must have the same scalar type"
         )
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    check_source_shape(input, dim, source)
     length = source.shape[dim] if source.ndim else 1
     if index.numel() != length:
         raise RuntimeError(

@@ -283,8 +283,9 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     if scalar_q:
         q = tensor(q, dtype=input.dtype)
     ndim = input.ndim
+    if dim is not None:
+        dim = _wrap_dim(dim, ndim)  # a 0-d input takes dim 0 or -1 only
     if dim is not None and ndim:
-        dim = _wrap_dim(dim, ndim)
         out_shape = list(input.shape)
         if keepdim:
             out_shape[dim] = 1

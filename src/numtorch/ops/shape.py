@@ -194,6 +194,7 @@ def reshape_as(input, other) -> Tensor:
 def flatten(input, start_dim=0, end_dim=-1) -> Tensor:
     """Merge dims ``start_dim``..``end_dim`` into one."""
     if input.ndim == 0:
+        _wrap_dim(start_dim, 0), _wrap_dim(end_dim, 0)  # torch's IndexError for dims past 0
         return reshape(input, 1)
     start, end = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
     if start > end:

@@ -15,7 +15,7 @@ from ..._core.dispatch import require_tensor
 from ..._core.dtypes import result_type as torch_result_type
 from ..._core.grad_mode import no_grad
 from ..._core.observers import composite
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, _read_dim
 from ..._creation import ones_like
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
@@ -232,8 +232,14 @@ def cross_entropy(
     # torch refuses only smoothing above 1; a negative one is ignored, like 0
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+    # torch takes a target of input's shape for class probabilities before reading dims
+    if target.shape == input.shape and target._data.dtype.kind not in "fV":
+        raise RuntimeError(
+            "Expected floating point type for target with class probabilities, got "
+            f"{target.dtype.scalar_name}"
+        )
     class_dim = 0 if input.ndim == 1 else 1
-    classes = input.shape[class_dim]
+    classes = input.shape[_read_dim(input.ndim, class_dim)]
     log_probs = log_softmax(input, class_dim)
     if target._data.dtype.kind in "fV":
         if target.shape != input.shape:

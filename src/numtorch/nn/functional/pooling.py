@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..._core import grad_mode
 from ..._core.dispatch import require_tensor
 from ..._core.observers import composite
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, _read_dim
 from ...ops.nn import pooling as P
 from ...ops.nn import unpool as U
 
@@ -164,6 +164,7 @@ def avg_pool2d(
         >>> torch.nn.functional.avg_pool2d(torch.ones(1, 1, 4, 4), 2).shape
         torch.Size([1, 1, 2, 2])
     """
+    _read_dim(input.ndim, -3)  # torch reads the channel count first
     if input.ndim not in (3, 4):
         raise RuntimeError(
             "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "

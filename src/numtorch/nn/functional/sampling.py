@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, _read_dim
 from ...ops.nn.grid_sample import (
     MODES,
     PADDING_MODES,
@@ -51,6 +51,8 @@ def grid_sample(
     if align_corners is None:
         warnings.warn(_ALIGN_CORNERS_WARNING, stacklevel=2)
         align_corners = False
+    if 0 in (input.ndim, grid.ndim):  # torch reads a size of each first
+        _read_dim(0, 0)
     if input.ndim not in (4, 5) or input.ndim != grid.ndim:
         expected = f"{input.ndim}D" if input.ndim in (4, 5) else "4D or 5D"
         raise RuntimeError(

@@ -6,6 +6,7 @@ from ..._core import grad_mode
 from ..._core.dispatch import require_tensor
 from ..._core.tensor import Tensor
 from ...backend import xp
+from ...ops.nn.embedding import check_weight_2d
 from ...ops.nn.embedding import embedding as _embedding
 from ...ops.nn.embedding_bag import MODES, embedding_bag_op
 
@@ -38,6 +39,7 @@ def embedding(
         tensor([[1., 2.],
                 [1., 2.]])
     """
+    check_weight_2d(weight)
     if padding_idx is not None:
         if padding_idx > 0:
             assert padding_idx < weight.shape[0], "Padding_idx must be within num_embeddings"

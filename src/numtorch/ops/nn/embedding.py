@@ -67,9 +67,16 @@ def embedding_op(weight, indices, padding_idx=-1, scale_grad_by_freq=False, spar
     return xp.take(weight, indices, axis=0)
 
 
+def check_weight_2d(weight) -> None:
+    """torch's refusal of an embedding table that is not a matrix (before NumPy's take)."""
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+
+
 @export(method=False)
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False) -> Tensor:
     """Rows of ``weight`` picked by the integer tensor ``indices`` (shape: indices + (dim,))."""
+    check_weight_2d(weight)
     require_tensor("embedding", "indices", 2, indices)
     if indices._data.dtype.kind not in "iu":
         tag = indices.dtype._tag if isinstance(indices, Tensor) else type(indices).__name__
