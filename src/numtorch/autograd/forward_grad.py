@@ -109,7 +109,8 @@ def get_tangent(t, level: int):
 def set_tangent(t, level: int, tangent) -> None:
     grads = t._fw_grads
     if grads is None:
-        grads = t._fw_grads = {}
+        t._fw_grads = {}
+        grads = t._fw_grads  # a batched tensor answers with a view of its physical tangents
     if level not in grads:
         _dual_tensors.setdefault(level, []).append(weakref.ref(t))
     if tangent is None:
@@ -251,13 +252,21 @@ def _push_each(spec, args, results, level, batch) -> list:
 
 
 def _aliases_input(tangent, spec, args, level) -> bool:
-    data = tangent._data
+    data = _physical_data(tangent)
     for i in spec.diff:
         for a in args[i] if i in spec.lists and isinstance(args[i], (list, tuple)) else [args[i]]:
             t = get_tangent(a, level)
-            if t is not None and xp.may_share_memory(t._data, data):
+            if t is not None and xp.may_share_memory(_physical_data(t), data):
                 return True
     return False
+
+
+def _physical_data(t):
+    """The array holding ``t``'s values: a tangent batched under ``vmap`` (a jvp inside
+    vmap) has no readable array of its own, its physical tensor does."""
+    while getattr(t, "_batched", False):
+        t = t._value
+    return t._data
 
 
 def _conform(tangent, result, batch):

@@ -1,0 +1,663 @@
+# forward_ad: make_dual, unpack_dual, tangents through ops and views
+
+
+fwAD = torch.autograd.forward_ad
+
+primal = torch.arange(6.0).reshape(2, 3)
+tangent = torch.ones(2, 3)
+with fwAD.dual_level():
+    dual = fwAD.make_dual(primal, tangent)
+    out(fwAD.unpack_dual(dual).tangent is tangent)
+    y = (dual.sin() * dual).sum(1)
+    p, t = fwAD.unpack_dual(y)
+    out(p, t)
+    v = dual[:, 1]
+    out(fwAD.unpack_dual(v).tangent)
+    out(fwAD.unpack_dual(torch.ones(3)).tangent)
+out(fwAD.unpack_dual(y).tangent)
+
+# ---
+# forward_ad: make_dual on a view, and a module's parameters made dual
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+def init(module):
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    return module
+
+
+fwAD = torch.autograd.forward_ad
+
+base = torch.arange(8.0)
+view = base[2:6]
+with fwAD.dual_level():
+    d = fwAD.make_dual(view, torch.full((4,), 2.0))
+    out(fwAD.unpack_dual(d).tangent, (d * d).sum())
+    out(fwAD.unpack_dual((d * d).sum()).tangent)
+
+model = init(nn.Linear(3, 2))
+inp = rn(4, 3)
+params = {name: p for name, p in model.named_parameters()}
+tangents = {name: rn(*p.shape) for name, p in params.items()}
+with fwAD.dual_level():
+    dual_params = {name: fwAD.make_dual(p, tangents[name]) for name, p in params.items()}
+    res = torch.func.functional_call(model, dual_params, inp)
+    jvp_val = fwAD.unpack_dual(res).tangent
+    out(jvp_val.detach(), fwAD.unpack_dual(res).primal.detach())
+
+# ---
+# forward_ad: custom Function with jvp
+
+
+fwAD = torch.autograd.forward_ad
+
+
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = foo.exp()
+        ctx.result = result
+        return result
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_forward(output)
+
+    @staticmethod
+    def jvp(ctx, gI):
+        (result,) = ctx.saved_tensors
+        return gI * result
+
+
+class Fn2(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, foo):
+        result = foo.exp()
+        ctx.save_for_forward(result)
+        return result
+
+    @staticmethod
+    def jvp(ctx, gI):
+        (result,) = ctx.saved_tensors
+        return gI * result
+
+
+x = torch.tensor([0.0, 1.0, 2.0], dtype=torch.double)
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.ones_like(x))
+    out(fwAD.unpack_dual(Fn2.apply(d)).tangent)
+out(
+    torch.autograd.gradcheck(
+        Fn2.apply,
+        (x.clone().requires_grad_(),),
+        check_forward_ad=True,
+        check_backward_ad=False,
+        check_undefined_grad=False,
+        check_batched_grad=False,
+    )
+)
+
+# ---
+# torch.func.grad and grad_and_value, argnums and has_aux
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+grad, grad_and_value = torch.func.grad, torch.func.grad_and_value
+
+x = rn()
+cos_x = grad(lambda x: torch.sin(x))(x)
+out(torch.allclose(cos_x, x.cos()))
+neg_sin_x = grad(grad(lambda x: torch.sin(x)))(x)
+out(torch.allclose(neg_sin_x, -x.sin()))
+
+
+def f(x, y):
+    return (x * y**2).sum()
+
+
+a, b = rn(3), rn(3)
+out(grad(f, argnums=(0, 1))(a, b))
+out(grad(f, argnums=1)(a, b))
+
+
+def g(x):
+    r = x.sin().sum()
+    return r, {"aux": x.cos()}
+
+
+out(grad(g, has_aux=True)(a))
+out(grad_and_value(g, has_aux=True)(a))
+out(grad_and_value(f)(a, b))
+batched = rn(5)
+out(torch.func.vmap(grad(torch.sin))(batched))
+err(lambda: grad(lambda x: x * 2)(a))
+err(lambda: grad(lambda x: x.sum().int())(a))
+out(grad(lambda d: (d["w"] ** 2).sum())({"w": a}))
+
+# ---
+# torch.func.vjp, jvp, linearize
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+jvp, linearize, vjp = torch.func.jvp, torch.func.linearize, torch.func.vjp
+
+x = rn(5)
+f = lambda x: x.sin().sum()
+(_, vjpfunc) = vjp(f, x)
+out(vjpfunc(torch.tensor(1.0)))
+(_, vjpfunc) = vjp(lambda x: x**2, x)
+out(vjpfunc(torch.ones(5)))
+
+
+def f2(x):
+    return x.sin(), {"first": x.sin(), "second": x.cos()}
+
+
+(res, vjpfunc) = vjp(f2, x)
+out(vjpfunc((torch.ones(5), {"first": torch.ones(5), "second": torch.ones(5)})))
+res, vjpfunc, aux = vjp(lambda x: (x.exp(), x.sum()), x, has_aux=True)
+out(res, aux, vjpfunc(torch.ones(5)))
+
+out(jvp(torch.sin, (rn(5),), (torch.ones(5),)))
+out(jvp(lambda x, y: x * y, (rn(5), rn(5)), (torch.ones(5), torch.zeros(5))))
+out(jvp(lambda x: (x.exp(), x.cos()), (x,), (torch.ones(5),), has_aux=True))
+err(lambda: jvp(torch.sin, (rn(5),), (torch.ones(4),)))
+err(lambda: jvp(torch.sin, rn(5), torch.ones(5)))
+
+xl = rn(5)
+output, jvp_fn = linearize(lambda x: x.sin(), xl)
+out(output, jvp_fn(torch.ones(5)), jvp_fn(torch.full((5,), 2.0)))
+
+# ---
+# torch.func.jacrev and jacfwd: argnums, has_aux, chunk_size, pytrees
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+jacfwd, jacrev, vmap = torch.func.jacfwd, torch.func.jacrev, torch.func.vmap
+
+x = rn(5)
+out(jacrev(torch.sin)(x))
+out(jacfwd(torch.sin)(x))
+out(jacrev(torch.sin, chunk_size=2)(x))
+out(jacrev(torch.sin, chunk_size=1)(x))
+out(jacfwd(torch.sin, randomness="same")(x))
+out(vmap(jacrev(torch.sin))(rn(4, 3)))
+out(jacrev(lambda x: (x.sin(), x.cos()))(x))
+out(jacrev(lambda x: (x.sin(), x.sum()), has_aux=True)(x))
+out(jacfwd(lambda x: (x.sin(), x.sum()), has_aux=True)(x))
+
+
+def f(x, y):
+    return x + y**2
+
+
+y = rn(5)
+out(jacrev(f, argnums=1)(x, y))
+out(jacrev(f, argnums=(0, 1))(x, y))
+out(jacfwd(f, argnums=(0, 1))(x, y))
+out(jacrev(lambda d: d["a"] * d["b"])({"a": x, "b": y}))
+out(jacrev(jacrev(torch.sin))(x).shape)
+out(jacfwd(jacrev(torch.sin))(x))
+out(jacrev(lambda m: m @ m)(rn(2, 2)).shape)
+err(lambda: jacrev(torch.sin, chunk_size=0)(x))
+
+# ---
+# torch.func.hessian and torch.autograd.functional hvp, vhp, hessian
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+hessian = torch.func.hessian
+
+x = rn(4, dtype=torch.double)
+f = lambda x: x.sin().sum()
+out(hessian(f)(x))
+out(torch.allclose(hessian(f)(x), torch.diag(-x.sin())))
+out(hessian(lambda x, y: (x * y * y).sum(), argnums=(0, 1))(x, x + 1))
+
+
+def pow_reducer(x):
+    return x.pow(3).sum()
+
+
+inputs = rn(2, 2, dtype=torch.double)
+v = torch.ones(2, 2, dtype=torch.double)
+out(torch.autograd.functional.hvp(pow_reducer, inputs, v))
+out(torch.autograd.functional.vhp(pow_reducer, inputs, v))
+out(torch.autograd.functional.hessian(pow_reducer, inputs))
+out(torch.autograd.functional.jvp(lambda x: x.exp(), inputs, v))
+out(torch.autograd.functional.vjp(lambda x: x.exp(), inputs, v))
+
+
+def pow_adder_reducer(x, y):
+    return (2 * x.pow(2) + 3 * y.pow(2)).sum()
+
+
+ins = (rn(2, dtype=torch.double), rn(2, dtype=torch.double))
+vs = (torch.ones(2, dtype=torch.double), torch.ones(2, dtype=torch.double))
+out(torch.autograd.functional.hvp(pow_adder_reducer, ins, vs))
+out(torch.autograd.functional.hessian(pow_adder_reducer, ins))
+out(torch.autograd.functional.hvp(pow_reducer, inputs, v, create_graph=True))
+out(torch.autograd.functional.jacobian(torch.exp, inputs, vectorize=True, strategy="forward-mode"))
+
+# ---
+# torch.func.functional_call with tuples of dicts, strict, tie_weights
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+def init(module):
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    return module
+
+
+functional_call = torch.func.functional_call
+
+model = init(nn.Sequential(init(nn.Linear(3, 3)), nn.BatchNorm1d(3)))
+x = rn(4, 3)
+params = {k: torch.ones_like(v) for k, v in model.named_parameters()}
+buffers = {k: v.clone() for k, v in model.named_buffers()}
+out(functional_call(model, (params, buffers), (x,)))
+out(buffers["1.running_mean"], model[1].running_mean)
+out(functional_call(model, params, x))
+out(functional_call(model, {"0.weight": torch.zeros(3, 3)}, args=(x,)))
+err(
+    lambda: functional_call(
+        model, ({"0.weight": torch.zeros(3, 3)}, {"0.weight": torch.ones(3, 3)}), (x,)
+    )
+)
+err(lambda: functional_call(model, {"0.weight": torch.zeros(3, 3)}, (x,), strict=True))
+out(
+    functional_call(
+        init(nn.Linear(2, 1)),
+        {"weight": torch.ones(1, 2), "bias": torch.zeros(1)},
+        (),
+        {"input": torch.ones(2)},
+    )
+)
+
+# ---
+# model ensembling: stack_module_state + vmap(functional_call) with in_dims
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+def init(module):
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    return module
+
+
+import copy
+
+functional_call, stack_module_state, vmap = (
+    torch.func.functional_call,
+    torch.func.stack_module_state,
+    torch.func.vmap,
+)
+
+
+class SimpleMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = init(nn.Linear(8, 6))
+        self.fc2 = init(nn.Linear(6, 3))
+
+    def forward(self, x):
+        x = x.flatten(1)
+        return self.fc2(F.relu(self.fc1(x)))
+
+
+num_models = 4
+models = [init(SimpleMLP()) for _ in range(num_models)]
+data = rn(num_models, 3, 2, 4)
+minibatches = data[:num_models]
+minibatch = data[0]
+params, buffers = stack_module_state(models)
+out({k: v.shape for k, v in params.items()}, buffers)
+out(params["fc1.weight"].requires_grad, params["fc1.weight"].is_leaf)
+base_model = copy.deepcopy(models[0]).to("meta")
+
+
+def fmodel(params, buffers, x):
+    return functional_call(base_model, (params, buffers), (x,))
+
+
+pred_diff = vmap(fmodel)(params, buffers, minibatches)
+pred_same = vmap(fmodel, in_dims=(0, 0, None))(params, buffers, minibatch)
+out(pred_diff.shape, pred_same.shape)
+out(torch.allclose(pred_diff[1], models[1](minibatches[1]), atol=1e-6))
+out(torch.allclose(pred_same[2], models[2](minibatch), atol=1e-6))
+out(pred_same)
+
+# ---
+# vmap: in_dims, out_dims, nested, chunk_size, pytrees, errors
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+vmap = torch.func.vmap
+
+x, y = rn(2, 5), rn(5)
+out(vmap(torch.dot, in_dims=(None, 0))(y, rn(3, 5)).shape)
+out(vmap(torch.mul, in_dims=(1, None))(rn(3, 4), rn(3)))
+out(vmap(lambda x: x * 2, out_dims=1)(rn(3, 4)).shape)
+out(vmap(lambda x: (x, x.sum()), out_dims=(1, 0))(rn(3, 4, 2)))
+out(
+    vmap(lambda d: d["a"] + d["b"], in_dims=({"a": 0, "b": None},))(
+        {"a": rn(3, 2), "b": torch.ones(2)}
+    )
+)
+batched_dot = vmap(vmap(torch.dot))
+out(batched_dot(rn(2, 3, 5), rn(2, 3, 5)).shape)
+out(vmap(torch.sum, chunk_size=2)(torch.arange(12.0).reshape(6, 2)))
+out(vmap(lambda x: x.sum(), in_dims=-1)(torch.arange(6.0).reshape(2, 3)))
+out(vmap(torch.trace)(rn(3, 2, 2)).shape)
+out(vmap(lambda x, s: x * s, in_dims=(0, None))(torch.ones(3, 2), 4.0))
+out(vmap(lambda x: torch.ones(2))(torch.ones(3, 2)))
+out(vmap(lambda x: torch.ones(2), out_dims=None)(torch.ones(3, 2)))
+err(lambda: vmap(torch.add)(rn(3, 2), rn(4, 2)))
+err(lambda: vmap(lambda x: x.item())(rn(3)))
+err(lambda: vmap(lambda x: x * 2 if x.sum() > 0 else x)(rn(3, 2)))
+err(lambda: vmap(torch.sin, in_dims=2)(rn(3, 2)))
+err(lambda: vmap(torch.sin, in_dims=(0, 0))(rn(3, 2)))
+err(lambda: vmap(torch.sin)(3.0))
+err(lambda: vmap(torch.sin, out_dims=None)(rn(3)))
+out(torch.vmap(torch.sin)(torch.zeros(3)))
+
+# ---
+# vmap randomness: error, same, different
+
+
+vmap = torch.func.vmap
+
+x = torch.ones(4, 3)
+err(lambda: vmap(lambda t: t + torch.rand(3))(x))
+err(lambda: vmap(lambda t: F.dropout(t, 0.5))(x))
+same = vmap(lambda t: t + torch.rand(3), randomness="same")(x)
+out(same.shape, bool((same == same[0]).all()))
+diff = vmap(lambda t: t + torch.rand(3), randomness="different")(x)
+out(diff.shape, bool((diff[0] != diff[1]).any()))
+d2 = vmap(lambda t: torch.rand_like(t), randomness="different")(x)
+out(bool((d2[0] != d2[1]).any()))
+s2 = vmap(lambda t: torch.rand_like(t), randomness="same")(x)
+out(bool((s2 == s2[0]).all()))
+d3 = vmap(lambda t: F.dropout(t, 0.5), randomness="different")(torch.ones(50, 40))
+out(d3.shape, bool(((d3 == 0) | (d3 == 2)).all()))
+s3 = vmap(lambda t: F.dropout(t, 0.5), randomness="same")(torch.ones(8, 40))
+out(bool((s3 == s3[0]).all()))
+err(lambda: vmap(lambda t: t, randomness="bogus")(x))
+out(vmap(lambda t: t * 2, randomness="error")(x))
+
+# ---
+# per-sample gradients tutorial: vmap(grad) with functional_call and a BatchNorm replaced
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+def init(module):
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    return module
+
+
+functional_call, grad, replace_all_batch_norm_modules_, vmap = (
+    torch.func.functional_call,
+    torch.func.grad,
+    torch.func.replace_all_batch_norm_modules_,
+    torch.func.vmap,
+)
+
+model = init(
+    nn.Sequential(init(nn.Linear(4, 6)), nn.BatchNorm1d(6), nn.ReLU(), init(nn.Linear(6, 2)))
+)
+replace_all_batch_norm_modules_(model)
+out(model[1].running_mean, model[1].track_running_stats)
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+data, targets = rn(8, 4), torch.tensor(rng.integers(0, 2, 8))
+
+
+def compute_loss(params, buffers, sample, target):
+    preds = functional_call(model, (params, buffers), (sample.unsqueeze(0).expand(2, 4),))
+    return F.cross_entropy(preds, target.unsqueeze(0).expand(2))
+
+
+per_sample = vmap(grad(compute_loss), in_dims=(None, None, 0, 0))(params, buffers, data, targets)
+out({k: v.shape for k, v in per_sample.items()})
+out(per_sample["0.weight"][3])
+
+# ---
+# jacobians and hessians tutorial: predict, jacrev/jacfwd/vmap/hessian agree
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+hessian, jacfwd, jacrev, vjp, vmap = (
+    torch.func.hessian,
+    torch.func.jacfwd,
+    torch.func.jacrev,
+    torch.func.vjp,
+    torch.func.vmap,
+)
+
+torch.manual_seed(0)
+
+
+def predict(weight, bias, x):
+    return F.linear(x, weight, bias).tanh()
+
+
+D = 4
+weight = rn(D, D)
+bias = rn(D)
+x = rn(D)
+jacobian = jacrev(predict, argnums=2)(weight, bias, x)
+out(jacobian.shape)
+_, vjp_fn = vjp(lambda x: predict(weight, bias, x), x)
+unit_vectors = torch.eye(D)
+(ft_jacobian,) = vmap(vjp_fn)(unit_vectors)
+out(torch.allclose(ft_jacobian, jacobian, atol=1e-6))
+out(torch.allclose(jacfwd(predict, argnums=2)(weight, bias, x), jacobian, atol=1e-6))
+ft_jac_weight, ft_jac_bias = jacrev(predict, argnums=(0, 1))(weight, bias, x)
+out(ft_jac_weight.shape, ft_jac_bias.shape)
+hess0 = hessian(predict, argnums=2)(weight, bias, x)
+hess1 = jacfwd(jacfwd(predict, argnums=2), argnums=2)(weight, bias, x)
+hess2 = jacrev(jacrev(predict, argnums=2), argnums=2)(weight, bias, x)
+out(hess0.shape, torch.allclose(hess0, hess1, atol=1e-5), torch.allclose(hess1, hess2, atol=1e-5))
+batch_size = 3
+xb = rn(batch_size, D)
+compute_batch_jacobian = vmap(jacrev(predict, argnums=2), in_dims=(None, None, 0))
+batch_jacobian0 = compute_batch_jacobian(weight, bias, xb)
+out(batch_jacobian0.shape)
+
+
+def predict_with_output_summed(weight, bias, x):
+    return predict(weight, bias, x).sum(0)
+
+
+batch_jacobian1 = jacrev(predict_with_output_summed, argnums=2)(weight, bias, xb).movedim(1, 0)
+out(torch.allclose(batch_jacobian0, batch_jacobian1, atol=1e-6))
+out(vmap(hessian(predict, argnums=2), in_dims=(None, None, 0))(weight, bias, xb).shape)
+
+# ---
+# neural tangent kernel tutorial: vmap(jacrev) over functional_call, einsum contractions
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+def init(module):
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    return module
+
+
+functional_call, jacrev, jvp, vjp, vmap = (
+    torch.func.functional_call,
+    torch.func.jacrev,
+    torch.func.jvp,
+    torch.func.vjp,
+    torch.func.vmap,
+)
+
+
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, (3, 3))
+        self.fc = init(nn.Linear(4 * 4 * 4, 3))
+
+    def forward(self, x):
+        x = self.conv1(x).relu()
+        return self.fc(x.flatten(1))
+
+
+net = init(CNN())
+x_train = rn(5, 1, 6, 6)
+x_test = rn(2, 1, 6, 6)
+params = {k: v.detach() for k, v in net.named_parameters()}
+
+
+def fnet_single(params, x):
+    return functional_call(net, params, (x.unsqueeze(0),)).squeeze(0)
+
+
+def empirical_ntk_jacobian_contraction(fnet_single, params, x1, x2, compute="full"):
+    jac1 = vmap(jacrev(fnet_single), (None, 0))(params, x1)
+    jac1 = jac1.values()
+    jac1 = [j.flatten(2) for j in jac1]
+    jac2 = vmap(jacrev(fnet_single), (None, 0))(params, x2)
+    jac2 = jac2.values()
+    jac2 = [j.flatten(2) for j in jac2]
+    einsum_expr = {"full": "Naf,Mbf->NMab", "trace": "Naf,Maf->NM", "diagonal": "Naf,Maf->NMa"}[
+        compute
+    ]
+    result = torch.stack([torch.einsum(einsum_expr, j1, j2) for j1, j2 in zip(jac1, jac2)])
+    return result.sum(0)
+
+
+full = empirical_ntk_jacobian_contraction(fnet_single, params, x_train, x_test)
+out(full.shape, full)
+out(empirical_ntk_jacobian_contraction(fnet_single, params, x_train, x_test, "trace"))
+out(empirical_ntk_jacobian_contraction(fnet_single, params, x_train, x_test, "diagonal").shape)
+
+
+def empirical_ntk_ntk_vps(func, params, x1, x2, compute="full"):
+    def get_ntk(x1, x2):
+        def func_x1(params):
+            return func(params, x1)
+
+        def func_x2(params):
+            return func(params, x2)
+
+        output, vjp_fn = vjp(func_x1, params)
+
+        def get_ntk_slice(vec):
+            vjps = vjp_fn(vec)
+            _, jvps = jvp(func_x2, (params,), vjps)
+            return jvps
+
+        basis = torch.eye(output.numel(), dtype=output.dtype, device=output.device).view(
+            output.numel(), -1
+        )
+        return vmap(get_ntk_slice)(basis)
+
+    result = vmap(vmap(get_ntk, (None, 0)), (0, None))(x1, x2)
+    if compute == "full":
+        return result
+    if compute == "trace":
+        return torch.einsum("NMKK->NM", result)
+
+
+ntk_vps = empirical_ntk_ntk_vps(fnet_single, params, x_train, x_test)
+out(ntk_vps.shape, torch.allclose(ntk_vps, full, atol=1e-5))
+
+# ---
+# forward-mode AD tutorial: jvp through functional_call and jacfwd on a module
+rng = np.random.default_rng(0)
+
+
+def rn(*shape, dtype=torch.float32):
+    return torch.tensor(rng.standard_normal(shape), dtype=dtype)
+
+
+def init(module):
+    with torch.no_grad():
+        for p in module.parameters():
+            p.copy_(torch.tensor(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    return module
+
+
+fwAD = torch.autograd.forward_ad
+functional_call, jacfwd, jvp = torch.func.functional_call, torch.func.jacfwd, torch.func.jvp
+
+model = init(nn.Linear(5, 5))
+inp = rn(16, 5)
+params = {name: p for name, p in model.named_parameters()}
+tangents = {name: rn(*p.shape) for name, p in params.items()}
+
+
+def func(params, inp):
+    return functional_call(model, params, inp)
+
+
+primal, tangent = jvp(lambda p: func(p, inp), (params,), (tangents,))
+out(primal.shape, tangent.detach())
+out(jacfwd(func)(params, inp)["weight"].shape)
+with fwAD.dual_level():
+    x = fwAD.make_dual(rn(3), torch.ones(3))
+    out(fwAD.unpack_dual(x.exp()).tangent.shape)
+    err(lambda: fwAD.make_dual(rn(3), torch.ones(4)))
+err(lambda: fwAD.make_dual(rn(3), torch.ones(3)))
+with fwAD.dual_level():
+    z = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 0.0]))
+    w = torch.zeros(2)
+    w.copy_(z)
+    out(fwAD.unpack_dual(w).tangent)
+    w2 = torch.zeros(4)
+    w2[1:3] = z
+    out(fwAD.unpack_dual(w2).tangent)
