@@ -661,3 +661,113 @@ with fwAD.dual_level():
     w2 = torch.zeros(4)
     w2[1:3] = z
     out(fwAD.unpack_dual(w2).tangent)
+
+# ---
+# forward_ad: dual levels, UnpackedDualTensor, enter/exit, errors
+fwAD = torch.autograd.forward_ad
+x = torch.tensor([1.0, 2.0, 3.0])
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.tensor([1.0, 0.0, 0.0]))
+    u = fwAD.unpack_dual(d)
+    out(type(u).__name__, u.primal, u.tangent, u[0], u[1])
+    out(fwAD.unpack_dual(d.exp().cumsum(0)).tangent)
+    out(fwAD.unpack_dual(d.view(3, 1).expand(3, 2)).tangent)
+    out(fwAD.unpack_dual(d.unsqueeze(0) @ torch.ones(3, 2)).tangent)
+    out(fwAD.unpack_dual(torch.stack([d, d * 2])).tangent)
+    out(fwAD.unpack_dual(d.double()).tangent)
+    out(fwAD.unpack_dual(d.detach()).tangent)
+    err(lambda: fwAD.make_dual(torch.tensor([1, 2]), torch.tensor([1, 2])))
+lvl = fwAD.enter_dual_level()
+d = fwAD.make_dual(x, torch.ones(3))
+out(fwAD.unpack_dual(d * d, level=lvl).tangent)
+fwAD.exit_dual_level()
+out(fwAD.unpack_dual(d).tangent)
+
+# ---
+# forward_ad: in-place ops and views update the base's tangent
+fwAD = torch.autograd.forward_ad
+with fwAD.dual_level():
+    base = torch.zeros(2, 3)
+    d = fwAD.make_dual(torch.ones(3), torch.full((3,), 5.0))
+    base[0].copy_(d)
+    out(fwAD.unpack_dual(base).tangent)
+    base.mul_(2)
+    out(fwAD.unpack_dual(base).tangent)
+    v = base.t()
+    out(fwAD.unpack_dual(v).tangent)
+    y = torch.ones(3)
+    y += d
+    out(fwAD.unpack_dual(y).tangent)
+    p = fwAD.make_dual(torch.arange(6.0).view(2, 3), torch.ones(2, 3))
+    out(fwAD.unpack_dual(p[:, 1:]).tangent, fwAD.unpack_dual(p.sum(0)).tangent)
+
+# ---
+# vmap: kwargs, nested outputs, modules, vmap(grad) with has_aux
+vmap, grad = torch.func.vmap, torch.func.grad
+rng = np.random.default_rng(0)
+xs = torch.tensor(rng.standard_normal((4, 3)), dtype=torch.float32)
+out(vmap(lambda x, scale=1.0: x * scale)(xs, scale=3.0))
+out(vmap(lambda x: {"a": x.sum(), "b": [x * 2, x.max()]})(xs))
+lin = nn.Linear(3, 2)
+with torch.no_grad():
+    lin.weight.copy_(torch.tensor(rng.standard_normal((2, 3))))
+    lin.bias.fill_(0.5)
+out(vmap(lin)(xs).detach())  # grad_fn names inside vmap are the physical ops'
+out(vmap(lambda x: lin(x), in_dims=1, out_dims=1)(xs.t()))
+out(vmap(grad(lambda x: (x.sin().sum(), x.cos()), has_aux=True))(xs))
+out(
+    vmap(vmap(lambda a, b: a * b, in_dims=(0, None)), in_dims=(None, 0))(
+        torch.arange(3.0), torch.arange(4.0)
+    )
+)
+out(vmap(torch.outer)(xs, xs))
+out(vmap(lambda x: x.new_zeros(2))(xs))
+out(vmap(lambda x: torch.where(x > 0, x, 0.0))(xs))
+out(vmap(F.softmax, in_dims=(0, None))(xs, 0))
+err(lambda: vmap(lambda x: 3)(xs))
+err(lambda: vmap(lambda x: x, out_dims=(0, 0))(xs))
+err(lambda: vmap(lambda x: x, in_dims="a")(xs))
+err(lambda: vmap(lambda x: x)())
+out(vmap(lambda x: x, chunk_size=3)(xs))
+err(lambda: vmap(lambda x: x, chunk_size=0)(xs))
+
+# ---
+# autograd.functional jacobian and hessian options
+AF = torch.autograd.functional
+x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64)
+y = torch.tensor([1.0, 3.0], dtype=torch.float64)
+
+
+def f(a, b):
+    return torch.cat([a.exp() * b.sum(), b**2])
+
+
+out(AF.jacobian(f, (x, y)))
+out(AF.jacobian(f, (x, y), vectorize=True))
+out(AF.jacobian(f, (x, y), vectorize=True, strategy="forward-mode"))
+out(AF.jacobian(lambda a: a.exp(), x, create_graph=True))
+h = AF.hessian(lambda a, b: (a.exp() * b.sum()).sum(), (x, y))
+out(h)
+out(AF.hessian(lambda a: (a**3).sum(), x, vectorize=True))
+out(AF.hessian(lambda a: (a**3).sum(), x, vectorize=True, outer_jacobian_strategy="forward-mode"))
+out(AF.vhp(lambda a: (a**3).sum(), x, torch.ones(3, dtype=torch.float64)))
+err(lambda: AF.jacobian(f, (x, y), strategy="forward-mode"))
+err(lambda: AF.hvp(lambda a: a**3, x, torch.ones(3, dtype=torch.float64)))
+err(lambda: AF.jacobian(lambda a: x * 2, x, strict=True))
+out(AF.jacobian(lambda a: x * 2, x))
+
+# ---
+# torch.func transforms: dict outputs, jacfwd randomness, stacked BatchNorm ensembles
+jacrev, jacfwd, vmap = torch.func.jacrev, torch.func.jacfwd, torch.func.vmap
+stack_module_state, functional_call = torch.func.stack_module_state, torch.func.functional_call
+x = torch.tensor([0.3, -0.2, 1.1])
+out(jacrev(lambda x: {"s": x.sin(), "c": x.cos().sum()})(x))
+out(jacfwd(lambda x: {"s": x.sin(), "c": x.cos().sum()})(x))
+out(jacfwd(lambda x: x * 2, randomness="different")(x))
+err(lambda: jacfwd(lambda x: x + torch.rand(3))(x))
+err(lambda: jacrev(lambda x: x.long())(x))
+err(lambda: jacrev(torch.sin, argnums=1)(x))
+models = [nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2)) for _ in range(3)]
+params, buffers = stack_module_state(models)
+out(sorted(buffers), buffers["1.running_var"].shape, buffers["1.num_batches_tracked"])
+out(params["0.weight"].requires_grad, buffers["1.running_mean"].requires_grad)
