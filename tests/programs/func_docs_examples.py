@@ -771,3 +771,109 @@ models = [nn.Sequential(nn.Linear(3, 2), nn.BatchNorm1d(2)) for _ in range(3)]
 params, buffers = stack_module_state(models)
 out(sorted(buffers), buffers["1.running_var"].shape, buffers["1.num_batches_tracked"])
 out(params["0.weight"].requires_grad, buffers["1.running_mean"].requires_grad)
+
+# ---
+# per-sample gradients tutorial: a CNN with pooling, log_softmax and nll_loss
+functional_call, grad, vmap = torch.func.functional_call, torch.func.grad, torch.func.vmap
+rng = np.random.default_rng(0)
+
+
+class SimpleCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, 1)
+        self.conv2 = nn.Conv2d(4, 6, 3, 1)
+        self.fc1 = nn.Linear(6, 8)
+        self.fc2 = nn.Linear(8, 3)
+
+    def forward(self, x):
+        x = F.relu(self.conv1(x))
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        return F.log_softmax(self.fc2(x), dim=1)
+
+
+model = SimpleCNN()
+with torch.no_grad():
+    for p in model.parameters():
+        p.copy_(torch.tensor(rng.uniform(-0.4, 0.4, tuple(p.shape))))
+data = torch.tensor(rng.standard_normal((4, 1, 6, 6)), dtype=torch.float32)
+targets = torch.tensor([0, 2, 1, 2])
+
+
+def loss_fn(predictions, targets):
+    return F.nll_loss(predictions, targets)
+
+
+def compute_grad(sample, target):
+    loss = loss_fn(model(sample.unsqueeze(0)), target.unsqueeze(0))
+    return torch.autograd.grad(loss, list(model.parameters()))
+
+
+per_sample_grads = [compute_grad(data[i], targets[i]) for i in range(4)]
+per_sample_grads = list(zip(*per_sample_grads))
+per_sample_grads = [torch.stack(shards) for shards in per_sample_grads]
+params = {k: v.detach() for k, v in model.named_parameters()}
+buffers = {k: v.detach() for k, v in model.named_buffers()}
+
+
+def compute_loss(params, buffers, sample, target):
+    predictions = functional_call(model, (params, buffers), (sample.unsqueeze(0),))
+    return loss_fn(predictions, target.unsqueeze(0))
+
+
+ft_per_sample_grads = vmap(grad(compute_loss), in_dims=(None, None, 0, 0))(
+    params, buffers, data, targets
+)
+for g, ft in zip(per_sample_grads, ft_per_sample_grads.values()):
+    out(torch.allclose(g, ft, atol=3e-3, rtol=1e-5))
+out(ft_per_sample_grads["conv1.weight"])
+
+# ---
+# jacobians and hessians tutorial: hvp by forward-over-reverse and reverse-over-reverse
+jvp, grad, vjp = torch.func.jvp, torch.func.grad, torch.func.vjp
+
+
+def hvp(f, primals, tangents):
+    return jvp(grad(f), primals, tangents)[1]
+
+
+def hvp_revrev(f, primals, tangents):
+    _, vjp_fn = vjp(grad(f), *primals)
+    return vjp_fn(*tangents)
+
+
+def f(x):
+    return x.sin().sum()
+
+
+x = torch.tensor([0.1, 0.7, -1.3, 2.0])
+tangent = torch.tensor([1.0, -1.0, 0.5, 2.0])
+out(hvp(f, (x,), (tangent,)))
+out(hvp_revrev(f, (x,), (tangent,)))
+out(torch.allclose(hvp(f, (x,), (tangent,)), hvp_revrev(f, (x,), (tangent,))[0]))
+
+# ---
+# forward-mode AD tutorial: module parameters swapped for duals with delattr / setattr
+fwAD = torch.autograd.forward_ad
+rng = np.random.default_rng(0)
+model = nn.Linear(5, 5)
+with torch.no_grad():
+    model.weight.copy_(torch.tensor(rng.standard_normal((5, 5))))
+    model.bias.copy_(torch.tensor(rng.standard_normal(5)))
+inp = torch.tensor(rng.standard_normal((16, 5)), dtype=torch.float32)
+params = {name: p for name, p in model.named_parameters()}
+tangents = {
+    name: torch.tensor(rng.random(tuple(p.shape)), dtype=torch.float32)
+    for name, p in params.items()
+}
+with fwAD.dual_level():
+    for name, p in params.items():
+        delattr(model, name)
+        setattr(model, name, fwAD.make_dual(p, tangents[name]))
+    res = model(inp)
+    jvp_result = fwAD.unpack_dual(res).tangent
+out(jvp_result.detach())
+expected = inp @ tangents["weight"].t() + tangents["bias"]
+out(torch.allclose(jvp_result, expected, atol=1e-5))
