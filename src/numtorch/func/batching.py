@@ -109,6 +109,11 @@ def batched_call(spec, args):
             dims.append(None)
     physical, dims = tuple(physical), tuple(dims)
     vl = _LEVELS[level - 1]
+    if vl.randomness == "same" and spec.name in _SAME_REFUSED:
+        raise RuntimeError(
+            "Vmap does not currently support same randomness with a batched tensor input. "
+            "Please file an issue with functorch"
+        )
     rule = spec.batch
     out = NotImplemented
     if rule is not None and not (vl.randomness == "same" and spec.name in _RANDOM_OPS):
@@ -123,6 +128,19 @@ def batched_call(spec, args):
 # sample must draw the same numbers, which the per-sample loop gives by rewinding.
 _RANDOM_OPS = frozenset(
     ("bernoulli", "poisson", "binomial", "_standard_gamma", "native_dropout", "rrelu_with_noise")
+)
+# Samplers whose distribution parameters are batched tensors: torch refuses them under
+# randomness="same" (one draw cannot follow per-sample parameters) rather than share noise.
+_SAME_REFUSED = frozenset(
+    (
+        "bernoulli",
+        "poisson",
+        "binomial",
+        "_standard_gamma",
+        "normal_tensor_float",
+        "normal_float_tensor",
+        "normal_tensor_tensor",
+    )
 )
 
 
