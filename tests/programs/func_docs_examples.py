@@ -909,3 +909,86 @@ d = vmap(m, randomness="different")(torch.ones(6, 30))
 out(bool((d[0] != d[1]).any()))
 m.eval()
 out(vmap(m)(torch.ones(2, 3)))
+
+# ---
+# torch.func docstring examples: grad under no_grad, vmap kwargs, in-place writes, jacrev has_aux
+grad, vmap, jacrev, vjp = torch.func.grad, torch.func.vmap, torch.func.jacrev, torch.func.vjp
+x = torch.tensor([0.5, -1.5, 2.0])
+
+
+def f(x):
+    with torch.no_grad():
+        c = x**2
+    return (x - c).sum()
+
+
+out(grad(f)(x))
+with torch.no_grad():
+    out(grad(lambda x: (x**2).sum())(x))
+    out(vjp(torch.sin, x)[1](torch.ones(3)))
+with torch.enable_grad():
+    out(grad(lambda x: (x**2).sum())(x))
+
+
+def fn(x, scale=4.0):
+    return x * scale
+
+
+xs = torch.arange(10.0).reshape(2, 5)
+batched_pow = vmap(fn)
+out(torch.allclose(batched_pow(xs), xs * 4))
+out(batched_pow(xs, scale=torch.tensor(2.0)))
+err(lambda: batched_pow(xs, scale=xs))
+
+
+def inplace_f(x, y):
+    x.add_(y)
+    return x
+
+
+err(lambda: vmap(inplace_f, in_dims=(None, 0))(torch.zeros(5), torch.ones(3, 5)))
+out(vmap(inplace_f, in_dims=(0, None))(torch.zeros(3, 5), torch.ones(5)))
+
+
+def g(x):
+    x_sin = x.sin()
+    return x_sin, x_sin
+
+
+jac, aux = jacrev(g, has_aux=True)(x)
+out(jac, aux, torch.allclose(aux, x.sin()))
+out(jacrev(jacrev(lambda x: x.sin().sum()))(x))
+err(lambda: grad(lambda x: x)(torch.tensor(1)))
+err(lambda: grad(lambda x: x.sum(), argnums=(0, 0))(x))
+err(lambda: grad(lambda x: x.sum(), argnums=1)(x))
+err(lambda: vjp(lambda x: 2, x))
+err(lambda: torch.func.jvp(torch.sin, (torch.tensor([1, 2]),), (torch.tensor([1, 2]),)))
+y = torch.tensor([1.0, 2.0])
+out(grad(lambda t: (t * y).sum())(y.clone().requires_grad_()))
+w = torch.tensor([1.0, 3.0], requires_grad=True)
+g2 = grad(lambda t: (t * w).sum())(y)
+out(g2)
+g2.sum().backward()
+out(w.grad)
+
+# ---
+# forward_ad: tangent layouts, unpack_dual identity, views of duals
+fwAD = torch.autograd.forward_ad
+primal = torch.arange(12.0).reshape(3, 4)
+tangent = torch.arange(12.0).reshape(4, 3).t()
+tangent2 = torch.ones(3, 4)
+with fwAD.dual_level():
+    d = fwAD.make_dual(primal, tangent)
+    t = fwAD.unpack_dual(d).tangent
+    out(t is tangent, t, t.stride(), t.is_contiguous())
+    d2 = fwAD.make_dual(primal, tangent2)
+    out(fwAD.unpack_dual(d2).tangent is tangent2)
+    pt = primal.t()
+    d3 = fwAD.make_dual(pt, torch.ones(4, 3))
+    out(fwAD.unpack_dual(d3).tangent.stride(), fwAD.unpack_dual(d3).tangent.is_contiguous())
+    out(fwAD.unpack_dual(d.t()).tangent.stride(), fwAD.unpack_dual(d[1]).tangent)
+    out(fwAD.unpack_dual(d).primal is primal)
+    out(d.shape, d.dtype, d.requires_grad)
+    e = torch.zeros(3, 4)
+    e[:, 0] = d[:, 1]
+    out(fwAD.unpack_dual(e).tangent)
