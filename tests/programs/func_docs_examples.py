@@ -992,3 +992,50 @@ with fwAD.dual_level():
     e = torch.zeros(3, 4)
     e[:, 0] = d[:, 1]
     out(fwAD.unpack_dual(e).tangent)
+
+# ---
+# functional_call tie_weights and strict; transforms with chunk_size, has_aux inside vmap
+functional_call, jacrev, jacfwd, vmap, jvp = (
+    torch.func.functional_call,
+    torch.func.jacrev,
+    torch.func.jacfwd,
+    torch.func.vmap,
+    torch.func.jvp,
+)
+
+
+class Foo(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.foo = nn.Parameter(torch.zeros(()))
+        self.bar = self.foo
+
+    def forward(self, x):
+        return x + self.foo + self.bar
+
+
+foo = Foo()
+x = torch.tensor([1.0, 2.0])
+out(functional_call(foo, {"foo": torch.ones(())}, (x,)))
+out(functional_call(foo, {"foo": torch.ones(())}, (x,), tie_weights=False))
+err(lambda: functional_call(foo, {"foo": torch.ones(()), "bar": torch.ones(())}, (x,)))
+err(lambda: functional_call(foo, {"foo": torch.ones(()), "bar": torch.zeros(())}, (x,)))
+err(lambda: functional_call(foo, {"baz": torch.ones(())}, (x,), strict=True))
+out(foo.foo, foo.bar is foo.foo)
+
+
+def f(a, b):
+    return torch.stack([a.sin() * b, a.cos() * b]), (a * b).sum()
+
+
+a, b = torch.tensor([0.1, 0.2, 0.3]), torch.tensor([1.0, -1.0, 2.0])
+out(jacrev(f, argnums=(0, 1), chunk_size=2, has_aux=True)(a, b))
+out(jacfwd(f, argnums=(0, 1), has_aux=True)(a, b))
+out(vmap(jacrev(f, has_aux=True))(a.expand(2, 3) * torch.tensor([[1.0], [2.0]]), b.expand(2, 3)))
+out(
+    vmap(lambda p, t: jvp(lambda q: (q.exp(), q.sum()), (p,), (t,), has_aux=True))(
+        torch.ones(2, 3), torch.ones(2, 3)
+    )
+)
+out(torch.func.hessian(lambda a, b: (a.sin() * b).sum(), argnums=1)(a, b))
+out(jacrev(lambda a: a.sum(), chunk_size=1)(a))
