@@ -1039,3 +1039,59 @@ out(
 )
 out(torch.func.hessian(lambda a, b: (a.sin() * b).sum(), argnums=1)(a, b))
 out(jacrev(lambda a: a.sum(), chunk_size=1)(a))
+
+# ---
+# autograd.Function with torch.func: setup_context, generate_vmap_rule, a vmap staticmethod
+grad, vmap, jacrev, jvp = torch.func.grad, torch.func.vmap, torch.func.jacrev, torch.func.jvp
+
+
+class NumpySin(torch.autograd.Function):
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(x):
+        return torch.tensor(np.sin(x.detach().numpy()))
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (x,) = inputs
+        ctx.save_for_backward(x)
+        ctx.save_for_forward(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return g * x.cos()
+
+    @staticmethod
+    def jvp(ctx, t):
+        (x,) = ctx.saved_tensors
+        return t * x.cos()
+
+
+class MySquare(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x**2
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(inputs[0])
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return 2 * g * x
+
+    @staticmethod
+    def vmap(info, in_dims, x):
+        out(info.batch_size, in_dims)
+        return MySquare.apply(x), in_dims[0]
+
+
+x = torch.tensor([0.1, 0.5, 1.0])
+out(grad(lambda x: MySquare.apply(x).sum())(x))
+out(vmap(MySquare.apply)(torch.arange(6.0).reshape(2, 3)))
+out(jacrev(MySquare.apply)(x))
+out(grad(lambda x: NumpySin.apply(x).sum())(x))
+out(jvp(NumpySin.apply, (x,), (torch.ones(3),)))
