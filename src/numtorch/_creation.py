@@ -760,6 +760,8 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
         raise ValueError(kind)
     from ._core.inplace import check_inplace
 
+    if t._batched:  # vmap(randomness="same"): one sample's draws, written into every sample
+        return t.copy_(Tensor._make(xp.asarray(values, dtype=t._data.dtype)))
     check_inplace(t, f"{kind}_")
     t._data[...] = values
     t._bump_version()

@@ -418,11 +418,7 @@ def _is_mask(index) -> bool:
 def observed(spec, args):
     """Run an op with the active observers (profiler, forward checks) wrapped around it."""
     if dispatch.batching is not None:  # vmap: rules call ops, which must come back here
-        run = lambda: dispatch.batching(spec, args)
-        for observer in dispatch.observers:
-            if getattr(observer, "sees_batched", False):  # forward AD inside vmap (vmap(jvp))
-                run = observer.wrap(spec, args, run)
-        out = run()
+        out = dispatch.batching(spec, args)
         if out is not NotImplemented:
             return out
     dispatch.slow = False

@@ -5,9 +5,6 @@ active: return a callable that runs ``run`` and observes it) and optionally
 ``wrap_node(node, run)`` (the same for every backward node the engine runs, AccumulateGrad
 included). The profiler and the forward NaN/Inf checks are observers. An observer may
 also have ``wrap_composite(name, args, run)``: called for functions marked ``composite``.
-An observer with ``sees_batched = True`` (forward AD) also wraps the op on vmap's batched
-tensors, before the batching rule runs it on the physical ones; its ``run`` may then return
-NotImplemented (no batched argument), which it passes on untouched.
 """
 
 import functools

@@ -109,6 +109,10 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
         )
     with hidden_levels(level):
         dual = tensor.view_as(tensor)
+        if not (tensor._batched or tangent._batched) and tangent.stride() != tensor.stride():
+            # the tangent takes the primal's layout (a copy), so that views of the dual and of
+            # its tangent line up, as torch does
+            tangent = tangent.new_empty_strided(tuple(tensor.shape), tensor.stride()).copy_(tangent)
     _set_tangent(dual, level, tangent)
     return dual
 

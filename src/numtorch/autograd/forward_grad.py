@@ -109,7 +109,8 @@ def get_tangent(t, level: int):
 def set_tangent(t, level: int, tangent) -> None:
     grads = t._fw_grads
     if grads is None:
-        grads = t._fw_grads = {}
+        t._fw_grads = {}
+        grads = t._fw_grads  # a batched tensor answers with a view of its physical tangents
     if level not in grads:
         _dual_tensors.setdefault(level, []).append(weakref.ref(t))
     if tangent is None:
@@ -157,8 +158,6 @@ def _levels_in(spec, args) -> list:
 class _ForwardObserver:
     """The dispatch observer that pushes tangents through ops (Note [Forward grads])."""
 
-    sees_batched = True  # under vmap, tangents are computed on the batched (per-sample) values
-
     def wrap(self, spec, args, run):
         if not spec.diff:
             return run
@@ -168,8 +167,6 @@ class _ForwardObserver:
 
         def run_dual():
             out = run()
-            if out is NotImplemented:  # vmap's dispatch: no batched argument, the op runs later
-                return out
             results = out if isinstance(out, (tuple, list)) else (out,)
             for level in levels:
                 batch = _state.batch.get(level)
@@ -255,18 +252,19 @@ def _push_each(spec, args, results, level, batch) -> list:
 
 
 def _aliases_input(tangent, spec, args, level) -> bool:
-    data = _memory(tangent)
+    data = _physical_data(tangent)
     for i in spec.diff:
         for a in args[i] if i in spec.lists and isinstance(args[i], (list, tuple)) else [args[i]]:
             t = get_tangent(a, level)
-            if t is not None and xp.may_share_memory(_memory(t), data):
+            if t is not None and xp.may_share_memory(_physical_data(t), data):
                 return True
     return False
 
 
-def _memory(t):
-    """The array holding ``t``'s values (a vmap batched tensor's physical one)."""
-    while t._batched:
+def _physical_data(t):
+    """The array holding ``t``'s values: a tangent batched under ``vmap`` (a jvp inside
+    vmap) has no readable array of its own, its physical tensor does."""
+    while getattr(t, "_batched", False):
         t = t._value
     return t._data
 

@@ -211,6 +211,13 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs) -> Any:
+        if dispatch.batching is not None and getattr(cls, "vmap", None) is not None:
+            # the Function's own batching rule; imported here because func builds on autograd
+            from ..func.batching import function_vmap
+
+            result = function_vmap(cls, args, kwargs)
+            if result is not NotImplemented:
+                return result
         ctx = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in args)
         record = grad_mode.is_grad_enabled() and any(

@@ -2,7 +2,7 @@
 ``jacfwd``, ``hessian``, ``linearize``, ``vmap``) and ``functional_call``."""
 
 from .eager import debug_unwrap, functionalize
-from .functional_call import functional_call, stack_module_state
+from .functional_call import functional_call, replace_all_batch_norm_modules_, stack_module_state
 from .grad import grad, grad_and_value, vjp
 from .jacobian import hessian, jacfwd, jacrev
 from .jvp import jvp, linearize
@@ -19,6 +19,7 @@ __all__ = [
     "jacrev",
     "jvp",
     "linearize",
+    "replace_all_batch_norm_modules_",
     "stack_module_state",
     "vjp",
     "vmap",

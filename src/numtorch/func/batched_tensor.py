@@ -19,6 +19,8 @@ as in torch.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+
 from .._core.tensor import Size, Tensor
 from ..backend import xp
 
@@ -100,6 +102,24 @@ class BatchedTensor(Tensor):
     @_grad_fn.setter
     def _grad_fn(self, value) -> None:
         self._value._grad_fn = value
+
+    # Forward-mode tangents live on the physical tensor too, with the same layout as it (ops
+    # run on physical tensors and push physical tangents); the logical tensor reads and
+    # writes them through a view that batches and unbatches them at this level.
+    @property
+    def _fw_grads(self):
+        return None if self._value._fw_grads is None else _LogicalTangents(self)
+
+    @_fw_grads.setter
+    def _fw_grads(self, value) -> None:
+        physical = self._value
+        if value is None:
+            if not physical._fw_grads:
+                physical._fw_grads = None
+        elif physical._fw_grads is None:
+            physical._fw_grads = {}
+        for level, tangent in dict(value or {}).items():
+            _LogicalTangents(self)[level] = tangent
 
     @property
     def _base(self):
@@ -232,6 +252,49 @@ class BatchedTensor(Tensor):
 
     def __format__(self, spec: str) -> str:
         return object.__format__(self, spec)
+
+
+class _LogicalTangents(MutableMapping):
+    """A batched tensor's tangents (level -> logical tangent) over its physical tensor's."""
+
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor: BatchedTensor):
+        self._tensor = tensor
+
+    def _physical(self) -> dict:
+        grads = self._tensor._value._fw_grads
+        return {} if grads is None else grads
+
+    # A tangent may have leading dims before the primal's (jacfwd's basis rows), before
+    # the physical primal's dims in its physical tensor too.
+    def __getitem__(self, level):
+        t = self._tensor
+        value = self._physical()[level]
+        extra = value.dim() - t._value.dim()
+        return BatchedTensor._wrap(value, t._bdim + extra, t._level)
+
+    def __setitem__(self, level, tangent) -> None:
+        t = self._tensor
+        physical = t._value
+        extra = tangent.dim() - t.dim()
+        if tangent.__class__ is BatchedTensor and tangent._level == t._level:
+            value = tangent._value.movedim(tangent._bdim, t._bdim + extra)
+        else:  # the same tangent for every sample
+            value = tangent.unsqueeze(t._bdim + extra)
+            value = value.expand((*tangent.shape[:extra], *physical.shape))
+        if physical._fw_grads is None:
+            physical._fw_grads = {}
+        physical._fw_grads[level] = value
+
+    def __delitem__(self, level) -> None:
+        del self._physical()[level]
+
+    def __iter__(self):
+        return iter(self._physical())
+
+    def __len__(self) -> int:
+        return len(self._physical())
 
 
 def is_batched(t) -> bool:

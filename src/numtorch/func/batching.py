@@ -22,7 +22,7 @@ tensors and its results are wrapped again like their inputs.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, namedtuple
 
 from .. import _creation
 from .._core import inplace
@@ -109,6 +109,11 @@ def batched_call(spec, args):
             dims.append(None)
     physical, dims = tuple(physical), tuple(dims)
     vl = _LEVELS[level - 1]
+    if vl.randomness == "same" and spec.name in _SAME_REFUSED:
+        raise RuntimeError(
+            "Vmap does not currently support same randomness with a batched tensor input. "
+            "Please file an issue with functorch"
+        )
     rule = spec.batch
     out = NotImplemented
     if rule is not None and not (vl.randomness == "same" and spec.name in _RANDOM_OPS):
@@ -124,6 +129,53 @@ def batched_call(spec, args):
 _RANDOM_OPS = frozenset(
     ("bernoulli", "poisson", "binomial", "_standard_gamma", "native_dropout", "rrelu_with_noise")
 )
+# Samplers whose distribution parameters are batched tensors: torch refuses them under
+# randomness="same" (one draw cannot follow per-sample parameters) rather than share noise.
+_SAME_REFUSED = frozenset(
+    (
+        "bernoulli",
+        "poisson",
+        "binomial",
+        "_standard_gamma",
+        "normal_tensor_float",
+        "normal_float_tensor",
+        "normal_tensor_tensor",
+    )
+)
+
+
+VmapInfo = namedtuple("VmapInfo", ["batch_size", "randomness"])
+
+
+def function_vmap(cls, args: tuple, kwargs: dict):
+    """``cls.apply(*args)`` through the ``vmap`` staticmethod of an ``autograd.Function``:
+    it gets the physical arguments and their batch dims and returns ``(outputs, out_dims)``
+    (NotImplemented when no argument is batched)."""
+    level = _top_level(args)
+    if not level:
+        return NotImplemented
+    vl = _LEVELS[level - 1]
+    physical, in_dims = [], []
+    for a in args:
+        if a.__class__ is BatchedTensor and a._level == level:
+            physical.append(a._value)
+            in_dims.append(a._bdim)
+        else:
+            physical.append(a)
+            in_dims.append(None)
+    output, out_dims = cls.vmap(
+        VmapInfo(vl.size, vl.randomness), tuple(in_dims), *physical, **kwargs
+    )
+    if isinstance(output, tuple):
+        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(output)
+        return tuple(_wrap_dim(o, d, level) for o, d in zip(output, dims))
+    return _wrap_dim(output, out_dims, level)
+
+
+def _wrap_dim(output, dim, level: int):
+    if dim is None or not isinstance(output, Tensor):
+        return output
+    return BatchedTensor._wrap(output, dim % output.dim(), level)
 
 
 def _wrap(result, bdim, level: int):

@@ -1,13 +1,15 @@
-"""``torch.func.functional_call`` and ``stack_module_state``."""
+"""``torch.func.functional_call``, ``stack_module_state`` and
+``replace_all_batch_norm_modules_``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..nn.modules.batchnorm import _BatchNorm
 from ..nn.utils.stateless import _functional_call
 from ..ops.shape import stack
 
-__all__ = ["functional_call", "stack_module_state"]
+__all__ = ["functional_call", "replace_all_batch_norm_modules_", "stack_module_state"]
 
 
 def functional_call(
@@ -95,3 +97,17 @@ def _stacked_leaf(tensors: list, name: str):
         raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
     result = stack(tensors)
     return result.detach().requires_grad_() if all(requires_grad) else result
+
+
+def replace_all_batch_norm_modules_(root):
+    """Make every BatchNorm module in ``root`` stop tracking running statistics, in place,
+    so it normalizes with the batch's own statistics and writes no buffer: under ``vmap`` a
+    running-statistics update would write a batched value into an unbatched buffer.
+    Returns ``root``."""
+    for module in root.modules():
+        if isinstance(module, _BatchNorm):
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root

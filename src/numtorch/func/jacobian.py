@@ -29,7 +29,6 @@ from .args import (
     split_aux,
     wraps,
 )
-from .batching import current_levels
 from .level import Level
 from .vmap import randomness_mode
 
@@ -97,17 +96,7 @@ def hessian(func: Callable, argnums=0):
         tensor([[ 6.,  0.],
                 [ 0., 12.]])
     """
-    forward = jacfwd(jacrev(func, argnums), argnums)
-    reverse = jacrev(jacrev(func, argnums), argnums)
-
-    @wraps(func)
-    def hessian_of(*args, **kwargs):
-        # Inside vmap the backward formulas run on the physical (all-sample) tensors, which
-        # carry no tangents, so forward over reverse would lose the tangents there: the same
-        # matrix comes from reverse over reverse (Note [Per-sample gradients] in batching.py).
-        return (reverse if current_levels() else forward)(*args, **kwargs)
-
-    return hessian_of
+    return jacfwd(jacrev(func, argnums), argnums)
 
 
 def _jacobian(func, args: tuple, argnums, has_aux: bool, chunk_size, forward: bool):

@@ -15,6 +15,8 @@ from .._creation import zeros_like
 from ..autograd.forward_grad import enter_level, exit_level, get_tangent, hidden_levels, set_tangent
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .args import check_floating_primals, check_tensor_outputs, split_aux
+from .batched_tensor import is_batched
+from .batching import batch_everywhere
 
 __all__ = ["jvp", "linearize"]
 
@@ -82,9 +84,21 @@ def jvp(func: Callable, primals: tuple, tangents, *, strict: bool = False, has_a
 
 def _dual(primal: Tensor, tangent: Tensor, level: int) -> Tensor:
     with hidden_levels(level):
+        if _levels(tangent) - _levels(primal):
+            # a tangent mapped by vmap where its primal is not: the dual is mapped too (each
+            # sample's primal is the same)
+            primal = batch_everywhere(primal)
         dual = primal.view_as(primal)
     set_tangent(dual, level, tangent)
     return dual
+
+
+def _levels(t) -> set:
+    levels = set()
+    while is_batched(t):
+        levels.add(t._level)
+        t = t._value
+    return levels
 
 
 def linearize(func: Callable, *primals):

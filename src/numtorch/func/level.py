@@ -42,7 +42,7 @@ class Level:
         if current_levels():
             leaf, plain = grad_leaf(t)
             self.leaves.append(plain)
-            return leaf
+            return keep_tangents(leaf, t)
         leaf = keep_tangents(t.detach().requires_grad_(), t)
         self.leaves.append(leaf)
         return leaf

@@ -199,6 +199,8 @@ def binomial(count, prob, generator=None) -> Tensor:
 def _fill_(t: Tensor, values, name: str) -> Tensor:
     from .._core.inplace import check_inplace
 
+    if t._batched:  # vmap(randomness="same"): one sample's draws, written into every sample
+        return t.copy_(Tensor._make(xp.asarray(values, dtype=t._data.dtype)))
     check_inplace(t, name)
     t._data[...] = values
     t._bump_version()
