@@ -7,7 +7,7 @@ Example:
     >>> with fwAD.dual_level():
     ...     y = fwAD.make_dual(x, v).sin() * 2
     ...     fwAD.unpack_dual(y).tangent
-    tensor([1.0806, 0.0000])
+    tensor([1.0806, -0.0000])
 """
 
 from __future__ import annotations
