@@ -176,3 +176,25 @@ y = decoder(tgt, memory, tgt_mask=mask, memory_key_padding_mask=pad, tgt_is_caus
 out(mask, y)
 y.sum().backward()
 out(decoder.layers[0].self_attn.in_proj_weight.grad.sum(), decoder.norm.weight.grad)
+# ---
+# SDPA kernels chosen with nn.attention.sdpa_kernel: math vs fused grad_fn, no-kernel errors
+attention = torch.nn.attention
+SDPBackend = attention.SDPBackend
+q = torch.sin(torch.arange(2 * 4 * 3 * 4, dtype=torch.float32)).reshape(2, 4, 3, 4).requires_grad_()
+k = torch.cos(torch.arange(2 * 2 * 3 * 4, dtype=torch.float32)).reshape(2, 2, 3, 4)
+v = torch.arange(2 * 2 * 3 * 4, dtype=torch.float32).reshape(2, 2, 3, 4) / 20
+y = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True, scale=0.3)
+with attention.sdpa_kernel(SDPBackend.MATH):
+    y_math = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True, scale=0.3)
+with attention.sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.MATH]):
+    y_both = F.scaled_dot_product_attention(q, q, q)
+(y.sum() + y_math.sum() + y_both.sum()).backward()
+out(y, y_math, y_both, q.grad)
+with attention.sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+    err(lambda: F.scaled_dot_product_attention(q, q, q, dropout_p=0.5))
+    err(lambda: F.scaled_dot_product_attention(q, q, q))
+with attention.sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATTENTION]):
+    err(lambda: F.scaled_dot_product_attention(q, q, q))
+err(lambda: F.scaled_dot_product_attention(q, q, q, dropout_p=0.0))
+err(lambda: attention.sdpa_kernel("math").__enter__())
+print(SDPBackend.MATH, repr(SDPBackend.FLASH_ATTENTION), int(SDPBackend.ERROR))
