@@ -162,3 +162,93 @@ fast = {k: v - 0.1 * g for (k, v), g in zip(params.items(), grads)}
 outer = F.mse_loss(from_func.functional_call(model, fast, (xs * 2,)), ys)
 outer.backward()
 out(inner, outer, fast["weight"], model.weight.grad, model.bias.grad)
+# ---
+# Packed bidirectional GRU over unsorted lengths with total_length padding
+gru = nn.GRU(3, 4, batch_first=True, bidirectional=True)
+with torch.no_grad():
+    for k, p in enumerate(gru.parameters()):
+        p.copy_(
+            torch.sin(torch.arange(p.numel(), dtype=torch.float32) * 0.21 + k).reshape(p.shape)
+            * 0.3
+        )
+seqs = [torch.linspace(0, 1, 3 * n).reshape(n, 3) for n in (2, 4, 3)]
+packed = nn.utils.rnn.pack_sequence(seqs, enforce_sorted=False)
+out(packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices)
+o, h = gru(packed)
+padded, lens = nn.utils.rnn.pad_packed_sequence(o, batch_first=True, total_length=5)
+out(padded, lens, h)
+padded.sum().backward()
+out(gru.weight_hh_l0_reverse.grad)
+# ---
+# Tensor helpers from data-science notebooks
+a = torch.tensor([[1.0, 2.0], [3.0, 5.0], [4.0, 4.0]])
+out(torch.cdist(a, a), F.pairwise_distance(a, a.flip(0)), F.cosine_similarity(a, a.flip(0)))
+out(torch.cov(a.T), torch.corrcoef(a.T), torch.aminmax(a, dim=0))
+out(torch.block_diag(a, a[:1]), torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4])))
+out(torch.combinations(torch.tensor([1, 2, 3]), r=2), torch.tril_indices(3, 3, -1))
+out(torch.kron(a[:2], torch.eye(2)), torch.diff(a, dim=0), torch.trapezoid(a[:, 1], a[:, 0]))
+out(torch.logcumsumexp(a, 0), torch.cummax(a, 0), torch.renorm(a, 2, 0, 3.0))
+out(torch.histogram(a.flatten(), bins=3), torch.vander(torch.tensor([1, 2, 3]), N=3))
+out(
+    torch.nan_to_num(torch.tensor([float("nan"), float("inf"), -float("inf")]), nan=0.0, posinf=9.0)
+)
+# ---
+# Warmup then cosine via SequentialLR of LambdaLR and CosineAnnealingLR; param groups; reload
+model = nn.Linear(2, 2)
+opt = torch.optim.AdamW(
+    [
+        {"params": [model.weight], "weight_decay": 0.1},
+        {"params": [model.bias], "weight_decay": 0.0},
+    ],
+    lr=1e-2,
+)
+warm = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / 3)
+cos = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=4, eta_min=1e-4)
+sched = torch.optim.lr_scheduler.SequentialLR(opt, [warm, cos], milestones=[3])
+trace = []
+for _ in range(7):
+    opt.step()
+    sched.step()
+    trace.append([round(g["lr"], 7) for g in opt.param_groups])
+print(trace)
+sd = sched.state_dict()
+print(sorted(sd.keys()), sd["last_epoch"])
+opt.add_param_group({"params": [nn.Parameter(torch.zeros(1))], "lr": 0.5})
+print(len(opt.param_groups), opt.param_groups[2]["betas"], opt.param_groups[2]["weight_decay"])
+
+
+# ---
+# Module utilities: apply(init), get_submodule, forward pre-hooks with kwargs, named_modules
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(3, 3)
+        self.act = nn.GELU(approximate="tanh")
+
+    def forward(self, x, scale=1.0):
+        return self.act(self.proj(x)) * scale
+
+
+net = nn.Sequential(Block(), Block())
+
+
+def init_weights(m):
+    if isinstance(m, nn.Linear):
+        nn.init.constant_(m.weight, 0.1)
+        nn.init.zeros_(m.bias)
+
+
+net.apply(init_weights)
+print([n for n, _ in net.named_modules()], net.get_submodule("1.proj"))
+
+
+def pre(mod, args, kwargs):
+    return args, {"scale": kwargs.get("scale", 1.0) * 2}
+
+
+handle = net[0].register_forward_pre_hook(pre, with_kwargs=True)
+x = torch.ones(2, 3)
+out(net[0](x, scale=1.5), net(x))
+handle.remove()
+out(net[0](x, scale=1.5))
+print(net)
