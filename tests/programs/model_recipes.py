@@ -136,3 +136,38 @@ e = F.interpolate(img, scale_factor=1.5, mode="nearest-exact")
 f = F.interpolate(img, size=(2, 3), mode="bicubic", align_corners=True)
 (a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum()).backward()
 out(a, b, c, d, e, f, img.grad)
+# ---
+# AdaptiveLogSoftmaxWithLoss for a large-vocabulary language model head
+asm = nn.AdaptiveLogSoftmaxWithLoss(8, 20, cutoffs=[5, 12], div_value=2.0)
+print(asm)
+with torch.no_grad():
+    for i, p in enumerate(asm.parameters()):
+        p.copy_(
+            torch.cos(torch.arange(p.numel(), dtype=torch.float32) * 0.2 + i).reshape(p.shape) * 0.9
+        )
+print([(n, tuple(p.shape)) for n, p in asm.named_parameters()])
+h = torch.sin(torch.arange(6 * 8, dtype=torch.float32) * 0.17).reshape(6, 8).requires_grad_()
+target = torch.tensor([0, 4, 5, 11, 12, 19])
+res = asm(h, target)
+res.loss.backward()
+out(res.output, res.loss, h.grad, asm.head.weight.grad, asm.tail[1][0].weight.grad)
+out(asm.log_prob(h.detach()), asm.log_prob(h.detach()).exp().sum(1), asm.predict(h.detach()))
+err(lambda: asm.predict(h.detach()[2]))
+err(lambda: asm.log_prob(h.detach()[0]))
+out(asm(h.detach()[3], torch.tensor(11)), asm.predict(-h.detach()), asm.predict(h.detach() * 0))
+small = asm(h[:2], torch.tensor([1, 3]))
+out(small.output, small.loss)
+err(lambda: asm(h, torch.tensor([0, 1, 2, 3, 4, 20])))
+err(lambda: asm(h, target[:3]))
+err(lambda: asm(h, target.reshape(2, 3)))
+err(lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 20, cutoffs=[12, 5]))
+err(lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 20, cutoffs=[]))
+err(lambda: nn.AdaptiveLogSoftmaxWithLoss(8, 20, cutoffs=[5, 20]))
+biased = nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2], head_bias=True, dtype=torch.float64)
+print(biased.head.bias.dtype, biased.head_size, biased.shortlist_size, biased.n_clusters)
+# a single row selected by a 0-d index, as the clustered loss above does for a 1-row cluster
+src = torch.tensor([[5.0, 6.0]], requires_grad=True)
+y = torch.zeros(3, 2).index_copy(0, torch.tensor(1), src)
+y.pow(2).sum().backward()
+out(y, src.grad, torch.zeros(3).index_copy_(0, torch.tensor(2), torch.tensor([4.0])))
+err(lambda: torch.zeros(3, 2).index_copy(0, torch.tensor(1), torch.tensor([5.0, 6.0])))
