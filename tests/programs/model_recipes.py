@@ -133,9 +133,12 @@ b = F.grid_sample(img, grid, mode="nearest", padding_mode="border", align_corner
 c = F.grid_sample(img, grid * 1.3, mode="bicubic", padding_mode="zeros", align_corners=False)
 d = F.interpolate(img, size=(3, 7), mode="area")
 e = F.interpolate(img, scale_factor=1.5, mode="nearest-exact")
-f = F.interpolate(img, size=(2, 3), mode="bicubic", align_corners=True)
-(a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum()).backward()
-out(a, b, c, d, e, f, img.grad)
+f = F.interpolate(img, size=(2, 3), mode="bilinear", antialias=True, align_corners=False)
+g = F.interpolate(img, size=(3, 2), mode="bicubic", antialias=True)
+(a.sum() + b.sum() + c.sum() + d.sum() + e.sum() + f.sum() + g.pow(2).sum()).backward()
+out(a, b, c, d, e, f, g, img.grad)
+err(lambda: F.interpolate(img[0], size=3, mode="bilinear", antialias=True))
+err(lambda: F.interpolate(img, size=(3, 3), mode="nearest", antialias=True))
 # ---
 # AdaptiveLogSoftmaxWithLoss for a large-vocabulary language model head
 asm = nn.AdaptiveLogSoftmaxWithLoss(8, 20, cutoffs=[5, 12], div_value=2.0)
