@@ -174,3 +174,56 @@ y = torch.zeros(3, 2).index_copy(0, torch.tensor(1), src)
 y.pow(2).sum().backward()
 out(y, src.grad, torch.zeros(3).index_copy_(0, torch.tensor(2), torch.tensor([4.0])))
 err(lambda: torch.zeros(3, 2).index_copy(0, torch.tensor(1), torch.tensor([5.0, 6.0])))
+# ---
+# CNN bookkeeping: same/reflect padding, parameter counts, freezing, eval, strict=False reload
+m = nn.Sequential(
+    nn.Conv2d(1, 2, 3, padding="same", padding_mode="reflect"),
+    nn.BatchNorm2d(2),
+    nn.SiLU(),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+    nn.Linear(2, 3),
+)
+with torch.no_grad():
+    for i, p in enumerate(m.parameters()):
+        p.copy_(torch.sin(torch.arange(p.numel(), dtype=torch.float32) + i).reshape(p.shape))
+x = torch.cos(torch.arange(2 * 25, dtype=torch.float32)).reshape(2, 1, 5, 5)
+y = m(x)
+y.sum().backward()
+out(y, m[0].weight.grad, m[1].running_mean, m[1].num_batches_tracked)
+print(sum(p.numel() for p in m.parameters() if p.requires_grad))
+m.requires_grad_(False)
+m[-1].requires_grad_(True)
+print([n for n, p in m.named_parameters() if p.requires_grad])
+m.eval()
+print(m.training, m[1].training)
+m.train(False)
+m.zero_grad(set_to_none=True)
+print(m[0].weight.grad)
+sd = m.state_dict()
+print(list(sd.keys()))
+m2 = nn.Sequential(
+    nn.Conv2d(1, 2, 3, padding="same", padding_mode="reflect"),
+    nn.BatchNorm2d(2),
+    nn.SiLU(),
+    nn.AdaptiveAvgPool2d(1),
+    nn.Flatten(),
+    nn.Linear(2, 3),
+)
+r = m2.load_state_dict(sd, strict=False)
+print(r, r.missing_keys)
+m2.eval()
+out(m2(x))
+# ---
+# Embeddings with padding_idx and max_norm renormalization, from_pretrained, max EmbeddingBag
+emb = nn.Embedding(10, 4, padding_idx=0, max_norm=1.0)
+with torch.no_grad():
+    emb.weight.copy_(torch.arange(40.0).reshape(10, 4) / 10)
+idx = torch.tensor([[0, 3, 3], [9, 1, 0]])
+y = emb(idx)
+y.sum().backward()
+out(y, emb.weight.grad, emb.weight)
+pre = nn.Embedding.from_pretrained(torch.eye(3), freeze=False, padding_idx=1)
+out(pre(torch.tensor([1, 2])), pre.weight.requires_grad)
+bag = nn.EmbeddingBag.from_pretrained(torch.arange(12.0).reshape(4, 3), mode="max")
+out(bag(torch.tensor([0, 2, 3, 1]), torch.tensor([0, 2])))
