@@ -198,3 +198,23 @@ with attention.sdpa_kernel([SDPBackend.EFFICIENT_ATTENTION, SDPBackend.CUDNN_ATT
 err(lambda: F.scaled_dot_product_attention(q, q, q, dropout_p=0.0))
 err(lambda: attention.sdpa_kernel("math").__enter__())
 print(SDPBackend.MATH, repr(SDPBackend.FLASH_ATTENTION), int(SDPBackend.ERROR))
+# ---
+# Sparse COO adjacency blocks: coalesce, cat along sparse dims, index_select, sparse @ dense
+i = torch.tensor([[0, 1, 1, 0], [2, 0, 2, 2]])
+v = torch.tensor([3.0, 4.0, 5.0, 1.0])  # torch has no backward through sparse cat
+s = torch.sparse_coo_tensor(i, v, (2, 3))
+c = s.coalesce()
+out(c.indices(), c.values(), c.to_dense(), c.is_coalesced())
+rows = torch.cat([c, c * 2], dim=0)
+cols = torch.cat([s, c], dim=1)
+picked = torch.index_select(c, 1, torch.tensor([2, 0, 2]))
+first = s.index_select(0, torch.tensor([1]))
+for t in (rows, cols, picked, first):
+    out(t.shape, t.is_coalesced(), t._indices(), t._values(), t.to_dense())
+dense = torch.arange(6.0).reshape(3, 2)
+out(torch.sparse.mm(rows, dense), torch.sparse.sum(cols, dim=1).to_dense())
+out(torch.cat([c, c.double()]).dtype)
+err(lambda: torch.cat([c, torch.ones(2, 3)]))
+err(lambda: torch.cat([c, torch.sparse_coo_tensor(i, v, (2, 4))]))
+err(lambda: torch.cat([c, c], 2))
+err(lambda: torch.index_select(c, 1, torch.tensor([3])))
