@@ -204,3 +204,27 @@ def test_no_scipy_needed():
     np.testing.assert_array_equal(
         s.to_dense().numpy(), [[0.0, 0.0, 4.0], [4.0, 0.0, 5.0], [0.0, -2.0, 0.0]]
     )
+
+
+def test_cat_and_index_select_gradients_reach_the_values():
+    # torch has no backward through sparse cat/index_select; numtorch's values carry one,
+    # checked against finite differences
+    rows, cols = [0, 1, 1, 0], [2, 0, 2, 2]
+
+    def f(v):
+        s = numtorch.sparse_coo_tensor(numtorch.tensor([rows, cols]), v, (2, 3))
+        stacked = numtorch.cat([s, s.coalesce() * 2], 1)
+        picked = numtorch.index_select(stacked, 1, numtorch.tensor([5, 0, 5, 2]))
+        return picked.to_dense() ** 2
+
+    v = numtorch.tensor([3.0, 4.0, 5.0, 1.0], dtype=numtorch.float64, requires_grad=True)
+    assert numtorch.autograd.gradcheck(f, (v,))
+    assert numtorch.autograd.gradgradcheck(f, (v,))
+
+
+def test_cat_along_a_dense_dim_names_the_limit():
+    s = numtorch.sparse_coo_tensor(numtorch.tensor([[0, 1]]), numtorch.ones(2, 3), (2, 3))
+    with pytest.raises(NotImplementedError, match="along sparse dims only"):
+        numtorch.cat([s, s], 1)
+    with pytest.raises(NotImplementedError, match="along sparse dims only"):
+        s.index_select(1, numtorch.tensor([0]))

@@ -8,6 +8,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what type checkers and editors see: the names, as if loaded eagerly
+    from . import attention as attention
     from . import functional as functional
     from . import init as init
     from . import parallel as parallel
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # what type checkers and editors see: the names, as if loaded
     from .parameter import Parameter as Parameter
     from .parameter import UninitializedParameter as UninitializedParameter
 
-_SUBMODULES = ("functional", "init", "parallel", "utils", "modules", "parameter")
+_SUBMODULES = ("functional", "init", "parallel", "utils", "modules", "parameter", "attention")
 _PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter")
 _PARALLEL_NAMES = ("DataParallel",)
 

@@ -150,6 +150,12 @@ def index_copy(input, dim, index, source) -> Tensor:
             "index_copy_(): self and source expected to have the same dtype, but got (self) "
             f"{input.dtype.scalar_name} and (source) {source.dtype.scalar_name}"
         )
+    if source.ndim and input.ndim and source.ndim != input.ndim:
+        raise IndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality "
+            f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
+            f"({input.ndim})"
+        )
     # the slices (shapes without dim) must agree, then the index count
     dest_slice = [s for d, s in enumerate(input.shape) if d != dim]
     source_slice = [s for d, s in enumerate(source.shape) if d != dim]
@@ -170,6 +176,9 @@ def index_copy(input, dim, index, source) -> Tensor:
         raise IndexError(
             f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({length})"
         )
+    if index.ndim == 0 and source.ndim:
+        # a 0-d index names one slice that source still has as a length-1 dim
+        index = index.reshape(1)
     return _index_copy(input, dim, index, source)
 
 

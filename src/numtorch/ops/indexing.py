@@ -20,6 +20,7 @@ from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .pointwise import where
 from .shape import _unsqueeze
+from .sparse import sparse_index_select
 
 
 def _bounds(index: int, size: int, dim: int) -> int:
@@ -676,6 +677,8 @@ def index_select(input, dim, index) -> Tensor:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if input.is_sparse:
+        return sparse_index_select(input, dim, index, index_select)
     dim = _wrap_dim(dim, max(input.ndim, 1))
     size = input.shape[dim] if input.ndim else 1
     if input.ndim == 0 and index._data.size != 1:

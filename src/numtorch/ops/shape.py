@@ -17,6 +17,7 @@ from .._legacy_types import dtype_of_type
 from .._runtime import typename
 from ..autograd.forward_grad import align, batch_shift, batched
 from ..backend import xp
+from .sparse import sparse_cat
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple:
@@ -715,6 +716,8 @@ def _check_cat(tensors, name):
 def cat(tensors, dim=0) -> Tensor:
     """Concatenate along an existing dim (1-D empty tensors are skipped, as in torch)."""
     _check_cat(tensors, "torch.cat")
+    if any(t.is_sparse for t in tensors):
+        return sparse_cat(tensors, dim, cat)
     for i, t in enumerate(tensors):
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")

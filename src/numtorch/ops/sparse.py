@@ -507,3 +507,69 @@ def _dense_to_dense(input, dtype=None, *, masked_grad=None) -> Tensor:
 Tensor.to_dense = _dense_to_dense
 Tensor.to_sparse = to_sparse
 Tensor.to_sparse_coo = to_sparse
+
+
+# -- concatenation and selection along sparse dims -------------------------------------------
+def sparse_cat(tensors, dim, concatenate) -> SparseTensor:
+    """``torch.cat`` of sparse tensors along a sparse dim: the index lists are stacked (each
+    shifted by the sizes before it) and the values concatenated with ``concatenate`` (the
+    dense cat, so the result's ``grad_fn`` is ``CatBackward0``). Not coalesced, as in torch."""
+    for i, t in enumerate(tensors):
+        if not t.is_sparse:
+            raise RuntimeError(
+                f"Concatenating sparse tensors, but a dense tensor was found at position {i}."
+            )
+    ref = tensors[0]
+    dim = _wrap_dim(dim, ref.ndim)
+    for i, t in enumerate(tensors):
+        same = all(a == b for d, (a, b) in enumerate(zip(ref.shape, t.shape)) if d != dim)
+        if t.ndim != ref.ndim or not same or t.sparse_dim() != ref.sparse_dim():
+            raise RuntimeError(
+                f"All tensors must have the same shape: {list(ref.shape)} (except in the "
+                f"concatenating dimension), but found shape: {list(t.shape)} at position {i}."
+            )
+    if dim >= ref.sparse_dim():
+        raise NotImplementedError(
+            "numtorch concatenates sparse COO tensors along sparse dims only; call "
+            ".to_dense() first to concatenate along a dense dim"
+        )
+    blocks, offset = [], 0
+    for t in tensors:
+        indices = t._index_array.copy()
+        indices[dim] += offset
+        blocks.append(indices)
+        offset += t.shape[dim]
+    size = list(ref.shape)
+    size[dim] = offset
+    values = concatenate([t._value_tensor for t in tensors], 0)
+    return SparseTensor._build(xp.concatenate(blocks, axis=1), values, size, False)
+
+
+def sparse_index_select(input, dim, index, select) -> SparseTensor:
+    """``index_select`` along a sparse dim: for each position of ``index`` in turn, the entries
+    at that coordinate in stored order, renumbered; the values are picked with ``select``
+    (the dense index_select, so the ``grad_fn`` is ``IndexSelectBackward0``)."""
+    dim = _wrap_dim(dim, input.ndim)
+    if dim >= input.sparse_dim():
+        raise NotImplementedError(
+            "numtorch selects from sparse COO tensors along sparse dims only; call "
+            ".to_dense() first to select along a dense dim"
+        )
+    wanted = xp.asarray(index._data).reshape(-1).astype(xp.int64)
+    size = input.shape[dim]
+    for k in wanted.tolist():
+        if not -size <= k < size:
+            raise IndexError(
+                f"index_select(): index contains {k} that is out of range for tensor of size "
+                f"{list(input.shape)} at dimension {dim}"
+            )
+    wanted = xp.where(wanted < 0, wanted + size, wanted)
+    coords = input._index_array[dim]
+    # (position in index, entry) pairs where the entry's coordinate is that index
+    position, entry = xp.nonzero(wanted[:, None] == coords[None, :])
+    indices = input._index_array[:, entry].copy()
+    indices[dim] = position
+    values = select(input._value_tensor, 0, _index_tensor(entry))
+    out_size = list(input.shape)
+    out_size[dim] = len(wanted)
+    return SparseTensor._build(indices, values, out_size, False)

@@ -56,6 +56,22 @@ VISION = [
         ],
     ),
     _interpolate("trilinear", [((1, 1, 2, 3, 2), {"scale_factor": (1.5, 1, 2)})]),
+    OpInfo(  # shrinking widens the filter, growing does not: both, and align_corners
+        "interpolate_bilinear_antialias",
+        lambda t, x, **k: _f(t).interpolate(x, mode="bilinear", antialias=True, **k),
+        lambda rng: [
+            Sample((_n(rng, 1, 2, 5, 4),), {"size": (2, 3)}),
+            Sample((_n(rng, 1, 1, 3, 4),), {"size": (4, 2), "align_corners": True}),
+        ],
+    ),
+    OpInfo(
+        "interpolate_bicubic_antialias",
+        lambda t, x, **k: _f(t).interpolate(x, mode="bicubic", antialias=True, **k),
+        lambda rng: [
+            Sample((_n(rng, 1, 1, 6, 5),), {"size": (3, 2)}),
+            Sample((_n(rng, 1, 1, 3, 3),), {"scale_factor": 1.5, "align_corners": True}),
+        ],
+    ),
     _interpolate("area", [((1, 2, 4, 5), {"size": (3, 2)})]),
     OpInfo(
         "pixel_shuffle",

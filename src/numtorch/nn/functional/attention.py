@@ -12,6 +12,7 @@ from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
 from ...ops.pointwise import _mul_scalar
 from ...ops.scaled_products import baddbmm
 from ...ops.shape import cat
+from ..attention import SDPBackend, _backend_enabled
 from .dropout import dropout
 from .linear import linear
 from .padding import pad
@@ -110,11 +111,20 @@ def scaled_dot_product_attention(
     groups = _gqa_heads(query, key, value, enable_gqa)
     if scale is None:
         scale = 1.0 / math.sqrt(query.shape[-1])
-    if _fused(query, key, value, attn_mask, dropout_p, groups):
+    flash = _backend_enabled(SDPBackend.FLASH_ATTENTION)
+    if flash and _fused(query, key, value, attn_mask, dropout_p, groups):
         if attn_mask is not None:
             scores = (*query.shape[:-1], key.shape[-2])
             _check_broadcast(scores, tuple(attn_mask.shape))
         return flash_attention(query, key, value, attn_mask, is_causal, scale)[0]
+    if not _backend_enabled(SDPBackend.MATH):
+        # the kernels enabled by nn.attention.sdpa_kernel: none of them takes these inputs
+        if flash:
+            raise RuntimeError("No available kernel.  Aborting execution.")
+        raise RuntimeError(
+            "No viable backend for scaled_dot_product_attention was found. This is likely "
+            "due to turning off both the math kernel and the fused kernels."
+        )
     return _attention_math(query, key, value, attn_mask, dropout_p, is_causal, scale, groups)
 
 

@@ -118,8 +118,6 @@ def interpolate(
         or (mode == "bicubic" and ndim == 4)
     )
     if supported:
-        if antialias:
-            raise NotImplementedError("numtorch does not implement antialias=True")
         if mode == "area":
             pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dims - 1]
             return pool(input, output_size if dims > 1 else output_size[0])
@@ -127,6 +125,8 @@ def interpolate(
             output_size = U.output_size(input.shape, scales)
         _check_sizes(input, output_size)
         kind = "cubic" if mode == "bicubic" else "linear" if mode in _LINEAR else mode
+        if antialias and mode != "lanczos":
+            kind += "-aa"
         return U.UPSAMPLE[(kind, dims)](input, output_size, bool(align_corners), scales)
     if mode in _LINEAR and ndim in (3, 4, 5):
         raise NotImplementedError(

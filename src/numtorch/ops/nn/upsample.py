@@ -90,8 +90,42 @@ def _cubic_taps(in_size, out_size, align_corners, scale, dtype):
     return [(xp.clip(base - 1 + k, 0, in_size - 1), w) for k, w in enumerate(weights)]
 
 
+def _aa_filter(x, cubic):
+    """The antialiasing filters: a triangle, or Keys' cubic with a = -0.5."""
+    x = xp.abs(x)
+    if not cubic:
+        return xp.where(x < 1, 1 - x, 0.0)
+    a = -0.5
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return xp.where(x < 1, near, xp.where(x < 2, far, 0.0))
+
+
+def _aa_taps(in_size, out_size, align_corners, scale, dtype, cubic):
+    """torch's antialiased taps: when shrinking, the filter is widened by the scale so every
+    input position under an output pixel contributes; weights are normalized per output."""
+    ratio = float(_scale(in_size, out_size, align_corners, scale, xp.dtype(xp.float64)))
+    support = (2.0 if cubic else 1.0) * (ratio if ratio >= 1.0 else 1.0)
+    invscale = 1.0 / ratio if ratio >= 1.0 else 1.0
+    center = ratio * (xp.arange(out_size) + 0.5)
+    low = xp.maximum((center - support + 0.5).astype(xp.int64), 0)
+    high = xp.minimum((center + support + 0.5).astype(xp.int64), in_size)
+    width = int((high - low).max()) if out_size else 0
+    offsets = xp.arange(width)
+    index = low[:, None] + offsets
+    weight = _aa_filter((index - center[:, None] + 0.5) * invscale, cubic)
+    weight = xp.where(index < high[:, None], weight, 0.0)
+    total = weight.sum(1, keepdims=True)
+    weight = weight / xp.where(total == 0, 1.0, total)
+    # tap k of every output; past an output's window the weight is 0 (index clipped)
+    index = xp.minimum(index, in_size - 1)
+    return [(index[:, k], weight[:, k].astype(dtype)) for k in range(width)]
+
+
 def taps(mode, in_size, out_size, align_corners, scale, dtype):
     """[(index (out,), weight (out,) or None)] for one axis."""
+    if mode in ("linear-aa", "cubic-aa"):
+        return _aa_taps(in_size, out_size, align_corners, scale, dtype, mode == "cubic-aa")
     if mode in ("nearest", "nearest-exact"):
         return _nearest_taps(in_size, out_size, scale, mode == "nearest-exact")
     if mode == "cubic":
@@ -151,13 +185,19 @@ _NODES = {
     "nearest-exact": "UpsampleNearestExact",
     "linear": ("UpsampleLinear", "UpsampleBilinear", "UpsampleTrilinear"),
     "cubic": "UpsampleBicubic",
+    "linear-aa": ("", "UpsampleBilinear"),
+    "cubic-aa": "UpsampleBicubic",
 }
 
 
 def _register(mode: str, dims: int):
     prefix = _NODES[mode]
     prefix = (prefix[dims - 1] if isinstance(prefix, tuple) else prefix) + f"{dims}D"
+    if mode.endswith("-aa"):
+        prefix += "Aa"
     name = f"upsample_{mode.replace('-', '_')}{dims}d"
+    if mode.endswith("-aa"):  # aten's _upsample_bilinear2d_aa / _upsample_bicubic2d_aa
+        name = f"_upsample_bi{mode[:-3]}{dims}d_aa"
 
     @defop(
         name=name + "_backward",
@@ -180,7 +220,9 @@ def _register(mode: str, dims: int):
         ),
     )
     def forward(input, output_size, align_corners, scales):
-        kernel = "compute_indices_weights_" + ("nearest" if "nearest" in mode else mode)
+        kernel = "compute_indices_weights_" + (
+            "nearest" if "nearest" in mode else mode.removesuffix("-aa")
+        )
         float_only(input, kernel)
         return _resample(input, mode, output_size, align_corners, scales)
 
@@ -194,6 +236,8 @@ UPSAMPLE = {
         ("nearest-exact", (1, 2, 3)),
         ("linear", (1, 2, 3)),
         ("cubic", (2,)),
+        ("linear-aa", (2,)),
+        ("cubic-aa", (2,)),
     )
     for dims in all_dims
 }
