@@ -201,6 +201,8 @@ def _register(mode: str, dims: int):
 
     @defop(
         name=name + "_backward",
+        # torch's aa backward schemas have 6 arguments (scales_h, scales_w apart)
+        schema_args=6 if mode.endswith("-aa") else None,
         node=prefix + "BackwardBackward0",
         grad_output=lambda grad, output_size, align_corners, scales: forward(
             grad, output_size, align_corners, scales
