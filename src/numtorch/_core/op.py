@@ -372,11 +372,8 @@ class OpNode(Node):
         return values
 
     def _apply_lists(self, grad_outputs) -> list:
-        return self._apply_values(self._values(grad_outputs))
-
-    def _apply_values(self, values: dict) -> list:
-        """Run every needed formula with arguments from ``values`` (the general path; also
-        used by the batched walker with batch-shifted values)."""
+        """Run every needed formula with arguments from ``_values`` (the general path)."""
+        values = self._values(grad_outputs)
         spec = self._spec
         edges = self.next_functions
         out = []

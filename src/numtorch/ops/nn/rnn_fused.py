@@ -217,8 +217,8 @@ def _gradients(
 
 
 def _one_gradient(k):
-    # The generic and batched walkers run formulas one by one, each a whole backward pass;
-    # the node's _apply (below) runs it once for all inputs.
+    # A formula called on its own (the generic path) is a whole backward pass for one
+    # input; the node's _apply (below) runs it once for all inputs.
     def formula(
         grads,
         input,
