@@ -41,6 +41,366 @@ TORCH_DIFFERS = {
     "logcumsumexp": "torch's first element",
 }
 
+# Registry entries whose forward derivative is not written in their entry but derived by
+# transposing their backward formulas (Note [Forward grads]): correct where the backward is
+# differentiable, at about twice the cost of a written one. Grouped by the module that defines
+# them; an entry that gains a written derivative must leave this list (the test below fails).
+TRANSPOSED = {
+    # defined on NumPy functions
+    "acosh_",
+    "asinh_",
+    "atanh_",
+    "div_mode_none",
+    # ops/bits.py
+    "frexp",
+    # ops/complex.py
+    "angle",
+    "complex",
+    "conj",
+    "conj_physical",
+    "polar",
+    "view_as_complex",
+    "view_as_real",
+    # ops/construction.py
+    "block_diag",
+    "rot90",
+    "unfold",
+    "unfold_backward",
+    # ops/cumulative.py
+    "cummax",
+    "cummin",
+    "cumprod",
+    "logcumsumexp",
+    # ops/fft.py
+    "_fft_c2c",
+    "_fft_c2r",
+    "_fft_r2c",
+    # ops/gamma.py
+    "mvlgamma",
+    # ops/gamma_sampling.py
+    "_standard_gamma",
+    "_standard_gamma_grad",
+    # ops/householder.py
+    "geqrf",
+    # ops/indexed.py
+    "index_copy",
+    "index_fill",
+    "index_fill_tensor",
+    "masked_scatter",
+    # ops/indexing.py
+    "copy",
+    "fill",
+    "gather",
+    "index_add",
+    "index_alias",
+    "index_put",
+    "index_select",
+    "masked_fill",
+    "masked_fill_tensor",
+    "masked_select",
+    "scatter_add",
+    "scatter_src",
+    "scatter_value",
+    "select_backward",
+    "slice_backward",
+    "take",
+    "zero",
+    # ops/inplace_views.py
+    "t_",
+    "transpose_",
+    "unsqueeze_",
+    # ops/joins.py
+    "narrow_copy",
+    # ops/linalg.py
+    "einsum",
+    "squeeze_",
+    # ops/linalg_cholesky.py
+    "cholesky_inverse",
+    "cholesky_solve",
+    "triangular_solve",
+    # ops/linalg_decomp.py
+    "linalg_eigh",
+    "linalg_pinv",
+    "linalg_qr",
+    "linalg_svd",
+    # ops/linalg_functions.py
+    "cholesky_legacy",
+    # ops/linalg_lstsq.py
+    "linalg_lstsq",
+    # ops/linalg_lu.py
+    "linalg_lu",
+    "linalg_lu_factor_ex",
+    "linalg_lu_solve",
+    "lu_unpack",
+    # ops/linalg_solve.py
+    "linalg_cholesky_ex",
+    "linalg_det",
+    "linalg_inv_ex",
+    "linalg_slogdet",
+    "linalg_solve_ex",
+    "linalg_solve_triangular",
+    # ops/matrix_exp.py
+    "linalg_matrix_exp",
+    # ops/nan_extrema.py
+    "fmax",
+    "fmin",
+    # ops/nn/activation.py
+    "glu",
+    "glu_backward",
+    # ops/nn/attention.py
+    "_safe_softmax",
+    "_scaled_dot_product_flash_attention_for_cpu_backward",
+    # ops/nn/channel_shuffle.py
+    "channel_shuffle",
+    "native_channel_shuffle",
+    # ops/nn/conv.py
+    "convolution",
+    "convolution_backward",
+    "convolution_backward_weight",
+    # ops/nn/ctc.py
+    "_ctc_loss",
+    "_ctc_loss_backward",
+    # ops/nn/distance.py
+    "_pdist_backward",
+    "_pdist_forward",
+    "dist",
+    # ops/nn/dropout.py
+    "native_dropout",
+    # ops/nn/embedding.py
+    "embedding",
+    "embedding_dense_backward",
+    # ops/nn/embedding_bag.py
+    "_embedding_bag",
+    # ops/nn/fold.py
+    "col2im",
+    "im2col",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    # ops/nn/grid_sample.py
+    "affine_grid_generator",
+    "grid_sampler_2d",
+    "grid_sampler_3d",
+    # ops/nn/loss.py
+    "binary_cross_entropy",
+    "binary_cross_entropy_backward",
+    "binary_cross_entropy_with_logits",
+    "multi_margin_loss",
+    "multi_margin_loss_backward",
+    "nll_loss",
+    "nll_loss2d",
+    "nll_loss2d_backward",
+    "nll_loss_backward",
+    # ops/nn/normalization.py
+    "native_batch_norm",
+    "native_batch_norm_backward",
+    "native_group_norm",
+    "native_layer_norm",
+    "native_layer_norm_backward",
+    # ops/nn/padding.py
+    "constant_pad_nd",
+    "reflect_pad1d",
+    "reflect_pad1d_backward",
+    "reflect_pad2d",
+    "reflect_pad2d_backward",
+    "reflect_pad3d",
+    "reflect_pad3d_backward",
+    "replicate_pad1d",
+    "replicate_pad1d_backward",
+    "replicate_pad2d",
+    "replicate_pad2d_backward",
+    "replicate_pad3d",
+    "replicate_pad3d_backward",
+    # ops/nn/piecewise.py
+    "_prelu_kernel",
+    "_prelu_kernel_backward",
+    "celu",
+    "celu_result",
+    "elu",
+    "elu_result",
+    "hardshrink_backward",
+    "hardsigmoid_backward",
+    "rrelu_with_noise",
+    "rrelu_with_noise_backward",
+    "rrelu_with_noise_result",
+    "softshrink_backward",
+    "threshold_inplace",
+    # ops/nn/pointwise_loss.py
+    "huber_loss",
+    "huber_loss_backward",
+    "mse_loss",
+    "mse_loss_backward",
+    "smooth_l1_loss",
+    "smooth_l1_loss_backward",
+    "soft_margin_loss",
+    "soft_margin_loss_backward",
+    # ops/nn/pooling.py
+    "adaptive_avg_pool2d",
+    "adaptive_avg_pool2d_backward",
+    "adaptive_avg_pool3d",
+    "adaptive_avg_pool3d_backward",
+    "adaptive_max_pool2d",
+    "adaptive_max_pool2d_backward",
+    "adaptive_max_pool2d_gather",
+    "adaptive_max_pool3d",
+    "adaptive_max_pool3d_backward",
+    "adaptive_max_pool3d_gather",
+    "avg_pool2d",
+    "avg_pool2d_backward",
+    "avg_pool3d",
+    "avg_pool3d_backward",
+    "max_pool2d_backward",
+    "max_pool2d_gather",
+    "max_pool2d_with_indices",
+    "max_pool3d_backward",
+    "max_pool3d_gather",
+    "max_pool3d_with_indices",
+    # ops/nn/rnn.py
+    "_pack_padded_sequence",
+    "rnn_transpose_",
+    # ops/nn/rnn_fused.py
+    "mkldnn_rnn_layer",
+    # ops/nn/unpool.py
+    "max_unpool2d",
+    "max_unpool3d",
+    # ops/nn/upsample.py
+    "_upsample_bicubic2d_aa",
+    "_upsample_bicubic2d_aa_backward",
+    "_upsample_bilinear2d_aa",
+    "_upsample_bilinear2d_aa_backward",
+    "upsample_cubic2d",
+    "upsample_cubic2d_backward",
+    "upsample_linear1d",
+    "upsample_linear1d_backward",
+    "upsample_linear2d",
+    "upsample_linear2d_backward",
+    "upsample_linear3d",
+    "upsample_linear3d_backward",
+    "upsample_nearest1d",
+    "upsample_nearest1d_backward",
+    "upsample_nearest2d",
+    "upsample_nearest2d_backward",
+    "upsample_nearest3d",
+    "upsample_nearest3d_backward",
+    "upsample_nearest_exact1d",
+    "upsample_nearest_exact1d_backward",
+    "upsample_nearest_exact2d",
+    "upsample_nearest_exact2d_backward",
+    "upsample_nearest_exact3d",
+    "upsample_nearest_exact3d_backward",
+    # ops/nn/weight_norm.py
+    "_weight_norm",
+    # ops/pointwise.py
+    "abs",
+    "ceil",
+    "floor",
+    "fmod",
+    "fmod_tensor",
+    "lerp",
+    "lerp_tensor",
+    "remainder",
+    "remainder_tensor",
+    "trunc",
+    # ops/products.py
+    "_cdist_backward",
+    "_cdist_forward",
+    "_euclidean_dist",
+    "linalg_cross",
+    # ops/reduction.py
+    "amax",
+    "amin",
+    "aminmax",
+    "cumsum",
+    "linalg_vector_norm",
+    "logsumexp",
+    "max_all",
+    "max_dim",
+    "min_all",
+    "min_dim",
+    "nansum",
+    "norm_dim",
+    "prod_all",
+    "prod_dim",
+    "sort",
+    "std",
+    "std_mean",
+    "topk",
+    "var",
+    "var_mean",
+    # ops/sampling.py
+    "bernoulli",
+    "binomial",
+    "normal_float_tensor",
+    "normal_tensor_float",
+    "normal_tensor_tensor",
+    "poisson",
+    # ops/scaled_products.py
+    "addbmm",
+    "addmv",
+    "addr",
+    "baddbmm",
+    # ops/scatter_reduce.py
+    "index_reduce",
+    "put",
+    "scatter_reduce",
+    # ops/selection.py
+    "kthvalue",
+    "median_all",
+    "median_dim",
+    "mode",
+    "nanmedian_all",
+    "nanmedian_dim",
+    # ops/sets.py
+    "_bincount",
+    "_unique2",
+    "unique_consecutive",
+    "unique_dim",
+    # ops/shape.py
+    "_to_copy",
+    "split",
+    "split_with_sizes",
+    "squeeze_all_",
+    "squeeze_dim_",
+    "squeeze_dims_",
+    "unbind",
+    # ops/softmax.py
+    "_log_softmax_backward_data",
+    "_softmax_backward_data",
+    # ops/sparse_primitives.py
+    "dense_sparse_mm",
+    "sparse_add",
+    "sparse_addmm",
+    "sparse_coalesce",
+    "sparse_coo_tensor",
+    "sparse_gather",
+    "sparse_mm",
+    "sparse_mv",
+    "sparse_sum_dims",
+    "sparse_t",
+    "sparse_to_dense",
+    "sparse_transpose",
+    "sparse_values",
+    # ops/special.py
+    "sgn",
+    # ops/statistics.py
+    "histogram",
+    "renorm",
+    # ops/strided.py
+    "as_strided",
+    "as_strided_",
+    "as_strided_scatter",
+    "diagonal_scatter",
+    "select_scatter",
+    "slice_scatter",
+    # ops/triangular.py
+    "diag_embed",
+    "diagonal_backward",
+    "diagonal_copy",
+    "trace",
+    "tril",
+    "triu",
+}
+
+
 CASES = [
     pytest.param(info, sample, id=f"{info.name}-{i}")
     for info in OP_DB
@@ -164,3 +524,58 @@ def test_jacfwd_matches_jacrev(info, sample):
     for out_fwd, out_rev in zip(forward, reverse):
         for a, b in zip(out_fwd, out_rev):
             np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_every_entry_declares_its_forward_derivative():
+    """A differentiable entry writes its forward derivative ("elementwise", "linear" or a
+    formula), or is listed in TRANSPOSED; a listed entry that gained one fails here."""
+    from numtorch._core.op import REGISTRY
+
+    undeclared = {name for name, spec in REGISTRY.items() if spec.diff and spec.jvp is None}
+    assert undeclared - TRANSPOSED == set(), "entries without a written forward derivative"
+    assert TRANSPOSED - undeclared == set(), "listed entries that now declare one"
+
+
+GRADGRAD_CASES = [
+    pytest.param(info, sample, id=f"{info.name}-{i}")
+    for info in OP_DB
+    if info.grad and info.gradgrad and info.name not in NO_FORWARD_AD
+    for i, sample in enumerate(info.samples(np.random.default_rng(zlib.crc32(info.name.encode()))))
+]
+
+
+@pytest.mark.parametrize("info, sample", GRADGRAD_CASES)
+def test_forward_over_reverse_matches_finite_differences(info, sample):
+    """jvp of the gradient (hessian-vector products, func.hessian): pushes tangents through
+    the backward formulas' own entries (the *_backward ops among them)."""
+    fn, primals, tangents = _setup(numtorch, info, sample, zlib.crc32(info.name.encode()))
+    if not primals:
+        pytest.skip("no floating-point tensor input")
+    outs = fn(*primals)
+    if not outs or any(o.is_complex() for o in outs):
+        pytest.skip("no real floating-point output")
+    rng = np.random.default_rng(2)
+    vs = [numtorch.tensor(rng.standard_normal(tuple(o.shape))) for o in outs]
+
+    def vjp(*xs):
+        outs = fn(*xs)
+        total = sum((o * v).sum() for o, v in zip(outs, vs))
+        return numtorch.autograd.grad(
+            total, xs, create_graph=True, allow_unused=True, materialize_grads=True
+        )
+
+    try:
+        _, got = numtorch.func.jvp(vjp, primals, tangents)
+    except RuntimeError as error:
+        if "randomness" not in str(error) and "does not require grad" not in str(error):
+            raise
+        pytest.skip(f"not differentiable twice here: {str(error)[:80]}")
+    eps = 1e-6
+    with numtorch.no_grad():
+        plus = [(p + eps * t).requires_grad_() for p, t in zip(primals, tangents)]
+        minus = [(p - eps * t).requires_grad_() for p, t in zip(primals, tangents)]
+    for g, hi, lo in zip(got, vjp(*plus), vjp(*minus)):
+        expected = (hi - lo).detach().numpy() / (2 * eps)
+        np.testing.assert_allclose(
+            g.detach().numpy(), expected, atol=10 * info.atol, rtol=10 * info.rtol
+        )
