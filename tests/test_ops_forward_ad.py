@@ -71,10 +71,6 @@ TRANSPOSED = {
     "cummin",
     "cumprod",
     "logcumsumexp",
-    # ops/fft.py
-    "_fft_c2c",
-    "_fft_c2r",
-    "_fft_r2c",
     # ops/gamma.py
     "mvlgamma",
     # ops/gamma_sampling.py
@@ -333,11 +329,6 @@ TRANSPOSED = {
     "normal_tensor_float",
     "normal_tensor_tensor",
     "poisson",
-    # ops/scaled_products.py
-    "addbmm",
-    "addmv",
-    "addr",
-    "baddbmm",
     # ops/scatter_reduce.py
     "index_reduce",
     "put",
@@ -365,20 +356,6 @@ TRANSPOSED = {
     # ops/softmax.py
     "_log_softmax_backward_data",
     "_softmax_backward_data",
-    # ops/sparse_primitives.py
-    "dense_sparse_mm",
-    "sparse_add",
-    "sparse_addmm",
-    "sparse_coalesce",
-    "sparse_coo_tensor",
-    "sparse_gather",
-    "sparse_mm",
-    "sparse_mv",
-    "sparse_sum_dims",
-    "sparse_t",
-    "sparse_to_dense",
-    "sparse_transpose",
-    "sparse_values",
     # ops/special.py
     "sgn",
     # ops/statistics.py

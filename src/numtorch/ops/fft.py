@@ -61,6 +61,7 @@ def _r2c_grad(grad, input_shape, dim, normalization, onesided):
     name="_fft_r2c",
     node="FftR2CBackward0",
     input=_r2c_grad,
+    jvp="linear",
 )
 def _fft_r2c(input, dim, normalization, onesided):
     if not dim:
@@ -74,6 +75,7 @@ def _fft_r2c(input, dim, normalization, onesided):
     name="_fft_c2c",
     node="FftC2CBackward0",
     input=lambda grad, dim, normalization, forward: _fft_c2c(grad, dim, normalization, not forward),
+    jvp="linear",
 )
 def _fft_c2c(input, dim, normalization, forward):
     if not dim:
@@ -103,6 +105,7 @@ def _c2r_grad(grad, dim, normalization):
     name="_fft_c2r",
     node="FftC2RBackward0",
     input=_c2r_grad,
+    jvp="linear",
 )
 def _fft_c2r(input, dim, normalization, last_dim_size):
     sizes = [input.shape[d] for d in dim[:-1]] + [last_dim_size]

@@ -11,6 +11,7 @@ from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
+from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .linalg import addmm
 from .linalg_functions import _deprecated, multi_dot
@@ -30,6 +31,55 @@ def _add_scaled(input, product, beta, alpha):
     if product.dtype == xp.bool_:
         return xp.logical_or(product, shifted)
     return (product + shifted).astype(product.dtype, copy=False)
+
+
+def _scaled_jvp(input_t, input, product_t, beta, alpha, ndim):
+    """``beta * input_t + alpha * product_t``; ``ndim``: the result's (unbatched) rank."""
+    if input_t is not None and beta != 0:
+        input_t = _times(align(input_t, input, ndim), beta)
+    else:
+        input_t = None
+    return add_terms(None if product_t is None else _times(product_t, alpha), input_t)
+
+
+# The forward derivatives below take tangents with a leading batch dimension: each product
+# is a broadcasting matmul or multiply with the batched operand in front.
+@batched
+def _addmv_jvp(input_t, mat_t, vec_t, input, mat, vec, beta, alpha):
+    product_t = add_terms(
+        None if mat_t is None else mat_t.matmul(vec),
+        None if vec_t is None else vec_t.matmul(mat.mT),
+    )
+    return _scaled_jvp(input_t, input, product_t, beta, alpha, 1)
+
+
+@batched
+def _addr_jvp(input_t, vec1_t, vec2_t, input, vec1, vec2, beta, alpha):
+    product_t = add_terms(
+        None if vec1_t is None else vec1_t.unsqueeze(-1) * vec2,
+        None if vec2_t is None else vec1.unsqueeze(-1) * vec2_t.unsqueeze(-2),
+    )
+    return _scaled_jvp(input_t, input, product_t, beta, alpha, 2)
+
+
+def _batches_product_jvp(batch1_t, batch2_t, batch1, batch2):
+    return add_terms(
+        None if batch1_t is None else batch1_t.matmul(batch2),
+        None if batch2_t is None else batch1.matmul(batch2_t),
+    )
+
+
+@batched
+def _baddbmm_jvp(input_t, batch1_t, batch2_t, input, batch1, batch2, beta, alpha):
+    product_t = _batches_product_jvp(batch1_t, batch2_t, batch1, batch2)
+    return _scaled_jvp(input_t, input, product_t, beta, alpha, 3)
+
+
+@batched
+def _addbmm_jvp(input_t, batch1_t, batch2_t, input, batch1, batch2, beta, alpha):
+    product_t = _batches_product_jvp(batch1_t, batch2_t, batch1, batch2)
+    product_t = None if product_t is None else product_t.sum(-3)
+    return _scaled_jvp(input_t, input, product_t, beta, alpha, 2)
 
 
 def _check_scalars(dtype: _dtypes.dtype, beta, alpha) -> None:
@@ -68,6 +118,7 @@ def _same_dtypes(name: str, *tensors: Tensor) -> None:
     input=lambda grad, beta: _times(grad, beta),
     mat=lambda grad, vec, alpha: _times(grad.outer(vec), alpha),
     vec=lambda grad, mat, alpha: _times(mat.t().mv(grad), alpha),
+    jvp=_addmv_jvp,
 )
 def _addmv(input, mat, vec, beta, alpha):
     return _add_scaled(input, xp.matmul(mat, vec), beta, alpha)
@@ -104,6 +155,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
     input=lambda grad, beta: _times(grad, beta),
     vec1=lambda grad, vec2, alpha: _times(grad.mv(vec2), alpha),
     vec2=lambda grad, vec1, alpha: _times(grad.t().mv(vec1), alpha),
+    jvp=_addr_jvp,
 )
 def _addr(input, vec1, vec2, beta, alpha):
     return _add_scaled(input, xp.multiply.outer(vec1, vec2), beta, alpha)
@@ -154,6 +206,7 @@ def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch2, alpha: _times(grad.bmm(batch2.transpose(1, 2)), alpha),
     batch2=lambda grad, batch1, alpha: _times(batch1.transpose(1, 2).bmm(grad), alpha),
+    jvp=_baddbmm_jvp,
 )
 def _baddbmm(input, batch1, batch2, beta, alpha):
     return _add_scaled(input, xp.matmul(batch1, batch2), beta, alpha)
@@ -201,6 +254,7 @@ def _sum_batches_grad(grad, batch1, batch2, alpha, first):
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 1),
     batch2=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 0),
+    jvp=_addbmm_jvp,
 )
 def _addbmm(input, batch1, batch2, beta, alpha):
     product = xp.matmul(batch1, batch2).sum(axis=0, dtype=batch1.dtype)

@@ -6,6 +6,7 @@ written with these primitives and dense ops, so they differentiate again.
 from __future__ import annotations
 
 from .._core.op import defop
+from ..autograd.forward_grad import add_terms
 from ..backend import xp
 
 
@@ -34,6 +35,7 @@ def _column(values, ndim):
     aten="to_dense",
     node="ToDenseBackward0",
     values=lambda grad, indices: _entries(grad, indices),
+    jvp="linear",
 )
 def _to_dense(values, indices, size):
     return _scatter(values, indices, size)
@@ -44,6 +46,7 @@ def _to_dense(values, indices, size):
     aten="to_sparse",
     node="ToSparseBackward1",
     input=lambda grad, input_shape, indices: _to_dense(grad, indices, input_shape),
+    jvp="linear",
 )
 def _gather(input, indices):
     if not len(indices):  # no sparse dims (a 0-d tensor): each entry is the whole tensor
@@ -62,6 +65,7 @@ def _segment_sum(values, inverse, count):
     aten="coalesce",
     node="CoalesceBackward0",
     values=lambda grad, inverse: grad.index_select(0, inverse),
+    jvp="linear",
 )
 def _coalesce_values(values, inverse, count):
     return _segment_sum(values, inverse, count)
@@ -72,6 +76,7 @@ def _coalesce_values(values, inverse, count):
     aten="_sparse_sum",
     node="SparseSumBackward0",
     values=lambda grad, inverse: grad.index_select(0, inverse),
+    jvp="linear",
 )
 def _sum_values(values, inverse, count):
     return _segment_sum(values, inverse, count)
@@ -89,6 +94,7 @@ def _add_grad(grad, inverse, first: bool, count):
     node="AddBackward0",
     input=lambda grad, inverse, input_shape: _add_grad(grad, inverse, True, input_shape[0]),
     other=lambda grad, inverse, input_shape: _add_grad(grad, inverse, False, input_shape[0]),
+    jvp="linear",
 )
 def _add_values(input, other, inverse, count):
     return _segment_sum(xp.concatenate([input, other]), inverse, count)
@@ -96,7 +102,7 @@ def _add_values(input, other, inverse, count):
 
 def _alias(name, node, aten):
     """An identity on values recorded under torch's node name (TBackward0, ...)."""
-    return defop(name=name, node=node, aten=aten, input=lambda grad: grad)(
+    return defop(name=name, node=node, aten=aten, input=lambda grad: grad, jvp="linear")(
         lambda input: input.copy()
     )
 
@@ -107,6 +113,19 @@ _created = _alias(
 _transposed = _alias("sparse_t", "TBackward0", "t")
 _transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
 _values_of = _alias("sparse_values", "ValuesBackward0", "values")
+
+
+def _product_jvp(product):
+    """The forward derivative of a product of a sparse tensor's values and a dense operand:
+    bilinear, so one product per operand with a tangent."""
+
+    def jvp(values_t, dense_t, values, dense, indices, size):
+        return add_terms(
+            None if values_t is None else product(values_t, dense, indices, size),
+            None if dense_t is None else product(values, dense_t, indices, size),
+        )
+
+    return jvp
 
 
 # sparse (m x k) @ dense (k x n or k): rows of the result gather the products of each entry
@@ -131,6 +150,7 @@ def _sparse_dense_op(name, node, aten):
         aten=aten,
         values=lambda grad, dense, indices: _mm_values_grad(grad, dense, indices),
         dense=dense_grad,
+        jvp=_product_jvp(lambda values, dense, indices, size: op(values, dense, indices, size)),
     )(_mm_forward)
     return op
 
@@ -155,6 +175,7 @@ def _dense_sparse_values_grad(grad, dense, indices):
     node="MmBackward0",
     dense=_dense_sparse_grad,
     values=_dense_sparse_values_grad,
+    jvp=_product_jvp(lambda values, dense, indices, size: _dsmm(dense, values, indices, size)),
 )
 def _dsmm(dense, values, indices, size):
     out = xp.zeros((dense.shape[0], size[1]), xp.result_type(values, dense))
