@@ -17,9 +17,11 @@ from numtorch.testing.opinfo import OP_DB
 # Ops whose forward derivative raises torch's NotImplementedError: their backward formulas
 # are not differentiable with respect to the incoming gradient, so no forward derivative
 # can be derived from them, and none is written. torch has one for linalg.lstsq (numtorch's
-# backward refuses the residuals' gradient, so none can be derived: a known gap).
+# backward refuses the residuals' gradient, so none can be derived: a known gap). cdist's
+# matrix-product form (cdist_mm, _euclidean_dist) refuses as torch's does.
 NO_FORWARD_AD = {
     "cdist",
+    "cdist_mm",
     "ctc_loss",
     "linalg.lstsq",
     "multi_margin_loss",
@@ -296,11 +298,6 @@ TRANSPOSED = {
     "remainder",
     "remainder_tensor",
     "trunc",
-    # ops/products.py
-    "_cdist_backward",
-    "_cdist_forward",
-    "_euclidean_dist",
-    "linalg_cross",
     # ops/reduction.py
     "amax",
     "amin",

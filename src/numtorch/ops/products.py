@@ -10,6 +10,7 @@ from .._core import batch_rules, grad_mode
 from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import add_terms, align, batched, unsupported
 from ..backend import xp
 from .linalg import mm
 from .nn.composite_backward import tensors_of
@@ -116,12 +117,23 @@ def inner(input, other) -> Tensor:
 
 
 # -- cross -----------------------------------------------------------------------------------
+@batched
+def _cross_jvp(input_t, other_t, input, other, dim, result):
+    # bilinear; dim counts from the end, so it holds for a tangent with a batch dimension
+    ndim = result.ndim
+    return add_terms(
+        None if input_t is None else _cross(align(input_t, input, ndim), other, dim),
+        None if other_t is None else _cross(input, align(other_t, other, ndim), dim),
+    )
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="linalg_cross",
     promote="same",
     input=lambda grad, other, dim: _cross(other, grad, dim),
     other=lambda grad, input, dim: _cross(grad, input, dim),
+    jvp=_cross_jvp,
 )
 def _cross(input, other, dim):
     return xp.cross(input, other, axis=dim)
@@ -206,6 +218,15 @@ def _cdist_twice(grad):
     raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
 
 
+def _no_forward_derivative(name):
+    """torch has no forward derivative for the distance kernels: refuse as it does."""
+
+    def jvp():
+        raise unsupported(name)
+
+    return jvp
+
+
 # torch runs cdist's backward as one op without a derivative: a second order through cdist
 # (p-norm form) raises NotImplementedError there, and so it does here
 @defop(
@@ -215,6 +236,7 @@ def _cdist_twice(grad):
     x1=_cdist_twice,
     x2=_cdist_twice,
     cdist=_cdist_twice,
+    jvp=_no_forward_derivative("_cdist_backward"),
 )
 def _cdist_backward(grad_output, x1, x2, p, cdist):
     grad_output, x1, x2, cdist = tensors_of(grad_output, x1, x2, cdist)
@@ -228,6 +250,7 @@ def _cdist_backward(grad_output, x1, x2, p, cdist):
     node="CdistBackward0",
     x1=lambda grad, x1, x2, p, result: _cdist_backward(grad, x1, x2, p, result),
     x2=lambda grad, x1, x2, p, result: _cdist_backward(grad.mT, x2, x1, p, result.mT),
+    jvp=_no_forward_derivative("_cdist_forward"),
 )
 def _cdist(x1, x2, p):
     diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
@@ -255,6 +278,7 @@ def _euclidean_backward(grad, x1, x2, result, first):
     node="EuclideanDistBackward0",
     x1=lambda grad, x1, x2, result: _euclidean_backward(grad, x1, x2, result, True),
     x2=lambda grad, x1, x2, result: _euclidean_backward(grad, x1, x2, result, False),
+    jvp=_no_forward_derivative("_euclidean_dist"),
 )
 def _euclidean_dist(x1, x2):
     # |a - b|^2 = -2 a.b + |a|^2 + |b|^2 as one matmul of padded rows (torch's "mm" mode)
