@@ -130,13 +130,6 @@ TRANSPOSED = {
     "linalg_lu_factor_ex",
     "linalg_lu_solve",
     "lu_unpack",
-    # ops/linalg_solve.py
-    "linalg_cholesky_ex",
-    "linalg_det",
-    "linalg_inv_ex",
-    "linalg_slogdet",
-    "linalg_solve_ex",
-    "linalg_solve_triangular",
     # ops/matrix_exp.py
     "linalg_matrix_exp",
     # ops/nan_extrema.py

@@ -4,7 +4,8 @@ solve_triangular, cholesky; with the shared input checks and ``LinAlgError``.
 Every op works on batches of matrices (the last two dims). Derivatives are the standard
 matrix-calculus formulas written with numtorch ops, so they can be differentiated again:
 d inv(A) = -inv(A) dA inv(A), d det(A) = det(A) tr(inv(A) dA), d X = inv(A) (dB - dA X)
-for X = solve(A, B).
+for X = solve(A, B). The forward derivatives are matrix products that broadcast, so they
+take tangents with a leading batch dimension (jacfwd) as they are.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core.op import defop
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import lapack, xp
 from .reduction import _product_of_others
 from .return_types import structseq
@@ -93,6 +95,7 @@ def _batch_eye(n, like):
     name="linalg_inv_ex",
     node="LinalgInvExBackward0",
     input=lambda grad, result: -(result.mT @ grad @ result.mT),
+    jvp=batched(lambda input_t, result: -(result @ input_t @ result)),
 )
 def _inv(input):
     try:
@@ -131,6 +134,8 @@ def _cofactors(input, det):
     batch=batch_rules.first_only,
     name="linalg_det",
     input=lambda grad, input, result: grad.unsqueeze(-1).unsqueeze(-1) * _cofactors(input, result),
+    # tr(adj(A) dA): det(A) tr(inv(A) dA) where A is invertible, the cofactors where it is not
+    jvp=batched(lambda input_t, input, result: (_cofactors(input, result) * input_t).sum((-2, -1))),
 )
 def _det(input):
     return xp.linalg.det(input)
@@ -158,12 +163,23 @@ def _slogdet_backward(grads, input):
     return grads[1].unsqueeze(-1).unsqueeze(-1) * _inv(input).mT
 
 
+@batched
+def _slogdet_jvp(input_t, input, result0):
+    # d log det(A) = tr(inv(A) dA): its real part moves logabsdet, its imaginary part turns
+    # the sign (a complex one); a real sign is constant
+    trace = (_inv(input).mT * input_t).sum((-2, -1))
+    if not input.is_complex():
+        return result0.new_zeros(()).expand(result0.shape), trace
+    return (1j * trace.imag) * result0, trace.real
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_slogdet",
     outputs=2,
     returns=slogdet_type,
     input=_slogdet_backward,
+    jvp=_slogdet_jvp,
 )
 def _slogdet(input):
     sign, logabsdet = xp.linalg.slogdet(input)
@@ -199,6 +215,20 @@ def _solve_backward_A(grad, input, result, left, vector):
     return -(gB @ result.mT) if left else -(result.mT @ gB)
 
 
+@batched
+def _solve_jvp(input_t, B_t, input, B, result, left, vector):
+    # d X = inv(A) (dB - dA X) (left), (dB - X dA) inv(A) (right)
+    if input_t is None:
+        change = None
+    elif vector:
+        X = result.unsqueeze(-1 if left else -2)
+        change = (input_t @ X).squeeze(-1) if left else (X @ input_t).squeeze(-2)
+    else:
+        change = input_t @ result if left else result @ input_t
+    B_t = align(B_t, B, result.ndim)  # (B broadcasts against A's batch dims)
+    return _solve(input, add_terms(B_t, None if change is None else -change), left, vector)
+
+
 @defop(
     batch=batch_rules.same_rank,
     name="linalg_solve_ex",
@@ -208,6 +238,7 @@ def _solve_backward_A(grad, input, result, left, vector):
         grad, input, result, left, vector
     ),
     B=lambda grad, input, left, vector: _solve_backward_B(grad, input, left, vector),
+    jvp=_solve_jvp,
 )
 def _solve(input, B, left, vector):
     A = input if left else xp.swapaxes(input, -1, -2)
@@ -286,6 +317,18 @@ def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, whi
     return gA.triu(shift) if upper else gA.tril(-shift)
 
 
+@batched
+def _solve_triangular_jvp(input_t, B_t, input, B, result, upper, left, unitriangular):
+    # as solve, with dA restricted to the triangle the op reads
+    change = None
+    if input_t is not None:
+        shift = int(unitriangular)
+        dA = input_t.triu(shift) if upper else input_t.tril(-shift)
+        change = -(dA @ result if left else result @ dA)
+    B_t = align(B_t, B, result.ndim)
+    return _solve_triangular(input, add_terms(B_t, change), upper, left, unitriangular)
+
+
 @defop(
     batch=batch_rules.same_rank,
     name="linalg_solve_triangular",
@@ -296,6 +339,7 @@ def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, whi
     B=lambda grad, input, result, upper, left, unitriangular: _solve_triangular_grads(
         grad, input, result, upper, left, unitriangular, "B"
     ),
+    jvp=_solve_triangular_jvp,
 )
 def _solve_triangular(input, B, upper, left, unitriangular):
     batch = xp.broadcast_shapes(input.shape[:-2], B.shape[:-2])
@@ -354,18 +398,30 @@ def _cholesky_backward(grad, result, upper):
     return _solve_triangular(L, gA, False, False, False)
 
 
+@batched
+def _cholesky_jvp(input_t, result, upper):
+    # dL = L Phi(L^-1 dA L^-H), Phi: the lower triangle with the diagonal halved (torch's
+    # formula: the whole tangent enters, not only the triangle the factorization reads)
+    L, dA = (result.mH, input_t.mH) if upper else (result, input_t)
+    phi = _solve_triangular(L, dA, False, True, False)
+    phi = _solve_triangular(L.mH, phi, True, False, False)
+    dL = L @ (0.5 * (phi.tril() + phi.tril(-1)))
+    return dL.mH if upper else dL
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_cholesky_ex",
     node="LinalgCholeskyExBackward0",
     input=lambda grad, result, upper: _cholesky_backward(grad, result, upper),
+    jvp=_cholesky_jvp,
 )
 def _cholesky(input, upper):
     try:
         L = xp.linalg.cholesky(input)
     except xp.linalg.LinAlgError:
         raise LinAlgError(_not_positive_definite_message(input, "linalg.cholesky")) from None
-    return xp.swapaxes(L, -1, -2).copy() if upper else L
+    return xp.conj(xp.swapaxes(L, -1, -2)) if upper else L  # U = L^H
 
 
 def cholesky(A, *, upper=False) -> Tensor:
