@@ -112,10 +112,6 @@ TRANSPOSED = {
     # ops/linalg.py
     "einsum",
     "squeeze_",
-    # ops/linalg_cholesky.py
-    "cholesky_inverse",
-    "cholesky_solve",
-    "triangular_solve",
     # ops/linalg_decomp.py
     "linalg_eigh",
     "linalg_pinv",

@@ -3,7 +3,9 @@ also returns a copy of ``A``), ``cholesky_solve``, ``cholesky_inverse`` and
 ``linalg.cholesky_ex``.
 
 With ``A = L L^H``: ``X = A^-1 B`` has ``gB = A^-1 gX`` and ``gL = -(C + C^H) L`` for
-``C = gB X^H``; ``A^-1`` has ``gL = -(R (G + G^H) R) L`` for ``R = A^-1``.
+``C = gB X^H``; ``A^-1`` has ``gL = -(R (G + G^H) R) L`` for ``R = A^-1``. Forward: ``dX =
+A^-1 (dB - dA X)`` with ``dA = dL L^H + L dL^H``, from the triangles the ops read (torch's
+forward derivatives take the whole tangent); matrix products that take batched tangents.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .linalg_functions import _deprecated
 from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices, triangular_kernel
@@ -52,6 +55,20 @@ def _triangular_solve_grads(grads, A, result, upper, transpose, unitriangular, w
     return g_a
 
 
+@batched
+def _triangular_solve_jvp(
+    input_t, A_t, input, A, result0, result1, upper, transpose, unitriangular
+):
+    change = None
+    if A_t is not None:
+        shift = int(unitriangular)
+        dT = align(A_t.triu(shift) if upper else A_t.tril(-shift), A, result0.ndim)
+        change = -((dT.mT if transpose else dT) @ result0)
+    rhs = add_terms(align(input_t, input, result0.ndim), change)
+    solution = _triangular_solve(rhs, A, upper, transpose, unitriangular)[0]
+    return solution, None if A_t is None else align(A_t, A, result1.ndim)
+
+
 @defop(
     batch=batch_rules.same_rank,
     name="triangular_solve",
@@ -63,6 +80,7 @@ def _triangular_solve_grads(grads, A, result, upper, transpose, unitriangular, w
     A=lambda grads, A, result, upper, transpose, unitriangular: _triangular_solve_grads(
         grads, A, result, upper, transpose, unitriangular, "A"
     ),
+    jvp=_triangular_solve_jvp,
 )
 def _triangular_solve(input, A, upper, transpose, unitriangular):
     b, A = _batched(input, A)
@@ -133,6 +151,23 @@ def _cholesky_solve_grads(grad, input2, result, upper, which):
     return -(input2 @ common) if upper else -(common @ input2)
 
 
+def _factor_product_jvp(factor_t, factor, upper):
+    """d (L L^H) = dL L^H + L dL^H (d (U^H U) = dU^H U + U^H dU) on the triangle read."""
+    L, dL = (factor.triu(), factor_t.triu()) if upper else (factor.tril(), factor_t.tril())
+    term = dL.mH @ L if upper else dL @ L.mH
+    return term + term.mH
+
+
+@batched
+def _cholesky_solve_jvp(input_t, input2_t, input, result, input2, upper):
+    change = None
+    if input2_t is not None:
+        dA = align(_factor_product_jvp(input2_t, input2, upper), input2, result.ndim)
+        change = -(dA @ result)
+    rhs = add_terms(align(input_t, input, result.ndim), change)
+    return _cholesky_solve(rhs, input2, upper)
+
+
 @defop(
     batch=batch_rules.same_rank,
     name="cholesky_solve",
@@ -142,6 +177,7 @@ def _cholesky_solve_grads(grad, input2, result, upper, which):
     input2=lambda grad, input2, result, upper: _cholesky_solve_grads(
         grad, input2, result, upper, "input2"
     ),
+    jvp=_cholesky_solve_jvp,
 )
 def _cholesky_solve(input, input2, upper):
     b, L = _batched(input, input2)
@@ -187,6 +223,12 @@ def _cholesky_inverse_grad(grad, input, result, upper):
     batch=batch_rules.first_only,
     name="cholesky_inverse",
     input=_cholesky_inverse_grad,
+    # d A^-1 = -A^-1 dA A^-1
+    jvp=batched(
+        lambda input_t, input, result, upper: (
+            -(result @ _factor_product_jvp(input_t, input, upper) @ result)
+        )
+    ),
 )
 def _cholesky_inverse(input, upper):
     diagonal = xp.diagonal(input, axis1=-2, axis2=-1)

@@ -218,6 +218,7 @@ def _solve_backward_A(grad, input, result, left, vector):
 @batched
 def _solve_jvp(input_t, B_t, input, B, result, left, vector):
     # d X = inv(A) (dB - dA X) (left), (dB - X dA) inv(A) (right)
+    input_t = align(input_t, input, result.ndim + vector)  # (A broadcasts against B's batch)
     if input_t is None:
         change = None
     elif vector:
@@ -272,7 +273,8 @@ def solve(A, B, *, left=True) -> Tensor:
     vector = _is_vector_rhs(A, B)
     n = A.shape[-1]
     rows = B.shape[-1] if vector else (B.shape[-2] if left else B.shape[-1])
-    if rows != n:
+    # a vector B is a column (n x 1): X A = B needs n == 1, as in torch
+    if rows != n or (vector and not left and n != 1):
         cols = 1 if vector else B.shape[-1]
         raise RuntimeError(
             "linalg.solve: Incompatible shapes of A and B for the equation "
@@ -323,7 +325,7 @@ def _solve_triangular_jvp(input_t, B_t, input, B, result, upper, left, unitriang
     change = None
     if input_t is not None:
         shift = int(unitriangular)
-        dA = input_t.triu(shift) if upper else input_t.tril(-shift)
+        dA = align(input_t.triu(shift) if upper else input_t.tril(-shift), input, result.ndim)
         change = -(dA @ result if left else result @ dA)
     B_t = align(B_t, B, result.ndim)
     return _solve_triangular(input, add_terms(B_t, change), upper, left, unitriangular)
