@@ -117,8 +117,6 @@ TRANSPOSED = {
     "linalg_pinv",
     "linalg_qr",
     "linalg_svd",
-    # ops/linalg_functions.py
-    "cholesky_legacy",
     # ops/linalg_lstsq.py
     "linalg_lstsq",
     # ops/linalg_lu.py
@@ -126,8 +124,6 @@ TRANSPOSED = {
     "linalg_lu_factor_ex",
     "linalg_lu_solve",
     "lu_unpack",
-    # ops/matrix_exp.py
-    "linalg_matrix_exp",
     # ops/nan_extrema.py
     "fmax",
     "fmin",

@@ -314,6 +314,7 @@ def qr(input, some=True):
     name="cholesky_legacy",
     node="CholeskyBackward0",
     input=lambda grad, result, upper: solves._cholesky_backward(grad, result, upper),
+    jvp=solves._cholesky_jvp,
 )
 def _cholesky_legacy(input, upper):
     return solves._cholesky.spec.forward(input, upper)

@@ -1,6 +1,6 @@
 """The matrix exponential (``torch.linalg.matrix_exp``), with its derivative as torch takes it:
 the top-right block of the exponential of ``[[A^T, G], [0, A^T]]`` (so higher derivatives
-come from the same op)."""
+come from the same op); forward, the top-right block of that of ``[[A, dA], [0, A]]``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros
+from ..autograd.forward_grad import batched
 from ..backend import xp
 from .linalg_solve import check_matrices
 from .shape import cat
@@ -58,18 +59,28 @@ def _expm(a):
 
 
 def _matrix_exp_backward(grad, input):
-    # d exp(A)[G] (adjoint) is the top-right block of exp([[A^T, G], [0, A^T]])
-    n = input.shape[-1]
-    at = input.mT
-    top = cat([at, grad], -1)
-    bottom = cat([zeros(*at.shape, dtype=at.dtype), at], -1)
+    # the adjoint of d exp(A) is d exp(A^T)
+    return _block_differential(input.mT, grad)
+
+
+def _block_differential(a, direction):
+    """The top-right block of exp([[a, direction], [0, a]]): d exp(a)[direction]."""
+    n = a.shape[-1]
+    top = cat([a, direction], -1)
+    bottom = cat([zeros(*a.shape, dtype=a.dtype), a], -1)
     return _matrix_exp(cat([top, bottom], -2))[..., :n, n:]
+
+
+@batched
+def _matrix_exp_jvp(input_t, input):
+    return _block_differential(input.expand(input_t.shape), input_t)
 
 
 @defop(
     batch=batch_rules.first_only,
     name="linalg_matrix_exp",
     input=_matrix_exp_backward,
+    jvp=_matrix_exp_jvp,
 )
 def _matrix_exp(input):
     return _expm(input)
