@@ -119,11 +119,6 @@ TRANSPOSED = {
     "linalg_svd",
     # ops/linalg_lstsq.py
     "linalg_lstsq",
-    # ops/linalg_lu.py
-    "linalg_lu",
-    "linalg_lu_factor_ex",
-    "linalg_lu_solve",
-    "lu_unpack",
     # ops/nan_extrema.py
     "fmax",
     "fmin",

@@ -5,6 +5,8 @@ The factorization is LAPACK's getrf written over NumPy (one vectorised eliminati
 column, all batch entries at once): ``A = P L U`` with pivots 1-based row swaps in int32.
 Derivatives follow torch's linalg_lu_backward: for square matrices ``gA = P L^-H phi U^-H``
 with ``phi = tril_-1(L^H gL) + triu(gU U^H)``; wide and tall ones split off the square block.
+Forward: ``P^T dA = dL U + L dU`` splits ``K = L^-1 P^T dA U^-1`` into ``dL = L tril_-1(K)``
+and ``dU = triu(K) U`` on the square block, the rest solved from the other block.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import lapack, xp
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
@@ -104,6 +107,25 @@ def _lu_backward(gL, gU, P, L, U):
     return P @ _solve_triangular(U.mT, phi, False, False, False)
 
 
+@batched
+def _lu_jvp(dA, P, L, U):
+    """(dL, dU) of ``A = P L U`` in the direction ``dA`` (which may carry a batch dim)."""
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    PdA = P.mT @ dA
+    L1, U1 = L[..., :k, :k], U[..., :k, :k]
+    K = _solve_triangular(L1, PdA[..., :k, :k], False, True, True)  # L1^-1 (unit diagonal)
+    K = _solve_triangular(U1, K, True, False, False)  # ... U1^-1
+    dL1, dU1 = L1 @ K.tril(-1), K.triu() @ U1
+    if m < n:  # P^T dA2 = dL1 U2 + L1 dU2
+        rest = PdA[..., :, k:] - dL1 @ U[..., :, k:]
+        return dL1, cat([dU1, _solve_triangular(L1, rest, False, True, True)], -1)
+    if m > n:  # P^T dA2 = dL2 U1 + L2 dU1
+        rest = PdA[..., k:, :] - L[..., k:, :] @ dU1
+        return cat([dL1, _solve_triangular(U1, rest, True, False, False)], -2), dU1
+    return dL1, dU1
+
+
 def _unpack_tensor(lu: Tensor):
     """Differentiable L and U from a packed LU tensor."""
     m, n = lu.shape[-2:]
@@ -120,12 +142,25 @@ def _lu_factor_grad(grads, result, result1):
     return _lu_backward(gLU[..., :, :k].tril(-1), gLU[..., :k, :].triu(), P, L, U)
 
 
+@batched
+def _lu_factor_jvp(input_t, result, result1):
+    L, U = _unpack_tensor(result)
+    P = Tensor._make(_permutation(result1._data, result.shape[-2], result._data.dtype))
+    dL, dU = _lu_jvp(input_t, P, L, U)
+    # packed as the factors are: dL's strict lower part (zero diagonal) beside dU
+    m, n = result.shape[-2:]
+    if m >= n:
+        return cat([dL[..., :n, :] + dU, dL[..., n:, :]], -2), None, None
+    return cat([dU[..., :, :m] + dL, dU[..., :, m:]], -1), None, None
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_lu_factor_ex",
     node="LinalgLuFactorExBackward0",
     outputs=3,
     input=_lu_factor_grad,
+    jvp=_lu_factor_jvp,
 )
 def _lu_factor_ex(input):
     return _getrf(input)
@@ -235,6 +270,12 @@ def _lu_unpack_grad(grads, LU_data, unpack_data):
     return upper + cat([gL.tril(-1), upper[..., :, m:] * 0], -1)
 
 
+def _unpack_tangent(LU_t, LU):
+    """L and U are linear in the packed LU (L's unit diagonal is constant)."""
+    k = min(LU.shape[-2:])
+    return LU_t[..., :, :k].tril(-1), LU_t[..., :k, :].triu()
+
+
 @defop(
     batch=batch_rules.same_rank,
     name="lu_unpack",
@@ -242,6 +283,11 @@ def _lu_unpack_grad(grads, LU_data, unpack_data):
     outputs=3,
     returns=lu_unpack_type,
     LU_data=_lu_unpack_grad,
+    jvp=batched(
+        lambda LU_data_t, LU_data, unpack_data: (
+            (None, *_unpack_tangent(LU_data_t, LU_data)) if unpack_data else (None, None, None)
+        )
+    ),
 )
 def _lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots):
     dtype = LU_data.dtype
@@ -285,6 +331,12 @@ def _lu_grad(grads, result, result1, result2):
     outputs=3,
     returns=lu_type,
     input=_lu_grad,
+    jvp=batched(
+        lambda input_t, result, result1, result2: (
+            None,
+            *_lu_jvp(input_t, result, result1, result2),
+        )
+    ),
 )
 def _lu(input):
     lu, pivots, _ = _getrf(input)
@@ -323,6 +375,22 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
     return (PtgA @ U.mT).tril(-1) + (L.mT @ PtgA).triu()
 
 
+@batched
+def _lu_solve_jvp(LU_t, B_t, LU, pivots, B, result, left, adjoint):
+    # dX = A^-1 (dB - dA X) (left), (dB - X dA) A^-1 (right), A^H for A when adjoint, with
+    # dA = P (dL U + L dU) from the packed tangent
+    change = None
+    if LU_t is not None:
+        L, U = _unpack_tensor(LU)
+        dL, dU = _unpack_tangent(LU_t, LU)
+        P = Tensor._make(_permutation(pivots._data, LU.shape[-2], LU._data.dtype))
+        dA = align(P @ (dL @ U + L @ dU), LU, result.ndim)
+        dA = dA.mH if adjoint else dA
+        change = -(dA @ result if left else result @ dA)
+    rhs = add_terms(align(B_t, B, result.ndim), change)
+    return _lu_solve(LU, pivots, rhs, left, adjoint)
+
+
 @defop(
     batch=batch_rules.same_rank,
     name="linalg_lu_solve",
@@ -332,6 +400,7 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
     B=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grads(
         grad, LU, pivots, result, left, adjoint, "B"
     ),
+    jvp=_lu_solve_jvp,
 )
 def _lu_solve(LU, pivots, B, left, adjoint):
     solved = _lu_solve_lapack(LU, pivots, B, left, adjoint)

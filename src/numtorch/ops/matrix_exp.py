@@ -35,9 +35,9 @@ _THETA13 = 5.371920351148152
 
 def _expm(a):
     """exp of each matrix in ``a`` by scaling and squaring with a Pade(13) approximant,
-    computed in float64."""
+    computed in float64 (complex128 for complex matrices)."""
     dtype = a.dtype
-    a = a.astype(xp.float64)
+    a = a.astype(xp.complex128 if dtype.kind == "c" else xp.float64)
     n = a.shape[-1]
     norm = xp.max(xp.sum(xp.abs(a), axis=-2), axis=-1, initial=0)
     squarings = xp.maximum(0, xp.ceil(xp.log2(xp.maximum(norm, 1e-300) / _THETA13))).astype(int)
