@@ -112,11 +112,6 @@ TRANSPOSED = {
     # ops/linalg.py
     "einsum",
     "squeeze_",
-    # ops/linalg_decomp.py
-    "linalg_eigh",
-    "linalg_pinv",
-    "linalg_qr",
-    "linalg_svd",
     # ops/linalg_lstsq.py
     "linalg_lstsq",
     # ops/nan_extrema.py

@@ -3,7 +3,8 @@
 Derivatives are the standard formulas written with numtorch ops (so they can be
 differentiated again); for eigh and svd they carry ``1 / (lambda_j - lambda_i)`` factors and
 are finite only where the eigen- or singular values are distinct. Eigen- and singular
-vectors are defined up to sign.
+vectors are defined up to sign. The forward derivatives follow torch's (its choice of the
+complex vectors' phases included) and take tangents with a leading batch dimension.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core.op import defop
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import batched
 from ..backend import xp
 from .linalg_solve import LinAlgError, _batch_eye, _solve_triangular, check_matrices
 from .return_types import structseq
@@ -100,12 +102,42 @@ def _qr_backward(grads, result, result1, mode):
     return cat([gX, Q @ gV], -1)
 
 
+def _qr_square_jvp(dA, Q, R):
+    """(dQ, dR) of reduced A = Q R (m >= n): C = Q^H dA R^-1 splits into the skew-Hermitian
+    Q^H dQ (strictly lower part of C, mirrored; imaginary diagonal) and dR R^-1 (upper)."""
+    dAR = _solve_triangular(R, dA, True, False, False)  # dA R^-1
+    C = Q.mH @ dAR
+    lower = C.tril(-1)
+    skew = lower - lower.mH
+    if C.is_complex():
+        skew = skew + (1j * C.diagonal(0, -2, -1).imag).diag_embed()
+    upper = C - skew
+    return dAR - Q @ upper, upper @ R
+
+
+@batched
+def _qr_jvp(input_t, result, result1, mode):
+    if mode == "r":
+        _qr_backward(None, result, result1, mode)  # torch's refusal, shared with the backward
+    Q, R = result, result1
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        _qr_backward(None, result, result1, mode)
+    if m >= n:
+        return _qr_square_jvp(input_t, Q, R)
+    # m < n: A = [X | Y], X = Q U square, Y = Q V: dV = Q^H (dY - dQ V)
+    dQ, dU = _qr_square_jvp(input_t[..., :, :m], Q, R[..., :, :m])
+    dV = Q.mH @ (input_t[..., :, m:] - dQ @ R[..., :, m:])
+    return dQ, cat([dU, dV], -1)
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_qr",
     outputs=2,
     returns=qr_type,
     input=lambda grads, result, result1, mode: _qr_backward(grads, result, result1, mode),
+    jvp=_qr_jvp,
 )
 def _qr(input, mode):
     if mode == "r":
@@ -152,12 +184,27 @@ def _eigh_backward(grads, result, result1):
     return V @ inner @ V.mT
 
 
+@batched
+def _eigh_jvp(input_t, result, result1):
+    # dP = V^H dA V: dL = diag(dP) (real), dV = V (dP / E) with E_ij = L_j - L_i off the
+    # diagonal and a zero diagonal (torch's phase for complex vectors); the whole tangent
+    # enters, as in torch
+    L, V = result, result1
+    dP = V.mH @ input_t @ V
+    E = L.unsqueeze(-2) - L.unsqueeze(-1)
+    E = E + _batch_eye(L.shape[-1], E)
+    off = (dP / E) * (1 - _batch_eye(L.shape[-1], E))
+    dL = dP.diagonal(0, -2, -1)
+    return (dL.real if dL.is_complex() else dL), V @ off
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_eigh",
     outputs=2,
     returns=eigh_type,
     input=lambda grads, result, result1: _eigh_backward(grads, result, result1),
+    jvp=_eigh_jvp,
 )
 def _eigh(input, UPLO):
     return eigh_kernel(input, UPLO=UPLO)
@@ -222,6 +269,46 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
     return gA
 
 
+@batched
+def _svd_jvp(input_t, result, result1, result2, full_matrices):
+    # dP = U^H dA V; off the diagonal U^H dU = (dP S + S dP^H) / E and V^H dV = (S dP +
+    # dP^H S) / E with E_ij = S_j^2 - S_i^2; dS = Re diag(dP); a complex dP's imaginary
+    # diagonal is split evenly between U and V (torch's phases); the parts of dU (dV) outside
+    # the span of U (V) come from the rest of dA
+    U, S, Vh = result, result1, result2
+    m, n, k = U.shape[-2], Vh.shape[-1], S.shape[-1]
+    if full_matrices:
+        U, Vh = U[..., :, :k], Vh[..., :k, :]
+    dA, V = input_t, Vh.mH
+    dP = U.mH @ dA @ V
+    diagonal = dP.diagonal(0, -2, -1)
+    dS = diagonal.real if diagonal.is_complex() else diagonal
+    dP = dP - dS.diag_embed()
+    S2 = S * S
+    eye = _batch_eye(k, S)
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye
+    left = dP * S.unsqueeze(-2)
+    right = dP * S.unsqueeze(-1)
+    dU_inner = (left + left.mH) / E
+    dV_inner = (right + right.mH) / E
+    if dP.is_complex():
+        half = (dP.diagonal(0, -2, -1) / (2 * S)).diag_embed()
+        dU_inner, dV_inner = dU_inner + half, dV_inner - half
+    dU = U @ dU_inner
+    dVh = -(dV_inner @ Vh)  # (V^H dV is skew: dVh = -(V^H dV) Vh)
+    if m > k:
+        dAVS = dA @ (V / S.unsqueeze(-2))
+        dU = dU + dAVS - U @ (U.mH @ dAVS)
+    if n > k:
+        SUdA = (U / S.unsqueeze(-2)).mH @ dA
+        dVh = dVh + SUdA - (SUdA @ V) @ Vh
+    if full_matrices and m > k:
+        dU = cat([dU, dU.new_zeros((*dU.shape[:-1], m - k))], -1)
+    if full_matrices and n > k:
+        dVh = cat([dVh, dVh.new_zeros((*dVh.shape[:-2], n - k, n))], -2)
+    return dU, dS, dVh
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_svd",
@@ -230,6 +317,7 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
     input=lambda grads, result, result1, result2, full_matrices: _svd_backward(
         grads, result, result1, result2, full_matrices
     ),
+    jvp=_svd_jvp,
 )
 def _svd(input, full_matrices):
     return svd_kernel(input, full_matrices=full_matrices)
@@ -283,24 +371,39 @@ def _pinv_backward(grad, input, result):
     return -(K @ pinvA).mT + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
 
 
+@batched
+def _pinv_jvp(input_t, input, result):
+    # constant rank: d A+ = -A+ dA A+ + A+ A+^H dA^H (I - A A+) + (I - A+ A) dA^H A+^H A+
+    A, pinvA, dAh = input, result, input_t.mH
+    pinvAh = pinvA.mH
+    return (
+        -(pinvA @ input_t @ pinvA)
+        + (pinvA @ pinvAh) @ (dAh - (dAh @ A) @ pinvA)
+        + (dAh - pinvA @ (A @ dAh)) @ (pinvAh @ pinvA)
+    )
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_pinv",
     input=_pinv_backward,
+    jvp=_pinv_jvp,
 )
 def _pinv(input, atol, rtol, hermitian):
     if hermitian:
         values, u = eigh_kernel(input)
         sigma = xp.abs(values)
         largest = xp.max(sigma, axis=-1, keepdims=True, initial=0)
-        vh = xp.swapaxes(u, -1, -2)
+        vh = xp.conj(xp.swapaxes(u, -1, -2))
         u = u * xp.sign(values)[..., None, :]  # A = u diag(|values|) vh, signs moved into u
     else:
         u, sigma, vh = svd_kernel(input, full_matrices=False)
         largest = sigma[..., :1] if sigma.shape[-1] else xp.zeros(sigma.shape[:-1] + (1,))
     keep = sigma > xp.maximum(atol, rtol * largest)
     inverse = xp.where(keep, 1 / xp.where(keep, sigma, 1), 0).astype(input.dtype)
-    return xp.matmul(xp.swapaxes(vh, -1, -2) * inverse[..., None, :], xp.swapaxes(u, -1, -2))
+    # pinv(A) = V diag(1 / sigma) U^H
+    v, uh = xp.conj(xp.swapaxes(vh, -1, -2)), xp.conj(xp.swapaxes(u, -1, -2))
+    return xp.matmul(v * inverse[..., None, :], uh)
 
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
