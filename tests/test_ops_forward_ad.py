@@ -16,14 +16,12 @@ from numtorch.testing.opinfo import OP_DB
 
 # Ops whose forward derivative raises torch's NotImplementedError: their backward formulas
 # are not differentiable with respect to the incoming gradient, so no forward derivative
-# can be derived from them, and none is written. torch has one for linalg.lstsq (numtorch's
-# backward refuses the residuals' gradient, so none can be derived: a known gap). cdist's
-# matrix-product form (cdist_mm, _euclidean_dist) refuses as torch's does.
+# can be derived from them, and none is written. cdist's matrix-product form (cdist_mm,
+# _euclidean_dist) refuses as torch's does.
 NO_FORWARD_AD = {
     "cdist",
     "cdist_mm",
     "ctc_loss",
-    "linalg.lstsq",
     "multi_margin_loss",
     "multi_margin_loss_weight",
     "pdist",
@@ -78,8 +76,6 @@ TRANSPOSED = {
     # ops/gamma_sampling.py
     "_standard_gamma",
     "_standard_gamma_grad",
-    # ops/householder.py
-    "geqrf",
     # ops/indexed.py
     "index_copy",
     "index_fill",
@@ -112,8 +108,6 @@ TRANSPOSED = {
     # ops/linalg.py
     "einsum",
     "squeeze_",
-    # ops/linalg_lstsq.py
-    "linalg_lstsq",
     # ops/nan_extrema.py
     "fmax",
     "fmin",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import unsupported
 from ..backend import xp
 from .return_types import structseq
 
@@ -25,7 +26,18 @@ def _no_derivative(grads, result, result1):
     raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 
 
-@defop(name="geqrf", node="GeqrfBackward0", outputs=2, returns=geqrf_type, input=_no_derivative)
+def _no_forward_derivative():
+    raise unsupported("geqrf")
+
+
+@defop(
+    name="geqrf",
+    node="GeqrfBackward0",
+    outputs=2,
+    returns=geqrf_type,
+    input=_no_derivative,
+    jvp=_no_forward_derivative,
+)
 def _geqrf(input):
     m, n = input.shape[-2:]
     a = xp.empty(input.shape, input.dtype)

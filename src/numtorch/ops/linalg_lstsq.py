@@ -6,47 +6,78 @@ the pseudo-inverse as torch's ``linalg_lstsq_backward`` is:
 NumPy's ``lstsq`` (LAPACK ``gelsd``) computes every driver's solution; the drivers differ in
 what else they report, as in torch: ``gelsy`` (the CPU default) the rank, ``gels`` the
 residuals, ``gelsd``/``gelss`` the rank, the singular values and the residuals. Residuals
-are the squared column norms of ``A X - B``, given only for tall full-rank ``A``.
+are the squared column norms of ``A X - B``, given only for tall full-rank ``A``; at the
+solution ``A^H (A X - B) = 0``, so their derivative needs no derivative of ``X``:
+``d r_j = 2 Re <A x_j - b_j, dA x_j - db_j>``.
+
+Forward: ``dX = d pinv(A) B + pinv(A) dB``, with pinv's forward derivative.
 """
 
 from __future__ import annotations
 
 from .._core.dispatch import require_tensor
 from .._core.op import defop
+from ..autograd.forward_grad import add_terms, batched
 from ..backend import xp
-from .linalg_decomp import _pinv_backward, pinv
+from .linalg_decomp import _pinv_backward, _pinv_jvp, pinv
 from .return_types import structseq
 
 lstsq_type = structseq("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 _DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
-def _no_grad_of(grads, which):
-    if grads[1] is not None:
-        raise NotImplementedError(
-            f"the derivative of linalg.lstsq with respect to its residuals is not implemented "
-            f"(differentiate the solution instead, e.g. (A @ X - B).pow(2).sum(-2)) [{which}]"
-        )
-
-
 def _columns(t, vector):
     return t.unsqueeze(-1) if vector else t
 
 
-def _input_grad(grads, input, b, vector):
-    _no_grad_of(grads, "A")
-    if grads[0] is None:
+def _weighted_residual(grads, input, b, result, vector):
+    """2 (A X - B) diag(g_residuals), or None where the residuals get no gradient (or are
+    not computed: then their gradient is empty)."""
+    g = grads[1]
+    if g is None or g.numel() == 0:
         return None
-    g = _columns(grads[0], vector)
-    return _pinv_backward(g @ _columns(b, vector).mT, input, pinv(input))
+    r = input @ _columns(result, vector) - _columns(b, vector)
+    return 2 * r * g.unsqueeze(-2)
 
 
-def _b_grad(grads, input, b, vector):
-    _no_grad_of(grads, "B")
-    if grads[0] is None:
-        return None
-    g = pinv(input).mT @ _columns(grads[0], vector)
-    return g.squeeze(-1) if vector else g
+def _input_grad(grads, input, b, result, vector):
+    solution = None
+    if grads[0] is not None:
+        g = _columns(grads[0], vector)
+        solution = _pinv_backward(g @ _columns(b, vector).mT, input, pinv(input))
+    weighted = _weighted_residual(grads, input, b, result, vector)
+    return add_terms(solution, None if weighted is None else weighted @ _columns(result, vector).mT)
+
+
+def _b_grad(grads, input, b, result, vector):
+    g = None
+    if grads[0] is not None:
+        g = pinv(input).mT @ _columns(grads[0], vector)
+    weighted = _weighted_residual(grads, input, b, result, vector)
+    g = add_terms(g, None if weighted is None else -weighted)
+    return g.squeeze(-1) if vector and g is not None else g
+
+
+@batched
+def _lstsq_jvp(input_t, b_t, input, b, result, result1, vector):
+    pinvA = pinv(input)
+    B, X = _columns(b, vector), _columns(result, vector)
+    dX = add_terms(
+        None if input_t is None else _pinv_jvp(input_t, input, pinvA) @ B,
+        None if b_t is None else pinvA @ _columns(b_t, vector),
+    )
+    residuals_t = None
+    if result1.numel():
+        # d |A x_j - b_j|^2 = 2 Re <A x_j - b_j, dA x_j + A dx_j - db_j>
+        r = input @ X - B
+        dr = add_terms(
+            None if input_t is None else input_t @ X,
+            input @ dX,
+            None if b_t is None else -_columns(b_t, vector),
+        )
+        products = r.conj() * dr
+        residuals_t = 2 * (products.real if products.is_complex() else products).sum(-2)
+    return (dX.squeeze(-1) if vector else dX), residuals_t, None, None
 
 
 @defop(
@@ -56,6 +87,7 @@ def _b_grad(grads, input, b, vector):
     returns=lstsq_type,
     input=_input_grad,
     b=_b_grad,
+    jvp=_lstsq_jvp,
 )
 def _lstsq(input, b, rcond, driver, vector):
     # a vector right-hand side (..., m) is solved as one column and given back as a vector
