@@ -105,7 +105,7 @@ def _lstsq(input, b, rcond, driver, vector):
         solution[index], ranks[index], values[index] = x, rank, sv
         full_rank &= bool(rank == n)
         if m > n and rank == n:
-            residuals[index] = ((input[index] @ x - b[index]) ** 2).sum(-2).real
+            residuals[index] = (xp.abs(input[index] @ x - b[index]) ** 2).sum(-2)
     empty = xp.zeros((0,), input.real.dtype)
     if not (m > n and full_rank) or driver == "gelsy":
         residuals = empty
@@ -114,7 +114,7 @@ def _lstsq(input, b, rcond, driver, vector):
     if driver in ("gels", "gelsy"):
         values = empty
     solution = solution[..., 0] if vector else solution
-    return solution.astype(input.dtype), residuals.astype(input.dtype), ranks, values
+    return solution.astype(input.dtype), residuals.astype(input.real.dtype), ranks, values
 
 
 def lstsq(A, B, rcond=None, *, driver=None):

@@ -42,7 +42,9 @@ def _getrf(a):
     info = xp.zeros(lu.shape[0], dtype=xp.int32)
     rows = xp.arange(lu.shape[0])
     for j in range(k):
-        p = j + xp.argmax(xp.abs(lu[:, j:, j]), axis=1)
+        column = lu[:, j:, j]
+        # LAPACK's pivot: the largest |re| + |im| (the modulus, for real matrices)
+        p = j + xp.argmax(xp.abs(column.real) + xp.abs(column.imag), axis=1)
         pivots[:, j] = p + 1
         row_j = lu[rows, j].copy()
         lu[rows, j] = lu[rows, p]
