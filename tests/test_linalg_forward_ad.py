@@ -166,3 +166,23 @@ def test_solve_refuses_a_vector_on_the_right_as_torch_does():
         torch.linalg.solve(torch.tensor(_real(3, 3)), torch.tensor(_real(3)), left=False)
     one = numtorch.linalg.solve(numtorch.tensor([[2.0]]), numtorch.tensor([4.0]), left=False)
     assert one.tolist() == [2.0]
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda L, a: L.linalg.qr(a, mode="r")[1], RuntimeError, "not computed when mode='r'"),
+        (lambda L, a: L.linalg.qr(a, mode="complete")[0], RuntimeError, "nrows > ncols"),
+        (lambda L, a: L.geqrf(a)[0], NotImplementedError, "forward AD with geqrf"),
+        (
+            lambda L, a: L.cdist(a, a, compute_mode="use_mm_for_euclid_dist"),
+            NotImplementedError,
+            "forward AD with _euclidean_dist",
+        ),
+    ],
+)
+def test_forward_ad_refusals_match_torch(call, error, match):
+    a = _real(5, 3)
+    for lib in (numtorch, torch):
+        with pytest.raises(error, match=match):
+            lib.func.jvp(lambda x, lib=lib: call(lib, x), (lib.tensor(a),), (lib.tensor(a),))

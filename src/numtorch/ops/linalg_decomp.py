@@ -77,19 +77,24 @@ def _qr_backward_tall(gQ, gR, Q, R):
     return _solve_triangular(R.mT, gQ + Q @ _copyltu(M), False, False, False)
 
 
-def _qr_backward(grads, result, result1, mode):
+def _check_qr_differentiable(mode, Q, R):
+    """torch's refusals, for the backward and the forward derivative alike."""
     if mode == "r":
         raise RuntimeError(
             "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
             "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
             "through linalg.qr."
         )
-    Q, R = result, result1
-    m, n = Q.shape[-2], R.shape[-1]
-    if mode == "complete" and m > n:
+    if mode == "complete" and Q.shape[-2] > R.shape[-1]:
         raise RuntimeError(
             "The QR decomposition is not differentiable when mode='complete' and nrows > ncols."
         )
+
+
+def _qr_backward(grads, result, result1, mode):
+    _check_qr_differentiable(mode, result, result1)
+    Q, R = result, result1
+    m, n = Q.shape[-2], R.shape[-1]
     gQ = grads[0] if grads[0] is not None else Q * 0
     gR = grads[1] if grads[1] is not None else R * 0
     if m >= n:
@@ -117,12 +122,9 @@ def _qr_square_jvp(dA, Q, R):
 
 @batched
 def _qr_jvp(input_t, result, result1, mode):
-    if mode == "r":
-        _qr_backward(None, result, result1, mode)  # torch's refusal, shared with the backward
+    _check_qr_differentiable(mode, result, result1)
     Q, R = result, result1
     m, n = Q.shape[-2], R.shape[-1]
-    if mode == "complete" and m > n:
-        _qr_backward(None, result, result1, mode)
     if m >= n:
         return _qr_square_jvp(input_t, Q, R)
     # m < n: A = [X | Y], X = Q U square, Y = Q V: dV = Q^H (dY - dQ V)
