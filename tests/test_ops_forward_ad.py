@@ -31,6 +31,8 @@ NO_FORWARD_AD = {
 # torch applies the formula to the whole tangent, numtorch differentiates what the op reads.
 TORCH_DIFFERS = {
     # the op reads one triangle; torch's jvp also uses the other triangle of the tangent
+    # (and, for cholesky_inverse, disagrees with finite differences even on a triangular
+    # tangent; for triangular_solve with transpose=True, it takes dA X where dA^T X is due)
     "cholesky_inverse": "tangent's unread triangle",
     "triangular_solve": "tangent's unread triangle",
     "triangular_solve_both": "tangent's unread triangle",
