@@ -17,6 +17,7 @@ import math
 from ..._core import batch_rules
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop
+from ...autograd.forward_grad import batched
 from ...backend import xp
 from .activation import float_only, zero_gradient
 
@@ -188,6 +189,7 @@ def _register_max_pool(dims: int):
             grad, indices, kernel, stride, padding, dilation, ceil_mode
         ),
         self=zero_gradient,
+        jvp="linear",  # ``self`` is not read
     )
     def backward(
         grad_output, self, input_shape, kernel, stride, padding, dilation, ceil_mode, indices
@@ -202,6 +204,7 @@ def _register_max_pool(dims: int):
         input=lambda grad, input_shape, kernel, stride, padding, dilation, ceil_mode, indices: (
             backward(grad, None, input_shape, kernel, stride, padding, dilation, ceil_mode, indices)
         ),
+        jvp="linear",
     )
     def gather(input, indices, kernel, stride, padding, dilation, ceil_mode):
         return _max_pool_gather(input, indices, kernel, stride, padding, dilation, ceil_mode)
@@ -213,6 +216,11 @@ def _register_max_pool(dims: int):
         outputs=2,
         input=lambda grad, input, kernel, stride, padding, dilation, ceil_mode, result1: backward(
             grad, input, input.shape, kernel, stride, padding, dilation, ceil_mode, result1
+        ),
+        # the tangent at each window's winner; the indices have none
+        jvp=lambda input_t, kernel, stride, padding, dilation, ceil_mode, result1: (
+            gather(input_t, result1, kernel, stride, padding, dilation, ceil_mode),
+            None,
         ),
     )
     def forward(input, kernel, stride, padding, dilation, ceil_mode):
@@ -283,6 +291,7 @@ def _register_avg_pool(dims: int):
             grad, kernel, stride, padding, ceil_mode, include_pad, divisor
         ),
         self=zero_gradient,
+        jvp="linear",  # ``self`` gives the shape only
     )
     def backward(grad_output, self, kernel, stride, padding, ceil_mode, include_pad, divisor):
         return _avg_pool_scatter(
@@ -296,6 +305,10 @@ def _register_avg_pool(dims: int):
             divisor,
         )
 
+    @batched  # pools the trailing dims only
+    def forward_jvp(input_t, kernel, stride, padding, ceil_mode, include_pad, divisor):
+        return forward(input_t, kernel, stride, padding, ceil_mode, include_pad, divisor)
+
     @defop(
         batch=batch_rules.leading(dims),
         name=f"avg_pool{dims}d",
@@ -303,6 +316,7 @@ def _register_avg_pool(dims: int):
         input=lambda grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor: (
             backward(grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor)
         ),
+        jvp=forward_jvp,
     )
     def forward(input, kernel, stride, padding, ceil_mode, include_pad, divisor):
         return _avg_pool(input, kernel, stride, padding, ceil_mode, include_pad, divisor)
@@ -352,6 +366,7 @@ def _register_adaptive(dims: int):
         node=f"AdaptiveAvgPool{dims}DBackwardBackward0",
         grad_output=lambda grad, output_size: forward(grad, output_size),
         self=zero_gradient,
+        jvp="linear",  # ``self`` gives the shape only
     )
     def backward(grad_output, self, output_size):
         matrices = [
@@ -365,6 +380,7 @@ def _register_adaptive(dims: int):
         name=f"adaptive_avg_pool{dims}d",
         node=f"AdaptiveAvgPool{dims}DBackward0",
         input=lambda grad, input, output_size: backward(grad, input, output_size),
+        jvp=batched(lambda input_t, output_size: forward(input_t, output_size)),
     )
     def forward(input, output_size):
         if input.dtype.kind not in "fcV":
@@ -475,6 +491,7 @@ def _register_adaptive_max(dims: int):
         node=node + "BackwardBackward0",
         grad_output=lambda grad, indices: gather(grad, indices),
         self=zero_gradient,
+        jvp="linear",  # ``self`` is not read
     )
     def backward(grad_output, self, input_shape, indices):
         return _plane_scatter(grad_output, indices, input_shape, dims)
@@ -483,6 +500,7 @@ def _register_adaptive_max(dims: int):
         name=f"adaptive_max_pool{dims}d_gather",
         node=node + "Gather0",
         input=lambda grad, input_shape, indices: backward(grad, None, input_shape, indices),
+        jvp="linear",
     )
     def gather(input, indices):
         return _plane_gather(input, indices, dims)
@@ -493,6 +511,7 @@ def _register_adaptive_max(dims: int):
         node=node + "Backward0",
         outputs=2,
         input=lambda grad, input, result1: backward(grad, input, input.shape, result1),
+        jvp=lambda input_t, result1: (gather(input_t, result1), None),
     )
     def forward(input, output_size):
         float_only(input, f"adaptive_max_pool{dims}d")
