@@ -14,10 +14,11 @@ from conftest import to_lib
 import numtorch
 from numtorch.testing.opinfo import OP_DB
 
-# Ops whose forward derivative raises torch's NotImplementedError: their backward formulas
-# are not differentiable with respect to the incoming gradient, so no forward derivative
-# can be derived from them, and none is written. torch has one for linalg.lstsq (numtorch's
-# backward refuses the residuals' gradient, so none can be derived: a known gap).
+# Ops whose forward derivative raises torch's NotImplementedError, as torch's does (their
+# entries say so, or their backward formulas are not differentiable with respect to the
+# incoming gradient, so no forward derivative can be derived from them). torch has one for
+# linalg.lstsq (numtorch's backward refuses the residuals' gradient, so none can be derived:
+# a known gap).
 NO_FORWARD_AD = {
     "cdist",
     "ctc_loss",
@@ -25,6 +26,7 @@ NO_FORWARD_AD = {
     "multi_margin_loss",
     "multi_margin_loss_weight",
     "pdist",
+    "rrelu_",
 }
 
 # Where torch's forward derivative differs from the derivative of the function computed:
@@ -196,20 +198,6 @@ TRANSPOSED = {
     "native_group_norm",
     "native_layer_norm",
     "native_layer_norm_backward",
-    # ops/nn/piecewise.py
-    "_prelu_kernel",
-    "_prelu_kernel_backward",
-    "celu",
-    "celu_result",
-    "elu",
-    "elu_result",
-    "hardshrink_backward",
-    "hardsigmoid_backward",
-    "rrelu_with_noise",
-    "rrelu_with_noise_backward",
-    "rrelu_with_noise_result",
-    "softshrink_backward",
-    "threshold_inplace",
     # ops/nn/pointwise_loss.py
     "huber_loss",
     "huber_loss_backward",

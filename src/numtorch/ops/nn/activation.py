@@ -15,6 +15,7 @@ from ..._core.docs import summarize
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop, export
 from ..._creation import zeros_like
+from ...autograd.forward_grad import unsupported
 from ...backend import xp
 from ..pointwise import _add_scalar, _sigmoid_forward, where
 from ..shape import cat
@@ -33,6 +34,15 @@ def zero_gradient(grad):
     or shape: zero, yet that input is an edge (torch's ``self: zeros_like(self)``), so the
     first-order gradient requires grad under ``create_graph=True``."""
     return zeros_like(grad)
+
+
+def no_forward_ad(name: str):
+    """The forward derivative of an op torch has none for: raises its NotImplementedError."""
+
+    def jvp():
+        raise unsupported(name)
+
+    return jvp
 
 
 # -- erf, erfc -------------------------------------------------------------------------------
