@@ -183,10 +183,7 @@ TRANSPOSED = {
     "grid_sampler_2d",
     "grid_sampler_3d",
     # ops/nn/normalization.py
-    "native_batch_norm",
     "native_batch_norm_backward",
-    "native_group_norm",
-    "native_layer_norm",
     "native_layer_norm_backward",
     # ops/nn/rnn.py
     "_pack_padded_sequence",

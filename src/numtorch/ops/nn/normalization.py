@@ -22,6 +22,7 @@ from ..._core.dispatch import FREED
 from ..._core.observers import dispatch
 from ..._core.op import defop
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from .composite_backward import tensors_of, vjp
 
@@ -51,6 +52,50 @@ def _stats(input, dims, eps, mean=None, invstd=None):
 
 def _normalized_grad(g, xhat, invstd, dims):
     return invstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+# Forward derivatives (torch's closed forms): with c = x - mean and s = invstd over ``dims``,
+# d xhat = s (dx - mean(dx)) - c s^3 mean(c (dx - mean(dx))), and d out = d xhat * weight +
+# xhat * d weight + d bias. The statistics are recomputed with tensor ops (not read from the
+# saved outputs, which carry no tangents) so that nested levels differentiate them too. The
+# dims are counted from the end: a tangent may have a leading batch dimension (jacfwd).
+def _moments_of(input, dims, eps):
+    mean = input.mean(dims, keepdim=True)
+    centred = input - mean
+    return centred, ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
+
+
+def _normalized_jvp(input_t, centred, invstd, dims):
+    centred_t = input_t - input_t.mean(dims, keepdim=True)
+    invstd_t = -(invstd * invstd * invstd) * (centred * centred_t).mean(dims, keepdim=True)
+    return centred_t * invstd + centred * invstd_t
+
+
+def _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, shape):
+    """d (xhat * weight + bias), the weight and bias viewed in ``shape`` (batched or not)."""
+
+    def view(t):
+        return t.reshape(tuple(t.shape[: t.ndim - 1]) + shape)
+
+    return add_terms(
+        xhat_t if xhat_t is None or weight is None else xhat_t * view(weight),
+        None if weight_t is None else xhat * view(weight_t),
+        None if bias_t is None else view(bias_t),
+    )
+
+
+@batched
+def _bn_jvp(input_t, weight_t, bias_t, input, weight, running_mean, running_var, training, eps):
+    shape = _channel_shape(input)
+    dims = [d - input.ndim for d in _reduce_dims(input)]
+    if training:
+        centred, invstd = _moments_of(input, dims, eps)
+        xhat_t = None if input_t is None else _normalized_jvp(input_t, centred, invstd, dims)
+    else:
+        centred = input - running_mean.reshape(shape).to(input.dtype)
+        invstd = (running_var.reshape(shape).to(input.dtype) + eps).rsqrt()
+        xhat_t = None if input_t is None else input_t * invstd
+    return _affine_jvp(xhat_t, centred * invstd, weight, weight_t, bias_t, shape), None, None
 
 
 # -- batch norm ------------------------------------------------------------------------------
@@ -138,6 +183,7 @@ def _bn_grad(which):
     input=_bn_grad("input"),
     weight=_bn_grad("weight"),
     bias=_bn_grad("bias"),
+    jvp=_bn_jvp,
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
     n, c = input.shape[0], input.shape[1]
@@ -281,6 +327,20 @@ def _ln_grad(which):
     return formula
 
 
+@batched
+def _ln_jvp(input_t, weight_t, bias_t, input, normalized_shape, weight, bias, eps):
+    dims = list(range(-len(normalized_shape), 0))
+    centred, invstd = _moments_of(input, dims, eps)
+    xhat_t = None if input_t is None else _normalized_jvp(input_t, centred, invstd, dims)
+    weight_t, bias_t = align(weight_t, weight, input.ndim), align(bias_t, bias, input.ndim)
+    out_t = add_terms(
+        None if xhat_t is None else (xhat_t if weight is None else xhat_t * weight),
+        None if weight_t is None else centred * invstd * weight_t,
+        bias_t,
+    )
+    return out_t, None, None
+
+
 @defop(
     batch=batch_rules.first_only,
     name="native_layer_norm",
@@ -289,6 +349,7 @@ def _ln_grad(which):
     input=_ln_grad("input"),
     weight=_ln_grad("weight"),
     bias=_ln_grad("bias"),
+    jvp=_ln_jvp,
 )
 def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
     axis = input.ndim - len(normalized_shape)
@@ -329,6 +390,19 @@ def _gn_weight_grad(grad, input, group, result1, result2, eps):
     return (grad * xhat.reshape(input.shape)).sum(_reduce_dims(input))
 
 
+@batched
+def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
+    grouped = input.reshape(N, group, -1)
+    centred, invstd = _moments_of(grouped, [-1], eps)
+    xhat = (centred * invstd).reshape(input.shape)
+    xhat_t = None
+    if input_t is not None:
+        lead = tuple(input_t.shape[: input_t.ndim - input.ndim])
+        grouped_t = input_t.reshape(lead + (N, group, -1))
+        xhat_t = _normalized_jvp(grouped_t, centred, invstd, [-1]).reshape(input_t.shape)
+    return _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, _channel_shape(input)), None, None
+
+
 @defop(
     name="native_group_norm",
     node="NativeGroupNormBackward0",
@@ -336,6 +410,7 @@ def _gn_weight_grad(grad, input, group, result1, result2, eps):
     input=_gn_input_grad,
     weight=_gn_weight_grad,
     bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+    jvp=_gn_jvp,
 )
 def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     x = input.reshape(N, group, -1)
