@@ -152,13 +152,6 @@ TRANSPOSED = {
     # ops/nn/attention.py
     "_safe_softmax",
     "_scaled_dot_product_flash_attention_for_cpu_backward",
-    # ops/nn/channel_shuffle.py
-    "channel_shuffle",
-    "native_channel_shuffle",
-    # ops/nn/conv.py
-    "convolution",
-    "convolution_backward",
-    "convolution_backward_weight",
     # ops/nn/ctc.py
     "_ctc_loss",
     "_ctc_loss_backward",
@@ -173,11 +166,6 @@ TRANSPOSED = {
     "embedding_dense_backward",
     # ops/nn/embedding_bag.py
     "_embedding_bag",
-    # ops/nn/fold.py
-    "col2im",
-    "im2col",
-    "pixel_shuffle",
-    "pixel_unshuffle",
     # ops/nn/grid_sample.py
     "affine_grid_generator",
     "grid_sampler_2d",
