@@ -20,11 +20,25 @@ from numtorch.testing.opinfo import OP_DB
 # linalg.lstsq (numtorch's backward refuses the residuals' gradient, so none can be derived:
 # a known gap).
 NO_FORWARD_AD = {
+    "_weight_norm_fused",
     "cdist",
     "ctc_loss",
+    "embedding_bag_max",
+    "embedding_bag_mean",
+    "embedding_bag_sum",
+    "grid_sample_bicubic_border_1",
+    "grid_sample_bicubic_reflection_0",
+    "grid_sample_bicubic_zeros_0",
+    "grid_sample_bilinear_border_1",
+    "grid_sample_bilinear_reflection_0",
+    "grid_sample_bilinear_reflection_1",
+    "grid_sample_bilinear_zeros_0",
+    "grid_sample_nearest_zeros_1",
     "linalg.lstsq",
+    "mkldnn_rnn_layer",
     "multi_margin_loss",
     "multi_margin_loss_weight",
+    "pack_padded_sequence",
     "pdist",
     "rrelu_",
 }
@@ -146,43 +160,9 @@ TRANSPOSED = {
     # ops/nan_extrema.py
     "fmax",
     "fmin",
-    # ops/nn/activation.py
-    "glu",
-    "glu_backward",
-    # ops/nn/attention.py
-    "_safe_softmax",
-    "_scaled_dot_product_flash_attention_for_cpu_backward",
-    # ops/nn/ctc.py
-    "_ctc_loss",
-    "_ctc_loss_backward",
-    # ops/nn/distance.py
-    "_pdist_backward",
-    "_pdist_forward",
-    "dist",
-    # ops/nn/dropout.py
-    "native_dropout",
-    # ops/nn/embedding.py
-    "embedding",
-    "embedding_dense_backward",
-    # ops/nn/embedding_bag.py
-    "_embedding_bag",
-    # ops/nn/grid_sample.py
-    "affine_grid_generator",
-    "grid_sampler_2d",
-    "grid_sampler_3d",
     # ops/nn/normalization.py
     "native_batch_norm_backward",
     "native_layer_norm_backward",
-    # ops/nn/rnn.py
-    "_pack_padded_sequence",
-    "rnn_transpose_",
-    # ops/nn/rnn_fused.py
-    "mkldnn_rnn_layer",
-    # ops/nn/unpool.py
-    "max_unpool2d",
-    "max_unpool3d",
-    # ops/nn/weight_norm.py
-    "_weight_norm",
     # ops/pointwise.py
     "abs",
     "ceil",

@@ -15,7 +15,7 @@ from ..._core.docs import summarize
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop, export
 from ..._creation import zeros_like
-from ...autograd.forward_grad import unsupported
+from ...autograd.forward_grad import add_terms, batch_shift, batched, unsupported
 from ...backend import xp
 from ..pointwise import _add_scalar, _sigmoid_forward, where
 from ..shape import cat
@@ -343,6 +343,14 @@ def mish(input):
     return input * xp.tanh(xp.logaddexp(0, input))
 
 
+@batched
+def _glu_jvp(input_t, input, dim, result):
+    # d(a s(b)) = a_t s(b) + a s(b) (1 - s(b)) b_t, and a s(b) is the result
+    gate = input.chunk(2, dim)[1].sigmoid()
+    a_t, b_t = input_t.chunk(2, dim + batch_shift(input_t, input) if dim >= 0 else dim)
+    return a_t * gate + result * (1 - gate) * b_t
+
+
 def _glu_double_grad_output(grad, self, dim):
     # glu_backward is linear in grad_output: its adjoint pairs the halves of grad back
     grad_a, grad_b = grad.chunk(2, dim)
@@ -361,12 +369,22 @@ def _glu_double_self(grad, grad_output, self, dim):
     return cat([to_a, to_b], dim)
 
 
+def _glu_backward_jvp(grad_output_t, self_t, grad_output, self, dim):
+    # linear in grad_output; the self-derivative is symmetric (a Hessian), so its backward
+    # formula applied to the tangent is the forward derivative
+    return add_terms(
+        None if grad_output_t is None else glu_backward(grad_output_t, self, dim),
+        None if self_t is None else _glu_double_self(self_t, grad_output, self, dim),
+    )
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="glu_backward",
     node="GluBackwardBackward0",
     grad_output=_glu_double_grad_output,
     self=_glu_double_self,
+    jvp=_glu_backward_jvp,
 )
 def glu_backward(grad_output, self, dim):
     a, b = xp.split(self, 2, axis=dim)
@@ -378,6 +396,7 @@ def glu_backward(grad_output, self, dim):
     batch=batch_rules.along("dim"),
     name="glu",
     input=lambda grad, input, dim: glu_backward(grad, input, dim),
+    jvp=_glu_jvp,
 )
 def glu(input, dim):
     """``a * sigmoid(b)`` for the halves ``a, b`` of ``input`` along ``dim``."""
