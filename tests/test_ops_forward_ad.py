@@ -160,9 +160,6 @@ TRANSPOSED = {
     # ops/nan_extrema.py
     "fmax",
     "fmin",
-    # ops/nn/normalization.py
-    "native_batch_norm_backward",
-    "native_layer_norm_backward",
     # ops/pointwise.py
     "abs",
     "ceil",

@@ -65,10 +65,57 @@ def _moments_of(input, dims, eps):
     return centred, ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
 
 
-def _normalized_jvp(input_t, centred, invstd, dims):
+def _moments_jvp(input_t, centred, invstd, dims):
+    """The tangents of the centred input and of invstd."""
     centred_t = input_t - input_t.mean(dims, keepdim=True)
     invstd_t = -(invstd * invstd * invstd) * (centred * centred_t).mean(dims, keepdim=True)
+    return centred_t, invstd_t
+
+
+def _normalized_jvp(input_t, centred, invstd, dims):
+    centred_t, invstd_t = _moments_jvp(input_t, centred, invstd, dims)
     return centred_t * invstd + centred * invstd_t
+
+
+def _normalized_grad_jvp(g, g_t, input_t, centred, invstd, dims):
+    """The tangent of ``_normalized_grad(g, xhat, invstd, dims)`` for tangents of ``g`` (the
+    gradient times the weight) and of the input (either None)."""
+    xhat = centred * invstd
+    terms = []
+    if g_t is not None:
+        terms.append(_normalized_grad(g_t, xhat, invstd, dims))
+    if input_t is not None:
+        centred_t, invstd_t = _moments_jvp(input_t, centred, invstd, dims)
+        xhat_t = centred_t * invstd + centred * invstd_t
+        projection = (g * xhat).mean(dims, keepdim=True)
+        terms.append(invstd_t * (g - g.mean(dims, keepdim=True) - xhat * projection))
+        projection_t = (g * xhat_t).mean(dims, keepdim=True)
+        terms.append(-invstd * (xhat_t * projection + xhat * projection_t))
+    return add_terms(*terms)
+
+
+def _weighted_t(grad_out_t, grad_out, weight, weight_t):
+    """The tangent of ``grad_out * weight`` (of ``grad_out`` without a weight)."""
+    return add_terms(
+        grad_out_t if grad_out_t is None or weight is None else grad_out_t * weight,
+        None if weight_t is None else grad_out * weight_t,
+    )
+
+
+def _backward_jvp(grad_out_t, input_t, grad_out, centred, invstd, weight, weight_t, dims, which):
+    """The tangent of a normalization's gradient for the input, the weight (unsummed) or the
+    bias (unsummed); ``weight`` and ``weight_t`` broadcast against the input."""
+    if which == "input":
+        g = grad_out if weight is None else grad_out * weight
+        g_t = _weighted_t(grad_out_t, grad_out, weight, weight_t)
+        return _normalized_grad_jvp(g, g_t, input_t, centred, invstd, dims)
+    if which == "weight":
+        xhat_t = None if input_t is None else _normalized_jvp(input_t, centred, invstd, dims)
+        return add_terms(
+            None if grad_out_t is None else grad_out_t * (centred * invstd),
+            None if xhat_t is None else grad_out * xhat_t,
+        )
+    return grad_out_t
 
 
 def _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, shape):
@@ -150,6 +197,43 @@ def _bn_double(k):
     return formula
 
 
+def _bn_backward_jvp(
+    grad_out_t,
+    input_t,
+    weight_t,
+    grad_out,
+    input,
+    weight,
+    save_mean,
+    save_invstd,
+    training,
+    eps,
+    which,
+):
+    # the saved statistics are caches: the gradient is a function of grad_out, input, weight
+    shape, dims = _channel_shape(input), _reduce_dims(input)
+    weight = None if weight is None else weight.reshape(shape)
+    weight_t = None if weight_t is None else weight_t.reshape(shape)
+    if not training:  # the running statistics are constants: xhat_t = input_t invstd
+        invstd = save_invstd.detach().reshape(shape)
+        if which == "input":
+            g_t = _weighted_t(grad_out_t, grad_out, weight, weight_t)
+            return None if g_t is None else g_t * invstd
+        out_t = grad_out_t
+        if which == "weight":
+            xhat = (input - save_mean.detach().reshape(shape)) * invstd
+            out_t = add_terms(
+                None if grad_out_t is None else grad_out_t * xhat,
+                None if input_t is None else grad_out * input_t * invstd,
+            )
+        return None if out_t is None else out_t.sum(dims)
+    centred, invstd = _moments_of(input, dims, eps)
+    out_t = _backward_jvp(
+        grad_out_t, input_t, grad_out, centred, invstd, weight, weight_t, dims, which
+    )
+    return out_t if out_t is None or which == "input" else out_t.sum(dims)
+
+
 @defop(
     name="native_batch_norm_backward",
     node="NativeBatchNormBackwardBackward0",
@@ -158,6 +242,7 @@ def _bn_double(k):
     weight=_bn_double(2),
     save_mean=_bn_double(3),
     save_invstd=_bn_double(4),
+    jvp=_bn_backward_jvp,
 )
 def native_batch_norm_backward(
     grad_out, input, weight, save_mean, save_invstd, training, eps, which
@@ -299,6 +384,18 @@ def _ln_double(k):
     return formula
 
 
+def _ln_backward_jvp(
+    grad_out_t, input_t, weight_t, grad_out, input, weight, normalized_shape, eps, which
+):
+    # the saved statistics are caches: the gradient is a function of grad_out, input, weight
+    dims, lead = _ln_layout(input, normalized_shape)
+    centred, invstd = _moments_of(input, dims, eps)
+    out_t = _backward_jvp(
+        grad_out_t, input_t, grad_out, centred, invstd, weight, weight_t, dims, which
+    )
+    return out_t if out_t is None or which == "input" or not lead else out_t.sum(lead)
+
+
 @defop(
     name="native_layer_norm_backward",
     node="NativeLayerNormBackwardBackward0",
@@ -308,6 +405,7 @@ def _ln_double(k):
     rstd=_ln_double(3),
     weight=_ln_double(4),
     bias=_ln_double(5),
+    jvp=_ln_backward_jvp,
 )
 def native_layer_norm_backward(
     grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which
