@@ -18,7 +18,7 @@ from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, batch_shift, batched, unsupported
 from ...backend import xp
 from ..pointwise import _add_scalar, _sigmoid_forward, where
-from ..shape import cat
+from ..shape import cat, stack
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 
 
@@ -34,6 +34,17 @@ def zero_gradient(grad):
     or shape: zero, yet that input is an edge (torch's ``self: zeros_like(self)``), so the
     first-order gradient requires grad under ``create_graph=True``."""
     return zeros_like(grad)
+
+
+def rowwise(op, tangent, primal, *args):
+    """The forward derivative ``op(tangent, *args)`` of an op linear in its first argument
+    (None without a tangent: the other inputs give shapes or masks only); a tangent with a
+    leading batch dimension (jacfwd) goes row by row."""
+    if tangent is None:
+        return None
+    if tangent.ndim == primal.ndim:
+        return op(tangent, *args)
+    return stack([op(row, *args) for row in tangent])
 
 
 def no_forward_ad(name: str):

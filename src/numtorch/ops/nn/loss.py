@@ -17,7 +17,7 @@ from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched
 from ...backend import xp
 from ..pointwise import _div_scalar, where
-from .activation import no_forward_ad, zero_gradient
+from .activation import no_forward_ad, rowwise, zero_gradient
 from .composite_backward import tensors_of, vjp
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -123,6 +123,12 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
 
 
 def _register_nll(name: str, node: str):
+    @batched
+    def backward_jvp(grad_output_t, grad_output, self, target, weight, reduction, ignore_index):
+        # linear in grad_output; ``self`` gives the shape only
+        args = (self, target, weight, reduction, ignore_index)
+        return rowwise(backward, grad_output_t, grad_output, *args)
+
     @defop(
         name=name + "_backward",
         node=node + "BackwardBackward0",
@@ -130,7 +136,7 @@ def _register_nll(name: str, node: str):
             grad, target, weight, reduction, ignore_index
         ),
         self=zero_gradient,
-        jvp="linear",  # ``self`` gives the shape only
+        jvp=backward_jvp,
     )
     def backward(grad_output, self, target, weight, reduction, ignore_index):
         return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)

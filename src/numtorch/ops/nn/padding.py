@@ -15,7 +15,7 @@ from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import batched
 from ...backend import xp
-from .activation import zero_gradient
+from .activation import rowwise, zero_gradient
 
 
 def _pairs(pad, ndim):
@@ -113,7 +113,11 @@ def _register_mode_pad(mode: str, dims: int):
         node=node + "BackwardBackward0",
         grad_output=lambda grad, pad: forward(grad, pad),
         self=zero_gradient,
-        jvp="linear",  # ``self`` gives the shape only
+        jvp=batched(
+            lambda grad_output_t, grad_output, self, pad: rowwise(
+                backward, grad_output_t, grad_output, self, pad
+            )
+        ),
     )
     def backward(grad_output, self, pad):
         return _scatter(grad_output, self.shape, _mode_indices(self.shape, pad, mode))

@@ -19,7 +19,7 @@ from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
 from ...backend import xp
-from .activation import float_only, zero_gradient
+from .activation import float_only, rowwise, zero_gradient
 
 
 class PoolGeometry:
@@ -182,6 +182,22 @@ def max_pool_indices(arg, input_shape, kernel, stride, padding, dilation, ceil_m
 def _register_max_pool(dims: int):
     node = f"MaxPool{dims}DWithIndices"
 
+    @batched
+    def backward_jvp(
+        grad_output_t,
+        grad_output,
+        input_shape,
+        kernel,
+        stride,
+        padding,
+        dilation,
+        ceil_mode,
+        indices,
+    ):
+        # linear in grad_output; ``self`` is not read
+        args = (input_shape, kernel, stride, padding, dilation, ceil_mode, indices)
+        return rowwise(backward, grad_output_t, grad_output, None, *args)
+
     @defop(
         name=f"max_pool{dims}d_backward",
         node=node + "BackwardBackward0",
@@ -189,7 +205,7 @@ def _register_max_pool(dims: int):
             grad, indices, kernel, stride, padding, dilation, ceil_mode
         ),
         self=zero_gradient,
-        jvp="linear",  # ``self`` is not read
+        jvp=backward_jvp,
     )
     def backward(
         grad_output, self, input_shape, kernel, stride, padding, dilation, ceil_mode, indices
@@ -284,6 +300,14 @@ def _avg_pool_scatter(
 
 
 def _register_avg_pool(dims: int):
+    @batched
+    def backward_jvp(
+        grad_output_t, grad_output, self, kernel, stride, padding, ceil_mode, include_pad, divisor
+    ):
+        # linear in grad_output; ``self`` gives the shape only
+        args = (self, kernel, stride, padding, ceil_mode, include_pad, divisor)
+        return rowwise(backward, grad_output_t, grad_output, *args)
+
     @defop(
         name=f"avg_pool{dims}d_backward",
         node=f"AvgPool{dims}DBackwardBackward0",
@@ -291,7 +315,7 @@ def _register_avg_pool(dims: int):
             grad, kernel, stride, padding, ceil_mode, include_pad, divisor
         ),
         self=zero_gradient,
-        jvp="linear",  # ``self`` gives the shape only
+        jvp=backward_jvp,
     )
     def backward(grad_output, self, kernel, stride, padding, ceil_mode, include_pad, divisor):
         return _avg_pool_scatter(
@@ -366,7 +390,11 @@ def _register_adaptive(dims: int):
         node=f"AdaptiveAvgPool{dims}DBackwardBackward0",
         grad_output=lambda grad, output_size: forward(grad, output_size),
         self=zero_gradient,
-        jvp="linear",  # ``self`` gives the shape only
+        jvp=batched(
+            lambda grad_output_t, grad_output, self, output_size: rowwise(
+                backward, grad_output_t, grad_output, self, output_size
+            )
+        ),
     )
     def backward(grad_output, self, output_size):
         matrices = [
@@ -491,7 +519,11 @@ def _register_adaptive_max(dims: int):
         node=node + "BackwardBackward0",
         grad_output=lambda grad, indices: gather(grad, indices),
         self=zero_gradient,
-        jvp="linear",  # ``self`` is not read
+        jvp=batched(
+            lambda grad_output_t, grad_output, input_shape, indices: rowwise(
+                backward, grad_output_t, grad_output, None, input_shape, indices
+            )
+        ),
     )
     def backward(grad_output, self, input_shape, indices):
         return _plane_scatter(grad_output, indices, input_shape, dims)
