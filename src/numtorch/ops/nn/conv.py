@@ -16,8 +16,9 @@ from ..._core.observers import composite
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ..._runtime import typename
-from ...autograd.forward_grad import add_terms
+from ...autograd.forward_grad import add_terms, batched
 from ...backend import xp
+from ..shape import stack
 from .conv_kernels import (
     Geometry,
     conv_forward,
@@ -244,6 +245,7 @@ def _first_order(which):
     return formula
 
 
+@batched
 def _conv_jvp(
     input_t,
     weight_t,
@@ -257,16 +259,33 @@ def _conv_jvp(
     output_padding,
     groups,
 ):
-    # conv(x_t, W) + conv(x, W_t) + b_t
+    # conv(x_t, W) + conv(x, W_t) + b_t; tangents with a leading batch dimension (jacfwd)
+    # fold it into the conv's batch (x_t) or output channels (W_t), or go row by row
     def term(x, w):
         return convolution_op(
             x, w, None, stride, padding, dilation, transposed, output_padding, groups
         )
 
+    def input_term(x_t):
+        if x_t.ndim == input.ndim:
+            return term(x_t, weight)
+        out = term(x_t.reshape((-1, *x_t.shape[2:])), weight)
+        return out.reshape((*x_t.shape[:2], *out.shape[1:]))
+
+    def weight_term(w_t):
+        if w_t.ndim == weight.ndim:
+            return term(input, w_t)
+        if transposed or groups != 1:
+            return stack([term(input, row) for row in w_t])
+        out = term(input, w_t.reshape((-1, *w_t.shape[2:])))  # (N, B * C_out, ...)
+        return out.reshape((out.shape[0], *w_t.shape[:2], *out.shape[2:])).transpose(0, 1)
+
     return add_terms(
-        None if input_t is None else term(input_t, weight),
-        None if weight_t is None else term(input, weight_t),
-        None if bias_t is None else bias_t.reshape((-1,) + (1,) * (input.ndim - 2)),
+        None if input_t is None else input_term(input_t),
+        None if weight_t is None else weight_term(weight_t),
+        None
+        if bias_t is None
+        else bias_t.reshape((*bias_t.shape[:-1], 1, -1) + (1,) * (input.ndim - 2)),
     )
 
 
