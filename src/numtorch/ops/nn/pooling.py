@@ -158,7 +158,8 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
 def _max_pool_gather(source, arg, kernel, stride, padding, dilation, ceil_mode):
     geo = PoolGeometry(source.shape, kernel, stride, padding, dilation, ceil_mode)
     spad = geo.pad(source, 0)
-    out = xp.zeros(arg.shape, source.dtype)
+    # the source may have a leading batch dimension over the offsets (batched tangents)
+    out = xp.zeros(geo.lead + geo.out, source.dtype)
     for k, offset in enumerate(geo.offsets()):
         xp.copyto(out, spad[geo.window(offset)], where=arg == k)
     return out
@@ -234,9 +235,11 @@ def _register_max_pool(dims: int):
             grad, input, input.shape, kernel, stride, padding, dilation, ceil_mode, result1
         ),
         # the tangent at each window's winner; the indices have none
-        jvp=lambda input_t, kernel, stride, padding, dilation, ceil_mode, result1: (
-            gather(input_t, result1, kernel, stride, padding, dilation, ceil_mode),
-            None,
+        jvp=batched(
+            lambda input_t, kernel, stride, padding, dilation, ceil_mode, result1: (
+                gather(input_t, result1, kernel, stride, padding, dilation, ceil_mode),
+                None,
+            )
         ),
     )
     def forward(input, kernel, stride, padding, dilation, ceil_mode):
