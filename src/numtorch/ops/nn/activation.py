@@ -15,9 +15,10 @@ from ..._core.docs import summarize
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop, export
 from ..._creation import zeros_like
+from ...autograd.forward_grad import add_terms, batch_shift, batched, unsupported
 from ...backend import xp
 from ..pointwise import _add_scalar, _sigmoid_forward, where
-from ..shape import cat
+from ..shape import cat, stack
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 
 
@@ -33,6 +34,26 @@ def zero_gradient(grad):
     or shape: zero, yet that input is an edge (torch's ``self: zeros_like(self)``), so the
     first-order gradient requires grad under ``create_graph=True``."""
     return zeros_like(grad)
+
+
+def rowwise(op, tangent, primal, *args):
+    """The forward derivative ``op(tangent, *args)`` of an op linear in its first argument
+    (None without a tangent: the other inputs give shapes or masks only); a tangent with a
+    leading batch dimension (jacfwd) goes row by row."""
+    if tangent is None:
+        return None
+    if tangent.ndim == primal.ndim:
+        return op(tangent, *args)
+    return stack([op(row, *args) for row in tangent])
+
+
+def no_forward_ad(name: str):
+    """The forward derivative of an op torch has none for: raises its NotImplementedError."""
+
+    def jvp():
+        raise unsupported(name)
+
+    return jvp
 
 
 # -- erf, erfc -------------------------------------------------------------------------------
@@ -333,6 +354,14 @@ def mish(input):
     return input * xp.tanh(xp.logaddexp(0, input))
 
 
+@batched
+def _glu_jvp(input_t, input, dim, result):
+    # d(a s(b)) = a_t s(b) + a s(b) (1 - s(b)) b_t, and a s(b) is the result
+    gate = input.chunk(2, dim)[1].sigmoid()
+    a_t, b_t = input_t.chunk(2, dim + batch_shift(input_t, input) if dim >= 0 else dim)
+    return a_t * gate + result * (1 - gate) * b_t
+
+
 def _glu_double_grad_output(grad, self, dim):
     # glu_backward is linear in grad_output: its adjoint pairs the halves of grad back
     grad_a, grad_b = grad.chunk(2, dim)
@@ -351,12 +380,22 @@ def _glu_double_self(grad, grad_output, self, dim):
     return cat([to_a, to_b], dim)
 
 
+def _glu_backward_jvp(grad_output_t, self_t, grad_output, self, dim):
+    # linear in grad_output; the self-derivative is symmetric (a Hessian), so its backward
+    # formula applied to the tangent is the forward derivative
+    return add_terms(
+        None if grad_output_t is None else glu_backward(grad_output_t, self, dim),
+        None if self_t is None else _glu_double_self(self_t, grad_output, self, dim),
+    )
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="glu_backward",
     node="GluBackwardBackward0",
     grad_output=_glu_double_grad_output,
     self=_glu_double_self,
+    jvp=_glu_backward_jvp,
 )
 def glu_backward(grad_output, self, dim):
     a, b = xp.split(self, 2, axis=dim)
@@ -368,6 +407,7 @@ def glu_backward(grad_output, self, dim):
     batch=batch_rules.along("dim"),
     name="glu",
     input=lambda grad, input, dim: glu_backward(grad, input, dim),
+    jvp=_glu_jvp,
 )
 def glu(input, dim):
     """``a * sigmoid(b)`` for the halves ``a, b`` of ``input`` along ``dim``."""

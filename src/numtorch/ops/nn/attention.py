@@ -20,7 +20,9 @@ from __future__ import annotations
 from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import batch_shift, batched
 from ...backend import xp
+from .activation import no_forward_ad
 from .composite_backward import tensors_of
 
 
@@ -32,12 +34,21 @@ def _softmax_rows(x, dim):
     return e / xp.where(total == 0, 1, total)
 
 
+@batched
+def _safe_softmax_jvp(input_t, input, dim, result):
+    # d softmax = P (x_t - <P, x_t>) along dim (rows of zeros stay zero)
+    if dim >= 0:
+        dim += batch_shift(input_t, input)
+    return result * (input_t - (input_t * result).sum(dim, keepdim=True))
+
+
 @export(method=False)
 @defop(
     batch=batch_rules.along("dim"),
     name="_safe_softmax",
     node="SafeSoftmaxBackward0",
     input=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)),
+    jvp=_safe_softmax_jvp,
 )
 def safe_softmax(input, dim):
     return _softmax_rows(input, dim)
@@ -183,6 +194,7 @@ _GRADIENTS = {"query": _query_grad, "key": _key_grad, "value": _value_grad}
     key=_not_implemented,
     value=_not_implemented,
     out=_not_implemented,
+    jvp=no_forward_ad("_scaled_dot_product_flash_attention_for_cpu_backward"),
 )
 def flash_attention_backward(
     grad_out, query, key, value, out, attn_mask, is_causal, scale, probs, which

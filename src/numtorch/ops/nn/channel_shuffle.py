@@ -5,11 +5,13 @@ from __future__ import annotations
 from ..._core.op import defop, export, not_implemented
 from ..._core.tensor import Tensor
 from ...backend import xp
+from .activation import no_forward_ad
 
 
 @defop(
     name="channel_shuffle",
     input=lambda grad, groups: _channel_shuffle(grad, grad.shape[1] // groups),
+    jvp="linear",
 )
 def _channel_shuffle(input, groups):
     n, c = input.shape[:2]
@@ -49,6 +51,7 @@ def channel_shuffle(input, groups) -> Tensor:
     name="native_channel_shuffle",
     node="NotImplemented",
     input=not_implemented("native_channel_shuffle"),
+    jvp=no_forward_ad("native_channel_shuffle"),
 )
 def _native_channel_shuffle(input, groups):
     return _channel_shuffle.spec.forward(input, groups)

@@ -16,7 +16,9 @@ from ..._core.observers import composite
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ..._runtime import typename
+from ...autograd.forward_grad import add_terms, batched
 from ...backend import xp
+from ..shape import stack
 from .conv_kernels import (
     Geometry,
     conv_forward,
@@ -141,12 +143,45 @@ def _double_weight(
     )
 
 
+def _backward_jvp(
+    grad_output_t,
+    input_t,
+    weight_t,
+    grad_output,
+    input,
+    weight,
+    input_shape,
+    weight_shape,
+    stride,
+    padding,
+    dilation,
+    transposed,
+    output_padding,
+    groups,
+    which,
+):
+    # bilinear in grad_output and the one of input / weight it reads (Note [Convolution
+    # double backward]): one term per tangent, the other operands at their values
+    def term(g, x, w):
+        return convolution_backward_op(
+            g, x, w, input_shape, weight_shape, stride, padding, dilation, transposed,
+            output_padding, groups, which,
+        )  # fmt: skip
+
+    return add_terms(
+        None if grad_output_t is None else term(grad_output_t, input, weight),
+        None if input_t is None or which == "input" else term(grad_output, input_t, weight),
+        None if weight_t is None or which == "weight" else term(grad_output, input, weight_t),
+    )
+
+
 @defop(
     name="convolution_backward",
     node="ConvolutionBackwardBackward0",
     grad_output=_double_grad_output,
     input=_double_input,
     weight=_double_weight,
+    jvp=_backward_jvp,
 )
 def convolution_backward_op(
     grad_output,
@@ -210,6 +245,50 @@ def _first_order(which):
     return formula
 
 
+@batched
+def _conv_jvp(
+    input_t,
+    weight_t,
+    bias_t,
+    input,
+    weight,
+    stride,
+    padding,
+    dilation,
+    transposed,
+    output_padding,
+    groups,
+):
+    # conv(x_t, W) + conv(x, W_t) + b_t; tangents with a leading batch dimension (jacfwd)
+    # fold it into the conv's batch (x_t) or output channels (W_t), or go row by row
+    def term(x, w):
+        return convolution_op(
+            x, w, None, stride, padding, dilation, transposed, output_padding, groups
+        )
+
+    def input_term(x_t):
+        if x_t.ndim == input.ndim:
+            return term(x_t, weight)
+        out = term(x_t.reshape((-1, *x_t.shape[2:])), weight)
+        return out.reshape((*x_t.shape[:2], *out.shape[1:]))
+
+    def weight_term(w_t):
+        if w_t.ndim == weight.ndim:
+            return term(input, w_t)
+        if transposed or groups != 1:
+            return stack([term(input, row) for row in w_t])
+        out = term(input, w_t.reshape((-1, *w_t.shape[2:])))  # (N, B * C_out, ...)
+        return out.reshape((out.shape[0], *w_t.shape[:2], *out.shape[2:])).transpose(0, 1)
+
+    return add_terms(
+        None if input_t is None else input_term(input_t),
+        None if weight_t is None else weight_term(weight_t),
+        None
+        if bias_t is None
+        else bias_t.reshape((*bias_t.shape[:-1], 1, -1) + (1,) * (input.ndim - 2)),
+    )
+
+
 @defop(
     batch=batch_rules.leading(None),
     name="convolution",
@@ -217,6 +296,7 @@ def _first_order(which):
     input=_first_order("input"),
     weight=_first_order("weight"),
     bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+    jvp=_conv_jvp,
 )
 def convolution_op(
     input, weight, bias, stride, padding, dilation, transposed, output_padding, groups
@@ -243,6 +323,19 @@ def convolution_op(
     return out
 
 
+def _weight_backward_jvp(
+    input_t, grad_output_t, input, grad_output, weight_shape, stride, padding, dilation, groups
+):
+    # bilinear in input and grad_output
+    def term(x, g):
+        return conv_weight_op(x, g, weight_shape, stride, padding, dilation, groups)
+
+    return add_terms(
+        None if input_t is None else term(input_t, grad_output),
+        None if grad_output_t is None else term(input, grad_output_t),
+    )
+
+
 @defop(
     name="convolution_backward_weight",
     node="ConvolutionBackwardBackward0",
@@ -254,6 +347,7 @@ def convolution_op(
     grad_output=lambda grad, input, stride, padding, dilation, groups: convolution_op(
         input, grad, None, stride, padding, dilation, False, (0,) * len(stride), groups
     ),
+    jvp=_weight_backward_jvp,
 )
 def conv_weight_op(input, grad_output, weight_shape, stride, padding, dilation, groups):
     return conv_weight_grad(input, grad_output, weight_shape, stride, padding, dilation, groups)

@@ -12,8 +12,11 @@ from __future__ import annotations
 from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
+from ..._creation import ones_like
+from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from ..reduction import _norm_backward, _vector_norm
+from .activation import no_forward_ad
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(
@@ -47,6 +50,7 @@ def _not_implemented(grad):
     grad_output=_not_implemented,
     self=_not_implemented,
     pdist=_not_implemented,
+    jvp=no_forward_ad("_pdist_backward"),
 )
 def pdist_backward(grad_output, self, p, pdist):
     grad_output, self, pdist = tensors_of(grad_output, self, pdist)
@@ -58,6 +62,7 @@ def pdist_backward(grad_output, self, p, pdist):
     name="_pdist_forward",
     node="PdistBackward0",
     input=lambda grad, input, p, result: pdist_backward(grad, input, p, result),
+    jvp=no_forward_ad("_pdist_forward"),
 )
 def pdist_op(input, p):
     rows, cols = _pairs(input.shape[0])
@@ -69,11 +74,25 @@ def _dist_grad(grad, input, other, p, result):
     return _norm_backward(grad, input - other, result, p, None, False)
 
 
+@batched
+def _dist_jvp(input_t, other_t, input, other, p, result):
+    # <d ||v||_p / dv, v_t> at v = input - other
+    difference = input - other
+    ndim = difference.ndim
+    difference_t = add_terms(
+        align(input_t, input, ndim), None if other_t is None else -align(other_t, other, ndim)
+    )
+    slope = _norm_backward(ones_like(result), difference, result, p, None, False)
+    product = slope * difference_t
+    return product.sum(tuple(range(-ndim, 0))) if ndim else product
+
+
 @defop(
     name="dist",
     promote="float",
     input=lambda grad, input, other, p, result: _dist_grad(grad, input, other, p, result),
     other=lambda grad, input, other, p, result: -_dist_grad(grad, input, other, p, result),
+    jvp=_dist_jvp,
 )
 def _dist(input, other, p):
     return _vector_norm.spec.forward(input - other, p, None, False)

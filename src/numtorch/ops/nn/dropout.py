@@ -7,6 +7,7 @@ from ..._core import batch_rules
 from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ..._creation import _rng
+from ...autograd.forward_grad import batched
 from ...backend import xp
 
 
@@ -15,6 +16,7 @@ from ...backend import xp
     name="native_dropout",
     node="NativeDropoutBackward0",
     input=lambda grad, mask, backward_scale: grad * mask * backward_scale,
+    jvp=batched(lambda input_t, mask, scale: input_t * mask * scale),
 )
 def native_dropout_op(input, mask, scale, backward_scale):
     return (input * mask).astype(input.dtype, copy=False) * input.dtype.type(scale)

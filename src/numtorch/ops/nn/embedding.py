@@ -43,6 +43,7 @@ def _backward_adjoint(grad, indices, padding_idx, scale_grad_by_freq):
     grad_output=lambda grad, indices, padding_idx, scale_grad_by_freq: _backward_adjoint(
         grad, indices, padding_idx, scale_grad_by_freq
     ),
+    jvp="linear",
 )
 def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
     flat = indices.reshape(-1)
@@ -62,6 +63,7 @@ def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_
     weight=lambda grad, weight_shape, indices, padding_idx, scale_grad_by_freq: (
         embedding_backward_op(grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq)
     ),
+    jvp="linear",
 )
 def embedding_op(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     return xp.take(weight, indices, axis=0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..._core import batch_rules
 from ..._core.op import defop
+from ...autograd.forward_grad import batched
 from ...backend import xp
 
 _as_strided = xp.lib.stride_tricks.as_strided
@@ -79,6 +80,7 @@ def _col2im(input, output_size, kernel, dilation, padding, stride):
     input=lambda grad, input_shape, kernel, dilation, padding, stride: col2im_op(
         grad, tuple(input_shape[-2:]), kernel, dilation, padding, stride
     ),
+    jvp="linear",
 )
 def im2col_op(input, kernel, dilation, padding, stride):
     return _im2col(input, kernel, dilation, padding, stride)
@@ -90,6 +92,7 @@ def im2col_op(input, kernel, dilation, padding, stride):
     input=lambda grad, kernel, dilation, padding, stride: im2col_op(
         grad, kernel, dilation, padding, stride
     ),
+    jvp="linear",
 )
 def col2im_op(input, output_size, kernel, dilation, padding, stride):
     return _col2im(input, output_size, kernel, dilation, padding, stride)
@@ -116,6 +119,7 @@ def _unshuffle(x, r):
     batch=batch_rules.first_only,
     name="pixel_shuffle",
     input=lambda grad, upscale_factor: pixel_unshuffle_op(grad, upscale_factor),
+    jvp=batched(lambda input_t, upscale_factor: pixel_shuffle_op(input_t, upscale_factor)),
 )
 def pixel_shuffle_op(input, upscale_factor):
     return _shuffle(input, upscale_factor)
@@ -125,6 +129,7 @@ def pixel_shuffle_op(input, upscale_factor):
     batch=batch_rules.first_only,
     name="pixel_unshuffle",
     input=lambda grad, downscale_factor: pixel_shuffle_op(grad, downscale_factor),
+    jvp=batched(lambda input_t, downscale_factor: pixel_unshuffle_op(input_t, downscale_factor)),
 )
 def pixel_unshuffle_op(input, downscale_factor):
     return _unshuffle(input, downscale_factor)

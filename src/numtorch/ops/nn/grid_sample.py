@@ -23,6 +23,7 @@ from ..._core import grad_mode
 from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ...backend import xp
+from .activation import no_forward_ad
 
 MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
@@ -307,6 +308,7 @@ def _register(dims: int):
         grid=lambda grad, input, grid, mode, padding_mode, align_corners: _grad_grid(
             grad, input, grid, mode, padding_mode, align_corners
         ),
+        jvp=no_forward_ad(f"grid_sampler_{dims}d"),
     )
     def grid_sampler(input, grid, mode=0, padding_mode=0, align_corners=False):
         with grad_mode.no_grad():
@@ -347,6 +349,7 @@ def _affine_grad(grad, theta_shape, size, align_corners):
     theta=lambda grad, theta_shape, size, align_corners: _affine_grad(
         grad, theta_shape, size, align_corners
     ),
+    jvp="linear",
 )
 def affine_grid_op(theta, size, align_corners):
     base = _base_grid(size, align_corners, theta.dtype)

@@ -14,9 +14,10 @@ import math
 from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import add_terms, batched
 from ...backend import xp
 from ..pointwise import _div_scalar, where
-from .activation import zero_gradient
+from .activation import no_forward_ad, rowwise, zero_gradient
 from .composite_backward import tensors_of, vjp
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -32,6 +33,15 @@ def reduce_tensor(losses, reduction):
     if reduction == "none":
         return losses
     return losses.sum() if reduction == "sum" else losses.mean()
+
+
+def reduce_tangent(losses_t, reduction, ndim: int):
+    """The tangent of elementwise losses (of ``ndim`` dims) reduced as the loss is, keeping
+    a leading batch dimension (jacfwd's) apart."""
+    dims = tuple(range(losses_t.ndim - ndim, losses_t.ndim))
+    if reduction == "none" or not dims:
+        return losses_t
+    return losses_t.sum(dims) if reduction == "sum" else losses_t.mean(dims)
 
 
 # -- negative log likelihood -----------------------------------------------------------------
@@ -113,6 +123,12 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
 
 
 def _register_nll(name: str, node: str):
+    @batched
+    def backward_jvp(grad_output_t, grad_output, self, target, weight, reduction, ignore_index):
+        # linear in grad_output; ``self`` gives the shape only
+        args = (self, target, weight, reduction, ignore_index)
+        return rowwise(backward, grad_output_t, grad_output, *args)
+
     @defop(
         name=name + "_backward",
         node=node + "BackwardBackward0",
@@ -120,6 +136,7 @@ def _register_nll(name: str, node: str):
             grad, target, weight, reduction, ignore_index
         ),
         self=zero_gradient,
+        jvp=backward_jvp,
     )
     def backward(grad_output, self, target, weight, reduction, ignore_index):
         return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)
@@ -131,6 +148,7 @@ def _register_nll(name: str, node: str):
         input=lambda grad, input, target, weight, reduction, ignore_index: backward(
             grad, input, target, weight, reduction, ignore_index
         ),
+        jvp="linear",
     )
     def forward(input, target, weight, reduction, ignore_index):
         return _nll_forward(input, target, weight, reduction, ignore_index)
@@ -172,16 +190,49 @@ def _bce_double(k):
     return formula
 
 
+def _bce_backward_jvp(
+    grad_output_t, self_t, target_t, grad_output, self, target, weight, reduction
+):
+    # d[g (x - t) / D] with D = clamp(x (1 - x), eps), whose derivative is 0 where clamped
+    product = (1 - self) * self
+    denominator = product.clamp(min=_EPSILON)
+    difference = self - target
+    difference_t = add_terms(self_t, None if target_t is None else -target_t)
+    denominator_t = None
+    if self_t is not None:
+        denominator_t = where(product > _EPSILON, (1 - 2 * self) * self_t, 0.0)
+    out_t = add_terms(
+        None if grad_output_t is None else grad_output_t * difference / denominator,
+        None if difference_t is None else grad_output * difference_t / denominator,
+        None
+        if denominator_t is None
+        else -grad_output * difference * denominator_t / (denominator * denominator),
+    )
+    if weight is not None:
+        out_t = out_t * weight
+    return out_t / self.numel() if reduction == "mean" else out_t
+
+
 @defop(
     name="binary_cross_entropy_backward",
     node="BinaryCrossEntropyBackwardBackward0",
     grad_output=_bce_double(0),
     self=_bce_double(1),
     target=_bce_double(2),
+    jvp=_bce_backward_jvp,
 )
 def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
     with grad_mode.no_grad():
         return _bce_input_grad(*tensors_of(grad_output, self, target, weight), reduction)._data
+
+
+@batched
+def _bce_jvp(input_t, target_t, input, target, weight, reduction):
+    losses_t = add_terms(
+        None if input_t is None else _bce_input_grad(input_t, input, target, weight, "none"),
+        None if target_t is None else _bce_target_grad(target_t, input, weight, "none"),
+    )
+    return reduce_tangent(losses_t, reduction, input.ndim)
 
 
 @defop(
@@ -192,6 +243,7 @@ def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
         grad, input, target, weight, reduction
     ),
     target=_bce_target_grad,
+    jvp=_bce_jvp,
 )
 def binary_cross_entropy_op(input, target, weight, reduction):
     # written so that NaN fails too, as torch's check does
@@ -236,12 +288,26 @@ def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
     return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
+@batched
+def _bcel_jvp(input_t, target_t, input, target, weight, pos_weight, reduction):
+    losses_t = add_terms(
+        None
+        if input_t is None
+        else _bcel_input_grad(input_t, input, target, weight, pos_weight, "none"),
+        None
+        if target_t is None
+        else _bcel_target_grad(target_t, input, weight, pos_weight, "none"),
+    )
+    return reduce_tangent(losses_t, reduction, max(input.ndim, target.ndim))
+
+
 @defop(
     batch=batch_rules.loss,
     name="binary_cross_entropy_with_logits",
     node="BinaryCrossEntropyWithLogitsBackward0",
     input=_bcel_input_grad,
     target=_bcel_target_grad,
+    jvp=_bcel_jvp,
 )
 def binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction):
     log_sigmoid = xp.minimum(input, 0) - xp.log1p(xp.exp(-xp.abs(input)))
@@ -320,6 +386,7 @@ def _tensor(array):
     node="NotImplemented",
     grad_output=not_implemented("multi_margin_loss_backward"),
     self=not_implemented("multi_margin_loss_backward"),
+    jvp=no_forward_ad("multi_margin_loss_backward"),
 )
 def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, reduction):
     with grad_mode.no_grad():
@@ -332,6 +399,7 @@ def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, red
     input=lambda grad, input, target, p, margin, weight, reduction: multi_margin_loss_backward(
         grad, input, target, p, margin, weight, reduction
     ),
+    jvp=no_forward_ad("multi_margin_loss"),
 )
 def multi_margin_loss_op(input, target, p, margin, weight, reduction):
     return _multi_margin_forward(input, target, p, margin, weight, reduction)

@@ -22,6 +22,7 @@ from ..._core.dispatch import FREED
 from ..._core.observers import dispatch
 from ..._core.op import defop
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from .composite_backward import tensors_of, vjp
 
@@ -51,6 +52,97 @@ def _stats(input, dims, eps, mean=None, invstd=None):
 
 def _normalized_grad(g, xhat, invstd, dims):
     return invstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+# Forward derivatives (torch's closed forms): with c = x - mean and s = invstd over ``dims``,
+# d xhat = s (dx - mean(dx)) - c s^3 mean(c (dx - mean(dx))), and d out = d xhat * weight +
+# xhat * d weight + d bias. The statistics are recomputed with tensor ops (not read from the
+# saved outputs, which carry no tangents) so that nested levels differentiate them too. The
+# dims are counted from the end: a tangent may have a leading batch dimension (jacfwd).
+def _moments_of(input, dims, eps):
+    mean = input.mean(dims, keepdim=True)
+    centred = input - mean
+    return centred, ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
+
+
+def _moments_jvp(input_t, centred, invstd, dims):
+    """The tangents of the centred input and of invstd."""
+    centred_t = input_t - input_t.mean(dims, keepdim=True)
+    invstd_t = -(invstd * invstd * invstd) * (centred * centred_t).mean(dims, keepdim=True)
+    return centred_t, invstd_t
+
+
+def _normalized_jvp(input_t, centred, invstd, dims):
+    centred_t, invstd_t = _moments_jvp(input_t, centred, invstd, dims)
+    return centred_t * invstd + centred * invstd_t
+
+
+def _normalized_grad_jvp(g, g_t, input_t, centred, invstd, dims):
+    """The tangent of ``_normalized_grad(g, xhat, invstd, dims)`` for tangents of ``g`` (the
+    gradient times the weight) and of the input (either None)."""
+    xhat = centred * invstd
+    terms = []
+    if g_t is not None:
+        terms.append(_normalized_grad(g_t, xhat, invstd, dims))
+    if input_t is not None:
+        centred_t, invstd_t = _moments_jvp(input_t, centred, invstd, dims)
+        xhat_t = centred_t * invstd + centred * invstd_t
+        projection = (g * xhat).mean(dims, keepdim=True)
+        terms.append(invstd_t * (g - g.mean(dims, keepdim=True) - xhat * projection))
+        projection_t = (g * xhat_t).mean(dims, keepdim=True)
+        terms.append(-invstd * (xhat_t * projection + xhat * projection_t))
+    return add_terms(*terms)
+
+
+def _weighted_t(grad_out_t, grad_out, weight, weight_t):
+    """The tangent of ``grad_out * weight`` (of ``grad_out`` without a weight)."""
+    return add_terms(
+        grad_out_t if grad_out_t is None or weight is None else grad_out_t * weight,
+        None if weight_t is None else grad_out * weight_t,
+    )
+
+
+def _backward_jvp(grad_out_t, input_t, grad_out, centred, invstd, weight, weight_t, dims, which):
+    """The tangent of a normalization's gradient for the input, the weight (unsummed) or the
+    bias (unsummed); ``weight`` and ``weight_t`` broadcast against the input."""
+    if which == "input":
+        g = grad_out if weight is None else grad_out * weight
+        g_t = _weighted_t(grad_out_t, grad_out, weight, weight_t)
+        return _normalized_grad_jvp(g, g_t, input_t, centred, invstd, dims)
+    if which == "weight":
+        xhat_t = None if input_t is None else _normalized_jvp(input_t, centred, invstd, dims)
+        return add_terms(
+            None if grad_out_t is None else grad_out_t * (centred * invstd),
+            None if xhat_t is None else grad_out * xhat_t,
+        )
+    return grad_out_t
+
+
+def _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, shape):
+    """d (xhat * weight + bias), the weight and bias viewed in ``shape`` (batched or not)."""
+
+    def view(t):
+        return t.reshape(tuple(t.shape[: t.ndim - 1]) + shape)
+
+    return add_terms(
+        xhat_t if xhat_t is None or weight is None else xhat_t * view(weight),
+        None if weight_t is None else xhat * view(weight_t),
+        None if bias_t is None else view(bias_t),
+    )
+
+
+@batched
+def _bn_jvp(input_t, weight_t, bias_t, input, weight, running_mean, running_var, training, eps):
+    shape = _channel_shape(input)
+    dims = [d - input.ndim for d in _reduce_dims(input)]
+    if training:
+        centred, invstd = _moments_of(input, dims, eps)
+        xhat_t = None if input_t is None else _normalized_jvp(input_t, centred, invstd, dims)
+    else:
+        centred = input - running_mean.reshape(shape).to(input.dtype)
+        invstd = (running_var.reshape(shape).to(input.dtype) + eps).rsqrt()
+        xhat_t = None if input_t is None else input_t * invstd
+    return _affine_jvp(xhat_t, centred * invstd, weight, weight_t, bias_t, shape), None, None
 
 
 # -- batch norm ------------------------------------------------------------------------------
@@ -105,6 +197,43 @@ def _bn_double(k):
     return formula
 
 
+def _bn_backward_jvp(
+    grad_out_t,
+    input_t,
+    weight_t,
+    grad_out,
+    input,
+    weight,
+    save_mean,
+    save_invstd,
+    training,
+    eps,
+    which,
+):
+    # the saved statistics are caches: the gradient is a function of grad_out, input, weight
+    shape, dims = _channel_shape(input), _reduce_dims(input)
+    weight = None if weight is None else weight.reshape(shape)
+    weight_t = None if weight_t is None else weight_t.reshape(shape)
+    if not training:  # the running statistics are constants: xhat_t = input_t invstd
+        invstd = save_invstd.detach().reshape(shape)
+        if which == "input":
+            g_t = _weighted_t(grad_out_t, grad_out, weight, weight_t)
+            return None if g_t is None else g_t * invstd
+        out_t = grad_out_t
+        if which == "weight":
+            xhat = (input - save_mean.detach().reshape(shape)) * invstd
+            out_t = add_terms(
+                None if grad_out_t is None else grad_out_t * xhat,
+                None if input_t is None else grad_out * input_t * invstd,
+            )
+        return None if out_t is None else out_t.sum(dims)
+    centred, invstd = _moments_of(input, dims, eps)
+    out_t = _backward_jvp(
+        grad_out_t, input_t, grad_out, centred, invstd, weight, weight_t, dims, which
+    )
+    return out_t if out_t is None or which == "input" else out_t.sum(dims)
+
+
 @defop(
     name="native_batch_norm_backward",
     node="NativeBatchNormBackwardBackward0",
@@ -113,6 +242,7 @@ def _bn_double(k):
     weight=_bn_double(2),
     save_mean=_bn_double(3),
     save_invstd=_bn_double(4),
+    jvp=_bn_backward_jvp,
 )
 def native_batch_norm_backward(
     grad_out, input, weight, save_mean, save_invstd, training, eps, which
@@ -138,6 +268,7 @@ def _bn_grad(which):
     input=_bn_grad("input"),
     weight=_bn_grad("weight"),
     bias=_bn_grad("bias"),
+    jvp=_bn_jvp,
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
     n, c = input.shape[0], input.shape[1]
@@ -253,6 +384,18 @@ def _ln_double(k):
     return formula
 
 
+def _ln_backward_jvp(
+    grad_out_t, input_t, weight_t, grad_out, input, weight, normalized_shape, eps, which
+):
+    # the saved statistics are caches: the gradient is a function of grad_out, input, weight
+    dims, lead = _ln_layout(input, normalized_shape)
+    centred, invstd = _moments_of(input, dims, eps)
+    out_t = _backward_jvp(
+        grad_out_t, input_t, grad_out, centred, invstd, weight, weight_t, dims, which
+    )
+    return out_t if out_t is None or which == "input" or not lead else out_t.sum(lead)
+
+
 @defop(
     name="native_layer_norm_backward",
     node="NativeLayerNormBackwardBackward0",
@@ -262,6 +405,7 @@ def _ln_double(k):
     rstd=_ln_double(3),
     weight=_ln_double(4),
     bias=_ln_double(5),
+    jvp=_ln_backward_jvp,
 )
 def native_layer_norm_backward(
     grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which
@@ -281,6 +425,20 @@ def _ln_grad(which):
     return formula
 
 
+@batched
+def _ln_jvp(input_t, weight_t, bias_t, input, normalized_shape, weight, bias, eps):
+    dims = list(range(-len(normalized_shape), 0))
+    centred, invstd = _moments_of(input, dims, eps)
+    xhat_t = None if input_t is None else _normalized_jvp(input_t, centred, invstd, dims)
+    weight_t, bias_t = align(weight_t, weight, input.ndim), align(bias_t, bias, input.ndim)
+    out_t = add_terms(
+        None if xhat_t is None else (xhat_t if weight is None else xhat_t * weight),
+        None if weight_t is None else centred * invstd * weight_t,
+        bias_t,
+    )
+    return out_t, None, None
+
+
 @defop(
     batch=batch_rules.first_only,
     name="native_layer_norm",
@@ -289,6 +447,7 @@ def _ln_grad(which):
     input=_ln_grad("input"),
     weight=_ln_grad("weight"),
     bias=_ln_grad("bias"),
+    jvp=_ln_jvp,
 )
 def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
     axis = input.ndim - len(normalized_shape)
@@ -329,6 +488,19 @@ def _gn_weight_grad(grad, input, group, result1, result2, eps):
     return (grad * xhat.reshape(input.shape)).sum(_reduce_dims(input))
 
 
+@batched
+def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
+    grouped = input.reshape(N, group, -1)
+    centred, invstd = _moments_of(grouped, [-1], eps)
+    xhat = (centred * invstd).reshape(input.shape)
+    xhat_t = None
+    if input_t is not None:
+        lead = tuple(input_t.shape[: input_t.ndim - input.ndim])
+        grouped_t = input_t.reshape(lead + (N, group, -1))
+        xhat_t = _normalized_jvp(grouped_t, centred, invstd, [-1]).reshape(input_t.shape)
+    return _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, _channel_shape(input)), None, None
+
+
 @defop(
     name="native_group_norm",
     node="NativeGroupNormBackward0",
@@ -336,6 +508,7 @@ def _gn_weight_grad(grad, input, group, result1, result2, eps):
     input=_gn_input_grad,
     weight=_gn_weight_grad,
     bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+    jvp=_gn_jvp,
 )
 def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     x = input.reshape(N, group, -1)

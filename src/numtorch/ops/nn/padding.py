@@ -13,8 +13,9 @@ from __future__ import annotations
 from ..._core import batch_rules
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import batched
 from ...backend import xp
-from .activation import zero_gradient
+from .activation import rowwise, zero_gradient
 
 
 def _pairs(pad, ndim):
@@ -27,6 +28,7 @@ def _pairs(pad, ndim):
     name="constant_pad_nd",
     node="ConstantPadNdBackward0",
     input=lambda grad, pad: constant_pad_nd_op(grad, tuple(-p for p in pad), 0),
+    jvp=batched(lambda input_t, pad: constant_pad_nd_op(input_t, pad, 0)),
 )
 def constant_pad_nd_op(input, pad, value=0):
     pairs = _pairs(pad, input.ndim)
@@ -111,6 +113,11 @@ def _register_mode_pad(mode: str, dims: int):
         node=node + "BackwardBackward0",
         grad_output=lambda grad, pad: forward(grad, pad),
         self=zero_gradient,
+        jvp=batched(
+            lambda grad_output_t, grad_output, self, pad: rowwise(
+                backward, grad_output_t, grad_output, self, pad
+            )
+        ),
     )
     def backward(grad_output, self, pad):
         return _scatter(grad_output, self.shape, _mode_indices(self.shape, pad, mode))
@@ -120,6 +127,7 @@ def _register_mode_pad(mode: str, dims: int):
         name=f"{mode}_pad{dims}d",
         node=node + "Backward0",
         input=lambda grad, input, pad: backward(grad, input, pad),
+        jvp=batched(lambda input_t, pad: forward(input_t, pad)),  # pads the trailing dims
     )
     def forward(input, pad):
         return _gather(input, _mode_indices(input.shape, pad, mode))

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from ..._core import batch_rules
 from ..._core.op import defop, not_implemented
+from ..._creation import zeros_like
+from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from ..pointwise import threshold_backward, where
-from .activation import check_result_slope, float_only, masked, zero_gradient
+from .activation import check_result_slope, float_only, masked, no_forward_ad, zero_gradient
 
 # -- ELU, SELU, CELU ---------------------------------------------------------------------------
 # elu(x) = scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1); SELU and CELU
@@ -76,6 +78,7 @@ def _register_elu(name: str, node: str):
         input=lambda grad, input, alpha, scale, input_scale: elu_backward(
             grad, alpha, scale, input_scale, False, input
         ),
+        jvp="elementwise",
     )(_elu_forward)
 
     def result_grad(grad, result, alpha, scale, input_scale):
@@ -87,6 +90,7 @@ def _register_elu(name: str, node: str):
         name=name + "_result",
         node=node + "Backward1",
         input=result_grad,
+        jvp="elementwise",
     )(_elu_forward)
     return forward, inplace
 
@@ -119,6 +123,7 @@ threshold_inplace_op = defop(
     name="threshold_inplace",
     node="ThresholdBackward1",
     input=_threshold_grad,
+    jvp="elementwise",
 )(_threshold_forward)
 
 
@@ -133,6 +138,7 @@ def _register_shrink_backward(name: str, node: str):
         node=node,
         grad_out=lambda grad, self, lambd: backward(grad, self, lambd),
         self=zero_gradient,
+        jvp="elementwise",
     )
     def backward(grad_out, self, lambd):
         return masked(grad_out, ~_shrunk(self, lambd))
@@ -182,6 +188,7 @@ _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds
     node="NotImplemented",
     grad_output=not_implemented("hardsigmoid_backward"),
     self=not_implemented("hardsigmoid_backward"),
+    jvp=no_forward_ad("hardsigmoid_backward"),
 )
 def hardsigmoid_backward(grad_output, self):
     return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
@@ -235,6 +242,20 @@ def _prelu_double_self(grad, grad_output, self, which):
     return where(self > 0, 0.0, grad * grad_output)
 
 
+def _prelu_backward_jvp(grad_output_t, self_t, weight_t, grad_output, self, weight, which):
+    # torch's forward derivative takes the linear side at 0
+    positive = self >= 0
+    if which == "input":
+        g_t = zeros_like(grad_output) if grad_output_t is None else grad_output_t
+        negative = add_terms(weight * g_t, None if weight_t is None else grad_output * weight_t)
+        return where(positive, g_t, negative)
+    negative = add_terms(
+        None if self_t is None else grad_output * self_t,
+        None if grad_output_t is None else grad_output_t * self,
+    )
+    return where(positive, 0.0, negative) if negative is not None else None
+
+
 @defop(
     name="_prelu_kernel_backward",
     node="PreluKernelBackwardBackward0",
@@ -243,6 +264,7 @@ def _prelu_double_self(grad, grad_output, self, which):
     weight=lambda grad, grad_output, self, which: (
         where(self > 0, 0.0, grad * grad_output) if which == "input" else None
     ),
+    jvp=_prelu_backward_jvp,
 )
 def prelu_kernel_backward(grad_output, self, weight, which):
     if which == "input":
@@ -250,11 +272,24 @@ def prelu_kernel_backward(grad_output, self, weight, which):
     return xp.where(self > 0, 0, self * grad_output).astype(grad_output.dtype, copy=False)
 
 
+@batched
+def _prelu_jvp(input_t, weight_t, input, weight):
+    # d(x if x >= 0 else w x) = dx or w dx + x dw (torch's side at 0)
+    ndim = max(input.ndim, weight.ndim)
+    input_t, weight_t = align(input_t, input, ndim), align(weight_t, weight, ndim)
+    negative = add_terms(
+        None if input_t is None else weight * input_t,
+        None if weight_t is None else input * weight_t,
+    )
+    return where(input >= 0, 0.0 if input_t is None else input_t, negative)
+
+
 @defop(
     name="_prelu_kernel",
     node="PreluKernelBackward0",
     input=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "input"),
     weight=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "weight"),
+    jvp=_prelu_jvp,
 )
 def prelu_kernel_op(input, weight):
     float_only(input, "prelu_cpu")
@@ -278,6 +313,7 @@ def _rrelu_forward(input, noise, lower, upper, training):
         grad, self, noise, lower, upper, training
     ),
     self=zero_gradient,
+    jvp="elementwise",
 )
 def rrelu_with_noise_backward(grad_output, self, noise, lower, upper, training):
     if training and upper - lower > 1e-6:
@@ -296,7 +332,10 @@ def _rrelu_result_grad(grad, result, noise, lower, upper, training):
     return rrelu_with_noise_backward(grad, result, noise, lower, upper, training)
 
 
-rrelu_op = defop(name="rrelu_with_noise", input=_rrelu_grad)(_rrelu_forward)
+rrelu_op = defop(name="rrelu_with_noise", input=_rrelu_grad, jvp="elementwise")(_rrelu_forward)
 rrelu_result_op = defop(
-    name="rrelu_with_noise_result", node="RreluWithNoiseBackward1", input=_rrelu_result_grad
+    name="rrelu_with_noise_result",
+    node="RreluWithNoiseBackward1",
+    input=_rrelu_result_grad,
+    jvp=no_forward_ad("rrelu_with_noise_"),
 )(_rrelu_forward)

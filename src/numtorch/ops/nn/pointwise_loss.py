@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from ..._core import batch_rules
 from ..._core.op import defop
+from ..._creation import zeros_like
+from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from ..pointwise import where
 from .activation import float_only
-from .loss import reduce_array
+from .loss import reduce_array, reduce_tangent
 
 
 def _scale(grad_output, reduction, numel):
@@ -22,7 +24,33 @@ def _scale(grad_output, reduction, numel):
     return grad_output / numel if reduction == "mean" else grad_output
 
 
+def _symmetric_jvp(backward, input_t, target_t, input, target, reduction, *extra):
+    """The forward derivative of a loss ``l(x - t)`` whose gradient op is ``backward``
+    (torch's: the elementwise derivatives times the tangents, reduced as the loss)."""
+    ndim = max(input.ndim, target.ndim)
+    input_t, target_t = align(input_t, input, ndim), align(target_t, target, ndim)
+    losses_t = add_terms(
+        None if input_t is None else backward(input_t, input, target, "none", *extra),
+        None if target_t is None else backward(target_t, target, input, "none", *extra),
+    )
+    return reduce_tangent(losses_t, reduction, ndim)
+
+
+def _difference_t(self_t, target_t, self, target):
+    """The tangent of ``self - target``, in their broadcast shape (None when neither has one)."""
+    if self_t is None and target_t is None:
+        return None
+    self_t = zeros_like(self) if self_t is None else self_t
+    return self_t - (zeros_like(target) if target_t is None else target_t)
+
+
 # -- mean squared error ----------------------------------------------------------------------
+def _mse_difference_jvp(difference_t, grad_output, reduction):
+    if difference_t is None:
+        return None
+    return 2 * difference_t * _scale(grad_output, reduction, difference_t.numel())
+
+
 def _mse_double(grad, grad_output, reduction):
     # d^2/dx^2 (x - t)^2 = 2
     return 2 * _scale(grad * grad_output, reduction, grad.numel())
@@ -36,6 +64,12 @@ def _mse_double(grad, grad_output, reduction):
     ),
     self=lambda grad, grad_output, reduction: _mse_double(grad, grad_output, reduction),
     target=lambda grad, grad_output, reduction: -_mse_double(grad, grad_output, reduction),
+    jvp=lambda grad_output_t, self_t, target_t, grad_output, self, target, reduction: add_terms(
+        None
+        if grad_output_t is None
+        else mse_loss_backward(grad_output_t, self, target, reduction),
+        _mse_difference_jvp(_difference_t(self_t, target_t, self, target), grad_output, reduction),
+    ),
 )
 def mse_loss_backward(grad_output, self, target, reduction):
     difference = self - target
@@ -49,6 +83,11 @@ def mse_loss_backward(grad_output, self, target, reduction):
     promote="same",
     input=lambda grad, input, target, reduction: mse_loss_backward(grad, input, target, reduction),
     target=lambda grad, input, target, reduction: mse_loss_backward(grad, target, input, reduction),
+    jvp=batched(
+        lambda input_t, target_t, input, target, reduction: _symmetric_jvp(
+            mse_loss_backward, input_t, target_t, input, target, reduction
+        )
+    ),
 )
 def mse_loss_op(input, target, reduction):
     difference = input - target
@@ -58,6 +97,20 @@ def mse_loss_op(input, target, reduction):
 # -- smooth L1 and Huber ---------------------------------------------------------------------
 # Both are quadratic inside |x - t| < beta (delta) and linear outside: the second derivative
 # is 1 / beta (1) inside and 0 outside.
+def _inside_jvp(
+    backward, grad_output_t, self_t, target_t, grad_output, self, target, reduction, width, slope
+):
+    """The forward derivative of the smooth L1 / Huber gradient op ``backward``: quadratic
+    inside ``|x - t| < width`` (second derivative ``slope``), linear outside."""
+    difference_t = _difference_t(self_t, target_t, self, target)
+    return add_terms(
+        None if grad_output_t is None else backward(grad_output_t, self, target, reduction, width),
+        None
+        if difference_t is None
+        else _inside(difference_t, grad_output, self, target, reduction, width, slope),
+    )
+
+
 def _inside(grad, grad_output, self, target, reduction, width, slope):
     mask = (self - target).abs() < width
     return where(mask, _scale(grad * grad_output, reduction, grad.numel()) * slope, 0.0)
@@ -74,6 +127,14 @@ def _inside(grad, grad_output, self, target, reduction, width, slope):
     ),
     target=lambda grad, grad_output, self, target, reduction, beta: (
         -_inside(grad, grad_output, self, target, reduction, beta, 1 / beta)
+    ),
+    jvp=lambda grad_output_t, self_t, target_t, grad_output, self, target, reduction, beta: (
+        _inside_jvp(
+            smooth_l1_loss_backward,
+            *(grad_output_t, self_t, target_t, grad_output, self, target, reduction),
+            beta,
+            1 / beta,
+        )
     ),
 )
 def smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
@@ -94,6 +155,11 @@ def smooth_l1_loss_backward(grad_output, self, target, reduction, beta):
     target=lambda grad, input, target, reduction, beta: smooth_l1_loss_backward(
         grad, target, input, reduction, beta
     ),
+    jvp=batched(
+        lambda input_t, target_t, input, target, reduction, beta: _symmetric_jvp(
+            smooth_l1_loss_backward, input_t, target_t, input, target, reduction, beta
+        )
+    ),
 )
 def smooth_l1_loss_op(input, target, reduction, beta):
     float_only(input, "smooth_l1_cpu")
@@ -113,6 +179,14 @@ def smooth_l1_loss_op(input, target, reduction, beta):
     target=lambda grad, grad_output, self, target, reduction, delta: (
         -_inside(grad, grad_output, self, target, reduction, delta, 1)
     ),
+    jvp=lambda grad_output_t, self_t, target_t, grad_output, self, target, reduction, delta: (
+        _inside_jvp(
+            huber_loss_backward,
+            *(grad_output_t, self_t, target_t, grad_output, self, target, reduction),
+            delta,
+            1,
+        )
+    ),
 )
 def huber_loss_backward(grad_output, self, target, reduction, delta):
     difference = self - target
@@ -128,6 +202,11 @@ def huber_loss_backward(grad_output, self, target, reduction, delta):
     ),
     target=lambda grad, input, target, reduction, delta: huber_loss_backward(
         grad, target, input, reduction, delta
+    ),
+    jvp=batched(
+        lambda input_t, target_t, input, target, reduction, delta: _symmetric_jvp(
+            huber_loss_backward, input_t, target_t, input, target, reduction, delta
+        )
     ),
 )
 def huber_loss_op(input, target, reduction, delta):
@@ -152,6 +231,14 @@ def _soft_margin_double(grad, grad_output, self, target, reduction):
         grad, self, target, reduction
     ),
     self=_soft_margin_double,
+    jvp=lambda grad_output_t, self_t, grad_output, self, target, reduction: add_terms(
+        None
+        if grad_output_t is None
+        else soft_margin_loss_backward(grad_output_t, self, target, reduction),
+        None
+        if self_t is None
+        else _soft_margin_double(self_t, grad_output, self, target, reduction),
+    ),
 )
 def soft_margin_loss_backward(grad_output, self, target, reduction):
     # d/dx log(1 + exp(-y x)) = -y sigmoid(-y x)
@@ -168,6 +255,13 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
     promote="same",
     input=lambda grad, input, target, reduction: soft_margin_loss_backward(
         grad, input, target, reduction
+    ),
+    jvp=batched(
+        lambda input_t, input, target, reduction: reduce_tangent(
+            soft_margin_loss_backward(input_t, input, target, "none"),
+            reduction,
+            max(input.ndim, target.ndim),
+        )
     ),
 )
 def soft_margin_loss_op(input, target, reduction):

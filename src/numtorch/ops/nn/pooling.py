@@ -17,8 +17,9 @@ import math
 from ..._core import batch_rules
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop
+from ...autograd.forward_grad import batched
 from ...backend import xp
-from .activation import float_only, zero_gradient
+from .activation import float_only, rowwise, zero_gradient
 
 
 class PoolGeometry:
@@ -157,7 +158,8 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
 def _max_pool_gather(source, arg, kernel, stride, padding, dilation, ceil_mode):
     geo = PoolGeometry(source.shape, kernel, stride, padding, dilation, ceil_mode)
     spad = geo.pad(source, 0)
-    out = xp.zeros(arg.shape, source.dtype)
+    # the source may have a leading batch dimension over the offsets (batched tangents)
+    out = xp.zeros(geo.lead + geo.out, source.dtype)
     for k, offset in enumerate(geo.offsets()):
         xp.copyto(out, spad[geo.window(offset)], where=arg == k)
     return out
@@ -181,6 +183,22 @@ def max_pool_indices(arg, input_shape, kernel, stride, padding, dilation, ceil_m
 def _register_max_pool(dims: int):
     node = f"MaxPool{dims}DWithIndices"
 
+    @batched
+    def backward_jvp(
+        grad_output_t,
+        grad_output,
+        input_shape,
+        kernel,
+        stride,
+        padding,
+        dilation,
+        ceil_mode,
+        indices,
+    ):
+        # linear in grad_output; ``self`` is not read
+        args = (input_shape, kernel, stride, padding, dilation, ceil_mode, indices)
+        return rowwise(backward, grad_output_t, grad_output, None, *args)
+
     @defop(
         name=f"max_pool{dims}d_backward",
         node=node + "BackwardBackward0",
@@ -188,6 +206,7 @@ def _register_max_pool(dims: int):
             grad, indices, kernel, stride, padding, dilation, ceil_mode
         ),
         self=zero_gradient,
+        jvp=backward_jvp,
     )
     def backward(
         grad_output, self, input_shape, kernel, stride, padding, dilation, ceil_mode, indices
@@ -202,6 +221,7 @@ def _register_max_pool(dims: int):
         input=lambda grad, input_shape, kernel, stride, padding, dilation, ceil_mode, indices: (
             backward(grad, None, input_shape, kernel, stride, padding, dilation, ceil_mode, indices)
         ),
+        jvp="linear",
     )
     def gather(input, indices, kernel, stride, padding, dilation, ceil_mode):
         return _max_pool_gather(input, indices, kernel, stride, padding, dilation, ceil_mode)
@@ -213,6 +233,13 @@ def _register_max_pool(dims: int):
         outputs=2,
         input=lambda grad, input, kernel, stride, padding, dilation, ceil_mode, result1: backward(
             grad, input, input.shape, kernel, stride, padding, dilation, ceil_mode, result1
+        ),
+        # the tangent at each window's winner; the indices have none
+        jvp=batched(
+            lambda input_t, kernel, stride, padding, dilation, ceil_mode, result1: (
+                gather(input_t, result1, kernel, stride, padding, dilation, ceil_mode),
+                None,
+            )
         ),
     )
     def forward(input, kernel, stride, padding, dilation, ceil_mode):
@@ -276,6 +303,14 @@ def _avg_pool_scatter(
 
 
 def _register_avg_pool(dims: int):
+    @batched
+    def backward_jvp(
+        grad_output_t, grad_output, self, kernel, stride, padding, ceil_mode, include_pad, divisor
+    ):
+        # linear in grad_output; ``self`` gives the shape only
+        args = (self, kernel, stride, padding, ceil_mode, include_pad, divisor)
+        return rowwise(backward, grad_output_t, grad_output, *args)
+
     @defop(
         name=f"avg_pool{dims}d_backward",
         node=f"AvgPool{dims}DBackwardBackward0",
@@ -283,6 +318,7 @@ def _register_avg_pool(dims: int):
             grad, kernel, stride, padding, ceil_mode, include_pad, divisor
         ),
         self=zero_gradient,
+        jvp=backward_jvp,
     )
     def backward(grad_output, self, kernel, stride, padding, ceil_mode, include_pad, divisor):
         return _avg_pool_scatter(
@@ -296,6 +332,10 @@ def _register_avg_pool(dims: int):
             divisor,
         )
 
+    @batched  # pools the trailing dims only
+    def forward_jvp(input_t, kernel, stride, padding, ceil_mode, include_pad, divisor):
+        return forward(input_t, kernel, stride, padding, ceil_mode, include_pad, divisor)
+
     @defop(
         batch=batch_rules.leading(dims),
         name=f"avg_pool{dims}d",
@@ -303,6 +343,7 @@ def _register_avg_pool(dims: int):
         input=lambda grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor: (
             backward(grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor)
         ),
+        jvp=forward_jvp,
     )
     def forward(input, kernel, stride, padding, ceil_mode, include_pad, divisor):
         return _avg_pool(input, kernel, stride, padding, ceil_mode, include_pad, divisor)
@@ -352,6 +393,11 @@ def _register_adaptive(dims: int):
         node=f"AdaptiveAvgPool{dims}DBackwardBackward0",
         grad_output=lambda grad, output_size: forward(grad, output_size),
         self=zero_gradient,
+        jvp=batched(
+            lambda grad_output_t, grad_output, self, output_size: rowwise(
+                backward, grad_output_t, grad_output, self, output_size
+            )
+        ),
     )
     def backward(grad_output, self, output_size):
         matrices = [
@@ -365,6 +411,7 @@ def _register_adaptive(dims: int):
         name=f"adaptive_avg_pool{dims}d",
         node=f"AdaptiveAvgPool{dims}DBackward0",
         input=lambda grad, input, output_size: backward(grad, input, output_size),
+        jvp=batched(lambda input_t, output_size: forward(input_t, output_size)),
     )
     def forward(input, output_size):
         if input.dtype.kind not in "fcV":
@@ -475,6 +522,11 @@ def _register_adaptive_max(dims: int):
         node=node + "BackwardBackward0",
         grad_output=lambda grad, indices: gather(grad, indices),
         self=zero_gradient,
+        jvp=batched(
+            lambda grad_output_t, grad_output, input_shape, indices: rowwise(
+                backward, grad_output_t, grad_output, None, input_shape, indices
+            )
+        ),
     )
     def backward(grad_output, self, input_shape, indices):
         return _plane_scatter(grad_output, indices, input_shape, dims)
@@ -483,6 +535,7 @@ def _register_adaptive_max(dims: int):
         name=f"adaptive_max_pool{dims}d_gather",
         node=node + "Gather0",
         input=lambda grad, input_shape, indices: backward(grad, None, input_shape, indices),
+        jvp="linear",
     )
     def gather(input, indices):
         return _plane_gather(input, indices, dims)
@@ -493,6 +546,7 @@ def _register_adaptive_max(dims: int):
         node=node + "Backward0",
         outputs=2,
         input=lambda grad, input, result1: backward(grad, input, input.shape, result1),
+        jvp=lambda input_t, result1: (gather(input_t, result1), None),
     )
     def forward(input, output_size):
         float_only(input, f"adaptive_max_pool{dims}d")

@@ -31,6 +31,7 @@ from ...backend import xp
 from ..linalg import addmm
 from ..shape import cat, stack
 from . import rnn_fused
+from .activation import no_forward_ad
 
 # -- one time step ---------------------------------------------------------------------------
 # A step takes the projected input ``xw`` (x W_ih^T + bias) of that step, the hidden state
@@ -151,6 +152,7 @@ def _run_packed(step, xw_steps, hidden, weights, batch_sizes, reverse):
     name="rnn_transpose_",
     node="TransposeBackward1",
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+    jvp="linear",
 )
 def _transpose_output(input, dim0, dim1):
     # torch transposes the fresh output in place; no one else holds this array either
@@ -347,6 +349,7 @@ def _pack_backward(grad, input_shape, lengths, batch_first):
     input=lambda grad, input_shape, lengths, batch_first: _pack_backward(
         grad, input_shape, lengths, batch_first
     ),
+    jvp=no_forward_ad("_pack_padded_sequence"),
 )
 def _pack(input, lengths, batch_first):
     x = xp.swapaxes(input, 0, 1) if batch_first else input

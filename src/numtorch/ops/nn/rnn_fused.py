@@ -27,6 +27,7 @@ from ..._core.tensor import Tensor
 from ...backend import xp
 from ..linalg import addmm
 from ..shape import stack
+from .activation import no_forward_ad
 
 # torch's order of the differentiable inputs (MkldnnRnnLayerBackward0's next_functions)
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
@@ -257,6 +258,7 @@ def _one_gradient(k):
     node="MkldnnRnnLayerBackward0",
     outputs=4,
     **{name: _one_gradient(k) for k, name in enumerate(_INPUTS)},
+    jvp=no_forward_ad("mkldnn_rnn_layer"),
 )
 def mkldnn_rnn_layer(
     input,

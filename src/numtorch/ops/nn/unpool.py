@@ -42,6 +42,7 @@ def _register_unpool(dims: int):
         input=lambda grad, indices, input_shape, output_size: _unpool_grad(
             grad, indices, input_shape, output_size
         ),
+        jvp="linear",
     )
     def max_unpool(input, indices, output_size):
         return _unpool_forward(input, indices, tuple(output_size))

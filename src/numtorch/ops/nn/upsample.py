@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..._core import batch_rules
 from ..._core.op import defop
+from ...autograd.forward_grad import batched
 from ...backend import xp
 from .activation import float_only
 
@@ -207,11 +208,16 @@ def _register(mode: str, dims: int):
         grad_output=lambda grad, output_size, align_corners, scales: forward(
             grad, output_size, align_corners, scales
         ),
+        jvp="linear",
     )
     def backward(grad_output, input_shape, output_size, align_corners, scales):
         return _resample_backward(
             grad_output, mode, input_shape, output_size, align_corners, scales
         )
+
+    @batched  # resampling reads the trailing dims only
+    def forward_jvp(input_t, output_size, align_corners, scales):
+        return forward(input_t, output_size, align_corners, scales)
 
     @defop(
         batch=batch_rules.leading(dims),
@@ -220,6 +226,7 @@ def _register(mode: str, dims: int):
         input=lambda grad, input_shape, output_size, align_corners, scales: backward(
             grad, input_shape, output_size, align_corners, scales
         ),
+        jvp=forward_jvp,
     )
     def forward(input, output_size, align_corners, scales):
         kernel = "compute_indices_weights_" + (
