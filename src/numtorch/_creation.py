@@ -1,13 +1,12 @@
 """Tensor factories, devices and random number generation.
 
-Random numbers come from torch's CPU generator, rebuilt (``_generator.py``): after the same
-``manual_seed``, ``rand``/``randn``/``randint``/``randperm``/``normal``/``bernoulli``/
-``multinomial`` and the in-place fills (``uniform_``, ``normal_``, ``random_``,
-``exponential_``, ...) give torch's numbers, bit for bit, with one exception: float32
-``randn``/``normal_`` of 16 or more contiguous elements agree to within an ulp or two
-(torch's AVX2 log, sin and cos are its own polynomials). Samplers whose torch kernels are not
-reproduced (``poisson``, ``binomial``, the gamma family) draw from the same twister through
-NumPy: reproducible, not torch's numbers. ``docs/differences.md`` lists them.
+Random numbers come from torch's CPU generator, rebuilt (``_generator.py``,
+``_random_kernels.py``): after the same ``manual_seed``, ``rand``/``randn``/``randint``/
+``randperm``/``normal``/``bernoulli``/``multinomial`` and the in-place fills (``uniform_``,
+``normal_``, ``random_``, ``exponential_``, ...) give torch's numbers, bit for bit. Not torch's:
+``poisson``, ``binomial`` and the Gamma family draw from the same twister through NumPy's
+samplers (reproducible, other numbers); double results of more than 65536 elements that need
+``log``/``exp``/``tan`` may differ in the last bit. ``docs/differences.md`` lists the details.
 """
 
 from __future__ import annotations
