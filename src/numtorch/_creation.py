@@ -708,7 +708,8 @@ def _memory_order(array):
 
 def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
     """In-place fills used by ``uniform_``/``normal_``/...: writes through views, bumps version."""
-    if not t.is_floating_point():
+    complex_fill = t.is_complex() and kind in ("uniform", "normal")
+    if not t.is_floating_point() and not complex_fill:
         kernel = {"uniform": "check_uniform_bounds", "normal": "normal_kernel_cpu"}.get(kind)
         if kernel is not None:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_name}'")
@@ -723,6 +724,10 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
     shape = tuple(array.shape[d] for d in order)
     n = array.size
     dtype = array.dtype
+    if complex_fill:  # torch fills the real view: (real, imaginary) pairs in memory order
+        n, shape, dtype = 2 * n, shape + (2,), t.dtype.to_real().np
+        if kind == "normal":
+            b = b / 2**0.5  # each part gets half the variance
     if kind == "uniform":
         if a > b:
             raise RuntimeError(
@@ -748,7 +753,10 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
             values = kernels.random_from_to(gen, n, dtype, a, b)
     else:
         raise ValueError(kind)
-    values = xp.asarray(values).reshape(shape).transpose(xp.argsort(order))
+    values = xp.asarray(values).reshape(shape)
+    if complex_fill:
+        values = values.view(array.dtype)[..., 0]
+    values = values.transpose(xp.argsort(order))
     from ._core.inplace import check_inplace
 
     if t._batched:  # vmap(randomness="same"): one sample's draws, written into every sample

@@ -62,24 +62,23 @@ def fma(x, c, a):
 
 # -- uniform --------------------------------------------------------------------------------
 def unit_float(gen, n: int, dtype):
-    """torch's ``uniform_real_distribution<T>(0, 1)`` values before scaling."""
+    """torch's ``uniform_real_distribution<T>(0, 1)`` values before scaling: 53 bits of a
+    64-bit draw for double, 24 bits of a word otherwise (half types draw as float)."""
     if dtype == xp.float64:
         return (gen.words64(n) & xp.uint64(2**53 - 1)).astype(xp.float64) * 2.0**-53
-    digits = {xp.float32: 24, xp.float16: 11}.get(xp.dtype(dtype).type, 8)
-    mask = xp.uint64(2**digits - 1)
-    bits = (gen.words(n) & mask).astype(xp.int32)
-    return bits.astype(xp.float32) * xp.float32(2.0**-digits)
+    bits = (gen.words(n) & xp.uint64(2**24 - 1)).astype(xp.int32)
+    return bits.astype(xp.float32) * xp.float32(2.0**-24)
 
 
 def uniform(gen, n: int, dtype, low=0.0, high=1.0):
     """``uniform_(low, high)``: the bounds cast to the tensor's dtype, then ``x*(to-from)+from``."""
     kind = xp.dtype(dtype).type
+    if kind not in (xp.float32, xp.float64):  # half types compute in float
+        kind = xp.float32
     low, high = kind(low), kind(high)
     x = unit_float(gen, n, kind)
     if low == 0 and high == 1:  # x * 1 + 0: nothing to round
         return x.astype(dtype, copy=False)
-    if kind not in (xp.float32, xp.float64):  # half types compute in float
-        low, high = xp.float32(low), xp.float32(high)
     return fma(x, high - low, low).astype(dtype, copy=False)
 
 
@@ -124,8 +123,8 @@ def _fill_16(u, mean, std, exact: bool):
 def normal(gen, n: int, dtype, mean=0.0, std=1.0, contiguous: bool = True):
     """``normal_(mean, std)``: the 16-wide fill for 16+ contiguous elements, else per element."""
     kind = xp.dtype(dtype).type
-    if n < 16 or not contiguous:
-        return normal_serial(gen, n, mean, std, kind == xp.float64).astype(dtype)
+    if n < 16 or not contiguous:  # exact: the cached second value stays double
+        return normal_serial(gen, n, mean, std).astype(dtype)
     work = kind if kind in (xp.float32, xp.float64) else xp.float32
     u = unit_float(gen, n, kind).astype(work, copy=False)
     whole = n // 16 * 16
