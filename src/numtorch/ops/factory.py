@@ -147,6 +147,8 @@ def random_(self, from_=None, to=None, *, generator=None):
     ``random_(from, to)`` over [from, to)."""
     if from_ is not None and to is None:
         from_, to = 0, from_
+    elif from_ is None and to is not None:
+        from_ = 0
     if to is not None and from_ >= to:
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
