@@ -163,6 +163,27 @@ def test_multinomial_is_torchs(replacement, samples):
         _same(program, seed)
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_poisson_and_gamma_rejection_loops_are_torchs(dtype):
+    def program(t):
+        d = getattr(t, dtype)
+        rates = t.tensor([0.0, 0.5, 3.0, 9.9, 10.0, 15.0, 100.0, 1e4] * 5, dtype=d)
+        shapes = t.tensor([0.0, 0.1, 0.5, 1.0, 2.0, 7.5, 100.0] * 5, dtype=d)
+        return [
+            t.randn(3, dtype=t.float64),  # leaves a cached normal for the gamma loop
+            t.poisson(rates),
+            t._standard_gamma(shapes),
+            t.poisson(t.rand(5, 6, dtype=d) * 20),
+            t.distributions.Gamma(t.full((30,), 2.0, dtype=d), t.ones(30, dtype=d)).sample(),
+            t.distributions.Chi2(t.full((10,), 3.0, dtype=d)).sample(),
+            t.distributions.StudentT(t.full((10,), 3.0, dtype=d)).sample(),
+            t.randn(2, dtype=t.float64),
+        ]
+
+    for seed in SEEDS[:3]:
+        _same(program, seed)
+
+
 def test_a_stream_of_mixed_draws_stays_torchs():
     # the per-element normal caches its second value across calls and sizes
     def program(t):

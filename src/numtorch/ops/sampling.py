@@ -2,11 +2,12 @@
 ``torch.bernoulli``, ``torch.poisson``, ``torch.binomial``, and the in-place samplers
 ``cauchy_``, ``log_normal_``, ``geometric_``, ``exponential_``, ``bernoulli_``.
 
-``normal``, ``bernoulli`` and the in-place samplers give torch's numbers for the same seed
-(``_random_kernels.py``); ``poisson`` and ``binomial`` draw from the same generator through
-NumPy's samplers, so they repeat under a seed but differ from torch's. Samples do not depend
-differentiably on their parameters: as in torch, a sample from a tensor of parameters that
-requires grad gets a node (``NormalBackward1``...) whose gradient is zero.
+``normal``, ``bernoulli``, ``poisson`` and the in-place samplers give torch's numbers for the
+same seed (``_random_kernels.py``, ``_serial_samplers.py``); ``binomial`` draws from the same
+generator through NumPy's sampler, so it repeats under a seed but differs from torch's.
+Samples do not depend differentiably on their parameters: as in torch, a sample from a
+tensor of parameters that requires grad gets a node (``NormalBackward1``...) whose gradient
+is zero.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numbers
 
 from .. import _creation
 from .. import _random_kernels as kernels
+from .. import _serial_samplers as serial
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import broadcast_shape
@@ -165,8 +167,7 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     input=_zero,
 )
 def _poisson(input, generator):
-    # a 0-d rate draws a Python int: asarray keeps it an array of the rate's dtype
-    return xp.asarray(_creation._rng(generator).poisson(input), dtype=input.dtype)
+    return serial.poisson(generator_or_default(generator), xp.asarray(input))
 
 
 @export(method=False)
