@@ -120,5 +120,11 @@ with torch.random.fork_rng():
     torch.randn(10)
 out(torch.rand(2))
 g = torch.Generator().manual_seed(42)
-out(torch.randn(4, generator=g), torch.randperm(6, generator=g), torch.randint(5, (3,), generator=g))
-out(torch.empty(4).uniform_(-1, 1), torch.empty(3).exponential_(), torch.bernoulli(torch.full((5,), 0.5)))
+out(
+    torch.randn(4, generator=g), torch.randperm(6, generator=g), torch.randint(5, (3,), generator=g)
+)
+out(
+    torch.empty(4).uniform_(-1, 1),
+    torch.empty(3).exponential_(),
+    torch.bernoulli(torch.full((5,), 0.5)),
+)
