@@ -164,7 +164,7 @@ def test_multinomial_is_torchs(replacement, samples):
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
-def test_poisson_and_gamma_rejection_loops_are_torchs(dtype):
+def test_poisson_gamma_and_binomial_rejection_loops_are_torchs(dtype):
     def program(t):
         d = getattr(t, dtype)
         rates = t.tensor([0.0, 0.5, 3.0, 9.9, 10.0, 15.0, 100.0, 1e4] * 5, dtype=d)
@@ -177,6 +177,11 @@ def test_poisson_and_gamma_rejection_loops_are_torchs(dtype):
             t.distributions.Gamma(t.full((30,), 2.0, dtype=d), t.ones(30, dtype=d)).sample(),
             t.distributions.Chi2(t.full((10,), 3.0, dtype=d)).sample(),
             t.distributions.StudentT(t.full((10,), 3.0, dtype=d)).sample(),
+            t.binomial(
+                t.tensor([0.0, 5, 20, 1000, 7, 3e4, 10, 100] * 5, dtype=d),
+                t.tensor([0.5, 0.1, 0.0, 0.45, 1.0, 0.7, 0.9, 0.3] * 5, dtype=d),
+            ),
+            t.distributions.Binomial(50, t.tensor([0.2, 0.6], dtype=d)).sample((10,)),
             t.randn(2, dtype=t.float64),
         ]
 

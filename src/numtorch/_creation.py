@@ -3,11 +3,10 @@
 Random numbers come from torch's CPU generator, rebuilt (``_generator.py``,
 ``_random_kernels.py``): after the same ``manual_seed``, ``rand``/``randn``/``randint``/
 ``randperm``/``normal``/``bernoulli``/``multinomial`` and the in-place fills (``uniform_``,
-``normal_``, ``random_``, ``exponential_``, ...), ``poisson`` and ``_standard_gamma`` give
-torch's numbers, bit for bit. Not torch's: ``binomial`` draws from the same twister through
-NumPy's sampler (reproducible, other numbers); double results of more than 65536 elements
-that need ``log``/``exp``/``tan`` may differ in the last bit. ``docs/differences.md`` has the
-details.
+``normal_``, ``random_``, ``exponential_``, ...), ``poisson``, ``binomial`` and
+``_standard_gamma`` give torch's numbers, bit for bit. Double results of more than 65536
+elements that need ``log``/``exp``/``tan`` may differ in the last bit;
+``docs/differences.md`` has the details.
 """
 
 from __future__ import annotations

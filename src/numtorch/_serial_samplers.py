@@ -1,5 +1,6 @@
-"""torch's serial samplers: Poisson and Gamma, whose number of draws per element depends on
-the values drawn (rejection loops), run element by element as torch's CPU kernels run them.
+"""torch's serial samplers: Poisson, Gamma and binomial, whose number of draws per element
+depends on the values drawn (rejection loops), run element by element as torch's CPU kernels
+run them.
 
 The loops run in Python over the elements, on uniforms taken from blocks of the
 generator's words (Note [torch's random streams] in ``_generator.py``); ``SerialDraws.close``
@@ -135,3 +136,98 @@ def standard_gamma(gen, alpha):
         draws.close()
     out = xp.asarray(values, dtype=xp.float64).astype(alpha.dtype).reshape(alpha.shape)
     return xp.maximum(out, xp.finfo(alpha.dtype).tiny)
+
+
+_TAIL = [  # log(k!) minus its Stirling approximation, k = 0..9 (torch's table)
+    0.0810614667953272,
+    0.0413406959554092,
+    0.0276779256849983,
+    0.02079067210376509,
+    0.0166446911898211,
+    0.0138761288230707,
+    0.0118967099458917,
+    0.0104112652619720,
+    0.00925546218271273,
+    0.00833056343336287,
+]
+
+
+def _stirling_tail(k: float) -> float:
+    if k <= 9:
+        return _TAIL[int(k)]
+    square = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / square) / square) / (k + 1)
+
+
+def _binomial_inversion(count, prob, draws: SerialDraws):
+    logprob = math.log1p(-float(prob))
+    total, successes = 0.0, 0
+    while True:  # count geometric waiting times until they pass count
+        total += math.ceil(math.log(draws.uniform()) / logprob)
+        if total > count:
+            return successes
+        successes += 1
+
+
+def _btrs(count, prob, draws: SerialDraws, kind):
+    # Hoermann's transformed rejection with torch's constants and arithmetic
+    n, p = float(count), float(prob)
+    stddev = float(xp.sqrt(count * prob * (kind(1) - prob)))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * p
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = p / (1 - p)
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = math.floor((n + 1) * p)
+    while True:
+        u = draws.uniform() - 0.5
+        v = draws.uniform()
+        us = 0.5 - abs(u)
+        k = float(kind(math.floor((2 * a / us + b) * u + c)))
+        if k < 0 or k > n:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = math.log(v * alpha / (a / (us * us) + b))
+        bound = (
+            (m + 0.5) * math.log((m + 1) / (r * (n - m + 1)))
+            + (n + 1) * math.log((n - m + 1) / (n - k + 1))
+            + (k + 0.5) * math.log(r * (n - k + 1) / (k + 1))
+            + _stirling_tail(m)
+            + _stirling_tail(n - m)
+            - _stirling_tail(k)
+            - _stirling_tail(n - k)
+        )
+        if v <= bound:
+            return k
+
+
+def _binomial_one(count, prob, draws: SerialDraws, kind) -> float:
+    if count <= 0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return float(count)
+    if prob <= 0.5:
+        if count * prob >= 10:
+            return _btrs(count, prob, draws, kind)
+        return _binomial_inversion(count, prob, draws)
+    if prob > 0.5:  # sample the failures
+        q = kind(1.0 - float(prob))
+        if count * q >= 10:
+            return float(count) - _btrs(count, q, draws, kind)
+        return float(count) - _binomial_inversion(count, q, draws)
+    return math.nan
+
+
+def binomial(gen, count, prob):
+    """``torch.binomial``: one serial draw per (broadcast) pair of count and probability."""
+    kind = count.dtype.type if count.dtype in (xp.float32, xp.float64) else xp.float32
+    count, prob = xp.broadcast_arrays(count.astype(kind), prob.astype(kind))
+    draws = SerialDraws(gen)
+    try:
+        pairs = zip(count.reshape(-1), prob.reshape(-1))
+        values = [_binomial_one(c, p, draws, kind) for c, p in pairs]
+    finally:
+        draws.close()
+    return xp.asarray(values, dtype=xp.float64).astype(count.dtype).reshape(count.shape)

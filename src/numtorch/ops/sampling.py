@@ -2,12 +2,10 @@
 ``torch.bernoulli``, ``torch.poisson``, ``torch.binomial``, and the in-place samplers
 ``cauchy_``, ``log_normal_``, ``geometric_``, ``exponential_``, ``bernoulli_``.
 
-``normal``, ``bernoulli``, ``poisson`` and the in-place samplers give torch's numbers for the
-same seed (``_random_kernels.py``, ``_serial_samplers.py``); ``binomial`` draws from the same
-generator through NumPy's sampler, so it repeats under a seed but differs from torch's.
-Samples do not depend differentiably on their parameters: as in torch, a sample from a
-tensor of parameters that requires grad gets a node (``NormalBackward1``...) whose gradient
-is zero.
+``normal``, ``bernoulli``, ``poisson``, ``binomial`` and the in-place samplers give torch's
+numbers for the same seed (``_random_kernels.py``, ``_serial_samplers.py``). Samples do not
+depend differentiably on their parameters: as in torch, a sample from a tensor of parameters
+that requires grad gets a node (``NormalBackward1``...) whose gradient is zero.
 """
 
 from __future__ import annotations
@@ -194,8 +192,8 @@ def poisson(input, generator=None) -> Tensor:
     prob=not_implemented("binomial"),
 )
 def _binomial(count, prob, generator):
-    draws = _creation._rng(generator).binomial(xp.asarray(count, xp.int64), xp.clip(prob, 0, 1))
-    return xp.asarray(draws, dtype=count.dtype)
+    draws = serial.binomial(generator_or_default(generator), xp.asarray(count), xp.asarray(prob))
+    return draws.astype(count.dtype, copy=False)
 
 
 @export(method=False)
