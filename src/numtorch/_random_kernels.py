@@ -44,8 +44,11 @@ def _split(a):
 
 
 def fma(x, c, a):
-    """``x * c + a`` with the product kept exact, as torch's fused multiply-add computes it."""
+    """``x * c + a`` rounded once, as torch's fused multiply-add computes it (an exact product
+    and an exact sum, then one rounding of their remainders)."""
     x = xp.asarray(x)
+    if c == 1 and a == 0:  # nothing to round
+        return x
     if x.dtype == xp.float32:  # the product of two floats is exact in double
         wide = x.astype(xp.float64) * xp.float64(xp.float32(c)) + xp.float64(xp.float32(a))
         return wide.astype(xp.float32)
@@ -88,7 +91,10 @@ def _box_muller_pairs(gen, pairs: int, exact: bool):
     u = unit_float(gen, 2 * pairs, xp.float64)
     radius = xp.sqrt(-2.0 * libm("log1p", -u[1::2], exact))
     theta = 2.0 * math.pi * u[0::2]
-    return xp.stack([radius * xp.cos(theta), radius * xp.sin(theta)], axis=-1).reshape(-1)
+    values = xp.empty(2 * pairs)
+    values[0::2] = radius * xp.cos(theta)
+    values[1::2] = radius * xp.sin(theta)
+    return values
 
 
 def normal_serial(gen, n: int, mean=0.0, std=1.0, exact: bool = True):
