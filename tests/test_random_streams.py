@@ -364,3 +364,27 @@ def test_shuffled_loading_and_splits_are_torchs():
 
     for seed in SEEDS[:3]:
         _same(program, seed)
+
+
+class _Augmenting:
+    """A dataset drawing from NumPy, Python and the library's generator in each item, as
+    data augmentation does in loader workers."""
+
+    def __init__(self, lib):
+        self.lib = lib
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        import random
+
+        return [index, int(np.random.randint(1000)), random.random(), self.lib.rand(2)]
+
+
+def test_loader_workers_are_seeded_as_torchs():
+    def program(t):
+        loader = t.utils.data.DataLoader(_Augmenting(t), batch_size=2, shuffle=True, num_workers=2)
+        return [[b[0], b[1], b[2].double(), b[3]] for b in loader]
+
+    _same(program, 3)
