@@ -277,6 +277,13 @@ LAYERS = {
     "MultiheadAttention": lambda nn: nn.MultiheadAttention(16, 4),
     "TransformerEncoderLayer": lambda nn: nn.TransformerEncoderLayer(16, 2, 32),
     "Bilinear": lambda nn: nn.Bilinear(3, 4, 5),
+    "RNN": lambda nn: nn.RNN(4, 5, num_layers=2, nonlinearity="relu", bidirectional=True),
+    "LSTMCell": lambda nn: nn.LSTMCell(3, 6),
+    "LSTM with projections": lambda nn: nn.LSTM(4, 6, proj_size=3),
+    "EmbeddingBag": lambda nn: nn.EmbeddingBag(10, 3),
+    "MultiheadAttention kdim vdim": lambda nn: nn.MultiheadAttention(8, 2, kdim=5, vdim=6),
+    "Transformer": lambda nn: nn.Transformer(8, 2, 1, 1, 16),
+    "Conv3d": lambda nn: nn.Conv3d(2, 3, 2),
 }
 
 
