@@ -223,14 +223,17 @@ def test_complex_and_generator_draws_are_torchs():
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_half_types_draw_as_float(dtype):
-    # torch draws half types' uniforms as float's and rounds; its 16-wide normal fill for
-    # them is not rebuilt (docs/differences.md)
+    # torch draws half types as float and rounds; the 16-wide normal fill draws the whole
+    # blocks' uniforms, then the redrawn last 16
     def program(t):
         d = getattr(t, dtype)
         return [
             t.rand(40, dtype=d),
             t.empty(40, dtype=d).uniform_(-0.3, 0.71),
             t.randn(7, dtype=d),
+            t.randn(50, dtype=d),
+            t.empty(33, dtype=d).normal_(1.0, 3.0),
+            t.randn(64, dtype=d),
             t.empty(40, dtype=d).exponential_(),
             t.empty(40, dtype=d).random_(),
         ]

@@ -131,9 +131,12 @@ def normal(gen, n: int, dtype, mean=0.0, std=1.0, contiguous: bool = True):
     kind = xp.dtype(dtype).type
     if n < 16 or not contiguous:  # exact: the cached second value stays double
         return normal_serial(gen, n, mean, std).astype(dtype)
-    work = kind if kind in (xp.float32, xp.float64) else xp.float32
-    u = unit_float(gen, n, kind).astype(work, copy=False)
     whole = n // 16 * 16
+    # half types fill a float buffer through the float kernel, drawing only the whole blocks'
+    # uniforms before the redrawn last 16
+    half = kind not in (xp.float32, xp.float64)
+    work = xp.float32 if half else kind
+    u = unit_float(gen, whole if half else n, work)
     out = xp.empty(n, work)
     rows = u[:whole].reshape(-1, 16)
     done = out[:whole].reshape(-1, 16)
@@ -141,7 +144,7 @@ def normal(gen, n: int, dtype, mean=0.0, std=1.0, contiguous: bool = True):
         block = slice(start, start + _ROWS)
         done[block] = _fill_16(rows[block], work(mean), work(std), n <= _EXACT_LIMIT)
     if n % 16:  # torch redraws the last 16 values and fills them as one block
-        tail = unit_float(gen, 16, kind).astype(work, copy=False)
+        tail = unit_float(gen, 16, work)
         out[n - 16 :] = _fill_16(tail.reshape(1, 16), work(mean), work(std), True).reshape(-1)
     return out.astype(dtype, copy=False)
 
