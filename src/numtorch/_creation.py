@@ -89,8 +89,9 @@ def uniform_doubles(n: int, low: float, high: float):
 
 
 def _rng(generator) -> xp.random.Generator:
-    """NumPy's samplers on the generator's twister, for distributions whose torch kernels
-    are not reproduced: seeded runs repeat, but the numbers are not torch's."""
+    """NumPy's samplers on the generator's twister, for a sampler with no torch kernel here:
+    seeded runs repeat and the stream advances, but the numbers are not torch's (every
+    sampler of torch's draws through ``_random_kernels`` or ``_serial_samplers``)."""
     gen = generator_or_default(generator)
     gen._fresh = False
     return xp.random.Generator(gen._bits)
