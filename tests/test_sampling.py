@@ -1,5 +1,5 @@
-"""Statistics of numtorch's random samplers (their values come from numtorch's own generator,
-so torch parity covers only shapes, dtypes and errors) and window functions against NumPy."""
+"""Statistics of numtorch's random samplers, their shapes, dtypes and errors, and window
+functions against NumPy (``test_random_streams.py`` checks the values against torch's)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,12 @@
 """Tensor factories, devices and random number generation.
 
-Random streams come from NumPy's PCG64 generator: seeding makes numtorch reproducible,
-but the numbers differ from torch's for the same seed.
+Random numbers come from torch's CPU generator, rebuilt (``_generator.py``,
+``_random_kernels.py``): after the same ``manual_seed``, ``rand``/``randn``/``randint``/
+``randperm``/``normal``/``bernoulli``/``multinomial`` and the in-place fills (``uniform_``,
+``normal_``, ``random_``, ``exponential_``, ...), ``poisson``, ``binomial`` and
+``_standard_gamma`` give torch's numbers, bit for bit. Double results of more than 65536
+elements that need ``log``/``exp``/``tan`` may differ in the last bit;
+``docs/differences.md`` has the details.
 """
 
 from __future__ import annotations
@@ -11,11 +16,14 @@ import math
 import numbers
 from typing import TypeVar
 
+from . import _random_kernels as kernels
 from ._core import dtypes as _dtypes
-from ._core.device import check_device, device
+from ._core.device import check_device
+from ._core.device import device as device  # re-exported: importers take it from here
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
+from ._generator import Generator, default_generator, generator_or_default
 from .backend import xp
 
 _Factory = TypeVar("_Factory")  # a decorated factory keeps its signature for type checkers
@@ -45,62 +53,9 @@ def meta_capable(factory: _Factory) -> _Factory:
     return make
 
 
-# -- random numbers --------------------------------------------------------------------------
-class Generator:
-    """A random number generator with ``manual_seed``, ``seed``, ``get_state``/``set_state``."""
-
-    def __init__(self, device="cpu"):
-        self._seed = 67280421310721
-        self._gen = xp.random.Generator(xp.random.PCG64(self._seed))
-
-    def manual_seed(self, seed: int) -> Generator:
-        seed = int(seed)
-        self._seed = seed
-        self._gen = xp.random.Generator(xp.random.PCG64(seed & (2**64 - 1)))
-        return self
-
-    def seed(self) -> int:
-        seed = int(xp.random.SeedSequence().entropy) & (2**64 - 1)
-        self.manual_seed(seed)
-        return seed
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-    def get_state(self) -> Tensor:
-        state = self._gen.bit_generator.state
-        words = [state["state"]["state"], state["state"]["inc"]]
-        raw = b"".join(w.to_bytes(16, "little") for w in words)
-        raw += bytes([state["has_uint32"]]) + state["uinteger"].to_bytes(4, "little")
-        raw += (self._seed & (2**64 - 1)).to_bytes(8, "little")
-        return Tensor._make(xp.frombuffer(raw, dtype=xp.uint8).copy())
-
-    def set_state(self, new_state: Tensor) -> Generator:
-        raw = bytes(new_state._data.astype(xp.uint8).tobytes())
-        if len(raw) != 45:
-            raise RuntimeError(f"RNG state must hold 45 bytes, got {len(raw)}")
-        self._gen.bit_generator.state = {
-            "bit_generator": "PCG64",
-            "state": {
-                "state": int.from_bytes(raw[:16], "little"),
-                "inc": int.from_bytes(raw[16:32], "little"),
-            },
-            "has_uint32": raw[32],
-            "uinteger": int.from_bytes(raw[33:37], "little"),
-        }
-        self._seed = int.from_bytes(raw[37:45], "little")
-        return self
-
-    @property
-    def device(self):
-        return device("cpu")
-
-
-default_generator = Generator()
-
-
+# -- random numbers (Note [torch's random streams] in _generator.py) --------------------------
 def manual_seed(seed: int) -> Generator:
-    """Seed the global random generator (numbers differ from torch's for the same seed)."""
+    """Seed the global random generator: the same streams as torch's for the same seed."""
     return default_generator.manual_seed(seed)
 
 
@@ -120,8 +75,26 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
+def bernoulli_mask(shape, p: float):
+    """torch's ``empty(shape).bernoulli_(p)`` from the default generator, as booleans: the
+    keep mask of dropout (which draws with ``p = 1 - dropout probability``)."""
+    shape = tuple(shape)
+    return kernels.bernoulli_scalar(default_generator, math.prod(shape), p).reshape(shape)
+
+
+def uniform_doubles(n: int, low: float, high: float):
+    """``n`` draws of torch's ``uniform_real_distribution<double>(low, high)`` from the
+    default generator."""
+    return kernels.uniform(default_generator, n, xp.float64, low, high)
+
+
 def _rng(generator) -> xp.random.Generator:
-    return (generator or default_generator)._gen
+    """NumPy's samplers on the generator's twister, for a sampler with no torch kernel here:
+    seeded runs repeat and the stream advances, but the numbers are not torch's (every
+    sampler of torch's draws through ``_random_kernels`` or ``_serial_samplers``)."""
+    gen = generator_or_default(generator)
+    gen._fresh = False
+    return xp.random.Generator(gen._bits)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -541,19 +514,24 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
 
 
 # -- random ----------------------------------------------------------------------------------
-def _random_float(sample, size, dtype, generator, requires_grad, name):
+def _random_float(size, dtype, generator, requires_grad, name):
     dt = _float_dtype(dtype)
-    if dt.is_complex and name.startswith("randn"):
-        # torch's complex normal: real and imaginary parts each of variance 1/2
+    shape = _size(size, name)
+    gen = generator_or_default(generator)
+    n = math.prod(shape)
+    if dt.is_complex:  # torch fills the complex tensor's real view
         real = dt.to_real().np
-        pairs = sample(_rng(generator), _size(size, name) + (2,), real) * real.type(0.5**0.5)
+        if name == "randn":  # variance 1/2 for each of the real and imaginary parts
+            pairs = kernels.normal(gen, 2 * n, real, 0.0, 0.5**0.5)
+        else:
+            pairs = kernels.uniform(gen, 2 * n, real)
+        pairs = pairs.reshape(shape + (2,))
         return _finish(pairs.view(dt.np)[..., 0], requires_grad, f"{name}()")
     if not dt.is_floating_point:
-        kernel = "normal_kernel_cpu" if name.startswith("randn") else "check_uniform_bounds"
+        kernel = "normal_kernel_cpu" if name == "randn" else "check_uniform_bounds"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dt.scalar_name}'")
-    work = dt.np if dt.np in (xp.float32, xp.float64) else xp.float32
-    data = sample(_rng(generator), _size(size, name), work).astype(dt.np, copy=False)
-    return _finish(data, requires_grad, f"{name}()")
+    sample = kernels.normal if name == "randn" else kernels.uniform
+    return _finish(sample(gen, n, dt.np).reshape(shape), requires_grad, f"{name}()")
 
 
 @meta_capable
@@ -568,9 +546,7 @@ def rand(
     pin_memory=False,
 ) -> Tensor:
     """Uniform samples in [0, 1)."""
-    return _random_float(
-        lambda g, s, t: g.random(s, dtype=t), size, dtype, generator, requires_grad, "rand"
-    )
+    return _random_float(size, dtype, generator, requires_grad, "rand")
 
 
 @meta_capable
@@ -585,14 +561,7 @@ def randn(
     pin_memory=False,
 ) -> Tensor:
     """Standard normal samples."""
-    return _random_float(
-        lambda g, s, t: g.standard_normal(s, dtype=t),
-        size,
-        dtype,
-        generator,
-        requires_grad,
-        "randn",
-    )
+    return _random_float(size, dtype, generator, requires_grad, "randn")
 
 
 _LIKE_KEYWORDS = ("generator", "device", "requires_grad", "layout", "pin_memory", "memory_format")
@@ -642,7 +611,9 @@ def randint(
         raise RuntimeError(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
-    data = _rng(generator).integers(low, high, _size((size,), "randint")).astype(dt.np)
+    shape = _size((size,), "randint")
+    gen = generator_or_default(generator)
+    data = kernels.random_from_to(gen, math.prod(shape), dt.np, low, high).reshape(shape)
     return _finish(data, requires_grad, "randint()")
 
 
@@ -654,7 +625,8 @@ def randint_like(input, low=0, high=None, *, dtype=None, **kwargs) -> Tensor:
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     dt = _dtypes.int64 if dtype is None else _dtypes.to_dtype(dtype)
-    return _finish(_rng(generator).permutation(n).astype(dt.np), requires_grad, "randperm()")
+    perm = kernels.randperm(generator_or_default(generator), n)
+    return _finish(perm.astype(dt.np), requires_grad, "randperm()")
 
 
 def _check_std(std) -> None:
@@ -677,30 +649,31 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, **_) -> 
         size = broadcast_shape(xp.shape(m), xp.shape(s))
     like = mean if isinstance(mean, Tensor) else std if isinstance(std, Tensor) else None
     dt = _float_dtype(dtype) if like is None else like.dtype
-    data = _rng(generator).normal(m, s, _size((size,), "normal"))
+    shape = _size((size,), "normal")
+    gen = generator_or_default(generator)
+    if like is None:
+        data = kernels.normal(gen, math.prod(shape), dt.np, m, s).reshape(shape)
+    else:  # torch draws standard normals, then multiplies by std and adds mean
+        noise = kernels.normal(gen, math.prod(shape), dt.np).reshape(shape)
+        data = noise * xp.asarray(s, dt.np) + xp.asarray(m, dt.np)
     return Tensor._make(xp.asarray(data, dtype=dt.np))
 
 
 def bernoulli(input, p=None, *, generator=None) -> Tensor:
-    prob = input._data if p is None else p
-    draw = _rng(generator).random(input._data.shape)
-    return Tensor._make((draw < prob).astype(input._data.dtype))
+    gen = generator_or_default(generator)
+    if p is None:
+        keep = kernels.bernoulli_tensor(gen, input._data)
+    else:
+        keep = kernels.bernoulli_scalar(gen, input._data.size, p).reshape(input._data.shape)
+    return Tensor._make(keep.astype(input._data.dtype))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None) -> Tensor:
     """``num_samples`` category indices per row of (unnormalised) probabilities."""
     _check_multinomial(input, num_samples, replacement)
-    probs = xp.atleast_2d(input._data.astype(xp.float64))
-    rng = _rng(generator)
-    if replacement:  # invert each row's cumulative distribution at uniform draws
-        cdf = xp.cumsum(probs, axis=-1)
-        draws = rng.random((probs.shape[0], num_samples)) * cdf[:, -1:]
-        data = xp.stack([xp.searchsorted(c, d, side="right") for c, d in zip(cdf, draws)])
-        data = xp.minimum(data, probs.shape[1] - 1)
-    else:  # torch's exponential race: the largest p / Exp(1) win; zero-probability last
-        keys = probs / rng.exponential(size=probs.shape)
-        data = xp.argsort(-keys, axis=-1, kind="stable")[:, :num_samples]
-    data = data.astype(xp.int64)
+    probs = xp.atleast_2d(input._data)
+    gen = generator_or_default(generator)
+    data = kernels.multinomial(gen, probs, num_samples, replacement).astype(xp.int64)
     return Tensor._make(data if input._data.ndim == 2 else data[0])
 
 
@@ -727,9 +700,17 @@ def _check_multinomial(input, num_samples, replacement) -> None:
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
+def _memory_order(array):
+    """The axes of ``array`` from the outermost in memory to the innermost: torch's kernels
+    fill a tensor in memory order."""
+    strides = [abs(st) if n > 1 else 0 for st, n in zip(array.strides, array.shape)]
+    return sorted(range(array.ndim), key=lambda d: -strides[d])
+
+
 def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
     """In-place fills used by ``uniform_``/``normal_``/...: writes through views, bumps version."""
-    if not t.is_floating_point():
+    complex_fill = t.is_complex() and kind in ("uniform", "normal")
+    if not t.is_floating_point() and not complex_fill:
         kernel = {"uniform": "check_uniform_bounds", "normal": "normal_kernel_cpu"}.get(kind)
         if kernel is not None:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{t.dtype.scalar_name}'")
@@ -738,26 +719,45 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
                 "Exponential distribution is a continuous probability distribution. dtype must "
                 f"be a floating point but you specified {t.dtype.scalar_name}"
             )
-    rng = _rng(generator)
-    shape = t._data.shape
+    gen = generator_or_default(generator)
+    array = t._data
+    order = _memory_order(array)
+    shape = tuple(array.shape[d] for d in order)
+    n = array.size
+    dtype = array.dtype
+    if complex_fill:  # torch fills the real view: (real, imaginary) pairs in memory order
+        n, shape, dtype = 2 * n, shape + (2,), t.dtype.to_real().np
+        if kind == "normal":
+            b = b / 2**0.5  # each part gets half the variance
     if kind == "uniform":
         if a > b:
             raise RuntimeError(
                 f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}"
             )
-        values = rng.uniform(a, b, shape)
+        values = kernels.uniform(gen, n, dtype, a, b)
     elif kind == "normal":
         _check_std(b)
-        values = rng.normal(a, b, shape)
+        contiguous = array.flags.c_contiguous
+        values = kernels.normal(gen, n, dtype, a, b, contiguous)
     elif kind == "bernoulli":
-        p = a._data if isinstance(a, Tensor) else a
-        values = rng.random(shape) < p
+        if isinstance(a, Tensor):
+            p = xp.broadcast_to(a._data, array.shape).transpose(order)
+            values = kernels.bernoulli_tensor(gen, xp.ascontiguousarray(p))
+        else:
+            values = kernels.bernoulli_scalar(gen, n, a)
     elif kind == "exponential":
-        values = rng.exponential(1.0 / a, shape)
+        values = kernels.exponential(gen, n, a, dtype == xp.float64)
     elif kind == "random":
-        values = rng.integers(a, b, shape)
+        if b is None:
+            values = kernels.random_full(gen, n, dtype)
+        else:
+            values = kernels.random_from_to(gen, n, dtype, a, b)
     else:
         raise ValueError(kind)
+    values = xp.asarray(values).reshape(shape)
+    if complex_fill:
+        values = values.view(array.dtype)[..., 0]
+    values = values.transpose(xp.argsort(order))
     from ._core.inplace import check_inplace
 
     if t._batched:  # vmap(randomness="same"): one sample's draws, written into every sample

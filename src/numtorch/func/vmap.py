@@ -72,7 +72,7 @@ def check_randomness(randomness: str) -> None:
 
 
 class _RandomGuard:
-    """Stands in for the global NumPy generator while random ops must raise."""
+    """Stands in for the default generator's twister while random ops must raise."""
 
     def __getattr__(self, name):
         raise RuntimeError(_RANDOM_ERROR)
@@ -85,13 +85,13 @@ def randomness_mode(randomness: str):
     check_randomness(randomness)
     gen = _creation.default_generator
     if randomness == "error":
-        saved, guard = gen._gen, _RandomGuard()
-        gen._gen = guard
+        saved, guard = gen._bits, _RandomGuard()
+        gen._bits = guard
         try:
             yield lambda: None
         finally:
-            if gen._gen is guard:
-                gen._gen = saved
+            if gen._bits is guard:
+                gen._bits = saved
     elif randomness == "same":
         state = gen.get_state()
         yield lambda: gen.set_state(state)

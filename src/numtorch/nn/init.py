@@ -1,7 +1,7 @@
 """``numtorch.nn.init``: in-place initialisers, run under ``no_grad`` (as torch's).
 
-The numbers differ from torch's for the same seed (a different generator), the
-distributions are the same.
+After the same ``manual_seed`` the numbers are torch's: the initialisers draw through the
+same in-place samplers (``uniform_``, ``normal_``) and ``randperm``, in torch's order.
 """
 
 from __future__ import annotations
@@ -88,16 +88,49 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None)
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None) -> Tensor:
-    """Fill with N(mean, std^2) samples redrawn until they fall in [a, b]."""
-    from .._creation import _rng
+    """Fill with N(mean, std^2) samples restricted to [a, b], drawn by rejection as torch
+    draws them: normal samples redrawn where outside when [a, b] holds more than 30% of the
+    mass, else uniform candidates on [a, b] accepted with the normal density's ratio."""
+    from .. import _creation
 
-    rng = _rng(generator)
-    values = rng.normal(mean, std, tensor.numel())
-    outside = (values < a) | (values > b)
-    while outside.any():
-        values[outside] = rng.normal(mean, std, int(outside.sum()))
-        outside = (values < a) | (values > b)
-    return _fill(tensor, values.reshape(tensor.shape))
+    def norm_cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+            "The distribution of values may be incorrect.",
+            stacklevel=2,
+        )
+    with grad_mode.no_grad():
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo, hi = (tensor.new_tensor(v).item() for v in (a, b))
+            result = tensor.normal_(mean, std, generator=generator)
+            mask = (result < lo) | (result > hi)
+            while mask.any():
+                redraw = _creation.empty_like(result).normal_(mean, std, generator=generator)
+                result = redraw.where(mask, result)
+                mask = (result < lo) | (result > hi)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def rejected(candidates):
+            log_pdf = ((candidates - mean) / std).pow(2) * -0.5 - log_peak
+            accept = _creation.empty_like(tensor).uniform_(generator=generator)
+            return accept.log() > log_pdf
+
+        tensor.uniform_(a, b, generator=generator)
+        pending = rejected(tensor)
+        result = tensor
+        while pending.any():
+            candidates = _creation.empty_like(tensor).uniform_(a, b, generator=generator)
+            result = candidates.where(pending, result)
+            pending = rejected(candidates).where(pending, pending)
+        if result is not tensor:
+            tensor.copy_(result)
+        return tensor
 
 
 def _fill(tensor: Tensor, values) -> Tensor:
@@ -198,7 +231,7 @@ def kaiming_normal_(
 
 def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """A (semi-)orthogonal matrix from the QR decomposition of a Gaussian one."""
-    from .._creation import _rng
+    from .. import _creation
 
     if tensor.ndim < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
@@ -206,7 +239,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
         return tensor
     rows = tensor.shape[0]
     cols = tensor.numel() // rows
-    flat = _rng(generator).normal(0.0, 1.0, (rows, cols))
+    flat = _creation.empty((rows, cols), dtype=tensor.dtype)
+    flat = flat.normal_(0.0, 1.0, generator=generator)._data
     if rows < cols:
         flat = flat.T
     q, r = xp.linalg.qr(flat)
@@ -219,16 +253,17 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
 def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
     """N(0, std^2) samples with ``ceil(sparsity * rows)`` random entries of each column
     set to zero (Martens 2010)."""
-    from .._creation import _rng
+    from .. import _creation
 
     if tensor.ndim != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
     zeros = int(math.ceil(sparsity * rows))
-    rng = _rng(generator)
-    values = rng.normal(0.0, std, (rows, cols))
-    for column in range(cols):  # one permutation per column, as torch draws them
-        values[rng.permutation(rows)[:zeros], column] = 0
+    with grad_mode.no_grad():
+        tensor.normal_(0.0, std, generator=generator)
+    values = tensor._data.copy()
+    for column in range(cols):  # one permutation per column from the global generator
+        values[_creation.randperm(rows)._data[:zeros], column] = 0
     return _fill(tensor, values)
 
 

@@ -142,9 +142,17 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     return _creation.random_fill_(self, "normal", mean, std, generator)
 
 
-def random_(self, from_=0, to=None, *, generator=None):
-    if to is None:
-        from_, to = 0, from_ if from_ else 2**24
+def random_(self, from_=None, to=None, *, generator=None):
+    """``random_()`` draws over the dtype's integers, ``random_(to)`` over [0, to),
+    ``random_(from, to)`` over [from, to)."""
+    if from_ is not None and to is None:
+        from_, to = 0, from_
+    elif from_ is None and to is not None:
+        from_ = 0
+    if to is not None and from_ >= to:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}"
+        )
     return _creation.random_fill_(self, "random", from_, to, generator)
 
 

@@ -12,9 +12,10 @@ approximations (which differ from it by up to ~1e-4 relative).
 
 from __future__ import annotations
 
-from .. import _creation
+from .. import _serial_samplers as serial
 from .._core import batch_rules
 from .._core.op import defop, export
+from .._generator import generator_or_default
 from ..backend import xp
 from .gamma import lgamma_array
 from .incomplete_gamma import incomplete_gamma_array
@@ -33,12 +34,10 @@ def _gamma_derivative(grad, input, result):
     input=_gamma_derivative,
 )
 def _draw_standard_gamma(input, generator):
-    alpha = xp.asarray(input, dtype=xp.float64)
-    valid = alpha > 0
-    draws = _creation._rng(generator).standard_gamma(xp.where(valid, alpha, 1.0))
-    draws = xp.where(valid, draws, 0.0).astype(input.dtype)
+    alpha = xp.asarray(input)
+    alpha = xp.where(alpha > 0, alpha, 0).astype(alpha.dtype)  # no draws where alpha <= 0
     # as torch: never exactly zero, so that log(x) stays finite
-    return xp.maximum(draws, xp.finfo(input.dtype).tiny)
+    return serial.standard_gamma(generator_or_default(generator), alpha)
 
 
 @export(method=False)

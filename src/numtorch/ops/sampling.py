@@ -2,9 +2,10 @@
 ``torch.bernoulli``, ``torch.poisson``, ``torch.binomial``, and the in-place samplers
 ``cauchy_``, ``log_normal_``, ``geometric_``, ``exponential_``, ``bernoulli_``.
 
-The values come from numtorch's own generator, not torch's stream. Samples do not depend
-differentiably on their parameters: as in torch, a sample from a tensor of parameters that
-requires grad gets a node (``NormalBackward1``...) whose gradient is zero.
+``normal``, ``bernoulli``, ``poisson``, ``binomial`` and the in-place samplers give torch's
+numbers for the same seed (``_random_kernels.py``, ``_serial_samplers.py``). Samples do not
+depend differentiably on their parameters: as in torch, a sample from a tensor of parameters
+that requires grad gets a node (``NormalBackward1``...) whose gradient is zero.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import math
 import numbers
 
 from .. import _creation
+from .. import _random_kernels as kernels
+from .. import _serial_samplers as serial
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor
+from .._generator import generator_or_default
 from ..backend import xp
 
 
@@ -46,8 +50,13 @@ def _normal_tensor_tensor(mean, std, noise):
     return (mean + noise * std).astype(mean.dtype, copy=False)
 
 
-def _noise(shape, dtype, generator):
-    return _creation._rng(generator).standard_normal(tuple(shape)).astype(dtype.np)
+def _noise(shape, dtype, generator, mean=0.0, std=1.0):
+    gen = generator_or_default(generator)
+    shape = tuple(shape)
+    if dtype.is_complex:  # torch fills the real view, each part with variance std**2 / 2
+        real = kernels.normal(gen, 2 * math.prod(shape), dtype.to_real().np, mean, std / 2**0.5)
+        return real.reshape(shape + (2,)).view(dtype.np)[..., 0]
+    return kernels.normal(gen, math.prod(shape), dtype.np, mean, std).reshape(shape)
 
 
 def _check_float(t: Tensor) -> None:
@@ -99,7 +108,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
     shape = _creation.shape_arg((size,), "normal")
     if dt.np.kind not in "fcV":
         raise NotImplementedError(f"\"normal_kernel_cpu\" not implemented for '{dt.scalar_name}'")
-    data = mean + _noise(shape, dt, generator) * dt.np.type(std)
+    data = _noise(shape, dt, generator, mean, std)
     return _creation._finish(data.astype(dt.np), options.get("requires_grad", False), "normal()")
 
 
@@ -129,20 +138,24 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
         >>> torch.bernoulli(torch.tensor([0.0, 1.0]))
         tensor([0., 1.])
     """
-    draw = _creation._rng(generator).random(tuple(input.shape))
+    gen = generator_or_default(generator)
     if p is not None:
         if isinstance(p, Tensor):
             raise TypeError(
                 "bernoulli() received an invalid combination of arguments - got (Tensor, p=Tensor)"
             )
         _check_p(p)
-        return Tensor._make((draw < p).astype(input._data.dtype))
+        keep = kernels.bernoulli_scalar(gen, input._data.size, p).reshape(input._data.shape)
+        return Tensor._make(keep.astype(input._data.dtype))
     data = input._data
     if data.dtype.kind in "fV" and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(
             "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)"
         )
+    # torch compares a double uniform with double probabilities, a float one otherwise
+    kind = xp.float64 if data.dtype == xp.float64 else xp.float32
+    draw = kernels.unit_float(gen, data.size, kind).reshape(data.shape)
     return _bernoulli(input, draw)
 
 
@@ -152,8 +165,7 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     input=_zero,
 )
 def _poisson(input, generator):
-    # a 0-d rate draws a Python int: asarray keeps it an array of the rate's dtype
-    return xp.asarray(_creation._rng(generator).poisson(input), dtype=input.dtype)
+    return serial.poisson(generator_or_default(generator), xp.asarray(input))
 
 
 @export(method=False)
@@ -180,8 +192,8 @@ def poisson(input, generator=None) -> Tensor:
     prob=not_implemented("binomial"),
 )
 def _binomial(count, prob, generator):
-    draws = _creation._rng(generator).binomial(xp.asarray(count, xp.int64), xp.clip(prob, 0, 1))
-    return xp.asarray(draws, dtype=count.dtype)
+    draws = serial.binomial(generator_or_default(generator), xp.asarray(count), xp.asarray(prob))
+    return draws.astype(count.dtype, copy=False)
 
 
 @export(method=False)
@@ -221,8 +233,9 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None) -> Tensor:
     _continuous(self, "cauchy_", "Cauchy")
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-    u = _creation._rng(generator).random(tuple(self.shape))
-    return _fill_(self, median + sigma * xp.tan(math.pi * (u - 0.5)), "cauchy_")
+    gen, exact = generator_or_default(generator), self._data.dtype == xp.float64
+    values = kernels.cauchy(gen, self._data.size, median, sigma, exact)
+    return _fill_(self, values.reshape(self._data.shape), "cauchy_")
 
 
 def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
@@ -231,8 +244,9 @@ def log_normal_(self, mean=1.0, std=2.0, *, generator=None) -> Tensor:
         raise _not_implemented("log_normal_cpu", self)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-    values = _creation._rng(generator).lognormal(mean, std, tuple(self.shape))
-    return _fill_(self, values, "log_normal_")
+    gen, exact = generator_or_default(generator), self._data.dtype == xp.float64
+    values = kernels.log_normal(gen, self._data.size, mean, std, exact)
+    return _fill_(self, values.reshape(self._data.shape), "log_normal_")
 
 
 def geometric_(self, p, *, generator=None) -> Tensor:
@@ -241,8 +255,9 @@ def geometric_(self, p, *, generator=None) -> Tensor:
         raise _not_implemented("geometric_cpu", self)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-    values = _creation._rng(generator).geometric(p, tuple(self.shape))
-    return _fill_(self, values, "geometric_")
+    gen, exact = generator_or_default(generator), self._data.dtype == xp.float64
+    values = kernels.geometric(gen, self._data.size, p, exact)
+    return _fill_(self, values.reshape(self._data.shape), "geometric_")
 
 
 def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
@@ -250,8 +265,7 @@ def exponential_(self, lambd=1.0, *, generator=None) -> Tensor:
     _continuous(self, "exponential_", "Exponential", c_name=False)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-    values = _creation._rng(generator).exponential(1.0 / lambd, tuple(self.shape))
-    return _fill_(self, values, "exponential_")
+    return _creation.random_fill_(self, "exponential", lambd, None, generator)
 
 
 def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:

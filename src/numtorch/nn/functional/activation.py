@@ -254,8 +254,14 @@ def rrelu(
     noise = None
     if training:
         data = input._data
-        slopes = _creation._rng(None).uniform(lower, upper, data.shape).astype(data.dtype)
-        noise = Tensor._make(xp.where(data <= 0, slopes, 1).astype(data.dtype))
+        # torch draws one double uniform per non-positive element, in order, between the
+        # bounds rounded to the computation type (float for float32 and below)
+        negative = data <= 0
+        kind = xp.float64 if data.dtype == xp.float64 else xp.float32
+        slopes = _creation.uniform_doubles(int(negative.sum()), kind(lower), kind(upper))
+        noise = xp.ones(data.shape, data.dtype)
+        noise[negative] = slopes
+        noise = Tensor._make(noise)
     op = _rrelu_ if inplace else P.rrelu_op
     return op(input, noise, lower, upper, training)
 

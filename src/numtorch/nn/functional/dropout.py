@@ -25,9 +25,14 @@ def _mask(shape, p, dtype):
     """Bernoulli(1 - p) samples scaled by 1 / (1 - p) (zeros when p == 1)."""
     if p == 1.0:
         return Tensor._make(xp.zeros(shape, dtype))
-    draw = _creation._rng(None).random(shape, dtype=xp.float32)
-    keep = draw >= p
-    return Tensor._make(keep.astype(dtype) * dtype.type(1.0 / (1.0 - p)))
+    keep = _creation.bernoulli_mask(shape, 1.0 - p)
+    return Tensor._make(keep.astype(dtype) * _inverse_keep(p, dtype))
+
+
+def _inverse_keep(p, dtype):
+    # torch divides the noise by the scalar 1 - p as a multiplication by its reciprocal,
+    # computed in the tensor's dtype
+    return dtype.type(1.0) / dtype.type(1.0 - p)
 
 
 def _check_floating(input, p):
@@ -134,9 +139,9 @@ def dropout_impl(input: Tensor, p: float, train: bool, *, alpha: bool, feature: 
     else:
         shape = tuple(input.shape)
     dtype = input._data.dtype
-    keep = (_creation._rng(None).random(shape, dtype=xp.float32) >= p).astype(dtype)
+    keep = _creation.bernoulli_mask(shape, 1.0 - p).astype(dtype)
     if not alpha:
-        noise = Tensor._make(keep * dtype.type(1.0 / (1.0 - p)))
+        noise = Tensor._make(keep * _inverse_keep(p, dtype))
         return input.mul_(noise) if inplace else input * noise
     a = 1.0 / math.sqrt((_SELU_NEGATIVE**2 * p + 1) * (1 - p))
     shift = Tensor._make(((keep - 1) * (_SELU_NEGATIVE * a) + _SELU_NEGATIVE * a * p).astype(dtype))

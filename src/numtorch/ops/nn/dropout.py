@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..._core import batch_rules
 from ..._core.op import defop
 from ..._core.tensor import Tensor
-from ..._creation import _rng
+from ..._creation import bernoulli_mask
 from ...autograd.forward_grad import batched
 from ...backend import xp
 
@@ -24,4 +24,4 @@ def native_dropout_op(input, mask, scale, backward_scale):
 
 def keep_mask(shape, p: float) -> Tensor:
     """Bernoulli(1 - p) samples as a boolean tensor."""
-    return Tensor._make(_rng(None).random(tuple(shape), dtype=xp.float32) >= p)
+    return Tensor._make(bernoulli_mask(shape, 1.0 - p))

@@ -163,9 +163,9 @@ def _dropout(input, p):
     """Dropout between layers (F.dropout's mask; ops do not import nn)."""
     if p == 1.0:
         return input * 0.0
-    keep = _creation._rng(None).random(input.shape, dtype=xp.float32) >= p
+    keep = _creation.bernoulli_mask(input.shape, 1.0 - p)
     dtype = input._data.dtype
-    return input * Tensor._make(keep.astype(dtype) * dtype.type(1.0 / (1.0 - p)))
+    return input * Tensor._make(keep.astype(dtype) * (dtype.type(1.0) / dtype.type(1.0 - p)))
 
 
 # -- the layer stack -------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..._core.dtypes import int64
+from ..._creation import empty
 from ._collate import default_collate, default_convert
 from ._multiprocess_iterator import MultiProcessIterator
 from ._worker import get_worker_info
@@ -226,6 +228,9 @@ class _SingleProcessIterator:
     def __init__(self, loader: DataLoader) -> None:
         self._loader = loader
         self._index_iter = iter(loader._index_sampler)
+        # torch draws the workers' base seed for every pass, workers or not: the draw moves
+        # the generator, and the numbers after it depend on that
+        empty((), dtype=int64).random_(generator=loader.generator)
         self._fetcher = _Fetcher(
             loader.dataset,
             loader._auto_collation,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from ..._core.dtypes import float64
-from ..._creation import Generator, as_tensor, multinomial, randint, randperm
+from ..._core.dtypes import float64, int64
+from ..._creation import Generator, as_tensor, empty, multinomial, randint, randperm
 
 
 class Sampler:
@@ -44,8 +44,7 @@ class RandomSampler(Sampler):
     """A random permutation of the indices (or ``num_samples`` draws with replacement).
 
     Without a ``generator``, each pass draws a fresh seed from the global generator, so
-    ``numtorch.manual_seed`` makes the order reproducible. numtorch's random streams differ
-    from torch's: the same seed gives a different (but fixed) order.
+    ``numtorch.manual_seed`` makes the order reproducible: the same order as torch's.
 
     Example:
         >>> import numtorch as torch
@@ -78,7 +77,7 @@ class RandomSampler(Sampler):
         n = len(self.data_source)
         generator = self.generator
         if generator is None:
-            seed = int(randint(0, 2**63 - 1, (1,)).item())
+            seed = int(empty((), dtype=int64).random_().item())
             generator = Generator().manual_seed(seed)
         if self.replacement:
             # drawn lazily in chunks, as torch does: "infinite" loaders ask for 10**10 samples
