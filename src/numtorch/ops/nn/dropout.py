@@ -8,7 +8,6 @@ from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ..._creation import bernoulli_mask
 from ...autograd.forward_grad import batched
-from ...backend import xp
 
 
 @defop(
