@@ -105,15 +105,10 @@ TRANSPOSED = {
     "slice_backward",
     "take",
     "zero",
-    # ops/inplace_views.py
-    "t_",
-    "transpose_",
-    "unsqueeze_",
     # ops/joins.py
     "narrow_copy",
     # ops/linalg.py
     "einsum",
-    "squeeze_",
     # ops/linalg_cholesky.py
     "cholesky_inverse",
     "cholesky_solve",
@@ -354,14 +349,6 @@ TRANSPOSED = {
     "_unique2",
     "unique_consecutive",
     "unique_dim",
-    # ops/shape.py
-    "_to_copy",
-    "split",
-    "split_with_sizes",
-    "squeeze_all_",
-    "squeeze_dim_",
-    "squeeze_dims_",
-    "unbind",
     # ops/softmax.py
     "_log_softmax_backward_data",
     "_softmax_backward_data",
@@ -384,20 +371,6 @@ TRANSPOSED = {
     # ops/statistics.py
     "histogram",
     "renorm",
-    # ops/strided.py
-    "as_strided",
-    "as_strided_",
-    "as_strided_scatter",
-    "diagonal_scatter",
-    "select_scatter",
-    "slice_scatter",
-    # ops/triangular.py
-    "diag_embed",
-    "diagonal_backward",
-    "diagonal_copy",
-    "trace",
-    "tril",
-    "triu",
 }
 
 

@@ -11,7 +11,7 @@ from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor
-from ..autograd.forward_grad import add_terms, align, batched
+from ..autograd.forward_grad import add_terms, align, batch_shift, batched
 from ..backend import xp
 from .pointwise import _conj
 from .shape import _unsafe_view
@@ -372,11 +372,17 @@ def matmul(input, other) -> Tensor:
     return _unsafe_view(bmm(a3, b3), shape)
 
 
+@batched
+def _squeeze_jvp(input_t, input, dim):
+    return input_t.squeeze(dim % input.ndim + batch_shift(input_t, input))
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="squeeze_",
     node="SqueezeBackward4",
     input=lambda grad, dim: grad.unsqueeze(dim),
+    jvp=_squeeze_jvp,
 )
 def _squeeze_result(input, dim):
     # torch squeezes matmul's fresh result in place; here the result is not shared either

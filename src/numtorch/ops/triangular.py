@@ -10,6 +10,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import batched
 from ..backend import xp
 
 
@@ -18,11 +19,29 @@ def _check_matrix(input, name):
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
 
 
+# Forward derivatives (Note [Forward grads]): all these ops are linear; the written ones
+# name the last two dims from the end, so a leading batch of tangents passes through.
+@batched
+def _tril_jvp(input_t, diagonal):
+    return input_t.tril(diagonal)
+
+
+@batched
+def _triu_jvp(input_t, diagonal):
+    return input_t.triu(diagonal)
+
+
+@batched
+def _trace_jvp(input_t, input):
+    return input_t.diagonal(0, -2, -1).sum(-1)
+
+
 # -- tril and triu ---------------------------------------------------------------------------
 @defop(
     batch=batch_rules.first_only,
     name="tril",
     input=lambda grad, diagonal: grad.tril(diagonal),
+    jvp=_tril_jvp,
 )
 def _tril(input, diagonal):
     return xp.tril(input, diagonal)
@@ -32,6 +51,7 @@ def _tril(input, diagonal):
     batch=batch_rules.first_only,
     name="triu",
     input=lambda grad, diagonal: grad.triu(diagonal),
+    jvp=_triu_jvp,
 )
 def _triu(input, diagonal):
     return xp.triu(input, diagonal)
@@ -88,6 +108,7 @@ def diagonal_view(a, offset: int, dim1: int, dim2: int):
     name="diagonal_backward",
     node="DiagonalBackwardBackward0",
     grad_output=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
+    jvp="linear",
 )
 def _diagonal_backward(grad_output, input_shape, offset, dim1, dim2):
     out = xp.zeros(input_shape, grad_output.dtype)
@@ -115,6 +136,7 @@ def _diagonal(input, offset, dim1, dim2):
     name="diagonal_copy",
     node="DiagonalBackward0_copy",
     input=_diagonal_grad,
+    jvp="linear",
 )
 def _diagonal_copy(input, offset, dim1, dim2):
     return diagonal_view(input, offset, dim1, dim2).copy()
@@ -146,6 +168,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1) -> Tensor:
     batch=batch_rules.along("dim1", "dim2", extra_rank=1),
     name="diag_embed",
     input=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
+    jvp="linear",
 )
 def _diag_embed(input, offset, dim1, dim2):
     n = input.shape[-1] + abs(offset) if input.ndim else 1 + abs(offset)
@@ -213,6 +236,7 @@ def _trace_backward(grad, input_shape):
     batch=batch_rules.trace,
     name="trace",
     input=_trace_backward,
+    jvp=_trace_jvp,
 )
 def _trace(input):
     dtype = xp.int64 if input.dtype.kind in "iu" else None
