@@ -29,12 +29,25 @@ def _bounds(index: int, size: int, dim: int) -> int:
     return index + size if index < 0 else index
 
 
+def _lead_shape(tangent, primal, shape) -> tuple:
+    """``shape`` behind the leading batch dimension of ``tangent`` (if it has one)."""
+    return tuple(tangent.shape[: batch_shift(tangent, primal)]) + tuple(shape)
+
+
 # -- basic views: select and slice -----------------------------------------------------------
 @defop(
     batch=batch_rules.into_shape("input_shape", "dim"),
     name="select_backward",
     node="SelectBackwardBackward0",
     grad_output=lambda grad, dim, index: grad.select(dim, index),
+    jvp=batched(
+        lambda grad_output_t, grad_output, input_shape, dim, index: _select_backward(
+            grad_output_t,
+            _lead_shape(grad_output_t, grad_output, input_shape),
+            dim + batch_shift(grad_output_t, grad_output),
+            index,
+        )
+    ),
 )
 def _select_backward(grad_output, input_shape, dim, index):
     out = xp.zeros(input_shape, grad_output.dtype)
@@ -72,6 +85,16 @@ def select(input, dim, index) -> Tensor:
     name="slice_backward",
     node="SliceBackwardBackward0",
     grad_output=lambda grad, dim, start, end, step: _slice(grad, dim, start, end, step),
+    jvp=batched(
+        lambda grad_output_t, grad_output, input_shape, dim, start, end, step: _slice_backward(
+            grad_output_t,
+            _lead_shape(grad_output_t, grad_output, input_shape),
+            dim + batch_shift(grad_output_t, grad_output),
+            start,
+            end,
+            step,
+        )
+    ),
 )
 def _slice_backward(grad_output, input_shape, dim, start, end, step):
     out = xp.zeros(input_shape, grad_output.dtype)
@@ -125,6 +148,7 @@ def narrow(input, dim, start, length) -> Tensor:
     node="AliasBackward0",
     view=True,
     input=lambda grad: grad,
+    jvp=batched(lambda input_t: _alias(input_t)),
 )
 def _alias(input):
     return input[...]
@@ -300,6 +324,7 @@ Tensor.__getitem__ = getitem
     scalars=("values",),
     input=lambda grad, key, accumulate: grad if accumulate else grad.index_put(key, 0.0),
     values=lambda grad, key: grad[key],
+    jvp="linear",
 )
 def _index_put(input, key, values, accumulate=False):
     out = input.copy()
@@ -412,6 +437,7 @@ Tensor.__setitem__ = setitem
     node="CopyBackwards",
     input=lambda grad: zeros_like(grad),
     src=lambda grad: grad,
+    jvp="linear",
 )
 def _copy(input, src):
     return xp.array(xp.broadcast_to(src, input.shape), dtype=input.dtype)
@@ -446,6 +472,7 @@ Tensor.copy_ = copy_
     scalars=("value",),
     input=lambda grad: zeros_like(grad),
     value=lambda grad: grad.sum(),
+    jvp="linear",
 )
 def _fill(input, value):
     return xp.full(input.shape, value, dtype=input.dtype)
@@ -457,6 +484,7 @@ def _fill(input, value):
     aten="zero_",
     node="ZeroBackward0",
     input=lambda grad: zeros_like(grad),
+    jvp="linear",
 )
 def _zero(input):
     return xp.zeros_like(input)
@@ -539,6 +567,7 @@ def _gather_backward(grad, input_shape, dim, index):
     batch=batch_rules.along("dim"),
     name="gather",
     input=_gather_backward,
+    jvp="linear",
 )
 def _gather(input, dim, index):
     if index.size == 0:
@@ -571,6 +600,7 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
     name="scatter_add",
     input=lambda grad: grad,
     src=lambda grad, dim, index: grad.gather(dim, index),
+    jvp="linear",
 )
 def _scatter_add(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -606,6 +636,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
     node="ScatterBackward0",
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
     src=lambda grad, dim, index: grad.gather(dim, index),
+    jvp="linear",
 )
 def _scatter_src(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -617,12 +648,18 @@ def _scatter_src(input, dim, index, src):
     return out.reshape(shape)
 
 
+def _scatter_value_jvp(input_t, dim, index):
+    # the written value is a constant: its places get a zero tangent
+    return _scatter_value(input_t, dim, index, 0)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="scatter_value",
     aten="scatter",
     node="ScatterBackward1",
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
+    jvp=_scatter_value_jvp,
 )
 def _scatter_value(input, dim, index, value):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -659,10 +696,18 @@ def _index_select_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).index_add(dim, index.reshape(-1), grad)
 
 
+@batched
+def _index_select_jvp(input_t, input, dim, index):
+    if input.ndim == 0:
+        return input_t
+    return _index_select(input_t, dim + batch_shift(input_t, input), index)
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_select",
     input=_index_select_backward,
+    jvp=_index_select_jvp,
 )
 def _index_select(input, dim, index):
     if input.ndim == 0:  # the one element, whatever the index's shape (checked to hold one)
@@ -702,6 +747,7 @@ def index_select(input, dim, index) -> Tensor:
     scalars=("alpha",),
     input=lambda grad: grad,
     source=lambda grad, dim, index, alpha: grad.index_select(dim, index) * alpha,
+    jvp="linear",
 )
 def _index_add(input, dim, index, source, alpha=1):
     shape = input.shape
@@ -769,6 +815,7 @@ def _fill_masked(input, mask, value):
     name="masked_fill",
     scalars=("value",),
     input=lambda grad, mask: where(mask, 0.0, grad),
+    jvp=batched(lambda input_t, mask: where(mask, 0.0, input_t)),
 )
 def _masked_fill(input, mask, value):
     return _fill_masked(input, mask, value)
@@ -780,6 +827,7 @@ def _masked_fill(input, mask, value):
     node="MaskedFillBackward1",
     input=lambda grad, mask: where(mask, 0.0, grad),
     value=lambda grad, mask: where(mask, grad, 0.0).sum(),
+    jvp="linear",
 )
 def _masked_fill_tensor(input, mask, value):
     return _fill_masked(input, mask, value)
@@ -809,6 +857,7 @@ def _masked_select_backward(grad, input_shape, mask):
 @defop(
     name="masked_select",
     input=lambda grad, input_shape, mask: _masked_select_backward(grad, input_shape, mask),
+    jvp="linear",
 )
 def _masked_select(input, mask):
     shape = broadcast_shape(input.shape, mask.shape)
@@ -832,6 +881,7 @@ def masked_select(input, mask) -> Tensor:
         .index_put((index.reshape(-1),), grad.reshape(-1), accumulate=True)
         .reshape(input.shape)
     ),
+    jvp="linear",
 )
 def _take(input, index):
     return xp.take(input.reshape(-1), index)
