@@ -61,11 +61,6 @@ TRANSPOSED = {
     "polar",
     "view_as_complex",
     "view_as_real",
-    # ops/construction.py
-    "block_diag",
-    "rot90",
-    "unfold",
-    "unfold_backward",
     # ops/cumulative.py
     "cummax",
     "cummin",
@@ -82,13 +77,6 @@ TRANSPOSED = {
     "_standard_gamma_grad",
     # ops/householder.py
     "geqrf",
-    # ops/indexed.py
-    "index_copy",
-    "index_fill",
-    "index_fill_tensor",
-    "masked_scatter",
-    # ops/joins.py
-    "narrow_copy",
     # ops/linalg.py
     "einsum",
     # ops/linalg_cholesky.py

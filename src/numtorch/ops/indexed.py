@@ -67,10 +67,16 @@ def _check_index(index, name):
         raise IndexError(f"{name}(): Index is supposed to be a vector")
 
 
+def _index_fill_jvp(input_t, dim, index):
+    # the filled value is a constant: its places get a zero tangent
+    return _index_fill(input_t, dim, index, 0)
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_fill",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
+    jvp=_index_fill_jvp,
 )
 def _index_fill(input, dim, index, value):
     shape = input.shape
@@ -86,6 +92,7 @@ def _index_fill(input, dim, index, value):
     node="IndexFillBackward1",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
     value=lambda grad, dim, index: grad.index_select(dim, index).sum(),
+    jvp="linear",
 )
 def _index_fill_tensor(input, dim, index, value):
     shape = input.shape
@@ -124,6 +131,7 @@ def index_fill(input, dim, index, value) -> Tensor:
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
     # a 0-d input's slice is read back 0-d; a 1-D source of it takes the grad as its shape
     source=lambda grad, dim, index, source: grad.index_select(dim, index).reshape(source.shape),
+    jvp="linear",
 )
 def _index_copy(input, dim, index, source):
     shape = input.shape
@@ -198,6 +206,7 @@ def _masked_scatter_source(grad, mask, source_shape):
     name="masked_scatter",
     input=lambda grad, mask: grad.masked_fill(mask, 0.0),
     source=lambda grad, mask, source_shape: _masked_scatter_source(grad, mask, source_shape),
+    jvp="linear",
 )
 def _masked_scatter(input, mask, source):
     shape = broadcast_shape(input.shape, mask.shape)
