@@ -46,13 +46,6 @@ TORCH_DIFFERS = {
 # differentiable, at about twice the cost of a written one. Grouped by the module that defines
 # them; an entry that gains a written derivative must leave this list (the test below fails).
 TRANSPOSED = {
-    # defined on NumPy functions
-    "acosh_",
-    "asinh_",
-    "atanh_",
-    "div_mode_none",
-    # ops/bits.py
-    "frexp",
     # ops/complex.py
     "angle",
     "complex",
@@ -254,17 +247,6 @@ TRANSPOSED = {
     "upsample_nearest_exact3d_backward",
     # ops/nn/weight_norm.py
     "_weight_norm",
-    # ops/pointwise.py
-    "abs",
-    "ceil",
-    "floor",
-    "fmod",
-    "fmod_tensor",
-    "lerp",
-    "lerp_tensor",
-    "remainder",
-    "remainder_tensor",
-    "trunc",
     # ops/products.py
     "_cdist_backward",
     "_cdist_forward",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .._core.inplace import check_inplace, write_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import unsupported
 from ..backend import xp
 from .pointwise import _unary
 
@@ -28,6 +29,14 @@ def _not_implemented(what: str):
     return formula
 
 
+def _no_forward_derivative(name: str):
+    # torch has none for the in-place forms either (forward AD raises, naming the op)
+    def jvp(input_t):
+        raise unsupported(name)
+
+    return jvp
+
+
 def _inplace(name: str, ufunc):
     op = defop(
         name=name + "_",
@@ -35,6 +44,7 @@ def _inplace(name: str, ufunc):
         promote="float",
         params=("input",),
         input=_not_implemented(f"inplace version of {name}"),
+        jvp=_no_forward_derivative(name + "_"),
     )(ufunc)
 
     def method(self):
