@@ -13,7 +13,7 @@ from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...backend import xp
-from ..reduction import _norm_backward, _vector_norm
+from ..reduction import _norm_backward, _vector_norm, norm_jvp
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(
@@ -22,6 +22,7 @@ norm_dim_op = defop(
     node="NormBackward1",
     promote="float",
     input=_norm_backward,
+    jvp=norm_jvp,
 )(_vector_norm.spec.forward)
 
 
