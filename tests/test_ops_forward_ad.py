@@ -54,11 +54,6 @@ TRANSPOSED = {
     "polar",
     "view_as_complex",
     "view_as_real",
-    # ops/cumulative.py
-    "cummax",
-    "cummin",
-    "cumprod",
-    "logcumsumexp",
     # ops/fft.py
     "_fft_c2c",
     "_fft_c2r",
@@ -268,13 +263,6 @@ TRANSPOSED = {
     "index_reduce",
     "put",
     "scatter_reduce",
-    # ops/selection.py
-    "kthvalue",
-    "median_all",
-    "median_dim",
-    "mode",
-    "nanmedian_all",
-    "nanmedian_dim",
     # ops/sets.py
     "_bincount",
     "_unique2",
