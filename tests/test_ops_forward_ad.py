@@ -94,9 +94,6 @@ TRANSPOSED = {
     "linalg_solve_triangular",
     # ops/matrix_exp.py
     "linalg_matrix_exp",
-    # ops/nan_extrema.py
-    "fmax",
-    "fmin",
     # ops/nn/activation.py
     "glu",
     "glu_backward",
@@ -268,9 +265,6 @@ TRANSPOSED = {
     "_unique2",
     "unique_consecutive",
     "unique_dim",
-    # ops/softmax.py
-    "_log_softmax_backward_data",
-    "_softmax_backward_data",
     # ops/sparse_primitives.py
     "dense_sparse_mm",
     "sparse_add",
@@ -285,8 +279,6 @@ TRANSPOSED = {
     "sparse_to_dense",
     "sparse_transpose",
     "sparse_values",
-    # ops/special.py
-    "sgn",
     # ops/statistics.py
     "histogram",
     "renorm",
