@@ -46,14 +46,6 @@ TORCH_DIFFERS = {
 # differentiable, at about twice the cost of a written one. Grouped by the module that defines
 # them; an entry that gains a written derivative must leave this list (the test below fails).
 TRANSPOSED = {
-    # ops/complex.py
-    "angle",
-    "complex",
-    "conj",
-    "conj_physical",
-    "polar",
-    "view_as_complex",
-    "view_as_real",
     # ops/fft.py
     "_fft_c2c",
     "_fft_c2r",
