@@ -9,7 +9,7 @@ from __future__ import annotations
 from .._core.inplace import check_inplace, write_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor
-from ..autograd.forward_grad import unsupported
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .pointwise import _unary
 
@@ -29,14 +29,6 @@ def _not_implemented(what: str):
     return formula
 
 
-def _no_forward_derivative(name: str):
-    # torch has none for the in-place forms either (forward AD raises, naming the op)
-    def jvp(input_t):
-        raise unsupported(name)
-
-    return jvp
-
-
 def _inplace(name: str, ufunc):
     op = defop(
         name=name + "_",
@@ -44,7 +36,7 @@ def _inplace(name: str, ufunc):
         promote="float",
         params=("input",),
         input=_not_implemented(f"inplace version of {name}"),
-        jvp=_no_forward_derivative(name + "_"),
+        jvp=no_forward_derivative(name + "_"),  # torch has none either
     )(ufunc)
 
     def method(self):
