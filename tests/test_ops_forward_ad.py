@@ -54,8 +54,6 @@ TRANSPOSED = {
     "_fft_r2c",
     # ops/householder.py
     "geqrf",
-    # ops/linalg.py
-    "einsum",
     # ops/linalg_cholesky.py
     "cholesky_inverse",
     "cholesky_solve",

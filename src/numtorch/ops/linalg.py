@@ -520,6 +520,24 @@ def _batch_einsum(spec, args, dims):
     return spec.run((",".join(terms) + "->" + letter + output, moved)), 0
 
 
+@batched
+def _einsum_jvp(operands_t, equation, operands):
+    # multilinear: one product per operand with a tangent, that operand replaced by it; a
+    # leading batch of tangents gets a subscript letter of its own, kept in the output
+    terms, output = _parse_einsum(equation, len(operands))
+    letter = next(c for c in string.ascii_letters if c not in equation)
+    total = None
+    for k, tangent in enumerate(operands_t):
+        if tangent is None:
+            continue
+        batch = letter if batch_shift(tangent, operands[k]) else ""
+        specs = [batch + t if i == k else t for i, t in enumerate(terms)]
+        replaced = [tangent if i == k else o for i, o in enumerate(operands)]
+        term = _einsum(",".join(specs) + "->" + batch + output, replaced)
+        total = term if total is None else total + term
+    return total
+
+
 @defop(
     batch=_batch_einsum,
     name="einsum",
@@ -527,6 +545,7 @@ def _batch_einsum(spec, args, dims):
     operands=lambda grad, equation, operands: [
         _einsum_backward(k)((grad,), equation, operands) for k in range(len(operands))
     ],
+    jvp=_einsum_jvp,
 )
 def _einsum(equation, operands):
     return xp.einsum(equation, *operands, optimize=_plans_pay(equation, operands))
