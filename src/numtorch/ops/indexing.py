@@ -16,10 +16,10 @@ from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
-from ..autograd.forward_grad import batch_shift, batched
+from ..autograd.forward_grad import align, batch_shift, batched
 from ..backend import xp
 from .pointwise import where
-from .shape import _unsqueeze
+from .shape import _unsqueeze, stack
 from .sparse import sparse_index_select
 
 
@@ -430,6 +430,14 @@ def setitem(self, key, value) -> None:
 Tensor.__setitem__ = setitem
 
 
+@batched
+def _copy_jvp(input_t, src_t, input, src):
+    if src_t is None:
+        return zeros_like(input_t)
+    lead = _lead_shape(src_t, src, ())
+    return align(src_t, src, input.ndim).expand(lead + tuple(input.shape)).to(input.dtype)
+
+
 @defop(
     batch=batch_rules.pointwise_into,
     name="copy",
@@ -437,7 +445,7 @@ Tensor.__setitem__ = setitem
     node="CopyBackwards",
     input=lambda grad: zeros_like(grad),
     src=lambda grad: grad,
-    jvp="linear",
+    jvp=_copy_jvp,
 )
 def _copy(input, src):
     return xp.array(xp.broadcast_to(src, input.shape), dtype=input.dtype)
@@ -484,7 +492,7 @@ def _fill(input, value):
     aten="zero_",
     node="ZeroBackward0",
     input=lambda grad: zeros_like(grad),
-    jvp="linear",
+    jvp=batched(lambda input_t: zeros_like(input_t)),
 )
 def _zero(input):
     return xp.zeros_like(input)
@@ -563,11 +571,45 @@ def _gather_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, index, grad)
 
 
+# Forward derivatives of the gathers and scatters (linear): a leading batch of tangents gets
+# the index expanded over it; the 0-d cases go one row at a time
+def _rows(fn, tangents):
+    return stack([fn(*row) for row in zip(*tangents)])
+
+
+@batched
+def _gather_jvp(input_t, input, dim, index):
+    if not batch_shift(input_t, input):
+        return _gather(input_t, dim, index)
+    if input.ndim == 0 or index.ndim != input.ndim:
+        return _rows(lambda t: _gather(t, dim, index), [input_t])
+    return _gather(input_t, dim + 1, index.expand(_lead_shape(input_t, input, index.shape)))
+
+
+def _scatter_jvp(op):
+    @batched
+    def jvp(input_t, src_t, input, dim, index, src):
+        lead = (
+            _lead_shape(input_t, input, ()) if input_t is not None else _lead_shape(src_t, src, ())
+        )
+        input_t = (
+            zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+        )
+        src_t = zeros(lead + tuple(src.shape), dtype=src.dtype) if src_t is None else src_t
+        if not lead:
+            return op(input_t, dim, index, src_t)
+        if input.ndim == 0 or not index.ndim == src.ndim == input.ndim:
+            return _rows(lambda t, s: op(t, dim, index, s), [input_t, src_t])
+        return op(input_t, dim + 1, index.expand(lead + tuple(index.shape)), src_t)
+
+    return jvp
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="gather",
     input=_gather_backward,
-    jvp="linear",
+    jvp=_gather_jvp,
 )
 def _gather(input, dim, index):
     if index.size == 0:
@@ -600,7 +642,7 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
     name="scatter_add",
     input=lambda grad: grad,
     src=lambda grad, dim, index: grad.gather(dim, index),
-    jvp="linear",
+    jvp=_scatter_jvp(lambda *args: _scatter_add(*args)),
 )
 def _scatter_add(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -636,7 +678,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
     node="ScatterBackward0",
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
     src=lambda grad, dim, index: grad.gather(dim, index),
-    jvp="linear",
+    jvp=_scatter_jvp(lambda *args: _scatter_src(*args)),
 )
 def _scatter_src(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -741,13 +783,29 @@ def index_select(input, dim, index) -> Tensor:
     return _index_select(input, dim, index)
 
 
+@batched
+def _index_add_jvp(input_t, source_t, input, dim, index, source, alpha):
+    lead = (
+        _lead_shape(input_t, input, ())
+        if input_t is not None
+        else _lead_shape(source_t, source, ())
+    )
+    input_t = zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+    source_t = (
+        zeros(lead + tuple(source.shape), dtype=source.dtype) if source_t is None else source_t
+    )
+    if lead and (input.ndim == 0 or source.ndim != input.ndim):
+        return _rows(lambda t, s: _index_add(t, dim, index, s, alpha), [input_t, source_t])
+    return _index_add(input_t, dim + len(lead), index, source_t, alpha)
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_add",
     scalars=("alpha",),
     input=lambda grad: grad,
     source=lambda grad, dim, index, alpha: grad.index_select(dim, index) * alpha,
-    jvp="linear",
+    jvp=_index_add_jvp,
 )
 def _index_add(input, dim, index, source, alpha=1):
     shape = input.shape

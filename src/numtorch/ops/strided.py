@@ -173,6 +173,34 @@ def _check_src(src_shape, slice_shape):
         )
 
 
+# Forward derivatives of the scatters into views (linear in ``input`` and ``src``): the same
+# scatter of the tangents, zeros for one without, past a leading batch of tangents
+def _both_tangents(input_t, src_t, input, src):
+    shift = batch_shift(input_t, input) if input_t is not None else batch_shift(src_t, src)
+    lead = tuple((input_t if input_t is not None else src_t).shape[:shift])
+    input_t = zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+    src_t = zeros(lead + tuple(src.shape), dtype=src.dtype) if src_t is None else src_t
+    return input_t, src_t, shift
+
+
+@batched
+def _diagonal_scatter_jvp(input_t, src_t, input, src, offset, dim1, dim2):
+    input_t, src_t, shift = _both_tangents(input_t, src_t, input, src)
+    return _diagonal_scatter(input_t, src_t, offset, dim1 + shift, dim2 + shift)
+
+
+@batched
+def _select_scatter_jvp(input_t, src_t, input, src, dim, index):
+    input_t, src_t, shift = _both_tangents(input_t, src_t, input, src)
+    return _select_scatter(input_t, src_t, dim + shift, index)
+
+
+@batched
+def _slice_scatter_jvp(input_t, src_t, input, src, dim, start, end, step):
+    input_t, src_t, shift = _both_tangents(input_t, src_t, input, src)
+    return _slice_scatter(input_t, src_t, dim + shift, start, end, step)
+
+
 @defop(
     batch=batch_rules.along("dim1", "dim2"),
     name="diagonal_scatter",
@@ -180,7 +208,7 @@ def _check_src(src_shape, slice_shape):
         zeros_like(src), offset, dim1, dim2
     ),
     src=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
-    jvp="linear",
+    jvp=_diagonal_scatter_jvp,
 )
 def _diagonal_scatter(input, src, offset, dim1, dim2):
     out = input.copy()
@@ -202,7 +230,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor:
     name="select_scatter",
     input=lambda grad, src, dim, index: grad.select_scatter(zeros_like(src), dim, index),
     src=lambda grad, dim, index: grad.select(dim, index),
-    jvp="linear",
+    jvp=_select_scatter_jvp,
 )
 def _select_scatter(input, src, dim, index):
     out = input.copy()
@@ -232,7 +260,7 @@ def select_scatter(input, src, dim, index) -> Tensor:
         zeros_like(src), dim, start, end, step
     ),
     src=lambda grad, dim, start, end, step: grad[(slice(None),) * dim + (slice(start, end, step),)],
-    jvp="linear",
+    jvp=_slice_scatter_jvp,
 )
 def _slice_scatter(input, src, dim, start, end, step):
     out = input.copy()

@@ -10,7 +10,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
-from ..autograd.forward_grad import batched
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 
 
@@ -34,6 +34,16 @@ def _triu_jvp(input_t, diagonal):
 @batched
 def _trace_jvp(input_t, input):
     return input_t.diagonal(0, -2, -1).sum(-1)
+
+
+def _lead(tangent, primal) -> tuple:
+    return tuple(tangent.shape[: batch_shift(tangent, primal)])
+
+
+def _shifted(tangent, primal, *dims) -> tuple:
+    """``dims`` (non-negative) past a leading batch of tangents."""
+    shift = batch_shift(tangent, primal)
+    return tuple(d + shift for d in dims)
 
 
 # -- tril and triu ---------------------------------------------------------------------------
@@ -108,7 +118,14 @@ def diagonal_view(a, offset: int, dim1: int, dim2: int):
     name="diagonal_backward",
     node="DiagonalBackwardBackward0",
     grad_output=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
-    jvp="linear",
+    jvp=batched(
+        lambda grad_output_t, grad_output, input_shape, offset, dim1, dim2: _diagonal_backward(
+            grad_output_t,
+            _lead(grad_output_t, grad_output) + tuple(input_shape),
+            offset,
+            *_shifted(grad_output_t, grad_output, dim1, dim2),
+        )
+    ),
 )
 def _diagonal_backward(grad_output, input_shape, offset, dim1, dim2):
     out = xp.zeros(input_shape, grad_output.dtype)
@@ -136,7 +153,11 @@ def _diagonal(input, offset, dim1, dim2):
     name="diagonal_copy",
     node="DiagonalBackward0_copy",
     input=_diagonal_grad,
-    jvp="linear",
+    jvp=batched(
+        lambda input_t, input, offset, dim1, dim2: _diagonal_copy(
+            input_t, offset, *_shifted(input_t, input, dim1, dim2)
+        )
+    ),
 )
 def _diagonal_copy(input, offset, dim1, dim2):
     return diagonal_view(input, offset, dim1, dim2).copy()
@@ -164,11 +185,18 @@ def diagonal(input, offset=0, dim1=0, dim2=1) -> Tensor:
 
 
 # -- diag_embed, diag, diagflat --------------------------------------------------------------
+@batched
+def _diag_embed_jvp(input_t, input, offset, dim1, dim2):
+    if input.ndim == 0 and batch_shift(input_t, input):  # a batch of 0-d tangents: the rows
+        return _diag_embed(input_t.unsqueeze(-1), offset, dim1 + 1, dim2 + 1)
+    return _diag_embed(input_t, offset, *_shifted(input_t, input, dim1, dim2))
+
+
 @defop(
     batch=batch_rules.along("dim1", "dim2", extra_rank=1),
     name="diag_embed",
     input=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
-    jvp="linear",
+    jvp=_diag_embed_jvp,
 )
 def _diag_embed(input, offset, dim1, dim2):
     n = input.shape[-1] + abs(offset) if input.ndim else 1 + abs(offset)
