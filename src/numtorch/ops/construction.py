@@ -190,11 +190,20 @@ def _windows(input, dim, size, step):
     return xp.lib.stride_tricks.as_strided(input, shape, strides, writeable=writeable)
 
 
+@batched
+def _unfold_backward_jvp(grad_in_t, grad_in, input_shape, dim, size, step):
+    if not batch_shift(grad_in_t, grad_in):
+        return _unfold_backward(grad_in_t, input_shape, dim, size, step)
+    if not input_shape:
+        return grad_in_t.reshape(grad_in_t.shape[0])
+    return _unfold_backward(grad_in_t, (grad_in_t.shape[0], *input_shape), dim + 1, size, step)
+
+
 @defop(
     name="unfold_backward",
     node="UnfoldBackwardBackward0",
     grad_in=lambda grad, dim, size, step: grad.unfold(dim, size, step),
-    jvp="linear",
+    jvp=_unfold_backward_jvp,
 )
 def _unfold_backward(grad_in, input_shape, dim, size, step):
     if not input_shape:

@@ -472,6 +472,15 @@ def copy_(self, src, non_blocking=False) -> Tensor:
 Tensor.copy_ = copy_
 
 
+@batched
+def _fill_jvp(input_t, value_t, input, value):
+    t, p = (input_t, input) if input_t is not None else (value_t, value)
+    shape = _lead_shape(t, p, input.shape)
+    if value_t is None:
+        return zeros(shape, dtype=input.dtype)
+    return align(value_t, value, input.ndim).expand(shape)
+
+
 @defop(
     batch=batch_rules.pointwise_into,
     name="fill",
@@ -480,7 +489,7 @@ Tensor.copy_ = copy_
     scalars=("value",),
     input=lambda grad: zeros_like(grad),
     value=lambda grad: grad.sum(),
-    jvp="linear",
+    jvp=_fill_jvp,
 )
 def _fill(input, value):
     return xp.full(input.shape, value, dtype=input.dtype)
@@ -690,9 +699,16 @@ def _scatter_src(input, dim, index, src):
     return out.reshape(shape)
 
 
-def _scatter_value_jvp(input_t, dim, index):
+@batched
+def _scatter_value_jvp(input_t, input, dim, index):
     # the written value is a constant: its places get a zero tangent
-    return _scatter_value(input_t, dim, index, 0)
+    if not batch_shift(input_t, input):
+        return _scatter_value(input_t, dim, index, 0)
+    if input.ndim == 0 or index.ndim != input.ndim:
+        return _rows(lambda t: _scatter_value(t, dim, index, 0), [input_t])
+    return _scatter_value(
+        input_t, dim + 1, index.expand(_lead_shape(input_t, input, index.shape)), 0
+    )
 
 
 @defop(
@@ -879,13 +895,19 @@ def _masked_fill(input, mask, value):
     return _fill_masked(input, mask, value)
 
 
+@batched
+def _masked_fill_tensor_jvp(input_t, value_t, input, mask, value, result):
+    fill = 0.0 if value_t is None else align(value_t, value, result.ndim)
+    return where(mask, fill, 0.0 if input_t is None else input_t)
+
+
 @defop(
     batch=batch_rules.pointwise_into,
     name="masked_fill_tensor",
     node="MaskedFillBackward1",
     input=lambda grad, mask: where(mask, 0.0, grad),
     value=lambda grad, mask: where(mask, grad, 0.0).sum(),
-    jvp="linear",
+    jvp=_masked_fill_tensor_jvp,
 )
 def _masked_fill_tensor(input, mask, value):
     return _fill_masked(input, mask, value)
@@ -912,10 +934,19 @@ def _masked_select_backward(grad, input_shape, mask):
     return zeros(shape, dtype=grad.dtype).index_put((mask.expand(shape),), grad, accumulate=True)
 
 
+@batched
+def _masked_select_jvp(input_t, input, mask, result):
+    if not batch_shift(input_t, input):
+        return _masked_select(input_t, mask)
+    shape = broadcast_shape(tuple(input.shape), tuple(mask.shape))
+    rows = align(input_t, input, len(shape)).expand(_lead_shape(input_t, input, shape))
+    return rows.reshape(rows.shape[0], -1)[:, mask.expand(shape).reshape(-1)]
+
+
 @defop(
     name="masked_select",
     input=lambda grad, input_shape, mask: _masked_select_backward(grad, input_shape, mask),
-    jvp="linear",
+    jvp=_masked_select_jvp,
 )
 def _masked_select(input, mask):
     shape = broadcast_shape(input.shape, mask.shape)
@@ -929,6 +960,13 @@ def masked_select(input, mask) -> Tensor:
     return _masked_select(input, mask)
 
 
+@batched
+def _take_jvp(input_t, input, index):
+    if not batch_shift(input_t, input):
+        return _take(input_t, index)
+    return input_t.reshape(input_t.shape[0], -1)[:, index]
+
+
 @defop(
     name="take",
     # the formula names ``input`` (not only its shape) because torch saves self here: an
@@ -939,7 +977,7 @@ def masked_select(input, mask) -> Tensor:
         .index_put((index.reshape(-1),), grad.reshape(-1), accumulate=True)
         .reshape(input.shape)
     ),
-    jvp="linear",
+    jvp=_take_jvp,
 )
 def _take(input, index):
     return xp.take(input.reshape(-1), index)
