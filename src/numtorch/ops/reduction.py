@@ -560,6 +560,14 @@ def _evenly_distribute(grad, input, result, dims, keepdim, nan_matches=True):
     return (_restore_view(grad, dims, input.shape, keepdim) / count) * mask
 
 
+@batched
+def evenly_read_jvp(input_t, input, result):
+    """torch's evenly_read_jvp: the mean tangent of the elements equal to the result (a NaN
+    result equals none: a NaN tangent, where the backward shares among the NaNs)."""
+    weight = _evenly_distribute(ones_like(result), input, result, None, False, nan_matches=False)
+    return _slice_jvp(weight, input_t, input, result, None, False)
+
+
 def _select_backward(grad, input_shape, dim, indices, keepdim):
     if not input_shape:  # a 0-d input is its own max along dim 0
         return grad
@@ -597,16 +605,7 @@ def _extreme(name, all_fn, arg_fn):
         aten=name,
         node=node_all,
         input=lambda grad, input, result: _evenly_distribute(grad, input, result, None, False),
-        jvp=batched(
-            lambda input_t, input, result: _slice_jvp(
-                _evenly_distribute(ones_like(result), input, result, None, False),
-                input_t,
-                input,
-                result,
-                None,
-                False,
-            )
-        ),
+        jvp=evenly_read_jvp,
     )
     def reduce_all(input):
         if input.size == 0:
@@ -843,7 +842,8 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
     if ord == 1:
         return input.sgn() * g
     if math.isinf(ord):
-        mask = input.abs() == r
+        # a NaN norm reads the NaNs (whose sgn is 0), as torch's mask does
+        mask = (input.abs() == r) | (input.isnan() & r.isnan())
         count = mask.sum() if dim is None else mask.sum(dim, keepdim=True)
         return input.sgn() * ((g / count) * mask)
     if ord == 2:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
-from .._creation import full_like, ones_like, tensor
+from .._creation import full_like, tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
 from .linalg import _squeeze_result
@@ -20,8 +20,8 @@ from .pointwise import where
 from .reduction import (
     _evenly_distribute,
     _select_backward,
-    _slice_jvp,
     _take_along,
+    evenly_read_jvp,
     return_type,
 )
 
@@ -96,14 +96,7 @@ def _distribute(grad, input, result):
 
 
 # Forward derivatives: the tangent at the selected element; all-element medians read their
-# ties evenly (as their backward shares the gradient)
-@batched
-def _distributed_jvp(input_t, input, result):
-    return _slice_jvp(
-        _distribute(ones_like(result), input, result), input_t, input, result, None, False
-    )
-
-
+# ties evenly
 @batched
 def _selected_jvp(input_t, input, dim, keepdim, result1):
     return _take_along(input_t, input, dim, result1, keepdim), None
@@ -114,7 +107,7 @@ def _selected_jvp(input_t, input, dim, keepdim, result1):
     name="median_all",
     node="MedianBackward0",
     input=_distribute,
-    jvp=_distributed_jvp,
+    jvp=evenly_read_jvp,
 )
 def _median_all(input):
     return _median_all_forward(input, False)
@@ -125,7 +118,7 @@ def _median_all(input):
     name="nanmedian_all",
     node="NanmedianBackward0",
     input=_distribute,
-    jvp=_distributed_jvp,
+    jvp=evenly_read_jvp,
 )
 def _nanmedian_all(input):
     return _median_all_forward(input, True)
