@@ -225,3 +225,58 @@ def test_gradcheck_checks_forward_ad():
         numtorch.autograd.GradcheckError, match="Jacobian computed with forward mode mismatch"
     ):
         gradcheck(WrongJvp.apply, (x,), check_forward_ad=True, check_backward_ad=False)
+
+
+# ops torch gives no forward derivative: forward AD raises NotImplementedError naming the op
+_WITHOUT_FORWARD_AD = {
+    "asinh_": lambda t, x: x.clone().asinh_(),
+    "acosh_": lambda t, x: (x + 2).acosh_(),
+    "atanh_": lambda t, x: (x / 4).atanh_(),
+    "_unique2": lambda t, x: t.unique(x),
+    "unique_dim": lambda t, x: t.unique(x, dim=0),
+    "unique_consecutive": lambda t, x: t.unique_consecutive(x),
+    "bincount": lambda t, x: t.bincount(t.tensor([0, 2, 2]), x),
+    "histogram": lambda t, x: t.histogram(x, 3, weight=x).hist,
+    "_standard_gamma": lambda t, x: t._standard_gamma(x + 1),
+    "_standard_gamma_grad": lambda t, x: t._standard_gamma_grad(x + 1, x + 0.5),
+    "binomial": lambda t, x: t.binomial(x * 0 + 3, x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_WITHOUT_FORWARD_AD))
+def test_ops_without_forward_derivative_raise_as_torch(name):
+    torch = pytest.importorskip("torch")
+    fn = _WITHOUT_FORWARD_AD[name]
+    for lib in (torch, numtorch):
+        x = lib.tensor([0.2, 0.5, 0.9], dtype=lib.float64)
+        with pytest.raises(NotImplementedError, match=f"forward AD with .*{name}"):
+            lib.func.jvp(lambda a, lib=lib: fn(lib, a), (x,), (lib.ones_like(x),))
+
+
+@pytest.mark.parametrize(
+    "name, fn",
+    [
+        ("max", lambda a: a.max()),
+        ("median", lambda a: a.median()),
+        ("nanmedian", lambda a: a.nanmedian()),
+        ("amax", lambda a: a.amax(1)),
+        ("norm_inf", lambda a: a.norm(float("inf"), 1)),
+        ("max_dim", lambda a: a.max(1)[0]),
+    ],
+)
+def test_reductions_of_nan_and_ties_match_torch(name, fn):
+    """A NaN result reads no element (torch's evenly_read_jvp gives NaN); ties share."""
+    torch = pytest.importorskip("torch")
+    x = np.array([[1.0, np.nan, 3.0, 3.0], [2.0, -2.0, 0.5, 1.0], [1.0, 1.0, 1.0, 1.0]])
+    t = np.arange(12.0).reshape(3, 4) + 1
+    ours, theirs = (
+        lib.func.jvp(fn, (lib.tensor(x),), (lib.tensor(t),))[1].detach().numpy()
+        for lib in (numtorch, torch)
+    )
+    np.testing.assert_allclose(ours, theirs, equal_nan=True)
+    grads = []
+    for lib in (numtorch, torch):
+        a = lib.tensor(x, requires_grad=True)
+        fn(a).sum().backward()
+        grads.append(a.grad.numpy())
+    np.testing.assert_allclose(*grads, equal_nan=True)

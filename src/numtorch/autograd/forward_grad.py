@@ -286,6 +286,15 @@ def unsupported(name: str) -> NotImplementedError:
     )
 
 
+def no_forward_derivative(name: str):
+    """The forward derivative of an op that torch gives none (its forward AD raises)."""
+
+    def jvp():
+        raise unsupported(name)
+
+    return jvp
+
+
 def push(spec, args, results, tangent_of) -> list:
     """The output tangents of one op call (Note [Forward grads]); ``tangent_of(input)``."""
     rule = spec.jvp

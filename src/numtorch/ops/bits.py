@@ -10,6 +10,7 @@ from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros_like
+from ..autograd.forward_grad import batched
 from ..backend import xp
 from .operators import _operand
 from .pointwise import _integers_only
@@ -169,6 +170,7 @@ def _only_floats(name: str, array) -> None:
     outputs=2,
     returns=frexp_type,
     input=lambda grad, result1: grad / result1.exp2(),
+    jvp=batched(lambda input_t, result1: (input_t / result1.exp2(), None)),
 )
 def frexp(input):
     """Split into mantissa in ``[0.5, 1)`` (by magnitude) and int32 exponent, with

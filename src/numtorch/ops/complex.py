@@ -16,7 +16,8 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import REGISTRY, defop, export
 from .._core.tensor import Tensor
-from .._creation import zeros_like
+from .._creation import ones_like, zeros_like
+from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .indexing import select
 
@@ -31,6 +32,7 @@ def _is_complex(input) -> bool:
     name="view_as_real",
     view=True,
     input=lambda grad: view_as_complex(grad.contiguous()),
+    jvp=batched(lambda input_t: _view_as_real(input_t)),
 )
 def _view_as_real(input):
     # a trailing axis of length 1 is contiguous, so NumPy splits it into (re, im) in place
@@ -56,6 +58,7 @@ def view_as_real(input) -> Tensor:
     name="view_as_complex",
     view=True,
     input=lambda grad: _view_as_real(grad),
+    jvp=batched(lambda input_t: _view_as_complex(input_t.contiguous())),
 )
 def _view_as_complex(input):
     return input.view(xp.complex128 if input.dtype == xp.float64 else xp.complex64)[..., 0]
@@ -110,6 +113,7 @@ Tensor.imag = property(imag)
     name="conj",
     node="ConjBackward0",
     input=lambda grad: _conj(grad),
+    jvp=batched(lambda input_t: _conj(input_t)),
 )
 def _conj(input):
     return xp.conj(input)
@@ -119,6 +123,7 @@ def _conj(input):
     batch=batch_rules.pointwise,
     name="conj_physical",
     input=lambda grad: grad.conj_physical(),
+    jvp=batched(lambda input_t: _conj_physical(input_t)),
 )
 def _conj_physical(input):
     return xp.conj(input)
@@ -198,11 +203,21 @@ def _angle_grad(grad, input):
     return grad * input * 1j / (squared + (squared == 0))
 
 
+@batched
+def _angle_jvp(input_t, input):
+    if not _is_complex(input):
+        return input_t * 0
+    # d angle(z) = Im(conj(z) dz) / |z|**2, and 0 at z = 0
+    squared = input.abs() ** 2
+    return (_conj(input) * input_t).imag / (squared + (squared == 0))
+
+
 @export
 @defop(
     batch=batch_rules.pointwise,
     promote="float",
     input=_angle_grad,
+    jvp=_angle_jvp,
 )
 def angle(input):
     """The argument of each element: for real tensors 0 for non-negative values and pi for
@@ -230,11 +245,20 @@ def _check_pair(name, first, second) -> None:
         )
 
 
+@batched
+def _complex_jvp(real_t, imag_t, real, imag, result):
+    re, im = align(real_t, real, result.ndim), align(imag_t, imag, result.ndim)
+    re = zeros_like(im) if re is None else re
+    im = zeros_like(re) if im is None else im
+    return _complex(re, im)
+
+
 @defop(
     batch=batch_rules.pointwise,
     name="complex",
     real=lambda grad: grad.real,
     imag=lambda grad: grad.imag,
+    jvp=_complex_jvp,
 )
 def _complex(real, imag):
     out = xp.empty(xp.broadcast_shapes(real.shape, imag.shape), _complex_np(real.dtype))
@@ -264,11 +288,21 @@ def _polar_angle_grad(grad, abs, angle):
     return abs * (grad.imag * angle.cos() - grad.real * angle.sin())
 
 
+@batched
+def _polar_jvp(abs_t, angle_t, abs, angle, result):
+    # z = r e^{i theta}: dz = e^{i theta} dr + i z dtheta
+    return add_terms(
+        None if abs_t is None else align(abs_t, abs, result.ndim) * _polar(ones_like(abs), angle),
+        None if angle_t is None else align(angle_t, angle, result.ndim) * result * 1j,
+    )
+
+
 @defop(
     batch=batch_rules.pointwise,
     name="polar",
     abs=_polar_abs_grad,
     angle=_polar_angle_grad,
+    jvp=_polar_jvp,
 )
 def _polar(abs, angle):
     return _complex.spec.forward(abs * xp.cos(angle), abs * xp.sin(angle))

@@ -9,6 +9,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .shape import stack
 
@@ -102,7 +103,7 @@ def _block_diag_backward(grad, tensors_shape):
     return grads
 
 
-@defop(name="block_diag", lists=("tensors",), tensors=_block_diag_backward)
+@defop(name="block_diag", lists=("tensors",), tensors=_block_diag_backward, jvp="linear")
 def _block_diag(tensors, dtype):
     blocks = [t.reshape(_as_matrix_shape(t.shape)) for t in tensors]
     out = xp.zeros((sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)), dtype)
@@ -136,10 +137,17 @@ def block_diag(*tensors) -> Tensor:
 
 
 # -- rot90 -----------------------------------------------------------------------------------
+@batched
+def _rot90_jvp(input_t, input, k, dims):
+    shift = batch_shift(input_t, input)
+    return _rot90(input_t, k, (dims[0] + shift, dims[1] + shift))
+
+
 @defop(
     batch=batch_rules.along("dims"),
     name="rot90",
     input=lambda grad, k, dims: grad.rot90(-k, dims),
+    jvp=_rot90_jvp,
 )
 def _rot90(input, k, dims):
     return xp.rot90(input, k, axes=dims).copy()
@@ -182,10 +190,20 @@ def _windows(input, dim, size, step):
     return xp.lib.stride_tricks.as_strided(input, shape, strides, writeable=writeable)
 
 
+@batched
+def _unfold_backward_jvp(grad_in_t, grad_in, input_shape, dim, size, step):
+    if not batch_shift(grad_in_t, grad_in):
+        return _unfold_backward(grad_in_t, input_shape, dim, size, step)
+    if not input_shape:
+        return grad_in_t.reshape(grad_in_t.shape[0])
+    return _unfold_backward(grad_in_t, (grad_in_t.shape[0], *input_shape), dim + 1, size, step)
+
+
 @defop(
     name="unfold_backward",
     node="UnfoldBackwardBackward0",
     grad_in=lambda grad, dim, size, step: grad.unfold(dim, size, step),
+    jvp=_unfold_backward_jvp,
 )
 def _unfold_backward(grad_in, input_shape, dim, size, step):
     if not input_shape:
@@ -199,6 +217,13 @@ def _unfold_backward(grad_in, input_shape, dim, size, step):
     return out
 
 
+@batched
+def _unfold_jvp(input_t, input, dimension, size, step):
+    if input.ndim == 0:
+        return input_t.unsqueeze(-1)
+    return _unfold(input_t, dimension + batch_shift(input_t, input), size, step)
+
+
 @defop(
     batch=batch_rules.along("dimension"),
     name="unfold",
@@ -206,6 +231,7 @@ def _unfold_backward(grad_in, input_shape, dim, size, step):
     input=lambda grad, input_shape, dimension, size, step: _unfold_backward(
         grad, input_shape, dimension, size, step
     ),
+    jvp=_unfold_jvp,
 )
 def _unfold(input, dimension, size, step):
     return _windows(input, dimension, size, step)

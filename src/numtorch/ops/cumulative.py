@@ -7,9 +7,10 @@ from .._core import batch_rules, grad_mode
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .pointwise import where
-from .reduction import return_type
+from .reduction import _take_along, return_type
 
 
 def _reversed_cumsum(t, dim):
@@ -54,10 +55,29 @@ def _omitted_products_backward(grad, input, dim):
     return terms.sum(-1).movedim(-1, dim)
 
 
+@batched
+def _cumprod_jvp(input_t, input, result, dim):
+    # d out_j = sum_{k<=j} dx_k prod_{i<=j, i!=k} x_i: out_j * cumsum(dx / x)_j without zeros
+    if input.ndim == 0 or input.shape[dim] == 1:
+        return input_t
+    d = dim + batch_shift(input_t, input)
+    if not (input._data == 0).any():
+        return (input_t / input).cumsum(d) * result
+    moved = input.movedim(dim, -1)
+    n = moved.shape[-1]
+    square = moved.unsqueeze(-2).expand(*moved.shape[:-1], n, n)  # [..., k, j] = x_j
+    eye = Tensor._make(xp.eye(n, dtype=bool))
+    omitted = where(eye, 1.0, square).cumprod(-1)  # [..., k, j] = prod_{i<=j, i!=k} x_i
+    later = Tensor._make(xp.triu(xp.ones((n, n), dtype=bool)))  # j >= k
+    terms = where(later, omitted, 0.0) * input_t.movedim(d, -1).unsqueeze(-1)
+    return terms.sum(-2).movedim(-1, d)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="cumprod",
     input=_cumprod_backward,
+    jvp=_cumprod_jvp,
 )
 def _cumprod(input, dim):
     if input.ndim == 0:
@@ -111,6 +131,9 @@ _cummin_type = return_type("cummin")
     outputs=2,
     returns=_cummax_type,
     input=lambda grad, input_shape, dim, result1: _scatter_back(grad, input_shape, dim, result1),
+    jvp=batched(
+        lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
+    ),
 )
 def _cummax(input, dim):
     return _running_extreme(input, dim, xp.maximum)
@@ -122,6 +145,9 @@ def _cummax(input, dim):
     outputs=2,
     returns=_cummin_type,
     input=lambda grad, input_shape, dim, result1: _scatter_back(grad, input_shape, dim, result1),
+    jvp=batched(
+        lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
+    ),
 )
 def _cummin(input, dim):
     return _running_extreme(input, dim, xp.minimum)
@@ -164,10 +190,25 @@ def _logcumsumexp_backward(grad, input, result, dim):
     return out_positive - out_negative
 
 
+@batched
+def _logcumsumexp_jvp(input_t, input, result, dim):
+    # d out_j = sum_{k<=j} exp(x_k - out_j) dx_k, summed in log space for the positive and
+    # negative parts of the tangent (as the backward does), so nothing under- or overflows
+    if input.ndim == 0:
+        return input_t
+    d = dim + batch_shift(input_t, input)
+    lowest = float(xp.finfo(input._data.dtype).min)
+    log_abs = input_t.abs().log()
+    positive = where(input_t > 0, log_abs, lowest) + input
+    negative = where(input_t < 0, log_abs, lowest) + input
+    return (positive.logcumsumexp(d) - result).exp() - (negative.logcumsumexp(d) - result).exp()
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="logcumsumexp",
     input=_logcumsumexp_backward,
+    jvp=_logcumsumexp_jvp,
 )
 def _logcumsumexp(input, dim):
     if input.ndim == 0:

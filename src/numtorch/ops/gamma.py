@@ -532,6 +532,7 @@ def _mvlgamma_backward(grad, input, p):
     name="mvlgamma",
     promote="float",
     input=_mvlgamma_backward,
+    jvp="elementwise",
 )
 def _mvlgamma(input, p):
     # the arguments are rounded to the input's dtype, as torch forms them

@@ -16,6 +16,7 @@ from .. import _serial_samplers as serial
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._generator import generator_or_default
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .gamma import lgamma_array
 from .incomplete_gamma import incomplete_gamma_array
@@ -32,6 +33,7 @@ def _gamma_derivative(grad, input, result):
     node="StandardGammaBackward0",
     check=_floats_only("gamma_cpu"),
     input=_gamma_derivative,
+    jvp=no_forward_derivative("_standard_gamma"),  # none in torch either,
 )
 def _draw_standard_gamma(input, generator):
     alpha = xp.asarray(input)
@@ -66,6 +68,7 @@ def _check_gamma_grad(args):
     check=_check_gamma_grad,
     # torch's formula is not_implemented(...): NotImplementedError, not a NotImplemented node
     input=derivative_not_implemented("_standard_gamma_grad"),
+    jvp=no_forward_derivative("_standard_gamma_grad"),
 )
 def _standard_gamma_grad(input, output):
     alpha = xp.asarray(input, dtype=xp.float64)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .._core.inplace import check_inplace, write_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .pointwise import _unary
 
@@ -35,6 +36,7 @@ def _inplace(name: str, ufunc):
         promote="float",
         params=("input",),
         input=_not_implemented(f"inplace version of {name}"),
+        jvp=no_forward_derivative(name + "_"),  # torch has none either
     )(ufunc)
 
     def method(self):

@@ -9,10 +9,11 @@ from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .indexing import lift_0d, nonzero
 from .pointwise import where as _where_op
-from .shape import cat
+from .shape import cat, stack
 
 
 def _lead(dim):
@@ -67,10 +68,53 @@ def _check_index(index, name):
         raise IndexError(f"{name}(): Index is supposed to be a vector")
 
 
+# Forward derivatives (linear in input, and in value or source): the same op on the tangents
+# along ``dim`` past a leading batch of them; the 0-d cases and a batch of values go row by row
+def _rows(fn, tangents):
+    return stack([fn(*row) for row in zip(*tangents)])
+
+
+def _batch_of(tangent, primal) -> tuple:
+    return tuple(tangent.shape[: batch_shift(tangent, primal)])
+
+
+@batched
+def _index_fill_jvp(input_t, input, dim, index):
+    # the filled value is a constant: its places get a zero tangent
+    if batch_shift(input_t, input) and input.ndim == 0:
+        return _rows(lambda t: _index_fill(t, dim, index, 0), [input_t])
+    return _index_fill(input_t, dim + batch_shift(input_t, input), index, 0)
+
+
+@batched
+def _index_fill_tensor_jvp(input_t, value_t, input, dim, index, value):
+    lead = _batch_of(input_t, input) if input_t is not None else _batch_of(value_t, value)
+    input_t = zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+    if not lead:
+        return _index_fill_tensor(input_t, dim, index, 0.0 if value_t is None else value_t)
+    if value_t is not None or input.ndim == 0:
+        values = value_t if value_t is not None else zeros(lead, dtype=input.dtype)
+        return _rows(lambda t, v: _index_fill_tensor(t, dim, index, v), [input_t, values])
+    return _index_fill_tensor(input_t, dim + len(lead), index, 0.0)
+
+
+@batched
+def _index_copy_jvp(input_t, source_t, input, dim, index, source):
+    lead = _batch_of(input_t, input) if input_t is not None else _batch_of(source_t, source)
+    input_t = zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+    source_t = (
+        zeros(lead + tuple(source.shape), dtype=source.dtype) if source_t is None else source_t
+    )
+    if lead and (input.ndim == 0 or source.ndim != input.ndim):
+        return _rows(lambda t, s: _index_copy(t, dim, index, s), [input_t, source_t])
+    return _index_copy(input_t, dim + len(lead), index, source_t)
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_fill",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
+    jvp=_index_fill_jvp,
 )
 def _index_fill(input, dim, index, value):
     shape = input.shape
@@ -86,6 +130,7 @@ def _index_fill(input, dim, index, value):
     node="IndexFillBackward1",
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
     value=lambda grad, dim, index: grad.index_select(dim, index).sum(),
+    jvp=_index_fill_tensor_jvp,
 )
 def _index_fill_tensor(input, dim, index, value):
     shape = input.shape
@@ -124,6 +169,7 @@ def index_fill(input, dim, index, value) -> Tensor:
     input=lambda grad, dim, index: grad.index_fill(dim, index, 0.0),
     # a 0-d input's slice is read back 0-d; a 1-D source of it takes the grad as its shape
     source=lambda grad, dim, index, source: grad.index_select(dim, index).reshape(source.shape),
+    jvp=_index_copy_jvp,
 )
 def _index_copy(input, dim, index, source):
     shape = input.shape
@@ -198,6 +244,7 @@ def _masked_scatter_source(grad, mask, source_shape):
     name="masked_scatter",
     input=lambda grad, mask: grad.masked_fill(mask, 0.0),
     source=lambda grad, mask, source_shape: _masked_scatter_source(grad, mask, source_shape),
+    jvp="linear",
 )
 def _masked_scatter(input, mask, source):
     shape = broadcast_shape(input.shape, mask.shape)

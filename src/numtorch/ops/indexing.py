@@ -16,10 +16,10 @@ from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
-from ..autograd.forward_grad import batch_shift, batched
+from ..autograd.forward_grad import align, batch_shift, batched
 from ..backend import xp
 from .pointwise import where
-from .shape import _unsqueeze
+from .shape import _unsqueeze, stack
 from .sparse import sparse_index_select
 
 
@@ -29,12 +29,25 @@ def _bounds(index: int, size: int, dim: int) -> int:
     return index + size if index < 0 else index
 
 
+def _lead_shape(tangent, primal, shape) -> tuple:
+    """``shape`` behind the leading batch dimension of ``tangent`` (if it has one)."""
+    return tuple(tangent.shape[: batch_shift(tangent, primal)]) + tuple(shape)
+
+
 # -- basic views: select and slice -----------------------------------------------------------
 @defop(
     batch=batch_rules.into_shape("input_shape", "dim"),
     name="select_backward",
     node="SelectBackwardBackward0",
     grad_output=lambda grad, dim, index: grad.select(dim, index),
+    jvp=batched(
+        lambda grad_output_t, grad_output, input_shape, dim, index: _select_backward(
+            grad_output_t,
+            _lead_shape(grad_output_t, grad_output, input_shape),
+            dim + batch_shift(grad_output_t, grad_output),
+            index,
+        )
+    ),
 )
 def _select_backward(grad_output, input_shape, dim, index):
     out = xp.zeros(input_shape, grad_output.dtype)
@@ -72,6 +85,16 @@ def select(input, dim, index) -> Tensor:
     name="slice_backward",
     node="SliceBackwardBackward0",
     grad_output=lambda grad, dim, start, end, step: _slice(grad, dim, start, end, step),
+    jvp=batched(
+        lambda grad_output_t, grad_output, input_shape, dim, start, end, step: _slice_backward(
+            grad_output_t,
+            _lead_shape(grad_output_t, grad_output, input_shape),
+            dim + batch_shift(grad_output_t, grad_output),
+            start,
+            end,
+            step,
+        )
+    ),
 )
 def _slice_backward(grad_output, input_shape, dim, start, end, step):
     out = xp.zeros(input_shape, grad_output.dtype)
@@ -125,6 +148,7 @@ def narrow(input, dim, start, length) -> Tensor:
     node="AliasBackward0",
     view=True,
     input=lambda grad: grad,
+    jvp=batched(lambda input_t: _alias(input_t)),
 )
 def _alias(input):
     return input[...]
@@ -300,6 +324,7 @@ Tensor.__getitem__ = getitem
     scalars=("values",),
     input=lambda grad, key, accumulate: grad if accumulate else grad.index_put(key, 0.0),
     values=lambda grad, key: grad[key],
+    jvp="linear",
 )
 def _index_put(input, key, values, accumulate=False):
     out = input.copy()
@@ -405,6 +430,14 @@ def setitem(self, key, value) -> None:
 Tensor.__setitem__ = setitem
 
 
+@batched
+def _copy_jvp(input_t, src_t, input, src):
+    if src_t is None:
+        return zeros_like(input_t)
+    lead = _lead_shape(src_t, src, ())
+    return align(src_t, src, input.ndim).expand(lead + tuple(input.shape)).to(input.dtype)
+
+
 @defop(
     batch=batch_rules.pointwise_into,
     name="copy",
@@ -412,6 +445,7 @@ Tensor.__setitem__ = setitem
     node="CopyBackwards",
     input=lambda grad: zeros_like(grad),
     src=lambda grad: grad,
+    jvp=_copy_jvp,
 )
 def _copy(input, src):
     return xp.array(xp.broadcast_to(src, input.shape), dtype=input.dtype)
@@ -438,6 +472,15 @@ def copy_(self, src, non_blocking=False) -> Tensor:
 Tensor.copy_ = copy_
 
 
+@batched
+def _fill_jvp(input_t, value_t, input, value):
+    t, p = (input_t, input) if input_t is not None else (value_t, value)
+    shape = _lead_shape(t, p, input.shape)
+    if value_t is None:
+        return zeros(shape, dtype=input.dtype)
+    return align(value_t, value, input.ndim).expand(shape)
+
+
 @defop(
     batch=batch_rules.pointwise_into,
     name="fill",
@@ -446,6 +489,7 @@ Tensor.copy_ = copy_
     scalars=("value",),
     input=lambda grad: zeros_like(grad),
     value=lambda grad: grad.sum(),
+    jvp=_fill_jvp,
 )
 def _fill(input, value):
     return xp.full(input.shape, value, dtype=input.dtype)
@@ -457,6 +501,7 @@ def _fill(input, value):
     aten="zero_",
     node="ZeroBackward0",
     input=lambda grad: zeros_like(grad),
+    jvp=batched(lambda input_t: zeros_like(input_t)),
 )
 def _zero(input):
     return xp.zeros_like(input)
@@ -535,10 +580,45 @@ def _gather_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, index, grad)
 
 
+# Forward derivatives of the gathers and scatters (linear): a leading batch of tangents gets
+# the index expanded over it; the 0-d cases go one row at a time
+def _rows(fn, tangents):
+    return stack([fn(*row) for row in zip(*tangents)])
+
+
+@batched
+def _gather_jvp(input_t, input, dim, index):
+    if not batch_shift(input_t, input):
+        return _gather(input_t, dim, index)
+    if input.ndim == 0 or index.ndim != input.ndim:
+        return _rows(lambda t: _gather(t, dim, index), [input_t])
+    return _gather(input_t, dim + 1, index.expand(_lead_shape(input_t, input, index.shape)))
+
+
+def _scatter_jvp(op):
+    @batched
+    def jvp(input_t, src_t, input, dim, index, src):
+        lead = (
+            _lead_shape(input_t, input, ()) if input_t is not None else _lead_shape(src_t, src, ())
+        )
+        input_t = (
+            zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+        )
+        src_t = zeros(lead + tuple(src.shape), dtype=src.dtype) if src_t is None else src_t
+        if not lead:
+            return op(input_t, dim, index, src_t)
+        if input.ndim == 0 or not index.ndim == src.ndim == input.ndim:
+            return _rows(lambda t, s: op(t, dim, index, s), [input_t, src_t])
+        return op(input_t, dim + 1, index.expand(lead + tuple(index.shape)), src_t)
+
+    return jvp
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="gather",
     input=_gather_backward,
+    jvp=_gather_jvp,
 )
 def _gather(input, dim, index):
     if index.size == 0:
@@ -571,6 +651,7 @@ def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
     name="scatter_add",
     input=lambda grad: grad,
     src=lambda grad, dim, index: grad.gather(dim, index),
+    jvp=_scatter_jvp(lambda *args: _scatter_add(*args)),
 )
 def _scatter_add(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -606,6 +687,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
     node="ScatterBackward0",
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
     src=lambda grad, dim, index: grad.gather(dim, index),
+    jvp=_scatter_jvp(lambda *args: _scatter_src(*args)),
 )
 def _scatter_src(input, dim, index, src):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -617,12 +699,25 @@ def _scatter_src(input, dim, index, src):
     return out.reshape(shape)
 
 
+@batched
+def _scatter_value_jvp(input_t, input, dim, index):
+    # the written value is a constant: its places get a zero tangent
+    if not batch_shift(input_t, input):
+        return _scatter_value(input_t, dim, index, 0)
+    if input.ndim == 0 or index.ndim != input.ndim:
+        return _rows(lambda t: _scatter_value(t, dim, index, 0), [input_t])
+    return _scatter_value(
+        input_t, dim + 1, index.expand(_lead_shape(input_t, input, index.shape)), 0
+    )
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="scatter_value",
     aten="scatter",
     node="ScatterBackward1",
     input=lambda grad, dim, index: grad.scatter(dim, index, 0.0),
+    jvp=_scatter_value_jvp,
 )
 def _scatter_value(input, dim, index, value):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -659,10 +754,18 @@ def _index_select_backward(grad, input_shape, dim, index):
     return zeros(input_shape, dtype=grad.dtype).index_add(dim, index.reshape(-1), grad)
 
 
+@batched
+def _index_select_jvp(input_t, input, dim, index):
+    if input.ndim == 0:
+        return input_t
+    return _index_select(input_t, dim + batch_shift(input_t, input), index)
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_select",
     input=_index_select_backward,
+    jvp=_index_select_jvp,
 )
 def _index_select(input, dim, index):
     if input.ndim == 0:  # the one element, whatever the index's shape (checked to hold one)
@@ -696,12 +799,29 @@ def index_select(input, dim, index) -> Tensor:
     return _index_select(input, dim, index)
 
 
+@batched
+def _index_add_jvp(input_t, source_t, input, dim, index, source, alpha):
+    lead = (
+        _lead_shape(input_t, input, ())
+        if input_t is not None
+        else _lead_shape(source_t, source, ())
+    )
+    input_t = zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+    source_t = (
+        zeros(lead + tuple(source.shape), dtype=source.dtype) if source_t is None else source_t
+    )
+    if lead and (input.ndim == 0 or source.ndim != input.ndim):
+        return _rows(lambda t, s: _index_add(t, dim, index, s, alpha), [input_t, source_t])
+    return _index_add(input_t, dim + len(lead), index, source_t, alpha)
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_add",
     scalars=("alpha",),
     input=lambda grad: grad,
     source=lambda grad, dim, index, alpha: grad.index_select(dim, index) * alpha,
+    jvp=_index_add_jvp,
 )
 def _index_add(input, dim, index, source, alpha=1):
     shape = input.shape
@@ -769,9 +889,16 @@ def _fill_masked(input, mask, value):
     name="masked_fill",
     scalars=("value",),
     input=lambda grad, mask: where(mask, 0.0, grad),
+    jvp=batched(lambda input_t, mask: where(mask, 0.0, input_t)),
 )
 def _masked_fill(input, mask, value):
     return _fill_masked(input, mask, value)
+
+
+@batched
+def _masked_fill_tensor_jvp(input_t, value_t, input, mask, value, result):
+    fill = 0.0 if value_t is None else align(value_t, value, result.ndim)
+    return where(mask, fill, 0.0 if input_t is None else input_t)
 
 
 @defop(
@@ -780,6 +907,7 @@ def _masked_fill(input, mask, value):
     node="MaskedFillBackward1",
     input=lambda grad, mask: where(mask, 0.0, grad),
     value=lambda grad, mask: where(mask, grad, 0.0).sum(),
+    jvp=_masked_fill_tensor_jvp,
 )
 def _masked_fill_tensor(input, mask, value):
     return _fill_masked(input, mask, value)
@@ -806,9 +934,19 @@ def _masked_select_backward(grad, input_shape, mask):
     return zeros(shape, dtype=grad.dtype).index_put((mask.expand(shape),), grad, accumulate=True)
 
 
+@batched
+def _masked_select_jvp(input_t, input, mask, result):
+    if not batch_shift(input_t, input):
+        return _masked_select(input_t, mask)
+    shape = broadcast_shape(tuple(input.shape), tuple(mask.shape))
+    rows = align(input_t, input, len(shape)).expand(_lead_shape(input_t, input, shape))
+    return rows.reshape(rows.shape[0], -1)[:, mask.expand(shape).reshape(-1)]
+
+
 @defop(
     name="masked_select",
     input=lambda grad, input_shape, mask: _masked_select_backward(grad, input_shape, mask),
+    jvp=_masked_select_jvp,
 )
 def _masked_select(input, mask):
     shape = broadcast_shape(input.shape, mask.shape)
@@ -822,6 +960,13 @@ def masked_select(input, mask) -> Tensor:
     return _masked_select(input, mask)
 
 
+@batched
+def _take_jvp(input_t, input, index):
+    if not batch_shift(input_t, input):
+        return _take(input_t, index)
+    return input_t.reshape(input_t.shape[0], -1)[:, index]
+
+
 @defop(
     name="take",
     # the formula names ``input`` (not only its shape) because torch saves self here: an
@@ -832,6 +977,7 @@ def masked_select(input, mask) -> Tensor:
         .index_put((index.reshape(-1),), grad.reshape(-1), accumulate=True)
         .reshape(input.shape)
     ),
+    jvp=_take_jvp,
 )
 def _take(input, index):
     return xp.take(input.reshape(-1), index)

@@ -29,19 +29,25 @@ _transpose_ = defop(
     name="transpose_",
     node="TransposeBackward1",
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+    jvp=S._transpose_jvp,
 )(lambda input, dim0, dim1: xp.swapaxes(input, dim0, dim1) if input.ndim else input)
-_t_ = defop(name="t_", node="TBackward1", input=lambda grad: grad.t())(lambda input: input.T)
-_squeeze_all_ = defop(name="squeeze_all_", node="SqueezeBackward3", input=_reshape_back)(
-    S._squeeze_all.spec.forward
+_t_ = defop(name="t_", node="TBackward1", input=lambda grad: grad.t(), jvp=S._t_jvp)(
+    lambda input: input.T
 )
-_squeeze_dim_ = defop(name="squeeze_dim_", node="SqueezeBackward4", input=_reshape_back)(
-    S._squeeze_dim.spec.forward
-)
-_squeeze_dims_ = defop(name="squeeze_dims_", node="SqueezeBackward5", input=_reshape_back)(
-    S._squeeze_dims.spec.forward
-)
+_squeeze_all_ = defop(
+    name="squeeze_all_", node="SqueezeBackward3", input=_reshape_back, jvp=S._reshape_jvp
+)(S._squeeze_all.spec.forward)
+_squeeze_dim_ = defop(
+    name="squeeze_dim_", node="SqueezeBackward4", input=_reshape_back, jvp=S._reshape_jvp
+)(S._squeeze_dim.spec.forward)
+_squeeze_dims_ = defop(
+    name="squeeze_dims_", node="SqueezeBackward5", input=_reshape_back, jvp=S._reshape_jvp
+)(S._squeeze_dims.spec.forward)
 _unsqueeze_ = defop(
-    name="unsqueeze_", node="UnsqueezeBackward1", input=lambda grad, dim: grad.squeeze(dim)
+    name="unsqueeze_",
+    node="UnsqueezeBackward1",
+    input=lambda grad, dim: grad.squeeze(dim),
+    jvp=S._reshape_jvp,
 )(lambda input, dim: xp.expand_dims(input, dim))
 
 

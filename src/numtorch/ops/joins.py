@@ -8,6 +8,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .indexing import _slice_backward, narrow_slice
 from .reduction import sort
@@ -202,6 +203,11 @@ def msort(input) -> Tensor:
     name="narrow_copy",
     input=lambda grad, input_shape, dim, start, length: _slice_backward(
         grad, input_shape, dim, start, start + length, 1
+    ),
+    jvp=batched(
+        lambda input_t, input, dim, start, length: _narrow_copy(
+            input_t, dim + batch_shift(input_t, input), start, length
+        )
     ),
 )
 def _narrow_copy(input, dim, start, length):

@@ -11,7 +11,7 @@ from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor
-from ..autograd.forward_grad import add_terms, align, batched
+from ..autograd.forward_grad import add_terms, align, batch_shift, batched
 from ..backend import xp
 from .pointwise import _conj
 from .shape import _unsafe_view
@@ -372,11 +372,17 @@ def matmul(input, other) -> Tensor:
     return _unsafe_view(bmm(a3, b3), shape)
 
 
+@batched
+def _squeeze_jvp(input_t, input, dim):
+    return input_t.squeeze(dim % input.ndim + batch_shift(input_t, input))
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="squeeze_",
     node="SqueezeBackward4",
     input=lambda grad, dim: grad.unsqueeze(dim),
+    jvp=_squeeze_jvp,
 )
 def _squeeze_result(input, dim):
     # torch squeezes matmul's fresh result in place; here the result is not shared either
@@ -514,6 +520,24 @@ def _batch_einsum(spec, args, dims):
     return spec.run((",".join(terms) + "->" + letter + output, moved)), 0
 
 
+@batched
+def _einsum_jvp(operands_t, equation, operands):
+    # multilinear: one product per operand with a tangent, that operand replaced by it; a
+    # leading batch of tangents gets a subscript letter of its own, kept in the output
+    terms, output = _parse_einsum(equation, len(operands))
+    letter = next(c for c in string.ascii_letters if c not in equation)
+    total = None
+    for k, tangent in enumerate(operands_t):
+        if tangent is None:
+            continue
+        batch = letter if batch_shift(tangent, operands[k]) else ""
+        specs = [batch + t if i == k else t for i, t in enumerate(terms)]
+        replaced = [tangent if i == k else o for i, o in enumerate(operands)]
+        term = _einsum(",".join(specs) + "->" + batch + output, replaced)
+        total = term if total is None else total + term
+    return total
+
+
 @defop(
     batch=_batch_einsum,
     name="einsum",
@@ -521,6 +545,7 @@ def _batch_einsum(spec, args, dims):
     operands=lambda grad, equation, operands: [
         _einsum_backward(k)((grad,), equation, operands) for k in range(len(operands))
     ],
+    jvp=_einsum_jvp,
 )
 def _einsum(equation, operands):
     return xp.einsum(equation, *operands, optimize=_plans_pay(equation, operands))

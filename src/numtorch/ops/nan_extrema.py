@@ -23,6 +23,7 @@ def _input_wins(input, other, larger: bool):
         _input_wins(input, other, True).logical_not(), 0
     ),
     other=lambda grad, input, other: grad.masked_fill(_input_wins(input, other, True), 0),
+    jvp="elementwise",
 )
 def fmax(input, other):
     """The larger of each pair, ignoring NaN."""
@@ -37,6 +38,7 @@ def fmax(input, other):
         _input_wins(input, other, False).logical_not(), 0
     ),
     other=lambda grad, input, other: grad.masked_fill(_input_wins(input, other, False), 0),
+    jvp="elementwise",
 )
 def fmin(input, other):
     """The smaller of each pair, ignoring NaN."""

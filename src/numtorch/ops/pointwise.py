@@ -277,6 +277,7 @@ _div_mode_none = defop(
     params=("input", "other"),
     input=lambda grad, other: grad / other,
     other=_div_other,
+    jvp="elementwise",
 )(xp.true_divide)
 
 _NOT_GIVEN = object()
@@ -324,6 +325,7 @@ def floor_divide(input, other):
     scalars=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad, input, other: -grad * (input / other).floor(),
+    jvp="elementwise",
 )
 def _remainder(input, other):
     """Python-style modulus: the result has the sign of ``other``."""
@@ -374,6 +376,7 @@ def remainder(input, other) -> Tensor:
     scalars=("other",),
     input=lambda grad: grad,
     other=lambda grad, input, other: -grad * (input / other).trunc(),
+    jvp="elementwise",
 )
 def fmod(input, other):
     _no_bool_kernel("fmod_cpu", input, other)
@@ -644,6 +647,7 @@ def relu(input):
 @defop(
     batch=batch_rules.pointwise,
     input=lambda grad, input: grad * input.sgn(),
+    jvp="elementwise",
 )  # torch's abs backward records sgn
 def abs(input):
     _no_bool(input, "abs_cpu")
@@ -671,6 +675,7 @@ def _zero_grad_unary(name, ufunc):
         batch=batch_rules.pointwise,
         name=name,
         input=_zeros,
+        jvp="elementwise",
     )(forward)
     return export(op, inplace=True)
 
@@ -1020,6 +1025,7 @@ def _check_lerp(args):
     input=lambda grad, weight: grad * (1 - weight),
     end=lambda grad, weight: grad * weight,
     weight=lambda grad, input, end: grad * (end - input),
+    jvp="elementwise",
 )
 def lerp(input, end, weight):
     return input + weight * (end - input)

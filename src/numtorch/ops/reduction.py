@@ -10,7 +10,7 @@ from .._core.dispatch import require_tensor
 from .._core.meta import metafy
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
-from .._creation import zeros, zeros_like
+from .._creation import ones_like, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .pointwise import _div_scalar, where
@@ -116,6 +116,30 @@ def _mean_jvp(input_t, input, dim=None, keepdim=False):
     return input_t.mean(dims, keepdim) if dims else input_t
 
 
+def _slice_jvp(weight, input_t, input, result, dim, keepdim):
+    """The forward derivative of a reduction whose every result element reads its own slice
+    of ``input``: the slice's tangent weighted by the result's derivative with respect to it
+    (``weight``, the backward of ones). A real result of complex values has the conjugate
+    derivative as its gradient (torch's convention): its tangent is Re(conj(weight) dx)."""
+    if result.is_complex() or not weight.is_complex():
+        return _sum_jvp(weight * input_t, input, dim, keepdim)
+    return _sum_jvp(weight.conj() * input_t, input, dim, keepdim).real
+
+
+def _take_along(input_t, input, dim, indices, keepdim=True):
+    """``input_t`` read at the positions ``indices`` picked along ``dim`` (torch's
+    gather_with_keepdimed_indices), past a leading batch of tangents."""
+    if input.ndim == 0:
+        return input_t
+    if not keepdim:
+        indices = indices.unsqueeze(dim)
+    shift = batch_shift(input_t, input)
+    if shift:
+        indices = indices.expand(tuple(input_t.shape[:shift]) + tuple(indices.shape))
+    out = input_t.gather(dim + shift, indices)
+    return out if keepdim else out.squeeze(dim + shift)
+
+
 # -- sum and mean ----------------------------------------------------------------------------
 @defop(
     batch=batch_rules.full_reduction("sum_dim", (1,)),
@@ -213,6 +237,11 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     input=lambda grad, input, dim, keepdim: (
         _expand_back(grad, input.shape, dim, keepdim) * input.isnan().logical_not()
     ),
+    jvp=batched(
+        lambda input_t, input, dim, keepdim: _sum_jvp(
+            where(input.isnan(), 0.0, input_t), input, dim, keepdim
+        )
+    ),
 )
 def _nansum(input, dim, keepdim):
     return xp.nansum(input, axis=dim, keepdims=keepdim)
@@ -274,12 +303,25 @@ def _prod_dim_backward(grad, input, result, dim, keepdim):
     return _prod_safe_zeros_backward(grad, input, dim)
 
 
+@batched
+def _prod_all_jvp(input_t, input, result):
+    weight = _prod_all_backward(ones_like(result), input, result)
+    return _slice_jvp(weight, input_t, input, result, None, False)
+
+
+@batched
+def _prod_dim_jvp(input_t, input, result, dim, keepdim):
+    weight = _prod_dim_backward(ones_like(result), input, result, dim, keepdim)
+    return _slice_jvp(weight, input_t, input, result, dim, keepdim)
+
+
 @defop(
     batch=batch_rules.full_reduction("prod_dim"),
     name="prod_all",
     aten="prod",
     node="ProdBackward0",
     input=_prod_all_backward,
+    jvp=_prod_all_jvp,
 )
 def _prod_all(input, dtype=None):
     return xp.prod(input, dtype=_accumulate_dtype(input, dtype))
@@ -291,6 +333,7 @@ def _prod_all(input, dtype=None):
     aten="prod",
     node="ProdBackward1",
     input=_prod_dim_backward,
+    jvp=_prod_dim_jvp,
 )
 def _prod_dim(input, dim, keepdim=False, dtype=None):
     return xp.prod(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
@@ -343,10 +386,30 @@ def _moment(input, dim, correction, keepdim, take_root):
     return xp.sqrt(out) if take_root else out
 
 
+# d var = 2 / (n - correction) * sum((x - mean) dx); d std = d var / (2 std), 0 where std is 0
+@batched
+def _var_jvp(input_t, input, dim, correction, keepdim):
+    dof = _count(input.shape, dim) - correction
+    centered = input - input.mean(dim, keepdim=True)
+    if input.is_complex():
+        part = (input_t * centered.conj()).real
+    else:
+        part = input_t * centered
+    return _sum_jvp(part, input, dim, keepdim) * (2.0 / dof if dof else math.inf)
+
+
+@batched
+def _std_jvp(input_t, input, result, dim, correction, keepdim):
+    return where(
+        result == 0, 0.0, _var_jvp(input_t, input, dim, correction, keepdim) / (2 * result)
+    )
+
+
 @defop(
     batch=batch_rules.along("dim", none="all"),
     name="var",
     input=_var_backward,
+    jvp=_var_jvp,
 )
 def _var(input, dim, correction, keepdim):
     return _moment(input, dim, correction, keepdim, False)
@@ -356,6 +419,7 @@ def _var(input, dim, correction, keepdim):
     batch=batch_rules.along("dim", none="all"),
     name="std",
     input=_std_backward,
+    jvp=_std_jvp,
 )
 def _std(input, dim, correction, keepdim):
     return _moment(input, dim, correction, keepdim, True)
@@ -412,6 +476,12 @@ def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_
     input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
         grads, input, result0, dim, correction, keepdim, False
     ),
+    jvp=batched(
+        lambda input_t, input, dim, correction, keepdim: (
+            _var_jvp(input_t, input, dim, correction, keepdim),
+            _mean_jvp(input_t, input, dim, keepdim),
+        )
+    ),
 )
 def _var_mean(input, dim, correction, keepdim):
     return _moment(input, dim, correction, keepdim, False), xp.mean(
@@ -425,6 +495,12 @@ def _var_mean(input, dim, correction, keepdim):
     outputs=2,
     input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
         grads, input, result0, dim, correction, keepdim, True
+    ),
+    jvp=batched(
+        lambda input_t, input, result0, dim, correction, keepdim: (
+            _std_jvp(input_t, input, result0, dim, correction, keepdim),
+            _mean_jvp(input_t, input, dim, keepdim),
+        )
     ),
 )
 def _std_mean(input, dim, correction, keepdim):
@@ -484,6 +560,14 @@ def _evenly_distribute(grad, input, result, dims, keepdim, nan_matches=True):
     return (_restore_view(grad, dims, input.shape, keepdim) / count) * mask
 
 
+@batched
+def evenly_read_jvp(input_t, input, result):
+    """torch's evenly_read_jvp: the mean tangent of the elements equal to the result (a NaN
+    result equals none: a NaN tangent, where the backward shares among the NaNs)."""
+    weight = _evenly_distribute(ones_like(result), input, result, None, False, nan_matches=False)
+    return _slice_jvp(weight, input_t, input, result, None, False)
+
+
 def _select_backward(grad, input_shape, dim, indices, keepdim):
     if not input_shape:  # a 0-d input is its own max along dim 0
         return grad
@@ -521,6 +605,7 @@ def _extreme(name, all_fn, arg_fn):
         aten=name,
         node=node_all,
         input=lambda grad, input, result: _evenly_distribute(grad, input, result, None, False),
+        jvp=evenly_read_jvp,
     )
     def reduce_all(input):
         if input.size == 0:
@@ -539,6 +624,12 @@ def _extreme(name, all_fn, arg_fn):
         returns=kind,
         input=lambda grad, input_shape, dim, keepdim, result1: _select_backward(
             grad, input_shape, dim, result1, keepdim
+        ),
+        jvp=batched(
+            lambda input_t, input, dim, keepdim, result1: (
+                _take_along(input_t, input, dim, result1, keepdim),
+                None,
+            )
         ),
     )
     def reduce_dim(input, dim, keepdim=False):
@@ -581,6 +672,16 @@ def _amax_amin(name, fn):
         name=name,
         input=lambda grad, input, result, dim, keepdim: _evenly_distribute(
             grad, input, result, dim, keepdim, nan_matches=False
+        ),
+        jvp=batched(
+            lambda input_t, input, result, dim, keepdim: _slice_jvp(
+                _evenly_distribute(ones_like(result), input, result, dim, keepdim, False),
+                input_t,
+                input,
+                result,
+                dim,
+                keepdim,
+            )
         ),
     )
     def reduce(input, dim, keepdim):
@@ -642,7 +743,28 @@ def _aminmax_backward(grads, input, result0, result1, dim, keepdim):
     return total
 
 
-@defop(name="aminmax", outputs=2, returns=_aminmax_type, input=_aminmax_backward)
+@batched
+def _aminmax_jvp(input_t, input, result0, result1, dim, keepdim):
+    return tuple(
+        _slice_jvp(
+            _evenly_distribute(ones_like(r), input, r, dim, keepdim, False),
+            input_t,
+            input,
+            r,
+            dim,
+            keepdim,
+        )
+        for r in (result0, result1)
+    )
+
+
+@defop(
+    name="aminmax",
+    outputs=2,
+    returns=_aminmax_type,
+    input=_aminmax_backward,
+    jvp=_aminmax_jvp,
+)
 def _aminmax(input, dim, keepdim):
     if input.size == 0:  # torch's own wording for this op
         if dim is None:
@@ -678,11 +800,23 @@ def _logsumexp_backward(grad, input, result, dim, keepdim):
     return g * (input - _restore(result, dim, input.ndim, keepdim)).exp()
 
 
+@batched
+def _logsumexp_jvp(input_t, input, dim, keepdim):
+    # torch's: the tangent weighted by softmax over dim, normalised after the sum
+    if input.numel():
+        weight = (input - input.amax(() if dim is None else dim, keepdim=True)).exp()
+    else:
+        weight = input.exp()
+    total = weight.sum() if dim is None else weight.sum(dim, keepdim=keepdim)
+    return _sum_jvp(weight * input_t, input, dim, keepdim) / total
+
+
 @defop(
     batch=batch_rules.along("dim", none="all"),
     name="logsumexp",
     promote="float",
     input=_logsumexp_backward,
+    jvp=_logsumexp_jvp,
 )
 def _logsumexp(input, dim, keepdim):
     m = _stable_max(input, dim)
@@ -708,7 +842,8 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
     if ord == 1:
         return input.sgn() * g
     if math.isinf(ord):
-        mask = input.abs() == r
+        # a NaN norm reads the NaNs (whose sgn is 0), as torch's mask does
+        mask = (input.abs() == r) | (input.isnan() & r.isnan())
         count = mask.sum() if dim is None else mask.sum(dim, keepdim=True)
         return input.sgn() * ((g / count) * mask)
     if ord == 2:
@@ -717,11 +852,18 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
     return g * input * input.abs() ** (ord - 2) / safe ** (ord - 1)
 
 
+@batched
+def norm_jvp(input_t, input, result, ord, dim, keepdim):
+    weight = _norm_backward(ones_like(result), input, result, ord, dim, keepdim)
+    return _slice_jvp(weight, input_t, input, result, dim, keepdim)
+
+
 @defop(
     batch=batch_rules.along("dim", none="all"),
     name="linalg_vector_norm",
     promote="float",
     input=_norm_backward,
+    jvp=norm_jvp,
 )
 def _vector_norm(input, ord, dim, keepdim):
     a = xp.abs(input)
@@ -770,6 +912,11 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
     batch=batch_rules.along("dim"),
     name="cumsum",
     input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim),
+    jvp=batched(
+        lambda input_t, input, dim: (
+            _cumsum(input_t, dim + batch_shift(input_t, input)) if input.ndim else input_t
+        )
+    ),
 )
 def _cumsum(input, dim):
     dtype = xp.int64 if input.dtype.kind in "biu" else None
@@ -801,6 +948,9 @@ _topk_type = return_type("topk")
     outputs=2,
     returns=_sort_type,
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
+    jvp=batched(
+        lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
+    ),
 )
 def _sort(input, dim, descending):
     if input.ndim == 0:
@@ -839,6 +989,9 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
     outputs=2,
     returns=_topk_type,
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
+    jvp=batched(
+        lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
+    ),
 )
 def _topk(input, k, dim, largest, sorted):
     if input.ndim == 0:

@@ -22,6 +22,7 @@ from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor
 from .._generator import generator_or_default
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 
 
@@ -35,17 +36,24 @@ def _not_implemented(kernel: str, t: Tensor) -> NotImplementedError:
 
 
 # -- normal ----------------------------------------------------------------------------------
-@defop(name="normal_tensor_float", node="NormalBackward1", mean=_zero)
+# the draws are constants of the parameters here (torch's derivatives are zeros)
+@defop(name="normal_tensor_float", node="NormalBackward1", mean=_zero, jvp="elementwise")
 def _normal_tensor_float(mean, std, noise):
     return (mean + noise * std).astype(mean.dtype, copy=False)
 
 
-@defop(name="normal_float_tensor", node="NormalBackward2", std=_zero)
+@defop(name="normal_float_tensor", node="NormalBackward2", std=_zero, jvp="elementwise")
 def _normal_float_tensor(mean, std, noise):
     return (noise * std + mean).astype(std.dtype, copy=False)
 
 
-@defop(name="normal_tensor_tensor", node="NormalBackward3", mean=_zero, std=_zero)
+@defop(
+    name="normal_tensor_tensor",
+    node="NormalBackward3",
+    mean=_zero,
+    std=_zero,
+    jvp="elementwise",
+)
 def _normal_tensor_tensor(mean, std, noise):
     return (mean + noise * std).astype(mean.dtype, copy=False)
 
@@ -118,6 +126,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
     name="bernoulli",
     node="BernoulliBackward0",
     input=_zero,
+    jvp="elementwise",
 )
 def _bernoulli(input, draw):
     return (draw < input).astype(input.dtype)
@@ -163,6 +172,7 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> Tensor:
     batch=batch_rules.pointwise,
     name="poisson",
     input=_zero,
+    jvp="elementwise",
 )
 def _poisson(input, generator):
     return serial.poisson(generator_or_default(generator), xp.asarray(input))
@@ -190,6 +200,7 @@ def poisson(input, generator=None) -> Tensor:
     node="NotImplemented",
     count=not_implemented("binomial"),
     prob=not_implemented("binomial"),
+    jvp=no_forward_derivative("aten::binomial"),
 )
 def _binomial(count, prob, generator):
     draws = serial.binomial(generator_or_default(generator), xp.asarray(count), xp.asarray(prob))

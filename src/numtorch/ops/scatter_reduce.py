@@ -15,6 +15,7 @@ from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros, zeros_like
+from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..backend import xp
 from .indexing import (
     _check_gather_shapes,
@@ -111,6 +112,22 @@ def _reduce_backward(grad, input, dim, index, src, result, reduce, include_self)
     return grad_input, grad_src
 
 
+@batched
+def _scatter_reduce_jvp(input_t, src_t, input, dim, index, src, result, reduce, include_self):
+    # each result element reads its own input element and the src elements sent to it, so
+    # the backward of ones holds the derivatives: d out = w_in dx + scatter_add(w_src dsrc)
+    ones = ones_like(result)
+    w_input, w_src = _reduce_backward(ones, input, dim, index, src, result, reduce, include_self)
+    out = None if input_t is None else w_input * input_t
+    if src_t is not None:
+        shift = batch_shift(src_t, src)
+        lead = tuple(src_t.shape[:shift])
+        read = src_t[(slice(None),) * shift + tuple(slice(0, s) for s in index.shape)]
+        base = zeros(lead + tuple(result.shape), dtype=src_t.dtype) if out is None else out
+        out = base.scatter_add(dim + shift, index.expand(lead + tuple(index.shape)), w_src * read)
+    return out
+
+
 # -- scatter_reduce --------------------------------------------------------------------------
 _SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
@@ -124,6 +141,7 @@ _SCATTER_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
     src=lambda grad, input, dim, index, src, result, reduce, include_self: _reduce_backward(
         grad, input, dim, index, src, result, reduce, include_self
     )[1],
+    jvp=_scatter_reduce_jvp,
 )
 def _scatter_reduce(input, dim, index, src, reduce, include_self):
     if index.size == 0:  # torch checks nothing and writes nothing
@@ -182,6 +200,7 @@ def _index_reduce_grads(grad, input, dim, index, source, result, reduce, include
     source=lambda grad, input, dim, index, source, result, reduce, include_self: (
         _index_reduce_grads(grad, input, dim, index, source, result, reduce, include_self)[1]
     ),
+    jvp=no_forward_derivative("index_reduce"),  # none in torch either,
 )
 def _index_reduce(input, dim, index, source, reduce, include_self):
     shape = input.shape
@@ -241,6 +260,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
         grad if accumulate else grad.put(index, zeros(index.shape, dtype=grad.dtype))
     ),
     source=lambda grad, index, source_shape: grad.take(index).reshape(source_shape),
+    jvp="linear",
 )
 def _put(input, index, source, accumulate):
     out = input.copy()

@@ -13,10 +13,17 @@ from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import full_like, tensor
+from ..autograd.forward_grad import batched
 from ..backend import xp
 from .linalg import _squeeze_result
 from .pointwise import where
-from .reduction import _evenly_distribute, _select_backward, return_type
+from .reduction import (
+    _evenly_distribute,
+    _select_backward,
+    _take_along,
+    evenly_read_jvp,
+    return_type,
+)
 
 _median_type = return_type("median")
 _nanmedian_type = return_type("nanmedian")
@@ -88,11 +95,19 @@ def _distribute(grad, input, result):
     return _evenly_distribute(grad, input, result, None, False)
 
 
+# Forward derivatives: the tangent at the selected element; all-element medians read their
+# ties evenly
+@batched
+def _selected_jvp(input_t, input, dim, keepdim, result1):
+    return _take_along(input_t, input, dim, result1, keepdim), None
+
+
 @defop(
     batch=batch_rules.full_reduction("median_dim", values_only=True),
     name="median_all",
     node="MedianBackward0",
     input=_distribute,
+    jvp=evenly_read_jvp,
 )
 def _median_all(input):
     return _median_all_forward(input, False)
@@ -103,6 +118,7 @@ def _median_all(input):
     name="nanmedian_all",
     node="NanmedianBackward0",
     input=_distribute,
+    jvp=evenly_read_jvp,
 )
 def _nanmedian_all(input):
     return _median_all_forward(input, True)
@@ -115,6 +131,7 @@ def _nanmedian_all(input):
     outputs=2,
     returns=_median_type,
     input=_select_formula,
+    jvp=_selected_jvp,
 )
 def _median_dim(input, dim, keepdim):
     return _median_dim_forward(input, dim, keepdim, False)
@@ -127,6 +144,7 @@ def _median_dim(input, dim, keepdim):
     outputs=2,
     returns=_nanmedian_type,
     input=_select_formula,
+    jvp=_selected_jvp,
 )
 def _nanmedian_dim(input, dim, keepdim):
     return _median_dim_forward(input, dim, keepdim, True)
@@ -175,6 +193,7 @@ def nanmedian(input, dim=None, keepdim=False):
     outputs=2,
     returns=_kthvalue_type,
     input=_select_formula,
+    jvp=_selected_jvp,
 )
 def _kthvalue(input, k, dim, keepdim):
     if input.ndim == 0:
@@ -230,6 +249,7 @@ def _mode_forward(input, dim, keepdim):
     outputs=2,
     returns=_mode_type,
     input=_select_formula,
+    jvp=_selected_jvp,
 )
 def _mode(input, dim, keepdim):
     if input.ndim == 0:

@@ -9,6 +9,7 @@ import math
 from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 
 
@@ -27,7 +28,14 @@ def _pick(outputs, return_inverse, return_counts):
 
 
 # -- unique ----------------------------------------------------------------------------------
-@defop(name="_unique2", node="Unique2Backward0", outputs=3, input=_no_derivative("_unique2"))
+# torch has no forward derivative for these either
+@defop(
+    name="_unique2",
+    node="Unique2Backward0",
+    outputs=3,
+    input=_no_derivative("_unique2"),
+    jvp=no_forward_derivative("_unique2"),
+)
 def _unique_all(input):
     values, inverse, counts = xp.unique(
         input, return_inverse=True, return_counts=True, equal_nan=False
@@ -35,7 +43,12 @@ def _unique_all(input):
     return values, inverse.reshape(input.shape).astype(xp.int64), counts.astype(xp.int64)
 
 
-@defop(name="unique_dim", outputs=3, input=_no_derivative("unique_dim"))
+@defop(
+    name="unique_dim",
+    outputs=3,
+    input=_no_derivative("unique_dim"),
+    jvp=no_forward_derivative("unique_dim"),
+)
 def _unique_dim(input, dim):
     values, inverse, counts = xp.unique(input, return_inverse=True, return_counts=True, axis=dim)
     return values, inverse.reshape(-1).astype(xp.int64), counts.astype(xp.int64)
@@ -91,6 +104,7 @@ def _consecutive_runs(input, dim):
     name="unique_consecutive",
     outputs=3,
     input=_no_derivative("unique_consecutive"),
+    jvp=no_forward_derivative("unique_consecutive"),
 )
 def _unique_consecutive(input, dim):
     edges, inverse, counts = _consecutive_runs(input, dim)
@@ -114,7 +128,11 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 
 
 # -- bincount and histc ----------------------------------------------------------------------
-@defop(node="NotImplemented", weights=not_implemented("bincount"))
+@defop(
+    node="NotImplemented",
+    weights=not_implemented("bincount"),
+    jvp=no_forward_derivative("aten::bincount"),
+)
 def _bincount(input, weights, minlength):
     out = xp.bincount(input, weights, minlength)
     if weights is None:

@@ -570,11 +570,17 @@ def _to_copy_grad(grad, input_dtype):
     return grad.to(input_dtype)
 
 
+@batched
+def _to_copy_jvp(input_t, dtype):
+    return _to_copy(input_t, dtype)
+
+
 @defop(
     batch=batch_rules.pointwise,
     name="_to_copy",
     node="ToCopyBackward0",
     input=_to_copy_grad,
+    jvp=_to_copy_jvp,
 )
 def _to_copy(input, dtype):
     if input.dtype.kind == "c" and dtype.np.kind != "c":
@@ -806,6 +812,21 @@ def _section_sizes(length, split_size, dim=0):
     return sizes
 
 
+@batched
+def _split_jvp(input_t, input, split_size, dim):
+    return _split(input_t, split_size, dim + batch_shift(input_t, input))
+
+
+@batched
+def _split_with_sizes_jvp(input_t, input, split_size, dim):
+    return _split_with_sizes(input_t, split_size, dim + batch_shift(input_t, input))
+
+
+@batched
+def _unbind_jvp(input_t, input, dim):
+    return _unbind(input_t, dim + batch_shift(input_t, input))
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="split",
@@ -814,6 +835,7 @@ def _section_sizes(length, split_size, dim=0):
     input=lambda grads, input_shape, split_size, dim: _join_grads(
         grads, input_shape, dim, _section_sizes(input_shape[dim], split_size)
     ),
+    jvp=_split_jvp,
 )
 def _split(input, split_size, dim):
     sizes = _section_sizes(input.shape[dim], split_size, dim)
@@ -830,6 +852,7 @@ def _split(input, split_size, dim):
     input=lambda grads, input_shape, split_size, dim: _join_grads(
         grads, input_shape, dim, list(split_size)
     ),
+    jvp=_split_with_sizes_jvp,
 )
 def _split_with_sizes(input, split_size, dim):
     sizes = _section_sizes(input.shape[dim], split_size, dim)
@@ -868,6 +891,7 @@ def chunk(input, chunks, dim=0):
     outputs="many",
     view=True,
     input=lambda grads, input_shape, dim: _unbind_backward(grads, input_shape, dim),
+    jvp=_unbind_jvp,
 )
 def _unbind(input, dim):
     lead = (slice(None),) * dim

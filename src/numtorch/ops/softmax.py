@@ -8,7 +8,7 @@ from .._core import batch_rules
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
-from ..autograd.forward_grad import batch_shift, batched
+from ..autograd.forward_grad import add_terms, batch_shift, batched
 from ..backend import xp
 from .reduction import _stable_max
 
@@ -19,12 +19,47 @@ def _softmax_double_backward(grad, grad_output, output, dim):
     return first - grad_output * (output * grad).sum(dim, keepdim=True)
 
 
+# Their forward derivatives, g the incoming gradient and o the output (0-d: d = 0):
+# f = g o - o sum(g o):  df = f(dg, o) + do (g - sum(g o)) - o sum(g do)
+# f = g - exp(o) sum(g): df = f(dg, o) - do exp(o) sum(g)
+def _data_dim(tangent, primal, dim):
+    return dim % max(primal.ndim, 1) + batch_shift(tangent, primal)
+
+
+@batched
+def _softmax_backward_data_jvp(grad_output_t, output_t, grad_output, output, dim):
+    by_grad = by_output = None
+    if grad_output_t is not None:
+        d = _data_dim(grad_output_t, grad_output, dim)
+        product = grad_output_t * output
+        by_grad = product - output * product.sum(d, keepdim=True)
+    if output_t is not None:
+        d = _data_dim(output_t, output, dim)
+        total = (grad_output * output).sum(dim, keepdim=True)
+        by_output = output_t * (grad_output - total) - output * (grad_output * output_t).sum(
+            d, keepdim=True
+        )
+    return add_terms(by_grad, by_output)
+
+
+@batched
+def _log_softmax_backward_data_jvp(grad_output_t, output_t, grad_output, output, dim):
+    by_grad = by_output = None
+    if grad_output_t is not None:
+        d = _data_dim(grad_output_t, grad_output, dim)
+        by_grad = grad_output_t - output.exp() * grad_output_t.sum(d, keepdim=True)
+    if output_t is not None:
+        by_output = -output_t * output.exp() * grad_output.sum(dim, keepdim=True)
+    return add_terms(by_grad, by_output)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="_softmax_backward_data",
     node="SoftmaxBackwardDataBackward0",
     grad_output=lambda grad, output, dim: softmax_backward_data(grad, output, dim),
     output=_softmax_double_backward,
+    jvp=_softmax_backward_data_jvp,
 )
 def softmax_backward_data(grad_output, output, dim):
     product = grad_output * output
@@ -40,6 +75,7 @@ def softmax_backward_data(grad_output, output, dim):
     output=lambda grad, grad_output, output, dim: (
         -grad_output.sum(dim, keepdim=True) * output.exp() * grad
     ),
+    jvp=_log_softmax_backward_data_jvp,
 )
 def log_softmax_backward_data(grad_output, output, dim):
     return grad_output - xp.exp(output) * xp.sum(grad_output, axis=dim, keepdims=True)

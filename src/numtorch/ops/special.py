@@ -473,6 +473,7 @@ def _sgn_grad(grad, input, result):
     batch=batch_rules.pointwise,
     node="SgnBackward0",
     input=_sgn_grad,
+    jvp="elementwise",
 )
 def sgn(input):
     """The sign of each element (for real tensors, the same as ``sign``)."""

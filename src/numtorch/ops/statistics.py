@@ -9,6 +9,7 @@ from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import linspace, zeros
+from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..backend import xp
 from .indexing import narrow_slice
 from .normal import _mul_scalar
@@ -333,6 +334,7 @@ def _no_histogram_derivative(grads):
     outputs=2,
     returns=histogram_type,
     input=_no_histogram_derivative,
+    jvp=no_forward_derivative("aten::histogram"),
 )
 def _histogram_outputs(input, hist, edges):
     return hist, edges.copy()
@@ -361,9 +363,21 @@ def _renorm_backward(grad, input, p, dim, maxnorm):
     return grad * factor + along * dfactor * dnorm
 
 
+@batched
+def _renorm_jvp(input_t, input, p, dim, maxnorm):
+    # d(x f(|x|_p)) = f dx + x f'(norm) dnorm, dnorm = sum(sign(x) |x / norm|**(p-1) dx)
+    dims, norm, factor = _renorm_parts(input, p, dim, maxnorm)
+    shift = batch_shift(input_t, input)
+    dfactor = where(norm > maxnorm, -maxnorm / (norm + _RENORM_EPS) ** 2, 0.0)
+    slope = input.sign() * (input.abs() / norm).pow(p - 1)
+    dnorm = (slope * input_t).sum(tuple(d + shift for d in dims), keepdim=True)
+    return input_t * factor + input * dfactor * dnorm
+
+
 @defop(
     name="renorm",
     input=lambda grad, input, p, dim, maxnorm: _renorm_backward(grad, input, p, dim, maxnorm),
+    jvp=_renorm_jvp,
 )
 def _renorm(input, p, dim, maxnorm):
     dims = tuple(d for d in range(input.ndim) if d != dim)

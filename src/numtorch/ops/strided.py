@@ -11,6 +11,7 @@ from .._core.inplace import check_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .indexing import _bounds
 from .triangular import _diagonal_dims, diagonal_view
@@ -87,6 +88,27 @@ def _as_strided_array(input, size, stride, storage_offset, input_geometry):
     )
 
 
+@batched
+def _as_strided_jvp(input_t, input, size, stride, storage_offset, input_geometry):
+    # A tangent laid out like its primal (the tangent of a view is a view of its base's
+    # tangent) takes the same view of its own storage; any other (a row of a batch, a
+    # copy) is first written into a storage shaped like the primal's, zero elsewhere.
+    storage_size, input_shape, input_stride, input_offset = input_geometry
+    if batch_shift(input_t, input) == 0:
+        flat, offset = _storage(input_t._data)
+        steps = tuple(s // max(input_t._data.itemsize, 1) for s in input_t._data.strides)
+        if flat.shape[0] == storage_size and offset == input_offset and steps == input_stride:
+            return _as_strided(input_t, size, stride, storage_offset, input_geometry)
+        return _as_strided_jvp(
+            input_t.unsqueeze(0), input, size, stride, storage_offset, input_geometry
+        )[0]
+    batch = input_t.shape[0]
+    storage = zeros((batch, storage_size), dtype=input_t.dtype)
+    wanted = _positions(input_shape, input_stride, input_offset)
+    storage = storage.index_copy(1, wanted, input_t.reshape(batch, -1))
+    return storage.as_strided((batch, *size), (storage_size, *stride), storage_offset)
+
+
 @export
 def as_strided(input, size, stride, storage_offset=None) -> Tensor:
     """A view of ``input``'s storage with the given sizes, strides (in elements) and start.
@@ -111,6 +133,7 @@ _as_strided = defop(
     input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
         grad, input_geometry, size, stride, storage_offset
     ),
+    jvp=_as_strided_jvp,
 )(_as_strided_array)
 
 # as_strided_ gives ``self`` the new geometry; torch records it as AsStridedBackward1
@@ -120,6 +143,7 @@ _as_strided_inplace = defop(
     input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
         grad, input_geometry, size, stride, storage_offset
     ),
+    jvp=_as_strided_jvp,
 )(_as_strided_array)
 
 
@@ -149,6 +173,34 @@ def _check_src(src_shape, slice_shape):
         )
 
 
+# Forward derivatives of the scatters into views (linear in ``input`` and ``src``): the same
+# scatter of the tangents, zeros for one without, past a leading batch of tangents
+def _both_tangents(input_t, src_t, input, src):
+    shift = batch_shift(input_t, input) if input_t is not None else batch_shift(src_t, src)
+    lead = tuple((input_t if input_t is not None else src_t).shape[:shift])
+    input_t = zeros(lead + tuple(input.shape), dtype=input.dtype) if input_t is None else input_t
+    src_t = zeros(lead + tuple(src.shape), dtype=src.dtype) if src_t is None else src_t
+    return input_t, src_t, shift
+
+
+@batched
+def _diagonal_scatter_jvp(input_t, src_t, input, src, offset, dim1, dim2):
+    input_t, src_t, shift = _both_tangents(input_t, src_t, input, src)
+    return _diagonal_scatter(input_t, src_t, offset, dim1 + shift, dim2 + shift)
+
+
+@batched
+def _select_scatter_jvp(input_t, src_t, input, src, dim, index):
+    input_t, src_t, shift = _both_tangents(input_t, src_t, input, src)
+    return _select_scatter(input_t, src_t, dim + shift, index)
+
+
+@batched
+def _slice_scatter_jvp(input_t, src_t, input, src, dim, start, end, step):
+    input_t, src_t, shift = _both_tangents(input_t, src_t, input, src)
+    return _slice_scatter(input_t, src_t, dim + shift, start, end, step)
+
+
 @defop(
     batch=batch_rules.along("dim1", "dim2"),
     name="diagonal_scatter",
@@ -156,6 +208,7 @@ def _check_src(src_shape, slice_shape):
         zeros_like(src), offset, dim1, dim2
     ),
     src=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
+    jvp=_diagonal_scatter_jvp,
 )
 def _diagonal_scatter(input, src, offset, dim1, dim2):
     out = input.copy()
@@ -177,6 +230,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor:
     name="select_scatter",
     input=lambda grad, src, dim, index: grad.select_scatter(zeros_like(src), dim, index),
     src=lambda grad, dim, index: grad.select(dim, index),
+    jvp=_select_scatter_jvp,
 )
 def _select_scatter(input, src, dim, index):
     out = input.copy()
@@ -206,6 +260,7 @@ def select_scatter(input, src, dim, index) -> Tensor:
         zeros_like(src), dim, start, end, step
     ),
     src=lambda grad, dim, start, end, step: grad[(slice(None),) * dim + (slice(start, end, step),)],
+    jvp=_slice_scatter_jvp,
 )
 def _slice_scatter(input, src, dim, start, end, step):
     out = input.copy()
@@ -245,6 +300,7 @@ def _as_strided_scatter_input(grad, size, stride, storage_offset):
     src=lambda grad, size, stride, storage_offset: grad.as_strided(
         size, stride, storage_offset
     ).clone(),
+    jvp="linear",
 )
 def _as_strided_scatter(input, src, size, stride, storage_offset):
     out = xp.ascontiguousarray(input).copy()

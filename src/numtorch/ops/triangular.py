@@ -10,6 +10,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 
 
@@ -18,11 +19,39 @@ def _check_matrix(input, name):
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
 
 
+# Forward derivatives (Note [Forward grads]): all these ops are linear; the written ones
+# name the last two dims from the end, so a leading batch of tangents passes through.
+@batched
+def _tril_jvp(input_t, diagonal):
+    return input_t.tril(diagonal)
+
+
+@batched
+def _triu_jvp(input_t, diagonal):
+    return input_t.triu(diagonal)
+
+
+@batched
+def _trace_jvp(input_t, input):
+    return input_t.diagonal(0, -2, -1).sum(-1)
+
+
+def _lead(tangent, primal) -> tuple:
+    return tuple(tangent.shape[: batch_shift(tangent, primal)])
+
+
+def _shifted(tangent, primal, *dims) -> tuple:
+    """``dims`` (non-negative) past a leading batch of tangents."""
+    shift = batch_shift(tangent, primal)
+    return tuple(d + shift for d in dims)
+
+
 # -- tril and triu ---------------------------------------------------------------------------
 @defop(
     batch=batch_rules.first_only,
     name="tril",
     input=lambda grad, diagonal: grad.tril(diagonal),
+    jvp=_tril_jvp,
 )
 def _tril(input, diagonal):
     return xp.tril(input, diagonal)
@@ -32,6 +61,7 @@ def _tril(input, diagonal):
     batch=batch_rules.first_only,
     name="triu",
     input=lambda grad, diagonal: grad.triu(diagonal),
+    jvp=_triu_jvp,
 )
 def _triu(input, diagonal):
     return xp.triu(input, diagonal)
@@ -88,6 +118,14 @@ def diagonal_view(a, offset: int, dim1: int, dim2: int):
     name="diagonal_backward",
     node="DiagonalBackwardBackward0",
     grad_output=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
+    jvp=batched(
+        lambda grad_output_t, grad_output, input_shape, offset, dim1, dim2: _diagonal_backward(
+            grad_output_t,
+            _lead(grad_output_t, grad_output) + tuple(input_shape),
+            offset,
+            *_shifted(grad_output_t, grad_output, dim1, dim2),
+        )
+    ),
 )
 def _diagonal_backward(grad_output, input_shape, offset, dim1, dim2):
     out = xp.zeros(input_shape, grad_output.dtype)
@@ -115,6 +153,11 @@ def _diagonal(input, offset, dim1, dim2):
     name="diagonal_copy",
     node="DiagonalBackward0_copy",
     input=_diagonal_grad,
+    jvp=batched(
+        lambda input_t, input, offset, dim1, dim2: _diagonal_copy(
+            input_t, offset, *_shifted(input_t, input, dim1, dim2)
+        )
+    ),
 )
 def _diagonal_copy(input, offset, dim1, dim2):
     return diagonal_view(input, offset, dim1, dim2).copy()
@@ -142,10 +185,18 @@ def diagonal(input, offset=0, dim1=0, dim2=1) -> Tensor:
 
 
 # -- diag_embed, diag, diagflat --------------------------------------------------------------
+@batched
+def _diag_embed_jvp(input_t, input, offset, dim1, dim2):
+    if input.ndim == 0 and batch_shift(input_t, input):  # a batch of 0-d tangents: the rows
+        return _diag_embed(input_t.unsqueeze(-1), offset, dim1 + 1, dim2 + 1)
+    return _diag_embed(input_t, offset, *_shifted(input_t, input, dim1, dim2))
+
+
 @defop(
     batch=batch_rules.along("dim1", "dim2", extra_rank=1),
     name="diag_embed",
     input=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
+    jvp=_diag_embed_jvp,
 )
 def _diag_embed(input, offset, dim1, dim2):
     n = input.shape[-1] + abs(offset) if input.ndim else 1 + abs(offset)
@@ -213,6 +264,7 @@ def _trace_backward(grad, input_shape):
     batch=batch_rules.trace,
     name="trace",
     input=_trace_backward,
+    jvp=_trace_jvp,
 )
 def _trace(input):
     dtype = xp.int64 if input.dtype.kind in "iu" else None

@@ -15,7 +15,7 @@ from ..._core.docs import summarize
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop, export
 from ..._creation import zeros_like
-from ...autograd.forward_grad import add_terms, batch_shift, batched, unsupported
+from ...autograd.forward_grad import add_terms, batch_shift, batched
 from ...backend import xp
 from ..pointwise import _add_scalar, _sigmoid_forward, where
 from ..shape import cat, stack
@@ -45,15 +45,6 @@ def rowwise(op, tangent, primal, *args):
     if tangent.ndim == primal.ndim:
         return op(tangent, *args)
     return stack([op(row, *args) for row in tangent])
-
-
-def no_forward_ad(name: str):
-    """The forward derivative of an op torch has none for: raises its NotImplementedError."""
-
-    def jvp():
-        raise unsupported(name)
-
-    return jvp
 
 
 # -- erf, erfc -------------------------------------------------------------------------------

@@ -20,9 +20,8 @@ from __future__ import annotations
 from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
-from ...autograd.forward_grad import batch_shift, batched
+from ...autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ...backend import xp
-from .activation import no_forward_ad
 from .composite_backward import tensors_of
 
 
@@ -194,7 +193,7 @@ _GRADIENTS = {"query": _query_grad, "key": _key_grad, "value": _value_grad}
     key=_not_implemented,
     value=_not_implemented,
     out=_not_implemented,
-    jvp=no_forward_ad("_scaled_dot_product_flash_attention_for_cpu_backward"),
+    jvp=no_forward_derivative("_scaled_dot_product_flash_attention_for_cpu_backward"),
 )
 def flash_attention_backward(
     grad_out, query, key, value, out, attn_mask, is_causal, scale, probs, which

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..._core.op import defop, export, not_implemented
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
-from .activation import no_forward_ad
 
 
 @defop(
@@ -51,7 +51,7 @@ def channel_shuffle(input, groups) -> Tensor:
     name="native_channel_shuffle",
     node="NotImplemented",
     input=not_implemented("native_channel_shuffle"),
-    jvp=no_forward_ad("native_channel_shuffle"),
+    jvp=no_forward_derivative("native_channel_shuffle"),
 )
 def _native_channel_shuffle(input, groups):
     return _channel_shuffle.spec.forward(input, groups)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
-from .activation import no_forward_ad
 
 _NEG_INF = -xp.inf
 
@@ -130,7 +130,7 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, ze
     node="NotImplemented",
     grad_output=not_implemented("_ctc_loss_backward"),
     log_probs=not_implemented("_ctc_loss_backward"),
-    jvp=no_forward_ad("_ctc_loss_backward"),
+    jvp=no_forward_derivative("_ctc_loss_backward"),
 )
 def ctc_loss_backward(
     grad_output, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
@@ -150,7 +150,7 @@ def ctc_loss_backward(
             grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
         )
     ),
-    jvp=no_forward_ad("_ctc_loss"),
+    jvp=no_forward_derivative("_ctc_loss"),
 )
 def ctc_loss_op(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
     labels, valid, skip = _extended(targets, target_lengths, blank)

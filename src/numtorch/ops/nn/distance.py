@@ -13,10 +13,9 @@ from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ..._creation import ones_like
-from ...autograd.forward_grad import add_terms, align, batched
+from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
 from ...backend import xp
-from ..reduction import _norm_backward, _vector_norm
-from .activation import no_forward_ad
+from ..reduction import _norm_backward, _vector_norm, norm_jvp
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(
@@ -25,6 +24,7 @@ norm_dim_op = defop(
     node="NormBackward1",
     promote="float",
     input=_norm_backward,
+    jvp=norm_jvp,
 )(_vector_norm.spec.forward)
 
 
@@ -50,7 +50,7 @@ def _not_implemented(grad):
     grad_output=_not_implemented,
     self=_not_implemented,
     pdist=_not_implemented,
-    jvp=no_forward_ad("_pdist_backward"),
+    jvp=no_forward_derivative("_pdist_backward"),
 )
 def pdist_backward(grad_output, self, p, pdist):
     grad_output, self, pdist = tensors_of(grad_output, self, pdist)
@@ -62,7 +62,7 @@ def pdist_backward(grad_output, self, p, pdist):
     name="_pdist_forward",
     node="PdistBackward0",
     input=lambda grad, input, p, result: pdist_backward(grad, input, p, result),
-    jvp=no_forward_ad("_pdist_forward"),
+    jvp=no_forward_derivative("_pdist_forward"),
 )
 def pdist_op(input, p):
     rows, cols = _pairs(input.shape[0])

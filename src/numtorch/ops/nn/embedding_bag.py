@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..._core.op import defop
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
-from .activation import no_forward_ad
 
 MODES = {"sum": 0, "mean": 1, "max": 2}
 
@@ -97,7 +97,7 @@ def _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, last):
     per_sample_weights=lambda grad, weight, indices, offsets, padding_idx, include_last_offset: (
         _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, include_last_offset)
     ),
-    jvp=no_forward_ad("_embedding_bag"),
+    jvp=no_forward_derivative("_embedding_bag"),
 )
 def embedding_bag_op(
     weight,

@@ -22,8 +22,8 @@ import itertools
 from ..._core import grad_mode
 from ..._core.op import defop
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
-from .activation import no_forward_ad
 
 MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
@@ -308,7 +308,7 @@ def _register(dims: int):
         grid=lambda grad, input, grid, mode, padding_mode, align_corners: _grad_grid(
             grad, input, grid, mode, padding_mode, align_corners
         ),
-        jvp=no_forward_ad(f"grid_sampler_{dims}d"),
+        jvp=no_forward_derivative(f"grid_sampler_{dims}d"),
     )
     def grid_sampler(input, grid, mode=0, padding_mode=0, align_corners=False):
         with grad_mode.no_grad():

@@ -14,10 +14,10 @@ import math
 from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
-from ...autograd.forward_grad import add_terms, batched
+from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
 from ...backend import xp
 from ..pointwise import _div_scalar, where
-from .activation import no_forward_ad, rowwise, zero_gradient
+from .activation import rowwise, zero_gradient
 from .composite_backward import tensors_of, vjp
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -386,7 +386,7 @@ def _tensor(array):
     node="NotImplemented",
     grad_output=not_implemented("multi_margin_loss_backward"),
     self=not_implemented("multi_margin_loss_backward"),
-    jvp=no_forward_ad("multi_margin_loss_backward"),
+    jvp=no_forward_derivative("multi_margin_loss_backward"),
 )
 def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, reduction):
     with grad_mode.no_grad():
@@ -399,7 +399,7 @@ def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, red
     input=lambda grad, input, target, p, margin, weight, reduction: multi_margin_loss_backward(
         grad, input, target, p, margin, weight, reduction
     ),
-    jvp=no_forward_ad("multi_margin_loss"),
+    jvp=no_forward_derivative("multi_margin_loss"),
 )
 def multi_margin_loss_op(input, target, p, margin, weight, reduction):
     return _multi_margin_forward(input, target, p, margin, weight, reduction)

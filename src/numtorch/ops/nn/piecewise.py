@@ -12,10 +12,10 @@ from __future__ import annotations
 from ..._core import batch_rules
 from ..._core.op import defop, not_implemented
 from ..._creation import zeros_like
-from ...autograd.forward_grad import add_terms, align, batched
+from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
 from ...backend import xp
 from ..pointwise import threshold_backward, where
-from .activation import check_result_slope, float_only, masked, no_forward_ad, zero_gradient
+from .activation import check_result_slope, float_only, masked, zero_gradient
 
 # -- ELU, SELU, CELU ---------------------------------------------------------------------------
 # elu(x) = scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1); SELU and CELU
@@ -188,7 +188,7 @@ _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds
     node="NotImplemented",
     grad_output=not_implemented("hardsigmoid_backward"),
     self=not_implemented("hardsigmoid_backward"),
-    jvp=no_forward_ad("hardsigmoid_backward"),
+    jvp=no_forward_derivative("hardsigmoid_backward"),
 )
 def hardsigmoid_backward(grad_output, self):
     return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
@@ -337,5 +337,5 @@ rrelu_result_op = defop(
     name="rrelu_with_noise_result",
     node="RreluWithNoiseBackward1",
     input=_rrelu_result_grad,
-    jvp=no_forward_ad("rrelu_with_noise_"),
+    jvp=no_forward_derivative("rrelu_with_noise_"),
 )(_rrelu_forward)

@@ -27,11 +27,11 @@ from ... import _creation
 from ..._core.observers import dispatch
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
 from ..linalg import addmm
 from ..shape import cat, stack
 from . import rnn_fused
-from .activation import no_forward_ad
 
 # -- one time step ---------------------------------------------------------------------------
 # A step takes the projected input ``xw`` (x W_ih^T + bias) of that step, the hidden state
@@ -349,7 +349,7 @@ def _pack_backward(grad, input_shape, lengths, batch_first):
     input=lambda grad, input_shape, lengths, batch_first: _pack_backward(
         grad, input_shape, lengths, batch_first
     ),
-    jvp=no_forward_ad("_pack_padded_sequence"),
+    jvp=no_forward_derivative("_pack_padded_sequence"),
 )
 def _pack(input, lengths, batch_first):
     x = xp.swapaxes(input, 0, 1) if batch_first else input

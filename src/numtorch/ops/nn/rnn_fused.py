@@ -24,10 +24,10 @@ from ..._core.engine import run_backward
 from ..._core.graph import freed_error
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
 from ..linalg import addmm
 from ..shape import stack
-from .activation import no_forward_ad
 
 # torch's order of the differentiable inputs (MkldnnRnnLayerBackward0's next_functions)
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
@@ -258,7 +258,7 @@ def _one_gradient(k):
     node="MkldnnRnnLayerBackward0",
     outputs=4,
     **{name: _one_gradient(k) for k, name in enumerate(_INPUTS)},
-    jvp=no_forward_ad("mkldnn_rnn_layer"),
+    jvp=no_forward_derivative("mkldnn_rnn_layer"),
 )
 def mkldnn_rnn_layer(
     input,

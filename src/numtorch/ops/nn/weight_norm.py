@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
+from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
-from .activation import no_forward_ad
 
 
 def _other_dims(ndim: int, dim: int) -> tuple:
@@ -56,7 +56,7 @@ def _normalize_dim(v, dim: int) -> int:
     promote="float",
     v=lambda grad, v, g, dim: _grad_v(grad, v, g, _normalize_dim(v, dim)),
     g=lambda grad, v, g, dim: _grad_g(grad, v, g, _normalize_dim(v, dim)),
-    jvp=no_forward_ad("_weight_norm_interface"),  # torch's fused node has none
+    jvp=no_forward_derivative("_weight_norm_interface"),  # torch's fused node has none
 )
 def weight_norm_op(v, g, dim=0):
     dim = dim + v.ndim if dim < -1 else dim
