@@ -16,6 +16,7 @@ from .._core.tensor import Tensor
 from .._creation import zeros
 from ..autograd.api import grad as autograd_grad
 from ..autograd.forward_jacobian import ForwardColumns, jacobian_blocks
+from ..autograd.function import func_transform
 from ..backend import xp
 from ..ops.shape import cat
 from ..utils._pytree import tree_flatten, tree_unflatten
@@ -102,7 +103,7 @@ def hessian(func: Callable, argnums=0):
 def _jacobian(func, args: tuple, argnums, has_aux: bool, chunk_size, forward: bool):
     api = "jvp(f, primals, tangents)" if forward else "vjp(f, *primals)"
     level = Level()
-    with grad_mode.enable_grad():
+    with grad_mode.enable_grad(), func_transform():
         argnums = check_argnums(argnums, len(args))
         primals = slice_argnums(args, argnums)
         if forward:
@@ -158,7 +159,7 @@ def _forward_jacobian(func, args: tuple, argnums, has_aux: bool):
         if not isinstance(p, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(p)}")
     check_floating_primals(flat_primals)
-    with ForwardColumns(flat_primals) as columns:
+    with ForwardColumns(flat_primals) as columns, func_transform():
         duals = tree_unflatten(columns.duals, inputs_spec)
         output = func(*replace_args(args, duals[0] if isinstance(argnums, int) else duals, argnums))
         aux = None

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from .._core.tensor import Tensor
 from .._creation import zeros_like
 from ..autograd.forward_grad import enter_level, exit_level, get_tangent, hidden_levels, set_tangent
+from ..autograd.function import func_transform
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .args import check_floating_primals, check_tensor_outputs, split_aux
 from .batched_tensor import is_batched
@@ -59,7 +60,8 @@ def jvp(func: Callable, primals: tuple, tangents, *, strict: bool = False, has_a
     level = enter_level()
     try:
         duals = [_dual(p, t, level) for p, t in zip(flat_primals, flat_tangents)]
-        output = func(*tree_unflatten(duals, primals_spec))
+        with func_transform():
+            output = func(*tree_unflatten(duals, primals_spec))
         aux = None
         if has_aux:
             output, aux = split_aux(output, _JVP)
