@@ -143,6 +143,10 @@ def vjp_with_argnums(func, primals: tuple, argnums, has_aux: bool, api="vjp(f, *
     def vjp_fn(cotangents, retain_graph: bool = True, create_graph: bool | None = None):
         if create_graph is None:
             create_graph = grad_mode.is_grad_enabled()
+        if not isinstance(retain_graph, bool):
+            raise TypeError(
+                f"vjp_fn(): argument 'retain_graph' must be bool, not {type(retain_graph).__name__}"
+            )
         flat_cotangents, cotangents_spec = tree_flatten(cotangents)
         if cotangents_spec != output_spec:
             raise RuntimeError(

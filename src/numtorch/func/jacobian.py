@@ -22,6 +22,7 @@ from ..ops.shape import cat
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .args import (
     check_argnums,
+    check_aux_tensors,
     check_floating_primals,
     check_real,
     check_tensor_outputs,
@@ -165,6 +166,7 @@ def _forward_jacobian(func, args: tuple, argnums, has_aux: bool):
         aux = None
         if has_aux:
             output, aux = split_aux(output, api)
+            check_aux_tensors(aux)
         flat_outputs, output_spec = tree_flatten(output)
         check_tensor_outputs(flat_outputs, api)
         check_real("jacfwd", flat_outputs, is_input=False)

@@ -15,7 +15,7 @@ from .._creation import zeros_like
 from ..autograd.forward_grad import enter_level, exit_level, get_tangent, hidden_levels, set_tangent
 from ..autograd.function import func_transform
 from ..utils._pytree import tree_flatten, tree_unflatten
-from .args import check_floating_primals, check_tensor_outputs, split_aux
+from .args import check_aux_tensors, check_floating_primals, check_tensor_outputs, split_aux
 from .batched_tensor import is_batched
 from .batching import batch_everywhere
 
@@ -65,6 +65,7 @@ def jvp(func: Callable, primals: tuple, tangents, *, strict: bool = False, has_a
         aux = None
         if has_aux:
             output, aux = split_aux(output, _JVP)
+            check_aux_tensors(aux)
         flat_outputs, output_spec = tree_flatten(output)
         check_tensor_outputs(flat_outputs, _JVP)
         tangents_out = []
