@@ -373,7 +373,7 @@ def matmul(input, other) -> Tensor:
 
 
 @defop(
-    batch=batch_rules.along("dim"),
+    batch=batch_rules.squeeze_dims_,
     name="squeeze_",
     node="SqueezeBackward4",
     input=lambda grad, dim: grad.unsqueeze(dim),

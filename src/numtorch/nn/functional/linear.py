@@ -48,6 +48,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
         )
     if bias is None:
         return input.matmul(weight.t())
+    if input._batched:  # as torch's vmap, which decomposes linear: matmul, then the bias
+        return input.matmul(weight.t()) + bias
     if input.ndim == 2:
         return addmm(bias, input, weight.t())
     lead = input.shape[:-1]

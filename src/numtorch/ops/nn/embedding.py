@@ -88,6 +88,7 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     if sparse:
         raise NotImplementedError("numtorch has no sparse tensors: use sparse=False")
     data = indices._data
-    if data.size and (data.min() < 0 or data.max() >= weight.shape[0]):
+    # under vmap the values are not readable here; the batched take checks them
+    if not indices._batched and data.size and (data.min() < 0 or data.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     return embedding_op(weight, indices, padding_idx, scale_grad_by_freq, False)

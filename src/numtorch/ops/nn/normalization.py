@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import batch_rules, grad_mode
+from ..._core import batch_rules, grad_mode, norm_batch_rules
 from ..._core.dispatch import FREED
 from ..._core.observers import dispatch
 from ..._core.op import defop
@@ -132,6 +132,7 @@ def _bn_grad(which):
 
 
 @defop(
+    batch=norm_batch_rules.native_batch_norm,
     name="native_batch_norm",
     node="NativeBatchNormBackward0",
     outputs=3,
@@ -330,6 +331,7 @@ def _gn_weight_grad(grad, input, group, result1, result2, eps):
 
 
 @defop(
+    batch=norm_batch_rules.native_group_norm,
     name="native_group_norm",
     node="NativeGroupNormBackward0",
     outputs=3,
