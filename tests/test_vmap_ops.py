@@ -320,3 +320,49 @@ def test_fallback_counter_names_rule_less_ops():
     out = numtorch.vmap(lambda r: r.take(numtorch.tensor([0, 2])))(x)
     np.testing.assert_array_equal(out.numpy(), x.numpy()[:, [0, 2]])
     assert batching.FALLBACKS["take"] == before + 1
+
+
+def _per_sample_models():
+    nn = numtorch.nn
+    numtorch.manual_seed(0)
+    yield (
+        nn.Sequential(
+            nn.Conv2d(1, 4, 3, padding=1),
+            nn.BatchNorm2d(4),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Flatten(),
+            nn.Linear(64, 3),
+        ).eval(),
+        numtorch.randn(5, 1, 8, 8, dtype=numtorch.float32),
+    )
+    yield (
+        nn.Sequential(nn.Conv1d(2, 3, 3), nn.GroupNorm(1, 3), nn.Flatten(), nn.Linear(12, 3)),
+        numtorch.randn(5, 2, 6),
+    )
+    yield (
+        nn.Sequential(nn.Embedding(10, 4), nn.LayerNorm(4), nn.Flatten(), nn.Linear(12, 3)),
+        numtorch.randint(0, 10, (5, 3)),
+    )
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_per_sample_gradients_of_common_layers_run_batched(index):
+    """vmap(grad) of conv, norm and embedding models: every op batches (weights batched per
+    sample included) and the gradients equal one grad per sample."""
+    model, x = list(_per_sample_models())[index]
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    buffers = dict(model.named_buffers())
+    target = numtorch.tensor([0, 1, 2, 1, 0])
+
+    def loss(p, xi, ti):
+        out = numtorch.func.functional_call(model, (p, buffers), (xi.unsqueeze(0),))
+        return numtorch.nn.functional.cross_entropy(out, ti.unsqueeze(0))
+
+    batching.FALLBACKS.clear()
+    grads = numtorch.vmap(numtorch.func.grad(loss), in_dims=(None, 0, 0))(params, x, target)
+    assert dict(batching.FALLBACKS) == {}
+    for b in range(len(x)):
+        one = numtorch.func.grad(loss)(params, x[b], target[b])
+        for k in params:
+            np.testing.assert_allclose(grads[k][b].numpy(), one[k].numpy(), rtol=1e-4, atol=1e-5)

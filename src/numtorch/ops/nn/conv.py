@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..._core import batch_rules
+from ..._core import weight_batch_rules
 from ..._core.observers import composite
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -211,7 +211,7 @@ def _first_order(which):
 
 
 @defop(
-    batch=batch_rules.leading(None),
+    batch=weight_batch_rules.convolution,
     name="convolution",
     node="ConvolutionBackward0",
     input=_first_order("input"),

@@ -7,7 +7,7 @@ indices that repeat accumulate; the ``padding_idx`` row gets no gradient, and
 
 from __future__ import annotations
 
-from ..._core import batch_rules
+from ..._core import weight_batch_rules
 from ..._core.dispatch import require_tensor
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -56,7 +56,7 @@ def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_
 
 
 @defop(
-    batch=batch_rules.embedding,
+    batch=weight_batch_rules.embedding,
     name="embedding",
     node="EmbeddingBackward0",
     weight=lambda grad, weight_shape, indices, padding_idx, scale_grad_by_freq: (

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import batch_rules, grad_mode, norm_batch_rules
+from ..._core import grad_mode, norm_batch_rules, weight_batch_rules
 from ..._core.dispatch import FREED
 from ..._core.observers import dispatch
 from ..._core.op import defop
@@ -283,7 +283,7 @@ def _ln_grad(which):
 
 
 @defop(
-    batch=batch_rules.first_only,
+    batch=weight_batch_rules.native_layer_norm,
     name="native_layer_norm",
     node="NativeLayerNormBackward0",
     outputs=3,
