@@ -53,7 +53,6 @@ NO_RULE = {
     "block_diag",
     "channel_shuffle",
     "col2im",
-    "convolution_backward",
     "convolution_backward_weight",
     "dense_sparse_mm",
     "diagonal_backward",
@@ -324,6 +323,12 @@ def test_per_sample_gradients_of_common_layers_run_batched(index):
             np.testing.assert_allclose(grads[k][b].numpy(), one[k].numpy(), rtol=1e-4, atol=1e-5)
 
 
+_RNG = np.random.default_rng(5)
+_W2 = numtorch.tensor(_RNG.standard_normal((2, 1, 2, 2)))
+_W1 = numtorch.tensor(_RNG.standard_normal((3, 2, 2)))
+_X2 = numtorch.tensor(_RNG.standard_normal((1, 2, 3, 5)))
+
+
 def _spatial_functions():
     F = numtorch.nn.functional
     return {
@@ -337,6 +342,10 @@ def _spatial_functions():
         "replicate_pad1d": (lambda x: F.pad(x, (2, 1), mode="replicate"), (2, 3, 4)),
         "bilinear": (lambda x: F.interpolate(x, scale_factor=2, mode="bilinear"), (1, 1, 3, 3)),
         "nearest1d": (lambda x: F.interpolate(x, size=5), (2, 1, 3)),
+        "conv2d_input": (lambda x: F.conv2d(x, _W2, padding=1, groups=2), (1, 2, 3, 3)),
+        "conv1d_input_unbatched": (lambda x: F.conv1d(x, _W1, stride=2), (2, 5)),
+        "conv2d_weight": (lambda w: F.conv2d(_X2, w, padding=1, groups=2), (2, 1, 2, 2)),
+        "conv1d_weight_unbatched": (lambda w: F.conv1d(_X2[0, :, 0], w, dilation=2), (3, 2, 2)),
         "bicubic_aa": (
             lambda x: F.interpolate(x, size=(2, 2), mode="bicubic", antialias=True),
             (1, 1, 4, 4),
@@ -346,8 +355,8 @@ def _spatial_functions():
 
 @pytest.mark.parametrize("name", sorted(_spatial_functions()))
 def test_jacobians_of_spatial_ops_batch_their_backward(name):
-    """jacrev and hessian run the pooling/padding/resampling backward (and max pooling's
-    gather) on batched gradients: no fallback, and the rows equal one backward each."""
+    """jacrev and hessian run the pooling/padding/resampling/convolution backward (and max
+    pooling's gather) on batched gradients: no fallback, and the rows equal one backward each."""
     f, shape = _spatial_functions()[name]
     x = numtorch.tensor(np.random.default_rng(1).standard_normal(shape))
     batching.FALLBACKS.clear()

@@ -11,10 +11,11 @@ in func/batching.py), which the rules in batch_rules.py hand to the per-op loop.
 
 from __future__ import annotations
 
-from .batch_rules import batch_size, first_only, front, leading
+from .batch_rules import batch_size, first_only, front, front_or_expand, leading
 from .batch_rules import embedding as unbatched_embedding
+from .tensor import Tensor
 
-__all__ = ["convolution", "embedding", "native_layer_norm"]
+__all__ = ["convolution", "convolution_backward", "embedding", "native_layer_norm"]
 
 _unbatched_convolution = leading(None)
 
@@ -89,3 +90,51 @@ def native_layer_norm(spec, args, dims):
             p = p.reshape((size, *lead, *p.shape[1:]))
         out = out + p if add else out * p
     return (out, mean, rstd), 0
+
+
+def convolution_backward(spec, args, dims):
+    """The input or weight gradient of a convolution, batched as the convolution is: the
+    vmap batch becomes groups (each sample's gradient, its input and its weights form one
+    group), so per-sample weight gradients come out of one call."""
+    (g, input, weight, input_shape, weight_shape, stride, padding, dilation, transposed) = args[:9]
+    output_padding, groups, which = args[9:]
+    if transposed or which not in ("input", "weight"):
+        return NotImplemented
+    size = batch_size(args, dims)
+    unbatched_form = len(input_shape) == len(weight_shape) - 1
+
+    def channels_folded(t, d):
+        t = front_or_expand(t, d, size)
+        if unbatched_form:
+            t = t.unsqueeze(1)
+        return t.transpose(0, 1).reshape((t.shape[1], size * t.shape[2], *t.shape[3:]))
+
+    g = channels_folded(g, dims[0])
+    if isinstance(input, Tensor):
+        input = channels_folded(input, dims[1])
+    if isinstance(weight, Tensor):
+        w = front_or_expand(weight, dims[2], size)
+        weight = w.reshape((size * w.shape[1], *w.shape[2:]))
+    shape = (1, *input_shape) if unbatched_form else tuple(input_shape)
+    folded_input_shape = (shape[0], size * shape[1], *shape[2:])
+    folded_weight_shape = (size * weight_shape[0], *weight_shape[1:])
+    out = spec.run(
+        (
+            g,
+            input,
+            weight,
+            folded_input_shape,
+            folded_weight_shape,
+            stride,
+            padding,
+            dilation,
+            transposed,
+            output_padding,
+            groups * size,
+            which,
+        )
+    )
+    if which == "weight":
+        return out.view((size, *weight_shape)), 0
+    out = out.view((shape[0], size, *shape[1:])).transpose(0, 1)
+    return (out.squeeze(1) if unbatched_form else out), 0

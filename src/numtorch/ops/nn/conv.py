@@ -142,6 +142,7 @@ def _double_weight(
 
 
 @defop(
+    batch=weight_batch_rules.convolution_backward,
     name="convolution_backward",
     node="ConvolutionBackwardBackward0",
     grad_output=_double_grad_output,
