@@ -49,7 +49,6 @@ NO_RULE = {
     "as_strided",
     "as_strided_",
     "as_strided_scatter",
-    "binary_cross_entropy_backward",
     "block_diag",
     "channel_shuffle",
     "col2im",
@@ -61,12 +60,10 @@ NO_RULE = {
     "grid_sampler_2d",
     "grid_sampler_3d",
     "histogram",
-    "huber_loss_backward",
     "masked_scatter",
     "masked_select",
     "max_unpool2d",
     "max_unpool3d",
-    "mse_loss_backward",
     "multi_margin_loss",
     "multi_margin_loss_backward",
     "native_batch_norm_backward",
@@ -82,8 +79,6 @@ NO_RULE = {
     "rrelu_with_noise",
     "rrelu_with_noise_backward",
     "rrelu_with_noise_result",
-    "smooth_l1_loss_backward",
-    "soft_margin_loss_backward",
     "sparse_add",
     "sparse_addmm",
     "sparse_coalesce",
@@ -356,8 +351,32 @@ def _spatial_functions():
 @pytest.mark.parametrize("name", sorted(_spatial_functions()))
 def test_jacobians_of_spatial_ops_batch_their_backward(name):
     """jacrev and hessian run the pooling/padding/resampling/convolution backward (and max
-    pooling's gather) on batched gradients: no fallback, and the rows equal one backward each."""
+    pooling's gather) on batched gradients: no fallback, and the rows equal one backward
+    each."""
     f, shape = _spatial_functions()[name]
+    _check_jacobian_and_hessian(f, shape)
+
+
+def _loss_functions():
+    F = numtorch.nn.functional
+    t = numtorch.tensor(np.random.default_rng(2).uniform(0.1, 0.9, (2, 3)))
+    return {
+        "mse_mean": lambda x: F.mse_loss(x, t),
+        "mse_sum": lambda x: F.mse_loss(x, t, reduction="sum"),
+        "mse_none": lambda x: F.mse_loss(x, t, reduction="none"),
+        "smooth_l1": lambda x: F.smooth_l1_loss(x, t, beta=0.5),
+        "huber": lambda x: F.huber_loss(x, t, delta=0.3, reduction="sum"),
+        "soft_margin": lambda x: F.soft_margin_loss(x, t.sign()),
+        "bce": lambda x: F.binary_cross_entropy(x.sigmoid(), t, weight=t + 1),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_loss_functions()))
+def test_jacobians_of_losses_batch_their_backward(name):
+    _check_jacobian_and_hessian(_loss_functions()[name], (2, 3))
+
+
+def _check_jacobian_and_hessian(f, shape):
     x = numtorch.tensor(np.random.default_rng(1).standard_normal(shape))
     batching.FALLBACKS.clear()
     jac = numtorch.func.jacrev(f)(x)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import batch_rules, grad_mode
+from ..._core import batch_rules, grad_mode, loss_batch_rules
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...backend import xp
@@ -173,6 +173,7 @@ def _bce_double(k):
 
 
 @defop(
+    batch=loss_batch_rules.loss_backward,
     name="binary_cross_entropy_backward",
     node="BinaryCrossEntropyBackwardBackward0",
     grad_output=_bce_double(0),
