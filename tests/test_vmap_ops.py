@@ -54,9 +54,7 @@ NO_RULE = {
     "col2im",
     "convolution_backward_weight",
     "dense_sparse_mm",
-    "diagonal_backward",
     "dist",
-    "embedding_dense_backward",
     "grid_sampler_2d",
     "grid_sampler_3d",
     "histogram",
@@ -91,7 +89,6 @@ NO_RULE = {
     "sparse_to_dense",
     "sparse_transpose",
     "sparse_values",
-    "unfold_backward",
     "unique_consecutive",
     "unique_dim",
 }
@@ -369,6 +366,26 @@ def _loss_functions():
         "soft_margin": lambda x: F.soft_margin_loss(x, t.sign()),
         "bce": lambda x: F.binary_cross_entropy(x.sigmoid(), t, weight=t + 1),
     }
+
+
+def _scatter_back_functions():
+    F = numtorch.nn.functional
+    idx = numtorch.tensor([[1, 2, 1], [0, 1, 3]])
+    return {
+        "diagonal": (lambda x: x.diagonal(1, 0, -1) * 2, (3, 4)),
+        "unfold": (lambda x: x.unfold(1, 2, 1), (2, 5)),
+        "embedding": (lambda w: F.embedding(idx, w), (4, 2)),
+        "embedding_padding_freq": (
+            lambda w: F.embedding(idx, w, padding_idx=1, scale_grad_by_freq=True),
+            (4, 2),
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_scatter_back_functions()))
+def test_jacobians_of_views_and_embeddings_batch_their_backward(name):
+    f, shape = _scatter_back_functions()[name]
+    _check_jacobian_and_hessian(f, shape)
 
 
 @pytest.mark.parametrize("name", sorted(_loss_functions()))

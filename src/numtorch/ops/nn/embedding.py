@@ -7,7 +7,7 @@ indices that repeat accumulate; the ``padding_idx`` row gets no gradient, and
 
 from __future__ import annotations
 
-from ..._core import weight_batch_rules
+from ..._core import shape_batch_rules, weight_batch_rules
 from ..._core.dispatch import require_tensor
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -38,6 +38,7 @@ def _backward_adjoint(grad, indices, padding_idx, scale_grad_by_freq):
 
 
 @defop(
+    batch=shape_batch_rules.embedding_dense_backward,
     name="embedding_dense_backward",
     node="EmbeddingDenseBackwardBackward0",
     grad_output=lambda grad, indices, padding_idx, scale_grad_by_freq: _backward_adjoint(
