@@ -67,8 +67,6 @@ NO_RULE = {
     "native_batch_norm_backward",
     "native_channel_shuffle",
     "native_layer_norm_backward",
-    "nll_loss2d_backward",
-    "nll_loss_backward",
     "normal_float_tensor",
     "normal_tensor_float",
     "normal_tensor_tensor",
@@ -365,6 +363,15 @@ def _loss_functions():
         "huber": lambda x: F.huber_loss(x, t, delta=0.3, reduction="sum"),
         "soft_margin": lambda x: F.soft_margin_loss(x, t.sign()),
         "bce": lambda x: F.binary_cross_entropy(x.sigmoid(), t, weight=t + 1),
+        "cross_entropy": lambda x: F.cross_entropy(x, numtorch.tensor([2, 0])),
+        "nll_weighted_ignore": lambda x: F.nll_loss(
+            x.log_softmax(-1), numtorch.tensor([1, -100]), weight=t[0], ignore_index=-100
+        ),
+        "nll_sum_row": lambda x: F.nll_loss(x[0], numtorch.tensor(1), reduction="sum"),
+        "nll_none": lambda x: F.nll_loss(x, numtorch.tensor([1, 2]), reduction="none"),
+        "nll2d": lambda x: F.nll_loss(
+            x.reshape(1, 3, 2, 1), numtorch.tensor([[[0], [2]]]), weight=t[1]
+        ),
     }
 
 

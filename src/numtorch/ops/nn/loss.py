@@ -114,6 +114,7 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
 
 def _register_nll(name: str, node: str):
     @defop(
+        batch=loss_batch_rules.nll_loss_backward,
         name=name + "_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, target, weight, reduction, ignore_index: forward(
