@@ -36,7 +36,6 @@ NO_RULE = {
     "_pack_padded_sequence",
     "_pdist_backward",
     "_pdist_forward",
-    "_prelu_kernel",
     "_prelu_kernel_backward",
     "_scaled_dot_product_flash_attention_for_cpu",
     "_scaled_dot_product_flash_attention_for_cpu_backward",

@@ -251,6 +251,7 @@ def prelu_kernel_backward(grad_output, self, weight, which):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="_prelu_kernel",
     node="PreluKernelBackward0",
     input=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "input"),
