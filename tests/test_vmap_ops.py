@@ -70,7 +70,6 @@ NO_RULE = {
     "normal_tensor_float",
     "normal_tensor_tensor",
     "renorm",
-    "rnn_transpose_",
     "rrelu_with_noise",
     "rrelu_with_noise_backward",
     "rrelu_with_noise_result",
