@@ -160,13 +160,17 @@ def test_nested_forward_levels():
 
 
 def test_once_differentiable_function_with_jvp_in_func_jvp():
-    """True forward mode: a Function whose backward is not differentiable still has jvp."""
+    """True forward mode: a Function whose backward is not differentiable still has jvp
+    (torch.func needs the setup_context form)."""
 
     class Square(numtorch.autograd.Function):
         @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_forward(x)
+        def forward(x):
             return x * x
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_forward(inputs[0])
 
         @staticmethod
         def jvp(ctx, x_t):

@@ -734,3 +734,42 @@ def test_no_warnings_from_transforms():
         warnings.simplefilter("error")
         _per_sample_grads(numtorch)
         numtorch.func.hessian(f_scalar(numtorch))(t(numtorch, X))
+
+
+def test_linearize_runs_the_function_once():
+    """jvp_fn replays the recorded forward derivatives (Note [Forward tapes]): the function
+    does not run again, and each call agrees with jvp."""
+    calls = []
+
+    def f(x, w):
+        calls.append(1)
+        h = numtorch.tanh(x @ w) * x.sum()
+        return h.softmax(-1).log(), (h[:, 1:] ** 2).cumsum(0)
+
+    x, w = t(numtorch, M), t(numtorch, RNG.standard_normal((4, 2)))
+    _, jvp_fn = numtorch.func.linearize(f, x, w)
+    assert len(calls) == 1
+    for seed in range(3):
+        u = t(numtorch, np.random.default_rng(seed).standard_normal(M.shape))
+        v = t(numtorch, np.random.default_rng(seed + 10).standard_normal((4, 2)))
+        got = jvp_fn(u, v)
+        assert len(calls) == 1 + seed
+        want = numtorch.func.jvp(f, (x, w), (u, v))[1]
+        for a, b in zip(got, want):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_linearize_with_inplace_writes_runs_the_function_again():
+    """An in-place write sets tangents outside the recorded ops: jvp_fn reruns the function
+    (and stays right)."""
+
+    def g(x):
+        z = x.clone()
+        z[0] = z[0] * 2
+        return z.exp()
+
+    x = t(numtorch, M)
+    u = t(numtorch, np.ones(M.shape))
+    got = numtorch.func.linearize(g, x)[1](u)
+    want = numtorch.func.jvp(g, (x,), (u,))[1]
+    np.testing.assert_allclose(got.numpy(), want.numpy())

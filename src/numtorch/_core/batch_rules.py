@@ -267,6 +267,13 @@ def joined(spec, args, dims):
     return spec.run(tuple(new)), 0
 
 
+def squeeze_dims_(spec, args, dims):
+    """The in-place squeeze of a fresh result (matmul's): torch's rule squeezes the batched
+    tensor with a tuple of dims (grad_fn SqueezeBackward5)."""
+    x = front(args[0], dims[0])
+    return x.squeeze_((shift(args[1], x.ndim - 1),)), 0
+
+
 # -- products ----------------------------------------------------------------------------------
 def _rows(x, d):
     """A batched matrix ``(B, n, k)`` or an unbatched ``(n, k)`` as it is."""
@@ -276,10 +283,8 @@ def _rows(x, d):
 def mm(spec, args, dims):
     a, b = args[0], args[1]
     da, db = dims[0], dims[1]
-    if db is None:  # (B, n, k) @ (k, m): one matrix product over B*n rows
-        x = front(a, da)
-        size, n, k = x.shape
-        return x.reshape((size * n, k)).mm(b).reshape((size, n, b.shape[-1])), 0
+    if db is None:  # (B, n, k) @ (k, m): matmul folds it into one product over B*n rows
+        return front(a, da).matmul(b), 0
     return _rows(a, da).matmul(front(b, db)), 0
 
 
@@ -321,11 +326,8 @@ def _sum_with(bias, bias_dim, rank: int, beta, product, batched: bool, size: int
 def addmm(spec, args, dims):
     bias, m1, m2, beta, alpha = args
     size = batch_size(args, dims)
-    if dims[0] is None and dims[1] is not None and dims[2] is None:  # one product, B*n rows
-        x = front(m1, dims[1])
-        n, k = x.shape[1], x.shape[2]
-        out = spec.run((bias, x.reshape((size * n, k)), m2, beta, alpha))
-        return out.reshape((size, n, out.shape[-1])), 0
+    # as torch's rule: the product batched (one product over B*n rows when only m1 is), then
+    # the bias added (grad_fn AddBackward0)
     batched = dims[1] is not None or dims[2] is not None
     product = m1.mm(m2) if not batched else mm(spec, (m1, m2), dims[1:3])[0]
     return _sum_with(bias, dims[0], 2, beta, _scaled(product, alpha), batched, size), 0

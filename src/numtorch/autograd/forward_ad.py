@@ -101,6 +101,11 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
             )
         if not (t.is_floating_point() or t.is_complex()):
             raise ValueError(f"Expected {name} to be floating point or complex, but got: {t.dtype}")
+    if get_tangent(tensor, level) is not None:
+        raise RuntimeError(
+            "Making a dual Tensor based on a Tensor that already has a forward gradient at the "
+            f"same level {level} is not supported."
+        )
     if tangent.shape != tensor.shape:
         raise RuntimeError(
             "Trying to set a forward gradient that has a different size than that of the "
@@ -124,6 +129,10 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
         return UnpackedDualTensor(tensor, None)
     if level is None:
         level = active_levels()[-1]
+    elif level < 0:
+        return UnpackedDualTensor(tensor, None)
+    elif level not in active_levels() and tensor._fw_grads:
+        raise RuntimeError("Invalid level given to _fw_primal")
     tangent = get_tangent(tensor, level) if is_visible(level) else None
     if tangent is None:
         return UnpackedDualTensor(tensor, None)

@@ -44,6 +44,7 @@ class _State(threading.local):
         self.limit = 1 << 30  # levels >= limit are not seen by ops (see the Note)
         self.next_level = 0
         self.batch: dict = {}  # level -> batch size of its tangents (jacfwd), when batched
+        self.tape = None  # a forward_tape.Tape recording one level's op calls (linearize)
 
 
 _state = _State()
@@ -107,6 +108,13 @@ def get_tangent(t, level: int):
 
 
 def set_tangent(t, level: int, tangent) -> None:
+    tape = _state.tape
+    if tape is not None and tape.level == level:
+        tape.broken = True  # a tangent set outside an op's rule: the tape cannot replay it
+    _store(t, level, tangent)
+
+
+def _store(t, level: int, tangent) -> None:
     grads = t._fw_grads
     if grads is None:
         t._fw_grads = {}
@@ -184,7 +192,10 @@ class _ForwardObserver:
                             t = _conform(t, r, batch)
                             if not spec.view and _aliases_input(t, spec, args, level):
                                 t = t.clone()  # only a view's tangent may share input memory
-                            set_tangent(r, level, t)
+                            _store(r, level, t)
+                tape = _state.tape
+                if tape is not None and tape.level == level:
+                    tape.records.append((spec, args, results))
             for r in results:
                 if isinstance(r, _tensor.Tensor) and r._fw_grads and r._grad_fn is not None:
                     _link_saved_result(r)

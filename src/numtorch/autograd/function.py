@@ -7,6 +7,7 @@ a reference to themselves (Note [Saved outputs and cycles]), so no cycle through
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,26 @@ from .._creation import zeros
 from . import forward_function, forward_grad, forward_inplace, graph  # noqa: F401
 
 _FREED = object()
+_SETUP_CONTEXT = (
+    "In order to use an autograd.Function with functorch transforms (vmap, grad, jvp, jacrev, "
+    "...), it must override the setup_context staticmethod. For more details, please see "
+    "https://pytorch.org/docs/main/notes/extending.func.html"
+)
+
+
+class _Transforms:
+    depth = 0  # torch.func transforms (grad, vjp, jvp, jacrev, jacfwd) running now
+
+
+@contextlib.contextmanager
+def func_transform():
+    """Marks a torch.func transform running: Functions without ``setup_context`` are
+    refused inside it, as torch refuses them."""
+    _Transforms.depth += 1
+    try:
+        yield
+    finally:
+        _Transforms.depth -= 1
 
 
 def _forward_unimplemented(ctx, *args, **kwargs):
@@ -211,13 +232,17 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs) -> Any:
-        if dispatch.batching is not None and getattr(cls, "vmap", None) is not None:
-            # the Function's own batching rule; imported here because func builds on autograd
-            from ..func.batching import function_vmap
+        custom_setup = cls.setup_context is not Function.setup_context
+        if _Transforms.depth or dispatch.batching is not None:
+            if not custom_setup:
+                raise RuntimeError(_SETUP_CONTEXT)
+            if dispatch.batching is not None:
+                # the Function's batching rule; imported here because func builds on autograd
+                from ..func.function_rules import function_vmap
 
-            result = function_vmap(cls, args, kwargs)
-            if result is not NotImplemented:
-                return result
+                result = function_vmap(cls, args, kwargs)
+                if result is not NotImplemented:
+                    return result
         ctx = cls._backward_cls()
         is_tensor = tuple(isinstance(a, Tensor) for a in args)
         record = grad_mode.is_grad_enabled() and any(
@@ -226,7 +251,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         ctx.needs_input_grad = tuple(
             record and t and a._requires_grad for t, a in zip(is_tensor, args)
         )
-        custom_setup = cls.setup_context is not Function.setup_context
         dual = forward_grad.active_levels() and forward_function.dual_levels(args)
         with grad_mode.no_grad(), forward_grad.hidden_levels(0 if dual else 1 << 30):
             if custom_setup:

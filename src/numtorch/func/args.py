@@ -59,6 +59,13 @@ def split_aux(output, api: str):
     return output
 
 
+def check_aux_tensors(aux) -> None:
+    """torch's check that a transform's aux output holds only tensors."""
+    for t in tree_leaves(aux):
+        if not isinstance(t, Tensor):
+            raise RuntimeError(f"Expected tensors, got unsupported type {type(t)}")
+
+
 def check_tensor_outputs(flat_outputs: list, api: str) -> None:
     if len(flat_outputs) < 1 or (len(flat_outputs) == 1 and flat_outputs[0] is None):
         raise RuntimeError(

@@ -22,7 +22,7 @@ tensors and its results are wrapped again like their inputs.
 
 from __future__ import annotations
 
-from collections import Counter, namedtuple
+from collections import Counter
 
 from .. import _creation
 from .._core import inplace
@@ -31,7 +31,14 @@ from .._core.observers import dispatch, refresh_slow
 from .._core.tensor import Tensor
 from .batched_tensor import BatchedTensor, rewrap_all, unwrap_all
 
-__all__ = ["FALLBACKS", "batched_call", "current_levels", "push_level", "pop_level"]
+__all__ = [
+    "FALLBACKS",
+    "batched_call",
+    "current_levels",
+    "push_level",
+    "pop_level",
+    "top_level",
+]
 
 FALLBACKS: Counter = Counter()  # op name -> calls that ran the per-sample loop
 
@@ -71,7 +78,7 @@ def pop_level(level: VmapLevel) -> None:
         refresh_slow()
 
 
-def _top_level(args) -> int:
+def top_level(args) -> int:
     top = 0
     for a in args:
         if a.__class__ is BatchedTensor:
@@ -86,7 +93,7 @@ def _top_level(args) -> int:
 
 def batched_call(spec, args):
     """Run ``spec`` on ``args`` holding batched tensors, or NotImplemented if none."""
-    level = _top_level(args)
+    level = top_level(args)
     if not level:
         return NotImplemented
     physical = []
@@ -95,7 +102,7 @@ def batched_call(spec, args):
         if a.__class__ is BatchedTensor and a._level == level:
             physical.append(a._value)
             dims.append(a._bdim)
-        elif a.__class__ in (list, tuple) and _top_level(a) == level:
+        elif a.__class__ in (list, tuple) and top_level(a) == level:
             inner = [
                 (t._value, t._bdim)
                 if t.__class__ is BatchedTensor and t._level == level
@@ -144,40 +151,6 @@ _SAME_REFUSED = frozenset(
 )
 
 
-VmapInfo = namedtuple("VmapInfo", ["batch_size", "randomness"])
-
-
-def function_vmap(cls, args: tuple, kwargs: dict):
-    """``cls.apply(*args)`` through the ``vmap`` staticmethod of an ``autograd.Function``:
-    it gets the physical arguments and their batch dims and returns ``(outputs, out_dims)``
-    (NotImplemented when no argument is batched)."""
-    level = _top_level(args)
-    if not level:
-        return NotImplemented
-    vl = _LEVELS[level - 1]
-    physical, in_dims = [], []
-    for a in args:
-        if a.__class__ is BatchedTensor and a._level == level:
-            physical.append(a._value)
-            in_dims.append(a._bdim)
-        else:
-            physical.append(a)
-            in_dims.append(None)
-    output, out_dims = cls.vmap(
-        VmapInfo(vl.size, vl.randomness), tuple(in_dims), *physical, **kwargs
-    )
-    if isinstance(output, tuple):
-        dims = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(output)
-        return tuple(_wrap_dim(o, d, level) for o, d in zip(output, dims))
-    return _wrap_dim(output, out_dims, level)
-
-
-def _wrap_dim(output, dim, level: int):
-    if dim is None or not isinstance(output, Tensor):
-        return output
-    return BatchedTensor._wrap(output, dim % output.dim(), level)
-
-
 def _wrap(result, bdim, level: int):
     if isinstance(result, Tensor):
         return BatchedTensor._wrap(result, bdim, level)
@@ -221,7 +194,7 @@ def fallback(spec, args, dims, level: VmapLevel):
 def batched_write(self: Tensor, out: Tensor, name: str):
     """``write_inplace`` where ``self`` or ``out`` is batched: torch's refusal to write a
     batched value into an unbatched tensor, else the write on the physical tensors."""
-    level = _top_level((self, out))
+    level = top_level((self, out))
     if not level:
         return NotImplemented
     mine = self.__class__ is BatchedTensor and self._level == level

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from .._core import grad_mode
 from .._core.tensor import Tensor
+from ..autograd.function import func_transform
 from ..utils._pytree import tree_flatten, tree_unflatten, treespec_pprint
 from .args import (
     check_argnums,
@@ -69,7 +70,7 @@ def grad(func: Callable, argnums=0, has_aux: bool = False) -> Callable:
 def _grad_and_value(func, argnums, has_aux: bool, args: tuple, kwargs: dict):
     api = "grad_and_value(f)(*args)"
     level = Level()
-    with grad_mode.enable_grad():
+    with grad_mode.enable_grad(), func_transform():
         argnums = check_argnums(argnums, len(args))
         diff_args = level.inputs(slice_argnums(args, argnums))
         output = func(*replace_args(args, diff_args, argnums), **kwargs)
@@ -115,7 +116,7 @@ def vjp(func: Callable, *primals, has_aux: bool = False):
 def vjp_with_argnums(func, primals: tuple, argnums, has_aux: bool, api="vjp(f, *primals)"):
     """``vjp`` over the primals at ``argnums`` (all when None); the rest pass through."""
     level = Level()
-    with grad_mode.enable_grad():
+    with grad_mode.enable_grad(), func_transform():
         if argnums is None:
             diff = level.inputs(primals)
             primals = diff
@@ -142,6 +143,10 @@ def vjp_with_argnums(func, primals: tuple, argnums, has_aux: bool, api="vjp(f, *
     def vjp_fn(cotangents, retain_graph: bool = True, create_graph: bool | None = None):
         if create_graph is None:
             create_graph = grad_mode.is_grad_enabled()
+        if not isinstance(retain_graph, bool):
+            raise TypeError(
+                f"vjp_fn(): argument 'retain_graph' must be bool, not {type(retain_graph).__name__}"
+            )
         flat_cotangents, cotangents_spec = tree_flatten(cotangents)
         if cotangents_spec != output_spec:
             raise RuntimeError(

@@ -16,11 +16,13 @@ from .._core.tensor import Tensor
 from .._creation import zeros
 from ..autograd.api import grad as autograd_grad
 from ..autograd.forward_jacobian import ForwardColumns, jacobian_blocks
+from ..autograd.function import func_transform
 from ..backend import xp
 from ..ops.shape import cat
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .args import (
     check_argnums,
+    check_aux_tensors,
     check_floating_primals,
     check_real,
     check_tensor_outputs,
@@ -102,7 +104,7 @@ def hessian(func: Callable, argnums=0):
 def _jacobian(func, args: tuple, argnums, has_aux: bool, chunk_size, forward: bool):
     api = "jvp(f, primals, tangents)" if forward else "vjp(f, *primals)"
     level = Level()
-    with grad_mode.enable_grad():
+    with grad_mode.enable_grad(), func_transform():
         argnums = check_argnums(argnums, len(args))
         primals = slice_argnums(args, argnums)
         if forward:
@@ -158,12 +160,13 @@ def _forward_jacobian(func, args: tuple, argnums, has_aux: bool):
         if not isinstance(p, Tensor):
             raise ValueError(f"Thing passed to transform API must be Tensor, got {type(p)}")
     check_floating_primals(flat_primals)
-    with ForwardColumns(flat_primals) as columns:
+    with ForwardColumns(flat_primals) as columns, func_transform():
         duals = tree_unflatten(columns.duals, inputs_spec)
         output = func(*replace_args(args, duals[0] if isinstance(argnums, int) else duals, argnums))
         aux = None
         if has_aux:
             output, aux = split_aux(output, api)
+            check_aux_tensors(aux)
         flat_outputs, output_spec = tree_flatten(output)
         check_tensor_outputs(flat_outputs, api)
         check_real("jacfwd", flat_outputs, is_input=False)

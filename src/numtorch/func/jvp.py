@@ -13,10 +13,12 @@ from collections.abc import Callable
 from .._core.tensor import Tensor
 from .._creation import zeros_like
 from ..autograd.forward_grad import enter_level, exit_level, get_tangent, hidden_levels, set_tangent
+from ..autograd.forward_tape import Tape
+from ..autograd.function import func_transform
 from ..utils._pytree import tree_flatten, tree_unflatten
-from .args import check_floating_primals, check_tensor_outputs, split_aux
+from .args import check_aux_tensors, check_floating_primals, check_tensor_outputs, split_aux
 from .batched_tensor import is_batched
-from .batching import batch_everywhere
+from .batching import batch_everywhere, current_levels
 
 __all__ = ["jvp", "linearize"]
 
@@ -59,10 +61,12 @@ def jvp(func: Callable, primals: tuple, tangents, *, strict: bool = False, has_a
     level = enter_level()
     try:
         duals = [_dual(p, t, level) for p, t in zip(flat_primals, flat_tangents)]
-        output = func(*tree_unflatten(duals, primals_spec))
+        with func_transform():
+            output = func(*tree_unflatten(duals, primals_spec))
         aux = None
         if has_aux:
             output, aux = split_aux(output, _JVP)
+            check_aux_tensors(aux)
         flat_outputs, output_spec = tree_flatten(output)
         check_tensor_outputs(flat_outputs, _JVP)
         tangents_out = []
@@ -103,7 +107,8 @@ def _levels(t) -> set:
 
 def linearize(func: Callable, *primals):
     """``(func(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` returns the Jacobian-vector
-    product at ``primals`` (each call runs ``func`` once more, in forward mode).
+    product at ``primals``. ``func`` runs once, in forward mode, recording its ops; each
+    call of ``jvp_fn`` replays only their forward derivatives (Note [Forward tapes]).
 
     Example:
         >>> import numtorch as torch
@@ -113,7 +118,27 @@ def linearize(func: Callable, *primals):
         tensor([1., 1., 1.])
     """
     flat_primals, primals_spec = tree_flatten(primals)
-    result = func(*primals)
+    replay = None
+    if current_levels():  # inside vmap: the function runs again for each call
+        result = func(*primals)
+    else:
+        _check_tensors(flat_primals, "primals")
+        check_floating_primals(flat_primals)
+        level = enter_level()
+        try:
+            duals = [_dual(p, zeros_like(p), level) for p in flat_primals]
+            with Tape(level) as tape, func_transform():
+                result = func(*tree_unflatten(duals, primals_spec))
+        finally:
+            exit_level(level)
+        flat_outputs, output_spec = tree_flatten(result)
+        check_tensor_outputs(flat_outputs, _JVP)
+        if not tape.broken:
+
+            def replay(flat_tangents):
+                found = tape.replay(list(zip(duals, flat_tangents)), flat_outputs)
+                found = [zeros_like(o) if t is None else t for t, o in zip(found, flat_outputs)]
+                return tree_unflatten(found, output_spec)
 
     def jvp_fn(*tangents):
         flat_tangents, tangents_spec = tree_flatten(tangents)
@@ -129,6 +154,8 @@ def linearize(func: Callable, *primals):
                         f"tangent:{i} with {what} {have} in flattened pytree doesn't match "
                         f"the {what} {want} of the corresponding primal."
                     )
+        if replay is not None:
+            return replay(flat_tangents)
         return jvp(func, primals, tangents)[1]
 
     return result, jvp_fn

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import warnings
 
-from .._core import batch_rules
+from .._core import batch_rules, shape_batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -200,6 +200,7 @@ def _unfold_backward_jvp(grad_in_t, grad_in, input_shape, dim, size, step):
 
 
 @defop(
+    batch=shape_batch_rules.into_shape("input_shape", "dim"),
     name="unfold_backward",
     node="UnfoldBackwardBackward0",
     grad_in=lambda grad, dim, size, step: grad.unfold(dim, size, step),

@@ -276,7 +276,8 @@ def masked_scatter(input, mask, source) -> Tensor:
             f"{input.dtype.scalar_name} and {source.dtype.scalar_name}"
         )
     shape = broadcast_shape(input.shape, mask.shape)
-    if int(xp.broadcast_to(mask._data, shape).sum()) > source.numel():
+    # under vmap the mask's values are not readable here; each sample is checked as it runs
+    if not mask._batched and int(xp.broadcast_to(mask._data, shape).sum()) > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
     return _masked_scatter(input, mask, source)
 

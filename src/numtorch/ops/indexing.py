@@ -9,7 +9,7 @@ from __future__ import annotations
 import numbers
 import warnings
 
-from .._core import batch_rules
+from .._core import batch_rules, index_batch_rules
 from .._core.dispatch import broadcast_shape
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
@@ -320,6 +320,7 @@ Tensor.__getitem__ = getitem
 
 # -- index_put and __setitem__ ---------------------------------------------------------------
 @defop(
+    batch=index_batch_rules.index_put,
     name="index_put",
     scalars=("values",),
     input=lambda grad, key, accumulate: grad if accumulate else grad.index_put(key, 0.0),
@@ -968,6 +969,7 @@ def _take_jvp(input_t, input, index):
 
 
 @defop(
+    batch=index_batch_rules.take,
     name="take",
     # the formula names ``input`` (not only its shape) because torch saves self here: an
     # in-place change of it before backward then raises, as in torch

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from .._core import grad_mode
+from .._core import batch_rules, grad_mode
 from .._core.inplace import check_inplace
 from .._core.op import FUNCTIONS, defop
 from .._core.tensor import Tensor, _wrap_dim
@@ -26,24 +26,42 @@ def _reshape_back(grad, input_shape):
 
 
 _transpose_ = defop(
+    batch=batch_rules.along("dim0", "dim1"),
     name="transpose_",
     node="TransposeBackward1",
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
     jvp=S._transpose_jvp,
 )(lambda input, dim0, dim1: xp.swapaxes(input, dim0, dim1) if input.ndim else input)
-_t_ = defop(name="t_", node="TBackward1", input=lambda grad: grad.t(), jvp=S._t_jvp)(
-    lambda input: input.T
-)
+_t_ = defop(
+    batch=batch_rules.transpose_last,
+    name="t_",
+    node="TBackward1",
+    input=lambda grad: grad.t(),
+    jvp=S._t_jvp,
+)(lambda input: input.T)
 _squeeze_all_ = defop(
-    name="squeeze_all_", node="SqueezeBackward3", input=_reshape_back, jvp=S._reshape_jvp
+    batch=batch_rules.squeeze_all,
+    name="squeeze_all_",
+    node="SqueezeBackward3",
+    input=_reshape_back,
+    jvp=S._reshape_jvp,
 )(S._squeeze_all.spec.forward)
 _squeeze_dim_ = defop(
-    name="squeeze_dim_", node="SqueezeBackward4", input=_reshape_back, jvp=S._reshape_jvp
+    batch=batch_rules.along("dim"),
+    name="squeeze_dim_",
+    node="SqueezeBackward4",
+    input=_reshape_back,
+    jvp=S._reshape_jvp,
 )(S._squeeze_dim.spec.forward)
 _squeeze_dims_ = defop(
-    name="squeeze_dims_", node="SqueezeBackward5", input=_reshape_back, jvp=S._reshape_jvp
+    batch=batch_rules.along("dims"),
+    name="squeeze_dims_",
+    node="SqueezeBackward5",
+    input=_reshape_back,
+    jvp=S._reshape_jvp,
 )(S._squeeze_dims.spec.forward)
 _unsqueeze_ = defop(
+    batch=batch_rules.unsqueeze,
     name="unsqueeze_",
     node="UnsqueezeBackward1",
     input=lambda grad, dim: grad.squeeze(dim),
@@ -56,6 +74,9 @@ def _restride(self: Tensor, op, view_op, name: str, *args) -> Tensor:
     view op that replays the change from ``self``'s base."""
     check_inplace(self, name)
     out = op(self, *args)
+    if self._batched:  # a vmap batched tensor takes the new physical tensor (same values)
+        self._value, self._bdim, self._stand_in = out._value, out._bdim, None
+        return self
     self._data = out._data
     self._bump_version()
     if out._fw_grads is not None:

@@ -378,7 +378,7 @@ def _squeeze_jvp(input_t, input, dim):
 
 
 @defop(
-    batch=batch_rules.along("dim"),
+    batch=batch_rules.squeeze_dims_,
     name="squeeze_",
     node="SqueezeBackward4",
     input=lambda grad, dim: grad.unsqueeze(dim),

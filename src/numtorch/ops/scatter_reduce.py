@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 
-from .._core import batch_rules
+from .._core import batch_rules, index_batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros, zeros_like
@@ -255,6 +255,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
 
 # -- put -------------------------------------------------------------------------------------
 @defop(
+    batch=index_batch_rules.put,
     name="put",
     input=lambda grad, index, accumulate: (
         grad if accumulate else grad.put(index, zeros(index.shape, dtype=grad.dtype))

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from .._core import batch_rules
+from .._core import batch_rules, shape_batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -115,6 +115,7 @@ def diagonal_view(a, offset: int, dim1: int, dim2: int):
 
 
 @defop(
+    batch=shape_batch_rules.into_shape("input_shape", "dim1", "dim2"),
     name="diagonal_backward",
     node="DiagonalBackwardBackward0",
     grad_output=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),

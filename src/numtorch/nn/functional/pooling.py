@@ -79,8 +79,18 @@ def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indice
     values, winners = op(input, *args)
     if not return_indices:
         return values
-    indices = P.max_pool_indices(winners._data, input.shape, *args)
-    return values, Tensor._make(indices)
+    return values, _pool_indices(winners, input.shape, args)
+
+
+def _pool_indices(winners, input_shape, args):
+    """torch's indices from the winning offsets; under vmap, from the physical winners
+    (their batch dim kept before the pooled dims)."""
+    if winners._batched:
+        value, bdim = winners._value, winners._bdim
+        if bdim >= value.ndim - len(args[0]):
+            value, bdim = value.movedim(bdim, 0), 0
+        return type(winners)._wrap(_pool_indices(value, input_shape, args), bdim, winners._level)
+    return Tensor._make(P.max_pool_indices(winners._data, input_shape, *args))
 
 
 @composite("aten::max_pool2d", schema_args=6)  # return_indices is not in the schema

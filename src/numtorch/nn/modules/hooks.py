@@ -123,6 +123,9 @@ class BackwardHook:
         tensors = [args[i] for i in indices]
         if not (any(t.requires_grad for t in tensors) and grad_mode.is_grad_enabled()):
             return args, None
+        if any(t._batched for t in tensors):
+            # torch's batched tensors inside vmap do not report requires_grad: no hook there
+            return args, None
         new = BackwardHookFunction.apply(*tensors)
         if not isinstance(new, tuple):
             new = (new,)

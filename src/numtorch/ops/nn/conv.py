@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..._core import batch_rules
+from ..._core import weight_batch_rules
 from ..._core.observers import composite
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -176,6 +176,7 @@ def _backward_jvp(
 
 
 @defop(
+    batch=weight_batch_rules.convolution_backward,
     name="convolution_backward",
     node="ConvolutionBackwardBackward0",
     grad_output=_double_grad_output,
@@ -290,7 +291,7 @@ def _conv_jvp(
 
 
 @defop(
-    batch=batch_rules.leading(None),
+    batch=weight_batch_rules.convolution,
     name="convolution",
     node="ConvolutionBackward0",
     input=_first_order("input"),

@@ -7,7 +7,7 @@ indices that repeat accumulate; the ``padding_idx`` row gets no gradient, and
 
 from __future__ import annotations
 
-from ..._core import batch_rules
+from ..._core import shape_batch_rules, weight_batch_rules
 from ..._core.dispatch import require_tensor
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -38,6 +38,7 @@ def _backward_adjoint(grad, indices, padding_idx, scale_grad_by_freq):
 
 
 @defop(
+    batch=shape_batch_rules.embedding_dense_backward,
     name="embedding_dense_backward",
     node="EmbeddingDenseBackwardBackward0",
     grad_output=lambda grad, indices, padding_idx, scale_grad_by_freq: _backward_adjoint(
@@ -57,7 +58,7 @@ def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_
 
 
 @defop(
-    batch=batch_rules.embedding,
+    batch=weight_batch_rules.embedding,
     name="embedding",
     node="EmbeddingBackward0",
     weight=lambda grad, weight_shape, indices, padding_idx, scale_grad_by_freq: (
@@ -90,6 +91,7 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     if sparse:
         raise NotImplementedError("numtorch has no sparse tensors: use sparse=False")
     data = indices._data
-    if data.size and (data.min() < 0 or data.max() >= weight.shape[0]):
+    # under vmap the values are not readable here; the batched take checks them
+    if not indices._batched and data.size and (data.min() < 0 or data.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     return embedding_op(weight, indices, padding_idx, scale_grad_by_freq, False)

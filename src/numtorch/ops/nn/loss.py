@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import batch_rules, grad_mode
+from ..._core import batch_rules, grad_mode, loss_batch_rules
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
@@ -130,6 +130,7 @@ def _register_nll(name: str, node: str):
         return rowwise(backward, grad_output_t, grad_output, *args)
 
     @defop(
+        batch=loss_batch_rules.nll_loss_backward,
         name=name + "_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, target, weight, reduction, ignore_index: forward(
@@ -214,6 +215,7 @@ def _bce_backward_jvp(
 
 
 @defop(
+    batch=loss_batch_rules.loss_backward,
     name="binary_cross_entropy_backward",
     node="BinaryCrossEntropyBackwardBackward0",
     grad_output=_bce_double(0),

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import batch_rules, grad_mode
+from ..._core import grad_mode, norm_batch_rules, weight_batch_rules
 from ..._core.dispatch import FREED
 from ..._core.observers import dispatch
 from ..._core.op import defop
@@ -262,6 +262,7 @@ def _bn_grad(which):
 
 
 @defop(
+    batch=norm_batch_rules.native_batch_norm,
     name="native_batch_norm",
     node="NativeBatchNormBackward0",
     outputs=3,
@@ -440,7 +441,7 @@ def _ln_jvp(input_t, weight_t, bias_t, input, normalized_shape, weight, bias, ep
 
 
 @defop(
-    batch=batch_rules.first_only,
+    batch=weight_batch_rules.native_layer_norm,
     name="native_layer_norm",
     node="NativeLayerNormBackward0",
     outputs=3,
@@ -502,6 +503,7 @@ def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
 
 
 @defop(
+    batch=norm_batch_rules.native_group_norm,
     name="native_group_norm",
     node="NativeGroupNormBackward0",
     outputs=3,

@@ -10,7 +10,7 @@ Circular padding is composed from indexing.
 
 from __future__ import annotations
 
-from ..._core import batch_rules
+from ..._core import batch_rules, spatial_batch_rules
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import batched
@@ -109,6 +109,7 @@ def _register_mode_pad(mode: str, dims: int):
     node = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[mode] + f"{dims}D"
 
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims),
         name=f"{mode}_pad{dims}d_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, pad: forward(grad, pad),

@@ -285,6 +285,7 @@ def _prelu_jvp(input_t, weight_t, input, weight):
 
 
 @defop(
+    batch=batch_rules.pointwise,
     name="_prelu_kernel",
     node="PreluKernelBackward0",
     input=lambda grad, input, weight: prelu_kernel_backward(grad, input, weight, "input"),

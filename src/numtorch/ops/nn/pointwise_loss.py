@@ -9,7 +9,7 @@ swapped (each derivative is odd in ``self - target``).
 
 from __future__ import annotations
 
-from ..._core import batch_rules
+from ..._core import batch_rules, loss_batch_rules
 from ..._core.op import defop
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, align, batched
@@ -57,6 +57,7 @@ def _mse_double(grad, grad_output, reduction):
 
 
 @defop(
+    batch=loss_batch_rules.loss_backward,
     name="mse_loss_backward",
     node="MseLossBackwardBackward0",
     grad_output=lambda grad, self, target, reduction: mse_loss_backward(
@@ -117,6 +118,7 @@ def _inside(grad, grad_output, self, target, reduction, width, slope):
 
 
 @defop(
+    batch=loss_batch_rules.loss_backward,
     name="smooth_l1_loss_backward",
     node="SmoothL1LossBackwardBackward0",
     grad_output=lambda grad, self, target, reduction, beta: smooth_l1_loss_backward(
@@ -168,6 +170,7 @@ def smooth_l1_loss_op(input, target, reduction, beta):
 
 
 @defop(
+    batch=loss_batch_rules.loss_backward,
     name="huber_loss_backward",
     node="HuberLossBackwardBackward0",
     grad_output=lambda grad, self, target, reduction, delta: huber_loss_backward(
@@ -225,6 +228,7 @@ def _soft_margin_double(grad, grad_output, self, target, reduction):
 
 
 @defop(
+    batch=loss_batch_rules.loss_backward,
     name="soft_margin_loss_backward",
     node="SoftMarginLossBackwardBackward0",
     grad_output=lambda grad, self, target, reduction: soft_margin_loss_backward(

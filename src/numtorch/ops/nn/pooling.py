@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import batch_rules
+from ..._core import batch_rules, spatial_batch_rules
 from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
@@ -200,6 +200,7 @@ def _register_max_pool(dims: int):
         return rowwise(backward, grad_output_t, grad_output, None, *args)
 
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims, ("input_shape",)),
         name=f"max_pool{dims}d_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, indices, kernel, stride, padding, dilation, ceil_mode: gather(
@@ -216,6 +217,7 @@ def _register_max_pool(dims: int):
         )
 
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims),
         name=f"max_pool{dims}d_gather",
         node=node + "Gather0",
         input=lambda grad, input_shape, kernel, stride, padding, dilation, ceil_mode, indices: (
@@ -252,7 +254,7 @@ max_pool2d_op = _register_max_pool(2)
 max_pool3d_op = _register_max_pool(3)
 
 
-@defop(name="max_pool_values")
+@defop(batch=spatial_batch_rules.fold_into_n(None), name="max_pool_values")
 def max_pool_values_op(input, kernel, stride, padding, dilation, ceil_mode):
     return max_pool_values(input, kernel, stride, padding, dilation, ceil_mode)
 
@@ -312,6 +314,7 @@ def _register_avg_pool(dims: int):
         return rowwise(backward, grad_output_t, grad_output, *args)
 
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims),
         name=f"avg_pool{dims}d_backward",
         node=f"AvgPool{dims}DBackwardBackward0",
         grad_output=lambda grad, kernel, stride, padding, ceil_mode, include_pad, divisor: forward(
@@ -389,6 +392,7 @@ def _adaptive_avg_integer_error(input, output_size, dims):
 
 def _register_adaptive(dims: int):
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims),
         name=f"adaptive_avg_pool{dims}d_backward",
         node=f"AdaptiveAvgPool{dims}DBackwardBackward0",
         grad_output=lambda grad, output_size: forward(grad, output_size),
@@ -518,6 +522,7 @@ def _register_adaptive_max(dims: int):
     node = f"AdaptiveMaxPool{dims}D"
 
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims, ("input_shape",)),
         name=f"adaptive_max_pool{dims}d_backward",
         node=node + "BackwardBackward0",
         grad_output=lambda grad, indices: gather(grad, indices),
@@ -532,6 +537,7 @@ def _register_adaptive_max(dims: int):
         return _plane_scatter(grad_output, indices, input_shape, dims)
 
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims),
         name=f"adaptive_max_pool{dims}d_gather",
         node=node + "Gather0",
         input=lambda grad, input_shape, indices: backward(grad, None, input_shape, indices),

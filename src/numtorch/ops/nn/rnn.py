@@ -24,6 +24,7 @@ Gates, with ``W x`` short for ``x W^T + b``:
 from __future__ import annotations
 
 from ... import _creation
+from ..._core import batch_rules
 from ..._core.observers import dispatch
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -149,6 +150,7 @@ def _run_packed(step, xw_steps, hidden, weights, batch_sizes, reverse):
 
 
 @defop(
+    batch=batch_rules.along("dim0", "dim1"),
     name="rnn_transpose_",
     node="TransposeBackward1",
     input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),

@@ -13,7 +13,7 @@ computed in the input's precision as torch's kernels do.
 
 from __future__ import annotations
 
-from ..._core import batch_rules
+from ..._core import batch_rules, spatial_batch_rules
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
 from ...backend import xp
@@ -201,6 +201,7 @@ def _register(mode: str, dims: int):
         name = f"_upsample_bi{mode[:-3]}{dims}d_aa"
 
     @defop(
+        batch=spatial_batch_rules.fold_into_n(dims, ("input_shape",)),
         name=name + "_backward",
         # torch's aa backward schemas have 6 arguments (scales_h, scales_w apart)
         schema_args=6 if mode.endswith("-aa") else None,
