@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import inspect
 from inspect import CO_VARARGS, CO_VARKEYWORDS
+from operator import attrgetter
 from types import FunctionType
 
 from ..backend import xp
@@ -162,6 +163,7 @@ class OpSpec:
         self.slots = {n: f"_v{j}" for j, n in enumerate(saved_names)}
         self.slot_names = tuple(self.slots.values())
         self.on_arrays = None  # per formula: its array form and slots (op._array_steps)
+        self.array_steps = None  # the same for OpNode._apply_array: () where it cannot
         self.promote = promote
         self.view = view
         self.outputs = outputs
@@ -261,6 +263,7 @@ class OpNode(Node):
     __slots__ = ("_edge0", "_edge1", "_edges", "_input_meta", "_sequence_nr", "_saved")
     _spec: OpSpec
     _list_len = 0
+    _takes_arrays = True
 
     # Note [Edges without a tuple]
     # A node of one or two inputs keeps its edges in two slots rather than in a tuple, and an
@@ -316,7 +319,7 @@ class OpNode(Node):
             elif grad_only:
                 out.append(formula(grad))
             elif arrays and array_form is not None:
-                values = self._array_arguments(slots, grad)
+                values = self._array_arguments(slots, grad._data)
                 if values is None:
                     out.append(formula(*self._arguments(argnames, grad_outputs)))
                 else:
@@ -325,14 +328,37 @@ class OpNode(Node):
                 out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
 
+    def _apply_array(self, grad) -> list:
+        """``_apply`` for one gradient held as an array (Note [Gradients as arrays] in
+        engine.py), under no_grad without observers: each formula gives an array, or a
+        tensor where it runs on tensors (_array_runner)."""
+        steps = self._spec.array_steps
+        if steps is None:
+            steps = _array_runners(self._spec)
+        if self._saved is FREED:
+            raise freed_error(self)
+        if not steps or grad.dtype.kind != "f":  # complex: formulas take conjugates
+            return self._apply([_tensor_of(grad)])
+        edges = self._edges
+        if edges is None:  # Note [Edges without a tuple]: None is no edge
+            edge0 = self._edge0
+            if self._edge1 is ONE_INPUT:
+                return [None if edge0 is None else steps[0](self, grad)]
+            edge1 = self._edge1
+            return [
+                None if edge0 is None else steps[0](self, grad),
+                None if edge1 is None else steps[1](self, grad),
+            ]
+        return [None if e[0] is None else run(self, grad) for run, e in zip(steps, edges)]
+
     def _array_arguments(self, slots, grad):
         """A formula's arguments as arrays (Note [Formulas on arrays]), or None when one of
         them is not a floating-point array or a plain number. ``slots`` names the slot of
-        each argument, None for the gradient (see _array_steps)."""
+        each argument, None for the gradient array ``grad`` (see _array_steps)."""
         values = []
         for slot in slots:
             if slot is None:
-                value = grad._data
+                value = grad
             else:
                 value = getattr(self, slot, _MISSING)  # unset: the value was not saved
                 if value.__class__ is Tensor and value._vc is None:
@@ -429,6 +455,54 @@ def _array_steps(spec) -> tuple:
         array_form = None if _MISSING in slots else on_arrays(formula)
         steps.append((formula, argnames, grad_only, array_form, slots))
     return tuple(steps)
+
+
+def _array_runners(spec) -> tuple:
+    """Per formula of ``spec``: ``run(node, grad)``, its gradient for an array ``grad``
+    (OpNode._apply_array); () when the op's node cannot run its formulas one by one (lists,
+    an ``_apply`` of its own)."""
+    runners = ()
+    if not spec.lists and spec.node_class._apply is OpNode._apply:
+        runners = tuple(_array_runner(*step) for step in _array_steps(spec))
+    spec.array_steps = runners
+    return runners
+
+
+def _array_runner(formula, argnames, grad_only, form, slots):
+    """``run(node, grad)``: the formula's array form with its arguments read from the
+    node's slots, or the formula on tensors where an argument is not a floating-point array
+    or a plain number, or where it has no array form."""
+
+    def on_tensors(node, grad):
+        return formula(*node._arguments(argnames, (_tensor_of(grad),)))
+
+    if form is None:
+        return on_tensors
+    if grad_only:
+        return lambda node, grad: form(grad)
+    if len(slots) == 2 and slots[0] is None:
+        read = attrgetter(slots[1])
+
+        def run_with_one(node, grad):  # grad * cos(input) and friends: unrolled
+            value = read(node)
+            if value.__class__ is Tensor and value._vc is None:
+                value = value._data  # a bare saved input never modified in place
+            else:
+                value = unpack_saved_data(value, node)
+            if value.__class__ is _ndarray:
+                if value.dtype.kind != "f":
+                    return on_tensors(node, grad)
+            elif value.__class__ not in _PLAIN:
+                return on_tensors(node, grad)
+            return form(grad, value)
+
+        return run_with_one
+
+    def run(node, grad):
+        values = node._array_arguments(slots, grad)
+        return on_tensors(node, grad) if values is None else form(*values)
+
+    return run
 
 
 def _tensor_of(out):
