@@ -52,8 +52,13 @@ def conform_gradient(grad, meta, node, index: int, arrays: bool = False):
     """Reduce a broadcast gradient to input ``index``'s shape and cast it to its dtype; with
     ``arrays``, take and give it as an array (a node may also have returned a tensor)."""
     if arrays:
-        if grad.__class__ is _ndarray or isinstance(grad, xp.generic):
-            grad = tensor_of(grad)
+        data = grad._data if isinstance(grad, Tensor) else grad
+        if data.__class__ is _ndarray or isinstance(data, xp.generic):
+            data = _conform_array(xp.asarray(data), meta)
+            if data is not None:
+                return data
+            if not isinstance(grad, Tensor):
+                grad = tensor_of(grad)
         return conform_gradient(grad, meta, node, index)._data
     data = getattr(grad, "_data", None)
     if data is None:
@@ -75,6 +80,28 @@ def conform_gradient(grad, meta, node, index: int, arrays: bool = False):
             grad = grad.real  # a real input's gradient is the real part (as torch's)
         grad = grad.to(_dtypes.from_numpy_dtype(dtype))
     return grad
+
+
+def _conform_array(data, meta):
+    """``conform_gradient`` on a real array (None where the tensor path must decide: complex
+    values, other dtypes, shapes that do not broadcast)."""
+    shape, dtype = meta
+    if data.shape != shape:
+        lead = data.ndim - len(shape)
+        if lead < 0:
+            return None
+        dims = list(range(lead))
+        for i, size in enumerate(shape):
+            if size == 1 and data.shape[lead + i] != 1:
+                dims.append(lead + i)
+            elif size != data.shape[lead + i]:
+                return None
+        data = xp.asarray(data.sum(axis=tuple(dims), keepdims=True)).reshape(shape)
+    if data.dtype != dtype:
+        if data.dtype.kind != "f" or dtype.kind != "f":
+            return None
+        data = data.astype(dtype)
+    return data
 
 
 def observed_node(node, run):

@@ -305,7 +305,12 @@ class OpNode(Node):
         if steps is None:
             steps = spec.on_arrays = _array_steps(spec)
         grad = grad_outputs[0]
-        arrays = grad is not None and not is_grad_enabled() and not dispatch.slow
+        arrays = (
+            grad is not None
+            and not is_grad_enabled()
+            and not dispatch.slow
+            and grad._data.dtype.kind == "f"  # complex: formulas take conjugates
+        )
         edges = self._edges
         if edges is None:  # Note [Edges without a tuple]: None is no edge
             edge1 = self._edge1
