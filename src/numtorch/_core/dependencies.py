@@ -37,11 +37,12 @@ def graph_dependencies(root_nodes) -> dict:
             if nxt.__class__ is tuple:
                 nxt = nxt[0]
             if nxt is not None:
-                if nxt in deps:
-                    deps[nxt] += 1
-                else:
+                count = deps.get(nxt)
+                if count is None:
                     deps[nxt] = 1
                     stack.append(nxt)
+                else:
+                    deps[nxt] = count + 1
     return deps
 
 
