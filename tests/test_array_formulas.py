@@ -146,3 +146,13 @@ def test_hooks_see_tensors_and_replace_gradients_on_the_array_path():
     np.testing.assert_allclose(
         x.grad.numpy(), 10 * -np.sin(np.sin([0.1, 0.2])) * np.cos([0.1, 0.2]), rtol=1e-6
     )
+
+
+def test_bfloat16_broadcast_gradient_is_summed_in_float32():
+    # a bias gradient reduced over the batch: bfloat16 sums run in float32, rounded once
+    b = torch.zeros(4, dtype=torch.bfloat16, requires_grad=True)
+    scale = torch.linspace(1.0, 1.1, 256).reshape(64, 4).to(torch.bfloat16)
+    ((torch.ones(64, 4, dtype=torch.bfloat16) + b) * scale).sum().backward()
+    expected = scale.float().sum(0).to(torch.bfloat16)
+    assert b.grad.dtype == torch.bfloat16
+    assert torch.equal(b.grad, expected)

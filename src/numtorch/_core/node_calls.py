@@ -86,6 +86,8 @@ def _conform_array(data, meta):
     """``conform_gradient`` on a real array (None where the tensor path must decide: complex
     values, other dtypes, shapes that do not broadcast)."""
     shape, dtype = meta
+    if data.dtype.kind != "f":  # bfloat16 sums in float32, complex casts: the tensor path
+        return None
     if data.shape != shape:
         lead = data.ndim - len(shape)
         if lead < 0:
@@ -98,7 +100,7 @@ def _conform_array(data, meta):
                 return None
         data = xp.asarray(data.sum(axis=tuple(dims), keepdims=True)).reshape(shape)
     if data.dtype != dtype:
-        if data.dtype.kind != "f" or dtype.kind != "f":
+        if dtype.kind != "f":
             return None
         data = data.astype(dtype)
     return data
