@@ -16,7 +16,7 @@ from .graph import next_sequence_nr
 from .input_meta import METAS, NO_META, SINGLES, input_meta, input_metas, one_input_meta
 from .meta import has_meta, metafy, refuse_meta
 from .observers import dispatch, refresh_slow
-from .saved import SavedTensor, SavedTensorList, save_input
+from .saved import HOOKS_IN_USE, SavedTensor, SavedTensorList, save_input
 from .tensor import Tensor, typename
 from .views import mark_view
 
@@ -584,7 +584,10 @@ def _saver(spec, plan):
 
         def save_one_input(node, args, result):
             a = args[i]
-            setattr(node, slot, save_input(a) if isinstance(a, Tensor) else a)
+            if a.__class__ is Tensor and a._vc is None and not HOOKS_IN_USE[0]:
+                setattr(node, slot, a)  # save_input's common case, inlined
+            else:
+                setattr(node, slot, save_input(a) if isinstance(a, Tensor) else a)
             node._saved = plan
 
         return save_one_input
