@@ -80,3 +80,79 @@ def test_saved_input_changed_in_place_still_raises():
     y.add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         z.sum().backward()
+
+
+# Note [Gradients as arrays]: backward without create_graph keeps gradients as arrays and
+# runs the formulas' array forms; with create_graph every formula runs on tensors.
+def _grads(build, create_graph):
+    inputs, loss = build()
+    loss.backward(create_graph=create_graph)
+    return [t.grad.detach().numpy() for t in inputs]
+
+
+def _linear_relu():
+    x = torch.linspace(-1, 1, 12).reshape(3, 4).requires_grad_()
+    w = torch.linspace(-0.5, 0.5, 20).reshape(5, 4).requires_grad_()
+    b = torch.linspace(0, 1, 5).requires_grad_()
+    return [x, w, b], torch.nn.functional.linear(x, w, b).relu().sum()
+
+
+def _broadcast_mul_tanh():
+    x = torch.linspace(-1, 1, 12, dtype=torch.float64).reshape(3, 4).requires_grad_()
+    w = torch.linspace(0.5, 1.5, 4, dtype=torch.float64).requires_grad_()
+    return [x, w], ((x * w).tanh() + (x * w).sigmoid()).sum()
+
+
+def _cross_entropy():
+    logits = torch.linspace(-2, 2, 15).reshape(3, 5).requires_grad_()
+    return [logits], torch.nn.functional.cross_entropy(logits, torch.tensor([0, 3, 4]))
+
+
+def _mse_of_chain():
+    x = torch.linspace(0.1, 0.9, 6).requires_grad_()
+    y = x.sin().asin() * 2 - x.exp()
+    return [x], torch.nn.functional.mse_loss(y, torch.zeros(6))
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph")
+@pytest.mark.parametrize(
+    "build", [_linear_relu, _broadcast_mul_tanh, _cross_entropy, _mse_of_chain]
+)
+def test_backward_on_arrays_matches_backward_on_tensors(build):
+    for on_arrays_grad, on_tensors_grad in zip(_grads(build, False), _grads(build, True)):
+        assert on_arrays_grad.dtype == on_tensors_grad.dtype
+        np.testing.assert_allclose(on_arrays_grad, on_tensors_grad, rtol=1e-6, atol=1e-7)
+
+
+def test_gradients_of_later_outputs_of_a_node_reach_it():
+    # split's node has three outputs: buffers keep outputs 1 and 2 under (node, nr)
+    x = torch.arange(6.0, requires_grad=True)
+    a, b, c = x.split(2)
+    (a * 1 + b * 2 + c.sin()).sum().backward()
+    expected = np.concatenate([[1.0, 1.0], [2.0, 2.0], np.cos([4.0, 5.0])]).astype(np.float32)
+    np.testing.assert_allclose(x.grad.numpy(), expected, rtol=1e-6)
+
+
+def test_hooks_see_tensors_and_replace_gradients_on_the_array_path():
+    x = torch.tensor([0.1, 0.2], requires_grad=True)
+    y = x.sin()
+    seen = []
+    y.register_hook(lambda g: seen.append(type(g)) or g * 10)
+    y.retain_grad()
+    y.cos().sum().backward()
+    assert seen == [torch.Tensor]
+    # retain_grad sees the hooked gradient (Note [Hooks ordering])
+    np.testing.assert_allclose(y.grad.numpy(), 10 * -np.sin(np.sin([0.1, 0.2])), rtol=1e-6)
+    np.testing.assert_allclose(
+        x.grad.numpy(), 10 * -np.sin(np.sin([0.1, 0.2])) * np.cos([0.1, 0.2]), rtol=1e-6
+    )
+
+
+def test_bfloat16_broadcast_gradient_is_summed_in_float32():
+    # a bias gradient reduced over the batch: bfloat16 sums run in float32, rounded once
+    b = torch.zeros(4, dtype=torch.bfloat16, requires_grad=True)
+    scale = torch.linspace(1.0, 1.1, 256).reshape(64, 4).to(torch.bfloat16)
+    ((torch.ones(64, 4, dtype=torch.bfloat16) + b) * scale).sum().backward()
+    expected = scale.float().sum(0).to(torch.bfloat16)
+    assert b.grad.dtype == torch.bfloat16
+    assert torch.equal(b.grad, expected)

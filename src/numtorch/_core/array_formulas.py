@@ -37,15 +37,17 @@ _REFUSED = {
 
 def array_forward(fn):
     """The array function standing for op ``fn`` in a formula on arrays, or None: ops of
-    one input whose forward takes an array and nothing else (cos, rsqrt, sigmoid, ...), or
-    a helper that names its array form in ``array_form``."""
+    one input whose forward takes an array and nothing else (cos, rsqrt, sigmoid, ...), ops
+    of several inputs that promote nothing (threshold_backward, tanh_backward: NumPy's
+    promotion of float arrays is then torch's), or a helper that names its array form in
+    ``array_form``."""
     form = getattr(fn, "array_form", None)
     if form is not None:
         return form
     spec = getattr(fn, "spec", None)
-    if spec is None or spec.nparams != 1 or spec.outputs != 1 or spec.view or spec.lists:
+    if spec is None or spec.outputs != 1 or spec.view or spec.lists or spec.check is not None:
         return None
-    if spec.check is not None or spec.promote not in (None, "float"):
+    if spec.promote not in ((None, "float") if spec.nparams == 1 else (None,)):
         return None
     return spec.forward
 

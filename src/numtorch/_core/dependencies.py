@@ -37,18 +37,19 @@ def graph_dependencies(root_nodes) -> dict:
             if nxt.__class__ is tuple:
                 nxt = nxt[0]
             if nxt is not None:
-                if nxt in deps:
-                    deps[nxt] += 1
-                else:
+                count = deps.get(nxt)
+                if count is None:
                     deps[nxt] = 1
                     stack.append(nxt)
+                else:
+                    deps[nxt] = count + 1
     return deps
 
 
-def start_walk(roots, grad_roots, inputs):
+def start_walk(roots, grad_roots, inputs, arrays=False):
     """What a walk starts from: root nodes, dependency counts, the nodes whose gradients
     are captured for ``inputs`` (and the part of the graph leading to them), and the root
-    gradients in their buffers."""
+    gradients in their buffers (keyed by edge, as arrays with ``arrays``: see engine.py)."""
     root_edges = []
     for i, t in enumerate(roots):
         edge = t._edge()
@@ -70,6 +71,9 @@ def start_walk(roots, grad_roots, inputs):
         needed = nodes_leading_to(root_nodes, deps, captures)
     buffers = {}
     for (node, nr), g in zip(root_edges, grad_roots):
-        buf = buffers.setdefault(node, [None] * node._num_outputs)
-        buf[nr] = g if buf[nr] is None else buf[nr] + g
+        key = node if nr == 0 else (node, nr)
+        if arrays and g is not None:
+            g = g._data
+        old = buffers.get(key)
+        buffers[key] = g if old is None else old + g
     return root_nodes, deps, captures, needed, buffers

@@ -13,10 +13,10 @@ from . import dtypes as _dtypes
 from . import grad_mode
 from .anomaly_mode import record_forward_trace
 from .graph import next_sequence_nr
-from .input_meta import NO_META, input_meta, input_metas, one_input_meta
+from .input_meta import METAS, NO_META, SINGLES, input_meta, input_metas, one_input_meta
 from .meta import has_meta, metafy, refuse_meta
 from .observers import dispatch, refresh_slow
-from .saved import SavedTensor, SavedTensorList, save_input
+from .saved import HOOKS_IN_USE, SavedTensor, SavedTensorList, save_input
 from .tensor import Tensor, typename
 from .views import mark_view
 
@@ -283,9 +283,10 @@ def _unary_runner(spec):
                 if isinstance(extra, Tensor):
                     return run_general(spec, args)
         data = input._data
-        if data.dtype.kind == "V":  # bfloat16: the general path computes it in float32
+        kind = data.dtype.kind
+        if kind == "V":  # bfloat16: the general path computes it in float32
             return run_general(spec, args)
-        if to_float and data.dtype.kind not in "fc":
+        if to_float and kind not in "fc":
             data = data.astype(_dtypes.get_default_dtype().np)
         try:
             out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
@@ -297,17 +298,14 @@ def _unary_runner(spec):
         result._data = out
         result._grad_fn = None
         result._base = None
-        if (
-            differentiable
-            and input._requires_grad
-            and _grad_enabled()
-            and out.dtype.kind in _FLOAT_KINDS
-        ):
-            if out.dtype.kind == "c" or data.dtype.kind == "c":
-                check_complex_autograd(spec)
-            record_small(args, result)
-        else:
-            result._requires_grad = False
+        if differentiable and input._requires_grad and _grad_enabled():
+            out_kind = out.dtype.kind
+            if out_kind in _FLOAT_KINDS:
+                if out_kind == "c" or kind == "c":
+                    check_complex_autograd(spec)
+                record_small(args, result)
+                return result
+        result._requires_grad = False
         return result
 
     return run
@@ -388,13 +386,14 @@ def _binary_runner(spec):
             differentiable
             and _grad_enabled()
             and ((ta and a._requires_grad) or (tb and b._requires_grad))
-            and out.dtype.kind in _FLOAT_KINDS
         ):
-            if out.dtype.kind == "c":
-                check_complex_autograd(spec)
-            record_small(args, result)
-        else:
-            result._requires_grad = False
+            out_kind = out.dtype.kind
+            if out_kind in _FLOAT_KINDS:
+                if out_kind == "c":
+                    check_complex_autograd(spec)
+                record_small(args, result)
+                return result
+        result._requires_grad = False
         return result
 
     return run
@@ -523,8 +522,7 @@ def check_complex_autograd(spec) -> None:
 def small_recorder(spec):
     """A recorder unrolled for ops with one or two differentiable inputs and one output."""
     node_class = spec.node_class
-    plans = spec._plans
-    save_plan = spec.save_plan
+    savers: dict = {}  # mask -> saver(node, args, result), see _saver
     first = spec.diff[0]
     second = spec.diff[1] if len(spec.diff) == 2 else None
 
@@ -538,7 +536,8 @@ def small_recorder(spec):
             fn = a._grad_fn
             short = fn is not None and a._base is None and a._output_nr == 0
             edge0 = fn if short else _short_edge(a)
-            meta0 = input_meta(a._data)
+            data = a._data
+            meta0 = METAS.get((data.shape, data.dtype)) or input_meta(data)
             mask = 1
         else:
             edge0 = meta0 = None
@@ -546,29 +545,63 @@ def small_recorder(spec):
         node._edge0 = edge0
         if second is None:
             node._edge1 = ONE_INPUT
-            node._input_meta = NO_META if meta0 is None else one_input_meta(meta0)
+            if meta0 is None:
+                node._input_meta = NO_META
+            else:
+                node._input_meta = SINGLES.get(meta0) or one_input_meta(meta0)
         else:
             b = args[second]
             if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
                 fn = b._grad_fn
                 short = fn is not None and b._base is None and b._output_nr == 0
                 node._edge1 = fn if short else _short_edge(b)
-                meta1 = input_meta(b._data)
+                data = b._data
+                meta1 = METAS.get((data.shape, data.dtype)) or input_meta(data)
                 mask |= 2
             else:
                 node._edge1 = meta1 = None
             node._input_meta = input_metas(meta0, meta1)
         result._grad_fn = node
         result._requires_grad = True
-        plan = plans.get(mask)
-        if plan is None:
-            plan = save_plan(mask)
-        if plan:
-            _save(node, spec, plan, args, (result,))
+        saver = savers.get(mask)
+        if saver is None:
+            saver = savers[mask] = _saver(spec, spec.save_plan(mask))
+        if saver is not None:
+            saver(node, args, result)
         if dispatch.anomaly:
             record_forward_trace(node)
 
     return record_small
+
+
+def _saver(spec, plan):
+    """``save(node, args, result)`` filling the node's slots following ``plan``: unrolled
+    for one saved input (``grad * cos(input)``), _save otherwise; None for nothing saved."""
+    if not plan:
+        return None
+    if len(plan) == 1 and plan[0][0] == "input" and plan[0][2] not in spec.lists:
+        _, _, i, slot = plan[0]
+
+        def save_one_input(node, args, result):
+            a = args[i]
+            if a.__class__ is Tensor and a._vc is None and not HOOKS_IN_USE[0]:
+                setattr(node, slot, a)  # save_input's common case, inlined
+            else:
+                setattr(node, slot, save_input(a) if isinstance(a, Tensor) else a)
+            node._saved = plan
+
+        return save_one_input
+    if all(kind == "input" and i not in spec.lists for kind, _, i, _ in plan):
+        where = tuple((i, slot) for _, _, i, slot in plan)
+
+        def save_inputs(node, args, result):
+            for i, slot in where:
+                a = args[i]
+                setattr(node, slot, save_input(a) if isinstance(a, Tensor) else a)
+            node._saved = plan
+
+        return save_inputs
+    return lambda node, args, result: _save(node, spec, plan, args, (result,))
 
 
 def _short_edge(a):

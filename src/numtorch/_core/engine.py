@@ -8,6 +8,15 @@
 4. Leaves end at AccumulateGrad; ``autograd.grad`` captures gradients instead and only runs
    the part of the graph that leads to its inputs.
 
+Note [Gradients as arrays]
+Without ``create_graph`` and with no observer active, nothing a node computes is recorded,
+so the buffers hold gradients as bare arrays and an op's node runs the array forms of its
+formulas on them (``OpNode._apply_array``, Note [Formulas on arrays]). A gradient becomes a
+tensor only where code outside the engine sees it: hooks, anomaly checks, the captures of
+``autograd.grad``, ``.grad``, nodes that are not ops (custom Functions, CopySlices) and
+formulas on tensors. With ``create_graph`` or an observer the buffers hold tensors. Buffers
+are keyed like edges: a node for its output 0, ``(node, nr)`` for its others.
+
 Note [Atomic backward]
 Gradients for ``.grad`` are collected during the walk and committed only when the walk
 succeeded, so a backward that raises leaves every ``.grad`` as it was. Saved values are
@@ -22,11 +31,12 @@ import threading
 
 from ..backend import xp
 from . import grad_mode
+from . import node_calls as calls
 from .anomaly_mode import is_anomaly_enabled
 from .dependencies import start_walk
 from .graph import accumulate_into_grad
 from .hooks import commit_leaf_grad, leaf_hooks, node_pre_hooks, tensor_hooks
-from .node_calls import conform_gradient, observed_node, run_node
+from .node_calls import observed_node, run_node
 from .observers import dispatch
 
 ndarray = xp.ndarray
@@ -67,7 +77,8 @@ def run_backward(
 
 
 def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):
-    root_nodes, deps, captures, needed, buffers = start_walk(roots, grad_roots, inputs)
+    arrays = not create_graph and not dispatch.slow
+    root_nodes, deps, captures, needed, buffers = start_walk(roots, grad_roots, inputs, arrays)
     scheduled = needed.union(captures) if needed is not None else None
     captured = [None] * (len(inputs) if inputs is not None else 0)
     tiebreak = itertools.count().__next__
@@ -85,9 +96,13 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 node, follow = follow, None
             else:
                 node = pop(ready)[2]
-            grads = buffers.pop(node, None) or [None] * node._num_outputs
+            if node._num_outputs == 1:  # Note [Gradients as arrays]
+                grad = buffers.pop(node, None)
+                grads = None
+            else:
+                grads = calls.gather_gradients(buffers, node)
             if node._is_accumulator:
-                grads = leaf_hooks(node.variable, grads)
+                grads = leaf_hooks(node.variable, [calls.tensor_of(grad) if arrays else grad])
                 if captures and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
@@ -96,7 +111,11 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                         grads = node_pre_hooks(node, grads)
                     pending.append((node, grads[0]))
                 continue
-            if special or node._hooked:
+            if special or node._hooked or grads is not None:
+                if grads is None:
+                    grads = [grad]
+                if arrays:  # hooks, captures and general nodes see tensors
+                    grads = [calls.tensor_of(g) for g in grads]
                 # Note [Hooks ordering]: as in torch, a node that runs has its inputs captured
                 # before its tensor hooks; a node that is only captured runs its hooks first.
                 runs = needed is None or node in needed
@@ -113,50 +132,42 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     outputs = observed_node(node, lambda: run_node(node, grads, anomaly))
                 else:
                     outputs = run_node(node, grads, anomaly)
-            elif len(grads) > 1:
-                outputs = run_node(node, grads, anomaly)
-            elif grads[0] is None:
+            elif grad is None:
                 outputs = (None,) * len(node.next_functions)
+            elif not arrays:
+                outputs = node._apply([grad])  # nodes check their own gradient counts
+            elif node._takes_arrays:
+                outputs = node._apply_array(grad)
             else:
-                outputs = node._apply(grads)  # nodes check their own gradient counts
+                outputs = node._apply([calls.tensor_of(grad)])
             if node._saved and not retain_graph:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
-            for index, (nxt, g, meta) in enumerate(
+            for index, (edge, g, meta) in enumerate(
                 zip(node._short_edges(), outputs, node._input_meta)
             ):
-                if nxt.__class__ is tuple:  # Note [Edges without a tuple] in op.py
-                    nxt, nr = nxt
-                else:
-                    nr = 0
+                nxt = edge
+                if edge.__class__ is tuple:  # Note [Edges without a tuple] in op.py
+                    nxt = edge[0]
+                    if edge[1] == 0:
+                        edge = nxt
                 if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
-                    try:
-                        data = g._data
-                    except AttributeError:
-                        data = None
-                    if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
-                        g = conform_gradient(g, meta, node, index)
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buf = buffers[nxt] = [None] * nxt._num_outputs
-                    old = buf[nr]
-                    if old is None:
-                        buf[nr] = g
-                    elif (
-                        create_graph
-                        or g._batched
-                        or old._batched
-                        or old._fw_grads is not None
-                        or g._fw_grads is not None
+                    data = g if arrays else getattr(g, "_data", None)
+                    if (
+                        data.__class__ is not ndarray
+                        or data.shape != meta[0]
+                        or data.dtype is not meta[1]
                     ):
-                        buf[nr] = old + g  # an op: it records, batches and adds tangents
+                        g = calls.conform_gradient(g, meta, node, index, arrays)
+                    old = buffers.get(edge)
+                    if old is None:
+                        buffers[edge] = g
                     else:
-                        total = old._data + g._data
-                        if total.__class__ is not ndarray:  # 0-d sums give NumPy scalars
-                            total = xp.asarray(total)
-                        buf[nr] = g._make(total)
+                        buffers[edge] = (
+                            old + g if arrays else calls.add_gradients(old, g, create_graph)
+                        )
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
@@ -171,7 +182,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     follow = first
         # The loop's last locals still refer to gradients: drop them, so the commit can take
         # over gradient arrays nothing else holds instead of copying them.
-        g = data = outputs = grads = None
+        g = data = old = outputs = grads = grad = None
         for node, grad in pending:
             if dispatch.slow:
                 observed_node(node, lambda: commit_leaf_grad(node, grad))

@@ -74,6 +74,7 @@ class Node:
     _is_accumulator = False
     _saved = None  # what the node saved for backward (truthy while there is something to free)
     _hooked = False  # any hook or retain_grad registered: the engine takes the slow path
+    _takes_arrays = False  # has _apply_array (Note [Gradients as arrays] in engine.py)
 
     def name(self) -> str:
         return type(self).__name__

@@ -47,3 +47,9 @@ def one_input_meta(meta) -> tuple:
             _singles.clear()
         single = _singles[meta] = (meta,)
     return single
+
+
+# The tables themselves, for the recorder's inlined lookups (dispatch.small_recorder): a hit
+# costs a dict lookup instead of a call; a miss goes through the functions above.
+METAS = _metas
+SINGLES = _singles

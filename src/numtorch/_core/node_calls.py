@@ -3,14 +3,63 @@ count of gradients it returns, and each gradient conformed to its input (engine.
 
 from __future__ import annotations
 
+from ..backend import xp
 from . import dtypes as _dtypes
 from .anomaly_mode import run_with_anomaly
 from .hooks import node_post_hooks, node_pre_hooks
 from .observers import dispatch
+from .tensor import Tensor
+
+_ndarray = xp.ndarray
+_new = object.__new__
 
 
-def conform_gradient(grad, meta, node, index: int):
-    """Reduce a broadcast gradient to input ``index``'s shape and cast it to its dtype."""
+def tensor_of(value):
+    """A gradient held as an array (Note [Gradients as arrays]) as a tensor; None stays."""
+    if value is None:
+        return None
+    if value.__class__ is not _ndarray:
+        value = xp.asarray(value)  # operations on 0-d arrays give NumPy scalars
+    t = _new(Tensor)
+    t._data = value
+    t._requires_grad = False
+    t._grad_fn = None
+    t._base = None
+    return t
+
+
+def gather_gradients(buffers, node) -> list:
+    """The gradients of a node of several outputs, taken out of the engine's buffers (keyed
+    like edges: the node for output 0, ``(node, nr)`` for the others)."""
+    grads = [buffers.pop(node, None)]
+    grads.extend(buffers.pop((node, nr), None) for nr in range(1, node._num_outputs))
+    return grads
+
+
+def add_gradients(old, grad, create_graph):
+    """The sum of two gradients (tensors) for the same output."""
+    if create_graph or grad._batched or old._batched or old._fw_grads is not None:
+        return old + grad  # an op: it records, batches and adds tangents
+    if grad._fw_grads is not None:
+        return old + grad
+    total = old._data + grad._data
+    if total.__class__ is not _ndarray:  # 0-d sums give NumPy scalars
+        total = xp.asarray(total)
+    return grad._make(total)
+
+
+def conform_gradient(grad, meta, node, index: int, arrays: bool = False):
+    """Reduce a broadcast gradient to input ``index``'s shape and cast it to its dtype; with
+    ``arrays``, take and give it as an array (a node may also have returned a tensor)."""
+    if arrays:
+        data = grad._data if isinstance(grad, Tensor) else grad
+        if data.__class__ is _ndarray or isinstance(data, xp.generic):
+            data = _conform_array(xp.asarray(data), meta)
+            if data is not None:
+                return data
+            if not isinstance(grad, Tensor):
+                grad = tensor_of(grad)
+        return conform_gradient(grad, meta, node, index)._data
     data = getattr(grad, "_data", None)
     if data is None:
         raise RuntimeError(
@@ -31,6 +80,30 @@ def conform_gradient(grad, meta, node, index: int):
             grad = grad.real  # a real input's gradient is the real part (as torch's)
         grad = grad.to(_dtypes.from_numpy_dtype(dtype))
     return grad
+
+
+def _conform_array(data, meta):
+    """``conform_gradient`` on a real array (None where the tensor path must decide: complex
+    values, other dtypes, shapes that do not broadcast)."""
+    shape, dtype = meta
+    if data.dtype.kind != "f":  # bfloat16 sums in float32, complex casts: the tensor path
+        return None
+    if data.shape != shape:
+        lead = data.ndim - len(shape)
+        if lead < 0:
+            return None
+        dims = list(range(lead))
+        for i, size in enumerate(shape):
+            if size == 1 and data.shape[lead + i] != 1:
+                dims.append(lead + i)
+            elif size != data.shape[lead + i]:
+                return None
+        data = xp.asarray(data.sum(axis=tuple(dims), keepdims=True)).reshape(shape)
+    if data.dtype != dtype:
+        if dtype.kind != "f":
+            return None
+        data = data.astype(dtype)
+    return data
 
 
 def observed_node(node, run):

@@ -26,20 +26,18 @@ from types import FunctionType
 
 from ..backend import xp
 from . import batch_rules
-from .array_formulas import on_arrays
+from .array_backward import array_arguments, array_runners, array_steps
 from .dispatch import FREED, ONE_INPUT, build_runner
 from .docs import document
 from .grad_mode import is_grad_enabled
 from .graph import Node, freed_error
 from .inplace import inplace_variant
+from .node_calls import tensor_of
 from .observers import dispatch
-from .saved import SavedTensor, unpack_saved, unpack_saved_data
+from .saved import SavedTensor, unpack_saved
 from .tensor import Tensor
 
 _MISSING = object()
-_ndarray = xp.ndarray
-_new = object.__new__
-_PLAIN = (int, float, bool, type(None))  # values a formula on arrays may take as they are
 
 REGISTRY: dict = {}  # name -> OpSpec, for tests and docs
 
@@ -161,7 +159,8 @@ class OpSpec:
         saved_names = [n for n in saved_names if n not in ("grad", "grads")]
         self.slots = {n: f"_v{j}" for j, n in enumerate(saved_names)}
         self.slot_names = tuple(self.slots.values())
-        self.on_arrays = None  # per formula: its array form and slots (op._array_steps)
+        self.on_arrays = None  # per formula: its array form and slots (array_steps)
+        self.array_steps = None  # per formula: run(node, grad) for OpNode._apply_array
         self.promote = promote
         self.view = view
         self.outputs = outputs
@@ -261,6 +260,7 @@ class OpNode(Node):
     __slots__ = ("_edge0", "_edge1", "_edges", "_input_meta", "_sequence_nr", "_saved")
     _spec: OpSpec
     _list_len = 0
+    _takes_arrays = True
 
     # Note [Edges without a tuple]
     # A node of one or two inputs keeps its edges in two slots rather than in a tuple, and an
@@ -300,9 +300,14 @@ class OpNode(Node):
             return self._apply_lists(grad_outputs)
         steps = spec.on_arrays
         if steps is None:
-            steps = spec.on_arrays = _array_steps(spec)
+            steps = spec.on_arrays = array_steps(spec)
         grad = grad_outputs[0]
-        arrays = grad is not None and not is_grad_enabled() and not dispatch.slow
+        arrays = (
+            grad is not None
+            and not is_grad_enabled()
+            and not dispatch.slow
+            and grad._data.dtype.kind == "f"  # complex: formulas take conjugates
+        )
         edges = self._edges
         if edges is None:  # Note [Edges without a tuple]: None is no edge
             edge1 = self._edge1
@@ -316,38 +321,39 @@ class OpNode(Node):
             elif grad_only:
                 out.append(formula(grad))
             elif arrays and array_form is not None:
-                values = self._array_arguments(slots, grad)
+                values = array_arguments(self, slots, grad._data)
                 if values is None:
                     out.append(formula(*self._arguments(argnames, grad_outputs)))
                 else:
-                    out.append(_tensor_of(array_form(*values)))
+                    out.append(tensor_of(array_form(*values)))
             else:
                 out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
 
-    def _array_arguments(self, slots, grad):
-        """A formula's arguments as arrays (Note [Formulas on arrays]), or None when one of
-        them is not a floating-point array or a plain number. ``slots`` names the slot of
-        each argument, None for the gradient (see _array_steps)."""
-        values = []
-        for slot in slots:
-            if slot is None:
-                value = grad._data
-            else:
-                value = getattr(self, slot, _MISSING)  # unset: the value was not saved
-                if value.__class__ is Tensor and value._vc is None:
-                    value = value._data  # a bare saved input never modified in place
-                elif value is _MISSING:
-                    return None
-                else:
-                    value = unpack_saved_data(value, self)
-            if value.__class__ is _ndarray:
-                if value.dtype.kind != "f":
-                    return None
-            elif value.__class__ not in _PLAIN:
-                return None
-            values.append(value)
-        return values
+    def _apply_array(self, grad) -> list:
+        """``_apply`` for one gradient held as an array (Note [Gradients as arrays] in
+        engine.py), under no_grad without observers: each formula gives an array, or a
+        tensor where it runs on tensors (array_backward.py)."""
+        spec = self._spec
+        steps = spec.array_steps
+        if steps is None:
+            plain = not spec.lists and spec.node_class._apply is OpNode._apply
+            steps = spec.array_steps = array_runners(spec) if plain else ()
+        if self._saved is FREED:
+            raise freed_error(self)
+        if not steps or grad.dtype.kind != "f":  # complex: formulas take conjugates
+            return self._apply([tensor_of(grad)])
+        edges = self._edges
+        if edges is None:  # Note [Edges without a tuple]: None is no edge
+            edge0 = self._edge0
+            if self._edge1 is ONE_INPUT:
+                return [None if edge0 is None else steps[0](self, grad)]
+            edge1 = self._edge1
+            return [
+                None if edge0 is None else steps[0](self, grad),
+                None if edge1 is None else steps[1](self, grad),
+            ]
+        return [None if e[0] is None else run(self, grad) for run, e in zip(steps, edges)]
 
     def _arguments(self, argnames, grad_outputs) -> list:
         """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""
@@ -417,32 +423,6 @@ class OpNode(Node):
 
     def _replace_saved(self, name: str, value) -> None:
         setattr(self, self._spec.slots[name], value)
-
-
-def _array_steps(spec) -> tuple:
-    """Per formula of ``spec``: the formula, its argument names, whether it takes the
-    gradient alone, its array form and the slot of each argument (None for the gradient).
-    A formula naming something no slot holds (``grads``) has no array form."""
-    steps = []
-    for formula, argnames, grad_only in spec.compiled:
-        slots = tuple(None if n == "grad" else spec.slots.get(n, _MISSING) for n in argnames)
-        array_form = None if _MISSING in slots else on_arrays(formula)
-        steps.append((formula, argnames, grad_only, array_form, slots))
-    return tuple(steps)
-
-
-def _tensor_of(out):
-    """A formula's array result as a gradient tensor."""
-    if out.__class__ is not _ndarray:
-        if out is None:
-            return None
-        out = xp.asarray(out)  # operations on 0-d arrays give NumPy scalars
-    t = _new(Tensor)
-    t._data = out
-    t._requires_grad = False
-    t._grad_fn = None
-    t._base = None
-    return t
 
 
 def _saved_properties(formulas) -> dict:

@@ -26,6 +26,7 @@ class _HookState(threading.local):
 
 _hook_state = _HookState()
 _hooks_in_use = [0]  # contexts open in any thread: skip the thread-local lookup when 0
+HOOKS_IN_USE = _hooks_in_use  # read by the recorder, which inlines save_input's common case
 _SAME_OUTPUT = object()  # pack returned the saved output itself (Note [Packed saved tensors])
 _PACKED_NONE = object()  # pack returned None (``packed is None`` means no hooks ran)
 

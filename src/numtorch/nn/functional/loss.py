@@ -17,6 +17,7 @@ from ..._core.grad_mode import no_grad
 from ..._core.observers import composite
 from ..._core.tensor import Tensor, _read_dim
 from ..._creation import ones_like
+from ...backend import xp
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import _div_scalar
@@ -130,8 +131,8 @@ def _check_target_dtype(target, byte_ok: bool = True):
     """nll_loss takes Long or Byte class indices; the margin losses only Long."""
     if not isinstance(target, Tensor):
         raise RuntimeError(f"expected scalar type Long but found {type(target).__name__}")
-    name = target._data.dtype.name
-    if name == "int64" or (byte_ok and name == "uint8"):
+    dtype = target._data.dtype  # compared, not named: NumPy builds dtype.name on each read
+    if dtype == xp.int64 or (byte_ok and dtype == xp.uint8):
         return
     if byte_ok:
         raise RuntimeError(

@@ -1,0 +1,97 @@
+"""OpNode's formulas run on gradient arrays (Note [Formulas on arrays] in array_formulas.py,
+Note [Gradients as arrays] in engine.py): each formula's array form, the node slots its
+arguments come from, and the checks that send it back to tensors."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+from ..backend import xp
+from .array_formulas import on_arrays
+from .node_calls import tensor_of
+from .saved import unpack_saved_data
+from .tensor import Tensor
+
+_MISSING = object()
+_ndarray = xp.ndarray
+_PLAIN = (int, float, bool, type(None))  # values a formula on arrays may take as they are
+
+
+def array_steps(spec) -> tuple:
+    """Per formula of ``spec``: the formula, its argument names, whether it takes the
+    gradient alone, its array form and the slot of each argument (None for the gradient).
+    A formula naming something no slot holds (``grads``) has no array form."""
+    steps = []
+    for formula, argnames, grad_only in spec.compiled:
+        slots = tuple(None if n == "grad" else spec.slots.get(n, _MISSING) for n in argnames)
+        array_form = None if _MISSING in slots else on_arrays(formula)
+        steps.append((formula, argnames, grad_only, array_form, slots))
+    return tuple(steps)
+
+
+def array_arguments(node, slots, grad):
+    """A formula's arguments as arrays, or None when one of them is not a floating-point
+    array or a plain number. ``slots`` names the slot of each argument, None for the
+    gradient array ``grad`` (see array_steps)."""
+    values = []
+    for slot in slots:
+        if slot is None:
+            value = grad
+        else:
+            value = getattr(node, slot, _MISSING)  # unset: the value was not saved
+            if value.__class__ is Tensor and value._vc is None:
+                value = value._data  # a bare saved input never modified in place
+            elif value is _MISSING:
+                return None
+            else:
+                value = unpack_saved_data(value, node)
+        if value.__class__ is _ndarray:
+            if value.dtype.kind != "f":
+                return None
+        elif value.__class__ not in _PLAIN:
+            return None
+        values.append(value)
+    return values
+
+
+def array_runners(spec) -> tuple:
+    """Per formula of ``spec``: ``run(node, grad)``, its gradient for an array ``grad``
+    (OpNode._apply_array)."""
+    return tuple(_array_runner(*step) for step in array_steps(spec))
+
+
+def _array_runner(formula, argnames, grad_only, form, slots):
+    """``run(node, grad)``: the formula's array form with its arguments read from the
+    node's slots, or the formula on tensors where an argument is not a floating-point array
+    or a plain number, or where it has no array form."""
+
+    def on_tensors(node, grad):
+        return formula(*node._arguments(argnames, (tensor_of(grad),)))
+
+    if form is None:
+        return on_tensors
+    if grad_only:
+        return lambda node, grad: form(grad)
+    if len(slots) == 2 and slots[0] is None:
+        read = attrgetter(slots[1])
+
+        def run_with_one(node, grad):  # grad * cos(input) and friends: unrolled
+            value = read(node)
+            if value.__class__ is Tensor and value._vc is None:
+                value = value._data  # a bare saved input never modified in place
+            else:
+                value = unpack_saved_data(value, node)
+            if value.__class__ is _ndarray:
+                if value.dtype.kind != "f":
+                    return on_tensors(node, grad)
+            elif value.__class__ not in _PLAIN:
+                return on_tensors(node, grad)
+            return form(grad, value)
+
+        return run_with_one
+
+    def run(node, grad):
+        values = array_arguments(node, slots, grad)
+        return on_tensors(node, grad) if values is None else form(*values)
+
+    return run
