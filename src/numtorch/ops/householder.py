@@ -16,6 +16,7 @@ from .._core.dispatch import require_tensor
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
+from .lapack_layout import column_major
 from .return_types import structseq
 
 geqrf_type = structseq("geqrf", ("a", "tau"))
@@ -33,7 +34,7 @@ def _geqrf(input):
     for index in xp.ndindex(*input.shape[:-2]):
         h, t = xp.linalg.qr(input[index], mode="raw")  # h is the transposed LAPACK output
         a[index], tau[index] = h.T, t
-    return a, tau
+    return column_major(a), tau  # Note [LAPACK layout]
 
 
 @export

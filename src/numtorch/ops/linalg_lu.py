@@ -13,6 +13,7 @@ from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import lapack, xp
+from .lapack_layout import column_major
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .return_types import structseq
@@ -336,18 +337,27 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
 def _lu_solve(LU, pivots, B, left, adjoint):
     solved = _lu_solve_lapack(LU, pivots, B, left, adjoint)
     if solved is not None:
-        return solved
+        return _lu_solve_layout(solved, left)
     L, U = _split(LU)
     A = _permutation(pivots, LU.shape[-2], LU.dtype) @ L @ U
     if adjoint:
         A = xp.conj(xp.swapaxes(A, -1, -2))
     if left:
-        return xp.linalg.solve(
-            A, xp.broadcast_to(B, xp.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:])
+        return _lu_solve_layout(
+            xp.linalg.solve(
+                A,
+                xp.broadcast_to(B, xp.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:]),
+            ),
+            left,
         )
     At, Bt = xp.swapaxes(A, -1, -2), xp.swapaxes(B, -1, -2)
     Bt = xp.broadcast_to(Bt, xp.broadcast_shapes(At.shape[:-2], Bt.shape[:-2]) + Bt.shape[-2:])
-    return xp.swapaxes(xp.linalg.solve(At, Bt), -1, -2)
+    return _lu_solve_layout(xp.swapaxes(xp.linalg.solve(At, Bt), -1, -2), left)
+
+
+def _lu_solve_layout(X, left):
+    # Note [LAPACK layout]: getrs writes X (or X^T, solving X A = B) column-major
+    return column_major(X) if left else xp.swapaxes(column_major(xp.swapaxes(X, -1, -2)), -1, -2)
 
 
 def _lu_solve_lapack(LU, pivots, B, left, adjoint):
