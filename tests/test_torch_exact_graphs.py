@@ -462,3 +462,43 @@ def test_cond_of_empty_matrices_is_zero_outside_the_graph(shape, p):
             continue
         results.append((tuple(out.shape), out.tolist(), out.requires_grad, str(out.dtype)))
     assert results[0] == results[1]
+
+
+# equation, shapes, dtypes, whether torch refuses: a pair sharing a summed subscript of size >
+# 1 is contracted by a batched matrix product (one dtype); any other pair is multiplied and
+# promotes. Operands are contracted left to right.
+EINSUM_DTYPES = [
+    ("i,i->", [(3,), (3,)], ("float32", "float64"), True),
+    ("ij,jk", [(2, 3), (3, 4)], ("float64", "float32"), True),
+    ("...ij,...jk", [(2, 2, 3), (3, 4)], ("float32", "float64"), True),
+    ("ii,i->", [(3, 3), (3,)], ("float64", "float32"), True),
+    ("i,j,i->", [(3,), (2,), (3,)], ("float64", "float32", "float32"), True),
+    ("i,j,i->", [(3,), (2,), (3,)], ("float32", "float64", "float64"), False),
+    ("i,j->ij", [(2,), (3,)], ("float32", "float64"), False),
+    ("i,i->i", [(3,), (3,)], ("float64", "float32"), False),
+    ("ij,j->i", [(2, 1), (3,)], ("float32", "float64"), False),
+    ("i,i->", [(1,), (1,)], ("float32", "float64"), False),
+]
+
+
+def _einsum_outcome(lib, equation, shapes, dtypes):
+    operands = [
+        lib.ones(shape, dtype=getattr(lib, dtype), requires_grad=True)
+        for shape, dtype in zip(shapes, dtypes)
+    ]
+    try:
+        result = lib.einsum(equation, *operands)
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+    result.sum().backward()
+    return str(result.dtype), [str(t.grad.dtype) for t in operands]
+
+
+@pytest.mark.parametrize("equation, shapes, dtypes, refused", EINSUM_DTYPES)
+def test_einsum_of_mixed_dtypes_refuses_contractions_and_promotes_products(
+    equation, shapes, dtypes, refused
+):
+    ours = _einsum_outcome(numtorch, equation, shapes, dtypes)
+    assert isinstance(ours, str) == refused
+    torch = pytest.importorskip("torch")
+    assert ours == _einsum_outcome(torch, equation, shapes, dtypes)

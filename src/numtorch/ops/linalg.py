@@ -8,6 +8,7 @@ import string
 
 from .._core import batch_rules
 from .._core.dispatch import broadcast_shape, require_tensor
+from .._core.dtypes import promote_types
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -473,7 +474,7 @@ def _onto_diagonals(grad, full, target, sizes, equation):
             c = d
         renamed += c
     eyes = [Tensor._make(xp.eye(sizes[pair[0]], dtype=grad._data.dtype)) for pair in deltas]
-    return einsum(",".join([full, *deltas]) + "->" + renamed, grad, *eyes)
+    return _contract(",".join([full, *deltas]) + "->" + renamed, grad, *eyes)
 
 
 def _einsum_backward(k):
@@ -484,7 +485,7 @@ def _einsum_backward(k):
         other_specs = [s for i, s in enumerate(specs) if i != k]
         available = set(output).union(*other_specs)
         kept = "".join(c for c in dict.fromkeys(target) if c in available)
-        grad = einsum(",".join([output] + other_specs) + "->" + kept, grads[0], *others)
+        grad = _contract(",".join([output] + other_specs) + "->" + kept, grads[0], *others)
         shape = operands[k].shape
         sizes = dict(zip(target, shape))
         full = "".join(dict.fromkeys(target))
@@ -552,5 +553,37 @@ def einsum(equation, *operands) -> Tensor:
     """Einstein summation over the operands; ``...`` stands for the broadcast leading dims."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    shapes = [tuple(t.shape) for t in operands]
+    equation, operands = _expand_ellipsis(equation, operands)
+    _check_contraction_dtypes(equation, operands, shapes)
+    return _einsum(equation, operands)
+
+
+def _contract(equation, *operands) -> Tensor:
+    # the backward formulas' einsum: torch's derivatives are products that promote
     equation, operands = _expand_ellipsis(equation, operands)
     return _einsum(equation, operands)
+
+
+def _check_contraction_dtypes(equation, operands, shapes):
+    """torch contracts the operands left to right, pair by pair: a pair that shares a summed
+    subscript (of size > 1 in both) is a batched matrix product, which refuses two dtypes;
+    any other pair is an elementwise product, which promotes. Empty operands skip the
+    product."""
+    if len({t.dtype for t in operands}) == 1:
+        return
+    inputs, output = equation.split("->")
+    specs = inputs.split(",")
+    last = {c: k for k, spec in enumerate(specs) for c in spec}
+    wide = [{c for c, n in zip(spec, shape) if n != 1} for spec, shape in zip(specs, shapes)]
+    dtype, alive = operands[0].dtype, wide[0]
+    for k in range(1, len(specs)):
+        other = operands[k]
+        summed = {c for c in alive & wide[k] if last[c] == k and c not in output}
+        if summed and dtype is not other.dtype and all(map(math.prod, shapes[: k + 1])):
+            raise RuntimeError(
+                f"expected scalar type {dtype.scalar_name} but found {other.dtype.scalar_name}"
+            )
+        if not summed:
+            dtype = promote_types(dtype, other.dtype)
+        alive = {c for c in alive | wide[k] if last[c] > k or c in output}
