@@ -370,7 +370,6 @@ TRANSPOSED = {
     "sparse_add",
     "sparse_addmm",
     "sparse_coalesce",
-    "sparse_coo_tensor",
     "sparse_gather",
     "sparse_mm",
     "sparse_mv",

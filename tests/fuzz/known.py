@@ -79,8 +79,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         (777, 159),
     ),
     ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
-    ("requires_grad", "special_psi"): (_UNTRIAGED, (20261127, 30)),
-    ("requires_grad", "sparse_mv"): (_UNTRIAGED, (777, 1205)),
     ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
     ("gradient", "clamp_tensor"): (
@@ -92,7 +90,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         (777, 1048),
     ),
     ("second order", "sinc_"): (_UNTRIAGED, (20261127, 25)),
-    ("second order", "erf_"): (_UNTRIAGED, (20261127, 39)),
     ("second order", "remainder_"): (_UNTRIAGED, (20261127, 71)),
 }
 

@@ -101,9 +101,16 @@ def _alias(name, node, aten):
     )
 
 
-_created = _alias(
-    "sparse_coo_tensor", "SparseCooTensorWithDimsAndTensorsBackward0", "sparse_coo_tensor"
-)
+# torch gathers the values' gradient with a non-differentiable read of the sparse gradient's
+# values: under create_graph it never requires grad, even where the gradient of a product
+# with a dense operand that requires grad does
+_created = defop(
+    name="sparse_coo_tensor",
+    node="SparseCooTensorWithDimsAndTensorsBackward0",
+    aten="sparse_coo_tensor",
+    input=lambda grad: grad.detach(),
+    jvp="linear",
+)(lambda input: input.copy())
 _transposed = _alias("sparse_t", "TBackward0", "t")
 _transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
 _values_of = _alias("sparse_values", "ValuesBackward0", "values")
