@@ -502,3 +502,20 @@ def test_einsum_of_mixed_dtypes_refuses_contractions_and_promotes_products(
     assert isinstance(ours, str) == refused
     torch = pytest.importorskip("torch")
     assert ours == _einsum_outcome(torch, equation, shapes, dtypes)
+
+
+def _clamp_gradients(lib, x, lo, hi):
+    tensors = [lib.tensor(v, dtype=lib.float64, requires_grad=True) for v in (x, lo, hi)]
+    lib.clamp(*tensors).sum().backward()
+    return [t.grad.tolist() for t in tensors]
+
+
+def test_clamp_bounds_share_the_gradient_by_torchs_tie_rule():
+    # below min == max, or with min > max: max is the limit, and min gets no gradient
+    x = [0.0, 0.0, 1.0, math.nan, 2.0, 3.0]
+    lo = [1.0, 2.0, 2.0, 1.0, 1.0, 1.0]
+    hi = [1.0, 0.0, 1.0, 0.0, 1.0, 4.0]
+    grads = _clamp_gradients(numtorch, x, lo, hi)
+    assert grads == [[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0], [0, 1, 1, 1, 1, 0]]
+    torch = pytest.importorskip("torch")
+    assert grads == _clamp_gradients(torch, x, lo, hi)

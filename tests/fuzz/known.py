@@ -81,10 +81,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
     ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
-    ("gradient", "clamp_tensor"): (
-        "clamp's bound gradients through an in-place view chain",
-        (777, 201),
-    ),
     ("gradient", "index_reduce_amin_True"): (
         "NaN in index_reduce(amin): how the gradient is shared",
         (777, 1048),
