@@ -519,3 +519,29 @@ def test_clamp_bounds_share_the_gradient_by_torchs_tie_rule():
     assert grads == [[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0], [0, 1, 1, 1, 1, 0]]
     torch = pytest.importorskip("torch")
     assert grads == _clamp_gradients(torch, x, lo, hi)
+
+
+# call, the exception torch raises
+EMPTY_AND_NONFINITE = {
+    "kthvalue of an empty dim": (lambda t: t.kthvalue(t.ones(2, 0), 1, 1), IndexError),
+    "histogram of an infinite value": (
+        lambda t: t.histogram(t.tensor([-1.5, math.inf]), 3),
+        RuntimeError,
+    ),
+    "histogram of NaN": (lambda t: t.histogram(t.tensor([1.0, math.nan]), 3), RuntimeError),
+    "histogram over an infinite range": (
+        lambda t: t.histogram(t.tensor([1.0, 2.0]), 3, range=(0.0, math.inf)),
+        RuntimeError,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_AND_NONFINITE))
+def test_empty_and_nonfinite_reductions_raise_torchs_error(case):
+    call, expected = EMPTY_AND_NONFINITE[case]
+    with pytest.raises(expected) as ours:
+        call(numtorch)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(expected) as theirs:
+        call(torch)
+    assert str(ours.value) == str(theirs.value)
