@@ -401,6 +401,24 @@ ZERO_DIM_DIMS = {
     "group_norm": lambda lib, x: lib.group_norm(x, 1),
     "group_norm_1d": lambda lib, x: lib.group_norm(x.expand(2), 1),
     "functional_group_norm": lambda lib, x: lib.nn.functional.group_norm(x, 1),
+    "mv": lambda lib, x: lib.mv(x, lib.ones(3)),
+    "adaptive_avg_pool2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, 1),
+    "adaptive_avg_pool2d_1d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x.expand(3), 1),
+    "adaptive_avg_pool3d": lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(x, 1),
+    "adaptive_avg_pool3d_2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(
+        x.expand(2, 3), 1
+    ),
+    "functional_unfold": lambda lib, x: lib.nn.functional.unfold(x, 1),
+    "functional_unfold_1d": lambda lib, x: lib.nn.functional.unfold(x.expand(3), 1),
+    "functional_unfold_2d": lambda lib, x: lib.nn.functional.unfold(x.expand(3, 3), 1),
+    "index_copy_0d_source": lambda lib, x: lib.ones(3, 2).index_copy(0, lib.tensor([0]), x),
+    "dropout2d": lambda lib, x: lib.nn.functional.dropout2d(x, 0.5),
+    "feature_alpha_dropout": lambda lib, x: lib.nn.functional.feature_alpha_dropout(x, 0.5, True),
+    "weight_norm_dim0": lambda lib, x: lib._weight_norm(x, x, 0),
+    "weight_norm_dim_last": lambda lib, x: lib._weight_norm(x, x, -1),
+    "weight_norm_dim1": lambda lib, x: lib._weight_norm(x, x, 1),
+    "weight_norm_dim2_of_2d": lambda lib, x: lib._weight_norm(x.expand(2, 3), x, 2),
+    "norm_except_dim": lambda lib, x: lib.norm_except_dim(x, 2, 0),
 }
 
 
@@ -545,3 +563,28 @@ def test_empty_and_nonfinite_reductions_raise_torchs_error(case):
     with pytest.raises(expected) as theirs:
         call(torch)
     assert str(ours.value) == str(theirs.value)
+
+
+def test_unflatten_of_a_0d_tensor_raises_torchs_wrapped_error():
+    # torch's message goes on with a C++ backtrace: its first two lines are compared
+    with pytest.raises(RuntimeError) as ours:
+        numtorch.tensor(1.5).unflatten(-1, (1, 1))
+    assert str(ours.value).startswith("unflatten got an unexpected error:\nDimension specified")
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as theirs:
+        torch.tensor(1.5).unflatten(-1, (1, 1))
+    assert str(theirs.value).split("\n")[:2] == str(ours.value).split("\n")
+
+
+@pytest.mark.parametrize(
+    "shapes", [((3, 2, 4), (1, 2, 5), 0), ((3, 2, 4), (1, 3, 5), 0), ((3, 2), (), 0)]
+)
+def test_index_copy_names_both_slice_shapes(shapes):
+    input_shape, source_shape, dim = shapes
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as error:
+            lib.ones(input_shape).index_copy(dim, lib.tensor([0]), lib.ones(source_shape))
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]

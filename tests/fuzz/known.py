@@ -40,10 +40,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "in-place check numtorch raises first",
         (20261127, 70),
     ),
-    ("error type", "_weight_norm"): (
-        _UNTRIAGED + ": a dim out of range for g is accepted (torch: IndexError)",
-        (20261127, 53),
-    ),
     ("error type", "i0_"): (
         _UNTRIAGED + ": a result's strides differ from torch's, so view(-1) of it is refused",
         (20261127, 15),

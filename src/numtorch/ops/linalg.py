@@ -11,7 +11,7 @@ from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.dtypes import promote_types
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, _read_dim
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .pointwise import _conj
@@ -207,6 +207,7 @@ def mv(input, vec) -> Tensor:
     """Matrix-vector product."""
     if input.is_sparse:
         return sparse_product(input, vec)
+    _read_dim(input.ndim, 0)  # torch reads the matrix's rows before the rank check
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {vec.ndim}")
     if input.shape[1] != vec.shape[0]:
