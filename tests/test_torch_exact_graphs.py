@@ -588,3 +588,14 @@ def test_index_copy_names_both_slice_shapes(shapes):
             lib.ones(input_shape).index_copy(dim, lib.tensor([0]), lib.ones(source_shape))
         messages.append(str(error.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("method", ["atan2_", "hypot_", "nextafter_", "igamma_", "ldexp_"])
+@pytest.mark.parametrize("target", ["leaf", "view of a leaf"])
+def test_inplace_methods_parse_their_arguments_before_checking_the_target(method, target):
+    # a number where only a tensor is taken: torch's TypeError, before the leaf's refusal
+    x = numtorch.ones(2, 3, dtype=numtorch.float64, requires_grad=True)
+    with pytest.raises(TypeError, match="must be Tensor"):
+        getattr(x if target == "leaf" else x[0], method)(2.0)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        getattr(x if target == "leaf" else x[0], method)(numtorch.ones(3, dtype=x.dtype))

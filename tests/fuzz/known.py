@@ -35,11 +35,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "is differentiable again",
         (20261127, 43),
     ),
-    ("error type", "nextafter_"): (
-        "a number as other: torch's argument parsing refuses it (TypeError) before the "
-        "in-place check numtorch raises first",
-        (20261127, 70),
-    ),
     ("error type", "i0_"): (
         _UNTRIAGED + ": a result's strides differ from torch's, so view(-1) of it is refused",
         (20261127, 15),
