@@ -599,3 +599,46 @@ def test_inplace_methods_parse_their_arguments_before_checking_the_target(method
         getattr(x if target == "leaf" else x[0], method)(2.0)
     with pytest.raises(RuntimeError, match="leaf Variable"):
         getattr(x if target == "leaf" else x[0], method)(numtorch.ones(3, dtype=x.dtype))
+
+
+# input shape, src shape, index: torch's checks in its order (self's sizes, src's sizes read
+# per index dim, src's number of dims) where NumPy would fail inside the write
+SCATTER_SHAPES = [
+    ((3, 4), (), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (4,), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (4,), [[0, 1, 0, 2, 1]]),
+    ((3, 4), (3, 4, 1), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (1, 4), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (2, 5), [[0, 1, 0, 2, 1]]),
+]
+
+
+@pytest.mark.parametrize("method", ["scatter", "scatter_add", "scatter_reduce"])
+@pytest.mark.parametrize("shapes", SCATTER_SHAPES)
+def test_scatter_checks_index_against_self_and_src_as_torch(method, shapes):
+    input_shape, src_shape, index = shapes
+
+    def outcome(lib):
+        x, src, i = lib.zeros(input_shape), lib.ones(src_shape), lib.tensor(index)
+        extra = ("sum",) if method == "scatter_reduce" else ()
+        with pytest.raises((RuntimeError, IndexError)) as error:
+            getattr(x, method)(0, i, src, *extra)
+        return type(error.value).__name__, str(error.value)
+
+    ours = outcome(numtorch)
+    torch = pytest.importorskip("torch")
+    assert ours == outcome(torch)
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (0, 0), (2, 0, 3), (2, 3, 0)])
+def test_lu_of_matrices_with_an_empty_side(shape):
+    def factors(lib):
+        A = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+        P, L, U = lib.linalg.lu(A)
+        (P @ L @ U).sum().backward()
+        return [tuple(t.shape) for t in (P, L, U, A.grad)]
+
+    ours = factors(numtorch)
+    assert ours[3] == shape
+    torch = pytest.importorskip("torch")
+    assert ours == factors(torch)

@@ -9,6 +9,8 @@ with ``phi = tril_-1(L^H gL) + triu(gU U^H)``; wide and tall ones split off the 
 
 from __future__ import annotations
 
+import math
+
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -35,7 +37,7 @@ def _getrf(a):
     m, n = a.shape[-2:]
     k = min(m, n)
     batch_shape = a.shape[:-2]
-    lu = a.reshape(-1, m, n).copy()
+    lu = a.reshape((math.prod(batch_shape), m, n)).copy()  # -1 is ambiguous when empty
     pivots = xp.zeros((lu.shape[0], k), dtype=xp.int32)
     info = xp.zeros(lu.shape[0], dtype=xp.int32)
     rows = xp.arange(lu.shape[0])
@@ -60,7 +62,7 @@ def _getrf(a):
 
 def _permutation(pivots, m: int, dtype):
     """The P of ``A = P L U`` from getrf's row swaps."""
-    flat = pivots.reshape(-1, pivots.shape[-1]).astype(xp.int64) - 1
+    flat = pivots.reshape((math.prod(pivots.shape[:-1]), pivots.shape[-1])).astype(xp.int64) - 1
     perm = xp.broadcast_to(xp.arange(m), (flat.shape[0], m)).copy()
     rows = xp.arange(flat.shape[0])
     for j in range(flat.shape[1]):
