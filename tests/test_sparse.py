@@ -250,3 +250,15 @@ def test_cat_along_a_dense_dim_names_the_limit():
         numtorch.cat([s, s], 1)
     with pytest.raises(NotImplementedError, match="along sparse dims only"):
         s.index_select(1, numtorch.tensor([0]))
+
+
+def _dense_sparse_strides(lib):
+    sparse = lib.sparse_coo_tensor(lib.tensor([[0, 1, 2], [1, 3, 0]]), lib.ones(3), (3, 4))
+    return lib.mm(lib.ones(2, 3), sparse).stride()
+
+
+def test_dense_times_sparse_is_column_major_as_torch_computes_it_transposed():
+    strides = _dense_sparse_strides(numtorch)
+    assert strides == (1, 2)
+    torch = pytest.importorskip("torch")
+    assert strides == _dense_sparse_strides(torch)

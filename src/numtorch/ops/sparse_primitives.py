@@ -164,9 +164,10 @@ def _dense_sparse_values_grad(grad, dense, indices):
     values=_dense_sparse_values_grad,
 )
 def _dsmm(dense, values, indices, size):
-    out = xp.zeros((dense.shape[0], size[1]), xp.result_type(values, dense))
-    xp.add.at(out.T, indices[1], (dense[:, indices[0]] * values).T)
-    return out
+    # column-major, as torch computes (sparse^T dense^T)^T
+    out = xp.zeros((size[1], dense.shape[0]), xp.result_type(values, dense))
+    xp.add.at(out, indices[1], (dense[:, indices[0]] * values).T)
+    return out.T
 
 
 def _merge(a, b):
