@@ -21,6 +21,9 @@ from numtorch.testing.opinfo import OP_DB
 NO_FORWARD_AD = {
     "cdist",
     "ctc_loss",
+    "embedding_bag_max",
+    "embedding_bag_mean",
+    "embedding_bag_sum",
     "linalg.lstsq",
     "multi_margin_loss",
     "multi_margin_loss_weight",
@@ -171,6 +174,8 @@ TRANSPOSED = {
     "embedding_dense_backward",
     # ops/nn/embedding_bag.py
     "_embedding_bag",
+    "_embedding_bag_backward",
+    "_embedding_bag_per_sample_weights_backward",
     # ops/nn/fold.py
     "col2im",
     "im2col",

@@ -642,3 +642,26 @@ def test_lu_of_matrices_with_an_empty_side(shape):
     assert ours[3] == shape
     torch = pytest.importorskip("torch")
     assert ours == factors(torch)
+
+
+def _embedding_bag_second_order(lib, mode, weighted):
+    weight = lib.ones(5, 3, dtype=lib.float64, requires_grad=True)
+    indices, offsets = lib.tensor([1, 2, 4, 4, 3, 0, 1]), lib.tensor([0, 2, 2, 5])
+    scales = lib.ones(7, dtype=lib.float64, requires_grad=True) if weighted else None
+    out = lib.nn.functional.embedding_bag(
+        indices, weight, offsets, mode=mode, per_sample_weights=scales
+    )
+    leaves = [weight] + ([scales] if weighted else [])
+    grads = lib.autograd.grad((out * out).sum(), leaves, create_graph=True)
+    names = [type(g.grad_fn).__name__ for g in grads]
+    with pytest.raises((RuntimeError, NotImplementedError)) as error:
+        lib.autograd.grad(sum(g.sum() for g in grads), leaves)
+    return names, type(error.value).__name__, str(error.value)
+
+
+@pytest.mark.parametrize("mode, weighted", [("sum", False), ("sum", True), ("max", False)])
+def test_embedding_bag_gradients_are_not_differentiable_again(mode, weighted):
+    ours = _embedding_bag_second_order(numtorch, mode, weighted)
+    assert ours[0][0] == "EmbeddingBagBackwardBackward0"
+    torch = pytest.importorskip("torch")
+    assert ours == _embedding_bag_second_order(torch, mode, weighted)
