@@ -665,3 +665,23 @@ def test_embedding_bag_gradients_are_not_differentiable_again(mode, weighted):
     assert ours[0][0] == "EmbeddingBagBackwardBackward0"
     torch = pytest.importorskip("torch")
     assert ours == _embedding_bag_second_order(torch, mode, weighted)
+
+
+@pytest.mark.parametrize("mixed", ["weight", "bias", "running_var", "input"])
+@pytest.mark.parametrize("training", [True, False])
+def test_native_batch_norm_refuses_mixed_dtypes(mixed, training):
+    def call(lib):
+        tensors = {
+            name: lib.ones(shape, dtype=lib.float64 if name == mixed else lib.float32)
+            for name, shape in (("input", (2, 3)), ("weight", (3,)), ("bias", (3,)))
+        }
+        tensors["running_mean"] = lib.zeros(3)
+        tensors["running_var"] = lib.ones(3, dtype=lib.float64 if mixed == "running_var" else None)
+        with pytest.raises(RuntimeError) as error:
+            lib.native_batch_norm(*tensors.values(), training, 0.1, 1e-5)
+        return str(error.value)
+
+    ours = call(numtorch)
+    assert "dtype" in ours
+    torch = pytest.importorskip("torch")
+    call(torch)
