@@ -419,6 +419,12 @@ ZERO_DIM_DIMS = {
     "weight_norm_dim1": lambda lib, x: lib._weight_norm(x, x, 1),
     "weight_norm_dim2_of_2d": lambda lib, x: lib._weight_norm(x.expand(2, 3), x, 2),
     "norm_except_dim": lambda lib, x: lib.norm_except_dim(x, 2, 0),
+    "embedding_padding_idx": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([0]), x, padding_idx=1
+    ),
+    "embedding_negative_padding_idx": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([0]), x, padding_idx=-1
+    ),
 }
 
 
@@ -496,6 +502,8 @@ EINSUM_DTYPES = [
     ("i,i->i", [(3,), (3,)], ("float64", "float32"), False),
     ("ij,j->i", [(2, 1), (3,)], ("float32", "float64"), False),
     ("i,i->", [(1,), (1,)], ("float32", "float64"), False),
+    ("i,i->", [(0,), (0,)], ("float64", "float32"), False),  # empty: the second's dtype
+    ("ij,jk->ik", [(0, 3), (3, 2)], ("float32", "float64"), False),
 ]
 
 

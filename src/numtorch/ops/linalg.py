@@ -556,8 +556,9 @@ def einsum(equation, *operands) -> Tensor:
         operands = tuple(operands[0])
     shapes = [tuple(t.shape) for t in operands]
     equation, operands = _expand_ellipsis(equation, operands)
-    _check_contraction_dtypes(equation, operands, shapes)
-    return _einsum(equation, operands)
+    dtype = _check_contraction_dtypes(equation, operands, shapes)
+    result = _einsum(equation, operands)
+    return result if dtype is None or result.dtype is dtype else result.to(dtype)
 
 
 def _contract(equation, *operands) -> Tensor:
@@ -569,10 +570,11 @@ def _contract(equation, *operands) -> Tensor:
 def _check_contraction_dtypes(equation, operands, shapes):
     """torch contracts the operands left to right, pair by pair: a pair that shares a summed
     subscript (of size > 1 in both) is a batched matrix product, which refuses two dtypes;
-    any other pair is an elementwise product, which promotes. Empty operands skip the
-    product."""
+    any other pair is an elementwise product, which promotes. With an empty operand the
+    product is skipped: its zeros take the second operand's dtype. Returns the result's
+    dtype (None when the operands share one)."""
     if len({t.dtype for t in operands}) == 1:
-        return
+        return None
     inputs, output = equation.split("->")
     specs = inputs.split(",")
     last = {c: k for k, spec in enumerate(specs) for c in spec}
@@ -581,10 +583,13 @@ def _check_contraction_dtypes(equation, operands, shapes):
     for k in range(1, len(specs)):
         other = operands[k]
         summed = {c for c in alive & wide[k] if last[c] == k and c not in output}
-        if summed and dtype is not other.dtype and all(map(math.prod, shapes[: k + 1])):
-            raise RuntimeError(
-                f"expected scalar type {dtype.scalar_name} but found {other.dtype.scalar_name}"
-            )
+        if summed and dtype is not other.dtype:
+            if all(map(math.prod, shapes[: k + 1])):
+                raise RuntimeError(
+                    f"expected scalar type {dtype.scalar_name} but found {other.dtype.scalar_name}"
+                )
+            dtype = other.dtype
         if not summed:
             dtype = promote_types(dtype, other.dtype)
         alive = {c for c in alive | wide[k] if last[c] > k or c in output}
+    return dtype
