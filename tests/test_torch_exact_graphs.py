@@ -693,3 +693,18 @@ def test_native_batch_norm_refuses_mixed_dtypes(mixed, training):
     assert "dtype" in ours
     torch = pytest.importorskip("torch")
     call(torch)
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+@pytest.mark.parametrize("params", ["none", "weight", "running"])
+def test_aten_batch_norm_below_two_dims_counts_no_features(shape, params):
+    def call(lib):
+        weight = lib.ones(2) if params == "weight" else None
+        stats = (lib.zeros(2), lib.ones(2)) if params == "running" else (None, None)
+        with pytest.raises((RuntimeError, IndexError)) as error:
+            lib.batch_norm(lib.ones(shape), weight, None, *stats, True, 0.1, 1e-5, False)
+        return type(error.value).__name__, str(error.value)
+
+    ours = call(numtorch)
+    torch = pytest.importorskip("torch")
+    assert ours == call(torch)
