@@ -708,3 +708,26 @@ def test_aten_batch_norm_below_two_dims_counts_no_features(shape, params):
     ours = call(numtorch)
     torch = pytest.importorskip("torch")
     assert ours == call(torch)
+
+
+@pytest.mark.parametrize(
+    "shape, size, mode",
+    [
+        ((1, 0, 6, 5), (3, 4), "bilinear"),
+        ((1, 0, 6, 5), (3, 4), "nearest"),
+        ((1, 0, 6), (3,), "linear"),
+        ((1, 0, 2, 3, 3), (2, 2, 2), "trilinear"),
+        ((0, 2, 6, 5), (3, 4), "bicubic"),
+    ],
+)
+def test_interpolate_refuses_empty_non_batch_dims(shape, size, mode):
+    def call(lib):
+        try:
+            return tuple(lib.nn.functional.interpolate(lib.ones(shape), size=size, mode=mode).shape)
+        except RuntimeError as error:
+            return str(error)
+
+    ours = call(numtorch)
+    assert isinstance(ours, tuple) == (shape[0] == 0)
+    torch = pytest.importorskip("torch")
+    assert ours == call(torch)

@@ -554,8 +554,8 @@ def einsum(equation, *operands) -> Tensor:
     """Einstein summation over the operands; ``...`` stands for the broadcast leading dims."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    shapes = [tuple(t.shape) for t in operands]
-    equation, operands = _expand_ellipsis(equation, operands)
+    shapes = [tuple(getattr(t, "shape", ())) for t in operands]  # before any broadcast
+    equation, operands = _expand_ellipsis(equation, operands)  # (which refuses non-tensors)
     dtype = _check_contraction_dtypes(equation, operands, shapes)
     result = _einsum(equation, operands)
     return result if dtype is None or result.dtype is dtype else result.to(dtype)

@@ -72,6 +72,11 @@ def _check_sizes(input, output_size):
             f"Input and output sizes should be greater than 0, but got input ({given}){joint} "
             f"output ({wanted})"
         )
+    if input.numel() == 0 and math.prod(input.shape[1:]) == 0:  # only the batch may be empty
+        raise RuntimeError(
+            f"Non-empty {input.ndim}D data tensor expected but got a tensor with sizes "
+            f"{list(input.shape)}"
+        )
 
 
 def interpolate(
