@@ -219,7 +219,29 @@ def test_cat_and_index_select_gradients_reach_the_values():
 
     v = numtorch.tensor([3.0, 4.0, 5.0, 1.0], dtype=numtorch.float64, requires_grad=True)
     assert numtorch.autograd.gradcheck(f, (v,))
-    assert numtorch.autograd.gradgradcheck(f, (v,))
+    # as torch, the values' gradient is read off the sparse gradient without a graph
+    (grad,) = numtorch.autograd.grad(f(v).sum(), v, create_graph=True)
+    assert not grad.requires_grad
+
+
+def _values_gradient(lib, product):
+    # a gradient that depends on a dense operand requiring grad: still none for the values
+    rows, cols = [0, 1, 2, 0], [1, 3, 0, 1]
+    values = lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=lib.float64, requires_grad=True)
+    sparse = lib.sparse_coo_tensor(lib.tensor([rows, cols]), values, (3, 4))
+    dense = lib.ones(4, 2, dtype=lib.float64, requires_grad=True)
+    out = {"mm": lambda: lib.sparse.mm(sparse, dense), "mv": lambda: lib.mv(sparse, dense[:, 0])}
+    result = out[product]()
+    grads = lib.autograd.grad((result * result).sum(), (values, dense), create_graph=True)
+    return [(g.requires_grad, g.detach().numpy().tolist()) for g in grads]
+
+
+@pytest.mark.parametrize("product", ["mm", "mv"])
+def test_values_gradient_is_not_differentiable_again(product):
+    ours = _values_gradient(numtorch, product)
+    assert ours[0][0] is False and ours[1][0] is True
+    torch = pytest.importorskip("torch")
+    assert ours == _values_gradient(torch, product)
 
 
 def test_cat_along_a_dense_dim_names_the_limit():
@@ -228,3 +250,15 @@ def test_cat_along_a_dense_dim_names_the_limit():
         numtorch.cat([s, s], 1)
     with pytest.raises(NotImplementedError, match="along sparse dims only"):
         s.index_select(1, numtorch.tensor([0]))
+
+
+def _dense_sparse_strides(lib):
+    sparse = lib.sparse_coo_tensor(lib.tensor([[0, 1, 2], [1, 3, 0]]), lib.ones(3), (3, 4))
+    return lib.mm(lib.ones(2, 3), sparse).stride()
+
+
+def test_dense_times_sparse_is_column_major_as_torch_computes_it_transposed():
+    strides = _dense_sparse_strides(numtorch)
+    assert strides == (1, 2)
+    torch = pytest.importorskip("torch")
+    assert strides == _dense_sparse_strides(torch)

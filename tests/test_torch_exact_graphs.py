@@ -401,6 +401,30 @@ ZERO_DIM_DIMS = {
     "group_norm": lambda lib, x: lib.group_norm(x, 1),
     "group_norm_1d": lambda lib, x: lib.group_norm(x.expand(2), 1),
     "functional_group_norm": lambda lib, x: lib.nn.functional.group_norm(x, 1),
+    "mv": lambda lib, x: lib.mv(x, lib.ones(3)),
+    "adaptive_avg_pool2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, 1),
+    "adaptive_avg_pool2d_1d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x.expand(3), 1),
+    "adaptive_avg_pool3d": lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(x, 1),
+    "adaptive_avg_pool3d_2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(
+        x.expand(2, 3), 1
+    ),
+    "functional_unfold": lambda lib, x: lib.nn.functional.unfold(x, 1),
+    "functional_unfold_1d": lambda lib, x: lib.nn.functional.unfold(x.expand(3), 1),
+    "functional_unfold_2d": lambda lib, x: lib.nn.functional.unfold(x.expand(3, 3), 1),
+    "index_copy_0d_source": lambda lib, x: lib.ones(3, 2).index_copy(0, lib.tensor([0]), x),
+    "dropout2d": lambda lib, x: lib.nn.functional.dropout2d(x, 0.5),
+    "feature_alpha_dropout": lambda lib, x: lib.nn.functional.feature_alpha_dropout(x, 0.5, True),
+    "weight_norm_dim0": lambda lib, x: lib._weight_norm(x, x, 0),
+    "weight_norm_dim_last": lambda lib, x: lib._weight_norm(x, x, -1),
+    "weight_norm_dim1": lambda lib, x: lib._weight_norm(x, x, 1),
+    "weight_norm_dim2_of_2d": lambda lib, x: lib._weight_norm(x.expand(2, 3), x, 2),
+    "norm_except_dim": lambda lib, x: lib.norm_except_dim(x, 2, 0),
+    "embedding_padding_idx": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([0]), x, padding_idx=1
+    ),
+    "embedding_negative_padding_idx": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([0]), x, padding_idx=-1
+    ),
 }
 
 
@@ -462,3 +486,248 @@ def test_cond_of_empty_matrices_is_zero_outside_the_graph(shape, p):
             continue
         results.append((tuple(out.shape), out.tolist(), out.requires_grad, str(out.dtype)))
     assert results[0] == results[1]
+
+
+# equation, shapes, dtypes, whether torch refuses: a pair sharing a summed subscript of size >
+# 1 is contracted by a batched matrix product (one dtype); any other pair is multiplied and
+# promotes. Operands are contracted left to right.
+EINSUM_DTYPES = [
+    ("i,i->", [(3,), (3,)], ("float32", "float64"), True),
+    ("ij,jk", [(2, 3), (3, 4)], ("float64", "float32"), True),
+    ("...ij,...jk", [(2, 2, 3), (3, 4)], ("float32", "float64"), True),
+    ("ii,i->", [(3, 3), (3,)], ("float64", "float32"), True),
+    ("i,j,i->", [(3,), (2,), (3,)], ("float64", "float32", "float32"), True),
+    ("i,j,i->", [(3,), (2,), (3,)], ("float32", "float64", "float64"), False),
+    ("i,j->ij", [(2,), (3,)], ("float32", "float64"), False),
+    ("i,i->i", [(3,), (3,)], ("float64", "float32"), False),
+    ("ij,j->i", [(2, 1), (3,)], ("float32", "float64"), False),
+    ("i,i->", [(1,), (1,)], ("float32", "float64"), False),
+    ("i,i->", [(0,), (0,)], ("float64", "float32"), False),  # empty: the second's dtype
+    ("ij,jk->ik", [(0, 3), (3, 2)], ("float32", "float64"), False),
+]
+
+
+def _einsum_outcome(lib, equation, shapes, dtypes):
+    operands = [
+        lib.ones(shape, dtype=getattr(lib, dtype), requires_grad=True)
+        for shape, dtype in zip(shapes, dtypes)
+    ]
+    try:
+        result = lib.einsum(equation, *operands)
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+    result.sum().backward()
+    return str(result.dtype), [str(t.grad.dtype) for t in operands]
+
+
+@pytest.mark.parametrize("equation, shapes, dtypes, refused", EINSUM_DTYPES)
+def test_einsum_of_mixed_dtypes_refuses_contractions_and_promotes_products(
+    equation, shapes, dtypes, refused
+):
+    ours = _einsum_outcome(numtorch, equation, shapes, dtypes)
+    assert isinstance(ours, str) == refused
+    torch = pytest.importorskip("torch")
+    assert ours == _einsum_outcome(torch, equation, shapes, dtypes)
+
+
+def _clamp_gradients(lib, x, lo, hi):
+    tensors = [lib.tensor(v, dtype=lib.float64, requires_grad=True) for v in (x, lo, hi)]
+    lib.clamp(*tensors).sum().backward()
+    return [t.grad.tolist() for t in tensors]
+
+
+def test_clamp_bounds_share_the_gradient_by_torchs_tie_rule():
+    # below min == max, or with min > max: max is the limit, and min gets no gradient
+    x = [0.0, 0.0, 1.0, math.nan, 2.0, 3.0]
+    lo = [1.0, 2.0, 2.0, 1.0, 1.0, 1.0]
+    hi = [1.0, 0.0, 1.0, 0.0, 1.0, 4.0]
+    grads = _clamp_gradients(numtorch, x, lo, hi)
+    assert grads == [[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0], [0, 1, 1, 1, 1, 0]]
+    torch = pytest.importorskip("torch")
+    assert grads == _clamp_gradients(torch, x, lo, hi)
+
+
+# call, the exception torch raises
+EMPTY_AND_NONFINITE = {
+    "kthvalue of an empty dim": (lambda t: t.kthvalue(t.ones(2, 0), 1, 1), IndexError),
+    "histogram of an infinite value": (
+        lambda t: t.histogram(t.tensor([-1.5, math.inf]), 3),
+        RuntimeError,
+    ),
+    "histogram of NaN": (lambda t: t.histogram(t.tensor([1.0, math.nan]), 3), RuntimeError),
+    "histogram over an infinite range": (
+        lambda t: t.histogram(t.tensor([1.0, 2.0]), 3, range=(0.0, math.inf)),
+        RuntimeError,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMPTY_AND_NONFINITE))
+def test_empty_and_nonfinite_reductions_raise_torchs_error(case):
+    call, expected = EMPTY_AND_NONFINITE[case]
+    with pytest.raises(expected) as ours:
+        call(numtorch)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(expected) as theirs:
+        call(torch)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_unflatten_of_a_0d_tensor_raises_torchs_wrapped_error():
+    # torch's message goes on with a C++ backtrace: its first two lines are compared
+    with pytest.raises(RuntimeError) as ours:
+        numtorch.tensor(1.5).unflatten(-1, (1, 1))
+    assert str(ours.value).startswith("unflatten got an unexpected error:\nDimension specified")
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as theirs:
+        torch.tensor(1.5).unflatten(-1, (1, 1))
+    assert str(theirs.value).split("\n")[:2] == str(ours.value).split("\n")
+
+
+@pytest.mark.parametrize(
+    "shapes", [((3, 2, 4), (1, 2, 5), 0), ((3, 2, 4), (1, 3, 5), 0), ((3, 2), (), 0)]
+)
+def test_index_copy_names_both_slice_shapes(shapes):
+    input_shape, source_shape, dim = shapes
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as error:
+            lib.ones(input_shape).index_copy(dim, lib.tensor([0]), lib.ones(source_shape))
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("method", ["atan2_", "hypot_", "nextafter_", "igamma_", "ldexp_"])
+@pytest.mark.parametrize("target", ["leaf", "view of a leaf"])
+def test_inplace_methods_parse_their_arguments_before_checking_the_target(method, target):
+    # a number where only a tensor is taken: torch's TypeError, before the leaf's refusal
+    x = numtorch.ones(2, 3, dtype=numtorch.float64, requires_grad=True)
+    with pytest.raises(TypeError, match="must be Tensor"):
+        getattr(x if target == "leaf" else x[0], method)(2.0)
+    with pytest.raises(RuntimeError, match="leaf Variable"):
+        getattr(x if target == "leaf" else x[0], method)(numtorch.ones(3, dtype=x.dtype))
+
+
+# input shape, src shape, index: torch's checks in its order (self's sizes, src's sizes read
+# per index dim, src's number of dims) where NumPy would fail inside the write
+SCATTER_SHAPES = [
+    ((3, 4), (), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (4,), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (4,), [[0, 1, 0, 2, 1]]),
+    ((3, 4), (3, 4, 1), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (1, 4), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (2, 5), [[0, 1, 0, 2, 1]]),
+]
+
+
+@pytest.mark.parametrize("method", ["scatter", "scatter_add", "scatter_reduce"])
+@pytest.mark.parametrize("shapes", SCATTER_SHAPES)
+def test_scatter_checks_index_against_self_and_src_as_torch(method, shapes):
+    input_shape, src_shape, index = shapes
+
+    def outcome(lib):
+        x, src, i = lib.zeros(input_shape), lib.ones(src_shape), lib.tensor(index)
+        extra = ("sum",) if method == "scatter_reduce" else ()
+        with pytest.raises((RuntimeError, IndexError)) as error:
+            getattr(x, method)(0, i, src, *extra)
+        return type(error.value).__name__, str(error.value)
+
+    ours = outcome(numtorch)
+    torch = pytest.importorskip("torch")
+    assert ours == outcome(torch)
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (0, 0), (2, 0, 3), (2, 3, 0)])
+def test_lu_of_matrices_with_an_empty_side(shape):
+    def factors(lib):
+        A = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+        P, L, U = lib.linalg.lu(A)
+        (P @ L @ U).sum().backward()
+        return [tuple(t.shape) for t in (P, L, U, A.grad)]
+
+    ours = factors(numtorch)
+    assert ours[3] == shape
+    torch = pytest.importorskip("torch")
+    assert ours == factors(torch)
+
+
+def _embedding_bag_second_order(lib, mode, weighted):
+    weight = lib.ones(5, 3, dtype=lib.float64, requires_grad=True)
+    indices, offsets = lib.tensor([1, 2, 4, 4, 3, 0, 1]), lib.tensor([0, 2, 2, 5])
+    scales = lib.ones(7, dtype=lib.float64, requires_grad=True) if weighted else None
+    out = lib.nn.functional.embedding_bag(
+        indices, weight, offsets, mode=mode, per_sample_weights=scales
+    )
+    leaves = [weight] + ([scales] if weighted else [])
+    grads = lib.autograd.grad((out * out).sum(), leaves, create_graph=True)
+    names = [type(g.grad_fn).__name__ for g in grads]
+    with pytest.raises((RuntimeError, NotImplementedError)) as error:
+        lib.autograd.grad(sum(g.sum() for g in grads), leaves)
+    return names, type(error.value).__name__, str(error.value)
+
+
+@pytest.mark.parametrize("mode, weighted", [("sum", False), ("sum", True), ("max", False)])
+def test_embedding_bag_gradients_are_not_differentiable_again(mode, weighted):
+    ours = _embedding_bag_second_order(numtorch, mode, weighted)
+    assert ours[0][0] == "EmbeddingBagBackwardBackward0"
+    torch = pytest.importorskip("torch")
+    assert ours == _embedding_bag_second_order(torch, mode, weighted)
+
+
+@pytest.mark.parametrize("mixed", ["weight", "bias", "running_var", "input"])
+@pytest.mark.parametrize("training", [True, False])
+def test_native_batch_norm_refuses_mixed_dtypes(mixed, training):
+    def call(lib):
+        tensors = {
+            name: lib.ones(shape, dtype=lib.float64 if name == mixed else lib.float32)
+            for name, shape in (("input", (2, 3)), ("weight", (3,)), ("bias", (3,)))
+        }
+        tensors["running_mean"] = lib.zeros(3)
+        tensors["running_var"] = lib.ones(3, dtype=lib.float64 if mixed == "running_var" else None)
+        with pytest.raises(RuntimeError) as error:
+            lib.native_batch_norm(*tensors.values(), training, 0.1, 1e-5)
+        return str(error.value)
+
+    ours = call(numtorch)
+    assert "dtype" in ours
+    torch = pytest.importorskip("torch")
+    call(torch)
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+@pytest.mark.parametrize("params", ["none", "weight", "running"])
+def test_aten_batch_norm_below_two_dims_counts_no_features(shape, params):
+    def call(lib):
+        weight = lib.ones(2) if params == "weight" else None
+        stats = (lib.zeros(2), lib.ones(2)) if params == "running" else (None, None)
+        with pytest.raises((RuntimeError, IndexError)) as error:
+            lib.batch_norm(lib.ones(shape), weight, None, *stats, True, 0.1, 1e-5, False)
+        return type(error.value).__name__, str(error.value)
+
+    ours = call(numtorch)
+    torch = pytest.importorskip("torch")
+    assert ours == call(torch)
+
+
+@pytest.mark.parametrize(
+    "shape, size, mode",
+    [
+        ((1, 0, 6, 5), (3, 4), "bilinear"),
+        ((1, 0, 6, 5), (3, 4), "nearest"),
+        ((1, 0, 6), (3,), "linear"),
+        ((1, 0, 2, 3, 3), (2, 2, 2), "trilinear"),
+        ((0, 2, 6, 5), (3, 4), "bicubic"),
+    ],
+)
+def test_interpolate_refuses_empty_non_batch_dims(shape, size, mode):
+    def call(lib):
+        try:
+            return tuple(lib.nn.functional.interpolate(lib.ones(shape), size=size, mode=mode).shape)
+        except RuntimeError as error:
+            return str(error)
+
+    ours = call(numtorch)
+    assert isinstance(ours, tuple) == (shape[0] == 0)
+    torch = pytest.importorskip("torch")
+    assert ours == call(torch)

@@ -32,6 +32,8 @@ NO_RULE = {
     "_bincount",
     "_ctc_loss",
     "_embedding_bag",
+    "_embedding_bag_backward",
+    "_embedding_bag_per_sample_weights_backward",
     "_histc",
     "_pack_padded_sequence",
     "_pdist_backward",

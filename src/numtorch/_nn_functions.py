@@ -16,6 +16,7 @@ from .nn import functional as F
 from .nn.functional.dropout import dropout_impl
 from .nn.functional.loss import kl_div_reduced
 from .nn.functional.normalization import (
+    _check_dtypes,
     batch_norm_unchecked,
     check_layer_norm,
     instance_norm_unchecked,
@@ -116,6 +117,7 @@ def native_batch_norm(
     tensors otherwise; running statistics are updated in place when training."""
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
     results = N.non_differentiable_stats(
         N.native_batch_norm_op(
             input, weight, bias, running_mean, running_var, training, momentum, eps

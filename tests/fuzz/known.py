@@ -30,20 +30,6 @@ _UNTRIAGED = "not yet triaged"
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("error type", "embedding_bag_sum"): (
-        "torch's embedding_bag backward (per_sample_weights) has no derivative; numtorch's "
-        "is differentiable again",
-        (20261127, 43),
-    ),
-    ("error type", "nextafter_"): (
-        "a number as other: torch's argument parsing refuses it (TypeError) before the "
-        "in-place check numtorch raises first",
-        (20261127, 70),
-    ),
-    ("error type", "_weight_norm"): (
-        _UNTRIAGED + ": a dim out of range for g is accepted (torch: IndexError)",
-        (20261127, 53),
-    ),
     ("error type", "i0_"): (
         _UNTRIAGED + ": a result's strides differ from torch's, so view(-1) of it is refused",
         (20261127, 15),
@@ -79,20 +65,13 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         (777, 159),
     ),
     ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
-    ("requires_grad", "special_psi"): (_UNTRIAGED, (20261127, 30)),
-    ("requires_grad", "sparse_mv"): (_UNTRIAGED, (777, 1205)),
     ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
-    ("gradient", "clamp_tensor"): (
-        "clamp's bound gradients through an in-place view chain",
-        (777, 201),
-    ),
     ("gradient", "index_reduce_amin_True"): (
         "NaN in index_reduce(amin): how the gradient is shared",
         (777, 1048),
     ),
     ("second order", "sinc_"): (_UNTRIAGED, (20261127, 25)),
-    ("second order", "erf_"): (_UNTRIAGED, (20261127, 39)),
     ("second order", "remainder_"): (_UNTRIAGED, (20261127, 71)),
 }
 

@@ -272,6 +272,19 @@ def check_no_partial_overlap(self: Tensor, others) -> None:
             )
 
 
+def _refuse_arguments(op, self, args, kwargs) -> None:
+    """torch parses an in-place method's arguments before checking its target: a number
+    where the op takes only tensors (``atan2_(2.0)``) is its TypeError, even on a leaf. Run
+    on the refusal path only, on a copy that records nothing."""
+    with grad_mode.no_grad():
+        try:
+            op(Tensor._make(self._data.copy()), *args, **kwargs)
+        except TypeError:
+            raise
+        except Exception:  # any other refusal comes after the target's check
+            pass
+
+
 def inplace_variant(op, name: str):
     """Build ``Tensor.<name>`` (e.g. ``add_``) from the functional ``op``."""
     direct = _DIRECT.get(name)
@@ -290,7 +303,11 @@ def inplace_variant(op, name: str):
         ):
             self._bump_version()
             return self
-        check_inplace(self, name)
+        try:
+            check_inplace(self, name)
+        except RuntimeError:
+            _refuse_arguments(op, self, args, kwargs)
+            raise
         out = op(self, *args, **kwargs)
         return write_inplace(self, out, name)
 

@@ -17,6 +17,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import unsupported
 from ..backend import xp
+from .lapack_layout import column_major
 from .return_types import structseq
 
 geqrf_type = structseq("geqrf", ("a", "tau"))
@@ -45,7 +46,7 @@ def _geqrf(input):
     for index in xp.ndindex(*input.shape[:-2]):
         h, t = xp.linalg.qr(input[index], mode="raw")  # h is the transposed LAPACK output
         a[index], tau[index] = h.T, t
-    return a, tau
+    return column_major(a), tau  # Note [LAPACK layout]
 
 
 @export

@@ -205,16 +205,11 @@ def index_copy(input, dim, index, source) -> Tensor:
     # the slices (shapes without dim) must agree, then the index count
     dest_slice = [s for d, s in enumerate(input.shape) if d != dim]
     source_slice = [s for d, s in enumerate(source.shape) if d != dim]
-    if source.ndim and dest_slice != source_slice:
-        d = next(
-            (i for i, (a, b) in enumerate(zip(dest_slice, source_slice)) if a != b),
-            min(len(dest_slice), len(source_slice)),
-        )
+    if dest_slice != source_slice:  # a 0-d source has no slice: only a 0-d or 1-D input fits
         raise RuntimeError(
             "index_copy_(): Source/destination tensor must have same slice shapes. "
-            f"Destination slice shape: {dest_slice[d] if d < len(dest_slice) else 1} at "
-            f"dimension {d} and source slice shape: "
-            f"{source_slice[d] if d < len(source_slice) else 1} at dimension {d}."
+            f"Destination slice shape: {' '.join(map(str, dest_slice))} at dimension {dim} and "
+            f"source slice shape: {' '.join(map(str, source_slice))} at dimension 0."
         )
     n = index.numel()
     length = source.shape[dim] if source.ndim else 1

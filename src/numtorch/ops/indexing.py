@@ -534,16 +534,36 @@ def check_scatter_bounds(input, dim, index) -> None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
 
 
-def check_scatter_dims(input, index, src) -> None:
-    """torch's check that index, self and a tensor src have one number of dims (0-d and 1-D
-    count as one), before NumPy would meet the mismatch as an IndexError."""
+def check_scatter_dims(input, index, src, dim=None) -> None:
+    """torch's checks of index against self and a tensor src, in torch's order: one number
+    of dims (0-d and 1-D count as one) and, given ``dim``, index no larger than self (but
+    along ``dim``) nor than src, whose sizes are read per index dim (an IndexError where src
+    has fewer dims). Before NumPy would meet a mismatch as an IndexError."""
     if index._data.size == 0:
         return
     dims = max(index.ndim, 1)
     if max(input.ndim, 1) != dims:
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    if isinstance(src, Tensor) and max(src.ndim, 1) != dims:
+    tensor_src = isinstance(src, Tensor)
+    wrong = False
+    if dim is not None:
+        sizes = [index.shape[d] if index.ndim else 1 for d in range(dims)]
+        wrong = any(
+            n > (input.shape[d] if input.ndim else 1) for d, n in enumerate(sizes) if d != dim
+        )
+        if tensor_src and not wrong:
+            for d, n in enumerate(sizes):
+                if n > (src.shape[_wrap_dim(d, src.ndim)] if src.ndim else 1):
+                    wrong = True
+                    break
+    if tensor_src and max(src.ndim, 1) != dims:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if wrong:
+        raise RuntimeError(
+            f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} "
+            f"apart from dimension {dim}"
+            + (f" and to be no larger size than src {list(src.shape)}" if tensor_src else "")
+        )
 
 
 def lift_0d(*arrays):
@@ -676,7 +696,7 @@ def scatter_add(input, dim, index, src) -> Tensor:
     _check_index(index, "scatter_add")
     _check_src_dtype(input, src)
     dim = _wrap_dim(dim, max(input.ndim, 1))
-    check_scatter_dims(input, index, src)
+    check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     return _scatter_add(input, dim, index, src)
 
@@ -739,7 +759,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
             raise RuntimeError(f"numtorch supports scatter reduce='add' only, got {reduce!r}")
         return scatter_add(input, dim, index, src)
     dim = _wrap_dim(dim, max(input.ndim, 1))
-    check_scatter_dims(input, index, src)
+    check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     if src is None:
         src = value

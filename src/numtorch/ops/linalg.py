@@ -8,9 +8,10 @@ import string
 
 from .._core import batch_rules
 from .._core.dispatch import broadcast_shape, require_tensor
+from .._core.dtypes import promote_types
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, _read_dim
 from ..autograd.forward_grad import add_terms, align, batch_shift, batched
 from ..backend import xp
 from .pointwise import _conj
@@ -206,6 +207,7 @@ def mv(input, vec) -> Tensor:
     """Matrix-vector product."""
     if input.is_sparse:
         return sparse_product(input, vec)
+    _read_dim(input.ndim, 0)  # torch reads the matrix's rows before the rank check
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {vec.ndim}")
     if input.shape[1] != vec.shape[0]:
@@ -479,7 +481,7 @@ def _onto_diagonals(grad, full, target, sizes, equation):
             c = d
         renamed += c
     eyes = [Tensor._make(xp.eye(sizes[pair[0]], dtype=grad._data.dtype)) for pair in deltas]
-    return einsum(",".join([full, *deltas]) + "->" + renamed, grad, *eyes)
+    return _contract(",".join([full, *deltas]) + "->" + renamed, grad, *eyes)
 
 
 def _einsum_backward(k):
@@ -490,7 +492,7 @@ def _einsum_backward(k):
         other_specs = [s for i, s in enumerate(specs) if i != k]
         available = set(output).union(*other_specs)
         kept = "".join(c for c in dict.fromkeys(target) if c in available)
-        grad = einsum(",".join([output] + other_specs) + "->" + kept, grads[0], *others)
+        grad = _contract(",".join([output] + other_specs) + "->" + kept, grads[0], *others)
         shape = operands[k].shape
         sizes = dict(zip(target, shape))
         full = "".join(dict.fromkeys(target))
@@ -577,5 +579,42 @@ def einsum(equation, *operands) -> Tensor:
     """Einstein summation over the operands; ``...`` stands for the broadcast leading dims."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    shapes = [tuple(getattr(t, "shape", ())) for t in operands]  # before any broadcast
+    equation, operands = _expand_ellipsis(equation, operands)  # (which refuses non-tensors)
+    dtype = _check_contraction_dtypes(equation, operands, shapes)
+    result = _einsum(equation, operands)
+    return result if dtype is None or result.dtype is dtype else result.to(dtype)
+
+
+def _contract(equation, *operands) -> Tensor:
+    # the backward formulas' einsum: torch's derivatives are products that promote
     equation, operands = _expand_ellipsis(equation, operands)
     return _einsum(equation, operands)
+
+
+def _check_contraction_dtypes(equation, operands, shapes):
+    """torch contracts the operands left to right, pair by pair: a pair that shares a summed
+    subscript (of size > 1 in both) is a batched matrix product, which refuses two dtypes;
+    any other pair is an elementwise product, which promotes. With an empty operand the
+    product is skipped: its zeros take the second operand's dtype. Returns the result's
+    dtype (None when the operands share one)."""
+    if len({t.dtype for t in operands}) == 1:
+        return None
+    inputs, output = equation.split("->")
+    specs = inputs.split(",")
+    last = {c: k for k, spec in enumerate(specs) for c in spec}
+    wide = [{c for c, n in zip(spec, shape) if n != 1} for spec, shape in zip(specs, shapes)]
+    dtype, alive = operands[0].dtype, wide[0]
+    for k in range(1, len(specs)):
+        other = operands[k]
+        summed = {c for c in alive & wide[k] if last[c] == k and c not in output}
+        if summed and dtype is not other.dtype:
+            if all(map(math.prod, shapes[: k + 1])):
+                raise RuntimeError(
+                    f"expected scalar type {dtype.scalar_name} but found {other.dtype.scalar_name}"
+                )
+            dtype = other.dtype
+        if not summed:
+            dtype = promote_types(dtype, other.dtype)
+        alive = {c for c in alive | wide[k] if last[c] > k or c in output}
+    return dtype

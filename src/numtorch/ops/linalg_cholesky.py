@@ -15,6 +15,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
+from .lapack_layout import column_major
 from .linalg_functions import _deprecated
 from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices, triangular_kernel
 from .return_types import structseq
@@ -87,7 +88,8 @@ def _triangular_solve(input, A, upper, transpose, unitriangular):
     T = _triangle(A, upper, unitriangular)
     if transpose:
         T = xp.swapaxes(T, -1, -2)
-    return triangular_kernel(T, b, upper != transpose), A.copy()
+    # Note [LAPACK layout]
+    return column_major(triangular_kernel(T, b, upper != transpose)), column_major(A)
 
 
 @export
@@ -182,9 +184,10 @@ def _cholesky_solve_jvp(input_t, input2_t, input, result, input2, upper):
 def _cholesky_solve(input, input2, upper):
     b, L = _batched(input, input2)
     try:
-        return xp.linalg.solve(_factor_product(L, upper), b)
+        X = xp.linalg.solve(_factor_product(L, upper), b)
     except xp.linalg.LinAlgError:
-        return _factor_solve(L, b, upper)
+        X = _factor_solve(L, b, upper)
+    return column_major(X)  # Note [LAPACK layout]
 
 
 @export
@@ -238,7 +241,7 @@ def _cholesky_inverse(input, upper):
             f"cholesky_inverse: The diagonal element {zero + 1} is zero, the inversion could "
             "not be completed because the input matrix is singular."
         )
-    return xp.linalg.inv(_factor_product(input, upper))
+    return column_major(xp.linalg.inv(_factor_product(input, upper)))  # Note [LAPACK layout]
 
 
 @export
@@ -303,5 +306,5 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
             message = str(error).replace("linalg.cholesky:", "linalg.cholesky_ex:")
             raise LinAlgError(message) from None
         factors, info = _partial_factors(A._data, bool(upper))
-        L = Tensor._make(factors)
+        L = Tensor._make(column_major(factors))
     return cholesky_ex_type(L, Tensor._make(info))

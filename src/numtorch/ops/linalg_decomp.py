@@ -14,6 +14,7 @@ from .._core.op import defop
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from .lapack_layout import column_major
 from .linalg_solve import LinAlgError, _batch_eye, _solve_triangular, check_matrices
 from .return_types import structseq
 from .shape import cat
@@ -144,8 +145,9 @@ def _qr_jvp(input_t, result, result1, mode):
 def _qr(input, mode):
     if mode == "r":
         R = xp.linalg.qr(input, mode="r")
-        return xp.zeros((0,), input.dtype), R
-    return xp.linalg.qr(input, mode=mode)
+        return xp.zeros((0,), input.dtype), column_major(R)
+    Q, R = xp.linalg.qr(input, mode=mode)
+    return column_major(Q), column_major(R)  # Note [LAPACK layout]
 
 
 def qr(A, mode="reduced"):
@@ -209,7 +211,8 @@ def _eigh_jvp(input_t, result, result1):
     jvp=_eigh_jvp,
 )
 def _eigh(input, UPLO):
-    return eigh_kernel(input, UPLO=UPLO)
+    values, vectors = eigh_kernel(input, UPLO=UPLO)
+    return values, column_major(vectors)  # Note [LAPACK layout]
 
 
 def eigh(A, UPLO="L"):
@@ -322,7 +325,8 @@ def _svd_jvp(input_t, result, result1, result2, full_matrices):
     jvp=_svd_jvp,
 )
 def _svd(input, full_matrices):
-    return svd_kernel(input, full_matrices=full_matrices)
+    U, S, Vh = svd_kernel(input, full_matrices=full_matrices)
+    return column_major(U), S, column_major(Vh)  # Note [LAPACK layout]
 
 
 def _check_driver(driver, name):

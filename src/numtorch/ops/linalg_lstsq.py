@@ -19,6 +19,7 @@ from .._core.dispatch import require_tensor
 from .._core.op import defop
 from ..autograd.forward_grad import add_terms, batched
 from ..backend import xp
+from .lapack_layout import column_major_within
 from .linalg_decomp import _pinv_backward, _pinv_jvp, pinv
 from .return_types import structseq
 
@@ -113,8 +114,10 @@ def _lstsq(input, b, rcond, driver, vector):
         ranks = xp.zeros((0,), xp.int64)
     if driver in ("gels", "gelsy"):
         values = empty
+    # Note [LAPACK layout]: the solution is the top of the right-hand side's buffer
+    solution = column_major_within(solution.astype(input.dtype), max(m, n))
     solution = solution[..., 0] if vector else solution
-    return solution.astype(input.dtype), residuals.astype(input.real.dtype), ranks, values
+    return solution, residuals.astype(input.real.dtype), ranks, values
 
 
 def lstsq(A, B, rcond=None, *, driver=None):

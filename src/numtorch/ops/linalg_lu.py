@@ -11,11 +11,14 @@ and ``dU = triu(K) U`` on the square block, the rest solved from the other block
 
 from __future__ import annotations
 
+import math
+
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import lapack, xp
+from .lapack_layout import column_major
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .return_types import structseq
@@ -37,7 +40,7 @@ def _getrf(a):
     m, n = a.shape[-2:]
     k = min(m, n)
     batch_shape = a.shape[:-2]
-    lu = a.reshape(-1, m, n).copy()
+    lu = a.reshape((math.prod(batch_shape), m, n)).copy()  # -1 is ambiguous when empty
     pivots = xp.zeros((lu.shape[0], k), dtype=xp.int32)
     info = xp.zeros(lu.shape[0], dtype=xp.int32)
     rows = xp.arange(lu.shape[0])
@@ -64,7 +67,7 @@ def _getrf(a):
 
 def _permutation(pivots, m: int, dtype):
     """The P of ``A = P L U`` from getrf's row swaps."""
-    flat = pivots.reshape(-1, pivots.shape[-1]).astype(xp.int64) - 1
+    flat = pivots.reshape((math.prod(pivots.shape[:-1]), pivots.shape[-1])).astype(xp.int64) - 1
     perm = xp.broadcast_to(xp.arange(m), (flat.shape[0], m)).copy()
     rows = xp.arange(flat.shape[0])
     for j in range(flat.shape[1]):
@@ -407,18 +410,27 @@ def _lu_solve_jvp(LU_t, B_t, LU, pivots, B, result, left, adjoint):
 def _lu_solve(LU, pivots, B, left, adjoint):
     solved = _lu_solve_lapack(LU, pivots, B, left, adjoint)
     if solved is not None:
-        return solved
+        return _lu_solve_layout(solved, left)
     L, U = _split(LU)
     A = _permutation(pivots, LU.shape[-2], LU.dtype) @ L @ U
     if adjoint:
         A = xp.conj(xp.swapaxes(A, -1, -2))
     if left:
-        return xp.linalg.solve(
-            A, xp.broadcast_to(B, xp.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:])
+        return _lu_solve_layout(
+            xp.linalg.solve(
+                A,
+                xp.broadcast_to(B, xp.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:]),
+            ),
+            left,
         )
     At, Bt = xp.swapaxes(A, -1, -2), xp.swapaxes(B, -1, -2)
     Bt = xp.broadcast_to(Bt, xp.broadcast_shapes(At.shape[:-2], Bt.shape[:-2]) + Bt.shape[-2:])
-    return xp.swapaxes(xp.linalg.solve(At, Bt), -1, -2)
+    return _lu_solve_layout(xp.swapaxes(xp.linalg.solve(At, Bt), -1, -2), left)
+
+
+def _lu_solve_layout(X, left):
+    # Note [LAPACK layout]: getrs writes X (or X^T, solving X A = B) column-major
+    return column_major(X) if left else xp.swapaxes(column_major(xp.swapaxes(X, -1, -2)), -1, -2)
 
 
 def _lu_solve_lapack(LU, pivots, B, left, adjoint):

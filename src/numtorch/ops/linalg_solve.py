@@ -15,6 +15,7 @@ from .._core.op import defop
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import lapack, xp
+from .lapack_layout import column_major
 from .reduction import _product_of_others
 from .return_types import structseq
 
@@ -99,7 +100,7 @@ def _batch_eye(n, like):
 )
 def _inv(input):
     try:
-        return xp.linalg.inv(input)
+        return column_major(xp.linalg.inv(input))  # Note [LAPACK layout]
     except xp.linalg.LinAlgError:
         raise LinAlgError(_singular_message(input, "linalg.inv")) from None
 
@@ -252,6 +253,7 @@ def _solve(input, B, left, vector):
         ) from None
     if vector:
         return X[..., 0]
+    X = column_major(X)  # Note [LAPACK layout]: X^T of XA = B is column-major, X row-major
     return X if left else xp.swapaxes(X, -1, -2)
 
 
@@ -353,12 +355,12 @@ def _solve_triangular(input, B, upper, left, unitriangular):
         unitriangular=unitriangular,
     )
     if solved is not None:
-        return solved
+        return column_major(solved)  # Note [LAPACK layout]
     T = _triangle(input, upper, unitriangular)
     if left:
-        return triangular_kernel(T, B, upper)
+        return column_major(triangular_kernel(T, B, upper))
     Tt, Bt = xp.swapaxes(T, -1, -2), xp.swapaxes(B, -1, -2)
-    return xp.swapaxes(triangular_kernel(Tt, Bt, not upper), -1, -2)
+    return column_major(xp.swapaxes(triangular_kernel(Tt, Bt, not upper), -1, -2))
 
 
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor:
@@ -423,7 +425,8 @@ def _cholesky(input, upper):
         L = xp.linalg.cholesky(input)
     except xp.linalg.LinAlgError:
         raise LinAlgError(_not_positive_definite_message(input, "linalg.cholesky")) from None
-    return xp.conj(xp.swapaxes(L, -1, -2)) if upper else L  # U = L^H
+    U = xp.conj(xp.swapaxes(L, -1, -2)) if upper else L  # U = L^H
+    return column_major(U)  # Note [LAPACK layout]
 
 
 def cholesky(A, *, upper=False) -> Tensor:

@@ -778,10 +778,12 @@ def _clamp_grad(grad, input, min, max):
 
 
 def _clamp_bound(grad, input, bound, other_bound, lower):
-    # The bound receives the gradient where it was the active limit.
+    # The bound receives the gradient where it was the active limit, by torch's rule for
+    # ties: where min >= max, max is the limit (min < max is required for min; max < min
+    # alone is enough for max), so input < min == max gives no bound a gradient
     active = input < bound if lower else input > bound
     if other_bound is not None:
-        active = active & ((bound <= other_bound) if lower else (bound >= other_bound))
+        active = active & (bound < other_bound) if lower else active | (bound < other_bound)
     return where(active, grad, 0.0)
 
 

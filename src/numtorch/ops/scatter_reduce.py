@@ -18,10 +18,10 @@ from .._creation import ones_like, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..backend import xp
 from .indexing import (
-    _check_gather_shapes,
     _check_index,
     _scatter_key,
     check_scatter_bounds,
+    check_scatter_dims,
     check_source_shape,
     lift_0d,
 )
@@ -173,7 +173,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tens
     if input._data.dtype != src._data.dtype:
         raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
     dim = _wrap_dim(dim, max(input.ndim, 1))
-    _check_gather_shapes(input, dim, index, "scatter_reduce")
+    check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     return _scatter_reduce(input, dim, index, src, reduce, include_self)
 

@@ -215,6 +215,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     """
     dim = _wrap_dim(dim, max(input.ndim, 1))
     size = input.shape[dim] if input.ndim else 1
+    if size == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {dim} to have non-zero size.")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     return _kthvalue(input, int(k), dim, keepdim)

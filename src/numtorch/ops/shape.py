@@ -209,6 +209,11 @@ def flatten(input, start_dim=0, end_dim=-1) -> Tensor:
 @export
 def unflatten(input, dim, sizes) -> Tensor:
     dim = _wrap_dim(dim, input.ndim)
+    if not input.ndim:
+        raise RuntimeError(
+            f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has "
+            "no dimensions"
+        )
     shape = input.shape
     sizes = infer_shape(tuple(sizes), shape[dim])
     return view(input, shape[:dim] + sizes + shape[dim + 1 :])

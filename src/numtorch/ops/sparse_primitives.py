@@ -107,9 +107,16 @@ def _alias(name, node, aten):
     )
 
 
-_created = _alias(
-    "sparse_coo_tensor", "SparseCooTensorWithDimsAndTensorsBackward0", "sparse_coo_tensor"
-)
+# torch gathers the values' gradient with a non-differentiable read of the sparse gradient's
+# values: under create_graph it never requires grad, even where the gradient of a product
+# with a dense operand that requires grad does
+_created = defop(
+    name="sparse_coo_tensor",
+    node="SparseCooTensorWithDimsAndTensorsBackward0",
+    aten="sparse_coo_tensor",
+    input=lambda grad: grad.detach(),
+    jvp="linear",
+)(lambda input: input.copy())
 _transposed = _alias("sparse_t", "TBackward0", "t")
 _transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
 _values_of = _alias("sparse_values", "ValuesBackward0", "values")
@@ -178,9 +185,10 @@ def _dense_sparse_values_grad(grad, dense, indices):
     jvp=_product_jvp(lambda values, dense, indices, size: _dsmm(dense, values, indices, size)),
 )
 def _dsmm(dense, values, indices, size):
-    out = xp.zeros((dense.shape[0], size[1]), xp.result_type(values, dense))
-    xp.add.at(out.T, indices[1], (dense[:, indices[0]] * values).T)
-    return out
+    # column-major, as torch computes (sparse^T dense^T)^T
+    out = xp.zeros((size[1], dense.shape[0]), xp.result_type(values, dense))
+    xp.add.at(out, indices[1], (dense[:, indices[0]] * values).T)
+    return out.T
 
 
 def _merge(a, b):

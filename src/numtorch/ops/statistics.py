@@ -3,6 +3,7 @@ histograms, and ``renorm``, composed from differentiable ops as torch composes t
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from .._core import dtypes as _dtypes
@@ -295,6 +296,10 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
             low, high = float(data.min()), float(data.max())
         else:
             low, high = 0.0, 1.0
+        if not (math.isfinite(low) and math.isfinite(high)):
+            raise RuntimeError(
+                f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is not finite"
+            )
         if low > high:
             raise RuntimeError(
                 f"torch.histogramdd: min should not exceed max, but got min {low:g} max "

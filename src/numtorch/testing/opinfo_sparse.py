@@ -20,11 +20,14 @@ def _values(rng):
 
 
 def _sparse_op(name, fn, extra=()):
-    """``fn(t, sparse, *others)`` with the sparse tensor built from sampled values."""
+    """``fn(t, sparse, *others)`` with the sparse tensor built from sampled values. Not
+    twice differentiable: torch reads the values' gradient off the sparse gradient without
+    a graph (it never requires grad), so second order through the values is zero."""
     return OpInfo(
         name,
         lambda t, v, *others: fn(t, _sparse(t, v), *others),
         lambda rng: [Sample((_values(rng), *(make(rng) for make in extra)))],
+        gradgrad=False,
     )
 
 

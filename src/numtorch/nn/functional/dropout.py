@@ -87,6 +87,10 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
             stacklevel=3,
         )
     _check_floating(input, p)
+    # torch's dropout3d gives an input that is not 5-D a batch dim before the kernel's check
+    unsqueezed = name == "dropout3d" and input.ndim != batched_ndim
+    if input.ndim + unsqueezed < 2 and input.numel():
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     # torch's feature dropout: dim 0 is the batch and dim 1 the channel, except for the
     # unbatched inputs of dropout1d/3d (dropout2d keeps reading 3-D inputs as (N, C, L))
     unbatched = input.ndim == batched_ndim - 1 and name != "dropout2d"

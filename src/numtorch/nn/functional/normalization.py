@@ -9,7 +9,7 @@ from ..._core.dispatch import require_tensor
 from ..._core.dtypes import finfo, float16, float32
 from ..._core.grad_mode import no_grad
 from ..._core.observers import composite
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, _read_dim
 from ...ops.nn import normalization as N
 from ...ops.pointwise import _add_scalar
 from .padding import pad
@@ -83,12 +83,19 @@ def batch_norm_unchecked(
         if bias is not None:
             out = out + bias[0]
         return out
-    channels = input.shape[1]
+    channels = input.shape[1] if input.ndim > 1 else 0  # torch counts 0 features below 2-D
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    if input.ndim < 2:  # then the kernel reads the channel dim
+        if input.ndim == 0:  # of no dims: torch's buffer of -1 sizes
+            raise RuntimeError(
+                "SmallVector unable to grow. Requested capacity (18446744073709551615) is "
+                "larger than maximum value for size type (4294967295)"
+            )
+        _read_dim(input.ndim, 1)
     results = N.native_batch_norm_op(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )

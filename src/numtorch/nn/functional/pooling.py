@@ -247,6 +247,12 @@ def _check_nonempty(name, input, first):
 
 def _adaptive(input, output_size, dims):
     name = f"adaptive_avg_pool{dims}d"
+    output_size = _list_with_default(output_size, input.shape)
+    ones = (output_size,) * dims if isinstance(output_size, int) else tuple(output_size)
+    if len(ones) == dims and all(o == 1 for o in ones):
+        # torch takes the mean before any check of the input: any rank, empty dims allowed,
+        # and too few dims raise the mean's IndexError
+        return input.mean(tuple(range(-1, -dims - 1, -1)), keepdim=True)  # MeanBackward1
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(
             f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got {list(input.shape)}"

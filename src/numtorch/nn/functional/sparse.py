@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..._core import grad_mode
 from ..._core.dispatch import require_tensor
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, _read_dim
 from ...backend import xp
 from ...ops.nn.embedding import check_weight_2d
 from ...ops.nn.embedding import embedding as _embedding
@@ -39,15 +39,17 @@ def embedding(
         tensor([[1., 2.],
                 [1., 2.]])
     """
-    check_weight_2d(weight)
-    if padding_idx is not None:
+    if padding_idx is not None:  # torch reads weight.size(0) before the table's 2-D check
         if padding_idx > 0:
-            assert padding_idx < weight.shape[0], "Padding_idx must be within num_embeddings"
+            rows = weight.shape[_read_dim(weight.ndim, 0)]
+            assert padding_idx < rows, "Padding_idx must be within num_embeddings"
         elif padding_idx < 0:
-            assert padding_idx >= -weight.shape[0], "Padding_idx must be within num_embeddings"
-            padding_idx = weight.shape[0] + padding_idx
+            rows = weight.shape[_read_dim(weight.ndim, 0)]
+            assert padding_idx >= -rows, "Padding_idx must be within num_embeddings"
+            padding_idx = rows + padding_idx
     else:
         padding_idx = -1
+    check_weight_2d(weight)
     if max_norm is not None:
         with grad_mode.no_grad():
             _renorm_(weight, input, max_norm, norm_type)

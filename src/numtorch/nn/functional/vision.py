@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, _read_dim
 from ...ops.nn import fold as fold_ops
 from ...ops.nn import upsample as U
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
@@ -71,6 +71,11 @@ def _check_sizes(input, output_size):
         raise RuntimeError(
             f"Input and output sizes should be greater than 0, but got input ({given}){joint} "
             f"output ({wanted})"
+        )
+    if input.numel() == 0 and math.prod(input.shape[1:]) == 0:  # only the batch may be empty
+        raise RuntimeError(
+            f"Non-empty {input.ndim}D data tensor expected but got a tensor with sizes "
+            f"{list(input.shape)}"
         )
 
 
@@ -219,6 +224,9 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     kernel, dilation = _pair(kernel_size, "kernel_size"), _pair(dilation, "dilation")
     padding, stride = _pair(padding, "padding"), _pair(stride, "stride")
     _check_window(kernel, dilation, padding, stride)
+    if input.ndim < 3:  # torch reads the channel and spatial sizes before the rank check
+        for d in (1, 2, 3):
+            _read_dim(input.ndim, d)
     if input.ndim not in (3, 4) or any(s == 0 for s in input.shape[-3:]):
         raise RuntimeError(
             "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "

@@ -4,12 +4,12 @@ rows of ``weight`` named by a run of 1-D ``indices``; ``offsets`` start each bag
 Entries equal to ``padding_idx`` are skipped (and not counted by the mean); an empty bag
 gives a zero row. ``per_sample_weights`` (mode sum) scale each row before summing.
 Backward gathers the bag gradients back to the positions and scatter-adds them into the
-rows, in numtorch ops, so the node can be differentiated again.
+rows; as in torch, those gradients cannot be differentiated again.
 """
 
 from __future__ import annotations
 
-from ..._core.op import defop
+from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
@@ -78,11 +78,45 @@ def _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, last):
     return (bag_grads * weight.index_select(0, indices)).sum(1).masked_fill(skipped, 0)
 
 
+def _backward_not_implemented(grad):
+    raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
+
+
+# torch records both gradients as nodes it cannot differentiate: a second order through an
+# embedding bag raises (EmbeddingBagBackwardBackward0 for the weight's, NotImplemented for
+# the per-sample weights')
+@defop(
+    name="_embedding_bag_backward",
+    schema_args=12,
+    node="EmbeddingBagBackwardBackward0",
+    grad_output=_backward_not_implemented,
+    per_sample_weights=_backward_not_implemented,
+)
+def _embedding_bag_backward(
+    grad_output, weight, indices, offsets, mode, per_sample_weights, padding_idx, last, by_freq
+):
+    psw = None if per_sample_weights is None else Tensor._make(per_sample_weights)
+    tensors = map(Tensor._make, (grad_output, weight, indices, offsets))
+    return _grad_weight(*tensors, mode, psw, padding_idx, last, by_freq)._data
+
+
+@defop(
+    name="_embedding_bag_per_sample_weights_backward",
+    schema_args=7,
+    node="NotImplemented",
+    grad_output=not_implemented("_embedding_bag_per_sample_weights_backward"),
+    weight=not_implemented("_embedding_bag_per_sample_weights_backward"),
+)
+def _per_sample_weights_backward(grad_output, weight, indices, offsets, padding_idx, last):
+    tensors = map(Tensor._make, (grad_output, weight, indices, offsets))
+    return _grad_per_sample_weights(*tensors, padding_idx, last)._data
+
+
 @defop(
     name="_embedding_bag",
     node="EmbeddingBagBackward0",
     weight=lambda grad, weight, indices, offsets, mode, per_sample_weights, padding_idx, include_last_offset, scale_grad_by_freq: (  # noqa: E501
-        _grad_weight(
+        _embedding_bag_backward(
             grad,
             weight,
             indices,
@@ -95,7 +129,9 @@ def _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, last):
         )
     ),
     per_sample_weights=lambda grad, weight, indices, offsets, padding_idx, include_last_offset: (
-        _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, include_last_offset)
+        _per_sample_weights_backward(
+            grad, weight, indices, offsets, padding_idx, include_last_offset
+        )
     ),
     jvp=no_forward_derivative("_embedding_bag"),
 )

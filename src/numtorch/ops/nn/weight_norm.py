@@ -10,7 +10,7 @@ written with numtorch ops so the node can be differentiated again.
 from __future__ import annotations
 
 from ..._core.op import defop, export
-from ..._core.tensor import Tensor
+from ..._core.tensor import Tensor, _read_dim, _wrap_dim
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
 
@@ -69,6 +69,7 @@ def weight_norm_op(v, g, dim=0):
 def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     """``v * (g / norm_except_dim(v, 2, dim))``: the weight of ``nn.utils.weight_norm``."""
     if dim == 0 or dim == v.ndim - 1:  # torch's fused kernel covers only the outer dims
+        _read_dim(v.ndim, dim)  # which reads v's size there first
         if v._data.dtype != g._data.dtype:  # and takes no mixed operands
             raise RuntimeError(
                 f"expected scalar type {v.dtype.scalar_name} but found {g.dtype.scalar_name}"
@@ -83,5 +84,9 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     ``dim=-1``: the norm of the whole tensor."""
     if dim == -1:
         return v.norm(pow)
+    # torch views v by its size at dim 0 (a 0-d v has none), else transposes dim to the front
+    _read_dim(v.ndim, dim) if dim == 0 else _wrap_dim(dim, v.ndim)
     dim = _normalize_dim(v, dim)
+    if v.ndim == 1:  # no other dim: each element's own norm (an empty dim list means all)
+        return v.unsqueeze(1).norm(pow, dim=1)
     return v.norm(pow, dim=_other_dims(v.ndim, dim), keepdim=True)
