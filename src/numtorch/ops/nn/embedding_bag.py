@@ -91,6 +91,7 @@ def _backward_not_implemented(grad):
     node="EmbeddingBagBackwardBackward0",
     grad_output=_backward_not_implemented,
     per_sample_weights=_backward_not_implemented,
+    jvp=no_forward_derivative("_embedding_bag_backward"),
 )
 def _embedding_bag_backward(
     grad_output, weight, indices, offsets, mode, per_sample_weights, padding_idx, last, by_freq
@@ -106,6 +107,7 @@ def _embedding_bag_backward(
     node="NotImplemented",
     grad_output=not_implemented("_embedding_bag_per_sample_weights_backward"),
     weight=not_implemented("_embedding_bag_per_sample_weights_backward"),
+    jvp=no_forward_derivative("_embedding_bag_per_sample_weights_backward"),
 )
 def _per_sample_weights_backward(grad_output, weight, indices, offsets, padding_idx, last):
     tensors = map(Tensor._make, (grad_output, weight, indices, offsets))
