@@ -82,6 +82,8 @@ TRANSPOSED = {
     "_standard_gamma_grad",
     # ops/householder.py
     "geqrf",
+    "linalg_householder_product",
+    "ormqr_op",
     # ops/indexed.py
     "index_copy",
     "index_fill",

@@ -56,7 +56,16 @@ def run_node(node, grads, anomaly):
         return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
         grads = node_pre_hooks(node, grads)
-    outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
+    if dispatch.meta:
+        # saved values of ops run on meta tensors are the zero arrays computed before the
+        # results became meta (Note [Meta tensors through ops]): formulas may mix them
+        dispatch.in_backward += 1
+        try:
+            outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
+        finally:
+            dispatch.in_backward -= 1
+    else:
+        outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
     if node._hooked and node._post_hooks:

@@ -67,6 +67,19 @@ def _check_index(index, name):
         raise IndexError(f"{name}(): Index is supposed to be a vector")
 
 
+def _check_bounds(index, input, dim, prefix, allow_negative):
+    """torch checks every index against the dim's size before writing (index_copy_ refuses
+    negative ones, index_fill_ wraps them)."""
+    size = input.shape[dim] if input.ndim else 1
+    values = index._data.reshape(-1)
+    low = -size if allow_negative else 0
+    bad = values[(values < low) | (values >= size)]
+    if bad.size:
+        raise IndexError(
+            f"{prefix}index {int(bad[0])} is out of bounds for dimension {dim} with size {size}"
+        )
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_fill",
@@ -108,6 +121,7 @@ def index_fill(input, dim, index, value) -> Tensor:
     """
     _check_index(index, "index_fill_")
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    _check_bounds(index, input, dim, "", allow_negative=True)
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(
@@ -156,7 +170,9 @@ def index_copy(input, dim, index, source) -> Tensor:
             f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
             f"({input.ndim})"
         )
-    # the slices (shapes without dim) must agree, then the index count
+    # the slices (shapes without dim) must agree, then the index count; torch prints a
+    # 0-d destination's (missing) slice size as nothing
+    _empty = "" if input.ndim == 0 else 1
     dest_slice = [s for d, s in enumerate(input.shape) if d != dim]
     source_slice = [s for d, s in enumerate(source.shape) if d != dim]
     if source.ndim and dest_slice != source_slice:
@@ -166,7 +182,7 @@ def index_copy(input, dim, index, source) -> Tensor:
         )
         raise RuntimeError(
             "index_copy_(): Source/destination tensor must have same slice shapes. "
-            f"Destination slice shape: {dest_slice[d] if d < len(dest_slice) else 1} at "
+            f"Destination slice shape: {dest_slice[d] if d < len(dest_slice) else _empty} at "
             f"dimension {d} and source slice shape: "
             f"{source_slice[d] if d < len(source_slice) else 1} at dimension {d}."
         )
@@ -179,6 +195,7 @@ def index_copy(input, dim, index, source) -> Tensor:
     if index.ndim == 0 and source.ndim:
         # a 0-d index names one slice that source still has as a length-1 dim
         index = index.reshape(1)
+    _check_bounds(index, input, dim, "index_copy_(): ", allow_negative=False)
     return _index_copy(input, dim, index, source)
 
 

@@ -150,7 +150,6 @@ FACTORIZATIONS = [
             Sample((_n(rng, 4, 3), _n(rng, 3))),
             Sample((_n(rng, 2, 5, 3), _n(rng, 2, 2))),
         ],
-        torch_grad_fn=False,
     ),
     OpInfo(
         "ormqr",
@@ -161,7 +160,6 @@ FACTORIZATIONS = [
             Sample((_n(rng, 2, 4, 2), _n(rng, 2, 2), _n(rng, 2, 4, 3)), {"transpose": True}),
             Sample((_n(rng, 4, 4), _n(rng, 4), _n(rng, 3, 4)), {"left": False, "transpose": True}),
         ],
-        torch_grad_fn=False,
     ),
     OpInfo(
         "linalg.lstsq",
