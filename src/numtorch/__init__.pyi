@@ -12,6 +12,7 @@ from ._core.tensor import _Result_frexp as _Result_frexp
 from ._core.tensor import _Result_geqrf as _Result_geqrf
 from ._core.tensor import _Result_histogram as _Result_histogram
 from ._core.tensor import _Result_kthvalue as _Result_kthvalue
+from ._core.tensor import _Result_linalg_eig as _Result_linalg_eig
 from ._core.tensor import _Result_linalg_eigh as _Result_linalg_eigh
 from ._core.tensor import _Result_linalg_lstsq as _Result_linalg_lstsq
 from ._core.tensor import _Result_linalg_lu as _Result_linalg_lu

@@ -4,6 +4,7 @@ from .ops.householder import householder_product
 from .ops.linalg import matmul
 from .ops.linalg_cholesky import cholesky_ex
 from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd, svdvals
+from .ops.linalg_eig import eig, eigvals
 from .ops.linalg_functions import (
     cond,
     matrix_norm,
@@ -49,7 +50,9 @@ __all__ = [
     "cross",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "householder_product",
     "inv",

@@ -22,6 +22,7 @@ from . import (  # noqa: F401
     linalg,
     linalg_cholesky,
     linalg_decomp,
+    linalg_eig,
     linalg_functions,
     linalg_lstsq,
     linalg_lu,

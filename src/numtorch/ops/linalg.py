@@ -165,8 +165,9 @@ def mm(input, mat2) -> Tensor:
 @defop(
     batch=batch_rules.bmm,
     name="bmm",
-    input=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
-    mat2=lambda grad, input: input.transpose(1, 2).bmm(grad),
+    # conjugate transposes: the formulas hold for complex matrices (Note [Complex autograd])
+    input=lambda grad, mat2: grad.bmm(mat2.mH),
+    mat2=lambda grad, input: input.mH.bmm(grad),
     jvp=_bmm_jvp,
 )
 def _bmm(input, mat2):
