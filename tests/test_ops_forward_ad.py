@@ -385,6 +385,7 @@ TRANSPOSED = {
     "sgn",
     # ops/statistics.py
     "histogram",
+    "histogramdd",
     "renorm",
     # ops/strided.py
     "as_strided",
