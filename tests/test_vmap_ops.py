@@ -25,6 +25,13 @@ SCALES = (1.0, 0.9, 0.8)
 # gained a rule).
 NO_RULE = {
     "_upsample_bicubic2d_aa_backward",
+    # the random samples are per plane of the unbatched input
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_backward",
+    "fractional_max_pool2d_gather",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_backward",
+    "fractional_max_pool3d_gather",
     "_upsample_bilinear2d_aa_backward",
     "_cdist_backward",
     "_ctc_loss_backward",
