@@ -134,7 +134,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 if g is not None:
                     try:
                         data = g._data
-                    except AttributeError:
+                    except (AttributeError, NotImplementedError):  # not a tensor; sparse
                         data = None
                     if data is None or data.shape != meta[0] or data.dtype is not meta[1]:
                         g = conform_gradient(g, meta, node, index)
@@ -150,8 +150,12 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                         or old._batched
                         or old._fw_grads is not None
                         or g._fw_grads is not None
+                        or old.is_sparse
+                        or g.is_sparse
                     ):
-                        buf[nr] = old + g  # an op: it records, batches and adds tangents
+                        # an op: it records, batches and adds tangents (a sparse sum goes
+                        # through dense + sparse, which is dense)
+                        buf[nr] = g + old if old.is_sparse and not g.is_sparse else old + g
                     else:
                         total = old._data + g._data
                         if total.__class__ is not ndarray:  # 0-d sums give NumPy scalars

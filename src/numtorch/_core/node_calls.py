@@ -11,6 +11,13 @@ from .observers import dispatch
 
 def conform_gradient(grad, meta, node, index: int):
     """Reduce a broadcast gradient to input ``index``'s shape and cast it to its dtype."""
+    if getattr(grad, "is_sparse", False):  # sparse gradients come with their input's shape
+        if tuple(grad.shape) != meta[0]:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                f"{list(grad.shape)} but expected shape compatible with {list(meta[0])}"
+            )
+        return grad
     data = getattr(grad, "_data", None)
     if data is None:
         raise RuntimeError(

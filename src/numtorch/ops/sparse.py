@@ -191,6 +191,23 @@ class SparseTensor(Tensor):
         values = self._value_tensor.clone()
         return SparseTensor._build(self._index_array.copy(), values, self._size, self._coalesced)
 
+    def _owned_copy(self) -> SparseTensor:
+        return self  # a gradient's entries are fresh: .grad takes them over
+
+    def _sum_gradient(self, other) -> Tensor:
+        """Gradient accumulation into a sparse ``.grad``: torch's sparse addition (a merge
+        pass over contiguous values, else the new entries appended, uncoalesced); a dense
+        gradient makes the sum dense."""
+        if not isinstance(other, SparseTensor):
+            return other + self.to_dense()
+        if all(v._value_tensor._data.flags.c_contiguous for v in (self, other)):
+            return self + other  # torch's merge pass, for contiguous values
+        indices = xp.concatenate([self._index_array, other._index_array], 1)
+        values = Tensor._make(
+            xp.concatenate([self._value_tensor._data, other._value_tensor._data], 0)
+        )
+        return SparseTensor._build(indices, values, self._size, False)
+
     def _with_values(self, values: Tensor) -> SparseTensor:
         return SparseTensor._build(self._index_array, values, self._size, self._coalesced)
 
