@@ -89,6 +89,7 @@ from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, backends, cuda, linalg, special
 from . import fft, sparse
 from .ops.sparse import layout, sparse_coo, sparse_coo_tensor, strided
+from .ops.sparse_csr import sparse_csr, sparse_csr_tensor
 from .ops.linalg import mm as spmm
 from . import nn
 from . import _nn_functions

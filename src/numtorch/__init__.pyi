@@ -100,6 +100,8 @@ from . import fft as fft
 from . import sparse as sparse
 from .ops.sparse import sparse_coo as sparse_coo
 from .ops.sparse import sparse_coo_tensor as sparse_coo_tensor
+from .ops.sparse_csr import sparse_csr as sparse_csr
+from .ops.sparse_csr import sparse_csr_tensor as sparse_csr_tensor
 from .ops.linalg import mm as _mm
 from . import nn as nn
 from ._tensor_queries import channels_last as channels_last

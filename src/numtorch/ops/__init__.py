@@ -44,6 +44,7 @@ from . import (  # noqa: F401
     shape,
     softmax,
     sparse,
+    sparse_csr,
     special,
     spectral,
     statistics,

@@ -147,7 +147,7 @@ def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
     require_tensor("mm", "input", 1, input)
     require_tensor("mm", "mat2", 2, mat2)
-    if input.is_sparse or mat2.is_sparse:
+    if input.is_sparse or mat2.is_sparse or input.is_sparse_csr or mat2.is_sparse_csr:
         return sparse_product(input, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -329,7 +329,7 @@ def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
     require_tensor("matmul", "input", 1, input)
     require_tensor("matmul", "other", 2, other)
-    if input.is_sparse or other.is_sparse:
+    if input.is_sparse or other.is_sparse or input.is_sparse_csr or other.is_sparse_csr:
         return sparse_product(input, other)
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:

@@ -1,0 +1,44 @@
+# a two-layer graph convolution with a normalised adjacency matrix in CSR layout
+edges = [(0, 1), (1, 2), (2, 3), (3, 0), (1, 3), (4, 2)]
+n = 5
+A = torch.eye(n)
+for i, j in edges:
+    A[i, j] = A[j, i] = 1.0
+deg = A.sum(1)
+norm = deg.rsqrt()
+A_hat = (norm[:, None] * A * norm[None, :]).to_sparse_csr()
+print(A_hat)
+out(str(A_hat.layout), A_hat.is_sparse, A_hat.is_sparse_csr, A_hat._nnz())
+out(A_hat.crow_indices(), A_hat.col_indices(), A_hat.values())
+X = torch.linspace(-1, 1, n * 3).reshape(n, 3)
+W1 = torch.tensor(
+    [[0.5, -0.3, 0.2, 0.1], [0.4, 0.1, -0.5, 0.3], [-0.2, 0.6, 0.3, -0.1]], requires_grad=True
+)
+W2 = torch.tensor([[0.3, -0.2], [0.1, 0.4], [-0.5, 0.2], [0.2, 0.1]], requires_grad=True)
+labels = torch.tensor([0, 1, 0, 1, 1])
+opt = torch.optim.Adam([W1, W2], lr=0.05)
+for step in range(5):
+    opt.zero_grad()
+    h = torch.relu(A_hat @ (X @ W1))
+    logits = torch.mm(A_hat, h @ W2)
+    loss = F.cross_entropy(logits, labels)
+    loss.backward()
+    opt.step()
+    print(step, round(loss.item(), 5))
+out(logits, logits.grad_fn.name(), W1.grad, W2)
+# ---
+# building CSR matrices directly, converting between layouts, products with vectors
+crow = torch.tensor([0, 2, 2, 5])
+col = torch.tensor([0, 3, 1, 2, 3])
+vals = torch.tensor([1.0, -2.0, 0.5, 4.0, 3.0])
+S = torch.sparse_csr_tensor(crow, col, vals, (3, 4))
+print(S)
+out(S.to_dense(), S @ torch.tensor([1.0, 2.0, 3.0, 4.0]), S.shape)
+coo = S.to_sparse()
+print(coo)
+out(coo.to_sparse_csr().crow_indices(), (S * 2).values(), (S + S).to_dense())
+print(torch.sparse_csr_tensor([0, 1, 1], [2], [5.0]))
+print(torch.zeros(2, 3).to_sparse_csr())
+d = torch.tensor([[1.0, 0.0], [0.0, 0.0], [2.0, 3.0]], dtype=torch.float64).to_sparse_csr()
+print(d)
+err(lambda: S @ torch.ones(3, 2))
