@@ -42,3 +42,27 @@ print(torch.zeros(2, 3).to_sparse_csr())
 d = torch.tensor([[1.0, 0.0], [0.0, 0.0], [2.0, 3.0]], dtype=torch.float64).to_sparse_csr()
 print(d)
 err(lambda: S @ torch.ones(3, 2))
+# ---
+# hybrid COO tensors (sparse rows of dense feature vectors): sums, selection and cat over
+# dense dims, transposes, and gradients reaching the values
+idx = torch.tensor([[0, 2, 2, 3], [1, 0, 2, 1]])
+feats = torch.tensor(
+    [[1.0, -2.0, 0.5], [0.0, 3.0, 1.0], [2.0, 2.0, -1.0], [0.5, 0.0, 4.0]], requires_grad=True
+)
+H = torch.sparse_coo_tensor(idx, feats, (4, 3, 3))
+print(H.sparse_dim(), H.dense_dim())
+per_entry = torch.sparse.sum(H, dim=2)
+per_row = torch.sparse.sum(H, dim=(1, 2))
+print(per_entry)
+print(per_row)
+out(torch.sparse.sum(H, dim=0).to_dense(), torch.sparse.sum(H, dim=(0, 1)).detach())
+picked = H.index_select(2, torch.tensor([2, 0]))
+print(picked)
+joined = torch.cat([H, H * 2], 2)
+print(joined)
+swapped = torch.sparse_coo_tensor(idx[:1], feats.reshape(4, 3, 1).expand(4, 3, 2), (4, 3, 2))
+err(lambda: swapped.transpose(1, 2))
+loss = per_row.to_dense().pow(2).sum() + per_entry.to_dense().sum()
+loss.backward()
+out(loss, feats.grad)
+err(lambda: H.transpose(0, 2))
