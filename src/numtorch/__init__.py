@@ -158,6 +158,7 @@ from .amp import (
     is_autocast_enabled,
 )
 from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
+from ._legacy_types import set_default_tensor_type
 
 globals().update(_LEGACY_TYPES)
 

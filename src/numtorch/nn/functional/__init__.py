@@ -120,9 +120,21 @@ from .pooling import (
 )
 from .sampling import affine_grid, grid_sample
 from .sparse import embedding, embedding_bag, one_hot
-from .vision import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
+from .vision import (
+    fold,
+    interpolate,
+    pixel_shuffle,
+    pixel_unshuffle,
+    unfold,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 
 __all__ = [
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
     "fractional_max_pool2d",
     "fractional_max_pool2d_with_indices",
     "fractional_max_pool3d",
