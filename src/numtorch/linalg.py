@@ -5,6 +5,7 @@ from .ops.linalg import matmul
 from .ops.linalg_cholesky import cholesky_ex
 from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd, svdvals
 from .ops.linalg_eig import eig, eigvals
+from .ops.linalg_ex import inv_ex, solve_ex
 from .ops.linalg_functions import (
     cond,
     matrix_norm,
@@ -56,6 +57,7 @@ __all__ = [
     "eigvalsh",
     "householder_product",
     "inv",
+    "inv_ex",
     "lstsq",
     "lu",
     "lu_factor",
@@ -72,6 +74,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_ex",
     "solve_triangular",
     "svd",
     "svdvals",
