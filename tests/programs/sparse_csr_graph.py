@@ -66,3 +66,21 @@ loss = per_row.to_dense().pow(2).sum() + per_entry.to_dense().sum()
 loss.backward()
 out(loss, feats.grad)
 err(lambda: H.transpose(0, 2))
+# ---
+# graph attention over a sparse adjacency: edge scores normalised with torch.sparse.softmax
+src = torch.tensor([0, 0, 1, 2, 2, 3, 3, 4, 1, 2, 3, 4])
+dst = torch.tensor([1, 2, 2, 3, 0, 4, 0, 2, 1, 2, 3, 4])
+X = torch.cos(torch.arange(15, dtype=torch.float32).reshape(5, 3))
+W = torch.tensor([[0.4, -0.2], [0.3, 0.5], [-0.1, 0.2]], requires_grad=True)
+a = torch.tensor([0.7, -0.3, 0.2, 0.9], requires_grad=True)
+H = X @ W
+scores = F.leaky_relu(torch.cat([H[dst], H[src]], dim=1) @ a, 0.2)
+att = torch.sparse.softmax(torch.sparse_coo_tensor(torch.stack([dst, src]), scores, (5, 5)), dim=1)
+print(att)
+out_h = torch.sparse.mm(att, H)
+log_att = torch.sparse.log_softmax(
+    torch.sparse_coo_tensor(torch.stack([dst, src]), scores, (5, 5)), 1
+)
+loss = out_h.pow(2).sum() - log_att.to_dense().sum()
+loss.backward()
+out(att.to_dense(), out_h, W.grad, a.grad)

@@ -45,6 +45,7 @@ from . import (  # noqa: F401
     softmax,
     sparse,
     sparse_csr,
+    sparse_softmax,
     special,
     spectral,
     statistics,
