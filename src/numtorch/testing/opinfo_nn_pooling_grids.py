@@ -168,4 +168,11 @@ NN_POOLING_GRIDS = [
         ),
         lambda rng: [Sample((_distinct(rng, 1, 2, 6, 5),))],
     ),
+    OpInfo(
+        "fractional_max_pool3d_gradient",
+        lambda t, x: _pool_gradient(
+            t, x, lambda z, k: _fractional(t, z, 3, kernel_size=k, output_size=(2, 2, 2))
+        ),
+        lambda rng: [Sample((_distinct(rng, 1, 2, 4, 5, 4),))],
+    ),
 ]
