@@ -108,6 +108,8 @@ HAND_WRITTEN_NODES = {
     "DiagonalBackward0_copy",
     "AdaptiveMaxPool2DGather0",
     "AdaptiveMaxPool3DGather0",
+    "FractionalMaxPool2DGather0",
+    "FractionalMaxPool3DGather0",
     "MaxPool2DWithIndicesGather0",
     "MaxPool3DWithIndicesGather0",
 }

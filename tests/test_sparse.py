@@ -244,12 +244,24 @@ def test_values_gradient_is_not_differentiable_again(product):
     assert ours == _values_gradient(torch, product)
 
 
-def test_cat_along_a_dense_dim_names_the_limit():
-    s = numtorch.sparse_coo_tensor(numtorch.tensor([[0, 1]]), numtorch.ones(2, 3), (2, 3))
-    with pytest.raises(NotImplementedError, match="along sparse dims only"):
-        numtorch.cat([s, s], 1)
-    with pytest.raises(NotImplementedError, match="along sparse dims only"):
-        s.index_select(1, numtorch.tensor([0]))
+def test_cat_and_index_select_along_a_dense_dim_have_gradients():
+    def f(v):
+        s = numtorch.sparse_coo_tensor(numtorch.tensor([[0, 2]]), v, (3, 3))
+        joined = numtorch.cat([s, s * 2], 1)
+        picked = joined.index_select(1, numtorch.tensor([4, 0, 4]))
+        return numtorch.sparse.sum(picked, dim=1).to_dense() ** 2
+
+    v = numtorch.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], dtype=numtorch.float64)
+    v.requires_grad_()
+    assert numtorch.autograd.gradcheck(f, (v,))
+    assert numtorch.autograd.gradgradcheck(f, (v,))
+    ours = f(v)
+    torch = pytest.importorskip("torch")
+    t = torch.tensor(v.detach().numpy(), requires_grad=True)
+    s = torch.sparse_coo_tensor(torch.tensor([[0, 2]]), t, (3, 3))
+    picked = torch.cat([s, s * 2], 1).index_select(1, torch.tensor([4, 0, 4]))
+    theirs = torch.sparse.sum(picked, dim=1).to_dense() ** 2
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy())
 
 
 def _dense_sparse_strides(lib):

@@ -24,6 +24,16 @@ SCALES = (1.0, 0.9, 0.8)
 # (test_rule_less_entries_are_listed fails both for an unlisted entry and a listed one that
 # gained a rule).
 NO_RULE = {
+    # sparse tensors are not batched
+    "sparse_log_softmax_values",
+    "sparse_softmax_values",
+    # the random samples are per plane of the unbatched input
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_backward",
+    "fractional_max_pool2d_gather",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_backward",
+    "fractional_max_pool3d_gather",
     "_cdist_backward",
     "_ctc_loss_backward",
     "geqrf",
@@ -59,6 +69,7 @@ NO_RULE = {
     "grid_sampler_2d",
     "grid_sampler_3d",
     "histogram",
+    "histogramdd",
     "masked_scatter",
     "masked_select",
     "max_unpool2d",
@@ -100,6 +111,7 @@ UNBATCHED = {
     "gaussian_nll_loss": "the wrapper checks var >= 0 by reading its values",
     "cov_weights": "the wrapper checks the weights by reading their values",
     "histogram": "the bin edges are computed from the input's values",
+    "histogramdd": "the bin edges are computed from the input's values",
     "where_condition": "nonzero: the output shape depends on the values",
     "setitem_mask": "boolean-mask indexing: the output shape depends on the values",
     "pack_padded_sequence": "the lengths are read as Python ints",

@@ -89,6 +89,7 @@ from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, backends, cuda, linalg, special
 from . import fft, sparse
 from .ops.sparse import layout, sparse_coo, sparse_coo_tensor, strided
+from .ops.sparse_csr import sparse_csr, sparse_csr_tensor
 from .ops.linalg import mm as spmm
 from . import nn
 from . import _nn_functions
@@ -157,6 +158,7 @@ from .amp import (
     is_autocast_enabled,
 )
 from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
+from ._legacy_types import set_default_tensor_type
 
 globals().update(_LEGACY_TYPES)
 

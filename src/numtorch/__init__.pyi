@@ -12,6 +12,7 @@ from ._core.tensor import _Result_frexp as _Result_frexp
 from ._core.tensor import _Result_geqrf as _Result_geqrf
 from ._core.tensor import _Result_histogram as _Result_histogram
 from ._core.tensor import _Result_kthvalue as _Result_kthvalue
+from ._core.tensor import _Result_linalg_eig as _Result_linalg_eig
 from ._core.tensor import _Result_linalg_eigh as _Result_linalg_eigh
 from ._core.tensor import _Result_linalg_lstsq as _Result_linalg_lstsq
 from ._core.tensor import _Result_linalg_lu as _Result_linalg_lu
@@ -99,6 +100,8 @@ from . import fft as fft
 from . import sparse as sparse
 from .ops.sparse import sparse_coo as sparse_coo
 from .ops.sparse import sparse_coo_tensor as sparse_coo_tensor
+from .ops.sparse_csr import sparse_csr as sparse_csr
+from .ops.sparse_csr import sparse_csr_tensor as sparse_csr_tensor
 from .ops.linalg import mm as _mm
 from . import nn as nn
 from ._tensor_queries import channels_last as channels_last
@@ -148,6 +151,7 @@ from .amp import get_autocast_cpu_dtype as get_autocast_cpu_dtype
 from .amp import get_autocast_dtype as get_autocast_dtype
 from .amp import is_autocast_cpu_enabled as is_autocast_cpu_enabled
 from .amp import is_autocast_enabled as is_autocast_enabled
+from ._legacy_types import set_default_tensor_type as set_default_tensor_type
 from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
@@ -408,6 +412,7 @@ def heaviside(input, values, *, out: Tensor | None = ...) -> Tensor: ...
 def hinge_embedding_loss(input, target, margin=..., reduction=..., *, out: Tensor | None = ...) -> Tensor: ...
 def histc(input, bins=..., min=..., max=..., *, out: Tensor | None = ...) -> Tensor: ...
 def histogram(input, bins, *, range=..., weight=..., density=..., out: Tensor | None = ...) -> _Result_histogram: ...
+def histogramdd(input, bins, *, range=..., weight=..., density=...): ...
 def hsplit(input, indices_or_sections): ...
 def hstack(tensors, *, out: Tensor | None = ...) -> Tensor: ...
 def hypot(input, other, *, out: Tensor | None = ...) -> Tensor: ...

@@ -9,6 +9,7 @@ a tensor of its dtype, and ``isinstance`` compares dtypes (they are not ``Tensor
 from __future__ import annotations
 
 import numbers
+import warnings
 
 from ._core import dtypes as _dtypes
 from ._core.tensor import Size, Tensor
@@ -136,3 +137,23 @@ def _no_cuda(cls):
         f"Cannot convert to torch.cuda.{cls.__name__}: torch was not compiled with CUDA "
         "(numtorch computes on the CPU only)"
     )
+
+
+def set_default_tensor_type(t) -> None:
+    """Deprecated: the default floating dtype from a legacy type (``torch.DoubleTensor``) or
+    its name (``"torch.DoubleTensor"``)."""
+    warnings.warn(
+        "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+        "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+        stacklevel=2,
+    )
+    if isinstance(t, str) and t.startswith("torch.cuda."):
+        raise TypeError(f"type {t} not available. Torch not compiled with CUDA enabled.")
+    if isinstance(t, _LegacyTensorType) and t._device == "cuda":
+        raise TypeError(
+            f"type torch.cuda.{t.__name__} not available. Torch not compiled with CUDA enabled."
+        )
+    d = dtype_of_type(t)
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _dtypes.set_default_dtype(d)

@@ -4,6 +4,8 @@ from .ops.householder import householder_product
 from .ops.linalg import matmul
 from .ops.linalg_cholesky import cholesky_ex
 from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd, svdvals
+from .ops.linalg_eig import eig, eigvals
+from .ops.linalg_ex import inv_ex, solve_ex
 from .ops.linalg_functions import (
     cond,
     matrix_norm,
@@ -49,10 +51,13 @@ __all__ = [
     "cross",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "householder_product",
     "inv",
+    "inv_ex",
     "lstsq",
     "lu",
     "lu_factor",
@@ -69,6 +74,7 @@ __all__ = [
     "qr",
     "slogdet",
     "solve",
+    "solve_ex",
     "solve_triangular",
     "svd",
     "svdvals",

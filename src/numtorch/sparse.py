@@ -1,6 +1,9 @@
 """``torch.sparse``: products and sums of sparse COO tensors (see ops/sparse.py)."""
 
 from .ops.sparse import sparse_product, sparse_sum
+from .ops.sparse_softmax import log_softmax, softmax
+
+__all__ = ["log_softmax", "mm", "softmax", "sum"]
 
 
 def mm(mat1, mat2):

@@ -33,6 +33,9 @@ EXCLUDED = {"det_singular"}
 # crashes torch (a segmentation fault in grid_sample's backward), so their inputs are always
 # fresh finite leaves.
 FRESH_ONLY = ("grid_sample", "affine_grid")
+# torch's fused LSTM kernel crashes (a segmentation fault) on an empty weight: these entries'
+# inputs keep their sample shapes.
+SAMPLE_SHAPES_ONLY = ("lstm",)
 # Entries that draw random numbers are deterministic only on their samples' own values
 # (probability 0 or 1, standard deviation 0): they get fresh, unaltered leaves.
 RANDOM = ("bernoulli", "poisson", "binomial", "normal_")
@@ -148,14 +151,15 @@ def build_program(choices, min_steps: int = 4, max_steps: int = 14) -> dict:
             name, counts = pick(choices, ops)
             sample = choices.integer(0, len(counts) - 1)
             fresh = name.startswith(FRESH_ONLY + RANDOM)
-            inputs = [_input(choices, dtype, produced, fresh) for _ in range(counts[sample])]
+            whole = name.startswith(SAMPLE_SHAPES_ONLY)
+            inputs = [_input(choices, dtype, produced, fresh, whole) for _ in range(counts[sample])]
             step = {"kind": "op", "op": name, "sample": sample, "inputs": inputs}
             step["seed"] = choices.integer(0, 2**31 - 1)
         program["steps"].append(step)
     return program
 
 
-def _input(choices, dtype, produced, fresh) -> dict:
+def _input(choices, dtype, produced, fresh, whole=False) -> dict:
     leaf_dtype = dtype if dtype != "mixed" else pick(choices, ("float64", "float32"))
     spec = {
         "dtype": leaf_dtype,
@@ -163,6 +167,8 @@ def _input(choices, dtype, produced, fresh) -> dict:
         "shape": pick(choices, SHAPES) if choices.chance(0.25) else "sample",
         "special": choices.chance(0.15) and not fresh,
     }
+    if whole:  # drawn all the same, so the rest of the graph is unchanged
+        spec["shape"] = "sample"
     if produced and not fresh and choices.chance(0.6):
         spec["ref"] = choices.integer(0, 3)
         spec["fit"] = pick(choices, FITS)

@@ -157,3 +157,23 @@ for key in [
     ]:
         err(lambda: setitem(key, value))
         err(lambda: setitem(key, value, torch.int64))
+# ---
+# index_copy / index_fill on 0-d tensors and out-of-range indices (torch's messages)
+x = torch.tensor(1.0)
+out(
+    x.index_copy(0, torch.tensor([0]), torch.tensor([5.0])),
+    x.index_copy(0, torch.tensor(0), torch.tensor(5.0)),
+)
+out(x.index_fill(0, torch.tensor([0]), 3.0), torch.ones(3).index_fill(0, torch.tensor([-1]), 5.0))
+for fn in (
+    lambda: x.index_copy(0, torch.tensor([1]), torch.tensor([5.0])),
+    lambda: torch.ones(3).index_copy(0, torch.tensor([5]), torch.tensor([5.0])),
+    lambda: torch.ones(3).index_copy(0, torch.tensor([-1]), torch.tensor([5.0])),
+    lambda: torch.ones(2, 3).index_fill(1, torch.tensor([3]), 5.0),
+    lambda: x.index_fill(0, torch.tensor([-2]), 5.0),
+    lambda: torch.index_copy(x, 0, torch.tensor([0]), torch.tensor([[5.0]])),
+):
+    try:
+        fn()
+    except (IndexError, RuntimeError) as e:
+        print(type(e).__name__, e)

@@ -67,3 +67,19 @@ out(
 )
 err(lambda: torch.linalg.cholesky_ex(-torch.eye(2), check_errors=True))
 err(lambda: torch.linalg.cholesky(-torch.eye(2)))
+# ---
+# inv_ex and solve_ex: info instead of exceptions, check_errors, and gradients when invertible
+A = torch.tensor([[[4.0, 1.0], [2.0, 3.0]], [[1.0, 2.0], [2.0, 4.0]]])
+r = torch.linalg.inv_ex(A)
+out(r.info, r.inverse[0], torch.linalg.solve_ex(A, torch.ones(2, 2)).info)
+err(lambda: torch.linalg.inv_ex(A, check_errors=True))
+err(lambda: torch.linalg.solve_ex(A, torch.ones(2, 2), check_errors=True))
+M = torch.tensor(
+    [[3.0, 1.0, 0.5], [1.0, 2.0, 0.0], [0.5, 0.0, 1.5]], dtype=torch.float64, requires_grad=True
+)
+b = torch.tensor([1.0, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+inv, info = torch.linalg.inv_ex(M)
+x, info2 = torch.linalg.solve_ex(M, b)
+(inv.sum() + x.pow(2).sum()).backward()
+out(inv, info, x, info2, M.grad, b.grad)
+print(torch.linalg.inv_ex(torch.eye(2)))

@@ -72,3 +72,27 @@ err(lambda: y.cpu())
 err(lambda: torch.zeros(2, 8).copy_(y))
 err(lambda: y.sum().item())
 err(lambda: nn.Linear(2, 2, device="cuda"))
+# ---
+# a model moved to meta by mistake, called with CPU data: torch's device error, message and all
+model = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1)).to("meta")
+x = torch.ones(2, 3)
+for fn in (
+    lambda: model(x),
+    lambda: torch.ones(3, device="meta") + torch.ones(3),
+    lambda: torch.ones(3) * torch.ones(3, device="meta"),
+    lambda: torch.cat([torch.ones(2, device="meta"), torch.ones(2)]),
+):
+    try:
+        fn()
+    except RuntimeError as e:
+        print(e)
+m = torch.ones(3, device="meta")
+# a 0-d CPU tensor counts as a number, and CPU indices index meta tensors
+out(
+    (m + torch.tensor(2.0)).device,
+    m[torch.tensor([0, 2])].shape,
+    m.index_select(0, torch.tensor([1])).shape,
+)
+w = torch.ones(3, 2, device="meta", requires_grad=True)
+(torch.ones(4, 3, device="meta") @ w).relu().sum().backward()
+out(w.grad.device, w.grad.shape)

@@ -135,3 +135,23 @@ y.sum().backward()
 out(y.grad_fn.name(), m.grad, a.grad)
 out(torch.addmv_(torch.zeros(2), torch.ones(2, 3), torch.ones(3), alpha=2))
 out(torch.zeros(2, 2, 3).baddbmm_(torch.ones(2, 2, 4), torch.ones(2, 4, 3)))
+# ---
+# a 2-D histogram of sampled points (joint density), with weights, explicit edges and errors
+rng = np.random.default_rng(3)
+pts = torch.from_numpy(rng.normal(size=(200, 2)).astype(np.float32))
+h = torch.histogramdd(pts, bins=[4, 3], range=[-2.0, 2.0, -3.0, 3.0])
+out(h.hist, h.bin_edges, h.hist.sum())
+dens = torch.histogramdd(pts, bins=[4, 3], weight=pts[:, 0].abs(), density=True)
+widths = [e[1:] - e[:-1] for e in dens.bin_edges]
+out(dens.hist, (dens.hist * widths[0][:, None] * widths[1][None, :]).sum())
+edges = [torch.tensor([-5.0, 0.0, 5.0]), torch.tensor([-5.0, -1.0, 1.0, 5.0])]
+quad = torch.histogramdd(pts.reshape(20, 10, 2), bins=edges)
+print(quad)
+x = pts[:6].clone().requires_grad_()
+r = torch.histogramdd(x, bins=2)
+out(r.hist.grad_fn.name(), [e.grad_fn.name() for e in r.bin_edges])
+err(lambda: r.hist.sum().backward())
+err(lambda: torch.histogramdd(pts, bins=[2, 2, 2]))
+err(lambda: torch.histogramdd(pts[:, 0], bins=[2]))
+err(lambda: torch.histogramdd(pts.long(), bins=2))
+err(lambda: torch.histogramdd(pts, bins=[2, 2], range=[1.0, 0.0, 0.0, 1.0]))

@@ -252,3 +252,40 @@ out(net[0](x, scale=1.5), net(x))
 handle.remove()
 out(net[0](x, scale=1.5))
 print(net)
+# ---
+# folding batch norms into the layers before them for inference (conv, transposed conv, linear)
+fusion = nn.utils.fusion
+conv = nn.Conv2d(2, 3, 3, padding=1)
+tconv = nn.ConvTranspose2d(2, 3, 2, stride=2, bias=False)
+lin = nn.Linear(4, 3)
+bn2, bnt, bn1 = nn.BatchNorm2d(3), nn.BatchNorm2d(3), nn.BatchNorm1d(3)
+with torch.no_grad():
+    for i, p in enumerate([*conv.parameters(), *tconv.parameters(), *lin.parameters()]):
+        p.copy_(torch.cos(torch.arange(p.numel(), dtype=torch.float32).reshape(p.shape) + i) * 0.4)
+    for k, bn in enumerate((bn2, bnt, bn1)):
+        bn.running_mean.copy_(torch.tensor([0.1, -0.2, 0.3]) * (k + 1))
+        bn.running_var.copy_(torch.tensor([0.5, 1.5, 2.0]) + k)
+        bn.weight.copy_(torch.tensor([1.2, 0.8, -0.5]))
+        bn.bias.copy_(torch.tensor([0.05, 0.0, -0.1]))
+for m in (conv, tconv, lin, bn2, bnt, bn1):
+    m.eval()
+x = torch.sin(torch.arange(2 * 2 * 4 * 4, dtype=torch.float32).reshape(2, 2, 4, 4))
+fused = fusion.fuse_conv_bn_eval(conv, bn2)
+fused_t = fusion.fuse_conv_bn_eval(tconv, bnt, transpose=True)
+fused_l = nn.utils.fuse_linear_bn_eval(lin, bn1)
+v = torch.cos(torch.arange(8, dtype=torch.float32).reshape(2, 4))
+out(fused.weight, fused.bias, fused_t.bias, fused_l.weight, fused_l.bias)
+out(
+    torch.allclose(fused(x), bn2(conv(x)), atol=1e-6),
+    torch.allclose(fused_t(x), bnt(tconv(x)), atol=1e-6),
+)
+out(
+    torch.allclose(fused_l(v), bn1(lin(v)), atol=1e-6),
+    type(fused.weight).__name__,
+    fused.weight.requires_grad,
+)
+err(lambda: fusion.fuse_conv_bn_eval(conv.train(), bn2))
+w, b = fusion.fuse_conv_bn_weights(
+    conv.weight, None, bn2.running_mean, bn2.running_var, 1e-5, None, None
+)
+out(w, b)

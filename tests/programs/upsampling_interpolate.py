@@ -57,3 +57,27 @@ for step in range(3):
     out(step, loss, pixel_acc)
 out(model.enc.weight.grad, model.dec.bias)
 out(F.pixel_shuffle(torch.arange(16.0).view(1, 4, 2, 2), 2))
+# ---
+# deprecated spellings older code still uses: F.upsample*, set_default_tensor_type,
+# torch.testing.assert_allclose, torch.utils.hooks.RemovableHandle
+x = torch.arange(8.0).reshape(1, 2, 2, 2).requires_grad_()
+ups = [
+    F.upsample(x, scale_factor=2),
+    F.upsample(x, size=3, mode="bilinear", align_corners=False),
+    F.upsample_bilinear(x, size=3),
+    F.upsample_nearest(x, scale_factor=1.5),
+]
+sum(u.sum() for u in ups).backward()
+out(*ups, x.grad)
+torch.set_default_tensor_type(torch.DoubleTensor)
+out(torch.tensor([1.5]).dtype, torch.zeros(2).dtype, nn.Linear(2, 2).weight.dtype)
+torch.set_default_tensor_type("torch.FloatTensor")
+out(torch.zeros(1).dtype)
+err(lambda: torch.set_default_tensor_type(torch.LongTensor))
+err(lambda: torch.set_default_tensor_type("torch.cuda.FloatTensor"))
+torch.testing.assert_allclose(torch.tensor([1.0, 2.0]), [1.0, 2.00001])
+torch.testing.assert_allclose(torch.tensor([1.0, float("nan")]), torch.tensor([1.0, float("nan")]))
+err(lambda: torch.testing.assert_allclose(torch.tensor([1.0, 2.0]), [1.0, 2.1]))
+handle = nn.Linear(2, 2).register_forward_hook(lambda *args: None)
+out(isinstance(handle, torch.utils.hooks.RemovableHandle))
+handle.remove()

@@ -14,7 +14,7 @@ from . import grad_mode
 from .anomaly_mode import record_forward_trace
 from .graph import next_sequence_nr
 from .input_meta import METAS, NO_META, SINGLES, input_meta, input_metas, one_input_meta
-from .meta import has_meta, metafy, refuse_meta
+from .meta import check_same_device, has_meta, metafy, refuse_meta
 from .observers import dispatch, refresh_slow
 from .saved import HOOKS_IN_USE, SavedTensor, SavedTensorList, save_input
 from .tensor import Tensor, typename
@@ -428,6 +428,8 @@ def observed(spec, args):
             key = args[1] if spec.name == "index" else ()
             if any(_is_mask(i) for i in (key if isinstance(key, tuple) else (key,))):
                 refuse_meta("nonzero", args[0])  # a boolean mask selects by value
+            if not dispatch.in_backward:
+                check_same_device(args)
             return metafy(spec.run(args))
         run = lambda: spec.run(args)
         for observer in dispatch.observers:

@@ -136,7 +136,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 outputs = (None,) * len(node.next_functions)
             elif not arrays:
                 outputs = node._apply([grad])  # nodes check their own gradient counts
-            elif node._takes_arrays:
+            elif node._takes_arrays and grad.__class__ is ndarray:  # not sparse
                 outputs = node._apply_array(grad)
             else:
                 outputs = node._apply([calls.tensor_of(grad)])
@@ -154,7 +154,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
-                    data = g if arrays else getattr(g, "_data", None)
+                    data = g if arrays else calls.data_of(g)
                     if (
                         data.__class__ is not ndarray
                         or data.shape != meta[0]
@@ -164,10 +164,10 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     old = buffers.get(edge)
                     if old is None:
                         buffers[edge] = g
+                    elif arrays and old.__class__ is ndarray and g.__class__ is ndarray:
+                        buffers[edge] = old + g
                     else:
-                        buffers[edge] = (
-                            old + g if arrays else calls.add_gradients(old, g, create_graph)
-                        )
+                        buffers[edge] = calls.add_gradients(old, g, create_graph, arrays)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:

@@ -193,12 +193,18 @@ def accumulate_into_grad(variable, grad) -> None:
     with _accumulate_lock:
         old = variable._grad
         if old is None:
-            if not grad_mode.is_grad_enabled():
+            if grad.is_sparse:  # a fresh sparse gradient (nn.Embedding(sparse=True))
+                variable._grad = grad
+            elif not grad_mode.is_grad_enabled():
                 variable._grad = grad._owned_copy()
             elif grad._requires_grad:  # torch stores a recorded copy (CopyBackwards)
                 variable._grad = grad._make(xp.empty_like(grad._data)).copy_(grad)
             else:
                 variable._grad = grad
+        elif old.is_sparse:  # torch appends the new entries, or densifies
+            variable._grad = old._sum_gradient(grad)
+        elif grad.is_sparse and not grad_mode.is_grad_enabled():
+            old._accumulate_(grad.to_dense())
         elif grad_mode.is_grad_enabled():
             variable._grad = old + grad
         else:

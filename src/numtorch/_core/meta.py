@@ -9,6 +9,8 @@ the observed path (``_core.dispatch.observed``); there an op with a meta operand
 zero-stride arrays and its results are turned back into meta arrays, whatever the op. So
 no op needs a meta rule of its own, and programs that never make a meta tensor pay nothing.
 What it costs: the op computes once on zeros (time and transient memory of its output).
+An op given a meta tensor and a CPU tensor of data raises torch's device error, except while
+backward formulas run: a node saved the zero arrays its op computed before they became meta.
 """
 
 from __future__ import annotations
@@ -61,6 +63,31 @@ def has_meta(args) -> bool:
         elif isinstance(a, (list, tuple)) and has_meta(a):
             return True
     return False
+
+
+def _tensors(args):
+    for a in args:
+        if getattr(a, "_data", None) is not None:
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from _tensors(a)
+
+
+def check_same_device(args) -> None:
+    """torch's error for a meta tensor meeting a CPU tensor of data (a 0-d CPU tensor is a
+    number to torch, and integer CPU tensors index meta ones)."""
+    first = None
+    for t in _tensors(args):
+        meta = t._data.__class__ is MetaArray
+        if not meta and (t._data.ndim == 0 or t._data.dtype.kind in "iu"):
+            continue
+        if first is None:
+            first = meta
+        elif meta != first:
+            names = ("cpu", "meta") if first else ("meta", "cpu")
+            raise RuntimeError(
+                f"Tensor on device {names[0]} is not on the expected device {names[1]}!"
+            )
 
 
 def refuse_meta(name: str, *tensors) -> None:

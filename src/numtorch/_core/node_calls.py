@@ -16,8 +16,8 @@ _new = object.__new__
 
 def tensor_of(value):
     """A gradient held as an array (Note [Gradients as arrays]) as a tensor; None stays."""
-    if value is None:
-        return None
+    if value is None or isinstance(value, Tensor):  # a sparse gradient stays a tensor
+        return value
     if value.__class__ is not _ndarray:
         value = xp.asarray(value)  # operations on 0-d arrays give NumPy scalars
     t = _new(Tensor)
@@ -36,8 +36,25 @@ def gather_gradients(buffers, node) -> list:
     return grads
 
 
-def add_gradients(old, grad, create_graph):
-    """The sum of two gradients (tensors) for the same output."""
+def data_of(grad):
+    """A gradient tensor's array; None for a sparse gradient (or a value that is no tensor)."""
+    try:
+        return grad._data
+    except (AttributeError, NotImplementedError):
+        return None
+
+
+def add_gradients(old, grad, create_graph, arrays=False):
+    """The sum of two gradients for the same output (tensors; with ``arrays``, arrays unless
+    one is sparse)."""
+    if arrays:
+        old, grad = tensor_of(old), tensor_of(grad)
+        if old.is_sparse or grad.is_sparse:  # dense + sparse is dense: keep the dense one first
+            total = grad + old if old.is_sparse and not grad.is_sparse else old + grad
+            return total if total.is_sparse else total._data
+        return xp.asarray(old._data + grad._data)
+    if old.is_sparse or grad.is_sparse:
+        return grad + old if old.is_sparse and not grad.is_sparse else old + grad
     if create_graph or grad._batched or old._batched or old._fw_grads is not None:
         return old + grad  # an op: it records, batches and adds tangents
     if grad._fw_grads is not None:
@@ -51,6 +68,13 @@ def add_gradients(old, grad, create_graph):
 def conform_gradient(grad, meta, node, index: int, arrays: bool = False):
     """Reduce a broadcast gradient to input ``index``'s shape and cast it to its dtype; with
     ``arrays``, take and give it as an array (a node may also have returned a tensor)."""
+    if getattr(grad, "is_sparse", False):  # sparse gradients come with their input's shape
+        if tuple(grad.shape) != meta[0]:
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                f"{list(grad.shape)} but expected shape compatible with {list(meta[0])}"
+            )
+        return grad
     if arrays:
         data = grad._data if isinstance(grad, Tensor) else grad
         if data.__class__ is _ndarray or isinstance(data, xp.generic):
@@ -129,7 +153,16 @@ def run_node(node, grads, anomaly):
         return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
         grads = node_pre_hooks(node, grads)
-    outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
+    if dispatch.meta:
+        # saved values of ops run on meta tensors are the zero arrays computed before the
+        # results became meta (Note [Meta tensors through ops]): formulas may mix them
+        dispatch.in_backward += 1
+        try:
+            outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
+        finally:
+            dispatch.in_backward -= 1
+    else:
+        outputs = run_with_anomaly(node, grads) if anomaly else node._apply(grads)
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
     if node._hooked and node._post_hooks:

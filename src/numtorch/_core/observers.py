@@ -17,6 +17,7 @@ class Dispatch:
     anomaly = False  # record forward traces on new nodes
     autocast = None  # the innermost active torch.autocast region (numtorch.amp)
     meta = False  # a meta tensor exists (see Note [Meta tensors through ops] in meta.py)
+    in_backward = 0  # formulas running while meta is on: their saved CPU arrays may mix
     batching = None  # while vmap is active: runs ops on batched tensors (func/batching.py)
     batched_write = None  # the same for in-place writes
     # moves forward-mode tangents along with an in-place write (autograd/forward_inplace.py,

@@ -181,13 +181,14 @@ def array_body(data, indent: int) -> str:
     return _array_str(data, indent, summarize, formatter)
 
 
-def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
+def _add_suffixes(text: str, suffixes: list, indent: int, force_newline: bool = False) -> str:
     parts = [text]
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
+        if force_newline or last_line_len + len(suffix) + 2 > PRINT_OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + len(suffix)
+            force_newline = False
         else:
             parts.append(", " + suffix)
             last_line_len += len(suffix) + 2

@@ -331,6 +331,8 @@ COMPLEX_DIFFERENTIABLE = (
     *("conj_physical", "complex", "polar", "angle", "_fft_r2c", "_fft_c2c", "_fft_c2r"),
     *("pow", "sqrt", "mm", "mv", "dot", "mul_scalar", "div_scalar"),
     *("transpose_", "t_", "squeeze_all_", "squeeze_dim_", "squeeze_dims_", "unsqueeze_"),
+    *("linalg_eig", "linalg_solve_ex", "diagonal", "diagonal_backward", "diag_embed", "bmm"),
+    "_reshape_alias",
 )
 
 

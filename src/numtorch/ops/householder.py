@@ -4,20 +4,22 @@
 A QR factorization in compact form keeps, below the diagonal of ``a``, the reflectors
 ``v_i = (0, ..., 0, 1, a[i+1:, i])`` and in ``tau`` their scales:
 ``Q = H_1 H_2 ... H_k`` with ``H_i = I - tau_i v_i v_i^H``. The products are composed from
-differentiable ops (one rank-one update per reflector), so they have gradients of every
-order; their nodes are those of the updates (torch records
-``LinalgHouseholderProductBackward0`` / ``OrmqrBackward0``). ``geqrf`` has no derivative,
-as in torch.
+differentiable ops (one rank-one update per reflector); each runs as one op with torch's
+node (``LinalgHouseholderProductBackward0`` / ``OrmqrBackward0``) whose derivatives are
+vector-Jacobian products of that composite (``nn/composite_backward.py``), so they have
+gradients of every order. ``geqrf`` has no derivative, as in torch.
 """
 
 from __future__ import annotations
 
+from .._core import batch_rules, grad_mode
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
 from .._core.tensor import Tensor
-from ..autograd.forward_grad import unsupported
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .lapack_layout import column_major
+from .nn.composite_backward import tensors_of, vjp
 from .return_types import structseq
 
 geqrf_type = structseq("geqrf", ("a", "tau"))
@@ -27,17 +29,13 @@ def _no_derivative(grads, result, result1):
     raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 
 
-def _no_forward_derivative():
-    raise unsupported("geqrf")
-
-
 @defop(
     name="geqrf",
     node="GeqrfBackward0",
     outputs=2,
     returns=geqrf_type,
     input=_no_derivative,
-    jvp=_no_forward_derivative,
+    jvp=no_forward_derivative("geqrf"),
 )
 def _geqrf(input):
     m, n = input.shape[-2:]
@@ -122,11 +120,33 @@ def householder_product(input, tau) -> Tensor:
         raise RuntimeError(
             f"{name}: input.shape[-1] must be greater than or equal to tau.shape[-1]"
         )
+    return _householder_product(input, tau)
+
+
+def _orgqr_composite(input, tau):
+    m, n = input.shape[-2:]
     eye = Tensor._make(xp.eye(m, n, dtype=input._data.dtype))
     Q = eye.expand(*input.shape[:-2], m, n)
     for i in reversed(range(tau.shape[-1])):
         Q = _reflect(Q, _reflector(input, i), tau[..., i], left=True)
     return Q
+
+
+def _orgqr_grad(k):
+    return lambda grad, input, tau: vjp(_orgqr_composite, (input, tau), k, grad)
+
+
+@defop(
+    batch=batch_rules.along(),
+    name="linalg_householder_product",
+    aten="linalg_householder_product",
+    node="LinalgHouseholderProductBackward0",
+    input=_orgqr_grad(0),
+    tau=_orgqr_grad(1),
+)
+def _householder_product(input, tau):
+    with grad_mode.no_grad():
+        return _orgqr_composite(*tensors_of(input, tau))._data
 
 
 @export
@@ -155,6 +175,10 @@ def ormqr(input, tau, other, left=True, transpose=False) -> Tensor:
             f"{name}: Expected input and other to have the same dtype, but input has dtype "
             f"{input.dtype.scalar_name} and other has dtype {other.dtype.scalar_name}"
         )
+    return _ormqr(input, tau, other, left, transpose)
+
+
+def _ormqr_composite(input, tau, other, left, transpose):
     k = tau.shape[-1]
     # Q = H_1 ... H_k: Q C applies H_k first; Q^H C applies H_1 first (and mirrored on the right)
     order = range(k) if left == transpose else reversed(range(k))
@@ -163,3 +187,28 @@ def ormqr(input, tau, other, left=True, transpose=False) -> Tensor:
         t = tau[..., i].conj() if transpose else tau[..., i]
         result = _reflect(result, _reflector(input, i), t, left)
     return result
+
+
+def _ormqr_grad(k):
+    def formula(grad, input, tau, other, left, transpose):
+        def composite(*tensors):
+            return _ormqr_composite(*tensors, left, transpose)
+
+        return vjp(composite, (input, tau, other), k, grad)
+
+    return formula
+
+
+@defop(
+    batch=batch_rules.along(),
+    name="ormqr_op",
+    aten="ormqr",
+    node="OrmqrBackward0",
+    input=_ormqr_grad(0),
+    tau=_ormqr_grad(1),
+    other=_ormqr_grad(2),
+    jvp=no_forward_derivative("ormqr"),
+)
+def _ormqr(input, tau, other, left, transpose):
+    with grad_mode.no_grad():
+        return _ormqr_composite(*tensors_of(input, tau, other), left, transpose)._data

@@ -110,6 +110,19 @@ def _index_copy_jvp(input_t, source_t, input, dim, index, source):
     return _index_copy(input_t, dim + len(lead), index, source_t)
 
 
+def _check_bounds(index, input, dim, prefix, allow_negative):
+    """torch checks every index against the dim's size before writing (index_copy_ refuses
+    negative ones, index_fill_ wraps them)."""
+    size = input.shape[dim] if input.ndim else 1
+    values = index._data.reshape(-1)
+    low = -size if allow_negative else 0
+    bad = values[(values < low) | (values >= size)]
+    if bad.size:
+        raise IndexError(
+            f"{prefix}index {int(bad[0])} is out of bounds for dimension {dim} with size {size}"
+        )
+
+
 @defop(
     batch=batch_rules.unbatched_index("index"),
     name="index_fill",
@@ -153,6 +166,7 @@ def index_fill(input, dim, index, value) -> Tensor:
     """
     _check_index(index, "index_fill_")
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    _check_bounds(index, input, dim, "", allow_negative=True)
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(
@@ -220,6 +234,7 @@ def index_copy(input, dim, index, source) -> Tensor:
     if index.ndim == 0 and source.ndim:
         # a 0-d index names one slice that source still has as a length-1 dim
         index = index.reshape(1)
+    _check_bounds(index, input, dim, "index_copy_(): ", allow_negative=False)
     return _index_copy(input, dim, index, source)
 
 

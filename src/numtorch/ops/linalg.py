@@ -148,7 +148,7 @@ def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
     require_tensor("mm", "input", 1, input)
     require_tensor("mm", "mat2", 2, mat2)
-    if input.is_sparse or mat2.is_sparse:
+    if input.is_sparse or mat2.is_sparse or input.is_sparse_csr or mat2.is_sparse_csr:
         return sparse_product(input, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -166,8 +166,9 @@ def mm(input, mat2) -> Tensor:
 @defop(
     batch=batch_rules.bmm,
     name="bmm",
-    input=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
-    mat2=lambda grad, input: input.transpose(1, 2).bmm(grad),
+    # conjugate transposes: the formulas hold for complex matrices (Note [Complex autograd])
+    input=lambda grad, mat2: grad.bmm(mat2.mH),
+    mat2=lambda grad, input: input.mH.bmm(grad),
     jvp=_bmm_jvp,
 )
 def _bmm(input, mat2):
@@ -330,7 +331,7 @@ def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
     require_tensor("matmul", "input", 1, input)
     require_tensor("matmul", "other", 2, other)
-    if input.is_sparse or other.is_sparse:
+    if input.is_sparse or other.is_sparse or input.is_sparse_csr or other.is_sparse_csr:
         return sparse_product(input, other)
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:

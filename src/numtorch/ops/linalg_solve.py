@@ -205,15 +205,16 @@ def _is_vector_rhs(A, B):
     return B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
 
 
+# conjugate transposes: the formulas hold for complex matrices too (Note [Complex autograd])
 def _solve_backward_B(grad, input, left, vector):
-    return _solve(input.mT, grad, left, vector)
+    return _solve(input.mH, grad, left, vector)
 
 
 def _solve_backward_A(grad, input, result, left, vector):
-    gB = _solve(input.mT, grad, left, vector)
+    gB = _solve(input.mH, grad, left, vector)
     if vector:
-        return -(gB.unsqueeze(-1) * result.unsqueeze(-2))
-    return -(gB @ result.mT) if left else -(result.mT @ gB)
+        return -(gB.unsqueeze(-1) * result.conj().unsqueeze(-2))
+    return -(gB @ result.mH) if left else -(result.mH @ gB)
 
 
 @batched

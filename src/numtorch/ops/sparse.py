@@ -191,6 +191,23 @@ class SparseTensor(Tensor):
         values = self._value_tensor.clone()
         return SparseTensor._build(self._index_array.copy(), values, self._size, self._coalesced)
 
+    def _owned_copy(self) -> SparseTensor:
+        return self  # a gradient's entries are fresh: .grad takes them over
+
+    def _sum_gradient(self, other) -> Tensor:
+        """Gradient accumulation into a sparse ``.grad``: torch's sparse addition (a merge
+        pass over contiguous values, else the new entries appended, uncoalesced); a dense
+        gradient makes the sum dense."""
+        if not isinstance(other, SparseTensor):
+            return other + self.to_dense()
+        if all(v._value_tensor._data.flags.c_contiguous for v in (self, other)):
+            return self + other  # torch's merge pass, for contiguous values
+        indices = xp.concatenate([self._index_array, other._index_array], 1)
+        values = Tensor._make(
+            xp.concatenate([self._value_tensor._data, other._value_tensor._data], 0)
+        )
+        return SparseTensor._build(indices, values, self._size, False)
+
     def _with_values(self, values: Tensor) -> SparseTensor:
         return SparseTensor._build(self._index_array, values, self._size, self._coalesced)
 
@@ -262,8 +279,12 @@ class SparseTensor(Tensor):
 
     def transpose(self, dim0, dim1) -> SparseTensor:
         dim0, dim1 = _wrap_dim(dim0, self.ndim), _wrap_dim(dim1, self.ndim)
-        if max(dim0, dim1) >= self.sparse_dim():
-            raise NotImplementedError("numtorch transposes only the sparse dims of a sparse tensor")
+        sd = self.sparse_dim()
+        if max(dim0, dim1) >= sd:
+            raise RuntimeError(
+                "sparse transpose: transposed dimensions must be sparse Got sparse_dim: "
+                f"{sd}, d0: {dim0}, d1: {dim1}"
+            )
         order = list(range(self.sparse_dim()))
         order[dim0], order[dim1] = order[dim1], order[dim0]
         size = list(self._size)
@@ -415,13 +436,16 @@ def sparse_sum(input, dim=None, dtype=None) -> Tensor:
     if dim is None:
         return values.sum()
     dims = sorted({_wrap_dim(d, input.ndim) for d in ((dim,) if isinstance(dim, int) else dim)})
-    if any(d >= input.sparse_dim() for d in dims):
-        raise NotImplementedError("numtorch's torch.sparse.sum reduces only sparse dims")
-    keep = [d for d in range(input.sparse_dim()) if d not in dims]
+    sparse_dim = input.sparse_dim()
+    dense = [d for d in dims if d >= sparse_dim]
+    if dense:  # dense dims reduce within each entry's values
+        values = values.sum([d - sparse_dim + 1 for d in dense])
+    keep = [d for d in range(sparse_dim) if d not in dims]
     if not keep:
         return values.sum(0)
     kept = input._index_array[keep]
-    size = [input.shape[d] for d in keep] + list(input.shape[input.sparse_dim() :])
+    dense_size = [n for d, n in enumerate(input.shape) if d >= sparse_dim and d not in dense]
+    size = [input.shape[d] for d in keep] + dense_size
     linear = xp.ravel_multi_index(tuple(kept), size[: len(keep)]) if kept.size else kept[0]
     unique, inverse = xp.unique(linear, return_inverse=True)
     indices = xp.array(xp.unravel_index(unique, size[: len(keep)])).reshape(len(keep), -1)
@@ -529,10 +553,7 @@ def sparse_cat(tensors, dim, concatenate) -> SparseTensor:
                 f"concatenating dimension), but found shape: {list(t.shape)} at position {i}."
             )
     if dim >= ref.sparse_dim():
-        raise NotImplementedError(
-            "numtorch concatenates sparse COO tensors along sparse dims only; call "
-            ".to_dense() first to concatenate along a dense dim"
-        )
+        return _cat_dense_dim(tensors, dim, concatenate)
     blocks, offset = [], 0
     for t in tensors:
         indices = t._index_array.copy()
@@ -545,16 +566,37 @@ def sparse_cat(tensors, dim, concatenate) -> SparseTensor:
     return SparseTensor._build(xp.concatenate(blocks, axis=1), values, size, False)
 
 
+def _cat_dense_dim(tensors, dim, concatenate) -> SparseTensor:
+    """``cat`` along a dense dim, as torch: the entries of each tensor in turn, their values
+    zero outside that tensor's block of the dim."""
+    axis = dim - tensors[0].sparse_dim() + 1
+    total = sum(t.shape[dim] for t in tensors)
+    padded, offset = [], 0
+    for t in tensors:
+        values = t._value_tensor
+        parts = []
+        for width in (offset, total - offset - t.shape[dim]):
+            shape = list(values.shape)
+            shape[axis] = width
+            parts.append(Tensor._make(xp.zeros(shape, values._data.dtype)))
+        padded.append(concatenate([parts[0], values, parts[1]], axis))
+        offset += t.shape[dim]
+    size = list(tensors[0].shape)
+    size[dim] = total
+    indices = xp.concatenate([t._index_array for t in tensors], axis=1)
+    return SparseTensor._build(indices, concatenate(padded, 0), size, False)
+
+
 def sparse_index_select(input, dim, index, select) -> SparseTensor:
     """``index_select`` along a sparse dim: for each position of ``index`` in turn, the entries
     at that coordinate in stored order, renumbered; the values are picked with ``select``
     (the dense index_select, so the ``grad_fn`` is ``IndexSelectBackward0``)."""
     dim = _wrap_dim(dim, input.ndim)
-    if dim >= input.sparse_dim():
-        raise NotImplementedError(
-            "numtorch selects from sparse COO tensors along sparse dims only; call "
-            ".to_dense() first to select along a dense dim"
-        )
+    if dim >= input.sparse_dim():  # a dense dim: every entry keeps its place
+        values = select(input._value_tensor, dim - input.sparse_dim() + 1, index)
+        out_size = list(input.shape)
+        out_size[dim] = values.shape[dim - input.sparse_dim() + 1]
+        return SparseTensor._build(input._index_array.copy(), values, out_size, input._coalesced)
     wanted = xp.asarray(index._data).reshape(-1).astype(xp.int64)
     size = input.shape[dim]
     for k in wanted.tolist():

@@ -29,4 +29,4 @@ def sparse_repr(t) -> str:
         suffixes.append(f"grad_fn=<{grad_fn.name().rsplit('::', 1)[-1]}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    return _add_suffixes(text + ",\n       " + suffixes[0], suffixes[1:], 7)
+    return _add_suffixes(text, suffixes, 7, force_newline=True)

@@ -345,6 +345,117 @@ def _histogram_outputs(input, hist, edges):
     return hist, edges.copy()
 
 
+# -- histogramdd -----------------------------------------------------------------------------
+histogramdd_type = structseq("histogramdd", ("hist", "bin_edges"))
+
+
+def _histogramdd_edges(input, data, bins, range):
+    """One edge tensor per dim of the innermost axis, as torch.histogram makes them."""
+    D = data.shape[-1]
+    if isinstance(bins, int):
+        bins = [bins] * D
+    if len(bins) != D:
+        raise RuntimeError(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input."
+        )
+    if range is not None and len(range) != 2 * D:
+        raise RuntimeError(
+            f"torch.histogramdd: for a {D}-dimensional histogram range should have {2 * D} "
+            f"elements, but got {len(range)}"
+        )
+    edges = []
+    for d, b in enumerate(bins):
+        if isinstance(b, Tensor):
+            if b._data.dtype != data.dtype:
+                raise RuntimeError(
+                    "torch.histogramdd: input tensor and bins tensors should have the same "
+                    f"dtype, but got input with dtype {input.dtype.scalar_name} and bins for "
+                    f"dimension {d} with dtype {b.dtype.scalar_name}"
+                )
+            edges.append(b._data.copy())
+            continue
+        column = data[..., d]
+        if range is not None:
+            low, high = float(range[2 * d]), float(range[2 * d + 1])
+        elif column.size:
+            low, high = float(column.min()), float(column.max())
+        else:
+            low, high = 0.0, 1.0
+        if low > high:
+            raise RuntimeError(
+                f"torch.histogramdd: min should not exceed max, but got min {low:g} max "
+                f"{high:g} for dimension {d}"
+            )
+        if low == high:  # one point: a unit-wide range centred on it
+            low, high = low - 0.5, high + 0.5
+        edges.append(linspace(low, high, int(b) + 1, dtype=input.dtype)._data)
+    return edges
+
+
+@export(method=False)  # torch has no Tensor.histogramdd
+def histogramdd(input, bins, *, range=None, weight=None, density=False):
+    """The D-dimensional histogram of the points in ``input`` (..., D): counts (or weight
+    sums, or densities) per cell, and each dim's bin edges.
+
+    Example:
+        >>> import numtorch as torch
+        >>> torch.histogramdd(torch.tensor([[0.0, 1.0], [1.0, 1.0]]), bins=[2, 1]).hist
+        tensor([[1.],
+                [1.]])
+    """
+    data = input._data
+    if data.dtype.kind not in "fV":
+        name = _dtypes.from_numpy_dtype(data.dtype).scalar_name
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{name}'")
+    if data.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    edges = _histogramdd_edges(input, data, bins, range)
+    if weight is not None:
+        if weight._data.dtype != data.dtype:
+            raise RuntimeError(
+                "torch.histogramdd: if weight tensor is provided, input tensor and weight "
+                f"tensor should have the same dtype, but got input({input.dtype.scalar_name}), "
+                f"and weight({weight.dtype.scalar_name})"
+            )
+        if weight._data.shape != data.shape[:-1]:
+            raise RuntimeError(
+                "torch.histogramdd: if weight tensor is provided it should have the same shape "
+                "as the input tensor excluding its innermost dimension"
+            )
+    hist, *edges = _histogramdd(input, weight, tuple(edges), bool(density))
+    return histogramdd_type(hist, tuple(edges))
+
+
+def _no_histogramdd_derivative(grads):
+    raise RuntimeError("derivative for aten::_histogramdd_from_bin_cts is not implemented")
+
+
+# torch records a node that refuses backward (grad_fn=<NotImplemented>) on every output
+@defop(
+    name="histogramdd",
+    aten="_histogramdd_from_bin_cts",
+    schema_args=5,
+    node="NotImplemented",
+    outputs="many",
+    input=_no_histogramdd_derivative,
+    weight=_no_histogramdd_derivative,
+    jvp=no_forward_derivative("aten::_histogramdd_bin_edges"),
+)
+def _histogramdd(input, weight, edges, density):
+    points = input.reshape(-1, input.shape[-1])
+    weights = None if weight is None else weight.reshape(-1)
+    counts, _ = xp.histogramdd(points, bins=list(edges), weights=weights)
+    hist = counts.astype(input.dtype)
+    if density:
+        volume = xp.ones((), input.dtype)
+        for d, e in enumerate(edges):
+            shape = [1] * len(edges)
+            shape[d] = -1
+            volume = volume * (e[1:] - e[:-1]).reshape(shape)
+        hist = hist / (hist.sum() * volume)
+    return (hist, *(e.copy() for e in edges))
+
+
 # -- renorm ----------------------------------------------------------------------------------
 _RENORM_EPS = 1e-7
 

@@ -13,6 +13,7 @@ from .radam import RAdam
 from .rmsprop import RMSprop
 from .rprop import Rprop
 from .sgd import SGD
+from .sparse_adam import SparseAdam
 
 __all__ = [
     "ASGD",
@@ -28,6 +29,7 @@ __all__ = [
     "RAdam",
     "RMSprop",
     "Rprop",
+    "SparseAdam",
     "lr_scheduler",
     "swa_utils",
 ]

@@ -78,6 +78,8 @@ class Adagrad(Optimizer):
         fill_state(state, p)
         state["sum"] = Tensor._make(np.full_like(p._data, initial_accumulator_value))
 
+    _sparse_gradients = "dense"
+
     def _update_group(self, group) -> None:
         lr, lr_decay = scalar(group["lr"]), group["lr_decay"]
         options = {

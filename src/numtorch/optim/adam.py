@@ -116,6 +116,10 @@ class Adam(Optimizer):
         }
         super().__init__(params, defaults)
 
+    def _refuse_sparse(self):
+        advice = ", please consider SparseAdam instead" if type(self) is Adam else ""
+        raise RuntimeError(f"{type(self).__name__} does not support sparse gradients{advice}")
+
     def _update_group(self, group) -> None:
         options = adam_options(group)
         lr, beta1, beta2 = options["lr"], options["beta1"], options["beta2"]

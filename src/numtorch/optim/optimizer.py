@@ -204,8 +204,29 @@ class Optimizer:
                 loss = closure()
         with no_grad():
             for group in self.param_groups:
-                self._update_group(group)
+                sparse = [p for p in group["params"] if p._grad is not None and p._grad.is_sparse]
+                if sparse and self._sparse_gradients == "refuse":
+                    self._refuse_sparse()
+                if self._sparse_gradients == "sparse":
+                    sparse = []
+                # a sparse gradient's update equals its dense form's here (rows without
+                # entries are left as they are): run on that, then give .grad back
+                kept = [p._grad for p in sparse]
+                for p in sparse:
+                    p._grad = p._grad.to_dense()
+                try:
+                    self._update_group(group)
+                finally:
+                    for p, g in zip(sparse, kept):
+                        p._grad = g
         return loss
+
+    # torch's SGD and Adagrad update sparse gradients (here on their dense form), SparseAdam
+    # only those; the others refuse them
+    _sparse_gradients = "refuse"
+
+    def _refuse_sparse(self):
+        raise RuntimeError(f"{type(self).__name__} does not support sparse gradients")
 
     def _update_group(self, group: dict[str, Any]) -> None:
         raise NotImplementedError(f"{type(self).__name__} must implement step or _update_group")
@@ -414,7 +435,8 @@ def advance_step(state: dict) -> float:
 
 
 def _params_with_grad(group: dict[str, Any]) -> Iterable[Tensor]:
-    """The parameters of a group that have a gradient; sparse gradients do not exist here."""
+    """The parameters of a group that have a gradient (sparse ones reach the update in their
+    dense form: see Optimizer.step)."""
     return [p for p in group["params"] if p._grad is not None]
 
 

@@ -87,6 +87,8 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
+    _sparse_gradients = "dense"
+
     def _update_group(self, group) -> None:
         options = {
             "lr": scalar(group["lr"]),

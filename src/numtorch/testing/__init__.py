@@ -1,3 +1,3 @@
 """Testing helpers: assert_close like torch.testing."""
 
-from ._comparison import assert_close  # noqa: F401
+from ._comparison import assert_allclose, assert_close  # noqa: F401

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
+
+from .._core.tensor import Tensor
+from .._creation import tensor as _tensor
 from ..backend import xp
 
 _TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
@@ -49,3 +53,25 @@ def assert_close(
             or f"Tensor-likes are not close!\n\nGreatest absolute "
             f"difference: {xp.nanmax(diff)} (up to {atol} allowed)"
         )
+
+
+_ALLCLOSE_PRECISIONS = {"float16": (1e-3, 1e-3), "float32": (1e-4, 1e-5), "float64": (1e-5, 1e-8)}
+
+
+def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg="") -> None:
+    """Deprecated ``assert_close`` with looser defaults, NaNs equal and dtypes unchecked."""
+    warnings.warn(
+        "`torch.testing.assert_allclose()` is deprecated since 1.12 and will be removed in a "
+        "future release. Please use `torch.testing.assert_close()` instead.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    if not isinstance(actual, Tensor):
+        actual = _tensor(actual)
+    if not isinstance(expected, Tensor):
+        expected = _tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        pairs = [_ALLCLOSE_PRECISIONS.get(str(t.dtype)[6:], (0.0, 0.0)) for t in (actual, expected)]
+        rtol, atol = max(p[0] for p in pairs), max(p[1] for p in pairs)
+    assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                 check_dtype=False, msg=msg or None)  # fmt: skip

@@ -51,6 +51,24 @@ def _any_samples(rng):
     return _square_samples(rng) + [Sample((_rect(rng, 2, 4),)), Sample((_rect(rng, 4, 2),))]
 
 
+def _eig_input(rng, *shape):
+    # distinct eigenvalues (a complex pair included, mostly): 1 / (L_j - L_i) stays moderate
+    return rng.standard_normal(shape) + np.diag(np.arange(shape[-1]) * 2.0)
+
+
+def _eigvals_ref(a):
+    # LAPACK's order, as torch and NumPy keep it
+    values = np.linalg.eigvals(a)
+    return np.stack([values.real, values.imag], -1)
+
+
+def _phase_free(t, vectors):
+    # eigenvectors are defined up to a complex phase: each column times the conjugate phase
+    # of its first entry is invariant
+    first = vectors[..., :1, :]
+    return t.view_as_real(vectors * first.conj() / first.abs())
+
+
 FACTORIZATIONS = [
     OpInfo("linalg.lu_factor", lambda t, a: _lu_factor(t, a).LU, _any_samples, None),
     OpInfo("linalg.lu_factor_ex", lambda t, a: t.linalg.lu_factor_ex(a)[0], _square_samples, None),
@@ -150,7 +168,6 @@ FACTORIZATIONS = [
             Sample((_n(rng, 4, 3), _n(rng, 3))),
             Sample((_n(rng, 2, 5, 3), _n(rng, 2, 2))),
         ],
-        torch_grad_fn=False,
     ),
     OpInfo(
         "ormqr",
@@ -161,7 +178,6 @@ FACTORIZATIONS = [
             Sample((_n(rng, 2, 4, 2), _n(rng, 2, 2), _n(rng, 2, 4, 3)), {"transpose": True}),
             Sample((_n(rng, 4, 4), _n(rng, 4), _n(rng, 3, 4)), {"left": False, "transpose": True}),
         ],
-        torch_grad_fn=False,
     ),
     OpInfo(
         "linalg.lstsq",
@@ -178,5 +194,23 @@ FACTORIZATIONS = [
                 for m, r in zip(a.reshape(-1, *a.shape[-2:]), b.reshape(-1, *b.shape[a.ndim - 2 :]))
             ]
         ).reshape(a.shape[:-2] + (a.shape[-1],) + b.shape[a.ndim - 1 :]),
+    ),
+    OpInfo(
+        "linalg.eigvals",
+        lambda t, a: t.view_as_real(t.linalg.eigvals(a)),
+        lambda rng: [Sample((_eig_input(rng, 3, 3),)), Sample((_eig_input(rng, 4, 4),))],
+        _eigvals_ref,
+    ),
+    OpInfo(
+        "linalg.eigvals_batched",
+        lambda t, a: t.view_as_real(t.linalg.eigvals(a)),
+        lambda rng: [Sample((_eig_input(rng, 2, 3, 3),))],
+        _eigvals_ref,
+    ),
+    OpInfo(
+        "linalg.eig",
+        lambda t, a: _phase_free(t, t.linalg.eig(a).eigenvectors),
+        lambda rng: [Sample((_eig_input(rng, 3, 3),)), Sample((_eig_input(rng, 4, 4),))],
+        None,
     ),
 ]

@@ -5,7 +5,19 @@ normalization and the CTC loss."""
 from __future__ import annotations
 
 from .opinfo import OpInfo, Sample, _distinct, _n, _pos
-from .opinfo_nn import _indices
+from .opinfo_nn import _indices, _pool_gradient
+
+
+def _fractional(t, x, dims, **kwargs):
+    # fixed samples (one per plane and spatial dim): the windows do not depend on a stream
+    planes = x.shape[0] * x.shape[1] if x.ndim == dims + 2 else x.shape[0]
+    u = t.linspace(0.1, 0.9, planes * dims, dtype=x.dtype).reshape(-1, x.shape[-dims - 1], dims)
+    pool = _f(t).fractional_max_pool2d if dims == 2 else _f(t).fractional_max_pool3d
+    return pool(x, _random_samples=u, **kwargs)
+
+
+def _f(t):
+    return t.nn.functional
 
 
 def _embedding_bag(mode, offsets=(0, 2, 2, 5), **kwargs):
@@ -138,5 +150,32 @@ NN_POOLING_GRIDS = [
             Sample((_n(rng, 1, 2, 3), [1, 3, 2, 2], True)),
             Sample((_n(rng, 1, 3, 4), [1, 1, 2, 2, 3], False)),
         ],
+    ),
+    OpInfo(
+        "fractional_max_pool2d",
+        lambda t, x, **k: _fractional(t, x, 2, **k),
+        lambda rng: [
+            Sample((_distinct(rng, 2, 3, 7, 6),), {"kernel_size": (2, 3), "output_size": (4, 3)}),
+            Sample((_distinct(rng, 2, 6, 5),), {"kernel_size": 2, "output_ratio": (0.5, 0.7)}),
+        ],
+    ),
+    OpInfo(
+        "fractional_max_pool3d",
+        lambda t, x: _fractional(t, x, 3, kernel_size=2, output_size=(2, 3, 2)),
+        lambda rng: [Sample((_distinct(rng, 1, 2, 4, 5, 4),))],
+    ),
+    OpInfo(
+        "fractional_max_pool2d_gradient",
+        lambda t, x: _pool_gradient(
+            t, x, lambda z, k: _fractional(t, z, 2, kernel_size=k, output_size=3)
+        ),
+        lambda rng: [Sample((_distinct(rng, 1, 2, 6, 5),))],
+    ),
+    OpInfo(
+        "fractional_max_pool3d_gradient",
+        lambda t, x: _pool_gradient(
+            t, x, lambda z, k: _fractional(t, z, 3, kernel_size=k, output_size=(2, 2, 2))
+        ),
+        lambda rng: [Sample((_distinct(rng, 1, 2, 4, 5, 4),))],
     ),
 ]

@@ -32,6 +32,16 @@ def _sparse_op(name, fn, extra=()):
 
 
 SPARSE_OPS = [
+    _sparse_op("sparse.softmax", lambda t, s: t.sparse.softmax(s, 1).to_dense()),
+    _sparse_op("sparse.softmax_dim0", lambda t, s: t.sparse.softmax(s, 0).to_dense()),
+    _sparse_op("sparse.log_softmax", lambda t, s: t.sparse.log_softmax(s, 1).to_dense()),
+    OpInfo(
+        "sparse.softmax_dense_dim",
+        lambda t, v: t.sparse.log_softmax(
+            t.sparse_coo_tensor(t.tensor([[0, 2]]), v, (3, 4)), 1
+        ).to_dense(),
+        lambda rng: [Sample((_n(rng, 2, 4),))],
+    ),
     _sparse_op("sparse_coo_tensor", lambda t, s: s.to_dense()),
     _sparse_op("sparse.mm", lambda t, s, d: t.sparse.mm(s, d), [lambda rng: _n(rng, 4, 2)]),
     _sparse_op("sparse_matmul", lambda t, s, d: s @ d, [lambda rng: _n(rng, 4, 2)]),

@@ -349,6 +349,15 @@ STATISTICS = [
         lambda x, w: np.histogram(x, 4, weights=np.abs(w), density=True)[0],
         grad=False,
     ),
+    OpInfo(
+        "histogramdd",
+        lambda t, x, w: t.histogramdd(x.detach(), [3, 2], weight=w.detach().abs(), density=True)[0],
+        lambda rng: [Sample((_n(rng, 2, 5, 2), _n(rng, 2, 5)))],
+        lambda x, w: np.histogramdd(
+            x.reshape(-1, 2), [3, 2], weights=np.abs(w).reshape(-1), density=True
+        )[0],
+        grad=False,
+    ),
     # the draws are random: rates of 0 and certain successes make them exact
     OpInfo(
         "poisson",

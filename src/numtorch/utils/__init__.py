@@ -1,5 +1,5 @@
 """Utilities, as ``torch.utils``."""
 
-from . import checkpoint, data
+from . import checkpoint, data, hooks
 
-__all__ = ["checkpoint", "data"]
+__all__ = ["checkpoint", "data", "hooks"]

@@ -58,6 +58,12 @@ from .dropout import (
     dropout3d,
     feature_alpha_dropout,
 )
+from .fractional_pooling import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from .linear import bilinear, linear
 from .loss import (
     binary_cross_entropy,
@@ -114,9 +120,25 @@ from .pooling import (
 )
 from .sampling import affine_grid, grid_sample
 from .sparse import embedding, embedding_bag, one_hot
-from .vision import fold, interpolate, pixel_shuffle, pixel_unshuffle, unfold
+from .vision import (
+    fold,
+    interpolate,
+    pixel_shuffle,
+    pixel_unshuffle,
+    unfold,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 
 __all__ = [
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
+    "fractional_max_pool2d",
+    "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
     "channel_shuffle",
     "max_unpool3d",
     "max_unpool2d",

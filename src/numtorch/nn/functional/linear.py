@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 
 from ..._core.dispatch import require_tensor
-from ..._core.observers import composite
+from ..._core.meta import check_same_device
+from ..._core.observers import composite, dispatch
 from ..._core.tensor import Tensor
 from ...ops.linalg import addmm
 from ...ops.linalg import einsum as _einsum
@@ -46,6 +47,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
             f"self and mat2 must have the same dtype, but got {bias.dtype.scalar_name} and "
             f"{weight.dtype.scalar_name}"
         )
+    if dispatch.meta:  # torch compares devices with the input's, before addmm reorders them
+        check_same_device((input, weight, bias))
     if bias is None:
         return input.matmul(weight.t())
     if input._batched and not weight._batched:

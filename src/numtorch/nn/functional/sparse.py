@@ -196,7 +196,9 @@ def embedding_bag(
             "GitHub."
         )
     if sparse:
-        raise NotImplementedError("numtorch has no sparse tensors: use sparse=False")
+        raise NotImplementedError(
+            "numtorch's embedding_bag has no sparse gradients yet: use sparse=False"
+        )
     end = int(offsets._data[-1]) if include_last_offset and offsets.numel() else None
     if end is not None and end < input.numel():
         # indices past the last offset belong to no bag (torch's float64 kernel disagrees:

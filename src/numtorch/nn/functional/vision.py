@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 
 from ..._core.tensor import Tensor, _read_dim
 from ...ops.nn import fold as fold_ops
@@ -268,3 +269,32 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
             f"{blocks[0] * blocks[1]}, but got input.size(2)={input.shape[-1]}."
         )
     return fold_ops.col2im_op(input, output_size, kernel, dilation, padding, stride)
+
+
+# The deprecated spellings older code still calls: interpolate with their fixed modes, and
+# torch's warning.
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated ``interpolate``."""
+    warnings.warn(
+        "`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated ``interpolate(mode="nearest")``."""
+    warnings.warn(
+        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated ``interpolate(mode="bilinear", align_corners=True)``."""
+    warnings.warn(
+        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+        stacklevel=2,
+    )
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -301,3 +301,51 @@ class MaxUnpool3d(_MaxUnpoolNd):
     """Inverse of ``MaxPool3d(return_indices=True)``."""
 
     _dims = 3
+
+
+class _FractionalMaxPoolNd(Module):
+    _dims = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None,
+                 return_indices: bool = False, _random_samples=None):  # fmt: skip
+        super().__init__()
+        n, name = self._dims, type(self).__name__
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = None if output_size is None else _ntuple(output_size, n)
+        self.output_ratio = None if output_ratio is None else _ntuple(output_ratio, n)
+        if output_size is None and output_ratio is None:
+            raise ValueError(
+                f"{name} requires specifying either an output size, or a pooling ratio"
+            )
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        pool = F.fractional_max_pool2d if self._dims == 2 else F.fractional_max_pool3d
+        return pool(input, self.kernel_size, self.output_size, self.output_ratio,
+                    self.return_indices, _random_samples=self._random_samples)  # fmt: skip
+
+
+def _ntuple(value, n: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """Fractional max pooling over (N, C, H, W) (grad_fn ``FractionalMaxPool2DBackward0``).
+
+    Example:
+        >>> import numtorch as torch
+        >>> pool = torch.nn.FractionalMaxPool2d(2, output_ratio=0.5)
+        >>> pool(torch.ones(1, 3, 8, 8)).shape
+        torch.Size([1, 3, 4, 4])
+    """
+
+    _dims = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _dims = 3

@@ -155,7 +155,9 @@ class RNNBase(Module):
 
     def _zeros(self, input, batch, size):
         directions = 2 if self.bidirectional else 1
-        return _creation.zeros(self.num_layers * directions, batch, size, dtype=input.dtype)
+        return _creation.zeros(
+            self.num_layers * directions, batch, size, dtype=input.dtype, device=input.device
+        )
 
     def _run(self, input, hx):
         """torch's RNN/GRU forward: unbatched and packed inputs, default state, checks."""
@@ -449,7 +451,9 @@ class RNNCell(RNNCellBase):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            hx = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            hx = _creation.zeros(
+                input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device
+            )
         elif not is_batched:
             hx = hx.unsqueeze(0)
         if self.nonlinearity == "tanh":
@@ -474,7 +478,9 @@ class LSTMCell(RNNCellBase):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            zeros = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            zeros = _creation.zeros(
+                input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device
+            )
             hx = (zeros, zeros)
         elif not is_batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
@@ -494,7 +500,9 @@ class GRUCell(RNNCellBase):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            hx = _creation.zeros(input.shape[0], self.hidden_size, dtype=input.dtype)
+            hx = _creation.zeros(
+                input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device
+            )
         elif not is_batched:
             hx = hx.unsqueeze(0)
         ret = R.gru_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)

@@ -2,13 +2,24 @@
 packed sequences (``rnn``), parametrizations (weight and spectral normalization) and
 pruning (``prune``)."""
 
-from . import parametrizations, parametrize, prune, rnn, stateless
+from . import fusion, parametrizations, parametrize, prune, rnn, stateless
 from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
+from .fusion import (
+    fuse_conv_bn_eval,
+    fuse_conv_bn_weights,
+    fuse_linear_bn_eval,
+    fuse_linear_bn_weights,
+)
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = [
+    "fuse_conv_bn_eval",
+    "fuse_conv_bn_weights",
+    "fuse_linear_bn_eval",
+    "fuse_linear_bn_weights",
+    "fusion",
     "clip_grad_norm_",
     "clip_grad_value_",
     "clip_grads_with_norm_",

@@ -12,6 +12,7 @@ from . import (  # noqa: F401
     embedding,
     embedding_bag,
     fold,
+    fractional_pool,
     grid_sample,
     loss,
     normalization,

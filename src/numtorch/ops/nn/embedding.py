@@ -12,6 +12,7 @@ from ..._core.dispatch import require_tensor
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...backend import xp
+from ..sparse import SparseTensor
 
 
 def _row_scale(indices, num_weights, padding_idx, scale_grad_by_freq, dtype):
@@ -57,13 +58,31 @@ def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_
     return out
 
 
+def _sparse_weight_grad(grad, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """torch's embedding_sparse_backward: one entry per looked-up index (the padding index
+    left out), the gradient rows as values, uncoalesced."""
+    flat = indices._data.reshape(-1)
+    rows = grad.reshape(flat.size, grad.shape[-1])
+    scale = _row_scale(flat, num_weights, -1, scale_grad_by_freq, grad._data.dtype)
+    if scale is not None:
+        rows = rows * Tensor._make(scale[flat][:, None])
+    if padding_idx >= 0:
+        keep = flat != padding_idx
+        flat, rows = flat[keep], rows[Tensor._make(keep)]
+    return SparseTensor._build(flat[None], rows, (num_weights, grad.shape[-1]), False)
+
+
+def _weight_grad(grad, weight_shape, indices, padding_idx, scale_grad_by_freq, sparse):
+    if sparse:
+        return _sparse_weight_grad(grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq)
+    return embedding_backward_op(grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq)
+
+
 @defop(
     batch=weight_batch_rules.embedding,
     name="embedding",
     node="EmbeddingBackward0",
-    weight=lambda grad, weight_shape, indices, padding_idx, scale_grad_by_freq: (
-        embedding_backward_op(grad, indices, weight_shape[0], padding_idx, scale_grad_by_freq)
-    ),
+    weight=_weight_grad,
     jvp="linear",
 )
 def embedding_op(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
@@ -88,10 +107,8 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
             f"types: Long, Int; but got torch.{tag} instead (while checking arguments for "
             "embedding)"
         )
-    if sparse:
-        raise NotImplementedError("numtorch has no sparse tensors: use sparse=False")
     data = indices._data
     # under vmap the values are not readable here; the batched take checks them
     if not indices._batched and data.size and (data.min() < 0 or data.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
-    return embedding_op(weight, indices, padding_idx, scale_grad_by_freq, False)
+    return embedding_op(weight, indices, padding_idx, scale_grad_by_freq, bool(sparse))
