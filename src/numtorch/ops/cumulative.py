@@ -44,14 +44,19 @@ def _cumprod_backward(grad, input, result, dim):
     return part_before + part_zero
 
 
-def _omitted_products_backward(grad, input, dim):
+def _omitted_products(input, dim):
+    """[..., k, j] = prod_{i<=j, i!=k} x_i for j >= k, else 0 (x along ``dim`` moved last)."""
     moved = input.movedim(dim, -1)
     n = moved.shape[-1]
     square = moved.unsqueeze(-2).expand(*moved.shape[:-1], n, n)  # [..., k, j] = x_j
     eye = Tensor._make(xp.eye(n, dtype=bool))
-    omitted = where(eye, 1.0, square).cumprod(-1)  # [..., k, j] = prod_{i<=j, i!=k} x_i
+    omitted = where(eye, 1.0, square).cumprod(-1)
     later = Tensor._make(xp.triu(xp.ones((n, n), dtype=bool)))  # j >= k
-    terms = where(later, omitted, 0.0) * grad.movedim(dim, -1).unsqueeze(-2)
+    return where(later, omitted, 0.0)
+
+
+def _omitted_products_backward(grad, input, dim):
+    terms = _omitted_products(input, dim) * grad.movedim(dim, -1).unsqueeze(-2)
     return terms.sum(-1).movedim(-1, dim)
 
 
@@ -63,13 +68,7 @@ def _cumprod_jvp(input_t, input, result, dim):
     d = dim + batch_shift(input_t, input)
     if not (input._data == 0).any():
         return (input_t / input).cumsum(d) * result
-    moved = input.movedim(dim, -1)
-    n = moved.shape[-1]
-    square = moved.unsqueeze(-2).expand(*moved.shape[:-1], n, n)  # [..., k, j] = x_j
-    eye = Tensor._make(xp.eye(n, dtype=bool))
-    omitted = where(eye, 1.0, square).cumprod(-1)  # [..., k, j] = prod_{i<=j, i!=k} x_i
-    later = Tensor._make(xp.triu(xp.ones((n, n), dtype=bool)))  # j >= k
-    terms = where(later, omitted, 0.0) * input_t.movedim(d, -1).unsqueeze(-1)
+    terms = _omitted_products(input, dim) * input_t.movedim(d, -1).unsqueeze(-1)
     return terms.sum(-2).movedim(-1, d)
 
 
