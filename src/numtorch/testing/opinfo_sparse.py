@@ -41,6 +41,7 @@ SPARSE_OPS = [
             t.sparse_coo_tensor(t.tensor([[0, 2]]), v, (3, 4)), 1
         ).to_dense(),
         lambda rng: [Sample((_n(rng, 2, 4),))],
+        gradgrad=False,  # as _sparse_op: torch's values gradient has no graph
     ),
     _sparse_op("sparse_coo_tensor", lambda t, s: s.to_dense()),
     _sparse_op("sparse.mm", lambda t, s, d: t.sparse.mm(s, d), [lambda rng: _n(rng, 4, 2)]),
