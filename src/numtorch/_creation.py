@@ -102,6 +102,8 @@ def shape_arg(args, name: str = "view") -> tuple:
     """``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` all mean the shape (2, 3)."""
     if len(args) == 1 and isinstance(args[0], (tuple, list, Size)):
         args = args[0]
+    if all(type(s) is int for s in args):  # the common case, checked cheaply
+        return tuple(args)
     shape = []
     for s in args:
         if isinstance(s, Tensor):
@@ -118,7 +120,7 @@ def shape_arg(args, name: str = "view") -> tuple:
 def _size(args, name: str) -> tuple:
     """A shape for a new tensor: as ``shape_arg``, and no negative sizes."""
     shape = shape_arg(args, name)
-    if any(s < 0 for s in shape):
+    if shape and min(shape) < 0:
         raise RuntimeError(f"{name}: Dimension size must be non-negative.")
     return shape
 

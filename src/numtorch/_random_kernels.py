@@ -24,6 +24,8 @@ from . import _cephes_float as cephes
 from .backend import xp
 
 _EXACT_LIMIT = 1 << 16
+_SMALL = 64  # up to this many serial normals, Python floats beat NumPy's per-call cost
+_MASK53 = 2**53 - 1
 _ROWS = 4096  # rows of 16 values per block of the normal fill
 _LIBM = {name: xp.frompyfunc(getattr(math, name), 1, 1) for name in ("log", "log1p", "exp", "tan")}
 
@@ -97,19 +99,41 @@ def _box_muller_pairs(gen, pairs: int, exact: bool):
     return values
 
 
-def normal_serial(gen, n: int, mean=0.0, std=1.0, exact: bool = True):
-    """Per-element normal draws in double, with the generator's cached second value."""
+def _box_muller_small(gen, pairs: int) -> list:
+    """``_box_muller_pairs`` in Python floats and the C library's functions (the same
+    operations in the same order, so the same doubles)."""
+    words = gen.words(4 * pairs).tolist()
+    values = []
+    for i in range(0, 4 * pairs, 4):
+        u1 = ((words[i] << 32 | words[i + 1]) & _MASK53) * 2.0**-53
+        u2 = ((words[i + 2] << 32 | words[i + 3]) & _MASK53) * 2.0**-53
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = 2.0 * math.pi * u1
+        values += (radius * math.cos(theta), radius * math.sin(theta))
+    return values
+
+
+def normal_serial(gen, n: int, mean=0.0, std=1.0, exact: bool = True, dtype=xp.float64):
+    """Per-element normal draws in double, with the generator's cached second value, rounded
+    to ``dtype`` after ``value * std + mean``."""
     head = []
     if n and gen._next_double_normal is not None:
         head = [gen._next_double_normal]
         gen._next_double_normal = None
     rest = n - len(head)
+    if exact and n <= _SMALL:
+        values = head + _box_muller_small(gen, (rest + 1) // 2)
+        if rest % 2:
+            gen._next_double_normal = values.pop()
+        if std == 1 and mean == 0 and dtype in (xp.float32, xp.float64):
+            return xp.array(values, dtype)
+        return fma(xp.array(values, xp.float64), std, mean).astype(dtype)
     values = _box_muller_pairs(gen, (rest + 1) // 2, exact)
     if rest % 2:
         gen._next_double_normal = float(values[-1])
         values = values[:-1]
     values = xp.concatenate([xp.asarray(head, xp.float64), values])
-    return fma(values, std, mean)
+    return fma(values, std, mean).astype(dtype, copy=False)
 
 
 def _fill_16(u, mean, std, exact: bool):
@@ -130,7 +154,7 @@ def normal(gen, n: int, dtype, mean=0.0, std=1.0, contiguous: bool = True):
     """``normal_(mean, std)``: the 16-wide fill for 16+ contiguous elements, else per element."""
     kind = xp.dtype(dtype).type
     if n < 16 or not contiguous:  # exact: the cached second value stays double
-        return normal_serial(gen, n, mean, std).astype(dtype)
+        return normal_serial(gen, n, mean, std, dtype=dtype)
     whole = n // 16 * 16
     # half types fill a float buffer through the float kernel, drawing only the whole blocks'
     # uniforms before the redrawn last 16
