@@ -122,7 +122,9 @@ class Generator:
     def words64(self, n: int):
         """The next ``n`` 64-bit draws, torch's ``random64()``: two words, the first high."""
         pairs = self.words(2 * n)
-        return (pairs[0::2] << xp.uint64(32)) | pairs[1::2]
+        high = pairs[0::2] << xp.uint64(32)
+        high |= pairs[1::2]
+        return high
 
 
 default_generator = Generator()

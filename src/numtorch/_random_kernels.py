@@ -70,9 +70,16 @@ def unit_float(gen, n: int, dtype):
     """torch's ``uniform_real_distribution<T>(0, 1)`` values before scaling: 53 bits of a
     64-bit draw for double, 24 bits of a word otherwise (half types draw as float)."""
     if dtype == xp.float64:
-        return (gen.words64(n) & xp.uint64(2**53 - 1)).astype(xp.float64) * 2.0**-53
-    bits = (gen.words(n) & xp.uint64(2**24 - 1)).astype(xp.int32)
-    return bits.astype(xp.float32) * xp.float32(2.0**-24)
+        bits = gen.words64(n)
+        bits &= xp.uint64(_MASK53)
+        u = bits.astype(xp.float64)
+        u *= 2.0**-53
+        return u
+    bits = gen.words(n)
+    bits &= xp.uint64(2**24 - 1)
+    u = bits.astype(xp.float32)  # exact: fewer than 24 bits
+    u *= xp.float32(2.0**-24)
+    return u
 
 
 def uniform(gen, n: int, dtype, low=0.0, high=1.0):
@@ -242,7 +249,14 @@ def swaps_to_permutation(target):
 # -- the other distributions ----------------------------------------------------------------
 def bernoulli_scalar(gen, n: int, p: float):
     """``bernoulli_(p)`` for a number ``p``: a double uniform below ``p``."""
-    return unit_float(gen, n, xp.float64) < p
+    if not 0 <= p <= 1:
+        return unit_float(gen, n, xp.float64) < p
+    # bits * 2**-53 < p exactly when the 53 bits are below ceil(p * 2**53): compare integers
+    pairs = gen.words(2 * n).reshape(n, 2)
+    bits = pairs[:, 0] & xp.uint64(_MASK53 >> 32)
+    bits <<= xp.uint64(32)
+    bits |= pairs[:, 1]
+    return bits < xp.uint64(math.ceil(p * 2.0**53))
 
 
 def bernoulli_tensor(gen, p):
