@@ -228,22 +228,38 @@ def swaps_to_permutation(target):
     # reached before gives that index; pointer jumping follows all links in log(n) passes.
     n = len(target)
     index = xp.arange(n)
-    order = xp.argsort(target, kind="stable")
-    grouped = target[order]
-    before = xp.full(n, -1)  # the previous step aiming at the same position
-    same = grouped[1:] == grouped[:-1]
-    before[order[1:][same]] = order[:-1][same]
+    if n < 2**31:  # a plain sort of target * n + step (distinct keys) is the stable grouping
+        key = target * n
+        key += index
+        key.sort()
+        grouped, order = xp.divmod(key, n)
+    else:
+        order = xp.argsort(target, kind="stable")
+        grouped = target[order]
+    before = xp.empty(n, xp.int64)  # the previous step aiming at the same position
+    before[order[0]] = -1
+    before[order[1:]] = _choose(grouped[1:] == grouped[:-1], order[:-1], -1)
     last = xp.full(n, -1)  # the last step aiming at each position
     last[grouped] = order  # later steps of a group overwrite earlier ones
-    brought = xp.where(target == index, before, last)
-    root = xp.where(brought < 0, index, brought)
+    fixed = target == index
+    brought = _choose(fixed, before, last)
+    root = _choose(brought < 0, index, brought)
     while True:
         nxt = root[root]
         if (nxt == root).all():
             break
         root = nxt
-    carried = xp.where(before < 0, target, root[xp.maximum(before, 0)])
-    return xp.where(target == index, root, carried).astype(xp.int64)
+    carried = _choose(before < 0, target, root[xp.maximum(before, 0)])
+    return _choose(fixed, root, carried)
+
+
+def _choose(mask, a, b):
+    """``where(mask, a, b)`` for int64 values by arithmetic (NumPy's ``where`` branches per
+    element, several times slower on random masks)."""
+    out = a - b
+    out *= mask
+    out += b
+    return out
 
 
 # -- the other distributions ----------------------------------------------------------------
