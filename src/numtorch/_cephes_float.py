@@ -108,9 +108,15 @@ def sincos(x):
 
 
 # NumPy's masked ``where`` and ``negative(where=)`` branch per element (several times slower
-# than the polynomials); the same results come from bit operations on the float32 bits.
+# than the polynomials on large arrays); the same results come from bit operations on the
+# float32 bits, which take more calls: small arrays keep the masked ufuncs.
+_BITWISE_FROM = 2048
+
+
 def _select(mask, a, b):
     """``where(mask, a, b)`` for float32 arrays, as a new array."""
+    if mask.size < _BITWISE_FROM:
+        return xp.where(mask, a, b)
     ones = mask.view(xp.int8).astype(xp.int32)
     xp.negative(ones, out=ones)  # all bits set where mask
     out = a.view(xp.int32) ^ b.view(xp.int32)
@@ -121,6 +127,9 @@ def _select(mask, a, b):
 
 def _negate(x, mask):
     """``x[mask] = -x[mask]`` in place: flip the sign bit."""
+    if mask.size < _BITWISE_FROM:
+        xp.negative(x, out=x, where=mask)
+        return
     sign = mask.view(xp.int8).astype(xp.int32)
     sign <<= 31
     x.view(xp.int32)[...] ^= sign

@@ -45,15 +45,14 @@ def _split(a):
     return hi, a - hi
 
 
-def fma(x, c, a):
+def fma(x, c, a, out=None):
     """``x * c + a`` rounded once, as torch's fused multiply-add computes it (an exact product
-    and an exact sum, then one rounding of their remainders)."""
+    and an exact sum, then one rounding of their remainders); ``out`` only for float32."""
     x = xp.asarray(x)
     if c == 1 and a == 0:  # nothing to round
         return x
     if x.dtype == xp.float32:  # the product of two floats is exact in double
-        wide = x.astype(xp.float64) * xp.float64(xp.float32(c)) + xp.float64(xp.float32(a))
-        return wide.astype(xp.float32)
+        return cephes.fused(x, xp.float32(c), xp.float32(a), out=out)
     c = xp.float64(c)
     p = x * c
     xh, xl = _split(x)
@@ -91,7 +90,7 @@ def uniform(gen, n: int, dtype, low=0.0, high=1.0):
     x = unit_float(gen, n, kind)
     if low == 0 and high == 1:  # x * 1 + 0: nothing to round
         return x.astype(dtype, copy=False)
-    return fma(x, high - low, low).astype(dtype, copy=False)
+    return fma(x, high - low, low, out=x if kind == xp.float32 else None).astype(dtype, copy=False)
 
 
 # -- normal ---------------------------------------------------------------------------------
@@ -143,18 +142,24 @@ def normal_serial(gen, n: int, mean=0.0, std=1.0, exact: bool = True, dtype=xp.f
     return fma(values, std, mean).astype(dtype, copy=False)
 
 
-def _fill_16(u, mean, std, exact: bool):
-    """torch's ``normal_fill_16`` on rows of 16 uniforms: Box-Muller of columns j and j + 8."""
+def _fill_16(u, mean, std, exact: bool, out):
+    """torch's ``normal_fill_16`` on rows of 16 uniforms, written into ``out``: Box-Muller of
+    columns j and j + 8."""
     kind = u.dtype.type
     if kind == xp.float32:  # torch's AVX2 fill: Cephes' float polynomials, 2*pi as a float
-        radius = xp.sqrt(kind(-2.0) * cephes.log(kind(1.0) - u[:, :8]))
+        radius = cephes.log(kind(1.0) - u[:, :8])
+        radius *= kind(-2.0)
         sin, cos = cephes.sincos(kind(2.0 * math.pi) * u[:, 8:])
     else:
-        radius = xp.sqrt(-2.0 * libm("log", 1.0 - u[:, :8], exact))
+        radius = libm("log", 1.0 - u[:, :8], exact)
+        radius *= -2.0
         theta = 2.0 * math.pi * u[:, 8:]
         sin, cos = xp.sin(theta), xp.cos(theta)
-    out = xp.concatenate([radius * cos, radius * sin], axis=1)
-    return out if std == 1 and mean == 0 else fma(out, std, mean)
+    xp.sqrt(radius, out=radius)
+    xp.multiply(radius, cos, out=out[:, :8])
+    xp.multiply(radius, sin, out=out[:, 8:])
+    if std != 1 or mean != 0:
+        out[...] = fma(out, std, mean)
 
 
 def normal(gen, n: int, dtype, mean=0.0, std=1.0, contiguous: bool = True):
@@ -173,10 +178,11 @@ def normal(gen, n: int, dtype, mean=0.0, std=1.0, contiguous: bool = True):
     done = out[:whole].reshape(-1, 16)
     for start in range(0, len(rows), _ROWS):  # in blocks: the temporaries stay in cache
         block = slice(start, start + _ROWS)
-        done[block] = _fill_16(rows[block], work(mean), work(std), n <= _EXACT_LIMIT)
+        _fill_16(rows[block], work(mean), work(std), n <= _EXACT_LIMIT, done[block])
     if n % 16:  # torch redraws the last 16 values and fills them as one block
-        tail = unit_float(gen, 16, work)
-        out[n - 16 :] = _fill_16(tail.reshape(1, 16), work(mean), work(std), True).reshape(-1)
+        tail = unit_float(gen, 16, work).reshape(1, 16)
+        _fill_16(tail, work(mean), work(std), True, tail)
+        out[n - 16 :] = tail.reshape(-1)
     return out.astype(dtype, copy=False)
 
 
