@@ -26,6 +26,8 @@ from .backend import xp
 _EXACT_LIMIT = 1 << 16
 _SMALL = 64  # up to this many serial normals, Python floats beat NumPy's per-call cost
 _MASK53 = 2**53 - 1
+_MASK21 = _MASK53 >> 32  # the high word's share of 53 bits
+_TWO_PI = 2.0 * math.pi
 _ROWS = 4096  # rows of 16 values per block of the normal fill
 _LIBM = {name: xp.frompyfunc(getattr(math, name), 1, 1) for name in ("log", "log1p", "exp", "tan")}
 
@@ -110,12 +112,11 @@ def _box_muller_small(gen, pairs: int) -> list:
     operations in the same order, so the same doubles)."""
     words = gen.words(4 * pairs).tolist()
     values = []
-    for i in range(0, 4 * pairs, 4):
-        u1 = ((words[i] << 32 | words[i + 1]) & _MASK53) * 2.0**-53
-        u2 = ((words[i + 2] << 32 | words[i + 3]) & _MASK53) * 2.0**-53
-        radius = math.sqrt(-2.0 * math.log1p(-u2))
-        theta = 2.0 * math.pi * u1
-        values += (radius * math.cos(theta), radius * math.sin(theta))
+    sqrt, log1p, cos, sin = math.sqrt, math.log1p, math.cos, math.sin
+    for high1, low1, high2, low2 in zip(*[iter(words)] * 4):
+        theta = _TWO_PI * (((high1 & _MASK21) << 32 | low1) * 2.0**-53)
+        radius = sqrt(-2.0 * log1p(-(((high2 & _MASK21) << 32 | low2) * 2.0**-53)))
+        values += (radius * cos(theta), radius * sin(theta))
     return values
 
 
@@ -164,9 +165,9 @@ def _fill_16(u, mean, std, exact: bool, out):
 
 def normal(gen, n: int, dtype, mean=0.0, std=1.0, contiguous: bool = True):
     """``normal_(mean, std)``: the 16-wide fill for 16+ contiguous elements, else per element."""
-    kind = xp.dtype(dtype).type
     if n < 16 or not contiguous:  # exact: the cached second value stays double
         return normal_serial(gen, n, mean, std, dtype=dtype)
+    kind = xp.dtype(dtype).type
     whole = n // 16 * 16
     # half types fill a float buffer through the float kernel, drawing only the whole blocks'
     # uniforms before the redrawn last 16
