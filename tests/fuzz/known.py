@@ -71,8 +71,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "NaN in index_reduce(amin): how the gradient is shared",
         (777, 1048),
     ),
-    ("second order", "sinc_"): (_UNTRIAGED, (20261127, 25)),
-    ("second order", "remainder_"): (_UNTRIAGED, (20261127, 71)),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
