@@ -39,7 +39,7 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "fft.fft"): (
         "a NaN or infinite input: torch's pocketfft and NumPy's FFT spread non-finite values "
         "over different outputs (NaN vs 0)",
-        (20261127, 67),
+        (20261127, 487),
     ),
     ("value", "interpolate_area"): (
         _UNTRIAGED + ": a non-finite input spreads NaN beyond its own windows",
