@@ -55,3 +55,25 @@ def test_modulus_gradient_of_other_differentiates_the_rounded_quotient_to_zero(n
     np.testing.assert_array_equal(grad_b, torch_grad_b)
     for g, torch_g in zip(second, torch_second):
         np.testing.assert_array_equal(g, torch_g)
+
+
+def _prelu_second_order(lib):
+    x = lib.tensor([[0.0, -0.0, -1.0, 2.0]], dtype=lib.float64, requires_grad=True)
+    weight = lib.tensor([0.25], dtype=lib.float64, requires_grad=True)
+    v = lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=lib.float64, requires_grad=True)
+    y = lib.nn.functional.prelu(x, weight)
+    grad_x, grad_w = lib.autograd.grad((y * v).sum(), (x, weight), create_graph=True)
+    second = lib.autograd.grad((grad_x * grad_x).sum() + grad_w.sum() * 3, (x, weight, v))
+    return [g.detach().numpy() for g in (grad_x, grad_w, *second)]
+
+
+def test_prelu_double_backward_takes_the_linear_side_at_zero():
+    # the first derivative at x = +-0 is the weight's side (x > 0), the double backward
+    # formulas the linear side (x >= 0), as torch's
+    grad_x, grad_w, second_x, second_w, second_v = _prelu_second_order(numtorch)
+    np.testing.assert_array_equal(grad_x, [[0.25, 0.5, 0.75, 4.0]])
+    np.testing.assert_array_equal(second_x, [[0.0, 0.0, 9.0, 0.0]])
+    np.testing.assert_array_equal(second_v, [0.5, 1.0, 0.375 - 3, 8.0])
+    torch = pytest.importorskip("torch")
+    for ours, theirs in zip(_prelu_second_order(numtorch), _prelu_second_order(torch)):
+        np.testing.assert_array_equal(ours, theirs)
