@@ -731,3 +731,29 @@ def test_interpolate_refuses_empty_non_batch_dims(shape, size, mode):
     assert isinstance(ours, tuple) == (shape[0] == 0)
     torch = pytest.importorskip("torch")
     assert ours == call(torch)
+
+
+def _adaptive_average_of_nonfinite(lib):
+    inf, nan = float("inf"), float("nan")
+    x = lib.arange(30.0, dtype=lib.float64).reshape(1, 1, 5, 6)
+    x[0, 0, 1, 2], x[0, 0, 4, 5], x[0, 0, 0, 0] = inf, -inf, nan
+    x.requires_grad_()
+    y = lib.nn.functional.adaptive_avg_pool2d(x, (3, 4))
+    weights = lib.ones(1, 1, 3, 4, dtype=lib.float64)
+    weights[0, 0, 2, 1] = inf
+    (grad,) = lib.autograd.grad(y, x, weights)
+    z = lib.arange(24.0).reshape(1, 2, 3, 4)
+    z[0, 0, 0, 0] = inf
+    pooled = [lib.nn.functional.adaptive_avg_pool3d(z, (2, 2, 3))]
+    pooled.append(lib.nn.functional.adaptive_avg_pool1d(z[0], 3))
+    return [t.detach().numpy() for t in (y, grad, *pooled)]
+
+
+def test_adaptive_average_pooling_keeps_a_nonfinite_value_in_its_own_windows():
+    # torch sums each window: an inf or NaN reaches only the windows holding it
+    y, grad, pooled3d, pooled1d = _adaptive_average_of_nonfinite(numtorch)
+    assert np.isfinite(y).sum() == 8 and np.isfinite(grad).sum() == 26
+    assert np.isfinite(pooled3d).sum() == 11 and np.isfinite(pooled1d).sum() == 17
+    torch = pytest.importorskip("torch")
+    for ours, theirs in zip((y, grad, pooled3d, pooled1d), _adaptive_average_of_nonfinite(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)

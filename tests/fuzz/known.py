@@ -41,20 +41,12 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "over different outputs (NaN vs 0)",
         (20261127, 487),
     ),
-    ("value", "interpolate_area"): (
-        _UNTRIAGED + ": a non-finite input spreads NaN beyond its own windows",
-        (20261127, 85),
-    ),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
     ("value", "torch_svd"): (_LAPACK_DEGENERATE, (777, 2675)),
     ("value", "linalg_slogdet"): (_LAPACK_DEGENERATE, (777, 251)),
     ("value", "lu"): (_LAPACK_DEGENERATE, (777, 1702)),
     ("value", "bucketize"): (_NAN_SEARCH, (777, 287)),
     ("value", "searchsorted"): (_NAN_SEARCH, (777, 2162)),
-    ("value", "torch.adaptive_avg_pool1d"): (
-        "-inf and inf in one window: NaN vs -inf",
-        (777, 314),
-    ),
     ("requires_grad", "linalg.cholesky_ex"): (
         "cholesky_ex's info output with a NaN input",
         (20261127, 88),
