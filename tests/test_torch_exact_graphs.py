@@ -757,3 +757,27 @@ def test_adaptive_average_pooling_keeps_a_nonfinite_value_in_its_own_windows():
     torch = pytest.importorskip("torch")
     for ours, theirs in zip((y, grad, pooled3d, pooled1d), _adaptive_average_of_nonfinite(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def _embedding_bag_max_with_nan(lib, padding_idx):
+    nan, inf = float("nan"), float("inf")
+    rows = [[1.0, nan, -inf], [2.0, 0.5, 3.0], [nan, 1.0, 2.0], [-1.0, -2.0, -3.0]]
+    weight = lib.tensor(rows, requires_grad=True)
+    indices, offsets = lib.tensor([0, 1, 2, 3, 1, 2]), lib.tensor([0, 2, 4, 4])
+    out = lib.nn.functional.embedding_bag(
+        indices, weight, offsets, mode="max", padding_idx=padding_idx
+    )
+    (grad,) = lib.autograd.grad(out.nan_to_num().sum(), weight)
+    return out.detach().numpy(), grad.numpy()
+
+
+@pytest.mark.parametrize("padding_idx", [None, 0])
+def test_embedding_bag_max_keeps_a_leading_nan_and_skips_a_later_one(padding_idx):
+    # torch seeds a bag with its first row and replaces by strictly greater values only
+    out, grad = _embedding_bag_max_with_nan(numtorch, padding_idx)
+    np.testing.assert_array_equal(out[3], [2.0, 1.0, 3.0])
+    assert np.isnan(out[1, 0])
+    torch = pytest.importorskip("torch")
+    torch_out, torch_grad = _embedding_bag_max_with_nan(torch, padding_idx)
+    np.testing.assert_array_equal(out, torch_out)
+    np.testing.assert_array_equal(grad, torch_grad)
