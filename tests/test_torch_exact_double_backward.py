@@ -77,3 +77,26 @@ def test_prelu_double_backward_takes_the_linear_side_at_zero():
     torch = pytest.importorskip("torch")
     for ours, theirs in zip(_prelu_second_order(numtorch), _prelu_second_order(torch)):
         np.testing.assert_array_equal(ours, theirs)
+
+
+def _regression_loss_second_order(lib, name, width):
+    nan = float("nan")
+    x = lib.tensor([0.2, 3.0, -0.1, nan, 2.0], dtype=lib.float64, requires_grad=True)
+    t = lib.tensor([0.0, 0.5, 0.3, 0.0, 2.2], dtype=lib.float64, requires_grad=True)
+    loss = getattr(lib.nn.functional, name)(x, t, reduction="sum", **width)
+    grad_x, grad_t = lib.autograd.grad(loss * nan, (x, t), create_graph=True)
+    return [g.numpy() for g in lib.autograd.grad((grad_x * 3).sum() + grad_t.sum(), (x, t))]
+
+
+@pytest.mark.parametrize(
+    "name, width", [("huber_loss", {"delta": 1.0}), ("smooth_l1_loss", {"beta": 0.5})]
+)
+def test_regression_loss_double_backward_multiplies_by_its_mask(name, width):
+    # torch's formula is grad * (|x - t| < width): a NaN gradient stays NaN outside the
+    # quadratic part, where a masked select would give 0
+    second_x, second_t = _regression_loss_second_order(numtorch, name, width)
+    assert np.isnan(second_x).all() and np.isnan(second_t).all()
+    torch = pytest.importorskip("torch")
+    torch_x, torch_t = _regression_loss_second_order(torch, name, width)
+    np.testing.assert_array_equal(second_x, torch_x)
+    np.testing.assert_array_equal(second_t, torch_t)
