@@ -185,3 +185,24 @@ def test_gradgradcheck_through_transforms():
 
     assert numtorch.autograd.gradcheck(f, (x,))
     assert numtorch.autograd.gradgradcheck(f, (x,))
+
+
+def _nan_imaginary_parts(lib):
+    # a NaN in an imaginary part only: torch scales by a real factor, so the NaN stays in
+    # the imaginary parts of the values and gradients it reaches
+    z = lib.tensor([[complex(1, float("nan")), 2, 3], [4, 5, 6j]], dtype=lib.complex128)
+    x = lib.arange(1.0, 7.0, dtype=lib.float64).reshape(2, 3).requires_grad_()
+    spectrum = lib.fft.ifft2(z)
+    weights = lib.ones(2, 2, 2, dtype=lib.float64)
+    weights[0, 0, 1] = weights[1, 1, 1] = float("nan")
+    (grad,) = lib.autograd.grad(lib.view_as_real(lib.fft.ihfftn(x)), x, weights)
+    return [t.detach().numpy() for t in (spectrum.real, spectrum.imag, grad)]
+
+
+def test_a_nan_imaginary_part_stays_imaginary_through_a_scaled_transform():
+    real, imag, grad = _nan_imaginary_parts(numtorch)
+    assert not np.isnan(real).any() and np.isnan(imag).all()
+    assert not np.isnan(grad[:, 0]).any()
+    torch = pytest.importorskip("torch")
+    for ours, theirs in zip((real, imag, grad), _nan_imaginary_parts(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)

@@ -731,3 +731,53 @@ def test_interpolate_refuses_empty_non_batch_dims(shape, size, mode):
     assert isinstance(ours, tuple) == (shape[0] == 0)
     torch = pytest.importorskip("torch")
     assert ours == call(torch)
+
+
+def _adaptive_average_of_nonfinite(lib):
+    inf, nan = float("inf"), float("nan")
+    x = lib.arange(30.0, dtype=lib.float64).reshape(1, 1, 5, 6)
+    x[0, 0, 1, 2], x[0, 0, 4, 5], x[0, 0, 0, 0] = inf, -inf, nan
+    x.requires_grad_()
+    y = lib.nn.functional.adaptive_avg_pool2d(x, (3, 4))
+    weights = lib.ones(1, 1, 3, 4, dtype=lib.float64)
+    weights[0, 0, 2, 1] = inf
+    (grad,) = lib.autograd.grad(y, x, weights)
+    z = lib.arange(24.0).reshape(1, 2, 3, 4)
+    z[0, 0, 0, 0] = inf
+    pooled = [lib.nn.functional.adaptive_avg_pool3d(z, (2, 2, 3))]
+    pooled.append(lib.nn.functional.adaptive_avg_pool1d(z[0], 3))
+    return [t.detach().numpy() for t in (y, grad, *pooled)]
+
+
+def test_adaptive_average_pooling_keeps_a_nonfinite_value_in_its_own_windows():
+    # torch sums each window: an inf or NaN reaches only the windows holding it
+    y, grad, pooled3d, pooled1d = _adaptive_average_of_nonfinite(numtorch)
+    assert np.isfinite(y).sum() == 8 and np.isfinite(grad).sum() == 26
+    assert np.isfinite(pooled3d).sum() == 11 and np.isfinite(pooled1d).sum() == 17
+    torch = pytest.importorskip("torch")
+    for ours, theirs in zip((y, grad, pooled3d, pooled1d), _adaptive_average_of_nonfinite(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def _embedding_bag_max_with_nan(lib, padding_idx):
+    nan, inf = float("nan"), float("inf")
+    rows = [[1.0, nan, -inf], [2.0, 0.5, 3.0], [nan, 1.0, 2.0], [-1.0, -2.0, -3.0]]
+    weight = lib.tensor(rows, requires_grad=True)
+    indices, offsets = lib.tensor([0, 1, 2, 3, 1, 2]), lib.tensor([0, 2, 4, 4])
+    out = lib.nn.functional.embedding_bag(
+        indices, weight, offsets, mode="max", padding_idx=padding_idx
+    )
+    (grad,) = lib.autograd.grad(out.nan_to_num().sum(), weight)
+    return out.detach().numpy(), grad.numpy()
+
+
+@pytest.mark.parametrize("padding_idx", [None, 0])
+def test_embedding_bag_max_keeps_a_leading_nan_and_skips_a_later_one(padding_idx):
+    # torch seeds a bag with its first row and replaces by strictly greater values only
+    out, grad = _embedding_bag_max_with_nan(numtorch, padding_idx)
+    np.testing.assert_array_equal(out[3], [2.0, 1.0, 3.0])
+    assert np.isnan(out[1, 0])
+    torch = pytest.importorskip("torch")
+    torch_out, torch_grad = _embedding_bag_max_with_nan(torch, padding_idx)
+    np.testing.assert_array_equal(out, torch_out)
+    np.testing.assert_array_equal(grad, torch_grad)

@@ -38,10 +38,16 @@ def _points(shape, dim) -> int:
 def _scaled(out, normalization, n, dtype):
     # NumPy may compute in double: the result takes torch's dtype for the input's precision
     out = out.astype(dtype, copy=False)
-    if normalization == 1:
-        out *= 1 / math.sqrt(n)
-    elif normalization == 2:
-        out *= 1 / n
+    if normalization == 0:
+        return out
+    scale = 1 / math.sqrt(n) if normalization == 1 else 1 / n
+    if out.dtype.kind == "c":
+        # torch scales by a real factor: a complex product would turn a NaN imaginary part
+        # into a NaN real part (NaN * 0)
+        out.real *= scale
+        out.imag *= scale
+    else:
+        out *= scale
     return out
 
 

@@ -324,7 +324,9 @@ def floor_divide(input, other):
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
-    other=lambda grad, input, other: -grad * (input / other).floor(),
+    # torch's formula: the rounded quotient's own derivative is 0, even where input / other
+    # is not finite (a floored true division would differentiate to NaN there)
+    other=lambda grad, input, other: -grad * _div_rounding(input, other, "floor"),
     jvp="elementwise",
 )
 def _remainder(input, other):
@@ -375,7 +377,7 @@ def remainder(input, other) -> Tensor:
     promote="same",
     scalars=("other",),
     input=lambda grad: grad,
-    other=lambda grad, input, other: -grad * (input / other).trunc(),
+    other=lambda grad, input, other: -grad * _div_rounding(input, other, "trunc"),
     jvp="elementwise",
 )
 def fmod(input, other):

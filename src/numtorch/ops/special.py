@@ -382,12 +382,13 @@ def logit(input, eps=None):
 
 # -- sinc ------------------------------------------------------------------------------------
 def _sinc_backward(grad, input):
-    # d/dx sin(pi x)/(pi x) = (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at x = 0
-    # (the safe input keeps NaN out of the masked branch's own derivative)
-    safe = where(input == 0, 1.0, input)
-    scaled = safe * math.pi
-    derivative = (scaled * scaled.cos() - scaled.sin()) / (scaled * safe)
-    return where(input == 0, 0.0, derivative) * grad
+    # d/dx sin(pi x)/(pi x) = (pi x cos(pi x) - sin(pi x)) / (pi x^2), masked to 0 where
+    # pi x^2 == 0: torch's formula, so the masked 0/0 still differentiates to NaN at 0 (and
+    # pi x^2 underflowing to 0 masks tiny inputs too)
+    scaled = input * math.pi
+    squared_scaled = input * input * math.pi
+    derivative = grad * ((scaled * scaled.cos() - scaled.sin()) / squared_scaled)
+    return where(squared_scaled == 0.0, 0.0, derivative)
 
 
 @export(inplace=True)

@@ -45,11 +45,19 @@ def _max_rows(weight, indices, bag, num_bags, padding_idx):
     rows, bags = indices[positions], bag[positions]
     values = weight[rows]
     out = xp.full((num_bags, weight.shape[1]), -xp.inf, weight.dtype)
-    xp.maximum.at(out, bags, values)
+    # torch seeds each bag with its first row and replaces only by a strictly greater value:
+    # a NaN first row stays, a later NaN never wins
+    xp.fmax.at(out, bags, values)
     # the first position of each bag reaching the max (ties go to the earliest, as torch)
     first = xp.full(out.shape, positions.shape[0], xp.int64)
     hit_pos, hit_col = xp.nonzero(values == out[bags])
     xp.minimum.at(first, (bags[hit_pos], hit_col), hit_pos)
+    seed = xp.full(num_bags, positions.shape[0], xp.int64)
+    xp.minimum.at(seed, bags, xp.arange(positions.shape[0]))
+    filled = xp.nonzero(seed < positions.shape[0])[0]
+    nan_bag, nan_col = xp.nonzero(xp.isnan(values[seed[filled]]))
+    out[filled[nan_bag], nan_col] = xp.nan
+    first[filled[nan_bag], nan_col] = seed[filled[nan_bag]]
     empty = first == positions.shape[0]
     argmax = xp.where(empty, -1, rows[xp.minimum(first, max(positions.shape[0] - 1, 0))])
     return xp.where(empty, 0, out), argmax

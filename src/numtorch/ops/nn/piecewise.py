@@ -235,11 +235,19 @@ def hardswish_op(input):
 # -- PReLU ------------------------------------------------------------------------------------
 # Each gradient of the kernel is one op with torch's node (PreluKernelBackwardBackward0,
 # edges grad_output, self, weight); ``which`` picks the input's or the weight's gradient
-# (before the engine sums the weight's over its broadcast dims).
+# (before the engine sums the weight's over its broadcast dims). The kernel's first
+# derivative takes the weight's side at 0 (self > 0), torch's double backward formulas the
+# linear side (self >= 0): second derivatives at 0 follow the latter.
+def _prelu_double_grad_output(grad, self, weight, which):
+    if which == "input":
+        return where(self >= 0, grad, grad * weight)
+    return where(self >= 0, 0.0, grad * self)
+
+
 def _prelu_double_self(grad, grad_output, self, which):
     if which == "input":
         return zero_gradient(grad)  # piecewise linear in x: zero, as torch's
-    return where(self > 0, 0.0, grad * grad_output)
+    return where(self >= 0, 0.0, grad_output * grad)
 
 
 def _prelu_backward_jvp(grad_output_t, self_t, weight_t, grad_output, self, weight, which):
@@ -259,10 +267,10 @@ def _prelu_backward_jvp(grad_output_t, self_t, weight_t, grad_output, self, weig
 @defop(
     name="_prelu_kernel_backward",
     node="PreluKernelBackwardBackward0",
-    grad_output=lambda grad, self, weight, which: prelu_kernel_backward(grad, self, weight, which),
+    grad_output=_prelu_double_grad_output,
     self=_prelu_double_self,
     weight=lambda grad, grad_output, self, which: (
-        where(self > 0, 0.0, grad * grad_output) if which == "input" else None
+        where(self >= 0, 0.0, grad_output * grad) if which == "input" else None
     ),
     jvp=_prelu_backward_jvp,
 )

@@ -14,7 +14,6 @@ from ..._core.op import defop
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
-from ..pointwise import where
 from .activation import float_only
 from .loss import reduce_array, reduce_tangent
 
@@ -113,8 +112,11 @@ def _inside_jvp(
 
 
 def _inside(grad, grad_output, self, target, reduction, width, slope):
-    mask = (self - target).abs() < width
-    return where(mask, _scale(grad * grad_output, reduction, grad.numel()) * slope, 0.0)
+    if width == 0:  # torch's smooth L1 with beta = 0 has no quadratic part: zeros
+        return zeros_like(grad)
+    # torch multiplies by the mask (a NaN gradient stays NaN outside), not a where
+    mask = ((self - target).abs() < width).to(grad.dtype)
+    return _scale(grad * grad_output, reduction, grad.numel()) * slope * mask
 
 
 @defop(

@@ -12,6 +12,7 @@ an op whose own derivative is the forward selection again, so double backward wo
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from ..._core import batch_rules, spatial_batch_rules
@@ -379,6 +380,41 @@ def _apply_matrices(x, matrices):
     return xp.ascontiguousarray(x)
 
 
+def _windows(size: int, out: int):
+    return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
+
+
+def _window_means(x, output_size):
+    """Adaptive averages window by window, as torch's kernel sums them: a non-finite value
+    reaches only its own windows (a matrix product would spread 0 * inf = NaN to all)."""
+    dims = len(output_size)
+    axes = tuple(range(x.ndim - dims, x.ndim))
+    out = xp.empty(x.shape[:-dims] + tuple(output_size), x.dtype)
+    spans = [_windows(i, o) for i, o in zip(x.shape[-dims:], output_size)]
+    for index in itertools.product(*(range(o) for o in output_size)):
+        window = tuple(slice(*spans[d][i]) for d, i in enumerate(index))
+        total = x[(Ellipsis,) + window].sum(axis=axes)
+        for start, end in (spans[d][i] for d, i in enumerate(index)):
+            total = total / (end - start)
+        out[(Ellipsis,) + index] = total
+    return out
+
+
+def _window_gradients(grad_output, input_size):
+    """The adjoint of ``_window_means``: each window gets its output's gradient over its size."""
+    dims = len(input_size)
+    output_size = grad_output.shape[-dims:]
+    grad = xp.zeros(grad_output.shape[:-dims] + tuple(input_size), grad_output.dtype)
+    spans = [_windows(i, o) for i, o in zip(input_size, output_size)]
+    for index in itertools.product(*(range(o) for o in output_size)):
+        window = tuple(slice(*spans[d][i]) for d, i in enumerate(index))
+        share = grad_output[(Ellipsis,) + index]
+        for start, end in (spans[d][i] for d, i in enumerate(index)):
+            share = share / (end - start)
+        grad[(Ellipsis,) + window] += share[(Ellipsis,) + (None,) * dims]
+    return grad
+
+
 def _adaptive_avg_integer_error(input, output_size, dims):
     # torch's paths: a mean() for a global pool, else the 2-D kernel (1-D runs as 2-D) or 3-D
     if all(o == 1 for o in output_size):
@@ -404,6 +440,8 @@ def _register_adaptive(dims: int):
         ),
     )
     def backward(grad_output, self, output_size):
+        if not xp.isfinite(grad_output).all():
+            return _window_gradients(grad_output, self.shape[-dims:])
         matrices = [
             _averaging_matrix(i, o, grad_output.dtype).T
             for i, o in zip(self.shape[-dims:], output_size)
@@ -420,6 +458,8 @@ def _register_adaptive(dims: int):
     def forward(input, output_size):
         if input.dtype.kind not in "fcV":
             _adaptive_avg_integer_error(input, output_size, dims)
+        elif not xp.isfinite(input).all():
+            return _window_means(input, output_size)
         matrices = [
             _averaging_matrix(i, o, input.dtype) for i, o in zip(input.shape[-dims:], output_size)
         ]
