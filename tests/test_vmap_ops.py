@@ -88,6 +88,7 @@ NO_RULE = {
     "rrelu_with_noise_result",
     "sparse_add",
     "sparse_addmm",
+    "sparse_addmm_scaled",
     "sparse_coalesce",
     "sparse_coo_tensor",
     "sparse_gather",
