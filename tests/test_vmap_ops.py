@@ -76,6 +76,8 @@ NO_RULE = {
     "max_unpool3d",
     "multi_margin_loss",
     "multi_margin_loss_backward",
+    "multilabel_margin_loss",
+    "multilabel_margin_loss_backward",
     "native_batch_norm_backward",
     "native_channel_shuffle",
     "native_layer_norm_backward",
