@@ -15,6 +15,20 @@ from .ops.incomplete_gamma import igamma as gammainc
 from .ops.incomplete_gamma import igammac as gammaincc
 from .ops.nn.activation import erf, erfc
 from .ops.normal import erfcx, erfinv, log_ndtr, ndtr, ndtri
+from .ops.orthogonal_polynomials import (
+    chebyshev_polynomial_t,
+    chebyshev_polynomial_u,
+    chebyshev_polynomial_v,
+    chebyshev_polynomial_w,
+    hermite_polynomial_h,
+    hermite_polynomial_he,
+    laguerre_polynomial_l,
+    legendre_polynomial_p,
+    shifted_chebyshev_polynomial_t,
+    shifted_chebyshev_polynomial_u,
+    shifted_chebyshev_polynomial_v,
+    shifted_chebyshev_polynomial_w,
+)
 from .ops.pointwise import _round_decimals, exp2, expm1, log1p
 from .ops.pointwise import sigmoid as expit
 from .ops.reduction import logsumexp as _logsumexp
@@ -84,4 +98,16 @@ __all__ = [
     "xlog1py",
     "xlogy",
     "zeta",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
 ]
