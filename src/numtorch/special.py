@@ -8,6 +8,17 @@ Bessel functions of the second kind.
 from __future__ import annotations
 
 from .ops.bessel import i0, i0e, i1, i1e
+from .ops.bessel_functions import (
+    bessel_j0,
+    bessel_j1,
+    modified_bessel_i0,
+    modified_bessel_i1,
+    modified_bessel_k0,
+    modified_bessel_k1,
+    scaled_modified_bessel_k0,
+    scaled_modified_bessel_k1,
+    spherical_bessel_j0,
+)
 from .ops.gamma import digamma, polygamma, zeta
 from .ops.gamma import lgamma as gammaln
 from .ops.gamma import mvlgamma as _mvlgamma
@@ -110,4 +121,13 @@ __all__ = [
     "shifted_chebyshev_polynomial_u",
     "shifted_chebyshev_polynomial_v",
     "shifted_chebyshev_polynomial_w",
+    "bessel_j0",
+    "bessel_j1",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "spherical_bessel_j0",
 ]
