@@ -159,6 +159,7 @@ from .amp import (
 )
 from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
 from ._legacy_types import set_default_tensor_type
+from .storage import TypedStorage, UntypedStorage
 
 globals().update(_LEGACY_TYPES)
 

@@ -152,6 +152,8 @@ from .amp import get_autocast_dtype as get_autocast_dtype
 from .amp import is_autocast_cpu_enabled as is_autocast_cpu_enabled
 from .amp import is_autocast_enabled as is_autocast_enabled
 from ._legacy_types import set_default_tensor_type as set_default_tensor_type
+from .storage import TypedStorage as TypedStorage
+from .storage import UntypedStorage as UntypedStorage
 from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
