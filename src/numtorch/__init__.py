@@ -176,6 +176,7 @@ _LAZY_SUBMODULES = frozenset(
         "distributions",
         "func",
         "jit",
+        "multiprocessing",
         "optim",
         "profiler",
         "serialization",

@@ -158,6 +158,7 @@ from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
 from . import jit as jit
+from . import multiprocessing as multiprocessing
 from . import optim as optim
 from . import profiler as profiler
 from . import serialization as serialization
