@@ -154,6 +154,8 @@ from .amp import is_autocast_enabled as is_autocast_enabled
 from ._legacy_types import set_default_tensor_type as set_default_tensor_type
 from .storage import TypedStorage as TypedStorage
 from .storage import UntypedStorage as UntypedStorage
+from ._lowrank import pca_lowrank as pca_lowrank
+from ._lowrank import svd_lowrank as svd_lowrank
 from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
