@@ -179,6 +179,7 @@ _LAZY_SUBMODULES = frozenset(
         "jit",
         "multiprocessing",
         "optim",
+        "quasirandom",
         "profiler",
         "serialization",
         "testing",

@@ -163,6 +163,7 @@ from . import jit as jit
 from . import multiprocessing as multiprocessing
 from . import optim as optim
 from . import profiler as profiler
+from . import quasirandom as quasirandom
 from . import serialization as serialization
 from . import testing as testing
 from . import utils as utils
