@@ -15,11 +15,13 @@ POINTS = np.concatenate(
         np.linspace(0.01, 40.0, 120),
     ]
 )
-# torch's rational approximations of J0 and J1 between 2 and 8 are good to about 5e-7
+# torch's rational approximations of J0, J1, Y0, Y1 between 2 and 8 are good to about 5e-7
 # (absolute); the others agree to a few units in the last place
 ACCURACY = {
     "bessel_j0": dict(rtol=0, atol=1e-6),
     "bessel_j1": dict(rtol=0, atol=1e-6),
+    "bessel_y0": dict(rtol=1e-6, atol=1e-6),
+    "bessel_y1": dict(rtol=1e-6, atol=1e-6),
     "modified_bessel_i0": dict(rtol=1e-13),
     "modified_bessel_i1": dict(rtol=1e-13),
     "modified_bessel_k0": dict(rtol=1e-12),

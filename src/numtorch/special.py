@@ -11,6 +11,8 @@ from .ops.bessel import i0, i0e, i1, i1e
 from .ops.bessel_functions import (
     bessel_j0,
     bessel_j1,
+    bessel_y0,
+    bessel_y1,
     modified_bessel_i0,
     modified_bessel_i1,
     modified_bessel_k0,
@@ -130,4 +132,6 @@ __all__ = [
     "scaled_modified_bessel_k0",
     "scaled_modified_bessel_k1",
     "spherical_bessel_j0",
+    "bessel_y0",
+    "bessel_y1",
 ]

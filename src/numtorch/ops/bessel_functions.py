@@ -9,6 +9,10 @@ polynomials, then cast to the input's dtype:
 - J_n for |x| <= 25: ``J_n(x) = (1/2 pi) int_0^2pi cos(n tau - x sin tau) d tau``, a periodic
   integrand on which the trapezoid rule is exact to rounding once it has more nodes than x;
   beyond 25 Hankel's asymptotic series (its smallest term is about exp(-2x)).
+- Y_n: below 2 the logarithmic power series; up to 25
+  ``Y_n(x) = (1/pi) int_0^pi sin(x sin t - n t) dt - (1/pi) int_0^inf (e^(nt) + (-1)^n e^(-nt))
+  exp(-x sinh t) dt`` by Gauss-Legendre and (after u = sinh t) Gauss-Laguerre rules; beyond,
+  Hankel's series. Negative x and inf give NaN and 0 gives -inf, as torch's.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import math
 from .._core import dtypes
 from .._core.tensor import Tensor
 from ..backend import xp
+from ..backend.quadrature import gauss_laguerre, gauss_legendre
 from .bessel import i0_array, i1_array
 
 _STEP = 0.1
@@ -87,8 +92,8 @@ def _k(name, input, nu, scaled):
     return _result(out.reshape(x.shape), dtype)
 
 
-def _hankel(x, n):
-    """J_n(x) for x > 25 from Hankel's asymptotic series."""
+def _hankel(x, n, second_kind=False):
+    """J_n(x) (Y_n(x) with ``second_kind``) for x > 25 from Hankel's asymptotic series."""
     mu = 4.0 * n * n
     p, q = xp.ones_like(x), xp.zeros_like(x)
     term = xp.ones_like(x)
@@ -100,6 +105,8 @@ def _hankel(x, n):
         else:
             p = p + sign * term
     chi = x - (0.5 * n + 0.25) * math.pi
+    if second_kind:
+        return xp.sqrt(2.0 / (math.pi * x)) * (p * xp.sin(chi) + q * xp.cos(chi))
     return xp.sqrt(2.0 / (math.pi * x)) * (p * xp.cos(chi) - q * xp.sin(chi))
 
 
@@ -180,3 +187,79 @@ def spherical_bessel_j0(input):
     out = xp.where(xp.abs(x) < 1e-3, series, out)
     out = xp.where(xp.isinf(x), 0.0, out)
     return _result(out, dtype)
+
+
+_EULER = 0.5772156649015329
+_SERIES_LIMIT = 2.0
+
+
+def _j_series(x, n):
+    half = x / 2.0
+    term = half**n / math.factorial(n)
+    total = term.copy()
+    for k in range(1, 30):
+        term = -term * half * half / (k * (k + n))
+        total = total + term
+    return total
+
+
+def _y_series(x, n):
+    """Y_n(x) for 0 < x < 2 from the power series with its logarithmic part."""
+    half = x / 2.0
+    square = half * half
+    if n == 0:
+        # Y0 = (2/pi) [(ln(x/2) + gamma) J0 + sum_k (-1)^(k+1) H_k (x/2)^(2k) / (k!)^2]
+        term, total, harmonic = xp.ones_like(x), xp.zeros_like(x), 0.0
+        for k in range(1, 30):
+            term = -term * square / (k * k)
+            harmonic += 1.0 / k
+            total = total - term * harmonic
+        return 2.0 / math.pi * ((xp.log(half) + _EULER) * _j_series(x, 0) + total)
+    # Y1 = (2/pi) ln(x/2) J1 - 2/(pi x)
+    #      - (1/pi) sum_k (-1)^k (psi(k+1) + psi(k+2)) (x/2)^(2k+1) / (k! (k+1)!)
+    psi = [-_EULER]
+    for k in range(1, 32):
+        psi.append(psi[-1] + 1.0 / k)
+    term = half.copy()
+    total = (psi[0] + psi[1]) * term
+    for k in range(1, 30):
+        term = -term * square / (k * (k + 1))
+        total = total + (psi[k] + psi[k + 1]) * term
+    return 2.0 / math.pi * xp.log(half) * _j_series(x, 1) - 2.0 / (math.pi * x) - total / math.pi
+
+
+def _y_quadrature(x, n):
+    """Y_n(x) for 2 <= x <= 25 from its two integrals."""
+    theta, theta_weights = gauss_legendre(80, 0.0, math.pi)
+    u, u_weights = gauss_laguerre(120)
+    x = x[:, None]
+    oscillating = (xp.sin(x * xp.sin(theta) - n * theta) * theta_weights).sum(axis=1)
+    # u = sinh t, then v = x u: int_0^inf e^(-v) g(v / x) dv / x
+    s = u / x
+    g = 2.0 / xp.sqrt(1.0 + s * s) if n == 0 else 2.0 * s / xp.sqrt(1.0 + s * s)
+    decaying = (g * u_weights).sum(axis=1) / x[:, 0]
+    return (oscillating - decaying) / math.pi
+
+
+def _y(name, input, n):
+    x, dtype = _float_array(name, input)
+    flat = x.reshape(-1)
+    out = xp.full_like(flat, xp.nan)
+    out[flat == 0] = -xp.inf
+    small = (flat > 0) & (flat < _SERIES_LIMIT)
+    middle = (flat >= _SERIES_LIMIT) & (flat <= _HANKEL_LIMIT)
+    large = (flat > _HANKEL_LIMIT) & (flat < xp.inf)
+    out[small] = _y_series(flat[small], n)
+    out[middle] = _y_quadrature(flat[middle], n)
+    out[large] = _hankel(flat[large], n, second_kind=True)
+    return _result(out.reshape(x.shape), dtype)
+
+
+def bessel_y0(input):
+    """torch.special.bessel_y0: the Bessel function of the second kind of order 0."""
+    return _y("bessel_y0", input, 0)
+
+
+def bessel_y1(input):
+    """torch.special.bessel_y1: the Bessel function of the second kind of order 1."""
+    return _y("bessel_y1", input, 1)
