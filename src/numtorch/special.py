@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .ops.bessel import i0, i0e, i1, i1e
 from .ops.bessel_functions import (
+    airy_ai,
     bessel_j0,
     bessel_j1,
     bessel_y0,
@@ -134,4 +135,5 @@ __all__ = [
     "spherical_bessel_j0",
     "bessel_y0",
     "bessel_y1",
+    "airy_ai",
 ]

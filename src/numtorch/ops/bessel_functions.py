@@ -1,5 +1,6 @@
-"""The Bessel functions of ``torch.special`` that torch gives no derivatives: J0, J1,
-modified I0, I1, K0, K1 (and exp(x)-scaled K0, K1), spherical j0. Results never require grad.
+"""The Bessel and Airy functions of ``torch.special`` that torch gives no derivatives: J0, J1,
+Y0, Y1, modified I0, I1, K0, K1 (and exp(x)-scaled K0, K1), spherical j0, Airy Ai.
+Results never require grad.
 
 Computed in float64 from exponentially convergent quadratures rather than fitted
 polynomials, then cast to the input's dtype:
@@ -263,3 +264,58 @@ def bessel_y0(input):
 def bessel_y1(input):
     """torch.special.bessel_y1: the Bessel function of the second kind of order 1."""
     return _y("bessel_y1", input, 1)
+
+
+_AI_0 = 0.355028053887817239  # Ai(0)
+_AI_PRIME_0 = 0.258819403792806798  # -Ai'(0)
+
+
+def _airy_series(x):
+    """Ai(x) = Ai(0) f(x) + Ai'(0) g(x) from the Maclaurin series of f and g (|x| <= 8)."""
+    cube = x * x * x
+    f_term, g_term = xp.ones_like(x), x.copy()
+    f, g = f_term.copy(), g_term.copy()
+    for k in range(1, 80):
+        f_term = f_term * cube / ((3 * k - 1) * (3 * k))
+        g_term = g_term * cube / ((3 * k) * (3 * k + 1))
+        f, g = f + f_term, g + g_term
+    return _AI_0 * f - _AI_PRIME_0 * g
+
+
+def _airy_oscillating(z):
+    """Ai(-z) for z > 8 from its asymptotic series in zeta = (2/3) z^(3/2)."""
+    zeta = 2.0 / 3.0 * z**1.5
+    term, even, odd = xp.ones_like(z), xp.ones_like(z), xp.zeros_like(z)
+    for k in range(1, 40):
+        # u_k = u_{k-1} (6k-5)(6k-3)(6k-1) / (216 k (2k-1))
+        term = term * ((6 * k - 5) * (6 * k - 3) * (6 * k - 1)) / (216.0 * k * (2 * k - 1)) / zeta
+        sign = -1.0 if (k // 2) % 2 else 1.0
+        if k % 2:
+            odd = odd + sign * term
+        else:
+            even = even + sign * term
+    phase = zeta + math.pi / 4.0
+    return (xp.sin(phase) * even - xp.cos(phase) * odd) / (math.sqrt(math.pi) * z**0.25)
+
+
+def airy_ai(input):
+    """torch.special.airy_ai: the Airy function Ai, ``Ai(x) = sqrt(x/3) K_{1/3}(zeta) / pi``
+    with ``zeta = (2/3) x^(3/2)`` for x > 2, its Maclaurin series on [-8, 2], and the
+    oscillating asymptotic series below -8."""
+    x, dtype = _float_array("airy_ai", input)
+    flat = x.reshape(-1)
+    out = xp.full_like(flat, xp.nan)  # Ai(inf) is NaN in torch too
+    series = (flat >= -8.0) & (flat <= 2.0)
+    out[series] = _airy_series(flat[series])
+    negative = (flat < -8.0) & (flat > -xp.inf)
+    out[negative] = _airy_oscillating(-flat[negative])
+    positive = (flat > 2.0) & (flat < xp.inf)
+    v = flat[positive]
+    zeta = 2.0 / 3.0 * v**1.5
+    near = zeta <= _HANKEL_LIMIT
+    scaled = xp.empty_like(v)
+    scaled[near] = _scaled_k(zeta[near], 1.0 / 3.0)
+    scaled[~near] = _asymptotic_scaled_k(zeta[~near], 1.0 / 3.0)
+    with xp.errstate(under="ignore"):
+        out[positive] = xp.sqrt(v / 3.0) / math.pi * scaled * xp.exp(-zeta)
+    return _result(out.reshape(x.shape), dtype)
