@@ -38,6 +38,7 @@ NO_FORWARD_AD = {
     *(f"index_reduce_{r}_{s}" for r in ("prod", "mean", "amax", "amin") for s in (True, False)),
     "multi_margin_loss",
     "multi_margin_loss_weight",
+    "multilabel_margin_loss",
     "ormqr",
     "pack_padded_sequence",
     "pdist",

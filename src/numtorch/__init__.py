@@ -159,6 +159,8 @@ from .amp import (
 )
 from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
 from ._legacy_types import set_default_tensor_type
+from .storage import TypedStorage, UntypedStorage
+from ._lowrank import pca_lowrank, svd_lowrank
 
 globals().update(_LEGACY_TYPES)
 
@@ -175,7 +177,9 @@ _LAZY_SUBMODULES = frozenset(
         "distributions",
         "func",
         "jit",
+        "multiprocessing",
         "optim",
+        "quasirandom",
         "profiler",
         "serialization",
         "testing",

@@ -1,9 +1,11 @@
 """``torch.sparse``: products and sums of sparse COO tensors (see ops/sparse.py)."""
 
-from .ops.sparse import sparse_product, sparse_sum
+from .ops.sparse import sparse_addmm, sparse_product, sparse_sum
 from .ops.sparse_softmax import log_softmax, softmax
 
-__all__ = ["log_softmax", "mm", "softmax", "sum"]
+__all__ = ["addmm", "log_softmax", "mm", "softmax", "sum"]
+
+addmm = sparse_addmm
 
 
 def mm(mat1, mat2):

@@ -8,6 +8,20 @@ Bessel functions of the second kind.
 from __future__ import annotations
 
 from .ops.bessel import i0, i0e, i1, i1e
+from .ops.bessel_functions import (
+    airy_ai,
+    bessel_j0,
+    bessel_j1,
+    bessel_y0,
+    bessel_y1,
+    modified_bessel_i0,
+    modified_bessel_i1,
+    modified_bessel_k0,
+    modified_bessel_k1,
+    scaled_modified_bessel_k0,
+    scaled_modified_bessel_k1,
+    spherical_bessel_j0,
+)
 from .ops.gamma import digamma, polygamma, zeta
 from .ops.gamma import lgamma as gammaln
 from .ops.gamma import mvlgamma as _mvlgamma
@@ -15,6 +29,20 @@ from .ops.incomplete_gamma import igamma as gammainc
 from .ops.incomplete_gamma import igammac as gammaincc
 from .ops.nn.activation import erf, erfc
 from .ops.normal import erfcx, erfinv, log_ndtr, ndtr, ndtri
+from .ops.orthogonal_polynomials import (
+    chebyshev_polynomial_t,
+    chebyshev_polynomial_u,
+    chebyshev_polynomial_v,
+    chebyshev_polynomial_w,
+    hermite_polynomial_h,
+    hermite_polynomial_he,
+    laguerre_polynomial_l,
+    legendre_polynomial_p,
+    shifted_chebyshev_polynomial_t,
+    shifted_chebyshev_polynomial_u,
+    shifted_chebyshev_polynomial_v,
+    shifted_chebyshev_polynomial_w,
+)
 from .ops.pointwise import _round_decimals, exp2, expm1, log1p
 from .ops.pointwise import sigmoid as expit
 from .ops.reduction import logsumexp as _logsumexp
@@ -84,4 +112,28 @@ __all__ = [
     "xlog1py",
     "xlogy",
     "zeta",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
+    "bessel_j0",
+    "bessel_j1",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "spherical_bessel_j0",
+    "bessel_y0",
+    "bessel_y1",
+    "airy_ai",
 ]

@@ -30,6 +30,7 @@ from .sparse_primitives import (
     _gather,
     _merge,
     _spaddmm,
+    _spaddmm_scaled,
     _spmm,
     _spmv,
     _sum_values,
@@ -428,6 +429,27 @@ def sparse_product(input, other, node: str = "mm") -> Tensor:
         )
     indices = _index_tensor(other._index_array)
     return _dsmm(input, other._value_tensor, indices, tuple(other.shape))
+
+
+def sparse_addmm(input, mat1, mat2, beta=1.0, alpha=1.0) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)`` with a sparse COO ``mat1`` (torch.sparse.addmm);
+    a dense ``mat1`` falls back to torch.addmm, as torch's does."""
+    if not isinstance(mat1, SparseTensor):
+        return input.addmm(mat1, mat2, beta=beta, alpha=alpha)
+    if isinstance(mat2, SparseTensor):
+        raise RuntimeError(
+            "addmm_sparse_dense: expected either 'mat1' to have sparse layout and 'mat2' to have "
+            "strided layout, got 'mat1' with layout Sparse and 'mat2' with layout Sparse"
+        )
+    _check_product(mat1, mat2, "addmm")
+    if mat2.ndim != 2 or mat2.shape[0] != mat1.shape[1]:
+        raise RuntimeError(
+            f"addmm: Argument #3 (dense): Expected dim 0 size {mat1.shape[1]}, got "
+            f"{mat2.shape[0] if mat2.ndim else 0}"
+        )
+    indices = _index_tensor(mat1._index_array)
+    size = tuple(mat1.shape)
+    return _spaddmm_scaled(input, mat1._value_tensor, mat2, indices, size, beta, alpha)
 
 
 def sparse_sum(input, dim=None, dtype=None) -> Tensor:

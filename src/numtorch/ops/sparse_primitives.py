@@ -213,3 +213,33 @@ def _merge(a, b):
             merged.append(a[i])
             i, j = i + 1, j + 1
     return xp.array(merged, xp.int64), xp.array(slots_a + slots_b, xp.int64)
+
+
+# beta * input + alpha * (sparse @ dense), torch.sparse.addmm: one node over all three
+# operands, as torch records it
+def _scaled_addmm_forward(input, values, dense, indices, size, beta, alpha):
+    product = _mm_forward(values, dense, indices, size) * alpha
+    # beta == 0 ignores input, NaN and inf included, as BLAS does
+    return product if beta == 0 else product + beta * input
+
+
+def _scaled_addmm_jvp(input_t, values_t, dense_t, input, values, dense, indices, size, beta, alpha):
+    product_t = _product_jvp(_spaddmm)(values_t, dense_t, values, dense, indices, size)
+    return add_terms(
+        None if product_t is None else product_t * alpha,
+        None if input_t is None or beta == 0 else input_t * beta,
+    )
+
+
+_spaddmm_scaled = defop(
+    name="sparse_addmm_scaled",
+    node="SparseAddmmBackward0",
+    aten="addmm",
+    schema_args=5,
+    input=lambda grad, beta: grad * beta,
+    values=lambda grad, dense, indices, alpha: _mm_values_grad(grad, dense, indices) * alpha,
+    dense=lambda grad, values, indices, size, alpha: (
+        _spaddmm(values, grad, indices.flip(0), (size[1], size[0])) * alpha
+    ),
+    jvp=_scaled_addmm_jvp,
+)(_scaled_addmm_forward)

@@ -132,6 +132,24 @@ LOSSES = [
         gradgrad=False,  # torch has no derivative for multi_margin_loss_backward either
     ),
     OpInfo(
+        "multilabel_margin_loss",
+        lambda t, x, **k: _f(t).multilabel_margin_loss(
+            x,
+            t.tensor(
+                [[3, 0, -1, 1], [1, 1, 2, -1], [-1, 0, 0, 0]][: len(x)]
+                if x.ndim == 2
+                else [2, 0, -1, 3]
+            ),
+            **k,
+        ),
+        lambda rng: [
+            Sample((_n(rng, 3, 4),)),
+            Sample((_n(rng, 2, 4),), {"reduction": "none"}),
+            Sample((_n(rng, 4),), {"reduction": "sum"}),
+        ],
+        gradgrad=False,  # torch has no derivative for multilabel_margin_loss_backward either
+    ),
+    OpInfo(
         "multi_margin_loss_weight",
         lambda t, x: _f(t).multi_margin_loss(
             x, t.tensor([0, 3, 1]), 2, weight=t.tensor([1.0, 2.0, 0.5, 1.0], dtype=x.dtype)

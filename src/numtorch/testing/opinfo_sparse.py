@@ -45,6 +45,11 @@ SPARSE_OPS = [
     ),
     _sparse_op("sparse_coo_tensor", lambda t, s: s.to_dense()),
     _sparse_op("sparse.mm", lambda t, s, d: t.sparse.mm(s, d), [lambda rng: _n(rng, 4, 2)]),
+    _sparse_op(
+        "sparse.addmm",
+        lambda t, s, m, d: t.sparse.addmm(m, s, d, beta=0.5, alpha=2.0),
+        [lambda rng: _n(rng, 3, 1), lambda rng: _n(rng, 4, 2)],
+    ),
     _sparse_op("sparse_matmul", lambda t, s, d: s @ d, [lambda rng: _n(rng, 4, 2)]),
     _sparse_op("sparse_mv", lambda t, s, x: t.mv(s, x), [lambda rng: _n(rng, 4)]),
     _sparse_op("dense_sparse_mm", lambda t, s, d: t.mm(d, s), [lambda rng: _n(rng, 2, 3)]),

@@ -13,6 +13,7 @@ from ..._core.observers import composite
 from ..._core.tensor import Tensor
 from ..._creation import zeros_like
 from ...ops.nn import loss as L
+from ...ops.nn import multilabel_margin as MLM
 from ...ops.nn import pointwise_loss as PL
 from ...ops.pointwise import minimum, where
 from ...ops.shape import broadcast_tensors
@@ -271,3 +272,30 @@ def triplet_margin_with_distance_loss(
     if reduction == "mean":
         return loss.mean()
     return loss
+
+
+def multilabel_margin_loss(
+    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+) -> Tensor:
+    """Multi-label hinge loss: ``sum_{j listed, i not listed} max(0, 1 - x[j] + x[i]) / C`` per
+    sample, where a row of ``target`` lists class indices up to its first -1."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if input.ndim > 2 or (input.ndim > 0 and input.shape[-1] == 0):
+        raise RuntimeError(
+            "Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+            f"{list(input.shape)}"
+        )
+    if target.shape != input.shape:
+        raise RuntimeError(
+            f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}"
+        )
+    _check_target_dtype(target, byte_ok=False)
+    classes = input.shape[-1] if input.ndim else 1
+    if ((target < -1) | (target >= classes)).any():
+        raise RuntimeError("argument #2 'target' is out of range")
+    if not input.is_floating_point():
+        raise NotImplementedError(
+            f'"multilabel_margin_loss_forward_out_frame" not implemented for '
+            f"'{input.dtype.scalar_name}'"
+        )
+    return MLM.multilabel_margin_loss_op(input, target, reduction)

@@ -205,6 +205,13 @@ class MultiLabelSoftMarginLoss(_WeightedLoss):
         )
 
 
+class MultiLabelMarginLoss(_Loss):
+    """Multi-label hinge loss; each target row lists classes up to its first -1."""
+
+    def forward(self, input, target):
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
 class MultiMarginLoss(_WeightedLoss):
     """Multi-class hinge loss over class scores (grad_fn ``MultiMarginLossBackward0``)."""
 
