@@ -731,3 +731,58 @@ def test_interpolate_refuses_empty_non_batch_dims(shape, size, mode):
     assert isinstance(ours, tuple) == (shape[0] == 0)
     torch = pytest.importorskip("torch")
     assert ours == call(torch)
+
+
+def _error_type(call):
+    try:
+        call()
+    except Exception as exc:  # compared by type with torch's
+        return type(exc).__name__
+    return None
+
+
+def _contiguous_results(lib):
+    a = lib.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+    b = lib.tensor(np.arange(6.0).reshape(3, 2)[::-1].copy(), requires_grad=True)
+    x = lib.tensor(np.arange(6.0).reshape(2, 3))
+    return [lib.linalg.cross(a, b, dim=0), x[:, lib.tensor([[0, 1], [1, 0]])]]
+
+
+def test_cross_and_advanced_index_results_are_contiguous_as_torch():
+    results = _contiguous_results(numtorch)
+    assert all(r.is_contiguous() for r in results)
+    torch = pytest.importorskip("torch")
+    assert [r.stride() for r in results] == [r.stride() for r in _contiguous_results(torch)]
+
+
+def _reshape_of_cross_then_inplace(lib):
+    # a saved input reached through reshape aliases cross's result only when it is contiguous
+    a = lib.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+    b = lib.tensor(np.arange(6.0).reshape(3, 2)[::-1].copy(), requires_grad=True)
+    c = lib.linalg.cross(a, b, dim=0)
+    g = c.reshape(-1).reshape(2, 3).sin()
+    c[..., 1:].round_()
+    return _error_type(lambda: (g.sum() + c.sum()).backward())
+
+
+def test_inplace_on_cross_result_invalidates_what_its_reshape_saved():
+    assert _reshape_of_cross_then_inplace(numtorch) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _reshape_of_cross_then_inplace(torch) == "RuntimeError"
+
+
+def _ldexp_result_modified(lib, other_requires_grad):
+    x = lib.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    other = lib.tensor([1.0, 0.0, 3.0], requires_grad=other_requires_grad)
+    y = lib.ldexp(x * 1, other)
+    y[..., 1:].log_()
+    return _error_type(lambda: y.sum().backward())
+
+
+@pytest.mark.parametrize("other_requires_grad", [False, True])
+def test_outputs_are_saved_for_every_formula_naming_them(other_requires_grad):
+    # ldexp saves its result for other's formula; torch saves (and checks) it even when
+    # only input requires grad
+    assert _ldexp_result_modified(numtorch, other_requires_grad) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _ldexp_result_modified(torch, other_requires_grad) == "RuntimeError"

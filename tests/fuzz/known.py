@@ -30,10 +30,6 @@ _UNTRIAGED = "not yet triaged"
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("error type", "i0_"): (
-        _UNTRIAGED + ": a result's strides differ from torch's, so view(-1) of it is refused",
-        (20261127, 15),
-    ),
     ("value", "group_norm"): (_NONFINITE_ORDER, (20261127, 28)),
     ("value", "batch_norm_eval"): (_NONFINITE_ORDER, (20261127, 62)),
     ("value", "fft.fft"): (
