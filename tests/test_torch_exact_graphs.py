@@ -786,3 +786,21 @@ def test_outputs_are_saved_for_every_formula_naming_them(other_requires_grad):
     assert _ldexp_result_modified(numtorch, other_requires_grad) == "RuntimeError"
     torch = pytest.importorskip("torch")
     assert _ldexp_result_modified(torch, other_requires_grad) == "RuntimeError"
+
+
+def _view_written_then_transposed(lib):
+    # CopySlices replays y.view(-1) on the incoming gradient, which arrives transposed
+    x = lib.tensor(np.arange(1.0, 7.0).reshape(2, 3), requires_grad=True)
+    y = x * 1
+    y.view(-1)[1:].mul_(2)
+    loss = (y.t() * lib.tensor(np.arange(6.0).reshape(3, 2))).sum()
+    (g,) = lib.autograd.grad(loss, x)
+    return g.detach().numpy()
+
+
+def test_inplace_through_a_view_step_with_a_transposed_gradient():
+    grad = _view_written_then_transposed(numtorch)
+    written = np.array([[1.0, 2.0, 2.0], [2.0, 2.0, 2.0]])  # mul_(2) on the flat [1:]
+    np.testing.assert_array_equal(grad, np.arange(6.0).reshape(3, 2).T * written)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(grad, _view_written_then_transposed(torch))
