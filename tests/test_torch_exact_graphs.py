@@ -804,3 +804,25 @@ def test_inplace_through_a_view_step_with_a_transposed_gradient():
     np.testing.assert_array_equal(grad, np.arange(6.0).reshape(3, 2).T * written)
     torch = pytest.importorskip("torch")
     np.testing.assert_array_equal(grad, _view_written_then_transposed(torch))
+
+
+def _recurrence_with_one_float64(lib, mode, which):
+    lib.manual_seed(0)
+    module = getattr(lib.nn, mode)(4, 2)
+    params = [p.detach() for p in module._flat_weights]
+    x, h = lib.randn(2, 3, 4), lib.zeros(1, 3, 2)
+    if which == "h0":
+        h = h.double()
+    else:
+        params[3] = params[3].double()  # the recurrent bias
+    hx = (h, lib.zeros(1, 3, 2)) if mode == "LSTM" else h
+    run = {"LSTM": lib.lstm, "GRU": lib.gru, "RNN": lib.rnn_tanh}[mode]
+    return _error_type(lambda: run(x, hx, params, True, 1, 0.0, False, False, False))
+
+
+@pytest.mark.parametrize("which", ["h0", "bias"])
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
+def test_recurrences_refuse_mixed_dtypes(mode, which):
+    assert _recurrence_with_one_float64(numtorch, mode, which) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _recurrence_with_one_float64(torch, mode, which) == "RuntimeError"
