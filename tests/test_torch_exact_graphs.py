@@ -826,3 +826,22 @@ def test_recurrences_refuse_mixed_dtypes(mode, which):
     assert _recurrence_with_one_float64(numtorch, mode, which) == "RuntimeError"
     torch = pytest.importorskip("torch")
     assert _recurrence_with_one_float64(torch, mode, which) == "RuntimeError"
+
+
+def _instance_norm_empty(lib, shape, use_input_stats):
+    x = lib.ones(shape, requires_grad=True)
+    stats = lib.zeros(2), lib.ones(2)
+    call = lambda: lib.nn.functional.instance_norm(x, *stats, use_input_stats=use_input_stats)
+    return _error_type(call), [s.tolist() for s in stats]
+
+
+@pytest.mark.parametrize("use_input_stats", [False, True])
+@pytest.mark.parametrize("shape", [(2, 0, 3), (0, 2, 3)])
+def test_instance_norm_of_an_empty_input_with_running_stats(shape, use_input_stats):
+    error, stats = _instance_norm_empty(numtorch, shape, use_input_stats)
+    if not use_input_stats:  # evaluation reads the statistics and leaves them as they were
+        assert (error, stats) == (None, [[0.0, 0.0], [1.0, 1.0]])
+    torch = pytest.importorskip("torch")
+    torch_error, torch_stats = _instance_norm_empty(torch, shape, use_input_stats)
+    assert error == torch_error
+    np.testing.assert_array_equal(stats, torch_stats)
