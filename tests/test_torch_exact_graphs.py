@@ -845,3 +845,39 @@ def test_instance_norm_of_an_empty_input_with_running_stats(shape, use_input_sta
     torch_error, torch_stats = _instance_norm_empty(torch, shape, use_input_stats)
     assert error == torch_error
     np.testing.assert_array_equal(stats, torch_stats)
+
+
+def _huber_mixed_backward(lib, input_dtype, target_dtype, wrt):
+    x = lib.ones(2, 3, dtype=getattr(lib, input_dtype), requires_grad=wrt == "input")
+    t = lib.zeros(2, 3, dtype=getattr(lib, target_dtype), requires_grad=wrt == "target")
+    loss = lib.nn.functional.huber_loss(x, t)
+    return str(loss.dtype).split(".")[1], _error_type(loss.backward)
+
+
+@pytest.mark.parametrize("wrt", ["input", "target"])
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32")])
+def test_huber_loss_backward_refuses_mixed_dtypes(dtypes, wrt):
+    # the forward returns the input's dtype; torch's backward kernel then refuses the mix
+    dtype, error = _huber_mixed_backward(numtorch, *dtypes, wrt)
+    assert (dtype, error) == (dtypes[0], "RuntimeError")
+    torch = pytest.importorskip("torch")
+    assert (dtype, error) == _huber_mixed_backward(torch, *dtypes, wrt)
+
+
+def _grid_sample_empty(lib, input_shape, grid_shape):
+    x = lib.ones(input_shape, dtype=lib.float64, requires_grad=True)
+    grid = lib.zeros(grid_shape, requires_grad=True)  # float32: met only by a non-empty output
+    out = lib.nn.functional.grid_sample(x, grid, padding_mode="reflection", align_corners=False)
+    out.sum().backward()
+    return [(tuple(t.shape), str(t.dtype).split(".")[1]) for t in (out, x.grad, grid.grad)]
+
+
+@pytest.mark.parametrize(
+    "input_shape, grid_shape",
+    [((1, 1, 3, 3), (1, 0, 2, 2)), ((1, 0, 3, 3), (1, 2, 2, 2)), ((0, 1, 3, 3), (0, 2, 2, 2))],
+)
+def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
+    found = _grid_sample_empty(numtorch, input_shape, grid_shape)
+    assert found[0][1] == "float64" and found[2] == (grid_shape, "float32")
+    torch = pytest.importorskip("torch")
+    assert found == _grid_sample_empty(torch, input_shape, grid_shape)
