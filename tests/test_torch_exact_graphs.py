@@ -881,3 +881,14 @@ def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
     assert found[0][1] == "float64" and found[2] == (grid_shape, "float32")
     torch = pytest.importorskip("torch")
     assert found == _grid_sample_empty(torch, input_shape, grid_shape)
+
+
+def _lstsq_batches_mismatch(lib):
+    a, b = lib.ones(2, 4, 2, dtype=lib.float64), lib.ones(0, 4, 3, dtype=lib.float64)
+    return _error_type(lambda: lib.linalg.lstsq(a, b))
+
+
+def test_lstsq_refuses_batches_that_do_not_broadcast():
+    assert _lstsq_batches_mismatch(numtorch) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _lstsq_batches_mismatch(torch) == "RuntimeError"

@@ -67,6 +67,12 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "NaN in index_reduce(amin): how the gradient is shared",
         (777, 1048),
     ),
+    ("error type", "linalg_solve"): (_LAPACK_DEGENERATE, (20261127, 318)),
+    ("error type", "linalg.lstsq"): (
+        "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
+        "(an internal assert, or a crash), numtorch returns the empty solution",
+        (20261127, 207),
+    ),
     ("second order", "sinc_"): (_UNTRIAGED, (20261127, 25)),
     ("second order", "remainder_"): (_UNTRIAGED, (20261127, 71)),
 }
