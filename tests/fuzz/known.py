@@ -23,6 +23,11 @@ _NONFINITE_ORDER = (
     "numtorch's order of the same arithmetic gives +-inf"
 )
 _NAN_SEARCH = "a sorted sequence holding NaN is not sorted: the binary searches' orders differ"
+_DEGENERATE_GAUGE = (
+    "a rank-deficient input (rows repeated by expand/reshape): repeated or zero singular "
+    "values and R's zero pivots leave the factors' gauge free, and the gradient is then "
+    "whatever torch's LAPACK build picked (up to 1/eps)"
+)
 _UNTRIAGED = "not yet triaged"
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
@@ -73,6 +78,8 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "(an internal assert, or a crash), numtorch returns the empty solution",
         (20261127, 207),
     ),
+    ("gradient", "torch_svd"): (_DEGENERATE_GAUGE, (20261127, 84)),
+    ("gradient", "linalg_qr"): (_DEGENERATE_GAUGE, (20261127, 324)),
     ("second order", "sinc_"): (_UNTRIAGED, (20261127, 25)),
     ("second order", "remainder_"): (_UNTRIAGED, (20261127, 71)),
 }
