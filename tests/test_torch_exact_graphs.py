@@ -892,3 +892,18 @@ def test_lstsq_refuses_batches_that_do_not_broadcast():
     assert _lstsq_batches_mismatch(numtorch) == "RuntimeError"
     torch = pytest.importorskip("torch")
     assert _lstsq_batches_mismatch(torch) == "RuntimeError"
+
+
+def _dense_times_sparse_errors(lib):
+    sparse = lib.sparse_coo_tensor(
+        lib.tensor([[0, 1], [1, 2]]), lib.tensor([1.0, 2.0], dtype=lib.float64), (3, 4)
+    )
+    denses = [lib.tensor(1.0), lib.tensor(1.0, dtype=lib.float64), lib.ones(3), lib.ones(2, 3)]
+    return [_error_type(lambda d=d: lib.mm(d, sparse)) for d in denses]
+
+
+def test_dense_times_sparse_checks_the_dense_dims_first():
+    errors = _dense_times_sparse_errors(numtorch)
+    assert errors == ["IndexError"] * 3 + ["RuntimeError"]
+    torch = pytest.importorskip("torch")
+    assert errors == _dense_times_sparse_errors(torch)
