@@ -781,3 +781,179 @@ def test_embedding_bag_max_keeps_a_leading_nan_and_skips_a_later_one(padding_idx
     torch_out, torch_grad = _embedding_bag_max_with_nan(torch, padding_idx)
     np.testing.assert_array_equal(out, torch_out)
     np.testing.assert_array_equal(grad, torch_grad)
+
+
+def _error_type(call):
+    try:
+        call()
+    except Exception as exc:  # compared by type with torch's
+        return type(exc).__name__
+    return None
+
+
+def _contiguous_results(lib):
+    a = lib.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+    b = lib.tensor(np.arange(6.0).reshape(3, 2)[::-1].copy(), requires_grad=True)
+    x = lib.tensor(np.arange(6.0).reshape(2, 3))
+    return [lib.linalg.cross(a, b, dim=0), x[:, lib.tensor([[0, 1], [1, 0]])]]
+
+
+def test_cross_and_advanced_index_results_are_contiguous_as_torch():
+    results = _contiguous_results(numtorch)
+    assert all(r.is_contiguous() for r in results)
+    torch = pytest.importorskip("torch")
+    assert [r.stride() for r in results] == [r.stride() for r in _contiguous_results(torch)]
+
+
+def _reshape_of_cross_then_inplace(lib):
+    # a saved input reached through reshape aliases cross's result only when it is contiguous
+    a = lib.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+    b = lib.tensor(np.arange(6.0).reshape(3, 2)[::-1].copy(), requires_grad=True)
+    c = lib.linalg.cross(a, b, dim=0)
+    g = c.reshape(-1).reshape(2, 3).sin()
+    c[..., 1:].round_()
+    return _error_type(lambda: (g.sum() + c.sum()).backward())
+
+
+def test_inplace_on_cross_result_invalidates_what_its_reshape_saved():
+    assert _reshape_of_cross_then_inplace(numtorch) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _reshape_of_cross_then_inplace(torch) == "RuntimeError"
+
+
+def _ldexp_result_modified(lib, other_requires_grad):
+    x = lib.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    other = lib.tensor([1.0, 0.0, 3.0], requires_grad=other_requires_grad)
+    y = lib.ldexp(x * 1, other)
+    y[..., 1:].log_()
+    return _error_type(lambda: y.sum().backward())
+
+
+@pytest.mark.parametrize("other_requires_grad", [False, True])
+def test_outputs_are_saved_for_every_formula_naming_them(other_requires_grad):
+    # ldexp saves its result for other's formula; torch saves (and checks) it even when
+    # only input requires grad
+    assert _ldexp_result_modified(numtorch, other_requires_grad) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _ldexp_result_modified(torch, other_requires_grad) == "RuntimeError"
+
+
+def _view_written_then_transposed(lib):
+    # CopySlices replays y.view(-1) on the incoming gradient, which arrives transposed
+    x = lib.tensor(np.arange(1.0, 7.0).reshape(2, 3), requires_grad=True)
+    y = x * 1
+    y.view(-1)[1:].mul_(2)
+    loss = (y.t() * lib.tensor(np.arange(6.0).reshape(3, 2))).sum()
+    (g,) = lib.autograd.grad(loss, x)
+    return g.detach().numpy()
+
+
+def test_inplace_through_a_view_step_with_a_transposed_gradient():
+    grad = _view_written_then_transposed(numtorch)
+    written = np.array([[1.0, 2.0, 2.0], [2.0, 2.0, 2.0]])  # mul_(2) on the flat [1:]
+    np.testing.assert_array_equal(grad, np.arange(6.0).reshape(3, 2).T * written)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(grad, _view_written_then_transposed(torch))
+
+
+def _recurrence_with_one_float64(lib, mode, which):
+    lib.manual_seed(0)
+    module = getattr(lib.nn, mode)(4, 2)
+    params = [p.detach() for p in module._flat_weights]
+    x, h = lib.randn(2, 3, 4), lib.zeros(1, 3, 2)
+    if which == "h0":
+        h = h.double()
+    else:
+        params[3] = params[3].double()  # the recurrent bias
+    hx = (h, lib.zeros(1, 3, 2)) if mode == "LSTM" else h
+    run = {"LSTM": lib.lstm, "GRU": lib.gru, "RNN": lib.rnn_tanh}[mode]
+    return _error_type(lambda: run(x, hx, params, True, 1, 0.0, False, False, False))
+
+
+@pytest.mark.parametrize("which", ["h0", "bias"])
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
+def test_recurrences_refuse_mixed_dtypes(mode, which):
+    assert _recurrence_with_one_float64(numtorch, mode, which) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _recurrence_with_one_float64(torch, mode, which) == "RuntimeError"
+
+
+def _instance_norm_empty(lib, shape, use_input_stats):
+    x = lib.ones(shape, requires_grad=True)
+    stats = lib.zeros(2), lib.ones(2)
+    call = lambda: lib.nn.functional.instance_norm(x, *stats, use_input_stats=use_input_stats)
+    return _error_type(call), [s.tolist() for s in stats]
+
+
+@pytest.mark.parametrize("use_input_stats", [False, True])
+@pytest.mark.parametrize("shape", [(2, 0, 3), (0, 2, 3)])
+def test_instance_norm_of_an_empty_input_with_running_stats(shape, use_input_stats):
+    error, stats = _instance_norm_empty(numtorch, shape, use_input_stats)
+    if not use_input_stats:  # evaluation reads the statistics and leaves them as they were
+        assert (error, stats) == (None, [[0.0, 0.0], [1.0, 1.0]])
+    torch = pytest.importorskip("torch")
+    torch_error, torch_stats = _instance_norm_empty(torch, shape, use_input_stats)
+    assert error == torch_error
+    np.testing.assert_array_equal(stats, torch_stats)
+
+
+def _huber_mixed_backward(lib, input_dtype, target_dtype, wrt):
+    x = lib.ones(2, 3, dtype=getattr(lib, input_dtype), requires_grad=wrt == "input")
+    t = lib.zeros(2, 3, dtype=getattr(lib, target_dtype), requires_grad=wrt == "target")
+    loss = lib.nn.functional.huber_loss(x, t)
+    return str(loss.dtype).split(".")[1], _error_type(loss.backward)
+
+
+@pytest.mark.parametrize("wrt", ["input", "target"])
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32")])
+def test_huber_loss_backward_refuses_mixed_dtypes(dtypes, wrt):
+    # the forward returns the input's dtype; torch's backward kernel then refuses the mix
+    dtype, error = _huber_mixed_backward(numtorch, *dtypes, wrt)
+    assert (dtype, error) == (dtypes[0], "RuntimeError")
+    torch = pytest.importorskip("torch")
+    assert (dtype, error) == _huber_mixed_backward(torch, *dtypes, wrt)
+
+
+def _grid_sample_empty(lib, input_shape, grid_shape):
+    x = lib.ones(input_shape, dtype=lib.float64, requires_grad=True)
+    grid = lib.zeros(grid_shape, requires_grad=True)  # float32: met only by a non-empty output
+    out = lib.nn.functional.grid_sample(x, grid, padding_mode="reflection", align_corners=False)
+    out.sum().backward()
+    return [(tuple(t.shape), str(t.dtype).split(".")[1]) for t in (out, x.grad, grid.grad)]
+
+
+@pytest.mark.parametrize(
+    "input_shape, grid_shape",
+    [((1, 1, 3, 3), (1, 0, 2, 2)), ((1, 0, 3, 3), (1, 2, 2, 2)), ((0, 1, 3, 3), (0, 2, 2, 2))],
+)
+def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
+    found = _grid_sample_empty(numtorch, input_shape, grid_shape)
+    assert found[0][1] == "float64" and found[2] == (grid_shape, "float32")
+    torch = pytest.importorskip("torch")
+    assert found == _grid_sample_empty(torch, input_shape, grid_shape)
+
+
+def _lstsq_batches_mismatch(lib):
+    a, b = lib.ones(2, 4, 2, dtype=lib.float64), lib.ones(0, 4, 3, dtype=lib.float64)
+    return _error_type(lambda: lib.linalg.lstsq(a, b))
+
+
+def test_lstsq_refuses_batches_that_do_not_broadcast():
+    assert _lstsq_batches_mismatch(numtorch) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _lstsq_batches_mismatch(torch) == "RuntimeError"
+
+
+def _dense_times_sparse_errors(lib):
+    sparse = lib.sparse_coo_tensor(
+        lib.tensor([[0, 1], [1, 2]]), lib.tensor([1.0, 2.0], dtype=lib.float64), (3, 4)
+    )
+    denses = [lib.tensor(1.0), lib.tensor(1.0, dtype=lib.float64), lib.ones(3), lib.ones(2, 3)]
+    return [_error_type(lambda d=d: lib.mm(d, sparse)) for d in denses]
+
+
+def test_dense_times_sparse_checks_the_dense_dims_first():
+    errors = _dense_times_sparse_errors(numtorch)
+    assert errors == ["IndexError"] * 3 + ["RuntimeError"]
+    torch = pytest.importorskip("torch")
+    assert errors == _dense_times_sparse_errors(torch)

@@ -167,6 +167,9 @@ class OpSpec:
         self.returns = returns
         self.check = check
         self._plans: dict = {}
+        # plan -> slots of outputs saved for formulas that will not run: backward still
+        # version-checks them, as torch unpacks every saved value before any formula
+        self.unused_results: dict = {}
         self.node_class = type(
             node_name,
             (OpNode,),
@@ -211,15 +214,21 @@ class OpSpec:
         plan = self._plans.get(mask)
         if plan is not None:
             return plan
+        # torch saves an input only for the formulas that will run, but an output for every
+        # formula naming it: modifying ldexp(x, n)'s result in place breaks the backward
+        # even when only x requires grad
         names = []
         for k, (_, _, argnames) in enumerate(self.formulas):
             if mask >> k & 1:
                 names.extend(n for n in argnames if n not in names)
+        used = set(names)
+        for _, _, argnames in self.formulas:
+            names.extend(n for n in argnames if n not in names and _is_result(n))
         entries = []
         for n in names:
             if n in ("grad", "grads"):
                 continue
-            if n == "result" or (n.startswith("result") and n[6:].isdigit()):
+            if _is_result(n):
                 entry = ("result", int(n[6:] or 0))
             elif n.endswith("_shape") and n[:-6] in self.index:
                 entry = ("shape", self.index[n[:-6]])
@@ -232,7 +241,14 @@ class OpSpec:
                 raise TypeError(f"{self.name}: a formula uses unknown name '{n}'")
             entries.append((entry[0], n, entry[1], self.slots[n]))
         plan = self._plans[mask] = tuple(entries)
+        unused = tuple(slot for _, n, _, slot in entries if n not in used)
+        if unused:
+            self.unused_results[plan] = unused
         return plan
+
+
+def _is_result(name: str) -> bool:
+    return name == "result" or (name.startswith("result") and name[6:].isdigit())
 
 
 def _linking_required_inputs(run, node_class):
@@ -296,6 +312,8 @@ class OpNode(Node):
         spec = self._spec
         if self._saved is FREED:
             raise freed_error(self)
+        if spec.unused_results:
+            self._check_unused_results()
         if spec.lists:
             return self._apply_lists(grad_outputs)
         steps = spec.on_arrays
@@ -341,6 +359,8 @@ class OpNode(Node):
             steps = spec.array_steps = array_runners(spec) if plain else ()
         if self._saved is FREED:
             raise freed_error(self)
+        if spec.unused_results:
+            self._check_unused_results()
         if not steps or grad.dtype.kind != "f":  # complex: formulas take conjugates
             return self._apply([tensor_of(grad)])
         edges = self._edges
@@ -354,6 +374,10 @@ class OpNode(Node):
                 None if edge1 is None else steps[1](self, grad),
             ]
         return [None if e[0] is None else run(self, grad) for run, e in zip(steps, edges)]
+
+    def _check_unused_results(self) -> None:
+        for slot in self._spec.unused_results.get(self._saved, ()):
+            unpack_saved(getattr(self, slot), self)
 
     def _arguments(self, argnames, grad_outputs) -> list:
         """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""

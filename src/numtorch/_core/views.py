@@ -110,6 +110,7 @@ class CopySlices(Node):
         self.next_functions = (root._edge(),) + fn.next_functions[1:]
         self._input_meta = ((root._data.shape, root._data.dtype),) + fn._input_meta[1:]
         self._steps = steps
+        self._root_stride = root.stride()
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
 
@@ -123,7 +124,13 @@ class CopySlices(Node):
         fn = self._fn
         if fn is None:
             raise freed_error(self)
-        result = grad.clone()
+        # the view steps replay on the root's layout (a view() step may need it), whatever
+        # the incoming gradient's strides: torch copies grad into an empty_strided root too
+        if grad.stride() == self._root_stride:
+            result = grad.clone()
+        else:
+            result = grad.new_empty_strided(grad.shape, self._root_stride)
+            result.copy_(grad)
         region = replay(result, self._steps)
         fn_grads = fn._apply((region.clone(),))
         if fn_grads[0] is None:

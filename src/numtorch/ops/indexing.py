@@ -300,7 +300,10 @@ def _basic_getitem(input, key):
 )
 def _index(input, key):
     try:
-        return input[key]
+        # NumPy may lay advanced-index results out in any order; torch's are contiguous, so
+        # a later view/reshape aliases them exactly where torch's does
+        result = input[key]
+        return result if result.flags.c_contiguous else xp.ascontiguousarray(result)
     except IndexError as error:
         raise IndexError(str(error).replace("axis", "dimension")) from None
 

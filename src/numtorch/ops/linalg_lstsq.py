@@ -15,7 +15,7 @@ Forward: ``dX = d pinv(A) B + pinv(A) dB``, with pinv's forward derivative.
 
 from __future__ import annotations
 
-from .._core.dispatch import require_tensor
+from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.op import defop
 from ..autograd.forward_grad import add_terms, batched
 from ..backend import xp
@@ -158,7 +158,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
             f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), but got "
             f"{A.shape[-2]} and {b.shape[-2]}"
         )
-    batch = tuple(xp.broadcast_shapes(tuple(A.shape[:-2]), tuple(b.shape[:-2])))
+    batch = broadcast_shape(tuple(A.shape[:-2]), tuple(b.shape[:-2]))
     if tuple(A.shape[:-2]) != batch:
         A = A.expand(*batch, *A.shape[-2:])
     if tuple(b.shape[:-2]) != batch:

@@ -136,7 +136,9 @@ def _cross_jvp(input_t, other_t, input, other, dim, result):
     jvp=_cross_jvp,
 )
 def _cross(input, other, dim):
-    return xp.cross(input, other, axis=dim)
+    # NumPy's cross returns a strided view of a buffer laid out with dim last; torch's result
+    # is contiguous, and reshape/view of it must alias (or copy) exactly where torch's does
+    return xp.ascontiguousarray(xp.cross(input, other, axis=dim))
 
 
 def linalg_cross(input, other, *, dim=-1) -> Tensor:

@@ -421,6 +421,9 @@ def sparse_product(input, other, node: str = "mm") -> Tensor:
         op = _spmv if other.ndim == 1 else (_spaddmm if node == "sparse.mm" else _spmm)
         indices = _index_tensor(input._index_array)
         return op(input._value_tensor, other, indices, tuple(input.shape))
+    if input.ndim == 0:  # torch reads the dense operand's size(-2) before any other check
+        raise IndexError("Dimension specified as -2 but tensor has no dimensions")
+    _wrap_dim(-2, input.ndim)
     _check_product(other, input, "mm")
     if input.ndim != 2 or input.shape[1] != other.shape[0]:
         raise RuntimeError(

@@ -219,10 +219,11 @@ def instance_norm_unchecked(
     out = batch_norm_unchecked(
         input.contiguous().view(shape), *repeated, *stats, use_input_stats, momentum, eps
     )
-    with no_grad():
-        for stat, updated in zip((running_mean, running_var), stats):
-            if stat is not None:
-                stat.copy_(updated.view(b, c).mean(0))
+    if use_input_stats:  # evaluation reads the statistics: an empty batch leaves them be
+        with no_grad():
+            for stat, updated in zip((running_mean, running_var), stats):
+                if stat is not None:
+                    stat.copy_(updated.view(b, c).mean(0))
     return out.view(input.shape)
 
 

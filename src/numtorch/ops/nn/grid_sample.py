@@ -18,6 +18,7 @@ differentiated again (with respect to input, grid and grad).
 from __future__ import annotations
 
 import itertools
+import math
 
 from ..._core import grad_mode
 from ..._core.op import defop
@@ -125,7 +126,7 @@ class _Plan:
 
     def __init__(self, grid, sizes, mode, padding_mode, align_corners):
         n, d = grid.shape[0], grid.shape[-1]
-        flat = grid.reshape(n, -1, d)
+        flat = grid.reshape(n, math.prod(grid.shape[1:-1]), d)
         self.cubic = mode == 2
         # axis k of the grid (x, y, z) addresses spatial dim d-1-k (W, H, D)
         locations = [
@@ -199,7 +200,7 @@ def _corner_values(input_flat, index, valid):
 def _sample(input, grid, mode, padding_mode, align_corners):
     n, c = input.shape[:2]
     plan = _Plan(grid, input.shape[2:], mode, padding_mode, align_corners)
-    input_flat = input.reshape(n, c, -1)
+    input_flat = input.reshape(n, c, math.prod(input.shape[2:]))
     out = None
     for index, valid, bits in plan.corners:
         term = _corner_values(input_flat, index, valid)
@@ -212,7 +213,7 @@ def _sample(input, grid, mode, padding_mode, align_corners):
 def _grad_input(grad, grid, input_shape, mode, padding_mode, align_corners):
     n, c = input_shape[:2]
     plan = _Plan(grid, input_shape[2:], mode, padding_mode, align_corners)
-    grad_flat = grad.reshape(n, c, -1)
+    grad_flat = grad.reshape(n, c, math.prod(grad.shape[2:]))
     result = grad.new_zeros((n, c, int(xp.prod(input_shape[2:]))))
     for index, valid, bits in plan.corners:
         mask = Tensor._make(valid[:, None, :].astype(grad._data.dtype))
@@ -228,10 +229,10 @@ def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
         return grid.new_zeros(grid.shape)
     n, c = input.shape[:2]
     d = grid.shape[-1]
-    flat = grid.reshape(n, -1, d)
+    flat = grid.reshape(n, math.prod(grid.shape[1:-1]), d)
     plan = _Plan(grid, input.shape[2:], mode, padding_mode, align_corners)
-    input_flat = input.reshape(n, c, -1)
-    grad_flat = grad.reshape(n, c, -1)
+    input_flat = input.reshape(n, c, math.prod(input.shape[2:]))
+    grad_flat = grad.reshape(n, c, math.prod(grad.shape[2:]))
     values = [
         (bits, _corner_values(input_flat, index, valid)) for index, valid, bits in plan.corners
     ]
@@ -276,7 +277,9 @@ def check_sampler(input, grid):
             f'"grid_sampler_{input.ndim - 2}d_cpu_kernel_impl" not implemented for '
             f"'{input.dtype._tag[:-6]}'"
         )
-    if input.dtype != grid.dtype:
+    # torch's kernel meets the dtypes only when it has an output element to compute
+    empty = input.shape[0] * input.shape[1] * math.prod(grid.shape[1:-1]) == 0
+    if input.dtype != grid.dtype and not empty:
         raise RuntimeError(
             f"expected scalar type {input.dtype._tag[:-6]} but found {grid.dtype._tag[:-6]}"
         )

@@ -10,6 +10,7 @@ swapped (each derivative is odd in ``self - target``).
 from __future__ import annotations
 
 from ..._core import batch_rules, loss_batch_rules
+from ..._core.dtypes import from_numpy_dtype
 from ..._core.op import defop
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, align, batched
@@ -194,6 +195,9 @@ def smooth_l1_loss_op(input, target, reduction, beta):
     ),
 )
 def huber_loss_backward(grad_output, self, target, reduction, delta):
+    if self.dtype != target.dtype:  # torch's backward kernel takes no mixed dtypes
+        found, expected = (from_numpy_dtype(a.dtype).scalar_name for a in (target, self))
+        raise RuntimeError(f"Found dtype {found} but expected {expected}")
     difference = self - target
     slope = xp.where(xp.abs(difference) < delta, difference, xp.sign(difference) * delta)
     return (slope * _scale(grad_output, reduction, difference.size)).astype(grad_output.dtype)

@@ -253,9 +253,23 @@ def _dispatch(mode, input, args, packed):
     if packed:
         batch_sizes, hx, params, *options = args
         sizes = [int(s) for s in batch_sizes.tolist()]
+        _check_dtypes(mode, input, hx, params)
         return _stack_layers(mode, input, hx, list(params), *options, False, sizes)
     hx, params, *options = args
+    _check_dtypes(mode, input, hx, params)
     return _stack_layers(mode, input, hx, list(params), *options, None)
+
+
+def _check_dtypes(mode, input, hx, params):
+    # torch's kernels (oneDNN's LSTM, the matmuls of the others) take no mixed dtypes, where
+    # NumPy would promote some of them silently
+    states = hx if isinstance(hx, (tuple, list)) else (hx,)
+    for t in (*states, *params):
+        if isinstance(t, Tensor) and t.dtype != input.dtype:
+            raise RuntimeError(
+                f"{mode.lower()}: expected every weight and hidden state to have the input's "
+                f"dtype {input.dtype}, but got {t.dtype}; convert them with .to({input.dtype})"
+            )
 
 
 rnn_tanh = export(_recurrence("RNN_TANH", "rnn_tanh"), method=False)
