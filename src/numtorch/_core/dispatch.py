@@ -27,6 +27,7 @@ _ndarray = xp.ndarray
 _new = object.__new__
 _NO_EDGE = (None, 0)
 _NUMBERS = (int, float, bool)
+_UNKNOWN = object()  # a cache miss where None is a cached value
 
 
 def _wrap(out) -> Tensor:
@@ -565,8 +566,8 @@ def small_recorder(spec):
             node._input_meta = input_metas(meta0, meta1)
         result._grad_fn = node
         result._requires_grad = True
-        saver = savers.get(mask)
-        if saver is None:
+        saver = savers.get(mask, _UNKNOWN)
+        if saver is _UNKNOWN:
             saver = savers[mask] = _saver(spec, spec.save_plan(mask))
         if saver is not None:
             saver(node, args, result)
