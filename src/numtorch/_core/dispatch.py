@@ -13,10 +13,10 @@ from . import dtypes as _dtypes
 from . import grad_mode
 from .anomaly_mode import record_forward_trace
 from .graph import next_sequence_nr
-from .input_meta import METAS, NO_META, SINGLES, input_meta, input_metas, one_input_meta
+from .input_meta import input_meta
 from .meta import check_same_device, has_meta, metafy, refuse_meta
 from .observers import dispatch, refresh_slow
-from .saved import HOOKS_IN_USE, SavedTensor, SavedTensorList, save_input
+from .saved import SavedTensor, SavedTensorList, save_input
 from .tensor import Tensor, typename
 from .views import mark_view
 
@@ -27,7 +27,6 @@ _ndarray = xp.ndarray
 _new = object.__new__
 _NO_EDGE = (None, 0)
 _NUMBERS = (int, float, bool)
-_UNKNOWN = object()  # a cache miss where None is a cached value
 
 
 def _wrap(out) -> Tensor:
@@ -263,153 +262,6 @@ def run_general(spec, args):
     return results if spec.returns is None else spec.returns(*results)
 
 
-def _unary_runner(spec):
-    """Ops whose only tensor operand is the first argument (exp, relu, sum, ...)."""
-    forward = spec.forward
-    to_float = spec.promote == "float"
-    differentiable = bool(spec.diff)
-    record_small = small_recorder(spec) if differentiable else None
-    check = spec.check
-
-    def run(args):
-        if dispatch.slow:
-            return observed(spec, args)
-        input = args[0]
-        if not isinstance(input, Tensor):
-            return run_general(spec, args)
-        if check is not None:
-            check(args)
-        if len(args) > 1:
-            for extra in args[1:]:
-                if isinstance(extra, Tensor):
-                    return run_general(spec, args)
-        data = input._data
-        kind = data.dtype.kind
-        if kind == "V":  # bfloat16: the general path computes it in float32
-            return run_general(spec, args)
-        if to_float and kind not in "fc":
-            data = data.astype(_dtypes.get_default_dtype().np)
-        try:
-            out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
-        except MemoryError as error:
-            raise allocation_error(error) from None
-        if out.__class__ is not _ndarray:
-            out = xp.asarray(out)
-        result = _new(Tensor)
-        result._data = out
-        result._grad_fn = None
-        result._base = None
-        if differentiable and input._requires_grad and _grad_enabled():
-            out_kind = out.dtype.kind
-            if out_kind in _FLOAT_KINDS:
-                if out_kind == "c" or kind == "c":
-                    check_complex_autograd(spec)
-                record_small(args, result)
-                return result
-        result._requires_grad = False
-        return result
-
-    return run
-
-
-def _binary_runner(spec):
-    """Ops on two operands (tensors or numbers) in front: add, mul, eq, ...
-
-    Falls back to the general path whenever torch's promotion would differ from NumPy's
-    (mixed dtypes, float scalars with integer tensors, ints outside the tensor's range)."""
-    forward = spec.forward
-    to_float = spec.promote == "float"
-    differentiable = bool(spec.diff)
-    general = run_general
-    record_small = small_recorder(spec) if differentiable else None
-    number_first = 0 in spec.scalars  # which operands may be Python numbers
-    number_second = 1 in spec.scalars
-    check = spec.check
-    ranges = _INT_RANGES
-
-    def run(args):
-        if dispatch.slow:
-            return observed(spec, args)
-        if check is not None:
-            check(args)
-        a = args[0]
-        b = args[1]
-        ta = isinstance(a, Tensor)
-        tb = isinstance(b, Tensor)
-        if ta and tb:
-            ad = a._data
-            bd = b._data
-            if ad.dtype is not bd.dtype or (
-                ad.dtype.kind != "f" and (to_float or ad.dtype is _BF16)
-            ):
-                return general(spec, args)
-        elif ta and number_second and b.__class__ in _NUMBERS:
-            ad = a._data
-            bd = b
-            kind = ad.dtype.kind
-            if kind != "f" and (to_float or b.__class__ is float or kind not in "iu"):
-                return general(spec, args)
-            if b.__class__ is int and kind != "f":
-                low, high = ranges[ad.dtype]
-                if not low <= b <= high:
-                    return general(spec, args)
-        elif tb and number_first and a.__class__ in _NUMBERS:
-            ad = a
-            bd = b._data
-            kind = bd.dtype.kind
-            if kind != "f" and (to_float or a.__class__ is float or kind not in "iu"):
-                return general(spec, args)
-            if a.__class__ is int and kind != "f":
-                low, high = ranges[bd.dtype]
-                if not low <= a <= high:
-                    return general(spec, args)
-        else:
-            return general(spec, args)
-        if len(args) > 2:
-            for extra in args[2:]:
-                if isinstance(extra, Tensor):  # tensor arguments beyond the operands
-                    return general(spec, args)
-        try:
-            out = forward(ad, bd, *args[2:]) if len(args) > 2 else forward(ad, bd)
-        except ValueError as error:
-            if "broadcast" not in str(error):
-                raise
-            raise broadcast_error(spec, args, error) from None
-        except MemoryError as error:
-            raise allocation_error(error) from None
-        if out.__class__ is not _ndarray:
-            out = xp.asarray(out)
-        result = _new(Tensor)
-        result._data = out
-        result._grad_fn = None
-        result._base = None
-        if (
-            differentiable
-            and _grad_enabled()
-            and ((ta and a._requires_grad) or (tb and b._requires_grad))
-        ):
-            out_kind = out.dtype.kind
-            if out_kind in _FLOAT_KINDS:
-                if out_kind == "c":
-                    check_complex_autograd(spec)
-                record_small(args, result)
-                return result
-        result._requires_grad = False
-        return result
-
-    return run
-
-
-def build_runner(spec):
-    """The runner for ``spec``: specialised when the op's shape allows it."""
-    simple = spec.outputs == 1 and not spec.lists and not spec.view and len(spec.diff) <= 2
-    if simple and spec.operands == (0,) and spec.promote in (None, "float"):
-        return _unary_runner(spec)
-    if simple and spec.operands == (0, 1):
-        return _binary_runner(spec)
-    return lambda args: run_general(spec, args)
-
-
 def _is_mask(index) -> bool:
     data = getattr(index, "_data", index)
     return getattr(data, "dtype", None) == xp.bool_ and getattr(data, "ndim", 0) > 0
@@ -520,101 +372,6 @@ def check_complex_autograd(spec) -> None:
             f"numtorch has no derivative of {spec.name} for complex tensors yet; compute "
             "it on real tensors (torch.view_as_real, .real, .imag) or detach the input"
         )
-
-
-def small_recorder(spec):
-    """A recorder unrolled for ops with one or two differentiable inputs and one output."""
-    node_class = spec.node_class
-    savers: dict = {}  # mask -> saver(node, args, result), see _saver
-    first = spec.diff[0]
-    second = spec.diff[1] if len(spec.diff) == 2 else None
-
-    def record_small(args, result):
-        node = node_class()
-        node._sequence_nr = next_sequence_nr()
-        node._saved = None
-        mask = 0
-        a = args[first]
-        if isinstance(a, Tensor) and (a._requires_grad or a._grad_fn is not None):
-            fn = a._grad_fn
-            short = fn is not None and a._base is None and a._output_nr == 0
-            edge0 = fn if short else _short_edge(a)
-            data = a._data
-            meta0 = METAS.get((data.shape, data.dtype)) or input_meta(data)
-            mask = 1
-        else:
-            edge0 = meta0 = None
-        node._edges = None  # Note [Edges without a tuple]
-        node._edge0 = edge0
-        if second is None:
-            node._edge1 = ONE_INPUT
-            if meta0 is None:
-                node._input_meta = NO_META
-            else:
-                node._input_meta = SINGLES.get(meta0) or one_input_meta(meta0)
-        else:
-            b = args[second]
-            if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
-                fn = b._grad_fn
-                short = fn is not None and b._base is None and b._output_nr == 0
-                node._edge1 = fn if short else _short_edge(b)
-                data = b._data
-                meta1 = METAS.get((data.shape, data.dtype)) or input_meta(data)
-                mask |= 2
-            else:
-                node._edge1 = meta1 = None
-            node._input_meta = input_metas(meta0, meta1)
-        result._grad_fn = node
-        result._requires_grad = True
-        saver = savers.get(mask, _UNKNOWN)
-        if saver is _UNKNOWN:
-            saver = savers[mask] = _saver(spec, spec.save_plan(mask))
-        if saver is not None:
-            saver(node, args, result)
-        if dispatch.anomaly:
-            record_forward_trace(node)
-
-    return record_small
-
-
-def _saver(spec, plan):
-    """``save(node, args, result)`` filling the node's slots following ``plan``: unrolled
-    for one saved input (``grad * cos(input)``), _save otherwise; None for nothing saved."""
-    if not plan:
-        return None
-    if len(plan) == 1 and plan[0][0] == "input" and plan[0][2] not in spec.lists:
-        _, _, i, slot = plan[0]
-
-        def save_one_input(node, args, result):
-            a = args[i]
-            if a.__class__ is Tensor and a._vc is None and not HOOKS_IN_USE[0]:
-                setattr(node, slot, a)  # save_input's common case, inlined
-            else:
-                setattr(node, slot, save_input(a) if isinstance(a, Tensor) else a)
-            node._saved = plan
-
-        return save_one_input
-    if all(kind == "input" and i not in spec.lists for kind, _, i, _ in plan):
-        where = tuple((i, slot) for _, _, i, slot in plan)
-
-        def save_inputs(node, args, result):
-            for i, slot in where:
-                a = args[i]
-                setattr(node, slot, save_input(a) if isinstance(a, Tensor) else a)
-            node._saved = plan
-
-        return save_inputs
-    return lambda node, args, result: _save(node, spec, plan, args, (result,))
-
-
-def _short_edge(a):
-    """The edge to ``a``'s history as OpNode's slots keep it (Note [Edges without a tuple])."""
-    fn = a._grad_fn
-    if fn is not None and a._base is None:
-        nr = a._output_nr
-        return fn if nr == 0 else (fn, nr)
-    edge = _edge_of(a)
-    return edge[0] if edge[1] == 0 else edge
 
 
 def _list_edges(node, tensors, edges, metas) -> bool:

@@ -49,7 +49,22 @@ def one_input_meta(meta) -> tuple:
     return single
 
 
-# The tables themselves, for the recorder's inlined lookups (dispatch.small_recorder): a hit
+_single_metas: dict = {}
+
+
+def single_input_meta(data) -> tuple:
+    """The shared ``_input_meta`` tuple of a node whose one input is array ``data``."""
+    key = (data.shape, data.dtype)
+    single = _single_metas.get(key)
+    if single is None:
+        if len(_single_metas) > 4096:
+            _single_metas.clear()
+        single = _single_metas[key] = one_input_meta(input_meta(data))
+    return single
+
+
+# The tables themselves, for the recorder's inlined lookups (runners.py): a hit
 # costs a dict lookup instead of a call; a miss goes through the functions above.
 METAS = _metas
 SINGLES = _singles
+SINGLE_METAS = _single_metas  # keyed by (shape, dtype)

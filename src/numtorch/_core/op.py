@@ -27,13 +27,14 @@ from types import FunctionType
 from ..backend import xp
 from . import batch_rules
 from .array_backward import array_arguments, array_runners, array_steps
-from .dispatch import FREED, ONE_INPUT, build_runner
+from .dispatch import FREED, ONE_INPUT
 from .docs import document
 from .grad_mode import is_grad_enabled
 from .graph import Node, freed_error
 from .inplace import inplace_variant
 from .node_calls import tensor_of
 from .observers import dispatch
+from .runners import build_runner
 from .saved import SavedTensor, unpack_saved
 from .tensor import Tensor
 

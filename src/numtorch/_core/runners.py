@@ -1,0 +1,361 @@
+"""The unary and binary runners, generated per op at registration (dispatch.py holds the
+general path and the general recorder).
+
+Note [Generated runners]
+Pointwise ops of one or two operands are most of the calls a program makes, and for small
+tensors their cost is Python's: frames, attribute reads, ``setattr`` with a computed name.
+So each such op gets a runner written for it from one template: the forward call, the
+result tensor, the node and its edges, and the saving of exactly the values its formulas
+name (per combination of inputs that require grad, slots named as constants) in one
+function. What the template does is what ``run_general`` and ``record`` do for these ops;
+anything the fast form does not cover (type promotion, bfloat16, tensors beyond the
+operands, non-tensor operands, observers) goes to them.
+"""
+
+from __future__ import annotations
+
+import linecache
+
+from ..backend import xp
+from . import dtypes as _dtypes
+from . import grad_mode
+from .anomaly_mode import record_forward_trace
+from .dispatch import (
+    _BF16,
+    _FLOAT_KINDS,
+    _INT_RANGES,
+    _NUMBERS,
+    ONE_INPUT,
+    _edge_of,
+    _save,
+    allocation_error,
+    broadcast_error,
+    check_complex_autograd,
+    observed,
+    run_general,
+)
+from .graph import next_sequence_nr
+from .input_meta import (
+    METAS,
+    NO_META,
+    SINGLE_METAS,
+    input_meta,
+    input_metas,
+    single_input_meta,
+)
+from .observers import dispatch
+from .saved import HOOKS_IN_USE, SavedTensor, save_input
+from .tensor import Tensor
+
+_UNARY = """
+def run(args):
+    if dispatch.slow:
+        return observed(spec, args)
+    input = args[0]
+    if not isinstance(input, Tensor):
+        return run_general(spec, args)
+    if check is not None:
+        check(args)
+    if len(args) > 1:
+        for extra in args[1:]:
+            if isinstance(extra, Tensor):
+                return run_general(spec, args)
+    data = input._data
+    kind = data.dtype.kind
+    if kind == "V":  # bfloat16: the general path computes it in float32
+        return run_general(spec, args)
+    if to_float and kind not in "fc":
+        data = data.astype(_dtypes.get_default_dtype().np)
+    try:
+        out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
+    except MemoryError as error:
+        raise allocation_error(error) from None
+RESULT
+    if DIFFERENTIABLE and input._requires_grad and _grad_enabled():
+        out_kind = out.dtype.kind
+        if out_kind in _FLOAT_KINDS:
+            if out_kind == "c" or kind == "c":
+                check_complex_autograd(spec)
+RECORD
+            return result
+    result._requires_grad = False
+    return result
+"""
+
+# Falls back to the general path whenever torch's promotion would differ from NumPy's
+# (mixed dtypes, float numbers with integer tensors, ints outside the tensor's range).
+_BINARY = """
+def run(args):
+    if dispatch.slow:
+        return observed(spec, args)
+    if check is not None:
+        check(args)
+    a = args[0]
+    b = args[1]
+    ta = isinstance(a, Tensor)
+    tb = isinstance(b, Tensor)
+    if ta and tb:
+        ad = a._data
+        bd = b._data
+        if ad.dtype is not bd.dtype or (ad.dtype.kind != "f" and (to_float or ad.dtype is _BF16)):
+            return run_general(spec, args)
+    elif ta and number_second and b.__class__ in _NUMBERS:
+        ad = a._data
+        bd = b
+        kind = ad.dtype.kind
+        if kind != "f" and (to_float or b.__class__ is float or kind not in "iu"):
+            return run_general(spec, args)
+        if b.__class__ is int and kind != "f":
+            low, high = _INT_RANGES[ad.dtype]
+            if not low <= b <= high:
+                return run_general(spec, args)
+    elif tb and number_first and a.__class__ in _NUMBERS:
+        ad = a
+        bd = b._data
+        kind = bd.dtype.kind
+        if kind != "f" and (to_float or a.__class__ is float or kind not in "iu"):
+            return run_general(spec, args)
+        if a.__class__ is int and kind != "f":
+            low, high = _INT_RANGES[bd.dtype]
+            if not low <= a <= high:
+                return run_general(spec, args)
+    else:
+        return run_general(spec, args)
+    if len(args) > 2:
+        for extra in args[2:]:
+            if isinstance(extra, Tensor):  # tensor arguments beyond the operands
+                return run_general(spec, args)
+    try:
+        out = forward(ad, bd, *args[2:]) if len(args) > 2 else forward(ad, bd)
+    except ValueError as error:
+        if "broadcast" not in str(error):
+            raise
+        raise broadcast_error(spec, args, error) from None
+    except MemoryError as error:
+        raise allocation_error(error) from None
+RESULT
+    if DIFFERENTIABLE and _grad_enabled() and (
+        (ta and a._requires_grad) or (tb and b._requires_grad)
+    ):
+        out_kind = out.dtype.kind
+        if out_kind in _FLOAT_KINDS:
+            if out_kind == "c":
+                check_complex_autograd(spec)
+RECORD
+            return result
+    result._requires_grad = False
+    return result
+"""
+
+_RESULT = """
+    if out.__class__ is not _ndarray:
+        out = xp.asarray(out)
+    result = _new(Tensor)
+    result._data = out
+    result._grad_fn = None
+    result._base = None
+"""
+
+# The node of an op of one differentiable input (Note [Edges without a tuple] in op.py,
+# Note [Shared input metadata] in input_meta.py); the unary runner records only when the
+# input requires grad.
+_NODE_OF_ONE = """
+node = node_class()
+node._sequence_nr = next_sequence_nr()
+node._saved = None
+node._edges = None
+fn = X._grad_fn
+node._edge0 = fn if fn is not None and X._base is None and X._output_nr == 0 else _short_edge(X)
+node._edge1 = ONE_INPUT
+data = X._data
+node._input_meta = SINGLE_METAS.get((data.shape, data.dtype)) or single_input_meta(data)
+result._grad_fn = node
+result._requires_grad = True
+"""
+
+# An input of an op of two differentiable inputs: its edge and metadata, and its bit of the
+# mask that picks what to save.
+_EDGE = """
+if TX and (X._requires_grad or X._grad_fn is not None):
+    fn = X._grad_fn
+    node._edgeK = fn if fn is not None and X._base is None and X._output_nr == 0 else _short_edge(X)
+    data = X._data
+    metaK = METAS.get((data.shape, data.dtype)) or input_meta(data)
+    mask |= BIT
+else:
+    node._edgeK = metaK = None
+"""
+
+
+def _indent(source: str, spaces: int) -> str:
+    pad = " " * spaces
+    return "".join(pad + line + "\n" if line else "\n" for line in source.split("\n"))
+
+
+def _save_source(spec, plan, names: dict) -> str | None:
+    """Statements filling the node's slots following ``plan`` (what ``_save`` does), with
+    each operand under the name ``names`` gives its position; None where only ``_save`` can
+    (lists, values of other arguments)."""
+    lines = []
+    frees = False
+    for kind, _, i, slot in plan:
+        x = names.get(i)
+        if kind == "result" and i == 0:
+            lines.append(f"node.{slot} = SavedTensor(result, True)")
+            frees = True
+        elif kind == "input" and x is not None and i not in spec.lists:
+            # Note [Saved inputs kept bare]: save_input's common case, inlined
+            lines.append(
+                f"node.{slot} = {x} if {x}.__class__ is Tensor and {x}._vc is None and not "
+                f"HOOKS_IN_USE[0] else save_input({x}) if isinstance({x}, Tensor) else {x}"
+            )
+            frees = True
+        elif kind == "shape" and x is not None and i not in spec.lists:
+            lines.append(f"node.{slot} = {x}._data.shape")
+        elif kind == "dtype" and x is not None:
+            lines.append(f"node.{slot} = {x}.dtype")
+        else:
+            return None
+    if frees:
+        lines.append(f"node._saved = {_constant(names, plan)}")
+    return "\n".join(lines)
+
+
+def _constant(names: dict, value) -> str:
+    """The name under which ``value`` is passed to the generated code."""
+    constants = names.setdefault("constants", {})
+    key = f"plan{len(constants)}"
+    constants[key] = value
+    return key
+
+
+def _saving(spec, mask: int, names: dict) -> str:
+    """What the runner does to save values when the inputs in ``mask`` require grad."""
+    try:
+        plan = spec.save_plan(mask)
+    except TypeError:  # a formula naming what no argument gives: raise at the call, as before
+        return "_save(node, spec, spec.save_plan(mask), args, (result,))"
+    if not plan:
+        return "pass"
+    source = _save_source(spec, plan, names)
+    if source is None:
+        return f"_save(node, spec, {_constant(names, plan)}, args, (result,))"
+    return source
+
+
+def _record_source(spec, operands: tuple) -> tuple[str, dict]:
+    """The recording block of a runner whose operands are named ``operands`` (``input``, or
+    ``a`` and ``b``), and the constants it names."""
+    names: dict = {i: name for i, name in enumerate(operands)}
+    if len(operands) == 1:  # unary: its one differentiable input requires grad
+        body = _NODE_OF_ONE.replace("X", "input") + _saving(spec, 1, names)
+    else:
+        body = "node = node_class()\nnode._sequence_nr = next_sequence_nr()\n"
+        body += "node._saved = None\nnode._edges = None\nmask = 0\n"
+        first = spec.diff[0]
+        x0 = operands[first]
+        body += _EDGE.replace("TX", "t" + x0).replace("X", x0).replace("K", "0")
+        body = body.replace("BIT", "1")
+        if len(spec.diff) == 2:
+            x1 = operands[spec.diff[1]]
+            edge = _EDGE.replace("TX", "t" + x1).replace("X", x1).replace("K", "1")
+            body += edge.replace("BIT", "2")
+            body += "node._input_meta = input_metas(meta0, meta1)\n"
+            cases = ((3, "if"), (1, "elif"), (2, "else"))
+        else:
+            body += "node._edge1 = ONE_INPUT\n"
+            body += "node._input_meta = NO_META if meta0 is None else single_input_meta(data)\n"
+            cases = ((1, "if"), (0, "else"))
+        body += "result._grad_fn = node\nresult._requires_grad = True\n"
+        for mask, keyword in cases:
+            test = "" if keyword == "else" else f" mask == {mask}"
+            body += f"{keyword}{test}:\n" + _indent(_saving(spec, mask, names), 4)
+    body += "\nif dispatch.anomaly:\n    record_forward_trace(node)"
+    return body, names.get("constants", {})
+
+
+def _generate(spec, template: str, operands: tuple):
+    differentiable = bool(spec.diff)
+    record, constants = _record_source(spec, operands) if differentiable else ("pass", {})
+    source = (
+        template.replace("RESULT", _RESULT.strip("\n"))
+        .replace("DIFFERENTIABLE and ", "" if differentiable else "False and ")
+        .replace("RECORD", _indent(record, 12).rstrip("\n"))
+    )
+    namespace = {
+        **_GLOBALS,
+        **constants,
+        "spec": spec,
+        "forward": spec.forward,
+        "check": spec.check,
+        "node_class": spec.node_class,
+        "to_float": spec.promote == "float",
+        "number_first": 0 in spec.scalars,
+        "number_second": 1 in spec.scalars,
+    }
+    filename = f"<runner of {spec.name}>"
+    # tracebacks and debuggers show the generated lines
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace["run"]
+
+
+def _short_edge(a):
+    """The edge to ``a``'s history as OpNode's slots keep it (Note [Edges without a tuple])."""
+    fn = a._grad_fn
+    if fn is None:
+        acc = a._accumulator  # a leaf's AccumulateGrad, while something refers to it
+        if acc is not None and a._requires_grad:
+            acc = acc()
+            if acc is not None:
+                return acc
+    elif a._base is None:
+        nr = a._output_nr
+        return fn if nr == 0 else (fn, nr)
+    edge = _edge_of(a)
+    return edge[0] if edge[1] == 0 else edge
+
+
+_GLOBALS = {
+    "xp": xp,
+    "_dtypes": _dtypes,
+    "_grad_enabled": grad_mode.is_grad_enabled,
+    "_ndarray": xp.ndarray,
+    "_new": object.__new__,
+    "_BF16": _BF16,
+    "_NUMBERS": _NUMBERS,
+    "_INT_RANGES": _INT_RANGES,
+    "Tensor": Tensor,
+    "dispatch": dispatch,
+    "observed": observed,
+    "run_general": run_general,
+    "allocation_error": allocation_error,
+    "broadcast_error": broadcast_error,
+    "check_complex_autograd": check_complex_autograd,
+    "next_sequence_nr": next_sequence_nr,
+    "ONE_INPUT": ONE_INPUT,
+    "METAS": METAS,
+    "input_meta": input_meta,
+    "input_metas": input_metas,
+    "single_input_meta": single_input_meta,
+    "SINGLE_METAS": SINGLE_METAS,
+    "NO_META": NO_META,
+    "_FLOAT_KINDS": _FLOAT_KINDS,
+    "_short_edge": _short_edge,
+    "SavedTensor": SavedTensor,
+    "save_input": save_input,
+    "HOOKS_IN_USE": HOOKS_IN_USE,
+    "_save": _save,
+    "record_forward_trace": record_forward_trace,
+}
+
+
+def build_runner(spec):
+    """The runner for ``spec``: generated for ops of one or two operands (Note [Generated
+    runners]), the general path otherwise."""
+    simple = spec.outputs == 1 and not spec.lists and not spec.view and len(spec.diff) <= 2
+    if simple and spec.operands == (0,) and spec.promote in (None, "float"):
+        return _generate(spec, _UNARY, ("input",))
+    if simple and spec.operands == (0, 1):
+        return _generate(spec, _BINARY, ("a", "b"))
+    return lambda args: run_general(spec, args)
