@@ -8,6 +8,7 @@ from operator import attrgetter
 
 from ..backend import xp
 from .array_formulas import on_arrays
+from .graph import FREED, ONE_INPUT, freed_error
 from .node_calls import tensor_of
 from .saved import unpack_saved_data
 from .tensor import Tensor
@@ -54,12 +55,6 @@ def array_arguments(node, slots, grad):
     return values
 
 
-def array_runners(spec) -> tuple:
-    """Per formula of ``spec``: ``run(node, grad)``, its gradient for an array ``grad``
-    (OpNode._apply_array)."""
-    return tuple(_array_runner(*step) for step in array_steps(spec))
-
-
 def _array_runner(formula, argnames, grad_only, form, slots):
     """``run(node, grad)``: the formula's array form with its arguments read from the
     node's slots, or the formula on tensors where an argument is not a floating-point array
@@ -95,3 +90,62 @@ def _array_runner(formula, argnames, grad_only, form, slots):
         return on_tensors(node, grad) if values is None else form(*values)
 
     return run
+
+
+def array_apply(spec, plain: bool):
+    """``apply(node, grad)``, ``OpNode._apply_array`` for the nodes of ``spec``: a gradient
+    array in, one gradient (array, tensor or None) per input out. ``plain``: the node runs
+    its formulas the usual way (no lists, no ``_apply`` of its own); otherwise, and for
+    complex gradients, the formulas run on tensors. A node of one input whose formula takes
+    the gradient and one saved value runs in one function (the commonest case)."""
+    steps = array_steps(spec) if plain else ()
+    runners = tuple(_array_runner(*step) for step in steps)
+
+    def general(node, grad):
+        if node._saved is FREED:
+            raise freed_error(node)
+        if spec.unused_results:
+            node._check_unused_results()
+        if not runners or grad.dtype.kind != "f":  # complex: formulas take conjugates
+            return node._apply([tensor_of(grad)])
+        edges = node._edges
+        if edges is None:  # Note [Edges without a tuple]: None is no edge
+            edge0 = node._edge0
+            if node._edge1 is ONE_INPUT:
+                return [None if edge0 is None else runners[0](node, grad)]
+            edge1 = node._edge1
+            return [
+                None if edge0 is None else runners[0](node, grad),
+                None if edge1 is None else runners[1](node, grad),
+            ]
+        return [None if e[0] is None else run(node, grad) for run, e in zip(runners, edges)]
+
+    if len(steps) != 1:
+        return general
+    formula, argnames, grad_only, form, slots = steps[0]
+    if form is None or len(slots) != 2 or slots[0] is not None:
+        return general
+    read = attrgetter(slots[1])
+
+    def apply_one(node, grad):  # grad * cos(input) and friends: unrolled
+        if (
+            node._saved is FREED
+            or spec.unused_results
+            or grad.dtype.kind != "f"
+            or node._edges is not None
+            or node._edge0 is None
+        ):
+            return general(node, grad)
+        value = read(node)
+        if value.__class__ is Tensor and value._vc is None:
+            value = value._data  # a bare saved input never modified in place
+        else:
+            value = unpack_saved_data(value, node)
+        if value.__class__ is _ndarray:
+            if value.dtype.kind == "f":
+                return [form(grad, value)]
+        elif value.__class__ in _PLAIN:
+            return [form(grad, value)]
+        return [formula(*node._arguments(argnames, (tensor_of(grad),)))]
+
+    return apply_one

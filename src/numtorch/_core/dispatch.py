@@ -12,7 +12,7 @@ from ..backend import xp
 from . import dtypes as _dtypes
 from . import grad_mode
 from .anomaly_mode import record_forward_trace
-from .graph import next_sequence_nr
+from .graph import FREED, next_sequence_nr  # noqa: F401 (FREED: its public name)
 from .input_meta import input_meta
 from .meta import check_same_device, has_meta, metafy, refuse_meta
 from .observers import dispatch, refresh_slow
@@ -20,8 +20,6 @@ from .saved import SavedTensor, SavedTensorList, save_input
 from .tensor import Tensor, typename
 from .views import mark_view
 
-FREED = object()  # marks a node's saved values as released after backward
-ONE_INPUT = object()  # an OpNode's absent second edge (Note [Edges without a tuple] in op.py)
 _grad_enabled = grad_mode.is_grad_enabled
 _ndarray = xp.ndarray
 _new = object.__new__

@@ -24,6 +24,8 @@ from . import grad_mode
 # Nodes run in decreasing sequence number: later-created nodes first, as in torch.
 _sequence = itertools.count()
 next_sequence_nr = _sequence.__next__
+FREED = object()  # marks a node's saved values as released after backward
+ONE_INPUT = object()  # an OpNode's absent second edge (Note [Edges without a tuple] in op.py)
 
 
 class RemovableHandle:

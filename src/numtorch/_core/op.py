@@ -26,11 +26,10 @@ from types import FunctionType
 
 from ..backend import xp
 from . import batch_rules
-from .array_backward import array_arguments, array_runners, array_steps
-from .dispatch import FREED, ONE_INPUT
+from .array_backward import array_apply, array_arguments, array_steps
 from .docs import document
 from .grad_mode import is_grad_enabled
-from .graph import Node, freed_error
+from .graph import FREED, ONE_INPUT, Node, freed_error
 from .inplace import inplace_variant
 from .node_calls import tensor_of
 from .observers import dispatch
@@ -161,7 +160,6 @@ class OpSpec:
         self.slots = {n: f"_v{j}" for j, n in enumerate(saved_names)}
         self.slot_names = tuple(self.slots.values())
         self.on_arrays = None  # per formula: its array form and slots (array_steps)
-        self.array_steps = None  # per formula: run(node, grad) for OpNode._apply_array
         self.promote = promote
         self.view = view
         self.outputs = outputs
@@ -352,29 +350,14 @@ class OpNode(Node):
     def _apply_array(self, grad) -> list:
         """``_apply`` for one gradient held as an array (Note [Gradients as arrays] in
         engine.py), under no_grad without observers: each formula gives an array, or a
-        tensor where it runs on tensors (array_backward.py)."""
+        tensor where it runs on tensors (array_backward.py). Built on first use (formulas
+        name ops defined after them) and then set on the node's class."""
         spec = self._spec
-        steps = spec.array_steps
-        if steps is None:
-            plain = not spec.lists and spec.node_class._apply is OpNode._apply
-            steps = spec.array_steps = array_runners(spec) if plain else ()
-        if self._saved is FREED:
-            raise freed_error(self)
-        if spec.unused_results:
-            self._check_unused_results()
-        if not steps or grad.dtype.kind != "f":  # complex: formulas take conjugates
-            return self._apply([tensor_of(grad)])
-        edges = self._edges
-        if edges is None:  # Note [Edges without a tuple]: None is no edge
-            edge0 = self._edge0
-            if self._edge1 is ONE_INPUT:
-                return [None if edge0 is None else steps[0](self, grad)]
-            edge1 = self._edge1
-            return [
-                None if edge0 is None else steps[0](self, grad),
-                None if edge1 is None else steps[1](self, grad),
-            ]
-        return [None if e[0] is None else run(self, grad) for run, e in zip(steps, edges)]
+        plain = not spec.lists and spec.node_class._apply is OpNode._apply
+        apply = array_apply(spec, plain)
+        if type(self) is spec.node_class:
+            spec.node_class._apply_array = apply
+        return apply(self, grad)
 
     def _check_unused_results(self) -> None:
         for slot in self._spec.unused_results.get(self._saved, ()):

@@ -25,7 +25,6 @@ from .dispatch import (
     _FLOAT_KINDS,
     _INT_RANGES,
     _NUMBERS,
-    ONE_INPUT,
     _edge_of,
     _save,
     allocation_error,
@@ -34,7 +33,7 @@ from .dispatch import (
     observed,
     run_general,
 )
-from .graph import next_sequence_nr
+from .graph import ONE_INPUT, next_sequence_nr
 from .input_meta import (
     METAS,
     NO_META,
