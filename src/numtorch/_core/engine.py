@@ -143,11 +143,12 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
             if node._saved and not retain_graph:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
-            for index, (edge, g, meta) in enumerate(
-                zip(node._short_edges(), outputs, node._input_meta)
-            ):
+            edges = node._edges
+            if edges is None:  # Note [Edges without a tuple] in op.py; zip stops at ONE_INPUT
+                edges = (node._edge0, node._edge1)
+            for index, (edge, g, meta) in enumerate(zip(edges, outputs, node._input_meta)):
                 nxt = edge
-                if edge.__class__ is tuple:  # Note [Edges without a tuple] in op.py
+                if edge.__class__ is tuple:
                     nxt = edge[0]
                     if edge[1] == 0:
                         edge = nxt

@@ -92,6 +92,12 @@ class Node:
         its output 0, or None for no edge (Note [Edges without a tuple] in op.py)."""
         return self.next_functions
 
+    @property
+    def _edges(self) -> tuple:
+        """The edges as a tuple (an OpNode of one or two inputs has None here and its edges
+        in two slots: Note [Edges without a tuple] in op.py)."""
+        return self.next_functions
+
     def _apply(self, grad_outputs: tuple) -> tuple:
         raise NotImplementedError
 

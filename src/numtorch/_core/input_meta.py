@@ -67,4 +67,5 @@ def single_input_meta(data) -> tuple:
 # costs a dict lookup instead of a call; a miss goes through the functions above.
 METAS = _metas
 SINGLES = _singles
+PAIRS = _meta_pairs
 SINGLE_METAS = _single_metas  # keyed by (shape, dtype)

@@ -37,6 +37,7 @@ from .graph import ONE_INPUT, next_sequence_nr
 from .input_meta import (
     METAS,
     NO_META,
+    PAIRS,
     SINGLE_METAS,
     input_meta,
     input_metas,
@@ -163,8 +164,8 @@ node = node_class()
 node._sequence_nr = next_sequence_nr()
 node._saved = None
 node._edges = None
-fn = X._grad_fn
-node._edge0 = fn if fn is not None and X._base is None and X._output_nr == 0 else _short_edge(X)
+EDGE_OF_X
+node._edge0 = edge
 node._edge1 = ONE_INPUT
 data = X._data
 node._input_meta = SINGLE_METAS.get((data.shape, data.dtype)) or single_input_meta(data)
@@ -172,18 +173,40 @@ result._grad_fn = node
 result._requires_grad = True
 """
 
+# The edge to input X's history as the node's slots keep it (see _short_edge), a leaf's
+# AccumulateGrad and output 0 of a node without a call.
+_EDGE_OF = """
+fn = X._grad_fn
+if fn is None:
+    edge = X._accumulator
+    if edge is not None:
+        edge = edge()
+    if edge is None:
+        edge = _short_edge(X)
+elif X._base is None and X._output_nr == 0:
+    edge = fn
+else:
+    edge = _short_edge(X)
+"""
+
 # An input of an op of two differentiable inputs: its edge and metadata, and its bit of the
 # mask that picks what to save.
 _EDGE = """
 if TX and (X._requires_grad or X._grad_fn is not None):
-    fn = X._grad_fn
-    node._edgeK = fn if fn is not None and X._base is None and X._output_nr == 0 else _short_edge(X)
+EDGE_OF_X_INDENTED
+    node._edgeK = edge
     data = X._data
     metaK = METAS.get((data.shape, data.dtype)) or input_meta(data)
     mask |= BIT
 else:
     node._edgeK = metaK = None
 """
+
+
+def _edge_source(operand: str, k: str) -> str:
+    edge_of = _indent(_EDGE_OF.strip("\n"), 4).rstrip("\n")
+    source = _EDGE.replace("EDGE_OF_X_INDENTED", edge_of).replace("TX", "t" + operand)
+    return source.replace("X", operand).replace("K", k)
 
 
 def _indent(source: str, spaces: int) -> str:
@@ -247,19 +270,21 @@ def _record_source(spec, operands: tuple) -> tuple[str, dict]:
     ``a`` and ``b``), and the constants it names."""
     names: dict = {i: name for i, name in enumerate(operands)}
     if len(operands) == 1:  # unary: its one differentiable input requires grad
-        body = _NODE_OF_ONE.replace("X", "input") + _saving(spec, 1, names)
+        body = _NODE_OF_ONE.replace("EDGE_OF_X", _EDGE_OF.strip("\n")).replace(
+            "X", "input"
+        ) + _saving(spec, 1, names)
     else:
         body = "node = node_class()\nnode._sequence_nr = next_sequence_nr()\n"
         body += "node._saved = None\nnode._edges = None\nmask = 0\n"
         first = spec.diff[0]
         x0 = operands[first]
-        body += _EDGE.replace("TX", "t" + x0).replace("X", x0).replace("K", "0")
+        body += _edge_source(x0, "0")
         body = body.replace("BIT", "1")
         if len(spec.diff) == 2:
             x1 = operands[spec.diff[1]]
-            edge = _EDGE.replace("TX", "t" + x1).replace("X", x1).replace("K", "1")
+            edge = _edge_source(x1, "1")
             body += edge.replace("BIT", "2")
-            body += "node._input_meta = input_metas(meta0, meta1)\n"
+            body += "node._input_meta = PAIRS.get((meta0, meta1)) or input_metas(meta0, meta1)\n"
             cases = ((3, "if"), (1, "elif"), (2, "else"))
         else:
             body += "node._edge1 = ONE_INPUT\n"
@@ -336,6 +361,7 @@ _GLOBALS = {
     "METAS": METAS,
     "input_meta": input_meta,
     "input_metas": input_metas,
+    "PAIRS": PAIRS,
     "single_input_meta": single_input_meta,
     "SINGLE_METAS": SINGLE_METAS,
     "NO_META": NO_META,
