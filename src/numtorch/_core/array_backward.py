@@ -93,15 +93,16 @@ def _array_runner(formula, argnames, grad_only, form, slots):
 
 
 def array_apply(spec, plain: bool):
-    """``apply(node, grad)``, ``OpNode._apply_array`` for the nodes of ``spec``: a gradient
-    array in, one gradient (array, tensor or None) per input out. ``plain``: the node runs
+    """``apply(node, grad, release)``, ``OpNode._apply_array`` for the nodes of ``spec``: a
+    gradient array in, one gradient (array, tensor or None) per input out; with ``release``
+    it may free the saved values itself (the node is then FREED). ``plain``: the node runs
     its formulas the usual way (no lists, no ``_apply`` of its own); otherwise, and for
     complex gradients, the formulas run on tensors. A node of one input whose formula takes
     the gradient and one saved value runs in one function (the commonest case)."""
     steps = array_steps(spec) if plain else ()
     runners = tuple(_array_runner(*step) for step in steps)
 
-    def general(node, grad):
+    def general(node, grad, release=False):  # the engine frees the saved values
         if node._saved is FREED:
             raise freed_error(node)
         if spec.unused_results:
@@ -123,11 +124,12 @@ def array_apply(spec, plain: bool):
     if len(steps) != 1:
         return general
     formula, argnames, grad_only, form, slots = steps[0]
-    if form is None or len(slots) != 2 or slots[0] is not None:
+    if form is None or len(slots) != 2 or slots[0] is not None or spec.slot_names != slots[1:]:
         return general
-    read = attrgetter(slots[1])
+    slot = slots[1]
+    read = attrgetter(slot)
 
-    def apply_one(node, grad):  # grad * cos(input) and friends: unrolled
+    def apply_one(node, grad, release=False):  # grad * cos(input) and friends: unrolled
         if (
             node._saved is FREED
             or spec.unused_results
@@ -142,10 +144,14 @@ def array_apply(spec, plain: bool):
         else:
             value = unpack_saved_data(value, node)
         if value.__class__ is _ndarray:
-            if value.dtype.kind == "f":
-                return [form(grad, value)]
-        elif value.__class__ in _PLAIN:
-            return [form(grad, value)]
-        return [formula(*node._arguments(argnames, (tensor_of(grad),)))]
+            if value.dtype.kind != "f":
+                return general(node, grad)
+        elif value.__class__ not in _PLAIN:
+            return general(node, grad)
+        out = [form(grad, value)]
+        if release and node._saved:  # OpNode._release, for the one slot
+            node._saved = FREED
+            setattr(node, slot, None)
+        return out
 
     return apply_one

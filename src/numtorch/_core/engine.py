@@ -34,7 +34,7 @@ from . import grad_mode
 from . import node_calls as calls
 from .anomaly_mode import is_anomaly_enabled
 from .dependencies import start_walk
-from .graph import accumulate_into_grad
+from .graph import FREED, accumulate_into_grad
 from .hooks import commit_leaf_grad, leaf_hooks, node_pre_hooks, tensor_hooks
 from .node_calls import observed_node, run_node
 from .observers import dispatch
@@ -90,6 +90,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
     follow = None  # the only node made ready by the last step: run it without the heap
     # Anything unusual about this run sends every node through the full per-node path.
     special = anomaly or dispatch.slow or bool(captures) or needed is not None
+    release = not retain_graph
     with grad_mode.set_grad_enabled(bool(create_graph)):
         while follow is not None or ready:
             if follow is not None:
@@ -137,10 +138,10 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
             elif not arrays:
                 outputs = node._apply([grad])  # nodes check their own gradient counts
             elif node._takes_arrays and grad.__class__ is ndarray:  # not sparse
-                outputs = node._apply_array(grad)
+                outputs = node._apply_array(grad, release)  # may free the saved values
             else:
                 outputs = node._apply([calls.tensor_of(grad)])
-            if node._saved and not retain_graph:
+            if release and node._saved and node._saved is not FREED:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             edges = node._edges

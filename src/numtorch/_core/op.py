@@ -347,7 +347,7 @@ class OpNode(Node):
                 out.append(formula(*self._arguments(argnames, grad_outputs)))
         return out
 
-    def _apply_array(self, grad) -> list:
+    def _apply_array(self, grad, release: bool = False) -> list:
         """``_apply`` for one gradient held as an array (Note [Gradients as arrays] in
         engine.py), under no_grad without observers: each formula gives an array, or a
         tensor where it runs on tensors (array_backward.py). Built on first use (formulas
@@ -357,7 +357,7 @@ class OpNode(Node):
         apply = array_apply(spec, plain)
         if type(self) is spec.node_class:
             spec.node_class._apply_array = apply
-        return apply(self, grad)
+        return apply(self, grad, release)
 
     def _check_unused_results(self) -> None:
         for slot in self._spec.unused_results.get(self._saved, ()):
