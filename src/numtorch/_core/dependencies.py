@@ -4,6 +4,8 @@ inputs whose gradients are captured (see engine.py)."""
 
 from __future__ import annotations
 
+from .graph import ONE_INPUT
+
 
 def nodes_leading_to(roots, deps, targets) -> set:
     """Nodes from which some capture target is reachable through at least one edge (the
@@ -32,17 +34,34 @@ def graph_dependencies(root_nodes) -> dict:
     """How many edges point at each node reachable from the roots (iterative walk)."""
     deps = dict.fromkeys(root_nodes, 0)  # roots are known: a root reached again is not re-walked
     stack = list(root_nodes)
+    pop, push = stack.pop, stack.append
     while stack:
-        for nxt in stack.pop()._short_edges():  # Note [Edges without a tuple] in op.py
+        node = pop()
+        edges = node._edges
+        if edges is None:  # Note [Edges without a tuple] in op.py: the first one counted here
+            nxt = node._edge0
             if nxt.__class__ is tuple:
                 nxt = nxt[0]
             if nxt is not None:
-                count = deps.get(nxt)
-                if count is None:
-                    deps[nxt] = 1
-                    stack.append(nxt)
+                if nxt in deps:
+                    deps[nxt] += 1
                 else:
-                    deps[nxt] = count + 1
+                    deps[nxt] = 1
+                    push(nxt)
+            nxt = node._edge1
+            if nxt is ONE_INPUT:
+                continue
+            edges = (nxt,)
+        for nxt in edges:
+            if nxt.__class__ is tuple:
+                nxt = nxt[0]
+            if nxt is None:
+                continue
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                push(nxt)
     return deps
 
 
