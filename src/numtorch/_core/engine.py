@@ -91,6 +91,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
     # Anything unusual about this run sends every node through the full per-node path.
     special = anomaly or dispatch.slow or bool(captures) or needed is not None
     release = not retain_graph
+    fast = arrays and not special  # op nodes without hooks run on arrays (_takes_arrays)
     with grad_mode.set_grad_enabled(bool(create_graph)):
         while follow is not None or ready:
             if follow is not None:
@@ -102,7 +103,10 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 grads = None
             else:
                 grads = calls.gather_gradients(buffers, node)
-            if node._is_accumulator:
+                grad = None
+            if fast and node._takes_arrays and grad.__class__ is ndarray:  # not sparse
+                outputs = node._apply_array(grad, release)  # may free the saved values
+            elif node._is_accumulator:
                 grads = leaf_hooks(node.variable, [calls.tensor_of(grad) if arrays else grad])
                 if captures and node in captures:
                     for nr, k in captures[node]:
@@ -112,7 +116,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                         grads = node_pre_hooks(node, grads)
                     pending.append((node, grads[0]))
                 continue
-            if special or node._hooked or grads is not None:
+            elif special or node._hooked or grads is not None:
                 if grads is None:
                     grads = [grad]
                 if arrays:  # hooks, captures and general nodes see tensors
@@ -137,8 +141,6 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 outputs = (None,) * len(node.next_functions)
             elif not arrays:
                 outputs = node._apply([grad])  # nodes check their own gradient counts
-            elif node._takes_arrays and grad.__class__ is ndarray:  # not sparse
-                outputs = node._apply_array(grad, release)  # may free the saved values
             else:
                 outputs = node._apply([calls.tensor_of(grad)])
             if release and node._saved and node._saved is not FREED:

@@ -76,7 +76,9 @@ class Node:
     _is_accumulator = False
     _saved = None  # what the node saved for backward (truthy while there is something to free)
     _hooked = False  # any hook or retain_grad registered: the engine takes the slow path
-    _takes_arrays = False  # has _apply_array (Note [Gradients as arrays] in engine.py)
+    # has _apply_array and no hooks: the engine runs it on gradient arrays (Note [Gradients as
+    # arrays] in engine.py); registering a hook turns it off
+    _takes_arrays = False
 
     def name(self) -> str:
         return type(self).__name__
@@ -116,26 +118,26 @@ class Node:
         """``fn(grad_inputs, grad_outputs)`` runs after the node; may return new grad_inputs."""
         if self._post_hooks is None:
             self._post_hooks = OrderedDict()
-        self._hooked = True
+        self._hooked, self._takes_arrays = True, False
         return _add_hook(self._post_hooks, fn)
 
     def register_prehook(self, fn):
         """``fn(grad_outputs)`` runs before the node; may return new grad_outputs."""
         if self._pre_hooks is None:
             self._pre_hooks = OrderedDict()
-        self._hooked = True
+        self._hooked, self._takes_arrays = True, False
         return _add_hook(self._pre_hooks, fn)
 
     def _register_tensor_hook(self, output_nr: int, fn):
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
-        self._hooked = True
+        self._hooked, self._takes_arrays = True, False
         return _add_hook(self._tensor_pre_hooks.setdefault(output_nr, OrderedDict()), fn)
 
     def _register_retains_grad(self, output_nr: int, tensor) -> None:
         if self._retains_grad is None:
             self._retains_grad = {}
-        self._hooked = True
+        self._hooked, self._takes_arrays = True, False
         self._retains_grad[output_nr] = weakref.ref(tensor)
 
     def __repr__(self) -> str:
