@@ -301,11 +301,17 @@ def _record_source(spec, operands: tuple) -> tuple[str, dict]:
 def _generate(spec, template: str, operands: tuple):
     differentiable = bool(spec.diff)
     record, constants = _record_source(spec, operands) if differentiable else ("pass", {})
-    source = (
-        template.replace("RESULT", _RESULT.strip("\n"))
-        .replace("DIFFERENTIABLE and ", "" if differentiable else "False and ")
-        .replace("RECORD", _indent(record, 12).rstrip("\n"))
-    )
+    source = template.replace("RESULT", _RESULT.strip("\n"))
+    source = source.replace("RECORD", _indent(record, 12).rstrip("\n"))
+    # The op's facts as constants: the compiler drops the branches they rule out.
+    for name, value in (
+        ("DIFFERENTIABLE", differentiable),
+        ("check is not None", spec.check is not None),
+        ("to_float", spec.promote == "float"),
+        ("number_first", 0 in spec.scalars),
+        ("number_second", 1 in spec.scalars),
+    ):
+        source = source.replace(name, str(value))
     namespace = {
         **_GLOBALS,
         **constants,
@@ -313,9 +319,6 @@ def _generate(spec, template: str, operands: tuple):
         "forward": spec.forward,
         "check": spec.check,
         "node_class": spec.node_class,
-        "to_float": spec.promote == "float",
-        "number_first": 0 in spec.scalars,
-        "number_second": 1 in spec.scalars,
     }
     filename = f"<runner of {spec.name}>"
     # tracebacks and debuggers show the generated lines
