@@ -143,7 +143,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 outputs = node._apply([grad])  # nodes check their own gradient counts
             else:
                 outputs = node._apply([calls.tensor_of(grad)])
-            if release and node._saved and node._saved is not FREED:
+            if release and node._saved is not FREED and node._saved:
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             edges = node._edges
@@ -159,11 +159,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     continue
                 if g is not None:
                     data = g if arrays else calls.data_of(g)
-                    if (
-                        data.__class__ is not ndarray
-                        or data.shape != meta[0]
-                        or data.dtype is not meta[1]
-                    ):
+                    if data.__class__ is not ndarray or (data.shape, data.dtype) != meta:
                         g = calls.conform_gradient(g, meta, node, index, arrays)
                     old = buffers.get(edge)
                     if old is None:
