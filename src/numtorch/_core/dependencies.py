@@ -38,7 +38,7 @@ def graph_dependencies(root_nodes) -> dict:
     while stack:
         node = pop()
         edges = node._edges
-        if edges is None:  # Note [Edges without a tuple] in op.py: the first one counted here
+        if edges is None:  # Note [Edges without a tuple] in op_node.py: the first one counted here
             nxt = node._edge0
             if nxt.__class__ is tuple:
                 nxt = nxt[0]

@@ -147,7 +147,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             edges = node._edges
-            if edges is None:  # Note [Edges without a tuple] in op.py; zip stops at ONE_INPUT
+            if edges is None:  # Note [Edges without a tuple] in op_node.py; zip stops at ONE_INPUT
                 edges = (node._edge0, node._edge1)
             for index, (edge, g, meta) in enumerate(zip(edges, outputs, node._input_meta)):
                 nxt = edge

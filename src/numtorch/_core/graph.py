@@ -25,7 +25,7 @@ from . import grad_mode
 _sequence = itertools.count()
 next_sequence_nr = _sequence.__next__
 FREED = object()  # marks a node's saved values as released after backward
-ONE_INPUT = object()  # an OpNode's absent second edge (Note [Edges without a tuple] in op.py)
+ONE_INPUT = object()  # an OpNode's absent second edge (Note [Edges without a tuple] in op_node.py)
 
 
 class RemovableHandle:
@@ -91,13 +91,13 @@ class Node:
 
     def _short_edges(self) -> tuple:
         """The edges as the engine reads them: each ``(node, output_nr)``, a node alone for
-        its output 0, or None for no edge (Note [Edges without a tuple] in op.py)."""
+        its output 0, or None for no edge (Note [Edges without a tuple] in op_node.py)."""
         return self.next_functions
 
     @property
     def _edges(self) -> tuple:
         """The edges as a tuple (an OpNode of one or two inputs has None here and its edges
-        in two slots: Note [Edges without a tuple] in op.py)."""
+        in two slots: Note [Edges without a tuple] in op_node.py)."""
         return self.next_functions
 
     def _apply(self, grad_outputs: tuple) -> tuple:

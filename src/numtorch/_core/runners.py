@@ -156,7 +156,7 @@ _RESULT = """
     result._base = None
 """
 
-# The node of an op of one differentiable input (Note [Edges without a tuple] in op.py,
+# The node of an op of one differentiable input (Note [Edges without a tuple] in op_node.py,
 # Note [Shared input metadata] in input_meta.py); the unary runner records only when the
 # input requires grad.
 _NODE_OF_ONE = """
