@@ -14,7 +14,13 @@ from .inference import INPLACE_ERROR
 from .observers import dispatch
 from .saved import SavedTensor
 from .tensor import Tensor
-from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
+from .views import (
+    CopySlices,
+    multi_output_message,
+    refresh_view_grad_fn,
+    retain_on_new_grad_fn,
+    views_follow_root,
+)
 
 _grad_enabled = grad_mode.is_grad_enabled
 
@@ -179,12 +185,16 @@ def _retarget_saved_result(node, out: Tensor, self: Tensor) -> None:
 def _rebase(self: Tensor, node) -> None:
     root = self._base
     if root is None:
+        if not self._requires_grad:
+            views_follow_root(self)  # Note [Views of a tensor that starts requiring grad]
         self._grad_fn = node
         self._output_nr = 0
         self._requires_grad = True
         retain_on_new_grad_fn(self)
         return
     copy_slices = CopySlices(root, self._view_steps, node)
+    if not root._requires_grad:
+        views_follow_root(root)  # Note [Views of a tensor that starts requiring grad]
     root._grad_fn = copy_slices
     root._output_nr = 0
     root._requires_grad = True
