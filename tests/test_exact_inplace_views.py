@@ -53,3 +53,51 @@ def test_a_view_made_earlier_feeds_ops_that_record():
     assert out.requires_grad and type(out.grad_fn).__name__ == "ExpBackward0"
     out.sum().backward()
     assert w.grad.item() == pytest.approx(3 * np.exp(3.0))
+
+
+def _write_without_overlap(lib, case):
+    # each target is read-only in NumPy's eyes (made from a broadcast or strided view) yet
+    # no two of its elements share memory: torch writes it
+    if case == "diagonal_of_expand":
+        x = lib.tensor([0.5, 1.5, 2.5], dtype=lib.float64, requires_grad=True)
+        target = (x * 1).expand(2, 3).diagonal()
+        target.lgamma_()
+    elif case == "meshgrid_diagonal":
+        target = lib.meshgrid(lib.arange(3.0), lib.arange(2.0), indexing="ij")[0].diagonal()
+        target.sign_()
+    else:
+        w = lib.tensor(np.linspace(-1, 1, 8).reshape(2, 1, 2, 2), requires_grad=True)
+        image = lib.tensor(np.linspace(0, 1, 6).reshape(1, 1, 2, 3))
+        target = lib.nn.functional.conv2d(image, w).view(-1)
+        target.sub_(lib.ones(4, dtype=lib.float64))
+    return target.detach().numpy().copy()
+
+
+@pytest.mark.parametrize("case", ["diagonal_of_expand", "meshgrid_diagonal", "conv_result"])
+def test_in_place_writes_where_no_elements_overlap(case):
+    values = _write_without_overlap(numtorch, case)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_allclose(values, _write_without_overlap(torch, case), rtol=1e-12)
+
+
+def _triangle_of_expanded_batch(lib, layout):
+    base = lib.tensor(np.arange(18.0).reshape(3, 3, 2))
+    matrices = base.transpose(0, 1) if layout == "columns" else base
+    target = matrices.unsqueeze(0).expand(2, 3, 3, 2)
+    try:
+        target.triu_()
+    except RuntimeError as error:
+        return str(error).split(".")[0]
+    return target.numpy().copy()
+
+
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+def test_triu_of_an_expanded_batch_follows_torchs_layout_check(layout):
+    result = _triangle_of_expanded_batch(numtorch, layout)
+    assert isinstance(result, str) == (layout == "columns")
+    torch = pytest.importorskip("torch")
+    expected = _triangle_of_expanded_batch(torch, layout)
+    if isinstance(expected, str):
+        assert result.startswith("unsupported operation: more than one element")
+    else:
+        np.testing.assert_array_equal(result, expected)
