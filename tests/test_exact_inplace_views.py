@@ -101,3 +101,53 @@ def test_triu_of_an_expanded_batch_follows_torchs_layout_check(layout):
         assert result.startswith("unsupported operation: more than one element")
     else:
         np.testing.assert_array_equal(result, expected)
+
+
+def _changed_after_the_op(lib, case):
+    """Run an op, change one of its inputs or outputs in place, then backward: torch
+    refuses exactly where its node saved that tensor."""
+    f64 = lib.float64
+    leaf = lib.tensor(np.linspace(0.5, 2.0, 12).reshape(4, 3), dtype=f64, requires_grad=True)
+    x = leaf * 1
+    if case == "complex":
+        out = lib.view_as_real(lib.complex(x, x * 2))
+    elif case == "cummax":
+        out = lib.cummax(x, 0).values
+    elif case == "cummin":
+        out = lib.cummin(x, 1).values
+    elif case == "eig":
+        out = lib.linalg.eig(x[:3] + lib.eye(3, dtype=f64))[0].real
+    elif case == "cholesky_solve":
+        out = lib.cholesky_solve(x, lib.eye(4, dtype=f64) * 2)
+    elif case == "householder_product":
+        out = lib.linalg.householder_product(x, lib.tensor([0.5, 1.2], dtype=f64))
+        x = out
+    elif case == "ormqr":
+        tau = lib.tensor([0.5, 1.2, 0.3], dtype=f64)
+        out = lib.ormqr(x, tau, lib.ones(4, 2, dtype=f64))
+        x = out
+    else:
+        src = x[0] * 1
+        out = {
+            "diagonal_scatter": lambda: lib.diagonal_scatter(x, src[:3]),
+            "select_scatter": lambda: lib.select_scatter(x, src, 0, 1),
+            "slice_scatter": lambda: lib.slice_scatter(x, src.unsqueeze(0), 0, 1, 2),
+        }[case]()
+        x = src
+    x.mul_(2)
+    try:
+        out.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return None
+
+
+SAVED_CASES = ["complex", "cummax", "cummin", "eig", "cholesky_solve", "householder_product"]
+SAVED_CASES += ["ormqr", "diagonal_scatter", "select_scatter", "slice_scatter"]
+
+
+@pytest.mark.parametrize("case", SAVED_CASES)
+def test_backward_refuses_an_in_place_change_of_what_torch_saves(case):
+    refused = _changed_after_the_op(numtorch, case)
+    torch = pytest.importorskip("torch")
+    assert refused == _changed_after_the_op(torch, case)
