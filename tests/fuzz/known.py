@@ -60,11 +60,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "finite values where numtorch's difference of P(alpha, x) gives 0",
         (20261127, 739),
     ),
-    ("second order", "linalg_svd"): (
-        _LAPACK_DEGENERATE + "; an exactly singular matrix: the zero singular value comes back "
-        "as ~1e-17 or ~1e-7, and the second order divides by it",
-        (20261127, 668),
-    ),
     ("second order", "_weight_norm"): (
         "torch's double backward of _weight_norm_interface is wrong: it fails torch's own "
         "gradgradcheck (e.g. v (2, 3, 2), g (1, 1, 2), dim=2); numtorch's passes it",
@@ -83,7 +78,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "formula is not recorded",
         (777, 159),
     ),
-    ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
     ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
     ("gradient", "index_reduce_amin_True"): (

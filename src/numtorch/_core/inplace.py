@@ -14,7 +14,13 @@ from .inference import INPLACE_ERROR
 from .observers import dispatch
 from .saved import SavedTensor
 from .tensor import Tensor
-from .views import CopySlices, multi_output_message, refresh_view_grad_fn, retain_on_new_grad_fn
+from .views import (
+    CopySlices,
+    multi_output_message,
+    refresh_view_grad_fn,
+    retain_on_new_grad_fn,
+    views_follow_root,
+)
 
 _grad_enabled = grad_mode.is_grad_enabled
 
@@ -135,15 +141,42 @@ def _overlapping_alias(data, name: str):
     # torch refuses a write only where its check sees an overlap: a dim of stride 0 and size
     # above 1 (a select or a size-1 expand leaves a read-only NumPy view with none)
     overlaps = any(stride == 0 and size > 1 for size, stride in zip(data.shape, data.strides))
-    if overlaps and name not in WRITE_THROUGH_OVERLAP:
+    if overlaps and (
+        name not in WRITE_THROUGH_OVERLAP
+        or (name in ("tril_", "triu_") and not _batches_in_place(data))
+    ):
         return None
     owner = data
-    while isinstance(owner.base, xp.ndarray):
-        owner = owner.base
+    while True:
+        base = owner.base
+        if base is not None and not isinstance(base, xp.ndarray):
+            # as_strided and broadcast_to views hang off a DummyArray that holds the array
+            base = getattr(base, "base", None)
+        if not isinstance(base, xp.ndarray):
+            break
+        owner = base
     if not owner.flags.writeable or not owner.flags.c_contiguous:
         return None
     offset = data.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
     return xp.ndarray(data.shape, data.dtype, owner, offset, data.strides)
+
+
+def _batches_in_place(data) -> bool:
+    """Whether torch's tril_/triu_ writes a batch of matrices where it lies: else it
+    computes into a contiguous copy and copies back, which refuses an overlapping target.
+    Up to three dims always; beyond, every batch dim but a broadcast first one must step
+    over whole matrices in order."""
+    if data.ndim <= 3:
+        return True
+    strides = [stride // data.itemsize for stride in data.strides]
+    expected = data.shape[-1] * data.shape[-2]
+    for i in range(data.ndim - 3, -1, -1):
+        if i == 0 and (strides[0] == 0 or data.shape[0] == 1):
+            continue
+        if strides[i] != expected:
+            return False
+        expected *= data.shape[i]
+    return True
 
 
 def _snapshot_saved_self(node, self: Tensor) -> None:
@@ -179,12 +212,16 @@ def _retarget_saved_result(node, out: Tensor, self: Tensor) -> None:
 def _rebase(self: Tensor, node) -> None:
     root = self._base
     if root is None:
+        if not self._requires_grad:
+            views_follow_root(self)  # Note [Views of a tensor that starts requiring grad]
         self._grad_fn = node
         self._output_nr = 0
         self._requires_grad = True
         retain_on_new_grad_fn(self)
         return
     copy_slices = CopySlices(root, self._view_steps, node)
+    if not root._requires_grad:
+        views_follow_root(root)  # Note [Views of a tensor that starts requiring grad]
     root._grad_fn = copy_slices
     root._output_nr = 0
     root._requires_grad = True

@@ -324,7 +324,7 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def output_nr(self) -> int:
@@ -455,9 +455,9 @@ class Tensor:
     def _edge(self):
         """The (node, output_nr) through which gradient flows into this tensor."""
         fn = self._grad_fn
+        if self._base is not None and self._vc.version != self._view_version:
+            fn = self.grad_fn  # Note [Views of a tensor that starts requiring grad]
         if fn is not None:
-            if self._base is not None and self._vc.version != self._view_version:
-                fn = self.grad_fn
             return (fn, self._output_nr)
         if not self._requires_grad:
             return (None, 0)

@@ -14,6 +14,7 @@ does). Outputs of multi-view ops (``unbind``, ``split``) refuse this, as in torc
 from __future__ import annotations
 
 import math
+import weakref
 
 from ..backend import xp
 from . import grad_mode
@@ -30,11 +31,38 @@ def mark_view(result, source, spec, args, output_nr=None) -> None:
     result._vc = vc
     result._base = root
     result._view_version = vc.version
-    if root._requires_grad and not grad_mode.is_grad_enabled():
-        result._view_no_grad = True  # checked by check_inplace, as torch forbids it
+    if root._requires_grad:
+        if not grad_mode.is_grad_enabled():
+            result._view_no_grad = True  # checked by check_inplace, as torch forbids it
+    elif output_nr is None and grad_mode.is_grad_enabled():
+        _track_view(root, result)
     step = (spec, tuple(args[1:]), output_nr)
     steps = source._view_steps
     result._view_steps = steps + (step,) if steps else (step,)
+
+
+# Note [Views of a tensor that starts requiring grad]
+# torch's view requires grad whenever its base does (its grad_fn is made lazily from the
+# base's history). A tensor that requires no grad starts to when an in-place op records a
+# node on it or on one of its views; its other views, made before, must follow. numtorch
+# reads ``_requires_grad`` directly in every op, so the root remembers (weakly) the views
+# made of it while it required no grad, and ``views_follow_root`` flags them at that moment;
+# their grad_fn is still made on first use (``Tensor._edge``, ``Tensor.grad_fn``).
+
+
+def _track_view(root, view) -> None:
+    views = root.__dict__.get("_plain_views")
+    if views is None:
+        views = root.__dict__["_plain_views"] = weakref.WeakSet()
+    views.add(view)
+
+
+def views_follow_root(root) -> None:
+    """Flag the views made of ``root`` while it required no grad: it now does."""
+    views = root.__dict__.pop("_plain_views", None)
+    if views is not None:
+        for view in views:
+            view._requires_grad = True
 
 
 def mark_multi_view(results, source, spec, args) -> None:

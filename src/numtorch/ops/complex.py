@@ -256,8 +256,10 @@ def _complex_jvp(real_t, imag_t, real, imag, result):
 @defop(
     batch=batch_rules.pointwise,
     name="complex",
-    real=lambda grad: grad.real,
-    imag=lambda grad: grad.imag,
+    # real and imag are kept (unused) as torch keeps them: an in-place change of either
+    # afterwards is refused by backward
+    real=lambda grad, real, imag: grad.real,
+    imag=lambda grad, real, imag: grad.imag,
     jvp=_complex_jvp,
 )
 def _complex(real, imag):

@@ -129,7 +129,7 @@ _cummin_type = return_type("cummin")
     name="cummax",
     outputs=2,
     returns=_cummax_type,
-    input=lambda grad, input_shape, dim, result1: _scatter_back(grad, input_shape, dim, result1),
+    input=lambda grad, input, dim, result1: _scatter_back(grad, input.shape, dim, result1),
     jvp=batched(
         lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
     ),
@@ -143,7 +143,7 @@ def _cummax(input, dim):
     name="cummin",
     outputs=2,
     returns=_cummin_type,
-    input=lambda grad, input_shape, dim, result1: _scatter_back(grad, input_shape, dim, result1),
+    input=lambda grad, input, dim, result1: _scatter_back(grad, input.shape, dim, result1),
     jvp=batched(
         lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
     ),

@@ -133,7 +133,8 @@ def _orgqr_composite(input, tau):
 
 
 def _orgqr_grad(k):
-    return lambda grad, input, tau: vjp(_orgqr_composite, (input, tau), k, grad)
+    # result is kept (unused) as torch keeps it: an in-place change of Q is refused
+    return lambda grad, input, tau, result: vjp(_orgqr_composite, (input, tau), k, grad)
 
 
 @defop(
@@ -190,7 +191,8 @@ def _ormqr_composite(input, tau, other, left, transpose):
 
 
 def _ormqr_grad(k):
-    def formula(grad, input, tau, other, left, transpose):
+    def formula(grad, input, tau, other, result, left, transpose):
+        # result is kept (unused) as torch keeps it: an in-place change of it is refused
         def composite(*tensors):
             return _ormqr_composite(*tensors, left, transpose)
 

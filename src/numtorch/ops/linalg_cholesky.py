@@ -173,10 +173,11 @@ def _cholesky_solve_jvp(input_t, input2_t, input, result, input2, upper):
 @defop(
     batch=batch_rules.same_rank,
     name="cholesky_solve",
-    input=lambda grad, input2, result, upper: _cholesky_solve_grads(
+    # input is kept (unused) as torch keeps it: an in-place change afterwards is refused
+    input=lambda grad, input, input2, result, upper: _cholesky_solve_grads(
         grad, input2, result, upper, "self"
     ),
-    input2=lambda grad, input2, result, upper: _cholesky_solve_grads(
+    input2=lambda grad, input, input2, result, upper: _cholesky_solve_grads(
         grad, input2, result, upper, "input2"
     ),
     jvp=_cholesky_solve_jvp,

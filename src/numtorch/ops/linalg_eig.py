@@ -19,7 +19,7 @@ eig_type = structseq("linalg_eig", ("eigenvalues", "eigenvectors"))
 _COMPLEX = {xp.dtype(xp.float32): xp.complex64, xp.dtype(xp.complex64): xp.complex64}
 
 
-def _eig_backward(grads, input, result, result1):
+def _eig_backward(grads, input_dtype, result, result1):
     # gA = V^{-H} (diag(gL) + (V^H gV - V^H V diag(re(diag(V^H gV)))) / conj(E)) V^H
     # with E_ij = L_j - L_i (1 on the diagonal), as torch
     L, V = result, result1
@@ -43,7 +43,7 @@ def _eig_backward(grads, input, result, result1):
         if gL is not None:
             inner = inner + gL.diag_embed()
     gA = solve(V.mH, inner @ V.mH)
-    return gA if input.is_complex() else gA.real
+    return gA if input_dtype.is_complex else gA.real
 
 
 def _eig_jvp(input_t, result, result1):
@@ -64,7 +64,10 @@ def _eig_jvp(input_t, result, result1):
     name="linalg_eig",
     outputs=2,
     returns=eig_type,
-    input=lambda grads, input, result, result1: _eig_backward(grads, input, result, result1),
+    # only input's dtype, as torch keeps: an in-place change of input afterwards is fine
+    input=lambda grads, input_dtype, result, result1: _eig_backward(
+        grads, input_dtype, result, result1
+    ),
     jvp=_eig_jvp,
 )
 def _eig(input):

@@ -556,8 +556,13 @@ def _evenly_distribute(grad, input, result, dims, keepdim, nan_matches=True):
     if nan_matches:
         mask = mask | (input.isnan() & value.isnan())
     count = mask.sum() if dims is None else mask.sum(dims, keepdim=True)
+    grad = _restore_view(grad, dims, input.shape, keepdim)
+    if nan_matches:
+        # evenly_distribute_backward fills zeros where the mask is off: a NaN or infinite
+        # gradient reaches only the elements equal to the result
+        return (grad / count).where(mask, 0.0)
     # torch's scale_grad_by_count: (grad / count) * mask
-    return (_restore_view(grad, dims, input.shape, keepdim) / count) * mask
+    return (grad / count) * mask
 
 
 @batched

@@ -204,8 +204,9 @@ def _slice_scatter_jvp(input_t, src_t, input, src, dim, start, end, step):
 @defop(
     batch=batch_rules.along("dim1", "dim2"),
     name="diagonal_scatter",
-    input=lambda grad, src, offset, dim1, dim2: grad.diagonal_scatter(
-        zeros_like(src), offset, dim1, dim2
+    # src's shape only, as torch keeps: an in-place change of src afterwards is fine
+    input=lambda grad, src_shape, offset, dim1, dim2: grad.diagonal_scatter(
+        grad.new_zeros(src_shape), offset, dim1, dim2
     ),
     src=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2),
     jvp=_diagonal_scatter_jvp,
@@ -228,7 +229,9 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor:
 @defop(
     batch=batch_rules.along("dim"),
     name="select_scatter",
-    input=lambda grad, src, dim, index: grad.select_scatter(zeros_like(src), dim, index),
+    input=lambda grad, src_shape, dim, index: grad.select_scatter(
+        grad.new_zeros(src_shape), dim, index
+    ),
     src=lambda grad, dim, index: grad.select(dim, index),
     jvp=_select_scatter_jvp,
 )
@@ -256,8 +259,8 @@ def select_scatter(input, src, dim, index) -> Tensor:
 @defop(
     batch=batch_rules.along("dim"),
     name="slice_scatter",
-    input=lambda grad, src, dim, start, end, step: grad.slice_scatter(
-        zeros_like(src), dim, start, end, step
+    input=lambda grad, src_shape, dim, start, end, step: grad.slice_scatter(
+        grad.new_zeros(src_shape), dim, start, end, step
     ),
     src=lambda grad, dim, start, end, step: grad[(slice(None),) * dim + (slice(start, end, step),)],
     jvp=_slice_scatter_jvp,

@@ -1,0 +1,153 @@
+"""In-place ops through views, as torch records them: the views of a tensor that starts
+requiring grad follow it, and what each in-place op saves decides which later writes its
+backward refuses. Each case runs under numtorch and, where installed, under torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+VIEWS = {
+    "view": lambda b: b.view(-1),
+    "select": lambda b: b[1],
+    "slice": lambda b: b[:, 1:],
+    "transpose": lambda b: b.t(),
+    "expand": lambda b: b.expand(2, 2, 3),
+    "diagonal": lambda b: b.diagonal(),
+}
+
+
+def _sibling_view_after_inplace(lib, make_view, through_view):
+    base = lib.zeros(2, 3, dtype=lib.float64)
+    view = make_view(base)
+    w = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+    if through_view:
+        base[1].add_(w)  # the base starts requiring grad through another view
+    else:
+        base.add_(w)
+    seen = (view.requires_grad, view.is_leaf)
+    (view * 2).sum().backward()
+    return seen, w.grad.numpy().copy()
+
+
+@pytest.mark.parametrize("through_view", [True, False])
+@pytest.mark.parametrize("name", sorted(VIEWS))
+def test_a_view_made_earlier_requires_grad_once_its_base_does(name, through_view):
+    seen, grad = _sibling_view_after_inplace(numtorch, VIEWS[name], through_view)
+    assert seen == (True, False)
+    assert grad.any()
+    torch = pytest.importorskip("torch")
+    torch_seen, torch_grad = _sibling_view_after_inplace(torch, VIEWS[name], through_view)
+    assert seen == torch_seen
+    np.testing.assert_allclose(grad, torch_grad)
+
+
+def test_a_view_made_earlier_feeds_ops_that_record():
+    base = numtorch.zeros(4, dtype=numtorch.float64)
+    flat = base.view(2, 2)
+    w = numtorch.ones(1, dtype=numtorch.float64, requires_grad=True)
+    base[0:1].mul_(w).add_(w * 3)
+    out = flat.exp()
+    assert out.requires_grad and type(out.grad_fn).__name__ == "ExpBackward0"
+    out.sum().backward()
+    assert w.grad.item() == pytest.approx(3 * np.exp(3.0))
+
+
+def _write_without_overlap(lib, case):
+    # each target is read-only in NumPy's eyes (made from a broadcast or strided view) yet
+    # no two of its elements share memory: torch writes it
+    if case == "diagonal_of_expand":
+        x = lib.tensor([0.5, 1.5, 2.5], dtype=lib.float64, requires_grad=True)
+        target = (x * 1).expand(2, 3).diagonal()
+        target.lgamma_()
+    elif case == "meshgrid_diagonal":
+        target = lib.meshgrid(lib.arange(3.0), lib.arange(2.0), indexing="ij")[0].diagonal()
+        target.sign_()
+    else:
+        w = lib.tensor(np.linspace(-1, 1, 8).reshape(2, 1, 2, 2), requires_grad=True)
+        image = lib.tensor(np.linspace(0, 1, 6).reshape(1, 1, 2, 3))
+        target = lib.nn.functional.conv2d(image, w).view(-1)
+        target.sub_(lib.ones(4, dtype=lib.float64))
+    return target.detach().numpy().copy()
+
+
+@pytest.mark.parametrize("case", ["diagonal_of_expand", "meshgrid_diagonal", "conv_result"])
+def test_in_place_writes_where_no_elements_overlap(case):
+    values = _write_without_overlap(numtorch, case)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_allclose(values, _write_without_overlap(torch, case), rtol=1e-12)
+
+
+def _triangle_of_expanded_batch(lib, layout):
+    base = lib.tensor(np.arange(18.0).reshape(3, 3, 2))
+    matrices = base.transpose(0, 1) if layout == "columns" else base
+    target = matrices.unsqueeze(0).expand(2, 3, 3, 2)
+    try:
+        target.triu_()
+    except RuntimeError as error:
+        return str(error).split(".")[0]
+    return target.numpy().copy()
+
+
+@pytest.mark.parametrize("layout", ["rows", "columns"])
+def test_triu_of_an_expanded_batch_follows_torchs_layout_check(layout):
+    result = _triangle_of_expanded_batch(numtorch, layout)
+    assert isinstance(result, str) == (layout == "columns")
+    torch = pytest.importorskip("torch")
+    expected = _triangle_of_expanded_batch(torch, layout)
+    if isinstance(expected, str):
+        assert result.startswith("unsupported operation: more than one element")
+    else:
+        np.testing.assert_array_equal(result, expected)
+
+
+def _changed_after_the_op(lib, case):
+    """Run an op, change one of its inputs or outputs in place, then backward: torch
+    refuses exactly where its node saved that tensor."""
+    f64 = lib.float64
+    leaf = lib.tensor(np.linspace(0.5, 2.0, 12).reshape(4, 3), dtype=f64, requires_grad=True)
+    x = leaf * 1
+    if case == "complex":
+        out = lib.view_as_real(lib.complex(x, x * 2))
+    elif case == "cummax":
+        out = lib.cummax(x, 0).values
+    elif case == "cummin":
+        out = lib.cummin(x, 1).values
+    elif case == "eig":
+        out = lib.linalg.eig(x[:3] + lib.eye(3, dtype=f64))[0].real
+    elif case == "cholesky_solve":
+        out = lib.cholesky_solve(x, lib.eye(4, dtype=f64) * 2)
+    elif case == "householder_product":
+        out = lib.linalg.householder_product(x, lib.tensor([0.5, 1.2], dtype=f64))
+        x = out
+    elif case == "ormqr":
+        tau = lib.tensor([0.5, 1.2, 0.3], dtype=f64)
+        out = lib.ormqr(x, tau, lib.ones(4, 2, dtype=f64))
+        x = out
+    else:
+        src = x[0] * 1
+        out = {
+            "diagonal_scatter": lambda: lib.diagonal_scatter(x, src[:3]),
+            "select_scatter": lambda: lib.select_scatter(x, src, 0, 1),
+            "slice_scatter": lambda: lib.slice_scatter(x, src.unsqueeze(0), 0, 1, 2),
+        }[case]()
+        x = src
+    x.mul_(2)
+    try:
+        out.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return None
+
+
+SAVED_CASES = ["complex", "cummax", "cummin", "eig", "cholesky_solve", "householder_product"]
+SAVED_CASES += ["ormqr", "diagonal_scatter", "select_scatter", "slice_scatter"]
+
+
+@pytest.mark.parametrize("case", SAVED_CASES)
+def test_backward_refuses_an_in_place_change_of_what_torch_saves(case):
+    refused = _changed_after_the_op(numtorch, case)
+    torch = pytest.importorskip("torch")
+    assert refused == _changed_after_the_op(torch, case)

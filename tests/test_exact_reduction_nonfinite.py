@@ -1,0 +1,48 @@
+"""Gradients of full reductions that pick elements (max(), min(), median()) when the
+incoming gradient is NaN or infinite: torch fills zeros and writes the shared gradient only
+where the input equals the result, so the other elements get 0, not NaN."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+
+def _gradient(lib, reduce, values, incoming):
+    x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+    getattr(x, reduce)().backward(lib.tensor(incoming, dtype=lib.float64))
+    return x.grad.numpy().copy()
+
+
+CASES = [
+    ("max", [1.0, 5.0, 2.0], math.nan),
+    ("min", [1.0, 5.0, 1.0], math.inf),
+    ("max", [1.0, math.nan, 2.0], math.nan),
+    ("median", [1.0, 5.0, 2.0], -math.inf),
+    ("max", [[3.0, 7.0], [7.0, 0.0]], math.nan),
+]
+
+
+@pytest.mark.parametrize(("reduce", "values", "incoming"), CASES)
+def test_a_nonfinite_gradient_reaches_only_the_picked_elements(reduce, values, incoming):
+    grad = _gradient(numtorch, reduce, values, incoming)
+    assert (grad[np.isfinite(grad)] == 0).all() and np.isfinite(grad).any()
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(grad, _gradient(torch, reduce, values, incoming))
+
+
+def test_the_gradient_through_an_infinite_maximum_matches_torch():
+    def run(lib):
+        x = lib.tensor([1.0, math.inf, 2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.hypot(lib.ones(3, dtype=lib.float64), x.max().expand(3))
+        y.sum().backward()
+        return x.grad.numpy().copy()
+
+    grad = run(numtorch)
+    assert grad[0] == 0 and grad[2] == 0
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(grad, run(torch))
