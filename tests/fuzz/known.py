@@ -28,6 +28,12 @@ _DEGENERATE_GAUGE = (
     "values and R's zero pivots leave the factors' gauge free, and the gradient is then "
     "whatever torch's LAPACK build picked (up to 1/eps)"
 )
+_SINGULAR_PIVOT = (
+    "a rank-deficient positive semi-definite matrix (rows repeated by expand/reshape): a "
+    "Cholesky pivot that is exactly 0 comes out as rounding noise of either sign, so whether "
+    "the factorization stops there, and what it leaves, depends on the LAPACK build's "
+    "arithmetic (MKL fuses multiply-adds)"
+)
 _UNTRIAGED = "not yet triaged"
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
@@ -74,10 +80,8 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "lu"): (_LAPACK_DEGENERATE, (777, 1702)),
     ("value", "bucketize"): (_NAN_SEARCH, (777, 287)),
     ("value", "searchsorted"): (_NAN_SEARCH, (777, 2162)),
-    ("requires_grad", "linalg.cholesky_ex"): (
-        "cholesky_ex's info output with a NaN input",
-        (20261127, 88),
-    ),
+    ("value", "linalg.cholesky_ex"): (_SINGULAR_PIVOT, (20261127, 88)),
+    ("gradient", "linalg.cholesky_ex"): (_SINGULAR_PIVOT, (5150, 789)),
     ("requires_grad", "grid_sample_nearest_zeros_1"): (
         "grid_sample's backward is one node in torch (differentiable again); numtorch's "
         "formula is not recorded",

@@ -1,0 +1,91 @@
+"""Linear algebra at the edges of its domain, against torch: matrices that are not
+positive-definite, singular or rank-deficient, where torch still returns (and
+differentiates) what LAPACK leaves behind."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+
+def _both(values, dtype="float64"):
+    """The same leaf in both libraries."""
+    array = np.asarray(values, dtype=dtype)
+    ours = numtorch.tensor(array).requires_grad_()
+    theirs = torch.tensor(array).requires_grad_()
+    return ours, theirs
+
+
+def _close(ours, theirs, **tolerance):
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), **tolerance)
+
+
+# A failure at the second pivot leaves the third column as the input's (LAPACK's unblocked
+# left-looking factorization stops there); the batch's first matrix factors fully.
+_NOT_POSITIVE_DEFINITE = [[4.0, 2.0, 2.0], [2.0, -1.0, 1.0], [2.0, 1.0, 5.0]]
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("batched", [False, True])
+def test_cholesky_ex_of_a_matrix_that_is_not_positive_definite(upper, batched):
+    a = np.array(_NOT_POSITIVE_DEFINITE)
+    if batched:
+        a = np.stack([4.0 * np.eye(3), a])
+    ours, theirs = _both(a)
+    (L, info), (L_t, info_t) = (
+        lib.linalg.cholesky_ex(x, upper=upper) for lib, x in ((numtorch, ours), (torch, theirs))
+    )
+    assert L.requires_grad and type(L.grad_fn).__name__ == type(L_t.grad_fn).__name__
+    np.testing.assert_array_equal(info.numpy(), info_t.numpy())
+    _close(L, L_t)
+    weights = np.arange(L.numel(), dtype=np.float64).reshape(L.shape)
+    (L * numtorch.tensor(weights)).sum().backward()
+    (L_t * torch.tensor(weights)).sum().backward()
+    _close(ours.grad, theirs.grad, rtol=1e-10)
+
+
+def test_cholesky_of_a_matrix_that_is_not_positive_definite_raises_as_torch():
+    a = np.stack([np.eye(3), np.array(_NOT_POSITIVE_DEFINITE)])
+    calls = {
+        "linalg.cholesky": lambda lib, x: lib.linalg.cholesky(x),
+        "linalg.cholesky_ex": lambda lib, x: lib.linalg.cholesky_ex(x, check_errors=True),
+    }
+    for name, call in calls.items():
+        with pytest.raises(RuntimeError) as expected:
+            call(torch, torch.tensor(a))
+        with pytest.raises(numtorch.linalg.LinAlgError) as got:
+            call(numtorch, numtorch.tensor(a))
+        assert str(got.value) == str(expected.value), name
+
+
+# Exactly singular matrices whose LU factors have exact zero pivots on every LAPACK build.
+_SINGULAR = [
+    [[1.0, 2.0], [1.0, 2.0]],
+    [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]],
+    [[0.0, 0.0], [0.0, 0.0]],
+    [[[1.0, 2.0], [1.0, 2.0]], [[1.0, 2.0], [3.0, 2.0]]],
+]
+
+
+@pytest.mark.parametrize("values", _SINGULAR, ids=range(len(_SINGULAR)))
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_slogdet_backward_of_a_singular_matrix_is_lapacks_inf_and_nan(values, dtype):
+    # first order: torch solves with the forward's LU and keeps the infinities; a gradient
+    # that is differentiated again goes through linalg.solve, which raises
+    ours, theirs = _both(values, dtype)
+    grads = []
+    for lib, x in ((numtorch, ours), (torch, theirs)):
+        weights = lib.arange(float(x[..., 0, 0].numel()), dtype=x.dtype).reshape(x.shape[:-2])
+        (lib.linalg.slogdet(x).logabsdet * (weights - 0.5)).sum().backward()
+        grads.append(x.grad.numpy())
+        loss = (lib.linalg.slogdet(x).logabsdet * (weights - 0.5)).sum()
+        with pytest.raises(RuntimeError) as raised:
+            lib.autograd.grad(loss, x, create_graph=True)
+        grads.append(str(raised.value))
+    np.testing.assert_array_equal(grads[0], grads[2])
+    assert grads[1] == grads[3]
