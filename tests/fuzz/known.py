@@ -88,7 +88,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         (777, 159),
     ),
     ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
-    ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
     ("gradient", "index_reduce_amin_True"): (
         "NaN in index_reduce(amin): how the gradient is shared",
