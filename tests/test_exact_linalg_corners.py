@@ -89,3 +89,23 @@ def test_slogdet_backward_of_a_singular_matrix_is_lapacks_inf_and_nan(values, dt
         grads.append(str(raised.value))
     np.testing.assert_array_equal(grads[0], grads[2])
     assert grads[1] == grads[3]
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float64")])
+@pytest.mark.parametrize(
+    "shapes", [((2, 2, 0), (2, 0, 3)), ((2, 2, 3), (2, 3, 0)), ((1, 2, 2, 0), (2, 0, 2))]
+)
+def test_batched_products_with_an_empty_operand_take_mixed_dtypes(shapes, dtypes):
+    # torch's bmm checks dtypes only where it multiplies; the zeros take mat2's dtype
+    seen = []
+    for lib in (numtorch, torch):
+        a = lib.zeros(shapes[0], dtype=getattr(lib, dtypes[0]), requires_grad=True)
+        b = lib.zeros(shapes[1], dtype=getattr(lib, dtypes[1]), requires_grad=True)
+        result = lib.matmul(a, b)
+        result.sum().backward()
+        names = (str(result.dtype), str(a.grad.dtype), str(b.grad.dtype), tuple(result.shape))
+        seen.append(names + (type(result.grad_fn).__name__,))
+        with pytest.raises(RuntimeError) as raised:
+            lib.bmm(lib.zeros(2, 2, 3, dtype=a.dtype), lib.zeros(2, 3, 2, dtype=b.dtype))
+        seen.append(str(raised.value))
+    assert seen[:2] == seen[2:]

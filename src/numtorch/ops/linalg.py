@@ -188,7 +188,14 @@ def bmm(input, mat2) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2.shape[0]}, {mat2.shape[1]}]."
         )
-    _same_dtype(input, mat2, "bmm")
+    if input._data.dtype != mat2._data.dtype:
+        # torch's bmm checks dtypes only where it multiplies: with an empty operand or
+        # result it returns zeros of mat2's dtype
+        if 0 not in input.shape + mat2.shape[2:]:
+            raise RuntimeError(
+                f"expected scalar type {input.dtype.scalar_name} but found {mat2.dtype.scalar_name}"
+            )
+        input = input.to(mat2.dtype)
     return _bmm(input, mat2)
 
 
