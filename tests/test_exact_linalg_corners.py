@@ -109,3 +109,21 @@ def test_batched_products_with_an_empty_operand_take_mixed_dtypes(shapes, dtypes
             lib.bmm(lib.zeros(2, 2, 3, dtype=a.dtype), lib.zeros(2, 3, 2, dtype=b.dtype))
         seen.append(str(raised.value))
     assert seen[:2] == seen[2:]
+
+
+@pytest.mark.parametrize("tau_shape", [(), (2, 3), (3, 3)])
+@pytest.mark.parametrize("op", ["householder_product", "ormqr"])
+def test_householder_checks_of_tau_raise_as_torch(op, tau_shape):
+    input_shape = (2, 5, 3) if tau_shape == (3, 3) else (5, 3)
+    raised = []
+    for lib in (numtorch, torch):
+        a = lib.ones(input_shape, dtype=lib.float64)
+        tau = lib.ones(tau_shape, dtype=lib.float64)
+        call = {
+            "householder_product": lambda: lib.linalg.householder_product(a, tau),
+            "ormqr": lambda: lib.ormqr(a, tau, lib.ones(input_shape[:-1] + (2,), dtype=a.dtype)),
+        }[op]
+        with pytest.raises(Exception) as error:
+            call()
+        raised.append((type(error.value).__name__, str(error.value)))
+    assert raised[0] == raised[1]
