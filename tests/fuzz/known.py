@@ -14,26 +14,11 @@ from __future__ import annotations
 import json
 import pathlib
 
-_LAPACK_DEGENERATE = (
-    "LAPACK on a (nearly) singular or non-finite matrix: torch's and NumPy's LAPACK builds "
-    "differ in convergence failures, pivots and inf/NaN patterns (platform-dependent)"
-)
 _NONFINITE_ORDER = (
     "an infinite input: torch's fused kernel meets inf - inf or inf * 0 (NaN) where "
     "numtorch's order of the same arithmetic gives +-inf"
 )
 _NAN_SEARCH = "a sorted sequence holding NaN is not sorted: the binary searches' orders differ"
-_DEGENERATE_GAUGE = (
-    "a rank-deficient input (rows repeated by expand/reshape): repeated or zero singular "
-    "values and R's zero pivots leave the factors' gauge free, and the gradient is then "
-    "whatever torch's LAPACK build picked (up to 1/eps)"
-)
-_SINGULAR_PIVOT = (
-    "a rank-deficient positive semi-definite matrix (rows repeated by expand/reshape): a "
-    "Cholesky pivot that is exactly 0 comes out as rounding noise of either sign, so whether "
-    "the factorization stops there, and what it leaves, depends on the LAPACK build's "
-    "arithmetic (MKL fuses multiply-adds)"
-)
 _UNTRIAGED = "not yet triaged"
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
@@ -49,7 +34,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         (20261127, 487),
     ),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
-    ("value", "torch_svd"): (_LAPACK_DEGENERATE, (777, 2675)),
     ("value", "einsum_ellipsis_implicit"): (
         "an infinite operand: numtorch's contraction meets inf * 0 or inf - inf (NaN) where "
         "torch's bmm order of the same products gives +-inf",
@@ -66,22 +50,13 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "finite values where numtorch's difference of P(alpha, x) gives 0",
         (20261127, 739),
     ),
-    ("second order", "linalg_svd"): (
-        _LAPACK_DEGENERATE + "; an exactly singular matrix: the zero singular value comes back "
-        "as ~1e-17 or ~1e-7, and the second order divides by it",
-        (20261127, 668),
-    ),
     ("second order", "_weight_norm"): (
         "torch's double backward of _weight_norm_interface is wrong: it fails torch's own "
         "gradgradcheck (e.g. v (2, 3, 2), g (1, 1, 2), dim=2); numtorch's passes it",
         (20261127, 411),
     ),
-    ("value", "linalg_slogdet"): (_LAPACK_DEGENERATE, (777, 251)),
-    ("value", "lu"): (_LAPACK_DEGENERATE, (777, 1702)),
     ("value", "bucketize"): (_NAN_SEARCH, (777, 287)),
     ("value", "searchsorted"): (_NAN_SEARCH, (777, 2162)),
-    ("value", "linalg.cholesky_ex"): (_SINGULAR_PIVOT, (20261127, 88)),
-    ("gradient", "linalg.cholesky_ex"): (_SINGULAR_PIVOT, (5150, 789)),
     ("requires_grad", "grid_sample_nearest_zeros_1"): (
         "grid_sample's backward is one node in torch (differentiable again); numtorch's "
         "formula is not recorded",
@@ -93,14 +68,11 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "NaN in index_reduce(amin): how the gradient is shared",
         (777, 1048),
     ),
-    ("error type", "linalg_solve"): (_LAPACK_DEGENERATE, (20261127, 318)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
         "(an internal assert, or a crash), numtorch returns the empty solution",
         (20261127, 207),
     ),
-    ("gradient", "torch_svd"): (_DEGENERATE_GAUGE, (20261127, 84)),
-    ("gradient", "linalg_qr"): (_DEGENERATE_GAUGE, (20261127, 324)),
     ("gradient", "_standard_gamma"): (
         "a non-positive concentration, outside the gamma's domain: torch's sampler and its "
         "approximations of d(draw)/d(alpha) give arbitrary values there (-inf, NaN, a draw "
