@@ -127,3 +127,14 @@ def test_householder_checks_of_tau_raise_as_torch(op, tau_shape):
             call()
         raised.append((type(error.value).__name__, str(error.value)))
     assert raised[0] == raised[1]
+
+
+def test_qr_of_a_column_led_by_negative_zero_takes_torchs_signs():
+    # LAPACK's reflector sign follows the column's leading entry: torch's build reads -0.0
+    # there as positive
+    a = np.array([[-0.0, 1.0, 2.0], [-0.0, 3.0, 1.0], [1.0, 2.0, 5.0], [0.0, 1.0, 1.0]])
+    ours, theirs = numtorch.tensor(a), torch.tensor(a)
+    for x, y in zip(numtorch.linalg.qr(ours), torch.linalg.qr(theirs)):
+        _close(x, y, rtol=1e-12, atol=1e-15)
+    for x, y in zip(numtorch.geqrf(ours), torch.geqrf(theirs)):
+        _close(x, y, rtol=1e-12, atol=1e-15)

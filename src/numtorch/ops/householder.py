@@ -42,7 +42,8 @@ def _geqrf(input):
     a = xp.empty(input.shape, input.dtype)
     tau = xp.empty(input.shape[:-2] + (min(m, n),), input.dtype)
     for index in xp.ndindex(*input.shape[:-2]):
-        h, t = xp.linalg.qr(input[index], mode="raw")  # h is the transposed LAPACK output
+        # h is the transposed LAPACK output; Note [Signed zeros in Householder QR]
+        h, t = xp.linalg.qr(input[index] + 0.0, mode="raw")
         a[index], tau[index] = h.T, t
     return column_major(a), tau  # Note [LAPACK layout]
 
