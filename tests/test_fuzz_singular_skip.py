@@ -23,3 +23,12 @@ def test_rank_deficient_matrices_are_told_apart_from_full_rank_ones(dtype):
     assert _full_rank(numtorch.zeros(3, dtype=dtype))
     assert _full_rank(numtorch.zeros(0, 3, dtype=dtype))
     assert _full_rank(numtorch.zeros(3, 3, dtype=numtorch.int64))
+
+
+def test_a_tensor_is_also_checked_as_the_square_matrix_tensorinv_sees():
+    rng = np.random.default_rng(1)
+    square = rng.standard_normal((4, 4))
+    square[3] = square[0]  # singular as a 4 x 4 matrix, its 2 x 2 blocks are not
+    tensor = numtorch.tensor(square.reshape(4, 2, 2))
+    assert _full_rank(numtorch.tensor(square.reshape(4, 2, 2)[:2]))
+    assert not _full_rank(tensor)

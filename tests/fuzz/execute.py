@@ -209,15 +209,23 @@ def _finite(value) -> bool:
 def _full_rank(value) -> bool:
     """Whether every matrix (the last two dims) of a floating tensor is numerically of full
     rank: its smallest singular value above its largest times max(m, n) times the dtype's
-    epsilon, where rounding noise ends (see graphs.LAPACK)."""
+    epsilon, where rounding noise ends (see graphs.LAPACK). A tensor of more dims that holds
+    n * n values is also taken as that n x n matrix: tensorinv and tensorsolve see it so."""
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     if value.ndim < 2 or min(value.shape[-2:]) < 2 or value.numel() == 0:
         return True
     array = value.detach().numpy(force=True)
-    singular = np.linalg.svd(array.astype(np.float64), compute_uv=False)
-    floor = singular[..., :1] * max(array.shape[-2:]) * np.finfo(array.dtype).eps
-    return bool((singular[..., -1:] > floor).all())
+    matrices = [array]
+    side = math.isqrt(array.size)
+    if array.ndim > 2 and side * side == array.size:
+        matrices.append(array.reshape(side, side))
+    for matrix in matrices:
+        singular = np.linalg.svd(matrix.astype(np.float64), compute_uv=False)
+        floor = singular[..., :1] * max(matrix.shape[-2:]) * np.finfo(array.dtype).eps
+        if not (singular[..., -1:] > floor).all():
+            return False
+    return True
 
 
 def _weighted_sum(lib, tensors, rng):
