@@ -138,3 +138,19 @@ def test_qr_of_a_column_led_by_negative_zero_takes_torchs_signs():
         _close(x, y, rtol=1e-12, atol=1e-15)
     for x, y in zip(numtorch.geqrf(ours), torch.geqrf(theirs)):
         _close(x, y, rtol=1e-12, atol=1e-15)
+
+
+def test_block_diag_gradient_after_an_empty_vector_is_torchs():
+    # an empty vector is a (1, 0) block in the forward; torch's backward skips it without
+    # moving down a row, so the blocks after it read the gradient one row up
+    grads = []
+    for lib in (numtorch, torch):
+        a = lib.tensor(2.0, requires_grad=True)
+        empty = lib.zeros(0, requires_grad=True)
+        b = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        c = lib.tensor([5.0, 6.0], requires_grad=True)
+        result = lib.block_diag(a, empty, b, empty, c)
+        weights = lib.arange(float(result.numel())).reshape(result.shape)
+        found = lib.autograd.grad((result * weights).sum(), (a, empty, b, c))
+        grads.append([tuple(result.shape)] + [g.tolist() for g in found])
+    assert grads[0] == grads[1]
