@@ -121,7 +121,7 @@ class _Run:
         specs = iter(step["inputs"])
         rng = np.random.default_rng([step["seed"], 1])
         args = [self.input(a, next(specs), rng) if is_float_input(a) else a for a in sample.args]
-        if uses_lapack(info.name) and not all(_finite(a) for a in args):
+        if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a) for a in args):
             raise Skipped
         return info.op(self.lib, *args, **sample.kwargs)
 
@@ -204,6 +204,28 @@ def _finite(value) -> bool:
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     return bool(np.isfinite(value.detach().numpy(force=True)).all())
+
+
+def _full_rank(value) -> bool:
+    """Whether every matrix (the last two dims) of a floating tensor is numerically of full
+    rank: its smallest singular value above its largest times max(m, n) times the dtype's
+    epsilon, where rounding noise ends (see graphs.LAPACK). A tensor of more dims that holds
+    n * n values is also taken as that n x n matrix: tensorinv and tensorsolve see it so."""
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return True
+    if value.ndim < 2 or min(value.shape[-2:]) < 2 or value.numel() == 0:
+        return True
+    array = value.detach().numpy(force=True)
+    matrices = [array]
+    side = math.isqrt(array.size)
+    if array.ndim > 2 and side * side == array.size:
+        matrices.append(array.reshape(side, side))
+    for matrix in matrices:
+        singular = np.linalg.svd(matrix.astype(np.float64), compute_uv=False)
+        floor = singular[..., :1] * max(matrix.shape[-2:]) * np.finfo(array.dtype).eps
+        if not (singular[..., -1:] > floor).all():
+            return False
+    return True
 
 
 def _weighted_sum(lib, tensors, rng):

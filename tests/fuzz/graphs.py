@@ -43,7 +43,12 @@ RANDOM_METHODS = {"bernoulli_", "normal_", "uniform_", "random_", "exponential_"
 
 # LAPACK on non-finite input is undefined and torch's build shows it: MKL reports bad
 # parameters and returns partly-NaN factors, eigvals can crash. Steps of these entries with
-# a NaN or infinite input are skipped (in both libraries) rather than compared.
+# a NaN or infinite input are skipped (in both libraries) rather than compared. So are those
+# with a numerically singular matrix (rank-deficient, as rows repeated by expand or reshape
+# make it): there a pivot or a singular value that is mathematically 0 is rounding noise,
+# whose value and sign depend on the LAPACK build's arithmetic (MKL's fused multiply-adds
+# and reciprocal pivots against OpenBLAS's), and so do the factors' free gauge, whether a
+# factorization or solve fails, and every gradient that divides by it.
 LAPACK = (
     "linalg", "cholesky", "lu", "svd", "pinv", "inverse", "det", "triangular_solve", "matrix_",
     "tensorinv", "tensorsolve", "eig", "qr", "norm_nuc", "cond", "torch_svd",

@@ -14,20 +14,11 @@ from __future__ import annotations
 import json
 import pathlib
 
-_LAPACK_DEGENERATE = (
-    "LAPACK on a (nearly) singular or non-finite matrix: torch's and NumPy's LAPACK builds "
-    "differ in convergence failures, pivots and inf/NaN patterns (platform-dependent)"
-)
 _NONFINITE_ORDER = (
     "an infinite input: torch's fused kernel meets inf - inf or inf * 0 (NaN) where "
     "numtorch's order of the same arithmetic gives +-inf"
 )
 _NAN_SEARCH = "a sorted sequence holding NaN is not sorted: the binary searches' orders differ"
-_DEGENERATE_GAUGE = (
-    "a rank-deficient input (rows repeated by expand/reshape): repeated or zero singular "
-    "values and R's zero pivots leave the factors' gauge free, and the gradient is then "
-    "whatever torch's LAPACK build picked (up to 1/eps)"
-)
 _UNTRIAGED = "not yet triaged"
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
@@ -43,7 +34,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         (20261127, 487),
     ),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
-    ("value", "torch_svd"): (_LAPACK_DEGENERATE, (777, 2675)),
     ("value", "einsum_ellipsis_implicit"): (
         "an infinite operand: numtorch's contraction meets inf * 0 or inf - inf (NaN) where "
         "torch's bmm order of the same products gives +-inf",
@@ -65,33 +55,23 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "gradgradcheck (e.g. v (2, 3, 2), g (1, 1, 2), dim=2); numtorch's passes it",
         (20261127, 411),
     ),
-    ("value", "linalg_slogdet"): (_LAPACK_DEGENERATE, (777, 251)),
-    ("value", "lu"): (_LAPACK_DEGENERATE, (777, 1702)),
     ("value", "bucketize"): (_NAN_SEARCH, (777, 287)),
     ("value", "searchsorted"): (_NAN_SEARCH, (777, 2162)),
-    ("requires_grad", "linalg.cholesky_ex"): (
-        "cholesky_ex's info output with a NaN input",
-        (20261127, 88),
-    ),
     ("requires_grad", "grid_sample_nearest_zeros_1"): (
         "grid_sample's backward is one node in torch (differentiable again); numtorch's "
         "formula is not recorded",
         (777, 159),
     ),
-    ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
     ("gradient", "index_reduce_amin_True"): (
         "NaN in index_reduce(amin): how the gradient is shared",
         (777, 1048),
     ),
-    ("error type", "linalg_solve"): (_LAPACK_DEGENERATE, (20261127, 318)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
         "(an internal assert, or a crash), numtorch returns the empty solution",
         (20261127, 207),
     ),
-    ("gradient", "torch_svd"): (_DEGENERATE_GAUGE, (20261127, 84)),
-    ("gradient", "linalg_qr"): (_DEGENERATE_GAUGE, (20261127, 324)),
     ("gradient", "_standard_gamma"): (
         "a non-positive concentration, outside the gamma's domain: torch's sampler and its "
         "approximations of d(draw)/d(alpha) give arbitrary values there (-inf, NaN, a draw "

@@ -281,13 +281,15 @@ def complex_(real, imag) -> Tensor:
     return _complex(real, imag)
 
 
-def _polar_abs_grad(grad, angle):
-    # z = r e^{i theta}: dL/dr = Re(grad) cos(theta) + Im(grad) sin(theta)
-    return grad.real * angle.cos() + grad.imag * angle.sin()
+# z = r e^{i theta}: dL/dr = Re(conj(grad) e^{i theta}), dL/dtheta = Re(conj(grad) i z).
+# As torch, both are read from the result z, with sgn(z) for e^{i theta}: a zero r gives a
+# zero dL/dr, a negative r the opposite sign, and a non-finite z spreads as torch's does.
+def _polar_abs_grad(grad, result):
+    return (grad.conj() * result.sgn()).real
 
 
-def _polar_angle_grad(grad, abs, angle):
-    return abs * (grad.imag * angle.cos() - grad.real * angle.sin())
+def _polar_angle_grad(grad, result):
+    return (grad.conj() * (result * 1j)).real
 
 
 @batched

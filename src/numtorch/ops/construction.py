@@ -97,6 +97,12 @@ def _block_diag_backward(grad, tensors_shape):
     grads = []
     row = col = 0
     for shape in tensors_shape:
+        if tuple(shape) == (0,):
+            # torch's backward skips an empty vector without moving down past the row its
+            # (1, 0) block took in the forward: the blocks after it read the gradient one row
+            # up, and so they do here
+            grads.append(grad.new_zeros((0,)))
+            continue
         h, w = _as_matrix_shape(shape)
         grads.append(grad[row : row + h, col : col + w].reshape(shape))
         row, col = row + h, col + w

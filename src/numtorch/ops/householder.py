@@ -42,7 +42,8 @@ def _geqrf(input):
     a = xp.empty(input.shape, input.dtype)
     tau = xp.empty(input.shape[:-2] + (min(m, n),), input.dtype)
     for index in xp.ndindex(*input.shape[:-2]):
-        h, t = xp.linalg.qr(input[index], mode="raw")  # h is the transposed LAPACK output
+        # h is the transposed LAPACK output; Note [Signed zeros in Householder QR]
+        h, t = xp.linalg.qr(input[index] + 0.0, mode="raw")
         a[index], tau[index] = h.T, t
     return column_major(a), tau  # Note [LAPACK layout]
 
@@ -67,13 +68,18 @@ def _check(name, input, tau):
     require_tensor(name, "tau", 2, tau)
     if input.ndim < 2:
         raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if tau.ndim == 0:  # torch reads tau.shape[-1] first
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     if tau.ndim != input.ndim - 1:
         raise RuntimeError(
-            f"{name}: input.dim() must be greater than tau.dim() by 1, but got input.dim() = "
-            f"{input.ndim} and tau.dim() = {tau.ndim}"
+            f"{name}: Expected tau to have one dimension less than input, but got tau.ndim "
+            f"equal to {tau.ndim} and input.ndim is equal to {input.ndim}"
         )
     if tau.shape[:-1] != input.shape[:-2]:
-        raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to input's")
+        raise RuntimeError(
+            f"{name}: Expected batch dimensions of tau to be equal to input.shape[:-2], but "
+            f"got {list(tau.shape[:-1])}"
+        )
     if tau.dtype is not input.dtype:
         raise RuntimeError(
             f"{name}: tau dtype {tau.dtype.scalar_name} does not match input dtype "

@@ -172,7 +172,7 @@ def mm(input, mat2) -> Tensor:
     jvp=_bmm_jvp,
 )
 def _bmm(input, mat2):
-    return xp.matmul(input, mat2)
+    return xp.matmul(input, mat2).astype(mat2.dtype, copy=False)  # (mixed: see bmm)
 
 
 @export
@@ -188,7 +188,12 @@ def bmm(input, mat2) -> Tensor:
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2.shape[0]}, {mat2.shape[1]}]."
         )
-    _same_dtype(input, mat2, "bmm")
+    # torch's bmm checks dtypes only where it multiplies: with an empty operand or result it
+    # returns zeros of mat2's dtype
+    if input._data.dtype != mat2._data.dtype and 0 not in input.shape + mat2.shape[2:]:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype.scalar_name} but found {mat2.dtype.scalar_name}"
+        )
     return _bmm(input, mat2)
 
 

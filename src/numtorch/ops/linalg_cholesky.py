@@ -17,7 +17,13 @@ from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .lapack_layout import column_major
 from .linalg_functions import _deprecated
-from .linalg_solve import LinAlgError, _cholesky, _triangle, check_matrices, triangular_kernel
+from .linalg_solve import (
+    LinAlgError,
+    _cholesky_ex,
+    _triangle,
+    check_matrices,
+    triangular_kernel,
+)
 from .return_types import structseq
 
 triangular_solve_type = structseq("triangular_solve", ("solution", "cloned_coefficient"))
@@ -260,35 +266,6 @@ def cholesky_inverse(input, upper=False) -> Tensor:
 
 
 # -- linalg.cholesky_ex ----------------------------------------------------------------------
-def _potrf2(a) -> int:
-    """LAPACK's recursive Cholesky (lower) in place on one matrix; returns its info. On
-    failure the factored blocks and the updated remainder stay in ``a``, as LAPACK leaves them."""
-    n = a.shape[0]
-    if n == 1:
-        if not a[0, 0] > 0:
-            return 1
-        a[0, 0] = xp.sqrt(a[0, 0])
-        return 0
-    half = n // 2
-    info = _potrf2(a[:half, :half])
-    if info:
-        return info
-    a[half:, :half] = xp.linalg.solve(xp.tril(a[:half, :half]), a[half:, :half].T).T
-    a[half:, half:] -= a[half:, :half] @ a[half:, :half].T
-    info = _potrf2(a[half:, half:])
-    return info + half if info else 0
-
-
-def _partial_factors(data, upper):
-    """(factors, info) for a batch where some matrix is not positive-definite."""
-    flat = (xp.swapaxes(data, -1, -2) if upper else data).reshape(-1, *data.shape[-2:]).copy()
-    info = xp.array([_potrf2(matrix) for matrix in flat], dtype=xp.int32)
-    factors = xp.tril(flat).reshape(data.shape)
-    if upper:
-        factors = xp.swapaxes(factors, -1, -2).copy()
-    return factors, info.reshape(data.shape[:-2])
-
-
 def cholesky_ex(A, *, upper=False, check_errors=False):
     """``(L, info)``: ``linalg.cholesky`` that reports failure in ``info`` (the order of the
     first leading minor that is not positive-definite) instead of raising.
@@ -299,13 +276,4 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
         tensor(0, dtype=torch.int32)
     """
     check_matrices(A, "linalg.cholesky_ex")
-    try:
-        L = _cholesky(A, bool(upper))
-        info = xp.zeros(A.shape[:-2], dtype=xp.int32)
-    except LinAlgError as error:
-        if check_errors:
-            message = str(error).replace("linalg.cholesky:", "linalg.cholesky_ex:")
-            raise LinAlgError(message) from None
-        factors, info = _partial_factors(A._data, bool(upper))
-        L = Tensor._make(column_major(factors))
-    return cholesky_ex_type(L, Tensor._make(info))
+    return cholesky_ex_type(*_cholesky_ex(A, bool(upper), check_errors and "linalg.cholesky_ex"))

@@ -143,11 +143,19 @@ def _qr_jvp(input_t, result, result1, mode):
     jvp=_qr_jvp,
 )
 def _qr(input, mode):
+    input = input + 0.0  # Note [Signed zeros in Householder QR]
     if mode == "r":
         R = xp.linalg.qr(input, mode="r")
         return xp.zeros((0,), input.dtype), column_major(R)
     Q, R = xp.linalg.qr(input, mode=mode)
     return column_major(Q), column_major(R)  # Note [LAPACK layout]
+
+
+# Note [Signed zeros in Householder QR]
+# A reflector's sign follows the sign of its column's leading entry (LAPACK's larfg:
+# beta = -sign(norm, alpha)). torch's MKL takes -0.0 there as positive, the reference
+# LAPACK in NumPy's OpenBLAS as negative: adding +0.0 first (-0.0 + 0.0 is +0.0, every
+# other value unchanged) gives torch's signs for R, Q and geqrf's reflectors.
 
 
 def qr(A, mode="reduced"):

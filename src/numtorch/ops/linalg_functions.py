@@ -317,7 +317,7 @@ def qr(input, some=True):
     jvp=solves._cholesky_jvp,
 )
 def _cholesky_legacy(input, upper):
-    return solves._cholesky.spec.forward(input, upper)
+    return solves._cholesky_ex.spec.forward(input, upper, "cholesky")[0]
 
 
 @export

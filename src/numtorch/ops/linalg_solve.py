@@ -11,6 +11,7 @@ take tangents with a leading batch dimension (jacfwd) as they are.
 from __future__ import annotations
 
 from .._core import batch_rules
+from .._core.grad_mode import is_grad_enabled
 from .._core.op import defop
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
@@ -67,19 +68,16 @@ def _singular_message(a, name):
     return f"{name}: The input matrix is singular."
 
 
-def _not_positive_definite_message(a, name):
-    batch = a.reshape(-1, a.shape[-2], a.shape[-1])
-    for index, matrix in enumerate(batch):
-        for k in range(1, matrix.shape[0] + 1):
-            try:
-                xp.linalg.cholesky(matrix[:k, :k])
-            except xp.linalg.LinAlgError:
-                return (
-                    f"{name}: {_batch_prefix(index, a.ndim > 2)}The factorization could not be "
-                    "completed because the input is not positive-definite (the leading minor "
-                    f"of order {k} is not positive-definite)."
-                )
-    return f"{name}: The factorization could not be completed."
+def _not_positive_definite_message(info, name):
+    """torch's message for the first batch element whose factorization failed (``info``: the
+    order of its first leading minor that is not positive-definite)."""
+    flat = info.reshape(-1)
+    index = int(xp.flatnonzero(flat)[0])
+    return (
+        f"{name}: {_batch_prefix(index, info.ndim > 0)}The factorization could not be "
+        "completed because the input is not positive-definite (the leading minor of order "
+        f"{int(flat[index])} is not positive-definite)."
+    )
 
 
 def _constant(data) -> Tensor:
@@ -158,10 +156,32 @@ slogdet_type = structseq("linalg_slogdet", ("sign", "logabsdet"))
 
 
 def _slogdet_backward(grads, input):
-    # only logabsdet has a derivative for real input: d log|det A| = inv(A)^T
+    # only logabsdet has a derivative for real input: d log|det A| = inv(A)^T. As torch: a
+    # differentiable solve when the gradient is differentiated again (a singular A raises),
+    # else LAPACK's solve on the LU of A^T, which leaves inf/NaN for a singular A.
     if grads[1] is None:
         return None
-    return grads[1].unsqueeze(-1).unsqueeze(-1) * _inv(input).mT
+    scaled_eye = grads[1].unsqueeze(-1).unsqueeze(-1) * _batch_eye(input.shape[-1], input)
+    if is_grad_enabled():
+        return _solve(input.mT, scaled_eye, True, False)
+    return _constant(_transposed_lu_solve(input._data, scaled_eye._data))
+
+
+def _transposed_lu_solve(a, b):
+    """``(A^T)^-1 B`` from getrf and getrs on ``A^T`` (a zero pivot gives inf/NaN); NaN for
+    a singular matrix where SciPy's LAPACK is missing."""
+    batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    at = xp.broadcast_to(xp.swapaxes(a, -1, -2), batch + a.shape[-2:])
+    b = xp.broadcast_to(b, batch + b.shape[-2:])
+    factored = lapack.getrf(at)
+    if factored is not None:
+        solved = lapack.getrs(factored[0], factored[1], b, 0)
+        if solved is not None:
+            return solved
+    try:
+        return xp.linalg.solve(at, b)
+    except xp.linalg.LinAlgError:
+        return xp.full(b.shape, xp.nan, dtype=b.dtype)
 
 
 @batched
@@ -232,6 +252,16 @@ def _solve_jvp(input_t, B_t, input, B, result, left, vector):
     return _solve(input, add_terms(B_t, None if change is None else -change), left, vector)
 
 
+def _first_singular(a) -> int:
+    """The flat batch index of the first matrix of ``a`` that LAPACK cannot invert."""
+    for index, matrix in enumerate(a.reshape(-1, *a.shape[-2:])):
+        try:
+            xp.linalg.inv(matrix)
+        except xp.linalg.LinAlgError:
+            return index
+    return 0
+
+
 @defop(
     batch=batch_rules.same_rank,
     name="linalg_solve_ex",
@@ -250,7 +280,8 @@ def _solve(input, B, left, vector):
         X = xp.linalg.solve(A, rhs)
     except xp.linalg.LinAlgError:
         raise LinAlgError(
-            "torch.linalg.solve: The solver failed because the input matrix is singular."
+            f"torch.linalg.solve: {_batch_prefix(_first_singular(A), A.ndim > 2)}The solver "
+            "failed because the input matrix is singular."
         ) from None
     if vector:
         return X[..., 0]
@@ -414,20 +445,57 @@ def _cholesky_jvp(input_t, result, upper):
     return dL.mH if upper else dL
 
 
+def _potf2(a) -> int:
+    """LAPACK's unblocked left-looking Cholesky (lower) in place on one matrix; returns its
+    info. On failure the failed pivot holds its non-positive value and the columns after it
+    keep the input's values, as LAPACK (and torch) leave them."""
+    for j in range(a.shape[0]):
+        pivot = (a[j, j] - a[j, :j] @ xp.conj(a[j, :j])).real
+        if not pivot > 0:
+            a[j, j] = pivot
+            return j + 1
+        a[j, j] = pivot = xp.sqrt(pivot)
+        a[j + 1 :, j] = (a[j + 1 :, j] - a[j + 1 :, :j] @ xp.conj(a[j, :j])) / pivot
+    return 0
+
+
+def _partial_factors(data):
+    """(lower factors, info) for a batch where some matrix is not positive-definite."""
+    flat = data.reshape(-1, *data.shape[-2:]).copy()
+    info = xp.array([_potf2(matrix) for matrix in flat], dtype=xp.int32)
+    return xp.tril(flat).reshape(data.shape), info.reshape(data.shape[:-2])
+
+
 @defop(
     batch=batch_rules.first_only,
     name="linalg_cholesky_ex",
     node="LinalgCholeskyExBackward0",
-    input=lambda grad, result, upper: _cholesky_backward(grad, result, upper),
-    jvp=_cholesky_jvp,
+    outputs=2,
+    input=lambda grads, result, upper: _cholesky_backward(grads[0], result, upper),
+    jvp=batched(lambda input_t, result, upper: (_cholesky_jvp(input_t, result, upper), None)),
 )
-def _cholesky(input, upper):
+def _cholesky_ex(input, upper, check_errors):
+    # A matrix that is not positive-definite keeps LAPACK's partial factor, and stays
+    # differentiable through it, as in torch (whose info output says it failed), unless
+    # check_errors names the op to raise for.
     try:
         L = xp.linalg.cholesky(input)
+        info = xp.zeros(input.shape[:-2], dtype=xp.int32)
     except xp.linalg.LinAlgError:
-        raise LinAlgError(_not_positive_definite_message(input, "linalg.cholesky")) from None
+        L, info = _partial_factors(input)
+        if check_errors:
+            _raise_not_positive_definite(info, check_errors)
     U = xp.conj(xp.swapaxes(L, -1, -2)) if upper else L  # U = L^H
-    return column_major(U)  # Note [LAPACK layout]
+    return column_major(U), info  # Note [LAPACK layout]
+
+
+def _raise_not_positive_definite(info, name):
+    if xp.any(info):
+        raise LinAlgError(_not_positive_definite_message(info, name))
+
+
+def _cholesky(input, upper):
+    return _cholesky_ex(input, upper, "linalg.cholesky")[0]
 
 
 def cholesky(A, *, upper=False) -> Tensor:

@@ -200,11 +200,15 @@ def _cdist_terms(grad, x1, x2, result, p):
     g = grad.unsqueeze(-1)
     dist = result.unsqueeze(-1)
     if p == 0:
-        return diff * 0
+        return diff.new_zeros(diff.shape)
+    # torch's kernel takes the sign of a NaN difference as NaN (the tensor op's sign is 0)
+    sign = where(diff.isnan(), diff, diff.sign())
     if p == 1:
-        return g * diff.sign()
+        return g * sign
     if math.isinf(p):
-        return g * diff.sign() * (diff.abs() == dist)
+        # the coordinates where |d| reaches the distance, as torch's kernel finds them:
+        # 1 - min(1, ceil(||d| - dist|)), NaN where |d| and dist are both infinite
+        return g * sign * (1 - ((diff.abs() - dist).abs().ceil()).clamp(max=1))
     zero = dist == 0
     safe = where(zero, 1.0, dist)
     if p == 2:
@@ -260,10 +264,11 @@ def _cdist(x1, x2, p):
         return xp.sqrt(xp.sum(diff * diff, axis=-1))
     if p == 1:
         return xp.sum(diff, axis=-1)
+    # torch's kernel: min(ceil(|d|), 1) counts a non-zero (a NaN stays NaN); the max skips NaN
     if p == 0:
-        return xp.sum(diff != 0, axis=-1).astype(x1.dtype)
+        return xp.sum(xp.minimum(xp.ceil(diff), 1), axis=-1)
     if math.isinf(p):
-        return xp.max(diff, axis=-1, initial=0)
+        return xp.max(xp.where(xp.isnan(diff), 0, diff), axis=-1, initial=0)
     return xp.sum(diff**p, axis=-1) ** (1 / p)
 
 
@@ -289,7 +294,7 @@ def _euclidean_dist(x1, x2):
     left = xp.concatenate([x1 * -2, norm1, xp.ones_like(norm1)], axis=-1)
     right = xp.concatenate([x2, xp.ones_like(norm2), norm2], axis=-1)
     squared = xp.matmul(left, xp.swapaxes(right, -1, -2))
-    return xp.sqrt(xp.maximum(squared, 1e-30))
+    return xp.sqrt(xp.maximum(squared, 0))  # rounding below 0 is a zero distance
 
 
 _COMPUTE_MODES = {

@@ -1,0 +1,156 @@
+"""Linear algebra at the edges of its domain, against torch: matrices that are not
+positive-definite, singular or rank-deficient, where torch still returns (and
+differentiates) what LAPACK leaves behind."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+
+def _both(values, dtype="float64"):
+    """The same leaf in both libraries."""
+    array = np.asarray(values, dtype=dtype)
+    ours = numtorch.tensor(array).requires_grad_()
+    theirs = torch.tensor(array).requires_grad_()
+    return ours, theirs
+
+
+def _close(ours, theirs, **tolerance):
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), **tolerance)
+
+
+# A failure at the second pivot leaves the third column as the input's (LAPACK's unblocked
+# left-looking factorization stops there); the batch's first matrix factors fully.
+_NOT_POSITIVE_DEFINITE = [[4.0, 2.0, 2.0], [2.0, -1.0, 1.0], [2.0, 1.0, 5.0]]
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("batched", [False, True])
+def test_cholesky_ex_of_a_matrix_that_is_not_positive_definite(upper, batched):
+    a = np.array(_NOT_POSITIVE_DEFINITE)
+    if batched:
+        a = np.stack([4.0 * np.eye(3), a])
+    ours, theirs = _both(a)
+    (L, info), (L_t, info_t) = (
+        lib.linalg.cholesky_ex(x, upper=upper) for lib, x in ((numtorch, ours), (torch, theirs))
+    )
+    assert L.requires_grad and type(L.grad_fn).__name__ == type(L_t.grad_fn).__name__
+    np.testing.assert_array_equal(info.numpy(), info_t.numpy())
+    _close(L, L_t)
+    weights = np.arange(L.numel(), dtype=np.float64).reshape(L.shape)
+    (L * numtorch.tensor(weights)).sum().backward()
+    (L_t * torch.tensor(weights)).sum().backward()
+    _close(ours.grad, theirs.grad, rtol=1e-10)
+
+
+def test_cholesky_of_a_matrix_that_is_not_positive_definite_raises_as_torch():
+    a = np.stack([np.eye(3), np.array(_NOT_POSITIVE_DEFINITE)])
+    calls = {
+        "linalg.cholesky": lambda lib, x: lib.linalg.cholesky(x),
+        "linalg.cholesky_ex": lambda lib, x: lib.linalg.cholesky_ex(x, check_errors=True),
+    }
+    for name, call in calls.items():
+        with pytest.raises(RuntimeError) as expected:
+            call(torch, torch.tensor(a))
+        with pytest.raises(numtorch.linalg.LinAlgError) as got:
+            call(numtorch, numtorch.tensor(a))
+        assert str(got.value) == str(expected.value), name
+
+
+# Exactly singular matrices whose LU factors have exact zero pivots on every LAPACK build.
+_SINGULAR = [
+    [[1.0, 2.0], [1.0, 2.0]],
+    [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]],
+    [[0.0, 0.0], [0.0, 0.0]],
+    [[[1.0, 2.0], [1.0, 2.0]], [[1.0, 2.0], [3.0, 2.0]]],
+]
+
+
+@pytest.mark.parametrize("values", _SINGULAR, ids=range(len(_SINGULAR)))
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_slogdet_backward_of_a_singular_matrix_is_lapacks_inf_and_nan(values, dtype):
+    # first order: torch solves with the forward's LU and keeps the infinities; a gradient
+    # that is differentiated again goes through linalg.solve, which raises
+    ours, theirs = _both(values, dtype)
+    grads = []
+    for lib, x in ((numtorch, ours), (torch, theirs)):
+        weights = lib.arange(float(x[..., 0, 0].numel()), dtype=x.dtype).reshape(x.shape[:-2])
+        (lib.linalg.slogdet(x).logabsdet * (weights - 0.5)).sum().backward()
+        grads.append(x.grad.numpy())
+        loss = (lib.linalg.slogdet(x).logabsdet * (weights - 0.5)).sum()
+        with pytest.raises(RuntimeError) as raised:
+            lib.autograd.grad(loss, x, create_graph=True)
+        grads.append(str(raised.value))
+    np.testing.assert_array_equal(grads[0], grads[2])
+    assert grads[1] == grads[3]
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float64")])
+@pytest.mark.parametrize(
+    "shapes", [((2, 2, 0), (2, 0, 3)), ((2, 2, 3), (2, 3, 0)), ((1, 2, 2, 0), (2, 0, 2))]
+)
+def test_batched_products_with_an_empty_operand_take_mixed_dtypes(shapes, dtypes):
+    # torch's bmm checks dtypes only where it multiplies; the zeros take mat2's dtype
+    seen = []
+    for lib in (numtorch, torch):
+        a = lib.zeros(shapes[0], dtype=getattr(lib, dtypes[0]), requires_grad=True)
+        b = lib.zeros(shapes[1], dtype=getattr(lib, dtypes[1]), requires_grad=True)
+        result = lib.matmul(a, b)
+        result.sum().backward()
+        names = (str(result.dtype), str(a.grad.dtype), str(b.grad.dtype), tuple(result.shape))
+        seen.append(names + (type(result.grad_fn).__name__,))
+        with pytest.raises(RuntimeError) as raised:
+            lib.bmm(lib.zeros(2, 2, 3, dtype=a.dtype), lib.zeros(2, 3, 2, dtype=b.dtype))
+        seen.append(str(raised.value))
+    assert seen[:2] == seen[2:]
+
+
+@pytest.mark.parametrize("tau_shape", [(), (2, 3), (3, 3)])
+@pytest.mark.parametrize("op", ["householder_product", "ormqr"])
+def test_householder_checks_of_tau_raise_as_torch(op, tau_shape):
+    input_shape = (2, 5, 3) if tau_shape == (3, 3) else (5, 3)
+    raised = []
+    for lib in (numtorch, torch):
+        a = lib.ones(input_shape, dtype=lib.float64)
+        tau = lib.ones(tau_shape, dtype=lib.float64)
+        call = {
+            "householder_product": lambda: lib.linalg.householder_product(a, tau),
+            "ormqr": lambda: lib.ormqr(a, tau, lib.ones(input_shape[:-1] + (2,), dtype=a.dtype)),
+        }[op]
+        with pytest.raises(Exception) as error:
+            call()
+        raised.append((type(error.value).__name__, str(error.value)))
+    assert raised[0] == raised[1]
+
+
+def test_qr_of_a_column_led_by_negative_zero_takes_torchs_signs():
+    # LAPACK's reflector sign follows the column's leading entry: torch's build reads -0.0
+    # there as positive
+    a = np.array([[-0.0, 1.0, 2.0], [-0.0, 3.0, 1.0], [1.0, 2.0, 5.0], [0.0, 1.0, 1.0]])
+    ours, theirs = numtorch.tensor(a), torch.tensor(a)
+    for x, y in zip(numtorch.linalg.qr(ours), torch.linalg.qr(theirs)):
+        _close(x, y, rtol=1e-12, atol=1e-15)
+    for x, y in zip(numtorch.geqrf(ours), torch.geqrf(theirs)):
+        _close(x, y, rtol=1e-12, atol=1e-15)
+
+
+def test_block_diag_gradient_after_an_empty_vector_is_torchs():
+    # an empty vector is a (1, 0) block in the forward; torch's backward skips it without
+    # moving down a row, so the blocks after it read the gradient one row up
+    grads = []
+    for lib in (numtorch, torch):
+        a = lib.tensor(2.0, requires_grad=True)
+        empty = lib.zeros(0, requires_grad=True)
+        b = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        c = lib.tensor([5.0, 6.0], requires_grad=True)
+        result = lib.block_diag(a, empty, b, empty, c)
+        weights = lib.arange(float(result.numel())).reshape(result.shape)
+        found = lib.autograd.grad((result * weights).sum(), (a, empty, b, c))
+        grads.append([tuple(result.shape)] + [g.tolist() for g in found])
+    assert grads[0] == grads[1]

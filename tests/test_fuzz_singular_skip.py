@@ -1,0 +1,34 @@
+"""The differential fuzzer skips LAPACK steps on numerically singular matrices (see
+``fuzz.graphs.LAPACK``): what LAPACK returns there is the build's rounding noise."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from fuzz.execute import _full_rank
+
+import numtorch
+
+
+@pytest.mark.parametrize("dtype", [numtorch.float64, numtorch.float32])
+def test_rank_deficient_matrices_are_told_apart_from_full_rank_ones(dtype):
+    rng = np.random.default_rng(0)
+    full = rng.standard_normal((2, 4, 3))
+    repeated = full.copy()
+    repeated[1, 2] = repeated[1, 0]  # one square matrix of the batch loses a rank
+    assert _full_rank(numtorch.tensor(full, dtype=dtype))
+    assert not _full_rank(numtorch.tensor(repeated[:, :3], dtype=dtype))
+    assert not _full_rank(numtorch.full((3, 3), 2.5, dtype=dtype))  # an expanded scalar
+    # not matrices: vectors, empty tensors and integers are never skipped for this
+    assert _full_rank(numtorch.zeros(3, dtype=dtype))
+    assert _full_rank(numtorch.zeros(0, 3, dtype=dtype))
+    assert _full_rank(numtorch.zeros(3, 3, dtype=numtorch.int64))
+
+
+def test_a_tensor_is_also_checked_as_the_square_matrix_tensorinv_sees():
+    rng = np.random.default_rng(1)
+    square = rng.standard_normal((4, 4))
+    square[3] = square[0]  # singular as a 4 x 4 matrix, its 2 x 2 blocks are not
+    tensor = numtorch.tensor(square.reshape(4, 2, 2))
+    assert _full_rank(numtorch.tensor(square.reshape(4, 2, 2)[:2]))
+    assert not _full_rank(tensor)
