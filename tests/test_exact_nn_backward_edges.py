@@ -1,0 +1,62 @@
+"""The first-order gradients of nn ops under ``create_graph=True``: torch runs each op's
+backward as one differentiable op whose edges include inputs it reads only for a shape or a
+mask, so the gradient requires grad (and names that op's node) even where it does not depend
+on them. These check that node and its derivatives against torch."""
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+def _grads(lib, fn, arrays, wrt):
+    leaves = [
+        lib.tensor(a, dtype=lib.float64).requires_grad_(i in wrt) for i, a in enumerate(arrays)
+    ]
+    out = fn(lib, *leaves)
+    targets = [leaves[i] for i in wrt]
+    firsts = lib.autograd.grad((out * out.detach().cos()).sum(), targets, create_graph=True)
+    seconds = None
+    live = [g for g in firsts if g.requires_grad]
+    if live:
+        total = sum((g * g.detach().sin()).sum() for g in live)
+        seconds = lib.autograd.grad(total, targets, allow_unused=True)
+    return firsts, seconds
+
+
+def _check(fn, arrays, wrt):
+    ours, theirs = _grads(numtorch, fn, arrays, wrt), _grads(torch, fn, arrays, wrt)
+    for a, b in zip(ours[0], theirs[0]):
+        assert a.requires_grad == b.requires_grad
+        assert type(a.grad_fn).__name__ == type(b.grad_fn).__name__
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-10, atol=1e-12)
+    assert (ours[1] is None) == (theirs[1] is None)
+    for a, b in zip(ours[1] or (), theirs[1] or ()):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+def test_fractional_max_pool_gradient_has_the_input_as_an_edge(dims):
+    rng = np.random.default_rng(0)
+    shape = (1, 2, 6, 5) if dims == 2 else (1, 2, 5, 6, 5)
+    samples = np.linspace(0.1, 0.9, 2 * dims).reshape(1, 2, dims)
+
+    def fn(lib, x):
+        pool = getattr(lib.nn.functional, f"fractional_max_pool{dims}d")
+        u = lib.tensor(samples, dtype=lib.float64)
+        return pool(x, kernel_size=2, output_size=(3,) * dims, _random_samples=u)
+
+    _check(fn, [rng.permutation(np.prod(shape)).reshape(shape) * 0.1], wrt=[0])
+
+
+def test_fractional_max_pool3d_needs_room_for_one_more_window():
+    # torch's 3-D kernel checks out + k - 1 < in (its 2-D kernel: <=)
+    for lib in (numtorch, torch):
+        x = lib.zeros(1, 1, 4, 5, 6)
+        with pytest.raises(RuntimeError, match="pool time 2 too large relative to input time 4"):
+            lib.nn.functional.fractional_max_pool3d(x, kernel_size=2, output_size=3)
+        lib.nn.functional.fractional_max_pool2d(x[0], kernel_size=2, output_size=3)
