@@ -60,3 +60,52 @@ def test_fractional_max_pool3d_needs_room_for_one_more_window():
         with pytest.raises(RuntimeError, match="pool time 2 too large relative to input time 4"):
             lib.nn.functional.fractional_max_pool3d(x, kernel_size=2, output_size=3)
         lib.nn.functional.fractional_max_pool2d(x[0], kernel_size=2, output_size=3)
+
+
+GRID_CASES = [
+    (dims, mode, padding, align)
+    for dims in (2, 3)
+    for mode in ("bilinear", "nearest", "bicubic")
+    for padding in ("zeros", "border", "reflection")
+    for align in (False, True)
+    if not (dims == 3 and mode == "bicubic")
+]
+
+
+@pytest.mark.parametrize("dims, mode, padding, align", GRID_CASES)
+@pytest.mark.parametrize("wrt", [[0], [1], [0, 1]], ids=["input", "grid", "both"])
+def test_grid_sample_gradient_is_one_node(dims, mode, padding, align, wrt):
+    # both gradients are one node with edges (grad_output, input, grid); nearest's input
+    # gradient has a defined (zero) derivative in the grid, its grid gradient none
+    rng = np.random.default_rng(dims)
+    x = rng.standard_normal((2, 2) + (3,) * dims)
+    g = rng.uniform(-1.2, 1.2, (2,) + (2,) * dims + (dims,))
+
+    def fn(lib, input, grid):
+        return lib.nn.functional.grid_sample(
+            input, grid, mode=mode, padding_mode=padding, align_corners=align
+        )
+
+    _check(fn, [x, g], wrt)
+
+
+def test_grid_sample_empty_output_keeps_the_dtypes():
+    # the dtypes may differ where nothing is sampled: each gradient has its input's dtype
+    for lib in (numtorch, torch):
+        x = lib.zeros(1, 0, 2, 3, 2, dtype=lib.float32, requires_grad=True)
+        g = lib.zeros(1, 2, 1, 2, 3, dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.grid_sample(x, g, align_corners=False)
+        assert y.dtype == lib.float32
+        gx, gg = lib.autograd.grad(y.sum(), [x, g], create_graph=True)
+        assert (gx.dtype, gg.dtype) == (lib.float32, lib.float64)
+        assert type(gx.grad_fn).__name__ == "GridSampler3DBackwardBackward0"
+
+
+def test_grid_sample_bicubic_double_backward_of_an_empty_grid_raises():
+    for lib in (numtorch, torch):
+        x = lib.ones(1, 2, 3, 4, dtype=lib.float64)
+        g = lib.zeros(1, 0, 3, 2, dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.grid_sample(x, g, mode="bicubic", align_corners=False)
+        (gg,) = lib.autograd.grad(y.sum(), g, create_graph=True)
+        with pytest.raises(RuntimeError, match=r"shape \[-1, 0, 3, 16\]"):
+            lib.autograd.grad(gg.sum(), g)

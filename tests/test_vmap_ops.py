@@ -68,6 +68,8 @@ NO_RULE = {
     "dist",
     "grid_sampler_2d",
     "grid_sampler_3d",
+    "grid_sampler_2d_backward",
+    "grid_sampler_3d_backward",
     "histogram",
     "histogramdd",
     "masked_scatter",

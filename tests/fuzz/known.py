@@ -78,11 +78,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "cholesky_ex's info output with a NaN input",
         (20261127, 88),
     ),
-    ("requires_grad", "grid_sample_nearest_zeros_1"): (
-        "grid_sample's backward is one node in torch (differentiable again); numtorch's "
-        "formula is not recorded",
-        (777, 159),
-    ),
     ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
     ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
