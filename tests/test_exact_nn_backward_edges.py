@@ -109,3 +109,42 @@ def test_grid_sample_bicubic_double_backward_of_an_empty_grid_raises():
         (gg,) = lib.autograd.grad(y.sum(), g, create_graph=True)
         with pytest.raises(RuntimeError, match=r"shape \[-1, 0, 3, 16\]"):
             lib.autograd.grad(gg.sum(), g)
+
+
+@pytest.mark.parametrize("name", ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d"])
+@pytest.mark.parametrize("wrt", [[2], [0, 2], [1, 2], [0, 1, 2]], ids=str)
+def test_convolution_bias_gradient_is_an_output_of_the_backward_node(name, wrt):
+    # torch's convolution_backward returns the bias gradient too: under create_graph it
+    # requires grad when the input or the weight does
+    dims = 2 if name.endswith("2d") else 1
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 2) + (4,) * dims)
+    w = rng.standard_normal(((2, 3) if "transpose" in name else (3, 2)) + (2,) * dims)
+    b = rng.standard_normal(3)
+
+    def fn(lib, x, w, b):
+        return getattr(lib.nn.functional, name)(x, w, b)
+
+    _check(fn, [x, w, b], wrt)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_conv_transpose_bias_of_another_dtype(dims):
+    # torch's slow transposed kernels add a bias of another float dtype (1-D, 2-D) or refuse
+    # it with the 3-D kernel's message; the bias gradient comes back in the bias's dtype
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.ones((1, 2) + (3,) * dims, dtype=lib.float32, requires_grad=True)
+        w = lib.ones((2, 3) + (2,) * dims, dtype=lib.float32)
+        b = lib.tensor([0.5, 1.5, -1.0], dtype=lib.float64, requires_grad=True)
+        conv = getattr(lib.nn.functional, f"conv_transpose{dims}d")
+        if dims == 3:
+            with pytest.raises(RuntimeError, match="expected scalar type Float but found Double"):
+                conv(x, w, b)
+            continue
+        y = conv(x, w, b)
+        (gb,) = lib.autograd.grad((y * y).sum(), b, create_graph=True)
+        assert (y.dtype, gb.dtype, gb.requires_grad) == (lib.float32, lib.float64, True)
+        results.append((y.detach().numpy(), gb.detach().numpy()))
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

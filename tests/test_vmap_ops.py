@@ -64,6 +64,7 @@ NO_RULE = {
     "channel_shuffle",
     "col2im",
     "convolution_backward_weight",
+    "convolution_backward_bias",
     "dense_sparse_mm",
     "dist",
     "grid_sampler_2d",

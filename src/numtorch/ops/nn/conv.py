@@ -214,6 +214,37 @@ def convolution_backward_op(
     return conv_weight_grad(input, g, weight_shape, stride, padding, dilation, groups)
 
 
+def _not_read(grad):
+    return None
+
+
+@batched
+def _bias_backward_jvp(grad_output_t, grad_output):
+    if grad_output_t is None:
+        return None
+    n = grad_output.ndim  # (a jacfwd tangent has a leading batch dim)
+    return grad_output_t.sum((-n, *range(2 - n, 0)))
+
+
+# The bias's gradient is an output of torch's convolution_backward too: the same node, with
+# edges (grad_output, input, weight), so under create_graph=True it requires grad whenever
+# the input or the weight does, though it reads neither. (Inside torch's one call it is a
+# sum: shown as one.)
+@defop(
+    name="convolution_backward_bias",
+    aten="sum",
+    node="ConvolutionBackwardBackward0",
+    grad_output=lambda grad, grad_output: grad.reshape(
+        (1, -1) + (1,) * (grad_output.ndim - 2)
+    ).expand(grad_output.shape),
+    input=_not_read,
+    weight=_not_read,
+    jvp=_bias_backward_jvp,
+)
+def convolution_backward_bias_op(grad_output, input, weight):
+    return grad_output.sum(axis=(0, *range(2, grad_output.ndim)))
+
+
 def _first_order(which):
     def formula(
         grad,
@@ -296,7 +327,7 @@ def _conv_jvp(
     node="ConvolutionBackward0",
     input=_first_order("input"),
     weight=_first_order("weight"),
-    bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+    bias=lambda grad, input, weight: convolution_backward_bias_op(grad, input, weight),
     jvp=_conv_jvp,
 )
 def convolution_op(
@@ -426,7 +457,14 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
                 f"Given weight of size {list(w.shape)}, expected bias to be 1-dimensional with "
                 f"{out_channels} elements, but got bias of size {list(bias.shape)} instead"
             )
-        if bias._data.dtype != x.dtype:
+        if bias._data.dtype != x.dtype and transposed:
+            # torch's slow transposed kernels: 1-D and 2-D add the bias in the input's dtype,
+            # 3-D checks it first
+            if len(kernel) == 3:
+                raise RuntimeError(
+                    f"expected scalar type {input.dtype._tag[:-6]} but found {bias.dtype._tag[:-6]}"
+                )
+        elif bias._data.dtype != x.dtype:
             raise RuntimeError(
                 f"Input type ({_TYPE_NAMES.get(x.dtype.name, x.dtype.name)}) and bias type "
                 f"({_TYPE_NAMES.get(bias._data.dtype.name, bias._data.dtype.name)}) should be "
