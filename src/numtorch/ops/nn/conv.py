@@ -199,6 +199,8 @@ def convolution_backward_op(
     which,
 ):
     """The gradient of ``convolution`` for its ``input`` or its ``weight`` (``which``)."""
+    if not transposed and input_shape[1] == 0:  # nothing was read: (empty) zeros
+        return xp.zeros(input_shape if which == "input" else weight_shape, grad_output.dtype)
     g = grad_output
     if transposed:
         extra = _extra_padding(input_shape, g.shape, weight_shape, stride, padding, dilation)
@@ -333,8 +335,13 @@ def _conv_jvp(
 def convolution_op(
     input, weight, bias, stride, padding, dilation, transposed, output_padding, groups
 ):
+    if not transposed and input.shape[1] == 0:
+        # torch's result for an input without channels has none either, whatever the weight
+        geo = Geometry(input.shape, weight.shape, stride, padding, dilation, groups)
+        return xp.zeros((input.shape[0], 0, *geo.out), input.dtype)
     if not transposed:
-        return conv_forward(input, weight, bias, stride, padding, dilation, groups)
+        out = conv_forward(input, weight, bias, stride, padding, dilation, groups)
+        return out.astype(input.dtype, copy=False)  # (an empty batch may mix dtypes)
     shape = transposed_output_shape(
         input.shape, weight.shape, stride, padding, dilation, output_padding, groups
     )
@@ -420,7 +427,7 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     x, w = input._data, weight._data
-    if x.dtype != w.dtype:
+    if x.dtype != w.dtype and x.shape[0]:  # (torch meets the dtypes only with images to read)
         raise RuntimeError(
             f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
@@ -435,6 +442,11 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
     if x.dtype.kind not in "fiuV":  # torch convolves integers too, but not bools
         raise NotImplementedError(
             f"\"slow_conv2d_cpu\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    if w.shape[0] < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, "
+            f"but got weight of size {list(w.shape)} instead"
         )
     if w.shape[0] % groups:
         raise RuntimeError(
@@ -460,7 +472,7 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
         if bias._data.dtype != x.dtype and transposed:
             # torch's slow transposed kernels: 1-D and 2-D add the bias in the input's dtype,
             # 3-D checks it first
-            if len(kernel) == 3:
+            if len(kernel) == 3 and x.shape[0]:
                 raise RuntimeError(
                     f"expected scalar type {input.dtype._tag[:-6]} but found {bias.dtype._tag[:-6]}"
                 )
