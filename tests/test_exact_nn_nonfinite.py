@@ -1,0 +1,31 @@
+"""nn ops on inputs holding inf or NaN, against torch: which outputs and gradient elements
+become non-finite (an element no window reaches must stay finite)."""
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("name", ["conv1d", "conv2d", "conv3d", "conv_transpose2d"])
+@pytest.mark.parametrize("where", ["input", "weight"])
+def test_convolution_gradients_keep_unreached_elements_finite(name, where):
+    dims = int(name[-2])
+    rng = np.random.default_rng(dims)
+    x = rng.standard_normal((1, 2) + (3,) * dims)
+    w = rng.standard_normal((2, 2) + (2,) * dims)
+    target = x if where == "input" else w
+    target.reshape(-1)[1] = np.inf
+    target.reshape(-1)[-1] = -np.inf
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, requires_grad=True)
+        ws = lib.tensor(w, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(xs, ws)
+        g = lib.tensor(np.random.default_rng(7).standard_normal(tuple(y.shape)))
+        grads = lib.autograd.grad(y, [xs, ws], g)
+        results.append([t.detach().numpy() for t in (y, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
