@@ -29,3 +29,22 @@ def test_convolution_gradients_keep_unreached_elements_finite(name, where):
         results.append([t.detach().numpy() for t in (y, *grads)])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("mode", ["linear", "bilinear", "trilinear", "bicubic"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_interpolation_of_infinite_values_makes_torch_nans(mode, align_corners):
+    # an axis whose size is kept still reads each element twice (weights 1 and 0) in torch
+    dims = {"linear": 1, "bilinear": 2, "trilinear": 3, "bicubic": 2}[mode]
+    rng = np.random.default_rng(dims)
+    x = rng.standard_normal((1, 2) + (3,) * dims)
+    x.reshape(-1)[[1, 4]] = (np.inf, -np.inf)
+    for size in [(3,) * dims, (3,) * (dims - 1) + (5,), (4,) * dims]:
+        results = []
+        for lib in (numtorch, torch):
+            xs = lib.tensor(x, requires_grad=True)
+            y = lib.nn.functional.interpolate(xs, size=size, mode=mode, align_corners=align_corners)
+            (g,) = lib.autograd.grad(y, xs, lib.ones_like(y))
+            results.append((y.detach().numpy(), g.numpy()))
+        for ours, theirs in zip(*results):
+            np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)

@@ -49,7 +49,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "torch's bmm order of the same products gives +-inf",
         (20261127, 131),
     ),
-    ("value", "interpolate_trilinear"): (_NONFINITE_ORDER, (20261127, 163)),
     ("value", "scaled_dot_product_attention"): (
         "a NaN input: torch's fused flash-attention backward spreads it over the whole block, "
         "numtorch's composed backward only over the rows and columns it reaches",
