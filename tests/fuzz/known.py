@@ -39,7 +39,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "torch's bmm order of the same products gives +-inf",
         (20261127, 131),
     ),
-    ("value", "interpolate_trilinear"): (_NONFINITE_ORDER, (20261127, 163)),
     ("value", "scaled_dot_product_attention"): (
         "a NaN input: torch's fused flash-attention backward spreads it over the whole block, "
         "numtorch's composed backward only over the rows and columns it reaches",
@@ -57,10 +56,7 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ),
     ("value", "bucketize"): (_NAN_SEARCH, (777, 287)),
     ("value", "searchsorted"): (_NAN_SEARCH, (777, 2162)),
-    ("requires_grad", "grid_sample_nearest_zeros_1"): (
-        "grid_sample's backward is one node in torch (differentiable again); numtorch's "
-        "formula is not recorded",
-        (777, 159),
+    ),
     ),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
     ("gradient", "index_reduce_amin_True"): (

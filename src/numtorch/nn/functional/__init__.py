@@ -1,7 +1,7 @@
 """``numtorch.nn.functional``: the stateless functions behind the layers."""
 
 from ...ops.nn.channel_shuffle import channel_shuffle
-from ...ops.nn.conv import (
+from ...ops.nn.conv_functions import (
     conv1d,
     conv2d,
     conv3d,

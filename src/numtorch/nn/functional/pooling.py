@@ -56,6 +56,23 @@ def _pool_args(name, kernel_size, stride, padding, dilation, dims=2):
     return kernel, stride, padding, dilation
 
 
+def _check_not_empty(input, dims: int, name: str) -> None:
+    """torch's refusal of an empty channel or spatial dim (an empty batch is fine), checked
+    after the pooling arguments and before the output size."""
+    if 0 not in input.shape[-dims - 1 :]:
+        return
+    if dims == 3:  # (torch names dimension 0 whichever is empty)
+        raise RuntimeError(
+            f"{name}(): Expected input's non-batch dimensions to have positive length, but "
+            f"input has a shape of {list(input.shape)} and non-batch dimension 0 has length "
+            "zero!"
+        )
+    raise RuntimeError(
+        "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+        f"but got:{list(input.shape)}"
+    )
+
+
 def _check_output(input, geo):
     if any(o < 1 for o in geo.out):
         channels = input.shape[-len(geo.out) - 1]
@@ -69,6 +86,7 @@ def _check_output(input, geo):
 
 def _max_pool(input, kernel, stride, padding, dilation, ceil_mode, return_indices, dims):
     require_tensor(f"max_pool{dims}d", "input", 1, input)
+    _check_not_empty(input, dims, "max_pool3d_with_indices_out_cpu_template")
     geo = P.PoolGeometry(input.shape, kernel, stride, padding, dilation, ceil_mode)
     _check_output(input, geo)
     args = (kernel, stride, padding, dilation, ceil_mode)
@@ -134,6 +152,11 @@ def max_pool1d(
 ):
     """1-D max pooling over (N, C, L) or (C, L) inputs."""
     if input.ndim not in (2, 3):
+        raise RuntimeError(
+            "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
+            f"for input, but got:{list(input.shape)}"
+        )
+    if 0 in input.shape[-2:]:  # an empty batch is fine
         raise RuntimeError(
             "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
             f"for input, but got:{list(input.shape)}"
@@ -209,6 +232,7 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     kernel, stride, padding, _ = _pool_args(name, kernel_size, stride, padding, 1, dims)
     if divisor is not None and divisor == 0:
         raise RuntimeError("divisor must be not zero")
+    _check_not_empty(input, dims, name)
     geo = P.PoolGeometry(input.shape, kernel, stride, padding, (1,) * dims, ceil_mode)
     _check_output(input, geo)
     op = P.avg_pool2d_op if dims == 2 else P.avg_pool3d_op
@@ -353,6 +377,7 @@ def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
                 f"{len(output_size)})"
             )
         output_size = output_size[0]
+    _check_nonempty("adaptive_max_pool1d", input, 1)
     values, indices = _adaptive_max(input.unsqueeze(-2), (1, output_size), True, 2)
     if return_indices:
         return values.squeeze(-2), indices.squeeze(-2)

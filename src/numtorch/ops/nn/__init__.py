@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     attention,
     channel_shuffle,
     conv,
+    conv_functions,
     ctc,
     distance,
     embedding,

@@ -52,6 +52,14 @@ class Geometry:
         else:
             self.length = math.prod(self.out)
 
+    def exact_columns(self, *arrays):
+        """Leave the flat layout when an array holds inf or NaN: its discarded positions
+        would meet them (0 * inf is NaN) and scatter NaN into real gradient elements."""
+        if self.flat and not all(xp.isfinite(a).all() for a in arrays):
+            self.flat = False
+            self.length = math.prod(self.out)
+        return self
+
     @property
     def k(self) -> int:
         return math.prod(self.kernel)
@@ -186,7 +194,7 @@ def _conv_forward_images(geo, x, w, bias):
 
 def conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
     """The gradient w.r.t. the input of ``conv_forward``: the transposed convolution of g."""
-    geo = Geometry(input_shape, w.shape, stride, padding, dilation, groups)
+    geo = Geometry(input_shape, w.shape, stride, padding, dilation, groups).exact_columns(w)
     g2 = geo.from_output(g).reshape(groups, geo.o // groups, -1)
     gcols = xp.matmul(_grouped_weight(w, groups).transpose(0, 2, 1), g2)  # (G, C/G*K, N*L)
     return geo.crop(geo.col2im(gcols, g.dtype))
@@ -199,7 +207,7 @@ WEIGHT_GRAD_TRANSPOSE_LIMIT = 1 << 18
 
 def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
     """The gradient w.r.t. the weight of ``conv_forward``: sum over images of g x cols^T."""
-    geo = Geometry(x.shape, weight_shape, stride, padding, dilation, groups)
+    geo = Geometry(x.shape, weight_shape, stride, padding, dilation, groups).exact_columns(x)
     cols = geo.im2col(geo.pad(x))
     g2 = geo.from_output(g).reshape(groups, geo.o // groups, -1)
     out = xp.empty(weight_shape, xp.result_type(cols, g2))  # .grad adopts it uncopied

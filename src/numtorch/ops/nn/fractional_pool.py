@@ -10,7 +10,9 @@ is its first largest value, or its last NaN.
 from __future__ import annotations
 
 from ..._core.op import defop
+from ...autograd.forward_grad import batched
 from ...backend import xp
+from .activation import rowwise, zero_gradient
 from .pooling import _plane_gather, _plane_scatter
 
 # which sample of a plane drives each spatial dim: (W, H) for 2-D, (T, H, W) for 3-D
@@ -56,14 +58,20 @@ def _fractional_max(input, kernel_size, output_size, samples):
 def _register(dims: int):
     node = f"FractionalMaxPool{dims}D"
 
+    @batched
+    def backward_jvp(grad_output_t, grad_output, input_shape, indices):
+        # linear in grad_output; ``self`` is read for nothing but its edge
+        return rowwise(backward, grad_output_t, grad_output, None, input_shape, indices)
+
     @defop(
         name=f"fractional_max_pool{dims}d_backward",
         schema_args=5,
         node=node + "BackwardBackward0",
         grad_output=lambda grad, input_shape, indices: gather(grad, input_shape, indices),
-        jvp="linear",
+        self=zero_gradient,
+        jvp=backward_jvp,
     )
-    def backward(grad_output, input_shape, indices):
+    def backward(grad_output, self, input_shape, indices):
         return _plane_scatter(grad_output, indices, input_shape, dims)
 
     @defop(
@@ -71,7 +79,7 @@ def _register(dims: int):
         aten="gather",
         schema_args=4,
         node=node + "Gather0",
-        input=lambda grad, input_shape, indices: backward(grad, input_shape, indices),
+        input=lambda grad, input_shape, indices: backward(grad, None, input_shape, indices),
         jvp="linear",
     )
     def gather(input, input_shape, indices):
@@ -84,7 +92,7 @@ def _register(dims: int):
         name=f"fractional_max_pool{dims}d",
         node=node + "Backward0",
         outputs=2,
-        input=lambda grad, input, result1: backward(grad, input.shape, result1),
+        input=lambda grad, input, result1: backward(grad, input, input.shape, result1),
         jvp=forward_grad,
     )
     def forward(input, kernel_size, output_size, random_samples):
@@ -103,11 +111,13 @@ fractional_max_pool3d_op = _register(3)
 
 
 def check_windows_fit(input_shape, kernel_size, output_size, name) -> None:
-    """torch's check that every window fits: out + k - 1 <= in, per spatial dim."""
+    """torch's check that every window fits: out + k - 1 <= in per spatial dim in 2-D; its
+    3-D kernel asks for out + k - 1 < in (one window fewer), and so does this."""
     words = ("time", "height", "width")[3 - len(kernel_size) :]
     spatial = input_shape[-len(kernel_size) :]
+    slack = 1 if len(kernel_size) == 3 else 0
     for word, size, out, k in zip(words, spatial, output_size, kernel_size):
-        if out + k - 1 > size:
+        if out + k - 1 + slack > size:
             raise RuntimeError(
                 f"{name}(): pool {word} {k} too large relative to input {word} {size}"
             )

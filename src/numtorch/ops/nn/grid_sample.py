@@ -25,6 +25,7 @@ from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
+from .composite_backward import tensors_of, vjp
 
 MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 PADDING_MODES = {"zeros": 0, "border": 1, "reflection": 2}
@@ -297,19 +298,73 @@ def check_sampler(input, grid):
 
 
 def _forward(input, grid, mode, padding_mode, align_corners):
-    return _sample(Tensor._make(input), Tensor._make(grid), mode, padding_mode, align_corners)._data
+    # the dtypes match, but where the output is empty (check_sampler): it has the input's
+    out = _sample(Tensor._make(input), Tensor._make(grid), mode, padding_mode, align_corners)
+    return out._data.astype(input.dtype, copy=False)
+
+
+# Note [grid_sampler's backward is one op]
+# torch runs both gradients as one differentiable op, grid_sampler_<d>d_backward, whose edges
+# are (grad_output, input, grid) even where a gradient does not depend on one of them: the
+# first-order gradients require grad under create_graph=True and name its node
+# (GridSampler2DBackwardBackward0). Here each gradient (``which``) is one op with that node;
+# its derivatives are vector-Jacobian products of the same composite (composite_backward.py).
+def _backward_composite(grad_output, input, grid, mode, padding_mode, align_corners, which):
+    if which == "input":
+        return _grad_input(grad_output, grid, input.shape, mode, padding_mode, align_corners)
+    return _grad_grid(grad_output, input, grid, mode, padding_mode, align_corners)
+
+
+def _double(k):
+    def formula(grad, grad_output, input, grid, mode, padding_mode, align_corners, which):
+        if which == "grid" and mode == 2 and 0 in grid.shape[1:-1]:
+            # torch's bicubic double backward views its 16 taps per output point first
+            raise RuntimeError(
+                "cannot reshape tensor of 0 elements into shape "
+                f"{[-1, *grid.shape[1:-1], 16]} because the unspecified dimension size -1 "
+                "can be any value and is ambiguous"
+            )
+
+        def composite(*tensors):
+            return _backward_composite(*tensors, mode, padding_mode, align_corners, which)
+
+        result = vjp(composite, (grad_output, input, grid), k, grad)
+        if result is None and k == 2 and which == "input":
+            # torch's formula for the input gradient's grid derivative is defined (zeros)
+            # also where nothing depends on the grid (nearest)
+            return grid.new_zeros(grid.shape)
+        return result
+
+    return formula
 
 
 def _register(dims: int):
     @defop(
+        name=f"grid_sampler_{dims}d_backward",
+        node=f"GridSampler{dims}DBackwardBackward0",
+        grad_output=_double(0),
+        input=_double(1),
+        grid=_double(2),
+        jvp=no_forward_derivative(f"grid_sampler_{dims}d_backward"),
+    )
+    def backward(grad_output, input, grid, mode, padding_mode, align_corners, which):
+        # each gradient has its input's dtype (they differ only where the output is empty)
+        dtype = (input if which == "input" else grid).dtype
+        arrays = (a.astype(dtype, copy=False) for a in (grad_output, input, grid))
+        with grad_mode.no_grad():
+            out = _backward_composite(
+                *tensors_of(*arrays), mode, padding_mode, align_corners, which
+            )
+        return out._data
+
+    @defop(
         name=f"grid_sampler_{dims}d",
         node=f"GridSampler{dims}DBackward0",
-        promote="same",
-        input=lambda grad, grid, input_shape, mode, padding_mode, align_corners: _grad_input(
-            grad, grid, input_shape, mode, padding_mode, align_corners
+        input=lambda grad, input, grid, mode, padding_mode, align_corners: backward(
+            grad, input, grid, mode, padding_mode, align_corners, "input"
         ),
-        grid=lambda grad, input, grid, mode, padding_mode, align_corners: _grad_grid(
-            grad, input, grid, mode, padding_mode, align_corners
+        grid=lambda grad, input, grid, mode, padding_mode, align_corners: backward(
+            grad, input, grid, mode, padding_mode, align_corners, "grid"
         ),
         jvp=no_forward_derivative(f"grid_sampler_{dims}d"),
     )

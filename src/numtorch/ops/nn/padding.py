@@ -151,7 +151,7 @@ def mode_pad(input, pad, mode):
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
         )
-    if mode == "replicate":
+    if mode != "circular":
         batch = input.ndim == dims + 2  # only a batch dim may be empty
         if 0 in input.shape[int(batch) :]:
             raise RuntimeError(

@@ -440,6 +440,14 @@ def _register_adaptive(dims: int):
         ),
     )
     def backward(grad_output, self, output_size):
+        # torch's 2-D backward refuses an empty channel dim that its forward let through
+        empty = [d for d in range(1, grad_output.ndim) if grad_output.shape[d] == 0]
+        if dims == 2 and empty:
+            raise RuntimeError(
+                "adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size for "
+                f"non-batch dimensions, but grad_output has sizes {list(grad_output.shape)} "
+                f"with dimension {empty[0]} being empty"
+            )
         if not xp.isfinite(grad_output).all():
             return _window_gradients(grad_output, self.shape[-dims:])
         matrices = [

@@ -61,7 +61,9 @@ def _nearest_taps(in_size, out_size, scale, exact):
 
 def _linear_taps(in_size, out_size, align_corners, scale, dtype):
     if out_size == in_size:
-        return [(xp.arange(out_size), None)]
+        # torch reads each element twice here, with weights 1 and 0: inf becomes NaN
+        index = xp.arange(out_size)
+        return [(index, None), (index, xp.zeros(out_size, dtype))]
     ratio = _scale(in_size, out_size, align_corners, scale, dtype)
     src = _source(ratio, out_size, align_corners, False, dtype)
     index0 = xp.minimum(xp.floor(src).astype(xp.int64), in_size - 1)

@@ -1,0 +1,89 @@
+"""nn ops on inputs with an empty dim, against torch: which dims each op refuses (an empty
+batch is fine, an empty channel or spatial dim mostly not), with torch's message, in its
+forward or in its backward, and the dtypes and shapes of what it accepts."""
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+CASES = {
+    "max_pool1d": (lambda F, x: F.max_pool1d(x, 2), 3),
+    "max_pool2d": (lambda F, x: F.max_pool2d(x, 2), 4),
+    "max_pool3d": (lambda F, x: F.max_pool3d(x, 2), 5),
+    "avg_pool1d": (lambda F, x: F.avg_pool1d(x, 2), 3),
+    "avg_pool2d": (lambda F, x: F.avg_pool2d(x, 2), 4),
+    "avg_pool3d": (lambda F, x: F.avg_pool3d(x, 2), 5),
+    "lp_pool2d": (lambda F, x: F.lp_pool2d(x, 2, 2), 4),
+    "adaptive_avg_pool1d": (lambda F, x: F.adaptive_avg_pool1d(x, 3), 3),
+    "adaptive_avg_pool2d": (lambda F, x: F.adaptive_avg_pool2d(x, 3), 4),
+    "adaptive_max_pool1d": (lambda F, x: F.adaptive_max_pool1d(x, 3), 3),
+    "interpolate_area": (lambda F, x: F.interpolate(x, size=3, mode="area"), 4),
+    "pad_reflect1d": (lambda F, x: F.pad(x, (1, 1), mode="reflect"), 3),
+    "pad_reflect2d": (lambda F, x: F.pad(x, (1, 1, 1, 1), mode="reflect"), 4),
+    "pad_reflect3d": (lambda F, x: F.pad(x, (1, 1, 1, 1, 1, 1), mode="reflect"), 5),
+    "pixel_shuffle": (lambda F, x: F.pixel_shuffle(x, 2), 4),
+    "pixel_unshuffle": (lambda F, x: F.pixel_unshuffle(x, 2), 4),
+}
+
+
+def _empty_shapes(ndim):
+    full = (2, 4, 4, 4, 4)[:ndim]
+    for shape in (full, full[1:]):  # batched and unbatched
+        for d in range(len(shape)):
+            yield shape[:d] + (0,) + shape[d + 1 :]
+
+
+def _outcome(lib, fn, shape):
+    x = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+    try:
+        y = fn(lib.nn.functional, x)
+    except RuntimeError as e:
+        return "forward", str(e)
+    try:
+        (g,) = lib.autograd.grad(y.sum(), x)
+    except RuntimeError as e:
+        return "backward", str(e)
+    return tuple(y.shape), tuple(g.shape)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_empty_dims_are_refused_as_torch_refuses_them(name):
+    fn, ndim = CASES[name]
+    for shape in _empty_shapes(ndim):
+        assert _outcome(numtorch, fn, shape) == _outcome(torch, fn, shape), shape
+
+
+@pytest.mark.parametrize("name", ["conv1d", "conv2d", "conv3d", "conv_transpose3d"])
+def test_convolution_of_an_empty_batch_mixes_dtypes(name):
+    # torch meets the input's and weight's dtypes only when there are images to convolve
+    dims = int(name[-2])
+    transposed = "transpose" in name
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.ones((0, 2) + (3,) * dims, requires_grad=True)
+        w = lib.ones(((2, 3) if transposed else (3, 2)) + (2,) * dims, dtype=lib.float64)
+        w.requires_grad_()
+        b = lib.ones(3, dtype=lib.float64, requires_grad=True) if transposed else None
+        y = getattr(lib.nn.functional, name)(x, w, b)
+        grads = lib.autograd.grad(y.sum(), [x, w] + ([b] if transposed else []))
+        found.append(
+            [(tuple(t.shape), str(t.dtype).split(".")[-1]) for t in (y, *grads)],
+        )
+    assert found[0] == found[1]
+
+
+def test_convolution_of_an_input_without_channels():
+    # torch's result then has no channels either; a weight without outputs is refused
+    for lib in (numtorch, torch):
+        x = lib.ones(2, 0, 4, requires_grad=True)
+        w = lib.ones(3, 0, 2, requires_grad=True)
+        y = lib.nn.functional.conv1d(x, w)
+        assert tuple(y.shape) == (2, 0, 3)
+        gx, gw = lib.autograd.grad(y.sum(), [x, w])
+        assert (tuple(gx.shape), tuple(gw.shape)) == ((2, 0, 4), (3, 0, 2))
+        with pytest.raises(RuntimeError, match="expected weight to be at least 1 at dimension 0"):
+            lib.nn.functional.conv1d(lib.ones(2, 2, 4), lib.ones(0, 2, 1))
+        np.testing.assert_array_equal(gw.numpy(), np.zeros((3, 0, 2)))
