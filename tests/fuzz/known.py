@@ -65,11 +65,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "as ~1e-17 or ~1e-7, and the second order divides by it",
         (20261127, 668),
     ),
-    ("second order", "_weight_norm"): (
-        "torch's double backward of _weight_norm_interface is wrong: it fails torch's own "
-        "gradgradcheck (e.g. v (2, 3, 2), g (1, 1, 2), dim=2); numtorch's passes it",
-        (20261127, 411),
-    ),
     ("value", "linalg_slogdet"): (_LAPACK_DEGENERATE, (777, 251)),
     ("value", "lu"): (_LAPACK_DEGENERATE, (777, 1702)),
     ("value", "bucketize"): (_NAN_SEARCH, (777, 287)),
