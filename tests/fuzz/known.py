@@ -29,6 +29,12 @@ _DEGENERATE_GAUGE = (
     "whatever torch's LAPACK build picked (up to 1/eps)"
 )
 _UNTRIAGED = "not yet triaged"
+_BATCH_NORM_UNCHECKED = (
+    "torch's CPU batch-norm kernels read weight, bias and running stats per channel from "
+    "their data pointer, unchecked: one of another size, or an expanded (stride 0) weight in "
+    "backward, gives whatever lies past its storage (undefined values); numtorch refuses "
+    "another size and reads an expanded weight as the values it shows"
+)
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
 # witnesses.json under "class/op" (WITNESSES): what a seed draws changes whenever the op
@@ -36,7 +42,6 @@ _UNTRIAGED = "not yet triaged"
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "group_norm"): (_NONFINITE_ORDER, (20261127, 28)),
-    ("value", "batch_norm_eval"): (_NONFINITE_ORDER, (20261127, 62)),
     ("value", "fft.fft"): (
         "a NaN or infinite input: torch's pocketfft and NumPy's FFT spread non-finite values "
         "over different outputs (NaN vs 0)",
@@ -80,7 +85,8 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ),
     ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
     ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
-    ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
+    ("gradient", "torch.batch_norm_eval"): (_BATCH_NORM_UNCHECKED, (20261127, 77)),
+    ("error type", "torch.native_batch_norm"): (_BATCH_NORM_UNCHECKED, (5150, 113)),
     ("gradient", "index_reduce_amin_True"): (
         "NaN in index_reduce(amin): how the gradient is shared",
         (777, 1048),
