@@ -42,3 +42,20 @@ def _margin(**kwargs):
 )
 def test_multi_margin_loss_skips_nan_margins(options):
     _check(_margin(**options), ROWS)
+
+
+SOFTMAX_ROWS = np.array(
+    [[inf, 1.0, 2.0], [-inf, -inf, -inf], [nan, 1.0, 2.0], [inf, inf, 1.0], [-inf, 1.0, 2.0]]
+)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dim", [0, 1])
+def test_softmax_rows_with_an_infinite_maximum_are_nan(name, dim):
+    # torch shifts by the plain row maximum: inf - inf makes the whole row NaN
+    rows = SOFTMAX_ROWS if dim == 1 else SOFTMAX_ROWS.T.copy()
+    for dtype in ("float32", "float64"):
+        found = [
+            getattr(lib, name)(lib.tensor(rows.astype(dtype)), dim) for lib in (numtorch, torch)
+        ]
+        np.testing.assert_allclose(found[0].numpy(), found[1].numpy(), rtol=1e-6)
