@@ -59,3 +59,10 @@ def test_softmax_rows_with_an_infinite_maximum_are_nan(name, dim):
             getattr(lib, name)(lib.tensor(rows.astype(dtype)), dim) for lib in (numtorch, torch)
         ]
         np.testing.assert_allclose(found[0].numpy(), found[1].numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("p, dim", [(2, 0), (1, 1), (3, 0)])
+def test_renorm_passes_the_gradient_of_a_nan_slice_through(p, dim):
+    # torch: where(norm > maxnorm, ..., grad), and a NaN norm is not above maxnorm
+    x = np.array([[nan, 0.3, -2.0, 0.1], [0.5, 1.5, 0.2, -1.0], [0.1, 0.2, -0.4, 0.3]])
+    _check(lambda t, x: x.renorm(p, dim, 1.0) * t.tensor(np.arange(12.0).reshape(3, 4)), x)
