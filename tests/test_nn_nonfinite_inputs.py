@@ -66,3 +66,14 @@ def test_renorm_passes_the_gradient_of_a_nan_slice_through(p, dim):
     # torch: where(norm > maxnorm, ..., grad), and a NaN norm is not above maxnorm
     x = np.array([[nan, 0.3, -2.0, 0.1], [0.5, 1.5, 0.2, -1.0], [0.1, 0.2, -0.4, 0.3]])
     _check(lambda t, x: x.renorm(p, dim, 1.0) * t.tensor(np.arange(12.0).reshape(3, 4)), x)
+
+
+@pytest.mark.parametrize(
+    "name", ["hardtanh", "relu6", "elu", "selu", "celu", "hardshrink", "softshrink"]
+)
+def test_piecewise_gradients_at_nan_follow_torchs_scalar_kernels(name):
+    # torch's scalar loops compare x with each bound, so a NaN takes the branch whose test
+    # fails (hardtanh: grad; elu: the positive slope). (Its vectorized loops, used on longer
+    # tensors, test the opposite comparison; short tensors run the scalar loop.)
+    x = np.array([nan, 0.3, -2.0, 2.0])
+    _check(lambda t, x: getattr(t.nn.functional, name)(x), x)
