@@ -77,3 +77,25 @@ def test_piecewise_gradients_at_nan_follow_torchs_scalar_kernels(name):
     # tensors, test the opposite comparison; short tensors run the scalar loop.)
     x = np.array([nan, 0.3, -2.0, 2.0])
     _check(lambda t, x: getattr(t.nn.functional, name)(x), x)
+
+
+def test_group_norm_folds_the_affine_map_as_torchs_kernel():
+    # y = x * (invstd * weight) + (-(invstd * weight) * mean + bias): inf - inf gives NaN
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 4, 3))
+    x[0, 0, 0], x[1, 2, 1], x[0, 3, 2] = inf, -inf, nan
+    weight, bias = rng.standard_normal(4), rng.standard_normal(4)
+    weight[1], bias[2] = inf, -inf
+    for args in ((x,), (x, weight, bias), (rng.standard_normal((2, 4, 3)), weight, bias)):
+        found = [
+            lib.nn.functional.group_norm(lib.tensor(args[0]), 2, *map(lib.tensor, args[1:]))
+            for lib in (numtorch, torch)
+        ]
+        np.testing.assert_allclose(found[0].numpy(), found[1].numpy(), rtol=1e-12)
+
+
+def test_native_group_norm_refuses_a_strided_input():
+    for lib in (numtorch, torch):
+        x = lib.ones(3, 4, 2).transpose(0, 2)
+        with pytest.raises(RuntimeError, match="is_contiguous"):
+            lib.native_group_norm(x, None, None, 2, 4, 3, 2, 1e-5)

@@ -41,7 +41,6 @@ _BATCH_NORM_UNCHECKED = (
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("value", "group_norm"): (_NONFINITE_ORDER, (20261127, 28)),
     ("value", "fft.fft"): (
         "a NaN or infinite input: torch's pocketfft and NumPy's FFT spread non-finite values "
         "over different outputs (NaN vs 0)",

@@ -290,9 +290,9 @@ def native_batch_norm_op(input, weight, bias, running_mean, running_var, trainin
     else:
         mean = running_mean.astype(input.dtype)  # a snapshot: the buffer changes later
         invstd = (1.0 / xp.sqrt(running_var + eps)).astype(input.dtype, copy=False)
-        out = None if _dense_layout(input) else x - mean.reshape(1, c, 1)
+        out = None if dense_layout(input) else x - mean.reshape(1, c, 1)
     scale = invstd if weight is None else invstd * weight
-    if _dense_layout(input):
+    if dense_layout(input):
         # torch's kernel for dense layouts folds the affine map into x alpha + beta, with
         # alpha = invstd weight, beta = bias - mean alpha (inf * 0 and inf - inf give NaN
         # there); other layouts compute ((x - mean) invstd) weight + bias, as below
@@ -318,7 +318,7 @@ def _check_batch_norm(input, *per_channel):
             raise RuntimeError(f"{name} should contain {input.shape[1]} elements not {a.size}")
 
 
-def _dense_layout(a) -> bool:
+def dense_layout(a) -> bool:
     # contiguous, or channels-last (N, *spatial, C in memory) for 4-D and 5-D inputs
     if a.flags.c_contiguous:
         return True
@@ -546,12 +546,16 @@ def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     mean, out = _moments(x, (2,), size)
     var = xp.einsum("ngl,ngl->ng", out, out) / size
     invstd = 1.0 / xp.sqrt(var + eps)
-    out *= invstd[:, :, None]
-    out = out.reshape(N, C, -1)
+    # torch's kernel folds per channel: y = x * scale + shift, scale = invstd * weight,
+    # shift = -scale * mean + bias (an infinite input meets inf - inf there)
+    per_group = C // group if group else 0
+    scale = xp.repeat(invstd, per_group, axis=1)[:, :, None]
     if weight is not None:
-        out *= weight.reshape(1, C, 1)
+        scale = scale * weight.reshape(1, C, 1)
+    shift = -scale * xp.repeat(mean.reshape(N, group), per_group, axis=1)[:, :, None]
     if bias is not None:
-        out += bias.reshape(1, C, 1)
+        shift = shift + bias.reshape(1, C, 1)
+    out = input.reshape(N, C, -1) * scale + shift
     return (
         out.reshape(input.shape),
         mean.reshape(N, group).astype(input.dtype),
