@@ -242,3 +242,36 @@ TYPE_ONLY = {"sdpa-head-dim"}
 def test_error_matches_torch(name):
     torch = pytest.importorskip("torch")
     assert_same_error(ERRORS[name], torch, exact=name not in TYPE_ONLY)
+
+
+EMPTY_ATTENTION = [
+    ((2, 3, 2), (2, 0, 2), (2, 0, 2)),  # no keys
+    ((2, 0, 2), (2, 4, 2), (2, 4, 5)),  # no queries
+    ((2, 3, 2), (2, 4, 2), (0, 4, 5)),  # an empty value batch
+    ((2, 3, 2), (2, 4, 2), (2, 4, 0)),  # empty value features
+    ((1, 2, 3, 2), (1, 2, 0, 2), (1, 2, 0, 2)),  # the fused kernel's shapes
+    ((2, 3, 0), (2, 4, 0), (2, 4, 2)),  # no features: scale 1 / sqrt(0) = inf
+]
+
+
+@pytest.mark.parametrize("shapes", EMPTY_ATTENTION)
+def test_empty_attention_matches_torch(shapes):
+    # torch returns zeros linked to every input when there is no query or no value
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        inputs = [lib.ones(shape, requires_grad=True) for shape in shapes]
+        out = lib.nn.functional.scaled_dot_product_attention(*inputs)
+        out.sum().backward()
+        found.append((out, type(out.grad_fn).__name__, [x.grad for x in inputs]))
+    (ours, ours_fn, ours_grads), (theirs, theirs_fn, theirs_grads) = found
+    assert ours_fn == theirs_fn
+    np.testing.assert_array_equal(ours.detach().numpy(), theirs.detach().numpy())
+    for a, b in zip(ours_grads, theirs_grads):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def test_attention_with_no_keys_but_values_raises_runtime_error():
+    q, k, v = numtorch.ones(2, 3, 2), numtorch.ones(2, 0, 2), numtorch.ones(2, 4, 2)
+    with pytest.raises(RuntimeError):
+        numtorch.nn.functional.scaled_dot_product_attention(q, k, v)

@@ -104,6 +104,18 @@ def _targets(t, *values):
 
 
 ERRORS = {
+    "cross-entropy-float-target-0d": lambda t: t.nn.functional.cross_entropy(
+        t.ones(3, 2, 2), t.tensor(0.5)
+    ),
+    "cross-entropy-float-target-batch": lambda t: t.nn.functional.cross_entropy(
+        t.ones(3, 2, 2), t.ones(5)
+    ),
+    "cross-entropy-float-target-size": lambda t: t.nn.functional.cross_entropy(
+        t.ones(3, 2, 2), t.ones(3, 2, 2, 1)
+    ),
+    "cross-entropy-float-target-dtype": lambda t: t.nn.functional.cross_entropy(
+        t.ones(3, 2, 2), t.ones(3, 2)
+    ),
     "smooth-l1-beta": lambda t: t.nn.functional.smooth_l1_loss(_x(t, 3), _x(t, 3), beta=-1.0),
     "smooth-l1-reduction": lambda t: t.nn.functional.smooth_l1_loss(
         _x(t, 3), _x(t, 3), reduction="x"

@@ -140,6 +140,7 @@ ERRORS = {
     "instance-norm-affine-features": lambda t: t.nn.InstanceNorm1d(4, affine=True)(_x(t, 2, 3, 4)),
     "rms-norm-shape": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), (5,)),
     "rms-norm-weight": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), (4,), _x(t, 3)),
+    "rms-norm-0d": lambda t: t.nn.functional.rms_norm(t.tensor(1.0), (3,)),
     "rms-norm-int-shape": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), 4),
     "rms-norm-empty-shape": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), ()),
     "rms-norm-integer": lambda t: t.nn.functional.rms_norm(t.ones(2, 3, dtype=t.long), (3,)),

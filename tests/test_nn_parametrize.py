@@ -102,10 +102,30 @@ def test_matches_torch(make, shape, train):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, err_msg=name)
 
 
-def test_weight_norm_gradgradcheck():
-    v = numtorch.randn(3, 4, dtype=numtorch.float64, requires_grad=True)
-    g = numtorch.randn(1, 4, dtype=numtorch.float64, requires_grad=True)
+def test_weight_norm_over_a_middle_dim_gradgradcheck():
+    v = numtorch.randn(2, 3, 4, dtype=numtorch.float64, requires_grad=True)
+    g = numtorch.randn(1, 3, 1, dtype=numtorch.float64, requires_grad=True)
     assert numtorch.autograd.gradgradcheck(lambda v, g: numtorch._weight_norm(v, g, 1), (v, g))
+
+
+@pytest.mark.parametrize(
+    "v_shape, g_shape, dim", [((3, 4), (1, 4), 1), ((3, 4), (3, 1), 0), ((3,), (3,), 0)]
+)
+def test_fused_weight_norm_second_order_matches_torch(v_shape, g_shape, dim):
+    # torch's fused node holds its norms constant in double backward (Note [Weight norm's
+    # double backward]): the second order is torch's, not the derivative of the first
+    rng = np.random.default_rng(0)
+    arrays = rng.standard_normal(v_shape), rng.standard_normal(g_shape)
+    weights = rng.standard_normal(v_shape)
+    found = []
+    for lib in (numtorch, torch):
+        v, g = (lib.tensor(a, requires_grad=True) for a in arrays)
+        w = lib._weight_norm(v, g, dim)
+        gv, gg = lib.autograd.grad((w * lib.tensor(weights)).sum(), (v, g), create_graph=True)
+        assert type(gg.grad_fn).__name__ == "DivBackward0"
+        found.append(lib.autograd.grad(gv.sin().sum() + gg.sin().sum(), (v, g)))
+    for a, b in zip(*found):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_legacy_weight_norm_checkpoint_loads_into_parametrization():

@@ -270,6 +270,22 @@ def test_error_matches_torch(name):
         assert_same_error(ERRORS[name], torch)
 
 
+def _lstm_layer(t, weight_dtype, hx_shape=(2, 2)):
+    weights = t.ones(8, 2, dtype=weight_dtype), t.ones(8, 2), t.ones(8), t.ones(8)
+    state = t.ones(hx_shape), t.ones(2, 2)
+    options = False, [3], 2, 2, 1, True, False, False, True
+    return t.mkldnn_rnn_layer(t.ones(3, 2, 2), *weights, *state, *options)
+
+
+def test_lstm_layer_refuses_mixed_dtypes_and_misfit_states():
+    # oneDNN's layer takes one dtype (torch: "get_mkldnn_dtype: unsupported data type");
+    # numtorch's message names the dtypes
+    torch = pytest.importorskip("torch")
+    assert_same_error(lambda t: _lstm_layer(t, t.float64), torch, exact=False)
+    with pytest.raises(RuntimeError, match="expected hx of shape"):
+        _lstm_layer(numtorch, numtorch.float32, hx_shape=())
+
+
 def test_dropout_with_one_layer_warns_like_torch():
     with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
         numtorch.nn.GRU(3, 4, dropout=0.2)

@@ -150,6 +150,13 @@ def native_group_norm(input: Tensor, weight, bias, N_, C, HxW, group, eps) -> tu
             "Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error "
             "message be improved?  If so, please report an enhancement request to PyTorch.)"
         )
+    # the kernel walks X as laid out densely (vmap's batching rule lays it out itself)
+    if not input._batched and not N.dense_layout(input._data):
+        raise RuntimeError(
+            "Expected X.is_contiguous(memory_format) to be true, but got false.  (Could this "
+            "error message be improved?  If so, please report an enhancement request to "
+            "PyTorch.)"
+        )
     return N.native_group_norm_op(input, weight, bias, N_, C, HxW, group, eps)
 
 

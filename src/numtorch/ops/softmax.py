@@ -10,7 +10,6 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import add_terms, batch_shift, batched
 from ..backend import xp
-from .reduction import _stable_max
 
 
 def _softmax_double_backward(grad, grad_output, output, dim):
@@ -103,6 +102,14 @@ def _log_softmax_jvp(input_t, input, dim, result):
     return input_t - (result.exp() * input_t).sum(d, keepdim=True)
 
 
+def _row_max(input, dim):
+    # torch's kernels shift by the plain maximum: an infinite one makes the whole row NaN
+    # (inf - inf), where logsumexp's shift (_stable_max) would keep it finite
+    if input.size == 0:
+        return xp.zeros((1,) * input.ndim, input.dtype)
+    return xp.max(input, axis=dim, keepdims=True)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="softmax",
@@ -112,7 +119,7 @@ def _log_softmax_jvp(input_t, input, dim, result):
     jvp=_softmax_jvp,
 )
 def _softmax(input, dim):
-    e = xp.exp(input - _stable_max(input, dim))
+    e = xp.exp(input - _row_max(input, dim))
     return e / xp.sum(e, axis=dim, keepdims=True)
 
 
@@ -125,7 +132,7 @@ def _softmax(input, dim):
     jvp=_log_softmax_jvp,
 )
 def _log_softmax(input, dim):
-    shifted = input - _stable_max(input, dim)
+    shifted = input - _row_max(input, dim)
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
 

@@ -15,6 +15,7 @@ from ..backend import xp
 from .indexing import narrow_slice
 from .normal import _mul_scalar
 from .pointwise import _div_scalar, where
+from .reduction import _norm_backward
 from .return_types import structseq
 from .shape import cat
 
@@ -470,13 +471,15 @@ def _renorm_parts(input, p, dim, maxnorm):
 
 
 def _renorm_backward(grad, input, p, dim, maxnorm):
-    # d(x * f(|x|_p)) = f * grad + x-direction term where f varies:
-    # df/dnorm = -maxnorm / (norm + eps)**2, dnorm/dx = sign(x) |x|**(p-1) / norm**(p-1)
-    dims, norm, factor = _renorm_parts(input, p, dim, maxnorm)
-    along = (grad * input).sum(dims, keepdim=True)
-    dfactor = where(norm > maxnorm, -maxnorm / (norm + _RENORM_EPS) ** 2, 0.0)
-    dnorm = input.sign() * (input.abs() / norm).pow(p - 1)
-    return grad * factor + along * dfactor * dnorm
+    # torch's renorm_backward: with f = maxnorm / (norm + eps), d(x f) = f grad - f/(norm + eps)
+    # times the norm's gradient of <x, grad>; slices left as they were (a norm not above
+    # maxnorm, or NaN) pass grad through untouched
+    dims, norm, _ = _renorm_parts(input, p, dim, maxnorm)
+    along = (input * grad).sum(dims, keepdim=True)
+    norm_grad = _norm_backward(along, input, norm, p, dims, True)
+    inverse = (norm + _RENORM_EPS).reciprocal()
+    factor = inverse * maxnorm
+    return where(norm > maxnorm, grad * factor + norm_grad * (-factor * inverse), grad)
 
 
 @batched

@@ -106,11 +106,13 @@ def scaled_dot_product_attention(
         <ScaledDotProductFlashAttentionForCpuBackward0 object at ...>
     """
     _check_sdpa(query, key, value, attn_mask)
+    if query.shape[-2] == 0 or value.numel() == 0:
+        return _empty_attention(query, key, value)
     if dropout_p < 0.0 or dropout_p > 1.0:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
     groups = _gqa_heads(query, key, value, enable_gqa)
-    if scale is None:
-        scale = 1.0 / math.sqrt(query.shape[-1])
+    if scale is None:  # 1 / sqrt(0) is inf, as in torch's C++
+        scale = 1.0 / math.sqrt(query.shape[-1]) if query.shape[-1] else math.inf
     flash = _backend_enabled(SDPBackend.FLASH_ATTENTION)
     if flash and _fused(query, key, value, attn_mask, dropout_p, groups):
         if attn_mask is not None:
@@ -126,6 +128,14 @@ def scaled_dot_product_attention(
             "due to turning off both the math kernel and the fused kernels."
         )
     return _attention_math(query, key, value, attn_mask, dropout_p, is_causal, scale, groups)
+
+
+def _empty_attention(query, key, value):
+    # torch's answer when there is no query or no value: zeros of the output's shape, linked
+    # to all three inputs (zero gradients) by a sum times 0, before any other check
+    shape = (*query.shape[:-1], value.shape[-1])
+    link = (query.sum() + key.sum() + value.sum()) * 0
+    return _creation.zeros(shape, dtype=query.dtype) + link
 
 
 def _check_broadcast(scores, mask):

@@ -208,6 +208,23 @@ def nll_loss(
     return out.view(target.shape) if reduction == "none" else out
 
 
+def _check_index_target(input, target):
+    # a float target of another shape than the input is read as class indices, as torch
+    # reads it: nll_loss_nd's batch check (a 0-d target's batch reads as 0), its size check,
+    # then nll_loss's dtype check
+    if input.ndim >= 2 and (target.ndim == 0 or target.shape[0] != input.shape[0]):
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+            f"({target.shape[0] if target.ndim else 0})."
+        )
+    expected = input.shape[:1] + input.shape[2:]
+    if input.ndim >= 3 and tuple(target.shape) != tuple(expected):
+        raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
+    raise RuntimeError(
+        f"expected target dtype to be Long or Byte, but got {target.dtype.scalar_name}"
+    )
+
+
 @composite("aten::cross_entropy_loss", schema_args=6)
 def cross_entropy(
     input: Tensor,
@@ -244,9 +261,7 @@ def cross_entropy(
     log_probs = log_softmax(input, class_dim)
     if target._data.dtype.kind in "fV":
         if target.shape != input.shape:
-            raise RuntimeError(
-                f"Expected target size {list(input.shape)}, got {list(target.shape)}"
-            )
+            _check_index_target(input, target)
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
         return _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing)

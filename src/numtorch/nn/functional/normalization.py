@@ -247,6 +247,8 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
             "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
             "one element, but got normalized_shape = []"
         )
+    if input.ndim == 0:
+        raise ValueError("Input tensor must have at least 1 dimensions, but got 0")
     if input.ndim < count or tuple(input.shape[-count:]) != normalized_shape:
         expected = ", ".join(str(s) for s in normalized_shape)
         raise RuntimeError(

@@ -246,8 +246,9 @@ def masked(grad_output, mask):
     jvp="elementwise",
 )
 def hardtanh_backward(grad_output, self, min_val, max_val):
-    # gradient only strictly inside (min_val, max_val), as torch's hardtanh_backward
-    return masked(grad_output, (self > min_val) & (self < max_val))
+    # torch's hardtanh_backward zeroes the gradient at and beyond the bounds, and so passes
+    # it through at NaN (which compares false to both)
+    return masked(grad_output, ~((self <= min_val) | (self >= max_val)))
 
 
 @defop(

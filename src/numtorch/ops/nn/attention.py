@@ -27,6 +27,8 @@ from .composite_backward import tensors_of
 
 def _softmax_rows(x, dim):
     """Softmax whose all ``-inf`` rows are 0."""
+    if x.shape[dim] == 0:  # no keys: nothing to normalize
+        return x.copy()
     m = xp.max(x, axis=dim, keepdims=True)
     e = xp.exp(x - xp.where(xp.isfinite(m), m, 0))
     total = xp.sum(e, axis=dim, keepdims=True)

@@ -351,14 +351,17 @@ def _arange(n):
     return Tensor._make(xp.arange(n))
 
 
+# torch's kernels add a class's hinge only where its margin z > 0 (a NaN margin adds
+# nothing) and skip the target class; the weight multiplies only the hinges added.
+
+
 def _multi_margin_forward(input, target, p, margin, weight, reduction):
     z, onehot = _margins(input, target, margin)
-    hinge = xp.where(onehot, 0, xp.maximum(z, 0))
-    if p == 2:
-        hinge = hinge * hinge
+    active = (z > 0) & ~onehot
+    hinge = z * z if p == 2 else z
     if weight is not None:
         hinge = hinge * weight[target.reshape(-1, 1)]
-    losses = hinge.sum(axis=1) / z.shape[1]
+    losses = xp.where(active, hinge, 0).sum(axis=1) / z.shape[1]
     if reduction == "none":
         return losses.reshape(target.shape).astype(input.dtype, copy=False)
     return xp.asarray(reduce_array(losses, reduction), dtype=input.dtype)
@@ -367,15 +370,14 @@ def _multi_margin_forward(input, target, p, margin, weight, reduction):
 def _multi_margin_grad(grad, input, target, p, margin, weight, reduction):
     z, onehot = _margins(input, target, margin)
     active = (z > 0) & ~onehot
-    g = where(active, 2 * z, 0.0) if p == 2 else where(active, 1.0, 0.0).to(input.dtype)
+    scale = 1 / (z.shape[0] * z.shape[1]) if reduction == "mean" else 1 / z.shape[1]
+    g = 2 * scale * z if p == 2 else where(active, 1.0, 0.0).to(input.dtype) * scale
     if weight is not None:
         g = g * weight[target.reshape(-1, 1)]
-    if reduction == "none":
-        scale = grad.reshape(-1, 1)
-    else:
-        scale = grad / z.shape[0] if reduction == "mean" else grad
-    g = g * (scale / z.shape[1])
-    return (g - onehot * g.sum(1, keepdim=True)).reshape(input.shape)
+    g = where(active, g, 0.0)
+    g = where(onehot, 0.0 - g.sum(1, keepdim=True), g)  # torch: 0 - sum, never -0
+    g = g * (grad.reshape(-1, 1) if reduction == "none" else grad)
+    return g.reshape(input.shape)
 
 
 def _tensor(array):

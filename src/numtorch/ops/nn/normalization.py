@@ -272,6 +272,7 @@ def _bn_grad(which):
     jvp=_bn_jvp,
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    _check_batch_norm(input, weight, bias, running_mean, running_var)
     n, c = input.shape[0], input.shape[1]
     x = input.reshape(n, c, math.prod(input.shape[2:]))  # no -1: the batch may be empty
     count = x.shape[0] * x.shape[2]
@@ -289,12 +290,39 @@ def native_batch_norm_op(input, weight, bias, running_mean, running_var, trainin
     else:
         mean = running_mean.astype(input.dtype)  # a snapshot: the buffer changes later
         invstd = (1.0 / xp.sqrt(running_var + eps)).astype(input.dtype, copy=False)
-        out = x - mean.reshape(1, c, 1)
+        out = None if dense_layout(input) else x - mean.reshape(1, c, 1)
     scale = invstd if weight is None else invstd * weight
-    out *= scale.reshape(1, c, 1)
-    if bias is not None:
-        out += bias.reshape(1, c, 1)
+    if dense_layout(input):
+        # torch's kernel for dense layouts folds the affine map into x alpha + beta, with
+        # alpha = invstd weight, beta = bias - mean alpha (inf * 0 and inf - inf give NaN
+        # there); other layouts compute ((x - mean) invstd) weight + bias, as below
+        shift = (0 if bias is None else bias) - mean * scale
+        out = x * scale.reshape(1, c, 1) + shift.reshape(1, c, 1)
+    else:
+        out *= scale.reshape(1, c, 1)
+        if bias is not None:
+            out += bias.reshape(1, c, 1)
     return out.reshape(input.shape), mean.astype(input.dtype), invstd.astype(input.dtype)
+
+
+def _check_batch_norm(input, *per_channel):
+    if input.ndim == 0:
+        raise RuntimeError("native_batch_norm: expected an input with a batch and a channel dim")
+    if input.ndim == 1:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    # torch's kernel reads these per channel without checking (past the end where they are
+    # short); numtorch refuses them as torch.batch_norm does
+    names = ("weight", "bias", "running_mean", "running_var")
+    for name, a in zip(names, per_channel):
+        if a is not None and a.size != input.shape[1]:
+            raise RuntimeError(f"{name} should contain {input.shape[1]} elements not {a.size}")
+
+
+def dense_layout(a) -> bool:
+    # contiguous, or channels-last (N, *spatial, C in memory) for 4-D and 5-D inputs
+    if a.flags.c_contiguous:
+        return True
+    return a.ndim in (4, 5) and xp.moveaxis(a, 1, -1).flags.c_contiguous
 
 
 def _bn_training_grads(grad, input, weight, mean, invstd):
@@ -518,12 +546,16 @@ def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     mean, out = _moments(x, (2,), size)
     var = xp.einsum("ngl,ngl->ng", out, out) / size
     invstd = 1.0 / xp.sqrt(var + eps)
-    out *= invstd[:, :, None]
-    out = out.reshape(N, C, -1)
+    # torch's kernel folds per channel: y = x * scale + shift, scale = invstd * weight,
+    # shift = -scale * mean + bias (an infinite input meets inf - inf there)
+    per_group = C // group if group else 0
+    scale = xp.repeat(invstd, per_group, axis=1)[:, :, None]
     if weight is not None:
-        out *= weight.reshape(1, C, 1)
+        scale = scale * weight.reshape(1, C, 1)
+    shift = -scale * xp.repeat(mean.reshape(N, group), per_group, axis=1)[:, :, None]
     if bias is not None:
-        out += bias.reshape(1, C, 1)
+        shift = shift + bias.reshape(1, C, 1)
+    out = input.reshape(N, C, -1) * scale + shift
     return (
         out.reshape(input.shape),
         mean.reshape(N, group).astype(input.dtype),

@@ -66,7 +66,8 @@ def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_resu
         slope = (xp.minimum(self_or_result, 0) + alpha * scale) * input_scale
     else:
         slope = xp.exp(xp.minimum(self_or_result, 0) * input_scale) * (input_scale * alpha * scale)
-    out = grad_output * xp.where(self_or_result > 0, scale, slope)
+    # torch takes the negative side where x <= 0 only: a NaN gets the positive slope
+    out = grad_output * xp.where(self_or_result <= 0, slope, scale)
     return out.astype(grad_output.dtype, copy=False)
 
 

@@ -252,6 +252,40 @@ def _one_gradient(k):
     return formula
 
 
+def _check_layer(input, others, batch_first):
+    # oneDNN's layer takes one floating dtype for every tensor (torch: "get_mkldnn_dtype"),
+    # and the shapes of one LSTM layer; checked here so NumPy never sees a misfit
+    for a in others:
+        if a is not None and a.dtype != input.dtype:
+            raise RuntimeError(
+                f"mkldnn_rnn_layer: every tensor must have the input's dtype {input.dtype}, "
+                f"but got {a.dtype}; convert them with .to()"
+            )
+    w_ih, w_hh, b_ih, b_hh, hx, cx = others
+    if input.ndim != 3 or w_ih.ndim != 2 or w_hh.ndim != 2:
+        raise RuntimeError(
+            f"mkldnn_rnn_layer: expected a 3-D input and 2-D weights, but got input of "
+            f"{input.ndim} dims, weight_ih of {w_ih.ndim} and weight_hh of {w_hh.ndim}"
+        )
+    batch = input.shape[0 if batch_first else 1]
+    size = w_hh.shape[1]
+    shapes = {
+        "weight_ih": (w_ih.shape, (4 * size, input.shape[2])),
+        "weight_hh": (w_hh.shape, (4 * size, size)),
+        "hx": (hx.shape, (batch, size)),
+        "cx": (cx.shape, (batch, size)),
+    }
+    if b_ih is not None:
+        shapes["bias_ih"] = (b_ih.shape, (4 * size,))
+        shapes["bias_hh"] = (b_hh.shape, (4 * size,))
+    for name, (got, expected) in shapes.items():
+        if tuple(got) != expected:
+            raise RuntimeError(
+                f"mkldnn_rnn_layer: expected {name} of shape {list(expected)} for an input of "
+                f"shape {list(input.shape)} and hidden size {size}, but got {list(got)}"
+            )
+
+
 @export(method=False)
 @defop(
     name="mkldnn_rnn_layer",
@@ -280,6 +314,7 @@ def mkldnn_rnn_layer(
 ):
     """One LSTM layer in one direction over a (seq, batch, input) sequence:
     ``(output, h_n, c_n, workspace)`` (weights as in ``nn.LSTM``; biases None without)."""
+    _check_layer(input, (weight0, weight1, weight2, weight3, hx_, cx_), batch_first)
     if batch_first:
         input = xp.swapaxes(input, 0, 1)
     if mode != 2:  # torch's mode numbers: 0 RNN_TANH, 1 RNN_RELU, 2 LSTM, 3 GRU

@@ -21,29 +21,34 @@ def _other_dims(ndim: int, dim: int) -> tuple:
     return tuple(d for d in range(ndim) if d != dim)
 
 
-def _norm(v, dim):
-    # ||v|| over the other dims, kept so that it broadcasts against v (a scalar for dim=-1)
-    axes = _other_dims(v.ndim, dim)
-    if dim == -1:
-        return (v * v).sum().sqrt()
-    return (v * v).sum(axes, keepdim=True).sqrt()
+def _per_dim_sums(x, dim):
+    # sums over the other dims, shaped to broadcast against v (torch's fused kernel views v
+    # as (size at dim 0, -1) or (-1, last size))
+    shape = [1] * x.ndim
+    shape[dim] = x.shape[dim]
+    if dim == 0:
+        return x.reshape(x.shape[0], -1).sum(1).view(shape)
+    return x.reshape(-1, x.shape[-1]).sum(0).view(shape)
 
 
-def _projection(grad, v, dim):
-    # sum over the other dims of grad * v: the part of grad along v
-    if dim == -1:
-        return (grad * v).sum()
-    return (grad * v).sum(_other_dims(v.ndim, dim), keepdim=True)
+# Note [Weight norm's double backward]
+# torch's fused node saves the norms as its second output and its backward formula
+# (_weight_norm_differentiable_backward) uses them as they are: when that backward is
+# differentiated again, no gradient flows through the norms. The second order is therefore
+# not the derivative of the first; numtorch computes the same, with the norms as constants.
 
 
-def _grad_v(grad, v, g, dim):
-    # d/dv (g v / |v|) = g/|v| (grad - v <grad, v> / |v|^2)
-    norm = _norm(v, dim)
-    return (g / norm) * (grad - v * (_projection(grad, v, dim) / (norm * norm)))
-
-
-def _grad_g(grad, v, g, dim):
-    return (_projection(grad, v, dim) / _norm(v, dim)).reshape(g.shape)
+def _gradients(grad, v, g, dim):
+    # d/dv (g v / |v|) = g/|v| (grad - v <grad, v> / |v|^2);  d/dg = <grad, v> / |v|
+    data = v.detach()
+    norms = _per_dim_sums(data * data, dim).sqrt()
+    sums = _per_dim_sums(grad * v, dim)
+    grad_v = (g / norms) * (grad - v * (sums / (norms * norms)))
+    grad_g = sums / norms
+    if grad_g.shape != g.shape:  # torch's engine sums a broadcast gradient to g's shape
+        same = grad_g.numel() == g.numel()
+        grad_g = grad_g.reshape(g.shape) if same else grad_g.sum_to_size(g.shape)
+    return grad_v, grad_g
 
 
 def _normalize_dim(v, dim: int) -> int:
@@ -54,8 +59,8 @@ def _normalize_dim(v, dim: int) -> int:
     name="_weight_norm",
     node="WeightNormInterfaceBackward0",
     promote="float",
-    v=lambda grad, v, g, dim: _grad_v(grad, v, g, _normalize_dim(v, dim)),
-    g=lambda grad, v, g, dim: _grad_g(grad, v, g, _normalize_dim(v, dim)),
+    v=lambda grad, v, g, dim: _gradients(grad, v, g, _normalize_dim(v, dim))[0],
+    g=lambda grad, v, g, dim: _gradients(grad, v, g, _normalize_dim(v, dim))[1],
     jvp=no_forward_derivative("_weight_norm_interface"),  # torch's fused node has none
 )
 def weight_norm_op(v, g, dim=0):

@@ -1,0 +1,55 @@
+"""native_batch_norm as torch's CPU kernels compute it: dense layouts fold the affine map
+into ``x * alpha + beta`` (so an infinite weight or bias meets inf - inf there), other layouts
+compute ``((x - mean) * invstd) * weight + bias``; per-channel tensors of another size and
+inputs without a channel dim are refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+inf = float("inf")
+rng = np.random.default_rng(0)
+X3, X4 = rng.standard_normal((3, 2, 2)), rng.standard_normal((2, 2, 2, 2))
+
+LAYOUTS = {
+    "contiguous": lambda t: t.tensor(X3),
+    "transposed": lambda t: t.tensor(X3).transpose(0, 2).contiguous().transpose(0, 2),
+    "channels-last": lambda t: t.tensor(X4).contiguous(memory_format=t.channels_last),
+    "strided-4d": lambda t: t.tensor(X4).transpose(2, 3),
+}
+
+
+def _normalize(t, layout, training):
+    weight = t.tensor([inf, 1.0], dtype=t.float64)
+    bias = t.tensor([0.0, -inf], dtype=t.float64)
+    stats = t.tensor([0.1, -0.2], dtype=t.float64), t.tensor([0.5, 2.0], dtype=t.float64)
+    return t.native_batch_norm(LAYOUTS[layout](t), weight, bias, *stats, training, 0.1, 1e-5)
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_infinite_affine_parameters_follow_torchs_kernel_per_layout(layout, training):
+    ours, theirs = _normalize(numtorch, layout, training), _normalize(torch, layout, training)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["weight", "bias", "running_mean", "running_var"])
+def test_per_channel_tensors_must_have_one_element_per_channel(name):
+    tensors = {k: numtorch.ones(2) for k in ("weight", "bias", "running_mean", "running_var")}
+    tensors[name] = numtorch.ones(1)
+    with pytest.raises(RuntimeError, match=f"{name} should contain 2 elements not 1"):
+        numtorch.native_batch_norm(numtorch.ones(3, 2, 2), *tensors.values(), False, 0.1, 1e-5)
+
+
+def test_an_input_without_a_channel_dim_raises_torchs_error():
+    for lib in (numtorch, torch):
+        with pytest.raises(IndexError, match="Dimension out of range"):
+            lib.native_batch_norm(lib.ones(3), None, None, None, None, True, 0.1, 1e-5)
+        with pytest.raises(RuntimeError):
+            lib.native_batch_norm(lib.tensor(1.0), None, None, None, None, True, 0.1, 1e-5)
