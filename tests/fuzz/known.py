@@ -55,11 +55,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "numtorch's composed backward only over the rows and columns it reaches",
         (20261127, 522),
     ),
-    ("value", "_standard_gamma_grad"): (
-        _UNTRIAGED + ": a non-finite or extreme (alpha, x): torch's approximations give inf or "
-        "finite values where numtorch's difference of P(alpha, x) gives 0",
-        (20261127, 739),
-    ),
     ("second order", "linalg_svd"): (
         _LAPACK_DEGENERATE + "; an exactly singular matrix: the zero singular value comes back "
         "as ~1e-17 or ~1e-7, and the second order divides by it",
@@ -98,23 +93,11 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ),
     ("gradient", "torch_svd"): (_DEGENERATE_GAUGE, (20261127, 84)),
     ("gradient", "linalg_qr"): (_DEGENERATE_GAUGE, (20261127, 324)),
-    ("gradient", "_standard_gamma"): (
-        "a non-positive concentration, outside the gamma's domain: torch's sampler and its "
-        "approximations of d(draw)/d(alpha) give arbitrary values there (-inf, NaN, a draw "
-        "of 6e3 for alpha=-0.05), numtorch's give 0",
-        (20261127, 115),
-    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
 # tolerance their forward values are compared with, and why.
-COARSE: dict[str, tuple[float, str]] = {
-    "_standard_gamma_grad": (
-        1e-4,
-        "torch's series, saddle-point and rational approximations of d(draw)/d(alpha) are "
-        "off by up to ~1e-4 relative; numtorch's central difference of P(alpha, x) by ~1e-9",
-    ),
-}
+COARSE: dict[str, tuple[float, str]] = {}
 
 
 def is_known(found) -> bool:
