@@ -44,11 +44,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
     ("value", "torch_svd"): (_LAPACK_DEGENERATE, (777, 2675)),
-    ("value", "einsum_ellipsis_implicit"): (
-        "an infinite operand: numtorch's contraction meets inf * 0 or inf - inf (NaN) where "
-        "torch's bmm order of the same products gives +-inf",
-        (20261127, 131),
-    ),
     ("value", "interpolate_trilinear"): (_NONFINITE_ORDER, (20261127, 163)),
     ("value", "scaled_dot_product_attention"): (
         "a NaN input: torch's fused flash-attention backward spreads it over the whole block, "
