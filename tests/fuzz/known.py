@@ -76,10 +76,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("requires_grad", "einsum_reduce"): (_UNTRIAGED, (20261127, 8)),
     ("gradient", "polar"): (_UNTRIAGED, (20261127, 49)),
     ("gradient", "torch.batch_norm_eval"): (_UNTRIAGED, (20261127, 77)),
-    ("gradient", "index_reduce_amin_True"): (
-        "NaN in index_reduce(amin): how the gradient is shared",
-        (777, 1048),
-    ),
     ("error type", "linalg_solve"): (_LAPACK_DEGENERATE, (20261127, 318)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
