@@ -27,6 +27,12 @@ _DEGENERATE_GAUGE = (
     "values and R's zero pivots leave the factors' gauge free, and the gradient is then "
     "whatever torch's LAPACK build picked (up to 1/eps)"
 )
+_FFT_NONFINITE = (
+    "a NaN or infinite input: torch's FFT (MKL on this build) and NumPy's pocketfft spread "
+    "non-finite values over different outputs (an infinity times an exactly zero twiddle "
+    "factor is skipped by one and NaN in the other), so outputs that one gives as NaN the "
+    "other gives as 0, finite or inf; matching needs torch's FFT algorithm itself"
+)
 _UNTRIAGED = "not yet triaged"
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
@@ -36,11 +42,12 @@ _UNTRIAGED = "not yet triaged"
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "group_norm"): (_NONFINITE_ORDER, (20261127, 28)),
     ("value", "batch_norm_eval"): (_NONFINITE_ORDER, (20261127, 62)),
-    ("value", "fft.fft"): (
-        "a NaN or infinite input: torch's pocketfft and NumPy's FFT spread non-finite values "
-        "over different outputs (NaN vs 0)",
-        (20261127, 487),
-    ),
+    ("value", "fft.fft"): (_FFT_NONFINITE, (20261127, 487)),
+    ("value", "fft.hfft"): (_FFT_NONFINITE, (5150, 242)),
+    ("value", "fft.hfft2"): (_FFT_NONFINITE, (5150, 2334)),
+    ("value", "fft.hfftn"): (_FFT_NONFINITE, (5150, 1852)),
+    ("value", "fft.irfftn"): (_FFT_NONFINITE, (5150, 981)),
+    ("value", "fft.rfftn"): (_FFT_NONFINITE, (5150, 2238)),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
     ("value", "torch_svd"): (_LAPACK_DEGENERATE, (777, 2675)),
     ("value", "interpolate_trilinear"): (_NONFINITE_ORDER, (20261127, 163)),
