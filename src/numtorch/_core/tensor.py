@@ -290,6 +290,10 @@ class Tensor:
     # -- autograd --------------------------------------------------------------------------
     @property
     def requires_grad(self) -> bool:
+        if self._base is not None and self._vc.version != self._view_version:
+            # a view whose base changed in place since: it may require grad now (torch asks
+            # the base), which refreshing its grad_fn settles
+            refresh_view_grad_fn(self)
         return self._requires_grad
 
     @requires_grad.setter
