@@ -25,3 +25,16 @@ def test_views_of_a_base_written_in_place_require_grad():
 def test_views_match_torch():
     torch = pytest.importorskip("torch")
     assert _views(numtorch) == _views(torch)
+
+
+def _unbound(lib):
+    x = lib.zeros(2, 3)
+    first, second = x.unbind()
+    x.add_(lib.ones(3, requires_grad=True))
+    return first.requires_grad, second.requires_grad
+
+
+def test_reading_the_flag_of_a_multi_view_output_never_raises():
+    assert _unbound(numtorch) == (True, True)
+    torch = pytest.importorskip("torch")
+    assert _unbound(torch) == (True, True)

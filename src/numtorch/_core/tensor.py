@@ -290,11 +290,12 @@ class Tensor:
     # -- autograd --------------------------------------------------------------------------
     @property
     def requires_grad(self) -> bool:
-        if self._base is not None and self._vc.version != self._view_version:
-            # a view whose base changed in place since: it may require grad now (torch asks
-            # the base), which refreshing its grad_fn settles
-            refresh_view_grad_fn(self)
-        return self._requires_grad
+        if self._requires_grad or self._base is None:
+            return self._requires_grad
+        # a view whose base was since written in place with a tensor that requires grad:
+        # torch asks the base (reading the flag never refreshes the view's grad_fn, so it
+        # never raises for the views of a multi-view op)
+        return self._vc.version != self._view_version and self._base._requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
