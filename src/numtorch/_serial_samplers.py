@@ -100,28 +100,39 @@ def poisson(gen, rates):
 
 def _gamma_one(alpha, draws: SerialDraws, kind) -> float:
     # Marsaglia and Tsang (2000), with torch's float constants and its float arithmetic on
-    # alpha where alpha is a float
+    # alpha where alpha is a float. A negative or NaN alpha runs the same steps with C's
+    # IEEE semantics (a NaN ``d`` ends in a NaN draw, which the caller raises to the
+    # smallest normal number), since those steps decide how many draws the stream gives up.
     scale = 1.0
     if alpha < 1.0:
         if alpha == 0:
             return 0.0
-        scale *= (1.0 - draws.uniform()) ** float(kind(1.0) / alpha)
-        alpha = alpha + kind(1.0)
+        with xp.errstate(all="ignore"):
+            exponent = float(kind(1.0) / alpha)
+            alpha = alpha + kind(1.0)
+        scale *= _c_pow(1.0 - draws.uniform(), exponent)
     d = float(alpha - kind(_THIRD))
-    c = 1.0 / math.sqrt(9.0 * d)
+    c = 1.0 / math.sqrt(9.0 * d) if d > 0 else math.inf if d == 0 else math.nan
     while True:
         while True:
             x = draws.normal()
             y = 1.0 + c * x
-            if y > 0:
+            if not y <= 0:  # C's do-while (y <= 0): a NaN y leaves the loop
                 break
         v = y * y * y
         u = 1.0 - draws.uniform()
         xx = x * x
         if u < 1.0 - _SQUEEZE * xx * xx:
             return scale * d * v
-        if math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+        if math.log(u) < 0.5 * xx + d * (1.0 - v + (math.log(v) if v > 0 else -math.inf)):
             return scale * d * v
+
+
+def _c_pow(base: float, exponent: float) -> float:
+    try:
+        return base**exponent
+    except (OverflowError, ZeroDivisionError):  # C's pow: inf where it overflows
+        return math.inf
 
 
 def standard_gamma(gen, alpha):
@@ -135,7 +146,8 @@ def standard_gamma(gen, alpha):
     finally:
         draws.close()
     out = xp.asarray(values, dtype=xp.float64).astype(alpha.dtype).reshape(alpha.shape)
-    return xp.maximum(out, xp.finfo(alpha.dtype).tiny)
+    # torch's std::max(min, draw): a NaN draw becomes the smallest normal number too
+    return xp.fmax(out, xp.finfo(alpha.dtype).tiny)
 
 
 _TAIL = [  # log(k!) minus its Stirling approximation, k = 0..9 (torch's table)

@@ -54,6 +54,11 @@ LAPACK = (
     "tensorinv", "tensorsolve", "eig", "qr", "norm_nuc", "cond", "torch_svd",
 )  # fmt: skip
 
+# torch 2.13's CPU median and nanmedian along a dim read the wrong memory when that dim has
+# stride 0 (an expanded input): torch.median(torch.tensor([1., 5., 3.]).expand(4, 3), 0)
+# gives [1, 2e-42, 0]. Their inputs are made contiguous (in both libraries) before the call.
+MISREAD_EXPANDED = ("median_dim", "median_keepdim", "nanmedian_dim")
+
 VIEWS = ("whole", "select", "slice", "transpose", "flatten", "diagonal", "unsqueeze", "expand")
 FITS = ("reshape", "expand")
 SHAPES = ("sample", "sample", "sample", "sample", "sample", "sample", "scalar", "empty")

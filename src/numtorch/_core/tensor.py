@@ -290,7 +290,12 @@ class Tensor:
     # -- autograd --------------------------------------------------------------------------
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad
+        if self._requires_grad or self._base is None:
+            return self._requires_grad
+        # a view whose base was since written in place with a tensor that requires grad:
+        # torch asks the base (reading the flag never refreshes the view's grad_fn, so it
+        # never raises for the views of a multi-view op)
+        return self._vc.version != self._view_version and self._base._requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:

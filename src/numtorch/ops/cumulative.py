@@ -24,7 +24,7 @@ def _scan_dim(input, dim):
 # -- cumprod ---------------------------------------------------------------------------------
 def _cumprod_backward(grad, input, result, dim):
     # out_j = prod_{i<=j} x_i, so dx_k = sum_{j>=k} grad_j * prod_{i<=j, i!=k} x_i.
-    if input.ndim == 0 or input.shape[dim] == 1:
+    if input.numel() <= 1 or input.shape[dim] == 1:  # empty too: torch returns grad itself
         return grad
     if not (input._data == 0).any():
         return _reversed_cumsum(grad * result, dim) / input
@@ -38,9 +38,20 @@ def _cumprod_backward(grad, input, result, dim):
     before = zeros_so_far == 0
     first_zero = is_zero & (zeros_so_far == 1)
     safe = where(before, input, 1.0)
-    part_before = where(before, _reversed_cumsum(grad * result, dim) / safe, 0.0)
-    skipped = where(first_zero, 1.0, input).cumprod(dim)
-    part_zero = where(first_zero, _reversed_cumsum(grad * skipped, dim), 0.0)
+    # as torch, terms past the first zero (past the second for the first zero's own sum)
+    # are masked out before summing: an infinite gradient there times 0 is no NaN
+    terms = where(before, grad * result, 0.0)
+    part_before = where(before, _reversed_cumsum(terms, dim) / safe, 0.0)
+    # at the first zero: sum_j grad_j prod(x after it up to j), over j up to the second
+    # zero, times the product before it (result one step back), in torch's order
+    between = (zeros_so_far == 1) & ~first_zero
+    inner = where(between, input, 1.0).cumprod(dim)
+    total = (inner * where(zeros_so_far == 1, grad, 0.0)).sum(dim, keepdim=True)
+    position = Tensor._make(
+        xp.arange(input.shape[dim]).reshape([-1] + [1] * (input.ndim - dim - 1))
+    )
+    prefix = where(position == 0, 1.0, result.roll(1, dim))
+    part_zero = where(first_zero, total * prefix, 0.0)
     return part_before + part_zero
 
 

@@ -203,18 +203,29 @@ def index_copy(input, dim, index, source) -> Tensor:
         >>> torch.zeros(3).index_copy(0, torch.tensor([2, 0]), torch.tensor([5.0, 7.0]))
         tensor([7., 0., 5.])
     """
-    _check_index(index, "index_copy_")
+    # torch's order of checks: dim, the index's rank, the shapes, then the dtypes
     dim = _wrap_dim(dim, max(input.ndim, 1))
-    if input._data.dtype != source._data.dtype:
-        raise RuntimeError(
-            "index_copy_(): self and source expected to have the same dtype, but got (self) "
-            f"{input.dtype.scalar_name} and (source) {source.dtype.scalar_name}"
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    if source.ndim == 0 and index.numel() != 1:
+        raise IndexError(
+            "index_copy_(): When source is scalar, index should have one element (got "
+            f"{index.numel()})"
         )
     if source.ndim and input.ndim and source.ndim != input.ndim:
         raise IndexError(
             "index_copy_(): When source and destination are not scalars, their dimensionality "
             f"must match. Source dimensionality ({source.ndim}), destination dimensionality "
             f"({input.ndim})"
+        )
+    if index._data.dtype != xp.int64:
+        raise RuntimeError(
+            f"index_copy_(): Expected a long tensor for index, but got {index.dtype.scalar_name}"
+        )
+    if input._data.dtype != source._data.dtype:
+        raise RuntimeError(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{input.dtype.scalar_name} and (source) {source.dtype.scalar_name}"
         )
     # the slices (shapes without dim) must agree, then the index count
     dest_slice = [s for d, s in enumerate(input.shape) if d != dim]

@@ -135,10 +135,22 @@ def narrow(input, dim, start, length) -> Tensor:
     size = input.shape[dim]
     if isinstance(start, Tensor):
         start = start.item()
-    start = start + size if start < 0 else start
-    if not 0 <= start <= size or length < 0 or start + length > size:
+    start = check_narrow_start(start, size)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return _slice(input, dim, start, start + length, 1)
+
+
+def check_narrow_start(start, size):
+    """``start`` wrapped into ``[0, size]``; torch's IndexError when it lies outside
+    ``[-size, size]``."""
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    return start + size if start < 0 else start
 
 
 @defop(

@@ -10,7 +10,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
-from .indexing import _slice_backward, narrow_slice
+from .indexing import _slice_backward, check_narrow_start, narrow_slice
 from .reduction import sort
 from .shape import _check_cat, _split_with_sizes, cat
 
@@ -221,8 +221,8 @@ def narrow_copy(input, dim, start, length) -> Tensor:
         raise RuntimeError(f"narrow_copy(): dim {dim} out of range for a {input.ndim}-D tensor")
     dim = _wrap_dim(dim, input.ndim)
     size = input.shape[dim]
-    start = start + size if start < 0 else start
-    if not 0 <= start <= size or length < 0 or start + length > size:
+    start = check_narrow_start(start, size)
+    if length < 0 or start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return _narrow_copy(input, dim, start, length)
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import collections
 import math
 import string
 
@@ -466,28 +467,21 @@ def _expand_ellipsis(equation: str, operands) -> tuple[str, list]:
                     f"broadcast with previously seen size {sizes[c]}"
                 )
             sizes[c] = n if sizes.get(c, 1) == 1 else sizes[c]
-    operands = [
-        t.expand([sizes[c] for c in spec]) if tuple(t.shape) != tuple(sizes[c] for c in spec) else t
-        for spec, t in zip(specs, operands)
-    ]
-    return ",".join(specs) + "->" + output, operands
+    # size-1 dims stay: they broadcast in the products (torch sums a subscript that only one
+    # operand has wide before multiplying, which an expanded operand would hide)
+    return ",".join(specs) + "->" + output, list(operands)
 
 
-def _onto_diagonals(grad, full, target, sizes, equation):
+def _onto_diagonals(grad, full, target):
     """The gradient of an operand whose subscripts repeat a letter (``'ii'`` reads a
-    diagonal): ``grad`` (over the distinct letters) written onto those diagonals, zeros off
-    them. Each repeat gets a fresh letter tied to the first by an identity matrix, so the
-    product stays an einsum and differentiates again."""
-    fresh = iter(c for c in string.ascii_letters if c not in equation)
-    renamed, deltas = "", []
-    for c in target:
-        if c in renamed:
-            d = next(fresh)
-            deltas.append(c + d)
-            c = d
-        renamed += c
-    eyes = [Tensor._make(xp.eye(sizes[pair[0]], dtype=grad._data.dtype)) for pair in deltas]
-    return _contract(",".join([full, *deltas]) + "->" + renamed, grad, *eyes)
+    diagonal): ``grad`` (over the distinct letters, in ``full``'s order) written onto those
+    diagonals by ``diag_embed``, exact zeros off them (as torch's diagonal backward; a
+    product with an identity matrix would turn an infinite gradient into NaN there)."""
+    for p, c in enumerate(target):
+        q = target.index(c)
+        if q < p:  # a repeat: a new dim at p, diagonal with the one at q
+            grad = grad.movedim(q, -1).diag_embed(0, q, p)
+    return grad
 
 
 def _einsum_backward(k):
@@ -501,6 +495,9 @@ def _einsum_backward(k):
         grad = _contract(",".join([output] + other_specs) + "->" + kept, grads[0], *others)
         shape = operands[k].shape
         sizes = dict(zip(target, shape))
+        wide = [d for d, c in enumerate(kept) if sizes[c] == 1 and grad.shape[d] != 1]
+        if wide:  # subscripts this operand broadcast (size 1) against wider ones
+            grad = grad.sum(wide, keepdim=True)
         full = "".join(dict.fromkeys(target))
         if kept != full:
             # letters summed in this operand alone: broadcast back over them
@@ -508,7 +505,7 @@ def _einsum_backward(k):
                 [sizes[c] for c in full]
             )
         if full != target:
-            grad = _onto_diagonals(grad, full, target, sizes, equation)
+            grad = _onto_diagonals(grad, full, target)
         return grad
 
     return formula
@@ -588,8 +585,60 @@ def einsum(equation, *operands) -> Tensor:
     shapes = [tuple(getattr(t, "shape", ())) for t in operands]  # before any broadcast
     equation, operands = _expand_ellipsis(equation, operands)  # (which refuses non-tensors)
     dtype = _check_contraction_dtypes(equation, operands, shapes)
-    result = _einsum(equation, operands)
+    result = _in_torchs_order(equation, operands)
     return result if dtype is None or result.dtype is dtype else result.to(dtype)
+
+
+def _in_torchs_order(equation, operands) -> Tensor:
+    """The einsum as torch evaluates it, step by step, so that infinities and NaNs meet the
+    same products and sums (``inf * (1 - 1)`` is NaN, ``inf * 1 - inf * 1`` too, but
+    ``(inf + 1) * 2`` is not ``inf * 2 + inf * -1``): each operand first takes its diagonals
+    and sums the subscripts no other operand has wide (size > 1) and the output lacks; then
+    the operands are multiplied left to right, a pair summing the subscripts that no later
+    operand has wide, and an operand alone summing a subscript it alone has wide."""
+    inputs, output = equation.split("->")
+    specs = inputs.split(",")
+    if len(operands) == 1:
+        return _einsum(equation, operands)
+
+    def wide(spec, t):
+        return {c for c, n in zip(spec, t.shape) if n != 1 and c not in output}
+
+    count = collections.Counter(c for spec, t in zip(specs, operands) for c in wide(spec, t))
+    terms = []
+    for spec, t in zip(specs, operands):
+        alone = {c for c in wide(spec, t) if count[c] == 1}
+        count.subtract(alone)
+        reduced = "".join(c for c in dict.fromkeys(spec) if c not in alone)
+        terms.append((reduced, t if reduced == spec else _einsum(f"{spec}->{reduced}", [t])))
+    spec_a, a = terms[0]
+    for k in range(1, len(terms)):
+        spec_b, b = terms[k]
+        later = set(output).union(*(spec for spec, _ in terms[k + 1 :]))
+        wide_a, wide_b = wide(spec_a, a), wide(spec_b, b)
+        summed = set()
+        for c in sorted(wide_a | wide_b):
+            if c in wide_a and c in wide_b:
+                count[c] -= 1
+                if count[c] == 1:
+                    summed.add(c)
+                    count[c] = 0
+            elif count[c] == 1:  # wide in one of the two only, and nowhere later
+                count[c] = 0
+                if c in wide_a:
+                    spec_a, a = _sum_out(spec_a, a, c)
+                else:
+                    spec_b, b = _sum_out(spec_b, b, c)
+        letters = dict.fromkeys(spec_a + spec_b)
+        kept = "".join(c for c in letters if c in later and c not in summed)
+        spec = output if k == len(terms) - 1 else kept
+        a, spec_a = _einsum(f"{spec_a},{spec_b}->{spec}", [a, b]), spec
+    return a
+
+
+def _sum_out(spec, t, c):
+    reduced = spec.replace(c, "")
+    return reduced, _einsum(f"{spec}->{reduced}", [t])
 
 
 def _contract(equation, *operands) -> Tensor:

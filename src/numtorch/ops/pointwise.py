@@ -1032,7 +1032,11 @@ def _check_lerp(args):
     jvp="elementwise",
 )
 def lerp(input, end, weight):
-    return input + weight * (end - input)
+    # torch's two-sided form: from input for |weight| < 0.5, from end otherwise (exact at
+    # both ends, and its own inf/NaN pattern: lerp(1, inf, 1) is end - inf * 0 = NaN)
+    difference = end - input
+    small = xp.abs(weight) < 0.5
+    return xp.where(small, input + weight * difference, end - difference * (1 - weight))
 
 
 # -- comparisons and logic (not differentiable) ----------------------------------------------

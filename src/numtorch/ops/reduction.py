@@ -355,17 +355,21 @@ def _var_backward(grad, input, dim, correction, keepdim):
     n = _count(input.shape, dim)
     g = _restore(grad, dim, input.ndim, keepdim)
     centered = input - input.mean(dim, keepdim=True)
-    if n - correction <= 0:
-        # torch: 2 / (n - correction) is infinite, times the deviation: NaN where it is 0,
-        # inf elsewhere (a constant in the input, so no second order)
+    dof = n - correction
+    if dof <= 0 and (dim is None or input.ndim == 0):
+        # torch's full reduction: 2 / (n - correction) taken as infinite, times the deviation:
+        # NaN where it is 0, inf elsewhere (a constant in the input, so no second order)
         return g * where(centered == 0, math.nan, math.inf)
-    return g * (2.0 / (n - correction)) * centered
+    # along dims torch divides by n - correction as it is (inf at 0, negative below)
+    return g * (2.0 / dof if dof else math.inf) * centered
 
 
 def _std_backward(grad, input, result, dim, correction, keepdim):
-    # torch's formula: var's gradient scaled by 1 / (2 std), 0 where the deviation is 0
-    part = _var_backward(grad / (result * 2), input, dim, correction, keepdim)
-    return where(_restore(result, dim, input.ndim, keepdim) == 0, 0.0, part)
+    # torch's formula: var's gradient of grad / (2 std), that ratio 0 where std is 0 (masked
+    # before var's gradient, so its own derivative meets no inf * 0 there either)
+    return _var_backward(
+        (grad / (result * 2)).masked_fill(result == 0, 0), input, dim, correction, keepdim
+    )
 
 
 def _moment(input, dim, correction, keepdim, take_root):

@@ -16,6 +16,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
+from ..autograd.function import Error
 from ..backend import xp
 from .indexing import (
     _check_index,
@@ -69,7 +70,9 @@ def _reduce_into(input, key, values, reduce, include_self):
 
 
 # -- backward (one formula shared by scatter_reduce and index_reduce) ------------------------
-def _reduce_backward(grad, input, dim, index, src, result, reduce, include_self):
+def _reduce_backward(
+    grad, input, dim, index, src, result, reduce, include_self, names=("scatter_reduce", "src")
+):
     """(grad_input, grad_src) for ``result = scatter_reduce(input, dim, index, src)``."""
     if reduce == "sum":
         grad_input, grad_src = grad, grad.gather(dim, index)
@@ -99,17 +102,35 @@ def _reduce_backward(grad, input, dim, index, src, result, reduce, include_self)
             (grad * masked_src_result).gather(dim, index),
             (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1),
         )
+        if grad_src.requires_grad and bool((zeros_per_slot > 1).any()):
+            op, argument = names
+            grad_src = _refuse_double_backward(
+                grad_src,
+                f"{op}(): Double backward is unsupported for {argument} when >1 zeros in "
+                f"{argument} are scattered to the same position in self",
+            )
     else:  # amax / amin: the gradient is shared evenly among the values equal to the result
         value = result.gather(dim, index)
         input_is_result = (input == result).to(grad.dtype)
         src_is_result = (src == value).to(grad.dtype)
         share = input_is_result.scatter_add(dim, index, src_is_result)
-        grad_share = grad / share.masked_fill(share == 0, 1)
+        # no value equals a NaN result: 0 shares, and torch's grad / 0 makes the gradients
+        # of that slot NaN (0 * inf where grad is not 0)
+        grad_share = grad / share
         grad_input = input_is_result * grad_share
         grad_src = src_is_result * grad_share.gather(dim, index)
     if not include_self:
         grad_input = grad_input.scatter(dim, index, 0.0)
     return grad_input, grad_src
+
+
+def _refuse_double_backward(grad, message):
+    """``grad`` whose own backward raises ``message`` (torch's DelayedError): where two
+    zeros share a slot the product rule's formula above is not the derivative."""
+    out = grad.detach()
+    out._grad_fn = Error(message, (grad._edge(),), ((grad._data.shape, grad._data.dtype),))
+    out._requires_grad = True
+    return out
 
 
 @batched
@@ -188,7 +209,9 @@ def _slice_index(index, dim, source_shape):
 
 def _index_reduce_grads(grad, input, dim, index, source, result, reduce, include_self):
     full = _slice_index(index, dim, source.shape) if source.ndim else index.reshape(())
-    return _reduce_backward(grad, input, dim, full, source, result, reduce, include_self)
+    return _reduce_backward(
+        grad, input, dim, full, source, result, reduce, include_self, ("index_reduce", "source")
+    )
 
 
 @defop(
@@ -227,22 +250,22 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
             "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
             f"{reduce}."
         )
-    if index._data.dtype.kind not in "iu":
-        raise RuntimeError(
-            "index_reduce_(): Expected dtype int32/int64 for index but got: "
-            f"{index.dtype.scalar_name}"
-        )
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before the other checks
     if index.ndim > 1:
         raise IndexError(
             f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} with "
             f"type: {index.dtype.scalar_name} and size: {list(index.shape)}"
+        )
+    if index._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            "index_reduce_(): Expected dtype int32/int64 for index but got: "
+            f"{index.dtype.scalar_name}"
         )
     if input._data.dtype != source._data.dtype:
         raise RuntimeError(
             f"index_reduce_(): self ({input.dtype.scalar_name}) and source "
             f"({source.dtype.scalar_name}) must have the same scalar type"
         )
-    dim = _wrap_dim(dim, max(input.ndim, 1))
     check_source_shape(input, dim, source)
     length = source.shape[dim] if source.ndim else 1
     if index.numel() != length:
@@ -250,6 +273,16 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
             f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "
             f"source.size(dim): ({length}), for dim: {dim}"
         )
+    size = input.shape[dim] if input.ndim else 1
+    if index.numel() and (index._data.min() < 0 or index._data.max() >= size):  # no wrapping
+        if size == 0 and not include_self:
+            # torch's kernel first fills self's slots with the identity, and a view into
+            # no storage fails its storage check
+            raise RuntimeError(
+                f"index_reduce_(): index {int(index._data.max())} is out of range for the "
+                f"empty dimension {dim} of self"
+            )
+        raise IndexError("index out of range in self")
     return _index_reduce(input, dim, index, source, reduce, include_self)
 
 

@@ -241,8 +241,42 @@ def _mode_forward(input, dim, keepdim):
     if x.dtype.kind in "fV":
         equal |= xp.isnan(x) & xp.isnan(value)
     index = xp.max(xp.where(equal, positions, -1), axis=-1, keepdims=True)  # last occurrence
+    if x.dtype.kind == "f" and n <= _INSERTION_SORTED:
+        has_nan = xp.isnan(x).any(-1)
+        for row in xp.ndindex(*x.shape[:-1]):
+            if has_nan[row]:
+                value[row], index[row] = _mode_with_nan(x[row])
     value, index = xp.moveaxis(value, -1, dim), xp.moveaxis(index, -1, dim)
     return _finish(value, index, dim, keepdim)
+
+
+# torch's mode sorts each slice with std::sort and ``<``, which for up to 16 elements is
+# libstdc++'s insertion sort; NaN compares false both ways there, so where NaNs end up (and
+# which value wins a tie of counts) follows that algorithm, each NaN a run of its own
+_INSERTION_SORTED = 16
+
+
+def _mode_with_nan(values):
+    items = [(v, i) for i, v in enumerate(values.tolist())]
+    for i in range(1, len(items)):
+        item = items[i]
+        if item[0] < items[0][0]:
+            items[1 : i + 1] = items[:i]
+            items[0] = item
+            continue
+        j = i
+        while item[0] < items[j - 1][0]:  # stops at 0: item < items[0] is false
+            items[j] = items[j - 1]
+            j -= 1
+        items[j] = item
+    best, run, found = 0, 0, items[0]
+    for i, item in enumerate(items):
+        run += 1
+        if i == len(items) - 1 or item[0] != items[i + 1][0]:
+            if run > best:
+                best, found = run, item
+            run = 0
+    return found
 
 
 @defop(

@@ -222,14 +222,34 @@ def _searchsorted(sorted_sequence, input, side, out_int32, sorter):
     if sorter is not None:
         sorted_sequence = xp.take_along_axis(sorted_sequence, sorter, -1)
     values = xp.asarray(input)
-    if sorted_sequence.ndim == 1:
-        out = xp.searchsorted(sorted_sequence, values, side=side)
-    else:
-        rows = sorted_sequence.reshape(-1, sorted_sequence.shape[-1])
-        flat = values.reshape(rows.shape[0], -1)
-        out = xp.stack([xp.searchsorted(r, v, side=side) for r, v in zip(rows, flat)])
-        out = out.reshape(values.shape)
-    return xp.asarray(out, dtype=xp.int32 if out_int32 else xp.int64)
+    dtype = xp.int32 if out_int32 else xp.int64
+    if values.size == 0:
+        return xp.zeros(values.shape, dtype)
+    *batch, length = sorted_sequence.shape
+    rows = sorted_sequence.reshape(math.prod(batch), length)
+    flat = values.reshape(rows.shape[0], -1)
+    return _binary_search(rows, flat, side == "right").reshape(values.shape).astype(dtype)
+
+
+def _binary_search(rows, values, right):
+    """torch's bisection, every value at once: a step goes right unless the middle element
+    is >= the value (> for ``right``), so NaNs on either side send it right. On a sequence
+    that is not sorted (or holds NaN) the answer is wherever these steps end, which NumPy's
+    searchsorted (reusing bounds between neighbouring values) does not reproduce."""
+    length = rows.shape[-1]
+    which = xp.arange(rows.shape[0])[:, None]
+    start = xp.zeros(values.shape, xp.int64)
+    end = xp.full(values.shape, length, xp.int64)
+    with xp.errstate(invalid="ignore"):
+        while True:
+            active = start < end
+            if not active.any():
+                return start
+            middle = start + ((end - start) >> 1)
+            found = rows[which, xp.minimum(middle, length - 1)]
+            before = found > values if right else found >= values
+            start = xp.where(active & ~before, middle + 1, start)
+            end = xp.where(active & before, middle, end)
 
 
 @export(method=False)
@@ -246,6 +266,11 @@ def searchsorted(
     """
     side = _side(right, side)
     boundaries = sorted_sequence.shape
+    if not boundaries:
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+            "dimension"
+        )
     if isinstance(input, Tensor) and len(boundaries) > 1 and input.shape[:-1] != boundaries[:-1]:
         raise RuntimeError(
             "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "

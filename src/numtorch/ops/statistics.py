@@ -382,6 +382,10 @@ def _histogramdd_edges(input, data, bins, range):
             low, high = float(column.min()), float(column.max())
         else:
             low, high = 0.0, 1.0
+        if not (math.isfinite(low) and math.isfinite(high)):
+            raise RuntimeError(
+                f"torch.histogramdd: dimension {d}'s range [{low:g}, {high:g}] is not finite"
+            )
         if low > high:
             raise RuntimeError(
                 f"torch.histogramdd: min should not exceed max, but got min {low:g} max "

@@ -1,11 +1,8 @@
 """Op samples for the Gamma sampler behind the distributions' ``rsample`` (part of
-``opinfo.OP_DB``): ``_standard_gamma`` draws differ from torch's (separate random
-streams), so its entry multiplies the draw by zero, like the other samplers; the implicit
-gradient ``_standard_gamma_grad`` is deterministic and compared with torch directly, at
-points where torch's own approximation of it (a truncated series below ``x = 0.8``) agrees
-with the true derivative to ~2e-5 relative; elsewhere torch's rational approximation is
-up to ~1e-4 off, and numtorch computes the derivative more closely. Its statistical correctness
-(``E[dx/dalpha] = 1``) is tested in ``tests/test_distributions.py``."""
+``opinfo.OP_DB``): the ``_standard_gamma`` entry multiplies the draw by zero, like the other
+samplers; the implicit gradient ``_standard_gamma_grad`` is deterministic (torch's own
+approximations of it, evaluated as torch does) and compared with torch directly. Its
+statistical correctness (``E[dx/dalpha] = 1``) is tested in ``tests/test_distributions.py``."""
 
 from __future__ import annotations
 

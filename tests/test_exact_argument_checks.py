@@ -1,0 +1,45 @@
+"""Argument checks in torch's order, with torch's exception types: narrow's start and
+length, index_copy's index, shapes and dtypes."""
+
+from __future__ import annotations
+
+import pytest
+
+import numtorch as nt
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: nt.zeros(3, 0).narrow(1, 1, 2), IndexError, r"start out of range .*\[0, 0\]"),
+        (lambda: nt.zeros(3).narrow(0, -4, 1), IndexError, r"\[-3, 3\], but got -4"),
+        (lambda: nt.zeros(3).narrow(0, 0, -1), RuntimeError, "length must be non-negative"),
+        (lambda: nt.zeros(3).narrow(0, 2, 2), RuntimeError, "exceeds dimension size"),
+        (lambda: nt.zeros(3).narrow_copy(0, 4, 1), IndexError, "start out of range"),
+        (lambda: nt.zeros(3).narrow_copy(0, 0, -1), RuntimeError, "exceeds dimension size"),
+    ],
+)
+def test_narrow_checks_start_before_length(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def _copy(shape, index, source, dim=0):
+    return nt.zeros(shape).index_copy(dim, nt.tensor(index), source)
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        # a 0-d source takes one index, before the dtypes are compared
+        (lambda: _copy(3, [0, 1], nt.tensor(1.0, dtype=nt.float64)), IndexError, "one element"),
+        (lambda: _copy(3, [[0, 1]], nt.tensor(1.0)), IndexError, "dimension 1 or 0"),
+        (lambda: _copy(3, [[0, 1]], nt.tensor(1.0), dim=2), IndexError, "Dimension out of range"),
+        (lambda: _copy((3, 2), [0, 1], nt.zeros(2)), IndexError, "dimensionality must match"),
+        (lambda: _copy((3, 2), [0.0, 1.0], nt.zeros(2, 2)), RuntimeError, "long tensor"),
+        (lambda: _copy((3, 2), [0, 1], nt.zeros(2, 3, dtype=nt.float64)), RuntimeError, "dtype"),
+    ],
+)
+def test_index_copy_checks_in_torchs_order(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

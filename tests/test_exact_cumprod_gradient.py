@@ -1,0 +1,46 @@
+"""cumprod's gradient as torch computes it around zeros: terms past a slice's first zero are
+masked out before summing (an infinite gradient there times 0 would be NaN), the first
+zero's own sum is taken then multiplied by the product before it, and an empty or
+one-element input passes the gradient through unchanged."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+INF = math.inf
+
+
+def _grad(lib, x, w, dim, **kwargs):
+    a = lib.tensor(x, requires_grad=True)
+    (g,) = lib.autograd.grad((a.cumprod(dim) * lib.tensor(w)).sum(), a, **kwargs)
+    return g
+
+
+def test_gradient_past_the_first_zero_is_masked_before_summing():
+    g = _grad(numtorch, [[0.5, -INF, 0.0, 1.0, 2.0]], [[INF, 1.0, 1.0, 1.0, -2.0]], 1)
+    # at the zero: (1 + 1 - 4) * (0.5 * -inf) = inf, where summing products gives NaN
+    assert g[0, 2] == INF and g[0, 3:].tolist() == [0.0, 0.0]
+
+
+def test_an_empty_input_passes_the_gradient_through():
+    a = numtorch.empty(2, 0, dtype=numtorch.float64, requires_grad=True)
+    (g,) = numtorch.autograd.grad(a.cumprod(1).sum(), a, create_graph=True)
+    assert g.shape == (2, 0) and not g.requires_grad
+
+
+def test_gradients_with_zeros_and_infinities_match_torch():
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    values = [0.0, 1.0, 2.0, -1.0, 0.5, INF, -INF, math.nan, 3.0]
+    chances = [0.2, 0.15, 0.15, 0.1, 0.1, 0.08, 0.07, 0.05, 0.1]
+    for trial in range(100):
+        x = rng.choice(values, size=(3, 4, 2), p=chances)
+        w = rng.choice([1.0, -2.0, 0.5, INF, 0.0], size=x.shape, p=[0.3, 0.3, 0.2, 0.1, 0.1])
+        with np.errstate(all="ignore"):
+            ours = _grad(numtorch, x, w, trial % 3)
+        np.testing.assert_allclose(ours.numpy(), _grad(torch, x, w, trial % 3).numpy())

@@ -1,0 +1,78 @@
+"""einsum evaluated in torch's order: diagonals and subscripts only one operand has are
+summed first, then the operands are multiplied left to right. With infinities the order
+decides between inf and NaN, in values and in gradients."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+INF = math.inf
+
+
+def test_a_subscript_of_one_operand_is_summed_before_the_product():
+    # out[i, j] = a[i, i] * sum_k b[j, k, k]: inf * (2 - 1) is inf, where summing the
+    # products inf * 2 + inf * -1 gives NaN
+    a = numtorch.tensor([[INF, 0.0], [0.0, 1.0]])
+    b = numtorch.tensor([[[2.0, 0.0], [0.0, -1.0]]])
+    assert numtorch.einsum("ii,jkk->ij", a, b).tolist() == [[INF], [1.0]]
+
+
+def test_a_broadcast_subscript_is_summed_in_the_operand_that_has_it_wide():
+    # "...": b's size-1 dim broadcasts; a sums it alone first, as torch does
+    a = numtorch.tensor([[[INF, 1.0], [-1.0, 1.0]]])
+    b = numtorch.tensor([[2.0, 3.0]])
+    assert numtorch.einsum("i...,...->i", a, b).tolist() == [INF]
+
+
+def test_the_gradient_of_a_diagonal_is_zero_off_it():
+    a = numtorch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = numtorch.tensor([INF, 1.0])
+    numtorch.einsum("ii,i->i", a, b).sum().backward()
+    assert a.grad.tolist() == [[INF, 0.0], [0.0, 1.0]]
+
+
+EQUATIONS = [
+    ("ii,jkk->ij", [(3, 3), (2, 4, 4)]),
+    ("ij,jj,iji->i", [(3, 3), (3, 3), (3, 3, 3)]),
+    ("i...,...->i", [(3, 2, 2), (1, 2)]),
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
+    ("bij,bjk->bik", [(2, 3, 4), (1, 4, 2)]),
+    ("iij->j", [(2, 2, 3)]),
+    ("ij,ij->ij", [(3, 1), (3, 4)]),
+    ("xy,yz,x->z", [(2, 3), (3, 2), (1,)]),
+    ("abc,cd,ad->b", [(2, 3, 4), (4, 2), (2, 2)]),
+]
+
+
+def _run(lib, equation, arrays, weights):
+    tensors = [lib.tensor(a, requires_grad=True) for a in arrays]
+    out = lib.einsum(equation, *tensors)
+    grads = lib.autograd.grad((out * lib.tensor(weights)).sum(), tensors)
+    return [out.detach().numpy(), *(g.numpy() for g in grads)]
+
+
+@pytest.mark.parametrize("equation, shapes", EQUATIONS)
+def test_values_and_gradients_with_infinities_match_torch(equation, shapes):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(len(equation))
+    for _ in range(20):
+        arrays = []
+        for shape in shapes:
+            a = rng.normal(size=shape)
+            u = rng.random(shape)
+            a[u < 0.15] = INF
+            a[(u > 0.15) & (u < 0.25)] = -INF
+            a[(u > 0.25) & (u < 0.3)] = 0.0
+            arrays.append(a)
+        out_shape = tuple(torch.einsum(equation, *map(torch.tensor, arrays)).shape)
+        weights = rng.normal(size=out_shape)
+        with np.errstate(all="ignore"):
+            ours = _run(numtorch, equation, arrays, weights)
+        theirs = _run(torch, equation, arrays, weights)
+        for x, y in zip(ours, theirs):
+            np.testing.assert_allclose(x, y, rtol=1e-10)

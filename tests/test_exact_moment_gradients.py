@@ -1,0 +1,50 @@
+"""Gradients of std and var at their corners, as torch's formulas give them: a zero
+standard deviation (masked before var's gradient, so the second order is 0, not NaN), and
+a reduction along dims with no degrees of freedom left."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+X = np.array([[1.0, 1.0, 1.0], [1.0, 2.0, 3.0], [math.nan, 1.0, 2.0], [math.inf, 1.0, 2.0]])
+
+
+def _second_order(lib, fn, x, **kwargs):
+    a = lib.tensor(x, requires_grad=True)
+    out = getattr(lib, fn)(a, **kwargs)
+    out = out[0] * 2 + out[1] if fn == "std_mean" else out
+    (g,) = lib.autograd.grad(out.sum(), a, create_graph=True)
+    (gg,) = lib.autograd.grad((g * g).sum(), a)
+    return g.detach().numpy(), gg.numpy()
+
+
+@pytest.mark.parametrize("fn", ["std", "std_mean"])
+def test_second_order_is_zero_where_the_deviation_is_zero(fn):
+    _, gg = _second_order(numtorch, fn, X, dim=1)
+    assert gg[0].tolist() == [0.0, 0.0, 0.0]  # the constant row
+    assert np.isnan(gg[2:]).all()
+
+
+def test_var_along_a_dim_without_degrees_of_freedom_differentiates_again():
+    a = numtorch.tensor([[5.0, -1.0]], requires_grad=True)
+    (g,) = numtorch.autograd.grad(numtorch.var(a, dim=0).sum(), a, create_graph=True)
+    assert g.requires_grad and np.isnan(g.detach().numpy()).all()
+    # correction beyond n: torch divides by the negative n - correction as it is
+    (g,) = numtorch.autograd.grad(numtorch.var(a, dim=0, correction=2).sum(), a)
+    assert g.tolist() == [[-0.0, -0.0]]
+
+
+@pytest.mark.parametrize("fn", ["std", "std_mean"])
+@pytest.mark.parametrize("kwargs", [{"dim": 1}, {"dim": 0}, {"dim": 1, "correction": 0}])
+def test_std_gradients_match_torch(fn, kwargs):
+    torch = pytest.importorskip("torch")
+    with np.errstate(all="ignore"):
+        ours = _second_order(numtorch, fn, X, **kwargs)
+    theirs = _second_order(torch, fn, X, **kwargs)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-15)
