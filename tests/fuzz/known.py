@@ -14,21 +14,18 @@ from __future__ import annotations
 import json
 import pathlib
 
-_NONFINITE_ORDER = (
-    "an infinite input: torch's fused kernel meets inf - inf or inf * 0 (NaN) where "
-    "numtorch's order of the same arithmetic gives +-inf"
-)
-_FFT_NONFINITE = (
-    "a NaN or infinite input: torch's FFT (MKL on this build) and NumPy's pocketfft spread "
-    "non-finite values over different outputs (an infinity times an exactly zero twiddle "
-    "factor is skipped by one and NaN in the other), so outputs that one gives as NaN the "
-    "other gives as 0, finite or inf; matching needs torch's FFT algorithm itself"
 _UNTRIAGED = "not yet triaged"
 _BATCH_NORM_UNCHECKED = (
     "torch's CPU batch-norm kernels read weight, bias and running stats per channel from "
     "their data pointer, unchecked: one of another size, or an expanded (stride 0) weight in "
     "backward, gives whatever lies past its storage (undefined values); numtorch refuses "
     "another size and reads an expanded weight as the values it shows"
+)
+_FFT_NONFINITE = (
+    "a NaN or infinite input: torch's FFT (MKL on this build) and NumPy's pocketfft spread "
+    "non-finite values over different outputs (an infinity times an exactly zero twiddle "
+    "factor is skipped by one and NaN in the other), so outputs that one gives as NaN the "
+    "other gives as 0, finite or inf; matching needs torch's FFT algorithm itself"
 )
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
@@ -37,33 +34,35 @@ _BATCH_NORM_UNCHECKED = (
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "fft.fft"): (_FFT_NONFINITE, (20261127, 487)),
-    ("value", "fft.hfft"): (_FFT_NONFINITE, (5150, 242)),
-    ("value", "fft.hfft2"): (_FFT_NONFINITE, (5150, 2334)),
-    ("value", "fft.hfftn"): (_FFT_NONFINITE, (5150, 1852)),
-    ("value", "fft.irfftn"): (_FFT_NONFINITE, (5150, 981)),
-    ("value", "fft.rfftn"): (_FFT_NONFINITE, (5150, 2238)),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
     ("value", "scaled_dot_product_attention"): (
         "a NaN input: torch's fused flash-attention backward spreads it over the whole block, "
         "numtorch's composed backward only over the rows and columns it reaches",
         (20261127, 522),
     ),
-    ),
-    ),
-    ),
-    ),
     ("gradient", "torch.batch_norm_eval"): (_BATCH_NORM_UNCHECKED, (20261127, 77)),
-    ("error type", "torch.native_batch_norm"): (_BATCH_NORM_UNCHECKED, (5150, 113)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
         "(an internal assert, or a crash), numtorch returns the empty solution",
         (20261127, 207),
     ),
+    ("error type", "torch.native_batch_norm"): (_BATCH_NORM_UNCHECKED, (5150, 113)),
+    ("value", "fft.hfft"): (_FFT_NONFINITE, (5150, 242)),
+    ("value", "fft.hfft2"): (_FFT_NONFINITE, (5150, 2334)),
+    ("value", "fft.hfftn"): (_FFT_NONFINITE, (5150, 1852)),
+    ("value", "fft.irfftn"): (_FFT_NONFINITE, (5150, 981)),
+    ("value", "fft.rfftn"): (_FFT_NONFINITE, (5150, 2238)),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
 # tolerance their forward values are compared with, and why.
-COARSE: dict[str, tuple[float, str]] = {}
+COARSE: dict[str, tuple[float, str]] = {
+    "_standard_gamma_grad": (
+        1e-4,
+        "torch's series, saddle-point and rational approximations of d(draw)/d(alpha) are "
+        "off by up to ~1e-4 relative; numtorch's central difference of P(alpha, x) by ~1e-9",
+    ),
+}
 
 
 def is_known(found) -> bool:
