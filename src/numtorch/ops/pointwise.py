@@ -1152,7 +1152,7 @@ def signbit(input):
 @defop(
     batch=batch_rules.pointwise,
     name="nan_to_num",
-    input=lambda grad, input: where(input.isfinite(), grad, 0.0),
+    input=lambda grad, input: grad * input.isfinite(),  # (a NaN gradient stays NaN, as torch)
     jvp="elementwise",
 )
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
