@@ -11,6 +11,7 @@ from ..._core import grad_mode
 from ..._core.dispatch import require_tensor
 from ..._core.observers import composite
 from ..._core.tensor import Tensor, _read_dim
+from ...ops.nn import adaptive_pooling as AP
 from ...ops.nn import pooling as P
 from ...ops.nn import unpool as U
 
@@ -291,7 +292,7 @@ def _adaptive(input, output_size, dims):
     output_size = tuple(s if o is None else int(o) for o, s in zip(output_size, spatial))
     if all(o == 1 for o in output_size):
         return input.mean(tuple(range(-dims, 0)), keepdim=True)  # as torch: MeanBackward1
-    op = P.adaptive_avg_pool2d_op if dims == 2 else P.adaptive_avg_pool3d_op
+    op = AP.adaptive_avg_pool2d_op if dims == 2 else AP.adaptive_avg_pool3d_op
     return op(input, output_size)
 
 
@@ -341,7 +342,7 @@ def _adaptive_max(input, output_size, return_indices, dims):
     if len(output_size) != dims:
         raise RuntimeError(f"{name}(): internal error: output_size.size() must be {dims}")
     _check_nonempty(name, input, 1)
-    op = P.adaptive_max_pool2d_op if dims == 2 else P.adaptive_max_pool3d_op
+    op = AP.adaptive_max_pool2d_op if dims == 2 else AP.adaptive_max_pool3d_op
     values, indices = op(input, tuple(int(o) for o in output_size))
     return (values, indices) if return_indices else values
 

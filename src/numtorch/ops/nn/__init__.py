@@ -4,6 +4,7 @@ registers them."""
 
 from . import (  # noqa: F401
     activation,
+    adaptive_pooling,
     attention,
     channel_shuffle,
     conv,

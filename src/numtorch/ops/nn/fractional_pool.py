@@ -13,7 +13,7 @@ from ..._core.op import defop
 from ...autograd.forward_grad import batched
 from ...backend import xp
 from .activation import rowwise, zero_gradient
-from .pooling import _plane_gather, _plane_scatter
+from .adaptive_pooling import _plane_gather, _plane_scatter
 
 # which sample of a plane drives each spatial dim: (W, H) for 2-D, (T, H, W) for 3-D
 _SAMPLE_OF_DIM = {2: (1, 0), 3: (0, 1, 2)}
