@@ -173,6 +173,7 @@ from math import e, inf, nan, pi
 # tests/test_import_lazy.py checks both.
 _LAZY_SUBMODULES = frozenset(
     {
+        "compiler",
         "distributed",
         "distributions",
         "func",

@@ -156,6 +156,7 @@ from .storage import TypedStorage as TypedStorage
 from .storage import UntypedStorage as UntypedStorage
 from ._lowrank import pca_lowrank as pca_lowrank
 from ._lowrank import svd_lowrank as svd_lowrank
+from . import compiler as compiler
 from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
