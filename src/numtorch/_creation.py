@@ -45,12 +45,25 @@ def meta_capable(factory: _Factory) -> _Factory:
             if sized:  # shape and dtype only: never fill (or touch) the memory
                 kwargs.pop("generator", None)
                 return metafy(empty.__wrapped__(*args, **kwargs))
-            return metafy(factory(*args, **kwargs))
+            return metafy(_without_drawing(factory, args, kwargs))
         if like and d is None and args and getattr(args[0], "is_meta", False):
-            return metafy(factory(*args, **kwargs))
+            return metafy(_without_drawing(factory, args, kwargs))
         return factory(*args, **kwargs)
 
     return make
+
+
+def _without_drawing(factory, args, kwargs):
+    """``factory(*args, **kwargs)`` leaving its generator as it was: a meta tensor holds no
+    values, and torch draws none for it (later draws on the CPU stay torch's)."""
+    if not factory.__name__.startswith("rand"):
+        return factory(*args, **kwargs)
+    gen = generator_or_default(kwargs.get("generator"))
+    state = gen.get_state()
+    try:
+        return factory(*args, **kwargs)
+    finally:
+        gen.set_state(state)
 
 
 # -- random numbers (Note [torch's random streams] in _generator.py) --------------------------
@@ -721,6 +734,8 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
                 "Exponential distribution is a continuous probability distribution. dtype must "
                 f"be a floating point but you specified {t.dtype.scalar_name}"
             )
+    if t.is_meta:  # no values to fill; torch draws nothing for a meta tensor
+        return t
     gen = generator_or_default(generator)
     array = t._data
     order = _memory_order(array)
