@@ -170,17 +170,35 @@ def _plain(data):
     return data
 
 
-def _numpy_scalar_dtype(data):
-    """The promoted dtype of the NumPy scalars in nested lists (None if there are none)."""
+def _sequence_dtype(data):
+    """torch's dtype for nested sequences: every element's type, promoted. Python floats
+    count as the default dtype, ints as int64, bools as bool; NumPy scalars, arrays and
+    tensors keep their own (None when there is no element)."""
+    default = _dtypes.get_default_dtype()
     found = None
     stack = [data]
     while stack:
         item = stack.pop()
-        if isinstance(item, list):
+        if isinstance(item, (list, tuple)):
             stack.extend(item)
-        elif isinstance(item, xp.generic):
+            continue
+        if isinstance(item, Tensor):
+            d = item.dtype
+        elif isinstance(item, (xp.ndarray, xp.generic)):  # before float: np.float64 is one
+            if item.dtype.kind in "USO":
+                continue  # NumPy's conversion below reports these
             d = _dtypes.from_numpy_dtype(item.dtype)
-            found = d if found is None else _dtypes.promote_types(found, d)
+        elif isinstance(item, bool):
+            d = _dtypes.bool_
+        elif isinstance(item, int):
+            d = _dtypes.int64
+        elif isinstance(item, float):
+            d = default
+        elif isinstance(item, complex):
+            d = default.to_complex()
+        else:
+            continue
+        found = d if found is None or found is d else _dtypes.promote_types(found, d)
     return found
 
 
@@ -215,10 +233,10 @@ def _infer_array(data, dtype):
         return arr
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    strong = None
+    inferred = None
     if isinstance(data, (list, tuple)):
+        inferred = _sequence_dtype(data)
         data = _plain(data)
-        strong = _numpy_scalar_dtype(data)
     try:
         arr = xp.array(data)
     except ValueError as error:
@@ -241,8 +259,10 @@ def _infer_array(data, dtype):
         raise TypeError(f"new(): invalid data type '{name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
-    if strong is not None and (kind not in "fcV" or strong.is_floating_point or strong.is_complex):
-        return arr.astype(strong.np)  # NumPy scalars keep their dtype (Python numbers are weak)
+    if kind in "iu" and arr.dtype == xp.uint64 and arr.size and arr.max() > xp.iinfo(xp.int64).max:
+        raise ValueError("Overflow when unpacking long long")
+    if inferred is not None:
+        return arr.astype(inferred.np)
     if kind in "fV":
         return arr.astype(_dtypes.get_default_dtype().np)
     if kind == "c":
