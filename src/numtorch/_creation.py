@@ -130,6 +130,17 @@ def shape_arg(args, name: str = "view") -> tuple:
     return tuple(shape)
 
 
+def sequence_keyword(op: str, name: str, given: tuple, kwargs: dict) -> tuple:
+    """A varargs size or dims given as one keyword, as torch takes it (``x.permute(dims=(1,
+    0))``, ``torch.zeros(size=(2, 3))``); any other keyword is refused as Python would."""
+    for key in kwargs:
+        if key != name:
+            raise TypeError(f"{op}() got an unexpected keyword argument '{key}'")
+    if given:
+        raise TypeError(f"{op}() got multiple values for argument '{name}'")
+    return (kwargs[name],)  # as one positional argument: shape_arg unpacks a sequence
+
+
 def _size(args, name: str) -> tuple:
     """A shape for a new tensor: as ``shape_arg``, and no negative sizes."""
     shape = shape_arg(args, name)
@@ -343,15 +354,25 @@ def empty(
     layout=None,
     pin_memory=False,
     memory_format=None,
+    **kwargs,
 ) -> Tensor:
     check_device(device)
+    if kwargs:
+        size = sequence_keyword("empty", "size", size, kwargs)
     shape = _size(size, "empty")
     return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
 @meta_capable
 def zeros(
-    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+    *size,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     """A tensor of zeros (default dtype float32).
 
@@ -361,15 +382,26 @@ def zeros(
         torch.Size([2, 3])
     """
     check_device(device)
+    if kwargs:
+        size = sequence_keyword("zeros", "size", size, kwargs)
     shape = _size(size, "zeros")
     return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
 
 
 @meta_capable
 def ones(
-    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+    *size,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     check_device(device)
+    if kwargs:
+        size = sequence_keyword("ones", "size", size, kwargs)
     shape = _size(size, "ones")
     return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
 
@@ -579,8 +611,11 @@ def rand(
     out=None,
     layout=None,
     pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     """Uniform samples in [0, 1)."""
+    if kwargs:
+        size = sequence_keyword("rand", "size", size, kwargs)
     return _random_float(size, dtype, generator, requires_grad, "rand")
 
 
@@ -594,8 +629,11 @@ def randn(
     out=None,
     layout=None,
     pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     """Standard normal samples."""
+    if kwargs:
+        size = sequence_keyword("randn", "size", size, kwargs)
     return _random_float(size, dtype, generator, requires_grad, "randn")
 
 
