@@ -1,4 +1,5 @@
-"""tensor() and as_tensor() of a NumPy scalar keep its dtype, as torch does."""
+"""tensor() and as_tensor() of NumPy scalars keep their dtype, and nested sequences mixing
+Python numbers, NumPy values and tensors get the promoted dtype torch infers."""
 
 import numpy as np
 import pytest
@@ -21,3 +22,32 @@ import numtorch as torch
 def test_numpy_scalar_keeps_dtype(factory, value, dtype):
     t = factory(value)
     assert t.dtype == dtype and t.shape == () and t.item() == value.item()
+
+
+def _sequences(lib):
+    """Nested sequences whose dtype torch infers by promoting every element's own type."""
+    return [
+        [np.ones(2), np.zeros(2)],
+        [np.ones(2, dtype=np.float32), np.zeros(2)],
+        [np.ones(2, dtype=np.int32), np.ones(2, dtype=np.int16)],
+        [np.float64(1.0), np.float32(2.0)],
+        [np.float32(1.0), 2],
+        [np.int64(1), 2.0],
+        [np.uint8(3), 1],
+        [[np.float16(1.0)], [3]],
+        [np.ones(2, dtype=np.float16), [1, 2]],
+        [np.ones(2, dtype=np.int64), np.ones(2)],
+        [lib.tensor(1.0, dtype=lib.float64), 2],
+        [lib.tensor(1, dtype=lib.int8), lib.tensor(2, dtype=lib.uint8)],
+        [[1, 2.5], [True, 3]],
+        [1 + 2j, 1.0],
+    ]
+
+
+@pytest.mark.parametrize("index", range(14))
+def test_sequence_dtype_matches_torch(index):
+    real = pytest.importorskip("torch")
+    ours = torch.tensor(_sequences(torch)[index])
+    theirs = real.tensor(_sequences(real)[index])
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

@@ -146,7 +146,7 @@ for _name in ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace"
 for _name in ("numel", "multinomial"):  # torch's TypeError for a NumPy array given to them
     globals()[_name] = _publish(_name, globals()[_name])
 
-__version__ = "0.1.0"
+from .version import __version__
 
 from . import accelerator, amp, cpu, mps, xpu
 from . import random
@@ -173,6 +173,7 @@ from math import e, inf, nan, pi
 # tests/test_import_lazy.py checks both.
 _LAZY_SUBMODULES = frozenset(
     {
+        "compiler",
         "distributed",
         "distributions",
         "func",

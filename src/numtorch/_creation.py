@@ -45,12 +45,25 @@ def meta_capable(factory: _Factory) -> _Factory:
             if sized:  # shape and dtype only: never fill (or touch) the memory
                 kwargs.pop("generator", None)
                 return metafy(empty.__wrapped__(*args, **kwargs))
-            return metafy(factory(*args, **kwargs))
+            return metafy(_without_drawing(factory, args, kwargs))
         if like and d is None and args and getattr(args[0], "is_meta", False):
-            return metafy(factory(*args, **kwargs))
+            return metafy(_without_drawing(factory, args, kwargs))
         return factory(*args, **kwargs)
 
     return make
+
+
+def _without_drawing(factory, args, kwargs):
+    """``factory(*args, **kwargs)`` leaving its generator as it was: a meta tensor holds no
+    values, and torch draws none for it (later draws on the CPU stay torch's)."""
+    if not factory.__name__.startswith("rand"):
+        return factory(*args, **kwargs)
+    gen = generator_or_default(kwargs.get("generator"))
+    state = gen.get_state()
+    try:
+        return factory(*args, **kwargs)
+    finally:
+        gen.set_state(state)
 
 
 # -- random numbers (Note [torch's random streams] in _generator.py) --------------------------
@@ -117,6 +130,17 @@ def shape_arg(args, name: str = "view") -> tuple:
     return tuple(shape)
 
 
+def sequence_keyword(op: str, name: str, given: tuple, kwargs: dict) -> tuple:
+    """A varargs size or dims given as one keyword, as torch takes it (``x.permute(dims=(1,
+    0))``, ``torch.zeros(size=(2, 3))``); any other keyword is refused as Python would."""
+    for key in kwargs:
+        if key != name:
+            raise TypeError(f"{op}() got an unexpected keyword argument '{key}'")
+    if given:
+        raise TypeError(f"{op}() got multiple values for argument '{name}'")
+    return (kwargs[name],)  # as one positional argument: shape_arg unpacks a sequence
+
+
 def _size(args, name: str) -> tuple:
     """A shape for a new tensor: as ``shape_arg``, and no negative sizes."""
     shape = shape_arg(args, name)
@@ -157,17 +181,35 @@ def _plain(data):
     return data
 
 
-def _numpy_scalar_dtype(data):
-    """The promoted dtype of the NumPy scalars in nested lists (None if there are none)."""
+def _sequence_dtype(data):
+    """torch's dtype for nested sequences: every element's type, promoted. Python floats
+    count as the default dtype, ints as int64, bools as bool; NumPy scalars, arrays and
+    tensors keep their own (None when there is no element)."""
+    default = _dtypes.get_default_dtype()
     found = None
     stack = [data]
     while stack:
         item = stack.pop()
-        if isinstance(item, list):
+        if isinstance(item, (list, tuple)):
             stack.extend(item)
-        elif isinstance(item, xp.generic):
+            continue
+        if isinstance(item, Tensor):
+            d = item.dtype
+        elif isinstance(item, (xp.ndarray, xp.generic)):  # before float: np.float64 is one
+            if item.dtype.kind in "USO":
+                continue  # NumPy's conversion below reports these
             d = _dtypes.from_numpy_dtype(item.dtype)
-            found = d if found is None else _dtypes.promote_types(found, d)
+        elif isinstance(item, bool):
+            d = _dtypes.bool_
+        elif isinstance(item, int):
+            d = _dtypes.int64
+        elif isinstance(item, float):
+            d = default
+        elif isinstance(item, complex):
+            d = default.to_complex()
+        else:
+            continue
+        found = d if found is None or found is d else _dtypes.promote_types(found, d)
     return found
 
 
@@ -202,10 +244,10 @@ def _infer_array(data, dtype):
         return arr
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    strong = None
+    inferred = None
     if isinstance(data, (list, tuple)):
+        inferred = _sequence_dtype(data)
         data = _plain(data)
-        strong = _numpy_scalar_dtype(data)
     try:
         arr = xp.array(data)
     except ValueError as error:
@@ -228,8 +270,10 @@ def _infer_array(data, dtype):
         raise TypeError(f"new(): invalid data type '{name}'")
     if dtype is not None:
         return arr.astype(dtype.np)
-    if strong is not None and (kind not in "fcV" or strong.is_floating_point or strong.is_complex):
-        return arr.astype(strong.np)  # NumPy scalars keep their dtype (Python numbers are weak)
+    if kind in "iu" and arr.dtype == xp.uint64 and arr.size and arr.max() > xp.iinfo(xp.int64).max:
+        raise ValueError("Overflow when unpacking long long")
+    if inferred is not None:
+        return arr.astype(inferred.np)
     if kind in "fV":
         return arr.astype(_dtypes.get_default_dtype().np)
     if kind == "c":
@@ -310,15 +354,25 @@ def empty(
     layout=None,
     pin_memory=False,
     memory_format=None,
+    **kwargs,
 ) -> Tensor:
     check_device(device)
+    if kwargs:
+        size = sequence_keyword("empty", "size", size, kwargs)
     shape = _size(size, "empty")
     return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
 @meta_capable
 def zeros(
-    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+    *size,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     """A tensor of zeros (default dtype float32).
 
@@ -328,15 +382,26 @@ def zeros(
         torch.Size([2, 3])
     """
     check_device(device)
+    if kwargs:
+        size = sequence_keyword("zeros", "size", size, kwargs)
     shape = _size(size, "zeros")
     return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
 
 
 @meta_capable
 def ones(
-    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+    *size,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     check_device(device)
+    if kwargs:
+        size = sequence_keyword("ones", "size", size, kwargs)
     shape = _size(size, "ones")
     return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
 
@@ -546,8 +611,11 @@ def rand(
     out=None,
     layout=None,
     pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     """Uniform samples in [0, 1)."""
+    if kwargs:
+        size = sequence_keyword("rand", "size", size, kwargs)
     return _random_float(size, dtype, generator, requires_grad, "rand")
 
 
@@ -561,8 +629,11 @@ def randn(
     out=None,
     layout=None,
     pin_memory=False,
+    **kwargs,
 ) -> Tensor:
     """Standard normal samples."""
+    if kwargs:
+        size = sequence_keyword("randn", "size", size, kwargs)
     return _random_float(size, dtype, generator, requires_grad, "randn")
 
 
@@ -721,6 +792,8 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
                 "Exponential distribution is a continuous probability distribution. dtype must "
                 f"be a floating point but you specified {t.dtype.scalar_name}"
             )
+    if t.is_meta:  # no values to fill; torch draws nothing for a meta tensor
+        return t
     gen = generator_or_default(generator)
     array = t._data
     order = _memory_order(array)

@@ -68,20 +68,18 @@ class _Formatter:
             lo, hi = float(magnitude.min()), float(magnitude.max())
             self.int_mode = bool(xp.all(finite == xp.ceil(finite)))
             p = PRINT_OPTS.precision
-            if self.int_mode:
-                if hi / lo > 1000.0 or hi > 1.0e8:
-                    self.sci_mode = True
-                    self._widen(finite, f"{{:.{p}e}}")
-                else:
-                    self._widen(finite, "{:.0f}", extra=1)
+            # the widths follow the mode in use, a forced one included, as torch measures them
+            self.sci_mode = (
+                hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4
+                if PRINT_OPTS.sci_mode is None
+                else PRINT_OPTS.sci_mode
+            )
+            if self.sci_mode:
+                self._widen(finite, f"{{:.{p}e}}")
+            elif self.int_mode:
+                self._widen(finite, "{:.0f}", extra=1)
             else:
-                if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
-                    self.sci_mode = True
-                    self._widen(finite, f"{{:.{p}e}}")
-                else:
-                    self._widen(finite, f"{{:.{p}f}}")
-        if PRINT_OPTS.sci_mode is not None:
-            self.sci_mode = PRINT_OPTS.sci_mode
+                self._widen(finite, f"{{:.{p}f}}")
 
     def _widen(self, values, fmt: str, extra: int = 0) -> None:
         for value in values.tolist():

@@ -17,10 +17,11 @@ if TYPE_CHECKING:  # what type checkers and editors see: the names, as if loaded
     from .parallel import DataParallel as DataParallel
     from .parameter import Buffer as Buffer
     from .parameter import Parameter as Parameter
+    from .parameter import UninitializedBuffer as UninitializedBuffer
     from .parameter import UninitializedParameter as UninitializedParameter
 
 _SUBMODULES = ("functional", "init", "parallel", "utils", "modules", "parameter", "attention")
-_PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter")
+_PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter", "UninitializedBuffer")
 _PARALLEL_NAMES = ("DataParallel",)
 
 

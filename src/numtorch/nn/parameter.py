@@ -86,7 +86,29 @@ _UNINITIALIZED = (
 )
 
 
-class UninitializedParameter(Parameter):
+class _Uninitialized:
+    """What an uninitialized parameter and buffer share: no shape until ``materialize``."""
+
+    cls_to_become = None
+
+    @property
+    def shape(self):
+        raise RuntimeError(_UNINITIALIZED)
+
+    def size(self, dim=None):
+        raise RuntimeError(_UNINITIALIZED)
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Allocate the data (uninitialized values) with ``shape``, in place."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        self._data = empty(*shape, dtype=dtype or self.dtype)._data
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class UninitializedParameter(_Uninitialized, Parameter):
     """A parameter whose shape is not known yet (lazy modules); ``materialize(shape)``
     allocates it and turns it into a plain ``Parameter``."""
 
@@ -97,25 +119,23 @@ class UninitializedParameter(Parameter):
         param.requires_grad_(requires_grad)
         return param
 
-    @property
-    def shape(self):
-        raise RuntimeError(_UNINITIALIZED)
-
-    def size(self, dim=None):
-        raise RuntimeError(_UNINITIALIZED)
-
     def __init__(self, requires_grad: bool = True, device=None, dtype=None):
         pass  # everything happens in __new__
 
-    def materialize(self, shape, device=None, dtype=None) -> None:
-        """Allocate the data (uninitialized values) with ``shape``, in place."""
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        self._data = empty(*shape, dtype=dtype or self.dtype)._data
-        self.__class__ = self.cls_to_become
 
-    def __repr__(self) -> str:
-        return "<UninitializedParameter>"
+class UninitializedBuffer(_Uninitialized, Tensor):
+    """A buffer whose shape is not known yet (lazy norm layers' running statistics)."""
+
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
+        buffer = Tensor._make(empty(0, dtype=dtype)._data, cls)
+        buffer.requires_grad_(requires_grad)
+        return buffer
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None):
+        pass
 
 
 def is_lazy(param) -> bool:
-    return isinstance(param, UninitializedParameter)
+    return isinstance(param, _Uninitialized)

@@ -24,21 +24,30 @@ def _device(self, device):
     return device if device is not None else ("meta" if self.is_meta else None)
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **_):
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+    if kwargs:  # torch's other keywords (layout, pin_memory) change nothing on the CPU
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("layout", "pin_memory")}
+        size = _creation.sequence_keyword("new_zeros", "size", size, kwargs) if kwargs else size
     return _creation.zeros(
         shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
         requires_grad=requires_grad,
     )  # fmt: skip
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **_):
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+    if kwargs:  # torch's other keywords (layout, pin_memory) change nothing on the CPU
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("layout", "pin_memory")}
+        size = _creation.sequence_keyword("new_ones", "size", size, kwargs) if kwargs else size
     return _creation.ones(
         shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
         requires_grad=requires_grad,
     )  # fmt: skip
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **_):
+def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+    if kwargs:  # torch's other keywords (layout, pin_memory) change nothing on the CPU
+        kwargs = {k: v for k, v in kwargs.items() if k not in ("layout", "pin_memory")}
+        size = _creation.sequence_keyword("new_empty", "size", size, kwargs) if kwargs else size
     return _creation.empty(
         shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
         requires_grad=requires_grad,

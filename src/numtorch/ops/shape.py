@@ -12,7 +12,7 @@ from .._core.meta import is_meta_device, metafy, no_data
 from .._core.observers import composite
 from .._core.op import defop, export
 from .._core.tensor import Size, Tensor, _wrap_dim
-from .._creation import shape_arg, zeros
+from .._creation import sequence_keyword, shape_arg, zeros
 from .._legacy_types import dtype_of_type
 from .._runtime import typename
 from ..autograd.forward_grad import align, batch_shift, batched
@@ -160,16 +160,20 @@ def _view_dtype(input, dtype) -> Tensor:
 
 
 @export
-def view(input, *shape) -> Tensor:
+def view(input, *shape, **kwargs) -> Tensor:
     """Same data with a new shape (no copy; fails where reshape would need one)."""
+    if kwargs:
+        shape = sequence_keyword("view", "size", shape, kwargs)
     if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
         return _view_dtype(input, shape[0])
     return _view(input, infer_shape(shape_arg(shape), input._data.size))
 
 
 @export
-def reshape(input, *shape) -> Tensor:
+def reshape(input, *shape, **kwargs) -> Tensor:
     """A tensor with the new shape: a view when the layout allows it, else a copy."""
+    if kwargs:
+        shape = sequence_keyword("reshape", "shape", shape, kwargs)
     shape = infer_shape(shape_arg(shape, "reshape"), input._data.size)
     data = input._data
     if data.flags.c_contiguous or data.size == 0 or input._batched:  # vmap: the rule decides
@@ -305,8 +309,10 @@ def _permute(input, dims):
 
 
 @export
-def permute(input, *dims) -> Tensor:
+def permute(input, *dims, **kwargs) -> Tensor:
     """Reorder dims."""
+    if kwargs:
+        dims = sequence_keyword("permute", "dims", dims, kwargs)
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = shape_arg(dims, "permute")
@@ -450,8 +456,10 @@ def _expand(input, shape):
 
 
 @export
-def expand(input, *sizes) -> Tensor:
+def expand(input, *sizes, **kwargs) -> Tensor:
     """Broadcast size-1 dims to ``sizes`` without copying (-1 keeps a size)."""
+    if kwargs:
+        sizes = sequence_keyword("expand", "size", sizes, kwargs)
     sizes = shape_arg(sizes, "expand")
     shape = input.shape
     lead = len(sizes) - len(shape)
@@ -932,7 +940,9 @@ def _flip(input, dims):
 
 
 @export
-def flip(input, *dims) -> Tensor:
+def flip(input, *dims, **kwargs) -> Tensor:
+    if kwargs:
+        dims = sequence_keyword("flip", "dims", dims, kwargs)
     dims = shape_arg(dims, "flip")
     return _flip(input, tuple(_wrap_dim(d, input.ndim) for d in dims))
 
@@ -968,8 +978,10 @@ def _repeat(input, repeats):
 
 
 @export
-def repeat(input, *repeats) -> Tensor:
+def repeat(input, *repeats, **kwargs) -> Tensor:
     """Tile the tensor ``repeats[i]`` times along each dim."""
+    if kwargs:
+        repeats = sequence_keyword("repeat", "repeats", repeats, kwargs)
     repeats = shape_arg(repeats, "repeat")
     if len(repeats) < input.ndim:
         raise RuntimeError(
@@ -988,7 +1000,13 @@ def tile(input, dims) -> Tensor:
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
-Tensor.tile = lambda self, *dims: tile(self, shape_arg(dims, "tile"))  # x.tile(2, 2) too
+def _tile_method(self, *dims, **kwargs) -> Tensor:  # x.tile(2, 2) too
+    if kwargs:
+        dims = sequence_keyword("tile", "dims", dims, kwargs)
+    return tile(self, shape_arg(dims, "tile"))
+
+
+Tensor.tile = _tile_method
 
 
 @defop(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from ..._core.dispatch import require_tensor
-from ..._core.dtypes import finfo, float16, float32
+from ..._core.dtypes import bfloat16, finfo, float16, float32
 from ..._core.grad_mode import no_grad
 from ..._core.observers import composite
 from ..._core.tensor import Tensor, _read_dim
@@ -28,7 +28,7 @@ def _check_dtypes(input, kernel, *parameters):
     if dtypes and dtypes != {input.dtype}:
         if any(d is not float32 for d in dtypes):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
-        if input.dtype is not float16:  # numtorch has no bfloat16
+        if input.dtype not in (float16, bfloat16):
             raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     if not input.is_floating_point():
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.scalar_name}'")

@@ -1,4 +1,5 @@
-"""Lazy modules: layers whose input size is read from the first input (``LazyLinear``).
+"""Lazy modules: layers whose input size is read from the first input (``LazyLinear``,
+``LazyConv2d``, ``LazyBatchNorm2d``, ...).
 
 Until the first call the parameters are ``UninitializedParameter``; a forward pre-hook then
 calls ``initialize_parameters(input)``, which materializes and initializes them, and the
@@ -8,7 +9,11 @@ module turns into its ordinary class (``cls_to_become``), as in torch.
 from __future__ import annotations
 
 from ..._core import grad_mode
-from ..parameter import UninitializedParameter, is_lazy
+from ..._core.dtypes import int64
+from ..._creation import tensor
+from ..parameter import UninitializedBuffer, UninitializedParameter, is_lazy
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Linear
 
 
@@ -87,3 +92,155 @@ class LazyLinear(LazyModuleMixin, Linear):
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))
                 self.reset_parameters()
+
+
+class _LazyConvMixin(LazyModuleMixin):
+    """``in_channels`` from the first input's channel dim (dim 1, or 0 unbatched)."""
+
+    def _lazy_init(self, out_channels: int, bias: bool, dtype) -> None:
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input, *args, **kwargs) -> None:
+        if not self.has_uninitialized_params():
+            return
+        spatial = len(self.kernel_size)
+        if input.dim() not in (spatial + 1, spatial + 2):
+            raise RuntimeError(
+                f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to "
+                f"{self.__class__.__name__}, but got input of size: {input.shape}"
+            )
+        self.in_channels = input.shape[1] if input.dim() == spatial + 2 else input.shape[0]
+        if self.in_channels % self.groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        with grad_mode.no_grad():
+            if self.transposed:
+                shape = (self.in_channels, self.out_channels // self.groups, *self.kernel_size)
+            else:
+                shape = (self.out_channels, self.in_channels // self.groups, *self.kernel_size)
+            self.weight.materialize(shape)
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+
+def _lazy_conv(base):
+    def __init__(
+        self,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups=1,
+        bias=True,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        # through the mixin, which registers the initializing hook, then base's __init__
+        _LazyConvMixin.__init__(
+            self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode
+        )
+        self._lazy_init(out_channels, bias, dtype)
+
+    doc = f"A ``{base.__name__}`` whose ``in_channels`` is read from the first input."
+    name = f"Lazy{base.__name__}"
+    return type(
+        name, (_LazyConvMixin, base), {"__init__": __init__, "cls_to_become": base, "__doc__": doc}
+    )
+
+
+def _lazy_conv_transpose(base):
+    def __init__(
+        self,
+        out_channels,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups=1,
+        bias=True,
+        dilation=1,
+        padding_mode="zeros",
+        device=None,
+        dtype=None,
+    ):
+        _LazyConvMixin.__init__(
+            self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
+            padding_mode,
+        )  # fmt: skip
+        self._lazy_init(out_channels, bias, dtype)
+
+    doc = f"A ``{base.__name__}`` whose ``in_channels`` is read from the first input."
+    name = f"Lazy{base.__name__}"
+    return type(
+        name, (_LazyConvMixin, base), {"__init__": __init__, "cls_to_become": base, "__doc__": doc}
+    )
+
+
+LazyConv1d = _lazy_conv(Conv1d)
+LazyConv2d = _lazy_conv(Conv2d)
+LazyConv3d = _lazy_conv(Conv3d)
+LazyConvTranspose1d = _lazy_conv_transpose(ConvTranspose1d)
+LazyConvTranspose2d = _lazy_conv_transpose(ConvTranspose2d)
+LazyConvTranspose3d = _lazy_conv_transpose(ConvTranspose3d)
+
+
+class _LazyNormMixin(LazyModuleMixin):
+    """``num_features`` from the first input's channel dim; the running statistics wait too."""
+
+    def __init__(
+        self,
+        eps=1e-5,
+        momentum=0.1,
+        affine=True,
+        track_running_stats=True,
+        device=None,
+        dtype=None,
+    ):
+        super().__init__(0, eps, momentum, False, False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(dtype=dtype)
+            self.bias = UninitializedParameter(dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(dtype=dtype)
+            self.running_var = UninitializedBuffer(dtype=dtype)
+            self.num_batches_tracked = tensor(0, dtype=int64)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input) -> None:
+        if not self.has_uninitialized_params():
+            return
+        self.num_features = input.shape[1]
+        with grad_mode.no_grad():
+            if self.affine:
+                self.weight.materialize((self.num_features,))
+                self.bias.materialize((self.num_features,))
+            if self.track_running_stats:
+                self.running_mean.materialize((self.num_features,))
+                self.running_var.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+def _lazy_norm(base):
+    doc = f"A ``{base.__name__}`` whose ``num_features`` is read from the first input."
+    return type(
+        f"Lazy{base.__name__}", (_LazyNormMixin, base), {"cls_to_become": base, "__doc__": doc}
+    )
+
+
+LazyBatchNorm1d = _lazy_norm(BatchNorm1d)
+LazyBatchNorm2d = _lazy_norm(BatchNorm2d)
+LazyBatchNorm3d = _lazy_norm(BatchNorm3d)

@@ -11,6 +11,7 @@ from .fusion import (
     fuse_linear_bn_eval,
     fuse_linear_bn_weights,
 )
+from .init import skip_init
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
@@ -31,6 +32,7 @@ __all__ = [
     "remove_spectral_norm",
     "remove_weight_norm",
     "rnn",
+    "skip_init",
     "spectral_norm",
     "stateless",
     "vector_to_parameters",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..._core import grad_mode
+from ..._core.tensor import Tensor, typename
 from ...ops.shape import cat
 
 
@@ -18,12 +18,15 @@ def parameters_to_vector(parameters):
 
 
 def vector_to_parameters(vec, parameters) -> None:
-    """Copy consecutive slices of ``vec`` into the parameters (in place, without grad)."""
-    if vec.ndim != 1:
-        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    """Make each parameter's data the next slice of ``vec``, viewed in its shape.
+
+    As in torch, the parameters then share ``vec``'s memory: a later in-place change to one
+    shows in the other.
+    """
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {typename(vec)}")
     offset = 0
-    with grad_mode.no_grad():
-        for p in parameters:
-            n = p.numel()
-            p.copy_(vec[offset : offset + n].view_as(p))
-            offset += n
+    for p in parameters:
+        n = p.numel()
+        p.data = vec[offset : offset + n].view_as(p).data
+        offset += n

@@ -19,12 +19,22 @@ import math
 
 from ..._core import grad_mode, norm_batch_rules, weight_batch_rules
 from ..._core.dispatch import FREED
+from ..._core.dtypes import BFLOAT16_NP
 from ..._core.observers import dispatch
 from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from .composite_backward import tensors_of, vjp
+
+
+def _widened(input):
+    """(the output dtype, the input to compute with): a bfloat16 input meets float32
+    parameters only here (bfloat16 parameters run the whole op in float32, Note [bfloat16]),
+    and NumPy has no bfloat16 loops, so it is computed in float32 and rounded at the end."""
+    if input.dtype == BFLOAT16_NP:
+        return input.dtype, input.astype(xp.float32)
+    return input.dtype, input
 
 
 def _moments(x, axes, n):
@@ -273,6 +283,7 @@ def _bn_grad(which):
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
     _check_batch_norm(input, weight, bias, running_mean, running_var)
+    dtype, input = _widened(input)
     n, c = input.shape[0], input.shape[1]
     x = input.reshape(n, c, math.prod(input.shape[2:]))  # no -1: the batch may be empty
     count = x.shape[0] * x.shape[2]
@@ -302,7 +313,11 @@ def native_batch_norm_op(input, weight, bias, running_mean, running_var, trainin
         out *= scale.reshape(1, c, 1)
         if bias is not None:
             out += bias.reshape(1, c, 1)
-    return out.reshape(input.shape), mean.astype(input.dtype), invstd.astype(input.dtype)
+    return (
+        out.reshape(input.shape).astype(dtype, copy=False),
+        mean.astype(dtype),
+        invstd.astype(dtype),
+    )
 
 
 def _check_batch_norm(input, *per_channel):
@@ -479,6 +494,7 @@ def _ln_jvp(input_t, weight_t, bias_t, input, normalized_shape, weight, bias, ep
     jvp=_ln_jvp,
 )
 def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
+    dtype, input = _widened(input)
     axis = input.ndim - len(normalized_shape)
     size = math.prod(normalized_shape)
     x = input.reshape(-1, size)
@@ -492,9 +508,9 @@ def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
         out += bias.reshape(-1)
     stat_shape = input.shape[:axis] + (1,) * len(normalized_shape)
     return (
-        out.reshape(input.shape),
-        mean.reshape(stat_shape).astype(input.dtype),
-        invstd.reshape(stat_shape).astype(input.dtype),
+        out.reshape(input.shape).astype(dtype, copy=False),
+        mean.reshape(stat_shape).astype(dtype),
+        invstd.reshape(stat_shape).astype(dtype),
     )
 
 
@@ -541,6 +557,7 @@ def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
     jvp=_gn_jvp,
 )
 def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
+    dtype, input = _widened(input)
     x = input.reshape(N, group, -1)
     size = x.shape[2]
     mean, out = _moments(x, (2,), size)
@@ -557,7 +574,7 @@ def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
         shift = shift + bias.reshape(1, C, 1)
     out = input.reshape(N, C, -1) * scale + shift
     return (
-        out.reshape(input.shape),
-        mean.reshape(N, group).astype(input.dtype),
-        invstd.astype(input.dtype),
+        out.reshape(input.shape).astype(dtype, copy=False),
+        mean.reshape(N, group).astype(dtype),
+        invstd.astype(dtype),
     )
