@@ -721,6 +721,10 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
                 "Exponential distribution is a continuous probability distribution. dtype must "
                 f"be a floating point but you specified {t.dtype.scalar_name}"
             )
+    if t.is_meta:  # no data to fill: torch draws nothing, so the generator's stream is unchanged
+        if kind == "normal":
+            _check_std(b)
+        return t
     gen = generator_or_default(generator)
     array = t._data
     order = _memory_order(array)
