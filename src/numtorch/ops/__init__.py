@@ -36,6 +36,7 @@ from . import (  # noqa: F401
     products,
     properties,
     reduction,
+    removed_linalg,
     sampling,
     scaled_products,
     scatter_reduce,

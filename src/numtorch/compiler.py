@@ -1,0 +1,65 @@
+"""``torch.compiler``: numtorch has no compiler, so code always runs eagerly.
+
+Libraries ask ``torch.compiler.is_compiling()`` to pick an eager path, and mark functions
+with ``disable`` or ``allow_in_graph``; here those questions have the eager answer and the
+markers return the function unchanged.
+"""
+
+from __future__ import annotations
+
+from ._runtime import compile
+
+__all__ = [
+    "allow_in_graph",
+    "assume_constant_result",
+    "compile",
+    "cudagraph_mark_step_begin",
+    "disable",
+    "is_compiling",
+    "is_dynamo_compiling",
+    "is_exporting",
+    "list_backends",
+    "reset",
+]
+
+
+def is_compiling() -> bool:
+    """False: numtorch never traces a program."""
+    return False
+
+
+def is_dynamo_compiling() -> bool:
+    return False
+
+
+def is_exporting() -> bool:
+    return False
+
+
+def disable(fn=None, recursive: bool = True, *, reason=None):
+    """Keep ``fn`` out of compilation: it already is, so ``fn`` comes back unchanged (also
+    as a decorator, with or without arguments)."""
+    if fn is None:
+        return lambda f: f
+    return fn
+
+
+def allow_in_graph(fn):
+    return fn
+
+
+def assume_constant_result(fn):
+    return fn
+
+
+def reset() -> None:
+    """Clear compilation caches: there are none."""
+
+
+def cudagraph_mark_step_begin() -> None:
+    """No CUDA graphs on the CPU: nothing to mark."""
+
+
+def list_backends(exclude_tags=("debug", "experimental")) -> list:
+    """No compiler backends are installed."""
+    return []
