@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # what type checkers and editors see: the names, as if loaded
     from .parallel import DataParallel as DataParallel
     from .parameter import Buffer as Buffer
     from .parameter import Parameter as Parameter
+    from .parameter import UninitializedBuffer as UninitializedBuffer
     from .parameter import UninitializedParameter as UninitializedParameter
 
 _SUBMODULES = (
@@ -29,7 +30,7 @@ _SUBMODULES = (
     "attention",
     "common_types",
 )
-_PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter")
+_PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter", "UninitializedBuffer")
 _PARALLEL_NAMES = ("DataParallel",)
 
 

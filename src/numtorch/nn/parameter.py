@@ -117,5 +117,28 @@ class UninitializedParameter(Parameter):
         return "<UninitializedParameter>"
 
 
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet (lazy modules' running statistics);
+    ``materialize(shape)`` allocates it and turns it into a plain tensor."""
+
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None, persistent=True):
+        buffer = Tensor._make(empty(0, dtype=dtype)._data, cls)
+        buffer.requires_grad_(requires_grad)
+        buffer.persistent = persistent
+        return buffer
+
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        pass  # everything happens in __new__
+
+    shape = UninitializedParameter.shape
+    size = UninitializedParameter.size
+    materialize = UninitializedParameter.materialize
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"
+
+
 def is_lazy(param) -> bool:
-    return isinstance(param, UninitializedParameter)
+    return isinstance(param, (UninitializedParameter, UninitializedBuffer))
