@@ -117,6 +117,19 @@ def shape_arg(args, name: str = "view") -> tuple:
     return tuple(shape)
 
 
+def keyword_size(args: tuple, value, name: str, keyword: str = "size") -> tuple:
+    """The sizes of ``f(*sizes)`` also given as torch's keyword (``torch.zeros(size=(2, 3))``,
+    ``x.permute(dims=(1, 0))``): the keyword's value stands for the positional sizes."""
+    if value is None:
+        return args
+    if args:
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got both positional "
+            f"sizes and {keyword}="
+        )
+    return (value,)
+
+
 def _size(args, name: str) -> tuple:
     """A shape for a new tensor: as ``shape_arg``, and no negative sizes."""
     shape = shape_arg(args, name)
@@ -302,7 +315,8 @@ def asarray(obj, dtype=None, device=None, copy=None, requires_grad=False) -> Ten
 # -- filled tensors --------------------------------------------------------------------------
 @meta_capable
 def empty(
-    *size,
+    *sizes,
+    size=None,
     dtype=None,
     device=None,
     requires_grad=False,
@@ -312,13 +326,20 @@ def empty(
     memory_format=None,
 ) -> Tensor:
     check_device(device)
-    shape = _size(size, "empty")
+    shape = _size(keyword_size(sizes, size, "empty"), "empty")
     return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
 @meta_capable
 def zeros(
-    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+    *sizes,
+    size=None,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
 ) -> Tensor:
     """A tensor of zeros (default dtype float32).
 
@@ -328,16 +349,23 @@ def zeros(
         torch.Size([2, 3])
     """
     check_device(device)
-    shape = _size(size, "zeros")
+    shape = _size(keyword_size(sizes, size, "zeros"), "zeros")
     return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
 
 
 @meta_capable
 def ones(
-    *size, dtype=None, device=None, requires_grad=False, out=None, layout=None, pin_memory=False
+    *sizes,
+    size=None,
+    dtype=None,
+    device=None,
+    requires_grad=False,
+    out=None,
+    layout=None,
+    pin_memory=False,
 ) -> Tensor:
     check_device(device)
-    shape = _size(size, "ones")
+    shape = _size(keyword_size(sizes, size, "ones"), "ones")
     return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
 
 
@@ -538,7 +566,8 @@ def _random_float(size, dtype, generator, requires_grad, name):
 
 @meta_capable
 def rand(
-    *size,
+    *sizes,
+    size=None,
     generator=None,
     dtype=None,
     device=None,
@@ -548,12 +577,13 @@ def rand(
     pin_memory=False,
 ) -> Tensor:
     """Uniform samples in [0, 1)."""
-    return _random_float(size, dtype, generator, requires_grad, "rand")
+    return _random_float(keyword_size(sizes, size, "rand"), dtype, generator, requires_grad, "rand")
 
 
 @meta_capable
 def randn(
-    *size,
+    *sizes,
+    size=None,
     generator=None,
     dtype=None,
     device=None,
@@ -563,7 +593,9 @@ def randn(
     pin_memory=False,
 ) -> Tensor:
     """Standard normal samples."""
-    return _random_float(size, dtype, generator, requires_grad, "randn")
+    return _random_float(
+        keyword_size(sizes, size, "randn"), dtype, generator, requires_grad, "randn"
+    )
 
 
 _LIKE_KEYWORDS = ("generator", "device", "requires_grad", "layout", "pin_memory", "memory_format")

@@ -31,6 +31,7 @@ from . import (  # noqa: F401
     nan_extrema,
     nn,
     normal,
+    numpy_keywords,
     operators,
     pointwise,
     products,
@@ -56,3 +57,4 @@ from . import (  # noqa: F401
 )
 
 complex.mark_complex_differentiable()
+numpy_keywords.wrap_methods()
