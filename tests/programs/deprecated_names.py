@@ -51,3 +51,19 @@ w.normal_()
 w.bernoulli_(0.5)
 out(torch.rand(2))
 err(lambda: w.normal_(0, -1))
+# ---
+# NLLLoss2d is NLLLoss under its old name, with a deprecation warning
+import warnings
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    loss_fn = nn.NLLLoss2d(ignore_index=1)
+print(loss_fn, [str(c.message) for c in caught], isinstance(loss_fn, nn.NLLLoss))
+logp = F.log_softmax(torch.randn(2, 3, 2, 2, requires_grad=True), 1)
+out(loss_fn(logp, torch.tensor([[[0, 1], [2, 0]], [[1, 1], [0, 2]]])))
+# ---
+# autograd's thread and view-replay switches read back
+out(torch.autograd.is_multithreading_enabled(), torch.autograd.is_view_replay_enabled())
+with torch.autograd.set_multithreading_enabled(False):
+    out(torch.autograd.is_multithreading_enabled())
+out(torch.autograd.is_multithreading_enabled())

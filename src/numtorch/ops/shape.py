@@ -672,7 +672,7 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
     if kwargs:
         raise TypeError(f"type() got unexpected keyword arguments {list(kwargs)}")
     if dtype is None:
-        return f"torch.{self.dtype._tag}"
+        return f"torch.sparse.{self.dtype._tag}" if self.is_sparse else f"torch.{self.dtype._tag}"
     return to(self, dtype_of_type(dtype))
 
 
