@@ -52,6 +52,7 @@ from . import (  # noqa: F401
     spectral,
     statistics,
     strided,
+    tensor_class_methods,
     triangular,
     windows,
 )
