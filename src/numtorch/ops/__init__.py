@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     cumulative,
     factory,
     fft,
+    fixed_size_selection,
     gamma,
     gamma_sampling,
     householder,

@@ -1,6 +1,6 @@
 """Tensor methods about the tensor object rather than its values: ``as_subclass``, the
 accelerator moves a CPU-only build refuses (``xpu()``, ``ipu()``, ``mtia()``),
-``is_set_to`` and the deprecated ``resize``."""
+``is_set_to``, the sparse-layout queries of a dense tensor, and the deprecated ``resize``."""
 
 from __future__ import annotations
 
@@ -59,6 +59,23 @@ def is_set_to(self, tensor) -> bool:
     )
 
 
+def sparse_dim(self) -> int:
+    """0: a dense tensor has no sparse dims (sparse tensors answer for themselves)."""
+    return 0
+
+
+def dense_dim(self) -> int:
+    return self.ndim
+
+
+def _sparse_only(name: str, layout: str = "sparse coordinate tensor"):
+    def query(self, *args, **kwargs):
+        raise RuntimeError(f"{name} expected {layout} layout but got Strided")
+
+    query.__name__ = name
+    return query
+
+
 def _resized_copy(self, name, sizes):
     warnings.warn(f"non-inplace {name} is deprecated", stacklevel=3)
     if self.requires_grad:  # torch records its Python Function ResizeBackward here
@@ -85,3 +102,9 @@ Tensor.ipu = ipu
 Tensor.is_set_to = is_set_to
 Tensor.resize = resize
 Tensor.resize_as = resize_as
+Tensor.sparse_dim = sparse_dim
+Tensor.dense_dim = dense_dim
+Tensor.indices = _sparse_only("indices")
+Tensor.values = _sparse_only("values", "sparse tensor")
+Tensor.coalesce = _sparse_only("coalesce")
+Tensor.is_coalesced = _sparse_only("is_coalesced")
