@@ -167,6 +167,37 @@ globals().update(_LEGACY_TYPES)
 # torch exposes math's constants at the top level (torch.pi, torch.e, torch.inf, torch.nan)
 from math import e, inf, nan, pi
 
+from . import compiler, types, version
+from .amp import GradScaler
+from ._buffers import from_dlpack, frombuffer, to_dlpack
+from ._build_features import (
+    AcceleratorError,
+    OutOfMemoryError,
+    compiled_with_cxx11_abi,
+    has_lapack,
+    has_mkl,
+    has_openmp,
+    has_spectral,
+    init_num_threads,
+    is_distributed,
+    is_vulkan_available,
+    newaxis,
+)
+from .ops.removed_linalg import eig, lstsq, matrix_rank, solve, symeig
+from ._symbolic import (
+    SymBool,
+    SymFloat,
+    SymInt,
+    sym_float,
+    sym_int,
+    sym_ite,
+    sym_max,
+    sym_min,
+    sym_not,
+    sym_sqrt,
+    sym_sum,
+)
+
 # Note [Lazy submodules]: these load on first attribute access (PEP 562), so a bare
 # ``import numtorch`` costs the core and the op registry only. None of them registers ops or
 # Tensor methods, so what they define is the same whenever they load;

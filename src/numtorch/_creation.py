@@ -130,15 +130,17 @@ def shape_arg(args, name: str = "view") -> tuple:
     return tuple(shape)
 
 
-def sequence_keyword(op: str, name: str, given: tuple, kwargs: dict) -> tuple:
-    """A varargs size or dims given as one keyword, as torch takes it (``x.permute(dims=(1,
-    0))``, ``torch.zeros(size=(2, 3))``); any other keyword is refused as Python would."""
-    for key in kwargs:
-        if key != name:
-            raise TypeError(f"{op}() got an unexpected keyword argument '{key}'")
-    if given:
-        raise TypeError(f"{op}() got multiple values for argument '{name}'")
-    return (kwargs[name],)  # as one positional argument: shape_arg unpacks a sequence
+def keyword_size(args: tuple, value, name: str, keyword: str = "size") -> tuple:
+    """The sizes of ``f(*sizes)`` also given as torch's keyword (``torch.zeros(size=(2, 3))``,
+    ``x.permute(dims=(1, 0))``): the keyword's value stands for the positional sizes."""
+    if value is None:
+        return args
+    if args:
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got both positional "
+            f"sizes and {keyword}="
+        )
+    return (value,)
 
 
 def _size(args, name: str) -> tuple:
@@ -346,7 +348,8 @@ def asarray(obj, dtype=None, device=None, copy=None, requires_grad=False) -> Ten
 # -- filled tensors --------------------------------------------------------------------------
 @meta_capable
 def empty(
-    *size,
+    *sizes,
+    size=None,
     dtype=None,
     device=None,
     requires_grad=False,
@@ -354,25 +357,22 @@ def empty(
     layout=None,
     pin_memory=False,
     memory_format=None,
-    **kwargs,
 ) -> Tensor:
     check_device(device)
-    if kwargs:
-        size = sequence_keyword("empty", "size", size, kwargs)
-    shape = _size(size, "empty")
+    shape = _size(keyword_size(sizes, size, "empty"), "empty")
     return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
 @meta_capable
 def zeros(
-    *size,
+    *sizes,
+    size=None,
     dtype=None,
     device=None,
     requires_grad=False,
     out=None,
     layout=None,
     pin_memory=False,
-    **kwargs,
 ) -> Tensor:
     """A tensor of zeros (default dtype float32).
 
@@ -382,27 +382,23 @@ def zeros(
         torch.Size([2, 3])
     """
     check_device(device)
-    if kwargs:
-        size = sequence_keyword("zeros", "size", size, kwargs)
-    shape = _size(size, "zeros")
+    shape = _size(keyword_size(sizes, size, "zeros"), "zeros")
     return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
 
 
 @meta_capable
 def ones(
-    *size,
+    *sizes,
+    size=None,
     dtype=None,
     device=None,
     requires_grad=False,
     out=None,
     layout=None,
     pin_memory=False,
-    **kwargs,
 ) -> Tensor:
     check_device(device)
-    if kwargs:
-        size = sequence_keyword("ones", "size", size, kwargs)
-    shape = _size(size, "ones")
+    shape = _size(keyword_size(sizes, size, "ones"), "ones")
     return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
 
 
@@ -603,7 +599,8 @@ def _random_float(size, dtype, generator, requires_grad, name):
 
 @meta_capable
 def rand(
-    *size,
+    *sizes,
+    size=None,
     generator=None,
     dtype=None,
     device=None,
@@ -611,17 +608,15 @@ def rand(
     out=None,
     layout=None,
     pin_memory=False,
-    **kwargs,
 ) -> Tensor:
     """Uniform samples in [0, 1)."""
-    if kwargs:
-        size = sequence_keyword("rand", "size", size, kwargs)
-    return _random_float(size, dtype, generator, requires_grad, "rand")
+    return _random_float(keyword_size(sizes, size, "rand"), dtype, generator, requires_grad, "rand")
 
 
 @meta_capable
 def randn(
-    *size,
+    *sizes,
+    size=None,
     generator=None,
     dtype=None,
     device=None,
@@ -629,12 +624,11 @@ def randn(
     out=None,
     layout=None,
     pin_memory=False,
-    **kwargs,
 ) -> Tensor:
     """Standard normal samples."""
-    if kwargs:
-        size = sequence_keyword("randn", "size", size, kwargs)
-    return _random_float(size, dtype, generator, requires_grad, "randn")
+    return _random_float(
+        keyword_size(sizes, size, "randn"), dtype, generator, requires_grad, "randn"
+    )
 
 
 _LIKE_KEYWORDS = ("generator", "device", "requires_grad", "layout", "pin_memory", "memory_format")
@@ -792,7 +786,9 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
                 "Exponential distribution is a continuous probability distribution. dtype must "
                 f"be a floating point but you specified {t.dtype.scalar_name}"
             )
-    if t.is_meta:  # no values to fill; torch draws nothing for a meta tensor
+    if t.is_meta:  # no data to fill: torch draws nothing, so the generator's stream is unchanged
+        if kind == "normal":
+            _check_std(b)
         return t
     gen = generator_or_default(generator)
     array = t._data

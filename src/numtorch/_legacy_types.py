@@ -100,7 +100,12 @@ class _LegacyTensorType(type):
         return legacy_new(cls.dtype, args, kwargs)
 
     def __instancecheck__(cls, obj) -> bool:
-        return cls._device == "cpu" and isinstance(obj, Tensor) and obj.dtype is cls.dtype
+        return (
+            cls._device == "cpu"
+            and isinstance(obj, Tensor)
+            and obj.dtype is cls.dtype
+            and not obj.is_sparse  # torch.sparse.FloatTensor's instances, not torch.FloatTensor's
+        )
 
     def __repr__(cls) -> str:
         return f"<class '{cls.__module__}.{cls.__name__}'>"

@@ -140,11 +140,22 @@ def _parameters(fn, name: str = "") -> list[str]:
     out: list[str] = []
     star = False
     previous = None
-    for p in signature.parameters.values():
+    parameters = list(signature.parameters.values())
+    # ``f(*sizes, size=None)``: the keyword repeats the sizes under torch's name
+    # (``_creation.keyword_size``); the stub shows the sizes under that name
+    twin = {
+        p.name: q.name
+        for p, q in zip(parameters, parameters[1:])
+        if p.kind == p.VAR_POSITIONAL and q.kind == q.KEYWORD_ONLY and q.name in _SIZES
+    }
+    for p in parameters:
+        if p.kind == p.KEYWORD_ONLY and p.name in twin.values():
+            continue
         if previous == p.POSITIONAL_ONLY and p.kind != p.POSITIONAL_ONLY:
             out.append("/")
         if p.kind == p.VAR_POSITIONAL:
-            out.append(f"*{p.name}: builtins.int" if p.name in _SIZES else f"*{p.name}")
+            name = twin.get(p.name, p.name)
+            out.append(f"*{name}: builtins.int" if name in _SIZES else f"*{name}")
             star = True
         elif p.kind == p.VAR_KEYWORD:
             out.append(f"**{p.name}")

@@ -1,10 +1,8 @@
-"""``torch.compiler`` stand-in: numtorch has no compiler, so code runs eagerly and the
-queries a program makes (``is_compiling()``) answer as torch does outside a compiled region.
+"""``torch.compiler``: numtorch has no compiler, so code always runs eagerly.
 
-Example:
-    >>> import numtorch as torch
-    >>> torch.compiler.is_compiling()
-    False
+Libraries ask ``torch.compiler.is_compiling()`` to pick an eager path, and mark functions
+with ``disable`` or ``allow_in_graph``; here those questions have the eager answer and the
+markers return the function unchanged.
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ __all__ = [
 
 
 def is_compiling() -> bool:
+    """False: numtorch never traces a program."""
     return False
 
 
@@ -38,7 +37,8 @@ def is_exporting() -> bool:
 
 
 def disable(fn=None, recursive: bool = True, *, reason=None):
-    """Returns ``fn`` unchanged (also as a decorator with arguments): it runs eagerly."""
+    """Keep ``fn`` out of compilation: it already is, so ``fn`` comes back unchanged (also
+    as a decorator, with or without arguments)."""
     if fn is None:
         return lambda f: f
     return fn
@@ -53,12 +53,13 @@ def assume_constant_result(fn):
 
 
 def reset() -> None:
-    """No-op: there are no compiled caches to clear."""
+    """Clear compilation caches: there are none."""
 
 
 def cudagraph_mark_step_begin() -> None:
-    """No-op: there are no CUDA graphs on the CPU."""
+    """No CUDA graphs on the CPU: nothing to mark."""
 
 
 def list_backends(exclude_tags=("debug", "experimental")) -> list:
+    """No compiler backends are installed."""
     return []

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import contextlib
 
-from ._creation import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from ._creation import (  # noqa: F401  (Generator and default_generator, as torch.random has)
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 
 __all__ = ["fork_rng", "get_rng_state", "initial_seed", "manual_seed", "seed", "set_rng_state"]
 

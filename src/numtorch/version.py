@@ -1,19 +1,12 @@
-"""``torch.version``: the build facts programs print at start-up, as a CPU-only build has them.
+"""``torch.version``: what this build is and which GPU toolkits it was built with (none)."""
 
-Example:
-    >>> import numtorch as torch
-    >>> torch.version.cuda is None
-    True
-"""
+__all__ = ["__version__", "debug", "cuda", "git_version", "hip", "rocm", "xpu"]
 
-from __future__ import annotations
-
-__all__ = ["__version__", "cuda", "debug", "git_version", "hip", "rocm", "xpu"]
-
-__version__ = "0.1.0"  # numtorch's own version, as torch.__version__
+__version__ = "0.1.0"
 debug = False
+# programs test ``torch.version.cuda is None`` (or ``hip``) to learn they run without a GPU
 cuda = None
+git_version = "Unknown"
 hip = None
 rocm = None
 xpu = None
-git_version = "Unknown"

@@ -219,3 +219,13 @@ class set_multithreading_enabled(_DecoratorContextManager):
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+def is_multithreading_enabled() -> bool:
+    """What ``set_multithreading_enabled`` last set on this thread (True by default)."""
+    return _multithreading.get()
+
+
+def is_view_replay_enabled() -> bool:
+    """False: numtorch records views as torch does by default, without replaying them."""
+    return False

@@ -20,7 +20,6 @@ path does no introspection.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
@@ -34,26 +33,6 @@ from .runners import build_runner
 from .tensor import Tensor
 
 _MISSING = object()
-
-# Note [NumPy argument names]: torch's argument parser takes NumPy's names for two arguments
-# of its native functions and methods: ``x.sum(axis=1, keepdims=True)`` is ``x.sum(dim=1,
-# keepdim=True)``. Op entries translate them in ``OpSpec.bind`` (only calls with keywords go
-# there); other published functions that take ``dim`` or ``keepdim`` get a wrapper that looks
-# only when keywords are given.
-_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
-_NUMPY_KEYS = frozenset(_NUMPY_NAMES)
-
-
-def numpy_names(name: str, kwargs: dict) -> dict:
-    """``kwargs`` with NumPy's ``axis``/``keepdims`` under torch's names."""
-    kwargs = dict(kwargs)
-    for numpy_name, torch_name in _NUMPY_NAMES.items():
-        if numpy_name in kwargs:
-            if torch_name in kwargs:
-                raise TypeError(f"{name}() got multiple values for argument '{torch_name}'")
-            kwargs[torch_name] = kwargs.pop(numpy_name)
-    return kwargs
-
 
 REGISTRY: dict = {}  # name -> OpSpec, for tests and docs
 
@@ -203,8 +182,6 @@ class OpSpec:
             self.run = _linking_required_inputs(self.run, self.node_class)
 
     def bind(self, args: tuple, kwargs: dict) -> list:
-        if not _NUMPY_KEYS.isdisjoint(kwargs):
-            kwargs = numpy_names(self.name, kwargs)
         n = len(args)
         if n > self.nparams:
             raise TypeError(
@@ -403,29 +380,6 @@ def overloaded(arg: str, scalar_node: str, tensor_node: str, **options):
 FUNCTIONS: dict = {}  # public numtorch.<name> functions, filled by export()
 
 
-def _accepting_numpy_names(f, name: str):
-    if getattr(f, "spec", None) is not None:  # OpSpec.bind translates
-        return f
-    if type(f) is FunctionType and not hasattr(f, "__wrapped__"):  # no inspect.signature
-        code = f.__code__
-        params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
-    else:
-        try:
-            params = tuple(inspect.signature(f).parameters)
-        except (TypeError, ValueError):
-            return f
-    if not {"dim", "keepdim"}.intersection(params) or not _NUMPY_KEYS.isdisjoint(params):
-        return f
-
-    def call(*args, **kwargs):
-        if kwargs and not _NUMPY_KEYS.isdisjoint(kwargs):
-            kwargs = numpy_names(name, kwargs)
-        return f(*args, **kwargs)
-
-    functools.update_wrapper(call, f)
-    return call
-
-
 def not_implemented(name: str):
     """The derivative formula of an op torch records but cannot differentiate (its node is
     ``NotImplemented``): backward raises torch's error naming ``aten::<name>``."""
@@ -467,12 +421,11 @@ def export(
             if inplace:
                 spec.inplace_names.append(public + "_")
         document(f, f"torch.{public}" if function else f"torch.Tensor.{public}", _MISSING)
-        published = _accepting_numpy_names(f, public)  # Note [NumPy argument names]
         if function:
             _check_unique(FUNCTIONS, public, f)
-            FUNCTIONS[public] = published
+            FUNCTIONS[public] = f
         if method:
-            setattr(Tensor, public, published)
+            setattr(Tensor, public, f)
         if inplace:
             setattr(Tensor, public + "_", inplace_variant(f, public + "_"))
         return f

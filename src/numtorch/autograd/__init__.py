@@ -16,6 +16,8 @@ from .._core.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_multithreading_enabled,
+    is_view_replay_enabled,
     no_grad,
     set_grad_enabled,
     set_multithreading_enabled,
@@ -65,4 +67,6 @@ __all__ = [
     "set_detect_anomaly",
     "set_grad_enabled",
     "set_multithreading_enabled",
+    "is_multithreading_enabled",
+    "is_view_replay_enabled",
 ]

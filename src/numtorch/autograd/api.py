@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from .._core.backward import _as_tuple, _make_grads, _warned_create_graph, backward  # noqa: F401
 from .._core.engine import run_backward
 from .._core.observers import dispatch
+from .graph import GradientEdge
 
 if TYPE_CHECKING:
     from .._core.tensor import Tensor
@@ -42,7 +43,7 @@ def grad(
     if allow_unused is None:
         allow_unused = materialize_grads
     outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
+    inputs = (inputs,) if isinstance(inputs, GradientEdge) else _as_tuple(inputs)
     if not inputs:
         raise RuntimeError("grad requires non-empty inputs.")
     grad_outputs = _as_tuple(grad_outputs) or (None,) * len(outputs)

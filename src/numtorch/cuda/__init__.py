@@ -4,6 +4,7 @@ The probes answer as torch's CPU build does (False, 0, None); what needs a GPU r
 torch's ``AssertionError("Torch not compiled with CUDA enabled")``.
 """
 
+from .._build_features import OutOfMemoryError as OutOfMemoryError
 from .._legacy_types import CUDA_TYPES as _LEGACY_TYPES
 from . import amp as amp
 

@@ -4,7 +4,7 @@ On a CPU-only build torch warns that CUDA is unavailable and disables both; so d
 """
 
 from .._core import dtypes as _dtypes
-from ..amp import autocast_mode, grad_scaler
+from ..amp import autocast_mode, custom_functions, grad_scaler
 
 
 class autocast(autocast_mode.autocast):
@@ -36,4 +36,22 @@ class GradScaler(grad_scaler.GradScaler):
         )
 
 
-__all__ = ["GradScaler", "autocast"]
+def custom_fwd(fwd=None, *, cast_inputs=None):
+    """``torch.cuda.amp.custom_fwd``: deprecated spelling of
+    ``torch.amp.custom_fwd(device_type="cuda")``."""
+    autocast_mode.deprecated_spelling(
+        "torch.cuda.amp.custom_fwd", "torch.amp.custom_fwd(args..., device_type='cuda')"
+    )
+    return custom_functions.custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+
+def custom_bwd(bwd=None):
+    """``torch.cuda.amp.custom_bwd``: deprecated spelling of
+    ``torch.amp.custom_bwd(device_type="cuda")``."""
+    autocast_mode.deprecated_spelling(
+        "torch.cuda.amp.custom_bwd", "torch.amp.custom_bwd(args..., device_type='cuda')"
+    )
+    return custom_functions.custom_bwd(bwd, device_type="cuda")
+
+
+__all__ = ["GradScaler", "autocast", "custom_bwd", "custom_fwd"]

@@ -20,7 +20,16 @@ if TYPE_CHECKING:  # what type checkers and editors see: the names, as if loaded
     from .parameter import UninitializedBuffer as UninitializedBuffer
     from .parameter import UninitializedParameter as UninitializedParameter
 
-_SUBMODULES = ("functional", "init", "parallel", "utils", "modules", "parameter", "attention")
+_SUBMODULES = (
+    "functional",
+    "init",
+    "parallel",
+    "utils",
+    "modules",
+    "parameter",
+    "attention",
+    "common_types",
+)
 _PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter", "UninitializedBuffer")
 _PARALLEL_NAMES = ("DataParallel",)
 

@@ -267,7 +267,36 @@ def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) 
     return _fill(tensor, values)
 
 
-# torch's deprecated aliases without the trailing underscore are not provided.
+def _deprecated_alias(method):
+    # torch keeps the pre-0.4 names (``xavier_uniform``) as wrappers that warn and then
+    # initialize in place exactly as the underscore form does.
+    old_name = method.__name__[:-1]
+
+    def deprecated(*args, **kwargs):
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{method.__name__}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return method(*args, **kwargs)
+
+    deprecated.__name__ = deprecated.__qualname__ = old_name
+    deprecated.__doc__ = f"Deprecated: warns, then runs ``{method.__name__}``."
+    return deprecated
+
+
+uniform = _deprecated_alias(uniform_)
+normal = _deprecated_alias(normal_)
+constant = _deprecated_alias(constant_)
+eye = _deprecated_alias(eye_)
+dirac = _deprecated_alias(dirac_)
+xavier_uniform = _deprecated_alias(xavier_uniform_)
+xavier_normal = _deprecated_alias(xavier_normal_)
+kaiming_uniform = _deprecated_alias(kaiming_uniform_)
+kaiming_normal = _deprecated_alias(kaiming_normal_)
+orthogonal = _deprecated_alias(orthogonal_)
+sparse = _deprecated_alias(sparse_)
+
 __all__ = [
     "calculate_gain",
     "constant_",

@@ -86,29 +86,7 @@ _UNINITIALIZED = (
 )
 
 
-class _Uninitialized:
-    """What an uninitialized parameter and buffer share: no shape until ``materialize``."""
-
-    cls_to_become = None
-
-    @property
-    def shape(self):
-        raise RuntimeError(_UNINITIALIZED)
-
-    def size(self, dim=None):
-        raise RuntimeError(_UNINITIALIZED)
-
-    def materialize(self, shape, device=None, dtype=None) -> None:
-        """Allocate the data (uninitialized values) with ``shape``, in place."""
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        self._data = empty(*shape, dtype=dtype or self.dtype)._data
-        self.__class__ = self.cls_to_become
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__}>"
-
-
-class UninitializedParameter(_Uninitialized, Parameter):
+class UninitializedParameter(Parameter):
     """A parameter whose shape is not known yet (lazy modules); ``materialize(shape)``
     allocates it and turns it into a plain ``Parameter``."""
 
@@ -119,23 +97,48 @@ class UninitializedParameter(_Uninitialized, Parameter):
         param.requires_grad_(requires_grad)
         return param
 
+    @property
+    def shape(self):
+        raise RuntimeError(_UNINITIALIZED)
+
+    def size(self, dim=None):
+        raise RuntimeError(_UNINITIALIZED)
+
     def __init__(self, requires_grad: bool = True, device=None, dtype=None):
         pass  # everything happens in __new__
 
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Allocate the data (uninitialized values) with ``shape``, in place."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        self._data = empty(*shape, dtype=dtype or self.dtype)._data
+        self.__class__ = self.cls_to_become
 
-class UninitializedBuffer(_Uninitialized, Tensor):
-    """A buffer whose shape is not known yet (lazy norm layers' running statistics)."""
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet (lazy modules' running statistics);
+    ``materialize(shape)`` allocates it and turns it into a plain tensor."""
 
     cls_to_become = Tensor
 
-    def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None, persistent=True):
         buffer = Tensor._make(empty(0, dtype=dtype)._data, cls)
         buffer.requires_grad_(requires_grad)
+        buffer.persistent = persistent
         return buffer
 
-    def __init__(self, requires_grad: bool = False, device=None, dtype=None):
-        pass
+    def __init__(self, requires_grad=False, device=None, dtype=None, persistent=True):
+        pass  # everything happens in __new__
+
+    shape = UninitializedParameter.shape
+    size = UninitializedParameter.size
+    materialize = UninitializedParameter.materialize
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"
 
 
 def is_lazy(param) -> bool:
-    return isinstance(param, _Uninitialized)
+    return isinstance(param, (UninitializedParameter, UninitializedBuffer))

@@ -9,6 +9,7 @@ from . import (  # noqa: F401
     cumulative,
     factory,
     fft,
+    fixed_size_selection,
     gamma,
     gamma_sampling,
     householder,
@@ -31,11 +32,13 @@ from . import (  # noqa: F401
     nan_extrema,
     nn,
     normal,
+    numpy_keywords,
     operators,
     pointwise,
     products,
     properties,
     reduction,
+    removed_linalg,
     sampling,
     scaled_products,
     scatter_reduce,
@@ -50,8 +53,10 @@ from . import (  # noqa: F401
     spectral,
     statistics,
     strided,
+    tensor_class_methods,
     triangular,
     windows,
 )
 
 complex.mark_complex_differentiable()
+numpy_keywords.wrap_methods()

@@ -19,6 +19,7 @@ from .._core import grad_mode
 from .._core.dispatch import allocation_error
 from .._core.inplace import _can_cast
 from .._core.tensor import Tensor, typename
+from .numpy_keywords import PYTHON_LEVEL, torch_keywords
 
 _NO_OUT = object()
 # what a first argument may be besides a tensor (numbers, sizes, names, sequences of tensors)
@@ -30,10 +31,17 @@ def publish(name: str, fn):
     if not isinstance(fn, types.FunctionType):
         return fn
 
+    parsed = name not in PYTHON_LEVEL
+
     @functools.wraps(fn)
     def public(*args, out=_NO_OUT, **kwargs):
         try:
             result = fn(*args, **kwargs)
+        except TypeError:
+            renamed = torch_keywords(kwargs) if kwargs and parsed else None
+            if renamed is None:  # Note [NumPy keyword names]
+                raise
+            result = fn(*args, **renamed)
         except MemoryError as error:
             raise allocation_error(error) from None
         except ValueError as error:

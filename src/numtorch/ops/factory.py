@@ -12,7 +12,7 @@ from .._core import dtypes as _dtypes
 from .._core.op import FUNCTIONS
 from .._core.tensor import Size, Tensor
 from ..backend import xp
-from .shape import shape_arg
+from .shape import keyword_size, shape_arg
 
 
 def _dtype(self, dtype):
@@ -24,32 +24,26 @@ def _device(self, device):
     return device if device is not None else ("meta" if self.is_meta else None)
 
 
-def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
-    if kwargs:  # torch's other keywords (layout, pin_memory) change nothing on the CPU
-        kwargs = {k: v for k, v in kwargs.items() if k not in ("layout", "pin_memory")}
-        size = _creation.sequence_keyword("new_zeros", "size", size, kwargs) if kwargs else size
+def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, **_):
     return _creation.zeros(
-        shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
+        shape_arg(keyword_size(sizes, size, "new_zeros")), dtype=_dtype(self, dtype),
+        device=_device(self, device),
         requires_grad=requires_grad,
     )  # fmt: skip
 
 
-def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
-    if kwargs:  # torch's other keywords (layout, pin_memory) change nothing on the CPU
-        kwargs = {k: v for k, v in kwargs.items() if k not in ("layout", "pin_memory")}
-        size = _creation.sequence_keyword("new_ones", "size", size, kwargs) if kwargs else size
+def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, **_):
     return _creation.ones(
-        shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
+        shape_arg(keyword_size(sizes, size, "new_ones")), dtype=_dtype(self, dtype),
+        device=_device(self, device),
         requires_grad=requires_grad,
     )  # fmt: skip
 
 
-def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
-    if kwargs:  # torch's other keywords (layout, pin_memory) change nothing on the CPU
-        kwargs = {k: v for k, v in kwargs.items() if k not in ("layout", "pin_memory")}
-        size = _creation.sequence_keyword("new_empty", "size", size, kwargs) if kwargs else size
+def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, **_):
     return _creation.empty(
-        shape_arg(size), dtype=_dtype(self, dtype), device=_device(self, device),
+        shape_arg(keyword_size(sizes, size, "new_empty")), dtype=_dtype(self, dtype),
+        device=_device(self, device),
         requires_grad=requires_grad,
     )  # fmt: skip
 

@@ -132,14 +132,14 @@ Tensor.unsqueeze_ = unsqueeze_
 
 
 # -- resize_ ---------------------------------------------------------------------------------
-def resize_(self, *sizes, memory_format=None) -> Tensor:
+def resize_(self, *sizes, size=None, memory_format=None) -> Tensor:
     """Re-shape ``self`` over its storage in row-major order: shrinking keeps the first
     elements, growing appends uninitialised (here: zero) ones."""
-    from .._creation import shape_arg
+    from .._creation import keyword_size, shape_arg
 
     if self._requires_grad and grad_mode.is_grad_enabled():
         raise RuntimeError("cannot resize variables that require grad")
-    shape = tuple(shape_arg(sizes, "resize_"))
+    shape = tuple(shape_arg(keyword_size(sizes, size, "resize_"), "resize_"))
     n = math.prod(shape)
     flat = self._data.reshape(-1)
     if n <= flat.shape[0]:

@@ -149,6 +149,8 @@ def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
     require_tensor("mm", "input", 1, input)
     require_tensor("mm", "mat2", 2, mat2)
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        input, mat2 = dispatch.autocast.cast_op("mm", (input, mat2))
     if input.is_sparse or mat2.is_sparse or input.is_sparse_csr or mat2.is_sparse_csr:
         return sparse_product(input, mat2)
     if input.ndim != 2:
@@ -179,6 +181,8 @@ def _bmm(input, mat2):
 @export
 def bmm(input, mat2) -> Tensor:
     """Batched matrix product of two 3-D tensors with the same batch size."""
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        input, mat2 = dispatch.autocast.cast_op("bmm", (input, mat2))
     if input.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if mat2.ndim != 3:
@@ -582,6 +586,8 @@ def einsum(equation, *operands) -> Tensor:
     """Einstein summation over the operands; ``...`` stands for the broadcast leading dims."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        operands = dispatch.autocast.cast_op("einsum", operands)
     shapes = [tuple(getattr(t, "shape", ())) for t in operands]  # before any broadcast
     equation, operands = _expand_ellipsis(equation, operands)  # (which refuses non-tensors)
     dtype = _check_contraction_dtypes(equation, operands, shapes)

@@ -651,7 +651,9 @@ def _extreme(name, all_fn, arg_fn):
             values, indices = values.squeeze(dim), indices.squeeze(dim)
         return values, indices.astype(xp.int64)
 
-    def public(input, dim=_UNSET, keepdim=_UNSET, *, out=None):
+    def public(input, dim=_UNSET, keepdim=_UNSET, *, other=None, out=None):
+        if other is not None:  # torch.max(x, other=y): the elementwise form by keyword
+            dim = other
         if isinstance(dim, Tensor):
             from .pointwise import maximum, minimum
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
+from .._core.observers import dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
 from ..autograd.forward_grad import add_terms, align, batched
@@ -221,6 +222,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.baddbmm(torch.zeros(2, 1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1)).shape
         torch.Size([2, 1, 1])
     """
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        input, batch1, batch2 = dispatch.autocast.cast_op("baddbmm", (input, batch1, batch2))
     if 0 in (batch1.ndim, batch2.ndim):  # torch reads batch1's dim 0, batch2's dim 2 first
         _read_dim(0, 0 if batch1.ndim == 0 else 2)
     _check_3d(batch1, batch2)
@@ -270,6 +273,8 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.addbmm(torch.zeros(1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1))
         tensor([[6.]])
     """
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        input, batch1, batch2 = dispatch.autocast.cast_op("addbmm", (input, batch1, batch2))
     if 0 in (batch1.ndim, batch2.ndim):  # torch reads batch1's dim 1, batch2's dim 2 first
         _read_dim(0, 1 if batch1.ndim == 0 else 2)
     _check_batches(input, batch1, batch2)

@@ -12,7 +12,7 @@ from .._core.meta import is_meta_device, metafy, no_data
 from .._core.observers import composite
 from .._core.op import defop, export
 from .._core.tensor import Size, Tensor, _wrap_dim
-from .._creation import sequence_keyword, shape_arg, zeros
+from .._creation import keyword_size, shape_arg, zeros
 from .._legacy_types import dtype_of_type
 from .._runtime import typename
 from ..autograd.forward_grad import align, batch_shift, batched
@@ -160,21 +160,23 @@ def _view_dtype(input, dtype) -> Tensor:
 
 
 @export
-def view(input, *shape, **kwargs) -> Tensor:
+def view(input, *shape, size=None, dtype=None) -> Tensor:
     """Same data with a new shape (no copy; fails where reshape would need one)."""
-    if kwargs:
-        shape = sequence_keyword("view", "size", shape, kwargs)
+    if dtype is not None:
+        shape = keyword_size(shape, dtype, "view", "dtype")
+    elif size is not None:
+        shape = keyword_size(shape, size, "view")
     if len(shape) == 1 and isinstance(shape[0], _dtypes.dtype):
         return _view_dtype(input, shape[0])
     return _view(input, infer_shape(shape_arg(shape), input._data.size))
 
 
 @export
-def reshape(input, *shape, **kwargs) -> Tensor:
+def reshape(input, *sizes, shape=None) -> Tensor:
     """A tensor with the new shape: a view when the layout allows it, else a copy."""
-    if kwargs:
-        shape = sequence_keyword("reshape", "shape", shape, kwargs)
-    shape = infer_shape(shape_arg(shape, "reshape"), input._data.size)
+    if shape is not None:
+        sizes = keyword_size(sizes, shape, "reshape", "shape")
+    shape = infer_shape(shape_arg(sizes, "reshape"), input._data.size)
     data = input._data
     if data.flags.c_contiguous or data.size == 0 or input._batched:  # vmap: the rule decides
         return _view(input, shape)
@@ -309,10 +311,9 @@ def _permute(input, dims):
 
 
 @export
-def permute(input, *dims, **kwargs) -> Tensor:
+def permute(input, *order, dims=None) -> Tensor:
     """Reorder dims."""
-    if kwargs:
-        dims = sequence_keyword("permute", "dims", dims, kwargs)
+    dims = keyword_size(order, dims, "permute", "dims")
     if not dims:
         raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = shape_arg(dims, "permute")
@@ -456,11 +457,9 @@ def _expand(input, shape):
 
 
 @export
-def expand(input, *sizes, **kwargs) -> Tensor:
+def expand(input, *sizes, size=None, implicit=False) -> Tensor:
     """Broadcast size-1 dims to ``sizes`` without copying (-1 keeps a size)."""
-    if kwargs:
-        sizes = sequence_keyword("expand", "size", sizes, kwargs)
-    sizes = shape_arg(sizes, "expand")
+    sizes = shape_arg(keyword_size(sizes, size, "expand"), "expand")
     shape = input.shape
     lead = len(sizes) - len(shape)
     if lead < 0:
@@ -673,7 +672,7 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
     if kwargs:
         raise TypeError(f"type() got unexpected keyword arguments {list(kwargs)}")
     if dtype is None:
-        return f"torch.{self.dtype._tag}"
+        return f"torch.sparse.{self.dtype._tag}" if self.is_sparse else f"torch.{self.dtype._tag}"
     return to(self, dtype_of_type(dtype))
 
 
@@ -940,10 +939,8 @@ def _flip(input, dims):
 
 
 @export
-def flip(input, *dims, **kwargs) -> Tensor:
-    if kwargs:
-        dims = sequence_keyword("flip", "dims", dims, kwargs)
-    dims = shape_arg(dims, "flip")
+def flip(input, *order, dims=None) -> Tensor:
+    dims = shape_arg(keyword_size(order, dims, "flip", "dims"), "flip")
     return _flip(input, tuple(_wrap_dim(d, input.ndim) for d in dims))
 
 
@@ -978,11 +975,9 @@ def _repeat(input, repeats):
 
 
 @export
-def repeat(input, *repeats, **kwargs) -> Tensor:
+def repeat(input, *counts, repeats=None) -> Tensor:
     """Tile the tensor ``repeats[i]`` times along each dim."""
-    if kwargs:
-        repeats = sequence_keyword("repeat", "repeats", repeats, kwargs)
-    repeats = shape_arg(repeats, "repeat")
+    repeats = shape_arg(keyword_size(counts, repeats, "repeat", "repeats"), "repeat")
     if len(repeats) < input.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number "
@@ -1000,10 +995,8 @@ def tile(input, dims) -> Tensor:
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
-def _tile_method(self, *dims, **kwargs) -> Tensor:  # x.tile(2, 2) too
-    if kwargs:
-        dims = sequence_keyword("tile", "dims", dims, kwargs)
-    return tile(self, shape_arg(dims, "tile"))
+def _tile_method(self, *counts, dims=None) -> Tensor:  # x.tile(2, 2) and x.tile(dims=...) too
+    return tile(self, shape_arg(keyword_size(counts, dims, "tile", "dims"), "tile"))
 
 
 Tensor.tile = _tile_method

@@ -22,6 +22,7 @@ from .._core.op import OpSpec
 from .._core.tensor import Size, Tensor, _wrap_dim
 from .._creation import tensor as _tensor_from
 from ..backend import xp
+from .numpy_keywords import WRAPPER_CODE
 from .sparse_primitives import (
     _add_values,
     _coalesce_values,
@@ -66,7 +67,8 @@ def _dense_only(tensor):
         if isinstance(spec, OpSpec):
             name = spec.name
             break
-        name = frame.f_code.co_name  # else the outermost numtorch function called
+        if frame.f_code is not WRAPPER_CODE:
+            name = frame.f_code.co_name  # else the outermost numtorch function called
         frame = frame.f_back
     raise NotImplementedError(
         f"Could not run 'aten::{name}' with arguments from the 'SparseCPU' backend: "

@@ -28,8 +28,34 @@ from .._core.engine import current_run, is_checkpoint_valid
 from .._core.graph import Node
 from .._core.saved import SavedTensor, saved_tensors_hooks
 from ..autograd.function import Function
+from .checkpoint_helpers import (
+    CheckpointPolicy,
+    DefaultDeviceType,
+    SelectiveCheckpointContext,
+    check_backward_validity,
+    create_selective_checkpoint_contexts,
+    detach_variable,
+    get_device_states,
+    set_checkpoint_debug_enabled,
+    set_device_states,
+)
 
-__all__ = ["CheckpointError", "checkpoint", "checkpoint_sequential", "set_checkpoint_early_stop"]
+__all__ = [
+    "CheckpointError",
+    "CheckpointPolicy",
+    "DefaultDeviceType",
+    "SelectiveCheckpointContext",
+    "check_backward_validity",
+    "checkpoint",
+    "checkpoint_sequential",
+    "create_selective_checkpoint_contexts",
+    "detach_variable",
+    "get_device_states",
+    "noop_context_fn",
+    "set_checkpoint_debug_enabled",
+    "set_checkpoint_early_stop",
+    "set_device_states",
+]
 
 
 class CheckpointError(RuntimeError):

@@ -119,6 +119,14 @@ from .pooling import (
     max_unpool2d,
     max_unpool3d,
 )
+from .pooling_indices import (
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d_with_indices,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_pool3d_with_indices,
+)
 from .sampling import affine_grid, grid_sample
 from .sparse import embedding, embedding_bag, one_hot
 from .vision import (
@@ -133,6 +141,12 @@ from .vision import (
 )
 
 __all__ = [
+    "adaptive_max_pool1d_with_indices",
+    "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d_with_indices",
+    "max_pool1d_with_indices",
+    "max_pool2d_with_indices",
+    "max_pool3d_with_indices",
     "upsample",
     "upsample_bilinear",
     "upsample_nearest",

@@ -8,6 +8,7 @@ from ... import _creation
 from ..._core import tensor as _tensor
 from ..._core.dispatch import require_tensor
 from ..._core.inplace import inplace_variant
+from ..._core.observers import dispatch
 from ...backend import xp
 from ...ops.nn import activation as A
 from ...ops.nn import piecewise as P
@@ -202,6 +203,8 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         >>> torch.nn.functional.prelu(torch.tensor([-2.0, 2.0]), torch.tensor([0.25]))
         tensor([-0.5000,  2.0000])
     """
+    if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
+        input, weight = dispatch.autocast.cast_op("_prelu_kernel", (input, weight))
     if input.dtype != weight.dtype:
         raise RuntimeError(
             f"prelu: Type promoting not supported. Got {input.dtype.scalar_name} and "

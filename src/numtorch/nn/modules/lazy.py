@@ -1,5 +1,5 @@
 """Lazy modules: layers whose input size is read from the first input (``LazyLinear``,
-``LazyConv2d``, ``LazyBatchNorm2d``, ...).
+``LazyConv2d``, ``LazyBatchNorm2d``...).
 
 Until the first call the parameters are ``UninitializedParameter``; a forward pre-hook then
 calls ``initialize_parameters(input)``, which materializes and initializes them, and the
@@ -8,12 +8,13 @@ module turns into its ordinary class (``cls_to_become``), as in torch.
 
 from __future__ import annotations
 
+from ... import _creation
+from ..._core import dtypes as _dtypes
 from ..._core import grad_mode
-from ..._core.dtypes import int64
-from ..._creation import tensor
 from ..parameter import UninitializedBuffer, UninitializedParameter, is_lazy
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Linear
 
 
@@ -95,9 +96,9 @@ class LazyLinear(LazyModuleMixin, Linear):
 
 
 class _LazyConvMixin(LazyModuleMixin):
-    """``in_channels`` from the first input's channel dim (dim 1, or 0 unbatched)."""
+    """``in_channels`` from the first input's channel dim (dim 0 when it is unbatched)."""
 
-    def _lazy_init(self, out_channels: int, bias: bool, dtype) -> None:
+    def _lazy_parameters(self, out_channels, bias, dtype):
         self.weight = UninitializedParameter(dtype=dtype)
         self.out_channels = out_channels
         if bias:
@@ -107,16 +108,19 @@ class _LazyConvMixin(LazyModuleMixin):
         if not self.has_uninitialized_params() and self.in_channels != 0:
             super().reset_parameters()
 
-    def initialize_parameters(self, input, *args, **kwargs) -> None:
-        if not self.has_uninitialized_params():
-            return
+    def _get_in_channels(self, input) -> int:
         spatial = len(self.kernel_size)
-        if input.dim() not in (spatial + 1, spatial + 2):
+        if input.ndim not in (spatial + 1, spatial + 2):
             raise RuntimeError(
                 f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to "
                 f"{self.__class__.__name__}, but got input of size: {input.shape}"
             )
-        self.in_channels = input.shape[1] if input.dim() == spatial + 2 else input.shape[0]
+        return input.shape[1] if input.ndim == spatial + 2 else input.shape[0]
+
+    def initialize_parameters(self, input, *args, **kwargs) -> None:
+        if not self.has_uninitialized_params():
+            return
+        self.in_channels = self._get_in_channels(input)
         if self.in_channels % self.groups != 0:
             raise ValueError("in_channels must be divisible by groups")
         with grad_mode.no_grad():
@@ -130,82 +134,75 @@ class _LazyConvMixin(LazyModuleMixin):
             self.reset_parameters()
 
 
-def _lazy_conv(base):
-    def __init__(
-        self,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        dilation=1,
-        groups=1,
-        bias=True,
-        padding_mode="zeros",
-        device=None,
-        dtype=None,
-    ):
-        # through the mixin, which registers the initializing hook, then base's __init__
-        _LazyConvMixin.__init__(
-            self, 0, 0, kernel_size, stride, padding, dilation, groups, False, padding_mode
-        )
-        self._lazy_init(out_channels, bias, dtype)
-
-    doc = f"A ``{base.__name__}`` whose ``in_channels`` is read from the first input."
-    name = f"Lazy{base.__name__}"
-    return type(
-        name, (_LazyConvMixin, base), {"__init__": __init__, "cls_to_become": base, "__doc__": doc}
-    )
+class _LazyConvNd(_LazyConvMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):  # fmt: skip
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode, device, dtype)  # fmt: skip
+        self._lazy_parameters(out_channels, bias, dtype)
 
 
-def _lazy_conv_transpose(base):
-    def __init__(
-        self,
-        out_channels,
-        kernel_size,
-        stride=1,
-        padding=0,
-        output_padding=0,
-        groups=1,
-        bias=True,
-        dilation=1,
-        padding_mode="zeros",
-        device=None,
-        dtype=None,
-    ):
-        _LazyConvMixin.__init__(
-            self, 0, 0, kernel_size, stride, padding, output_padding, groups, False, dilation,
-            padding_mode,
-        )  # fmt: skip
-        self._lazy_init(out_channels, bias, dtype)
-
-    doc = f"A ``{base.__name__}`` whose ``in_channels`` is read from the first input."
-    name = f"Lazy{base.__name__}"
-    return type(
-        name, (_LazyConvMixin, base), {"__init__": __init__, "cls_to_become": base, "__doc__": doc}
-    )
+class _LazyConvTransposeNd(_LazyConvMixin):
+    def __init__(self, out_channels, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups=1, bias=True, dilation=1, padding_mode="zeros", device=None,
+                 dtype=None):  # fmt: skip
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
+                         dilation, padding_mode, device, dtype)  # fmt: skip
+        self._lazy_parameters(out_channels, bias, dtype)
 
 
-LazyConv1d = _lazy_conv(Conv1d)
-LazyConv2d = _lazy_conv(Conv2d)
-LazyConv3d = _lazy_conv(Conv3d)
-LazyConvTranspose1d = _lazy_conv_transpose(ConvTranspose1d)
-LazyConvTranspose2d = _lazy_conv_transpose(ConvTranspose2d)
-LazyConvTranspose3d = _lazy_conv_transpose(ConvTranspose3d)
+class LazyConv1d(_LazyConvNd, Conv1d):
+    """A ``Conv1d`` whose ``in_channels`` is read from its first input."""
+
+    cls_to_become = Conv1d
 
 
-class _LazyNormMixin(LazyModuleMixin):
-    """``num_features`` from the first input's channel dim; the running statistics wait too."""
+class LazyConv2d(_LazyConvNd, Conv2d):
+    """A ``Conv2d`` whose ``in_channels`` is read from its first input.
 
-    def __init__(
-        self,
-        eps=1e-5,
-        momentum=0.1,
-        affine=True,
-        track_running_stats=True,
-        device=None,
-        dtype=None,
-    ):
-        super().__init__(0, eps, momentum, False, False)
+    Example:
+        >>> import numtorch as torch
+        >>> conv = torch.nn.LazyConv2d(4, 3)
+        >>> conv
+        LazyConv2d(0, 4, kernel_size=(3, 3), stride=(1, 1))
+        >>> conv(torch.ones(1, 2, 5, 5)).shape, conv
+        (torch.Size([1, 4, 3, 3]), Conv2d(2, 4, kernel_size=(3, 3), stride=(1, 1)))
+    """
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvNd, Conv3d):
+    """A ``Conv3d`` whose ``in_channels`` is read from its first input."""
+
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTransposeNd, ConvTranspose1d):
+    """A ``ConvTranspose1d`` whose ``in_channels`` is read from its first input."""
+
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTransposeNd, ConvTranspose2d):
+    """A ``ConvTranspose2d`` whose ``in_channels`` is read from its first input."""
+
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTransposeNd, ConvTranspose3d):
+    """A ``ConvTranspose3d`` whose ``in_channels`` is read from its first input."""
+
+    cls_to_become = ConvTranspose3d
+
+
+class _LazyNormBase(LazyModuleMixin):
+    """``num_features`` from the first input's dim 1. Unlike the eager instance norms, the
+    lazy ones default to ``affine=True, track_running_stats=True``, as torch's do."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 device=None, dtype=None):  # fmt: skip
+        super().__init__(0, eps, momentum, False, False, device, dtype)
         self.affine = affine
         self.track_running_stats = track_running_stats
         if affine:
@@ -214,7 +211,7 @@ class _LazyNormMixin(LazyModuleMixin):
         if track_running_stats:
             self.running_mean = UninitializedBuffer(dtype=dtype)
             self.running_var = UninitializedBuffer(dtype=dtype)
-            self.num_batches_tracked = tensor(0, dtype=int64)
+            self.num_batches_tracked = _creation.tensor(0, dtype=_dtypes.int64)
 
     def reset_parameters(self) -> None:
         if not self.has_uninitialized_params() and self.num_features != 0:
@@ -234,13 +231,44 @@ class _LazyNormMixin(LazyModuleMixin):
             self.reset_parameters()
 
 
-def _lazy_norm(base):
-    doc = f"A ``{base.__name__}`` whose ``num_features`` is read from the first input."
-    return type(
-        f"Lazy{base.__name__}", (_LazyNormMixin, base), {"cls_to_become": base, "__doc__": doc}
-    )
+class LazyBatchNorm1d(_LazyNormBase, BatchNorm1d):
+    """A ``BatchNorm1d`` whose ``num_features`` is read from its first input."""
+
+    cls_to_become = BatchNorm1d
 
 
-LazyBatchNorm1d = _lazy_norm(BatchNorm1d)
-LazyBatchNorm2d = _lazy_norm(BatchNorm2d)
-LazyBatchNorm3d = _lazy_norm(BatchNorm3d)
+class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
+    """A ``BatchNorm2d`` whose ``num_features`` is read from its first input.
+
+    Example:
+        >>> import numtorch as torch
+        >>> bn = torch.nn.LazyBatchNorm2d()
+        >>> bn(torch.ones(2, 3, 4, 4)).shape, bn.running_mean.shape
+        (torch.Size([2, 3, 4, 4]), torch.Size([3]))
+    """
+
+    cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
+    """A ``BatchNorm3d`` whose ``num_features`` is read from its first input."""
+
+    cls_to_become = BatchNorm3d
+
+
+class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    """An ``InstanceNorm1d`` whose ``num_features`` is read from its first input."""
+
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    """An ``InstanceNorm2d`` whose ``num_features`` is read from its first input."""
+
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    """An ``InstanceNorm3d`` whose ``num_features`` is read from its first input."""
+
+    cls_to_become = InstanceNorm3d

@@ -3,6 +3,8 @@ KL divergence, Poisson, Gaussian) and margin losses."""
 
 from __future__ import annotations
 
+import warnings
+
 from .. import functional as F
 from ..functional.loss import legacy_reduction
 from .distance import PairwiseDistance
@@ -59,6 +61,20 @@ class NLLLoss(_WeightedLoss):
             ignore_index=self.ignore_index,
             reduction=self.reduction,
         )
+
+
+class NLLLoss2d(NLLLoss):
+    """Deprecated name of ``NLLLoss`` (which takes (N, C, H, W) inputs too): warns once built."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                 reduction: str = "mean"):  # fmt: skip
+        warnings.warn(
+            "`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in "
+            "replacement and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for "
+            "more details.",
+            stacklevel=2,
+        )
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):

@@ -3,7 +3,13 @@ packed sequences (``rnn``), parametrizations (weight and spectral normalization)
 pruning (``prune``)."""
 
 from . import fusion, parametrizations, parametrize, prune, rnn, stateless
-from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
+from .clip_grad import (
+    clip_grad_norm,
+    clip_grad_norm_,
+    clip_grad_value_,
+    clip_grads_with_norm_,
+    get_total_norm,
+)
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .fusion import (
     fuse_conv_bn_eval,
@@ -37,4 +43,5 @@ __all__ = [
     "stateless",
     "vector_to_parameters",
     "weight_norm",
+    "clip_grad_norm",
 ]

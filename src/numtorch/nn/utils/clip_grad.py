@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 from ... import _creation, linalg
 from ..._core import grad_mode
@@ -98,3 +99,15 @@ def clip_grads_with_norm_(parameters, max_norm: float, total_norm: Tensor, forea
         coefficient = (max_norm / (total_norm + 1e-6)).clamp(max=1.0)
         for g in grads:
             g.mul_(coefficient)
+
+
+def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0,
+                   error_if_nonfinite: bool = False, foreach=None) -> Tensor:  # fmt: skip
+    """Deprecated name of ``clip_grad_norm_``: warns, then clips in place the same way."""
+    warnings.warn(
+        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of "
+        "`torch.nn.utils.clip_grad_norm_`.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)

@@ -1,4 +1,4 @@
-"""``skip_init``: build a module without running its parameter initialization."""
+"""Building a module without running its parameter initialization (``skip_init``)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,16 @@ from ..modules.module import Module
 
 
 def skip_init(module_cls, *args, **kwargs):
-    """``module_cls(*args, **kwargs)`` with uninitialized parameters and buffers: built on
-    the meta device (no values), then given empty CPU storage, as torch does.
+    """Build ``module_cls(*args, **kwargs)`` with uninitialized parameters and buffers.
+
+    The module is built on the ``meta`` device, so its initializers draw no random numbers,
+    and then given empty storage on the requested device (as torch's).
 
     Example:
         >>> import numtorch as torch
-        >>> torch.nn.utils.skip_init(torch.nn.Linear, 5, 1).weight.shape
-        torch.Size([1, 5])
+        >>> m = torch.nn.utils.skip_init(torch.nn.Linear, 5, 1)
+        >>> m.weight.shape, m.weight.device
+        (torch.Size([1, 5]), device(type='cpu'))
     """
     if not (isinstance(module_cls, type) and issubclass(module_cls, Module)):
         raise RuntimeError(f"Expected a Module; got {module_cls}")
