@@ -17,7 +17,7 @@ from ..autograd.forward_grad import add_terms, align, batch_shift, batched
 from ..backend import xp
 from .pointwise import _conj
 from .shape import _unsafe_view
-from .sparse import sparse_product
+from .sparse import check_dense_matrix, sparse_product
 
 
 def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
@@ -150,6 +150,8 @@ def mm(input, mat2) -> Tensor:
     require_tensor("mm", "input", 1, input)
     require_tensor("mm", "mat2", 2, mat2)
     if input.is_sparse or mat2.is_sparse or input.is_sparse_csr or mat2.is_sparse_csr:
+        if input.is_sparse:
+            check_dense_matrix(mat2)
         return sparse_product(input, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")
