@@ -48,3 +48,14 @@ def test_std_gradients_match_torch(fn, kwargs):
     theirs = _second_order(torch, fn, X, **kwargs)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("fn", ["std_mean", "var_mean"])
+def test_mean_output_follows_welfords_recurrence(fn):
+    # an infinity before the last element: inf - inf in the running mean's update
+    x = numtorch.tensor([[0.5, -math.inf, 1.0, 2.0], [1.0, 2.0, 3.0, math.inf]])
+    _, mean = getattr(numtorch, fn)(x, dim=1)
+    assert math.isnan(mean[0]) and mean[1] == math.inf
+    torch = pytest.importorskip("torch")
+    _, theirs = getattr(torch, fn)(torch.tensor(x.numpy()), dim=1)
+    np.testing.assert_array_equal(mean.numpy(), theirs.numpy())

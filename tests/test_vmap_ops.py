@@ -134,7 +134,6 @@ UNBATCHED = {
     "as_strided": "strides address the physical memory, which holds every sample",
     "as_strided_": "strides address the physical memory, which holds every sample",
     "as_strided_of_view": "strides address the physical memory, which holds every sample",
-    "_standard_gamma_grad": "differs from a per-sample loop, also on the fallback",
 }
 
 

@@ -3,7 +3,7 @@
 from ._core import dtypes as _dtypes
 from ._core.tensor import Size, Tensor
 from ._creation import empty, shape_arg
-from .ops.sparse import sparse_addmm, sparse_coo_tensor, sparse_product, sparse_sum
+from .ops.sparse import check_dense_matrix, sparse_addmm, sparse_coo_tensor, sparse_product, sparse_sum
 from .ops.sparse_softmax import log_softmax, softmax
 
 __all__ = ["addmm", "log_softmax", "mm", "softmax", "sum"]
@@ -14,6 +14,8 @@ addmm = sparse_addmm
 def mm(mat1, mat2):
     """``mat1 @ mat2`` with a sparse COO operand; the gradient of a sparse ``mat1`` is sparse
     (``SparseAddmmBackward0``, as torch records it)."""
+    if mat1.is_sparse:
+        check_dense_matrix(mat2)
     return sparse_product(mat1, mat2, "sparse.mm")
 
 

@@ -17,7 +17,7 @@ from ..autograd.forward_grad import add_terms, align, batch_shift, batched
 from ..backend import xp
 from .pointwise import _conj
 from .shape import _unsafe_view
-from .sparse import sparse_product
+from .sparse import check_dense_matrix, sparse_product
 
 
 def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
@@ -152,6 +152,8 @@ def mm(input, mat2) -> Tensor:
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, mat2 = dispatch.autocast.cast_op("mm", (input, mat2))
     if input.is_sparse or mat2.is_sparse or input.is_sparse_csr or mat2.is_sparse_csr:
+        if input.is_sparse:
+            check_dense_matrix(mat2)
         return sparse_product(input, mat2)
     if input.ndim != 2:
         raise RuntimeError("self must be a matrix")

@@ -488,9 +488,31 @@ def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_
     ),
 )
 def _var_mean(input, dim, correction, keepdim):
-    return _moment(input, dim, correction, keepdim, False), xp.mean(
-        input, axis=dim, keepdims=keepdim
-    )
+    return _moment(input, dim, correction, keepdim, False), _welford_mean(input, dim, keepdim)
+
+
+# torch's var_mean and std_mean take the mean from the Welford recurrence m += (x - m) / k,
+# element by element: an infinity before the last element makes it NaN (inf - inf) where a
+# plain mean stays inf. Finite inputs keep NumPy's mean (the same number to rounding), and
+# so do reductions too long for torch to run in one sequence.
+_WELFORD_IN_ORDER = 4096
+
+
+def _welford_mean(input, dim, keepdim):
+    mean = xp.mean(input, axis=dim, keepdims=keepdim)
+    if input.ndim == 0 or input.dtype.kind != "f" or xp.isfinite(input).all():
+        return mean
+    axes = tuple(range(input.ndim)) if dim is None else tuple(d % input.ndim for d in dim)
+    n = math.prod(input.shape[d] for d in axes)
+    if n > _WELFORD_IN_ORDER:
+        return mean
+    kept = [size for d, size in enumerate(input.shape) if d not in axes]
+    x = xp.moveaxis(input, axes, tuple(range(-len(axes), 0))).reshape(*kept, n)
+    running = xp.zeros(x.shape[:-1])
+    with xp.errstate(all="ignore"):
+        for k in range(n):
+            running = running + (x[..., k] - running) / (k + 1)
+    return running.astype(input.dtype).reshape(mean.shape)
 
 
 @defop(
@@ -508,9 +530,7 @@ def _var_mean(input, dim, correction, keepdim):
     ),
 )
 def _std_mean(input, dim, correction, keepdim):
-    return _moment(input, dim, correction, keepdim, True), xp.mean(
-        input, axis=dim, keepdims=keepdim
-    )
+    return _moment(input, dim, correction, keepdim, True), _welford_mean(input, dim, keepdim)
 
 
 @export

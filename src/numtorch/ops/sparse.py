@@ -389,7 +389,13 @@ class SparseTensor(Tensor):
     def __rmatmul__(self, other):
         return sparse_product(other, self)
 
-    mm = matmul = spmm = __matmul__
+    matmul = __matmul__
+
+    def mm(self, mat2):
+        check_dense_matrix(mat2)
+        return sparse_product(self, mat2)
+
+    spmm = mm
 
     def mv(self, vec):
         return sparse_product(self, vec)
@@ -407,6 +413,16 @@ def _check_product(sparse, dense, name) -> None:
             f"{name}: expected mat1 and mat2 to have the same dtype, but got: "
             f"{sparse.dtype} != {dense.dtype}"
         )
+
+
+def check_dense_matrix(other, read_dim=-1) -> None:
+    """torch's IndexErrors for the dense operand of a sparse matrix product (mm, spmm,
+    sparse.mm, sparse.addmm), which reads that operand's ``read_dim`` size first."""
+    if isinstance(other, SparseTensor) or not isinstance(other, Tensor) or other.ndim >= 2:
+        return
+    if other.ndim == 0:
+        raise IndexError(f"Dimension specified as {read_dim} but tensor has no dimensions")
+    raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
 
 
 def sparse_product(input, other, node: str = "mm") -> Tensor:
@@ -445,6 +461,11 @@ def sparse_addmm(input, mat1, mat2, beta=1.0, alpha=1.0) -> Tensor:
         raise RuntimeError(
             "addmm_sparse_dense: expected either 'mat1' to have sparse layout and 'mat2' to have "
             "strided layout, got 'mat1' with layout Sparse and 'mat2' with layout Sparse"
+        )
+    check_dense_matrix(mat2, 1)
+    if isinstance(input, Tensor) and input.dtype != mat1.dtype:
+        raise RuntimeError(
+            f"expected scalar type {mat1.dtype.scalar_name} but found {input.dtype.scalar_name}"
         )
     _check_product(mat1, mat2, "addmm")
     if mat2.ndim != 2 or mat2.shape[0] != mat1.shape[1]:
@@ -535,6 +556,11 @@ def sparse_coo_tensor(
         raise RuntimeError(
             f"'len(size) == sparse_dim + dense_dim' is not satisfied: len(size) = {len(size)}, "
             f"sparse_dim = {sparse_dim}, dense_dim = {values.ndim - 1}"
+        )
+    expected = [values.shape[0], *size[sparse_dim:]]
+    if list(values.shape) != expected:  # the dense dims must match the size's
+        raise RuntimeError(
+            f"values has incorrect size, expected {expected}, got {list(values.shape)}"
         )
     for d in range(sparse_dim):
         if nnz and index[d].min() < 0:
