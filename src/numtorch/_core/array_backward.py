@@ -121,9 +121,8 @@ def array_apply(spec, plain: bool):
     the gradient and one saved value runs in one function (the commonest case)."""
     steps = array_steps(spec) if plain else ()
     runners = tuple(_array_runner(*step) for step in steps)
-    slot_names = spec.slot_names
 
-    def general(node, grad, release=False):
+    def general(node, grad, release=False):  # the engine frees the saved values
         if node._saved is FREED:
             raise freed_error(node)
         if spec.unused_results:
@@ -134,20 +133,13 @@ def array_apply(spec, plain: bool):
         if edges is None:  # Note [Edges without a tuple]: None is no edge
             edge0 = node._edge0
             if node._edge1 is ONE_INPUT:
-                out = [None if edge0 is None else runners[0](node, grad)]
-            else:
-                edge1 = node._edge1
-                out = [
-                    None if edge0 is None else runners[0](node, grad),
-                    None if edge1 is None else runners[1](node, grad),
-                ]
-        else:
-            out = [None if e[0] is None else run(node, grad) for run, e in zip(runners, edges)]
-        if release and node._saved:  # OpNode._release, inlined
-            node._saved = FREED
-            for slot in slot_names:
-                setattr(node, slot, None)
-        return out
+                return [None if edge0 is None else runners[0](node, grad)]
+            edge1 = node._edge1
+            return [
+                None if edge0 is None else runners[0](node, grad),
+                None if edge1 is None else runners[1](node, grad),
+            ]
+        return [None if e[0] is None else run(node, grad) for run, e in zip(runners, edges)]
 
     if len(steps) != 1:
         return general
