@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import numtorch as torch
+from numtorch._core.array_backward import _passes_grad_on
 from numtorch._core.array_formulas import on_arrays
 from numtorch._core.op import REGISTRY
 
@@ -156,3 +157,14 @@ def test_bfloat16_broadcast_gradient_is_summed_in_float32():
     expected = scale.float().sum(0).to(torch.bfloat16)
     assert b.grad.dtype == torch.bfloat16
     assert torch.equal(b.grad, expected)
+
+
+def test_a_formula_passing_the_gradient_on_is_not_called():
+    assert _passes_grad_on(REGISTRY["add"].compiled[0][0])
+    assert not _passes_grad_on(lambda grad: -grad)
+    assert not _passes_grad_on(lambda grad, alpha: grad)
+    # the gradient itself flows to both inputs of add, and a sum of such branches is right
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = x + x
+    (y + y.exp()).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 + 2 * np.exp([2.0, 4.0]))

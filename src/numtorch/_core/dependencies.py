@@ -51,7 +51,15 @@ def graph_dependencies(root_nodes) -> dict:
             nxt = node._edge1
             if nxt is ONE_INPUT:
                 continue
-            edges = (nxt,)
+            if nxt.__class__ is tuple:  # the second one, unrolled too: no tuple, no loop
+                nxt = nxt[0]
+            if nxt is not None:
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    push(nxt)
+            continue
         for nxt in edges:
             if nxt.__class__ is tuple:
                 nxt = nxt[0]

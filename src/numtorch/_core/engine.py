@@ -34,7 +34,7 @@ from . import grad_mode
 from . import node_calls as calls
 from .anomaly_mode import is_anomaly_enabled
 from .dependencies import start_walk
-from .graph import FREED, accumulate_into_grad
+from .graph import accumulate_into_grad
 from .hooks import commit_leaf_grad, leaf_hooks, node_pre_hooks, tensor_hooks
 from .node_calls import observed_node, run_node
 from .observers import dispatch
@@ -143,7 +143,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 outputs = node._apply([grad])  # nodes check their own gradient counts
             else:
                 outputs = node._apply([calls.tensor_of(grad)])
-            if release and node._saved is not FREED and node._saved:
+            if release and node._saved:  # FREED is false
                 node._release()
             first = None  # a single newly ready node can skip the heap (see `follow`)
             edges = node._edges
@@ -158,8 +158,8 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 if nxt is None or (needed is not None and nxt not in scheduled):
                     continue
                 if g is not None:
-                    data = g if arrays else calls.data_of(g)
-                    if data.__class__ is not ndarray or (data.shape, data.dtype) != meta:
+                    # a tensor (no array path here, or a formula on tensors) is conformed there
+                    if g.__class__ is not ndarray or (g.shape, g.dtype) != meta:
                         g = calls.conform_gradient(g, meta, node, index, arrays)
                     old = buffers.get(edge)
                     if old is None:
@@ -182,7 +182,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     follow = first
         # The loop's last locals still refer to gradients: drop them, so the commit can take
         # over gradient arrays nothing else holds instead of copying them.
-        g = data = old = outputs = grads = grad = None
+        g = old = outputs = grads = grad = None
         for node, grad in pending:
             if dispatch.slow:
                 observed_node(node, lambda: commit_leaf_grad(node, grad))

@@ -24,7 +24,19 @@ from . import grad_mode
 # Nodes run in decreasing sequence number: later-created nodes first, as in torch.
 _sequence = itertools.count()
 next_sequence_nr = _sequence.__next__
-FREED = object()  # marks a node's saved values as released after backward
+
+
+class _Freed(int):
+    """The type of FREED: false like an empty save plan, so ``if node._saved:`` alone asks
+    whether a node holds values to free (a C-level truth test, no Python call)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "FREED"
+
+
+FREED = _Freed()  # marks a node's saved values as released after backward
 ONE_INPUT = object()  # an OpNode's absent second edge (Note [Edges without a tuple] in op_node.py)
 
 

@@ -1,0 +1,73 @@
+"""Corners the differential fuzzer found in random op graphs: derivatives torch declines to take
+twice (their backward nodes have no derivative). Each is checked against torch where it is
+installed, and by finite differences."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+from numtorch.autograd import gradcheck
+
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0, 0.5, math.inf])
+def test_cdist_backward_is_not_differentiable_again(p):
+    # torch runs cdist's backward as _cdist_backward, which has no derivative
+    a = numtorch.tensor(np.arange(12.0).reshape(4, 3) / 7, requires_grad=True)
+    b = numtorch.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+    ga, gb = numtorch.autograd.grad(numtorch.cdist(a, b, p).sum(), (a, b), create_graph=True)
+    assert type(ga.grad_fn).__name__ == type(gb.grad_fn).__name__ == "CdistBackwardBackward0"
+    with pytest.raises(NotImplementedError, match="'_cdist_backward' is not implemented"):
+        numtorch.autograd.grad(ga.sum(), a)
+    assert gradcheck(lambda a, b: numtorch.cdist(a, b, p), (a, b))
+
+
+def test_cdist_backward_broadcasts_over_batches():
+    a = numtorch.tensor(np.arange(24.0).reshape(2, 4, 3) / 7, requires_grad=True)
+    b = numtorch.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+    assert gradcheck(lambda a, b: numtorch.cdist(a, b, 3.0), (a, b))
+
+
+def test_standard_gamma_grad_has_no_derivative():
+    alpha = numtorch.tensor([1.5, 2.0], dtype=numtorch.float64, requires_grad=True)
+    draws = numtorch._standard_gamma(alpha)
+    (g,) = numtorch.autograd.grad(draws.sum(), alpha, create_graph=True)
+    with pytest.raises(NotImplementedError, match="'_standard_gamma_grad' is not implemented"):
+        numtorch.autograd.grad(g.sum(), alpha)
+
+
+def test_ctc_loss_gradient_is_not_differentiable_again():
+    log_probs = numtorch.randn(5, 2, 4, dtype=numtorch.float64).log_softmax(2)
+    log_probs.requires_grad_()
+    targets, lengths = numtorch.tensor([[1, 2], [1, 1]]), numtorch.tensor([5, 5])
+    loss = numtorch.nn.functional.ctc_loss(log_probs, targets, lengths, numtorch.tensor([2, 2]))
+    (g,) = numtorch.autograd.grad(loss, log_probs, create_graph=True)
+    assert type(g.grad_fn).__name__ == "NotImplemented"
+    with pytest.raises(RuntimeError, match="aten::_ctc_loss_backward is not implemented"):
+        numtorch.autograd.grad(g.sum(), log_probs)
+
+
+def _embedding_bag_second_order(lib, mode, weighted):
+    weight = lib.ones(5, 3, dtype=lib.float64, requires_grad=True)
+    indices, offsets = lib.tensor([1, 2, 4, 4, 3, 0, 1]), lib.tensor([0, 2, 2, 5])
+    scales = lib.ones(7, dtype=lib.float64, requires_grad=True) if weighted else None
+    out = lib.nn.functional.embedding_bag(
+        indices, weight, offsets, mode=mode, per_sample_weights=scales
+    )
+    leaves = [weight] + ([scales] if weighted else [])
+    grads = lib.autograd.grad((out * out).sum(), leaves, create_graph=True)
+    names = [type(g.grad_fn).__name__ for g in grads]
+    with pytest.raises((RuntimeError, NotImplementedError)) as error:
+        lib.autograd.grad(sum(g.sum() for g in grads), leaves)
+    return names, type(error.value).__name__, str(error.value)
+
+
+@pytest.mark.parametrize("mode, weighted", [("sum", False), ("sum", True), ("max", False)])
+def test_embedding_bag_gradients_are_not_differentiable_again(mode, weighted):
+    ours = _embedding_bag_second_order(numtorch, mode, weighted)
+    assert ours[0][0] == "EmbeddingBagBackwardBackward0"
+    torch = pytest.importorskip("torch")
+    assert ours == _embedding_bag_second_order(torch, mode, weighted)

@@ -1,0 +1,197 @@
+"""Corners the differential fuzzer found in random op graphs: operands of mixed float dtypes, where
+torch refuses, promotes or keeps the first operand's dtype. Each is checked against torch where
+it is installed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+
+def _ones(lib, shape, dtype):
+    return lib.ones(shape, dtype=getattr(lib, dtype))
+
+
+MIXED = {
+    "linalg.cross": lambda lib, a, b: lib.linalg.cross(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), b)
+    ),
+    "cross empty": lambda lib, a, b: lib.cross(_ones(lib, (0, 3), a), _ones(lib, (0, 3), b), 1),
+    "bilinear": lambda lib, a, b: lib.bilinear(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 4), a), _ones(lib, (5, 3, 4), a), _ones(lib, 5, b)
+    ),
+    "cdist": lambda lib, a, b: lib.cdist(_ones(lib, (2, 3), a), _ones(lib, (4, 3), b), 1.0),
+    "cdist mm": lambda lib, a, b: lib.cdist(_ones(lib, (30, 3), a), _ones(lib, (4, 3), b)),
+    "cdist empty": lambda lib, a, b: lib.cdist(_ones(lib, (0, 3), a), _ones(lib, (4, 3), b)),
+    "weight_norm": lambda lib, a, b: lib._weight_norm(_ones(lib, (2, 3), a), _ones(lib, (2, 1), b)),
+    "weight_norm whole": lambda lib, a, b: lib._weight_norm(
+        _ones(lib, (2, 3), a), _ones(lib, (), b), -1
+    ),
+    "lerp": lambda lib, a, b: lib.lerp(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), a), _ones(lib, (2, 3), b)
+    ),
+    "lerp 0-d weight": lambda lib, a, b: lib.lerp(
+        _ones(lib, (2, 3), a), _ones(lib, (2, 3), a), _ones(lib, (), b)
+    ),
+    "_standard_gamma_grad": lambda lib, a, b: lib._standard_gamma_grad(
+        _ones(lib, (2, 3), a), _ones(lib, (), b)
+    ),
+}
+
+
+def _outcome(lib, fn, a, b):
+    try:
+        return str(fn(lib, a, b).dtype)
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float64")])
+@pytest.mark.parametrize("case", sorted(MIXED))
+def test_mixed_float_operands_where_torch_refuses_or_keeps_the_first_dtype(case, dtypes):
+    ours = _outcome(numtorch, MIXED[case], *dtypes)
+    if case in ("cdist empty", "weight_norm whole", "lerp 0-d weight"):  # composed or empty
+        assert not ours.startswith("RuntimeError")
+    else:
+        assert ours.startswith("RuntimeError")
+    torch = pytest.importorskip("torch")
+    assert ours == _outcome(torch, MIXED[case], *dtypes)
+
+
+def test_mse_and_l1_loss_broadcast_before_promoting():
+    # torch broadcasts a 0-d operand first, so it counts as dimensioned: float64 wins
+    a = numtorch.tensor(0.5, dtype=numtorch.float64)
+    b = numtorch.ones(2, 3)
+    F = numtorch.nn.functional
+    with pytest.warns(UserWarning, match="target size"):
+        assert F.mse_loss(a, b).dtype is numtorch.float64
+        assert F.l1_loss(b, a, reduction="none").dtype is numtorch.float64
+
+
+def _solve_in_mixed_dtypes(lib, a, b):
+    A = lib.tensor([[2.0, 0.0], [1.0, 3.0]], dtype=getattr(lib, a), requires_grad=True)
+    B = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=getattr(lib, b), requires_grad=True)
+    X = lib.linalg.solve_triangular(A, B, upper=False)
+    X.sum().backward()
+    return str(X.dtype), X.detach().double().numpy(), str(A.grad.dtype), str(B.grad.dtype)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32")])
+def test_solve_triangular_solves_in_the_dtype_of_A(dtypes):
+    dtype, values, grad_a, grad_b = _solve_in_mixed_dtypes(numtorch, *dtypes)
+    assert (dtype, grad_a, grad_b) == tuple(f"torch.{d}" for d in (dtypes[0], *dtypes))
+    torch = pytest.importorskip("torch")
+    t_dtype, t_values, t_grad_a, t_grad_b = _solve_in_mixed_dtypes(torch, *dtypes)
+    assert (dtype, grad_a, grad_b) == (t_dtype, t_grad_a, t_grad_b)
+    np.testing.assert_allclose(values, t_values, rtol=1e-6)
+
+
+# equation, shapes, dtypes, whether torch refuses: a pair sharing a summed subscript of size >
+# 1 is contracted by a batched matrix product (one dtype); any other pair is multiplied and
+# promotes. Operands are contracted left to right.
+EINSUM_DTYPES = [
+    ("i,i->", [(3,), (3,)], ("float32", "float64"), True),
+    ("ij,jk", [(2, 3), (3, 4)], ("float64", "float32"), True),
+    ("...ij,...jk", [(2, 2, 3), (3, 4)], ("float32", "float64"), True),
+    ("ii,i->", [(3, 3), (3,)], ("float64", "float32"), True),
+    ("i,j,i->", [(3,), (2,), (3,)], ("float64", "float32", "float32"), True),
+    ("i,j,i->", [(3,), (2,), (3,)], ("float32", "float64", "float64"), False),
+    ("i,j->ij", [(2,), (3,)], ("float32", "float64"), False),
+    ("i,i->i", [(3,), (3,)], ("float64", "float32"), False),
+    ("ij,j->i", [(2, 1), (3,)], ("float32", "float64"), False),
+    ("i,i->", [(1,), (1,)], ("float32", "float64"), False),
+    ("i,i->", [(0,), (0,)], ("float64", "float32"), False),  # empty: the second's dtype
+    ("ij,jk->ik", [(0, 3), (3, 2)], ("float32", "float64"), False),
+]
+
+
+def _einsum_outcome(lib, equation, shapes, dtypes):
+    operands = [
+        lib.ones(shape, dtype=getattr(lib, dtype), requires_grad=True)
+        for shape, dtype in zip(shapes, dtypes)
+    ]
+    try:
+        result = lib.einsum(equation, *operands)
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+    result.sum().backward()
+    return str(result.dtype), [str(t.grad.dtype) for t in operands]
+
+
+@pytest.mark.parametrize("equation, shapes, dtypes, refused", EINSUM_DTYPES)
+def test_einsum_of_mixed_dtypes_refuses_contractions_and_promotes_products(
+    equation, shapes, dtypes, refused
+):
+    ours = _einsum_outcome(numtorch, equation, shapes, dtypes)
+    assert isinstance(ours, str) == refused
+    torch = pytest.importorskip("torch")
+    assert ours == _einsum_outcome(torch, equation, shapes, dtypes)
+
+
+@pytest.mark.parametrize("mixed", ["weight", "bias", "running_var", "input"])
+@pytest.mark.parametrize("training", [True, False])
+def test_native_batch_norm_refuses_mixed_dtypes(mixed, training):
+    def call(lib):
+        tensors = {
+            name: lib.ones(shape, dtype=lib.float64 if name == mixed else lib.float32)
+            for name, shape in (("input", (2, 3)), ("weight", (3,)), ("bias", (3,)))
+        }
+        tensors["running_mean"] = lib.zeros(3)
+        tensors["running_var"] = lib.ones(3, dtype=lib.float64 if mixed == "running_var" else None)
+        with pytest.raises(RuntimeError) as error:
+            lib.native_batch_norm(*tensors.values(), training, 0.1, 1e-5)
+        return str(error.value)
+
+    ours = call(numtorch)
+    assert "dtype" in ours
+    torch = pytest.importorskip("torch")
+    call(torch)
+
+
+def _error_type(call):
+    try:
+        call()
+    except Exception as exc:  # compared by type with torch's
+        return type(exc).__name__
+    return None
+
+
+def _recurrence_with_one_float64(lib, mode, which):
+    lib.manual_seed(0)
+    module = getattr(lib.nn, mode)(4, 2)
+    params = [p.detach() for p in module._flat_weights]
+    x, h = lib.randn(2, 3, 4), lib.zeros(1, 3, 2)
+    if which == "h0":
+        h = h.double()
+    else:
+        params[3] = params[3].double()  # the recurrent bias
+    hx = (h, lib.zeros(1, 3, 2)) if mode == "LSTM" else h
+    run = {"LSTM": lib.lstm, "GRU": lib.gru, "RNN": lib.rnn_tanh}[mode]
+    return _error_type(lambda: run(x, hx, params, True, 1, 0.0, False, False, False))
+
+
+@pytest.mark.parametrize("which", ["h0", "bias"])
+@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN"])
+def test_recurrences_refuse_mixed_dtypes(mode, which):
+    assert _recurrence_with_one_float64(numtorch, mode, which) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _recurrence_with_one_float64(torch, mode, which) == "RuntimeError"
+
+
+def _huber_mixed_backward(lib, input_dtype, target_dtype, wrt):
+    x = lib.ones(2, 3, dtype=getattr(lib, input_dtype), requires_grad=wrt == "input")
+    t = lib.zeros(2, 3, dtype=getattr(lib, target_dtype), requires_grad=wrt == "target")
+    loss = lib.nn.functional.huber_loss(x, t)
+    return str(loss.dtype).split(".")[1], _error_type(loss.backward)
+
+
+@pytest.mark.parametrize("wrt", ["input", "target"])
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float64", "float32")])
+def test_huber_loss_backward_refuses_mixed_dtypes(dtypes, wrt):
+    # the forward returns the input's dtype; torch's backward kernel then refuses the mix
+    dtype, error = _huber_mixed_backward(numtorch, *dtypes, wrt)
+    assert (dtype, error) == (dtypes[0], "RuntimeError")
+    torch = pytest.importorskip("torch")
+    assert (dtype, error) == _huber_mixed_backward(torch, *dtypes, wrt)

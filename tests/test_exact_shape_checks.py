@@ -1,0 +1,102 @@
+"""Corners the differential fuzzer found in random op graphs: argument shapes torch checks in its
+own order and words, where NumPy would fail inside the op. Each is checked against torch where
+it is installed."""
+
+from __future__ import annotations
+
+import pytest
+
+import numtorch
+
+
+def test_native_group_norm_checks_the_element_count():
+    x = numtorch.ones(2, 3, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match=r"X.numel\(\) == N \* C \* HxW"):
+        numtorch.native_group_norm(x, None, None, 2, 2, 2, 1, 1e-5)
+
+
+@pytest.mark.parametrize("b_shape, left", [((0, 4), True), ((2, 4), True), ((4, 2), False)])
+def test_solve_triangular_refuses_incompatible_shapes(b_shape, left):
+    A, B = numtorch.ones(3, 3), numtorch.ones(*b_shape)
+    equation = "AX = B" if left else "XA = B"
+    with pytest.raises(
+        RuntimeError, match=f"Incompatible shapes of A and B for the equation {equation}"
+    ):
+        numtorch.linalg.solve_triangular(A, B, upper=True, left=left)
+
+
+@pytest.mark.parametrize(
+    "shapes", [((3, 2, 4), (1, 2, 5), 0), ((3, 2, 4), (1, 3, 5), 0), ((3, 2), (), 0)]
+)
+def test_index_copy_names_both_slice_shapes(shapes):
+    input_shape, source_shape, dim = shapes
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as error:
+            lib.ones(input_shape).index_copy(dim, lib.tensor([0]), lib.ones(source_shape))
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+# input shape, src shape, index: torch's checks in its order (self's sizes, src's sizes read
+# per index dim, src's number of dims) where NumPy would fail inside the write
+SCATTER_SHAPES = [
+    ((3, 4), (), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (4,), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (4,), [[0, 1, 0, 2, 1]]),
+    ((3, 4), (3, 4, 1), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (1, 4), [[0, 1, 0, 2], [0, 1, 2, 2]]),
+    ((3, 4), (2, 5), [[0, 1, 0, 2, 1]]),
+]
+
+
+@pytest.mark.parametrize("method", ["scatter", "scatter_add", "scatter_reduce"])
+@pytest.mark.parametrize("shapes", SCATTER_SHAPES)
+def test_scatter_checks_index_against_self_and_src_as_torch(method, shapes):
+    input_shape, src_shape, index = shapes
+
+    def outcome(lib):
+        x, src, i = lib.zeros(input_shape), lib.ones(src_shape), lib.tensor(index)
+        extra = ("sum",) if method == "scatter_reduce" else ()
+        with pytest.raises((RuntimeError, IndexError)) as error:
+            getattr(x, method)(0, i, src, *extra)
+        return type(error.value).__name__, str(error.value)
+
+    ours = outcome(numtorch)
+    torch = pytest.importorskip("torch")
+    assert ours == outcome(torch)
+
+
+def _error_type(call):
+    try:
+        call()
+    except Exception as exc:  # compared by type with torch's
+        return type(exc).__name__
+    return None
+
+
+def _lstsq_batches_mismatch(lib):
+    a, b = lib.ones(2, 4, 2, dtype=lib.float64), lib.ones(0, 4, 3, dtype=lib.float64)
+    return _error_type(lambda: lib.linalg.lstsq(a, b))
+
+
+def test_lstsq_refuses_batches_that_do_not_broadcast():
+    assert _lstsq_batches_mismatch(numtorch) == "RuntimeError"
+    torch = pytest.importorskip("torch")
+    assert _lstsq_batches_mismatch(torch) == "RuntimeError"
+
+
+def _dense_times_sparse_errors(lib):
+    sparse = lib.sparse_coo_tensor(
+        lib.tensor([[0, 1], [1, 2]]), lib.tensor([1.0, 2.0], dtype=lib.float64), (3, 4)
+    )
+    denses = [lib.tensor(1.0), lib.tensor(1.0, dtype=lib.float64), lib.ones(3), lib.ones(2, 3)]
+    return [_error_type(lambda d=d: lib.mm(d, sparse)) for d in denses]
+
+
+def test_dense_times_sparse_checks_the_dense_dims_first():
+    errors = _dense_times_sparse_errors(numtorch)
+    assert errors == ["IndexError"] * 3 + ["RuntimeError"]
+    torch = pytest.importorskip("torch")
+    assert errors == _dense_times_sparse_errors(torch)

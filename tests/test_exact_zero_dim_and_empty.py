@@ -1,0 +1,305 @@
+"""Corners the differential fuzzer found in random op graphs: 0-d tensors and tensors with an empty
+dim, where torch checks dims or sizes before NumPy would. Each is checked against torch where it
+is installed."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import numtorch
+
+
+@pytest.mark.parametrize("value", [0.0, 2.0])
+def test_zero_dim_to_sparse_and_transpose_(value):
+    x = numtorch.tensor(value, dtype=numtorch.float64, requires_grad=True)
+    s = x.to_sparse()
+    assert tuple(s._indices().shape) == (0, int(value != 0))
+    assert s._values().tolist() == ([value] if value else [])
+    s.to_dense().backward()
+    stored = float(value != 0)  # a zero is not an entry: no gradient flows to it (as torch)
+    assert x.grad.item() == stored
+    y = (x * 1).transpose_(0, -1)
+    assert y.shape == () and type(y.grad_fn).__name__ == "TransposeBackward1"
+    y.backward()
+    assert x.grad.item() == stored + 1
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda x, i, s: x.scatter_add(0, i[0, 0], s), "as self tensor"),
+        (lambda x, i, s: x.scatter_add(0, i, s[0, 0]), "as src tensor"),
+        (lambda x, i, s: x[0, 0].scatter_add(0, i, s), "as self tensor"),
+        (lambda x, i, s: x.scatter(0, i[0, 0], s), "as self tensor"),
+    ],
+)
+def test_scatter_with_a_0d_operand_raises_torchs_dims_error(call, message):
+    x = numtorch.zeros(2, 3, dtype=numtorch.float64)
+    index = numtorch.zeros(2, 3, dtype=numtorch.int64)
+    src = numtorch.ones(2, 3, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match=f"same number of dimensions {message}"):
+        call(x, index, src)
+
+
+@pytest.mark.parametrize("shift", ["fftshift", "ifftshift"])
+def test_fftshift_of_a_0d_tensor_raises_torchs_roll_error(shift):
+    with pytest.raises(RuntimeError, match="`shifts` required"):
+        getattr(numtorch.fft, shift)(numtorch.tensor(1.0))
+
+
+@pytest.mark.parametrize(
+    "shape, pad", [((1, 0, 3), (1, 1)), ((2, 0), (1, 1)), ((1, 2, 0, 3), (1,) * 4)]
+)
+def test_replicate_pad_refuses_an_empty_non_batch_dim(shape, pad):
+    with pytest.raises(RuntimeError, match="possibly 0 batch size and other non-zero dimensions"):
+        numtorch.nn.functional.pad(numtorch.ones(*shape), pad, mode="replicate")
+    # an empty batch dim pads as usual
+    out = numtorch.nn.functional.pad(numtorch.ones(0, 2, 3), (1, 1), mode="replicate")
+    assert tuple(out.shape) == (0, 2, 5)
+
+
+ZERO_DIM_WRITES = {
+    "scatter_add": lambda lib, x, i, s: lib.scatter_add(x, 0, i, s),
+    "scatter": lambda lib, x, i, s: lib.scatter(x, -1, i, s),
+    "scatter_value": lambda lib, x, i, s: lib.scatter(x, 0, i, 5.0),
+    "scatter_reduce_amax": lambda lib, x, i, s: lib.scatter_reduce(x, 0, i, s, "amax"),
+    "scatter_reduce_mean": lambda lib, x, i, s: lib.scatter_reduce(x, 0, i, s, "mean"),
+    "index_add": lambda lib, x, i, s: lib.index_add(x, 0, i, s, alpha=2),
+    "index_copy": lambda lib, x, i, s: lib.index_copy(x, 0, i, s),
+    "index_fill": lambda lib, x, i, s: lib.index_fill(x, -1, i, s.sum()),
+}
+
+
+def _zero_dim_write(lib, name, index_shape, src_shape):
+    x = lib.ones((), dtype=lib.float64).mul(1.5).requires_grad_()
+    src = lib.ones(src_shape, dtype=lib.float64).mul(2.0).requires_grad_()
+    index = lib.zeros(index_shape, dtype=lib.int64)
+    out = ZERO_DIM_WRITES[name](lib, x, index, src)
+    out.sum().backward()
+    src_grad = None if src.grad is None else src.grad.numpy()
+    return out.shape, out.item(), x.grad.item(), src_grad, type(out.grad_fn).__name__
+
+
+@pytest.mark.parametrize("shapes", [((), ()), ((1,), ()), ((1,), (1,))])
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_WRITES))
+def test_scatter_and_index_writes_into_a_0d_tensor(name, shapes):
+    # torch reads a 0-d tensor as one element along dim 0; NumPy cannot index it
+    torch = pytest.importorskip("torch")
+    try:
+        expected = _zero_dim_write(torch, name, *shapes)
+    except RuntimeError as error:
+        with pytest.raises(RuntimeError, match=re.escape(str(error).split(".")[0])):
+            _zero_dim_write(numtorch, name, *shapes)
+        return
+    shape, value, x_grad, src_grad, node = _zero_dim_write(numtorch, name, *shapes)
+    assert (tuple(shape), value, x_grad, node) == (tuple(expected[0]),) + expected[1:3] + (
+        expected[4],
+    )
+    np.testing.assert_array_equal(src_grad, expected[3])
+
+
+ZERO_DIM_DIMS = {
+    "flatten": lambda lib, x: lib.flatten(x, 0, 1),
+    "flatten_negative": lambda lib, x: x.flatten(0, -2),
+    "tensor_split": lambda lib, x: lib.tensor_split(x, 1, 0),
+    "tensor_split_indices": lambda lib, x: lib.tensor_split(x, [1]),
+    "cross": lambda lib, x: lib.cross(x, x, 0),
+    "cross_default_dim": lambda lib, x: lib.cross(x, x),
+    "linalg.cross": lambda lib, x: lib.linalg.cross(x, x, dim=1),
+    "quantile": lambda lib, x: lib.quantile(x, 0.5, dim=1),
+    "nanquantile": lambda lib, x: lib.nanquantile(x, 0.5, dim=-2),
+    "index_reduce": lambda lib, x: x.index_reduce(0, lib.tensor([0]), lib.tensor([1.0]), "prod"),
+    "index_add_0d_source": lambda lib, x: lib.ones(2).index_add(0, lib.tensor(0), x),
+    "avg_pool2d": lambda lib, x: lib.nn.functional.avg_pool2d(x, 1),
+    "avg_pool2d_2d": lambda lib, x: lib.nn.functional.avg_pool2d(x.expand(2, 2), 1),
+    "lp_pool2d": lambda lib, x: lib.nn.functional.lp_pool2d(x, 2, 1),
+    "addbmm_batch1": lambda lib, x: lib.addbmm(lib.ones(2, 2), x, lib.ones(2, 2, 2)),
+    "addbmm_batch2": lambda lib, x: lib.addbmm(lib.ones(2, 2), lib.ones(2, 2, 2), x),
+    "baddbmm_batch1": lambda lib, x: lib.baddbmm(x, x, lib.ones(2, 2, 2)),
+    "baddbmm_batch2": lambda lib, x: lib.baddbmm(x, lib.ones(2, 2, 2), x),
+    "grid_sample": lambda lib, x: lib.nn.functional.grid_sample(x, lib.ones(1, 1, 1, 2)),
+    "grid_sample_grid": lambda lib, x: lib.nn.functional.grid_sample(lib.ones(1, 1, 2, 2), x),
+    "cross_entropy_long": lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor(0)),
+    "cross_entropy_float": lambda lib, x: lib.nn.functional.cross_entropy(x, x),
+    "cross_entropy_same_shape_long": lambda lib, x: lib.nn.functional.cross_entropy(
+        x.expand(2, 3), lib.zeros(2, 3, dtype=lib.long)
+    ),
+    "embedding": lambda lib, x: lib.nn.functional.embedding(lib.tensor(0), x, padding_idx=0),
+    "embedding_3d": lambda lib, x: lib.embedding(x.expand(2, 2, 2), lib.tensor(0)),
+    "group_norm": lambda lib, x: lib.group_norm(x, 1),
+    "group_norm_1d": lambda lib, x: lib.group_norm(x.expand(2), 1),
+    "functional_group_norm": lambda lib, x: lib.nn.functional.group_norm(x, 1),
+    "mv": lambda lib, x: lib.mv(x, lib.ones(3)),
+    "adaptive_avg_pool2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, 1),
+    "adaptive_avg_pool2d_1d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x.expand(3), 1),
+    "adaptive_avg_pool3d": lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(x, 1),
+    "adaptive_avg_pool3d_2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(
+        x.expand(2, 3), 1
+    ),
+    "functional_unfold": lambda lib, x: lib.nn.functional.unfold(x, 1),
+    "functional_unfold_1d": lambda lib, x: lib.nn.functional.unfold(x.expand(3), 1),
+    "functional_unfold_2d": lambda lib, x: lib.nn.functional.unfold(x.expand(3, 3), 1),
+    "index_copy_0d_source": lambda lib, x: lib.ones(3, 2).index_copy(0, lib.tensor([0]), x),
+    "dropout2d": lambda lib, x: lib.nn.functional.dropout2d(x, 0.5),
+    "feature_alpha_dropout": lambda lib, x: lib.nn.functional.feature_alpha_dropout(x, 0.5, True),
+    "weight_norm_dim0": lambda lib, x: lib._weight_norm(x, x, 0),
+    "weight_norm_dim_last": lambda lib, x: lib._weight_norm(x, x, -1),
+    "weight_norm_dim1": lambda lib, x: lib._weight_norm(x, x, 1),
+    "weight_norm_dim2_of_2d": lambda lib, x: lib._weight_norm(x.expand(2, 3), x, 2),
+    "norm_except_dim": lambda lib, x: lib.norm_except_dim(x, 2, 0),
+    "embedding_padding_idx": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([0]), x, padding_idx=1
+    ),
+    "embedding_negative_padding_idx": lambda lib, x: lib.nn.functional.embedding(
+        lib.tensor([0]), x, padding_idx=-1
+    ),
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_DIMS))
+def test_dims_of_a_0d_input_raise_torchs_error(name):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as expected:
+        ZERO_DIM_DIMS[name](torch, torch.tensor(1.5))
+    with pytest.raises(expected.type, match=re.escape(str(expected.value))):
+        ZERO_DIM_DIMS[name](numtorch, numtorch.tensor(1.5))
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("reduce", ["prod", "amax", "mean"])
+def test_index_reduce_into_a_0d_tensor(reduce):
+    torch = pytest.importorskip("torch")
+    results = [
+        lib.tensor(1.5).index_reduce(0, lib.tensor(0), lib.tensor(2.0), reduce).item()
+        for lib in (torch, numtorch)
+    ]
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (3, 0), (2, 0, 3), (0, 3, 3)])
+@pytest.mark.parametrize("p", [None, -2, "fro", 1])
+def test_cond_of_empty_matrices_is_zero_outside_the_graph(shape, p):
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (torch, numtorch):
+        A = lib.empty(shape, dtype=lib.float32, requires_grad=True)
+        try:
+            out = lib.linalg.cond(A, p)
+        except RuntimeError as error:
+            results.append(str(error))
+            continue
+        results.append((tuple(out.shape), out.tolist(), out.requires_grad, str(out.dtype)))
+    assert results[0] == results[1]
+
+
+def test_unflatten_of_a_0d_tensor_raises_torchs_wrapped_error():
+    # torch's message goes on with a C++ backtrace: its first two lines are compared
+    with pytest.raises(RuntimeError) as ours:
+        numtorch.tensor(1.5).unflatten(-1, (1, 1))
+    assert str(ours.value).startswith("unflatten got an unexpected error:\nDimension specified")
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as theirs:
+        torch.tensor(1.5).unflatten(-1, (1, 1))
+    assert str(theirs.value).split("\n")[:2] == str(ours.value).split("\n")
+
+
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (0, 0), (2, 0, 3), (2, 3, 0)])
+def test_lu_of_matrices_with_an_empty_side(shape):
+    def factors(lib):
+        A = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+        P, L, U = lib.linalg.lu(A)
+        (P @ L @ U).sum().backward()
+        return [tuple(t.shape) for t in (P, L, U, A.grad)]
+
+    ours = factors(numtorch)
+    assert ours[3] == shape
+    torch = pytest.importorskip("torch")
+    assert ours == factors(torch)
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+@pytest.mark.parametrize("params", ["none", "weight", "running"])
+def test_aten_batch_norm_below_two_dims_counts_no_features(shape, params):
+    def call(lib):
+        weight = lib.ones(2) if params == "weight" else None
+        stats = (lib.zeros(2), lib.ones(2)) if params == "running" else (None, None)
+        with pytest.raises((RuntimeError, IndexError)) as error:
+            lib.batch_norm(lib.ones(shape), weight, None, *stats, True, 0.1, 1e-5, False)
+        return type(error.value).__name__, str(error.value)
+
+    ours = call(numtorch)
+    torch = pytest.importorskip("torch")
+    assert ours == call(torch)
+
+
+@pytest.mark.parametrize(
+    "shape, size, mode",
+    [
+        ((1, 0, 6, 5), (3, 4), "bilinear"),
+        ((1, 0, 6, 5), (3, 4), "nearest"),
+        ((1, 0, 6), (3,), "linear"),
+        ((1, 0, 2, 3, 3), (2, 2, 2), "trilinear"),
+        ((0, 2, 6, 5), (3, 4), "bicubic"),
+    ],
+)
+def test_interpolate_refuses_empty_non_batch_dims(shape, size, mode):
+    def call(lib):
+        try:
+            return tuple(lib.nn.functional.interpolate(lib.ones(shape), size=size, mode=mode).shape)
+        except RuntimeError as error:
+            return str(error)
+
+    ours = call(numtorch)
+    assert isinstance(ours, tuple) == (shape[0] == 0)
+    torch = pytest.importorskip("torch")
+    assert ours == call(torch)
+
+
+def _error_type(call):
+    try:
+        call()
+    except Exception as exc:  # compared by type with torch's
+        return type(exc).__name__
+    return None
+
+
+def _instance_norm_empty(lib, shape, use_input_stats):
+    x = lib.ones(shape, requires_grad=True)
+    stats = lib.zeros(2), lib.ones(2)
+    call = lambda: lib.nn.functional.instance_norm(x, *stats, use_input_stats=use_input_stats)
+    return _error_type(call), [s.tolist() for s in stats]
+
+
+@pytest.mark.parametrize("use_input_stats", [False, True])
+@pytest.mark.parametrize("shape", [(2, 0, 3), (0, 2, 3)])
+def test_instance_norm_of_an_empty_input_with_running_stats(shape, use_input_stats):
+    error, stats = _instance_norm_empty(numtorch, shape, use_input_stats)
+    if not use_input_stats:  # evaluation reads the statistics and leaves them as they were
+        assert (error, stats) == (None, [[0.0, 0.0], [1.0, 1.0]])
+    torch = pytest.importorskip("torch")
+    torch_error, torch_stats = _instance_norm_empty(torch, shape, use_input_stats)
+    assert error == torch_error
+    np.testing.assert_array_equal(stats, torch_stats)
+
+
+def _grid_sample_empty(lib, input_shape, grid_shape):
+    x = lib.ones(input_shape, dtype=lib.float64, requires_grad=True)
+    grid = lib.zeros(grid_shape, requires_grad=True)  # float32: met only by a non-empty output
+    out = lib.nn.functional.grid_sample(x, grid, padding_mode="reflection", align_corners=False)
+    out.sum().backward()
+    return [(tuple(t.shape), str(t.dtype).split(".")[1]) for t in (out, x.grad, grid.grad)]
+
+
+@pytest.mark.parametrize(
+    "input_shape, grid_shape",
+    [((1, 1, 3, 3), (1, 0, 2, 2)), ((1, 0, 3, 3), (1, 2, 2, 2)), ((0, 1, 3, 3), (0, 2, 2, 2))],
+)
+def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
+    found = _grid_sample_empty(numtorch, input_shape, grid_shape)
+    assert found[0][1] == "float64" and found[2] == (grid_shape, "float32")
+    torch = pytest.importorskip("torch")
+    assert found == _grid_sample_empty(torch, input_shape, grid_shape)
