@@ -151,3 +151,31 @@ def test_backward_refuses_an_in_place_change_of_what_torch_saves(case):
     refused = _changed_after_the_op(numtorch, case)
     torch = pytest.importorskip("torch")
     assert refused == _changed_after_the_op(torch, case)
+
+
+def _nextafter(lib, change_other):
+    x = lib.tensor([[1.0, 2.0, 3.0], [4.0, 2.0, 0.0]], dtype=lib.float64, requires_grad=True)
+    other = lib.tensor([1.0, 5.0, 3.0], dtype=lib.float64, requires_grad=True)
+    moved = other * 1
+    out = lib.nextafter(x * 1, moved)
+    if change_other:
+        moved.mul_(2)  # torch's node keeps other: backward refuses
+    try:
+        out.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return x.grad.numpy().copy(), other.grad.numpy().copy()
+
+
+@pytest.mark.parametrize("change_other", [False, True])
+def test_nextafter_gradient_is_zero_where_input_equals_other(change_other):
+    result = _nextafter(numtorch, change_other)
+    if not change_other:
+        np.testing.assert_array_equal(result[0], [[0, 1, 0], [1, 1, 1]])
+    torch = pytest.importorskip("torch")
+    expected = _nextafter(torch, change_other)
+    if change_other:
+        assert result == expected
+    else:
+        for ours, theirs in zip(result, expected):
+            np.testing.assert_array_equal(ours, theirs)
