@@ -179,3 +179,22 @@ def test_nextafter_gradient_is_zero_where_input_equals_other(change_other):
     else:
         for ours, theirs in zip(result, expected):
             np.testing.assert_array_equal(ours, theirs)
+
+
+def _repeat_interleave_then_write(lib, shape, repeats):
+    x = lib.zeros(*shape, requires_grad=True)
+    y = x.repeat_interleave(repeats)
+    base = type(y._base.grad_fn).__name__
+    try:
+        y[1:].mul_(2)  # a view of torch's contiguous copy, never of the leaf
+    except RuntimeError as error:
+        return str(error).split("(")[0]
+    return base
+
+
+@pytest.mark.parametrize(("shape", "repeats"), [((2, 3), 1), ((2, 0), 2), ((2, 3), 2)])
+def test_repeat_interleave_returns_a_view_of_a_copy(shape, repeats):
+    result = _repeat_interleave_then_write(numtorch, shape, repeats)
+    assert result == "CloneBackward0"
+    torch = pytest.importorskip("torch")
+    assert result == _repeat_interleave_then_write(torch, shape, repeats)
