@@ -198,3 +198,24 @@ def test_repeat_interleave_returns_a_view_of_a_copy(shape, repeats):
     assert result == "CloneBackward0"
     torch = pytest.importorskip("torch")
     assert result == _repeat_interleave_then_write(torch, shape, repeats)
+
+
+def _group_norm_of_expanded(lib, contiguous):
+    v = lib.tensor(np.linspace(-1, 1, 4).reshape(4, 1), dtype=lib.float64, requires_grad=True)
+    base = v * 2
+    x = base.expand(4, 2).contiguous().view(2, 4, 1) if contiguous else base.expand(2, 4, 2)
+    y = lib.nn.functional.group_norm(x, 2, lib.ones(4, dtype=lib.float64), None)
+    base.transpose(0, -1).sign_()  # changes what an expanded input would share
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return "ok"
+
+
+@pytest.mark.parametrize("contiguous", [False, True])
+def test_group_norm_keeps_a_contiguous_copy_of_a_strided_input(contiguous):
+    result = _group_norm_of_expanded(numtorch, contiguous)
+    assert result == "ok"
+    torch = pytest.importorskip("torch")
+    assert result == _group_norm_of_expanded(torch, contiguous)
