@@ -151,3 +151,71 @@ def test_backward_refuses_an_in_place_change_of_what_torch_saves(case):
     refused = _changed_after_the_op(numtorch, case)
     torch = pytest.importorskip("torch")
     assert refused == _changed_after_the_op(torch, case)
+
+
+def _nextafter(lib, change_other):
+    x = lib.tensor([[1.0, 2.0, 3.0], [4.0, 2.0, 0.0]], dtype=lib.float64, requires_grad=True)
+    other = lib.tensor([1.0, 5.0, 3.0], dtype=lib.float64, requires_grad=True)
+    moved = other * 1
+    out = lib.nextafter(x * 1, moved)
+    if change_other:
+        moved.mul_(2)  # torch's node keeps other: backward refuses
+    try:
+        out.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return x.grad.numpy().copy(), other.grad.numpy().copy()
+
+
+@pytest.mark.parametrize("change_other", [False, True])
+def test_nextafter_gradient_is_zero_where_input_equals_other(change_other):
+    result = _nextafter(numtorch, change_other)
+    if not change_other:
+        np.testing.assert_array_equal(result[0], [[0, 1, 0], [1, 1, 1]])
+    torch = pytest.importorskip("torch")
+    expected = _nextafter(torch, change_other)
+    if change_other:
+        assert result == expected
+    else:
+        for ours, theirs in zip(result, expected):
+            np.testing.assert_array_equal(ours, theirs)
+
+
+def _repeat_interleave_then_write(lib, shape, repeats):
+    x = lib.zeros(*shape, requires_grad=True)
+    y = x.repeat_interleave(repeats)
+    base = type(y._base.grad_fn).__name__
+    try:
+        y[1:].mul_(2)  # a view of torch's contiguous copy, never of the leaf
+    except RuntimeError as error:
+        return str(error).split("(")[0]
+    return base
+
+
+@pytest.mark.parametrize(("shape", "repeats"), [((2, 3), 1), ((2, 0), 2), ((2, 3), 2)])
+def test_repeat_interleave_returns_a_view_of_a_copy(shape, repeats):
+    result = _repeat_interleave_then_write(numtorch, shape, repeats)
+    assert result == "CloneBackward0"
+    torch = pytest.importorskip("torch")
+    assert result == _repeat_interleave_then_write(torch, shape, repeats)
+
+
+def _group_norm_of_expanded(lib, contiguous):
+    v = lib.tensor(np.linspace(-1, 1, 4).reshape(4, 1), dtype=lib.float64, requires_grad=True)
+    base = v * 2
+    x = base.expand(4, 2).contiguous().view(2, 4, 1) if contiguous else base.expand(2, 4, 2)
+    y = lib.nn.functional.group_norm(x, 2, lib.ones(4, dtype=lib.float64), None)
+    base.transpose(0, -1).sign_()  # changes what an expanded input would share
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return "ok"
+
+
+@pytest.mark.parametrize("contiguous", [False, True])
+def test_group_norm_keeps_a_contiguous_copy_of_a_strided_input(contiguous):
+    result = _group_norm_of_expanded(numtorch, contiguous)
+    assert result == "ok"
+    torch = pytest.importorskip("torch")
+    assert result == _group_norm_of_expanded(torch, contiguous)

@@ -679,9 +679,35 @@ def randint(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
     shape = _size((size,), "randint")
+    _check_from_to(low, high, dt)
     gen = generator_or_default(generator)
     data = kernels.random_from_to(gen, math.prod(shape), dt.np, low, high).reshape(shape)
     return _finish(data, requires_grad, "randint()")
+
+
+# torch's C type names in its range errors, and the ranges it checks (float, double and
+# bfloat16 only warn about precision)
+_RANGE_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short int"}
+_RANGE_NAMES.update(int32="int", int64="long int", bool="bool", float16="c10::Half")
+
+
+def _check_from_to(low, high, dt) -> None:
+    """torch's refusal of a [low, high) range that the dtype cannot hold (randint and
+    random_ draw in the dtype's own values, where NumPy would wrap)."""
+    name = _RANGE_NAMES.get(dt.name)
+    if name is None:
+        return
+    if dt.name == "bool":
+        lowest, highest = 0, 1
+    elif dt.name == "float16":
+        lowest, highest = -65504, 65504
+    else:
+        info = xp.iinfo(dt.np)
+        lowest, highest = int(info.min), int(info.max)
+    if not lowest <= low <= highest:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if not lowest <= high - 1 <= highest:
+        raise RuntimeError(f"to - 1 is out of bounds for {name}")
 
 
 def randint_like(input, low=0, high=None, *, dtype=None, **kwargs) -> Tensor:
@@ -822,6 +848,7 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
         if b is None:
             values = kernels.random_full(gen, n, dtype)
         else:
+            _check_from_to(a, b, t.dtype)
             values = kernels.random_from_to(gen, n, dtype, a, b)
     else:
         raise ValueError(kind)

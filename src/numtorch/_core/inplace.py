@@ -146,6 +146,10 @@ def _overlapping_alias(data, name: str):
         or (name in ("tril_", "triu_") and not _batches_in_place(data))
     ):
         return None
+    if not overlaps and not _apart(data):
+        # windows that share elements (an overlapping unfold): torch applies the op once
+        # per window, which writing the functional result cannot replay
+        return None
     owner = data
     while True:
         base = owner.base
@@ -159,6 +163,19 @@ def _overlapping_alias(data, name: str):
         return None
     offset = data.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
     return xp.ndarray(data.shape, data.dtype, owner, offset, data.strides)
+
+
+def _apart(data) -> bool:
+    """Whether no two elements of the strided array share memory (a sufficient test: each
+    dim, by increasing stride, steps over everything the smaller ones span)."""
+    span = 1
+    for stride, size in sorted(
+        (abs(st) // data.itemsize, sz) for st, sz in zip(data.strides, data.shape) if sz > 1
+    ):
+        if stride < span:
+            return False
+        span = stride * size
+    return True
 
 
 def _batches_in_place(data) -> bool:

@@ -214,13 +214,14 @@ def ldexp(input, other) -> Tensor:
     return _ldexp(input, other)
 
 
-# torch treats the step as locally flat: d/dx nextafter(x, y) = 1, d/dy = 0
+# torch treats the step as locally flat: d/dx nextafter(x, y) = 1 where x != y (else 0),
+# d/dy = 0; both are kept, as torch keeps them
 @defop(
     batch=batch_rules.pointwise,
     name="nextafter",
     promote="same",
-    input=lambda grad: grad,
-    other=lambda grad: zeros_like(grad),
+    input=lambda grad, input, other: grad.where(input != other, 0.0),
+    other=lambda grad, input, other: zeros_like(other),
     jvp="elementwise",
 )
 def _nextafter(input, other):

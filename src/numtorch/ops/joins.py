@@ -12,7 +12,7 @@ from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .indexing import _slice_backward, check_narrow_start, narrow_slice
 from .reduction import sort
-from .shape import _check_cat, _split_with_sizes, cat
+from .shape import _check_cat, _clone_contiguous, _split_with_sizes, cat
 
 
 # -- at least n dims -------------------------------------------------------------------------
@@ -276,13 +276,14 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None) -> Ten
             counts = Tensor._make(xp.full(input.shape[dim] if input.ndim else 1, count))
             out = input.index_select(dim, _repeat_indices(counts))
         else:
-            # torch expands a new dim and flattens a contiguous copy: a view of that copy
+            # torch expands a new dim and flattens a contiguous copy: a view of that copy,
+            # a copy even where the expand is already contiguous (one repeat, no elements)
             if input.ndim == 0:
                 input = input.reshape(1)
             shape = list(input.shape)
             expanded = input.unsqueeze(dim + 1).expand(*shape[: dim + 1], count, *shape[dim + 1 :])
             shape[dim] *= count
-            out = expanded.contiguous().view(shape)
+            out = _clone_contiguous(expanded).view(shape)
     if output_size is not None and out.shape[dim if dim is not None else 0] != output_size:
         raise RuntimeError("allocated size does not match required size")
     return out
