@@ -3,7 +3,13 @@
 from ._core import dtypes as _dtypes
 from ._core.tensor import Size, Tensor
 from ._creation import empty, shape_arg
-from .ops.sparse import check_dense_matrix, sparse_addmm, sparse_coo_tensor, sparse_product, sparse_sum
+from .ops.sparse import (
+    check_dense_matrix,
+    sparse_addmm,
+    sparse_coo_tensor,
+    sparse_product,
+    sparse_sum,
+)
 from .ops.sparse_softmax import log_softmax, softmax
 
 __all__ = ["addmm", "log_softmax", "mm", "softmax", "sum"]
