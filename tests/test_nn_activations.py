@@ -175,3 +175,18 @@ def test_relu_and_threshold_backward_with_nan_and_inf_match_torch(fn, dtype):
     np.testing.assert_array_equal(ngrad, tgrad)
     assert nname == tname
     np.testing.assert_array_equal(ngg, tgg)
+
+
+@pytest.mark.parametrize("x_shape, w_shape", [((2, 3), (1,)), ((2, 3, 2), (3,)), ((4,), ())])
+def test_prelu_weight_second_order_is_zeros_not_unused(x_shape, w_shape):
+    # torch's double-backward formula for the weight's own gradient gives zeros (its graph
+    # reaches the weight), so grad(..., allow_unused=True) returns zeros, not None
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(np.linspace(-2, 2, int(np.prod(x_shape))).reshape(x_shape))
+        w = lib.tensor(np.full(w_shape, 0.3), requires_grad=True)
+        (g,) = lib.autograd.grad(lib.nn.functional.prelu(x, w).sum(), w, create_graph=True)
+        found.append(lib.autograd.grad(g.sum(), w, allow_unused=True)[0])
+    assert found[0] is not None
+    np.testing.assert_array_equal(found[0].numpy(), found[1].numpy())

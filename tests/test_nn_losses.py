@@ -270,3 +270,19 @@ def test_pdist_matches_all_pairs_and_differentiates_once_as_torch():
     assert g.grad_fn.name() == "PdistBackwardBackward0"
     with pytest.raises(NotImplementedError, match="_pdist_backward"):
         g.sum().backward()
+
+
+def test_bce_with_logits_target_gradient_differentiates_log_sigmoid_at_zero():
+    # the target's gradient is log_sigmoid(-x) - pos_weight log_sigmoid(x), differentiated
+    # through log_sigmoid's own backward (exact at x = 0, where min/abs have kinks)
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[0.0, 1.5, -2.0]], requires_grad=True)
+        y = lib.tensor([[0.3, 0.6, 0.9]], requires_grad=True)
+        pos_weight = lib.tensor([0.5, 2.0, 1.0])
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(x, y, pos_weight=pos_weight)
+        gx, gy = lib.autograd.grad(loss, (x, y), create_graph=True)
+        found.append(lib.autograd.grad((gx * 2 + gy * 3).sum(), (x, y)))
+    for a, b in zip(*found):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)

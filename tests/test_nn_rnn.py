@@ -286,6 +286,23 @@ def test_lstm_layer_refuses_mixed_dtypes_and_misfit_states():
         _lstm_layer(numtorch, numtorch.float32, hx_shape=())
 
 
+@pytest.mark.parametrize("bias_shape", [(), (2,)])
+def test_recurrence_promotes_a_bias_of_another_dtype_as_torch(bias_shape):
+    # addmm promotes its bias: only weights and states must have the input's dtype
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) for s in ((2, 3, 2), (1, 2, 2), (2, 2), (2, 2), (2,))]
+    found = []
+    for lib in (numtorch, torch):
+        x, h, w_ih, w_hh, b_hh = (lib.tensor(a) for a in arrays)
+        b_ih = lib.tensor(np.full(bias_shape, 0.5))
+        b_ih = b_ih.to(lib.float32)
+        out, _ = lib.rnn_tanh(x, h, [w_ih, w_hh, b_ih, b_hh], True, 1, 0.0, False, False, True)
+        found.append(out)
+    assert found[0].dtype == numtorch.float64
+    np.testing.assert_allclose(found[0].numpy(), found[1].numpy(), rtol=1e-12)
+
+
 def test_dropout_with_one_layer_warns_like_torch():
     with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
         numtorch.nn.GRU(3, 4, dropout=0.2)

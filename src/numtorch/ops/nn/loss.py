@@ -17,7 +17,7 @@ from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
 from ...backend import xp
 from ..pointwise import _div_scalar, where
-from .activation import rowwise, zero_gradient
+from .activation import log_sigmoid, rowwise, zero_gradient
 from .composite_backward import tensors_of, vjp
 
 REDUCTIONS = ("none", "mean", "sum")
@@ -262,11 +262,6 @@ def binary_cross_entropy_op(input, target, weight, reduction):
     return xp.asarray(reduce_array(loss, reduction), dtype=input.dtype)
 
 
-def _log_sigmoid(x):
-    # log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)), stable for large |x|
-    return x.clamp(max=0) - (-x.abs()).exp().log1p()
-
-
 def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
     if pos_weight is not None:
         t = pos_weight * target
@@ -281,7 +276,8 @@ def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
 
 def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
     if pos_weight is not None:
-        g = _log_sigmoid(-input) - _log_sigmoid(input) * pos_weight
+        # torch differentiates at::log_sigmoid here (its own backward, exact at 0)
+        g = log_sigmoid(-input) - log_sigmoid(input) * pos_weight
     else:
         g = -input
     g = g * grad

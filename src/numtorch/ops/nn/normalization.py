@@ -308,7 +308,7 @@ def native_batch_norm_op(input, weight, bias, running_mean, running_var, trainin
         # alpha = invstd weight, beta = bias - mean alpha (inf * 0 and inf - inf give NaN
         # there); other layouts compute ((x - mean) invstd) weight + bias, as below
         shift = (0 if bias is None else bias) - mean * scale
-        out = x * scale.reshape(1, c, 1) + shift.reshape(1, c, 1)
+        out = (x * scale.reshape(1, c, 1) + shift.reshape(1, c, 1)).astype(x.dtype, copy=False)
     else:
         out *= scale.reshape(1, c, 1)
         if bias is not None:
@@ -572,7 +572,7 @@ def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     shift = -scale * xp.repeat(mean.reshape(N, group), per_group, axis=1)[:, :, None]
     if bias is not None:
         shift = shift + bias.reshape(1, C, 1)
-    out = input.reshape(N, C, -1) * scale + shift
+    out = (input.reshape(N, C, -1) * scale + shift).astype(input.dtype, copy=False)
     return (
         out.reshape(input.shape).astype(dtype, copy=False),
         mean.reshape(N, group).astype(dtype),

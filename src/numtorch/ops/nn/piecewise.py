@@ -270,8 +270,9 @@ def _prelu_backward_jvp(grad_output_t, self_t, weight_t, grad_output, self, weig
     node="PreluKernelBackwardBackward0",
     grad_output=_prelu_double_grad_output,
     self=_prelu_double_self,
+    # the weight's own gradient does not depend on it: torch's formula gives zeros there
     weight=lambda grad, grad_output, self, which: (
-        where(self >= 0, 0.0, grad_output * grad) if which == "input" else None
+        where(self >= 0, 0.0, grad_output * grad) if which == "input" else zeros_like(self)
     ),
     jvp=_prelu_backward_jvp,
 )

@@ -262,10 +262,12 @@ def _dispatch(mode, input, args, packed):
 
 def _check_dtypes(mode, input, hx, params):
     # torch's kernels (oneDNN's LSTM, the matmuls of the others) take no mixed dtypes, where
-    # NumPy would promote some of them silently
-    states = hx if isinstance(hx, (tuple, list)) else (hx,)
+    # NumPy would promote some of them silently; a bias (1-D) is added by addmm, which
+    # promotes it, and an LSTM's cell state meets only pointwise ops (oneDNN's layer checks
+    # its own, in rnn_fused)
+    states = hx[:1] if isinstance(hx, (tuple, list)) else (hx,)
     for t in (*states, *params):
-        if isinstance(t, Tensor) and t.dtype != input.dtype:
+        if isinstance(t, Tensor) and t.ndim >= 2 and t.dtype != input.dtype:
             raise RuntimeError(
                 f"{mode.lower()}: expected every weight and hidden state to have the input's "
                 f"dtype {input.dtype}, but got {t.dtype}; convert them with .to({input.dtype})"

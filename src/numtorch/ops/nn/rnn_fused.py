@@ -254,9 +254,12 @@ def _one_gradient(k):
 
 def _check_layer(input, others, batch_first):
     # oneDNN's layer takes one floating dtype for every tensor (torch: "get_mkldnn_dtype"),
-    # and the shapes of one LSTM layer; checked here so NumPy never sees a misfit
-    for a in others:
-        if a is not None and a.dtype != input.dtype:
+    # and the shapes of one LSTM layer; checked here so NumPy never sees a misfit. On other
+    # dtypes than float32 the layer stands for the composed one, whose addmm promotes the
+    # biases and whose pointwise gate arithmetic promotes the cell state.
+    for k, a in enumerate(others):
+        promoted = k in (2, 3, 5) and input.dtype != xp.float32
+        if a is not None and a.dtype != input.dtype and not promoted:
             raise RuntimeError(
                 f"mkldnn_rnn_layer: every tensor must have the input's dtype {input.dtype}, "
                 f"but got {a.dtype}; convert them with .to()"
