@@ -176,7 +176,6 @@ ARGUMENT_COUNTS_TO_FIX = frozenset(
         "gather",
         "histogram",
         "leaky_relu_backward",
-        "linalg_cholesky_ex",
         "linalg_inv_ex",
         "linalg_lu",
         "linalg_lu_factor_ex",

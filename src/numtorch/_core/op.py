@@ -29,7 +29,7 @@ from . import batch_rules
 from .docs import document
 from .inplace import inplace_variant
 from .op_node import OpNode, _saved_properties
-from .runners import build_runner
+from .runners import build_runner, generated
 from .tensor import Tensor
 
 _MISSING = object()
@@ -179,7 +179,7 @@ class OpSpec:
             self.node_class.name = lambda node: f"torch::autograd::{type(node).__name__}"
         self.run = build_runner(self)
         if node_name == "NotImplemented":
-            self.run = _linking_required_inputs(self.run, self.node_class)
+            self.run = _linking_required_inputs(generated(self), self.node_class)
 
     def bind(self, args: tuple, kwargs: dict) -> list:
         n = len(args)
@@ -335,12 +335,10 @@ def defop(
             spec.jvp = jvp
         nparams = spec.nparams
 
-        run = spec.run
-
         def op(*args, **kwargs):
             if kwargs or len(args) != nparams:
                 args = spec.bind(args, kwargs)
-            return run(args)
+            return spec.run(args)
 
         op.__name__ = op.__qualname__ = op_name
         op.__doc__ = forward.__doc__ if params is None else None

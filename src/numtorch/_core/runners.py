@@ -383,7 +383,26 @@ def build_runner(spec):
     runners]), the general path otherwise."""
     simple = spec.outputs == 1 and not spec.lists and not spec.view and len(spec.diff) <= 2
     if simple and spec.operands == (0,) and spec.promote in (None, "float"):
-        return _generate(spec, _UNARY, ("input",))
-    if simple and spec.operands == (0, 1):
-        return _generate(spec, _BINARY, ("a", "b"))
-    return lambda args: run_general(spec, args)
+        template, operands = _UNARY, ("input",)
+    elif simple and spec.operands == (0, 1):
+        template, operands = _BINARY, ("a", "b")
+    else:
+        return lambda args: run_general(spec, args)
+
+    # Compiling a runner takes about a millisecond: done for every op at import, that would
+    # be most of ``import numtorch``. The runner is compiled on the op's first call instead,
+    # and replaces this one as ``spec.run`` (callers read ``spec.run``, or ``generated()``).
+    def first_call(args):
+        spec.run = _generate(spec, template, operands)
+        return spec.run(args)
+
+    first_call.template = template, operands
+    return first_call
+
+
+def generated(spec):
+    """``spec``'s runner, compiled now if it has not run yet: for callers that keep it."""
+    lazy = getattr(spec.run, "template", None)
+    if lazy is not None:
+        spec.run = _generate(spec, *lazy)
+    return spec.run

@@ -6,6 +6,7 @@ Reflected forms follow torch: ``2 - x`` is ``rsub`` (RsubBackward1), ``2 / x`` i
 
 from __future__ import annotations
 
+from .._core.runners import generated
 from .._core.tensor import Tensor
 from ..backend import xp
 from . import pointwise as P
@@ -25,7 +26,7 @@ def _binary(fn, *extra):
             return fn(self, other) if _operand(other) else NotImplemented
 
         return method
-    run = spec.run  # straight to the op's runner: operators are the hottest calls
+    run = generated(spec)  # straight to the op's runner: operators are the hottest calls
 
     def fast(self, other):
         try:
