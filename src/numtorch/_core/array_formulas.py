@@ -77,4 +77,6 @@ def on_arrays(formula):
                 names[name] = forward
         previous = (op, instruction.argval)
     names["__builtins__"] = formula.__globals__.get("__builtins__", __builtins__)
+    # NumPy's floating-point warnings are filtered by this module name (backend/__init__.py)
+    names["__name__"] = formula.__globals__.get("__name__", __name__)
     return types.FunctionType(code, names, code.co_name, formula.__defaults__)

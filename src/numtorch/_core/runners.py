@@ -313,6 +313,8 @@ def _generate(spec, template: str, operands: tuple):
     ):
         source = source.replace(name, str(value))
     namespace = {
+        # the module NumPy's floating-point warnings are filtered by (backend/__init__.py)
+        "__name__": __name__,
         **_GLOBALS,
         **constants,
         "spec": spec,
