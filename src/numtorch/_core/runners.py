@@ -15,6 +15,7 @@ operands, non-tensor operands, observers) goes to them.
 from __future__ import annotations
 
 import linecache
+import os
 
 from ..backend import xp
 from . import dtypes as _dtypes
@@ -322,8 +323,9 @@ def _generate(spec, template: str, operands: tuple):
         "check": spec.check,
         "node_class": spec.node_class,
     }
-    filename = f"<runner of {spec.name}>"
-    # tracebacks and debuggers show the generated lines
+    # inside the package's directory, so that the profiler's and anomaly mode's stacks leave
+    # it out with numtorch's other frames; tracebacks and debuggers show the generated lines
+    filename = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"<runner of {spec.name}>")
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), namespace)
     return namespace["run"]

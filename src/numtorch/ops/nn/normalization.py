@@ -308,7 +308,9 @@ def native_batch_norm_op(input, weight, bias, running_mean, running_var, trainin
         # alpha = invstd weight, beta = bias - mean alpha (inf * 0 and inf - inf give NaN
         # there); other layouts compute ((x - mean) invstd) weight + bias, as below
         shift = (0 if bias is None else bias) - mean * scale
-        out = (x * scale.reshape(1, c, 1) + shift.reshape(1, c, 1)).astype(x.dtype, copy=False)
+        out = x * scale.reshape(1, c, 1)
+        out += shift.reshape(1, c, 1)  # in place: no second temporary of the input's size
+        out = out.astype(x.dtype, copy=False)
     else:
         out *= scale.reshape(1, c, 1)
         if bias is not None:
