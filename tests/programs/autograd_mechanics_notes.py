@@ -106,3 +106,15 @@ with torch.autograd.graph.save_on_cpu():
     q = (x * w.sum(1)).exp().sum()
 q.backward()
 out(x.grad, w.grad)
+# ---
+# Saved values on graph nodes: Python numbers given for tensor arguments are saved as tensors
+x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)
+m = x * 2
+d = x / 4.0
+b = x * True
+p = x.pow(3)
+c = x.clamp(min=0.5)
+print(m.grad_fn._saved_other, d.grad_fn._saved_other, b.grad_fn._saved_other)
+print(p.grad_fn._saved_exponent, c.grad_fn._saved_min, c.grad_fn._saved_max)
+print((x * x).grad_fn._saved_other is x, m.grad_fn._saved_other.dtype)
+out(m.grad_fn._saved_other, d.grad_fn._saved_other, b.grad_fn._saved_other)
