@@ -118,3 +118,25 @@ print(m.grad_fn._saved_other, d.grad_fn._saved_other, b.grad_fn._saved_other)
 print(p.grad_fn._saved_exponent, c.grad_fn._saved_min, c.grad_fn._saved_max)
 print((x * x).grad_fn._saved_other is x, m.grad_fn._saved_other.dtype)
 out(m.grad_fn._saved_other, d.grad_fn._saved_other, b.grad_fn._saved_other)
+# ---
+# Printing grad_fn: built-in nodes and custom Function nodes (addresses masked), type names
+import re
+
+
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+
+
+x = torch.ones(2, requires_grad=True)
+y = Double.apply(x)
+z = y.exp()
+for node in (y.grad_fn, z.grad_fn, z.grad_fn.next_functions[0][0]):
+    print(re.sub(r"0x[0-9a-f]+", "0x?", repr(node)), type(node).__name__, node.name())
+print(type(y.grad_fn).__module__.replace("numtorch", "torch"), type(y.grad_fn).__qualname__)
+out(y, z)
