@@ -39,15 +39,12 @@ KNOWN_MISSING = {
     "optim": {"Muon", "swap_in_optimizer_params_and_state"},
     "amp": set(),
     "distributions": set(),
-    # multi-grad hooks need the engine to say which tensors a backward will reach
     "autograd.graph": {
-        "RemovableHandle",
         "TorchDispatchMode",
         "Variable",
         "allow_mutation_on_saved_tensors",
         "log",
         "region_activation_memory_budget",
-        "register_multi_grad_hook",
         "set_override_stale_capture_stream",
         "set_warn_on_accumulate_grad_stream_mismatch",
     },

@@ -45,6 +45,7 @@ ndarray = xp.ndarray
 class _Task(threading.local):
     accumulating = True  # False while autograd.grad or backward(inputs=...) runs
     run = 0  # the backward run in progress (0: none), see current_run
+    reached = None  # (deps, scheduled, accumulate) of the run in progress, see will_execute
 
 
 _task = _Task()
@@ -57,6 +58,23 @@ def current_run() -> int:
     return _task.run
 
 
+def will_execute(node) -> bool:
+    """Whether the backward run in progress reaches ``node`` (runs it or captures its
+    gradient): ``torch._C._will_engine_execute_node``, which multi-gradient hooks use to know
+    how many of their tensors get a gradient in this run."""
+    if _task.reached is None:
+        raise RuntimeError(
+            "_will_engine_execute_node should only be called during the backward pass"
+        )
+    deps, scheduled, accumulate = _task.reached
+    if not accumulate and node._is_accumulator:
+        raise RuntimeError(
+            "A leaf node was passed to _will_engine_execute_node but we are currently running "
+            "autograd.grad(). This is currently not supported."
+        )
+    return node in deps and (scheduled is None or node in scheduled)
+
+
 def is_checkpoint_valid() -> bool:
     """``torch.autograd._is_checkpoint_valid``: False inside ``autograd.grad`` or
     ``backward(inputs=...)``, where a reentrant checkpoint cannot write ``.grad``."""
@@ -67,19 +85,20 @@ def run_backward(
     roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
 ):
     """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
-    outer = _task.accumulating, _task.run
+    outer = _task.accumulating, _task.run, _task.reached
     _task.accumulating = inputs is None
     _task.run = next(_runs)
     try:
         return _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
     finally:
-        _task.accumulating, _task.run = outer
+        _task.accumulating, _task.run, _task.reached = outer
 
 
 def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):
     arrays = not create_graph and not dispatch.slow
     root_nodes, deps, captures, needed, buffers = start_walk(roots, grad_roots, inputs, arrays)
     scheduled = needed.union(captures) if needed is not None else None
+    _task.reached = (deps, scheduled, accumulate)
     captured = [None] * (len(inputs) if inputs is not None else 0)
     tiebreak = itertools.count().__next__
     ready = [(-n._sequence_nr, tiebreak(), n) for n in root_nodes if deps[n] == 0]

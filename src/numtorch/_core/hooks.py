@@ -84,7 +84,12 @@ def tensor_hooks(node, grads):
 
 def leaf_hooks(leaf, grads):
     if leaf._hooks and grads[0] is not None:
-        return [_run_tensor_hooks(leaf._hooks, grads[0], "a leaf tensor")]
+        grad = _run_tensor_hooks(leaf._hooks, grads[0], "a leaf tensor")
+        # A hook may keep the gradient it saw or returned: as in torch, .grad then gets its
+        # own memory, so later accumulation into .grad does not change the kept tensor.
+        if not grad._requires_grad and not grad.is_sparse:
+            grad = grad.clone()
+        return [grad]
     return grads
 
 

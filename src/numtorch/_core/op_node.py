@@ -4,12 +4,16 @@ through ``array_backward.py``, on gradient arrays."""
 
 from __future__ import annotations
 
+from ..backend import xp
 from .array_backward import array_apply, array_arguments, array_steps
 from .grad_mode import is_grad_enabled
 from .graph import FREED, ONE_INPUT, Node, freed_error
 from .node_calls import tensor_of
 from .observers import dispatch
 from .saved import SavedTensor, unpack_saved
+
+# the dtypes torch gives a Python number it wraps into a tensor argument
+_WRAPPED_NUMBER_DTYPES = {bool: xp.bool_, int: xp.int64, float: xp.float64, complex: xp.complex128}
 
 _MISSING = object()
 
@@ -163,7 +167,15 @@ class OpNode(Node):
         if self._saved is FREED:
             raise freed_error(self)
         slot = self._spec.slots.get(key)
-        return None if slot is None else unpack_saved(getattr(self, slot, None), self)
+        if slot is None:
+            return None
+        value = unpack_saved(getattr(self, slot, None), self)
+        dtype = _WRAPPED_NUMBER_DTYPES.get(value.__class__)
+        if dtype is not None and any(k == "input" and n == key for k, n, _, _ in self._saved or ()):
+            # torch saves a Python number given for a tensor argument (``x * 2``) as the
+            # 0-dim "wrapped number" tensor it converted it to.
+            return tensor_of(xp.asarray(value, dtype=dtype))
+        return value
 
     def _saved_items(self) -> list:
         """(name, value) of the values backward frees, as saved (nothing unpacked)."""

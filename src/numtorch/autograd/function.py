@@ -98,6 +98,11 @@ class BackwardCFunction(Node, FunctionCtx):
     _is_tensor_arg: tuple = ()
     _output_meta: tuple = ()
 
+    def __repr__(self) -> str:
+        # torch prints custom nodes with their module: <torch.autograd.function.XBackward ...>
+        cls = type(self)
+        return f"<{cls.__module__}.{cls.__qualname__} object at {hex(id(self))}>"
+
     @property
     def saved_tensors(self) -> tuple:
         saved = self._saved
@@ -173,7 +178,7 @@ class FunctionMeta(type):
         cls._backward_cls = type(
             name + "Backward",
             (BackwardCFunction,),
-            {"_forward_cls": cls, "__module__": cls.__module__},
+            {"_forward_cls": cls, "__module__": __name__},  # torch's module, not the user's
         )
         super().__init__(name, bases, attrs)
 

@@ -1,10 +1,11 @@
 """``torch.autograd.graph``: the graph's nodes, saved-tensor hooks, ``increment_version``,
-gradient edges, and (beyond torch) ``dump``/``to_dot`` to read a graph. Most of the code
-lives in ``numtorch._core``."""
+gradient edges, multi-gradient hooks, and (beyond torch) ``dump``/``to_dot`` to read a
+graph. Most of the code lives in ``numtorch._core``."""
 
 from typing import Any, NamedTuple
 
-from .._core.graph import Node
+from .._core.engine import current_run, will_execute
+from .._core.graph import Node, RemovableHandle
 from .._core.graph_dump import dump, to_dot  # noqa: F401
 from .._core.saved import (  # noqa: F401
     disable_saved_tensors_hooks,
@@ -47,3 +48,74 @@ def get_gradient_edge(tensor) -> GradientEdge:
         )
     node, output_nr = tensor._edge()
     return GradientEdge(node, output_nr)
+
+
+class _MultiHandle(RemovableHandle):
+    """The handle of a multi-gradient hook: ``remove()`` removes its hook on every tensor."""
+
+    def __init__(self, handles):
+        self.handles = tuple(handles)
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call ``fn`` once per backward run on the gradients of ``tensors``.
+
+    ``mode="all"``: after every tensor the run reaches has its gradient, ``fn(grads)`` gets
+    them in order, with None for the tensors the run does not reach. ``mode="any"``:
+    ``fn(grad)`` gets the first gradient computed. ``fn``'s result is ignored; the gradients
+    are not changed. Returns one handle whose ``remove()`` removes the hook from all tensors.
+
+    Example:
+        >>> import numtorch as torch
+        >>> a, b = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
+        >>> seen = []
+        >>> h = torch.autograd.graph.register_multi_grad_hook((a, b), seen.append)
+        >>> (a * 3).sum().backward()
+        >>> seen
+        [[tensor([3., 3.]), None]]
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    for i, t in enumerate(tensors):
+        if not t.requires_grad:
+            raise RuntimeError(
+                f"register_multi_grad_hook: tensor {i} does not require grad, so it never "
+                "gets a gradient; pass only tensors that require grad"
+            )
+    if mode == "any":
+        fired = set()  # the backward runs that have called fn already
+
+        def first_hook(grad):
+            run = current_run()
+            if run not in fired:
+                fired.add(run)
+                fn(grad)
+
+        return _MultiHandle(t.register_hook(first_hook) for t in tensors)
+
+    # Per backward run: the gradients so far and how many tensors that run reaches
+    # (counted when the first of them arrives, as the graph is known by then).
+    buffers, expected = {}, {}
+    nodes = [t._edge()[0] for t in tensors]
+
+    def hook_for(index):
+        def hook(grad):
+            run = current_run()
+            if run not in buffers:
+                buffers[run] = [None] * len(tensors)
+                expected[run] = sum(will_execute(node) for node in nodes)
+            buffers[run][index] = grad
+            expected[run] -= 1
+            if expected[run] == 0:
+                grads = buffers.pop(run)
+                del expected[run]
+                fn(grads)
+
+        return hook
+
+    return _MultiHandle(t.register_hook(hook_for(i)) for i, t in enumerate(tensors))
