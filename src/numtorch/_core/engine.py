@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import threading
 
 from ..backend import xp
 from . import grad_mode
 from . import node_calls as calls
 from .anomaly_mode import is_anomaly_enabled
+from .backward_run import next_run
+from .backward_run import task as _task
 from .dependencies import start_walk
 from .graph import accumulate_into_grad
 from .hooks import commit_leaf_grad, leaf_hooks, node_pre_hooks, tensor_hooks
@@ -42,52 +43,13 @@ from .observers import dispatch
 ndarray = xp.ndarray
 
 
-class _Task(threading.local):
-    accumulating = True  # False while autograd.grad or backward(inputs=...) runs
-    run = 0  # the backward run in progress (0: none), see current_run
-    reached = None  # (deps, scheduled, accumulate) of the run in progress, see will_execute
-
-
-_task = _Task()
-_runs = itertools.count(1)
-
-
-def current_run() -> int:
-    """Which backward run is executing (a new number per run; 0 outside backward): the
-    non-reentrant checkpoint recomputes its block once per run, as torch does per graph task."""
-    return _task.run
-
-
-def will_execute(node) -> bool:
-    """Whether the backward run in progress reaches ``node`` (runs it or captures its
-    gradient): ``torch._C._will_engine_execute_node``, which multi-gradient hooks use to know
-    how many of their tensors get a gradient in this run."""
-    if _task.reached is None:
-        raise RuntimeError(
-            "_will_engine_execute_node should only be called during the backward pass"
-        )
-    deps, scheduled, accumulate = _task.reached
-    if not accumulate and node._is_accumulator:
-        raise RuntimeError(
-            "A leaf node was passed to _will_engine_execute_node but we are currently running "
-            "autograd.grad(). This is currently not supported."
-        )
-    return node in deps and (scheduled is None or node in scheduled)
-
-
-def is_checkpoint_valid() -> bool:
-    """``torch.autograd._is_checkpoint_valid``: False inside ``autograd.grad`` or
-    ``backward(inputs=...)``, where a reentrant checkpoint cannot write ``.grad``."""
-    return _task.accumulating
-
-
 def run_backward(
     roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, accumulate=True
 ):
     """Backpropagate ``grad_roots`` from ``roots``; return the captured grads of ``inputs``."""
     outer = _task.accumulating, _task.run, _task.reached
     _task.accumulating = inputs is None
-    _task.run = next(_runs)
+    _task.run = next_run()
     try:
         return _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate)
     finally:

@@ -11,7 +11,7 @@ from .._core.anomaly_mode import (
     set_anomaly_enabled,
     set_detect_anomaly,
 )
-from .._core.engine import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
+from .._core.backward_run import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
 from .._core.grad_mode import (
     enable_grad,
     inference_mode,

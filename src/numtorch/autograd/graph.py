@@ -4,7 +4,7 @@ graph. Most of the code lives in ``numtorch._core``."""
 
 from typing import Any, NamedTuple
 
-from .._core.engine import current_run, will_execute
+from .._core.backward_run import current_run, will_execute
 from .._core.graph import Node, RemovableHandle
 from .._core.graph_dump import dump, to_dot  # noqa: F401
 from .._core.saved import (  # noqa: F401

@@ -24,7 +24,7 @@ import weakref
 import numtorch
 
 from .._core import grad_mode
-from .._core.engine import current_run, is_checkpoint_valid
+from .._core.backward_run import current_run, is_checkpoint_valid
 from .._core.graph import Node
 from .._core.saved import SavedTensor, saved_tensors_hooks
 from ..autograd.function import Function
