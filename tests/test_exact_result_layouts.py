@@ -85,3 +85,57 @@ def test_flattening_view_succeeds_or_raises_like_torch(equation):
         return "viewed"
 
     assert flatten(numtorch) == flatten(torch)
+
+
+# Note [FFT layout]: the transformed dims innermost, the others in the input's memory order
+FFT_CASES = [
+    ("fft", {"dim": 0}),
+    ("ifft", {"dim": 1}),
+    ("rfft", {"dim": 0}),
+    ("irfft", {"dim": 0}),
+    ("hfft", {"dim": 0}),
+    ("ihfft", {"dim": 1}),
+    ("fftn", {"dim": (2, 0)}),
+    ("ifftn", {"dim": (3, 1)}),
+    ("rfftn", {"dim": (2, 0, 1)}),
+    ("irfftn", {"dim": (3, 0, 1)}),
+    ("hfftn", {"dim": (0, 2)}),
+    ("hfftn", {}),
+    ("ihfftn", {"dim": (2, 0, 1)}),
+    ("fft2", {"dim": (0, 1)}),
+    ("rfft2", {"dim": (0, 1)}),
+    ("irfft2", {"dim": (0, 1)}),
+]
+COMPLEX_INPUT = {"ifft", "irfft", "hfft", "ifftn", "irfftn", "hfftn", "irfft2"}
+
+
+@pytest.mark.parametrize("name, kwargs", FFT_CASES, ids=lambda c: str(c))
+def test_fft_result_strides_match_torch(name, kwargs):
+    def layout(lib):
+        dtype = lib.complex128 if name in COMPLEX_INPUT else lib.float64
+        out = getattr(lib.fft, name)(lib.ones(2, 3, 4, 5, dtype=dtype), **kwargs)
+        return tuple(out.shape), tuple(out.stride()), out.is_contiguous()
+
+    assert layout(numtorch) == layout(torch)
+
+
+def _linalg_results(lib):
+    a = lib.linspace(-1, 1, 18, dtype=lib.float64).reshape(2, 3, 3) + 3 * lib.eye(3)
+    return {
+        "eig vectors": lib.linalg.eig(a).eigenvectors,
+        "householder_product": lib.linalg.householder_product(
+            lib.linspace(-1, 1, 24, dtype=lib.float64).reshape(2, 4, 3),
+            lib.ones(2, 3, dtype=lib.float64),
+        ),
+        "solve, batch of vectors": lib.linalg.solve(a, lib.ones(2, 3, dtype=lib.float64)),
+        "solve, broadcast vector": lib.linalg.solve(a, lib.ones(3, dtype=lib.float64)),
+    }
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["eig vectors", "householder_product", "solve, batch of vectors", "solve, broadcast vector"],
+)
+def test_lapack_result_strides_match_torch(name):
+    ours, theirs = _linalg_results(numtorch)[name], _linalg_results(torch)[name]
+    assert tuple(ours.stride()) == tuple(theirs.stride())

@@ -153,7 +153,8 @@ def _orgqr_grad(k):
 )
 def _householder_product(input, tau):
     with grad_mode.no_grad():
-        return _orgqr_composite(*tensors_of(input, tau))._data
+        Q = _orgqr_composite(*tensors_of(input, tau))._data
+    return column_major(Q)  # Note [LAPACK layout]
 
 
 @export
