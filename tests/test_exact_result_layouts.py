@@ -127,6 +127,11 @@ def _linalg_results(lib):
             lib.linspace(-1, 1, 24, dtype=lib.float64).reshape(2, 4, 3),
             lib.ones(2, 3, dtype=lib.float64),
         ),
+        "ormqr": lib.ormqr(
+            lib.linspace(-1, 1, 24, dtype=lib.float64).reshape(2, 4, 3),
+            lib.ones(2, 3, dtype=lib.float64),
+            lib.ones(2, 4, 2, dtype=lib.float64),
+        ),
         "solve, batch of vectors": lib.linalg.solve(a, lib.ones(2, 3, dtype=lib.float64)),
         "solve, broadcast vector": lib.linalg.solve(a, lib.ones(3, dtype=lib.float64)),
     }
@@ -134,7 +139,13 @@ def _linalg_results(lib):
 
 @pytest.mark.parametrize(
     "name",
-    ["eig vectors", "householder_product", "solve, batch of vectors", "solve, broadcast vector"],
+    [
+        "eig vectors",
+        "householder_product",
+        "ormqr",
+        "solve, batch of vectors",
+        "solve, broadcast vector",
+    ],
 )
 def test_lapack_result_strides_match_torch(name):
     ours, theirs = _linalg_results(numtorch)[name], _linalg_results(torch)[name]
