@@ -51,6 +51,24 @@ def _scaled(out, normalization, n, dtype):
     return out
 
 
+# Note [FFT layout]: torch's pocketfft kernels write their result with the transformed dims
+# innermost (a c2c transform orders them ascending, r2c and c2r keep the halved dim, the last
+# one named, innermost) and the other dims outside them in the input's memory order. The
+# layout is visible: ``.view(-1)`` of ``fft(x, dim=0)`` raises, ``is_contiguous()`` is False.
+def _laid_out(out, inner, input):
+    by_memory = sorted(range(input.ndim), key=lambda d: (-input.strides[d], d))
+    order = [d for d in by_memory if d not in inner] + list(inner)
+    everything = range(out.ndim)
+    permuted = xp.moveaxis(out, order, everything)
+    if permuted.flags.c_contiguous:
+        return out
+    return xp.moveaxis(xp.ascontiguousarray(permuted), everything, order)
+
+
+def _halved_last(dim):
+    return sorted(dim[:-1]) + [dim[-1]]
+
+
 # -- the three primitives -----------------------------------------------------------------
 def _r2c_grad(grad, input_shape, dim, normalization, onesided):
     # the adjoint of "transform, then keep half": zero-fill the dropped half, inverse transform
@@ -73,7 +91,10 @@ def _fft_r2c(input, dim, normalization, onesided):
     if not dim:
         return input.astype(_COMPLEX_OF[input.dtype])
     out = xp.fft.rfftn(input, axes=dim) if onesided else xp.fft.fftn(input, axes=dim)
-    return _scaled(out, normalization, _points(input.shape, dim), _COMPLEX_OF[input.dtype])
+    out = _scaled(out, normalization, _points(input.shape, dim), _COMPLEX_OF[input.dtype])
+    return _laid_out(
+        out, _halved_last(dim) if onesided else sorted(dim), input
+    )  # Note [FFT layout]
 
 
 @defop(
@@ -88,7 +109,8 @@ def _fft_c2c(input, dim, normalization, forward):
         return input.copy()
     # norm="forward" leaves NumPy's inverse transform unscaled: scaling is done here
     out = xp.fft.fftn(input, axes=dim) if forward else xp.fft.ifftn(input, axes=dim, norm="forward")
-    return _scaled(out, normalization, _points(input.shape, dim), input.dtype)
+    out = _scaled(out, normalization, _points(input.shape, dim), input.dtype)
+    return _laid_out(out, sorted(dim), input)  # Note [FFT layout]
 
 
 def _c2r_grad(grad, dim, normalization):
@@ -117,7 +139,8 @@ def _fft_c2r(input, dim, normalization, last_dim_size):
     sizes = [input.shape[d] for d in dim[:-1]] + [last_dim_size]
     out = xp.fft.irfftn(input, s=sizes, axes=dim, norm="forward")
     n = math.prod(sizes)
-    return _scaled(out, normalization, n, input.real.dtype)
+    out = _scaled(out, normalization, n, input.real.dtype)
+    return _laid_out(out, _halved_last(dim), input)  # Note [FFT layout]
 
 
 # -- argument handling, as torch's fft functions check them ---------------------------------

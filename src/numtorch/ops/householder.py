@@ -153,7 +153,8 @@ def _orgqr_grad(k):
 )
 def _householder_product(input, tau):
     with grad_mode.no_grad():
-        return _orgqr_composite(*tensors_of(input, tau))._data
+        Q = _orgqr_composite(*tensors_of(input, tau))._data
+    return column_major(Q)  # Note [LAPACK layout]
 
 
 @export
@@ -219,4 +220,5 @@ def _ormqr_grad(k):
 )
 def _ormqr(input, tau, other, left, transpose):
     with grad_mode.no_grad():
-        return _ormqr_composite(*tensors_of(input, tau, other), left, transpose)._data
+        result = _ormqr_composite(*tensors_of(input, tau, other), left, transpose)._data
+    return column_major(result)  # Note [LAPACK layout]

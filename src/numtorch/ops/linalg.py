@@ -559,7 +559,12 @@ def _einsum_jvp(operands_t, equation, operands):
     jvp=_einsum_jvp,
 )
 def _einsum(equation, operands):
-    return xp.einsum(equation, *operands, optimize=_plans_pay(equation, operands))
+    out = xp.einsum(equation, *operands, optimize=_plans_pay(equation, operands))
+    if len(operands) == 1 and not (out.flags.owndata and out.flags.c_contiguous):
+        # torch sums an operand already permuted to the output's order, into a fresh
+        # contiguous tensor; NumPy may hand back the operand's own memory (``ii->i``)
+        out = out.copy(order="C")
+    return out
 
 
 # Products of all subscript sizes below which NumPy's path planning costs more than it saves.
@@ -597,6 +602,45 @@ def einsum(equation, *operands) -> Tensor:
     return result if dtype is None or result.dtype is dtype else result.to(dtype)
 
 
+# Note [einsum's views]
+# torch's einsum returns views where its last step is one: a single operand whose
+# subscripts all reach the output is its diagonals, permuted (a view of the operand itself);
+# a last pair that sums a subscript both operands have wide is a batched matrix product,
+# viewed and permuted back into the output's order; and with two or more operands, any
+# summed subscript makes the result a view of the last product (torch drops the summed
+# dims, kept of size 1 until then, with ``view``). numtorch returns the same views with
+# the same strides, so that in-place ops, ``.view`` and version counters behave alike.
+
+
+def _diagonals_permuted(spec, output, t) -> Tensor:
+    while len(set(spec)) < len(spec):
+        c = next(c for c in spec if spec.count(c) > 1)
+        first = spec.index(c)
+        second = spec.index(c, first + 1)
+        t = t.diagonal(0, first, second)  # the diagonal's dim goes last
+        spec = spec[:first] + spec[first + 1 : second] + spec[second + 1 :] + c
+    return t.permute(tuple(spec.index(c) for c in output))
+
+
+def _batched_product_view(spec_a, a, spec_b, b, output) -> Tensor:
+    """The last pair's product as torch's bmm lays it out (dims wide in both, then wide in
+    the first only, then the rest), permuted into the output's order."""
+
+    def size(spec, t, c):
+        return t.shape[spec.index(c)] if c in spec else 1
+
+    both = [c for c in output if size(spec_a, a, c) != 1 and size(spec_b, b, c) != 1]
+    left = [c for c in output if c not in both and size(spec_a, a, c) != 1]
+    right = [c for c in output if c not in both and c not in left]
+    if left and right and output.index(right[0]) < output.index(left[0]):
+        left, right = right, left  # torch swaps the pair to keep the output's order
+    order = "".join(both + left + right)
+    base = _einsum(f"{spec_a},{spec_b}->{order}", [a, b])
+    if not base.is_contiguous():
+        base = base.contiguous()
+    return base.permute(tuple(order.index(c) for c in output))
+
+
 def _in_torchs_order(equation, operands) -> Tensor:
     """The einsum as torch evaluates it, step by step, so that infinities and NaNs meet the
     same products and sums (``inf * (1 - 1)`` is NaN, ``inf * 1 - inf * 1`` too, but
@@ -607,6 +651,8 @@ def _in_torchs_order(equation, operands) -> Tensor:
     inputs, output = equation.split("->")
     specs = inputs.split(",")
     if len(operands) == 1:
+        if set(specs[0]) <= set(output):  # Note [einsum's views]
+            return _diagonals_permuted(specs[0], output, operands[0])
         return _einsum(equation, operands)
 
     def wide(spec, t):
@@ -639,8 +685,13 @@ def _in_torchs_order(equation, operands) -> Tensor:
                     spec_b, b = _sum_out(spec_b, b, c)
         letters = dict.fromkeys(spec_a + spec_b)
         kept = "".join(c for c in letters if c in later and c not in summed)
+        if k == len(terms) - 1 and summed:  # Note [einsum's views]
+            a = _batched_product_view(spec_a, a, spec_b, b, output)
+            break
         spec = output if k == len(terms) - 1 else kept
         a, spec_a = _einsum(f"{spec_a},{spec_b}->{spec}", [a, b]), spec
+    if set(inputs) - set(output) - {","}:  # Note [einsum's views]
+        return a.view(a.shape)
     return a
 
 

@@ -11,6 +11,7 @@ from .._core import batch_rules
 from .._core.op import defop
 from .._core.tensor import Tensor
 from ..backend import xp
+from .lapack_layout import column_major
 from .linalg_solve import _batch_eye, check_matrices, solve
 from .return_types import structseq
 
@@ -75,7 +76,7 @@ def _eig(input):
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
     values, vectors = xp.linalg.eig(input)
     dtype = _COMPLEX.get(input.dtype, xp.complex128)
-    return values.astype(dtype), vectors.astype(dtype)
+    return values.astype(dtype), column_major(vectors.astype(dtype))  # Note [LAPACK layout]
 
 
 def eig(A):

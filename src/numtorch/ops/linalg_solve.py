@@ -283,8 +283,8 @@ def _solve(input, B, left, vector):
             f"torch.linalg.solve: {_batch_prefix(_first_singular(A), A.ndim > 2)}The solver "
             "failed because the input matrix is singular."
         ) from None
-    if vector:
-        return X[..., 0]
+    if vector:  # torch's batch of vectors comes back column-major too, batch dim innermost
+        return column_major(X[..., 0])
     X = column_major(X)  # Note [LAPACK layout]: X^T of XA = B is column-major, X row-major
     return X if left else xp.swapaxes(X, -1, -2)
 
