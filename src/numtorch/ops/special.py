@@ -356,8 +356,10 @@ def _logit_backward(grad, input, eps):
     if eps is None:
         outside = (input < 0) | (input > 1)
         return where(outside, float("nan"), derivative)
-    outside = (input < eps) | (input > 1 - eps)
-    return where(outside, 0.0, derivative)
+    # torch keeps the derivative only where eps <= x <= 1 - eps: a NaN input is outside
+    # that range too and gets a zero gradient
+    inside = (input >= eps) & (input <= 1 - eps)
+    return where(inside, derivative, 0.0)
 
 
 @export(inplace=True)
