@@ -32,3 +32,16 @@ def test_rnn_tanh_with_an_empty_initial_state_raises_torchs_error():
     with pytest.raises(RuntimeError, match="Expected more hidden states"):
         nt.rnn_tanh(nt.randn(6, 2), nt.tensor([3, 2, 1]), nt.zeros(0), weights, False, 1, 0.0,
                     False, False)  # fmt: skip
+
+
+@pytest.mark.parametrize("target", [1.0, -1.0])
+def test_cosine_embedding_loss_at_a_zero_vector_uses_torchs_float32_epsilon(target):
+    # torch adds a C++ float 1e-12 (9.99999996e-13) to each squared norm: at a zero vector
+    # the gradient is x2 / sqrt(eps * |x2|^2), which shows which epsilon was added
+    x1 = nt.zeros(1, 2, dtype=nt.float64, requires_grad=True)
+    x2 = nt.ones(1, 2, dtype=nt.float64)
+    loss = nt.nn.functional.cosine_embedding_loss(x1, x2, nt.tensor([target]), reduction="sum")
+    loss.backward()
+    eps = 9.999999960041972e-13
+    expected = -target / (eps * (2 + eps)) ** 0.5
+    assert x1.grad.tolist()[0] == pytest.approx([expected, expected], rel=1e-12)
