@@ -45,3 +45,25 @@ def test_cosine_embedding_loss_at_a_zero_vector_uses_torchs_float32_epsilon(targ
     eps = 9.999999960041972e-13
     expected = -target / (eps * (2 + eps)) ** 0.5
     assert x1.grad.tolist()[0] == pytest.approx([expected, expected], rel=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_embedding_bag_skips_padding_rows_holding_nan_and_inf(mode):
+    # torch skips padding entries in both directions: a NaN/inf row at padding_idx adds
+    # nothing to its bag, and a NaN bag gradient does not reach the padding row
+    nan, inf = float("nan"), float("inf")
+    weight = nt.tensor([[1.0, 2.0], [nan, inf], [inf, -inf]], requires_grad=True)
+    indices, offsets = nt.tensor([0, 2, 1, 2]), nt.tensor([0, 2])
+    out = nt.nn.functional.embedding_bag(indices, weight, offsets, mode=mode, padding_idx=2)
+    assert out.tolist()[0] == [1.0, 2.0]
+    out.backward(nt.tensor([[nan, 1.0], [1.0, 1.0]]))
+    assert weight.grad.tolist()[2] == [0.0, 0.0]
+
+
+def test_embedding_bag_max_sends_nothing_from_an_empty_bag():
+    weight = nt.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    out = nt.nn.functional.embedding_bag(
+        nt.tensor([1, 0]), weight, nt.tensor([0, 0]), mode="max"
+    )  # bag 0 is empty
+    out.backward(nt.tensor([[float("nan"), 1.0], [1.0, 1.0]]))
+    assert weight.grad.tolist() == [[0.0, 0.0], [1.0, 1.0]]
