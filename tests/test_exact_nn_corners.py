@@ -67,3 +67,17 @@ def test_embedding_bag_max_sends_nothing_from_an_empty_bag():
     )  # bag 0 is empty
     out.backward(nt.tensor([[float("nan"), 1.0], [1.0, 1.0]]))
     assert weight.grad.tolist() == [[0.0, 0.0], [1.0, 1.0]]
+
+
+def test_instance_norm_weight_gradient_records_torchs_repeat_backward():
+    # instance norm repeats its weight over the batch; under create_graph torch's repeat
+    # backward sums the repeated axis (SumBackward1), and passes a gradient repeated once
+    # through untouched
+    x = nt.randn(2, 3, 4)
+    weight = nt.ones(3, requires_grad=True)
+    out = nt.nn.functional.instance_norm(x, weight=weight)
+    (g,) = nt.autograd.grad((out * out).sum(), weight, create_graph=True)
+    assert g.grad_fn.name() == "SumBackward1"
+    w = nt.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = nt.autograd.grad((w.repeat(1) * w).sum(), w, create_graph=True)
+    assert g.grad_fn.name() == "AddBackward0"
