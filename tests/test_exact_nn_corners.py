@@ -81,3 +81,16 @@ def test_instance_norm_weight_gradient_records_torchs_repeat_backward():
     w = nt.tensor([1.0, 2.0], requires_grad=True)
     (g,) = nt.autograd.grad((w.repeat(1) * w).sum(), w, create_graph=True)
     assert g.grad_fn.name() == "AddBackward0"
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_batch_norm_input_gradient_with_an_infinite_weight_is_infinite(create_graph):
+    # torch scales the centred gradient by the weight: the inf stays inf (taking the weight
+    # into the gradient before centring would give inf - inf = NaN)
+    x = nt.tensor([[[0.5, -1.0, 2.0, 0.3]], [[1.0, 2.0, -0.5, 0.1]]], requires_grad=True)
+    weight = nt.tensor([float("inf")], requires_grad=True)
+    out = nt.nn.functional.batch_norm(x, None, None, weight, None, training=True)
+    loss = (out * nt.tensor([1.0, 2.0, 3.0, 4.0])).sum()
+    (g,) = nt.autograd.grad(loss, x, create_graph=create_graph)
+    inf = float("inf")
+    assert g.tolist() == [[[-inf, -inf, inf, inf]], [[-inf, -inf, inf, inf]]]
