@@ -61,3 +61,16 @@ def test_digamma_gradient_is_torchs_trigamma():
     sin_pi = math.sin(math.pi)
     assert x.grad.tolist()[0] == pytest.approx(math.pi**2 / sin_pi**2, rel=1e-6)
     assert math.isfinite(x.grad.tolist()[1])
+
+
+def test_pow_exponent_gradient_at_a_zero_base():
+    # torch zeroes x**y * log(x) only where x == 0 and y >= 0: a negative exponent gives
+    # inf * -inf = -inf, a NaN exponent NaN
+    inf = float("inf")
+    base = nt.tensor([0.0, 0.0, 0.0, -0.0, 0.0], dtype=nt.float64)
+    exponent = nt.tensor([2.0, 0.0, -2.0, -1.5, nan], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(nt.pow(base, exponent).sum(), exponent)
+    _same(g.tolist(), [0.0, 0.0, -inf, -inf, nan])
+    exponent = nt.tensor([2.0, 0.0, -2.0, nan], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(nt.pow(0.0, exponent).sum(), exponent)
+    _same(g.tolist(), [0.0, 0.0, -inf, nan])
