@@ -74,3 +74,15 @@ def test_pow_exponent_gradient_at_a_zero_base():
     exponent = nt.tensor([2.0, 0.0, -2.0, nan], dtype=nt.float64, requires_grad=True)
     (g,) = nt.autograd.grad(nt.pow(0.0, exponent).sum(), exponent)
     _same(g.tolist(), [0.0, 0.0, -inf, nan])
+
+
+@pytest.mark.parametrize("name", ["xlogy", "xlog1py"])
+def test_xlogy_with_a_nan_number_gives_zero_input_gradient_at_zero(name):
+    # with a number as other, torch masks x == 0 unless other > 0 (> -1 for xlog1py): a NaN
+    # other is masked too (a NaN tensor other is not)
+    fn = getattr(nt.special, name)
+    g = _grad(lambda x: fn(x, nan), [0.0, -0.0, 1.0])
+    _same(g.tolist(), [0.0, 0.0, nan])
+    x = nt.tensor([0.0, 1.0], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(fn(x, nt.tensor([nan, nan], dtype=nt.float64)).sum(), x)
+    _same(g.tolist(), [nan, nan])

@@ -186,7 +186,8 @@ def _xlogy_input(grad, input, other):
 
 def _xlogy_scalar_input(grad, input, other):
     out = xlogy(grad, other)
-    if other <= 0:
+    # torch's number-exponent formula masks x == 0 unless other > 0: a NaN other too
+    if not other > 0:
         return out.masked_fill(input == 0, 0.0)
     return out
 
@@ -261,7 +262,7 @@ def _xlog1py_input(grad, input, other):
 
 def _xlog1py_scalar_input(grad, input, other):
     out = xlog1py(grad, other)
-    return out.masked_fill(input == 0, 0.0) if other <= -1 else out
+    return out.masked_fill(input == 0, 0.0) if not other > -1 else out  # NaN masks too
 
 
 def _xlog1py_other(grad, input, other):
