@@ -414,6 +414,23 @@ def _polygamma_reflected(n: int, x):
     return sign * polygamma_array(n, 1.0 - x) - math.pi * _cot_derivative(n, x)
 
 
+def trigamma_array(x):
+    """polygamma(1, x): the zeta series from 0 up; below 0 the reflection
+    ``pi^2 / sin(pi x)^2 - psi1(1 - x)`` with sin of the unreduced argument in x's own
+    precision, as torch's kernel takes it, so its poles give torch's large finite values
+    (~6.6e32 at -1 in float64, ~1.3e15 in float32) rather than inf."""
+    out = polygamma_array(1, x)
+    negative = x < 0
+    if negative.any():
+        below = x[negative]
+        pi = below.dtype.type(math.pi)
+        with xp.errstate(divide="ignore", invalid="ignore"):
+            sin_pi_x = xp.sin(pi * below)
+            reflected = (pi * pi) / (sin_pi_x * sin_pi_x)
+        out[negative] = reflected.astype(xp.float64) - polygamma_array(1, 1 - below)
+    return out
+
+
 @float64_kernel
 def polygamma_array(n: int, x):
     """The n-th derivative of digamma."""
@@ -487,6 +504,8 @@ def digamma(input):
     jvp="elementwise",
 )
 def _polygamma(input, n):
+    if n == 1 and input.dtype.kind == "f":
+        return _cast(trigamma_array(input), input)
     return _cast(polygamma_array(n, input), input)
 
 

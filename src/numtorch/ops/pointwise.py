@@ -415,15 +415,17 @@ def _pow_input(grad, input, exponent):
     return where(exponent == 0, 0.0, grad * _conj(exponent * input ** (exponent - 1)))
 
 
-def _pow_exponent(grad, input, result):
-    # d/dy x**y = x**y * log(x), taken as 0 where x == 0 and y >= 0 (as torch)
+def _pow_exponent(grad, input, exponent, result):
+    # d/dy x**y = x**y * log(x), taken as 0 where x == 0 and y >= 0 (as torch): at x == 0
+    # and y < 0 it is inf * -inf = -inf, and NaN for a NaN y
     base = input if isinstance(input, Tensor) else Tensor._make(xp.asarray(input))
-    log = base.log() if isinstance(input, Tensor) else math.log(input) if input > 0 else None
-    if log is None:
-        return grad * 0 if input == 0 else grad * (result * float("nan"))
     if not isinstance(input, Tensor):
-        return grad * _mul_scalar(result, log)  # a positive number base: never 0
-    return grad * where(base == 0, 0.0, result * log)
+        if input == 0:
+            return grad * where(exponent >= 0, 0.0, result * float("-inf"))
+        if input < 0:
+            return grad * (result * float("nan"))
+        return grad * _mul_scalar(result, math.log(input))  # a positive number base
+    return grad * where((base == 0) & (exponent >= 0), 0.0, result * base.log())
 
 
 def _check_int_pow(args):
@@ -470,7 +472,7 @@ def _pow_scalar(input, exponent):
     node="PowBackward1",
     promote="same",
     input=_pow_input,
-    exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+    exponent=lambda grad, input, exponent, result: _pow_exponent(grad, input, exponent, result),
     jvp="elementwise",
 )
 def _pow_tensor(input, exponent):
@@ -484,7 +486,7 @@ def _pow_tensor(input, exponent):
     node="PowBackward2",
     promote="same",
     scalars=("input",),
-    exponent=lambda grad, input, result: _pow_exponent(grad, input, result),
+    exponent=lambda grad, input, exponent, result: _pow_exponent(grad, input, exponent, result),
     jvp="elementwise",
 )
 def _pow_self_scalar(input, exponent):

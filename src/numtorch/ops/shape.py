@@ -955,13 +955,23 @@ def flipud(input) -> Tensor:
 
 
 def _repeat_backward(grad, input_shape, repeats):
+    # torch's order, so the nodes recorded under create_graph match: a zero repeat gives
+    # zeros, leading dims are summed one by one, then one reshape and sum over the axes
+    # repeated more than once (none when every repeat is 1: the gradient passes as is)
+    if 0 in repeats:
+        return grad.new_zeros(tuple(input_shape))
     lead = len(repeats) - len(input_shape)
-    shape = (1,) * lead + tuple(input_shape)
-    split = []
-    for r, s in zip(repeats, shape):
-        split += [r, s]
-    summed = grad.reshape(split).sum(tuple(range(0, 2 * len(repeats), 2)))
-    return summed.reshape(input_shape)
+    for _ in range(lead):
+        grad = grad.sum(0)
+    size, dims = [], []
+    for r, s in zip(repeats[lead:], input_shape):
+        if r != 1:
+            size.append(r)
+            dims.append(len(size) - 1)
+        size.append(s)
+    if dims:
+        grad = grad.reshape(size).sum(tuple(dims))
+    return grad
 
 
 @defop(

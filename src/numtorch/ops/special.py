@@ -186,7 +186,8 @@ def _xlogy_input(grad, input, other):
 
 def _xlogy_scalar_input(grad, input, other):
     out = xlogy(grad, other)
-    if other <= 0:
+    # torch's number-exponent formula masks x == 0 unless other > 0: a NaN other too
+    if not other > 0:
         return out.masked_fill(input == 0, 0.0)
     return out
 
@@ -261,7 +262,7 @@ def _xlog1py_input(grad, input, other):
 
 def _xlog1py_scalar_input(grad, input, other):
     out = xlog1py(grad, other)
-    return out.masked_fill(input == 0, 0.0) if other <= -1 else out
+    return out.masked_fill(input == 0, 0.0) if not other > -1 else out  # NaN masks too
 
 
 def _xlog1py_other(grad, input, other):
@@ -356,8 +357,10 @@ def _logit_backward(grad, input, eps):
     if eps is None:
         outside = (input < 0) | (input > 1)
         return where(outside, float("nan"), derivative)
-    outside = (input < eps) | (input > 1 - eps)
-    return where(outside, 0.0, derivative)
+    # torch keeps the derivative only where eps <= x <= 1 - eps: a NaN input is outside
+    # that range too and gets a zero gradient
+    inside = (input >= eps) & (input <= 1 - eps)
+    return where(inside, derivative, 0.0)
 
 
 @export(inplace=True)

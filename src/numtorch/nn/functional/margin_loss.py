@@ -151,7 +151,8 @@ def multi_margin_loss(
     return L.multi_margin_loss_op(input, target, p, margin, weight, reduction)
 
 
-_EPSILON = 1e-12
+# torch's constant is a C++ float: 1e-12 rounded to float32, which zero vectors expose
+_EPSILON = 9.999999960041972e-13
 
 
 @composite(

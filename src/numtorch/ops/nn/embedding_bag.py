@@ -68,13 +68,16 @@ def _grad_weight(grad, weight, indices, offsets, mode, psw, padding_idx, last, s
     bag, num_bags = _bags(data, offsets._data, last)
     if mode == 2:
         _, argmax = _max_rows(weight._data, data, bag, num_bags, padding_idx)
-        keep = Tensor._make((argmax >= 0).astype(grad._data.dtype))
+        # an empty bag sends nothing (filled, not multiplied by 0: its gradient may be NaN)
+        empty = Tensor._make(argmax < 0)
         target = Tensor._make(xp.maximum(argmax, 0))
-        return grad.new_zeros(weight.shape).scatter_add(0, target, grad * keep)
+        return grad.new_zeros(weight.shape).scatter_add(0, target, grad.masked_fill(empty, 0))
     scale = _position_scale(data, bag, num_bags, mode, padding_idx, scale_by_freq, grad._data.dtype)
     rows = grad.index_select(0, Tensor._make(bag)) * Tensor._make(scale[:, None])
     if psw is not None:
         rows = rows * psw[:, None]
+    # a padding entry's row gets nothing, even where its bag's gradient is NaN or inf
+    rows = rows.masked_fill(Tensor._make((data == padding_idx)[:, None]), 0)
     return grad.new_zeros(weight.shape).index_add(0, indices, rows)
 
 
@@ -162,5 +165,7 @@ def embedding_bag_op(
     if per_sample_weights is not None:
         scale = scale * per_sample_weights
     out = xp.zeros((num_bags, weight.shape[1]), weight.dtype)
-    xp.add.at(out, bag, weight[indices] * scale[:, None])
+    # padding entries are skipped, not added times 0: a NaN or inf row there adds nothing
+    used = indices != padding_idx
+    xp.add.at(out, bag[used], weight[indices[used]] * scale[used, None])
     return out

@@ -175,10 +175,13 @@ def _bn_state(input, result1, result2, training, eps):
 
 def _bn_input_grad(grad, input, weight, result1, result2, training, eps):
     mean, invstd = _bn_state(input, result1, result2, training, eps)
-    g = grad if weight is None else grad * weight.reshape(_channel_shape(input))
     if not training:
+        g = grad if weight is None else grad * weight.reshape(_channel_shape(input))
         return g * invstd
-    return _normalized_grad(g, (input - mean) * invstd, invstd, _reduce_dims(input))
+    # the weight scales the centred gradient, as in torch's kernel (taken into the gradient
+    # first, an infinite weight would make inf - inf = NaN of the centring)
+    dx = _normalized_grad(grad, (input - mean) * invstd, invstd, _reduce_dims(input))
+    return dx if weight is None else dx * weight.reshape(_channel_shape(input))
 
 
 def _bn_weight_grad(grad, input, result1, result2, training, eps):

@@ -190,6 +190,9 @@ def _stack_layers(
     has_proj = lstm and hx[0].shape[-1] != hx[1].shape[-1]
     per_direction = len(params) // (num_layers * directions)
     hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if lstm else hx.unbind(0)
+    if len(hiddens) < num_layers * directions:
+        # torch checks the count of initial states before it runs any layer
+        raise RuntimeError("Expected more hidden states in stacked_rnn")
     if batch_sizes is None:
         if batch_first:
             input = input.transpose(0, 1)

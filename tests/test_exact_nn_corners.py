@@ -1,0 +1,96 @@
+"""nn functions at torch's corners (empty states, zero vectors), with torch's errors and
+values."""
+
+from __future__ import annotations
+
+import pytest
+
+import numtorch as nt
+
+
+def _gru_weights(layers):
+    nt.manual_seed(0)
+    shapes = [(6, 2), (6, 2), (6,), (6,)] * layers
+    return [nt.randn(*shape) for shape in shapes]
+
+
+@pytest.mark.parametrize("h0_shape", [(0,), (0, 3, 2), (1, 3, 2)])
+@pytest.mark.parametrize("packed", [True, False])
+def test_rnn_with_too_few_initial_states_raises_torchs_error(h0_shape, packed):
+    # two layers need two initial states; torch counts them before running any layer
+    weights = _gru_weights(2)
+    h0 = nt.zeros(*h0_shape)
+    with pytest.raises(RuntimeError, match="Expected more hidden states in stacked_rnn"):
+        if packed:
+            nt.gru(nt.randn(6, 2), nt.tensor([3, 2, 1]), h0, weights, True, 2, 0.0, False, False)
+        else:
+            nt.gru(nt.randn(3, 2, 2), h0, weights, True, 2, 0.0, False, False, False)
+
+
+def test_rnn_tanh_with_an_empty_initial_state_raises_torchs_error():
+    weights = [nt.randn(2, 2), nt.randn(2, 2)]
+    with pytest.raises(RuntimeError, match="Expected more hidden states"):
+        nt.rnn_tanh(nt.randn(6, 2), nt.tensor([3, 2, 1]), nt.zeros(0), weights, False, 1, 0.0,
+                    False, False)  # fmt: skip
+
+
+@pytest.mark.parametrize("target", [1.0, -1.0])
+def test_cosine_embedding_loss_at_a_zero_vector_uses_torchs_float32_epsilon(target):
+    # torch adds a C++ float 1e-12 (9.99999996e-13) to each squared norm: at a zero vector
+    # the gradient is x2 / sqrt(eps * |x2|^2), which shows which epsilon was added
+    x1 = nt.zeros(1, 2, dtype=nt.float64, requires_grad=True)
+    x2 = nt.ones(1, 2, dtype=nt.float64)
+    loss = nt.nn.functional.cosine_embedding_loss(x1, x2, nt.tensor([target]), reduction="sum")
+    loss.backward()
+    eps = 9.999999960041972e-13
+    expected = -target / (eps * (2 + eps)) ** 0.5
+    assert x1.grad.tolist()[0] == pytest.approx([expected, expected], rel=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+def test_embedding_bag_skips_padding_rows_holding_nan_and_inf(mode):
+    # torch skips padding entries in both directions: a NaN/inf row at padding_idx adds
+    # nothing to its bag, and a NaN bag gradient does not reach the padding row
+    nan, inf = float("nan"), float("inf")
+    weight = nt.tensor([[1.0, 2.0], [nan, inf], [inf, -inf]], requires_grad=True)
+    indices, offsets = nt.tensor([0, 2, 1, 2]), nt.tensor([0, 2])
+    out = nt.nn.functional.embedding_bag(indices, weight, offsets, mode=mode, padding_idx=2)
+    assert out.tolist()[0] == [1.0, 2.0]
+    out.backward(nt.tensor([[nan, 1.0], [1.0, 1.0]]))
+    assert weight.grad.tolist()[2] == [0.0, 0.0]
+
+
+def test_embedding_bag_max_sends_nothing_from_an_empty_bag():
+    weight = nt.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    out = nt.nn.functional.embedding_bag(
+        nt.tensor([1, 0]), weight, nt.tensor([0, 0]), mode="max"
+    )  # bag 0 is empty
+    out.backward(nt.tensor([[float("nan"), 1.0], [1.0, 1.0]]))
+    assert weight.grad.tolist() == [[0.0, 0.0], [1.0, 1.0]]
+
+
+def test_instance_norm_weight_gradient_records_torchs_repeat_backward():
+    # instance norm repeats its weight over the batch; under create_graph torch's repeat
+    # backward sums the repeated axis (SumBackward1), and passes a gradient repeated once
+    # through untouched
+    x = nt.randn(2, 3, 4)
+    weight = nt.ones(3, requires_grad=True)
+    out = nt.nn.functional.instance_norm(x, weight=weight)
+    (g,) = nt.autograd.grad((out * out).sum(), weight, create_graph=True)
+    assert g.grad_fn.name() == "SumBackward1"
+    w = nt.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = nt.autograd.grad((w.repeat(1) * w).sum(), w, create_graph=True)
+    assert g.grad_fn.name() == "AddBackward0"
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_batch_norm_input_gradient_with_an_infinite_weight_is_infinite(create_graph):
+    # torch scales the centred gradient by the weight: the inf stays inf (taking the weight
+    # into the gradient before centring would give inf - inf = NaN)
+    x = nt.tensor([[[0.5, -1.0, 2.0, 0.3]], [[1.0, 2.0, -0.5, 0.1]]], requires_grad=True)
+    weight = nt.tensor([float("inf")], requires_grad=True)
+    out = nt.nn.functional.batch_norm(x, None, None, weight, None, training=True)
+    loss = (out * nt.tensor([1.0, 2.0, 3.0, 4.0])).sum()
+    (g,) = nt.autograd.grad(loss, x, create_graph=create_graph)
+    inf = float("inf")
+    assert g.tolist() == [[[-inf, -inf, inf, inf]], [[-inf, -inf, inf, inf]]]

@@ -1,0 +1,88 @@
+"""Pointwise gradients at torch's corners (NaN, +-inf, +-0, poles), each checked against
+torch's values there."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import numtorch as nt
+
+nan = float("nan")
+
+
+def _grad(fn, values, create_graph=False, dtype=nt.float64):
+    x = nt.tensor(values, dtype=dtype, requires_grad=True)
+    (g,) = nt.autograd.grad(fn(x).sum(), x, create_graph=create_graph)
+    return g
+
+
+def _same(actual, expected):
+    assert len(actual) == len(expected)
+    for a, e in zip(actual, expected):
+        if math.isnan(e):
+            assert math.isnan(a), (actual, expected)
+        else:
+            assert a == e and math.copysign(1, a) == math.copysign(1, e), (actual, expected)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_logit_with_eps_gives_nan_input_a_zero_gradient(create_graph):
+    # torch keeps the derivative only where eps <= x <= 1 - eps (its vectorized kernel and
+    # its differentiable backward agree: a NaN input is outside and gets 0)
+    g = _grad(lambda x: nt.logit(x, 0.1), [nan, 0.0, 0.5, 1.5], create_graph)
+    _same(g.tolist(), [0.0, 0.0, 4.0, 0.0])
+
+
+def test_logit_with_eps_second_order_is_nan_at_poles():
+    x = nt.tensor([0.0, 1.0, 0.5, -0.5, nan], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(nt.logit(x, 0.1).sum(), x, create_graph=True)
+    (gg,) = nt.autograd.grad(g.sum(), x)
+    _same(gg.tolist(), [nan, nan, 0.0, -0.0, nan])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_trigamma_follows_torchs_kernel_at_poles_and_tiny_inputs(dtype):
+    # torch's trigamma reflects with sin(pi x) of the unreduced argument: at the negative
+    # integers it is large but finite (~6.6e32 at -1 in float64), at 0 it is inf; elsewhere
+    # its series is good to ~1e-9, numtorch's to ~1e-15
+    torch = pytest.importorskip("torch")
+    values = [-1.0, -2.0, -1.0 + 1e-7, -0.5, 0.0, -0.0, 3.9e-17, 1e-3, 0.5, 7.25, float("inf")]
+    values += [-float("inf"), nan, 1e20, -30.5]
+    expected = torch.polygamma(1, torch.tensor(values, dtype=getattr(torch, dtype))).tolist()
+    actual = nt.polygamma(1, nt.tensor(values, dtype=getattr(nt, dtype))).tolist()
+    assert actual == pytest.approx(expected, rel=1e-6 if dtype == "float32" else 1e-8, nan_ok=True)
+
+
+def test_digamma_gradient_is_torchs_trigamma():
+    x = nt.tensor([-1.0, -3.0], dtype=nt.float64, requires_grad=True)
+    nt.digamma(x).sum().backward()
+    sin_pi = math.sin(math.pi)
+    assert x.grad.tolist()[0] == pytest.approx(math.pi**2 / sin_pi**2, rel=1e-6)
+    assert math.isfinite(x.grad.tolist()[1])
+
+
+def test_pow_exponent_gradient_at_a_zero_base():
+    # torch zeroes x**y * log(x) only where x == 0 and y >= 0: a negative exponent gives
+    # inf * -inf = -inf, a NaN exponent NaN
+    inf = float("inf")
+    base = nt.tensor([0.0, 0.0, 0.0, -0.0, 0.0], dtype=nt.float64)
+    exponent = nt.tensor([2.0, 0.0, -2.0, -1.5, nan], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(nt.pow(base, exponent).sum(), exponent)
+    _same(g.tolist(), [0.0, 0.0, -inf, -inf, nan])
+    exponent = nt.tensor([2.0, 0.0, -2.0, nan], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(nt.pow(0.0, exponent).sum(), exponent)
+    _same(g.tolist(), [0.0, 0.0, -inf, nan])
+
+
+@pytest.mark.parametrize("name", ["xlogy", "xlog1py"])
+def test_xlogy_with_a_nan_number_gives_zero_input_gradient_at_zero(name):
+    # with a number as other, torch masks x == 0 unless other > 0 (> -1 for xlog1py): a NaN
+    # other is masked too (a NaN tensor other is not)
+    fn = getattr(nt.special, name)
+    g = _grad(lambda x: fn(x, nan), [0.0, -0.0, 1.0])
+    _same(g.tolist(), [0.0, 0.0, nan])
+    x = nt.tensor([0.0, 1.0], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(fn(x, nt.tensor([nan, nan], dtype=nt.float64)).sum(), x)
+    _same(g.tolist(), [nan, nan])
