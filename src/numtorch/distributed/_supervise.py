@@ -74,6 +74,9 @@ class _Ranks:
         self.pids: dict[int, int] = {}
         self.fds: dict[int, int] = {}  # pidfd -> rank, where the OS has pidfds
         self.first: list[int] = []  # ranks whose end woke us first
+        # ranks already gone when their pid was first read (a busy machine can delay the
+        # watch past a rank's death): they ended before any rank that was being watched
+        self.gone_unwatched: list[int] = []
 
     def wait(self, seconds: float) -> None:
         """Sleep up to ``seconds``, less if a registered rank's process ends."""
@@ -82,8 +85,12 @@ class _Ranks:
                 pid = _read(self.folder, rank, "pid")
                 if pid is not None:
                     self.pids[rank] = pid
-                    with contextlib.suppress(AttributeError, OSError):
+                    try:
                         self.fds[os.pidfd_open(pid)] = rank
+                    except ProcessLookupError:
+                        self.gone_unwatched.append(rank)
+                    except (AttributeError, OSError):
+                        pass  # no pidfds here: the POLL loop finds the death
         if self.fds:
             ready, _, _ = select.select(list(self.fds), [], [], seconds)
             if ready and not self.first:
@@ -96,7 +103,8 @@ class _Ranks:
         rank has reported a failure: mpiexec then ends the others, who are not to blame)."""
         if any(_read(self.folder, r, "exit") not in (None, 0) for r in self.pids):
             return None
-        order = self.first + [r for r in self.pids if r not in self.first]
+        early = self.gone_unwatched + self.first
+        order = early + [r for r in self.pids if r not in early]
         for rank in order:
             pid = self.pids[rank]
             # the exit record is read again: the rank may have written it and ended meanwhile
