@@ -39,8 +39,8 @@ test-numpy-min test-numpy-max: test-numpy-%:
 	$(PYTHON) -m venv .venv-numpy-$*
 	.venv-numpy-$*/bin/python -m pip install -q -e ".[test]" "numpy==$(NUMPY_$(shell echo $* | tr a-z A-Z))" "torch==2.13.0"
 	.venv-numpy-$*/bin/python -c "import numpy; print('testing with numpy', numpy.__version__)"
-	.venv-numpy-$*/bin/python -m pytest -p no:cacheprovider tests/test_ops.py tests/test_ops_parity.py \
-		tests/test_programs_parity.py tests/test_tensor.py tests/test_autograd_engine.py
+	.venv-numpy-$*/bin/python -m pytest -p no:cacheprovider tests/ops/test_ops.py tests/ops/test_ops_parity.py \
+		tests/test_programs_parity.py tests/core/test_tensor.py tests/core/test_autograd_engine.py
 
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check src tests bench

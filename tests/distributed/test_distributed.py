@@ -271,7 +271,8 @@ def test_outer_timeout_leaves_no_processes(no_strays):
 
 @needs_mpi
 def test_launcher_propagates_exit_code_and_traceback(no_strays):
-    script = os.path.join(os.path.dirname(__file__), "mpi_scripts", "failures.py")
+    tests = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = os.path.join(tests, "mpi_scripts", "failures.py")
     launch = [sys.executable, "-m", "numtorch.distributed.run", "-n", "2", "--rank-timeout", "30"]
     done = subprocess.run(
         [*launch, script, "exit3"], capture_output=True, text=True, timeout=60, check=False

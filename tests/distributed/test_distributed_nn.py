@@ -19,7 +19,7 @@ from numtorch.nn.parallel import DistributedDataParallel as DDP
 MPI_REASON = mpi_unavailable_reason()
 needs_mpi = pytest.mark.skipif(MPI_REASON is not None, reason=str(MPI_REASON))
 pytestmark = pytest.mark.mpi
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @needs_mpi

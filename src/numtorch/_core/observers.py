@@ -28,7 +28,7 @@ class Dispatch:
 dispatch = Dispatch()
 
 # Functions marked ``composite``, by torch op name: what each shows the profiler
-# (tests/test_op_entries.py checks it against torch's schemas).
+# (tests/ops/test_op_entries.py checks it against torch's schemas).
 COMPOSITES: dict = {}
 
 

@@ -3,7 +3,7 @@
 Each ``OpInfo`` runs its op as ``op(lib, *args, **kwargs)`` where ``lib`` is numtorch (or
 torch, for parity tests), so the same expression serves both libraries. Samples are built
 from NumPy arrays; float arrays become tensors that require grad. ``ref`` is a NumPy
-reference for the forward. Adding an op means adding an entry here; ``tests/test_ops.py``
+reference for the forward. Adding an op means adding an entry here; ``tests/ops/test_ops.py``
 checks that every registered primitive with a derivative is exercised by some entry.
 """
 

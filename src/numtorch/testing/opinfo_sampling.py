@@ -2,7 +2,8 @@
 ``opinfo.OP_DB``): the ``_standard_gamma`` entry multiplies the draw by zero, like the other
 samplers; the implicit gradient ``_standard_gamma_grad`` is deterministic (torch's own
 approximations of it, evaluated as torch does) and compared with torch directly. Its
-statistical correctness (``E[dx/dalpha] = 1``) is tested in ``tests/test_distributions.py``."""
+statistical correctness (``E[dx/dalpha] = 1``) is tested in
+``tests/distributions/test_distributions.py``."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Op samples for the special functions: the gamma family, Bessel functions, the error
 function's relatives and the incomplete gamma functions (part of the op sample table in
 ``opinfo.py``). NumPy has few of them, so most have no NumPy reference: their values are
-checked against torch (``tests/test_ops_parity.py``) and against mpmath reference values
-(``tests/test_special_functions.py``)."""
+checked against torch (``tests/ops/test_ops_parity.py``) and against mpmath reference values
+(``tests/ops/test_special_functions.py``)."""
 
 from __future__ import annotations
 
