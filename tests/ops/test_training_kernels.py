@@ -221,3 +221,32 @@ def test_batch_norm_sweep_agrees_with_the_composite_formulas():
     assert composite[0].grad_fn is not None
     for a, b in zip(swept, composite):
         np.testing.assert_allclose(a.numpy(), b.detach().numpy(), rtol=1e-12, atol=1e-12)
+
+
+def _lstm_one_loss(lib, sizes, loss_of, options):
+    input_size, hidden, seq, batch = sizes
+    torch.manual_seed(0)
+    state = torch.nn.LSTM(input_size, hidden, **options).state_dict()
+    model = lib.nn.LSTM(input_size, hidden, **options)
+    model.load_state_dict({k: lib.tensor(v.numpy()) for k, v in state.items()})
+    shape = (batch, seq, input_size) if options["batch_first"] else (seq, batch, input_size)
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+    inp = lib.tensor(x, requires_grad=True)
+    out, (h, c) = model(inp)
+    {"output": out.sum(), "h_n": (h * h).sum(), "c_n": (c * 3).sum()}[loss_of].backward()
+    grads = [p.grad for p in model.parameters()]
+    return [out, h, c, inp.grad] + [np.zeros(1) if g is None else g for g in grads]
+
+
+@pytest.mark.parametrize("sizes", [(1, 1, 1, 1), (3, 1, 4, 1), (2, 5, 1, 3)], ids=str)
+@pytest.mark.parametrize("loss_of", ["output", "h_n", "c_n"])
+@pytest.mark.parametrize("both_ways", [False, True])
+def test_lstm_layer_edge_shapes_match_torch(sizes, loss_of, both_ways):
+    # one step, one sample or one hidden unit: the fused layer's transposed (hidden, batch)
+    # states and its gate blocks degenerate to single rows or columns
+    options = {"bidirectional": both_ways, "batch_first": both_ways}
+    ours = _lstm_one_loss(numtorch, sizes, loss_of, options)
+    theirs = _lstm_one_loss(torch, sizes, loss_of, options)
+    for a, t in zip(ours, theirs):
+        a, t = (v if isinstance(v, np.ndarray) else v.detach().numpy() for v in (a, t))
+        np.testing.assert_allclose(a, t, rtol=1e-4, atol=1e-5)
