@@ -18,6 +18,7 @@ from . import (  # noqa: F401
     incomplete_gamma,
     indexing,
     normal,
+    pointwise,
     special,
 )
 from .pointwise import nan_to_num
