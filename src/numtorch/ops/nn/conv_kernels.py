@@ -218,16 +218,41 @@ def _conv_forward_images(geo, x, w, bias, out=None):
     # columns and crop for a small CNN, 0.9x for ResNet-18)
     geo.by_image = True
     geo.leave_flat()
-    cols = geo.im2col(geo.pad(x))  # (N, G, C/G*K, L)
-    weight = _grouped_weight(w, geo.groups)
+    dtype = xp.result_type(x, w)
+    folded = bias is not None and bias.dtype == dtype
+    if folded:
+        # the bias as one more column row of ones and weight column: the GEMM adds it, and
+        # no pass over the output is left to do
+        cols, weight = _columns_with_ones(geo, geo.pad(x)), _weight_with_bias(w, bias, geo)
+    else:
+        cols, weight = geo.im2col(geo.pad(x)), _grouped_weight(w, geo.groups)
     if out is None:
-        y = xp.matmul(weight, cols)
+        y = xp.matmul(weight, cols)  # (N, G, O/G, L)
     else:
         y = xp.matmul(weight, cols, out=out.reshape(cols.shape[:2] + (-1, geo.length)))
     y = y.reshape((geo.n, geo.o) + geo.out)
-    if bias is not None:
+    if bias is not None and not folded:
         y += bias.reshape((1, -1) + (1,) * len(geo.out))
     return y
+
+
+def _columns_with_ones(geo, xpad):
+    """``im2col``'s (N, G, C/G * K, L) columns and a row of ones below each group's."""
+    rows = geo.c // geo.groups * geo.k
+    cols = xp.empty((geo.n, geo.groups, rows + 1, geo.length), xpad.dtype)
+    split = (geo.n, geo.groups, geo.c // geo.groups) + geo.kernel + geo.out
+    xp.copyto(cols[:, :, :rows].reshape(split), geo._window_view(xpad).reshape(split))
+    cols[:, :, rows] = 1
+    return cols
+
+
+def _weight_with_bias(w, bias, geo):
+    """(G, O/G, C/G * K + 1): each output's weights, then its bias."""
+    grouped = _grouped_weight(w, geo.groups)
+    weight = xp.empty(grouped.shape[:2] + (grouped.shape[2] + 1,), grouped.dtype)
+    weight[:, :, :-1] = grouped
+    weight[:, :, -1] = bias.reshape(grouped.shape[:2])
+    return weight
 
 
 def conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
