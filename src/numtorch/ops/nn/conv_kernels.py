@@ -154,24 +154,20 @@ class Geometry:
         return g2 if self.by_image else g2.reshape(self.o, -1)
 
     def col2im(self, gcols, dtype):
-        """Scatter-add columns, (N, C, *kernel, L) when ``by_image`` else (C, *kernel, N, L),
-        back into a zero padded input."""
+        """Scatter-add (C, *kernel, N, L) columns back into a zero padded input."""
         gxpad = xp.zeros((self.n, self.c) + self.padded, dtype)
         flat = gxpad.reshape(-1)
         item = gxpad.itemsize
-        n_stride, c_stride = gxpad.strides[0], gxpad.strides[1]
         if self.flat:
             positions, strides = (self.length,), (item,)
         else:
             positions = self.out
             strides = tuple(s * r * item for s, r in zip(self.stride, self.row))
-        # the target's axes in the columns' order: NumPy adds two arrays fastest (~5x for
-        # many small images) when their axes run in the same memory order
-        if self.by_image:
-            shape, strides = (self.n, self.c) + positions, (n_stride, c_stride) + strides
-        else:
-            shape, strides = (self.c, self.n) + positions, (c_stride, n_stride) + strides
-        gcols = gcols.reshape(shape[:1] + self.kernel + shape[1:])
+        # the target's axes in the columns' order, channel then image: NumPy adds two arrays
+        # fastest when their axes run in the same order (0.8x the time for 64 small images)
+        shape = (self.c, self.n) + positions
+        strides = (gxpad.strides[1], gxpad.strides[0]) + strides
+        gcols = gcols.reshape((self.c,) + self.kernel + shape[1:])
         for offset in xp.ndindex(*self.kernel):
             start = sum(i * d * r for i, d, r in zip(offset, self.dilation, self.row))
             target = _as_strided(flat[start:], shape, strides)
