@@ -14,7 +14,12 @@ import pytest
 import numtorch
 from numtorch.models import resnet18
 from numtorch.ops.nn import conv_kernels
-from numtorch.ops.nn.pooling import _max_pool_with_offsets, max_pool_values
+from numtorch.ops.nn.pooling import (
+    _max_pool_scatter,
+    _max_pool_with_offsets,
+    max_pool_indices,
+    max_pool_values,
+)
 
 pytestmark = pytest.mark.usefixtures("one_blas_thread")
 
@@ -117,3 +122,71 @@ def test_weight_gradient_layouts_agree(case, monkeypatch):
         assert gw.shape == w_shape and gw.flags.c_contiguous
         results.append(gw)
     np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_weight_gradient_column_orders_agree(case, monkeypatch):
+    # one product per image summed (thin columns), or one product over all images' positions
+    x_shape, w_shape, stride, padding, dilation, groups, _ = case
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(x_shape)
+    w = rng.standard_normal(w_shape)
+    g = rng.standard_normal(conv_kernels.conv_forward(x, w, None, *case[2:6]).shape)
+
+    def grad(images):
+        return conv_kernels.conv_weight_grad(
+            x[images], g[images], w_shape, stride, padding, dilation, groups
+        )
+
+    # the sum of each image's gradient (one image: the flat layout where the stride is 1)
+    expected = sum(grad(slice(i, i + 1)) for i in range(x_shape[0]))
+    for rows in (0, 1 << 30):
+        monkeypatch.setattr(conv_kernels, "BY_IMAGE_ROWS", rows)
+        gw = grad(slice(None))
+        assert gw.shape == w_shape and gw.flags.c_contiguous
+        np.testing.assert_allclose(gw, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_gradients_of_huge_finite_values_are_those_of_float64():
+    # the flat layout's discarded positions meet these values (times a zero gradient)
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((1, 2, 6, 5)).astype(np.float32)
+    x[0, 1, 2, 3] = 3e25
+    w = rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    w[1, 0, 1, 1] = -2e25
+    g = rng.standard_normal((1, 3, 6, 5)).astype(np.float32)
+    args = ((1, 1), (1, 1), (1, 1), 1)
+    gw = conv_kernels.conv_weight_grad(x, g, w.shape, *args)
+    gx = conv_kernels.conv_input_grad(g, w, x.shape, *args)
+    x64, w64, g64 = (a.astype(np.float64) for a in (x, w, g))
+    np.testing.assert_allclose(gw, conv_kernels.conv_weight_grad(x64, g64, w.shape, *args), 1e-5)
+    np.testing.assert_allclose(gx, conv_kernels.conv_input_grad(g64, w64, x.shape, *args), 1e-5)
+    assert np.isfinite(gw).all() and np.isfinite(gx).all()
+
+
+def test_max_pool_gradient_of_overlapping_windows_lands_on_torchs_indices():
+    # the scatter by flat position (one bincount) against np.add.at at torch's indices,
+    # with inf and NaN gradients, padding, dilation and ceil mode, in 1-3 dims
+    rng = np.random.default_rng(5)
+    checked = 0
+    for dims, k, s, p, d, ceil_mode in itertools.product(
+        [1, 2, 3], [2, 3], [1, 2], [0, 1], [1, 2], [False, True]
+    ):
+        size = 7 - dims
+        if p > k // 2 or (k - 1) * d + 1 > size + 2 * p or s >= d * (k - 1) + 1:
+            continue  # invalid, or windows that do not overlap (the masked path)
+        shape = (2, 3) + (size,) * dims
+        x = rng.integers(-3, 3, shape).astype(np.float32)  # ties: the first wins
+        args = ((k,) * dims, (s,) * dims, (p,) * dims, (d,) * dims, ceil_mode)
+        best, arg = _max_pool_with_offsets(x, *args)
+        grad = rng.standard_normal(best.shape).astype(np.float32)
+        grad.reshape(-1)[:3] = [np.inf, -np.inf, np.nan]
+        expected = np.zeros((6, size**dims), np.float64)
+        indices = max_pool_indices(arg, shape, *args).reshape(6, -1)
+        with np.errstate(invalid="ignore"):  # inf - inf where two windows share a winner
+            np.add.at(expected, (np.arange(6)[:, None], indices), grad.reshape(6, -1))
+        found = _max_pool_scatter(grad, arg, shape, *args)
+        assert found.dtype == np.float32 and found.shape == shape
+        np.testing.assert_array_equal(found.reshape(6, -1), expected.astype(np.float32))
+        checked += 1
+    assert checked > 20

@@ -12,6 +12,8 @@ an op whose own derivative is the forward selection again, so double backward wo
 
 from __future__ import annotations
 
+import math
+
 from ..._core import batch_rules, spatial_batch_rules
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
@@ -133,8 +135,10 @@ def _windows_overlap(geo) -> bool:
 
 def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation, ceil_mode):
     geo = PoolGeometry(input_shape, kernel, stride, padding, dilation, ceil_mode)
-    exact = not xp.isfinite(grad).all()  # 0 * inf would leak NaN into the losers
     overlap = _windows_overlap(geo)
+    if overlap and grad.dtype in (xp.float32, xp.float64):
+        return _max_pool_scatter_by_position(grad, arg, geo)
+    exact = not xp.isfinite(grad).all()  # 0 * inf would leak NaN into the losers
     tiled = not (overlap or exact or geo.needs_padding) and all(
         k == s and d == 1 and o * s == i
         for k, s, d, o, i in zip(geo.kernel, geo.stride, geo.dilation, geo.out, geo.spatial)
@@ -150,6 +154,35 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
         else:  # each input element belongs to one window at most: write, no read
             xp.multiply(grad, arg == k, out=target)
     return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
+
+
+def _max_pool_scatter_by_position(grad, arg, geo):
+    """Overlapping windows: each gradient added at its winner's flat position in the padded
+    input, by one ``bincount`` (in float64, then rounded: a winner of several windows gets
+    the rounded sum), instead of a masked pass per kernel offset (0.5x the time for
+    ResNet's 3x3 stride-2 pooling); non-finite gradients land on their winner alone."""
+    dims = len(geo.kernel)
+    rows = [math.prod(geo.padded[d + 1 :]) for d in range(dims)]
+    # flat position of each output's window origin, and of each kernel offset within it
+    origin = xp.zeros((1,) * dims, xp.int64)
+    for d in range(dims):
+        shape = [1] * dims
+        shape[d] = geo.out[d]
+        origin = origin + (xp.arange(geo.out[d]) * (geo.stride[d] * rows[d])).reshape(shape)
+    table = xp.array(
+        [sum(i * dl * r for i, dl, r in zip(o, geo.dilation, rows)) for o in geo.offsets()],
+        xp.int64,
+    )
+    planes = math.prod(geo.lead)
+    plane = math.prod(geo.padded)
+    position = table[arg.reshape((planes,) + geo.out)]
+    position += origin
+    position += (xp.arange(planes, dtype=xp.int64) * plane).reshape((planes,) + (1,) * dims)
+    total = xp.bincount(position.reshape(-1), grad.reshape(-1), planes * plane)
+    gpad = total.reshape(geo.lead + geo.padded)
+    if geo.needs_padding:
+        gpad = gpad[geo.interior()]
+    return xp.ascontiguousarray(gpad, dtype=grad.dtype)
 
 
 def _max_pool_gather(source, arg, kernel, stride, padding, dilation, ceil_mode):
