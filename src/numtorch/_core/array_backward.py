@@ -144,10 +144,10 @@ def array_apply(spec, plain: bool):
     if len(steps) != 1:
         return general
     formula, argnames, grad_only, form, slots = steps[0]
-    if form is None or len(slots) != 2 or slots[0] is not None or spec.slot_names != slots[1:]:
+    # the node's one slot is read and cleared by its name (op.py names slots _v0, _v1, ...):
+    # no attrgetter or setattr call
+    if form is None or len(slots) != 2 or slots[0] is not None or spec.slot_names != ("_v0",):
         return general
-    slot = slots[1]
-    read = attrgetter(slot)
 
     def apply_one(node, grad, release=False):  # grad * cos(input) and friends: unrolled
         if (
@@ -158,7 +158,7 @@ def array_apply(spec, plain: bool):
             or node._edge0 is None
         ):
             return general(node, grad)
-        value = read(node)
+        value = node._v0
         if value.__class__ is Tensor and value._vc is None:
             value = value._data  # a bare saved input never modified in place
         else:
@@ -171,7 +171,7 @@ def array_apply(spec, plain: bool):
         out = [form(grad, value)]
         if release and node._saved:  # OpNode._release, for the one slot
             node._saved = FREED
-            setattr(node, slot, None)
+            node._v0 = None
         return out
 
     return apply_one

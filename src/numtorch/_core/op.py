@@ -28,7 +28,7 @@ from ..backend import xp
 from . import batch_rules
 from .docs import document
 from .inplace import inplace_variant
-from .op_node import OpNode, _saved_properties
+from .op_node import OpNode, _saved_properties, releaser
 from .runners import build_runner, generated
 from .tensor import Tensor
 
@@ -171,6 +171,7 @@ class OpSpec:
                 "__slots__": self.slot_names,
                 "_spec": self,
                 "_num_outputs": outputs if outputs != "many" else 1,
+                "_release": releaser(self.slot_names),
                 **_saved_properties(self.formulas),
             },
         )
