@@ -121,6 +121,9 @@ def array_apply(spec, plain: bool):
     the gradient and one saved value runs in one function (the commonest case)."""
     steps = array_steps(spec) if plain else ()
     runners = tuple(_array_runner(*step) for step in steps)
+    # add's and sub's input (lambda grad: grad): the gradient passed on without a call
+    passes = tuple(run is _grad_itself for run in runners) + (False, False)
+    pass0, pass1 = passes[:2]
 
     def general(node, grad, release=False):  # the engine frees the saved values
         if node._saved is FREED:
@@ -136,8 +139,8 @@ def array_apply(spec, plain: bool):
                 return [None if edge0 is None else runners[0](node, grad)]
             edge1 = node._edge1
             return [
-                None if edge0 is None else runners[0](node, grad),
-                None if edge1 is None else runners[1](node, grad),
+                None if edge0 is None else grad if pass0 else runners[0](node, grad),
+                None if edge1 is None else grad if pass1 else runners[1](node, grad),
             ]
         return [None if e[0] is None else run(node, grad) for run, e in zip(runners, edges)]
 
