@@ -305,7 +305,8 @@ def _record_source(spec, operands: tuple) -> tuple[str, dict]:
     return body, names.get("constants", {})
 
 
-def _generate(spec, template: str, operands: tuple):
+def _runner_source(spec, template: str, operands: tuple) -> tuple[str, dict]:
+    """The source of ``spec``'s runner (``def run(args):``) and the constants it names."""
     differentiable = bool(spec.diff)
     record, constants = _record_source(spec, operands) if differentiable else ("pass", {})
     source = template.replace("RESULT", _RESULT.strip("\n"))
@@ -319,20 +320,17 @@ def _generate(spec, template: str, operands: tuple):
         ("number_second", 1 in spec.scalars),
     ):
         source = source.replace(name, str(value))
-    # The public function's body as well (Note [Public functions]): its binding of keywords
-    # and defaults, then the runner's statements.
-    source += source.replace("def run(args):", _CALL_HEADER.strip("\n"), 1)
-    function = getattr(spec, "function", None)
-    if function is None or function.__code__ is not _call.__code__:
-        function = None
-    # the public function's globals when it takes the runner's body, so it finds its names
-    namespace = {} if function is None else function.__globals__
+    return source, constants
+
+
+def _compile(spec, source: str, names: dict, namespace: dict, kind: str = "runner") -> dict:
+    """Run ``source`` in ``namespace``, filled with what generated code names."""
     namespace.update(
         {
             # the module NumPy's floating-point warnings are filtered by (backend/__init__.py)
             "__name__": __name__,
             **_GLOBALS,
-            **constants,
+            **names,
             "spec": spec,
             "nparams": spec.nparams,
             "forward": spec.forward,
@@ -342,14 +340,52 @@ def _generate(spec, template: str, operands: tuple):
     )
     # inside the package's directory, so that the profiler's and anomaly mode's stacks leave
     # it out with numtorch's other frames; tracebacks and debuggers show the generated lines
-    filename = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"<runner of {spec.name}>")
+    filename = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"<{kind} of {spec.name}>")
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def _generate(spec, template: str, operands: tuple):
+    source, constants = _runner_source(spec, template, operands)
+    # The public function's body as well (Note [Public functions]): its binding of keywords
+    # and defaults, then the runner's statements.
+    source += source.replace("def run(args):", _CALL_HEADER.strip("\n"), 1)
+    function = getattr(spec, "function", None)
+    if function is None or function.__code__ is not _call.__code__:
+        function = None
+    # the public function's globals when it takes the runner's body, so it finds its names
+    namespace = _compile(spec, source, constants, {} if function is None else function.__globals__)
     if function is not None:
         function.__code__ = namespace["call"].__code__
     return namespace["run"]
 
 
+def operator_method(spec, extra: tuple, is_operand):
+    """``Tensor.__mul__`` and the other binary operators of an op with a generated runner:
+    the runner's body in the method itself (Note [Public functions]), ``NotImplemented``
+    where a TypeError comes from an operand that ``is_operand`` refuses; None for an op
+    whose runner is not generated."""
+    lazy = getattr(spec.run, "template", None)
+    if lazy is None or lazy[0] is not _BINARY:
+        return None
+    source, constants = _runner_source(spec, *lazy)
+    body = source[source.index("def run(args):") + len("def run(args):") :]
+    source = _OPERATOR.replace("BODY", _indent(body.strip("\n"), 4).rstrip("\n"))
+    names = {**constants, "operator_extra": extra, "is_operand": is_operand}
+    return _compile(spec, source, names, {}, "operator")["operator"]
+
+
+_OPERATOR = """
+def operator(self, other):
+    args = (self, other) + operator_extra
+    try:
+BODY
+    except TypeError:
+        if is_operand(other):
+            raise
+        return NotImplemented
+"""
 _CALL_HEADER = """
 def call(*args, **kwargs):
     if kwargs or len(args) != nparams:
@@ -364,6 +400,7 @@ def call(*args, **kwargs):
 # code (``__code__`` is replaced: the function object, its name, doc and ``spec`` stay),
 # and calls run the op in one frame. Until then, and for ops that take ``run_general``, it
 # is ``_call``. Its globals are a dict of its own, which the generated code then fills.
+# Binary operators (``Tensor.__mul__``) are generated with the runner's body too.
 def _call(*args, **kwargs):
     if kwargs or len(args) != nparams:  # noqa: F821 (a name of the function's own globals)
         args = spec.bind(args, kwargs)  # noqa: F821
