@@ -349,8 +349,9 @@ def _compile(spec, source: str, names: dict, namespace: dict, kind: str = "runne
 def _generate(spec, template: str, operands: tuple):
     source, constants = _runner_source(spec, template, operands)
     # The public function's body as well (Note [Public functions]): its binding of keywords
-    # and defaults, then the runner's statements.
-    source += source.replace("def run(args):", _CALL_HEADER.strip("\n"), 1)
+    # and defaults, then the runner's statements, where the count of arguments is known.
+    call = source.replace("def run(args):", _CALL_HEADER.strip("\n"), 1)
+    source += _known_count(call, len(operands), spec.nparams)
     function = getattr(spec, "function", None)
     if function is None or function.__code__ is not _call.__code__:
         function = None
@@ -362,18 +363,23 @@ def _generate(spec, template: str, operands: tuple):
 
 
 def operator_method(spec, extra: tuple, is_operand):
-    """``Tensor.__mul__`` and the other binary operators of an op with a generated runner:
+    """``Tensor.__mul__`` and friends for an op with a generated runner (None otherwise):
     the runner's body in the method itself (Note [Public functions]), ``NotImplemented``
-    where a TypeError comes from an operand that ``is_operand`` refuses; None for an op
-    whose runner is not generated."""
+    where a TypeError comes from an operand that ``is_operand`` refuses."""
     lazy = getattr(spec.run, "template", None)
     if lazy is None or lazy[0] is not _BINARY:
         return None
     source, constants = _runner_source(spec, *lazy)
     body = source[source.index("def run(args):") + len("def run(args):") :]
+    body = _known_count(body, 2, 2 + len(extra))
     source = _OPERATOR.replace("BODY", _indent(body.strip("\n"), 4).rstrip("\n"))
     names = {**constants, "operator_extra": extra, "is_operand": is_operand}
     return _compile(spec, source, names, {}, "operator")["operator"]
+
+
+def _known_count(source: str, operands: int, count: int) -> str:
+    """``source`` where ``args`` holds ``count`` values: the compiler drops dead tests."""
+    return source.replace(f"len(args) > {operands}", str(count > operands))
 
 
 _OPERATOR = """
@@ -408,8 +414,7 @@ def _call(*args, **kwargs):
 
 
 def public_function(spec, name: str):
-    """The function published as ``numtorch.<name>`` for ``spec`` (Note [Public
-    functions])."""
+    """``numtorch.<name>`` for ``spec`` (Note [Public functions])."""
     namespace = {"__name__": __name__, "spec": spec, "nparams": spec.nparams}
     function = FunctionType(_call.__code__, namespace, name)
     function.__qualname__ = name
