@@ -121,6 +121,9 @@ def array_apply(spec, plain: bool):
     the gradient and one saved value runs in one function (the commonest case)."""
     steps = array_steps(spec) if plain else ()
     runners = tuple(_array_runner(*step) for step in steps)
+    # add's and sub's input (lambda grad: grad): the gradient passed on without a call
+    passes = tuple(run is _grad_itself for run in runners) + (False, False)
+    pass0, pass1 = passes[:2]
 
     def general(node, grad, release=False):  # the engine frees the saved values
         if node._saved is FREED:
@@ -136,18 +139,18 @@ def array_apply(spec, plain: bool):
                 return [None if edge0 is None else runners[0](node, grad)]
             edge1 = node._edge1
             return [
-                None if edge0 is None else runners[0](node, grad),
-                None if edge1 is None else runners[1](node, grad),
+                None if edge0 is None else grad if pass0 else runners[0](node, grad),
+                None if edge1 is None else grad if pass1 else runners[1](node, grad),
             ]
         return [None if e[0] is None else run(node, grad) for run, e in zip(runners, edges)]
 
     if len(steps) != 1:
         return general
     formula, argnames, grad_only, form, slots = steps[0]
-    if form is None or len(slots) != 2 or slots[0] is not None or spec.slot_names != slots[1:]:
+    # the node's one slot is read and cleared by its name (op.py names slots _v0, _v1, ...):
+    # no attrgetter or setattr call
+    if form is None or len(slots) != 2 or slots[0] is not None or spec.slot_names != ("_v0",):
         return general
-    slot = slots[1]
-    read = attrgetter(slot)
 
     def apply_one(node, grad, release=False):  # grad * cos(input) and friends: unrolled
         if (
@@ -158,7 +161,7 @@ def array_apply(spec, plain: bool):
             or node._edge0 is None
         ):
             return general(node, grad)
-        value = read(node)
+        value = node._v0
         if value.__class__ is Tensor and value._vc is None:
             value = value._data  # a bare saved input never modified in place
         else:
@@ -171,7 +174,7 @@ def array_apply(spec, plain: bool):
         out = [form(grad, value)]
         if release and node._saved:  # OpNode._release, for the one slot
             node._saved = FREED
-            setattr(node, slot, None)
+            node._v0 = None
         return out
 
     return apply_one

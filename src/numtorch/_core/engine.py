@@ -124,9 +124,8 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 outputs = node._apply([grad])  # nodes check their own gradient counts
             else:
                 outputs = node._apply([calls.tensor_of(grad)])
-            if release and node._saved:  # FREED is false
+            if node._saved and release:  # FREED is false: freed by _apply_array already
                 node._release()
-            first = None  # a single newly ready node can skip the heap (see `follow`)
             edges = node._edges
             if edges is None:  # Note [Edges without a tuple] in op_node.py; zip stops at ONE_INPUT
                 edges = (node._edge0, node._edge1)
@@ -149,18 +148,16 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                         buffers[edge] = old + g
                     else:
                         buffers[edge] = calls.add_gradients(old, g, create_graph, arrays)
-                left = deps[nxt] - 1
-                deps[nxt] = left
-                if left == 0:
-                    if first is None:
-                        first = nxt
-                    else:
-                        push(ready, (-nxt._sequence_nr, tiebreak(), nxt))
-            if first is not None:
-                if ready and -ready[0][0] > first._sequence_nr:
-                    push(ready, (-first._sequence_nr, tiebreak(), first))
+                left = deps[nxt]
+                if left != 1:  # waits for more gradients (a ready node's count stays 1)
+                    deps[nxt] = left - 1
+                elif follow is None:  # a single newly ready node can skip the heap
+                    follow = nxt
                 else:
-                    follow = first
+                    push(ready, (-nxt._sequence_nr, tiebreak(), nxt))
+            if follow is not None and ready and -ready[0][0] > follow._sequence_nr:
+                push(ready, (-follow._sequence_nr, tiebreak(), follow))
+                follow = None
         # The loop's last locals still refer to gradients: drop them, so the commit can take
         # over gradient arrays nothing else holds instead of copying them.
         g = old = outputs = grads = grad = None

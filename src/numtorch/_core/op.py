@@ -28,8 +28,8 @@ from ..backend import xp
 from . import batch_rules
 from .docs import document
 from .inplace import inplace_variant
-from .op_node import OpNode, _saved_properties
-from .runners import build_runner, generated
+from .op_node import OpNode, _saved_properties, releaser
+from .runners import build_runner, generated, public_function
 from .tensor import Tensor
 
 _MISSING = object()
@@ -73,6 +73,7 @@ class OpSpec:
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
     registry = REGISTRY  # every entry by name: a batching rule may run a sibling entry
     jvp = None  # forward derivative: "elementwise", "linear", a formula (Note [Forward grads])
+    function = None  # the public function that takes the generated runner's body, if any
 
     def __init__(
         self,
@@ -171,6 +172,7 @@ class OpSpec:
                 "__slots__": self.slot_names,
                 "_spec": self,
                 "_num_outputs": outputs if outputs != "many" else 1,
+                "_release": releaser(self.slot_names),
                 **_saved_properties(self.formulas),
             },
         )
@@ -333,14 +335,8 @@ def defop(
         REGISTRY[op_name] = spec
         if jvp is not None:
             spec.jvp = jvp
-        nparams = spec.nparams
-
-        def op(*args, **kwargs):
-            if kwargs or len(args) != nparams:
-                args = spec.bind(args, kwargs)
-            return spec.run(args)
-
-        op.__name__ = op.__qualname__ = op_name
+        op = public_function(spec, op_name)  # Note [Public functions] in runners.py
+        op.__module__ = __name__
         op.__doc__ = forward.__doc__ if params is None else None
         op.spec = spec
         return op

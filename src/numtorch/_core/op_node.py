@@ -204,3 +204,25 @@ def _saved_properties(formulas) -> dict:
         torch_name = name.replace("input_shape", "self_sym_sizes").replace("input", "self")
         props["_saved_" + torch_name] = property(lambda node, key=name: node._saved_value(key))
     return props
+
+
+def _release_one(node) -> None:
+    if node._saved:
+        node._saved = FREED
+        node._v0 = None
+
+
+def _release_two(node) -> None:
+    if node._saved:
+        node._saved = FREED
+        node._v0 = node._v1 = None
+
+
+def releaser(slot_names: tuple):
+    """``_release`` for a node class with these slots: the commonest counts clear their
+    slots by name (no ``setattr`` per slot; op.py names slots ``_v0``, ``_v1``, ...)."""
+    if slot_names == ("_v0",):
+        return _release_one
+    if slot_names == ("_v0", "_v1"):
+        return _release_two
+    return OpNode._release

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import linecache
 import os
+from types import FunctionType
 
 from ..backend import xp
 from . import dtypes as _dtypes
@@ -169,7 +170,10 @@ EDGE_OF_X
 node._edge0 = edge
 node._edge1 = ONE_INPUT
 data = X._data
-node._input_meta = SINGLE_METAS.get((data.shape, data.dtype)) or single_input_meta(data)
+meta = SINGLE_METAS.get(data.shape)  # Note [Shared input metadata]: the dtype checked
+if meta is None or meta[0][1] is not data.dtype:
+    meta = single_input_meta(data)
+node._input_meta = meta
 result._grad_fn = node
 result._requires_grad = True
 """
@@ -197,7 +201,9 @@ if TX and (X._requires_grad or X._grad_fn is not None):
 EDGE_OF_X_INDENTED
     node._edgeK = edge
     data = X._data
-    metaK = METAS.get((data.shape, data.dtype)) or input_meta(data)
+    metaK = METAS.get(data.shape)
+    if metaK is None or metaK[1] is not data.dtype:
+        metaK = input_meta(data)
     mask |= BIT
 else:
     node._edgeK = metaK = None
@@ -299,7 +305,8 @@ def _record_source(spec, operands: tuple) -> tuple[str, dict]:
     return body, names.get("constants", {})
 
 
-def _generate(spec, template: str, operands: tuple):
+def _runner_source(spec, template: str, operands: tuple) -> tuple[str, dict]:
+    """The source of ``spec``'s runner (``def run(args):``) and the constants it names."""
     differentiable = bool(spec.diff)
     record, constants = _record_source(spec, operands) if differentiable else ("pass", {})
     source = template.replace("RESULT", _RESULT.strip("\n"))
@@ -313,22 +320,107 @@ def _generate(spec, template: str, operands: tuple):
         ("number_second", 1 in spec.scalars),
     ):
         source = source.replace(name, str(value))
-    namespace = {
-        # the module NumPy's floating-point warnings are filtered by (backend/__init__.py)
-        "__name__": __name__,
-        **_GLOBALS,
-        **constants,
-        "spec": spec,
-        "forward": spec.forward,
-        "check": spec.check,
-        "node_class": spec.node_class,
-    }
+    return source, constants
+
+
+def _compile(spec, source: str, names: dict, namespace: dict, kind: str = "runner") -> dict:
+    """Run ``source`` in ``namespace``, filled with what generated code names."""
+    namespace.update(
+        {
+            # the module NumPy's floating-point warnings are filtered by (backend/__init__.py)
+            "__name__": __name__,
+            **_GLOBALS,
+            **names,
+            "spec": spec,
+            "nparams": spec.nparams,
+            "forward": spec.forward,
+            "check": spec.check,
+            "node_class": spec.node_class,
+        }
+    )
     # inside the package's directory, so that the profiler's and anomaly mode's stacks leave
     # it out with numtorch's other frames; tracebacks and debuggers show the generated lines
-    filename = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"<runner of {spec.name}>")
+    filename = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"<{kind} of {spec.name}>")
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def _generate(spec, template: str, operands: tuple):
+    source, constants = _runner_source(spec, template, operands)
+    # The public function's body as well (Note [Public functions]): its binding of keywords
+    # and defaults, then the runner's statements, where the count of arguments is known.
+    call = source.replace("def run(args):", _CALL_HEADER.strip("\n"), 1)
+    source += _known_count(call, len(operands), spec.nparams)
+    function = getattr(spec, "function", None)
+    if function is None or function.__code__ is not _call.__code__:
+        function = None
+    # the public function's globals when it takes the runner's body, so it finds its names
+    namespace = _compile(spec, source, constants, {} if function is None else function.__globals__)
+    if function is not None:
+        function.__code__ = namespace["call"].__code__
     return namespace["run"]
+
+
+def operator_method(spec, extra: tuple, is_operand):
+    """``Tensor.__mul__`` and friends for an op with a generated runner (None otherwise):
+    the runner's body in the method itself (Note [Public functions]), ``NotImplemented``
+    where a TypeError comes from an operand that ``is_operand`` refuses."""
+    lazy = getattr(spec.run, "template", None)
+    if lazy is None or lazy[0] is not _BINARY:
+        return None
+    source, constants = _runner_source(spec, *lazy)
+    body = source[source.index("def run(args):") + len("def run(args):") :]
+    body = _known_count(body, 2, 2 + len(extra))
+    source = _OPERATOR.replace("BODY", _indent(body.strip("\n"), 4).rstrip("\n"))
+    names = {**constants, "operator_extra": extra, "is_operand": is_operand}
+    return _compile(spec, source, names, {}, "operator")["operator"]
+
+
+def _known_count(source: str, operands: int, count: int) -> str:
+    """``source`` where ``args`` holds ``count`` values: the compiler drops dead tests."""
+    return source.replace(f"len(args) > {operands}", str(count > operands))
+
+
+_OPERATOR = """
+def operator(self, other):
+    args = (self, other) + operator_extra
+    try:
+BODY
+    except TypeError:
+        if is_operand(other):
+            raise
+        return NotImplemented
+"""
+_CALL_HEADER = """
+def call(*args, **kwargs):
+    if kwargs or len(args) != nparams:
+        args = spec.bind(args, kwargs)
+"""
+
+
+# Note [Public functions]
+# ``numtorch.sin`` (also ``Tensor.sin``) binds its arguments and calls ``spec.run``: for the
+# small tensors of a chain of ops, that Python frame is about a tenth of an op's cost. So
+# when an op's runner is generated, the public function takes the runner's body as its own
+# code (``__code__`` is replaced: the function object, its name, doc and ``spec`` stay),
+# and calls run the op in one frame. Until then, and for ops that take ``run_general``, it
+# is ``_call``. Its globals are a dict of its own, which the generated code then fills.
+# Binary operators (``Tensor.__mul__``) are generated with the runner's body too.
+def _call(*args, **kwargs):
+    if kwargs or len(args) != nparams:  # noqa: F821 (a name of the function's own globals)
+        args = spec.bind(args, kwargs)  # noqa: F821
+    return spec.run(args)  # noqa: F821
+
+
+def public_function(spec, name: str):
+    """``numtorch.<name>`` for ``spec`` (Note [Public functions])."""
+    namespace = {"__name__": __name__, "spec": spec, "nparams": spec.nparams}
+    function = FunctionType(_call.__code__, namespace, name)
+    function.__qualname__ = name
+    if getattr(spec.run, "template", None) is not None:  # generated: takes its body later
+        spec.function = function
+    return function
 
 
 def _short_edge(a):

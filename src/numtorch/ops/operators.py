@@ -6,7 +6,7 @@ Reflected forms follow torch: ``2 - x`` is ``rsub`` (RsubBackward1), ``2 / x`` i
 
 from __future__ import annotations
 
-from .._core.runners import generated
+from .._core.runners import generated, operator_method
 from .._core.tensor import Tensor
 from ..backend import xp
 from . import pointwise as P
@@ -26,7 +26,11 @@ def _binary(fn, *extra):
             return fn(self, other) if _operand(other) else NotImplemented
 
         return method
-    run = generated(spec)  # straight to the op's runner: operators are the hottest calls
+    # operators are the hottest calls: the op's runner runs in the operator's own frame
+    method = operator_method(spec, extra, _operand)
+    if method is not None:
+        return method
+    run = generated(spec)
 
     def fast(self, other):
         try:
