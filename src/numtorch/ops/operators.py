@@ -151,5 +151,8 @@ _OPERATORS = {
 }
 
 for _name, _method in _OPERATORS.items():
+    if not hasattr(_method, "spec"):  # made here, not a public op shared with torch.*
+        # tracebacks, help() and the profiler show torch's names, not the generator's
+        _method.__name__, _method.__qualname__ = _name, f"Tensor.{_name}"
     setattr(Tensor, _name, _method)
 Tensor.__hash__ = lambda self: id(self)
