@@ -303,3 +303,26 @@ def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
     assert found[0][1] == "float64" and found[2] == (grid_shape, "float32")
     torch = pytest.importorskip("torch")
     assert found == _grid_sample_empty(torch, input_shape, grid_shape)
+
+
+def _recurrence_with_0d(lib, which):
+    weights = [lib.ones(6, 2), lib.ones(6, 2), lib.ones(6), lib.ones(6)] * 2
+    data, h0 = lib.ones(6, 2), lib.ones(2, 3, 2, dtype=lib.float64)
+    if which == "data":  # projected with linear, which refuses a 0-d input
+        data = lib.tensor(1.0)
+    else:  # unbound into layers before any dtype meets another (an IndexError)
+        h0 = lib.tensor(1.0, dtype=lib.float64)
+    sizes = lib.tensor(np.array([3, 2, 1]))
+    try:
+        lib.gru(data, sizes, h0, weights, True, 1, 0.0, False, True)
+    except Exception as exc:
+        return type(exc)
+    return None
+
+
+@pytest.mark.parametrize("which", ["data", "h0"])
+def test_packed_recurrence_with_a_0d_tensor_raises_as_torch(which):
+    expected = {"data": RuntimeError, "h0": IndexError}[which]
+    assert _recurrence_with_0d(numtorch, which) is expected
+    torch = pytest.importorskip("torch")
+    assert _recurrence_with_0d(torch, which) is expected
