@@ -48,3 +48,41 @@ def test_interpolation_of_infinite_values_makes_torch_nans(mode, align_corners):
             results.append((y.detach().numpy(), g.numpy()))
         for ours, theirs in zip(*results):
             np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+def _attention(lib, q, k, v, dtype, mask, **options):
+    tensors = [lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=True) for a in (q, k, v)]
+    if mask is not None:
+        options["attn_mask"] = lib.tensor(mask)
+    out = lib.nn.functional.scaled_dot_product_attention(*tensors, **options)
+    weights = lib.tensor(np.linspace(-1, 1, out.numel()).reshape(out.shape), dtype=out.dtype)
+    grads = lib.autograd.grad((out * weights).sum(), tensors)
+    return [t.detach().numpy() for t in (out, *grads)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kind", ["causal", "mask", "plain"])
+def test_flash_attention_rows_with_nan_or_inf_scores_as_torch(dtype, kind):
+    # torch's CPU kernel skips a NaN score in its per-key maximum (a row of only NaN and -inf
+    # gives zeros), writes -inf over causal scores (+inf there does not make NaN) and
+    # recomputes backward's probabilities from the forward's logsumexp
+    rng = np.random.default_rng(3)
+    mask = rng.random((3, 4)) > 0.3 if kind == "mask" else None
+    options = {"is_causal": True, "scale": 0.7} if kind == "causal" else {}
+    for trial in range(40):
+        q, k, v = (rng.standard_normal((2, 1, n, 2)) for n in (3, 4, 4))
+        target = (q, k, v)[trial % 3]
+        target.reshape(-1)[rng.integers(target.size, size=2)] = rng.choice(
+            [np.nan, np.inf, -np.inf], 2
+        )
+        ours = _attention(numtorch, q, k, v, dtype, mask, **options)
+        theirs = _attention(torch, q, k, v, dtype, mask, **options)
+        for a, b in zip(ours, theirs):
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, equal_nan=True)
+
+
+def test_safe_softmax_of_a_row_holding_inf_is_nan_throughout():
+    x = [[1.0, np.inf, 2.0], [-np.inf] * 3, [1.0, np.nan, 0.0]]
+    ours = numtorch._safe_softmax(numtorch.tensor(x), -1).numpy()
+    np.testing.assert_array_equal(ours, torch._safe_softmax(torch.tensor(x), -1).numpy())
+    assert np.isnan(ours[0]).all() and (ours[1] == 0).all()

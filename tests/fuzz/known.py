@@ -35,11 +35,6 @@ _FFT_NONFINITE = (
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "fft.fft"): (_FFT_NONFINITE, (20261127, 487)),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
-    ("value", "scaled_dot_product_attention"): (
-        "a NaN input: torch's fused flash-attention backward spreads it over the whole block, "
-        "numtorch's composed backward only over the rows and columns it reaches",
-        (20261127, 522),
-    ),
     ("gradient", "torch.batch_norm_eval"): (_BATCH_NORM_UNCHECKED, (20261127, 77)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
