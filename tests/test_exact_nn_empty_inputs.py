@@ -87,3 +87,26 @@ def test_convolution_of_an_input_without_channels():
         with pytest.raises(RuntimeError, match="expected weight to be at least 1 at dimension 0"):
             lib.nn.functional.conv1d(lib.ones(2, 2, 4), lib.ones(0, 2, 1))
         np.testing.assert_array_equal(gw.numpy(), np.zeros((3, 0, 2)))
+
+
+def _empty_batch_norm(lib, shape, dtypes, native):
+    x, w, b = (lib.ones(s, dtype=getattr(lib, d)) for s, d in zip((shape, 2, 2), dtypes))
+    try:
+        if native:
+            out = lib.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)[0]
+        else:
+            out = lib.nn.functional.batch_norm(x, None, None, w, b, training=True)
+    except RuntimeError:
+        return "RuntimeError"
+    return str(out.dtype), tuple(out.shape), type(out.grad_fn).__name__
+
+
+@pytest.mark.parametrize("shape", [(3, 2, 0), (0, 2, 3)])
+@pytest.mark.parametrize("dtypes", [("float64", "float64", "float32"), ("float32",) * 3])
+@pytest.mark.parametrize("native", [False, True])
+def test_batch_norm_of_an_empty_batch_as_torch(shape, dtypes, native):
+    # F.batch_norm returns input * weight[0] + bias[0] before any dtype check; the native
+    # kernel refuses an empty batch to train on
+    torch = pytest.importorskip("torch")
+    expected = _empty_batch_norm(torch, shape, dtypes, native)
+    assert _empty_batch_norm(numtorch, shape, dtypes, native) == expected

@@ -118,6 +118,11 @@ def native_batch_norm(
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
     _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
+    if training and input.numel() == 0:  # the kernel's batch statistics need an element
+        sizes = ", ".join(str(n) for n in input.shape)
+        raise RuntimeError(
+            f"input tensor must have at least one element, but got input_sizes = [{sizes}]"
+        )
     results = N.non_differentiable_stats(
         N.native_batch_norm_op(
             input, weight, bias, running_mean, running_var, training, momentum, eps
