@@ -326,3 +326,29 @@ def test_packed_recurrence_with_a_0d_tensor_raises_as_torch(which):
     assert _recurrence_with_0d(numtorch, which) is expected
     torch = pytest.importorskip("torch")
     assert _recurrence_with_0d(torch, which) is expected
+
+
+@pytest.mark.parametrize("reduction", [0, 2])
+def test_aten_margin_ranking_loss_broadcasts_a_0d_input(reduction):
+    # only F.margin_ranking_loss checks that the dims agree; torch.margin_ranking_loss
+    # broadcasts
+    results = []
+    for lib in (numtorch, pytest.importorskip("torch")):
+        a = lib.tensor(-1.0, dtype=lib.float64, requires_grad=True)
+        b = lib.tensor([0.5, -0.2, 0.3], dtype=lib.float64, requires_grad=True)
+        loss = lib.margin_ranking_loss(a, b, lib.tensor([1.0, -1.0, 1.0]), 0.1, reduction)
+        grads = lib.autograd.grad(loss.sum(), (a, b))
+        results.append([t.detach().numpy() for t in (loss, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    with pytest.raises(RuntimeError, match="should have same dimension"):
+        numtorch.nn.functional.margin_ranking_loss(numtorch.tensor(1.0), *[numtorch.ones(3)] * 2)
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+@pytest.mark.parametrize("weight_dims", [0, 1, 2])
+def test_conv_transpose_refuses_a_weight_of_fewer_than_three_dims(dims, weight_dims):
+    x = numtorch.ones((1, 2) + (3,) * dims)
+    conv = getattr(numtorch.nn.functional, f"conv_transpose{dims}d")
+    with pytest.raises(RuntimeError, match="weight should have at least three dimensions"):
+        conv(x, numtorch.ones((2,) * weight_dims))

@@ -15,6 +15,7 @@ from .backend import xp
 from .nn import functional as F
 from .nn.functional.dropout import dropout_impl
 from .nn.functional.loss import kl_div_reduced
+from .nn.functional.margin_loss import margin_ranking_loss_unchecked
 from .nn.functional.normalization import (
     _check_dtypes,
     batch_norm_unchecked,
@@ -255,7 +256,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=_DEFAULT
 @export(method=False)
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=_DEFAULT) -> Tensor:
     enum = _reduction("margin_ranking_loss", reduction)
-    return F.margin_ranking_loss(input1, input2, target, margin, reduction=enum)
+    return margin_ranking_loss_unchecked(input1, input2, target, margin, enum)
 
 
 @export(method=False)

@@ -190,6 +190,8 @@ def _conv_transpose(
 ):
     if input.ndim not in (dims + 1, dims + 2):
         raise _dims_message(input, dims, name)
+    if weight.ndim < 3:  # torch's convolution reads the weight's channel and kernel dims
+        raise RuntimeError("weight should have at least three dimensions")
     batched = input.ndim == dims + 2
     if not batched:
         input = input.unsqueeze(0)
