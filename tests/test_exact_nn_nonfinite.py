@@ -86,3 +86,19 @@ def test_safe_softmax_of_a_row_holding_inf_is_nan_throughout():
     ours = numtorch._safe_softmax(numtorch.tensor(x), -1).numpy()
     np.testing.assert_array_equal(ours, torch._safe_softmax(torch.tensor(x), -1).numpy())
     assert np.isnan(ours[0]).all() and (ours[1] == 0).all()
+
+
+@pytest.mark.parametrize("name", ["hardshrink", "softshrink"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [7, 9, 17, 31, 40])
+def test_shrink_gradient_at_nan_follows_torchs_simd_lanes(name, dtype, size):
+    # torch's vector mask drops the gradient at NaN, its scalar tail passes it on: which
+    # elements fall in vectors depends on the SIMD width (Note [SIMD lanes and NaN])
+    values = np.full(size, np.nan)
+    values[::3] = 0.7
+    grads = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        (g,) = lib.autograd.grad(getattr(lib.nn.functional, name)(x).sum(), x)
+        grads.append(g.numpy())
+    np.testing.assert_array_equal(*grads)

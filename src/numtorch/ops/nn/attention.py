@@ -21,6 +21,7 @@ from ..._core import batch_rules
 from ..._core.op import defop, export
 from ...autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ...backend import xp
+from .simd_lanes import SIMD_BYTES
 
 
 def _softmax_rows(x, dim):
@@ -140,20 +141,14 @@ def _above_diagonal(scores):
 # Note [Flash attention NaN rows]
 # torch's CPU kernel takes each row's maximum over blocks of 512 keys with SIMD vectors and
 # then one key at a time for the last block's tail (fewer keys than a vector holds): the
-# vectors' maximum propagates NaN, the tail's (std::max) skips it. A row whose maximum is
-# -inf (every score -inf, or NaN in the tail) gets probabilities 0 and a sum of 1: zeros
-# times the values; a NaN maximum or any NaN probability makes the row NaN. With a mask the
-# maximum is one vector reduction over the row, NaN-propagating throughout. Backward
+# vectors' maximum propagates NaN, the tail's (std::max) skips it (Note [SIMD lanes and
+# NaN]). A row whose maximum is -inf (every score -inf, or NaN in the tail) gets
+# probabilities 0 and a sum of 1: zeros times the values; a NaN maximum or any NaN
+# probability makes the row NaN. With a mask the maximum is one vector reduction over the
+# row, NaN-propagating throughout. Backward
 # recomputes the probabilities as exp(scores - logsumexp) from the forward's maximum (0 for
 # -inf) and sum, and rows of the output gradient meet the output: rowsum(grad * out).
-try:
-    from numpy._core._multiarray_umath import __cpu_features__ as _CPU
-except ImportError:  # NumPy 1.x
-    from numpy.core._multiarray_umath import __cpu_features__ as _CPU
 
-# torch runs its AVX512 kernels where the CPU has these, AVX2's (32-byte vectors) elsewhere
-_AVX512 = ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ")
-_SIMD_BYTES = 64 if all(_CPU.get(f) for f in _AVX512) else 32
 _KEY_BLOCK = 512
 
 
@@ -165,7 +160,7 @@ def _flash_exp(scores, masked):
     if keys == 0:
         return scores.copy(), xp.zeros(rows, scores.dtype), xp.ones(rows, scores.dtype)
     last_block = (keys - 1) // _KEY_BLOCK * _KEY_BLOCK
-    width = _SIMD_BYTES // scores.dtype.itemsize
+    width = SIMD_BYTES // scores.dtype.itemsize
     tail = keys if masked else last_block + (keys - last_block) // width * width
     neg_inf = scores.dtype.type(-xp.inf)
     top = xp.fmax.reduce(scores[..., tail:], axis=-1, keepdims=True, initial=neg_inf)
