@@ -102,3 +102,23 @@ def test_shrink_gradient_at_nan_follows_torchs_simd_lanes(name, dtype, size):
         (g,) = lib.autograd.grad(getattr(lib.nn.functional, name)(x).sum(), x)
         grads.append(g.numpy())
     np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+@pytest.mark.parametrize("weight", [None, [1.0, 0.0, 2.0, 1.0]])
+def test_nll_loss_skips_ignored_targets_whose_input_is_nan(reduction, weight):
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(
+            [[np.nan, 1.0, 2.0, 3.0], [0.5, np.nan, np.inf, 1.0], [1.0, 2.0, np.nan, 0.0]],
+            requires_grad=True,
+        )
+        options = {} if weight is None else {"weight": lib.tensor(weight)}
+        y = lib.nn.functional.nll_loss(
+            x, lib.tensor([0, 2, 1]), reduction=reduction, ignore_index=2, **options
+        )
+        grad_out = np.array([np.nan, 1.0, np.nan]) if reduction == "none" else np.array(2.0)
+        (g,) = lib.autograd.grad(y, x, lib.tensor(grad_out))
+        results.append((y.detach().numpy(), g.numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, equal_nan=True)

@@ -46,6 +46,12 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "fft.hfft2"): (_FFT_NONFINITE, (5150, 2334)),
     ("value", "fft.hfftn"): (_FFT_NONFINITE, (5150, 1852)),
     ("value", "fft.irfftn"): (_FFT_NONFINITE, (5150, 981)),
+    ("value", "_weight_norm"): (
+        "torch's CPU _weight_norm kernel reads g per slice along dim from its data pointer, "
+        "unchecked: a g of fewer elements (a 0-d one) gives whatever lies past its storage "
+        "(undefined values); numtorch broadcasts it",
+        (77112026, 3303),
+    ),
     ("value", "fft.rfftn"): (_FFT_NONFINITE, (5150, 2238)),
 }
 
