@@ -110,3 +110,16 @@ def test_batch_norm_of_an_empty_batch_as_torch(shape, dtypes, native):
     torch = pytest.importorskip("torch")
     expected = _empty_batch_norm(torch, shape, dtypes, native)
     assert _empty_batch_norm(numtorch, shape, dtypes, native) == expected
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_adaptive_max_pool_double_backward_of_an_empty_batch(dims):
+    # the gather behind the second order reshapes planes of an empty batch
+    shapes = []
+    for lib in (numtorch, torch):
+        x = lib.ones((0, 1) + (4,) * dims, requires_grad=True)
+        pool = getattr(lib.nn.functional, f"adaptive_max_pool{dims}d")
+        (g,) = lib.autograd.grad(pool(x, 2).pow(2).sum(), x, create_graph=True)
+        (g2,) = lib.autograd.grad((g * g).sum(), x)
+        shapes.append((tuple(g.shape), tuple(g2.shape)))
+    assert shapes[0] == shapes[1]
