@@ -123,3 +123,25 @@ def test_adaptive_max_pool_double_backward_of_an_empty_batch(dims):
         (g2,) = lib.autograd.grad((g * g).sum(), x)
         shapes.append((tuple(g.shape), tuple(g2.shape)))
     assert shapes[0] == shapes[1]
+
+
+@pytest.mark.parametrize(
+    "name, shape, weight_shape",
+    [
+        ("conv2d", (0, 2, 3, 3), (4, 2, 2, 2)),
+        ("conv2d", (1, 0, 3, 3), (4, 0, 2, 2)),
+        ("conv_transpose2d", (0, 2, 3, 3), (2, 4, 2, 2)),
+        ("conv1d", (0, 2, 5), (4, 2, 2)),
+    ],
+)
+def test_convolution_double_backward_of_an_empty_input_is_none(name, shape, weight_shape):
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.ones(shape, requires_grad=True)
+        w = lib.ones(weight_shape, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(x, w)
+        go = lib.ones(tuple(y.shape), requires_grad=True)
+        gx, gw = lib.autograd.grad(y, (x, w), go, create_graph=True)
+        second = lib.autograd.grad(gx.sum() + gw.sum(), (x, w, go), allow_unused=True)
+        found.append([None if t is None else tuple(t.shape) for t in second])
+    assert found[0] == found[1] == [None, None, None]

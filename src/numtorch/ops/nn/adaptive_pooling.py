@@ -223,7 +223,8 @@ def _plane_gather(source, index, dims):
     lead = source.shape[:-dims]
     # plane sizes spelled out: a -1 is ambiguous for an empty batch
     flat = source.reshape(lead + (math.prod(source.shape[-dims:]),))
-    rows = index.reshape(lead + (math.prod(index.shape[-dims:]),))
+    count = math.prod(lead)
+    rows = index.reshape(lead + (index.size // count if count else 0,))
     return xp.take_along_axis(flat, rows, axis=-1).reshape(index.shape)
 
 
