@@ -122,3 +122,36 @@ def test_nll_loss_skips_ignored_targets_whose_input_is_nan(reduction, weight):
         results.append((y.detach().numpy(), g.numpy()))
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6, equal_nan=True)
+
+
+def _batch_norm_second_order(lib, arrays, training):
+    x, w, b = (lib.tensor(a, requires_grad=True) for a in arrays)
+    stats = (lib.tensor(np.array(v)) for v in ([0.1, -0.2], [0.5, 2.0]))
+    stats = (None, None) if training else tuple(stats)
+    y = lib.batch_norm(x, w, b, *stats, training, 0.1, 1e-5, False)
+    weights = lib.tensor(np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape)))
+    grads = lib.autograd.grad((y * weights).sum(), (x, w, b), create_graph=True)
+    loss = sum(
+        (g * lib.tensor(np.linspace(0.5, 1.5, g.numel()).reshape(tuple(g.shape)))).sum()
+        for g in grads
+        if g.requires_grad
+    )
+    second = lib.autograd.grad(loss, (x, w, b), allow_unused=True)
+    return [None if t is None else t.detach().numpy() for t in (*grads, *second)]
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("where", [0, 1, 2])
+def test_batch_norm_second_order_with_nonfinite_values_as_torch(training, where):
+    # torch differentiates batch norm's gradients with its own formula, term by term: an
+    # infinite weight or input stays inf where a vector-Jacobian product makes NaN
+    rng = np.random.default_rng(where)
+    for value in (np.nan, np.inf, -np.inf, 0.0) * 4:
+        arrays = [rng.standard_normal((3, 2, 2)), rng.standard_normal(2), rng.standard_normal(2)]
+        arrays[where].reshape(-1)[rng.integers(arrays[where].size)] = value
+        ours = _batch_norm_second_order(numtorch, arrays, training)
+        theirs = _batch_norm_second_order(torch, arrays, training)
+        for a, b in zip(ours, theirs):
+            assert (a is None) == (b is None)
+            if a is not None:
+                np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9, equal_nan=True)
