@@ -17,12 +17,10 @@ With mu, s = (var + eps)^-1/2 per channel, M the count per channel, sum over all
             dI(ggG) = ggG (gO s - s sum gO / M - (x - mu) s^3 sum(gO (x - mu)) / M)
   eval:     dG(ggI) = sum(ggI gO s); dO(ggI) = ggI s gamma; dI(ggG) = ggG s gO
   both:     dO(ggG) = ggG (x - mu) s; dO(ggB) = ggB
-A derivative torch's formula leaves undefined but autograd asks for is zeros.
+A derivative the formula leaves undefined is None (torch's engine sees none either).
 """
 
 from __future__ import annotations
-
-from ..._creation import zeros_like
 
 
 def _dims(input):
@@ -59,13 +57,13 @@ def batch_norm_double(k, grad, grad_out, input, weight, save_mean, save_invstd, 
         gg = grad.reshape(s.shape)
         if k == 0:
             return gg.expand(grad_out.shape)
-        return zeros_like(input if k == 1 else weight)
+        return None
     if which == "weight":
         gg = grad.reshape(s.shape)
         if k == 0:
             return gg * centred * s
         if k == 2:
-            return zeros_like(weight)
+            return None
         if not training:
             return gg * s * gO
         t0 = gO * s
@@ -80,7 +78,7 @@ def batch_norm_double(k, grad, grad_out, input, weight, save_mean, save_invstd, 
             return total(ggI * gO * s, keepdim=False)
         return total(ggI * first(gO, 1.0), keepdim=False)
     if not training:
-        return zeros_like(input)
+        return None
     gO_sum, ggI_sum = total(gO), total(ggI)
     gOinmu_sum, ggIinmu_sum = total(gO * centred), total(ggI * centred)
     all_sub = (ggI_sum * gO_sum) / count - total(gO * ggI)
