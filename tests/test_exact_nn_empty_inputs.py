@@ -145,3 +145,16 @@ def test_convolution_double_backward_of_an_empty_input_is_none(name, shape, weig
         second = lib.autograd.grad(gx.sum() + gw.sum(), (x, w, go), allow_unused=True)
         found.append([None if t is None else tuple(t.shape) for t in second])
     assert found[0] == found[1] == [None, None, None]
+
+
+@pytest.mark.parametrize("shape", [(1, 4, 2, 0), (1, 4, 0, 2), (0, 4, 2, 2), (1, 0, 2, 2)])
+def test_conv_transpose_of_an_empty_spatial_dim_raises_as_torch(shape):
+    # torch's convolution takes an empty input only where the batch or channels are empty
+    found = []
+    for lib in (numtorch, torch):
+        weight = lib.ones(shape[1], 2, 1, 1)
+        try:
+            found.append(tuple(lib.nn.functional.conv_transpose2d(lib.ones(shape), weight).shape))
+        except RuntimeError as exc:
+            found.append(str(exc)[:50])
+    assert found[0] == found[1]

@@ -200,6 +200,11 @@ def _conv_transpose(
     dilation = _expand(dilation, dims, "dilation")
     output_padding = _expand(output_padding, dims, "output_padding")
     _check(input, weight, bias, stride, padding, dilation, groups, True, output_padding)
+    if input.numel() == 0 and input.shape[0] and input.shape[1]:  # an empty spatial dim
+        raise RuntimeError(
+            "Only zero batch or zero channel inputs are supported, but got input shape: "
+            f"{list(input.shape)}"
+        )
     out = convolution_op(
         input, weight, bias, stride, padding, dilation, True, output_padding, groups
     )
