@@ -15,6 +15,7 @@ from .backend import xp
 from .nn import functional as F
 from .nn.functional.dropout import dropout_impl
 from .nn.functional.loss import kl_div_reduced
+from .nn.functional.margin_loss import margin_ranking_loss_unchecked
 from .nn.functional.normalization import (
     _check_dtypes,
     batch_norm_unchecked,
@@ -118,6 +119,11 @@ def native_batch_norm(
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
     _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
+    if training and input.numel() == 0:  # the kernel's batch statistics need an element
+        sizes = ", ".join(str(n) for n in input.shape)
+        raise RuntimeError(
+            f"input tensor must have at least one element, but got input_sizes = [{sizes}]"
+        )
     results = N.non_differentiable_stats(
         N.native_batch_norm_op(
             input, weight, bias, running_mean, running_var, training, momentum, eps
@@ -250,7 +256,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=_DEFAULT
 @export(method=False)
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=_DEFAULT) -> Tensor:
     enum = _reduction("margin_ranking_loss", reduction)
-    return F.margin_ranking_loss(input1, input2, target, margin, reduction=enum)
+    return margin_ranking_loss_unchecked(input1, input2, target, margin, enum)
 
 
 @export(method=False)

@@ -35,11 +35,6 @@ _FFT_NONFINITE = (
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "fft.fft"): (_FFT_NONFINITE, (20261127, 487)),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
-    ("value", "scaled_dot_product_attention"): (
-        "a NaN input: torch's fused flash-attention backward spreads it over the whole block, "
-        "numtorch's composed backward only over the rows and columns it reaches",
-        (20261127, 522),
-    ),
     ("gradient", "torch.batch_norm_eval"): (_BATCH_NORM_UNCHECKED, (20261127, 77)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
@@ -51,6 +46,12 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
     ("value", "fft.hfft2"): (_FFT_NONFINITE, (5150, 2334)),
     ("value", "fft.hfftn"): (_FFT_NONFINITE, (5150, 1852)),
     ("value", "fft.irfftn"): (_FFT_NONFINITE, (5150, 981)),
+    ("value", "_weight_norm"): (
+        "torch's CPU _weight_norm kernel reads g per slice along dim from its data pointer, "
+        "unchecked: a g of fewer elements (a 0-d one) gives whatever lies past its storage "
+        "(undefined values); numtorch broadcasts it",
+        (77112026, 3303),
+    ),
     ("value", "fft.rfftn"): (_FFT_NONFINITE, (5150, 2238)),
 }
 

@@ -71,3 +71,15 @@ def test_embedding_bag_gradients_are_not_differentiable_again(mode, weighted):
     assert ours[0][0] == "EmbeddingBagBackwardBackward0"
     torch = pytest.importorskip("torch")
     assert ours == _embedding_bag_second_order(torch, mode, weighted)
+
+
+def test_not_implemented_node_runs_before_other_nodes_that_raise():
+    # torch's NotImplemented node has no sequence number (the largest): a second order that
+    # reaches both it and cdist's double backward raises hardsigmoid's RuntimeError first
+    a = numtorch.tensor(np.arange(12.0).reshape(4, 3) / 7, requires_grad=True)
+    b = numtorch.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+    c = numtorch.tensor([0.5, -1.0, 2.0], dtype=numtorch.float64, requires_grad=True)
+    loss = numtorch.cdist(a, b).sum() + numtorch.nn.functional.hardsigmoid(c).sum()
+    grads = numtorch.autograd.grad(loss, (a, b, c), create_graph=True)
+    with pytest.raises(RuntimeError, match="derivative for aten::hardsigmoid_backward"):
+        numtorch.autograd.grad(sum((g * g).sum() for g in grads), (a, b, c))

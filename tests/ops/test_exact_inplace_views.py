@@ -219,3 +219,24 @@ def test_group_norm_keeps_a_contiguous_copy_of_a_strided_input(contiguous):
     assert result == "ok"
     torch = pytest.importorskip("torch")
     assert result == _group_norm_of_expanded(torch, contiguous)
+
+
+def _complex_base_second_order(lib):
+    # an in-place op through view_as_real, then a gradient reaching the complex base with
+    # other strides: CopySlices copies it into the base's layout (a complex copy) while
+    # create_graph records
+    x = lib.tensor(np.arange(1.0, 7.0).reshape(2, 3), requires_grad=True)
+    z = lib.fft.fft(x)
+    lib.view_as_real(z).mul_(lib.tensor([2.0, -1.0], dtype=lib.float64))
+    r = lib.view_as_real(z.t().contiguous())
+    (g,) = lib.autograd.grad((r * r).sum(), x, create_graph=True)
+    (g2,) = lib.autograd.grad((g * g).sum(), x)
+    return g.detach().numpy(), g2.numpy()
+
+
+def test_second_order_through_an_inplace_op_on_a_complex_base():
+    torch = pytest.importorskip("torch")
+    for ours, theirs in zip(
+        _complex_base_second_order(numtorch), _complex_base_second_order(torch)
+    ):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)

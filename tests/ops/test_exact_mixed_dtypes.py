@@ -195,3 +195,53 @@ def test_huber_loss_backward_refuses_mixed_dtypes(dtypes, wrt):
     assert (dtype, error) == (dtypes[0], "RuntimeError")
     torch = pytest.importorskip("torch")
     assert (dtype, error) == _huber_mixed_backward(torch, *dtypes, wrt)
+
+
+def _recurrence_outcome(lib, op, shapes, dtypes, **options):
+    # every float input in one of two dtypes: torch's composed layers add the input
+    # projection into the state in place, so the state's dtype decides (Note [Recurrence
+    # dtypes]); a matmul that meets two dtypes raises
+    rng = np.random.default_rng(0)
+    tensors = [
+        lib.tensor(rng.standard_normal(shape), dtype=getattr(lib, dtype))
+        for shape, dtype in zip(shapes, dtypes)
+    ]
+    try:
+        result = op(lib, *tensors, **options)
+    except RuntimeError:
+        return "RuntimeError"
+    return [str(t.dtype) for t in result]
+
+
+_RECURRENCES = {
+    "rnn_tanh batch_first": (
+        lambda t, x, h, *w: t.rnn_tanh(x, h, list(w), True, 1, 0.0, False, False, True),
+        [(2, 3, 2), (1, 2, 2), (2, 2), (2, 2), (2,), (2,)],
+    ),
+    "lstm": (
+        lambda t, x, h, c, *w: t.lstm(x, (h, c), list(w), True, 1, 0.0, False, False, False),
+        [(3, 2, 2), (1, 2, 2), (1, 2, 2), (8, 2), (8, 2), (8,), (8,)],
+    ),
+    "gru packed": (
+        lambda t, x, h, *w: t.gru(
+            x, t.tensor(np.array([3, 2, 1])), h, list(w), True, 1, 0.0, False, True
+        ),
+        [(6, 2), (2, 3, 2), (6, 2), (6, 2), (6,), (6,), (6, 2), (6, 2), (6,), (6,)],
+    ),
+    "rnn_relu_cell": (lambda t, *a: (t.rnn_relu_cell(*a),), [(2, 3), (2, 2), (2, 3), (2, 2)]),
+    "lstm_cell": (
+        lambda t, x, h, c, *w: t.lstm_cell(x, (h, c), *w),
+        [(2, 3), (2, 2), (2, 2), (8, 3), (8, 2), (8,), (8,)],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RECURRENCES))
+def test_recurrences_take_mixed_dtypes_as_torch(name):
+    torch = pytest.importorskip("torch")
+    op, shapes = _RECURRENCES[name]
+    rng = np.random.default_rng(1)
+    for _ in range(24):
+        dtypes = [("float32", "float64")[i] for i in rng.integers(0, 2, len(shapes))]
+        expected = _recurrence_outcome(torch, op, shapes, dtypes)
+        assert _recurrence_outcome(numtorch, op, shapes, dtypes) == expected, dtypes

@@ -87,3 +87,74 @@ def test_convolution_of_an_input_without_channels():
         with pytest.raises(RuntimeError, match="expected weight to be at least 1 at dimension 0"):
             lib.nn.functional.conv1d(lib.ones(2, 2, 4), lib.ones(0, 2, 1))
         np.testing.assert_array_equal(gw.numpy(), np.zeros((3, 0, 2)))
+
+
+def _empty_batch_norm(lib, shape, dtypes, native):
+    x, w, b = (lib.ones(s, dtype=getattr(lib, d)) for s, d in zip((shape, 2, 2), dtypes))
+    try:
+        if native:
+            out = lib.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)[0]
+        else:
+            out = lib.nn.functional.batch_norm(x, None, None, w, b, training=True)
+    except RuntimeError:
+        return "RuntimeError"
+    return str(out.dtype), tuple(out.shape), type(out.grad_fn).__name__
+
+
+@pytest.mark.parametrize("shape", [(3, 2, 0), (0, 2, 3)])
+@pytest.mark.parametrize("dtypes", [("float64", "float64", "float32"), ("float32",) * 3])
+@pytest.mark.parametrize("native", [False, True])
+def test_batch_norm_of_an_empty_batch_as_torch(shape, dtypes, native):
+    # F.batch_norm returns input * weight[0] + bias[0] before any dtype check; the native
+    # kernel refuses an empty batch to train on
+    torch = pytest.importorskip("torch")
+    expected = _empty_batch_norm(torch, shape, dtypes, native)
+    assert _empty_batch_norm(numtorch, shape, dtypes, native) == expected
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_adaptive_max_pool_double_backward_of_an_empty_batch(dims):
+    # the gather behind the second order reshapes planes of an empty batch
+    shapes = []
+    for lib in (numtorch, torch):
+        x = lib.ones((0, 1) + (4,) * dims, requires_grad=True)
+        pool = getattr(lib.nn.functional, f"adaptive_max_pool{dims}d")
+        (g,) = lib.autograd.grad(pool(x, 2).pow(2).sum(), x, create_graph=True)
+        (g2,) = lib.autograd.grad((g * g).sum(), x)
+        shapes.append((tuple(g.shape), tuple(g2.shape)))
+    assert shapes[0] == shapes[1]
+
+
+@pytest.mark.parametrize(
+    "name, shape, weight_shape",
+    [
+        ("conv2d", (0, 2, 3, 3), (4, 2, 2, 2)),
+        ("conv2d", (1, 0, 3, 3), (4, 0, 2, 2)),
+        ("conv_transpose2d", (0, 2, 3, 3), (2, 4, 2, 2)),
+        ("conv1d", (0, 2, 5), (4, 2, 2)),
+    ],
+)
+def test_convolution_double_backward_of_an_empty_input_is_none(name, shape, weight_shape):
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.ones(shape, requires_grad=True)
+        w = lib.ones(weight_shape, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(x, w)
+        go = lib.ones(tuple(y.shape), requires_grad=True)
+        gx, gw = lib.autograd.grad(y, (x, w), go, create_graph=True)
+        second = lib.autograd.grad(gx.sum() + gw.sum(), (x, w, go), allow_unused=True)
+        found.append([None if t is None else tuple(t.shape) for t in second])
+    assert found[0] == found[1] == [None, None, None]
+
+
+@pytest.mark.parametrize("shape", [(1, 4, 2, 0), (1, 4, 0, 2), (0, 4, 2, 2), (1, 0, 2, 2)])
+def test_conv_transpose_of_an_empty_spatial_dim_raises_as_torch(shape):
+    # torch's convolution takes an empty input only where the batch or channels are empty
+    found = []
+    for lib in (numtorch, torch):
+        weight = lib.ones(shape[1], 2, 1, 1)
+        try:
+            found.append(tuple(lib.nn.functional.conv_transpose2d(lib.ones(shape), weight).shape))
+        except RuntimeError as exc:
+            found.append(str(exc)[:50])
+    assert found[0] == found[1]

@@ -48,3 +48,110 @@ def test_interpolation_of_infinite_values_makes_torch_nans(mode, align_corners):
             results.append((y.detach().numpy(), g.numpy()))
         for ours, theirs in zip(*results):
             np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+def _attention(lib, q, k, v, dtype, mask, **options):
+    tensors = [lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=True) for a in (q, k, v)]
+    if mask is not None:
+        options["attn_mask"] = lib.tensor(mask)
+    out = lib.nn.functional.scaled_dot_product_attention(*tensors, **options)
+    weights = lib.tensor(np.linspace(-1, 1, out.numel()).reshape(out.shape), dtype=out.dtype)
+    grads = lib.autograd.grad((out * weights).sum(), tensors)
+    return [t.detach().numpy() for t in (out, *grads)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("kind", ["causal", "mask", "plain"])
+def test_flash_attention_rows_with_nan_or_inf_scores_as_torch(dtype, kind):
+    # torch's CPU kernel skips a NaN score in its per-key maximum (a row of only NaN and -inf
+    # gives zeros), writes -inf over causal scores (+inf there does not make NaN) and
+    # recomputes backward's probabilities from the forward's logsumexp
+    rng = np.random.default_rng(3)
+    mask = rng.random((3, 4)) > 0.3 if kind == "mask" else None
+    options = {"is_causal": True, "scale": 0.7} if kind == "causal" else {}
+    for trial in range(40):
+        q, k, v = (rng.standard_normal((2, 1, n, 2)) for n in (3, 4, 4))
+        target = (q, k, v)[trial % 3]
+        target.reshape(-1)[rng.integers(target.size, size=2)] = rng.choice(
+            [np.nan, np.inf, -np.inf], 2
+        )
+        ours = _attention(numtorch, q, k, v, dtype, mask, **options)
+        theirs = _attention(torch, q, k, v, dtype, mask, **options)
+        for a, b in zip(ours, theirs):
+            np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5, equal_nan=True)
+
+
+def test_safe_softmax_of_a_row_holding_inf_is_nan_throughout():
+    x = [[1.0, np.inf, 2.0], [-np.inf] * 3, [1.0, np.nan, 0.0]]
+    ours = numtorch._safe_softmax(numtorch.tensor(x), -1).numpy()
+    np.testing.assert_array_equal(ours, torch._safe_softmax(torch.tensor(x), -1).numpy())
+    assert np.isnan(ours[0]).all() and (ours[1] == 0).all()
+
+
+@pytest.mark.parametrize("name", ["hardshrink", "softshrink"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [7, 9, 17, 31, 40])
+def test_shrink_gradient_at_nan_follows_torchs_simd_lanes(name, dtype, size):
+    # torch's vector mask drops the gradient at NaN, its scalar tail passes it on: which
+    # elements fall in vectors depends on the SIMD width (Note [SIMD lanes and NaN])
+    values = np.full(size, np.nan)
+    values[::3] = 0.7
+    grads = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        (g,) = lib.autograd.grad(getattr(lib.nn.functional, name)(x).sum(), x)
+        grads.append(g.numpy())
+    np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+@pytest.mark.parametrize("weight", [None, [1.0, 0.0, 2.0, 1.0]])
+def test_nll_loss_skips_ignored_targets_whose_input_is_nan(reduction, weight):
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(
+            [[np.nan, 1.0, 2.0, 3.0], [0.5, np.nan, np.inf, 1.0], [1.0, 2.0, np.nan, 0.0]],
+            requires_grad=True,
+        )
+        options = {} if weight is None else {"weight": lib.tensor(weight)}
+        y = lib.nn.functional.nll_loss(
+            x, lib.tensor([0, 2, 1]), reduction=reduction, ignore_index=2, **options
+        )
+        grad_out = np.array([np.nan, 1.0, np.nan]) if reduction == "none" else np.array(2.0)
+        (g,) = lib.autograd.grad(y, x, lib.tensor(grad_out))
+        results.append((y.detach().numpy(), g.numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, equal_nan=True)
+
+
+def _batch_norm_second_order(lib, arrays, training):
+    x, w, b = (lib.tensor(a, requires_grad=True) for a in arrays)
+    stats = (lib.tensor(np.array(v)) for v in ([0.1, -0.2], [0.5, 2.0]))
+    stats = (None, None) if training else tuple(stats)
+    y = lib.batch_norm(x, w, b, *stats, training, 0.1, 1e-5, False)
+    weights = lib.tensor(np.linspace(-1, 1, y.numel()).reshape(tuple(y.shape)))
+    grads = lib.autograd.grad((y * weights).sum(), (x, w, b), create_graph=True)
+    loss = sum(
+        (g * lib.tensor(np.linspace(0.5, 1.5, g.numel()).reshape(tuple(g.shape)))).sum()
+        for g in grads
+        if g.requires_grad
+    )
+    second = lib.autograd.grad(loss, (x, w, b), allow_unused=True)
+    return [None if t is None else t.detach().numpy() for t in (*grads, *second)]
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("where", [0, 1, 2])
+def test_batch_norm_second_order_with_nonfinite_values_as_torch(training, where):
+    # torch differentiates batch norm's gradients with its own formula, term by term: an
+    # infinite weight or input stays inf where a vector-Jacobian product makes NaN
+    rng = np.random.default_rng(where)
+    for value in (np.nan, np.inf, -np.inf, 0.0) * 4:
+        arrays = [rng.standard_normal((3, 2, 2)), rng.standard_normal(2), rng.standard_normal(2)]
+        arrays[where].reshape(-1)[rng.integers(arrays[where].size)] = value
+        ours = _batch_norm_second_order(numtorch, arrays, training)
+        theirs = _batch_norm_second_order(torch, arrays, training)
+        for a, b in zip(ours, theirs):
+            assert (a is None) == (b is None)
+            if a is not None:
+                np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9, equal_nan=True)

@@ -303,3 +303,52 @@ def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
     assert found[0][1] == "float64" and found[2] == (grid_shape, "float32")
     torch = pytest.importorskip("torch")
     assert found == _grid_sample_empty(torch, input_shape, grid_shape)
+
+
+def _recurrence_with_0d(lib, which):
+    weights = [lib.ones(6, 2), lib.ones(6, 2), lib.ones(6), lib.ones(6)] * 2
+    data, h0 = lib.ones(6, 2), lib.ones(2, 3, 2, dtype=lib.float64)
+    if which == "data":  # projected with linear, which refuses a 0-d input
+        data = lib.tensor(1.0)
+    else:  # unbound into layers before any dtype meets another (an IndexError)
+        h0 = lib.tensor(1.0, dtype=lib.float64)
+    sizes = lib.tensor(np.array([3, 2, 1]))
+    try:
+        lib.gru(data, sizes, h0, weights, True, 1, 0.0, False, True)
+    except Exception as exc:
+        return type(exc)
+    return None
+
+
+@pytest.mark.parametrize("which", ["data", "h0"])
+def test_packed_recurrence_with_a_0d_tensor_raises_as_torch(which):
+    expected = {"data": RuntimeError, "h0": IndexError}[which]
+    assert _recurrence_with_0d(numtorch, which) is expected
+    torch = pytest.importorskip("torch")
+    assert _recurrence_with_0d(torch, which) is expected
+
+
+@pytest.mark.parametrize("reduction", [0, 2])
+def test_aten_margin_ranking_loss_broadcasts_a_0d_input(reduction):
+    # only F.margin_ranking_loss checks that the dims agree; torch.margin_ranking_loss
+    # broadcasts
+    results = []
+    for lib in (numtorch, pytest.importorskip("torch")):
+        a = lib.tensor(-1.0, dtype=lib.float64, requires_grad=True)
+        b = lib.tensor([0.5, -0.2, 0.3], dtype=lib.float64, requires_grad=True)
+        loss = lib.margin_ranking_loss(a, b, lib.tensor([1.0, -1.0, 1.0]), 0.1, reduction)
+        grads = lib.autograd.grad(loss.sum(), (a, b))
+        results.append([t.detach().numpy() for t in (loss, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    with pytest.raises(RuntimeError, match="should have same dimension"):
+        numtorch.nn.functional.margin_ranking_loss(numtorch.tensor(1.0), *[numtorch.ones(3)] * 2)
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+@pytest.mark.parametrize("weight_dims", [0, 1, 2])
+def test_conv_transpose_refuses_a_weight_of_fewer_than_three_dims(dims, weight_dims):
+    x = numtorch.ones((1, 2) + (3,) * dims)
+    conv = getattr(numtorch.nn.functional, f"conv_transpose{dims}d")
+    with pytest.raises(RuntimeError, match="weight should have at least three dimensions"):
+        conv(x, numtorch.ones((2,) * weight_dims))

@@ -21,6 +21,7 @@ path does no introspection.
 from __future__ import annotations
 
 import inspect
+import math
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
 
@@ -249,7 +250,9 @@ def _is_result(name: str) -> bool:
 
 def _linking_required_inputs(run, node_class):
     """torch's NotImplemented node has edges only to the inputs that require grad (its
-    formulas all raise, so which formula meets which edge does not matter)."""
+    formulas all raise, so which formula meets which edge does not matter), and no sequence
+    number (the largest there is): when a backward reaches several nodes that raise, it is
+    the one run first."""
 
     def linked(args):
         out = run(args)
@@ -258,6 +261,7 @@ def _linking_required_inputs(run, node_class):
             kept = [(e, m) for e, m in zip(node.next_functions, node._input_meta) if e[0]]
             node.next_functions = tuple(e for e, _ in kept)
             node._input_meta = tuple(m for _, m in kept)
+            node._sequence_nr = math.inf
         return out
 
     return linked

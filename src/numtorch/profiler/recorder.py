@@ -188,8 +188,8 @@ class Recorder:
             self._close(r, state, t1)
             first = out[0] if isinstance(out, tuple) and out else out
             fn = getattr(first, "_grad_fn", None)
-            if fn is not None:
-                r.sequence_nr = fn._sequence_nr
+            if fn is not None:  # a NotImplemented node has none (inf: it runs first)
+                r.sequence_nr = -1 if fn._sequence_nr == math.inf else fn._sequence_nr
             if self.profile_memory:
                 self._charge_outputs(r, out, args)
             self._done(state, t1)

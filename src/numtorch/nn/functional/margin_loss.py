@@ -50,6 +50,12 @@ def margin_ranking_loss(
             "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
+    return margin_ranking_loss_unchecked(input1, input2, target, margin, reduction)
+
+
+def margin_ranking_loss_unchecked(input1, input2, target, margin, reduction) -> Tensor:
+    """ATen's margin_ranking_loss (``torch.margin_ranking_loss``): the inputs broadcast, the
+    dims check is F's alone."""
     return L.reduce_tensor((-target * (input1 - input2) + margin).clamp_min(0), reduction)
 
 

@@ -73,16 +73,17 @@ def batch_norm_unchecked(
     """ATen's batch_norm (``torch.batch_norm``): without F's batch-size check."""
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
-    _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
     if input.numel() == 0:
         # torch's _batch_norm_impl_index: an empty batch leaves the running statistics
-        # alone and returns a fresh tensor still linked to weight and bias
+        # alone and returns a fresh tensor still linked to weight and bias (of any dtype:
+        # no kernel runs)
         out = input.clone()
         if weight is not None:
             out = out * weight[0]
         if bias is not None:
             out = out + bias[0]
         return out
+    _check_dtypes(input, "batch_norm", weight, bias, running_mean, running_var)
     channels = input.shape[1] if input.ndim > 1 else 0  # torch counts 0 features below 2-D
     _check_running("running_mean", running_mean, channels)
     _check_running("running_var", running_var, channels)

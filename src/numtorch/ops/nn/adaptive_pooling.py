@@ -221,9 +221,11 @@ def _plane_scatter(grad, index, input_shape, dims):
 
 def _plane_gather(source, index, dims):
     lead = source.shape[:-dims]
-    flat = source.reshape(lead + (-1,))
-    picked = xp.take_along_axis(flat, index.reshape(lead + (-1,)), axis=-1)
-    return picked.reshape(index.shape)
+    # plane sizes spelled out: a -1 is ambiguous for an empty batch
+    flat = source.reshape(lead + (math.prod(source.shape[-dims:]),))
+    count = math.prod(lead)
+    rows = index.reshape(lead + (index.size // count if count else 0,))
+    return xp.take_along_axis(flat, rows, axis=-1).reshape(index.shape)
 
 
 def _register_adaptive_max(dims: int):

@@ -17,12 +17,11 @@ its node is NotImplemented, and differentiating it raises torch's error.
 
 from __future__ import annotations
 
-from ..._core import batch_rules, grad_mode
+from ..._core import batch_rules
 from ..._core.op import defop, export
-from ..._core.tensor import Tensor
 from ...autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ...backend import xp
-from .composite_backward import tensors_of
+from .simd_lanes import SIMD_BYTES
 
 
 def _softmax_rows(x, dim):
@@ -30,7 +29,8 @@ def _softmax_rows(x, dim):
     if x.shape[dim] == 0:  # no keys: nothing to normalize
         return x.copy()
     m = xp.max(x, axis=dim, keepdims=True)
-    e = xp.exp(x - xp.where(xp.isfinite(m), m, 0))
+    # a row holding +inf is NaN throughout (exp(inf - inf) joins its sum), as torch's
+    e = xp.exp(x - xp.where(m == -xp.inf, 0, m))
     total = xp.sum(e, axis=dim, keepdims=True)
     return e / xp.where(total == 0, 1, total)
 
@@ -115,13 +115,64 @@ def _flash_jvp(query_t, key_t, value_t, query, key, value, scale, result1):
 def flash_attention(query, key, value, attn_mask, is_causal, scale):
     """(output, attention probabilities); the probabilities are saved for backward."""
     groups = query.shape[-3] // key.shape[-3]
+    exps, _, total = _flash_exp(*_flash_scores(query, key, attn_mask, is_causal, scale))
+    probs = exps / total
+    return xp.matmul(probs, _repeat_heads(value, groups)), probs
+
+
+def _flash_scores(query, key, attn_mask, is_causal, scale):
+    """``q k^T * scale`` plus the mask, as torch's CPU kernel forms them, and whether a
+    mask was added."""
+    groups = query.shape[-3] // key.shape[-3]
     scores = xp.matmul(query, xp.swapaxes(_repeat_heads(key, groups), -1, -2))
+    if is_causal:  # torch writes -inf over the scores above the diagonal (a NaN score too)
+        scores[..., _above_diagonal(scores)] = -xp.inf
     scores *= scores.dtype.type(scale)
-    bias = attention_bias(attn_mask, is_causal, query.shape[-2], key.shape[-2], scores.dtype)
+    bias = attention_bias(attn_mask, False, query.shape[-2], key.shape[-2], scores.dtype)
     if bias is not None:
         scores += bias
-    probs = _softmax_rows(scores, -1)
-    return xp.matmul(probs, _repeat_heads(value, groups)), probs
+    return scores, bias is not None
+
+
+def _above_diagonal(scores):
+    return ~xp.tri(scores.shape[-2], scores.shape[-1], dtype=bool)
+
+
+# Note [Flash attention NaN rows]
+# torch's CPU kernel takes each row's maximum over blocks of 512 keys with SIMD vectors and
+# then one key at a time for the last block's tail (fewer keys than a vector holds): the
+# vectors' maximum propagates NaN, the tail's (std::max) skips it (Note [SIMD lanes and
+# NaN]). A row whose maximum is -inf (every score -inf, or NaN in the tail) gets
+# probabilities 0 and a sum of 1: zeros times the values; a NaN maximum or any NaN
+# probability makes the row NaN. With a mask the maximum is one vector reduction over the
+# row, NaN-propagating throughout. Backward
+# recomputes the probabilities as exp(scores - logsumexp) from the forward's maximum (0 for
+# -inf) and sum, and rows of the output gradient meet the output: rowsum(grad * out).
+
+_KEY_BLOCK = 512
+
+
+def _flash_exp(scores, masked):
+    """(exp(scores - row maximum), the maximum, the row sums) as torch's CPU kernel takes
+    them: Note [Flash attention NaN rows]. A maximum of -inf is 0, a sum of 0 is 1."""
+    keys = scores.shape[-1]
+    rows = scores.shape[:-1] + (1,)
+    if keys == 0:
+        return scores.copy(), xp.zeros(rows, scores.dtype), xp.ones(rows, scores.dtype)
+    last_block = (keys - 1) // _KEY_BLOCK * _KEY_BLOCK
+    width = SIMD_BYTES // scores.dtype.itemsize
+    tail = keys if masked else last_block + (keys - last_block) // width * width
+    neg_inf = scores.dtype.type(-xp.inf)
+    top = xp.fmax.reduce(scores[..., tail:], axis=-1, keepdims=True, initial=neg_inf)
+    if tail:
+        vectors = xp.max(scores[..., :tail], axis=-1, keepdims=True)
+        top = xp.where(xp.isnan(vectors), vectors, xp.maximum(top, vectors))
+    empty = top == neg_inf
+    top = xp.where(empty, scores.dtype.type(0), top)
+    exps = xp.exp(scores - top)
+    exps[xp.broadcast_to(empty, exps.shape)] = 0
+    total = xp.sum(exps, axis=-1, keepdims=True)
+    return exps, top, xp.where(total == 0, 1, total)
 
 
 # -- derivatives -----------------------------------------------------------------------------
@@ -141,40 +192,24 @@ def _fold_heads(t, groups):
     return t.reshape(b, h // groups, groups, s, e).sum(2)
 
 
-def _probs(query, key, attn_mask, is_causal, scale, saved):
-    if not grad_mode.is_grad_enabled():
-        return saved.detach()
+def _flash_backward(grad, query, key, value, out, attn_mask, is_causal, scale, which):
+    """One input's gradient as torch's CPU kernel computes it: Note [Flash attention NaN
+    rows]. With P = exp(S - logsumexp) and D = rowsum(grad * out):
+    dv = P^T grad, dS = P (grad v^T - D), dq = dS k * scale, dk = dS^T q * scale."""
     groups = query.shape[-3] // key.shape[-3]
-    scores = query.matmul(_expand_heads(key, groups).transpose(-1, -2)) * scale
-    mask = None if attn_mask is None else attn_mask._data
-    bias = attention_bias(mask, is_causal, query.shape[-2], key.shape[-2], scores._data.dtype)
-    if bias is not None:
-        scores = scores + Tensor._make(bias)
-    return safe_softmax(scores, -1)
-
-
-def _scores_grad(grad, value, probs, groups):
-    dprobs = grad.matmul(_expand_heads(value, groups).transpose(-1, -2))
-    return probs * (dprobs - (dprobs * probs).sum(-1, keepdim=True))
-
-
-def _query_grad(grad, query, key, value, attn_mask, is_causal, scale, result1):
-    groups = query.shape[-3] // key.shape[-3]
-    probs = _probs(query, key, attn_mask, is_causal, scale, result1)
-    return _scores_grad(grad, value, probs, groups).matmul(_expand_heads(key, groups)) * scale
-
-
-def _key_grad(grad, query, key, value, attn_mask, is_causal, scale, result1):
-    groups = query.shape[-3] // key.shape[-3]
-    probs = _probs(query, key, attn_mask, is_causal, scale, result1)
-    dscores = _scores_grad(grad, value, probs, groups)
-    return _fold_heads(dscores.transpose(-1, -2).matmul(query) * scale, groups)
-
-
-def _value_grad(grad, query, key, value, attn_mask, is_causal, scale, result1):
-    groups = query.shape[-3] // key.shape[-3]
-    probs = _probs(query, key, attn_mask, is_causal, scale, result1)
-    return _fold_heads(probs.transpose(-1, -2).matmul(grad), groups)
+    scores, masked = _flash_scores(query, key, attn_mask, is_causal, scale)
+    _, top, total = _flash_exp(scores, masked)
+    probs = xp.exp(scores - (top + xp.log(total)))
+    if is_causal:  # torch zeroes them after the exponential
+        probs[..., _above_diagonal(probs)] = 0
+    if which == "value":
+        return _fold_heads(xp.matmul(xp.swapaxes(probs, -1, -2), grad), groups)
+    dprobs = xp.matmul(grad, xp.swapaxes(_repeat_heads(value, groups), -1, -2))
+    dscores = probs * (dprobs - xp.sum(grad * out, axis=-1, keepdims=True))
+    dscores *= dscores.dtype.type(scale)
+    if which == "query":
+        return xp.matmul(dscores, _repeat_heads(key, groups))
+    return _fold_heads(xp.matmul(xp.swapaxes(dscores, -1, -2), query), groups)
 
 
 def _not_implemented(grad):
@@ -182,9 +217,6 @@ def _not_implemented(grad):
         "derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
         "implemented"
     )
-
-
-_GRADIENTS = {"query": _query_grad, "key": _key_grad, "value": _value_grad}
 
 
 @defop(
@@ -201,6 +233,4 @@ def flash_attention_backward(
     grad_out, query, key, value, out, attn_mask, is_causal, scale, probs, which
 ):
     """The gradient for ``query``, ``key`` or ``value`` (``which``) of the fused attention."""
-    tensors = tensors_of(grad_out, query, key, value, attn_mask)
-    with grad_mode.no_grad():
-        return _GRADIENTS[which](*tensors, is_causal, scale, Tensor._make(probs))._data
+    return _flash_backward(grad_out, query, key, value, out, attn_mask, is_causal, scale, which)

@@ -9,6 +9,8 @@ double backward works to any order.
 
 from __future__ import annotations
 
+import math
+
 from ..._core import weight_batch_rules
 from ..._core.op import defop
 from ...autograd.forward_grad import add_terms, batched
@@ -105,10 +107,13 @@ def _conv_weight_backward(grad, input, weight_shape, stride, padding, dilation, 
 # convolution_backward, so it requires grad whenever x or W does. Both gradients are
 # bilinear: <G, dx(gy, W)> = <gy, C(G, W)> and <G, dW(x, gy)> = <gy, C(x, G)>, so their
 # derivatives are the convolution and its gradients again. The input gradient does not
-# depend on x (its x-derivative is None, as torch's), nor the weight gradient on W.
+# depend on x (its x-derivative is None, as torch's), nor the weight gradient on W. An
+# empty input gives torch's double backward nothing to do: every derivative is None.
 def _double_grad_output(
     grad, input, weight, stride, padding, dilation, transposed, output_padding, groups, which
 ):
+    if input.numel() == 0:
+        return None
     if which == "input":
         return convolution_op(
             grad, weight, None, stride, padding, dilation, transposed, output_padding, groups
@@ -121,7 +126,7 @@ def _double_grad_output(
 def _double_input(
     grad, grad_output, input_shape, stride, padding, dilation, transposed, groups, which
 ):
-    if which == "input":
+    if which == "input" or math.prod(input_shape) == 0:
         return None
     return _conv_input_backward(
         grad_output, grad, input_shape, stride, padding, dilation, transposed, groups
@@ -131,7 +136,7 @@ def _double_input(
 def _double_weight(
     grad, grad_output, weight_shape, stride, padding, dilation, transposed, groups, which
 ):
-    if which == "weight":
+    if which == "weight" or grad.numel() == 0:  # grad: the (empty) input's gradient's
         return None
     return _conv_weight_backward(
         grad_output, grad, weight_shape, stride, padding, dilation, transposed, groups

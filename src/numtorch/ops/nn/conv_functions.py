@@ -190,6 +190,8 @@ def _conv_transpose(
 ):
     if input.ndim not in (dims + 1, dims + 2):
         raise _dims_message(input, dims, name)
+    if weight.ndim < 3:  # torch's convolution reads the weight's channel and kernel dims
+        raise RuntimeError("weight should have at least three dimensions")
     batched = input.ndim == dims + 2
     if not batched:
         input = input.unsqueeze(0)
@@ -198,6 +200,11 @@ def _conv_transpose(
     dilation = _expand(dilation, dims, "dilation")
     output_padding = _expand(output_padding, dims, "output_padding")
     _check(input, weight, bias, stride, padding, dilation, groups, True, output_padding)
+    if input.numel() == 0 and input.shape[0] and input.shape[1]:  # an empty spatial dim
+        raise RuntimeError(
+            "Only zero batch or zero channel inputs are supported, but got input shape: "
+            f"{list(input.shape)}"
+        )
     out = convolution_op(
         input, weight, bias, stride, padding, dilation, True, output_padding, groups
     )

@@ -86,6 +86,8 @@ def _nll_forward(input, target, weight, reduction, ignore_index):
         return xp.asarray(total / input.dtype.type(input.shape[0]), dtype=input.dtype)
     x, safe, w = _nll_layout(input, target, weight, ignore_index)
     losses = -xp.take_along_axis(x, safe, axis=1)[:, 0, :] * w
+    # torch's kernel skips an ignored target: its loss is 0 even where the input is NaN
+    losses[target.reshape(w.shape) == ignore_index] = 0
     if reduction == "none":
         return losses.reshape(target.shape)
     total = losses.sum()
@@ -118,7 +120,9 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
         total = w.sum()
         # every target ignored: torch's loss is nan (0/0), its gradient stays 0
         scale = grad_output / total if total != 0 else xp.zeros_like(grad_output)
-    xp.put_along_axis(grad_input, safe, (-w * scale)[:, None, :], axis=1)
+    values = -w * scale
+    values[xp.broadcast_to(target.reshape(w.shape) == ignore_index, values.shape)] = 0
+    xp.put_along_axis(grad_input, safe, values[:, None, :], axis=1)
     return grad_input.reshape(input_shape)
 
 

@@ -25,6 +25,7 @@ from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
+from .batch_norm_double_backward import batch_norm_double
 from .composite_backward import tensors_of, vjp
 
 
@@ -202,10 +203,8 @@ def _bn_backward_composite(grad_out, input, weight, save_mean, save_invstd, trai
 
 def _bn_double(k):
     def formula(grad, grad_out, input, weight, save_mean, save_invstd, training, eps, which):
-        def composite(*tensors):
-            return _bn_backward_composite(*tensors, training, eps, which)
-
-        return vjp(composite, (grad_out, input, weight, save_mean, save_invstd), k, grad)
+        args = (grad_out, input, weight, save_mean, save_invstd, training, which)
+        return batch_norm_double(k, grad, *args)
 
     return formula
 

@@ -16,6 +16,7 @@ from ...autograd.forward_grad import add_terms, align, batched, no_forward_deriv
 from ...backend import xp
 from ..pointwise import threshold_backward, where
 from .activation import check_result_slope, float_only, masked, zero_gradient
+from .simd_lanes import vector_lanes
 
 # -- ELU, SELU, CELU ---------------------------------------------------------------------------
 # elu(x) = scale * x for x > 0, else scale * alpha * (exp(input_scale * x) - 1); SELU and CELU
@@ -142,7 +143,12 @@ def _register_shrink_backward(name: str, node: str):
         jvp="elementwise",
     )
     def backward(grad_out, self, lambd):
-        return masked(grad_out, ~_shrunk(self, lambd))
+        # NaN is outside [-lambd, lambd] for the kernel's scalar tail, inside for its
+        # vectors: Note [SIMD lanes and NaN]
+        outside = ~_shrunk(self, lambd)
+        if self.dtype.kind == "f" and xp.isnan(self).any():
+            outside &= ~(xp.isnan(self) & vector_lanes(self))
+        return masked(grad_out, outside)
 
     return backward
 

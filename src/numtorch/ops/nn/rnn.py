@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ... import _creation
 from ..._core import batch_rules
+from ..._core.dtypes import promote_types
 from ..._core.observers import dispatch
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -102,6 +103,10 @@ def _project(mode, input, weights, has_biases, has_proj):
         bias, step_bias = b_ih, b_hh  # GRU: b_hn sits inside r * (W_hn h + b_hn)
     else:
         bias, step_bias = b_ih + b_hh, None
+    if input.ndim == 0:  # torch projects with linear, which refuses a 0-d input
+        raise RuntimeError(
+            f"both arguments to linear need to be at least 1D, but they are 0D and {w_ih.ndim}D"
+        )
     flat = input.reshape(-1, input.shape[-1])
     xw = flat.mm(w_ih.t()) if bias is None else addmm(bias, flat, w_ih.t())
     return xw, (w_hh.t(), step_bias, w_hr_t)
@@ -198,6 +203,12 @@ def _stack_layers(
             input = input.transpose(0, 1)
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+    dtype = _stack_dtype(
+        mode, input, hiddens, params, has_biases, has_proj, directions, batch_sizes
+    )
+    if dtype is not None:  # Note [Recurrence dtypes]
+        input, params = input.to(dtype), [p.to(dtype) for p in params]
+        hiddens = [tuple(t.to(dtype) for t in h) if lstm else h.to(dtype) for h in hiddens]
     finals = []
     fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
     for layer in range(num_layers):
@@ -256,25 +267,69 @@ def _dispatch(mode, input, args, packed):
     if packed:
         batch_sizes, hx, params, *options = args
         sizes = [int(s) for s in batch_sizes.tolist()]
-        _check_dtypes(mode, input, hx, params)
         return _stack_layers(mode, input, hx, list(params), *options, False, sizes)
     hx, params, *options = args
-    _check_dtypes(mode, input, hx, params)
     return _stack_layers(mode, input, hx, list(params), *options, None)
 
 
-def _check_dtypes(mode, input, hx, params):
-    # torch's kernels (oneDNN's LSTM, the matmuls of the others) take no mixed dtypes, where
-    # NumPy would promote some of them silently; a bias (1-D) is added by addmm, which
-    # promotes it, and an LSTM's cell state meets only pointwise ops (oneDNN's layer checks
-    # its own, in rnn_fused)
-    states = hx[:1] if isinstance(hx, (tuple, list)) else (hx,)
-    for t in (*states, *params):
-        if isinstance(t, Tensor) and t.ndim >= 2 and t.dtype != input.dtype:
-            raise RuntimeError(
-                f"{mode.lower()}: expected every weight and hidden state to have the input's "
-                f"dtype {input.dtype}, but got {t.dtype}; convert them with .to({input.dtype})"
-            )
+# Note [Recurrence dtypes]
+# torch's composed layers take mixed dtypes as their ops do: the input projection is one
+# matmul (an addmm with the bias where the time-major input is contiguous or packed; a
+# batch-first input is a transposed view, and its bias is added in place in the input's
+# dtype), each step an addmm of the hidden state with W_hh and b_hh (one dtype) into which
+# the projection is added in place, so the state keeps its dtype; GRU's new gate and LSTM's
+# cell state promote. Where such a stack runs, numtorch computes it in the dtype it ends in;
+# oneDNN's layer (rnn_fused) checks its own.
+def _stack_dtype(mode, input, hiddens, params, has_biases, has_proj, directions, packed):
+    """The dtype torch's composed layers end in, or torch's RuntimeError where one of their
+    matmuls meets two dtypes; None when every tensor has the input's dtype."""
+    lstm = mode == "LSTM"
+    states = [t for h in hiddens for t in (h if lstm else (h,))]
+    x = input.dtype
+    if all(t.dtype == x for t in (*params, *states)):
+        return None
+    if lstm and rnn_fused.applies(input, has_proj, packed):
+        return None
+    name = mode.lower()
+    per_unit = len(params) // len(hiddens)
+    steps = min(len(packed) if packed else input.shape[0], 2)
+    bias_promotes = not packed and not input.is_contiguous()
+    ends = []
+    for layer in range(len(hiddens) // directions):
+        outputs = []
+        for k in range(layer * directions, (layer + 1) * directions):
+            w = params[k * per_unit : (k + 1) * per_unit]
+            _same_dtype(name, ("input", x), ("weight_ih", w[0].dtype))
+            if has_biases and not bias_promotes:
+                _same_dtype(name, ("input", x), ("bias_ih", w[2].dtype))
+            h, c = (hiddens[k][0].dtype, hiddens[k][1].dtype) if lstm else (hiddens[k].dtype, None)
+            for _ in range(steps):
+                _same_dtype(name, ("hidden state", h), ("weight_hh", w[1].dtype))
+                if has_biases:
+                    _same_dtype(name, ("hidden state", h), ("bias_hh", w[3].dtype))
+                if mode == "GRU":
+                    h = promote_types(x, h)
+                elif lstm:
+                    h = c = promote_types(h, c)
+                    if has_proj:
+                        _same_dtype(name, ("hidden state", h), ("weight_hr", w[-1].dtype))
+                        h = w[-1].dtype
+            outputs.append(h)
+            ends += (h, c) if lstm else (h,)
+        x = promote_types(*outputs) if len(outputs) == 2 else outputs[0]
+        bias_promotes = False
+    end = ends[0]
+    for dtype in ends[1:]:
+        end = promote_types(end, dtype)
+    return end
+
+
+def _same_dtype(name, first, second):
+    if first[1] != second[1]:
+        raise RuntimeError(
+            f"{name}: the {first[0]} ({first[1]}) and {second[0]} ({second[1]}) meet in one "
+            "matmul and must have the same dtype; convert them with .to()"
+        )
 
 
 rnn_tanh = export(_recurrence("RNN_TANH", "rnn_tanh"), method=False)
@@ -319,14 +374,17 @@ def _check_cell(input, hiddens, input_size, hidden_size):
             )
 
 
-def _cell_input(input, w_ih, b_ih):
-    return input.mm(w_ih.t()) if b_ih is None else addmm(b_ih, input, w_ih.t())
+def _cell_input(input, w_ih, b_ih, hx=None):
+    xw = input.mm(w_ih.t()) if b_ih is None else addmm(b_ih, input, w_ih.t())
+    # torch adds the projection into W_hh h in place: the state's dtype stays
+    return xw if hx is None or hx.dtype == xw.dtype else xw.to(hx.dtype)
 
 
 def _simple_cell(step, name):
     def cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
         _check_cell(input, (hx,), w_ih.shape[1], w_hh.shape[1])
-        return step(_cell_input(input, w_ih, b_ih), hx, (w_hh.t(), b_hh, None))
+        xw = _cell_input(input, w_ih, b_ih, None if step is _gru_step else hx)
+        return step(xw, hx, (w_hh.t(), b_hh, None))
 
     cell.__name__ = cell.__qualname__ = name
     cell.__doc__ = "One step on (batch, input_size) inputs and (batch, hidden) states: ``h'``."
@@ -342,7 +400,8 @@ gru_cell = export(_simple_cell(_gru_step, "gru_cell"), method=False)
 def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """One LSTM step on (batch, input_size) inputs: ``(h', c')``."""
     _check_cell(input, hx, w_ih.shape[1], w_hh.shape[1])
-    return _lstm_step(_cell_input(input, w_ih, b_ih), tuple(hx), (w_hh.t(), b_hh, None))
+    xw = _cell_input(input, w_ih, b_ih, hx[0])
+    return _lstm_step(xw, tuple(hx), (w_hh.t(), b_hh, None))
 
 
 # -- packing ---------------------------------------------------------------------------------
