@@ -1,0 +1,52 @@
+"""Pointwise and special functions at their special points (poles, NaN, +-inf, +-0, huge
+values), values and gradients each compared with torch's there."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch as nt
+
+torch = pytest.importorskip("torch")
+
+inf, nan = math.inf, math.nan
+
+
+def _both(lib_fn, values, dtype="float64", grad=True, create_graph=False):
+    """``lib_fn(lib, x)`` under both libraries on ``values``: the results and the gradients
+    of a weighted sum (as arrays), numtorch's first."""
+    out = []
+    for lib in (nt, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=grad)
+        y = lib_fn(lib, x)
+        found = [y.detach().numpy()]
+        if grad:
+            real = lib.view_as_real(y) if y.is_complex() else y
+            weights = lib.linspace(-1.5, 2.0, real.numel(), dtype=real.dtype).reshape(real.shape)
+            (g,) = lib.autograd.grad((real * weights).sum(), x, create_graph=create_graph)
+            found.append(g.detach().numpy())
+            if create_graph:
+                (g2,) = lib.autograd.grad((g * g).sum(), x, allow_unused=True)
+                found.append(None if g2 is None else g2.numpy())
+        out.append(found)
+    return out
+
+
+def _assert_same(ours, theirs):
+    for a, b in zip(ours, theirs):
+        if a is None or b is None:
+            assert a is b, (a, b)
+            continue
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=0, equal_nan=True)
+
+
+def test_complex_sgn_of_an_infinite_part_is_nan_in_both_parts():
+    # torch divides z by |z| as complex numbers: inf / inf leaves no direction (NumPy's sign
+    # gives 1 + 0j); the gradient's 1 / |z| then gives NaN too
+    pairs = [[inf, 1.0], [1.0, -inf], [inf, inf], [nan, 1.0], [0.0, 0.0], [3.0, 4.0]]
+    ours, theirs = _both(lambda t, x: t.view_as_complex(x).sgn(), pairs)
+    _assert_same(ours, theirs)
+    assert np.isnan(ours[0][:4].view(np.float64)).all()
