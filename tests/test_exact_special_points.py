@@ -50,3 +50,16 @@ def test_complex_sgn_of_an_infinite_part_is_nan_in_both_parts():
     ours, theirs = _both(lambda t, x: t.view_as_complex(x).sgn(), pairs)
     _assert_same(ours, theirs)
     assert np.isnan(ours[0][:4].view(np.float64)).all()
+
+
+@pytest.mark.parametrize("density", [False, True])
+def test_histogram_adds_an_infinite_weight_into_its_own_bin_only(density):
+    # torch adds each weight into its bin: one infinite weight leaves the other bins finite
+    # (0 with density, as finite / inf); NumPy's running sums made every later bin NaN
+    x, w = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [1.0, inf, 1.0, 1.0, 1.0, 2.0, 1.0]
+    found = [
+        lib.histogram(lib.tensor(x), 4, weight=lib.tensor(w), density=density).hist.numpy()
+        for lib in (nt, torch)
+    ]
+    np.testing.assert_array_equal(*found)
+    assert np.isfinite(found[0][1:]).all()
