@@ -63,3 +63,30 @@ def test_histogram_adds_an_infinite_weight_into_its_own_bin_only(density):
     ]
     np.testing.assert_array_equal(*found)
     assert np.isfinite(found[0][1:]).all()
+
+
+def test_trace_gradient_leaves_a_nan_off_the_diagonal():
+    # torch fills the gradient into the diagonal of zeros; grad * eye made NaN * 0 = NaN
+    for shape in ((3, 3), (2, 4)):
+        found = _both(
+            lambda t, x: t.special.ndtri(t.trace(x.reshape(shape)) + 2.0),
+            [0.5] * (shape[0] * shape[1]),
+            create_graph=True,
+        )
+        _assert_same(*found)
+        assert (found[0][1] == 0).sum() == shape[0] * shape[1] - min(shape)
+
+
+@pytest.mark.parametrize("n", [8, 7, 1])
+def test_inverse_real_fft_gradient_keeps_the_zero_imaginary_parts_of_its_ends(n):
+    # the gradient of irfft doubles only the entries whose mirror image was dropped; a NaN
+    # gradient leaves the first (and for even n the last) entry's imaginary part 0, as torch's
+    found = []
+    for lib in (nt, torch):
+        z = lib.zeros(n // 2 + 1, 3, dtype=lib.complex128, requires_grad=True)
+        g = lib.ones(n, 3, dtype=lib.float64)
+        g[n // 2, 1] = nan
+        (gz,) = lib.autograd.grad(lib.fft.irfft(z, n=n, dim=0), z, g)
+        found.append(lib.view_as_real(gz).numpy())
+    np.testing.assert_allclose(*found, rtol=1e-12, atol=1e-15, equal_nan=True)
+    assert found[0][0, 1, 1] == 0
