@@ -90,3 +90,22 @@ def test_inverse_real_fft_gradient_keeps_the_zero_imaginary_parts_of_its_ends(n)
         found.append(lib.view_as_real(gz).numpy())
     np.testing.assert_allclose(*found, rtol=1e-12, atol=1e-15, equal_nan=True)
     assert found[0][0, 1, 1] == 0
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+def test_grid_sample_gradient_skips_out_of_bounds_corners_of_a_nan_gradient(mode):
+    # torch adds nothing for a corner outside the input (zeros padding): a NaN gradient at
+    # such a point must not land on pixel 0, as NaN * a zero mask did
+    grid = [[[[-1.4, -1.3], [0.2, 0.1], [1.5, 0.9]]]]
+    found = []
+    for lib in (nt, torch):
+        x = lib.linspace(0.1, 1.2, 12, dtype=lib.float64).reshape(1, 1, 3, 4).requires_grad_()
+        out = lib.nn.functional.grid_sample(
+            x, lib.tensor(grid, dtype=lib.float64), mode=mode, align_corners=False
+        )
+        g = lib.tensor([[[[nan, 1.0, nan]]]], dtype=lib.float64)
+        (gx,) = lib.autograd.grad(out, x, g)
+        found.append(gx.numpy())
+    np.testing.assert_allclose(*found, rtol=1e-12, equal_nan=True)
+    if mode != "bicubic":  # bicubic's taps of the first point reach pixel 0
+        assert found[0][0, 0, 0, 0] == 0
