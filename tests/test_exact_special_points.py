@@ -109,3 +109,20 @@ def test_grid_sample_gradient_skips_out_of_bounds_corners_of_a_nan_gradient(mode
     np.testing.assert_allclose(*found, rtol=1e-12, equal_nan=True)
     if mode != "bicubic":  # bicubic's taps of the first point reach pixel 0
         assert found[0][0, 0, 0, 0] == 0
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_igamma_of_a_subnormal_a_underflows_to_zero_as_torch(dtype):
+    # torch's series for P(a, x) is 0 where x^a e^-x / Gamma(a) leaves the dtype's exp range
+    # (lgamma of a subnormal a is about 100 in float, 744 in double), though dividing by a
+    # would bring it back near 1; a normal a is unaffected
+    tiny = float(np.finfo(dtype).smallest_subnormal)
+    a, x = [tiny, tiny * 8, 1e-30, 0.5], [0.395, 0.9, 0.395, 0.3]
+    found = [
+        lib.igamma(
+            lib.tensor(a, dtype=getattr(lib, dtype)), lib.tensor(x, dtype=getattr(lib, dtype))
+        )
+        for lib in (nt, torch)
+    ]
+    np.testing.assert_allclose(found[0].numpy(), found[1].numpy(), rtol=1e-5)
+    assert found[0][0] == 0 and found[0][2] > 0.99
