@@ -126,3 +126,20 @@ def test_igamma_of_a_subnormal_a_underflows_to_zero_as_torch(dtype):
     ]
     np.testing.assert_allclose(found[0].numpy(), found[1].numpy(), rtol=1e-5)
     assert found[0][0] == 0 and found[0][2] > 0.99
+
+
+def test_ormqr_gradient_is_zero_on_and_above_the_diagonal_of_its_reflectors():
+    # the reflectors are read below the diagonal only: torch's gradient elsewhere is 0 even
+    # for a NaN gradient (the 0/1 mask made it NaN * 0)
+    rng = np.random.default_rng(3)
+    a0, tau0, c0 = rng.standard_normal((4, 3)), rng.standard_normal(3), rng.standard_normal((4, 3))
+    found = []
+    for lib in (nt, torch):
+        a = lib.tensor(a0, requires_grad=True)
+        out = lib.ormqr(a, lib.tensor(tau0), lib.tensor(c0))
+        g = lib.ones(4, 3, dtype=lib.float64)
+        g[2, 1] = nan
+        (ga,) = lib.autograd.grad(out, a, g)
+        found.append(ga.numpy())
+    np.testing.assert_allclose(*found, rtol=1e-10, equal_nan=True)
+    assert (found[0][np.triu_indices(3)] == 0).all()
