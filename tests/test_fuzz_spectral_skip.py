@@ -36,3 +36,13 @@ def test_the_shifts_and_the_short_time_transforms_are_told_apart():
     assert uses_fft("fft.hfftn") and uses_fft("stft") and uses_fft("istft")
     assert not uses_fft("fft.fftshift") and not uses_fft("fft.ifftshift")
     assert not uses_fft("conv1d")
+
+
+@pytest.mark.parametrize("lib", [numtorch, torch], ids=["numtorch", "torch"])
+def test_an_fft_of_an_empty_input_is_skipped_in_both_libraries(lib):
+    # torch's MKL build refuses an empty batch of transforms, a pocketfft build does not
+    program = _program("fft.ihfftn", special=False)
+    program["steps"][0]["inputs"][0]["shape"] = "empty"
+    program["steps"][0]["sample"] = 1
+    first = execute(lib, program)[0]
+    assert first.skipped and not first.tensors

@@ -58,7 +58,9 @@ LAPACK = (
 # another or an exactly zero twiddle factor, the order of the butterflies decides whether an
 # output is NaN, ±inf or finite (inf - inf, inf * 0). torch's answer there is its FFT
 # library's (MKL on x86 builds, pocketfft on others), not the transform's: steps of these
-# entries with a NaN or infinite input are skipped, as LAPACK's are. The shifts only move
+# entries with a NaN or infinite input are skipped, as LAPACK's are. So are those with an
+# empty input: MKL refuses an empty batch of transforms ("DFTI ERROR: Inconsistent
+# configuration parameters") where pocketfft returns the empty result. The shifts only move
 # values and stay.
 SPECTRAL = ("fft.", "stft", "istft")
 
