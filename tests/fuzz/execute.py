@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import MISREAD_EXPANDED, is_float_input, op_index, uses_lapack
+from .graphs import MISREAD_EXPANDED, is_float_input, op_index, uses_fft, uses_lapack
 
 # The exception types torch raises at its boundary; anything else from numtorch is a crash.
 TORCH_ERRORS = (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError)
@@ -34,7 +34,7 @@ class Record:
     tensors: list = field(default_factory=list)  # dicts, or None for a missing gradient
     others: list = field(default_factory=list)  # non-tensor results (numbers, shapes)
     compare_names: bool = True
-    skipped: bool = False  # LAPACK on non-finite input (see graphs.LAPACK)
+    skipped: bool = False  # LAPACK or an FFT on non-finite input (graphs.LAPACK, SPECTRAL)
 
 
 class Skipped(Exception):
@@ -123,6 +123,8 @@ class _Run:
         args = [self.input(a, next(specs), rng) if is_float_input(a) else a for a in sample.args]
         if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a) for a in args):
             raise Skipped
+        if uses_fft(info.name) and not all(_finite(a) and not _empty(a) for a in args):
+            raise Skipped
         if info.name in MISREAD_EXPANDED:  # a torch bug, not a difference (see graphs)
             args = [a.contiguous() if isinstance(a, self.lib.Tensor) else a for a in args]
         return info.op(self.lib, *args, **sample.kwargs)
@@ -206,6 +208,10 @@ def _finite(value) -> bool:
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     return bool(np.isfinite(value.detach().numpy(force=True)).all())
+
+
+def _empty(value) -> bool:
+    return hasattr(value, "numel") and value.numel() == 0
 
 
 def _full_rank(value) -> bool:

@@ -54,6 +54,17 @@ LAPACK = (
     "tensorinv", "tensorsolve", "eig", "qr", "norm_nuc", "cond", "torch_svd",
 )  # fmt: skip
 
+# An FFT of non-finite input: every output sums every input, and where an infinity meets
+# another or an exactly zero twiddle factor, the order of the butterflies decides whether an
+# output is NaN, ±inf or finite (inf - inf, inf * 0). torch's answer there is its FFT
+# library's (MKL on x86 builds, pocketfft on others), not the transform's: steps of these
+# entries with a NaN or infinite input are skipped, as LAPACK's are. So are those with an
+# empty input: MKL refuses an empty batch of transforms ("DFTI ERROR: Inconsistent
+# configuration parameters") where pocketfft returns the empty result. The shifts only move
+# values and stay.
+SPECTRAL = ("fft.", "stft", "istft")
+
+
 # torch 2.13's CPU median and nanmedian along a dim read the wrong memory when that dim has
 # stride 0 (an expanded input): torch.median(torch.tensor([1., 5., 3.]).expand(4, 3), 0)
 # gives [1, 2e-42, 0]. Their inputs are made contiguous (in both libraries) before the call.
@@ -103,6 +114,10 @@ def _arity(method):
 
 def uses_lapack(name: str) -> bool:
     return any(part in name for part in LAPACK)
+
+
+def uses_fft(name: str) -> bool:
+    return name.startswith(SPECTRAL) and "shift" not in name
 
 
 @functools.cache

@@ -21,19 +21,12 @@ _BATCH_NORM_UNCHECKED = (
     "backward, gives whatever lies past its storage (undefined values); numtorch refuses "
     "another size and reads an expanded weight as the values it shows"
 )
-_FFT_NONFINITE = (
-    "a NaN or infinite input: torch's FFT (MKL on this build) and NumPy's pocketfft spread "
-    "non-finite values over different outputs (an infinity times an exactly zero twiddle "
-    "factor is skipped by one and NaN in the other), so outputs that one gives as NaN the "
-    "other gives as 0, finite or inf; matching needs torch's FFT algorithm itself"
-)
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
 # witnesses.json under "class/op" (WITNESSES): what a seed draws changes whenever the op
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("value", "fft.fft"): (_FFT_NONFINITE, (20261127, 487)),
     ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
     ("gradient", "torch.batch_norm_eval"): (_BATCH_NORM_UNCHECKED, (20261127, 77)),
     ("error type", "linalg.lstsq"): (
@@ -42,17 +35,12 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         (20261127, 207),
     ),
     ("error type", "torch.native_batch_norm"): (_BATCH_NORM_UNCHECKED, (5150, 113)),
-    ("value", "fft.hfft"): (_FFT_NONFINITE, (5150, 242)),
-    ("value", "fft.hfft2"): (_FFT_NONFINITE, (5150, 2334)),
-    ("value", "fft.hfftn"): (_FFT_NONFINITE, (5150, 1852)),
-    ("value", "fft.irfftn"): (_FFT_NONFINITE, (5150, 981)),
     ("value", "_weight_norm"): (
         "torch's CPU _weight_norm kernel reads g per slice along dim from its data pointer, "
         "unchecked: a g of fewer elements (a 0-d one) gives whatever lies past its storage "
         "(undefined values); numtorch broadcasts it",
         (77112026, 3303),
     ),
-    ("value", "fft.rfftn"): (_FFT_NONFINITE, (5150, 2238)),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative

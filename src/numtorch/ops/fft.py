@@ -25,6 +25,7 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import arange
 from ..backend import xp
 from .nn.padding import constant_pad_nd
+from .shape import cat
 
 _COMPLEX_OF = {xp.dtype(xp.float32): xp.complex64, xp.dtype(xp.float64): xp.complex128}
 _COMPLEX_OF[xp.dtype(xp.complex64)] = xp.complex64
@@ -121,10 +122,11 @@ def _c2r_grad(grad, dim, normalization):
     half = result.shape[last]
     doubled = grad.shape[last] - half
     if doubled > 0:
-        weights = xp.ones(half, grad._data.dtype)
-        weights[1 : 1 + doubled] = 2
-        weights = weights.reshape((half,) + (1,) * (grad.ndim - 1 - last))
-        result = result * Tensor._make(weights)
+        # only those entries are scaled, as torch does: multiplying the others by a complex
+        # 1 would spread a NaN real part into an imaginary part that is exactly 0
+        parts = (result.narrow(last, 0, 1), result.narrow(last, 1, doubled) * 2)
+        rest = result.narrow(last, 1 + doubled, half - 1 - doubled)
+        result = cat((*parts, rest), last)
     return result
 
 

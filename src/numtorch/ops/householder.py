@@ -20,6 +20,7 @@ from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .lapack_layout import column_major
 from .nn.composite_backward import tensors_of, vjp
+from .pointwise import where
 from .return_types import structseq
 
 geqrf_type = structseq("geqrf", ("a", "tau"))
@@ -92,7 +93,9 @@ def _reflector(input, i):
     m = input.shape[-2]
     head = Tensor._make(xp.arange(m) == i).to(input.dtype).unsqueeze(-1)
     below = Tensor._make(xp.arange(m) > i).unsqueeze(-1)
-    return head + input[..., :, i : i + 1] * below
+    # selected, not multiplied by a 0/1 mask: the entries on and above row i are not read
+    # (torch's gradient there is 0, where a NaN gradient times the mask was NaN)
+    return head + where(below, input[..., :, i : i + 1], 0.0)
 
 
 def _reflect(C, v, t, left):

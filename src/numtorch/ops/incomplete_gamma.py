@@ -182,7 +182,7 @@ def _prefactor(a, x):
     return out
 
 
-def _lower_series(a, x):
+def _lower_series(a, x, maxlog):
     """P(a, x) = x^a e^-x / Gamma(a + 1) sum_n x^n / ((a+1) ... (a+n))."""
     term = xp.ones_like(a)
     total = xp.ones_like(a)
@@ -193,7 +193,11 @@ def _lower_series(a, x):
         active &= term > _EPS * total
         if not active.any():
             break
-    return _prefactor(a, x) / a * total
+    # torch's series is 0 where its factor x^a e^-x / Gamma(a), taken as exp of its log away
+    # from a = x, is below the dtype's exp range (exp(-maxlog)), even where a tiny (subnormal)
+    # a would bring the quotient back up to 1
+    underflow = (xp.abs(a - x) > 0.4 * a) & (a * xp.log(x) - x - lgamma_array(a) < -maxlog)
+    return xp.where(underflow, 0.0, _prefactor(a, x) / a * total)
 
 
 def _upper_series(a, x):
@@ -259,7 +263,7 @@ def _temme(a, x, upper):
     return 0.5 * erfc_array(sign * eta * xp.sqrt(a / 2.0)) + sign * tail
 
 
-def _compute(a, x, upper):
+def _compute(a, x, upper, maxlog):
     """P(a, x) or Q(a, x) (``upper``) for finite a > 0, x > 0."""
     out = xp.empty_like(a)
     ratio = xp.abs(x - a) / a
@@ -273,7 +277,12 @@ def _compute(a, x, upper):
     for mask, method in (
         (temme, lambda v, y: _temme(v, y, upper)),
         (fraction, lambda v, y: _upper_fraction(v, y) if upper else 1.0 - _upper_fraction(v, y)),
-        (lower, lambda v, y: 1.0 - _lower_series(v, y) if upper else _lower_series(v, y)),
+        (
+            lower,
+            lambda v, y: (
+                1.0 - _lower_series(v, y, maxlog) if upper else _lower_series(v, y, maxlog)
+            ),
+        ),
     ):
         if mask.any():
             out[mask] = method(a[mask], x[mask])
@@ -284,8 +293,16 @@ def _compute(a, x, upper):
     return out
 
 
+# log of the largest finite double and float: torch computes halves in float
+_MAXLOG_DOUBLE, _MAXLOG_FLOAT = 709.782712893384, 88.72283905206835
+
+
+def _maxlog(input):
+    return _MAXLOG_DOUBLE if input.dtype == xp.float64 else _MAXLOG_FLOAT
+
+
 @float64_kernel
-def incomplete_gamma_array(a, x, upper: bool):
+def incomplete_gamma_array(a, x, upper: bool, maxlog: float = _MAXLOG_DOUBLE):
     """P(a, x), or Q(a, x) when ``upper``, with torch's edge values."""
     out = xp.full(a.shape, xp.nan)
     one, zero = (0.0, 1.0) if upper else (1.0, 0.0)
@@ -301,7 +318,7 @@ def incomplete_gamma_array(a, x, upper: bool):
     out[rest & (x == xp.inf)] = one
     rest &= (x != xp.inf) & ~xp.isnan(a) & ~xp.isnan(x)
     if rest.any():
-        out[rest] = _compute(a[rest], x[rest], upper)
+        out[rest] = _compute(a[rest], x[rest], upper, maxlog)
     return out
 
 
@@ -329,7 +346,9 @@ def igamma(input, other):
         tensor([0.6321, 0.5940])
     """
     _require_float(input, "igamma_cpu")
-    return incomplete_gamma_array(input, other, False).astype(input.dtype, copy=False)
+    return incomplete_gamma_array(input, other, False, _maxlog(input)).astype(
+        input.dtype, copy=False
+    )
 
 
 @export(inplace=True)
@@ -350,4 +369,6 @@ def igammac(input, other):
         tensor([0.3679, 0.4060])
     """
     _require_float(input, "igammac_cpu")
-    return incomplete_gamma_array(input, other, True).astype(input.dtype, copy=False)
+    return incomplete_gamma_array(input, other, True, _maxlog(input)).astype(
+        input.dtype, copy=False
+    )

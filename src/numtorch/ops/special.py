@@ -466,10 +466,11 @@ def copysign(input, other) -> Tensor:
 def _sgn_grad(grad, input, result):
     if input._data.dtype.kind != "c":
         return zeros_like(grad)
-    # s = z/|z| moves only across the circle: (g - s Re(g conj(s))) / |z|, 0 at z = 0
+    # s = z/|z| moves only across the circle: (g - s^2 conj(g)) / (2|z|), 0 at z = 0; torch's
+    # order of operations, so that an infinite |z| gives its NaN (at z = 0 the division is
+    # by 1 and masked: where has no complex derivative)
     r = input.abs()
-    tangential = grad - result * (grad * result.conj()).real
-    return tangential / (r + (r == 0)) * (r != 0)
+    return (grad - (result * result) * grad.conj()) / (2.0 * r + (r == 0)) * (r != 0)
 
 
 @export(inplace=True)
@@ -483,6 +484,11 @@ def sgn(input):
     """The sign of each element (for real tensors, the same as ``sign``)."""
     if input.dtype == xp.bool_:
         return input.copy()
+    if input.dtype.kind == "c":
+        # torch's z / |z| as a complex division, 0 at z = 0: an infinite part gives NaN + NaNj
+        # where NumPy's sign gives a unit number. (torch's vectorized loop, over whole blocks
+        # of 8 or 16 elements on AVX-512, divides each part instead: NaN + 0j there.)
+        return xp.where(input == 0, xp.zeros((), input.dtype), input / xp.abs(input))
     out = xp.sign(input)
     # torch's sgn(nan) is 0 (and so the gradient of abs at NaN)
     return xp.nan_to_num(out) if out.dtype.kind == "f" else out

@@ -321,12 +321,22 @@ def histogram(input, bins, *, range=None, weight=None, density=False):
             "the input tensor excluding its innermost dimension"
         )
     weights = None if weight is None else weight._data.reshape(-1)
-    counts, _ = xp.histogram(data.reshape(-1), bins=edges._data, weights=weights)
-    hist = counts.astype(data.dtype)
+    hist = _bin_sums(data.reshape(-1), edges._data, weights).astype(data.dtype)
     if density:
         widths = edges._data[1:] - edges._data[:-1]
         hist = hist / (hist.sum() * widths)
     return _histogram_outputs(input, hist, edges._data)
+
+
+def _bin_sums(values, edges, weights):
+    """Each bin's count or weight sum, the last bin closed on the right. Each weight is added
+    into its bin, as torch's kernel does: NumPy's histogram subtracts running sums of the
+    sorted weights, so one infinite weight made every later bin inf - inf = NaN."""
+    index = xp.searchsorted(edges, values, side="right") - 1
+    index[values == edges[-1]] = edges.size - 2
+    inside = (index >= 0) & (index < edges.size - 1)  # NaN sorts last: outside
+    weights = None if weights is None else weights[inside]
+    return xp.bincount(index[inside], weights=weights, minlength=edges.size - 1)
 
 
 def _no_histogram_derivative(grads):

@@ -12,6 +12,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
+from .pointwise import where
 
 
 def _check_matrix(input, name):
@@ -256,9 +257,11 @@ def diagflat(input, offset=0) -> Tensor:
 
 # -- trace -----------------------------------------------------------------------------------
 def _trace_backward(grad, input_shape):
-    # d trace / dA = I (rectangular for non-square A)
-    eye = Tensor._make(xp.eye(*input_shape, dtype=grad._data.dtype))
-    return grad * eye
+    # d trace / dA = I (rectangular for non-square A), the gradient placed on the diagonal of
+    # zeros as torch fills it: a NaN or infinite gradient stays off the rest (grad * I spread
+    # NaN = nan * 0 there)
+    eye = Tensor._make(xp.eye(*input_shape, dtype=xp.bool_))
+    return where(eye, grad, 0.0)
 
 
 @defop(

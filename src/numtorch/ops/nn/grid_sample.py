@@ -217,11 +217,13 @@ def _grad_input(grad, grid, input_shape, mode, padding_mode, align_corners):
     grad_flat = grad.reshape(n, c, math.prod(grad.shape[2:]))
     result = grad.new_zeros((n, c, int(xp.prod(input_shape[2:]))))
     for index, valid, bits in plan.corners:
-        mask = Tensor._make(valid[:, None, :].astype(grad._data.dtype))
-        term = grad_flat * mask
+        term = grad_flat
         if bits is not None:
             term = term * plan.weight(bits).unsqueeze(1)
-        result = result.scatter_add(2, _index(index, valid, c), term)
+        # an out-of-bounds corner adds nothing, as torch skips it (a NaN gradient times a
+        # zero mask would land on pixel 0)
+        outside = Tensor._make(xp.broadcast_to(~valid[:, None, :], term.shape))
+        result = result.scatter_add(2, _index(index, valid, c), term.masked_fill(outside, 0))
     return result.reshape(input_shape)
 
 
