@@ -18,6 +18,7 @@ import contextlib
 import importlib
 import io
 import math
+import os
 import re
 import signal
 import tempfile
@@ -86,6 +87,16 @@ def _reset(lib):
             reset()
 
 
+@contextlib.contextmanager
+def _inside(folder):  # contextlib.chdir, which Python 3.10 lacks
+    previous = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(previous)
+
+
 def _alarm(signum, frame):
     raise StatementTimeout
 
@@ -109,7 +120,7 @@ def run(lib, example, seed=0, upto=None):
         with (
             warnings.catch_warnings(),
             tempfile.TemporaryDirectory() as scratch,
-            contextlib.chdir(scratch),
+            _inside(scratch),
         ):
             warnings.simplefilter("ignore")
             lib.manual_seed(seed)
