@@ -9,7 +9,6 @@ transformers, worker processes); the test skips them, ``make doc-examples`` runs
 from __future__ import annotations
 
 _ASSERT_CLOSE = "testing.assert_close refuses values torch's accepts (complex default tolerances)"
-_COMPLEX_DIST = "dist of complex tensors returns a complex tensor (torch: real)"
 _QUANTIZED = "quantized tensors and quantization are not implemented"
 _BLOCKED_SPARSE = "blocked sparse layouts (BSR/BSC) are not implemented"
 
@@ -29,8 +28,6 @@ KNOWN: dict[str, str] = {
     ),
     "torch.autograd.enforce_grad_layout_policy": "not implemented",
     "torch.autograd.graph.allow_mutation_on_saved_tensors": "not implemented",
-    "torch.cholesky_inverse": _COMPLEX_DIST,
-    "torch.cholesky_solve": _COMPLEX_DIST,
     "torch.einsum": "einsum's sublist form (operand, [indices], ..., [output]) is not implemented",
     "torch.empty_permuted": "torch.empty_permuted is not implemented",
     "torch.fake_quantize_per_channel_affine": _QUANTIZED,
@@ -49,17 +46,11 @@ KNOWN: dict[str, str] = {
     "torch.hash_tensor": "torch.hash_tensor is not implemented",
     "torch.inference_mode": "an inference tensor's _version does not raise RuntimeError",
     "torch.is_storage": "is_storage(TypedStorage) is False",
-    "torch.linalg.cholesky": _COMPLEX_DIST,
-    "torch.linalg.eig": _COMPLEX_DIST,
-    "torch.linalg.eigh": _COMPLEX_DIST,
-    "torch.linalg.eigvals": _COMPLEX_DIST,
-    "torch.linalg.inv": _COMPLEX_DIST,
     "torch.linalg.ldl_factor": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.ldl_factor_ex": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.ldl_solve": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.lstsq": "lstsq's rank has the broadcast batch shape (torch: A's batch shape)",
     "torch.linalg.lu_solve": "lu_solve(adjoint=True) gives a wrong solution",
-    "torch.linalg.pinv": _COMPLEX_DIST,
     "torch.linalg.solve": "not yet triaged: an allclose check differs",
     "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
     "torch.native_channel_shuffle": "torch.native_channel_shuffle is not implemented",
@@ -85,7 +76,6 @@ KNOWN: dict[str, str] = {
     "torch.sparse_csr_tensor": "a sparse tensor's .device raises NotImplementedError",
     "torch.testing.assert_close": "assert_close of a dict against an OrderedDict raises TypeError",
     "torch.typename": "typename of a class gives 'type'",
-    "torch.vdot": "vdot of complex vectors gives a wrong value",
 }
 
 SLOW: tuple[str, ...] = (

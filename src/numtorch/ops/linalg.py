@@ -243,9 +243,8 @@ def _dot(input, tensor):
     return xp.dot(input, tensor)
 
 
-@export
-def dot(input, tensor) -> Tensor:
-    """Inner product of two 1-D tensors."""
+def _check_vectors(input, tensor):
+    # torch's messages, the same for dot and vdot
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
     if input.shape[0] != tensor.shape[0]:
@@ -259,10 +258,40 @@ def dot(input, tensor) -> Tensor:
             "dot : expected both vectors to have same dtype, but found "
             f"{input.dtype.scalar_name} and {tensor.dtype.scalar_name}"
         )
+
+
+@export
+def dot(input, tensor) -> Tensor:
+    """Inner product of two 1-D tensors."""
+    _check_vectors(input, tensor)
     return _dot(input, tensor)
 
 
-vdot = export(dot, name="vdot")
+@batched
+def _vdot_jvp(input_t, other_t, input, other):
+    return add_terms(
+        None if input_t is None else (_conj(input_t) * other).sum(-1),
+        None if other_t is None else (_conj(input) * other_t).sum(-1),
+    )
+
+
+# sum(conj(input) * other): the first vector is conjugated (torch's derivatives.yaml formulas)
+@defop(
+    batch=batch_rules.vdot,
+    name="vdot",
+    input=lambda grad, other: _conj(grad) * other,
+    other=lambda grad, input: grad * input,
+    jvp=_vdot_jvp,
+)
+def _vdot(input, other):
+    return xp.vdot(input, other)
+
+
+@export
+def vdot(input, other) -> Tensor:
+    """Inner product of two 1-D tensors, the first one conjugated."""
+    _check_vectors(input, other)
+    return _vdot(input, other)
 
 
 @defop(

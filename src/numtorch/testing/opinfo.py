@@ -734,6 +734,12 @@ LINALG = [
         "dot", lambda t, a, b: t.dot(a, b), lambda rng: [Sample((_n(rng, 3), _n(rng, 3)))], np.dot
     ),
     OpInfo(
+        "vdot",
+        lambda t, a, b: t.vdot(a, b),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 3)))],
+        np.vdot,
+    ),
+    OpInfo(
         "addmm",
         lambda t, c, a, b: t.addmm(c, a, b, beta=0.5, alpha=2.0),
         lambda rng: [Sample((_n(rng, 4), _n(rng, 2, 3), _n(rng, 3, 4)))],
