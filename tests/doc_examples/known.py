@@ -8,7 +8,6 @@ transformers, worker processes); the test skips them, ``make doc-examples`` runs
 
 from __future__ import annotations
 
-_ASSERT_CLOSE = "testing.assert_close refuses values torch's accepts (complex default tolerances)"
 _QUANTIZED = "quantized tensors and quantization are not implemented"
 _BLOCKED_SPARSE = "blocked sparse layouts (BSR/BSC) are not implemented"
 
@@ -32,13 +31,6 @@ KNOWN: dict[str, str] = {
     "torch.empty_permuted": "torch.empty_permuted is not implemented",
     "torch.fake_quantize_per_channel_affine": _QUANTIZED,
     "torch.fake_quantize_per_tensor_affine": _QUANTIZED,
-    "torch.fft.fft2": _ASSERT_CLOSE,
-    "torch.fft.fftn": _ASSERT_CLOSE,
-    "torch.fft.fftshift": _ASSERT_CLOSE,
-    "torch.fft.ifft2": _ASSERT_CLOSE,
-    "torch.fft.ifftn": _ASSERT_CLOSE,
-    "torch.fft.rfft2": _ASSERT_CLOSE,
-    "torch.fft.rfftn": _ASSERT_CLOSE,
     "torch.from_dlpack": "DLPack exchange (torch.utils.dlpack) is not implemented",
     "torch.from_file": "torch.from_file (memory-mapped storage) is not implemented",
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
@@ -74,7 +66,6 @@ KNOWN: dict[str, str] = {
     "torch.sparse_coo_tensor": "a sparse COO tensor's .device raises NotImplementedError",
     "torch.sparse_csc_tensor": "the sparse CSC layout is not implemented",
     "torch.sparse_csr_tensor": "a sparse tensor's .device raises NotImplementedError",
-    "torch.testing.assert_close": "assert_close of a dict against an OrderedDict raises TypeError",
     "torch.typename": "typename of a class gives 'type'",
 }
 
