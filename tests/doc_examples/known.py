@@ -17,7 +17,7 @@ KNOWN: dict[str, str] = {
     "torch.Tensor.grad_dtype": "Tensor.grad_dtype is not implemented",
     "torch.Tensor.scatter_": "scatter_ supports reduce='add' only, not 'multiply'",
     "torch.Tensor.sparse_mask": "Tensor.sparse_mask is not implemented",
-    "torch.Tensor.to_sparse": "a sparse COO tensor's .device raises NotImplementedError",
+    "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsc": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsr": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_csc": "the sparse CSC layout is not implemented",
@@ -63,9 +63,7 @@ KNOWN: dict[str, str] = {
     "torch.sparse_bsc_tensor": _BLOCKED_SPARSE,
     "torch.sparse_bsr_tensor": _BLOCKED_SPARSE,
     "torch.sparse_compressed_tensor": "the generic compressed constructor is not implemented",
-    "torch.sparse_coo_tensor": "a sparse COO tensor's .device raises NotImplementedError",
     "torch.sparse_csc_tensor": "the sparse CSC layout is not implemented",
-    "torch.sparse_csr_tensor": "a sparse tensor's .device raises NotImplementedError",
     "torch.typename": "typename of a class gives 'type'",
 }
 
