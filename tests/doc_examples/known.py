@@ -27,7 +27,6 @@ KNOWN: dict[str, str] = {
     ),
     "torch.autograd.enforce_grad_layout_policy": "not implemented",
     "torch.autograd.graph.allow_mutation_on_saved_tensors": "not implemented",
-    "torch.einsum": "einsum's sublist form (operand, [indices], ..., [output]) is not implemented",
     "torch.empty_permuted": "torch.empty_permuted is not implemented",
     "torch.fake_quantize_per_channel_affine": _QUANTIZED,
     "torch.fake_quantize_per_tensor_affine": _QUANTIZED,

@@ -620,6 +620,8 @@ def _plans_pay(equation: str, operands) -> bool:
 @export(method=False)
 def einsum(equation, *operands) -> Tensor:
     """Einstein summation over the operands; ``...`` stands for the broadcast leading dims."""
+    if not isinstance(equation, str):  # the sublist form: operand, [dims], ..., [output]
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
@@ -629,6 +631,29 @@ def einsum(equation, *operands) -> Tensor:
     dtype = _check_contraction_dtypes(equation, operands, shapes)
     result = _in_torchs_order(equation, operands)
     return result if dtype is None or result.dtype is dtype else result.to(dtype)
+
+
+def _subscript(n) -> str:
+    # dims 0-25 are A-Z and 26-51 a-z (torch's letters: the implicit output sorts by them)
+    if n is Ellipsis:
+        return "..."
+    if not 0 <= n < 52:
+        raise ValueError(
+            "einsum(): subscript in subscript list is not within the valid range [0, 52)"
+        )
+    return chr(ord("A") + n) if n < 26 else chr(ord("a") + n - 26)
+
+
+def _sublist_equation(args):
+    """``einsum(a, [0, 1], b, [1, 2], [0, 2])`` as its equation and operands."""
+    operands, specs = args[0::2], args[1::2]
+    output = None
+    if len(args) % 2:  # an odd count ends with the output's sublist, not an operand
+        operands, output = operands[:-1], operands[-1]
+    inputs = ",".join("".join(_subscript(n) for n in spec) for spec in specs)
+    if output is None:
+        return inputs, operands
+    return inputs + "->" + "".join(_subscript(n) for n in output), operands
 
 
 # Note [einsum's views]
