@@ -22,9 +22,6 @@ KNOWN: dict[str, str] = {
     "torch.Tensor.to_sparse_bsr": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_csc": "the sparse CSC layout is not implemented",
     "torch.Tensor.to_sparse_csr": "batched (N-D) sparse CSR tensors are not implemented",
-    "torch.asarray": (
-        "asarray(t, requires_grad=False) of a tensor that requires grad keeps requires_grad"
-    ),
     "torch.autograd.enforce_grad_layout_policy": "not implemented",
     "torch.autograd.graph.allow_mutation_on_saved_tensors": "not implemented",
     "torch.empty_permuted": "torch.empty_permuted is not implemented",
@@ -35,7 +32,6 @@ KNOWN: dict[str, str] = {
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
     "torch.func.rearrange": "functorch.einops.rearrange is not implemented",
     "torch.hash_tensor": "torch.hash_tensor is not implemented",
-    "torch.inference_mode": "an inference tensor's _version does not raise RuntimeError",
     "torch.is_storage": "is_storage(TypedStorage) is False",
     "torch.linalg.ldl_factor": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.ldl_factor_ex": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
@@ -63,7 +59,6 @@ KNOWN: dict[str, str] = {
     "torch.sparse_bsr_tensor": _BLOCKED_SPARSE,
     "torch.sparse_compressed_tensor": "the generic compressed constructor is not implemented",
     "torch.sparse_csc_tensor": "the sparse CSC layout is not implemented",
-    "torch.typename": "typename of a class gives 'type'",
 }
 
 SLOW: tuple[str, ...] = (
