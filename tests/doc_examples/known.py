@@ -35,7 +35,6 @@ KNOWN: dict[str, str] = {
     "torch.linalg.ldl_factor": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.ldl_factor_ex": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.ldl_solve": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
-    "torch.linalg.lstsq": "lstsq's rank has the broadcast batch shape (torch: A's batch shape)",
     "torch.linalg.lu_solve": "lu_solve(adjoint=True) gives a wrong solution",
     "torch.linalg.solve": "not yet triaged: an allclose check differs",
     "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
