@@ -23,6 +23,7 @@ _MISSING = (
     re.compile(r"has no attribute '([^']+)'"),
     re.compile(r"No module named '([^']+)'"),
     re.compile(r"cannot import name '([^']+)'"),
+    re.compile(r"name '([^']+)' is not defined"),  # a name of the example's namespace
 )
 
 
@@ -131,7 +132,7 @@ def _outcome_difference(ours, theirs, where):
         return None
     if ours.kind == "raised":
         name, message = ours.value
-        if name in ("AttributeError", "ImportError", "ModuleNotFoundError"):
+        if name in ("AttributeError", "ImportError", "ModuleNotFoundError", "NameError"):
             for pattern in _MISSING:
                 found = pattern.search(message)
                 if found:

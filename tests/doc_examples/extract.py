@@ -53,13 +53,14 @@ class Statement:
 class Example:
     id: str  # the qualified name, e.g. "torch.nn.functional.relu"
     statements: tuple[Statement, ...]
+    namespace: str = "torch"  # where it was found: its names are in scope, as for a doctest
 
 
 _PARSER = doctest.DocTestParser()
 _SKIP = doctest.OPTIONFLAGS_BY_NAME["SKIP"]
 
 
-def _resolve(path):
+def resolve(path):
     head, _, rest = path.partition(".")
     obj = importlib.import_module(head)
     for part in rest.split(".") if rest else ():
@@ -71,7 +72,7 @@ def _resolve(path):
 
 
 def _members(namespace):
-    obj = _resolve(namespace)
+    obj = resolve(namespace)
     for name in sorted(dir(obj)):
         if name.startswith("_"):
             continue
@@ -128,5 +129,5 @@ def examples():
             except ValueError:  # a docstring doctest cannot parse (bad indentation)
                 continue
             if statements:
-                found.append(Example(qualname, statements))
+                found.append(Example(qualname, statements, namespace))
     return found

@@ -12,6 +12,8 @@ _QUANTIZED = "quantized tensors and quantization are not implemented"
 _BLOCKED_SPARSE = "blocked sparse layouts (BSR/BSC) are not implemented"
 
 KNOWN: dict[str, str] = {
+    "torch.autograd.is_tensor_like": "torch.overrides (is_tensor_like) is missing",
+    "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
     "torch.Event": "torch.Event (device events) is not implemented",
     "torch.Tensor.dim_order": "Tensor.dim_order is not implemented",
     "torch.Tensor.grad_dtype": "Tensor.grad_dtype is not implemented",

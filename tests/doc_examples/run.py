@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from doc_examples.extract import resolve
+
 TIME_LIMIT = 20.0  # seconds per statement
 
 
@@ -58,10 +60,29 @@ def _importer(lib_name):
     return _import
 
 
-def _scope(lib):
+def _namespace_names(lib, namespace):
+    """The public names of the namespace an example was found in (``Bernoulli`` in
+    ``torch.distributions``' examples), and the namespace itself under its last name
+    (``prune``), as a doctest run in that module would see them; none for torch itself."""
+    if namespace in ("torch", "torch.Tensor"):
+        return {}
+    try:
+        module = resolve(lib.__name__ + namespace[len("torch") :])
+    except (ImportError, AttributeError):  # the library lacks the namespace
+        return {}
+    names = {namespace.rsplit(".", 1)[-1]: module}
+    for name in dir(module):
+        if not name.startswith("_"):
+            with contextlib.suppress(Exception):
+                names[name] = getattr(module, name)
+    return names
+
+
+def _scope(lib, namespace="torch"):
     scope_builtins = dict(vars(builtins))
     scope_builtins["__import__"] = _importer(lib.__name__)
     return {
+        **_namespace_names(lib, namespace),
         "__builtins__": scope_builtins,
         "__name__": "__doc_example__",
         "torch": lib,
@@ -112,7 +133,7 @@ def _run_statement(source, scope):
 def run(lib, example, seed=0, upto=None):
     """The outcomes of an example's statements under ``lib`` (all, or the first ``upto``)."""
     result = Run()
-    scope = _scope(lib)
+    scope = _scope(lib, example.namespace)
     statements = example.statements if upto is None else example.statements[:upto]
     previous = signal.signal(signal.SIGALRM, _alarm)
     try:
