@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from doc_examples.compare import compare
 from doc_examples.extract import examples
-from doc_examples.known import KNOWN, SLOW
+from doc_examples.known import KNOWN, SLOW, UNINITIALISED
 
 import numtorch
 
@@ -28,6 +28,8 @@ PASSING = ("agree", "skipped", "nondeterministic")
 @pytest.mark.parametrize("id", sorted(set(EXAMPLES) - set(SLOW)))
 def test_doc_example_matches_torch(id):
     result = compare(EXAMPLES[id], torch, numtorch)
+    if id in UNINITIALISED and result.kind in ("value", "nondeterministic"):
+        return  # torch's values are whatever memory held
     if id in KNOWN:
         assert result.kind not in PASSING, f"{id} agrees with torch now: delete it from KNOWN"
     else:
@@ -38,3 +40,4 @@ def test_known_and_slow_name_examples_of_this_torch():
     # an id that no longer names an example (torch renamed it) is dropped from the lists
     assert not set(KNOWN) - set(EXAMPLES), sorted(set(KNOWN) - set(EXAMPLES))
     assert not set(SLOW) - set(EXAMPLES), sorted(set(SLOW) - set(EXAMPLES))
+    assert not set(UNINITIALISED) - set(EXAMPLES), sorted(set(UNINITIALISED) - set(EXAMPLES))

@@ -86,3 +86,15 @@ SLOW: tuple[str, ...] = (
     "torch.nn.functional.fractional_max_pool3d",
     "torch.utils.data.IterableDataset",
 )
+
+# examples that print uninitialised memory (torch.empty and friends) or a seed drawn from the
+# OS: torch differs from itself, though not always between two runs, so a value difference
+# is not one of numtorch's
+UNINITIALISED: tuple[str, ...] = (
+    "torch.Generator.seed",
+    "torch.Tensor.new_empty",
+    "torch.Tensor.new_empty_strided",
+    "torch.empty",
+    "torch.empty_strided",
+    "torch.nn.utils.skip_init",
+)
