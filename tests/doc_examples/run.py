@@ -103,6 +103,7 @@ def _reset(lib):
     for reset in (
         lambda: lib.use_deterministic_algorithms(False),
         lambda: lib.set_default_device(None),  # an example may set "cuda"
+        lambda: lib.set_flush_denormal(False),  # process-wide: other tests read denormals
     ):
         with contextlib.suppress(Exception):
             reset()
