@@ -28,7 +28,7 @@ PASSING = ("agree", "skipped", "nondeterministic")
 @pytest.mark.parametrize("id", sorted(set(EXAMPLES) - set(SLOW)))
 def test_doc_example_matches_torch(id):
     result = compare(EXAMPLES[id], torch, numtorch)
-    if id in UNINITIALISED and result.kind in ("value", "nondeterministic"):
+    if id in UNINITIALISED and result.kind in ("value", "random", "nondeterministic"):
         return  # torch's values are whatever memory held
     if id in KNOWN:
         assert result.kind not in PASSING, f"{id} agrees with torch now: delete it from KNOWN"

@@ -30,7 +30,7 @@ def main(argv=None):
     start = time.perf_counter()
     results = [compare(e, torch, numtorch) for e in examples() if e.id.startswith(args.only)]
     for r in results:
-        if r.id in UNINITIALISED and r.kind == "value":
+        if r.id in UNINITIALISED and r.kind in ("value", "random"):
             r.kind = "nondeterministic"  # torch printed whatever memory held
     seconds = time.perf_counter() - start
     kinds = collections.Counter(r.kind for r in results)

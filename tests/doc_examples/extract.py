@@ -38,6 +38,19 @@ NAMESPACES = (
     "torch.utils.data",
     "torch.testing",
     "torch.random",
+    "torch.nn.utils.parametrizations",
+    "torch.nn.utils.stateless",
+    "torch.utils.checkpoint",
+    "torch.masked",
+    "torch.sparse",
+    "torch.optim.swa_utils",
+    "torch.distributions.kl",
+    "torch.distributions.transforms",
+    "torch.signal.windows",
+    "torch.autograd.profiler",
+    "torch.profiler",
+    "torch.serialization",
+    "torch.overrides",
 )
 
 
@@ -80,8 +93,11 @@ def _members(namespace):
             member = getattr(obj, name)
         except Exception:  # a lazy attribute that fails to load documents nothing
             continue
-        module = getattr(member, "__module__", None) or "torch"
-        if not module.startswith("torch"):  # a name torch imports (collections.Counter)
+        if inspect.ismodule(member):
+            module = member.__name__
+        else:
+            module = getattr(member, "__module__", None) or "torch"
+        if not module.startswith("torch"):  # a name torch imports (collections.Counter, tempfile)
             continue
         yield f"{namespace}.{name}", member
         # torch's typed tensor classes repeat Tensor's methods, claimed under torch.Tensor

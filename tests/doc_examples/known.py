@@ -16,7 +16,38 @@ _ALLCLOSE_ROUNDING = (
     "torch's LAPACK in rounding only, and one element lands on the other side of the bound"
 )
 
+_MASKED = "torch.masked (masked tensors) is not implemented"
+_OVERRIDES = "torch.overrides (__torch_function__ and its helpers) is not implemented"
+_SIGNAL_WINDOWS = "torch.signal.windows is not implemented"
+_FUTURES = "torch.futures (Future) is not implemented"
+
 KNOWN: dict[str, str] = {
+    "torch.utils.checkpoint.tree_map": "torch.utils._pytree (tree_map) is not implemented",
+    "torch.masked.is_masked_tensor": _MASKED,
+    "torch.masked.logaddexp": _MASKED,
+    "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
+    "torch.sparse.mm": "torch.sparse.mm takes no reduce argument",
+    "torch.sparse.spdiags": "torch.sparse.spdiags is not implemented",
+    "torch.serialization.skip_data": "torch.serialization.skip_data is not implemented",
+    "torch.overrides.get_ignored_functions": _OVERRIDES,
+    "torch.overrides.get_testing_overrides": _OVERRIDES,
+    "torch.overrides.is_tensor_method_or_property": _OVERRIDES,
+    "torch.overrides.redispatch_function": _OVERRIDES,
+    "torch.signal.windows.bartlett": _SIGNAL_WINDOWS,
+    "torch.signal.windows.blackman": _SIGNAL_WINDOWS,
+    "torch.signal.windows.cosine": _SIGNAL_WINDOWS,
+    "torch.signal.windows.exponential": _SIGNAL_WINDOWS,
+    "torch.signal.windows.gaussian": _SIGNAL_WINDOWS,
+    "torch.signal.windows.general_cosine": _SIGNAL_WINDOWS,
+    "torch.signal.windows.general_hamming": _SIGNAL_WINDOWS,
+    "torch.signal.windows.hamming": _SIGNAL_WINDOWS,
+    "torch.signal.windows.hann": _SIGNAL_WINDOWS,
+    "torch.signal.windows.kaiser": _SIGNAL_WINDOWS,
+    "torch.signal.windows.nuttall": _SIGNAL_WINDOWS,
+    "torch.autograd.profiler.Future.add_done_callback": _FUTURES,
+    "torch.autograd.profiler.Future.set_exception": _FUTURES,
+    "torch.autograd.profiler.Future.set_result": _FUTURES,
+    "torch.autograd.profiler.Future.then": _FUTURES,
     "torch.autograd.is_tensor_like": "torch.overrides (is_tensor_like) is missing",
     "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
     "torch.Event": "torch.Event (device events) is not implemented",

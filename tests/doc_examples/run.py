@@ -17,7 +17,6 @@ import builtins
 import contextlib
 import importlib
 import io
-import math
 import os
 import re
 import signal
@@ -60,6 +59,18 @@ def _importer(lib_name):
     return _import
 
 
+_STANDARD_MODULES = (
+    "collections",
+    "copy",
+    "functools",
+    "io",
+    "itertools",
+    "math",
+    "os",
+    "tempfile",
+)
+
+
 def _namespace_names(lib, namespace):
     """The public names of the namespace an example was found in (``Bernoulli`` in
     ``torch.distributions``' examples), and the namespace itself under its last name
@@ -90,7 +101,8 @@ def _scope(lib, namespace="torch"):
         "F": importlib.import_module(f"{lib.__name__}.nn.functional"),
         "np": np,
         "numpy": np,
-        "math": math,
+        # standard modules torch's own modules import, which their examples use unimported
+        **{name: importlib.import_module(name) for name in _STANDARD_MODULES},
     }
 
 
