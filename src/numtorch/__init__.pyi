@@ -200,6 +200,7 @@ from . import optim as optim
 from . import profiler as profiler
 from . import quasirandom as quasirandom
 from . import serialization as serialization
+from . import signal as signal
 from . import testing as testing
 from . import utils as utils
 from .serialization import load as load

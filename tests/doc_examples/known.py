@@ -18,7 +18,6 @@ _ALLCLOSE_ROUNDING = (
 
 _MASKED = "torch.masked (masked tensors) is not implemented"
 _OVERRIDES = "torch.overrides (__torch_function__ and its helpers) is not implemented"
-_SIGNAL_WINDOWS = "torch.signal.windows is not implemented"
 _FUTURES = "torch.futures (Future) is not implemented"
 
 KNOWN: dict[str, str] = {
@@ -33,17 +32,6 @@ KNOWN: dict[str, str] = {
     "torch.overrides.get_testing_overrides": _OVERRIDES,
     "torch.overrides.is_tensor_method_or_property": _OVERRIDES,
     "torch.overrides.redispatch_function": _OVERRIDES,
-    "torch.signal.windows.bartlett": _SIGNAL_WINDOWS,
-    "torch.signal.windows.blackman": _SIGNAL_WINDOWS,
-    "torch.signal.windows.cosine": _SIGNAL_WINDOWS,
-    "torch.signal.windows.exponential": _SIGNAL_WINDOWS,
-    "torch.signal.windows.gaussian": _SIGNAL_WINDOWS,
-    "torch.signal.windows.general_cosine": _SIGNAL_WINDOWS,
-    "torch.signal.windows.general_hamming": _SIGNAL_WINDOWS,
-    "torch.signal.windows.hamming": _SIGNAL_WINDOWS,
-    "torch.signal.windows.hann": _SIGNAL_WINDOWS,
-    "torch.signal.windows.kaiser": _SIGNAL_WINDOWS,
-    "torch.signal.windows.nuttall": _SIGNAL_WINDOWS,
     "torch.autograd.profiler.Future.add_done_callback": _FUTURES,
     "torch.autograd.profiler.Future.set_exception": _FUTURES,
     "torch.autograd.profiler.Future.set_result": _FUTURES,
