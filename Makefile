@@ -79,3 +79,9 @@ fuzz: $(VENV)/.test-installed
 .PHONY: fuzz-campaign
 fuzz-campaign: $(VENV)/.test-installed
 	PYTHONPATH=src:tests $(BIN)/python -m fuzz --seed new --out fuzz-campaign-out
+
+# make doc-examples: torch's documentation examples run under torch and numtorch (every one,
+# the slow ones included); prints the classified summary and writes doc-examples.jsonl
+.PHONY: doc-examples
+doc-examples: $(VENV)/.test-installed
+	PYTHONPATH=src:tests $(BIN)/python -m doc_examples --out doc-examples.jsonl

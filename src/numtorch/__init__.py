@@ -214,6 +214,7 @@ _LAZY_SUBMODULES = frozenset(
         "quasirandom",
         "profiler",
         "serialization",
+        "signal",
         "testing",
         "utils",
     }

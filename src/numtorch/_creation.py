@@ -340,9 +340,13 @@ def _no_negative_strides(array) -> None:
         )
 
 
-def asarray(obj, dtype=None, device=None, copy=None, requires_grad=False) -> Tensor:
+def asarray(obj, dtype=None, device=None, copy=None, requires_grad=None) -> Tensor:
     out = tensor(obj, dtype=dtype) if copy else as_tensor(obj, dtype=dtype)
-    return out.requires_grad_(requires_grad) if requires_grad else out
+    if requires_grad is None:  # unspecified: a tensor keeps its requires_grad, as torch's
+        return out
+    if not requires_grad:
+        return out.detach() if out.requires_grad else out  # shares the memory, as torch's
+    return out.requires_grad_(True)
 
 
 # -- filled tensors --------------------------------------------------------------------------

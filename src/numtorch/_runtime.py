@@ -13,6 +13,7 @@ from ._core import meta as _meta
 from ._core.tensor import Tensor, typename  # noqa: F401  (torch.typename)
 from ._creation import check_device, device
 from ._creation import device as _device
+from .storage import _Storage
 
 _settings = {
     "deterministic": False,
@@ -156,7 +157,7 @@ def set_flush_denormal(mode: bool) -> bool:
 
 
 def is_storage(obj) -> bool:
-    return False
+    return isinstance(obj, _Storage)
 
 
 def detach(input: Tensor) -> Tensor:

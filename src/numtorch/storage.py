@@ -91,9 +91,17 @@ class UntypedStorage(_Storage):
 class TypedStorage(_Storage):
     """The elements under a tensor, of its dtype (``Tensor.storage()``; deprecated in torch)."""
 
-    def __init__(self, array):
-        super().__init__(array)
-        self.dtype = dtypes.from_numpy_dtype(array.dtype)
+    def __init__(self, data=0, *, dtype=None, device=None):
+        # a tensor's elements (an array), or torch's constructors: a size (zero-filled here,
+        # uninitialised in torch) or a sequence of values, of dtype (the default float dtype)
+        if not isinstance(data, xp.ndarray):
+            np_dtype = (dtype or dtypes.get_default_dtype()).np
+            if isinstance(data, int):
+                data = xp.zeros(data, np_dtype)
+            else:
+                data = xp.asarray(list(data), np_dtype)
+        super().__init__(data)
+        self.dtype = dtypes.from_numpy_dtype(data.dtype)
 
     def untyped(self) -> UntypedStorage:
         return UntypedStorage(self._array.view(xp.uint8))

@@ -300,6 +300,17 @@ def test_grad_modes_as_decorators_context_managers_and_calls():
     assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
 
 
+def test_inference_tensors_have_no_version_counter():
+    # torch: reading _version of an inference tensor (or a view of one) is a RuntimeError
+    x = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        y = x * x
+    for t in (y, y[0]):
+        with pytest.raises(RuntimeError, match="do not track version counter"):
+            _ = t._version
+    assert x._version == 0
+
+
 def test_no_grad_on_a_generator_restores_mode_between_yields():
     @torch.no_grad()
     def gen():

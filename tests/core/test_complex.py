@@ -28,6 +28,8 @@ PROGRAMS = {
     "view_as_real": lambda lib, z, a, b: (lib.view_as_real(z) * lib.stack([a, b], -1)).sum(),
     "complex": lambda lib, z, a, b: (lib.complex(a, b) * z).abs().sum(),
     "polar": lambda lib, z, a, b: (lib.polar(a.abs() + 1, b) * z).real.sum(),
+    # vdot conjugates its first vector (dot does not)
+    "vdot": lambda lib, z, a, b: lib.vdot(z, z * (1 - 2j) + a).abs(),
     "view_as_complex": lambda lib, z, a, b: lib.view_as_complex(lib.stack([a, b], -1)).abs().sum(),
     "to_complex": lambda lib, z, a, b: (a.to(lib.complex128) * z).imag.sum(),
     "real_mixed": lambda lib, z, a, b: (a * z + b).sum().real,
@@ -245,3 +247,14 @@ def test_phase_rotation_program_matches_torch():
     np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-5)
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_dist_of_complex_tensors_is_real(dtype):
+    # the norm of a complex difference: torch returns the real dtype of the same precision
+    torch = pytest.importorskip("torch")
+    values = [Z, Z[::-1] * 2]
+    ours = numtorch.dist(*[numtorch.tensor(v, dtype=getattr(numtorch, dtype)) for v in values])
+    theirs = torch.dist(*[torch.tensor(v, dtype=getattr(torch, dtype)) for v in values])
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)

@@ -51,3 +51,28 @@ def test_sequence_dtype_matches_torch(index):
     theirs = real.tensor(_sequences(real)[index])
     assert str(ours.dtype) == str(theirs.dtype)
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+def test_asarray_requires_grad_as_torch():
+    # unspecified: the tensor keeps requires_grad; False: a detached alias; True: marked
+    oracle = pytest.importorskip("torch")
+    seen = []
+    for lib in (torch, oracle):
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = a + 2
+        kept, detached = lib.asarray(b), lib.asarray(b, requires_grad=False)
+        detached[0] = 7.0  # shares b's memory
+        leaf = lib.asarray(lib.tensor([1.0]), requires_grad=True)
+        seen.append(
+            (kept.requires_grad, detached.requires_grad, detached.grad_fn, b.tolist(), leaf.is_leaf)
+        )
+    assert seen[0] == seen[1]
+
+
+def test_typename_of_classes_and_functions_as_torch():
+    oracle = pytest.importorskip("torch")
+    names = [
+        [lib.typename(x) for x in (lib.nn.Parameter, lib.nn.Linear, lib.ones(1), 3, 2.0)]
+        for lib in (torch, oracle)
+    ]
+    assert names[0] == names[1]

@@ -69,3 +69,24 @@ def test_typed_storage_warns_it_is_deprecated():
     storage_module._warned = False
     with pytest.warns(UserWarning, match="TypedStorage is deprecated"):
         numtorch.ones(2).storage()
+
+
+def test_is_storage_and_typed_storage_constructors_as_torch():
+    # storages are storages (is_storage was always False); TypedStorage(size, dtype=) and
+    # TypedStorage(values) build one, as torch's
+    oracle = pytest.importorskip("torch")
+    seen = []
+    for lib in (numtorch, oracle):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t = lib.tensor([1, 2, 3])
+            sized = lib.TypedStorage(4, dtype=lib.float64)
+            listed = lib.TypedStorage([1, 2])
+            seen.append(
+                (
+                    [lib.is_storage(x) for x in (t.untyped_storage(), t.storage(), sized, t, [1])],
+                    (sized.size(), str(sized.dtype)),
+                    (listed.tolist(), str(listed.dtype)),
+                )
+            )
+    assert seen[0] == seen[1]

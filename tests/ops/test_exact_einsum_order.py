@@ -76,3 +76,31 @@ def test_values_and_gradients_with_infinities_match_torch(equation, shapes):
         theirs = _run(torch, equation, arrays, weights)
         for x, y in zip(ours, theirs):
             np.testing.assert_allclose(x, y, rtol=1e-10)
+
+
+SUBLISTS = {
+    "implicit": lambda a, b, c: (a, [0, 1], b, [1, 2]),
+    "explicit": lambda a, b, c: (a, [0, 1], b, [1, 2], [2, 0]),
+    "ellipsis": lambda a, b, c: (c, [..., 0, 1], c, [..., 1, 0], [..., 0]),
+    "one_operand": lambda a, b, c: (a, [1, 0]),
+    "out_of_range": lambda a, b, c: (a, [0, 52]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SUBLISTS))
+def test_sublist_form_matches_torch(name):
+    # einsum(op, [dims], op, [dims], ..., [output]): dims 0-51 name the subscripts
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) for s in ((2, 3), (3, 4), (2, 3, 3))]
+    outcomes = []
+    for lib in (numtorch, torch):
+        args = SUBLISTS[name](*[lib.tensor(x, requires_grad=True) for x in arrays])
+        try:
+            result = lib.einsum(*args)
+        except ValueError as error:
+            outcomes.append(str(error))
+            continue
+        node = type(result.grad_fn).__name__
+        outcomes.append((result.detach().numpy().round(10).tolist(), node))
+    assert outcomes[0] == outcomes[1]

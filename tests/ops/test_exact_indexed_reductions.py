@@ -102,3 +102,20 @@ def test_index_reduce_argument_errors(shape, dim, index, source, include_self, e
     with warnings.catch_warnings(), pytest.raises(error):
         warnings.simplefilter("ignore")
         args[0].index_reduce(dim, args[2], src, "prod", include_self=include_self)
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+@pytest.mark.parametrize("source", ["tensor", "number"])
+def test_scatter_reduce_argument_as_torch(reduce, source):
+    # repeated indices combine; the node refuses backward (torch has no derivative for it)
+    oracle = pytest.importorskip("torch")
+    seen = []
+    for lib in (numtorch, oracle):
+        index = lib.tensor([[0, 1, 1, 3], [0, 0, 2, 2]])
+        src = lib.arange(1.0, 13.0).reshape(2, 6) if source == "tensor" else 1.5
+        x = lib.full((2, 4), 2.0, requires_grad=True).clone()
+        out = x.scatter(1, index, src, reduce=reduce)
+        with pytest.raises(RuntimeError, match="derivative for aten::scatter is not implemented"):
+            out.sum().backward()
+        seen.append((out.tolist(), type(out.grad_fn).__name__))
+    assert seen[0] == seen[1]

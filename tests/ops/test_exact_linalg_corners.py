@@ -154,3 +154,21 @@ def test_block_diag_gradient_after_an_empty_vector_is_torchs():
         found = lib.autograd.grad((result * weights).sum(), (a, empty, b, c))
         grads.append([tuple(result.shape)] + [g.tolist() for g in found])
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [((1, 3, 3), (2, 3, 3)), ((2, 5, 3), (1, 5, 2)), ((1, 2, 5, 3), (3, 1, 5, 2))],
+    ids=str,
+)
+@pytest.mark.parametrize("driver", ["gelsy", "gelsd", "gels"])
+def test_lstsq_rank_and_singular_values_keep_the_batch_of_a(shapes, driver):
+    # A broadcast against B: rank and singular values depend on A alone (torch's shapes)
+    oracle = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    a, b = (rng.standard_normal(s) for s in shapes)
+    seen = []
+    for lib in (numtorch, oracle):
+        r = lib.linalg.lstsq(lib.tensor(a), lib.tensor(b), driver=driver)
+        seen.append([tuple(t.shape) for t in r] + [r.rank.tolist()])
+    assert seen[0] == seen[1]

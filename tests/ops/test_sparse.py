@@ -273,3 +273,14 @@ def test_dense_times_sparse_is_column_major_as_torch_computes_it_transposed():
     assert strides == (1, 2)
     torch = pytest.importorskip("torch")
     assert strides == _dense_sparse_strides(torch)
+
+
+@pytest.mark.parametrize("layout", ["to_sparse", "to_sparse_csr"])
+def test_sparse_tensors_answer_device_questions(layout):
+    # a sparse tensor lives where its values do (it has no dense array to ask)
+    torch = pytest.importorskip("torch")
+    answers = []
+    for lib in (numtorch, torch):
+        s = getattr(lib.eye(3), layout)()
+        answers.append((str(s.device), s.is_cpu, s.is_meta, s.is_cuda, s.get_device()))
+    assert answers[0] == answers[1]

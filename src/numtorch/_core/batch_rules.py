@@ -308,6 +308,11 @@ def dot(spec, args, dims):
     return front(b, dims[1]).matmul(a), 0
 
 
+def vdot(spec, args, dims):
+    a, b = args
+    return dot(spec, (a.conj(), b), dims)
+
+
 def _scaled(t, scale):
     return t if scale == 1 else t * scale
 

@@ -20,7 +20,7 @@ from .device import device
 from .graph import AccumulateGrad, _add_hook
 from .meta import MetaArray, no_data
 from .tensor_str import tensor_repr
-from .versions import VersionCounter
+from .versions import InferenceVersion, VersionCounter
 from .views import refresh_view_grad_fn
 
 _new = object.__new__
@@ -337,7 +337,11 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return self._vc.version if self._vc is not None else 0
+        if self._vc is None:
+            return 0
+        if self._vc.__class__ is InferenceVersion:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return self._vc.version
 
     def _is_view(self) -> bool:
         return self._base is not None
@@ -553,8 +557,10 @@ def typename(obj) -> str:
     """
     if isinstance(obj, Tensor):
         return obj.type()
-    module = getattr(type(obj), "__module__", "") or ""
-    name = type(obj).__qualname__
+    # a class or function is named by its own qualified name, anything else by its type's
+    named = obj if hasattr(obj, "__qualname__") else type(obj)
+    module = getattr(named, "__module__", "") or ""
+    name = named.__qualname__
     if module in ("", "builtins"):
         return name
     return f"{module.replace('numtorch', 'torch')}.{name}"

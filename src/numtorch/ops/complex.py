@@ -323,7 +323,7 @@ def polar(abs, angle) -> Tensor:
 
 # Ops whose formulas hold for complex tensors: linear maps with real coefficients (shape
 # ops, sums), the ops above, and those whose formulas conjugate (mul, div, reciprocal, exp,
-# log, pow, sqrt, abs, sgn, mm, mv, dot).
+# log, pow, sqrt, abs, sgn, mm, mv, dot, vdot).
 COMPLEX_DIFFERENTIABLE = (
     *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "neg", "mul", "div"),
     *("reciprocal", "exp", "log", "abs", "sgn", "sum_all", "sum_dim", "mean_all", "mean_dim"),
@@ -338,6 +338,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("linalg_eig", "linalg_solve_ex", "diagonal", "diagonal_backward", "diag_embed", "bmm"),
     "_reshape_alias",
     "copy",  # grad passes to src as it is (CopySlices' graph under create_graph)
+    "vdot",
 )
 
 

@@ -13,10 +13,10 @@ from .._core import batch_rules, index_batch_rules
 from .._core.dispatch import broadcast_shape
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
-from .._core.op import defop, export
+from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
-from ..autograd.forward_grad import align, batch_shift, batched
+from ..autograd.forward_grad import align, batch_shift, batched, no_forward_derivative
 from ..backend import xp
 from .pointwise import where
 from .shape import _unsqueeze, stack
@@ -765,19 +765,43 @@ def _scatter_value(input, dim, index, value):
     return out.reshape(shape)
 
 
+# scatter(..., reduce="add" | "multiply") accumulates into ``input`` (repeated indices
+# combine); torch registers no derivative for it: its node refuses backward
+@defop(
+    batch=batch_rules.along("dim"),
+    name="scatter_reduce_argument",
+    aten="scatter",
+    node="NotImplemented",
+    input=not_implemented("scatter"),
+    jvp=no_forward_derivative("scatter"),
+)
+def _scatter_with_reduce(input, dim, index, src, reduce):
+    shape = input.shape
+    input, index = lift_0d(input, index)
+    out = input.copy()
+    if index.size:
+        if isinstance(src, xp.ndarray):
+            src = lift_0d(src)[0][tuple(slice(0, n) for n in index.shape)]
+        ufunc = xp.add if reduce == "add" else xp.multiply
+        ufunc.at(out, _scatter_key(index, dim), src)
+    return out.reshape(shape)
+
+
 @export(inplace=True)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
     """Copy of ``input`` with ``src`` (tensor or number) written at ``index`` along ``dim``."""
     _check_index(index, "scatter")
-    if reduce is not None:
-        if reduce != "add":
-            raise RuntimeError(f"numtorch supports scatter reduce='add' only, got {reduce!r}")
-        return scatter_add(input, dim, index, src)
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     if src is None:
         src = value
+    if reduce is not None:
+        if isinstance(src, Tensor):
+            _check_src_dtype(input, src)
+        return _scatter_with_reduce(input, dim, index, src, reduce)
     if isinstance(src, Tensor):
         _check_src_dtype(input, src)
         return _scatter_src(input, dim, index, src)

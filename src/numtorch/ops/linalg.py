@@ -243,9 +243,8 @@ def _dot(input, tensor):
     return xp.dot(input, tensor)
 
 
-@export
-def dot(input, tensor) -> Tensor:
-    """Inner product of two 1-D tensors."""
+def _check_vectors(input, tensor):
+    # torch's messages, the same for dot and vdot
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
     if input.shape[0] != tensor.shape[0]:
@@ -259,10 +258,40 @@ def dot(input, tensor) -> Tensor:
             "dot : expected both vectors to have same dtype, but found "
             f"{input.dtype.scalar_name} and {tensor.dtype.scalar_name}"
         )
+
+
+@export
+def dot(input, tensor) -> Tensor:
+    """Inner product of two 1-D tensors."""
+    _check_vectors(input, tensor)
     return _dot(input, tensor)
 
 
-vdot = export(dot, name="vdot")
+@batched
+def _vdot_jvp(input_t, other_t, input, other):
+    return add_terms(
+        None if input_t is None else (_conj(input_t) * other).sum(-1),
+        None if other_t is None else (_conj(input) * other_t).sum(-1),
+    )
+
+
+# sum(conj(input) * other): the first vector is conjugated (torch's derivatives.yaml formulas)
+@defop(
+    batch=batch_rules.vdot,
+    name="vdot",
+    input=lambda grad, other: _conj(grad) * other,
+    other=lambda grad, input: grad * input,
+    jvp=_vdot_jvp,
+)
+def _vdot(input, other):
+    return xp.vdot(input, other)
+
+
+@export
+def vdot(input, other) -> Tensor:
+    """Inner product of two 1-D tensors, the first one conjugated."""
+    _check_vectors(input, other)
+    return _vdot(input, other)
 
 
 @defop(
@@ -591,6 +620,8 @@ def _plans_pay(equation: str, operands) -> bool:
 @export(method=False)
 def einsum(equation, *operands) -> Tensor:
     """Einstein summation over the operands; ``...`` stands for the broadcast leading dims."""
+    if not isinstance(equation, str):  # the sublist form: operand, [dims], ..., [output]
+        equation, operands = _sublist_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
@@ -600,6 +631,29 @@ def einsum(equation, *operands) -> Tensor:
     dtype = _check_contraction_dtypes(equation, operands, shapes)
     result = _in_torchs_order(equation, operands)
     return result if dtype is None or result.dtype is dtype else result.to(dtype)
+
+
+def _subscript(n) -> str:
+    # dims 0-25 are A-Z and 26-51 a-z (torch's letters: the implicit output sorts by them)
+    if n is Ellipsis:
+        return "..."
+    if not 0 <= n < 52:
+        raise ValueError(
+            "einsum(): subscript in subscript list is not within the valid range [0, 52)"
+        )
+    return chr(ord("A") + n) if n < 26 else chr(ord("a") + n - 26)
+
+
+def _sublist_equation(args):
+    """``einsum(a, [0, 1], b, [1, 2], [0, 2])`` as its equation and operands."""
+    operands, specs = args[0::2], args[1::2]
+    output = None
+    if len(args) % 2:  # an odd count ends with the output's sublist, not an operand
+        operands, output = operands[:-1], operands[-1]
+    inputs = ",".join("".join(_subscript(n) for n in spec) for spec in specs)
+    if output is None:
+        return inputs, operands
+    return inputs + "->" + "".join(_subscript(n) for n in output), operands
 
 
 # Note [einsum's views]

@@ -158,11 +158,29 @@ def lstsq(A, B, rcond=None, *, driver=None):
             f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), but got "
             f"{A.shape[-2]} and {b.shape[-2]}"
         )
-    batch = broadcast_shape(tuple(A.shape[:-2]), tuple(b.shape[:-2]))
-    if tuple(A.shape[:-2]) != batch:
+    a_batch = tuple(A.shape[:-2])
+    batch = broadcast_shape(a_batch, tuple(b.shape[:-2]))
+    if a_batch != batch:
         A = A.expand(*batch, *A.shape[-2:])
     if tuple(b.shape[:-2]) != batch:
         b = b.expand(*batch, *b.shape[-2:])
     if rcond is None:
         rcond = xp.finfo(A._data.real.dtype).eps * max(A.shape[-2], A.shape[-1])
-    return _lstsq(A, b.squeeze(-1) if vector else b, rcond, driver, vector)
+    result = _lstsq(A, b.squeeze(-1) if vector else b, rcond, driver, vector)
+    if a_batch == batch:
+        return result
+    solution, residuals, rank, values = result
+    return lstsq_type(
+        solution, residuals, _of_a_alone(rank, a_batch, batch), _of_a_alone(values, a_batch, batch)
+    )
+
+
+def _of_a_alone(t, a_batch, batch):
+    """rank and singular values depend on A alone: torch gives them A's batch shape."""
+    if tuple(t.shape[: len(batch)]) != batch or t.numel() == 0:
+        return t  # not computed by this driver (an empty tensor)
+    t = t[(0,) * (len(batch) - len(a_batch))]
+    for dim, size in enumerate(a_batch):
+        if size == 1 and t.shape[dim] != 1:
+            t = t.narrow(dim, 0, 1)
+    return t

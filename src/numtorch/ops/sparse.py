@@ -105,6 +105,9 @@ class SparseTensor(Tensor):
     # -- metadata ----------------------------------------------------------------------------
     shape = property(lambda self: self._size)
     dtype = property(lambda self: self._value_tensor.dtype)
+    device = property(lambda self: self._value_tensor.device)
+    is_cpu = property(lambda self: self._value_tensor.is_cpu)
+    is_meta = property(lambda self: self._value_tensor.is_meta)
     ndim = property(lambda self: len(self._size))
 
     def size(self, dim=None):

@@ -656,6 +656,13 @@ INDEXING = [
         None,
     ),
     OpInfo(
+        "scatter_reduce_argument",
+        lambda t, x, i, s: t.scatter(x.detach(), 1, t.tensor(i), s.detach(), reduce="multiply"),
+        lambda rng: [Sample((_n(rng, 2, 3), _index([0, 0, 2], [1, 1, 1]), _n(rng, 2, 3)))],
+        None,
+        grad=False,
+    ),
+    OpInfo(
         "scatter_add",
         lambda t, x, i, s: t.scatter_add(x, 1, t.tensor(i), s),
         lambda rng: [Sample((_n(rng, 2, 3), _index([0, 0, 2], [1, 1, 1]), _n(rng, 2, 3)))],
@@ -732,6 +739,12 @@ LINALG = [
     ),
     OpInfo(
         "dot", lambda t, a, b: t.dot(a, b), lambda rng: [Sample((_n(rng, 3), _n(rng, 3)))], np.dot
+    ),
+    OpInfo(
+        "vdot",
+        lambda t, a, b: t.vdot(a, b),
+        lambda rng: [Sample((_n(rng, 3), _n(rng, 3)))],
+        np.vdot,
     ),
     OpInfo(
         "addmm",

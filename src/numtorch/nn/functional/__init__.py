@@ -1,6 +1,6 @@
 """``numtorch.nn.functional``: the stateless functions behind the layers."""
 
-from ...ops.nn.channel_shuffle import channel_shuffle
+from ...ops.nn.channel_shuffle import channel_shuffle, native_channel_shuffle
 from ...ops.nn.conv_functions import (
     conv1d,
     conv2d,
@@ -155,6 +155,7 @@ __all__ = [
     "fractional_max_pool3d",
     "fractional_max_pool3d_with_indices",
     "channel_shuffle",
+    "native_channel_shuffle",
     "max_unpool3d",
     "max_unpool2d",
     "max_unpool1d",

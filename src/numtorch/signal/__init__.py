@@ -1,0 +1,3 @@
+"""``numtorch.signal``: signal-processing helpers (``signal.windows``)."""
+
+from . import windows  # noqa: F401

@@ -1,0 +1,1 @@
+"""Differential runs of torch's documentation examples under torch and under numtorch."""
