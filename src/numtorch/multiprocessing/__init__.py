@@ -5,6 +5,7 @@ sharing strategies, as torch's CPU build has them. Tensors reach other processes
 import multiprocessing as _multiprocessing
 from multiprocessing import *  # noqa: F403
 
+from .reductions import init_reductions
 from .sharing import get_all_sharing_strategies, get_sharing_strategy, set_sharing_strategy
 from .spawn import (
     ProcessContext,
@@ -25,3 +26,5 @@ __all__ = [
     "spawn",
     "start_processes",
 ]
+
+init_reductions()
