@@ -116,3 +116,12 @@ def test_share_memory_keeps_values_and_copies_are_private():
     assert bn.running_mean.is_shared() and bn.weight.is_shared()
     for m in (bn, torch.nn.BatchNorm1d(2).share_memory()):
         assert m.num_batches_tracked.is_shared()
+
+
+def test_views_and_storages_of_a_shared_tensor_report_shared_as_in_torch():
+    for lib in (numtorch, torch):
+        t = lib.zeros(4)
+        assert not t.untyped_storage().is_shared()
+        t.share_memory_()
+        assert t[1:].is_shared() and t.untyped_storage().is_shared()
+        assert not t.clone().untyped_storage().is_shared()

@@ -91,4 +91,4 @@ Tensor.is_nested = property(lambda self: False)
 Tensor.is_pinned = lambda self, device=None: False
 Tensor.pin_memory = _pin_memory
 Tensor.share_memory_ = _share_memory_
-Tensor.is_shared = lambda self: _shared_memory.shared_path(self) is not None
+Tensor.is_shared = lambda self: _shared_memory.mapping_of(self._data) is not None
