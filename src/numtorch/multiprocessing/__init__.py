@@ -1,6 +1,7 @@
 """``torch.multiprocessing``: Python's multiprocessing names, plus ``spawn`` and the tensor
-sharing strategies, as torch's CPU build has them. Tensors reach other processes by pickling
-(their data is copied; nothing is placed in shared memory)."""
+sharing strategies, as torch's CPU build has them. A tensor moved to shared memory
+(``share_memory_``, ``Module.share_memory``) reaches other processes as a reference to that
+memory, so their writes are seen (``reductions``); any other tensor is pickled by value."""
 
 import multiprocessing as _multiprocessing
 from multiprocessing import *  # noqa: F403
