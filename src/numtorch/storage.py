@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import warnings
 
+from . import _shared_memory
 from ._core import dtypes
 from ._core.device import device
 from ._core.tensor import Tensor
@@ -69,7 +70,7 @@ class _Storage:
         return device("cpu")
 
     def is_shared(self) -> bool:
-        return False
+        return _shared_memory.mapping_of(self._array) is not None
 
     is_sparse = False
 

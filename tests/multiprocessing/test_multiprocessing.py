@@ -1,6 +1,7 @@
 """torch.multiprocessing: Python's names, spawn and its errors, sharing strategies,
 against torch."""
 
+import copy
 import multiprocessing
 
 import pytest
@@ -64,3 +65,63 @@ def test_exit_code_raises_process_exited_exception_and_join_false_returns_contex
     assert len(context.pids()) == 1
     while not context.join():
         pass
+
+
+def _hogwild_train(lib, model, X, y, steps=4):
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        lib.nn.functional.mse_loss(model(X), y).backward()
+        optimizer.step()
+
+
+def _numtorch_hogwild_worker(model, X, y):
+    _hogwild_train(numtorch, model, X, y)
+
+
+def _hogwild_data(lib):
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.Tanh(), lib.nn.Linear(4, 1))
+    return model, lib.randn(8, 3), lib.randn(8, 1)
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_a_shared_model_trained_in_a_child_is_updated_in_the_parent(start_method):
+    model, X, y = _hogwild_data(numtorch)
+    model.share_memory()  # as the Hogwild example: children train the parent's parameters
+    assert all(p.is_shared() for p in model.parameters())
+    context = multiprocessing.get_context(start_method)
+    process = context.Process(target=_numtorch_hogwild_worker, args=(model, X, y))
+    process.start()
+    process.join()
+    assert process.exitcode == 0
+    reference, tX, ty = _hogwild_data(torch)
+    _hogwild_train(torch, reference, tX, ty)  # the same steps, in this process
+    for ours, theirs in zip(model.parameters(), reference.parameters()):
+        assert ours.grad is None  # gradients were made in the child, not shared back
+        assert torch.allclose(torch.from_numpy(ours.detach().numpy()), theirs.detach(), atol=1e-6)
+
+
+def test_share_memory_keeps_values_and_copies_are_private():
+    t = numtorch.arange(6.0).reshape(2, 3)
+    assert not t.is_shared()
+    assert t.share_memory_() is t and t.is_shared()
+    path = t._shared_path
+    t.share_memory_()  # already shared: the same file
+    assert t._shared_path == path and t.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert not t.clone().is_shared() and not copy.deepcopy(t).is_shared()
+    empty = numtorch.zeros(0, dtype=numtorch.int64).share_memory_()
+    assert empty.is_shared() and empty.shape == (0,)
+    bn = numtorch.nn.BatchNorm1d(2).share_memory()
+    assert bn.running_mean.is_shared() and bn.weight.is_shared()
+    for m in (bn, torch.nn.BatchNorm1d(2).share_memory()):
+        assert m.num_batches_tracked.is_shared()
+
+
+def test_views_and_storages_of_a_shared_tensor_report_shared_as_in_torch():
+    for lib in (numtorch, torch):
+        t = lib.zeros(4)
+        assert not t.untyped_storage().is_shared()
+        t.share_memory_()
+        assert t[1:].is_shared() and t.untyped_storage().is_shared()
+        assert not t.clone().untyped_storage().is_shared()

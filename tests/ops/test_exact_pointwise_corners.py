@@ -8,6 +8,7 @@ import math
 import pytest
 
 import numtorch as nt
+from numtorch.ops import pointwise
 
 nan = float("nan")
 
@@ -86,3 +87,22 @@ def test_xlogy_with_a_nan_number_gives_zero_input_gradient_at_zero(name):
     x = nt.tensor([0.0, 1.0], dtype=nt.float64, requires_grad=True)
     (g,) = nt.autograd.grad(fn(x, nt.tensor([nan, nan], dtype=nt.float64)).sum(), x)
     _same(g.tolist(), [nan, nan])
+
+
+@pytest.mark.parametrize("name", ["tanh", "sigmoid"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_tanh_and_sigmoid_backward_round_as_torch_does(name, dtype):
+    # given torch's forward values, the fused backward rounds bit for bit as torch's kernel
+    # (tanh: 1 - y*y in one fused step; sigmoid: (1 - y) * y; half types through float32)
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    x = torch.randn(4096, dtype=getattr(torch, dtype), requires_grad=True)
+    g = torch.randn(4096, dtype=getattr(torch, dtype))
+    y = getattr(torch, name)(x)
+    (expected,) = torch.autograd.grad(y, x, g)
+    wanted = getattr(nt, dtype)
+    y_ours = nt.tensor(y.detach().float().numpy()).to(wanted)
+    g_ours = nt.tensor(g.float().numpy()).to(wanted)
+    result = getattr(pointwise, f"{name}_backward")(g_ours, y_ours)
+    assert result.dtype == wanted
+    assert (result.float().numpy() == expected.float().numpy()).all()

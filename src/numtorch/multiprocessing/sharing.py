@@ -1,5 +1,6 @@
 """The tensor sharing strategies torch.multiprocessing names (on Linux: file descriptors
-by default, or files in /dev/shm); recorded only, as tensors travel by pickling here."""
+by default, or files in /dev/shm); recorded only: shared tensors always travel as files in
+/dev/shm here (``reductions``)."""
 
 from __future__ import annotations
 

@@ -580,6 +580,15 @@ cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
     jvp="elementwise",
 )
 def tanh_backward(grad_output, output):
+    if output.dtype == xp.float32:
+        # torch's kernel computes 1 - y*y as one fused multiply-add (one rounding); in float64
+        # the product is exact, so one cast back rounds as the fused op does
+        return grad_output * (1 - output.astype(xp.float64) ** 2).astype(xp.float32)
+    if output.dtype in (xp.float16, _dtypes.BFLOAT16_NP):  # torch computes these in float32
+        wide = grad_output.astype(xp.float32) * (1 - output.astype(xp.float32) ** 2)
+        return wide.astype(output.dtype)
+    if output.dtype == xp.float64:  # x87 extended precision comes closest to the fused op
+        return grad_output * (1 - output.astype(xp.longdouble) ** 2).astype(xp.float64)
     return grad_output * (1 - output * output)
 
 
@@ -592,7 +601,7 @@ def tanh_backward(grad_output, output):
     jvp="elementwise",
 )
 def sigmoid_backward(grad_output, output):
-    return grad_output * output * (1 - output)
+    return grad_output * (1 - output) * output  # torch's order of the two roundings
 
 
 @defop(

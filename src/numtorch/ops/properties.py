@@ -1,9 +1,11 @@
 """Questions about a tensor and its dtype: ``is_nonzero``, ``is_signed``, ``is_same_size``,
 ``can_cast``, the device and memory flags (``is_cpu``, ``layout``, ``is_pinned``,
-``is_shared``) that a CPU-only library answers trivially."""
+``is_shared``) that a CPU-only library answers trivially; ``share_memory_`` moves the data
+into shared memory (Note in ``_shared_memory``)."""
 
 from __future__ import annotations
 
+from .. import _shared_memory
 from .._core import dtypes as _dtypes
 from .._core.inplace import _can_cast
 from .._core.meta import MetaArray
@@ -73,8 +75,8 @@ def get_device(input) -> int:
 
 
 def _share_memory_(self) -> Tensor:
-    # one process's NumPy memory: marked shared, as torch marks CPU tensors it moves
-    self._shared = True
+    if not isinstance(self._data, MetaArray):  # a meta tensor has no memory to share
+        _shared_memory.share(self)
     return self
 
 
@@ -89,4 +91,4 @@ Tensor.is_nested = property(lambda self: False)
 Tensor.is_pinned = lambda self, device=None: False
 Tensor.pin_memory = _pin_memory
 Tensor.share_memory_ = _share_memory_
-Tensor.is_shared = lambda self: getattr(self, "_shared", False)
+Tensor.is_shared = lambda self: _shared_memory.mapping_of(self._data) is not None

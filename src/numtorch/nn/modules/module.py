@@ -560,7 +560,8 @@ class Module(StateDictMixin):
         return self._apply(lambda t: t.cuda(device))
 
     def share_memory(self):
-        return self
+        """Move parameters and buffers into shared memory (``Tensor.share_memory_``)."""
+        return self._apply(lambda t: t.share_memory_())
 
     def compile(self, *args, **kwargs) -> None:
         """As ``torch.compile`` (numtorch has no compiler): the module keeps running eagerly."""
