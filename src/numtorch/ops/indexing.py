@@ -653,7 +653,8 @@ def _scatter_jvp(op):
 @defop(
     batch=batch_rules.along("dim"),
     name="gather",
-    input=_gather_backward,
+    # torch saves the input itself (not only its shape): changing it in place fails backward
+    input=lambda grad, input, dim, index: _gather_backward(grad, input.shape, dim, index),
     jvp=_gather_jvp,
 )
 def _gather(input, dim, index):
@@ -856,7 +857,11 @@ def _index_add_jvp(input_t, source_t, input, dim, index, source, alpha):
     name="index_add",
     scalars=("alpha",),
     input=lambda grad: grad,
-    source=lambda grad, dim, index, alpha: grad.index_select(dim, index) * alpha,
+    # reshape_as(source), as torch's formula: the source is saved, and changing it in place
+    # fails the backward
+    source=lambda grad, dim, index, source, alpha: (
+        grad.index_select(dim, index).reshape(source.shape) * alpha
+    ),
     jvp=_index_add_jvp,
 )
 def _index_add(input, dim, index, source, alpha=1):
@@ -981,7 +986,8 @@ def _masked_select_jvp(input_t, input, mask, result):
 
 @defop(
     name="masked_select",
-    input=lambda grad, input_shape, mask: _masked_select_backward(grad, input_shape, mask),
+    # torch saves the input itself (not only its shape): changing it in place fails backward
+    input=lambda grad, input, mask: _masked_select_backward(grad, input.shape, mask),
     jvp=_masked_select_jvp,
 )
 def _masked_select(input, mask):

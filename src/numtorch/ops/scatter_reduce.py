@@ -293,7 +293,8 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
     input=lambda grad, index, accumulate: (
         grad if accumulate else grad.put(index, zeros(index.shape, dtype=grad.dtype))
     ),
-    source=lambda grad, index, source_shape: grad.take(index).reshape(source_shape),
+    # reshape_as(source), as torch's formula: the source is saved
+    source=lambda grad, index, source: grad.take(index).reshape(source.shape),
     jvp="linear",
 )
 def _put(input, index, source, accumulate):
