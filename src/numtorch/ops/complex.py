@@ -337,6 +337,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("transpose_", "t_", "squeeze_all_", "squeeze_dim_", "squeeze_dims_", "unsqueeze_"),
     *("linalg_eig", "linalg_solve_ex", "diagonal", "diagonal_backward", "diag_embed", "bmm"),
     "_reshape_alias",
+    "copy",
 )
 
 
