@@ -214,6 +214,12 @@ def _numbered(root):
     holds 2k + (2k + 1)j, so that a real view of it reads positions in the real view."""
     data = root._data
     if data.dtype.kind != "c":
-        return root._make(xp.arange(data.size).reshape(data.shape))
-    even = xp.arange(0, 2 * data.size, 2, dtype=xp.float64)
-    return root._make((even + 1j * (even + 1)).reshape(data.shape))
+        positions = xp.arange(data.size).reshape(data.shape)
+    else:
+        even = xp.arange(0, 2 * data.size, 2, dtype=xp.float64)
+        positions = (even + 1j * (even + 1)).reshape(data.shape)
+    # laid out like the root: a view step that needs its strides (view(-1) of a transposed
+    # root that is contiguous again) replays as it did on the root
+    numbered = xp.empty_like(data, dtype=positions.dtype)
+    numbered[...] = positions
+    return root._make(numbered)
