@@ -129,6 +129,18 @@ def retain_on_new_grad_fn(t) -> None:
         t._grad_fn._register_retains_grad(t._output_nr, t)
 
 
+# Note [Sparse roots]
+# A sparse tensor's values() is a view of the sparse tensor in torch. An in-place op through
+# it records a CopySlices on that sparse root, whose backward makes a gradient with the
+# root's strides (none: all 0) and copies into it, which torch refuses as an overlapping
+# write. numtorch's root is the dense values tensor, flagged ``_sparse_root``; its CopySlices
+# raises torch's error at the same point.
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
+
 class CopySlices(Node):
     """Gradient of a root tensor after an in-place op wrote through one of its views."""
 
@@ -141,6 +153,7 @@ class CopySlices(Node):
         self._root_stride = root.stride()
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
+        self._sparse_root = root.__dict__.get("_sparse_root", False)
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -152,6 +165,10 @@ class CopySlices(Node):
         fn = self._fn
         if fn is None:
             raise freed_error(self)
+        if self._sparse_root:
+            # Note [Sparse roots]: torch's CopySlices lays its gradient out with the strides of
+            # the root, a sparse tensor, and its copy into that layout refuses to write
+            raise RuntimeError(OVERLAP_MESSAGE)
         # the view steps replay on the root's layout (a view() step may need it), whatever
         # the incoming gradient's strides: torch copies grad into an empty_strided root too
         if grad.stride() == self._root_stride:
