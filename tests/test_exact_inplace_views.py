@@ -254,3 +254,38 @@ def test_group_norm_keeps_a_contiguous_copy_of_a_strided_input(contiguous):
     assert result == "ok"
     torch = pytest.importorskip("torch")
     assert result == _group_norm_of_expanded(torch, contiguous)
+
+
+THROUGH_COMPLEX = {
+    "real_of_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x)),
+    "row_of_real_of_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x))[0],
+    "real_part": lambda lib, x: lib.view_as_complex(x).real,
+    "transposed_real_of_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x)).t(),
+    "real_of_transposed_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x).t()),
+    "complex_of_views": lambda lib, x: lib.view_as_complex(x[:, :2].t().t()),
+    "row_of_complex_root": lambda lib, x: lib.view_as_real(lib.complex(x[:, 0], x[:, 1]))[1],
+}
+
+
+def _inplace_through_complex_views(lib, name):
+    leaf = lib.arange(6.0, dtype=lib.float64).reshape(3, 2).requires_grad_()
+    x = leaf * 1
+    if name == "row_of_complex_root":
+        root = lib.complex(x[:, 0], x[:, 1])
+        view = lib.view_as_real(root)[1]
+    else:
+        root = x
+        view = THROUGH_COMPLEX[name](lib, x)
+    view.mul_(2)
+    weights = lib.arange(float(view.numel()), dtype=lib.float64).reshape(view.shape)
+    ((view.real if view.is_complex() else view) * weights).sum().backward()
+    return view.grad_fn.name(), leaf.grad.tolist(), root._version
+
+
+@pytest.mark.parametrize("name", THROUGH_COMPLEX)
+def test_a_view_through_view_as_real_or_complex_after_inplace_as_torch(name):
+    # torch replays views up to the last view_as_real/view_as_complex and covers the later
+    # ones with one as_strided: the node name and the gradient follow
+    torch = pytest.importorskip("torch")
+    ours = _inplace_through_complex_views(numtorch, name)
+    assert ours == _inplace_through_complex_views(torch, name)

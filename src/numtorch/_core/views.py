@@ -104,22 +104,36 @@ def refresh_view_grad_fn(view) -> None:
     )
     if message:
         raise RuntimeError(message)
-    if _changes_dtype(view, root):
-        # as_strided cannot change the dtype: torch replays the view (view_as_real,
-        # view_as_complex) on the root instead
+    steps = view._view_steps
+    replayed = _replayed_prefix(view, root)
+    if replayed == len(steps):
+        # as_strided cannot change the dtype: torch replays the view on the root instead
         with grad_mode.enable_grad():
-            fresh = replay(root, view._view_steps)
+            fresh = replay(root, steps)
         view._grad_fn, view._output_nr = fresh._grad_fn, fresh._output_nr
     else:
-        view._grad_fn = AsStridedBackward0(root, view)
+        # views made after view_as_real/view_as_complex: as_strided of that replay
+        if replayed:
+            with grad_mode.enable_grad():
+                root = replay(root, steps[:replayed])
+        view._grad_fn = AsStridedBackward0(root, view, steps[replayed:])
         view._output_nr = 0
     view._requires_grad = True
     retain_on_new_grad_fn(view)
 
 
-def _changes_dtype(view, root) -> bool:
+# torch records a view function for these (as_strided cannot change the dtype)
+REPLAYED_VIEWS = frozenset(("view_as_real", "view_as_complex"))
+
+
+def _replayed_prefix(view, root) -> int:
+    """How many of the view's steps torch replays: up to the last view_as_real or
+    view_as_complex (the steps after it it covers with one as_strided)."""
     steps = view._view_steps
-    return len(steps) == 1 and root._data.dtype != view._data.dtype
+    if len(steps) == 1 and root._data.dtype != view._data.dtype:
+        return 1
+    names = [spec.name for spec, _, _ in steps]
+    return max((k + 1 for k, name in enumerate(names) if name in REPLAYED_VIEWS), default=0)
 
 
 def retain_on_new_grad_fn(t) -> None:
@@ -195,12 +209,12 @@ class CopySlices(Node):
 class AsStridedBackward0(Node):
     """A view's gradient once its root changed in place: scattered into the root's shape."""
 
-    def __init__(self, root, view):
+    def __init__(self, root, view, steps=None):
         self.next_functions = (root._edge(),)
         self._input_meta = ((root._data.shape, root._data.dtype),)
         with grad_mode.no_grad():  # where each view element lives in the root, flattened
             numbered = _numbered(root)
-            positions = replay(numbered, view._view_steps)._data
+            positions = replay(numbered, view._view_steps if steps is None else steps)._data
         # a real view of a complex root (view_as_real, .real) numbers the root's real view
         self._real_of_complex = root._data.dtype.kind == "c" and positions.dtype.kind == "f"
         if positions.dtype.kind == "c":
