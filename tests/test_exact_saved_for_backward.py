@@ -97,7 +97,29 @@ def _cdist_broadcast_operand(lib):
     return lib.cdist(x1, x2), x2
 
 
+def _mm_mat2(lib):
+    # mm saves mat2's strides (the layout its gradient follows), not mat2, when only mat2
+    # requires grad
+    mat2 = (_leaf(lib, 4, 3) * 1).t()
+    return lib.randn(2, 3, dtype=lib.float64).mm(mat2), mat2
+
+
+def _mm_input(lib):
+    mat1 = _leaf(lib, 2, 3) * 1
+    return mat1.mm(lib.randn(3, 4, dtype=lib.float64)), mat1
+
+
+def _addmm_mat2(lib):
+    mat2 = (_leaf(lib, 4, 3) * 1).t()
+    return lib.addmm(
+        lib.zeros(2, 4, dtype=lib.float64), lib.randn(2, 3, dtype=lib.float64), mat2
+    ), mat2
+
+
 CASES = {
+    "mm_mat2": _mm_mat2,
+    "mm_input": _mm_input,
+    "addmm_mat2": _addmm_mat2,
     "addbmm_batch1": _addbmm_batch1,
     "addbmm_batch2": _addbmm_batch2,
     "ctc_loss_result": _ctc_loss_result,
