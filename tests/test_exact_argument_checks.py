@@ -43,3 +43,33 @@ def _copy(shape, index, source, dim=0):
 def test_index_copy_checks_in_torchs_order(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+INDEX_ADD_CASES = {
+    "0-d source, two indices": ((3, 2), 0, [1, 1], ()),
+    "0-d source, one index": ((3, 2), 0, [1], ()),
+    "dim past the source's": ((3, 2), 1, [1], ()),
+    "indices and source rows differ": ((3, 2), 0, [1, 1], (3, 2)),
+    "empty matrix": ((0, 2), 0, [1, 1], (2, 2)),
+    "empty vector": ((0,), 0, [1, 1], (2,)),
+    "matrix index out of range": ((3, 2), 0, [5, 1], (2, 2)),
+    "0-d input": ((), 0, [0, 0], ()),
+}
+
+
+def _index_add_outcome(lib, case):
+    shape, dim, index, source_shape = INDEX_ADD_CASES[case]
+    input = lib.zeros(shape, requires_grad=True)
+    source = lib.ones(source_shape, requires_grad=True)
+    try:
+        out = input.index_add(dim, lib.tensor(index), source)
+        out.sum().backward()  # an empty matrix: torch's index_select refuses in backward
+    except (RuntimeError, IndexError) as error:
+        return type(error).__name__
+    return tuple(out.shape)
+
+
+@pytest.mark.parametrize("case", INDEX_ADD_CASES)
+def test_index_add_checks_in_torchs_order(case):
+    torch = pytest.importorskip("torch")
+    assert _index_add_outcome(nt, case) == _index_add_outcome(torch, case)

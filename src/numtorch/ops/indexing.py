@@ -826,6 +826,8 @@ def index_select(input, dim, index) -> Tensor:
             f"index_select(): Index to scalar can have only 1 value, got {index._data.size} "
             "value(s)"
         )
+    if index._data.size and size == 0 and input.ndim > 1:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if index._data.size and (index._data.max() >= size or index._data.min() < 0):
         if dim > 0:  # torch's kernel for inner dims reports it differently
             bad = int(next(i for i in index._data.reshape(-1) if i < 0 or i >= size))
@@ -866,6 +868,8 @@ def _index_add_jvp(input_t, source_t, input, dim, index, source, alpha):
 )
 def _index_add(input, dim, index, source, alpha=1):
     shape = input.shape
+    if input.ndim > 1 and (index.size == 0 or input.size == 0):
+        return input.copy()
     input, index, source = lift_0d(input, index, source)
     out = input.copy()
     xp.add.at(out, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
@@ -881,8 +885,43 @@ def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
             f"({source.dtype.scalar_name}) must have the same scalar type"
         )
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    _check_index_count(input, dim, index, source)
     check_source_shape(input, dim, source)
+    if input.ndim > 1 and (index.numel() == 0 or input.numel() == 0):
+        return _index_add(input, dim, index, source, alpha)  # torch adds nothing, unchecked
+    _check_index_bounds(input, dim, index)
     return _index_add(input, dim, index, source, alpha)
+
+
+def _check_index_count(input, dim, index, source) -> None:
+    """torch's checks, in its order, that index_add's source has one slice per index."""
+    if dim != 0 and dim >= source.ndim:
+        raise RuntimeError(
+            f"index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+            f"{source.ndim}"
+        )
+    count = index.numel()
+    if source.ndim == 0:
+        if count != 1:  # torch reads source.size(dim) for its message: that raises first
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    elif count != source.shape[dim]:
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
+            f"({source.shape[dim]}), for dim: {dim}"
+        )
+
+
+def _check_index_bounds(input, dim, index) -> None:
+    # torch's kernel: a matrix's loop names the index and dim (RuntimeError), a vector's not
+    data = index._data.reshape(-1)
+    size = input.shape[dim] if input.ndim else 1
+    bad = data[(data >= size) | (data < -size)]
+    if bad.size:
+        if input.ndim > 1:
+            raise RuntimeError(
+                f"index {int(bad[0])} is out of bounds for dimension {dim} with size {size}"
+            )
+        raise IndexError("index out of range in self")
 
 
 def check_source_shape(input, dim, source) -> None:
