@@ -289,3 +289,21 @@ def test_a_view_through_view_as_real_or_complex_after_inplace_as_torch(name):
     torch = pytest.importorskip("torch")
     ours = _inplace_through_complex_views(numtorch, name)
     assert ours == _inplace_through_complex_views(torch, name)
+
+
+def _setitem_zero_dim_bool(lib, flag, shape):
+    leaf = lib.full(shape, 1.5, requires_grad=True)
+    x = leaf * 1
+    value = lib.tensor(2.0, requires_grad=True)
+    x[lib.tensor(flag)] = value
+    x.sum().backward()
+    names = [node.name() for node, _ in x.grad_fn.next_functions if node is not None]
+    return x.grad_fn.name(), names, x.tolist(), leaf.grad.tolist(), value.grad.item()
+
+
+@pytest.mark.parametrize("flag", [True, False])
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_setitem_with_a_zero_dim_bool_key_writes_through_a_view(flag, shape):
+    torch = pytest.importorskip("torch")
+    ours = _setitem_zero_dim_bool(numtorch, flag, shape)
+    assert ours == _setitem_zero_dim_bool(torch, flag, shape)

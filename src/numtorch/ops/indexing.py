@@ -412,6 +412,17 @@ def _single_mask(key) -> bool:
 
 def setitem(self, key, value) -> None:
     """``tensor[key] = value``: writes through a view (basic keys) or index_put_."""
+    if isinstance(key, Tensor) and key.ndim == 0 and key._data.dtype == xp.bool_:
+        # torch reads a 0-d bool key as a new dim of size 1 (0 where False): a view write,
+        # recorded as CopySlices
+        view = self.unsqueeze(0)
+        if not key._data:
+            view = view[0:0]
+        if isinstance(value, Tensor):
+            view.copy_(value)
+        else:
+            view.fill_(value)
+        return
     nkey, advanced = normalize_key(key)
     if advanced:
         if (
