@@ -303,3 +303,16 @@ def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
     assert found[0][1] == "float64" and found[2] == (grid_shape, "float32")
     torch = pytest.importorskip("torch")
     assert found == _grid_sample_empty(torch, input_shape, grid_shape)
+
+
+@pytest.mark.parametrize("name", ["cummin", "cummax"])
+def test_running_extreme_of_an_empty_input_has_a_gradient_that_requires_grad(name):
+    # torch's cummaxmin_backward returns the empty input itself: under create_graph the
+    # gradient requires grad
+    torch = pytest.importorskip("torch")
+    seen = []
+    for lib in (numtorch, torch):
+        x = lib.zeros(0, 5, dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(getattr(lib, name)(x, 1)[0].sum(), x, create_graph=True)
+        seen.append((g.requires_grad, tuple(g.shape)))
+    assert seen[0] == seen[1] == (True, (0, 5))
