@@ -73,3 +73,19 @@ def _index_add_outcome(lib, case):
 def test_index_add_checks_in_torchs_order(case):
     torch = pytest.importorskip("torch")
     assert _index_add_outcome(nt, case) == _index_add_outcome(torch, case)
+
+
+@pytest.mark.parametrize(
+    "shape, count, values_dtype",
+    [((), 1, "float32"), ((3,), 2, "float32"), ((3,), 2, "float64"), ((3, 2), 1, "float32")],
+)
+def test_index_put_counts_indices_before_comparing_dtypes(shape, count, values_dtype):
+    torch = pytest.importorskip("torch")
+    raised = []
+    for lib in (nt, torch):
+        index = tuple(lib.tensor([0, 0]) for _ in range(count))
+        values = lib.ones(2, dtype=getattr(lib, values_dtype))
+        with pytest.raises((IndexError, RuntimeError)) as info:
+            lib.zeros(shape, dtype=lib.float64).index_put(index, values, accumulate=True)
+        raised.append(type(info.value))
+    assert raised[0] is raised[1]

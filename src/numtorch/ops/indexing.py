@@ -366,6 +366,9 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
         key = indices
     else:
         key, _ = normalize_key(tuple(indices) if isinstance(indices, list) else indices)
+    used = sum(_dims_indexed(k) for k in (key if isinstance(key, tuple) else (key,)))
+    if used > input.ndim:  # torch counts the indices before comparing dtypes
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
     if isinstance(values, Tensor) and values._data.dtype != input._data.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
@@ -373,6 +376,15 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
             "the source."
         )
     return _index_put(input, _expand_bool_masks(key, input.shape), values, accumulate)
+
+
+def _dims_indexed(k) -> int:
+    if k is None or k is Ellipsis:
+        return 0
+    data = getattr(k, "_data", k)
+    if getattr(data, "dtype", None) == xp.bool_:
+        return data.ndim
+    return 1
 
 
 def _check_no_overlap(self, values) -> None:
