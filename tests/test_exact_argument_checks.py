@@ -89,3 +89,19 @@ def test_index_put_counts_indices_before_comparing_dtypes(shape, count, values_d
             lib.zeros(shape, dtype=lib.float64).index_put(index, values, accumulate=True)
         raised.append(type(info.value))
     assert raised[0] is raised[1]
+
+
+@pytest.mark.parametrize(
+    "shape, dim, index",
+    [((0, 3), 0, [1]), ((0, 3), 0, [0]), ((0, 3), 1, [1]), ((2, 3), 0, [5]), ((0,), 0, [1])],
+)
+def test_index_fill_of_an_empty_dim_raises_as_torch(shape, dim, index):
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (nt, torch):
+        try:
+            out = lib.zeros(shape).index_fill(dim, lib.tensor(index), lib.tensor(2.0))
+            outcomes.append(tuple(out.shape))
+        except (RuntimeError, IndexError) as error:
+            outcomes.append(type(error).__name__)
+    assert outcomes[0] == outcomes[1]

@@ -166,6 +166,13 @@ def index_fill(input, dim, index, value) -> Tensor:
     """
     _check_index(index, "index_fill_")
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    if input.numel() == 0 and index.numel() and (input.shape[dim] if input.ndim else 1) == 0:
+        # torch's kernel restrides the empty input to one slice along dim before it checks
+        # the index, and that fails with a RuntimeError (not the IndexError of a bound check)
+        raise RuntimeError(
+            f"index_fill_(): cannot index dimension {dim} of size 0 of a tensor of shape "
+            f"{list(input.shape)} (torch's setStorage: out of bounds for storage of size 0)"
+        )
     _check_bounds(index, input, dim, "", allow_negative=True)
     if isinstance(value, Tensor):
         if value.ndim:
