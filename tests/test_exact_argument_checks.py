@@ -105,3 +105,17 @@ def test_index_fill_of_an_empty_dim_raises_as_torch(shape, dim, index):
         except (RuntimeError, IndexError) as error:
             outcomes.append(type(error).__name__)
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize(
+    "shape, dim, index, source",
+    [((2, 0), 1, [2, 0], (2, 2)), ((0, 3), 0, [1], (1, 3)), ((0,), 0, [1], (1,))],
+)
+def test_index_copy_into_an_empty_dim_raises_as_torch(shape, dim, index, source):
+    torch = pytest.importorskip("torch")
+    raised = []
+    for lib in (nt, torch):
+        with pytest.raises((RuntimeError, IndexError)) as info:
+            lib.zeros(shape).index_copy(dim, lib.tensor(index), lib.ones(source))
+        raised.append(type(info.value))
+    assert raised[0] is raised[1] is RuntimeError
