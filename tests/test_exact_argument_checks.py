@@ -119,3 +119,17 @@ def test_index_copy_into_an_empty_dim_raises_as_torch(shape, dim, index, source)
             lib.zeros(shape).index_copy(dim, lib.tensor(index), lib.ones(source))
         raised.append(type(info.value))
     assert raised[0] is raised[1] is RuntimeError
+
+
+@pytest.mark.parametrize("method", ["scatter_add", "scatter", "scatter_reduce"])
+@pytest.mark.parametrize("shape, dim", [((), 1), ((2, 3), 2), ((), 0)])
+def test_scatter_wraps_dim_before_comparing_dtypes(method, shape, dim):
+    torch = pytest.importorskip("torch")
+    raised = []
+    for lib in (nt, torch):
+        x, index, src = lib.zeros(shape, dtype=lib.float64), lib.tensor([[0]]), lib.ones(1, 1)
+        extra = ("sum",) if method == "scatter_reduce" else ()
+        with pytest.raises((IndexError, RuntimeError)) as info:
+            getattr(x, method)(dim, index, src, *extra)
+        raised.append(type(info.value))
+    assert raised[0] is raised[1]

@@ -733,8 +733,8 @@ def _check_src_dtype(input, src):
 def scatter_add(input, dim, index, src) -> Tensor:
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim`` (duplicates add up)."""
     _check_index(index, "scatter_add")
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before comparing dtypes
     _check_src_dtype(input, src)
-    dim = _wrap_dim(dim, max(input.ndim, 1))
     check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     return _scatter_add(input, dim, index, src)
