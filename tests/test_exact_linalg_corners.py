@@ -154,3 +154,15 @@ def test_block_diag_gradient_after_an_empty_vector_is_torchs():
         found = lib.autograd.grad((result * weights).sum(), (a, empty, b, c))
         grads.append([tuple(result.shape)] + [g.tolist() for g in found])
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("shape, ind", [((), 1), ((1,), 1), ((4, 2, 2), 4), ((4, 2, 2), 1)])
+def test_tensorinv_refuses_ind_past_the_dims_as_torch(shape, ind):
+    outcomes = []
+    for lib in (numtorch, torch):
+        A = lib.eye(4).reshape(shape) if shape == (4, 2, 2) else lib.full(shape, 2.0)
+        try:
+            outcomes.append(tuple(lib.linalg.tensorinv(A, ind=ind).shape))
+        except RuntimeError:
+            outcomes.append("RuntimeError")
+    assert outcomes[0] == outcomes[1]
