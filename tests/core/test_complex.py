@@ -100,6 +100,26 @@ def test_values_and_nodes_match_torch(name):
     np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-6)
 
 
+def _changed_in_place(lib, z, a, b):
+    w = z * 1
+    lib.view_as_real(w).mul_(lib.stack([a, b], -1))  # CopySlices on a complex base
+    w[:2].copy_(a[:2] * 3)  # a real source into a complex view
+    return (w * (1 + 2j)).abs().sum()
+
+
+def test_inplace_through_a_view_of_a_complex_tensor_matches_torch_with_create_graph():
+    torch = pytest.importorskip("torch")
+
+    def grads(lib):
+        leaves = [lib.tensor(v, requires_grad=True) for v in (Z[:3] + 0.5, A[:3], B[:3])]
+        firsts = lib.autograd.grad(_changed_in_place(lib, *leaves), leaves, create_graph=True)
+        seconds = lib.autograd.grad(sum(g.abs().sum() for g in firsts), leaves)
+        return [g.detach().numpy() for g in firsts + seconds]
+
+    for ours, theirs in zip(grads(numtorch), grads(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
+
+
 def test_real_and_imag_are_views():
     z = numtorch.tensor([1 + 2j, 3 - 1j])
     z.real.mul_(10)

@@ -43,3 +43,93 @@ def _copy(shape, index, source, dim=0):
 def test_index_copy_checks_in_torchs_order(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+INDEX_ADD_CASES = {
+    "0-d source, two indices": ((3, 2), 0, [1, 1], ()),
+    "0-d source, one index": ((3, 2), 0, [1], ()),
+    "dim past the source's": ((3, 2), 1, [1], ()),
+    "indices and source rows differ": ((3, 2), 0, [1, 1], (3, 2)),
+    "empty matrix": ((0, 2), 0, [1, 1], (2, 2)),
+    "empty vector": ((0,), 0, [1, 1], (2,)),
+    "matrix index out of range": ((3, 2), 0, [5, 1], (2, 2)),
+    "0-d input": ((), 0, [0, 0], ()),
+}
+
+
+def _index_add_outcome(lib, case):
+    shape, dim, index, source_shape = INDEX_ADD_CASES[case]
+    input = lib.zeros(shape, requires_grad=True)
+    source = lib.ones(source_shape, requires_grad=True)
+    try:
+        out = input.index_add(dim, lib.tensor(index), source)
+        out.sum().backward()  # an empty matrix: torch's index_select refuses in backward
+    except (RuntimeError, IndexError) as error:
+        return type(error).__name__
+    return tuple(out.shape)
+
+
+@pytest.mark.parametrize("case", INDEX_ADD_CASES)
+def test_index_add_checks_in_torchs_order(case):
+    torch = pytest.importorskip("torch")
+    assert _index_add_outcome(nt, case) == _index_add_outcome(torch, case)
+
+
+@pytest.mark.parametrize(
+    "shape, count, values_dtype",
+    [((), 1, "float32"), ((3,), 2, "float32"), ((3,), 2, "float64"), ((3, 2), 1, "float32")],
+)
+def test_index_put_counts_indices_before_comparing_dtypes(shape, count, values_dtype):
+    torch = pytest.importorskip("torch")
+    raised = []
+    for lib in (nt, torch):
+        index = tuple(lib.tensor([0, 0]) for _ in range(count))
+        values = lib.ones(2, dtype=getattr(lib, values_dtype))
+        with pytest.raises((IndexError, RuntimeError)) as info:
+            lib.zeros(shape, dtype=lib.float64).index_put(index, values, accumulate=True)
+        raised.append(type(info.value))
+    assert raised[0] is raised[1]
+
+
+@pytest.mark.parametrize(
+    "shape, dim, index",
+    [((0, 3), 0, [1]), ((0, 3), 0, [0]), ((0, 3), 1, [1]), ((2, 3), 0, [5]), ((0,), 0, [1])],
+)
+def test_index_fill_of_an_empty_dim_raises_as_torch(shape, dim, index):
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (nt, torch):
+        try:
+            out = lib.zeros(shape).index_fill(dim, lib.tensor(index), lib.tensor(2.0))
+            outcomes.append(tuple(out.shape))
+        except (RuntimeError, IndexError) as error:
+            outcomes.append(type(error).__name__)
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize(
+    "shape, dim, index, source",
+    [((2, 0), 1, [2, 0], (2, 2)), ((0, 3), 0, [1], (1, 3)), ((0,), 0, [1], (1,))],
+)
+def test_index_copy_into_an_empty_dim_raises_as_torch(shape, dim, index, source):
+    torch = pytest.importorskip("torch")
+    raised = []
+    for lib in (nt, torch):
+        with pytest.raises((RuntimeError, IndexError)) as info:
+            lib.zeros(shape).index_copy(dim, lib.tensor(index), lib.ones(source))
+        raised.append(type(info.value))
+    assert raised[0] is raised[1] is RuntimeError
+
+
+@pytest.mark.parametrize("method", ["scatter_add", "scatter", "scatter_reduce"])
+@pytest.mark.parametrize("shape, dim", [((), 1), ((2, 3), 2), ((), 0)])
+def test_scatter_wraps_dim_before_comparing_dtypes(method, shape, dim):
+    torch = pytest.importorskip("torch")
+    raised = []
+    for lib in (nt, torch):
+        x, index, src = lib.zeros(shape, dtype=lib.float64), lib.tensor([[0]]), lib.ones(1, 1)
+        extra = ("sum",) if method == "scatter_reduce" else ()
+        with pytest.raises((IndexError, RuntimeError)) as info:
+            getattr(x, method)(dim, index, src, *extra)
+        raised.append(type(info.value))
+    assert raised[0] is raised[1]

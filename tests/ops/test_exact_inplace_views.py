@@ -81,6 +81,13 @@ def test_in_place_writes_where_no_elements_overlap(case):
 
 
 def _triangle_of_expanded_batch(lib, layout):
+    if layout == "unit batch":  # a size-1 dim keeps its stride through expand, as in torch
+        target = lib.tensor(np.arange(18.0).reshape(1, 2, 3, 3)).unsqueeze(0).expand(2, 1, 2, 3, 3)
+        try:
+            target.triu_()
+        except RuntimeError as error:
+            return str(error).split(".")[0]
+        return target.numpy().copy()
     base = lib.tensor(np.arange(18.0).reshape(3, 3, 2))
     matrices = base.transpose(0, 1) if layout == "columns" else base
     target = matrices.unsqueeze(0).expand(2, 3, 3, 2)
@@ -91,7 +98,7 @@ def _triangle_of_expanded_batch(lib, layout):
     return target.numpy().copy()
 
 
-@pytest.mark.parametrize("layout", ["rows", "columns"])
+@pytest.mark.parametrize("layout", ["rows", "columns", "unit batch"])
 def test_triu_of_an_expanded_batch_follows_torchs_layout_check(layout):
     result = _triangle_of_expanded_batch(numtorch, layout)
     assert isinstance(result, str) == (layout == "columns")
@@ -101,6 +108,34 @@ def test_triu_of_an_expanded_batch_follows_torchs_layout_check(layout):
         assert result.startswith("unsupported operation: more than one element")
     else:
         np.testing.assert_array_equal(result, expected)
+
+
+@pytest.mark.parametrize(
+    "shape, sizes",
+    [((1, 2, 4, 4), (2, 1, 2, 4, 4)), ((3, 1), (1, 2, 3, 1)), ((3, 1), (3, 4)), ((2,), (1, 3, 2))],
+)
+def test_expand_keeps_the_strides_of_dims_it_does_not_grow(shape, sizes):
+    torch = pytest.importorskip("torch")
+    strides = [lib.zeros(*shape).expand(*sizes).stride() for lib in (numtorch, torch)]
+    assert strides[0] == strides[1]
+
+
+def _view_of_a_transposed_root_after_inplace(lib):
+    leaf = lib.tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    root = (leaf * 1).t() * 1  # strides (1, 3), its own memory: its transpose is contiguous
+    view = root.t()
+    view.add_(1)
+    flat = view.view(-1)  # the view regenerated through the root replays on its layout
+    flat.mul_(2)
+    (root * lib.arange(6.0).reshape(3, 2)).sum().backward()
+    return type(flat.grad_fn).__name__, leaf.grad.numpy().copy()
+
+
+def test_a_view_regenerated_after_inplace_replays_on_the_roots_layout():
+    torch = pytest.importorskip("torch")
+    ours, theirs = (_view_of_a_transposed_root_after_inplace(lib) for lib in (numtorch, torch))
+    assert ours[0] == theirs[0]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
 
 
 def _changed_after_the_op(lib, case):
@@ -240,3 +275,56 @@ def test_second_order_through_an_inplace_op_on_a_complex_base():
         _complex_base_second_order(numtorch), _complex_base_second_order(torch)
     ):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+THROUGH_COMPLEX = {
+    "real_of_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x)),
+    "row_of_real_of_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x))[0],
+    "real_part": lambda lib, x: lib.view_as_complex(x).real,
+    "transposed_real_of_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x)).t(),
+    "real_of_transposed_complex": lambda lib, x: lib.view_as_real(lib.view_as_complex(x).t()),
+    "complex_of_views": lambda lib, x: lib.view_as_complex(x[:, :2].t().t()),
+    "row_of_complex_root": lambda lib, x: lib.view_as_real(lib.complex(x[:, 0], x[:, 1]))[1],
+}
+
+
+def _inplace_through_complex_views(lib, name):
+    leaf = lib.arange(6.0, dtype=lib.float64).reshape(3, 2).requires_grad_()
+    x = leaf * 1
+    if name == "row_of_complex_root":
+        root = lib.complex(x[:, 0], x[:, 1])
+        view = lib.view_as_real(root)[1]
+    else:
+        root = x
+        view = THROUGH_COMPLEX[name](lib, x)
+    view.mul_(2)
+    weights = lib.arange(float(view.numel()), dtype=lib.float64).reshape(view.shape)
+    ((view.real if view.is_complex() else view) * weights).sum().backward()
+    return view.grad_fn.name(), leaf.grad.tolist(), root._version
+
+
+@pytest.mark.parametrize("name", THROUGH_COMPLEX)
+def test_a_view_through_view_as_real_or_complex_after_inplace_as_torch(name):
+    # torch replays views up to the last view_as_real/view_as_complex and covers the later
+    # ones with one as_strided: the node name and the gradient follow
+    torch = pytest.importorskip("torch")
+    ours = _inplace_through_complex_views(numtorch, name)
+    assert ours == _inplace_through_complex_views(torch, name)
+
+
+def _setitem_zero_dim_bool(lib, flag, shape):
+    leaf = lib.full(shape, 1.5, requires_grad=True)
+    x = leaf * 1
+    value = lib.tensor(2.0, requires_grad=True)
+    x[lib.tensor(flag)] = value
+    x.sum().backward()
+    names = [node.name() for node, _ in x.grad_fn.next_functions if node is not None]
+    return x.grad_fn.name(), names, x.tolist(), leaf.grad.tolist(), value.grad.item()
+
+
+@pytest.mark.parametrize("flag", [True, False])
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_setitem_with_a_zero_dim_bool_key_writes_through_a_view(flag, shape):
+    torch = pytest.importorskip("torch")
+    ours = _setitem_zero_dim_bool(numtorch, flag, shape)
+    assert ours == _setitem_zero_dim_bool(torch, flag, shape)

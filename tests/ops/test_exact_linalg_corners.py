@@ -172,3 +172,15 @@ def test_lstsq_rank_and_singular_values_keep_the_batch_of_a(shapes, driver):
         r = lib.linalg.lstsq(lib.tensor(a), lib.tensor(b), driver=driver)
         seen.append([tuple(t.shape) for t in r] + [r.rank.tolist()])
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("shape, ind", [((), 1), ((1,), 1), ((4, 2, 2), 4), ((4, 2, 2), 1)])
+def test_tensorinv_refuses_ind_past_the_dims_as_torch(shape, ind):
+    outcomes = []
+    for lib in (numtorch, torch):
+        A = lib.eye(4).reshape(shape) if shape == (4, 2, 2) else lib.full(shape, 2.0)
+        try:
+            outcomes.append(tuple(lib.linalg.tensorinv(A, ind=ind).shape))
+        except RuntimeError:
+            outcomes.append("RuntimeError")
+    assert outcomes[0] == outcomes[1]

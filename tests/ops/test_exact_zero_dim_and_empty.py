@@ -352,3 +352,16 @@ def test_conv_transpose_refuses_a_weight_of_fewer_than_three_dims(dims, weight_d
     conv = getattr(numtorch.nn.functional, f"conv_transpose{dims}d")
     with pytest.raises(RuntimeError, match="weight should have at least three dimensions"):
         conv(x, numtorch.ones((2,) * weight_dims))
+
+
+@pytest.mark.parametrize("name", ["cummin", "cummax"])
+def test_running_extreme_of_an_empty_input_has_a_gradient_that_requires_grad(name):
+    # torch's cummaxmin_backward returns the empty input itself: under create_graph the
+    # gradient requires grad
+    torch = pytest.importorskip("torch")
+    seen = []
+    for lib in (numtorch, torch):
+        x = lib.zeros(0, 5, dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(getattr(lib, name)(x, 1)[0].sum(), x, create_graph=True)
+        seen.append((g.requires_grad, tuple(g.shape)))
+    assert seen[0] == seen[1] == (True, (0, 5))

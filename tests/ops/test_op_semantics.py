@@ -61,6 +61,27 @@ def test_recorded_nodes_without_derivative_match_torch(name):
     assert issubclass(ours[2], NotImplementedError) == issubclass(theirs[2], NotImplementedError)
 
 
+@pytest.mark.parametrize("recorded_first", ["heaviside", "atanh_"])
+def test_a_not_implemented_node_raises_before_any_other_node(recorded_first):
+    # torch's NotImplemented node carries the largest sequence number: the backward runs it,
+    # and raises its RuntimeError, before atanh_'s NotImplementedError, whichever came first
+    torch = _torch()
+    raised = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([0.2, 0.4, 0.6], requires_grad=True)
+        a, b = x * 1, x * 0.5
+        if recorded_first == "heaviside":
+            a.heaviside_(lib.tensor(0.5))
+            b.atanh_()
+        else:
+            b.atanh_()
+            a.heaviside_(lib.tensor(0.5))
+        with pytest.raises((RuntimeError, NotImplementedError)) as info:
+            (a.sum() + b.sum()).backward()
+        raised.append(type(info.value))
+    assert raised[0] is raised[1] is RuntimeError
+
+
 # -- warnings --------------------------------------------------------------------------------
 def test_meshgrid_without_indexing_warns_and_uses_ij():
     with pytest.warns(UserWarning, match="indexing"):

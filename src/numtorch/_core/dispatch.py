@@ -8,6 +8,8 @@ path, which does the full torch promotion and handles lists, views and several o
 
 from __future__ import annotations
 
+import functools
+
 from ..backend import xp
 from . import dtypes as _dtypes
 from . import grad_mode
@@ -389,6 +391,12 @@ def _list_edges(node, tensors, edges, metas) -> bool:
     return any_edge
 
 
+@functools.lru_cache(maxsize=512)
+def _element_strides(byte_strides: tuple, itemsize: int) -> tuple:
+    # one tuple per layout, shared by every node that saves it (no allocation per node)
+    return tuple(s // itemsize for s in byte_strides)
+
+
 def _save(node, spec, plan, args, results):
     """Fill the node's value slots following ``plan`` (Note [Saved values in slots])."""
     freed = False  # anything backward frees
@@ -408,6 +416,8 @@ def _save(node, spec, plan, args, results):
                 value = a  # a number standing for a tensor (freed like one)
         elif kind == "shape":
             value = tuple(t._data.shape for t in a) if i in spec.lists else a._data.shape
+        elif kind == "strides":
+            value = _element_strides(a._data.strides, a._data.itemsize)
         elif kind == "dtype":
             value = a.dtype
         elif isinstance(a, Tensor):

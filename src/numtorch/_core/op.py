@@ -8,7 +8,8 @@ like torch's derivatives.yaml::
         return xp.exp(input)
 
 A formula may name ``grad`` (``grads`` for several outputs), any forward argument,
-``result`` (``result1``, ... for later outputs), ``<arg>_shape`` and ``<arg>_dtype``; the
+``result`` (``result1``, ... for later outputs), ``<arg>_shape``, ``<arg>_strides`` (torch's
+``sym_strides``: a layout, without keeping the tensor) and ``<arg>_dtype``; the
 names it uses decide what is saved for backward (Note [Saved outputs and cycles] in
 graph.py).
 Formulas are written with numtorch ops, so the engine can differentiate them again when
@@ -21,7 +22,6 @@ path does no introspection.
 from __future__ import annotations
 
 import inspect
-import math
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
 
@@ -229,6 +229,8 @@ class OpSpec:
                 entry = ("result", int(n[6:] or 0))
             elif n.endswith("_shape") and n[:-6] in self.index:
                 entry = ("shape", self.index[n[:-6]])
+            elif n.endswith("_strides") and n[:-8] in self.index:
+                entry = ("strides", self.index[n[:-8]])
             elif n.endswith("_dtype") and n[:-6] in self.index:
                 entry = ("dtype", self.index[n[:-6]])
             elif n in self.index:
@@ -248,6 +250,11 @@ def _is_result(name: str) -> bool:
     return name == "result" or (name.startswith("result") and name[6:].isdigit())
 
 
+# torch's NotImplemented node takes no number from the sequence: it carries the largest
+# (2**64 - 1), so a backward that reaches one runs it, and raises there, before any other
+NOT_IMPLEMENTED_SEQUENCE_NR = 2**64 - 1
+
+
 def _linking_required_inputs(run, node_class):
     """torch's NotImplemented node has edges only to the inputs that require grad (its
     formulas all raise, so which formula meets which edge does not matter), and no sequence
@@ -261,7 +268,7 @@ def _linking_required_inputs(run, node_class):
             kept = [(e, m) for e, m in zip(node.next_functions, node._input_meta) if e[0]]
             node.next_functions = tuple(e for e, _ in kept)
             node._input_meta = tuple(m for _, m in kept)
-            node._sequence_nr = math.inf
+            node._sequence_nr = NOT_IMPLEMENTED_SEQUENCE_NR
         return out
 
     return linked

@@ -202,6 +202,7 @@ def _saved_properties(formulas) -> dict:
     props = {}
     for name in names:
         torch_name = name.replace("input_shape", "self_sym_sizes").replace("input", "self")
+        torch_name = torch_name.replace("_strides", "_sym_strides")
         props["_saved_" + torch_name] = property(lambda node, key=name: node._saved_value(key))
     return props
 

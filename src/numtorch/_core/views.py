@@ -104,22 +104,36 @@ def refresh_view_grad_fn(view) -> None:
     )
     if message:
         raise RuntimeError(message)
-    if _changes_dtype(view, root):
-        # as_strided cannot change the dtype: torch replays the view (view_as_real,
-        # view_as_complex) on the root instead
+    steps = view._view_steps
+    replayed = _replayed_prefix(view, root)
+    if replayed == len(steps):
+        # as_strided cannot change the dtype: torch replays the view on the root instead
         with grad_mode.enable_grad():
-            fresh = replay(root, view._view_steps)
+            fresh = replay(root, steps)
         view._grad_fn, view._output_nr = fresh._grad_fn, fresh._output_nr
     else:
-        view._grad_fn = AsStridedBackward0(root, view)
+        # views made after view_as_real/view_as_complex: as_strided of that replay
+        if replayed:
+            with grad_mode.enable_grad():
+                root = replay(root, steps[:replayed])
+        view._grad_fn = AsStridedBackward0(root, view, steps[replayed:])
         view._output_nr = 0
     view._requires_grad = True
     retain_on_new_grad_fn(view)
 
 
-def _changes_dtype(view, root) -> bool:
+# torch records a view function for these (as_strided cannot change the dtype)
+REPLAYED_VIEWS = frozenset(("view_as_real", "view_as_complex"))
+
+
+def _replayed_prefix(view, root) -> int:
+    """How many of the view's steps torch replays: up to the last view_as_real or
+    view_as_complex (the steps after it it covers with one as_strided)."""
     steps = view._view_steps
-    return len(steps) == 1 and root._data.dtype != view._data.dtype
+    if len(steps) == 1 and root._data.dtype != view._data.dtype:
+        return 1
+    names = [spec.name for spec, _, _ in steps]
+    return max((k + 1 for k, name in enumerate(names) if name in REPLAYED_VIEWS), default=0)
 
 
 def retain_on_new_grad_fn(t) -> None:
@@ -127,6 +141,18 @@ def retain_on_new_grad_fn(t) -> None:
     hooks registered earlier stay with the old node (they see the gradient of the old value)."""
     if t._retains_grad and t._grad_fn is not None:
         t._grad_fn._register_retains_grad(t._output_nr, t)
+
+
+# Note [Sparse roots]
+# A sparse tensor's values() is a view of the sparse tensor in torch. An in-place op through
+# it records a CopySlices on that sparse root, whose backward makes a gradient with the
+# root's strides (none: all 0) and copies into it, which torch refuses as an overlapping
+# write. numtorch's root is the dense values tensor, flagged ``_sparse_root``; its CopySlices
+# raises torch's error at the same point.
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 
 
 class CopySlices(Node):
@@ -141,6 +167,7 @@ class CopySlices(Node):
         self._root_stride = root.stride()
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
+        self._sparse_root = root.__dict__.get("_sparse_root", False)
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -152,6 +179,10 @@ class CopySlices(Node):
         fn = self._fn
         if fn is None:
             raise freed_error(self)
+        if self._sparse_root:
+            # Note [Sparse roots]: torch's CopySlices lays its gradient out with the strides of
+            # the root, a sparse tensor, and its copy into that layout refuses to write
+            raise RuntimeError(OVERLAP_MESSAGE)
         # the view steps replay on the root's layout (a view() step may need it), whatever
         # the incoming gradient's strides: torch copies grad into an empty_strided root too
         if grad.stride() == self._root_stride:
@@ -178,12 +209,12 @@ class CopySlices(Node):
 class AsStridedBackward0(Node):
     """A view's gradient once its root changed in place: scattered into the root's shape."""
 
-    def __init__(self, root, view):
+    def __init__(self, root, view, steps=None):
         self.next_functions = (root._edge(),)
         self._input_meta = ((root._data.shape, root._data.dtype),)
         with grad_mode.no_grad():  # where each view element lives in the root, flattened
             numbered = _numbered(root)
-            positions = replay(numbered, view._view_steps)._data
+            positions = replay(numbered, view._view_steps if steps is None else steps)._data
         # a real view of a complex root (view_as_real, .real) numbers the root's real view
         self._real_of_complex = root._data.dtype.kind == "c" and positions.dtype.kind == "f"
         if positions.dtype.kind == "c":
@@ -214,6 +245,12 @@ def _numbered(root):
     holds 2k + (2k + 1)j, so that a real view of it reads positions in the real view."""
     data = root._data
     if data.dtype.kind != "c":
-        return root._make(xp.arange(data.size).reshape(data.shape))
-    even = xp.arange(0, 2 * data.size, 2, dtype=xp.float64)
-    return root._make((even + 1j * (even + 1)).reshape(data.shape))
+        positions = xp.arange(data.size).reshape(data.shape)
+    else:
+        even = xp.arange(0, 2 * data.size, 2, dtype=xp.float64)
+        positions = (even + 1j * (even + 1)).reshape(data.shape)
+    # laid out like the root: a view step that needs its strides (view(-1) of a transposed
+    # root that is contiguous again) replays as it did on the root
+    numbered = xp.empty_like(data, dtype=positions.dtype)
+    numbered[...] = positions
+    return root._make(numbered)

@@ -156,7 +156,16 @@ def _rot90_jvp(input_t, input, k, dims):
     jvp=_rot90_jvp,
 )
 def _rot90(input, k, dims):
-    return xp.rot90(input, k, axes=dims).copy()
+    # torch's layout: k = 1 and 3 flip one dim into a copy laid out like the input, then
+    # transpose it (a non-contiguous result, which reshape copies rather than views)
+    d0, d1 = dims
+    if k == 1:
+        return xp.flip(input, d1).copy(order="K").swapaxes(d0, d1)
+    if k == 2:
+        return xp.flip(input, dims).copy(order="K")
+    if k == 3:
+        return xp.flip(input, d0).copy(order="K").swapaxes(d0, d1)
+    return input.copy()
 
 
 @export
@@ -314,15 +323,19 @@ def combinations(input, r=2, with_replacement=False) -> Tensor:
                 [1, 3],
                 [2, 3]])
     """
-    import itertools
-
     if input.ndim != 1:
         raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
     if r < 0:
         raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return input.new_empty(0)
-    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    rows = list(pick(range(input.shape[0]), r))
-    index = xp.array(rows, dtype=xp.int64).reshape(len(rows), r)
-    return stack([input.index_select(0, Tensor._make(index[:, j].copy())) for j in range(r)], 1)
+    # torch's composition: masked_select on r expanded views of the input keeps them (saved
+    # views share the input's version counter: changing it in place fails the backward)
+    n = input.shape[0]
+    positions = xp.indices((n,) * r, sparse=True)
+    mask = xp.ones((n,) * r, dtype=bool)
+    for before, after in zip(positions, positions[1:]):
+        mask &= (before <= after) if with_replacement else (before < after)
+    mask = Tensor._make(mask)
+    grids = meshgrid(*[input] * r, indexing="ij")
+    return stack([grid.masked_select(mask) for grid in grids], 1)

@@ -125,10 +125,14 @@ def _running_extreme(input, dim, ufunc):
     return values, indices
 
 
-def _scatter_back(grad, input_shape, dim, indices):
-    if len(input_shape) == 0:
+def _scatter_back(grad, input, dim, indices):
+    if input.numel() == 0:
+        # torch's cummaxmin_backward returns the (empty) input itself: under create_graph
+        # the gradient requires grad where the input does
+        return input * 0
+    if input.ndim == 0:
         return grad
-    return zeros(input_shape, dtype=grad.dtype).scatter_add(dim, indices, grad)
+    return zeros(input.shape, dtype=grad.dtype).scatter_add(dim, indices, grad)
 
 
 _cummax_type = return_type("cummax")
@@ -140,7 +144,7 @@ _cummin_type = return_type("cummin")
     name="cummax",
     outputs=2,
     returns=_cummax_type,
-    input=lambda grad, input, dim, result1: _scatter_back(grad, input.shape, dim, result1),
+    input=lambda grad, input, dim, result1: _scatter_back(grad, input, dim, result1),
     jvp=batched(
         lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
     ),
@@ -154,7 +158,7 @@ def _cummax(input, dim):
     name="cummin",
     outputs=2,
     returns=_cummin_type,
-    input=lambda grad, input, dim, result1: _scatter_back(grad, input.shape, dim, result1),
+    input=lambda grad, input, dim, result1: _scatter_back(grad, input, dim, result1),
     jvp=batched(
         lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
     ),

@@ -71,11 +71,13 @@ def _halved_last(dim):
 
 
 # -- the three primitives -----------------------------------------------------------------
-def _r2c_grad(grad, input_shape, dim, normalization, onesided):
-    # the adjoint of "transform, then keep half": zero-fill the dropped half, inverse transform
+def _r2c_grad(grad, input, dim, normalization, onesided):
+    # the adjoint of "transform, then keep half": zero-fill the dropped half, inverse transform.
+    # The input is saved (as torch's FftR2CBackward0 saves self): changing it in place fails
+    # the backward
     if onesided:
         last = dim[-1]
-        missing = input_shape[last] - grad.shape[last]
+        missing = input.shape[last] - grad.shape[last]
         if missing > 0:
             grad = constant_pad_nd(grad, (0, 0) * (grad.ndim - 1 - last) + (0, missing))
     return _fft_c2c(grad, dim, normalization, False).real

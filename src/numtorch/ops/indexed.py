@@ -166,6 +166,7 @@ def index_fill(input, dim, index, value) -> Tensor:
     """
     _check_index(index, "index_fill_")
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    _refuse_empty_dim(input, dim, index, "index_fill_")
     _check_bounds(index, input, dim, "", allow_negative=True)
     if isinstance(value, Tensor):
         if value.ndim:
@@ -245,8 +246,19 @@ def index_copy(input, dim, index, source) -> Tensor:
     if index.ndim == 0 and source.ndim:
         # a 0-d index names one slice that source still has as a length-1 dim
         index = index.reshape(1)
+    _refuse_empty_dim(input, dim, index, "index_copy_")
     _check_bounds(index, input, dim, "index_copy_(): ", allow_negative=False)
     return _index_copy(input, dim, index, source)
+
+
+def _refuse_empty_dim(input, dim, index, name) -> None:
+    # torch's index_fill_/index_copy_ kernels restride the input to one slice along dim
+    # before any bound check: along a dim of size 0 that fails with a RuntimeError
+    if index.numel() and (input.shape[dim] if input.ndim else 1) == 0:
+        raise RuntimeError(
+            f"{name}(): cannot index dimension {dim} of size 0 of a tensor of shape "
+            f"{list(input.shape)} (torch's setStorage: out of bounds for storage of size 0)"
+        )
 
 
 # -- masked_scatter --------------------------------------------------------------------------

@@ -366,6 +366,9 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
         key = indices
     else:
         key, _ = normalize_key(tuple(indices) if isinstance(indices, list) else indices)
+    used = sum(_dims_indexed(k) for k in (key if isinstance(key, tuple) else (key,)))
+    if used > input.ndim:  # torch counts the indices before comparing dtypes
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
     if isinstance(values, Tensor) and values._data.dtype != input._data.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
@@ -373,6 +376,15 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
             "the source."
         )
     return _index_put(input, _expand_bool_masks(key, input.shape), values, accumulate)
+
+
+def _dims_indexed(k) -> int:
+    if k is None or k is Ellipsis:
+        return 0
+    data = getattr(k, "_data", k)
+    if getattr(data, "dtype", None) == xp.bool_:
+        return data.ndim
+    return 1
 
 
 def _check_no_overlap(self, values) -> None:
@@ -412,6 +424,17 @@ def _single_mask(key) -> bool:
 
 def setitem(self, key, value) -> None:
     """``tensor[key] = value``: writes through a view (basic keys) or index_put_."""
+    if isinstance(key, Tensor) and key.ndim == 0 and key._data.dtype == xp.bool_:
+        # torch reads a 0-d bool key as a new dim of size 1 (0 where False): a view write,
+        # recorded as CopySlices
+        view = self.unsqueeze(0)
+        if not key._data:
+            view = view[0:0]
+        if isinstance(value, Tensor):
+            view.copy_(value)
+        else:
+            view.fill_(value)
+        return
     nkey, advanced = normalize_key(key)
     if advanced:
         if (
@@ -653,7 +676,8 @@ def _scatter_jvp(op):
 @defop(
     batch=batch_rules.along("dim"),
     name="gather",
-    input=_gather_backward,
+    # torch saves the input itself (not only its shape): changing it in place fails backward
+    input=lambda grad, input, dim, index: _gather_backward(grad, input.shape, dim, index),
     jvp=_gather_jvp,
 )
 def _gather(input, dim, index):
@@ -709,8 +733,8 @@ def _check_src_dtype(input, src):
 def scatter_add(input, dim, index, src) -> Tensor:
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim`` (duplicates add up)."""
     _check_index(index, "scatter_add")
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before comparing dtypes
     _check_src_dtype(input, src)
-    dim = _wrap_dim(dim, max(input.ndim, 1))
     check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     return _scatter_add(input, dim, index, src)
@@ -849,6 +873,8 @@ def index_select(input, dim, index) -> Tensor:
             f"index_select(): Index to scalar can have only 1 value, got {index._data.size} "
             "value(s)"
         )
+    if index._data.size and size == 0 and input.ndim > 1:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if index._data.size and (index._data.max() >= size or index._data.min() < 0):
         if dim > 0:  # torch's kernel for inner dims reports it differently
             bad = int(next(i for i in index._data.reshape(-1) if i < 0 or i >= size))
@@ -880,11 +906,17 @@ def _index_add_jvp(input_t, source_t, input, dim, index, source, alpha):
     name="index_add",
     scalars=("alpha",),
     input=lambda grad: grad,
-    source=lambda grad, dim, index, alpha: grad.index_select(dim, index) * alpha,
+    # reshape_as(source), as torch's formula: the source is saved, and changing it in place
+    # fails the backward
+    source=lambda grad, dim, index, source, alpha: (
+        grad.index_select(dim, index).reshape(source.shape) * alpha
+    ),
     jvp=_index_add_jvp,
 )
 def _index_add(input, dim, index, source, alpha=1):
     shape = input.shape
+    if input.ndim > 1 and (index.size == 0 or input.size == 0):
+        return input.copy()
     input, index, source = lift_0d(input, index, source)
     out = input.copy()
     xp.add.at(out, (slice(None),) * dim + (index,), source * alpha if alpha != 1 else source)
@@ -900,8 +932,43 @@ def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
             f"({source.dtype.scalar_name}) must have the same scalar type"
         )
     dim = _wrap_dim(dim, max(input.ndim, 1))
+    _check_index_count(input, dim, index, source)
     check_source_shape(input, dim, source)
+    if input.ndim > 1 and (index.numel() == 0 or input.numel() == 0):
+        return _index_add(input, dim, index, source, alpha)  # torch adds nothing, unchecked
+    _check_index_bounds(input, dim, index)
     return _index_add(input, dim, index, source, alpha)
+
+
+def _check_index_count(input, dim, index, source) -> None:
+    """torch's checks, in its order, that index_add's source has one slice per index."""
+    if dim != 0 and dim >= source.ndim:
+        raise RuntimeError(
+            f"index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+            f"{source.ndim}"
+        )
+    count = index.numel()
+    if source.ndim == 0:
+        if count != 1:  # torch reads source.size(dim) for its message: that raises first
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    elif count != source.shape[dim]:
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({count}) should be equal to source.size(dim): "
+            f"({source.shape[dim]}), for dim: {dim}"
+        )
+
+
+def _check_index_bounds(input, dim, index) -> None:
+    # torch's kernel: a matrix's loop names the index and dim (RuntimeError), a vector's not
+    data = index._data.reshape(-1)
+    size = input.shape[dim] if input.ndim else 1
+    bad = data[(data >= size) | (data < -size)]
+    if bad.size:
+        if input.ndim > 1:
+            raise RuntimeError(
+                f"index {int(bad[0])} is out of bounds for dimension {dim} with size {size}"
+            )
+        raise IndexError("index out of range in self")
 
 
 def check_source_shape(input, dim, source) -> None:
@@ -1005,7 +1072,8 @@ def _masked_select_jvp(input_t, input, mask, result):
 
 @defop(
     name="masked_select",
-    input=lambda grad, input_shape, mask: _masked_select_backward(grad, input_shape, mask),
+    # torch saves the input itself (not only its shape): changing it in place fails backward
+    input=lambda grad, input, mask: _masked_select_backward(grad, input.shape, mask),
     jvp=_masked_select_jvp,
 )
 def _masked_select(input, mask):

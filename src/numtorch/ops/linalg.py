@@ -28,16 +28,23 @@ def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
         )
 
 
-def _column_major(t) -> bool:
-    flags = t._data.flags
-    return flags.f_contiguous and not flags.c_contiguous
+def _column_major(shape, strides) -> bool:
+    """A matrix laid out column by column (and not also row by row), from its strides (a
+    dim of size 1 may have any stride, as in NumPy's flags)."""
+    rows, columns = shape
+    if rows == 0 or columns == 0:
+        return False
+    by_columns = (rows == 1 or strides[0] == 1) and (columns == 1 or strides[1] == rows)
+    by_rows = (columns == 1 or strides[1] == 1) and (rows == 1 or strides[0] == columns)
+    return by_columns and not by_rows
 
 
-def _mat2_grad(grad, mat1, mat2):
+def _mat2_grad(grad, mat1, mat2_strides):
     # torch's mm_mat2_backward: when mat2 is column-major (typically weight.t() in linear),
     # compute the transposed product so that the gradient, once transposed back to the
-    # weight's layout, is C-contiguous and lands in .grad without a transposing copy
-    if _column_major(mat2):
+    # weight's layout, is C-contiguous and lands in .grad without a transposing copy. Only
+    # mat2's strides are saved, as torch's: changing mat2 in place leaves this backward be
+    if _column_major((mat1.shape[1], grad.shape[1]), mat2_strides):
         return grad.t().mm(_conj(mat1)).t()
     return _conj(mat1).t().mm(grad)
 
@@ -52,12 +59,12 @@ def _mat1_grad_array(grad, mat2):
     return xp.matmul(grad, mat2.T)
 
 
-def _mat2_grad_array(grad, mat1, mat2):
-    flags = mat2.flags
-    if flags.f_contiguous and not flags.c_contiguous:
+def _mat2_grad_array(grad, mat1, mat2_strides):
+    shape = (mat1.shape[1], grad.shape[1])
+    if _column_major(shape, mat2_strides):
         # written column-major into an array of its own, so that once transposed back it
         # becomes .grad without a copy (Tensor._owned_copy)
-        out = xp.empty(mat2.shape, xp.result_type(mat1, grad), order="F")
+        out = xp.empty(shape, xp.result_type(mat1, grad), order="F")
         return xp.matmul(mat1.T, grad, out=out)
     return xp.matmul(mat1.T, grad)
 
@@ -70,8 +77,8 @@ def _addmm_mat1_grad(grad, mat2, alpha):
     return _times(grad.mm(mat2.t()), alpha)
 
 
-def _addmm_mat2_grad(grad, mat1, mat2, alpha):
-    return _times(_mat2_grad(grad, mat1, mat2), alpha)
+def _addmm_mat2_grad(grad, mat1, mat2_strides, alpha):
+    return _times(_mat2_grad(grad, mat1, mat2_strides), alpha)
 
 
 def _scaled_array(form):
@@ -137,7 +144,7 @@ def _addmm_jvp(input_t, mat1_t, mat2_t, input, mat1, mat2, beta, alpha):
     batch=batch_rules.mm,
     name="mm",
     input=lambda grad, mat2: _mat1_grad(grad, mat2),
-    mat2=lambda grad, input, mat2: _mat2_grad(grad, input, mat2),
+    mat2=lambda grad, input, mat2_strides: _mat2_grad(grad, input, mat2_strides),
     jvp=_mm_jvp,
 )
 def _mm(input, mat2):
@@ -300,7 +307,7 @@ def vdot(input, other) -> Tensor:
     scalars=("beta", "alpha"),
     input=lambda grad, beta: grad if beta == 1 else grad * beta,
     mat1=lambda grad, mat2, alpha: _addmm_mat1_grad(grad, mat2, alpha),
-    mat2=lambda grad, mat1, mat2, alpha: _addmm_mat2_grad(grad, mat1, mat2, alpha),
+    mat2=lambda grad, mat1, mat2_strides, alpha: _addmm_mat2_grad(grad, mat1, mat2_strides, alpha),
     jvp=_addmm_jvp,
 )
 def _addmm(input, mat1, mat2, beta=1, alpha=1):

@@ -45,7 +45,7 @@ def _check_same_dtype(b, A, b_name="b"):
 
 
 # -- triangular_solve ------------------------------------------------------------------------
-def _triangular_solve_grads(grads, A, result, upper, transpose, unitriangular, which):
+def _triangular_solve_grads(grads, b, A, result, upper, transpose, unitriangular, which):
     g_solution, g_coefficient = grads
     g_b = g_a = None
     if g_solution is not None:
@@ -56,7 +56,7 @@ def _triangular_solve_grads(grads, A, result, upper, transpose, unitriangular, w
         shift = int(unitriangular)
         g_a = g_a.triu(shift) if upper else g_a.tril(-shift)
     if which == "b":
-        return None
+        return b.new_zeros(()).expand(b.shape)  # torch's zeros for a solution not used
     if g_coefficient is not None:
         g_a = g_coefficient if g_a is None else g_a + g_coefficient
     return g_a
@@ -81,11 +81,13 @@ def _triangular_solve_jvp(
     name="triangular_solve",
     outputs=2,
     returns=triangular_solve_type,
-    input=lambda grads, A, result, upper, transpose, unitriangular: _triangular_solve_grads(
-        grads, A, result, upper, transpose, unitriangular, "b"
+    # both formulas name the input, as torch's joint formula does: b is saved, so changing it
+    # in place after the solve fails the backward
+    input=lambda grads, input, A, result, upper, transpose, unitriangular: _triangular_solve_grads(
+        grads, input, A, result, upper, transpose, unitriangular, "b"
     ),
-    A=lambda grads, A, result, upper, transpose, unitriangular: _triangular_solve_grads(
-        grads, A, result, upper, transpose, unitriangular, "A"
+    A=lambda grads, input, A, result, upper, transpose, unitriangular: _triangular_solve_grads(
+        grads, input, A, result, upper, transpose, unitriangular, "A"
     ),
     jvp=_triangular_solve_jvp,
 )

@@ -446,6 +446,8 @@ def tensorinv(A, ind=2) -> Tensor:
     """
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    if ind > A.ndim:  # torch slices the sizes at ind and refuses a slice past their end
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.ndim}")
     end, start = list(A.shape[ind:]), list(A.shape[:ind])
     rows, cols = math.prod(end), math.prod(start)
     if rows != cols:

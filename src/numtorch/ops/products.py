@@ -349,6 +349,8 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
     if math.prod(batch) == 1:
         return _euclidean_dist(x1, x2).view(*batch, rows1, rows2)
     n = math.prod(batch)
-    left = x1.expand(*batch, rows1, x1.shape[-1]).reshape(n, rows1, x1.shape[-1])
-    right = x2.expand(*batch, rows2, x2.shape[-1]).reshape(n, rows2, x2.shape[-1])
+    # torch's contiguous().view(): an operand broadcast over the batch is copied, so the copy,
+    # not the operand, is what _euclidean_dist saves
+    left = x1.expand(*batch, rows1, x1.shape[-1]).contiguous().view(n, rows1, x1.shape[-1])
+    right = x2.expand(*batch, rows2, x2.shape[-1]).contiguous().view(n, rows2, x2.shape[-1])
     return _euclidean_dist(left, right).view(*batch, rows1, rows2)

@@ -243,20 +243,21 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
     return _baddbmm(input, batch1, batch2, beta, alpha)
 
 
-def _sum_batches_grad(grad, batch1, batch2, alpha, first):
-    # every batch entry's product received the same gradient
-    grad = grad.unsqueeze(0).expand(batch1.shape[0], grad.shape[0], grad.shape[1])
+def _sum_batches_grad(grad, other, alpha, first):
+    # every batch entry's product received the same gradient; each operand's formula
+    # reads only the other operand (as torch's, which saves just that one)
+    grad = grad.unsqueeze(0).expand(other.shape[0], grad.shape[0], grad.shape[1])
     if first:
-        return _times(grad.bmm(batch2.transpose(1, 2)), alpha)
-    return _times(batch1.transpose(1, 2).bmm(grad), alpha)
+        return _times(grad.bmm(other.transpose(1, 2)), alpha)
+    return _times(other.transpose(1, 2).bmm(grad), alpha)
 
 
 @defop(
     batch=batch_rules.baddbmm,
     name="addbmm",
     input=lambda grad, beta: _times(grad, beta),
-    batch1=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 1),
-    batch2=lambda grad, batch1, batch2, alpha: _sum_batches_grad(grad, batch1, batch2, alpha, 0),
+    batch1=lambda grad, batch2, alpha: _sum_batches_grad(grad, batch2, alpha, 1),
+    batch2=lambda grad, batch1, alpha: _sum_batches_grad(grad, batch1, alpha, 0),
     jvp=_addbmm_jvp,
 )
 def _addbmm(input, batch1, batch2, beta, alpha):

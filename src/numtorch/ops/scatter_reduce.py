@@ -191,9 +191,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tens
             f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
         )
     _check_index(index, "scatter_reduce")
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before comparing dtypes
     if input._data.dtype != src._data.dtype:
         raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
-    dim = _wrap_dim(dim, max(input.ndim, 1))
     check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     return _scatter_reduce(input, dim, index, src, reduce, include_self)
@@ -293,7 +293,8 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
     input=lambda grad, index, accumulate: (
         grad if accumulate else grad.put(index, zeros(index.shape, dtype=grad.dtype))
     ),
-    source=lambda grad, index, source_shape: grad.take(index).reshape(source_shape),
+    # reshape_as(source), as torch's formula: the source is saved
+    source=lambda grad, index, source: grad.take(index).reshape(source.shape),
     jvp="linear",
 )
 def _put(input, index, source, accumulate):

@@ -453,7 +453,21 @@ def _expand(input, shape):
         # nothing repeats (only size-1 dims are added): a writable view, as in torch, where
         # a stride of 0 on a size-1 dim is no overlap (broadcast_to's view is read-only)
         return input.reshape(shape)
-    return xp.broadcast_to(input, shape)
+    # torch's strides: 0 only on the dims that grow; a kept dim (of size 1 too) keeps its
+    # stride and a new one that stays 1 gets the next's size times stride (broadcast_to
+    # would give every size-1 dim a 0, which torch's layout checks read differently)
+    out = xp.broadcast_to(input, shape)
+    strides = [0] * len(shape)
+    step = input.itemsize
+    lead = len(shape) - input.ndim
+    for i in range(len(shape) - 1, -1, -1):
+        size = input.shape[i - lead] if i >= lead else 1
+        stride = input.strides[i - lead] if i >= lead else step
+        strides[i] = 0 if size != shape[i] else stride
+        step = shape[i] * strides[i]
+    if tuple(strides) == out.strides:
+        return out
+    return xp.lib.stride_tricks.as_strided(input, shape, strides, writeable=False)
 
 
 @export

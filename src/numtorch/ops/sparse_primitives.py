@@ -119,7 +119,26 @@ _created = defop(
 )(lambda input: input.copy())
 _transposed = _alias("sparse_t", "TBackward0", "t")
 _transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
-_values_of = _alias("sparse_values", "ValuesBackward0", "values")
+
+
+# torch's values() is a view of the sparse tensor: an in-place write through it changes the
+# sparse tensor's values, and records a CopySlices whose backward fails (Note [Sparse roots])
+@defop(
+    name="sparse_values",
+    node="ValuesBackward0",
+    aten="values",
+    view=True,
+    input=lambda grad: grad,
+    jvp="linear",
+)
+def _values_view(input):
+    return input.view()
+
+
+def _values_of(values):
+    out = _values_view(values)
+    values._sparse_root = True
+    return out
 
 
 def _product_jvp(product):

@@ -219,4 +219,4 @@ def embedding_bag(
         padding_idx,
         include_last_offset,
         scale_grad_by_freq,
-    )
+    )[0]

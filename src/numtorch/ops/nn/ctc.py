@@ -99,12 +99,12 @@ def _nll(alpha, input_lengths, target_lengths):
         return -(safe + xp.log(xp.exp(a - safe) + xp.exp(b - safe)))
 
 
-def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, nll, blank, zero_infinity):
     lp = log_probs._data
     labels, valid, skip = _extended(targets._data, target_lengths._data, blank)
     lengths = input_lengths._data
     alpha, beta = _alpha_beta(lp, labels, valid, skip, lengths)
-    nll = _nll(alpha, lengths, target_lengths._data)
+    nll = nll._data
     frames, n, classes = lp.shape
     # lcab[t, n, c] = log sum over s with l'_s = c of alpha * beta
     lcab = xp.full(lp.shape, _NEG_INF, lp.dtype)
@@ -133,21 +133,22 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, blank, ze
     jvp=no_forward_derivative("_ctc_loss_backward"),
 )
 def ctc_loss_backward(
-    grad_output, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
+    grad_output, log_probs, targets, input_lengths, target_lengths, nll, blank, zero_infinity
 ):
-    arrays = (grad_output, log_probs, targets, input_lengths, target_lengths)
-    grad_output, log_probs, targets, input_lengths, target_lengths = map(Tensor._make, arrays)
+    arrays = (grad_output, log_probs, targets, input_lengths, target_lengths, nll)
+    grad_output, log_probs, targets, input_lengths, target_lengths, nll = map(Tensor._make, arrays)
     return _ctc_grad(
-        grad_output, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
+        grad_output, log_probs, targets, input_lengths, target_lengths, nll, blank, zero_infinity
     )._data
 
 
 @defop(
     name="_ctc_loss",
     node="CtcLossBackward0",
-    log_probs=lambda grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity: (  # noqa: E501
+    # the loss is saved (torch's result0), so changing it in place fails the backward
+    log_probs=lambda grad, log_probs, targets, input_lengths, target_lengths, result, blank, zero_infinity: (  # noqa: E501
         ctc_loss_backward(
-            grad, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity
+            grad, log_probs, targets, input_lengths, target_lengths, result, blank, zero_infinity
         )
     ),
     jvp=no_forward_derivative("_ctc_loss"),

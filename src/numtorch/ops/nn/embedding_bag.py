@@ -63,22 +63,25 @@ def _max_rows(weight, indices, bag, num_bags, padding_idx):
     return xp.where(empty, 0, out), argmax
 
 
-def _grad_weight(grad, weight, indices, offsets, mode, psw, padding_idx, last, scale_by_freq):
+def _grad_weight(
+    grad, num_weights, argmax, indices, offsets, mode, psw, padding_idx, last, by_freq
+):
     data = indices._data
     bag, num_bags = _bags(data, offsets._data, last)
+    weight_shape = (num_weights, grad.shape[1])
     if mode == 2:
-        _, argmax = _max_rows(weight._data, data, bag, num_bags, padding_idx)
+        argmax = argmax._data
         # an empty bag sends nothing (filled, not multiplied by 0: its gradient may be NaN)
         empty = Tensor._make(argmax < 0)
         target = Tensor._make(xp.maximum(argmax, 0))
-        return grad.new_zeros(weight.shape).scatter_add(0, target, grad.masked_fill(empty, 0))
-    scale = _position_scale(data, bag, num_bags, mode, padding_idx, scale_by_freq, grad._data.dtype)
+        return grad.new_zeros(weight_shape).scatter_add(0, target, grad.masked_fill(empty, 0))
+    scale = _position_scale(data, bag, num_bags, mode, padding_idx, by_freq, grad._data.dtype)
     rows = grad.index_select(0, Tensor._make(bag)) * Tensor._make(scale[:, None])
     if psw is not None:
         rows = rows * psw[:, None]
     # a padding entry's row gets nothing, even where its bag's gradient is NaN or inf
     rows = rows.masked_fill(Tensor._make((data == padding_idx)[:, None]), 0)
-    return grad.new_zeros(weight.shape).index_add(0, indices, rows)
+    return grad.new_zeros(weight_shape).index_add(0, indices, rows)
 
 
 def _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, last):
@@ -105,11 +108,33 @@ def _backward_not_implemented(grad):
     jvp=no_forward_derivative("_embedding_bag_backward"),
 )
 def _embedding_bag_backward(
-    grad_output, weight, indices, offsets, mode, per_sample_weights, padding_idx, last, by_freq
+    grad_output,
+    max_indices,
+    indices,
+    offsets,
+    num_weights,
+    mode,
+    per_sample_weights,
+    padding_idx,
+    last,
+    by_freq,
 ):
     psw = None if per_sample_weights is None else Tensor._make(per_sample_weights)
-    tensors = map(Tensor._make, (grad_output, weight, indices, offsets))
-    return _grad_weight(*tensors, mode, psw, padding_idx, last, by_freq)._data
+    grad_output, max_indices, indices, offsets = map(
+        Tensor._make, (grad_output, max_indices, indices, offsets)
+    )
+    return _grad_weight(
+        grad_output,
+        num_weights,
+        max_indices,
+        indices,
+        offsets,
+        mode,
+        psw,
+        padding_idx,
+        last,
+        by_freq,
+    )._data
 
 
 @defop(
@@ -125,15 +150,20 @@ def _per_sample_weights_backward(grad_output, weight, indices, offsets, padding_
     return _grad_per_sample_weights(*tensors, padding_idx, last)._data
 
 
+# As torch's, the weight's gradient reads the weight's size and the max mode's argmax (a
+# second output), not the weight itself: only the per-sample weights' gradient saves it, so
+# changing the weight in place after the call fails only that backward
 @defop(
     name="_embedding_bag",
     node="EmbeddingBagBackward0",
-    weight=lambda grad, weight, indices, offsets, mode, per_sample_weights, padding_idx, include_last_offset, scale_grad_by_freq: (  # noqa: E501
+    outputs=2,
+    weight=lambda grad, weight_shape, indices, offsets, mode, per_sample_weights, padding_idx, include_last_offset, scale_grad_by_freq, result1: (  # noqa: E501
         _embedding_bag_backward(
             grad,
-            weight,
+            result1,
             indices,
             offsets,
+            weight_shape[0],
             mode,
             per_sample_weights,
             padding_idx,
@@ -160,7 +190,7 @@ def embedding_bag_op(
 ):
     bag, num_bags = _bags(indices, offsets, include_last_offset)
     if mode == 2:
-        return _max_rows(weight, indices, bag, num_bags, padding_idx)[0]
+        return _max_rows(weight, indices, bag, num_bags, padding_idx)
     scale = _position_scale(indices, bag, num_bags, mode, padding_idx, False, weight.dtype)
     if per_sample_weights is not None:
         scale = scale * per_sample_weights
@@ -168,4 +198,4 @@ def embedding_bag_op(
     # padding entries are skipped, not added times 0: a NaN or inf row there adds nothing
     used = indices != padding_idx
     xp.add.at(out, bag[used], weight[indices[used]] * scale[used, None])
-    return out
+    return out, xp.zeros(0, xp.int64)

@@ -1,0 +1,183 @@
+"""What an op saves for backward, as torch: changing a tensor in place after the op fails
+the backward exactly where torch's does (the op saved it, or a view of it) and nowhere else
+(torch saved only its shape, or a copy)."""
+
+import warnings
+
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+def _leaf(lib, *shape, seed=0):
+    generator = lib.Generator().manual_seed(seed)
+    return lib.randn(*shape, generator=generator, dtype=lib.float64).requires_grad_()
+
+
+# Each case builds (output, tensor changed in place after the op) from fresh leaves.
+def _addbmm_batch1(lib):
+    batch1, batch2 = _leaf(lib, 4, 2, 5) * 1, lib.randn(4, 5, 3, dtype=lib.float64)
+    return lib.addbmm(lib.zeros(2, 3, dtype=lib.float64), batch1, batch2), batch1
+
+
+def _addbmm_batch2(lib):
+    batch1, batch2 = _leaf(lib, 4, 2, 5) * 1, lib.randn(4, 5, 3, dtype=lib.float64)
+    return lib.addbmm(lib.zeros(2, 3, dtype=lib.float64), batch1, batch2), batch2
+
+
+def _ctc_loss_result(lib):
+    log_probs = (_leaf(lib, 5, 2, 4) * 1).log_softmax(2)
+    targets = lib.tensor([[1, 2], [1, 1]])
+    lengths = lib.tensor([5, 5]), lib.tensor([2, 2])
+    loss = lib.nn.functional.ctc_loss(log_probs, targets, *lengths, reduction="none")
+    return loss, loss
+
+
+def _fft_input(lib):
+    x = _leaf(lib, 6) * 1
+    return lib.view_as_real(lib.fft.fft(x)), x
+
+
+def _rfft_input(lib):
+    x = _leaf(lib, 3, 6) * 1
+    return lib.view_as_real(lib.fft.rfft(x)), x
+
+
+def _embedding_bag_weight(mode, per_sample=False):
+    def case(lib):
+        weight = _leaf(lib, 5, 3) * 1
+        weights = lib.rand(4, dtype=lib.float64, requires_grad=True) if per_sample else None
+        out = lib.nn.functional.embedding_bag(
+            lib.tensor([0, 1, 2, 4]),
+            weight,
+            lib.tensor([0, 2]),
+            mode=mode,
+            per_sample_weights=weights,
+        )
+        return out, weight
+
+    return case
+
+
+def _combinations_input(lib):
+    x = _leaf(lib, 4) * 1
+    return lib.combinations(x), x
+
+
+def _gather_input(lib):
+    x = _leaf(lib, 3, 4) * 1
+    return x.gather(1, lib.tensor([[0], [1], [3]])), x
+
+
+def _masked_select_input(lib):
+    x = _leaf(lib, 3, 4) * 1
+    return x.masked_select(lib.tensor([True, False, True, True])), x
+
+
+def _index_add_source(lib):
+    source = _leaf(lib, 2, 4) * 1
+    return lib.zeros(3, 4, dtype=lib.float64).index_add(0, lib.tensor([0, 2]), source), source
+
+
+def _put_source(lib):
+    source = _leaf(lib, 2) * 1
+    return lib.zeros(3, 4, dtype=lib.float64).put(lib.tensor([0, 5]), source), source
+
+
+def _triangular_solve_b(lib):
+    b, A = _leaf(lib, 3, 2) * 1, _leaf(lib, 3, 3, seed=1).triu() + 3 * lib.eye(3)
+    return lib.triangular_solve(b, A).solution, b
+
+
+def _cdist_broadcast_operand(lib):
+    # more than 25 rows: the matrix-product form, where torch copies the broadcast operand
+    x1, x2 = _leaf(lib, 2, 3, 2) * 1, _leaf(lib, 27, 2, seed=1) * 1
+    return lib.cdist(x1, x2), x2
+
+
+def _mm_mat2(lib):
+    # mm saves mat2's strides (the layout its gradient follows), not mat2, when only mat2
+    # requires grad
+    mat2 = (_leaf(lib, 4, 3) * 1).t()
+    return lib.randn(2, 3, dtype=lib.float64).mm(mat2), mat2
+
+
+def _mm_input(lib):
+    mat1 = _leaf(lib, 2, 3) * 1
+    return mat1.mm(lib.randn(3, 4, dtype=lib.float64)), mat1
+
+
+def _addmm_mat2(lib):
+    mat2 = (_leaf(lib, 4, 3) * 1).t()
+    return lib.addmm(
+        lib.zeros(2, 4, dtype=lib.float64), lib.randn(2, 3, dtype=lib.float64), mat2
+    ), mat2
+
+
+CASES = {
+    "mm_mat2": _mm_mat2,
+    "mm_input": _mm_input,
+    "addmm_mat2": _addmm_mat2,
+    "addbmm_batch1": _addbmm_batch1,
+    "addbmm_batch2": _addbmm_batch2,
+    "ctc_loss_result": _ctc_loss_result,
+    "fft_input": _fft_input,
+    "rfft_input": _rfft_input,
+    "embedding_bag_sum": _embedding_bag_weight("sum"),
+    "embedding_bag_mean": _embedding_bag_weight("mean"),
+    "embedding_bag_max": _embedding_bag_weight("max"),
+    "embedding_bag_per_sample_weights": _embedding_bag_weight("sum", per_sample=True),
+    "combinations_input": _combinations_input,
+    "gather_input": _gather_input,
+    "masked_select_input": _masked_select_input,
+    "index_add_source": _index_add_source,
+    "put_source": _put_source,
+    "triangular_solve_b": _triangular_solve_b,
+    "cdist_broadcast_operand": _cdist_broadcast_operand,
+}
+
+
+def _backward_after_change(lib, case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # triangular_solve's deprecation
+        out, changed = case(lib)
+    with lib.no_grad():
+        changed.add_(0)
+    try:
+        out.sum().backward()
+    except RuntimeError as exc:
+        assert "modified by an inplace operation" in str(exc), exc
+        return "raised"
+    return "ran"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_inplace_change_after_the_op_fails_backward_as_torch(name):
+    expected = _backward_after_change(torch, CASES[name])
+    assert _backward_after_change(numtorch, CASES[name]) == expected
+
+
+def test_embedding_bag_max_gradient_without_the_weight():
+    # the max mode's gradient comes from the argmax the forward kept, not the weight
+    weight = numtorch.tensor([[1.0, 5.0], [3.0, 2.0], [0.0, 9.0]], requires_grad=True)
+    out = numtorch.nn.functional.embedding_bag(
+        numtorch.tensor([0, 1, 2, 1]), weight, numtorch.tensor([0, 2]), mode="max"
+    )
+    out.backward(numtorch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    assert weight.grad.tolist() == [[0.0, 2.0], [4.0, 0.0], [0.0, 4.0]]
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3, -1])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_rot90_strides_match_torch(k, transposed):
+    # torch flips into a copy laid out like the input, then transposes it: reshape of the
+    # result copies (k odd) where a contiguous result would be viewed
+    def layout(lib):
+        x = lib.arange(12.0).reshape(3, 4)
+        x = x.t() if transposed else x
+        out = lib.rot90(x, k, [0, 1])
+        return tuple(out.stride()), out.reshape(-1)._base is out, out.tolist()
+
+    assert layout(numtorch) == layout(torch)
