@@ -151,6 +151,15 @@ from .amp import get_autocast_cpu_dtype as get_autocast_cpu_dtype
 from .amp import get_autocast_dtype as get_autocast_dtype
 from .amp import is_autocast_cpu_enabled as is_autocast_cpu_enabled
 from .amp import is_autocast_enabled as is_autocast_enabled
+from .amp.autocast_mode import autocast_decrement_nesting as autocast_decrement_nesting
+from .amp.autocast_mode import autocast_increment_nesting as autocast_increment_nesting
+from .amp.autocast_mode import clear_autocast_cache as clear_autocast_cache
+from .amp.autocast_mode import is_autocast_cache_enabled as is_autocast_cache_enabled
+from .amp.autocast_mode import set_autocast_cache_enabled as set_autocast_cache_enabled
+from .amp.autocast_mode import set_autocast_cpu_dtype as set_autocast_cpu_dtype
+from .amp.autocast_mode import set_autocast_cpu_enabled as set_autocast_cpu_enabled
+from .amp.autocast_mode import set_autocast_dtype as set_autocast_dtype
+from .amp.autocast_mode import set_autocast_enabled as set_autocast_enabled
 from ._legacy_types import set_default_tensor_type as set_default_tensor_type
 from .storage import TypedStorage as TypedStorage
 from .storage import UntypedStorage as UntypedStorage
@@ -159,6 +168,10 @@ from ._lowrank import svd_lowrank as svd_lowrank
 from . import compiler as compiler
 from . import types as types
 from . import version as version
+from . import functional as functional
+from . import return_types as return_types
+from . import torch_version as torch_version
+from ._device_modules import get_device_module as get_device_module
 from .amp import GradScaler as GradScaler
 from ._buffers import from_dlpack as from_dlpack
 from ._buffers import frombuffer as frombuffer
