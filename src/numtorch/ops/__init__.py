@@ -55,6 +55,7 @@ from . import (  # noqa: F401
     strided,
     tensor_class_methods,
     triangular,
+    view_copies,
     windows,
 )
 
