@@ -6,6 +6,7 @@ from __future__ import annotations
 import operator
 import warnings
 
+import numpy as np
 import pytest
 
 import numtorch
@@ -163,3 +164,44 @@ def test_get_device_module_matches_torch(device):
         return lib.get_device_module(device).__name__.split(".", 1)[1]
 
     assert _outcome(lambda: name(numtorch)) == _outcome(lambda: name(torch))
+
+
+NORMS = {
+    "frobenius_all": lambda t, x: t.frobenius_norm(x, (0, 1)),
+    "frobenius_one_dim": lambda t, x: t.frobenius_norm(x, (0,)),
+    "frobenius_int_keepdim": lambda t, x: t.frobenius_norm(x, 1, True),
+    "frobenius_negative_keepdim": lambda t, x: t.frobenius_norm(x, [-1, 0], True),
+    "frobenius_three_dims": lambda t, x: t.frobenius_norm(x, (0, 1, 2)),
+    "frobenius_integer": lambda t, x: t.frobenius_norm(x.long(), (0,)),
+    "frobenius_no_dim": lambda t, x: t.frobenius_norm(x),
+    "nuclear": lambda t, x: t.nuclear_norm(x),
+    "nuclear_keepdim": lambda t, x: t.nuclear_norm(x, True),
+    "nuclear_dims": lambda t, x: t.nuclear_norm(x, (0, 1), keepdim=True),
+    "nuclear_of_a_matrix": lambda t, x: t.nuclear_norm(x[0]),
+}
+
+
+def _norm_outcome(lib, name):
+    x = lib.tensor(np.arange(24.0).reshape(2, 3, 4) / 7, requires_grad=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch warns once per process: not compared
+            result = NORMS[name](lib, x)
+    except Exception as error:  # the type and message are what the parity compares
+        return type(error).__name__, str(error)
+    result.sum().backward()
+    values = np.round(result.detach().numpy(), 10).tolist()
+    return result.grad_fn.name(), str(result.dtype), values, np.round(x.grad.numpy(), 10).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(NORMS))
+def test_deprecated_norms_match_torch(name):
+    assert _norm_outcome(numtorch, name) == _norm_outcome(torch, name)
+
+
+def test_deprecated_norms_warn_as_torch_does():
+    from numtorch.ops import deprecated_norms
+
+    deprecated_norms._warned.clear()
+    with pytest.warns(UserWarning, match=r"at::nuclear_norm is deprecated .* 'nuc'"):
+        numtorch.nuclear_norm(numtorch.ones(2, 2))

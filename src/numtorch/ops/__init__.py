@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     complex,
     construction,
     cumulative,
+    deprecated_norms,
     factory,
     fft,
     fixed_size_selection,
