@@ -417,9 +417,7 @@ KNOWN_MISSING = {
         "ctc_loss",
         "embedding_bag",
         "indices_copy",
-        "signal",
         "values_copy",
-        "windows",
     },
 }
 

@@ -227,11 +227,13 @@ _LAZY_SUBMODULES = frozenset(
         "quasirandom",
         "profiler",
         "serialization",
+        "signal",
         "testing",
         "utils",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
+_LAZY_NAMES["windows"] = "signal"  # torch.windows is torch.signal.windows
 
 
 def __getattr__(name):

@@ -213,11 +213,13 @@ from . import optim as optim
 from . import profiler as profiler
 from . import quasirandom as quasirandom
 from . import serialization as serialization
+from . import signal as signal
 from . import testing as testing
 from . import utils as utils
 from .serialization import load as load
 from .serialization import save as save
 from .func import vmap as vmap
+from .signal import windows as windows
 
 bool = _bool_
 spmm = _mm
