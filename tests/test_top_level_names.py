@@ -205,3 +205,32 @@ def test_deprecated_norms_warn_as_torch_does():
     deprecated_norms._warned.clear()
     with pytest.warns(UserWarning, match=r"at::nuclear_norm is deprecated .* 'nuc'"):
         numtorch.nuclear_norm(numtorch.ones(2, 2))
+
+
+CTC_CALLS = {
+    "default": lambda t, lp, tg: t.ctc_loss(lp, tg, [5, 4], [2, 1]),
+    "none": lambda t, lp, tg: t.ctc_loss(lp, tg, [5, 4], [2, 1], 0, 0, False),
+    "mean": lambda t, lp, tg: t.ctc_loss(lp, tg, [5, 4], [2, 1], 0, 1),
+    "sum": lambda t, lp, tg: t.ctc_loss(lp, tg, t.tensor([5, 4]), t.tensor([2, 1]), 0, 2),
+    "blank_3": lambda t, lp, tg: t.ctc_loss(lp, tg, [5, 4], [2, 1], 3, 1),
+    "impossible_zeroed": lambda t, lp, tg: t.ctc_loss(lp, tg, [1, 1], [2, 1], 0, 2, True),
+    "string_reduction": lambda t, lp, tg: t.ctc_loss(lp, tg, [5, 4], [2, 1], 0, "mean"),
+}
+
+
+def _ctc_outcome(lib, name):
+    logits = np.linspace(-1.0, 1.0, 5 * 2 * 4).reshape(5, 2, 4) ** 2
+    lp = lib.tensor(logits).log_softmax(2).detach().requires_grad_()
+    targets = lib.tensor([[1, 2], [2, 0]])
+    try:
+        loss = CTC_CALLS[name](lib, lp, targets)
+    except TypeError as error:  # torch's message lists its overloads: compare the type
+        return "TypeError", "reduction" in str(error)
+    loss.sum().backward()
+    values = np.round(loss.detach().numpy(), 10).tolist()
+    return loss.grad_fn.name(), values, np.round(lp.grad.numpy(), 10).tolist()
+
+
+@pytest.mark.parametrize("name", sorted(CTC_CALLS))
+def test_top_level_ctc_loss_matches_torch(name):
+    assert _ctc_outcome(numtorch, name) == _ctc_outcome(torch, name)

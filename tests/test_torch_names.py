@@ -414,7 +414,6 @@ KNOWN_MISSING = {
         "masked",
         "segment_reduce",
         # not built yet
-        "ctc_loss",
         "embedding_bag",
         "indices_copy",
         "values_copy",
