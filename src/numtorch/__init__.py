@@ -157,6 +157,17 @@ from .amp import (
     is_autocast_cpu_enabled,
     is_autocast_enabled,
 )
+from .amp.autocast_mode import (
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    is_autocast_cache_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
 from ._legacy_types import CPU_TYPES as _LEGACY_TYPES
 from ._legacy_types import set_default_tensor_type
 from .storage import TypedStorage, UntypedStorage
@@ -168,6 +179,8 @@ globals().update(_LEGACY_TYPES)
 from math import e, inf, nan, pi
 
 from . import compiler, types, version
+from . import functional, return_types, torch_version
+from ._device_modules import get_device_module
 from .amp import GradScaler
 from ._buffers import from_dlpack, frombuffer, to_dlpack
 from ._build_features import (
@@ -220,6 +233,7 @@ _LAZY_SUBMODULES = frozenset(
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
+_LAZY_NAMES["windows"] = "signal"  # torch.windows is torch.signal.windows
 
 
 def __getattr__(name):

@@ -266,6 +266,28 @@ def hinge_embedding_loss(input, target, margin=1.0, reduction=_DEFAULT) -> Tenso
 
 
 @export(method=False)
+def ctc_loss(
+    log_probs,
+    targets,
+    input_lengths,
+    target_lengths,
+    blank=0,
+    reduction=_DEFAULT,
+    zero_infinity=False,
+) -> Tensor:
+    enum = _reduction("ctc_loss", reduction)
+    return F.ctc_loss(
+        log_probs,
+        targets,
+        input_lengths,
+        target_lengths,
+        blank,
+        reduction=enum,
+        zero_infinity=zero_infinity,
+    )
+
+
+@export(method=False)
 def poisson_nll_loss(input, target, log_input, full, eps, reduction) -> Tensor:
     enum = _reduction("poisson_nll_loss", reduction)
     return F.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=enum)

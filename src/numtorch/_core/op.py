@@ -177,7 +177,7 @@ class OpSpec:
                 **_saved_properties(self.formulas),
             },
         )
-        if not node_name[-1].isdigit():
+        if not node_name.removesuffix("_copy")[-1].isdigit():
             # torch's hand-written nodes (CopyBackwards) carry their C++ namespace in name()
             self.node_class.name = lambda node: f"torch::autograd::{type(node).__name__}"
         self.run = build_runner(self)

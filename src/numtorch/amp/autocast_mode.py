@@ -143,6 +143,7 @@ def _cast(value, target, eligible):
                 and value._base is None
                 and dispatch.autocast is not None
                 and dispatch.autocast._cache_enabled is not False
+                and _state["cache"]
             )
             if not cacheable:
                 return value.to(target)
@@ -170,9 +171,8 @@ class autocast:
         if not isinstance(device_type, str):
             raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
         self.device = _device(device_type).type
-        self.fast_dtype = (
-            _DEFAULT_DTYPE.get(self.device, _dtypes.float16) if dtype is None else dtype
-        )
+        # torch's default is the device's current autocast dtype (set_autocast_dtype)
+        self.fast_dtype = get_autocast_dtype(self.device) if dtype is None else dtype
         self._cache_enabled = cache_enabled
         if enabled and self.device != "cpu":
             name = {"cuda": "CUDA is not available or torch_xla is imported"}.get(
@@ -195,6 +195,7 @@ class autocast:
         if self.device != "cpu":
             return self
         self._saved.append((dispatch.autocast, _enabled["cpu"], _fast_dtype["cpu"]))
+        autocast_increment_nesting()
         _enabled["cpu"] = self._enabled
         _fast_dtype["cpu"] = self.fast_dtype
         dispatch.autocast = self if self._enabled else None
@@ -205,7 +206,7 @@ class autocast:
         if self.device != "cpu":
             return False
         dispatch.autocast, _enabled["cpu"], _fast_dtype["cpu"] = self._saved.pop()
-        if not self._saved and not _enabled["cpu"]:
+        if autocast_decrement_nesting() == 0:
             _weight_casts.clear()  # the outermost region ends: so does the cache
         refresh_slow()
         return False
@@ -247,3 +248,102 @@ def deprecated_spelling(old: str, new: str) -> None:
         FutureWarning,
         stacklevel=3,
     )
+
+
+# The global switches torch keeps beside its regions (torch.set_autocast_enabled, ...): the
+# region nesting depth and whether casts of weights are cached.
+_state = {"nesting": 0, "cache": True}
+
+
+def _check_bool(op: str, value, position: int = 2) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(
+            f"{op}(): argument 'enabled' (position {position}) must be bool, "
+            f"not {type(value).__name__}"
+        )
+
+
+def _sync_dispatch() -> None:
+    """Point the op runner at a region built from the global CPU switches."""
+    if _enabled["cpu"]:
+        region = autocast("cpu", dtype=_dtypes.bfloat16)
+        region.fast_dtype = _fast_dtype["cpu"]  # any dtype: the setters do not refuse one
+        dispatch.autocast = region
+    else:
+        dispatch.autocast = None
+    refresh_slow()
+
+
+def set_autocast_enabled(device_type, enabled=None) -> None:
+    """Turn autocast on or off for ``device_type`` outside any region (CUDA when only
+    ``enabled`` is given, as in torch)."""
+    if enabled is None:  # the legacy one-argument form names CUDA
+        device_type, enabled = "cuda", device_type
+        _check_bool("set_autocast_enabled", enabled, 1)
+    else:
+        _check_bool("set_autocast_enabled", enabled)
+    device_type = _device(device_type).type
+    _enabled[device_type] = enabled
+    if device_type == "cpu":
+        _sync_dispatch()
+
+
+def set_autocast_dtype(device_type: str, dtype) -> None:
+    """The dtype autocast regions on ``device_type`` use by default."""
+    if not isinstance(dtype, _dtypes.dtype):
+        raise TypeError(
+            "set_autocast_dtype(): argument 'dtype' (position 2) must be torch.dtype, "
+            f"not {type(dtype).__name__}"
+        )
+    device_type = _device(device_type).type
+    _fast_dtype[device_type] = dtype
+    if device_type == "cpu" and _enabled["cpu"]:
+        _sync_dispatch()
+
+
+def set_autocast_cpu_enabled(enabled: bool) -> None:
+    warnings.warn(
+        "torch.set_autocast_cpu_enabled(enabled) is deprecated. Please use "
+        "torch.set_autocast_enabled('cpu', enabled) instead.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool (got {type(enabled).__name__})")
+    set_autocast_enabled("cpu", enabled)
+
+
+def set_autocast_cpu_dtype(dtype) -> None:
+    warnings.warn(
+        "torch.set_autocast_cpu_dtype(dtype) is deprecated. Please use "
+        "torch.set_autocast_dtype('cpu', dtype) instead.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    set_autocast_dtype("cpu", dtype)
+
+
+def is_autocast_cache_enabled() -> bool:
+    return _state["cache"]
+
+
+def set_autocast_cache_enabled(enabled: bool) -> None:
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool (got {type(enabled).__name__})")
+    _state["cache"] = enabled
+
+
+def clear_autocast_cache() -> None:
+    _weight_casts.clear()
+
+
+def autocast_increment_nesting() -> int:
+    """One more autocast region entered; returns the depth."""
+    _state["nesting"] += 1
+    return _state["nesting"]
+
+
+def autocast_decrement_nesting() -> int:
+    """One autocast region left; returns the depth (negative when unbalanced, as in torch)."""
+    _state["nesting"] -= 1
+    return _state["nesting"]

@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     complex,
     construction,
     cumulative,
+    deprecated_norms,
     factory,
     fft,
     fixed_size_selection,
@@ -55,6 +56,7 @@ from . import (  # noqa: F401
     strided,
     tensor_class_methods,
     triangular,
+    view_copies,
     windows,
 )
 

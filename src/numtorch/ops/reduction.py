@@ -14,7 +14,7 @@ from .._creation import ones_like, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .pointwise import _div_scalar, where
-from .return_types import structseq
+from .return_types import CLASSES, structseq
 from .shape import cat
 
 _INTEGERS = (int, xp.integer)
@@ -561,7 +561,8 @@ class _ReturnType(tuple):
 
 
 def return_type(name: str):
-    return type(name, (_ReturnType,), {"_name": name})
+    CLASSES[name] = cls = type(name, (_ReturnType,), {"_name": name})
+    return cls
 
 
 def _restore_view(t, dims, shape, keepdim):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# name -> class, for ``torch.return_types.<name>`` (numtorch/return_types.py)
+CLASSES: dict = {}
+
 
 def structseq(name: str, fields: tuple):
     """A tuple class ``torch.return_types.<name>`` with the given field names.
@@ -24,4 +27,5 @@ def structseq(name: str, fields: tuple):
     namespace = {"__new__": new, "__repr__": __repr__, "_fields": fields, "__slots__": ()}
     for i, field in enumerate(fields):
         namespace[field] = property(lambda self, i=i: self[i])
-    return type(name, (tuple,), namespace)
+    CLASSES[name] = cls = type(name, (tuple,), namespace)
+    return cls

@@ -1,3 +1,5 @@
-"""``numtorch.signal``: signal-processing helpers (``signal.windows``)."""
+"""``torch.signal``: window functions (``torch.signal.windows``)."""
 
-from . import windows  # noqa: F401
+from . import windows
+
+__all__ = ["windows"]

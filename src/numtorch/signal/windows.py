@@ -1,17 +1,19 @@
-"""``torch.signal.windows``: window functions of length ``M``, as SciPy and torch define them.
+"""``torch.signal.windows``: window functions, each ``w[n]`` for ``n = 0 .. M-1`` computed in
+the requested dtype from one ``linspace`` over the window's argument, as torch does, so the
+values round alike.
 
-A symmetric window (``sym=True``) is its formula over ``M`` points; a periodic one
-(``sym=False``, for spectral analysis) is the symmetric window of ``M + 1`` points without its
-last point. Values are computed in float64 and given in ``dtype`` (the default float dtype).
+Example:
+    >>> import numtorch as torch
+    >>> torch.signal.windows.bartlett(5)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
-from .._core import dtypes as _dtypes
-from .._creation import tensor
-from ..backend import xp
+import numtorch as _t
 
 __all__ = [
     "bartlett",
@@ -28,99 +30,28 @@ __all__ = [
 ]
 
 
-def _window(name, M, sym, dtype, requires_grad, values):
-    """Check the arguments, then ``values(N)`` over the extended length, truncated."""
+def _checks(name: str, M: int, dtype, layout):
+    dtype = _t.get_default_dtype() if dtype is None else dtype
     if M < 0:
         raise ValueError(f"{name} requires non-negative window length, got M={M}")
-    dtype = _dtypes.get_default_dtype() if dtype is None else dtype
-    if dtype not in (_dtypes.float32, _dtypes.float64):
+    if layout is not _t.strided:
+        raise ValueError(f"{name} is implemented for strided tensors only, got: {layout}")
+    if dtype not in (_t.float32, _t.float64):
         raise ValueError(f"{name} expects float32 or float64 dtypes, got: {dtype}")
-    if M <= 1:
-        data = xp.ones(M)
-    else:
-        length = M if sym else M + 1
-        data = values(length)[:M]
-    return tensor(data, dtype=dtype, requires_grad=requires_grad)
+    return dtype
 
 
-def _positive(label, value):
-    if value <= 0:
-        raise ValueError(f"{label} must be positive, got: {value} instead.")
-
-
-def general_cosine(M, *, a, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """``w_n = sum_i (-1)^i a_i cos(2 pi i n / (M - 1))``."""
-    coefficients = list(a)
-
-    def values(n):
-        phase = xp.linspace(-math.pi, math.pi, n)
-        return sum(c * xp.cos(i * phase) for i, c in enumerate(coefficients))
-
-    return _window("general_cosine", M, sym, dtype, requires_grad, values)
-
-
-def general_hamming(
-    M, *, alpha=0.54, sym=True, dtype=None, layout=None, device=None, requires_grad=False
-):
-    """``w_n = alpha - (1 - alpha) cos(2 pi n / (M - 1))``."""
-    return general_cosine(
-        M, a=[alpha, 1.0 - alpha], sym=sym, dtype=dtype, requires_grad=requires_grad
+def _grid(start, step, M, dtype, device, requires_grad):
+    """``start + n * step`` for n < M, as torch's linspace gives it."""
+    return _t.linspace(
+        start, start + (M - 1) * step, M, dtype=dtype, device=device, requires_grad=requires_grad
     )
 
 
-def hamming(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """The general Hamming window with ``alpha = 0.54``."""
-    return general_hamming(M, alpha=0.54, sym=sym, dtype=dtype, requires_grad=requires_grad)
-
-
-def hann(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """``w_n = sin^2(pi n / (M - 1))``: the general Hamming window with ``alpha = 0.5``."""
-    return general_hamming(M, alpha=0.5, sym=sym, dtype=dtype, requires_grad=requires_grad)
-
-
-def blackman(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """``w_n = 0.42 - 0.5 cos(2 pi n / (M - 1)) + 0.08 cos(4 pi n / (M - 1))``."""
-    return general_cosine(M, a=[0.42, 0.5, 0.08], sym=sym, dtype=dtype, requires_grad=requires_grad)
-
-
-def nuttall(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """Nuttall's minimum 4-term Blackman-Harris window."""
-    return general_cosine(
-        M,
-        a=[0.3635819, 0.4891775, 0.1365995, 0.0106411],
-        sym=sym,
-        dtype=dtype,
-        requires_grad=requires_grad,
-    )
-
-
-def bartlett(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """``w_n = 1 - |2n / (M - 1) - 1|``: a triangle."""
-
-    def values(n):
-        return 1.0 - xp.abs(2.0 * xp.arange(n) / (n - 1) - 1.0)
-
-    return _window("bartlett", M, sym, dtype, requires_grad, values)
-
-
-def cosine(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """``w_n = sin(pi (n + 0.5) / M)`` (the sine window, as SciPy's)."""
-
-    def values(n):
-        return xp.sin(math.pi * (xp.arange(n) + 0.5) / n)
-
-    return _window("cosine", M, sym, dtype, requires_grad, values)
-
-
-def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """``w_n = exp(-(n - (M - 1) / 2)^2 / (2 std^2))``."""
-    _positive("Standard deviation", std)
-
-    def values(n):
-        offset = xp.arange(n) - (n - 1) / 2.0
-        return xp.exp(-(offset**2) / (2.0 * std * std))
-
-    return _window("gaussian", M, sym, dtype, requires_grad, values)
+def _trivial(M, dtype, device, requires_grad):
+    """The windows of length 0 and 1 (empty, and a single one)."""
+    factory = _t.empty if M == 0 else _t.ones
+    return factory((M,), dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def exponential(
@@ -130,30 +61,144 @@ def exponential(
     tau=1.0,
     sym=True,
     dtype=None,
-    layout=None,
+    layout=_t.strided,
     device=None,
     requires_grad=False,
 ):
-    """``w_n = exp(-|n - center| / tau)``, centred by default (a periodic window may move it)."""
+    """``exp(-|n - center| / tau)``."""
+    dtype = _checks("exponential", M, dtype, layout)
+    if tau <= 0:
+        raise ValueError(f"Tau must be positive, got: {tau} instead.")
     if sym and center is not None:
         raise ValueError("Center must be None for symmetric windows")
-    _positive("Tau", tau)
+    if M == 0:
+        return _trivial(M, dtype, device, requires_grad)
+    if center is None:
+        center = (M if not sym and M > 1 else M - 1) / 2.0
+    k = _grid(-center / tau, 1 / tau, M, dtype, device, requires_grad)
+    return _t.exp(-_t.abs(k))
 
-    def values(n):
-        middle = (n - 1) / 2.0 if center is None else center
-        return xp.exp(-xp.abs(xp.arange(n) - middle) / tau)
 
-    return _window("exponential", M, sym, dtype, requires_grad, values)
+def cosine(M, *, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False):
+    """``sin(pi (n + 1/2) / M)``."""
+    dtype = _checks("cosine", M, dtype, layout)
+    if M == 0:
+        return _trivial(M, dtype, device, requires_grad)
+    step = math.pi / (M + 1 if not sym and M > 1 else M)
+    return _t.sin(_grid(0.5 * step, step, M, dtype, device, requires_grad))
 
 
-def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
-    """``w_n = I0(beta sqrt(1 - ((n - N/2) / (N/2))^2)) / I0(beta)``, ``N = M - 1``."""
+def gaussian(
+    M, *, std=1.0, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False
+):
+    """``exp(-(n - (M-1)/2)^2 / (2 std^2))``."""
+    dtype = _checks("gaussian", M, dtype, layout)
+    if std <= 0:
+        raise ValueError(f"Standard deviation must be positive, got: {std} instead.")
+    if M == 0:
+        return _trivial(M, dtype, device, requires_grad)
+    start = -(M if not sym and M > 1 else M - 1) / 2.0
+    step = 1 / (std * math.sqrt(2))
+    k = _grid(start * step, step, M, dtype, device, requires_grad)
+    return _t.exp(-(k**2))
+
+
+def kaiser(
+    M, *, beta=12.0, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False
+):
+    """``I0(beta sqrt(1 - (2n/(M-1) - 1)^2)) / I0(beta)``."""
+    dtype = _checks("kaiser", M, dtype, layout)
     if beta < 0:
         raise ValueError(f"beta must be non-negative, got: {beta} instead.")
+    if M <= 1:
+        return _trivial(M, dtype, device, requires_grad)
+    beta_t = _t.tensor(beta, dtype=dtype, device=device)
+    step = 2.0 * beta / (M if not sym else M - 1)
+    end = _t.minimum(_t.tensor(-beta + (M - 1) * step, dtype=dtype, device=device), beta_t)
+    k = _t.linspace(-beta, end, M, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _t.i0(_t.sqrt(beta * beta - _t.pow(k, 2))) / _t.i0(beta_t)
 
-    def values(n):
-        half = (n - 1) / 2.0
-        ratio = (xp.arange(n) - half) / half
-        return xp.i0(beta * xp.sqrt(xp.clip(1.0 - ratio**2, 0.0, None))) / xp.i0(beta)
 
-    return _window("kaiser", M, sym, dtype, requires_grad, values)
+def bartlett(M, *, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False):
+    """``1 - |2n/(M-1) - 1|``, the triangle."""
+    dtype = _checks("bartlett", M, dtype, layout)
+    if M <= 1:
+        return _trivial(M, dtype, device, requires_grad)
+    k = _grid(-1, 2 / (M if not sym else M - 1), M, dtype, device, requires_grad)
+    return 1 - _t.abs(k)
+
+
+def general_cosine(
+    M, *, a, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False
+):
+    """``sum_i (-1)^i a_i cos(2 pi i n / (M-1))``."""
+    dtype = _checks("general_cosine", M, dtype, layout)
+    if M <= 1:
+        return _trivial(M, dtype, device, requires_grad)
+    if not isinstance(a, Iterable):
+        raise TypeError("Coefficients must be a list/tuple")
+    if not a:
+        raise ValueError("Coefficients cannot be empty")
+    k = _grid(0, 2 * math.pi / (M if not sym else M - 1), M, dtype, device, requires_grad)
+    signed = [(-1) ** i * w for i, w in enumerate(a)]
+    a_i = _t.tensor(signed, device=device, dtype=dtype, requires_grad=requires_grad)
+    i = _t.arange(a_i.shape[0], dtype=a_i.dtype, device=a_i.device, requires_grad=a_i.requires_grad)
+    return (a_i.unsqueeze(-1) * _t.cos(i.unsqueeze(-1) * k)).sum(0)
+
+
+def general_hamming(
+    M, *, alpha=0.54, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False
+):
+    """``alpha - (1 - alpha) cos(2 pi n / (M-1))``."""
+    return general_cosine(
+        M,
+        a=[alpha, 1.0 - alpha],
+        sym=sym,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        requires_grad=requires_grad,
+    )
+
+
+def hamming(M, *, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False):
+    return general_hamming(
+        M, sym=sym, dtype=dtype, layout=layout, device=device, requires_grad=requires_grad
+    )
+
+
+def hann(M, *, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False):
+    return general_hamming(
+        M,
+        alpha=0.5,
+        sym=sym,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        requires_grad=requires_grad,
+    )
+
+
+def blackman(M, *, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False):
+    dtype = _checks("blackman", M, dtype, layout)
+    return general_cosine(
+        M,
+        a=[0.42, 0.50, 0.08],
+        sym=sym,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        requires_grad=requires_grad,
+    )
+
+
+def nuttall(M, *, sym=True, dtype=None, layout=_t.strided, device=None, requires_grad=False):
+    return general_cosine(
+        M,
+        a=[0.3635819, 0.4891775, 0.1365995, 0.0106411],
+        sym=sym,
+        dtype=dtype,
+        layout=layout,
+        device=device,
+        requires_grad=requires_grad,
+    )

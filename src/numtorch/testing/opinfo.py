@@ -918,6 +918,7 @@ from .opinfo_sparse import SPARSE_OPS  # noqa: E402
 from .opinfo_special import SPECIAL_OPS  # noqa: E402
 from .opinfo_structure import STRUCTURE_OPS  # noqa: E402
 from .opinfo_tensor_api import TENSOR_API_OPS  # noqa: E402
+from .opinfo_view_copies import VIEW_COPIES  # noqa: E402
 from .opinfo_vision import VISION  # noqa: E402
 
 OP_DB += (
@@ -941,4 +942,5 @@ OP_DB += (
     + COMPLEX_OPS
     + SPARSE_OPS
     + NODE_CHOICES
+    + VIEW_COPIES
 )
