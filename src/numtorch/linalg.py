@@ -32,8 +32,8 @@ from .ops.linalg_solve import (
     solve_triangular,
 )
 from .ops.matrix_exp import matrix_exp
+from .ops.norms import vector_norm
 from .ops.products import linalg_cross as cross
-from .ops.reduction import vector_norm
 from .ops.triangular import diagonal as _diagonal
 
 

@@ -7,6 +7,7 @@ Bessel functions of the second kind.
 
 from __future__ import annotations
 
+from .ops.activations import sigmoid as expit
 from .ops.bessel import i0, i0e, i1, i1e
 from .ops.bessel_functions import (
     airy_ai,
@@ -22,6 +23,7 @@ from .ops.bessel_functions import (
     scaled_modified_bessel_k1,
     spherical_bessel_j0,
 )
+from .ops.exponential import exp2, expm1, log1p
 from .ops.gamma import digamma, polygamma, zeta
 from .ops.gamma import lgamma as gammaln
 from .ops.gamma import mvlgamma as _mvlgamma
@@ -43,9 +45,8 @@ from .ops.orthogonal_polynomials import (
     shifted_chebyshev_polynomial_v,
     shifted_chebyshev_polynomial_w,
 )
-from .ops.pointwise import _round_decimals, exp2, expm1, log1p
-from .ops.pointwise import sigmoid as expit
 from .ops.reduction import logsumexp as _logsumexp
+from .ops.rounding import _round_decimals
 from .ops.softmax import log_softmax as _log_softmax
 from .ops.softmax import softmax as _softmax
 from .ops.special import entr, logit, sinc, xlog1py, xlogy

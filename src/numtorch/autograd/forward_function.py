@@ -30,7 +30,7 @@ def function_jvp(cls, ctx, args, result, levels, default_jvp) -> None:
             "You must implement the jvp function for custom autograd.Function to use it with "
             "forward mode AD."
         )
-    from ..ops.shape import stack
+    from ..ops.concatenation import stack
 
     outs = result if isinstance(result, tuple) else (result,)
     for level in levels:

@@ -242,7 +242,7 @@ def _reader(spec, level, batch, results):
 
 def _push_each(spec, args, results, level, batch) -> list:
     """Batched tangents through a rule that takes one tangent: one sample at a time."""
-    from ..ops.shape import stack
+    from ..ops.concatenation import stack
 
     per_sample = []
     for b in range(batch):

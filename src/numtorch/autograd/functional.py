@@ -127,7 +127,7 @@ def _jacobian_rows(outputs, inputs, create_graph: bool, strict: bool):
     """Jacobian blocks ``[output][input]`` with one backward per output element (torch's
     default loop)."""
     from .._creation import zeros, zeros_like
-    from ..ops.shape import stack
+    from ..ops.concatenation import stack
 
     jacobian = []
     for i, out in enumerate(outputs):

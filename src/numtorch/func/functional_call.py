@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..nn.modules.batchnorm import _BatchNorm
 from ..nn.utils.stateless import _functional_call
-from ..ops.shape import stack
+from ..ops.concatenation import stack
 
 __all__ = ["functional_call", "replace_all_batch_norm_modules_", "stack_module_state"]
 

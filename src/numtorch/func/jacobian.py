@@ -18,7 +18,7 @@ from ..autograd.api import grad as autograd_grad
 from ..autograd.forward_jacobian import ForwardColumns, jacobian_blocks
 from ..autograd.function import func_transform
 from ..backend import xp
-from ..ops.shape import cat
+from ..ops.concatenation import cat
 from ..utils._pytree import tree_flatten, tree_unflatten
 from .args import (
     check_argnums,

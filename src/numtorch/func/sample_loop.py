@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .._core.tensor import Tensor
 from ..backend import xp
-from ..ops.shape import stack
+from ..ops.concatenation import stack
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 
 

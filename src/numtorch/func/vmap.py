@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .. import _creation
 from .._core.tensor import Tensor
-from ..ops.shape import cat
+from ..ops.concatenation import cat
 from ..utils._pytree import broadcast_prefix, tree_flatten, tree_unflatten
 from .args import func_name, wraps
 from .batched_tensor import BatchedTensor

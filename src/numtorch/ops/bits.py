@@ -12,8 +12,8 @@ from .._core.tensor import Tensor
 from .._creation import zeros_like
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from .comparison import _integers_only
 from .operators import _operand
-from .pointwise import _integers_only
 from .return_types import structseq
 
 

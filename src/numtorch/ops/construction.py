@@ -11,7 +11,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
-from .shape import stack
+from .concatenation import stack
 
 
 # -- meshgrid and cartesian_prod (composite) -------------------------------------------------

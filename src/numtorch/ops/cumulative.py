@@ -9,8 +9,9 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
+from .extrema import return_type
 from .pointwise import where
-from .reduction import _take_along, return_type
+from .reduction import _take_along
 
 
 def _reversed_cumsum(t, dim):
@@ -261,7 +262,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None) -> Tensor:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
-    from .shape import cat
+    from .concatenation import cat
 
     dim = _wrap_dim(dim, input.ndim)
     parts = [p for p in (prepend, input, append) if p is not None]

@@ -24,8 +24,8 @@ from .._core.op import defop
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import arange
 from ..backend import xp
+from .concatenation import cat
 from .nn.padding import constant_pad_nd
-from .shape import cat
 
 _COMPLEX_OF = {xp.dtype(xp.float32): xp.complex64, xp.dtype(xp.float64): xp.complex128}
 _COMPLEX_OF[xp.dtype(xp.complex64)] = xp.complex64

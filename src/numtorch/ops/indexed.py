@@ -11,9 +11,10 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
-from .indexing import lift_0d, nonzero
+from .concatenation import cat, stack
+from .gather_scatter import lift_0d
+from .masks import nonzero
 from .pointwise import where as _where_op
-from .shape import cat, stack
 
 
 def _lead(dim):

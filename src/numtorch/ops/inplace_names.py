@@ -10,18 +10,26 @@ from .._core.tensor import Tensor
 
 # the modules defining the methods published below
 from . import (  # noqa: F401
+    activations,
     bessel,
     bits,
+    clamping,
+    comparison,
     complex,
     cumulative,
+    exponential,
     gamma,
+    gather_scatter,
     incomplete_gamma,
     indexing,
+    masks,
     normal,
     pointwise,
+    rounding,
     special,
+    trigonometric,
 )
-from .pointwise import nan_to_num
+from .comparison import nan_to_num
 
 Tensor.greater_ = Tensor.gt_
 Tensor.greater_equal_ = Tensor.ge_

@@ -10,9 +10,10 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
+from .concatenation import _check_cat, _split_with_sizes, cat
+from .copies import _clone_contiguous
 from .indexing import _slice_backward, check_narrow_start, narrow_slice
-from .reduction import sort
-from .shape import _check_cat, _clone_contiguous, _split_with_sizes, cat
+from .sorting import sort
 
 
 # -- at least n dims -------------------------------------------------------------------------

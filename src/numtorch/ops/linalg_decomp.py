@@ -14,10 +14,10 @@ from .._core.op import defop
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from .concatenation import cat
 from .lapack_layout import column_major
 from .linalg_solve import LinAlgError, _batch_eye, _solve_triangular, check_matrices
 from .return_types import structseq
-from .shape import cat
 
 
 # LAPACK reports no convergence (NaN in the input): torch's LinAlgError, never NumPy's

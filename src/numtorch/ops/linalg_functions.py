@@ -14,11 +14,11 @@ from .._creation import eye
 from ..backend import xp
 from . import linalg_decomp as decomp
 from . import linalg_solve as solves
+from .concatenation import cat
 from .linalg import matmul
+from .norms import vector_norm
 from .pointwise import where
-from .reduction import vector_norm
 from .return_types import structseq
-from .shape import cat
 
 
 # -- norms -----------------------------------------------------------------------------------

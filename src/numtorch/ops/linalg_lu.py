@@ -18,11 +18,11 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import lapack, xp
+from .concatenation import cat
 from .lapack_layout import column_major
 from .linalg_functions import _deprecated
 from .linalg_solve import _solve_triangular, check_matrices
 from .return_types import structseq
-from .shape import cat
 
 lu_factor_type = structseq("linalg_lu_factor", ("LU", "pivots"))
 lu_factor_ex_type = structseq("linalg_lu_factor_ex", ("LU", "pivots", "info"))

@@ -10,8 +10,8 @@ from .._core.tensor import Tensor
 from .._creation import zeros
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from .concatenation import cat
 from .linalg_solve import check_matrices
-from .shape import cat
 
 # Pade(13) coefficients and the 1-norm bound up to which it needs no scaling (Higham 2005)
 _PADE13 = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .._core.runners import generated, operator_method
 from .._core.tensor import Tensor
 from ..backend import xp
+from . import comparison, exponential, rounding
 from . import pointwise as P
 
 _NUMBER = (int, float, bool, complex, xp.generic)
@@ -61,16 +62,16 @@ def _inplace(name):
 
 def _rtruediv(self, other):
     if other.__class__ is xp.ndarray:  # torch's reciprocal(self) * other: NumPy multiplies
-        return P.reciprocal(self) * other
-    return P.mul(P.reciprocal(self), other) if _operand(other) else NotImplemented
+        return exponential.reciprocal(self) * other
+    return P.mul(exponential.reciprocal(self), other) if _operand(other) else NotImplemented
 
 
-_pow_scalar = _binary(P._pow_scalar)
+_pow_scalar = _binary(exponential._pow_scalar)
 
 
 def _pow(self, exponent):
     if isinstance(exponent, Tensor):
-        return P.pow(self, exponent)
+        return exponential.pow(self, exponent)
     return _pow_scalar(self, exponent)
 
 
@@ -79,7 +80,11 @@ def _invert(self):
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
         )
-    return P.logical_not(self) if self._data.dtype == xp.bool_ else P.bitwise_not(self)
+    return (
+        comparison.logical_not(self)
+        if self._data.dtype == xp.bool_
+        else comparison.bitwise_not(self)
+    )
 
 
 def _pos(self):
@@ -104,7 +109,7 @@ def _equal(self, other):
         other = Tensor._make(other)
     elif other is None or not _operand(other):
         return NotImplemented
-    return P.eq(self, other)
+    return comparison.eq(self, other)
 
 
 _OPERATORS = {
@@ -121,19 +126,19 @@ _OPERATORS = {
     "__mod__": _binary(P._remainder),
     "__rmod__": _reflected(P.remainder),
     "__pow__": _pow,
-    "__rpow__": _reflected(P.pow),
-    "__and__": _binary(P.bitwise_and),
-    "__rand__": _reflected(P.bitwise_and),
-    "__or__": _binary(P.bitwise_or),
-    "__ror__": _reflected(P.bitwise_or),
-    "__xor__": _binary(P.bitwise_xor),
-    "__rxor__": _reflected(P.bitwise_xor),
+    "__rpow__": _reflected(exponential.pow),
+    "__and__": _binary(comparison.bitwise_and),
+    "__rand__": _reflected(comparison.bitwise_and),
+    "__or__": _binary(comparison.bitwise_or),
+    "__ror__": _reflected(comparison.bitwise_or),
+    "__xor__": _binary(comparison.bitwise_xor),
+    "__rxor__": _reflected(comparison.bitwise_xor),
     "__eq__": _equal,
-    "__ne__": _compare(P.ne),
-    "__lt__": _compare(P.lt),
-    "__le__": _compare(P.le),
-    "__gt__": _compare(P.gt),
-    "__ge__": _compare(P.ge),
+    "__ne__": _compare(comparison.ne),
+    "__lt__": _compare(comparison.lt),
+    "__le__": _compare(comparison.le),
+    "__gt__": _compare(comparison.gt),
+    "__ge__": _compare(comparison.ge),
     "__iadd__": _inplace("add_"),
     "__isub__": _inplace("sub_"),
     "__imul__": _inplace("mul_"),
@@ -145,7 +150,7 @@ _OPERATORS = {
     "__ior__": _inplace("bitwise_or_"),
     "__ixor__": _inplace("bitwise_xor_"),
     "__neg__": P.neg,
-    "__abs__": P.abs,
+    "__abs__": rounding.abs,
     "__invert__": _invert,
     "__pos__": _pos,
 }

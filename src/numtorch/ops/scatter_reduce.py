@@ -18,7 +18,7 @@ from .._creation import ones_like, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..autograd.function import Error
 from ..backend import xp
-from .indexing import (
+from .gather_scatter import (
     _check_index,
     _scatter_key,
     check_scatter_bounds,

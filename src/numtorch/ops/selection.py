@@ -15,15 +15,10 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import full_like, tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from .extrema import _evenly_distribute, _select_backward, evenly_read_jvp, return_type
 from .linalg import _squeeze_result
 from .pointwise import where
-from .reduction import (
-    _evenly_distribute,
-    _select_backward,
-    _take_along,
-    evenly_read_jvp,
-    return_type,
-)
+from .reduction import _take_along
 
 _median_type = return_type("median")
 _nanmedian_type = return_type("nanmedian")

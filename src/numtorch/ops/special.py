@@ -12,7 +12,8 @@ from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor
 from .._creation import zeros_like
 from ..backend import xp
-from .pointwise import pow, where
+from .exponential import pow
+from .pointwise import where
 
 
 def _floats_only(name):

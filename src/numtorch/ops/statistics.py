@@ -12,12 +12,12 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import linspace, zeros
 from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..backend import xp
+from .concatenation import cat
 from .indexing import narrow_slice
 from .normal import _mul_scalar
+from .norms import _norm_backward
 from .pointwise import _div_scalar, where
-from .reduction import _norm_backward
 from .return_types import structseq
-from .shape import cat
 
 
 # -- trapezoid rule --------------------------------------------------------------------------

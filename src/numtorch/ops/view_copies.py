@@ -17,7 +17,7 @@ from .._core.op import defop, export, not_implemented
 from .._core.tensor import _wrap_dim
 from ..backend import xp
 from . import complex as _complex
-from . import construction, indexing, shape, strided, triangular
+from . import concatenation, construction, indexing, shape, strided, triangular
 
 
 def _copied(result):
@@ -103,7 +103,7 @@ squeeze_copy = _copy_of(
 )
 unsqueeze_copy = _copy_of(shape.unsqueeze, _unsqueeze=shape._unsqueeze)
 select_copy = _copy_of(indexing.select, _select=indexing._select)
-unbind_copy = _copy_of(shape.unbind, _unbind=shape._unbind)
+unbind_copy = _copy_of(concatenation.unbind, _unbind=concatenation._unbind)
 unfold_copy = _copy_of(construction.unfold, _unfold=construction._unfold)
 as_strided_copy = _copy_of(strided.as_strided, _as_strided=strided._as_strided)
 view_as_real_copy = _copy_of(_complex.view_as_real, _view_as_real=_complex._view_as_real)
@@ -131,10 +131,10 @@ diagonal_copy = export(
     method=False,
 )
 
-_split_twin = _copy_twin(shape._split)
-_split_with_sizes_twin = _copy_twin(shape._split_with_sizes)
+_split_twin = _copy_twin(concatenation._split)
+_split_with_sizes_twin = _copy_twin(concatenation._split_with_sizes)
 _split_copy = _with_primitives(
-    shape.split, "split_copy", _split=_split_twin, _split_with_sizes=_split_with_sizes_twin
+    concatenation.split, "split_copy", _split=_split_twin, _split_with_sizes=_split_with_sizes_twin
 )
 
 
@@ -192,13 +192,17 @@ def detach_copy(input):
 
 # unsafe_split and friends: split's results without view tracking (UnsafeSplitBackward0)
 _unsafe = {
-    "_split": _twin(shape._split, "unsafe_split", "UnsafeSplitBackward0"),
+    "_split": _twin(concatenation._split, "unsafe_split", "UnsafeSplitBackward0"),
     "_split_with_sizes": _twin(
-        shape._split_with_sizes, "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0"
+        concatenation._split_with_sizes, "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0"
     ),
 }
-unsafe_split = export(_with_primitives(shape.split, "unsafe_split", **_unsafe), name="unsafe_split")
-unsafe_chunk = export(_with_primitives(shape.chunk, "unsafe_chunk", **_unsafe), name="unsafe_chunk")
+unsafe_split = export(
+    _with_primitives(concatenation.split, "unsafe_split", **_unsafe), name="unsafe_split"
+)
+unsafe_chunk = export(
+    _with_primitives(concatenation.chunk, "unsafe_chunk", **_unsafe), name="unsafe_chunk"
+)
 
 
 @export

@@ -8,10 +8,10 @@ import warnings
 
 from ... import _creation
 from ..._core.tensor import Tensor
+from ...ops.concatenation import cat
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
 from ...ops.pointwise import _mul_scalar
 from ...ops.scaled_products import baddbmm
-from ...ops.shape import cat
 from ..attention import SDPBackend, _backend_enabled
 from .dropout import dropout
 from .linear import linear

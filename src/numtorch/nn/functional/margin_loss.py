@@ -12,10 +12,11 @@ from __future__ import annotations
 from ..._core.observers import composite
 from ..._core.tensor import Tensor
 from ..._creation import zeros_like
+from ...ops.clamping import minimum
 from ...ops.nn import loss as L
 from ...ops.nn import multilabel_margin as MLM
 from ...ops.nn import pointwise_loss as PL
-from ...ops.pointwise import minimum, where
+from ...ops.pointwise import where
 from ...ops.shape import broadcast_tensors
 from .activation import logsigmoid
 from .distance import pairwise_distance

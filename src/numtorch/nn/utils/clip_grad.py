@@ -9,7 +9,7 @@ from ... import _creation, linalg
 from ..._core import grad_mode
 from ..._core.tensor import Tensor
 from ...backend import xp
-from ...ops.shape import stack
+from ...ops.concatenation import stack
 
 
 def _grads(parameters):

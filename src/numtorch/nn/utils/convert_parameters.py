@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..._core.tensor import Tensor, typename
-from ...ops.shape import cat
+from ...ops.concatenation import cat
 
 
 def parameters_to_vector(parameters):

@@ -1,5 +1,5 @@
 """Activation primitives: erf/erfc, GELU, SiLU, LeakyReLU, hardtanh, softplus, log-sigmoid,
-Mish and GLU (ReLU, sigmoid and tanh live in pointwise.py; piecewise ones in piecewise.py).
+Mish and GLU (ReLU, sigmoid and tanh live in activations.py; piecewise ones in piecewise.py).
 
 Each backward that torch fuses into one kernel is an op of its own here as well
 (``gelu_backward``, ``leaky_relu_backward``), so a first-order backward costs one op and
@@ -17,8 +17,9 @@ from ..._core.op import defop, export
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, batch_shift, batched
 from ...backend import xp
-from ..pointwise import _add_scalar, _sigmoid_forward, where
-from ..shape import cat, stack
+from ..activations import _sigmoid_forward
+from ..concatenation import cat, stack
+from ..pointwise import _add_scalar, where
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 
 

@@ -15,7 +15,7 @@ from ..._core import weight_batch_rules
 from ..._core.op import defop
 from ...autograd.forward_grad import add_terms, batched
 from ...backend import xp
-from ..shape import stack
+from ..concatenation import stack
 from .conv_kernels import (
     Geometry,
     conv_forward,

@@ -15,7 +15,7 @@ from ..._core.tensor import Tensor
 from ..._creation import ones_like
 from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
 from ...backend import xp
-from ..reduction import _norm_backward, _vector_norm, norm_jvp
+from ..norms import _norm_backward, _vector_norm, norm_jvp
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(

@@ -262,7 +262,7 @@ def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
 
 
 def _stack(parts):
-    from ..shape import stack
+    from ..concatenation import stack
 
     return stack(parts, -1)
 

@@ -14,7 +14,8 @@ from ..._core.op import defop, not_implemented
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
 from ...backend import xp
-from ..pointwise import threshold_backward, where
+from ..activations import threshold_backward
+from ..pointwise import where
 from .activation import check_result_slope, float_only, masked, zero_gradient
 from .simd_lanes import vector_lanes
 

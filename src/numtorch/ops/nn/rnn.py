@@ -31,8 +31,8 @@ from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
+from ..concatenation import cat, stack
 from ..linalg import addmm
-from ..shape import cat, stack
 from . import rnn_fused
 
 # -- one time step ---------------------------------------------------------------------------

@@ -26,8 +26,8 @@ from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
+from ..concatenation import stack
 from ..linalg import addmm
-from ..shape import stack
 
 # torch's order of the differentiable inputs (MkldnnRnnLayerBackward0's next_functions)
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")

@@ -12,7 +12,7 @@ from ..._core.dtypes import float64
 from ..._core.grad_mode import is_grad_enabled
 from ..._core.tensor import Tensor
 from ..._creation import as_tensor, tensor
-from ...ops.shape import stack
+from ...ops.concatenation import stack
 
 _STRING_OR_OBJECT = re.compile(r"[SaUO]")  # NumPy dtype codes default_collate refuses
 ERROR_FORMAT = (

@@ -1,0 +1,100 @@
+"""tanh, sigmoid and relu as ``torch.*`` functions, with the fused backward ops torch records for
+them (``tanh_backward``, ``sigmoid_backward``, ``threshold_backward``)."""
+
+from __future__ import annotations
+
+from .._core import batch_rules
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._creation import zeros_like
+from ..backend import xp
+from .pointwise import _unary
+
+
+# tanh, sigmoid and relu get fused backward ops (one op instead of three), as in torch.
+@defop(
+    batch=batch_rules.pointwise,
+    name="tanh_backward",
+    node="TanhBackwardBackward0",
+    grad_output=lambda grad, output: tanh_backward(grad, output),
+    output=lambda grad, grad_output, output: -2 * output * grad * grad_output,
+    jvp="elementwise",
+)
+def tanh_backward(grad_output, output):
+    if output.dtype == xp.float32:
+        # torch's kernel computes 1 - y*y as one fused multiply-add (one rounding); in float64
+        # the product is exact, so one cast back rounds as the fused op does
+        return grad_output * (1 - output.astype(xp.float64) ** 2).astype(xp.float32)
+    if output.dtype in (xp.float16, _dtypes.BFLOAT16_NP):  # torch computes these in float32
+        wide = grad_output.astype(xp.float32) * (1 - output.astype(xp.float32) ** 2)
+        return wide.astype(output.dtype)
+    if output.dtype == xp.float64:  # x87 extended precision comes closest to the fused op
+        return grad_output * (1 - output.astype(xp.longdouble) ** 2).astype(xp.float64)
+    return grad_output * (1 - output * output)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="sigmoid_backward",
+    node="SigmoidBackwardBackward0",
+    grad_output=lambda grad, output: sigmoid_backward(grad, output),
+    output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+    jvp="elementwise",
+)
+def sigmoid_backward(grad_output, output):
+    return grad_output * (1 - output) * output  # torch's order of the two roundings
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="threshold_backward",
+    node="ThresholdBackwardBackward0",
+    grad_output=lambda grad, self, threshold: threshold_backward(grad, self, threshold),
+    self=lambda grad: zeros_like(grad),
+    jvp="elementwise",
+)
+def threshold_backward(grad_output, self, threshold):
+    # torch's rule: 0 where self <= threshold, else grad_output, so a NaN in self passes
+    # the gradient on. np.where on a random mask is ~10x slower than a branch-free form.
+    zeroed = xp.less_equal(self, threshold)
+    bits = _SAME_SIZE_BITS.get(grad_output.dtype.itemsize)
+    fast = grad_output.dtype.kind == "f" and bits is not None
+    # NumPy answers 0-d comparisons with scalars, which take no out=
+    if not (fast and isinstance(zeroed, xp.ndarray) and zeroed.shape == grad_output.shape):
+        return xp.where(zeroed, 0, grad_output).astype(grad_output.dtype, copy=False)
+    # All-ones where the gradient passes (0 - 1 wraps around to -1, which widening to the
+    # gradient's width sign-extends), zero where it is zeroed: an AND keeps inf and NaN
+    # gradients exact and writes +0 elsewhere, with no fix-up pass. The subtraction runs on
+    # bytes and the widening is a plain cast, together ~30% faster than a mixed-type subtract.
+    flags = zeroed.view(xp.uint8)
+    xp.subtract(flags, xp.uint8(1), out=flags)
+    keep = flags.view(xp.int8).astype(bits)
+    xp.bitwise_and(grad_output.view(bits), keep, out=keep)
+    return keep.view(grad_output.dtype)
+
+
+_SAME_SIZE_BITS = {2: xp.int16, 4: xp.int32, 8: xp.int64}
+
+
+tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, result))
+
+
+def _sigmoid_forward(input):
+    # exp(-x) overflows harmlessly to inf for very negative x, giving 0
+    return 1 / (1 + xp.exp(-input))
+
+
+sigmoid = _unary("sigmoid", _sigmoid_forward, lambda grad, result: sigmoid_backward(grad, result))
+
+
+@export(inplace=True)
+@defop(
+    batch=batch_rules.pointwise,
+    input=lambda grad, result: threshold_backward(grad, result, 0),
+    jvp="elementwise",
+)
+def relu(input):
+    """max(input, 0)."""
+    if input.dtype == xp.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return xp.maximum(input, 0)

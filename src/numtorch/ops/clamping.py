@@ -1,0 +1,190 @@
+"""clamp and clip with number or tensor bounds, clamp_min/clamp_max, and the elementwise maximum and
+minimum."""
+
+from __future__ import annotations
+
+from .._core import batch_rules
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._core.tensor import Tensor
+from ..backend import xp
+from .pointwise import where
+
+
+def _clamp_grad(grad, input, min, max):
+    inside = True
+    if min is not None:
+        inside = input >= min
+    if max is not None:
+        inside = (input <= max) & inside if min is not None else input <= max
+    return where(inside, grad, 0.0)
+
+
+def _clamp_bound(grad, input, bound, other_bound, lower):
+    # The bound receives the gradient where it was the active limit, by torch's rule for
+    # ties: where min >= max, max is the limit (min < max is required for min; max < min
+    # alone is enough for max), so input < min == max gives no bound a gradient
+    active = input < bound if lower else input > bound
+    if other_bound is not None:
+        active = active & (bound < other_bound) if lower else active | (bound < other_bound)
+    return where(active, grad, 0.0)
+
+
+def _clamp_check(min, max):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+
+
+def _with_scalars(out, input, *bounds):
+    # torch's promotion: an int tensor clamped by a float bound becomes the default float dtype
+    d = _dtypes.from_numpy_dtype(input.dtype)
+    for b in bounds:
+        if b is not None:
+            d = _dtypes._combine(d, _dtypes.scalar_dtype(b))
+    return out.astype(d.np, copy=False)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="clamp_scalar",
+    aten="clamp",
+    node="ClampBackward1",
+    input=_clamp_grad,
+    jvp="elementwise",
+)
+def _clamp_scalar(input, min, max):
+    _clamp_check(min, max)
+    out = input
+    if min is not None:
+        out = xp.maximum(out, min)
+    if max is not None:
+        out = xp.minimum(out, max)
+    return _with_scalars(out, input, min, max)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="clamp_tensor",
+    aten="clamp",
+    node="ClampBackward0",
+    promote="same",
+    input=_clamp_grad,
+    min=lambda grad, input, min, max: _clamp_bound(grad, input, min, max, True),
+    max=lambda grad, input, min, max: _clamp_bound(grad, input, max, min, False),
+    jvp="elementwise",
+)
+def _clamp_tensor(input, min, max):
+    out = input
+    if min is not None:
+        out = xp.maximum(out, min)
+    if max is not None:
+        out = xp.minimum(out, max)
+    return out
+
+
+@export(inplace=True)
+def clamp(input, min=None, max=None) -> Tensor:
+    """Limit values to ``[min, max]`` (either bound may be omitted)."""
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensor(input, min, max)
+    return _clamp_scalar(input, min, max)
+
+
+clip = export(clamp, name="clip", inplace=True)
+
+
+# clamp_min/clamp_max with a number record their own nodes, as in torch
+@defop(
+    batch=batch_rules.pointwise,
+    name="clamp_min_scalar",
+    node="ClampMinBackward0",
+    input=lambda grad, input, min: where(input >= min, grad, 0.0),
+    jvp="elementwise",
+)
+def _clamp_min_scalar(input, min):
+    return _with_scalars(xp.maximum(input, min), input, min)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="clamp_max_scalar",
+    node="ClampMaxBackward0",
+    input=lambda grad, input, max: where(input <= max, grad, 0.0),
+    jvp="elementwise",
+)
+def _clamp_max_scalar(input, max):
+    return _with_scalars(xp.minimum(input, max), input, max)
+
+
+# ... and with a tensor bound, their Tensor overloads' nodes (ClampMinBackward1)
+@defop(
+    batch=batch_rules.pointwise,
+    name="clamp_min_tensor",
+    node="ClampMinBackward1",
+    aten="clamp_min",
+    promote="same",
+    input=lambda grad, input, min: where(input >= min, grad, 0.0),
+    min=lambda grad, input, min: where(input < min, grad, 0.0),
+    jvp="elementwise",
+)
+def _clamp_min_tensor(input, min):
+    return xp.maximum(input, min)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="clamp_max_tensor",
+    node="ClampMaxBackward1",
+    aten="clamp_max",
+    promote="same",
+    input=lambda grad, input, max: where(input <= max, grad, 0.0),
+    max=lambda grad, input, max: where(input > max, grad, 0.0),
+    jvp="elementwise",
+)
+def _clamp_max_tensor(input, max):
+    return xp.minimum(input, max)
+
+
+@export(inplace=True)
+def clamp_min(input, min) -> Tensor:
+    if isinstance(min, Tensor):
+        return _clamp_min_tensor(input, min)
+    return _clamp_min_scalar(input, min)
+
+
+@export(inplace=True)
+def clamp_max(input, max) -> Tensor:
+    if isinstance(max, Tensor):
+        return _clamp_max_tensor(input, max)
+    return _clamp_max_scalar(input, max)
+
+
+def _max_min_grad(grad, input, other, lost):
+    # Ties share the gradient equally, and only the strictly losing side gets 0, as in
+    # torch's formula: where a NaN meets anything, both sides keep the whole gradient.
+    share = where(input == other, grad / 2, grad)
+    return share.masked_fill(lost, 0.0)
+
+
+@export
+@defop(
+    batch=batch_rules.pointwise,
+    promote="same",
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
+    jvp="elementwise",
+)
+def maximum(input, other):
+    return xp.maximum(input, other)
+
+
+@export
+@defop(
+    batch=batch_rules.pointwise,
+    promote="same",
+    input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
+    other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
+    jvp="elementwise",
+)
+def minimum(input, other):
+    return xp.minimum(input, other)

@@ -1,0 +1,151 @@
+"""Comparisons, logical and bitwise ops, and the value tests (isnan, isinf, isfinite, signbit,
+isclose, allclose, equal, nan_to_num): none differentiable but nan_to_num."""
+
+from __future__ import annotations
+
+from .._core import batch_rules
+from .._core import dtypes as _dtypes
+from .._core.meta import refuse_meta
+from .._core.op import defop, export
+from .._core.tensor import Tensor
+from ..backend import xp
+
+
+# -- comparisons and logic (not differentiable) ----------------------------------------------
+def _compare(name, ufunc):
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        promote="compare",
+        scalars=("other",),
+    )(lambda input, other: ufunc(input, other))
+    return export(op, inplace=True)
+
+
+eq = _compare("eq", xp.equal)
+ne = _compare("ne", xp.not_equal)
+lt = _compare("lt", xp.less)
+le = _compare("le", xp.less_equal)
+gt = _compare("gt", xp.greater)
+ge = _compare("ge", xp.greater_equal)
+greater, greater_equal = export(gt, name="greater"), export(ge, name="greater_equal")
+less, less_equal = export(lt, name="less"), export(le, name="less_equal")
+not_equal = export(ne, name="not_equal")
+
+
+def _logical(name, ufunc):
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        scalars=("other",),
+    )(lambda input, other: ufunc(input, other))
+    return export(op, inplace=True)
+
+
+def _integers_only(kernel: str, *arrays) -> None:
+    dtype = xp.result_type(*arrays)
+    if dtype.kind in "fcV":
+        name = _dtypes.from_numpy_dtype(dtype).scalar_name
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
+
+
+def _bitwise(name, ufunc, kernel=None):
+    def forward(input, other):
+        _integers_only(kernel or name, input, other)
+        return ufunc(input, other)
+
+    op = defop(
+        batch=batch_rules.pointwise,
+        name=name,
+        promote="same",
+        scalars=("other",),
+    )(forward)
+    return export(op, inplace=True)
+
+
+logical_and = _logical("logical_and", xp.logical_and)
+logical_or = _logical("logical_or", xp.logical_or)
+logical_xor = _logical("logical_xor", xp.logical_xor)
+bitwise_and = _bitwise("bitwise_and", xp.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", xp.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", xp.bitwise_xor)
+
+
+@export(inplace=True)
+@defop(
+    batch=batch_rules.pointwise,
+)
+def logical_not(input):
+    return xp.logical_not(input)
+
+
+@export(inplace=True)
+@defop(
+    batch=batch_rules.pointwise,
+)
+def bitwise_not(input):
+    _integers_only("bitwise_not", input)
+    return xp.invert(input)
+
+
+@export
+@defop(
+    batch=batch_rules.pointwise,
+)
+def isnan(input):
+    return xp.isnan(input)
+
+
+@export
+@defop(
+    batch=batch_rules.pointwise,
+)
+def isinf(input):
+    return xp.isinf(input)
+
+
+@export
+@defop(
+    batch=batch_rules.pointwise,
+)
+def isfinite(input):
+    return xp.isfinite(input)
+
+
+@export
+@defop(
+    batch=batch_rules.pointwise,
+)
+def signbit(input):
+    return xp.signbit(input)
+
+
+@export
+@defop(
+    batch=batch_rules.pointwise,
+    name="nan_to_num",
+    input=lambda grad, input: grad * input.isfinite(),  # (a NaN gradient stays NaN, as torch)
+    jvp="elementwise",
+)
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
+@export
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+    if input.is_meta or (isinstance(other, Tensor) and other.is_meta):
+        raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+    return bool(xp.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@export
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
+    other = other._data if isinstance(other, Tensor) else other
+    return Tensor._make(xp.isclose(input._data, other, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+@export
+def equal(input, other) -> bool:
+    """True if both tensors have the same shape and elements."""
+    refuse_meta("equal", input, other)
+    return input._data.shape == other._data.shape and bool((input._data == other._data).all())

@@ -1,0 +1,156 @@
+"""Powers, roots, exponentials and logarithms: pow, square, reciprocal, exp, log, sqrt, rsqrt and
+their base-2, base-10 and ``1p``/``m1`` forms."""
+
+from __future__ import annotations
+
+import math
+
+from .._core import batch_rules
+from .._core import dtypes as _dtypes
+from .._core.dispatch import check_scalar_fits
+from .._core.op import defop, export
+from .._core.tensor import Tensor
+from ..backend import xp
+from .pointwise import _conj, _mul_scalar, _unary, where
+
+
+# -- powers ----------------------------------------------------------------------------------
+def _pow_input(grad, input, exponent):
+    # d/dx x**y = y * x**(y-1); torch returns exact zeros for y == 0
+    if not isinstance(exponent, Tensor):
+        # exponent * x**(y-1) is a Scalar multiplication in torch's formula (MulBackward1)
+        if exponent == 0:
+            return grad * 0
+        return grad * _conj(_mul_scalar(input ** (exponent - 1), exponent))
+    return where(exponent == 0, 0.0, grad * _conj(exponent * input ** (exponent - 1)))
+
+
+def _pow_exponent(grad, input, exponent, result):
+    # d/dy x**y = x**y * log(x), taken as 0 where x == 0 and y >= 0 (as torch): at x == 0
+    # and y < 0 it is inf * -inf = -inf, and NaN for a NaN y
+    base = input if isinstance(input, Tensor) else Tensor._make(xp.asarray(input))
+    if not isinstance(input, Tensor):
+        if input == 0:
+            return grad * where(exponent >= 0, 0.0, result * float("-inf"))
+        if input < 0:
+            return grad * (result * float("nan"))
+        return grad * _mul_scalar(result, math.log(input))  # a positive number base
+    return grad * where((base == 0) & (exponent >= 0), 0.0, result * base.log())
+
+
+def _check_int_pow(args):
+    input, exponent = args[0], args[1]
+    if isinstance(exponent, Tensor) or not isinstance(input, Tensor):
+        return
+    if input._data.dtype.kind in "iub" and exponent.__class__ is int and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    check_scalar_fits(exponent, _dtypes.result_type(input, exponent))
+
+
+def _power(input, exponent):
+    """``input ** exponent`` for a tensor exponent, with torch's integer rules: no bool
+    kernel, and a negative integer exponent gives 0 (1 for base 1, +-1 for base -1)."""
+    dtype = xp.result_type(input, exponent)
+    if dtype == xp.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    if dtype.kind not in "iu" or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
+        return xp.power(input, exponent)
+    negative = exponent < 0
+    out = xp.power(input, xp.where(negative, 0, exponent).astype(exponent.dtype))
+    odd = (exponent & 1) != 0
+    special = xp.where(input == 1, 1, xp.where(input == -1, xp.where(odd, -1, 1), 0))
+    return xp.where(negative, special, out).astype(dtype)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="pow",
+    promote="same",
+    check=_check_int_pow,
+    scalars=("exponent",),
+    input=_pow_input,
+    jvp="elementwise",
+)
+def _pow_scalar(input, exponent):
+    return xp.power(input, exponent)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="pow_tensor",
+    aten="pow",
+    node="PowBackward1",
+    promote="same",
+    input=_pow_input,
+    exponent=lambda grad, input, exponent, result: _pow_exponent(grad, input, exponent, result),
+    jvp="elementwise",
+)
+def _pow_tensor(input, exponent):
+    return _power(input, exponent)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="pow_self_scalar",
+    aten="pow",
+    node="PowBackward2",
+    promote="same",
+    scalars=("input",),
+    exponent=lambda grad, input, exponent, result: _pow_exponent(grad, input, exponent, result),
+    jvp="elementwise",
+)
+def _pow_self_scalar(input, exponent):
+    return _power(input, exponent)
+
+
+@export(inplace=True)
+def pow(input, exponent) -> Tensor:
+    """``input ** exponent``; either side may be a number."""
+    if isinstance(exponent, Tensor):
+        if isinstance(input, Tensor):
+            return _pow_tensor(input, exponent)
+        return _pow_self_scalar(input, exponent)
+    return _pow_scalar(input, exponent)
+
+
+@export(inplace=True)
+def square(input) -> Tensor:
+    return _pow_scalar(input, 2)
+
+
+@export(inplace=True)
+@defop(
+    batch=batch_rules.pointwise,
+    promote="float",
+    input=lambda grad, result: -grad * _conj(result * result),
+    jvp="elementwise",
+)
+def reciprocal(input):
+    return xp.reciprocal(input)
+
+
+exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result))
+exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * result * math.log(2.0))
+expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * (result + 1))
+log = _unary("log", xp.log, lambda grad, input: grad / _conj(input))
+log2 = _unary("log2", xp.log2, lambda grad, input: grad / (input * math.log(2.0)))
+log10 = _unary("log10", xp.log10, lambda grad, input: grad / (input * math.log(10.0)))
+log1p = _unary(
+    "log1p",
+    xp.log1p,
+    lambda grad, input: grad / (input + 1),
+    node="Log1PBackward0",
+)
+sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _conj(_mul_scalar(result, 2)))
+
+
+def _rsqrt(input):
+    # For real floats reciprocal gives 1 / x's correctly rounded quotient without converting
+    # a Python number: half the cost on small arrays (asin and acos gradients call it too).
+    root = xp.sqrt(input)
+    return xp.reciprocal(root) if root.dtype.kind == "f" else 1 / root
+
+
+rsqrt = _unary("rsqrt", _rsqrt, lambda grad, result: -0.5 * grad * result**3)
+# in formulas on arrays (asin's and acos's gradients) its argument is a real float
+rsqrt.array_form = lambda input: xp.reciprocal(xp.sqrt(input))

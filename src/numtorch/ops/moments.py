@@ -1,0 +1,207 @@
+"""Variance and standard deviation (var, std, var_mean, std_mean) with Bessel's correction, the mean
+computed as torch's Welford kernel does."""
+
+from __future__ import annotations
+
+import math
+
+from .._core import batch_rules
+from .._core.op import defop, export
+from .._core.tensor import Tensor
+from ..autograd.forward_grad import batched
+from ..backend import xp
+from .pointwise import where
+from .reduction import _count, _expand_back, _invalid, _mean_jvp, _restore, _sum_jvp, reduce_dims
+
+
+# -- variance and standard deviation ---------------------------------------------------------
+def _var_backward(grad, input, dim, correction, keepdim):
+    n = _count(input.shape, dim)
+    g = _restore(grad, dim, input.ndim, keepdim)
+    centered = input - input.mean(dim, keepdim=True)
+    dof = n - correction
+    if dof <= 0 and (dim is None or input.ndim == 0):
+        # torch's full reduction: 2 / (n - correction) taken as infinite, times the deviation:
+        # NaN where it is 0, inf elsewhere (a constant in the input, so no second order)
+        return g * where(centered == 0, math.nan, math.inf)
+    # along dims torch divides by n - correction as it is (inf at 0, negative below)
+    return g * (2.0 / dof if dof else math.inf) * centered
+
+
+def _std_backward(grad, input, result, dim, correction, keepdim):
+    # torch's formula: var's gradient of grad / (2 std), that ratio 0 where std is 0 (masked
+    # before var's gradient, so its own derivative meets no inf * 0 there either)
+    return _var_backward(
+        (grad / (result * 2)).masked_fill(result == 0, 0), input, dim, correction, keepdim
+    )
+
+
+def _moment(input, dim, correction, keepdim, take_root):
+    if input.dtype == xp.float16:  # torch accumulates half in float: no overflow in the sum
+        out = _moment(input.astype(xp.float32), dim, correction, keepdim, take_root)
+        return out.astype(xp.float16)
+    n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
+    if n - correction <= 0:  # torch gives inf or nan here rather than raising
+        biased = (
+            xp.var(input, axis=dim, keepdims=keepdim)
+            if n
+            else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
+        )
+        # torch divides by max(0, n - correction): inf, or NaN for a zero (or empty) sum
+        out = (biased * math.inf).astype(input.dtype, copy=False)
+    else:
+        out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
+    return xp.sqrt(out) if take_root else out
+
+
+# d var = 2 / (n - correction) * sum((x - mean) dx); d std = d var / (2 std), 0 where std is 0
+@batched
+def _var_jvp(input_t, input, dim, correction, keepdim):
+    dof = _count(input.shape, dim) - correction
+    centered = input - input.mean(dim, keepdim=True)
+    if input.is_complex():
+        part = (input_t * centered.conj()).real
+    else:
+        part = input_t * centered
+    return _sum_jvp(part, input, dim, keepdim) * (2.0 / dof if dof else math.inf)
+
+
+@batched
+def _std_jvp(input_t, input, result, dim, correction, keepdim):
+    return where(
+        result == 0, 0.0, _var_jvp(input_t, input, dim, correction, keepdim) / (2 * result)
+    )
+
+
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="var",
+    input=_var_backward,
+    jvp=_var_jvp,
+)
+def _var(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, False)
+
+
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="std",
+    input=_std_backward,
+    jvp=_std_jvp,
+)
+def _std(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, True)
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def _moment_args(input, dim, unbiased, keepdim, correction, name):
+    if isinstance(dim, bool):  # legacy var(input, unbiased)
+        dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:
+        raise _invalid(name, "unbiased=bool, correction=Number")
+    if input._data.dtype.kind not in "fcV":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
+
+
+@export
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    """Variance with Bessel's correction by default (``correction=1``)."""
+    return _var(input, *_moment_args(input, dim, unbiased, keepdim, correction, "var"))
+
+
+@export
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None) -> Tensor:
+    """Standard deviation with Bessel's correction by default."""
+    return _std(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std"))
+
+
+def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_root):
+    # one node for both outputs, as torch's VarMeanBackward0 / StdMeanBackward0
+    g_moment, g_mean = grads
+    total = None
+    if g_moment is not None:
+        total = (
+            _std_backward(g_moment, input, result0, dim, correction, keepdim)
+            if take_root
+            else _var_backward(g_moment, input, dim, correction, keepdim)
+        )
+    if g_mean is not None:
+        part = _expand_back(g_mean, input.shape, dim, keepdim) / _count(input.shape, dim)
+        total = part if total is None else total + part
+    return total
+
+
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="var_mean",
+    outputs=2,
+    input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
+        grads, input, result0, dim, correction, keepdim, False
+    ),
+    jvp=batched(
+        lambda input_t, input, dim, correction, keepdim: (
+            _var_jvp(input_t, input, dim, correction, keepdim),
+            _mean_jvp(input_t, input, dim, keepdim),
+        )
+    ),
+)
+def _var_mean(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, False), _welford_mean(input, dim, keepdim)
+
+
+# torch's var_mean and std_mean take the mean from the Welford recurrence m += (x - m) / k,
+# element by element: an infinity before the last element makes it NaN (inf - inf) where a
+# plain mean stays inf. Finite inputs keep NumPy's mean (the same number to rounding), and
+# so do reductions too long for torch to run in one sequence.
+_WELFORD_IN_ORDER = 4096
+
+
+def _welford_mean(input, dim, keepdim):
+    mean = xp.mean(input, axis=dim, keepdims=keepdim)
+    if input.ndim == 0 or input.dtype.kind != "f" or xp.isfinite(input).all():
+        return mean
+    axes = tuple(range(input.ndim)) if dim is None else tuple(d % input.ndim for d in dim)
+    n = math.prod(input.shape[d] for d in axes)
+    if n > _WELFORD_IN_ORDER:
+        return mean
+    kept = [size for d, size in enumerate(input.shape) if d not in axes]
+    x = xp.moveaxis(input, axes, tuple(range(-len(axes), 0))).reshape(*kept, n)
+    running = xp.zeros(x.shape[:-1])
+    with xp.errstate(all="ignore"):
+        for k in range(n):
+            running = running + (x[..., k] - running) / (k + 1)
+    return running.astype(input.dtype).reshape(mean.shape)
+
+
+@defop(
+    batch=batch_rules.along("dim", none="all"),
+    name="std_mean",
+    outputs=2,
+    input=lambda grads, input, result0, dim, correction, keepdim: _moment_mean_backward(
+        grads, input, result0, dim, correction, keepdim, True
+    ),
+    jvp=batched(
+        lambda input_t, input, result0, dim, correction, keepdim: (
+            _std_jvp(input_t, input, result0, dim, correction, keepdim),
+            _mean_jvp(input_t, input, dim, keepdim),
+        )
+    ),
+)
+def _std_mean(input, dim, correction, keepdim):
+    return _moment(input, dim, correction, keepdim, True), _welford_mean(input, dim, keepdim)
+
+
+@export
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _var_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "var_mean"))
+
+
+@export
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    return _std_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std_mean"))

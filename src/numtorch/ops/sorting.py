@@ -1,0 +1,91 @@
+"""sort, argsort and topk (stable where torch is), with their named results."""
+
+from __future__ import annotations
+
+from .._core import batch_rules
+from .._core import dtypes as _dtypes
+from .._core.op import defop, export
+from .._core.tensor import Tensor, _wrap_dim
+from .._creation import zeros
+from ..autograd.forward_grad import batched
+from ..backend import xp
+from .extrema import return_type
+from .reduction import _take_along
+
+
+def _sort_backward(grad, input_shape, dim, result1):
+    if not input_shape:  # a 0-d input sorts to itself
+        return grad
+    return zeros(input_shape, dtype=grad.dtype).scatter(dim, result1, grad)
+
+
+_sort_type = return_type("sort")
+_topk_type = return_type("topk")
+
+
+@defop(
+    batch=batch_rules.along("dim"),
+    name="sort",
+    outputs=2,
+    returns=_sort_type,
+    input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
+    jvp=batched(
+        lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
+    ),
+)
+def _sort(input, dim, descending):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
+    idx = _order(input, dim, descending)
+    return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+
+
+def _order(input, dim, descending):
+    """Stable sorting indices; descending keeps equal elements in their original order and
+    puts NaN first (negating would wrap unsigned and minimum integers)."""
+    if not descending:
+        return xp.argsort(input, axis=dim, kind="stable")
+    n = input.shape[dim] if input.ndim else 1
+    flipped = xp.argsort(xp.flip(input, dim), axis=dim, kind="stable")
+    return xp.flip(n - 1 - flipped, dim)
+
+
+@export
+def sort(input, dim=-1, descending=False, stable=False):
+    """Sorted values and their indices along ``dim``."""
+    if input._data.dtype == xp.bool_:  # NumPy sorts bools; only the values keep their dtype
+        values, indices = _sort(input.to(_dtypes.uint8), _wrap_dim(dim, input.ndim), descending)
+        return _sort_type(values.to(_dtypes.bool_), indices)
+    return _sort(input, _wrap_dim(dim, input.ndim), descending)
+
+
+@export
+def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
+    return sort(input, dim, descending)[1]
+
+
+@defop(
+    batch=batch_rules.along("dim"),
+    name="topk",
+    outputs=2,
+    returns=_topk_type,
+    input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
+    jvp=batched(
+        lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
+    ),
+)
+def _topk(input, k, dim, largest, sorted):
+    if input.ndim == 0:
+        return input.copy(), xp.zeros((), xp.int64)
+    order = _order(input, dim, largest)
+    idx = xp.take(order, xp.arange(k), axis=dim)
+    return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+
+
+@export
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
+    dim = _wrap_dim(dim, input.ndim)
+    if k > (input.shape[dim] if input.ndim else 1):
+        raise RuntimeError("selected index k out of range")
+    return _topk(input, k, dim, largest, sorted)
