@@ -43,6 +43,8 @@ NO_FORWARD_AD = {
     "pack_padded_sequence",
     "pdist",
     "rrelu_",
+    # torch refuses autograd through it for an input that requires grad (a complex output)
+    "view_as_complex_copy",
 }
 
 # Ops whose forward derivative raises torch's NotImplementedError on some samples only: the

@@ -59,6 +59,7 @@ NO_RULE = {
     "aminmax",
     "as_strided",
     "as_strided_",
+    "as_strided_copy",
     "as_strided_scatter",
     "block_diag",
     "channel_shuffle",
@@ -134,6 +135,7 @@ UNBATCHED = {
     "as_strided": "strides address the physical memory, which holds every sample",
     "as_strided_": "strides address the physical memory, which holds every sample",
     "as_strided_of_view": "strides address the physical memory, which holds every sample",
+    "as_strided_copy": "strides address the physical memory, which holds every sample",
 }
 
 

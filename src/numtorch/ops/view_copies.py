@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from types import FunctionType
 
+from .._core import batch_rules
 from .._core.grad_mode import is_grad_enabled
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import _wrap_dim
@@ -48,6 +49,7 @@ def _twin(view_op, name: str, node: str, forward=None, aten=None):
         aten=aten,
         schema_args=spec.schema_args,
         jvp=spec.jvp,
+        batch=spec.batch,  # a copy batches as its view does
         **formulas,
     )(copy_forward)
     # the view op is marked only once every module is loaded: read its list
@@ -176,6 +178,7 @@ def _detach_copy_jvp(input_t):
 
 # torch records a node that cannot differentiate (grad_fn=<NotImplemented>)
 @defop(
+    batch=batch_rules.pointwise,  # an elementwise copy
     name="detach_copy",
     node="NotImplemented",
     input=not_implemented("detach_copy"),

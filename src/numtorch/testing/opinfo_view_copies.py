@@ -106,4 +106,41 @@ VIEW_COPIES = [
         _one(None, 2, 5),
         lambda x: x[:, 3:],
     ),
+    OpInfo(
+        "squeeze_copy_all",
+        lambda t, x: t.squeeze_copy(x),
+        _one(None, 2, 1, 3),
+        lambda x: x.squeeze(),
+    ),
+    OpInfo(
+        "squeeze_copy_dims",
+        lambda t, x: t.squeeze_copy(x, (1, 2)),
+        _one(None, 2, 1, 1, 3),
+        lambda x: x.squeeze((1, 2)),
+    ),
+    OpInfo(
+        "view_as_real_copy",
+        lambda t, x: t.view_as_real_copy(t.view_as_complex(x)),
+        _one(None, 3, 2),
+        lambda x: x,
+    ),
+    # torch refuses autograd through it (a complex output), so its sample checks values only
+    OpInfo(
+        "view_as_complex_copy",
+        lambda t, x: t.view_as_real(t.view_as_complex_copy(x.detach())),
+        _one(None, 2, 3, 2),
+        lambda x: x,
+        grad=False,
+        gradgrad=False,
+    ),
+    # torch records a node that refuses to differentiate (NotImplemented: tests/ops/
+    # test_view_copies.py), so its sample checks values only
+    OpInfo(
+        "detach_copy",
+        lambda t, x: t.detach_copy(x.detach()),
+        _one(None, 2, 3),
+        lambda x: x,
+        grad=False,
+        gradgrad=False,
+    ),
 ]
