@@ -155,3 +155,22 @@ def test_batch_norm_second_order_with_nonfinite_values_as_torch(training, where)
             assert (a is None) == (b is None)
             if a is not None:
                 np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_soft_margin_loss_overflowing_exp_gives_torchs_inf_loss_and_nan_gradients(dtype):
+    # torch computes log1p(exp(-y x)) and -y z / (1 + z) unguarded: z = inf makes the loss
+    # inf and both gradients NaN, where a stable softplus would stay finite
+    x = np.array([np.inf, -np.inf, 2.0, -800.0, 800.0, -95.0, 0.0, np.nan])
+    y = np.array([1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 0.0, 1.0])
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, dtype=getattr(lib, dtype), requires_grad=True)
+        ys = lib.tensor(y, dtype=getattr(lib, dtype))
+        loss = lib.nn.functional.soft_margin_loss(xs, ys, reduction="none")
+        (g,) = lib.autograd.grad(loss.sum(), xs, create_graph=True)
+        (g2,) = lib.autograd.grad(g.sum(), xs)
+        results.append([t.detach().numpy() for t in (loss, g, g2)])
+    rtol = 1e-6 if dtype == "float32" else 1e-12
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=0, equal_nan=True)
