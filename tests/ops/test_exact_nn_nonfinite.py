@@ -174,3 +174,19 @@ def test_soft_margin_loss_overflowing_exp_gives_torchs_inf_loss_and_nan_gradient
     rtol = 1e-6 if dtype == "float32" else 1e-12
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [7, 8, 9, 17, 40])
+def test_hardtanh_gradient_at_nan_follows_torchs_simd_lanes(inplace, dtype, size):
+    # Note [SIMD lanes and NaN]: the vector mask zeroes the gradient at NaN, the tail keeps it
+    values = np.full(size, np.nan)
+    values[::3] = 0.7
+    grads = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        y = lib.nn.functional.hardtanh(x * 1, -1.0, 3.0, inplace=inplace)
+        (g,) = lib.autograd.grad(y.sum(), x)
+        grads.append(g.numpy())
+    np.testing.assert_array_equal(*grads)
