@@ -22,13 +22,6 @@ _BATCH_NORM_UNCHECKED = (
     "another size and reads an expanded weight as the values it shows"
 )
 
-_NAN_BY_POSITION = (
-    "torch's CPU logit_backward (with eps) disagrees with itself at a NaN input: the "
-    "vectorized loop zeroes its gradient, the scalar loop over the leftover tail gives NaN, "
-    "so the result depends on the element's position and the CPU's vector width; numtorch "
-    "gives one of the two everywhere"
-)
-
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
 # witnesses.json under "class/op" (WITNESSES): what a seed draws changes whenever the op
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
@@ -48,7 +41,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "(undefined values); numtorch broadcasts it",
         (77112026, 3303),
     ),
-    ("gradient", "logit_eps"): (_NAN_BY_POSITION, (77112026, 705)),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
