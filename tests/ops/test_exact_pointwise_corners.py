@@ -120,3 +120,14 @@ def test_tanh_and_sigmoid_backward_round_as_torch_does(name, dtype):
     result = getattr(activations, f"{name}_backward")(g_ours, y_ours)
     assert result.dtype == wanted
     assert (result.float().numpy() == expected.float().numpy()).all()
+
+
+@pytest.mark.parametrize("exponent", [0, 0.0])
+def test_pow_by_number_zero_gives_zero_gradient_even_for_nonfinite_grad(exponent):
+    # torch's pow_backward returns zeros_like(self) for a zero exponent: a NaN or inf
+    # incoming gradient (as a max pool's third derivative meets) does not become NaN
+    x = nt.tensor([0.0, 2.0, nan, math.inf], dtype=nt.float64, requires_grad=True)
+    grad = nt.tensor([nan, 1.0, 1.0, math.inf], dtype=nt.float64)
+    (g,) = nt.autograd.grad(x.pow(exponent), x, grad, create_graph=True)
+    _same(g.tolist(), [0.0, 0.0, 0.0, 0.0])
+    assert g.grad_fn is None
