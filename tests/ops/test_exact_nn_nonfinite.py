@@ -190,3 +190,26 @@ def test_hardtanh_gradient_at_nan_follows_torchs_simd_lanes(inplace, dtype, size
         (g,) = lib.autograd.grad(y.sum(), x)
         grads.append(g.numpy())
     np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("where", ["input", "grad"])
+@pytest.mark.parametrize("sizes", [((5, 7), (2, 3)), ((8, 8), (3, 3)), ((4, 9), (4, 4))])
+def test_antialiased_interpolation_reads_only_its_windows(mode, where, sizes):
+    # torch's antialiased kernel loops over each output's window only (and its forward
+    # copies an axis it keeps): a NaN or inf outside a window must not leak into it
+    (in_size, out_size) = sizes
+    x = np.random.default_rng(1).standard_normal((1, 1) + in_size)
+    g = np.random.default_rng(2).standard_normal((1, 1) + out_size)
+    if where == "input":
+        x[0, 0, -1, -1], x[0, 0, 0, -1] = np.inf, np.nan
+    else:
+        g[0, 0, -1, -1], g[0, 0, 0, 0] = np.nan, np.inf
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.interpolate(xs, size=out_size, mode=mode, antialias=True)
+        (gx,) = lib.autograd.grad(y, xs, lib.tensor(g))
+        results.append([y.detach().numpy(), gx.numpy()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
