@@ -155,3 +155,61 @@ def test_batch_norm_second_order_with_nonfinite_values_as_torch(training, where)
             assert (a is None) == (b is None)
             if a is not None:
                 np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_soft_margin_loss_overflowing_exp_gives_torchs_inf_loss_and_nan_gradients(dtype):
+    # torch computes log1p(exp(-y x)) and -y z / (1 + z) unguarded: z = inf makes the loss
+    # inf and both gradients NaN, where a stable softplus would stay finite
+    x = np.array([np.inf, -np.inf, 2.0, -800.0, 800.0, -95.0, 0.0, np.nan])
+    y = np.array([1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 0.0, 1.0])
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, dtype=getattr(lib, dtype), requires_grad=True)
+        ys = lib.tensor(y, dtype=getattr(lib, dtype))
+        loss = lib.nn.functional.soft_margin_loss(xs, ys, reduction="none")
+        (g,) = lib.autograd.grad(loss.sum(), xs, create_graph=True)
+        (g2,) = lib.autograd.grad(g.sum(), xs)
+        results.append([t.detach().numpy() for t in (loss, g, g2)])
+    rtol = 1e-6 if dtype == "float32" else 1e-12
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [7, 8, 9, 17, 40])
+def test_hardtanh_gradient_at_nan_follows_torchs_simd_lanes(inplace, dtype, size):
+    # Note [SIMD lanes and NaN]: the vector mask zeroes the gradient at NaN, the tail keeps it
+    values = np.full(size, np.nan)
+    values[::3] = 0.7
+    grads = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        y = lib.nn.functional.hardtanh(x * 1, -1.0, 3.0, inplace=inplace)
+        (g,) = lib.autograd.grad(y.sum(), x)
+        grads.append(g.numpy())
+    np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("where", ["input", "grad"])
+@pytest.mark.parametrize("sizes", [((5, 7), (2, 3)), ((8, 8), (3, 3)), ((4, 9), (4, 4))])
+def test_antialiased_interpolation_reads_only_its_windows(mode, where, sizes):
+    # torch's antialiased kernel loops over each output's window only (and its forward
+    # copies an axis it keeps): a NaN or inf outside a window must not leak into it
+    (in_size, out_size) = sizes
+    x = np.random.default_rng(1).standard_normal((1, 1) + in_size)
+    g = np.random.default_rng(2).standard_normal((1, 1) + out_size)
+    if where == "input":
+        x[0, 0, -1, -1], x[0, 0, 0, -1] = np.inf, np.nan
+    else:
+        g[0, 0, -1, -1], g[0, 0, 0, 0] = np.nan, np.inf
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, requires_grad=True)
+        y = lib.nn.functional.interpolate(xs, size=out_size, mode=mode, antialias=True)
+        (gx,) = lib.autograd.grad(y, xs, lib.tensor(g))
+        results.append([y.detach().numpy(), gx.numpy()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)

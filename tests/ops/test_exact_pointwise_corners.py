@@ -29,11 +29,25 @@ def _same(actual, expected):
 
 
 @pytest.mark.parametrize("create_graph", [False, True])
-def test_logit_with_eps_gives_nan_input_a_zero_gradient(create_graph):
-    # torch keeps the derivative only where eps <= x <= 1 - eps (its vectorized kernel and
-    # its differentiable backward agree: a NaN input is outside and gets 0)
+def test_logit_with_eps_gives_nan_input_a_zero_gradient_but_in_the_kernels_tail(create_graph):
+    # torch keeps the derivative only where eps <= x <= 1 - eps: its differentiable backward
+    # puts a NaN input outside (0), its kernel's scalar tail (all of a short tensor) inside
     g = _grad(lambda x: nt.logit(x, 0.1), [nan, 0.0, 0.5, 1.5], create_graph)
-    _same(g.tolist(), [0.0, 0.0, 4.0, 0.0])
+    _same(g.tolist(), [0.0 if create_graph else nan, 0.0, 4.0, 0.0])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [9, 16, 17, 31, 33, 40])
+def test_logit_with_eps_gradient_at_nan_follows_torchs_simd_lanes(dtype, size):
+    # the kernel steps two vectors at a time: Note [SIMD lanes and NaN]
+    torch = pytest.importorskip("torch")
+    values = [nan if i % 3 == 0 else 0.3 for i in range(size)]
+    grads = []
+    for lib in (nt, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        (g,) = lib.autograd.grad(lib.logit(x, 0.1).sum(), x)
+        grads.append(g.tolist())
+    _same(*grads)
 
 
 def test_logit_with_eps_second_order_is_nan_at_poles():
@@ -106,3 +120,14 @@ def test_tanh_and_sigmoid_backward_round_as_torch_does(name, dtype):
     result = getattr(activations, f"{name}_backward")(g_ours, y_ours)
     assert result.dtype == wanted
     assert (result.float().numpy() == expected.float().numpy()).all()
+
+
+@pytest.mark.parametrize("exponent", [0, 0.0])
+def test_pow_by_number_zero_gives_zero_gradient_even_for_nonfinite_grad(exponent):
+    # torch's pow_backward returns zeros_like(self) for a zero exponent: a NaN or inf
+    # incoming gradient (as a max pool's third derivative meets) does not become NaN
+    x = nt.tensor([0.0, 2.0, nan, math.inf], dtype=nt.float64, requires_grad=True)
+    grad = nt.tensor([nan, 1.0, 1.0, math.inf], dtype=nt.float64)
+    (g,) = nt.autograd.grad(x.pow(exponent), x, grad, create_graph=True)
+    _same(g.tolist(), [0.0, 0.0, 0.0, 0.0])
+    assert g.grad_fn is None

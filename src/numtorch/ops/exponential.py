@@ -10,6 +10,7 @@ from .._core import dtypes as _dtypes
 from .._core.dispatch import check_scalar_fits
 from .._core.op import defop, export
 from .._core.tensor import Tensor
+from .._creation import zeros_like
 from ..backend import xp
 from .pointwise import _conj, _mul_scalar, _unary, where
 
@@ -20,7 +21,8 @@ def _pow_input(grad, input, exponent):
     if not isinstance(exponent, Tensor):
         # exponent * x**(y-1) is a Scalar multiplication in torch's formula (MulBackward1)
         if exponent == 0:
-            return grad * 0
+            # zeros_like(self), not grad * 0: a NaN or inf gradient must not turn into NaN
+            return zeros_like(input)
         return grad * _conj(_mul_scalar(input ** (exponent - 1), exponent))
     return where(exponent == 0, 0.0, grad * _conj(exponent * input ** (exponent - 1)))
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import math
 
-from .._core import batch_rules
+from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor
-from .._creation import zeros_like
+from .._creation import from_numpy, zeros_like
 from ..backend import xp
 from .exponential import pow
+from .nn.simd_lanes import vector_lanes
 from .pointwise import where
 
 
@@ -358,9 +359,15 @@ def _logit_backward(grad, input, eps):
     if eps is None:
         outside = (input < 0) | (input > 1)
         return where(outside, float("nan"), derivative)
-    # torch keeps the derivative only where eps <= x <= 1 - eps: a NaN input is outside
-    # that range too and gets a zero gradient
+    # torch keeps the derivative only where eps <= x <= 1 - eps: its differentiable backward
+    # (create_graph) and its kernel's vectors (two a step) put a NaN input outside that
+    # range, with a zero gradient; the kernel's scalar tail gives it the NaN derivative
+    # (Note [SIMD lanes and NaN])
     inside = (input >= eps) & (input <= 1 - eps)
+    if not grad_mode.is_grad_enabled() and input.dtype.is_floating_point:
+        data = input._data
+        if xp.isnan(data).any():
+            inside = inside | from_numpy(xp.isnan(data) & ~vector_lanes(data, vectors=2))
     return where(inside, derivative, 0.0)
 
 

@@ -21,6 +21,7 @@ from ..activations import _sigmoid_forward
 from ..concatenation import cat, stack
 from ..pointwise import _add_scalar, where
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
+from .simd_lanes import vector_lanes
 
 
 def float_only(input, kernel: str) -> None:
@@ -247,9 +248,13 @@ def masked(grad_output, mask):
     jvp="elementwise",
 )
 def hardtanh_backward(grad_output, self, min_val, max_val):
-    # torch's hardtanh_backward zeroes the gradient at and beyond the bounds, and so passes
-    # it through at NaN (which compares false to both)
-    return masked(grad_output, ~((self <= min_val) | (self >= max_val)))
+    # torch's hardtanh_backward zeroes the gradient at and beyond the bounds; at NaN its
+    # scalar tail passes it through (NaN compares false to both), its vector mask zeroes it:
+    # Note [SIMD lanes and NaN]
+    keep = ~((self <= min_val) | (self >= max_val))
+    if self.dtype.kind == "f" and xp.isnan(self).any():
+        keep &= ~(xp.isnan(self) & vector_lanes(self))
+    return masked(grad_output, keep)
 
 
 @defop(

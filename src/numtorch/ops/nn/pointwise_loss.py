@@ -227,10 +227,14 @@ def huber_loss_op(input, target, reduction, delta):
 
 
 # -- soft margin -----------------------------------------------------------------------------
+# torch evaluates soft margin through z = exp(-y x) unguarded, in forward and both backwards:
+# where z overflows the loss is inf and the gradients are inf / inf = NaN, and numtorch keeps
+# those values rather than the stable softplus/sigmoid forms
 def _soft_margin_double(grad, grad_output, self, target, reduction):
-    # d/dx -y sigmoid(-y x) = y^2 s (1 - s), s = sigmoid(-y x)
-    s = (-(self * target)).sigmoid()
-    return _scale(grad * grad_output, reduction, grad.numel()) * (target * target * s * (1 - s))
+    # d/dx -y z / (1 + z) = y^2 z / (1 + z)^2
+    z = (-(self * target)).exp()
+    scaled = _scale(grad * grad_output, reduction, grad.numel())
+    return scaled * (target * target * z / ((z + 1) * (z + 1)))
 
 
 @defop(
@@ -251,11 +255,10 @@ def _soft_margin_double(grad, grad_output, self, target, reduction):
     ),
 )
 def soft_margin_loss_backward(grad_output, self, target, reduction):
-    # d/dx log(1 + exp(-y x)) = -y sigmoid(-y x)
-    z = -self * target
-    e = xp.exp(-xp.abs(z))
-    sigmoid = xp.where(z >= 0, 1.0, e) / (1.0 + e)
-    out = -target * sigmoid * _scale(grad_output, reduction, self.size)
+    # d/dx log(1 + z) = -y z / (1 + z), z = exp(-y x)
+    with xp.errstate(over="ignore", invalid="ignore"):
+        z = xp.exp(-self * target)
+        out = -target * z / (1 + z) * _scale(grad_output, reduction, self.size)
     return out.astype(grad_output.dtype, copy=False)
 
 
@@ -275,4 +278,5 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
     ),
 )
 def soft_margin_loss_op(input, target, reduction):
-    return reduce_array(xp.logaddexp(0, -input * target), reduction)
+    with xp.errstate(over="ignore"):
+        return reduce_array(xp.log1p(xp.exp(-input * target)), reduction)

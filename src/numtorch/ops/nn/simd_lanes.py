@@ -23,11 +23,12 @@ _AVX512 = ("AVX512F", "AVX512BW", "AVX512VL", "AVX512DQ")
 SIMD_BYTES = 64 if all(_CPU.get(f) for f in _AVX512) else 32
 
 
-def vector_lanes(array):
+def vector_lanes(array, vectors=1):
     """A bool array: whether each element of ``array`` falls in the vector part of a loop
-    over its elements in memory order (Note [SIMD lanes and NaN])."""
+    over its elements in memory order that takes ``vectors`` vectors a step (Note [SIMD
+    lanes and NaN])."""
     n = array.size
-    width = SIMD_BYTES // array.dtype.itemsize
+    width = SIMD_BYTES // array.dtype.itemsize * vectors
     # the elements' ranks in memory: axes ordered by decreasing stride
     order = sorted(range(array.ndim), key=lambda d: -abs(array.strides[d]))
     ranks = xp.arange(n).reshape([array.shape[d] for d in order])

@@ -120,8 +120,9 @@ def _aa_taps(in_size, out_size, align_corners, scale, dtype, cubic):
     weight = xp.where(index < high[:, None], weight, 0.0)
     total = weight.sum(1, keepdims=True)
     weight = weight / xp.where(total == 0, 1.0, total)
-    # tap k of every output; past an output's window the weight is 0 (index clipped)
-    index = xp.minimum(index, in_size - 1)
+    # tap k of every output; past an output's window the index is -1: torch's loop never
+    # reads there, so _gather and _scatter drop the tap (a NaN or inf there must not leak in)
+    index = xp.where(index < high[:, None], index, -1)
     return [(index[:, k], weight[:, k].astype(dtype)) for k in range(width)]
 
 
@@ -142,10 +143,17 @@ def _weighted(x, weight, axis):
     return x * weight.reshape((-1,) + (1,) * (x.ndim - axis - 1))
 
 
+def _dropped(part, index, axis):
+    """``part`` with the taps of index -1 (past an antialiased window) set to 0."""
+    if index.size and index.min() < 0:
+        part = xp.where((index < 0).reshape((-1,) + (1,) * (part.ndim - axis - 1)), 0, part)
+    return part
+
+
 def _gather(x, axis_taps, axis):
     out = None
     for index, weight in axis_taps:
-        part = _weighted(xp.take(x, index, axis=axis), weight, axis)
+        part = _dropped(_weighted(xp.take(x, index, axis=axis), weight, axis), index, axis)
         out = part if out is None else out + part
     return out
 
@@ -155,6 +163,11 @@ def _scatter(g, axis_taps, size, axis):
     out = xp.zeros((size,) + moved.shape[1:], g.dtype)
     for index, weight in axis_taps:
         part = moved if weight is None else moved * weight.reshape((-1,) + (1,) * (g.ndim - 1))
+        if index.size and index.min() < 0:
+            keep = index >= 0
+            index, part = index[keep], part[keep]
+            if not index.size:
+                continue
         starts = xp.flatnonzero(xp.diff(index, prepend=-1))  # runs of equal indices
         out[index[starts]] += xp.add.reduceat(part, starts, axis=0)
     return xp.moveaxis(out, 0, axis)
@@ -172,6 +185,10 @@ def _plan(mode, input_shape, output_size, align_corners, scales, dtype):
 
 def _resample(x, mode, output_size, align_corners, scales):
     for axis, axis_taps in _plan(mode, x.shape, output_size, align_corners, scales, x.dtype):
+        # torch's antialiased forward copies an axis whose size it keeps (its backward
+        # still scatters through the taps, weight-0 ones included)
+        if mode.endswith("-aa") and axis_taps and x.shape[axis] == len(axis_taps[0][0]):
+            continue
         x = _gather(x, axis_taps, axis)
     return xp.ascontiguousarray(x)
 
