@@ -26,6 +26,7 @@ CASES = {
     "pad_reflect3d": (lambda F, x: F.pad(x, (1, 1, 1, 1, 1, 1), mode="reflect"), 5),
     "pixel_shuffle": (lambda F, x: F.pixel_shuffle(x, 2), 4),
     "pixel_unshuffle": (lambda F, x: F.pixel_unshuffle(x, 2), 4),
+    "channel_shuffle": (lambda F, x: F.channel_shuffle(x, 2), 4),
 }
 
 
