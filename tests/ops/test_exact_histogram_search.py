@@ -71,3 +71,37 @@ def test_searchsorted_matches_torch_on_random_sequences():
                 lib.searchsorted(lib.tensor(sequence), lib.tensor(values), **kwargs, **extra)
             )
         np.testing.assert_array_equal(results[0].numpy(), results[1].numpy())
+
+
+def _histogramdd_outcome(lib, points, bins, **kwargs):
+    bins = [lib.tensor(b) if isinstance(b, list) else b for b in bins]
+    try:
+        result = lib.histogramdd(lib.tensor(points), bins, **kwargs)
+    except RuntimeError as e:
+        return str(e)
+    return result.hist.tolist(), [e.tolist() for e in result.bin_edges]
+
+
+@pytest.mark.parametrize(
+    "points, bins, kwargs",
+    [
+        # a float32 range overflowing in linspace: NaN outer edges keep every point out
+        ([[-3e38, 1.0], [3e38, 2.0], [0.0, 1.5]], [3, 2], {"density": True}),
+        ([[-3e38, 1.0], [3e38, 2.0], [0.0, 1.5]], [3, 2], {"weight": [1.0, 2.0, 3.0]}),
+        # edges that are not increasing are bisected as they are, not refused
+        ([[0.0, 1.0], [1.0, 1.0], [0.5, 0.2]], [[0.0, 2.0, 1.0], [0.0, 1.0]], {}),
+        ([[0.0, 1.0], [1.0, 1.0], [0.5, 0.2]], [[0.0, 0.5, 0.2, 1.0], [1.0, 0.0]], {}),
+        # too few edges or bins, dim by dim
+        ([[0.0, 1.0], [1.0, 1.0]], [0, 2], {}),
+        ([[0.0, 1.0], [1.0, 1.0]], [0, -1], {}),
+        ([[0.0, 1.0], [1.0, 1.0]], [[0.5], [0.0, 1.0]], {}),
+        ([[0.0, 1.0], [1.0, 1.0]], [[[0.0, 1.0]], [0.0, 1.0]], {}),
+    ],
+)
+def test_histogramdd_bins_points_as_torch_whatever_the_edges(points, bins, kwargs):
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        extra = {k: lib.tensor(v) if isinstance(v, list) else v for k, v in kwargs.items()}
+        found.append(_histogramdd_outcome(lib, points, bins, **extra))
+    assert repr(found[0]) == repr(found[1])  # (repr: NaN equals NaN)

@@ -328,3 +328,15 @@ def test_setitem_with_a_zero_dim_bool_key_writes_through_a_view(flag, shape):
     torch = pytest.importorskip("torch")
     ours = _setitem_zero_dim_bool(numtorch, flag, shape)
     assert ours == _setitem_zero_dim_bool(torch, flag, shape)
+
+
+@pytest.mark.parametrize("method", ["tril_", "triu_", "zero_"])
+def test_write_through_an_expanded_view_of_a_fortran_ordered_tensor(method):
+    # torch writes through the expanded view whatever the base's memory order
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.from_numpy(np.asfortranarray(np.arange(1.0, 7.0).reshape(2, 3)))
+        getattr(x.unsqueeze(0).expand(2, 2, 3), method)()
+        found.append(x.tolist())
+    assert found[0] == found[1]

@@ -245,3 +245,23 @@ def test_recurrences_take_mixed_dtypes_as_torch(name):
         dtypes = [("float32", "float64")[i] for i in rng.integers(0, 2, len(shapes))]
         expected = _recurrence_outcome(torch, op, shapes, dtypes)
         assert _recurrence_outcome(numtorch, op, shapes, dtypes) == expected, dtypes
+
+
+@pytest.mark.parametrize(
+    "shapes", [((0, 3, 4), (0, 4, 5)), ((0, 3, 0), (0, 0, 5)), ((2, 3, 0), (2, 0, 5))]
+)
+def test_addbmm_over_no_batches_skips_the_dtype_check(shapes):
+    # a sum over no batches is beta * input, in input's dtype, whatever the batches' dtypes
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        c = lib.ones(3, 5, requires_grad=True)
+        a, b = (lib.ones(s, dtype=lib.float64, requires_grad=True) for s in shapes)
+        try:
+            r = lib.addbmm(c, a, b, beta=2.0)
+        except RuntimeError as e:
+            found.append(str(e))
+            continue
+        grads = lib.autograd.grad(r.sum(), (c, a, b))
+        found.append((r.tolist(), str(r.dtype), [str(g.dtype) for g in grads]))
+    assert found[0] == found[1]

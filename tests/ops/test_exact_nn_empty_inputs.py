@@ -26,6 +26,7 @@ CASES = {
     "pad_reflect3d": (lambda F, x: F.pad(x, (1, 1, 1, 1, 1, 1), mode="reflect"), 5),
     "pixel_shuffle": (lambda F, x: F.pixel_shuffle(x, 2), 4),
     "pixel_unshuffle": (lambda F, x: F.pixel_unshuffle(x, 2), 4),
+    "channel_shuffle": (lambda F, x: F.channel_shuffle(x, 2), 4),
 }
 
 
@@ -157,4 +158,16 @@ def test_conv_transpose_of_an_empty_spatial_dim_raises_as_torch(shape):
             found.append(tuple(lib.nn.functional.conv_transpose2d(lib.ones(shape), weight).shape))
         except RuntimeError as exc:
             found.append(str(exc)[:50])
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("shape", [(0, 4, 3), (0, 4), (0, 4, 2, 2)])
+def test_group_norm_of_an_empty_batch_as_torch(shape):
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.ones(shape, requires_grad=True)
+        w, b = lib.ones(4, requires_grad=True), lib.ones(4, requires_grad=True)
+        y = lib.nn.functional.group_norm(x, 2, w, b)
+        grads = lib.autograd.grad(y.sum(), (x, w, b))
+        found.append((tuple(y.shape), [(tuple(g.shape), g.sum().item()) for g in grads]))
     assert found[0] == found[1]

@@ -155,3 +155,27 @@ def _linalg_results(lib):
 def test_lapack_result_strides_match_torch(name):
     ours, theirs = _linalg_results(numtorch)[name], _linalg_results(torch)[name]
     assert tuple(ours.stride()) == tuple(theirs.stride())
+
+
+COPY_CASES = [
+    ("expand_copy", lambda lib, x: lib.expand_copy(x[:1], (3, 4))),
+    ("as_strided_copy", lambda lib, x: lib.as_strided_copy(x, (2, 3), (1, 2), 1)),
+    ("permute_copy", lambda lib, x: lib.permute_copy(x, (1, 0))),
+    ("t_copy", lambda lib, x: lib.t_copy(x)),
+    ("transpose_copy", lambda lib, x: lib.transpose_copy(x, 0, 1)),
+    ("alias_copy", lambda lib, x: lib.alias_copy(x.t())),
+    ("unsqueeze_copy", lambda lib, x: lib.unsqueeze_copy(x.t(), 0)),
+    ("squeeze_copy", lambda lib, x: lib.squeeze_copy(x.t()[None])),
+    ("split_copy", lambda lib, x: lib.split_copy(x.t(), 2)[0]),
+    ("unbind_copy", lambda lib, x: lib.unbind_copy(x.t(), 1)[0]),
+]
+
+
+@pytest.mark.parametrize("name, fn", COPY_CASES, ids=[c[0] for c in COPY_CASES])
+def test_view_copy_ops_return_contiguous_tensors(name, fn):
+    # torch's *_copy results are contiguous whatever the view's strides: .view(-1) works
+    found = []
+    for lib in (numtorch, torch):
+        y = fn(lib, lib.arange(12.0).reshape(3, 4))
+        found.append((tuple(y.shape), y.stride(), y.view(-1).tolist()))
+    assert found[0] == found[1]

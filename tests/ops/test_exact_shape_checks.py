@@ -100,3 +100,18 @@ def test_dense_times_sparse_checks_the_dense_dims_first():
     assert errors == ["IndexError"] * 3 + ["RuntimeError"]
     torch = pytest.importorskip("torch")
     assert errors == _dense_times_sparse_errors(torch)
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+@pytest.mark.parametrize("ndim", [0, 1, 2, 3])
+def test_adaptive_max_pool_fills_sizes_before_checking_the_rank(dims, ndim):
+    # a size list with no fewer entries than the input has dims: the filler's ValueError
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        pool = getattr(lib.nn.functional, f"adaptive_max_pool{dims}d")
+        try:
+            found.append(pool(lib.ones((2,) * ndim), [2] * dims).shape)
+        except (RuntimeError, ValueError) as e:
+            found.append((type(e).__name__, str(e).split(",")[0]))
+    assert found[0] == found[1]

@@ -159,7 +159,8 @@ def _overlapping_alias(data, name: str):
         if not isinstance(base, xp.ndarray):
             break
         owner = base
-    if not owner.flags.writeable or not owner.flags.c_contiguous:
+    # (NumPy lends the memory of a C- or Fortran-ordered block, whichever the owner is)
+    if not owner.flags.writeable or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
         return None
     offset = data.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
     return xp.ndarray(data.shape, data.dtype, owner, offset, data.strides)

@@ -261,7 +261,7 @@ def _sum_batches_grad(grad, other, alpha, first):
     jvp=_addbmm_jvp,
 )
 def _addbmm(input, batch1, batch2, beta, alpha):
-    product = xp.matmul(batch1, batch2).sum(axis=0, dtype=batch1.dtype)
+    product = xp.matmul(batch1, batch2).sum(axis=0, dtype=input.dtype)
     return _add_scaled(input, product, beta, alpha)
 
 
@@ -279,8 +279,10 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
     if 0 in (batch1.ndim, batch2.ndim):  # torch reads batch1's dim 1, batch2's dim 2 first
         _read_dim(0, 1 if batch1.ndim == 0 else 2)
     _check_batches(input, batch1, batch2)
+    # torch returns ``beta * input`` for a sum over no batches before it checks the dtypes
+    empty_sum = batch1.shape[0] == 0
     for t in (batch1, batch2):
-        if t.dtype is not input.dtype:
+        if t.dtype is not input.dtype and not empty_sum:
             raise RuntimeError(
                 f"self and mat2 must have the same dtype, but got {input.dtype.scalar_name} "
                 f"and {t.dtype.scalar_name}"

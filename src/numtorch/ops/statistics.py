@@ -404,6 +404,20 @@ def _histogramdd_edges(input, data, bins, range):
         if low == high:  # one point: a unit-wide range centred on it
             low, high = low - 0.5, high + 0.5
         edges.append(linspace(low, high, int(b) + 1, dtype=input.dtype)._data)
+    for d, e in enumerate(edges):
+        if e.ndim != 1:
+            raise RuntimeError(
+                f"torch.histogramdd: bins tensor should have one dimension, but got {e.ndim} "
+                f"dimensions in the bins tensor for dimension {d}"
+            )
+        if not e.size:
+            raise RuntimeError(
+                "torch.histogramdd: bins tensor should have at least 1 element, but got 0 "
+                f"elements in the bins tensor for dimension {d}"
+            )
+    for d, e in enumerate(edges):
+        if e.size == 1:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got 0 for dimension {d}")
     return edges
 
 
@@ -441,6 +455,42 @@ def histogramdd(input, bins, *, range=None, weight=None, density=False):
     return histogramdd_type(hist, tuple(edges))
 
 
+def _upper_bound(edges, values):
+    """Per value, C++'s std::upper_bound over ``edges`` (torch's bin search): the same binary
+    search steps even when the edges are not sorted, where NumPy's searchsorted differs."""
+    first = xp.zeros(values.shape, dtype=xp.intp)
+    count = xp.full(values.shape, len(edges), dtype=xp.intp)
+    while count.any():
+        step = count // 2
+        probe = xp.minimum(first + step, len(edges) - 1)
+        with xp.errstate(invalid="ignore"):
+            right = (count > 0) & ~(values < edges[probe])
+        first = xp.where(right, first + step + 1, first)
+        count = xp.where(right, count - step - 1, step)
+    return first
+
+
+def _histogramdd_counts(input, weight, edges):
+    """Bin the points as torch does, whatever the edges: a point lies in the histogram when
+    each coordinate is within its dim's first and last edges (a NaN edge, as a float32 range
+    overflowing in linspace gives, keeps every point out), and falls in the last bin whose left
+    edge it reaches (the last edge closes the last bin). NumPy's histogramdd refuses edges that
+    are not increasing instead."""
+    points = input.reshape(-1, input.shape[-1])
+    keep = xp.ones(points.shape[0], dtype=bool)
+    cells = []
+    for d, e in enumerate(edges):
+        column = points[:, d]
+        with xp.errstate(invalid="ignore"):
+            keep &= (column >= e[0]) & (column <= e[-1])
+        cells.append(xp.minimum(_upper_bound(e, column) - 1, len(e) - 2))
+    shape = tuple(len(e) - 1 for e in edges)
+    flat = xp.ravel_multi_index(tuple(c[keep] for c in cells), shape)
+    weights = None if weight is None else weight.reshape(-1)[keep]
+    counts = xp.bincount(flat, weights=weights, minlength=math.prod(shape))
+    return counts.reshape(shape).astype(input.dtype)
+
+
 def _no_histogramdd_derivative(grads):
     raise RuntimeError("derivative for aten::_histogramdd_from_bin_cts is not implemented")
 
@@ -457,10 +507,7 @@ def _no_histogramdd_derivative(grads):
     jvp=no_forward_derivative("aten::_histogramdd_bin_edges"),
 )
 def _histogramdd(input, weight, edges, density):
-    points = input.reshape(-1, input.shape[-1])
-    weights = None if weight is None else weight.reshape(-1)
-    counts, _ = xp.histogramdd(points, bins=list(edges), weights=weights)
-    hist = counts.astype(input.dtype)
+    hist = _histogramdd_counts(input, weight, edges)
     if density:
         volume = xp.ones((), input.dtype)
         for d, e in enumerate(edges):

@@ -21,19 +21,20 @@ from . import complex as _complex
 from . import concatenation, construction, indexing, shape, strided, triangular
 
 
-def _copied(result):
+def _copied(result, order):
     if isinstance(result, (list, tuple)):
-        return type(result)(xp.array(part, copy=True) for part in result)
-    return xp.array(result, copy=True)
+        return type(result)(xp.array(part, copy=True, order=order) for part in result)
+    return xp.array(result, copy=True, order=order)
 
 
-def _twin(view_op, name: str, node: str, forward=None, aten=None):
-    """A primitive with ``view_op``'s derivative whose forward copies, recorded as ``node``."""
+def _twin(view_op, name: str, node: str, forward=None, aten=None, order="K"):
+    """A primitive with ``view_op``'s derivative whose forward copies (into the ``order``
+    layout), recorded as ``node``."""
     spec = view_op.spec
     forward = forward or spec.forward
 
     def copy_forward(*args):
-        return _copied(forward(*args))
+        return _copied(forward(*args), order)
 
     formulas = {spec.params[i]: formula for i, formula, _ in spec.formulas}
     twin = defop(
@@ -60,7 +61,8 @@ def _twin(view_op, name: str, node: str, forward=None, aten=None):
 def _copy_twin(view_op):
     spec = view_op.spec
     node = spec.node_class.__name__ + "_copy"
-    return _twin(view_op, spec.name + "_copy", node, aten=spec.aten + "_copy")
+    # torch's copy ops return contiguous tensors, whatever the view's strides would be
+    return _twin(view_op, spec.name + "_copy", node, aten=spec.aten + "_copy", order="C")
 
 
 def _with_primitives(public, name: str, **primitives):

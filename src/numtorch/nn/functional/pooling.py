@@ -332,11 +332,13 @@ def _list_with_default(output_size, defaults):
 
 def _adaptive_max(input, output_size, return_indices, dims):
     name = f"adaptive_max_pool{dims}d"
+    # torch fills the None sizes in before its kernel checks the rank: a size list longer
+    # than the input's rank raises the filler's ValueError first
+    output_size = _list_with_default(output_size, input.shape)
     if input.ndim not in (dims + 1, dims + 2):
         raise RuntimeError(
             f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got: {list(input.shape)}"
         )
-    output_size = _list_with_default(output_size, input.shape)
     if isinstance(output_size, int):
         output_size = (output_size,) * dims
     if len(output_size) != dims:

@@ -8,9 +8,11 @@ from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
 
 
+# The backward shuffles with C // groups groups through the checked entry, as torch does: with
+# zero channels that is zero groups, and backward raises torch's error for it.
 @defop(
     name="channel_shuffle",
-    input=lambda grad, groups: _channel_shuffle(grad, grad.shape[1] // groups),
+    input=lambda grad, groups: channel_shuffle(grad, grad.shape[1] // groups),
     jvp="linear",
 )
 def _channel_shuffle(input, groups):

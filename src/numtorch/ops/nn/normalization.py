@@ -519,8 +519,13 @@ def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
 
 
 # -- group norm ------------------------------------------------------------------------------
+def _group_size(shape, group):
+    # the elements per (sample, group), named: reshape cannot infer it from an empty batch
+    return math.prod(shape[1:]) // group if group else 0
+
+
 def _gn_xhat_and_invstd(input, group, result1, result2, eps):
-    grouped = input.reshape(input.shape[0], group, -1)
+    grouped = input.reshape(input.shape[0], group, _group_size(input.shape, group))
     mean, invstd = _stats(grouped, [2], eps, result1.unsqueeze(-1), result2.unsqueeze(-1))
     return (grouped - mean) * invstd, invstd
 
@@ -539,13 +544,13 @@ def _gn_weight_grad(grad, input, group, result1, result2, eps):
 
 @batched
 def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
-    grouped = input.reshape(N, group, -1)
+    grouped = input.reshape(N, group, _group_size(input.shape, group))
     centred, invstd = _moments_of(grouped, [-1], eps)
     xhat = (centred * invstd).reshape(input.shape)
     xhat_t = None
     if input_t is not None:
         lead = tuple(input_t.shape[: input_t.ndim - input.ndim])
-        grouped_t = input_t.reshape(lead + (N, group, -1))
+        grouped_t = input_t.reshape(lead + (N, group, _group_size(input.shape, group)))
         xhat_t = _normalized_jvp(grouped_t, centred, invstd, [-1]).reshape(input_t.shape)
     return _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, _channel_shape(input)), None, None
 
@@ -562,7 +567,7 @@ def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
 )
 def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     dtype, input = _widened(input)
-    x = input.reshape(N, group, -1)
+    x = input.reshape(N, group, _group_size(input.shape, group))
     size = x.shape[2]
     mean, out = _moments(x, (2,), size)
     var = xp.einsum("ngl,ngl->ng", out, out) / size
@@ -576,7 +581,7 @@ def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     shift = -scale * xp.repeat(mean.reshape(N, group), per_group, axis=1)[:, :, None]
     if bias is not None:
         shift = shift + bias.reshape(1, C, 1)
-    out = (input.reshape(N, C, -1) * scale + shift).astype(input.dtype, copy=False)
+    out = (input.reshape(N, C, HxW) * scale + shift).astype(input.dtype, copy=False)
     return (
         out.reshape(input.shape).astype(dtype, copy=False),
         mean.reshape(N, group).astype(dtype),
