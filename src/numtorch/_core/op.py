@@ -22,6 +22,7 @@ path does no introspection.
 from __future__ import annotations
 
 import inspect
+import math
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import FunctionType
 
@@ -250,11 +251,6 @@ def _is_result(name: str) -> bool:
     return name == "result" or (name.startswith("result") and name[6:].isdigit())
 
 
-# torch's NotImplemented node takes no number from the sequence: it carries the largest
-# (2**64 - 1), so a backward that reaches one runs it, and raises there, before any other
-NOT_IMPLEMENTED_SEQUENCE_NR = 2**64 - 1
-
-
 def _linking_required_inputs(run, node_class):
     """torch's NotImplemented node has edges only to the inputs that require grad (its
     formulas all raise, so which formula meets which edge does not matter), and no sequence
@@ -268,7 +264,9 @@ def _linking_required_inputs(run, node_class):
             kept = [(e, m) for e, m in zip(node.next_functions, node._input_meta) if e[0]]
             node.next_functions = tuple(e for e, _ in kept)
             node._input_meta = tuple(m for _, m in kept)
-            node._sequence_nr = NOT_IMPLEMENTED_SEQUENCE_NR
+            # no number from the sequence: the largest, as AccumulateGrad's (graph.py), so
+            # a backward that reaches one runs it, and raises there, before any other
+            node._sequence_nr = math.inf
         return out
 
     return linked
