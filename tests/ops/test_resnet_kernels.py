@@ -147,6 +147,24 @@ def test_weight_gradient_column_orders_agree(case, monkeypatch):
         np.testing.assert_allclose(gw, expected, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_input_gradient_layouts_agree(case, monkeypatch):
+    # stride 1: all images of a channel in one row (contiguous adds); otherwise, and forced
+    # here, the output positions alone scattered per kernel offset
+    x_shape, w_shape, stride, padding, dilation, groups, _ = case
+    rng = np.random.default_rng(6)
+    w = rng.standard_normal(w_shape)
+    g = rng.standard_normal(
+        conv_kernels.conv_forward(rng.standard_normal(x_shape), w, None, *case[2:6]).shape
+    )
+    gx = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)
+    assert gx.shape == x_shape and gx.flags.c_contiguous
+    leave = conv_kernels.Geometry.leave_flat
+    monkeypatch.setattr(conv_kernels.Geometry, "exact_columns", lambda geo, *arrays: leave(geo))
+    strided = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)
+    np.testing.assert_allclose(gx, strided, rtol=1e-12, atol=1e-12)
+
+
 def test_gradients_of_huge_finite_values_are_those_of_float64():
     # the flat layout's discarded positions meet these values (times a zero gradient)
     rng = np.random.default_rng(4)
