@@ -165,6 +165,23 @@ def test_input_gradient_layouts_agree(case, monkeypatch):
     np.testing.assert_allclose(gx, strided, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_columns_through_shifted_rows_are_the_direct_copy(case, monkeypatch):
+    x_shape, w_shape, stride, padding, dilation, groups, bias = case
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    b = rng.standard_normal(w_shape[0]).astype(np.float32) if bias else None
+    g = rng.standard_normal(conv_kernels.conv_forward(x, w, None, *case[2:6]).shape)
+    results = []
+    for width in (1 << 30, 0):  # every row through the shifted copy; none
+        monkeypatch.setattr(conv_kernels, "SHIFTED_ROWS_WIDTH", width)
+        y = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+        results.append((y, conv_kernels.conv_weight_grad(x, g, w_shape, *case[2:6])))
+    for shifted, direct in zip(*results):
+        np.testing.assert_array_equal(shifted, direct)
+
+
 def test_gradients_of_huge_finite_values_are_those_of_float64():
     # the flat layout's discarded positions meet these values (times a zero gradient)
     rng = np.random.default_rng(4)
