@@ -365,3 +365,10 @@ def test_running_extreme_of_an_empty_input_has_a_gradient_that_requires_grad(nam
         (g,) = lib.autograd.grad(getattr(lib, name)(x, 1)[0].sum(), x, create_graph=True)
         seen.append((g.requires_grad, tuple(g.shape)))
     assert seen[0] == seen[1] == (True, (0, 5))
+
+
+def test_logcumsumexp_gradient_of_an_empty_tensor_is_the_incoming_gradient():
+    # torch's logcumsumexp_backward returns grad itself when empty: no graph under create_graph
+    x = numtorch.zeros(0, 3, requires_grad=True)
+    (g,) = numtorch.autograd.grad(x.logcumsumexp(0).sum(), x, create_graph=True)
+    assert tuple(g.shape) == (0, 3) and not g.requires_grad

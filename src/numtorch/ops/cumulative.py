@@ -190,7 +190,7 @@ def cummin(input, dim):
 def _logcumsumexp_backward(grad, input, result, dim):
     # dx_k = sum_{j>=k} grad_j * exp(x_k - out_j), summed in log space separately for the
     # positive and negative parts of grad so nothing overflows (as torch does).
-    if input.ndim == 0:
+    if input.ndim == 0 or input.numel() == 0:  # torch returns grad itself
         return grad
     lowest = float(xp.finfo(grad._data.dtype).min)
     log_abs = grad.abs().log()

@@ -43,7 +43,7 @@ def _moment(input, dim, correction, keepdim, take_root):
     n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
     if n - correction <= 0:  # torch gives inf or nan here rather than raising
         biased = (
-            xp.var(input, axis=dim, keepdims=keepdim)
+            _constant_slices_exact(xp.var(input, axis=dim, keepdims=keepdim), input, dim)
             if n
             else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
         )
@@ -51,7 +51,26 @@ def _moment(input, dim, correction, keepdim, take_root):
         out = (biased * math.inf).astype(input.dtype, copy=False)
     else:
         out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
+        out = _constant_slices_exact(out, input, dim)
     return xp.sqrt(out) if take_root else out
+
+
+def _constant_slices_exact(variance, input, dim):
+    """``variance`` with 0 for every slice of equal finite values where torch runs its
+    Welford kernel: a reduction that keeps more than one output element (a full reduction,
+    once dims of size 1 are dropped, takes the mean first and sums the squared deviations,
+    as NumPy does). Welford's running mean stays exactly that value, so every deviation is
+    0; a mean taken as sum / n may not be (three 0.1s), which leaves rounding noise where
+    torch has 0 (and std's gradient, masked at 0, is finite only there)."""
+    if dim is None or variance.size <= 1 or input.dtype.kind != "f" or not input.size:
+        return variance
+    low = xp.min(input, axis=dim, keepdims=True)
+    constant = (low == xp.max(input, axis=dim, keepdims=True)) & xp.isfinite(low)
+    if not constant.any():
+        return variance
+    if variance.ndim != constant.ndim:  # keepdim=False
+        constant = xp.squeeze(constant, axis=dim)
+    return xp.where(constant, xp.zeros((), variance.dtype), variance)
 
 
 # d var = 2 / (n - correction) * sum((x - mean) dx); d std = d var / (2 std), 0 where std is 0
