@@ -155,3 +155,12 @@ def test_elu_family_keeps_the_sign_of_zero(name):
     # sees -0 (-inf) and not +0
     out = getattr(nt.nn.functional, name)(nt.tensor([-0.0, 0.0]))
     _same(out.tolist(), [-0.0, 0.0])
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc"])
+def test_erf_second_order_at_a_huge_input_is_nan_as_torchs_pow_formula(name):
+    # torch's formula takes x.pow(2), whose derivative 2 * x overflows to inf: 0 * inf
+    x = nt.tensor([1.7976931348623157e308, 0.5], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(getattr(nt, name)(x).sum(), x, create_graph=True)
+    (gg,) = nt.autograd.grad(g.sum(), x)
+    assert math.isnan(gg[0].item()) and abs(gg[1].item()) == pytest.approx(0.8787825789354448)
