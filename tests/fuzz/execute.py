@@ -59,6 +59,56 @@ def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
 GLOBAL_STATE = "global state"
 
 
+def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
+    """The values of the floating results (in the order later steps refer to them) once the
+    first ``stop`` steps of ``program`` have run under ``lib``: arrays, or None for one that
+    a step skipped or that raised."""
+    run = _Run(lib, program, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            lib.manual_seed(program["seed"])
+            for step in program["steps"][:stop]:
+                run.step(step)
+    return [_values_of(t) for t in run.pool]
+
+
+def step_given(lib, program: dict, dtype: str | None, stop: int, values: list) -> Record | None:
+    """Step ``stop`` of ``program`` (the loss where ``stop`` is past the steps) run under
+    ``lib`` after the earlier steps, with their floating results overwritten by ``values``
+    (the other library's, from ``results_before``): how ``lib`` computes that step from the
+    very inputs the other library had. None where a result that differs cannot be
+    overwritten (an expanded view, a result the other library does not have)."""
+    run = _Run(lib, program, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            lib.manual_seed(program["seed"])
+            for step in program["steps"][:stop]:
+                run.step(step)
+            if len(run.pool) != len(values):
+                return None
+            try:
+                with lib.no_grad():
+                    for tensor, array in zip(run.pool, values):
+                        if not np.array_equal(_values_of(tensor), array, equal_nan=True):
+                            tensor.copy_(lib.tensor(array, dtype=tensor.dtype))
+            except Exception:  # an expanded or overlapping result: not comparable this way
+                return None
+            if stop < len(program["steps"]):
+                run.step(program["steps"][stop])
+            else:
+                run.gradients(loss_only=True)
+    return run.records[-1] if run.records else None
+
+
+def _values_of(tensor):
+    values = tensor.detach()
+    if values.is_conj():
+        values = values.resolve_conj()
+    return np.array(values.numpy(force=True), copy=True)
+
+
 def global_state(lib) -> list:
     """The process-wide settings a program could leave changed for the next one (each
     program starts from the defaults, so after it they must be the defaults again)."""
@@ -167,13 +217,15 @@ class _Run:
 
     # --- gradient phases
 
-    def gradients(self):
+    def gradients(self, loss_only=False):
         lib = self.lib
         rng = np.random.default_rng([self.program["seed"], 2])
         terms = [t for t in self.pool if t.requires_grad and not t.is_complex()]
         if not terms or not self.leaves:
             return
         loss_record = self.attempt("loss", lambda: _weighted_sum(lib, terms, rng))
+        if loss_only:
+            return
         if loss_record.error is not None:
             return
         loss = loss_record.tensors[0]["tensor"]
