@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import MISREAD_EXPANDED, is_float_input, op_index, uses_fft, uses_lapack
+from .graphs import (
+    MISREAD_EXPANDED,
+    READS_NAN_SIGN,
+    is_float_input,
+    op_index,
+    uses_fft,
+    uses_lapack,
+)
 
 # The exception types torch raises at its boundary; anything else from numtorch is a crash.
 TORCH_ERRORS = (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError)
@@ -175,6 +182,8 @@ class _Run:
             raise Skipped
         if uses_fft(info.name) and not all(_finite(a) and not _empty(a) for a in args):
             raise Skipped
+        if info.name in READS_NAN_SIGN and len(args) > 1 and not _no_nan(args[1]):
+            raise Skipped
         if info.name in MISREAD_EXPANDED:  # a torch bug, not a difference (see graphs)
             args = [a.contiguous() if isinstance(a, self.lib.Tensor) else a for a in args]
         return info.op(self.lib, *args, **sample.kwargs)
@@ -260,6 +269,13 @@ def _finite(value) -> bool:
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     return bool(np.isfinite(value.detach().numpy(force=True)).all())
+
+
+def _no_nan(value) -> bool:
+    """Whether a floating tensor holds no NaN."""
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return True
+    return not bool(np.isnan(value.detach().numpy(force=True)).any())
 
 
 def _empty(value) -> bool:
