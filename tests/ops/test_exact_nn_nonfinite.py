@@ -230,3 +230,16 @@ def test_ctc_loss_gradient_past_a_sequences_length_is_zero_for_a_nan_grad_output
         grads.append(lp.grad.numpy())
     assert (grads[0][4, 1] == 0).all()
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-10, equal_nan=True)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, float("inf")])
+def test_pdist_gradient_follows_torchs_kernels_at_zero_distance_and_ties(p):
+    # a pair at distance 0 gives 0 whatever its grad (inf here) but for p = 1 and inf; p = inf
+    # gives every element reaching the distance the whole grad
+    x = np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 1.0], [0.0, 1.5]])
+    grads = []
+    for lib in (numtorch, torch):
+        a = lib.tensor(x, requires_grad=True)
+        lib.nn.functional.pdist(a, p).backward(lib.tensor([np.inf, 1.0, 3.0, 2.0, -1.0, 3.0]))
+        grads.append(a.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, equal_nan=True)
