@@ -164,3 +164,12 @@ def test_erf_second_order_at_a_huge_input_is_nan_as_torchs_pow_formula(name):
     (g,) = nt.autograd.grad(getattr(nt, name)(x).sum(), x, create_graph=True)
     (gg,) = nt.autograd.grad(g.sum(), x)
     assert math.isnan(gg[0].item()) and abs(gg[1].item()) == pytest.approx(0.8787825789354448)
+
+
+def test_pow_by_minus_one_half_is_rsqrt_as_torchs_kernel():
+    # torch takes x ** -0.5 as 1 / sqrt(x): -0 gives -inf and -inf gives NaN; the gradient
+    # of x ** 0.5 takes that power, so at -0 it is -inf for a positive grad
+    x = nt.tensor([-0.0, 0.0, -math.inf, 4.0])
+    _same((x**-0.5).tolist(), [-math.inf, math.inf, nan, 0.5])
+    g = _grad(lambda x: x**0.5, [-0.0, 0.0])
+    _same(g.tolist(), [-math.inf, math.inf])
