@@ -81,3 +81,17 @@ def test_a_constant_slice_has_exactly_zero_variance_along_a_dim(fn):
 def test_a_full_reduction_of_a_constant_keeps_the_two_pass_rounding():
     # torch's full reduction takes mean = sum / n first, as NumPy does
     assert numtorch.full((3,), 0.1, dtype=numtorch.float64).var().item() == 2.8888949165808538e-34
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "var_mean", "std_mean"])
+def test_a_slice_whose_deviations_overflow_is_nan_along_a_dim_as_torchs_welford(fn):
+    # torch's Welford recurrence meets inf - inf there; the squared deviation from a mean
+    # taken first is inf
+    big = 1.7976931348623157e308
+    rows = [[big, 0.5, -big, 0.3], [1.0, 2.0, 3.0, big], [1.0, 2.0, 3.0, 4.0]]
+    out = getattr(numtorch, fn)(numtorch.tensor(rows, dtype=numtorch.float64), dim=1)
+    moment = out[0] if isinstance(out, tuple) else out
+    assert np.isnan(moment[0].item()) and moment[1].item() == math.inf
+    assert moment[2].item() == pytest.approx(1.6666666666666667 ** (0.5 if "std" in fn else 1))
+    if isinstance(out, tuple):
+        assert np.isnan(out[1][0].item()) and out[1][1].item() == 4.4942328371557893e307
