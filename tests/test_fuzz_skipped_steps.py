@@ -1,6 +1,7 @@
-"""The fuzzer skips copysign where its sign operand holds a NaN: a NaN's sign bit is the
-platform's (x86 and ARM default NaNs differ, torch's vectorized log of a negative number is
-a positive NaN where NumPy's is negative), so the result's sign there is no op semantics."""
+"""Steps the fuzzer skips in both libraries, where torch's result is the platform's: copysign
+where its sign operand holds a NaN (a NaN's sign bit is the platform's: x86 and ARM default
+NaNs differ, torch's vectorized log of a negative number is a positive NaN where NumPy's is
+negative), and LAPACK steps on non-finite input (named by their ops, detach_copy not)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,11 @@ def test_copysign_by_numbers_is_still_compared():
     program = copy.deepcopy(dict(NAN_SIGN, steps=NAN_SIGN["steps"][1:]))
     program["steps"][0]["inputs"][1].pop("ref")
     assert not execute(numtorch, program)[0].skipped
+
+
+def test_detach_copy_is_no_lapack_step():
+    # LAPACK steps skip non-finite input; "det" in their list names determinants only
+    from fuzz.graphs import uses_lapack
+
+    assert uses_lapack("logdet") and uses_lapack("linalg_det")
+    assert not uses_lapack("detach_copy")
