@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import MISREAD_EXPANDED, is_float_input, op_index, uses_fft, uses_lapack
+from .graphs import (
+    MISREAD_EXPANDED,
+    READS_NAN_SIGN,
+    is_float_input,
+    op_index,
+    uses_fft,
+    uses_lapack,
+)
 
 # The exception types torch raises at its boundary; anything else from numtorch is a crash.
 TORCH_ERRORS = (RuntimeError, ValueError, TypeError, IndexError, NotImplementedError)
@@ -57,6 +64,56 @@ def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
 
 
 GLOBAL_STATE = "global state"
+
+
+def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
+    """The values of the floating results (in the order later steps refer to them) once the
+    first ``stop`` steps of ``program`` have run under ``lib``: arrays, or None for one that
+    a step skipped or that raised."""
+    run = _Run(lib, program, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            lib.manual_seed(program["seed"])
+            for step in program["steps"][:stop]:
+                run.step(step)
+    return [_values_of(t) for t in run.pool]
+
+
+def step_given(lib, program: dict, dtype: str | None, stop: int, values: list) -> Record | None:
+    """Step ``stop`` of ``program`` (the loss where ``stop`` is past the steps) run under
+    ``lib`` after the earlier steps, with their floating results overwritten by ``values``
+    (the other library's, from ``results_before``): how ``lib`` computes that step from the
+    very inputs the other library had. None where a result that differs cannot be
+    overwritten (an expanded view, a result the other library does not have)."""
+    run = _Run(lib, program, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            lib.manual_seed(program["seed"])
+            for step in program["steps"][:stop]:
+                run.step(step)
+            if len(run.pool) != len(values):
+                return None
+            try:
+                with lib.no_grad():
+                    for tensor, array in zip(run.pool, values):
+                        if not np.array_equal(_values_of(tensor), array, equal_nan=True):
+                            tensor.copy_(lib.tensor(array, dtype=tensor.dtype))
+            except Exception:  # an expanded or overlapping result: not comparable this way
+                return None
+            if stop < len(program["steps"]):
+                run.step(program["steps"][stop])
+            else:
+                run.gradients(loss_only=True)
+    return run.records[-1] if run.records else None
+
+
+def _values_of(tensor):
+    values = tensor.detach()
+    if values.is_conj():
+        values = values.resolve_conj()
+    return np.array(values.numpy(force=True), copy=True)
 
 
 def global_state(lib) -> list:
@@ -125,6 +182,8 @@ class _Run:
             raise Skipped
         if uses_fft(info.name) and not all(_finite(a) and not _empty(a) for a in args):
             raise Skipped
+        if info.name in READS_NAN_SIGN and len(args) > 1 and not _no_nan(args[1]):
+            raise Skipped
         if info.name in MISREAD_EXPANDED:  # a torch bug, not a difference (see graphs)
             args = [a.contiguous() if isinstance(a, self.lib.Tensor) else a for a in args]
         return info.op(self.lib, *args, **sample.kwargs)
@@ -167,13 +226,15 @@ class _Run:
 
     # --- gradient phases
 
-    def gradients(self):
+    def gradients(self, loss_only=False):
         lib = self.lib
         rng = np.random.default_rng([self.program["seed"], 2])
         terms = [t for t in self.pool if t.requires_grad and not t.is_complex()]
         if not terms or not self.leaves:
             return
         loss_record = self.attempt("loss", lambda: _weighted_sum(lib, terms, rng))
+        if loss_only:
+            return
         if loss_record.error is not None:
             return
         loss = loss_record.tensors[0]["tensor"]
@@ -208,6 +269,13 @@ def _finite(value) -> bool:
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     return bool(np.isfinite(value.detach().numpy(force=True)).all())
+
+
+def _no_nan(value) -> bool:
+    """Whether a floating tensor holds no NaN."""
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return True
+    return not bool(np.isnan(value.detach().numpy(force=True)).any())
 
 
 def _empty(value) -> bool:

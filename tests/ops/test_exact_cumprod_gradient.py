@@ -44,3 +44,27 @@ def test_gradients_with_zeros_and_infinities_match_torch():
         with np.errstate(all="ignore"):
             ours = _grad(numtorch, x, w, trial % 3)
         np.testing.assert_allclose(ours.numpy(), _grad(torch, x, w, trial % 3).numpy())
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_second_order_with_zeros_and_nonfinite_values_matches_torch(seed):
+    # under create_graph torch sums prod(x before k) * cumprod(x after k) slice by slice:
+    # its derivative meets zeros, infinities and NaN in that order
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(seed)
+    shape = [(3, 2), (4,), (2, 3, 3), (5,)][seed % 4]
+    x = rng.standard_normal(shape)
+    mark = rng.random(shape)
+    x[mark < 0.3] = 0.0
+    odd = (mark > 0.3) & (mark < 0.4)
+    x[odd] = rng.choice([math.nan, INF, -INF, -0.0], size=int(odd.sum()))
+    w = rng.standard_normal(shape)
+    dim = seed % len(shape)
+    results = []
+    for lib in (numtorch, torch):
+        a = lib.tensor(x, requires_grad=True)
+        (g,) = lib.autograd.grad((a.cumprod(dim) * lib.tensor(w)).sum(), a, create_graph=True)
+        (gg,) = lib.autograd.grad((g * g).sum(), a)
+        results.append((g.detach().numpy(), gg.numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12, equal_nan=True)

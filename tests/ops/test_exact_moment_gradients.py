@@ -59,3 +59,39 @@ def test_mean_output_follows_welfords_recurrence(fn):
     torch = pytest.importorskip("torch")
     _, theirs = getattr(torch, fn)(torch.tensor(x.numpy()), dim=1)
     np.testing.assert_array_equal(mean.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "var_mean", "std_mean"])
+def test_a_constant_slice_has_exactly_zero_variance_along_a_dim(fn):
+    # torch's Welford kernel (a reduction that keeps several outputs) keeps the running mean
+    # exactly at a constant slice's value: no rounding noise (three 0.1s have a mean of sum / 3
+    # off by one ulp), so std's gradient there is the masked 0, not grad / (2 * 1e-17)
+    a = numtorch.tensor([[0.1, 0.1, 0.1], [1.0, 2.0, 3.0]], dtype=numtorch.float64)
+    a.requires_grad_()
+    out = getattr(numtorch, fn)(a, dim=1)
+    out = out[0] if isinstance(out, tuple) else out
+    assert out[0].item() == 0.0
+    out.sum().backward()
+    if fn.startswith("std"):
+        assert a.grad[0].tolist() == [0.0, 0.0, 0.0]
+    else:  # var's gradient takes x - mean with the mean as sum / n: noise, as torch's
+        assert a.grad[0].tolist() == [-1.3877787807814457e-17] * 3
+
+
+def test_a_full_reduction_of_a_constant_keeps_the_two_pass_rounding():
+    # torch's full reduction takes mean = sum / n first, as NumPy does
+    assert numtorch.full((3,), 0.1, dtype=numtorch.float64).var().item() == 2.8888949165808538e-34
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "var_mean", "std_mean"])
+def test_a_slice_whose_deviations_overflow_is_nan_along_a_dim_as_torchs_welford(fn):
+    # torch's Welford recurrence meets inf - inf there; the squared deviation from a mean
+    # taken first is inf
+    big = 1.7976931348623157e308
+    rows = [[big, 0.5, -big, 0.3], [1.0, 2.0, 3.0, big], [1.0, 2.0, 3.0, 4.0]]
+    out = getattr(numtorch, fn)(numtorch.tensor(rows, dtype=numtorch.float64), dim=1)
+    moment = out[0] if isinstance(out, tuple) else out
+    assert np.isnan(moment[0].item()) and moment[1].item() == math.inf
+    assert moment[2].item() == pytest.approx(1.6666666666666667 ** (0.5 if "std" in fn else 1))
+    if isinstance(out, tuple):
+        assert np.isnan(out[1][0].item()) and out[1][1].item() == 4.4942328371557893e307

@@ -175,3 +175,17 @@ def test_batch_norm_second_order_leaves_undefined_derivatives_none(input_grad, t
     torch = pytest.importorskip("torch")
     expected = _batch_norm_second_order_edges(torch, input_grad, training, affine)
     assert _batch_norm_second_order_edges(numtorch, input_grad, training, affine) == expected
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_binary_cross_entropy_target_gradient_is_unclamped_minus_logit(reduction):
+    # torch's target gradient is -logit(x) * grad: infinite at x = 0 or 1 (no -100 clamp)
+    seen = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([0.0, 0.3, 1.0, 0.5], dtype=lib.float64, requires_grad=True)
+        t = lib.tensor([0.2, 0.5, 0.7, 1.0], dtype=lib.float64, requires_grad=True)
+        loss = lib.nn.functional.binary_cross_entropy(x, t, reduction=reduction)
+        g = lib.autograd.grad(loss.sum(), (x, t), create_graph=True)
+        (gg,) = lib.autograd.grad(g[1].sum(), (x,))
+        seen.append((g[1].tolist(), gg.tolist()))
+    assert seen[0] == seen[1]

@@ -213,3 +213,33 @@ def test_antialiased_interpolation_reads_only_its_windows(mode, where, sizes):
         results.append([y.detach().numpy(), gx.numpy()])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("zero_infinity", [False, True])
+def test_ctc_loss_gradient_past_a_sequences_length_is_zero_for_a_nan_grad_output(zero_infinity):
+    # torch zeroes the frames past input_length after multiplying by grad_output
+    x = np.random.default_rng(0).standard_normal((5, 2, 4))
+    grads = []
+    for lib in (numtorch, torch):
+        lp = lib.tensor(x).log_softmax(2).detach().requires_grad_()
+        targets = lib.tensor([[1, 2, 2], [2, 1, 0]])
+        loss = lib.nn.functional.ctc_loss(
+            lp, targets, [5, 4], [3, 1], reduction="none", zero_infinity=zero_infinity
+        )
+        loss.backward(lib.tensor([1.0, float("nan")], dtype=lib.float64))
+        grads.append(lp.grad.numpy())
+    assert (grads[0][4, 1] == 0).all()
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-10, equal_nan=True)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, float("inf")])
+def test_pdist_gradient_follows_torchs_kernels_at_zero_distance_and_ties(p):
+    # a pair at distance 0 gives 0 whatever its grad (inf here) but for p = 1 and inf; p = inf
+    # gives every element reaching the distance the whole grad
+    x = np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 1.0], [0.0, 1.5]])
+    grads = []
+    for lib in (numtorch, torch):
+        a = lib.tensor(x, requires_grad=True)
+        lib.nn.functional.pdist(a, p).backward(lib.tensor([np.inf, 1.0, 3.0, 2.0, -1.0, 3.0]))
+        grads.append(a.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, equal_nan=True)

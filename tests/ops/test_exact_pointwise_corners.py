@@ -131,3 +131,45 @@ def test_pow_by_number_zero_gives_zero_gradient_even_for_nonfinite_grad(exponent
     (g,) = nt.autograd.grad(x.pow(exponent), x, grad, create_graph=True)
     _same(g.tolist(), [0.0, 0.0, 0.0, 0.0])
     assert g.grad_fn is None
+
+
+def test_logit_gradient_at_zero_and_one_is_grad_times_inf_whatever_the_zeros_sign():
+    # torch's kernel: grad * inf at exactly 0 or 1, so -0 gives +inf for a positive grad;
+    # its differentiable formula (create_graph) divides instead: 1 / -0 = -inf
+    x = nt.tensor([-0.0, 0.0, 1.0, -0.0], requires_grad=True)
+    (g,) = nt.autograd.grad(nt.logit(x), x, nt.tensor([1.0, -1.0, -2.0, -1.0]))
+    _same(g.tolist(), [math.inf, -math.inf, -math.inf, -math.inf])
+    (g,) = nt.autograd.grad(nt.logit(x), x, nt.tensor([1.0, 1.0, 1.0, 1.0]), create_graph=True)
+    _same(g.tolist()[:2], [-math.inf, math.inf])
+
+
+def test_logit_with_eps_gradient_of_a_zero_dim_nan():
+    x = nt.tensor(nan, requires_grad=True)
+    nt.logit(x, eps=1e-3).backward()
+    assert math.isnan(x.grad.item())
+
+
+@pytest.mark.parametrize("name", ["elu", "celu", "selu"])
+def test_elu_family_keeps_the_sign_of_zero(name):
+    # the negative side expm1(x) keeps -0, as torch's kernel does: rsqrt or log2 after it
+    # sees -0 (-inf) and not +0
+    out = getattr(nt.nn.functional, name)(nt.tensor([-0.0, 0.0]))
+    _same(out.tolist(), [-0.0, 0.0])
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc"])
+def test_erf_second_order_at_a_huge_input_is_nan_as_torchs_pow_formula(name):
+    # torch's formula takes x.pow(2), whose derivative 2 * x overflows to inf: 0 * inf
+    x = nt.tensor([1.7976931348623157e308, 0.5], dtype=nt.float64, requires_grad=True)
+    (g,) = nt.autograd.grad(getattr(nt, name)(x).sum(), x, create_graph=True)
+    (gg,) = nt.autograd.grad(g.sum(), x)
+    assert math.isnan(gg[0].item()) and abs(gg[1].item()) == pytest.approx(0.8787825789354448)
+
+
+def test_pow_by_minus_one_half_is_rsqrt_as_torchs_kernel():
+    # torch takes x ** -0.5 as 1 / sqrt(x): -0 gives -inf and -inf gives NaN; the gradient
+    # of x ** 0.5 takes that power, so at -0 it is -inf for a positive grad
+    x = nt.tensor([-0.0, 0.0, -math.inf, 4.0])
+    _same((x**-0.5).tolist(), [-math.inf, math.inf, nan, 0.5])
+    g = _grad(lambda x: x**0.5, [-0.0, 0.0])
+    _same(g.tolist(), [-math.inf, math.inf])

@@ -365,3 +365,23 @@ def test_running_extreme_of_an_empty_input_has_a_gradient_that_requires_grad(nam
         (g,) = lib.autograd.grad(getattr(lib, name)(x, 1)[0].sum(), x, create_graph=True)
         seen.append((g.requires_grad, tuple(g.shape)))
     assert seen[0] == seen[1] == (True, (0, 5))
+
+
+def test_logcumsumexp_gradient_of_an_empty_tensor_is_the_incoming_gradient():
+    # torch's logcumsumexp_backward returns grad itself when empty: no graph under create_graph
+    x = numtorch.zeros(0, 3, requires_grad=True)
+    (g,) = numtorch.autograd.grad(x.logcumsumexp(0).sum(), x, create_graph=True)
+    assert tuple(g.shape) == (0, 3) and not g.requires_grad
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_index_put_into_an_empty_dim_raises_index_error_before_comparing_dtypes(accumulate):
+    # torch's advanced indexing refuses indices into a dim of size 0 first
+    x = numtorch.zeros(0, 2)
+    values = numtorch.zeros(2, 2, dtype=numtorch.float64)
+    with pytest.raises(IndexError, match="out of bounds for dimension with size 0"):
+        numtorch.index_put(x, (numtorch.tensor([0, 0]),), values, accumulate=accumulate)
+    with pytest.raises(IndexError, match="out of bounds for dimension with size 0"):
+        x[numtorch.tensor([0])] = numtorch.ones(1, dtype=numtorch.float64)
+    with pytest.raises(RuntimeError, match="dtypes match"):  # empty indices: the dtypes
+        numtorch.index_put(x, (numtorch.tensor([], dtype=numtorch.long),), values)

@@ -90,3 +90,20 @@ def _run(lib, name):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_copy_op_matches_torch(name):
     assert _run(numtorch, name) == _run(torch, name)
+
+
+@pytest.mark.parametrize("name", ["unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"])
+def test_unsafe_split_results_share_the_inputs_memory_without_being_views(name):
+    # torch's unsafe ops are views that autograd does not track: a later write into the
+    # input shows in them, and their version counters are their own
+    seen = []
+    for lib in (numtorch, torch):
+        y = lib.arange(6.0).requires_grad_() * 1
+        size = [3, 3] if name == "unsafe_split_with_sizes" else (2 if name == "unsafe_chunk" else 3)
+        first = getattr(lib, name)(y, size)[0]
+        with lib.no_grad():
+            y.add_(10)
+        seen.append(
+            (first.tolist(), first._is_view(), first._version, type(first.grad_fn).__name__)
+        )
+    assert seen[0] == seen[1] and seen[0][0] == [10.0, 11.0, 12.0]

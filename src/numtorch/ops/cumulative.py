@@ -9,6 +9,7 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
+from .concatenation import cat
 from .extrema import return_type
 from .pointwise import where
 from .reduction import _take_along
@@ -68,8 +69,24 @@ def _omitted_products(input, dim):
 
 
 def _omitted_products_backward(grad, input, dim):
-    terms = _omitted_products(input, dim) * grad.movedim(dim, -1).unsqueeze(-2)
-    return terms.sum(-1).movedim(-1, dim)
+    # torch's O(n^2) form step by step, so that its own derivative (cumprod's second one)
+    # meets zeros, infinities and NaN in torch's order: dx_k = sum_{j>=k} grad_j *
+    # (prod_{i<k} x_i) * cumprod_{k<i<=j} x_i, the first factor a prod of the slice before k
+    n = input.shape[dim]
+    ones = Tensor._make(xp.ones((1,), grad._data.dtype))
+    ones = ones.expand(*[1 if d == dim else size for d, size in enumerate(input.shape)])
+    columns = []
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, input.narrow(dim, 1, n - 1).cumprod(dim)], dim)
+        elif k == n - 1:
+            omitted = input.narrow(dim, 0, k).prod(dim, keepdim=True)
+        else:
+            until = input.narrow(dim, 0, k).prod(dim, keepdim=True)
+            after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
+            omitted = cat([until, until.expand_as(after) * after], dim)
+        columns.append((grad.narrow(dim, k, n - k) * omitted).sum(dim).unsqueeze(dim))
+    return cat(columns, dim)
 
 
 @batched
@@ -190,7 +207,7 @@ def cummin(input, dim):
 def _logcumsumexp_backward(grad, input, result, dim):
     # dx_k = sum_{j>=k} grad_j * exp(x_k - out_j), summed in log space separately for the
     # positive and negative parts of grad so nothing overflows (as torch does).
-    if input.ndim == 0:
+    if input.ndim == 0 or input.numel() == 0:  # torch returns grad itself
         return grad
     lowest = float(xp.finfo(grad._data.dtype).min)
     log_abs = grad.abs().log()

@@ -74,6 +74,11 @@ def _power(input, exponent):
     jvp="elementwise",
 )
 def _pow_scalar(input, exponent):
+    if exponent == -0.5 and input.dtype.kind == "f":
+        # torch's kernel takes x ** -0.5 as rsqrt: 1 / sqrt(-0) = -inf and -inf gives NaN,
+        # where a general power gives inf and 0 (its gradient at 0.5 takes this power too)
+        with xp.errstate(divide="ignore", invalid="ignore"):
+            return xp.reciprocal(xp.sqrt(input))
     return xp.power(input, exponent)
 
 

@@ -367,13 +367,34 @@ def index_put(input, indices, values, accumulate=False) -> Tensor:
     used = sum(_dims_indexed(k) for k in (key if isinstance(key, tuple) else (key,)))
     if used > input.ndim:  # torch counts the indices before comparing dtypes
         raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
+    key = _expand_bool_masks(key, input.shape)
+    _check_empty_dims_indexed(key, input.shape)  # also before the dtypes
     if isinstance(values, Tensor) and values._data.dtype != input._data.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{input.dtype.scalar_name} for the destination and {values.dtype.scalar_name} for "
             "the source."
         )
-    return _index_put(input, _expand_bool_masks(key, input.shape), values, accumulate)
+    return _index_put(input, key, values, accumulate)
+
+
+def _check_empty_dims_indexed(key, shape) -> None:
+    """torch's advanced indexing refuses, before anything else, an index into a dim of size 0
+    unless the indices themselves are empty: no number is a valid index there."""
+    arrays, dim, sizes = [], 0, []
+    specified = sum(k is not None and k is not Ellipsis for k in key)
+    for k in key:
+        if k is Ellipsis:
+            dim += max(len(shape) - specified, 0)
+            continue
+        if k is None:
+            continue
+        if isinstance(k, xp.ndarray) and k.ndim >= 0 and k.dtype.kind in "iu" and dim < len(shape):
+            arrays.append(k)
+            sizes.append(shape[dim])
+        dim += 1
+    if 0 in sizes and 0 not in xp.broadcast_shapes(*(a.shape for a in arrays)):
+        raise IndexError("index is out of bounds for dimension with size 0")
 
 
 def _dims_indexed(k) -> int:
@@ -435,6 +456,8 @@ def setitem(self, key, value) -> None:
         return
     nkey, advanced = normalize_key(key)
     if advanced:
+        expanded = _expand_bool_masks(nkey, self.shape)
+        _check_empty_dims_indexed(expanded, self.shape)
         if (
             isinstance(value, Tensor)
             and value._data.dtype != self._data.dtype
@@ -448,7 +471,7 @@ def setitem(self, key, value) -> None:
         _check_no_overlap(self, value)
         _inplace(
             self,
-            lambda: _index_put(self, _expand_bool_masks(nkey, self.shape), value),
+            lambda: _index_put(self, expanded, value),
             "index_put_",
         )
         return

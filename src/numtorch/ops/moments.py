@@ -43,7 +43,7 @@ def _moment(input, dim, correction, keepdim, take_root):
     n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
     if n - correction <= 0:  # torch gives inf or nan here rather than raising
         biased = (
-            xp.var(input, axis=dim, keepdims=keepdim)
+            _constant_slices_exact(xp.var(input, axis=dim, keepdims=keepdim), input, dim)
             if n
             else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
         )
@@ -51,7 +51,42 @@ def _moment(input, dim, correction, keepdim, take_root):
         out = (biased * math.inf).astype(input.dtype, copy=False)
     else:
         out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
+        out = _constant_slices_exact(out, input, dim)
+        if _overflows(input) and dim is not None and out.size > 1:
+            _, m2, count = _welford_in_order(input, dim)
+            if m2 is not None:
+                out = (m2 / (count - correction)).astype(input.dtype).reshape(out.shape)
     return xp.sqrt(out) if take_root else out
+
+
+# A value whose square overflows float64: torch's Welford kernel (its dim reductions) then
+# gives NaN where a square of the deviation from NumPy's mean gives inf
+_OVERFLOWS = 1e150
+
+
+def _overflows(input) -> bool:
+    if input.dtype != xp.float64 or not input.size:
+        return False
+    finite = input[xp.isfinite(input)]
+    return bool(finite.size and xp.abs(finite).max() >= _OVERFLOWS)
+
+
+def _constant_slices_exact(variance, input, dim):
+    """``variance`` with 0 for every slice of equal finite values where torch runs its
+    Welford kernel: a reduction that keeps more than one output element (a full reduction,
+    once dims of size 1 are dropped, takes the mean first and sums the squared deviations,
+    as NumPy does). Welford's running mean stays exactly that value, so every deviation is
+    0; a mean taken as sum / n may not be (three 0.1s), which leaves rounding noise where
+    torch has 0 (and std's gradient, masked at 0, is finite only there)."""
+    if dim is None or variance.size <= 1 or input.dtype.kind != "f" or not input.size:
+        return variance
+    low = xp.min(input, axis=dim, keepdims=True)
+    constant = (low == xp.max(input, axis=dim, keepdims=True)) & xp.isfinite(low)
+    if not constant.any():
+        return variance
+    if variance.ndim != constant.ndim:  # keepdim=False
+        constant = xp.squeeze(constant, axis=dim)
+    return xp.where(constant, xp.zeros((), variance.dtype), variance)
 
 
 # d var = 2 / (n - correction) * sum((x - mean) dx); d std = d var / (2 std), 0 where std is 0
@@ -164,19 +199,32 @@ _WELFORD_IN_ORDER = 4096
 
 def _welford_mean(input, dim, keepdim):
     mean = xp.mean(input, axis=dim, keepdims=keepdim)
-    if input.ndim == 0 or input.dtype.kind != "f" or xp.isfinite(input).all():
+    if input.ndim == 0 or input.dtype.kind != "f":
         return mean
+    if xp.isfinite(input).all() and not _overflows(input):
+        return mean
+    running, _, _ = _welford_in_order(input, dim)
+    return mean if running is None else running.astype(input.dtype).reshape(mean.shape)
+
+
+def _welford_in_order(input, dim):
+    """torch's Welford recurrence element by element along ``dim``: the running mean, the sum
+    of squared deviations m2 and the count, or Nones for a reduction too long to run in
+    one sequence (NumPy's numbers stand there)."""
     axes = tuple(range(input.ndim)) if dim is None else tuple(d % input.ndim for d in dim)
     n = math.prod(input.shape[d] for d in axes)
     if n > _WELFORD_IN_ORDER:
-        return mean
+        return None, None, n
     kept = [size for d, size in enumerate(input.shape) if d not in axes]
     x = xp.moveaxis(input, axes, tuple(range(-len(axes), 0))).reshape(*kept, n)
     running = xp.zeros(x.shape[:-1])
+    m2 = xp.zeros(x.shape[:-1])
     with xp.errstate(all="ignore"):
         for k in range(n):
-            running = running + (x[..., k] - running) / (k + 1)
-    return running.astype(input.dtype).reshape(mean.shape)
+            delta = x[..., k] - running
+            running = running + delta / (k + 1)
+            m2 = m2 + delta * (x[..., k] - running)
+    return running, m2, n
 
 
 @defop(

@@ -358,6 +358,11 @@ def _logit_backward(grad, input, eps):
     derivative = grad / (input * (1 - input))
     if eps is None:
         outside = (input < 0) | (input > 1)
+        if not grad_mode.is_grad_enabled():
+            # torch's kernel gives grad * inf at exactly 0 or 1, whatever the zero's sign
+            # (its differentiable formula, under create_graph, divides: -0 gives -inf)
+            edge = (input == 0) | (input == 1)
+            derivative = where(edge, grad * float("inf"), derivative)
         return where(outside, float("nan"), derivative)
     # torch keeps the derivative only where eps <= x <= 1 - eps: its differentiable backward
     # (create_graph) and its kernel's vectors (two a step) put a NaN input outside that
@@ -367,7 +372,8 @@ def _logit_backward(grad, input, eps):
     if not grad_mode.is_grad_enabled() and input.dtype.is_floating_point:
         data = input._data
         if xp.isnan(data).any():
-            inside = inside | from_numpy(xp.isnan(data) & ~vector_lanes(data, vectors=2))
+            tail_nan = xp.asarray(xp.isnan(data) & ~vector_lanes(data, vectors=2))
+            inside = inside | from_numpy(tail_nan)
     return where(inside, derivative, 0.0)
 
 

@@ -27,14 +27,15 @@ def _copied(result, order):
     return xp.array(result, copy=True, order=order)
 
 
-def _twin(view_op, name: str, node: str, forward=None, aten=None, order="K"):
+def _twin(view_op, name: str, node: str, forward=None, aten=None, order="K", copy=True):
     """A primitive with ``view_op``'s derivative whose forward copies (into the ``order``
-    layout), recorded as ``node``."""
+    layout), recorded as ``node``; with ``copy=False`` its results share the input's memory
+    without being views to autograd (torch's unsafe ops)."""
     spec = view_op.spec
     forward = forward or spec.forward
 
     def copy_forward(*args):
-        return _copied(forward(*args), order)
+        return _copied(forward(*args), order) if copy else forward(*args)
 
     formulas = {spec.params[i]: formula for i, formula, _ in spec.formulas}
     twin = defop(
@@ -195,11 +196,15 @@ def detach_copy(input):
     return _detach_copy(input)
 
 
-# unsafe_split and friends: split's results without view tracking (UnsafeSplitBackward0)
+# unsafe_split and friends: split's results without view tracking (UnsafeSplitBackward0),
+# sharing the input's memory as torch's do (writing into the input changes them)
 _unsafe = {
-    "_split": _twin(concatenation._split, "unsafe_split", "UnsafeSplitBackward0"),
+    "_split": _twin(concatenation._split, "unsafe_split", "UnsafeSplitBackward0", copy=False),
     "_split_with_sizes": _twin(
-        concatenation._split_with_sizes, "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0"
+        concatenation._split_with_sizes,
+        "unsafe_split_with_sizes",
+        "UnsafeSplitWithSizesBackward0",
+        copy=False,
     ),
 }
 unsafe_split = export(

@@ -53,8 +53,9 @@ def rowwise(op, tangent, primal, *args):
 
 
 def _erf_grad(grad, input):
-    # d/dx erf(x) = 2/sqrt(pi) exp(-x^2)
-    return grad * ((-input * input).exp() * TWO_OVER_SQRT_PI)
+    # d/dx erf(x) = 2/sqrt(pi) exp(-x^2), x^2 taken by pow as torch's formula does: its own
+    # derivative 2 * x overflows to inf at huge x (0 * inf = NaN in the second order)
+    return grad * (input.pow(2).neg().exp() * TWO_OVER_SQRT_PI)
 
 
 erf = export(

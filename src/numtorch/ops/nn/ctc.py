@@ -115,11 +115,12 @@ def _ctc_grad(grad, log_probs, targets, input_lengths, target_lengths, nll, blan
         (alpha + beta)[t_index, n_index, s_index],
     )
     with xp.errstate(over="ignore", invalid="ignore"):
-        result = xp.exp(lp) - xp.exp(lcab + nll[None, :, None] - lp)
+        result = (xp.exp(lp) - xp.exp(lcab + nll[None, :, None] - lp)) * grad._data[None, :, None]
+    # as torch's kernel, frames past a sequence's length (and, with zero_infinity, a sequence
+    # of infinite loss) are zeroed after the product: a NaN grad_output does not reach them
     result = xp.where((xp.arange(frames)[:, None] < lengths[None, :])[..., None], result, 0)
     if zero_infinity:
         result = xp.where(xp.isinf(nll)[None, :, None], 0, result)
-    result = result * grad._data[None, :, None]
     return Tensor._make(result.astype(lp.dtype, copy=False))
 
 

@@ -9,6 +9,8 @@ has no derivative, as in torch.
 
 from __future__ import annotations
 
+import math
+
 from ..._core import batch_rules, grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
@@ -33,11 +35,38 @@ def _pairs(n: int):
     return xp.triu_indices(n, 1)
 
 
+def _pair_gradient(diff, grad, dist, p):
+    """d dist / d diff times grad for each pair (rows: pairs), as torch's pdist kernels
+    compute it: a pair at distance 0 gets 0 outright for p other than 1 and inf, whatever
+    its grad; p = inf gives each element that reaches the distance the whole grad."""
+    grad, dist = grad[:, None], dist[:, None]
+    if p == 0:
+        return xp.zeros_like(diff)
+    if p == 1:
+        return xp.sign(diff) * grad
+    if p == math.inf:
+        reaches = 1 - xp.minimum(1, xp.ceil(xp.abs(xp.abs(diff) - dist)))
+        return grad * xp.sign(diff) * reaches
+    if p == 2:
+        out = grad * diff / dist
+    elif p < 2:
+        out = xp.sign(diff) * xp.abs(diff) ** (p - 1) * grad / dist ** (p - 1)
+        if p < 1:
+            out = xp.where(diff == 0, 0, out)
+    else:
+        out = diff * xp.abs(diff) ** (p - 2) * grad / dist ** (p - 1)
+    return xp.where(dist == 0, 0, out)
+
+
 def _pdist_grad(grad, input, p, result):
-    rows, cols = (Tensor._make(index) for index in _pairs(input.shape[0]))
-    difference = input.index_select(0, rows) - input.index_select(0, cols)
-    g = _norm_backward(grad, difference, result, p, (1,), False)
-    return input.new_zeros(input.shape).index_add(0, rows, g).index_add(0, cols, -g)
+    rows, cols = _pairs(input.shape[0])
+    data = input._data
+    with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        g = _pair_gradient(data[rows] - data[cols], grad._data, result._data, p)
+    out = xp.zeros_like(data)
+    xp.add.at(out, rows, g)
+    xp.subtract.at(out, cols, g)
+    return Tensor._make(out.astype(data.dtype, copy=False))
 
 
 def _not_implemented(grad):

@@ -178,7 +178,8 @@ def _bce_input_grad(grad, input, target, weight, reduction):
 
 
 def _bce_target_grad(grad, input, weight, reduction):
-    g = grad * ((-input).log1p().clamp(min=-100) - input.log().clamp(min=-100))
+    # torch's target gradient is -logit(x) * grad, unclamped: +-inf at x = 0 or 1
+    g = input.logit().neg() * grad
     if weight is not None:
         g = g * weight
     return _div_scalar(g, input.numel()) if reduction == "mean" else g

@@ -28,7 +28,8 @@ SELU_SCALE = 1.0507009873554804934193349852946
 
 def _elu_forward(input, alpha, scale, input_scale):
     float_only(input, "elu_cpu")
-    negative = xp.expm1(xp.minimum(input, 0) * input_scale) * (alpha * scale)
+    # the negative side keeps -0 (expm1(-0) = -0, as torch's kernel): minimum(-0, 0) is +0
+    negative = xp.expm1(xp.where(input > 0, 0, input) * input_scale) * (alpha * scale)
     return xp.where(input > 0, input * scale, negative).astype(input.dtype, copy=False)
 
 

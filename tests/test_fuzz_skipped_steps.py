@@ -1,0 +1,51 @@
+"""Steps the fuzzer skips in both libraries, where torch's result is the platform's: copysign
+where its sign operand holds a NaN (a NaN's sign bit is the platform's: x86 and ARM default
+NaNs differ, torch's vectorized log of a negative number is a positive NaN where NumPy's is
+negative), and LAPACK steps on non-finite input (named by their ops, detach_copy not)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from fuzz.compare import differential
+from fuzz.execute import execute
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+# log10 of a negative number is a NaN whose sign NumPy and torch's kernel disagree on
+NAN_SIGN = {
+    "dtype": "float32",
+    "seed": 1467401803,
+    "steps": [
+        {"kind": "op", "op": "log10", "sample": 2, "seed": 1444765179,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": True}]},
+        {"kind": "op", "op": "copysign", "sample": 1, "seed": 284571229,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False},
+                    {"dtype": "float32", "grad": True, "shape": "sample", "special": False,
+                     "ref": 0, "fit": "expand"}]},
+    ],
+}  # fmt: skip
+
+
+def test_copysign_by_a_computed_nan_is_skipped_in_both_libraries():
+    for lib in (numtorch, torch):
+        records = execute(lib, NAN_SIGN)
+        assert records[1].label == "copysign" and records[1].skipped
+    assert differential(numtorch, torch, NAN_SIGN) is None
+
+
+def test_copysign_by_numbers_is_still_compared():
+    program = copy.deepcopy(dict(NAN_SIGN, steps=NAN_SIGN["steps"][1:]))
+    program["steps"][0]["inputs"][1].pop("ref")
+    assert not execute(numtorch, program)[0].skipped
+
+
+def test_detach_copy_is_no_lapack_step():
+    # LAPACK steps skip non-finite input; "det" in their list names determinants only
+    from fuzz.graphs import uses_lapack
+
+    assert uses_lapack("logdet") and uses_lapack("linalg_det")
+    assert not uses_lapack("detach_copy")
