@@ -56,7 +56,6 @@ KNOWN_MISSING = {
         "TorchDispatchMode",
         "capture_logs",
         "fx_traceback",
-        "tree_map",
     },
     "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native", "quantized"},
     "random": {"thread_safe_generator"},

@@ -21,7 +21,6 @@ _OVERRIDES = "torch.overrides (__torch_function__ and its helpers) is not implem
 _FUTURES = "torch.futures (Future) is not implemented"
 
 KNOWN: dict[str, str] = {
-    "torch.utils.checkpoint.tree_map": "torch.utils._pytree (tree_map) is not implemented",
     "torch.masked.is_masked_tensor": _MASKED,
     "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
