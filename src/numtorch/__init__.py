@@ -210,6 +210,11 @@ from ._symbolic import (
     sym_sqrt,
     sym_sum,
 )
+from ._foreach import FOREACH as _FOREACH
+from ._runtime import _assert
+from . import _C
+
+globals().update(_FOREACH)
 
 # Note [Lazy submodules]: these load on first attribute access (PEP 562), so a bare
 # ``import numtorch`` costs the core and the op registry only. None of them registers ops or
