@@ -207,7 +207,6 @@ KNOWN_MISSING = {
         "USE_RTLD_GLOBAL_WITH_LIBTORCH",
         "classproperty",
         "get_file_path",
-        "library",
         "overrides",
         "prepare_multiprocessing_environment",
         "thread_safe_generator",

@@ -227,6 +227,7 @@ _LAZY_SUBMODULES = frozenset(
         "distributions",
         "func",
         "jit",
+        "library",
         "multiprocessing",
         "optim",
         "quasirandom",

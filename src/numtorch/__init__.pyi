@@ -208,6 +208,7 @@ from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
 from . import jit as jit
+from . import library as library
 from . import multiprocessing as multiprocessing
 from . import optim as optim
 from . import profiler as profiler
