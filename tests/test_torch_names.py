@@ -193,8 +193,6 @@ KNOWN_MISSING = {
         "wait",
         # the C++ dispatcher, operator registration, library loading and the zip archive classes
         "DeserializationStorageContext",
-        "DisableTorchFunction",
-        "DisableTorchFunctionSubclass",
         "DispatchKey",
         "DispatchKeySet",
         "ExcludeDispatchKeyGuard",
@@ -207,7 +205,6 @@ KNOWN_MISSING = {
         "USE_RTLD_GLOBAL_WITH_LIBTORCH",
         "classproperty",
         "get_file_path",
-        "overrides",
         "prepare_multiprocessing_environment",
         "thread_safe_generator",
         # C++ benchmarking, monitoring and logging hooks

@@ -9,10 +9,32 @@ from ._core.grad_mode import is_grad_enabled, set_enabled
 from ._core.tensor import Tensor
 from ._generator import Generator
 from .backends import cudnn
+from .overrides import (
+    DisableTorchFunction,
+    DisableTorchFunctionSubclass,
+    _disabled_torch_function_impl,
+    _get_current_function_mode,
+    _get_current_function_mode_stack,
+    _is_torch_function_enabled,
+    _is_torch_function_mode_enabled,
+)
+from .overrides import has_torch_function as _has_torch_function
 
 # isinstance(x, torch._C.TensorBase) (and the older _TensorBase) holds for every tensor.
 TensorBase = _TensorBase = Tensor
-__all__ = ["Generator", "TensorBase", "is_grad_enabled"]
+__all__ = [
+    "DisableTorchFunction",
+    "DisableTorchFunctionSubclass",
+    "Generator",
+    "TensorBase",
+    "_disabled_torch_function_impl",
+    "_get_current_function_mode",
+    "_get_current_function_mode_stack",
+    "_has_torch_function",
+    "_is_torch_function_enabled",
+    "_is_torch_function_mode_enabled",
+    "is_grad_enabled",
+]
 
 _jit = {"profiling_executor": True, "profiling_mode": True}
 

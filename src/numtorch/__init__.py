@@ -212,6 +212,8 @@ from ._symbolic import (
 )
 from ._foreach import FOREACH as _FOREACH
 from ._runtime import _assert
+from . import overrides
+from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass
 from . import _C
 
 globals().update(_FOREACH)
