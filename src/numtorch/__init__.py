@@ -224,6 +224,7 @@ globals().update(_FOREACH)
 # tests/test_import_lazy.py checks both.
 _LAZY_SUBMODULES = frozenset(
     {
+        "_dynamo",
         "compiler",
         "distributed",
         "distributions",
