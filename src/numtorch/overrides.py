@@ -40,10 +40,13 @@ from ._core.tensor import Tensor
 from .ops.boundary import publish
 
 __all__ = [
+    "BaseTorchFunctionMode",
     "get_ignored_functions",
     "get_overridable_functions",
     "handle_torch_function",
     "has_torch_function",
+    "has_torch_function_unary",
+    "has_torch_function_variadic",
     "is_tensor_like",
     "is_tensor_method_or_property",
     "resolve_name",
@@ -191,6 +194,16 @@ def has_torch_function(relevant_args: Iterable) -> bool:
     return bool(_state.modes) or bool(_overloaded(relevant_args))
 
 
+def has_torch_function_unary(inp) -> bool:
+    """``has_torch_function((inp,))``."""
+    return has_torch_function((inp,))
+
+
+def has_torch_function_variadic(*args) -> bool:
+    """``has_torch_function(args)``."""
+    return has_torch_function(args)
+
+
 def is_tensor_like(inp) -> bool:
     """A Tensor, or an object whose class defines ``__torch_function__``."""
     return type(inp) is Tensor or hasattr(inp, "__torch_function__")
@@ -304,6 +317,13 @@ class TorchFunctionMode:
     @classmethod
     def push(cls, *args, **kwargs):
         return cls(*args, **kwargs)
+
+
+class BaseTorchFunctionMode(TorchFunctionMode):
+    """A mode that runs every function as given: a base for modes that only look."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
 
 
 def _get_current_function_mode():

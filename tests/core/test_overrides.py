@@ -141,3 +141,17 @@ def test_overridable_and_ignored_functions_are_disjoint():
     assert overrides.resolve_name(numtorch.add) == "torch.add"
     assert overrides.is_tensor_method_or_property(numtorch.Tensor.add)
     assert not overrides.is_tensor_method_or_property(numtorch.add)
+
+
+@LIBS
+def test_unary_and_variadic_checks_and_the_base_mode(lib):
+    Logged, _ = logging_subclass(lib)
+    a = lib.ones(1).as_subclass(Logged)
+    overrides = lib.overrides
+    assert overrides.has_torch_function_unary(a) and not overrides.has_torch_function_unary(
+        lib.ones(1)
+    )
+    assert overrides.has_torch_function_variadic(lib.ones(1), a)
+    assert not overrides.has_torch_function_variadic(lib.ones(1), 2)
+    with overrides.BaseTorchFunctionMode():
+        assert lib.add(lib.ones(1), 1).tolist() == [2.0]
