@@ -142,6 +142,19 @@ def _convert(result, cls):
     return result
 
 
+def _make_subclass(cls, data, require_grad: bool = False, **kwargs):
+    """A leaf of class ``cls`` sharing ``data``'s memory (how subclasses such as torch's
+    Parameter build their instances)."""
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    if not isinstance(data, Tensor):
+        raise TypeError(f"data must be a Tensor (got {type(data).__name__})")
+    result = data.detach()
+    result.__class__ = cls
+    return result.requires_grad_(require_grad)
+
+
+Tensor._make_subclass = staticmethod(_make_subclass)
 Tensor.__torch_function__ = classmethod(_default_torch_function)
 Tensor.__init_subclass__ = classmethod(_init_subclass)
 _plain_backward = Tensor.backward

@@ -155,3 +155,18 @@ def test_unary_and_variadic_checks_and_the_base_mode(lib):
     assert not overrides.has_torch_function_variadic(lib.ones(1), 2)
     with overrides.BaseTorchFunctionMode():
         assert lib.add(lib.ones(1), 1).tolist() == [2.0]
+
+
+@LIBS
+def test_make_subclass_builds_a_leaf_sharing_memory(lib):
+    class Buffer(lib.Tensor):
+        pass
+
+    data = lib.ones(2)
+    b = lib.Tensor._make_subclass(Buffer, data, True)
+    assert type(b) is Buffer and b.requires_grad and b.is_leaf and b.grad_fn is None
+    assert (b * 2).grad_fn.name() == "AliasBackward0"
+    data.add_(1)
+    assert b.tolist() == [2.0, 2.0]
+    with pytest.raises(TypeError):
+        lib.Tensor._make_subclass(Buffer, [1.0])
