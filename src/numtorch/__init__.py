@@ -210,6 +210,13 @@ from ._symbolic import (
     sym_sqrt,
     sym_sum,
 )
+from ._foreach import FOREACH as _FOREACH
+from ._runtime import _assert
+from . import overrides
+from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass
+from . import _C
+
+globals().update(_FOREACH)
 
 # Note [Lazy submodules]: these load on first attribute access (PEP 562), so a bare
 # ``import numtorch`` costs the core and the op registry only. None of them registers ops or
@@ -217,11 +224,13 @@ from ._symbolic import (
 # tests/test_import_lazy.py checks both.
 _LAZY_SUBMODULES = frozenset(
     {
+        "_dynamo",
         "compiler",
         "distributed",
         "distributions",
         "func",
         "jit",
+        "library",
         "multiprocessing",
         "optim",
         "quasirandom",

@@ -203,11 +203,16 @@ from ._symbolic import sym_min as sym_min
 from ._symbolic import sym_not as sym_not
 from ._symbolic import sym_sqrt as sym_sqrt
 from ._symbolic import sym_sum as sym_sum
+from . import overrides as overrides
+from .overrides import DisableTorchFunction as DisableTorchFunction
+from .overrides import DisableTorchFunctionSubclass as DisableTorchFunctionSubclass
+from . import _dynamo as _dynamo
 from . import compiler as compiler
 from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
 from . import jit as jit
+from . import library as library
 from . import multiprocessing as multiprocessing
 from . import optim as optim
 from . import profiler as profiler

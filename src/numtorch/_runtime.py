@@ -164,6 +164,16 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
+def _assert(condition, message) -> None:
+    """``assert condition, message`` as a function (torch's traceable assert).
+
+    >>> import numtorch as torch
+    >>> torch._assert(torch.tensor(2) > 1, "positive")
+    """
+    if not condition:
+        raise AssertionError(message)
+
+
 def compile(model=None, **options):
     """numtorch has no compiler: returns ``model`` unchanged (also as a decorator, with or
     without options), so a script written for ``torch.compile`` runs eagerly."""

@@ -13,10 +13,10 @@ from numtorch.autograd import forward_grad
 
 
 def test_no_observer_outside_a_level():
-    assert not dispatch.slow
+    assert not dispatch.observing
     with fwAD.dual_level():
-        assert dispatch.slow and forward_grad.OBSERVER in dispatch.observers
-    assert not dispatch.slow and forward_grad.OBSERVER not in dispatch.observers
+        assert dispatch.observing and forward_grad.OBSERVER in dispatch.observers
+    assert not dispatch.observing and forward_grad.OBSERVER not in dispatch.observers
 
 
 def test_tangents_are_dropped_when_the_level_exits():

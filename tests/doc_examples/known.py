@@ -17,20 +17,17 @@ _ALLCLOSE_ROUNDING = (
 )
 
 _MASKED = "torch.masked (masked tensors) is not implemented"
-_OVERRIDES = "torch.overrides (__torch_function__ and its helpers) is not implemented"
+_OVERRIDES = "torch.overrides.get_testing_overrides and redispatch_function are not implemented"
 _FUTURES = "torch.futures (Future) is not implemented"
 
 KNOWN: dict[str, str] = {
-    "torch.utils.checkpoint.tree_map": "torch.utils._pytree (tree_map) is not implemented",
     "torch.masked.is_masked_tensor": _MASKED,
     "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
     "torch.sparse.mm": "torch.sparse.mm takes no reduce argument",
     "torch.sparse.spdiags": "torch.sparse.spdiags is not implemented",
     "torch.serialization.skip_data": "torch.serialization.skip_data is not implemented",
-    "torch.overrides.get_ignored_functions": _OVERRIDES,
     "torch.overrides.get_testing_overrides": _OVERRIDES,
-    "torch.overrides.is_tensor_method_or_property": _OVERRIDES,
     "torch.overrides.redispatch_function": _OVERRIDES,
     "torch.autograd.profiler.Future.add_done_callback": _FUTURES,
     "torch.autograd.profiler.Future.set_exception": _FUTURES,

@@ -241,7 +241,7 @@ def test_module_scope_closes_when_forward_raises(nn_hooks):
         Broken()(torch.ones(3))
     rows = prof.key_averages(group_by="module")
     assert [r.key for r in rows] == ["Broken"]
-    assert dispatch.slow is False
+    assert dispatch.observing is False
 
 
 # -- torch.profiler's API --
@@ -277,7 +277,7 @@ def test_profile_with_schedule_records_active_steps():
     assert ready[0]["ProfilerStep#2"] == 1 and ready[0]["ProfilerStep#3"] == 1
     rows = {r.key: r.count for r in prof.key_averages()}
     assert rows["ProfilerStep*"] == 2 and rows["MulBackward0"] == 2
-    assert dispatch.slow is False
+    assert dispatch.observing is False
 
 
 def test_profile_without_schedule_and_cuda_request():
@@ -296,7 +296,7 @@ def test_emit_nvtx_and_itt_are_no_ops():
     for context in (emit_nvtx(), emit_itt(record_shapes=True)):
         with context:
             y = torch.ones(2) + 1
-        assert dispatch.slow is False
+        assert dispatch.observing is False
     assert y.tolist() == [2.0, 2.0]
 
 

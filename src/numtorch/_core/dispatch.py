@@ -272,6 +272,10 @@ def _is_mask(index) -> bool:
 
 def observed(spec, args):
     """Run an op with the active observers (profiler, forward checks) wrapped around it."""
+    if dispatch.torch_function is not None:  # Note [Torch function dispatch] (overrides.py)
+        out = dispatch.torch_function(spec, args)
+        if out is not NotImplemented:
+            return out
     if dispatch.batching is not None:  # vmap: rules call ops, which must come back here
         out = dispatch.batching(spec, args)
         if out is not NotImplemented:

@@ -57,7 +57,7 @@ def run_backward(
 
 
 def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumulate):
-    arrays = not create_graph and not dispatch.slow
+    arrays = not create_graph and not dispatch.observing
     root_nodes, deps, captures, needed, buffers = start_walk(roots, grad_roots, inputs, arrays)
     scheduled = needed.union(captures) if needed is not None else None
     _task.reached = (deps, scheduled, accumulate)
@@ -70,7 +70,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
     pop, push = heapq.heappop, heapq.heappush
     follow = None  # the only node made ready by the last step: run it without the heap
     # Anything unusual about this run sends every node through the full per-node path.
-    special = anomaly or dispatch.slow or bool(captures) or needed is not None
+    special = anomaly or dispatch.observing or bool(captures) or needed is not None
     release = not retain_graph
     fast = arrays and not special  # op nodes without hooks run on arrays (_takes_arrays)
     with grad_mode.set_grad_enabled(bool(create_graph)):
@@ -114,7 +114,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     for nr, k in captures.get(node, ()):
                         captured[k] = grads[nr]
                     continue
-                if dispatch.slow:
+                if dispatch.observing:
                     outputs = observed_node(node, lambda: run_node(node, grads, anomaly))
                 else:
                     outputs = run_node(node, grads, anomaly)
@@ -162,7 +162,7 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
         # over gradient arrays nothing else holds instead of copying them.
         g = old = outputs = grads = grad = None
         for node, grad in pending:
-            if dispatch.slow:
+            if dispatch.observing:
                 observed_node(node, lambda: commit_leaf_grad(node, grad))
             else:
                 commit_leaf_grad(node, grad)

@@ -345,6 +345,10 @@ def inplace_variant(op, name: str):
     direct = _DIRECT.get(name)
 
     def method(self, *args, **kwargs):
+        if dispatch.torch_function is not None:  # Note [Torch function dispatch]
+            taken = dispatch.torch_function(method, (self, *args), kwargs)
+            if taken is not NotImplemented:
+                return taken
         if args:
             check_no_partial_overlap(self, args)
         if (

@@ -12,7 +12,11 @@ import inspect
 
 
 class Dispatch:
-    slow = False  # True while any observer is active
+    slow = False  # True while any observer is active, or __torch_function__ overrides may act
+    # True while an observer, autocast, meta tensors or vmap is active: what the engine
+    # checks, since __torch_function__ overrides leave backward alone (torch's engine never
+    # asks them) and it stays on gradient arrays
+    observing = False
     observers: list = []
     anomaly = False  # record forward traces on new nodes
     autocast = None  # the innermost active torch.autocast region (numtorch.amp)
@@ -23,6 +27,11 @@ class Dispatch:
     # moves forward-mode tangents along with an in-place write (autograd/forward_inplace.py,
     # set when it loads: a tensor has tangents only once forward AD is in use)
     tangent_write = None
+    # offers op calls to __torch_function__ overrides (numtorch/overrides.py, set once a
+    # Tensor subclass that dispatches is defined or a TorchFunctionMode is entered)
+    torch_function = None
+    # the same for objects that are not tensors, asked when an op refused one (ops/boundary.py)
+    torch_function_objects = None
 
 
 dispatch = Dispatch()
@@ -34,12 +43,13 @@ COMPOSITES: dict = {}
 
 def refresh_slow() -> None:
     """Recompute ``dispatch.slow`` after a switch changed."""
-    dispatch.slow = (
+    dispatch.observing = (
         bool(dispatch.observers)
         or dispatch.autocast is not None
         or dispatch.meta
         or dispatch.batching is not None
     )
+    dispatch.slow = dispatch.observing or dispatch.torch_function is not None
 
 
 def add_observer(observer) -> None:

@@ -264,6 +264,13 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
+        cls = self.__class__
+        if cls is Tensor or cls.__module__.startswith("numtorch."):
+            return tensor_repr(self)
+        # a user's subclass that dispatches (a classmethod __torch_function__: not
+        # Parameter's opt-out) prints its own name, as torch's does
+        if hasattr(getattr(cls, "__torch_function__", None), "__func__"):
+            return tensor_repr(self, cls.__name__ + "(")
         return tensor_repr(self)
 
     def __format__(self, spec: str) -> str:

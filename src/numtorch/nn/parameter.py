@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .._core.tensor import Tensor
 from .._creation import empty
+from ..overrides import _disabled_torch_function_impl
 
 
 class Parameter(Tensor):
@@ -19,6 +20,8 @@ class Parameter(Tensor):
     """
 
     _is_param = True
+    # ops on parameters run as on plain tensors and return plain tensors, as in torch
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data=None, requires_grad: bool = True):
         if data is None:

@@ -18,6 +18,7 @@ from .. import backend as xp
 from .._core import grad_mode
 from .._core.dispatch import allocation_error
 from .._core.inplace import _can_cast
+from .._core.observers import dispatch
 from .._core.tensor import Tensor, typename
 from .numpy_keywords import PYTHON_LEVEL, torch_keywords
 
@@ -35,12 +36,23 @@ def publish(name: str, fn):
 
     @functools.wraps(fn)
     def public(*args, out=_NO_OUT, **kwargs):
+        if dispatch.torch_function is not None:  # Note [Torch function dispatch]
+            given = kwargs if out is _NO_OUT else {**kwargs, "out": out}
+            taken = dispatch.torch_function(public, args, given)
+            if taken is not NotImplemented:
+                return taken
         try:
             result = fn(*args, **kwargs)
         except TypeError:
             renamed = torch_keywords(kwargs) if kwargs and parsed else None
             if renamed is None:  # Note [NumPy keyword names]
-                raise
+                # an object that is not a tensor but defines __torch_function__ takes over
+                # (Note [Torch function dispatch]); found only once the op refused it
+                objects = dispatch.torch_function_objects
+                taken = NotImplemented if objects is None else objects(public, args, kwargs)
+                if taken is NotImplemented:
+                    raise
+                return taken
             result = fn(*args, **renamed)
         except MemoryError as error:
             raise allocation_error(error) from None

@@ -1,5 +1,6 @@
 """Utilities, as ``torch.utils``."""
 
+from . import _pytree as _pytree
 from . import checkpoint, data, hooks
 
 __all__ = ["checkpoint", "data", "hooks"]

@@ -28,6 +28,7 @@ from .._core.backward_run import current_run, is_checkpoint_valid
 from .._core.graph import Node
 from .._core.saved import SavedTensor, saved_tensors_hooks
 from ..autograd.function import Function
+from ._pytree import tree_map as tree_map  # torch.utils.checkpoint has it among its names
 from .checkpoint_helpers import (
     CheckpointPolicy,
     DefaultDeviceType,
