@@ -179,3 +179,30 @@ def test_view_copy_ops_return_contiguous_tensors(name, fn):
         y = fn(lib, lib.arange(12.0).reshape(3, 4))
         found.append((tuple(y.shape), y.stride(), y.view(-1).tolist()))
     assert found[0] == found[1]
+
+
+UNSAFE_SPLITS = [
+    ("unsafe_split", lambda x: x.unsafe_split(3, 1)),
+    ("unsafe_split_with_sizes", lambda x: x.unsafe_split_with_sizes([1, 4], 1)),
+    ("unsafe_chunk", lambda x: x.unsafe_chunk(2, 1)),
+    ("unsafe_split of a transpose", lambda x: x.t().unsafe_split(2, 0)),
+]
+
+
+@pytest.mark.parametrize("name, fn", UNSAFE_SPLITS, ids=[c[0] for c in UNSAFE_SPLITS])
+def test_unsafe_split_parts_lie_in_the_input(name, fn):
+    # torch's unsafe_split parts are no views (no base, their own version) but lie in the
+    # input's memory with its strides: .view(-1) of a column block raises, a write reaches x
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.arange(10.0).reshape(2, 5) * 1
+        parts = fn(x)
+        layout = [(p.stride(), p.storage_offset(), p._is_view()) for p in parts]
+        try:
+            parts[-1].view(-1)
+            flattened = "viewed"
+        except RuntimeError:
+            flattened = "raised"
+        parts[-1].mul_(-1)
+        found.append((layout, flattened, x.tolist(), x._version, parts[-1]._version))
+    assert found[0] == found[1]
