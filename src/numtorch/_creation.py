@@ -24,6 +24,7 @@ from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from ._generator import Generator, default_generator, generator_or_default
+from .backend import layout as memory_layout  # (the factories take a `layout` argument)
 from .backend import xp
 
 _Factory = TypeVar("_Factory")  # a decorated factory keeps its signature for type checkers
@@ -444,7 +445,8 @@ def empty_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.empty(input._data.shape, dtype.np)
+    # torch keeps the input's memory order (backend/layout.py), as the *_like below do
+    data = memory_layout.empty_like(input._data, dtype.np)
     return _finish(data, requires_grad, "empty_like()")
 
 
@@ -460,7 +462,7 @@ def zeros_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.zeros(input._data.shape, dtype.np)
+    data = memory_layout.full_like(input._data, 0, dtype.np)
     return _finish(data, requires_grad, "zeros_like()")
 
 
@@ -476,7 +478,7 @@ def ones_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.ones(input._data.shape, dtype.np)
+    data = memory_layout.full_like(input._data, 1, dtype.np)
     return _finish(data, requires_grad, "ones_like()")
 
 
@@ -493,7 +495,7 @@ def full_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.full(input._data.shape, fill_value, dtype.np)
+    data = memory_layout.full_like(input._data, fill_value, dtype.np)
     return _finish(data, requires_grad, "full_like()")
 
 

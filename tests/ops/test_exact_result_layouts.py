@@ -206,3 +206,55 @@ def test_unsafe_split_parts_lie_in_the_input(name, fn):
         parts[-1].mul_(-1)
         found.append((layout, flattened, x.tolist(), x._version, parts[-1]._version))
     assert found[0] == found[1]
+
+
+def _layouts(lib):
+    a = lib.arange(24.0).reshape(2, 3, 4)
+    return {
+        "expanded first": a[:1].expand(2, 3, 4),
+        "expanded middle": a[:, :1].expand(2, 3, 4),
+        "expanded two": a[:1, :1].expand(2, 3, 4),
+        "expanded, permuted": a[:1].expand(2, 3, 4).permute(2, 0, 1),
+        "permuted": a.permute(1, 2, 0),
+        "sliced": lib.arange(48.0).reshape(2, 3, 8)[..., ::2],
+        "sliced, transposed": lib.arange(48.0).reshape(2, 3, 8)[..., ::2].transpose(0, 2),
+    }
+
+
+PRESERVING = [
+    ("clone", lambda lib, x: x.clone()),
+    ("erfc", lambda lib, x: lib.special.erfc(x)),
+    ("erf of float64", lambda lib, x: lib.erf(x.double())),
+    ("empty_like", lambda lib, x: lib.empty_like(x)),
+    ("zeros_like", lambda lib, x: lib.zeros_like(x)),
+    ("ones_like", lambda lib, x: lib.ones_like(x, dtype=lib.float64)),
+    ("full_like", lambda lib, x: lib.full_like(x, 2.0)),
+]
+
+
+@pytest.mark.parametrize("name, fn", PRESERVING, ids=[c[0] for c in PRESERVING])
+@pytest.mark.parametrize("layout", list(_layouts(torch)))
+def test_preserved_layout_matches_torch(name, fn, layout):
+    # torch keeps a dense input's strides and gives any other dense strides in its memory
+    # order, stride-0 dims left in place (NumPy's order="K" sorts them innermost)
+    found = []
+    for lib in (numtorch, torch):
+        y = fn(lib, _layouts(lib)[layout])
+        found.append(tuple(s for s, n in zip(y.stride(), y.shape) if n > 1))
+    assert found[0] == found[1]
+
+
+def test_clone_of_an_expanded_tensor_flattens_as_in_torch():
+    for lib in (numtorch, torch):
+        y = lib.arange(3.0).expand(2, 3).clone()
+        assert y.view(-1).tolist() == [0.0, 1.0, 2.0] * 2
+
+
+@pytest.mark.parametrize("name", ["pixel_shuffle", "pixel_unshuffle"])
+def test_pixel_shuffles_of_an_expanded_input_are_new_contiguous_tensors(name):
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(3.0).expand(1, 8, 4, 2)
+        y = getattr(lib.nn.functional, name)(x, 2)
+        found.append((y.stride(), y.exp_().sum().item()))  # writable: no overlap left
+    assert found[0] == found[1]
