@@ -433,6 +433,18 @@ def _like_dtype(input: Tensor, dtype):
     return input.dtype if dtype is None else _dtypes.to_dtype(dtype)
 
 
+def _like_array(input, dtype, memory_format, fill_value):
+    """The array of a ``*_like`` factory: in the input's memory order under torch's default
+    ``preserve_format`` (backend/layout.py), row-major under any other format."""
+    if memory_format is None or repr(memory_format) == "torch.preserve_format":
+        if fill_value is None:
+            return memory_layout.empty_like(input._data, dtype.np)
+        return memory_layout.full_like(input._data, fill_value, dtype.np)
+    if fill_value is None:
+        return xp.empty(input._data.shape, dtype.np)
+    return xp.full(input._data.shape, fill_value, dtype.np)
+
+
 @meta_capable
 def empty_like(
     input,
@@ -445,8 +457,7 @@ def empty_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    # torch keeps the input's memory order (backend/layout.py), as the *_like below do
-    data = memory_layout.empty_like(input._data, dtype.np)
+    data = _like_array(input, dtype, memory_format, None)
     return _finish(data, requires_grad, "empty_like()")
 
 
@@ -462,7 +473,7 @@ def zeros_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = memory_layout.full_like(input._data, 0, dtype.np)
+    data = _like_array(input, dtype, memory_format, 0)
     return _finish(data, requires_grad, "zeros_like()")
 
 
@@ -478,7 +489,7 @@ def ones_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = memory_layout.full_like(input._data, 1, dtype.np)
+    data = _like_array(input, dtype, memory_format, 1)
     return _finish(data, requires_grad, "ones_like()")
 
 
@@ -495,7 +506,7 @@ def full_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = memory_layout.full_like(input._data, fill_value, dtype.np)
+    data = _like_array(input, dtype, memory_format, fill_value)
     return _finish(data, requires_grad, "full_like()")
 
 

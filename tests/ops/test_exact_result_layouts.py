@@ -258,3 +258,84 @@ def test_pixel_shuffles_of_an_expanded_input_are_new_contiguous_tensors(name):
         y = getattr(lib.nn.functional, name)(x, 2)
         found.append((y.stride(), y.exp_().sum().item()))  # writable: no overlap left
     assert found[0] == found[1]
+
+
+JOINS = [
+    ("cat of a transpose", lambda lib, a, b: lib.cat([a, b], 0)),
+    ("cat of expanded", lambda lib, a, b: lib.cat([b, b], 1)),
+    ("stack", lambda lib, a, b: lib.stack([a, a])),
+    ("hstack", lambda lib, a, b: lib.hstack([a, b])),
+    ("dstack", lambda lib, a, b: lib.dstack([a, a])),
+]
+
+
+@pytest.mark.parametrize("name, fn", JOINS, ids=[c[0] for c in JOINS])
+def test_joined_tensors_are_row_major_as_in_torch(name, fn):
+    found = []
+    for lib in (numtorch, torch):
+        a, b = lib.arange(6.0).reshape(3, 2).t(), lib.arange(3.0).expand(2, 3)
+        found.append(fn(lib, a, b).stride())
+    assert found[0] == found[1]
+
+
+def test_like_factories_honour_contiguous_format():
+    for lib in (numtorch, torch):
+        x = lib.ones(2, 3).t()
+        assert lib.zeros_like(x).stride() == (1, 3)
+        assert lib.zeros_like(x, memory_format=lib.contiguous_format).stride() == (2, 1)
+
+
+ROLLS = [
+    ("roll of a transpose", lambda lib, a, b: a.roll(1, 0)),
+    ("roll over two dims", lambda lib, a, b: a.roll((1, 1), (0, 1))),
+    ("roll of expanded", lambda lib, a, b: b.roll(1, 1)),
+    ("fftshift", lambda lib, a, b: lib.fft.fftshift(a)),
+]
+
+
+@pytest.mark.parametrize("name, fn", ROLLS, ids=[c[0] for c in ROLLS])
+def test_rolled_tensors_are_row_major_as_in_torch(name, fn):
+    found = []
+    for lib in (numtorch, torch):
+        a, b = lib.arange(12.0).reshape(4, 3).t(), lib.arange(3.0).expand(2, 3)
+        found.append(fn(lib, a, b).stride())
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_weight_norm_of_a_transpose_is_row_major(dim):
+    # torch's _weight_norm starts with v.contiguous(), g.contiguous()
+    found = []
+    for lib in (numtorch, torch):
+        v = lib.arange(1.0, 7.0).reshape(2, 3).t()
+        g = lib.tensor(2.0) if dim == -1 else lib.ones(*((3, 1) if dim == 0 else (1, 2)))
+        found.append(lib._weight_norm(v, g, dim).stride())
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda lib: lib.arange(6.0).reshape(2, 3).t(), lambda lib: lib.arange(3.0).expand(2, 3)],
+)
+def test_take_along_dim_without_dim_flattens_by_view(make):
+    # torch runs self.view(-1).gather(0, indices.view(-1)): a layout view(-1) refuses raises
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError, match="view size is not compatible"):
+            lib.take_along_dim(make(lib), lib.tensor([0, 4]))
+
+
+def test_nonzero_layout_and_tuple_offsets_match_torch():
+    # torch's (n, ndim) result is the transpose of an (ndim, n) block; where(x) gives its rows
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]])
+        parts = lib.where(x)
+        found.append(
+            (
+                x.nonzero().stride(),
+                lib.argwhere(x).stride(),
+                [(p.stride(), p.storage_offset(), p.tolist()) for p in parts],
+                tuple(lib.nonzero(lib.tensor(3.0)).shape),
+            )
+        )
+    assert found[0] == found[1]

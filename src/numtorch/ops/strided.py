@@ -22,11 +22,21 @@ def _storage(array):
     """The 1-D storage under ``array`` (its owning array, flattened) and the element
     offset of ``array``'s first element in it."""
     root = array
-    while isinstance(root.base, xp.ndarray):
-        root = root.base
+    while True:
+        base = root.base
+        if base is not None and not isinstance(base, xp.ndarray):
+            # as_strided and broadcast_to views (an expanded tensor) hang off a DummyArray
+            # that holds the array whose memory they show
+            base = getattr(base, "base", None)
+        if not isinstance(base, xp.ndarray):
+            break
+        root = base
     if not root.flags.c_contiguous:  # owned memory is contiguous; a foreign buffer may not be
         root = array
-    flat = root.reshape(-1)
+    flat = xp.ascontiguousarray(root.reshape(-1))  # (a copy only where root = array)
+    if flat.dtype != array.dtype and flat.size:
+        # the storage of a view_as_real: counted in the view's elements, not the owner's
+        flat = flat.view(array.dtype)
     offset = (array.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // max(
         array.itemsize, 1
     )
@@ -300,9 +310,10 @@ def _as_strided_scatter_input(grad, size, stride, storage_offset):
     input=lambda grad, size, stride, storage_offset: _as_strided_scatter_input(
         grad, size, stride, storage_offset
     ),
-    src=lambda grad, size, stride, storage_offset: grad.as_strided(
-        size, stride, storage_offset
-    ).clone(),
+    # torch's formula: grad.contiguous().as_strided(...), the region of a dense gradient
+    src=lambda grad, size, stride, storage_offset: (
+        grad.contiguous().as_strided(size, stride, storage_offset).clone()
+    ),
     jvp="linear",
 )
 def _as_strided_scatter(input, src, size, stride, storage_offset):
