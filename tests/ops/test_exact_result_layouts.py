@@ -339,3 +339,23 @@ def test_nonzero_layout_and_tuple_offsets_match_torch():
             )
         )
     assert found[0] == found[1]
+
+
+def _empty_results(lib):
+    x = lib.ones(2, 0, requires_grad=True)
+    y = lib.tensor(1.0, requires_grad=True)
+    z = lib.view_as_real(lib.complex(x, y))
+    (z * 2).sum().backward()  # view_as_real's backward views the gradient as complex
+    return [
+        lib.empty(0).stride(),
+        lib.empty(2, 0, 3).stride(),
+        (lib.ones(2, 0, 2) * lib.tensor(1.0).expand(2, 0, 2)).stride(),
+        lib.view_as_complex(lib.ones(2, 0, 2)).shape,
+        z.stride(),
+        tuple(x.grad.shape),
+    ]
+
+
+def test_empty_results_have_row_major_strides():
+    # NumPy gives a new empty array zero strides, torch row-major ones
+    assert _empty_results(numtorch) == _empty_results(torch)
