@@ -45,3 +45,31 @@ def _scatter_grads(lib):
 
 def test_as_strided_scatter_gradient_of_an_expanded_gradient():
     assert _scatter_grads(numtorch) == _scatter_grads(torch)
+
+
+EXPANDED_INPUTS = [
+    ("expand", lambda x: x.expand(2, 3)),
+    ("unsqueeze, expand", lambda x: x.unsqueeze(1).expand(3, 2)),
+    ("plain", lambda x: x),
+]
+VIEWS = [
+    ("as_strided", lambda lib, e: e.as_strided((2, 2), (1, 1), 0)),
+    ("as_strided_copy", lambda lib, e: lib.as_strided_copy(e, (3,), (1,), 0)),
+    ("stride 0", lambda lib, e: e.as_strided((2,), (0,), 1)),
+]
+
+
+@pytest.mark.parametrize(
+    "make", [c[1] for c in EXPANDED_INPUTS], ids=[c[0] for c in EXPANDED_INPUTS]
+)
+@pytest.mark.parametrize("view", [c[1] for c in VIEWS], ids=[c[0] for c in VIEWS])
+def test_as_strided_gradient_of_an_expanded_input(make, view):
+    # torch divides each storage element's gradient by the number of times the (overlapping)
+    # input shows it: the expand's backward then adds the copies up to it once
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        y = view(lib, make(x * 1))
+        w = lib.arange(1.0, y.numel() + 1, dtype=lib.float64).reshape(y.shape)
+        found.append(lib.autograd.grad((y * w).sum(), x)[0].tolist())
+    assert found[0] == found[1]

@@ -10,7 +10,7 @@ from .._core import batch_rules
 from .._core.inplace import check_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor, _wrap_dim
-from .._creation import zeros, zeros_like
+from .._creation import ones, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .indexing import _bounds
@@ -73,6 +73,17 @@ def _positions(size, stride, offset) -> Tensor:
     return Tensor._make(xp.ascontiguousarray(flat).reshape(-1))
 
 
+def _may_overlap(size, stride) -> bool:
+    """Whether a geometry may show one storage element twice (torch's
+    _maybe_overlapping_memory: each stride, smallest first, past all the smaller ones span)."""
+    span = 0
+    for n, s in sorted((pair for pair in zip(size, stride) if pair[0] != 1), key=lambda p: p[1]):
+        if s <= span:
+            return True
+        span += s * (n - 1)
+    return False
+
+
 def _as_strided_backward(grad, input_geometry, size, stride, storage_offset):
     # scatter into the storage (adding where the view overlaps itself), then read the
     # input's own elements back out of it
@@ -80,6 +91,14 @@ def _as_strided_backward(grad, input_geometry, size, stride, storage_offset):
     storage = zeros(storage_size, dtype=grad.dtype)
     storage = storage.index_add(0, _positions(size, stride, storage_offset), grad.reshape(-1))
     wanted = _positions(input_shape, input_stride, input_offset)
+    if 0 not in input_shape and _may_overlap(input_shape, input_stride):
+        # an input that shows an element n times (an expanded one) gets 1/n of its gradient
+        # at each: the gradients of its copies add up to the element's again, as torch's
+        # as_strided_backward divides (clamped: positions the input never reads stay finite)
+        counts = zeros(storage_size, dtype=grad.dtype).index_add(
+            0, wanted, ones(wanted.shape[0], dtype=grad.dtype)
+        )
+        storage = storage / counts.clamp(min=1)
     return storage.index_select(0, wanted).reshape(input_shape)
 
 
