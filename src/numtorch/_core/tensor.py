@@ -144,16 +144,7 @@ class Tensor:
         return self._data.itemsize
 
     def stride(self, dim: int | None = None):
-        data = self._data
-        strides = tuple(s // data.itemsize for s in data.strides)
-        if not data.size and 0 in strides:
-            # NumPy gives a new empty array (and its views) zero strides, torch row-major
-            # ones, where a dim of size 0 steps like one of size 1
-            steps, step = [], 1
-            for size, stride in zip(data.shape[::-1], strides[::-1]):
-                steps.append(stride or step)
-                step = (stride or step) * max(size, 1)
-            strides = tuple(steps[::-1])
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
