@@ -362,3 +362,29 @@ def test_view_as_complex_of_an_empty_array_refuses_its_zero_strides(axis):
     for lib in (numtorch, torch):
         with pytest.raises(RuntimeError, match="last dimension with stride 1"):
             lib.view_as_complex(lib.tensor(array, dtype=lib.float32))
+
+
+def test_roll_of_a_0d_tensor_stays_0d():
+    assert numtorch.tensor(3.0).roll(1).shape == torch.tensor(3.0).roll(1).shape == ()
+
+
+REDUCTIONS = [
+    ("sum", lambda x: x.sum(1)),
+    ("sum, keepdim", lambda x: x.sum(1, keepdim=True)),
+    ("mean", lambda x: x.mean(1)),
+    ("nansum", lambda x: x.nansum(1)),
+    ("prod", lambda x: x.prod(1)),
+    ("logsumexp", lambda x: x.logsumexp(1)),
+    ("cumsum", lambda x: x.cumsum(1)),
+    ("sum of all", lambda x: x.sum()),
+]
+
+
+@pytest.mark.parametrize("name, fn", REDUCTIONS, ids=[c[0] for c in REDUCTIONS])
+@pytest.mark.parametrize("order", [(2, 1, 0), (1, 2, 0), (1, 0, 2)])
+def test_reductions_are_row_major_as_in_torch(name, fn, order):
+    found = []
+    for lib in (numtorch, torch):
+        y = fn(lib.arange(24.0).reshape(2, 3, 4).permute(*order))
+        found.append(tuple(s for s, n in zip(y.stride(), y.shape) if n > 1))  # (as views see)
+    assert found[0] == found[1]

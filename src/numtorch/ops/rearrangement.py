@@ -101,7 +101,7 @@ Tensor.tile = _tile_method
 )
 def _roll(input, shifts, dims):
     # torch's kernel writes a row-major result; NumPy's roll keeps the input's memory order
-    return xp.ascontiguousarray(xp.roll(input, shifts, dims))
+    return xp.asarray(xp.roll(input, shifts, dims), order="C")
 
 
 @export
