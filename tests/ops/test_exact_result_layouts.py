@@ -377,6 +377,12 @@ REDUCTIONS = [
     ("logsumexp", lambda x: x.logsumexp(1)),
     ("cumsum", lambda x: x.cumsum(1)),
     ("sum of all", lambda x: x.sum()),
+    ("amax", lambda x: x.amax(1)),
+    ("amin, keepdim", lambda x: x.amin(1, keepdim=True)),
+    ("var", lambda x: x.var(1)),
+    ("std", lambda x: x.std(1)),
+    ("softmax", lambda x: x.softmax(1)),
+    ("log_softmax", lambda x: x.log_softmax(1)),
 ]
 
 

@@ -99,3 +99,12 @@ def astype(array, dtype):
     out = empty_like(array, dtype)
     xp.copyto(out, array, casting="unsafe")
     return out
+
+
+def row_major(out):
+    """A reduction's, scan's or softmax's result laid out as torch's: torch allocates it
+    row-major whatever the input's strides, where NumPy's follows the input's memory order
+    (the sum over dim 1 of a transpose would have strides (1, n) and refuse .view(-1))."""
+    if isinstance(out, xp.ndarray) and not out.flags.c_contiguous:
+        return xp.asarray(out, order="C")
+    return out

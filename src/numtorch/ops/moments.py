@@ -10,6 +10,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from ..backend.layout import row_major
 from .pointwise import where
 from .reduction import _count, _expand_back, _invalid, _mean_jvp, _restore, _sum_jvp, reduce_dims
 
@@ -51,7 +52,7 @@ def _moment(input, dim, correction, keepdim, take_root):
         out = (biased * math.inf).astype(input.dtype, copy=False)
     else:
         out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
-    return xp.sqrt(out) if take_root else out
+    return row_major(xp.sqrt(out) if take_root else out)
 
 
 # d var = 2 / (n - correction) * sum((x - mean) dx); d std = d var / (2 std), 0 where std is 0

@@ -13,6 +13,7 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
+from ..backend.layout import row_major
 from .concatenation import cat
 from .pointwise import _div_scalar, where
 
@@ -85,15 +86,6 @@ def _accumulate_dtype(input, dtype):
 
 # Forward derivatives of the sums and means (linear): the same reduction of the tangent,
 # over the dims shifted past a leading batch of tangents (Note [Forward grads]).
-def _row_major(out):
-    """A reduction's or scan's result laid out as torch's: torch allocates it row-major
-    whatever the input's strides, where NumPy's follows the input's memory order (the sum
-    over dim 1 of a transpose would have strides (1, n) and refuse .view(-1))."""
-    if isinstance(out, xp.ndarray) and not out.flags.c_contiguous:
-        return xp.asarray(out, order="C")
-    return out
-
-
 def _reduced_dims(tangent, input, dim):
     shift = batch_shift(tangent, input)
     if dim is None or dim == () or dim == []:
@@ -170,7 +162,7 @@ def _sum_all(input, dtype=None):
     jvp=_sum_jvp,
 )
 def _sum_dim(input, dim, keepdim=False, dtype=None):
-    return _row_major(
+    return row_major(
         xp.sum(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
     )
 
@@ -221,7 +213,7 @@ def _mean_all(input, dtype=None):
     jvp=_mean_jvp,
 )
 def _mean_dim(input, dim, keepdim=False, dtype=None):
-    return _row_major(xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype))
+    return row_major(xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
 @export
@@ -254,7 +246,7 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     ),
 )
 def _nansum(input, dim, keepdim):
-    return _row_major(xp.nansum(input, axis=dim, keepdims=keepdim))
+    return row_major(xp.nansum(input, axis=dim, keepdims=keepdim))
 
 
 @export
@@ -346,7 +338,7 @@ def _prod_all(input, dtype=None):
     jvp=_prod_dim_jvp,
 )
 def _prod_dim(input, dim, keepdim=False, dtype=None):
-    return _row_major(
+    return row_major(
         xp.prod(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
     )
 
@@ -398,7 +390,7 @@ def _logsumexp_jvp(input_t, input, dim, keepdim):
 def _logsumexp(input, dim, keepdim):
     m = _stable_max(input, dim)
     out = xp.log(xp.sum(xp.exp(input - m), axis=dim, keepdims=True)) + m
-    return _row_major(out if keepdim else out.squeeze(dim if dim is not None else None))
+    return row_major(out if keepdim else out.squeeze(dim if dim is not None else None))
 
 
 @export
@@ -422,7 +414,7 @@ def _cumsum(input, dim):
     dtype = xp.int64 if input.dtype.kind in "biu" else None
     if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
         return input.astype(dtype or input.dtype)
-    return _row_major(xp.cumsum(input, axis=dim, dtype=dtype))
+    return row_major(xp.cumsum(input, axis=dim, dtype=dtype))
 
 
 @export(inplace=True)
