@@ -24,6 +24,7 @@ from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from ._generator import Generator, default_generator, generator_or_default
+from .backend import layout as memory_layout  # (the factories take a `layout` argument)
 from .backend import xp
 
 _Factory = TypeVar("_Factory")  # a decorated factory keeps its signature for type checkers
@@ -432,6 +433,18 @@ def _like_dtype(input: Tensor, dtype):
     return input.dtype if dtype is None else _dtypes.to_dtype(dtype)
 
 
+def _like_array(input, dtype, memory_format, fill_value):
+    """The array of a ``*_like`` factory: in the input's memory order under torch's default
+    ``preserve_format`` (backend/layout.py), row-major under any other format."""
+    if memory_format is None or repr(memory_format) == "torch.preserve_format":
+        if fill_value is None:
+            return memory_layout.empty_like(input._data, dtype.np)
+        return memory_layout.full_like(input._data, fill_value, dtype.np)
+    if fill_value is None:
+        return xp.empty(input._data.shape, dtype.np)
+    return xp.full(input._data.shape, fill_value, dtype.np)
+
+
 @meta_capable
 def empty_like(
     input,
@@ -444,7 +457,7 @@ def empty_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.empty(input._data.shape, dtype.np)
+    data = _like_array(input, dtype, memory_format, None)
     return _finish(data, requires_grad, "empty_like()")
 
 
@@ -460,7 +473,7 @@ def zeros_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.zeros(input._data.shape, dtype.np)
+    data = _like_array(input, dtype, memory_format, 0)
     return _finish(data, requires_grad, "zeros_like()")
 
 
@@ -476,7 +489,7 @@ def ones_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.ones(input._data.shape, dtype.np)
+    data = _like_array(input, dtype, memory_format, 1)
     return _finish(data, requires_grad, "ones_like()")
 
 
@@ -493,7 +506,7 @@ def full_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.full(input._data.shape, fill_value, dtype.np)
+    data = _like_array(input, dtype, memory_format, fill_value)
     return _finish(data, requires_grad, "full_like()")
 
 

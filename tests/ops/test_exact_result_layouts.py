@@ -1,6 +1,8 @@
-"""einsum returns views where torch's does, with torch's strides: in-place ops on the result,
-``.view(-1)`` and shared version counters then behave as in torch (Note [einsum's views])."""
+"""Result layouts as torch's: einsum's views (Note [einsum's views]), copies made like
+another tensor (clone, to(), the *_like factories), joins, rolls, nonzero, unsafe_split's parts:
+in-place ops on the result, ``.view(-1)`` and shared version counters then behave as in torch."""
 
+import numpy as np
 import pytest
 
 import numtorch
@@ -178,4 +180,217 @@ def test_view_copy_ops_return_contiguous_tensors(name, fn):
     for lib in (numtorch, torch):
         y = fn(lib, lib.arange(12.0).reshape(3, 4))
         found.append((tuple(y.shape), y.stride(), y.view(-1).tolist()))
+    assert found[0] == found[1]
+
+
+UNSAFE_SPLITS = [
+    ("unsafe_split", lambda x: x.unsafe_split(3, 1)),
+    ("unsafe_split_with_sizes", lambda x: x.unsafe_split_with_sizes([1, 4], 1)),
+    ("unsafe_chunk", lambda x: x.unsafe_chunk(2, 1)),
+    ("unsafe_split of a transpose", lambda x: x.t().unsafe_split(2, 0)),
+]
+
+
+@pytest.mark.parametrize("name, fn", UNSAFE_SPLITS, ids=[c[0] for c in UNSAFE_SPLITS])
+def test_unsafe_split_parts_lie_in_the_input(name, fn):
+    # torch's unsafe_split parts are no views (no base, their own version) but lie in the
+    # input's memory with its strides: .view(-1) of a column block raises, a write reaches x
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.arange(10.0).reshape(2, 5) * 1
+        parts = fn(x)
+        layout = [(p.stride(), p.storage_offset(), p._is_view()) for p in parts]
+        try:
+            parts[-1].view(-1)
+            flattened = "viewed"
+        except RuntimeError:
+            flattened = "raised"
+        parts[-1].mul_(-1)
+        found.append((layout, flattened, x.tolist(), x._version, parts[-1]._version))
+    assert found[0] == found[1]
+
+
+def _layouts(lib):
+    a = lib.arange(24.0).reshape(2, 3, 4)
+    return {
+        "expanded first": a[:1].expand(2, 3, 4),
+        "expanded middle": a[:, :1].expand(2, 3, 4),
+        "expanded two": a[:1, :1].expand(2, 3, 4),
+        "expanded, permuted": a[:1].expand(2, 3, 4).permute(2, 0, 1),
+        "permuted": a.permute(1, 2, 0),
+        "sliced": lib.arange(48.0).reshape(2, 3, 8)[..., ::2],
+        "sliced, transposed": lib.arange(48.0).reshape(2, 3, 8)[..., ::2].transpose(0, 2),
+    }
+
+
+PRESERVING = [
+    ("clone", lambda lib, x: x.clone()),
+    ("erfc", lambda lib, x: lib.special.erfc(x)),
+    ("erf of float64", lambda lib, x: lib.erf(x.double())),
+    ("empty_like", lambda lib, x: lib.empty_like(x)),
+    ("zeros_like", lambda lib, x: lib.zeros_like(x)),
+    ("ones_like", lambda lib, x: lib.ones_like(x, dtype=lib.float64)),
+    ("full_like", lambda lib, x: lib.full_like(x, 2.0)),
+]
+
+
+@pytest.mark.parametrize("name, fn", PRESERVING, ids=[c[0] for c in PRESERVING])
+@pytest.mark.parametrize("layout", list(_layouts(torch)))
+def test_preserved_layout_matches_torch(name, fn, layout):
+    # torch keeps a dense input's strides and gives any other dense strides in its memory
+    # order, stride-0 dims left in place (NumPy's order="K" sorts them innermost)
+    found = []
+    for lib in (numtorch, torch):
+        y = fn(lib, _layouts(lib)[layout])
+        found.append(tuple(s for s, n in zip(y.stride(), y.shape) if n > 1))
+    assert found[0] == found[1]
+
+
+def test_clone_of_an_expanded_tensor_flattens_as_in_torch():
+    for lib in (numtorch, torch):
+        y = lib.arange(3.0).expand(2, 3).clone()
+        assert y.view(-1).tolist() == [0.0, 1.0, 2.0] * 2
+
+
+@pytest.mark.parametrize("name", ["pixel_shuffle", "pixel_unshuffle"])
+def test_pixel_shuffles_of_an_expanded_input_are_new_contiguous_tensors(name):
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(3.0).expand(1, 8, 4, 2)
+        y = getattr(lib.nn.functional, name)(x, 2)
+        found.append((y.stride(), y.exp_().sum().item()))  # writable: no overlap left
+    assert found[0] == found[1]
+
+
+JOINS = [
+    ("cat of a transpose", lambda lib, a, b: lib.cat([a, b], 0)),
+    ("cat of expanded", lambda lib, a, b: lib.cat([b, b], 1)),
+    ("stack", lambda lib, a, b: lib.stack([a, a])),
+    ("hstack", lambda lib, a, b: lib.hstack([a, b])),
+    ("dstack", lambda lib, a, b: lib.dstack([a, a])),
+]
+
+
+@pytest.mark.parametrize("name, fn", JOINS, ids=[c[0] for c in JOINS])
+def test_joined_tensors_are_row_major_as_in_torch(name, fn):
+    found = []
+    for lib in (numtorch, torch):
+        a, b = lib.arange(6.0).reshape(3, 2).t(), lib.arange(3.0).expand(2, 3)
+        found.append(fn(lib, a, b).stride())
+    assert found[0] == found[1]
+
+
+def test_like_factories_honour_contiguous_format():
+    for lib in (numtorch, torch):
+        x = lib.ones(2, 3).t()
+        assert lib.zeros_like(x).stride() == (1, 3)
+        assert lib.zeros_like(x, memory_format=lib.contiguous_format).stride() == (2, 1)
+
+
+ROLLS = [
+    ("roll of a transpose", lambda lib, a, b: a.roll(1, 0)),
+    ("roll over two dims", lambda lib, a, b: a.roll((1, 1), (0, 1))),
+    ("roll of expanded", lambda lib, a, b: b.roll(1, 1)),
+    ("fftshift", lambda lib, a, b: lib.fft.fftshift(a)),
+]
+
+
+@pytest.mark.parametrize("name, fn", ROLLS, ids=[c[0] for c in ROLLS])
+def test_rolled_tensors_are_row_major_as_in_torch(name, fn):
+    found = []
+    for lib in (numtorch, torch):
+        a, b = lib.arange(12.0).reshape(4, 3).t(), lib.arange(3.0).expand(2, 3)
+        found.append(fn(lib, a, b).stride())
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_weight_norm_of_a_transpose_is_row_major(dim):
+    # torch's _weight_norm starts with v.contiguous(), g.contiguous()
+    found = []
+    for lib in (numtorch, torch):
+        v = lib.arange(1.0, 7.0).reshape(2, 3).t()
+        g = lib.tensor(2.0) if dim == -1 else lib.ones(*((3, 1) if dim == 0 else (1, 2)))
+        found.append(lib._weight_norm(v, g, dim).stride())
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda lib: lib.arange(6.0).reshape(2, 3).t(), lambda lib: lib.arange(3.0).expand(2, 3)],
+)
+def test_take_along_dim_without_dim_flattens_by_view(make):
+    # torch runs self.view(-1).gather(0, indices.view(-1)): a layout view(-1) refuses raises
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError, match="view size is not compatible"):
+            lib.take_along_dim(make(lib), lib.tensor([0, 4]))
+
+
+def test_nonzero_layout_and_tuple_offsets_match_torch():
+    # torch's (n, ndim) result is the transpose of an (ndim, n) block; where(x) gives its rows
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 4.0]])
+        parts = lib.where(x)
+        found.append(
+            (
+                x.nonzero().stride(),
+                lib.argwhere(x).stride(),
+                [(p.stride(), p.storage_offset(), p.tolist()) for p in parts],
+                tuple(lib.nonzero(lib.tensor(3.0)).shape),
+            )
+        )
+    assert found[0] == found[1]
+
+
+def _empty_complex_backward(lib):
+    x = lib.ones(2, 0, requires_grad=True)
+    y = lib.tensor(1.0, requires_grad=True)
+    z = lib.view_as_real(lib.complex(x, y))
+    (z * 2).sum().backward()  # view_as_real's backward views the gradient as complex
+    return tuple(x.grad.shape), tuple(y.grad.shape)
+
+
+def test_view_as_real_backward_of_an_empty_result():
+    assert _empty_complex_backward(numtorch) == _empty_complex_backward(torch)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_view_as_complex_of_an_empty_array_refuses_its_zero_strides(axis):
+    # torch.tensor() keeps NumPy's zero strides of an empty array: view_as_complex refuses
+    array = np.take(np.ones((2, 2, 2)), [], axis=axis)
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError, match="last dimension with stride 1"):
+            lib.view_as_complex(lib.tensor(array, dtype=lib.float32))
+
+
+def test_roll_of_a_0d_tensor_stays_0d():
+    assert numtorch.tensor(3.0).roll(1).shape == torch.tensor(3.0).roll(1).shape == ()
+
+
+REDUCTIONS = [
+    ("sum", lambda x: x.sum(1)),
+    ("sum, keepdim", lambda x: x.sum(1, keepdim=True)),
+    ("mean", lambda x: x.mean(1)),
+    ("nansum", lambda x: x.nansum(1)),
+    ("prod", lambda x: x.prod(1)),
+    ("logsumexp", lambda x: x.logsumexp(1)),
+    ("cumsum", lambda x: x.cumsum(1)),
+    ("sum of all", lambda x: x.sum()),
+    ("amax", lambda x: x.amax(1)),
+    ("amin, keepdim", lambda x: x.amin(1, keepdim=True)),
+    ("var", lambda x: x.var(1)),
+    ("std", lambda x: x.std(1)),
+    ("softmax", lambda x: x.softmax(1)),
+    ("log_softmax", lambda x: x.log_softmax(1)),
+]
+
+
+@pytest.mark.parametrize("name, fn", REDUCTIONS, ids=[c[0] for c in REDUCTIONS])
+@pytest.mark.parametrize("order", [(2, 1, 0), (1, 2, 0), (1, 0, 2)])
+def test_reductions_are_row_major_as_in_torch(name, fn, order):
+    found = []
+    for lib in (numtorch, torch):
+        y = fn(lib.arange(24.0).reshape(2, 3, 4).permute(*order))
+        found.append(tuple(s for s, n in zip(y.stride(), y.shape) if n > 1))  # (as views see)
     assert found[0] == found[1]

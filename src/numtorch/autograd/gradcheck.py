@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 
 from .._core import grad_mode
+from .._tensor_queries import contiguous_format
 from ..backend import xp
 from .api import grad as autograd_grad
 
@@ -76,7 +77,7 @@ def _analytical_jacobian(outputs, inputs, wrt):
         if not out._requires_grad:
             continue
         for k in range(out._data.size):
-            seed = zeros_like(out)
+            seed = zeros_like(out, memory_format=contiguous_format)  # (as torch's gradcheck)
             seed._data.reshape(-1)[k] = 1
             grads = autograd_grad(out, targets, seed, retain_graph=True, allow_unused=True)
             for col, g in enumerate(grads):

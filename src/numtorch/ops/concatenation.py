@@ -42,7 +42,10 @@ def _split_grads(grad, tensors_shape, dim, keep):
     jvp=_cat_jvp,
 )
 def _cat(tensors, dim, dtype, keep):
-    return xp.concatenate([t for t, k in zip(tensors, keep) if k], axis=dim, dtype=dtype)
+    # torch's cat writes a new row-major tensor (channels_last inputs aside, which numtorch
+    # does not model); NumPy's follows its inputs' memory order
+    joined = xp.concatenate([t for t, k in zip(tensors, keep) if k], axis=dim, dtype=dtype)
+    return xp.ascontiguousarray(joined)
 
 
 def _check_cat(tensors, name):
@@ -101,7 +104,7 @@ concatenate = export(cat, name="concatenate", method=False)
     jvp=_stack_jvp,
 )
 def _stack(tensors, dim, dtype):
-    return xp.stack(tensors, axis=dim, dtype=dtype)
+    return xp.ascontiguousarray(xp.stack(tensors, axis=dim, dtype=dtype))  # (as cat's)
 
 
 @export(method=False)

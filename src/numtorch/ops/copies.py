@@ -12,7 +12,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._legacy_types import dtype_of_type
 from ..autograd.forward_grad import batched
-from ..backend import xp
+from ..backend import layout, xp
 
 
 # -- copies and casts ------------------------------------------------------------------------
@@ -23,7 +23,7 @@ from ..backend import xp
     jvp="elementwise",
 )
 def _clone(input):
-    return input.copy(order="K")
+    return layout.copy(input)  # torch's preserved layout, not NumPy's order="K"
 
 
 @export
@@ -74,7 +74,7 @@ def _to_copy(input, dtype):
     if input.dtype.kind == "c" and dtype.np.kind != "c":
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
         input = input.real
-    return input.astype(dtype.np)
+    return layout.astype(input, dtype.np)
 
 
 def _parse_to(args, kwargs):

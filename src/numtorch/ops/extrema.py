@@ -10,6 +10,7 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from ..backend.layout import row_major
 from .reduction import _UNSET, _invalid, _slice_jvp, _take_along, reduce_dims
 from .return_types import CLASSES, structseq
 
@@ -189,7 +190,7 @@ def _amax_amin(name, fn):
     )
     def reduce(input, dim, keepdim):
         _check_nonempty(name, input, dim)
-        return fn(input, axis=dim, keepdims=keepdim)
+        return row_major(fn(input, axis=dim, keepdims=keepdim))
 
     def public(input, dim=(), keepdim=False) -> Tensor:
         dims = reduce_dims(dim, input.ndim)

@@ -40,7 +40,9 @@ def take_along_dim(input, indices, dim=None) -> Tensor:
             f"{indices.dtype.scalar_name}"
         )
     if dim is None:
-        return input.reshape(-1).gather(0, indices.reshape(-1))
+        # torch flattens both with view(-1): a tensor whose strides cannot be flattened
+        # without a copy (a transpose, an expanded tensor) raises its view error
+        return input.view(-1).gather(0, indices.view(-1))
     if input.ndim != indices.ndim:
         raise RuntimeError(
             "torch.take_along_dim(): input and indices should have the same number of "

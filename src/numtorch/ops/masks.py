@@ -151,11 +151,17 @@ def nonzero(input, *, as_tuple=False):
     """Indices of nonzero elements: an (n, ndim) tensor, or one tensor per dim."""
     refuse_meta("nonzero", input)
     found = xp.nonzero(input._data) if input.ndim else xp.nonzero(input._data.reshape(1))
+    # torch's kernel writes the indices one dim after another: the (n, ndim) result is the
+    # transpose of a row-major (ndim, n) block (strides (1, n)), and the tuple form's parts
+    # are its rows (storage offsets 0, n, 2n, ...)
+    block = xp.empty((len(found), found[0].size if found else 0), xp.int64)
+    for row, indices in zip(block, found):
+        row[...] = indices
     if as_tuple:
-        return tuple(Tensor._make(f.astype(xp.int64)) for f in found)
-    return Tensor._make(
-        xp.stack(found, axis=1).astype(xp.int64) if found else xp.zeros((0, 0), xp.int64)
-    )
+        return tuple(Tensor._make(row) for row in block)
+    if not input.ndim:  # one row per nonzero (0 or 1), no columns
+        return Tensor._make(xp.zeros((block.shape[1], 0), xp.int64))
+    return Tensor._make(block.T)
 
 
 @export

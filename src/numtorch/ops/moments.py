@@ -10,6 +10,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
+from ..backend.layout import row_major
 from .pointwise import where
 from .reduction import _count, _expand_back, _invalid, _mean_jvp, _restore, _sum_jvp, reduce_dims
 
@@ -56,7 +57,7 @@ def _moment(input, dim, correction, keepdim, take_root):
             _, m2, count = _welford_in_order(input, dim)
             if m2 is not None:
                 out = (m2 / (count - correction)).astype(input.dtype).reshape(out.shape)
-    return xp.sqrt(out) if take_root else out
+    return row_major(xp.sqrt(out) if take_root else out)
 
 
 # A value whose square overflows float64: torch's Welford kernel (its dim reductions) then

@@ -13,6 +13,7 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
+from ..backend.layout import row_major
 from .concatenation import cat
 from .pointwise import _div_scalar, where
 
@@ -161,7 +162,9 @@ def _sum_all(input, dtype=None):
     jvp=_sum_jvp,
 )
 def _sum_dim(input, dim, keepdim=False, dtype=None):
-    return xp.sum(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
+    return row_major(
+        xp.sum(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
+    )
 
 
 @export
@@ -210,7 +213,7 @@ def _mean_all(input, dtype=None):
     jvp=_mean_jvp,
 )
 def _mean_dim(input, dim, keepdim=False, dtype=None):
-    return xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype)
+    return row_major(xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
 @export
@@ -243,7 +246,7 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     ),
 )
 def _nansum(input, dim, keepdim):
-    return xp.nansum(input, axis=dim, keepdims=keepdim)
+    return row_major(xp.nansum(input, axis=dim, keepdims=keepdim))
 
 
 @export
@@ -335,7 +338,9 @@ def _prod_all(input, dtype=None):
     jvp=_prod_dim_jvp,
 )
 def _prod_dim(input, dim, keepdim=False, dtype=None):
-    return xp.prod(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
+    return row_major(
+        xp.prod(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
+    )
 
 
 @export
@@ -385,7 +390,7 @@ def _logsumexp_jvp(input_t, input, dim, keepdim):
 def _logsumexp(input, dim, keepdim):
     m = _stable_max(input, dim)
     out = xp.log(xp.sum(xp.exp(input - m), axis=dim, keepdims=True)) + m
-    return out if keepdim else out.squeeze(dim if dim is not None else None)
+    return row_major(out if keepdim else out.squeeze(dim if dim is not None else None))
 
 
 @export
@@ -409,7 +414,7 @@ def _cumsum(input, dim):
     dtype = xp.int64 if input.dtype.kind in "biu" else None
     if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
         return input.astype(dtype or input.dtype)
-    return xp.cumsum(input, axis=dim, dtype=dtype)
+    return row_major(xp.cumsum(input, axis=dim, dtype=dtype))
 
 
 @export(inplace=True)

@@ -10,6 +10,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import add_terms, batch_shift, batched
 from ..backend import xp
+from ..backend.layout import row_major
 
 
 def _softmax_double_backward(grad, grad_output, output, dim):
@@ -120,7 +121,7 @@ def _row_max(input, dim):
 )
 def _softmax(input, dim):
     e = xp.exp(input - _row_max(input, dim))
-    return e / xp.sum(e, axis=dim, keepdims=True)
+    return row_major(e / xp.sum(e, axis=dim, keepdims=True))
 
 
 @defop(
@@ -133,7 +134,7 @@ def _softmax(input, dim):
 )
 def _log_softmax(input, dim):
     shifted = input - _row_max(input, dim)
-    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
+    return row_major(shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True)))
 
 
 def _softmax_dim(input, dim, name):

@@ -121,14 +121,21 @@ _transposed = _alias("sparse_t", "TBackward0", "t")
 _transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
 
 
+def _values_grad(grad, input):
+    return grad
+
+
 # torch's values() is a view of the sparse tensor: an in-place write through it changes the
-# sparse tensor's values, and records a CopySlices whose backward fails (Note [Sparse roots])
+# sparse tensor's values, and records a CopySlices whose backward fails (Note [Sparse roots]).
+# Its ValuesBackward0 saves the sparse tensor (values_backward(grad, self)), so an in-place
+# op that only restrides the view (squeeze_, t_) still fails backward's version check: here
+# the dense values tensor, the sparse tensor's stand-in, is saved for that check
 @defop(
     name="sparse_values",
     node="ValuesBackward0",
     aten="values",
     view=True,
-    input=lambda grad: grad,
+    input=_values_grad,
     jvp="linear",
 )
 def _values_view(input):

@@ -10,7 +10,7 @@ from .._core import batch_rules
 from .._core.inplace import check_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor, _wrap_dim
-from .._creation import zeros, zeros_like
+from .._creation import ones, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .indexing import _bounds
@@ -22,11 +22,21 @@ def _storage(array):
     """The 1-D storage under ``array`` (its owning array, flattened) and the element
     offset of ``array``'s first element in it."""
     root = array
-    while isinstance(root.base, xp.ndarray):
-        root = root.base
+    while True:
+        base = root.base
+        if base is not None and not isinstance(base, xp.ndarray):
+            # as_strided and broadcast_to views (an expanded tensor) hang off a DummyArray
+            # that holds the array whose memory they show
+            base = getattr(base, "base", None)
+        if not isinstance(base, xp.ndarray):
+            break
+        root = base
     if not root.flags.c_contiguous:  # owned memory is contiguous; a foreign buffer may not be
         root = array
-    flat = root.reshape(-1)
+    flat = xp.ascontiguousarray(root.reshape(-1))  # (a copy only where root = array)
+    if flat.dtype != array.dtype and flat.size:
+        # the storage of a view_as_real: counted in the view's elements, not the owner's
+        flat = flat.view(array.dtype)
     offset = (array.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // max(
         array.itemsize, 1
     )
@@ -63,6 +73,17 @@ def _positions(size, stride, offset) -> Tensor:
     return Tensor._make(xp.ascontiguousarray(flat).reshape(-1))
 
 
+def _may_overlap(size, stride) -> bool:
+    """Whether a geometry may show one storage element twice (torch's
+    _maybe_overlapping_memory: each stride, smallest first, past all the smaller ones span)."""
+    span = 0
+    for n, s in sorted((pair for pair in zip(size, stride) if pair[0] != 1), key=lambda p: p[1]):
+        if s <= span:
+            return True
+        span += s * (n - 1)
+    return False
+
+
 def _as_strided_backward(grad, input_geometry, size, stride, storage_offset):
     # scatter into the storage (adding where the view overlaps itself), then read the
     # input's own elements back out of it
@@ -70,6 +91,14 @@ def _as_strided_backward(grad, input_geometry, size, stride, storage_offset):
     storage = zeros(storage_size, dtype=grad.dtype)
     storage = storage.index_add(0, _positions(size, stride, storage_offset), grad.reshape(-1))
     wanted = _positions(input_shape, input_stride, input_offset)
+    if 0 not in input_shape and _may_overlap(input_shape, input_stride):
+        # an input that shows an element n times (an expanded one) gets 1/n of its gradient
+        # at each: the gradients of its copies add up to the element's again, as torch's
+        # as_strided_backward divides (clamped: positions the input never reads stay finite)
+        counts = zeros(storage_size, dtype=grad.dtype).index_add(
+            0, wanted, ones(wanted.shape[0], dtype=grad.dtype)
+        )
+        storage = storage / counts.clamp(min=1)
     return storage.index_select(0, wanted).reshape(input_shape)
 
 
@@ -300,9 +329,10 @@ def _as_strided_scatter_input(grad, size, stride, storage_offset):
     input=lambda grad, size, stride, storage_offset: _as_strided_scatter_input(
         grad, size, stride, storage_offset
     ),
-    src=lambda grad, size, stride, storage_offset: grad.as_strided(
-        size, stride, storage_offset
-    ).clone(),
+    # torch's formula: grad.contiguous().as_strided(...), the region of a dense gradient
+    src=lambda grad, size, stride, storage_offset: (
+        grad.contiguous().as_strided(size, stride, storage_offset).clone()
+    ),
     jvp="linear",
 )
 def _as_strided_scatter(input, src, size, stride, storage_offset):

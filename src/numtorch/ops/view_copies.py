@@ -27,15 +27,15 @@ def _copied(result, order):
     return xp.array(result, copy=True, order=order)
 
 
-def _twin(view_op, name: str, node: str, forward=None, aten=None, order="K", copy=True):
+def _twin(view_op, name: str, node: str, forward=None, aten=None, order="K"):
     """A primitive with ``view_op``'s derivative whose forward copies (into the ``order``
-    layout), recorded as ``node``; with ``copy=False`` its results share the input's memory
-    without being views to autograd (torch's unsafe ops)."""
+    layout; with ``order=None`` it does not copy), recorded as ``node``."""
     spec = view_op.spec
     forward = forward or spec.forward
 
     def copy_forward(*args):
-        return _copied(forward(*args), order) if copy else forward(*args)
+        result = forward(*args)
+        return result if order is None else _copied(result, order)
 
     formulas = {spec.params[i]: formula for i, formula, _ in spec.formulas}
     twin = defop(
@@ -196,15 +196,16 @@ def detach_copy(input):
     return _detach_copy(input)
 
 
-# unsafe_split and friends: split's results without view tracking (UnsafeSplitBackward0),
-# sharing the input's memory as torch's do (writing into the input changes them)
+# unsafe_split and friends: split's results without view tracking (UnsafeSplitBackward0).
+# They are not copies: as in torch, each part lies in the input's memory with its strides
+# and offset (a write to a part reaches the input), but is no view (no base, its own version)
 _unsafe = {
-    "_split": _twin(concatenation._split, "unsafe_split", "UnsafeSplitBackward0", copy=False),
+    "_split": _twin(concatenation._split, "unsafe_split", "UnsafeSplitBackward0", order=None),
     "_split_with_sizes": _twin(
         concatenation._split_with_sizes,
         "unsafe_split_with_sizes",
         "UnsafeSplitWithSizesBackward0",
-        copy=False,
+        order=None,
     ),
 }
 unsafe_split = export(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ...backend import xp
+from ...backend import layout, xp
 
 _A = (
     3.16112374387056560e00,
@@ -111,7 +111,7 @@ def _compute(x, complement: bool):
     """erf(x) (or erfc(x)) of a float array, computed in float64 for float32 inputs too."""
     work = x.astype(xp.float64) if x.dtype != xp.float64 else x
     y = xp.abs(work)
-    out = xp.empty_like(work)
+    out = layout.empty_like(x, xp.float64)  # (torch's layout of an expanded input)
     small = y <= _THRESHOLD
     middle = (y > _THRESHOLD) & (y <= 4.0)
     tail = ~(small | middle)  # also NaN, which every branch propagates

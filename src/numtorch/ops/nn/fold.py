@@ -104,7 +104,9 @@ def _shuffle(x, r):
     k = len(lead)
     y = x.reshape(*lead, c // (r * r), r, r, h, w)
     y = y.transpose(*range(k), k, k + 3, k + 1, k + 4, k + 2)
-    return y.reshape(*lead, c // (r * r), h * r, w * r)
+    # torch's kernel writes a new contiguous tensor: a reshape can be a view of the input
+    # (of an expanded one, read-only, with stride 0)
+    return xp.array(y.reshape(*lead, c // (r * r), h * r, w * r), order="C")
 
 
 def _unshuffle(x, r):
@@ -112,7 +114,7 @@ def _unshuffle(x, r):
     k = len(lead)
     y = x.reshape(*lead, c, h // r, r, w // r, r)
     y = y.transpose(*range(k), k, k + 2, k + 4, k + 1, k + 3)
-    return y.reshape(*lead, c * r * r, h // r, w // r)
+    return xp.array(y.reshape(*lead, c * r * r, h // r, w // r), order="C")  # (as _shuffle)
 
 
 @defop(

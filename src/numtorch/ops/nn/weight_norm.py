@@ -73,6 +73,7 @@ def weight_norm_op(v, g, dim=0):
 @export(method=False)
 def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     """``v * (g / norm_except_dim(v, 2, dim))``: the weight of ``nn.utils.weight_norm``."""
+    v, g = v.contiguous(), g.contiguous()  # torch's first step: the result is row-major
     if dim == 0 or dim == v.ndim - 1:  # torch's fused kernel covers only the outer dims
         _read_dim(v.ndim, dim)  # which reads v's size there first
         if v._data.dtype != g._data.dtype:  # and takes no mixed operands

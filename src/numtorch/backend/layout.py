@@ -1,0 +1,110 @@
+"""torch's memory layout for a new array made like another (``empty_like``, ``clone``).
+
+torch keeps the strides of a tensor that is non-overlapping and dense; any other (expanded,
+sliced) gets dense strides in the same memory order, where a dim of stride 0 takes no part in
+the ordering (``at::infer_dense_strides``, the rule TensorIterator sorts by). NumPy's
+``order="K"`` sorts a stride-0 dim innermost instead: a copy of ``x.expand(2, 3)`` would have
+strides (1, 2) where torch's has (3, 1), and a later ``.view(-1)`` would fail where torch's
+works.
+"""
+
+from __future__ import annotations
+
+import numpy as xp
+
+
+def _is_dense(shape, strides) -> bool:
+    """Whether the strides (in elements) tile a block exactly: torch's
+    ``is_non_overlapping_and_dense`` (dims of size 1 do not count)."""
+    expected = 1
+    for size, stride in sorted(zip(shape, strides), key=lambda pair: pair[1]):
+        if size == 1:
+            continue
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def dense_strides(shape, strides) -> tuple:
+    """Strides (in elements) of a dense tensor of ``shape`` in the memory order of
+    ``strides``: an insertion sort by increasing stride from C order, leaving every dim of
+    stride 0 where it is (``at::infer_dense_strides``)."""
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))  # innermost first
+
+    def after(dim0, dim1):  # 1: dim0 goes after dim1; -1: before; 0: ambiguous
+        stride0, stride1 = strides[dim0], strides[dim1]
+        if stride0 == 0 or stride1 == 0:
+            return 0
+        if stride0 != stride1:
+            return -1 if stride0 < stride1 else 1
+        return 1 if shape[dim0] > shape[dim1] else 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = after(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    result = [0] * ndim
+    step = 1
+    for dim in perm:
+        result[dim] = step
+        step *= max(shape[dim], 1)
+    return tuple(result)
+
+
+def empty_like(array, dtype=None):
+    """An uninitialised array shaped like ``array`` in torch's preserved layout."""
+    dtype = array.dtype if dtype is None else xp.dtype(dtype)
+    if array.flags.c_contiguous or array.ndim < 2:
+        return xp.empty(array.shape, dtype)
+    if 0 in array.shape:
+        return xp.empty(array.shape, dtype)
+    strides = tuple(abs(s) // array.itemsize for s in array.strides)  # (NumPy's flips)
+    if not _is_dense(array.shape, strides):
+        strides = dense_strides(array.shape, strides)
+    size = sum((n - 1) * s for n, s in zip(array.shape, strides)) + 1
+    block = xp.empty(size, dtype)
+    return xp.ndarray(array.shape, dtype, block, 0, tuple(s * dtype.itemsize for s in strides))
+
+
+def copy(array):
+    """A copy of ``array`` in torch's preserved layout (``clone()``)."""
+    if array.flags.c_contiguous or array.ndim < 2:
+        return array.copy()
+    out = empty_like(array)
+    out[...] = array
+    return out
+
+
+def full_like(array, fill_value, dtype=None):
+    """An array shaped like ``array`` in torch's preserved layout, filled with one value."""
+    dtype = array.dtype if dtype is None else xp.dtype(dtype)
+    if array.flags.c_contiguous or array.ndim < 2:
+        return xp.full(array.shape, fill_value, dtype)
+    out = empty_like(array, dtype)
+    out[...] = fill_value
+    return out
+
+
+def astype(array, dtype):
+    """``array`` cast to ``dtype`` into a new array in torch's preserved layout (``to()``)."""
+    if array.flags.c_contiguous or array.ndim < 2:
+        return array.astype(dtype)
+    out = empty_like(array, dtype)
+    xp.copyto(out, array, casting="unsafe")
+    return out
+
+
+def row_major(out):
+    """A reduction's, scan's or softmax's result laid out as torch's: torch allocates it
+    row-major whatever the input's strides, where NumPy's follows the input's memory order
+    (the sum over dim 1 of a transpose would have strides (1, n) and refuse .view(-1))."""
+    if isinstance(out, xp.ndarray) and not out.flags.c_contiguous:
+        return xp.asarray(out, order="C")
+    return out

@@ -1,0 +1,75 @@
+"""as_strided reads a tensor's storage as torch does: the storage of an expanded tensor is
+the one it was expanded from, that of a ``view_as_real`` is counted in real elements, and
+``as_strided_scatter``'s gradient of ``src`` takes its region of a dense gradient."""
+
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+def _outcome(fn):
+    try:
+        return fn().tolist()
+    except RuntimeError:
+        return "raised"
+
+
+CASES = [
+    ("view_as_real", lambda lib: lib.view_as_real(lib.ones(2, 3, dtype=lib.complex64) * 2)
+     .reshape(-1)[:6].as_strided((3, 3), (1, 1), 2)),
+    ("view_as_real, past the end", lambda lib: lib.view_as_real(lib.ones(3, dtype=lib.complex64))
+     .as_strided((7,), (1,))),
+    ("view_as_complex", lambda lib: lib.view_as_complex(lib.arange(12.0).reshape(6, 2))[1:]
+     .as_strided((2,), (1,), 4)),
+    ("expanded", lambda lib: lib.arange(6.0).reshape(2, 3)[0].expand(2, 3)
+     .as_strided((3,), (1,), 3)),
+    ("expanded 0-d", lambda lib: lib.tensor(2.0).expand(3, 4).as_strided((2,), (1,))),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name, fn", CASES, ids=[c[0] for c in CASES])
+def test_as_strided_storage_matches_torch(name, fn):
+    assert _outcome(lambda: fn(numtorch)) == _outcome(lambda: fn(torch))
+
+
+def _scatter_grads(lib):
+    x = lib.arange(6.0, dtype=lib.float64).requires_grad_()
+    src = lib.ones(2, 2, dtype=lib.float64, requires_grad=True)
+    y = lib.as_strided_scatter(x * 1, src * 3, (2, 2), (1, 2), 1)
+    gx, gs = lib.autograd.grad(y.sum(), (x, src), create_graph=True)  # expanded gradients
+    (g2,) = lib.autograd.grad((gs * src).sum(), src)
+    return gx.tolist(), gs.tolist(), g2.tolist()
+
+
+def test_as_strided_scatter_gradient_of_an_expanded_gradient():
+    assert _scatter_grads(numtorch) == _scatter_grads(torch)
+
+
+EXPANDED_INPUTS = [
+    ("expand", lambda x: x.expand(2, 3)),
+    ("unsqueeze, expand", lambda x: x.unsqueeze(1).expand(3, 2)),
+    ("plain", lambda x: x),
+]
+VIEWS = [
+    ("as_strided", lambda lib, e: e.as_strided((2, 2), (1, 1), 0)),
+    ("as_strided_copy", lambda lib, e: lib.as_strided_copy(e, (3,), (1,), 0)),
+    ("stride 0", lambda lib, e: e.as_strided((2,), (0,), 1)),
+]
+
+
+@pytest.mark.parametrize(
+    "make", [c[1] for c in EXPANDED_INPUTS], ids=[c[0] for c in EXPANDED_INPUTS]
+)
+@pytest.mark.parametrize("view", [c[1] for c in VIEWS], ids=[c[0] for c in VIEWS])
+def test_as_strided_gradient_of_an_expanded_input(make, view):
+    # torch divides each storage element's gradient by the number of times the (overlapping)
+    # input shows it: the expand's backward then adds the copies up to it once
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        y = view(lib, make(x * 1))
+        w = lib.arange(1.0, y.numel() + 1, dtype=lib.float64).reshape(y.shape)
+        found.append(lib.autograd.grad((y * w).sum(), x)[0].tolist())
+    assert found[0] == found[1]
