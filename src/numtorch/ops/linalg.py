@@ -595,12 +595,24 @@ def _einsum_jvp(operands_t, equation, operands):
     jvp=_einsum_jvp,
 )
 def _einsum(equation, operands):
+    if len(operands) > 1:
+        operands = [_unexpanded(op) for op in operands]
     out = xp.einsum(equation, *operands, optimize=_plans_pay(equation, operands))
     if len(operands) == 1 and not (out.flags.owndata and out.flags.c_contiguous):
         # torch sums an operand already permuted to the output's order, into a fresh
         # contiguous tensor; NumPy may hand back the operand's own memory (``ii->i``)
         out = out.copy(order="C")
     return out
+
+
+def _unexpanded(array):
+    """``array`` with its broadcast (stride 0) dims written out: NumPy's own einsum loop
+    factors such an operand out of the sum, ``(sum a) * b`` for ``sum(a * b)``, which differs
+    where ``b`` is infinite (``(1 - 1) * inf`` is NaN, ``1 * inf - 1 * inf`` too, but
+    ``(2 - 1) * inf`` is not ``2 * inf - 1 * inf``); torch multiplies each pair."""
+    if any(step == 0 and n > 1 for step, n in zip(array.strides, array.shape)):
+        return xp.ascontiguousarray(array)
+    return array
 
 
 # Products of all subscript sizes below which NumPy's path planning costs more than it saves.
