@@ -15,6 +15,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
 from ..autograd.forward_grad import add_terms, align, batch_shift, batched
 from ..backend import xp
+from . import complex_products
 from .pointwise import _conj
 from .shape import _unsafe_view
 from .sparse import check_dense_matrix, sparse_product
@@ -148,6 +149,8 @@ def _addmm_jvp(input_t, mat1_t, mat2_t, input, mat1, mat2, beta, alpha):
     jvp=_mm_jvp,
 )
 def _mm(input, mat2):
+    if input.dtype.kind == "c":  # infinite parts as torch's kernels meet them
+        return complex_products.mm(input, mat2)
     return xp.matmul(input, mat2)
 
 
@@ -219,6 +222,8 @@ def bmm(input, mat2) -> Tensor:
     jvp=_mv_jvp,
 )
 def _mv(input, vec):
+    if input.dtype.kind == "c":  # infinite parts as torch's kernels meet them
+        return complex_products.mv(input, vec)
     return xp.matmul(input, vec)
 
 
@@ -247,6 +252,8 @@ def mv(input, vec) -> Tensor:
     jvp=_dot_jvp,
 )
 def _dot(input, tensor):
+    if input.dtype.kind == "c":  # infinite parts as torch's kernels meet them
+        return complex_products.dot(input, tensor)
     return xp.dot(input, tensor)
 
 
