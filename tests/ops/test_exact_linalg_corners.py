@@ -241,3 +241,20 @@ def test_nuclear_norm_with_one_dim_raises_as_torch():
         return lib.norm(lib.zeros(2, 3), "nuc", 0)
 
     assert _outcome(call, numtorch) == _outcome(call, torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cross_of_nearly_parallel_vectors_rounds_as_torchs_fused_kernel(dtype):
+    # torch's kernel computes fma(a1, b2, -(a2 * b1)): parallel vectors leave the rounding
+    # residual of a2 * b1, not an exact 0 (Note [Fused cross product])
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((50, 3))
+    b = np.concatenate([a[:25], a[25:] * (1 + 1e-6 * rng.standard_normal((25, 3)))])
+    ours = numtorch.linalg.cross(
+        numtorch.tensor(a, dtype=getattr(numtorch, dtype)),
+        numtorch.tensor(b, dtype=getattr(numtorch, dtype)),
+    )
+    theirs = torch.linalg.cross(
+        torch.tensor(a, dtype=getattr(torch, dtype)), torch.tensor(b, dtype=getattr(torch, dtype))
+    )
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
