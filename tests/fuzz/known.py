@@ -27,7 +27,6 @@ _BATCH_NORM_UNCHECKED = (
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("value", "remainder_"): (_UNTRIAGED + ": remainder_ through a view", (20261127, 54)),
     ("gradient", "torch.batch_norm_eval"): (_BATCH_NORM_UNCHECKED, (20261127, 77)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
