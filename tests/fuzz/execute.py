@@ -286,7 +286,9 @@ def _full_rank(value) -> bool:
     """Whether every matrix (the last two dims) of a floating tensor is numerically of full
     rank: its smallest singular value above its largest times max(m, n) times the dtype's
     epsilon, where rounding noise ends (see graphs.LAPACK). A tensor of more dims that holds
-    n * n values is also taken as that n x n matrix: tensorinv and tensorsolve see it so."""
+    n * n values is also taken as that n x n matrix: tensorinv and tensorsolve see it so. A
+    wide m x n matrix also needs its first m columns independent: LU and QR factor column by
+    column, and a pivot there is mathematically 0 (rounding noise) even at full rank."""
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     if value.ndim < 2 or min(value.shape[-2:]) < 2 or value.numel() == 0:
@@ -296,6 +298,8 @@ def _full_rank(value) -> bool:
     side = math.isqrt(array.size)
     if array.ndim > 2 and side * side == array.size:
         matrices.append(array.reshape(side, side))
+    if array.shape[-1] > array.shape[-2]:
+        matrices.append(array[..., : array.shape[-2]])
     for matrix in matrices:
         singular = np.linalg.svd(matrix.astype(np.float64), compute_uv=False)
         floor = singular[..., :1] * max(matrix.shape[-2:]) * np.finfo(array.dtype).eps

@@ -275,3 +275,18 @@ def test_attention_with_no_keys_but_values_raises_runtime_error():
     q, k, v = numtorch.ones(2, 3, 2), numtorch.ones(2, 0, 2), numtorch.ones(2, 4, 2)
     with pytest.raises(RuntimeError):
         numtorch.nn.functional.scaled_dot_product_attention(q, k, v)
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (3, 3)])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_attention_mask_of_fewer_than_two_dims_as_torch(shape, requires_grad):
+    # torch's choice of its fused kernel reads the mask's size(-2) (an IndexError), unless
+    # the mask requires grad (the fused kernel is out before that)
+    torch = pytest.importorskip("torch")
+
+    def fn(lib):
+        q = lib.ones(1, 2, 3, 2)
+        mask = lib.full(shape, 0.5).requires_grad_(requires_grad)
+        return lib.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mask)
+
+    assert_same_error(fn, torch)

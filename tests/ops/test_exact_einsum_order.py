@@ -104,3 +104,14 @@ def test_sublist_form_matches_torch(name):
         node = type(result.grad_fn).__name__
         outcomes.append((result.detach().numpy().round(10).tolist(), node))
     assert outcomes[0] == outcomes[1]
+
+
+def test_an_expanded_operand_is_multiplied_into_each_product():
+    # b is one -inf broadcast (stride 0): each row sums a[i, j] * -inf, NaN where the signs
+    # of a's row differ, not (sum_j a[i, j]) * -inf
+    a = numtorch.tensor([[0.75, -1.0, -0.5], [-0.25, -0.5, -0.75]])
+    b = numtorch.tensor(-INF).expand(3, 2)
+    got = numtorch.einsum("ij,jk->ik", a, b).tolist()
+    assert all(math.isnan(v) for v in got[0]) and got[1] == [INF, INF]
+    batched = numtorch.einsum("...ij,...jk->...ik", a.expand(2, 2, 3), b.expand(2, 3, 2))
+    assert batched[:, 0].isnan().all() and (batched[:, 1] == INF).all()

@@ -4,6 +4,8 @@ differentiates) what LAPACK leaves behind."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -184,3 +186,75 @@ def test_tensorinv_refuses_ind_past_the_dims_as_torch(shape, ind):
         except RuntimeError:
             outcomes.append("RuntimeError")
     assert outcomes[0] == outcomes[1]
+
+
+def _outcome(call, lib):
+    try:
+        return "ok", tuple(call(lib).shape)
+    except Exception as error:  # compared by type and text with torch's
+        return type(error).__name__, str(error)
+
+
+# B's shapes around the vector case: a 0-d B is no vector and no matrix, a vector B of a
+# 1 x 1 A passes the shape check of X A = B and is then refused
+@pytest.mark.parametrize("n, b_shape", [(3, ()), (1, ()), (3, (3,)), (1, (3,)), (1, (1,))])
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("name", ["solve", "solve_ex"])
+def test_solve_checks_B_as_torch(n, b_shape, left, name):
+    def call(lib):
+        A, B = lib.eye(n, dtype=lib.float64), lib.ones(b_shape, dtype=lib.float64)
+        result = getattr(lib.linalg, name)(A, B, left=left)
+        return result[0] if name == "solve_ex" else result
+
+    assert _outcome(call, numtorch) == _outcome(call, torch)
+
+
+@pytest.mark.parametrize(
+    "a_shape, b_shape", [((3, 3), ()), ((3, 3), (1,)), ((3, 3), (2, 2)), ((2, 3, 3), (3,))]
+)
+def test_lstsq_checks_B_as_torch(a_shape, b_shape):
+    def call(lib):
+        A = lib.eye(3, dtype=lib.float64).expand(a_shape)
+        return lib.linalg.lstsq(A, lib.ones(b_shape, dtype=lib.float64)).solution
+
+    assert _outcome(call, numtorch) == _outcome(call, torch)
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
+@pytest.mark.parametrize("ord", [math.inf, -math.inf, -1, -0.5, 2])
+@pytest.mark.parametrize("dim", [None, 0, -1, (0, -1)])
+def test_norm_without_identity_of_an_empty_tensor_raises_as_torch(shape, ord, dim):
+    if dim == (0, -1) and len(shape) == 1:
+        return
+
+    def call(lib):
+        return lib.linalg.vector_norm(lib.zeros(shape), ord, dim)
+
+    assert _outcome(call, numtorch) == _outcome(call, torch)
+    assert _outcome(lambda lib: lib.norm(lib.zeros(shape), ord, dim), numtorch) == _outcome(
+        lambda lib: lib.norm(lib.zeros(shape), ord, dim), torch
+    )
+
+
+def test_nuclear_norm_with_one_dim_raises_as_torch():
+    def call(lib):
+        return lib.norm(lib.zeros(2, 3), "nuc", 0)
+
+    assert _outcome(call, numtorch) == _outcome(call, torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cross_of_nearly_parallel_vectors_rounds_as_torchs_fused_kernel(dtype):
+    # torch's kernel computes fma(a1, b2, -(a2 * b1)): parallel vectors leave the rounding
+    # residual of a2 * b1, not an exact 0 (Note [Fused cross product])
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((50, 3))
+    b = np.concatenate([a[:25], a[25:] * (1 + 1e-6 * rng.standard_normal((25, 3)))])
+    ours = numtorch.linalg.cross(
+        numtorch.tensor(a, dtype=getattr(numtorch, dtype)),
+        numtorch.tensor(b, dtype=getattr(numtorch, dtype)),
+    )
+    theirs = torch.linalg.cross(
+        torch.tensor(a, dtype=getattr(torch, dtype)), torch.tensor(b, dtype=getattr(torch, dtype))
+    )
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

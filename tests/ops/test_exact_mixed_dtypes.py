@@ -265,3 +265,21 @@ def test_addbmm_over_no_batches_skips_the_dtype_check(shapes):
         grads = lib.autograd.grad(r.sum(), (c, a, b))
         found.append((r.tolist(), str(r.dtype), [str(g.dtype) for g in grads]))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("input_dtype", ["float64", "int64", "float16"])
+def test_addr_promotes_a_zero_dim_input_as_a_dimensioned_one(input_dtype):
+    # torch expands input to the result's shape first: a 0-d float64 input makes float64 of
+    # float32 vectors, and backward then meets mv of float64 and float32 (torch refuses)
+    torch = pytest.importorskip("torch")
+    seen = []
+    for lib in (numtorch, torch):
+        vec1 = lib.ones(2, requires_grad=True)
+        out = lib.addr(lib.tensor(2, dtype=getattr(lib, input_dtype)), vec1, lib.ones(3))
+        try:
+            out.sum().backward()
+            error = None
+        except RuntimeError:
+            error = "RuntimeError"
+        seen.append((str(out.dtype), type(out.grad_fn).__name__, error))
+    assert seen[0] == seen[1]

@@ -137,3 +137,68 @@ def test_embedding_bag_max_keeps_a_leading_nan_and_skips_a_later_one(padding_idx
     torch_out, torch_grad = _embedding_bag_max_with_nan(torch, padding_idx)
     np.testing.assert_array_equal(out, torch_out)
     np.testing.assert_array_equal(grad, torch_grad)
+
+
+def _complex_parts(t):
+    return [(z.real, z.imag) for z in t.detach().reshape(-1).tolist()]
+
+
+def _same_floats(ours, theirs):
+    np.testing.assert_array_equal(np.array(ours, dtype=float), np.array(theirs, dtype=float))
+
+
+_COMPLEX_SUMS = {
+    "add": lambda t, z, w: z + w,
+    "add reversed": lambda t, z, w: w + z,
+    "sub": lambda t, z, w: z - w,
+    "rsub": lambda t, z, w: t.rsub(w, z),
+    "add a number": lambda t, z, w: z + math.inf,
+    "number minus": lambda t, z, w: math.inf - z,
+    "real plus complex number": lambda t, z, w: t.tensor([0.5]) + complex(math.inf, 0),
+    "add alpha": lambda t, z, w: z.add(w, alpha=2),
+    "add_": lambda t, z, w: z.clone().add_(w),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COMPLEX_SUMS))
+def test_complex_add_multiplies_other_by_a_complex_one_as_torch(name):
+    # torch computes input + alpha * other with alpha = 1 + 0j: inf * 0 makes NaN of the
+    # other part of a non-finite complex `other` (Note [Complex alpha])
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        z = lib.tensor([0.5j, 1 + 1j, 2.0])
+        w = lib.tensor([complex(math.inf, 0), complex(1, math.nan), complex(0, -math.inf)])
+        results.append(_complex_parts(_COMPLEX_SUMS[name](lib, z, w)))
+    _same_floats(*results)
+
+
+@pytest.mark.parametrize("values", [[1.0, math.inf], [0.0, math.inf], [math.inf, math.inf]])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_complex_gradients_meet_as_torch_adds_them(values, create_graph):
+    # the gradients of z.real and z.imag meet at z: torch adds the later one times 1 + 0j
+    torch = pytest.importorskip("torch")
+    grads = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+        z = lib.view_as_complex(x)
+        (g,) = lib.autograd.grad(z.real * z.imag * 0.7, x, create_graph=create_graph)
+        x.grad = None
+        (z.real * z.imag * 0.7).backward()
+        grads.append(g.tolist() + x.grad.tolist())
+    _same_floats(*grads)
+
+
+def test_sgn_second_derivative_at_zero_is_nan_as_torch():
+    # torch's sgn backward divides by 2|z| and masks z = 0 afterwards: the masked division
+    # by zero still takes part in the second derivative (NaN there), the first is 0
+    torch = pytest.importorskip("torch")
+    seen = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[0.0, 0.0], [0.6, -0.8]], dtype=lib.float64, requires_grad=True)
+        weights = lib.tensor([[0.3, -1.2], [0.5, 0.7]], dtype=lib.float64)
+        y = (lib.view_as_real(lib.view_as_complex(x).sgn()) * weights).sum()
+        (g,) = lib.autograd.grad(y, x, create_graph=True)
+        (g2,) = lib.autograd.grad((g * weights).sum(), x)
+        seen.append(g.tolist() + g2.tolist())
+    _same_floats(*seen)

@@ -145,7 +145,8 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                     if old is None:
                         buffers[edge] = g
                     elif arrays and old.__class__ is ndarray and g.__class__ is ndarray:
-                        buffers[edge] = old + g
+                        # a complex sum as torch's add: Note [Complex alpha] in ops/pointwise.py
+                        buffers[edge] = old + g if g.dtype.kind != "c" else calls.add_arrays(old, g)
                     else:
                         buffers[edge] = calls.add_gradients(old, g, create_graph, arrays)
                 left = deps[nxt]

@@ -52,17 +52,27 @@ def add_gradients(old, grad, create_graph, arrays=False):
         if old.is_sparse or grad.is_sparse:  # dense + sparse is dense: keep the dense one first
             total = grad + old if old.is_sparse and not grad.is_sparse else old + grad
             return total if total.is_sparse else total._data
-        return xp.asarray(old._data + grad._data)
+        return xp.asarray(add_arrays(old._data, grad._data))
     if old.is_sparse or grad.is_sparse:
         return grad + old if old.is_sparse and not grad.is_sparse else old + grad
     if create_graph or grad._batched or old._batched or old._fw_grads is not None:
         return old + grad  # an op: it records, batches and adds tangents
     if grad._fw_grads is not None:
         return old + grad
-    total = old._data + grad._data
+    total = add_arrays(old._data, grad._data)
     if total.__class__ is not _ndarray:  # 0-d sums give NumPy scalars
         total = xp.asarray(total)
     return grad._make(total)
+
+
+def add_arrays(old, new):
+    """``old + new`` as torch's add: a complex ``new`` is first multiplied by alpha = 1 + 0j,
+    so an infinite or NaN part makes its other part NaN (Note [Complex alpha] in
+    ops/pointwise.py)."""
+    total = old + new
+    if total.dtype.kind == "c":
+        total = (old + new * (1 + 0j)).astype(total.dtype, copy=False)
+    return total
 
 
 def conform_gradient(grad, meta, node, index: int, arrays: bool = False):

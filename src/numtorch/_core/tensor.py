@@ -527,11 +527,13 @@ class Tensor:
 
     def _accumulate_(self, other: Tensor) -> None:
         """In-place ``self += other`` for gradient accumulation (same shape by contract)."""
-        data = self._data
-        if data.flags.writeable and data.dtype == other._data.dtype:
-            xp.add(data, other._data, out=data)
+        data, source = self._data, other._data
+        if data.dtype.kind == "c":  # torch's add: Note [Complex alpha] in ops/pointwise.py
+            source = source * (1 + 0j)
+        if data.flags.writeable and data.dtype == source.dtype:
+            xp.add(data, source, out=data)
         else:
-            self._data = (data + other._data).astype(data.dtype, copy=False)
+            self._data = (data + source).astype(data.dtype, copy=False)
         self._bump_version()
 
 

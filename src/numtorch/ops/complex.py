@@ -348,6 +348,7 @@ COMPLEX_DIFFERENTIABLE = (
     "_reshape_alias",
     "copy",  # grad passes to src as it is (CopySlices' graph under create_graph)
     "vdot",
+    *("masked_fill", "where"),  # pick the gradient or zeros: linear, real coefficients
 )
 
 

@@ -15,6 +15,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
 from ..autograd.forward_grad import add_terms, align, batch_shift, batched
 from ..backend import xp
+from . import complex_products
 from .pointwise import _conj
 from .shape import _unsafe_view
 from .sparse import check_dense_matrix, sparse_product
@@ -148,6 +149,8 @@ def _addmm_jvp(input_t, mat1_t, mat2_t, input, mat1, mat2, beta, alpha):
     jvp=_mm_jvp,
 )
 def _mm(input, mat2):
+    if input.dtype.kind == "c":  # infinite parts as torch's kernels meet them
+        return complex_products.mm(input, mat2)
     return xp.matmul(input, mat2)
 
 
@@ -219,6 +222,8 @@ def bmm(input, mat2) -> Tensor:
     jvp=_mv_jvp,
 )
 def _mv(input, vec):
+    if input.dtype.kind == "c":  # infinite parts as torch's kernels meet them
+        return complex_products.mv(input, vec)
     return xp.matmul(input, vec)
 
 
@@ -247,6 +252,8 @@ def mv(input, vec) -> Tensor:
     jvp=_dot_jvp,
 )
 def _dot(input, tensor):
+    if input.dtype.kind == "c":  # infinite parts as torch's kernels meet them
+        return complex_products.dot(input, tensor)
     return xp.dot(input, tensor)
 
 
@@ -595,12 +602,24 @@ def _einsum_jvp(operands_t, equation, operands):
     jvp=_einsum_jvp,
 )
 def _einsum(equation, operands):
+    if len(operands) > 1:
+        operands = [_unexpanded(op) for op in operands]
     out = xp.einsum(equation, *operands, optimize=_plans_pay(equation, operands))
     if len(operands) == 1 and not (out.flags.owndata and out.flags.c_contiguous):
         # torch sums an operand already permuted to the output's order, into a fresh
         # contiguous tensor; NumPy may hand back the operand's own memory (``ii->i``)
         out = out.copy(order="C")
     return out
+
+
+def _unexpanded(array):
+    """``array`` with its broadcast (stride 0) dims written out: NumPy's own einsum loop
+    factors such an operand out of the sum, ``(sum a) * b`` for ``sum(a * b)``, which differs
+    where ``b`` is infinite (``(1 - 1) * inf`` is NaN, ``1 * inf - 1 * inf`` too, but
+    ``(2 - 1) * inf`` is not ``2 * inf - 1 * inf``); torch multiplies each pair."""
+    if any(step == 0 and n > 1 for step, n in zip(array.strides, array.shape)):
+        return xp.ascontiguousarray(array)
+    return array
 
 
 # Products of all subscript sizes below which NumPy's path planning costs more than it saves.

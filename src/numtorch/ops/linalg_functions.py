@@ -27,7 +27,7 @@ def _matrix_norm_dims(A, dim, name="linalg.matrix_norm", low_precision=True):
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     dim = list(dim)
     if len(dim) != 2:
-        raise RuntimeError(f"{name}: dim must be a 2-tuple. Got {tuple(dim)}")
+        raise RuntimeError(f"{name}: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     dims = [_wrap_dim(d, A.ndim) for d in dim]
     if dims[0] == dims[1]:
         raise RuntimeError(f"{name}: dims must be different. Got ({dim[0]}, {dim[1]})")

@@ -151,12 +151,18 @@ def lstsq(A, B, rcond=None, *, driver=None):
             f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, "
             f"gelss), but got {driver}"
         )
+    if B.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if not 0 <= A.ndim - B.ndim <= 1:
+        raise RuntimeError(
+            "torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
+            "(input.dim() - other.dim()) <= 1"
+        )
     vector = B.ndim == A.ndim - 1
     b = B.unsqueeze(-1) if vector else B
     if b.shape[-2] != A.shape[-2]:
         raise RuntimeError(
-            f"torch.linalg.lstsq: input.size(-2) should match other.size(-2), but got "
-            f"{A.shape[-2]} and {b.shape[-2]}"
+            f"torch.linalg.lstsq: input.size(-2) should match other.size({-1 if vector else -2})"
         )
     a_batch = tuple(A.shape[:-2])
     batch = broadcast_shape(a_batch, tuple(b.shape[:-2]))

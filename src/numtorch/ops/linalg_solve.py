@@ -305,14 +305,21 @@ def solve(A, B, *, left=True) -> Tensor:
             f"{A.dtype.scalar_name} and B of type {B.dtype.scalar_name} instead"
         )
     vector = _is_vector_rhs(A, B)
+    if B.ndim < 2 and not vector:
+        raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     n = A.shape[-1]
     rows = B.shape[-1] if vector else (B.shape[-2] if left else B.shape[-1])
-    # a vector B is a column (n x 1): X A = B needs n == 1, as in torch
-    if rows != n or (vector and not left and n != 1):
+    # a vector B is a column (n x 1): X A = B checks only n == 1, as in torch
+    if (n != 1) if vector and not left else rows != n:
         cols = 1 if vector else B.shape[-1]
         raise RuntimeError(
             "linalg.solve: Incompatible shapes of A and B for the equation "
             f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})"
+        )
+    if vector and not left:
+        raise RuntimeError(
+            "linalg.solve: Vector broadcasting of the left hand side is not supported for "
+            "left=False. In this case linalg.solve is equivalent to B / A.squeeze(-1)"
         )
     return _solve(A, B, bool(left), vector)
 

@@ -74,7 +74,26 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{input.dtype.scalar_name}"
         )
-    return _vector_norm(input, float(ord), reduce_dims(dim, input.ndim), keepdim)
+    dims = reduce_dims(dim, input.ndim)
+    if input.numel() == 0 and (ord < 0 or ord == math.inf):
+        _check_identity(input, ord, dim)
+    return _vector_norm(input, float(ord), dims, keepdim)
+
+
+def _check_identity(input, ord, dim):
+    """An inf or negative norm (a max, min or sum of reciprocals) of no elements has no
+    value: torch refuses a reduction over an empty dim, naming it as it was given."""
+    if dim is None:
+        raise RuntimeError(
+            f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because "
+            "the operation does not have an identity"
+        )
+    for d in [dim] if isinstance(dim, int) else dim:
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {ord:g} norm on the dimension {d}"
+                "because this dimension is empty and the operation does not have an identity"
+            )
 
 
 @export
@@ -85,7 +104,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None) -> Tensor:
     if isinstance(p, str) and (p != "fro" or several):
         from .linalg_functions import matrix_norm  # 'nuc' (and errors for others), as torch
 
-        dims = tuple(range(input.ndim)) if dim is None else dim
+        dims = tuple(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim
         return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     if p == "fro" or p is None:
         p = 2

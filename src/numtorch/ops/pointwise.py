@@ -36,22 +36,37 @@ def _no_bool_subtraction(args):
         )
 
 
+# Note [Complex alpha]
+# torch's add and sub compute input +- alpha * other with alpha a complex number even when it
+# is 1: a complex product, so an infinite or NaN part of a complex ``other`` makes its other
+# part NaN (inf * 0): (0.5j) + (inf + 0j) is inf + nanj, where (inf + 0j) + 0.5j is
+# inf + 0.5j. NumPy's complex product is the same textbook formula.
+def _add_op(input, other):
+    out = input + other
+    if out.dtype.kind == "c":  # Note [Complex alpha]
+        return (input + other * (1 + 0j)).astype(out.dtype, copy=False)
+    return out
+
+
 def _subtract(input, other):
-    return input - other
+    out = input - other
+    if out.dtype.kind == "c":  # Note [Complex alpha]
+        return (input - other * (1 + 0j)).astype(out.dtype, copy=False)
+    return out
 
 
 # add and sub each have a plain primitive (grad-only formulas: the cheapest backward) and
 # one with alpha; both carry torch's single node name.
 _add = defop(
+    batch=batch_rules.pointwise,
     name="add",
     schema_args=3,  # add.Tensor(self, other, *, alpha)
     promote="same",
     scalars=("input", "other"),
-    params=("input", "other"),
     input=lambda grad: grad,
     other=lambda grad: grad,
     jvp="elementwise",
-)(xp.add)
+)(_add_op)
 
 _sub = defop(
     batch=batch_rules.pointwise,
@@ -110,7 +125,9 @@ def _sub_alpha(input, other, alpha):
     jvp="elementwise",
 )
 def _rsub(input, other, alpha=1):
-    return other - input if alpha == 1 else other - input * alpha
+    if alpha == 1:
+        return _subtract(other, input)  # Note [Complex alpha]
+    return other - input * alpha
 
 
 @export(inplace=True)

@@ -138,7 +138,47 @@ def _cross_jvp(input_t, other_t, input, other, dim, result):
 def _cross(input, other, dim):
     # NumPy's cross returns a strided view of a buffer laid out with dim last; torch's result
     # is contiguous, and reshape/view of it must alias (or copy) exactly where torch's does
+    if input.dtype in (xp.float32, xp.float64) and input.dtype == other.dtype:
+        return xp.ascontiguousarray(_fused_cross(input, other, dim))
     return xp.ascontiguousarray(xp.cross(input, other, axis=dim))
+
+
+# Note [Fused cross product]
+# torch's CPU cross kernel is compiled with fused multiply-adds: each component is
+# fma(a1, b2, -(a2 * b1)), one rounding of the exact a1 * b2 minus the rounded a2 * b1. For
+# (nearly) parallel vectors that leaves the rounding residual of a2 * b1 (about 1e-17)
+# where the unfused difference is exactly 0, and a sign taken of it downstream differs.
+def _fused_cross(a, b, dim):
+    a, b = xp.broadcast_arrays(xp.moveaxis(a, dim, -1), xp.moveaxis(b, dim, -1))
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    parts = [_fused_difference(a1, b2, a2 * b1), _fused_difference(a2, b0, a0 * b2)]
+    parts.append(_fused_difference(a0, b1, a1 * b0))
+    return xp.moveaxis(xp.stack(parts, axis=-1), -1, dim)
+
+
+def _fused_difference(x, y, rounded):
+    """fma(x, y, -rounded): ``x * y - rounded`` rounded once."""
+    with xp.errstate(all="ignore"):
+        if x.dtype == xp.float32:  # float32 products are exact in float64
+            return (x.astype(xp.float64) * y - rounded).astype(xp.float32)
+        product = x * y
+        plain = product - rounded
+        # the exact product is product + error (Dekker's split of each factor into halves)
+        x_high, x_low = _split(x)
+        y_high, y_low = _split(y)
+        error = ((x_high * y_high - product) + x_high * y_low + x_low * y_high) + x_low * y_low
+        # plain's own rounding error (two-sum), added back with the product's
+        back = plain - product
+        lost = (product - (plain - back)) + (-rounded - back)
+        fused = plain + (lost + error)
+        return xp.where(xp.isfinite(fused), fused, plain)  # infinities: as unfused
+
+
+def _split(x):
+    scaled = x * 134217729.0  # 2**27 + 1
+    high = scaled - (scaled - x)
+    return high, x - high
 
 
 def linalg_cross(input, other, *, dim=-1) -> Tensor:

@@ -177,6 +177,10 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
     _check_expand(input, (vec1.shape[0], vec2.shape[0]))
     _check_scalars(_dtypes.result_type(input, vec1, vec2), beta, alpha)
+    if input.ndim == 0:
+        # torch expands input to the result's shape before promoting: a 0-d input promotes
+        # as a dimensioned tensor (a float64 one makes a float64 result of float32 vectors)
+        input = input.expand(vec1.shape[0], vec2.shape[0])
     return _addr(input, vec1, vec2, beta, alpha)
 
 

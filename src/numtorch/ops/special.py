@@ -481,10 +481,10 @@ def _sgn_grad(grad, input, result):
     if input._data.dtype.kind != "c":
         return zeros_like(grad)
     # s = z/|z| moves only across the circle: (g - s^2 conj(g)) / (2|z|), 0 at z = 0; torch's
-    # order of operations, so that an infinite |z| gives its NaN (at z = 0 the division is
-    # by 1 and masked: where has no complex derivative)
+    # operations in its order, so that an infinite |z| gives its NaN and so does the second
+    # derivative at z = 0 (the masked division by 0 still takes part in it)
     r = input.abs()
-    return (grad - (result * result) * grad.conj()) / (2.0 * r + (r == 0)) * (r != 0)
+    return ((grad - (result * result) * grad.conj()) / (2.0 * r)).masked_fill(r == 0, 0.0)
 
 
 @export(inplace=True)

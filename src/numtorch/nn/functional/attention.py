@@ -60,15 +60,21 @@ def _fused(query, key, value, attn_mask, dropout_p, groups):
         return False
     if key.shape[1] != value.shape[1] or query.shape[1] != key.shape[1] * groups[0]:
         return False
+    if attn_mask is not None:
+        if attn_mask.requires_grad:  # the fused kernel has no mask gradient
+            return False
+        if attn_mask.ndim < 2:  # torch's check reads the mask's size(-2) unguarded
+            raise IndexError(
+                "Dimension specified as -2 but tensor has no dimensions"
+                if attn_mask.ndim == 0
+                else "Dimension out of range (expected to be in range of [-1, 0], but got -2)"
+            )
+        if attn_mask.ndim not in (2, 4):
+            return False
     if not (query.shape[-1] == key.shape[-1] == value.shape[-1]):
         return False
     if query.shape[-2] == 0 or key.shape[-2] == 0:
         return False
-    if attn_mask is not None:
-        if attn_mask.ndim not in (2, 4):
-            return False
-        if attn_mask.requires_grad:  # the fused kernel has no mask gradient
-            return False
     return all(t._data.strides[-1] == t._data.itemsize for t in (query, key, value))
 
 

@@ -1,0 +1,53 @@
+"""Complex mm, mv and dot with infinite or NaN parts: which parts turn NaN depends on where
+torch's kernels multiply by alpha = 1 + 0j (ops/complex_products.py); numtorch follows
+them shape by shape."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+# (rows, k, columns): the small-matrix kernel (fewer than 4 rows, or k = 1), gemv (one
+# column), the general kernel
+SHAPES = [(1, 3, 1), (2, 3, 1), (3, 1, 1), (2, 3, 2), (1, 5, 4), (5, 1, 3), (5, 4, 3), (6, 3, 1)]
+
+
+def _operands(shape, seed):
+    rows, k, columns = shape
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((rows, k)) + 1j * rng.standard_normal((rows, k))
+    b = rng.standard_normal((k, columns)) + 1j * rng.standard_normal((k, columns))
+    for m in (a, b):
+        flat = m.reshape(-1)
+        for i in rng.choice(flat.size, size=rng.integers(1, 3)):
+            special = rng.choice([math.inf, -math.inf, math.nan])
+            flat[i] = complex(special, flat[i].imag) if rng.integers(2) else complex(0, special)
+    return a, b
+
+
+def _parts(t):
+    values = t.numpy()
+    return np.stack([values.real, values.imag])
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_products_with_infinite_parts_match_torch(shape, dtype):
+    for seed in range(8):
+        a, b = _operands(shape, seed)
+        results = []
+        for lib in (numtorch, torch):
+            x, y = (
+                lib.tensor(a, dtype=getattr(lib, dtype)),
+                lib.tensor(b, dtype=getattr(lib, dtype)),
+            )
+            results.append([x @ y, x.mv(y[:, 0]), lib.dot(x[0], y[:, 0])])
+        for ours, theirs in zip(*results):
+            np.testing.assert_allclose(_parts(ours), _parts(theirs), rtol=1e-5, atol=1e-6)
