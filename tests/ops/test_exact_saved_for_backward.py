@@ -116,7 +116,28 @@ def _addmm_mat2(lib):
     ), mat2
 
 
+def _einsum_diagonal_operand(lib):
+    # the diagonal of an operand is a view of it: torch's product saves that view
+    a, b = _leaf(lib, 3, 3) * 1, lib.randn(3, 3, dtype=lib.float64)
+    return lib.einsum("ij,jj->i", a, b), b
+
+
+def _einsum_lone_operand(lib):
+    # a sum saves nothing
+    a = _leaf(lib, 2, 3) * 1
+    return lib.einsum("ij->j", a), a
+
+
+def _einsum_operand_requiring_grad_alone(lib):
+    # an operand's gradient reads the other operands only
+    a, b = _leaf(lib, 3, 3) * 1, lib.randn(3, 4, dtype=lib.float64)
+    return lib.einsum("ij,jk->ik", a, b), a
+
+
 CASES = {
+    "einsum_diagonal_operand": _einsum_diagonal_operand,
+    "einsum_lone_operand": _einsum_lone_operand,
+    "einsum_operand_requiring_grad_alone": _einsum_operand_requiring_grad_alone,
     "mm_mat2": _mm_mat2,
     "mm_input": _mm_input,
     "addmm_mat2": _addmm_mat2,

@@ -725,7 +725,11 @@ def _in_torchs_order(equation, operands) -> Tensor:
         alone = {c for c in wide(spec, t) if count[c] == 1}
         count.subtract(alone)
         reduced = "".join(c for c in dict.fromkeys(spec) if c not in alone)
-        terms.append((reduced, t if reduced == spec else _einsum(f"{spec}->{reduced}", [t])))
+        if reduced != spec and not alone:  # diagonals only: a view of the operand, as torch
+            t = _diagonals_permuted(spec, reduced, t)
+        elif reduced != spec:
+            t = _einsum(f"{spec}->{reduced}", [t])
+        terms.append((reduced, t))
     spec_a, a = terms[0]
     for k in range(1, len(terms)):
         spec_b, b = terms[k]
