@@ -134,7 +134,14 @@ def _einsum_operand_requiring_grad_alone(lib):
     return lib.einsum("ij,jk->ik", a, b), a
 
 
+def _bce_with_logits_input_of_another_dtype(lib):
+    # torch saves the input as given (float32), not cast to the target's dtype
+    x, target = lib.randn(2, 3), _leaf(lib, 2, 3).sigmoid()
+    return lib.nn.functional.binary_cross_entropy_with_logits(x, target), x
+
+
 CASES = {
+    "bce_with_logits_input_of_another_dtype": _bce_with_logits_input_of_another_dtype,
     "einsum_diagonal_operand": _einsum_diagonal_operand,
     "einsum_lone_operand": _einsum_lone_operand,
     "einsum_operand_requiring_grad_alone": _einsum_operand_requiring_grad_alone,

@@ -312,6 +312,9 @@ def _bcel_jvp(input_t, target_t, input, target, weight, pos_weight, reduction):
     jvp=_bcel_jvp,
 )
 def binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction):
+    # torch accumulates into a tensor made from the target: the result has its dtype; the
+    # input is cast here, inside the op, so that backward saves the input as it was given
+    input = input.astype(target.dtype, copy=False)
     log_sigmoid = xp.minimum(input, 0) - xp.log1p(xp.exp(-xp.abs(input)))
     if pos_weight is not None:
         log_sigmoid = log_sigmoid * ((pos_weight - 1) * target + 1)
