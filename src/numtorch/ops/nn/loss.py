@@ -177,7 +177,8 @@ def _bce_input_grad(grad, input, target, weight, reduction):
     return g / input.numel() if reduction == "mean" else g
 
 
-def _bce_target_grad(grad, input, weight, reduction):
+def _bce_target_grad(grad, input, target, weight, reduction):
+    # (target unused: named as torch's formula names it, so that it is saved as torch saves it)
     g = grad * ((-input).log1p().clamp(min=-100) - input.log().clamp(min=-100))
     if weight is not None:
         g = g * weight
@@ -236,7 +237,7 @@ def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
 def _bce_jvp(input_t, target_t, input, target, weight, reduction):
     losses_t = add_terms(
         None if input_t is None else _bce_input_grad(input_t, input, target, weight, "none"),
-        None if target_t is None else _bce_target_grad(target_t, input, weight, "none"),
+        None if target_t is None else _bce_target_grad(target_t, input, target, weight, "none"),
     )
     return reduce_tangent(losses_t, reduction, input.ndim)
 
@@ -278,7 +279,8 @@ def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
     return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
-def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
+def _bcel_target_grad(grad, input, target, weight, pos_weight, reduction):
+    # (target unused: named as torch's formula names it, so that it is saved as torch saves it)
     if pos_weight is not None:
         # torch differentiates at::log_sigmoid here (its own backward, exact at 0)
         g = log_sigmoid(-input) - log_sigmoid(input) * pos_weight
@@ -298,7 +300,7 @@ def _bcel_jvp(input_t, target_t, input, target, weight, pos_weight, reduction):
         else _bcel_input_grad(input_t, input, target, weight, pos_weight, "none"),
         None
         if target_t is None
-        else _bcel_target_grad(target_t, input, weight, pos_weight, "none"),
+        else _bcel_target_grad(target_t, input, target, weight, pos_weight, "none"),
     )
     return reduce_tangent(losses_t, reduction, max(input.ndim, target.ndim))
 
