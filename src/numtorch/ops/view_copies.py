@@ -29,12 +29,14 @@ def _copied(result, order):
 
 def _twin(view_op, name: str, node: str, forward=None, aten=None, order="K"):
     """A primitive with ``view_op``'s derivative whose forward copies (into the ``order``
-    layout), recorded as ``node``."""
+    layout; with ``order=None``, not at all: the view's memory, untracked), recorded as
+    ``node``."""
     spec = view_op.spec
     forward = forward or spec.forward
 
     def copy_forward(*args):
-        return _copied(forward(*args), order)
+        out = forward(*args)
+        return out if order is None else _copied(out, order)
 
     formulas = {spec.params[i]: formula for i, formula, _ in spec.formulas}
     twin = defop(
@@ -195,11 +197,15 @@ def detach_copy(input):
     return _detach_copy(input)
 
 
-# unsafe_split and friends: split's results without view tracking (UnsafeSplitBackward0)
+# unsafe_split and friends: split's results without view tracking (UnsafeSplitBackward0):
+# as torch's, they share the input's memory and strides but have version counters of their own
 _unsafe = {
-    "_split": _twin(concatenation._split, "unsafe_split", "UnsafeSplitBackward0"),
+    "_split": _twin(concatenation._split, "unsafe_split", "UnsafeSplitBackward0", order=None),
     "_split_with_sizes": _twin(
-        concatenation._split_with_sizes, "unsafe_split_with_sizes", "UnsafeSplitWithSizesBackward0"
+        concatenation._split_with_sizes,
+        "unsafe_split_with_sizes",
+        "UnsafeSplitWithSizesBackward0",
+        order=None,
     ),
 }
 unsafe_split = export(
