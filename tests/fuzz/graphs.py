@@ -39,8 +39,11 @@ FRESH_ONLY = ("grid_sample", "affine_grid")
 # point exception (an integer division by the empty dim's size). torch's CPU batch-norm
 # kernels read weight and bias per channel from their data pointer, unchecked (known.py's
 # batch-norm entries): an empty weight crashes their backward (a segmentation fault).
+# torch's native_dropout returns an empty input itself (not a new tensor) and then records
+# its node on it: a leaf that requires grad gets a grad_fn, and backward fails with "leaf
+# variable has been moved into the graph interior".
 SAMPLE_SHAPES_ONLY = (
-    *("lstm", "mkldnn_rnn_layer", "_weight_norm"),
+    *("lstm", "mkldnn_rnn_layer", "_weight_norm", "native_dropout"),
     *("batch_norm", "torch.batch_norm", "torch.native_batch_norm"),
 )
 # Entries that draw random numbers are deterministic only on their samples' own values
