@@ -577,8 +577,11 @@ def sparse_coo_tensor(
             )
     if values.requires_grad and not requires_grad:
         values = _created(values)
-    else:  # torch's sparse tensor shares the values' memory, not their version counter
+    elif values._vc is None or not values._vc.inference:
+        # torch's sparse tensor shares the values' memory, not their version counter
         values = Tensor._make(values._data).requires_grad_(requires_grad)
+    elif requires_grad:
+        values = values.detach().requires_grad_()
     return SparseTensor._build(index, values, size, bool(is_coalesced) or nnz <= 1)
 
 
