@@ -36,8 +36,16 @@ FRESH_ONLY = ("grid_sample", "affine_grid")
 # torch's fused LSTM kernel crashes (a segmentation fault) on an empty weight: these entries'
 # inputs keep their sample shapes.
 # So does mkldnn_rnn_layer's, and _weight_norm's kernel on an empty v dies of a floating
-# point exception (an integer division by the empty dim's size).
-SAMPLE_SHAPES_ONLY = ("lstm", "mkldnn_rnn_layer", "_weight_norm")
+# point exception (an integer division by the empty dim's size). torch's CPU batch-norm
+# kernels read weight and bias per channel from their data pointer, unchecked (known.py's
+# batch-norm entries): an empty weight crashes their backward (a segmentation fault).
+# torch's native_dropout returns an empty input itself (not a new tensor) and then records
+# its node on it: a leaf that requires grad gets a grad_fn, and backward fails with "leaf
+# variable has been moved into the graph interior".
+SAMPLE_SHAPES_ONLY = (
+    *("lstm", "mkldnn_rnn_layer", "_weight_norm", "native_dropout"),
+    *("batch_norm", "torch.batch_norm", "torch.native_batch_norm"),
+)
 # Entries that draw random numbers are deterministic only on their samples' own values
 # (probability 0 or 1, standard deviation 0): they get fresh, unaltered leaves.
 RANDOM = ("bernoulli", "poisson", "binomial", "normal_")

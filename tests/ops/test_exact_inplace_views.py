@@ -340,3 +340,40 @@ def test_write_through_an_expanded_view_of_a_fortran_ordered_tensor(method):
         getattr(x.unsqueeze(0).expand(2, 2, 3), method)()
         found.append(x.tolist())
     assert found[0] == found[1]
+
+
+def _multi_view_outcome(lib, requires_grad, change, use):
+    """A multi-output view's refusals, as torch raises them: at the in-place op (before it
+    writes) or at every later use of a view whose base changed, worded by whether the view
+    had a grad_fn when made ("created in no_grad mode" where its base required no grad)."""
+    x = lib.arange(12.0).reshape(4, 3)
+    if requires_grad:
+        x = x.requires_grad_() * 1
+    parts = x.chunk(2)
+    w = lib.tensor(2.0, requires_grad=True)
+    try:
+        if change == "base":
+            x.mul_(w)
+        elif change == "view":
+            parts[0].mul_(w)
+        else:
+            parts[0].t().mul_(w)
+    except RuntimeError as exc:
+        return "in-place: " + str(exc), x.tolist()
+    seen = []
+    for _ in range(2):  # refused at every use, not only the first
+        try:
+            seen.append(str(use(parts[1]).grad_fn is not None))
+        except RuntimeError as exc:
+            seen.append(str(exc))
+    return seen, x.tolist()
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("change", ["base", "view", "view_of_view"])
+@pytest.mark.parametrize("use", ["mul", "expand", "grad_fn"])
+def test_multi_output_views_refuse_as_torch(requires_grad, change, use):
+    torch = pytest.importorskip("torch")
+    uses = {"mul": lambda p: p * 2, "expand": lambda p: p.expand(2, 2, 3), "grad_fn": lambda p: p}
+    ours = _multi_view_outcome(numtorch, requires_grad, change, uses[use])
+    assert ours == _multi_view_outcome(torch, requires_grad, change, uses[use])

@@ -107,3 +107,22 @@ def test_unsafe_split_results_share_the_inputs_memory_without_being_views(name):
             (first.tolist(), first._is_view(), first._version, type(first.grad_fn).__name__)
         )
     assert seen[0] == seen[1] and seen[0][0] == [10.0, 11.0, 12.0]
+
+
+@pytest.mark.parametrize("name", ["unsafe_split", "unsafe_chunk"])
+def test_unsafe_split_shares_memory_not_versions_as_torch(name):
+    # torch's results are the split's views untracked: the input's memory and strides (a
+    # reshape of one is a copy where the view's would be), version counters of their own
+    def facts(lib):
+        x = lib.arange(10.0).reshape(2, 5)
+        pieces = getattr(lib, name)(x, 2, 1)
+        pieces[1].add_(1)
+        flat = pieces[1].reshape(-1)
+        return (
+            [tuple(p.stride()) for p in pieces],
+            x.tolist(),
+            (x._version, pieces[1]._version, pieces[0]._version),
+            flat._base is not None,
+        )
+
+    assert facts(numtorch) == facts(torch)

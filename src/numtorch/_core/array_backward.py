@@ -132,17 +132,21 @@ def array_apply(spec, plain: bool):
             node._check_unused_results()
         if not runners or grad.dtype.kind != "f":  # complex: formulas take conjugates
             return node._apply([tensor_of(grad)])
-        edges = node._edges
-        if edges is None:  # Note [Edges without a tuple]: None is no edge
-            edge0 = node._edge0
-            if node._edge1 is ONE_INPUT:
-                return [None if edge0 is None else runners[0](node, grad)]
-            edge1 = node._edge1
-            return [
-                None if edge0 is None else grad if pass0 else runners[0](node, grad),
-                None if edge1 is None else grad if pass1 else runners[1](node, grad),
-            ]
-        return [None if e[0] is None else run(node, grad) for run, e in zip(runners, edges)]
+        try:  # (free unless raised)
+            edges = node._edges
+            if edges is None:  # Note [Edges without a tuple]: None is no edge
+                edge0 = node._edge0
+                if node._edge1 is ONE_INPUT:
+                    return [None if edge0 is None else runners[0](node, grad)]
+                edge1 = node._edge1
+                return [
+                    None if edge0 is None else grad if pass0 else runners[0](node, grad),
+                    None if edge1 is None else grad if pass1 else runners[1](node, grad),
+                ]
+            return [None if e[0] is None else run(node, grad) for run, e in zip(runners, edges)]
+        except NotImplementedError:
+            node._refuse_stale_saved()  # torch checks every saved value first
+            raise
 
     if len(steps) != 1:
         return general

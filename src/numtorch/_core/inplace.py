@@ -113,6 +113,12 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
             )
     node = out._grad_fn
     if node is not None:
+        if self._base is not None and not self._requires_grad:
+            # the change will be recorded (another input requires grad): torch refuses a
+            # multi-output view here, before writing (check_inplace saw no grad on self)
+            message = multi_output_message(self, "is being modified inplace")
+            if message:
+                raise RuntimeError(message)
         _snapshot_saved_self(node, self)
     if changed is None:
         data[...] = out._data

@@ -164,6 +164,7 @@ class OpSpec:
         self.returns = returns
         self.check = check
         self._plans: dict = {}
+        self._guarded_names = None  # Note [Guarded saves]
         # plan -> slots of outputs saved for formulas that will not run: backward still
         # version-checks them, as torch unpacks every saved value before any formula
         self.unused_results: dict = {}
@@ -207,21 +208,27 @@ class OpSpec:
                 )
         return values
 
+    def _guarded(self, name: str) -> bool:
+        guarded = self._guarded_names
+        if guarded is None:
+            guarded = self._guarded_names = _guarded_names(self)
+        return name in guarded
+
     def save_plan(self, mask: int) -> tuple:
         """What to save when the inputs flagged in bit ``mask`` require grad (cached)."""
         plan = self._plans.get(mask)
         if plan is not None:
             return plan
-        # torch saves an input only for the formulas that will run, but an output for every
-        # formula naming it: modifying ldexp(x, n)'s result in place breaks the backward
-        # even when only x requires grad
+        # torch saves an output for every formula naming it (modifying ldexp(x, n)'s result
+        # in place breaks the backward even when only x requires grad), and an input too,
+        # unless it can tell from one input that it is not needed (Note [Guarded saves])
         names = []
         for k, (_, _, argnames) in enumerate(self.formulas):
             if mask >> k & 1:
                 names.extend(n for n in argnames if n not in names)
         used = set(names)
         for _, _, argnames in self.formulas:
-            names.extend(n for n in argnames if n not in names and _is_result(n))
+            names.extend(n for n in argnames if n not in names and not self._guarded(n))
         entries = []
         for n in names:
             if n in ("grad", "grads"):
@@ -245,6 +252,26 @@ class OpSpec:
         if unused:
             self.unused_results[plan] = unused
         return plan
+
+
+# Note [Guarded saves]
+# torch's generated autograd code saves every value a formula names when the node is made,
+# and guards a saved input by "will its gradient be computed" only where one input decides
+# it: the op has two or more differentiable inputs and no list of tensors, is no backward
+# op itself, and the value is a tensor argument (not an optional one) named by exactly one
+# formula. backward unpacks, and so version-checks, every saved value before any formula.
+def _guarded_names(spec) -> frozenset:
+    if len(spec.formulas) < 2 or spec.lists or "backward" in spec.name:
+        return frozenset()
+    uses = {}
+    for _, _, argnames in spec.formulas:
+        for n in argnames:
+            uses[n] = uses.get(n, 0) + 1
+    return frozenset(
+        n
+        for n, count in uses.items()
+        if count == 1 and n in spec.index and spec.defaults[spec.index[n]] is not None
+    )
 
 
 def _is_result(name: str) -> bool:

@@ -84,20 +84,32 @@ class OpNode(Node):
         else:
             edges = [e[0] for e in edges]
         out = []
-        for (formula, argnames, grad_only, array_form, slots), edge in zip(steps, edges):
-            if edge is None:
-                out.append(None)
-            elif grad_only:
-                out.append(formula(grad))
-            elif arrays and array_form is not None:
-                values = array_arguments(self, slots, grad._data)
-                if values is None:
-                    out.append(formula(*self._arguments(argnames, grad_outputs)))
+        try:
+            for (formula, argnames, grad_only, array_form, slots), edge in zip(steps, edges):
+                if edge is None:
+                    out.append(None)
+                elif grad_only:
+                    out.append(formula(grad))
+                elif arrays and array_form is not None:
+                    values = array_arguments(self, slots, grad._data)
+                    if values is None:
+                        out.append(formula(*self._arguments(argnames, grad_outputs)))
+                    else:
+                        out.append(tensor_of(array_form(*values)))
                 else:
-                    out.append(tensor_of(array_form(*values)))
-            else:
-                out.append(formula(*self._arguments(argnames, grad_outputs)))
+                    out.append(formula(*self._arguments(argnames, grad_outputs)))
+        except NotImplementedError:
+            self._refuse_stale_saved()
+            raise
         return out
+
+    def _refuse_stale_saved(self) -> None:
+        """torch unpacks, and so version-checks, every saved value before any formula runs:
+        a formula that is not implemented raises only where none was changed in place."""
+        plan = self._saved
+        if plan.__class__ is tuple:
+            for _, _, _, slot in plan:
+                unpack_saved(getattr(self, slot), self)
 
     def _apply_array(self, grad, release: bool = False) -> list:
         """``_apply`` for one gradient held as an array (Note [Gradients as arrays] in

@@ -274,6 +274,13 @@ def as_saved_tensor(value):
     return saved
 
 
+def _unchecked(tensor) -> SavedTensor:
+    # kept for its shape and dtype: the values it gives are never read into a gradient
+    saved = as_saved_tensor(tensor)
+    saved.check_version = False
+    return saved
+
+
 class SavedTensorList(tuple):
     """Tensors saved inside a list (einsum's operands): each one saved as a single input is,
     so an in-place change to any of them after the forward fails backward the same way."""
@@ -282,7 +289,15 @@ class SavedTensorList(tuple):
 
     @classmethod
     def save(cls, items):
-        return cls(save_input(t) if isinstance(t, Tensor) else t for t in items)
+        # a product's gradient for one operand reads the others only: torch's products
+        # (mul, bmm) save an operand when another one requires grad, so changing an operand
+        # in place after the op fails the backward only then (a lone operand: never)
+        needed = [isinstance(t, Tensor) and t._requires_grad for t in items]
+        wanted = sum(needed)
+        return cls(
+            (save_input(t) if wanted - needed[k] else _unchecked(t)) if isinstance(t, Tensor) else t
+            for k, t in enumerate(items)
+        )
 
     def unpack(self, node) -> list:
         return [unpack_saved(s, node) for s in self]

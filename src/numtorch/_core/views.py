@@ -34,8 +34,12 @@ def mark_view(result, source, spec, args, output_nr=None) -> None:
     if root._requires_grad:
         if not grad_mode.is_grad_enabled():
             result._view_no_grad = True  # checked by check_inplace, as torch forbids it
-    elif output_nr is None and grad_mode.is_grad_enabled():
+    elif grad_mode.is_grad_enabled():
         _track_view(root, result)
+        if output_nr is not None or source.__dict__.get("_multi_view_without_grad_fn"):
+            # torch's multi-output view of a tensor that requires no grad has no grad_fn:
+            # its refusals say it "was created in no_grad mode"
+            result.__dict__["_multi_view_without_grad_fn"] = True
     step = (spec, tuple(args[1:]), output_nr)
     steps = source._view_steps
     result._view_steps = steps + (step,) if steps else (step,)
@@ -86,24 +90,30 @@ def multi_output_message(view, happened: str) -> str | None:
         return None
     spec, _, output_nr = steps[-1]
     op = spec.node_class.__name__.rsplit("Backward", 1)[0]  # torch names "Unbind", "Slice"
+    if view.__dict__.get("_multi_view_without_grad_fn"):
+        with_grad = "is being modified inplace" if happened.startswith("is") else happened
+        start = f"A view was created in no_grad mode and {with_grad} with grad mode enabled."
+    else:
+        start = f"Output {output_nr or 0} of {op} is a view and {happened}."
     return (
-        f"Output {output_nr or 0} of {op} is a view and {happened}. This view is the output of "
-        "a function that returns multiple views. Such functions do not allow the output views "
-        "to be modified inplace. You should replace the inplace operation by an out-of-place one."
+        f"{start} This view is the output of a function that returns multiple views. Such "
+        "functions do not allow the output views to be modified inplace. You should replace the "
+        "inplace operation by an out-of-place one."
     )
 
 
 def refresh_view_grad_fn(view) -> None:
     """Give a stale view (its root changed in place) a ``grad_fn`` from the root's history."""
     root = view._base
-    view._view_version = view._vc.version
     if not root._requires_grad:
+        view._view_version = view._vc.version
         return
     message = multi_output_message(
         view, "its base or another view of its base has been modified inplace"
     )
-    if message:
+    if message:  # refused at every use, as torch's grad_fn is (the view stays stale)
         raise RuntimeError(message)
+    view._view_version = view._vc.version
     steps = view._view_steps
     replayed = _replayed_prefix(view, root)
     if replayed == len(steps):

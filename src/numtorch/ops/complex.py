@@ -145,6 +145,10 @@ def conj(input) -> Tensor:
         return input
     out = _conj(input)
     out._conj_bit = True
+    # torch's conj is a view of the input (a flag, no copy): numtorch's holds the conjugate
+    # values, but shares the input's version counter, so that what an op saves of it goes
+    # stale when the input is changed in place, as torch's saved view does
+    out._vc = input._get_vc()
     return out
 
 
@@ -265,10 +269,10 @@ def _complex_jvp(real_t, imag_t, real, imag, result):
 @defop(
     batch=batch_rules.pointwise,
     name="complex",
-    # real and imag are kept (unused) as torch keeps them: an in-place change of either
-    # afterwards is refused by backward
-    real=lambda grad, real, imag: grad.real,
-    imag=lambda grad, real, imag: grad.imag,
+    # each formula keeps its own input (unused) as torch's does: an in-place change of an
+    # input that requires grad is refused by backward
+    real=lambda grad, real: grad.real,
+    imag=lambda grad, imag: grad.imag,
     jvp=_complex_jvp,
 )
 def _complex(real, imag):

@@ -714,11 +714,25 @@ def _batched_product_view(spec_a, a, spec_b, b, output) -> Tensor:
     right = [c for c in output if c not in both and c not in left]
     if left and right and output.index(right[0]) < output.index(left[0]):
         left, right = right, left  # torch swaps the pair to keep the output's order
-    order = "".join(both + left + right)
-    base = _einsum(f"{spec_a},{spec_b}->{order}", [a, b])
+        spec_a, a, spec_b, b = spec_b, b, spec_a, a
+    summed = sorted(c for c in set(spec_a) & set(spec_b) if c not in output)
+    # torch's bmm operands: each permuted to (batch, kept, summed) and reshaped to 3-D, a
+    # view of the operand or a copy as the reshape decides, and that is what bmm saves
+    a3 = _as_bmm_operand(spec_a, a, (both, left, summed))
+    b3 = _as_bmm_operand(spec_b, b, (both, summed, right))
+    base = _einsum("bmk,bkn->bmn", [a3, b3])
     if not base.is_contiguous():
         base = base.contiguous()
-    return base.permute(tuple(order.index(c) for c in output))
+    sizes = [size(spec_a, a, c) for c in both + left] + [size(spec_b, b, c) for c in right]
+    order = "".join(both + left + right)
+    return base.view(sizes).permute(tuple(order.index(c) for c in output))
+
+
+def _as_bmm_operand(spec, t, groups) -> Tensor:
+    letters = [c for group in groups for c in group if c in spec]
+    letters += [c for c in spec if c not in letters]  # of size 1: anywhere
+    shape = [math.prod(t.shape[spec.index(c)] for c in group if c in spec) for group in groups]
+    return t.permute(tuple(spec.index(c) for c in letters)).reshape(shape)
 
 
 def _in_torchs_order(equation, operands) -> Tensor:
@@ -744,7 +758,11 @@ def _in_torchs_order(equation, operands) -> Tensor:
         alone = {c for c in wide(spec, t) if count[c] == 1}
         count.subtract(alone)
         reduced = "".join(c for c in dict.fromkeys(spec) if c not in alone)
-        terms.append((reduced, t if reduced == spec else _einsum(f"{spec}->{reduced}", [t])))
+        if reduced != spec and not alone:  # diagonals only: a view of the operand, as torch
+            t = _diagonals_permuted(spec, reduced, t)
+        elif reduced != spec:
+            t = _einsum(f"{spec}->{reduced}", [t])
+        terms.append((reduced, t))
     spec_a, a = terms[0]
     for k in range(1, len(terms)):
         spec_b, b = terms[k]

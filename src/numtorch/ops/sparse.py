@@ -575,10 +575,13 @@ def sparse_coo_tensor(
                 f"size is inconsistent with indices: for dim {d}, size is {size[d]} but found "
                 f"index {int(index[d].max())}"
             )
-    if requires_grad:
-        values = values.detach().requires_grad_()
-    elif values.requires_grad:
+    if values.requires_grad and not requires_grad:
         values = _created(values)
+    elif values._vc is None or not values._vc.inference:
+        # torch's sparse tensor shares the values' memory, not their version counter
+        values = Tensor._make(values._data).requires_grad_(requires_grad)
+    elif requires_grad:
+        values = values.detach().requires_grad_()
     return SparseTensor._build(index, values, size, bool(is_coalesced) or nnz <= 1)
 
 

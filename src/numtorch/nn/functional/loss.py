@@ -366,9 +366,6 @@ def binary_cross_entropy_with_logits(
             f"result type {input.dtype.scalar_name} can't be cast to the desired output type "
             f"{target.dtype.scalar_name}"
         )
-    if target.dtype != input.dtype:
-        # torch accumulates into a tensor made from the target: the result has its dtype
-        input = input.to(target.dtype)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction)
 
 

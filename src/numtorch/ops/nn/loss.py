@@ -177,8 +177,9 @@ def _bce_input_grad(grad, input, target, weight, reduction):
     return g / input.numel() if reduction == "mean" else g
 
 
-def _bce_target_grad(grad, input, weight, reduction):
-    # torch's target gradient is -logit(x) * grad, unclamped: +-inf at x = 0 or 1
+def _bce_target_grad(grad, input, target, weight, reduction):
+    # torch's target gradient is -logit(x) * grad, unclamped: +-inf at x = 0 or 1 (target
+    # unused: named as torch's formula names it, so that it is saved as torch saves it)
     g = input.logit().neg() * grad
     if weight is not None:
         g = g * weight
@@ -237,7 +238,7 @@ def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
 def _bce_jvp(input_t, target_t, input, target, weight, reduction):
     losses_t = add_terms(
         None if input_t is None else _bce_input_grad(input_t, input, target, weight, "none"),
-        None if target_t is None else _bce_target_grad(target_t, input, weight, "none"),
+        None if target_t is None else _bce_target_grad(target_t, input, target, weight, "none"),
     )
     return reduce_tangent(losses_t, reduction, input.ndim)
 
@@ -279,7 +280,8 @@ def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
     return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
-def _bcel_target_grad(grad, input, weight, pos_weight, reduction):
+def _bcel_target_grad(grad, input, target, weight, pos_weight, reduction):
+    # (target unused: named as torch's formula names it, so that it is saved as torch saves it)
     if pos_weight is not None:
         # torch differentiates at::log_sigmoid here (its own backward, exact at 0)
         g = log_sigmoid(-input) - log_sigmoid(input) * pos_weight
@@ -299,7 +301,7 @@ def _bcel_jvp(input_t, target_t, input, target, weight, pos_weight, reduction):
         else _bcel_input_grad(input_t, input, target, weight, pos_weight, "none"),
         None
         if target_t is None
-        else _bcel_target_grad(target_t, input, weight, pos_weight, "none"),
+        else _bcel_target_grad(target_t, input, target, weight, pos_weight, "none"),
     )
     return reduce_tangent(losses_t, reduction, max(input.ndim, target.ndim))
 
@@ -313,6 +315,9 @@ def _bcel_jvp(input_t, target_t, input, target, weight, pos_weight, reduction):
     jvp=_bcel_jvp,
 )
 def binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction):
+    # torch accumulates into a tensor made from the target: the result has its dtype; the
+    # input is cast here, inside the op, so that backward saves the input as it was given
+    input = input.astype(target.dtype, copy=False)
     log_sigmoid = xp.minimum(input, 0) - xp.log1p(xp.exp(-xp.abs(input)))
     if pos_weight is not None:
         log_sigmoid = log_sigmoid * ((pos_weight - 1) * target + 1)

@@ -537,7 +537,9 @@ def _gn_input_grad(grad, input, weight, group, result1, result2, eps):
     return _normalized_grad(g, xhat, invstd, [2]).reshape(input.shape)
 
 
-def _gn_weight_grad(grad, input, group, result1, result2, eps):
+def _gn_weight_grad(grad, input, weight, group, result1, result2, eps):
+    # (weight unused, and the bias formula's input and weight: torch's one formula for all
+    # three names input and weight, saved whichever gradients are wanted)
     xhat, _ = _gn_xhat_and_invstd(input, group, result1, result2, eps)
     return (grad * xhat.reshape(input.shape)).sum(_reduce_dims(input))
 
@@ -562,7 +564,7 @@ def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
     outputs=3,
     input=_gn_input_grad,
     weight=_gn_weight_grad,
-    bias=lambda grad: grad.sum([0, *range(2, grad.ndim)]),
+    bias=lambda grad, input, weight: grad.sum([0, *range(2, grad.ndim)]),
     jvp=_gn_jvp,
 )
 def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
