@@ -49,3 +49,15 @@ def test_detach_copy_is_no_lapack_step():
 
     assert uses_lapack("logdet") and uses_lapack("linalg_det")
     assert not uses_lapack("detach_copy")
+
+
+def test_lapack_names_are_whole_words():
+    # a substring match made relu ("lu"), sqrt and kthvalue LAPACK steps, so their steps on
+    # non-finite input went uncompared
+    from fuzz.graphs import uses_lapack
+
+    assert uses_lapack("linalg.lu_factor") and uses_lapack("lu_unpack_L")
+    assert uses_lapack("cholesky_inverse") and uses_lapack("triangular_solve_both")
+    for name in ("relu", "rnn_relu_cell", "sqrt", "rsqrt", "kthvalue", "unique_inverse"):
+        assert not uses_lapack(name), name
+    assert not uses_lapack("matmul_matrix_batch") and not uses_lapack("elu_")

@@ -59,10 +59,15 @@ RANDOM_METHODS = {"bernoulli_", "normal_", "uniform_", "random_", "exponential_"
 # whose value and sign depend on the LAPACK build's arithmetic (MKL's fused multiply-adds
 # and reciprocal pivots against OpenBLAS's), and so do the factors' free gauge, whether a
 # factorization or solve fails, and every gradient that divides by it.
-LAPACK = (
-    "linalg", "cholesky", "lu", "svd", "pinv", "inverse", "det", "triangular_solve", "matrix_",
-    "tensorinv", "tensorsolve", "eig", "qr", "norm_nuc", "cond", "torch_svd",
+# Names of the entries that factor matrices with LAPACK, matched as whole words of the
+# entry's name (split at "_" and "."): "lu" names an LU, not relu; "inverse" a matrix
+# inverse, not unique_inverse; "det" a determinant, not detach_copy
+LAPACK = frozenset(
+    ("linalg", "cholesky", "lu", "svd", "pinv", "pinverse", "inverse", "det", "logdet",
+     "slogdet", "triangular", "tensorinv", "tensorsolve", "eig", "eigvals", "eigh",
+     "eigvalsh", "qr", "geqrf", "ormqr", "nuc", "cond", "matrix")
 )  # fmt: skip
+_NOT_LAPACK = ("unique_inverse", "linalg_cross", "linalg.vecdot", "linalg_vecdot", "matmul_matrix")
 
 # An FFT of non-finite input: every output sums every input, and where an infinity meets
 # another or an exactly zero twiddle factor, the order of the butterflies decides whether an
@@ -130,8 +135,8 @@ def _arity(method):
 
 
 def uses_lapack(name: str) -> bool:
-    # "det" names determinants, not detach_copy
-    return any(part in name for part in LAPACK) and not name.startswith("detach")
+    words = name.replace(".", "_").split("_")
+    return not name.startswith(_NOT_LAPACK) and any(word in LAPACK for word in words)
 
 
 def uses_fft(name: str) -> bool:
