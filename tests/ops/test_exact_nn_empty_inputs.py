@@ -171,3 +171,44 @@ def test_group_norm_of_an_empty_batch_as_torch(shape):
         grads = lib.autograd.grad(y.sum(), (x, w, b))
         found.append((tuple(y.shape), [(tuple(g.shape), g.sum().item()) for g in grads]))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("empty", ["weight", "bias"])
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_native_batch_norm_reads_an_empty_weight_or_bias_as_torch_does(training, empty, layout):
+    # an empty weight or bias has no data pointer: torch's kernel for dense layouts reads it
+    # as absent, its kernel for other layouts broadcasts it and raises
+    rng = np.random.default_rng(3)
+    x, w, b = rng.standard_normal((3, 2, 2)), np.array([2.0, 3.0]), np.array([0.5, -1.0])
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x)
+        if layout == "strided":
+            xs = xs.transpose(0, 2).contiguous().transpose(0, 2)
+        params = {"weight": lib.tensor(w), "bias": lib.tensor(b)}
+        params[empty] = lib.empty(0, dtype=lib.float64)
+        mean, var = lib.tensor([0.1, -0.2]).double(), lib.tensor([0.5, 2.0]).double()
+        try:
+            out = lib.native_batch_norm(xs, *params.values(), mean, var, training, 0.1, 1e-5)
+        except RuntimeError as exc:
+            results.append(str(exc))
+            continue
+        results.append((out[0].numpy(), mean.numpy(), [tuple(t.shape) for t in out]))
+    if isinstance(results[1], str):
+        assert results[0] == results[1]
+        return
+    (out, mean, shapes), (expected, expected_mean, expected_shapes) = results
+    np.testing.assert_allclose(out, expected, rtol=1e-12)
+    np.testing.assert_allclose(mean, expected_mean, rtol=1e-12)
+    assert shapes == expected_shapes
+
+
+def test_native_batch_norm_refuses_a_gradient_for_an_empty_bias_as_torch_does():
+    for lib in (numtorch, torch):
+        bias = lib.empty(0, dtype=lib.float64, requires_grad=True)
+        x = lib.randn(3, 2, dtype=lib.float64)
+        out = lib.native_batch_norm(x, None, bias, None, None, True, 0.1, 1e-5)[0]
+        message = "returned an invalid gradient at index 2 - got \\[2\\] but expected shape"
+        with pytest.raises(RuntimeError, match=message):
+            out.sum().backward()

@@ -285,6 +285,7 @@ def _bn_grad(which):
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
     _check_batch_norm(input, weight, bias, running_mean, running_var)
+    weight, bias = (None if a is not None and a.size == 0 else a for a in (weight, bias))
     dtype, input = _widened(input)
     n, c = input.shape[0], input.shape[1]
     x = input.reshape(n, c, math.prod(input.shape[2:]))  # no -1: the batch may be empty
@@ -330,11 +331,22 @@ def _check_batch_norm(input, *per_channel):
     if input.ndim == 1:
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     # torch's kernel reads these per channel without checking (past the end where they are
-    # short); numtorch refuses them as torch.batch_norm does
+    # short); numtorch refuses them as torch.batch_norm does. An empty weight or bias has no
+    # data pointer: the kernel for dense layouts reads it as absent, the one for other
+    # layouts broadcasts it against the channels.
     names = ("weight", "bias", "running_mean", "running_var")
+    channels = input.shape[1]
     for name, a in zip(names, per_channel):
-        if a is not None and a.size != input.shape[1]:
-            raise RuntimeError(f"{name} should contain {input.shape[1]} elements not {a.size}")
+        if a is None or a.size == channels:
+            continue
+        if a.size == 0 and name in ("weight", "bias"):
+            if dense_layout(input):
+                continue
+            raise RuntimeError(
+                f"The size of tensor a ({channels}) must match the size of tensor b (0) at "
+                "non-singleton dimension 1"
+            )
+        raise RuntimeError(f"{name} should contain {channels} elements not {a.size}")
 
 
 def dense_layout(a) -> bool:
