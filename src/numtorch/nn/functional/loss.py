@@ -369,6 +369,7 @@ def binary_cross_entropy_with_logits(
     if target.dtype != input.dtype:
         # torch accumulates into a tensor made from the target: the result has its dtype
         input = input.to(target.dtype)
+    L.check_bcel_shapes(input, target, weight, pos_weight)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction)
 
 
