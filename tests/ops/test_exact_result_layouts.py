@@ -179,3 +179,20 @@ def test_view_copy_ops_return_contiguous_tensors(name, fn):
         y = fn(lib, lib.arange(12.0).reshape(3, 4))
         found.append((tuple(y.shape), y.stride(), y.view(-1).tolist()))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "expanded", "transposed"])
+@pytest.mark.parametrize("with_weight", [False, True])
+def test_rms_norm_copies_a_permuted_result_as_torch_does(layout, with_weight):
+    # torch's composite returns a contiguous result: a permuted input's is cloned
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.arange(12.0, dtype=lib.float64).reshape(2, 3, 2)
+        if layout == "expanded":
+            x = x[0].expand(2, 3, 2)
+        elif layout == "transposed":
+            x = x.reshape(2, 2, 3).transpose(1, 2)
+        weight = lib.ones(3, 2, dtype=lib.float64, requires_grad=True) if with_weight else None
+        out = lib.nn.functional.rms_norm(x.requires_grad_(), (3, 2), weight)
+        found.append((out.grad_fn.name(), out.stride()))
+    assert found[0] == found[1]
