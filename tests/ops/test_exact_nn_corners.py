@@ -132,3 +132,11 @@ def test_mkldnn_rnn_layer_create_graph_gradient_of_one_tensor_passed_as_hx_and_c
         (g,) = lib.autograd.grad(loss, state, create_graph=True)
         grads.append(g.detach().numpy())
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-10)
+
+
+def test_rnn_tanh_with_an_empty_initial_state_requiring_grad_raises_torchs_error():
+    # the empty state is unbound into no layers' states before the count is checked
+    weights = [nt.randn(2, 2), nt.randn(2, 2)]
+    h0 = nt.zeros(0, 2, 2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Expected more hidden states in stacked_rnn"):
+        nt.rnn_tanh(nt.randn(3, 2, 2), h0, weights, False, 1, 0.0, False, False, True)

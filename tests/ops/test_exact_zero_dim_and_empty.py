@@ -365,3 +365,8 @@ def test_running_extreme_of_an_empty_input_has_a_gradient_that_requires_grad(nam
         (g,) = lib.autograd.grad(getattr(lib, name)(x, 1)[0].sum(), x, create_graph=True)
         seen.append((g.requires_grad, tuple(g.shape)))
     assert seen[0] == seen[1] == (True, (0, 5))
+
+
+def test_unbind_along_an_empty_dim_of_a_tensor_requiring_grad_returns_no_tensors():
+    x = numtorch.zeros(0, 2, requires_grad=True)
+    assert x.unbind(0) == ()
