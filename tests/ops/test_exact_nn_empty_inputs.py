@@ -212,3 +212,25 @@ def test_native_batch_norm_refuses_a_gradient_for_an_empty_bias_as_torch_does():
         message = "returned an invalid gradient at index 2 - got \\[2\\] but expected shape"
         with pytest.raises(RuntimeError, match=message):
             out.sum().backward()
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+@pytest.mark.parametrize("empty", [0, 1, 2])
+@pytest.mark.parametrize("batched", [True, False])
+def test_fractional_max_pool_on_an_empty_dim_matches_torch(dims, empty, batched):
+    # an empty batch pools to an empty result; torch refuses any other empty dim (dim 0 of
+    # an unbatched input included: its check starts at dim 1)
+    shape = [2, 2] + [4] * dims if batched else [2] + [4] * dims
+    shape[empty] = 0
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.zeros(shape, dtype=lib.float64, requires_grad=True)
+        samples = lib.full((shape[0] if batched else 1, shape[-dims - 1], dims), 0.5).double()
+        pool = getattr(lib.nn.functional, f"fractional_max_pool{dims}d")
+        try:
+            out = pool(x, 2, output_size=3 if dims == 2 else (3, 2, 3), _random_samples=samples)
+            out.sum().backward()
+            found.append((tuple(out.shape), tuple(x.grad.shape)))
+        except RuntimeError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]
