@@ -234,3 +234,19 @@ def test_fractional_max_pool_on_an_empty_dim_matches_torch(dims, empty, batched)
         except RuntimeError as exc:
             found.append(str(exc))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    "shape, pad",
+    [((0, 3), (1, 2, -1, 1)), ((2, 0), (1, -1)), ((0, 3), (-1, -1)), ((1, 3), (0, 0, -1, -1)),
+     ((1, 3), (0, 0, 1, -3)), ((2, 3), (0, 0, -1, -1))],
+)  # fmt: skip
+def test_constant_pad_crops_in_torchs_order(shape, pad):
+    # torch narrows by each negative pad in turn: cropping past what is left is an error
+    found = []
+    for lib in (numtorch, torch):
+        try:
+            found.append(tuple(lib.nn.functional.pad(lib.zeros(shape), pad, value=0.5).shape))
+        except RuntimeError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]
