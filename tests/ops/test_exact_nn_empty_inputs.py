@@ -250,3 +250,21 @@ def test_constant_pad_crops_in_torchs_order(shape, pad):
         except RuntimeError as exc:
             found.append(str(exc))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    "name, shape, weight",
+    [("conv1d", (1, 2, 0), (3, 2, 1)), ("conv1d", (2, 0), (3, 2, 1)),
+     ("conv2d", (1, 2, 5, 0), (3, 2, 3, 1)), ("conv2d", (0, 2, 5, 0), (3, 2, 3, 1)),
+     ("conv3d", (1, 2, 1, 1, 0), (3, 2, 1, 1, 1))],
+)  # fmt: skip
+def test_convolution_over_an_empty_spatial_dim_the_padding_fills(name, shape, weight):
+    # the padded input fits the kernel, but torch only takes an empty batch or channel dim
+    found = []
+    for lib in (numtorch, torch):
+        conv = getattr(lib.nn.functional, name)
+        try:
+            found.append(tuple(conv(lib.zeros(shape), lib.zeros(weight), padding=1).shape))
+        except RuntimeError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]
