@@ -239,6 +239,7 @@ def binary_cross_entropy_with_logits(
 
     name = "binary_cross_entropy_with_logits"
     enum = _reduction(name, reduction)
+    L.check_bcel_shapes(input, target, weight, pos_weight)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, enum)
 
 

@@ -20,6 +20,8 @@ import numpy as np
 from .graphs import (
     MISREAD_EXPANDED,
     READS_NAN_SIGN,
+    UNCHECKED_CHANNELS,
+    UNCHECKED_SIZES,
     is_float_input,
     op_index,
     uses_fft,
@@ -186,6 +188,8 @@ class _Run:
             raise Skipped
         if info.name in MISREAD_EXPANDED:  # a torch bug, not a difference (see graphs)
             args = [a.contiguous() if isinstance(a, self.lib.Tensor) else a for a in args]
+        if info.name in UNCHECKED_CHANNELS:  # torch reads undefined memory (see graphs)
+            args = _per_channel_contiguous(self.lib, args, info.name in UNCHECKED_SIZES)
         return info.op(self.lib, *args, **sample.kwargs)
 
     def input(self, array, spec, rng):
@@ -263,6 +267,15 @@ class _Run:
             )
         for record in self.records[-3:]:
             record.compare_names = False  # gradients' own graphs are formulas, not API
+
+
+def _per_channel_contiguous(lib, args, unchecked_sizes):
+    input, *rest = args
+    for a in rest:
+        sizes = (input.shape[1], 0) if input.ndim > 1 else (a.numel(),)
+        if unchecked_sizes and isinstance(a, lib.Tensor) and a.numel() not in sizes:
+            raise Skipped
+    return [input] + [a.contiguous() if isinstance(a, lib.Tensor) else a for a in rest]
 
 
 def _finite(value) -> bool:

@@ -92,6 +92,19 @@ READS_NAN_SIGN = ("copysign",)
 # gives [1, 2e-42, 0]. Their inputs are made contiguous (in both libraries) before the call.
 MISREAD_EXPANDED = ("median_dim", "median_keepdim", "nanmedian_dim")
 
+# torch 2.13's CPU batch-norm kernels read weight and bias per channel through their data
+# pointers, unchecked: strides are ignored (an expanded weight's channel 1 lies past its one
+# element) and native_batch_norm does not check their sizes (a 1-element weight is read past
+# its end); torch.native_batch_norm(x, torch.tensor(2.), None, None, None, True, 0.1, 1e-5)
+# gives ~1e97 in channel 1. These entries' per-channel inputs are made contiguous (in both
+# libraries); a native_batch_norm step where one holds neither one element per channel nor
+# none (read as absent) is skipped (the others check the sizes and raise).
+UNCHECKED_CHANNELS = (
+    "batch_norm", "batch_norm_eval", "torch.batch_norm", "torch.batch_norm_eval",
+    "torch.native_batch_norm",
+)  # fmt: skip
+UNCHECKED_SIZES = ("torch.native_batch_norm",)
+
 VIEWS = ("whole", "select", "slice", "transpose", "flatten", "diagonal", "unsqueeze", "expand")
 FITS = ("reshape", "expand")
 SHAPES = ("sample", "sample", "sample", "sample", "sample", "sample", "scalar", "empty")

@@ -15,25 +15,17 @@ import json
 import pathlib
 
 _UNTRIAGED = "not yet triaged"
-_BATCH_NORM_UNCHECKED = (
-    "torch's CPU batch-norm kernels read weight, bias and running stats per channel from "
-    "their data pointer, unchecked: one of another size, or an expanded (stride 0) weight in "
-    "backward, gives whatever lies past its storage (undefined values); numtorch refuses "
-    "another size and reads an expanded weight as the values it shows"
-)
 
 # (class, op): (why, (seed, index) of a witness graph). The witness itself is stored in
 # witnesses.json under "class/op" (WITNESSES): what a seed draws changes whenever the op
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("gradient", "torch.batch_norm_eval"): (_BATCH_NORM_UNCHECKED, (20261127, 77)),
     ("error type", "linalg.lstsq"): (
         "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
         "(an internal assert, or a crash), numtorch returns the empty solution",
         (20261127, 207),
     ),
-    ("error type", "torch.native_batch_norm"): (_BATCH_NORM_UNCHECKED, (5150, 113)),
     ("value", "_weight_norm"): (
         "torch's CPU _weight_norm kernel reads g per slice along dim from its data pointer, "
         "unchecked: a g of fewer elements (a 0-d one) gives whatever lies past its storage "

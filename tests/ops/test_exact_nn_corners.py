@@ -3,6 +3,7 @@ values."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import numtorch as nt
@@ -94,3 +95,48 @@ def test_batch_norm_input_gradient_with_an_infinite_weight_is_infinite(create_gr
     (g,) = nt.autograd.grad(loss, x, create_graph=create_graph)
     inf = float("inf")
     assert g.tolist() == [[[-inf, -inf, inf, inf]], [[-inf, -inf, inf, inf]]]
+
+
+def _lstm_layer_args(lib, dtype):
+    gen = np.random.default_rng(5)
+    x, state = gen.standard_normal((3, 2, 2)), gen.standard_normal((2, 2))
+    weights = [gen.standard_normal(s) for s in ((8, 2), (8, 2), (8,), (8,))]
+    return (
+        lib.tensor(x, dtype=dtype),
+        lib.tensor(state, dtype=dtype, requires_grad=True),
+        [lib.tensor(w, dtype=dtype) for w in weights],
+    )
+
+
+def test_mkldnn_rnn_layer_refuses_a_bias_of_another_dtype_as_the_composed_lstm_does():
+    x, state, weights = _lstm_layer_args(nt, nt.float64)
+    weights[3] = weights[3].float()
+    with pytest.raises(RuntimeError, match="dtype"):
+        nt.mkldnn_rnn_layer(x, *weights, state, state, False, [3], 2, 2, 1, True, False, False,
+                            True)  # fmt: skip
+
+
+def test_mkldnn_rnn_layer_create_graph_gradient_of_one_tensor_passed_as_hx_and_cx():
+    # each argument gets its own gradient (summed once into the shared tensor)
+    torch = pytest.importorskip("torch")
+    grads = []
+    for lib in (nt, torch):
+        x, state, weights = _lstm_layer_args(lib, lib.float64)
+        if lib is nt:
+            options = (False, [3], 2, 2, 1, True, False, False, True)
+            out, h, c, _ = nt.mkldnn_rnn_layer(x, *weights, state, state, *options)
+        else:
+            out, h, c = torch.lstm(x, (state[None], state[None]), weights, True, 1, 0.0, True,
+                                     False, False)  # fmt: skip
+        loss = out.sum() + (h * 2).sum() + (c * 3).sum()
+        (g,) = lib.autograd.grad(loss, state, create_graph=True)
+        grads.append(g.detach().numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-10)
+
+
+def test_rnn_tanh_with_an_empty_initial_state_requiring_grad_raises_torchs_error():
+    # the empty state is unbound into no layers' states before the count is checked
+    weights = [nt.randn(2, 2), nt.randn(2, 2)]
+    h0 = nt.zeros(0, 2, 2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Expected more hidden states in stacked_rnn"):
+        nt.rnn_tanh(nt.randn(3, 2, 2), h0, weights, False, 1, 0.0, False, False, True)

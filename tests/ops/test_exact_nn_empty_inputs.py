@@ -171,3 +171,100 @@ def test_group_norm_of_an_empty_batch_as_torch(shape):
         grads = lib.autograd.grad(y.sum(), (x, w, b))
         found.append((tuple(y.shape), [(tuple(g.shape), g.sum().item()) for g in grads]))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("empty", ["weight", "bias"])
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_native_batch_norm_reads_an_empty_weight_or_bias_as_torch_does(training, empty, layout):
+    # an empty weight or bias has no data pointer: torch's kernel for dense layouts reads it
+    # as absent, its kernel for other layouts broadcasts it and raises
+    rng = np.random.default_rng(3)
+    x, w, b = rng.standard_normal((3, 2, 2)), np.array([2.0, 3.0]), np.array([0.5, -1.0])
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x)
+        if layout == "strided":
+            xs = xs.transpose(0, 2).contiguous().transpose(0, 2)
+        params = {"weight": lib.tensor(w), "bias": lib.tensor(b)}
+        params[empty] = lib.empty(0, dtype=lib.float64)
+        mean, var = lib.tensor([0.1, -0.2]).double(), lib.tensor([0.5, 2.0]).double()
+        try:
+            out = lib.native_batch_norm(xs, *params.values(), mean, var, training, 0.1, 1e-5)
+        except RuntimeError as exc:
+            results.append(str(exc))
+            continue
+        results.append((out[0].numpy(), mean.numpy(), [tuple(t.shape) for t in out]))
+    if isinstance(results[1], str):
+        assert results[0] == results[1]
+        return
+    (out, mean, shapes), (expected, expected_mean, expected_shapes) = results
+    np.testing.assert_allclose(out, expected, rtol=1e-12)
+    np.testing.assert_allclose(mean, expected_mean, rtol=1e-12)
+    assert shapes == expected_shapes
+
+
+def test_native_batch_norm_refuses_a_gradient_for_an_empty_bias_as_torch_does():
+    for lib in (numtorch, torch):
+        bias = lib.empty(0, dtype=lib.float64, requires_grad=True)
+        x = lib.randn(3, 2, dtype=lib.float64)
+        out = lib.native_batch_norm(x, None, bias, None, None, True, 0.1, 1e-5)[0]
+        message = "returned an invalid gradient at index 2 - got \\[2\\] but expected shape"
+        with pytest.raises(RuntimeError, match=message):
+            out.sum().backward()
+
+
+@pytest.mark.parametrize("dims", [2, 3])
+@pytest.mark.parametrize("empty", [0, 1, 2])
+@pytest.mark.parametrize("batched", [True, False])
+def test_fractional_max_pool_on_an_empty_dim_matches_torch(dims, empty, batched):
+    # an empty batch pools to an empty result; torch refuses any other empty dim (dim 0 of
+    # an unbatched input included: its check starts at dim 1)
+    shape = [2, 2] + [4] * dims if batched else [2] + [4] * dims
+    shape[empty] = 0
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.zeros(shape, dtype=lib.float64, requires_grad=True)
+        samples = lib.full((shape[0] if batched else 1, shape[-dims - 1], dims), 0.5).double()
+        pool = getattr(lib.nn.functional, f"fractional_max_pool{dims}d")
+        try:
+            out = pool(x, 2, output_size=3 if dims == 2 else (3, 2, 3), _random_samples=samples)
+            out.sum().backward()
+            found.append((tuple(out.shape), tuple(x.grad.shape)))
+        except RuntimeError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    "shape, pad",
+    [((0, 3), (1, 2, -1, 1)), ((2, 0), (1, -1)), ((0, 3), (-1, -1)), ((1, 3), (0, 0, -1, -1)),
+     ((1, 3), (0, 0, 1, -3)), ((2, 3), (0, 0, -1, -1))],
+)  # fmt: skip
+def test_constant_pad_crops_in_torchs_order(shape, pad):
+    # torch narrows by each negative pad in turn: cropping past what is left is an error
+    found = []
+    for lib in (numtorch, torch):
+        try:
+            found.append(tuple(lib.nn.functional.pad(lib.zeros(shape), pad, value=0.5).shape))
+        except RuntimeError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    "name, shape, weight",
+    [("conv1d", (1, 2, 0), (3, 2, 1)), ("conv1d", (2, 0), (3, 2, 1)),
+     ("conv2d", (1, 2, 5, 0), (3, 2, 3, 1)), ("conv2d", (0, 2, 5, 0), (3, 2, 3, 1)),
+     ("conv3d", (1, 2, 1, 1, 0), (3, 2, 1, 1, 1))],
+)  # fmt: skip
+def test_convolution_over_an_empty_spatial_dim_the_padding_fills(name, shape, weight):
+    # the padded input fits the kernel, but torch only takes an empty batch or channel dim
+    found = []
+    for lib in (numtorch, torch):
+        conv = getattr(lib.nn.functional, name)
+        try:
+            found.append(tuple(conv(lib.zeros(shape), lib.zeros(weight), padding=1).shape))
+        except RuntimeError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]

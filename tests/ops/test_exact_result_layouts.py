@@ -393,4 +393,20 @@ def test_reductions_are_row_major_as_in_torch(name, fn, order):
     for lib in (numtorch, torch):
         y = fn(lib.arange(24.0).reshape(2, 3, 4).permute(*order))
         found.append(tuple(s for s, n in zip(y.stride(), y.shape) if n > 1))  # (as views see)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "expanded", "transposed"])
+@pytest.mark.parametrize("with_weight", [False, True])
+def test_rms_norm_copies_a_permuted_result_as_torch_does(layout, with_weight):
+    # torch's composite returns a contiguous result: a permuted input's is cloned
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.arange(12.0, dtype=lib.float64).reshape(2, 3, 2)
+        if layout == "expanded":
+            x = x[0].expand(2, 3, 2)
+        elif layout == "transposed":
+            x = x.reshape(2, 2, 3).transpose(1, 2)
+        weight = lib.ones(3, 2, dtype=lib.float64, requires_grad=True) if with_weight else None
+        out = lib.nn.functional.rms_norm(x.requires_grad_(), (3, 2), weight)
+        found.append((out.grad_fn.name(), out.stride()))
     assert found[0] == found[1]

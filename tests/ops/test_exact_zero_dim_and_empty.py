@@ -385,3 +385,8 @@ def test_index_put_into_an_empty_dim_raises_index_error_before_comparing_dtypes(
         x[numtorch.tensor([0])] = numtorch.ones(1, dtype=numtorch.float64)
     with pytest.raises(RuntimeError, match="dtypes match"):  # empty indices: the dtypes
         numtorch.index_put(x, (numtorch.tensor([], dtype=numtorch.long),), values)
+
+
+def test_unbind_along_an_empty_dim_of_a_tensor_requiring_grad_returns_no_tensors():
+    x = numtorch.zeros(0, 2, requires_grad=True)
+    assert x.unbind(0) == ()

@@ -260,7 +260,7 @@ def run_general(spec, args):
     if spec.view:
         for nr, r in enumerate(results):
             mark_view(r, args[0], spec, args, nr)
-    if requires_grad and _grad_enabled():
+    if requires_grad and _grad_enabled() and results:  # no outputs (unbind of 0): no node
         record(spec, args, results)
     return results if spec.returns is None else spec.returns(*results)
 

@@ -29,6 +29,13 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices, s
         raise RuntimeError(
             f"{name}(): Expected {dims + 1}D or {dims + 2}D tensor, but got: {list(input.shape)}"
         )
+    where = name if dims == 2 else f"{name}_out"  # the name torch's checks give
+    for d in range(1, input.ndim):  # torch's kernel checks from dim 1, whatever dim 0 is
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                f"{where}(): Expected input to have non-zero size for non-batch dimensions, "
+                f"but got{list(input.shape)} with dimension {d} being empty."
+            )
     batched = input.ndim == dims + 2
     if input._data.dtype.kind != "f" and input.dtype is not _dtypes.bfloat16:
         raise NotImplementedError(
@@ -49,7 +56,7 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices, s
         raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
     if samples.shape[1] != x.shape[1]:
         raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
-    FP.check_windows_fit(tuple(input.shape), kernel_size, output_size, name)
+    FP.check_windows_fit(tuple(input.shape), kernel_size, output_size, where)
     op = FP.fractional_max_pool2d_op if dims == 2 else FP.fractional_max_pool3d_op
     values, indices = op(input, kernel_size, output_size, samples.detach()._data[: x.shape[0]])
     return (values, indices) if return_indices else values

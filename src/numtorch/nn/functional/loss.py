@@ -366,6 +366,7 @@ def binary_cross_entropy_with_logits(
             f"result type {input.dtype.scalar_name} can't be cast to the desired output type "
             f"{target.dtype.scalar_name}"
         )
+    L.check_bcel_shapes(input, target, weight, pos_weight)
     return L.binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction)
 
 

@@ -271,9 +271,14 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
     dims = tuple(range(input.ndim - count, input.ndim))
     # eps is added as a Scalar in torch's composite (AddBackward1)
     result = input * _add_scalar(input.pow(2).mean(dims, keepdim=True), eps).rsqrt()
-    if weight is None:
+    # torch's composite returns a contiguous result: one that keeps a permuted input's
+    # layout (the weight's product keeps it too, in torch) is copied (CloneBackward0)
+    permuted = not result.is_contiguous()
+    if weight is not None:
+        result = (result * weight).type_as(result)  # the input's dtype, as torch
+    if not permuted:
         return result
-    return (result * weight).type_as(result)  # the input's dtype, as torch
+    return result.contiguous() if not result.is_contiguous() else result.clone()
 
 
 def local_response_norm(

@@ -125,6 +125,13 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
             f"Kernel size: ({' x '.join(map(str, effective))}). Kernel size can't be greater "
             "than actual input size"
         )
+    if x.size == 0 and x.shape[0] and x.shape[1]:  # an empty spatial dim the padding fills
+        shape = list(x.shape)
+        if len(shape) == 3:  # torch runs 1-d as 2-d with a unit height
+            shape.insert(2, 1)
+        raise RuntimeError(
+            f"Only zero batch or zero channel inputs are supported, but got input shape: {shape}"
+        )
 
 
 def _same_padding(input, weight, stride, dilation):

@@ -9,6 +9,8 @@ is its first largest value, or its last NaN.
 
 from __future__ import annotations
 
+import math
+
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
 from ...backend import xp
@@ -46,7 +48,7 @@ def _fractional_max(input, kernel_size, output_size, samples):
         offsets[dims + j] = k
         position = starts.reshape(shape) + xp.arange(k).reshape(offsets)
         flat = flat * size + position
-    windows = flat.reshape((n, c) + tuple(output_size) + (-1,))
+    windows = flat.reshape((n, c) + tuple(output_size) + (math.prod(kernel_size),))
     values = _plane_gather(input, windows, dims)
     nan = xp.isnan(values) if values.dtype.kind == "f" else xp.zeros(values.shape, bool)
     last_nan = values.shape[-1] - 1 - xp.argmax(nan[..., ::-1], axis=-1)

@@ -166,7 +166,7 @@ nll_loss2d_op = _register_nll("nll_loss2d", "NllLoss2D")
 
 
 # -- binary cross entropy --------------------------------------------------------------------
-_EPSILON = 1e-12
+_EPSILON = float(xp.float32(1e-12))  # torch's EPSILON: a C++ float, 9.99999996e-13
 
 
 def _bce_input_grad(grad, input, target, weight, reduction):
@@ -268,6 +268,57 @@ def binary_cross_entropy_op(input, target, weight, reduction):
     return xp.asarray(reduce_array(loss, reduction), dtype=input.dtype)
 
 
+# Note [In-place steps of binary_cross_entropy_with_logits]: torch's forward and backward
+# write into their first operand in place (``(1 - target).mul_(input)``, without
+# create_graph ``input.sigmoid().sub_(target)``, ``grad_input.mul_(grad)``...), so an operand
+# that would broadcast that one bigger is refused with the in-place error, as here.
+def _inplace(shape, *others):
+    """The shape an in-place chain on ``shape`` keeps, or torch's error for an operand
+    that would broadcast it."""
+    shape = tuple(shape)
+    for other in others:
+        if other is None:
+            continue
+        wide = tuple(xp.broadcast_shapes(shape, tuple(other)))
+        if wide != shape:
+            raise RuntimeError(
+                f"output with shape {list(shape)} doesn't match the broadcast shape {list(wide)}"
+            )
+    return shape
+
+
+def _shape(t):
+    return None if t is None else tuple(t.shape)
+
+
+def check_bcel_shapes(input, target, weight, pos_weight):
+    """The forward's in-place steps (Note [In-place steps of ...]): the loss takes the
+    target's shape (checked on the logical tensors, before a batching rule runs)."""
+    if pos_weight is not None:
+        _inplace(input.shape, xp.broadcast_shapes(tuple(pos_weight.shape), tuple(target.shape)))
+    _inplace(target.shape, input.shape, _shape(weight))
+
+
+def _bcel_input_formula(grad, input, target, weight, pos_weight, reduction):
+    if not grad_mode.is_grad_enabled():  # in place (Note [In-place steps of ...])
+        if pos_weight is None:
+            start = _inplace(input.shape, target.shape)
+        else:
+            start = xp.broadcast_shapes(tuple(pos_weight.shape), tuple(target.shape))
+            start = _inplace(start, input.shape)
+        _inplace(start, grad.shape, _shape(weight))
+    return _bcel_input_grad(grad, input, target, weight, pos_weight, reduction)
+
+
+def _bcel_target_formula(grad, input, target, weight, pos_weight, reduction):
+    # in place even with create_graph (Note [In-place steps of ...])
+    if pos_weight is not None:
+        _inplace(input.shape, pos_weight.shape, grad.shape, _shape(weight))
+    else:
+        _inplace(xp.broadcast_shapes(tuple(input.shape), tuple(grad.shape)), _shape(weight))
+    return _bcel_target_grad(grad, input, target, weight, pos_weight, reduction)
+
+
 def _bcel_input_grad(grad, input, target, weight, pos_weight, reduction):
     if pos_weight is not None:
         t = pos_weight * target
@@ -290,7 +341,7 @@ def _bcel_target_grad(grad, input, target, weight, pos_weight, reduction):
     g = g * grad
     if weight is not None:
         g = g * weight
-    return _div_scalar(g, input.numel()) if reduction == "mean" else g
+    return _div_scalar(g, target.numel()) if reduction == "mean" else g
 
 
 @batched
@@ -310,8 +361,8 @@ def _bcel_jvp(input_t, target_t, input, target, weight, pos_weight, reduction):
     batch=batch_rules.loss,
     name="binary_cross_entropy_with_logits",
     node="BinaryCrossEntropyWithLogitsBackward0",
-    input=_bcel_input_grad,
-    target=_bcel_target_grad,
+    input=_bcel_input_formula,
+    target=_bcel_target_formula,
     jvp=_bcel_jvp,
 )
 def binary_cross_entropy_with_logits_op(input, target, weight, pos_weight, reduction):

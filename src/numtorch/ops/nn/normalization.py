@@ -27,6 +27,7 @@ from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from .batch_norm_double_backward import batch_norm_double
 from .composite_backward import tensors_of, vjp
+from .group_norm_backward import group_norm_backward
 
 
 def _widened(input):
@@ -285,6 +286,7 @@ def _bn_grad(which):
 )
 def native_batch_norm_op(input, weight, bias, running_mean, running_var, training, momentum, eps):
     _check_batch_norm(input, weight, bias, running_mean, running_var)
+    weight, bias = (None if a is not None and a.size == 0 else a for a in (weight, bias))
     dtype, input = _widened(input)
     n, c = input.shape[0], input.shape[1]
     x = input.reshape(n, c, math.prod(input.shape[2:]))  # no -1: the batch may be empty
@@ -330,11 +332,22 @@ def _check_batch_norm(input, *per_channel):
     if input.ndim == 1:
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     # torch's kernel reads these per channel without checking (past the end where they are
-    # short); numtorch refuses them as torch.batch_norm does
+    # short); numtorch refuses them as torch.batch_norm does. An empty weight or bias has no
+    # data pointer: the kernel for dense layouts reads it as absent, the one for other
+    # layouts broadcasts it against the channels.
     names = ("weight", "bias", "running_mean", "running_var")
+    channels = input.shape[1]
     for name, a in zip(names, per_channel):
-        if a is not None and a.size != input.shape[1]:
-            raise RuntimeError(f"{name} should contain {input.shape[1]} elements not {a.size}")
+        if a is None or a.size == channels:
+            continue
+        if a.size == 0 and name in ("weight", "bias"):
+            if dense_layout(input):
+                continue
+            raise RuntimeError(
+                f"The size of tensor a ({channels}) must match the size of tensor b (0) at "
+                "non-singleton dimension 1"
+            )
+        raise RuntimeError(f"{name} should contain {channels} elements not {a.size}")
 
 
 def dense_layout(a) -> bool:
@@ -460,7 +473,24 @@ def native_layer_norm_backward(
 ):
     tensors = tensors_of(grad_out, input, mean, rstd, weight, bias)
     with grad_mode.no_grad():
+        if which == "input":
+            return _ln_input_grad_kernel(*tensors[:5], normalized_shape)._data
         return _ln_backward_composite(*tensors, normalized_shape, eps, which)._data
+
+
+def _ln_input_grad_kernel(grad_out, input, mean, rstd, weight, normalized_shape):
+    """torch's kernel, folded per row: with g = dy weight, ds = sum g x, db = sum g and n
+    elements, dx = rstd g + b x + c, b = (db mean - ds) rstd^3 / n, c = -b mean - db rstd / n
+    (where a weight or incoming gradient is infinite, which elements turn NaN follows from
+    this form)."""
+    dims, _ = _ln_layout(input, normalized_shape)
+    count = math.prod(normalized_shape)
+    g = grad_out if weight is None else grad_out * weight
+    ds = (g * input).sum(dims, keepdim=True)
+    db = g.sum(dims, keepdim=True)
+    b = (db * mean - ds) * (rstd * rstd * rstd) / count
+    c = -b * mean - db * rstd / count
+    return rstd * g + b * input + c
 
 
 def _ln_grad(which):
@@ -524,24 +554,12 @@ def _group_size(shape, group):
     return math.prod(shape[1:]) // group if group else 0
 
 
-def _gn_xhat_and_invstd(input, group, result1, result2, eps):
-    grouped = input.reshape(input.shape[0], group, _group_size(input.shape, group))
-    mean, invstd = _stats(grouped, [2], eps, result1.unsqueeze(-1), result2.unsqueeze(-1))
-    return (grouped - mean) * invstd, invstd
+def _gn_grad(which):
+    def formula(grads, input, weight, result1, result2, N, C, HxW, group):
+        args = (input, weight, result1, result2, N, C, HxW, group, which)
+        return group_norm_backward(grads, *args)
 
-
-def _gn_input_grad(grad, input, weight, group, result1, result2, eps):
-    xhat, invstd = _gn_xhat_and_invstd(input, group, result1, result2, eps)
-    g = grad if weight is None else grad * weight.reshape(_channel_shape(input))
-    g = g.reshape(xhat.shape)
-    return _normalized_grad(g, xhat, invstd, [2]).reshape(input.shape)
-
-
-def _gn_weight_grad(grad, input, weight, group, result1, result2, eps):
-    # (weight unused, and the bias formula's input and weight: torch's one formula for all
-    # three names input and weight, saved whichever gradients are wanted)
-    xhat, _ = _gn_xhat_and_invstd(input, group, result1, result2, eps)
-    return (grad * xhat.reshape(input.shape)).sum(_reduce_dims(input))
+    return formula
 
 
 @batched
@@ -549,12 +567,16 @@ def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
     grouped = input.reshape(N, group, _group_size(input.shape, group))
     centred, invstd = _moments_of(grouped, [-1], eps)
     xhat = (centred * invstd).reshape(input.shape)
-    xhat_t = None
+    xhat_t = mean_t = invstd_t = None
     if input_t is not None:
         lead = tuple(input_t.shape[: input_t.ndim - input.ndim])
         grouped_t = input_t.reshape(lead + (N, group, _group_size(input.shape, group)))
         xhat_t = _normalized_jvp(grouped_t, centred, invstd, [-1]).reshape(input_t.shape)
-    return _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, _channel_shape(input)), None, None
+        # the statistics' tangents: the backward formulas read mean and rstd (these outputs)
+        mean_t = grouped_t.mean(-1)
+        invstd_t = _moments_jvp(grouped_t, centred, invstd, [-1])[1].squeeze(-1)
+    out_t = _affine_jvp(xhat_t, xhat, weight, weight_t, bias_t, _channel_shape(input))
+    return out_t, mean_t, invstd_t
 
 
 @defop(
@@ -562,9 +584,9 @@ def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
     name="native_group_norm",
     node="NativeGroupNormBackward0",
     outputs=3,
-    input=_gn_input_grad,
-    weight=_gn_weight_grad,
-    bias=lambda grad, input, weight: grad.sum([0, *range(2, grad.ndim)]),
+    input=_gn_grad("input"),
+    weight=_gn_grad("weight"),
+    bias=_gn_grad("bias"),
     jvp=_gn_jvp,
 )
 def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):

@@ -32,6 +32,15 @@ def _pairs(pad, ndim):
 )
 def constant_pad_nd_op(input, pad, value=0):
     pairs = _pairs(pad, input.ndim)
+    # torch first crops by each negative pad in turn (narrow, dims in order): a crop past
+    # what is left of the dim is narrow's error, before any output size is checked
+    for dim in sorted(pairs):
+        left_of_dim = input.shape[dim]
+        for p in pairs[dim]:
+            if p < 0:
+                left_of_dim += p
+                if left_of_dim < 0:
+                    raise RuntimeError("narrow(): length must be non-negative.")
     shape = list(input.shape)
     source, target = [slice(None)] * input.ndim, [slice(None)] * input.ndim
     for dim, (left, right) in pairs.items():

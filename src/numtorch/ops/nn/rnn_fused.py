@@ -197,6 +197,10 @@ def _create_graph_grads(grads, tensors, reverse):
     for t in tensors:
         if t is not None and not t.requires_grad:
             t = t.detach().requires_grad_(True)
+        elif t is not None:
+            # an alias per argument: one tensor passed as two arguments (hx and cx) must get
+            # each one's own gradient, not their sum twice
+            t = t.view_as(t)
         args.append(t)
     with grad_mode.enable_grad():
         results = _composed(*args, reverse)
@@ -292,10 +296,10 @@ def _one_gradient(k):
 def _check_layer(input, others, batch_first):
     # oneDNN's layer takes one floating dtype for every tensor (torch: "get_mkldnn_dtype"),
     # and the shapes of one LSTM layer; checked here so NumPy never sees a misfit. On other
-    # dtypes than float32 the layer stands for the composed one, whose addmm promotes the
-    # biases and whose pointwise gate arithmetic promotes the cell state.
+    # dtypes than float32 the layer stands for the composed one, whose addmm refuses a
+    # bias of another dtype and whose pointwise gate arithmetic promotes the cell state.
     for k, a in enumerate(others):
-        promoted = k in (2, 3, 5) and input.dtype != xp.float32
+        promoted = k == 5 and input.dtype != xp.float32
         if a is not None and a.dtype != input.dtype and not promoted:
             raise RuntimeError(
                 f"mkldnn_rnn_layer: every tensor must have the input's dtype {input.dtype}, "

@@ -1,0 +1,61 @@
+"""binary_cross_entropy and binary_cross_entropy_with_logits at torch's corners: the target
+gradient -logit(input) unclamped (infinite at 0 and 1), torch's float EPSILON in the input
+gradient, and the in-place steps of the logits form, which refuse an operand that would
+broadcast the tensor they write into (forward, backward, and backward with create_graph)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_bce_gradients_at_saturated_inputs_match_torch(create_graph):
+    results = []
+    for lib in (numtorch, torch):
+        p = lib.tensor([0.0, 1.0, 0.5, 1e-13], dtype=lib.float64, requires_grad=True)
+        t = lib.tensor([0.3, 0.3, 0.3, 0.3], dtype=lib.float64, requires_grad=True)
+        loss = lib.nn.functional.binary_cross_entropy(p, t)
+        grads = lib.autograd.grad(loss, [p, t], create_graph=create_graph)
+        results.append([g.detach().numpy() for g in grads])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-13)
+    assert results[0][1][:2].tolist() == [np.inf, -np.inf]
+
+
+def _bcel(lib, shapes, reduction, create_graph):
+    def filled(shape, lo, hi):
+        return lib.linspace(lo, hi, max(1, int(np.prod(shape))), dtype=lib.float64).reshape(shape)
+
+    x, t = filled(shapes[0], -1, 1).requires_grad_(), filled(shapes[1], 0.1, 0.9).requires_grad_()
+    pos_weight = None if shapes[2] is None else filled(shapes[2], 0.5, 3)
+    try:
+        loss = lib.binary_cross_entropy_with_logits(x, t, None, pos_weight, reduction)
+    except RuntimeError as exc:
+        return str(exc)
+    try:
+        grads = lib.autograd.grad(loss.sum(), [x, t], create_graph=create_graph)
+    except RuntimeError as exc:
+        return [str(exc)]
+    return [g.detach().numpy().round(10).tolist() for g in grads]
+
+
+SHAPES = [
+    (a, b, c)
+    for a, b in itertools.product([(), (3,), (2, 3)], repeat=2)
+    for c in (None, (3,), (2, 1))
+]
+
+
+@pytest.mark.parametrize("shapes", SHAPES, ids=str)
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_bce_with_logits_broadcasting_matches_torch(shapes, create_graph):
+    for reduction in (0, 1):
+        ours = _bcel(numtorch, shapes, reduction, create_graph)
+        assert ours == _bcel(torch, shapes, reduction, create_graph)

@@ -1,0 +1,78 @@
+"""Gradients of layer_norm and group_norm as torch's formulas give them: the folded form
+dx = rstd weight dy + b x + c (which elements turn NaN where a weight is infinite), the
+saved statistics in group_norm's create_graph formulas (its weight gradient requires grad
+through them), and an empty group (NaN statistics reach the weight gradient)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+X = [[[0.3, -1.2, 0.5], [0.7, 2.0, 0.1], [1.1, 0.4, 0.2], [-0.5, 0.9, 0.3]]] * 2
+
+
+def _grads(lib, fn, weight, create_graph, input_grad=True):
+    x = lib.tensor(X, dtype=lib.float64, requires_grad=input_grad)
+    w = lib.tensor(weight, dtype=lib.float64, requires_grad=True)
+    out = fn(lib, x, w)
+    scale = lib.linspace(-1.0, 2.0, out.numel(), dtype=lib.float64).reshape(out.shape)
+    leaves = [x, w] if input_grad else [w]
+    grads = lib.autograd.grad((out * scale).sum(), leaves, create_graph=create_graph)
+    return [(g.detach().numpy(), g.requires_grad) for g in grads]
+
+
+def _group_norm(lib, x, w):
+    return lib.nn.functional.group_norm(x, 2, w)
+
+
+def _layer_norm(lib, x, w):
+    return lib.nn.functional.layer_norm(x, [4, 3], w.reshape(4, 1).expand(4, 3))
+
+
+@pytest.mark.parametrize("fn", [_group_norm, _layer_norm], ids=["group_norm", "layer_norm"])
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("special", [2.0, math.inf, -math.inf, math.nan])
+def test_input_gradient_with_a_non_finite_weight_matches_torch(fn, create_graph, special):
+    weight = [1.0, special, 3.0, 0.5]
+    ours, theirs = (_grads(lib, fn, weight, create_graph) for lib in (numtorch, torch))
+    for (a, a_grad), (b, b_grad) in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+        assert a_grad == b_grad
+
+
+def test_group_norm_weight_gradient_requires_grad_through_the_statistics():
+    # only the weight requires grad: torch's formula reads the node's mean and rstd outputs
+    ours, theirs = (
+        _grads(lib, _group_norm, [1, 2, 3, 4], True, False) for lib in (numtorch, torch)
+    )
+    np.testing.assert_allclose(ours[0][0], theirs[0][0], rtol=1e-10)
+    assert ours[0][1] is theirs[0][1] is True
+
+
+def test_group_norm_second_order_through_its_statistics_matches_torch():
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(X, dtype=lib.float64, requires_grad=True)
+        w = lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        out, mean, rstd = lib.native_group_norm(x, w, None, 2, 4, 3, 2, 1e-5)
+        loss = (out * out).sum() + (mean * rstd).sum()
+        gx, gw = lib.autograd.grad(loss, [x, w], create_graph=True)
+        results.append(
+            [t.detach().numpy() for t in lib.autograd.grad((gx * gx).sum() + gw.sum(), [x, w])]
+        )
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-9)
+
+
+def test_group_norm_over_empty_groups_gives_nan_weight_gradients():
+    for lib in (numtorch, torch):
+        w = lib.ones(4, dtype=lib.float64, requires_grad=True)
+        out = lib.nn.functional.group_norm(lib.zeros(2, 4, 0, dtype=lib.float64), 2, w)
+        (g,) = lib.autograd.grad(out.sum(), w)
+        assert np.isnan(g.numpy()).all()
