@@ -133,3 +133,15 @@ def test_scatter_wraps_dim_before_comparing_dtypes(method, shape, dim):
             getattr(x, method)(dim, index, src, *extra)
         raised.append(type(info.value))
     assert raised[0] is raised[1]
+
+
+@pytest.mark.parametrize("weights", [[1.0, float("nan"), 1.0], [1.0, -1.0, 1.0]])
+def test_cov_refuses_nan_aweights_as_negative_ones(weights):
+    # torch checks all(aweights >= 0), which a NaN fails
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (nt, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.cov(lib.ones(2, 3), aweights=lib.tensor(weights))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] == "cov(): aweights cannot be negative"

@@ -193,7 +193,8 @@ def _check_weights(w, name, kind, observations):
             f"cov(): expected {name} to have the same numel as there are observations in the "
             f"input but got {w.numel()} != {observations}"
         )
-    if observations and (w._data < 0).any():
+    # torch checks all(w >= 0): a NaN weight is refused as a negative one
+    if observations and not (w._data >= 0).all():
         raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
