@@ -145,3 +145,57 @@ def test_cov_refuses_nan_aweights_as_negative_ones(weights):
             lib.cov(lib.ones(2, 3), aweights=lib.tensor(weights))
         messages.append(str(info.value))
     assert messages[0] == messages[1] == "cov(): aweights cannot be negative"
+
+
+@pytest.mark.parametrize(
+    "cell, gates", [("rnn_tanh_cell", 1), ("rnn_relu_cell", 1), ("gru_cell", 3)]
+)
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        [(), (3, 2), (2, 4), (2, 2)],  # a 0-d input: torch reads its size(1)
+        [(), (3, 2), (2, 4), (3, 2)],  # the weights are checked before the input
+        [(4,), (3, 2), (2, 4), (2, 2)],
+        [(3, 4), (3, 2), (2, 4), (2, 3)],  # weight_ih against w_hh's hidden size
+        [(3, 4), (3, 2), (2, 3), (2, 2)],
+    ],
+)
+def test_rnn_cells_check_weights_then_input_as_torch(cell, gates, shapes):
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (nt, torch):
+        x, hx, w_ih, w_hh = (lib.ones(s) for s in shapes)
+        if gates == 3:
+            w_ih, w_hh = lib.cat([w_ih] * 3), lib.cat([w_hh] * 3)
+        try:
+            getattr(lib, cell)(x, hx, w_ih, w_hh)
+            outcomes.append("ok")
+        except (RuntimeError, IndexError) as error:
+            outcomes.append(f"{type(error).__name__}: {error}")
+    assert outcomes[0] == outcomes[1]
+
+
+def test_lstm_cell_checks_its_four_gates_as_torch():
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (nt, torch):
+        hx = (lib.ones(3, 2), lib.ones(3, 2))
+        try:
+            lib.lstm_cell(lib.ones(3, 4), hx, lib.ones(7, 4), lib.ones(8, 2))
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    assert (
+        outcomes[0] == outcomes[1] == "weight_ih first dim must be 4 * hidden_size = 8, but got 7"
+    )
+
+
+@pytest.mark.parametrize("dim", [0, -1, 1, -2])
+@pytest.mark.parametrize("query", ["size", "stride"])
+def test_size_and_stride_of_a_0d_tensor_raise_as_torch(query, dim):
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (nt, torch):
+        with pytest.raises(IndexError) as info:
+            getattr(lib.tensor(1.0), query)(dim)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

@@ -127,7 +127,7 @@ class Tensor:
     def size(self, dim: int | None = None):
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[_read_dim(self._data.ndim, dim)]
 
     def dim(self) -> int:
         return self._data.ndim
@@ -145,7 +145,7 @@ class Tensor:
 
     def stride(self, dim: int | None = None):
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
+        return strides if dim is None else strides[_read_dim(self._data.ndim, dim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
         return self._data.flags.c_contiguous

@@ -356,8 +356,19 @@ def _projected(params) -> bool:
 
 
 # -- cells -----------------------------------------------------------------------------------
-def _check_cell(input, hiddens, input_size, hidden_size):
-    if input.shape[1] != input_size:
+def _check_cell(input, hiddens, w_ih, w_hh, gates):
+    # torch's order: the weights' first dims against the gates (gru_cell checks none), then
+    # the input (its size(1)
+    # read as torch reads it: IndexError for a 0-d or 1-D input), then the states
+    hidden_size = w_hh.size(1)
+    for label, weight in (("ih", w_ih), ("hh", w_hh)) if gates else ():  # not gru_cell's
+        if weight.size(0) != gates * hidden_size:
+            raise RuntimeError(
+                f"weight_{label} first dim must be {gates} * hidden_size = "
+                f"{gates * hidden_size}, but got {weight.size(0)}"
+            )
+    input_size = w_ih.size(1)
+    if input.size(1) != input_size:
         raise RuntimeError(
             f"input has inconsistent input_size: got {input.shape[1]} expected {input_size}"
         )
@@ -382,7 +393,7 @@ def _cell_input(input, w_ih, b_ih, hx=None):
 
 def _simple_cell(step, name):
     def cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
-        _check_cell(input, (hx,), w_ih.shape[1], w_hh.shape[1])
+        _check_cell(input, (hx,), w_ih, w_hh, None if step is _gru_step else 1)
         xw = _cell_input(input, w_ih, b_ih, None if step is _gru_step else hx)
         return step(xw, hx, (w_hh.t(), b_hh, None))
 
@@ -399,7 +410,7 @@ gru_cell = export(_simple_cell(_gru_step, "gru_cell"), method=False)
 @export(method=False)
 def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     """One LSTM step on (batch, input_size) inputs: ``(h', c')``."""
-    _check_cell(input, hx, w_ih.shape[1], w_hh.shape[1])
+    _check_cell(input, hx, w_ih, w_hh, 4)
     xw = _cell_input(input, w_ih, b_ih, hx[0])
     return _lstm_step(xw, tuple(hx), (w_hh.t(), b_hh, None))
 
