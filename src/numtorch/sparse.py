@@ -12,8 +12,9 @@ from .ops.sparse import (
 )
 from .ops.sparse_mm_reduce import sparse_mm_reduce
 from .ops.sparse_softmax import log_softmax, softmax
+from .ops.sparse_spdiags import spdiags
 
-__all__ = ["addmm", "log_softmax", "mm", "softmax", "sum"]
+__all__ = ["addmm", "log_softmax", "mm", "softmax", "sum", "spdiags"]
 
 addmm = sparse_addmm
 

@@ -25,7 +25,6 @@ KNOWN: dict[str, str] = {
     "torch.masked.is_masked_tensor": _MASKED,
     "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
-    "torch.sparse.spdiags": "torch.sparse.spdiags is not implemented",
     "torch.serialization.skip_data": "torch.serialization.skip_data is not implemented",
     "torch.overrides.get_ignored_functions": _OVERRIDES,
     "torch.overrides.get_testing_overrides": _OVERRIDES,

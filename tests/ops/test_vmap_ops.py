@@ -100,6 +100,7 @@ NO_RULE = {
     "sparse_gather",
     "sparse_mm",
     "sparse_mm_reduce",
+    "sparse_spdiags",
     "sparse_mv",
     "sparse_sum_dims",
     "sparse_t",

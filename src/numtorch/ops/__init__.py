@@ -65,6 +65,7 @@ from . import (  # noqa: F401
     sparse_csr,
     sparse_mm_reduce,
     sparse_softmax,
+    sparse_spdiags,
     special,
     spectral,
     statistics,
