@@ -105,6 +105,7 @@ from ._tensor_queries import (
     preserve_format,
     result_type,
 )
+from ._memory_layout import empty_permuted
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,
