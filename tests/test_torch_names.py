@@ -72,7 +72,6 @@ KNOWN_MISSING = {
         "const_data_ptr",
         "crow_indices",
         "dequantize",
-        "grad_dtype",
         "hash_tensor",
         "index",
         "int_repr",

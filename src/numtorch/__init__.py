@@ -106,6 +106,7 @@ from ._tensor_queries import (
     result_type,
 )
 from ._memory_layout import empty_permuted
+from . import _grad_dtype
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,
