@@ -92,7 +92,6 @@ KNOWN_MISSING = {
         "set_",
         "slice_inverse",
         "smm",
-        "sparse_mask",
         "sparse_resize_",
         "sparse_resize_and_clear_",
         "sspaddmm",

@@ -99,6 +99,7 @@ NO_RULE = {
     "sparse_coo_tensor",
     "sparse_gather",
     "sparse_mm",
+    "sparse_mask",
     "sparse_mm_reduce",
     "sparse_spdiags",
     "sparse_mv",

@@ -63,6 +63,7 @@ from . import (  # noqa: F401
     sorting,
     sparse,
     sparse_csr,
+    sparse_mask,
     sparse_mm_reduce,
     sparse_softmax,
     sparse_spdiags,

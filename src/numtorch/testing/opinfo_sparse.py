@@ -74,4 +74,9 @@ SPARSE_OPS = [
         )
         for reduce in ("sum", "mean", "amax", "amin")
     ),
+    OpInfo(
+        "sparse_mask",
+        lambda t, x: x.sparse_mask(_sparse(t, t.ones(len(_ROWS), dtype=x.dtype))).to_dense(),
+        lambda rng: [Sample((_n(rng, 3, 4),))],
+    ),
 ]
