@@ -406,7 +406,6 @@ KNOWN_MISSING = {
         "Storage",
         "StorageBase",
         "Stream",
-        "from_file",
         "hub",
         "lobpcg",
         "masked",

@@ -107,6 +107,7 @@ from ._tensor_queries import (
 )
 from ._memory_layout import empty_permuted
 from . import _grad_dtype
+from ._mapped_files import from_file
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,
