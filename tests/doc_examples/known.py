@@ -46,7 +46,6 @@ KNOWN: dict[str, str] = {
     "torch.autograd.graph.allow_mutation_on_saved_tensors": "not implemented",
     "torch.fake_quantize_per_channel_affine": _QUANTIZED,
     "torch.fake_quantize_per_tensor_affine": _QUANTIZED,
-    "torch.from_dlpack": "DLPack exchange (torch.utils.dlpack) is not implemented",
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
     "torch.func.rearrange": "functorch.einops.rearrange is not implemented",
     "torch.hash_tensor": "torch.hash_tensor is not implemented",

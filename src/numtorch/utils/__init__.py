@@ -1,5 +1,5 @@
 """Utilities, as ``torch.utils``."""
 
-from . import checkpoint, data, hooks
+from . import checkpoint, data, dlpack, hooks
 
-__all__ = ["checkpoint", "data", "hooks"]
+__all__ = ["checkpoint", "data", "dlpack", "hooks"]
