@@ -105,6 +105,9 @@ from ._tensor_queries import (
     preserve_format,
     result_type,
 )
+from ._memory_layout import empty_permuted
+from . import _grad_dtype
+from ._mapped_files import from_file
 from ._runtime import (
     are_deterministic_algorithms_enabled,
     compile,

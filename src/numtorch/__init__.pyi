@@ -114,6 +114,8 @@ from ._tensor_queries import memory_format as memory_format
 from ._tensor_queries import numel as numel
 from ._tensor_queries import preserve_format as preserve_format
 from ._tensor_queries import result_type as result_type
+from ._memory_layout import empty_permuted as empty_permuted
+from ._mapped_files import from_file as from_file
 from ._runtime import are_deterministic_algorithms_enabled as are_deterministic_algorithms_enabled
 from ._runtime import compile as compile
 from ._runtime import detach as detach

@@ -3,6 +3,7 @@ and ``from_dlpack``/``to_dlpack`` (the DLPack protocol), sharing that memory as 
 
 from __future__ import annotations
 
+import ctypes
 import warnings
 
 from ._core import dtypes as _dtypes
@@ -107,8 +108,23 @@ def from_dlpack(ext_tensor) -> Tensor:
                 "from_dlpack received an invalid capsule. Note that DLTensor capsules can be "
                 "consumed only once, so you might have already constructed a tensor from it once."
             )
-        ext_tensor = _Capsule(ext_tensor)
+        return from_numpy(_writable(xp.from_dlpack(_Capsule(ext_tensor))))
     return from_numpy(xp.from_dlpack(ext_tensor))
+
+
+def _writable(array):
+    """The memory of an array NumPy imported read-only from a legacy DLPack capsule, as a
+    writable array: such a capsule has no read-only flag and torch writes through it. The
+    new array's buffer keeps the imported one (and so the capsule's owner) alive."""
+    if array.flags.writeable or array.size == 0:
+        return array
+    spans = [(n - 1) * s for n, s in zip(array.shape, array.strides)]
+    low = sum(min(0, d) for d in spans)
+    high = sum(max(0, d) for d in spans) + array.itemsize
+    start = array.__array_interface__["data"][0] + low
+    buffer = (ctypes.c_char * (high - low)).from_address(start)
+    buffer._owner = array
+    return xp.ndarray(array.shape, array.dtype, buffer, -low, array.strides)
 
 
 def _check_exportable(tensor: Tensor) -> None:

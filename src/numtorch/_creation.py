@@ -24,6 +24,7 @@ from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from ._generator import Generator, default_generator, generator_or_default
+from ._tensor_queries import empty_in_order, memory_format_order
 from .backend import layout as memory_layout  # (the factories take a `layout` argument)
 from .backend import xp
 
@@ -365,7 +366,8 @@ def empty(
 ) -> Tensor:
     check_device(device)
     shape = _size(keyword_size(sizes, size, "empty"), "empty")
-    return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
+    order = memory_format_order(memory_format, len(shape))
+    return _finish(empty_in_order(shape, order, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
 @meta_capable

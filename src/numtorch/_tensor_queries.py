@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._core import dtypes as _dtypes
 from ._core.tensor import Tensor
+from .backend import xp
 
 
 def is_tensor(obj) -> bool:
@@ -48,3 +49,22 @@ contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
+
+
+def memory_format_order(memory_format, ndim: int) -> tuple:
+    """The dims from outermost to innermost in memory that ``torch.empty(...,
+    memory_format=...)`` lays out: channels-last formats keep dim 1 innermost."""
+    if memory_format is None or memory_format is contiguous_format:
+        return tuple(range(ndim))
+    if memory_format is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    rank = 4 if memory_format is channels_last else 5
+    if ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {memory_format._name} format")
+    return (0, *range(2, ndim), 1)
+
+
+def empty_in_order(shape: tuple, order: tuple, dtype):
+    """An uninitialised array of ``shape`` whose memory runs through dims in ``order``."""
+    storage = xp.empty(tuple(shape[d] for d in order), dtype)
+    return storage.transpose(tuple(order.index(d) for d in range(len(order))))

@@ -10,16 +10,21 @@ from .ops.sparse import (
     sparse_product,
     sparse_sum,
 )
+from .ops.sparse_mm_reduce import sparse_mm_reduce
 from .ops.sparse_softmax import log_softmax, softmax
+from .ops.sparse_spdiags import spdiags
 
-__all__ = ["addmm", "log_softmax", "mm", "softmax", "sum"]
+__all__ = ["addmm", "log_softmax", "mm", "softmax", "sum", "spdiags"]
 
 addmm = sparse_addmm
 
 
-def mm(mat1, mat2):
+def mm(mat1, mat2, reduce=None):
     """``mat1 @ mat2`` with a sparse COO operand; the gradient of a sparse ``mat1`` is sparse
-    (``SparseAddmmBackward0``, as torch records it)."""
+    (``SparseAddmmBackward0``, as torch records it). With ``reduce`` ("sum", "mean", "amax",
+    "amin") a sparse CSR ``mat1``'s rows reduce their entry products that way."""
+    if reduce is not None:
+        return sparse_mm_reduce(mat1, mat2, reduce)
     if mat1.is_sparse:
         check_dense_matrix(mat2)
     return sparse_product(mat1, mat2, "sparse.mm")

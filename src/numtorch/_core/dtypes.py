@@ -256,3 +256,24 @@ class iinfo:
 
     def __repr__(self) -> str:
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+# the C++ type names torch's messages give for a tensor's element type (its TypeMeta)
+_C_TYPE_NAMES = {
+    "Float": "float",
+    "Double": "double",
+    "Half": "c10::Half",
+    "BFloat16": "c10::BFloat16",
+    "Long": "long int",
+    "Int": "int",
+    "Short": "short int",
+    "Char": "signed char",
+    "Byte": "unsigned char",
+    "Bool": "bool",
+    "ComplexFloat": "c10::complex<float>",
+    "ComplexDouble": "c10::complex<double>",
+}
+
+
+def c_type_name(d: dtype) -> str:
+    return _C_TYPE_NAMES.get(d.scalar_name, d.scalar_name.lower())

@@ -212,6 +212,9 @@ def accumulate_into_grad(variable, grad) -> None:
     stay valid); under ``create_graph`` the new ``.grad`` is a recorded out-of-place sum.
     A first gradient becomes ``.grad`` without a copy only if nothing else shares its array.
     """
+    wanted = variable.__dict__.get("_grad_dtype")  # Note [grad_dtype]
+    if wanted is not None and grad.dtype is not wanted and not grad.is_sparse:
+        grad = grad.to(wanted)
     with _accumulate_lock:
         old = variable._grad
         if old is None:

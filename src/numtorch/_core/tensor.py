@@ -17,6 +17,7 @@ from collections import OrderedDict
 from ..backend import xp
 from . import dtypes as _dtypes
 from .device import device
+from .dtypes import c_type_name
 from .graph import AccumulateGrad, _add_hook
 from .meta import MetaArray, no_data
 from .tensor_str import tensor_repr
@@ -381,10 +382,17 @@ class Tensor:
                     f"tensor of size '{list(self._data.shape)}'. Please ensure that the gradient "
                     "and the tensor are the same size"
                 )
-            if value._data.dtype != self._data.dtype:
+            # grad_dtype: the tensor's dtype unless set; None takes any (Note [grad_dtype])
+            wanted = self.__dict__.get("_grad_dtype", self.dtype)
+            if wanted is not None and value.dtype is not wanted:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor "
-                    f"with dtype '{self.dtype}'. The gradient must match the tensor's dtype."
+                    f"attempting to assign a gradient with dtype '{c_type_name(value.dtype)}' "
+                    f"to a tensor with grad_dtype '{wanted.scalar_name}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
+                    "set the tensor's grad_dtype attribute with a specific dtype, or None to "
+                    "allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                    "tensor and its gradient may break downstream systems that assume they "
+                    "match."
                 )
         self._grad = value
 

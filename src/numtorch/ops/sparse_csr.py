@@ -49,6 +49,16 @@ class SparseCsrTensor(SparseTensor):
 
     to_sparse_coo = to_sparse
 
+    @property
+    def grad(self):
+        """A CSR leaf's gradient keeps its layout, as torch's does."""
+        grad = SparseTensor.grad.fget(self)
+        return None if grad is None else SparseCsrTensor._from_coo(grad)
+
+    @grad.setter
+    def grad(self, value) -> None:
+        SparseTensor.grad.fset(self, value)
+
     def to_sparse_csr(self, dense_dim=None) -> SparseCsrTensor:
         return self
 

@@ -66,4 +66,17 @@ SPARSE_OPS = [
         lambda rng: [Sample((_n(rng, 3, 4),))],
         lambda x: 2 * x,
     ),
+    *(
+        _sparse_op(
+            f"sparse.mm_reduce_{reduce}",
+            lambda t, s, d, reduce=reduce: t.sparse.mm(s.coalesce().to_sparse_csr(), d, reduce),
+            [lambda rng: _n(rng, 4, 2)],
+        )
+        for reduce in ("sum", "mean", "amax", "amin")
+    ),
+    OpInfo(
+        "sparse_mask",
+        lambda t, x: x.sparse_mask(_sparse(t, t.ones(len(_ROWS), dtype=x.dtype))).to_dense(),
+        lambda rng: [Sample((_n(rng, 3, 4),))],
+    ),
 ]

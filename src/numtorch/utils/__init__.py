@@ -1,6 +1,6 @@
 """Utilities, as ``torch.utils``."""
 
 from . import _pytree as _pytree
-from . import checkpoint, data, hooks
+from . import checkpoint, data, dlpack, hooks
 
-__all__ = ["checkpoint", "data", "hooks"]
+__all__ = ["checkpoint", "data", "dlpack", "hooks"]

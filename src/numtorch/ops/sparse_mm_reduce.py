@@ -1,0 +1,129 @@
+"""``torch.sparse.mm(csr, dense, reduce)``: each output row reduces (sum, mean, amax, amin)
+the products of its row's stored entries with the dense rows they pick, instead of summing
+them. Rows without entries give zero, as torch's kernel does.
+
+Every reduction is a weighted sum of the entry products, ``out[r, j] = sum_e w[e, j] *
+values[e] * dense[cols[e], j]`` over the entries ``e`` of row ``r``: weight 1 for sum,
+1 / (entries in the row) for mean, and for amax/amin 1 on the first entry that reaches the
+extreme (torch's kernel keeps the first) and 0 elsewhere. The weights are read off the
+forward's values and held constant, so the gradient formulas are the product's, weighted,
+and differentiate again.
+"""
+
+from __future__ import annotations
+
+from .._core.op import defop
+from .._core.tensor import Tensor
+from ..backend import xp
+from .sparse import _index_tensor
+
+# torch also takes max and min for amax and amin, though its message lists only these five
+REDUCTIONS = {"sum": "sum", "mean": "mean", "amax": "amax", "max": "amax", "amin": "amin"}
+REDUCTIONS["min"] = "amin"
+
+
+def _weights(values, dense, indices, size, reduce):
+    """The constant weight of each entry product (nnz x columns) for this reduction."""
+    rows, cols = indices
+    shape = (len(rows), dense.shape[1])
+    if reduce == "sum":
+        return xp.ones(shape, dense.dtype)
+    if reduce == "mean":
+        counts = xp.bincount(rows, minlength=size[0])
+        return xp.broadcast_to((1 / counts[rows]).astype(dense.dtype)[:, None], shape).copy()
+    products = values[:, None] * dense[cols]
+    extreme = xp.full((size[0], shape[1]), xp.inf if reduce == "amin" else -xp.inf, dense.dtype)
+    (xp.minimum if reduce == "amin" else xp.maximum).at(extreme, rows, products)
+    # the first entry of each row (CSR order) that reaches the row's extreme, per column
+    position = xp.where(products == extreme[rows], xp.arange(len(rows))[:, None], len(rows))
+    first = xp.full(extreme.shape, len(rows))
+    xp.minimum.at(first, rows, position)
+    return (first[rows] == xp.arange(len(rows))[:, None]).astype(dense.dtype)
+
+
+def _weights_of(values, dense, indices, size, reduce) -> Tensor:
+    arrays = (values.detach().numpy(), dense.detach().numpy(), indices.numpy())
+    return Tensor._make(_weights(*arrays, size, reduce))
+
+
+def _values_grad(grad, values, dense, indices, size, reduce):
+    weights = _weights_of(values, dense, indices, size, reduce)
+    picked = grad.index_select(0, indices[0]) * dense.index_select(0, indices[1])
+    return (picked * weights).sum(-1)
+
+
+def _dense_grad(grad, values, dense, indices, size, reduce):
+    weights = _weights_of(values, dense, indices, size, reduce)
+    parts = values.unsqueeze(-1) * weights * grad.index_select(0, indices[0])
+    return grad.new_zeros(dense.shape).index_add(0, indices[1], parts)
+
+
+def _reduce_jvp(values_t, dense_t, values, dense, indices, size, reduce):
+    weights = _weights_of(values, dense, indices, size, reduce)
+    rows, cols = indices[0], indices[1]
+    tangent = None
+    if values_t is not None:
+        tangent = values_t.unsqueeze(-1) * dense.index_select(0, cols)
+    if dense_t is not None:
+        term = values.unsqueeze(-1) * dense_t.index_select(0, cols)
+        tangent = term if tangent is None else tangent + term
+    out = tangent.new_zeros((size[0], dense.shape[1]))
+    return out.index_add(0, rows, tangent * weights)
+
+
+@defop(
+    name="sparse_mm_reduce",
+    aten="_sparse_mm_reduce_impl",
+    schema_args=3,
+    node="SparseMmReduceImplBackward0",
+    values=_values_grad,
+    dense=_dense_grad,
+    jvp=_reduce_jvp,
+)
+def _mm_reduce(values, dense, indices, size, reduce):
+    rows, cols = indices
+    out = xp.zeros((size[0], dense.shape[1]), dense.dtype)
+    if reduce in ("sum", "mean"):
+        xp.add.at(out, rows, values[:, None] * dense[cols])
+        if reduce == "mean":  # divided after summing, as torch rounds it
+            out /= xp.maximum(xp.bincount(rows, minlength=size[0]), 1)[:, None].astype(out.dtype)
+        return out
+    weights = _weights(values, dense, indices, size, reduce)
+    xp.add.at(out, rows, weights * values[:, None] * dense[cols])
+    return out
+
+
+def sparse_mm_reduce(input, other, reduce: str) -> Tensor:
+    """``torch.sparse.mm(input, other, reduce)`` for a sparse CSR ``input`` and a dense
+    matrix ``other``, with torch's argument checks."""
+    if reduce not in REDUCTIONS:
+        if reduce == "prod":
+            raise RuntimeError("sparse_mm_reduce: reduce type of prod has not been enabled.")
+        raise RuntimeError(
+            f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
+        )
+    if not getattr(input, "is_sparse_csr", False):
+        if getattr(input, "is_sparse", False):
+            raise NotImplementedError(
+                "Could not run 'aten::_sparse_mm_reduce_impl' with arguments from the "
+                "'SparseCPU' backend: torch.sparse.mm with reduce= takes a sparse CSR matrix "
+                "(convert with to_sparse_csr())"
+            )
+        raise RuntimeError("sparse_mm_reduce: expect self to be SparseCsr, got Strided")
+    if other.ndim != 2 or other.shape[0] != input.shape[1]:
+        raise RuntimeError(
+            f"Expected a tensor of dimension 2 and tensor.size[0] == {input.shape[1]} but got: "
+            f"dimension {other.ndim} and tensor.size[0] = {other.shape[0] if other.ndim else 1}"
+        )
+    if other.dtype is not input.dtype:
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'other' to have scalar type "
+            f"{input.dtype.scalar_name}; but got {other.type()} instead (while checking "
+            "arguments for sparse_mm_reduce)"
+        )
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"spmm_reduce_kernel\" not implemented for '{input.dtype.scalar_name}'"
+        )
+    indices = _index_tensor(input._index_array)
+    return _mm_reduce(input._value_tensor, other, indices, tuple(input.shape), REDUCTIONS[reduce])

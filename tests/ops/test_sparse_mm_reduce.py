@@ -1,0 +1,69 @@
+"""torch.sparse.mm with ``reduce=`` on a sparse CSR matrix, against torch."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+# row 0 has a tie (1 * 1 twice), so amax/amin must pick the first entry as torch's kernel does
+_DENSE = [[1.0, 1.0, 2.0], [0.0, 3.0, 0.0], [0.0, 0.0, 0.0]]
+_OTHER = [[1.0, 1.0], [1.0, -5.0], [0.0, 7.0]]
+_GRAD = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+
+
+def _run(lib, reduce):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's "CSR support is in beta"
+        a = lib.tensor(_DENSE, dtype=lib.float64).to_sparse_csr().requires_grad_()
+    b = lib.tensor(_OTHER, dtype=lib.float64, requires_grad=True)
+    out = lib.sparse.mm(a, b, reduce)
+    out.backward(lib.tensor(_GRAD, dtype=lib.float64))
+    return out, a.grad, b.grad
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "amax", "amin", "max", "min"])
+def test_reduce_values_and_gradients_match_torch(reduce):
+    ours, theirs = _run(numtorch, reduce), _run(torch, reduce)
+    assert ours[0].grad_fn.name() == theirs[0].grad_fn.name() == "SparseMmReduceImplBackward0"
+    assert ours[0].tolist() == theirs[0].tolist()
+    assert ours[1].layout is numtorch.sparse_csr
+    assert ours[1].col_indices().tolist() == theirs[1].col_indices().tolist()
+    assert ours[1].values().tolist() == pytest.approx(theirs[1].values().tolist())
+    assert ours[2].flatten().tolist() == pytest.approx(theirs[2].flatten().tolist())
+
+
+def _error(lib, case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        csr = lib.tensor(_DENSE).to_sparse_csr()
+        coo = lib.tensor(_DENSE).to_sparse()
+        csr_long = lib.tensor([[1, 0], [0, 2]]).to_sparse_csr()
+    b = lib.tensor(_OTHER)
+    args = {
+        "unknown": (csr, b, "foo"),
+        "prod": (csr, b, "prod"),
+        "dense_input": (b, csr, "sum"),
+        "coo_input": (coo, b, "sum"),
+        "rows": (csr, b[:2], "sum"),
+        "vector": (csr, b[0], "sum"),
+        "dtype": (csr, b.double(), "sum"),
+        "integer": (csr_long, lib.tensor([[1, 2], [3, 4]]), "sum"),
+    }[case]
+    with pytest.raises(Exception) as info:
+        lib.sparse.mm(*args)
+    return info.type, str(info.value)
+
+
+@pytest.mark.parametrize(
+    "case", ["unknown", "prod", "dense_input", "coo_input", "rows", "vector", "dtype", "integer"]
+)
+def test_reduce_errors_match_torch(case):
+    ours, theirs = _error(numtorch, case), _error(torch, case)
+    assert ours[0] is theirs[0]
+    if case != "coo_input":  # torch's message there lists every dispatch key
+        assert ours[1] == theirs[1]
