@@ -17,6 +17,7 @@ from collections import OrderedDict
 from ..backend import xp
 from . import dtypes as _dtypes
 from .device import device
+from .grad_mode import is_grad_enabled
 from .graph import AccumulateGrad, _add_hook
 from .meta import MetaArray, no_data
 from .tensor_str import tensor_repr
@@ -197,7 +198,9 @@ class Tensor:
             )
         if self._data.dtype.kind == "V":
             raise TypeError("Got unsupported ScalarType BFloat16")
-        if self._requires_grad and not force:
+        # as torch's, only while grad is recorded: a custom Function's forward (run under
+        # no_grad) may hand its inputs to NumPy
+        if self._requires_grad and not force and is_grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."
