@@ -107,7 +107,6 @@ from ._tensor_queries import (
 )
 from ._runtime import (
     are_deterministic_algorithms_enabled,
-    compile,
     detach,
     get_default_device,
     get_deterministic_debug_mode,
@@ -179,6 +178,7 @@ globals().update(_LEGACY_TYPES)
 from math import e, inf, nan, pi
 
 from . import compiler, types, version
+from .compiler import compile
 from . import functional, return_types, torch_version
 from ._device_modules import get_device_module
 from .amp import GradScaler
@@ -230,6 +230,7 @@ _LAZY_SUBMODULES = frozenset(
         "signal",
         "testing",
         "utils",
+        "_dynamo",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}

@@ -115,7 +115,6 @@ from ._tensor_queries import numel as numel
 from ._tensor_queries import preserve_format as preserve_format
 from ._tensor_queries import result_type as result_type
 from ._runtime import are_deterministic_algorithms_enabled as are_deterministic_algorithms_enabled
-from ._runtime import compile as compile
 from ._runtime import detach as detach
 from ._runtime import get_default_device as get_default_device
 from ._runtime import get_deterministic_debug_mode as get_deterministic_debug_mode
@@ -168,6 +167,7 @@ from ._lowrank import svd_lowrank as svd_lowrank
 from . import compiler as compiler
 from . import types as types
 from . import version as version
+from .compiler import compile as compile
 from . import functional as functional
 from . import return_types as return_types
 from . import torch_version as torch_version
@@ -203,6 +203,7 @@ from ._symbolic import sym_min as sym_min
 from ._symbolic import sym_not as sym_not
 from ._symbolic import sym_sqrt as sym_sqrt
 from ._symbolic import sym_sum as sym_sum
+from . import _dynamo as _dynamo
 from . import compiler as compiler
 from . import distributed as distributed
 from . import distributions as distributions

@@ -162,11 +162,3 @@ def is_storage(obj) -> bool:
 
 def detach(input: Tensor) -> Tensor:
     return input.detach()
-
-
-def compile(model=None, **options):
-    """numtorch has no compiler: returns ``model`` unchanged (also as a decorator, with or
-    without options), so a script written for ``torch.compile`` runs eagerly."""
-    if model is None:
-        return lambda fn: fn
-    return model
