@@ -231,6 +231,7 @@ _LAZY_SUBMODULES = frozenset(
         "testing",
         "utils",
         "_dynamo",
+        "__future__",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}

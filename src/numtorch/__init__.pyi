@@ -203,6 +203,7 @@ from ._symbolic import sym_min as sym_min
 from ._symbolic import sym_not as sym_not
 from ._symbolic import sym_sqrt as sym_sqrt
 from ._symbolic import sym_sum as sym_sum
+from . import __future__ as __future__
 from . import _dynamo as _dynamo
 from . import compiler as compiler
 from . import distributed as distributed
