@@ -23,7 +23,6 @@ KNOWN_MISSING = {
         "LinearCrossEntropyLoss",
         "LinearCrossEntropyOptions",
         "factory_kwargs",
-        "grad",
         "intrinsic",
         "qat",
         "quantizable",
