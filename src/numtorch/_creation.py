@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from . import _random_kernels as kernels
 from ._core import dtypes as _dtypes
+from ._core import layouts
 from ._core.device import check_device
 from ._core.device import device as device  # re-exported: importers take it from here
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
@@ -364,7 +365,11 @@ def empty(
 ) -> Tensor:
     check_device(device)
     shape = _size(keyword_size(sizes, size, "empty"), "empty")
-    return _finish(xp.empty(shape, _float_dtype(dtype).np), requires_grad, "empty()")
+    name = layouts.format_name(memory_format)
+    if name in ("channels_last", "channels_last_3d"):
+        layouts.check_rank(len(shape), name)
+    data = layouts.empty_as(shape, _float_dtype(dtype).np, name)
+    return _finish(data, requires_grad, "empty()")
 
 
 @meta_capable

@@ -19,6 +19,7 @@ from . import dtypes as _dtypes
 from .device import device
 from .grad_mode import is_grad_enabled
 from .graph import AccumulateGrad, _add_hook
+from .layouts import format_name, is_contiguous_as
 from .meta import MetaArray, no_data
 from .tensor_str import tensor_repr
 from .versions import InferenceVersion, VersionCounter
@@ -149,7 +150,7 @@ class Tensor:
         return strides if dim is None else strides[_wrap_dim(dim, self._data.ndim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return self._data.flags.c_contiguous
+        return is_contiguous_as(self._data, format_name(memory_format))
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind in "fV"  # V: bfloat16 (Note [bfloat16])

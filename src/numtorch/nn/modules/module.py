@@ -537,6 +537,9 @@ class Module(StateDictMixin):
         device = next((a for a in (*args, kwargs.get("device")) if is_meta_device(a)), None)
         if device is not None:  # shapes and dtypes only (the meta device)
             self._apply(lambda t: t.to(device))
+        memory_format = kwargs.get("memory_format")
+        if memory_format is not None:  # as torch: the 4-D and 5-D parameters and buffers
+            self._apply(lambda t: t.to(memory_format=memory_format) if t.dim() in (4, 5) else t)
         if dtype is None:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
