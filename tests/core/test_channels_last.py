@@ -38,6 +38,9 @@ def _story(lib):
     seen += [conv.weight.stride(), conv.bias.stride()]
     cl.sum().backward()
     seen += [x.grad.stride()]
+    # the gradient layout contract: a channels-last parameter gets a channels-last gradient
+    conv(lib.randn(2, 3, 5, 5)).sum().backward()
+    seen += [conv.weight.grad.stride(), conv.bias.grad.stride()]
     for bad in (
         lambda: lib.randn(3, 4, 5).to(memory_format=lib.channels_last),
         lambda: lib.randn(3, 4, 5).contiguous(memory_format=lib.channels_last),
