@@ -29,12 +29,7 @@ KNOWN_MISSING = {
         "quantized",
     },
     "nn.init": set(),
-    # numtorch has no channels-last memory format
-    "nn.utils": {
-        "convert_conv2d_weight_memory_format",
-        "convert_conv3d_weight_memory_format",
-        "memory_format",
-    },
+    "nn.utils": set(),
     "optim": {"Muon", "swap_in_optimizer_params_and_state"},
     "amp": set(),
     "distributions": set(),

@@ -57,3 +57,19 @@ def _story(lib):
 
 def test_channels_last_strides_match_torch():
     assert _story(numtorch) == _story(torch)
+
+
+def test_convert_conv_weight_memory_format_matches_torch():
+    def story(lib):
+        nn = lib.nn
+        inner = nn.Sequential(nn.ConvTranspose2d(4, 2, 2), nn.Conv3d(2, 2, 1))
+        model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), inner)
+        weight = model[0].weight
+        same = nn.utils.convert_conv2d_weight_memory_format(model, lib.channels_last) is model
+        seen = [same, model[0].weight is weight, model[0].weight.stride()]
+        seen += [inner[0].weight.stride(), inner[1].weight.stride()]
+        nn.utils.convert_conv3d_weight_memory_format(model, lib.channels_last_3d)
+        seen += [inner[1].weight.stride()]
+        return seen
+
+    assert story(numtorch) == story(torch)
