@@ -22,6 +22,7 @@ from ._core import layouts
 from ._core.device import check_device
 from ._core.device import device as device  # re-exported: importers take it from here
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
+from ._core.grad_mode import no_grad as _no_grad
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from ._generator import Generator, default_generator, generator_or_default
@@ -89,11 +90,15 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
-def bernoulli_mask(shape, p: float):
+def bernoulli_mask(shape, p: float, like=None):
     """torch's ``empty(shape).bernoulli_(p)`` from the default generator, as booleans: the
-    keep mask of dropout (which draws with ``p = 1 - dropout probability``)."""
-    shape = tuple(shape)
-    return kernels.bernoulli_scalar(default_generator, math.prod(shape), p).reshape(shape)
+    keep mask of dropout (which draws with ``p = 1 - dropout probability``). Given the
+    input's array ``like``, drawn in its memory order as torch's ``empty_like`` is."""
+
+    def draw(shape):
+        return kernels.bernoulli_scalar(default_generator, math.prod(shape), p).reshape(shape)
+
+    return draw(tuple(shape)) if like is None else layouts.in_memory_order(like, draw)
 
 
 def uniform_doubles(n: int, low: float, high: float):
@@ -431,6 +436,18 @@ def full(
     return _finish(xp.full(shape, fill_value, dt.np), requires_grad, "full()")
 
 
+def _like_layout(input: Tensor, memory_format, make):
+    """A fresh array for a ``*_like`` result in torch's layout: ``input``'s own for a dense
+    one (preserve_format), row-major or channels-last when asked (Note [Channels last])."""
+    name = layouts.format_name(memory_format)
+    if name in ("channels_last", "channels_last_3d"):
+        layouts.check_rank(input._data.ndim, name)
+        return layouts.copy_as(make(input._data.shape), name)
+    if name == "contiguous_format":
+        return make(input._data.shape)
+    return layouts.in_memory_order(input._data, make)
+
+
 def _like_dtype(input: Tensor, dtype):
     if not isinstance(input, Tensor):
         raise TypeError(f"argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
@@ -449,7 +466,7 @@ def empty_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.empty(input._data.shape, dtype.np)
+    data = _like_layout(input, memory_format, lambda shape: xp.empty(shape, dtype.np))
     return _finish(data, requires_grad, "empty_like()")
 
 
@@ -465,7 +482,7 @@ def zeros_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.zeros(input._data.shape, dtype.np)
+    data = _like_layout(input, memory_format, lambda shape: xp.zeros(shape, dtype.np))
     return _finish(data, requires_grad, "zeros_like()")
 
 
@@ -481,7 +498,7 @@ def ones_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.ones(input._data.shape, dtype.np)
+    data = _like_layout(input, memory_format, lambda shape: xp.ones(shape, dtype.np))
     return _finish(data, requires_grad, "ones_like()")
 
 
@@ -498,7 +515,7 @@ def full_like(
     memory_format=None,
 ) -> Tensor:
     dtype = _like_dtype(input, dtype)
-    data = xp.full(input._data.shape, fill_value, dtype.np)
+    data = _like_layout(input, memory_format, lambda shape: xp.full(shape, fill_value, dtype.np))
     return _finish(data, requires_grad, "full_like()")
 
 
@@ -653,13 +670,39 @@ def _like_keywords(name: str, kwargs: dict) -> dict:
 @meta_capable
 def rand_like(input, *, dtype=None, **kwargs) -> Tensor:
     kwargs = _like_keywords("rand_like", kwargs)
-    return rand(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+    dtype = _like_dtype(input, dtype)
+    return _drawn_like(
+        input,
+        lambda shape: rand(shape, dtype=dtype, **kwargs),
+        lambda t, generator: t.uniform_(0, 1, generator=generator),
+        kwargs,
+        dtype,
+    )
 
 
 @meta_capable
 def randn_like(input, *, dtype=None, **kwargs) -> Tensor:
     kwargs = _like_keywords("randn_like", kwargs)
-    return randn(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+    dtype = _like_dtype(input, dtype)
+    return _drawn_like(
+        input,
+        lambda shape: randn(shape, dtype=dtype, **kwargs),
+        lambda t, generator: t.normal_(0, 1, generator=generator),
+        kwargs,
+        dtype,
+    )
+
+
+def _drawn_like(input: Tensor, draw, fill, kwargs, dtype) -> Tensor:
+    """torch draws into ``empty_like(input)``, which keeps a non-row-major input's layout,
+    with the in-place sampler (a non-contiguous fill runs in memory order, one value at a
+    time); a row-major input is drawn as the plain factory draws."""
+    if layouts.memory_order(input._data) is None:
+        return draw(input.shape)
+    result = empty_like(input, dtype=dtype)
+    with _no_grad():
+        fill(result, kwargs.get("generator"))
+    return result.requires_grad_(kwargs.get("requires_grad", False))
 
 
 @meta_capable
@@ -722,7 +765,14 @@ def _check_from_to(low, high, dt) -> None:
 def randint_like(input, low=0, high=None, *, dtype=None, **kwargs) -> Tensor:
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+    dtype = _like_dtype(input, dtype)
+    return _drawn_like(
+        input,
+        lambda shape: randint(low, high, shape, dtype=dtype, **kwargs),
+        lambda t, generator: t.random_(low, high, generator=generator),
+        kwargs,
+        dtype,
+    )
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:

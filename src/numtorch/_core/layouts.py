@@ -86,3 +86,24 @@ def suggested(*arrays) -> str | None:
             if has_layout(a, name):
                 return name
     return None
+
+
+def memory_order(array) -> tuple | None:
+    """The dims of a non-row-major ``array`` from the slowest to the fastest in memory, or
+    None for a row-major one (or one with broadcast dims): the order torch's ``empty_like``
+    keeps (``infer_dense_strides``), and so the order in which ``rand_like`` and dropout
+    fill."""
+    if array.flags.c_contiguous or array.ndim < 2 or array.size == 0 or 0 in array.strides:
+        return None
+    order = sorted(range(array.ndim), key=lambda d: (-array.strides[d], d))
+    return None if order == list(range(array.ndim)) else tuple(order)
+
+
+def in_memory_order(array, make):
+    """``make(shape)`` (a fresh array) laid out as ``array`` is: values drawn in memory
+    order land where torch's fill of ``empty_like(array)`` puts them."""
+    order = memory_order(array)
+    if order is None:
+        return make(array.shape)
+    inverse = tuple(order.index(d) for d in range(array.ndim))
+    return make(tuple(array.shape[d] for d in order)).transpose(inverse)
