@@ -35,6 +35,7 @@ def test_like_results_and_dropout_follow_the_input_layout(name):
             lambda: lib.randint_like(x, 10),
             lambda: F.dropout(x, 0.5),
             lambda: lib.native_dropout(x, 0.3, True)[0],
+            lambda: F.alpha_dropout(x, 0.4, True),
         ):
             lib.manual_seed(0)
             seen.append(draw().tolist())

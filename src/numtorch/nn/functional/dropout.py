@@ -144,7 +144,8 @@ def dropout_impl(input: Tensor, p: float, train: bool, *, alpha: bool, feature: 
     else:
         shape = tuple(input.shape)
     dtype = input._data.dtype
-    keep = _creation.bernoulli_mask(shape, 1.0 - p).astype(dtype)
+    like = None if feature else input._data  # the noise is empty_like(input) there
+    keep = _creation.bernoulli_mask(shape, 1.0 - p, like).astype(dtype)
     if not alpha:
         noise = Tensor._make(keep * _inverse_keep(p, dtype))
         return input.mul_(noise) if inplace else input * noise
