@@ -65,7 +65,7 @@ def _numerical_jacobian(func, inputs, wrt, n_outputs, eps):
 
 
 def _analytical_jacobian(outputs, inputs, wrt):
-    from .._creation import zeros_like
+    from .._core.tensor import Tensor
 
     jac = [
         [xp.zeros((inputs[i]._data.size, o._data.size), dtype=o._data.dtype) for i in wrt]
@@ -76,8 +76,9 @@ def _analytical_jacobian(outputs, inputs, wrt):
         if not out._requires_grad:
             continue
         for k in range(out._data.size):
-            seed = zeros_like(out)
-            seed._data.reshape(-1)[k] = 1
+            seed = xp.zeros(out._data.shape, dtype=out._data.dtype)  # row-major: flat k
+            seed.reshape(-1)[k] = 1
+            seed = Tensor._make(seed)
             grads = autograd_grad(out, targets, seed, retain_graph=True, allow_unused=True)
             for col, g in enumerate(grads):
                 if g is not None:
