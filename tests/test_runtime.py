@@ -6,10 +6,22 @@ import pytest
 import numtorch as torch
 
 
-def test_compile_returns_the_model_and_works_as_a_decorator():
+def test_compile_wraps_a_module_as_torch_and_works_as_a_decorator():
     model = torch.nn.Linear(3, 2)
-    assert torch.compile(model) is model
-    assert torch.compile(model, mode="max-autotune", dynamic=False) is model
+    compiled = torch.compile(model)
+    assert type(compiled) is torch._dynamo.OptimizedModule
+    assert compiled._orig_mod is model and compiled.in_features == 3
+    assert list(compiled.state_dict()) == ["_orig_mod.weight", "_orig_mod.bias"]
+    x = torch.ones(1, 3)
+    assert torch.equal(compiled(x), model(x))
+    compiled.eval()
+    assert not model.training
+    assert type(torch.compile(model, mode="max-autotune", dynamic=False)).__name__ == (
+        "OptimizedModule"
+    )
+    assert torch.compile(model, disable=True) is model
+    with pytest.raises(AttributeError, match="no attribute 'missing'"):
+        compiled.missing  # noqa: B018
 
     @torch.compile(fullgraph=True)
     def f(t):

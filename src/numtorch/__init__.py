@@ -110,7 +110,6 @@ from . import _grad_dtype
 from ._mapped_files import from_file
 from ._runtime import (
     are_deterministic_algorithms_enabled,
-    compile,
     detach,
     get_default_device,
     get_deterministic_debug_mode,
@@ -182,6 +181,7 @@ globals().update(_LEGACY_TYPES)
 from math import e, inf, nan, pi
 
 from . import compiler, types, version
+from .compiler import compile
 from . import functional, return_types, torch_version
 from ._device_modules import get_device_module
 from .amp import GradScaler
@@ -242,6 +242,7 @@ _LAZY_SUBMODULES = frozenset(
         "signal",
         "testing",
         "utils",
+        "__future__",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}

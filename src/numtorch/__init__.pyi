@@ -117,7 +117,6 @@ from ._tensor_queries import result_type as result_type
 from ._memory_layout import empty_permuted as empty_permuted
 from ._mapped_files import from_file as from_file
 from ._runtime import are_deterministic_algorithms_enabled as are_deterministic_algorithms_enabled
-from ._runtime import compile as compile
 from ._runtime import detach as detach
 from ._runtime import get_default_device as get_default_device
 from ._runtime import get_deterministic_debug_mode as get_deterministic_debug_mode
@@ -170,6 +169,7 @@ from ._lowrank import svd_lowrank as svd_lowrank
 from . import compiler as compiler
 from . import types as types
 from . import version as version
+from .compiler import compile as compile
 from . import functional as functional
 from . import return_types as return_types
 from . import torch_version as torch_version
@@ -208,6 +208,7 @@ from ._symbolic import sym_sum as sym_sum
 from . import overrides as overrides
 from .overrides import DisableTorchFunction as DisableTorchFunction
 from .overrides import DisableTorchFunctionSubclass as DisableTorchFunctionSubclass
+from . import __future__ as __future__
 from . import _dynamo as _dynamo
 from . import compiler as compiler
 from . import distributed as distributed

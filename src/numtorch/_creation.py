@@ -18,13 +18,14 @@ from typing import TypeVar
 
 from . import _random_kernels as kernels
 from ._core import dtypes as _dtypes
+from ._core import layouts
 from ._core.device import check_device
 from ._core.device import device as device  # re-exported: importers take it from here
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
+from ._core.grad_mode import no_grad as _no_grad
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from ._generator import Generator, default_generator, generator_or_default
-from ._tensor_queries import empty_in_order, memory_format_order
 from .backend import layout as memory_layout  # (the factories take a `layout` argument)
 from .backend import xp
 
@@ -90,11 +91,15 @@ def set_rng_state(new_state: Tensor) -> None:
     default_generator.set_state(new_state)
 
 
-def bernoulli_mask(shape, p: float):
+def bernoulli_mask(shape, p: float, like=None):
     """torch's ``empty(shape).bernoulli_(p)`` from the default generator, as booleans: the
-    keep mask of dropout (which draws with ``p = 1 - dropout probability``)."""
-    shape = tuple(shape)
-    return kernels.bernoulli_scalar(default_generator, math.prod(shape), p).reshape(shape)
+    keep mask of dropout (which draws with ``p = 1 - dropout probability``). Given the
+    input's array ``like``, drawn in its memory order as torch's ``empty_like`` is."""
+
+    def draw(shape):
+        return kernels.bernoulli_scalar(default_generator, math.prod(shape), p).reshape(shape)
+
+    return draw(tuple(shape)) if like is None else layouts.in_memory_order(like, draw)
 
 
 def uniform_doubles(n: int, low: float, high: float):
@@ -366,8 +371,11 @@ def empty(
 ) -> Tensor:
     check_device(device)
     shape = _size(keyword_size(sizes, size, "empty"), "empty")
-    order = memory_format_order(memory_format, len(shape))
-    return _finish(empty_in_order(shape, order, _float_dtype(dtype).np), requires_grad, "empty()")
+    name = layouts.format_name(memory_format)
+    if name in ("channels_last", "channels_last_3d"):
+        layouts.check_rank(len(shape), name)
+    data = layouts.empty_as(shape, _float_dtype(dtype).np, name)
+    return _finish(data, requires_grad, "empty()")
 
 
 @meta_capable
@@ -437,14 +445,18 @@ def _like_dtype(input: Tensor, dtype):
 
 def _like_array(input, dtype, memory_format, fill_value):
     """The array of a ``*_like`` factory: in the input's memory order under torch's default
-    ``preserve_format`` (backend/layout.py), row-major under any other format."""
-    if memory_format is None or repr(memory_format) == "torch.preserve_format":
+    ``preserve_format`` (backend/layout.py), channels-last when asked, row-major otherwise."""
+    name = layouts.format_name(memory_format)
+    if name in (None, "preserve_format"):
         if fill_value is None:
             return memory_layout.empty_like(input._data, dtype.np)
         return memory_layout.full_like(input._data, fill_value, dtype.np)
-    if fill_value is None:
-        return xp.empty(input._data.shape, dtype.np)
-    return xp.full(input._data.shape, fill_value, dtype.np)
+    shape = input._data.shape
+    data = xp.empty(shape, dtype.np) if fill_value is None else xp.full(shape, fill_value, dtype.np)
+    if name in ("channels_last", "channels_last_3d"):  # Note [Channels last]
+        layouts.check_rank(input._data.ndim, name)
+        return layouts.copy_as(data, name)
+    return data
 
 
 @meta_capable
@@ -663,13 +675,39 @@ def _like_keywords(name: str, kwargs: dict) -> dict:
 @meta_capable
 def rand_like(input, *, dtype=None, **kwargs) -> Tensor:
     kwargs = _like_keywords("rand_like", kwargs)
-    return rand(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+    dtype = _like_dtype(input, dtype)
+    return _drawn_like(
+        input,
+        lambda shape: rand(shape, dtype=dtype, **kwargs),
+        lambda t, generator: t.uniform_(0, 1, generator=generator),
+        kwargs,
+        dtype,
+    )
 
 
 @meta_capable
 def randn_like(input, *, dtype=None, **kwargs) -> Tensor:
     kwargs = _like_keywords("randn_like", kwargs)
-    return randn(input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+    dtype = _like_dtype(input, dtype)
+    return _drawn_like(
+        input,
+        lambda shape: randn(shape, dtype=dtype, **kwargs),
+        lambda t, generator: t.normal_(0, 1, generator=generator),
+        kwargs,
+        dtype,
+    )
+
+
+def _drawn_like(input: Tensor, draw, fill, kwargs, dtype) -> Tensor:
+    """torch draws into ``empty_like(input)``, which keeps a non-row-major input's layout,
+    with the in-place sampler (a non-contiguous fill runs in memory order, one value at a
+    time); a row-major input is drawn as the plain factory draws."""
+    if layouts.memory_order(input._data) is None:
+        return draw(input.shape)
+    result = empty_like(input, dtype=dtype)
+    with _no_grad():
+        fill(result, kwargs.get("generator"))
+    return result.requires_grad_(kwargs.get("requires_grad", False))
 
 
 @meta_capable
@@ -732,7 +770,14 @@ def _check_from_to(low, high, dt) -> None:
 def randint_like(input, low=0, high=None, *, dtype=None, **kwargs) -> Tensor:
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, dtype=_like_dtype(input, dtype), **kwargs)
+    dtype = _like_dtype(input, dtype)
+    return _drawn_like(
+        input,
+        lambda shape: randint(low, high, shape, dtype=dtype, **kwargs),
+        lambda t, generator: t.random_(low, high, generator=generator),
+        kwargs,
+        dtype,
+    )
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:

@@ -70,7 +70,7 @@ def native_dropout(input: Tensor, p: float, train) -> tuple:
         return native_dropout_op(input, mask, 1.0, 1.0), mask
     if not 0.0 <= p <= 1.0:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={1 - p}")
-    mask = keep_mask(input.shape, p)
+    mask = keep_mask(input.shape, p, input._data)
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
     # torch's backward scales by 1 when train is None (derivatives.yaml), unlike the forward
     return native_dropout_op(input, mask, scale, 1.0 if train is None else scale), mask

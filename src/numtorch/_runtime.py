@@ -172,11 +172,3 @@ def _assert(condition, message) -> None:
     """
     if not condition:
         raise AssertionError(message)
-
-
-def compile(model=None, **options):
-    """numtorch has no compiler: returns ``model`` unchanged (also as a decorator, with or
-    without options), so a script written for ``torch.compile`` runs eagerly."""
-    if model is None:
-        return lambda fn: fn
-    return model

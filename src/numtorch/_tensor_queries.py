@@ -35,8 +35,9 @@ def result_type(tensor1, tensor2) -> _dtypes.dtype:
 
 
 class memory_format:
-    """A memory layout tag (``torch.contiguous_format``...). numtorch stores every tensor
-    row-major, so the tags are accepted and compared, not acted on."""
+    """A memory layout tag (``torch.contiguous_format``...). ``to``, ``contiguous``,
+    ``clone``, ``empty`` and ``Module.to`` lay tensors out in channels-last strides, and
+    convolutions keep that layout (Note [Channels last]); other ops may answer row-major."""
 
     def __init__(self, name: str):
         self._name = name

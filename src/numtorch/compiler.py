@@ -7,7 +7,7 @@ markers return the function unchanged.
 
 from __future__ import annotations
 
-from ._runtime import compile
+import sys
 
 __all__ = [
     "allow_in_graph",
@@ -63,3 +63,20 @@ def cudagraph_mark_step_begin() -> None:
 def list_backends(exclude_tags=("debug", "experimental")) -> list:
     """No compiler backends are installed."""
     return []
+
+
+def compile(model=None, **options):
+    """numtorch has no compiler: a module comes back wrapped in an ``OptimizedModule`` as
+    torch's (``_orig_mod``, prefixed state-dict keys), a function unchanged (also as a
+    decorator, with or without options), and either runs eagerly."""
+    if model is None:
+        return lambda fn: compile(fn, **options)
+    if options.get("disable", False):
+        return model
+    # a module exists only once the nn package has loaded: never load it here
+    modules = sys.modules.get(f"{__package__}.nn.modules.module")
+    if modules is not None and isinstance(model, modules.Module):
+        from ._dynamo.eval_frame import OptimizedModule  # it imports nn
+
+        return OptimizedModule(model)
+    return model

@@ -81,3 +81,31 @@ def test_gradgradcheck_catches_a_wrong_second_derivative():
     x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(BadSecond.apply, (x,))
     assert torch.autograd.gradgradcheck(BadSecond.apply, (x,), raise_exception=False) is False
+
+
+def test_forward_ad_check_runs_forward_once_per_jvp():
+    # the forward-mode AD tutorial's Function hands its result to jvp on ctx and deletes it
+    class Exp(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.result = torch.exp(x)
+            return ctx.result
+
+        @staticmethod
+        def jvp(ctx, x_t):
+            tangent = x_t * ctx.result
+            del ctx.result
+            return tangent
+
+    x = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
+    kwargs = dict(check_forward_ad=True, check_backward_ad=False, check_undefined_grad=False)
+    assert torch.autograd.gradcheck(Exp.apply, (x,), **kwargs)
+    y = torch.randn(2, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a, b: (a * b).sum(0), (x, y), check_forward_ad=True)
+
+    class WrongExp(Exp):
+        @staticmethod
+        def jvp(ctx, x_t):
+            return 2 * Exp.jvp(ctx, x_t)
+
+    assert not torch.autograd.gradcheck(WrongExp.apply, (x,), raise_exception=False, **kwargs)

@@ -132,3 +132,27 @@ def test_factories_reject_unknown_keywords(make):
 
     ours, theirs = outcome(numtorch), outcome(torch)
     assert str(ours) == str(theirs)
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda lib, t: t.numpy(),
+        lambda lib, t: np.asarray(t),
+        lambda lib, t: t.numpy(force=True),
+    ],
+)
+@pytest.mark.parametrize("mode", ["enabled", "no_grad", "inference_mode"])
+def test_numpy_of_a_tensor_requiring_grad_depends_on_grad_mode(convert, mode):
+    # torch refuses only while grad is recorded (a custom Function's forward runs NumPy code
+    # on its inputs under no_grad)
+    def outcome(lib):
+        t = lib.tensor([1.0, 2.0], requires_grad=True)
+        ctx = {"enabled": lib.enable_grad, "no_grad": lib.no_grad}.get(mode, lib.inference_mode)
+        with ctx():
+            try:
+                return convert(lib, t).tolist()
+            except RuntimeError:
+                return "RuntimeError"
+
+    assert outcome(numtorch) == outcome(torch)

@@ -29,6 +29,8 @@ def samples(lib):
                 "pair": Pair(lib.tensor([i, -i]), float(i)),
                 "nested": [(i, [1.0 * i, np.int32(i)])],
                 "ordered": OrderedDict(z=i, a=lib.tensor(float(i))),
+                # strings inside sequences come back as the tuple of the batch's strings
+                "tagged": (i, f"t{i}", Pair(f"p{i}", [f"q{i}"])),
             }
         )
     return out

@@ -19,7 +19,7 @@ import weakref
 from collections import OrderedDict
 
 from ..backend import xp
-from . import grad_mode
+from . import grad_mode, layouts
 
 # Nodes run in decreasing sequence number: later-created nodes first, as in torch.
 _sequence = itertools.count()
@@ -222,6 +222,8 @@ def accumulate_into_grad(variable, grad) -> None:
                 variable._grad = grad
             elif not grad_mode.is_grad_enabled():
                 variable._grad = grad._owned_copy()
+                if not variable._data.flags.c_contiguous:  # torch's gradient layout contract
+                    _follow_layout(variable)
             elif grad._requires_grad:  # torch stores a recorded copy (CopyBackwards)
                 variable._grad = grad._make(xp.empty_like(grad._data)).copy_(grad)
             else:
@@ -238,6 +240,14 @@ def accumulate_into_grad(variable, grad) -> None:
     if hooks:
         for hook in tuple(hooks.values()):
             hook(variable)
+
+
+def _follow_layout(variable) -> None:
+    """A channels-last parameter's gradient is channels-last too (Note [Channels last])."""
+    layout = layouts.suggested(variable._data)
+    grad = variable._grad._data
+    if layout is not None and not layouts.has_layout(grad, layout):
+        variable._grad._data = layouts.copy_as(grad, layout)
 
 
 FREED_MESSAGE = (

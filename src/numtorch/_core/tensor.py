@@ -18,7 +18,9 @@ from ..backend import xp
 from . import dtypes as _dtypes
 from .device import device
 from .dtypes import c_type_name
+from .grad_mode import is_grad_enabled
 from .graph import AccumulateGrad, _add_hook
+from .layouts import format_name, is_contiguous_as
 from .meta import MetaArray, no_data
 from .tensor_str import tensor_repr
 from .versions import InferenceVersion, VersionCounter
@@ -149,7 +151,7 @@ class Tensor:
         return strides if dim is None else strides[_read_dim(self._data.ndim, dim)]
 
     def is_contiguous(self, memory_format=None) -> bool:
-        return self._data.flags.c_contiguous
+        return is_contiguous_as(self._data, format_name(memory_format))
 
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind in "fV"  # V: bfloat16 (Note [bfloat16])
@@ -198,7 +200,9 @@ class Tensor:
             )
         if self._data.dtype.kind == "V":
             raise TypeError("Got unsupported ScalarType BFloat16")
-        if self._requires_grad and not force:
+        # as torch's, only while grad is recorded: a custom Function's forward (run under
+        # no_grad) may hand its inputs to NumPy
+        if self._requires_grad and not force and is_grad_enabled():
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead."

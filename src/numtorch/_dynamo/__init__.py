@@ -1,12 +1,16 @@
 """``torch._dynamo``: the pass-through that numtorch's eager ``torch.compile`` implies.
 
-Scripts reset it between runs, tune ``config`` and mark functions to keep out of graphs;
-numtorch traces nothing, so each answers as dynamo does for code that is not being
-compiled: ``is_compiling()`` is False and the markers return what they were given.
+``torch.compile(module)`` wraps the module in an ``OptimizedModule`` as torch does
+(``eval_frame``): ``_orig_mod``, the ``_orig_mod.`` prefix of its state-dict keys and its
+repr are torch's, and its forward runs the module eagerly. Scripts reset it between runs,
+tune ``config`` and mark functions to keep out of graphs; numtorch traces nothing, so each
+answers as dynamo does for code that is not being compiled: ``is_compiling()`` is False and
+the markers return what they were given.
 """
 
 from ..compiler import allow_in_graph, assume_constant_result, disable, is_compiling, reset
-from . import config
+from . import config, eval_frame
+from .eval_frame import OptimizedModule
 from .marks import (
     graph_break,
     list_backends,
@@ -17,10 +21,12 @@ from .marks import (
 )
 
 __all__ = [
+    "OptimizedModule",
     "allow_in_graph",
     "assume_constant_result",
     "config",
     "disable",
+    "eval_frame",
     "graph_break",
     "is_compiling",
     "list_backends",

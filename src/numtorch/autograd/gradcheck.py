@@ -245,25 +245,55 @@ def gradcheck(
 
 
 def _forward_jacobian(func, inputs, wrt):
-    """jac[o][i] as ``_numerical_jacobian``'s, from one forward-mode pass whose tangents are
-    the standard basis over the elements of the inputs in ``wrt``."""
-    from .forward_jacobian import ForwardColumns
+    """jac[o][i] as ``_numerical_jacobian``'s, one forward-mode call per input element.
+
+    As torch's gradcheck, each column is a fresh call under its own dual level: a custom
+    ``Function`` whose ``jvp`` consumes state its ``forward`` left on ``ctx`` sees one
+    ``jvp`` per ``forward``."""
+    from .._core.tensor import Tensor
+    from .forward_grad import enter_level, exit_level, get_tangent, hidden_levels, set_tangent
 
     primals = [inputs[i].detach() for i in wrt]
-    with ForwardColumns(primals) as columns:
-        args = list(inputs)
-        for i, dual in zip(wrt, columns.duals):
-            args[i] = dual
-        outputs = _differentiable_outputs(func, tuple(args))
-        jac = []
-        for out in outputs:
-            column = columns.column(out).detach()._data.reshape(columns.total, -1)
-            rows, start = [], 0
-            for p in primals:
-                rows.append(column[start : start + p.numel()])
-                start += p.numel()
-            jac.append(rows)
-    return jac
+    columns = []  # columns[k][o]: the flat tangent of output o along input element k
+    for j, p in enumerate(primals):
+        for e in range(p.numel()):
+            level = enter_level()
+            try:
+                args = list(inputs)
+                for i, q in zip(wrt, primals):
+                    with hidden_levels(level):
+                        dual = q.view_as(q)
+                    tangent = xp.zeros(q._data.shape, dtype=q._data.dtype)
+                    if q is p:
+                        tangent.reshape(-1)[e] = 1
+                    set_tangent(dual, level, Tensor._make(tangent))
+                    args[i] = dual
+                outputs = _differentiable_outputs(func, tuple(args))
+                row = []
+                for out in outputs:
+                    t = get_tangent(out, level)
+                    flat = (
+                        xp.zeros(out.numel(), dtype=out._data.dtype)
+                        if t is None
+                        else t.detach()._data.reshape(-1)
+                    )
+                    row.append(flat)
+                columns.append((j, row))
+            finally:
+                exit_level(level)
+    if columns:
+        sizes = [r.size for r in columns[0][1]]
+    else:  # every input is empty
+        sizes = [o.numel() for o in _differentiable_outputs(func, inputs)]
+    return [
+        [
+            xp.stack([row[o] for j2, row in columns if j2 == j])
+            if p.numel()
+            else xp.zeros((0, size), dtype=p._data.dtype)
+            for j, p in enumerate(primals)
+        ]
+        for o, size in enumerate(sizes)
+    ]
 
 
 def _random_like(output):

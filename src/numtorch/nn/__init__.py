@@ -29,6 +29,7 @@ _SUBMODULES = (
     "parameter",
     "attention",
     "common_types",
+    "grad",
 )
 _PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter", "UninitializedBuffer")
 _PARALLEL_NAMES = ("DataParallel",)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import warnings
 
-from .._core import batch_rules
+from .._core import batch_rules, layouts
 from .._core import dtypes as _dtypes
 from .._core.meta import is_meta_device, metafy, no_data
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._legacy_types import dtype_of_type
 from ..autograd.forward_grad import batched
-from ..backend import layout, xp
+from ..backend import layout as dense_layout
+from ..backend import xp
 
 
 # -- copies and casts ------------------------------------------------------------------------
@@ -23,21 +24,43 @@ from ..backend import layout, xp
     jvp="elementwise",
 )
 def _clone(input):
-    return layout.copy(input)  # torch's preserved layout, not NumPy's order="K"
+    return dense_layout.copy(input)  # torch's preserved layout, not NumPy's order="K"
 
 
 @export
 def clone(input, *, memory_format=None) -> Tensor:
     """A copy of the data that stays in the graph (its gradient flows to ``input``); strides
-    are kept unless ``memory_format=torch.contiguous_format``."""
-    if memory_format is not None and repr(memory_format) == "torch.contiguous_format":
+    are kept unless ``memory_format`` names a layout (Note [Channels last])."""
+    name = layouts.format_name(memory_format)
+    if name == "contiguous_format":
         return _clone_contiguous(input)
+    if name in ("channels_last", "channels_last_3d"):
+        layouts.check_rank(input._data.ndim, name)
+        return _clone_channels_last(input, name)
     return _clone(input)
 
 
 @export
 def contiguous(input, memory_format=None) -> Tensor:
+    name = layouts.format_name(memory_format)
+    if name in ("channels_last", "channels_last_3d"):
+        layouts.check_rank(input._data.ndim, name)
+        if layouts.is_contiguous_as(input._data, name):
+            return input
+        return _clone_channels_last(input, name)
     return input if input._data.flags.c_contiguous else _clone_contiguous(input)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="clone_channels_last",
+    aten="clone",
+    node="CloneBackward0",
+    input=lambda grad: grad,
+    jvp="elementwise",
+)
+def _clone_channels_last(input, name):
+    return layouts.copy_as(input, name)
 
 
 @defop(
@@ -59,7 +82,7 @@ def _to_copy_grad(grad, input_dtype):
 
 
 @batched
-def _to_copy_jvp(input_t, dtype):
+def _to_copy_jvp(input_t, dtype, layout=None):
     return _to_copy(input_t, dtype)
 
 
@@ -70,11 +93,12 @@ def _to_copy_jvp(input_t, dtype):
     input=_to_copy_grad,
     jvp=_to_copy_jvp,
 )
-def _to_copy(input, dtype):
+def _to_copy(input, dtype, layout=None):
     if input.dtype.kind == "c" and dtype.np.kind != "c":
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
         input = input.real
-    return layout.astype(input, dtype.np)
+    result = dense_layout.astype(input, dtype.np)
+    return result if layout is None else layouts.copy_as(result, layout)
 
 
 def _parse_to(args, kwargs):
@@ -82,7 +106,6 @@ def _parse_to(args, kwargs):
     copy = kwargs.pop("copy", False)
     device = kwargs.pop("device", None)
     kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
     if kwargs:
         raise TypeError(f"to() got unexpected keyword arguments {list(kwargs)}")
     for a in args:
@@ -105,6 +128,17 @@ def _parse_to(args, kwargs):
 def to(input, *args, **kwargs) -> Tensor:
     """Convert dtype (``to(torch.float64)``) or device (``'cpu'`` only); returns ``input``
     itself when nothing changes."""
+    name = layouts.format_name(kwargs.pop("memory_format", None))
+    if name in ("channels_last", "channels_last_3d") and not input.is_meta:
+        layouts.check_rank(input._data.ndim, name)
+        dtype, copy, _ = _parse_to(args, kwargs)
+        target = _dtypes.to_dtype(dtype or input.dtype)
+        if target.np == input._data.dtype and not copy and layouts.has_layout(input._data, name):
+            return input
+        return _to_copy(input, target, name)  # as torch: a copy in that layout
+    if name == "contiguous_format" and not input.is_meta and not input._data.flags.c_contiguous:
+        dtype, _, _ = _parse_to(args, kwargs)
+        return _to_copy(input, _dtypes.to_dtype(dtype or input.dtype), name)
     dtype, copy, device = _parse_to(args, kwargs)
     if device is not None and is_meta_device(device) != input.is_meta:
         if input.is_meta:  # to the CPU: there are no values to copy

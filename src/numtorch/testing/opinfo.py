@@ -574,6 +574,18 @@ SHAPE = [
         lambda x: x.T.copy(),
     ),
     OpInfo(
+        "contiguous_channels_last",
+        lambda t, x: x.contiguous(memory_format=t.channels_last) * 1,
+        lambda rng: [Sample((_n(rng, 2, 3, 2, 2),))],
+        lambda x: x.copy(),
+    ),
+    OpInfo(
+        "to_channels_last",
+        lambda t, x: x.to(t.float64, memory_format=t.channels_last) * 1,
+        lambda rng: [Sample((_n(rng, 2, 3, 2, 2),))],
+        lambda x: x.copy(),
+    ),
+    OpInfo(
         "to_float32",
         lambda t, x: x.to(t.float32) * 2,
         lambda rng: [Sample((_n(rng, 2, 3),))],

@@ -21,11 +21,12 @@ def _check_p(p):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
-def _mask(shape, p, dtype):
-    """Bernoulli(1 - p) samples scaled by 1 / (1 - p) (zeros when p == 1)."""
+def _mask(shape, p, dtype, like=None):
+    """Bernoulli(1 - p) samples scaled by 1 / (1 - p) (zeros when p == 1), drawn in the
+    memory order of the input's array ``like`` when given."""
     if p == 1.0:
         return Tensor._make(xp.zeros(shape, dtype))
-    keep = _creation.bernoulli_mask(shape, 1.0 - p)
+    keep = _creation.bernoulli_mask(shape, 1.0 - p, like)
     return Tensor._make(keep.astype(dtype) * _inverse_keep(p, dtype))
 
 
@@ -63,7 +64,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0.0:
         return input
     _check_floating(input, p)
-    return _apply(input, _mask(input.shape, p, input._data.dtype), inplace)
+    return _apply(input, _mask(input.shape, p, input._data.dtype, input._data), inplace)
 
 
 def _feature_dropout(input, p, training, inplace, batched_ndim, name):
@@ -143,7 +144,8 @@ def dropout_impl(input: Tensor, p: float, train: bool, *, alpha: bool, feature: 
     else:
         shape = tuple(input.shape)
     dtype = input._data.dtype
-    keep = _creation.bernoulli_mask(shape, 1.0 - p).astype(dtype)
+    like = None if feature else input._data  # the noise is empty_like(input) there
+    keep = _creation.bernoulli_mask(shape, 1.0 - p, like).astype(dtype)
     if not alpha:
         noise = Tensor._make(keep * _inverse_keep(p, dtype))
         return input.mul_(noise) if inplace else input * noise

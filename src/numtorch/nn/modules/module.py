@@ -16,11 +16,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
+from ... import __future__ as _future
 from ..._core import dtypes as _dtypes
 from ..._core import grad_mode
 from ..._core.meta import is_meta_device
 from ..._core.tensor import Tensor
 from ..._runtime import typename
+from ..._swap import swap_tensors
 from ...backend import xp
 from ..parameter import Buffer, Parameter
 from .factory_device import follow_device_argument
@@ -494,15 +496,23 @@ class Module(StateDictMixin):
     def _apply(self, fn):
         for module in self.children():
             module._apply(fn)
-        for param in self._parameters.values():
+        for key, param in self._parameters.items():
             if param is None:
                 continue
             with grad_mode.no_grad():
                 converted = fn(param)
-            param.data = converted
-            if param.grad is not None:
-                with grad_mode.no_grad():
-                    param.grad.data = fn(param.grad)
+                grad = None if param.grad is None else fn(param.grad)
+            if _future.get_swap_module_params_on_conversion():
+                param.grad = None
+                swap_tensors(param, type(param)(converted, param.requires_grad))
+                param.grad = grad
+            elif _future.get_overwrite_module_params_on_conversion():
+                self._parameters[key] = type(param)(converted, param.requires_grad)
+                self._parameters[key].grad = grad
+            else:
+                param.data = converted
+                if grad is not None:
+                    param.grad.data = grad
         for key, buffer in self._buffers.items():
             if buffer is not None:
                 self._buffers[key] = fn(buffer)
@@ -527,6 +537,9 @@ class Module(StateDictMixin):
         device = next((a for a in (*args, kwargs.get("device")) if is_meta_device(a)), None)
         if device is not None:  # shapes and dtypes only (the meta device)
             self._apply(lambda t: t.to(device))
+        memory_format = kwargs.get("memory_format")
+        if memory_format is not None:  # as torch: the 4-D and 5-D parameters and buffers
+            self._apply(lambda t: t.to(memory_format=memory_format) if t.dim() in (4, 5) else t)
         if dtype is None:
             return self
         return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)

@@ -2,7 +2,7 @@
 packed sequences (``rnn``), parametrizations (weight and spectral normalization) and
 pruning (``prune``)."""
 
-from . import fusion, parametrizations, parametrize, prune, rnn, stateless
+from . import fusion, memory_format, parametrizations, parametrize, prune, rnn, stateless
 from .clip_grad import (
     clip_grad_norm,
     clip_grad_norm_,
@@ -18,6 +18,10 @@ from .fusion import (
     fuse_linear_bn_weights,
 )
 from .init import skip_init
+from .memory_format import (
+    convert_conv2d_weight_memory_format,
+    convert_conv3d_weight_memory_format,
+)
 from .spectral_norm import remove_spectral_norm, spectral_norm
 from .weight_norm import remove_weight_norm, weight_norm
 
@@ -44,4 +48,7 @@ __all__ = [
     "vector_to_parameters",
     "weight_norm",
     "clip_grad_norm",
+    "convert_conv2d_weight_memory_format",
+    "convert_conv3d_weight_memory_format",
+    "memory_format",
 ]

@@ -246,7 +246,7 @@ class RandomUnstructured(BasePruningMethod):
     def compute_mask(self, t, default_mask):
         count = _compute_nparams_toprune(self.amount, t.nelement())
         _validate_pruning_amount(count, t.nelement())
-        mask = default_mask.clone()
+        mask = default_mask.clone(memory_format=torch.contiguous_format)
         if count != 0:
             chosen = torch.topk(torch.rand_like(t).view(-1), k=count).indices
             mask.view(-1)[chosen] = 0
@@ -269,7 +269,7 @@ class L1Unstructured(BasePruningMethod):
     def compute_mask(self, t, default_mask):
         count = _compute_nparams_toprune(self.amount, t.nelement())
         _validate_pruning_amount(count, t.nelement())
-        mask = default_mask.clone()
+        mask = default_mask.clone(memory_format=torch.contiguous_format)
         if count != 0:
             mask.view(-1)[_topk_indices(torch.abs(t), count, largest=False)] = 0
         return mask

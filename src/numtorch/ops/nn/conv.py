@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import weight_batch_rules
+from ..._core import layouts, weight_batch_rules
 from ..._core.op import defop
 from ...autograd.forward_grad import add_terms, batched
 from ...backend import xp
@@ -341,7 +341,9 @@ def convolution_op(
         return xp.zeros((input.shape[0], 0, *geo.out), input.dtype)
     if not transposed:
         out = conv_forward(input, weight, bias, stride, padding, dilation, groups)
-        return out.astype(input.dtype, copy=False)  # (an empty batch may mix dtypes)
+        out = out.astype(input.dtype, copy=False)  # (an empty batch may mix dtypes)
+        layout = layouts.suggested(input, weight)  # Note [Channels last]
+        return out if layout is None else layouts.copy_as(out, layout)
     shape = transposed_output_shape(
         input.shape, weight.shape, stride, padding, dilation, output_padding, groups
     )

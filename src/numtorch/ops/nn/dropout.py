@@ -21,6 +21,6 @@ def native_dropout_op(input, mask, scale, backward_scale):
     return (input * mask).astype(input.dtype, copy=False) * input.dtype.type(scale)
 
 
-def keep_mask(shape, p: float) -> Tensor:
-    """Bernoulli(1 - p) samples as a boolean tensor."""
-    return Tensor._make(bernoulli_mask(shape, 1.0 - p))
+def keep_mask(shape, p: float, like=None) -> Tensor:
+    """Bernoulli(1 - p) samples as a boolean tensor (in the memory order of ``like``)."""
+    return Tensor._make(bernoulli_mask(shape, 1.0 - p, like))

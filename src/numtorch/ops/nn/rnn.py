@@ -170,7 +170,7 @@ def _dropout(input, p):
     """Dropout between layers (F.dropout's mask; ops do not import nn)."""
     if p == 1.0:
         return input * 0.0
-    keep = _creation.bernoulli_mask(input.shape, 1.0 - p)
+    keep = _creation.bernoulli_mask(input.shape, 1.0 - p, input._data)
     dtype = input._data.dtype
     return input * Tensor._make(keep.astype(dtype) * (dtype.type(1.0) / dtype.type(1.0 - p)))
 

@@ -36,17 +36,18 @@ def _collate_tensors(batch: list) -> Tensor:
 
 
 def _collate_sequence(elem, transposed: list):
+    # as torch's, each position's samples stay the tuple zip made: strings come back as one
     if isinstance(elem, tuple):
-        return [default_collate(list(samples)) for samples in transposed]
+        return [default_collate(samples) for samples in transposed]
     try:
         if isinstance(elem, collections.abc.MutableSequence):
             clone = copy.copy(elem)
             for i, samples in enumerate(transposed):
-                clone[i] = default_collate(list(samples))
+                clone[i] = default_collate(samples)
             return clone
-        return type(elem)([default_collate(list(samples)) for samples in transposed])
+        return type(elem)([default_collate(samples) for samples in transposed])
     except TypeError:  # a sequence type that cannot be built from a list
-        return [default_collate(list(samples)) for samples in transposed]
+        return [default_collate(samples) for samples in transposed]
 
 
 def default_collate(batch):
@@ -54,8 +55,9 @@ def default_collate(batch):
 
     Tensors are stacked on a new first dim; NumPy arrays and NumPy scalars become tensors
     first; Python floats become a float64 tensor and ints (and bools) an int64 (bool)
-    tensor; strings and bytes stay a list. Dicts are collated key by key, namedtuples field
-    by field; other sequences position by position, with tuples giving lists, as in torch.
+    tensor; strings and bytes come back as given (a tuple of them inside a sequence). Dicts
+    are collated key by key, namedtuples field by field; other sequences position by
+    position, with tuples giving lists, as in torch.
 
     Example:
         >>> import numtorch as torch
@@ -93,7 +95,7 @@ def default_collate(batch):
         except TypeError:
             return collated
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
-        return type(elem)(*(default_collate(list(samples)) for samples in zip(*batch)))
+        return type(elem)(*(default_collate(samples) for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         size = len(elem)
         if any(len(sample) != size for sample in batch):

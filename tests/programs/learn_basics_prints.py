@@ -1,0 +1,55 @@
+# the Learn-the-Basics pages' printing: one-hot by scatter_, layer values, repeated backward
+y = 3
+oh = torch.zeros(10, dtype=torch.float).scatter_(0, torch.tensor(y), value=1)
+print(oh)
+model = nn.Sequential(nn.Flatten(), nn.Linear(28 * 28, 16), nn.ReLU(), nn.Linear(16, 10))
+print(f"Model structure: {model}\n\n")
+for name, param in model.named_parameters():
+    values = param[:2, :3] if param.dim() > 1 else param[:2]
+    print(f"Layer: {name} | Size: {param.size()} | Values : {values} \n")
+X = torch.rand(1, 28, 28)
+logits = model(X)
+pred_probab = nn.Softmax(dim=1)(logits)
+y_pred = pred_probab.argmax(1)
+print(f"Predicted class: {y_pred}")
+x = torch.ones(5)
+y = torch.zeros(3)
+w = torch.randn(5, 3, requires_grad=True)
+b = torch.randn(3, requires_grad=True)
+z = torch.matmul(x, w) + b
+loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+print(f"Gradient function for z = {type(z.grad_fn).__name__}")
+loss.backward()
+print(w.grad, b.grad)
+inp = torch.eye(4, 5, requires_grad=True)
+out_ = (inp + 1).pow(2).t()
+out_.backward(torch.ones_like(out_), retain_graph=True)
+print(f"First call\n{inp.grad}")
+out_.backward(torch.ones_like(out_), retain_graph=True)
+print(f"\nSecond call\n{inp.grad}")
+inp.grad.zero_()
+out_.backward(torch.ones_like(out_), retain_graph=True)
+print(f"\nCall after zeroing gradients\n{inp.grad}")
+t = torch.ones(4, 4)
+t[:, 1] = 0
+print(f"First row: {t[0]}\nFirst column: {t[:, 0]}\nLast column: {t[..., -1]}")
+agg = t.sum()
+agg_item = agg.item()
+print(agg_item, type(agg_item))
+print(f"{t} \n")
+t.add_(5)
+print(t)
+n = t.numpy()
+t.add_(1)
+print(f"n: {n}")
+print(torch.tensor([[1, 2], [3, 4]]).T @ torch.tensor([[1.0, 2.0], [3.0, 4.0]]).long())
+print(torch.rand(2, 2) @ torch.rand(2, 2).T if False else torch.cat([t, t], dim=1).shape)
+print(x.dtype, x.device, torch.is_tensor(x))
+data = [[1, 2], [3, 4]]
+x_np = torch.from_numpy(np.array(data))
+print(torch.ones_like(x_np), torch.rand_like(x_np, dtype=torch.float))
+shape = (
+    2,
+    3,
+)
+print(torch.rand(shape).shape, torch.ones(shape), torch.zeros(shape))

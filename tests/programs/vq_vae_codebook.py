@@ -1,0 +1,41 @@
+# VQ-VAE quantizer: nearest codebook entry, straight-through gradients, perplexity
+emb = nn.Embedding(8, 4)
+emb.weight.data.uniform_(-1 / 8, 1 / 8)
+z = torch.randn(2, 4, 3, 3, requires_grad=True)
+z_flat = z.permute(0, 2, 3, 1).contiguous().view(-1, 4)
+d = (
+    (z_flat**2).sum(1, keepdim=True)
+    + (emb.weight**2).sum(1)
+    - 2 * torch.matmul(z_flat, emb.weight.t())
+)
+idx = torch.argmin(d, dim=1).unsqueeze(1)
+enc = torch.zeros(idx.shape[0], 8)
+enc.scatter_(1, idx, 1)
+q = torch.matmul(enc, emb.weight).view(2, 3, 3, 4)
+zp = z.permute(0, 2, 3, 1)
+loss = F.mse_loss(q.detach(), zp) + 0.25 * F.mse_loss(q, zp.detach())
+q = zp + (q - zp).detach()
+avg = torch.mean(enc, dim=0)
+perp = torch.exp(-torch.sum(avg * torch.log(avg + 1e-10)))
+(loss + q.sum()).backward()
+out(loss, perp, z.grad[0, 0], emb.weight.grad)
+print(q.permute(0, 3, 1, 2).contiguous().shape)
+# ---
+# VQ-VAE codebook kept as exponential moving averages of assigned vectors
+K, D = 6, 3
+embedding = torch.randn(K, D)
+cluster_size = torch.zeros(K)
+embed_avg = embedding.clone()
+x = torch.randn(10, D)
+dist = torch.cdist(x, embedding)
+ind = dist.argmin(-1)
+onehot = F.one_hot(ind, K).type(x.dtype)
+cluster_size.data.mul_(0.99).add_(onehot.sum(0), alpha=0.01)
+embed_sum = x.transpose(0, 1) @ onehot
+embed_avg.data.mul_(0.99).add_(embed_sum.t(), alpha=0.01)
+n = cluster_size.sum()
+cs = (cluster_size + 1e-5) / (n + K * 1e-5) * n
+embedding.data.copy_(embed_avg / cs.unsqueeze(1))
+out(ind, cluster_size, embedding)
+counts = torch.bincount(ind, minlength=K)
+print(counts, torch.unique(ind, return_counts=True))
