@@ -26,6 +26,7 @@ from ._core.grad_mode import no_grad as _no_grad
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
 from ._generator import Generator, default_generator, generator_or_default
+from ._tensor_queries import empty_in_order, memory_format_order
 from .backend import layout as memory_layout  # (the factories take a `layout` argument)
 from .backend import xp
 
@@ -371,11 +372,8 @@ def empty(
 ) -> Tensor:
     check_device(device)
     shape = _size(keyword_size(sizes, size, "empty"), "empty")
-    name = layouts.format_name(memory_format)
-    if name in ("channels_last", "channels_last_3d"):
-        layouts.check_rank(len(shape), name)
-    data = layouts.empty_as(shape, _float_dtype(dtype).np, name)
-    return _finish(data, requires_grad, "empty()")
+    order = memory_format_order(memory_format, len(shape))
+    return _finish(empty_in_order(shape, order, _float_dtype(dtype).np), requires_grad, "empty()")
 
 
 @meta_capable

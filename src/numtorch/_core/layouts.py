@@ -70,15 +70,6 @@ def copy_as(array, name: str):
     return result.transpose(inverse)
 
 
-def empty_as(shape, dtype, name: str | None):
-    """An uninitialised array of ``shape`` in ``name``'s layout."""
-    if name not in _ORDERS or len(shape) != _ORDERS[name][0]:
-        return xp.empty(shape, dtype)
-    order = _ORDERS[name][1]
-    inverse = tuple(order.index(d) for d in range(len(shape)))
-    return xp.empty(tuple(shape[d] for d in order), dtype).transpose(inverse)
-
-
 def suggested(*arrays) -> str | None:
     """The channels-last format one of ``arrays`` is laid out in, if any."""
     for a in arrays:
