@@ -194,15 +194,15 @@ def _composed(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
 def _create_graph_grads(grads, tensors, reverse):
     """Vector-Jacobian products of the composed layer, recorded (higher orders work)."""
     args = []
-    for t in tensors:
-        if t is not None and not t.requires_grad:
-            t = t.detach().requires_grad_(True)
-        elif t is not None:
-            # an alias per argument: one tensor passed as two arguments (hx and cx) must get
-            # each one's own gradient, not their sum twice
-            t = t.view_as(t)
-        args.append(t)
-    with grad_mode.enable_grad():
+    with grad_mode.enable_grad():  # (the aliases too: under vmap this runs without grad)
+        for t in tensors:
+            if t is not None and not t.requires_grad:
+                t = t.detach().requires_grad_(True)
+            elif t is not None:
+                # an alias per argument: one tensor passed as two arguments (hx and cx) must
+                # get each one's own gradient, not their sum twice
+                t = t.view_as(t)
+            args.append(t)
         results = _composed(*args, reverse)
         pairs = [(r, g) for r, g in zip(results, grads[:3]) if g is not None]
         wanted = [t for t in args if t is not None]
