@@ -72,7 +72,9 @@ for t in [
 ]:
     t.retain_grad()
 loss.backward()
-print(f"{loss.item():.6f}")
+# five decimals: torch sums the batch norm mean over dim 0 in its own cascaded order, so
+# the loss may differ from numtorch's in the seventh significant digit (float32 rounding)
+print(f"{loss.item():.5f}")
 
 dlogprobs = torch.zeros_like(logprobs)
 dlogprobs[range(n), Yb] = -1.0 / n
@@ -129,7 +131,7 @@ cmp("C", dC, C)
 
 # the fused forms of exercise 2 and 3
 loss_fast = F.cross_entropy(logits, Yb)
-print(f"{loss_fast.item():.6f} diff small: {abs(loss_fast.item() - loss.item()) < 1e-6}")
+print(f"{loss_fast.item():.5f} diff small: {abs(loss_fast.item() - loss.item()) < 1e-6}")
 dlogits = F.softmax(logits, 1)
 dlogits[range(n), Yb] -= 1
 dlogits /= n
