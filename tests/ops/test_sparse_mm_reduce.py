@@ -67,3 +67,20 @@ def test_reduce_errors_match_torch(case):
     assert ours[0] is theirs[0]
     if case != "coo_input":  # torch's message there lists every dispatch key
         assert ours[1] == theirs[1]
+
+
+@pytest.mark.parametrize("reduce", ["sum", "amax"])
+def test_second_order_raises_as_torch(reduce):
+    # torch's gradients come from _sparse_mm_reduce_impl_backward, which has no derivative
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (numtorch, torch):
+        values = lib.tensor([1.0, -2.0, 3.0], dtype=lib.float64, requires_grad=True)
+        dense = lib.tensor([[1.0, 2.0], [3.0, -1.0]], dtype=lib.float64, requires_grad=True)
+        csr = lib.sparse_coo_tensor(lib.tensor([[0, 0, 1], [0, 1, 1]]), values, (2, 2))
+        out = lib.sparse.mm(csr.to_sparse_csr(), dense, reduce)
+        (g,) = lib.autograd.grad(out.sum(), dense, create_graph=True)
+        with pytest.raises(RuntimeError) as info:
+            lib.autograd.grad(g.sum(), dense)
+        outcomes.append((g.requires_grad, type(g.grad_fn).__name__, str(info.value)))
+    assert outcomes[0] == outcomes[1]

@@ -6,14 +6,15 @@ Every reduction is a weighted sum of the entry products, ``out[r, j] = sum_e w[e
 values[e] * dense[cols[e], j]`` over the entries ``e`` of row ``r``: weight 1 for sum,
 1 / (entries in the row) for mean, and for amax/amin 1 on the first entry that reaches the
 extreme (torch's kernel keeps the first) and 0 elsewhere. The weights are read off the
-forward's values and held constant, so the gradient formulas are the product's, weighted,
-and differentiate again.
+forward's values and held constant, so the gradients are the product's, weighted. As in
+torch, they come from a backward op with no derivative of its own (no second order).
 """
 
 from __future__ import annotations
 
-from .._core.op import defop
+from .._core.op import defop, not_implemented
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .sparse import _index_tensor
 
@@ -46,16 +47,34 @@ def _weights_of(values, dense, indices, size, reduce) -> Tensor:
     return Tensor._make(_weights(*arrays, size, reduce))
 
 
+# torch's backward is its own op, _sparse_mm_reduce_impl_backward, which has no derivative:
+# gradients come from it, and a second order through them raises torch's error
+@defop(
+    name="_sparse_mm_reduce_impl_backward",
+    schema_args=6,  # (self, grad_out, weight, reduce, arg_out, output_mask)
+    node="NotImplemented",
+    grad=not_implemented("_sparse_mm_reduce_impl_backward"),
+    values=not_implemented("_sparse_mm_reduce_impl_backward"),
+    dense=not_implemented("_sparse_mm_reduce_impl_backward"),
+    jvp=no_forward_derivative("_sparse_mm_reduce_impl_backward"),
+)
+def sparse_mm_reduce_backward(grad, values, dense, indices, size, reduce, which):
+    """The gradient for ``values`` or ``dense`` (``which``) of the weighted product."""
+    weights = _weights(values, dense, indices, size, reduce)
+    rows, cols = indices
+    if which == "values":
+        return (grad[rows] * dense[cols] * weights).sum(-1)
+    out = xp.zeros(dense.shape, grad.dtype)
+    xp.add.at(out, cols, values[:, None] * weights * grad[rows])
+    return out
+
+
 def _values_grad(grad, values, dense, indices, size, reduce):
-    weights = _weights_of(values, dense, indices, size, reduce)
-    picked = grad.index_select(0, indices[0]) * dense.index_select(0, indices[1])
-    return (picked * weights).sum(-1)
+    return sparse_mm_reduce_backward(grad, values, dense, indices, size, reduce, "values")
 
 
 def _dense_grad(grad, values, dense, indices, size, reduce):
-    weights = _weights_of(values, dense, indices, size, reduce)
-    parts = values.unsqueeze(-1) * weights * grad.index_select(0, indices[0])
-    return grad.new_zeros(dense.shape).index_add(0, indices[1], parts)
+    return sparse_mm_reduce_backward(grad, values, dense, indices, size, reduce, "dense")
 
 
 def _reduce_jvp(values_t, dense_t, values, dense, indices, size, reduce):

@@ -79,4 +79,12 @@ SPARSE_OPS = [
         lambda t, x: x.sparse_mask(_sparse(t, t.ones(len(_ROWS), dtype=x.dtype))).to_dense(),
         lambda rng: [Sample((_n(rng, 3, 4),))],
     ),
+    OpInfo(
+        "sparse.spdiags",
+        # (detached: torch records NotImplemented, so backward refuses it; the forward is
+        # compared, and tests/ops/test_sparse_spdiags.py compares the refusal)
+        lambda t, d: t.sparse.spdiags(d.detach(), t.tensor([0, -1]), (3, 3)).to_dense(),
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        grad=False,
+    ),
 ]
