@@ -55,3 +55,18 @@ def test_sparse_mask_errors_match_torch(case):
         return info.type, str(info.value).split(".")[0].split(":")[0]
 
     assert run(numtorch) == run(torch)
+
+
+def test_second_order_raises_as_torch():
+    # torch's gradient comes from _sparse_mask_projection, which has no derivative
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=lib.float64, requires_grad=True)
+        mask = lib.tensor([[0.0, 1.0], [1.0, 0.0]]).to_sparse()
+        values = x.sparse_mask(mask).values()
+        (g,) = lib.autograd.grad((values * values).sum(), x, create_graph=True)
+        with pytest.raises(RuntimeError) as info:
+            lib.autograd.grad(g.sum(), x)
+        outcomes.append((g.tolist(), g.requires_grad, str(info.value)))
+    assert outcomes[0] == outcomes[1]

@@ -51,6 +51,7 @@ NO_RULE = {
     "_prelu_kernel_backward",
     "_scaled_dot_product_flash_attention_for_cpu",
     "_scaled_dot_product_flash_attention_for_cpu_backward",
+    "_sparse_mask_projection",
     "_sparse_mm_reduce_impl_backward",
     "_searchsorted",
     "_standard_gamma_grad",

@@ -4,18 +4,32 @@ tensor's dtype. The gradient scatters back into the dense tensor."""
 
 from __future__ import annotations
 
-from .._core.op import defop
+from .._core.op import defop, not_implemented
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .sparse import SparseTensor, _index_tensor
-from .sparse_primitives import _to_dense
+from .sparse_primitives import _scatter
+
+
+# torch's gradient is a projection op with no derivative of its own: a second order through
+# sparse_mask raises its error
+@defop(
+    name="_sparse_mask_projection",
+    schema_args=3,  # (self, mask, accumulate_matches)
+    node="NotImplemented",
+    values=not_implemented("_sparse_mask_projection"),
+    jvp=no_forward_derivative("_sparse_mask_projection"),
+)
+def _projection(values, indices, size):
+    return _scatter(values, indices, size)
 
 
 @defop(
     name="sparse_mask",
     aten="sparse_mask",
     node="SparseMaskBackward0",
-    input=lambda grad, input_shape, indices: _to_dense(grad, indices, input_shape),
+    input=lambda grad, input_shape, indices: _projection(grad, indices, input_shape),
     jvp="linear",
 )
 def _masked_values(input, indices):

@@ -78,6 +78,7 @@ SPARSE_OPS = [
         "sparse_mask",
         lambda t, x: x.sparse_mask(_sparse(t, t.ones(len(_ROWS), dtype=x.dtype))).to_dense(),
         lambda rng: [Sample((_n(rng, 3, 4),))],
+        gradgrad=False,  # torch's gradient comes from _sparse_mask_projection: no derivative
     ),
     OpInfo(
         "sparse.spdiags",
