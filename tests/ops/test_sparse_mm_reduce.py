@@ -84,3 +84,19 @@ def test_second_order_raises_as_torch(reduce):
             lib.autograd.grad(g.sum(), dense)
         outcomes.append((g.requires_grad, type(g.grad_fn).__name__, str(info.value)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin"])
+@pytest.mark.parametrize(
+    "values", [[float("inf"), 1.0, -float("inf"), 3.0], [1.0, float("nan"), 2.0, 3.0]]
+)
+def test_extremes_with_infinite_and_nan_products_as_torch(reduce, values):
+    # the picked product itself, not a weighted sum (0 * inf is NaN for an unpicked one)
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        index = lib.tensor([[0, 0, 1, 2], [0, 1, 1, 0]])
+        sparse = lib.sparse_coo_tensor(index, lib.tensor(values, dtype=lib.float64), (4, 2))
+        dense = lib.tensor([[1.0, -1.0], [2.0, 0.5]], dtype=lib.float64)
+        results.append(lib.sparse.mm(sparse.to_sparse_csr(), dense, reduce).tolist())
+    assert str(results[0]) == str(results[1])

@@ -107,8 +107,12 @@ def _mm_reduce(values, dense, indices, size, reduce):
         if reduce == "mean":  # divided after summing, as torch rounds it
             out /= xp.maximum(xp.bincount(rows, minlength=size[0]), 1)[:, None].astype(out.dtype)
         return out
-    weights = _weights(values, dense, indices, size, reduce)
-    xp.add.at(out, rows, weights * values[:, None] * dense[cols])
+    # the extreme product itself, as torch's kernel keeps it (a weighted sum would turn an
+    # unpicked infinite product into NaN: 0 * inf); NaN propagates, empty rows give 0
+    products = values[:, None] * dense[cols]
+    out[...] = xp.inf if reduce == "amin" else -xp.inf
+    (xp.minimum if reduce == "amin" else xp.maximum).at(out, rows, products)
+    out[xp.bincount(rows, minlength=size[0]) == 0] = 0
     return out
 
 
