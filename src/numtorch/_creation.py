@@ -855,13 +855,6 @@ def _check_multinomial(input, num_samples, replacement) -> None:
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
-def _memory_order(array):
-    """The axes of ``array`` from the outermost in memory to the innermost: torch's kernels
-    fill a tensor in memory order."""
-    strides = [abs(st) if n > 1 else 0 for st, n in zip(array.strides, array.shape)]
-    return sorted(range(array.ndim), key=lambda d: -strides[d])
-
-
 def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
     """In-place fills used by ``uniform_``/``normal_``/...: writes through views, bumps version."""
     complex_fill = t.is_complex() and kind in ("uniform", "normal")
@@ -880,7 +873,7 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
         return t
     gen = generator_or_default(generator)
     array = t._data
-    order = _memory_order(array)
+    order = memory_layout.fill_order(array.shape, array.strides)
     shape = tuple(array.shape[d] for d in order)
     n = array.size
     dtype = array.dtype

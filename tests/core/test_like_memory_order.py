@@ -16,6 +16,9 @@ def _inputs(lib):
         "permuted slice": lib.ones(2, 3, 4).permute(1, 0, 2)[:, :, ::2],
         "transposed slice": lib.ones(3, 4).t()[::2],
         "expanded": lib.ones(3).expand(4, 3),
+        # an expanded dim keeps its place while the others keep their memory order
+        "expanded transpose": lib.ones(3, 4).t().unsqueeze(0).expand(2, 4, 3),
+        "expanded permute": lib.ones(3, 1, 4).expand(3, 5, 4).transpose(0, 2),
         "channels last": lib.ones(2, 3, 2, 2).to(memory_format=lib.channels_last),
         "row-major": lib.ones(3, 4),
     }

@@ -10,7 +10,7 @@ fastest, as torch lays them out (Note [Channels last]).
 
 from __future__ import annotations
 
-from ..backend import xp
+from ..backend import layout, xp
 
 # memory format name -> (rank, the order of dims from the slowest to the fastest)
 _ORDERS = {"channels_last": (4, (0, 2, 3, 1)), "channels_last_3d": (5, (0, 2, 3, 4, 1))}
@@ -80,13 +80,11 @@ def suggested(*arrays) -> str | None:
 
 
 def memory_order(array) -> tuple | None:
-    """The dims of a non-row-major ``array`` from the slowest to the fastest in memory, or
-    None for a row-major one (or one with broadcast dims): the order torch's ``empty_like``
-    keeps (``infer_dense_strides``), and so the order in which ``rand_like`` and dropout
-    fill."""
-    if array.flags.c_contiguous or array.ndim < 2 or array.size == 0 or 0 in array.strides:
+    """The dims of ``empty_like(array)`` from the slowest to the fastest in memory, or None
+    where that is row-major: the order in which ``rand_like`` and dropout fill it."""
+    if array.flags.c_contiguous or array.ndim < 2 or array.size == 0:
         return None
-    order = sorted(range(array.ndim), key=lambda d: (-array.strides[d], d))
+    order = layout.fill_order(array.shape, layout.preserved_strides(array))
     return None if order == list(range(array.ndim)) else tuple(order)
 
 

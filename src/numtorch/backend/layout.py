@@ -58,6 +58,20 @@ def dense_strides(shape, strides) -> tuple:
     return tuple(result)
 
 
+def preserved_strides(array) -> tuple:
+    """The strides (in elements) of torch's ``empty_like(array)``: the array's own where it
+    is non-overlapping and dense, else dense ones in its memory order."""
+    strides = tuple(abs(s) // array.itemsize for s in array.strides)  # (NumPy's flips)
+    return strides if _is_dense(array.shape, strides) else dense_strides(array.shape, strides)
+
+
+def fill_order(shape, strides) -> list:
+    """The dims from the slowest to the fastest in memory: the order in which torch's
+    serial kernels (random fills) visit the elements. A dim of size 1 has no order."""
+    keys = [abs(st) if n > 1 else 0 for st, n in zip(strides, shape)]
+    return sorted(range(len(shape)), key=lambda d: -keys[d])
+
+
 def empty_like(array, dtype=None):
     """An uninitialised array shaped like ``array`` in torch's preserved layout."""
     dtype = array.dtype if dtype is None else xp.dtype(dtype)
@@ -65,9 +79,7 @@ def empty_like(array, dtype=None):
         return xp.empty(array.shape, dtype)
     if 0 in array.shape:
         return xp.empty(array.shape, dtype)
-    strides = tuple(abs(s) // array.itemsize for s in array.strides)  # (NumPy's flips)
-    if not _is_dense(array.shape, strides):
-        strides = dense_strides(array.shape, strides)
+    strides = preserved_strides(array)
     size = sum((n - 1) * s for n, s in zip(array.shape, strides)) + 1
     block = xp.empty(size, dtype)
     return xp.ndarray(array.shape, dtype, block, 0, tuple(s * dtype.itemsize for s in strides))
