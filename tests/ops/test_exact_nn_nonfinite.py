@@ -243,3 +243,19 @@ def test_pdist_gradient_follows_torchs_kernels_at_zero_distance_and_ties(p):
         lib.nn.functional.pdist(a, p).backward(lib.tensor([np.inf, 1.0, 3.0, 2.0, -1.0, 3.0]))
         grads.append(a.grad.numpy())
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("bounds", [(0.2, 0.2), (0.1, 0.3)])
+def test_rrelu_training_gradient_reads_the_drawn_slopes_even_for_equal_bounds(bounds):
+    # a NaN input draws no slope (NaN <= 0 is false): its slope is 1, also when lower == upper
+    x = [float("nan"), -1.0, 2.0, 0.0, -0.0, float("-inf")]
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, requires_grad=True)
+        lib.manual_seed(0)
+        y = lib.nn.functional.rrelu(xs, *bounds, training=True)
+        (g,) = lib.autograd.grad(y, xs, lib.ones(6), create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), xs, allow_unused=True, materialize_grads=True)
+        results.append([t.detach().numpy() for t in (y, g, gg)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)
