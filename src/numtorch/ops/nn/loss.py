@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from ..._core import batch_rules, grad_mode, loss_batch_rules
+from ..._core.dispatch import broadcast_shape
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
@@ -279,7 +280,7 @@ def _inplace(shape, *others):
     for other in others:
         if other is None:
             continue
-        wide = tuple(xp.broadcast_shapes(shape, tuple(other)))
+        wide = broadcast_shape(shape, tuple(other))
         if wide != shape:
             raise RuntimeError(
                 f"output with shape {list(shape)} doesn't match the broadcast shape {list(wide)}"
@@ -295,7 +296,7 @@ def check_bcel_shapes(input, target, weight, pos_weight):
     """The forward's in-place steps (Note [In-place steps of ...]): the loss takes the
     target's shape (checked on the logical tensors, before a batching rule runs)."""
     if pos_weight is not None:
-        _inplace(input.shape, xp.broadcast_shapes(tuple(pos_weight.shape), tuple(target.shape)))
+        _inplace(input.shape, broadcast_shape(tuple(pos_weight.shape), tuple(target.shape)))
     _inplace(target.shape, input.shape, _shape(weight))
 
 
@@ -304,7 +305,7 @@ def _bcel_input_formula(grad, input, target, weight, pos_weight, reduction):
         if pos_weight is None:
             start = _inplace(input.shape, target.shape)
         else:
-            start = xp.broadcast_shapes(tuple(pos_weight.shape), tuple(target.shape))
+            start = broadcast_shape(tuple(pos_weight.shape), tuple(target.shape))
             start = _inplace(start, input.shape)
         _inplace(start, grad.shape, _shape(weight))
     return _bcel_input_grad(grad, input, target, weight, pos_weight, reduction)
@@ -315,7 +316,7 @@ def _bcel_target_formula(grad, input, target, weight, pos_weight, reduction):
     if pos_weight is not None:
         _inplace(input.shape, pos_weight.shape, grad.shape, _shape(weight))
     else:
-        _inplace(xp.broadcast_shapes(tuple(input.shape), tuple(grad.shape)), _shape(weight))
+        _inplace(broadcast_shape(tuple(input.shape), tuple(grad.shape)), _shape(weight))
     return _bcel_target_grad(grad, input, target, weight, pos_weight, reduction)
 
 
