@@ -16,7 +16,7 @@ from ..._core.dispatch import broadcast_shape
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
-from ...backend import xp
+from ...backend import layout, xp
 from ..pointwise import _div_scalar, where
 from .activation import log_sigmoid, rowwise, zero_gradient
 from .composite_backward import tensors_of, vjp
@@ -127,6 +127,13 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
     return grad_input.reshape(input_shape)
 
 
+def _check_contiguous_grad_input(self):
+    # torch's 2-D kernel writes into zeros_like(self), which keeps a dense input's layout
+    # (permuted, channels-last), and refuses it unless it is contiguous
+    if not layout.empty_like(self).flags.c_contiguous:
+        raise RuntimeError("grad_input must be contiguous")
+
+
 def _register_nll(name: str, node: str):
     @batched
     def backward_jvp(grad_output_t, grad_output, self, target, weight, reduction, ignore_index):
@@ -145,6 +152,8 @@ def _register_nll(name: str, node: str):
         jvp=backward_jvp,
     )
     def backward(grad_output, self, target, weight, reduction, ignore_index):
+        if name == "nll_loss2d":
+            _check_contiguous_grad_input(self)
         return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)
 
     @defop(
