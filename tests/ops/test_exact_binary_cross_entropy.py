@@ -59,3 +59,19 @@ def test_bce_with_logits_broadcasting_matches_torch(shapes, create_graph):
     for reduction in (0, 1):
         ours = _bcel(numtorch, shapes, reduction, create_graph)
         assert ours == _bcel(torch, shapes, reduction, create_graph)
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [((0,), (3,), None, None), ((3,), (0,), None, None), ((3,), (3,), (2,), None)]
+    + [((3,), (3,), None, (2,)), ((2, 3), (2, 3), (4, 3), None), ((2, 3), (2, 3), None, (4, 1))],
+    ids=str,
+)
+def test_bce_with_logits_operands_that_do_not_broadcast_raise_torchs_error(shapes):
+    messages = []
+    for lib in (numtorch, torch):
+        x, t, weight, pos_weight = (None if s is None else lib.ones(s) for s in shapes)
+        with pytest.raises(RuntimeError) as info:
+            lib.binary_cross_entropy_with_logits(x, t, weight, pos_weight)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

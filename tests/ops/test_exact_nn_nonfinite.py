@@ -243,3 +243,45 @@ def test_pdist_gradient_follows_torchs_kernels_at_zero_distance_and_ties(p):
         lib.nn.functional.pdist(a, p).backward(lib.tensor([np.inf, 1.0, 3.0, 2.0, -1.0, 3.0]))
         grads.append(a.grad.numpy())
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("bounds", [(0.2, 0.2), (0.1, 0.3)])
+def test_rrelu_training_gradient_reads_the_drawn_slopes_even_for_equal_bounds(bounds):
+    # a NaN input draws no slope (NaN <= 0 is false): its slope is 1, also when lower == upper
+    x = [float("nan"), -1.0, 2.0, 0.0, -0.0, float("-inf")]
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, requires_grad=True)
+        lib.manual_seed(0)
+        y = lib.nn.functional.rrelu(xs, *bounds, training=True)
+        (g,) = lib.autograd.grad(y, xs, lib.ones(6), create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), xs, allow_unused=True, materialize_grads=True)
+        results.append([t.detach().numpy() for t in (y, g, gg)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("mode", ["bicubic", "bilinear"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_grid_gradient_of_an_infinite_output_gradient(
+    mode, padding_mode, align_corners
+):
+    # torch's bicubic kernel sums value * grad * factors per tap: a zero value or factor
+    # meeting an infinite gradient is NaN there; bilinear multiplies the summed slope
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((1, 2, 3, 4))
+    x[0, 0, 1, 1] = 0.0
+    grid = rng.uniform(-1.2, 1.2, (1, 3, 2, 2))
+    grid[0, 0, 0] = 0.0
+    g = rng.standard_normal((1, 2, 3, 2))
+    g[0, 0, 0, 0], g[0, 1, 1, 1], g[0, 1, 2, 0] = np.inf, -np.inf, np.nan
+    results = []
+    for lib in (numtorch, torch):
+        xs, grids = lib.tensor(x, requires_grad=True), lib.tensor(grid, requires_grad=True)
+        y = lib.nn.functional.grid_sample(
+            xs, grids, mode=mode, padding_mode=padding_mode, align_corners=align_corners
+        )
+        results.append([t.numpy() for t in lib.autograd.grad(y, [xs, grids], lib.tensor(g))])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)

@@ -199,11 +199,15 @@ def nll_loss(
         return L.nll_loss_op(input, target, weight, reduction, ignore_index)
     if input.ndim == 4:
         return L.nll_loss2d_op(input, target, weight, reduction, ignore_index)
-    # other ranks go through the 2-D kernel, as in torch
+    # other ranks go through the 2-D kernel on a contiguous copy, as in torch
     n, c = input.shape[0], input.shape[1]
     rest = math.prod(input.shape[2:])
     out = L.nll_loss2d_op(
-        input.reshape(n, c, 1, rest), target.reshape(n, 1, rest), weight, reduction, ignore_index
+        input.contiguous().view(n, c, 1, rest),
+        target.reshape(n, 1, rest),
+        weight,
+        reduction,
+        ignore_index,
     )
     return out.view(target.shape) if reduction == "none" else out
 

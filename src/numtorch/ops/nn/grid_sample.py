@@ -241,6 +241,12 @@ def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
     ]
     parts = []
     for k in range(d):
+        if plan.cubic:
+            # bicubic pads its taps, not the location: only the scale applies
+            size = input.shape[2 + d - 1 - k]
+            scale = _location_slope(flat[..., k]._data, size, 0, align_corners)
+            parts.append(_cubic_grad_location(plan, values, grad_flat, k) * Tensor._make(scale))
+            continue
         # d out / d location_k: the factor's slope on axis k times the other axes' factors
         slope = None
         for bits, value in values:
@@ -253,12 +259,24 @@ def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
                 term = -term
             slope = term if slope is None else slope + term
         # chain rule through the location: the scale, clamp or reflection of grid value k
-        # (bicubic pads its taps, not the location: only the scale applies)
         size = input.shape[2 + d - 1 - k]
-        location_padding = 0 if plan.cubic else padding_mode
-        scale = _location_slope(flat[..., k]._data, size, location_padding, align_corners)
+        scale = _location_slope(flat[..., k]._data, size, padding_mode, align_corners)
         parts.append((grad_flat * slope).sum(1) * Tensor._make(scale))
     return _stack(parts).reshape(grid.shape)
+
+
+def _cubic_grad_location(plan, values, grad_flat, k):
+    """d loss / d location_k of bicubic sampling as torch's kernel sums it: one term
+    value * grad * (per-axis factors, the slope on axis k) per tap and channel, so that an
+    infinite gradient meeting a zero value or factor is NaN, as there."""
+    total = None
+    for bits, value in values:
+        term = value * grad_flat
+        for axis, bit in enumerate(bits):
+            factor = plan.slope(axis, bit) if axis == k else plan.factor(axis, bit)
+            term = term * factor.unsqueeze(1)
+        total = term if total is None else total + term
+    return total.sum(1)
 
 
 def _stack(parts):

@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 
 from ..._core import batch_rules, grad_mode, loss_batch_rules
+from ..._core.dispatch import broadcast_shape
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
-from ...backend import xp
+from ...backend import layout, xp
 from ..pointwise import _div_scalar, where
 from .activation import log_sigmoid, rowwise, zero_gradient
 from .composite_backward import tensors_of, vjp
@@ -126,6 +127,13 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
     return grad_input.reshape(input_shape)
 
 
+def _check_contiguous_grad_input(self):
+    # torch's 2-D kernel writes into zeros_like(self), which keeps a dense input's layout
+    # (permuted, channels-last), and refuses it unless it is contiguous
+    if not layout.empty_like(self).flags.c_contiguous:
+        raise RuntimeError("grad_input must be contiguous")
+
+
 def _register_nll(name: str, node: str):
     @batched
     def backward_jvp(grad_output_t, grad_output, self, target, weight, reduction, ignore_index):
@@ -144,6 +152,8 @@ def _register_nll(name: str, node: str):
         jvp=backward_jvp,
     )
     def backward(grad_output, self, target, weight, reduction, ignore_index):
+        if name == "nll_loss2d":
+            _check_contiguous_grad_input(self)
         return _nll_backward(grad_output, self.shape, target, weight, reduction, ignore_index)
 
     @defop(
@@ -279,7 +289,7 @@ def _inplace(shape, *others):
     for other in others:
         if other is None:
             continue
-        wide = tuple(xp.broadcast_shapes(shape, tuple(other)))
+        wide = broadcast_shape(shape, tuple(other))
         if wide != shape:
             raise RuntimeError(
                 f"output with shape {list(shape)} doesn't match the broadcast shape {list(wide)}"
@@ -295,7 +305,7 @@ def check_bcel_shapes(input, target, weight, pos_weight):
     """The forward's in-place steps (Note [In-place steps of ...]): the loss takes the
     target's shape (checked on the logical tensors, before a batching rule runs)."""
     if pos_weight is not None:
-        _inplace(input.shape, xp.broadcast_shapes(tuple(pos_weight.shape), tuple(target.shape)))
+        _inplace(input.shape, broadcast_shape(tuple(pos_weight.shape), tuple(target.shape)))
     _inplace(target.shape, input.shape, _shape(weight))
 
 
@@ -304,7 +314,7 @@ def _bcel_input_formula(grad, input, target, weight, pos_weight, reduction):
         if pos_weight is None:
             start = _inplace(input.shape, target.shape)
         else:
-            start = xp.broadcast_shapes(tuple(pos_weight.shape), tuple(target.shape))
+            start = broadcast_shape(tuple(pos_weight.shape), tuple(target.shape))
             start = _inplace(start, input.shape)
         _inplace(start, grad.shape, _shape(weight))
     return _bcel_input_grad(grad, input, target, weight, pos_weight, reduction)
@@ -315,7 +325,7 @@ def _bcel_target_formula(grad, input, target, weight, pos_weight, reduction):
     if pos_weight is not None:
         _inplace(input.shape, pos_weight.shape, grad.shape, _shape(weight))
     else:
-        _inplace(xp.broadcast_shapes(tuple(input.shape), tuple(grad.shape)), _shape(weight))
+        _inplace(broadcast_shape(tuple(input.shape), tuple(grad.shape)), _shape(weight))
     return _bcel_target_grad(grad, input, target, weight, pos_weight, reduction)
 
 
