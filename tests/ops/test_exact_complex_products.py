@@ -51,3 +51,39 @@ def test_complex_products_with_infinite_parts_match_torch(shape, dtype):
             results.append([x @ y, x.mv(y[:, 0]), lib.dot(x[0], y[:, 0])])
         for ours, theirs in zip(*results):
             np.testing.assert_allclose(_parts(ours), _parts(theirs), rtol=1e-5, atol=1e-6)
+
+
+# a column-major operand (a transposed view, as mm's backward multiplies by B^H) takes
+# another of torch's kernels: the result times alpha below a size
+LAYOUT_SHAPES = [(2, 2, 3), (3, 3, 2), (4, 2, 3), (5, 3, 7), (2, 2, 8), (5, 2, 11), (3, 2, 12)]
+
+
+@pytest.mark.parametrize("shape", LAYOUT_SHAPES)
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("transposed", ["b", "both"])
+def test_mm_of_column_major_operands_with_infinite_parts_matches_torch(shape, dtype, transposed):
+    for seed in range(8):
+        a, b = _operands(shape, seed)
+        results = []
+        for lib in (numtorch, torch):
+            x = lib.tensor(a.T.copy() if transposed == "both" else a, dtype=getattr(lib, dtype))
+            y = lib.tensor(b.T.copy(), dtype=getattr(lib, dtype)).t()
+            results.append(x.t() @ y if transposed == "both" else x @ y)
+        np.testing.assert_allclose(*map(_parts, results), rtol=1e-5, atol=1e-6)
+
+
+def test_mm_backward_through_an_infinite_part_matches_torch():
+    # the input's gradient is grad @ B^H, a column-major B^H: (inf + 0.91j) turns NaN
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3))
+    b = rng.standard_normal((3, 2)) + 1j * rng.standard_normal((3, 2))
+    b[1, 1] = complex(math.inf, -0.91)
+    grads = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(a, dtype=lib.complex64, requires_grad=True)
+        y = lib.tensor(b, dtype=lib.complex64, requires_grad=True)
+        out = lib.view_as_real(x @ y)
+        grads.append(lib.autograd.grad(out, (x, y), lib.ones(out.shape)))
+    assert np.isnan(grads[0][0][0, 1].numpy())
+    for ours, theirs in zip(*grads):
+        np.testing.assert_allclose(_parts(ours), _parts(theirs), rtol=1e-5, atol=1e-6)

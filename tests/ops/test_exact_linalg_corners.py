@@ -258,3 +258,18 @@ def test_cross_of_nearly_parallel_vectors_rounds_as_torchs_fused_kernel(dtype):
         torch.tensor(a, dtype=getattr(torch, dtype)), torch.tensor(b, dtype=getattr(torch, dtype))
     )
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4), (4, 2)])
+def test_lu_factor_gradient_reads_the_untrimmed_blocks_as_torch(shape):
+    # torch's backward takes the packed gradient's L and U blocks whole: an infinite entry
+    # of one factor's part meets the other factor's zeros in a product (0 * inf = NaN)
+    rng = np.random.default_rng(0)
+    ours, theirs = _both(rng.standard_normal(shape))
+    grad = rng.standard_normal(shape)
+    grad[0, -1], grad[-1, 0] = math.inf, -math.inf
+    (g_ours,) = numtorch.autograd.grad(
+        numtorch.linalg.lu_factor(ours)[0], ours, numtorch.tensor(grad)
+    )
+    (g_theirs,) = torch.autograd.grad(torch.linalg.lu_factor(theirs)[0], theirs, torch.tensor(grad))
+    np.testing.assert_array_equal(g_ours.numpy(), g_theirs.numpy())

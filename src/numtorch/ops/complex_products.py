@@ -6,8 +6,11 @@ part; which parts turn NaN then depends on where the kernel multiplies by alpha 
 
 - mv (gemv): the result times alpha; with one column (k = 1) the vector times alpha first;
 - mm: with a single column (n = 1) and more than one row, the result times alpha (gemv);
-  otherwise with fewer than 4 rows, or k = 1, the first operand times alpha first (the
-  small-matrix kernel); else no alpha;
+  with a column-major second operand (a transposed view, as the backward's ``grad @ B^H``)
+  and no dimension of 1, the result times alpha below a size (fewer than 4 rows where the
+  first operand is column-major too, else fewer than 8 columns in complex64 and 12 in
+  complex128), else no alpha; otherwise with fewer than 4 rows, or k = 1, the first operand
+  times alpha first (the small-matrix kernel); else no alpha;
 - dot: no alpha.
 
 Finite operands take NumPy's products: the values agree up to rounding.
@@ -36,6 +39,18 @@ def _by_parts(a, b):
     return out
 
 
+# complex64 and complex128 (by item size): below this many columns torch's kernel for a
+# column-major second operand multiplies the result by alpha
+_COLUMNS = {8: 8, 16: 12}
+
+
+def _column_major(a) -> bool:
+    """Whether torch would hand this matrix to BLAS transposed (unit stride down columns);
+    torch asks for a row-major layout first, and copies one that is neither."""
+    row_major = a.strides[1] == a.itemsize and a.strides[0] >= a.itemsize * max(1, a.shape[1])
+    return not row_major and a.strides[0] == a.itemsize and a.strides[1] >= a.itemsize * a.shape[0]
+
+
 def _times_alpha(a):
     with xp.errstate(all="ignore"):
         return a * a.dtype.type(_ALPHA)
@@ -53,8 +68,13 @@ def mm(input, mat2):
     if _finite(input, mat2):
         return xp.matmul(input, mat2)
     rows, k = input.shape
-    if mat2.shape[1] == 1 and rows > 1:  # gemv
+    columns = mat2.shape[1]
+    if columns == 1 and rows > 1:  # gemv
         return _times_alpha(_by_parts(input, mat2))
+    if min(rows, k, columns) > 1 and _column_major(mat2):
+        small = rows < 4 if _column_major(input) else columns < _COLUMNS[mat2.dtype.itemsize]
+        product = _by_parts(input, mat2)
+        return _times_alpha(product) if small else product
     if rows < 4 or k == 1:
         input = _times_alpha(input)
     return _by_parts(input, mat2)

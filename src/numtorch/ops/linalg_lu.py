@@ -144,7 +144,9 @@ def _lu_factor_grad(grads, result, result1):
     L, U = _unpack_tensor(lu)
     P = Tensor._make(_permutation(result1._data, lu.shape[-2], lu._data.dtype))
     k = min(lu.shape[-2:])
-    return _lu_backward(gLU[..., :, :k].tril(-1), gLU[..., :k, :].triu(), P, L, U)
+    # torch hands the packed gradient's blocks over untrimmed: _lu_backward's products with
+    # the triangular factors then read the other factor's part against zeros (0 * inf = NaN)
+    return _lu_backward(gLU[..., :, :k], gLU[..., :k, :], P, L, U)
 
 
 @batched

@@ -62,10 +62,13 @@ def sparse_mm_reduce_backward(grad, values, dense, indices, size, reduce, which)
     """The gradient for ``values`` or ``dense`` (``which``) of the weighted product."""
     weights = _weights(values, dense, indices, size, reduce)
     rows, cols = indices
+    # an unpicked entry of amax/amin adds nothing, not 0 * grad: torch's kernel scatters the
+    # picked entries alone, so a NaN or infinite gradient stays off the others
+    picked = weights != 0
     if which == "values":
-        return (grad[rows] * dense[cols] * weights).sum(-1)
+        return xp.where(picked, grad[rows] * dense[cols] * weights, 0).sum(-1)
     out = xp.zeros(dense.shape, grad.dtype)
-    xp.add.at(out, cols, values[:, None] * weights * grad[rows])
+    xp.add.at(out, cols, xp.where(picked, values[:, None] * weights * grad[rows], 0))
     return out
 
 

@@ -110,13 +110,15 @@ def _alias(name, node, aten):
 # torch gathers the values' gradient with a non-differentiable read of the sparse gradient's
 # values: under create_graph it never requires grad, even where the gradient of a product
 # with a dense operand that requires grad does
+# The result shares the values' memory, not their version counter, as torch's sparse tensor
+# does: a product that saved the sparse tensor reads values modified in place later
 _created = defop(
     name="sparse_coo_tensor",
     node="SparseCooTensorWithDimsAndTensorsBackward0",
     aten="sparse_coo_tensor",
     input=lambda grad: grad.detach(),
     jvp="linear",
-)(lambda input: input.copy())
+)(lambda input: input)
 _transposed = _alias("sparse_t", "TBackward0", "t")
 _transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
 
