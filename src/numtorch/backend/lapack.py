@@ -15,14 +15,15 @@ from . import xp
 
 enabled = True  # False forces the NumPy paths (tests compare the two)
 _modules: dict = {}  # "lapack"/"blas" -> scipy.linalg module, or None when SciPy is missing
-_PREFIX = {"float32": "s", "float64": "d"}  # numtorch has no complex linear algebra
+# by dtype.char (float32, float64): dtype.name is a Python-level property, a few µs per call
+_PREFIX = {"f": "s", "d": "d"}  # numtorch has no complex linear algebra
 
 
 def _routine(module: str, name: str, *arrays):
     dtype = arrays[0].dtype
     if not enabled or any(a.size == 0 for a in arrays):  # LAPACK rejects empty matrices
         return None
-    prefix = _PREFIX.get(xp.dtype(dtype).name)
+    prefix = _PREFIX.get(dtype.char)
     if prefix is None:
         return None
     if module not in _modules:

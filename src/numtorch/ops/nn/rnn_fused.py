@@ -18,6 +18,8 @@ Backward per step (d for gradients, from the last step back):
 
 from __future__ import annotations
 
+import itertools
+
 from ..._core import grad_mode
 from ..._core.dispatch import FREED
 from ..._core.engine import run_backward
@@ -51,8 +53,11 @@ def applies(input, has_proj: bool, packed: bool) -> bool:
 # (i, f, o, g), so that the three sigmoid gates are one block, and the sigmoid rows are
 # negated: their pre-activations come out as -z, and sigmoid(z) = 1 / (1 + exp(-z)) is three
 # in-place passes. Negating a product's terms negates its sum exactly, so the values are
-# those of the composed layer. The workspace holds, for all steps, the activated gates
-# (seq, 4 size, batch) in that order, then the cell states and their tanh (seq, size, batch).
+# those of the composed layer. The workspace holds, for all steps, one block per step
+# (seq, 5 size, batch): the activated gates in that order, then the tanh of the step's cell
+# state, so that g and tanh(c), whose slopes 1 - t^2 the backward needs, are one run of rows;
+# then the cell states (seq, size, batch). The loops take each step's views by iterating
+# over views of the whole sequence, which NumPy makes faster than Python's slicing per step.
 def _gate_rows(weight, size):
     """The weight's rows in (i, f, o, g) order, the sigmoid rows negated."""
     rows = xp.empty_like(weight)
@@ -62,15 +67,18 @@ def _gate_rows(weight, size):
     return rows
 
 
+def _gate_order(weight, size):
+    """The weight's rows in (i, f, o, g) order, not negated: the backward's gate order."""
+    return xp.concatenate([weight[: 2 * size], weight[3 * size :], weight[2 * size : 3 * size]])
+
+
 def _workspace_views(work, seq, batch, size):
-    """The gates (seq, 4 size, batch), cells and their tanh (seq, size, batch) in a flat
-    workspace (Note [Gate layout in the workspace])."""
-    gates_end = seq * batch * 4 * size
-    cells_end = gates_end + seq * batch * size
+    """The per-step blocks (seq, 5 size, batch) of the gates and tanh(cell), and the cells
+    (seq, size, batch), in a flat workspace (Note [Gate layout in the workspace])."""
+    blocks_end = seq * batch * 5 * size
     return (
-        work[:gates_end].reshape(seq, 4 * size, batch),
-        work[gates_end:cells_end].reshape(seq, size, batch),
-        work[cells_end:].reshape(seq, size, batch),
+        work[:blocks_end].reshape(seq, 5 * size, batch),
+        work[blocks_end:].reshape(seq, size, batch),
     )
 
 
@@ -80,7 +88,7 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
     if reverse:
         x = x[::-1]
     work = xp.empty(seq * batch * 6 * size, dtype=x.dtype)
-    gates_all, cells, tanh_cells = _workspace_views(work, seq, batch, size)
+    blocks, cells = _workspace_views(work, seq, batch, size)
     # the input's projection for all steps in one GEMM: (4 size, seq * batch)
     projected = xp.matmul(_gate_rows(w_ih, size), x.reshape(seq * batch, -1).T)
     if b_ih is not None:
@@ -89,23 +97,32 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
     out_t = xp.empty((seq, size, batch), dtype=x.dtype)
     h, c = h.T, xp.ascontiguousarray(c.T)
     both = xp.empty((size, batch), dtype=x.dtype)
-    for t in range(seq):
-        gates = gates_all[t]
+    s2, s3, s4 = 2 * size, 3 * size, 4 * size
+    steps = zip(
+        blocks[:, :s4],
+        projected.reshape(s4, seq, batch).transpose(1, 0, 2),
+        blocks[:, :s3],  # the sigmoid gates, holding -z: sigmoid(z) = 1 / (1 + exp(-z))
+        blocks[:, :size],
+        blocks[:, size:s2],
+        blocks[:, s2:s3],
+        blocks[:, s3:s4],
+        blocks[:, s4:],
+        cells,
+        out_t,
+    )
+    for gates, projection, sigmoids, i, f, o, g, tanh_cell, cell, out in steps:
         xp.matmul(rows_hh, h, out=gates)
-        gates += projected[:, t * batch : (t + 1) * batch]
-        sigmoids = gates[: 3 * size]  # holds -z: sigmoid(z) = 1 / (1 + exp(-z))
+        gates += projection
         xp.exp(sigmoids, out=sigmoids)
         sigmoids += 1
         xp.reciprocal(sigmoids, out=sigmoids)
-        g = gates[3 * size :]
         xp.tanh(g, out=g)
-        cell = cells[t]
-        xp.multiply(gates[size : 2 * size], c, out=cell)
-        xp.multiply(gates[:size], g, out=both)
+        xp.multiply(f, c, out=cell)
+        xp.multiply(i, g, out=both)
         cell += both
-        xp.tanh(cell, out=tanh_cells[t])
-        xp.multiply(gates[2 * size : 3 * size], tanh_cells[t], out=out_t[t])
-        h, c = out_t[t], cell
+        xp.tanh(cell, out=tanh_cell)
+        xp.multiply(o, tanh_cell, out=out)
+        h, c = out, cell
     out = out_t.transpose(0, 2, 1)
     out = xp.ascontiguousarray(out[::-1] if reverse else out)
     return out, h.T.copy(), c.T.copy(), work.view(xp.uint8)
@@ -114,56 +131,79 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
 def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input_grad=True):
     """Gradients of (input, w_ih, w_hh, b_ih, b_hh, hx, cx) from those of (output, h_n, c_n),
     any of which may be None (zero); the input's is None unless ``input_grad``. The loop runs
-    on transposed states, as the forward's (Note [Gate layout in the workspace])."""
+    on transposed states, as the forward's (Note [Gate layout in the workspace]), with the
+    gate gradients in the forward's (i, f, o, g) order, each step's a contiguous block."""
     d_out, d_hy, d_cy = (None if g is None else g._data for g in grads[:3])
     seq, batch, _ = x.shape
     size = w_hh.shape[1]
     dtype = x.dtype
-    gates_all, cells, tanh_cells = _workspace_views(workspace.view(dtype), seq, batch, size)
+    blocks, cells = _workspace_views(workspace.view(dtype), seq, batch, size)
     if reverse:
         x, out = x[::-1], out[::-1]
         d_out = None if d_out is None else d_out[::-1]
-    # gate gradients in torch's order, so the weight gradients need no reordering, stored
-    # (4 size, seq, batch): all steps side by side for the weight gradients' GEMMs
-    d_gates_all = xp.empty((4 * size, seq, batch), dtype=dtype)
-    w_hh_t = xp.ascontiguousarray(w_hh.T)
+    # the output's gradient transposed once, (seq, size, batch): each step adds a contiguous
+    # block (adding a transposed view per step is a strided pass)
+    d_out = None if d_out is None else d_out.transpose(0, 2, 1).astype(dtype, order="C")
+    d_gates_all = xp.empty((seq, 4 * size, batch), dtype=dtype)
+    w_hh_t = xp.ascontiguousarray(_gate_order(w_hh, size).T)
     dh = xp.zeros((size, batch), dtype) if d_hy is None else d_hy.T.astype(dtype, order="C")
     dc = xp.zeros((size, batch), dtype) if d_cy is None else d_cy.T.astype(dtype, order="C")
+    if d_out is not None and seq:
+        dh += d_out[seq - 1]
     cx = xp.ascontiguousarray(cx.T)
-    d = xp.empty((4 * size, batch), dtype=dtype)
     slope = xp.empty((size, batch), dtype=dtype)
+    tanh_slopes = xp.empty((2 * size, batch), dtype=dtype)  # 1 - t^2 for g and tanh(c)
+    g_slope, cell_slope = tanh_slopes[:size], tanh_slopes[size:]
     sigmoid_slope = xp.empty((3 * size, batch), dtype=dtype)
+    s2, s3, s4 = 2 * size, 3 * size, 4 * size
+    back, d_back = blocks[::-1], d_gates_all[::-1]
+    steps = zip(
+        d_back,
+        d_back[:, :s3],
+        d_back[:, :size],
+        d_back[:, size:s2],
+        d_back[:, s2:s3],
+        d_back[:, s3:],
+        back[:, :s3],
+        back[:, :size],
+        back[:, size:s2],
+        back[:, s2:s3],
+        back[:, s3:s4],
+        back[:, s3:],
+        back[:, s4:],
+        itertools.chain(cells[-2::-1], (cx,)),  # the cell state each step started from
+        itertools.repeat(None) if d_out is None else itertools.chain(d_out[-2::-1], (None,)),
+    )
     # The gradient-independent factors are computed step by step, while the step's gates are
     # in cache: for all steps at once, as whole-sequence passes, they cost more than the
     # calls they save.
-    for t in range(seq - 1, -1, -1):
-        if d_out is not None:
-            dh += d_out[t].T
-        gates = gates_all[t]  # (i, f, o, g): Note [Gate layout in the workspace]
-        i, f = gates[:size], gates[size : 2 * size]
-        o, g = gates[2 * size : 3 * size], gates[3 * size :]
-        tanh_cell = tanh_cells[t]
-        xp.multiply(dh, tanh_cell, out=d[3 * size :])
-        xp.multiply(tanh_cell, tanh_cell, out=slope)
-        xp.subtract(1, slope, out=slope)
-        slope *= o
+    for d, d_sig, d_i, d_f, d_o, d_g, sig, i, f, o, g, tanhs, tanh_cell, c_prev, d_prev in steps:
+        xp.multiply(dh, tanh_cell, out=d_o)
+        xp.multiply(tanhs, tanhs, out=tanh_slopes)
+        xp.subtract(1, tanh_slopes, out=tanh_slopes)
+        xp.multiply(cell_slope, o, out=slope)
         slope *= dh
         dc += slope
-        xp.multiply(dc, cx if t == 0 else cells[t - 1], out=d[size : 2 * size])
-        xp.multiply(dc, g, out=d[:size])
-        xp.multiply(dc, i, out=d[2 * size : 3 * size])
+        xp.multiply(dc, g, out=d_i)
+        xp.multiply(dc, c_prev, out=d_f)
+        xp.multiply(dc, i, out=d_g)
         dc *= f
         # through the activations: s (1 - s) for the sigmoid gates, 1 - t^2 for g
-        xp.subtract(1, gates[: 3 * size], out=sigmoid_slope)
-        sigmoid_slope *= gates[: 3 * size]
-        d[: 2 * size] *= sigmoid_slope[: 2 * size]
-        d[3 * size :] *= sigmoid_slope[2 * size :]
-        xp.multiply(g, g, out=slope)
-        xp.subtract(1, slope, out=slope)
-        d[2 * size : 3 * size] *= slope
-        d_gates_all[:, t] = d
+        xp.subtract(1, sig, out=sigmoid_slope)
+        sigmoid_slope *= sig
+        d_sig *= sigmoid_slope
+        d_g *= g_slope
         dh = xp.matmul(w_hh_t, d)
-    flat = d_gates_all.reshape(4 * size, seq * batch)
+        if d_prev is not None:
+            dh += d_prev
+    # the gate gradients of all steps side by side in torch's order, (4 size, seq * batch),
+    # so the weight gradients are one GEMM each and need no reordering
+    flat = xp.empty((s4, seq, batch), dtype=dtype)
+    by_gate = d_gates_all.transpose(1, 0, 2)
+    flat[:s2] = by_gate[:s2]
+    flat[s2:s3] = by_gate[s3:]
+    flat[s3:] = by_gate[s2:s3]
+    flat = flat.reshape(s4, seq * batch)
     d_input = xp.matmul(flat.T, w_ih).reshape(x.shape) if input_grad else None
     if reverse and input_grad:
         d_input = xp.ascontiguousarray(d_input[::-1])
