@@ -88,6 +88,25 @@ def test_convolution_in_chunks_of_images_equals_one_product(case, dtype, monkeyp
     np.testing.assert_allclose(uneven, whole, **tolerance)
 
 
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+@pytest.mark.parametrize("tile", [1, 2, 3])
+def test_convolution_in_cached_column_tiles_equals_one_product(case, tile, monkeypatch):
+    # Note [Columns in the cache]: ``tile`` images' columns per GEMM (an uneven last tile
+    # for 3), through one reused buffer whose ones row carries the bias
+    x_shape, w_shape, stride, padding, dilation, groups, bias = case
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    b = rng.standard_normal(w_shape[0]).astype(np.float32) if bias else None
+    whole = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+    rows = w_shape[1] * groups * int(np.prod(w_shape[2:])) + 1
+    length = int(np.prod(whole.shape[2:]))
+    monkeypatch.setattr(conv_kernels, "COLUMN_TILE", tile * rows * length)
+    tiled = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+    assert tiled.dtype == whole.dtype and tiled.flags.c_contiguous
+    np.testing.assert_array_equal(tiled, whole)
+
+
 def test_max_pool_values_without_padding_copy_equals_the_indexed_path():
     rng = np.random.default_rng(1)
     checked = 0
