@@ -357,6 +357,9 @@ def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
         geo.leave_flat()
     geo.exact_columns(x)
     geo.by_image = geo.n > 1 and geo.c // groups * geo.k < BY_IMAGE_ROWS
+    chunk = max(1, COLUMN_TILE // max(1, geo.c * geo.k * geo.length))
+    if geo.n > 1 and not geo.by_image and chunk < geo.n:
+        return _weight_grad_in_tiles(geo, x, g, weight_shape, chunk)
     cols = geo.im2col(geo.pad(x))
     g2 = geo.from_output(g)
     out = xp.empty(weight_shape, xp.result_type(cols, g2))  # .grad adopts it uncopied
@@ -376,6 +379,40 @@ def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
     # reduction (over N*L) markedly faster with the small result on this side
     gw = xp.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, O/G, C/G*K)
     xp.copyto(grouped, gw)
+    return out
+
+
+def _weight_grad_in_tiles(geo, x, g, weight_shape, chunk):
+    """``conv_weight_grad`` over the output positions of several images, ``chunk`` images'
+    columns at a time in one cached buffer (Note [Columns in the cache]), their products
+    summed."""
+    groups, length = geo.groups, geo.length
+    view = geo._window_view(geo.pad(x))  # (C, *kernel, N, *out)
+    g2 = geo.from_output(g).reshape(groups, geo.o // groups, -1)  # (G, O/G, N*L)
+    dtype = xp.result_type(x, g2)
+    out = xp.empty(weight_shape, dtype)  # .grad adopts it uncopied
+    grouped = out.reshape(groups, weight_shape[0] // groups, -1)
+    rows = grouped.shape[2]
+    large = out.size >= WEIGHT_GRAD_TRANSPOSE_LIMIT  # see conv_weight_grad
+    total = grouped if large else xp.empty((groups, rows, grouped.shape[1]), dtype)
+    product = xp.empty_like(total)
+    buffer = xp.empty(groups * rows * chunk * length, x.dtype)
+    lead = (slice(None),) * (1 + len(geo.kernel))
+    for start in range(0, geo.n, chunk):
+        m = min(chunk, geo.n - start)
+        cols = buffer[: groups * rows * m * length].reshape(groups, rows, m * length)
+        split = (geo.c,) + geo.kernel + (m,) + geo.out
+        xp.copyto(cols.reshape(split), view[lead + (slice(start, start + m),)])
+        grads = g2[:, :, start * length : (start + m) * length]
+        target = total if start == 0 else product
+        if large:
+            xp.matmul(grads, cols.transpose(0, 2, 1), out=target)
+        else:
+            xp.matmul(cols, grads.transpose(0, 2, 1), out=target)
+        if start:
+            total += product
+    if not large:
+        xp.copyto(grouped, total.transpose(0, 2, 1))
     return out
 
 
