@@ -88,6 +88,25 @@ def test_convolution_in_chunks_of_images_equals_one_product(case, dtype, monkeyp
     np.testing.assert_allclose(uneven, whole, **tolerance)
 
 
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+@pytest.mark.parametrize("tile", [1, 2, 3])
+def test_convolution_in_cached_column_tiles_equals_one_product(case, tile, monkeypatch):
+    # Note [Columns in the cache]: ``tile`` images' columns per GEMM (an uneven last tile
+    # for 3), through one reused buffer whose ones row carries the bias
+    x_shape, w_shape, stride, padding, dilation, groups, bias = case
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    b = rng.standard_normal(w_shape[0]).astype(np.float32) if bias else None
+    whole = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+    rows = w_shape[1] * groups * int(np.prod(w_shape[2:])) + 1
+    length = int(np.prod(whole.shape[2:]))
+    monkeypatch.setattr(conv_kernels, "COLUMN_TILE", tile * rows * length)
+    tiled = conv_kernels.conv_forward(x, w, b, stride, padding, dilation, groups)
+    assert tiled.dtype == whole.dtype and tiled.flags.c_contiguous
+    np.testing.assert_array_equal(tiled, whole)
+
+
 def test_max_pool_values_without_padding_copy_equals_the_indexed_path():
     rng = np.random.default_rng(1)
     checked = 0
@@ -115,13 +134,19 @@ def test_weight_gradient_layouts_agree(case, monkeypatch):
     x = rng.standard_normal(x_shape)
     w = rng.standard_normal(w_shape)
     g = rng.standard_normal(conv_kernels.conv_forward(x, w, None, *case[2:6]).shape)
+    monkeypatch.setattr(conv_kernels, "BY_IMAGE_ROWS", 0)  # all images' positions in a row
+    columns = x_shape[1] * int(np.prod(w_shape[2:]) * np.prod(g.shape[2:]))
     results = []
-    for limit in (0, 1 << 60):  # every result in place; every result transposed
+    # every result in place; every result transposed; the whole batch's columns at once, or
+    # one or two images' at a time (Note [Columns in the cache]; an uneven last tile)
+    for limit, tile in itertools.product((0, 1 << 60), (None, 1, 2)):
         monkeypatch.setattr(conv_kernels, "WEIGHT_GRAD_TRANSPOSE_LIMIT", limit)
+        monkeypatch.setattr(conv_kernels, "COLUMN_TILE", (tile or x_shape[0]) * columns)
         gw = conv_kernels.conv_weight_grad(x, g, w_shape, stride, padding, dilation, groups)
         assert gw.shape == w_shape and gw.flags.c_contiguous
         results.append(gw)
-    np.testing.assert_allclose(results[0], results[1], rtol=1e-12, atol=1e-12)
+    for gw in results[1:]:
+        np.testing.assert_allclose(gw, results[0], rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("case", CONV_CASES, ids=str)
