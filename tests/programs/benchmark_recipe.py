@@ -1,5 +1,8 @@
 # the "PyTorch Benchmark" recipe: two ways to write a batched dot product, timed and compared
-import torch.utils.benchmark as benchmark
+import importlib
+
+# (an import statement would bring in torch's own module under both libraries)
+benchmark = importlib.import_module(torch.__name__ + ".utils.benchmark")
 
 
 def batched_dot_mul_sum(a, b):
@@ -31,8 +34,10 @@ print(repr(m0).splitlines()[1:2], repr(m0).splitlines()[-1].split(",")[0])
 out(batched_dot_bmm(x, x)[:4])
 # ---
 # Compare tables, built from measurements with fixed times so both libraries print alike
-import torch.utils.benchmark as benchmark
-from torch.utils.benchmark import Compare, Measurement, TaskSpec
+import importlib
+
+benchmark = importlib.import_module(torch.__name__ + ".utils.benchmark")
+Compare, Measurement, TaskSpec = benchmark.Compare, benchmark.Measurement, benchmark.TaskSpec
 
 results = []
 for threads in (1, 4):
