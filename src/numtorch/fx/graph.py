@@ -80,11 +80,10 @@ class Graph:
     def nodes(self) -> _node_list:
         return _node_list(self)
 
-    @property
     def output_node(self) -> Node:
         out = next(iter(reversed(self.nodes)))
         if out.op != "output":
-            raise AssertionError("Last node in graph must be an output node")
+            raise AssertionError(f"Expected output node, got op={out.op}")
         return out
 
     def find_nodes(self, *, op: str, target=None, sort: bool = True) -> list[Node]:

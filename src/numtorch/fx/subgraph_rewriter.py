@@ -17,7 +17,7 @@ __all__ = ["Match", "replace_pattern"]
 
 
 class Match(NamedTuple):
-    anchor: Node  # the pattern's output node, found in the larger graph
+    anchor: Node  # the pattern node matching started from (what the pattern returns)
     nodes_map: dict  # pattern node -> the node of the larger graph it matched
 
 
@@ -41,7 +41,7 @@ class _Matcher:
 
     def __init__(self, pattern: Graph) -> None:
         self.pattern = pattern
-        out = pattern.output_node
+        out = pattern.output_node()
         returned = out.args[0]
         self.returning = (
             [returned]
@@ -92,7 +92,7 @@ class _Matcher:
             if matched & taken:
                 continue
             taken |= matched
-            matches.append(Match(anchor=gn, nodes_map=nodes_map))
+            matches.append(Match(anchor=anchor, nodes_map=nodes_map))
         return matches
 
 
