@@ -139,7 +139,7 @@ def test_transformer_swaps_functions_and_keeps_modules():
 
         class ReluToGelu(lib.fx.Transformer):
             def call_function(self, target, args, kwargs):
-                if target is F.relu:
+                if target == F.relu:
                     return super().call_function(F.gelu, args[:1], {})
                 return super().call_function(target, args, kwargs)
 
@@ -261,3 +261,42 @@ def test_graph_module_state_and_copies():
 
     ours, theirs = _same(scenario)
     np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_torch_functions_on_proxies_outside_a_trace():
+    def scenario(lib, nn, F):
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.relu = nn.ReLU()
+
+            def forward(self, x):
+                return lib.sigmoid(self.relu(x) + 1.0)
+
+        traced = lib.fx.symbolic_trace(M())
+
+        class NegSigmSwap(lib.fx.Transformer):
+            def call_function(self, target, args, kwargs):
+                if target == lib.sigmoid:
+                    return lib.neg(*args, **kwargs)
+                return super().call_function(target, args, kwargs)
+
+        print(NegSigmSwap(traced).transform().code)
+
+        # inline the ReLU module: run its forward on Proxies where the call was
+        graph = traced.graph
+        for node in list(graph.nodes):
+            if node.op == "call_module":
+                with graph.inserting_before(node):
+                    tracer = lib.fx.proxy.GraphAppendingTracer(graph)
+                    proxy_args = lib.fx.node.map_arg(node.args, lambda n: lib.fx.Proxy(n, tracer))
+                    output = traced.get_submodule(node.target).forward(*proxy_args)
+                    node.replace_all_uses_with(output.node)
+                    graph.erase_node(node)
+        traced.recompile()
+        print(traced.code)
+        print(lib.relu is lib.relu, lib.fx.Proxy.__name__)
+        return _array(lib, traced(lib.tensor([-1.0, 2.0])))
+
+    ours, theirs = _same(scenario)
+    np.testing.assert_allclose(ours, theirs)

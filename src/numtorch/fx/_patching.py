@@ -7,10 +7,16 @@ the public functions of ``torch``, ``torch.nn.functional``, ``torch.linalg``,
 ``torch.special`` and ``torch.fft`` (and the same objects bound in the traced function's
 globals) are replaced by wrappers that record a ``call_function`` node with the original
 function as target whenever an argument is a Proxy, and call the original otherwise.
+Proxies also live outside traces, and torch records functions called on them there too: the
+wrappers are also in place while a Transformer runs and inside ``graph.inserting_before`` /
+``inserting_after`` blocks, where graph surgery makes nodes from Proxies. A wrapper compares
+and hashes equal to its function (``target == torch.sigmoid`` holds in such a block), but is
+not the same object; outside these windows the functions are torch's plain ones.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import inspect
@@ -76,11 +82,32 @@ def find_proxy(args, kwargs):
     return None
 
 
-def recording(fn, *, wrapped: bool = False):
+class RecordingFunction:
+    """Stands in for a function during a trace (Note [Recording torch functions]): equal to
+    it, with its name, and calling it unless an argument is a Proxy."""
+
+    def __init__(self, fn, call) -> None:
+        functools.update_wrapper(self, fn)
+        self.__fx_original__ = fn
+        self._call = call
+
+    def __call__(self, *args, **kwargs):
+        return self._call(*args, **kwargs)
+
+    def __eq__(self, other) -> bool:
+        return other is self or other is self.__fx_original__
+
+    def __hash__(self) -> int:
+        return hash(self.__fx_original__)
+
+    def __repr__(self) -> str:
+        return repr(self.__fx_original__)
+
+
+def recording(fn, *, wrapped: bool = False) -> RecordingFunction:
     """``fn``, recording a call_function node when given a Proxy (marked as a ``wrap``ped
     function if ``wrapped``)."""
 
-    @functools.wraps(fn)
     def record_or_call(*args, **kwargs):
         proxy = find_proxy(args, kwargs)
         if proxy is None:
@@ -90,11 +117,10 @@ def recording(fn, *, wrapped: bool = False):
             result.node.meta["is_wrapped"] = True
         return result
 
-    record_or_call.__fx_original__ = fn
-    return record_or_call
+    return RecordingFunction(fn, record_or_call)
 
 
-def recording_functional(fn, name: str):
+def recording_functional(fn, name: str) -> RecordingFunction:
     """``fn`` of ``torch.nn.functional``, recorded as torch records it (Note [Recording
     torch functions]; the table in _functional_calls.py)."""
     entry = FUNCTIONAL_CALLS.get(name)
@@ -111,15 +137,13 @@ def recording_functional(fn, name: str):
                 return fn(input, *args, **kwargs)
             return proxy.tracer.create_proxy("call_method", method, (input,), {})
 
-        record_method.__fx_original__ = fn
-        return record_method
+        return RecordingFunction(fn, record_method)
 
     torch_name, params, positional, keyword, defaults = entry
     register_name(fn, torch_name)
     params, positional, keyword = params.split(), positional.split(), keyword.split()
     accepted = set(inspect.signature(fn).parameters)
 
-    @functools.wraps(fn)
     def record_or_call(*args, **kwargs):
         proxy = find_proxy(args, kwargs)
         if proxy is None:
@@ -134,8 +158,7 @@ def recording_functional(fn, name: str):
         call_kwargs = {k: bound[k] for k in keyword if k in bound and k in accepted}
         return proxy.tracer.create_proxy("call_function", fn, call_args, call_kwargs)
 
-    record_or_call.__fx_original__ = fn
-    return record_or_call
+    return RecordingFunction(fn, record_or_call)
 
 
 class Patcher:
@@ -252,3 +275,11 @@ def _patch_tensor_methods(patcher: Patcher) -> None:
 
 
 Patcher.patch_tensor_methods = _patch_tensor_methods
+
+
+@contextlib.contextmanager
+def recording_torch_functions():
+    """Note [Recording torch functions], for Proxies used outside a trace."""
+    with Patcher() as patcher:
+        patcher.patch_torch_functions({})
+        yield

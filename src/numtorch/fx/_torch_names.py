@@ -60,7 +60,9 @@ def qualified_name(func) -> str:
         return known
     if name == "<lambda>":
         raise RuntimeError("Unable to represent lambda")
-    module = getattr(func, "__module__", None) or ""
+    module = getattr(func, "__module__", None)
+    if module is None:
+        raise RuntimeError(f"cannot find module for {func}")
     if module.startswith("numtorch"):
         module = "torch" + module[len("numtorch") :]
     return f"{module}.{name}"

@@ -7,6 +7,7 @@ import inspect
 
 from ._codegen import python_code
 from ._namespace import Namespace, snake_case
+from ._patching import RecordingFunction, recording_torch_functions
 from .node import Node, map_arg
 
 __all__ = ["Graph", "PythonCode"]
@@ -44,15 +45,20 @@ class _node_list:
 
 
 class _InsertPoint:
+    """Moves the graph's insert point; as a ``with`` block, moves it back at the end and,
+    inside, records torch functions called on Proxies (Note [Recording torch functions])."""
+
     def __init__(self, graph: Graph, insert) -> None:
         self.graph = graph
         self.orig_insert, graph._insert = graph._insert, insert
+        self._recording = recording_torch_functions()
 
     def __enter__(self) -> None:
-        pass
+        self._recording.__enter__()
 
     def __exit__(self, *exc) -> None:
         self.graph._insert = self.orig_insert
+        self._recording.__exit__(*exc)
 
 
 class Graph:
@@ -96,6 +102,8 @@ class Graph:
         """Creates a Node and inserts it at the current insert point."""
         args = () if args is None else tuple(args)
         kwargs = {} if kwargs is None else dict(kwargs)
+        if isinstance(target, RecordingFunction):  # Note [Recording torch functions]
+            target = target.__fx_original__
         candidate = name if name is not None else self._target_to_str(target)
         name = self._graph_namespace.create_name(candidate, None)
         n = Node(self, name, op, target, args, kwargs, type_expr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 
+from ._patching import recording_torch_functions
 from ._symbolic_trace import Tracer
 from .graph import Graph
 from .graph_module import GraphModule
@@ -175,7 +176,8 @@ class Transformer(Interpreter):
 
     def transform(self) -> GraphModule:
         """The transformed GraphModule."""
-        result = super().run()
+        with recording_torch_functions():
+            result = super().run()
         if result is not None:
             out = self.new_graph.output(
                 map_aggregate(result, lambda a: a.node if isinstance(a, Proxy) else a)

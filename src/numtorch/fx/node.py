@@ -6,6 +6,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from ._patching import RecordingFunction
 from ._torch_names import qualified_name, type_repr
 
 __all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect"]
@@ -96,6 +97,16 @@ class Node:
         self._repr_fn: Callable | None = None
         self.meta: dict[str, Any] = {}
         self._update_args_kwargs(args, kwargs)
+
+    @property
+    def target(self):
+        return self._target
+
+    @target.setter
+    def target(self, value) -> None:
+        if isinstance(value, RecordingFunction):  # Note [Recording torch functions]
+            value = value.__fx_original__
+        self._target = value
 
     # -- the linked list of the graph ---------------------------------------------------------
     @property
