@@ -383,10 +383,9 @@ KNOWN_MISSING = {
         "uint16",
         "uint32",
         "uint64",
-        # graph capture and compilation: fx, export, control-flow ops, symbolic shapes
+        # graph capture and compilation: export, control-flow ops, symbolic shapes
         "cond",
         "export",
-        "fx",
         "onnx",
         "package",
         "sym_constrain_range",
@@ -467,7 +466,7 @@ def test_missing_torch_names_are_the_known_ones(path):
     assert sorted(KNOWN_MISSING[path] - missing) == [], "now present: remove from KNOWN_MISSING"
 
 
-@pytest.mark.parametrize("name", ["fx", "export", "hub", "nested"])
+@pytest.mark.parametrize("name", ["export", "hub", "nested"])
 def test_a_missing_top_level_name_says_numtorch_lacks_that_torch_feature(name):
     import numtorch
 

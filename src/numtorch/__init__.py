@@ -232,6 +232,7 @@ _LAZY_SUBMODULES = frozenset(
         "distributed",
         "distributions",
         "func",
+        "fx",
         "jit",
         "library",
         "multiprocessing",

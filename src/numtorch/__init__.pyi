@@ -214,6 +214,7 @@ from . import compiler as compiler
 from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
+from . import fx as fx
 from . import jit as jit
 from . import library as library
 from . import multiprocessing as multiprocessing
