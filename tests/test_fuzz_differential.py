@@ -15,6 +15,10 @@ classes (``make fuzz`` counts them): here they are printed, not failed on.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 from fuzz.compare import differential, localize
 from fuzz.graphs import program_for, programs
@@ -71,3 +75,22 @@ def test_known_differences_still_reproduce(key):
     assert found is not None, f"{key} no longer differs on graph {index} of seed {seed}"
     found = localize(numtorch, torch, program, found)
     assert (found.kind, found.op) == key, found
+
+
+def test_an_efficient_zero_gradient_is_read_as_zeros():
+    # the gradient of sgn_ on a real tensor is torch's efficient zero tensor; diag's backward
+    # takes a view of it with a storage offset, whose numpy(force=True) crashes torch 2.13
+    # (run apart: on failure it takes the process down)
+    code = (
+        "import torch\n"
+        "from fuzz.execute import _values_of\n"
+        "x = torch.randn(3, dtype=torch.float64, requires_grad=True)\n"
+        "y = torch.diag(x, -2).sgn_()\n"
+        "(g,) = torch.autograd.grad(y.sum(), x, create_graph=True)\n"
+        "assert g._is_zerotensor() and g.storage_offset() > 0\n"
+        "print(_values_of(g).tolist())\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[0.0, 0.0, 0.0]"

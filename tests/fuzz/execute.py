@@ -115,6 +115,11 @@ def _values_of(tensor):
     values = tensor.detach()
     if values.is_conj():
         values = values.resolve_conj()
+    if getattr(values, "_is_zerotensor", lambda: False)():
+        # torch's efficient zero tensor (the gradient of sgn_ on a real tensor): reading a
+        # view of one with a storage offset (diag's backward) past its storage crashes
+        # torch 2.13 (a segmentation fault in numpy(force=True)); its values are all 0
+        values = values.new_zeros(values.shape)
     return np.array(values.numpy(force=True), copy=True)
 
 
@@ -392,14 +397,11 @@ def _describe(tensor):
         node = tensor.grad_fn
     except RuntimeError as exc:  # a stale view of a multi-view op refuses a new grad_fn
         node = exc
-    values = tensor.detach()
-    if values.is_conj():
-        values = values.resolve_conj()
     return {
         "tensor": tensor,
         "shape": tuple(tensor.shape),
         "dtype": str(tensor.dtype).split(".")[-1],
-        "values": np.array(values.numpy(force=True), copy=True),
+        "values": _values_of(tensor),
         "requires_grad": tensor.requires_grad,
         "grad_fn": None if node is None else type(node).__name__,  # RuntimeError: refused
         "floating": tensor.is_floating_point(),

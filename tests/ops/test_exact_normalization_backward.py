@@ -76,3 +76,17 @@ def test_group_norm_over_empty_groups_gives_nan_weight_gradients():
         out = lib.nn.functional.group_norm(lib.zeros(2, 4, 0, dtype=lib.float64), 2, w)
         (g,) = lib.autograd.grad(out.sum(), w)
         assert np.isnan(g.numpy()).all()
+
+
+@pytest.mark.parametrize("huge", [1e308, -1e308])
+def test_layer_norm_input_gradient_overflows_where_torchs_kernel_does(huge):
+    # torch sums dy * x * weight and dy * weight: dy * weight overflows to inf where
+    # dy * x * weight does not, and b, c and dx follow from those sums in its order
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[0.9046, -0.5464, 0.3349], [1.4651, -0.6713, 0.1419]], requires_grad=True)
+        w = lib.tensor([1.0, 2.0, huge], dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.layer_norm(x.double(), (3,), w)
+        dy = lib.tensor([[1.0, 2.0, -3.0], [0.5, -1.0, 2.0]], dtype=lib.float64)
+        results.append(lib.autograd.grad(y, x, dy)[0].numpy())
+    np.testing.assert_allclose(*results, rtol=1e-10)

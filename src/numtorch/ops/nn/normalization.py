@@ -479,18 +479,20 @@ def native_layer_norm_backward(
 
 
 def _ln_input_grad_kernel(grad_out, input, mean, rstd, weight, normalized_shape):
-    """torch's kernel, folded per row: with g = dy weight, ds = sum g x, db = sum g and n
-    elements, dx = rstd g + b x + c, b = (db mean - ds) rstd^3 / n, c = -b mean - db rstd / n
-    (where a weight or incoming gradient is infinite, which elements turn NaN follows from
-    this form)."""
+    """torch's kernel, folded per row: with ds = sum dy x weight, db = sum dy weight and
+    scale = 1 / n, dx = rstd dy weight + b x + c, b = (db mean - ds) rstd^3 scale,
+    c = -b mean - db rstd scale (where a weight or incoming gradient is huge or infinite,
+    which products overflow and which elements turn NaN follows from this form and order)."""
     dims, _ = _ln_layout(input, normalized_shape)
-    count = math.prod(normalized_shape)
-    g = grad_out if weight is None else grad_out * weight
-    ds = (g * input).sum(dims, keepdim=True)
-    db = g.sum(dims, keepdim=True)
-    b = (db * mean - ds) * (rstd * rstd * rstd) / count
-    c = -b * mean - db * rstd / count
-    return rstd * g + b * input + c
+    scale = 1 / math.prod(normalized_shape) if math.prod(normalized_shape) else math.inf
+    ds, db, dx = grad_out * input, grad_out, rstd * grad_out
+    if weight is not None:
+        ds, db, dx = ds * weight, db * weight, dx * weight
+    ds = ds.sum(dims, keepdim=True)
+    db = db.sum(dims, keepdim=True)
+    b = (db * mean - ds) * rstd * rstd * rstd * scale
+    c = -b * mean - db * rstd * scale
+    return dx + b * input + c
 
 
 def _ln_grad(which):
