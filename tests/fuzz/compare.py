@@ -12,7 +12,8 @@ finite magnitude: cancellation leaves noise near zero); float32 to 1e-4. A float
 whose numbers differ beyond that is run again with every leaf in float64: when the numbers
 then agree, the difference was rounding and the program counts as agreeing. The forward
 values of the few ops in ``known.COARSE`` (torch's kernel is a coarser approximation) get
-that op's own relative tolerance.
+that op's own relative tolerance; those in ``known.CANCELLING`` (torch's kernel cancels
+catastrophically by design) their own absolute one, scaled as the default is.
 
 A forward difference that remains in float64 (or a shape that depends on values, as
 nonzero's) is still rounding when the step only amplified it: every earlier result agrees
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .execute import GLOBAL_STATE, execute, results_before, step_given
-from .known import COARSE
+from .known import CANCELLING, COARSE
 
 NUMERIC = ("value", "gradient", "second order")
 # what rounding can change: numbers, a shape that counts values (nonzero), whether a step
@@ -157,13 +158,15 @@ def _compare_record(a, b):
                 return key, f"result {i}: {x[key]} vs {y[key]}"
         if a.compare_names and x["grad_fn"] != y["grad_fn"]:
             return "grad_fn name", f"result {i}: {x['grad_fn']} vs {y['grad_fn']}"
-        problem = _values_differ(x["values"], y["values"], x["dtype"], COARSE.get(b.label))
+        problem = _values_differ(
+            x["values"], y["values"], x["dtype"], COARSE.get(b.label), CANCELLING.get(b.label)
+        )
         if problem:
             return numeric.get(b.label, "value"), f"result {i}: {problem}"
     return None
 
 
-def _values_differ(ours, theirs, dtype, coarse=None):
+def _values_differ(ours, theirs, dtype, coarse=None, cancelling=None):
     if ours.dtype.kind in "biu" or theirs.dtype.kind in "biu":
         if np.array_equal(ours, theirs):
             return None
@@ -171,6 +174,8 @@ def _values_differ(ours, theirs, dtype, coarse=None):
     rtol, atol = TOLERANCES.get(dtype, (1e-4, 1e-5))
     if coarse is not None:
         rtol = max(rtol, coarse[0])
+    if cancelling is not None:
+        atol = max(atol, cancelling[0])
     finite = np.abs(theirs[np.isfinite(theirs)])
     atol *= max(1.0, float(finite.max())) if finite.size else 1.0
     close = np.isclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True)

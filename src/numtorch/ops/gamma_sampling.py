@@ -19,13 +19,15 @@ the approximations' ~1e-4 relative error:
 
 from __future__ import annotations
 
+import contextlib
+import math
+
 from .. import _serial_samplers as serial
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._generator import generator_or_default
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
-from .gamma import digamma_array
 from .special import _floats_only, derivative_not_implemented
 
 
@@ -102,19 +104,71 @@ def _series_gradient(alpha, x):
         denom = denom + 1
         series1 = series1 + numer / denom
         series2 = series2 + numer / (denom * denom)
-    pow_x_alpha = xp.power(x, alpha)
-    density = xp.power(x, alpha - 1) * xp.exp(-x)
+    # near alpha = 0 the two terms of cdf_alpha cancel to ~eps / alpha: there the C
+    # library's pow, exp and log are taken, as torch's kernel does (NumPy's own SIMD ones
+    # differ in the last bit, which that cancellation makes visible)
+    near_zero = (alpha > 0) & (alpha < 1e-8) & (x > 0)
+    pow_x_alpha = _libm(math.pow, near_zero, x, alpha)
+    density = _libm(math.pow, near_zero, x, alpha - 1) * _libm(math.exp, near_zero, -x)
     cdf = pow_x_alpha * series1
-    cdf_alpha = (xp.log(x) - _pole_digamma(alpha)) * cdf - pow_x_alpha * series2
+    cdf_alpha = (_libm(math.log, near_zero, x) - _digamma_one(alpha)) * cdf
+    cdf_alpha = cdf_alpha - pow_x_alpha * series2
     result = -cdf_alpha / density
     return xp.where(xp.isnan(result), 0.0, result)
 
 
-def _pole_digamma(alpha):
-    """digamma as torch's sampling kernels take it: ``+inf`` at 0 and the negative
-    integers, where ``digamma_array`` gives a signed infinity or NaN."""
-    pole = (alpha == 0) | ((alpha < 0) & (alpha == xp.floor(alpha)))
-    return xp.where(pole, xp.inf, digamma_array(alpha))
+_NUMPY_FORMS = {math.pow: xp.power, math.exp: xp.exp, math.log: xp.log}
+
+
+def _libm(function, where, *arrays):
+    """``function`` of the arrays, elementwise: the C library's own (Python's math) where
+    ``where`` holds, NumPy's elsewhere and where the C one signals a range error."""
+    out = xp.array(_NUMPY_FORMS[function](*arrays), dtype=xp.float64)  # (0-d stays an array)
+    for index in map(tuple, xp.argwhere(where)):
+        with contextlib.suppress(OverflowError, ValueError):
+            out[index] = function(*(float(a[index]) for a in arrays))
+    return out
+
+
+# the asymptotic series' coefficients in torch's digamma_one, highest power first
+_DIGAMMA_ONE = (
+    8.33333333333333333333e-2,
+    -2.10927960927960927961e-2,
+    7.57575757575757575758e-3,
+    -4.16666666666666666667e-3,
+    3.96825396825396825397e-3,
+    -8.33333333333333333333e-3,
+    8.33333333333333333333e-2,
+)
+_PSI_10 = 2.25175258906672110764
+
+
+def _digamma_one(alpha):
+    """digamma as torch's sampling kernels compute it (digamma_one): ``+inf`` at 0 and the
+    negative integers, the reflection below 0, ``psi(x) = psi(x + 1) - 1 / x`` step by step
+    up to 10, then the asymptotic series. Its rounding is what the series gradient's
+    cancellation amplifies near alpha = 0, so it is followed operation by operation."""
+    x = alpha.astype(xp.float64, copy=True)
+    pole = (x == 0) | ((x < 0) & (x == xp.floor(x)))
+    extra = xp.zeros_like(x)
+    reflected = (x < 0) & ~pole
+    extra[reflected] = -math.pi / xp.tan(math.pi * x[reflected])
+    x[reflected] = 1 - x[reflected]
+    result = xp.zeros_like(x)
+    low = (x < 10) & ~pole  # (-inf is a pole)
+    while low.any():
+        result[low] -= 1 / x[low]
+        x[low] += 1
+        low = (x < 10) & ~pole
+    with xp.errstate(all="ignore"):
+        z = 1.0 / (x * x)
+        series = xp.full_like(x, _DIGAMMA_ONE[0])
+        for coefficient in _DIGAMMA_ONE[1:]:
+            series = series * z + coefficient
+        y = xp.where(x < 1.0e17, z * series, 0.0)
+        out = result + xp.log(x) - 0.5 / x - y + extra
+    out = xp.where(x == 10, result + _PSI_10 + extra, out)
+    return xp.where(pole, xp.inf, out)
 
 
 def _saddle_point_gradient(alpha, x):

@@ -19,7 +19,7 @@ from ...autograd.forward_grad import add_terms, batch_shift, batched
 from ...backend import xp
 from ..activations import _sigmoid_forward
 from ..concatenation import cat, stack
-from ..pointwise import _add_scalar, where
+from ..pointwise import _add_scalar
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 from .simd_lanes import vector_lanes
 
@@ -274,9 +274,11 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 def _softplus_double_backward(grad, grad_output, self, beta, threshold):
-    # d/dx sigmoid(beta x) = beta s (1 - s), zero on the linear side
+    # d/dx sigmoid(beta x) = beta s (1 - s), zero on the linear side: multiplied by a 0/1
+    # mask as torch's softplus_double_backward, so an infinite gradient there gives NaN
     s = (self * beta).sigmoid()
-    return where(self * beta < threshold, grad * grad_output * (s * (1 - s) * beta), 0.0)
+    mask = (self * beta < threshold).type_as(grad)
+    return (grad * grad_output) * (1 - s) * s * mask * beta
 
 
 @defop(

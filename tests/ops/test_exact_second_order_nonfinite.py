@@ -1,0 +1,35 @@
+"""Second-order gradients where a non-finite value meets a derivative that is zero on part of
+the domain: torch multiplies by a 0/1 mask (0 * inf = NaN) where a select would give 0, and
+numtorch follows each formula's own arithmetic."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.parity
+
+
+def _second_order(lib, fn, values, outer):
+    x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+    (g,) = lib.autograd.grad(fn(lib, x).sum(), x, create_graph=True)
+    (g2,) = lib.autograd.grad((g * lib.tensor(outer, dtype=lib.float64)).sum(), x)
+    return g2.numpy()
+
+
+def _softplus(lib, x):
+    # the first gradient is scaled by an infinite weight on the linear side (x > 20)
+    weight = lib.tensor([1.0, math.inf, -math.inf, 2.0], dtype=lib.float64)
+    return lib.nn.functional.softplus(x) * weight
+
+
+def test_softplus_second_order_is_nan_past_the_threshold():
+    values, outer = [0.5, 25.0, 30.0, math.nan], [1.0, 1.0, 1.0, 1.0]
+    ours = _second_order(numtorch, _softplus, values, outer)
+    assert np.isnan(ours[1:]).all()  # inf * 0 past the threshold, and a NaN input
+    np.testing.assert_array_equal(ours, _second_order(torch, _softplus, values, outer))
