@@ -250,3 +250,34 @@ def test_lstm_layer_edge_shapes_match_torch(sizes, loss_of, both_ways):
     for a, t in zip(ours, theirs):
         a, t = (v if isinstance(v, np.ndarray) else v.detach().numpy() for v in (a, t))
         np.testing.assert_allclose(a, t, rtol=1e-4, atol=1e-5)
+
+
+# -- the LSTM layer's recurrent products as stacks of small ones --------------------------------
+def test_lstm_recurrent_products_split_into_small_blocks():
+    from numtorch.ops.nn.rnn_fused import _row_blocks
+
+    assert _row_blocks(np.zeros((512, 128)), 16).shape == (2, 256, 128)  # 2^20 multiply-adds
+    assert _row_blocks(np.zeros((128, 512)), 16).shape == (2, 64, 512)  # the backward's W^T
+    assert _row_blocks(np.zeros((1024, 256)), 16).shape == (8, 128, 256)
+    assert _row_blocks(np.zeros((256, 64)), 16).shape == (1, 256, 64)  # small already
+    assert _row_blocks(np.zeros((4 * 257, 257)), 16).shape == (1, 4 * 257, 257)  # no even split
+
+
+@pytest.mark.parametrize("config", [{}, {"bidirectional": True, "batch_first": True}], ids=str)
+def test_lstm_with_split_recurrent_products_matches_torch(config):
+    # hidden 128 at batch 16: the recurrent products run as two row blocks each way
+    torch.manual_seed(5)
+    state = {k: v.numpy() for k, v in torch.nn.LSTM(8, 128, **config).state_dict().items()}
+    shape = (16, 3, 8) if config else (3, 16, 8)
+    x = np.random.default_rng(5).standard_normal(shape).astype(np.float32)
+    results = []
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(8, 128, **config)
+        model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        inp = lib.tensor(x, requires_grad=True)
+        out, (hn, cn) = model(inp)
+        ((out * out).sum() + hn.sum() + (cn * 2).sum()).backward()
+        grads = [inp.grad] + [p.grad for p in model.parameters()]
+        results.append([t.detach().numpy() for t in (out, hn, cn, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
