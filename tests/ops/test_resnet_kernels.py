@@ -107,6 +107,22 @@ def test_convolution_in_cached_column_tiles_equals_one_product(case, tile, monke
     np.testing.assert_array_equal(tiled, whole)
 
 
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_input_gradient_in_tiles_of_images_equals_one_product(case, monkeypatch):
+    x_shape, w_shape, stride, padding, dilation, groups, _ = case
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal(w_shape)
+    g = rng.standard_normal(conv_kernels.conv_forward(np.zeros(x_shape), w, None, *case[2:6]).shape)
+    results = []
+    for tile in (1 << 60, 1, 3 * x_shape[1] * int(np.prod(w_shape[2:])) * 200):
+        monkeypatch.setattr(conv_kernels, "INPUT_GRAD_TILE", tile)  # whole, one image, a few
+        gx = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)
+        assert gx.shape == x_shape and gx.flags.c_contiguous
+        results.append(gx)
+    for gx in results[1:]:
+        np.testing.assert_allclose(gx, results[0], rtol=1e-12, atol=1e-12)
+
+
 def test_max_pool_values_without_padding_copy_equals_the_indexed_path():
     rng = np.random.default_rng(1)
     checked = 0
