@@ -31,6 +31,26 @@ def test_convolution_gradients_keep_unreached_elements_finite(name, where):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
 
 
+@pytest.mark.parametrize("name", ["conv2d", "conv_transpose2d"])
+@pytest.mark.parametrize("padding", [0, 1])
+def test_convolution_gradients_with_a_weight_larger_than_the_input(name, padding):
+    # the input gradient then tests its result for inf and NaN rather than the weight
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, 2, 3, 3))
+    w = rng.standard_normal((2, 2, 3, 3)) if name == "conv2d" else rng.standard_normal((2, 8, 3, 3))
+    w.reshape(-1)[[1, -1]] = (np.inf, -np.inf)
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, requires_grad=True)
+        ws = lib.tensor(w, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(xs, ws, padding=padding)
+        g = lib.tensor(np.random.default_rng(7).standard_normal(tuple(y.shape)))
+        grads = lib.autograd.grad(y, [xs, ws], g)
+        results.append([t.detach().numpy() for t in (y, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)
+
+
 @pytest.mark.parametrize("mode", ["linear", "bilinear", "trilinear", "bicubic"])
 @pytest.mark.parametrize("align_corners", [False, True])
 def test_interpolation_of_infinite_values_makes_torch_nans(mode, align_corners):

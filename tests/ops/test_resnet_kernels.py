@@ -107,6 +107,22 @@ def test_convolution_in_cached_column_tiles_equals_one_product(case, tile, monke
     np.testing.assert_array_equal(tiled, whole)
 
 
+@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+def test_input_gradient_in_tiles_of_images_equals_one_product(case, monkeypatch):
+    x_shape, w_shape, stride, padding, dilation, groups, _ = case
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal(w_shape)
+    g = rng.standard_normal(conv_kernels.conv_forward(np.zeros(x_shape), w, None, *case[2:6]).shape)
+    results = []
+    for tile in (1 << 60, 1, 3 * x_shape[1] * int(np.prod(w_shape[2:])) * 200):
+        monkeypatch.setattr(conv_kernels, "INPUT_GRAD_TILE", tile)  # whole, one image, a few
+        gx = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)
+        assert gx.shape == x_shape and gx.flags.c_contiguous
+        results.append(gx)
+    for gx in results[1:]:
+        np.testing.assert_allclose(gx, results[0], rtol=1e-12, atol=1e-12)
+
+
 def test_max_pool_values_without_padding_copy_equals_the_indexed_path():
     rng = np.random.default_rng(1)
     checked = 0
@@ -225,8 +241,9 @@ def test_gradients_of_huge_finite_values_are_those_of_float64():
 
 
 def test_max_pool_gradient_of_overlapping_windows_lands_on_torchs_indices():
-    # the scatter by flat position (one bincount) against np.add.at at torch's indices,
-    # with inf and NaN gradients, padding, dilation and ceil mode, in 1-3 dims
+    # the scatter by flat position against np.add.at at torch's indices, in float32 and in
+    # the outputs' order as torch's kernel adds, with inf and NaN gradients, padding,
+    # dilation and ceil mode, in 1-3 dims
     rng = np.random.default_rng(5)
     checked = 0
     for dims, k, s, p, d, ceil_mode in itertools.product(
@@ -241,12 +258,12 @@ def test_max_pool_gradient_of_overlapping_windows_lands_on_torchs_indices():
         best, arg = _max_pool_with_offsets(x, *args)
         grad = rng.standard_normal(best.shape).astype(np.float32)
         grad.reshape(-1)[:3] = [np.inf, -np.inf, np.nan]
-        expected = np.zeros((6, size**dims), np.float64)
+        expected = np.zeros((6, size**dims), np.float32)
         indices = max_pool_indices(arg, shape, *args).reshape(6, -1)
         with np.errstate(invalid="ignore"):  # inf - inf where two windows share a winner
             np.add.at(expected, (np.arange(6)[:, None], indices), grad.reshape(6, -1))
         found = _max_pool_scatter(grad, arg, shape, *args)
         assert found.dtype == np.float32 and found.shape == shape
-        np.testing.assert_array_equal(found.reshape(6, -1), expected.astype(np.float32))
+        np.testing.assert_array_equal(found.reshape(6, -1), expected)
         checked += 1
     assert checked > 20

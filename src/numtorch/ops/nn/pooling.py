@@ -164,9 +164,11 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
 
 def _max_pool_scatter_by_position(grad, arg, geo):
     """Overlapping windows: each gradient added at its winner's flat position in the padded
-    input, by one ``bincount`` (in float64, then rounded: a winner of several windows gets
-    the rounded sum), instead of a masked pass per kernel offset (0.5x the time for
-    ResNet's 3x3 stride-2 pooling); non-finite gradients land on their winner alone."""
+    input by one ``add.at``, in the outputs' order and the gradient's dtype, as torch's
+    kernel adds them (so a winner of several windows gets torch's sum, bit for bit), instead
+    of a masked pass per kernel offset; non-finite gradients land on their winner alone.
+    ResNet-18's 3x3 stride-2 pooling backward: 4.1 ms masked, 3.6 ms by a float64
+    ``bincount``, 2.5 ms this way (torch: 0.4-0.6 ms)."""
     dims = len(geo.kernel)
     rows = [math.prod(geo.padded[d + 1 :]) for d in range(dims)]
     # flat position of each output's window origin, and of each kernel offset within it
@@ -184,11 +186,9 @@ def _max_pool_scatter_by_position(grad, arg, geo):
     position = table[arg.reshape((planes,) + geo.out)]
     position += origin
     position += (xp.arange(planes, dtype=xp.int64) * plane).reshape((planes,) + (1,) * dims)
-    total = xp.bincount(position.reshape(-1), grad.reshape(-1), planes * plane)
-    gpad = total.reshape(geo.lead + geo.padded)
-    if geo.needs_padding:
-        gpad = gpad[geo.interior()]
-    return xp.ascontiguousarray(gpad, dtype=grad.dtype)
+    gpad = xp.zeros(geo.lead + geo.padded, grad.dtype)
+    xp.add.at(gpad.reshape(-1), position.reshape(-1), grad.reshape(-1))
+    return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
 
 
 def _max_pool_gather(source, arg, kernel, stride, padding, dilation, ceil_mode):
