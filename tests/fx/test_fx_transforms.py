@@ -300,3 +300,24 @@ def test_torch_functions_on_proxies_outside_a_trace():
 
     ours, theirs = _same(scenario)
     np.testing.assert_allclose(ours, theirs)
+
+
+def test_graph_built_from_proxies_of_a_graph_appending_tracer():
+    def scenario(lib, nn, F):
+        graph = lib.fx.Graph()
+        tracer = lib.fx.proxy.GraphAppendingTracer(graph)
+        x = lib.fx.Proxy(graph.placeholder("x"), tracer)
+        y = lib.fx.Proxy(graph.placeholder("y"), tracer)
+        b = lib.tanh(lib.cat([x, y]))
+        c = F.relu(lib.neg(b)) + lib.add(b, 1)
+        graph.output(c.node)
+        gm = lib.fx.GraphModule(nn.Module(), graph)
+        print(gm.code)
+        print(graph)
+        return _array(lib, gm(lib.ones(2), lib.zeros(2)))
+
+    ours, theirs = _same(scenario)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    # once the Proxies are gone, torch's functions are the plain ones again
+    assert type(numtorch.relu).__name__ == "function"
+    assert numtorch.fx._patching._Recording.holders == 0

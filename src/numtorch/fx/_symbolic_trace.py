@@ -11,7 +11,7 @@ import types
 import numtorch
 from numtorch.nn import Module, Parameter, Sequential
 
-from ._patching import Patcher, recording
+from ._patching import Patcher, recording, tracing
 from .graph import Graph
 from .graph_module import GraphModule
 from .proxy import ParameterProxy, TracerBase
@@ -254,8 +254,8 @@ class Tracer(TracerBase):
         fn_globals = getattr(inspect.unwrap(fn), "__globals__", {})
         was_tracing, _is_fx_tracing = _is_fx_tracing, True
         try:
-            with Patcher() as patcher:
-                patcher.patch_torch_functions(fn_globals)
+            with tracing(), Patcher() as patcher:
+                patcher.patch_globals(fn_globals)
                 patcher.patch_tensor_methods()
                 fn, args = self.create_args_for_root(fn, isinstance(root, Module), concrete_args)
                 cache: dict = {}

@@ -7,7 +7,7 @@ import inspect
 
 from ._codegen import python_code
 from ._namespace import Namespace, snake_case
-from ._patching import RecordingFunction, recording_torch_functions
+from ._patching import RecordingFunction, acquire, release
 from .node import Node, map_arg
 
 __all__ = ["Graph", "PythonCode"]
@@ -51,14 +51,13 @@ class _InsertPoint:
     def __init__(self, graph: Graph, insert) -> None:
         self.graph = graph
         self.orig_insert, graph._insert = graph._insert, insert
-        self._recording = recording_torch_functions()
 
     def __enter__(self) -> None:
-        self._recording.__enter__()
+        acquire()
 
     def __exit__(self, *exc) -> None:
         self.graph._insert = self.orig_insert
-        self._recording.__exit__(*exc)
+        release()
 
 
 class Graph:
