@@ -66,22 +66,18 @@ def find_proxy(args, kwargs):
     """The first Proxy in ``args`` or ``kwargs`` (looking into containers), or None."""
     from .proxy import Proxy
 
-    found = []
-
-    def visit(a) -> bool:
+    # iterative, so that no closure cycle keeps a found Proxy (and the wrappers) alive
+    pending = [kwargs, args]
+    while pending:
+        a = pending.pop()
         if isinstance(a, Proxy):
-            found.append(a)
-            return True
+            return a
         if isinstance(a, (tuple, list)):
-            return any(visit(x) for x in a)
-        if isinstance(a, dict):
-            return any(visit(x) for x in a.values())
-        if isinstance(a, slice):
-            return visit(a.start) or visit(a.stop) or visit(a.step)
-        return False
-
-    if visit(args) or visit(kwargs):
-        return found[0]
+            pending.extend(reversed(a))
+        elif isinstance(a, dict):
+            pending.extend(reversed(list(a.values())))
+        elif isinstance(a, slice):
+            pending.extend((a.step, a.stop, a.start))
     return None
 
 

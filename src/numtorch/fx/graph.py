@@ -8,6 +8,7 @@ import inspect
 from ._codegen import python_code
 from ._namespace import Namespace, snake_case
 from ._patching import RecordingFunction, acquire, release
+from ._torch_names import torch_name
 from .node import Node, map_arg
 
 __all__ = ["Graph", "PythonCode"]
@@ -113,7 +114,9 @@ class Graph:
 
     def _target_to_str(self, target) -> str:
         if callable(target):
-            op = target.__name__
+            # an alias (torch.arctan is numtorch's atan) is named as torch names it
+            known = torch_name(target)
+            op = known.rsplit(".", 1)[-1] if known else target.__name__
         else:
             op = target
             if op.startswith("__") and op.endswith("__"):
