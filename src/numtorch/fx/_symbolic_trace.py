@@ -154,9 +154,11 @@ class Tracer(TracerBase):
                         factory = None
                         if self.param_shapes_constant:
                             factory = lambda node: ParameterProxy(self, node, n, attr_val)
-                        parameter_proxy_cache[n] = self.create_proxy(
-                            "get_attr", n, (), {}, proxy_factory_fn=factory
-                        )
+                        # a Tracer subclass's create_proxy may not take proxy_factory_fn
+                        extra = {}
+                        if "proxy_factory_fn" in inspect.signature(self.create_proxy).parameters:
+                            extra["proxy_factory_fn"] = factory
+                        parameter_proxy_cache[n] = self.create_proxy("get_attr", n, (), {}, **extra)
                     return parameter_proxy_cache[n]
             return None
 
