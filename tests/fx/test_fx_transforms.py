@@ -384,3 +384,11 @@ def test_tracer_overrides_of_the_examples_and_print_tabular():
         lib.fx.symbolic_trace(nn.Sequential(nn.Linear(2, 2), nn.ReLU())).graph.print_tabular()
 
     _same(scenario)
+
+
+def test_missing_parts_of_fx_say_so():
+    with pytest.raises(
+        AttributeError, match=r"torch\.fx\.experimental is not supported by numtorch"
+    ):
+        numtorch.fx.experimental  # noqa: B018
+    assert hasattr(torch.fx, "experimental")
