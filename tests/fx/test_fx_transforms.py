@@ -300,3 +300,95 @@ def test_torch_functions_on_proxies_outside_a_trace():
 
     ours, theirs = _same(scenario)
     np.testing.assert_allclose(ours, theirs)
+
+
+def test_graph_built_from_proxies_of_a_graph_appending_tracer():
+    def scenario(lib, nn, F):
+        graph = lib.fx.Graph()
+        tracer = lib.fx.proxy.GraphAppendingTracer(graph)
+        x = lib.fx.Proxy(graph.placeholder("x"), tracer)
+        y = lib.fx.Proxy(graph.placeholder("y"), tracer)
+        b = lib.tanh(lib.cat([x, y]))
+        c = F.relu(lib.neg(b)) + lib.add(b, 1)
+        graph.output(c.node)
+        gm = lib.fx.GraphModule(nn.Module(), graph)
+        print(gm.code)
+        print(graph)
+        return _array(lib, gm(lib.ones(2), lib.zeros(2)))
+
+    ours, theirs = _same(scenario)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+    # once the Proxies are gone, torch's functions are the plain ones again
+    assert type(numtorch.relu).__name__ == "function"
+    assert numtorch.fx._patching._Recording.holders == 0
+
+
+def test_tracer_overrides_of_the_examples_and_print_tabular():
+    def scenario(lib, nn, F):
+        class M1(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.relu = nn.ReLU()
+                self.lin = nn.Linear(2, 2)
+
+            def forward(self, x: lib.Tensor) -> lib.Tensor:
+                return self.relu(self.lin(x)) + lib.ones(1)
+
+        class LowerRelu(lib.fx.Tracer):
+            def is_leaf_module(self, m, qualname):
+                return not isinstance(m, nn.ReLU) and super().is_leaf_module(m, qualname)
+
+        tracer = LowerRelu()
+        graph = tracer.trace(M1())
+        print(graph)
+        print(lib.fx.GraphModule(tracer.root, graph).code)
+
+        class Tagging(lib.fx.Tracer):
+            def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):
+                n = super().create_node(kind, target, args, kwargs, name)
+                n.tag = kind[:4]
+                return n
+
+        print([n.tag for n in Tagging().trace(M1()).nodes])
+
+        class ModulePathTracer(lib.fx.Tracer):
+            current = ""
+            origin = {}
+
+            def call_module(self, m, forward, args, kwargs):
+                old, self.current = self.current, self.path_of_module(m)
+                try:
+                    return super().call_module(m, forward, args, kwargs)
+                finally:
+                    self.current = old
+
+            def create_proxy(self, kind, target, args, kwargs, name=None, type_expr=None):
+                proxy = super().create_proxy(kind, target, args, kwargs, name, type_expr)
+                self.origin[proxy.node] = self.current
+                return proxy
+
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = nn.Parameter(lib.ones(2))
+                self.inner = M1()
+
+            def forward(self, x):
+                return self.inner(x * self.w)
+
+        tracer = ModulePathTracer()
+        for n in tracer.trace(Outer()).nodes:
+            print(n.name, repr(tracer.origin.get(n)))
+        # reprs of operators and modules' names are the same in both: the whole table is
+        lib.fx.symbolic_trace(lambda a, b: a + b - a * 2).graph.print_tabular()
+        lib.fx.symbolic_trace(nn.Sequential(nn.Linear(2, 2), nn.ReLU())).graph.print_tabular()
+
+    _same(scenario)
+
+
+def test_missing_parts_of_fx_say_so():
+    with pytest.raises(
+        AttributeError, match=r"torch\.fx\.experimental is not supported by numtorch"
+    ):
+        numtorch.fx.experimental  # noqa: B018
+    assert hasattr(torch.fx, "experimental")

@@ -31,3 +31,11 @@ __all__ = [
     "proxy",
     "subgraph_rewriter",
 ]
+
+
+def __getattr__(name):
+    # a part of torch.fx numtorch lacks (experimental, _lazy_graph_module, ...): say so
+    raise AttributeError(
+        f"torch.fx.{name} is not supported by numtorch (module 'numtorch.fx' has no "
+        f"attribute '{name}'); see docs/guides/fx.md for what numtorch.fx implements"
+    )

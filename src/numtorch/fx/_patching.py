@@ -7,11 +7,13 @@ the public functions of ``torch``, ``torch.nn.functional``, ``torch.linalg``,
 ``torch.special`` and ``torch.fft`` (and the same objects bound in the traced function's
 globals) are replaced by wrappers that record a ``call_function`` node with the original
 function as target whenever an argument is a Proxy, and call the original otherwise.
-Proxies also live outside traces, and torch records functions called on them there too: the
-wrappers are also in place while a Transformer runs and inside ``graph.inserting_before`` /
-``inserting_after`` blocks, where graph surgery makes nodes from Proxies. A wrapper compares
-and hashes equal to its function (``target == torch.sigmoid`` holds in such a block), but is
-not the same object; outside these windows the functions are torch's plain ones.
+Proxies also live outside traces (``torch.fx.Proxy(node)`` in graph surgery, a
+Transformer's), and torch records functions called on them there too: the wrappers stay in
+place while any Proxy is alive, while a Transformer runs and inside
+``graph.inserting_before``/``inserting_after`` blocks (``_Recording`` counts the holders).
+A wrapper compares and hashes equal to its function (``target == torch.sigmoid`` holds
+meanwhile) but is not the same object, and costs a scan of the call's arguments; once
+nothing holds them the functions are the plain ones again.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import contextlib
 import functools
 import importlib
 import inspect
+import weakref
 
 from ._functional_calls import FUNCTIONAL_CALLS
 from ._torch_names import _index, register_name
@@ -63,22 +66,18 @@ def find_proxy(args, kwargs):
     """The first Proxy in ``args`` or ``kwargs`` (looking into containers), or None."""
     from .proxy import Proxy
 
-    found = []
-
-    def visit(a) -> bool:
+    # iterative, so that no closure cycle keeps a found Proxy (and the wrappers) alive
+    pending = [kwargs, args]
+    while pending:
+        a = pending.pop()
         if isinstance(a, Proxy):
-            found.append(a)
-            return True
+            return a
         if isinstance(a, (tuple, list)):
-            return any(visit(x) for x in a)
-        if isinstance(a, dict):
-            return any(visit(x) for x in a.values())
-        if isinstance(a, slice):
-            return visit(a.start) or visit(a.stop) or visit(a.step)
-        return False
-
-    if visit(args) or visit(kwargs):
-        return found[0]
+            pending.extend(reversed(a))
+        elif isinstance(a, dict):
+            pending.extend(reversed(list(a.values())))
+        elif isinstance(a, slice):
+            pending.extend((a.step, a.stop, a.start))
     return None
 
 
@@ -196,10 +195,10 @@ class Patcher:
         else:
             self._undo.append(lambda: d.__setitem__(name, old))
 
-    def patch_torch_functions(self, fn_globals: dict) -> None:
-        """Note [Recording torch functions]."""
+    def patch_torch_functions(self) -> dict[int, RecordingFunction]:
+        """Note [Recording torch functions]; returns the wrappers by their function's id."""
         _index()  # name the originals before any is replaced
-        replaced: dict[int, object] = {}
+        replaced: dict[int, RecordingFunction] = {}
         for module_name in _RECORDED_NAMESPACES:
             module = importlib.import_module(module_name)
             for name, value in list(vars(module).items()):
@@ -217,9 +216,15 @@ class Patcher:
                         wrapper = recording(value)
                     replaced[id(value)] = wrapper
                 self.patch_attr(module, name, wrapper)
+        return replaced
+
+    def patch_globals(self, fn_globals: dict) -> None:
+        """The recording wrappers also for torch functions bound to names of ``fn_globals``
+        (``from torch import relu``)."""
         for name, value in list(fn_globals.items()):
-            if not isinstance(value, type) and id(value) in replaced and callable(value):
-                self.patch_dict(fn_globals, name, replaced[id(value)])
+            wrapper = _Recording.wrappers.get(id(value))
+            if wrapper is not None and wrapper.__fx_original__ is value:
+                self.patch_dict(fn_globals, name, wrapper)
 
 
 # a tensor's operator given a Proxy is recorded as torch records it: the method it runs
@@ -277,9 +282,57 @@ def _patch_tensor_methods(patcher: Patcher) -> None:
 Patcher.patch_tensor_methods = _patch_tensor_methods
 
 
+class _Recording:
+    """The wrappers of Note [Recording torch functions], in place while anything holds them:
+    a trace, a Transformer's run, an inserting_before/after block, or a live Proxy."""
+
+    holders = 0
+    tracing = 0  # traces running: they hold the wrappers for their Proxies
+    patcher: Patcher | None = None
+    wrappers: dict[int, RecordingFunction] = {}
+
+
+def acquire() -> None:
+    if _Recording.holders == 0:
+        patcher = Patcher()
+        _Recording.wrappers = patcher.patch_torch_functions()
+        _Recording.patcher = patcher
+    _Recording.holders += 1
+
+
+def release() -> None:
+    _Recording.holders -= 1
+    if _Recording.holders == 0 and _Recording.patcher is not None:
+        patcher, _Recording.patcher = _Recording.patcher, None
+        _Recording.wrappers = {}
+        patcher.__exit__(None, None, None)
+
+
+def hold_while_alive(obj) -> None:
+    """Keeps the wrappers in place while ``obj`` (a Proxy made outside a trace) lives."""
+    if _Recording.tracing:
+        return
+    acquire()
+    weakref.finalize(obj, release).atexit = False
+
+
+@contextlib.contextmanager
+def tracing():
+    """A trace: the wrappers in place, its own Proxies not holding them past its end."""
+    acquire()
+    _Recording.tracing += 1
+    try:
+        yield
+    finally:
+        _Recording.tracing -= 1
+        release()
+
+
 @contextlib.contextmanager
 def recording_torch_functions():
-    """Note [Recording torch functions], for Proxies used outside a trace."""
-    with Patcher() as patcher:
-        patcher.patch_torch_functions({})
+    """Note [Recording torch functions], for the ``with`` block."""
+    acquire()
+    try:
         yield
+    finally:
+        release()

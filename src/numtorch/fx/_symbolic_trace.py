@@ -11,7 +11,7 @@ import types
 import numtorch
 from numtorch.nn import Module, Parameter, Sequential
 
-from ._patching import Patcher, recording
+from ._patching import Patcher, recording, tracing
 from .graph import Graph
 from .graph_module import GraphModule
 from .proxy import ParameterProxy, TracerBase
@@ -154,9 +154,11 @@ class Tracer(TracerBase):
                         factory = None
                         if self.param_shapes_constant:
                             factory = lambda node: ParameterProxy(self, node, n, attr_val)
-                        parameter_proxy_cache[n] = self.create_proxy(
-                            "get_attr", n, (), {}, proxy_factory_fn=factory
-                        )
+                        # a Tracer subclass's create_proxy may not take proxy_factory_fn
+                        extra = {}
+                        if "proxy_factory_fn" in inspect.signature(self.create_proxy).parameters:
+                            extra["proxy_factory_fn"] = factory
+                        parameter_proxy_cache[n] = self.create_proxy("get_attr", n, (), {}, **extra)
                     return parameter_proxy_cache[n]
             return None
 
@@ -254,8 +256,8 @@ class Tracer(TracerBase):
         fn_globals = getattr(inspect.unwrap(fn), "__globals__", {})
         was_tracing, _is_fx_tracing = _is_fx_tracing, True
         try:
-            with Patcher() as patcher:
-                patcher.patch_torch_functions(fn_globals)
+            with tracing(), Patcher() as patcher:
+                patcher.patch_globals(fn_globals)
                 patcher.patch_tensor_methods()
                 fn, args = self.create_args_for_root(fn, isinstance(root, Module), concrete_args)
                 cache: dict = {}

@@ -7,7 +7,8 @@ import inspect
 
 from ._codegen import python_code
 from ._namespace import Namespace, snake_case
-from ._patching import RecordingFunction, recording_torch_functions
+from ._patching import RecordingFunction, acquire, release
+from ._torch_names import torch_name
 from .node import Node, map_arg
 
 __all__ = ["Graph", "PythonCode"]
@@ -51,14 +52,13 @@ class _InsertPoint:
     def __init__(self, graph: Graph, insert) -> None:
         self.graph = graph
         self.orig_insert, graph._insert = graph._insert, insert
-        self._recording = recording_torch_functions()
 
     def __enter__(self) -> None:
-        self._recording.__enter__()
+        acquire()
 
     def __exit__(self, *exc) -> None:
         self.graph._insert = self.orig_insert
-        self._recording.__exit__(*exc)
+        release()
 
 
 class Graph:
@@ -114,7 +114,9 @@ class Graph:
 
     def _target_to_str(self, target) -> str:
         if callable(target):
-            op = target.__name__
+            # an alias (torch.arctan is numtorch's atan) is named as torch names it
+            known = torch_name(target)
+            op = known.rsplit(".", 1)[-1] if known else target.__name__
         else:
             op = target
             if op.startswith("__") and op.endswith("__"):

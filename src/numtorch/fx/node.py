@@ -9,7 +9,7 @@ from typing import Any
 from ._patching import RecordingFunction
 from ._torch_names import qualified_name, type_repr
 
-__all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect"]
+__all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect", "Argument", "Target"]
 
 _side_effectful_functions: set = {operator.setitem}
 
@@ -271,3 +271,7 @@ class Node:
 _OPS = frozenset(
     ["placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root"]
 )
+
+# what a node calls, and what its arguments may hold (annotations in FX programs use them)
+Target = Callable[..., Any] | str
+Argument = tuple | list | dict | slice | range | Node | str | int | float | bool | complex | None

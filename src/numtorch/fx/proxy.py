@@ -10,6 +10,7 @@ import operator
 import numtorch
 
 from ._codegen import MAGIC_METHODS, REFLECTABLE_MAGIC_METHODS
+from ._patching import hold_while_alive
 from .graph import Graph
 from .node import Node
 
@@ -135,6 +136,7 @@ class Proxy:
             tracer = GraphAppendingTracer(node.graph)
         self.tracer = tracer
         self.node = node
+        hold_while_alive(self)  # Note [Recording torch functions]
 
     def __repr__(self) -> str:
         return f"Proxy({self.node.name})"
