@@ -144,6 +144,19 @@ def _bce_with_logits_input_of_another_dtype(lib):
     return lib.nn.functional.binary_cross_entropy_with_logits(x, target), x
 
 
+def _matmul_vector_batch(lib):
+    # a vector that requires grad folds the batch (other^T reshaped: a copy) into one mv,
+    # which saves that copy, not the batch
+    batch = lib.randn(2, 3, 2, dtype=lib.float64)
+    return _leaf(lib, 3) @ batch, batch
+
+
+def _matmul_vector_transposed_batch(lib):
+    # other^T folds without a copy: the mv saves a view of the batch
+    batch = (_leaf(lib, 2, 2, 3) * 1).mT
+    return lib.randn(3, dtype=lib.float64) @ batch, batch
+
+
 CASES = {
     "bce_with_logits_input_of_another_dtype": _bce_with_logits_input_of_another_dtype,
     "einsum_diagonal_operand": _einsum_diagonal_operand,
@@ -168,6 +181,8 @@ CASES = {
     "put_source": _put_source,
     "triangular_solve_b": _triangular_solve_b,
     "cdist_broadcast_operand": _cdist_broadcast_operand,
+    "matmul_vector_batch": _matmul_vector_batch,
+    "matmul_vector_transposed_batch": _matmul_vector_transposed_batch,
 }
 
 
