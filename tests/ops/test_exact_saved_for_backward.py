@@ -157,6 +157,14 @@ def _matmul_vector_transposed_batch(lib):
     return lib.randn(3, dtype=lib.float64) @ batch, batch
 
 
+def _group_norm_expanded_weight(lib):
+    # torch normalizes with contiguous copies of the weight and bias: an expanded weight is
+    # copied, and the node saves the copy
+    weight = _leaf(lib, 1) * 1
+    x = _leaf(lib, 2, 4, 3, seed=1)
+    return lib.group_norm(x, 2, weight.expand(4), lib.ones(4, dtype=lib.float64)), weight
+
+
 CASES = {
     "bce_with_logits_input_of_another_dtype": _bce_with_logits_input_of_another_dtype,
     "einsum_diagonal_operand": _einsum_diagonal_operand,
@@ -183,6 +191,7 @@ CASES = {
     "cdist_broadcast_operand": _cdist_broadcast_operand,
     "matmul_vector_batch": _matmul_vector_batch,
     "matmul_vector_transposed_batch": _matmul_vector_transposed_batch,
+    "group_norm_expanded_weight": _group_norm_expanded_weight,
 }
 
 
