@@ -165,6 +165,25 @@ def _group_norm_expanded_weight(lib):
     return lib.group_norm(x, 2, weight.expand(4), lib.ones(4, dtype=lib.float64)), weight
 
 
+def _fused_lstm(state_or_input):
+    # torch's float32 LSTM runs oneDNN's layer on contiguous copies of the input and the
+    # states: an expanded one is copied, and the layer saves the copy
+    def case(lib):
+        base = lib.randn(1, requires_grad=True) * 1
+        x, h0 = lib.randn(2, 3, 3, requires_grad=True), lib.randn(1, 3, 2)
+        if state_or_input == "state":
+            h0 = base.expand(1, 3, 2)
+        else:
+            x = base.expand(2, 3, 3)
+        weights = [lib.randn(8, 3, requires_grad=True), lib.randn(8, 2, requires_grad=True)]
+        out, _, _ = lib.lstm(
+            x, (h0, lib.randn(1, 3, 2)), weights, False, 1, 0.0, True, False, False
+        )
+        return out, base
+
+    return case
+
+
 CASES = {
     "bce_with_logits_input_of_another_dtype": _bce_with_logits_input_of_another_dtype,
     "einsum_diagonal_operand": _einsum_diagonal_operand,
@@ -192,6 +211,8 @@ CASES = {
     "matmul_vector_batch": _matmul_vector_batch,
     "matmul_vector_transposed_batch": _matmul_vector_transposed_batch,
     "group_norm_expanded_weight": _group_norm_expanded_weight,
+    "fused_lstm_expanded_state": _fused_lstm("state"),
+    "fused_lstm_expanded_input": _fused_lstm("input"),
 }
 
 
