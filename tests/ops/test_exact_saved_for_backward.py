@@ -379,8 +379,6 @@ OP_SAVES_DIFFER = {
     ("mkldnn_rnn_layer", 6, "input 5"),
     ("mkldnn_rnn_layer", 6, "input 6"),
     ("rnn_tanh", None, "input 1"),
-    ("torch.bilinear", 1, "input 0"),
-    ("torch.bilinear", 1, "input 2"),
 }
 
 
