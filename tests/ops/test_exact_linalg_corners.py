@@ -273,3 +273,17 @@ def test_lu_factor_gradient_reads_the_untrimmed_blocks_as_torch(shape):
     )
     (g_theirs,) = torch.autograd.grad(torch.linalg.lu_factor(theirs)[0], theirs, torch.tensor(grad))
     np.testing.assert_array_equal(g_ours.numpy(), g_theirs.numpy())
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("shapes", [((4,), (2, 3, 5)), ((2, 4), (2, 3, 5))])
+def test_matmul_into_a_batch_folds_or_not_as_torch(shapes, requires_grad):
+    # torch folds a batch multiplied from the left into one mv/mm when the left operand
+    # requires grad, so a size mismatch is reported by mv/mm, otherwise by bmm
+    messages = []
+    for lib in (numtorch, torch):
+        left = lib.ones(shapes[0], requires_grad=requires_grad)
+        with pytest.raises(RuntimeError) as info:
+            left @ lib.ones(shapes[1])
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

@@ -144,6 +144,46 @@ def _bce_with_logits_input_of_another_dtype(lib):
     return lib.nn.functional.binary_cross_entropy_with_logits(x, target), x
 
 
+def _matmul_vector_batch(lib):
+    # a vector that requires grad folds the batch (other^T reshaped: a copy) into one mv,
+    # which saves that copy, not the batch
+    batch = lib.randn(2, 3, 2, dtype=lib.float64)
+    return _leaf(lib, 3) @ batch, batch
+
+
+def _matmul_vector_transposed_batch(lib):
+    # other^T folds without a copy: the mv saves a view of the batch
+    batch = (_leaf(lib, 2, 2, 3) * 1).mT
+    return lib.randn(3, dtype=lib.float64) @ batch, batch
+
+
+def _group_norm_expanded_weight(lib):
+    # torch normalizes with contiguous copies of the weight and bias: an expanded weight is
+    # copied, and the node saves the copy
+    weight = _leaf(lib, 1) * 1
+    x = _leaf(lib, 2, 4, 3, seed=1)
+    return lib.group_norm(x, 2, weight.expand(4), lib.ones(4, dtype=lib.float64)), weight
+
+
+def _fused_lstm(state_or_input):
+    # torch's float32 LSTM runs oneDNN's layer on contiguous copies of the input and the
+    # states: an expanded one is copied, and the layer saves the copy
+    def case(lib):
+        base = lib.randn(1, requires_grad=True) * 1
+        x, h0 = lib.randn(2, 3, 3, requires_grad=True), lib.randn(1, 3, 2)
+        if state_or_input == "state":
+            h0 = base.expand(1, 3, 2)
+        else:
+            x = base.expand(2, 3, 3)
+        weights = [lib.randn(8, 3, requires_grad=True), lib.randn(8, 2, requires_grad=True)]
+        out, _, _ = lib.lstm(
+            x, (h0, lib.randn(1, 3, 2)), weights, False, 1, 0.0, True, False, False
+        )
+        return out, base
+
+    return case
+
+
 CASES = {
     "bce_with_logits_input_of_another_dtype": _bce_with_logits_input_of_another_dtype,
     "einsum_diagonal_operand": _einsum_diagonal_operand,
@@ -168,6 +208,11 @@ CASES = {
     "put_source": _put_source,
     "triangular_solve_b": _triangular_solve_b,
     "cdist_broadcast_operand": _cdist_broadcast_operand,
+    "matmul_vector_batch": _matmul_vector_batch,
+    "matmul_vector_transposed_batch": _matmul_vector_transposed_batch,
+    "group_norm_expanded_weight": _group_norm_expanded_weight,
+    "fused_lstm_expanded_state": _fused_lstm("state"),
+    "fused_lstm_expanded_input": _fused_lstm("input"),
 }
 
 
@@ -334,8 +379,6 @@ OP_SAVES_DIFFER = {
     ("mkldnn_rnn_layer", 6, "input 5"),
     ("mkldnn_rnn_layer", 6, "input 6"),
     ("rnn_tanh", None, "input 1"),
-    ("torch.bilinear", 1, "input 0"),
-    ("torch.bilinear", 1, "input 2"),
 }
 
 

@@ -26,12 +26,29 @@ CASES = [
     ("expanded", lambda lib: lib.arange(6.0).reshape(2, 3)[0].expand(2, 3)
      .as_strided((3,), (1,), 3)),
     ("expanded 0-d", lambda lib: lib.tensor(2.0).expand(3, 4).as_strided((2,), (1,))),
+    ("soft margin loss of one", lambda lib: lib.nn.functional.soft_margin_loss(
+        lib.ones(1, dtype=lib.float64), lib.ones(1, dtype=lib.float64), reduction="sum")
+     .as_strided((2,), (1,))),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize("name, fn", CASES, ids=[c[0] for c in CASES])
 def test_as_strided_storage_matches_torch(name, fn):
     assert _outcome(lambda: fn(numtorch)) == _outcome(lambda: fn(torch))
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_reduced_soft_margin_loss_keeps_the_losses_in_its_storage_as_torch(reduction):
+    # torch writes the elementwise losses into its output, resizes it to 0-d over the same
+    # storage and copies the reduction into element 0: as_strided reads the losses behind it
+    def read(lib):
+        x = lib.linspace(-2, 2, 12, dtype=lib.float64)
+        loss = lib.nn.functional.soft_margin_loss(
+            x, lib.ones(12, dtype=lib.float64), reduction=reduction
+        )
+        return loss.expand(2, 3).as_strided((2, 6), (6, 1)).flatten().tolist()
+
+    assert read(numtorch) == pytest.approx(read(torch), rel=1e-15)
 
 
 def _scatter_grads(lib):

@@ -100,3 +100,44 @@ def test_extremes_with_infinite_and_nan_products_as_torch(reduce, values):
         dense = lib.tensor([[1.0, -1.0], [2.0, 0.5]], dtype=lib.float64)
         results.append(lib.sparse.mm(sparse.to_sparse_csr(), dense, reduce).tolist())
     assert str(results[0]) == str(results[1])
+
+
+_INF, _NAN = float("inf"), float("nan")
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin"])
+@pytest.mark.parametrize(
+    "dense, grad",
+    [
+        ([[2.0, -1.0], [2.0, 5.0], [0.5, -1.0]], [[1.0, 2.0], [3.0, 4.0]]),  # ties
+        ([[_NAN, 1.0], [3.0, _NAN], [_NAN, _NAN]], [[1.0, 2.0], [3.0, 4.0]]),  # last NaN
+        ([[-_INF, _INF], [-_INF, _INF], [1.0, 2.0]], [[1.0, 2.0], [3.0, 4.0]]),  # nothing
+        ([[_INF, 1.0], [5.0, -_INF], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]),  # unpicked inf
+        ([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[_NAN, 2.0], [_INF, 0.0]]),  # gradient's own
+    ],
+)
+def test_extreme_gradients_go_to_the_picked_entry_as_torch(reduce, dense, grad):
+    # torch's kernel picks, per output element, the first entry reaching the extreme, the
+    # last NaN, or none when every product equals its starting infinity; only that entry
+    # gets a gradient (an unpicked entry's infinite factor gives no 0 * inf NaN); row 2 is
+    # empty, row 0 has three entries, row 1 one
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        values = lib.tensor([1.0, 1.0, 1.0, -2.0], dtype=lib.float64, requires_grad=True)
+        other = lib.tensor(dense, dtype=lib.float64, requires_grad=True)
+        index = lib.tensor([[0, 0, 0, 1], [0, 1, 2, 2]])
+        sparse = lib.sparse_coo_tensor(index, values, (3, 3)).to_sparse_csr()
+        out = lib.sparse.mm(sparse, other, reduce)
+        out[:2].backward(lib.tensor(grad, dtype=lib.float64))
+        results.append((out.tolist(), values.grad.tolist(), other.grad.tolist()))
+    assert str(results[0]) == str(results[1])
+
+
+def test_zero_dim_dense_operand_raises_torch_index_error():
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            csr = lib.tensor(_DENSE).to_sparse_csr()
+        with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dim"):
+            lib.sparse.mm(csr, lib.tensor(2.0), "amax")

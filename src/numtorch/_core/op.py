@@ -165,6 +165,7 @@ class OpSpec:
         self.check = check
         self._plans: dict = {}
         self._guarded_names = None  # Note [Guarded saves]
+        self.optional_saves = frozenset()  # (defop's optional_saves=)
         # plan -> slots of outputs saved for formulas that will not run: backward still
         # version-checks them, as torch unpacks every saved value before any formula
         self.unused_results: dict = {}
@@ -212,7 +213,7 @@ class OpSpec:
         guarded = self._guarded_names
         if guarded is None:
             guarded = self._guarded_names = _guarded_names(self)
-        return name in guarded
+        return name in guarded or name in self.optional_saves
 
     def save_plan(self, mask: int) -> tuple:
         """What to save when the inputs flagged in bit ``mask`` require grad (cached)."""
@@ -260,6 +261,8 @@ class OpSpec:
 # it: the op has two or more differentiable inputs and no list of tensors, is no backward
 # op itself, and the value is a tensor argument (not an optional one) named by exactly one
 # formula. backward unpacks, and so version-checks, every saved value before any formula.
+# Where derivatives.yaml wraps a value in wrap_opt_if (saved only when a formula naming it
+# will run, as _trilinear's operands), the entry lists it in defop's optional_saves.
 def _guarded_names(spec) -> frozenset:
     if len(spec.formulas) < 2 or spec.lists or "backward" in spec.name:
         return frozenset()
@@ -319,6 +322,7 @@ def defop(
     aten: str | None = None,
     batch=None,
     schema_args: int | None = None,
+    optional_saves=(),
     jvp=None,
     **formulas,
 ):
@@ -343,6 +347,8 @@ def defop(
             the forward's (the profiler's ``input_shapes`` has that many entries).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
+        optional_saves: inputs saved only when a formula naming them will run (torch's
+            wrap_opt_if; Note [Guarded saves]).
         **formulas: one derivative formula per differentiable input.
         jvp: the forward derivative (Note [Forward grads] in autograd/forward_grad.py):
             ``"elementwise"``, ``"linear"`` or a formula naming ``<input>_t`` tangents.
@@ -371,6 +377,7 @@ def defop(
         REGISTRY[op_name] = spec
         if jvp is not None:
             spec.jvp = jvp
+        spec.optional_saves = frozenset(optional_saves)
         op = public_function(spec, op_name)  # Note [Public functions] in runners.py
         op.__module__ = __name__
         op.__doc__ = forward.__doc__ if params is None else None

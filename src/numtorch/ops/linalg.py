@@ -370,13 +370,30 @@ def _fold(t1, t2):
     return _unsafe_view(out, lead + ((t2.shape[-1],) if t2.ndim == 2 else ()))
 
 
+def _folds_transposed(input, other) -> bool:
+    # torch's should_fold for a 1-D or 2-D input times a batch of matrices: always when the
+    # input requires grad (its gradient then needs no batch sum), never for a 2-D input
+    # otherwise (the transposed product would be copied back), and for a vector when
+    # other^T's batch folds into its rows without a copy (or is empty)
+    if input.requires_grad:
+        return True
+    if input.ndim == 2:
+        return False
+    if other.numel() == 0:
+        return True
+    shape, strides = other.mT.shape, other.mT.stride()
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(other.ndim - 2))
+
+
 def _fold_transposed(input, other):
-    # (n, k) @ (..., k, m) folded as torch does when the matrix requires grad (its gradient
-    # then needs no batch sum): (other^T folded) @ input^T, transposed back; torch's
-    # contiguous() copy records CloneBackward0 (TransposeBackward0 when the transposed
-    # result is already contiguous)
+    # (n, k) or (k,) @ (..., k, m) folded as torch does: (other^T folded) @ input^T (an mv
+    # for a vector), a matrix product transposed back; torch's contiguous() copy records
+    # CloneBackward0 (TransposeBackward0 when the transposed result is already contiguous)
     t1 = other.mT
-    out = mm(t1.reshape(-1, t1.shape[-1]), input.t())
+    folded = t1.reshape(math.prod(t1.shape[:-1]), t1.shape[-1])  # not -1: k may be 0
+    if input.ndim == 1:
+        return _unsafe_view(mv(folded, input), t1.shape[:-1])
+    out = mm(folded, input.t())
     return _unsafe_view(out, t1.shape[:-1] + (input.shape[0],)).mT.contiguous()
 
 
@@ -409,7 +426,7 @@ def matmul(input, other) -> Tensor:
                 f"{input.shape[-1]} and {other.shape[0]}x{other.shape[-1]})"
             )
         return _fold(input, other)
-    if d1 == 2 and input.requires_grad and input.shape[-1] == other.shape[-2]:
+    if d1 <= 2 and d2 >= 3 and _folds_transposed(input, other):
         return _fold_transposed(input, other)
     a = input.unsqueeze(0) if d1 == 1 else input
     b = other.unsqueeze(-1) if d2 == 1 else other

@@ -2,12 +2,12 @@
 the products of its row's stored entries with the dense rows they pick, instead of summing
 them. Rows without entries give zero, as torch's kernel does.
 
-Every reduction is a weighted sum of the entry products, ``out[r, j] = sum_e w[e, j] *
+Sum and mean are weighted sums of the entry products, ``out[r, j] = sum_e w[e, j] *
 values[e] * dense[cols[e], j]`` over the entries ``e`` of row ``r``: weight 1 for sum,
-1 / (entries in the row) for mean, and for amax/amin 1 on the first entry that reaches the
-extreme (torch's kernel keeps the first) and 0 elsewhere. The weights are read off the
-forward's values and held constant, so the gradients are the product's, weighted. As in
-torch, they come from a backward op with no derivative of its own (no second order).
+1 / (entries in the row) for mean, so their gradients are the product's, weighted. amax and
+amin keep, per output element, the entry torch's kernel picks (Note [Picked entries]), and
+only that entry's product gets the gradient. As in torch, the gradients come from a
+backward op with no derivative of its own (no second order).
 """
 
 from __future__ import annotations
@@ -23,6 +23,30 @@ REDUCTIONS = {"sum": "sum", "mean": "mean", "amax": "amax", "max": "amax", "amin
 REDUCTIONS["min"] = "amin"
 
 
+# Note [Picked entries]
+# torch's amax/amin kernel walks a row's entries in CSR order from -inf (amax) or +inf
+# (amin) and takes an entry whose product is strictly beyond the running extreme, or NaN: so
+# ties keep the first entry, a NaN product keeps the last NaN, and a row whose products all
+# equal the starting infinity picks nothing (its output stays infinite, without gradient).
+# The backward gives each output element's gradient to its picked entry alone: an unpicked
+# entry gets no term at all, so an infinite factor there never turns into NaN (0 * inf).
+def _picked(values, dense, indices, size, reduce):
+    """The entry each output element picks (rows x columns), ``nnz`` where none is picked."""
+    rows, cols = indices
+    nnz, columns = len(rows), dense.shape[1]
+    products = values[:, None] * dense[cols]
+    start = xp.inf if reduce == "amin" else -xp.inf
+    extreme = xp.full((size[0], columns), start, products.dtype)
+    (xp.fmin if reduce == "amin" else xp.fmax).at(extreme, rows, products)
+    order = xp.arange(nnz)[:, None]
+    first = xp.full(extreme.shape, nnz)
+    reached = (products == extreme[rows]) & (products != start)
+    xp.minimum.at(first, rows, xp.where(reached, order, nnz))
+    last_nan = xp.full(extreme.shape, -1)
+    xp.maximum.at(last_nan, rows, xp.where(xp.isnan(products), order, -1))
+    return xp.where(last_nan >= 0, last_nan, first)
+
+
 def _weights(values, dense, indices, size, reduce):
     """The constant weight of each entry product (nnz x columns) for this reduction."""
     rows, cols = indices
@@ -32,14 +56,8 @@ def _weights(values, dense, indices, size, reduce):
     if reduce == "mean":
         counts = xp.bincount(rows, minlength=size[0])
         return xp.broadcast_to((1 / counts[rows]).astype(dense.dtype)[:, None], shape).copy()
-    products = values[:, None] * dense[cols]
-    extreme = xp.full((size[0], shape[1]), xp.inf if reduce == "amin" else -xp.inf, dense.dtype)
-    (xp.minimum if reduce == "amin" else xp.maximum).at(extreme, rows, products)
-    # the first entry of each row (CSR order) that reaches the row's extreme, per column
-    position = xp.where(products == extreme[rows], xp.arange(len(rows))[:, None], len(rows))
-    first = xp.full(extreme.shape, len(rows))
-    xp.minimum.at(first, rows, position)
-    return (first[rows] == xp.arange(len(rows))[:, None]).astype(dense.dtype)
+    picked = _picked(values, dense, indices, size, reduce)
+    return (picked[rows] == xp.arange(len(rows))[:, None]).astype(dense.dtype)
 
 
 def _weights_of(values, dense, indices, size, reduce) -> Tensor:
@@ -59,16 +77,24 @@ def _weights_of(values, dense, indices, size, reduce) -> Tensor:
     jvp=no_forward_derivative("_sparse_mm_reduce_impl_backward"),
 )
 def sparse_mm_reduce_backward(grad, values, dense, indices, size, reduce, which):
-    """The gradient for ``values`` or ``dense`` (``which``) of the weighted product."""
-    weights = _weights(values, dense, indices, size, reduce)
+    """The gradient for ``values`` or ``dense`` (``which``) of the reduction."""
     rows, cols = indices
-    # an unpicked entry of amax/amin adds nothing, not 0 * grad: torch's kernel scatters the
-    # picked entries alone, so a NaN or infinite gradient stays off the others
-    picked = weights != 0
+    if reduce in ("amax", "amin"):
+        picked = _picked(values, dense, indices, size, reduce)
+        row, column = xp.nonzero(picked != len(rows))
+        entry = picked[row, column]
+        if which == "values":
+            out = xp.zeros(values.shape, grad.dtype)
+            xp.add.at(out, entry, dense[cols[entry], column] * grad[row, column])
+        else:
+            out = xp.zeros(dense.shape, grad.dtype)
+            xp.add.at(out, (cols[entry], column), values[entry] * grad[row, column])
+        return out
+    weights = _weights(values, dense, indices, size, reduce)
     if which == "values":
-        return xp.where(picked, grad[rows] * dense[cols] * weights, 0).sum(-1)
+        return (grad[rows] * dense[cols] * weights).sum(-1)
     out = xp.zeros(dense.shape, grad.dtype)
-    xp.add.at(out, cols, xp.where(picked, values[:, None] * weights * grad[rows], 0))
+    xp.add.at(out, cols, values[:, None] * weights * grad[rows])
     return out
 
 
@@ -136,10 +162,12 @@ def sparse_mm_reduce(input, other, reduce: str) -> Tensor:
                 "(convert with to_sparse_csr())"
             )
         raise RuntimeError("sparse_mm_reduce: expect self to be SparseCsr, got Strided")
+    if other.ndim == 0:  # torch's check reads other.size(0) for its message first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if other.ndim != 2 or other.shape[0] != input.shape[1]:
         raise RuntimeError(
             f"Expected a tensor of dimension 2 and tensor.size[0] == {input.shape[1]} but got: "
-            f"dimension {other.ndim} and tensor.size[0] = {other.shape[0] if other.ndim else 1}"
+            f"dimension {other.ndim} and tensor.size[0] = {other.shape[0]}"
         )
     if other.dtype is not input.dtype:
         raise RuntimeError(

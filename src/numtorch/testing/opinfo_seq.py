@@ -40,8 +40,10 @@ def _lstm(t, x, h0, c0, *weights, bias=True, num_layers=1, bidirectional=False):
 
 def _lstm_layer(t, x, h0, c0, *weights, reverse=False):
     # numtorch's fused layer op (torch runs it on float32 only) against torch's composed
-    # LSTM in float64: the same function, so grad_fn names differ on purpose
-    if t.__name__ == "numtorch":
+    # LSTM in float64: the same function, so grad_fn names differ on purpose. On float32 both
+    # libraries run the layer through lstm, which hands it contiguous copies of the input
+    # and the states, as torch's oneDNN path does
+    if t.__name__ == "numtorch" and x.dtype != t.float32:
         biases = () if len(weights) == 4 else (None, None)
         options = (reverse, [x.shape[0]], 2, h0.shape[-1], 1, len(weights) == 4, False, False)
         out, h, c, _ = t.mkldnn_rnn_layer(x, *weights, *biases, h0, c0, *options, True)

@@ -9,7 +9,7 @@ from ..._core.meta import check_same_device
 from ..._core.observers import composite, dispatch
 from ..._core.tensor import Tensor
 from ...ops.linalg import addmm
-from ...ops.linalg import einsum as _einsum
+from ...ops.nn.bilinear import trilinear
 
 
 @composite("aten::linear")
@@ -101,5 +101,5 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tenso
     lead = input1.shape[:-1]
     x1 = input1.reshape(math.prod(lead), input1.shape[-1])
     x2 = input2.reshape(math.prod(lead), input2.shape[-1])
-    out = _einsum("bi,oij,bj->bo", x1, weight, x2).reshape(*lead, weight.shape[0])
+    out = trilinear(x1, weight, x2).reshape(*lead, weight.shape[0])
     return out if bias is None else out + bias

@@ -165,9 +165,12 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
             )
     _check_dtypes(input, "GroupNormKernelImpl", weight, bias)
     hxw = input.numel() // max(n * c, 1)
-    # torch normalizes a contiguous copy of a strided input (an expand, a transpose): the
-    # node keeps that copy, so a later in-place change of the input does not break backward
+    # torch normalizes contiguous copies of a strided input, weight and bias (an expand, a
+    # transpose): the node keeps those copies, so a later in-place change of the original
+    # does not break backward
     input = input.contiguous()
+    weight = None if weight is None else weight.contiguous()
+    bias = None if bias is None else bias.contiguous()
     return N.native_group_norm_op(input, weight, bias, n, c, hxw, num_groups, eps)[0]
 
 

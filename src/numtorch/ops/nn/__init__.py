@@ -6,6 +6,7 @@ from . import (  # noqa: F401
     activation,
     adaptive_pooling,
     attention,
+    bilinear,
     channel_shuffle,
     conv,
     conv_functions,

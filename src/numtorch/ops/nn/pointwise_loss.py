@@ -279,4 +279,13 @@ def soft_margin_loss_backward(grad_output, self, target, reduction):
 )
 def soft_margin_loss_op(input, target, reduction):
     with xp.errstate(over="ignore"):
-        return reduce_array(xp.log1p(xp.exp(-input * target)), reduction)
+        losses = xp.log1p(xp.exp(-input * target))
+    if reduction == "none":
+        return losses
+    # torch writes the losses into its output, then resizes it to 0-d over the same storage
+    # and copies the reduction into element 0: the rest of the storage keeps the losses
+    # (what as_strided on the result reads)
+    storage = xp.zeros(max(losses.size, 1), losses.dtype)
+    storage[: losses.size] = losses.reshape(-1)
+    storage[0] = reduce_array(losses, reduction)
+    return storage[:1].reshape(())

@@ -211,6 +211,10 @@ def _stack_layers(
         hiddens = [tuple(t.to(dtype) for t in h) if lstm else h.to(dtype) for h in hiddens]
     finals = []
     fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
+    if fused:  # torch's oneDNN path runs on contiguous copies of the input and the states
+        input = input.contiguous()
+        states = [t.contiguous() if dtype is None else t.to(dtype).contiguous() for t in hx]
+        hiddens = list(zip(states[0].unbind(0), states[1].unbind(0)))
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
