@@ -176,10 +176,12 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
         dh += d_out[seq - 1]
     cx = xp.ascontiguousarray(cx.T)
     slope = xp.empty((size, batch), dtype=dtype)
-    tanh_slopes = xp.empty((2 * size, batch), dtype=dtype)  # 1 - t^2 for g and tanh(c)
-    g_slope, cell_slope = tanh_slopes[:size], tanh_slopes[size:]
-    sigmoid_slope = xp.empty((3 * size, batch), dtype=dtype)
     s2, s3, s4 = 2 * size, 3 * size, 4 * size
+    # the activations' slopes for a step's whole block: s - s^2 for the sigmoid gates,
+    # 1 - t^2 for g and tanh(c), from one pass squaring the block
+    slopes = xp.empty((5 * size, batch), dtype=dtype)
+    sigmoid_slopes, tanh_slopes = slopes[:s3], slopes[s3:]
+    g_slope, cell_slope = slopes[s3:s4], slopes[s4:]
     back, d_back = blocks[::-1], d_gates_all[::-1]
     steps = zip(
         d_back,
@@ -193,7 +195,7 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
         back[:, size:s2],
         back[:, s2:s3],
         back[:, s3:s4],
-        back[:, s3:],
+        back,
         back[:, s4:],
         itertools.chain(cells[-2::-1], (cx,)),  # the cell state each step started from
         itertools.repeat(None) if d_out is None else itertools.chain(d_out[-2::-1], (None,)),
@@ -201,9 +203,26 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
     # The gradient-independent factors are computed step by step, while the step's gates are
     # in cache: for all steps at once, as whole-sequence passes, they cost more than the
     # calls they save.
-    for d, d_sig, d_i, d_f, d_o, d_g, sig, i, f, o, g, tanhs, tanh_cell, c_prev, d_prev in steps:
+    for (
+        d,
+        d_sig,
+        d_i,
+        d_f,
+        d_o,
+        d_g,
+        sig,
+        i,
+        f,
+        o,
+        g,
+        block,
+        tanh_cell,
+        c_prev,
+        d_prev,
+    ) in steps:
         xp.multiply(dh, tanh_cell, out=d_o)
-        xp.multiply(tanhs, tanhs, out=tanh_slopes)
+        xp.multiply(block, block, out=slopes)
+        xp.subtract(sig, sigmoid_slopes, out=sigmoid_slopes)
         xp.subtract(1, tanh_slopes, out=tanh_slopes)
         xp.multiply(cell_slope, o, out=slope)
         slope *= dh
@@ -212,10 +231,7 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
         xp.multiply(dc, c_prev, out=d_f)
         xp.multiply(dc, i, out=d_g)
         dc *= f
-        # through the activations: s (1 - s) for the sigmoid gates, 1 - t^2 for g
-        xp.subtract(1, sig, out=sigmoid_slope)
-        sigmoid_slope *= sig
-        d_sig *= sigmoid_slope
+        d_sig *= sigmoid_slopes
         d_g *= g_slope
         dh = xp.matmul(w_hh_t, d).reshape(size, batch)
         if d_prev is not None:
