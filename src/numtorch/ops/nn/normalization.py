@@ -360,22 +360,24 @@ def dense_layout(a) -> bool:
 def _bn_training_grads(grad, input, weight, mean, invstd):
     """The input, weight and bias gradients of training batch norm in one sweep over the
     activations (first order, on arrays): with x^ = (x - mean) invstd per channel,
-    d bias = sum g, d weight = sum g x^, d x = weight invstd (g - mean g - x^ mean(g x^))."""
+    d bias = sum g, d weight = sum g x^, d x = weight invstd (g - mean g - x^ mean(g x^)).
+    In torch's order: the dot product with the centred input, dotp = sum g (x - mean), gives
+    d weight = dotp invstd and d x = weight invstd (g - mean g - (x - mean) k) with
+    k = dotp invstd^2 / count, so x^ itself is never formed (one pass fewer)."""
     n, c = input.shape[0], input.shape[1]
     x = input.reshape(n, c, -1)
     g = grad.reshape(n, c, -1)
     count = x.shape[0] * x.shape[2]
     channel = (1, c, 1)
-    xhat = x - mean.reshape(channel)
-    xhat *= invstd.reshape(channel)
+    centred = x - mean.reshape(channel)
     sum_g = g.sum((0, 2))
-    sum_gx = xp.einsum("ncl,ncl->c", g, xhat)
+    dotp = xp.einsum("ncl,ncl->c", g, centred)
     scale = invstd if weight is None else invstd * weight
-    xhat *= (sum_gx / count).reshape(channel)
+    centred *= (dotp * invstd * invstd / count).reshape(channel)
     d_input = g - (sum_g / count).reshape(channel)
-    d_input -= xhat
+    d_input -= centred
     d_input *= scale.reshape(channel)
-    return d_input.reshape(input.shape), sum_gx, sum_g
+    return d_input.reshape(input.shape), dotp * invstd, sum_g
 
 
 _bn_formulas_apply = native_batch_norm_op.spec.node_class._apply
