@@ -155,7 +155,17 @@ def constants_and_methods(torch, nn, F):
     return M(), (torch.randn(3, 3),)
 
 
+def linear_as_root(torch, nn, F):
+    return nn.Linear(3, 2), (torch.randn(4, 3),)
+
+
+def bilinear_as_root(torch, nn, F):
+    return nn.Bilinear(2, 3, 4), (torch.randn(5, 2), torch.randn(5, 3))
+
+
 BUILDERS = [
+    linear_as_root,
+    bilinear_as_root,
     conv_net,
     mlp_with_params,
     residual_block,

@@ -58,6 +58,23 @@ _NOT_RECORDED = frozenset(
         "inference_mode",
         "compile",
         "vmap",
+        # factories from sizes: torch's refuse a Proxy for a size
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "randperm",
+        "arange",
+        "range",
+        "eye",
+        "linspace",
+        "logspace",
+        "empty_strided",
+        "scalar_tensor",
+        "tensor",
     }
 )
 
