@@ -320,3 +320,16 @@ def test_concrete_args_specialise_as_torchs():
     assert codes[0] == codes[1]
     gm = numtorch.fx.symbolic_trace(f, concrete_args={"flag": True})
     assert gm(numtorch.ones(1), True).tolist() == [2.0]
+
+
+def test_graph_built_by_hand_names_functional_calls_as_torch():
+    texts = []
+    for lib in (numtorch, torch):
+        F = lib.nn.functional
+        graph = lib.fx.Graph()
+        x = graph.placeholder("x")
+        y = graph.call_function(F.gelu, (x,))
+        z = graph.call_function(F.relu, (y,), {"inplace": False})
+        graph.output(graph.call_function(lib.arctan, (z,)))
+        texts.append((str(graph), lib.fx.GraphModule(lib.nn.Module(), graph).code))
+    assert texts[0] == texts[1]

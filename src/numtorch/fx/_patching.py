@@ -25,7 +25,7 @@ import inspect
 import weakref
 
 from ._functional_calls import FUNCTIONAL_CALLS
-from ._torch_names import _index, register_name
+from ._torch_names import _index
 
 _RECORDED_NAMESPACES = (
     "numtorch",
@@ -141,8 +141,6 @@ def recording_functional(fn, name: str) -> RecordingFunction:
     torch functions]; the table in _functional_calls.py)."""
     entry = FUNCTIONAL_CALLS.get(name)
     if entry is None or isinstance(entry, str) and not entry.startswith("."):
-        if entry is not None:
-            register_name(fn, entry)
         return recording(fn)
     if isinstance(entry, str):
         method = entry[1:]
@@ -155,8 +153,7 @@ def recording_functional(fn, name: str) -> RecordingFunction:
 
         return RecordingFunction(fn, record_method)
 
-    torch_name, params, positional, keyword, defaults = entry
-    register_name(fn, torch_name)
+    _, params, positional, keyword, defaults = entry
     params, positional, keyword = params.split(), positional.split(), keyword.split()
     accepted = set(inspect.signature(fn).parameters)
 
