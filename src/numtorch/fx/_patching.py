@@ -24,6 +24,8 @@ import importlib
 import inspect
 import weakref
 
+import numtorch
+
 from ._functional_calls import FUNCTIONAL_CALLS
 from ._torch_names import _index
 
@@ -81,7 +83,7 @@ _NOT_RECORDED = frozenset(
 
 def find_proxy(args, kwargs):
     """The first Proxy in ``args`` or ``kwargs`` (looking into containers), or None."""
-    from .proxy import Proxy
+    from .proxy import Proxy  # proxy.py imports this module: load it late
 
     # iterative, so that no closure cycle keeps a found Proxy (and the wrappers) alive
     pending = [kwargs, args]
@@ -209,6 +211,22 @@ class Patcher:
         else:
             self._undo.append(lambda: d.__setitem__(name, old))
 
+    def patch_tensor_methods(self) -> None:
+        """A real tensor's method or operator given a Proxy records a call_method node, as
+        ``Tensor.__torch_function__`` makes torch's tracer do."""
+        tensor = numtorch.Tensor
+        for name in dir(tensor):
+            if name.startswith("_") and name not in _TENSOR_OPERATORS:
+                continue
+            value = inspect.getattr_static(tensor, name)
+            if not callable(value) or isinstance(
+                value, (type, staticmethod, classmethod, property)
+            ):
+                continue
+            self.patch_attr(
+                tensor, name, _recording_method(value, _TENSOR_OPERATORS.get(name, name))
+            )
+
     def patch_torch_functions(self) -> dict[int, RecordingFunction]:
         """Note [Recording torch functions]; returns the wrappers by their function's id."""
         _index()  # name the originals before any is replaced
@@ -274,26 +292,6 @@ def _recording_method(fn, method: str):
         return proxy.tracer.create_proxy("call_method", method, (self, *args), kwargs)
 
     return record_or_call
-
-
-def _patch_tensor_methods(patcher: Patcher) -> None:
-    """A real tensor's method or operator given a Proxy records a call_method node, as
-    ``Tensor.__torch_function__`` makes torch's tracer do."""
-    import numtorch
-
-    tensor = numtorch.Tensor
-    for name in dir(tensor):
-        if name.startswith("_") and name not in _TENSOR_OPERATORS:
-            continue
-        value = inspect.getattr_static(tensor, name)
-        if not callable(value) or isinstance(value, (type, staticmethod, classmethod, property)):
-            continue
-        patcher.patch_attr(
-            tensor, name, _recording_method(value, _TENSOR_OPERATORS.get(name, name))
-        )
-
-
-Patcher.patch_tensor_methods = _patch_tensor_methods
 
 
 class _Recording:
