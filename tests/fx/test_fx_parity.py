@@ -155,7 +155,17 @@ def constants_and_methods(torch, nn, F):
     return M(), (torch.randn(3, 3),)
 
 
+def linear_as_root(torch, nn, F):
+    return nn.Linear(3, 2), (torch.randn(4, 3),)
+
+
+def bilinear_as_root(torch, nn, F):
+    return nn.Bilinear(2, 3, 4), (torch.randn(5, 2), torch.randn(5, 3))
+
+
 BUILDERS = [
+    linear_as_root,
+    bilinear_as_root,
     conv_net,
     mlp_with_params,
     residual_block,
@@ -310,3 +320,16 @@ def test_concrete_args_specialise_as_torchs():
     assert codes[0] == codes[1]
     gm = numtorch.fx.symbolic_trace(f, concrete_args={"flag": True})
     assert gm(numtorch.ones(1), True).tolist() == [2.0]
+
+
+def test_graph_built_by_hand_names_functional_calls_as_torch():
+    texts = []
+    for lib in (numtorch, torch):
+        F = lib.nn.functional
+        graph = lib.fx.Graph()
+        x = graph.placeholder("x")
+        y = graph.call_function(F.gelu, (x,))
+        z = graph.call_function(F.relu, (y,), {"inplace": False})
+        graph.output(graph.call_function(lib.arctan, (z,)))
+        texts.append((str(graph), lib.fx.GraphModule(lib.nn.Module(), graph).code))
+    assert texts[0] == texts[1]

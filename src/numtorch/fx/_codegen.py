@@ -246,7 +246,7 @@ def _generate(nodes, root_module, namespace, verbose):
 
     wrap_stmts = ""
     if wrapped_fns:
-        from ._symbolic_trace import wrap
+        from ._symbolic_trace import wrap  # the tracer imports this module: load it late
 
         wrap_name = add_global("wrap", wrap)
         wrap_stmts = "\n".join(f'{wrap_name}("{name}")' for name in wrapped_fns)

@@ -24,8 +24,10 @@ import importlib
 import inspect
 import weakref
 
+import numtorch
+
 from ._functional_calls import FUNCTIONAL_CALLS
-from ._torch_names import _index, register_name
+from ._torch_names import _index
 
 _RECORDED_NAMESPACES = (
     "numtorch",
@@ -58,13 +60,30 @@ _NOT_RECORDED = frozenset(
         "inference_mode",
         "compile",
         "vmap",
+        # factories from sizes: torch's refuse a Proxy for a size
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "rand",
+        "randn",
+        "randint",
+        "randperm",
+        "arange",
+        "range",
+        "eye",
+        "linspace",
+        "logspace",
+        "empty_strided",
+        "scalar_tensor",
+        "tensor",
     }
 )
 
 
 def find_proxy(args, kwargs):
     """The first Proxy in ``args`` or ``kwargs`` (looking into containers), or None."""
-    from .proxy import Proxy
+    from .proxy import Proxy  # proxy.py imports this module: load it late
 
     # iterative, so that no closure cycle keeps a found Proxy (and the wrappers) alive
     pending = [kwargs, args]
@@ -124,8 +143,6 @@ def recording_functional(fn, name: str) -> RecordingFunction:
     torch functions]; the table in _functional_calls.py)."""
     entry = FUNCTIONAL_CALLS.get(name)
     if entry is None or isinstance(entry, str) and not entry.startswith("."):
-        if entry is not None:
-            register_name(fn, entry)
         return recording(fn)
     if isinstance(entry, str):
         method = entry[1:]
@@ -138,8 +155,7 @@ def recording_functional(fn, name: str) -> RecordingFunction:
 
         return RecordingFunction(fn, record_method)
 
-    torch_name, params, positional, keyword, defaults = entry
-    register_name(fn, torch_name)
+    _, params, positional, keyword, defaults = entry
     params, positional, keyword = params.split(), positional.split(), keyword.split()
     accepted = set(inspect.signature(fn).parameters)
 
@@ -194,6 +210,22 @@ class Patcher:
             self._undo.append(lambda: d.pop(name, None))
         else:
             self._undo.append(lambda: d.__setitem__(name, old))
+
+    def patch_tensor_methods(self) -> None:
+        """A real tensor's method or operator given a Proxy records a call_method node, as
+        ``Tensor.__torch_function__`` makes torch's tracer do."""
+        tensor = numtorch.Tensor
+        for name in dir(tensor):
+            if name.startswith("_") and name not in _TENSOR_OPERATORS:
+                continue
+            value = inspect.getattr_static(tensor, name)
+            if not callable(value) or isinstance(
+                value, (type, staticmethod, classmethod, property)
+            ):
+                continue
+            self.patch_attr(
+                tensor, name, _recording_method(value, _TENSOR_OPERATORS.get(name, name))
+            )
 
     def patch_torch_functions(self) -> dict[int, RecordingFunction]:
         """Note [Recording torch functions]; returns the wrappers by their function's id."""
@@ -260,26 +292,6 @@ def _recording_method(fn, method: str):
         return proxy.tracer.create_proxy("call_method", method, (self, *args), kwargs)
 
     return record_or_call
-
-
-def _patch_tensor_methods(patcher: Patcher) -> None:
-    """A real tensor's method or operator given a Proxy records a call_method node, as
-    ``Tensor.__torch_function__`` makes torch's tracer do."""
-    import numtorch
-
-    tensor = numtorch.Tensor
-    for name in dir(tensor):
-        if name.startswith("_") and name not in _TENSOR_OPERATORS:
-            continue
-        value = inspect.getattr_static(tensor, name)
-        if not callable(value) or isinstance(value, (type, staticmethod, classmethod, property)):
-            continue
-        patcher.patch_attr(
-            tensor, name, _recording_method(value, _TENSOR_OPERATORS.get(name, name))
-        )
-
-
-Patcher.patch_tensor_methods = _patch_tensor_methods
 
 
 class _Recording:

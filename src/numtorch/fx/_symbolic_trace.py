@@ -11,6 +11,7 @@ import types
 import numtorch
 from numtorch.nn import Module, Parameter, Sequential
 
+from ._module_annotations import TENSOR_INPUT, TENSOR_PARAMETERS
 from ._patching import Patcher, recording, tracing
 from .graph import Graph
 from .graph_module import GraphModule
@@ -228,7 +229,7 @@ class Tracer(TracerBase):
             param = sig.parameters[name]
             default = () if param.default is inspect.Parameter.empty else (param.default,)
         return self.create_proxy(
-            "placeholder", name, default, {}, type_expr=fn.__annotations__.get(name)
+            "placeholder", name, default, {}, type_expr=_annotations(fn).get(name)
         )
 
     # -- tracing -------------------------------------------------------------------------------
@@ -290,12 +291,25 @@ class Tracer(TracerBase):
                     "output",
                     (self.create_arg(result),),
                     {},
-                    type_expr=fn.__annotations__.get("return"),
+                    type_expr=_annotations(fn).get("return"),
                 )
         finally:
             _is_fx_tracing = was_tracing
             self.submodule_paths = None
         return self.graph
+
+
+def _annotations(fn) -> dict:
+    """``fn``'s annotations; for the forward of one of numtorch.nn's modules, torch's."""
+    fn = inspect.unwrap(fn)
+    annotations = getattr(fn, "__annotations__", {})
+    if annotations or not (getattr(fn, "__module__", None) or "").startswith("numtorch.nn"):
+        return annotations
+    owner = fn.__qualname__.split(".")[0]
+    names = "input" if owner in TENSOR_INPUT else TENSOR_PARAMETERS.get(owner)
+    if names is None:
+        return annotations
+    return {**dict.fromkeys(names.split(), numtorch.Tensor), "return": numtorch.Tensor}
 
 
 def _positional_only(fn, nargs: int):

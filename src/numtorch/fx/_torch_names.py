@@ -2,7 +2,9 @@
 
 FX prints a graph's targets and generates code by qualified name. numtorch's functions live
 in private modules (``numtorch._core.op``), so their names come from where they are
-published instead: the first of torch's namespaces below that holds the object.
+published instead: the first of torch's namespaces below that holds the object, except for
+``torch.nn.functional``'s functions, named as torch's tracer records them
+(``torch._C._nn.gelu``: _functional_calls.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import builtins
 import importlib
 import types
+
+from ._functional_calls import FUNCTIONAL_CALLS
 
 # (numtorch module, torch's name for it), searched in order
 _NAMESPACES = (
@@ -22,17 +26,17 @@ _NAMESPACES = (
 )
 
 _names: dict[int, tuple[object, str]] = {}
-# names torch records that differ from where numtorch publishes the object
-# (``torch._C._nn.gelu`` for ``F.gelu``): set by register_name
-_renamed: dict[int, tuple[object, str]] = {}
-
-
-def register_name(obj: object, name: str) -> None:
-    _renamed[id(obj)] = (obj, name)
 
 
 def _index() -> dict[int, tuple[object, str]]:
     if not _names:
+        functional = importlib.import_module("numtorch.nn.functional")
+        for name, entry in FUNCTIONAL_CALLS.items():
+            recorded = entry if isinstance(entry, str) else entry[0]
+            fn = getattr(functional, name, None)
+            if fn is not None and not recorded.startswith("."):
+                # torch.nn.functional's C functions print as torch._C._nn.gelu, torch.conv2d
+                _names[id(fn)] = (fn, recorded)
         for module_name, torch_name in _NAMESPACES:
             module = importlib.import_module(module_name)
             for name, value in vars(module).items():
@@ -46,7 +50,7 @@ def _index() -> dict[int, tuple[object, str]]:
 
 def torch_name(obj: object) -> str | None:
     """torch's qualified name of a numtorch function or class, or None."""
-    entry = _renamed.get(id(obj)) or _index().get(id(obj))
+    entry = _index().get(id(obj))
     return entry[1] if entry is not None and entry[0] is obj else None
 
 

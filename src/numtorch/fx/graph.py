@@ -66,7 +66,6 @@ class Graph:
 
     def __init__(self, owning_module=None, tracer_cls=None, tracer_extras=None) -> None:
         self._root = Node(self, "", "root", "", (), {})
-        self._used_names: dict[str, int] = {}
         self._insert = self._root.prepend
         self._len = 0
         self._graph_namespace = Namespace()
