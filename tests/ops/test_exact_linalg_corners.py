@@ -258,3 +258,19 @@ def test_cross_of_nearly_parallel_vectors_rounds_as_torchs_fused_kernel(dtype):
         torch.tensor(a, dtype=getattr(torch, dtype)), torch.tensor(b, dtype=getattr(torch, dtype))
     )
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3)], ids=str)
+@pytest.mark.parametrize("where", [(2, 1), (0, 2), (1, 0)], ids=str)
+def test_lu_factor_gradient_spreads_a_nan_as_torch(shape, where):
+    # torch hands the packed gradient on whole as the L and the U gradient: a NaN in the
+    # triangle a factor does not use still reaches its products before they are masked
+    a = np.random.default_rng(0).standard_normal(shape)
+    g = np.random.default_rng(1).standard_normal(shape)
+    g[where] = np.nan
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(a, requires_grad=True)
+        lu, _ = lib.linalg.lu_factor(x)
+        results.append(lib.autograd.grad(lu, x, lib.tensor(g))[0].numpy())
+    np.testing.assert_allclose(*results, rtol=1e-8, atol=1e-10)

@@ -144,7 +144,10 @@ def _lu_factor_grad(grads, result, result1):
     L, U = _unpack_tensor(lu)
     P = Tensor._make(_permutation(result1._data, lu.shape[-2], lu._data.dtype))
     k = min(lu.shape[-2:])
-    return _lu_backward(gLU[..., :, :k].tril(-1), gLU[..., :k, :].triu(), P, L, U)
+    # torch hands the packed gradient's columns and rows on whole, untriangled: the
+    # formula's own tril/triu come after its products, so a NaN in a discarded triangle still
+    # spreads through them, as there
+    return _lu_backward(gLU[..., :, :k], gLU[..., :k, :], P, L, U)
 
 
 @batched
