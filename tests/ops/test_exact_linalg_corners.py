@@ -5,6 +5,7 @@ differentiates) what LAPACK leaves behind."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -287,3 +288,43 @@ def test_matmul_into_a_batch_folds_or_not_as_torch(shapes, requires_grad):
             left @ lib.ones(shapes[1])
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3)], ids=str)
+@pytest.mark.parametrize("where", [(2, 1), (0, 2), (1, 0)], ids=str)
+def test_lu_factor_gradient_spreads_a_nan_as_torch(shape, where):
+    # torch hands the packed gradient on whole as the L and the U gradient: a NaN in the
+    # triangle a factor does not use still reaches its products before they are masked
+    a = np.random.default_rng(0).standard_normal(shape)
+    g = np.random.default_rng(1).standard_normal(shape)
+    g[where] = np.nan
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(a, requires_grad=True)
+        lu, _ = lib.linalg.lu_factor(x)
+        results.append(lib.autograd.grad(lu, x, lib.tensor(g))[0].numpy())
+    np.testing.assert_allclose(*results, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+@pytest.mark.parametrize("transpose", [False, True])
+@pytest.mark.parametrize("row", [0, 2])
+def test_triangular_solve_gradient_spreads_a_nan_only_to_the_rows_solved_after_it(
+    upper, transpose, row
+):
+    # torch's trsm substitutes row by row: a NaN in the incoming gradient reaches the rows
+    # solved after its own, not every row as a general solve would
+    rng = np.random.default_rng(0)
+    b = rng.standard_normal((3, 2))
+    A = rng.standard_normal((3, 3)) + 3 * np.eye(3)
+    g = rng.standard_normal((3, 2))
+    g[row, 0] = np.nan
+    results = []
+    for lib in (numtorch, torch):
+        bs, As = lib.tensor(b, requires_grad=True), lib.tensor(A, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch.triangular_solve is deprecated
+            solution = lib.triangular_solve(bs, As, upper=upper, transpose=transpose)[0]
+        results.append([t.numpy() for t in lib.autograd.grad(solution, [bs, As], lib.tensor(g))])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)

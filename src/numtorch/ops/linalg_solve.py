@@ -326,12 +326,24 @@ def solve(A, B, *, left=True) -> Tensor:
 
 def triangular_kernel(T, B, upper):
     """``T^-1 B`` for triangular ``T``. An exactly singular ``T`` gives inf/NaN by
-    substitution, as LAPACK's trsm does for torch, where NumPy's general solve raises."""
+    substitution, as LAPACK's trsm does for torch, where NumPy's general solve raises; BLAS's
+    trsm itself, where SciPy has it, also spreads a NaN of ``B`` only to the rows solved
+    after it (a general solve mixes every row)."""
+    batch = xp.broadcast_shapes(T.shape[:-2], B.shape[:-2])
+    if T.dtype == B.dtype:
+        solved = lapack.trsm(
+            xp.broadcast_to(T, batch + T.shape[-2:]),
+            xp.broadcast_to(B, batch + B.shape[-2:]),
+            upper=upper,
+            left=True,
+            unitriangular=False,
+        )
+        if solved is not None:
+            return solved
     try:
         return xp.linalg.solve(T, B)
     except xp.linalg.LinAlgError:
         pass
-    batch = xp.broadcast_shapes(T.shape[:-2], B.shape[:-2])
     T = xp.broadcast_to(T, batch + T.shape[-2:])
     X = xp.array(xp.broadcast_to(B, batch + B.shape[-2:]), dtype=xp.result_type(T, B))
     n = T.shape[-1]
