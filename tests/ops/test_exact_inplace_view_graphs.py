@@ -107,6 +107,13 @@ def test_tril_through_aliased_rows_zeroes_what_any_copy_zeroes():
     assert base.tolist() == [0.0, 2.0, 3.0]
 
 
+def test_tril_through_aliased_rows_keeps_no_nan_over_a_zero():
+    # a NaN that one row keeps is no write: the zero another row wrote stays
+    base = numtorch.tensor([1.0, math.nan, 2.0])
+    base.expand(2, 3)[:, :2].tril_()
+    assert base.tolist() == [1.0, 0.0, 2.0]
+
+
 def _inplace_through_a_selected_expand(lib):
     x = lib.tensor([[0.5, 1.0, 2.0]], dtype=lib.float64, requires_grad=True)
     y = x * 1
