@@ -273,3 +273,17 @@ def test_lu_factor_gradient_reads_the_untrimmed_blocks_as_torch(shape):
     )
     (g_theirs,) = torch.autograd.grad(torch.linalg.lu_factor(theirs)[0], theirs, torch.tensor(grad))
     np.testing.assert_array_equal(g_ours.numpy(), g_theirs.numpy())
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_solve_with_a_zero_on_the_factors_diagonal_divides_by_it(upper):
+    # LAPACK's potrs solves with the triangular factor: its -0 gives infinities, where a
+    # solve of the product L L^H (singular only up to rounding) would give large numbers
+    factor = np.array([[2.2, 0.0, 0.0], [-0.12, 1.85, 0.0], [0.14, 0.015, -0.0]])
+    if upper:
+        factor = factor.T.copy()
+    rhs = np.array([[-0.54, 0.77], [-0.42, 1.91], [-0.43, 1.57]])
+    ours = numtorch.cholesky_solve(numtorch.tensor(rhs), numtorch.tensor(factor), upper)
+    theirs = torch.cholesky_solve(torch.tensor(rhs), torch.tensor(factor), upper)
+    assert np.isinf(ours.numpy()).all()
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
