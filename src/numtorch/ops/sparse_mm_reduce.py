@@ -5,8 +5,9 @@ them. Rows without entries give zero, as torch's kernel does.
 Every reduction is a weighted sum of the entry products, ``out[r, j] = sum_e w[e, j] *
 values[e] * dense[cols[e], j]`` over the entries ``e`` of row ``r``: weight 1 for sum,
 1 / (entries in the row) for mean, and for amax/amin 1 on the first entry that reaches the
-extreme (torch's kernel keeps the first) and 0 elsewhere. The weights are read off the
-forward's values and held constant, so the gradients are the product's, weighted. As in
+extreme (torch's kernel keeps the first, or the last NaN) and 0 elsewhere. The weights are
+read off the forward's values and held constant, so the gradients are the product's,
+weighted. As in
 torch, they come from a backward op with no derivative of its own (no second order).
 """
 
@@ -33,13 +34,21 @@ def _weights(values, dense, indices, size, reduce):
         counts = xp.bincount(rows, minlength=size[0])
         return xp.broadcast_to((1 / counts[rows]).astype(dense.dtype)[:, None], shape).copy()
     products = values[:, None] * dense[cols]
-    extreme = xp.full((size[0], shape[1]), xp.inf if reduce == "amin" else -xp.inf, dense.dtype)
-    (xp.minimum if reduce == "amin" else xp.maximum).at(extreme, rows, products)
-    # the first entry of each row (CSR order) that reaches the row's extreme, per column
-    position = xp.where(products == extreme[rows], xp.arange(len(rows))[:, None], len(rows))
+    start = xp.inf if reduce == "amin" else -xp.inf
+    extreme = xp.full((size[0], shape[1]), start, dense.dtype)
+    (xp.fmin if reduce == "amin" else xp.fmax).at(extreme, rows, products)
+    # torch's kernel keeps, per column, the entry of a strict improvement on its running
+    # extreme (which starts at -inf for amax, +inf for amin), or of a NaN: the first entry
+    # (CSR order) that reaches the row's extreme, none where that is the start value, and
+    # the last NaN where the row has one
+    entry = xp.arange(len(rows))[:, None]
+    reached = (products == extreme[rows]) & (extreme[rows] != start)
     first = xp.full(extreme.shape, len(rows))
-    xp.minimum.at(first, rows, position)
-    return (first[rows] == xp.arange(len(rows))[:, None]).astype(dense.dtype)
+    xp.minimum.at(first, rows, xp.where(reached, entry, len(rows)))
+    last_nan = xp.full(extreme.shape, -1)
+    xp.maximum.at(last_nan, rows, xp.where(xp.isnan(products), entry, -1))
+    picked = xp.where(last_nan >= 0, last_nan, first)
+    return (picked[rows] == entry).astype(dense.dtype)
 
 
 def _weights_of(values, dense, indices, size, reduce) -> Tensor:
