@@ -107,6 +107,13 @@ def test_tril_through_aliased_rows_zeroes_what_any_copy_zeroes():
     assert base.tolist() == [0.0, 2.0, 3.0]
 
 
+def test_tril_through_aliased_rows_keeps_no_nan_over_a_zero():
+    # a NaN that one row keeps is no write: the zero another row wrote stays
+    base = numtorch.tensor([1.0, math.nan, 2.0])
+    base.expand(2, 3)[:, :2].tril_()
+    assert base.tolist() == [1.0, 0.0, 2.0]
+
+
 def _inplace_through_a_selected_expand(lib):
     x = lib.tensor([[0.5, 1.0, 2.0]], dtype=lib.float64, requires_grad=True)
     y = x * 1
@@ -223,3 +230,24 @@ def test_inplace_through_a_view_step_with_a_transposed_gradient():
     np.testing.assert_array_equal(grad, np.arange(6.0).reshape(3, 2).T * written)
     torch = pytest.importorskip("torch")
     np.testing.assert_array_equal(grad, _view_written_then_transposed(torch))
+
+
+def _after_view_as_real_and_squeeze_(lib):
+    a = lib.ones(2, 3, 2, requires_grad=True)
+    view = lib.view_as_real(lib.view_as_complex(a * 1))
+    view.squeeze_()  # no dim of size 1: the geometry stays as view_as_real gave it
+    view.mul_(2)
+    name = type(view.grad_fn).__name__
+    (view * lib.arange(12.0).reshape(2, 3, 2)).sum().backward()
+    return name, a.grad.numpy()
+
+
+def test_inplace_view_op_leaves_the_view_function_of_view_as_real_alone():
+    # torch's squeeze_ does not extend the view function: the view replays view_as_real
+    name, grad = _after_view_as_real_and_squeeze_(numtorch)
+    assert name == "ViewAsRealBackward0"
+    np.testing.assert_array_equal(grad, 2 * np.arange(12.0).reshape(2, 3, 2))
+    torch = pytest.importorskip("torch")
+    torch_name, torch_grad = _after_view_as_real_and_squeeze_(torch)
+    assert name == torch_name
+    np.testing.assert_array_equal(grad, torch_grad)

@@ -328,3 +328,17 @@ def test_triangular_solve_gradient_spreads_a_nan_only_to_the_rows_solved_after_i
         results.append([t.numpy() for t in lib.autograd.grad(solution, [bs, As], lib.tensor(g))])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_solve_with_a_zero_on_the_factors_diagonal_divides_by_it(upper):
+    # LAPACK's potrs solves with the triangular factor: its -0 gives infinities, where a
+    # solve of the product L L^H (singular only up to rounding) would give large numbers
+    factor = np.array([[2.2, 0.0, 0.0], [-0.12, 1.85, 0.0], [0.14, 0.015, -0.0]])
+    if upper:
+        factor = factor.T.copy()
+    rhs = np.array([[-0.54, 0.77], [-0.42, 1.91], [-0.43, 1.57]])
+    ours = numtorch.cholesky_solve(numtorch.tensor(rhs), numtorch.tensor(factor), upper)
+    theirs = torch.cholesky_solve(torch.tensor(rhs), torch.tensor(factor), upper)
+    assert np.isinf(ours.numpy()).all()
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

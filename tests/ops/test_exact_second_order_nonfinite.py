@@ -33,3 +33,21 @@ def test_softplus_second_order_is_nan_past_the_threshold():
     ours = _second_order(numtorch, _softplus, values, outer)
     assert np.isnan(ours[1:]).all()  # inf * 0 past the threshold, and a NaN input
     np.testing.assert_array_equal(ours, _second_order(torch, _softplus, values, outer))
+
+
+def _angle_second_order(lib, dtype):
+    z = lib.tensor([0j, 1 + 2j, -3 + 0.5j], dtype=getattr(lib, dtype), requires_grad=True)
+    y = (z * 1).angle()
+    (g,) = lib.autograd.grad(
+        (y * lib.tensor([1.0, 2.0, 3.0], dtype=y.dtype)).sum(), z, create_graph=True
+    )
+    (g2,) = lib.autograd.grad(lib.view_as_real(g).sum(), z)
+    return lib.view_as_real(g2).numpy()
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_angle_second_order_is_nan_at_zero(dtype):
+    # torch masks i z / |z|^2 to 0 at z = 0 with a select: its derivative is still 0/0
+    ours = _angle_second_order(numtorch, dtype)
+    assert np.isnan(ours[0]).all() and np.isfinite(ours[1:]).all()
+    np.testing.assert_allclose(ours, _angle_second_order(torch, dtype), rtol=1e-5)

@@ -126,10 +126,27 @@ def refresh_view_grad_fn(view) -> None:
         if replayed:
             with grad_mode.enable_grad():
                 root = replay(root, steps[:replayed])
-        view._grad_fn = AsStridedBackward0(root, view, steps[replayed:])
-        view._output_nr = 0
+        if _only_restrided_in_place(view, root, len(steps) - replayed):
+            view._grad_fn, view._output_nr = root._grad_fn, root._output_nr
+        else:
+            view._grad_fn = AsStridedBackward0(root, view, steps[replayed:])
+            view._output_nr = 0
     view._requires_grad = True
     retain_on_new_grad_fn(view)
+
+
+def _only_restrided_in_place(view, replayed, after: int) -> bool:
+    """Whether the view's steps after its view function are all in-place view ops
+    (squeeze_, t_...) that left its geometry as the view function gives it: torch's
+    in-place view ops do not extend a view function, which it replays alone then."""
+    trailing = view.__dict__.get("_inplace_view_steps", 0)
+    data, fresh = view._data, replayed._data
+    return (
+        0 < after <= trailing
+        and data.shape == fresh.shape
+        and data.strides == fresh.strides
+        and data.dtype == fresh.dtype
+    )
 
 
 # torch records a view function for these (as_strided cannot change the dtype)

@@ -20,6 +20,7 @@ from .._creation import ones_like, zeros_like
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .indexing import select
+from .pointwise import where
 
 
 def _is_complex(input) -> bool:
@@ -211,9 +212,9 @@ def positive(input) -> Tensor:
 def _angle_grad(grad, input):
     if not _is_complex(input):
         return zeros_like(grad)  # the argument of a real number is flat almost everywhere
-    # d angle(z) in conjugate Wirtinger form: i z / |z|**2, and 0 at z = 0
-    squared = input.abs() ** 2
-    return grad * input * 1j / (squared + (squared == 0))
+    # d angle(z) in conjugate Wirtinger form: i z / |z|**2, masked to 0 at z = 0 as torch's
+    # angle_backward (the masked 0/0 still differentiates to NaN there)
+    return where(input == 0, 0.0, grad * input / input.abs().pow(2) * 1j)
 
 
 @batched

@@ -90,6 +90,8 @@ def _restride(self: Tensor, op, view_op, name: str, *args) -> Tensor:
         step = (view_op.spec, args, None)
         self._view_steps = (self._view_steps or ()) + (step,)
         self._view_version = self._vc.version
+        # (a view function torch recorded is not extended by them: views.py)
+        self.__dict__["_inplace_view_steps"] = self.__dict__.get("_inplace_view_steps", 0) + 1
     return self
 
 

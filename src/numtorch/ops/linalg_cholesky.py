@@ -192,6 +192,10 @@ def _cholesky_solve_jvp(input_t, input2_t, input, result, input2, upper):
 )
 def _cholesky_solve(input, input2, upper):
     b, L = _batched(input, input2)
+    # a zero on the factor's diagonal: potrs divides by it (the product L L^H may still
+    # be singular only up to rounding, which a solve of it would not notice)
+    if (xp.diagonal(L, axis1=-2, axis2=-1) == 0).any():
+        return column_major(_factor_solve(L, b, upper))  # Note [LAPACK layout]
     try:
         X = xp.linalg.solve(_factor_product(L, upper), b)
     except xp.linalg.LinAlgError:
