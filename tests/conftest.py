@@ -131,3 +131,18 @@ def one_blas_thread():
 
 # tests/programs/ holds torch programs read by test_programs_parity.py, not modules to import
 collect_ignore = ["programs"]
+
+
+@pytest.fixture(autouse=True)
+def _fx_leaves_torch_functions_plain(request):
+    """Every fx test leaves torch's functions plain (Note [Recording torch functions]). Kept
+    here: a second conftest.py would shadow this module, which tests import as ``conftest``."""
+    yield
+    if "fx" not in request.node.path.parent.name:
+        return
+    import gc
+
+    from numtorch.fx._patching import _Recording
+
+    gc.collect()
+    assert _Recording.holders == 0, "a Proxy outlived its test: torch functions still record"
