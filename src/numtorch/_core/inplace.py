@@ -245,7 +245,7 @@ def _rebase(self: Tensor, node) -> None:
         self._requires_grad = True
         retain_on_new_grad_fn(self)
         return
-    copy_slices = CopySlices(root, self._view_steps, node)
+    copy_slices = CopySlices(root, self._view_steps, node, self)
     if not root._requires_grad:
         views_follow_root(root)  # Note [Views of a tensor that starts requiring grad]
     root._grad_fn = copy_slices
