@@ -104,6 +104,8 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
         # torch's kernel writes element by element: where copies of one element disagree
         # (tril_ keeps one copy and zeroes another), the write wins over the kept value
         changed = out._data != data
+        if data.dtype.kind in "fc":  # a NaN the op keeps is no change
+            changed &= ~(xp.isnan(out._data) & xp.isnan(data))
         data = _overlapping_alias(data, name)
         if data is None:
             raise RuntimeError(
