@@ -94,3 +94,14 @@ def test_an_efficient_zero_gradient_is_read_as_zeros():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[0.0, 0.0, 0.0]"
+
+
+def test_writes_into_self_overlapping_views_are_skipped():
+    # torch's kernel reads what it already wrote there, in its own loop order; a stride-0
+    # overlap is refused by both libraries and stays compared
+    from fuzz.execute import _self_overlapping
+
+    x = numtorch.arange(6.0)
+    assert _self_overlapping(x.as_strided((3, 2), (1, 1)))
+    assert not _self_overlapping(x.as_strided((3, 2), (2, 1)))
+    assert not _self_overlapping(x[:1].expand(3, 2))

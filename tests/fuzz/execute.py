@@ -220,6 +220,8 @@ class _Run:
         if not self.pool:
             raise LookupError("no earlier result")  # cannot happen: graphs checks
         view = _view(self.pool[-1 - step["target"] % len(self.pool)], step["view"])
+        if _self_overlapping(view):
+            raise Skipped
         rng = np.random.default_rng(step["seed"])
         args = []
         if "other" in step:
@@ -281,6 +283,21 @@ def _per_channel_contiguous(lib, args, unchecked_sizes):
         if unchecked_sizes and isinstance(a, lib.Tensor) and a.numel() not in sizes:
             raise Skipped
     return [input] + [a.contiguous() if isinstance(a, lib.Tensor) else a for a in rest]
+
+
+def _self_overlapping(view) -> bool:
+    """Whether elements of ``view`` share memory where torch's overlap check lets a write
+    through (no dim of stride 0 and size above 1, which torch refuses, and numtorch with
+    it): an overlapping as_strided view. torch's kernel then reads elements that it has
+    already written, in its own loop order (vectorized or not): the result is what its
+    documentation calls incorrect behaviour, defined by no semantics to compare with."""
+    shape, strides = tuple(view.shape), view.stride()
+    if view.numel() < 2 or any(st == 0 and n > 1 for n, st in zip(shape, strides)):
+        return False
+    offsets = {0}
+    for n, stride in zip(shape, strides):
+        offsets = {o + k * stride for o in offsets for k in range(n)}
+    return len(offsets) < view.numel()
 
 
 def _finite(value) -> bool:

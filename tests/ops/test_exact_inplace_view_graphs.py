@@ -251,3 +251,15 @@ def test_inplace_view_op_leaves_the_view_function_of_view_as_real_alone():
     torch_name, torch_grad = _after_view_as_real_and_squeeze_(torch)
     assert name == torch_name
     np.testing.assert_array_equal(grad, torch_grad)
+
+
+@pytest.mark.parametrize("method", ["tril_", "triu_"])
+def test_triangle_write_through_an_expanded_nan_as_torch(method):
+    # a NaN the op keeps is no change: the zero written to the shared element wins
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(float("nan")).expand(2, 2).unsqueeze(0)
+        getattr(x, method)()
+        found.append(str(x.tolist()))
+    assert found[0] == found[1]

@@ -377,3 +377,28 @@ def test_multi_output_views_refuse_as_torch(requires_grad, change, use):
     uses = {"mul": lambda p: p * 2, "expand": lambda p: p.expand(2, 2, 3), "grad_fn": lambda p: p}
     ours = _multi_view_outcome(numtorch, requires_grad, change, uses[use])
     assert ours == _multi_view_outcome(torch, requires_grad, change, uses[use])
+
+
+def _moved_root(lib, n, case):
+    x = lib.arange(float(n * 3)).reshape(n, 3).requires_grad_()
+    a = x * 1
+    if case == "flat":
+        v = a.view(-1)[1:4]
+    else:
+        v = a[0]
+    if case == "written before":
+        v.mul_(2)
+    a.t_()
+    if case != "written before":
+        v.mul_(2)
+    (v * lib.tensor([1.0, 10.0, 100.0])).sum().backward()
+    return x.grad.tolist()
+
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("case", ["written before", "written after", "flat"])
+def test_view_of_a_root_transposed_in_place_keeps_its_memory_as_torch(n, case):
+    # t_ changes the root's shape and strides, not the view's memory: the view's gradient
+    # goes where the view lies (a square root gave a silently transposed gradient)
+    torch = pytest.importorskip("torch")
+    assert _moved_root(numtorch, n, case) == _moved_root(torch, n, case)

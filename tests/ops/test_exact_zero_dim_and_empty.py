@@ -390,3 +390,13 @@ def test_index_put_into_an_empty_dim_raises_index_error_before_comparing_dtypes(
 def test_unbind_along_an_empty_dim_of_a_tensor_requiring_grad_returns_no_tensors():
     x = numtorch.zeros(0, 2, requires_grad=True)
     assert x.unbind(0) == ()
+
+
+@pytest.mark.parametrize("method", ["asin_", "tril_", "zero_", "add_"])
+def test_inplace_on_an_empty_slice_of_an_expanded_tensor_writes_nothing_as_torch(method):
+    # no element to write, so no two of them share memory: torch finds the view dense
+    torch = pytest.importorskip("torch")
+    for lib in (numtorch, torch):
+        x = lib.zeros(1, dtype=lib.float64).expand(2, 3, 1)[..., 1:]
+        getattr(x, method)(*((1.0,) if method == "add_" else ()))
+        assert tuple(x.shape) == (2, 3, 0)

@@ -146,6 +146,8 @@ def _overlapping_alias(data, name: str):
     """A writable array over the memory of the read-only broadcast view ``data`` (NumPy marks
     every expanded view read-only), or None where torch refuses the write or the memory is
     read-only indeed."""
+    if data.size == 0:  # no element to write: torch finds an empty tensor dense
+        return xp.empty(data.shape, data.dtype)
     # torch refuses a write only where its check sees an overlap: a dim of stride 0 and size
     # above 1 (a select or a size-1 expand leaves a read-only NumPy view with none)
     overlaps = any(stride == 0 and size > 1 for size, stride in zip(data.shape, data.strides))
@@ -245,7 +247,7 @@ def _rebase(self: Tensor, node) -> None:
         self._requires_grad = True
         retain_on_new_grad_fn(self)
         return
-    copy_slices = CopySlices(root, self._view_steps, node)
+    copy_slices = CopySlices(root, self._view_steps, node, self)
     if not root._requires_grad:
         views_follow_root(root)  # Note [Views of a tensor that starts requiring grad]
     root._grad_fn = copy_slices

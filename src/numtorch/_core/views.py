@@ -116,7 +116,7 @@ def refresh_view_grad_fn(view) -> None:
     view._view_version = view._vc.version
     steps = view._view_steps
     replayed = _replayed_prefix(view, root)
-    if replayed == len(steps):
+    if replayed == len(steps) and _moved_view_positions(root, view, steps) is None:
         # as_strided cannot change the dtype: torch replays the view on the root instead
         with grad_mode.enable_grad():
             fresh = replay(root, steps)
@@ -187,10 +187,11 @@ class CopySlices(Node):
 
     _saved = True  # the wrapped node's saved values are released through _release
 
-    def __init__(self, root, steps, fn: Node):
+    def __init__(self, root, steps, fn: Node, view=None):
         self.next_functions = (root._edge(),) + fn.next_functions[1:]
         self._input_meta = ((root._data.shape, root._data.dtype),) + fn._input_meta[1:]
         self._steps = steps
+        self._positions = None if view is None else _moved_view_positions(root, view, steps)
         self._root_stride = root.stride()
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
@@ -210,6 +211,8 @@ class CopySlices(Node):
             # Note [Sparse roots]: torch's CopySlices lays its gradient out with the strides of
             # the root, a sparse tensor, and its copy into that layout refuses to write
             raise RuntimeError(OVERLAP_MESSAGE)
+        if self._positions is not None:  # Note [Roots that changed their geometry]
+            return self._apply_at_positions(grad, fn)
         # the view steps replay on the root's layout (a view() step may need it), whatever
         # the incoming gradient's strides: torch copies grad into an empty_strided root too
         if grad.stride() == self._root_stride:
@@ -223,6 +226,16 @@ class CopySlices(Node):
             region.zero_()
         else:
             region.copy_(fn_grads[0].sum_to_size(region.shape))
+        return (result,) + tuple(fn_grads[1:])
+
+    def _apply_at_positions(self, grad, fn) -> tuple:
+        flat = grad.reshape(-1).clone()
+        positions = grad._make(self._positions)
+        shape = fn._input_meta[0][0]
+        fn_grads = fn._apply((flat.index_select(0, positions).reshape(shape),))
+        region = fn_grads[0]
+        region = flat.new_zeros(shape) if region is None else region.sum_to_size(shape)
+        result = flat.index_copy(0, positions, region.reshape(-1)).reshape(grad.shape)
         return (result,) + tuple(fn_grads[1:])
 
     def _release(self) -> None:
@@ -239,14 +252,19 @@ class AsStridedBackward0(Node):
     def __init__(self, root, view, steps=None):
         self.next_functions = (root._edge(),)
         self._input_meta = ((root._data.shape, root._data.dtype),)
-        with grad_mode.no_grad():  # where each view element lives in the root, flattened
-            numbered = _numbered(root)
-            positions = replay(numbered, view._view_steps if steps is None else steps)._data
-        # a real view of a complex root (view_as_real, .real) numbers the root's real view
-        self._real_of_complex = root._data.dtype.kind == "c" and positions.dtype.kind == "f"
-        if positions.dtype.kind == "c":
-            positions = positions.real // 2
-        self._positions = xp.ascontiguousarray(positions).reshape(-1).astype(xp.int64)
+        steps = view._view_steps if steps is None else steps
+        moved = _moved_view_positions(root, view, steps)  # Note [Roots that changed ...]
+        self._real_of_complex = False
+        if moved is not None:
+            self._positions = moved
+        else:
+            with grad_mode.no_grad():  # where each view element lives in the root, flattened
+                positions = replay(_numbered(root), steps)._data
+            # a real view of a complex root (view_as_real, .real) numbers the root's real view
+            self._real_of_complex = root._data.dtype.kind == "c" and positions.dtype.kind == "f"
+            if positions.dtype.kind == "c":
+                positions = positions.real // 2
+            self._positions = xp.ascontiguousarray(positions).reshape(-1).astype(xp.int64)
         itemsize = view._data.itemsize
         self._saved_size = tuple(view._data.shape)
         self._saved_stride = tuple(s // itemsize for s in view._data.strides)
@@ -281,3 +299,57 @@ def _numbered(root):
     numbered = xp.empty_like(data, dtype=positions.dtype)
     numbered[...] = positions
     return root._make(numbered)
+
+
+# Note [Roots that changed their geometry]
+# A view replays its steps on its root, which finds its elements while the root keeps the
+# shape and strides it had when the view was made. An in-place op that changes them (t_,
+# transpose_, squeeze_, as_strided_) leaves the view where it was in memory, and torch's
+# nodes find it there (as_strided over the storage). Where the replay no longer lands on the
+# view's memory, the view's elements are found in the root by their addresses instead.
+def _byte_offsets(data, start: int):
+    offsets = xp.full(data.shape, start, dtype=xp.int64)
+    for d, (n, stride) in enumerate(zip(data.shape, data.strides)):
+        shape = [1] * data.ndim
+        shape[d] = n
+        offsets = offsets + (xp.arange(n, dtype=xp.int64) * stride).reshape(shape)
+    return offsets.reshape(-1)
+
+
+def _address_positions(root_data, view_data):
+    """The root's flat index of each view element, found by memory address; None where one
+    is not an element of the root (another dtype, a copy) or the root repeats an address."""
+    if root_data.dtype != view_data.dtype or root_data.size == 0 or view_data.size == 0:
+        return None
+    start = view_data.__array_interface__["data"][0] - root_data.__array_interface__["data"][0]
+    root_offsets = _byte_offsets(root_data, 0)
+    order = xp.argsort(root_offsets, kind="stable")
+    ordered = root_offsets[order]
+    if (ordered[1:] == ordered[:-1]).any():
+        return None
+    wanted = _byte_offsets(view_data, start)
+    found = xp.minimum(xp.searchsorted(ordered, wanted), ordered.size - 1)
+    if not (ordered[found] == wanted).all():
+        return None
+    return order[found]
+
+
+def _moved_view_positions(root, view, steps):
+    """The view's positions in the root by address, where replaying ``steps`` on the root
+    misses them (the root's geometry changed in place), else None."""
+    if root._data.dtype.kind == "c":
+        return None
+    by_address = _address_positions(root._data, view._data)
+    if by_address is None:
+        return None
+    numbered = _numbered(root)
+    # floating positions (exact to 2**53), so that a view_as_complex step replays too
+    numbered = root._make(numbered._data.astype(xp.float64, order="K"))
+    try:
+        with grad_mode.no_grad():
+            replayed = replay(numbered, steps)._data
+    except (RuntimeError, IndexError):  # the steps do not fit the root's new shape
+        return by_address
+    if replayed.shape == view._data.shape and (replayed.reshape(-1) == by_address).all():
+        return None
+    return by_address
