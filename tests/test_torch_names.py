@@ -80,7 +80,6 @@ KNOWN_MISSING = {
         "const_data_ptr",
         "crow_indices",
         "dequantize",
-        "hash_tensor",
         "index",
         "int_repr",
         "is_distributed",
@@ -330,7 +329,6 @@ KNOWN_MISSING = {
         "col_indices_copy",
         "crow_indices_copy",
         "dsmm",
-        "hash_tensor",
         "hsmm",
         "hspmm",
         "jagged",
@@ -378,11 +376,6 @@ KNOWN_MISSING = {
         "uint5",
         "uint6",
         "uint7",
-        # 16..64-bit unsigned dtypes: NumPy has them, numtorch does not yet (torch's own
-        # support is limited: creation, casts, few ops)
-        "uint16",
-        "uint32",
-        "uint64",
         # graph capture and compilation: fx, export, control-flow ops, symbolic shapes
         "cond",
         "export",

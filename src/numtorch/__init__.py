@@ -69,6 +69,9 @@ from ._core.dtypes import (
     set_default_dtype,
     short,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ._core.tensor import Size, Tensor
 from ._core.tensor_str import set_printoptions

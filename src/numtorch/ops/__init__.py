@@ -21,6 +21,7 @@ from . import (  # noqa: F401
     gamma,
     gamma_sampling,
     gather_scatter,
+    hashing,
     householder,
     hyperbolic,
     incomplete_gamma,
