@@ -376,8 +376,7 @@ KNOWN_MISSING = {
         "uint5",
         "uint6",
         "uint7",
-        # graph capture and compilation: fx, export, control-flow ops, symbolic shapes
-        "cond",
+        # graph capture and compilation: fx, export, symbolic shapes
         "export",
         "fx",
         "onnx",
@@ -385,7 +384,6 @@ KNOWN_MISSING = {
         "sym_constrain_range",
         "sym_constrain_range_for_size",
         "sym_fresh_size",
-        "while_loop",
         # storage objects, streams and events, model hub, masked tensors and LOBPCG
         "BFloat16Storage",
         "BoolStorage",

@@ -227,9 +227,11 @@ from . import serialization as serialization
 from . import signal as signal
 from . import testing as testing
 from . import utils as utils
+from ._control_flow import cond as cond
 from .serialization import load as load
 from .serialization import save as save
 from .func import vmap as vmap
+from ._control_flow import while_loop as while_loop
 from .signal import windows as windows
 
 bool = _bool_
