@@ -141,6 +141,7 @@ from .nn.functional import (  # torch's top-level names for these nn functions
     rms_norm,
 )
 
+from ._embedding_bag import embedding_bag
 from .ops.boundary import publish as _publish
 
 globals().update({_name: _publish(_name, _fn) for _name, _fn in _FUNCTIONS.items()})

@@ -144,6 +144,7 @@ from .nn.functional import pdist as pdist
 from .nn.functional import pixel_shuffle as pixel_shuffle
 from .nn.functional import pixel_unshuffle as pixel_unshuffle
 from .nn.functional import rms_norm as rms_norm
+from ._embedding_bag import embedding_bag as embedding_bag
 from . import accelerator as accelerator
 from . import amp as amp
 from . import cpu as cpu
