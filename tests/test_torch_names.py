@@ -404,7 +404,6 @@ KNOWN_MISSING = {
         "hub",
         "lobpcg",
         "masked",
-        "segment_reduce",
         # values_copy / indices_copy, which torch's CPU build cannot run on sparse tensors either
         "indices_copy",
         "values_copy",

@@ -57,6 +57,7 @@ from . import (  # noqa: F401
     sampling,
     scaled_products,
     scatter_reduce,
+    segment_reduce,
     selection,
     sets,
     shape,
