@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import numtorch
+from numtorch._core.observers import dispatch, refresh_slow
 
 
 def _oracle():
@@ -131,3 +132,14 @@ def one_blas_thread():
 
 # tests/programs/ holds torch programs read by test_programs_parity.py, not modules to import
 collect_ignore = ["programs"]
+
+
+@pytest.fixture(autouse=True)
+def _unchecked_dispatch_afterwards():
+    """Using a uint16/32/64 dtype sends every later op down the checked dispatch path for the
+    rest of the process (dtypes.note_dtype); each test starts without it, as a fresh
+    process does, so tests of the fast path and of dispatch flags see it off."""
+    yield
+    if dispatch.unsigned:
+        dispatch.unsigned = False
+        refresh_slow()

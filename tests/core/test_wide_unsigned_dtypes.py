@@ -7,20 +7,10 @@ import numpy as np
 import pytest
 
 import numtorch
-from numtorch._core.observers import dispatch, refresh_slow
 
 torch = pytest.importorskip("torch")
 
 WIDE = ("uint16", "uint32", "uint64")
-
-
-@pytest.fixture(autouse=True)
-def _fast_dispatch_afterwards():
-    # using a wide unsigned dtype switches every later op to the checked (slow) dispatch
-    # path for the rest of the process; the tests after these should not run on it
-    yield
-    dispatch.unsigned = False
-    refresh_slow()
 
 
 def _ops(lib, d):
