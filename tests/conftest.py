@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import numtorch
+from numtorch._core.observers import dispatch, refresh_slow
 
 
 def _oracle():
@@ -146,3 +147,14 @@ def _fx_leaves_torch_functions_plain(request):
 
     gc.collect()
     assert _Recording.holders == 0, "a Proxy outlived its test: torch functions still record"
+
+
+@pytest.fixture(autouse=True)
+def _unchecked_dispatch_afterwards():
+    """Using a uint16/32/64 dtype sends every later op down the checked dispatch path for the
+    rest of the process (dtypes.note_dtype); each test starts without it, as a fresh
+    process does, so tests of the fast path and of dispatch flags see it off."""
+    yield
+    if dispatch.unsigned:
+        dispatch.unsigned = False
+        refresh_slow()

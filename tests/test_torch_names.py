@@ -80,7 +80,6 @@ KNOWN_MISSING = {
         "const_data_ptr",
         "crow_indices",
         "dequantize",
-        "hash_tensor",
         "index",
         "int_repr",
         "is_distributed",
@@ -330,7 +329,6 @@ KNOWN_MISSING = {
         "col_indices_copy",
         "crow_indices_copy",
         "dsmm",
-        "hash_tensor",
         "hsmm",
         "hspmm",
         "jagged",
@@ -378,20 +376,13 @@ KNOWN_MISSING = {
         "uint5",
         "uint6",
         "uint7",
-        # 16..64-bit unsigned dtypes: NumPy has them, numtorch does not yet (torch's own
-        # support is limited: creation, casts, few ops)
-        "uint16",
-        "uint32",
-        "uint64",
-        # graph capture and compilation: export, control-flow ops, symbolic shapes
-        "cond",
+        # graph capture and compilation: export, symbolic shapes
         "export",
         "onnx",
         "package",
         "sym_constrain_range",
         "sym_constrain_range_for_size",
         "sym_fresh_size",
-        "while_loop",
         # storage objects, streams and events, model hub, masked tensors and LOBPCG
         "BFloat16Storage",
         "BoolStorage",
@@ -412,10 +403,7 @@ KNOWN_MISSING = {
         "hub",
         "lobpcg",
         "masked",
-        "segment_reduce",
-        # ATen's embedding_bag (its four outputs; F.embedding_bag is there), and values_copy /
-        # indices_copy, which torch's CPU build cannot run on sparse tensors either
-        "embedding_bag",
+        # values_copy / indices_copy, which torch's CPU build cannot run on sparse tensors either
         "indices_copy",
         "values_copy",
     },

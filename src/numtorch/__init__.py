@@ -69,6 +69,9 @@ from ._core.dtypes import (
     set_default_dtype,
     short,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ._core.tensor import Size, Tensor
 from ._core.tensor_str import set_printoptions
@@ -138,6 +141,7 @@ from .nn.functional import (  # torch's top-level names for these nn functions
     rms_norm,
 )
 
+from ._embedding_bag import embedding_bag
 from .ops.boundary import publish as _publish
 
 globals().update({_name: _publish(_name, _fn) for _name, _fn in _FUNCTIONS.items()})
@@ -248,6 +252,7 @@ _LAZY_SUBMODULES = frozenset(
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
 _LAZY_NAMES["windows"] = "signal"  # torch.windows is torch.signal.windows
+_LAZY_NAMES.update(cond="_control_flow", while_loop="_control_flow")
 
 
 def __getattr__(name):

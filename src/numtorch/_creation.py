@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from . import _random_kernels as kernels
 from ._core import dtypes as _dtypes
-from ._core import layouts
+from ._core import layouts, unsigned
 from ._core.device import check_device
 from ._core.device import device as device  # re-exported: importers take it from here
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
@@ -539,6 +539,7 @@ def arange(
         dt = _dtypes.int64 if integral else _dtypes.get_default_dtype()
     else:
         dt = _dtypes.to_dtype(dtype)
+        unsigned.refuse("arange_cpu", dt)
     for v in values:
         if isinstance(v, float) and not math.isfinite(v):
             raise RuntimeError(f"unsupported range: {values[0]} -> {values[1]}")
@@ -564,6 +565,7 @@ def linspace(
     check_device(device)
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     dt = _float_dtype(dtype)
+    unsigned.refuse("linspace_cpu", dt)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     # torch's kernel: the first half counts up from start, the second half down from end.
@@ -601,6 +603,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) ->
     for name, value in (("n", n), ("m", m)):
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    unsigned.refuse("eye", _float_dtype(dtype))
     data = xp.eye(n, n if m is None else m, dtype=_float_dtype(dtype).np)
     return _finish(data, requires_grad, "eye()")
 
@@ -780,6 +783,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, **kwargs) -> Tensor:
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False) -> Tensor:
     dt = _dtypes.int64 if dtype is None else _dtypes.to_dtype(dtype)
+    unsigned.refuse("randperm", dt)
     perm = kernels.randperm(generator_or_default(generator), n)
     return _finish(perm.astype(dt.np), requires_grad, "randperm()")
 

@@ -115,8 +115,10 @@ def _make_type(d: _dtypes.dtype, device: str, module: str):
     return _LegacyTensorType(d._tag, (), {"dtype": d, "_device": device, "__module__": module})
 
 
-CPU_TYPES = {d._tag: _make_type(d, "cpu", "torch") for d in _dtypes.ALL_DTYPES}
-CUDA_TYPES = {d._tag: _make_type(d, "cuda", "torch.cuda") for d in _dtypes.ALL_DTYPES}
+# torch has no legacy classes for the wide unsigned dtypes (only their type() strings)
+_LEGACY_DTYPES = [d for d in _dtypes.ALL_DTYPES if d not in _dtypes.WIDE_UNSIGNED]
+CPU_TYPES = {d._tag: _make_type(d, "cpu", "torch") for d in _LEGACY_DTYPES}
+CUDA_TYPES = {d._tag: _make_type(d, "cuda", "torch.cuda") for d in _LEGACY_DTYPES}
 
 
 def dtype_of_type(value):
@@ -129,6 +131,9 @@ def dtype_of_type(value):
         module, _, tag = value.rpartition(".")
         if module == "torch" and tag in CPU_TYPES:
             return CPU_TYPES[tag].dtype
+        wide = {d._tag: d for d in _dtypes.WIDE_UNSIGNED}  # strings only, as in torch
+        if module == "torch" and tag in wide:
+            return _dtypes.to_dtype(wide[tag])
         if module == "torch.cuda" and tag in CUDA_TYPES:
             _no_cuda(CUDA_TYPES[tag])
         raise ValueError(f"invalid type: '{value}'")

@@ -45,7 +45,6 @@ KNOWN: dict[str, str] = {
     "torch.fake_quantize_per_tensor_affine": _QUANTIZED,
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
     "torch.func.rearrange": "functorch.einops.rearrange is not implemented",
-    "torch.hash_tensor": "torch.hash_tensor is not implemented",
     "torch.linalg.ldl_factor": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.ldl_factor_ex": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.ldl_solve": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",

@@ -45,6 +45,13 @@ NO_FORWARD_AD = {
     "rrelu_",
     # torch refuses autograd through it for an input that requires grad (a complex output)
     "view_as_complex_copy",
+    # segment_reduce: torch writes no forward derivative
+    "segment_reduce_sum",
+    "segment_reduce_mean_initial",
+    "segment_reduce_max_initial",
+    "segment_reduce_min_axis1_initial",
+    "segment_reduce_prod_initial",
+    "segment_reduce_sum_axis1",
 }
 
 # Ops whose forward derivative raises torch's NotImplementedError on some samples only: the

@@ -12,7 +12,7 @@ import functools
 
 from ..backend import xp
 from . import dtypes as _dtypes
-from . import grad_mode
+from . import grad_mode, unsigned
 from .anomaly_mode import record_forward_trace
 from .graph import FREED, next_sequence_nr  # noqa: F401 (FREED: its public name)
 from .input_meta import input_meta
@@ -79,7 +79,7 @@ def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
 
 _INT_RANGES = {
     xp.dtype(name): (xp.iinfo(name).min, xp.iinfo(name).max)
-    for name in ("uint8", "int8", "int16", "int32", "int64")
+    for name in ("uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64")
 }
 
 
@@ -282,6 +282,8 @@ def observed(spec, args):
             return out
     dispatch.slow = False
     try:
+        if dispatch.unsigned:
+            unsigned.check_op(spec, args)
         if dispatch.autocast is not None:
             args = dispatch.autocast.cast_op(spec.name, args)
         if dispatch.meta and has_meta(args):

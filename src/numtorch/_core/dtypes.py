@@ -5,6 +5,7 @@ from __future__ import annotations
 import ml_dtypes
 
 from ..backend import xp
+from .observers import dispatch, refresh_slow
 
 builtins_float, builtins_int, builtins_bool = float, int, bool
 
@@ -64,30 +65,50 @@ int16 = dtype("int16", xp.int16, "ShortTensor", "short int")
 int32 = dtype("int32", xp.int32, "IntTensor", "int")
 int64 = dtype("int64", xp.int64, "LongTensor", "long int")
 bool_ = dtype("bool", xp.bool_, "BoolTensor", "bool")
+# Note [Wide unsigned dtypes]
+# torch 2.3+ has uint16, uint32 and uint64 with little support: creation, casts, copies,
+# views and a few kernels; other ops raise NotImplementedError and promotion with any dtype
+# but a float raises (_core/unsigned.py refuses the ops, promote_types the rest). Once one
+# is used, every op takes the checked dispatch path for the rest of the process.
+uint16 = dtype("uint16", xp.uint16, "UInt16Tensor", "unsigned short")
+uint32 = dtype("uint32", xp.uint32, "UInt32Tensor", "unsigned int")
+uint64 = dtype("uint64", xp.uint64, "UInt64Tensor", "unsigned long")
+WIDE_UNSIGNED = (uint16, uint32, uint64)
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
 ALL_DTYPES = (float16, float32, float64, complex64, complex128, uint8, int8, int16, int32, int64)
-ALL_DTYPES += (bool_, bfloat16)
+ALL_DTYPES += (bool_, bfloat16, uint16, uint32, uint64)
 
 _FROM_NUMPY = {d.np: d for d in ALL_DTYPES}
 
 
+def note_dtype(d: dtype) -> None:
+    """Send ops through the check of unsigned.py from now on: a wide unsigned dtype is in use."""
+    if not dispatch.unsigned:
+        dispatch.unsigned = True
+        refresh_slow()
+
+
 def from_numpy_dtype(np_dtype) -> dtype:
     """The numtorch dtype of a NumPy dtype; a clear TypeError for unsupported ones."""
-    try:
-        return _FROM_NUMPY[np_dtype]
-    except KeyError:
-        pass
+    found = _FROM_NUMPY.get(np_dtype)
+    if found is None:
+        try:
+            found = _FROM_NUMPY.get(xp.dtype(np_dtype))
+        except TypeError:
+            found = None
+    if found is not None:
+        if found in WIDE_UNSIGNED:
+            note_dtype(found)
+        return found
     np_dtype = xp.dtype(np_dtype)
-    if np_dtype in _FROM_NUMPY:
-        return _FROM_NUMPY[np_dtype]
     raise TypeError(
         f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
         "float64, float32, float16, bfloat16, complex64, complex128, int64, int32, int16, "
-        "int8, uint8, and bool."
+        "int8, uint64, uint32, uint16, uint8, and bool."
     )
 
 
@@ -109,6 +130,8 @@ def set_default_dtype(d: dtype) -> None:
 def to_dtype(d) -> dtype:
     """Accept a numtorch dtype, a NumPy dtype or a Python type and return a numtorch dtype."""
     if isinstance(d, dtype):
+        if d in WIDE_UNSIGNED:
+            note_dtype(d)
         return d
     if d is builtins_float:  # as torch: Python's float is double, whatever the default
         return float64
@@ -148,6 +171,11 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     if hit is not None:
         return hit
     ca, cb = _CATEGORY[a], _CATEGORY[b]
+    if (a in WIDE_UNSIGNED or b in WIDE_UNSIGNED) and max(ca, cb) != 2:
+        raise RuntimeError(
+            "Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+            f"promote {a.scalar_name} and {b.scalar_name}"
+        )
     if {a, b} == {float16, bfloat16}:
         result = float32  # neither holds the other: float32 holds both
     elif ca != cb and min(ca, cb) < 2 <= max(ca, cb):
@@ -270,6 +298,9 @@ _C_TYPE_NAMES = {
     "Char": "signed char",
     "Byte": "unsigned char",
     "Bool": "bool",
+    "UInt16": "unsigned short",
+    "UInt32": "unsigned int",
+    "UInt64": "unsigned long",
     "ComplexFloat": "c10::complex<float>",
     "ComplexDouble": "c10::complex<double>",
 }

@@ -21,6 +21,7 @@ class Dispatch:
     anomaly = False  # record forward traces on new nodes
     autocast = None  # the innermost active torch.autocast region (numtorch.amp)
     meta = False  # a meta tensor exists (see Note [Meta tensors through ops] in meta.py)
+    unsigned = False  # a uint16/32/64 dtype was used: ops check it (unsigned.py)
     in_backward = 0  # formulas running while meta is on: their saved CPU arrays may mix
     batching = None  # while vmap is active: runs ops on batched tensors (func/batching.py)
     batched_write = None  # the same for in-place writes
@@ -47,6 +48,7 @@ def refresh_slow() -> None:
         bool(dispatch.observers)
         or dispatch.autocast is not None
         or dispatch.meta
+        or dispatch.unsigned
         or dispatch.batching is not None
     )
     dispatch.slow = dispatch.observing or dispatch.torch_function is not None

@@ -3,7 +3,7 @@ and aminmax."""
 
 from __future__ import annotations
 
-from .._core import batch_rules
+from .._core import batch_rules, unsigned
 from .._core.meta import metafy
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -216,6 +216,7 @@ amin = _amax_amin("amin", xp.amin)
 def _arg(name, fn):
     def public(input, dim=None, keepdim=False) -> Tensor:
         data = input._data
+        unsigned.refuse(f"{name}_cpu", input.dtype)
         _check_nonempty(name, data, None if dim is None else (_wrap_dim(dim, data.ndim),))
         if dim is None:
             out = fn(data.reshape(-1))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._core import batch_rules, index_batch_rules
+from .._core import batch_rules, index_batch_rules, unsigned
 from .._core.dispatch import broadcast_shape
 from .._core.meta import refuse_meta
 from .._core.op import defop, export
@@ -150,6 +150,7 @@ def take(input, index) -> Tensor:
 def nonzero(input, *, as_tuple=False):
     """Indices of nonzero elements: an (n, ndim) tensor, or one tensor per dim."""
     refuse_meta("nonzero", input)
+    unsigned.refuse("nonzero_count_cpu", input.dtype)
     found = xp.nonzero(input._data) if input.ndim else xp.nonzero(input._data.reshape(1))
     # torch's kernel writes the indices one dim after another: the (n, ndim) result is the
     # transpose of a row-major (ndim, n) block (strides (1, n)), and the tuple form's parts

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from .._core import batch_rules
+from .._core import batch_rules, unsigned
 from .._core import dtypes as _dtypes
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
@@ -444,5 +444,6 @@ def any(input, dim=None, keepdim=False) -> Tensor:
 
 @export
 def count_nonzero(input, dim=None) -> Tensor:
+    unsigned.refuse("nonzero_count_cpu", input.dtype)
     axis = reduce_dims(dim, input.ndim) if dim is not None else None
     return Tensor._make(xp.asarray(xp.count_nonzero(input._data, axis=axis), dtype=xp.int64))

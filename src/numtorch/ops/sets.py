@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from .._core import unsigned
 from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor, _wrap_dim
@@ -305,6 +306,9 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False) -> Tenso
         >>> torch.isin(torch.tensor([1, 2, 3]), torch.tensor([2, 5]))
         tensor([False,  True, False])
     """
+    for t in (elements, test_elements):
+        if isinstance(t, Tensor):
+            unsigned.refuse("isin_default_cpu", t.dtype)
     a = elements._data if isinstance(elements, Tensor) else xp.asarray(elements)
     b = test_elements._data if isinstance(test_elements, Tensor) else xp.asarray(test_elements)
     return Tensor._make(xp.asarray(xp.isin(a, b, invert=invert)))

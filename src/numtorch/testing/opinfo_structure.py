@@ -248,4 +248,35 @@ INPLACE_VIEWS = [
 ]
 
 
-STRUCTURE_OPS = INPLACE_VIEWS + TRIANGULAR + CONSTRUCTION + INDEXED
+def _segment_op(reduce, axis=0, initial=None, make=_n):
+    """segment_reduce over segments of 2, 0, 3 and 1 rows (the empty one gives the initial
+    value or the reduce's identity); once differentiable, as torch's: its gradient is
+    _segment_reduce_backward, which has no derivative. Distinct values for max and min."""
+    lengths = [[2, 0, 3, 1], [1, 1, 0, 4]] if axis == 1 else [2, 0, 3, 1]
+    shape = (2, 6, 2) if axis == 1 else (6, 3)
+    return OpInfo(
+        f"segment_reduce_{reduce}"
+        + (f"_axis{axis}" if axis else "")
+        + ("_initial" if initial else ""),
+        lambda t, x: t.segment_reduce(
+            x, reduce, lengths=t.tensor(lengths), axis=axis, initial=initial
+        ),
+        lambda rng: [Sample((make(rng, *shape),))],
+        gradgrad=False,
+    )
+
+
+def _distinct_values(rng, *shape):
+    return (rng.permutation(int(np.prod(shape))) * 0.37 - 1.5).reshape(shape)
+
+
+SEGMENTS = [
+    _segment_op("sum"),
+    _segment_op("mean", initial=0.5),
+    _segment_op("max", initial=-10.0, make=_distinct_values),
+    _segment_op("min", axis=1, initial=10.0, make=_distinct_values),
+    _segment_op("prod", initial=1.5),
+    _segment_op("sum", axis=1),
+]
+
+STRUCTURE_OPS = INPLACE_VIEWS + TRIANGULAR + CONSTRUCTION + INDEXED + SEGMENTS
