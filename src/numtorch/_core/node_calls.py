@@ -4,6 +4,7 @@ count of gradients it returns, and each gradient conformed to its input (engine.
 from __future__ import annotations
 
 from ..backend import xp
+from ..backend.summation import torch_sum
 from . import dtypes as _dtypes
 from .anomaly_mode import run_with_anomaly
 from .hooks import node_post_hooks, node_pre_hooks
@@ -132,7 +133,7 @@ def _conform_array(data, meta):
                 dims.append(lead + i)
             elif size != data.shape[lead + i]:
                 return None
-        data = xp.asarray(data.sum(axis=tuple(dims), keepdims=True)).reshape(shape)
+        data = xp.asarray(torch_sum(data, tuple(dims), keepdims=True)).reshape(shape)
     if data.dtype != dtype:
         if dtype.kind != "f":
             return None

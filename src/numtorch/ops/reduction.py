@@ -14,6 +14,7 @@ from .._creation import ones_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from ..backend.layout import row_major
+from ..backend.summation import torch_mean, torch_sum
 from .concatenation import cat
 from .pointwise import _div_scalar, where
 
@@ -150,7 +151,10 @@ def _take_along(input_t, input, dim, indices, keepdim=True):
     jvp=_sum_all_jvp,
 )
 def _sum_all(input, dtype=None):
-    return xp.sum(input, dtype=_accumulate_dtype(input, dtype))
+    accumulate = _accumulate_dtype(input, dtype)
+    if input.dtype.kind == "f" and (accumulate is None or accumulate == input.dtype):
+        return torch_sum(input)  # Note [Summation order]
+    return xp.sum(input, dtype=accumulate)
 
 
 @defop(
@@ -162,9 +166,10 @@ def _sum_all(input, dtype=None):
     jvp=_sum_jvp,
 )
 def _sum_dim(input, dim, keepdim=False, dtype=None):
-    return row_major(
-        xp.sum(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
-    )
+    accumulate = _accumulate_dtype(input, dtype)
+    if input.dtype.kind == "f" and (accumulate is None or accumulate == input.dtype):
+        return row_major(torch_sum(input, dim, keepdim))  # Note [Summation order]
+    return row_major(xp.sum(input, axis=dim, keepdims=keepdim, dtype=accumulate))
 
 
 @export
@@ -199,7 +204,7 @@ def _check_float(input, name):
     jvp=_mean_all_jvp,
 )
 def _mean_all(input, dtype=None):
-    return xp.mean(input, dtype=dtype)
+    return torch_mean(input) if dtype is None else xp.mean(input, dtype=dtype)
 
 
 @defop(
@@ -213,6 +218,8 @@ def _mean_all(input, dtype=None):
     jvp=_mean_jvp,
 )
 def _mean_dim(input, dim, keepdim=False, dtype=None):
+    if dtype is None:
+        return row_major(torch_mean(input, dim, keepdim))
     return row_major(xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
@@ -246,7 +253,8 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     ),
 )
 def _nansum(input, dim, keepdim):
-    return row_major(xp.nansum(input, axis=dim, keepdims=keepdim))
+    # torch's kernel adds zeros in place of NaN, in sum's order (Note [Summation order])
+    return row_major(torch_sum(xp.where(xp.isnan(input), 0, input), dim, keepdim))
 
 
 @export

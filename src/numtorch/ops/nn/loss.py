@@ -16,6 +16,7 @@ from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
 from ...backend import xp
+from ...backend.summation import torch_mean, torch_sum
 from ..pointwise import _div_scalar, where
 from .activation import log_sigmoid, rowwise, zero_gradient
 from .composite_backward import tensors_of, vjp
@@ -26,7 +27,8 @@ REDUCTIONS = ("none", "mean", "sum")
 def reduce_array(losses, reduction):
     if reduction == "none":
         return losses
-    return losses.sum() if reduction == "sum" else losses.mean()
+    # torch reduces a loss with sum and mean: their order of additions (Note [Summation order])
+    return torch_sum(losses) if reduction == "sum" else torch_mean(losses)
 
 
 def reduce_tensor(losses, reduction):
