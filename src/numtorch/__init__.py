@@ -249,6 +249,13 @@ _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
 _LAZY_NAMES["windows"] = "signal"  # torch.windows is torch.signal.windows
 
 
+# type(x) prints <class 'torch.Tensor'>: torch's classes name the module they are public in
+for _cls in (Tensor, Size, dtype, device, finfo, iinfo, memory_format):
+    _cls.__module__ = __name__
+no_grad.__module__ = enable_grad.__module__ = f"{__name__}.autograd.grad_mode"
+del _cls
+
+
 def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
