@@ -37,3 +37,12 @@ def test_tensor_pickles_by_its_public_name():
     t = numtorch.tensor([1.0, 2.0])
     assert numtorch.equal(pickle.loads(pickle.dumps(t)), t)
     assert pickle.loads(pickle.dumps(numtorch.Size([2, 3]))) == numtorch.Size([2, 3])
+
+
+def test_dtypes_stay_singletons_through_copies():
+    for dt in (numtorch.float32, numtorch.bfloat16, numtorch.int64, numtorch.complex64):
+        assert copy.deepcopy(dt) is dt and copy.copy(dt) is dt
+        assert pickle.loads(pickle.dumps(dt)) is dt
+    model = numtorch.nn.Linear(2, 2)
+    model.compute_dtype = numtorch.float16
+    assert copy.deepcopy(model).compute_dtype is numtorch.float16
