@@ -122,3 +122,27 @@ def test_elementwise_losses_reduce_in_torch_order(name, reduction):
             numtorch.tensor(a.numpy()), numtorch.tensor(b.numpy()), reduction=reduction
         )
         assert ours.item() == theirs.item()
+
+
+def test_strided_and_permuted_sums_match_torch():
+    """Full sums of transposed and sliced tensors, and row sums of sliced rows: torch
+    reorders dims by stride and drops size-1 dims, so these have a known order too."""
+    gen = torch.Generator().manual_seed(4)
+    for rows, cols in [(1, 1), (1, 9), (9, 1), (7, 3), (40, 33), (60, 17), (2, 100)]:
+        y = (torch.randn(rows, cols, generator=gen) * 3).exp()
+        half = max(1, cols // 2)
+        cases = [(y[::2], None), (y[:, :half], None), (y.T, None), (y[:, 1:], 1), (y[::3], 1)]
+        cases.append((y.unsqueeze(1).permute(2, 1, 0), None))
+        for view, dim in cases:
+            theirs = view.sum() if dim is None else view.sum(dim)
+            ours = _same_view(numtorch.tensor(y.numpy()), view, y)
+            mine = ours.sum() if dim is None else ours.sum(dim)
+            np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+            if dim is None:
+                assert mine.item() == theirs.item()
+
+
+def _same_view(ours, view, base):
+    """``ours`` viewed with ``view``'s offset and strides over ``base``'s storage."""
+    offset = view.storage_offset() - base.storage_offset()
+    return ours.as_strided(tuple(view.shape), view.stride(), offset)

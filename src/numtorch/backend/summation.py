@@ -104,28 +104,58 @@ def _outer(x, lanes):
     return xp.concatenate((_cascade(x[:, :, :cut]), _row_sum(x[:, :, cut:])), axis=1)
 
 
+def _memory_order(a, dims):
+    """``a`` (and the reduced ``dims``) with its axes in memory order, where that makes a
+    C-contiguous array of a full reduction or a reduction over the last, contiguous axis
+    (torch reorders a reduction's dims by stride); None for other layouts."""
+    if a.flags.c_contiguous:
+        return a, dims
+    if any(s <= 0 for d, s in enumerate(a.strides) if a.shape[d] > 1):
+        return None  # broadcast (stride 0) dims: torch's iterator orders them otherwise
+    if len(dims) == a.ndim:
+        order = sorted(range(a.ndim), key=lambda d: -a.strides[d])
+        dense = a.transpose(order)
+        return (dense, dims) if dense.flags.c_contiguous else None
+    if dims == [a.ndim - 1] and a.strides[-1] == a.itemsize:
+        return xp.ascontiguousarray(a), dims  # each row's sum reads only that row
+    return None
+
+
+def _full_sum_of_rows(a, lanes):
+    """A full reduction of a 2-D array whose rows are contiguous but not adjacent (a slice):
+    torch adds each row's sum to the output in turn."""
+    return _in_order(_inner(a, lanes)[None, :])
+
+
 def torch_sum(a, axis=None, keepdims=False):
     """``a.sum(axis, keepdims=keepdims)`` with torch's order of additions where it is known
     (Note [Summation order]), NumPy's sum otherwise. ``axis``: None, an int or a tuple."""
     lanes = _LANES.get(a.dtype)
     dims = range(a.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
     dims = sorted(d % a.ndim for d in dims) if a.ndim else []
-    if (
-        lanes is None
-        or not dims
-        or a.size >= GRAIN
-        or a.size == 0
-        or not a.flags.c_contiguous
-        or dims[-1] - dims[0] != len(dims) - 1
-    ):
+    if lanes is None or not dims or a.size >= GRAIN or a.size == 0:
         return xp.sum(a, axis=axis, keepdims=keepdims)
+    kept = [1 if d in dims else s for d, s in enumerate(a.shape)]
+    shape = kept if keepdims else [s for d, s in enumerate(a.shape) if d not in dims]
+    layout = _memory_order(a, dims)
+    if layout is None and len(dims) == a.ndim and min(a.strides, default=1) > 0:
+        # torch drops size-1 dims: a strided vector takes the one-at-a-time row sum, rows
+        # that are contiguous but not adjacent add their sums in turn
+        rows = a.squeeze()
+        if rows.ndim == 1:
+            return (0 + _row_sum(rows[None, :])[0]).astype(a.dtype).reshape(shape)
+        if rows.ndim == 2 and rows.strides[1] == a.itemsize:
+            return (0 + _full_sum_of_rows(rows, lanes)).astype(a.dtype).reshape(shape)
+    if layout is None:
+        return xp.sum(a, axis=axis, keepdims=keepdims)
+    a, dims = layout
+    if dims[-1] - dims[0] != len(dims) - 1:
+        return xp.sum(a, axis=tuple(dims), keepdims=keepdims).reshape(shape)
     outer = math.prod(a.shape[: dims[0]])
     inner = math.prod(a.shape[dims[-1] + 1 :])
     x = a.reshape(outer, -1, inner)
     result = _inner(x[:, :, 0], lanes) if inner == 1 else _outer(x, lanes)
     result = 0 + result  # the output starts at 0, so a sum of -0.0 is 0.0, as torch's
-    kept = [1 if d in dims else s for d, s in enumerate(a.shape)]
-    shape = kept if keepdims else [s for d, s in enumerate(a.shape) if d not in dims]
     return result.astype(a.dtype, copy=False).reshape(shape)
 
 
