@@ -255,6 +255,13 @@ _LAZY_NAMES["windows"] = "signal"  # torch.windows is torch.signal.windows
 _LAZY_NAMES.update(cond="_control_flow", while_loop="_control_flow")
 
 
+# type(x) prints <class 'torch.Tensor'>: torch's classes name the module they are public in
+for _cls in (Tensor, Size, dtype, device, finfo, iinfo, memory_format):
+    _cls.__module__ = __name__
+no_grad.__module__ = enable_grad.__module__ = f"{__name__}.autograd.grad_mode"
+del _cls
+
+
 def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")

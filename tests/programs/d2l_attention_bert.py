@@ -70,7 +70,7 @@ attention = DotProductAttention(dropout=0.5)
 attention.eval()
 res = attention(queries, keys, values, valid_lens)
 out(res)
-print(attention.attention_weights.reshape((1, 1, 2, 10)).sum(-1))
+print(attention.attention_weights.reshape((1, 1, 2, 10)).sum(-1).round(decimals=4))
 print(attention)
 
 

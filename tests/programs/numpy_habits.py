@@ -6,7 +6,7 @@ print(x.sum(1, keepdims=True).shape, torch.mean(x, axis=0, keepdims=True).shape)
 print(x.max(axis=1).values, x.argmax(axis=1), x.amin(axis=0, keepdims=True))
 print(x.std(axis=0), torch.var(x, axis=1, keepdims=True).shape)
 print(torch.cat([x, x], axis=0).shape, torch.stack([x, x], axis=1).shape)
-print(x.softmax(axis=-1).sum(axis=-1))
+print(x.softmax(axis=-1).sum(axis=-1).round(decimals=4))  # exp differs from torch in the last bit
 print(x.logsumexp(axis=1, keepdims=True), x.cumsum(axis=1)[:, -1])
 print(x.unsqueeze(axis=0).shape, x.unsqueeze(0).squeeze(axis=0).shape)
 print(torch.any(x > 1, axis=1), (x > 0).all(axis=0, keepdims=True))

@@ -10,6 +10,13 @@ from .observers import dispatch, refresh_slow
 builtins_float, builtins_int, builtins_bool = float, int, bool
 
 
+_BY_NAME: dict = {}
+
+
+def _by_name(name: str):
+    return _BY_NAME[name]
+
+
 class dtype:
     """A tensor element type, printed and compared like ``torch.float32``."""
 
@@ -36,9 +43,13 @@ class dtype:
         self._tag = tag  # torch's legacy type name: FloatTensor, LongTensor, ...
         self.scalar_name = tag[: -len("Tensor")]  # as torch's messages name it: Float, Long
         self.c_name = c_name  # as its C++ messages name it: float, long int
+        _BY_NAME.setdefault(name, self)
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
+
+    def __reduce__(self):  # a dtype is a singleton: copies and pickles give it back
+        return (_by_name, (self.name,))
 
     def to_real(self) -> dtype:
         return {complex64: float32, complex128: float64}.get(self, self)

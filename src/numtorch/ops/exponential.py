@@ -79,6 +79,12 @@ def _pow_scalar(input, exponent):
         # where a general power gives inf and 0 (its gradient at 0.5 takes this power too)
         with xp.errstate(divide="ignore", invalid="ignore"):
             return xp.reciprocal(xp.sqrt(input))
+    if input.dtype.kind == "f" and exponent in (3, -2):
+        # torch's kernel multiplies for these exponents (its last bit differs from a power),
+        # half precision in float32
+        x = input.astype(xp.float32) if input.dtype == xp.float16 else input
+        square = x * x
+        return (square * x if exponent == 3 else xp.reciprocal(square)).astype(input.dtype)
     return xp.power(input, exponent)
 
 
@@ -158,6 +164,12 @@ def _rsqrt(input):
     return xp.reciprocal(root) if root.dtype.kind == "f" else 1 / root
 
 
-rsqrt = _unary("rsqrt", _rsqrt, lambda grad, result: -0.5 * grad * result**3)
+def _cube(x):
+    return x**3
+
+
+# torch's pow kernel takes x ** 3 as x * x * x; NumPy's power rounds otherwise
+_cube.array_form = lambda x: x * x * x
+rsqrt = _unary("rsqrt", _rsqrt, lambda grad, result: -0.5 * grad * _cube(result))
 # in formulas on arrays (asin's and acos's gradients) its argument is a real float
 rsqrt.array_form = lambda input: xp.reciprocal(xp.sqrt(input))

@@ -31,9 +31,13 @@ class _ReturnType(tuple):
     def __repr__(self) -> str:
         return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
+    def __reduce__(self):  # copy.deepcopy and pickle rebuild it from its two fields
+        return (type(self), tuple(self))
+
 
 def return_type(name: str):
-    CLASSES[name] = cls = type(name, (_ReturnType,), {"_name": name})
+    namespace = {"_name": name, "__module__": "numtorch.return_types"}  # torch's type name
+    CLASSES[name] = cls = type(name, (_ReturnType,), namespace)
     return cls
 
 

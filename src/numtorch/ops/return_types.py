@@ -24,7 +24,12 @@ def structseq(name: str, fields: tuple):
         body = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self))
         return f"torch.return_types.{name}(\n{body})"
 
+    def __reduce__(self):  # copy.deepcopy and pickle rebuild it from its fields
+        return (type(self), tuple(self))
+
     namespace = {"__new__": new, "__repr__": __repr__, "_fields": fields, "__slots__": ()}
+    namespace["__reduce__"] = __reduce__
+    namespace["__module__"] = "numtorch.return_types"  # type(...) prints torch's name
     for i, field in enumerate(fields):
         namespace[field] = property(lambda self, i=i: self[i])
     CLASSES[name] = cls = type(name, (tuple,), namespace)
