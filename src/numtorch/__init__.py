@@ -218,6 +218,9 @@ from ._runtime import _assert
 from . import overrides
 from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass
 from . import _C
+from . import futures
+from .futures import Future
+from ._async import fork, wait
 
 globals().update(_FOREACH)
 

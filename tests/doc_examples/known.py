@@ -18,7 +18,6 @@ _ALLCLOSE_ROUNDING = (
 
 _MASKED = "torch.masked (masked tensors) is not implemented"
 _OVERRIDES = "torch.overrides.get_testing_overrides and redispatch_function are not implemented"
-_FUTURES = "torch.futures (Future) is not implemented"
 
 KNOWN: dict[str, str] = {
     "torch.masked.is_masked_tensor": _MASKED,
@@ -27,10 +26,6 @@ KNOWN: dict[str, str] = {
     "torch.serialization.skip_data": "torch.serialization.skip_data is not implemented",
     "torch.overrides.get_testing_overrides": _OVERRIDES,
     "torch.overrides.redispatch_function": _OVERRIDES,
-    "torch.autograd.profiler.Future.add_done_callback": _FUTURES,
-    "torch.autograd.profiler.Future.set_exception": _FUTURES,
-    "torch.autograd.profiler.Future.set_result": _FUTURES,
-    "torch.autograd.profiler.Future.then": _FUTURES,
     "torch.autograd.is_tensor_like": "torch.overrides (is_tensor_like) is missing",
     "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
     "torch.Event": "torch.Event (device events) is not implemented",
