@@ -221,6 +221,7 @@ from . import _C
 from . import futures
 from .futures import Future
 from ._async import fork, wait
+from ._streams import Event, Stream
 
 globals().update(_FOREACH)
 

@@ -28,7 +28,6 @@ KNOWN: dict[str, str] = {
     "torch.overrides.redispatch_function": _OVERRIDES,
     "torch.autograd.is_tensor_like": "torch.overrides (is_tensor_like) is missing",
     "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
-    "torch.Event": "torch.Event (device events) is not implemented",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsc": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsr": _BLOCKED_SPARSE,
