@@ -65,7 +65,7 @@ KNOWN_MISSING = {
         "triton_op",
         "wrap_triton",
     },
-    "overrides": {"get_default_nowrap_functions", "get_testing_overrides", "redispatch_function"},
+    "overrides": {"get_default_nowrap_functions", "redispatch_function"},
     "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native", "quantized"},
     "random": {"thread_safe_generator"},
     "linalg": {"ldl_factor", "ldl_factor_ex", "ldl_solve"},

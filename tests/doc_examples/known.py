@@ -17,16 +17,13 @@ _ALLCLOSE_ROUNDING = (
 )
 
 _MASKED = "torch.masked (masked tensors) is not implemented"
-_OVERRIDES = "torch.overrides.get_testing_overrides and redispatch_function are not implemented"
 
 KNOWN: dict[str, str] = {
     "torch.masked.is_masked_tensor": _MASKED,
     "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
     "torch.serialization.skip_data": "torch.serialization.skip_data is not implemented",
-    "torch.overrides.get_testing_overrides": _OVERRIDES,
-    "torch.overrides.redispatch_function": _OVERRIDES,
-    "torch.autograd.is_tensor_like": "torch.overrides (is_tensor_like) is missing",
+    "torch.overrides.redispatch_function": "redispatch_function is not implemented",
     "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsc": _BLOCKED_SPARSE,
