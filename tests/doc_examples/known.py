@@ -22,7 +22,6 @@ KNOWN: dict[str, str] = {
     "torch.masked.is_masked_tensor": _MASKED,
     "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
-    "torch.serialization.skip_data": "torch.serialization.skip_data is not implemented",
     "torch.overrides.redispatch_function": "redispatch_function is not implemented",
     "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
