@@ -222,6 +222,10 @@ from ._runtime import _assert
 from . import overrides
 from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass
 from . import _C
+from . import futures
+from .futures import Future
+from ._async import fork, wait
+from ._streams import Event, Stream
 
 globals().update(_FOREACH)
 

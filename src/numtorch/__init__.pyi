@@ -212,6 +212,12 @@ from ._symbolic import sym_sum as sym_sum
 from . import overrides as overrides
 from .overrides import DisableTorchFunction as DisableTorchFunction
 from .overrides import DisableTorchFunctionSubclass as DisableTorchFunctionSubclass
+from . import futures as futures
+from .futures import Future as Future
+from ._async import fork as fork
+from ._async import wait as wait
+from ._streams import Event as Event
+from ._streams import Stream as Stream
 from . import __future__ as __future__
 from . import _dynamo as _dynamo
 from . import compiler as compiler

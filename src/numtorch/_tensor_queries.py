@@ -1,4 +1,5 @@
-"""Small torch-level helpers: is_tensor, is_inference, numel, result_type, memory formats."""
+"""Small torch-level helpers: is_tensor, is_tensor_like, is_inference, numel, result_type,
+memory formats."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ from .backend import xp
 def is_tensor(obj) -> bool:
     """True if ``obj`` is a numtorch Tensor."""
     return isinstance(obj, Tensor)
+
+
+def is_tensor_like(inp) -> bool:
+    """A Tensor, or an object whose class defines ``__torch_function__``."""
+    return type(inp) is Tensor or hasattr(inp, "__torch_function__")
 
 
 def is_floating_point(input: Tensor) -> bool:

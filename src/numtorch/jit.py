@@ -12,6 +12,8 @@ import builtins
 import typing
 import warnings
 
+from . import _async
+from .futures import Future  # noqa: F401
 from .nn.modules.module import Module
 
 Final = typing.Final
@@ -43,6 +45,26 @@ def trace(func, example_inputs=None, *args, **kwargs):
 
 def trace_module(mod, inputs=None, *args, **kwargs):
     return _pass_through("trace_module", mod)
+
+
+def fork(func, *args, **kwargs):
+    """Run ``func`` now and return a completed ``Future`` (deprecated in torch, as here)."""
+    warnings.warn(
+        "`torch.jit.fork` is deprecated. Please use `torch.compile` instead.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return _async.fork(func, *args, **kwargs)
+
+
+def wait(future):
+    """The value of a ``Future`` from ``fork`` (deprecated in torch, as here)."""
+    warnings.warn(
+        "`torch.jit.wait` is deprecated. Please use `torch.compile` instead.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return _async.wait(future)
 
 
 def script_if_tracing(fn):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import inspect
 from collections.abc import Callable, Iterable
 
 import numtorch
@@ -37,12 +38,14 @@ from ._core.backward_run import current_run
 from ._core.dispatch import dispatch
 from ._core.observers import refresh_slow
 from ._core.tensor import Tensor
+from ._tensor_queries import is_tensor_like
 from .ops.boundary import publish
 
 __all__ = [
     "BaseTorchFunctionMode",
     "get_ignored_functions",
     "get_overridable_functions",
+    "get_testing_overrides",
     "handle_torch_function",
     "has_torch_function",
     "has_torch_function_unary",
@@ -217,11 +220,6 @@ def has_torch_function_variadic(*args) -> bool:
     return has_torch_function(args)
 
 
-def is_tensor_like(inp) -> bool:
-    """A Tensor, or an object whose class defines ``__torch_function__``."""
-    return type(inp) is Tensor or hasattr(inp, "__torch_function__")
-
-
 def _function_name(func) -> str:
     name = getattr(func, "__name__", repr(func))
     return f"torch.{name}" if not name.startswith("torch.") else name
@@ -385,6 +383,25 @@ def get_overridable_functions() -> dict:
     for owner in (numtorch, Tensor):
         result[owner] = [f for f in _public_callables(owner).values() if _runs_an_op(f)]
     return result
+
+
+def _dummy(function):
+    def dummy(*args, **kwargs):
+        return -1
+
+    with contextlib.suppress(TypeError, ValueError):  # none to copy: the dummy takes anything
+        dummy.__signature__ = inspect.signature(function)
+    return dummy
+
+
+def get_testing_overrides() -> dict:
+    """``{function: dummy}`` for every overridable function: each dummy has the function's
+    signature and returns -1, for testing the coverage of a ``__torch_function__`` type.
+
+    torch's table is written by hand and some of its dummies' signatures differ from the
+    functions' own (``torch.add``'s lacks ``alpha``); these copy numtorch's signatures."""
+    overridable = get_overridable_functions()
+    return {f: _dummy(f) for functions in overridable.values() for f in functions}
 
 
 def is_tensor_method_or_property(func: Callable) -> bool:

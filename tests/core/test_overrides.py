@@ -170,3 +170,30 @@ def test_make_subclass_builds_a_leaf_sharing_memory(lib):
     assert b.tolist() == [2.0, 2.0]
     with pytest.raises(TypeError):
         lib.Tensor._make_subclass(Buffer, [1.0])
+
+
+@LIBS
+def test_testing_overrides_are_dummies_returning_minus_one(lib):
+    import inspect
+
+    dummies = lib.overrides.get_testing_overrides()
+    assert lib.add in dummies and lib.exp in dummies
+    assert dummies[lib.add](lib.ones(1), lib.ones(1)) == -1
+    assert list(inspect.signature(dummies[lib.exp]).parameters)[0] == "input"
+    assert all(callable(d) for d in dummies.values())
+
+
+@LIBS
+def test_is_tensor_like_is_re_exported_by_autograd(lib):
+    class TensorLike:
+        @classmethod
+        def __torch_function__(cls, func, types, args, kwargs):
+            return -1
+
+    assert lib.autograd.is_tensor_like is lib.overrides.is_tensor_like
+    assert [lib.autograd.is_tensor_like(x) for x in (lib.ones(1), 6, None, TensorLike())] == [
+        True,
+        False,
+        False,
+        True,
+    ]

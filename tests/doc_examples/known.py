@@ -17,23 +17,13 @@ _ALLCLOSE_ROUNDING = (
 )
 
 _MASKED = "torch.masked (masked tensors) is not implemented"
-_OVERRIDES = "torch.overrides.get_testing_overrides and redispatch_function are not implemented"
-_FUTURES = "torch.futures (Future) is not implemented"
 
 KNOWN: dict[str, str] = {
     "torch.masked.is_masked_tensor": _MASKED,
     "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
-    "torch.serialization.skip_data": "torch.serialization.skip_data is not implemented",
-    "torch.overrides.get_testing_overrides": _OVERRIDES,
-    "torch.overrides.redispatch_function": _OVERRIDES,
-    "torch.autograd.profiler.Future.add_done_callback": _FUTURES,
-    "torch.autograd.profiler.Future.set_exception": _FUTURES,
-    "torch.autograd.profiler.Future.set_result": _FUTURES,
-    "torch.autograd.profiler.Future.then": _FUTURES,
-    "torch.autograd.is_tensor_like": "torch.overrides (is_tensor_like) is missing",
+    "torch.overrides.redispatch_function": "redispatch_function is not implemented",
     "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
-    "torch.Event": "torch.Event (device events) is not implemented",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsc": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsr": _BLOCKED_SPARSE,
@@ -51,7 +41,6 @@ KNOWN: dict[str, str] = {
     "torch.linalg.lu_solve": _ALLCLOSE_ROUNDING,
     "torch.linalg.solve": _ALLCLOSE_ROUNDING,
     "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
-    "torch.nn.ConvTranspose3d": "the 3-D transposed convolution runs past the 20 s statement limit",
     "torch.nn.LinearCrossEntropyLoss": "nn.LinearCrossEntropyLoss is not implemented",
     "torch.quantize_per_channel": _QUANTIZED,
     "torch.quantize_per_tensor": _QUANTIZED,

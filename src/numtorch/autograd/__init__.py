@@ -22,6 +22,7 @@ from .._core.grad_mode import (
     set_grad_enabled,
     set_multithreading_enabled,
 )
+from .._tensor_queries import is_tensor_like
 from . import functional, graph
 from .api import backward, grad
 from .function import Function, FunctionCtx, once_differentiable
@@ -69,4 +70,5 @@ __all__ = [
     "set_multithreading_enabled",
     "is_multithreading_enabled",
     "is_view_replay_enabled",
+    "is_tensor_like",
 ]

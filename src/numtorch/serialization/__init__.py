@@ -4,6 +4,7 @@ code from a file."""
 from .allowlist import add_safe_globals, clear_safe_globals, get_safe_globals, safe_globals
 from .checkpoint import load, save
 from .errors import PickleRefusedError, UnsafeFileError
+from .skipping import skip_data
 
 __all__ = [
     "PickleRefusedError",
@@ -14,4 +15,5 @@ __all__ = [
     "load",
     "safe_globals",
     "save",
+    "skip_data",
 ]

@@ -16,12 +16,15 @@ import json
 import os
 import tempfile
 
+import numpy as np
+
 from .._core.tensor import Tensor
 from .._creation import device
 from . import npz_file, safetensors_file, torch_file
 from .archive import Archive
 from .errors import Budget, UnpicklingError
 from .refusal import SCAN_LIMIT, is_pickle, refuse
+from .skipping import skipping
 from .structure import Flattener, build
 
 METADATA_KEY = "numtorch"  # safetensors metadata entry holding the JSON structure
@@ -59,6 +62,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
         >>> torch.load(buffer)
         {'weight': tensor([1., 1.]), 'step': 3, 'betas': (0.9, 0.99)}
     """
+    if skipping() and not _use_new_zipfile_serialization:
+        raise RuntimeError("Cannot use skip_data=True with _use_new_zipfile_serialization=False")
     data = encode(obj, file_format(f))
     if hasattr(f, "write"):
         f.write(data)
@@ -76,10 +81,17 @@ def encode(obj, fmt: str) -> bytes:
     if fmt == "safetensors":
         flattener = Flattener()
         tree = json.dumps(flattener.tree(obj), allow_nan=False, separators=(",", ":"))
-        return safetensors_file.write(flattener.arrays, {"format": "pt", METADATA_KEY: tree})
+        return safetensors_file.write(
+            _skipped(flattener.arrays), {"format": "pt", METADATA_KEY: tree}
+        )
     flattener = Flattener(name_tensors=lambda path, index: f"t{index}")
     tree = json.dumps(flattener.tree(obj), allow_nan=False, separators=(",", ":"))
-    return npz_file.write(flattener.arrays, tree)
+    return npz_file.write(_skipped(flattener.arrays), tree)
+
+
+def _skipped(arrays: dict) -> dict:
+    """Zeros in place of the arrays inside ``skip_data`` (the layout is written, not bytes)."""
+    return {k: np.zeros_like(a) for k, a in arrays.items()} if skipping() else arrays
 
 
 def _write_atomically(path: str, data: bytes) -> None:

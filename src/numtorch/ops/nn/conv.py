@@ -23,6 +23,7 @@ from .conv_kernels import (
     conv_weight_grad,
     transposed_output_shape,
 )
+from .conv_transpose3d_kernel import conv_transpose3d_forward
 from .padding import constant_pad_nd_op
 
 
@@ -357,6 +358,8 @@ def convolution_op(
         kept = tuple(min(t, f - p) for t, f, p in zip(shape[2:], full_shape[2:], padding))
         source = tuple(slice(p, p + k) for p, k in zip(padding, kept))
         out[(..., *(slice(0, k) for k in kept))] = full[(..., *source)]
+    elif input.ndim == 5 and groups == 1:  # the general path's columns take GiB in 3-D
+        out = conv_transpose3d_forward(input, weight, shape, stride, padding, dilation)
     else:
         out = conv_input_grad(input, weight, shape, stride, padding, dilation, groups)
     if bias is not None:
