@@ -132,6 +132,25 @@ def test_householder_checks_of_tau_raise_as_torch(op, tau_shape):
     assert raised[0] == raised[1]
 
 
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((5, 3), (), ()),  # other's rank is checked before tau.shape[-1] is read
+        ((), (), (5, 2)),
+        ((5, 3), (3,), (5,)),
+        ((5, 3), (3,), (2, 5, 2)),
+    ],
+)
+def test_ormqr_checks_of_ranks_raise_as_torch(shapes):
+    raised = []
+    for lib in (numtorch, torch):
+        a, tau, other = (lib.ones(shape, dtype=lib.float64) for shape in shapes)
+        with pytest.raises(Exception) as error:
+            lib.ormqr(a, tau, other)
+        raised.append((type(error.value).__name__, str(error.value)))
+    assert raised[0] == raised[1]
+
+
 def test_qr_of_a_column_led_by_negative_zero_takes_torchs_signs():
     # LAPACK's reflector sign follows the column's leading entry: torch's build reads -0.0
     # there as positive
