@@ -17,6 +17,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
 from ..autograd.forward_grad import align, batch_shift, batched
+from ..backend import layout as dense_layout
 from ..backend import xp
 from .shape import _unsqueeze
 
@@ -341,7 +342,7 @@ Tensor.__getitem__ = getitem
     jvp="linear",
 )
 def _index_put(input, key, values, accumulate=False):
-    out = input.copy()
+    out = dense_layout.copy(input)  # torch's clone keeps the input's layout
     values = xp.asarray(values).astype(input.dtype, copy=False)
     try:
         if accumulate:
