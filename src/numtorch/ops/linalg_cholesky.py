@@ -192,10 +192,15 @@ def _cholesky_solve_jvp(input_t, input2_t, input, result, input2, upper):
 )
 def _cholesky_solve(input, input2, upper):
     b, L = _batched(input, input2)
-    try:
-        X = xp.linalg.solve(_factor_product(L, upper), b)
-    except xp.linalg.LinAlgError:
+    # a zero on the factor's diagonal makes torch's triangular solves divide by it (inf/NaN);
+    # the product L L^H rounds to a matrix that LU may still solve to large finite values
+    if not xp.all(xp.diagonal(L, axis1=-2, axis2=-1)):
         X = _factor_solve(L, b, upper)
+    else:
+        try:
+            X = xp.linalg.solve(_factor_product(L, upper), b)
+        except xp.linalg.LinAlgError:
+            X = _factor_solve(L, b, upper)
     return column_major(X)  # Note [LAPACK layout]
 
 
