@@ -61,3 +61,19 @@ def test_lapack_names_are_whole_words():
     for name in ("relu", "rnn_relu_cell", "sqrt", "rsqrt", "kthvalue", "unique_inverse"):
         assert not uses_lapack(name), name
     assert not uses_lapack("matmul_matrix_batch") and not uses_lapack("elu_")
+
+
+def test_pdist_of_an_input_without_rows_is_skipped():
+    # torch's pdist backward crashes the process on a (0, n) input: the step is skipped in
+    # both libraries (run here under numtorch only, since a regression would end the run)
+    program = {
+        "dtype": "float64",
+        "seed": 2079161078,
+        "steps": [
+            {"kind": "op", "op": "pdist", "sample": 0, "seed": 592815893,
+             "inputs": [{"dtype": "float64", "grad": True, "shape": "empty", "special": True}]},
+        ],
+    }  # fmt: skip
+    assert execute(numtorch, program)[0].skipped
+    program["steps"][0]["inputs"][0]["shape"] = "sample"
+    assert not execute(numtorch, program)[0].skipped
