@@ -9,7 +9,7 @@ import copy
 
 import pytest
 from fuzz.compare import differential
-from fuzz.execute import execute
+from fuzz.execute import _no_columns, execute
 
 import numtorch
 
@@ -61,3 +61,41 @@ def test_lapack_names_are_whole_words():
     for name in ("relu", "rnn_relu_cell", "sqrt", "rsqrt", "kthvalue", "unique_inverse"):
         assert not uses_lapack(name), name
     assert not uses_lapack("matmul_matrix_batch") and not uses_lapack("elu_")
+
+
+def test_pdist_of_an_input_without_rows_is_skipped():
+    # torch's pdist backward crashes the process on a (0, n) input: the step is skipped in
+    # both libraries (run here under numtorch only, since a regression would end the run)
+    program = {
+        "dtype": "float64",
+        "seed": 2079161078,
+        "steps": [
+            {"kind": "op", "op": "pdist", "sample": 0, "seed": 592815893,
+             "inputs": [{"dtype": "float64", "grad": True, "shape": "empty", "special": True}]},
+        ],
+    }  # fmt: skip
+    assert execute(numtorch, program)[0].skipped
+    program["steps"][0]["inputs"][0]["shape"] = "sample"
+    assert not execute(numtorch, program)[0].skipped
+
+
+def test_lstsq_by_gelsd_of_a_right_hand_side_without_columns_is_skipped():
+    # torch hands MKL's gelsd (gelss) a right-hand side without columns that it refuses: an
+    # INTERNAL ASSERT (a crash); the step is skipped in both libraries
+    program = {
+        "dtype": "float32",
+        "seed": 887444778,
+        "steps": [
+            {"kind": "op", "op": "sqrt", "sample": 1, "seed": 1759386815,
+             "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False}]},
+            {"kind": "inplace", "method": "tril_", "target": 1, "view": "expand",
+             "seed": 435418560},
+            {"kind": "op", "op": "linalg.lstsq", "sample": 1, "seed": 859089037,
+             "inputs": [{"dtype": "float32", "grad": True, "shape": "scalar", "special": True,
+                         "ref": 3, "fit": "expand"},
+                        {"dtype": "float32", "grad": False, "shape": "empty", "special": True}]},
+        ],
+    }  # fmt: skip
+    records = execute(numtorch, program)
+    assert records[2].label == "linalg.lstsq" and records[2].skipped
+    assert _no_columns(numtorch.empty(2, 4, 0)) and not _no_columns(numtorch.empty(2, 4, 3))

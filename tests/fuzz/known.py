@@ -21,11 +21,6 @@ _UNTRIAGED = "not yet triaged"
 # sample table grows, while a stored graph names its ops and samples and stays put. A new
 # entry's witness is added with `python -m fuzz --witness SEED INDEX` (it prints the graph).
 KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
-    ("error type", "linalg.lstsq"): (
-        "an empty right-hand side with the gelsd/gelss driver: torch's MKL call rejects it "
-        "(an internal assert, or a crash), numtorch returns the empty solution",
-        (20261127, 207),
-    ),
     ("value", "_weight_norm"): (
         "torch's CPU _weight_norm kernel reads g per slice along dim from its data pointer, "
         "unchecked: a g of fewer elements (a 0-d one) gives whatever lies past its storage "

@@ -132,6 +132,25 @@ def test_householder_checks_of_tau_raise_as_torch(op, tau_shape):
     assert raised[0] == raised[1]
 
 
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((5, 3), (), ()),  # other's rank is checked before tau.shape[-1] is read
+        ((), (), (5, 2)),
+        ((5, 3), (3,), (5,)),
+        ((5, 3), (3,), (2, 5, 2)),
+    ],
+)
+def test_ormqr_checks_of_ranks_raise_as_torch(shapes):
+    raised = []
+    for lib in (numtorch, torch):
+        a, tau, other = (lib.ones(shape, dtype=lib.float64) for shape in shapes)
+        with pytest.raises(Exception) as error:
+            lib.ormqr(a, tau, other)
+        raised.append((type(error.value).__name__, str(error.value)))
+    assert raised[0] == raised[1]
+
+
 def test_qr_of_a_column_led_by_negative_zero_takes_torchs_signs():
     # LAPACK's reflector sign follows the column's leading entry: torch's build reads -0.0
     # there as positive
@@ -341,4 +360,30 @@ def test_cholesky_solve_with_a_zero_on_the_factors_diagonal_divides_by_it(upper)
     ours = numtorch.cholesky_solve(numtorch.tensor(rhs), numtorch.tensor(factor), upper)
     theirs = torch.cholesky_solve(torch.tensor(rhs), torch.tensor(factor), upper)
     assert np.isinf(ours.numpy()).all()
+
+
+@pytest.mark.parametrize("zero", [0.0, -0.0])
+def test_cholesky_solve_with_a_zero_on_the_factors_diagonal_is_torchs(upper, zero):
+    # torch solves with the two triangles (LAPACK's potrs) and divides by the zero; the
+    # product of the factor rounds to a matrix LU could still solve to large finite values
+    factor = np.array(
+        [
+            [2.1000530463217197, -0.21571922793341256, 0.0],
+            [0.3767799779248341, 1.7014620832073812, 0.24288845100429315],
+            [0.042352518019213074, -0.3149597785525816, zero],
+        ]
+    )
+    factor = np.triu(factor) if upper else np.triu(factor).T
+    b = np.array(
+        [
+            [0.2929548691449846, 2.200351723987998],
+            [1.6241116688388755, 0.4374766144224166],
+            [-0.12110221342302832, 1.1241496680334224],
+        ]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = numtorch.cholesky_solve(numtorch.tensor(b), numtorch.tensor(factor), upper)
+        theirs = torch.cholesky_solve(torch.tensor(b), torch.tensor(factor), upper)
+    np.testing.assert_array_equal(np.isnan(ours.numpy()), np.isnan(theirs.numpy()))
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

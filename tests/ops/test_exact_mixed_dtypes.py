@@ -283,3 +283,24 @@ def test_addr_promotes_a_zero_dim_input_as_a_dimensioned_one(input_dtype):
             error = "RuntimeError"
         seen.append((str(out.dtype), type(out.grad_fn).__name__, error))
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("mask", [True, False])
+@pytest.mark.parametrize(
+    "shapes",
+    [((), ()), ((), (1,)), ((), (1, 1)), ((), (3, 2)), ((3, 2), (2,)), ((3, 2), (4,))],
+)
+@pytest.mark.parametrize("value_dtype", ["float32", "float64"])
+def test_setitem_under_a_zero_dim_mask_is_an_index_put(mask, shapes, value_dtype):
+    # a 0-d bool key is a new dim of size 1 (or 0) indexed: torch writes it with index_put,
+    # which broadcasts the value to that result and refuses another dtype
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (numtorch, torch):
+        x = _ones(lib, shapes[0], "float32")
+        try:
+            x[lib.tensor(mask)] = _ones(lib, shapes[1], value_dtype) * 2
+            outcomes.append(x.tolist())
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]

@@ -305,3 +305,26 @@ def test_grid_sample_grid_gradient_of_an_infinite_output_gradient(
         results.append([t.numpy() for t in lib.autograd.grad(y, [xs, grids], lib.tensor(g))])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        {"kernel_size": 2, "stride": 1, "padding": 1},
+        {"kernel_size": 2, "stride": 2, "padding": 1},
+        {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True},
+        {"kernel_size": 2, "stride": 1, "padding": 1, "dilation": 2},
+    ],
+)
+def test_max_pool_of_a_window_of_minus_inf_points_inside_the_input(args):
+    # the padding ties a window whose elements are all -inf: torch starts at the first
+    # element inside the window and keeps it, and its gradient lands there
+    inf = float("inf")
+    values = [[[[-inf, 1.0, -inf], [2.0, -inf, -inf], [-inf, -inf, -inf]]]]
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, requires_grad=True)
+        out, indices = lib.nn.functional.max_pool2d(x, return_indices=True, **args)
+        (grad,) = lib.autograd.grad(out.sum(), x)
+        results.append((indices.tolist(), grad.tolist()))
+    assert results[0] == results[1]

@@ -173,3 +173,38 @@ def test_pow_by_minus_one_half_is_rsqrt_as_torchs_kernel():
     _same((x**-0.5).tolist(), [-math.inf, math.inf, nan, 0.5])
     g = _grad(lambda x: x**0.5, [-0.0, 0.0])
     _same(g.tolist(), [-math.inf, math.inf])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "bounds",
+    [
+        {"min": 0.0},
+        {"min": -0.0},
+        {"max": 0.0},
+        {"max": -0.0},
+        {"min": -0.0, "max": 0.0},
+        {"min": 0.0, "max": -0.0},
+        {"min": -1.0, "max": 0.0},
+    ],
+)
+@pytest.mark.parametrize("form", ["clamp", "clamp tensor", "clamp_min/max", "clamp_min/max tensor"])
+def test_clamp_keeps_the_sign_of_a_zero_on_a_zero_bound(form, bounds, dtype):
+    # torch replaces a value only where it is strictly outside a bound: -0.0 clamped at
+    # min=0.0 stays -0.0 (and digamma or 1/x of it then differ by an infinity's sign)
+    torch = pytest.importorskip("torch")
+    if form.startswith("clamp_min") and len(bounds) > 1:
+        pytest.skip("one bound at a time")
+    results = []
+    for lib in (nt, torch):
+        x = lib.tensor([-0.0, 0.0, -1.0, 1.0, 0.5, -0.5], dtype=getattr(lib, dtype))
+        given = {
+            k: lib.tensor(v, dtype=x.dtype) if "tensor" in form else v for k, v in bounds.items()
+        }
+        if form.startswith("clamp_min"):
+            ((name, bound),) = given.items()
+            y = x.clamp_min(bound) if name == "min" else x.clamp_max(bound)
+        else:
+            y = lib.clamp(x, **given)
+        results.append([math.copysign(1.0, v) * (abs(v) + 1) for v in y.tolist()])
+    assert results[0] == results[1]

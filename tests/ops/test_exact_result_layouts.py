@@ -410,3 +410,45 @@ def test_rms_norm_copies_a_permuted_result_as_torch_does(layout, with_weight):
         out = lib.nn.functional.rms_norm(x.requires_grad_(), (3, 2), weight)
         found.append((out.grad_fn.name(), out.stride()))
     assert found[0] == found[1]
+
+
+ROT90_INPUTS = {
+    "expanded row": lambda lib: lib.arange(3.0).expand(2, 3),
+    "expanded column": lambda lib: lib.arange(3.0).reshape(3, 1).expand(3, 4),
+    "sliced": lambda lib: lib.arange(12.0).reshape(4, 3)[::2],
+    "transposed": lambda lib: lib.arange(12.0).reshape(4, 3).t(),
+    "expanded 3-d": lambda lib: lib.arange(6.0).reshape(2, 1, 3).expand(2, 4, 3).transpose(0, 2),
+}
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+@pytest.mark.parametrize("name", list(ROT90_INPUTS))
+def test_rot90_lays_its_copy_out_like_torchs_empty_like(name, k):
+    # an expanded input's flipped copy is dense in C order (NumPy's order="K" put the
+    # broadcast dim innermost), so ``.view(-1)`` of the result fails or works as in torch
+    layouts = []
+    for lib in (numtorch, torch):
+        y = lib.rot90(ROT90_INPUTS[name](lib), k)
+        layouts.append((tuple(y.shape), tuple(y.stride()), y.tolist()))
+    assert layouts[0] == layouts[1]
+
+
+INDEX_PUT_INPUTS = {
+    "transposed": lambda lib: lib.arange(6.0).reshape(2, 3).t(),
+    "expanded": lambda lib: lib.arange(3.0).expand(2, 3),
+    "sliced": lambda lib: lib.arange(12.0).reshape(3, 4)[:, ::2],
+    "permuted": lambda lib: lib.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1),
+}
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+@pytest.mark.parametrize("name", list(INDEX_PUT_INPUTS))
+def test_index_put_keeps_the_inputs_layout(name, accumulate):
+    # torch writes into clone(): a transposed input gives a transposed result, whose
+    # ``.view(-1)`` fails as torch's does
+    layouts = []
+    for lib in (numtorch, torch):
+        x = INDEX_PUT_INPUTS[name](lib)
+        y = lib.index_put(x, (lib.tensor([0, 1]),), lib.tensor(1.0), accumulate=accumulate)
+        layouts.append((tuple(y.stride()), y.tolist()))
+    assert layouts[0] == layouts[1]

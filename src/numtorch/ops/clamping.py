@@ -44,6 +44,15 @@ def _with_scalars(out, input, *bounds):
     return out.astype(d.np, copy=False)
 
 
+def _keep_zero_sign(out, input):
+    # torch replaces x only where it lies strictly outside a bound, so a zero input keeps
+    # its sign against a zero bound of the other sign; NumPy's maximum/minimum may take
+    # the bound's
+    if xp.asarray(input).dtype.kind != "f":
+        return out
+    return xp.where((input == 0) & (out == 0), input, out)
+
+
 @defop(
     batch=batch_rules.pointwise,
     name="clamp_scalar",
@@ -56,9 +65,9 @@ def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     out = input
     if min is not None:
-        out = xp.maximum(out, min)
+        out = _keep_zero_sign(xp.maximum(out, min), out)
     if max is not None:
-        out = xp.minimum(out, max)
+        out = _keep_zero_sign(xp.minimum(out, max), out)
     return _with_scalars(out, input, min, max)
 
 
@@ -76,9 +85,9 @@ def _clamp_scalar(input, min, max):
 def _clamp_tensor(input, min, max):
     out = input
     if min is not None:
-        out = xp.maximum(out, min)
+        out = _keep_zero_sign(xp.maximum(out, min), out)
     if max is not None:
-        out = xp.minimum(out, max)
+        out = _keep_zero_sign(xp.minimum(out, max), out)
     return out
 
 
@@ -102,7 +111,7 @@ clip = export(clamp, name="clip", inplace=True)
     jvp="elementwise",
 )
 def _clamp_min_scalar(input, min):
-    return _with_scalars(xp.maximum(input, min), input, min)
+    return _with_scalars(_keep_zero_sign(xp.maximum(input, min), input), input, min)
 
 
 @defop(
@@ -113,7 +122,7 @@ def _clamp_min_scalar(input, min):
     jvp="elementwise",
 )
 def _clamp_max_scalar(input, max):
-    return _with_scalars(xp.minimum(input, max), input, max)
+    return _with_scalars(_keep_zero_sign(xp.minimum(input, max), input), input, max)
 
 
 # ... and with a tensor bound, their Tensor overloads' nodes (ClampMinBackward1)
@@ -128,7 +137,7 @@ def _clamp_max_scalar(input, max):
     jvp="elementwise",
 )
 def _clamp_min_tensor(input, min):
-    return xp.maximum(input, min)
+    return _keep_zero_sign(xp.maximum(input, min), input)
 
 
 @defop(
@@ -142,7 +151,7 @@ def _clamp_min_tensor(input, min):
     jvp="elementwise",
 )
 def _clamp_max_tensor(input, max):
-    return xp.minimum(input, max)
+    return _keep_zero_sign(xp.minimum(input, max), input)
 
 
 @export(inplace=True)

@@ -10,6 +10,7 @@ from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import batch_shift, batched
+from ..backend import layout as dense_layout
 from ..backend import xp
 from .concatenation import stack
 
@@ -156,15 +157,22 @@ def _rot90_jvp(input_t, input, k, dims):
     jvp=_rot90_jvp,
 )
 def _rot90(input, k, dims):
-    # torch's layout: k = 1 and 3 flip one dim into a copy laid out like the input, then
-    # transpose it (a non-contiguous result, which reshape copies rather than views)
+    # torch's layout: k = 1 and 3 flip one dim into a copy laid out like the input (its
+    # empty_like: an expanded input's copy is dense in C order), then transpose it (a
+    # non-contiguous result, which reshape copies rather than views)
     d0, d1 = dims
+
+    def flipped(axes):
+        out = dense_layout.empty_like(input)
+        out[...] = xp.flip(input, axes)
+        return out
+
     if k == 1:
-        return xp.flip(input, d1).copy(order="K").swapaxes(d0, d1)
+        return flipped(d1).swapaxes(d0, d1)
     if k == 2:
-        return xp.flip(input, dims).copy(order="K")
+        return flipped(dims)
     if k == 3:
-        return xp.flip(input, d0).copy(order="K").swapaxes(d0, d1)
+        return flipped(d0).swapaxes(d0, d1)
     return input.copy()
 
 

@@ -165,13 +165,19 @@ def ormqr(input, tau, other, left=True, transpose=False) -> Tensor:
     """``other`` multiplied by the Q of a compact QR factorization (``geqrf``'s ``(a, tau)``):
     ``Q @ other`` (``left``) or ``other @ Q``, with ``Q^H`` when ``transpose``."""
     name = "torch.ormqr"
-    _check(name, input, tau)
+    require_tensor(name, "input", 1, input)
     require_tensor(name, "other", 3, other)
+    # torch checks both matrices' ranks before it reads tau.shape[-1]
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if other.ndim < 2:
+        raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
+    _check(name, input, tau)
     m = input.shape[-2]
     if other.ndim != input.ndim:
         raise RuntimeError(
-            f"{name}: input.dim() must be equal to other.dim(), but got input.dim() = "
-            f"{input.ndim} and other.dim() = {other.ndim}"
+            f"{name}: Expected other to have the same number of dimensions as input, but got "
+            f"other.ndim equal to {other.ndim} and input.ndim is equal to {input.ndim}"
         )
     if (other.shape[-2] if left else other.shape[-1]) != m:
         which = "other.shape[-2]" if left else "other.shape[-1]"

@@ -17,6 +17,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
 from ..autograd.forward_grad import align, batch_shift, batched
+from ..backend import layout as dense_layout
 from ..backend import xp
 from .shape import _unsqueeze
 
@@ -341,7 +342,7 @@ Tensor.__getitem__ = getitem
     jvp="linear",
 )
 def _index_put(input, key, values, accumulate=False):
-    out = input.copy()
+    out = dense_layout.copy(input)  # torch's clone keeps the input's layout
     values = xp.asarray(values).astype(input.dtype, copy=False)
     try:
         if accumulate:
@@ -450,7 +451,26 @@ def setitem(self, key, value) -> None:
         if not key._data:
             view = view[0:0]
         if isinstance(value, Tensor):
-            view.copy_(value)
+            # it is still an index_put to torch: the value must broadcast (leading size-1
+            # dims dropped) to the indexing result, and then have the written tensor's dtype
+            shape = tuple(value.shape)
+            while len(shape) > view.ndim and shape[0] == 1:
+                shape = shape[1:]
+            fits = len(shape) <= view.ndim and all(
+                n in (1, m) for n, m in zip(reversed(shape), reversed(view.shape))
+            )
+            if not fits:
+                raise RuntimeError(
+                    f"shape mismatch: value tensor of shape {list(value.shape)} cannot be "
+                    f"broadcast to indexing result of shape {list(view.shape)}"
+                )
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    "Index put requires the source and destination dtypes match, got "
+                    f"{self.dtype.scalar_name} for the destination and "
+                    f"{value.dtype.scalar_name} for the source."
+                )
+            view.copy_(value if shape == tuple(value.shape) else value.reshape(shape))
         else:
             view.fill_(value)
         return

@@ -127,6 +127,14 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
         xp.subtract(kind(k), arg, out=step)
         xp.multiply(step, match, out=step)
         arg += step
+    if geo.needs_padding:
+        low = best == _lowest(x.dtype)
+        if low.any():  # the padding ties a window of lowest values: torch's start is in
+            # the input (the first element inside the window), the padding never wins
+            inside = geo.pad(xp.ones(x.shape, xp.bool_), False)
+            for k in range(len(offsets) - 1, -1, -1):
+                window = geo.window(offsets[k])
+                xp.copyto(arg, kind(k), where=low & inside[window] & (xpad[window] == best))
     if x.dtype.kind in "fV":
         nan = xp.isnan(best)
         if nan.any():  # torch points at the last NaN of the window
