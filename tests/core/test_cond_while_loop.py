@@ -12,6 +12,16 @@ import numtorch
 torch = pytest.importorskip("torch")
 
 
+@pytest.fixture(autouse=True)
+def _torch_validates_distributions_afterwards():
+    """torch's eager cond runs its capture machinery, which turns off the distributions'
+    argument validation for the rest of the process: the later parity tests of validation
+    errors need torch's default back."""
+    default = torch.distributions.Distribution._validate_args
+    yield
+    torch.distributions.Distribution.set_default_validate_args(default)
+
+
 def _summary(lib, value):
     if isinstance(value, lib.Tensor):
         node = value.grad_fn

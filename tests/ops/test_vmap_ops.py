@@ -53,6 +53,8 @@ NO_RULE = {
     "_scaled_dot_product_flash_attention_for_cpu_backward",
     "_sparse_mask_projection",
     "_sparse_mm_reduce_impl_backward",
+    "_segment_reduce",
+    "_segment_reduce_backward",
     "_trilinear",
     "_searchsorted",
     "_standard_gamma_grad",
