@@ -360,8 +360,10 @@ def test_cholesky_solve_with_a_zero_on_the_factors_diagonal_divides_by_it(upper)
     ours = numtorch.cholesky_solve(numtorch.tensor(rhs), numtorch.tensor(factor), upper)
     theirs = torch.cholesky_solve(torch.tensor(rhs), torch.tensor(factor), upper)
     assert np.isinf(ours.numpy()).all()
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
 
 
+@pytest.mark.parametrize("upper", [False, True])
 @pytest.mark.parametrize("zero", [0.0, -0.0])
 def test_cholesky_solve_with_a_zero_on_the_factors_diagonal_is_torchs(upper, zero):
     # torch solves with the two triangles (LAPACK's potrs) and divides by the zero; the
