@@ -75,3 +75,69 @@ def test_second_order_raises_torchs_error():
     (g,) = numtorch.autograd.grad(y.sum(), x, create_graph=True)
     with pytest.raises(RuntimeError, match="derivative for aten::_segment_reduce_backward"):
         g.sum().backward()
+
+
+def _edge_calls(lib):
+    """NaNs in max and min, infinities in prod, empty data or segments, data with fewer dims
+    than its lengths, and the order of torch's checks."""
+    nan, inf = float("nan"), float("inf")
+    f64 = lib.float64
+    calls = {
+        "max_nan": ([1.0, nan, 3.0, nan], "max", [4], 0, None),
+        "min_nan_initial": ([1.0, nan, 3.0, 2.0], "min", [4], 0, 0.0),
+        "prod_inf": ([1.0, inf, 3.0, 2.0], "prod", [4], 0, None),
+        "prod_inf_and_zero": ([1.0, inf, 0.0, 2.0], "prod", [4], 0, None),
+        "prod_initial_zero": ([1.0, inf, 3.0, 2.0], "prod", [4], 0, 0.0),
+    }
+    out = {
+        name: lambda a=a: lib.segment_reduce(
+            lib.tensor(a[0], dtype=f64, requires_grad=True),
+            a[1],
+            lengths=lib.tensor(a[2]),
+            axis=a[3],
+            initial=a[4],
+        )
+        for name, a in calls.items()
+    }
+
+    def empty(shape, lengths, axis, reduce="sum", **kw):
+        data = lib.zeros(shape, dtype=f64, requires_grad=True)
+        return lambda: lib.segment_reduce(data, reduce, lengths=lengths, axis=axis, **kw)
+
+    long = lib.int64
+    out.update(
+        empty_data=empty((0,), lib.tensor([0, 0]), 0, "max"),
+        empty_rows_axis1=empty((2, 0, 3), lib.tensor([[0, 0], [0, 0]]), 1),
+        empty_columns=empty((3, 0), lib.tensor([1, 2]), 0, "prod", initial=2.0),
+        no_segments_unsafe=empty((0, 3), lib.zeros(0, dtype=long), 0, unsafe=True),
+        no_segments_axis1_unsafe=empty((2, 3), lib.zeros((2, 0), dtype=long), 1, unsafe=True),
+        no_lengths_elements=empty((0,), lib.zeros(0, dtype=long), 0),
+        scalar_data=empty((), lib.tensor([1]), 0),
+        scalar_lengths=empty((), lib.tensor(1), 0),
+        axis_not_last_of_lengths=empty((2, 3), lib.tensor([3]), 1),
+        axis_out_of_range=empty((2, 3), lib.tensor([1, 1]), 5),
+        scalar_data_offsets=lambda: lib.segment_reduce(
+            lib.tensor(3.0), "sum", offsets=lib.tensor([0, 1])
+        ),
+        integer_data_bad_lengths=lambda: lib.segment_reduce(
+            lib.ones(3, dtype=long), "sum", lengths=lib.tensor([2])
+        ),
+    )
+    return out
+
+
+def _edge_outcome(lib, name):
+    try:
+        out = _edge_calls(lib)[name]()
+    except Exception as e:
+        # torch's check of the dims ends with its own request for a better message
+        return type(e).__name__, str(e).split("  (")[0]
+    data = out.grad_fn.next_functions[0][0].variable
+    weights = lib.arange(1.0, out.numel() + 1, dtype=out.dtype).reshape(out.shape)
+    (out * weights).sum().backward()
+    return out.tolist(), list(out.shape), data.grad.tolist()
+
+
+@pytest.mark.parametrize("name", sorted(_edge_calls(numtorch)))
+def test_edge_cases_match_torch(name):
+    assert repr(_edge_outcome(numtorch, name)) == repr(_edge_outcome(torch, name))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .._core.op import defop, export, not_implemented
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 
@@ -16,9 +16,15 @@ _REDUCES.update(amin="min", prod="prod")
 _EMPTY = {"sum": 0.0, "mean": math.nan, "max": -math.inf, "min": math.inf, "prod": 1.0}
 
 
+def _rows(array, axis):
+    """``array`` with its dims before ``axis`` flattened into one (an explicit count, not -1,
+    which numpy cannot infer for an empty array)."""
+    return array.reshape((int(math.prod(array.shape[:axis])), *array.shape[axis:]))
+
+
 def _segments(lengths):
     """Per row of ``lengths`` (all but its last dim, flattened): (start, stop) pairs."""
-    rows = lengths.reshape(-1, lengths.shape[-1])
+    rows = _rows(lengths, lengths.ndim - 1)
     ends = xp.cumsum(rows, axis=1)
     return [list(zip((e - n).tolist(), e.tolist())) for n, e in zip(rows, ends)]
 
@@ -26,8 +32,9 @@ def _segments(lengths):
 def _views(data, axis, lengths):
     """(output index, data slice) per segment: the leading dims of ``data`` before ``axis``
     go with the rows of ``lengths``."""
-    flat = data.reshape((-1, *data.shape[axis:]))
-    for row, pairs in enumerate(_segments(lengths)):
+    flat = _rows(data, axis)
+    # like torch, rows of lengths past the leading dims of data are not read
+    for row, pairs in zip(range(flat.shape[0]), _segments(lengths)):
         for s, (start, stop) in enumerate(pairs):
             yield (row, s), flat[row, start:stop]
 
@@ -51,29 +58,33 @@ def _reduce_backward(grad, output, data, reduce, lengths, axis, initial):
     """The gradient of one segment reduction: 1 (sum), 1/length (mean), shared equally among
     the elements equal to the extreme (max, min), the product of the others (prod)."""
     out = xp.zeros_like(data)
-    flat_out = out.reshape((-1, *data.shape[axis:]))
-    grad = grad.reshape((-1, *grad.shape[axis:]))
-    output = output.reshape((-1, *output.shape[axis:]))
+    flat_out = _rows(out, axis)
+    grad = _rows(grad, axis)
+    output = _rows(output, axis)
     for (row, s), values in _views(data, axis, lengths):
         n = values.shape[0]
         if n == 0:
             continue
         g = grad[row, s]
-        start = sum(int(k) for k in lengths.reshape(-1, lengths.shape[-1])[row, :s])
+        start = sum(int(k) for k in _rows(lengths, lengths.ndim - 1)[row, :s])
         target = flat_out[row, start : start + n]
         if reduce == "sum":
             target[...] = g
         elif reduce == "mean":
             target[...] = g / n
         elif reduce in ("max", "min"):
-            hit = values == output[row, s]
+            # a NaN result came from the NaNs of the segment: they share its gradient
+            best = output[row, s]
+            hit = (values == best) | (xp.isnan(values) & xp.isnan(best))
             target[...] = xp.where(hit, g / xp.maximum(hit.sum(0), 1), 0)
-        else:  # prod: exclusive products, exact where the segment holds zeros
+        else:  # prod: result / value as torch's, the product of the others at zeros
             ones = xp.ones((1, *values.shape[1:]), values.dtype)
-            before = xp.cumprod(xp.concatenate([ones, values[:-1]]), axis=0)
-            after = xp.cumprod(xp.concatenate([ones, values[:0:-1]]), axis=0)[::-1]
-            others = before * after * (1 if initial is None else initial)
-            target[...] = g * others
+            with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                before = xp.cumprod(xp.concatenate([ones, values[:-1]]), axis=0)
+                after = xp.cumprod(xp.concatenate([ones, values[:0:-1]]), axis=0)[::-1]
+                others = before * after * (1 if initial is None else initial)
+                ratio = output[row, s] / values
+            target[...] = g * xp.where(values == 0, others, ratio)
     return out
 
 
@@ -103,8 +114,9 @@ def _segment_reduce_backward_op(grad, output, data, reduce, lengths, axis, initi
 def _segment_reduce_op(data, reduce, lengths, axis, initial):
     shape = (*data.shape[:axis], lengths.shape[-1], *data.shape[axis + 1 :])
     out = xp.empty((int(math.prod(data.shape[:axis])), *shape[axis:]), data.dtype)
-    for (row, s), values in _views(data, axis, lengths):
-        out[row, s] = _reduce_one(values, reduce, initial)
+    with xp.errstate(invalid="ignore", over="ignore"):  # torch's NaN/inf, no warning
+        for (row, s), values in _views(data, axis, lengths):
+            out[row, s] = _reduce_one(values, reduce, initial)
     return out.reshape(shape)
 
 
@@ -129,19 +141,25 @@ def segment_reduce(
         raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
     if lengths is None and offsets is None:
         raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
-    if not data.dtype.is_floating_point:
-        raise NotImplementedError(
-            f"\"_segment_reduce_cpu\" not implemented for '{data.dtype.scalar_name}'"
-        )
     given = lengths if lengths is not None else offsets
-    if given.dtype.is_floating_point or given.dtype.is_complex:
-        kernel = "lengths" if lengths is not None else "offsets"
-        raise NotImplementedError(
-            f'"_segment_reduce_{kernel}_cpu_kernel1" not implemented for '
-            f"'{given.dtype.scalar_name}'"
+    kind = "lengths" if lengths is not None else "offsets"
+    axis = _wrap_dim(axis, data.ndim)
+    if data.ndim < given.ndim:
+        raise RuntimeError(
+            f"Expected data.dim() >= {kind}_value.dim() to be true, but got false.  "
+            "(segment_reduce(): data needs at least the dims of the lengths or offsets.)"
         )
-    axis = axis + data.ndim if axis < 0 else axis
-    counts = given._data.astype(xp.int64)
+    if axis != given.ndim - 1:
+        raise RuntimeError(
+            f"segment_reduce(): Expected axis to be the last dimension of {kind} but got {axis}."
+        )
+    if lengths is not None and not unsafe and lengths.numel() == 0:
+        # torch checks min(lengths) >= 0, which has no value without elements
+        raise RuntimeError(
+            "min(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+            "the reduction dim with the 'dim' argument."
+        )
+    counts = given._data.real.astype(xp.int64)  # complex lengths fail the dtype check below
     if lengths is None:
         counts = xp.diff(counts, axis=-1)
     if (counts < 0).any():
@@ -150,6 +168,16 @@ def segment_reduce(
         raise RuntimeError(
             "segment_reduce(): Expected all rows of lengths along axis to sum to "
             "data.size(lengths.dim()-1) when !unsafe."
+        )
+    # torch checks the shapes and lengths before its kernels check the dtypes
+    if not data.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"_segment_reduce_cpu\" not implemented for '{data.dtype.scalar_name}'"
+        )
+    if given.dtype.is_floating_point or given.dtype.is_complex:
+        raise NotImplementedError(
+            f'"_segment_reduce_{kind}_cpu_kernel1" not implemented for '
+            f"'{given.dtype.scalar_name}'"
         )
     lengths_tensor = Tensor._make(counts)
     return _segment_reduce_op(data, _REDUCES[reduce], lengths_tensor, axis, initial)
