@@ -141,3 +141,19 @@ def _edge_outcome(lib, name):
 @pytest.mark.parametrize("name", sorted(_edge_calls(numtorch)))
 def test_edge_cases_match_torch(name):
     assert repr(_edge_outcome(numtorch, name)) == repr(_edge_outcome(torch, name))
+
+
+@pytest.mark.parametrize("reduce", ["max", "min"])
+def test_ties_share_only_a_positive_gradient(reduce):
+    # torch divides a positive gradient among the tied extremes and hands a negative one
+    # whole to each of them
+    def grads(lib):
+        # two tied maxima and a single minimum in the columns of the first segment, the
+        # other way round in the second
+        d = lib.tensor([[1.0, 2.0], [1.0, 2.0], [0.5, 3.0], [4.0, 0.0], [0.0, 0.0]])
+        d = d.double().requires_grad_()
+        out = lib.segment_reduce(d, reduce, lengths=lib.tensor([3, 2]))
+        out.backward(lib.tensor([[-3.0, 4.0], [5.0, -6.0]], dtype=lib.float64))
+        return d.grad.tolist()
+
+    assert grads(numtorch) == grads(torch)

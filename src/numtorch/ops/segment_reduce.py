@@ -76,7 +76,10 @@ def _reduce_backward(grad, output, data, reduce, lengths, axis, initial):
             # a NaN result came from the NaNs of the segment: they share its gradient
             best = output[row, s]
             hit = (values == best) | (xp.isnan(values) & xp.isnan(best))
-            target[...] = xp.where(hit, g / xp.maximum(hit.sum(0), 1), 0)
+            # torch's kernel shares only a positive gradient among ties: a negative (or NaN)
+            # one goes whole to every tied element
+            g = xp.broadcast_to(g, hit.shape)
+            target[...] = xp.where(hit, xp.where(g > 0, g / xp.maximum(hit.sum(0), 1), g), 0)
         else:  # prod: result / value as torch's, the product of the others at zeros
             ones = xp.ones((1, *values.shape[1:]), values.dtype)
             with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
