@@ -4,6 +4,7 @@ is installed."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -400,3 +401,16 @@ def test_inplace_on_an_empty_slice_of_an_expanded_tensor_writes_nothing_as_torch
         x = lib.zeros(1, dtype=lib.float64).expand(2, 3, 1)[..., 1:]
         getattr(x, method)(*((1.0,) if method == "add_" else ()))
         assert tuple(x.shape) == (2, 3, 0)
+
+
+@pytest.mark.parametrize("p", [math.inf, -math.inf, -1.0])
+def test_dist_with_no_elements_and_a_norm_without_identity_raises_torchs_error(p):
+    # the max, min or sum of reciprocals of no differences has no value: NumPy's ValueError
+    # leaked where torch's norm raises
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.dist(lib.ones(0, 3), lib.ones(1, 3), p=p)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

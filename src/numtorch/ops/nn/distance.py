@@ -17,7 +17,7 @@ from ..._core.tensor import Tensor
 from ..._creation import ones_like
 from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
 from ...backend import xp
-from ..norms import _norm_backward, _vector_norm, norm_jvp
+from ..norms import _check_identity, _norm_backward, _vector_norm, norm_jvp
 from .composite_backward import tensors_of
 
 norm_dim_op = defop(
@@ -136,4 +136,9 @@ def dist(input, other, p=2) -> Tensor:
                 "norm(): input dtype should be either floating point or complex. Got "
                 f"{value.dtype.scalar_name} instead."
             )
-    return _dist(input, other, float(p))
+    p = float(p)
+    # a max, min or sum of reciprocals over no elements: torch's norm refuses it
+    both = isinstance(input, Tensor) and isinstance(other, Tensor)
+    if both and (p < 0 or p == math.inf) and 0 in xp.broadcast_shapes(input.shape, other.shape):
+        _check_identity(input, p, None)
+    return _dist(input, other, p)
