@@ -75,21 +75,22 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
             f"{input.dtype.scalar_name}"
         )
     dims = reduce_dims(dim, input.ndim)
-    if input.numel() == 0 and (ord < 0 or ord == math.inf):
-        _check_identity(input, ord, dim)
+    _check_identity(input.shape, ord, dim)
     return _vector_norm(input, float(ord), dims, keepdim)
 
 
-def _check_identity(input, ord, dim):
+def _check_identity(shape, ord, dim):
     """An inf or negative norm (a max, min or sum of reciprocals) of no elements has no
     value: torch refuses a reduction over an empty dim, naming it as it was given."""
+    if 0 not in shape or not (ord < 0 or ord == math.inf):
+        return
     if dim is None:
         raise RuntimeError(
             f"linalg.vector_norm cannot compute the {ord:g} norm on an empty tensor because "
             "the operation does not have an identity"
         )
     for d in [dim] if isinstance(dim, int) else dim:
-        if input.shape[d] == 0:
+        if shape[d] == 0:
             raise RuntimeError(
                 f"linalg.vector_norm cannot compute the {ord:g} norm on the dimension {d}"
                 "because this dimension is empty and the operation does not have an identity"

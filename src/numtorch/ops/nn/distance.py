@@ -137,8 +137,6 @@ def dist(input, other, p=2) -> Tensor:
                 f"{value.dtype.scalar_name} instead."
             )
     p = float(p)
-    # a max, min or sum of reciprocals over no elements: torch's norm refuses it
-    both = isinstance(input, Tensor) and isinstance(other, Tensor)
-    if both and (p < 0 or p == math.inf) and 0 in xp.broadcast_shapes(input.shape, other.shape):
-        _check_identity(input, p, None)
+    if isinstance(input, Tensor) and isinstance(other, Tensor):  # the norm's own check
+        _check_identity(xp.broadcast_shapes(input.shape, other.shape), p, None)
     return _dist(input, other, p)
