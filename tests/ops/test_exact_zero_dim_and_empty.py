@@ -414,3 +414,16 @@ def test_dist_with_no_elements_and_a_norm_without_identity_raises_torchs_error(p
             lib.dist(lib.ones(0, 3), lib.ones(1, 3), p=p)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("p", [2.0, math.inf])
+@pytest.mark.parametrize("shapes", [((0,), (4,)), ((2, 2), (3, 2)), ((0, 3), (2, 3))])
+def test_dist_of_shapes_that_do_not_broadcast_raises_torchs_error(shapes, p):
+    # the empty-norm check broadcast the shapes with NumPy first, whose ValueError leaked
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.dist(lib.ones(*shapes[0]), lib.ones(*shapes[1]), p=p)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

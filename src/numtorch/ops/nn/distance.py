@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 from ..._core import batch_rules, grad_mode
+from ..._core.dispatch import broadcast_shape
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ..._creation import ones_like
@@ -138,5 +139,5 @@ def dist(input, other, p=2) -> Tensor:
             )
     p = float(p)
     if isinstance(input, Tensor) and isinstance(other, Tensor):  # the norm's own check
-        _check_identity(xp.broadcast_shapes(input.shape, other.shape), p, None)
+        _check_identity(broadcast_shape(input.shape, other.shape), p, None)
     return _dist(input, other, p)
