@@ -89,6 +89,22 @@ def allocation_error(error: Exception) -> RuntimeError:
     return RuntimeError(f"DefaultCPUAllocator: can't allocate memory: {error}")
 
 
+# What NumPy says when its ufunc has no loop for the operands' dtypes (a complex fmod, a
+# boolean subtraction): torch's kernel has none either, and says so with its own error
+_NO_LOOP = ("not supported for the input types", "did not contain a loop", "numpy boolean")
+
+
+def kernel_dtype_error(spec, target, arrays, error: TypeError) -> Exception:
+    """torch's NotImplementedError for a dtype the op's kernel has no loop for, or ``error``
+    itself when it is not NumPy's missing-loop error."""
+    if not any(text in str(error) for text in _NO_LOOP):
+        return error
+    if target is None:
+        target = next((a.dtype for a in arrays if a.__class__ is _ndarray), xp.dtype(bool))
+    name = _dtypes.from_numpy_dtype(target).scalar_name
+    return NotImplementedError(f"\"{spec.aten}_cpu\" not implemented for '{name}'")
+
+
 def argument_error(spec, args) -> TypeError:
     for i in spec.operands + spec.diff:
         a = args[i]
@@ -170,7 +186,7 @@ def _in_float32(spec, args, arrays):
     (Note [bfloat16]). An op given a dtype (a cast, ``sum(dtype=...)``) or wider float
     operands runs as it is."""
     for a in args:
-        if isinstance(a, _dtypes.dtype):
+        if isinstance(a, (_dtypes.dtype, xp.dtype)):  # cat's and stack's result dtype too
             return spec.forward(*arrays)
     for a in arrays:
         if a.__class__ is _ndarray and a.dtype.kind in "fc":
@@ -244,6 +260,8 @@ def run_general(spec, args):
         raise broadcast_error(spec, args, error) from None
     except MemoryError as error:
         raise allocation_error(error) from None
+    except TypeError as error:
+        raise kernel_dtype_error(spec, target, arrays, error) from None
     if spec.outputs == 1:
         result = _wrap(out)
         if target is not None and result._data.dtype != target and spec.promote != "compare":

@@ -32,6 +32,7 @@ from .dispatch import (
     allocation_error,
     broadcast_error,
     check_complex_autograd,
+    kernel_dtype_error,
     observed,
     run_general,
 )
@@ -72,6 +73,8 @@ def run(args):
         out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
     except MemoryError as error:
         raise allocation_error(error) from None
+    except TypeError as error:
+        raise kernel_dtype_error(spec, None, (data,), error) from None
 RESULT
     if DIFFERENTIABLE and input._requires_grad and _grad_enabled():
         out_kind = out.dtype.kind
@@ -135,6 +138,8 @@ def run(args):
         raise broadcast_error(spec, args, error) from None
     except MemoryError as error:
         raise allocation_error(error) from None
+    except TypeError as error:
+        raise kernel_dtype_error(spec, None, (ad, bd), error) from None
 RESULT
     if DIFFERENTIABLE and _grad_enabled() and (
         (ta and a._requires_grad) or (tb and b._requires_grad)
@@ -454,6 +459,7 @@ _GLOBALS = {
     "run_general": run_general,
     "allocation_error": allocation_error,
     "broadcast_error": broadcast_error,
+    "kernel_dtype_error": kernel_dtype_error,
     "check_complex_autograd": check_complex_autograd,
     "next_sequence_nr": next_sequence_nr,
     "ONE_INPUT": ONE_INPUT,

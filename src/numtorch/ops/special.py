@@ -536,24 +536,30 @@ def heaviside(input, values):
 
 
 # -- float_power (composite) -----------------------------------------------------------------
-def _to_double(value):
+def _to_double(value, complex_=False):
     if isinstance(value, Tensor):
-        return value.to(_dtypes.float64)
-    return value
+        return value.to(_dtypes.complex128 if complex_ else _dtypes.float64)
+    return complex(value) if complex_ else value
 
 
 @export
 def float_power(input, exponent) -> Tensor:
-    """``input ** exponent`` computed in float64 (the result is always float64).
+    """``input ** exponent`` computed in float64, or complex128 when either is complex.
 
     Example:
         >>> import numtorch as torch
         >>> torch.float_power(torch.tensor([2, 3]), 2)
         tensor([4., 9.], dtype=torch.float64)
     """
-    if not isinstance(exponent, Tensor):
+    if not isinstance(exponent, Tensor) and not isinstance(exponent, complex):
         exponent = float(exponent)
-    return pow(_to_double(input), _to_double(exponent))
+    # torch computes in the double-precision type of the operands' kind: a complex operand
+    # makes both complex128 (a float64 cast would drop its imaginary part)
+    complex_ = any(
+        isinstance(v, complex) or (isinstance(v, Tensor) and v.is_complex())
+        for v in (input, exponent)
+    )
+    return pow(_to_double(input, complex_), _to_double(exponent, complex_))
 
 
 def _float_power_(self, exponent) -> Tensor:

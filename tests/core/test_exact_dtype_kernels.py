@@ -1,0 +1,71 @@
+"""Dtypes an op's kernel has no loop for, and the dtype a mixed-dtype result takes: torch's
+exception type where NumPy's ufunc has no loop either (its TypeError leaked), and torch's
+promotion where numtorch narrowed a result to bfloat16 or cast complex operands to float64."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+
+def _outcome(fn):
+    try:
+        result = fn()
+    except Exception as error:  # the type is what is compared
+        return type(error)
+    return result.dtype
+
+
+@pytest.mark.parametrize("op", ["fmod", "remainder", "atan2", "copysign", "floor_divide"])
+@pytest.mark.parametrize("other", ["complex64", "float32", "int64", "number"])
+def test_an_op_without_a_complex_loop_raises_torchs_error(op, other):
+    # same-dtype operands take the fast path, mixed ones the general path: both translate
+    def call(lib):
+        a = lib.ones(3, dtype=lib.complex64)
+        b = 2 if other == "number" else lib.ones(3, dtype=getattr(lib, other))
+        return _outcome(lambda: getattr(lib, op)(a, b))
+
+    ours, theirs = call(numtorch), call(torch)
+    assert ours.__name__ == theirs.__name__  # atan2 takes no number: TypeError in both
+    assert ours.__name__ in ("NotImplementedError", "TypeError" if other == "number" else "")
+
+
+def test_the_translated_error_names_the_kernel_and_the_dtype():
+    with pytest.raises(
+        NotImplementedError, match="\"fmod_cpu\" not implemented for 'ComplexDouble'"
+    ):
+        numtorch.fmod(numtorch.ones(2, dtype=numtorch.complex128), 2.0)
+
+
+@pytest.mark.parametrize("join", ["cat", "stack"])
+@pytest.mark.parametrize("dtypes", [("bfloat16", "float16"), ("bfloat16", "float32"),
+                                    ("float16", "bfloat16"), ("bfloat16", "bfloat16")])  # fmt: skip
+def test_joining_bfloat16_with_another_float_promotes_as_torch(join, dtypes):
+    # the bfloat16 path computed in float32 and narrowed the promoted result back
+    def call(lib):
+        parts = [lib.full((2,), 1.5, dtype=getattr(lib, d)) for d in dtypes]
+        return getattr(lib, join)(parts)
+
+    ours, theirs = call(numtorch), call(torch)
+    assert str(ours.dtype) == str(theirs.dtype)
+    np.testing.assert_array_equal(ours.float().numpy(), theirs.float().numpy())
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        lambda lib: lib.float_power(lib.ones(2, dtype=lib.bool), lib.ones(2, dtype=lib.complex64)),
+        lambda lib: lib.float_power(lib.tensor([2.0, 3.0]), lib.tensor([1j, 1 + 1j])),
+        lambda lib: lib.float_power(lib.tensor([1 + 1j], dtype=lib.complex64), 2),
+        lambda lib: lib.float_power(lib.tensor([2.0]), 1j),
+    ],
+)
+def test_float_power_of_a_complex_operand_is_complex128(case):
+    # a float64 cast dropped the imaginary part (with NumPy's warning) and answered float64
+    ours, theirs = case(numtorch), case(torch)
+    assert ours.dtype == numtorch.complex128 and theirs.dtype == torch.complex128
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
