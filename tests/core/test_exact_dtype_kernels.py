@@ -69,3 +69,38 @@ def test_float_power_of_a_complex_operand_is_complex128(case):
     ours, theirs = case(numtorch), case(torch)
     assert ours.dtype == numtorch.complex128 and theirs.dtype == torch.complex128
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1])
+def test_nanmean_sums_in_the_dtype_it_is_given(dim):
+    # the dtype keyword was taken and ignored: the mean stayed float32
+    def call(lib):
+        x = lib.tensor([[1.0, float("nan"), 3.0], [2.0, 5.0, 7.0]], requires_grad=True)
+        out = (
+            lib.nanmean(x, dim, dtype=lib.float64)
+            if dim is not None
+            else lib.nanmean(x, dtype=lib.float64)
+        )
+        return out
+
+    ours, theirs = call(numtorch), call(torch)
+    assert ours.dtype == numtorch.float64 and theirs.dtype == torch.float64
+    assert type(ours.grad_fn).__name__ == type(theirs.grad_fn).__name__
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy())
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        lambda lib: lib.nanmean(lib.ones(2, dtype=lib.int64)),
+        lambda lib: lib.nanmean(lib.ones(2, dtype=lib.bool)),
+        lambda lib: lib.nanmean(lib.ones(2, dtype=lib.complex64)),
+        lambda lib: lib.nansum(lib.ones(2, dtype=lib.complex128)),
+        lambda lib: lib.ones(2).flip(),
+        lambda lib: lib.flip(lib.ones(2)),
+    ],
+)
+def test_calls_torch_refuses_are_refused_with_its_error(case):
+    ours, theirs = _outcome(lambda: case(numtorch)), _outcome(lambda: case(torch))
+    assert isinstance(theirs, type) and ours is not None
+    assert ours.__name__ == theirs.__name__

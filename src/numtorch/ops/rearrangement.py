@@ -21,6 +21,8 @@ def _flip(input, dims):
 
 @export
 def flip(input, *order, dims=None) -> Tensor:
+    if not order and dims is None:  # dims has no default in torch
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
     dims = shape_arg(keyword_size(order, dims, "flip", "dims"), "flip")
     return _flip(input, tuple(_wrap_dim(d, input.ndim) for d in dims))
 

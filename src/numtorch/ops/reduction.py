@@ -252,6 +252,8 @@ def _nansum(input, dim, keepdim):
 @export
 def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """The sum treating NaN as zero (NansumBackward0: NaN positions get no gradient)."""
+    if input.is_complex():
+        raise RuntimeError("nansum on CPU does not support complex inputs")
     if not input.is_floating_point():  # no NaN to skip: integers keep sum's dtype
         return sum(input, dim, keepdim, dtype=dtype)
     if dtype is not None:
@@ -261,8 +263,14 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
 
 @export
 def nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
+    """The mean of the non-NaN elements: their sum (in ``dtype`` when given) over their count."""
+    if not (input.is_floating_point() or input.is_complex()):
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{input.dtype.scalar_name}"
+        )
     valid = ~input.isnan()
-    return nansum(input, dim, keepdim) / sum(valid, dim, keepdim)
+    return nansum(input, dim, keepdim, dtype=dtype) / sum(valid, dim, keepdim)
 
 
 # -- prod ------------------------------------------------------------------------------------
