@@ -474,3 +474,18 @@ def test_weight_and_bias_gradients_reach_grad_without_a_copy():
     # taken over, not copied: a copy owns its memory (no NumPy base)
     assert w.grad._data.base is not None and b.grad._data.base is not None
     assert w.grad.is_contiguous() and b.grad.is_contiguous()
+
+
+def test_an_inference_tensor_cannot_require_grad_outside_inference_mode():
+    # numtorch let it and failed later, saving it for backward; torch refuses at once
+    oracle = pytest.importorskip("torch")
+    for lib in (torch, oracle):
+        with lib.inference_mode():
+            inside = lib.ones(2).requires_grad_()  # allowed inside
+            outside = lib.ones(2)
+        assert inside.requires_grad
+        outside.requires_grad_(False)
+        with pytest.raises(RuntimeError, match="Setting requires_grad=True on inference tensor"):
+            outside.requires_grad_()
+        with pytest.raises(RuntimeError, match="outside InferenceMode is not allowed"):
+            outside.requires_grad = True

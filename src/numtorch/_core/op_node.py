@@ -7,10 +7,11 @@ from __future__ import annotations
 from ..backend import xp
 from .array_backward import array_apply, array_arguments, array_steps
 from .grad_mode import is_grad_enabled
-from .graph import FREED, ONE_INPUT, Node, freed_error
+from .graph import FREED, FREED_MESSAGE, ONE_INPUT, Node, freed_error
 from .node_calls import tensor_of
 from .observers import dispatch
-from .saved import SavedTensor, unpack_saved
+from .saved import SavedTensor, as_saved_tensor, check_saved, unpack_saved
+from .tensor import Tensor
 
 # the dtypes torch gives a Python number it wraps into a tensor argument
 _WRAPPED_NUMBER_DTYPES = {bool: xp.bool_, int: xp.int64, float: xp.float64, complex: xp.complex128}
@@ -109,7 +110,7 @@ class OpNode(Node):
         plan = self._saved
         if plan.__class__ is tuple:
             for _, _, _, slot in plan:
-                unpack_saved(getattr(self, slot), self)
+                check_saved(getattr(self, slot), self)
 
     def _apply_array(self, grad, release: bool = False) -> list:
         """``_apply`` for one gradient held as an array (Note [Gradients as arrays] in
@@ -125,7 +126,7 @@ class OpNode(Node):
 
     def _check_unused_results(self) -> None:
         for slot in self._spec.unused_results.get(self._saved, ()):
-            unpack_saved(getattr(self, slot), self)
+            check_saved(getattr(self, slot), self)
 
     def _arguments(self, argnames, grad_outputs) -> list:
         """A formula's arguments: the gradient(s), unpacked saved tensors, saved values."""
@@ -189,6 +190,15 @@ class OpNode(Node):
             return tensor_of(xp.asarray(value, dtype=dtype))
         return value
 
+    def _raw_saved(self, key: str):
+        """torch's ``_raw_saved_<name>``: the saved tensor itself, to give it hooks (a
+        saved value that is not a tensor has none)."""
+        slot = self._spec.slots[key]
+        value = getattr(self, slot, None)
+        if not (value is None or isinstance(value, (Tensor, SavedTensor))):
+            raise AttributeError(f"{self.name()} saved '{key}' as a {type(value).__name__}")
+        return RawSavedTensor(self, slot)
+
     def _saved_items(self) -> list:
         """(name, value) of the values backward frees, as saved (nothing unpacked)."""
         plan = self._saved
@@ -205,6 +215,38 @@ class OpNode(Node):
         setattr(self, self._spec.slots[name], value)
 
 
+class RawSavedTensor:
+    """A node's saved tensor as ``grad_fn._raw_saved_<name>`` gives it (torch's
+    ``torch._C._autograd.SavedTensor``): ``register_hooks(pack, unpack)`` packs that one value
+    now and unpacks it when backward reads it."""
+
+    __slots__ = ("node", "slot")
+
+    def __init__(self, node, slot: str):
+        self.node, self.slot = node, slot
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments: pack_hook and unpack_hook "
+                f"must be callables, got {type(pack_hook).__name__} and "
+                f"{type(unpack_hook).__name__}"
+            )
+        node = self.node
+        if node._saved is FREED:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. "
+                + FREED_MESSAGE[FREED_MESSAGE.index("Saved intermediate") :]
+            )
+        saved = as_saved_tensor(getattr(node, self.slot, None))
+        if saved is None:  # not saved: the op did not need it for the gradients it computes
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor with value None is forbidden"
+            )
+        saved.register_hooks(pack_hook, unpack_hook, node)
+        setattr(node, self.slot, saved)
+
+
 def _saved_properties(formulas) -> dict:
     """``_saved_<name>`` properties for a node class, as torch exposes saved values (graph
     visualisers read them); torch calls the first input ``self`` where Python says ``input``.
@@ -216,6 +258,7 @@ def _saved_properties(formulas) -> dict:
         torch_name = name.replace("input_shape", "self_sym_sizes").replace("input", "self")
         torch_name = torch_name.replace("_strides", "_sym_strides")
         props["_saved_" + torch_name] = property(lambda node, key=name: node._saved_value(key))
+        props["_raw_saved_" + torch_name] = property(lambda node, key=name: node._raw_saved(key))
     return props
 
 

@@ -151,8 +151,8 @@ class SavedTensor:
     #   tensor (an in-place change would silently corrupt the gradient; torch skips the
     #   check there) and is dropped when pack made a copy (the saved values are intact);
     # - unpack must give back the shape and dtype that were packed.
-    def _pack(self, tensor, is_output: bool) -> None:
-        pack, self.unpack_hook = _hook_state.stack[-1]
+    def _pack(self, tensor, is_output: bool, hooks=None) -> None:
+        pack, self.unpack_hook = hooks or _hook_state.stack[-1]
         self.tensor = self.data = None
         self.output_nr = tensor._output_nr
         self.requires_grad = tensor._requires_grad
@@ -166,6 +166,19 @@ class SavedTensor:
             self.data = tensor._data
         self.check_version = packed is _SAME_OUTPUT or _shares_memory(packed, tensor)
         self.packed = _PACKED_NONE if packed is None else packed
+
+    def register_hooks(self, pack, unpack, node) -> None:
+        """Hooks for this one saved value (``grad_fn._raw_saved_self.register_hooks``): pack
+        it now, as ``saved_tensors_hooks`` would have at save time, unpack when read."""
+        if self.packed is not None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time."
+            )
+        is_output = self.tensor is None
+        tensor = self.unpack(node)  # version-checked: an overwritten value cannot be packed
+        self._vc = self.vc
+        self._pack(tensor, is_output, (pack, unpack))
 
     def _unpack_hooked(self, node):
         packed = self.packed
@@ -314,6 +327,15 @@ def unpack_saved(value, node):
         if vc is not None and vc.version:
             raise RuntimeError(as_saved_tensor(value)._modified_message(node))
     return value
+
+
+def check_saved(value, node) -> None:
+    """unpack_saved's version check alone: no unpack hook runs for a value no formula reads."""
+    if value.__class__ is SavedTensor:
+        if value._modified():
+            raise RuntimeError(value._modified_message(node))
+    else:
+        unpack_saved(value, node)
 
 
 def unpack_saved_data(value, node):

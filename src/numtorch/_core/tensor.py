@@ -20,6 +20,7 @@ from .device import device
 from .dtypes import c_type_name
 from .grad_mode import is_grad_enabled
 from .graph import AccumulateGrad, _add_hook
+from .inference import is_inference_mode_enabled
 from .layouts import format_name, is_contiguous_as
 from .meta import MetaArray, no_data
 from .tensor_str import tensor_repr
@@ -330,6 +331,12 @@ class Tensor:
             raise RuntimeError(
                 f"only Tensors of floating point dtype can require gradients (got {self.dtype}; "
                 f"convert first, e.g. x.float().{how}(True))"
+            )
+        vc = self._vc
+        if value and vc is not None and vc.inference and not is_inference_mode_enabled():
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed."
             )
         self._requires_grad = value
 
