@@ -1,5 +1,5 @@
-"""``torch.quasirandom.SobolEngine``: the unscrambled Sobol' sequence, point for point as
-torch draws it (Gray-code order, 30-bit integers, the first point all zeros).
+"""``torch.quasirandom.SobolEngine``: the Sobol' sequence, point for point as torch draws it
+(Gray-code order, 30-bit integers, the first point all zeros unless scrambled).
 
 Direction numbers: dimension 1 is van der Corput's; the others come from Joe and Kuo's
 published primitive polynomials and initial numbers (new-joe-kuo-6), of which the first
@@ -8,6 +8,7 @@ published primitive polynomials and initial numbers (new-joe-kuo-6), of which th
 
 from __future__ import annotations
 
+from . import _creation
 from ._core import dtypes
 from ._core.tensor import Tensor
 from .backend import xp
@@ -76,17 +77,34 @@ class SobolEngine:
                 f"SobolEngine supports dimensions up to {MAX_DIMENSION} here (torch's go to "
                 f"21201; the direction numbers beyond are not tabulated), got {dimension}"
             )
-        if scramble:
-            raise NotImplementedError(
-                "SobolEngine(scramble=True) is not supported: torch's scrambling draws random "
-                "linear matrices that are not reproduced here; use scramble=False"
-            )
         self.seed, self.scramble, self.dimension = seed, scramble, dimension
         self._directions = _direction_numbers(dimension)
+        self._shift = xp.zeros(dimension, dtype=xp.int64)
+        if scramble:
+            self._scramble()
+        # torch divides the first point in the default dtype once, and casts that on draw
+        self._first_point = (self._shift / 2.0**MAXBIT).astype(dtypes.get_default_dtype().np)
         self.reset()
 
+    def _scramble(self):
+        # Owen-style linear matrix scrambling with a digital shift, drawn as torch draws them
+        # (from a generator seeded with ``seed``, else the global one): the shift's bits, then
+        # one random lower-triangular bit matrix per dimension with its diagonal set to 1.
+        # Each direction number's bits (most significant first) are multiplied by that
+        # matrix modulo 2.
+        generator = None if self.seed is None else _creation.Generator().manual_seed(self.seed)
+        shift_bits = _creation.randint(2, (self.dimension, MAXBIT), generator=generator)._data
+        self._shift = shift_bits @ (1 << xp.arange(MAXBIT, dtype=xp.int64))
+        ltm = _creation.randint(2, (self.dimension, MAXBIT, MAXBIT), generator=generator)._data
+        ltm = xp.tril(ltm)
+        ltm[:, xp.arange(MAXBIT), xp.arange(MAXBIT)] = 1
+        powers = 1 << (MAXBIT - 1 - xp.arange(MAXBIT, dtype=xp.int64))
+        bits = (self._directions[:, :, None] & powers) != 0  # (dimension, j, bit k)
+        scrambled = (ltm[:, None, :, :] * bits[:, :, None, :]).sum(-1) % 2  # (d, j, bit p)
+        self._directions = scrambled @ powers
+
     def reset(self) -> SobolEngine:
-        self._quasi = xp.zeros(self.dimension, dtype=xp.int64)
+        self._quasi = self._shift.copy()
         self.num_generated = 0
         return self
 
@@ -97,14 +115,17 @@ class SobolEngine:
     def draw(self, n: int = 1, out: Tensor | None = None, dtype=None) -> Tensor:
         """The next ``n`` points, as an (n, dimension) tensor (default dtype float32)."""
         dtype = dtypes.float32 if dtype is None else dtype
-        rows = []
+        rows, from_start = [], self.num_generated == 0
         for _ in range(n):
             if self.num_generated:
                 self._next()
             rows.append(self._quasi.copy())
             self.num_generated += 1
         points = xp.stack(rows) if rows else xp.zeros((0, self.dimension), dtype=xp.int64)
-        result = Tensor._make((points / 2.0**MAXBIT).astype(dtype.np))
+        points = (points / 2.0**MAXBIT).astype(dtype.np)
+        if from_start and n:
+            points[0] = self._first_point
+        result = Tensor._make(points)
         if out is not None:
             out.resize_as_(result).copy_(result)
             return out

@@ -46,8 +46,28 @@ def test_errors_match_torch():
             engine.draw_base2(2)
 
 
-def test_untabulated_dimensions_and_scrambling_say_so():
+def test_untabulated_dimensions_say_so():
     with pytest.raises(NotImplementedError, match="dimensions up to"):
         numtorch.quasirandom.SobolEngine(MAX_DIMENSION + 1)
-    with pytest.raises(NotImplementedError, match="scramble"):
-        numtorch.quasirandom.SobolEngine(2, scramble=True, seed=0)
+
+
+def test_scrambled_points_match_torch():
+    # seeded engines use their own generator; unseeded ones draw from the global stream,
+    # which must be left where torch leaves it
+    results = []
+    for lib in (numtorch, torch):
+        seeded = lib.quasirandom.SobolEngine(MAX_DIMENSION, scramble=True, seed=123)
+        a = seeded.draw(40, dtype=lib.float64)
+        seeded.reset()
+        b = seeded.fast_forward(4).draw_base2(2)
+        lib.manual_seed(5)
+        unseeded = lib.quasirandom.SobolEngine(5, scramble=True)
+        c = unseeded.draw(1)
+        d = unseeded.draw(6)
+        results.append([t.numpy() for t in (a, b, c, d, lib.rand(3))] + [repr(seeded)])
+    for ours, theirs in zip(*results):
+        if isinstance(theirs, str):
+            assert ours == theirs
+        else:
+            assert ours.dtype == theirs.dtype
+            np.testing.assert_array_equal(ours, theirs)

@@ -152,6 +152,22 @@ def test_repr_examples():
     assert repr(torch.zeros(2, 3).shape) == "torch.Size([2, 3])"
 
 
+def test_size_concatenation_and_repetition_stay_sizes():
+    real = torch_or_skip()
+
+    def case(lib):
+        s = lib.ones(2, 3).shape
+        results = [s + (4,), (1,) + s, s + s, s * 2, 2 * s]
+        shown = [(type(r).__name__, repr(r).replace("numtorch", "torch")) for r in results]
+        for bad in (lambda: s + [1], lambda: s + (1.5,)):
+            with pytest.raises(TypeError) as info:
+                bad()
+            shown.append(str(info.value))
+        return shown
+
+    assert case(torch) == case(real)
+
+
 def test_properties_and_conversions():
     x = torch.tensor([[1.5, 2.0], [3.0, 4.0]])
     assert x.shape == (2, 2) and x.size() == torch.Size([2, 2]) and x.size(-1) == 2

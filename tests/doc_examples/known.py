@@ -23,7 +23,6 @@ KNOWN: dict[str, str] = {
     "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
     "torch.overrides.redispatch_function": "redispatch_function is not implemented",
-    "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsc": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsr": _BLOCKED_SPARSE,

@@ -46,6 +46,33 @@ class Size(tuple):
             n *= s
         return n
 
+    # concatenation and repetition stay shapes, from either side, as torch.Size's do
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(
+                f"can only concatenate tuple (not {type(other).__name__}) to torch.Size"
+            )
+        return _size_of(tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return _size_of(tuple.__add__(other, self))
+
+    def __mul__(self, times):
+        return Size(tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
+
+def _size_of(items: tuple) -> Size:
+    for i, s in enumerate(items):
+        if not hasattr(s, "__index__"):
+            raise TypeError(
+                f"torch.Size() takes an iterable of 'int' (item {i} is {type(s).__name__!r})"
+            )
+    return Size(items)
+
 
 class Tensor:
     """A multi-dimensional array that can record operations for automatic differentiation.

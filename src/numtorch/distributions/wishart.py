@@ -175,12 +175,15 @@ class Wishart(ExponentialFamily):
         return chol @ chol.transpose(-2, -1)
 
     def rsample(self, sample_shape=(), max_try_correction=None):
-        """A reparametrised draw; draws that come out singular (possible when ``df`` is
-        close to ``ndim - 1``) are redrawn up to ``max_try_correction`` times."""
+        """A reparametrised draw, redrawn up to ``max_try_correction`` times as torch does."""
         max_try_correction = 10 if max_try_correction is None else max_try_correction
         sample_shape = torch.Size(sample_shape)
         sample = self._bartlett_sampling(sample_shape)
-        is_singular = ~self.support.check(sample)
+        # torch's first test marks the draws that pass the support check (positive definite)
+        # and redraws those, warning "Singular sample detected." for every ordinary draw;
+        # later rounds test the redraws the right way round. Followed as is, so that the
+        # values and the random stream after a sample match torch's.
+        is_singular = self.support.check(sample)
         if self._batch_shape:
             is_singular = is_singular.amax(self._batch_dims)
         if is_singular.any():

@@ -63,7 +63,7 @@ def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False, **_)
 
 def new(self, *args, dtype=None, device=None):
     """Deprecated constructor: ``new(*sizes)`` is uninitialised memory of ``self``'s dtype,
-    ``new(sequence)`` a tensor of that data, ``new()`` an empty tensor."""
+    ``new(sequence)`` or ``new(ndarray)`` a tensor of that data, ``new()`` an empty tensor."""
     if dtype is not None:
         raise TypeError(
             "new() received an invalid combination of arguments - got "
@@ -77,7 +77,10 @@ def new(self, *args, dtype=None, device=None):
                 f"expected {self.dtype} (got {args[0].dtype}) for the tensor passed to new()"
             )
         return args[0].detach()
-    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+    # a NumPy array is data however many dimensions it has (numpy extension functions
+    # return ``input.new(result)``); a NumPy scalar is neither data nor a size to torch
+    data = (list, tuple, xp.ndarray)
+    if len(args) == 1 and isinstance(args[0], data) and not isinstance(args[0], Size):
         return _creation.tensor(args[0], dtype=self.dtype)
     return _creation.empty(shape_arg(args, "new"), dtype=self.dtype)
 
