@@ -105,3 +105,15 @@ def test_writes_into_self_overlapping_views_are_skipped():
     assert _self_overlapping(x.as_strided((3, 2), (1, 1)))
     assert not _self_overlapping(x.as_strided((3, 2), (2, 1)))
     assert not _self_overlapping(x[:1].expand(3, 2))
+
+
+def test_storage_past_a_reduced_loss_is_not_read():
+    # torch's mean-reduced mse_loss keeps its elementwise buffer's storage under the 0-d
+    # result: as_strided past that one element reads scratch, where numtorch refuses
+    from fuzz.execute import _scratch_storage
+
+    for lib, scratch in ((torch, True), (numtorch, False)):
+        x = lib.arange(6.0).reshape(2, 3)
+        loss = lib.nn.functional.mse_loss(x, lib.zeros(2, 3))
+        assert _scratch_storage(loss.expand(2, 3)) is scratch
+        assert not _scratch_storage(x[1:].t())  # a view reads its base: defined

@@ -307,6 +307,25 @@ def test_grid_sample_grid_gradient_of_an_infinite_output_gradient(
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_trilinear_grid_gradient_of_an_infinite_output_gradient(padding_mode):
+    # torch's 3-D kernel adds value * factors * grad per in-bounds corner: an infinite
+    # gradient meeting corner values of both signs is NaN, not the summed slope times inf
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, 2, 2, 3, 3))
+    grid = rng.uniform(-1.2, 1.2, (1, 2, 2, 2, 3))
+    g = rng.standard_normal((1, 2, 2, 2, 2))
+    g[0, 0, 0, 0, 0], g[0, 1, 1, 1, 1], g[0, 1, 0, 1, 0] = -np.inf, np.inf, np.nan
+    results = []
+    for lib in (numtorch, torch):
+        xs, grids = lib.tensor(x, requires_grad=True), lib.tensor(grid, requires_grad=True)
+        y = lib.nn.functional.grid_sample(xs, grids, padding_mode=padding_mode)
+        results.append([t.numpy() for t in lib.autograd.grad(y, [xs, grids], lib.tensor(g))])
+    assert np.isnan(results[1][1]).sum() > np.isnan(g).sum()  # the case this is about
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -1,6 +1,7 @@
-"""Gradients of full reductions that pick elements (max(), min(), median()) when the
-incoming gradient is NaN or infinite: torch fills zeros and writes the shared gradient only
-where the input equals the result, so the other elements get 0, not NaN."""
+"""Gradients of reductions at non-finite points: full reductions that pick elements (max(),
+min(), median()) when the incoming gradient is NaN or infinite: torch fills zeros and writes
+the shared gradient only where the input equals the result, so the other elements get 0, not
+NaN; a segment product over a NaN gives the NaN element the product of the others."""
 
 from __future__ import annotations
 
@@ -44,5 +45,19 @@ def test_the_gradient_through_an_infinite_maximum_matches_torch():
 
     grad = run(numtorch)
     assert grad[0] == 0 and grad[2] == 0
+    torch = pytest.importorskip("torch")
+    np.testing.assert_array_equal(grad, run(torch))
+
+
+def test_a_segment_product_gives_a_nan_element_the_product_of_the_others():
+    # result / value is NaN at the NaN: torch multiplies out the others there, as at a zero
+    def run(lib):
+        x = lib.tensor([[2.0, 1.0], [math.nan, 3.0], [0.5, 0.0]], requires_grad=True)
+        y = lib.segment_reduce(x, "prod", lengths=lib.tensor([3]), initial=1.5)
+        y.backward(lib.ones_like(y))
+        return x.grad.numpy().copy()
+
+    grad = run(numtorch)
+    assert grad[1, 0] == 2.0 * 0.5 * 1.5 and grad[2, 1] == 1.0 * 3.0 * 1.5
     torch = pytest.importorskip("torch")
     np.testing.assert_array_equal(grad, run(torch))

@@ -452,3 +452,31 @@ def test_index_put_keeps_the_inputs_layout(name, accumulate):
         y = lib.index_put(x, (lib.tensor([0, 1]),), lib.tensor(1.0), accumulate=accumulate)
         layouts.append((tuple(y.stride()), y.tolist()))
     assert layouts[0] == layouts[1]
+
+
+def _kron_operand(lib, kind):
+    return {
+        "contiguous": lambda: lib.arange(6.0).reshape(2, 3),
+        "transposed": lambda: lib.arange(6.0).reshape(3, 2).t(),
+        "expanded": lambda: lib.tensor(2.0).expand(2, 3),
+        "strided": lambda: lib.arange(12.0).reshape(2, 6)[:, ::2],
+        "vector": lambda: lib.arange(3.0),
+        "scalar": lambda: lib.tensor(3.0),
+    }[kind]()
+
+
+KINDS = ["contiguous", "transposed", "expanded", "strided", "vector", "scalar"]
+
+
+@pytest.mark.parametrize("a", KINDS)
+@pytest.mark.parametrize("b", KINDS)
+def test_kron_views_its_product_or_raises_like_torch(a, b):
+    # torch views the elementwise product in the layout its kernel gave it (the operands'
+    # memory order): a transposed operand makes that view impossible
+    def run(lib):
+        try:
+            return lib.kron(_kron_operand(lib, a), _kron_operand(lib, b)).numpy().tolist()
+        except RuntimeError as error:
+            return str(error)
+
+    assert run(numtorch) == run(torch)

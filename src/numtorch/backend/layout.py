@@ -10,6 +10,8 @@ works.
 
 from __future__ import annotations
 
+import math
+
 import numpy as xp
 
 
@@ -30,16 +32,52 @@ def dense_strides(shape, strides) -> tuple:
     """Strides (in elements) of a dense tensor of ``shape`` in the memory order of
     ``strides``: an insertion sort by increasing stride from C order, leaving every dim of
     stride 0 where it is (``at::infer_dense_strides``)."""
+    return _sorted_dense(shape, [strides])
+
+
+def iterator_strides(shape, *operands) -> tuple:
+    """Strides (in elements) of the result of ``shape`` that torch's TensorIterator allocates
+    for an elementwise op on ``operands``, each a (shape, strides) pair broadcast to
+    ``shape``: row-major where every operand is contiguous, else sorted by the operands'
+    strides as ``dense_strides`` sorts one (a broadcast dim has stride 0 and no say)."""
+    if all(_is_contiguous(*operand) for operand in operands):
+        return _sorted_dense(shape, [])
+    broadcast = []
+    for sizes, strides in operands:
+        lead = len(shape) - len(sizes)
+        broadcast.append(
+            [0] * lead
+            + [
+                0 if n == 1 and shape[lead + i] != 1 else st
+                for i, (n, st) in enumerate(zip(sizes, strides))
+            ]
+        )
+    return _sorted_dense(shape, broadcast)
+
+
+def _is_contiguous(shape, strides) -> bool:
+    expected = 1
+    for size, stride in zip(reversed(shape), reversed(strides)):
+        if size != 1 and stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _sorted_dense(shape, operands) -> tuple:
     ndim = len(shape)
     perm = list(range(ndim - 1, -1, -1))  # innermost first
 
     def after(dim0, dim1):  # 1: dim0 goes after dim1; -1: before; 0: ambiguous
-        stride0, stride1 = strides[dim0], strides[dim1]
-        if stride0 == 0 or stride1 == 0:
-            return 0
-        if stride0 != stride1:
-            return -1 if stride0 < stride1 else 1
-        return 1 if shape[dim0] > shape[dim1] else 0
+        for strides in operands:
+            stride0, stride1 = strides[dim0], strides[dim1]
+            if stride0 == 0 or stride1 == 0:
+                continue
+            if stride0 != stride1:
+                return -1 if stride0 < stride1 else 1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
 
     for i in range(1, ndim):
         dim1 = i
@@ -56,6 +94,33 @@ def dense_strides(shape, strides) -> tuple:
         result[dim] = step
         step *= max(shape[dim], 1)
     return tuple(result)
+
+
+def view_strides(shape, strides, new_shape):
+    """The strides of a view of ``new_shape`` over memory of ``shape`` and ``strides`` (in
+    elements), or None where no view exists (torch's ``computeStride``: dims merge only
+    where they are contiguous with each other)."""
+    if math.prod(shape) == 0 or not shape:  # nothing to lay out: row-major
+        return _sorted_dense(new_shape, [])
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = strides[-1]
+    tensor_numel = view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        if tensor_d == 0 or (
+            shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base_stride
+        ):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = strides[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    return tuple(new_strides) if view_d == -1 else None
 
 
 def preserved_strides(array) -> tuple:

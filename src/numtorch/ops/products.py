@@ -11,7 +11,7 @@ from .._core.dispatch import broadcast_shape
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import add_terms, align, batched, unsupported
-from ..backend import xp
+from ..backend import layout, xp
 from .linalg import mm
 from .nn.composite_backward import tensors_of
 from .pointwise import where
@@ -35,8 +35,20 @@ def kron(input, other) -> Tensor:
     for a, b in zip(a_shape, b_shape):
         a_view += [a, 1]
         b_view += [1, b]
-    product = _unsafe_view(input, tuple(a_view)) * _unsafe_view(other, tuple(b_view))
-    return _unsafe_view(product, tuple(a * b for a, b in zip(a_shape, b_shape)))
+    a_part, b_part = _unsafe_view(input, tuple(a_view)), _unsafe_view(other, tuple(b_view))
+    product = a_part * b_part
+    shape = tuple(a * b for a, b in zip(a_shape, b_shape))
+    # torch views the product in the layout its elementwise kernel gave it, which follows
+    # the operands' memory order: from a transposed input that view does not exist
+    strides = layout.iterator_strides(
+        product.shape, *((t.shape, t.stride()) for t in (a_part, b_part))
+    )
+    if layout.view_strides(product.shape, strides, shape) is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return _unsafe_view(product, shape)
 
 
 def _tensordot_dims(a, b, dims):

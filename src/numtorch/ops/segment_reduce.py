@@ -80,14 +80,16 @@ def _reduce_backward(grad, output, data, reduce, lengths, axis, initial):
             # one goes whole to every tied element
             g = xp.broadcast_to(g, hit.shape)
             target[...] = xp.where(hit, xp.where(g > 0, g / xp.maximum(hit.sum(0), 1), g), 0)
-        else:  # prod: result / value as torch's, the product of the others at zeros
+        else:  # prod: result / value as torch's, the product of the others at 0 and NaN
             ones = xp.ones((1, *values.shape[1:]), values.dtype)
             with xp.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 before = xp.cumprod(xp.concatenate([ones, values[:-1]]), axis=0)
                 after = xp.cumprod(xp.concatenate([ones, values[:0:-1]]), axis=0)[::-1]
                 others = before * after * (1 if initial is None else initial)
                 ratio = output[row, s] / values
-            target[...] = g * xp.where(values == 0, others, ratio)
+            # torch computes the exclusive product where the ratio is undefined: at a NaN
+            # the others' product stays finite where result / value would be NaN
+            target[...] = g * xp.where((values == 0) | xp.isnan(values), others, ratio)
     return out
 
 

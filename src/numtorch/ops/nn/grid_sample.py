@@ -241,11 +241,16 @@ def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
     ]
     parts = []
     for k in range(d):
+        # chain rule through the location: the scale, clamp or reflection of grid value k
+        # (bicubic pads its taps, not the location: only the scale applies)
+        size = input.shape[2 + d - 1 - k]
+        padding = 0 if plan.cubic else padding_mode
+        scale = Tensor._make(_location_slope(flat[..., k]._data, size, padding, align_corners))
         if plan.cubic:
-            # bicubic pads its taps, not the location: only the scale applies
-            size = input.shape[2 + d - 1 - k]
-            scale = _location_slope(flat[..., k]._data, size, 0, align_corners)
-            parts.append(_cubic_grad_location(plan, values, grad_flat, k) * Tensor._make(scale))
+            parts.append(_cubic_grad_location(plan, values, grad_flat, k) * scale)
+            continue
+        if d == 3:
+            parts.append(_trilinear_grad_location(plan, values, grad_flat, k) * scale)
             continue
         # d out / d location_k: the factor's slope on axis k times the other axes' factors
         slope = None
@@ -258,11 +263,23 @@ def _grad_grid(grad, input, grid, mode, padding_mode, align_corners):
             elif factor_slope < 0:
                 term = -term
             slope = term if slope is None else slope + term
-        # chain rule through the location: the scale, clamp or reflection of grid value k
-        size = input.shape[2 + d - 1 - k]
-        scale = _location_slope(flat[..., k]._data, size, padding_mode, align_corners)
-        parts.append((grad_flat * slope).sum(1) * Tensor._make(scale))
+        parts.append((grad_flat * slope).sum(1) * scale)
     return _stack(parts).reshape(grid.shape)
+
+
+def _trilinear_grad_location(plan, values, grad_flat, k):
+    """d loss / d location_k of trilinear sampling as torch's 3-D kernel sums it: one term
+    value * (the other axes' factors) * grad per in-bounds corner and channel, added or
+    subtracted by the slope's sign, so that an infinite gradient meeting values of both
+    signs is NaN, as there (a corner outside the input adds nothing, not 0 * grad)."""
+    total = None
+    for (_, valid, bits), (_, value) in zip(plan.corners, values):
+        term = value * plan.weight(bits, skip=k).unsqueeze(1) * grad_flat
+        term = term.masked_fill(Tensor._make(xp.broadcast_to(~valid[:, None, :], term.shape)), 0)
+        if plan.slope(k, bits[k]) < 0:
+            term = -term
+        total = term if total is None else total + term
+    return total.sum(1)
 
 
 def _cubic_grad_location(plan, values, grad_flat, k):
