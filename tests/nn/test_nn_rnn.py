@@ -306,3 +306,25 @@ def test_recurrence_promotes_a_bias_of_another_dtype_as_torch(bias_shape):
 def test_dropout_with_one_layer_warns_like_torch():
     with pytest.warns(UserWarning, match="non-zero dropout expects num_layers greater than 1"):
         numtorch.nn.GRU(3, 4, dropout=0.2)
+
+
+def test_lstm_picks_its_layers_by_the_input_dtype_as_torch():
+    # a float64 input whose states and recurrent weight are float32 ends in float32 through
+    # torch's composed layers (each step's projection is added in place into the float32
+    # hidden product); oneDNN's layer is torch's path for a float32 input only
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) for s in ((2, 3, 3), (1, 3, 2), (1, 3, 2), (8, 3), (8, 2))]
+    dtypes = ("float64", "float32", "float32", "float64", "float32")
+    found = []
+    for lib in (numtorch, torch):
+        x, h, c, w_ih, w_hh = (
+            lib.tensor(a, dtype=getattr(lib, d), requires_grad=True) for a, d in zip(arrays, dtypes)
+        )
+        out, h_n, c_n = lib.lstm(x, (h, c), [w_ih, w_hh], False, 1, 0.0, True, False, False)
+        (out.sum() + c_n.sum()).backward()
+        found.append((out, x.grad))
+    (ours, ours_grad), (theirs, theirs_grad) = found
+    assert ours.dtype == numtorch.float32 and ours.grad_fn.name() == theirs.grad_fn.name()
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-5)
+    np.testing.assert_allclose(ours_grad.numpy(), theirs_grad.numpy(), rtol=1e-5, atol=1e-6)

@@ -83,3 +83,28 @@ def test_not_implemented_node_runs_before_other_nodes_that_raise():
     grads = numtorch.autograd.grad(loss, (a, b, c), create_graph=True)
     with pytest.raises(RuntimeError, match="derivative for aten::hardsigmoid_backward"):
         numtorch.autograd.grad(sum((g * g).sum() for g in grads), (a, b, c))
+
+
+def _attention_after_embedding_bag_second_order(lib):
+    rng = np.random.default_rng(0)
+    weight = lib.tensor(rng.standard_normal((5, 4)), requires_grad=True)
+    indices = lib.tensor(np.array([0, 2, 4, 1]))
+    bags = lib.nn.functional.embedding_bag(indices, weight, lib.tensor(np.array([0, 2])))
+    key = lib.tensor(rng.standard_normal((1, 1, 3, 4)), requires_grad=True)
+    value = lib.tensor(rng.standard_normal((1, 1, 3, 4)), requires_grad=True)
+    out = lib.nn.functional.scaled_dot_product_attention(bags.reshape(1, 1, 2, 4), key, value)
+    grads = lib.autograd.grad(out.sum(), (weight, key, value), create_graph=True)
+    shared = grads[1].grad_fn is grads[2].grad_fn
+    with pytest.raises((RuntimeError, NotImplementedError)) as error:
+        lib.autograd.grad(sum(g.sum() for g in grads), (weight, key, value))
+    return shared, type(error.value).__name__, str(error.value)
+
+
+def test_attention_gradients_come_from_one_node_that_waits_for_all_three():
+    # torch's flash attention backward is one op: its NotImplemented node, first by sequence
+    # number, still runs only once the embedding bag's node (which raises) has passed on the
+    # query's gradient
+    ours = _attention_after_embedding_bag_second_order(numtorch)
+    assert ours[:2] == (True, "NotImplementedError")
+    torch = pytest.importorskip("torch")
+    assert ours == _attention_after_embedding_bag_second_order(torch)

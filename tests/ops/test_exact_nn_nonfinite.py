@@ -347,3 +347,24 @@ def test_max_pool_of_a_window_of_minus_inf_points_inside_the_input(args):
         (grad,) = lib.autograd.grad(out.sum(), x)
         results.append((indices.tolist(), grad.tolist()))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("dim", [0, 2])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_weight_norm_gradient_of_an_infinite_g_follows_torchs_two_backwards(dim, create_graph):
+    # without create_graph torch's kernel forms a grad - b v: inf * 0 is NaN at a zero of v
+    # (Note [Weight norm's two backwards]); with it, g/|v| (grad - ...) keeps inf
+    rng = np.random.default_rng(3)
+    v = rng.standard_normal((3, 2, 4))
+    v[0, 0, 0] = v[2, 1, 3] = 0.0
+    g = np.abs(rng.standard_normal((3, 1, 1) if dim == 0 else (1, 1, 4)))
+    g.reshape(-1)[0] = np.inf
+    results = []
+    for lib in (numtorch, torch):
+        vs, gs = lib.tensor(v, requires_grad=True), lib.tensor(g, requires_grad=True)
+        y = lib._weight_norm(vs, gs, dim)
+        w = lib.tensor(np.random.default_rng(7).standard_normal(tuple(y.shape)))
+        grads = lib.autograd.grad(y, [vs, gs], w, create_graph=create_graph)
+        results.append([t.detach().numpy() for t in (y, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12, equal_nan=True)

@@ -42,8 +42,10 @@ def _lstm_layer(t, x, h0, c0, *weights, reverse=False):
     # numtorch's fused layer op (torch runs it on float32 only) against torch's composed
     # LSTM in float64: the same function, so grad_fn names differ on purpose. On float32 both
     # libraries run the layer through lstm, which hands it contiguous copies of the input
-    # and the states, as torch's oneDNN path does
-    if t.__name__ == "numtorch" and x.dtype != t.float32:
+    # and the states, as torch's oneDNN path does. torch's layer takes one dtype only: with
+    # mixed dtypes both libraries run lstm, whose composed layers promote as their ops do
+    uniform = all(a.dtype == x.dtype for a in (h0, c0, *weights))
+    if t.__name__ == "numtorch" and x.dtype != t.float32 and uniform:
         biases = () if len(weights) == 4 else (None, None)
         options = (reverse, [x.shape[0]], 2, h0.shape[-1], 1, len(weights) == 4, False, False)
         out, h, c, _ = t.mkldnn_rnn_layer(x, *weights, *biases, h0, c0, *options, True)

@@ -18,6 +18,8 @@ its node is NotImplemented, and differentiating it raises torch's error.
 from __future__ import annotations
 
 from ..._core import batch_rules
+from ..._core.dispatch import FREED
+from ..._core.graph import freed_error
 from ..._core.op import defop, export
 from ...autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ...backend import xp
@@ -73,11 +75,19 @@ def _repeat_heads(t, groups):
     return t if groups == 1 else xp.repeat(t, groups, axis=-3)
 
 
-def _flash_grad(which):
+def _flash_gradients(grad, query, key, value, attn_mask, is_causal, scale, result, result1):
+    return flash_attention_backward(
+        grad, query, key, value, result, attn_mask, is_causal, scale, result1
+    )
+
+
+def _flash_grad(k):
+    # A formula called on its own (the generic path) takes one of the backward op's three
+    # gradients; the node's _apply (below) calls the op once for all of them.
     def formula(grad, query, key, value, attn_mask, is_causal, scale, result, result1):
-        return flash_attention_backward(
-            grad, query, key, value, result, attn_mask, is_causal, scale, result1, which
-        )
+        return _flash_gradients(
+            grad, query, key, value, attn_mask, is_causal, scale, result, result1
+        )[k]
 
     return formula
 
@@ -107,9 +117,9 @@ def _flash_jvp(query_t, key_t, value_t, query, key, value, scale, result1):
     name="_scaled_dot_product_flash_attention_for_cpu",
     node="ScaledDotProductFlashAttentionForCpuBackward0",
     outputs=2,
-    query=_flash_grad("query"),
-    key=_flash_grad("key"),
-    value=_flash_grad("value"),
+    query=_flash_grad(0),
+    key=_flash_grad(1),
+    value=_flash_grad(2),
     jvp=_flash_jvp,
 )
 def flash_attention(query, key, value, attn_mask, is_causal, scale):
@@ -192,9 +202,9 @@ def _fold_heads(t, groups):
     return t.reshape(b, h // groups, groups, s, e).sum(2)
 
 
-def _flash_backward(grad, query, key, value, out, attn_mask, is_causal, scale, which):
-    """One input's gradient as torch's CPU kernel computes it: Note [Flash attention NaN
-    rows]. With P = exp(S - logsumexp) and D = rowsum(grad * out):
+def _flash_backward(grad, query, key, value, out, attn_mask, is_causal, scale):
+    """The query, key and value gradients as torch's CPU kernel computes them: Note [Flash
+    attention NaN rows]. With P = exp(S - logsumexp) and D = rowsum(grad * out):
     dv = P^T grad, dS = P (grad v^T - D), dq = dS k * scale, dk = dS^T q * scale."""
     groups = query.shape[-3] // key.shape[-3]
     scores, masked = _flash_scores(query, key, attn_mask, is_causal, scale)
@@ -202,14 +212,13 @@ def _flash_backward(grad, query, key, value, out, attn_mask, is_causal, scale, w
     probs = xp.exp(scores - (top + xp.log(total)))
     if is_causal:  # torch zeroes them after the exponential
         probs[..., _above_diagonal(probs)] = 0
-    if which == "value":
-        return _fold_heads(xp.matmul(xp.swapaxes(probs, -1, -2), grad), groups)
+    grad_value = _fold_heads(xp.matmul(xp.swapaxes(probs, -1, -2), grad), groups)
     dprobs = xp.matmul(grad, xp.swapaxes(_repeat_heads(value, groups), -1, -2))
     dscores = probs * (dprobs - xp.sum(grad * out, axis=-1, keepdims=True))
     dscores *= dscores.dtype.type(scale)
-    if which == "query":
-        return xp.matmul(dscores, _repeat_heads(key, groups))
-    return _fold_heads(xp.matmul(xp.swapaxes(dscores, -1, -2), query), groups)
+    grad_query = xp.matmul(dscores, _repeat_heads(key, groups))
+    grad_key = _fold_heads(xp.matmul(xp.swapaxes(dscores, -1, -2), query), groups)
+    return grad_query, grad_key, grad_value
 
 
 def _not_implemented(grad):
@@ -219,9 +228,14 @@ def _not_implemented(grad):
     )
 
 
+# As torch's, the three gradients are the outputs of one op, and so of one NotImplemented
+# node: a second order reaches it once every one of them has its gradient, which decides
+# which of several nodes without a derivative raises first.
 @defop(
     name="_scaled_dot_product_flash_attention_for_cpu_backward",
     node="NotImplemented",
+    outputs=3,
+    schema_args=10,  # (grad_out, query, key, value, out, logsumexp, dropout_p, ...)
     grad_out=_not_implemented,
     query=_not_implemented,
     key=_not_implemented,
@@ -229,8 +243,17 @@ def _not_implemented(grad):
     out=_not_implemented,
     jvp=no_forward_derivative("_scaled_dot_product_flash_attention_for_cpu_backward"),
 )
-def flash_attention_backward(
-    grad_out, query, key, value, out, attn_mask, is_causal, scale, probs, which
-):
-    """The gradient for ``query``, ``key`` or ``value`` (``which``) of the fused attention."""
-    return _flash_backward(grad_out, query, key, value, out, attn_mask, is_causal, scale, which)
+def flash_attention_backward(grad_out, query, key, value, out, attn_mask, is_causal, scale, probs):
+    """The gradients for ``query``, ``key`` and ``value`` of the fused attention."""
+    return _flash_backward(grad_out, query, key, value, out, attn_mask, is_causal, scale)
+
+
+def _flash_apply(node, grad_outputs):
+    if node._saved is FREED:
+        raise freed_error(node)
+    _, _, argnames = flash_attention.spec.formulas[0]
+    found = _flash_gradients(*node._arguments(argnames, grad_outputs))
+    return [g if edge[0] is not None else None for g, edge in zip(found, node.next_functions)]
+
+
+flash_attention.spec.node_class._apply = _flash_apply

@@ -203,6 +203,9 @@ def _stack_layers(
             input = input.transpose(0, 1)
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+    # torch picks oneDNN's layer by the input's own dtype: a float64 input whose composed
+    # layers end in float32 runs composed, in float32
+    fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
     dtype = _stack_dtype(
         mode, input, hiddens, params, has_biases, has_proj, directions, batch_sizes
     )
@@ -210,7 +213,6 @@ def _stack_layers(
         input, params = input.to(dtype), [p.to(dtype) for p in params]
         hiddens = [tuple(t.to(dtype) for t in h) if lstm else h.to(dtype) for h in hiddens]
     finals = []
-    fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
     if fused:  # torch's oneDNN path runs on contiguous copies of the input and the states
         input = input.contiguous()
         states = [t.contiguous() if dtype is None else t.to(dtype).contiguous() for t in hx]

@@ -9,6 +9,7 @@ written with numtorch ops so the node can be differentiated again.
 
 from __future__ import annotations
 
+from ..._core import grad_mode
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor, _read_dim, _wrap_dim
 from ...autograd.forward_grad import no_forward_derivative
@@ -38,13 +39,25 @@ def _per_dim_sums(x, dim):
 # not the derivative of the first; numtorch computes the same, with the norms as constants.
 
 
+# Note [Weight norm's two backwards]
+# torch differentiates the fused node with one of two functions, by grad mode: with
+# create_graph, _weight_norm_differentiable_backward, g/|v| (grad - v <grad, v> / |v|^2);
+# without, the CPU kernel _weight_norm_interface_backward, which distributes the product:
+# a grad - b v with a = g/|v| and b = a <grad, v> / |v|^2. They differ where a factor is
+# infinite: an infinite g and a zero of v give NaN (inf * 0) in the kernel's form only.
+
+
 def _gradients(grad, v, g, dim):
     # d/dv (g v / |v|) = g/|v| (grad - v <grad, v> / |v|^2);  d/dg = <grad, v> / |v|
     data = v.detach()
     norms = _per_dim_sums(data * data, dim).sqrt()
     sums = _per_dim_sums(grad * v, dim)
-    grad_v = (g / norms) * (grad - v * (sums / (norms * norms)))
     grad_g = sums / norms
+    if grad_mode.is_grad_enabled():
+        grad_v = (g / norms) * (grad - v * (sums / (norms * norms)))
+    else:  # Note [Weight norm's two backwards]
+        scale = g / norms
+        grad_v = scale * grad - (scale * grad_g / norms) * v
     if grad_g.shape != g.shape:  # torch's engine sums a broadcast gradient to g's shape
         same = grad_g.numel() == g.numel()
         grad_g = grad_g.reshape(g.shape) if same else grad_g.sum_to_size(g.shape)
