@@ -68,7 +68,14 @@ def _segment_sum(values, inverse, count):
     jvp="linear",
 )
 def _coalesce_values(values, inverse, count):
-    return _segment_sum(values, inverse, count)
+    # torch's coalesce starts each sum from the first value of its index, not from 0: a
+    # lone -0.0 (or a sum of them) stays -0.0
+    _, first = xp.unique(inverse, return_index=True)
+    out = values[first]
+    rest = xp.ones(len(inverse), bool)
+    rest[first] = False
+    xp.add.at(out, inverse[rest], values[rest])
+    return out
 
 
 @defop(

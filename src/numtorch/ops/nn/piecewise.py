@@ -183,7 +183,8 @@ def hardshrink_op(input, lambd=0.5):
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
     shifted = input - xp.clip(input, -lambd, lambd)
-    return shifted.astype(input.dtype, copy=False)
+    # torch's kernel gives input * 0 inside the band: a zero of the input's sign
+    return xp.copysign(shifted, input).astype(input.dtype, copy=False)
 
 
 # -- hardsigmoid, hardswish --------------------------------------------------------------------

@@ -1,0 +1,36 @@
+"""The sign of a zero result, as torch's kernels leave it: a later reciprocal, log, rsqrt or
+copysign turns -0.0 against 0.0 into -inf against inf."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+import numtorch as nt
+
+
+def test_softshrink_inside_the_band_keeps_the_sign_of_the_input():
+    # torch's kernel gives input * 0 for |input| <= lambd: -0.0 from a negative input
+    x = nt.tensor([-0.3, -0.0, 0.0, 0.2, -1.0, 1.0, float("nan")], requires_grad=True)
+    out = nt.nn.functional.softshrink(x, 0.5).detach().numpy()
+    np.testing.assert_array_equal(np.signbit(out)[:6], [True, True, False, False, True, False])
+    np.testing.assert_array_equal(out[:6], [0.0, 0.0, 0.0, 0.0, -0.5, 0.5])
+    assert np.isnan(out[6])
+    assert np.signbit(nt.nn.functional.softshrink(nt.tensor([-0.25]), 0.5).numpy()[0])
+
+
+def test_coalesce_sums_from_the_first_value_of_each_index():
+    # torch starts each sum from the index's first value, not from 0: a lone -0.0 (and a sum
+    # of -0.0s) stays -0.0; torch.sparse.sum and to_dense start from 0 and give 0.0
+    indices = nt.tensor([[2, 1, 1, 0, 2], [0, 1, 1, 0, 0]])
+    values = nt.tensor([3.0, -0.0, -0.0, -0.0, 4.0], dtype=nt.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        coalesced = nt.sparse_coo_tensor(indices, values, (3, 3)).coalesce()
+    out = coalesced.values()
+    np.testing.assert_array_equal(coalesced.indices().numpy(), [[0, 1, 2], [0, 1, 0]])
+    np.testing.assert_array_equal(out.detach().numpy(), [0.0, 0.0, 7.0])
+    np.testing.assert_array_equal(np.signbit(out.detach().numpy()), [True, True, False])
+    out.backward(nt.tensor([1.0, 2.0, 3.0], dtype=nt.float64))
+    np.testing.assert_array_equal(values.grad.numpy(), [3.0, 2.0, 2.0, 1.0, 3.0])
