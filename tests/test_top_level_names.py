@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import operator
+import pathlib
 import warnings
 
 import numpy as np
@@ -118,10 +119,34 @@ def test_torch_version_compares_like_torch(version):
             assert got == expected, (version, other, compare.__name__)
 
 
-def test_version_is_numtorchs_own_as_a_torch_version():
-    assert isinstance(numtorch.__version__, numtorch.torch_version.TorchVersion)
-    assert numtorch.__version__ == numtorch.version.__version__ == "0.1.0"
-    assert numtorch.__version__ < (1,)
+def test_version_reports_the_torch_api_with_numtorchs_release_as_local_label():
+    version = numtorch.__version__
+    assert isinstance(version, numtorch.torch_version.TorchVersion)
+    assert version == numtorch.version.__version__ == "2.13.0+numtorch.0.1.0"
+    public = torch.__version__.split("+")[0]
+    assert version.split("+")[0] == public
+    # the comparisons programs gate features on take their torch 2.x branch
+    assert version >= "2.0" and version >= (2, 0) and version > "1.12.1"
+    assert version.split(".")[:2] == torch.__version__.split(".")[:2]
+    assert int(version.split(".")[0]) >= 2
+    assert tuple(int(p) for p in version.split("+")[0].split(".")) >= (2, 13, 0)
+    assert version > "2.13.0" and version < "2.13.1" and version < (2, 14)
+
+
+def test_version_parses_with_packaging_as_torch_does():
+    packaging_version = pytest.importorskip("packaging.version")
+    ours = packaging_version.parse(numtorch.__version__)
+    assert ours.local == "numtorch.0.1.0"
+    assert ours.release == packaging_version.parse(torch.__version__).release
+    assert ours >= packaging_version.parse("1.12")
+    assert ours.base_version == packaging_version.parse(torch.__version__).base_version
+
+
+def test_package_metadata_keeps_numtorchs_own_version():
+    tomllib = pytest.importorskip("tomllib")
+    root = pathlib.Path(numtorch.__file__).parents[2]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    assert pyproject["project"]["version"] == numtorch.version.NUMTORCH_VERSION
 
 
 def test_return_types_name_the_classes_ops_return():

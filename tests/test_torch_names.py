@@ -72,6 +72,7 @@ KNOWN_MISSING = {
     "fft": set(),
     "special": set(),
     "func": {"rearrange"},
+    "masked": set(),
     # quantized, compressed-sparse (CSC/BSR/BSC), nested and sparse-COO-only methods
     "Tensor": {
         "ccol_indices",
@@ -379,7 +380,7 @@ KNOWN_MISSING = {
         "sym_constrain_range",
         "sym_constrain_range_for_size",
         "sym_fresh_size",
-        # storage objects, streams and events, model hub, masked tensors and LOBPCG
+        # storage objects, streams and events, model hub and LOBPCG
         "BFloat16Storage",
         "BoolStorage",
         "ByteStorage",
@@ -396,7 +397,6 @@ KNOWN_MISSING = {
         "StorageBase",
         "hub",
         "lobpcg",
-        "masked",
         # values_copy / indices_copy, which torch's CPU build cannot run on sparse tensors either
         "indices_copy",
         "values_copy",

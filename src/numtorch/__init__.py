@@ -243,6 +243,7 @@ _LAZY_SUBMODULES = frozenset(
         "fx",
         "jit",
         "library",
+        "masked",
         "multiprocessing",
         "optim",
         "quasirandom",

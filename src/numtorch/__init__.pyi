@@ -227,6 +227,7 @@ from . import func as func
 from . import fx as fx
 from . import jit as jit
 from . import library as library
+from . import masked as masked
 from . import multiprocessing as multiprocessing
 from . import optim as optim
 from . import profiler as profiler

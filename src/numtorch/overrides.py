@@ -108,7 +108,10 @@ def _dispatches(cls) -> bool:
         return False
     if getattr(method, "__func__", method) is _disabled_torch_function_impl or cls is Tensor:
         return False
-    # numtorch's own subclasses (sparse and batched tensors) run ops as plain tensors do
+    # numtorch's own subclasses (sparse and batched tensors) run ops as plain tensors do,
+    # unless they opt in as torch's MaskedTensor does
+    if getattr(cls, "_dispatches_torch_function", False):
+        return True
     return not (issubclass(cls, Tensor) and cls.__module__.startswith("numtorch."))
 
 

@@ -16,11 +16,7 @@ _ALLCLOSE_ROUNDING = (
     "torch's LAPACK in rounding only, and one element lands on the other side of the bound"
 )
 
-_MASKED = "torch.masked (masked tensors) is not implemented"
-
 KNOWN: dict[str, str] = {
-    "torch.masked.is_masked_tensor": _MASKED,
-    "torch.masked.logaddexp": _MASKED,
     "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
     "torch.overrides.redispatch_function": "redispatch_function is not implemented",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,

@@ -12,7 +12,7 @@ from ..backend import xp
 from .concatenation import cat
 from .extrema import return_type
 from .pointwise import where
-from .reduction import _take_along
+from .reduction import _take_along, scan_dtype_check
 
 
 def _reversed_cumsum(t, dim):
@@ -123,8 +123,11 @@ def cumprod(input, dim, *, dtype=None) -> Tensor:
         tensor([ 1.,  2.,  6., 24.])
     """
     if dtype is not None:
+        scan_dtype_check("cumprod", dtype)
         input = input.to(dtype)
-    return _cumprod(input, _scan_dim(input, dim))
+    result = _cumprod(input, _scan_dim(input, dim))
+    # only the default dtype accumulates small integers in int64; an explicit one is kept
+    return result if dtype is None or result.dtype == dtype else result.to(dtype)
 
 
 # -- cummax and cummin -----------------------------------------------------------------------

@@ -425,11 +425,20 @@ def _cumsum(input, dim):
     return row_major(xp.cumsum(input, axis=dim, dtype=dtype))
 
 
+def scan_dtype_check(name: str, dtype) -> None:
+    """torch's CPU scans have no bool kernel for an explicit ``dtype=torch.bool``."""
+    if dtype == _dtypes.bool_:
+        raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
+
+
 @export(inplace=True)
 def cumsum(input, dim, *, dtype=None) -> Tensor:
     if dtype is not None:
+        scan_dtype_check("cumsum", dtype)
         input = input.to(dtype)
-    return _cumsum(input, _wrap_dim(dim, input.ndim))
+    result = _cumsum(input, _wrap_dim(dim, input.ndim))
+    # only the default dtype accumulates small integers in int64; an explicit one is kept
+    return result if dtype is None or result.dtype == dtype else result.to(dtype)
 
 
 @export

@@ -918,6 +918,7 @@ from .opinfo_factor import FACTORIZATIONS  # noqa: E402
 from .opinfo_fft import COMPLEX_OPS, FFT_OPS  # noqa: E402
 from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
+from .opinfo_masked import MASKED_OPS  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
 from .opinfo_nn_aten import NN_ATEN, SAMPLERS  # noqa: E402
@@ -955,4 +956,5 @@ OP_DB += (
     + SPARSE_OPS
     + NODE_CHOICES
     + VIEW_COPIES
+    + MASKED_OPS
 )
