@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ..._core import layouts, weight_batch_rules
+from ..._core import grad_mode, layouts, weight_batch_rules
 from ..._core.op import defop
 from ...autograd.forward_grad import add_terms, batched
 from ...backend import xp
@@ -341,7 +341,10 @@ def convolution_op(
         geo = Geometry(input.shape, weight.shape, stride, padding, dilation, groups)
         return xp.zeros((input.shape[0], 0, *geo.out), input.dtype)
     if not transposed:
-        out = conv_forward(input, weight, bias, stride, padding, dilation, groups)
+        # under grad mode the columns may serve the weight gradient (Note [Kept forward
+        # columns] in conv_kept_columns.py)
+        keep = grad_mode.is_grad_enabled()
+        out = conv_forward(input, weight, bias, stride, padding, dilation, groups, keep)
         out = out.astype(input.dtype, copy=False)  # (an empty batch may mix dtypes)
         layout = layouts.suggested(input, weight)  # Note [Channels last]
         return out if layout is None else layouts.copy_as(out, layout)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 
 from ...backend import xp
+from . import conv_kept_columns
 
 _as_strided = xp.lib.stride_tricks.as_strided
 
@@ -249,12 +250,15 @@ def _chunks(geo):
     return [slice(start, start + chunk) for start in range(0, max(geo.n, 1), chunk)]
 
 
-def conv_forward(x, w, bias, stride, padding, dilation, groups):
-    """Convolution (cross-correlation, as torch) of x (N, C, *s) with w (O, C/G, *k)."""
+def conv_forward(x, w, bias, stride, padding, dilation, groups, keep_columns=False):
+    """Convolution (cross-correlation, as torch) of x (N, C, *s) with w (O, C/G, *k);
+    ``keep_columns`` offers its columns to the weight gradient (Note [Kept forward
+    columns])."""
     geo = Geometry(x.shape, w.shape, stride, padding, dilation, groups)
     chunks = _chunks(geo)
     if len(chunks) == 1:
-        return _conv_forward_images(geo, x, w, bias)
+        key = _column_key(w.shape, stride, padding, dilation, groups) if keep_columns else None
+        return _conv_forward_images(geo, x, w, bias, keep_as=key)
     out = xp.empty((geo.n, geo.o) + geo.out, xp.result_type(x, w))
     for part in chunks:
         images = x[part]
@@ -263,8 +267,13 @@ def conv_forward(x, w, bias, stride, padding, dilation, groups):
     return out
 
 
-def _conv_forward_images(geo, x, w, bias, out=None):
-    """The convolution of a chunk of images (into ``out`` when given)."""
+def _column_key(weight_shape, stride, padding, dilation, groups):
+    return (tuple(weight_shape), tuple(stride), tuple(padding), tuple(dilation), groups)
+
+
+def _conv_forward_images(geo, x, w, bias, out=None, keep_as=None):
+    """The convolution of a chunk of images (into ``out`` when given); all images' columns
+    are kept under ``keep_as`` when one buffer holds them (Note [Kept forward columns])."""
     # one GEMM per image and group, (O/G, C/G*K) @ (C/G*K, L) over the output positions
     # alone: the product is the output, with no transposing or cropping copy (inside a
     # training step, where the arrays are not in cache, 0.7x the time of the flat layout's
@@ -284,7 +293,9 @@ def _conv_forward_images(geo, x, w, bias, out=None):
     # buffer that stays in the L2 cache while its GEMM reads it, instead of the whole
     # batch's columns written to and read back from memory
     chunk = max(1, COLUMN_TILE // max(1, geo.groups * (rows + 1) * geo.length))
-    cols = xp.empty((min(chunk, geo.n), geo.groups, rows + folded, geo.length), x.dtype)
+    shape = (min(chunk, geo.n), geo.groups, rows + folded, geo.length)
+    keep = keep_as is not None and chunk >= geo.n
+    cols = conv_kept_columns.buffer(shape, x.dtype) if keep else xp.empty(shape, x.dtype)
     if folded:
         cols[:, :, rows] = 1
     view = geo._window_view(geo.pad(x))  # (N, C, *kernel, *out)
@@ -294,6 +305,8 @@ def _conv_forward_images(geo, x, w, bias, out=None):
         split = (m, geo.groups, geo.c // geo.groups) + geo.kernel + geo.out
         xp.copyto(cols[:m, :, :rows].reshape(split), images.reshape(split))
         xp.matmul(weight, cols[:m], out=y[start : start + m])
+    if keep:
+        conv_kept_columns.keep(x, keep_as, cols)
     if bias is not None and not folded:
         out += bias.reshape((1, -1) + (1,) * len(geo.out))
     return out
@@ -378,6 +391,12 @@ BY_IMAGE_ROWS = 32
 def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
     """The gradient w.r.t. the weight of ``conv_forward``: sum over images of g x cols^T."""
     geo = Geometry(x.shape, weight_shape, stride, padding, dilation, groups)
+    key = _column_key(weight_shape, stride, padding, dilation, groups)
+    kept = conv_kept_columns.take(x, key)
+    if kept is not None:
+        out = _weight_grad_from_columns(geo, kept, g, weight_shape)
+        conv_kept_columns.give_back(kept)
+        return out
     if geo.n > 1:
         # several images: their positions alone (a training step of a small CNN: 0.8x the
         # time of the flat layout, whose gradient must be spread out with zeros)
@@ -406,6 +425,28 @@ def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
     # reduction (over N*L) markedly faster with the small result on this side
     gw = xp.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, O/G, C/G*K)
     xp.copyto(grouped, gw)
+    return out
+
+
+def _weight_grad_from_columns(geo, kept, g, weight_shape):
+    """``conv_weight_grad`` from the forward's (N, G, C/G * K (+1), L) columns over the output
+    positions (Note [Kept forward columns]); a row of ones for the bias is left out."""
+    geo.leave_flat()
+    groups, rows = geo.groups, geo.c // geo.groups * geo.k
+    cols = kept[:, :, :rows]
+    out = xp.empty(weight_shape, xp.result_type(cols, g))  # .grad adopts it uncopied
+    grouped = out.reshape(groups, weight_shape[0] // groups, -1)
+    if geo.n > 1:
+        g2 = xp.ascontiguousarray(g).reshape(geo.n, groups, -1, geo.length)
+        products = xp.matmul(cols, g2.transpose(0, 1, 3, 2))  # (N, G, C/G*K, O/G)
+        xp.copyto(grouped, products.sum(0).transpose(0, 2, 1))
+        return out
+    cols = cols.reshape(groups, rows, geo.length)
+    g2 = xp.ascontiguousarray(g).reshape(groups, geo.o // groups, geo.length)
+    if out.size >= WEIGHT_GRAD_TRANSPOSE_LIMIT:  # see conv_weight_grad
+        xp.matmul(g2, cols.transpose(0, 2, 1), out=grouped)
+    else:
+        xp.copyto(grouped, xp.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1))
     return out
 
 
