@@ -286,3 +286,30 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | _LAZY_SUBMODULES | set(_LAZY_NAMES))
+
+
+# quantized tensors (Note [Quantized tensors] in _quantized/tensor.py)
+from ._core.dtypes import qint8, qint32, quint2x4, quint4x2, quint8
+from ._quantized import dispatch as _quantized_dispatch
+from ._quantized.functions import (
+    dequantize,
+    int_repr,
+    q_per_channel_axis,
+    q_per_channel_scales,
+    q_per_channel_zero_points,
+    q_scale,
+    q_zero_point,
+)
+from ._quantized.quantize import (
+    quantize_per_channel,
+    quantize_per_tensor,
+    quantize_per_tensor_dynamic,
+)
+from ._quantized.tensor import (
+    per_channel_affine,
+    per_channel_affine_float_qparams,
+    per_channel_symmetric,
+    per_tensor_affine,
+    per_tensor_symmetric,
+    qscheme,
+)

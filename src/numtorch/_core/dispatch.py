@@ -300,6 +300,10 @@ def observed(spec, args):
             return out
     dispatch.slow = False
     try:
+        if dispatch.quantized is not None:  # Note [Quantized tensors] (numtorch/_quantized)
+            out = dispatch.quantized(spec, args)
+            if out is not NotImplemented:
+                return out
         if dispatch.unsigned:
             unsigned.check_op(spec, args)
         if dispatch.autocast is not None:

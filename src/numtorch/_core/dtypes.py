@@ -85,6 +85,15 @@ uint16 = dtype("uint16", xp.uint16, "UInt16Tensor", "unsigned short")
 uint32 = dtype("uint32", xp.uint32, "UInt32Tensor", "unsigned int")
 uint64 = dtype("uint64", xp.uint64, "UInt64Tensor", "unsigned long")
 WIDE_UNSIGNED = (uint16, uint32, uint64)
+# Quantized dtypes (Note [Quantized tensors] in numtorch/_quantized/tensor.py): their
+# tensors hold these integer arrays; they are not in ALL_DTYPES, so no array maps back to
+# them and no op promotes to them.
+qint8 = dtype("qint8", xp.int8, "QInt8Tensor", "c10::qint8")
+quint8 = dtype("quint8", xp.uint8, "QUInt8Tensor", "c10::quint8")
+qint32 = dtype("qint32", xp.int32, "QInt32Tensor", "c10::qint32")
+quint4x2 = dtype("quint4x2", xp.uint8, "QUInt4x2Tensor", "c10::quint4x2")
+quint2x4 = dtype("quint2x4", xp.uint8, "QUInt2x4Tensor", "c10::quint2x4")
+QUANTIZED_DTYPES = (qint8, quint8, qint32, quint4x2, quint2x4)
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64

@@ -33,6 +33,9 @@ class Dispatch:
     torch_function = None
     # the same for objects that are not tensors, asked when an op refused one (ops/boundary.py)
     torch_function_objects = None
+    # runs ops that have a quantized tensor operand (numtorch/_quantized/dispatch.py, set
+    # while one exists): NotImplemented for others, torch's refusal for unsupported ops
+    quantized = None
 
 
 dispatch = Dispatch()
@@ -50,6 +53,7 @@ def refresh_slow() -> None:
         or dispatch.meta
         or dispatch.unsigned
         or dispatch.batching is not None
+        or dispatch.quantized is not None
     )
     dispatch.slow = dispatch.observing or dispatch.torch_function is not None
 
