@@ -272,32 +272,49 @@ def _expand_bool_masks(key, shape):
 
 
 def _basic_getitem(input, key):
-    specified = sum(1 for k in key if k is not None and k is not Ellipsis)
+    view, _ = _apply_basic(input, key)
+    return view if view is not input else _alias(input)
+
+
+def _apply_basic(input, key):
+    """The view the key's basic parts select, as torch applies them before any tensor index
+    (integers select, slices narrow, None unsqueezes), and the key left for the view: full
+    slices and the index arrays. Integers thus drop their dims before NumPy's rule places
+    the advanced dims: ``x[0, :, [0, 1]]`` is 3 x 2, as in torch (NumPy's order: 2 x 3).
+    ``input`` itself when nothing applied."""
+    specified = sum(
+        (k.ndim if isinstance(k, xp.ndarray) and k.dtype == xp.bool_ else 1)
+        for k in key
+        if k is not None and k is not Ellipsis
+    )
     if specified > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
     if len(key) == 1 and isinstance(key[0], slice):
-        return narrow_slice(input, 0, key[0].start, key[0].stop, key[0].step or 1)
+        return narrow_slice(input, 0, key[0].start, key[0].stop, key[0].step or 1), ()
     result = input
+    rest = []
     dim = 0
-    applied = False
     for k in key:
         if k is None:
             result = _unsqueeze(result, dim)
+            rest.append(slice(None))
             dim += 1
         elif k is Ellipsis:
-            dim += input.ndim - specified
-            continue
+            skipped = input.ndim - specified
+            rest.extend([slice(None)] * skipped)
+            dim += skipped
         elif isinstance(k, int):
             result = select(result, dim, k)
-        else:
+        elif isinstance(k, slice):
+            rest.append(slice(None))
             step = 1 if k.step is None else k.step
-            if k.start in (None, 0) and k.stop is None and step == 1:
-                dim += 1
-                continue
-            result = narrow_slice(result, dim, k.start, k.stop, step)
+            if not (k.start in (None, 0) and k.stop is None and step == 1):
+                result = narrow_slice(result, dim, k.start, k.stop, step)
             dim += 1
-        applied = True
-    return result if applied else _alias(input)
+        else:  # an index array: a bool mask covers as many dims as it has
+            rest.append(k)
+            dim += k.ndim if k.dtype == xp.bool_ else 1
+    return result, tuple(rest)
 
 
 @defop(
@@ -326,7 +343,8 @@ def getitem(input, key) -> Tensor:
         return _basic_getitem(input, key)
     if input.ndim == 0 and any(isinstance(k, xp.ndarray) and k.dtype != xp.bool_ for k in key):
         raise IndexError("too many indices for tensor of dimension 0")
-    return _index(input, _expand_bool_masks(key, input.shape))
+    view, rest = _apply_basic(input, key)
+    return _index(view, _expand_bool_masks(rest, view.shape))
 
 
 Tensor.__getitem__ = getitem
@@ -476,8 +494,11 @@ def setitem(self, key, value) -> None:
         return
     nkey, advanced = normalize_key(key)
     if advanced:
-        expanded = _expand_bool_masks(nkey, self.shape)
-        _check_empty_dims_indexed(expanded, self.shape)
+        # torch writes into the view the basic parts select (CopySlices on self when that
+        # is a real view), at the index arrays left
+        view, rest = _apply_basic(self, nkey)
+        expanded = _expand_bool_masks(rest, view.shape)
+        _check_empty_dims_indexed(expanded, view.shape)
         if (
             isinstance(value, Tensor)
             and value._data.dtype != self._data.dtype
@@ -489,11 +510,7 @@ def setitem(self, key, value) -> None:
                 "for the source."
             )
         _check_no_overlap(self, value)
-        _inplace(
-            self,
-            lambda: _index_put(self, expanded, value),
-            "index_put_",
-        )
+        _inplace(view, lambda: _index_put(view, expanded, value), "index_put_")
         return
     view = _basic_getitem(self, nkey)
     if isinstance(value, Tensor):
