@@ -21,6 +21,7 @@ from ._core import dtypes as _dtypes
 from ._core import layouts, unsigned
 from ._core.device import check_device
 from ._core.device import device as device  # re-exported: importers take it from here
+from ._core.dispatch import fill_scalar
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
 from ._core.grad_mode import no_grad as _no_grad
 from ._core.meta import default_is_meta, is_meta_device, metafy
@@ -432,7 +433,7 @@ def full(
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dt = _dtypes.scalar_dtype(fill_value) if dtype is None else _dtypes.to_dtype(dtype)
-    return _finish(xp.full(shape, fill_value, dt.np), requires_grad, "full()")
+    return _finish(xp.full(shape, fill_scalar(fill_value, dt.np), dt.np), requires_grad, "full()")
 
 
 def _like_dtype(input: Tensor, dtype):

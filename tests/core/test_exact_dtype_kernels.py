@@ -104,3 +104,34 @@ def test_calls_torch_refuses_are_refused_with_its_error(case):
     ours, theirs = _outcome(lambda: case(numtorch)), _outcome(lambda: case(torch))
     assert isinstance(theirs, type) and ours is not None
     assert ours.__name__ == theirs.__name__
+
+
+FILLS = {
+    "fill_ wraps": lambda lib: lib.ones(3, dtype=lib.uint8).fill_(-3),
+    "fill_ past uint8": lambda lib: lib.ones(3, dtype=lib.uint8).fill_(300),
+    "fill_ past int8": lambda lib: lib.ones(3, dtype=lib.int8).fill_(200),
+    "fill_ past int32": lambda lib: lib.zeros(2, dtype=lib.int32).fill_(2**40),
+    "full past uint8": lambda lib: lib.full((2,), 300, dtype=lib.uint8),
+    "full wraps": lambda lib: lib.full((2,), -3, dtype=lib.uint8),
+    "full past int64": lambda lib: lib.full((2,), 2**70, dtype=lib.int64),
+    "clamp min wraps": lambda lib: lib.ones(3, dtype=lib.uint8).clamp(min=-3),
+    "clamp max past": lambda lib: lib.ones(3, dtype=lib.uint8).clamp(max=300),
+    "clamp both": lambda lib: lib.ones(3, dtype=lib.uint8).clamp(-3, 200),
+    "clamp_min wraps": lambda lib: lib.ones(3, dtype=lib.uint8).clamp_min(-3),
+    "clamp int8 past": lambda lib: lib.ones(3, dtype=lib.int8).clamp(max=-200),
+    "clamp float by a huge int": lambda lib: lib.ones(2).clamp(min=2**70),
+    "new_full wraps": lambda lib: lib.ones(3, dtype=lib.uint8).new_full((2,), -1),
+    "index_fill wraps": lambda lib: lib.ones(3, dtype=lib.uint8).index_fill(0, lib.tensor([0]), -2),
+}
+
+
+@pytest.mark.parametrize("case", FILLS.values(), ids=FILLS.keys())
+def test_an_integer_fill_value_or_bound_converts_as_torch(case):
+    # NumPy's OverflowError leaked; torch wraps what fits the signed or unsigned range
+    def outcome(lib):
+        try:
+            return case(lib).tolist()
+        except (RuntimeError, OverflowError) as error:
+            return type(error).__name__, str(error)
+
+    assert outcome(numtorch) == outcome(torch)

@@ -77,6 +77,19 @@ def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
+def fill_scalar(value, np_dtype):
+    """A number as torch converts a fill value or bound into the integer ``np_dtype``: an int
+    that fits the signed or the unsigned range wraps in (``uint8.fill_(-3)`` is 253), a
+    larger one raises torch's overflow error (NumPy's OverflowError leaked)."""
+    if value.__class__ is int:
+        if not -(2**63) <= value < 2**64:  # beyond any torch scalar, whatever the dtype
+            raise OverflowError("int too big to convert")
+        if np_dtype in _INT_RANGES:
+            check_scalar_fits(value, _dtypes.from_numpy_dtype(np_dtype), lenient=True)
+            return wrap_int(value, np_dtype)
+    return value
+
+
 _INT_RANGES = {
     xp.dtype(name): (xp.iinfo(name).min, xp.iinfo(name).max)
     for name in ("uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.dispatch import fill_scalar
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -65,9 +66,9 @@ def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     out = input
     if min is not None:
-        out = _keep_zero_sign(xp.maximum(out, min), out)
+        out = _keep_zero_sign(xp.maximum(out, fill_scalar(min, input.dtype)), out)
     if max is not None:
-        out = _keep_zero_sign(xp.minimum(out, max), out)
+        out = _keep_zero_sign(xp.minimum(out, fill_scalar(max, input.dtype)), out)
     return _with_scalars(out, input, min, max)
 
 
@@ -111,7 +112,8 @@ clip = export(clamp, name="clip", inplace=True)
     jvp="elementwise",
 )
 def _clamp_min_scalar(input, min):
-    return _with_scalars(_keep_zero_sign(xp.maximum(input, min), input), input, min)
+    low = fill_scalar(min, input.dtype)
+    return _with_scalars(_keep_zero_sign(xp.maximum(input, low), input), input, min)
 
 
 @defop(
@@ -122,7 +124,8 @@ def _clamp_min_scalar(input, min):
     jvp="elementwise",
 )
 def _clamp_max_scalar(input, max):
-    return _with_scalars(_keep_zero_sign(xp.minimum(input, max), input), input, max)
+    high = fill_scalar(max, input.dtype)
+    return _with_scalars(_keep_zero_sign(xp.minimum(input, high), input), input, max)
 
 
 # ... and with a tensor bound, their Tensor overloads' nodes (ClampMinBackward1)

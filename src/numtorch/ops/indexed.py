@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
-from .._core.dispatch import broadcast_shape
+from .._core.dispatch import broadcast_shape, fill_scalar
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
@@ -136,7 +136,7 @@ def _index_fill(input, dim, index, value):
     shape = input.shape
     input, index = lift_0d(input, index)
     out = input.copy()
-    out[_lead(dim) + (index,)] = value
+    out[_lead(dim) + (index,)] = fill_scalar(value, out.dtype)
     return out.reshape(shape)
 
 

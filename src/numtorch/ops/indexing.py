@@ -10,7 +10,7 @@ import numbers
 import warnings
 
 from .._core import batch_rules, index_batch_rules
-from .._core.dispatch import broadcast_shape
+from .._core.dispatch import broadcast_shape, fill_scalar
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export
@@ -589,7 +589,7 @@ def _fill_jvp(input_t, value_t, input, value):
     jvp=_fill_jvp,
 )
 def _fill(input, value):
-    return xp.full(input.shape, value, dtype=input.dtype)
+    return xp.full(input.shape, fill_scalar(value, input.dtype), dtype=input.dtype)
 
 
 @defop(
