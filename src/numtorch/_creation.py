@@ -244,6 +244,24 @@ def _ragged_message(data) -> str:
     return walk(data, 1) or "could not build a tensor from ragged nested sequences"
 
 
+def _check_converts(arr, target) -> None:
+    """torch converts each Python number into an integer dtype checked: an int must fit the
+    signed or (for an unsigned dtype) the unsigned range, a float the dtype's range (NaN and
+    inf never do); NumPy's cast would wrap silently (``[300]`` as uint8 gave 44)."""
+    if target.kind not in "iu" or arr.dtype.kind not in "iuf" or not arr.size:
+        return
+    info = xp.iinfo(target)
+    low, high = info.min, info.max
+    if arr.dtype.kind in "iu" and low == 0:
+        low = -high  # -1 converts to uint8's 255, as in C
+    if arr.dtype.kind == "f":
+        fits = bool(xp.isfinite(arr).all()) and low <= arr.min() and arr.max() <= high
+    else:
+        fits = low <= int(arr.min()) and int(arr.max()) <= high
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
+
+
 def _infer_array(data, dtype):
     if isinstance(data, Tensor):
         return data._data.copy() if dtype is None else data._data.astype(dtype.np)
@@ -280,6 +298,7 @@ def _infer_array(data, dtype):
         name = {"U": "str", "S": "bytes"}.get(kind, arr.dtype.name)
         raise TypeError(f"new(): invalid data type '{name}'")
     if dtype is not None:
+        _check_converts(arr, dtype.np)
         return arr.astype(dtype.np)
     if kind in "iu" and arr.dtype == xp.uint64 and arr.size and arr.max() > xp.iinfo(xp.int64).max:
         raise ValueError("Overflow when unpacking long long")

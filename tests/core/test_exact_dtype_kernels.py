@@ -135,3 +135,34 @@ def test_an_integer_fill_value_or_bound_converts_as_torch(case):
             return type(error).__name__, str(error)
 
     assert outcome(numtorch) == outcome(torch)
+
+
+CONVERSIONS = [
+    ([300], "uint8"),
+    ([-1], "uint8"),
+    ([-255], "uint8"),
+    ([-256], "uint8"),
+    (200, "int8"),
+    ([70000], "int16"),
+    ([2**40], "int32"),
+    ([-1.0], "uint8"),
+    ([255.0], "uint8"),
+    ([255.9], "uint8"),
+    ([float("inf")], "int64"),
+    ([float("nan")], "int32"),
+    ([1e19], "int64"),
+    ([1.7, -1.7], "int64"),
+    ([[1, 2], [3, 400]], "uint8"),
+]
+
+
+@pytest.mark.parametrize("data, dtype", CONVERSIONS, ids=str)
+def test_python_numbers_convert_into_an_integer_dtype_checked_as_torch(data, dtype):
+    # NumPy's cast wrapped silently: torch.tensor([300], dtype=torch.uint8) gave 44
+    def outcome(lib):
+        try:
+            return lib.tensor(data, dtype=getattr(lib, dtype)).tolist()
+        except RuntimeError as error:
+            return str(error)
+
+    assert outcome(numtorch) == outcome(torch)
