@@ -294,3 +294,35 @@ def test_strides_and_storage_offsets_of_views_match_torch():
         assert ours.stride() == theirs.stride()
         assert ours.storage_offset() == theirs.storage_offset()
         assert ours.is_contiguous() == theirs.is_contiguous()
+
+
+def _pickled(lib):
+    import pickle
+
+    leaf = lib.tensor([1.0, 2.0], requires_grad=True)
+    leaf.grad = lib.ones(2)
+    leaf.note = "kept"
+    base = lib.arange(6.0).reshape(2, 3)
+    rows = list(base)  # views of base: their bookkeeping once made base unpicklable
+    out = []
+    for t in (leaf, leaf * 2, rows[1], base, base.t()):
+        back = pickle.loads(pickle.dumps(t))
+        out.append(
+            (
+                back.tolist(),
+                back.requires_grad,
+                back.grad,
+                back.grad_fn,
+                getattr(back, "note", None),
+                tuple(back.stride()),
+            )
+        )
+    return out
+
+
+def test_pickling_keeps_values_requires_grad_and_attributes_as_torch():
+    # a view, a tensor with views and a non-leaf could not be pickled; the gradient was kept
+    import numtorch
+
+    oracle = pytest.importorskip("torch")
+    assert _pickled(numtorch) == _pickled(oracle)

@@ -311,6 +311,12 @@ class Tensor:
             return self._data.item().__format__(spec)
         return object.__format__(self, spec)
 
+    def __reduce_ex__(self, protocol):
+        # torch pickles the values, requires_grad and the attributes a user set: never the
+        # graph, the gradient or numtorch's bookkeeping (a view pickles its own elements)
+        state = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        return (_rebuild_tensor, (self._data, self._requires_grad, type(self), state))
+
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:
             raise RuntimeError(
@@ -619,3 +625,11 @@ def typename(obj) -> str:
     if module in ("", "builtins"):
         return name
     return f"{module.replace('numtorch', 'torch')}.{name}"
+
+
+def _rebuild_tensor(data, requires_grad, cls, state):
+    """A pickled tensor (Tensor.__reduce_ex__): a leaf over ``data``, as torch unpickles one."""
+    tensor = Tensor._make(data, cls)
+    tensor._requires_grad = requires_grad
+    tensor.__dict__.update(state)
+    return tensor
