@@ -326,3 +326,18 @@ def test_pickling_keeps_values_requires_grad_and_attributes_as_torch():
 
     oracle = pytest.importorskip("torch")
     assert _pickled(numtorch) == _pickled(oracle)
+
+
+def test_float_of_a_tensor_requiring_grad_warns_once_as_torch():
+    import numtorch
+    import numtorch._core.tensor as tensor_module
+
+    tensor_module._warned_float_of_grad = False  # once per process: start from not yet
+    g = numtorch.tensor(1.5, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g.item(), int(g), f"{g:.2f}"  # these never warn
+        assert not caught
+        float(g), float(g)
+    assert len(caught) == 1
+    assert "Converting a tensor with requires_grad=True to a scalar" in str(caught[0].message)

@@ -275,6 +275,8 @@ class Tensor:
         return bool(self.item())
 
     def __float__(self) -> float:
+        if self._requires_grad and not _warned_float_of_grad:
+            _warn_float_of_grad()
         return float(self._python_scalar())
 
     def __int__(self) -> int:
@@ -625,6 +627,21 @@ def typename(obj) -> str:
     if module in ("", "builtins"):
         return name
     return f"{module.replace('numtorch', 'torch')}.{name}"
+
+
+_warned_float_of_grad = False
+
+
+def _warn_float_of_grad() -> None:
+    # torch warns once per process, from float() only (not item(), int() or formatting)
+    global _warned_float_of_grad
+    _warned_float_of_grad = True
+    warnings.warn(
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+        "behavior.\nConsider using tensor.detach() first.",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def _rebuild_tensor(data, requires_grad, cls, state):
