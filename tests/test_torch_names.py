@@ -19,7 +19,6 @@ KNOWN_MISSING = {
     # quantization and TorchScript internals; LinearCrossEntropyLoss is new and fused-only
     "nn": {
         "Container",
-        "CrossMapLRN2d",
         "LinearCrossEntropyLoss",
         "LinearCrossEntropyOptions",
         "factory_kwargs",

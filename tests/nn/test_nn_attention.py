@@ -290,3 +290,39 @@ def test_attention_mask_of_fewer_than_two_dims_as_torch(shape, requires_grad):
         return lib.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mask)
 
     assert_same_error(fn, torch)
+
+
+def test_backend_switches_share_sdpa_kernels_state_as_torch():
+    torch = pytest.importorskip("torch")
+
+    def case(lib):
+        cuda = lib.backends.cuda
+        attention = __import__(f"{lib.__name__}.nn.attention", fromlist=["sdpa_kernel"])
+        q = lib.ones(1, 2, 3, 4, requires_grad=True)
+
+        def state():
+            flags = [cuda.flash_sdp_enabled(), cuda.mem_efficient_sdp_enabled()]
+            return flags + [cuda.math_sdp_enabled(), cuda.cudnn_sdp_enabled()]
+
+        def node():
+            attended = lib.nn.functional.scaled_dot_product_attention(q, q, q)
+            return type(attended.grad_fn).__name__
+
+        seen = [state(), cuda.fp16_bf16_reduction_math_sdp_allowed()]
+        with attention.sdpa_kernel(attention.SDPBackend.MATH):
+            seen.append(state())
+        deprecated = pytest.warns(FutureWarning, match="sdp_kernel")
+        with deprecated, cuda.sdp_kernel(enable_flash=False, enable_mem_efficient=False):
+            seen += [state(), node()]
+        try:
+            cuda.enable_flash_sdp(False)
+            seen += [state(), node()]
+            cuda.enable_math_sdp(False)
+            with pytest.raises(RuntimeError):
+                node()
+        finally:
+            cuda.enable_flash_sdp(True)
+            cuda.enable_math_sdp(True)
+        return seen + [state(), node()]
+
+    assert case(numtorch) == case(torch)

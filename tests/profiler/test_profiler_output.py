@@ -298,6 +298,9 @@ def test_emit_nvtx_and_itt_are_no_ops():
             y = torch.ones(2) + 1
         assert dispatch.observing is False
     assert y.tolist() == [2.0, 2.0]
+    for kind in (emit_nvtx, emit_itt):  # as torch's: the context is None when disabled
+        with kind(enabled=False) as entered:
+            assert entered is None
 
 
 @pytest.mark.parity

@@ -337,7 +337,7 @@ def polar(abs, angle) -> Tensor:
 
 # Ops whose formulas hold for complex tensors: linear maps with real coefficients (shape
 # ops, sums), the ops above, and those whose formulas conjugate (mul, div, reciprocal, exp,
-# log, pow, sqrt, abs, sgn, mm, mv, dot, vdot).
+# log, pow, sqrt, abs, sgn, mm, mv, dot, vdot, addmm, sin, cos).
 COMPLEX_DIFFERENTIABLE = (
     *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "neg", "mul", "div"),
     *("reciprocal", "exp", "log", "abs", "sgn", "sum_all", "sum_dim", "mean_all", "mean_dim"),
@@ -354,6 +354,7 @@ COMPLEX_DIFFERENTIABLE = (
     "copy",  # grad passes to src as it is (CopySlices' graph under create_graph)
     "vdot",
     *("masked_fill", "where"),  # pick the gradient or zeros: linear, real coefficients
+    *("addmm", "sin", "cos"),
 )
 
 

@@ -75,11 +75,11 @@ _mat2_grad.array_form = _mat2_grad_array
 
 
 def _addmm_mat1_grad(grad, mat2, alpha):
-    return _times(grad.mm(mat2.t()), alpha)
+    return _times(_mat1_grad(grad, mat2), _conj(alpha))
 
 
 def _addmm_mat2_grad(grad, mat1, mat2_strides, alpha):
-    return _times(_mat2_grad(grad, mat1, mat2_strides), alpha)
+    return _times(_mat2_grad(grad, mat1, mat2_strides), _conj(alpha))
 
 
 def _scaled_array(form):
@@ -312,7 +312,7 @@ def vdot(input, other) -> Tensor:
     batch=batch_rules.addmm,
     name="addmm",
     scalars=("beta", "alpha"),
-    input=lambda grad, beta: grad if beta == 1 else grad * beta,
+    input=lambda grad, beta: grad if beta == 1 else grad * _conj(beta),
     mat1=lambda grad, mat2, alpha: _addmm_mat1_grad(grad, mat2, alpha),
     mat2=lambda grad, mat1, mat2_strides, alpha: _addmm_mat2_grad(grad, mat1, mat2_strides, alpha),
     jvp=_addmm_jvp,

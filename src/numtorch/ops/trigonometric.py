@@ -5,10 +5,11 @@ from __future__ import annotations
 from .._core.op import export
 from ..backend import xp
 from .exponential import rsqrt
-from .pointwise import _unary
+from .pointwise import _conj, _unary
 
-sin = _unary("sin", xp.sin, lambda grad, input: grad * cos(input))
-cos = _unary("cos", xp.cos, lambda grad, input: grad * -sin(input))
+# conjugate derivatives for complex inputs (Note [Complex autograd]); _conj is free on reals
+sin = _unary("sin", xp.sin, lambda grad, input: grad * _conj(cos(input)))
+cos = _unary("cos", xp.cos, lambda grad, input: grad * -_conj(sin(input)))
 # 1.0 rather than 1 in these formulas: on arrays, NumPy takes a float number faster than an int
 tan = _unary("tan", xp.tan, lambda grad, result: grad * (1.0 + result * result))
 asin = _unary("asin", xp.arcsin, lambda grad, input: grad * rsqrt(1.0 - input * input))

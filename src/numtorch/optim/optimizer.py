@@ -440,6 +440,15 @@ def _params_with_grad(group: dict[str, Any]) -> Iterable[Tensor]:
     return [p for p in group["params"] if p._grad is not None]
 
 
+def _as_real(array):
+    # torch's elementwise optimizers update a complex parameter, its gradient and its
+    # state through view_as_real: real and imaginary parts are separate elements (Adam's
+    # second moment squares each part, not the complex number)
+    if array.dtype.kind != "c":
+        return array
+    return array.reshape(array.shape + (1,)).view(array.real.dtype)
+
+
 def update_elementwise(
     optimizer: Optimizer,
     group: dict[str, Any],
@@ -465,6 +474,8 @@ def update_elementwise(
         step = advance_step(state)
         tensors = [state[key] for key in state_keys if key in state]
         arrays = (p._data, p._grad._data, *(t._data for t in tensors))
+        if p._data.dtype.kind == "c":
+            arrays = tuple(_as_real(a) for a in arrays)
         jobs.append(
             (kernel, arrays, {**options, **per_param(state, step)} if per_param else options)
         )

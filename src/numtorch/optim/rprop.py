@@ -91,6 +91,8 @@ class Rprop(Optimizer):
 
         def init_state(state, p):
             fill_state(state, p, ("prev",))
-            state["step_size"] = Tensor._make(np.full_like(p._data, lr))
+            # a complex parameter's real and imaginary parts each start at lr, as torch's
+            fill = complex(lr, lr) if p._data.dtype.kind == "c" else lr
+            state["step_size"] = Tensor._make(np.full_like(p._data, fill))
 
         update_elementwise(self, group, rprop_kernel, options, ("prev", "step_size"), init_state)

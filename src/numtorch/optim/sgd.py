@@ -6,7 +6,7 @@ import numpy as np
 
 from .._core.tensor import Tensor
 from ._checks import check_compat_flags, check_lr, scalar
-from ._kernels import effective_grad
+from ._kernels import add_scaled, effective_grad
 from ._parallel import run_elementwise
 from .optimizer import Optimizer, _params_with_grad
 
@@ -25,14 +25,13 @@ def sgd_kernel(
             if dampening == 0:
                 buf += grad
             else:
-                buf += np.multiply(grad, 1 - dampening, out=scratch)
+                add_scaled(buf, grad, 1 - dampening, out=buf)
         if nesterov:
-            # grad + momentum * buf, the sum written into scratch (addition commutes exactly)
-            np.multiply(buf, momentum, out=scratch)
-            grad = np.add(scratch, grad, out=scratch)
+            grad = add_scaled(grad, buf, momentum, out=scratch)
         else:
             grad = buf
-    param -= np.multiply(grad, lr, out=scratch)
+    # torch's param.add_(grad, alpha=-lr) is a fused multiply-add
+    add_scaled(param, grad, -lr, out=param)
 
 
 class SGD(Optimizer):

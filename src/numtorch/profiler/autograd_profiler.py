@@ -250,7 +250,7 @@ class emit_nvtx:
         self.record_shapes = record_shapes
 
     def __enter__(self):
-        return self
+        return self if self.enabled else None  # torch's disabled context gives None
 
     def __exit__(self, exc_type, exc_value, traceback) -> bool:
         return False

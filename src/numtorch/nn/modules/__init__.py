@@ -36,6 +36,7 @@ from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .cross_map_lrn import CrossMapLRN2d
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import (
     AlphaDropout,
@@ -239,6 +240,7 @@ __all__ = [
     "LeakyReLU",
     "Linear",
     "LocalResponseNorm",
+    "CrossMapLRN2d",
     "LogSigmoid",
     "LogSoftmax",
     "MSELoss",
