@@ -27,6 +27,7 @@ from .graphs import (
     UNCHECKED_SIZES,
     is_float_input,
     op_index,
+    uses_blas,
     uses_fft,
     uses_lapack,
 )
@@ -190,6 +191,8 @@ class _Run:
         args = [self.input(a, next(specs), rng) if is_float_input(a) else a for a in sample.args]
         if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a) for a in args):
             raise Skipped
+        if uses_blas(info.name) and _products_overflow(args):
+            raise Skipped
         if uses_fft(info.name) and not all(_finite(a) and not _empty(a) for a in args):
             raise Skipped
         if info.name in READS_NAN_SIGN and len(args) > 1 and not _no_nan(args[1]):
@@ -320,6 +323,20 @@ def _no_nan(value) -> bool:
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     return not bool(np.isnan(value.detach().numpy(force=True)).any())
+
+
+def _products_overflow(args) -> bool:
+    """Whether the largest finite magnitudes of two of ``args`` multiply past their dtype's
+    range (see graphs.PRODUCTS)."""
+    largest, top = [], np.inf
+    for a in args:
+        if hasattr(a, "is_floating_point") and a.is_floating_point() and a.numel():
+            values = np.abs(a.detach().numpy(force=True))
+            finite = values[np.isfinite(values)]
+            largest.append(float(finite.max()) if finite.size else 0.0)
+            top = min(top, float(np.finfo(values.dtype).max))
+    largest.sort()
+    return len(largest) > 1 and largest[-1] * largest[-2] > top
 
 
 def _scratch_storage(value) -> bool:
