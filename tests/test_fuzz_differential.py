@@ -131,3 +131,21 @@ def test_products_that_overflow_are_skipped():
     assert torch.isinf((row @ col)[0, 0]) and torch.isnan((row.expand(2, 4) @ col)[0, 0])
     assert _products_overflow([row, col]) and not _products_overflow([row / 1e160, col / 1e160])
     assert uses_blas("baddbmm") and uses_blas("multi_dot") and not uses_blas("multi_margin_loss")
+
+
+def test_a_rerun_on_another_path_holds_the_original_to_float32s_tolerance():
+    # a mixed-dtype call that raises in the original and runs in float64 makes the rerun
+    # another graph: the original's float64 values carry float32 rounding, judged so
+    import numpy as np
+    from fuzz.compare import _other_path, first_difference
+    from fuzz.execute import Record
+
+    def record(value, error=None):
+        tensor = {"shape": (1,), "dtype": "float64", "requires_grad": False, "grad_fn": None}
+        return Record("x", error=error, tensors=[tensor | {"values": np.array([value])}])
+
+    ours, theirs = [record(1.0)], [record(1.0 + 2e-6)]
+    assert first_difference(ours, theirs) is not None
+    assert first_difference(ours, theirs, loosest="float32") is None
+    assert _other_path([record(1.0, "RuntimeError")], [record(1.0)])
+    assert not _other_path([record(1.0)], [record(2.0)])
