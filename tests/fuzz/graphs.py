@@ -73,10 +73,12 @@ _NOT_LAPACK = ("unique_inverse", "linalg_cross", "linalg.vecdot", "linalg_vecdot
 # another or an exactly zero twiddle factor, the order of the butterflies decides whether an
 # output is NaN, ±inf or finite (inf - inf, inf * 0). torch's answer there is its FFT
 # library's (MKL on x86 builds, pocketfft on others), not the transform's: steps of these
-# entries with a NaN or infinite input are skipped, as LAPACK's are. So are those with an
-# empty input: MKL refuses an empty batch of transforms ("DFTI ERROR: Inconsistent
-# configuration parameters") where pocketfft returns the empty result. The shifts only move
-# values and stay.
+# entries with a NaN or infinite input are skipped, as LAPACK's are, and so are those whose
+# finite input may sum past the dtype's range (a partial sum overflows to an infinity in
+# the butterflies, as nan_to_num's 1.8e308 do). So are those with an empty input: MKL
+# refuses an empty batch of transforms ("DFTI ERROR: Inconsistent configuration
+# parameters") where pocketfft returns the empty result. The shifts only move values and
+# stay.
 SPECTRAL = ("fft.", "stft", "istft")
 
 
