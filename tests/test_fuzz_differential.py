@@ -117,3 +117,44 @@ def test_storage_past_a_reduced_loss_is_not_read():
         loss = lib.nn.functional.mse_loss(x, lib.zeros(2, 3))
         assert _scratch_storage(loss.expand(2, 3)) is scratch
         assert not _scratch_storage(x[1:].t())  # a view reads its base: defined
+
+
+def test_products_that_overflow_are_skipped():
+    # whether a sum of overflowing products is inf or NaN is the BLAS kernel's (fused or
+    # rounded multiply-adds): torch's own dot and gemm differ there
+    from fuzz.execute import _products_overflow
+    from fuzz.graphs import uses_blas
+
+    big = -1.7976931348623157e308
+    row = torch.tensor([[1.0, -1.2, 1.6, big]], dtype=torch.float64)
+    col = torch.tensor([[6.2], [big], [1.0], [6.2]], dtype=torch.float64)
+    assert torch.isinf((row @ col)[0, 0]) and torch.isnan((row.expand(2, 4) @ col)[0, 0])
+    assert _products_overflow([row, col]) and not _products_overflow([row / 1e160, col / 1e160])
+    assert uses_blas("baddbmm") and uses_blas("multi_dot") and not uses_blas("multi_margin_loss")
+
+
+def test_a_rerun_on_another_path_holds_the_original_to_float32s_tolerance():
+    # a mixed-dtype call that raises in the original and runs in float64 makes the rerun
+    # another graph: the original's float64 values carry float32 rounding, judged so
+    import numpy as np
+    from fuzz.compare import _other_path, first_difference
+    from fuzz.execute import Record
+
+    def record(value, error=None):
+        tensor = {"shape": (1,), "dtype": "float64", "requires_grad": False, "grad_fn": None}
+        return Record("x", error=error, tensors=[tensor | {"values": np.array([value])}])
+
+    ours, theirs = [record(1.0)], [record(1.0 + 2e-6)]
+    assert first_difference(ours, theirs) is not None
+    assert first_difference(ours, theirs, loosest="float32") is None
+    assert _other_path([record(1.0, "RuntimeError")], [record(1.0)])
+    assert not _other_path([record(1.0)], [record(2.0)])
+
+
+def test_ffts_whose_sums_may_overflow_are_skipped():
+    # partial sums past the range meet in the butterflies as inf - inf: the FFT library's
+    from fuzz.execute import _sum_overflows
+
+    big = torch.tensor([1.7976931348623157e308, -1.0, 2.0], dtype=torch.float64)
+    assert _sum_overflows(big) and not _sum_overflows(big / 4)
+    assert _sum_overflows(torch.tensor([3e38, 1.0])) and not _sum_overflows(big.to(torch.int64))

@@ -27,6 +27,7 @@ from .graphs import (
     UNCHECKED_SIZES,
     is_float_input,
     op_index,
+    uses_blas,
     uses_fft,
     uses_lapack,
 )
@@ -190,7 +191,11 @@ class _Run:
         args = [self.input(a, next(specs), rng) if is_float_input(a) else a for a in sample.args]
         if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a) for a in args):
             raise Skipped
-        if uses_fft(info.name) and not all(_finite(a) and not _empty(a) for a in args):
+        if uses_blas(info.name) and _products_overflow(args):
+            raise Skipped
+        if uses_fft(info.name) and not all(
+            _finite(a) and not _empty(a) and not _sum_overflows(a) for a in args
+        ):
             raise Skipped
         if info.name in READS_NAN_SIGN and len(args) > 1 and not _no_nan(args[1]):
             raise Skipped
@@ -320,6 +325,31 @@ def _no_nan(value) -> bool:
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     return not bool(np.isnan(value.detach().numpy(force=True)).any())
+
+
+def _sum_overflows(value) -> bool:
+    """Whether twice the sum of ``value``'s magnitudes (a bound of every partial sum of an
+    FFT of it, Hermitian halves included) passes its dtype's range."""
+    if not hasattr(value, "is_floating_point") or not (
+        value.is_floating_point() or value.is_complex()
+    ):
+        return False
+    array = value.detach().numpy(force=True)
+    return bool(2 * np.abs(array.astype(np.complex128)).sum() > np.finfo(array.dtype).max)
+
+
+def _products_overflow(args) -> bool:
+    """Whether the largest finite magnitudes of two of ``args`` multiply past their dtype's
+    range (see graphs.PRODUCTS)."""
+    largest, top = [], np.inf
+    for a in args:
+        if hasattr(a, "is_floating_point") and a.is_floating_point() and a.numel():
+            values = np.abs(a.detach().numpy(force=True))
+            finite = values[np.isfinite(values)]
+            largest.append(float(finite.max()) if finite.size else 0.0)
+            top = min(top, float(np.finfo(values.dtype).max))
+    largest.sort()
+    return len(largest) > 1 and largest[-1] * largest[-2] > top
 
 
 def _scratch_storage(value) -> bool:

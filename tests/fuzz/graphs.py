@@ -73,12 +73,25 @@ _NOT_LAPACK = ("unique_inverse", "linalg_cross", "linalg.vecdot", "linalg_vecdot
 # another or an exactly zero twiddle factor, the order of the butterflies decides whether an
 # output is NaN, ±inf or finite (inf - inf, inf * 0). torch's answer there is its FFT
 # library's (MKL on x86 builds, pocketfft on others), not the transform's: steps of these
-# entries with a NaN or infinite input are skipped, as LAPACK's are. So are those with an
-# empty input: MKL refuses an empty batch of transforms ("DFTI ERROR: Inconsistent
-# configuration parameters") where pocketfft returns the empty result. The shifts only move
-# values and stay.
+# entries with a NaN or infinite input are skipped, as LAPACK's are, and so are those whose
+# finite input may sum past the dtype's range (a partial sum overflows to an infinity in
+# the butterflies, as nan_to_num's 1.8e308 do). So are those with an empty input: MKL
+# refuses an empty batch of transforms ("DFTI ERROR: Inconsistent configuration
+# parameters") where pocketfft returns the empty result. The shifts only move values and
+# stay.
 SPECTRAL = ("fft.", "stft", "istft")
 
+
+# A matrix product whose elementwise products overflow: whether an output is inf or NaN is
+# the BLAS kernel's, not the product's. NumPy's OpenBLAS fuses each multiply-add (the exact
+# product of 1.8e308 and 6.2 added to an accumulated inf stays inf) where torch's kernels
+# round it first (-inf, so inf - inf is NaN), and torch's own 1x4 @ 4x1 (a dot) and 2x4 @ 4x1
+# (a gemm) differ there. Steps of these entries (whole words of the name, as LAPACK's) whose
+# two largest finite magnitudes multiply past the dtype's range are skipped, as LAPACK's.
+PRODUCTS = frozenset(
+    ("mm", "bmm", "addmm", "addbmm", "baddbmm", "mv", "addmv", "matmul", "dot", "vdot",
+     "inner", "einsum", "tensordot", "chain")
+)  # fmt: skip
 
 # The sign bit of a NaN is the platform's: x86 hardware makes 0 * inf and inf - inf a
 # negative NaN, ARM a positive one, and torch's vectorized log or sqrt of a negative number
@@ -172,6 +185,10 @@ def _arity(method):
 def uses_lapack(name: str) -> bool:
     words = name.replace(".", "_").split("_")
     return not name.startswith(_NOT_LAPACK) and any(word in LAPACK for word in words)
+
+
+def uses_blas(name: str) -> bool:
+    return any(word in PRODUCTS for word in name.replace(".", "_").split("_"))
 
 
 def uses_fft(name: str) -> bool:

@@ -115,3 +115,26 @@ def test_an_expanded_operand_is_multiplied_into_each_product():
     assert all(math.isnan(v) for v in got[0]) and got[1] == [INF, INF]
     batched = numtorch.einsum("...ij,...jk->...ik", a.expand(2, 2, 3), b.expand(2, 3, 2))
     assert batched[:, 0].isnan().all() and (batched[:, 1] == INF).all()
+
+
+@pytest.mark.parametrize(
+    "equation", ["i,j->ij", "ij,ij->ij", "ij,jk->ijk", "ii,jkk->ij", "i,i,i->i", "ij,j->ji"]
+)
+def test_a_product_with_nothing_to_sum_is_a_multiplication(equation):
+    # torch multiplies (MulBackward0): 0 * -4 stays -0, where a sum of products from 0 is +0
+    torch = pytest.importorskip("torch")
+    specs = equation.split("->")[0].split(",")
+    sizes = {"i": 2, "j": 3, "k": 2}
+    results = []
+    for lib in (numtorch, torch):
+        operands = [
+            lib.tensor(np.where(np.arange(math.prod(sizes[c] for c in s)) % 2, -4.0, 0.0))
+            .reshape([sizes[c] for c in s])
+            .requires_grad_()
+            for s in specs
+        ]
+        y = lib.einsum(equation, *operands)
+        results.append((type(y.grad_fn).__name__, y.detach().numpy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+    assert (np.signbit(results[0][1]) == np.signbit(results[1][1])).all()

@@ -1,7 +1,8 @@
 """Gradients of reductions at non-finite points: full reductions that pick elements (max(),
 min(), median()) when the incoming gradient is NaN or infinite: torch fills zeros and writes
 the shared gradient only where the input equals the result, so the other elements get 0, not
-NaN; a segment product over a NaN gives the NaN element the product of the others."""
+NaN; a segment product over a NaN gives the NaN element the product of the others; the
+nanmedian of a row of NaNs picks the index libstdc++'s nth_element leaves in front."""
 
 from __future__ import annotations
 
@@ -61,3 +62,20 @@ def test_a_segment_product_gives_a_nan_element_the_product_of_the_others():
     assert grad[1, 0] == 2.0 * 0.5 * 1.5 and grad[2, 1] == 1.0 * 3.0 * 1.5
     torch = pytest.importorskip("torch")
     np.testing.assert_array_equal(grad, run(torch))
+
+
+@pytest.mark.parametrize("size", [3, 4, 7, 13, 40])
+def test_nanmedian_of_an_all_nan_row_picks_torchs_index_and_sends_it_the_gradient(size):
+    # two NaNs never compare less in torch's comparator: libstdc++'s nth_element decides
+    def run(lib):
+        x = lib.full((2, size), math.nan, dtype=lib.float64, requires_grad=True)
+        values, indices = lib.nanmedian(x, 1)
+        values.backward(lib.ones_like(values))
+        return indices.tolist(), x.grad.numpy().copy()
+
+    indices, grad = run(numtorch)
+    assert grad.sum() == 2 and grad[0, indices[0]] == 1
+    torch = pytest.importorskip("torch")
+    expected = run(torch)
+    assert indices == expected[0]
+    np.testing.assert_array_equal(grad, expected[1])

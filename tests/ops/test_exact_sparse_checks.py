@@ -108,3 +108,19 @@ def test_restriding_values_in_place_fails_backward_as_in_torch(method, args):
         warnings.simplefilter("ignore")  # torch's note on unchecked sparse invariants
         expected = _restrided_values_backward(torch, method, args)
     assert _restrided_values_backward(nt, method, args) == expected == (1, True)
+
+
+@pytest.mark.parametrize(
+    "other, error",
+    [
+        (lambda: nt.tensor(1.0, dtype=nt.float64), "scalar type Float"),
+        (lambda: nt.ones(3, 2, dtype=nt.int64), "scalar type Float"),
+        (lambda: nt.tensor(1.0), "Dimension specified as 0"),
+        (lambda: nt.ones(3, 2), "tensor.size[0] == 4"),
+    ],
+)
+def test_sparse_mm_reduce_checks_the_dtype_before_the_shape(other, error):
+    # torch's sparse_mm_reduce compares dtypes first: a 0-d double operand is a dtype error
+    csr = nt.randn(3, 4).to_sparse_csr()
+    with pytest.raises((RuntimeError, IndexError), match=error.replace("[", r"\[")):
+        nt.sparse.mm(csr, other(), "sum")

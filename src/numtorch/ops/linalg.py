@@ -804,10 +804,25 @@ def _in_torchs_order(equation, operands) -> Tensor:
             a = _batched_product_view(spec_a, a, spec_b, b, output)
             break
         spec = output if k == len(terms) - 1 else kept
+        if not summed and set(spec_a + spec_b) <= set(spec):
+            # nothing to sum: torch multiplies (MulBackward0), where a sum of products from
+            # 0 (NumPy's einsum loop) would make a product of -0 a +0
+            a, spec_a = _aligned(spec_a, a, spec) * _aligned(spec_b, b, spec), spec
+            continue
         a, spec_a = _einsum(f"{spec_a},{spec_b}->{spec}", [a, b]), spec
     if set(inputs) - set(output) - {","}:  # Note [einsum's views]
         return a.view(a.shape)
     return a
+
+
+def _aligned(spec, t, target):
+    """``t`` (subscripts ``spec``, each once) with its dims in ``target``'s order and a dim
+    of size 1 for each subscript of ``target`` it lacks."""
+    t = t.permute([spec.index(c) for c in target if c in spec])
+    for position, c in enumerate(target):
+        if c not in spec:
+            t = t.unsqueeze(position)
+    return t
 
 
 def _sum_out(spec, t, c):

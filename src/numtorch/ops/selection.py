@@ -3,11 +3,14 @@
 The ``dim`` forms return (values, indices) and send the gradient to the selected elements;
 median and nanmedian of all elements share it among ties (torch's evenly distributed
 subgradient). NaN counts as larger than every number, as in sorting. Among tied values the
-index returned is the first in a stable sort (torch's choice there is unspecified), except
-for ``mode``, which gives the last occurrence as torch does.
+index returned is the first in a stable sort (torch's comparator breaks ties by index), but
+for a nanmedian row of NaNs (see ``_all_nan_pick``) and ``mode``, which gives the last
+occurrence as torch does.
 """
 
 from __future__ import annotations
+
+import functools
 
 from .._core import batch_rules
 from .._core.op import defop, export
@@ -54,6 +57,28 @@ def _check_nonempty(input, dim, name):
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
 
 
+@functools.cache
+def _all_nan_pick(n: int) -> int:
+    """The index torch's nanmedian gives a row of ``n`` NaNs: its comparator orders numbers
+    by value, then index, but finds no order between two NaNs, so libstdc++'s
+    ``nth_element`` (introselect for position 0) leaves there what its median-of-three
+    swaps and partition swaps bring, replayed here for elements that never compare less."""
+    order, last, depth = list(range(n)), n, 2 * (n.bit_length() - 1)
+    while last > 3 and depth:  # at depth 0 its heap select for one element moves nothing
+        depth -= 1
+        middle = last // 2
+        order[0], order[middle] = order[middle], order[0]
+        low, high = 1, last
+        while True:  # the unguarded partition swaps every pair it meets
+            high -= 1
+            if not low < high:
+                break
+            order[low], order[high] = order[high], order[low]
+            low += 1
+        last = low
+    return order[0]
+
+
 def _lower_median(input, dim, ignore_nan):
     n = input.shape[dim]
     nans = _nan_count(input, dim)
@@ -63,7 +88,10 @@ def _lower_median(input, dim, ignore_nan):
     else:
         # any NaN makes the median NaN: take the first NaN (sorted right after the numbers)
         position = xp.where(nans > 0, n - nans, (n - 1) // 2)
-    return _pick_sorted(input, dim, position)
+    values, indices = _pick_sorted(input, dim, position)
+    if ignore_nan and n > 3 and xp.any(nans == n):
+        indices = xp.where(nans == n, _all_nan_pick(n), indices)
+    return values, indices
 
 
 def _median_all_forward(input, ignore_nan):

@@ -162,18 +162,19 @@ def sparse_mm_reduce(input, other, reduce: str) -> Tensor:
                 "(convert with to_sparse_csr())"
             )
         raise RuntimeError("sparse_mm_reduce: expect self to be SparseCsr, got Strided")
+    # torch checks the dtypes first, then the shape
+    if other.dtype is not input.dtype:
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'other' to have scalar type "
+            f"{input.dtype.scalar_name}; but got {other.type()} instead (while checking "
+            "arguments for sparse_mm_reduce)"
+        )
     if other.ndim == 0:  # torch's check reads other.size(0) for its message first
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if other.ndim != 2 or other.shape[0] != input.shape[1]:
         raise RuntimeError(
             f"Expected a tensor of dimension 2 and tensor.size[0] == {input.shape[1]} but got: "
             f"dimension {other.ndim} and tensor.size[0] = {other.shape[0]}"
-        )
-    if other.dtype is not input.dtype:
-        raise RuntimeError(
-            f"Expected tensor for argument #1 'other' to have scalar type "
-            f"{input.dtype.scalar_name}; but got {other.type()} instead (while checking "
-            "arguments for sparse_mm_reduce)"
         )
     if not input.dtype.is_floating_point:
         raise NotImplementedError(

@@ -69,6 +69,18 @@ def _phase_free(t, vectors):
     return t.view_as_real(vectors * first.conj() / first.abs())
 
 
+def _in_eigenvalue_order(t, values, columns):
+    # LAPACK's geev returns the eigenvalues in no specified order, and MKL's and OpenBLAS's
+    # differ (a triangular matrix's balancing permutes it): the columns (dim -2 of the
+    # real view) sorted by eigenvalue, real part then imaginary part, are what is defined
+    values = values.detach()
+    by_imag = t.argsort(values.imag, dim=-1, stable=True)
+    real = t.take_along_dim(values.real, by_imag, dim=-1)
+    order = t.take_along_dim(by_imag, t.argsort(real, dim=-1, stable=True), dim=-1)
+    order = order.unsqueeze(-2).unsqueeze(-1).expand(columns.shape)
+    return t.take_along_dim(columns, order, dim=-2)
+
+
 FACTORIZATIONS = [
     OpInfo("linalg.lu_factor", lambda t, a: _lu_factor(t, a).LU, _any_samples, None),
     OpInfo("linalg.lu_factor_ex", lambda t, a: t.linalg.lu_factor_ex(a)[0], _square_samples, None),
@@ -209,7 +221,9 @@ FACTORIZATIONS = [
     ),
     OpInfo(
         "linalg.eig",
-        lambda t, a: _phase_free(t, t.linalg.eig(a).eigenvectors),
+        lambda t, a: (lambda r: _in_eigenvalue_order(t, r[0], _phase_free(t, r[1])))(
+            t.linalg.eig(a)
+        ),
         lambda rng: [Sample((_eig_input(rng, 3, 3),)), Sample((_eig_input(rng, 4, 4),))],
         None,
     ),

@@ -29,6 +29,11 @@ def vjp(composite, tensors, k, grad):
     for i, t in enumerate(tensors):
         if t is not None and not (create and t.requires_grad):
             t = t.detach().requires_grad_(i == k)
+        elif t is not None and i == k:
+            # an alias of its own: the gradient w.r.t. tensors[k] itself would also count
+            # the paths through another argument computed from it (ormqr(s.view(4, 3),
+            # tau, s) reaches s twice), which that argument's own derivative already gives
+            t = t.view_as(t)
         args.append(t)
     with grad_mode.enable_grad():
         out = composite(*args)
