@@ -105,3 +105,27 @@ def test_writes_into_self_overlapping_views_are_skipped():
     assert _self_overlapping(x.as_strided((3, 2), (1, 1)))
     assert not _self_overlapping(x.as_strided((3, 2), (2, 1)))
     assert not _self_overlapping(x[:1].expand(3, 2))
+
+
+def test_non_finite_gradients_through_an_fft_may_differ_in_kind():
+    # an infinite gradient meets an FFT's trivial twiddle factors: NaN (inf * 0) or inf as
+    # the transform's plan has it (NumPy's pocketfft, torch's own); elsewhere they count
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute
+
+    def value(dtype, special=False, **fit):
+        return {"dtype": dtype, "grad": True, "shape": "sample", "special": special, **fit}
+
+    conv = [value("float64", ref=1, fit="reshape"), value("float64", True), value("float64")]
+    steps = [
+        {"kind": "op", "op": "fft.ihfftn", "sample": 1, "seed": 1556134720,
+         "inputs": [value("float64", ref=0, fit="expand")]},
+        {"kind": "op", "op": "fft.irfftn", "sample": 0, "seed": 695315568,
+         "inputs": [value("float64")]},
+        {"kind": "op", "op": "conv_transpose2d", "sample": 0, "seed": 1305187985,
+         "inputs": conv},
+    ]  # fmt: skip
+    program = {"dtype": "float64", "seed": 1503326197, "steps": steps}
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.label == "backward" and "nan" in found.detail
+    assert differential(numtorch, torch, program) is None
