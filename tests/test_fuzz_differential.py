@@ -158,3 +158,27 @@ def test_ffts_whose_sums_may_overflow_are_skipped():
     big = torch.tensor([1.7976931348623157e308, -1.0, 2.0], dtype=torch.float64)
     assert _sum_overflows(big) and not _sum_overflows(big / 4)
     assert _sum_overflows(torch.tensor([3e38, 1.0])) and not _sum_overflows(big.to(torch.int64))
+
+
+def test_non_finite_gradients_through_an_fft_may_differ_in_kind():
+    # an infinite gradient meets an FFT's trivial twiddle factors: NaN (inf * 0) or inf as
+    # the transform's plan has it (NumPy's pocketfft, torch's own); elsewhere they count
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute
+
+    def value(dtype, special=False, **fit):
+        return {"dtype": dtype, "grad": True, "shape": "sample", "special": special, **fit}
+
+    conv = [value("float64", ref=1, fit="reshape"), value("float64", True), value("float64")]
+    steps = [
+        {"kind": "op", "op": "fft.ihfftn", "sample": 1, "seed": 1556134720,
+         "inputs": [value("float64", ref=0, fit="expand")]},
+        {"kind": "op", "op": "fft.irfftn", "sample": 0, "seed": 695315568,
+         "inputs": [value("float64")]},
+        {"kind": "op", "op": "conv_transpose2d", "sample": 0, "seed": 1305187985,
+         "inputs": conv},
+    ]  # fmt: skip
+    program = {"dtype": "float64", "seed": 1503326197, "steps": steps}
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.label == "backward" and "nan" in found.detail
+    assert differential(numtorch, torch, program) is None

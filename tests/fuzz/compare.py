@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .execute import GLOBAL_STATE, execute, results_before, step_given
+from .graphs import uses_fft
 from .known import CANCELLING, COARSE
 
 NUMERIC = ("value", "gradient", "second order")
@@ -71,14 +72,14 @@ def first_difference(ours, theirs, loosest=None) -> Mismatch | None:
 
 def differential(numtorch, torch, program) -> Mismatch | None:
     """The first difference between the two libraries on ``program``, rounding excluded."""
-    ours, theirs = execute(numtorch, program), execute(torch, program)
+    ours, theirs = _runs(numtorch, torch, program)
     found = first_difference(ours, theirs)
     if found is None:
         return None
     dtype = None
     if found.kind in NUMERIC and program["dtype"] != "float64":
         dtype = "float64"
-        again = execute(numtorch, program, dtype), execute(torch, program, dtype)
+        again = _runs(numtorch, torch, program, dtype)
         if _other_path(ours, again[0]) or _other_path(theirs, again[1]):
             # a dtype check fails in one run and passes in the other (a mixed-dtype call):
             # the rerun is another graph and cannot tell rounding. Every value may carry the
@@ -109,6 +110,34 @@ def _other_path(records, rerun) -> bool:
     return len(records) != len(rerun) or any(
         (a.error is None) != (b.error is None) for a, b in zip(records, rerun)
     )
+
+
+GRADIENT_PHASES = ("backward", "grad", "grad2")
+
+
+def _runs(numtorch, torch, program, dtype=None):
+    """Both libraries' records of ``program``. Where it has an FFT step, an element of a
+    gradient that is non-finite in both runs counts as NaN in both: a transform's sums meet
+    an infinite gradient through its twiddle factors, and whether a factor of exactly 1 or 0
+    is multiplied (inf * 0 is NaN) or skipped as trivial depends on the FFT's plan (pocketfft
+    in NumPy, pocketfft or MKL in torch, each with its own radices); the forward steps skip
+    non-finite input instead (execute.py)."""
+    ours, theirs = execute(numtorch, program, dtype), execute(torch, program, dtype)
+    if not any(uses_fft(step.get("op", "")) for step in program["steps"]):
+        return ours, theirs
+    for a, b in zip(ours, theirs):
+        if b.label not in GRADIENT_PHASES or a.error or b.error:
+            continue
+        for x, y in zip(a.tensors, b.tensors):
+            if x is None or y is None or x["values"].shape != y["values"].shape:
+                continue
+            u, v = x["values"], y["values"]
+            if u.dtype.kind not in "fc" or v.dtype.kind not in "fc":
+                continue
+            both = ~np.isfinite(u) & ~np.isfinite(v)
+            if both.any():
+                x["values"], y["values"] = np.where(both, np.nan, u), np.where(both, np.nan, v)
+    return ours, theirs
 
 
 def _amplified_rounding(numtorch, torch, program, dtype, found) -> bool:

@@ -49,3 +49,14 @@ def test_cdist_matrix_product_form_gives_zero_between_equal_points():
     mode = {"compute_mode": "use_mm_for_euclid_dist"}
     for ours, theirs in zip(_run(numtorch, a, a, **mode), _run(torch, a, a, **mode)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("shapes", [((0, 3, 2), (27, 2)), ((2, 0, 30, 3), (30, 3))])
+def test_cdist_over_an_empty_batch_records_cdist_as_torch(shapes):
+    # an empty batch leaves the matrix-product form for torch's empty result
+    found = []
+    for lib in (numtorch, torch):
+        x1, x2 = (lib.ones(s, dtype=lib.float64, requires_grad=True) for s in shapes)
+        out = lib.cdist(x1, x2)
+        found.append((tuple(out.shape), out.grad_fn.name()))
+    assert found[0] == found[1] == (found[1][0], "CdistBackward0")

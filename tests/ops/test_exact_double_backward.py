@@ -108,3 +108,25 @@ def test_attention_gradients_come_from_one_node_that_waits_for_all_three():
     assert ours[:2] == (True, "NotImplementedError")
     torch = pytest.importorskip("torch")
     assert ours == _attention_after_embedding_bag_second_order(torch)
+
+
+def _second_order_through_a_gradient_of_none(lib):
+    # grid_sample's nearest mode passes no gradient back to its output's gradient: the
+    # NotImplemented node of multi_margin_loss's backward gets None only
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal((1, 1, 3, 3)))
+    grid = lib.tensor(rng.uniform(-1, 1, (1, 1, 4, 2)), requires_grad=True)
+    y = lib.nn.functional.grid_sample(x, grid, mode="nearest", align_corners=False)
+    loss = lib.nn.functional.multi_margin_loss(y.reshape(1, 4).expand(3, 4), lib.tensor([0, 3, 1]))
+    (g,) = lib.autograd.grad(loss, grid, create_graph=True)
+    with pytest.raises(RuntimeError) as error:
+        lib.autograd.grad(g.sum(), grid, allow_unused=True)
+    return str(error.value)
+
+
+def test_not_implemented_node_raises_even_when_no_gradient_reaches_it():
+    # torch's engine runs every node it walks, with undefined gradients where none arrived
+    ours = _second_order_through_a_gradient_of_none(numtorch)
+    assert ours == "derivative for aten::multi_margin_loss_backward is not implemented"
+    torch = pytest.importorskip("torch")
+    assert ours == _second_order_through_a_gradient_of_none(torch)

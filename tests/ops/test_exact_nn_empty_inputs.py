@@ -268,3 +268,31 @@ def test_convolution_over_an_empty_spatial_dim_the_padding_fills(name, shape, we
         except RuntimeError as exc:
             found.append(str(exc))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize(
+    "name, shape, weight, options",
+    [("conv1d", (0, 2, 5), (3, 2, 0), {}), ("conv2d", (0, 2, 5, 5), (3, 2, 2, 0), {}),
+     ("conv3d", (0, 2, 5, 5, 5), (3, 2, 0, 0, 0), {}), ("conv1d", (2, 0, 5), (3, 0, 0), {}),
+     ("conv2d", (2, 0, 5, 5), (3, 0, 0, 2), {}), ("conv1d", (0, 2, 0), (3, 2, 0), {}),
+     ("conv_transpose1d", (0, 2, 5), (2, 0, 2), {}),
+     ("conv_transpose1d", (0, 2, 5), (2, 3, 0), {"output_padding": 1}),
+     ("conv_transpose1d", (1, 2, 5), (2, 3, 0), {"output_padding": 1}),
+     ("conv_transpose1d", (1, 2, 0), (2, 3, 2), {"output_padding": 1}),
+     ("conv1d", (2, 2, 5), (0, 2, 0), {}), ("conv1d", (2, 3, 5), (3, 2, 0), {}),
+     ("conv1d", (2, 2, 5), (4, 2, 0), {"groups": 3}), ("conv1d", (2, 2, 5), (3, 2, 0), {})],
+)  # fmt: skip
+def test_convolution_with_an_empty_weight_raises_where_torch_does(name, shape, weight, options):
+    # the shape checks come first; an input without images or channels then takes torch's
+    # empty path, which reads the weight's first element; other inputs meet the kernel's
+    # check of the kernel's sizes (or, for a batch of several, oneDNN's refusal)
+    found = []
+    for lib in (numtorch, torch):
+        conv = getattr(lib.nn.functional, name)
+        try:
+            found.append(tuple(conv(lib.zeros(shape), lib.zeros(weight), **options).shape))
+        except IndexError as exc:
+            found.append(str(exc))
+        except RuntimeError as exc:
+            found.append("kernel size" in str(exc) or "primitive" in str(exc) or str(exc))
+    assert found[0] == found[1]

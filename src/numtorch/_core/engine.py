@@ -17,6 +17,12 @@ tensor only where code outside the engine sees it: hooks, anomaly checks, the ca
 formulas on tensors. With ``create_graph`` or an observer the buffers hold tensors. Buffers
 are keyed like edges: a node for its output 0, ``(node, nr)`` for its others.
 
+Note [Nodes that refuse]
+torch's engine runs every node of the graph it walks, with undefined gradients where none
+arrived; a node of formulas then passes undefined gradients on, which numtorch does by
+skipping it, but torch's NotImplemented node raises whatever reaches it. Such a node
+(``_refuses``) runs, and raises, even when every gradient it gets is None.
+
 Note [Atomic backward]
 Gradients for ``.grad`` are collected during the walk and committed only when the walk
 succeeded, so a backward that raises leaves every ``.grad`` as it was. Saved values are
@@ -119,6 +125,8 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 else:
                     outputs = run_node(node, grads, anomaly)
             elif grad is None:
+                if node._refuses:  # Note [Nodes that refuse]
+                    node._apply([None])
                 outputs = (None,) * len(node.next_functions)
             elif not arrays:
                 outputs = node._apply([grad])  # nodes check their own gradient counts

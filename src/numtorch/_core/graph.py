@@ -91,6 +91,8 @@ class Node:
     # has _apply_array and no hooks: the engine runs it on gradient arrays (Note [Gradients as
     # arrays] in engine.py); registering a hook turns it off
     _takes_arrays = False
+    # runs even when no gradient reaches it (Note [Nodes that refuse]): torch's NotImplemented
+    _refuses = False
 
     def name(self) -> str:
         return type(self).__name__

@@ -160,7 +160,8 @@ def run_node(node, grads, anomaly):
         if g is not None:
             break
     else:
-        return (None,) * len(node.next_functions)
+        if not node._refuses:  # Note [Nodes that refuse] in engine.py
+            return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
         grads = node_pre_hooks(node, grads)
     if dispatch.meta:

@@ -186,6 +186,7 @@ class OpSpec:
         self.run = build_runner(self)
         if node_name == "NotImplemented":
             self.run = _linking_required_inputs(generated(self), self.node_class)
+            self.node_class._refuses = True  # Note [Nodes that refuse] in engine.py
 
     def bind(self, args: tuple, kwargs: dict) -> list:
         n = len(args)

@@ -54,13 +54,6 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
             f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
     kernel = w.shape[2:]
-    if 0 in kernel:  # (before any division by the kernel's size)
-        if len(kernel) == 3:
-            sizes = f": {' x '.join(map(str, kernel))} (TxHxW)"
-        else:
-            height, width = (1,) * (2 - len(kernel)) + tuple(kernel)
-            sizes = f" kernel_height: {height} kernel_width: {width}"
-        raise RuntimeError(f"kernel size should be greater than zero, but got{sizes}")
     if x.dtype.kind not in "fiuV":  # torch convolves integers too, but not bools
         raise NotImplementedError(
             f"\"slow_conv2d_cpu\" not implemented for '{input.dtype.scalar_name}'"
@@ -88,7 +81,8 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
         out_channels = w.shape[1] * groups if transposed else w.shape[0]
         if bias._data.ndim != 1 or bias._data.shape[0] != out_channels:
             raise RuntimeError(
-                f"Given weight of size {list(w.shape)}, expected bias to be 1-dimensional with "
+                f"Given {'transposed=1, ' * transposed}weight of size {list(w.shape)}, expected "
+                "bias to be 1-dimensional with "
                 f"{out_channels} elements, but got bias of size {list(bias.shape)} instead"
             )
         if bias._data.dtype != x.dtype and transposed:
@@ -105,6 +99,7 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
                 "the same"
             )
     if transposed:
+        _check_backend(x, w, transposed)  # (its kernel checks the output padding)
         for op, s, d in zip(output_padding, stride, dilation):
             if op >= s and op >= d:
                 names = ("height", "width") if len(stride) == 2 else ("depth", "height", "width")
@@ -125,13 +120,33 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
             f"Kernel size: ({' x '.join(map(str, effective))}). Kernel size can't be greater "
             "than actual input size"
         )
-    if x.size == 0 and x.shape[0] and x.shape[1]:  # an empty spatial dim the padding fills
+    _check_backend(x, w, transposed)
+
+
+def _check_backend(x, w, transposed):
+    # torch's checks past the shapes, where it picks the kernel: an input without images or
+    # channels takes its "empty" path, which reads the weight's first element (an IndexError
+    # from select when there is none, but for an input without channels, whose result
+    # reads no weight); any other input needs images and a kernel of positive sizes
+    if not x.shape[0] or not x.shape[1]:
+        if w.size == 0 and (transposed or x.shape[1]):
+            raise IndexError("select(): index 0 out of range for tensor of size [0] at dimension 0")
+        return
+    if x.size == 0:  # an empty spatial dim the padding fills
         shape = list(x.shape)
         if len(shape) == 3:  # torch runs 1-d as 2-d with a unit height
             shape.insert(2, 1)
         raise RuntimeError(
             f"Only zero batch or zero channel inputs are supported, but got input shape: {shape}"
         )
+    kernel = w.shape[2:]
+    if 0 in kernel:  # (before any division by the kernel's size)
+        if len(kernel) == 3:
+            sizes = f": {' x '.join(map(str, kernel))} (TxHxW)"
+        else:
+            height, width = (1,) * (2 - len(kernel)) + tuple(kernel)
+            sizes = f" kernel_height: {height} kernel_width: {width}"
+        raise RuntimeError(f"kernel size should be greater than zero, but got{sizes}")
 
 
 def _same_padding(input, weight, stride, dilation):
@@ -207,11 +222,6 @@ def _conv_transpose(
     dilation = _expand(dilation, dims, "dilation")
     output_padding = _expand(output_padding, dims, "output_padding")
     _check(input, weight, bias, stride, padding, dilation, groups, True, output_padding)
-    if input.numel() == 0 and input.shape[0] and input.shape[1]:  # an empty spatial dim
-        raise RuntimeError(
-            "Only zero batch or zero channel inputs are supported, but got input shape: "
-            f"{list(input.shape)}"
-        )
     out = convolution_op(
         input, weight, bias, stride, padding, dilation, True, output_padding, groups
     )
