@@ -105,3 +105,36 @@ def test_writes_into_self_overlapping_views_are_skipped():
     assert _self_overlapping(x.as_strided((3, 2), (1, 1)))
     assert not _self_overlapping(x.as_strided((3, 2), (2, 1)))
     assert not _self_overlapping(x[:1].expand(3, 2))
+
+
+def _record(label, dtype, value):
+    import numpy as np
+    from fuzz.execute import Record
+
+    values = np.array([value], dtype=dtype)
+    tensor = {"shape": (1,), "dtype": dtype, "requires_grad": True, "grad_fn": None}
+    return Record(label, tensors=[dict(tensor, values=values)], compare_names=False)
+
+
+@pytest.mark.parametrize("step_dtype", ["float32", "float64"])
+def test_a_float64_gradient_through_a_float32_step_has_float32_rounding(step_dtype):
+    # a float64 leaf's gradient that ran back through a float32 step carries that step's
+    # rounding (2e-6 relative here): the float32 tolerance, only where such a step exists
+    from fuzz.compare import first_difference
+
+    ours = [_record("to_float32", step_dtype, 1.0), _record("backward", "float64", -0.1140611)]
+    theirs = [_record("to_float32", step_dtype, 1.0), _record("backward", "float64", -0.1140613)]
+    found = first_difference(ours, theirs)
+    assert (found is None) == (step_dtype == "float32"), found
+
+
+def test_zero_signs_are_rounding_only_in_a_result_that_cancels():
+    # an FFT's imaginary parts: one run's exact zeros are the other's rounding noise, and the
+    # sign of a zero there is rounding too; elsewhere a zero's sign is the op's semantics
+    import numpy as np
+    from fuzz.compare import _rounding_apart
+
+    noise = np.array([1.5, 0.0, -0.0]), np.array([1.5, 1e-17, 0.0])
+    assert _rounding_apart(*noise)
+    exact = np.array([1.5, 0.0, -0.0]), np.array([1.5, 0.0, 0.0])
+    assert not _rounding_apart(*exact)

@@ -8,16 +8,19 @@ raises), ``error type`` (one library raised and the other did not, or the types 
 left changed: grad mode, default dtype, anomaly mode, saved-tensor hooks...).
 
 Tolerances: float64 results agree to 1e-6 relative (plus 1e-9 of the result's largest
-finite magnitude: cancellation leaves noise near zero); float32 to 1e-4. A float32 program
-whose numbers differ beyond that is run again with every leaf in float64: when the numbers
-then agree, the difference was rounding and the program counts as agreeing. The forward
-values of the few ops in ``known.COARSE`` (torch's kernel is a coarser approximation) get
-that op's own relative tolerance; those in ``known.CANCELLING`` (torch's kernel cancels
-catastrophically by design) their own absolute one, scaled as the default is.
+finite magnitude: cancellation leaves noise near zero); float32 to 1e-4, and so is a loss
+or gradient of any dtype once a step gave a float32 result (it carries that rounding). A
+float32 program whose numbers differ beyond that is run again with every leaf in float64:
+when the numbers then agree, the difference was rounding and the program counts as
+agreeing. The forward values of the few ops in ``known.COARSE`` (torch's kernel is a
+coarser approximation) get that op's own relative tolerance; those in ``known.CANCELLING``
+(torch's kernel cancels catastrophically by design) their own absolute one, scaled as the
+default is.
 
 A forward difference that remains in float64 (or a shape that depends on values, as
 nonzero's) is still rounding when the step only amplified it: every earlier result agrees
-within the tolerance (and in the sign of every zero, and where NaN and infinities lie)
+within the tolerance (and in the sign of every zero, unless that result has a zero in one
+run where the other has rounding noise, and where NaN and infinities lie)
 without being bit for bit the same, and numtorch's step run on torch's very values of
 those results agrees with torch's (a log2 of an FFT's rounding noise near 0, a floor of a
 value one ulp under an integer). Past that step, what follows sees different numbers by
@@ -50,14 +53,25 @@ class Mismatch:
     op: str = ""  # the step that makes the shortest failing prefix fail (see ``localize``)
 
 
+# the phases that combine every result of the program: the loss sums them, the gradients run
+# back through every step
+COMBINING = ("loss", "backward", "grad", "grad2")
+
+
 def first_difference(ours, theirs) -> Mismatch | None:
+    coarsest = None  # the least precise floating dtype of any step's result so far
     for index, (a, b) in enumerate(zip(ours, theirs)):
         if a.skipped != b.skipped:
             # a LAPACK or FFT step one library skipped: its input was numerically singular
             # (or non-finite) there and differs from the other's by rounding, so the other's
             # factors are that rounding's noise too, and every later step reads them
             return None
-        found = _compare_record(a, b)
+        if b.label not in COMBINING:
+            coarsest = _coarser(coarsest, b)
+        # a float64 loss or gradient that passed through a float32 step (to_float32, a
+        # float32 operand in a mixed program) carries that step's rounding: it is compared
+        # with the float32 tolerance
+        found = _compare_record(a, b, coarsest if b.label in COMBINING else None)
         if found is not None:
             kind, detail = found
             return Mismatch(kind, b.label, index, detail)
@@ -125,10 +139,22 @@ def _rounding_apart(a, b) -> bool:
         return False
     same_class = (np.isnan(a) == np.isnan(b)) & (np.isinf(a) == np.isinf(b))
     equal = a == b  # zeros (and infinities) of one sign
-    return bool(same_class.all() and (np.signbit(a) == np.signbit(b))[equal].all())
+    # a result with an exact zero in one run where the other has rounding noise holds values
+    # that cancel (an FFT's imaginary parts): the sign of a zero that cancellation left is
+    # that rounding's too (x - x is +0.0, -(x - x) is -0.0)
+    cancelled = bool(((a == 0) != (b == 0)).any())
+    return bool(same_class.all() and (cancelled or (np.signbit(a) == np.signbit(b))[equal].all()))
 
 
-def _compare_record(a, b):
+def _coarser(coarsest, record):
+    for tensor in record.tensors:
+        dtype = tensor and {"complex64": "float32"}.get(tensor["dtype"], tensor["dtype"])
+        if dtype in TOLERANCES and (coarsest is None or TOLERANCES[dtype] > TOLERANCES[coarsest]):
+            coarsest = dtype
+    return coarsest
+
+
+def _compare_record(a, b, coarsest=None):
     if a.skipped and b.skipped:
         return None
     if a.error or b.error:
@@ -158,8 +184,11 @@ def _compare_record(a, b):
                 return key, f"result {i}: {x[key]} vs {y[key]}"
         if a.compare_names and x["grad_fn"] != y["grad_fn"]:
             return "grad_fn name", f"result {i}: {x['grad_fn']} vs {y['grad_fn']}"
+        dtype = x["dtype"]
+        if coarsest is not None and TOLERANCES.get(dtype, (0,)) < TOLERANCES[coarsest]:
+            dtype = coarsest
         problem = _values_differ(
-            x["values"], y["values"], x["dtype"], COARSE.get(b.label), CANCELLING.get(b.label)
+            x["values"], y["values"], dtype, COARSE.get(b.label), CANCELLING.get(b.label)
         )
         if problem:
             return numeric.get(b.label, "value"), f"result {i}: {problem}"
