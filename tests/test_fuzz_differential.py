@@ -138,3 +138,29 @@ def test_zero_signs_are_rounding_only_in_a_result_that_cancels():
     assert _rounding_apart(*noise)
     exact = np.array([1.5, 0.0, -0.0]), np.array([1.5, 0.0, 0.0])
     assert not _rounding_apart(*exact)
+
+
+# std of a loss expanded to 24 equal values: the mean of 24 copies rounds differently in
+# each library, so std is rounding noise (5.7e-17) and its gradient, noise / noise, differs
+_STD_OF_EQUAL_VALUES = {
+    "dtype": "mixed",
+    "seed": 1931270480,
+    "steps": [
+        {"kind": "op", "op": "multi_margin_loss", "sample": 2, "seed": 205303895,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False}]},
+        {"kind": "op", "op": "std", "sample": 0, "seed": 290407653,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False,
+                     "ref": 2, "fit": "expand"}]},
+    ],
+}  # fmt: skip
+
+
+def test_a_gradient_that_moves_with_the_inputs_last_digits_is_rounding():
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute
+
+    program = _STD_OF_EQUAL_VALUES
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.kind == "gradient"
+    # torch's own gradient moves as far once every leaf is scaled by 1 + 1e-12
+    assert differential(numtorch, torch, program) is None

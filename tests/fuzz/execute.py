@@ -52,10 +52,11 @@ class Skipped(Exception):
     pass
 
 
-def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
+def execute(lib, program: dict, dtype: str | None = None, moved: float = 0.0) -> list[Record]:
     """Run ``program`` under ``lib``; ``dtype`` overrides every leaf's dtype (the float64
-    rerun that tells float32 rounding from a real difference)."""
-    run = _Run(lib, program, dtype)
+    rerun that tells float32 rounding from a real difference); ``moved`` scales every leaf
+    by 1 + moved (signs, order, ties, zeros and non-finite values stay; the digits move)."""
+    run = _Run(lib, program, dtype, moved)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
@@ -142,8 +143,9 @@ def global_state(lib) -> list:
 
 
 class _Run:
-    def __init__(self, lib, program, dtype):
+    def __init__(self, lib, program, dtype, moved=0.0):
         self.lib, self.program, self.dtype = lib, program, dtype
+        self.moved = moved
         self.pool = []  # floating results, newest last
         self.leaves = []
         self.records = []
@@ -216,6 +218,8 @@ class _Run:
             array = array.copy()
             where = rng.choice(array.size, size=rng.integers(1, max(1, array.size // 3) + 1))
             array.reshape(-1)[where] = rng.choice(SPECIAL_VALUES, size=where.size)
+        if self.moved and array.dtype.kind == "f":
+            array = array * (1 + self.moved)
         dtype = getattr(self.lib, self.dtype or spec["dtype"])
         tensor = self.lib.tensor(array, dtype=dtype).requires_grad_(spec["grad"])
         if spec["grad"]:
