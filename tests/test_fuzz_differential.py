@@ -164,3 +164,30 @@ def test_a_gradient_that_moves_with_the_inputs_last_digits_is_rounding():
     assert found is not None and found.kind == "gradient"
     # torch's own gradient moves as far once every leaf is scaled by 1 + 1e-12
     assert differential(numtorch, torch, program) is None
+
+
+# log2 of an ihfftn's imaginary parts (-0.0 gives -inf, a second log2 NaN): the backward hands
+# the transform's backward NaN and infinities, and which inputs they reach is the order of
+# the FFT library's butterflies (MKL's in torch, pocketfft's in NumPy)
+_NAN_INTO_AN_FFT = {
+    "dtype": "mixed",
+    "seed": 400883348,
+    "steps": [
+        {"kind": "op", "op": "fft.ihfftn", "sample": 1, "seed": 175523175,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False}]},
+        {"kind": "inplace", "method": "log2_", "target": 0, "view": "slice", "seed": 1967313381},
+        {"kind": "inplace", "method": "log2_", "target": 3, "view": "unsqueeze",
+         "seed": 564697897},
+    ],
+}  # fmt: skip
+
+
+def test_where_an_fft_backward_meets_nan_its_library_decides():
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute, nonfinite_into_fft
+
+    program = _NAN_INTO_AN_FFT
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.kind == "gradient"
+    assert nonfinite_into_fft(torch, program, None)
+    assert differential(numtorch, torch, program) is None

@@ -26,6 +26,11 @@ those results agrees with torch's (a log2 of an FFT's rounding noise near 0, a f
 value one ulp under an integer). Past that step, what follows sees different numbers by
 construction: only the classes values cannot change (error types, dtypes, names,
 ``requires_grad``) are compared.
+
+A gradient difference is rounding too where torch's own gradient moves beyond the
+tolerance once every leaf is scaled by 1 + 1e-12 (``_ill_conditioned``), and a first-order
+one that lies only where a run has NaN or infinities is the FFT library's where torch's
+backward hands an FFT step non-finite values (``_fft_places_nonfinite``).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .execute import GLOBAL_STATE, execute, results_before, step_given
+from .execute import GLOBAL_STATE, execute, nonfinite_into_fft, results_before, step_given
 from .known import CANCELLING, COARSE
 
 NUMERIC = ("value", "gradient", "second order")
@@ -97,7 +102,10 @@ def differential(numtorch, torch, program) -> Mismatch | None:
     elif found.kind not in VALUE_DEPENDENT:
         return found
     if found.kind in ("gradient", "second order"):
-        if not _ill_conditioned(torch, program, dtype, found, ours, theirs):
+        if not (
+            _ill_conditioned(torch, program, dtype, found, ours, theirs)
+            or _fft_places_nonfinite(torch, program, dtype, found, ours, theirs)
+        ):
             return found
     elif not _amplified_rounding(numtorch, torch, program, dtype, found):
         return found
@@ -164,6 +172,24 @@ def _ill_conditioned(torch, program, dtype, found, ours, theirs) -> bool:
                 continue
             differ[i] &= _close(z["values"], y["values"], y["dtype"])  # torch held still
     return not any(d is not None and d.any() for d in differ)
+
+
+def _fft_places_nonfinite(torch, program, dtype, found, ours, theirs) -> bool:
+    """Whether a first-order gradient differs only where one run has NaN or an infinity, and
+    torch's backward handed an FFT step a non-finite gradient: where NaN or infinity meets
+    a zero twiddle factor, the order of the butterflies decides which outputs it reaches
+    (MKL's on x86 builds of torch, pocketfft's in NumPy), as graphs.SPECTRAL says of the
+    forward transforms."""
+    if found.kind != "gradient":
+        return False
+    for x, y in zip(ours[found.step].tensors, theirs[found.step].tensors):
+        if x is None or y is None:
+            continue
+        differ = ~_close(x["values"], y["values"], y["dtype"])
+        nonfinite = ~np.isfinite(x["values"]) | ~np.isfinite(y["values"])
+        if not nonfinite[differ].all():
+            return False
+    return nonfinite_into_fft(torch, program, dtype)
 
 
 def _rounding_apart(a, b) -> bool:

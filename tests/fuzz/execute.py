@@ -71,6 +71,21 @@ def execute(lib, program: dict, dtype: str | None = None, moved: float = 0.0) ->
 GLOBAL_STATE = "global state"
 
 
+def nonfinite_into_fft(lib, program: dict, dtype: str | None) -> bool:
+    """Whether a gradient phase of ``program`` under ``lib`` hands an FFT step's backward a
+    NaN or an infinity (a hook on each FFT result's node watches what reaches it)."""
+    run = _Run(lib, program, dtype)
+    run.watch_fft = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            lib.manual_seed(program["seed"])
+            for step in program["steps"]:
+                run.step(step)
+            run.gradients()
+    return run.fft_saw_nonfinite
+
+
 def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
     """The values of the floating results (in the order later steps refer to them) once the
     first ``stop`` steps of ``program`` have run under ``lib``: arrays, or None for one that
@@ -146,6 +161,7 @@ class _Run:
     def __init__(self, lib, program, dtype, moved=0.0):
         self.lib, self.program, self.dtype = lib, program, dtype
         self.moved = moved
+        self.watch_fft, self.fft_saw_nonfinite = False, False
         self.pool = []  # floating results, newest last
         self.leaves = []
         self.records = []
@@ -160,6 +176,16 @@ class _Run:
             record.compare_names = op_index()[label].torch_grad_fn
         if record.error is None and not record.skipped:
             self.pool.extend(t["tensor"] for t in record.tensors if t["floating"])
+            if self.watch_fft and step["kind"] == "op" and uses_fft(label):
+                # on the node, not the tensor: an in-place op on the result later moves the
+                # tensor to a new node, and the FFT's backward still gets the old one's
+                for t in record.tensors:
+                    if t["tensor"].grad_fn is not None:
+                        t["tensor"].grad_fn.register_prehook(self._watch)
+
+    def _watch(self, grads):
+        if any(g is not None and not bool(self.lib.isfinite(g).all()) for g in grads):
+            self.fft_saw_nonfinite = True
 
     def attempt(self, label, call) -> Record:
         record = Record(label)
