@@ -181,4 +181,89 @@ def test_non_finite_gradients_through_an_fft_may_differ_in_kind():
     program = {"dtype": "float64", "seed": 1503326197, "steps": steps}
     found = first_difference(execute(numtorch, program), execute(torch, program))
     assert found is not None and found.label == "backward" and "nan" in found.detail
+
+
+def _record(label, dtype, value):
+    import numpy as np
+    from fuzz.execute import Record
+
+    values = np.array([value], dtype=dtype)
+    tensor = {"shape": (1,), "dtype": dtype, "requires_grad": True, "grad_fn": None}
+    return Record(label, tensors=[dict(tensor, values=values)], compare_names=False)
+
+
+@pytest.mark.parametrize("step_dtype", ["float32", "float64"])
+def test_a_float64_gradient_through_a_float32_step_has_float32_rounding(step_dtype):
+    # a float64 leaf's gradient that ran back through a float32 step carries that step's
+    # rounding (2e-6 relative here): the float32 tolerance, only where such a step exists
+    from fuzz.compare import first_difference
+
+    ours = [_record("to_float32", step_dtype, 1.0), _record("backward", "float64", -0.1140611)]
+    theirs = [_record("to_float32", step_dtype, 1.0), _record("backward", "float64", -0.1140613)]
+    found = first_difference(ours, theirs)
+    assert (found is None) == (step_dtype == "float32"), found
+
+
+def test_zero_signs_are_rounding_only_in_a_result_that_cancels():
+    # an FFT's imaginary parts: one run's exact zeros are the other's rounding noise, and the
+    # sign of a zero there is rounding too; elsewhere a zero's sign is the op's semantics
+    import numpy as np
+    from fuzz.compare import _rounding_apart
+
+    noise = np.array([1.5, 0.0, -0.0]), np.array([1.5, 1e-17, 0.0])
+    assert _rounding_apart(*noise)
+    exact = np.array([1.5, 0.0, -0.0]), np.array([1.5, 0.0, 0.0])
+    assert not _rounding_apart(*exact)
+
+
+# std of a loss expanded to 24 equal values: the mean of 24 copies rounds differently in
+# each library, so std is rounding noise (5.7e-17) and its gradient, noise / noise, differs
+_STD_OF_EQUAL_VALUES = {
+    "dtype": "mixed",
+    "seed": 1931270480,
+    "steps": [
+        {"kind": "op", "op": "multi_margin_loss", "sample": 2, "seed": 205303895,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False}]},
+        {"kind": "op", "op": "std", "sample": 0, "seed": 290407653,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False,
+                     "ref": 2, "fit": "expand"}]},
+    ],
+}  # fmt: skip
+
+
+def test_a_gradient_that_moves_with_the_inputs_last_digits_is_rounding():
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute
+
+    program = _STD_OF_EQUAL_VALUES
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.kind == "gradient"
+    # torch's own gradient moves as far once every leaf is scaled by 1 + 1e-12
+    assert differential(numtorch, torch, program) is None
+
+
+# log2 of an ihfftn's imaginary parts (-0.0 gives -inf, a second log2 NaN): the backward hands
+# the transform's backward NaN and infinities, and which inputs they reach is the order of
+# the FFT library's butterflies (MKL's in torch, pocketfft's in NumPy)
+_NAN_INTO_AN_FFT = {
+    "dtype": "mixed",
+    "seed": 400883348,
+    "steps": [
+        {"kind": "op", "op": "fft.ihfftn", "sample": 1, "seed": 175523175,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False}]},
+        {"kind": "inplace", "method": "log2_", "target": 0, "view": "slice", "seed": 1967313381},
+        {"kind": "inplace", "method": "log2_", "target": 3, "view": "unsqueeze",
+         "seed": 564697897},
+    ],
+}  # fmt: skip
+
+
+def test_where_an_fft_backward_meets_nan_its_library_decides():
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute, nonfinite_into_fft
+
+    program = _NAN_INTO_AN_FFT
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.kind == "gradient"
+    assert nonfinite_into_fft(torch, program, None)
     assert differential(numtorch, torch, program) is None

@@ -8,23 +8,30 @@ raises), ``error type`` (one library raised and the other did not, or the types 
 left changed: grad mode, default dtype, anomaly mode, saved-tensor hooks...).
 
 Tolerances: float64 results agree to 1e-6 relative (plus 1e-9 of the result's largest
-finite magnitude: cancellation leaves noise near zero); float32 to 1e-4. A float32 program
-whose numbers differ beyond that is run again with every leaf in float64: when the numbers
-then agree, the difference was rounding and the program counts as agreeing (where the rerun
-takes another path, a mixed-dtype call that raises in one run only, every value of the
-original is held to the float32 tolerance instead). The forward
+finite magnitude: cancellation leaves noise near zero); float32 to 1e-4, and so is a loss
+or gradient of any dtype once a step gave a float32 result (it carries that rounding). A
+float32 program whose numbers differ beyond that is run again with every leaf in float64:
+when the numbers then agree, the difference was rounding and the program counts as
+agreeing (where the rerun takes another path, a mixed-dtype call that raises in one run
+only, every value of the original is held to the float32 tolerance instead). The forward
 values of the few ops in ``known.COARSE`` (torch's kernel is a coarser approximation) get
 that op's own relative tolerance; those in ``known.CANCELLING`` (torch's kernel cancels
 catastrophically by design) their own absolute one, scaled as the default is.
 
 A forward difference that remains in float64 (or a shape that depends on values, as
 nonzero's) is still rounding when the step only amplified it: every earlier result agrees
-within the tolerance (and in the sign of every zero, and where NaN and infinities lie)
+within the tolerance (and in the sign of every zero, unless that result has a zero in one
+run where the other has rounding noise, and where NaN and infinities lie)
 without being bit for bit the same, and numtorch's step run on torch's very values of
 those results agrees with torch's (a log2 of an FFT's rounding noise near 0, a floor of a
 value one ulp under an integer). Past that step, what follows sees different numbers by
 construction: only the classes values cannot change (error types, dtypes, names,
 ``requires_grad``) are compared.
+
+A gradient difference is rounding too where torch's own gradient moves beyond the
+tolerance once every leaf is scaled by 1 + 1e-12 (``_ill_conditioned``), and a first-order
+one that lies only where a run has NaN or infinities is the FFT library's where torch's
+backward hands an FFT step non-finite values (``_fft_places_nonfinite``).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .execute import GLOBAL_STATE, execute, results_before, step_given
+from .execute import GLOBAL_STATE, execute, nonfinite_into_fft, results_before, step_given
 from .graphs import uses_fft
 from .known import CANCELLING, COARSE
 
@@ -53,14 +60,28 @@ class Mismatch:
     op: str = ""  # the step that makes the shortest failing prefix fail (see ``localize``)
 
 
+# the phases that combine every result of the program: the loss sums them, the gradients run
+# back through every step
+COMBINING = ("loss", "backward", "grad", "grad2")
+
+
 def first_difference(ours, theirs, loosest=None) -> Mismatch | None:
+    """The first difference; ``loosest`` (a dtype name) holds every record to that dtype's
+    tolerance at least."""
+    coarsest = None  # the least precise floating dtype of any step's result so far
     for index, (a, b) in enumerate(zip(ours, theirs)):
         if a.skipped != b.skipped:
             # a LAPACK or FFT step one library skipped: its input was numerically singular
             # (or non-finite) there and differs from the other's by rounding, so the other's
             # factors are that rounding's noise too, and every later step reads them
             return None
-        found = _compare_record(a, b, loosest)
+        if b.label not in COMBINING:
+            coarsest = _coarser(coarsest, b)
+        # a float64 loss or gradient that passed through a float32 step (to_float32, a
+        # float32 operand in a mixed program) carries that step's rounding: it is compared
+        # with the float32 tolerance
+        tolerance = _looser(loosest, coarsest if b.label in COMBINING else None)
+        found = _compare_record(a, b, tolerance)
         if found is not None:
             kind, detail = found
             return Mismatch(kind, b.label, index, detail)
@@ -91,7 +112,13 @@ def differential(numtorch, torch, program) -> Mismatch | None:
             return None
     elif found.kind not in VALUE_DEPENDENT:
         return found
-    if not _amplified_rounding(numtorch, torch, program, dtype, found):
+    if found.kind in ("gradient", "second order"):
+        if not (
+            _ill_conditioned(torch, program, dtype, found, ours, theirs)
+            or _fft_places_nonfinite(torch, program, dtype, found, ours, theirs)
+        ):
+            return found
+    elif not _amplified_rounding(numtorch, torch, program, dtype, found):
         return found
     # past a step that amplified rounding only what values cannot change is compared, and
     # only while both runs hold the same results (a step one skipped, or results of other
@@ -162,6 +189,55 @@ def _amplified_rounding(numtorch, torch, program, dtype, found) -> bool:
     )
 
 
+# How far every leaf is scaled to see whether torch's own gradient holds still: thousands
+# of float64 ulps, far below any tolerance (a few scales: a rounding that cancels exactly at
+# one may not at another)
+MOVED = (1e-12, -2e-12, 3e-12)
+
+
+def _ill_conditioned(torch, program, dtype, found, ours, theirs) -> bool:
+    """Whether torch's own gradient moves beyond the tolerance, at every element where the
+    runs differ, once every leaf is scaled by 1 + one of MOVED: the gradient there is
+    decided by the last digits of the inputs (a std of values equal up to rounding divides
+    rounding noise by rounding noise), so it is the runs' rounding that tells them apart.
+    Scaling keeps signs, order, ties and zeros: a kink, a tie or a masked NaN holds still."""
+    mine, reference = ours[found.step], theirs[found.step]
+    differ = [
+        None if x is None or y is None else ~_close(x["values"], y["values"], y["dtype"])
+        for x, y in zip(mine.tensors, reference.tensors)
+    ]
+    for scale in MOVED:
+        shifted = execute(torch, program, dtype, scale)
+        if len(shifted) <= found.step or shifted[found.step].label != reference.label:
+            return False
+        shifted = shifted[found.step]
+        if shifted.error or len(shifted.tensors) != len(reference.tensors):
+            return False
+        for i, (y, z) in enumerate(zip(reference.tensors, shifted.tensors)):
+            if differ[i] is None or z is None or z["shape"] != y["shape"]:
+                continue
+            differ[i] &= _close(z["values"], y["values"], y["dtype"])  # torch held still
+    return not any(d is not None and d.any() for d in differ)
+
+
+def _fft_places_nonfinite(torch, program, dtype, found, ours, theirs) -> bool:
+    """Whether a first-order gradient differs only where one run has NaN or an infinity, and
+    torch's backward handed an FFT step a non-finite gradient: where NaN or infinity meets
+    a zero twiddle factor, the order of the butterflies decides which outputs it reaches
+    (MKL's on x86 builds of torch, pocketfft's in NumPy), as graphs.SPECTRAL says of the
+    forward transforms."""
+    if found.kind != "gradient":
+        return False
+    for x, y in zip(ours[found.step].tensors, theirs[found.step].tensors):
+        if x is None or y is None:
+            continue
+        differ = ~_close(x["values"], y["values"], y["dtype"])
+        nonfinite = ~np.isfinite(x["values"]) | ~np.isfinite(y["values"])
+        if not nonfinite[differ].all():
+            return False
+    return nonfinite_into_fft(torch, program, dtype)
+
+
 def _rounding_apart(a, b) -> bool:
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
@@ -169,10 +245,29 @@ def _rounding_apart(a, b) -> bool:
         return False
     same_class = (np.isnan(a) == np.isnan(b)) & (np.isinf(a) == np.isinf(b))
     equal = a == b  # zeros (and infinities) of one sign
-    return bool(same_class.all() and (np.signbit(a) == np.signbit(b))[equal].all())
+    # a result with an exact zero in one run where the other has rounding noise holds values
+    # that cancel (an FFT's imaginary parts): the sign of a zero that cancellation left is
+    # that rounding's too (x - x is +0.0, -(x - x) is -0.0)
+    cancelled = bool(((a == 0) != (b == 0)).any())
+    return bool(same_class.all() and (cancelled or (np.signbit(a) == np.signbit(b))[equal].all()))
 
 
-def _compare_record(a, b, loosest=None):
+def _coarser(coarsest, record):
+    for tensor in record.tensors:
+        dtype = tensor and {"complex64": "float32"}.get(tensor["dtype"], tensor["dtype"])
+        if dtype in TOLERANCES:
+            coarsest = _looser(coarsest, dtype)
+    return coarsest
+
+
+def _looser(a, b):
+    """Of two dtype names (or None), the one with the looser tolerance."""
+    if a is None or b is None:
+        return b if a is None else a
+    return a if TOLERANCES[a] > TOLERANCES[b] else b
+
+
+def _compare_record(a, b, coarsest=None):
     if a.skipped and b.skipped:
         return None
     if a.error or b.error:
@@ -203,11 +298,8 @@ def _compare_record(a, b, loosest=None):
         if a.compare_names and x["grad_fn"] != y["grad_fn"]:
             return "grad_fn name", f"result {i}: {x['grad_fn']} vs {y['grad_fn']}"
         dtype = x["dtype"]
-        if (
-            loosest is not None
-            and TOLERANCES.get(loosest, (0,))[0] > TOLERANCES.get(dtype, (1,))[0]
-        ):
-            dtype = loosest
+        if coarsest is not None and TOLERANCES.get(dtype, (0,)) < TOLERANCES[coarsest]:
+            dtype = coarsest
         problem = _values_differ(
             x["values"], y["values"], dtype, COARSE.get(b.label), CANCELLING.get(b.label)
         )
@@ -221,6 +313,13 @@ def _values_differ(ours, theirs, dtype, coarse=None, cancelling=None):
         if np.array_equal(ours, theirs):
             return None
         return f"exact values differ: {_where(ours != theirs, ours, theirs)}"
+    close = _close(ours, theirs, dtype, coarse, cancelling)
+    if close.all():
+        return None
+    return f"values differ: {_where(~close, ours, theirs)}"
+
+
+def _close(ours, theirs, dtype, coarse=None, cancelling=None):
     rtol, atol = TOLERANCES.get(dtype, (1e-4, 1e-5))
     if coarse is not None:
         rtol = max(rtol, coarse[0])
@@ -228,10 +327,7 @@ def _values_differ(ours, theirs, dtype, coarse=None, cancelling=None):
         atol = max(atol, cancelling[0])
     finite = np.abs(theirs[np.isfinite(theirs)])
     atol *= max(1.0, float(finite.max())) if finite.size else 1.0
-    close = np.isclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True)
-    if close.all():
-        return None
-    return f"values differ: {_where(~close, ours, theirs)}"
+    return np.isclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=True)
 
 
 def _where(bad, ours, theirs):

@@ -54,10 +54,11 @@ class Skipped(Exception):
     pass
 
 
-def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
+def execute(lib, program: dict, dtype: str | None = None, moved: float = 0.0) -> list[Record]:
     """Run ``program`` under ``lib``; ``dtype`` overrides every leaf's dtype (the float64
-    rerun that tells float32 rounding from a real difference)."""
-    run = _Run(lib, program, dtype)
+    rerun that tells float32 rounding from a real difference); ``moved`` scales every leaf
+    by 1 + moved (signs, order, ties, zeros and non-finite values stay; the digits move)."""
+    run = _Run(lib, program, dtype, moved)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
@@ -70,6 +71,21 @@ def execute(lib, program: dict, dtype: str | None = None) -> list[Record]:
 
 
 GLOBAL_STATE = "global state"
+
+
+def nonfinite_into_fft(lib, program: dict, dtype: str | None) -> bool:
+    """Whether a gradient phase of ``program`` under ``lib`` hands an FFT step's backward a
+    NaN or an infinity (a hook on each FFT result's node watches what reaches it)."""
+    run = _Run(lib, program, dtype)
+    run.watch_fft = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            lib.manual_seed(program["seed"])
+            for step in program["steps"]:
+                run.step(step)
+            run.gradients()
+    return run.fft_saw_nonfinite
 
 
 def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
@@ -144,8 +160,10 @@ def global_state(lib) -> list:
 
 
 class _Run:
-    def __init__(self, lib, program, dtype):
+    def __init__(self, lib, program, dtype, moved=0.0):
         self.lib, self.program, self.dtype = lib, program, dtype
+        self.moved = moved
+        self.watch_fft, self.fft_saw_nonfinite = False, False
         self.pool = []  # floating results, newest last
         self.leaves = []
         self.records = []
@@ -160,6 +178,16 @@ class _Run:
             record.compare_names = op_index()[label].torch_grad_fn
         if record.error is None and not record.skipped:
             self.pool.extend(t["tensor"] for t in record.tensors if t["floating"])
+            if self.watch_fft and step["kind"] == "op" and uses_fft(label):
+                # on the node, not the tensor: an in-place op on the result later moves the
+                # tensor to a new node, and the FFT's backward still gets the old one's
+                for t in record.tensors:
+                    if t["tensor"].grad_fn is not None:
+                        t["tensor"].grad_fn.register_prehook(self._watch)
+
+    def _watch(self, grads):
+        if any(g is not None and not bool(self.lib.isfinite(g).all()) for g in grads):
+            self.fft_saw_nonfinite = True
 
     def attempt(self, label, call) -> Record:
         record = Record(label)
@@ -224,6 +252,8 @@ class _Run:
             array = array.copy()
             where = rng.choice(array.size, size=rng.integers(1, max(1, array.size // 3) + 1))
             array.reshape(-1)[where] = rng.choice(SPECIAL_VALUES, size=where.size)
+        if self.moved and array.dtype.kind == "f":
+            array = array * (1 + self.moved)
         dtype = getattr(self.lib, self.dtype or spec["dtype"])
         tensor = self.lib.tensor(array, dtype=dtype).requires_grad_(spec["grad"])
         if spec["grad"]:

@@ -51,3 +51,25 @@ def test_angle_second_order_is_nan_at_zero(dtype):
     ours = _angle_second_order(numtorch, dtype)
     assert np.isnan(ours[0]).all() and np.isfinite(ours[1:]).all()
     np.testing.assert_allclose(ours, _angle_second_order(torch, dtype), rtol=1e-5)
+
+
+def _leaky_relu_gradients(lib, inplace):
+    # the first gradient depends on the weights b, which hold -inf and NaN; leaky_relu's
+    # backward reads its input (its output, in place) only for the mask: torch's derivative
+    # there is zeros_like, so the -inf does not become NaN through a product with 0
+    a = lib.tensor([[1.0, -2.0], [3.0, 0.5]], dtype=lib.float64, requires_grad=True)
+    b = lib.tensor([[1.0, -math.inf], [2.0, math.nan]], dtype=lib.float64, requires_grad=True)
+    y = (a @ b).reshape(-1) * 1.0
+    out = lib.nn.functional.leaky_relu(y, 0.1, inplace=inplace)
+    weights = lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=lib.float64)
+    firsts = lib.autograd.grad((out * weights).sum(), (a, b), create_graph=True)
+    seconds = lib.autograd.grad(sum(g.sum() for g in firsts), (a, b))
+    return [g.numpy() for g in seconds]
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_leaky_relu_second_order_through_its_mask_is_zero(inplace):
+    ours = _leaky_relu_gradients(numtorch, inplace)
+    np.testing.assert_allclose(ours[1], [[3.1, 0.6], [3.1, 0.6]])
+    for mine, theirs in zip(ours, _leaky_relu_gradients(torch, inplace)):
+        np.testing.assert_array_equal(mine, theirs)

@@ -34,3 +34,28 @@ def test_coalesce_sums_from_the_first_value_of_each_index():
     np.testing.assert_array_equal(np.signbit(out.detach().numpy()), [True, True, False])
     out.backward(nt.tensor([1.0, 2.0, 3.0], dtype=nt.float64))
     np.testing.assert_array_equal(values.grad.numpy(), [3.0, 2.0, 2.0, 1.0, 3.0])
+
+
+def test_scatter_and_index_reduce_extremes_keep_the_first_of_equal_zeros():
+    # torch keeps the first of equal values in scatter order, the input's own value first:
+    # 0.0 against -0.0 keeps the first zero's sign (NumPy's minimum and maximum keep the last)
+    own = nt.tensor([5.0, 0.0, -0.0, 3.0, 0.0, -0.0])
+    src = nt.tensor([0.0, -0.0, -0.0, 0.0, 0.0, -0.0, 1.0, 2.0])
+    index = nt.tensor([0, 0, 1, 1, 2, 3, 4, 5])
+    expected = {
+        False: [False, True, False, True, False, False],
+        True: [False, False, True, True, False, True],
+    }
+    for reduce in ("amin", "amax"):
+        for include_self, signs in expected.items():
+            out = own.scatter_reduce(0, index, src, reduce, include_self=include_self).numpy()
+            if reduce == "amax" and include_self:
+                signs = [False, False, True, False, False, False]
+            np.testing.assert_array_equal(np.signbit(out), signs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # index_reduce is in beta
+        rows = nt.zeros(2, 2).index_reduce(
+            0, nt.tensor([1, 1, 0]), nt.tensor([[-0.0, 0.0], [0.0, -0.0], [-0.0, -0.0]]), "amin",
+            include_self=False,
+        )  # fmt: skip
+    np.testing.assert_array_equal(np.signbit(rows.numpy()), [[True, True], [True, False]])

@@ -56,6 +56,8 @@ def _reduce_into(input, key, values, reduce, include_self):
     if not include_self:
         out[key] = _identity(reduce, out.dtype)
     _UFUNCS[reduce].at(out, key, values)
+    if reduce in ("amax", "amin") and out.dtype.kind == "f":
+        _first_zero_signs(out, input, key, values, include_self)
     if reduce == "mean":
         counts = xp.zeros(out.shape, xp.int64)
         xp.add.at(counts, key, 1)
@@ -67,6 +69,23 @@ def _reduce_into(input, key, values, reduce, include_self):
         else:  # integers divide with rounding down, as torch's kernel does
             out = xp.floor_divide(out, counts)
     return out.astype(input.dtype, copy=False)
+
+
+def _first_zero_signs(out, input, key, values, include_self):
+    """torch's amax and amin keep the first of equal values, in the order they are scattered
+    (the input's own value first): a zero result has the sign of the first zero there, where
+    NumPy's maximum and minimum keep the last."""
+    targets = xp.arange(out.size).reshape(out.shape)[key]
+    values = xp.broadcast_to(values, targets.shape).reshape(-1)
+    zero = values == 0
+    if not zero.any():
+        return
+    slots, first = xp.unique(targets.reshape(-1)[zero], return_index=True)
+    flat, own = out.reshape(-1), input.reshape(-1)
+    first_zero = xp.where(xp.signbit(values[zero][first]), -0.0, 0.0).astype(out.dtype)
+    if include_self:
+        first_zero = xp.where(own[slots] == 0, own[slots], first_zero)
+    flat[slots] = xp.where(flat[slots] == 0, first_zero, flat[slots])
 
 
 # -- backward (one formula shared by scatter_reduce and index_reduce) ------------------------

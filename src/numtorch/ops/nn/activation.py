@@ -182,7 +182,7 @@ def silu_op(input):
     name="leaky_relu_backward",
     node="LeakyReluBackwardBackward0",
     grad_output=lambda grad, self, negative_slope: leaky_relu_backward(grad, self, negative_slope),
-    self=lambda grad: grad * 0,
+    self=zero_gradient,
     jvp="elementwise",
 )
 def leaky_relu_backward(grad_output, self, negative_slope):
