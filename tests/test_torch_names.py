@@ -68,7 +68,7 @@ KNOWN_MISSING = {
     "overrides": {"get_default_nowrap_functions", "redispatch_function"},
     "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native", "quantized"},
     "random": {"thread_safe_generator"},
-    "linalg": {"ldl_factor", "ldl_factor_ex", "ldl_solve"},
+    "linalg": set(),
     "fft": set(),
     "special": set(),
     "func": {"rearrange"},
