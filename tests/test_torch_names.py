@@ -16,12 +16,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 KNOWN_MISSING = {
-    # quantization and TorchScript internals; LinearCrossEntropyLoss is new and fused-only
+    # quantization and TorchScript internals
     "nn": {
         "Container",
         "CrossMapLRN2d",
-        "LinearCrossEntropyLoss",
-        "LinearCrossEntropyOptions",
         "factory_kwargs",
         "intrinsic",
         "qat",

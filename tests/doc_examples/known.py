@@ -34,7 +34,6 @@ KNOWN: dict[str, str] = {
     "torch.linalg.lu_solve": _ALLCLOSE_ROUNDING,
     "torch.linalg.solve": _ALLCLOSE_ROUNDING,
     "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
-    "torch.nn.LinearCrossEntropyLoss": "nn.LinearCrossEntropyLoss is not implemented",
     "torch.quantize_per_channel": _QUANTIZED,
     "torch.quantize_per_tensor": _QUANTIZED,
     "torch.quantize_per_tensor_dynamic": _QUANTIZED,

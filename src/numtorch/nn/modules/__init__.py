@@ -63,6 +63,7 @@ from .lazy import (
     LazyLinear,
 )
 from .linear import Bilinear, Identity, Linear
+from .linear_cross_entropy import LinearCrossEntropyLoss, LinearCrossEntropyOptions
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -309,4 +310,6 @@ __all__ = [
     "ZeroPad2d",
     "ZeroPad3d",
     "AdaptiveLogSoftmaxWithLoss",
+    "LinearCrossEntropyLoss",
+    "LinearCrossEntropyOptions",
 ]
