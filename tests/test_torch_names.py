@@ -69,7 +69,7 @@ KNOWN_MISSING = {
     "linalg": set(),
     "fft": set(),
     "special": set(),
-    "func": {"rearrange"},
+    "func": set(),
     "masked": set(),
     # quantized, compressed-sparse (CSC/BSR/BSC), nested and sparse-COO-only methods
     "Tensor": {

@@ -30,7 +30,6 @@ KNOWN: dict[str, str] = {
     "torch.fake_quantize_per_channel_affine": _QUANTIZED,
     "torch.fake_quantize_per_tensor_affine": _QUANTIZED,
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
-    "torch.func.rearrange": "functorch.einops.rearrange is not implemented",
     "torch.linalg.lu_solve": _ALLCLOSE_ROUNDING,
     "torch.linalg.solve": _ALLCLOSE_ROUNDING,
     "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
