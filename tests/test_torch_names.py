@@ -71,6 +71,18 @@ KNOWN_MISSING = {
     "special": set(),
     "func": set(),
     "masked": set(),
+    # semi-structured (GPU) sparsity, CSR kernels and the invariants switch
+    "sparse": {
+        "DimOrDims",
+        "SparseSemiStructuredTensor",
+        "SparseSemiStructuredTensorCUSPARSELT",
+        "SparseSemiStructuredTensorCUTLASS",
+        "check_sparse_tensor_invariants",
+        "sampled_addmm",
+        "semi_structured",
+        "spsolve",
+        "to_sparse_semi_structured",
+    },
     # quantized, compressed-sparse (CSC/BSR/BSC), nested and sparse-COO-only methods
     "Tensor": {
         "ccol_indices",

@@ -17,7 +17,6 @@ _ALLCLOSE_ROUNDING = (
 )
 
 KNOWN: dict[str, str] = {
-    "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
     "torch.overrides.redispatch_function": "redispatch_function is not implemented",
     "torch.distributions.Wishart": "Wishart.sample draws from another random stream than torch's",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
