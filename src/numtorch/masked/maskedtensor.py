@@ -36,7 +36,7 @@ from typing import Any
 import numtorch as torch
 from numtorch._core.tensor import Tensor
 from numtorch.masked import _ops
-from numtorch.overrides import DisableTorchFunctionSubclass
+from numtorch.overrides import DisableTorchFunctionSubclass, install_dispatch
 
 __all__ = ["MaskedTensor", "is_masked_tensor", "masked_tensor", "as_masked_tensor"]
 
@@ -301,6 +301,7 @@ class MaskedTensor(Tensor):
                 stacklevel=2,
             )
         _check_members(data, mask)
+        install_dispatch()
         result = Tensor._make(data.detach().clone()._data, cls)
         result._masked_mask = mask.clone()
         return result.requires_grad_(bool(requires_grad))
@@ -462,6 +463,7 @@ def as_masked_tensor(data, mask) -> MaskedTensor:
     if is_masked_tensor(mask) or not isinstance(mask, Tensor):
         raise TypeError("mask must be a Tensor")
     _check_members(data, mask)
+    install_dispatch()
     return _wrap(Constructor.apply(data, mask), mask.clone())
 
 
