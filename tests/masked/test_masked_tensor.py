@@ -100,6 +100,14 @@ CASES = {
     "dtype_unsupported": lambda t: t.masked.masked_tensor(
         t.ones(2, dtype=t.complex64), t.ones(2, dtype=t.bool)
     ),
+    "add_": lambda t: _mt(t).add_(1),
+    "mul_masked_": lambda t: _mt(t).mul_(_mt(t)),
+    "exp_": lambda t: _mt(t).exp_(),
+    "iadd": lambda t: _mt(t).__iadd__(2),
+    "inplace_nonleaf": lambda t: (_mt(t, requires_grad=True) * 2).add_(1),
+    "inplace_leaf": lambda t: _mt(t, requires_grad=True).add_(1),
+    "inplace_masks_differ": lambda t: _mt(t).add_(_mt(t, mask=[[True] * 3] * 2)),
+    "fill_": lambda t: _mt(t).fill_(0),
     "is_masked_tensor": lambda t: (t.masked.is_masked_tensor(_mt(t)), isinstance(_mt(t), t.Tensor)),
 }
 

@@ -397,6 +397,8 @@ class MaskedTensor(Tensor):
         if name in REDUCE_NAMES and isinstance(args[0], MaskedTensor):
             # torch.sum(mt, ...) and friends: the caller's arguments, as the methods take them
             return getattr(MaskedTensor, name)(*args, **kwargs)
+        if name.endswith("_") and name[:-1] in UNARY_NAMES | BINARY_NAMES:
+            return _inplace(func, args, kwargs)
         if name in BINARY_NAMES:
             return _binary(func, args, kwargs)
         if name in UNARY_NAMES:
@@ -417,9 +419,11 @@ class MaskedTensor(Tensor):
             return _wrap(op(args[0], args[1], mask=args[0]._masked_mask), args[0]._masked_mask)
         if name == "where":
             return _where(*args, **kwargs)
+        if name.endswith("_"):  # refused before it changes anything
+            raise TypeError(f"{name} is not implemented for MaskedTensor")
         with DisableTorchFunctionSubclass():
             result = func(*_plain(args), **_plain(kwargs))
-        if isinstance(result, Tensor) and result is not None:
+        if isinstance(result, Tensor):
             raise TypeError(
                 f"{name} is not implemented for MaskedTensor (numtorch runs elementwise ops, "
                 "reductions, shape ops and conversions on it); call .get_data() or "
@@ -503,6 +507,21 @@ def _binary(func, args, kwargs):
     if data is NotImplemented:
         return data
     return _wrap(data, mask.expand_as(data))
+
+
+def _inplace(func, args, kwargs):
+    """``mt.add_(other)``, ``mt.exp_()``: the data changes in place, the mask stays."""
+    target = args[0]
+    if len(args) > 1 and is_masked_tensor(target) and is_masked_tensor(args[1]):
+        a, b = target._masked_mask, args[1]._masked_mask
+        if a.shape != b.shape or not bool(torch.equal(a, b)):
+            raise ValueError(
+                "Input masks must match. If you need support for this, please open an issue "
+                "on Github."
+            )
+    with DisableTorchFunctionSubclass():
+        func(target, *_plain(args[1:]), **_plain(kwargs))
+    return target
 
 
 def _any_over(mask, dim, keepdim):
