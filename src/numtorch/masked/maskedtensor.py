@@ -57,149 +57,30 @@ _PROTOTYPE_WARNING = (
 )
 
 UNARY_NAMES = frozenset(
-    [
-        "abs",
-        "absolute",
-        "acos",
-        "arccos",
-        "acosh",
-        "arccosh",
-        "angle",
-        "asin",
-        "arcsin",
-        "asinh",
-        "arcsinh",
-        "atan",
-        "arctan",
-        "atanh",
-        "arctanh",
-        "bitwise_not",
-        "ceil",
-        "clamp",
-        "clip",
-        "conj_physical",
-        "cos",
-        "cosh",
-        "deg2rad",
-        "digamma",
-        "erf",
-        "erfc",
-        "erfinv",
-        "exp",
-        "exp2",
-        "expm1",
-        "fix",
-        "floor",
-        "frac",
-        "lgamma",
-        "log",
-        "log10",
-        "log1p",
-        "log2",
-        "logit",
-        "i0",
-        "isnan",
-        "nan_to_num",
-        "neg",
-        "negative",
-        "positive",
-        "pow",
-        "rad2deg",
-        "reciprocal",
-        "round",
-        "rsqrt",
-        "sigmoid",
-        "sign",
-        "sgn",
-        "signbit",
-        "sin",
-        "sinc",
-        "sinh",
-        "sqrt",
-        "square",
-        "tan",
-        "tanh",
-        "trunc",
-        "logical_not",
-    ]
+    """abs absolute acos arccos acosh arccosh angle asin arcsin asinh arcsinh atan arctan
+    atanh arctanh bitwise_not ceil clamp clip conj_physical cos cosh deg2rad digamma erf
+    erfc erfinv exp exp2 expm1 fix floor frac lgamma log log10 log1p log2 logit i0 isnan
+    nan_to_num neg negative positive pow rad2deg reciprocal round rsqrt sigmoid sign sgn
+    signbit sin sinc sinh sqrt square tan tanh trunc logical_not""".split()  # noqa: SIM905
 )
 BINARY_NAMES = frozenset(
-    [
-        "add",
-        "atan2",
-        "arctan2",
-        "bitwise_and",
-        "bitwise_or",
-        "bitwise_xor",
-        "bitwise_left_shift",
-        "bitwise_right_shift",
-        "div",
-        "divide",
-        "floor_divide",
-        "fmod",
-        "logaddexp",
-        "logaddexp2",
-        "mul",
-        "multiply",
-        "nextafter",
-        "remainder",
-        "sub",
-        "subtract",
-        "true_divide",
-        "eq",
-        "ne",
-        "le",
-        "ge",
-        "greater",
-        "greater_equal",
-        "gt",
-        "less_equal",
-        "lt",
-        "less",
-        "maximum",
-        "minimum",
-        "fmax",
-        "fmin",
-        "not_equal",
-    ]
+    """add atan2 arctan2 bitwise_and bitwise_or bitwise_xor bitwise_left_shift
+    bitwise_right_shift div divide floor_divide fmod logaddexp logaddexp2 mul multiply
+    nextafter remainder sub subtract true_divide eq ne le ge greater greater_equal gt
+    less_equal lt less maximum minimum fmax fmin not_equal""".split()  # noqa: SIM905
 )
 REDUCE_NAMES = frozenset(
-    ["sum", "mean", "amin", "amax", "argmin", "argmax", "prod", "all", "norm", "var", "std"]
+    """sum mean amin amax argmin argmax prod all norm var std""".split()  # noqa: SIM905
 )
 # ops that move elements without computing: run on the data and the mask alike
 PASSTHROUGH_NAMES = frozenset(
-    [
-        "select",
-        "slice",
-        "transpose",
-        "split",
-        "t",
-        "view",
-        "reshape",
-        "expand",
-        "expand_as",
-        "unsqueeze",
-        "squeeze",
-        "permute",
-        "flatten",
-        "unflatten",
-        "cat",
-        "concat",
-        "concatenate",
-        "stack",
-        "narrow",
-        "movedim",
-        "swapaxes",
-        "swapdims",
-        "unbind",
-        "chunk",
-        "flip",
-        "contiguous",
-    ]
+    """select slice transpose split t view reshape expand expand_as unsqueeze squeeze
+    permute flatten unflatten cat concat concatenate stack narrow movedim swapaxes
+    swapdims unbind chunk flip contiguous""".split()  # noqa: SIM905
 )
 # conversions: the data changes type, the mask stays
 CONVERSION_NAMES = frozenset(
-    ["_to_copy", "to", "float", "double", "half", "int", "long", "bool", "clone", "detach", "type"]
+    """_to_copy to float double half int long bool clone detach type""".split()  # noqa: SIM905
 )
 
 
