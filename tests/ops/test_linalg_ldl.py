@@ -187,3 +187,14 @@ def test_int64_pivots_are_accepted_as_by_torch():
         for lib in (numtorch, torch)
     )
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+def test_hermitian_flag_on_real_matrices_matches_torch():
+    rng = np.random.default_rng(13)
+    a = _symmetric(rng, 6, "zero_diagonal")
+    ours, theirs = _factor_both(a, hermitian=True)
+    _check_factors(ours, theirs, 1e-12)
+    b = rng.standard_normal((6, 1))
+    x_ours = numtorch.linalg.ldl_solve(ours.LD, ours.pivots, numtorch.tensor(b), hermitian=True)
+    x_theirs = torch.linalg.ldl_solve(theirs.LD, theirs.pivots, torch.tensor(b), hermitian=True)
+    np.testing.assert_allclose(x_ours.numpy(), x_theirs.numpy(), rtol=1e-10, atol=1e-12)
