@@ -4,6 +4,8 @@ MaskedTensor ``.grad``)."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import warnings
 
 import numpy as np
@@ -108,6 +110,9 @@ CASES = {
     "inplace_leaf": lambda t: _mt(t, requires_grad=True).add_(1),
     "inplace_masks_differ": lambda t: _mt(t).add_(_mt(t, mask=[[True] * 3] * 2)),
     "fill_": lambda t: _mt(t).fill_(0),
+    "deepcopy": lambda t: copy.deepcopy(_mt(t, requires_grad=True)),
+    "deepcopy_requires_grad": lambda t: copy.deepcopy(_mt(t, requires_grad=True)).requires_grad,
+    "pickle": lambda t: pickle.loads(pickle.dumps(_mt(t))),
     "is_masked_tensor": lambda t: (t.masked.is_masked_tensor(_mt(t)), isinstance(_mt(t), t.Tensor)),
 }
 

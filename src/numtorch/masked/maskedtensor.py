@@ -141,6 +141,12 @@ def _wrap(result: Tensor, mask: Tensor) -> MaskedTensor:
     return result
 
 
+def _rebuild(data: Tensor, mask: Tensor, requires_grad: bool) -> MaskedTensor:
+    """A copied or unpickled MaskedTensor (without the construction warnings)."""
+    install_dispatch()
+    return _wrap(data, mask).requires_grad_(requires_grad)
+
+
 def _check_members(data: Tensor, mask: Tensor) -> None:
     if data.layout != mask.layout:
         raise TypeError("data and mask must have the same layout.")
@@ -268,8 +274,15 @@ class MaskedTensor(Tensor):
 
     __str__ = __repr__
 
+    def __deepcopy__(self, memo):
+        result = _rebuild(_plain(self).detach().clone(), self._masked_mask.clone(), False)
+        result.requires_grad_(self.requires_grad and self.is_leaf)
+        memo[id(self)] = result
+        return result
+
     def __reduce_ex__(self, protocol):
-        raise TypeError("MaskedTensor cannot be pickled by numtorch")
+        data = _plain(self).detach().clone()
+        return (_rebuild, (data, self._masked_mask, self.requires_grad and self.is_leaf))
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
