@@ -162,10 +162,8 @@ def test_return_types_name_the_classes_ops_return():
         and isinstance(getattr(torch.return_types, n), type)
         and issubclass(getattr(torch.return_types, n), tuple)
     }
-    # LDL factorisation is not built (tests/test_torch_names.py lists it under linalg)
     missing = {n for n in theirs if not hasattr(numtorch.return_types, n)}
-    ldl = {"linalg_ldl_factor", "linalg_ldl_factor_ex"}
-    assert missing == ldl | {n + "_out" for n in ldl}
+    assert missing == set()
     with pytest.raises(AttributeError, match="torch.return_types.nope is not supported"):
         _ = numtorch.return_types.nope
 

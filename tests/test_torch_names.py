@@ -16,11 +16,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 KNOWN_MISSING = {
-    # quantization and TorchScript internals; LinearCrossEntropyLoss is new and fused-only
+    # quantization and TorchScript internals
     "nn": {
         "Container",
-        "LinearCrossEntropyLoss",
-        "LinearCrossEntropyOptions",
         "factory_kwargs",
         "intrinsic",
         "qat",
@@ -67,11 +65,23 @@ KNOWN_MISSING = {
     "overrides": {"get_default_nowrap_functions", "redispatch_function"},
     "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native", "quantized"},
     "random": {"thread_safe_generator"},
-    "linalg": {"ldl_factor", "ldl_factor_ex", "ldl_solve"},
+    "linalg": set(),
     "fft": set(),
     "special": set(),
-    "func": {"rearrange"},
+    "func": set(),
     "masked": set(),
+    # semi-structured (GPU) sparsity, CSR kernels and the invariants switch
+    "sparse": {
+        "DimOrDims",
+        "SparseSemiStructuredTensor",
+        "SparseSemiStructuredTensorCUSPARSELT",
+        "SparseSemiStructuredTensorCUTLASS",
+        "check_sparse_tensor_invariants",
+        "sampled_addmm",
+        "semi_structured",
+        "spsolve",
+        "to_sparse_semi_structured",
+    },
     # quantized, compressed-sparse (CSC/BSR/BSC), nested and sparse-COO-only methods
     "Tensor": {
         "ccol_indices",

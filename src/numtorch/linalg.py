@@ -18,6 +18,7 @@ from .ops.linalg_functions import (
     vander,
     vecdot,
 )
+from .ops.linalg_ldl import ldl_factor, ldl_factor_ex, ldl_solve
 from .ops.linalg_lstsq import lstsq
 from .ops.linalg_lu import lu_ as lu
 from .ops.linalg_lu import lu_factor, lu_factor_ex
@@ -58,6 +59,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",

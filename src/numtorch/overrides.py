@@ -121,8 +121,15 @@ def _class_dispatches(cls) -> bool:
 
 
 def _init_subclass(cls, **kwargs):
-    if _dispatches(cls):
+    # numtorch's own dispatching classes (MaskedTensor) install it with their first instance:
+    # importing torch.masked for its reductions keeps every other op on the fast path
+    if _dispatches(cls) and not getattr(cls, "_dispatches_torch_function", False):
         _install()
+
+
+def install_dispatch() -> None:
+    """Offer calls to ``__torch_function__`` from now on (a no-op once installed)."""
+    _install()
 
 
 def _default_torch_function(cls, func, types, args=(), kwargs=None):

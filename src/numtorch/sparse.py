@@ -3,6 +3,7 @@
 from ._core import dtypes as _dtypes
 from ._core.tensor import Size, Tensor
 from ._creation import empty, shape_arg
+from ._sparse_gradcheck import as_sparse_gradcheck
 from .ops.sparse import (
     check_dense_matrix,
     sparse_addmm,
@@ -14,7 +15,7 @@ from .ops.sparse_mm_reduce import sparse_mm_reduce
 from .ops.sparse_softmax import log_softmax, softmax
 from .ops.sparse_spdiags import spdiags
 
-__all__ = ["addmm", "log_softmax", "mm", "softmax", "sum", "spdiags"]
+__all__ = ["addmm", "as_sparse_gradcheck", "log_softmax", "mm", "softmax", "sum", "spdiags"]
 
 addmm = sparse_addmm
 

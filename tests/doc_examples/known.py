@@ -17,7 +17,6 @@ _ALLCLOSE_ROUNDING = (
 )
 
 KNOWN: dict[str, str] = {
-    "torch.sparse.as_sparse_gradcheck": "torch.sparse.as_sparse_gradcheck is not implemented",
     "torch.overrides.redispatch_function": "redispatch_function is not implemented",
     "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
     "torch.Tensor.to_sparse_bsc": _BLOCKED_SPARSE,
@@ -29,14 +28,9 @@ KNOWN: dict[str, str] = {
     "torch.fake_quantize_per_channel_affine": _QUANTIZED,
     "torch.fake_quantize_per_tensor_affine": _QUANTIZED,
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
-    "torch.func.rearrange": "functorch.einops.rearrange is not implemented",
-    "torch.linalg.ldl_factor": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
-    "torch.linalg.ldl_factor_ex": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
-    "torch.linalg.ldl_solve": "linalg.ldl_factor/ldl_factor_ex/ldl_solve are not implemented",
     "torch.linalg.lu_solve": _ALLCLOSE_ROUNDING,
     "torch.linalg.solve": _ALLCLOSE_ROUNDING,
     "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
-    "torch.nn.LinearCrossEntropyLoss": "nn.LinearCrossEntropyLoss is not implemented",
     "torch.quantized_batch_norm": _QUANTIZED,
     "torch.quantized_max_pool1d": _QUANTIZED,
     "torch.quantized_max_pool2d": _QUANTIZED,

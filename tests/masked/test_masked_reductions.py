@@ -4,6 +4,10 @@ gradients, mask broadcasting and errors."""
 
 from __future__ import annotations
 
+import pathlib
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -186,3 +190,26 @@ def test_median_of_integers_with_a_full_row_matches_torch():
         lambda t: t.masked.median(t.tensor([[1, 5, 3]]), 1, mask=t.tensor([True, False, True]))
     )
     _same(ours, theirs)
+
+
+def test_importing_torch_masked_keeps_ops_on_the_fast_path():
+    # MaskedTensor installs __torch_function__ dispatch with its first instance, not on import
+    src = pathlib.Path(numtorch.__file__).parents[1]
+    code = (
+        "import warnings, numtorch\n"
+        "from numtorch._core.dispatch import dispatch\n"
+        "x = numtorch.ones(3)\n"
+        "numtorch.masked.sum(x, mask=x > 0)\n"
+        "print(dispatch.torch_function is None)\n"
+        "warnings.simplefilter('ignore')\n"
+        "numtorch.masked.masked_tensor(x, x > 0)\n"
+        "print(dispatch.torch_function is None)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(src), "PATH": ""},
+    )
+    assert result.stdout.split() == ["True", "False"]

@@ -4,6 +4,8 @@ MaskedTensor ``.grad``)."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import warnings
 
 import numpy as np
@@ -100,6 +102,17 @@ CASES = {
     "dtype_unsupported": lambda t: t.masked.masked_tensor(
         t.ones(2, dtype=t.complex64), t.ones(2, dtype=t.bool)
     ),
+    "add_": lambda t: _mt(t).add_(1),
+    "mul_masked_": lambda t: _mt(t).mul_(_mt(t)),
+    "exp_": lambda t: _mt(t).exp_(),
+    "iadd": lambda t: _mt(t).__iadd__(2),
+    "inplace_nonleaf": lambda t: (_mt(t, requires_grad=True) * 2).add_(1),
+    "inplace_leaf": lambda t: _mt(t, requires_grad=True).add_(1),
+    "inplace_masks_differ": lambda t: _mt(t).add_(_mt(t, mask=[[True] * 3] * 2)),
+    "fill_": lambda t: _mt(t).fill_(0),
+    "deepcopy": lambda t: copy.deepcopy(_mt(t, requires_grad=True)),
+    "deepcopy_requires_grad": lambda t: copy.deepcopy(_mt(t, requires_grad=True)).requires_grad,
+    "pickle": lambda t: pickle.loads(pickle.dumps(_mt(t))),
     "is_masked_tensor": lambda t: (t.masked.is_masked_tensor(_mt(t)), isinstance(_mt(t), t.Tensor)),
 }
 

@@ -6,6 +6,7 @@ from .functional_call import functional_call, replace_all_batch_norm_modules_, s
 from .grad import grad, grad_and_value, vjp
 from .jacobian import hessian, jacfwd, jacrev
 from .jvp import jvp, linearize
+from .rearrange import rearrange
 from .vmap import vmap
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "jacrev",
     "jvp",
     "linearize",
+    "rearrange",
     "replace_all_batch_norm_modules_",
     "stack_module_state",
     "vjp",

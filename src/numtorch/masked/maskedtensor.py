@@ -36,7 +36,7 @@ from typing import Any
 import numtorch as torch
 from numtorch._core.tensor import Tensor
 from numtorch.masked import _ops
-from numtorch.overrides import DisableTorchFunctionSubclass
+from numtorch.overrides import DisableTorchFunctionSubclass, install_dispatch
 
 __all__ = ["MaskedTensor", "is_masked_tensor", "masked_tensor", "as_masked_tensor"]
 
@@ -57,149 +57,30 @@ _PROTOTYPE_WARNING = (
 )
 
 UNARY_NAMES = frozenset(
-    [
-        "abs",
-        "absolute",
-        "acos",
-        "arccos",
-        "acosh",
-        "arccosh",
-        "angle",
-        "asin",
-        "arcsin",
-        "asinh",
-        "arcsinh",
-        "atan",
-        "arctan",
-        "atanh",
-        "arctanh",
-        "bitwise_not",
-        "ceil",
-        "clamp",
-        "clip",
-        "conj_physical",
-        "cos",
-        "cosh",
-        "deg2rad",
-        "digamma",
-        "erf",
-        "erfc",
-        "erfinv",
-        "exp",
-        "exp2",
-        "expm1",
-        "fix",
-        "floor",
-        "frac",
-        "lgamma",
-        "log",
-        "log10",
-        "log1p",
-        "log2",
-        "logit",
-        "i0",
-        "isnan",
-        "nan_to_num",
-        "neg",
-        "negative",
-        "positive",
-        "pow",
-        "rad2deg",
-        "reciprocal",
-        "round",
-        "rsqrt",
-        "sigmoid",
-        "sign",
-        "sgn",
-        "signbit",
-        "sin",
-        "sinc",
-        "sinh",
-        "sqrt",
-        "square",
-        "tan",
-        "tanh",
-        "trunc",
-        "logical_not",
-    ]
+    """abs absolute acos arccos acosh arccosh angle asin arcsin asinh arcsinh atan arctan
+    atanh arctanh bitwise_not ceil clamp clip conj_physical cos cosh deg2rad digamma erf
+    erfc erfinv exp exp2 expm1 fix floor frac lgamma log log10 log1p log2 logit i0 isnan
+    nan_to_num neg negative positive pow rad2deg reciprocal round rsqrt sigmoid sign sgn
+    signbit sin sinc sinh sqrt square tan tanh trunc logical_not""".split()  # noqa: SIM905
 )
 BINARY_NAMES = frozenset(
-    [
-        "add",
-        "atan2",
-        "arctan2",
-        "bitwise_and",
-        "bitwise_or",
-        "bitwise_xor",
-        "bitwise_left_shift",
-        "bitwise_right_shift",
-        "div",
-        "divide",
-        "floor_divide",
-        "fmod",
-        "logaddexp",
-        "logaddexp2",
-        "mul",
-        "multiply",
-        "nextafter",
-        "remainder",
-        "sub",
-        "subtract",
-        "true_divide",
-        "eq",
-        "ne",
-        "le",
-        "ge",
-        "greater",
-        "greater_equal",
-        "gt",
-        "less_equal",
-        "lt",
-        "less",
-        "maximum",
-        "minimum",
-        "fmax",
-        "fmin",
-        "not_equal",
-    ]
+    """add atan2 arctan2 bitwise_and bitwise_or bitwise_xor bitwise_left_shift
+    bitwise_right_shift div divide floor_divide fmod logaddexp logaddexp2 mul multiply
+    nextafter remainder sub subtract true_divide eq ne le ge greater greater_equal gt
+    less_equal lt less maximum minimum fmax fmin not_equal""".split()  # noqa: SIM905
 )
 REDUCE_NAMES = frozenset(
-    ["sum", "mean", "amin", "amax", "argmin", "argmax", "prod", "all", "norm", "var", "std"]
+    """sum mean amin amax argmin argmax prod all norm var std""".split()  # noqa: SIM905
 )
 # ops that move elements without computing: run on the data and the mask alike
 PASSTHROUGH_NAMES = frozenset(
-    [
-        "select",
-        "slice",
-        "transpose",
-        "split",
-        "t",
-        "view",
-        "reshape",
-        "expand",
-        "expand_as",
-        "unsqueeze",
-        "squeeze",
-        "permute",
-        "flatten",
-        "unflatten",
-        "cat",
-        "concat",
-        "concatenate",
-        "stack",
-        "narrow",
-        "movedim",
-        "swapaxes",
-        "swapdims",
-        "unbind",
-        "chunk",
-        "flip",
-        "contiguous",
-    ]
+    """select slice transpose split t view reshape expand expand_as unsqueeze squeeze
+    permute flatten unflatten cat concat concatenate stack narrow movedim swapaxes
+    swapdims unbind chunk flip contiguous""".split()  # noqa: SIM905
 )
 # conversions: the data changes type, the mask stays
 CONVERSION_NAMES = frozenset(
-    ["_to_copy", "to", "float", "double", "half", "int", "long", "bool", "clone", "detach", "type"]
+    """_to_copy to float double half int long bool clone detach type""".split()  # noqa: SIM905
 )
 
 
@@ -260,6 +141,12 @@ def _wrap(result: Tensor, mask: Tensor) -> MaskedTensor:
     return result
 
 
+def _rebuild(data: Tensor, mask: Tensor, requires_grad: bool) -> MaskedTensor:
+    """A copied or unpickled MaskedTensor (without the construction warnings)."""
+    install_dispatch()
+    return _wrap(data, mask).requires_grad_(requires_grad)
+
+
 def _check_members(data: Tensor, mask: Tensor) -> None:
     if data.layout != mask.layout:
         raise TypeError("data and mask must have the same layout.")
@@ -301,6 +188,7 @@ class MaskedTensor(Tensor):
                 stacklevel=2,
             )
         _check_members(data, mask)
+        install_dispatch()
         result = Tensor._make(data.detach().clone()._data, cls)
         result._masked_mask = mask.clone()
         return result.requires_grad_(bool(requires_grad))
@@ -386,8 +274,15 @@ class MaskedTensor(Tensor):
 
     __str__ = __repr__
 
+    def __deepcopy__(self, memo):
+        result = _rebuild(_plain(self).detach().clone(), self._masked_mask.clone(), False)
+        result.requires_grad_(self.requires_grad and self.is_leaf)
+        memo[id(self)] = result
+        return result
+
     def __reduce_ex__(self, protocol):
-        raise TypeError("MaskedTensor cannot be pickled by numtorch")
+        data = _plain(self).detach().clone()
+        return (_rebuild, (data, self._masked_mask, self.requires_grad and self.is_leaf))
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
@@ -396,6 +291,8 @@ class MaskedTensor(Tensor):
         if name in REDUCE_NAMES and isinstance(args[0], MaskedTensor):
             # torch.sum(mt, ...) and friends: the caller's arguments, as the methods take them
             return getattr(MaskedTensor, name)(*args, **kwargs)
+        if name.endswith("_") and name[:-1] in UNARY_NAMES | BINARY_NAMES:
+            return _inplace(func, args, kwargs)
         if name in BINARY_NAMES:
             return _binary(func, args, kwargs)
         if name in UNARY_NAMES:
@@ -416,9 +313,11 @@ class MaskedTensor(Tensor):
             return _wrap(op(args[0], args[1], mask=args[0]._masked_mask), args[0]._masked_mask)
         if name == "where":
             return _where(*args, **kwargs)
+        if name.endswith("_"):  # refused before it changes anything
+            raise TypeError(f"{name} is not implemented for MaskedTensor")
         with DisableTorchFunctionSubclass():
             result = func(*_plain(args), **_plain(kwargs))
-        if isinstance(result, Tensor) and result is not None:
+        if isinstance(result, Tensor):
             raise TypeError(
                 f"{name} is not implemented for MaskedTensor (numtorch runs elementwise ops, "
                 "reductions, shape ops and conversions on it); call .get_data() or "
@@ -462,6 +361,7 @@ def as_masked_tensor(data, mask) -> MaskedTensor:
     if is_masked_tensor(mask) or not isinstance(mask, Tensor):
         raise TypeError("mask must be a Tensor")
     _check_members(data, mask)
+    install_dispatch()
     return _wrap(Constructor.apply(data, mask), mask.clone())
 
 
@@ -501,6 +401,21 @@ def _binary(func, args, kwargs):
     if data is NotImplemented:
         return data
     return _wrap(data, mask.expand_as(data))
+
+
+def _inplace(func, args, kwargs):
+    """``mt.add_(other)``, ``mt.exp_()``: the data changes in place, the mask stays."""
+    target = args[0]
+    if len(args) > 1 and is_masked_tensor(target) and is_masked_tensor(args[1]):
+        a, b = target._masked_mask, args[1]._masked_mask
+        if a.shape != b.shape or not bool(torch.equal(a, b)):
+            raise ValueError(
+                "Input masks must match. If you need support for this, please open an issue "
+                "on Github."
+            )
+    with DisableTorchFunctionSubclass():
+        func(target, *_plain(args[1:]), **_plain(kwargs))
+    return target
 
 
 def _any_over(mask, dim, keepdim):

@@ -429,3 +429,35 @@ MATRIX_FUNCTIONS = [
 ]
 
 LINALG_OPS = PRODUCTS + DECOMPOSITIONS + NORMS + MATRIX_FUNCTIONS
+
+
+def _symmetric_indefinite(rng, n, batch=()):
+    a = rng.standard_normal(batch + (n, n))
+    a = a + np.swapaxes(a, -1, -2)
+    a[..., np.arange(n), np.arange(n)] *= 0.05  # small diagonals: 2x2 pivots
+    return a
+
+
+# torch records NotImplemented for the LDL ops (backward refuses): inputs are detached here,
+# and tests/ops/test_linalg_ldl.py checks the factors against LAPACK's
+LINALG_OPS += [
+    OpInfo(
+        "linalg_ldl_factor_ex",
+        lambda t, a: t.linalg.ldl_factor_ex(a.detach()).LD,
+        lambda rng: [
+            Sample((_symmetric_indefinite(rng, 4),)),
+            Sample((_symmetric_indefinite(rng, 3, (2,)),)),
+        ],
+        grad=False,
+    ),
+    OpInfo(
+        "linalg_ldl_solve",
+        lambda t, a, b: t.linalg.ldl_solve(*t.linalg.ldl_factor(a.detach()), b.detach()),
+        lambda rng: [
+            Sample((_symmetric_indefinite(rng, 4), rng.standard_normal((4, 2)))),
+            Sample((_symmetric_indefinite(rng, 3, (2,)), rng.standard_normal((3, 1)))),
+        ],
+        lambda a, b: np.linalg.solve(a, b),
+        grad=False,
+    ),
+]

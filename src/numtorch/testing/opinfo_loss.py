@@ -196,3 +196,21 @@ LOSSES = [
         lambda x, y: x * np.log(y),
     ),
 ]
+
+# linear_cross_entropy: Linear to logits, then cross entropy (K-dimensional with out_features)
+LOSSES += [
+    OpInfo(
+        "linear_cross_entropy",
+        lambda t, x, w, b: t.nn.functional.linear_cross_entropy(
+            x, w, t.tensor([0, 2, 1]), linear_bias=b
+        ),
+        lambda rng: [Sample((_n(rng, 3, 4), _n(rng, 3, 4), _n(rng, 3)))],
+    ),
+    OpInfo(
+        "linear_cross_entropy_k_dim",
+        lambda t, x, w: t.nn.functional.linear_cross_entropy(
+            x, w, t.tensor([[0, 2], [1, 1]]), reduction="none", label_smoothing=0.1
+        ),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng, 3, 2, 3)))],
+    ),
+]

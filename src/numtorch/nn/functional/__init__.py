@@ -65,6 +65,7 @@ from .fractional_pooling import (
     fractional_max_pool3d_with_indices,
 )
 from .linear import bilinear, linear
+from .linear_cross_entropy import linear_cross_entropy
 from .loss import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -268,6 +269,7 @@ __all__ = [
     "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
     "unfold",
+    "linear_cross_entropy",
 ]
 
 

@@ -64,6 +64,7 @@ from .lazy import (
     LazyLinear,
 )
 from .linear import Bilinear, Identity, Linear
+from .linear_cross_entropy import LinearCrossEntropyLoss, LinearCrossEntropyOptions
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -311,4 +312,6 @@ __all__ = [
     "ZeroPad2d",
     "ZeroPad3d",
     "AdaptiveLogSoftmaxWithLoss",
+    "LinearCrossEntropyLoss",
+    "LinearCrossEntropyOptions",
 ]
