@@ -294,7 +294,7 @@ def _conv_forward_images(geo, x, w, bias, out=None, keep_as=None):
     # batch's columns written to and read back from memory
     chunk = max(1, COLUMN_TILE // max(1, geo.groups * (rows + 1) * geo.length))
     shape = (min(chunk, geo.n), geo.groups, rows + folded, geo.length)
-    keep = keep_as is not None and chunk >= geo.n
+    keep = keep_as is not None and 0 < geo.n <= chunk  # (an empty batch has no columns)
     cols = conv_kept_columns.buffer(shape, x.dtype) if keep else xp.empty(shape, x.dtype)
     if folded:
         cols[:, :, rows] = 1
