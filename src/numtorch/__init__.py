@@ -312,3 +312,9 @@ from ._quantized.tensor import (
     per_tensor_symmetric,
     qscheme,
 )
+from ._quantized.fake import fake_quantize_per_channel_affine, fake_quantize_per_tensor_affine
+from ._quantized.functional import (
+    quantized_batch_norm,
+    quantized_max_pool1d,
+    quantized_max_pool2d,
+)
