@@ -252,6 +252,8 @@ _LAZY_SUBMODULES = frozenset(
         "testing",
         "utils",
         "__future__",
+        "ao",
+        "quantization",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}

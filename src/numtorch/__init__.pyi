@@ -246,6 +246,7 @@ from ._quantized.functional import quantized_max_pool1d as quantized_max_pool1d
 from ._quantized.functional import quantized_max_pool2d as quantized_max_pool2d
 from . import __future__ as __future__
 from . import _dynamo as _dynamo
+from . import ao as ao
 from . import compiler as compiler
 from . import distributed as distributed
 from . import distributions as distributions
@@ -256,6 +257,7 @@ from . import library as library
 from . import multiprocessing as multiprocessing
 from . import optim as optim
 from . import profiler as profiler
+from . import quantization as quantization
 from . import quasirandom as quasirandom
 from . import serialization as serialization
 from . import signal as signal
