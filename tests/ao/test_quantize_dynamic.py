@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import warnings
+import zipfile
 
 import numpy as np
 import pytest
@@ -148,3 +149,42 @@ def test_recurrent_layers_are_refused_by_name():
     model = numtorch.nn.Sequential(numtorch.nn.LSTM(4, 3))
     with pytest.raises(NotImplementedError, match=r"nn\.LSTM.*'0'"):
         numtorch.ao.quantization.quantize_dynamic(model, {numtorch.nn.LSTM, numtorch.nn.Linear})
+
+
+def test_torch_checkpoint_loads_into_numtorch_and_computes_the_same():
+    _, ours, theirs = _models([(16, 8), (8, 4)], seed=6)
+    buffer = io.BytesIO()
+    torch.save(theirs.state_dict(), buffer)
+    buffer.seek(0)
+    state = numtorch.load(buffer)
+    _, fresh, _ = _models([(16, 8), (8, 4)], seed=7)
+    assert str(fresh.load_state_dict(state)) == "<All keys matched successfully>"
+    x = np.random.default_rng(8).standard_normal((5, 16)).astype(np.float32)
+    np.testing.assert_array_equal(
+        fresh(numtorch.tensor(x)).numpy(), theirs(torch.tensor(x)).numpy()
+    )
+    weight = state["0._packed_params._packed_params"][0]
+    assert weight.is_quantized and repr(weight) == repr(theirs[0].weight())
+
+
+def test_a_quantized_tensor_of_a_checkpoint_is_checked():
+    q = numtorch.quantize_per_tensor(numtorch.tensor([1.0, -2.0]), 0.5, 3, numtorch.qint8)
+    buffer = io.BytesIO()
+    numtorch.save({"q": q}, buffer)
+    data = buffer.getvalue()
+    loaded = numtorch.load(io.BytesIO(data))["q"]
+    assert repr(loaded) == repr(q)
+    assert repr(torch.load(io.BytesIO(data), weights_only=True)["q"]) == repr(q)
+    # a zero point outside the dtype's range is refused, not built
+    source = zipfile.ZipFile(io.BytesIO(data))
+    bad = io.BytesIO()
+    with zipfile.ZipFile(bad, "w") as target:
+        for name in source.namelist():
+            member = source.read(name)
+            if name.endswith("data.pkl"):
+                assert b"K\x03\x87" in member
+                member = member.replace(b"K\x03\x87", b"K\xc8\x87")  # zero point 3 -> 200
+            target.writestr(name, member)
+    bad.seek(0)
+    with pytest.raises(Exception, match="quantized tensor"):
+        numtorch.load(bad)

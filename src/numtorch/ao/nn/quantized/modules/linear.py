@@ -33,5 +33,19 @@ class LinearPackedParams(Module):
         destination[prefix + "dtype"] = self.dtype
         destination[prefix + "_packed_params"] = self._weight_bias()
 
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, errors
+    ):
+        # taken out before the generic load, which would call them unexpected
+        for name in ("dtype", "_packed_params"):
+            if prefix + name not in state_dict:
+                missing_keys.append(prefix + name)
+        self.dtype = state_dict.pop(prefix + "dtype", self.dtype)
+        weight, bias = state_dict.pop(prefix + "_packed_params", self._packed_params)
+        self.set_weight_bias(weight, bias)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, False, missing_keys, unexpected_keys, errors
+        )
+
     def __repr__(self) -> str:
         return repr(self._weight_bias())

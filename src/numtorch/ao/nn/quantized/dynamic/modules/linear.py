@@ -118,6 +118,19 @@ class Linear(Module):
         destination[prefix + "scale"] = Tensor._make(xp.asarray(self.scale, dtype=xp.float32))
         destination[prefix + "zero_point"] = Tensor._make(xp.asarray(self.zero_point))
 
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, errors
+    ):
+        for name in ("scale", "zero_point"):
+            if prefix + name in state_dict:
+                value = state_dict.pop(prefix + name)
+                setattr(self, name, float(value) if name == "scale" else int(value))
+            elif strict:
+                missing_keys.append(prefix + name)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, errors
+        )
+
     @classmethod
     def from_float(cls, mod, use_precomputed_fake_quant: bool = False):
         """The dynamic quantized Linear of float ``mod``: its weight quantized per tensor
