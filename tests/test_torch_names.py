@@ -65,7 +65,7 @@ KNOWN_MISSING = {
         "wrap_triton",
     },
     "overrides": {"get_default_nowrap_functions", "redispatch_function"},
-    "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native", "quantized"},
+    "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native"},
     "random": {"thread_safe_generator"},
     "linalg": {"ldl_factor", "ldl_factor_ex", "ldl_solve"},
     "fft": set(),

@@ -245,3 +245,17 @@ def test_dispatch_hook_is_off_once_no_quantized_tensor_lives():
     del q, view
     assert dispatch.quantized is None
     assert not dispatch.slow
+
+
+def test_quantized_engine_setting():
+    engine = numtorch.backends.quantized
+    assert engine.engine == torch.backends.quantized.engine == "x86"
+    assert engine.supported_engines == torch.backends.quantized.supported_engines
+    engine.engine = "fbgemm"
+    assert engine.engine == "fbgemm"
+    engine.engine = "x86"
+    with pytest.raises(RuntimeError, match="foo is not a valid value"):
+        engine.engine = "foo"
+    with pytest.raises(NotImplementedError, match="qnnpack"):
+        engine.engine = "qnnpack"
+    assert engine.engine == "x86"
