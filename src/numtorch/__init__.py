@@ -253,6 +253,8 @@ _LAZY_SUBMODULES = frozenset(
         "testing",
         "utils",
         "__future__",
+        "ao",
+        "quantization",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
@@ -312,4 +314,10 @@ from ._quantized.tensor import (
     per_tensor_affine,
     per_tensor_symmetric,
     qscheme,
+)
+from ._quantized.fake import fake_quantize_per_channel_affine, fake_quantize_per_tensor_affine
+from ._quantized.functional import (
+    quantized_batch_norm,
+    quantized_max_pool1d,
+    quantized_max_pool2d,
 )

@@ -239,8 +239,14 @@ from ._quantized.tensor import per_channel_symmetric as per_channel_symmetric
 from ._quantized.tensor import per_tensor_affine as per_tensor_affine
 from ._quantized.tensor import per_tensor_symmetric as per_tensor_symmetric
 from ._quantized.tensor import qscheme as qscheme
+from ._quantized.fake import fake_quantize_per_channel_affine as fake_quantize_per_channel_affine
+from ._quantized.fake import fake_quantize_per_tensor_affine as fake_quantize_per_tensor_affine
+from ._quantized.functional import quantized_batch_norm as quantized_batch_norm
+from ._quantized.functional import quantized_max_pool1d as quantized_max_pool1d
+from ._quantized.functional import quantized_max_pool2d as quantized_max_pool2d
 from . import __future__ as __future__
 from . import _dynamo as _dynamo
+from . import ao as ao
 from . import compiler as compiler
 from . import distributed as distributed
 from . import distributions as distributions
@@ -252,6 +258,7 @@ from . import masked as masked
 from . import multiprocessing as multiprocessing
 from . import optim as optim
 from . import profiler as profiler
+from . import quantization as quantization
 from . import quasirandom as quasirandom
 from . import serialization as serialization
 from . import signal as signal

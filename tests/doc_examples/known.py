@@ -8,7 +8,6 @@ transformers, worker processes); the test skips them, ``make doc-examples`` runs
 
 from __future__ import annotations
 
-_QUANTIZED = "quantized tensors and quantization are not implemented"
 _BLOCKED_SPARSE = "blocked sparse layouts (BSR/BSC) are not implemented"
 
 _ALLCLOSE_ROUNDING = (
@@ -25,15 +24,10 @@ KNOWN: dict[str, str] = {
     "torch.Tensor.to_sparse_csr": "batched (N-D) sparse CSR tensors are not implemented",
     "torch.autograd.enforce_grad_layout_policy": "not implemented",
     "torch.autograd.graph.allow_mutation_on_saved_tensors": "not implemented",
-    "torch.fake_quantize_per_channel_affine": _QUANTIZED,
-    "torch.fake_quantize_per_tensor_affine": _QUANTIZED,
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
     "torch.linalg.lu_solve": _ALLCLOSE_ROUNDING,
     "torch.linalg.solve": _ALLCLOSE_ROUNDING,
     "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
-    "torch.quantized_batch_norm": _QUANTIZED,
-    "torch.quantized_max_pool1d": _QUANTIZED,
-    "torch.quantized_max_pool2d": _QUANTIZED,
     "torch.resolve_neg": "the negative bit (is_neg of conj().imag) is not modelled",
     "torch.set_default_dtype": (
         "with float16 as the default dtype complex numbers give float16 "

@@ -115,6 +115,7 @@ NO_RULE = {
     "sparse_values",
     "unique_consecutive",
     "unique_dim",
+    "_fake_quantize_per_channel",
 }
 
 

@@ -245,3 +245,42 @@ def test_dispatch_hook_is_off_once_no_quantized_tensor_lives():
     del q, view
     assert dispatch.quantized is None
     assert not dispatch.slow
+
+
+def test_quantized_engine_setting():
+    engine = numtorch.backends.quantized
+    assert engine.engine == torch.backends.quantized.engine == "x86"
+    assert engine.supported_engines == torch.backends.quantized.supported_engines
+    engine.engine = "fbgemm"
+    assert engine.engine == "fbgemm"
+    engine.engine = "x86"
+    with pytest.raises(RuntimeError, match="foo is not a valid value"):
+        engine.engine = "foo"
+    with pytest.raises(NotImplementedError, match="qnnpack"):
+        engine.engine = "qnnpack"
+    assert engine.engine == "x86"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib, q: lib.relu(q),
+        lambda lib, q: lib.nn.functional.relu(q),
+        lambda lib, q: (q.relu_(), q)[1],
+        lambda lib, q: (q.fill_(0.7), q)[1],
+        lambda lib, q: (q.copy_(lib.tensor([0.3, -2.0, 9.0, 1.0])), q)[1],
+        lambda lib, q: (q.__setitem__(0, 1.0), q)[1],
+        lambda lib, q: q.max(),
+        lambda lib, q: q.min(),
+        lambda lib, q: q.sort(descending=True),
+        lambda lib, q: q.topk(2),
+        lambda lib, q: q.reshape(2, 2).max(1),
+        lambda lib, q: q.copy_(lib.quantize_per_tensor(lib.ones(4), 0.5, 1, lib.qint8)),
+    ],
+)
+def test_kernels_torch_runs_on_quantized_tensors(call):
+    def run(lib):
+        q = lib.quantize_per_tensor(lib.tensor([-1.0, 2.0, 0.5, 3.0]), 0.5, 1, lib.quint8)
+        return repr(call(lib, q)).replace("numtorch", "torch")
+
+    assert _outcome(run, numtorch) == _outcome(run, torch)

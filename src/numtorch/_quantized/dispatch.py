@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from .._core.observers import dispatch, refresh_slow
 from .._core.tensor import Tensor
+from ..backend import xp
 from . import tensor as _tensor
-from .tensor import QuantizedTensor, adopt
+from .quantize import quantize_array
+from .tensor import QuantizedTensor, adopt, make_quantized
 
 # ops that move or copy values without changing them: torch runs them on quantized tensors
 # of one scale (per-channel tensors only where the channel axis cannot move)
@@ -50,6 +52,8 @@ _SAME_VALUES = frozenset(
     }
 )
 _COPIES = frozenset({"clone", "contiguous", "detach", "alias", "_to_copy_same"})
+# ops that pick values by their order, which the integers keep for a positive scale
+_BY_ORDER = frozenset({"max_all", "min_all", "max_dim", "min_dim", "sort", "topk", "amax", "amin"})
 
 
 def _quantized_operand(args):
@@ -111,11 +115,49 @@ def run_op(spec, args):
         for t in _operands(args)
         if t.__class__ is QuantizedTensor
     )
+    kernel = _KERNELS.get(name)
+    if kernel is not None and not params.per_channel:
+        return kernel(params, *args)
+    if name in _BY_ORDER and same_scale and not params.per_channel and params.scale > 0:
+        return _requantized(spec.run(tuple(_plain(a) for a in args)), params)
     copies = name in _COPIES or spec.aten in _COPIES
     same_values = name in _SAME_VALUES or spec.aten in _SAME_VALUES
     if same_scale and (copies or (same_values and not params.per_channel)):
         return _requantized(spec.run(tuple(_plain(a) for a in args)), params)
     refuse(spec.aten)
+
+
+def _relu(params, input, *rest):
+    # relu of a quantized tensor clamps its integers at the zero point (real value 0)
+    data = xp.maximum(input._data, xp.asarray(params.zero_point, dtype=input._data.dtype))
+    return make_quantized(data, params)
+
+
+def _fill(params, input, value, *rest):
+    if isinstance(value, Tensor):
+        value = value.item()
+    single = xp.asarray(float(value), dtype=xp.float32)
+    data = quantize_array(single, params.scale, params.zero_point, params.dtype)
+    return make_quantized(xp.full(input._data.shape, data, dtype=data.dtype), params)
+
+
+def _copy(params, input, src, *rest):
+    """``copy_`` into a quantized tensor: a float source is quantized with its scale."""
+    if src.__class__ is QuantizedTensor:
+        if src._q.dtype is not params.dtype:
+            raise RuntimeError(
+                "Expected self.scalar_type() == src.scalar_type() to be true, but got false.  "
+                "(Could this error message be improved?  If so, please report an enhancement "
+                "request to PyTorch.)"
+            )
+        data = xp.broadcast_to(src._data, input._data.shape).copy()
+        return make_quantized(data, src._q)
+    values = xp.broadcast_to(src._data.astype(xp.float32), input._data.shape)
+    data = quantize_array(values, params.scale, params.zero_point, params.dtype)
+    return make_quantized(data, params)
+
+
+_KERNELS = {"relu": _relu, "fill": _fill, "copy": _copy}
 
 
 def _operands(args):

@@ -1,7 +1,7 @@
 """``torch.backends`` stand-in: the flags scripts set for GPU libraries exist and can be
 set, and the availability checks answer False (numtorch computes with NumPy on the CPU)."""
 
-from . import cpu, cuda, cudnn, mha, mkl, mkldnn, mps, nnpack, openmp, opt_einsum
+from . import cpu, cuda, cudnn, mha, mkl, mkldnn, mps, nnpack, openmp, opt_einsum, quantized
 
 __all__ = [
     "cpu",
@@ -14,4 +14,5 @@ __all__ = [
     "nnpack",
     "openmp",
     "opt_einsum",
+    "quantized",
 ]

@@ -30,6 +30,7 @@ _SUBMODULES = (
     "attention",
     "common_types",
     "grad",
+    "quantized",
 )
 _PARAMETER_NAMES = ("Buffer", "Parameter", "UninitializedParameter", "UninitializedBuffer")
 _PARALLEL_NAMES = ("DataParallel",)

@@ -16,6 +16,7 @@ from . import (  # noqa: F401
     exponential,
     extrema,
     factory,
+    fake_quantize,
     fft,
     fixed_size_selection,
     gamma,

@@ -216,6 +216,9 @@ class Writer:
     # -- tensors --------------------------------------------------------------------------
     def _tensor(self, tensor: Tensor, path: str) -> None:
         w = self.parts.append
+        if tensor.is_quantized:
+            self._quantized(tensor, path)
+            return
         parameter = _is_parameter(tensor)
         if parameter:
             self._global("torch._utils", "_rebuild_parameter")
@@ -239,6 +242,37 @@ class Writer:
             self.save(bool(tensor.requires_grad), path)
             self._global("collections", "OrderedDict")
             w(b")RtR")
+        self._put(tensor)
+
+    def _quantized(self, tensor: Tensor, path: str) -> None:
+        """A quantized tensor as torch writes one: ``_rebuild_qtensor`` over a QInt8Storage
+        (or QUInt8/QInt32) of its integers, with the scheme, scale and zero point."""
+        w = self.parts.append
+        params = tensor._q
+        if params.per_channel:
+            raise TypeError(
+                f"numtorch.save: the per-channel quantized tensor at '{path or '<root>'}' "
+                "cannot be stored yet; save its int_repr() and q_per_channel_* instead"
+            )
+        self._global("torch._utils", "_rebuild_qtensor")
+        w(b"(")
+        key, numel, offset, strides = self._storage(tensor._data, path)
+        w(b"(")
+        self.save("storage", path)
+        self._global("torch", params.dtype._tag.replace("Tensor", "Storage"))
+        for value in (key, "cpu", numel):
+            self.save(value, path)
+        w(b"tQ")
+        self.save(offset, path)
+        self._tuple(tuple(tensor._data.shape), path)
+        self._tuple(strides, path)
+        self._global("torch", params.qscheme.name)
+        self.save(float(params.scale), path)
+        self.save(int(params.zero_point), path)
+        w(b"\x87")
+        self.save(False, path)
+        self._global("collections", "OrderedDict")
+        w(b")RtR")
         self._put(tensor)
 
     def _storage(self, array: np.ndarray, path: str):

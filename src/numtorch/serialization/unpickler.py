@@ -34,9 +34,10 @@ from collections import Counter, OrderedDict
 import ml_dtypes
 import numpy as np
 
-from .._core.dtypes import ALL_DTYPES
+from .._core.dtypes import ALL_DTYPES, QUANTIZED_DTYPES, qint8, qint32, quint8
 from .._core.tensor import Size, Tensor
 from .._creation import device
+from .._quantized.tensor import QUANT_RANGE, QParams, QuantizedTensor, adopt, per_tensor_affine
 from . import allowlist
 from .errors import Budget, UnpicklingError, UnsafeFileError
 
@@ -55,7 +56,9 @@ STORAGE_DTYPES = {
     "BFloat16Storage": ml_dtypes.bfloat16,
 }
 STORAGE_NAMES = {np.dtype(v): k for k, v in STORAGE_DTYPES.items()}
-_DTYPES = {f"torch.{str(d).removeprefix('torch.')}": d for d in ALL_DTYPES}
+# quantized tensors' storages hold their integers (Note [Quantized tensors])
+QUANTIZED_STORAGES = {"QInt8Storage": qint8, "QUInt8Storage": quint8, "QInt32Storage": qint32}
+_DTYPES = {f"torch.{str(d).removeprefix('torch.')}": d for d in ALL_DTYPES + QUANTIZED_DTYPES}
 _DTYPE_SLOTS = ("name", "np", "is_floating_point", "is_complex", "is_signed", "itemsize")
 
 
@@ -86,7 +89,7 @@ class Storage(_Frozen):
 
 _TENSOR, _PARAMETER = _Frozen("torch.Tensor"), _Frozen("torch.nn.parameter.Parameter")
 _MARKERS = {"torch.Tensor": _TENSOR, "torch.nn.parameter.Parameter": _PARAMETER}
-_MARKERS |= {f"torch.{n}": StorageType(n) for n in STORAGE_DTYPES}
+_MARKERS |= {f"torch.{n}": StorageType(n) for n in (*STORAGE_DTYPES, *QUANTIZED_STORAGES)}
 
 
 # Note [Metering a pickle]
@@ -196,6 +199,7 @@ class RestrictedUnpickler(pickle.Unpickler):
         self._where = where
         self._weights_only = weights_only
         self._storages: dict[int, tuple[Storage, np.ndarray]] = {}
+        self._quantized_storages: dict[int, object] = {}  # storage id -> quantized dtype
         self._made: list[tuple[Tensor, np.ndarray]] = []
         self._resolved: dict[str, object] = {}
         self._guarded: dict[int, tuple[object, tuple]] = {}
@@ -207,6 +211,7 @@ class RestrictedUnpickler(pickle.Unpickler):
             "collections.Counter": self._counter,
             "torch._utils._rebuild_tensor": self._rebuild_tensor,
             "torch._utils._rebuild_tensor_v2": self._rebuild_tensor_v2,
+            "torch._utils._rebuild_qtensor": self._rebuild_qtensor,
             "torch._utils._rebuild_parameter": self._rebuild_parameter,
             "torch._utils._rebuild_parameter_with_state": self._rebuild_parameter_with_state,
             "torch._tensor._rebuild_from_type_v2": self._rebuild_from_type_v2,
@@ -236,6 +241,8 @@ class RestrictedUnpickler(pickle.Unpickler):
             return _MARKERS[path]
         if path in _DTYPES:
             return self._guard(_DTYPES[path])
+        if path == "torch.per_tensor_affine":
+            return self._guard(per_tensor_affine)
         target = self._user.get(path)
         if target is None and not self._weights_only:  # torch would run any class then
             target = allowlist.builtin_class(path)
@@ -281,15 +288,19 @@ class RestrictedUnpickler(pickle.Unpickler):
             (None,),
         ):  # a legacy view of part of a storage: never written since torch 1.0
             raise UnsafeFileError(f"{self._where}: malformed storage reference {str(pid)[:80]}")
-        if kind.name not in STORAGE_DTYPES:
+        quantized = QUANTIZED_STORAGES.get(kind.name)
+        if kind.name not in STORAGE_DTYPES and quantized is None:
             raise UnsafeFileError(f"{self._where}: the file holds a torch.{kind.name}, which "
                                   "numtorch cannot hold; convert it in PyTorch first (e.g. "
                                   "tensor.float())")  # fmt: skip
         if not (_is_int(numel) and numel >= 0 and isinstance(location, str)):
             raise UnsafeFileError(f"{self._where}: malformed storage reference {str(pid)[:80]}")
-        array = self._load_storage(key, np.dtype(STORAGE_DTYPES[kind.name]), numel, location)
+        np_dtype = quantized.np if quantized is not None else np.dtype(STORAGE_DTYPES[kind.name])
+        array = self._load_storage(key, np_dtype, numel, location)
         storage = Storage(key)
         self._storages[id(storage)] = (storage, array)
+        if quantized is not None:
+            self._quantized_storages[id(storage)] = quantized
         return storage
 
     def _storage_array(self, storage) -> np.ndarray:
@@ -337,6 +348,31 @@ class RestrictedUnpickler(pickle.Unpickler):
         self._made.append((tensor, data))
         if requires_grad:
             tensor.requires_grad_(True)
+        return tensor
+
+    def _rebuild_qtensor(self, storage, storage_offset, size, stride, quantizer_params,
+                         requires_grad, backward_hooks):  # fmt: skip
+        """A per-tensor quantized tensor over a QInt8/QUInt8/QInt32 storage of the file."""
+        dtype = self._quantized_storages.get(id(storage))
+        params = quantizer_params
+        if not (
+            dtype is not None
+            and isinstance(params, tuple)
+            and len(params) == 3
+            and params[0] is per_tensor_affine
+            and isinstance(params[1], float)
+            and _is_int(params[2])
+            and QUANT_RANGE[dtype][0] <= params[2] <= QUANT_RANGE[dtype][1]
+            and requires_grad is False
+        ):
+            raise UnsafeFileError(
+                f"{self._where}: malformed or unsupported quantized tensor (numtorch reads "
+                "per-tensor affine quantized tensors of QInt8/QUInt8/QInt32 storages)"
+            )
+        tensor = self._rebuild_tensor_v2(storage, storage_offset, size, stride, False, None)
+        tensor.__class__ = QuantizedTensor
+        tensor._q = QParams(dtype, per_tensor_affine, params[1], params[2])
+        adopt(tensor)
         return tensor
 
     def _rebuild_parameter(self, data, requires_grad, backward_hooks):

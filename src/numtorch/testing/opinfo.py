@@ -925,6 +925,7 @@ from .opinfo_nn_aten import NN_ATEN, SAMPLERS  # noqa: E402
 from .opinfo_nn_pooling_grids import NN_POOLING_GRIDS  # noqa: E402
 from .opinfo_node_names import NODE_CHOICES  # noqa: E402
 from .opinfo_products import PRODUCTS_ADD  # noqa: E402
+from .opinfo_quantization import QUANTIZATION_OPS  # noqa: E402
 from .opinfo_sampling import GAMMA_SAMPLING  # noqa: E402
 from .opinfo_seq import SEQUENCE  # noqa: E402
 from .opinfo_sparse import SPARSE_OPS  # noqa: E402
@@ -957,4 +958,5 @@ OP_DB += (
     + NODE_CHOICES
     + VIEW_COPIES
     + MASKED_OPS
+    + QUANTIZATION_OPS
 )

@@ -1,0 +1,5 @@
+"""torch.ao.nn: quantized modules."""
+
+from . import quantized
+
+__all__ = ["quantized"]

@@ -1,0 +1,6 @@
+"""torch.ao.nn.quantized.dynamic: modules whose weights are quantized ahead of time and
+whose activations are quantized on each call."""
+
+from .modules.linear import Linear
+
+__all__ = ["Linear"]

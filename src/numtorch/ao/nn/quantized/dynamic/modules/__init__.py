@@ -1,0 +1,5 @@
+"""Dynamically quantized modules."""
+
+from .linear import Linear
+
+__all__ = ["Linear"]

@@ -1,0 +1,5 @@
+"""Modules of quantized weights."""
+
+from .linear import LinearPackedParams
+
+__all__ = ["LinearPackedParams"]

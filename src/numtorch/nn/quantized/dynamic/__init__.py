@@ -1,0 +1,5 @@
+"""torch.nn.quantized.dynamic: the older name of torch.ao.nn.quantized.dynamic."""
+
+from ....ao.nn.quantized.dynamic import Linear
+
+__all__ = ["Linear"]

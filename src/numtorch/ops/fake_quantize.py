@@ -1,0 +1,79 @@
+"""Fake quantization: round to the quantization grid and back in float, with torch's
+straight-through gradient (the incoming gradient where the value fell inside
+[quant_min, quant_max] on the grid, zero where it was clamped).
+
+torch's kernel rounds ``x * (1 / scale)`` half to even, adds the zero point, clamps, and
+maps back with ``(q - zero_point) * scale`` in float32; ``1 / scale`` is float32 too.
+"""
+
+from __future__ import annotations
+
+from .._core import batch_rules
+from .._core.op import defop
+from .._core.tensor import Tensor
+from ..backend import xp
+
+
+def _grid(x, scale, zero_point):
+    """The unclamped grid index of each value of ``x`` (float; NaN stays NaN)."""
+    inverse = (xp.float32(1.0) / xp.asarray(scale, dtype=xp.float32)).astype(x.dtype)
+    return xp.rint(x * inverse) + zero_point
+
+
+def _fake_quantized(x, scale, zero_point, quant_min, quant_max):
+    compute = x if x.dtype.itemsize >= 4 else x.astype(xp.float32)
+    q = xp.clip(_grid(compute, scale, zero_point), quant_min, quant_max)
+    # torch maps back in float32 whatever the input's dtype: (q - zero_point) is an integer
+    # times a float scale in its kernel
+    single = xp.asarray(scale, dtype=xp.float32)
+    return ((q - zero_point).astype(xp.float32) * single).astype(x.dtype, copy=False)
+
+
+def _in_range(input, scale, zero_point, quant_min, quant_max):
+    """1 where ``input`` lands inside the grid's range, else 0: the straight-through mask."""
+    data = input._data if isinstance(input, Tensor) else input
+    compute = data if data.dtype.itemsize >= 4 else data.astype(xp.float32)
+    q = _grid(compute, scale, zero_point)
+    mask = ((q >= quant_min) & (q <= quant_max)).astype(data.dtype)
+    return Tensor._make(mask) if isinstance(input, Tensor) else mask
+
+
+def _straight_through(grad, input, scale, zero_point, quant_min, quant_max):
+    return grad * _in_range(input, scale, zero_point, quant_min, quant_max)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="_fake_quantize_per_tensor",
+    node="FakeQuantizePerTensorAffineCachemaskBackward0",
+    aten="fake_quantize_per_tensor_affine",
+    input=_straight_through,
+    jvp="elementwise",
+)
+def _fake_quantize_per_tensor(input, scale, zero_point, quant_min, quant_max):
+    return _fake_quantized(input, scale, zero_point, quant_min, quant_max)
+
+
+@defop(
+    batch=batch_rules.pointwise,
+    name="_fake_quantize_per_tensor_tensor_qparams",
+    node="FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0",
+    aten="fake_quantize_per_tensor_affine",
+    input=_straight_through,
+    jvp="elementwise",
+)
+def _fake_quantize_per_tensor_tensor_qparams(input, scale, zero_point, quant_min, quant_max):
+    return _fake_quantized(input, scale, zero_point, quant_min, quant_max)
+
+
+@defop(
+    name="_fake_quantize_per_channel",
+    node="FakeQuantizePerChannelAffineCachemaskBackward0",
+    aten="fake_quantize_per_channel_affine",
+    schema_args=6,  # (input, scale, zero_point, axis, quant_min, quant_max)
+    input=_straight_through,
+    jvp="elementwise",
+)
+def _fake_quantize_per_channel(input, scale, zero_point, quant_min, quant_max):
+    # scale and zero_point arrive shaped to broadcast along the channel axis
+    return _fake_quantized(input, scale, zero_point, quant_min, quant_max)
