@@ -51,15 +51,19 @@ def array_arguments(node, slots, grad, kinds=_FLOAT):
     values = []
     for slot in slots:
         if slot is None:
-            value = grad
+            values.append(grad)
+            continue
+        value = getattr(node, slot, _MISSING)  # unset: the value was not saved
+        cls = value.__class__
+        if cls in _PLAIN:  # a number, a string, None: nothing to unpack or check
+            values.append(value)
+            continue
+        if cls is Tensor and value._vc is None:
+            value = value._data  # a bare saved input never modified in place
+        elif value is _MISSING:
+            return None
         else:
-            value = getattr(node, slot, _MISSING)  # unset: the value was not saved
-            if value.__class__ is Tensor and value._vc is None:
-                value = value._data  # a bare saved input never modified in place
-            elif value is _MISSING:
-                return None
-            else:
-                value = unpack_saved_data(value, node)
+            value = unpack_saved_data(value, node)
         if value.__class__ is _ndarray:
             if value.dtype.kind not in kinds:
                 return None
