@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import numtorch as torch
-from numtorch._core.array_backward import _passes_grad_on
-from numtorch._core.array_formulas import on_arrays
+from numtorch._core import array_backward
+from numtorch._core.array_backward import _passes_grad_on, array_steps
+from numtorch._core.array_formulas import CALLS_ONE_OP, on_arrays
 from numtorch._core.op import REGISTRY
 
 cos = torch.cos  # formulas below look their ops up among this module's globals
@@ -168,3 +169,63 @@ def test_a_formula_passing_the_gradient_on_is_not_called():
     y = x + x
     (y + y.exp()).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 + 2 * np.exp([2.0, 4.0]))
+
+
+def test_a_closure_naming_an_op_is_rebound_to_its_array_form():
+    op = torch.cos
+
+    def formula(grad, input):
+        return grad * op(input)
+
+    bound = on_arrays(formula)
+    a = np.array([0.1, 0.2])
+    assert bound is not None and np.array_equal(bound(np.ones(2), a), np.cos(a))
+
+
+@pytest.mark.parametrize("name", ["t", "select", "addmm", "nll_loss"])
+def test_formulas_taking_shapes_strides_strings_and_targets_run_on_arrays(name):
+    # shapes, dims, strides and reduction names reach the array form as they are
+    steps = array_steps(REGISTRY[name])
+    assert steps and all(step[3] is not None for step in steps), name
+
+
+def test_only_a_formula_that_calls_one_op_takes_integer_arrays():
+    # its arguments meet no NumPy arithmetic: they reach the op's forward as dispatch
+    # hands them over; arithmetic on an integer array keeps torch's promotion (tensors)
+    (nll,) = array_steps(REGISTRY["nll_loss"])
+    assert getattr(nll[3], CALLS_ONE_OP, False) and "i" in nll[5]
+    mul = array_steps(REGISTRY["mul"])
+    assert all(step[5] == "f" for step in mul)
+
+
+def _products_and_selects():
+    x = torch.linspace(-1, 1, 12).reshape(3, 4).requires_grad_()
+    w = torch.linspace(-0.5, 0.5, 20).reshape(5, 4).requires_grad_()
+    b = torch.linspace(0, 1, 5).requires_grad_()
+    return [x, w, b], torch.addmm(b, x, w.t()).t().select(1, 2)
+
+
+def _nll_with_weight_and_ignored_target():
+    logp = torch.linspace(-2, -0.1, 15).reshape(3, 5).requires_grad_()
+    weight = torch.linspace(0.5, 1.5, 5)
+    target = torch.tensor([0, 3, 4])
+    return [logp], torch.nn.functional.nll_loss(logp, target, weight, ignore_index=3)
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph")
+@pytest.mark.parametrize("build", [_products_and_selects, _nll_with_weight_and_ignored_target])
+def test_formulas_with_plain_arguments_match_the_tensor_path(build, monkeypatch):
+    on_tensors = []
+    original = array_backward.tensor_of
+    monkeypatch.setattr(array_backward, "tensor_of", lambda g: on_tensors.append(g) or original(g))
+
+    def grads(create_graph):
+        inputs, out = build()
+        out.backward(torch.linspace(1, 2, out.numel()).reshape(out.shape), create_graph)
+        return [t.grad.detach().numpy() for t in inputs]
+
+    on_arrays_grads = grads(False)
+    assert on_tensors == []  # every node ran its formulas' array forms
+    for on_arrays_grad, on_tensors_grad in zip(on_arrays_grads, grads(True)):
+        assert on_arrays_grad.dtype == on_tensors_grad.dtype
+        np.testing.assert_array_equal(on_arrays_grad, on_tensors_grad)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from operator import attrgetter
 
 from ..backend import xp
-from .array_formulas import on_arrays
+from .array_formulas import CALLS_ONE_OP, on_arrays
 from .graph import FREED, ONE_INPUT, freed_error
 from .node_calls import tensor_of
 from .saved import unpack_saved_data
@@ -15,41 +15,59 @@ from .tensor import Tensor
 
 _MISSING = object()
 _ndarray = xp.ndarray
-_PLAIN = (int, float, bool, type(None))  # values a formula on arrays may take as they are
+# values a formula on arrays may take as they are (Note [Formulas on arrays])
+_PLAIN = (int, float, bool, str, type(None))
+_SEQUENCES = (tuple, list)  # of plain values: shapes, dims, strides
+_FLOAT = "f"
+_REAL = "fiub"  # a formula that is one call of an op takes these arrays
+
+
+def _plain(value) -> bool:
+    """Whether ``value`` reaches a formula on arrays as it is."""
+    cls = value.__class__
+    if cls in _PLAIN:
+        return True
+    return cls in _SEQUENCES and all(item.__class__ in _PLAIN for item in value)
 
 
 def array_steps(spec) -> tuple:
     """Per formula of ``spec``: the formula, its argument names, whether it takes the
-    gradient alone, its array form and the slot of each argument (None for the gradient).
-    A formula naming something no slot holds (``grads``) has no array form."""
+    gradient alone, its array form, the slot of each argument (None for the gradient) and
+    the kinds of arrays the array form takes. A formula naming something no slot holds
+    (``grads``) has no array form."""
     steps = []
     for formula, argnames, grad_only in spec.compiled:
         slots = tuple(None if n == "grad" else spec.slots.get(n, _MISSING) for n in argnames)
         array_form = None if _MISSING in slots else on_arrays(formula)
-        steps.append((formula, argnames, grad_only, array_form, slots))
+        kinds = _REAL if getattr(array_form, CALLS_ONE_OP, False) else _FLOAT
+        steps.append((formula, argnames, grad_only, array_form, slots, kinds))
     return tuple(steps)
 
 
-def array_arguments(node, slots, grad):
-    """A formula's arguments as arrays, or None when one of them is not a floating-point
-    array or a plain number. ``slots`` names the slot of each argument, None for the
-    gradient array ``grad`` (see array_steps)."""
+def array_arguments(node, slots, grad, kinds=_FLOAT):
+    """A formula's arguments as arrays, or None when one of them is an array of a kind not
+    in ``kinds`` or not a plain value. ``slots`` names the slot of each argument, None for
+    the gradient array ``grad`` (see array_steps)."""
     values = []
     for slot in slots:
         if slot is None:
-            value = grad
+            values.append(grad)
+            continue
+        value = getattr(node, slot, _MISSING)  # unset: the value was not saved
+        cls = value.__class__
+        if cls in _PLAIN:  # a number, a string, None: nothing to unpack or check
+            values.append(value)
+            continue
+        if cls is Tensor and value._vc is None:
+            value = value._data  # a bare saved input never modified in place
+        elif value is _MISSING:
+            return None
         else:
-            value = getattr(node, slot, _MISSING)  # unset: the value was not saved
-            if value.__class__ is Tensor and value._vc is None:
-                value = value._data  # a bare saved input never modified in place
-            elif value is _MISSING:
-                return None
-            else:
-                value = unpack_saved_data(value, node)
+            value = unpack_saved_data(value, node)
         if value.__class__ is _ndarray:
-            if value.dtype.kind != "f":
+            if value.dtype.kind not in kinds:
                 return None
-        elif value.__class__ not in _PLAIN:
+        elif not _plain(value):
             return None
         values.append(value)
     return values
@@ -73,10 +91,10 @@ def _grad_itself(node, grad):
     return grad
 
 
-def _array_runner(formula, argnames, grad_only, form, slots):
+def _array_runner(formula, argnames, grad_only, form, slots, kinds):
     """``run(node, grad)``: the formula's array form with its arguments read from the
-    node's slots, or the formula on tensors where an argument is not a floating-point array
-    or a plain number, or where it has no array form."""
+    node's slots, or the formula on tensors where an argument is an array of a kind not in
+    ``kinds`` or not a plain value, or where it has no array form."""
 
     def on_tensors(node, grad):
         return formula(*node._arguments(argnames, (tensor_of(grad),)))
@@ -97,16 +115,16 @@ def _array_runner(formula, argnames, grad_only, form, slots):
             else:
                 value = unpack_saved_data(value, node)
             if value.__class__ is _ndarray:
-                if value.dtype.kind != "f":
+                if value.dtype.kind not in kinds:
                     return on_tensors(node, grad)
-            elif value.__class__ not in _PLAIN:
+            elif value.__class__ not in _PLAIN and not _plain(value):
                 return on_tensors(node, grad)
             return form(grad, value)
 
         return run_with_one
 
     def run(node, grad):
-        values = array_arguments(node, slots, grad)
+        values = array_arguments(node, slots, grad, kinds)
         return on_tensors(node, grad) if values is None else form(*values)
 
     return run
@@ -150,7 +168,7 @@ def array_apply(spec, plain: bool):
 
     if len(steps) != 1:
         return general
-    formula, argnames, grad_only, form, slots = steps[0]
+    formula, argnames, grad_only, form, slots, kinds = steps[0]
     # the node's one slot is read and cleared by its name (op.py names slots _v0, _v1, ...):
     # no attrgetter or setattr call
     if form is None or len(slots) != 2 or slots[0] is not None or spec.slot_names != ("_v0",):
@@ -171,9 +189,9 @@ def array_apply(spec, plain: bool):
         else:
             value = unpack_saved_data(value, node)
         if value.__class__ is _ndarray:
-            if value.dtype.kind != "f":
+            if value.dtype.kind not in kinds:
                 return general(node, grad)
-        elif value.__class__ not in _PLAIN:
+        elif value.__class__ not in _PLAIN and not _plain(value):
             return general(node, grad)
         out = [form(grad, value)]
         if release and node._saved:  # OpNode._release, for the one slot

@@ -86,13 +86,13 @@ class OpNode(Node):
             edges = [e[0] for e in edges]
         out = []
         try:
-            for (formula, argnames, grad_only, array_form, slots), edge in zip(steps, edges):
+            for (formula, argnames, grad_only, array_form, slots, kinds), edge in zip(steps, edges):
                 if edge is None:
                     out.append(None)
                 elif grad_only:
                     out.append(formula(grad))
                 elif arrays and array_form is not None:
-                    values = array_arguments(self, slots, grad._data)
+                    values = array_arguments(self, slots, grad._data, kinds)
                     if values is None:
                         out.append(formula(*self._arguments(argnames, grad_outputs)))
                     else:

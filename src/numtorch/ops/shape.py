@@ -357,7 +357,7 @@ swapdims = export(transpose, name="swapdims")
     batch=batch_rules.transpose_last,
     name="t",
     view=True,
-    input=lambda grad: grad.t(),
+    input=lambda grad: _t(grad),  # a call, not a method: it runs on arrays too
     jvp=_t_jvp,
 )
 def _t(input):

@@ -161,19 +161,22 @@ def nll_loss(
     """
     _require_tensors("nll_loss_nd", input, target)
     reduction = _reduction(size_average, reduce, reduction)
-    if input.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    # shapes as NumPy's tuples: a Size costs a Python call per index
+    shape, target_shape = input._data.shape, target._data.shape
+    ndim = len(shape)
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
     _check_target_dtype(target)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(
             f"\"nll_loss_out_frame\" not implemented for '{input.dtype.scalar_name}'"
         )
-    if input.ndim >= 2 and input.shape[0] != (target.shape[0] if target.ndim else 1):
+    if ndim >= 2 and shape[0] != (target_shape[0] if target_shape else 1):
         raise ValueError(
-            f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
-            f"({target.shape[0] if target.ndim else 1})."
+            f"Expected input batch_size ({shape[0]}) to match target batch_size "
+            f"({target_shape[0] if target_shape else 1})."
         )
-    classes = input.shape[0] if input.ndim == 1 else input.shape[1]
+    classes = shape[0] if ndim == 1 else shape[1]
     if weight is not None:
         L.check_not_differentiable("nll_loss_forward", "weight", weight)
         if weight.dtype != input.dtype:
@@ -186,18 +189,19 @@ def nll_loss(
                 f"weight tensor should be defined either for all {classes} classes or no "
                 f"classes but got weight tensor of shape: {list(weight.shape)}"
             )
-    if input.ndim == 1 and target.ndim == 1:
-        if target.shape[0] != 1:
+    if ndim == 1 and len(target_shape) == 1:
+        if target_shape[0] != 1:
             raise ValueError(
-                f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}"
+                f"For 1D input, 1D target must have size 1, but got target size: {target_shape[0]}"
             )
         target = target.reshape(())  # one sample either way: a 0-d loss, as torch
-    expected = input.shape[:1] + input.shape[2:] if input.ndim > 1 else ()
-    if tuple(target.shape) != tuple(expected):
-        raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
-    if input.ndim <= 2:
+        target_shape = ()
+    expected = shape[:1] + shape[2:] if ndim > 1 else ()
+    if target_shape != expected:
+        raise RuntimeError(f"Expected target size {list(expected)}, got {list(target_shape)}")
+    if ndim <= 2:
         return L.nll_loss_op(input, target, weight, reduction, ignore_index)
-    if input.ndim == 4:
+    if ndim == 4:
         return L.nll_loss2d_op(input, target, weight, reduction, ignore_index)
     # other ranks go through the 2-D kernel on a contiguous copy, as in torch
     n, c = input.shape[0], input.shape[1]
@@ -255,13 +259,14 @@ def cross_entropy(
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     # torch takes a target of input's shape for class probabilities before reading dims
-    if target.shape == input.shape and target._data.dtype.kind not in "fV":
+    shape = input._data.shape
+    if target._data.shape == shape and target._data.dtype.kind not in "fV":
         raise RuntimeError(
             "Expected floating point type for target with class probabilities, got "
             f"{target.dtype.scalar_name}"
         )
-    class_dim = 0 if input.ndim == 1 else 1
-    classes = input.shape[_read_dim(input.ndim, class_dim)]
+    class_dim = 0 if len(shape) == 1 else 1
+    classes = shape[_read_dim(len(shape), class_dim)]
     log_probs = log_softmax(input, class_dim)
     if target._data.dtype.kind in "fV":
         if target.shape != input.shape:
