@@ -284,3 +284,36 @@ def test_non_tensor_gradient_for_non_tensor_input_is_refused():
     x = torch.ones(2, requires_grad=True)
     with pytest.raises(RuntimeError, match="forward input was not a Variable"):
         BadNone.apply(x, 2.0).sum().backward()
+
+
+def _dirty_leaf_and_instance(lib):
+    import warnings
+
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    try:
+        Double.apply(lib.ones(2, requires_grad=True))
+        message = None
+    except RuntimeError as error:
+        message = str(error)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Double()
+    return message, [(w.category.__name__, str(w.message).split(">")[1]) for w in caught]
+
+
+def test_a_dirty_leaf_and_an_instantiated_function_are_reported_as_torch():
+    # the leaf's message was the in-place one ("is being used"); instantiating warned nothing
+    import numtorch
+
+    oracle = pytest.importorskip("torch")
+    assert _dirty_leaf_and_instance(numtorch) == _dirty_leaf_and_instance(oracle)

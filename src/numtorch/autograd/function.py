@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -204,7 +205,13 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     """
 
     def __init__(self, *args, **kwargs):
-        pass
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions are all "
+            "static, so you should invoke them on the class itself. Instantiating an autograd "
+            "function will raise an error in a future version of PyTorch.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
@@ -296,6 +303,11 @@ def _connect(ctx, args, is_tensor, outputs):
         if id(out) in inputs_by_id and id(out) not in dirty:
             out = out.view_as(out)  # returning an input unchanged: a new alias gets the history
         elif id(out) in dirty:
+            if out._requires_grad and out._grad_fn is None and grad_mode.is_grad_enabled():
+                # torch's wording here: the Function already changed the leaf
+                raise RuntimeError(
+                    "a leaf Variable that requires grad has been used in an in-place operation."
+                )
             with grad_mode.enable_grad():
                 check_inplace(out, f"{ctx.name()} (mark_dirty)")
             out._bump_version()  # as torch: a dirty output counts as modified once more
