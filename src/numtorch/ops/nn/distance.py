@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..._core import batch_rules, grad_mode
-from ..._core.op import defop, export
+from ..._core.op import defop, export, refusing
 from ..._core.tensor import Tensor
 from ..._creation import ones_like
 from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
@@ -69,6 +69,7 @@ def _pdist_grad(grad, input, p, result):
     return Tensor._make(out.astype(data.dtype, copy=False))
 
 
+@refusing
 def _not_implemented(grad):
     raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
 
