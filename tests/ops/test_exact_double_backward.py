@@ -130,3 +130,40 @@ def test_not_implemented_node_raises_even_when_no_gradient_reaches_it():
     assert ours == "derivative for aten::multi_margin_loss_backward is not implemented"
     torch = pytest.importorskip("torch")
     assert ours == _second_order_through_a_gradient_of_none(torch)
+
+
+def _refusal_without_a_gradient(lib, name):
+    class Drop(lib.autograd.Function):  # passes no gradient back
+        @staticmethod
+        def forward(ctx, a):
+            return a.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None
+
+    rng = np.random.default_rng(0)
+    a = lib.tensor(rng.standard_normal((4, 3)), requires_grad=True)
+    b = lib.tensor(rng.standard_normal((2, 3)))
+    loss = {
+        "cdist": lambda: lib.cdist(a, b).sum(),
+        "pdist": lambda: lib.nn.functional.pdist(a).sum(),
+        "embedding_bag": lambda: (
+            lib.nn.functional.embedding_bag(lib.tensor([0, 2, 3, 1]), a, lib.tensor([0, 2]))
+            .pow(2)
+            .sum()
+        ),
+        "hardsigmoid": lambda: lib.nn.functional.hardsigmoid(a).sum(),
+    }[name]()
+    (g,) = lib.autograd.grad(loss, a, create_graph=True)
+    with pytest.raises((RuntimeError, NotImplementedError)) as error:
+        lib.autograd.grad(Drop.apply(g).sum() + a.sum(), a)
+    return type(error.value).__name__, str(error.value)
+
+
+@pytest.mark.parametrize("name", ["cdist", "pdist", "embedding_bag", "hardsigmoid"])
+def test_nodes_that_refuse_raise_even_when_no_gradient_reaches_them(name):
+    # torch's not_implemented formulas raise whatever gradient their node gets
+    ours = _refusal_without_a_gradient(numtorch, name)
+    torch = pytest.importorskip("torch")
+    assert ours == _refusal_without_a_gradient(torch, name)

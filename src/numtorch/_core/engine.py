@@ -20,8 +20,9 @@ are keyed like edges: a node for its output 0, ``(node, nr)`` for its others.
 Note [Nodes that refuse]
 torch's engine runs every node of the graph it walks, with undefined gradients where none
 arrived; a node of formulas then passes undefined gradients on, which numtorch does by
-skipping it, but torch's NotImplemented node raises whatever reaches it. Such a node
-(``_refuses``) runs, and raises, even when every gradient it gets is None.
+skipping it, but torch's NotImplemented node, and a node whose every formula is torch's
+not_implemented (``CdistBackwardBackward0``), raise whatever reaches them. Such a node
+(``_refuses``: defop marks it) runs, and raises, even when every gradient it gets is None.
 
 Note [Atomic backward]
 Gradients for ``.grad`` are collected during the walk and committed only when the walk

@@ -186,6 +186,9 @@ class OpSpec:
         self.run = build_runner(self)
         if node_name == "NotImplemented":
             self.run = _linking_required_inputs(generated(self), self.node_class)
+        if node_name == "NotImplemented" or (
+            self.formulas and all(getattr(f, "refuses", False) for _, f, _ in self.formulas)
+        ):
             self.node_class._refuses = True  # Note [Nodes that refuse] in engine.py
 
     def bind(self, args: tuple, kwargs: dict) -> list:
@@ -418,10 +421,18 @@ def overloaded(arg: str, scalar_node: str, tensor_node: str, **options):
 FUNCTIONS: dict = {}  # public numtorch.<name> functions, filled by export()
 
 
+def refusing(formula):
+    """Marks a derivative formula that raises whatever gradient it gets: a node of such
+    formulas only runs even when no gradient reaches it (Note [Nodes that refuse])."""
+    formula.refuses = True
+    return formula
+
+
 def not_implemented(name: str):
     """The derivative formula of an op torch records but cannot differentiate (its node is
     ``NotImplemented``): backward raises torch's error naming ``aten::<name>``."""
 
+    @refusing
     def formula(grad):
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .._core import batch_rules, grad_mode
 from .._core.dispatch import require_tensor
-from .._core.op import defop, export
+from .._core.op import defop, export, refusing
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
@@ -26,6 +26,7 @@ from .return_types import structseq
 geqrf_type = structseq("geqrf", ("a", "tau"))
 
 
+@refusing
 def _no_derivative(grads, result, result1):
     raise NotImplementedError("the derivative for 'geqrf' is not implemented.")
 

@@ -7,7 +7,7 @@ leaves unimplemented; numtorch raises the same NotImplementedError.
 from __future__ import annotations
 
 from .._core.inplace import check_inplace, write_inplace
-from .._core.op import FUNCTIONS, defop, export
+from .._core.op import FUNCTIONS, defop, export, refusing
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
@@ -23,6 +23,7 @@ arctanh = export(atanh, name="arctanh")
 
 
 def _not_implemented(what: str):
+    @refusing
     def formula(grad):
         raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
 

@@ -8,7 +8,7 @@ import warnings
 
 from .._core import batch_rules, grad_mode
 from .._core.dispatch import broadcast_shape
-from .._core.op import defop, export
+from .._core.op import defop, export, refusing
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import add_terms, align, batched, unsupported
 from ..backend import layout, xp
@@ -272,6 +272,7 @@ def _cdist_terms(grad, x1, x2, result, p):
     return where(zero, 0.0, diff * diff.abs() ** (p - 2) * g / safe ** (p - 1))
 
 
+@refusing
 def _cdist_twice(grad):
     raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
 

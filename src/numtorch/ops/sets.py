@@ -8,13 +8,14 @@ import math
 
 from .._core import unsigned
 from .._core.meta import refuse_meta
-from .._core.op import defop, export, not_implemented
+from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 
 
 def _no_derivative(name: str):
+    @refusing
     def formula(grad):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 

@@ -8,7 +8,7 @@ import math
 
 from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
-from .._core.op import defop, export, not_implemented
+from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
 from .._creation import from_numpy, zeros_like
 from ..backend import xp
@@ -42,6 +42,7 @@ def derivative_not_implemented(name: str):
     """A derivative formula for inputs torch declares non-differentiable in its formulas
     (``not_implemented("zeta")``): backward raises NotImplementedError."""
 
+    @refusing
     def formula(grad):
         raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
 

@@ -13,7 +13,7 @@ import math
 
 from ..._core import batch_rules, grad_mode
 from ..._core.dispatch import broadcast_shape
-from ..._core.op import defop, export
+from ..._core.op import defop, export, refusing
 from ..._core.tensor import Tensor
 from ..._creation import ones_like
 from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
@@ -70,6 +70,7 @@ def _pdist_grad(grad, input, p, result):
     return Tensor._make(out.astype(data.dtype, copy=False))
 
 
+@refusing
 def _not_implemented(grad):
     raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
 

@@ -9,7 +9,7 @@ rows; as in torch, those gradients cannot be differentiated again.
 
 from __future__ import annotations
 
-from ..._core.op import defop, not_implemented
+from ..._core.op import defop, not_implemented, refusing
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
@@ -92,6 +92,7 @@ def _grad_per_sample_weights(grad, weight, indices, offsets, padding_idx, last):
     return (bag_grads * weight.index_select(0, indices)).sum(1).masked_fill(skipped, 0)
 
 
+@refusing
 def _backward_not_implemented(grad):
     raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
 
