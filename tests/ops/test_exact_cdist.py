@@ -49,3 +49,14 @@ def test_cdist_matrix_product_form_gives_zero_between_equal_points():
     mode = {"compute_mode": "use_mm_for_euclid_dist"}
     for ours, theirs in zip(_run(numtorch, a, a, **mode), _run(torch, a, a, **mode)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("shapes", [((0, 3, 2), (27, 2)), ((2, 0, 30, 2), (1, 4, 2))])
+def test_an_empty_batch_is_cdists_own_result_even_where_the_mm_form_would_run(shapes):
+    # torch's _cdist_forward makes the empty result itself (CdistBackward0), before choosing
+    # the matrix-product form for more than 25 rows
+    names = []
+    for lib in (numtorch, torch):
+        y = lib.cdist(lib.zeros(*shapes[0], requires_grad=True), lib.zeros(*shapes[1]))
+        names.append((tuple(y.shape), type(y.grad_fn).__name__))
+    assert names[0] == names[1]

@@ -395,9 +395,10 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
             )
         else:
             require_same_dtype(x1, x2)
-    if not use_mm or 0 in (rows1, rows2, x1.shape[-1]):
-        return _cdist(x1, x2, float(p))
     batch = tuple(broadcast_shape(x1.shape[:-2], x2.shape[:-2]))
+    # torch's _cdist_forward makes an empty result itself, an empty batch's too
+    if not use_mm or 0 in (rows1, rows2, x1.shape[-1], *batch):
+        return _cdist(x1, x2, float(p))
     if math.prod(batch) == 1:
         return _euclidean_dist(x1, x2).view(*batch, rows1, rows2)
     n = math.prod(batch)
