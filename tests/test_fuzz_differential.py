@@ -158,3 +158,12 @@ def test_ffts_whose_sums_may_overflow_are_skipped():
     big = torch.tensor([1.7976931348623157e308, -1.0, 2.0], dtype=torch.float64)
     assert _sum_overflows(big) and not _sum_overflows(big / 4)
     assert _sum_overflows(torch.tensor([3e38, 1.0])) and not _sum_overflows(big.to(torch.int64))
+
+
+def test_lu_steps_whose_pivots_tie_are_skipped():
+    # two candidates of one magnitude: the row LAPACK swaps up is its rounding's choice
+    from fuzz.execute import _pivots_tie
+
+    assert _pivots_tie(torch.tensor([[1.0, 2.0], [-1.0, 3.0]]))
+    assert _pivots_tie(torch.tensor([[2.0, 1.0, 0.0], [1.0, 1.5, 1.0], [0.0, 1.0, 4.0]]))
+    assert not _pivots_tie(torch.tensor([[1.0, 2.0], [-0.5, 3.0]]))
