@@ -267,3 +267,12 @@ def test_where_an_fft_backward_meets_nan_its_library_decides():
     assert found is not None and found.kind == "gradient"
     assert nonfinite_into_fft(torch, program, None)
     assert differential(numtorch, torch, program) is None
+
+
+def test_lu_steps_whose_pivots_tie_are_skipped():
+    # two candidates of one magnitude: the row LAPACK swaps up is its rounding's choice
+    from fuzz.execute import _pivots_tie
+
+    assert _pivots_tie(torch.tensor([[1.0, 2.0], [-1.0, 3.0]]))
+    assert _pivots_tie(torch.tensor([[2.0, 1.0, 0.0], [1.0, 1.5, 1.0], [0.0, 1.0, 4.0]]))
+    assert not _pivots_tie(torch.tensor([[1.0, 2.0], [-0.5, 3.0]]))

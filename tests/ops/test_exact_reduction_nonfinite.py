@@ -2,7 +2,8 @@
 min(), median()) when the incoming gradient is NaN or infinite: torch fills zeros and writes
 the shared gradient only where the input equals the result, so the other elements get 0, not
 NaN; a segment product over a NaN gives the NaN element the product of the others; the
-nanmedian of a row of NaNs picks the index libstdc++'s nth_element leaves in front."""
+nanmedian of a row of NaNs picks the index libstdc++'s nth_element leaves in front, and
+kthvalue among ties the one torch's quickselect leaves at position k."""
 
 from __future__ import annotations
 
@@ -79,3 +80,21 @@ def test_nanmedian_of_an_all_nan_row_picks_torchs_index_and_sends_it_the_gradien
     expected = run(torch)
     assert indices == expected[0]
     np.testing.assert_array_equal(grad, expected[1])
+
+
+@pytest.mark.parametrize(
+    "row, k",
+    [([0.0, -0.0, 0.0, 1.0], 2), ([2.0, 1.0, 1.0, 1.0, 1.0, 0.5], 3), ([math.nan] * 5, 4)],
+)
+def test_kthvalue_among_ties_picks_torchs_index_and_sends_it_the_gradient(row, k):
+    # equal values (0 and -0, NaNs) are left in place by torch's quickselect's swaps
+    def run(lib):
+        x = lib.tensor([row], dtype=lib.float64, requires_grad=True)
+        values, indices = lib.kthvalue(x, k, 1)
+        values.backward(lib.ones_like(values))
+        return indices.tolist(), x.grad.numpy().copy()
+
+    torch = pytest.importorskip("torch")
+    ours, theirs = run(numtorch), run(torch)
+    assert ours[0] == theirs[0]
+    np.testing.assert_array_equal(ours[1], theirs[1])

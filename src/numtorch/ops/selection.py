@@ -4,8 +4,8 @@ The ``dim`` forms return (values, indices) and send the gradient to the selected
 median and nanmedian of all elements share it among ties (torch's evenly distributed
 subgradient). NaN counts as larger than every number, as in sorting. Among tied values the
 index returned is the first in a stable sort (torch's comparator breaks ties by index), but
-for a nanmedian row of NaNs (see ``_all_nan_pick``) and ``mode``, which gives the last
-occurrence as torch does.
+for a nanmedian row of NaNs (see ``_all_nan_pick``), kthvalue (torch's quickselect, see
+``_quick_select_index``) and ``mode``, which gives the last occurrence as torch does.
 """
 
 from __future__ import annotations
@@ -222,7 +222,56 @@ def _kthvalue(input, k, dim, keepdim):
     if input.ndim == 0:
         return input.copy(), xp.zeros((), xp.int64)
     values, indices = _pick_sorted(input, dim, k - 1)
+    # among ties, the index is the one torch's quickselect leaves at position k - 1
+    same = (input == values) | (xp.isnan(input) & xp.isnan(values))
+    tied = xp.moveaxis(xp.sum(same, axis=dim, keepdims=True) > 1, dim, -1)
+    if tied.any():
+        rows, picked = xp.moveaxis(input, dim, -1), xp.moveaxis(indices, dim, -1)
+        for row in zip(*xp.nonzero(tied[..., 0])):
+            picked[row] = _quick_select_index(rows[row].tolist(), k - 1)
     return _finish(values, indices, dim, keepdim)
+
+
+def _quick_select_index(row, k):
+    """The index torch's ``quick_select_template`` (median-of-three quickselect, NaN
+    greatest) leaves at position ``k`` of ``row``: which of several equal values it is."""
+    values, index = list(row), list(range(len(row)))
+
+    def greater(x, y):
+        return (x != x and y == y) or x > y
+
+    def swap(i, j):
+        values[i], values[j] = values[j], values[i]
+        index[i], index[j] = index[j], index[i]
+
+    low, high = 0, len(values) - 1
+    while high > low + 1:
+        swap(low + (high - low) // 2, low + 1)
+        if greater(values[low + 1], values[high]):
+            swap(low + 1, high)
+        if greater(values[low], values[high]):
+            swap(low, high)
+        if greater(values[low + 1], values[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, values[low]
+        while True:
+            i += 1
+            while greater(pivot, values[i]):
+                i += 1
+            j -= 1
+            while greater(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    if high == low + 1 and greater(values[low], values[high]):
+        swap(low, high)
+    return index[k]
 
 
 @export

@@ -57,8 +57,9 @@ def _eig_input(rng, *shape):
 
 
 def _eigvals_ref(a):
-    # LAPACK's order, as torch and NumPy keep it
+    # sorted as the samples sort them (see _in_eigenvalue_order)
     values = np.linalg.eigvals(a)
+    values = np.take_along_axis(values, np.lexsort((values.imag, values.real), axis=-1), -1)
     return np.stack([values.real, values.imag], -1)
 
 
@@ -79,6 +80,11 @@ def _in_eigenvalue_order(t, values, columns):
     order = t.take_along_dim(by_imag, t.argsort(real, dim=-1, stable=True), dim=-1)
     order = order.unsqueeze(-2).unsqueeze(-1).expand(columns.shape)
     return t.take_along_dim(columns, order, dim=-2)
+
+
+def _eigvals_sorted(t, values):
+    columns = t.view_as_real(values).unsqueeze(-3)  # one row of n columns
+    return _in_eigenvalue_order(t, values, columns).squeeze(-3)
 
 
 FACTORIZATIONS = [
@@ -209,13 +215,13 @@ FACTORIZATIONS = [
     ),
     OpInfo(
         "linalg.eigvals",
-        lambda t, a: t.view_as_real(t.linalg.eigvals(a)),
+        lambda t, a: _eigvals_sorted(t, t.linalg.eigvals(a)),
         lambda rng: [Sample((_eig_input(rng, 3, 3),)), Sample((_eig_input(rng, 4, 4),))],
         _eigvals_ref,
     ),
     OpInfo(
         "linalg.eigvals_batched",
-        lambda t, a: t.view_as_real(t.linalg.eigvals(a)),
+        lambda t, a: _eigvals_sorted(t, t.linalg.eigvals(a)),
         lambda rng: [Sample((_eig_input(rng, 2, 3, 3),))],
         _eigvals_ref,
     ),
