@@ -81,3 +81,33 @@ print(
         qx, torch.ones(2), torch.zeros(2), torch.rand(2), torch.rand(2) + 0.5, 1e-5, 0.1, 5
     )
 )
+# ---
+# word language model: an LSTM and its decoder quantized dynamically, evaluated against float
+torch.manual_seed(0)
+
+
+class WordLM(nn.Module):
+    def __init__(self, vocab=30, dim=12, hidden=20, layers=2):
+        super().__init__()
+        self.encoder = nn.Embedding(vocab, dim)
+        self.rnn = nn.LSTM(dim, hidden, layers)
+        self.decoder = nn.Linear(hidden, vocab)
+
+    def forward(self, tokens, hidden):
+        output, hidden = self.rnn(self.encoder(tokens), hidden)
+        return self.decoder(output), hidden
+
+
+model = WordLM().eval()
+quantized = torch.ao.quantization.quantize_dynamic(model, {nn.LSTM, nn.Linear}, dtype=torch.qint8)
+print(quantized)
+tokens = torch.randint(0, 30, (6, 2))
+targets = torch.randint(0, 30, (6, 2))
+hidden = (torch.zeros(2, 2, 20), torch.zeros(2, 2, 20))
+with torch.no_grad():
+    float_logits, _ = model(tokens, hidden)
+    logits, (h, c) = quantized(tokens, hidden)
+float_loss = F.cross_entropy(float_logits.reshape(-1, 30), targets.reshape(-1))
+loss = F.cross_entropy(logits.reshape(-1, 30), targets.reshape(-1))
+out(float_logits, logits, h, c, loss)
+print("loss close to float:", abs(loss.item() - float_loss.item()) < 0.05)

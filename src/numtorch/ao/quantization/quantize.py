@@ -7,11 +7,12 @@ import copy
 from ..._core import dtypes as _dtypes
 from ...nn.modules.linear import Linear as FloatLinear
 from ...nn.modules.rnn import GRU, LSTM, GRUCell, LSTMCell, RNNCell
+from ..nn.quantized.dynamic import LSTM as DynamicLSTM
 from ..nn.quantized.dynamic import Linear as DynamicLinear
 from .qconfig import QConfig, default_dynamic_qconfig
 
 # float module type -> its dynamic quantized counterpart
-DEFAULT_DYNAMIC_QUANT_MODULE_MAPPINGS = {FloatLinear: DynamicLinear}
+DEFAULT_DYNAMIC_QUANT_MODULE_MAPPINGS = {FloatLinear: DynamicLinear, LSTM: DynamicLSTM}
 _RECURRENT = (LSTM, GRU, LSTMCell, GRUCell, RNNCell)
 
 
@@ -38,16 +39,17 @@ def _convert(module, spec: dict, mapping: dict, prefix: str = "") -> None:
         if qconfig is not None and isinstance(child, _RECURRENT):
             raise NotImplementedError(
                 f"quantize_dynamic of nn.{type(child).__name__} (the module at '{path}') is "
-                "not implemented in numtorch; only nn.Linear layers can be quantized "
-                "dynamically: pass {nn.Linear} as qconfig_spec"
+                "not implemented in numtorch; nn.Linear and nn.LSTM layers can be quantized "
+                "dynamically: leave it out of qconfig_spec"
             )
         _convert(child, spec, mapping, path + ".")
 
 
 def quantize_dynamic(model, qconfig_spec=None, dtype=_dtypes.qint8, mapping=None, inplace=False):
     """A copy of ``model`` (or ``model`` itself with ``inplace``) in eval mode, whose
-    ``nn.Linear`` layers named by ``qconfig_spec`` (types or qualified names; all by default)
-    are ``DynamicQuantizedLinear``: int8 weights, activations quantized on each call.
+    ``nn.Linear`` and ``nn.LSTM`` layers named by ``qconfig_spec`` (types or qualified names;
+    all by default) are dynamically quantized: int8 weights, activations quantized on each
+    call.
 
     Example:
         >>> import numtorch as torch

@@ -2,5 +2,6 @@
 whose activations are quantized on each call."""
 
 from .modules.linear import Linear
+from .modules.rnn import LSTM
 
-__all__ = ["Linear"]
+__all__ = ["LSTM", "Linear"]

@@ -1,5 +1,6 @@
 """Dynamically quantized modules."""
 
 from .linear import Linear
+from .rnn import LSTM
 
-__all__ = ["Linear"]
+__all__ = ["LSTM", "Linear"]
