@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -82,6 +83,18 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.write_line(
         f"parity tests against {oracle}: {counts} ({missing} skipped for lack of torch)"
     )
+
+
+@pytest.fixture(autouse=True)
+def _torch_distribution_validation():
+    """torch's eager ``torch.cond`` turns off ``torch.distributions`` argument validation for
+    the rest of the process (a side effect of its capture machinery). Programs and
+    documentation examples run ``torch.cond`` in this process, so whatever test runs after
+    one (in any order, on any worker) gets torch's default back."""
+    yield
+    distributions = sys.modules.get("torch.distributions")
+    if distributions is not None and distributions.Distribution._validate_args != __debug__:
+        distributions.Distribution.set_default_validate_args(__debug__)
 
 
 def torch_or_skip():
