@@ -386,7 +386,7 @@ def _products_overflow(args) -> bool:
 
 def _scratch_storage(value) -> bool:
     """Whether ``value``'s storage holds more than its base's elements reach."""
-    if not hasattr(value, "untyped_storage"):
+    if not hasattr(value, "untyped_storage") or str(value.layout) != "torch.strided":
         return False
     base = value if value._base is None else value._base
     extent = base.storage_offset() + 1 if base.numel() else 0
