@@ -182,7 +182,7 @@ def test_a_closure_naming_an_op_is_rebound_to_its_array_form():
     assert bound is not None and np.array_equal(bound(np.ones(2), a), np.cos(a))
 
 
-@pytest.mark.parametrize("name", ["t", "select", "addmm", "nll_loss"])
+@pytest.mark.parametrize("name", ["t", "select", "addmm", "nll_loss", "unsqueeze", "transpose"])
 def test_formulas_taking_shapes_strides_strings_and_targets_run_on_arrays(name):
     # shapes, dims, strides and reduction names reach the array form as they are
     steps = array_steps(REGISTRY[name])
@@ -202,7 +202,7 @@ def _products_and_selects():
     x = torch.linspace(-1, 1, 12).reshape(3, 4).requires_grad_()
     w = torch.linspace(-0.5, 0.5, 20).reshape(5, 4).requires_grad_()
     b = torch.linspace(0, 1, 5).requires_grad_()
-    return [x, w, b], torch.addmm(b, x, w.t()).t().select(1, 2)
+    return [x, w, b], torch.addmm(b, x, w.t()).t().select(1, 2).unsqueeze(0).transpose(0, 1)
 
 
 def _nll_with_weight_and_ignored_target():

@@ -263,7 +263,7 @@ def squeeze(input, dim=None) -> Tensor:
     batch=batch_rules.unsqueeze,
     name="unsqueeze",
     view=True,
-    input=lambda grad, dim: grad.squeeze(dim),
+    input=lambda grad, dim: _squeeze_dim(grad, dim),  # an op call: it runs on arrays too
     jvp=_reshape_jvp,
 )
 def _unsqueeze(input, dim):
@@ -336,7 +336,7 @@ moveaxis = export(movedim, name="moveaxis")
     batch=batch_rules.along("dim0", "dim1"),
     name="transpose",
     view=True,
-    input=lambda grad, dim0, dim1: grad.transpose(dim0, dim1),
+    input=lambda grad, dim0, dim1: _transpose(grad, dim0, dim1),  # runs on arrays too
     jvp=_transpose_jvp,
 )
 def _transpose(input, dim0, dim1):
