@@ -98,3 +98,19 @@ def test_kthvalue_among_ties_picks_torchs_index_and_sends_it_the_gradient(row, k
     ours, theirs = run(numtorch), run(torch)
     assert ours[0] == theirs[0]
     np.testing.assert_array_equal(ours[1], theirs[1])
+
+
+@pytest.mark.parametrize("shape_dim", [((5,), 0), ((2, 5), 1), ((5, 2), 0)], ids=str)
+def test_kthvalue_among_signed_zeros_of_any_rank_gives_the_picked_elements_value(shape_dim):
+    # a 1-D input's one row crashed the tie search (NumPy's nonzero of a 0-d mask), and the
+    # value was the sorted one (-0.0) where torch gives the element at the index it picks
+    shape, dim = shape_dim
+    base = np.array([1.0, 0.0, -0.0, 2.0, 0.0])
+    data = np.stack([base, base[::-1]], axis=dim) if len(shape) > 1 else base
+
+    def run(lib):
+        values, indices = lib.kthvalue(lib.tensor(data), 2, dim)
+        return np.signbit(values.numpy()).tolist(), indices.tolist()
+
+    torch = pytest.importorskip("torch")
+    assert run(numtorch) == run(torch)

@@ -227,8 +227,11 @@ def _kthvalue(input, k, dim, keepdim):
     tied = xp.moveaxis(xp.sum(same, axis=dim, keepdims=True) > 1, dim, -1)
     if tied.any():
         rows, picked = xp.moveaxis(input, dim, -1), xp.moveaxis(indices, dim, -1)
-        for row in zip(*xp.nonzero(tied[..., 0])):
+        chosen = xp.moveaxis(values, dim, -1)
+        for row in map(tuple, xp.argwhere(tied[..., 0])):  # () for a 1-D input's one row
             picked[row] = _quick_select_index(rows[row].tolist(), k - 1)
+            # the value is that element's own: a 0.0 and a -0.0 tie, but keep their signs
+            chosen[row] = xp.take_along_axis(rows[row], picked[row].reshape(-1), -1)
     return _finish(values, indices, dim, keepdim)
 
 
