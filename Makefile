@@ -31,8 +31,10 @@ $(VENV)/.test-installed: $(VENV)/.installed
 demo: $(VENV)/.installed
 	$(BIN)/python -m numtorch.demo --out out
 
+# two worker processes (pytest-xdist), a test file each at a time: the suite is mostly
+# Python-bound, so two cores run it in a little over half the time; files keep their order
 test: $(VENV)/.test-installed lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 # the op and parity suites in a fresh venv with the lowest (highest) supported NumPy
 test-numpy-min test-numpy-max: test-numpy-%:
