@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -184,3 +185,20 @@ def test_quantized_max_pool1d_matches_torch(shape, args):
         for lib in (numtorch, torch)
     ]
     assert repr(outs[0]) == repr(outs[1])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_fake_quantize_of_values_off_the_grid_follows_torchs_kernels(dtype):
+    # NaN, infinities and values beyond int64 after scaling: torch's per-tensor kernel clamps
+    # in float (NaN to quant_min), its per-channel one converts to int64 first (x86: quant_min)
+    data = [[math.nan, math.inf, -math.inf], [0.3, -0.0, 1e30], [-1e30, 5.0, -7.0]]
+
+    def run(lib):
+        x = lib.tensor(data, dtype=getattr(lib, dtype), requires_grad=True)
+        scales, zeros = lib.tensor([0.125, 0.25, 0.5]), lib.tensor([0, 1, -2], dtype=lib.int32)
+        channel = lib.fake_quantize_per_channel_affine(x, scales, zeros, 1, -8, 7)
+        tensor = lib.fake_quantize_per_tensor_affine(x, 0.125, 1, -8, 7)
+        (channel.sum() + tensor.sum()).backward()
+        return channel.tolist(), tensor.tolist(), x.grad.tolist()
+
+    assert run(numtorch) == run(torch)

@@ -20,9 +20,15 @@ def _grid(x, scale, zero_point):
     return xp.rint(x * inverse) + zero_point
 
 
-def _fake_quantized(x, scale, zero_point, quant_min, quant_max):
+def _fake_quantized(x, scale, zero_point, quant_min, quant_max, per_channel=False):
     compute = x if x.dtype.itemsize >= 4 else x.astype(xp.float32)
-    q = xp.clip(_grid(compute, scale, zero_point), quant_min, quant_max)
+    grid = _grid(compute, scale, zero_point)
+    # Values off the grid's integers (NaN, infinities, beyond int64) follow torch's kernels on
+    # x86: the per-tensor kernel clamps in float with fmax/fmin (NaN goes to quant_min), the
+    # per-channel one converts to int64 first, where x86 gives INT64_MIN (so quant_min)
+    q = xp.fmin(xp.fmax(grid, quant_min), quant_max)
+    if per_channel:
+        q = xp.where(xp.abs(grid) < 2.0**63, q, quant_min)  # NaN compares False too
     # torch maps back in float32 whatever the input's dtype: (q - zero_point) is an integer
     # times a float scale in its kernel
     single = xp.asarray(scale, dtype=xp.float32)
@@ -76,4 +82,4 @@ def _fake_quantize_per_tensor_tensor_qparams(input, scale, zero_point, quant_min
 )
 def _fake_quantize_per_channel(input, scale, zero_point, quant_min, quant_max):
     # scale and zero_point arrive shaped to broadcast along the channel axis
-    return _fake_quantized(input, scale, zero_point, quant_min, quant_max)
+    return _fake_quantized(input, scale, zero_point, quant_min, quant_max, per_channel=True)
