@@ -202,3 +202,20 @@ def test_fake_quantize_of_values_off_the_grid_follows_torchs_kernels(dtype):
         return channel.tolist(), tensor.tolist(), x.grad.tolist()
 
     assert run(numtorch) == run(torch)
+
+
+def test_fake_quantize_saves_its_mask_not_its_input():
+    # torch's cachemask ops save where the values fell in range: an in-place change of the
+    # input after the call does not fail the backward (numtorch saved the input and raised)
+    def run(lib):
+        x = lib.tensor([0.3, -0.9, 5.0, 0.1], requires_grad=True)
+        y = x * 1
+        scales, zeros = lib.tensor([0.125, 0.25]), lib.tensor([0, 1], dtype=lib.int32)
+        a = lib.fake_quantize_per_channel_affine(y.view(2, 2), scales, zeros, 1, -8, 7)
+        b = lib.fake_quantize_per_tensor_affine(y, 0.125, 1, -8, 7)
+        c = lib.fake_quantize_per_tensor_affine(y, lib.tensor(0.125), lib.tensor(1), -8, 7)
+        y.mul_(2)
+        (a.sum() + b.sum() + c.sum()).backward()
+        return x.grad.tolist(), [t.grad_fn.name() for t in (a, b, c)]
+
+    assert run(numtorch) == run(torch)

@@ -57,7 +57,7 @@ def fake_quantize_per_tensor_affine(input, scale, zero_point, quant_min: int, qu
         scale_value, zero_value = float(scale), int(zero_point)
         _check_range(op, input, (zero_value,), quant_min, quant_max)
         entry = _fake_quantize_per_tensor
-    return entry(input, scale_value, zero_value, quant_min, quant_max)
+    return entry(input, scale_value, zero_value, quant_min, quant_max)[0]
 
 
 def fake_quantize_per_channel_affine(
@@ -124,4 +124,4 @@ def fake_quantize_per_channel_affine(
         zeros.reshape(shape),
         quant_min,
         quant_max,
-    )
+    )[0]

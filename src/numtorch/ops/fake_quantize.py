@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core.op import defop
-from .._core.tensor import Tensor
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 
 
@@ -35,17 +35,15 @@ def _fake_quantized(x, scale, zero_point, quant_min, quant_max, per_channel=Fals
     return ((q - zero_point).astype(xp.float32) * single).astype(x.dtype, copy=False)
 
 
-def _in_range(input, scale, zero_point, quant_min, quant_max):
-    """1 where ``input`` lands inside the grid's range, else 0: the straight-through mask."""
-    data = input._data if isinstance(input, Tensor) else input
-    compute = data if data.dtype.itemsize >= 4 else data.astype(xp.float32)
+def _with_mask(x, scale, zero_point, quant_min, quant_max, per_channel=False):
+    """The fake-quantized values and torch's cache mask: where the value landed inside the
+    grid's range (its straight-through gradient passes there, is 0 where it was clamped).
+    torch saves that mask for backward, not the input, so an in-place change of the input
+    after the call does not fail the backward."""
+    out = _fake_quantized(x, scale, zero_point, quant_min, quant_max, per_channel)
+    compute = x if x.dtype.itemsize >= 4 else x.astype(xp.float32)
     q = _grid(compute, scale, zero_point)
-    mask = ((q >= quant_min) & (q <= quant_max)).astype(data.dtype)
-    return Tensor._make(mask) if isinstance(input, Tensor) else mask
-
-
-def _straight_through(grad, input, scale, zero_point, quant_min, quant_max):
-    return grad * _in_range(input, scale, zero_point, quant_min, quant_max)
+    return out, (q >= quant_min) & (q <= quant_max)
 
 
 @defop(
@@ -53,11 +51,12 @@ def _straight_through(grad, input, scale, zero_point, quant_min, quant_max):
     name="_fake_quantize_per_tensor",
     node="FakeQuantizePerTensorAffineCachemaskBackward0",
     aten="fake_quantize_per_tensor_affine",
-    input=_straight_through,
-    jvp="elementwise",
+    outputs=2,
+    input=lambda grad, result1: grad * result1,
+    jvp=no_forward_derivative("fake_quantize_per_tensor_affine_cachemask"),
 )
 def _fake_quantize_per_tensor(input, scale, zero_point, quant_min, quant_max):
-    return _fake_quantized(input, scale, zero_point, quant_min, quant_max)
+    return _with_mask(input, scale, zero_point, quant_min, quant_max)
 
 
 @defop(
@@ -65,11 +64,12 @@ def _fake_quantize_per_tensor(input, scale, zero_point, quant_min, quant_max):
     name="_fake_quantize_per_tensor_tensor_qparams",
     node="FakeQuantizePerTensorAffineCachemaskTensorQparamsBackward0",
     aten="fake_quantize_per_tensor_affine",
-    input=_straight_through,
-    jvp="elementwise",
+    outputs=2,
+    input=lambda grad, result1: grad * result1,
+    jvp=no_forward_derivative("_fake_quantize_per_tensor_affine_cachemask_tensor_qparams"),
 )
 def _fake_quantize_per_tensor_tensor_qparams(input, scale, zero_point, quant_min, quant_max):
-    return _fake_quantized(input, scale, zero_point, quant_min, quant_max)
+    return _with_mask(input, scale, zero_point, quant_min, quant_max)
 
 
 @defop(
@@ -77,9 +77,10 @@ def _fake_quantize_per_tensor_tensor_qparams(input, scale, zero_point, quant_min
     node="FakeQuantizePerChannelAffineCachemaskBackward0",
     aten="fake_quantize_per_channel_affine",
     schema_args=6,  # (input, scale, zero_point, axis, quant_min, quant_max)
-    input=_straight_through,
-    jvp="elementwise",
+    outputs=2,
+    input=lambda grad, result1: grad * result1,
+    jvp=no_forward_derivative("fake_quantize_per_channel_affine_cachemask"),
 )
 def _fake_quantize_per_channel(input, scale, zero_point, quant_min, quant_max):
     # scale and zero_point arrive shaped to broadcast along the channel axis
-    return _fake_quantized(input, scale, zero_point, quant_min, quant_max, per_channel=True)
+    return _with_mask(input, scale, zero_point, quant_min, quant_max, per_channel=True)
