@@ -427,3 +427,22 @@ def test_dist_of_shapes_that_do_not_broadcast_raises_torchs_error(shapes, p):
             lib.dist(lib.ones(*shapes[0]), lib.ones(*shapes[1]), p=p)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("ord", [1, -1, 2, -2, math.inf, -math.inf])
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (2, 0, 3), (0, 0)], ids=str)
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_matrix_norm_with_no_elements_as_torch(ord, shape, keepdim):
+    # the largest of no column sums or singular values is a new zero tensor in torch (it
+    # raised amax's error); the smallest of none is refused, naming the dim as given
+    torch = pytest.importorskip("torch")
+
+    def run(lib):
+        x = lib.ones(shape, requires_grad=True)
+        try:
+            r = lib.linalg.matrix_norm(x, ord, keepdim=keepdim)
+        except IndexError as error:
+            return str(error)
+        return r.tolist(), tuple(r.shape), r.requires_grad
+
+    assert run(numtorch) == run(torch)

@@ -204,8 +204,10 @@ def _amax_amin(name, fn):
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        for d in range(len(shape)) if dims is None else dims:
-            if shape[d] == 0:
+        # torch checks the dims in the order given and names one as given (-1 stays -1)
+        given = range(len(shape)) if dims is None else [dim] if isinstance(dim, int) else dim
+        for d in given:
+            if shape[d % len(shape)] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         return reduce(input, dims, keepdim)
 

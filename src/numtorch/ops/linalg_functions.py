@@ -70,6 +70,8 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None) -> Ten
     if ord == "nuc" or abs(ord) == 2:
         moved, inverse = _to_the_end(A, dims)
         values = decomp.svdvals(moved)
+        if ord == 2 and values.shape[-1] == 0:
+            return _no_largest(A, dims, keepdim)
         if ord == "nuc":
             result = values.sum(-1, keepdim=keepdim)
         else:
@@ -81,7 +83,17 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None) -> Ten
     if not keepdim and summed_dim < reduced_dim:
         reduced_dim -= 1
     sums = vector_norm(A, 1.0, summed_dim, keepdim)
+    if ord > 0 and sums.shape[reduced_dim] == 0:
+        return _no_largest(A, dims, keepdim)
     return sums.amax(reduced_dim, keepdim) if ord > 0 else sums.amin(reduced_dim, keepdim)
+
+
+def _no_largest(A, dims, keepdim):
+    """torch's largest of no column sums or singular values: a new zero tensor, outside the
+    graph (the smallest of none is refused by amin)."""
+    dims = [d % A.ndim for d in dims]
+    shape = [1 if i in dims else n for i, n in enumerate(A.shape) if keepdim or i not in dims]
+    return Tensor._make(xp.zeros(shape, dtype=A._data.real.dtype))
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None) -> Tensor:
