@@ -446,3 +446,36 @@ def test_matrix_norm_with_no_elements_as_torch(ord, shape, keepdim):
         return r.tolist(), tuple(r.shape), r.requires_grad
 
     assert run(numtorch) == run(torch)
+
+
+NLL_SHAPES = [
+    ((2, 3, 4, 5), (2, 4), None),
+    ((2, 3, 4, 5), (2, 4, 6), None),
+    ((2, 3, 4, 5), (2, 4, 5), 2),
+    ((2, 3, 4, 5, 6), (2, 4, 5, 6), 2),
+    ((2, 0, 0, 0), (2, 1, 2), None),
+    ((2, 0, 4), (2, 4), None),
+    ((2, 3, 0, 0), (2, 1, 2), None),
+    ((0, 3, 4), (0, 4), None),
+    ((2, 3, 0), (2, 0), None),
+]
+
+
+@pytest.mark.parametrize("loss", ["nll_loss", "cross_entropy"])
+@pytest.mark.parametrize("shapes", NLL_SHAPES, ids=str)
+def test_spatial_nll_loss_checks_shapes_as_torchs_2d_kernel(loss, shapes):
+    # 4-D inputs take nll_loss2d's own checks, other ranks are viewed as 4-D first (an operand
+    # with no elements as (n, c, 0, 0)): the k-dim check or a target bounds error answered
+    torch = pytest.importorskip("torch")
+    shape, target_shape, weight = shapes
+
+    def run(lib):
+        w = None if weight is None else lib.ones(weight)
+        try:
+            fn = getattr(lib.nn.functional, loss)
+            out = fn(lib.ones(shape), lib.zeros(target_shape, dtype=lib.long), weight=w)
+            return str(out.tolist())  # (a mean over no elements is NaN in both)
+        except (RuntimeError, IndexError, ValueError) as error:
+            return type(error).__name__, str(error)
+
+    assert run(numtorch) == run(torch)

@@ -184,7 +184,7 @@ def nll_loss(
                 f"expected scalar type {input.dtype.scalar_name} but found "
                 f"{weight.dtype.scalar_name}"
             )
-        if weight.numel() != classes:
+        if weight.numel() != classes and ndim <= 2:  # (the spatial kernel checks its own)
             raise RuntimeError(
                 f"weight tensor should be defined either for all {classes} classes or no "
                 f"classes but got weight tensor of shape: {list(weight.shape)}"
@@ -197,23 +197,43 @@ def nll_loss(
         target = target.reshape(())  # one sample either way: a 0-d loss, as torch
         target_shape = ()
     expected = shape[:1] + shape[2:] if ndim > 1 else ()
-    if target_shape != expected:
+    if ndim != 4 and target_shape != expected:
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(target_shape)}")
     if ndim <= 2:
         return L.nll_loss_op(input, target, weight, reduction, ignore_index)
     if ndim == 4:
+        _check_spatial(shape, target_shape, weight)
         return L.nll_loss2d_op(input, target, weight, reduction, ignore_index)
-    # other ranks go through the 2-D kernel on a contiguous copy, as in torch
-    n, c = input.shape[0], input.shape[1]
-    rest = math.prod(input.shape[2:])
+    # other ranks go through the 2-D kernel on a contiguous copy, as in torch (which views
+    # an operand with no elements as (n, c, 0, 0) and (n, 0, 0))
+    n, c = shape[0], shape[1]
+    rest = math.prod(shape[2:])
+    in_view = (n, c, 1, rest) if input.numel() else (n, c, 0, 0)
+    target_view = (n, 1, rest) if target.numel() else (n, 0, 0)
+    _check_spatial(in_view, target_view, weight)
     out = L.nll_loss2d_op(
-        input.contiguous().view(n, c, 1, rest),
-        target.reshape(n, 1, rest),
+        input.contiguous().view(in_view),
+        target.reshape(target_view),
         weight,
         reduction,
         ignore_index,
     )
     return out.view(target.shape) if reduction == "none" else out
+
+
+def _check_spatial(shape, target_shape, weight) -> None:
+    """torch's nll_loss2d checks, in its order."""
+    if len(target_shape) != 3:
+        raise RuntimeError(
+            "only batches of spatial targets supported (3D tensors) but got targets of "
+            f"dimension: {len(target_shape)}"
+        )
+    if weight is not None and weight.numel() != shape[1]:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if (shape[0], shape[2], shape[3]) != target_shape:
+        raise RuntimeError(
+            f"size mismatch (got input: {list(shape)} , target: {list(target_shape)}"
+        )
 
 
 def _check_index_target(input, target):
