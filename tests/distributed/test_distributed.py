@@ -28,10 +28,12 @@ pytestmark = pytest.mark.mpi
 
 @pytest.fixture
 def no_strays():
-    """Fails the test if any process it started is still alive afterwards."""
+    """Fails the test if any process it started is still alive afterwards (children of this
+    process from before the test, a worker pool another test file left, are not its own)."""
+    before = set(descendants(os.getpid()))
     yield
     time.sleep(0.05)
-    left = descendants(os.getpid())
+    left = sorted(set(descendants(os.getpid())) - before)
     assert not left, f"processes left behind: {left}"
 
 

@@ -24,6 +24,8 @@ SCALES = (1.0, 0.9, 0.8)
 # (test_rule_less_entries_are_listed fails both for an unlisted entry and a listed one that
 # gained a rule).
 NO_RULE = {
+    # LAPACK's sytrs, one matrix and its pivots at a time
+    "linalg_ldl_solve",
     # sparse tensors are not batched
     "sparse_log_softmax_values",
     "sparse_softmax_values",
@@ -133,6 +135,7 @@ UNBATCHED = {
     "pack_padded_sequence": "the lengths are read as Python ints",
     "to_sparse": "sparse tensors are not batched",
     "linalg.lu_factor": "the singularity check reads the factor's values",
+    "linalg_ldl_solve": "the solve walks each matrix's pivots as Python ints",
     "lu_unpack_L": "built on lu_factor (singularity check reads values)",
     "lu_unpack_U": "built on lu_factor (singularity check reads values)",
     "linalg.lu_solve": "built on lu_factor (singularity check reads values)",

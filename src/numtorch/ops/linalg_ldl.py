@@ -17,6 +17,7 @@ import math
 from .._core import batch_rules
 from .._core.op import defop, not_implemented
 from .._core.tensor import Tensor
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .return_types import structseq
 
@@ -187,6 +188,7 @@ def _factor(A, hermitian):
     node="NotImplemented",
     outputs=3,
     input=not_implemented("linalg_ldl_factor_ex"),
+    jvp=no_forward_derivative("linalg_ldl_factor_ex"),
 )
 def ldl_factor_ex_op(input, hermitian):
     return _factor(input, hermitian)
@@ -245,6 +247,7 @@ def _solve_one(LD, pivots, B, hermitian):
     node="NotImplemented",
     LD=not_implemented("linalg_ldl_solve"),
     B=not_implemented("linalg_ldl_solve"),
+    jvp=no_forward_derivative("linalg_ldl_solve"),
 )
 def ldl_solve_op(LD, pivots, B, hermitian):
     n = LD.shape[-1]
