@@ -59,6 +59,13 @@ def execute(lib, program: dict, dtype: str | None = None, moved: float = 0.0) ->
     rerun that tells float32 rounding from a real difference); ``moved`` scales every leaf
     by 1 + moved (signs, order, ties, zeros and non-finite values stay; the digits move)."""
     run = _Run(lib, program, dtype, moved)
+    _run_all(run, lib, program)
+    run.records.append(Record(GLOBAL_STATE, others=global_state(lib), compare_names=False))
+    return run.records
+
+
+def _run_all(run, lib, program: dict) -> None:
+    """Every step of ``program`` and its gradient phases, NumPy's and torch's warnings off."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
@@ -66,8 +73,6 @@ def execute(lib, program: dict, dtype: str | None = None, moved: float = 0.0) ->
             for step in program["steps"]:
                 run.step(step)
             run.gradients()
-    run.records.append(Record(GLOBAL_STATE, others=global_state(lib), compare_names=False))
-    return run.records
 
 
 GLOBAL_STATE = "global state"
@@ -78,13 +83,7 @@ def nonfinite_into_fft(lib, program: dict, dtype: str | None) -> bool:
     NaN or an infinity (a hook on each FFT result's node watches what reaches it)."""
     run = _Run(lib, program, dtype)
     run.watch_fft = True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with np.errstate(all="ignore"):
-            lib.manual_seed(program["seed"])
-            for step in program["steps"]:
-                run.step(step)
-            run.gradients()
+    _run_all(run, lib, program)
     return run.fft_saw_nonfinite
 
 
