@@ -19,6 +19,7 @@ from .._core.op import defop, not_implemented
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
+from .lapack_layout import column_major
 from .return_types import structseq
 
 ldl_factor_type = structseq("linalg_ldl_factor", ("LD", "pivots"))
@@ -178,7 +179,8 @@ def _factor(A, hermitian):
     for i, matrix in enumerate(matrices):
         pivots[i], info[i] = _sytf2(matrix, hermitian and xp.iscomplexobj(matrix))
     LD = xp.tril(matrices)  # torch zeroes what LAPACK leaves above the diagonal
-    return LD.reshape(A.shape), pivots.reshape(batch + (n,)), info.reshape(batch)
+    # LAPACK's factors and solutions are column-major matrices, as torch returns them
+    return column_major(LD.reshape(A.shape)), pivots.reshape(batch + (n,)), info.reshape(batch)
 
 
 @defop(
@@ -257,7 +259,7 @@ def ldl_solve_op(LD, pivots, B, hermitian):
     X = xp.broadcast_to(B, batch + B.shape[-2:]).reshape((-1,) + B.shape[-2:]).copy()
     for i in range(X.shape[0]):
         _solve_one(LD[i], pivots[i], X[i], hermitian and xp.iscomplexobj(X))
-    return X.reshape(batch + B.shape[-2:])
+    return column_major(X.reshape(batch + B.shape[-2:]))
 
 
 def check_ldl_input(A: Tensor, name: str) -> None:
