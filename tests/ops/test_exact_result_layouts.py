@@ -480,3 +480,17 @@ def test_kron_views_its_product_or_raises_like_torch(a, b):
             return str(error)
 
     assert run(numtorch) == run(torch)
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_matrix_power_zero_and_one_are_row_major_as_torch(n):
+    # torch clones into a row-major tensor; numtorch's clone kept a column-major input's
+    # layout, so a later .view() worked only in numtorch
+    torch = pytest.importorskip("torch")
+
+    def run(lib):
+        column_major = lib.eye(3).mT.contiguous().mT.requires_grad_()
+        out = lib.linalg.matrix_power(column_major * 1, n)
+        return out.stride(), out.grad_fn.name()
+
+    assert run(numtorch) == run(torch)

@@ -11,6 +11,7 @@ from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import eye
+from .._tensor_queries import contiguous_format
 from ..backend import xp
 from . import linalg_decomp as decomp
 from . import linalg_solve as solves
@@ -224,9 +225,11 @@ def matrix_power(input, n) -> Tensor:
     n = int(n)
     if n == 0:
         # clone first so the result stays in the graph (its gradient is zero), as torch
-        return input.clone().copy_(eye(input.shape[-1], dtype=input.dtype))
-    if n == 1:
-        return input.clone()
+        return input.clone(memory_format=contiguous_format).copy_(
+            eye(input.shape[-1], dtype=input.dtype)
+        )
+    if n == 1:  # torch's clone here is row-major whatever the input's layout
+        return input.clone(memory_format=contiguous_format)
     if n == -1:
         return solves.inv(input)
     a = solves.inv(input) if n < 0 else input
