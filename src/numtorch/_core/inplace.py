@@ -284,13 +284,6 @@ def _direct_update(self, other, scale, ufunc) -> bool:
                 return False
         except ValueError:  # the general path raises torch's error
             return False
-    if ufunc is not xp.multiply and scale != 1 and data.dtype == xp.float32:
-        # torch's add_/sub_ with alpha is one fused multiply-add: the float64 product of two
-        # floats is exact, and one rounding of the sum matches it
-        alpha = xp.float32(scale if ufunc is xp.add else -scale)
-        wide = xp.multiply(source, alpha, dtype=xp.float64)
-        xp.add(wide, data, out=data, dtype=xp.float64, casting="same_kind")
-        return True
     if ufunc is not xp.multiply and source.shape == data.shape:
         alpha = scale if ufunc is xp.add else -scale
         if lapack.axpy(source, data, alpha):

@@ -81,28 +81,6 @@ _sub = defop(
 )(_subtract)
 
 
-def _fused_float32(input, other, alpha, scaled=None):
-    # torch's add/sub kernels compute input + alpha * other as one fused multiply-add; the
-    # float64 product of two floats is exact, so one more rounding of the sum matches it.
-    # ``scaled`` is a float32 factor computed before (addcmul's value * tensor1, lerp's weight)
-    factor = xp.float32(alpha) if scaled is None else scaled
-    wide = xp.multiply(other, factor, dtype=xp.float64)
-    out = xp.empty(xp.broadcast_shapes(wide.shape, xp.shape(input)), xp.float32)
-    return xp.add(wide, input, out=out, dtype=xp.float64, casting="same_kind")
-
-
-def _all_float32(*arrays) -> bool:
-    return all(getattr(a, "dtype", None) == xp.float32 for a in arrays)
-
-
-def _both_float32(input, other, alpha) -> bool:
-    return (
-        getattr(input, "dtype", None) == xp.float32
-        and getattr(other, "dtype", None) == xp.float32
-        and not isinstance(alpha, complex)
-    )
-
-
 @defop(
     batch=batch_rules.pointwise,
     name="add_alpha",
@@ -115,8 +93,6 @@ def _both_float32(input, other, alpha) -> bool:
     jvp="elementwise",
 )
 def _add_alpha(input, other, alpha):
-    if _both_float32(input, other, alpha):
-        return _fused_float32(input, other, alpha)
     out = input + other * alpha
     dtype = xp.result_type(input, other)  # alpha never promotes (bool + bool * 2 is bool)
     return out if out.dtype == dtype else out.astype(dtype)
@@ -135,8 +111,6 @@ def _add_alpha(input, other, alpha):
     jvp="elementwise",
 )
 def _sub_alpha(input, other, alpha):
-    if _both_float32(input, other, alpha):
-        return _fused_float32(input, other, -alpha)
     return input - other * alpha
 
 
@@ -498,9 +472,6 @@ def where(condition, input, other):
     jvp="elementwise",
 )
 def addcmul(input, tensor1, tensor2, value=1):
-    if _all_float32(input, tensor1, tensor2) and not isinstance(value, complex):
-        # torch's kernel, compiled with contraction, is fma(value * tensor1, tensor2, input)
-        return _fused_float32(input, tensor2, 1, scaled=tensor1 * xp.float32(value))
     return input + value * tensor1 * tensor2
 
 
@@ -549,12 +520,5 @@ def lerp(input, end, weight):
     # torch's two-sided form: from input for |weight| < 0.5, from end otherwise (exact at
     # both ends, and its own inf/NaN pattern: lerp(1, inf, 1) is end - inf * 0 = NaN)
     difference = end - input
-    if _all_float32(input, end) and getattr(weight, "dtype", xp.float32) == xp.float32:
-        # torch's vectorized kernel: fma(weight, end - input, input) for a small weight,
-        # else fma(weight - 1, end - input, end), one rounding each
-        weight = xp.asarray(weight, xp.float32)
-        small = xp.abs(weight) < 0.5
-        coefficient = xp.where(small, weight, weight - xp.float32(1))
-        return _fused_float32(xp.where(small, input, end), difference, 1, scaled=coefficient)
     small = xp.abs(weight) < 0.5
     return xp.where(small, input + weight * difference, end - difference * (1 - weight))

@@ -6,21 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 
-def add_scaled(base, other, alpha, out=None):
-    """``base + alpha * other`` as torch's ``add(..., alpha=)`` computes it: a fused
-    multiply-add, one rounding (float32 through the exact float64 product); ``out`` may be
-    ``base`` itself."""
-    if base.dtype == np.float32:
-        wide = np.multiply(other, np.float32(alpha), dtype=np.float64)
-        if out is None:
-            out = np.empty(wide.shape, np.float32)
-        return np.add(wide, base, out=out, dtype=np.float64, casting="same_kind")
-    if out is None:
-        return base + alpha * other
-    np.add(base, alpha * other, out=out)
-    return out
-
-
 def effective_grad(param, grad, *, weight_decay, maximize, lr=0.0, decoupled=False):
     """The gradient an update follows: negated for ``maximize``, plus ``weight_decay * param``;
     with ``decoupled`` (AdamW) the parameter is scaled by ``1 - lr * weight_decay`` instead.
@@ -31,21 +16,13 @@ def effective_grad(param, grad, *, weight_decay, maximize, lr=0.0, decoupled=Fal
         if decoupled:
             param *= 1 - lr * weight_decay
         else:
-            grad = add_scaled(grad, param, weight_decay)
+            grad = grad + weight_decay * param
     return grad
 
 
 def lerp_(start: np.ndarray, end: np.ndarray, weight: float, scratch: np.ndarray) -> None:
     """``start += weight * (end - start)`` in place, in torch's two-sided form."""
     np.subtract(end, start, out=scratch)
-    if start.dtype == np.float32:
-        # torch's vectorized lerp: fma(weight, end - start, start) for a small weight, else
-        # fma(weight - 1, end - start, end), one rounding each
-        w = np.float32(weight)
-        small = abs(w) < 0.5
-        wide = np.multiply(scratch, w if small else w - np.float32(1), dtype=np.float64)
-        np.add(wide, start if small else end, out=start, dtype=np.float64, casting="same_kind")
-        return
     if abs(weight) < 0.5:
         scratch *= weight
         start += scratch
@@ -57,14 +34,6 @@ def lerp_(start: np.ndarray, end: np.ndarray, weight: float, scratch: np.ndarray
 
 def square_average_(avg, value, decay: float, scratch) -> None:
     """``avg = decay * avg + (1 - decay) * value * value`` in place."""
-    if avg.dtype == np.float32:
-        # torch's avg.mul_(decay).addcmul_(value, value, value=1 - decay): the addcmul is
-        # fma((1 - decay) * value, value, avg), one rounding
-        avg *= decay
-        np.multiply(value, np.float32(1 - decay), out=scratch)
-        wide = np.multiply(scratch, value, dtype=np.float64)
-        np.add(wide, avg, out=avg, dtype=np.float64, casting="same_kind")
-        return
     np.multiply(value, 1 - decay, out=scratch)
     scratch *= value
     avg *= decay
@@ -79,8 +48,7 @@ def adam_moments_(exp_avg, exp_avg_sq, grad, beta1: float, beta2: float, scratch
 
 
 def add_ratio_(param, numerator, denominator, value: float, scratch) -> None:
-    """``param += value * numerator / denominator`` (torch's ``addcdiv_``: the product
-    first, then the quotient)."""
-    product = np.multiply(numerator, value)  # its own array: scratch may be the denominator
-    np.divide(product, denominator, out=scratch)
+    """``param += value * numerator / denominator`` (torch's ``addcdiv_``)."""
+    np.divide(numerator, denominator, out=scratch)
+    scratch *= value
     param += scratch

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._core.tensor import Tensor
 from ._checks import check_compat_flags, check_lr, check_nonnegative, scalar
-from ._kernels import add_scaled, effective_grad
+from ._kernels import effective_grad
 from .optimizer import Optimizer, fill_state, update_elementwise
 
 
@@ -14,7 +14,7 @@ def asgd_kernel(param, grad, ax, *, weight_decay, maximize, decay, eta, mu):
     """One ASGD update of ``param`` and the average ``ax`` in place."""
     grad = effective_grad(param, grad, weight_decay=weight_decay, maximize=maximize)
     param *= decay
-    add_scaled(param, grad, -eta, out=param)  # torch's add_ with alpha: fused
+    param -= eta * grad
     if mu != 1:
         scratch = np.subtract(param, ax)
         scratch *= mu

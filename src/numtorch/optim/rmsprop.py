@@ -6,7 +6,7 @@ import numpy as np
 
 from .._core.tensor import Tensor
 from ._checks import check_compat_flags, check_eps, check_lr, scalar
-from ._kernels import add_ratio_, add_scaled, effective_grad, lerp_, square_average_
+from ._kernels import effective_grad, lerp_, square_average_
 from .optimizer import Optimizer, fill_state, update_elementwise
 
 
@@ -21,20 +21,21 @@ def rmsprop_kernel(
     if centered:
         grad_avg = buffers[0]
         lerp_(grad_avg, grad, 1 - alpha, scratch)
-        # torch's square_avg.addcmul(grad_avg, grad_avg, value=-1): one fused rounding
-        wide = np.multiply(-grad_avg, grad_avg, dtype=np.float64)
-        np.add(wide, square_avg, out=scratch, dtype=np.float64, casting="same_kind")
+        np.multiply(grad_avg, grad_avg, out=scratch)
+        np.subtract(square_avg, scratch, out=scratch)
         avg = np.sqrt(scratch, out=scratch)
     else:
         avg = np.sqrt(square_avg, out=scratch)
     avg += eps
+    np.divide(grad, avg, out=avg)
     if momentum > 0:
         buf = buffers[-1]
         buf *= momentum
-        buf += grad / avg
-        add_scaled(param, buf, -lr, out=param)  # torch's param.add_(buf, alpha=-lr)
+        buf += avg
+        np.multiply(buf, lr, out=avg)
     else:
-        add_ratio_(param, grad, avg, -lr, avg)  # torch's param.addcdiv_(grad, avg, value=-lr)
+        avg *= lr
+    param -= avg
 
 
 class RMSprop(Optimizer):

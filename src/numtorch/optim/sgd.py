@@ -6,7 +6,7 @@ import numpy as np
 
 from .._core.tensor import Tensor
 from ._checks import check_compat_flags, check_lr, scalar
-from ._kernels import add_scaled, effective_grad
+from ._kernels import effective_grad
 from ._parallel import run_elementwise
 from .optimizer import Optimizer, _params_with_grad
 
@@ -25,13 +25,14 @@ def sgd_kernel(
             if dampening == 0:
                 buf += grad
             else:
-                add_scaled(buf, grad, 1 - dampening, out=buf)
+                buf += np.multiply(grad, 1 - dampening, out=scratch)
         if nesterov:
-            grad = add_scaled(grad, buf, momentum, out=scratch)
+            # grad + momentum * buf, the sum written into scratch (addition commutes exactly)
+            np.multiply(buf, momentum, out=scratch)
+            grad = np.add(scratch, grad, out=scratch)
         else:
             grad = buf
-    # torch's param.add_(grad, alpha=-lr) is a fused multiply-add
-    add_scaled(param, grad, -lr, out=param)
+    param -= np.multiply(grad, lr, out=scratch)
 
 
 class SGD(Optimizer):
