@@ -276,17 +276,20 @@ def _basic_getitem(input, key):
     return view if view is not input else _alias(input)
 
 
+_ALL = slice(None)
+_ndarray = xp.ndarray
+
+
 def _apply_basic(input, key):
     """The view the key's basic parts select, as torch applies them before any tensor index
     (integers select, slices narrow, None unsqueezes), and the key left for the view: full
     slices and the index arrays. Integers thus drop their dims before NumPy's rule places
     the advanced dims: ``x[0, :, [0, 1]]`` is 3 x 2, as in torch (NumPy's order: 2 x 3).
     ``input`` itself when nothing applied."""
-    specified = sum(
-        (k.ndim if isinstance(k, xp.ndarray) and k.dtype == xp.bool_ else 1)
-        for k in key
-        if k is not None and k is not Ellipsis
-    )
+    specified = 0  # dims the key names (a bool mask names as many as it has)
+    for k in key:
+        if k is not None and k is not Ellipsis:
+            specified += k.ndim if k.__class__ is _ndarray and k.dtype == xp.bool_ else 1
     if specified > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
     if len(key) == 1 and isinstance(key[0], slice):
@@ -297,16 +300,16 @@ def _apply_basic(input, key):
     for k in key:
         if k is None:
             result = _unsqueeze(result, dim)
-            rest.append(slice(None))
+            rest.append(_ALL)
             dim += 1
         elif k is Ellipsis:
             skipped = input.ndim - specified
-            rest.extend([slice(None)] * skipped)
+            rest.extend([_ALL] * skipped)
             dim += skipped
         elif isinstance(k, int):
             result = select(result, dim, k)
         elif isinstance(k, slice):
-            rest.append(slice(None))
+            rest.append(_ALL)
             step = 1 if k.step is None else k.step
             if not (k.start in (None, 0) and k.stop is None and step == 1):
                 result = narrow_slice(result, dim, k.start, k.stop, step)
