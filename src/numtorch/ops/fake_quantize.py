@@ -20,7 +20,11 @@ def _grid(x, scale, zero_point):
     return xp.rint(x * inverse) + zero_point
 
 
-def _fake_quantized(x, scale, zero_point, quant_min, quant_max, per_channel=False):
+def _with_mask(x, scale, zero_point, quant_min, quant_max, per_channel=False):
+    """The fake-quantized values and torch's cache mask: where the value landed inside the
+    grid's range (its straight-through gradient passes there, is 0 where it was clamped).
+    torch saves that mask for backward, not the input, so an in-place change of the input
+    after the call does not fail the backward."""
     compute = x if x.dtype.itemsize >= 4 else x.astype(xp.float32)
     grid = _grid(compute, scale, zero_point)
     # Values off the grid's integers (NaN, infinities, beyond int64) follow torch's kernels on
@@ -32,18 +36,8 @@ def _fake_quantized(x, scale, zero_point, quant_min, quant_max, per_channel=Fals
     # torch maps back in float32 whatever the input's dtype: (q - zero_point) is an integer
     # times a float scale in its kernel
     single = xp.asarray(scale, dtype=xp.float32)
-    return ((q - zero_point).astype(xp.float32) * single).astype(x.dtype, copy=False)
-
-
-def _with_mask(x, scale, zero_point, quant_min, quant_max, per_channel=False):
-    """The fake-quantized values and torch's cache mask: where the value landed inside the
-    grid's range (its straight-through gradient passes there, is 0 where it was clamped).
-    torch saves that mask for backward, not the input, so an in-place change of the input
-    after the call does not fail the backward."""
-    out = _fake_quantized(x, scale, zero_point, quant_min, quant_max, per_channel)
-    compute = x if x.dtype.itemsize >= 4 else x.astype(xp.float32)
-    q = _grid(compute, scale, zero_point)
-    return out, (q >= quant_min) & (q <= quant_max)
+    out = ((q - zero_point).astype(xp.float32) * single).astype(x.dtype, copy=False)
+    return out, (grid >= quant_min) & (grid <= quant_max)
 
 
 @defop(
