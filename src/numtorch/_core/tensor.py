@@ -316,8 +316,12 @@ class Tensor:
     def __reduce_ex__(self, protocol):
         # torch pickles the values, requires_grad and the attributes a user set: never the
         # graph, the gradient or numtorch's bookkeeping (a view pickles its own elements)
-        state = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-        return (_rebuild_tensor, (self._data, self._requires_grad, type(self), state))
+        return (_rebuild_tensor, (self._data, self._requires_grad, type(self), self._user_state()))
+
+    def _user_state(self) -> dict:
+        """The attributes a user set on this tensor (numtorch's own start with ``_``): what
+        copies and pickles carry over."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
     def __deepcopy__(self, memo):
         if self._grad_fn is not None:
@@ -331,7 +335,7 @@ class Tensor:
         new._requires_grad = self._requires_grad
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
-        new.__dict__.update({k: v for k, v in self.__dict__.items() if not k.startswith("_")})
+        new.__dict__.update(self._user_state())
         memo[id(self)] = new
         return new
 

@@ -47,7 +47,7 @@ class Parameter(Tensor):
         result = type(self)(Tensor._make(self._data.copy()), self._requires_grad)
         if self._grad is not None:
             result._grad = self._grad.__deepcopy__(memo)
-        result.__dict__.update({k: v for k, v in self.__dict__.items() if not k.startswith("_")})
+        result.__dict__.update(self._user_state())
         memo[id(self)] = result
         return result
 
