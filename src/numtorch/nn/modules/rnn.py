@@ -139,7 +139,7 @@ class RNNBase(Module):
 
     def extra_repr(self) -> str:
         s = "{input_size}, {hidden_size}"
-        if self.proj_size != 0:
+        if getattr(self, "proj_size", 0) != 0:  # (the dynamic quantized LSTM has none)
             s += ", proj_size={proj_size}"
         if self.num_layers != 1:
             s += ", num_layers={num_layers}"

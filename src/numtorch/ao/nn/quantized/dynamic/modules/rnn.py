@@ -16,6 +16,7 @@ from ......_quantized.quantize import quantize_per_tensor
 from ......backend import xp
 from ......nn.modules.module import Module
 from ......nn.modules.rnn import LSTM as FloatLSTM
+from ......nn.modules.rnn import RNNBase
 from ......ops.concatenation import cat, stack
 from .linear import linear_dynamic
 
@@ -72,19 +73,7 @@ class LSTM(Module):
     def _get_name(self) -> str:
         return "DynamicQuantizedLSTM"
 
-    def extra_repr(self) -> str:
-        text = f"{self.input_size}, {self.hidden_size}"
-        if self.num_layers != 1:
-            text += f", num_layers={self.num_layers}"
-        if self.bias is not True:
-            text += f", bias={self.bias}"
-        if self.batch_first is not False:
-            text += f", batch_first={self.batch_first}"
-        if self.dropout != 0:
-            text += f", dropout={self.dropout}"
-        if self.bidirectional is not False:
-            text += f", bidirectional={self.bidirectional}"
-        return text
+    extra_repr = RNNBase.extra_repr  # the float layer's arguments, in its words
 
     def __repr__(self) -> str:
         return f"{self._get_name()}({self.extra_repr()})"
