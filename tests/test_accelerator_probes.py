@@ -27,7 +27,15 @@ PROBES = [
     "torch.backends.cuda.is_built()", "torch.backends.cudnn.is_available()",
     "torch.backends.mkldnn.is_available()", "torch.backends.openmp.is_available()",
     "torch.cpu.is_available()", "torch.cpu.device_count()", "torch.cpu.synchronize()",
-    "torch.cpu.current_device()",
+    "torch.cpu.current_device()", "torch.cuda.Stream()", "torch.cuda.Event(enable_timing=True)",
+    "torch.cuda.CUDAGraph()", "torch.cuda.device(0).__enter__()",
+    "torch.cuda.device_of(x).__enter__()", "torch.cuda.stream(None).__enter__()",
+    "torch.cuda.nvtx.range_push('step')", "torch.cuda.get_rng_state()",
+    "torch.cuda.set_rng_state(torch.get_rng_state())", "torch.cuda.get_rng_state_all()",
+    "torch.cuda.seed_all()", "torch.cuda.get_arch_list()", "torch.cuda.memory_stats()",
+    "torch.cuda.memory_cached()", "torch.cuda.mem_get_info()", "torch.cuda.is_tf32_supported()",
+    "torch.has_cuda", "torch.has_mps", "torch.has_cudnn", "torch.has_mkldnn",
+    "torch.onnx.is_in_onnx_export()",
 ]  # fmt: skip
 
 

@@ -347,7 +347,6 @@ KNOWN_MISSING = {
         "uint7",
         # graph capture and compilation: export, symbolic shapes
         "export",
-        "onnx",
         "package",
         "sym_constrain_range",
         "sym_constrain_range_for_size",

@@ -4,6 +4,7 @@ Use it as ``import numtorch as torch``.
 """
 
 import importlib
+import warnings
 
 from ._core import dtypes as _dtypes
 from ._creation import (
@@ -245,6 +246,7 @@ _LAZY_SUBMODULES = frozenset(
         "library",
         "masked",
         "multiprocessing",
+        "onnx",
         "optim",
         "quasirandom",
         "profiler",
@@ -269,6 +271,15 @@ no_grad.__module__ = enable_grad.__module__ = f"{__name__}.autograd.grad_mode"
 del _cls
 
 
+# torch.has_cuda and its siblings: deprecated module attributes that warn and ask the backend
+_DEPRECATED_PROBES = {
+    "has_mps": "backends.mps.is_built",
+    "has_cuda": "backends.cuda.is_built",
+    "has_cudnn": "backends.cudnn.is_available",
+    "has_mkldnn": "backends.mkldnn.is_available",
+}
+
+
 def __getattr__(name):
     if name in _LAZY_SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
@@ -276,6 +287,11 @@ def __getattr__(name):
         value = getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
         globals()[name] = value
         return value
+    if name in _DEPRECATED_PROBES:
+        probe = _DEPRECATED_PROBES[name]
+        warnings.warn(f"'{name}' is deprecated, please use 'torch.{probe}()'", stacklevel=2)
+        module, _, function = probe.rpartition(".")
+        return getattr(importlib.import_module(f"{__name__}.{module}"), function)()
     if name.startswith("_"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     # A torch name numtorch lacks: say so, naming the torch feature, rather than a bare

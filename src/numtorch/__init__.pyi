@@ -256,6 +256,7 @@ from . import jit as jit
 from . import library as library
 from . import masked as masked
 from . import multiprocessing as multiprocessing
+from . import onnx as onnx
 from . import optim as optim
 from . import profiler as profiler
 from . import quantization as quantization
