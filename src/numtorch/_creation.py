@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import warnings
 from typing import TypeVar
 
 from . import _random_kernels as kernels
@@ -333,6 +334,20 @@ def tensor(
     check_device(device)
     if isinstance(data, xp.ndarray):
         _no_negative_strides(data)
+    elif isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    elif isinstance(data, list) and data and isinstance(data[0], xp.ndarray):
+        _warn_once(
+            "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+            "converting the list to a single numpy.ndarray with numpy.array() before converting "
+            "to a tensor."
+        )
     dt = None if dtype is None else _dtypes.to_dtype(dtype)
     return _finish(_infer_array(data, dt), requires_grad, "tensor()")
 
@@ -356,7 +371,25 @@ def from_numpy(array) -> Tensor:
     if not array.dtype.isnative:
         raise ValueError("given numpy array has byte order different from the native byte order")
     _no_negative_strides(array)
+    if not array.flags.writeable:
+        _warn_once(
+            "The given NumPy array is not writable, and PyTorch does not support non-writable "
+            "tensors. This means writing to this tensor will result in undefined behavior. You "
+            "may want to copy the array to protect its data or make it writable before "
+            "converting it to a tensor. This type of warning will be suppressed for the rest of "
+            "this program."
+        )
     return Tensor._make(array)
+
+
+_warned: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    # torch gives these advisory warnings once per program (TORCH_WARN_ONCE), not per call
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _no_negative_strides(array) -> None:

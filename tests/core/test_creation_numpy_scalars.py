@@ -1,6 +1,8 @@
 """tensor() and as_tensor() of NumPy scalars keep their dtype, and nested sequences mixing
 Python numbers, NumPy values and tensors get the promoted dtype torch infers."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -76,3 +78,41 @@ def test_typename_of_classes_and_functions_as_torch():
         for lib in (torch, oracle)
     ]
     assert names[0] == names[1]
+
+
+def _warnings_of(lib, make):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make(lib)
+    # torch appends where in its C++ sources a warning was raised
+    return [(w.category, str(w.message).split(" (Triggered internally")[0]) for w in caught]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib: lib.tensor(lib.ones(2)),
+        lambda lib: lib.tensor([lib.tensor(1.0), 2.0]),
+        lambda lib: lib.tensor(np.ones(2)),
+    ],
+    ids=["from_tensor", "list_with_0d_tensor", "array"],
+)
+def test_creation_warnings_match_torch(make):
+    reference = pytest.importorskip("torch")
+    assert _warnings_of(torch, make) == _warnings_of(reference, make)
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda lib: lib.from_numpy(np.broadcast_to(np.ones(3), (2, 3))), "not writable"),
+        (lambda lib: lib.as_tensor(np.broadcast_to(np.ones(3), (2, 3))), "not writable"),
+        (lambda lib: lib.tensor([np.ones(2), np.zeros(2)]), "list of numpy.ndarrays"),
+    ],
+)
+def test_advisory_warnings_come_once_per_program(make, says):
+    import numtorch._creation as creation
+
+    creation._warned.clear()
+    first, again = _warnings_of(torch, make), _warnings_of(torch, make)
+    assert len(first) == 1 and says in first[0][1] and again == []

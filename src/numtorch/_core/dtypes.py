@@ -125,8 +125,9 @@ def from_numpy_dtype(np_dtype) -> dtype:
             note_dtype(found)
         return found
     np_dtype = xp.dtype(np_dtype)
+    name = np_dtype.type.__name__  # numpy.object_, numpy.str_: torch names the scalar type
     raise TypeError(
-        f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
+        f"can't convert np.ndarray of type numpy.{name}. The only supported types are: "
         "float64, float32, float16, bfloat16, complex64, complex128, int64, int32, int16, "
         "int8, uint64, uint32, uint16, uint8, and bool."
     )
