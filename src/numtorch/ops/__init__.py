@@ -83,3 +83,6 @@ from . import (  # noqa: F401
 
 complex.mark_complex_differentiable()
 numpy_keywords.wrap_methods()
+
+# after every op is defined: these wrap the finished functions and methods
+from . import deprecated_overloads  # noqa: E402, F401
