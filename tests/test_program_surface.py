@@ -44,7 +44,7 @@ def test_data_parallel_function_needs_a_device():
 
 def test_jit_script_and_trace_return_the_module_and_warn_once():
     model = numtorch.nn.Linear(2, 1)
-    numtorch.jit._warned.clear()
+    numtorch._core.warn_once.given.clear()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert numtorch.jit.script(model) is model

@@ -223,9 +223,7 @@ def test_deprecated_norms_match_torch(name):
 
 
 def test_deprecated_norms_warn_as_torch_does():
-    from numtorch.ops import deprecated_norms
-
-    deprecated_norms._warned.clear()
+    numtorch._core.warn_once.given.clear()
     with pytest.warns(UserWarning, match=r"at::nuclear_norm is deprecated .* 'nuc'"):
         numtorch.nuclear_norm(numtorch.ones(2, 2))
 

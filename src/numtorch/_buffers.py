@@ -4,10 +4,10 @@ and ``from_dlpack``/``to_dlpack`` (the DLPack protocol), sharing that memory as 
 from __future__ import annotations
 
 import ctypes
-import warnings
 
 from ._core import dtypes as _dtypes
 from ._core.tensor import Tensor
+from ._core.warn_once import warn_once
 from ._creation import from_numpy
 from .backend import xp
 
@@ -20,7 +20,6 @@ _READ_ONLY_WARNING = (
     "converting it to a tensor. This type of warning will be suppressed for the rest of this "
     "program."
 )
-_warned = [False]
 
 
 def frombuffer(buffer, *, dtype=None, count: int = -1, offset: int = 0, requires_grad=False):
@@ -67,9 +66,7 @@ def frombuffer(buffer, *, dtype=None, count: int = -1, offset: int = 0, requires
     if not array.flags.writeable:
         # torch shares read-only memory and lets writes through; NumPy refuses them, so the
         # tensor gets a copy (torch's warning still says the buffer is not writable)
-        if not _warned[0]:
-            _warned[0] = True
-            warnings.warn(_READ_ONLY_WARNING, UserWarning, stacklevel=2)
+        warn_once(_READ_ONLY_WARNING)
         array = array.copy()
     return Tensor._make(array).requires_grad_(requires_grad)
 

@@ -27,6 +27,7 @@ from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
 from ._core.grad_mode import no_grad as _no_grad
 from ._core.meta import default_is_meta, is_meta_device, metafy
 from ._core.tensor import Size, Tensor
+from ._core.warn_once import warn_once
 from ._generator import Generator, default_generator, generator_or_default
 from ._tensor_queries import empty_in_order, memory_format_order
 from .backend import layout as memory_layout  # (the factories take a `layout` argument)
@@ -340,13 +341,14 @@ def tensor(
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
     elif isinstance(data, list) and data and isinstance(data[0], xp.ndarray):
-        _warn_once(
+        warn_once(
             "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
             "converting the list to a single numpy.ndarray with numpy.array() before converting "
-            "to a tensor."
+            "to a tensor.",
+            stacklevel=3,  # past the boundary wrapper (ops/boundary.py) to the caller
         )
     dt = None if dtype is None else _dtypes.to_dtype(dtype)
     return _finish(_infer_array(data, dt), requires_grad, "tensor()")
@@ -372,24 +374,15 @@ def from_numpy(array) -> Tensor:
         raise ValueError("given numpy array has byte order different from the native byte order")
     _no_negative_strides(array)
     if not array.flags.writeable:
-        _warn_once(
+        warn_once(
             "The given NumPy array is not writable, and PyTorch does not support non-writable "
             "tensors. This means writing to this tensor will result in undefined behavior. You "
             "may want to copy the array to protect its data or make it writable before "
             "converting it to a tensor. This type of warning will be suppressed for the rest of "
-            "this program."
+            "this program.",
+            stacklevel=3,
         )
     return Tensor._make(array)
-
-
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    # torch gives these advisory warnings once per program (TORCH_WARN_ONCE), not per call
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def _no_negative_strides(array) -> None:

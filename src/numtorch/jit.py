@@ -13,23 +13,21 @@ import typing
 import warnings
 
 from . import _async
+from ._core.warn_once import warn_once
 from .futures import Future  # noqa: F401
 from .nn.modules.module import Module
 
 Final = typing.Final
-_warned = set()
 
 
 def _pass_through(what: str, obj):
-    if what not in _warned:
-        _warned.add(what)
-        warnings.warn(
-            f"torch.jit.{what}: numtorch has no TorchScript compiler; the "
-            f"{'module' if isinstance(obj, Module) else 'function'} is returned unchanged and "
-            "runs eagerly",
-            UserWarning,
-            stacklevel=3,
-        )
+    warn_once(
+        f"torch.jit.{what}: numtorch has no TorchScript compiler; the "
+        f"{'module' if isinstance(obj, Module) else 'function'} is returned unchanged and "
+        "runs eagerly",
+        stacklevel=3,
+        key=f"torch.jit.{what}",
+    )
     return obj
 
 

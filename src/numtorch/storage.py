@@ -4,15 +4,12 @@ views, as bytes or as elements of the tensor's dtype (``Tensor.untyped_storage()
 
 from __future__ import annotations
 
-import warnings
-
 from . import _shared_memory
 from ._core import dtypes
 from ._core.device import device
 from ._core.tensor import Tensor
+from ._core.warn_once import warn_once
 from .backend import xp
-
-_warned = False
 
 
 def _owner_bytes(array):
@@ -123,17 +120,12 @@ def untyped_storage(self) -> UntypedStorage:
 
 
 def storage(self) -> TypedStorage:
-    global _warned
-    if not _warned:
-        _warned = True
-        warnings.warn(
-            "TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
-            "will be the only storage class. This should only matter to you if you are using "
-            "storages directly.  To access UntypedStorage directly, use tensor.untyped_storage() "
-            "instead of tensor.storage()",
-            UserWarning,
-            stacklevel=2,
-        )
+    warn_once(
+        "TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
+        "will be the only storage class. This should only matter to you if you are using "
+        "storages directly.  To access UntypedStorage directly, use tensor.untyped_storage() "
+        "instead of tensor.storage()"
+    )
     raw = _owner_bytes(self._data)
     usable = raw.shape[0] - raw.shape[0] % self._data.itemsize
     return TypedStorage(raw[:usable].view(self._data.dtype))

@@ -111,8 +111,8 @@ def test_creation_warnings_match_torch(make):
     ],
 )
 def test_advisory_warnings_come_once_per_program(make, says):
-    import numtorch._creation as creation
+    from numtorch._core.warn_once import given
 
-    creation._warned.clear()
+    given.clear()
     first, again = _warnings_of(torch, make), _warnings_of(torch, make)
     assert len(first) == 1 and says in first[0][1] and again == []

@@ -64,9 +64,7 @@ def test_out_of_range_index_is_an_index_error_as_in_torch():
 
 
 def test_typed_storage_warns_it_is_deprecated():
-    import numtorch.storage as storage_module
-
-    storage_module._warned = False
+    numtorch._core.warn_once.given.clear()
     with pytest.warns(UserWarning, match="TypedStorage is deprecated"):
         numtorch.ones(2).storage()
 

@@ -7,7 +7,7 @@ import warnings
 import pytest
 
 import numtorch
-import numtorch.ops.deprecated_overloads as deprecated
+from numtorch._core.warn_once import given
 
 torch = pytest.importorskip("torch")
 
@@ -68,7 +68,7 @@ def test_gradient_flows_through_the_deprecated_form():
 
 
 def test_one_warning_per_program_for_all_deprecated_overloads():
-    deprecated._warned = False
+    given.clear()
     x = numtorch.ones(2)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

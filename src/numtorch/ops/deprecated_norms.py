@@ -3,25 +3,18 @@ programs, deprecated in favour of ``linalg.vector_norm`` and ``linalg.matrix_nor
 
 from __future__ import annotations
 
-import warnings
-
 from .._core.op import export
 from .._core.tensor import Tensor
+from .._core.warn_once import warn_once
 from . import linalg_functions
 from .nn.distance import norm_dim_op
 from .reduction import reduce_dims
 
-_warned: set = set()
-
 
 def _deprecated(name: str, instead: str) -> None:
-    if name in _warned:  # torch warns once per process
-        return
-    _warned.add(name)
-    warnings.warn(
+    warn_once(  # torch warns once per process
         f"at::{name} is deprecated and it is just left for JIT compatibility. It will be "
         f"removed in a future PyTorch release. Please use `{instead}` instead",
-        UserWarning,
         stacklevel=3,
     )
 

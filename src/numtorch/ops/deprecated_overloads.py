@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import functools
 import numbers
-import warnings
 
 from .._core.op import FUNCTIONS
 from .._core.tensor import Tensor
+from .._core.warn_once import warn_once
 
 # factor first: name -> (the factor's keyword, the tensors after it)
 _FACTOR_FIRST = {
@@ -32,7 +32,6 @@ _BETA_FIRST = {
     "addbmm": ("batch1", "batch2"),
     "baddbmm": ("batch1", "batch2"),
 }
-_warned = False
 
 
 def _is_scalar(value) -> bool:
@@ -44,15 +43,11 @@ def _number(value):
 
 
 def _warn(name: str, old: str, new: str, method: bool) -> None:
-    global _warned
-    if _warned:
-        return
-    _warned = True
-    warnings.warn(
+    warn_once(
         f"This overload of {name} is deprecated:\n\t{name}({old})\nConsider using one of the "
         f"following signatures instead:\n\t{name}({new})",
-        UserWarning,
         stacklevel=3 if method else 4,  # a function runs inside its boundary wrapper
+        key="deprecated overload",  # one warning between all of them, as torch's
     )
 
 

@@ -5,11 +5,11 @@ logdet; and torch's top-level aliases (``torch.inverse``, ``torch.det``, ``torch
 from __future__ import annotations
 
 import math
-import warnings
 
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from .._core.warn_once import warn_once
 from .._creation import eye
 from .._tensor_queries import contiguous_format
 from ..backend import xp
@@ -303,13 +303,8 @@ def svd(input, some=True, compute_uv=True):
     return _svd_type(U, S, V)
 
 
-_warned = set()
-
-
 def _deprecated(name, message):
-    if name not in _warned:  # once per process, as torch
-        _warned.add(name)
-        warnings.warn(message, UserWarning, stacklevel=3)
+    warn_once(message, stacklevel=3)  # once per process, as torch
 
 
 @export

@@ -8,6 +8,7 @@ from .._core import dtypes as _dtypes
 from .._core.dispatch import check_scalar_fits
 from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor
+from .._core.warn_once import warn_once
 from .._creation import zeros_like
 from ..backend import xp
 
@@ -454,10 +455,17 @@ def _check_where(args):
 def where(condition, input, other):
     """Pick ``input`` where ``condition`` holds, else ``other`` (both may be numbers)."""
     if condition.dtype != xp.bool_:
-        raise RuntimeError(
-            f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{condition.dtype}"
+        if condition.dtype != xp.uint8:
+            raise RuntimeError(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{_dtypes.from_numpy_dtype(condition.dtype).scalar_name}"
+            )
+        warn_once(
+            "where received a uint8 condition tensor. This behavior is deprecated and will be "
+            "removed in a future version of PyTorch. Use a boolean condition instead.",
+            stacklevel=4,
         )
+        condition = condition.astype(xp.bool_)
     return xp.where(condition, input, other)
 
 

@@ -9,11 +9,10 @@ double backward works.
 
 from __future__ import annotations
 
-import warnings
-
 from .._core import batch_rules, index_batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
+from .._core.warn_once import warn_once
 from .._creation import ones_like, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..autograd.function import Error
@@ -251,19 +250,11 @@ def _index_reduce(input, dim, index, source, reduce, include_self):
     return _reduce_into(input, key, source, reduce, include_self).reshape(shape)
 
 
-_beta_warned = False
-
-
 @export(inplace=True)
 def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Tensor:
     """Copy of ``input`` with slice ``i`` of ``source`` folded into slice ``index[i]``
     along ``dim`` by ``reduce`` ("prod", "mean", "amax" or "amin")."""
-    global _beta_warned
-    if not _beta_warned:  # torch warns once per process
-        _beta_warned = True
-        warnings.warn(
-            "index_reduce() is in beta and the API may change at any time.", UserWarning, 2
-        )
+    warn_once("index_reduce() is in beta and the API may change at any time.")
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(
             "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "

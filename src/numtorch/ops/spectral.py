@@ -16,6 +16,7 @@ from .. import _creation
 from .._core.dispatch import require_tensor
 from .._core.op import export
 from .._core.tensor import Tensor
+from .._core.warn_once import warn_once
 from .complex import view_as_real
 from .fft import _fft_c2c, _fft_c2r, _fft_r2c
 from .nn.fold import col2im_op
@@ -61,6 +62,15 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         (torch.Size([9, 17]), torch.complex64)
     """
     require_tensor("stft", "input", 1, input)
+    if window is None:
+        warn_once(
+            "A window was not provided. A rectangular window will be applied,which is known to "
+            "cause spectral leakage. Other windows such as torch.hann_window or "
+            "torch.hamming_window are recommended to reduce spectral leakage.To suppress this "
+            "warning and use a rectangular window, explicitly set `window=torch.ones(n_fft, "
+            "device=<device>)`.",
+            stacklevel=3,
+        )
     complex_input = input.is_complex() or (window is not None and window.is_complex())
     if return_complex is None:
         if not complex_input:
@@ -139,6 +149,14 @@ def istft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         True
     """
     require_tensor("istft", "input", 1, input)
+    if window is None:
+        warn_once(
+            "A window was not provided. A rectangular window will be applied.Please provide the "
+            "same window used by stft to make the inversion lossless.To suppress this warning "
+            "and use a rectangular window, explicitly set `window=torch.ones(n_fft, "
+            "device=<device>)`.",
+            stacklevel=3,
+        )
     if not input.is_complex():
         raise RuntimeError(
             "istft requires a complex-valued input tensor matching the output from stft with "

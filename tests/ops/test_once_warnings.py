@@ -1,0 +1,71 @@
+"""Warnings torch gives once per program, for usage it still accepts: a uint8 condition in
+``where``, ``stft``/``istft`` without a window. Values and types as torch's; one warning each."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import numtorch
+from numtorch._core.warn_once import given
+
+torch = pytest.importorskip("torch")
+
+
+def _run(lib, make):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = make(lib)
+        except Exception as e:  # the type is what is compared
+            result = type(e).__name__
+    if isinstance(result, lib.Tensor):
+        result = (str(result.dtype).split(".")[-1], result.tolist())
+    return result, [str(w.message).split(" (Triggered internally")[0] for w in caught]
+
+
+CASES = {
+    "where_uint8": lambda L: L.where(L.tensor([1, 0, 2], dtype=L.uint8), L.ones(3), 0.0),
+    "where_float": lambda L: L.where(L.ones(2), L.ones(2), 0.0),
+    "where_long": lambda L: L.where(L.ones(2, dtype=L.int64), L.ones(2), 0.0),
+    "stft_no_window": lambda L: L.stft(L.arange(32.0), 8, return_complex=True).abs().sum(),
+    "istft_no_window": lambda L: L.istft(L.stft(L.arange(32.0), 8, return_complex=True), 8),
+}
+# what our first warning says (torch's own once-per-process state cannot be reset to compare)
+SAYS = {
+    "where_uint8": "where received a uint8 condition tensor",
+    "stft_no_window": "A window was not provided. A rectangular window will be applied,which",
+    "istft_no_window": "A window was not provided. A rectangular window will be applied.Please",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_value_and_first_warning_as_torch(name):
+    given.clear()
+    (ours, said), (theirs, _) = _run(numtorch, CASES[name]), _run(torch, CASES[name])
+    if isinstance(ours, tuple):
+        assert ours[0] == theirs[0]
+        assert np.allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-4)
+    else:
+        assert ours == theirs
+    if name in SAYS:
+        # (istft's case runs stft first, which gives its own warning too)
+        assert [m for m in said if m.startswith(SAYS[name])] == [said[-1]]
+    else:
+        assert said == []
+
+
+def test_each_warns_once_per_program():
+    given.clear()
+    make = CASES["where_uint8"]
+    first, again = _run(numtorch, make)[1], _run(numtorch, make)[1]
+    assert len(first) == 1 and "uint8 condition" in first[0] and again == []
+
+
+def test_gradient_through_a_uint8_condition():
+    x = numtorch.ones(3, requires_grad=True)
+    cond = numtorch.tensor([1, 0, 1], dtype=numtorch.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        numtorch.where(cond, x * 2, 0.0).sum().backward()
+    assert x.grad.tolist() == [2.0, 0.0, 2.0]
