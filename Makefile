@@ -44,14 +44,6 @@ test-numpy-min test-numpy-max: test-numpy-%:
 	.venv-numpy-$*/bin/python -m pytest -p no:cacheprovider tests/ops/test_ops.py tests/ops/test_ops_parity.py \
 		tests/test_programs_parity.py tests/core/test_tensor.py tests/core/test_autograd_engine.py
 
-# the products' suites with NumPy's BLAS alone: `make test` runs them on MKL, which the test
-# extra installs (src/numtorch/backend/gemm.py)
-.PHONY: test-gemm-numpy
-test-gemm-numpy: $(VENV)/.test-installed
-	NUMTORCH_GEMM=numpy $(BIN)/python -m pytest -n 2 --dist loadfile -p no:cacheprovider \
-		tests/ops/test_ops.py tests/ops/test_ops_parity.py tests/ops/test_gemm_library.py tests/nn \
-		tests/test_programs_parity.py tests/test_fuzz_differential.py
-
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/ruff check src tests bench

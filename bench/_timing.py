@@ -41,21 +41,3 @@ CPU_TIME_HELP = (
 
 def clock_for(cpu_time: bool):
     return time.thread_time if cpu_time else time.perf_counter
-
-
-def products_library() -> str:
-    """The library running numtorch's large float products (MKL when installed, else NumPy),
-    and the BLAS libraries loaded, as threadpoolctl reports them."""
-    from numtorch.backend import gemm
-
-    try:
-        from threadpoolctl import threadpool_info
-    except ImportError:
-        return f"products: {gemm.library()}"
-    loaded = ", ".join(
-        f"{pool.get('internal_api')} {pool.get('version')} ({pool.get('architecture') or '-'}, "
-        f"{pool.get('num_threads')} threads)"
-        for pool in threadpool_info()
-        if pool.get("user_api") == "blas"
-    )
-    return f"products: {gemm.library()}; BLAS loaded: {loaded}"

@@ -1,7 +1,9 @@
-"""Single-precision GEMMs of the model steps in four libraries: NumPy's BLAS (``matmul``),
-MKL through numtorch's GEMM helper (``numtorch.backend.gemm``, the ``mkl`` wheel; every
-shape, ignoring the helper's shape classes), BLIS through cython-blis (``blis.py.gemm``) and
-torch (MKL), each when installed, interleaved, one thread each, best of N by CPU time, in µs.
+"""Single-precision GEMMs of the model steps in four libraries: NumPy's BLAS (``matmul``, as
+numtorch calls it), Intel MKL from its PyPI wheel (``pip install mkl``: ``cblas_sgemm`` of
+``libmkl_rt`` through ctypes), BLIS through cython-blis (``pip install blis``:
+``blis.py.gemm``) and torch (its own MKL), each when installed, interleaved, one thread each,
+best of N by CPU time, in µs. numtorch itself uses NumPy alone (docs/performance.md, "Tried
+and not kept", says why).
 
 The products and their layouts are the ones numtorch's kernels run:
 
@@ -15,7 +17,8 @@ The products and their layouts are the ones numtorch's kernels run:
 - ResNet-18's 3×3 stride-1 convolutions at batch 1 and the 7×7 stem (``bench/resnet.py``):
   forward ``W cols``, input gradient ``W^T g``, weight gradient ``g cols^T``.
 
-MKL and BLIS take the operands in place (BLIS: C-contiguous, transposed by flag). BLIS runs
+MKL and BLIS take the operands in place (a row- or column-major operand as it is; BLIS:
+C-contiguous, transposed by flag). BLIS runs
 the kernel configuration cython-blis picks on this CPU (``BLIS_ARCH_DEBUG=1`` prints it);
 its wheel is built single-threaded.
 
@@ -30,6 +33,8 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # read when NumPy and MKL load
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
+import ctypes
+import sys
 import time
 
 import numpy as np
@@ -38,8 +43,6 @@ try:
     import blis.py as blis_py
 except ImportError:
     blis_py = None
-
-from numtorch.backend import gemm
 
 try:
     import torch
@@ -55,13 +58,51 @@ def _blis(a, b, out, trans1=False, trans2=False):
     return lambda: blis_py.gemm(a, b, out=out, trans1=trans1, trans2=trans2, beta=0.0)
 
 
+def _load_mkl():
+    """``cblas_sgemm`` of the mkl wheel's ``libmkl_rt`` (installed beside the interpreter's
+    libraries), typed, or None."""
+    for version in (3, 2):
+        try:
+            lib = ctypes.CDLL(os.path.join(sys.prefix, "lib", f"libmkl_rt.so.{version}"))
+        except OSError:
+            continue
+        sgemm = lib.cblas_sgemm
+        pointer, size = ctypes.c_void_p, ctypes.c_int
+        sgemm.argtypes = [size] * 6 + [ctypes.c_float, pointer, size, pointer, size]
+        sgemm.argtypes += [ctypes.c_float, pointer, size]
+        buffer = ctypes.create_string_buffer(256)
+        lib.MKL_Get_Version_String(buffer, len(buffer))
+        return sgemm, buffer.value.decode(errors="replace")
+    return None, "not installed"
+
+
+_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112
+mkl_sgemm, MKL_VERSION = _load_mkl()
+
+
+def _layout(a):
+    """(transpose flag, leading dimension) of a row- or column-major float32 matrix."""
+    if a.strides[1] == 4:
+        return _NO_TRANS, a.strides[0] // 4
+    assert a.strides[0] == 4, "an operand with a unit stride"
+    return _TRANS, a.strides[1] // 4
+
+
 def _mkl(a, b, out, trans1=False, trans2=False):
     """MKL on the same operands as ``_blis`` (in place, a flag for a transposed one)."""
-    function = gemm.function(np.float32)
-    if function is None:
+    if mkl_sgemm is None:
         return None
     a, b = (a.T if trans1 else a), (b.T if trans2 else b)
-    return lambda: out if gemm.cblas_product(function, a, b, out) else None
+    (ta, lda), (tb, ldb) = _layout(a), _layout(b)
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
+    args = (_ROW_MAJOR, ta, tb, m, n, k, 1.0, a.ctypes.data, lda, b.ctypes.data, ldb, 0.0)
+    args += (out.ctypes.data, out.strides[0] // 4)
+
+    def product():
+        mkl_sgemm(*args)
+        return out
+
+    return product
 
 
 def _torch(fn, *arrays):
@@ -222,7 +263,6 @@ def main():
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--only", choices=("mlp", "lstm", "conv"))
     args = parser.parse_args()
-    gemm.use_library("mkl")  # (whatever NUMTORCH_GEMM says: this bench compares them)
     rng = np.random.default_rng(0)
     groups = {"mlp": mlp_cases, "lstm": lstm_cases, "conv": conv_cases}
     cases = {}
@@ -231,7 +271,7 @@ def main():
             cases.update(make(rng))
     check(cases)
     print(f"NumPy BLAS: {blas_description()}")
-    print(f"MKL: {gemm.library()}")
+    print(f"MKL: {MKL_VERSION}")
     print(f"BLIS: {'cython-blis ' + _blis_version() if blis_py else 'not installed'}")
     names = ("numpy", "mkl", "blis", "torch")
     ratios = ("mkl/np", "blis/np", "np/torch", "mkl/torch")

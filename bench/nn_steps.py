@@ -20,12 +20,10 @@ import os
 import sys
 
 if "--threads" in sys.argv:  # NumPy's BLAS reads its thread count when it loads
-    # NumPy's OpenBLAS and MKL (numtorch's products when installed) read these on loading
     os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
-    os.environ["MKL_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"]
 
 import numpy as np
-from _timing import CPU_TIME_HELP, best_of_interleaved, clock_for, products_library
+from _timing import CPU_TIME_HELP, best_of_interleaved, clock_for
 
 import numtorch
 
@@ -133,7 +131,6 @@ def main():
     best = measure(args.repeat, args.only, args.optimizer, args.cpu_time)
     threads = os.environ.get("OPENBLAS_NUM_THREADS", "default")
     print(f"NumPy BLAS threads: {threads}; cores: {os.cpu_count()}")
-    print(products_library())
     try:
         import torch
 

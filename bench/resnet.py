@@ -27,12 +27,10 @@ import tracemalloc
 from pathlib import Path
 
 if "--threads" in sys.argv:  # NumPy's BLAS reads its thread count when it loads
-    # NumPy's OpenBLAS and MKL (numtorch's products when installed) read these on loading
     os.environ["OPENBLAS_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
-    os.environ["MKL_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"]
 
 import numpy as np
-from _timing import CPU_TIME_HELP, best_of_interleaved, clock_for, products_library
+from _timing import CPU_TIME_HELP, best_of_interleaved, clock_for
 
 import numtorch
 from numtorch.models import resnet18
@@ -111,7 +109,6 @@ def main():
         torch_threads = "torch not installed: numtorch times only"
     print(f"NumPy BLAS threads: {os.environ.get('OPENBLAS_NUM_THREADS', 'default')}; "
           f"cores: {os.cpu_count()}; {torch_threads}")  # fmt: skip
-    print(products_library())
 
     cases = step_cases(args.size)
     for fn in cases.values():  # warm up caches and allocators

@@ -14,7 +14,7 @@ from .._core.observers import composite, dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
 from ..autograd.forward_grad import add_terms, align, batch_shift, batched
-from ..backend import gemm, xp
+from ..backend import xp
 from . import complex_products
 from .pointwise import _conj
 from .shape import _unsafe_view
@@ -57,7 +57,7 @@ def _mat1_grad(grad, mat2):
 # First-order backward of the products on real arrays (Note [Formulas on arrays]): the same
 # GEMMs in the same layouts, without the transposes and products as recorded ops.
 def _mat1_grad_array(grad, mat2):
-    return gemm.matmul(grad, mat2.T)
+    return xp.matmul(grad, mat2.T)
 
 
 def _mat2_grad_array(grad, mat1, mat2_strides):
@@ -66,8 +66,8 @@ def _mat2_grad_array(grad, mat1, mat2_strides):
         # written column-major into an array of its own, so that once transposed back it
         # becomes .grad without a copy (Tensor._owned_copy)
         out = xp.empty(shape, xp.result_type(mat1, grad), order="F")
-        return gemm.matmul(mat1.T, grad, out=out)
-    return gemm.matmul(mat1.T, grad)
+        return xp.matmul(mat1.T, grad, out=out)
+    return xp.matmul(mat1.T, grad)
 
 
 _mat1_grad.array_form = _mat1_grad_array
@@ -151,7 +151,7 @@ def _addmm_jvp(input_t, mat1_t, mat2_t, input, mat1, mat2, beta, alpha):
 def _mm(input, mat2):
     if input.dtype.kind == "c":  # infinite parts as torch's kernels meet them
         return complex_products.mm(input, mat2)
-    return gemm.matmul(input, mat2)
+    return xp.matmul(input, mat2)
 
 
 @export
@@ -318,7 +318,7 @@ def vdot(input, other) -> Tensor:
     jvp=_addmm_jvp,
 )
 def _addmm(input, mat1, mat2, beta=1, alpha=1):
-    product = gemm.matmul(mat1, mat2)
+    product = xp.matmul(mat1, mat2)
     if alpha != 1:
         product *= alpha
     if beta == 0:  # BLAS ignores the input, NaNs included

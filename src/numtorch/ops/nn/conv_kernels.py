@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 
-from ...backend import gemm, xp
+from ...backend import xp
 from . import conv_kept_columns
 
 _as_strided = xp.lib.stride_tricks.as_strided
@@ -304,7 +304,7 @@ def _conv_forward_images(geo, x, w, bias, out=None, keep_as=None):
         m = images.shape[0]
         split = (m, geo.groups, geo.c // geo.groups) + geo.kernel + geo.out
         xp.copyto(cols[:m, :, :rows].reshape(split), images.reshape(split))
-        gemm.matmul(weight, cols[:m], out=y[start : start + m])
+        xp.matmul(weight, cols[:m], out=y[start : start + m])
     if keep:
         conv_kept_columns.keep(x, keep_as, cols)
     if bias is not None and not folded:
@@ -412,18 +412,18 @@ def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
     grouped = out.reshape(groups, weight_shape[0] // groups, -1)
     if geo.by_image:
         g2 = g2.reshape(geo.n, groups, -1, geo.length)
-        products = gemm.matmul(cols, g2.transpose(0, 1, 3, 2))  # (N, G, C/G*K, O/G)
+        products = xp.matmul(cols, g2.transpose(0, 1, 3, 2))  # (N, G, C/G*K, O/G)
         xp.copyto(grouped, products.sum(0).transpose(0, 2, 1))
         return out
     g2 = g2.reshape(groups, geo.o // groups, -1)
     if out.size >= WEIGHT_GRAD_TRANSPOSE_LIMIT:
         # a large result: written in place, as transposing one afterwards would cost more
         # than the product (the power-of-two strides of deep layers thrash the cache)
-        gemm.matmul(g2, cols.transpose(0, 2, 1), out=grouped)
+        xp.matmul(g2, cols.transpose(0, 2, 1), out=grouped)
         return out
     # (cols @ g2^T)^T rather than g2 @ cols^T: the same product, but BLAS runs this long
     # reduction (over N*L) markedly faster with the small result on this side
-    gw = gemm.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, O/G, C/G*K)
+    gw = xp.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1)  # (G, O/G, C/G*K)
     xp.copyto(grouped, gw)
     return out
 
@@ -438,15 +438,15 @@ def _weight_grad_from_columns(geo, kept, g, weight_shape):
     grouped = out.reshape(groups, weight_shape[0] // groups, -1)
     if geo.n > 1:
         g2 = xp.ascontiguousarray(g).reshape(geo.n, groups, -1, geo.length)
-        products = gemm.matmul(cols, g2.transpose(0, 1, 3, 2))  # (N, G, C/G*K, O/G)
+        products = xp.matmul(cols, g2.transpose(0, 1, 3, 2))  # (N, G, C/G*K, O/G)
         xp.copyto(grouped, products.sum(0).transpose(0, 2, 1))
         return out
     cols = cols.reshape(groups, rows, geo.length)
     g2 = xp.ascontiguousarray(g).reshape(groups, geo.o // groups, geo.length)
     if out.size >= WEIGHT_GRAD_TRANSPOSE_LIMIT:  # see conv_weight_grad
-        gemm.matmul(g2, cols.transpose(0, 2, 1), out=grouped)
+        xp.matmul(g2, cols.transpose(0, 2, 1), out=grouped)
     else:
-        xp.copyto(grouped, gemm.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1))
+        xp.copyto(grouped, xp.matmul(cols, g2.transpose(0, 2, 1)).transpose(0, 2, 1))
     return out
 
 
@@ -474,9 +474,9 @@ def _weight_grad_in_tiles(geo, x, g, weight_shape, chunk):
         grads = g2[:, :, start * length : (start + m) * length]
         target = total if start == 0 else product
         if large:
-            gemm.matmul(grads, cols.transpose(0, 2, 1), out=target)
+            xp.matmul(grads, cols.transpose(0, 2, 1), out=target)
         else:
-            gemm.matmul(cols, grads.transpose(0, 2, 1), out=target)
+            xp.matmul(cols, grads.transpose(0, 2, 1), out=target)
         if start:
             total += product
     if not large:

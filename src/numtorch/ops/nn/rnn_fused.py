@@ -27,7 +27,7 @@ from ..._core.graph import freed_error
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
-from ...backend import gemm, xp
+from ...backend import xp
 from ..concatenation import stack
 from ..linalg import addmm
 
@@ -114,7 +114,7 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
     work = xp.empty(seq * batch * 6 * size, dtype=x.dtype)
     blocks, cells = _workspace_views(work, seq, batch, size)
     # the input's projection for all steps in one GEMM: (4 size, seq * batch)
-    projected = gemm.matmul(_gate_rows(w_ih, size), x.reshape(seq * batch, -1).T)
+    projected = xp.matmul(_gate_rows(w_ih, size), x.reshape(seq * batch, -1).T)
     if b_ih is not None:
         projected += _gate_rows((b_ih + b_hh)[:, None], size)
     rows_hh = _row_blocks(_gate_rows(w_hh, size), batch)
@@ -244,12 +244,12 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
     flat[s2:s3] = by_gate[s3:]
     flat[s3:] = by_gate[s2:s3]
     flat = flat.reshape(s4, seq * batch)
-    d_input = gemm.matmul(flat.T, w_ih).reshape(x.shape) if input_grad else None
+    d_input = xp.matmul(flat.T, w_ih).reshape(x.shape) if input_grad else None
     if reverse and input_grad:
         d_input = xp.ascontiguousarray(d_input[::-1])
-    d_w_ih = gemm.matmul(flat, x.reshape(seq * batch, -1))
+    d_w_ih = xp.matmul(flat, x.reshape(seq * batch, -1))
     previous = xp.concatenate([hx[None], out[:-1]]).reshape(seq * batch, size)
-    d_w_hh = gemm.matmul(flat, previous)
+    d_w_hh = xp.matmul(flat, previous)
     d_bias = flat.sum(1)
     return d_input, d_w_ih, d_w_hh, d_bias, d_bias.copy(), dh.T.copy(), dc.T.copy()
 
