@@ -108,11 +108,11 @@ def _row_max(input, dim):
     # (inf - inf), where logsumexp's shift (_stable_max) would keep it finite
     if input.size == 0:
         return xp.zeros((1,) * input.ndim, input.dtype)
-    length = input.shape[dim]
     if (
-        dim == input.ndim - 1
-        and length <= _SHORT_ROW
-        and input.size >= _SHORT_ROW_COUNT * length
+        input.ndim > 1
+        and dim == input.ndim - 1
+        and input.shape[dim] <= _SHORT_ROW
+        and input.size >= _SHORT_ROW_COUNT * input.shape[dim]
         and input.dtype.kind == "f"
     ):
         # NumPy reduces a short last axis one row at a time (about 90 ns a row: 12 us for a
