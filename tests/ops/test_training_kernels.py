@@ -310,3 +310,28 @@ def test_short_row_cross_entropy_gradient_matches_torch():
         grads.append((loss.item(), logits.grad.numpy()))
     assert grads[0][0] == pytest.approx(grads[1][0], rel=1e-6)
     np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-5, atol=1e-8)
+
+
+# -- ReLU against a same-shape array of zeros (small contiguous inputs) -----------------------
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint8])
+@pytest.mark.parametrize("shape", [(128, 512), (3, 5), (300, 300)])
+def test_relu_matches_torch_bitwise(dtype, shape):
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal(shape) * 5).astype(dtype)
+    if x.dtype.kind == "f":
+        x.flat[:4] = [np.nan, -0.0, np.inf, -np.inf]
+    ours = numtorch.relu(numtorch.tensor(x)).numpy()
+    theirs = torch.relu(torch.tensor(x)).numpy()
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)
+    # bit for bit the scalar form's (torch's own -0.0 sign depends on its vector width)
+    np.testing.assert_array_equal(ours.view(np.uint8), np.maximum(x, 0).view(np.uint8))
+    assert ours.flags.writeable and ours.flags.c_contiguous
+
+
+def test_relu_of_a_transpose_keeps_torch_strides():
+    x = np.random.default_rng(5).standard_normal((6, 4)).astype(np.float32)
+    ours = numtorch.relu(numtorch.tensor(x).t())
+    theirs = torch.relu(torch.tensor(x).t())
+    assert ours.stride() == theirs.stride()
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
