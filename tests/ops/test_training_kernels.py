@@ -281,3 +281,57 @@ def test_lstm_with_split_recurrent_products_matches_torch(config):
         results.append([t.detach().numpy() for t in (out, hn, cn, *grads)])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+# -- softmax over short rows (the maximum from a transposed copy) -----------------------------
+@pytest.mark.parametrize("shape", [(128, 10), (16, 64), (4, 6, 10), (3, 10)])
+@pytest.mark.parametrize("op", ["log_softmax", "softmax"])
+def test_short_row_softmax_matches_torch_with_nonfinite_rows(shape, op):
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal(shape) * 4).astype(np.float32)
+    rows = x.reshape(-1, shape[-1])
+    rows[0, 3], rows[1, :] = np.inf, -np.inf
+    rows[2, 5] = np.nan
+    ours = getattr(numtorch, op)(numtorch.tensor(x), -1).numpy()
+    theirs = getattr(torch, op)(torch.tensor(x), -1).numpy()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(np.isnan(ours), np.isnan(theirs))
+
+
+def test_short_row_cross_entropy_gradient_matches_torch():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((128, 10)).astype(np.float32)
+    y = rng.integers(0, 10, 128)
+    grads = []
+    for lib in (numtorch, torch):
+        logits = lib.tensor(x, requires_grad=True)
+        loss = lib.nn.functional.cross_entropy(logits, lib.tensor(y))
+        loss.backward()
+        grads.append((loss.item(), logits.grad.numpy()))
+    assert grads[0][0] == pytest.approx(grads[1][0], rel=1e-6)
+    np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-5, atol=1e-8)
+
+
+# -- ReLU against a same-shape array of zeros (small contiguous inputs) -----------------------
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.uint8])
+@pytest.mark.parametrize("shape", [(128, 512), (3, 5), (300, 300)])
+def test_relu_matches_torch_bitwise(dtype, shape):
+    rng = np.random.default_rng(4)
+    x = (rng.standard_normal(shape) * 5).astype(dtype)
+    if x.dtype.kind == "f":
+        x.flat[:4] = [np.nan, -0.0, np.inf, -np.inf]
+    ours = numtorch.relu(numtorch.tensor(x)).numpy()
+    theirs = torch.relu(torch.tensor(x)).numpy()
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_array_equal(ours, theirs)
+    # bit for bit the scalar form's (torch's own -0.0 sign depends on its vector width)
+    np.testing.assert_array_equal(ours.view(np.uint8), np.maximum(x, 0).view(np.uint8))
+    assert ours.flags.writeable and ours.flags.c_contiguous
+
+
+def test_relu_of_a_transpose_keeps_torch_strides():
+    x = np.random.default_rng(5).standard_normal((6, 4)).astype(np.float32)
+    ours = numtorch.relu(numtorch.tensor(x).t())
+    theirs = torch.relu(torch.tensor(x).t())
+    assert ours.stride() == theirs.stride()
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

@@ -97,4 +97,22 @@ def relu(input):
     """max(input, 0)."""
     if input.dtype == xp.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
+    if 0 < input.size <= _ZEROS_SIZE and input.dtype.kind in "fiu" and input.flags.c_contiguous:
+        # NumPy's maximum runs its vectorised loop against a same-shape array and a slower one
+        # against a scalar: 9 against 17 us at 128 x 512 (torch 9). Beyond this size the
+        # zeros' extra reads cost more than the loop saves (a 3.2 MB input: 1.7x slower).
+        return xp.maximum(input, _zeros_like(input))
     return xp.maximum(input, 0)
+
+
+_ZEROS_SIZE = 1 << 16
+_ZEROS = {}
+
+
+def _zeros_like(input):
+    """Zeros of ``input``'s shape and dtype, a view of one read-only buffer per dtype."""
+    zeros = _ZEROS.get(input.dtype)
+    if zeros is None:
+        zeros = _ZEROS[input.dtype] = xp.zeros(_ZEROS_SIZE, input.dtype)
+        zeros.flags.writeable = False
+    return zeros[: input.size].reshape(input.shape)

@@ -108,7 +108,25 @@ def _row_max(input, dim):
     # (inf - inf), where logsumexp's shift (_stable_max) would keep it finite
     if input.size == 0:
         return xp.zeros((1,) * input.ndim, input.dtype)
-    return xp.max(input, axis=dim, keepdims=True)
+    if (
+        input.ndim > 1
+        and dim == input.ndim - 1
+        and input.shape[dim] <= _SHORT_ROW
+        and input.size >= _SHORT_ROW_COUNT * input.shape[dim]
+        and input.dtype.kind == "f"
+    ):
+        # NumPy reduces a short last axis one row at a time (about 90 ns a row: 12 us for a
+        # 128 x 10 batch of logits); over the leading axis of a transposed copy it compares
+        # whole rows per call (3 us). A maximum is exact in any order.
+        columns = (input.T if input.ndim == 2 else xp.moveaxis(input, -1, 0)).copy()
+        return xp.maximum.reduce(columns, axis=0)[..., None]
+    return xp.maximum.reduce(input, axis=dim, keepdims=True)
+
+
+# Rows this short, at least this many of them, take the transposed maximum (_row_max):
+# measured faster from 16 rows of 10 up to rows of 64; at 100 the two are even.
+_SHORT_ROW = 64
+_SHORT_ROW_COUNT = 16
 
 
 @defop(
@@ -134,7 +152,11 @@ def _softmax(input, dim):
 )
 def _log_softmax(input, dim):
     shifted = input - _row_max(input, dim)
-    return row_major(shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True)))
+    if shifted.dtype.kind != "f":  # complex and bfloat16: out-of-place as NumPy promotes
+        return row_major(shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True)))
+    total = xp.add.reduce(xp.exp(shifted), axis=dim, keepdims=True)
+    # the shifted values are a temporary of this call: the result is written over them
+    return row_major(xp.subtract(shifted, xp.log(total, out=total), out=shifted))
 
 
 def _softmax_dim(input, dim, name):

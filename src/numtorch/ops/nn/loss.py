@@ -72,7 +72,7 @@ def _plain_targets(shape, target, weight, ignore_index):
     gather or scatter by row does the work of the general layout's masks and weights."""
     if len(shape) != 2 or weight is not None or target.ndim != 1 or target.size == 0:
         return None
-    lowest, highest = target.min(), target.max()
+    lowest, highest = xp.minimum.reduce(target), xp.maximum.reduce(target)  # not via fromnumeric
     if lowest < 0 or highest >= shape[1] or lowest <= ignore_index <= highest:
         return None
     return target
