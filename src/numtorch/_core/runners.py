@@ -69,6 +69,8 @@ def run(args):
         return run_general(spec, args)
     if to_float and kind not in "fc":
         data = data.astype(_dtypes.get_default_dtype().np)
+    if REFUSES and data.dtype not in kernel_supported:  # Note [Kernel dtypes]
+        raise spec.dtypes.error(data.dtype)
     try:
         out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
     except MemoryError as error:
@@ -126,6 +128,8 @@ def run(args):
                 return run_general(spec, args)
     else:
         return run_general(spec, args)
+    if REFUSES and (ad.dtype if ta else bd.dtype) not in kernel_supported:
+        raise spec.dtypes.error(ad.dtype if ta else bd.dtype)  # Note [Kernel dtypes]
     if len(args) > 2:
         for extra in args[2:]:
             if isinstance(extra, Tensor):  # tensor arguments beyond the operands
@@ -320,6 +324,7 @@ def _runner_source(spec, template: str, operands: tuple) -> tuple[str, dict]:
     for name, value in (
         ("DIFFERENTIABLE", differentiable),
         ("check is not None", spec.check is not None),
+        ("REFUSES", spec.dtypes is not None),
         ("to_float", spec.promote == "float"),
         ("number_first", 0 in spec.scalars),
         ("number_second", 1 in spec.scalars),
@@ -340,6 +345,7 @@ def _compile(spec, source: str, names: dict, namespace: dict, kind: str = "runne
             "nparams": spec.nparams,
             "forward": spec.forward,
             "check": spec.check,
+            "kernel_supported": None if spec.dtypes is None else spec.dtypes.supported,
             "node_class": spec.node_class,
         }
     )

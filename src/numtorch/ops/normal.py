@@ -13,6 +13,7 @@ import math
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import FLOATS, kernel
 from .._core.op import defop, export
 from ..backend import xp
 from .gamma import float64_kernel, refuse_half
@@ -197,6 +198,7 @@ def _erfinv_backward(grad, input):
     batch=batch_rules.pointwise,
     promote="float",
     input=_erfinv_backward,
+    dtypes=kernel("erfinv_vml_cpu", FLOATS),
     jvp="elementwise",
 )
 def erfinv(input):

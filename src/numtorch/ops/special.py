@@ -8,6 +8,7 @@ import math
 
 from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import FLOATS, kernel
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
 from .._creation import from_numpy, zeros_like
@@ -198,6 +199,7 @@ def _xlogy_scalar_input(grad, input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlogy",
+    dtypes=kernel("xlogy_cpu", FLOATS),
     promote="float",
     input=_xlogy_input,
     other=lambda grad, input, other: grad * input / other,
@@ -210,6 +212,7 @@ def _xlogy(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlogy_self_scalar",
+    dtypes=kernel("xlogy_cpu", FLOATS),
     node="XlogyBackward1",
     promote="float",
     scalars=("input",),
@@ -223,6 +226,7 @@ def _xlogy_self_scalar(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlogy_other_scalar",
+    dtypes=kernel("xlogy_cpu", FLOATS),
     node="XlogyBackward2",
     promote="float",
     scalars=("other",),
@@ -383,6 +387,7 @@ def _logit_backward(grad, input, eps):
     batch=batch_rules.pointwise,
     promote="float",
     input=_logit_backward,
+    dtypes=kernel("logit_cpu", FLOATS),
     jvp="elementwise",
 )
 def logit(input, eps=None):
