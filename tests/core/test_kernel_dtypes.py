@@ -44,6 +44,23 @@ CALLS = {
     "hardswish complex": lambda t: t.nn.functional.hardswish(t.ones(2, dtype=t.complex64)),
     "erf complex": lambda t: t.erf(t.ones(2, dtype=t.complex64)),
     "xlogy complex": lambda t: t.xlogy(t.ones(2, dtype=t.complex64), 2.0),
+    "mm bool": lambda t: t.ones(2, 2, dtype=t.bool) @ t.ones(2, 2, dtype=t.bool),
+    "bmm bool": lambda t: t.ones(1, 2, 2, dtype=t.bool).bmm(t.ones(1, 2, 2, dtype=t.bool)),
+    "dot bool": lambda t: t.ones(2, dtype=t.bool).dot(t.ones(2, dtype=t.bool)),
+    "lgamma complex": lambda t: t.ones(2, dtype=t.complex64).lgamma(),
+    "sign complex": lambda t: t.ones(2, dtype=t.complex64).sign(),
+    "round complex": lambda t: t.ones(2, dtype=t.complex128).round(),
+    "deg2rad complex": lambda t: t.ones(2, dtype=t.complex64).deg2rad(),
+    "lerp integers (weight a number)": lambda t: t.ones(2, dtype=t.int64).lerp(
+        t.ones(2, dtype=t.int64), 0.5
+    ),
+    "addcmul bool": lambda t: t.ones(2, dtype=t.bool).addcmul(
+        t.ones(2, dtype=t.bool), t.ones(2, dtype=t.bool)
+    ),
+    "addcdiv integers": lambda t: t.ones(2).addcdiv(
+        t.ones(2, dtype=t.int64), t.ones(2, dtype=t.int32)
+    ),
+    "unique complex": lambda t: t.ones(2, dtype=t.complex64).unique(),
     "kl_div complex": lambda t: t.kl_div(
         t.ones(2, dtype=t.complex64), t.ones(2, dtype=t.complex64)
     ),
@@ -76,6 +93,11 @@ ACCEPTED = {
     "threshold integers": lambda t: t.nn.functional.threshold(t.ones(2, dtype=t.int64), 0, 1),
     "softmax bfloat16": lambda t: t.ones(2, dtype=t.bfloat16).softmax(0),
     "silu complex": lambda t: t.nn.functional.silu(t.ones(2, dtype=t.complex64)),
+    "bfloat16 times a complex number (complex64)": lambda t: t.ones(2, dtype=t.bfloat16) * 1j,
+    "addcdiv integer input, float divisor": lambda t: t.ones(2, dtype=t.int64).addcdiv(
+        t.ones(2, dtype=t.int64), t.ones(2)
+    ),
+    "mm integers": lambda t: t.ones(2, 2, dtype=t.int64) @ t.ones(2, 2, dtype=t.int64),
 }
 
 

@@ -64,6 +64,6 @@ def kernel(name: str, supported) -> KernelDtypes:
     return KernelDtypes(supported, kernel=name)
 
 
-def refusing(supported, message: str, error_type=RuntimeError) -> KernelDtypes:
+def own_message(supported, message: str, error_type=RuntimeError) -> KernelDtypes:
     """An op that checks the dtype itself, with its own message, before its kernel runs."""
     return KernelDtypes(supported, message=message, error_type=error_type)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import fill_scalar
-from .._core.kernel_dtypes import BOOL, REAL, KernelDtypes, kernel, refusing
+from .._core.kernel_dtypes import BOOL, REAL, KernelDtypes, kernel, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -34,7 +34,7 @@ def _clamp_bound(grad, input, bound, other_bound, lower):
 
 # clamp refuses complex tensors before its kernel runs; the kernel of the tensor-bound form
 # has no bool loop either
-_CLAMP = refusing(REAL, "clamp is not supported for complex types", NotImplementedError)
+_CLAMP = own_message(REAL, "clamp is not supported for complex types", NotImplementedError)
 
 
 class _ClampTensorDtypes(KernelDtypes):
@@ -202,7 +202,7 @@ def _max_min_grad(grad, input, other, lost):
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
-    dtypes=refusing(REAL, "maximum not implemented for complex tensors."),
+    dtypes=own_message(REAL, "maximum not implemented for complex tensors."),
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     jvp="elementwise",
@@ -215,7 +215,7 @@ def maximum(input, other):
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
-    dtypes=refusing(REAL, "minimum not implemented for complex tensors."),
+    dtypes=own_message(REAL, "minimum not implemented for complex tensors."),
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     jvp="elementwise",

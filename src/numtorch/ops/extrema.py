@@ -4,7 +4,7 @@ and aminmax."""
 from __future__ import annotations
 
 from .._core import batch_rules, unsigned
-from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, kernel, refusing
+from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, kernel, own_message
 from .._core.meta import metafy
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -126,7 +126,7 @@ def _extreme(name, all_fn, arg_fn):
     @defop(
         batch=batch_rules.along("dim"),
         name=f"{name}_dim",
-        dtypes=refusing(REAL, f"{name}(): does not support complex input"),
+        dtypes=own_message(REAL, f"{name}(): does not support complex input"),
         aten=name,
         node=node_dim,
         outputs=2,
@@ -224,7 +224,7 @@ amin = _amax_amin("amin", xp.amin)
 
 
 def _arg(name, fn):
-    dtypes = refusing(NUMBERS - COMPLEX, name + "(): does not support {kind} input")
+    dtypes = own_message(NUMBERS - COMPLEX, name + "(): does not support {kind} input")
 
     def public(input, dim=None, keepdim=False) -> Tensor:
         dtypes.check_tensor(input)

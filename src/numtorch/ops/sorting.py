@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
-from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, KernelDtypes, refusing
+from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, KernelDtypes, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
@@ -39,7 +39,7 @@ _TOPK = _TopkDtypes(NUMBERS - COMPLEX)
 @defop(
     batch=batch_rules.along("dim"),
     name="sort",
-    dtypes=refusing(REAL, " Sort does not support complex dtypes on CPU"),
+    dtypes=own_message(REAL, " Sort does not support complex dtypes on CPU"),
     outputs=2,
     returns=_sort_type,
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),

@@ -8,7 +8,7 @@ import math
 
 from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
-from .._core.kernel_dtypes import FLOATS, kernel
+from .._core.kernel_dtypes import FLOATS, REAL, kernel, own_message
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
 from .._creation import from_numpy, zeros_like
@@ -109,6 +109,7 @@ _RAD_TO_DEG = 180 / math.pi
 @defop(
     batch=batch_rules.pointwise,
     node="Deg2RadBackward0",
+    dtypes=own_message(REAL, "deg2rad is not supported for complex tensors."),
     promote="float",
     input=lambda grad: grad * _DEG_TO_RAD,
     jvp="elementwise",
@@ -128,6 +129,7 @@ def deg2rad(input):
 @defop(
     batch=batch_rules.pointwise,
     node="Rad2DegBackward0",
+    dtypes=own_message(REAL, "rad2deg is not supported for complex tensors."),
     promote="float",
     input=lambda grad: grad * _RAD_TO_DEG,
     jvp="elementwise",
@@ -279,6 +281,7 @@ def _xlog1py_other(grad, input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlog1py",
+    dtypes=kernel("xlog1py_cpu", FLOATS),
     node="SpecialXlog1PyBackward0",
     promote="float",
     input=_xlog1py_input,
@@ -340,6 +343,7 @@ def xlog1py(input, other) -> Tensor:
 @defop(
     batch=batch_rules.pointwise,
     name="entr",
+    dtypes=kernel("entr_cpu", FLOATS),
     node="SpecialEntrBackward0",
     promote="float",
     input=lambda grad, input: grad * -(1 + input.log()),
@@ -525,6 +529,7 @@ def _check_heaviside(args):
     batch=batch_rules.pointwise,
     node="NotImplemented",
     check=_check_heaviside,
+    dtypes=own_message(REAL, "heaviside is not yet implemented for complex tensors."),
     input=not_implemented("heaviside"),
     values=not_implemented("heaviside"),
     jvp="elementwise",

@@ -243,7 +243,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor:
         )
         norm_factor = norm_factor * 0
     x = x - avg.unsqueeze(1)
-    c = x.mm((x * w if w is not None else x).t())
+    other = (x * w if w is not None else x).t()
+    # the covariance of complex variables conjugates the second factor: E[(x - mu)(y - nu)*]
+    c = x.mm(other.conj() if other.is_complex() else other)
     return (c / norm_factor).squeeze()
 
 

@@ -13,7 +13,7 @@ import math
 from ..._core import batch_rules
 from ..._core.docs import summarize
 from ..._core.dtypes import from_numpy_dtype
-from ..._core.kernel_dtypes import COMPLEX, FLOATS, REAL, kernel, refusing
+from ..._core.kernel_dtypes import COMPLEX, FLOATS, REAL, kernel, own_message
 from ..._core.op import defop, export
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, batch_shift, batched
@@ -268,7 +268,7 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
 @defop(
     batch=batch_rules.pointwise,
     name="hardtanh",
-    dtypes=refusing(REAL, "clamp is not supported for complex types", NotImplementedError),
+    dtypes=own_message(REAL, "clamp is not supported for complex types", NotImplementedError),
     input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
     jvp="elementwise",
 )
