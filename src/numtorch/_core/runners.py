@@ -69,8 +69,7 @@ def run(args):
         return run_general(spec, args)
     if to_float and kind not in "fc":
         data = data.astype(_dtypes.get_default_dtype().np)
-    if REFUSES and data.dtype not in kernel_supported:  # Note [Kernel dtypes]
-        raise spec.dtypes.error(data.dtype)
+DTYPE_CHECK
     try:
         out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
     except MemoryError as error:
@@ -128,8 +127,7 @@ def run(args):
                 return run_general(spec, args)
     else:
         return run_general(spec, args)
-    if REFUSES and (ad.dtype if ta else bd.dtype) not in kernel_supported:
-        raise spec.dtypes.error(ad.dtype if ta else bd.dtype)  # Note [Kernel dtypes]
+DTYPE_CHECK
     if len(args) > 2:
         for extra in args[2:]:
             if isinstance(extra, Tensor):  # tensor arguments beyond the operands
@@ -157,6 +155,18 @@ RECORD
     result._requires_grad = False
     return result
 """
+
+# Note [Kernel dtypes]: only the runners of ops that declare their dtypes test them
+_DTYPE_CHECKS = {
+    "input": """
+    if data.dtype not in kernel_supported:
+        raise spec.dtypes.error(data.dtype)
+""",
+    "a": """
+    if (ad.dtype if ta else bd.dtype) not in kernel_supported:
+        raise spec.dtypes.error(ad.dtype if ta else bd.dtype)
+""",
+}
 
 _RESULT = """
     if out.__class__ is not _ndarray:
@@ -319,12 +329,13 @@ def _runner_source(spec, template: str, operands: tuple) -> tuple[str, dict]:
     differentiable = bool(spec.diff)
     record, constants = _record_source(spec, operands) if differentiable else ("pass", {})
     source = template.replace("RESULT", _RESULT.strip("\n"))
+    check = _DTYPE_CHECKS[operands[0]].strip("\n") if spec.dtypes is not None else ""
+    source = source.replace("DTYPE_CHECK\n", check + "\n" if check else "")
     source = source.replace("RECORD", _indent(record, 12).rstrip("\n"))
     # The op's facts as constants: the compiler drops the branches they rule out.
     for name, value in (
         ("DIFFERENTIABLE", differentiable),
         ("check is not None", spec.check is not None),
-        ("REFUSES", spec.dtypes is not None),
         ("to_float", spec.promote == "float"),
         ("number_first", 0 in spec.scalars),
         ("number_second", 1 in spec.scalars),
