@@ -262,6 +262,8 @@ def run_general(spec, args):
         elif i in lists:
             arrays[i] = [t._data if isinstance(t, Tensor) else t for t in a]
     target = _promote(spec, args, arrays) if spec.promote else None
+    if spec.dtypes is not None:
+        _check_kernel_dtype(spec, target, arrays)
     try:
         if not spec.view and _has_bf16(arrays):
             out = _in_float32(spec, args, arrays)
@@ -294,6 +296,17 @@ def run_general(spec, args):
     if requires_grad and _grad_enabled() and results:  # no outputs (unbind of 0): no node
         record(spec, args, results)
     return results if spec.returns is None else spec.returns(*results)
+
+
+def _check_kernel_dtype(spec, target, arrays) -> None:
+    """Note [Kernel dtypes]: the dtype the op computes in (the promoted one, else its first
+    tensor's) must be one its torch kernel runs."""
+    if target is None:
+        first = arrays[spec.operands[0]] if spec.operands else None
+        if first.__class__ is not _ndarray:
+            return
+        target = first.dtype
+    spec.dtypes.check(target)
 
 
 def _is_mask(index) -> bool:

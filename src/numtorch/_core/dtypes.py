@@ -55,7 +55,8 @@ class dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
 
     def to_complex(self) -> dtype:
-        return {float32: complex64, float64: complex128}.get(self, self)
+        # bfloat16 has no complex form: torch takes complex64 (float16 would be complex32)
+        return {float32: complex64, float64: complex128, bfloat16: complex64}.get(self, self)
 
 
 # Note [bfloat16]

@@ -94,6 +94,7 @@ class OpSpec:
         aten=None,
         batch=None,
         schema_args=None,
+        dtypes=None,
     ):
         self.forward = forward
         self.name = name
@@ -163,6 +164,7 @@ class OpSpec:
         self.outputs = outputs
         self.returns = returns
         self.check = check
+        self.dtypes = dtypes  # Note [Kernel dtypes]: the dtypes torch's kernel runs, or None
         self._plans: dict = {}
         self._guarded_names = None  # Note [Guarded saves]
         self.optional_saves = frozenset()  # (defop's optional_saves=)
@@ -327,6 +329,7 @@ def defop(
     batch=None,
     schema_args: int | None = None,
     optional_saves=(),
+    dtypes=None,
     jvp=None,
     **formulas,
 ):
@@ -353,6 +356,8 @@ def defop(
             split); ``returns`` wraps them (e.g. a namedtuple).
         optional_saves: inputs saved only when a formula naming them will run (torch's
             wrap_opt_if; Note [Guarded saves]).
+        dtypes: the dtypes torch's kernel runs (a ``KernelDtypes``, Note [Kernel dtypes]):
+            any other raises torch's error at the op boundary.
         **formulas: one derivative formula per differentiable input.
         jvp: the forward derivative (Note [Forward grads] in autograd/forward_grad.py):
             ``"elementwise"``, ``"linear"`` or a formula naming ``<input>_t`` tangents.
@@ -376,6 +381,7 @@ def defop(
             aten,
             batch,
             schema_args,
+            dtypes,
         )
         _check_unique(REGISTRY, op_name, forward)
         REGISTRY[op_name] = spec

@@ -69,6 +69,7 @@ def run(args):
         return run_general(spec, args)
     if to_float and kind not in "fc":
         data = data.astype(_dtypes.get_default_dtype().np)
+DTYPE_CHECK
     try:
         out = forward(data, *args[1:]) if len(args) > 1 else forward(data)
     except MemoryError as error:
@@ -126,6 +127,7 @@ def run(args):
                 return run_general(spec, args)
     else:
         return run_general(spec, args)
+DTYPE_CHECK
     if len(args) > 2:
         for extra in args[2:]:
             if isinstance(extra, Tensor):  # tensor arguments beyond the operands
@@ -153,6 +155,18 @@ RECORD
     result._requires_grad = False
     return result
 """
+
+# Note [Kernel dtypes]: only the runners of ops that declare their dtypes test them
+_DTYPE_CHECKS = {
+    "input": """
+    if data.dtype not in kernel_supported:
+        raise spec.dtypes.error(data.dtype)
+""",
+    "a": """
+    if (ad.dtype if ta else bd.dtype) not in kernel_supported:
+        raise spec.dtypes.error(ad.dtype if ta else bd.dtype)
+""",
+}
 
 _RESULT = """
     if out.__class__ is not _ndarray:
@@ -315,6 +329,8 @@ def _runner_source(spec, template: str, operands: tuple) -> tuple[str, dict]:
     differentiable = bool(spec.diff)
     record, constants = _record_source(spec, operands) if differentiable else ("pass", {})
     source = template.replace("RESULT", _RESULT.strip("\n"))
+    check = _DTYPE_CHECKS[operands[0]].strip("\n") if spec.dtypes is not None else ""
+    source = source.replace("DTYPE_CHECK\n", check + "\n" if check else "")
     source = source.replace("RECORD", _indent(record, 12).rstrip("\n"))
     # The op's facts as constants: the compiler drops the branches they rule out.
     for name, value in (
@@ -340,6 +356,7 @@ def _compile(spec, source: str, names: dict, namespace: dict, kind: str = "runne
             "nparams": spec.nparams,
             "forward": spec.forward,
             "check": spec.check,
+            "kernel_supported": None if spec.dtypes is None else spec.dtypes.supported,
             "node_class": spec.node_class,
         }
     )

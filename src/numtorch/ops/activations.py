@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import REAL, own_message
 from .._core.op import defop, export
 from .._creation import zeros_like
 from ..backend import xp
@@ -91,6 +92,8 @@ sigmoid = _unary("sigmoid", _sigmoid_forward, lambda grad, result: sigmoid_backw
 @defop(
     batch=batch_rules.pointwise,
     input=lambda grad, result: threshold_backward(grad, result, 0),
+    # relu is a clamp in torch: complex input meets clamp's check
+    dtypes=own_message(REAL, "clamp is not supported for complex types", NotImplementedError),
     jvp="elementwise",
 )
 def relu(input):

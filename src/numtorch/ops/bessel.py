@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import FLOATS, kernel
 from .._core.op import defop, export
 from ..backend import xp
 from .gamma import float64_kernel
@@ -118,6 +119,7 @@ def _i1e_backward(grad, input, result):
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * i1(input),
+    dtypes=kernel("i0_vml_cpu", FLOATS),
     jvp="elementwise",
 )
 def i0(input):
@@ -134,6 +136,7 @@ def i0(input):
 @defop(
     batch=batch_rules.pointwise,
     name="i0e",
+    dtypes=kernel("i0e_cpu", FLOATS),
     node="SpecialI0EBackward0",
     promote="float",
     input=lambda grad, input, result: grad * (i1e(input) - input.sgn() * result),
@@ -153,6 +156,7 @@ def i0e(input):
 @defop(
     batch=batch_rules.pointwise,
     name="i1",
+    dtypes=kernel("i1_cpu", FLOATS),
     node="SpecialI1Backward0",
     promote="float",
     input=_i1_backward,
@@ -172,6 +176,7 @@ def i1(input):
 @defop(
     batch=batch_rules.pointwise,
     name="i1e",
+    dtypes=kernel("i1e_cpu", FLOATS),
     node="SpecialI1EBackward0",
     promote="float",
     input=_i1e_backward,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import fill_scalar
+from .._core.kernel_dtypes import BOOL, REAL, KernelDtypes, kernel, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -29,6 +30,19 @@ def _clamp_bound(grad, input, bound, other_bound, lower):
     if other_bound is not None:
         active = active & (bound < other_bound) if lower else active | (bound < other_bound)
     return where(active, grad, 0.0)
+
+
+# clamp refuses complex tensors before its kernel runs; the kernel of the tensor-bound form
+# has no bool loop either
+_CLAMP = own_message(REAL, "clamp is not supported for complex types", NotImplementedError)
+
+
+class _ClampTensorDtypes(KernelDtypes):
+    def error(self, np_dtype):
+        return (_CLAMP if np_dtype.kind == "c" else kernel("clamp_cpu", ())).error(np_dtype)
+
+
+_CLAMP_TENSOR = _ClampTensorDtypes(REAL - BOOL)
 
 
 def _clamp_check(min, max):
@@ -57,6 +71,7 @@ def _keep_zero_sign(out, input):
 @defop(
     batch=batch_rules.pointwise,
     name="clamp_scalar",
+    dtypes=_CLAMP,
     aten="clamp",
     node="ClampBackward1",
     input=_clamp_grad,
@@ -75,6 +90,7 @@ def _clamp_scalar(input, min, max):
 @defop(
     batch=batch_rules.pointwise,
     name="clamp_tensor",
+    dtypes=_CLAMP_TENSOR,
     aten="clamp",
     node="ClampBackward0",
     promote="same",
@@ -107,6 +123,7 @@ clip = export(clamp, name="clip", inplace=True)
 @defop(
     batch=batch_rules.pointwise,
     name="clamp_min_scalar",
+    dtypes=_CLAMP,
     node="ClampMinBackward0",
     input=lambda grad, input, min: where(input >= min, grad, 0.0),
     jvp="elementwise",
@@ -119,6 +136,7 @@ def _clamp_min_scalar(input, min):
 @defop(
     batch=batch_rules.pointwise,
     name="clamp_max_scalar",
+    dtypes=_CLAMP,
     node="ClampMaxBackward0",
     input=lambda grad, input, max: where(input <= max, grad, 0.0),
     jvp="elementwise",
@@ -132,6 +150,7 @@ def _clamp_max_scalar(input, max):
 @defop(
     batch=batch_rules.pointwise,
     name="clamp_min_tensor",
+    dtypes=kernel("maximum_cpu", REAL),
     node="ClampMinBackward1",
     aten="clamp_min",
     promote="same",
@@ -146,6 +165,7 @@ def _clamp_min_tensor(input, min):
 @defop(
     batch=batch_rules.pointwise,
     name="clamp_max_tensor",
+    dtypes=kernel("minimum_cpu", REAL),
     node="ClampMaxBackward1",
     aten="clamp_max",
     promote="same",
@@ -182,6 +202,7 @@ def _max_min_grad(grad, input, other, lost):
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
+    dtypes=own_message(REAL, "maximum not implemented for complex tensors."),
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     jvp="elementwise",
@@ -194,6 +215,7 @@ def maximum(input, other):
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
+    dtypes=own_message(REAL, "minimum not implemented for complex tensors."),
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     jvp="elementwise",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -12,22 +13,24 @@ from ..backend import xp
 
 
 # -- comparisons and logic (not differentiable) ----------------------------------------------
-def _compare(name, ufunc):
+def _compare(name, ufunc, ordered=False):
     op = defop(
         batch=batch_rules.pointwise,
         name=name,
         promote="compare",
         scalars=("other",),
+        # complex numbers have no order: torch's lt/le/gt/ge kernels have no complex loop
+        dtypes=kernel(f"{name}_cpu", REAL) if ordered else None,
     )(lambda input, other: ufunc(input, other))
     return export(op, inplace=True)
 
 
 eq = _compare("eq", xp.equal)
 ne = _compare("ne", xp.not_equal)
-lt = _compare("lt", xp.less)
-le = _compare("le", xp.less_equal)
-gt = _compare("gt", xp.greater)
-ge = _compare("ge", xp.greater_equal)
+lt = _compare("lt", xp.less, ordered=True)
+le = _compare("le", xp.less_equal, ordered=True)
+gt = _compare("gt", xp.greater, ordered=True)
+ge = _compare("ge", xp.greater_equal, ordered=True)
 greater, greater_equal = export(gt, name="greater"), export(ge, name="greater_equal")
 less, less_equal = export(lt, name="less"), export(le, name="less_equal")
 not_equal = export(ne, name="not_equal")

@@ -4,6 +4,7 @@ reductions)."""
 from __future__ import annotations
 
 from .._core import batch_rules, grad_mode
+from .._core.kernel_dtypes import REAL, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
@@ -163,6 +164,7 @@ _cummin_type = return_type("cummin")
 @defop(
     batch=batch_rules.along("dim"),
     name="cummax",
+    dtypes=kernel("cummax_cpu", REAL),
     outputs=2,
     returns=_cummax_type,
     input=lambda grad, input, dim, result1: _scatter_back(grad, input, dim, result1),
@@ -177,6 +179,7 @@ def _cummax(input, dim):
 @defop(
     batch=batch_rules.along("dim"),
     name="cummin",
+    dtypes=kernel("cummin_cpu", REAL),
     outputs=2,
     returns=_cummin_type,
     input=lambda grad, input, dim, result1: _scatter_back(grad, input, dim, result1),

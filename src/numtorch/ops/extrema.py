@@ -4,6 +4,7 @@ and aminmax."""
 from __future__ import annotations
 
 from .._core import batch_rules, unsigned
+from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, kernel, own_message
 from .._core.meta import metafy
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -108,6 +109,7 @@ def _extreme(name, all_fn, arg_fn):
     @defop(
         batch=batch_rules.full_reduction(f"{name}_dim", values_only=True),
         name=f"{name}_all",
+        dtypes=kernel(f"{name}_all", REAL),
         aten=name,
         node=node_all,
         input=lambda grad, input, result: _evenly_distribute(grad, input, result, None, False),
@@ -124,6 +126,7 @@ def _extreme(name, all_fn, arg_fn):
     @defop(
         batch=batch_rules.along("dim"),
         name=f"{name}_dim",
+        dtypes=own_message(REAL, f"{name}(): does not support complex input"),
         aten=name,
         node=node_dim,
         outputs=2,
@@ -178,6 +181,7 @@ def _amax_amin(name, fn):
     @defop(
         batch=batch_rules.along("dim", none="all"),
         name=name,
+        dtypes=kernel(f"{name[1:]}_values_cpu", REAL),
         input=lambda grad, input, result, dim, keepdim: _evenly_distribute(
             grad, input, result, dim, keepdim, nan_matches=False
         ),
@@ -220,7 +224,10 @@ amin = _amax_amin("amin", xp.amin)
 
 
 def _arg(name, fn):
+    dtypes = own_message(NUMBERS - COMPLEX, name + "(): does not support {kind} input")
+
     def public(input, dim=None, keepdim=False) -> Tensor:
+        dtypes.check_tensor(input)
         data = input._data
         unsigned.refuse(f"{name}_cpu", input.dtype)
         _check_nonempty(name, data, None if dim is None else (_wrap_dim(dim, data.ndim),))
@@ -271,6 +278,7 @@ def _aminmax_jvp(input_t, input, result0, result1, dim, keepdim):
 
 @defop(
     name="aminmax",
+    dtypes=kernel("aminmax_cpu", REAL),
     outputs=2,
     returns=_aminmax_type,
     input=_aminmax_backward,

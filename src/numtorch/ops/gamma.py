@@ -22,6 +22,7 @@ import math
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
+from .._core.kernel_dtypes import FLOATING, FLOATS, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import arange
@@ -465,6 +466,7 @@ def refuse_half(array, name):
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * digamma(input),
+    dtypes=kernel("lgamma_vml_cpu", FLOATS),
     jvp="elementwise",
 )
 def lgamma(input):
@@ -483,6 +485,7 @@ def lgamma(input):
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input: grad * polygamma(1, input),
+    dtypes=kernel("digamma", FLOATS),
     jvp="elementwise",
 )
 def digamma(input):
@@ -499,6 +502,7 @@ def digamma(input):
 @defop(
     batch=batch_rules.pointwise,
     name="polygamma",
+    dtypes=kernel("polygamma", FLOATS),
     promote="float",
     input=lambda grad, n, input: grad * polygamma(n + 1, input),
     jvp="elementwise",
@@ -586,6 +590,7 @@ def _zeta_other(grad, input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="zeta",
+    dtypes=kernel("zeta_cpu", FLOATING | {xp.dtype(xp.float16)}),
     node="SpecialZetaBackward0",
     promote="float",
     input=derivative_not_implemented("zeta"),

@@ -10,6 +10,7 @@ import string
 from .._core import batch_rules
 from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.dtypes import promote_types
+from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
@@ -144,6 +145,7 @@ def _addmm_jvp(input_t, mat1_t, mat2_t, input, mat1, mat2, beta, alpha):
 @defop(
     batch=batch_rules.mm,
     name="mm",
+    dtypes=kernel("addmm_impl_cpu_", NUMBERS),
     input=lambda grad, mat2: _mat1_grad(grad, mat2),
     mat2=lambda grad, input, mat2_strides: _mat2_grad(grad, input, mat2_strides),
     jvp=_mm_jvp,
@@ -181,6 +183,7 @@ def mm(input, mat2) -> Tensor:
 @defop(
     batch=batch_rules.bmm,
     name="bmm",
+    dtypes=kernel("bmm", NUMBERS),
     # conjugate transposes: the formulas hold for complex matrices (Note [Complex autograd])
     input=lambda grad, mat2: grad.bmm(mat2.mH),
     mat2=lambda grad, input: input.mH.bmm(grad),
@@ -217,6 +220,7 @@ def bmm(input, mat2) -> Tensor:
 @defop(
     batch=batch_rules.mv,
     name="mv",
+    dtypes=kernel("addmv_impl_cpu", NUMBERS),
     input=lambda grad, vec: grad.outer(_conj(vec)),
     vec=lambda grad, input: _conj(input).t().mv(grad),
     jvp=_mv_jvp,
@@ -247,6 +251,7 @@ def mv(input, vec) -> Tensor:
 @defop(
     batch=batch_rules.dot,
     name="dot",
+    dtypes=kernel("dot", NUMBERS),
     input=lambda grad, tensor: grad * _conj(tensor),
     tensor=lambda grad, input: grad * _conj(input),
     jvp=_dot_jvp,
@@ -293,6 +298,7 @@ def _vdot_jvp(input_t, other_t, input, other):
 @defop(
     batch=batch_rules.vdot,
     name="vdot",
+    dtypes=kernel("dot", NUMBERS),
     input=lambda grad, other: _conj(grad) * other,
     other=lambda grad, input: grad * input,
     jvp=_vdot_jvp,
@@ -311,6 +317,7 @@ def vdot(input, other) -> Tensor:
 @defop(
     batch=batch_rules.addmm,
     name="addmm",
+    dtypes=kernel("addmm_impl_cpu_", NUMBERS),
     scalars=("beta", "alpha"),
     input=lambda grad, beta: grad if beta == 1 else grad * _conj(beta),
     mat1=lambda grad, mat2, alpha: _addmm_mat1_grad(grad, mat2, alpha),

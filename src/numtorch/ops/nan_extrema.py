@@ -6,6 +6,7 @@ Unlike ``maximum``, ties do not share the gradient: it goes to ``input`` whereve
 from __future__ import annotations
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import REAL, own_message
 from .._core.op import defop, export
 from ..backend import xp
 
@@ -19,6 +20,7 @@ def _input_wins(input, other, larger: bool):
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
+    dtypes=own_message(REAL, "fmax not implemented for complex tensors."),
     input=lambda grad, input, other: grad.masked_fill(
         _input_wins(input, other, True).logical_not(), 0
     ),
@@ -34,6 +36,7 @@ def fmax(input, other):
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
+    dtypes=own_message(REAL, "fmin not implemented for complex tensors."),
     input=lambda grad, input, other: grad.masked_fill(
         _input_wins(input, other, False).logical_not(), 0
     ),

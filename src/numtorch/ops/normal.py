@@ -13,6 +13,7 @@ import math
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import FLOATING, FLOATS, kernel
 from .._core.op import defop, export
 from ..backend import xp
 from .gamma import float64_kernel, refuse_half
@@ -197,6 +198,7 @@ def _erfinv_backward(grad, input):
     batch=batch_rules.pointwise,
     promote="float",
     input=_erfinv_backward,
+    dtypes=kernel("erfinv_vml_cpu", FLOATS),
     jvp="elementwise",
 )
 def erfinv(input):
@@ -213,6 +215,7 @@ def erfinv(input):
 @defop(
     batch=batch_rules.pointwise,
     name="erfcx",
+    dtypes=kernel("erfcx_cpu", FLOATING | {xp.dtype(xp.float16)}),
     node="SpecialErfcxBackward0",
     promote="float",
     input=lambda grad, input, result: (2.0 * input * result - 2.0 / _SQRT_PI) * grad,
@@ -233,6 +236,7 @@ def erfcx(input):
 @defop(
     batch=batch_rules.pointwise,
     name="ndtri",
+    dtypes=kernel("ndtri_cpu", FLOATING | {xp.dtype(xp.float16)}),
     node="SpecialNdtriBackward0",
     promote="float",
     input=lambda grad, result: grad * math.sqrt(2 * math.pi) * (result.square() / 2).exp(),
@@ -258,6 +262,7 @@ def _log_ndtr_backward(grad, input, result):
 @defop(
     batch=batch_rules.pointwise,
     name="log_ndtr",
+    dtypes=kernel("log_ndtr_cpu", FLOATING | {xp.dtype(xp.float16)}),
     node="SpecialLogNdtrBackward0",
     promote="float",
     input=_log_ndtr_backward,

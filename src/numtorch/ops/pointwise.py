@@ -6,6 +6,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import check_scalar_fits
+from .._core.kernel_dtypes import COMPLEX, FLOATS, NUMBERS, kernel
 from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor
 from .._core.warn_once import warn_once
@@ -469,10 +470,21 @@ def where(condition, input, other):
     return xp.where(condition, input, other)
 
 
+# addcmul's kernel has no bool loop; its number ``value`` takes no part in the dtype
+_ADDCMUL = kernel("addcmul_cpu_out", NUMBERS)
+
+
+def _check_addcmul(args):
+    tensors = [t for t in args[:3] if isinstance(t, Tensor)]
+    if tensors and all(t._data.dtype.kind == "b" for t in tensors):
+        _ADDCMUL.check_tensor(tensors[0])
+
+
 @export(inplace=True)
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
+    check=_check_addcmul,
     scalars=("value",),
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
@@ -483,10 +495,24 @@ def addcmul(input, tensor1, tensor2, value=1):
     return input + value * tensor1 * tensor2
 
 
+def _check_addcdiv(args):
+    tensor1, tensor2 = args[1], args[2]
+    if all(isinstance(t, Tensor) and t._data.dtype.kind in "biu" for t in (tensor1, tensor2)):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))."
+            "to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes."
+        )
+
+
 @export(inplace=True)
 @defop(
     batch=batch_rules.pointwise,
     promote="float",
+    check=_check_addcdiv,
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * value / tensor2,
     tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
@@ -496,8 +522,14 @@ def addcdiv(input, tensor1, tensor2, value=1):
     return input + value * tensor1 / tensor2
 
 
+# lerp's kernel runs on the input's dtype (a number weight does not promote it)
+_LERP = kernel("lerp_kernel_scalar", FLOATS | COMPLEX)
+
+
 def _check_lerp(args):
     input, end = args[0], args[1]
+    if isinstance(input, Tensor):
+        _LERP.check_tensor(input)
     if isinstance(end, Tensor) and end._data.dtype != input._data.dtype:
         raise RuntimeError(
             f"expected dtype {input.dtype.c_name} for `end` but got dtype {end.dtype.c_name}"

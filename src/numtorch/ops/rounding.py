@@ -4,6 +4,7 @@ are zero or a sign)."""
 from __future__ import annotations
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import BOOL, REAL, kernel, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -55,10 +56,17 @@ def _sign(input):
     return xp.nan_to_num(out) if out.dtype.kind == "f" else out
 
 
+_SIGN = own_message(
+    REAL,
+    "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+    "torch.sgn instead.",
+    NotImplementedError,
+)
 sign = export(
     defop(
         batch=batch_rules.pointwise,
         name="sign",
+        dtypes=_SIGN,
         input=_zeros,
         jvp="elementwise",
     )(_sign),
@@ -81,6 +89,7 @@ def _no_integer_round(input, kernel):
 @defop(
     batch=batch_rules.pointwise,
     name="round",
+    dtypes=kernel("round_vml_cpu", REAL - BOOL),
     input=_zeros,
     jvp="elementwise",
 )
@@ -93,6 +102,7 @@ def _round(input):
 @defop(
     batch=batch_rules.pointwise,
     name="round_decimals",
+    dtypes=kernel("round_cpu", REAL),
     node="RoundBackward1",
     input=_zeros,
     jvp="elementwise",

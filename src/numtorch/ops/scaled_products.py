@@ -9,6 +9,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
+from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import dispatch
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
@@ -116,6 +117,7 @@ def _same_dtypes(name: str, *tensors: Tensor) -> None:
 @defop(
     batch=batch_rules.addmv,
     name="addmv",
+    dtypes=kernel("addmv_impl_cpu", NUMBERS),
     input=lambda grad, beta: _times(grad, beta),
     mat=lambda grad, vec, alpha: _times(grad.outer(vec), alpha),
     vec=lambda grad, mat, alpha: _times(mat.t().mv(grad), alpha),
@@ -208,6 +210,7 @@ def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
 @defop(
     batch=batch_rules.baddbmm,
     name="baddbmm",
+    dtypes=kernel("baddbmm", NUMBERS),
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch2, alpha: _times(grad.bmm(batch2.transpose(1, 2)), alpha),
     batch2=lambda grad, batch1, alpha: _times(batch1.transpose(1, 2).bmm(grad), alpha),
@@ -259,6 +262,7 @@ def _sum_batches_grad(grad, other, alpha, first):
 @defop(
     batch=batch_rules.baddbmm,
     name="addbmm",
+    dtypes=kernel("addmm_impl_cpu_", NUMBERS),
     input=lambda grad, beta: _times(grad, beta),
     batch1=lambda grad, batch2, alpha: _sum_batches_grad(grad, batch2, alpha, 1),
     batch2=lambda grad, batch1, alpha: _sum_batches_grad(grad, batch1, alpha, 0),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import full_like, tensor
@@ -128,6 +129,7 @@ def _selected_jvp(input_t, input, dim, keepdim, result1):
 @defop(
     batch=batch_rules.full_reduction("median_dim", values_only=True),
     name="median_all",
+    dtypes=kernel("median_cpu", NUMBERS - COMPLEX),
     node="MedianBackward0",
     input=_distribute,
     jvp=evenly_read_jvp,
@@ -139,6 +141,7 @@ def _median_all(input):
 @defop(
     batch=batch_rules.full_reduction("nanmedian_dim", values_only=True),
     name="nanmedian_all",
+    dtypes=kernel("median_cpu", NUMBERS - COMPLEX),
     node="NanmedianBackward0",
     input=_distribute,
     jvp=evenly_read_jvp,
@@ -150,6 +153,7 @@ def _nanmedian_all(input):
 @defop(
     batch=batch_rules.along("dim"),
     name="median_dim",
+    dtypes=kernel("median_out", NUMBERS - COMPLEX),
     node="MedianBackward1",
     outputs=2,
     returns=_median_type,
@@ -163,6 +167,7 @@ def _median_dim(input, dim, keepdim):
 @defop(
     batch=batch_rules.along("dim"),
     name="nanmedian_dim",
+    dtypes=kernel("median_out", NUMBERS - COMPLEX),
     node="NanmedianBackward1",
     outputs=2,
     returns=_nanmedian_type,
@@ -213,6 +218,7 @@ def nanmedian(input, dim=None, keepdim=False):
 @defop(
     batch=batch_rules.along("dim"),
     name="kthvalue",
+    dtypes=kernel("kthvalue_cpu", NUMBERS - COMPLEX),
     outputs=2,
     returns=_kthvalue_type,
     input=_select_formula,
@@ -357,6 +363,7 @@ def _mode_with_nan(values):
 @defop(
     batch=batch_rules.along("dim"),
     name="mode",
+    dtypes=kernel("mode_cpu", REAL),
     outputs=2,
     returns=_mode_type,
     input=_select_formula,

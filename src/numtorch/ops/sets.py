@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from .._core import unsigned
+from .._core.kernel_dtypes import REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor, _wrap_dim
@@ -33,6 +34,7 @@ def _pick(outputs, return_inverse, return_counts):
 # torch has no forward derivative for these either
 @defop(
     name="_unique2",
+    dtypes=kernel("unique", REAL),
     node="Unique2Backward0",
     outputs=3,
     input=_no_derivative("_unique2"),
@@ -47,6 +49,7 @@ def _unique_all(input):
 
 @defop(
     name="unique_dim",
+    dtypes=kernel("unique_dim", REAL),
     outputs=3,
     input=_no_derivative("unique_dim"),
     jvp=no_forward_derivative("unique_dim"),

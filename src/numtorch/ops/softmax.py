@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core.dispatch import require_tensor
+from .._core.kernel_dtypes import FLOATS, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import add_terms, batch_shift, batched
@@ -132,6 +133,7 @@ _SHORT_ROW_COUNT = 16
 @defop(
     batch=batch_rules.along("dim"),
     name="softmax",
+    dtypes=kernel("softmax_lastdim_kernel_impl", FLOATS),
     schema_args=3,  # softmax.int(self, dim, dtype)
     node="SoftmaxBackward0",
     input=lambda grad, result, dim: softmax_backward_data(grad, result, dim),
@@ -145,6 +147,7 @@ def _softmax(input, dim):
 @defop(
     batch=batch_rules.along("dim"),
     name="log_softmax",
+    dtypes=kernel("log_softmax_lastdim_kernel_impl", FLOATS),
     schema_args=3,  # log_softmax.int(self, dim, dtype)
     node="LogSoftmaxBackward0",
     input=lambda grad, result, dim: log_softmax_backward_data(grad, result, dim),

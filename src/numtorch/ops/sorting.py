@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, KernelDtypes, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
@@ -23,9 +24,22 @@ _sort_type = return_type("sort")
 _topk_type = return_type("topk")
 
 
+class _TopkDtypes(KernelDtypes):
+    """topk refuses complex and bool with one message each."""
+
+    def error(self, np_dtype):
+        kind = "complex" if np_dtype.kind == "c" else "bool"
+        space = " " if kind == "complex" else ""  # torch's messages, their spacing included
+        return RuntimeError(f"{space}topk does not support {kind} dtypes on CPU")
+
+
+_TOPK = _TopkDtypes(NUMBERS - COMPLEX)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="sort",
+    dtypes=own_message(REAL, " Sort does not support complex dtypes on CPU"),
     outputs=2,
     returns=_sort_type,
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
@@ -67,6 +81,7 @@ def argsort(input, dim=-1, descending=False, stable=False) -> Tensor:
 @defop(
     batch=batch_rules.along("dim"),
     name="topk",
+    dtypes=_TOPK,
     outputs=2,
     returns=_topk_type,
     input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),

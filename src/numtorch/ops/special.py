@@ -8,6 +8,7 @@ import math
 
 from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import FLOATS, REAL, kernel, own_message
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
 from .._creation import from_numpy, zeros_like
@@ -108,6 +109,7 @@ _RAD_TO_DEG = 180 / math.pi
 @defop(
     batch=batch_rules.pointwise,
     node="Deg2RadBackward0",
+    dtypes=own_message(REAL, "deg2rad is not supported for complex tensors."),
     promote="float",
     input=lambda grad: grad * _DEG_TO_RAD,
     jvp="elementwise",
@@ -127,6 +129,7 @@ def deg2rad(input):
 @defop(
     batch=batch_rules.pointwise,
     node="Rad2DegBackward0",
+    dtypes=own_message(REAL, "rad2deg is not supported for complex tensors."),
     promote="float",
     input=lambda grad: grad * _RAD_TO_DEG,
     jvp="elementwise",
@@ -198,6 +201,7 @@ def _xlogy_scalar_input(grad, input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlogy",
+    dtypes=kernel("xlogy_cpu", FLOATS),
     promote="float",
     input=_xlogy_input,
     other=lambda grad, input, other: grad * input / other,
@@ -210,6 +214,7 @@ def _xlogy(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlogy_self_scalar",
+    dtypes=kernel("xlogy_cpu", FLOATS),
     node="XlogyBackward1",
     promote="float",
     scalars=("input",),
@@ -223,6 +228,7 @@ def _xlogy_self_scalar(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlogy_other_scalar",
+    dtypes=kernel("xlogy_cpu", FLOATS),
     node="XlogyBackward2",
     promote="float",
     scalars=("other",),
@@ -275,6 +281,7 @@ def _xlog1py_other(grad, input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlog1py",
+    dtypes=kernel("xlog1py_cpu", FLOATS),
     node="SpecialXlog1PyBackward0",
     promote="float",
     input=_xlog1py_input,
@@ -336,6 +343,7 @@ def xlog1py(input, other) -> Tensor:
 @defop(
     batch=batch_rules.pointwise,
     name="entr",
+    dtypes=kernel("entr_cpu", FLOATS),
     node="SpecialEntrBackward0",
     promote="float",
     input=lambda grad, input: grad * -(1 + input.log()),
@@ -383,6 +391,7 @@ def _logit_backward(grad, input, eps):
     batch=batch_rules.pointwise,
     promote="float",
     input=_logit_backward,
+    dtypes=kernel("logit_cpu", FLOATS),
     jvp="elementwise",
 )
 def logit(input, eps=None):
@@ -520,6 +529,7 @@ def _check_heaviside(args):
     batch=batch_rules.pointwise,
     node="NotImplemented",
     check=_check_heaviside,
+    dtypes=own_message(REAL, "heaviside is not yet implemented for complex tensors."),
     input=not_implemented("heaviside"),
     values=not_implemented("heaviside"),
     jvp="elementwise",

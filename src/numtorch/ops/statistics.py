@@ -12,6 +12,7 @@ from .._core.tensor import Tensor, _wrap_dim
 from .._creation import linspace, zeros
 from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..backend import xp
+from .complex import complex_
 from .concatenation import cat
 from .indexing import narrow_slice
 from .normal import _mul_scalar
@@ -242,7 +243,9 @@ def cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor:
         )
         norm_factor = norm_factor * 0
     x = x - avg.unsqueeze(1)
-    c = x.mm((x * w if w is not None else x).t())
+    other = (x * w if w is not None else x).t()
+    # the covariance of complex variables conjugates the second factor: E[(x - mu)(y - nu)*]
+    c = x.mm(other.conj() if other.is_complex() else other)
     return (c / norm_factor).squeeze()
 
 
@@ -260,6 +263,8 @@ def corrcoef(input) -> Tensor:
     stddev = c.diagonal().sqrt()
     c = c / stddev.view(-1, 1)
     c = c / stddev.view(1, -1)
+    if c.is_complex():  # clip has no complex form: torch clips the two parts
+        return complex_(c.real.clip(-1, 1), c.imag.clip(-1, 1))
     return c.clip(-1, 1)
 
 

@@ -491,6 +491,8 @@ def kl_div_reduced(input: Tensor, target: Tensor, reduction: str, log_target: bo
         target.is_floating_point() or target.is_complex()
     ):
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    if input.is_complex() or target.is_complex():
+        raise RuntimeError("kl_div: Complex inputs not supported.")
     if log_target:
         losses = target.exp() * (target - input)
     else:

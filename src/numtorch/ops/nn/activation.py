@@ -13,6 +13,7 @@ import math
 from ..._core import batch_rules
 from ..._core.docs import summarize
 from ..._core.dtypes import from_numpy_dtype
+from ..._core.kernel_dtypes import COMPLEX, FLOATS, REAL, kernel, own_message
 from ..._core.op import defop, export
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, batch_shift, batched
@@ -62,6 +63,7 @@ erf = export(
     defop(
         batch=batch_rules.pointwise,
         name="erf",
+        dtypes=kernel("erf_vml_cpu", FLOATS),
         promote="float",
         input=_erf_grad,
         jvp="elementwise",
@@ -72,6 +74,7 @@ erfc = export(
     defop(
         batch=batch_rules.pointwise,
         name="erfc",
+        dtypes=kernel("erfc_vml_cpu", FLOATS),
         promote="float",
         input=lambda grad, input: -_erf_grad(grad, input),
         jvp="elementwise",
@@ -145,6 +148,7 @@ def gelu_backward(grad_output, self, approximate="none"):
 @defop(
     batch=batch_rules.pointwise,
     name="gelu",
+    dtypes=kernel("GeluKernelImpl", FLOATS),
     input=lambda grad, input, approximate: gelu_backward(grad, input, approximate),
     jvp="elementwise",
 )
@@ -168,6 +172,7 @@ def _silu_grad(grad, input):
 @defop(
     batch=batch_rules.pointwise,
     name="silu",
+    dtypes=kernel("silu_cpu", FLOATS | COMPLEX),
     input=_silu_grad,
     jvp="elementwise",
 )
@@ -192,6 +197,7 @@ def leaky_relu_backward(grad_output, self, negative_slope):
 @defop(
     batch=batch_rules.pointwise,
     name="leaky_relu",
+    dtypes=kernel("leaky_relu_cpu", FLOATS),
     input=lambda grad, input, negative_slope: leaky_relu_backward(grad, input, negative_slope),
     jvp="elementwise",
 )
@@ -221,6 +227,7 @@ def check_result_slope(negative_slope):
 leaky_relu_result_op = defop(
     batch=batch_rules.pointwise,
     name="leaky_relu_result",
+    dtypes=kernel("leaky_relu_cpu", FLOATS),
     node="LeakyReluBackward1",
     input=leaky_relu_result_grad,
     jvp="elementwise",
@@ -261,6 +268,7 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
 @defop(
     batch=batch_rules.pointwise,
     name="hardtanh",
+    dtypes=own_message(REAL, "clamp is not supported for complex types", NotImplementedError),
     input=lambda grad, input, min_val, max_val: hardtanh_backward(grad, input, min_val, max_val),
     jvp="elementwise",
 )
@@ -298,6 +306,7 @@ def softplus_backward(grad_output, self, beta, threshold):
 @defop(
     batch=batch_rules.pointwise,
     name="softplus",
+    dtypes=kernel("softplus_cpu", FLOATS),
     input=lambda grad, input, beta, threshold: softplus_backward(grad, input, beta, threshold),
     jvp="elementwise",
 )
@@ -346,6 +355,7 @@ def _mish_grad(grad, input):
 @defop(
     batch=batch_rules.pointwise,
     name="mish",
+    dtypes=kernel("mish_cpu", FLOATS),
     input=_mish_grad,
     jvp="elementwise",
 )
@@ -407,6 +417,7 @@ def glu_backward(grad_output, self, dim):
 @defop(
     batch=batch_rules.along("dim"),
     name="glu",
+    dtypes=kernel("glu_cpu", FLOATS),
     input=lambda grad, input, dim: glu_backward(grad, input, dim),
     jvp=_glu_jvp,
 )

@@ -10,6 +10,7 @@ that name is registered here and ``numtorch.nn.functional`` writes its result in
 from __future__ import annotations
 
 from ..._core import batch_rules
+from ..._core.kernel_dtypes import FLOATS, REAL, kernel
 from ..._core.op import defop, not_implemented
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, align, batched, no_forward_derivative
@@ -79,6 +80,7 @@ def _register_elu(name: str, node: str):
         batch=batch_rules.pointwise,
         name=name,
         node=node + "Backward0",
+        dtypes=kernel("elu_cpu", FLOATS),
         input=lambda grad, input, alpha, scale, input_scale: elu_backward(
             grad, alpha, scale, input_scale, False, input
         ),
@@ -92,6 +94,7 @@ def _register_elu(name: str, node: str):
     inplace = defop(
         batch=batch_rules.pointwise,
         name=name + "_result",
+        dtypes=kernel("elu_cpu", FLOATS),
         node=node + "Backward1",
         input=result_grad,
         jvp="elementwise",
@@ -118,6 +121,7 @@ def _threshold_grad(grad, input, threshold):
 threshold_op = defop(
     batch=batch_rules.pointwise,
     name="threshold",
+    dtypes=kernel("threshold_cpu", REAL),
     input=_threshold_grad,
     jvp="elementwise",
 )(_threshold_forward)
@@ -125,6 +129,7 @@ threshold_op = defop(
 threshold_inplace_op = defop(
     batch=batch_rules.pointwise,
     name="threshold_inplace",
+    dtypes=kernel("threshold_cpu", REAL),
     node="ThresholdBackward1",
     input=_threshold_grad,
     jvp="elementwise",
@@ -166,6 +171,7 @@ softshrink_backward = _register_shrink_backward(
 @defop(
     batch=batch_rules.pointwise,
     name="hardshrink",
+    dtypes=kernel("hardshrink_cpu", FLOATS),
     input=lambda grad, input, lambd: hardshrink_backward(grad, input, lambd),
     jvp="elementwise",
 )
@@ -177,6 +183,7 @@ def hardshrink_op(input, lambd=0.5):
 @defop(
     batch=batch_rules.pointwise,
     name="softshrink",
+    dtypes=kernel("softshrink_check", FLOATS),
     input=lambda grad, input, lambd: softshrink_backward(grad, input, lambd),
     jvp="elementwise",
 )
@@ -207,6 +214,7 @@ def hardsigmoid_backward(grad_output, self):
 @defop(
     batch=batch_rules.pointwise,
     name="hardsigmoid",
+    dtypes=kernel("hardsigmoid_cpu", FLOATS),
     input=lambda grad, input: hardsigmoid_backward(grad, input),
     jvp="elementwise",
 )
@@ -234,6 +242,7 @@ def hardswish_backward(grad_output, self):
 @defop(
     batch=batch_rules.pointwise,
     name="hardswish",
+    dtypes=kernel("hardswish_cpu", FLOATS),
     input=lambda grad, input: hardswish_backward(grad, input),
     jvp="elementwise",
 )
