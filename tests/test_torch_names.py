@@ -352,7 +352,7 @@ KNOWN_MISSING = {
         "sym_constrain_range",
         "sym_constrain_range_for_size",
         "sym_fresh_size",
-        # storage objects, streams and events, model hub and LOBPCG
+        # storage objects, streams and events, and LOBPCG
         "BFloat16Storage",
         "BoolStorage",
         "ByteStorage",
@@ -367,7 +367,6 @@ KNOWN_MISSING = {
         "ShortStorage",
         "Storage",
         "StorageBase",
-        "hub",
         "lobpcg",
         # values_copy / indices_copy, which torch's CPU build cannot run on sparse tensors either
         "indices_copy",
@@ -420,7 +419,7 @@ def test_missing_torch_names_are_the_known_ones(path):
     assert sorted(KNOWN_MISSING[path] - missing) == [], "now present: remove from KNOWN_MISSING"
 
 
-@pytest.mark.parametrize("name", ["export", "hub", "nested"])
+@pytest.mark.parametrize("name", ["export", "nested"])
 def test_a_missing_top_level_name_says_numtorch_lacks_that_torch_feature(name):
     import numtorch
 

@@ -255,6 +255,7 @@ _LAZY_SUBMODULES = frozenset(
         "__future__",
         "ao",
         "quantization",
+        "hub",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}

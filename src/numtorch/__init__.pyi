@@ -252,6 +252,7 @@ from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
 from . import fx as fx
+from . import hub as hub
 from . import jit as jit
 from . import library as library
 from . import masked as masked
