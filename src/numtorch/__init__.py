@@ -322,3 +322,5 @@ from ._quantized.functional import (
     quantized_max_pool1d,
     quantized_max_pool2d,
 )
+
+from . import nested  # last: NestedTensor builds on the ops, autograd and overrides above

@@ -244,6 +244,7 @@ from ._quantized.fake import fake_quantize_per_tensor_affine as fake_quantize_pe
 from ._quantized.functional import quantized_batch_norm as quantized_batch_norm
 from ._quantized.functional import quantized_max_pool1d as quantized_max_pool1d
 from ._quantized.functional import quantized_max_pool2d as quantized_max_pool2d
+from . import nested as nested
 from . import __future__ as __future__
 from . import _dynamo as _dynamo
 from . import ao as ao
