@@ -256,6 +256,7 @@ _LAZY_SUBMODULES = frozenset(
         "ao",
         "quantization",
         "hub",
+        "__config__",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}

@@ -245,6 +245,7 @@ from ._quantized.functional import quantized_batch_norm as quantized_batch_norm
 from ._quantized.functional import quantized_max_pool1d as quantized_max_pool1d
 from ._quantized.functional import quantized_max_pool2d as quantized_max_pool2d
 from . import nested as nested
+from . import __config__ as __config__
 from . import __future__ as __future__
 from . import _dynamo as _dynamo
 from . import ao as ao
