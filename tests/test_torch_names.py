@@ -352,7 +352,7 @@ KNOWN_MISSING = {
         "sym_constrain_range",
         "sym_constrain_range_for_size",
         "sym_fresh_size",
-        # storage objects, streams and events, and LOBPCG
+        # storage objects, streams and events
         "BFloat16Storage",
         "BoolStorage",
         "ByteStorage",
@@ -367,7 +367,6 @@ KNOWN_MISSING = {
         "ShortStorage",
         "Storage",
         "StorageBase",
-        "lobpcg",
         # values_copy / indices_copy, which torch's CPU build cannot run on sparse tensors either
         "indices_copy",
         "values_copy",

@@ -262,6 +262,7 @@ _LAZY_SUBMODULES = frozenset(
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
 _LAZY_NAMES["windows"] = "signal"  # torch.windows is torch.signal.windows
 _LAZY_NAMES.update(cond="_control_flow", while_loop="_control_flow")
+_LAZY_NAMES["lobpcg"] = "_lobpcg"
 
 
 # type(x) prints <class 'torch.Tensor'>: torch's classes name the module they are public in

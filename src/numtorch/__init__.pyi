@@ -269,6 +269,7 @@ from . import testing as testing
 from . import utils as utils
 from ._control_flow import cond as cond
 from .serialization import load as load
+from ._lobpcg import lobpcg as lobpcg
 from .serialization import save as save
 from .func import vmap as vmap
 from ._control_flow import while_loop as while_loop
