@@ -26,7 +26,7 @@ KNOWN_MISSING = {
     },
     "nn.init": set(),
     "nn.utils": set(),
-    "optim": {"swap_in_optimizer_params_and_state"},
+    "optim": set(),
     "amp": set(),
     "distributions": set(),
     "autograd.graph": {
