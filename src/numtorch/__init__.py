@@ -257,11 +257,14 @@ _LAZY_SUBMODULES = frozenset(
         "__future__",
         "ao",
         "quantization",
+        "hub",
+        "__config__",
     }
 )
 _LAZY_NAMES = {"vmap": "func", "load": "serialization", "save": "serialization"}
 _LAZY_NAMES["windows"] = "signal"  # torch.windows is torch.signal.windows
 _LAZY_NAMES.update(cond="_control_flow", while_loop="_control_flow")
+_LAZY_NAMES["lobpcg"] = "_lobpcg"
 
 
 # type(x) prints <class 'torch.Tensor'>: torch's classes name the module they are public in
@@ -337,3 +340,5 @@ from ._quantized.functional import (
     quantized_max_pool1d,
     quantized_max_pool2d,
 )
+
+from . import nested  # last: NestedTensor builds on the ops, autograd and overrides above

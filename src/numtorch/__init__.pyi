@@ -244,6 +244,8 @@ from ._quantized.fake import fake_quantize_per_tensor_affine as fake_quantize_pe
 from ._quantized.functional import quantized_batch_norm as quantized_batch_norm
 from ._quantized.functional import quantized_max_pool1d as quantized_max_pool1d
 from ._quantized.functional import quantized_max_pool2d as quantized_max_pool2d
+from . import nested as nested
+from . import __config__ as __config__
 from . import __future__ as __future__
 from . import _dynamo as _dynamo
 from . import ao as ao
@@ -252,6 +254,7 @@ from . import distributed as distributed
 from . import distributions as distributions
 from . import func as func
 from . import fx as fx
+from . import hub as hub
 from . import jit as jit
 from . import library as library
 from . import masked as masked
@@ -267,6 +270,7 @@ from . import testing as testing
 from . import utils as utils
 from ._control_flow import cond as cond
 from .serialization import load as load
+from ._lobpcg import lobpcg as lobpcg
 from .serialization import save as save
 from .func import vmap as vmap
 from ._control_flow import while_loop as while_loop

@@ -1,6 +1,7 @@
 """Optimizers and learning-rate schedulers, as ``torch.optim``."""
 
 from . import lr_scheduler, swa_utils
+from ._stateless import swap_in_optimizer_params_and_state
 from .adadelta import Adadelta
 from .adafactor import Adafactor
 from .adagrad import Adagrad
@@ -8,6 +9,7 @@ from .adam import Adam, AdamW
 from .adamax import Adamax
 from .asgd import ASGD
 from .lbfgs import LBFGS
+from .muon import Muon
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
@@ -25,6 +27,7 @@ __all__ = [
     "Adam",
     "AdamW",
     "LBFGS",
+    "Muon",
     "Adamax",
     "NAdam",
     "Optimizer",
@@ -34,4 +37,5 @@ __all__ = [
     "SparseAdam",
     "lr_scheduler",
     "swa_utils",
+    "swap_in_optimizer_params_and_state",
 ]

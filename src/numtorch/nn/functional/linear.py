@@ -27,6 +27,8 @@ def linear(input: Tensor, weight: Tensor, bias=None) -> Tensor:
     """
     require_tensor("linear", "input", 1, input)
     require_tensor("linear", "weight", 2, weight)
+    if input.is_nested:  # per constituent, as one LinearBackward0 node (numtorch.nested)
+        return input._linear(weight, bias)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
