@@ -234,10 +234,21 @@ def _narrow(out):
     return out
 
 
+def _numbers_parsed(spec, args) -> tuple:
+    return tuple(
+        _dtypes.parsed_number(a) if i in spec.scalars and isinstance(a, xp.generic) else a
+        for i, a in enumerate(args)
+    )
+
+
 def run_general(spec, args):
     """The full path: any op, any arguments."""
     if dispatch.slow:
         return observed(spec, args)
+    for i in spec.scalars:
+        if i < len(args) and isinstance(args[i], xp.generic):
+            args = _numbers_parsed(spec, args)
+            break
     if spec.check is not None:
         spec.check(args)
     arrays = list(args)

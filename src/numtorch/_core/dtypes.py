@@ -227,6 +227,20 @@ def scalar_dtype(value) -> dtype:
     raise TypeError(f"expected a number, got {t.__name__}")
 
 
+def parsed_number(value):
+    """A NumPy scalar as torch's argument parser reads one where a Python number may stand:
+    an integer as ``int``, ``complex128`` (a Python complex) as ``complex``, and every other
+    (float of any width, ``bool_``, ``complex64``'s real part) as ``float``. So
+    ``int_tensor * np.float64(2)`` is float32 and ``torch.full((2,), np.bool_(True))`` too."""
+    if isinstance(value, xp.integer):
+        return builtins_int(value)
+    if isinstance(value, complex):
+        return complex(value)
+    if isinstance(value, xp.complexfloating):
+        return builtins_float(value.real)
+    return builtins_float(value)
+
+
 def _combine(higher, lower):
     # torch's combine_categories: the higher priority group wins unless the lower group
     # brings a float (or complex) into an integral or bool result.
