@@ -66,3 +66,25 @@ def test_numpy_scalar_operand_matches_torch(case, scalar, tensor):
     ours = _outcome(numtorch, case, tensor, scalar)
     theirs = _outcome(torch, case, tensor, scalar)
     assert ours == theirs
+
+
+PARAMETERS = {
+    "leaky_relu slope": lambda lib, s: lib.nn.functional.leaky_relu(lib.tensor([-1.0, 2.0]), s),
+    "elu alpha": lambda lib, s: lib.nn.functional.elu(lib.tensor([-1.0, 2.0]), alpha=s),
+    "hardtanh bounds": lambda lib, s: lib.nn.functional.hardtanh(lib.tensor([-3.0, 3.0]), -s, s),
+    "topk k": lambda lib, s: lib.arange(5.0).topk(int(s) if isinstance(s, np.bool_) else s).values,
+    "repeat": lambda lib, s: lib.ones(2, dtype=lib.float16).repeat(np.int64(2)) * s,
+}
+
+
+@pytest.mark.parametrize("scalar", ["float64", "float32", "int64", "uint8"])
+@pytest.mark.parametrize("case", list(PARAMETERS))
+def test_numpy_scalar_parameter_matches_torch(case, scalar):
+    results = []
+    for lib in (numtorch, torch):
+        try:
+            r = PARAMETERS[case](lib, SCALARS[scalar])
+            results.append((str(r.dtype).split(".")[-1], r.tolist()))
+        except Exception as e:  # the type is what gets compared
+            results.append(("raised", type(e).__name__))
+    assert results[0] == results[1]
