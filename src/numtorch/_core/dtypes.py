@@ -125,6 +125,11 @@ def from_numpy_dtype(np_dtype) -> dtype:
             note_dtype(found)
         return found
     np_dtype = xp.dtype(np_dtype)
+    if not np_dtype.isnative and np_dtype.newbyteorder("=") in _FROM_NUMPY:
+        raise ValueError(
+            "given numpy array has byte order different from the native byte order. "
+            "Conversion between byte orders is currently not supported."
+        )
     raise TypeError(
         f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
         "float64, float32, float16, bfloat16, complex64, complex128, int64, int32, int16, "
