@@ -477,6 +477,8 @@ def full(
     shape = _size((size,), "full")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    elif isinstance(fill_value, xp.generic):
+        fill_value = _dtypes.parsed_number(fill_value)
     dt = _dtypes.scalar_dtype(fill_value) if dtype is None else _dtypes.to_dtype(dtype)
     return _finish(xp.full(shape, fill_scalar(fill_value, dt.np), dt.np), requires_grad, "full()")
 

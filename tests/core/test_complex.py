@@ -278,3 +278,16 @@ def test_dist_of_complex_tensors_is_real(dtype):
     theirs = torch.dist(*[torch.tensor(v, dtype=getattr(torch, dtype)) for v in values])
     assert str(ours.dtype) == str(theirs.dtype)
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("value", [1 + 0j, 2.5 + 0j, 1 + 2j, 0.5j])
+@pytest.mark.parametrize("convert", [float, int])
+def test_python_number_of_a_complex_tensor_matches_torch(value, convert):
+    real = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (numtorch, real):
+        try:
+            outcomes.append(convert(lib.tensor(value)))
+        except Exception as e:  # the type and message are what get compared
+            outcomes.append((type(e).__name__, str(e)))
+    assert outcomes[0] == outcomes[1]

@@ -116,3 +116,16 @@ def test_advisory_warnings_come_once_per_program(make, says):
     given.clear()
     first, again = _warnings_of(torch, make), _warnings_of(torch, make)
     assert len(first) == 1 and says in first[0][1] and again == []
+
+
+@pytest.mark.parametrize("make", ["from_numpy", "tensor", "as_tensor"])
+def test_non_native_byte_order_is_refused_as_torch_refuses_it(make):
+    real = pytest.importorskip("torch")
+    array = np.array([1.0, 2.0], dtype=">f4")
+    outcomes = []
+    for lib in (torch, real):
+        try:
+            outcomes.append(getattr(lib, make)(array).tolist())
+        except Exception as e:  # the type and message are what get compared
+            outcomes.append((type(e).__name__, str(e)))
+    assert outcomes[0] == outcomes[1]

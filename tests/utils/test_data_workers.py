@@ -324,3 +324,19 @@ def _running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_an_iterator_inherited_by_a_forked_process_leaves_the_workers_alone():
+    # a later loader's worker is forked with this iterator in its memory; collecting it
+    # there must not stop (or join: "can only join a child process") the owner's workers
+    loader = DataLoader(TensorDataset(torch.arange(6.0)), batch_size=2, num_workers=2)
+    iterator = iter(loader)
+    first = next(iterator)
+    owner = iterator._parent_pid
+    iterator._parent_pid = owner + 1  # as seen from another process
+    iterator.__del__()
+    assert not iterator._shutdown
+    iterator._parent_pid = owner
+    assert [first[0].tolist()] + [b[0].tolist() for b in iterator] == [[0, 1], [2, 3], [4, 5]]
+    iterator.__del__()
+    assert iterator._shutdown

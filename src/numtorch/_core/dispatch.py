@@ -234,10 +234,19 @@ def _narrow(out):
     return out
 
 
+def _numbers_parsed(args) -> tuple:
+    # NumPy scalars as torch's argument parser reads them (a slope, a bound, an operand)
+    return tuple(_dtypes.parsed_number(a) if isinstance(a, xp.generic) else a for a in args)
+
+
 def run_general(spec, args):
     """The full path: any op, any arguments."""
     if dispatch.slow:
         return observed(spec, args)
+    for a in args:
+        if isinstance(a, xp.generic):
+            args = _numbers_parsed(args)
+            break
     if spec.check is not None:
         spec.check(args)
     arrays = list(args)

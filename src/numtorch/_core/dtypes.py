@@ -127,6 +127,11 @@ def from_numpy_dtype(np_dtype) -> dtype:
         return found
     np_dtype = xp.dtype(np_dtype)
     name = np_dtype.type.__name__  # numpy.object_, numpy.str_: torch names the scalar type
+    if not np_dtype.isnative and np_dtype.newbyteorder("=") in _FROM_NUMPY:
+        raise ValueError(
+            "given numpy array has byte order different from the native byte order. "
+            "Conversion between byte orders is currently not supported."
+        )
     raise TypeError(
         f"can't convert np.ndarray of type numpy.{name}. The only supported types are: "
         "float64, float32, float16, bfloat16, complex64, complex128, int64, int32, int16, "
@@ -227,6 +232,20 @@ def scalar_dtype(value) -> dtype:
     if isinstance(value, xp.generic):
         return from_numpy_dtype(value.dtype)
     raise TypeError(f"expected a number, got {t.__name__}")
+
+
+def parsed_number(value):
+    """A NumPy scalar as torch's argument parser reads one where a Python number may stand:
+    an integer as ``int``, ``complex128`` (a Python complex) as ``complex``, and every other
+    (float of any width, ``bool_``, ``complex64``'s real part) as ``float``. So
+    ``int_tensor * np.float64(2)`` is float32 and ``torch.full((2,), np.bool_(True))`` too."""
+    if isinstance(value, xp.integer):
+        return builtins_int(value)
+    if isinstance(value, complex):
+        return complex(value)
+    if isinstance(value, xp.complexfloating):
+        return builtins_float(value.real)
+    return builtins_float(value)
 
 
 def _combine(higher, lower):

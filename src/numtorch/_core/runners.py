@@ -61,7 +61,7 @@ def run(args):
         check(args)
     if len(args) > 1:
         for extra in args[1:]:
-            if isinstance(extra, Tensor):
+            if isinstance(extra, _TENSOR_OR_NUMPY):  # the general path parses NumPy scalars
                 return run_general(spec, args)
     data = input._data
     kind = data.dtype.kind
@@ -130,7 +130,7 @@ def run(args):
 DTYPE_CHECK
     if len(args) > 2:
         for extra in args[2:]:
-            if isinstance(extra, Tensor):  # tensor arguments beyond the operands
+            if isinstance(extra, _TENSOR_OR_NUMPY):  # tensors beyond the operands, NumPy scalars
                 return run_general(spec, args)
     try:
         out = forward(ad, bd, *args[2:]) if len(args) > 2 else forward(ad, bd)
@@ -471,6 +471,7 @@ _GLOBALS = {
     "_NUMBERS": _NUMBERS,
     "_INT_RANGES": _INT_RANGES,
     "Tensor": Tensor,
+    "_TENSOR_OR_NUMPY": (Tensor, xp.generic),
     "dispatch": dispatch,
     "observed": observed,
     "run_general": run_general,

@@ -74,6 +74,15 @@ def _size_of(items: tuple) -> Size:
     return Size(items)
 
 
+def _without_imaginary(value, target: str):
+    """torch converts a complex number to a real one only when its imaginary part is 0."""
+    if isinstance(value, complex):
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {target} without overflow")
+        return value.real
+    return value
+
+
 class Tensor:
     """A multi-dimensional array that can record operations for automatic differentiation.
 
@@ -277,10 +286,10 @@ class Tensor:
     def __float__(self) -> float:
         if self._requires_grad and not _warned_float_of_grad:
             _warn_float_of_grad()
-        return float(self._python_scalar())
+        return float(_without_imaginary(self._python_scalar(), "double"))
 
     def __int__(self) -> int:
-        return int(self._python_scalar())
+        return int(_without_imaginary(self._python_scalar(), "int64_t"))
 
     def _python_scalar(self):
         if self._data.size != 1:

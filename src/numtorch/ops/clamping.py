@@ -54,6 +54,8 @@ def _with_scalars(out, input, *bounds):
     # torch's promotion: an int tensor clamped by a float bound becomes the default float dtype
     d = _dtypes.from_numpy_dtype(input.dtype)
     for b in bounds:
+        if isinstance(b, xp.generic):  # a NumPy bound counts as a Python number
+            b = _dtypes.parsed_number(b)
         if b is not None:
             d = _dtypes._combine(d, _dtypes.scalar_dtype(b))
     return out.astype(d.np, copy=False)

@@ -126,8 +126,10 @@ def flash_attention(query, key, value, attn_mask, is_causal, scale):
     """(output, attention probabilities); the probabilities are saved for backward."""
     groups = query.shape[-3] // key.shape[-3]
     exps, _, total = _flash_exp(*_flash_scores(query, key, attn_mask, is_causal, scale))
-    probs = exps / total
-    return xp.matmul(probs, _repeat_heads(value, groups)), probs
+    # torch's kernel sums exp(scores) * values and divides by the row sum once at the end
+    # (times its reciprocal): equal scores over integer values stay exact
+    out = xp.matmul(exps, _repeat_heads(value, groups)) * (1 / total)
+    return out, exps / total
 
 
 def _flash_scores(query, key, attn_mask, is_causal, scale):

@@ -51,6 +51,7 @@ class MultiProcessIterator:
     """Iterates a DataLoader with ``num_workers > 0``."""
 
     def __init__(self, loader, fetcher_class) -> None:
+        self._parent_pid = os.getpid()
         self._loader = loader
         self._num_workers = loader.num_workers
         self._prefetch = loader.prefetch_factor if loader.prefetch_factor is not None else 2
@@ -237,5 +238,7 @@ class MultiProcessIterator:
                     os.unlink(path)
 
     def __del__(self) -> None:
-        if getattr(self, "_workers", None) is not None:
+        # a process forked later (another loader's worker) inherits this iterator: only the
+        # process that started the workers may stop and join them
+        if getattr(self, "_workers", None) is not None and os.getpid() == self._parent_pid:
             self._shutdown_workers()

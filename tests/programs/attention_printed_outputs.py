@@ -1,0 +1,23 @@
+# attention outputs printed: equal scores over integer values, causal and padding masks
+torch.manual_seed(0)
+q = torch.ones(1, 2, 3, 4)
+v = torch.arange(24.0).view(1, 2, 3, 4)
+print(F.scaled_dot_product_attention(q, q, v, is_causal=True))
+print(F.scaled_dot_product_attention(q, q, v))
+mask = torch.tensor([[True, False, True], [True, True, False], [False, False, True]])
+print(F.scaled_dot_product_attention(q, q, v, attn_mask=mask))
+x = torch.randn(2, 4, 8)
+layer = nn.TransformerEncoderLayer(
+    d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True
+)
+enc = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+causal = nn.Transformer.generate_square_subsequent_mask(4)
+pad = torch.tensor([[False, False, False, True], [False, False, True, True]])
+y = enc(x, mask=causal, src_key_padding_mask=pad)
+print(causal)
+out(y)
+mha = nn.MultiheadAttention(8, 2, batch_first=True)
+o, w = mha(x, x, x, key_padding_mask=pad, need_weights=True)
+print(w)
+o2, w2 = mha(x, x, x, attn_mask=torch.ones(4, 4).triu(1).bool(), average_attn_weights=False)
+out(o, o2, w2)
