@@ -263,3 +263,32 @@ def test_triangle_write_through_an_expanded_nan_as_torch(method):
         getattr(x, method)()
         found.append(str(x.tolist()))
     assert found[0] == found[1]
+
+
+def _write_through_a_row_of_an_expanded_root(lib):
+    # unsafe_split's outputs are no views: the expanded split is a root whose elements overlap
+    root = lib.unsafe_split_with_sizes(lib.arange(5.0).expand(2, 5), [3, 2], 1)[1]
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    root[0].mul_(w)  # the row itself does not overlap: the write goes through
+    try:
+        root.sum().backward()
+    except RuntimeError as error:
+        return str(error)
+    return None
+
+
+def test_backward_refuses_a_root_whose_elements_overlap():
+    # the root's gradient is laid out with the root's strides, and torch's copy into that
+    # layout refuses the overlapping write
+    message = _write_through_a_row_of_an_expanded_root(numtorch)
+    assert message is not None and "more than one element of the written-to" in message
+    torch = pytest.importorskip("torch")
+    assert _write_through_a_row_of_an_expanded_root(torch) == message
+
+
+def test_empty_strided_with_overlapping_elements_refuses_writes():
+    for lib in (numtorch, pytest.importorskip("torch")):
+        target = lib.empty_strided((2, 3), (0, 1))
+        with pytest.raises(RuntimeError, match="more than one element of the written-to"):
+            target.copy_(lib.ones(2, 3))
+        lib.empty_strided((1, 3), (0, 1)).copy_(lib.ones(1, 3))  # a size-1 dim: no overlap

@@ -175,7 +175,9 @@ def retain_on_new_grad_fn(t) -> None:
 # it records a CopySlices on that sparse root, whose backward makes a gradient with the
 # root's strides (none: all 0) and copies into it, which torch refuses as an overlapping
 # write. numtorch's root is the dense values tensor, flagged ``_sparse_root``; its CopySlices
-# raises torch's error at the same point.
+# raises torch's error at the same point. So does the CopySlices of a root whose elements
+# overlap (a dim of stride 0 and size above 1: an expanded tensor that an in-place op wrote
+# through a view of one row), whose layout torch's copy refuses the same way.
 OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
@@ -195,7 +197,10 @@ class CopySlices(Node):
         self._root_stride = root.stride()
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
-        self._sparse_root = root.__dict__.get("_sparse_root", False)
+        # Note [Sparse roots]: a root whose elements overlap (expanded) is refused likewise
+        self._refuses_root = root.__dict__.get("_sparse_root", False) or any(
+            st == 0 and n > 1 for n, st in zip(root._data.shape, root._data.strides)
+        )
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -207,9 +212,10 @@ class CopySlices(Node):
         fn = self._fn
         if fn is None:
             raise freed_error(self)
-        if self._sparse_root:
+        if self._refuses_root:
             # Note [Sparse roots]: torch's CopySlices lays its gradient out with the strides of
-            # the root, a sparse tensor, and its copy into that layout refuses to write
+            # the root, a sparse or expanded tensor, and its copy into that layout refuses to
+            # write
             raise RuntimeError(OVERLAP_MESSAGE)
         if self._positions is not None:  # Note [Roots that changed their geometry]
             return self._apply_at_positions(grad, fn)
