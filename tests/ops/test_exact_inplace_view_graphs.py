@@ -322,3 +322,35 @@ def test_inplace_view_op_after_view_as_real_is_not_in_the_view_function(case):
     assert (found == "raised") == (case == "squeeze_")
     torch = pytest.importorskip("torch")
     assert found == _view_of_real_view_restrided(torch, case)
+
+
+def _write_through_an_empty_root(lib):
+    w = lib.empty_strided((4, 0, 3), (0, 3, 1)).requires_grad_()
+    root = lib.unsafe_split_with_sizes(w, [4], 0)[0]  # no view: a root with stride 0, empty
+    assert root._base is None and root.stride()[0] == 0
+    root.unsqueeze(0).exp_()
+    root.sum().backward()
+    return list(w.grad.shape)
+
+
+def test_an_empty_root_is_no_overlapping_write():
+    assert _write_through_an_empty_root(numtorch) == [4, 0, 3]
+    torch = pytest.importorskip("torch")
+    assert _write_through_an_empty_root(torch) == [4, 0, 3]
+
+
+def _restrided_root_then_squeezed_view(lib):
+    x = lib.tensor(np.arange(12.0).reshape(3, 4) / 5, requires_grad=True)
+    root = (x * 1).as_strided_((2, 3), (1, 2), 1)  # no view function: as_strided replays
+    view = root.unsqueeze(0)
+    view.squeeze_()
+    root.t().log1p_()
+    weights = lib.tensor(np.arange(6.0).reshape(2, 3) + 1)
+    ((view * weights).sum() + root.sum()).backward()
+    return x.grad.numpy().tolist()
+
+
+def test_inplace_view_op_on_a_view_without_view_function_keeps_its_geometry():
+    found = _restrided_root_then_squeezed_view(numtorch)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_allclose(found, _restrided_root_then_squeezed_view(torch), rtol=1e-12)

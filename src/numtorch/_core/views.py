@@ -158,7 +158,7 @@ def _from_view_function(view, replayed, steps, prefix: int):
     otherwise (at the same elements where the shapes agree, as torch's as_strided reads it)."""
     trailing = view.__dict__.get("_inplace_view_steps", 0)
     kept = len(steps) - trailing
-    if trailing > 0 and prefix < kept:
+    if trailing > 0 and 0 < prefix < kept:
         with grad_mode.no_grad():
             stale = replay(replayed, steps[prefix:kept])
         if stale._data.shape != view._data.shape or stale._data.strides != view._data.strides:
@@ -217,8 +217,9 @@ class CopySlices(Node):
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
         # Note [Sparse roots]: a root whose elements overlap (expanded) is refused likewise
-        self._refuses_root = root.__dict__.get("_sparse_root", False) or any(
-            st == 0 and n > 1 for n, st in zip(root._data.shape, root._data.strides)
+        data = root._data  # (an empty root is dense to torch, whatever its strides)
+        self._refuses_root = root.__dict__.get("_sparse_root", False) or (
+            data.size > 0 and any(st == 0 and n > 1 for n, st in zip(data.shape, data.strides))
         )
 
     def name(self) -> str:
