@@ -36,6 +36,10 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "ordinary by kernels torch has no ZeroTensor form of)",
         (57079632, 5882),
     ),
+    ("second order", "sgn_"): (
+        "the same efficient zero tensor, reached by the second-order gradient",
+        (24681357, 1445),
+    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
