@@ -40,6 +40,11 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "the same efficient zero tensor, reached by the second-order gradient",
         (24681357, 1445),
     ),
+    ("second order", "abs_"): (
+        "the same efficient zero tensor: abs's gradient is grad * sgn(input), whose second "
+        "derivative goes through sgn's",
+        (24681357, 520),
+    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
