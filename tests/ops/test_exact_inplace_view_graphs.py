@@ -263,3 +263,94 @@ def test_triangle_write_through_an_expanded_nan_as_torch(method):
         getattr(x, method)()
         found.append(str(x.tolist()))
     assert found[0] == found[1]
+
+
+def _write_through_a_row_of_an_expanded_root(lib):
+    # unsafe_split's outputs are no views: the expanded split is a root whose elements overlap
+    root = lib.unsafe_split_with_sizes(lib.arange(5.0).expand(2, 5), [3, 2], 1)[1]
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    root[0].mul_(w)  # the row itself does not overlap: the write goes through
+    try:
+        root.sum().backward()
+    except RuntimeError as error:
+        return str(error)
+    return None
+
+
+def test_backward_refuses_a_root_whose_elements_overlap():
+    # the root's gradient is laid out with the root's strides, and torch's copy into that
+    # layout refuses the overlapping write
+    message = _write_through_a_row_of_an_expanded_root(numtorch)
+    assert message is not None and "more than one element of the written-to" in message
+    torch = pytest.importorskip("torch")
+    assert _write_through_a_row_of_an_expanded_root(torch) == message
+
+
+def test_empty_strided_with_overlapping_elements_refuses_writes():
+    for lib in (numtorch, pytest.importorskip("torch")):
+        target = lib.empty_strided((2, 3), (0, 1))
+        with pytest.raises(RuntimeError, match="more than one element of the written-to"):
+            target.copy_(lib.ones(2, 3))
+        lib.empty_strided((1, 3), (0, 1)).copy_(lib.ones(1, 3))  # a size-1 dim: no overlap
+
+
+def _view_of_real_view_restrided(lib, case):
+    a = lib.tensor(np.arange(1.0, 19.0).reshape(3, 3, 2) / 7, requires_grad=True)
+    real = lib.view_as_real(lib.view_as_complex(a * 1))
+    if case == "squeeze_":  # (1, 2, 3) squeezed: the view function's shape does not broadcast
+        view = real.diagonal().unsqueeze(0)
+        view.squeeze_()
+    elif case == "unsqueeze_":  # (2, 3) unsqueezed: summed back to the view function's shape
+        view = real.diagonal()[:]
+        view.unsqueeze_(0)
+    else:  # a square transpose: the view function's geometry reads the gradient untransposed
+        view = real[0][:2]
+        view.t_()
+    real.mul_(2)  # the view is stale: its grad_fn is made from the view function
+    weights = lib.tensor(np.arange(view.numel(), dtype=float).reshape(tuple(view.shape)) + 1)
+    try:
+        ((view * weights).sum() + real.sum()).backward()
+    except RuntimeError:
+        return "raised"
+    return a.grad.numpy().tolist()
+
+
+@pytest.mark.parametrize("case", ["squeeze_", "unsqueeze_", "t_"])
+def test_inplace_view_op_after_view_as_real_is_not_in_the_view_function(case):
+    # torch's view function replays the view as it was before squeeze_/unsqueeze_/t_
+    found = _view_of_real_view_restrided(numtorch, case)
+    assert (found == "raised") == (case == "squeeze_")
+    torch = pytest.importorskip("torch")
+    assert found == _view_of_real_view_restrided(torch, case)
+
+
+def _write_through_an_empty_root(lib):
+    w = lib.empty_strided((4, 0, 3), (0, 3, 1)).requires_grad_()
+    root = lib.unsafe_split_with_sizes(w, [4], 0)[0]  # no view: a root with stride 0, empty
+    assert root._base is None and root.stride()[0] == 0
+    root.unsqueeze(0).exp_()
+    root.sum().backward()
+    return list(w.grad.shape)
+
+
+def test_an_empty_root_is_no_overlapping_write():
+    assert _write_through_an_empty_root(numtorch) == [4, 0, 3]
+    torch = pytest.importorskip("torch")
+    assert _write_through_an_empty_root(torch) == [4, 0, 3]
+
+
+def _restrided_root_then_squeezed_view(lib):
+    x = lib.tensor(np.arange(12.0).reshape(3, 4) / 5, requires_grad=True)
+    root = (x * 1).as_strided_((2, 3), (1, 2), 1)  # no view function: as_strided replays
+    view = root.unsqueeze(0)
+    view.squeeze_()
+    root.t().log1p_()
+    weights = lib.tensor(np.arange(6.0).reshape(2, 3) + 1)
+    ((view * weights).sum() + root.sum()).backward()
+    return x.grad.numpy().tolist()
+
+
+def test_inplace_view_op_on_a_view_without_view_function_keeps_its_geometry():
+    found = _restrided_root_then_squeezed_view(numtorch)
+    torch = pytest.importorskip("torch")
+    np.testing.assert_allclose(found, _restrided_root_then_squeezed_view(torch), rtol=1e-12)

@@ -90,3 +90,29 @@ def test_as_strided_gradient_of_an_expanded_input(make, view):
         w = lib.arange(1.0, y.numel() + 1, dtype=lib.float64).reshape(y.shape)
         found.append(lib.autograd.grad((y * w).sum(), x)[0].tolist())
     assert found[0] == found[1]
+
+
+def _scatter_cases(lib):
+    base = lib.arange(30.0)
+    src = lib.tensor([[-1.0, -2.0], [-3.0, -4.0]])
+    inputs = {
+        "offset 1": (base[1:13].reshape(3, 4), (1, 2), 1),
+        "offset 0 before the input": (base[1:13].reshape(3, 4), (1, 2), 0),
+        "default offset": (base[1:13].reshape(3, 4), (1, 2), None),
+        "transposed": (base[:12].reshape(3, 4).t(), (1, 2), 3),
+        "expanded": (base[:4].expand(3, 4), (1, 2), 1),
+        "sliced, past the input's end": (base.reshape(5, 6)[1:, 2:], (6, 1), 20),
+    }
+    for name, (x, stride, offset) in inputs.items():
+        args = ((2, 2), stride) if offset is None else ((2, 2), stride, offset)
+        out = lib.as_strided_scatter(x, src, *args)
+        yield name, (out.tolist(), out.stride(), out.storage_offset())
+
+
+def test_as_strided_scatter_counts_the_offset_in_the_input_storage():
+    # torch clones the input with its strides and offset (its whole storage) and writes into
+    # as_strided of that clone: an offset before the input's first element writes nothing
+    # it shows, and the result keeps the input's layout
+    ours = dict(_scatter_cases(numtorch))
+    assert ours["offset 1"][0][0] == [-1.0, -3.0, -2.0, -4.0]
+    assert ours == dict(_scatter_cases(torch))

@@ -129,7 +129,7 @@ def refresh_view_grad_fn(view) -> None:
         if _only_restrided_in_place(view, root, len(steps) - replayed):
             view._grad_fn, view._output_nr = root._grad_fn, root._output_nr
         else:
-            view._grad_fn = AsStridedBackward0(root, view, steps[replayed:])
+            view._grad_fn = _from_view_function(view, root, steps, replayed)
             view._output_nr = 0
     view._requires_grad = True
     retain_on_new_grad_fn(view)
@@ -147,6 +147,25 @@ def _only_restrided_in_place(view, replayed, after: int) -> bool:
         and data.strides == fresh.strides
         and data.dtype == fresh.dtype
     )
+
+
+def _from_view_function(view, replayed, steps, prefix: int):
+    """The AsStridedBackward0 of a view after view_as_real/view_as_complex: torch's view
+    function covers each later view step with an as_strided of the geometry it made, and
+    in-place view ops (squeeze_, t_) after the last of them do not extend it. Where they
+    changed the view's geometry, torch's node has the geometry from before them: a gradient
+    of the view's shape is summed to that shape where it broadcasts to it, and refused
+    otherwise (at the same elements where the shapes agree, as torch's as_strided reads it)."""
+    trailing = view.__dict__.get("_inplace_view_steps", 0)
+    kept = len(steps) - trailing
+    if trailing > 0 and 0 < prefix < kept:
+        with grad_mode.no_grad():
+            stale = replay(replayed, steps[prefix:kept])
+        if stale._data.shape != view._data.shape or stale._data.strides != view._data.strides:
+            node = AsStridedBackward0(replayed, stale, steps[prefix:kept])
+            node._expects = tuple(stale._data.shape)
+            return node
+    return AsStridedBackward0(replayed, view, steps[prefix:])
 
 
 # torch records a view function for these (as_strided cannot change the dtype)
@@ -175,7 +194,9 @@ def retain_on_new_grad_fn(t) -> None:
 # it records a CopySlices on that sparse root, whose backward makes a gradient with the
 # root's strides (none: all 0) and copies into it, which torch refuses as an overlapping
 # write. numtorch's root is the dense values tensor, flagged ``_sparse_root``; its CopySlices
-# raises torch's error at the same point.
+# raises torch's error at the same point. So does the CopySlices of a root whose elements
+# overlap (a dim of stride 0 and size above 1: an expanded tensor that an in-place op wrote
+# through a view of one row), whose layout torch's copy refuses the same way.
 OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."
@@ -195,7 +216,11 @@ class CopySlices(Node):
         self._root_stride = root.stride()
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
-        self._sparse_root = root.__dict__.get("_sparse_root", False)
+        # Note [Sparse roots]: a root whose elements overlap (expanded) is refused likewise
+        data = root._data  # (an empty root is dense to torch, whatever its strides)
+        self._refuses_root = root.__dict__.get("_sparse_root", False) or (
+            data.size > 0 and any(st == 0 and n > 1 for n, st in zip(data.shape, data.strides))
+        )
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -207,9 +232,10 @@ class CopySlices(Node):
         fn = self._fn
         if fn is None:
             raise freed_error(self)
-        if self._sparse_root:
+        if self._refuses_root:
             # Note [Sparse roots]: torch's CopySlices lays its gradient out with the strides of
-            # the root, a sparse tensor, and its copy into that layout refuses to write
+            # the root, a sparse or expanded tensor, and its copy into that layout refuses to
+            # write
             raise RuntimeError(OVERLAP_MESSAGE)
         if self._positions is not None:  # Note [Roots that changed their geometry]
             return self._apply_at_positions(grad, fn)
@@ -271,10 +297,22 @@ class AsStridedBackward0(Node):
         self._saved_storage_offset = view.storage_offset()
         self._sequence_nr = next_sequence_nr()
 
+    _expects = None  # the shape torch's view function gave (_from_view_function)
+
     def _apply(self, grad_outputs: tuple) -> tuple:
         grad = grad_outputs[0]
         if grad is None:
             return (None,)
+        if self._expects is not None and tuple(grad.shape) != self._expects:
+            try:
+                grad = grad.sum_to_size(self._expects)
+            except RuntimeError:
+                raise RuntimeError(
+                    f"Function {self.name()} got an invalid gradient - got {list(grad.shape)} "
+                    f"but expected shape compatible with {list(self._expects)}: the view's "
+                    "in-place view op (squeeze_, t_) after view_as_real or view_as_complex is "
+                    "not part of the view function its gradient is replayed by"
+                ) from None
         shape, dtype = self._input_meta[0]
         positions = grad._make(self._positions)
         if self._real_of_complex:

@@ -95,6 +95,9 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False,
     storage = 0 if 0 in size else 1 + sum((n - 1) * s for n, s in zip(size, stride))
     buffer = xp.zeros(storage, dt.np)
     data = xp.ndarray(size, dt.np, buffer=buffer, strides=[s * buffer.itemsize for s in stride])
+    if 0 not in size and any(s == 0 and n > 1 for n, s in zip(size, stride)):
+        # torch refuses writes into it as into an expanded tensor (its elements overlap)
+        data.flags.writeable = False
     return Tensor._make(data).requires_grad_(requires_grad)
 
 

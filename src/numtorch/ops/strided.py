@@ -335,25 +335,41 @@ def _as_strided_scatter_input(grad, size, stride, storage_offset):
     ),
     jvp="linear",
 )
-def _as_strided_scatter(input, src, size, stride, storage_offset):
-    out = xp.ascontiguousarray(input).copy()
-    _check_geometry(size, stride, storage_offset, out.size, out.itemsize)
-    region = xp.lib.stride_tricks.as_strided(
-        out.reshape(-1)[storage_offset:], shape=size, strides=[s * out.itemsize for s in stride]
-    )
+def _as_strided_scatter(input, src, size, stride, storage_offset, dense=False):
+    # torch clones the input with its strides and storage offset (its whole storage, copied)
+    # and writes into as_strided of that clone: the offset counts from the storage's start,
+    # and defaults to the input's own; an input whose elements overlap is cloned densely, and
+    # so is each sample under vmap (``dense``: its storage is the sample's own)
+    out = None
+    if not dense and not any(st == 0 and n > 1 for n, st in zip(input.shape, input.strides)):
+        storage, start = _storage(input)
+        storage = storage.copy()
+        out = _as_strided_array(storage, input.shape, _elements(input), start, None)
+        if not xp.array_equal(out, input, equal_nan=input.dtype.kind in "fc"):
+            out = None  # memory NumPy does not lend as one block (a foreign buffer)
+    if out is None:
+        storage, start = xp.array(input, order="C").reshape(-1), 0
+        out = storage.reshape(input.shape)
+    storage_offset = start if storage_offset is None else storage_offset
+    region = _as_strided_array(storage, size, stride, storage_offset, None)
     _check_src(src.shape, region.shape)
     region[...] = src
     return out
 
 
+def _elements(array) -> tuple:
+    return tuple(s // max(array.itemsize, 1) for s in array.strides)
+
+
 @export
 def as_strided_scatter(input, src, size, stride, storage_offset=None) -> Tensor:
-    """Copy of ``input`` (made contiguous) with ``src`` written into
+    """Copy of ``input`` (its strides and storage offset kept) with ``src`` written into
     ``as_strided(size, stride, storage_offset)`` of it."""
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     if input.requires_grad and not input.is_contiguous():
         raise RuntimeError("as_strided_scatter is currently only supported for contiguous inputs")
-    return _as_strided_scatter(input, src, size, stride, int(storage_offset or 0))
+    offset = None if storage_offset is None else int(storage_offset)
+    return _as_strided_scatter(input, src, size, stride, offset, input._batched)
 
 
 # -- fill_diagonal_ --------------------------------------------------------------------------
