@@ -45,3 +45,22 @@ def test_an_infinite_entry_stays_in_the_rows_it_reaches(left):
     theirs = _ormqr(torch, other, grad, left, False)[0]
     np.testing.assert_array_equal(np.isnan(ours), np.isnan(theirs))
     assert not np.isnan(ours).all()
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_second_order_through_a_nan_gradient_follows_torchs_formula(left, transpose):
+    # under create_graph torch's backward multiplies whole reflectors (its out-of-place
+    # path): the NaN of a second order reaches what that formula reaches
+    other = np.arange(12.0).reshape((4, 3) if left else (3, 4)) / 7 - 0.5
+    found = []
+    for lib in (numtorch, torch):
+        a, tau, c = (lib.tensor(v, dtype=lib.float64, requires_grad=True) for v in (A, TAU, other))
+        weight = lib.tensor(other.size * [1.0], dtype=lib.float64).reshape(other.shape)
+        weight[0, 0] = float("nan")
+        result = lib.ormqr(a, tau, c, left=left, transpose=transpose)
+        grads = lib.autograd.grad((result * weight).sum(), (a, tau, c), create_graph=True)
+        total = sum((g * (i + 1)).sum() for i, g in enumerate(grads))
+        found.append([g.numpy() for g in lib.autograd.grad(total, (a, tau, c))])
+    for x, y in zip(*found):
+        np.testing.assert_allclose(x, y, rtol=1e-10, atol=1e-12)

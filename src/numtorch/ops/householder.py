@@ -19,8 +19,9 @@ from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .concatenation import cat
+from .householder_backward import householder_product_backward, ormqr_backward
 from .lapack_layout import column_major
-from .nn.composite_backward import tensors_of, vjp
+from .nn.composite_backward import tensors_of
 from .pointwise import where
 from .return_types import structseq
 
@@ -148,8 +149,9 @@ def _orgqr_composite(input, tau):
 
 
 def _orgqr_grad(k):
-    # result is kept (unused) as torch keeps it: an in-place change of Q is refused
-    return lambda grad, input, tau, result: vjp(_orgqr_composite, (input, tau), k, grad)
+    return lambda grad, input, tau, result: householder_product_backward(grad, result, input, tau)[
+        k
+    ]
 
 
 @defop(
@@ -214,13 +216,14 @@ def _ormqr_composite(input, tau, other, left, transpose):
 
 def _ormqr_grad(k):
     def formula(grad, input, tau, other, result, left, transpose):
-        # result is kept (unused) as torch keeps it: an in-place change of it is refused
-        def composite(*tensors):
-            return _ormqr_composite(*tensors, left, transpose)
-
-        return vjp(composite, (input, tau, other), k, grad)
+        return ormqr_backward(grad, result, input, tau, left, transpose)[k]
 
     return formula
+
+
+def _ormqr_other_grad(grad, input, tau, left, transpose):
+    # Q^H undoes Q: ormqr with the other transpose
+    return _ormqr(input, tau, grad, left, not transpose)
 
 
 @defop(
@@ -230,7 +233,7 @@ def _ormqr_grad(k):
     node="OrmqrBackward0",
     input=_ormqr_grad(0),
     tau=_ormqr_grad(1),
-    other=_ormqr_grad(2),
+    other=_ormqr_other_grad,
     jvp=no_forward_derivative("ormqr"),
 )
 def _ormqr(input, tau, other, left, transpose):
