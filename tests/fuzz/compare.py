@@ -102,9 +102,16 @@ def differential(numtorch, torch, program) -> Mismatch | None:
         dtype = "float64"
         again = _runs(numtorch, torch, program, dtype)
         if _other_path(ours, again[0]) or _other_path(theirs, again[1]):
-            # a dtype check fails in one run and passes in the other (a mixed-dtype call):
-            # the rerun is another graph and cannot tell rounding. Every value may carry the
-            # program's float32 rounding, so its float32 tolerance judges the original
+            # a dtype check fails in the original and passes in float64 (a mixed-dtype
+            # call): the rerun raises where both original runs raised, after making that
+            # step's inputs, and so runs the original's graph in float64
+            raised = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a.error and b.error]
+            program = dict(program, raises=raised)
+            again = _runs(numtorch, torch, program, dtype)
+        if _other_path(ours, again[0]) or _other_path(theirs, again[1]):
+            # still another graph (a step raises in float64 only): it cannot tell rounding.
+            # Every value may carry the program's float32 rounding, so its float32
+            # tolerance judges the original
             return first_difference(ours, theirs, loosest="float32")
         ours, theirs = again
         found = first_difference(ours, theirs)

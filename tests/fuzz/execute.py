@@ -76,6 +76,7 @@ def _run_all(run, lib, program: dict) -> None:
 
 
 GLOBAL_STATE = "global state"
+PHASES = ("loss", "backward", "grad", "grad2")
 
 
 def nonfinite_into_fft(lib, program: dict, dtype: str | None) -> bool:
@@ -166,6 +167,9 @@ class _Run:
         self.pool = []  # floating results, newest last
         self.leaves = []
         self.records = []
+        # the records (by index) that raised in both runs of the original program: a float64
+        # rerun raises there too, after making the step's inputs (compare.differential)
+        self.raises = frozenset(program.get("raises", ()))
 
     def step(self, step):
         if step["kind"] == "op":
@@ -191,6 +195,8 @@ class _Run:
     def attempt(self, label, call) -> Record:
         record = Record(label)
         try:
+            if label in PHASES:
+                self.raise_as_originally()
             result = call()
         except Skipped:
             record.skipped = True
@@ -238,7 +244,12 @@ class _Run:
             args = [a.contiguous() if isinstance(a, self.lib.Tensor) else a for a in args]
         if info.name in UNCHECKED_CHANNELS:  # torch reads undefined memory (see graphs)
             args = _per_channel_contiguous(self.lib, args, info.name in UNCHECKED_SIZES)
+        self.raise_as_originally()
         return info.op(self.lib, *args, **sample.kwargs)
+
+    def raise_as_originally(self):
+        if len(self.records) in self.raises:
+            raise RuntimeError("raised in the run of the original dtypes")
 
     def input(self, array, spec, rng):
         array = np.asarray(array)
@@ -278,6 +289,7 @@ class _Run:
                 spec["special"] = step["special"]
                 values = rng.standard_normal(tuple(shape[step["other"]]))
                 args.append(self.leaf(values, spec, rng))
+        self.raise_as_originally()
         return getattr(view, step["method"])(*args)
 
     # --- gradient phases

@@ -114,6 +114,16 @@ def test_tril_through_aliased_rows_keeps_no_nan_over_a_zero():
     assert base.tolist() == [1.0, 0.0, 2.0]
 
 
+def test_tril_through_aliased_rows_writes_a_zero_over_a_negative_zero():
+    # the +0.0 a row writes is a write though it equals the -0.0 another row keeps
+    base = numtorch.full((3,), -0.0)
+    base.expand(2, 3).tril_()
+    assert np.signbit(base.numpy()).tolist() == [True, False, False]
+    base = numtorch.full((3,), complex(-0.0, -0.0))
+    base.expand(2, 3).triu_()
+    assert np.signbit(base.numpy().imag).tolist() == [False, True, True]
+
+
 def _inplace_through_a_selected_expand(lib):
     x = lib.tensor([[0.5, 1.0, 2.0]], dtype=lib.float64, requires_grad=True)
     y = x * 1

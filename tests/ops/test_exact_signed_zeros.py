@@ -59,3 +59,14 @@ def test_scatter_and_index_reduce_extremes_keep_the_first_of_equal_zeros():
             include_self=False,
         )  # fmt: skip
     np.testing.assert_array_equal(np.signbit(rows.numpy()), [[True, True], [True, False]])
+
+
+def test_max_pool_gradient_gives_its_losers_a_positive_zero():
+    # torch scatters into a zeroed buffer: an element no window picked gets +0.0 even where
+    # the gradient is negative (a later rsqrt or reciprocal turns -0.0 into -inf)
+    x = nt.arange(32.0).reshape(1, 2, 4, 4).requires_grad_()
+    for padding in (0, 1):
+        y = nt.nn.functional.max_pool2d(x, 2, padding=padding)
+        (g,) = nt.autograd.grad(y, x, -nt.ones_like(y))
+        g = g.numpy()
+        assert not np.signbit(g[g == 0]).any()

@@ -106,6 +106,10 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
         changed = out._data != data
         if data.dtype.kind in "fc":  # a kept NaN is no write (NaN != NaN)
             changed &= ~(xp.isnan(out._data) & xp.isnan(data))
+            # a zero of the other sign is a write (tril_ writes +0 where a -0 is kept)
+            for part in ("real", "imag"):
+                signs = xp.signbit(getattr(out._data, part)) != xp.signbit(getattr(data, part))
+                changed |= signs & ~xp.isnan(out._data)
         data = _overlapping_alias(data, name)
         if data is None:
             raise RuntimeError(

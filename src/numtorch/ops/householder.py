@@ -18,8 +18,10 @@ from .._core.op import defop, export, refusing
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
+from .concatenation import cat
+from .householder_backward import householder_product_backward, ormqr_backward
 from .lapack_layout import column_major
-from .nn.composite_backward import tensors_of, vjp
+from .nn.composite_backward import tensors_of
 from .pointwise import where
 from .return_types import structseq
 
@@ -99,12 +101,16 @@ def _reflector(input, i):
     return head + where(below, input[..., :, i : i + 1], 0.0)
 
 
-def _reflect(C, v, t, left):
-    # H C = C - t v (v^H C) on the left; C H = C - (C v) t v^H on the right
-    t = t[..., None, None]
+def _reflect(C, v, t, i, left):
+    # H C = C - t v (v^H C) on the left; C H = C - (C v) t v^H on the right. As LAPACK's
+    # larf, only the rows (columns) from i on are touched: v's zeros above row i multiply
+    # nothing, so a NaN or infinity there stays where it is, forward and backward
+    t, v = t[..., None, None], v[..., i:, :]
     if left:
-        return C - (t * v) @ (v.mH @ C)
-    return C - ((C @ v) * t) @ v.mH
+        head, tail = C[..., :i, :], C[..., i:, :]
+        return cat((head, tail - (t * v) @ (v.mH @ tail)), dim=-2)
+    head, tail = C[..., :, :i], C[..., :, i:]
+    return cat((head, tail - ((tail @ v) * t) @ v.mH), dim=-1)
 
 
 @export(name="orgqr")
@@ -138,13 +144,14 @@ def _orgqr_composite(input, tau):
     eye = Tensor._make(xp.eye(m, n, dtype=input._data.dtype))
     Q = eye.expand(*input.shape[:-2], m, n)
     for i in reversed(range(tau.shape[-1])):
-        Q = _reflect(Q, _reflector(input, i), tau[..., i], left=True)
+        Q = _reflect(Q, _reflector(input, i), tau[..., i], i, left=True)
     return Q
 
 
 def _orgqr_grad(k):
-    # result is kept (unused) as torch keeps it: an in-place change of Q is refused
-    return lambda grad, input, tau, result: vjp(_orgqr_composite, (input, tau), k, grad)
+    return lambda grad, input, tau, result: householder_product_backward(grad, result, input, tau)[
+        k
+    ]
 
 
 @defop(
@@ -203,19 +210,20 @@ def _ormqr_composite(input, tau, other, left, transpose):
     result = other
     for i in order:
         t = tau[..., i].conj() if transpose else tau[..., i]
-        result = _reflect(result, _reflector(input, i), t, left)
+        result = _reflect(result, _reflector(input, i), t, i, left)
     return result
 
 
 def _ormqr_grad(k):
     def formula(grad, input, tau, other, result, left, transpose):
-        # result is kept (unused) as torch keeps it: an in-place change of it is refused
-        def composite(*tensors):
-            return _ormqr_composite(*tensors, left, transpose)
-
-        return vjp(composite, (input, tau, other), k, grad)
+        return ormqr_backward(grad, result, input, tau, left, transpose)[k]
 
     return formula
+
+
+def _ormqr_other_grad(grad, input, tau, left, transpose):
+    # Q^H undoes Q: ormqr with the other transpose
+    return _ormqr(input, tau, grad, left, not transpose)
 
 
 @defop(
@@ -225,7 +233,7 @@ def _ormqr_grad(k):
     node="OrmqrBackward0",
     input=_ormqr_grad(0),
     tau=_ormqr_grad(1),
-    other=_ormqr_grad(2),
+    other=_ormqr_other_grad,
     jvp=no_forward_derivative("ormqr"),
 )
 def _ormqr(input, tau, other, left, transpose):

@@ -166,7 +166,9 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
         elif overlap:
             target += grad * (arg == k)
         else:  # each input element belongs to one window at most: write, no read
-            xp.multiply(grad, arg == k, out=target)
+            # selected, not multiplied: a loser gets torch's +0.0 (grad * False is -0.0
+            # for a negative grad)
+            target[...] = xp.where(arg == k, grad, 0)
     return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
 
 
