@@ -133,6 +133,17 @@ def test_products_that_overflow_are_skipped():
     assert uses_blas("baddbmm") and uses_blas("multi_dot") and not uses_blas("multi_margin_loss")
 
 
+def test_an_ldl_input_whose_lower_triangle_is_singular_is_skipped():
+    # the LDL factorization reads only the lower triangle: a matrix of full rank whose
+    # symmetric lower half is singular has a pivot that is mathematically 0: rounding noise,
+    # whose value (and whether the factorization fails) is the LAPACK build's arithmetic
+    from fuzz.execute import _full_rank
+
+    a = torch.tensor([[1.0, 5.0, 7.0], [1.0, 1.0, 2.0], [1.0, 1.0, 3.0]])
+    assert _full_rank(a) and not _full_rank(a, lower=True)
+    assert _full_rank(a.tril() + a.tril(-1).mT + 2 * torch.eye(3), lower=True)
+
+
 def test_a_rerun_on_another_path_holds_the_original_to_float32s_tolerance():
     # a mixed-dtype call that raises in the original and runs in float64 makes the rerun
     # another graph: the original's float64 values carry float32 rounding, judged so

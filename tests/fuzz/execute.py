@@ -222,7 +222,8 @@ class _Run:
         specs = iter(step["inputs"])
         rng = np.random.default_rng([step["seed"], 1])
         args = [self.input(a, next(specs), rng) if is_float_input(a) else a for a in sample.args]
-        if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a) for a in args):
+        lower = "ldl" in info.name.split("_")
+        if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a, lower) for a in args):
             raise Skipped
         if "lu" in info.name.replace(".", "_").split("_") and any(_pivots_tie(a) for a in args):
             raise Skipped
@@ -419,13 +420,16 @@ def _empty(value) -> bool:
     return hasattr(value, "numel") and value.numel() == 0
 
 
-def _full_rank(value) -> bool:
+def _full_rank(value, lower: bool = False) -> bool:
     """Whether every matrix (the last two dims) of a floating tensor is numerically of full
     rank: its smallest singular value above its largest times max(m, n) times the dtype's
     epsilon, where rounding noise ends (see graphs.LAPACK). A tensor of more dims that holds
     n * n values is also taken as that n x n matrix: tensorinv and tensorsolve see it so. A
     wide m x n matrix also needs its first m columns independent: LU and QR factor column by
-    column, and a pivot there is mathematically 0 (rounding noise) even at full rank."""
+    column, and a pivot there is mathematically 0 (rounding noise) even at full rank. With
+    ``lower`` (the LDL factorization reads only the lower triangle) a square matrix is also
+    taken as the symmetric one its lower triangle makes: a full-rank matrix can have a
+    singular one (repeated values), whose zero pivot is rounding noise all the same."""
     if not hasattr(value, "is_floating_point") or not value.is_floating_point():
         return True
     if value.ndim < 2 or min(value.shape[-2:]) < 2 or value.numel() == 0:
@@ -437,6 +441,9 @@ def _full_rank(value) -> bool:
         matrices.append(array.reshape(side, side))
     if array.shape[-1] > array.shape[-2]:
         matrices.append(array[..., : array.shape[-2]])
+    if lower and array.shape[-1] == array.shape[-2]:
+        below = np.tril(array, -1)
+        matrices.append(below + np.swapaxes(below, -1, -2) + np.tril(np.triu(array)))
     for matrix in matrices:
         singular = np.linalg.svd(matrix.astype(np.float64), compute_uv=False)
         floor = singular[..., :1] * max(matrix.shape[-2:]) * np.finfo(array.dtype).eps

@@ -3,6 +3,8 @@ length, index_copy's index, shapes and dtypes."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import numtorch as nt
@@ -199,3 +201,43 @@ def test_size_and_stride_of_a_0d_tensor_raise_as_torch(query, dim):
             getattr(lib.tensor(1.0), query)(dim)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("cell, gates", [("rnn_tanh_cell", 1), ("gru_cell", 3), ("lstm_cell", 4)])
+def test_rnn_cells_check_in_torchs_order_with_several_faults(cell, gates):
+    # every pair of faults among: weight_ih's gates, weight_hh's gates, the input size, the
+    # batch size and the hidden size; each cell reports the one torch checks first
+    torch = pytest.importorskip("torch")
+    hidden, features, batch = 4, 3, 2
+    for faults in itertools.product((0, 1), repeat=5):
+        if sum(faults) not in (1, 2):
+            continue
+        ih, hh, inp, bat, hid = faults
+        outcomes = []
+        for lib in (nt, torch):
+            w_ih = lib.ones(gates * hidden + ih, features)
+            w_hh = lib.ones(gates * hidden + hh, hidden)
+            x, hx = lib.ones(batch, features + inp), lib.ones(batch + bat, hidden + hid)
+            try:
+                getattr(lib, cell)(x, (hx, hx) if gates == 4 else hx, w_ih, w_hh)
+                outcomes.append("ok")
+            except RuntimeError as error:
+                outcomes.append(str(error))
+        assert outcomes[0] == outcomes[1], faults
+
+
+@pytest.mark.parametrize("cell, gates", [("rnn_tanh_cell", 1), ("gru_cell", 3), ("lstm_cell", 4)])
+def test_rnn_cells_read_weight_sizes_in_torchs_order(cell, gates):
+    # a 0-d weight_hh with an empty weight_ih: gru_cell compares the input size (0) first,
+    # the other cells read hidden_size from weight_hh first (IndexError)
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (nt, torch):
+        x, hx = lib.ones(2, 3), lib.ones(2, 4)
+        try:
+            getattr(lib, cell)(
+                x, (hx, hx) if gates == 4 else hx, lib.ones(gates * 4, 0), lib.ones(())
+            )
+        except (RuntimeError, IndexError) as error:
+            outcomes.append(f"{type(error).__name__}: {error}")
+    assert outcomes[0] == outcomes[1]

@@ -379,3 +379,16 @@ def test_the_eig_samples_compare_in_eigenvalue_order(name):
     ours = info.op(numtorch, numtorch.tensor(a)).numpy()
     theirs = info.op(torch, torch.tensor(a)).numpy()
     np.testing.assert_allclose(ours, theirs, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "a_shape, b_shape",
+    [((3, 3), (3, 0)), ((2, 0, 0), (0, 2)), ((0, 3, 3), (3, 2)), ((3, 3), (0, 3, 2))],
+)
+def test_ldl_solve_with_nothing_to_solve_returns_torchs_empty_result(a_shape, b_shape):
+    results = []
+    for lib in (numtorch, torch):
+        a = lib.eye(a_shape[-1]).expand(a_shape)
+        results.append(lib.linalg.ldl_solve(*lib.linalg.ldl_factor(a), lib.ones(b_shape)))
+    assert tuple(results[0].shape) == tuple(results[1].shape)
+    assert results[0].dtype.is_floating_point and results[0].numel() == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -479,3 +480,21 @@ def test_spatial_nll_loss_checks_shapes_as_torchs_2d_kernel(loss, shapes):
             return type(error).__name__, str(error)
 
     assert run(numtorch) == run(torch)
+
+
+@pytest.mark.parametrize(
+    "input_shape, mat_shape, beta",
+    [((1,), (0, 4), 2.0), ((), (0, 0), 1.0), ((1,), (2, 0), 2.0), ((1,), (2, 0), 0.0)],
+)
+def test_addmv_of_an_empty_matrix_keeps_the_input_shape_as_torch(input_shape, mat_shape, beta):
+    # torch's shortcut for an empty matrix writes beta * input without expanding input to
+    # mat's rows (resizing its result, with a warning); beta == 0 gives zeros of (rows,)
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (numtorch, torch):
+        a = lib.full(input_shape, 3.0, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = lib.addmv(a, lib.ones(mat_shape), lib.ones(mat_shape[1:]), beta=beta)
+        outcomes.append((tuple(r.shape), r.tolist(), r.grad_fn.name(), len(caught)))
+    assert outcomes[0] == outcomes[1]

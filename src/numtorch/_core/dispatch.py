@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from ..backend import xp
+from ..backend import layout, xp
 from . import dtypes as _dtypes
 from . import grad_mode, unsigned
 from .anomaly_mode import record_forward_trace
@@ -239,6 +239,24 @@ def _numbers_parsed(args) -> tuple:
     return tuple(_dtypes.parsed_number(a) if isinstance(a, xp.generic) else a for a in args)
 
 
+def _iterator_layout(spec, args, out, common):
+    """Note [Elementwise result layout] (backend/layout.py): the operands are the tensors as
+    given and the numbers torch wraps, in the forward's order; those promotion casts to the
+    ``common`` dtype are taken as cast."""
+    if all(a._data.flags.c_contiguous for a in args if isinstance(a, Tensor)):
+        return out
+    numbers = spec.layout_numbers
+    operands, cast = [], []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            if common is not None and i in spec.operands and a._data.dtype != common:
+                cast.append(len(operands))
+            operands.append(a._data)
+        elif i in numbers and a.__class__ in _NUMBERS:
+            operands.append(a)
+    return layout.iterator_result(out, operands, cast)
+
+
 def run_general(spec, args):
     """The full path: any op, any arguments."""
     if dispatch.slow:
@@ -286,6 +304,8 @@ def run_general(spec, args):
         raise allocation_error(error) from None
     except TypeError as error:
         raise kernel_dtype_error(spec, target, arrays, error) from None
+    if spec.iterator_layout:
+        out = _iterator_layout(spec, args, out, target)
     if spec.outputs == 1:
         result = _wrap(out)
         if target is not None and result._data.dtype != target and spec.promote != "compare":

@@ -69,8 +69,27 @@ def _camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
+# Elementwise entries whose result torch does not allocate by its TensorIterator's rule
+# (iterator_layout): the clones and copies (``empty_like`` or the memory format asked for,
+# layout.copy), the random draws, and those it allocates contiguous (masked_fill clones so;
+# log_sigmoid's forward allocates its result and buffer so; alias_copy and pow(number,
+# tensor) too)
+_OWN_LAYOUT = frozenset(
+    ("clone", "clone_contiguous", "clone_channels_last", "bernoulli", "poisson", "binomial",
+     "_standard_gamma", "masked_fill", "log_sigmoid", "zero", "pow_self_scalar",
+     "index_alias_copy", "_to_copy", "detach_copy")
+)  # fmt: skip
+# Numbers torch's kernel takes as a parameter, where other ops wrap a number as a 0-d
+# operand (``x * 2``): the iterator sees only the tensors (a wrapped operand changes the
+# result's strides, Note [Elementwise result layout])
+_KERNEL_NUMBERS = {"pow": ("exponent",), "lerp": ("weight",), "addcmul": ("value",)}
+
+
 class OpSpec:
     """Everything registration learns about one primitive."""
+
+    iterator_layout = False  # Note [Elementwise result layout] in backend/layout.py
+    layout_numbers = frozenset()  # the positions of numbers the iterator takes as operands
 
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
     registry = REGISTRY  # every entry by name: a batching rule may run a sibling entry
@@ -387,6 +406,15 @@ def defop(
         REGISTRY[op_name] = spec
         if jvp is not None:
             spec.jvp = jvp
+        # Note [Elementwise result layout] in backend/layout.py
+        spec.iterator_layout = (
+            spec.batch is batch_rules.pointwise
+            and outputs == 1
+            and not view
+            and op_name not in _OWN_LAYOUT
+        )
+        unwrapped = _KERNEL_NUMBERS.get(op_name, ())
+        spec.layout_numbers = frozenset(i for i in spec.scalars if spec.params[i] not in unwrapped)
         spec.optional_saves = frozenset(optional_saves)
         op = public_function(spec, op_name)  # Note [Public functions] in runners.py
         op.__module__ = __name__

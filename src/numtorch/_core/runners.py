@@ -18,7 +18,7 @@ import linecache
 import os
 from types import FunctionType
 
-from ..backend import xp
+from ..backend import layout, xp
 from . import dtypes as _dtypes
 from . import grad_mode
 from .anomaly_mode import record_forward_trace
@@ -76,6 +76,7 @@ DTYPE_CHECK
         raise allocation_error(error) from None
     except TypeError as error:
         raise kernel_dtype_error(spec, None, (data,), error) from None
+LAYOUT_OF_ONE
 RESULT
     if DIFFERENTIABLE and input._requires_grad and _grad_enabled():
         out_kind = out.dtype.kind
@@ -142,6 +143,7 @@ DTYPE_CHECK
         raise allocation_error(error) from None
     except TypeError as error:
         raise kernel_dtype_error(spec, None, (ad, bd), error) from None
+LAYOUT_OF_TWO
 RESULT
     if DIFFERENTIABLE and _grad_enabled() and (
         (ta and a._requires_grad) or (tb and b._requires_grad)
@@ -167,6 +169,19 @@ _DTYPE_CHECKS = {
         raise spec.dtypes.error(ad.dtype if ta else bd.dtype)
 """,
 }
+
+# Note [Elementwise result layout] (backend/layout.py): one flag read per operand decides
+_LAYOUT_OF_ONE = """
+    if not input._data.flags.c_contiguous:  # (data may be a cast copy)
+        out = iterator_result(out, (input._data,))
+"""
+
+_LAYOUT_OF_TWO = """
+    if (ta and not ad.flags.c_contiguous) or (tb and not bd.flags.c_contiguous):
+        a_operand = ad if ta or A_WRAPPED else None
+        b_operand = bd if tb or B_WRAPPED else None
+        out = iterator_result(out, (a_operand, b_operand))
+"""
 
 _RESULT = """
     if out.__class__ is not _ndarray:
@@ -331,6 +346,11 @@ def _runner_source(spec, template: str, operands: tuple) -> tuple[str, dict]:
     source = template.replace("RESULT", _RESULT.strip("\n"))
     check = _DTYPE_CHECKS[operands[0]].strip("\n") if spec.dtypes is not None else ""
     source = source.replace("DTYPE_CHECK\n", check + "\n" if check else "")
+    layout = spec.iterator_layout
+    source = source.replace("LAYOUT_OF_ONE", _LAYOUT_OF_ONE.strip("\n") if layout else "")
+    source = source.replace("LAYOUT_OF_TWO", _LAYOUT_OF_TWO.strip("\n") if layout else "")
+    source = source.replace("A_WRAPPED", str(0 in spec.layout_numbers))
+    source = source.replace("B_WRAPPED", str(1 in spec.layout_numbers))
     source = source.replace("RECORD", _indent(record, 12).rstrip("\n"))
     # The op's facts as constants: the compiler drops the branches they rule out.
     for name, value in (
@@ -463,6 +483,7 @@ def _short_edge(a):
 
 _GLOBALS = {
     "xp": xp,
+    "iterator_result": layout.iterator_result,
     "_dtypes": _dtypes,
     "_grad_enabled": grad_mode.is_grad_enabled,
     "_ndarray": xp.ndarray,

@@ -185,3 +185,102 @@ def row_major(out):
     if isinstance(out, xp.ndarray) and not out.flags.c_contiguous:
         return xp.asarray(out, order="C")
     return out
+
+
+# Note [Elementwise result layout]
+# torch's TensorIterator allocates an elementwise op's result from its operands' strides
+# (``compute_fast_setup_type``, then ``reorder_dimensions``): where every operand has the
+# result's shape, a result contiguous when all are contiguous, channels-last when all are,
+# and with their strides when all share them and are dense; otherwise dense strides in the
+# memory order the operands agree on (``_sorted_dense``: a broadcast dim has no say, the
+# first operand that orders two dims decides, equal strides put the smaller dim inside). A
+# number torch wraps into a 0-d operand (``x * 2``) counts: the shapes then differ. NumPy's
+# ufuncs (order "K") choose otherwise for broadcast, sliced and size-1 dims, and a later
+# ``.view()`` or ``.stride()`` shows it. The runners call ``iterator_result`` only where an
+# operand is not C-contiguous (where all are, both libraries give row-major results).
+
+_LAST_ORDERS = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}  # channels-last: fastest dim first
+
+
+def _channels_last(shape, strides) -> bool:
+    order = _LAST_ORDERS.get(len(shape))
+    if order is None:
+        return False
+    expected = 1
+    for d in order:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _channels_last_strides(shape) -> tuple:
+    result = [0] * len(shape)
+    step = 1
+    for d in _LAST_ORDERS[len(shape)]:
+        result[d] = step
+        step *= shape[d]
+    return tuple(result)
+
+
+def elementwise_strides(shape, operands) -> tuple:
+    """Strides (in elements) of torch's result of ``shape`` for an elementwise op on
+    ``operands``, (shape, strides) pairs in torch's operand order (Note [Elementwise result
+    layout]); ``shape`` holds no zero."""
+    shape = tuple(shape)
+    if all(tuple(sizes) == shape for sizes, _ in operands):
+        if all(_is_contiguous(shape, strides) for _, strides in operands):
+            return _sorted_dense(shape, [])
+        if all(_channels_last(shape, strides) for _, strides in operands):
+            return _channels_last_strides(shape)
+        first = tuple(operands[-1][1])
+        if all(tuple(strides) == first for _, strides in operands) and _is_dense(shape, first):
+            return first
+    broadcast = []
+    for sizes, strides in operands:
+        lead = len(shape) - len(sizes)
+        broadcast.append(
+            [0] * lead
+            + [
+                0 if n == 1 and shape[lead + i] != 1 else st
+                for i, (n, st) in enumerate(zip(sizes, strides))
+            ]
+        )
+    return _sorted_dense(shape, broadcast)
+
+
+def iterator_result(out, operands, cast=()):
+    """``out``, NumPy's result of an elementwise op on ``operands`` (arrays, numbers torch
+    wraps as 0-d operands, None for a number it does not), copied into torch's layout where
+    NumPy's differs. The operands at the positions ``cast`` are cast to the dtype the op
+    computes in first, as torch's iterator casts them (``to()``: their preserved layout)
+    before it orders the dims."""
+    if out.__class__ is not xp.ndarray or out.ndim < 2 or out.size == 0:
+        return out
+    if any(out is a for a in operands):  # an op that hands its input back (conj of a real)
+        return out
+    shape, strides = out.shape, out.strides
+    for a in operands:
+        if a.__class__ is not xp.ndarray or a.shape != shape or a.strides != strides:
+            break
+    else:  # operands laid out as NumPy's fresh (so dense) result: torch keeps that layout
+        if 1 not in shape:
+            return out
+    pairs = []
+    for k, a in enumerate(operands):
+        if a.__class__ is xp.ndarray:
+            if k in cast and a.ndim:
+                pairs.append((a.shape, preserved_strides(a)))
+            else:
+                pairs.append((a.shape, tuple(abs(s) // a.itemsize for s in a.strides)))
+        elif a is not None:
+            pairs.append(((), ()))
+    strides = elementwise_strides(out.shape, pairs)
+    itemsize = out.itemsize
+    if tuple(s // itemsize for s in out.strides) == strides:
+        return out
+    block = xp.empty(out.size, out.dtype)
+    result = xp.ndarray(out.shape, out.dtype, block, 0, tuple(s * itemsize for s in strides))
+    result[...] = out
+    return result

@@ -11,7 +11,7 @@ from .._core.dispatch import check_scalar_fits
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros_like
-from ..backend import xp
+from ..backend import layout, xp
 from .pointwise import _conj, _mul_scalar, _unary, where
 
 
@@ -113,7 +113,8 @@ def _pow_tensor(input, exponent):
     jvp="elementwise",
 )
 def _pow_self_scalar(input, exponent):
-    return _power(input, exponent)
+    # torch allocates this overload's result contiguous (it is not its iterator's)
+    return layout.row_major(_power(input, exponent))
 
 
 @export(inplace=True)

@@ -10,7 +10,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
 from ..autograd.forward_grad import batch_shift, batched
-from ..backend import xp
+from ..backend import layout, xp
 from .concatenation import cat, stack
 from .gather_scatter import lift_0d
 from .masks import nonzero
@@ -135,7 +135,7 @@ def _check_bounds(index, input, dim, prefix, allow_negative):
 def _index_fill(input, dim, index, value):
     shape = input.shape
     input, index = lift_0d(input, index)
-    out = input.copy()
+    out = layout.copy(input)  # torch fills a clone in the input's layout
     out[_lead(dim) + (index,)] = fill_scalar(value, out.dtype)
     return out.reshape(shape)
 
@@ -151,7 +151,7 @@ def _index_fill(input, dim, index, value):
 def _index_fill_tensor(input, dim, index, value):
     shape = input.shape
     input, index = lift_0d(input, index)
-    out = input.copy()
+    out = layout.copy(input)  # torch fills a clone in the input's layout
     out[_lead(dim) + (index,)] = value
     return out.reshape(shape)
 
@@ -284,7 +284,7 @@ def _masked_scatter_source(grad, mask, source_shape):
 )
 def _masked_scatter(input, mask, source):
     shape = broadcast_shape(input.shape, mask.shape)
-    out = xp.array(xp.broadcast_to(input, shape))
+    out = xp.array(xp.broadcast_to(input, shape), order="C")  # torch's contiguous clone
     full = xp.broadcast_to(mask, shape)
     out[full] = source.reshape(-1)[: int(full.sum())]
     return out

@@ -254,6 +254,8 @@ def _solve_one(LD, pivots, B, hermitian):
 def ldl_solve_op(LD, pivots, B, hermitian):
     n = LD.shape[-1]
     batch = xp.broadcast_shapes(LD.shape[:-2], pivots.shape[:-1], B.shape[:-2])
+    if math.prod(batch + B.shape[-2:]) == 0:  # nothing to solve (reshape(-1, ...) can't)
+        return column_major(xp.zeros(batch + B.shape[-2:], B.dtype))
     LD = xp.broadcast_to(LD, batch + LD.shape[-2:]).reshape((-1, n, n))
     pivots = xp.broadcast_to(pivots, batch + (n,)).reshape((-1, n))
     X = xp.broadcast_to(B, batch + B.shape[-2:]).reshape((-1,) + B.shape[-2:]).copy()

@@ -9,7 +9,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros
 from ..autograd.forward_grad import align, batch_shift, batched
-from ..backend import xp
+from ..backend import layout, xp
 from .indexing import _lead_shape
 from .pointwise import where
 
@@ -37,7 +37,8 @@ def _check_mask(mask, name):
 
 
 def _fill_masked(input, mask, value):
-    return xp.where(mask, xp.asarray(value).astype(input.dtype), input)
+    # torch fills a contiguous clone of the (expanded) input, whatever the input's strides
+    return layout.row_major(xp.where(mask, xp.asarray(value).astype(input.dtype), input))
 
 
 @defop(

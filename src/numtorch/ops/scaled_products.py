@@ -6,6 +6,8 @@ ignored, NaNs included, as BLAS does."""
 
 from __future__ import annotations
 
+import warnings
+
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.inplace import inplace_variant
@@ -124,6 +126,10 @@ def _same_dtypes(name: str, *tensors: Tensor) -> None:
     jvp=_addmv_jvp,
 )
 def _addmv(input, mat, vec, beta, alpha):
+    if mat.size == 0 and beta != 0:
+        # torch's shortcut for an empty matrix writes beta * input, in input's own shape
+        # (a one-element input is not expanded to mat's rows)
+        return _add_scaled(input, xp.zeros(input.shape, xp.result_type(mat, vec)), beta, 1)
     return _add_scaled(input, xp.matmul(mat, vec), beta, alpha)
 
 
@@ -147,6 +153,17 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
         )
     _same_dtypes("addmv", input, mat, vec)
     _check_scalars(input.dtype, beta, alpha)
+    if mat.numel() == 0 and beta != 0 and mat.shape[0] and tuple(input.shape) != mat.shape[:1]:
+        warnings.warn(  # torch resizes its (rows,) result to input's shape (see _addmv)
+            f"An output with one or more elements was resized since it had shape "
+            f"[{mat.shape[0]}], which does not match the required output shape "
+            f"{list(input.shape)}. This behavior is deprecated, and in a future PyTorch "
+            "release outputs will not be resized unless they have zero elements. You can "
+            "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+            "t.resize_(0).",
+            UserWarning,
+            stacklevel=3,
+        )
     return _addmv(input, mat, vec, beta, alpha)
 
 

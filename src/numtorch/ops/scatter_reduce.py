@@ -16,7 +16,7 @@ from .._core.warn_once import warn_once
 from .._creation import ones_like, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
 from ..autograd.function import Error
-from ..backend import xp
+from ..backend import layout, xp
 from .gather_scatter import (
     _check_index,
     _scatter_key,
@@ -308,7 +308,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
     jvp="linear",
 )
 def _put(input, index, source, accumulate):
-    out = input.copy()
+    out = layout.copy(input)  # torch puts into a clone in the input's layout
     flat = out.reshape(-1)  # a view: ``out`` is contiguous
     size = flat.shape[0]
     if index.size and (index.max() >= size or index.min() < -size):

@@ -12,6 +12,7 @@ from ..autograd.forward_grad import batched
 from ..backend import xp
 from .extrema import return_type
 from .reduction import _take_along
+from .topk_order import has_ties, row_topk
 
 
 def _sort_backward(grad, input_shape, dim, result1):
@@ -93,8 +94,18 @@ def _topk(input, k, dim, largest, sorted):
     if input.ndim == 0:
         return input.copy(), xp.zeros((), xp.int64)
     order = _order(input, dim, largest)
-    idx = xp.take(order, xp.arange(k), axis=dim)
-    return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+    idx = xp.take(order, xp.arange(k), axis=dim).astype(xp.int64)
+    n = input.shape[dim]
+    if k and n > 1:
+        # torch's pick among equal values, and its unsorted order, are its selection
+        # algorithm's (topk_order): rerun it on the rows where NumPy's order may differ
+        rows = xp.moveaxis(input, dim, -1).reshape(-1, n)
+        chosen = xp.moveaxis(idx, dim, -1).reshape(-1, k)
+        redo = xp.ones(len(rows), bool) if not sorted and k * 64 > n else has_ties(rows, xp)
+        for r in xp.nonzero(redo)[0]:
+            chosen[r] = row_topk(rows[r].tolist(), k, largest, sorted)
+        idx = xp.moveaxis(chosen.reshape(idx.shape[:dim] + idx.shape[dim + 1 :] + (k,)), -1, dim)
+    return xp.take_along_axis(input, idx, dim), idx
 
 
 @export

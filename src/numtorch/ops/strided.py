@@ -12,7 +12,7 @@ from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched
-from ..backend import xp
+from ..backend import layout, xp
 from .indexing import _bounds
 from .triangular import _diagonal_dims, diagonal_view
 
@@ -241,7 +241,7 @@ def _slice_scatter_jvp(input_t, src_t, input, src, dim, start, end, step):
     jvp=_diagonal_scatter_jvp,
 )
 def _diagonal_scatter(input, src, offset, dim1, dim2):
-    out = input.copy()
+    out = layout.copy(input)  # torch scatters into a clone in the input's layout
     region = diagonal_view(out, offset, dim1, dim2)
     _check_src(src.shape, region.shape)
     region[...] = src
@@ -265,7 +265,7 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1) -> Tensor:
     jvp=_select_scatter_jvp,
 )
 def _select_scatter(input, src, dim, index):
-    out = input.copy()
+    out = layout.copy(input)  # torch scatters into a clone in the input's layout
     key = (slice(None),) * dim + (index, Ellipsis)
     _check_src(src.shape, out[key].shape)
     out[key] = src
@@ -295,7 +295,7 @@ def select_scatter(input, src, dim, index) -> Tensor:
     jvp=_slice_scatter_jvp,
 )
 def _slice_scatter(input, src, dim, start, end, step):
-    out = input.copy()
+    out = layout.copy(input)  # torch scatters into a clone in the input's layout
     key = (slice(None),) * dim + (slice(start, end, step),)
     _check_src(src.shape, out[key].shape)
     out[key] = src

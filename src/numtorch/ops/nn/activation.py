@@ -17,7 +17,7 @@ from ..._core.kernel_dtypes import COMPLEX, FLOATS, REAL, kernel, own_message
 from ..._core.op import defop, export
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, batch_shift, batched
-from ...backend import xp
+from ...backend import layout, xp
 from ..activations import _sigmoid_forward
 from ..concatenation import cat, stack
 from ..pointwise import _add_scalar
@@ -342,7 +342,8 @@ def log_sigmoid_backward(grad_output, self):
 def log_sigmoid(input):
     """``log(1 / (1 + exp(-x)))``, computed stably as ``min(x, 0) - log1p(exp(-|x|))``."""
     float_only(input, "log_sigmoid_cpu")
-    return xp.minimum(input, 0) - xp.log1p(xp.exp(-xp.abs(input)))
+    # torch's forward allocates its result contiguous, whatever the input's strides
+    return layout.row_major(xp.minimum(input, 0) - xp.log1p(xp.exp(-xp.abs(input))))
 
 
 def _mish_grad(grad, input):

@@ -362,22 +362,25 @@ def _projected(params) -> bool:
 
 
 # -- cells -----------------------------------------------------------------------------------
-def _check_cell(input, hiddens, w_ih, w_hh, gates):
-    # torch's order: the weights' first dims against the gates (gru_cell checks none), then
-    # the input (its size(1)
-    # read as torch reads it: IndexError for a 0-d or 1-D input), then the states
-    hidden_size = w_hh.size(1)
-    for label, weight in (("ih", w_ih), ("hh", w_hh)) if gates else ():  # not gru_cell's
+def _check_gates(w_ih, w_hh, gates, hidden_size):
+    for label, weight in (("ih", w_ih), ("hh", w_hh)):
         if weight.size(0) != gates * hidden_size:
             raise RuntimeError(
                 f"weight_{label} first dim must be {gates} * hidden_size = "
                 f"{gates * hidden_size}, but got {weight.size(0)}"
             )
+
+
+def _check_input(input, w_ih):
+    # input.size(1) is read as torch reads it: IndexError for a 0-d or 1-D input
     input_size = w_ih.size(1)
     if input.size(1) != input_size:
         raise RuntimeError(
             f"input has inconsistent input_size: got {input.shape[1]} expected {input_size}"
         )
+
+
+def _check_hiddens(input, hiddens, hidden_size):
     for label, hx in enumerate(hiddens):
         if input.shape[0] != hx.shape[0]:
             raise RuntimeError(
@@ -391,6 +394,25 @@ def _check_cell(input, hiddens, w_ih, w_hh, gates):
             )
 
 
+def _check_cell(input, hiddens, w_ih, w_hh, gates):
+    # Each cell checks in torch's own order (which error a bad call raises depends on it):
+    # the RNN cells check the weights against the gates first, lstm_cell the input first,
+    # gru_cell the input and the state before the weights (and reads hidden_size last)
+    if gates == 3:
+        _check_input(input, w_ih)
+        hidden_size = w_hh.size(1)
+        _check_hiddens(input, hiddens, hidden_size)
+        _check_gates(w_ih, w_hh, gates, hidden_size)
+        return
+    hidden_size = w_hh.size(1)
+    if gates == 1:
+        _check_gates(w_ih, w_hh, gates, hidden_size)
+    _check_input(input, w_ih)
+    if gates == 4:
+        _check_gates(w_ih, w_hh, gates, hidden_size)
+    _check_hiddens(input, hiddens, hidden_size)
+
+
 def _cell_input(input, w_ih, b_ih, hx=None):
     xw = input.mm(w_ih.t()) if b_ih is None else addmm(b_ih, input, w_ih.t())
     # torch adds the projection into W_hh h in place: the state's dtype stays
@@ -399,7 +421,7 @@ def _cell_input(input, w_ih, b_ih, hx=None):
 
 def _simple_cell(step, name):
     def cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
-        _check_cell(input, (hx,), w_ih, w_hh, None if step is _gru_step else 1)
+        _check_cell(input, (hx,), w_ih, w_hh, 3 if step is _gru_step else 1)
         xw = _cell_input(input, w_ih, b_ih, None if step is _gru_step else hx)
         return step(xw, hx, (w_hh.t(), b_hh, None))
 
