@@ -64,7 +64,23 @@ def _log_softmax_backward_data_jvp(grad_output_t, output_t, grad_output, output,
 )
 def softmax_backward_data(grad_output, output, dim):
     product = grad_output * output
-    return product - output * xp.sum(product, axis=dim, keepdims=True)
+    total = xp.add.reduce(product, axis=dim, keepdims=True)
+    if _same_dense(grad_output, output):  # the same values, written over the temporaries
+        return xp.subtract(product, xp.multiply(output, total), out=product)
+    return product - output * total
+
+
+def _same_dense(grad_output, output):
+    """Both C-contiguous real arrays of one dtype and shape (not 0-d), so a result written
+    over a temporary has the layout and dtype the out-of-place expression would have."""
+    return (
+        output.ndim > 0
+        and output.dtype.kind == "f"
+        and grad_output.dtype == output.dtype
+        and grad_output.shape == output.shape
+        and grad_output.flags.c_contiguous
+        and output.flags.c_contiguous
+    )
 
 
 @defop(
@@ -79,7 +95,12 @@ def softmax_backward_data(grad_output, output, dim):
     jvp=_log_softmax_backward_data_jvp,
 )
 def log_softmax_backward_data(grad_output, output, dim):
-    return grad_output - xp.exp(output) * xp.sum(grad_output, axis=dim, keepdims=True)
+    total = xp.add.reduce(grad_output, axis=dim, keepdims=True)
+    if _same_dense(grad_output, output):  # the same values, written over the temporary
+        scaled = xp.exp(output)
+        scaled *= total
+        return xp.subtract(grad_output, scaled, out=scaled)
+    return grad_output - xp.exp(output) * total
 
 
 # Forward derivatives (Note [Forward grads]), over ``dim`` shifted past a batch of tangents:
