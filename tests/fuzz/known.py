@@ -27,22 +27,18 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "(undefined values); numtorch broadcasts it",
         (77112026, 3303),
     ),
-    ("gradient", "sgn_"): (
+    ("second order", "sgn_"): (
         "torch's gradient of sgn on a real tensor is an efficient zero tensor (ZeroTensor): "
-        "its mul and div kernels give zeros whatever the other operand (0 * NaN is 0 there), "
-        "and it lands in .grad as one; numtorch's is an ordinary zero array, so a NaN or an "
-        "infinity in an earlier op's formula gives NaN. Matching it needs a gradient kind the "
-        "engine and the array formulas carry (absorbing in products, vanishing in sums, made "
-        "ordinary by kernels torch has no ZeroTensor form of)",
+        "products with it are zeros whatever the other operand (0 * NaN is 0 there). "
+        "numtorch's EfficientZeros does the same through NumPy's ufuncs (backend/zeros.py), "
+        "but second-order gradients pass it through formulas that build new arrays (a "
+        "scatter, a where, a copy), which make it ordinary zeros where torch's kernels keep "
+        "it (not yet traced op by op)",
         (57079632, 5882),
     ),
-    ("second order", "sgn_"): (
-        "the same efficient zero tensor, reached by the second-order gradient",
-        (24681357, 1445),
-    ),
     ("second order", "abs_"): (
-        "the same efficient zero tensor: abs's gradient is grad * sgn(input), whose second "
-        "derivative goes through sgn's",
+        "the same efficient zero tensor as sgn_'s second order: abs's gradient is "
+        "grad * sgn(input), whose second derivative goes through sgn's",
         (24681357, 520),
     ),
 }

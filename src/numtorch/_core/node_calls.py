@@ -18,7 +18,7 @@ def tensor_of(value):
     """A gradient held as an array (Note [Gradients as arrays]) as a tensor; None stays."""
     if value is None or isinstance(value, Tensor):  # a sparse gradient stays a tensor
         return value
-    if value.__class__ is not _ndarray:
+    if value.__class__ is not _ndarray and not isinstance(value, _ndarray):
         value = xp.asarray(value)  # operations on 0-d arrays give NumPy scalars
     t = _new(Tensor)
     t._data = value

@@ -13,6 +13,7 @@ from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
 from .._creation import from_numpy, zeros_like
 from ..backend import xp
+from ..backend.zeros import efficient_zeros
 from .exponential import pow
 from .nn.simd_lanes import vector_lanes
 from .pointwise import where
@@ -489,7 +490,8 @@ def copysign(input, other) -> Tensor:
 
 def _sgn_grad(grad, input, result):
     if input._data.dtype.kind != "c":
-        return zeros_like(grad)
+        # torch's efficient zero tensor: products with it stay zeros (Note [Efficient zeros])
+        return grad._make(efficient_zeros(grad._data.shape, grad._data.dtype))
     # s = z/|z| moves only across the circle: (g - s^2 conj(g)) / (2|z|), 0 at z = 0; torch's
     # operations in its order, so that an infinite |z| gives its NaN and so does the second
     # derivative at z = 0 (the masked division by 0 still takes part in it)

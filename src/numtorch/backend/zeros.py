@@ -1,0 +1,49 @@
+"""Efficient zeros: torch's ZeroTensor, the gradient it gives where a derivative is zero by
+definition (sgn of a real tensor).
+
+Note [Efficient zeros]
+torch's ZeroTensor is all zeros and stays so through the kernels that have a ZeroTensor
+form: a product or a quotient with one is zeros whatever the other operand holds (0 * inf
+and 0 * NaN are 0 there), a sum with one is the other operand, a reduction of one is
+zeros. Every other kernel reads it as ordinary zeros. ``EfficientZeros`` is an array of
+zeros that NumPy's ufuncs treat the same way; functions that build new arrays (where,
+concatenate) give ordinary arrays, as torch's other kernels do.
+"""
+
+from __future__ import annotations
+
+import numpy as xp
+
+# ufuncs whose result is zeros wherever one operand is: torch's ZeroTensor mul and div
+_ABSORBING = {xp.multiply, xp.true_divide, xp.matmul}
+_UNARY_ZERO = {xp.negative, xp.positive, xp.conjugate}
+
+
+class EfficientZeros(xp.ndarray):
+    """An array of zeros that absorbs products and vanishes from sums (Note [Efficient
+    zeros])."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        plain = [x.view(xp.ndarray) if isinstance(x, EfficientZeros) else x for x in inputs]
+        if kwargs.get("out") is not None:
+            kwargs["out"] = tuple(
+                o.view(xp.ndarray) if isinstance(o, EfficientZeros) else o for o in kwargs["out"]
+            )
+            return getattr(ufunc, method)(*plain, **kwargs)
+        result = getattr(ufunc, method)(*plain, **kwargs)
+        if not isinstance(result, xp.ndarray):
+            return result
+        zeros = [isinstance(x, EfficientZeros) for x in inputs]
+        if method == "reduce" and ufunc is xp.add:
+            return efficient_zeros(result.shape, result.dtype)
+        if method != "__call__":
+            return result
+        if ufunc in _UNARY_ZERO or (
+            ufunc in _ABSORBING and (zeros[0] or ufunc is not xp.true_divide and any(zeros))
+        ):
+            return efficient_zeros(result.shape, result.dtype)
+        return result
+
+
+def efficient_zeros(shape, dtype) -> EfficientZeros:
+    return xp.zeros(shape, dtype).view(EfficientZeros)
