@@ -160,6 +160,11 @@ def test_a_rerun_on_another_path_holds_the_original_to_float32s_tolerance():
     assert first_difference(ours, theirs, loosest="float32") is None
     assert _other_path([record(1.0, "RuntimeError")], [record(1.0)])
     assert not _other_path([record(1.0)], [record(2.0)])
+    # before the step where the paths part the rerun is the same graph, and judges
+    from fuzz.compare import _parting
+
+    assert _parting([record(1.0), record(1.0, "RuntimeError")], [record(1.0), record(1.0)]) == 1
+    assert _parting([record(1.0)], [record(1.0), record(2.0)]) == 1
 
 
 def test_ffts_whose_sums_may_overflow_are_skipped():

@@ -98,6 +98,7 @@ def differential(numtorch, torch, program) -> Mismatch | None:
     if found is None:
         return None
     dtype = None
+    past = None  # the original records and the step to compare past, where the rerun parts
     if found.kind in NUMERIC and program["dtype"] != "float64":
         dtype = "float64"
         again = _runs(numtorch, torch, program, dtype)
@@ -109,14 +110,20 @@ def differential(numtorch, torch, program) -> Mismatch | None:
             program = dict(program, raises=raised)
             again = _runs(numtorch, torch, program, dtype)
         if _other_path(ours, again[0]) or _other_path(theirs, again[1]):
-            # still another graph (a step raises in float64 only): it cannot tell rounding.
-            # Every value may carry the program's float32 rounding, so its float32
-            # tolerance judges the original
-            return first_difference(ours, theirs, loosest="float32")
+            # still another graph from the step that raises in float64 only: past it the
+            # rerun cannot tell rounding. Every value may carry the program's float32
+            # rounding, so its float32 tolerance judges the original; a difference beyond
+            # it before that step is judged by the rerun's records up to there
+            loose = first_difference(ours, theirs, loosest="float32")
+            parting = min(_parting(ours, again[0]), _parting(theirs, again[1]))
+            if loose is None or loose.kind not in NUMERIC or loose.step >= parting:
+                return loose
+            past = (ours, theirs, loose.step)
+            again = (again[0][:parting], again[1][:parting])
         ours, theirs = again
         found = first_difference(ours, theirs)
         if found is None or found.kind not in NUMERIC:
-            return None
+            return _later(*past) if past else None
     elif found.kind not in VALUE_DEPENDENT:
         return found
     if found.kind in ("gradient", "second order"):
@@ -127,10 +134,14 @@ def differential(numtorch, torch, program) -> Mismatch | None:
             return found
     elif not _amplified_rounding(numtorch, torch, program, dtype, found):
         return found
-    # past a step that amplified rounding only what values cannot change is compared, and
-    # only while both runs hold the same results (a step one skipped, or results of other
-    # shapes, make later steps take other inputs)
-    for index in range(found.step + 1, min(len(ours), len(theirs))):
+    return _later(*past) if past else _later(ours, theirs, found.step)
+
+
+def _later(ours, theirs, step) -> Mismatch | None:
+    """Past a step that amplified rounding only what values cannot change is compared, and
+    only while both runs hold the same results (a step one skipped, or results of other
+    shapes, make later steps take other inputs)."""
+    for index in range(step + 1, min(len(ours), len(theirs))):
         later = _compare_record(ours[index], theirs[index])
         if later is not None and later[0] in ("shape", "structure"):
             return None
@@ -141,9 +152,15 @@ def differential(numtorch, torch, program) -> Mismatch | None:
 
 def _other_path(records, rerun) -> bool:
     """Whether a float64 rerun took another path: a step raised in one run only."""
-    return len(records) != len(rerun) or any(
-        (a.error is None) != (b.error is None) for a, b in zip(records, rerun)
-    )
+    return _parting(records, rerun) < max(len(records), len(rerun))
+
+
+def _parting(records, rerun) -> int:
+    """The first record where a float64 rerun takes another path (raises in one run only)."""
+    for index, (a, b) in enumerate(zip(records, rerun)):
+        if (a.error is None) != (b.error is None):
+            return index
+    return min(len(records), len(rerun))
 
 
 GRADIENT_PHASES = ("backward", "grad", "grad2")

@@ -95,3 +95,20 @@ def test_a_slice_whose_deviations_overflow_is_nan_along_a_dim_as_torchs_welford(
     assert moment[2].item() == pytest.approx(1.6666666666666667 ** (0.5 if "std" in fn else 1))
     if isinstance(out, tuple):
         assert np.isnan(out[1][0].item()) and out[1][1].item() == 4.4942328371557893e307
+
+
+@pytest.mark.parametrize("op", ["std_mean", "var_mean"])
+@pytest.mark.parametrize("dim", [None, -1])
+def test_moments_with_the_mean_of_equal_values_are_exact(op, dim):
+    # torch's var_mean and std_mean run Welford's recurrence on every reduction, full ones
+    # too: the running mean of equal values stays that value, the deviations 0 (a mean taken
+    # as sum / n leaves rounding noise, and std's gradient noise / noise)
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(0.1, dtype=lib.float64).expand(2, 3).requires_grad_()
+        spread, mean = getattr(lib, op)(x, dim=dim)
+        (spread.sum() * 2 + mean.sum()).backward()
+        found.append([t.detach().numpy() for t in (spread, mean, x.grad)])
+    for a, b in zip(*found):
+        np.testing.assert_array_equal(a, b)

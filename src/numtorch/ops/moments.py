@@ -37,14 +37,14 @@ def _std_backward(grad, input, result, dim, correction, keepdim):
     )
 
 
-def _moment(input, dim, correction, keepdim, take_root):
+def _moment(input, dim, correction, keepdim, take_root, welford=False):
     if input.dtype == xp.float16:  # torch accumulates half in float: no overflow in the sum
-        out = _moment(input.astype(xp.float32), dim, correction, keepdim, take_root)
+        out = _moment(input.astype(xp.float32), dim, correction, keepdim, take_root, welford)
         return out.astype(xp.float16)
     n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
     if n - correction <= 0:  # torch gives inf or nan here rather than raising
         biased = (
-            _constant_slices_exact(xp.var(input, axis=dim, keepdims=keepdim), input, dim)
+            _constant_slices_exact(xp.var(input, axis=dim, keepdims=keepdim), input, dim, welford)
             if n
             else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
         )
@@ -52,7 +52,7 @@ def _moment(input, dim, correction, keepdim, take_root):
         out = (biased * math.inf).astype(input.dtype, copy=False)
     else:
         out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
-        out = _constant_slices_exact(out, input, dim)
+        out = _constant_slices_exact(out, input, dim, welford)
         if _overflows(input) and dim is not None and out.size > 1:
             _, m2, count = _welford_in_order(input, dim)
             if m2 is not None:
@@ -72,14 +72,17 @@ def _overflows(input) -> bool:
     return bool(finite.size and xp.abs(finite).max() >= _OVERFLOWS)
 
 
-def _constant_slices_exact(variance, input, dim):
+def _constant_slices_exact(variance, input, dim, welford=False):
     """``variance`` with 0 for every slice of equal finite values where torch runs its
-    Welford kernel: a reduction that keeps more than one output element (a full reduction,
-    once dims of size 1 are dropped, takes the mean first and sums the squared deviations,
-    as NumPy does). Welford's running mean stays exactly that value, so every deviation is
+    Welford kernel: a reduction that keeps more than one output element, and every
+    reduction of var_mean and std_mean (``welford``) (var and std's full reduction, once
+    dims of size 1 are dropped, takes the mean first and sums the squared deviations, as
+    NumPy does). Welford's running mean stays exactly that value, so every deviation is
     0; a mean taken as sum / n may not be (three 0.1s), which leaves rounding noise where
     torch has 0 (and std's gradient, masked at 0, is finite only there)."""
-    if dim is None or variance.size <= 1 or input.dtype.kind != "f" or not input.size:
+    if input.dtype.kind != "f" or not input.size:
+        return variance
+    if not welford and (dim is None or variance.size <= 1):
         return variance
     low = xp.min(input, axis=dim, keepdims=True)
     constant = (low == xp.max(input, axis=dim, keepdims=True)) & xp.isfinite(low)
@@ -188,7 +191,7 @@ def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_
     ),
 )
 def _var_mean(input, dim, correction, keepdim):
-    return _moment(input, dim, correction, keepdim, False), _welford_mean(input, dim, keepdim)
+    return _moment(input, dim, correction, keepdim, False, True), _welford_mean(input, dim, keepdim)
 
 
 # torch's var_mean and std_mean take the mean from the Welford recurrence m += (x - m) / k,
@@ -202,6 +205,10 @@ def _welford_mean(input, dim, keepdim):
     mean = xp.mean(input, axis=dim, keepdims=keepdim)
     if input.ndim == 0 or input.dtype.kind != "f":
         return mean
+    if input.size:  # a running mean of equal values stays that value (sum / n may not)
+        low = xp.min(input, axis=dim, keepdims=keepdim)
+        constant = (low == xp.max(input, axis=dim, keepdims=keepdim)) & xp.isfinite(low)
+        mean = xp.where(constant, low, mean)
     if xp.isfinite(input).all() and not _overflows(input):
         return mean
     running, _, _ = _welford_in_order(input, dim)
@@ -243,7 +250,7 @@ def _welford_in_order(input, dim):
     ),
 )
 def _std_mean(input, dim, correction, keepdim):
-    return _moment(input, dim, correction, keepdim, True), _welford_mean(input, dim, keepdim)
+    return _moment(input, dim, correction, keepdim, True, True), _welford_mean(input, dim, keepdim)
 
 
 @export
