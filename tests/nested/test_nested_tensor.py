@@ -167,6 +167,12 @@ nt.select(0, 1)
 lib.nested.narrow(nt, 1, 0, 1)
 lib.nested.narrow(nt, 0, 1, 1).unbind()
 nt.masked_fill(nt > 2, 0)
+F.scaled_dot_product_attention(nt.unsqueeze(1), nt.unsqueeze(1), nt.unsqueeze(1))
+F.scaled_dot_product_attention(nt.unsqueeze(1), nt.unsqueeze(1), nt.unsqueeze(1), scale=0.3)
+F.scaled_dot_product_attention(nt.unsqueeze(1), nt.unsqueeze(1), nt.unsqueeze(1), is_causal=True)
+F.scaled_dot_product_attention(nt, nt, nt, attn_mask=lib.ones(2, 2, dtype=lib.bool))
+F.scaled_dot_product_attention(nt, lib.ones(2, 3), nt)
+F.scaled_dot_product_attention(nt.transpose(1, 2), nt.transpose(1, 2), nt.transpose(1, 2))
 nt > 2
 nt == 2
 nt == nt
