@@ -392,6 +392,11 @@ class NestedTensor(Tensor):
         with DisableTorchFunctionSubclass():
             return wrap(record("LinearBackward0", run, self._buffer, weight, *extra), out_sizes)
 
+    def _on_buffer(self, fn):
+        """``fn`` (elementwise) applied to the constituents at once, through the buffer."""
+        with DisableTorchFunctionSubclass():
+            return wrap(fn(self._buffer), self._nested_sizes, self._nested_contiguous)
+
     def _attention(self, key, value, attn_mask, dropout_p, is_causal, scale):
         if attn_mask is not None:
             raise RuntimeError(
