@@ -167,6 +167,12 @@ nt.select(0, 1)
 lib.nested.narrow(nt, 1, 0, 1)
 lib.nested.narrow(nt, 0, 1, 1).unbind()
 nt.masked_fill(nt > 2, 0)
+F.scaled_dot_product_attention(nt.unsqueeze(1), nt.unsqueeze(1), nt.unsqueeze(1))
+F.scaled_dot_product_attention(nt.unsqueeze(1), nt.unsqueeze(1), nt.unsqueeze(1), scale=0.3)
+F.scaled_dot_product_attention(nt.unsqueeze(1), nt.unsqueeze(1), nt.unsqueeze(1), is_causal=True)
+F.scaled_dot_product_attention(nt, nt, nt, attn_mask=lib.ones(2, 2, dtype=lib.bool))
+F.scaled_dot_product_attention(nt, lib.ones(2, 3), nt)
+F.scaled_dot_product_attention(nt.transpose(1, 2), nt.transpose(1, 2), nt.transpose(1, 2))
 nt > 2
 nt == 2
 nt == nt
@@ -298,3 +304,17 @@ def test_the_jagged_layout_and_missing_names_say_what_numtorch_lacks():
         numtorch.nested.nested_tensor_from_jagged  # noqa: B018
     with pytest.raises(NotImplementedError, match="only the strided layout"):
         numtorch.nested.nested_tensor([numtorch.ones(2)], layout=numtorch.sparse_coo)
+
+
+def test_dropout_in_training_drops_and_scales_constituent_elements():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = numtorch.ones(4, 5, requires_grad=True)
+        nt = numtorch.nested.as_nested_tensor([a, a[:2]])
+    dropped = numtorch.nn.functional.dropout(nt, 0.5)
+    assert dropped.is_nested and dropped.size(0) == 2
+    values = numtorch.cat([p.reshape(-1) for p in dropped.unbind()])
+    assert set(values.unique().tolist()) <= {0.0, 2.0} and 0 < values.count_nonzero() < 30
+    dropped.to_padded_tensor(0.0).sum().backward()
+    assert a.grad is not None and a.grad.shape == (4, 5)
+    assert numtorch.nn.functional.dropout(nt, 0.5, training=False) is nt

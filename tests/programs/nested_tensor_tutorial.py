@@ -56,3 +56,23 @@ loss = (w * w * 3 + w).to_padded_tensor(0.0).sum()
 loss.backward()
 print(w.grad)
 out(*w.grad.unbind(), loss)
+# ---
+# scaled_dot_product_attention on nested heads, gradients back to the sentences
+import warnings
+
+warnings.simplefilter("ignore")
+torch.manual_seed(1)
+E, heads = 8, 2
+sentences = [torch.randn(n, E, requires_grad=True) for n in (5, 3)]
+proj = nn.Linear(E, 3 * E)
+x = torch.nested.as_nested_tensor(sentences)
+q = k = v = proj(x)
+heads_of = [t.view(2, -1, heads, 3 * E // heads).transpose(1, 2) for t in (q, k, v)]
+err(lambda: F.scaled_dot_product_attention(*heads_of))  # torch wants contiguous heads
+q, k, v = (t.contiguous() for t in heads_of)
+y = F.scaled_dot_product_attention(q, k, v)
+print(type(y.grad_fn).__name__, y.is_nested, y.dim(), y.size(1))
+padded = y.transpose(1, 2).contiguous().to_padded_tensor(0.0)
+out(padded)
+padded.sum().backward()
+out(sentences[0].grad, sentences[1].grad, proj.weight.grad)

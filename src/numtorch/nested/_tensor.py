@@ -392,6 +392,44 @@ class NestedTensor(Tensor):
         with DisableTorchFunctionSubclass():
             return wrap(record("LinearBackward0", run, self._buffer, weight, *extra), out_sizes)
 
+    def _on_buffer(self, fn):
+        """``fn`` (elementwise) applied to the constituents at once, through the buffer."""
+        with DisableTorchFunctionSubclass():
+            return wrap(fn(self._buffer), self._nested_sizes, self._nested_contiguous)
+
+    def _attention(self, key, value, attn_mask, dropout_p, is_causal, scale):
+        if attn_mask is not None:
+            raise RuntimeError(
+                "Scaled_dot_product_attention: Nested tensors for query / key are not supported "
+                "when an explicit attn_mask is set"
+            )
+        if is_causal:
+            raise RuntimeError(
+                "_scaled_dot_product_attention: Nested tensors for query / key are not supported "
+                "when is_causal=True"
+            )
+        for other in (key, value):
+            if not isinstance(other, NestedTensor):
+                raise RuntimeError(
+                    "Expected both to be nested, but got a nested self and non-nested other"
+                )
+        if not all(t._nested_contiguous for t in (self, key, value)):
+            raise RuntimeError(
+                "scaled_dot_product_attention: If inputs are nested tensors they must be contiguous"
+            )
+        sizes = [t._nested_sizes for t in (self, key, value)]
+        attend = torch.nn.functional.scaled_dot_product_attention
+
+        def run(*buffers):
+            parts = zip(*(pieces(b, s) for b, s in zip(buffers, sizes)))
+            return flatten([attend(q, k, v, None, dropout_p, False, scale) for q, k, v in parts])
+
+        out_sizes = [(*q[:-1], v[-1]) for q, v in zip(sizes[0], sizes[2])]
+        with DisableTorchFunctionSubclass():
+            # torch's math path ends in a matmul, whose node it records
+            buffers = (self._buffer, key._buffer, value._buffer)
+            return wrap(record("MatmulBackward0", run, *buffers), out_sizes)
+
     def to(self, *args, **kwargs):
         with DisableTorchFunctionSubclass():
             buffer = self._buffer.to(*args, **kwargs)

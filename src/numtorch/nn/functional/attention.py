@@ -111,6 +111,8 @@ def scaled_dot_product_attention(
         >>> torch.nn.functional.scaled_dot_product_attention(q, q, q).grad_fn
         <ScaledDotProductFlashAttentionForCpuBackward0 object at ...>
     """
+    if query.is_nested:  # per constituent (numtorch.nested)
+        return query._attention(key, value, attn_mask, dropout_p, is_causal, scale)
     _check_sdpa(query, key, value, attn_mask)
     if query.shape[-2] == 0 or value.numel() == 0:
         return _empty_attention(query, key, value)

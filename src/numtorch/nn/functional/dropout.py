@@ -61,6 +61,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     """
     require_tensor("dropout", "input", 1, input)
     _check_p(p)
+    if input.is_nested and training and p != 0.0:  # on the buffer (numtorch.nested)
+        return input._on_buffer(lambda buffer: dropout(buffer, p, training, inplace))
     if not training or p == 0.0:
         return input
     _check_floating(input, p)
