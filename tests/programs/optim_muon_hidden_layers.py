@@ -8,7 +8,7 @@ optim_adamw = torch.optim.AdamW(other_params, lr=3e-3, weight_decay=0.01)
 x = torch.linspace(-2, 2, 60).reshape(10, 6)
 target = torch.arange(10) % 3
 losses = []
-for step in range(5):
+for _ in range(5):
     optim_muon.zero_grad()
     optim_adamw.zero_grad()
     loss = F.cross_entropy(model(x), target)
