@@ -117,3 +117,10 @@ def test_program_matches_torch(text):
     ours, our_print = _run(numtorch, text)
     _assert_same(ours, theirs)
     assert our_print.replace("numtorch", "torch") == their_print
+
+
+def test_programs_reach_the_library_only_through_the_name_in_scope():
+    # an import statement would bind real torch's module under both libraries
+    for path in sorted(PROGRAMS.glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r"^\s*(import|from)\s+torch\b", text, re.MULTILINE), path.name
