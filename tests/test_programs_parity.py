@@ -156,3 +156,10 @@ def _same_print(ours: str, theirs: str) -> bool:
 )
 def test_printed_numbers_may_differ_by_float32_rounding_only(ours, theirs, same):
     assert _same_print(ours, theirs) is same
+
+
+def test_programs_reach_the_library_only_through_the_name_in_scope():
+    # an import statement would bind real torch's module under both libraries
+    for path in sorted(PROGRAMS.glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r"^\s*(import|from)\s+torch\b", text, re.MULTILINE), path.name

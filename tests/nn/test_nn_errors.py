@@ -110,6 +110,9 @@ CASES = {
     "pad-mode-size": lambda t: t.nn.functional.pad(_x(t, 1, 2, 3, 4), (1, 1), mode="replicate"),
     "gelu-approximate": lambda t: t.nn.functional.gelu(_x(t, 2), approximate="fast"),
     "flatten-order": lambda t: t.nn.Flatten(2, 1)(_x(t, 2, 3, 4)),
+    "embedding-uint8-indices": lambda t: t.nn.Embedding(3, 2)(t.tensor([1], dtype=t.uint8)),
+    "embedding-int16-indices": lambda t: t.nn.Embedding(3, 2)(t.tensor([1], dtype=t.int16)),
+    "embedding-bool-indices": lambda t: t.nn.Embedding(3, 2)(t.tensor([True])),
 }
 
 

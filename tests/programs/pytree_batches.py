@@ -1,7 +1,9 @@
 # torch.utils._pytree over a nested batch: move, cast and count leaves, rebuild the structure
 import collections
+import importlib
 
-import torch.utils._pytree as pytree
+# by the running library's name: an import statement would bind real torch's module
+pytree = importlib.import_module(torch.__name__ + ".utils._pytree")
 
 Batch = collections.namedtuple("Batch", "inputs targets")
 batch = {
@@ -30,7 +32,9 @@ err(lambda: pytree.tree_unflatten([1], spec))
 
 # ---
 # pytree: a registered container class maps like a builtin one
-import torch.utils._pytree as pytree
+import importlib
+
+pytree = importlib.import_module(torch.__name__ + ".utils._pytree")
 
 
 class Pair:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..._core import shape_batch_rules, weight_batch_rules
 from ..._core.dispatch import require_tensor
+from ..._core.dtypes import bool_
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...backend import xp
@@ -100,11 +101,12 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     """Rows of ``weight`` picked by the integer tensor ``indices`` (shape: indices + (dim,))."""
     check_weight_2d(weight)
     require_tensor("embedding", "indices", 2, indices)
-    if indices._data.dtype.kind not in "iu":
-        tag = indices.dtype._tag if isinstance(indices, Tensor) else type(indices).__name__
+    if indices._data.dtype not in (xp.int64, xp.int32):  # torch takes Long and Int only
+        # torch names a bool tensor by its legacy type
+        got = "CPUBoolType" if indices.dtype is bool_ else f"torch.{indices.dtype._tag}"
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{tag} instead (while checking arguments for "
+            f"types: Long, Int; but got {got} instead (while checking arguments for "
             "embedding)"
         )
     data = indices._data
