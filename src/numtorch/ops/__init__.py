@@ -65,7 +65,7 @@ from . import (  # noqa: F401
     softmax,
     sorting,
     sparse,
-    sparse_csr,
+    sparse_compressed,
     sparse_mask,
     sparse_mm_reduce,
     sparse_softmax,
