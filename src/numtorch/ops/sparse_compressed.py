@@ -173,10 +173,28 @@ class SparseCompressedTensor(SparseTensor):
         return blocks.reshape(batch_shape + (nnz,) + tuple(blocks.shape[1:]))
 
     # -- conversions -------------------------------------------------------------------------
+    def _coo(self) -> SparseTensor:
+        """The stored coalesced COO tensor of the specified elements."""
+        return SparseTensor._build(self._index_array, self._value_tensor, self._size, True)
+
     def to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):
+        """In COO layout the elements keep the compressed layout's order (block by block,
+        each block row-major), so only a CSR tensor gives a coalesced one, as in torch."""
         if layout in _LAYOUTS:
             return _to_compressed(self, layout, blocksize, dense_dim, "to_sparse")
-        return SparseTensor._build(self._index_array, self._value_tensor, self._size, True)
+        if self.layout is sparse_csr:
+            return self._coo()
+        b = self._batch_dim
+        index = self._index_array
+        br, bc = self._blocksize
+        rows, cols = index[b], index[b + 1]
+        blocks = (rows // br, cols // bc)
+        if self.layout not in _ROW_COMPRESSED:
+            blocks = blocks[::-1]
+        # lexsort's last key is its primary one
+        order = xp.lexsort((cols % bc, rows % br, blocks[1], blocks[0], *index[:b][::-1]))
+        values = _gather(self._value_tensor, Tensor._make(order[None]))  # torch's node
+        return SparseTensor._build(index[:, order], values, self._size, False)
 
     def to_sparse_coo(self, sparse_dim=None):
         return self.to_sparse(sparse_dim)
@@ -196,7 +214,7 @@ class SparseCompressedTensor(SparseTensor):
 
     def __add__(self, other):
         if isinstance(other, SparseCompressedTensor) and other.layout is self.layout:
-            return self._like(SparseTensor.__add__(self.to_sparse(), other.to_sparse()))
+            return self._like(SparseTensor.__add__(self._coo(), other._coo()))
         return super().__add__(other)
 
     add = __add__
@@ -256,15 +274,14 @@ def _check_blocksize(layout, blocksize, what: str):
 def _to_compressed(input, layout, blocksize, dense_dim, what: str) -> SparseCompressedTensor:
     """``input`` (dense, COO or compressed) in ``layout``; with blocks, every block that holds
     a specified (or, from a dense tensor, nonzero) element is kept whole."""
-    blocksize = _check_blocksize(layout, blocksize, what)
-    compressed = isinstance(input, SparseCompressedTensor)
     if isinstance(input, SparseTensor):
-        if compressed:
-            dense_dim = input.dense_dim()
-            coo = input.to_sparse()
-        else:
-            dense_dim = input.dense_dim()
-            coo = input.coalesce()
+        if isinstance(input, SparseCompressedTensor) and input.layout in _BLOCKED:
+            blocksize = input._blocksize if blocksize is None else blocksize
+        _check_sparse_conversion(input, layout, blocksize, dense_dim)
+    blocksize = _check_blocksize(layout, blocksize, what)
+    if isinstance(input, SparseTensor):
+        dense_dim = input.dense_dim()
+        coo = input._coo() if isinstance(input, SparseCompressedTensor) else input.coalesce()
     else:
         dense_dim = dense_dim or 0
         if input.ndim < 2 + dense_dim:
@@ -309,6 +326,39 @@ def _to_compressed(input, layout, blocksize, dense_dim, what: str) -> SparseComp
         result = SparseCompressedTensor._from_coo(coo, layout, blocksize, batch_dim)
     _check_batches(result)
     return result
+
+
+def _check_sparse_conversion(input, layout, blocksize, dense_dim) -> None:
+    """The conversions between sparse layouts torch refuses, with its messages."""
+    target = _TORCH_NAMES[layout]
+    short = target[len("Sparse") :].lower()
+    source = _TORCH_NAMES[input.layout]
+    if not isinstance(input, SparseCompressedTensor):
+        prefix = f"coo_to_sparse_{short}: conversion from Sparse to {target}"
+        if dense_dim is not None:
+            raise RuntimeError(f"{prefix} with dense_dim argument given is not supported")
+        if input.sparse_dim() != 2:
+            raise RuntimeError(f"{prefix} for input tensors with sparse_dim()!=2 is not supported")
+        return
+    same = input.layout is layout
+    prefix = f"{'to' if same else 'sparse_compressed_to'}_sparse_{short}"
+    if dense_dim is not None:
+        raise RuntimeError(
+            f"{prefix}: conversion from {source} to {target} with dense_dim argument given "
+            "is not supported"
+        )
+    if layout not in _BLOCKED and input.layout in _BLOCKED:
+        raise RuntimeError(f"{prefix}: expected SparseCsr or SparseCsc layout but got {source}")
+    if layout in _BLOCKED and input.layout not in _BLOCKED and input._batch_dim:
+        raise RuntimeError(
+            f"{prefix}: conversion from {source} to {target} for batched inputs is not supported"
+        )
+    changed = blocksize is not None and tuple(blocksize) != input._blocksize
+    if layout in _BLOCKED and input.layout in _BLOCKED and changed:
+        raise RuntimeError(
+            f"{prefix}: conversion from {source} to {target} with blocksize changed from "
+            f"{list(input._blocksize)} to {list(blocksize)} is not supported"
+        )
 
 
 def _check_batches(t: SparseCompressedTensor) -> None:
