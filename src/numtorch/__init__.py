@@ -98,13 +98,15 @@ from .ops.sparse_compressed import (
     crow_indices_copy,
     row_indices_copy,
     sparse_bsc,
-    sparse_bsc_tensor,
     sparse_bsr,
+    sparse_csc,
+    sparse_csr,
+)
+from .ops.sparse_compressed_construction import (
+    sparse_bsc_tensor,
     sparse_bsr_tensor,
     sparse_compressed_tensor,
-    sparse_csc,
     sparse_csc_tensor,
-    sparse_csr,
     sparse_csr_tensor,
 )
 from .ops.linalg import mm as spmm

@@ -129,6 +129,8 @@ def test_dense_and_coo_tensors_have_no_compressed_indices(accessor):
 
 
 ERRORS = {
+    "bsc_product": lambda lib: lib.tensor(DENSE).to_sparse_bsc((2, 2)) @ lib.ones(4, 3),
+    "batched_product": lambda lib: lib.tensor(BATCHED).to_sparse_csr() @ lib.ones(2, 4, 3),
     "bsr_to_csr": lambda lib: lib.tensor(DENSE).to_sparse_bsr((2, 2)).to_sparse_csr(),
     "coo_batched_to_csc": lambda lib: lib.tensor(BATCHED).to_sparse().to_sparse_csc(),
     "coo_with_dense_dim": lambda lib: lib.tensor(DENSE).to_sparse().to_sparse_csr(1),
@@ -180,6 +182,21 @@ GRADS = {
     "csc_values": lambda lib, x: x.to_sparse_csc().values() ** 2,
     "bsc_to_dense": lambda lib, x: x.to_sparse_bsc((1, 2)).to_dense().exp(),
 }
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", ["csr", "csc", "bsr", "hybrid_csr"])
+def test_products_and_scaling_match_torch(name):
+    def run(lib):
+        s = CASES[name](lib)
+        dense = lib.arange(8.0).reshape(4, 2)[: s.shape[1]]
+        product = (s @ dense) if s.dense_dim() == 0 else None
+        return product, (s * 2).to_dense(), (s + s).to_dense(), s.sum()
+
+    ours, theirs = _both(run)
+    for a, b in zip(ours, theirs):
+        if b is not None:
+            np.testing.assert_allclose(a.numpy(), b.numpy())
 
 
 @pytest.mark.parity

@@ -66,6 +66,7 @@ from . import (  # noqa: F401
     sorting,
     sparse,
     sparse_compressed,
+    sparse_compressed_construction,
     sparse_mask,
     sparse_mm_reduce,
     sparse_softmax,
