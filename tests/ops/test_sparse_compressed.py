@@ -200,6 +200,24 @@ def test_products_and_scaling_match_torch(name):
 
 
 @pytest.mark.parity
+@pytest.mark.parametrize("name", ["csr", "csc", "bsr"])
+def test_torch_functions_take_compressed_operands(name):
+    def run(lib):
+        s = CASES[name](lib)
+        dense = lib.arange(8.0).reshape(4, 2)
+        return (
+            lib.mm(s, dense),
+            lib.matmul(s, dense),
+            lib.addmm(lib.ones(4, 2), s, dense, beta=2, alpha=0.5),
+            lib.mv(s, lib.arange(4.0)),
+        )
+
+    ours, theirs = _both(run)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy())
+
+
+@pytest.mark.parity
 @pytest.mark.parametrize("name", sorted(GRADS))
 def test_gradients_through_compressed_layouts_match_torch(name):
     def run(lib):
