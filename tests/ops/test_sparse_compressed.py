@@ -73,6 +73,12 @@ CASES = {
     "hybrid_csc_tensor": lambda lib: lib.sparse_csc_tensor(
         [0, 1, 2], [1, 0], [[1.0, 2.0], [3.0, 4.0]], (2, 2, 2)
     ),
+    "empty_csc_tensor": lambda lib: lib.sparse_csc_tensor(
+        lib.tensor([0, 0]), lib.tensor([], dtype=lib.int64), lib.tensor([]), (4, 1)
+    ),
+    "empty_batched_csr_tensor": lambda lib: lib.sparse_csr_tensor(
+        lib.tensor([[0, 0], [0, 0]]), lib.zeros(2, 0, dtype=lib.int64), lib.zeros(2, 0), (2, 1, 2)
+    ),
     "compressed_tensor": lambda lib: lib.sparse_compressed_tensor(
         [0, 1, 2], [1, 0], [[[1.0]], [[2.0]]], layout=lib.sparse_bsc
     ),
@@ -129,6 +135,9 @@ def test_dense_and_coo_tensors_have_no_compressed_indices(accessor):
 
 
 ERRORS = {
+    "values_without_blocks": lambda lib: lib.sparse_bsr_tensor(
+        lib.tensor([[0, 1]]), lib.tensor([[0]]), lib.ones(1, 1, 2)
+    ),
     "bsc_product": lambda lib: lib.tensor(DENSE).to_sparse_bsc((2, 2)) @ lib.ones(4, 3),
     "batched_product": lambda lib: lib.tensor(BATCHED).to_sparse_csr() @ lib.ones(2, 4, 3),
     "bsr_to_csr": lambda lib: lib.tensor(DENSE).to_sparse_bsr((2, 2)).to_sparse_csr(),

@@ -48,7 +48,7 @@ def _validate(comp, plain, layout, size, batch_dim, nnz) -> None:
     if plain.size and (plain.min() < 0 or plain.max() >= size):
         raise RuntimeError(f"`0 <= {pname} < {nplain_name}` is not satisfied.")
     flat_comp = comp.reshape(-1, comp.shape[-1])
-    flat_plain = plain.reshape(-1, plain.shape[-1])
+    flat_plain = plain.reshape(len(flat_comp), plain.shape[-1])
     for c, p in zip(flat_comp, flat_plain):
         for start, stop in zip(c[:-1], c[1:]):
             if (xp.diff(p[start:stop]) <= 0).any():
@@ -102,7 +102,8 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     blocksize = tuple(values.shape[batch_dim + 1 : batch_dim + 3]) if blocked else (1, 1)
     if blocked and len(blocksize) != 2:
         raise RuntimeError(
-            f"values must have at least {batch_dim + 3} dimensions for the {layout} layout"
+            "values must have dimensionality > sum of batch and block dimensionalities "
+            f"(={batch_dim} + 2) but got {values.ndim}"
         )
     dense_shape = tuple(values.shape[batch_dim + 1 + 2 * blocked :])
     ncomp = comp.shape[-1] - 1
