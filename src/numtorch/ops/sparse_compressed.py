@@ -269,9 +269,6 @@ class SparseCompressedTensor(SparseTensor):
         return _add_suffixes(text, suffixes, 7)
 
 
-SparseCsrTensor = SparseCompressedTensor  # the name the CSR-only layer had
-
-
 # -- conversions -----------------------------------------------------------------------------
 def _check_blocksize(layout, blocksize, what: str):
     if layout in _BLOCKED:
