@@ -93,7 +93,23 @@ from .ops import FUNCTIONS as _FUNCTIONS
 from . import autograd, backends, cuda, linalg, special
 from . import fft, sparse
 from .ops.sparse import layout, sparse_coo, sparse_coo_tensor, strided
-from .ops.sparse_csr import sparse_csr, sparse_csr_tensor
+from .ops.sparse_compressed import (
+    ccol_indices_copy,
+    col_indices_copy,
+    crow_indices_copy,
+    row_indices_copy,
+    sparse_bsc,
+    sparse_bsr,
+    sparse_csc,
+    sparse_csr,
+)
+from .ops.sparse_compressed_construction import (
+    sparse_bsc_tensor,
+    sparse_bsr_tensor,
+    sparse_compressed_tensor,
+    sparse_csc_tensor,
+    sparse_csr_tensor,
+)
 from .ops.linalg import mm as spmm
 from . import nn
 from . import _nn_functions

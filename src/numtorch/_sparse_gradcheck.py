@@ -13,7 +13,8 @@ from ._core import grad_mode
 from ._core.tensor import Tensor
 from ._creation import arange, ones
 from .ops.sparse import sparse_coo, sparse_coo_tensor
-from .ops.sparse_csr import sparse_csr, sparse_csr_tensor
+from .ops.sparse_compressed import sparse_csr
+from .ops.sparse_compressed_construction import sparse_csr_tensor
 
 __all__ = ["as_sparse_gradcheck"]
 

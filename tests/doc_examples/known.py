@@ -8,8 +8,6 @@ transformers, worker processes); the test skips them, ``make doc-examples`` runs
 
 from __future__ import annotations
 
-_BLOCKED_SPARSE = "blocked sparse layouts (BSR/BSC) are not implemented"
-
 _ALLCLOSE_ROUNDING = (
     "allclose(A @ X, B) with default tolerances on a float32 draw: the solutions differ from "
     "torch's LAPACK in rounding only, and one element lands on the other side of the bound"
@@ -17,27 +15,17 @@ _ALLCLOSE_ROUNDING = (
 
 KNOWN: dict[str, str] = {
     "torch.overrides.redispatch_function": "redispatch_function is not implemented",
-    "torch.Tensor.to_sparse": _BLOCKED_SPARSE,
-    "torch.Tensor.to_sparse_bsc": _BLOCKED_SPARSE,
-    "torch.Tensor.to_sparse_bsr": _BLOCKED_SPARSE,
-    "torch.Tensor.to_sparse_csc": "the sparse CSC layout is not implemented",
-    "torch.Tensor.to_sparse_csr": "batched (N-D) sparse CSR tensors are not implemented",
     "torch.autograd.enforce_grad_layout_policy": "not implemented",
     "torch.autograd.graph.allow_mutation_on_saved_tensors": "not implemented",
     "torch.func.functionalize": "functionalize needs torch.fx, which numtorch lacks",
     "torch.linalg.lu_solve": _ALLCLOSE_ROUNDING,
     "torch.linalg.solve": _ALLCLOSE_ROUNDING,
-    "torch.narrow_copy": "narrow_copy of a sparse COO tensor is not implemented",
     "torch.resolve_neg": "the negative bit (is_neg of conj().imag) is not modelled",
     "torch.set_default_dtype": (
         "with float16 as the default dtype complex numbers give float16 "
         "(torch: complex32, which numtorch lacks)"
     ),
     "torch.sort": "torch's unstable sort orders ties its own way; numtorch's is stable",
-    "torch.sparse_bsc_tensor": _BLOCKED_SPARSE,
-    "torch.sparse_bsr_tensor": _BLOCKED_SPARSE,
-    "torch.sparse_compressed_tensor": "the generic compressed constructor is not implemented",
-    "torch.sparse_csc_tensor": "the sparse CSC layout is not implemented",
 }
 
 SLOW: tuple[str, ...] = (

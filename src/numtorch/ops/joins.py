@@ -12,8 +12,10 @@ from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .concatenation import _check_cat, _split_with_sizes, cat
 from .copies import _clone_contiguous
+from .gather_scatter import index_select
 from .indexing import _slice_backward, check_narrow_start, narrow_slice
 from .sorting import sort
+from .sparse import SparseTensor, sparse_narrow_copy
 
 
 # -- at least n dims -------------------------------------------------------------------------
@@ -220,6 +222,8 @@ def narrow_copy(input, dim, start, length) -> Tensor:
     """A copy of ``input.narrow(dim, start, length)``."""
     if not -input.ndim <= dim < input.ndim:  # torch checks this one in C++ (RuntimeError)
         raise RuntimeError(f"narrow_copy(): dim {dim} out of range for a {input.ndim}-D tensor")
+    if isinstance(input, SparseTensor):
+        return sparse_narrow_copy(input, dim, start, length, narrow_copy, index_select)
     dim = _wrap_dim(dim, input.ndim)
     size = input.shape[dim]
     start = check_narrow_start(start, size)

@@ -19,7 +19,7 @@ from ..backend import xp
 from . import complex_products
 from .pointwise import _conj
 from .shape import _unsafe_view
-from .sparse import check_dense_matrix, sparse_product
+from .sparse import SparseTensor, check_dense_matrix, sparse_addmm, sparse_product
 
 
 def _same_dtype(a: Tensor, b: Tensor, name: str) -> None:
@@ -163,7 +163,7 @@ def mm(input, mat2) -> Tensor:
     require_tensor("mm", "mat2", 2, mat2)
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, mat2 = dispatch.autocast.cast_op("mm", (input, mat2))
-    if input.is_sparse or mat2.is_sparse or input.is_sparse_csr or mat2.is_sparse_csr:
+    if isinstance(input, SparseTensor) or isinstance(mat2, SparseTensor):  # any sparse layout
         if input.is_sparse:
             check_dense_matrix(mat2)
         return sparse_product(input, mat2)
@@ -234,7 +234,7 @@ def _mv(input, vec):
 @export
 def mv(input, vec) -> Tensor:
     """Matrix-vector product."""
-    if input.is_sparse:
+    if isinstance(input, SparseTensor):
         return sparse_product(input, vec)
     _read_dim(input.ndim, 0)  # torch reads the matrix's rows before the rank check
     if input.ndim != 2 or vec.ndim != 1:
@@ -346,6 +346,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)``."""
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, mat1, mat2 = dispatch.autocast.cast_op("addmm", (input, mat1, mat2))
+    if isinstance(mat1, SparseTensor):  # COO or compressed: torch.sparse.addmm's product
+        return sparse_addmm(input, mat1, mat2, beta, alpha)
     if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
         mm(mat1, mat2)  # raises torch's error
     if input.dtype is not mat1.dtype or mat1.dtype is not mat2.dtype:
@@ -410,7 +412,7 @@ def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
     require_tensor("matmul", "input", 1, input)
     require_tensor("matmul", "other", 2, other)
-    if input.is_sparse or other.is_sparse or input.is_sparse_csr or other.is_sparse_csr:
+    if isinstance(input, SparseTensor) or isinstance(other, SparseTensor):
         return sparse_product(input, other)
     d1, d2 = input.ndim, other.ndim
     if d1 == 0 or d2 == 0:

@@ -676,3 +676,27 @@ def sparse_index_select(input, dim, index, select) -> SparseTensor:
     out_size = list(input.shape)
     out_size[dim] = len(wanted)
     return SparseTensor._build(indices, values, out_size, False)
+
+
+def sparse_narrow_copy(input, dim, start, length, narrow, select) -> SparseTensor:
+    """``narrow_copy`` of a sparse COO tensor: along a sparse dim the entries inside the range,
+    renumbered (the values picked with the dense ``select``); along a dense dim every entry
+    keeps its place and its values are narrowed with the dense ``narrow``."""
+    dim = _wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if start < 0 or length < 0 or start + length > size:
+        raise RuntimeError(
+            "Invalid range to narrow. range(start, start+length) must be a subset of "
+            f"range(0, {size})."
+        )
+    out_size = list(input.shape)
+    out_size[dim] = length
+    if dim >= input.sparse_dim():
+        values = narrow(input._value_tensor, dim - input.sparse_dim() + 1, start, length)
+        return SparseTensor._build(input._index_array.copy(), values, out_size, input._coalesced)
+    coords = input._index_array[dim]
+    entry = xp.nonzero((coords >= start) & (coords < start + length))[0]
+    indices = input._index_array[:, entry].copy()
+    indices[dim] -= start
+    values = select(input._value_tensor, 0, _index_tensor(entry))
+    return SparseTensor._build(indices, values, out_size, input._coalesced)

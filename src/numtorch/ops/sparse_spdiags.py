@@ -10,7 +10,7 @@ from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .sparse import SparseTensor, sparse_coo
-from .sparse_csr import SparseCsrTensor, sparse_csr
+from .sparse_compressed import SparseCompressedTensor, sparse_csr
 
 
 # torch records a node that refuses backward (grad_fn=<NotImplemented>)
@@ -84,4 +84,4 @@ def spdiags(diagonals, offsets, shape, layout=None):
     values = _diagonal_values(matrix, Tensor._make(positions))
     indices = xp.array([xp.concatenate(rows), xp.concatenate(cols)], xp.int64)
     coo = SparseTensor._build(indices, values, (n_rows, n_cols), False)
-    return SparseCsrTensor._from_coo(coo) if layout is sparse_csr else coo
+    return SparseCompressedTensor._from_coo(coo) if layout is sparse_csr else coo
