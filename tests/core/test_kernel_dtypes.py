@@ -61,6 +61,23 @@ CALLS = {
         t.ones(2, dtype=t.int64), t.ones(2, dtype=t.int32)
     ),
     "unique complex": lambda t: t.ones(2, dtype=t.complex64).unique(),
+    "max_pool2d bool": lambda t: t.nn.functional.max_pool2d(t.ones(1, 1, 4, 4, dtype=t.bool), 2),
+    "max_pool2d indices complex": lambda t: t.nn.functional.max_pool2d(
+        t.ones(1, 1, 4, 4, dtype=t.complex64), 2, return_indices=True
+    ),
+    "avg_pool2d uint8": lambda t: t.nn.functional.avg_pool2d(t.ones(1, 1, 4, 4, dtype=t.uint8), 2),
+    "avg_pool3d half": lambda t: t.nn.functional.avg_pool3d(
+        t.ones(1, 1, 2, 4, 4, dtype=t.float16), 2
+    ),
+    "linalg.det half (NumPy's linalg refusal translated)": lambda t: t.linalg.det(
+        t.eye(2, dtype=t.float16)
+    ),
+    "linalg.det bfloat16": lambda t: t.linalg.det(t.eye(2, dtype=t.bfloat16)),
+    "linalg.svd bfloat16": lambda t: t.linalg.svd(t.eye(2, dtype=t.bfloat16)),
+    "linalg.cholesky half": lambda t: t.linalg.cholesky(t.eye(2, dtype=t.float16)),
+    "linalg.inv half": lambda t: t.linalg.inv(t.eye(2, dtype=t.float16)),
+    "slogdet bfloat16": lambda t: t.linalg.slogdet(t.eye(2, dtype=t.bfloat16)),
+    "logdet half": lambda t: t.logdet(t.eye(2, dtype=t.float16)),
     "kl_div complex": lambda t: t.kl_div(
         t.ones(2, dtype=t.complex64), t.ones(2, dtype=t.complex64)
     ),
@@ -98,6 +115,8 @@ ACCEPTED = {
         t.ones(2, dtype=t.int64), t.ones(2)
     ),
     "mm integers": lambda t: t.ones(2, 2, dtype=t.int64) @ t.ones(2, 2, dtype=t.int64),
+    "avg_pool2d int64": lambda t: t.nn.functional.avg_pool2d(t.ones(1, 1, 4, 4, dtype=t.int64), 2),
+    "max_pool2d int64": lambda t: t.nn.functional.max_pool2d(t.ones(1, 1, 4, 4, dtype=t.int64), 2),
 }
 
 

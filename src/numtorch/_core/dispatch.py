@@ -104,7 +104,13 @@ def allocation_error(error: Exception) -> RuntimeError:
 
 # What NumPy says when its ufunc has no loop for the operands' dtypes (a complex fmod, a
 # boolean subtraction): torch's kernel has none either, and says so with its own error
-_NO_LOOP = ("not supported for the input types", "did not contain a loop", "numpy boolean")
+# (NumPy's linalg refuses float16 as torch's LAPACK kernels do)
+_NO_LOOP = (
+    "not supported for the input types",
+    "did not contain a loop",
+    "numpy boolean",
+    "is unsupported in linalg",
+)
 
 
 def kernel_dtype_error(spec, target, arrays, error: TypeError) -> Exception:

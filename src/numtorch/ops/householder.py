@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .._core import batch_rules, grad_mode
 from .._core.dispatch import require_tensor
+from .._core.kernel_dtypes import COMPLEX, FLOATING, kernel
 from .._core.op import defop, export, refusing
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
@@ -35,6 +36,7 @@ def _no_derivative(grads, result, result1):
 
 @defop(
     name="geqrf",
+    dtypes=kernel("geqrf_cpu", FLOATING | COMPLEX),
     node="GeqrfBackward0",
     outputs=2,
     returns=geqrf_type,
@@ -157,6 +159,7 @@ def _orgqr_grad(k):
 @defop(
     batch=batch_rules.along(),
     name="linalg_householder_product",
+    dtypes=kernel("orgqr_cpu", FLOATING | COMPLEX),
     aten="linalg_householder_product",
     node="LinalgHouseholderProductBackward0",
     input=_orgqr_grad(0),

@@ -11,6 +11,7 @@ forward derivatives take the whole tangent); matrix products that take batched t
 from __future__ import annotations
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import COMPLEX, FLOATING, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
@@ -79,6 +80,7 @@ def _triangular_solve_jvp(
 @defop(
     batch=batch_rules.same_rank,
     name="triangular_solve",
+    dtypes=kernel("triangular_solve_cpu", FLOATING | COMPLEX),
     outputs=2,
     returns=triangular_solve_type,
     # both formulas name the input, as torch's joint formula does: b is saved, so changing it
@@ -181,6 +183,7 @@ def _cholesky_solve_jvp(input_t, input2_t, input, result, input2, upper):
 @defop(
     batch=batch_rules.same_rank,
     name="cholesky_solve",
+    dtypes=kernel("cholesky_solve_cpu", FLOATING | COMPLEX),
     # input is kept (unused) as torch keeps it: an in-place change afterwards is refused
     input=lambda grad, input, input2, result, upper: _cholesky_solve_grads(
         grad, input2, result, upper, "self"
@@ -238,6 +241,7 @@ def _cholesky_inverse_grad(grad, input, result, upper):
 @defop(
     batch=batch_rules.first_only,
     name="cholesky_inverse",
+    dtypes=kernel("cholesky_inverse_out_cpu", FLOATING | COMPLEX),
     input=_cholesky_inverse_grad,
     # d A^-1 = -A^-1 dA A^-1
     jvp=batched(

@@ -10,6 +10,7 @@ complex vectors' phases included) and take tangents with a leading batch dimensi
 from __future__ import annotations
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import COMPLEX, FLOATING, kernel
 from .._core.op import defop
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import batched
@@ -137,6 +138,7 @@ def _qr_jvp(input_t, result, result1, mode):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_qr",
+    dtypes=kernel("geqrf_cpu", FLOATING | COMPLEX),
     outputs=2,
     returns=qr_type,
     input=lambda grads, result, result1, mode: _qr_backward(grads, result, result1, mode),
@@ -213,6 +215,7 @@ def _eigh_jvp(input_t, result, result1):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_eigh",
+    dtypes=kernel("linalg_eigh_cpu", FLOATING | COMPLEX),
     outputs=2,
     returns=eigh_type,
     input=lambda grads, result, result1: _eigh_backward(grads, result, result1),
@@ -325,6 +328,7 @@ def _svd_jvp(input_t, result, result1, result2, full_matrices):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_svd",
+    dtypes=kernel("linalg_svd_cpu", FLOATING | COMPLEX),
     outputs=3,
     returns=svd_type,
     input=lambda grads, result, result1, result2, full_matrices: _svd_backward(

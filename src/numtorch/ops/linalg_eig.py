@@ -8,6 +8,7 @@ gradient, and backward refuses it with torch's message.
 from __future__ import annotations
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import COMPLEX, FLOATING, kernel
 from .._core.op import defop
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -63,6 +64,7 @@ def _eig_jvp(input_t, result, result1):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_eig",
+    dtypes=kernel("linalg_eig_out_cpu", FLOATING | COMPLEX),
     outputs=2,
     returns=eig_type,
     # only input's dtype, as torch keeps: an in-place change of input afterwards is fine

@@ -257,7 +257,7 @@ def logdet(input) -> Tensor:
         >>> torch.logdet(torch.tensor([[2.0, 0.0], [0.0, 3.0]]))
         tensor(1.7918)
     """
-    solves.check_matrices(input, "logdet")
+    solves.check_matrices(input, "logdet", low_precision=False)
     sign, logabsdet = solves.slogdet(input)
     return where(sign == -1, math.nan, logabsdet)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import COMPLEX, FLOATING, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
@@ -164,6 +165,7 @@ def _lu_factor_jvp(input_t, result, result1):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_lu_factor_ex",
+    dtypes=kernel("lu_cpu", FLOATING | COMPLEX),
     node="LinalgLuFactorExBackward0",
     outputs=3,
     input=_lu_factor_grad,
@@ -335,6 +337,7 @@ def _lu_grad(grads, result, result1, result2):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_lu",
+    dtypes=kernel("lu_cpu", FLOATING | COMPLEX),
     outputs=3,
     returns=lu_type,
     input=_lu_grad,
@@ -401,6 +404,7 @@ def _lu_solve_jvp(LU_t, B_t, LU, pivots, B, result, left, adjoint):
 @defop(
     batch=batch_rules.same_rank,
     name="linalg_lu_solve",
+    dtypes=kernel("lu_cpu", FLOATING | COMPLEX),
     LU=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grads(
         grad, LU, pivots, result, left, adjoint, "LU"
     ),

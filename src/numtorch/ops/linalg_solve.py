@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core.grad_mode import is_grad_enabled
+from .._core.kernel_dtypes import COMPLEX, FLOATING, HALVES, kernel
 from .._core.op import defop
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
@@ -29,8 +30,9 @@ class _LinAlgError(RuntimeError):
 LinAlgError = _LinAlgError
 
 
-def check_matrices(A, name, square=True):
-    """torch's checks: at least 2 dims, floating point, square."""
+def check_matrices(A, name, square=True, low_precision=True):
+    """torch's checks: at least 2 dims, floating point (``low_precision``: halves too),
+    square."""
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if A._data.dtype.kind not in "fcV":
@@ -38,6 +40,8 @@ def check_matrices(A, name, square=True):
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{A.dtype.scalar_name}"
         )
+    if not low_precision and A._data.dtype in HALVES:
+        raise RuntimeError(f"{name}: Low precision dtypes not supported. Got {A.dtype.scalar_name}")
     if square and A.shape[-1] != A.shape[-2]:
         raise RuntimeError(
             f"{name}: A must be batches of square matrices, but they are {A.shape[-2]} by "
@@ -112,7 +116,7 @@ def inv(A) -> Tensor:
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.2500]])
     """
-    check_matrices(A, "linalg.inv")
+    check_matrices(A, "linalg.inv", low_precision=False)
     return _inv(A)
 
 
@@ -132,6 +136,7 @@ def _cofactors(input, det):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_det",
+    dtypes=kernel("lu_cpu", FLOATING | COMPLEX),
     input=lambda grad, input, result: grad.unsqueeze(-1).unsqueeze(-1) * _cofactors(input, result),
     # tr(adj(A) dA): det(A) tr(inv(A) dA) where A is invertible, the cofactors where it is not
     jvp=batched(lambda input_t, input, result: (_cofactors(input, result) * input_t).sum((-2, -1))),
@@ -216,7 +221,7 @@ def slogdet(A):
         >>> torch.linalg.slogdet(torch.tensor([[-2.0, 0.0], [0.0, 1.0]])).sign
         tensor(-1.)
     """
-    check_matrices(A, "linalg.slogdet")
+    check_matrices(A, "linalg.slogdet", low_precision=False)
     return _slogdet(A)
 
 
@@ -265,6 +270,7 @@ def _first_singular(a) -> int:
 @defop(
     batch=batch_rules.same_rank,
     name="linalg_solve_ex",
+    dtypes=kernel("lu_cpu", FLOATING | COMPLEX),
     node="LinalgSolveExBackward0",
     promote="same",
     input=lambda grad, input, result, left, vector: _solve_backward_A(
@@ -387,6 +393,7 @@ def _solve_triangular_jvp(input_t, B_t, input, B, result, upper, left, unitriang
 @defop(
     batch=batch_rules.same_rank,
     name="linalg_solve_triangular",
+    dtypes=kernel("triangular_solve_cpu", FLOATING | COMPLEX),
     promote="same",
     input=lambda grad, input, result, upper, left, unitriangular: _solve_triangular_grads(
         grad, input, result, upper, left, unitriangular, "A"
@@ -488,6 +495,7 @@ def _partial_factors(data):
 @defop(
     batch=batch_rules.first_only,
     name="linalg_cholesky_ex",
+    dtypes=kernel("cholesky_cpu", FLOATING | COMPLEX),
     node="LinalgCholeskyExBackward0",
     outputs=2,
     input=lambda grads, result, upper: _cholesky_backward(grads[0], result, upper),

@@ -528,8 +528,6 @@ _LERP = kernel("lerp_kernel_scalar", FLOATS | COMPLEX)
 
 def _check_lerp(args):
     input, end = args[0], args[1]
-    if isinstance(input, Tensor):
-        _LERP.check_tensor(input)
     if isinstance(end, Tensor) and end._data.dtype != input._data.dtype:
         raise RuntimeError(
             f"expected dtype {input.dtype.c_name} for `end` but got dtype {end.dtype.c_name}"
@@ -540,6 +538,8 @@ def _check_lerp(args):
         raise RuntimeError(
             f"expected dtype {input.dtype.c_name} for `weight` but got dtype {weight.dtype.c_name}"
         )
+    if isinstance(input, Tensor):  # after the dtype checks, as torch's kernel runs last
+        _LERP.check_tensor(input)
 
 
 @export(inplace=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from ..._core import batch_rules, spatial_batch_rules
+from ..._core.kernel_dtypes import BOOL, FLOATING, FLOATS, REAL, kernel
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
 from ...backend import xp
@@ -277,6 +278,7 @@ def _register_max_pool(dims: int):
     @defop(
         batch=batch_rules.leading(dims),
         name=f"max_pool{dims}d_with_indices",
+        dtypes=kernel(f"max_pool{dims}d", REAL - BOOL),
         node=node + "Backward0",
         outputs=2,
         input=lambda grad, input, kernel, stride, padding, dilation, ceil_mode, result1: backward(
@@ -300,7 +302,11 @@ max_pool2d_op = _register_max_pool(2)
 max_pool3d_op = _register_max_pool(3)
 
 
-@defop(batch=spatial_batch_rules.fold_into_n(None), name="max_pool_values")
+@defop(
+    batch=spatial_batch_rules.fold_into_n(None),
+    name="max_pool_values",
+    dtypes=kernel("max_pool2d", REAL - BOOL),
+)
 def max_pool_values_op(input, kernel, stride, padding, dilation, ceil_mode):
     return max_pool_values(input, kernel, stride, padding, dilation, ceil_mode)
 
@@ -350,6 +356,14 @@ def _avg_pool_scatter(
     return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
 
 
+# torch's average pooling kernels: of the integer types only int64, and no halves in 3-D
+_LONG = frozenset({xp.dtype(xp.int64)})
+_AVG_POOL_DTYPES = {
+    2: kernel("avg_pool2d", FLOATS | _LONG),
+    3: kernel("avg_pool3d_out_frame", FLOATING | _LONG),
+}
+
+
 def _register_avg_pool(dims: int):
     @batched
     def backward_jvp(
@@ -388,6 +402,7 @@ def _register_avg_pool(dims: int):
     @defop(
         batch=batch_rules.leading(dims),
         name=f"avg_pool{dims}d",
+        dtypes=_AVG_POOL_DTYPES[dims],
         node=f"AvgPool{dims}DBackward0",
         input=lambda grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor: (
             backward(grad, input, kernel, stride, padding, ceil_mode, include_pad, divisor)
