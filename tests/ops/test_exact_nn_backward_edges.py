@@ -221,3 +221,22 @@ def test_nll_loss2d_backward_refuses_a_non_contiguous_gradient_layout(layout, re
         assert results[0] == results[1]
     else:
         np.testing.assert_array_equal(*results)
+
+
+def test_bilinear_gradients_group_their_products_as_torch_unrolls_them():
+    # torch's gradients are _trilinear calls unrolled over the output feature: per feature,
+    # input1 @ weight[o] is formed first and the features are added after, so the two 1e300
+    # terms of input2's gradient cancel to 0 (another grouping leaves -2)
+    arrays = (
+        [[1e300, 1.0]],
+        [[3.0, 2.0]],
+        [[[-5.0, -2.0], [1.0, 1e300]], [[1.0, 1.0], [1e300, -2.0]]],
+    )
+    results = []
+    for lib in (numtorch, torch):
+        leaves = [lib.tensor(a, dtype=lib.float64, requires_grad=True) for a in arrays]
+        out = lib.nn.functional.bilinear(*leaves)
+        grads = lib.autograd.grad(out, leaves, lib.ones_like(out))
+        results.append([g.detach().numpy() for g in grads])
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)

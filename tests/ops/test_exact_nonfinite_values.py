@@ -202,3 +202,11 @@ def test_sgn_second_derivative_at_zero_is_nan_as_torch():
         (g2,) = lib.autograd.grad((g * weights).sum(), x)
         seen.append(g.tolist() + g2.tolist())
     _same_floats(*seen)
+
+
+def test_adaptive_average_of_huge_values_overflows_as_torch_sums_them():
+    # torch sums each window and then divides: two -1.7e308 make -inf (weights of 1/n
+    # would give -1.7e308)
+    x = numtorch.full((1, 2, 4, 4), -1.7e308, dtype=numtorch.float64)
+    out = numtorch.nn.functional.adaptive_avg_pool2d(x, (3, 2))
+    np.testing.assert_array_equal(out.numpy(), np.full((1, 2, 3, 2), -np.inf))

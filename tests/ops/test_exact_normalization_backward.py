@@ -90,3 +90,20 @@ def test_layer_norm_input_gradient_overflows_where_torchs_kernel_does(huge):
         dy = lib.tensor([[1.0, 2.0, -3.0], [0.5, -1.0, 2.0]], dtype=lib.float64)
         results.append(lib.autograd.grad(y, x, dy)[0].numpy())
     np.testing.assert_allclose(*results, rtol=1e-10)
+
+
+@pytest.mark.parametrize("value", [0.1, -96531.49533666])
+@pytest.mark.parametrize("op", ["group", "layer"])
+def test_norm_of_equal_values_is_exactly_zero(op, value):
+    # torch's row moments run Welford's recurrence, whose mean of equal values is that value
+    # exactly: every normalized element is 0 (a mean taken as sum / n leaves noise)
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.full((2, 4, 3), value, dtype=lib.float64)
+        if op == "group":
+            out = lib.native_group_norm(x, None, None, 2, 4, 3, 2, 1e-5)
+        else:
+            out = lib.native_layer_norm(x, [4, 3], None, None, 1e-5)
+        results.append([t.numpy() for t in out])
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)

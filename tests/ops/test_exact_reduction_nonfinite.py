@@ -114,3 +114,15 @@ def test_kthvalue_among_signed_zeros_of_any_rank_gives_the_picked_elements_value
 
     torch = pytest.importorskip("torch")
     assert run(numtorch) == run(torch)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_prod_gradient_with_two_zeros_beside_an_inf(create_graph):
+    # torch's prod backward returns zeros for two or more zeros outside create_graph (the
+    # products of the others are all 0); under create_graph its cumulative products spread
+    # the inf and NaN into NaN
+    x = numtorch.tensor([1.07, 0.0, math.inf, 0.0, math.inf, math.nan], dtype=numtorch.float64)
+    x.requires_grad_(True)
+    (grad,) = numtorch.autograd.grad(x.reshape(2, 3).prod(), x, create_graph=create_graph)
+    expected = np.full(6, math.nan) if create_graph else np.zeros(6)
+    np.testing.assert_array_equal(grad.detach().numpy(), expected)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from .._core import batch_rules, unsigned
+from .._core import batch_rules, grad_mode, unsigned
 from .._core import dtypes as _dtypes
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
@@ -298,8 +298,13 @@ def _prod_safe_zeros_backward(grad, input, dim):
 def _prod_all_backward(grad, input, result):
     if input.ndim == 0:
         return grad
-    if not (input._data == 0).any():
+    zeros = int((input._data == 0).sum())
+    if not zeros:
         return grad * (result / input)
+    if zeros > 1 and not grad_mode.is_grad_enabled():
+        # torch's shortcut, taken only outside create_graph: two zeros make every product of
+        # the others 0 (even beside an inf or NaN, which the cumulative products would spread)
+        return Tensor._make(xp.zeros(input.shape, input._data.dtype))
     return _prod_safe_zeros_backward(grad, input.contiguous().view(-1), 0).view_as(input)
 
 

@@ -44,6 +44,17 @@ def _windows(size: int, out: int):
     return [((i * size) // out, -((-(i + 1) * size) // out)) for i in range(out)]
 
 
+def _window_sum_may_overflow(x, output_size):
+    """Whether a window's sum may pass the dtype's largest value: torch sums a window and
+    then divides (the sum overflows to inf), where weights of 1/n would not."""
+    if x.dtype.kind != "f" or not x.size:
+        return False
+    count = math.prod(
+        -(-i // o) + 1 for i, o in zip(x.shape[-len(output_size) :], output_size) if o
+    )
+    return bool(xp.abs(x).max() * count >= xp.finfo(x.dtype).max)
+
+
 def _window_means(x, output_size):
     """Adaptive averages window by window, as torch's kernel sums them: a non-finite value
     reaches only its own windows (a matrix product would spread 0 * inf = NaN to all)."""
@@ -126,7 +137,7 @@ def _register_adaptive(dims: int):
     def forward(input, output_size):
         if input.dtype.kind not in "fcV":
             _adaptive_avg_integer_error(input, output_size, dims)
-        elif not xp.isfinite(input).all():
+        elif not xp.isfinite(input).all() or _window_sum_may_overflow(input, output_size):
             return _window_means(input, output_size)
         matrices = [
             _averaging_matrix(i, o, input.dtype) for i, o in zip(input.shape[-dims:], output_size)

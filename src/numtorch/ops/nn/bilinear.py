@@ -3,7 +3,7 @@ layout bilinear gives it: ``out[b, o] = sum_ij input1[b, i] weight[o, i, j] inpu
 
 As torch's, each operand is saved only when a gradient that reads it will run (its
 derivatives.yaml wraps the three in wrap_opt_if), and the gradients are products of the
-other two operands, written with einsum so that they are differentiable again.
+other two operands, written with differentiable ops so that they are differentiable again.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..._core.op import defop
 from ...autograd.forward_grad import add_terms
 from ...backend import xp
+from ..concatenation import stack
 from ..linalg import einsum
 
 
@@ -22,13 +23,36 @@ def _trilinear_jvp(i1_t, i2_t, i3_t, i1, i2, i3):
     )
 
 
+# torch's gradients are _trilinear calls again, unrolled over the output feature o: each
+# feature's term is a product of two operands, contracted with the third (a batched matmul),
+# and the terms are added to a zero tensor in order of o. The grouping decides which products
+# overflow and where an inf meets a zero, so the gradients keep it.
+def _grad_input1(grad, weight, input2):
+    out = grad.new_zeros((grad.shape[0], weight.shape[1]))
+    for o in range(weight.shape[0]):
+        out = out + ((grad[:, o, None, None] * weight[o]) @ input2[:, :, None])[..., 0]
+    return out
+
+
+def _grad_weight(grad, input1, input2):
+    terms = [(input1 * grad[:, o, None]).T @ input2 for o in range(grad.shape[1])]
+    return stack(terms) + 0.0 if terms else grad.new_zeros((0, input1.shape[1], input2.shape[1]))
+
+
+def _grad_input2(grad, input1, weight):
+    out = grad.new_zeros((grad.shape[0], weight.shape[2]))
+    for o in range(weight.shape[0]):
+        out = out + (input1 @ weight[o]) * grad[:, o, None]
+    return out
+
+
 @defop(
     name="_trilinear",
     schema_args=8,  # (i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)
     optional_saves=("i1", "i2", "i3"),
-    i1=lambda grad, i2, i3: einsum("bo,oij,bj->bi", grad, i2, i3),
-    i2=lambda grad, i1, i3: einsum("bo,bi,bj->oij", grad, i1, i3),
-    i3=lambda grad, i1, i2: einsum("bo,bi,oij->bj", grad, i1, i2),
+    i1=lambda grad, i2, i3: _grad_input1(grad, i2, i3),
+    i2=lambda grad, i1, i3: _grad_weight(grad, i1, i3),
+    i3=lambda grad, i1, i2: _grad_input2(grad, i1, i2),
     jvp=_trilinear_jvp,
 )
 def trilinear(i1, i2, i3):

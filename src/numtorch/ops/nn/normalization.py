@@ -39,9 +39,18 @@ def _widened(input):
     return input.dtype, input
 
 
-def _moments(x, axes, n):
-    """(mean, centred) with the mean kept as broadcastable dims."""
+def _moments(x, axes, n, welford=False):
+    """(mean, centred) with the mean kept as broadcastable dims. ``welford``: torch's kernel
+    takes the row moments by Welford's recurrence (layer and group norm's RowwiseMoments),
+    whose running mean stays exactly the value of a row of equal finite values, so that
+    row's mean is that value (sum / n may round off it, and x - mean leaves noise where
+    torch has 0)."""
     mean = x.sum(axis=axes, keepdims=True) / n
+    if welford and x.size and x.dtype.kind == "f":
+        low = xp.min(x, axis=axes, keepdims=True)
+        constant = (low == xp.max(x, axis=axes, keepdims=True)) & xp.isfinite(low)
+        if constant.any():
+            mean = xp.where(constant, low, mean)
     return mean, x - mean
 
 
@@ -536,7 +545,7 @@ def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
     axis = input.ndim - len(normalized_shape)
     size = math.prod(normalized_shape)
     x = input.reshape(-1, size)
-    mean, out = _moments(x, (1,), size)
+    mean, out = _moments(x, (1,), size, welford=True)
     var = xp.einsum("mn,mn->m", out, out) / size
     invstd = 1.0 / xp.sqrt(var + eps)
     out *= invstd[:, None]
@@ -597,7 +606,7 @@ def native_group_norm_op(input, weight, bias, N, C, HxW, group, eps):
     dtype, input = _widened(input)
     x = input.reshape(N, group, _group_size(input.shape, group))
     size = x.shape[2]
-    mean, out = _moments(x, (2,), size)
+    mean, out = _moments(x, (2,), size, welford=True)
     var = xp.einsum("ngl,ngl->ng", out, out) / size
     invstd = 1.0 / xp.sqrt(var + eps)
     # torch's kernel folds per channel: y = x * scale + shift, scale = invstd * weight,
