@@ -431,11 +431,7 @@ _BY_CAUSE: dict = {
     "the result dtype differs": """
         addcmul[uint8] addcmul[int8] addcmul[int16] addcmul[int32] addcmul[int64]
         einsum_reduce[bool] einsum_reduce[uint8] einsum_reduce[int8] einsum_reduce[int16]
-        einsum_reduce[int32] div_floor[bool] div_floor[uint8] div_floor[int8] div_floor[int16]
-        div_floor[int32] div_floor[int64] div_floor[float16] div_floor[float16,grad]
-        div_floor[bfloat16] div_floor[bfloat16,grad] div_floor[float32] div_floor[float32,grad]
-        div_floor[float64] div_floor[float64,grad] div_floor[complex64]
-        div_floor[complex64,grad] div_floor[complex128] div_floor[complex128,grad]
+        einsum_reduce[int32]
         bincount[float16] bincount[float16,grad] bincount[bfloat16] bincount[bfloat16,grad]
         linalg_slogdet[complex64] linalg_slogdet[complex128] einsum_diagonal[bool]
         einsum_diagonal[uint8] einsum_diagonal[int8] einsum_diagonal[int16]

@@ -176,7 +176,9 @@ def _softmax(input, dim):
 )
 def _log_softmax(input, dim):
     shifted = input - _row_max(input, dim)
-    if shifted.dtype.kind != "f":  # complex and bfloat16: out-of-place as NumPy promotes
+    if shifted.dtype.kind != "f" or shifted.ndim == 0:
+        # complex and bfloat16: out-of-place as NumPy promotes; a 0-d input's arithmetic
+        # gives NumPy scalars, which cannot be written over
         return row_major(shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True)))
     total = xp.add.reduce(xp.exp(shifted), axis=dim, keepdims=True)
     # the shifted values are a temporary of this call: the result is written over them
