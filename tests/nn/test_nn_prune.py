@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import numtorch
-from numtorch.nn.utils._selection import topk_index_set
+from numtorch.nn.utils.prune import _topk_indices
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch.nn.utils.prune")  # torch loads it only on import
@@ -252,7 +252,7 @@ def test_failed_pruning_leaves_the_module_unchanged():
         assert not lib.nn.utils.prune.is_pruned(m)
 
 
-def test_topk_index_set_matches_torch_topk_on_ties():
+def test_pruned_index_set_matches_torch_topk_on_ties():
     rng = np.random.default_rng(0)
     for _ in range(400):
         n = int(rng.integers(1, 400))
@@ -262,4 +262,5 @@ def test_topk_index_set_matches_torch_topk_on_ties():
         k = int(rng.integers(0, n + 1)) if rng.random() < 0.6 else int(rng.integers(0, n // 64 + 1))
         for largest in (False, True):
             theirs = torch.topk(torch.tensor(x), k, largest=largest).indices.numpy()
-            np.testing.assert_array_equal(topk_index_set(x, k, largest), np.sort(theirs))
+            ours = _topk_indices(numtorch.tensor(x), k, largest).numpy()
+            np.testing.assert_array_equal(np.sort(ours), np.sort(theirs))

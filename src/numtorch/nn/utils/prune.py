@@ -7,8 +7,8 @@ that recomputes ``weight = weight_orig * weight_mask`` before each call (so grad
 methods in a :class:`PruningContainer`: the new method only looks at entries (or channels)
 still unpruned. :func:`remove` makes the pruning permanent, leaving a plain ``weight``.
 
-Which entries tie-breaking selects follows torch's CPU ``topk`` exactly (see
-``_selection.py``), so deterministic methods give torch's masks.
+Which entries tie-breaking selects follows torch's CPU ``topk`` exactly (numtorch's
+``topk`` replays it: ``ops/topk_order.py``), so deterministic methods give torch's masks.
 
 Example:
     >>> import numtorch as torch
@@ -26,7 +26,6 @@ from collections.abc import Iterable
 
 import numtorch as torch
 
-from ._selection import topk_index_set
 from .convert_parameters import parameters_to_vector
 
 __all__ = [
@@ -51,9 +50,9 @@ __all__ = [
 
 
 def _topk_indices(values, k: int, largest: bool):
-    """torch.topk(values, k, largest).indices as a set (see ``_selection.py``)."""
-    chosen = topk_index_set(values.detach().numpy().reshape(-1), k, largest)
-    return torch.from_numpy(chosen)
+    """The entries torch's topk picks, even among equal magnitudes (numtorch's topk replays
+    torch's CPU selection among ties: ops/topk_order.py)."""
+    return torch.topk(values.detach().reshape(-1), k, largest=largest).indices
 
 
 class BasePruningMethod(ABC):
