@@ -35,26 +35,6 @@ def dense_strides(shape, strides) -> tuple:
     return _sorted_dense(shape, [strides])
 
 
-def iterator_strides(shape, *operands) -> tuple:
-    """Strides (in elements) of the result of ``shape`` that torch's TensorIterator allocates
-    for an elementwise op on ``operands``, each a (shape, strides) pair broadcast to
-    ``shape``: row-major where every operand is contiguous, else sorted by the operands'
-    strides as ``dense_strides`` sorts one (a broadcast dim has stride 0 and no say)."""
-    if all(_is_contiguous(*operand) for operand in operands):
-        return _sorted_dense(shape, [])
-    broadcast = []
-    for sizes, strides in operands:
-        lead = len(shape) - len(sizes)
-        broadcast.append(
-            [0] * lead
-            + [
-                0 if n == 1 and shape[lead + i] != 1 else st
-                for i, (n, st) in enumerate(zip(sizes, strides))
-            ]
-        )
-    return _sorted_dense(shape, broadcast)
-
-
 def _is_contiguous(shape, strides) -> bool:
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides)):

@@ -38,12 +38,10 @@ def kron(input, other) -> Tensor:
     a_part, b_part = _unsafe_view(input, tuple(a_view)), _unsafe_view(other, tuple(b_view))
     product = a_part * b_part
     shape = tuple(a * b for a, b in zip(a_shape, b_shape))
-    # torch views the product in the layout its elementwise kernel gave it, which follows
-    # the operands' memory order: from a transposed input that view does not exist
-    strides = layout.iterator_strides(
-        product.shape, *((t.shape, t.stride()) for t in (a_part, b_part))
-    )
-    if layout.view_strides(product.shape, strides, shape) is None:
+    # torch views the product in the layout its elementwise kernel gave it (the product has
+    # it too: Note [Elementwise result layout]), which follows the operands' memory order:
+    # from a transposed input that view does not exist
+    if layout.view_strides(product.shape, product.stride(), shape) is None:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
