@@ -16,6 +16,7 @@ from ._tensor_queries import (
     memory_format,
     preserve_format,
 )
+from .backend import layout as memory_layout
 
 
 def empty_permuted(
@@ -73,13 +74,7 @@ def _contiguous_in(tensor: Tensor, fmt) -> bool:
         inner_first = _INNER_FIRST[fmt]
     else:
         return False
-    expected = 1
-    for d in inner_first:
-        if sizes[d] != 1:
-            if strides[d] != expected:
-                return False
-            expected *= sizes[d]
-    return True
+    return memory_layout.dense_in_order(sizes, strides, inner_first)
 
 
 def _outer_than(tensor: Tensor, a: int, b: int) -> int:

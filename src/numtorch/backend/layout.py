@@ -184,10 +184,14 @@ _LAST_ORDERS = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}  # channels-last: fastest d
 
 def _channels_last(shape, strides) -> bool:
     order = _LAST_ORDERS.get(len(shape))
-    if order is None:
-        return False
+    return order is not None and dense_in_order(shape, strides, order)
+
+
+def dense_in_order(shape, strides, inner_first) -> bool:
+    """Whether ``strides`` lay ``shape`` out densely with the dims of ``inner_first`` from the
+    fastest to the slowest (size-1 dims may have any stride, as in torch)."""
     expected = 1
-    for d in order:
+    for d in inner_first:
         if shape[d] != 1:
             if strides[d] != expected:
                 return False
