@@ -41,14 +41,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "grad * sgn(input), whose second derivative goes through sgn's",
         (24681357, 520),
     ),
-    ("value", "gelu"): (
-        "torch's float32 gelu (approximate='none') depends on which loop its kernel runs: the "
-        "vectorized one (a contiguous input of 2+ elements) gives NaN at +inf and overflows to "
-        "inf from 1.7e38 up, the scalar one (a single element, a strided input) gives inf and "
-        "x, as float64 and numtorch do; matching it means mirroring TensorIterator's choice "
-        "of loop for every layout",
-        (24681357, 2304),
-    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
