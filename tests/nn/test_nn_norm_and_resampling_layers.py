@@ -141,6 +141,11 @@ ERRORS = {
     "rms-norm-shape": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), (5,)),
     "rms-norm-weight": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), (4,), _x(t, 3)),
     "rms-norm-0d": lambda t: t.nn.functional.rms_norm(t.tensor(1.0), (3,)),
+    # torch checks the weight before the input's rank, and names the rank it needs
+    "rms-norm-0d-bad-weight": lambda t: t.nn.functional.rms_norm(
+        t.tensor(1.0), (3, 2), _x(t, 0, 2)
+    ),
+    "rms-norm-low-rank": lambda t: t.nn.functional.rms_norm(_x(t, 2), (1, 2)),
     "rms-norm-int-shape": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), 4),
     "rms-norm-empty-shape": lambda t: t.nn.functional.rms_norm(_x(t, 2, 3, 4), ()),
     "rms-norm-integer": lambda t: t.nn.functional.rms_norm(t.ones(2, 3, dtype=t.long), (3,)),

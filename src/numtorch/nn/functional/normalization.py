@@ -254,18 +254,21 @@ def rms_norm(input: Tensor, normalized_shape, weight=None, eps=None) -> Tensor:
             "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
             "one element, but got normalized_shape = []"
         )
-    if input.ndim == 0:
-        raise ValueError("Input tensor must have at least 1 dimensions, but got 0")
-    if input.ndim < count or tuple(input.shape[-count:]) != normalized_shape:
-        expected = ", ".join(str(s) for s in normalized_shape)
-        raise RuntimeError(
-            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
-            f"[*{expected}], but got input of size{list(input.shape)}"
-        )
+    # torch's order: the weight, then the input's rank, then its trailing sizes
     if weight is not None and tuple(weight.shape) != normalized_shape:
         raise RuntimeError(
             "Expected weight to be of same shape as normalized_shape, but got weight of shape "
             f"{list(weight.shape)} and normalized_shape = {list(normalized_shape)}"
+        )
+    if input.ndim < count:
+        raise ValueError(
+            f"Input tensor must have at least {count} dimensions, but got {input.ndim}"
+        )
+    if tuple(input.shape[-count:]) != normalized_shape:
+        expected = ", ".join(str(s) for s in normalized_shape)
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+            f"[*{expected}], but got input of size{list(input.shape)}"
         )
     if not input.is_floating_point():
         raise NotImplementedError(f"\"rms_norm\" not implemented for '{input.dtype.scalar_name}'")
