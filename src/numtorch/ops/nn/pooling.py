@@ -167,9 +167,12 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
         elif overlap:
             target += grad * (arg == k)
         else:  # each input element belongs to one window at most: write, no read
-            # selected, not multiplied: a loser gets torch's +0.0 (grad * False is -0.0
-            # for a negative grad)
-            target[...] = xp.where(arg == k, grad, 0)
+            xp.multiply(grad, arg == k, out=target)
+    if not (exact or overlap):
+        # torch adds each gradient into zeros: a loser is +0.0 where grad * False is -0.0
+        # for a negative grad (and so is a winner's -0.0). One more pass: 1.6 against 1.5 ms
+        # on the small CNN's 2x2 pooling, where selecting with where() took 4.1 ms
+        gpad += 0.0
     return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
 
 
