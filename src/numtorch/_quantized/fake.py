@@ -4,6 +4,7 @@ checks and overload choice around the entries of ``ops/fake_quantize.py``."""
 from __future__ import annotations
 
 from .._core import dtypes as _dtypes
+from .._core.dispatch import require_tensor
 from .._core.tensor import Tensor
 from ..ops.fake_quantize import (
     _fake_quantize_per_channel,
@@ -16,10 +17,7 @@ def _check_range(op: str, input, zero_points, quant_min, quant_max) -> None:
     for name, value in (("quant_min", quant_min), ("quant_max", quant_max)):
         if not isinstance(value, int) or isinstance(value, bool):
             raise TypeError(f"{op}(): argument '{name}' must be int, not {type(value).__name__}")
-    if not isinstance(input, Tensor):
-        raise TypeError(
-            f"{op}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
-        )
+    require_tensor(op, "input", 1, input)
     if not input.dtype.is_floating_point or input.is_quantized:
         raise NotImplementedError(
             f'"fake_quantize_tensor_cachemask_kernel_type_handling" not implemented for '
@@ -75,12 +73,8 @@ def fake_quantize_per_channel_affine(
                 [0.0000, 5.0000]])
     """
     op = "fake_quantize_per_channel_affine"
-    for position, (name, value) in enumerate((("scale", scale), ("zero_point", zero_point))):
-        if not isinstance(value, Tensor):
-            raise TypeError(
-                f"{op}(): argument '{name}' (position {position + 2}) must be Tensor, "
-                f"not {type(value).__name__}"
-            )
+    require_tensor(op, "scale", 2, scale)
+    require_tensor(op, "zero_point", 3, zero_point)
     if scale.dtype not in (_dtypes.float32, _dtypes.bfloat16):
         raise RuntimeError(f"Scale must be Float or BFloat16, found {scale.dtype.scalar_name}")
     if zero_point.dtype not in (_dtypes.int32, _dtypes.float32, _dtypes.float16):
@@ -98,10 +92,7 @@ def fake_quantize_per_channel_affine(
         raise RuntimeError("zero_point should be a 1-D tensor")
     if scale.numel() != zero_point.numel():
         raise RuntimeError("scale and zero-point need to have the same dimensions")
-    if not isinstance(input, Tensor):
-        raise TypeError(
-            f"{op}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
-        )
+    require_tensor(op, "input", 1, input)
     ndim = input.ndim
     if not -ndim <= axis < ndim:
         raise IndexError(

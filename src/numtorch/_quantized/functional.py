@@ -7,6 +7,7 @@ for a positive scale), batch norm requantizes to the scale and zero point it is 
 
 from __future__ import annotations
 
+from .._core.dispatch import require_tensor
 from .._core.tensor import Tensor
 from ..backend import xp
 from ..nn import functional as F
@@ -15,10 +16,7 @@ from .tensor import QParams, make_quantized
 
 
 def _quantized_input(op: str, input) -> None:
-    if not isinstance(input, Tensor):
-        raise TypeError(
-            f"{op}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
-        )
+    require_tensor(op, "input", 1, input)
     if not input.is_quantized:
         raise NotImplementedError(
             f"Could not run 'aten::{op}' with arguments from the 'CPU' backend: {op} takes a "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 
 from .._core import dtypes as _dtypes
+from .._core.dispatch import require_tensor
 from .._core.tensor import Tensor
 from ..backend import xp
 from .tensor import (
@@ -50,10 +51,7 @@ def _check_dtype(dtype) -> None:
 
 
 def _check_input(op: str, input) -> None:
-    if not isinstance(input, Tensor):
-        raise TypeError(
-            f"{op}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}"
-        )
+    require_tensor(op, "input", 1, input)
     if input.is_quantized:
         raise NotImplementedError(
             f"Could not run 'aten::{op}' with arguments from the 'QuantizedCPU' backend: "
@@ -131,12 +129,8 @@ def quantize_per_channel(input, scales, zero_points, axis: int, dtype):
                 [100, 200]], dtype=torch.uint8)
     """
     op = "quantize_per_channel"
-    for position, (name, value) in enumerate((("scales", scales), ("zero_points", zero_points))):
-        if not isinstance(value, Tensor):
-            raise TypeError(
-                f"{op}(): argument '{name}' (position {position + 2}) must be Tensor, "
-                f"not {type(value).__name__}"
-            )
+    require_tensor(op, "scales", 2, scales)
+    require_tensor(op, "zero_points", 3, zero_points)
     _check_input(op, input)
     _check_dtype(dtype)
     if zero_points.dtype.is_floating_point:
