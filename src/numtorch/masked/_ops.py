@@ -233,20 +233,21 @@ def prod(input, dim=None, *, keepdim=False, dtype=None, mask=None):
 
 def cumsum(input, dim, *, dtype=None, mask=None):
     """Cumulative sum along ``dim``, masked-out elements counting as 0."""
-    dtype = input.dtype if dtype is None else dtype
-    _check_strided("cumsum", input)
-    d = _canonical_dim(dim, input.ndim)[0]
-    masked = _combine_input_and_mask(sum, input, mask)
-    return torch.cumsum(masked, d, dtype=dtype).to(dtype=dtype)
+    return _scan(torch.cumsum, sum, input, dim, dtype, mask)
 
 
 def cumprod(input, dim, *, dtype=None, mask=None):
     """Cumulative product along ``dim``, masked-out elements counting as 1."""
+    return _scan(torch.cumprod, prod, input, dim, dtype, mask)
+
+
+def _scan(scan, reduction, input, dim, dtype, mask):
+    # masked-out elements become the identity of ``reduction`` (0 for sum, 1 for prod)
     dtype = input.dtype if dtype is None else dtype
-    _check_strided("cumprod", input)
+    _check_strided(scan.__name__, input)
     d = _canonical_dim(dim, input.ndim)[0]
-    masked = _combine_input_and_mask(prod, input, mask)
-    return torch.cumprod(masked, d, dtype=dtype).to(dtype=dtype)
+    masked = _combine_input_and_mask(reduction, input, mask)
+    return scan(masked, d, dtype=dtype).to(dtype=dtype)
 
 
 def amax(input, dim=None, *, keepdim=False, dtype=None, mask=None):
