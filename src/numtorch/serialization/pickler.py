@@ -225,16 +225,8 @@ class Writer:
             w(b"(")
         self._global("torch._utils", "_rebuild_tensor_v2")
         w(b"(")
-        key, numel, offset, strides = self._storage(tensor._data, path)
-        w(b"(")
-        self.save("storage", path)
-        self._global("torch", STORAGE_NAMES[tensor._data.dtype.newbyteorder("=")])
-        for value in (key, "cpu", numel):
-            self.save(value, path)
-        w(b"tQ")
-        self.save(offset, path)
-        self._tuple(tuple(tensor._data.shape), path)
-        self._tuple(strides, path)
+        storage_class = STORAGE_NAMES[tensor._data.dtype.newbyteorder("=")]
+        self._storage_view(tensor._data, storage_class, path)
         self.save(bool(tensor.requires_grad) and not parameter, path)
         self._global("collections", "OrderedDict")
         w(b")RtR")
@@ -256,16 +248,7 @@ class Writer:
             )
         self._global("torch._utils", "_rebuild_qtensor")
         w(b"(")
-        key, numel, offset, strides = self._storage(tensor._data, path)
-        w(b"(")
-        self.save("storage", path)
-        self._global("torch", params.dtype._tag.replace("Tensor", "Storage"))
-        for value in (key, "cpu", numel):
-            self.save(value, path)
-        w(b"tQ")
-        self.save(offset, path)
-        self._tuple(tuple(tensor._data.shape), path)
-        self._tuple(strides, path)
+        self._storage_view(tensor._data, params.dtype._tag.replace("Tensor", "Storage"), path)
         self._global("torch", params.qscheme.name)
         self.save(float(params.scale), path)
         self.save(int(params.zero_point), path)
@@ -274,6 +257,22 @@ class Writer:
         self._global("collections", "OrderedDict")
         w(b")RtR")
         self._put(tensor)
+
+    def _storage_view(self, array: np.ndarray, storage_class: str, path: str) -> None:
+        """The arguments every torch tensor rebuild starts with: the persistent reference
+        to ``array``'s storage (("storage", torch.<storage_class>, key, "cpu", numel)), then
+        the storage offset, the size and the strides."""
+        w = self.parts.append
+        key, numel, offset, strides = self._storage(array, path)
+        w(b"(")
+        self.save("storage", path)
+        self._global("torch", storage_class)
+        for value in (key, "cpu", numel):
+            self.save(value, path)
+        w(b"tQ")
+        self.save(offset, path)
+        self._tuple(tuple(array.shape), path)
+        self._tuple(strides, path)
 
     def _storage(self, array: np.ndarray, path: str):
         if array.dtype.newbyteorder("=") not in STORAGE_NAMES or array.dtype.byteorder == ">":
