@@ -55,6 +55,8 @@ def meta_capable(factory: _Factory) -> _Factory:
             return metafy(_without_drawing(factory, args, kwargs))
         if like and d is None and args and getattr(args[0], "is_meta", False):
             return metafy(_without_drawing(factory, args, kwargs))
+        if d is not None:  # before drawing: a refused device leaves the generator as it was
+            check_device(d)
         return factory(*args, **kwargs)
 
     return make

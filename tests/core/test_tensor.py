@@ -217,6 +217,14 @@ def test_creation_and_errors():
         torch.zeros(-1)
     with pytest.raises(AssertionError, match="not compiled with CUDA"):  # torch's type
         torch.zeros(2, device="cuda")
+    with pytest.raises(AssertionError, match="not compiled with XPU"):
+        torch.ones(2).to("xpu")
+    # every factory refuses before it draws: the generator is left as it was
+    state = torch.get_rng_state()
+    for make in (torch.randn, torch.rand, lambda *a, **k: torch.zeros_like(torch.ones(*a), **k)):
+        with pytest.raises(AssertionError, match="not compiled with CUDA"):
+            make(2, device=torch.device("cuda"))
+    assert torch.equal(torch.get_rng_state(), state)
     with pytest.raises(RuntimeError, match="CPU only"):
         torch.zeros(2, device="mps")
     with pytest.raises(RuntimeError, match="Expected one of cpu, cuda"):

@@ -79,7 +79,10 @@ def check_device(d) -> None:
     if d is None:
         return
     d = d if isinstance(d, device) else device(d)
-    if d.type == "cuda":
-        raise AssertionError("Torch not compiled with CUDA enabled (numtorch runs on the CPU only)")
+    if d.type in ("cuda", "xpu"):  # torch's CPU build answers these two with an assertion
+        name = "CUDA" if d.type == "cuda" else "XPU"
+        raise AssertionError(
+            f"Torch not compiled with {name} enabled (numtorch runs on the CPU only)"
+        )
     if d.type != "cpu":
         raise RuntimeError(f"numtorch computes on the CPU only; device '{d}' is not available")
