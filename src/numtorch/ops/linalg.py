@@ -500,9 +500,81 @@ def _parse_einsum(equation: str, n: int):
     return specs, output
 
 
+def _check_equation(equation: str, n: int) -> None:
+    """torch's checks of an equation's characters, ellipses and output, in its order."""
+    if n == 0:
+        raise ValueError(
+            "einsum(): must specify the equation string and at least one operand, or at least "
+            "one operand and its subscripts list"
+        )
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    operand, ellipsis, i = 0, False, 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == ".":
+            if ellipsis:
+                raise RuntimeError(
+                    f"einsum(): found '.' for operand {operand} for which an ellipsis was "
+                    "already found"
+                )
+            if lhs[i : i + 3] != "...":
+                raise RuntimeError(
+                    f"einsum(): found '.' for operand {operand} that is not part of any ellipsis"
+                )
+            ellipsis, i = True, i + 2
+        elif c == ",":
+            operand, ellipsis = operand + 1, False
+            if operand >= n:
+                raise RuntimeError(
+                    "einsum(): fewer operands were provided than specified in the equation"
+                )
+        elif c != " " and c not in string.ascii_letters:
+            raise RuntimeError(
+                f"einsum(): invalid subscript given at index {i} in the equation string, "
+                "subscripts must be in [a-zA-Z]"
+            )
+        i += 1
+    if operand != n - 1:
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    if arrow < 0:
+        return
+    rhs, seen, ellipsis, i = equation[arrow + 2 :], set(), False, 0
+    while i < len(rhs):
+        c = rhs[i]
+        if c == ".":
+            if ellipsis:
+                raise RuntimeError(
+                    "einsum(): found '.' for output but an ellipsis (...) was already found"
+                )
+            if rhs[i : i + 3] != "...":
+                raise RuntimeError(
+                    "einsum(): found '.' for output that is not part of any ellipsis (...)"
+                )
+            ellipsis, i = True, i + 2
+        elif c != " ":
+            if c not in string.ascii_letters:
+                raise RuntimeError(
+                    f"einsum(): invalid subscript given at index {arrow + 2 + i} in the "
+                    "equation string, subscripts must be in [a-zA-Z]"
+                )
+            if c in seen or c not in lhs:
+                raise RuntimeError(
+                    f"einsum(): output subscript {c} "
+                    + (
+                        "appears more than once in the output"
+                        if c in seen
+                        else "does not appear in the equation for any input operand"
+                    )
+                )
+            seen.add(c)
+        i += 1
+
+
 def _expand_ellipsis(equation: str, operands) -> tuple[str, list]:
     """The equation with each ``...`` spelt out in unused letters, and the operands expanded
     where a size-1 dimension meets a larger one (torch broadcasts them)."""
+    _check_equation(equation, len(operands))
     specs, output = _parse_einsum(equation, len(operands))
     unused = [c for c in string.ascii_letters if c not in equation]
     widest = 0
@@ -535,7 +607,13 @@ def _expand_ellipsis(equation: str, operands) -> tuple[str, list]:
         output = batch + output
     sizes: dict[str, int] = {}
     for k, (spec, t) in enumerate(zip(specs, operands)):
+        own: dict[str, int] = {}
         for c, n in zip(spec, t.shape):
+            if own.setdefault(c, n) != n:  # a diagonal: its sizes must agree exactly
+                raise RuntimeError(
+                    f"einsum(): subscript {c} is repeated for operand {k} but the sizes don't "
+                    f"match, {n} != {own[c]}"
+                )
             if sizes.get(c, 1) not in (1, n) and n != 1:
                 raise RuntimeError(
                     f"einsum(): subscript {c} has size {n} for operand {k} which does not "

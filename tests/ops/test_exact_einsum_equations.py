@@ -1,0 +1,43 @@
+"""einsum's equation checks against torch: malformed equations raise torch's exception type
+and message (never NumPy's ValueError), in torch's order of checks."""
+
+from __future__ import annotations
+
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+CASES = [
+    ("ij->k", [(2, 3)]),
+    ("ij->ii", [(2, 3)]),
+    ("ij->J", [(2, 3)]),
+    ("i1->i", [(2, 3)]),
+    ("..i->i", [(2, 3)]),
+    ("i...j...->ij", [(2, 3)]),
+    ("ij->j->i", [(2, 3)]),
+    ("ij-", [(2, 3)]),
+    ("ij->...", [(2, 3)]),
+    ("ij->i...", [(2, 3)]),
+    ("i...->i....", [(2, 3)]),
+    ("ij,jk", [(2, 3)]),
+    ("ij", [(2, 3), (3, 4)]),
+    ("ii->i", [(2, 3)]),
+    ("ij->", []),
+    ("i j -> j", [(2, 3)]),
+    ("ij,jk->", [(2, 3), (3, 4)]),
+]
+
+
+def _run(lib, equation, shapes):
+    try:
+        result = lib.einsum(equation, *[lib.ones(s) for s in shapes])
+    except Exception as e:  # the type is what is compared
+        return type(e).__name__, str(e)
+    return "ok", tuple(result.shape)
+
+
+@pytest.mark.parametrize(("equation", "shapes"), CASES, ids=[c[0] for c in CASES])
+def test_equation_checks_match_torch(equation, shapes):
+    assert _run(numtorch, equation, shapes) == _run(torch, equation, shapes)
