@@ -78,7 +78,7 @@ def _without_drawing(factory, args, kwargs):
 # -- random numbers (Note [torch's random streams] in _generator.py) --------------------------
 def manual_seed(seed: int) -> Generator:
     """Seed the global random generator: the same streams as torch's for the same seed."""
-    return default_generator.manual_seed(seed)
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:

@@ -16,6 +16,7 @@ the cached normal values and their flags; states move between numtorch and torch
 
 from __future__ import annotations
 
+import numbers
 import os
 import struct
 
@@ -50,7 +51,16 @@ class Generator:
         self.manual_seed(default_seed)
 
     def manual_seed(self, seed: int) -> Generator:
-        seed = int(seed)
+        if type(seed) is not int:  # a Python int only (torch.manual_seed converts first)
+            if isinstance(seed, numbers.Integral) and not isinstance(seed, (bool, Tensor)):
+                raise TypeError("an integer is required")
+            kind = type(seed)
+            name = (
+                kind.__name__
+                if kind.__module__ in ("builtins", Tensor.__module__)
+                else (f"{kind.__module__}.{kind.__name__}")
+            )
+            raise RuntimeError(f"manual_seed expected a long, but got {name}")
         if not -(2**63) <= seed < 2**64:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed & (2**64 - 1)

@@ -398,3 +398,18 @@ def test_loader_workers_are_seeded_as_torchs():
         return [[b[0], b[1], b[2].double(), b[3]] for b in loader]
 
     _same(program, 3)
+
+
+@pytest.mark.parametrize("seed", ["np.int64(3)", "True", "3.0", "'3'", "np.float64(2.0)"])
+def test_generator_manual_seed_takes_python_ints_only(seed):
+    """torch.Generator.manual_seed refuses what is not a Python int (torch.manual_seed
+    converts with int() first and takes them all but strings)."""
+
+    def outcome(lib):
+        try:
+            lib.Generator().manual_seed(eval(seed))
+        except (TypeError, RuntimeError) as e:
+            return type(e).__name__, str(e)
+        return "ok"
+
+    assert outcome(numtorch) == outcome(torch)
