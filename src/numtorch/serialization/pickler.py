@@ -10,6 +10,7 @@ torch writes them) can be stored; anything else is refused by type and path.
 
 from __future__ import annotations
 
+import pickle
 import struct
 import sys
 import types
@@ -209,8 +210,13 @@ class Writer:
         for part in name.split("."):
             target = getattr(target, part, None)
         if target is not obj:
-            raise TypeError(f"numtorch.save: {obj!r} at '{path or '<root>'}' cannot be "
-                            "stored: it is not importable by its name")  # fmt: skip
+            # torch.save raises what Python's pickle raises for it (its type changes across
+            # Python versions); pickling a class or function by reference only looks it up
+            pickle.dumps(obj)
+            raise pickle.PicklingError(
+                f"Can't pickle {obj!r} at '{path or '<root>'}': only objects importable by "
+                "their name can be stored"
+            )
         self._global(module, name)
 
     # -- tensors --------------------------------------------------------------------------
