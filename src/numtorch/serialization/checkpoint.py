@@ -50,7 +50,8 @@ def save(obj, f, pickle_module=None, pickle_protocol=2, _use_new_zipfile_seriali
     names, for ``safetensors.torch.load_file``); every other name, and file objects, get
     torch.save's zip format, which ``torch.load`` reads with its default
     ``weights_only=True``. A whole module is stored under its class's module path, as torch
-    does, for ``load(f, weights_only=False)``. The pickle arguments are accepted for
+    does, for ``load(f, weights_only=False)``, and so are NumPy arrays (numeric and bool
+    dtypes), as torch pickles them. The pickle arguments are accepted for
     compatibility and ignored.
 
     Example:

@@ -21,6 +21,7 @@ import numpy as np
 from .._core.dtypes import dtype
 from .._core.tensor import Size, Tensor
 from .._creation import device
+from . import numpy_values
 from .unpickler import STORAGE_NAMES
 
 _BATCH = 1000
@@ -163,15 +164,26 @@ class Writer:
             self.save(obj.__getstate__(), path)
             w(b"b")
             return
+        elif kind is np.ndarray or isinstance(obj, np.dtype):
+            reduce = numpy_values.reduce_array if kind is np.ndarray else numpy_values.reduce_dtype
+            function, arguments, state = reduce(obj, path)
+            self._reference(function, path)
+            self.save(arguments, path)
+            w(b"R")
+            self._put(obj)  # memoized before its state, as pickle does
+            self.save(state, path)
+            w(b"b")
+            return
         elif isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
             self._reference(obj, path)
         else:
             raise TypeError(
                 f"numtorch.save: cannot store an object of type {kind.__module__}."
                 f"{kind.__qualname__} at '{path or '<root>'}'. Checkpoints hold tensors, "
-                "numbers, strings, bools, None, dtypes, dicts/lists/tuples/sets of them and "
+                "numbers, strings, bools, None, dtypes, NumPy arrays, dicts/lists/tuples/sets "
+                "of them and "
                 "nn.Module objects. Save a state_dict() instead of an optimizer or other "
-                "object; NumPy arrays go in .npz or .safetensors files."
+                "object."
             )
         self._put(obj)
 

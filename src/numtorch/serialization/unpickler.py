@@ -14,6 +14,8 @@
 #     has been read each placeholder becomes an instance of the real class and gets its
 #     state through ``__setstate__`` (or a ``__dict__`` update). No ``__init__``, no
 #     ``__reduce__``, no method of the class runs while the file is being read;
+#   - NumPy arrays, scalars and dtypes, with ``weights_only=False`` or when allowed, resolve
+#     to numpy_values' rebuilds (numeric and bool dtypes only);
 #   - anything else is refused by name, with torch's message.
 # Shared objects handed to a pickle (dtypes, allow-listed functions) are checked after
 # the load: a BUILD that altered one is undone and the load refused.
@@ -38,7 +40,7 @@ from .._core.dtypes import ALL_DTYPES, QUANTIZED_DTYPES, qint8, qint32, quint8
 from .._core.tensor import Size, Tensor
 from .._creation import device
 from .._quantized.tensor import QUANT_RANGE, QParams, QuantizedTensor, adopt, per_tensor_affine
-from . import allowlist
+from . import allowlist, numpy_values
 from .errors import Budget, UnpicklingError, UnsafeFileError
 
 STORAGE_DTYPES = {
@@ -206,6 +208,7 @@ class RestrictedUnpickler(pickle.Unpickler):
         self._pending = type("Pending", (_PendingBase,), {"builds": []})
         self._placeholders: list[tuple[object, type]] = []
         self._user = allowlist.user_globals()
+        self._numpy = numpy_values.Rebuilds(where).by_path
         self._functions = {
             "collections.OrderedDict": self._ordered_dict,
             "collections.Counter": self._counter,
@@ -220,6 +223,7 @@ class RestrictedUnpickler(pickle.Unpickler):
             "_codecs.encode": self._encode,
             "builtins.set": self._set,
             "builtins.bytearray": self._bytearray,
+            "builtins.bytes": self._bytes,
             "builtins.complex": self._complex,
         }
 
@@ -243,6 +247,10 @@ class RestrictedUnpickler(pickle.Unpickler):
             return self._guard(_DTYPES[path])
         if path == "torch.per_tensor_affine":
             return self._guard(per_tensor_affine)
+        if path in self._numpy:  # allowed as torch allows them, rebuilt by numpy_values
+            if self._weights_only and path not in self._user:
+                raise unsupported_global(path, self._where, self._weights_only)
+            return self._numpy[path]
         target = self._user.get(path)
         if target is None and not self._weights_only:  # torch would run any class then
             target = allowlist.builtin_class(path)
@@ -418,6 +426,11 @@ class RestrictedUnpickler(pickle.Unpickler):
 
     def _set(self, items=()):
         return set(items)
+
+    def _bytes(self, *args):
+        if args:  # protocol 2 writes only empty bytes this way; bytes(n) allocates n
+            raise UnsafeFileError(f"{self._where}: malformed bytes")
+        return b""
 
     def _bytearray(self, *args):
         if len(args) > 2 or (args and isinstance(args[0], int)):  # bytearray(n) allocates n
