@@ -70,3 +70,16 @@ def test_max_pool_gradient_gives_its_losers_a_positive_zero():
         (g,) = nt.autograd.grad(y, x, -nt.ones_like(y))
         g = g.numpy()
         assert not np.signbit(g[g == 0]).any()
+
+
+def test_scans_start_from_positive_zero():
+    # torch's cumsum starts from +0 and logcumsumexp from -inf: a leading -0.0 gives +0.0
+    # (its 0-d form copies the input, -0.0 stays)
+    for dtype in (nt.float32, nt.float64, nt.complex64):
+        zeros = nt.zeros(3, 2, dtype=dtype).neg()
+        for dim in (0, 1):
+            out = nt.cumsum(zeros, dim).numpy()
+            assert not np.signbit(out.real).any() and not np.signbit(out.imag).any()
+    out = nt.tensor([-0.0, 1.0]).logcumsumexp(0).numpy()
+    assert not np.signbit(out[0])
+    assert np.signbit(nt.cumsum(nt.tensor(-0.0), 0).numpy())

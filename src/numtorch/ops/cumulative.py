@@ -251,7 +251,9 @@ def _logcumsumexp_jvp(input_t, input, result, dim):
 def _logcumsumexp(input, dim):
     if input.ndim == 0:
         return input.copy()
-    return xp.logaddexp.accumulate(input, axis=dim)
+    out = xp.logaddexp.accumulate(input, axis=dim)
+    out += 0.0  # torch's scan starts from -inf: logaddexp(-inf, -0) is +0
+    return out
 
 
 @export

@@ -427,7 +427,10 @@ def _cumsum(input, dim):
     dtype = xp.int64 if input.dtype.kind in "biu" else None
     if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
         return input.astype(dtype or input.dtype)
-    return row_major(xp.cumsum(input, axis=dim, dtype=dtype))
+    out = row_major(xp.cumsum(input, axis=dim, dtype=dtype))
+    if out.dtype.kind in "fc":  # torch's scan starts from +0: a leading -0 sums to +0
+        out += 0.0
+    return out
 
 
 def scan_dtype_check(name: str, dtype) -> None:
