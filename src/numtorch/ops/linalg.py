@@ -9,7 +9,7 @@ import string
 
 from .._core import batch_rules
 from .._core.dispatch import broadcast_shape, require_tensor
-from .._core.dtypes import promote_types
+from .._core.dtypes import bool_, int64, promote_types
 from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
@@ -758,6 +758,7 @@ def einsum(equation, *operands) -> Tensor:
         operands = dispatch.autocast.cast_op("einsum", operands)
     shapes = [tuple(getattr(t, "shape", ())) for t in operands]  # before any broadcast
     equation, operands = _expand_ellipsis(equation, operands)  # (which refuses non-tensors)
+    operands = _sums_in_int64(equation, operands)
     dtype = _check_contraction_dtypes(equation, operands, shapes)
     result = _in_torchs_order(equation, operands)
     return result if dtype is None or result.dtype is dtype else result.to(dtype)
@@ -923,13 +924,32 @@ def _contract(equation, *operands) -> Tensor:
     return _einsum(equation, operands)
 
 
+def _sums_in_int64(equation, operands):
+    """The operands with an integer or bool operand that torch sums on its own first (a
+    subscript it alone has wide and the output lacks; any summed subscript of a single
+    operand) cast to int64, the dtype of torch's integer sums."""
+    if all(t.dtype.is_floating_point or t.dtype.is_complex for t in operands):
+        return operands
+    inputs, output = equation.split("->")
+    specs = inputs.split(",")
+    wide = [{c for c, n in zip(spec, t.shape) if n != 1 and c not in output}
+            for spec, t in zip(specs, operands)]  # fmt: skip
+    count = collections.Counter(c for w in wide for c in w)
+    cast = []
+    for spec, t, w in zip(specs, operands, wide):
+        summed = set(spec) - set(output) if len(operands) == 1 else {c for c in w if count[c] == 1}
+        integral = not (t.dtype.is_floating_point or t.dtype.is_complex)
+        cast.append(t.to(int64) if summed and integral and t.dtype is not int64 else t)
+    return cast
+
+
 def _check_contraction_dtypes(equation, operands, shapes):
     """torch contracts the operands left to right, pair by pair: a pair that shares a summed
     subscript (of size > 1 in both) is a batched matrix product, which refuses two dtypes;
     any other pair is an elementwise product, which promotes. With an empty operand the
     product is skipped: its zeros take the second operand's dtype. Returns the result's
     dtype (None when the operands share one)."""
-    if len({t.dtype for t in operands}) == 1:
+    if len({t.dtype for t in operands}) == 1 and operands[0].dtype is not bool_:
         return None
     inputs, output = equation.split("->")
     specs = inputs.split(",")
@@ -939,6 +959,8 @@ def _check_contraction_dtypes(equation, operands, shapes):
     for k in range(1, len(specs)):
         other = operands[k]
         summed = {c for c in alive & wide[k] if last[c] == k and c not in output}
+        if summed and dtype is bool_ and all(map(math.prod, shapes[: k + 1])):
+            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
         if summed and dtype is not other.dtype:
             if all(map(math.prod, shapes[: k + 1])):
                 raise RuntimeError(
