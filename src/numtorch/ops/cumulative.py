@@ -13,7 +13,7 @@ from ..backend import xp
 from .concatenation import cat
 from .extrema import return_type
 from .pointwise import where
-from .reduction import _take_along, scan_dtype_check
+from .reduction import _take_along, scan_accumulator, scan_dtype_check
 
 
 def _reversed_cumsum(t, dim):
@@ -111,7 +111,10 @@ def _cumprod_jvp(input_t, input, result, dim):
 def _cumprod(input, dim):
     if input.ndim == 0:
         return input.astype(xp.int64) if input.dtype.kind in "biu" else input.copy()
-    return xp.cumprod(input, axis=dim, dtype=xp.int64 if input.dtype.kind in "biu" else None)
+    wide = scan_accumulator(input.dtype)  # Note [Scan accumulators]
+    if wide is None:
+        return xp.cumprod(input, axis=dim, dtype=xp.int64)
+    return xp.cumprod(input, axis=dim, dtype=wide).astype(input.dtype, copy=False)
 
 
 @export(inplace=True)
@@ -251,7 +254,9 @@ def _logcumsumexp_jvp(input_t, input, result, dim):
 def _logcumsumexp(input, dim):
     if input.ndim == 0:
         return input.copy()
-    out = xp.logaddexp.accumulate(input, axis=dim)
+    wide = scan_accumulator(input.dtype)  # Note [Scan accumulators]
+    out = xp.logaddexp.accumulate(input.astype(wide, copy=False), axis=dim)
+    out = out.astype(input.dtype, copy=False)
     out += 0.0  # torch's scan starts from -inf: logaddexp(-inf, -0) is +0
     return out
 

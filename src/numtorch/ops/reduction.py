@@ -427,10 +427,33 @@ def _cumsum(input, dim):
     dtype = xp.int64 if input.dtype.kind in "biu" else None
     if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
         return input.astype(dtype or input.dtype)
-    out = row_major(xp.cumsum(input, axis=dim, dtype=dtype))
-    if out.dtype.kind in "fc":  # torch's scan starts from +0: a leading -0 sums to +0
-        out += 0.0
+    wide = scan_accumulator(input.dtype)
+    if wide is None:
+        return row_major(xp.cumsum(input, axis=dim, dtype=dtype))
+    out = row_major(xp.cumsum(input, axis=dim, dtype=wide).astype(input.dtype))
+    out += 0.0  # torch's scan starts from +0: a leading -0 sums to +0
     return out
+
+
+# Note [Scan accumulators]
+# torch's CPU scans (cumsum, cumprod, logcumsumexp) carry their running value in a wider
+# type than the input's (its acc_type: double for float, float for the halves, complex
+# double for complex float) and round each output to the input's dtype; a float32 cumsum
+# of a thousand 0.1s is 100.0 there, 99.999 in float32 steps.
+_SCAN_ACCUMULATORS = {
+    xp.dtype(xp.float32): xp.float64,
+    xp.dtype(xp.float16): xp.float32,
+    xp.dtype(_dtypes.bfloat16.np): xp.float32,
+    xp.dtype(xp.complex64): xp.complex128,
+    xp.dtype(xp.float64): xp.float64,
+    xp.dtype(xp.complex128): xp.complex128,
+}
+
+
+def scan_accumulator(dtype):
+    """The dtype torch's scans accumulate ``dtype`` in (Note [Scan accumulators]); None for
+    integers and bools."""
+    return _SCAN_ACCUMULATORS.get(dtype)
 
 
 def scan_dtype_check(name: str, dtype) -> None:
