@@ -12,7 +12,7 @@ import math
 
 from ..._core import batch_rules
 from ..._core.docs import summarize
-from ..._core.dtypes import from_numpy_dtype
+from ..._core.dtypes import bfloat16, from_numpy_dtype
 from ..._core.kernel_dtypes import COMPLEX, FLOATS, REAL, kernel, own_message
 from ..._core.op import defop, export
 from ..._creation import zeros_like
@@ -154,7 +154,16 @@ def gelu_backward(grad_output, self, approximate="none"):
 )
 def gelu_op(input, approximate="none"):
     float_only(input, "GeluKernelImpl")
-    return _gelu_forward(input, approximate)
+    out = _gelu_forward(input, approximate)
+    # torch's vectorized float erf-gelu (bfloat16 runs it in float) gives NaN at +inf; its
+    # scalar loop, which takes a lone element and strided inputs, gives inf
+    vector = input.size > 1 and input.flags.c_contiguous
+    if vector and approximate == "none" and input.dtype in _VECTOR_ERF_NAN:
+        out[input == xp.inf] = xp.nan
+    return out
+
+
+_VECTOR_ERF_NAN = {xp.dtype(xp.float32), xp.dtype(bfloat16.np)}
 
 
 # -- SiLU ------------------------------------------------------------------------------------
