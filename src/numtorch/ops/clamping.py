@@ -10,6 +10,7 @@ from .._core.kernel_dtypes import BOOL, REAL, KernelDtypes, kernel, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
+from .nn.simd_lanes import vector_extreme
 from .pointwise import where
 
 
@@ -210,7 +211,7 @@ def _max_min_grad(grad, input, other, lost):
     jvp="elementwise",
 )
 def maximum(input, other):
-    return xp.maximum(input, other)
+    return vector_extreme(xp.maximum, input, other)
 
 
 @export
@@ -223,4 +224,4 @@ def maximum(input, other):
     jvp="elementwise",
 )
 def minimum(input, other):
-    return xp.minimum(input, other)
+    return vector_extreme(xp.minimum, input, other)

@@ -29,7 +29,7 @@ def _input_wins(input, other, larger: bool):
 )
 def fmax(input, other):
     """The larger of each pair, ignoring NaN."""
-    return xp.fmax(input, other)
+    return _first_of_equal(xp.fmax(input, other), input, other)
 
 
 @export
@@ -45,4 +45,12 @@ def fmax(input, other):
 )
 def fmin(input, other):
     """The smaller of each pair, ignoring NaN."""
-    return xp.fmin(input, other)
+    return _first_of_equal(xp.fmin(input, other), input, other)
+
+
+def _first_of_equal(out, input, other):
+    # torch's fmax and fmin keep their first operand between 0.0 and -0.0 in every loop;
+    # NumPy's take either, by SIMD lane
+    if out.dtype.kind != "f":
+        return out
+    return xp.where(input == other, input, out)

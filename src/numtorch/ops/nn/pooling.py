@@ -340,6 +340,7 @@ def _avg_pool(x, kernel, stride, padding, ceil_mode, include_pad, divisor_overri
     offsets = geo.offsets()
     work = x.dtype if x.dtype.kind in "fV" else xp.float64
     total = xpad[geo.window(offsets[0])].astype(work, copy=True)
+    total += 0  # torch sums each window from +0: a lone -0.0 averages to +0.0
     for offset in offsets[1:]:
         xp.add(total, xpad[geo.window(offset)], out=total)
     divisor = _divisor(geo, include_pad, divisor_override)

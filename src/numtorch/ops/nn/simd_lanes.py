@@ -34,3 +34,44 @@ def vector_lanes(array, vectors=1):
     ranks = xp.arange(n).reshape([array.shape[d] for d in order])
     ranks = ranks.transpose([order.index(d) for d in range(array.ndim)])
     return ranks < n // width * width
+
+
+# Note [Equal zeros in maximum and minimum]
+# Between 0.0 and -0.0, torch's maximum and minimum give their second operand in the vector
+# loop (the x86 max/min instructions' rule, which NumPy's maximum and minimum follow
+# everywhere) and their first in the scalar loop that takes what is left of each run of
+# elements after its last whole vector. A run is the whole array where the operands share
+# the result's memory order (or are single values); otherwise each row of the last dim.
+def vector_extreme(extreme, a, b):
+    """``extreme(a, b)`` (NumPy's maximum or minimum) with torch's choice between equal
+    zeros (Note [Equal zeros in maximum and minimum])."""
+    result = out = extreme(a, b)
+    if out.dtype.kind != "f" or out.size == 0:
+        return result
+    width = SIMD_BYTES // out.dtype.itemsize
+    if out.ndim > 1 and out.flags.f_contiguous and not out.flags.c_contiguous:
+        out, a, b = out.T, xp.asarray(a).T, xp.asarray(b).T  # memory order, as views
+    if out.flags.c_contiguous and all(_follows(x, out) for x in (a, b)):
+        tail = out.size % width
+        if tail:
+            flat = out.reshape(-1)
+            flat[-tail:] = extreme(_last(b, tail), _last(a, tail))
+        return result
+    a, b = xp.broadcast_to(a, out.shape), xp.broadcast_to(b, out.shape)
+    run = out.shape[-1] if out.ndim else 1
+    # a row vectorizes only where every operand steps through it densely (or not at all)
+    dense = all(x.ndim and x.strides[-1] in (0, x.itemsize) for x in (out, a, b))
+    cut = run // width * width if dense else 0
+    if cut < run:
+        out[..., cut:] = extreme(b[..., cut:], a[..., cut:])
+    return result
+
+
+def _follows(x, out) -> bool:
+    x = xp.asarray(x)
+    return x.size == 1 or (x.shape == out.shape and x.strides == out.strides)
+
+
+def _last(x, n):
+    x = xp.asarray(x)
+    return x.reshape(()) if x.size == 1 else x.reshape(-1)[-n:]

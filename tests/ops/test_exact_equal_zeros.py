@@ -1,0 +1,54 @@
+"""Which of 0.0 and -0.0 torch's kernels give, against torch: the extrema's choice between
+equal zeros (Note [Equal zeros in maximum and minimum]), relu's kept -0.0, average pooling's
+sums from +0."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch as nt
+
+torch = pytest.importorskip("torch")
+
+
+def _zeros_against_torch(make):
+    got, want = make(nt), make(torch)
+    np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want.numpy()))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("op", ["maximum", "minimum", "fmax", "fmin"])
+@pytest.mark.parametrize(
+    "operands",
+    [
+        "m[0, :3], p[0, :3]",  # scalar loop only: the first operand
+        "m.reshape(-1), p.reshape(-1)",  # vectors, then a scalar tail
+        "p.reshape(-1), m.reshape(-1)",
+        "m.t(), p.t()",  # one run in memory order
+        "m[:, :17], p[:, :17]",  # rows: vectors and a tail each
+        "m, p.t().contiguous().t()",  # operands in different orders: scalar loop
+        "m, lib.tensor(0.0, dtype=m.dtype)",
+        "lib.tensor(0.0, dtype=m.dtype), m",
+        "m, p[:1]",
+    ],
+)
+def test_extremes_choose_between_equal_zeros_as_torch(op, dtype, operands):
+    # Note [Equal zeros in maximum and minimum]
+    def make(lib):
+        m = lib.zeros(5, 20, dtype=getattr(lib, dtype)).neg()
+        p = lib.zeros(5, 20, dtype=getattr(lib, dtype))
+        a, b = eval(operands, {"lib": lib, "m": m, "p": p})
+        return getattr(lib, op)(a, b)
+
+    _zeros_against_torch(make)
+
+
+@pytest.mark.parametrize("n", [1, 5, 33, 1 << 17])
+def test_relu_keeps_negative_zero(n):
+    _zeros_against_torch(lambda lib: lib.relu(lib.zeros(n).neg()))
+    _zeros_against_torch(lambda lib: lib.relu(lib.zeros(n, dtype=lib.float64).neg()[::2]))
+
+
+def test_average_pooling_sums_from_positive_zero():
+    _zeros_against_torch(lambda lib: lib.nn.functional.avg_pool2d(lib.zeros(1, 1, 4, 4).neg(), 1))
