@@ -130,8 +130,8 @@ def test_local_classes_and_other_objects_cannot_be_saved():
 
     with pytest.raises(TypeError, match="not importable by its name"):
         torch.save(Local(), io.BytesIO())
-    with pytest.raises(TypeError, match="Save a state_dict"):
-        torch.save(torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1), io.BytesIO())
+    with pytest.raises(TypeError, match="cannot store an object of type builtins.generator"):
+        torch.save({"g": (i for i in ())}, io.BytesIO())
 
 
 def test_allowlisting_keeps_torchs_semantics():

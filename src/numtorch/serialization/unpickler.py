@@ -89,6 +89,7 @@ class Storage(_Frozen):
 
 _TENSOR, _PARAMETER = _Frozen("torch.Tensor"), _Frozen("torch.nn.parameter.Parameter")
 _MARKERS = {"torch.Tensor": _TENSOR, "torch.nn.parameter.Parameter": _PARAMETER}
+_NDARRAY = _Frozen("numpy.ndarray")
 _MARKERS |= {f"torch.{n}": StorageType(n) for n in (*STORAGE_DTYPES, *QUANTIZED_STORAGES)}
 
 
@@ -222,6 +223,12 @@ class RestrictedUnpickler(pickle.Unpickler):
             "builtins.bytearray": self._bytearray,
             "builtins.complex": self._complex,
         }
+        if not weights_only:  # torch would run anything then; numtorch rebuilds NumPy data
+            for module in ("numpy.core.multiarray", "numpy._core.multiarray"):
+                self._functions[f"{module}._reconstruct"] = self._ndarray
+                self._functions[f"{module}.scalar"] = self._numpy_scalar
+            self._functions["numpy.ndarray"] = _NDARRAY
+            self._functions["numpy.dtype"] = self._numpy_dtype
 
     # -- resolving globals ------------------------------------------------------------------
     def find_class(self, module: str, name: str):
@@ -337,9 +344,11 @@ class RestrictedUnpickler(pickle.Unpickler):
                     f"at offset {storage_offset} reaches element {last:,} of a storage of "
                     f"{array.size:,}"
                 )
-            data = np.lib.stride_tricks.as_strided(
-                array[storage_offset:], size, [s * array.itemsize for s in stride]
-            )
+            # a view whose base is the storage array itself, so that storage_offset() and
+            # sharing between tensors of one storage survive the load
+            item = array.itemsize
+            data = np.ndarray(size, array.dtype, buffer=array, offset=storage_offset * item,
+                              strides=[s * item for s in stride])  # fmt: skip
         else:
             data = np.empty(size, dtype=array.dtype)
         if requires_grad and data.dtype.kind not in "fc":
@@ -423,6 +432,26 @@ class RestrictedUnpickler(pickle.Unpickler):
         if len(args) > 2 or (args and isinstance(args[0], int)):  # bytearray(n) allocates n
             raise UnsafeFileError(f"{self._where}: malformed bytearray")
         return bytearray(*args)
+
+    # NumPy values (saved beside the weights: a random state, an array of metrics) come as
+    # numpy's own pickle: an empty array of a dtype whose BUILD then fills in the bytes
+    def _ndarray(self, cls, shape, code):
+        if cls is not _NDARRAY or shape != (0,) or code not in (b"b", "b"):
+            raise UnsafeFileError(f"{self._where}: malformed NumPy array")
+        return np.ndarray((0,), np.uint8)
+
+    def _numpy_dtype(self, spec, align=False, copy=False):
+        if not isinstance(spec, str) or spec in ("O", "O8"):
+            raise UnsafeFileError(f"{self._where}: the file holds a NumPy dtype {spec!r}, "
+                                  "which numtorch does not rebuild")  # fmt: skip
+        return np.dtype(spec, bool(align), bool(copy))
+
+    def _numpy_scalar(self, dtype, data=None):
+        if not (isinstance(dtype, np.dtype) and isinstance(data, bytes)) or dtype.hasobject:
+            raise UnsafeFileError(f"{self._where}: malformed NumPy scalar")
+        if len(data) != dtype.itemsize:
+            raise UnsafeFileError(f"{self._where}: malformed NumPy scalar")
+        return np.frombuffer(data, dtype)[0]
 
     def _complex(self, real=0.0, imag=0.0):
         if not all(isinstance(v, (int, float)) for v in (real, imag)):
