@@ -49,9 +49,8 @@ def grad_check_sparse(f, x, analytic_grad, num_checks=5, h=1e-5):
         grad_analytic = analytic_grad[ix].item()
         rel_error = abs(grad_numerical - grad_analytic) / (abs(grad_numerical) + abs(grad_analytic))
         errors.append(rel_error)
-        print(
-            f"numerical: {grad_numerical:f} analytic: {grad_analytic:f}, relative error ok: {rel_error < 1e-6}"
-        )
+        ok = rel_error < 1e-6
+        print(f"numerical: {grad_numerical:f} analytic: {grad_analytic:f}, relative error ok: {ok}")
     return errors
 
 
