@@ -68,6 +68,7 @@ def _run(lib, text):
             record.append(("raised", type(e).__name__))
 
     scope = {
+        "__name__": "__main__",  # programs are scripts: their main guard runs
         "torch": lib,
         "nn": importlib.import_module(f"{lib.__name__}.nn"),
         "F": importlib.import_module(f"{lib.__name__}.nn.functional"),

@@ -136,8 +136,8 @@ def test_local_classes_and_other_objects_cannot_be_saved():
         torch.save(Local(), io.BytesIO())
     with pytest.raises(pickle.PicklingError, match="attribute lookup <lambda>"):
         torch.save({"f": _UNNAMED}, io.BytesIO())
-    with pytest.raises(TypeError, match="Save a state_dict"):
-        torch.save(torch.optim.SGD([torch.ones(1, requires_grad=True)], lr=0.1), io.BytesIO())
+    with pytest.raises(TypeError, match="cannot store an object of type builtins.generator"):
+        torch.save({"g": (i for i in ())}, io.BytesIO())
 
 
 def test_allowlisting_keeps_torchs_semantics():

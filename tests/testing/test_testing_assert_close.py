@@ -87,3 +87,32 @@ def test_a_callable_msg_builds_the_message():
         numtorch.testing.assert_close(
             numtorch.ones(2), numtorch.zeros(2), msg=lambda text: "Header: " + text
         )
+
+
+MESSAGES = {
+    "float_tensors": lambda lib: ((lib.tensor([1.0, 2.0]), lib.tensor([1.0, 2.5])), {}),
+    "int_grid": lambda lib: ((lib.arange(4).view(2, 2), lib.arange(4).view(2, 2).flip(0)), {}),
+    "zero_dim_nan": lambda lib: ((lib.tensor(float("nan")), lib.tensor(float("nan"))), {}),
+    "numbers": lambda lib: ((1, 2), {}),
+    "dtype": lambda lib: ((lib.ones(2), lib.ones(2).double()), {}),
+    "shape": lambda lib: ((lib.ones(2), lib.ones(3)), {}),
+    "nested_item": lambda lib: (
+        ([1.0, {"b": lib.ones(2), "a": lib.zeros(2)}], [1.0, {"a": lib.ones(2), "b": lib.ones(2)}]),
+        {},
+    ),
+    "rtol_alone": lambda lib: ((lib.ones(2), lib.ones(2)), {"rtol": 1e-3}),
+    "string_msg": lambda lib: ((lib.ones(2), lib.zeros(2)), {"msg": "mine"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+def test_failure_messages_match_torch(name):
+    # printed by scripts that catch the failure: the counts, greatest differences and their
+    # indices, the item path into nested inputs, and ValueError for one tolerance alone
+    messages = []
+    for lib in (numtorch, torch):
+        args, kwargs = MESSAGES[name](lib)
+        with pytest.raises((AssertionError, ValueError)) as info:
+            lib.testing.assert_close(*args, **kwargs)
+        messages.append((info.type, str(info.value).replace("numtorch", "torch")))
+    assert messages[0] == messages[1]

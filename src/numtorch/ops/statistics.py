@@ -273,9 +273,10 @@ histogram_type = structseq("histogram", ("hist", "bin_edges"))
 
 
 @export
-def histogram(input, bins, *, range=None, weight=None, density=False):
-    """Counts (or weight sums) of ``input``'s elements in ``bins`` equal bins over
-    ``range`` (default: the data's min to max), or between the edges in a ``bins`` tensor.
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """Counts (or weight sums) of ``input``'s elements in ``bins`` equal bins (100 unless
+    given, as torch's) over ``range`` (default: the data's min to max), or between the
+    edges in a ``bins`` tensor.
 
     Example:
         >>> import numtorch as torch

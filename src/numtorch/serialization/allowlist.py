@@ -10,6 +10,8 @@ a pickle into arbitrary code are refused outright, even though torch would take 
 
 from __future__ import annotations
 
+import argparse
+
 _DANGEROUS_MODULES = {"os", "posix", "nt", "subprocess", "pty", "runpy", "importlib", "shutil"}
 _DANGEROUS_MODULES |= {"socket", "sys", "ctypes", "code", "codeop", "multiprocessing"}
 _DANGEROUS_BUILTINS = {"eval", "exec", "compile", "__import__", "open", "getattr", "setattr"}
@@ -100,9 +102,17 @@ def user_globals() -> dict[str, object]:
 _NN_CLASSES: dict[str, type] | None = None
 
 
+# standard-library classes whose instances are nothing but their __dict__: the settings a
+# training script saves beside its weights (``torch.save({"args": args, ...})``)
+_PLAIN_CLASSES = {"argparse.Namespace": argparse.Namespace}
+
+
 def builtin_class(path: str) -> type | None:
-    """numtorch's nn class a pickle names, by numtorch's path or by torch's."""
+    """numtorch's nn class a pickle names, by numtorch's path or by torch's, or a argparse's
+    Namespace."""
     global _NN_CLASSES
+    if path in _PLAIN_CLASSES:
+        return _PLAIN_CLASSES[path]
     if _NN_CLASSES is None:
         from .. import nn  # nn imports this package: resolve late
 

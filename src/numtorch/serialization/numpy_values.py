@@ -1,6 +1,6 @@
-"""NumPy arrays, scalars and dtypes inside torch.save files, as Python's pickle writes them.
+"""Reading NumPy arrays, scalars and dtypes from torch.save files.
 
-torch.save pickles a NumPy value through NumPy's ``__reduce__``: an array as
+torch.save (and numtorch.save, pickler.py) pickles a NumPy value through its reduction: an array as
 ``numpy._core.multiarray._reconstruct`` and a BUILD with ``(version, shape, dtype,
 fortran, raw bytes)``, a dtype as ``numpy.dtype(code, align, copy)`` and a BUILD with its
 byte order, a scalar as ``numpy._core.multiarray.scalar(dtype, raw bytes)`` (``numpy.core``
@@ -21,27 +21,6 @@ from .errors import UnsafeFileError
 
 KINDS = "biufc"  # bool, integers, floating, complex: plain bytes, no Python objects
 _CODE = re.compile(r"[<>|=]?[biufc?]\d{0,2}")
-
-
-def reduce_array(array: np.ndarray, path: str):
-    """``array``'s pickle reduction: (function, arguments, state)."""
-    if type(array) is not np.ndarray or array.dtype.kind not in KINDS:
-        kind = type(array)
-        raise TypeError(
-            f"numtorch.save: cannot store a {kind.__module__}.{kind.__qualname__} of dtype "
-            f"{array.dtype} at '{path or '<root>'}': NumPy arrays of bool and numeric "
-            "dtypes only (an object array would make the file run code when loaded)"
-        )
-    return array.__reduce__()
-
-
-def reduce_dtype(dtype: np.dtype, path: str):
-    if dtype.kind not in KINDS or dtype.fields is not None or dtype.subdtype is not None:
-        raise TypeError(
-            f"numtorch.save: cannot store the NumPy dtype {dtype} at '{path or '<root>'}': "
-            "bool and numeric dtypes only"
-        )
-    return dtype.__reduce__()
 
 
 class Rebuilds:

@@ -5,7 +5,8 @@ Written opcode by opcode rather than with ``pickle.Pickler``: a tensor must be n
 pickler only writes for objects it can import under those names. Plain data, tensors,
 parameters, dtypes, Size, device, OrderedDict (with a state dict's ``_metadata``) and
 ``nn.Module`` instances (their class by module path, their ``__dict__`` as state, as
-torch writes them) can be stored; anything else is refused by type and path.
+torch writes them) are written directly; any other object by its pickle reduction, as
+the stock pickler writes it (refused by type and path where it has none).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import numpy as np
 from .._core.dtypes import dtype
 from .._core.tensor import Size, Tensor
 from .._creation import device
-from . import numpy_values
 from .unpickler import STORAGE_NAMES
 
 _BATCH = 1000
@@ -164,28 +164,55 @@ class Writer:
             self.save(obj.__getstate__(), path)
             w(b"b")
             return
-        elif kind is np.ndarray or isinstance(obj, np.dtype):
-            reduce = numpy_values.reduce_array if kind is np.ndarray else numpy_values.reduce_dtype
-            function, arguments, state = reduce(obj, path)
-            self._reference(function, path)
-            self.save(arguments, path)
-            w(b"R")
-            self._put(obj)  # memoized before its state, as pickle does
-            self.save(state, path)
-            w(b"b")
-            return
         elif isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)):
             self._reference(obj, path)
         else:
+            self._reduced(obj, path)
+            return
+        self._put(obj)
+
+    def _reduced(self, obj, path: str) -> None:
+        """Any other object as the stock pickler (and so torch.save) writes it, from its
+        ``__reduce_ex__(2)``: a class and arguments (NEWOBJ) or a callable and arguments
+        (REDUCE), then its list items, dict items and state (BUILD). A NumPy array, an
+        argparse Namespace or a dataclass of settings saved beside the weights lands here."""
+        w = self.parts.append
+        kind = type(obj)
+        try:
+            reduced = obj.__reduce_ex__(2)
+        except Exception as error:
             raise TypeError(
                 f"numtorch.save: cannot store an object of type {kind.__module__}."
-                f"{kind.__qualname__} at '{path or '<root>'}'. Checkpoints hold tensors, "
-                "numbers, strings, bools, None, dtypes, NumPy arrays, dicts/lists/tuples/sets "
-                "of them and "
-                "nn.Module objects. Save a state_dict() instead of an optimizer or other "
-                "object."
-            )
+                f"{kind.__qualname__} at '{path or '<root>'}': {error}"
+            ) from None
+        if isinstance(reduced, str):  # a module-level singleton, named as a global
+            self._reference(obj, path)
+            self._put(obj)
+            return
+        func, args, state, list_items, dict_items = (*reduced, None, None, None)[:5]
+        if getattr(func, "__name__", "") == "__newobj__":  # copyreg's: cls.__new__(cls, *args)
+            self._reference(args[0], path)
+            self._tuple(tuple(args[1:]), path)
+            w(b"\x81")
+        else:
+            self._reference(func, path)
+            self._tuple(tuple(args), path)
+            w(b"R")
         self._put(obj)
+        if list_items is not None:
+            self._list_items(list(list_items), path)
+        if dict_items is not None:
+            self._items(dict(dict_items), path)
+        if state is not None:
+            self.save(state, path)
+            w(b"b")
+
+    def _list_items(self, items: list, path: str) -> None:
+        for start in range(0, len(items), _BATCH):
+            self.parts.append(b"(")
+            for i, item in enumerate(items[start : start + _BATCH], start):
+                self.save(item, _join(path, i))
+            self.parts.append(b"e")
 
     def _tuple(self, items: tuple, path: str) -> None:
         if not items:
@@ -201,11 +228,7 @@ class Writer:
         self.parts.append(b"]")
         if memo:
             self._put(items)
-        for start in range(0, len(items), _BATCH):
-            self.parts.append(b"(")
-            for i, item in enumerate(items[start : start + _BATCH], start):
-                self.save(item, _join(path, i))
-            self.parts.append(b"e")
+        self._list_items(items, path)
 
     def _items(self, mapping: dict, path: str) -> None:
         items = list(mapping.items())

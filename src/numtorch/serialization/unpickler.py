@@ -345,9 +345,11 @@ class RestrictedUnpickler(pickle.Unpickler):
                     f"at offset {storage_offset} reaches element {last:,} of a storage of "
                     f"{array.size:,}"
                 )
-            data = np.lib.stride_tricks.as_strided(
-                array[storage_offset:], size, [s * array.itemsize for s in stride]
-            )
+            # a view whose base is the storage array itself, so that storage_offset() and
+            # sharing between tensors of one storage survive the load
+            item = array.itemsize
+            data = np.ndarray(size, array.dtype, buffer=array, offset=storage_offset * item,
+                              strides=[s * item for s in stride])  # fmt: skip
         else:
             data = np.empty(size, dtype=array.dtype)
         if requires_grad and data.dtype.kind not in "fc":
