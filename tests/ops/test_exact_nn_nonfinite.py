@@ -124,6 +124,27 @@ def test_shrink_gradient_at_nan_follows_torchs_simd_lanes(name, dtype, size):
     np.testing.assert_array_equal(*grads)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided rows", "strided"])
+@pytest.mark.parametrize("rows", [3, 9, 17, 40])
+def test_softshrink_zero_signs_follow_torchs_simd_lanes(dtype, layout, rows):
+    # the scalar loop gives input * 0 inside the band (-0.0 from a negative input), the
+    # vector loop +0.0; the iterator's inner loop is a row of adjacent elements, so a
+    # strided layout changes which elements fall in vectors (Note [SIMD lanes and NaN])
+    values = np.resize([-0.3, 0.3, -0.0, 0.0, -2.0, -0.5, 0.5, 2.0, -0.1], (rows, 6))
+    signs = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype))
+        x = {
+            "contiguous": x,
+            "transposed": x.t(),
+            "strided rows": x[::2],
+            "strided": x[:, ::2],
+        }[layout]
+        signs.append(np.signbit(lib.nn.functional.softshrink(x, 0.5).numpy()))
+    np.testing.assert_array_equal(*signs)
+
+
 @pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
 @pytest.mark.parametrize("weight", [None, [1.0, 0.0, 2.0, 1.0]])
 def test_nll_loss_skips_ignored_targets_whose_input_is_nan(reduction, weight):
