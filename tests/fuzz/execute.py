@@ -89,9 +89,9 @@ def nonfinite_into_fft(lib, program: dict, dtype: str | None) -> bool:
 
 
 def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
-    """The values of the floating results (in the order later steps refer to them) once the
-    first ``stop`` steps of ``program`` have run under ``lib``: arrays, or None for one that
-    a step skipped or that raised."""
+    """The floating results (in the order later steps refer to them) once the first
+    ``stop`` steps of ``program`` have run under ``lib``: (label of the step that made
+    it, values) pairs."""
     run = _Run(lib, program, dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -99,7 +99,7 @@ def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
             lib.manual_seed(program["seed"])
             for step in program["steps"][:stop]:
                 run.step(step)
-    return [_values_of(t) for t in run.pool]
+    return [(label, _values_of(t)) for label, t in zip(run.pool_labels, run.pool)]
 
 
 def step_given(lib, program: dict, dtype: str | None, stop: int, values: list) -> Record | None:
@@ -165,6 +165,7 @@ class _Run:
         self.moved = moved
         self.watch_fft, self.fft_saw_nonfinite = False, False
         self.pool = []  # floating results, newest last
+        self.pool_labels = []  # the step that made each
         self.leaves = []
         self.records = []
         # the records (by index) that raised in both runs of the original program: a float64
@@ -180,7 +181,9 @@ class _Run:
         if step["kind"] == "op":
             record.compare_names = op_index()[label].torch_grad_fn
         if record.error is None and not record.skipped:
-            self.pool.extend(t["tensor"] for t in record.tensors if t["floating"])
+            floating = [t["tensor"] for t in record.tensors if t["floating"]]
+            self.pool.extend(floating)
+            self.pool_labels.extend([label] * len(floating))
             if self.watch_fft and step["kind"] == "op" and uses_fft(label):
                 # on the node, not the tensor: an in-place op on the result later moves the
                 # tensor to a new node, and the FFT's backward still gets the old one's
