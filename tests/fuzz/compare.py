@@ -116,7 +116,13 @@ def differential(numtorch, torch, program) -> Mismatch | None:
             # it before that step is judged by the rerun's records up to there
             loose = first_difference(ours, theirs, loosest="float32")
             parting = min(_parting(ours, again[0]), _parting(theirs, again[1]))
-            if loose is None or loose.kind not in NUMERIC or loose.step >= parting:
+            if loose is None or loose.kind not in NUMERIC:
+                return loose
+            if loose.step >= parting:
+                # no rerun to tell rounding there: a step that only amplified the original's
+                # float32 rounding still shows it, run on torch's very inputs
+                if _amplified_rounding(numtorch, torch, program, None, loose):
+                    return _later(ours, theirs, loose.step)
                 return loose
             past = (ours, theirs, loose.step)
             again = (again[0][:parting], again[1][:parting])
