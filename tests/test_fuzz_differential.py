@@ -325,3 +325,130 @@ def test_a_float64_rerun_raises_where_the_original_raised():
     assert rerun[0].error == "RuntimeError" and rerun[1].error is None
     # the original's graph in float64 agrees: the difference was float32's rounding
     assert differential(numtorch, torch, program) is None
+
+
+# a float32 graph whose float64 rerun parts from it (a step raises in one run only) before
+# histogramdd: its input, a constant one float32 ulp apart in the two runs, lies on a bin
+# edge in one of them. Run on torch's very input numtorch's histogramdd agrees
+_A_BIN_EDGE_PAST_THE_PARTING = {
+    "dtype": "float32",
+    "seed": 1653485004,
+    "steps": [
+        {
+            "kind": "op",
+            "op": "masked_sum_all",
+            "sample": 1,
+            "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False}],
+            "seed": 1781235391,
+        },
+        {
+            "kind": "op",
+            "op": "to_float32",
+            "sample": 0,
+            "inputs": [
+                {
+                    "dtype": "float32",
+                    "grad": True,
+                    "shape": "sample",
+                    "special": True,
+                    "ref": 3,
+                    "fit": "expand",
+                }
+            ],
+            "seed": 505987309,
+        },
+        {
+            "kind": "op",
+            "op": "masked_cumsum",
+            "sample": 0,
+            "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False}],
+            "seed": 2099316304,
+        },
+        {"kind": "inplace", "method": "cos_", "target": 1, "view": "unsqueeze", "seed": 50640306},
+        {
+            "kind": "op",
+            "op": "interpolate_bilinear",
+            "sample": 0,
+            "inputs": [
+                {
+                    "dtype": "float32",
+                    "grad": True,
+                    "shape": "sample",
+                    "special": False,
+                    "ref": 0,
+                    "fit": "expand",
+                }
+            ],
+            "seed": 56046739,
+        },
+        {
+            "kind": "op",
+            "op": "einsum",
+            "sample": 0,
+            "inputs": [
+                {
+                    "dtype": "float32",
+                    "grad": True,
+                    "shape": "sample",
+                    "special": False,
+                    "ref": 3,
+                    "fit": "expand",
+                },
+                {
+                    "dtype": "float32",
+                    "grad": True,
+                    "shape": "sample",
+                    "special": False,
+                    "ref": 2,
+                    "fit": "expand",
+                },
+            ],
+            "seed": 70148598,
+        },
+        {
+            "kind": "op",
+            "op": "einsum_reduce",
+            "sample": 0,
+            "inputs": [{"dtype": "float32", "grad": False, "shape": "sample", "special": False}],
+            "seed": 501282549,
+        },
+        {
+            "kind": "op",
+            "op": "baddbmm",
+            "sample": 1,
+            "inputs": [
+                {"dtype": "float32", "grad": True, "shape": "sample", "special": False},
+                {"dtype": "float32", "grad": True, "shape": "sample", "special": False},
+                {"dtype": "float32", "grad": True, "shape": "sample", "special": True},
+            ],
+            "seed": 1905561274,
+        },
+        {
+            "kind": "op",
+            "op": "histogramdd",
+            "sample": 0,
+            "inputs": [
+                {
+                    "dtype": "float32",
+                    "grad": False,
+                    "shape": "sample",
+                    "special": False,
+                    "ref": 3,
+                    "fit": "expand",
+                },
+                {"dtype": "float32", "grad": True, "shape": "sample", "special": False},
+            ],
+            "seed": 182019188,
+        },
+    ],
+}
+
+
+def test_past_the_rerun_parting_amplified_rounding_is_still_told():
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute
+
+    program = _A_BIN_EDGE_PAST_THE_PARTING
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.label == "histogramdd", found
+    assert differential(numtorch, torch, program) is None

@@ -27,6 +27,7 @@ from .graphs import (
     UNCHECKED_SIZES,
     is_float_input,
     op_index,
+    reads_spectral_vectors,
     uses_blas,
     uses_fft,
     uses_lapack,
@@ -89,9 +90,9 @@ def nonfinite_into_fft(lib, program: dict, dtype: str | None) -> bool:
 
 
 def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
-    """The values of the floating results (in the order later steps refer to them) once the
-    first ``stop`` steps of ``program`` have run under ``lib``: arrays, or None for one that
-    a step skipped or that raised."""
+    """The floating results (in the order later steps refer to them) once the first
+    ``stop`` steps of ``program`` have run under ``lib``: (label of the step that made
+    it, values) pairs."""
     run = _Run(lib, program, dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -99,7 +100,7 @@ def results_before(lib, program: dict, dtype: str | None, stop: int) -> list:
             lib.manual_seed(program["seed"])
             for step in program["steps"][:stop]:
                 run.step(step)
-    return [_values_of(t) for t in run.pool]
+    return [(label, _values_of(t)) for label, t in zip(run.pool_labels, run.pool)]
 
 
 def step_given(lib, program: dict, dtype: str | None, stop: int, values: list) -> Record | None:
@@ -120,7 +121,7 @@ def step_given(lib, program: dict, dtype: str | None, stop: int, values: list) -
             try:
                 with lib.no_grad():
                     for tensor, array in zip(run.pool, values):
-                        if not np.array_equal(_values_of(tensor), array, equal_nan=True):
+                        if not same_values(_values_of(tensor), array):
                             tensor.copy_(lib.tensor(array, dtype=tensor.dtype))
             except Exception:  # an expanded or overlapping result: not comparable this way
                 return None
@@ -129,6 +130,17 @@ def step_given(lib, program: dict, dtype: str | None, stop: int, values: list) -
             else:
                 run.gradients(loss_only=True)
     return run.records[-1] if run.records else None
+
+
+def same_values(a, b) -> bool:
+    """Whether two arrays hold the same values, NaN where NaN is and the sign of each zero
+    (a later reciprocal or digamma tells -0.0 from 0.0)."""
+    if not np.array_equal(a, b, equal_nan=True):
+        return False
+    return a.dtype.kind not in "fc" or bool(
+        (np.signbit(a.real) == np.signbit(b.real)).all()
+        and (np.signbit(a.imag) == np.signbit(b.imag)).all()
+    )
 
 
 def _values_of(tensor):
@@ -165,6 +177,7 @@ class _Run:
         self.moved = moved
         self.watch_fft, self.fft_saw_nonfinite = False, False
         self.pool = []  # floating results, newest last
+        self.pool_labels = []  # the step that made each
         self.leaves = []
         self.records = []
         # the records (by index) that raised in both runs of the original program: a float64
@@ -180,7 +193,9 @@ class _Run:
         if step["kind"] == "op":
             record.compare_names = op_index()[label].torch_grad_fn
         if record.error is None and not record.skipped:
-            self.pool.extend(t["tensor"] for t in record.tensors if t["floating"])
+            floating = [t["tensor"] for t in record.tensors if t["floating"]]
+            self.pool.extend(floating)
+            self.pool_labels.extend([label] * len(floating))
             if self.watch_fft and step["kind"] == "op" and uses_fft(label):
                 # on the node, not the tensor: an in-place op on the result later moves the
                 # tensor to a new node, and the FFT's backward still gets the old one's
@@ -226,6 +241,8 @@ class _Run:
         if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a, lower) for a in args):
             raise Skipped
         if "lu" in info.name.replace(".", "_").split("_") and any(_pivots_tie(a) for a in args):
+            raise Skipped
+        if reads_spectral_vectors(info.name) and any(_spectrum_ties(a) for a in args):
             raise Skipped
         if uses_blas(info.name) and _products_overflow(args):
             raise Skipped
@@ -477,6 +494,30 @@ def _pivots_tie(value) -> bool:
             matrix[[k, pivot]] = matrix[[pivot, k]]
             if matrix[k, k] != 0:
                 matrix[k + 1 :] -= np.outer(matrix[k + 1 :, k] / matrix[k, k], matrix[k])
+    return False
+
+
+def _spectrum_ties(value) -> bool:
+    """Whether a matrix (the last two dims) of a floating tensor has two singular values, or
+    (square) two eigenvalues, equal to rounding (see graphs.SPECTRAL_VECTORS); a square one
+    is also taken as the symmetric ``a + a^T`` the eigh entries decompose."""
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return False
+    if value.ndim < 2 or min(value.shape[-2:]) < 2 or value.numel() == 0:
+        return False
+    array = value.detach().numpy(force=True)
+    tolerance = 1e3 * max(array.shape[-2:]) * np.finfo(array.dtype).eps
+    array = array.astype(np.float64)
+    spectra = [np.linalg.svd(array, compute_uv=False)]
+    if array.shape[-1] == array.shape[-2]:
+        spectra.append(np.linalg.eigvalsh(array + np.swapaxes(array, -1, -2)))
+        spectra.append(np.sort_complex(np.linalg.eigvals(array)))
+    for spectrum in spectra:
+        scale = np.abs(spectrum).max(axis=-1, keepdims=True)
+        # neighbours in sorted order: eigvals' complex ones by real part, then imaginary
+        gaps = np.abs(np.diff(np.sort(spectrum, axis=-1), axis=-1))
+        if (gaps <= tolerance * scale).any():
+            return True
     return False
 
 

@@ -68,6 +68,13 @@ LAPACK = frozenset(
      "eigvalsh", "qr", "geqrf", "ormqr", "nuc", "cond", "matrix")
 )  # fmt: skip
 _NOT_LAPACK = ("unique_inverse", "linalg_cross", "linalg.vecdot", "linalg_vecdot", "matmul_matrix")
+# Entries whose results or gradients read singular vectors or eigenvectors one by one (whole
+# words, as LAPACK's). Where two singular values or eigenvalues are equal to rounding (a
+# matrix of repeated values, as expand and reshape make), the vectors of that value are any
+# basis of its subspace: LAPACK's choice, which its build's rounding makes (MKL's against
+# OpenBLAS's), and so is every gradient that weighs them apart. Steps of these entries
+# whose matrix has such a tie are skipped, as a singular one's.
+SPECTRAL_VECTORS = frozenset(("svd", "svdvals", "eig", "eigh", "eigvals", "eigvalsh"))
 
 # An FFT of non-finite input: every output sums every input, and where an infinity meets
 # another or an exactly zero twiddle factor, the order of the butterflies decides whether an
@@ -185,6 +192,10 @@ def _arity(method):
 def uses_lapack(name: str) -> bool:
     words = name.replace(".", "_").split("_")
     return not name.startswith(_NOT_LAPACK) and any(word in LAPACK for word in words)
+
+
+def reads_spectral_vectors(name: str) -> bool:
+    return any(word in SPECTRAL_VECTORS for word in name.replace(".", "_").split("_"))
 
 
 def uses_blas(name: str) -> bool:

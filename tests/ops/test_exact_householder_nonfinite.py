@@ -64,3 +64,24 @@ def test_second_order_through_a_nan_gradient_follows_torchs_formula(left, transp
         found.append([g.numpy() for g in lib.autograd.grad(total, (a, tau, c))])
     for x, y in zip(*found):
         np.testing.assert_allclose(x, y, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(6))
+def test_householder_product_skips_what_orgqr_skips(dtype, seed):
+    # below the diagonal a column is -tau * v: -0.0 where v is 0 (rsqrt makes it -inf); a
+    # reflector with tau = 0, the rows past v's last nonzero and the update's columns whose
+    # coefficient is 0 are not touched (an infinity there stays), as LAPACK's orgqr
+    rng = np.random.default_rng(seed)
+    values = [0.0, -0.0, 0.0, 0.5, -1.5, 2.0, 0.3] + [np.inf, np.nan] * (seed % 2)
+    a = rng.choice(values, size=(2, 5, 4))
+    tau = rng.choice([0.0, 1.0, 0.5, 1.7, -0.3], size=(2, 3))
+    outs = []
+    for lib in (numtorch, torch):
+        kind = getattr(lib, dtype)
+        outs.append(
+            lib.linalg.householder_product(lib.tensor(a, dtype=kind), lib.tensor(tau, dtype=kind))
+        )
+    ours, theirs = (o.numpy() for o in outs)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    assert (np.signbit(ours) == np.signbit(theirs))[~np.isnan(theirs)].all()

@@ -124,6 +124,50 @@ def test_shrink_gradient_at_nan_follows_torchs_simd_lanes(name, dtype, size):
     np.testing.assert_array_equal(*grads)
 
 
+@pytest.mark.parametrize("name", ["hardshrink", "softshrink", "hardtanh"])
+@pytest.mark.parametrize("shapes", [((1,), (33,)), ((3, 1), (3, 17)), ((1, 20), (3, 20))])
+def test_gradient_at_nan_of_an_expanded_input_follows_torchs_simd_lanes(name, shapes):
+    # an expanded input keeps the result's logical order; broadcast along the inner dim it
+    # is read as a scalar, in vectors too (Note [SIMD lanes and NaN])
+    source, shape = shapes
+    values = np.resize([np.nan, 0.7, np.nan, -0.2], source)
+    weights = np.arange(1.0, 1.0 + np.prod(shape)).reshape(shape)
+    grads = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, requires_grad=True)
+        out = getattr(lib.nn.functional, name)(x.expand(*shape))
+        (g,) = lib.autograd.grad((out * lib.tensor(weights, dtype=out.dtype)).sum(), x)
+        grads.append(g.numpy())
+    np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize(
+    "layout",
+    ["contiguous", "transposed", "strided rows", "strided", "broadcast rows", "broadcast columns"],
+)
+@pytest.mark.parametrize("rows", [3, 9, 17, 40])
+def test_softshrink_zero_signs_follow_torchs_simd_lanes(dtype, layout, rows):
+    # the scalar loop gives input * 0 inside the band (-0.0 from a negative input), the
+    # vector loop +0.0; the iterator's inner loop is a row of adjacent elements, so a
+    # strided or expanded layout changes which elements fall in vectors (Note [SIMD lanes
+    # and NaN])
+    values = np.resize([-0.3, 0.3, -0.0, 0.0, -2.0, -0.5, 0.5, 2.0, -0.1], (rows, 6))
+    signs = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, dtype=getattr(lib, dtype))
+        x = {
+            "contiguous": x,
+            "transposed": x.t(),
+            "strided rows": x[::2],
+            "strided": x[:, ::2],
+            "broadcast rows": x[:1].expand(rows, 6),
+            "broadcast columns": x[:, :1].expand(rows, 17),
+        }[layout]
+        signs.append(np.signbit(lib.nn.functional.softshrink(x, 0.5).numpy()))
+    np.testing.assert_array_equal(*signs)
+
+
 @pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
 @pytest.mark.parametrize("weight", [None, [1.0, 0.0, 2.0, 1.0]])
 def test_nll_loss_skips_ignored_targets_whose_input_is_nan(reduction, weight):

@@ -139,6 +139,29 @@ def test_embedding_bag_max_keeps_a_leading_nan_and_skips_a_later_one(padding_idx
     np.testing.assert_array_equal(grad, torch_grad)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("padding_idx", [None, 0])
+def test_embedding_bag_mean_divides_the_sum_of_its_rows(dtype, padding_idx):
+    # torch sums a bag, then divides by its size: rows near the dtype's largest value sum
+    # to inf, and 5 / 3 rounds once
+    top = float(np.finfo(dtype).max)
+    rows = [[1.0, top, 2.0], [top, top, top], [-1.0, top, 3.0], [top, -top, 1.0]]
+    indices, offsets = [0, 1, 2, 3, 1, 1, 0, 2, 3, 3], [0, 2, 5, 10, 10]
+    outs = []
+    for lib in (numtorch, pytest.importorskip("torch")):
+        weight = lib.tensor(rows, dtype=getattr(lib, dtype))
+        out = lib.nn.functional.embedding_bag(
+            lib.tensor(indices),
+            weight,
+            lib.tensor(offsets),
+            mode="mean",
+            padding_idx=padding_idx,
+            include_last_offset=True,
+        )
+        outs.append(out.numpy())
+    np.testing.assert_array_equal(*outs)
+
+
 def _complex_parts(t):
     return [(z.real, z.imag) for z in t.detach().reshape(-1).tolist()]
 

@@ -28,3 +28,32 @@ def test_rsqrt_gradient_cubes_as_torch():
     t.rsqrt().sum().backward()
     n.rsqrt().sum().backward()
     np.testing.assert_array_equal(n.grad.numpy(), t.grad.numpy())
+
+
+_EXTREMES = [np.finfo(np.float64).max, -np.finfo(np.float64).max, 1e200, -1e160, np.inf, -np.inf]
+_EXTREMES += [np.nan, 0.0, -0.0, 1.5, -2.0]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("exponent", [0.5, -0.5, -1, 2, 3, -2, 2.0, 3 + 0j])
+@pytest.mark.parametrize("size", [3, 8, 13])
+def test_complex_powers_take_torchs_kernels(dtype, exponent, size):
+    # Note [Complex powers as torch's kernels take them]: sqrt, quotients and products,
+    # whose infinities, NaNs and zero signs a general power does not give
+    rng = np.random.default_rng(size)
+    parts = rng.choice(_EXTREMES, size=(8, size, 2))
+    with np.errstate(all="ignore"):
+        values = (parts[..., 0] + 1j * parts[..., 1]).astype(dtype)
+    for row in values:
+        t, n = torch.from_numpy(row.copy()), numtorch.tensor(row.copy())
+        ours, theirs = (n**exponent).numpy(), (t**exponent).numpy()
+        np.testing.assert_array_equal(ours.view(ours.real.dtype), theirs.view(theirs.real.dtype))
+
+
+def test_complex_reciprocal_is_one_over_the_value():
+    # torch's complex division: 1 / 0j is inf + nanj, 1 / (1e300 + 0j) is +0j (NumPy's
+    # reciprocal gives nan + nanj and -0j)
+    values = np.array([0j, -0.0 + 0j, 1e300 + 0j, complex(1, np.inf), complex(np.inf, 2)])
+    ours = numtorch.tensor(values).reciprocal().numpy()
+    theirs = torch.from_numpy(values).reciprocal().numpy()
+    np.testing.assert_array_equal(ours.view(np.float64), theirs.view(np.float64))

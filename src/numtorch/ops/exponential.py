@@ -12,6 +12,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros_like
 from ..backend import layout, xp
+from .nn.simd_lanes import vector_lanes
 from .pointwise import _conj, _mul_scalar, _unary, where
 
 
@@ -85,7 +86,50 @@ def _pow_scalar(input, exponent):
         x = input.astype(xp.float32) if input.dtype == xp.float16 else input
         square = x * x
         return (square * x if exponent == 3 else xp.reciprocal(square)).astype(input.dtype)
+    if input.dtype.kind == "c" and exponent in _COMPLEX_KERNELS:
+        with xp.errstate(all="ignore"):
+            return _COMPLEX_KERNELS[exponent](input)
     return xp.power(input, exponent)
+
+
+# Note [Complex powers as torch's kernels take them]
+# torch's pow of a complex tensor by these numbers runs another kernel: sqrt, 1 / sqrt,
+# 1 / x, x * x, x * x * x or 1 / (x * x), where a general power (NumPy's) gives other
+# infinities, NaNs and zero signs ((inf + 0j) ** 0.5 is inf + nanj there, inf + 0j here).
+# Its quotients are its complex division (NumPy's true_divide, not NumPy's reciprocal:
+# 1 / 0j is inf + nanj, 1 / (1e300 + 0j) is 0j). Its products are NumPy's where its
+# scalar loop runs (which rounds as a fused multiply-add: (-max - max j)^2 is -inf + inf j);
+# its vector loop, two vectors a step, takes the textbook ar br - ai bi, which gives NaN
+# there.
+def _textbook_product(a, b):
+    out = xp.empty(a.shape, a.dtype)
+    out.real = a.real * b.real - a.imag * b.imag
+    out.imag = a.real * b.imag + a.imag * b.real
+    return out
+
+
+def _complex_product_power(input, exponent):
+    result = input * input
+    if exponent == 3:
+        result = result * input
+    if not xp.isfinite(result).all():
+        lanes = vector_lanes(input, vectors=2)
+        if lanes.any():
+            vector = _textbook_product(input, input)
+            if exponent == 3:
+                vector = _textbook_product(vector, input)
+            result = xp.where(lanes, vector, result)
+    return result
+
+
+_COMPLEX_KERNELS = {
+    0.5: xp.sqrt,
+    -0.5: lambda x: 1 / xp.sqrt(x),
+    -1: lambda x: 1 / x,
+    2: lambda x: _complex_product_power(x, 2),
+    3: lambda x: _complex_product_power(x, 3),
+    -2: lambda x: 1 / (x * x),
+}
 
 
 @defop(
@@ -140,6 +184,9 @@ def square(input) -> Tensor:
     jvp="elementwise",
 )
 def reciprocal(input):
+    if input.dtype.kind == "c":  # Note [Complex powers as torch's kernels take them]
+        with xp.errstate(all="ignore"):
+            return 1 / input
     return xp.reciprocal(input)
 
 

@@ -3,11 +3,13 @@
 
 A QR factorization in compact form keeps, below the diagonal of ``a``, the reflectors
 ``v_i = (0, ..., 0, 1, a[i+1:, i])`` and in ``tau`` their scales:
-``Q = H_1 H_2 ... H_k`` with ``H_i = I - tau_i v_i v_i^H``. The products are composed from
-differentiable ops (one rank-one update per reflector); each runs as one op with torch's
-node (``LinalgHouseholderProductBackward0`` / ``OrmqrBackward0``) whose derivatives are
-vector-Jacobian products of that composite (``nn/composite_backward.py``), so they have
-gradients of every order. ``geqrf`` has no derivative, as in torch.
+``Q = H_1 H_2 ... H_k`` with ``H_i = I - tau_i v_i v_i^H``. ``householder_product`` forms Q
+step by step as LAPACK's orgqr (``_orgqr``: what it skips decides infinities and zero
+signs); ``ormqr``'s products are composed from differentiable ops (one rank-one update per
+reflector). Each runs as one op with torch's node (``LinalgHouseholderProductBackward0`` /
+``OrmqrBackward0``) whose derivatives are vector-Jacobian products of the composite
+(``nn/composite_backward.py``, ``householder_backward.py``), so they have gradients of
+every order. ``geqrf`` has no derivative, as in torch.
 """
 
 from __future__ import annotations
@@ -141,15 +143,6 @@ def householder_product(input, tau) -> Tensor:
     return _householder_product(input, tau)
 
 
-def _orgqr_composite(input, tau):
-    m, n = input.shape[-2:]
-    eye = Tensor._make(xp.eye(m, n, dtype=input._data.dtype))
-    Q = eye.expand(*input.shape[:-2], m, n)
-    for i in reversed(range(tau.shape[-1])):
-        Q = _reflect(Q, _reflector(input, i), tau[..., i], i, left=True)
-    return Q
-
-
 def _orgqr_grad(k):
     return lambda grad, input, tau, result: householder_product_backward(grad, result, input, tau)[
         k
@@ -166,9 +159,45 @@ def _orgqr_grad(k):
     tau=_orgqr_grad(1),
 )
 def _householder_product(input, tau):
-    with grad_mode.no_grad():
-        Q = _orgqr_composite(*tensors_of(input, tau))._data
-    return column_major(Q)  # Note [LAPACK layout]
+    return column_major(_orgqr(input, tau))  # Note [LAPACK layout]
+
+
+def _orgqr(a, tau):
+    """Q from the reflectors, step by step as LAPACK's unblocked orgqr (org2r/ung2r): the
+    last reflector first, each applied to the columns right of its own, then its own column
+    scaled by -tau. The rounding of its sums may differ; what it skips may not: a reflector
+    with tau = 0, the rows past v's last nonzero, the columns past the last one that row
+    range reaches, and in the rank-one update the columns whose coefficient is 0 (an
+    infinity there stays, and so does the sign of a zero: -tau * 0 below the diagonal is
+    -0.0, which a later reciprocal or rsqrt makes -inf)."""
+    m, n = a.shape[-2:]
+    k = tau.shape[-1]
+    dtype = xp.result_type(a, tau)
+    A = xp.array(a, dtype=dtype)
+    A[..., :, k:] = 0
+    diagonal = xp.arange(k, min(m, n))
+    A[..., diagonal, diagonal] = 1
+    conj = xp.conj if dtype.kind == "c" else (lambda x: x)
+    with xp.errstate(all="ignore"):
+        for i in reversed(range(k)):
+            t = tau[..., i]
+            if i < n - 1:
+                A[..., i, i] = 1
+                v, C = A[..., i:, i], A[..., i:, i + 1 :]
+                # v up to its last nonzero entry (v[0] = 1), the columns that part reaches
+                rows = xp.flip(xp.cumsum(xp.flip(v != 0, -1), -1), -1) > 0
+                reached = (C != 0) & rows[..., :, None]
+                cols = xp.flip(xp.cumsum(xp.flip(reached.any(-2), -1), -1), -1) > 0
+                products = xp.where(rows[..., :, None], conj(C) * v[..., :, None], 0)
+                w = products.sum(-2) + 0.0  # gemv: beta * y is +0.0, then the sum added
+                coefficient = -t[..., None] * conj(w)
+                update = (t[..., None, None] != 0) & rows[..., :, None]
+                update = update & (cols & (coefficient != 0))[..., None, :]
+                C[...] = xp.where(update, C + v[..., :, None] * coefficient[..., None, :], C)
+            A[..., i + 1 :, i] *= -t[..., None]
+            A[..., i, i] = 1 - t
+            A[..., :i, i] = 0
+    return A
 
 
 @export

@@ -192,11 +192,16 @@ def embedding_bag_op(
     bag, num_bags = _bags(indices, offsets, include_last_offset)
     if mode == 2:
         return _max_rows(weight, indices, bag, num_bags, padding_idx)
-    scale = _position_scale(indices, bag, num_bags, mode, padding_idx, False, weight.dtype)
-    if per_sample_weights is not None:
-        scale = scale * per_sample_weights
-    out = xp.zeros((num_bags, weight.shape[1]), weight.dtype)
-    # padding entries are skipped, not added times 0: a NaN or inf row there adds nothing
     used = indices != padding_idx
-    xp.add.at(out, bag[used], weight[indices[used]] * scale[used, None])
+    # padding entries are skipped, not added times 0: a NaN or inf row there adds nothing
+    out = xp.zeros((num_bags, weight.shape[1]), weight.dtype)
+    rows = weight[indices[used]]
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights[used, None]
+    xp.add.at(out, bag[used], rows)
+    if mode == 1:
+        # torch sums a bag's rows, then divides by their number: a sum past the dtype's
+        # range is infinite, as a mean of the divided rows would not be
+        counts = xp.bincount(bag[used], minlength=num_bags)
+        out /= xp.maximum(counts, 1).astype(out.dtype)[:, None]
     return out, xp.zeros(0, xp.int64)

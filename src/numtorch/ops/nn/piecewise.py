@@ -190,8 +190,14 @@ def hardshrink_op(input, lambd=0.5):
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
     shifted = input - xp.clip(input, -lambd, lambd)
-    # torch's kernel gives input * 0 inside the band: a zero of the input's sign
-    return xp.copysign(shifted, input).astype(input.dtype, copy=False)
+    # torch's scalar loop gives input * 0 inside the band, a zero of the input's sign; its
+    # vector loop selects a +0.0 there (Note [SIMD lanes and NaN] says which elements each
+    # meets). Only a band's zeros are zero: outside it, input -+ lambd is not
+    result = xp.copysign(shifted, input)
+    negative_zeros = (result == 0) & xp.signbit(result)
+    if negative_zeros.any():
+        result = xp.where(negative_zeros & vector_lanes(input), 0.0, result)
+    return result.astype(input.dtype, copy=False)
 
 
 # -- hardsigmoid, hardswish --------------------------------------------------------------------

@@ -24,16 +24,34 @@ SIMD_BYTES = 64 if all(_CPU.get(f) for f in _AVX512) else 32
 
 
 def vector_lanes(array, vectors=1):
-    """A bool array: whether each element of ``array`` falls in the vector part of a loop
-    over its elements in memory order that takes ``vectors`` vectors a step (Note [SIMD
-    lanes and NaN])."""
-    n = array.size
-    width = SIMD_BYTES // array.dtype.itemsize * vectors
-    # the elements' ranks in memory: axes ordered by decreasing stride
-    order = sorted(range(array.ndim), key=lambda d: -abs(array.strides[d]))
-    ranks = xp.arange(n).reshape([array.shape[d] for d in order])
-    ranks = ranks.transpose([order.index(d) for d in range(array.ndim)])
-    return ranks < n // width * width
+    """A bool array: whether each element of ``array`` falls in the vector part of torch's
+    loop over it that takes ``vectors`` vectors a step (Note [SIMD lanes and NaN]).
+
+    torch's iterator orders the dims by stride and merges those that lie back to back in
+    memory into its inner loop; an outer index runs that loop once per row. Each row
+    takes ``row // width * width`` elements in vectors, and none where its elements are
+    not adjacent (a strided inner dim runs the scalar loop only). An expanded operand
+    (a stride of 0) keeps the result's logical order, as the contiguous result torch
+    allocates for it; a broadcast inner dim is read as one scalar, in vectors too."""
+    item = array.dtype.itemsize
+    width = SIMD_BYTES // item * vectors
+    strides = array.strides
+    dims = [d for d in range(array.ndim) if array.shape[d] > 1]
+    if any(strides[d] == 0 for d in dims):
+        dims.reverse()  # innermost first
+    else:
+        dims.sort(key=strides.__getitem__)
+    if not dims or strides[dims[0]] not in (0, item):
+        return xp.zeros(array.shape, dtype=bool)
+    row, position, inner = 1, xp.zeros((1,) * array.ndim, dtype=xp.intp), None
+    for d in dims:  # innermost first, while each dim continues the one inside it
+        if inner is not None and strides[d] != strides[inner] * array.shape[inner]:
+            break
+        index = xp.arange(array.shape[d]).reshape([-1 if e == d else 1 for e in range(array.ndim)])
+        position = position + index * row
+        row *= array.shape[d]
+        inner = d
+    return xp.broadcast_to(position < row // width * width, array.shape)
 
 
 # Note [Equal zeros in maximum and minimum]
