@@ -307,6 +307,33 @@ def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
     assert found == _grid_sample_empty(torch, input_shape, grid_shape)
 
 
+def _grid_sample_empty_second_order(lib, input_shape, grid_shape, grid_grad):
+    x = lib.ones(input_shape, dtype=lib.float32, requires_grad=True)
+    grid = lib.zeros(grid_shape, dtype=lib.float64, requires_grad=grid_grad)
+    out = lib.nn.functional.grid_sample(x, grid, align_corners=False)
+    leaves = (x, grid) if grid_grad else (x,)
+    try:
+        firsts = lib.autograd.grad(out.sum(), leaves, create_graph=True)
+        # the last first-order gradient: the input's, or the grid's where the grid has one
+        seconds = lib.autograd.grad(firsts[-1].sum(), leaves, allow_unused=True)
+    except RuntimeError as exc:
+        return str(exc)
+    return [None if t is None else (tuple(t.shape), str(t.dtype)[6:]) for t in seconds]
+
+
+@pytest.mark.parametrize("grid_grad", [False, True])
+@pytest.mark.parametrize(
+    "input_shape, grid_shape", [((1, 0, 3, 3), (1, 2, 2, 2)), ((1, 1, 2, 3, 2), (1, 2, 1, 0, 3))]
+)
+def test_grid_sample_second_order_with_an_empty_output(input_shape, grid_shape, grid_grad):
+    # the input gradient is grad's dtype whatever the grid's; the grid gradient's input
+    # derivative is the dtypes' promotion scattered into the input's: torch's scatter error
+    found = _grid_sample_empty_second_order(numtorch, input_shape, grid_shape, grid_grad)
+    assert isinstance(found, str) == grid_grad
+    torch = pytest.importorskip("torch")
+    assert found == _grid_sample_empty_second_order(torch, input_shape, grid_shape, grid_grad)
+
+
 def _recurrence_with_0d(lib, which):
     weights = [lib.ones(6, 2), lib.ones(6, 2), lib.ones(6), lib.ones(6)] * 2
     data, h0 = lib.ones(6, 2), lib.ones(2, 3, 2, dtype=lib.float64)
