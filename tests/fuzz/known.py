@@ -41,6 +41,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "grad * sgn(input), whose second derivative goes through sgn's",
         (24681357, 520),
     ),
+    ("gradient", "masked_std_all"): (
+        "a masked std of values that are all equal: torch's CPU sum of the masked-in values "
+        "runs in SIMD lanes of 4 doubles ((x[j] + x[4+j]) + x[8+j], then the lanes in order), "
+        "which here gives exactly 8 v, so the mean is v and the std exactly 0 (gradient 0/0 = "
+        "NaN); NumPy's pairwise sum rounds to 8 v - 2 ulp, the std is 2e-16 and the gradient "
+        "finite. Which one is exact depends on the values and the kernel's order (the lane "
+        "width is the build's): matching it means imitating torch's reduction kernel",
+        (62831853, 4506),
+    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
