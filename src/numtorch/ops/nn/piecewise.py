@@ -190,8 +190,13 @@ def hardshrink_op(input, lambd=0.5):
 def softshrink_op(input, lambd=0.5):
     float_only(input, "softshrink_check")
     shifted = input - xp.clip(input, -lambd, lambd)
-    # torch's kernel gives input * 0 inside the band: a zero of the input's sign
-    return xp.copysign(shifted, input).astype(input.dtype, copy=False)
+    # torch's kernel gives input * 0 inside the band, a zero of the input's sign, in its
+    # scalar tail, and +0 in its vectors (Note [SIMD lanes and NaN])
+    out = xp.copysign(shifted, input)
+    negative_zero = (out == 0) & xp.signbit(out)
+    if negative_zero.any():
+        out = xp.where(negative_zero & vector_lanes(input), 0.0, out)
+    return out.astype(input.dtype, copy=False)
 
 
 # -- hardsigmoid, hardswish --------------------------------------------------------------------
