@@ -50,15 +50,19 @@ def _location(coord, size: int, padding_mode: int, align_corners: bool):
         x = (coord + 1) * ((size - 1) / 2)
     else:
         x = ((coord + 1) * size - 1) / 2
-    if padding_mode == 1:
+    if padding_mode == 0:
+        return x
+    with grad_mode.no_grad():
+        if padding_mode == 2:
+            if align_corners:
+                x = _reflect(x, 0, 2 * (size - 1))
+            else:
+                x = _reflect(x, -1, 2 * size - 1)
         x = x.clamp(0, size - 1)
-    elif padding_mode == 2:
-        if align_corners:
-            x = _reflect(x, 0, 2 * (size - 1))
-        else:
-            x = _reflect(x, -1, 2 * size - 1)
-        x = x.clamp(0, size - 1)
-    return x
+    # torch's kernels multiply the gradient by the location's slope, 0 where a clamp is
+    # active: a NaN gradient stays NaN there (a clamp's backward would select 0)
+    slope = Tensor._make(_location_slope(coord._data, size, padding_mode, align_corners))
+    return x + (coord - coord.detach()) * slope
 
 
 def _location_slope(coord, size: int, padding_mode: int, align_corners: bool):
