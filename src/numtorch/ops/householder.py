@@ -3,11 +3,12 @@
 
 A QR factorization in compact form keeps, below the diagonal of ``a``, the reflectors
 ``v_i = (0, ..., 0, 1, a[i+1:, i])`` and in ``tau`` their scales:
-``Q = H_1 H_2 ... H_k`` with ``H_i = I - tau_i v_i v_i^H``. The products are composed from
-differentiable ops (one rank-one update per reflector); each runs as one op with torch's
-node (``LinalgHouseholderProductBackward0`` / ``OrmqrBackward0``) whose derivatives are
-vector-Jacobian products of that composite (``nn/composite_backward.py``), so they have
-gradients of every order. ``geqrf`` has no derivative, as in torch.
+``Q = H_1 H_2 ... H_k`` with ``H_i = I - tau_i v_i v_i^H``. ``householder_product`` builds Q
+as LAPACK's orgqr does (``_orgqr``), its gradient is torch's formula; ``ormqr`` is composed
+from differentiable ops (one rank-one update per reflector) run as one op with torch's node
+(``OrmqrBackward0``) whose derivatives are vector-Jacobian products of that composite
+(``nn/composite_backward.py``), so it has gradients of every order. ``geqrf`` has no
+derivative, as in torch.
 """
 
 from __future__ import annotations
@@ -141,13 +142,36 @@ def householder_product(input, tau) -> Tensor:
     return _householder_product(input, tau)
 
 
-def _orgqr_composite(input, tau):
-    m, n = input.shape[-2:]
-    eye = Tensor._make(xp.eye(m, n, dtype=input._data.dtype))
-    Q = eye.expand(*input.shape[:-2], m, n)
-    for i in reversed(range(tau.shape[-1])):
-        Q = _reflect(Q, _reflector(input, i), tau[..., i], i, left=True)
-    return Q
+def _orgqr(a, tau):
+    """Q of each matrix as LAPACK's unblocked orgqr builds it: from the last reflector to
+    the first, H_i is applied (as larf) to the columns right of i only, skipped where tau_i
+    is 0 and cut to the rows up to v_i's last nonzero and the columns up to the last one
+    holding a nonzero there; column i is then written as -tau_i v_i, 1 - tau_i on the
+    diagonal. Where a product overflows, which entries an infinity reaches (inf * 0 is NaN)
+    is LAPACK's."""
+    m, n = a.shape[-2:]
+    q = xp.empty(a.shape, a.dtype)
+    for index in xp.ndindex(a.shape[:-2]):
+        A, T = a[index], tau[index]
+        Q = xp.eye(m, n, dtype=a.dtype)
+        for i in reversed(range(T.shape[-1])):
+            t = T[i]
+            if i < n - 1 and t != 0:
+                v = A[i:, i].copy()
+                v[0] = 1
+                rows = xp.flatnonzero(v)
+                rows = rows[-1] + 1 if rows.size else 0
+                columns = xp.flatnonzero((Q[i : i + rows, i + 1 :] != 0).any(axis=0))
+                columns = columns[-1] + 1 if columns.size else 0
+                if rows and columns:
+                    v = v[:rows]
+                    C = Q[i : i + rows, i + 1 : i + 1 + columns]
+                    C -= t * xp.outer(v, v.conj() @ C)
+            Q[i + 1 :, i] = -t * A[i + 1 :, i]
+            Q[i, i] = 1 - t
+            Q[:i, i] = 0
+        q[index] = Q
+    return q
 
 
 def _orgqr_grad(k):
@@ -166,9 +190,7 @@ def _orgqr_grad(k):
     tau=_orgqr_grad(1),
 )
 def _householder_product(input, tau):
-    with grad_mode.no_grad():
-        Q = _orgqr_composite(*tensors_of(input, tau))._data
-    return column_major(Q)  # Note [LAPACK layout]
+    return column_major(_orgqr(input, tau))  # Note [LAPACK layout]
 
 
 @export
