@@ -525,3 +525,19 @@ def test_addmv_of_an_empty_matrix_keeps_the_input_shape_as_torch(input_shape, ma
             r = lib.addmv(a, lib.ones(mat_shape), lib.ones(mat_shape[1:]), beta=beta)
         outcomes.append((tuple(r.shape), r.tolist(), r.grad_fn.name(), len(caught)))
     assert outcomes[0] == outcomes[1]
+
+
+def _cdist_mixed_dtypes(lib, shape1, shape2):
+    x1 = lib.zeros(shape1, dtype=lib.float64, requires_grad=True)
+    x2 = lib.ones(shape2, dtype=lib.float32, requires_grad=True)
+    out = lib.cdist(x1, x2)
+    out.sum().backward()
+    return tuple(out.shape), str(out.dtype), str(x2.grad.dtype)
+
+
+@pytest.mark.parametrize("shape1, shape2", [((0, 3, 2), (27, 2)), ((1, 3, 2), (0, 27, 2))])
+def test_cdist_of_mixed_dtypes_with_an_empty_batch_is_x1s(shape1, shape2):
+    # an empty batch dim computes nothing: torch meets no dtypes there, as with no rows
+    found = _cdist_mixed_dtypes(numtorch, shape1, shape2)
+    torch = pytest.importorskip("torch")
+    assert found == _cdist_mixed_dtypes(torch, shape1, shape2)
