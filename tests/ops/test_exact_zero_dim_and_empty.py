@@ -541,3 +541,18 @@ def test_cdist_of_mixed_dtypes_with_an_empty_batch_is_x1s(shape1, shape2):
     found = _cdist_mixed_dtypes(numtorch, shape1, shape2)
     torch = pytest.importorskip("torch")
     assert found == _cdist_mixed_dtypes(torch, shape1, shape2)
+
+
+@pytest.mark.parametrize("vec_size", [0, 5])
+def test_addmv_size_mismatch_with_a_0d_input_raises_as_torch(vec_size):
+    # torch's size-mismatch message reads input.size(0): a 0-d input raises IndexError
+    def outcome(lib):
+        try:
+            lib.addmv(lib.tensor(1.0), lib.ones(3, 4), lib.ones(vec_size))
+        except Exception as exc:
+            return type(exc)
+        return None
+
+    assert outcome(numtorch) is IndexError
+    torch = pytest.importorskip("torch")
+    assert outcome(torch) is IndexError
