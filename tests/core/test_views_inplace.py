@@ -1,6 +1,8 @@
 """Views share storage and version counter; in-place ops through views give correct gradients
 (torch's CopySlices), checked by finite differences and against torch."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -326,3 +328,25 @@ def test_variable_returns_a_tensor():
         numtorch.autograd.Variable([1.0])
     torch = pytest.importorskip("torch")
     assert facts == variable_facts(torch)
+
+
+def _saved_output_of_in_place_view(lib):
+    # exp2_ saves its output; on a view, that output unpacks as the view (its grad_fn leads
+    # to the root's CopySlices), so the second derivative reaches the root, and the two paths
+    # into the view are summed before exp2's backward multiplies by an infinite factor
+    x = lib.tensor([1.0, 2.0, math.inf, 3.0], requires_grad=True)
+    v = lib.tensor([2.0, 0.5, 0.0], requires_grad=True)
+    root = x * 1
+    view = root[1:]
+    view.exp2_()
+    gx, gv = lib.autograd.grad((view * v).sum(), (x, v), create_graph=True)
+    reached = lib.autograd.grad(gx.sum(), root, allow_unused=True, retain_graph=True)[0]
+    second = lib.autograd.grad(gx.sum() + gv.sum(), (x, v))
+    return reached is not None and reached.tolist(), [g.tolist() for g in second]
+
+
+def test_saved_output_of_an_in_place_op_on_a_view_unpacks_as_the_view():
+    found = _saved_output_of_in_place_view(numtorch)
+    assert found[0] is not False
+    torch = pytest.importorskip("torch")
+    assert found == _saved_output_of_in_place_view(torch)

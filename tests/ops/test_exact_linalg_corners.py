@@ -392,3 +392,30 @@ def test_ldl_solve_with_nothing_to_solve_returns_torchs_empty_result(a_shape, b_
         results.append(lib.linalg.ldl_solve(*lib.linalg.ldl_factor(a), lib.ones(b_shape)))
     assert tuple(results[0].shape) == tuple(results[1].shape)
     assert results[0].dtype.is_floating_point and results[0].numel() == 0
+
+
+def _householder_products(lib):
+    a = np.array(
+        [[-0.47, 0.0, 0.79], [-0.38, 1.57, 0.72], [-1.52, 0.13, 1.26], [0.15, 1.64, -2.45]]
+    )
+    results = []
+    # a scale of 3.4e38 overflows float32 in the last reflector; a zero scale skips one
+    for tau in ([-0.27, 0.0, 3.4e38], [0.5, 1.2, 0.0], [1.1, 0.3]):
+        for dtype in (lib.float32, lib.float64, lib.complex128):
+            out = lib.linalg.householder_product(
+                lib.tensor(a, dtype=dtype), lib.tensor(tau, dtype=dtype)
+            )
+            results.append(out.numpy())
+    batched = lib.tensor(np.stack([a, -a]), dtype=lib.float64)
+    tau = lib.tensor([[0.3, 1.0], [1.5, 0.0]], dtype=lib.float64)
+    results.append(lib.linalg.householder_product(batched, tau).numpy())
+    return results
+
+
+def test_householder_product_applies_reflectors_as_lapack():
+    # orgqr applies each reflector to the columns right of its own, skips a zero scale and
+    # writes its own column as -tau v: an overflowing product leaves the other columns finite
+    ours = _householder_products(numtorch)
+    assert np.isfinite(ours[0][:, :2]).all() and np.isinf(ours[0][:, 2]).all()
+    for a, b in zip(ours, _householder_products(torch)):
+        np.testing.assert_allclose(a, b, rtol=1e-6)

@@ -168,6 +168,20 @@ def test_softshrink_zero_signs_follow_torchs_simd_lanes(dtype, layout, rows):
     np.testing.assert_array_equal(*signs)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [3, 9, 17, 40])
+def test_softshrink_zero_sign_follows_torchs_simd_lanes(dtype, size):
+    # inside the band torch's scalar tail gives input * 0 (-0.0 from a negative input), its
+    # vectors +0.0: which elements fall in vectors depends on the SIMD width
+    values = np.resize([-0.5, 0.25, -0.0, -2.0, 0.0], size)
+    outs = []
+    for lib in (numtorch, torch):
+        out = lib.nn.functional.softshrink(lib.tensor(values, dtype=getattr(lib, dtype)), 1.0)
+        outs.append(out.numpy())
+    np.testing.assert_array_equal(*outs)
+    np.testing.assert_array_equal(*(np.signbit(o) for o in outs))
+
+
 @pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
 @pytest.mark.parametrize("weight", [None, [1.0, 0.0, 2.0, 1.0]])
 def test_nll_loss_skips_ignored_targets_whose_input_is_nan(reduction, weight):

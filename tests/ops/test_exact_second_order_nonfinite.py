@@ -73,3 +73,51 @@ def test_leaky_relu_second_order_through_its_mask_is_zero(inplace):
     np.testing.assert_allclose(ours[1], [[3.1, 0.6], [3.1, 0.6]])
     for mine, theirs in zip(ours, _leaky_relu_gradients(torch, inplace)):
         np.testing.assert_array_equal(mine, theirs)
+
+
+def _vector_norm_gradients(lib, ord, values, grad):
+    x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+    g0 = lib.tensor(grad, dtype=lib.float64, requires_grad=True)
+    (g,) = lib.autograd.grad(lib.linalg.vector_norm(x, ord), x, g0, create_graph=True)
+    outer = lib.tensor([1.0, -2.0, 0.5], dtype=lib.float64)
+    return [g.detach().numpy(), *(t.numpy() for t in lib.autograd.grad((g * outer).sum(), (x, g0)))]
+
+
+@pytest.mark.parametrize("ord", [0.5, -1.0, 1.5, 3.0])
+@pytest.mark.parametrize(
+    "values, grad",
+    [
+        ([0.0, 1.0, -2.0], 1.0),  # a zero element: |x|^(p-1) is masked (p < 1) or 0
+        ([0.0, 0.0, 0.0], 1.0),  # a zero norm: its scale is masked to 0
+        ([math.inf, 1.0, 0.0], 1.0),
+        ([-1.0, 3.0, 0.5], math.inf),  # an infinite grad meets the factors in torch's order
+    ],
+)
+def test_vector_norm_gradients_follow_torchs_formula_per_order(ord, values, grad):
+    # torch's norm_backward: sgn(x) |x|^(p-1) (masked where x is 0) times grad * norm^(1-p)
+    # below 1; above, grad / norm^(p-1) masked where the norm is 0, times sgn(x) |x|^(p-1)
+    # below 2 or x |x|^(p-2) above
+    ours = _vector_norm_gradients(numtorch, ord, values, grad)
+    for a, b in zip(ours, _vector_norm_gradients(torch, ord, values, grad)):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def _grid_sample_clamped_second_order(lib, padding_mode):
+    x = lib.tensor(np.arange(12.0).reshape(1, 1, 3, 4) / 7, dtype=lib.float64)
+    # point 1's y lies past the border: its location is clamped (slope 0)
+    grid = lib.tensor([[[[0.3, -0.2], [0.4, 0.95]]]], dtype=lib.float64, requires_grad=True)
+    x.requires_grad_()
+    out = lib.nn.functional.grid_sample(x, grid, padding_mode=padding_mode, align_corners=False)
+    upstream = lib.tensor([[[[1.0, math.nan]]]], dtype=lib.float64)
+    (gg,) = lib.autograd.grad((out * upstream).sum(), grid, create_graph=True)
+    return lib.autograd.grad(gg.sum(), (x, grid))[1].numpy()
+
+
+@pytest.mark.parametrize("padding_mode", ["border", "reflection"])
+def test_grid_sample_second_order_multiplies_by_the_clamped_slope(padding_mode):
+    # torch's kernels multiply the gradient by d location / d grid, 0 where the location is
+    # clamped: a NaN gradient there stays NaN (a clamp's backward would select 0)
+    ours = _grid_sample_clamped_second_order(numtorch, padding_mode)
+    assert np.isnan(ours[0, 0, 1]).all()
+    theirs = _grid_sample_clamped_second_order(torch, padding_mode)
+    np.testing.assert_allclose(ours, theirs, atol=1e-12)

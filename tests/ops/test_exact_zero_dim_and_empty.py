@@ -307,6 +307,33 @@ def test_grid_sample_with_an_empty_output(input_shape, grid_shape):
     assert found == _grid_sample_empty(torch, input_shape, grid_shape)
 
 
+def _grid_sample_empty_second_order(lib, input_shape, grid_shape, grid_grad):
+    x = lib.ones(input_shape, dtype=lib.float32, requires_grad=True)
+    grid = lib.zeros(grid_shape, dtype=lib.float64, requires_grad=grid_grad)
+    out = lib.nn.functional.grid_sample(x, grid, align_corners=False)
+    leaves = (x, grid) if grid_grad else (x,)
+    try:
+        firsts = lib.autograd.grad(out.sum(), leaves, create_graph=True)
+        # the last first-order gradient: the input's, or the grid's where the grid has one
+        seconds = lib.autograd.grad(firsts[-1].sum(), leaves, allow_unused=True)
+    except RuntimeError as exc:
+        return str(exc)
+    return [None if t is None else (tuple(t.shape), str(t.dtype)[6:]) for t in seconds]
+
+
+@pytest.mark.parametrize("grid_grad", [False, True])
+@pytest.mark.parametrize(
+    "input_shape, grid_shape", [((1, 0, 3, 3), (1, 2, 2, 2)), ((1, 1, 2, 3, 2), (1, 2, 1, 0, 3))]
+)
+def test_grid_sample_second_order_with_an_empty_output(input_shape, grid_shape, grid_grad):
+    # the input gradient is grad's dtype whatever the grid's; the grid gradient's input
+    # derivative is the dtypes' promotion scattered into the input's: torch's scatter error
+    found = _grid_sample_empty_second_order(numtorch, input_shape, grid_shape, grid_grad)
+    assert isinstance(found, str) == grid_grad
+    torch = pytest.importorskip("torch")
+    assert found == _grid_sample_empty_second_order(torch, input_shape, grid_shape, grid_grad)
+
+
 def _recurrence_with_0d(lib, which):
     weights = [lib.ones(6, 2), lib.ones(6, 2), lib.ones(6), lib.ones(6)] * 2
     data, h0 = lib.ones(6, 2), lib.ones(2, 3, 2, dtype=lib.float64)
@@ -498,3 +525,34 @@ def test_addmv_of_an_empty_matrix_keeps_the_input_shape_as_torch(input_shape, ma
             r = lib.addmv(a, lib.ones(mat_shape), lib.ones(mat_shape[1:]), beta=beta)
         outcomes.append((tuple(r.shape), r.tolist(), r.grad_fn.name(), len(caught)))
     assert outcomes[0] == outcomes[1]
+
+
+def _cdist_mixed_dtypes(lib, shape1, shape2):
+    x1 = lib.zeros(shape1, dtype=lib.float64, requires_grad=True)
+    x2 = lib.ones(shape2, dtype=lib.float32, requires_grad=True)
+    out = lib.cdist(x1, x2)
+    out.sum().backward()
+    return tuple(out.shape), str(out.dtype), str(x2.grad.dtype)
+
+
+@pytest.mark.parametrize("shape1, shape2", [((0, 3, 2), (27, 2)), ((1, 3, 2), (0, 27, 2))])
+def test_cdist_of_mixed_dtypes_with_an_empty_batch_is_x1s(shape1, shape2):
+    # an empty batch dim computes nothing: torch meets no dtypes there, as with no rows
+    found = _cdist_mixed_dtypes(numtorch, shape1, shape2)
+    torch = pytest.importorskip("torch")
+    assert found == _cdist_mixed_dtypes(torch, shape1, shape2)
+
+
+@pytest.mark.parametrize("vec_size", [0, 5])
+def test_addmv_size_mismatch_with_a_0d_input_raises_as_torch(vec_size):
+    # torch's size-mismatch message reads input.size(0): a 0-d input raises IndexError
+    def outcome(lib):
+        try:
+            lib.addmv(lib.tensor(1.0), lib.ones(3, 4), lib.ones(vec_size))
+        except Exception as exc:
+            return type(exc)
+        return None
+
+    assert outcome(numtorch) is IndexError
+    torch = pytest.importorskip("torch")
+    assert outcome(torch) is IndexError

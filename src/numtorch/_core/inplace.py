@@ -7,6 +7,8 @@ the version counter, and moves the tensor's history: a non-leaf gets the new nod
 
 from __future__ import annotations
 
+import weakref
+
 from ..backend import lapack, xp
 from . import dtypes as _dtypes
 from . import grad_mode
@@ -132,8 +134,8 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
         xp.copyto(data, out._data, where=changed)
     self._bump_version()
     if node is not None:
-        _retarget_saved_result(node, out, self)
         _rebase(self, node)
+        _retarget_saved_result(node, out, self)
     if out._fw_grads is not None or self._fw_grads is not None:
         dispatch.tangent_write(self, out)  # Note [Forward grads]
     return self
@@ -230,7 +232,8 @@ def _snapshot_saved_self(node, self: Tensor) -> None:
 
 
 def _retarget_saved_result(node, out: Tensor, self: Tensor) -> None:
-    # A saved output now lives in ``self``: track ``self``'s version, as torch does.
+    # A saved output now lives in ``self``: track ``self``'s version, as torch does; a view
+    # (rebased) gives it its new grad_fn (Note [Saved outputs of in-place ops on views])
     items = getattr(node, "_saved_items", None)  # registry nodes only
     if items is None:
         return
@@ -239,6 +242,8 @@ def _retarget_saved_result(node, out: Tensor, self: Tensor) -> None:
             value.data = self._data
             value.vc = self._get_vc()
             value.version = value.vc.version
+            if self._base is not None and self._grad_fn is not None:
+                value.view_edge = (weakref.ref(self._grad_fn), self._output_nr)
 
 
 def _rebase(self: Tensor, node) -> None:

@@ -59,6 +59,7 @@ class SavedTensor:
         "check_version",
         "source",
         "fw_grads",  # a saved output's tangents, set after the op ran (Note [Forward grads])
+        "view_edge",  # Note [Saved outputs of in-place ops on views]
     )
 
     def __init__(self, tensor, is_output: bool):
@@ -86,6 +87,7 @@ class SavedTensor:
         self.data = tensor._data
         self.output_nr = tensor._output_nr
         self.requires_grad = tensor._requires_grad
+        self.view_edge = None
 
     # Note [Lazy version counters]
     # A tensor gets its VersionCounter on first need (a view, detach(), an in-place change,
@@ -122,8 +124,13 @@ class SavedTensor:
         out = Tensor._make(self.data)
         out._vc = self.vc
         if self.requires_grad:
-            out._grad_fn = node
-            out._output_nr = self.output_nr
+            view_edge = self.view_edge
+            view_fn = None if view_edge is None else view_edge[0]()
+            if view_fn is None:
+                out._grad_fn = node
+                out._output_nr = self.output_nr
+            else:
+                out._grad_fn, out._output_nr = view_fn, view_edge[1]
             out._requires_grad = True
         fw_grads = getattr(self, "fw_grads", None)
         if fw_grads:
@@ -138,6 +145,15 @@ class SavedTensor:
             raise RuntimeError(self._modified_message(node))
         tensor = self.tensor
         return self.data if tensor is None else tensor._data
+
+    # Note [Saved outputs of in-place ops on views]
+    # An in-place op on a view saves its output, the view, after rebasing the view's root
+    # (CopySlices): torch's unpacked output then has the view's new grad_fn (a view of the
+    # CopySlices), held weakly, not the saving node. A double backward through that saved
+    # output reaches the root's CopySlices, and its gradient is summed there with the ones
+    # through the view's other uses before the op's own backward multiplies it (an
+    # infinite factor times a sum that is no longer 0). ``view_edge`` is that weak edge;
+    # once the view's grad_fn is gone the saving node stands in, as in torch.
 
     # Note [Packed saved tensors]
     # Under saved_tensors_hooks the saved tensor is replaced by whatever ``pack_hook`` returns

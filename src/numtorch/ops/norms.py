@@ -11,7 +11,6 @@ from .._core.tensor import Tensor
 from .._creation import ones_like, zeros_like
 from ..autograd.forward_grad import batched
 from ..backend import xp
-from .pointwise import where
 from .reduction import _restore, _slice_jvp, reduce_dims
 
 
@@ -33,8 +32,15 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
         return input.sgn() * ((g / count) * mask)
     if ord == 2:
         return g * (input / r).masked_fill(r == 0, 0)  # a zero norm: a zero subgradient
-    safe = where(r == 0, 1.0, r)
-    return g * input * input.abs() ** (ord - 2) / safe ** (ord - 1)
+    if ord < 1:
+        # sgn(x) |x|^(p-1), 0 where x is 0 (its power is infinite), times grad * norm^(1-p)
+        scaled = input.sgn() * (input.abs() ** (ord - 1)).masked_fill(input == 0, 0)
+        return scaled * g * r ** (1 - ord)
+    # a zero norm: a zero subgradient, whatever grad (a NaN or infinite one too)
+    scale = (g / r ** (ord - 1)).masked_fill(r == 0, 0)
+    if ord < 2:
+        return input.sgn() * input.abs() ** (ord - 1) * scale
+    return input * input.abs() ** (ord - 2) * scale
 
 
 @batched

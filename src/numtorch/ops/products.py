@@ -385,7 +385,8 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
     rows1, rows2 = x1.shape[-2], x2.shape[-2]
     use_mm = p == 2 and (mode == 1 or (mode == 0 and (rows1 > 25 or rows2 > 25)))
     if x1.dtype is not x2.dtype:  # torch takes no mixed operands; an empty result is x1's
-        if 0 in (rows1, rows2, x1.shape[-1]):
+        # (no rows, no columns, or an empty batch dim: nothing is computed)
+        if 0 in x1.shape or 0 in x2.shape:
             x2 = x2.to(x1.dtype)
         elif use_mm:
             raise RuntimeError(

@@ -147,8 +147,10 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
             f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
         )
     if mat.shape[1] != vec.shape[0] or input.numel() not in (1, mat.shape[0]):
+        if input.ndim == 0:  # torch's message reads input.size(0) first
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         raise RuntimeError(
-            f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat "
+            f"size mismatch, got input ({input.shape[0]}), mat "
             f"({'x'.join(map(str, mat.shape))}), vec ({'x'.join(map(str, vec.shape))})"
         )
     _same_dtypes("addmv", input, mat, vec)

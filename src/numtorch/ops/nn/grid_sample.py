@@ -50,15 +50,19 @@ def _location(coord, size: int, padding_mode: int, align_corners: bool):
         x = (coord + 1) * ((size - 1) / 2)
     else:
         x = ((coord + 1) * size - 1) / 2
-    if padding_mode == 1:
+    if padding_mode == 0:
+        return x
+    with grad_mode.no_grad():
+        if padding_mode == 2:
+            if align_corners:
+                x = _reflect(x, 0, 2 * (size - 1))
+            else:
+                x = _reflect(x, -1, 2 * size - 1)
         x = x.clamp(0, size - 1)
-    elif padding_mode == 2:
-        if align_corners:
-            x = _reflect(x, 0, 2 * (size - 1))
-        else:
-            x = _reflect(x, -1, 2 * size - 1)
-        x = x.clamp(0, size - 1)
-    return x
+    # torch's kernels multiply the gradient by the location's slope, 0 where a clamp is
+    # active: a NaN gradient stays NaN there (a clamp's backward would select 0)
+    slope = Tensor._make(_location_slope(coord._data, size, padding_mode, align_corners))
+    return x + (coord - coord.detach()) * slope
 
 
 def _location_slope(coord, size: int, padding_mode: int, align_corners: bool):
@@ -223,7 +227,10 @@ def _grad_input(grad, grid, input_shape, mode, padding_mode, align_corners):
         # an out-of-bounds corner adds nothing, as torch skips it (a NaN gradient times a
         # zero mask would land on pixel 0)
         outside = Tensor._make(xp.broadcast_to(~valid[:, None, :], term.shape))
-        result = result.scatter_add(2, _index(index, valid, c), term.masked_fill(outside, 0))
+        # in grad's dtype: a grid of another dtype meets it only where the output is empty,
+        # and there torch's input gradient (and its double backward) is grad's
+        term = term.masked_fill(outside, 0).to(result.dtype)
+        result = result.scatter_add(2, _index(index, valid, c), term)
     return result.reshape(input_shape)
 
 
@@ -361,6 +368,11 @@ def _double(k):
                 f"{[-1, *grid.shape[1:-1], 16]} because the unspecified dimension size -1 "
                 "can be any value and is ambiguous"
             )
+        wider = xp.result_type(input._data, grid._data) != input._data.dtype
+        if which == "grid" and k == 1 and mode != 1 and wider:
+            # torch scatters the grid gradient's input derivative, in the dtypes' promotion,
+            # into zeros of the input's dtype (they differ only where the output is empty)
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
 
         def composite(*tensors):
             return _backward_composite(*tensors, mode, padding_mode, align_corners, which)
