@@ -457,17 +457,17 @@ def conv_weight_grad(x, g, weight_shape, stride, padding, dilation, groups):
         geo.leave_flat()
     geo.exact_columns(x)
     geo.by_image = geo.n > 1 and geo.c // groups * geo.k < BY_IMAGE_ROWS
-    rows = conv_kept_columns.take(x, ("rows",) + key)
-    if rows is not None and not geo.shifts_rows():
-        conv_kept_columns.give_back(rows)
-        rows = None
+    shifted = conv_kept_columns.take(x, ("rows",) + key)
+    if shifted is not None and not geo.shifts_rows():
+        conv_kept_columns.give_back(shifted)
+        shifted = None
     chunk = max(1, COLUMN_TILE // max(1, geo.c * geo.k * geo.length))
     if geo.n > 1 and not geo.by_image and chunk < geo.n:
-        out = _weight_grad_in_tiles(geo, x, g, weight_shape, chunk, rows)
+        out = _weight_grad_in_tiles(geo, x, g, weight_shape, chunk, shifted)
     else:
-        out = _weight_grad_of_columns(geo, geo.im2col(x, rows), g, weight_shape)
-    if rows is not None:
-        conv_kept_columns.give_back(rows)
+        out = _weight_grad_of_columns(geo, geo.im2col(x, shifted), g, weight_shape)
+    if shifted is not None:
+        conv_kept_columns.give_back(shifted)
     return out
 
 
@@ -516,12 +516,12 @@ def _weight_grad_from_columns(geo, kept, g, weight_shape):
     return out
 
 
-def _weight_grad_in_tiles(geo, x, g, weight_shape, chunk, rows=None):
+def _weight_grad_in_tiles(geo, x, g, weight_shape, chunk, shifted=None):
     """``conv_weight_grad`` over the output positions of several images, ``chunk`` images'
     columns at a time in one cached buffer (Note [Columns in the cache]), their products
     summed."""
     groups, length = geo.groups, geo.length
-    view = geo.windows(x, rows)  # (C, *kernel, N, *out)
+    view = geo.windows(x, shifted)  # (C, *kernel, N, *out)
     g2 = geo.from_output(g).reshape(groups, geo.o // groups, -1)  # (G, O/G, N*L)
     dtype = xp.result_type(x, g2)
     out = xp.empty(weight_shape, dtype)  # .grad adopts it uncopied
