@@ -54,11 +54,27 @@ def test_weight_grad_from_kept_columns_equals_built_columns(case, dtype):
     np.testing.assert_allclose(kept, built, rtol=tol, atol=tol * np.abs(built).max())
 
 
-def test_batches_copied_through_the_cache_keep_nothing():
-    x = np.ones((64, 16, 14, 14), np.float32)
-    w = np.ones((32, 16, 3, 3), np.float32)
-    conv_kernels.conv_forward(x, w, None, (1, 1), (1, 1), (1, 1), 1, keep_columns=True)
-    assert not conv_kept_columns._kept
+@pytest.mark.parametrize("x_shape", [(64, 16, 14, 14), (64, 1, 28, 28), (40, 3, 20, 13)])
+def test_batches_copied_through_the_cache_keep_their_shifted_rows(x_shape):
+    # not the columns (9x the input), but the shifted rows they are copied from (3x); the
+    # weight gradient copies its columns from them, the same columns bit for bit
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal((8, x_shape[1], 3, 3)).astype(np.float32)
+    args = ((1, 1), (1, 1), (1, 1), 1)
+    out = conv_kernels.conv_forward(x, w, None, *args, keep_columns=True)
+    ((key, (_, rows)),) = conv_kept_columns._kept.items()
+    assert (
+        key[1] == "rows" and rows.size == 3 * np.prod(x_shape[:2]) * (x_shape[2] + 2) * x_shape[3]
+    )
+    g = rng.standard_normal(out.shape).astype(np.float32)
+    from_rows = conv_kernels.conv_weight_grad(x, g, w.shape, *args)
+    assert not conv_kept_columns._kept and conv_kept_columns._spare == [rows]  # given back
+    built = conv_kernels.conv_weight_grad(x, g, w.shape, *args)
+    np.testing.assert_array_equal(from_rows, built)
+    again = conv_kernels.conv_forward(x, w, None, *args, keep_columns=True)
+    np.testing.assert_array_equal(again, out)
+    assert not conv_kept_columns._spare  # the next forward's rows went into the spare buffer
 
 
 def conv_step(x, w, backward=True, **kwargs):

@@ -66,6 +66,9 @@ CONV_CASES = [
     ((3, 3, 11, 11), (4, 3, 7, 7), (2, 2), (3, 3), (1, 1), 1, False),  # a ResNet stem
     ((4, 2, 10), (3, 2, 3), (1,), (2,), (2,), 1, True),
     ((3, 2, 5, 4, 6), (4, 1, 2, 3, 2), (1, 2, 1), (1, 0, 1), (1, 1, 2), 2, True),
+    # rows as wide as the input's (shifted whole planes): dilated, and one column wide
+    ((2, 2, 6, 7), (3, 2, 3, 3), (1, 1), (2, 2), (2, 2), 1, True),
+    ((2, 3, 5, 1), (4, 3, 3, 3), (1, 1), (1, 1), (1, 1), 1, False),
 ]
 
 
@@ -221,6 +224,32 @@ def test_columns_through_shifted_rows_are_the_direct_copy(case, monkeypatch):
         results.append((y, conv_kernels.conv_weight_grad(x, g, w_shape, *case[2:6])))
     for shifted, direct in zip(*results):
         np.testing.assert_array_equal(shifted, direct)
+
+
+@pytest.mark.parametrize(
+    "x_shape, kernel, padding, dilation",
+    [
+        ((2, 3, 14, 14), 3, 1, 1),
+        ((1, 2, 5, 8), 5, 2, 1),
+        ((2, 2, 6, 7), 3, 2, 2),
+        ((2, 1, 4, 2), 5, 2, 1),  # shifts as wide as the rows: whole columns of padding
+        ((1, 2, 3, 1), 3, 1, 1),
+    ],
+)
+def test_shifted_planes_are_the_padded_rows_shifted(x_shape, kernel, padding, dilation):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal(x_shape[:2] + (x_shape[3], x_shape[2])).astype(np.float32)
+    x = x.swapaxes(2, 3)  # not contiguous
+    x[0, 0, 0, -1], x[-1, -1, -1, 0] = np.inf, np.nan
+    geo = conv_kernels.Geometry(
+        x_shape, (4, x_shape[1], 3, kernel), (1, 1), (1, padding), (1, dilation), 1
+    )
+    geo.leave_flat()
+    assert geo.out[-1] == x_shape[-1]
+    planes = geo.shifted_rows(x)
+    padded = geo._shifted_padded_rows(x, np.empty(geo.shifted_shape, x.dtype))
+    np.testing.assert_array_equal(planes, padded)
+    assert not np.signbit(planes[planes == 0]).any()
 
 
 def test_gradients_of_huge_finite_values_are_those_of_float64():

@@ -6,7 +6,11 @@ forward multiplied the weight by. A forward that builds all its columns in one b
 image, as ResNet-18 at batch 1, or a batch whose columns fit in one cache tile) can hand
 that buffer to its weight gradient instead of dropping it, which saves the weight gradient
 its own column copy (a pass writing 9x the layer's input for a 3x3 kernel). Batches copied
-a few images at a time through the cache (Note [Columns in the cache]) keep nothing.
+a few images at a time through the cache (Note [Columns in the cache]) keep the shifted rows
+their columns are copied from instead (``Geometry.shifted_rows``: 3x the input for a 3x3
+kernel, under the geometry prefixed with "rows"), so the weight gradient copies its columns
+from them without building them again (the small CNN's weight gradients, inside the
+training step: 0.83-0.87x the time).
 
 Columns are kept per input array, under the convolution's geometry, only while grad mode is
 on, and are dropped when the weight gradient takes them, when the input array dies (an
