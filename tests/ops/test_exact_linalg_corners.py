@@ -392,3 +392,33 @@ def test_ldl_solve_with_nothing_to_solve_returns_torchs_empty_result(a_shape, b_
         results.append(lib.linalg.ldl_solve(*lib.linalg.ldl_factor(a), lib.ones(b_shape)))
     assert tuple(results[0].shape) == tuple(results[1].shape)
     assert results[0].dtype.is_floating_point and results[0].numel() == 0
+
+
+KERNEL_REFUSALS = {
+    "cholesky": lambda lib, a: lib.cholesky(a),
+    "linalg.eigh": lambda lib, a: lib.linalg.eigh(a),
+    "linalg.eigvalsh": lambda lib, a: lib.linalg.eigvalsh(a),
+    "geqrf": lambda lib, a: lib.geqrf(a),
+    "cholesky_inverse": lambda lib, a: lib.cholesky_inverse(a),
+    "cholesky_solve": lambda lib, a: lib.cholesky_solve(a, a),
+    "linalg.solve_triangular": lambda lib, a: lib.linalg.solve_triangular(a, a, upper=True),
+    "triangular_solve": lambda lib, a: lib.triangular_solve(a, a),
+    "ormqr": lambda lib, a: lib.ormqr(a, a[0], a),
+    "linalg.cholesky": lambda lib, a: lib.linalg.cholesky(a),  # checks the dtype first
+}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", KERNEL_REFUSALS)
+def test_ops_without_a_dtype_check_refuse_in_their_kernel(name, dtype):
+    # torch checks these dtypes only in the kernel: NotImplementedError naming it
+    outcomes = []
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                KERNEL_REFUSALS[name](lib, lib.eye(3, dtype=getattr(lib, dtype)))
+                outcomes.append("returns")
+            except (RuntimeError, NotImplementedError) as error:
+                outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]

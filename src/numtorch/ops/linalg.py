@@ -8,8 +8,8 @@ import math
 import string
 
 from .._core import batch_rules
-from .._core.dispatch import broadcast_shape, require_tensor
-from .._core.dtypes import promote_types
+from .._core.dispatch import broadcast_shape, kernel_scales, require_tensor
+from .._core.dtypes import bool_, int64, promote_types
 from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import composite, dispatch
 from .._core.op import defop, export
@@ -180,10 +180,13 @@ def mm(input, mat2) -> Tensor:
     return _mm(input, mat2)
 
 
+_BMM = kernel("bmm", NUMBERS)
+
+
 @defop(
     batch=batch_rules.bmm,
     name="bmm",
-    dtypes=kernel("bmm", NUMBERS),
+    dtypes=_BMM,
     # conjugate transposes: the formulas hold for complex matrices (Note [Complex autograd])
     input=lambda grad, mat2: grad.bmm(mat2.mH),
     mat2=lambda grad, input: input.mH.bmm(grad),
@@ -356,6 +359,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
             f"self and mat2 must have the same dtype, but got {input.dtype.scalar_name} and "
             f"{other.dtype.scalar_name}"
         )
+    beta, alpha = kernel_scales(input._data.dtype, beta, alpha)
     return _addmm(input, mat1, mat2, beta, alpha)
 
 
@@ -773,7 +777,7 @@ def _in_torchs_order(equation, operands) -> Tensor:
     if len(operands) == 1:
         if set(specs[0]) <= set(output):  # Note [einsum's views]
             return _diagonals_permuted(specs[0], output, operands[0])
-        return _einsum(equation, operands)
+        return _summed(equation, operands[0])
 
     def wide(spec, t):
         return {c for c, n in zip(spec, t.shape) if n != 1 and c not in output}
@@ -787,7 +791,7 @@ def _in_torchs_order(equation, operands) -> Tensor:
         if reduced != spec and not alone:  # diagonals only: a view of the operand, as torch
             t = _diagonals_permuted(spec, reduced, t)
         elif reduced != spec:
-            t = _einsum(f"{spec}->{reduced}", [t])
+            t = _summed(f"{spec}->{reduced}", t)
         terms.append((reduced, t))
     spec_a, a = terms[0]
     for k in range(1, len(terms)):
@@ -809,6 +813,8 @@ def _in_torchs_order(equation, operands) -> Tensor:
                     spec_b, b = _sum_out(spec_b, b, c)
         letters = dict.fromkeys(spec_a + spec_b)
         kept = "".join(c for c in letters if c in later and c not in summed)
+        if summed:  # a batched matrix product, which has no bool kernel
+            _BMM.check_tensor(a)
         if k == len(terms) - 1 and summed:  # Note [einsum's views]
             a = _batched_product_view(spec_a, a, spec_b, b, output)
             break
@@ -836,7 +842,15 @@ def _aligned(spec, t, target):
 
 def _sum_out(spec, t, c):
     reduced = spec.replace(c, "")
-    return reduced, _einsum(f"{spec}->{reduced}", [t])
+    return reduced, _summed(f"{spec}->{reduced}", t)
+
+
+def _summed(equation, t) -> Tensor:
+    """One operand summed over subscripts no other operand has: torch runs ``sum``, which
+    sums bools and integers as int64."""
+    if t._data.dtype.kind in "biu":
+        t = t.long()
+    return _einsum(equation, [t])
 
 
 def _contract(equation, *operands) -> Tensor:
@@ -849,25 +863,34 @@ def _check_contraction_dtypes(equation, operands, shapes):
     """torch contracts the operands left to right, pair by pair: a pair that shares a summed
     subscript (of size > 1 in both) is a batched matrix product, which refuses two dtypes;
     any other pair is an elementwise product, which promotes. With an empty operand the
-    product is skipped: its zeros take the second operand's dtype. Returns the result's
-    dtype (None when the operands share one)."""
+    product is skipped: its zeros take the second operand's dtype. An operand first summed
+    over subscripts of its own is int64 if it was bool or integral (``_summed``). Returns the
+    result's dtype (None when the operands share one)."""
     if len({t.dtype for t in operands}) == 1:
         return None
     inputs, output = equation.split("->")
     specs = inputs.split(",")
     last = {c: k for k, spec in enumerate(specs) for c in spec}
     wide = [{c for c, n in zip(spec, shape) if n != 1} for spec, shape in zip(specs, shapes)]
-    dtype, alive = operands[0].dtype, wide[0]
+    count = collections.Counter(c for w in wide for c in w if c not in output)
+    dtypes = [
+        int64 if t._data.dtype.kind in "biu" and any(count[c] == 1 for c in w - set(output))
+        else t.dtype
+        for t, w in zip(operands, wide)
+    ]  # fmt: skip
+    dtype, alive = dtypes[0], wide[0]
     for k in range(1, len(specs)):
-        other = operands[k]
+        other = dtypes[k]
         summed = {c for c in alive & wide[k] if last[c] == k and c not in output}
-        if summed and dtype is not other.dtype:
+        if summed and dtype is bool_:
+            raise _BMM.error(xp.dtype(bool))
+        if summed and dtype is not other:
             if all(map(math.prod, shapes[: k + 1])):
                 raise RuntimeError(
-                    f"expected scalar type {dtype.scalar_name} but found {other.dtype.scalar_name}"
+                    f"expected scalar type {dtype.scalar_name} but found {other.scalar_name}"
                 )
-            dtype = other.dtype
+            dtype = other
         if not summed:
-            dtype = promote_types(dtype, other.dtype)
+            dtype = promote_types(dtype, other)
         alive = {c for c in alive | wide[k] if last[c] > k or c in output}
     return dtype

@@ -235,7 +235,7 @@ def eigh(A, UPLO="L"):
         >>> torch.linalg.eigh(torch.tensor([[2.0, 0.0], [0.0, 1.0]])).eigenvalues
         tensor([1., 2.])
     """
-    check_matrices(A, "linalg.eigh")
+    check_matrices(A, "linalg.eigh", dtypes=_eigh.spec.dtypes)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     return _eigh(A, UPLO)

@@ -259,6 +259,8 @@ def logdet(input) -> Tensor:
     """
     solves.check_matrices(input, "logdet", low_precision=False)
     sign, logabsdet = solves.slogdet(input)
+    if input.is_complex():  # log(det): the sign's phase is the imaginary part
+        return sign.log() + logabsdet
     return where(sign == -1, math.nan, logabsdet)
 
 
@@ -323,6 +325,7 @@ def qr(input, some=True):
     batch=batch_rules.first_only,
     name="cholesky_legacy",
     node="CholeskyBackward0",
+    dtypes=solves._cholesky_ex.spec.dtypes,
     input=lambda grad, result, upper: solves._cholesky_backward(grad, result, upper),
     jvp=solves._cholesky_jvp,
 )
@@ -338,7 +341,7 @@ def cholesky(input, upper=False) -> Tensor:
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed "
         "in a future PyTorch release.",
     )
-    solves.check_matrices(input, "cholesky")
+    solves.check_matrices(input, "cholesky", dtypes=_cholesky_legacy.spec.dtypes)
     return _cholesky_legacy(input, bool(upper))
 
 
