@@ -422,3 +422,26 @@ def test_ops_without_a_dtype_check_refuse_in_their_kernel(name, dtype):
             except (RuntimeError, NotImplementedError) as error:
                 outcomes.append((type(error).__name__, str(error)))
     assert outcomes[0] == outcomes[1]
+
+
+DTYPE_MESSAGES = {
+    "linalg.pinv": lambda lib, a: lib.linalg.pinv(a),
+    "pinverse": lambda lib, a: lib.pinverse(a),
+    "matrix_norm_nuc": lambda lib, a: lib.linalg.matrix_norm(a, "nuc"),
+    "matrix_norm_2": lambda lib, a: lib.linalg.matrix_norm(a, 2),
+    "lstsq": lambda lib, a: lib.linalg.lstsq(a, a),
+    "lstsq_mixed": lambda lib, a: lib.linalg.lstsq(a, a.double()),
+}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", DTYPE_MESSAGES)
+def test_linalg_refuses_dtypes_with_torchs_error(name, dtype):
+    outcomes = []
+    for lib in (numtorch, torch):
+        try:
+            DTYPE_MESSAGES[name](lib, lib.ones(4, 3, dtype=getattr(lib, dtype)))
+            outcomes.append("returns")
+        except (RuntimeError, NotImplementedError) as error:
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]

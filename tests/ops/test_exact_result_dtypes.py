@@ -4,6 +4,8 @@ checked against torch."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import numtorch
@@ -168,3 +170,41 @@ def test_hinge_embedding_loss_subtracts_from_the_margin_in_the_inputs_dtype(dtyp
 
     ours, theirs = _both(fn)
     assert ours == theirs
+
+
+RUNS = {
+    "renorm": lambda lib, d: lib.renorm(
+        lib.tensor([[3.0, 4.0], [0.5, 0.0]]).to(d) * (1 - 1j if d.is_complex else 1), 2, 0, 1.0
+    ),
+    "cov_aweights": lambda lib, d: lib.cov(
+        lib.tensor([[1.0, 2.0, 4.0], [0.0, 1.0, 3.0]]).to(d), aweights=lib.tensor([1.0, 2, 1]).to(d)
+    ),
+    "bincount": lambda lib, d: lib.bincount(
+        lib.tensor([1, 1, 3]), lib.tensor([1.5, 2.0, 3.0]).to(d)
+    ),
+    "to_sparse": lambda lib, d: lib.tensor([[0.0, 2.0], [3.0, 0.0]]).to(d).to_sparse().to_dense(),
+    "scatter_reduce_mean": lambda lib, d: lib.zeros(3, dtype=d).scatter_reduce(
+        0, lib.tensor([0, 0, 2]), lib.tensor([1.0, 2.0, 4.0]).to(d), "mean"
+    ),
+}
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "complex64"])
+@pytest.mark.parametrize("name", RUNS)
+def test_ops_run_the_dtypes_torch_runs(name, dtype):
+    outcomes = []
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                out = RUNS[name](lib, getattr(lib, dtype))
+                values = out.to(lib.complex128).reshape(-1).tolist()
+                outcomes.append((str(out.dtype), values))
+            except RuntimeError as error:
+                outcomes.append((type(error).__name__, str(error)))
+    (ours, our_values), (theirs, their_values) = outcomes
+    assert ours == theirs
+    if isinstance(their_values, str):  # both refuse: with torch's message
+        assert our_values == their_values
+    else:
+        assert our_values == pytest.approx(their_values, rel=1e-2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import HALVES
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._core.warn_once import warn_once
@@ -69,6 +70,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None) -> Ten
     if dtype is not None:
         A = A.to(dtype)
     if ord == "nuc" or abs(ord) == 2:
+        if A._data.dtype in HALVES:  # torch's check before the singular values
+            raise RuntimeError(
+                f"linalg.matrix_norm: Low precision dtypes not supported. Got {A.dtype.scalar_name}"
+            )
         moved, inverse = _to_the_end(A, dims)
         values = decomp.svdvals(moved)
         if ord == 2 and values.shape[-1] == 0:

@@ -168,8 +168,10 @@ def bincount(input, weights=None, minlength=0) -> Tensor:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
-    if weights is not None and weights.dtype is _dtypes.bfloat16:
-        weights = weights.double()  # summed as float64 (bfloat16 kernels run in float32)
+    if weights is not None and (weights.dtype is _dtypes.bfloat16 or weights.is_complex()):
+        # summed as float64 (bfloat16 kernels run in float32); complex weights lose their
+        # imaginary parts, with torch's warning
+        weights = weights.double()
     return _bincount(input, weights, int(minlength))
 
 

@@ -514,8 +514,7 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
     if layout not in (None, sparse_coo):
         raise NotImplementedError(f"numtorch has sparse COO tensors only, not {layout}")
     sparse_dim = input.ndim if sparse_dim is None else sparse_dim
-    data = input.detach().numpy()
-    mask = data != 0
+    mask = input._data != 0  # the array itself: numpy() refuses bfloat16
     if sparse_dim < input.ndim:
         mask = mask.reshape(mask.shape[:sparse_dim] + (-1,)).any(-1)
     if mask.ndim:

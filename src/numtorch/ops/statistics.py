@@ -230,7 +230,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor:
         _check_weights(fweights, "fweights", "iu", observations)
         w = fweights
     if aweights is not None:
-        _check_weights(aweights, "aweights", "f", observations)
+        _check_weights(aweights, "aweights", "fV", observations)
         w = aweights if w is None else w * aweights
     w_sum = w.sum() if w is not None else Tensor._make(xp.asarray(observations, xp.int64))
     if w is not None and not w_sum.item():
@@ -583,7 +583,7 @@ def _renorm(input, p, dim, maxnorm):
 def renorm(input, p, dim, maxnorm) -> Tensor:
     """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm
     ``maxnorm``."""
-    if input._data.dtype.kind not in "fV":
+    if input._data.dtype.kind not in "fcV":
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{input.dtype.scalar_name}"
