@@ -208,3 +208,54 @@ def test_ops_run_the_dtypes_torch_runs(name, dtype):
         assert our_values == their_values
     else:
         assert our_values == pytest.approx(their_values, rel=1e-2)
+
+
+def _sparse_float(lib, dtype):
+    values = lib.tensor([1.0, 2.0, 3.0]).to(dtype)
+    return lib.sparse_coo_tensor(lib.tensor([[0, 1, 2], [0, 1, 2]]), values, (4, 3))
+
+
+REFUSALS = {
+    "sparse.softmax": lambda lib, d: lib.sparse.softmax(_sparse_float(lib, d), 1),
+    "sparse.log_softmax": lambda lib, d: lib.sparse.log_softmax(_sparse_float(lib, d), 0),
+    "sparse.mm": lambda lib, d: lib.sparse.mm(_sparse_float(lib, d), lib.ones(3, 2).to(d)),
+    "dense_sparse_mm": lambda lib, d: lib.mm(lib.ones(2, 4).to(d), _sparse_float(lib, d)),
+    "conv_transpose1d": lambda lib, d: lib.nn.functional.conv_transpose1d(
+        lib.ones(1, 1, 3).to(d), lib.ones(1, 1, 2).to(d)
+    ),
+    "conv2d": lambda lib, d: lib.nn.functional.conv2d(
+        lib.ones(1, 1, 3, 3).to(d), lib.ones(1, 1, 2, 2).to(d)
+    ),
+    "multi_margin_loss": lambda lib, d: lib.nn.functional.multi_margin_loss(
+        lib.ones(2, 3).to(d), lib.tensor([0, 2])
+    ),
+    "unfold": lambda lib, d: lib.nn.functional.unfold(lib.ones(1, 1, 3, 3).to(d), 2),
+    "fold": lambda lib, d: lib.nn.functional.fold(lib.ones(1, 4, 4).to(d), (3, 3), 2),
+    "cdist": lambda lib, d: lib.cdist(lib.ones(2, 3).to(d), lib.ones(4, 3).to(d)),
+    "pdist": lambda lib, d: lib.pdist(lib.ones(3, 2).to(d)),
+    "histogram": lambda lib, d: lib.histogram(lib.ones(4).to(d), 3)[0],
+    "binomial": lambda lib, d: lib.binomial(lib.ones(3).to(d), lib.ones(3).to(d) / 2),
+    "searchsorted": lambda lib, d: lib.searchsorted(lib.tensor([0, 1, 2]).to(d), lib.ones(1).to(d)),
+    "ndtr": lambda lib, d: lib.special.ndtr(lib.ones(2).to(d)),
+    "xlog1py": lambda lib, d: lib.special.xlog1py(lib.ones(2).to(d), 2.0),
+    "zeta": lambda lib, d: lib.special.zeta(2.0, lib.ones(2).to(d) * 2),
+}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "bfloat16", "complex64"])
+@pytest.mark.parametrize("name", REFUSALS)
+def test_ops_refuse_the_dtypes_their_torch_kernels_lack(name, dtype):
+    # Note [Kernel dtypes]: torch's NotImplementedError naming the kernel, or the result
+    if name.startswith("conv") and dtype == "complex64":
+        pytest.skip("complex convolution, which numtorch lacks (dtype_support_known.py)")
+    outcomes = []
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                out = REFUSALS[name](lib, getattr(lib, dtype))
+                out = out.to_dense() if out.layout != lib.strided else out
+                outcomes.append(str(out.dtype))
+            except (NotImplementedError, RuntimeError, ValueError) as error:
+                outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]

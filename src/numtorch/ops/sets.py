@@ -8,7 +8,7 @@ import math
 
 from .._core import dtypes as _dtypes
 from .._core import unsigned
-from .._core.kernel_dtypes import REAL, kernel
+from .._core.kernel_dtypes import BOOL, REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor, _wrap_dim
@@ -288,7 +288,12 @@ def searchsorted(
             "dimensions of boundaries tensor and input value tensor must match, but we got "
             f"boundaries tensor {list(boundaries)} and input value tensor {list(input.shape)}"
         )
+    _SEARCHSORTED.check_tensor(sorted_sequence)
     return _searchsorted(sorted_sequence, input, side, out_int32, sorter)
+
+
+# Note [Kernel dtypes]: the bisection compares real numbers, bools excepted
+_SEARCHSORTED = kernel("searchsorted_out_cpu", REAL - BOOL)
 
 
 @export(method=False)

@@ -7,6 +7,7 @@ import math
 import warnings
 
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import linspace, zeros
@@ -358,6 +359,7 @@ def _no_histogram_derivative(grads):
 # torch records a node that refuses backward (grad_fn=<NotImplemented>) on both outputs
 @defop(
     name="histogram",
+    dtypes=kernel("histogramdd", FLOATING),
     node="NotImplemented",
     outputs=2,
     returns=histogram_type,
@@ -510,6 +512,7 @@ def _no_histogramdd_derivative(grads):
 # torch records a node that refuses backward (grad_fn=<NotImplemented>) on every output
 @defop(
     name="histogramdd",
+    dtypes=kernel("histogramdd", FLOATING),
     aten="_histogramdd_from_bin_cts",
     schema_args=5,
     node="NotImplemented",
