@@ -493,7 +493,7 @@ def _like_array(input, dtype, memory_format, fill_value):
     """The array of a ``*_like`` factory: in the input's memory order under torch's default
     ``preserve_format`` (backend/layout.py), channels-last when asked, row-major otherwise."""
     name = layouts.format_name(memory_format)
-    if fill_value is not None:
+    if fill_value is not None and dtype.np.kind in "iu":  # converted as torch's fill
         fill_value = fill_scalar(fill_value, dtype.np)
     if name in (None, "preserve_format"):
         if fill_value is None:

@@ -359,7 +359,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
             f"self and mat2 must have the same dtype, but got {input.dtype.scalar_name} and "
             f"{other.dtype.scalar_name}"
         )
-    beta, alpha = kernel_scales(input._data.dtype, beta, alpha)
+    if input._data.dtype.kind in "iu":  # (floats take the numbers as they are)
+        beta, alpha = kernel_scales(input._data.dtype, beta, alpha)
     return _addmm(input, mat1, mat2, beta, alpha)
 
 
