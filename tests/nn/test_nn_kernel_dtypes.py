@@ -49,6 +49,12 @@ CALLS = {
     "max_unpool3d": lambda lib, d: lib.nn.functional.max_unpool3d(
         _ones(lib, (1, 1, 1, 2, 2), d), lib.tensor([[[[[0, 3], [8, 11]]]]]), (1, 2, 2)
     ),
+    "pad_reflect": lambda lib, d: lib.nn.functional.pad(
+        _ones(lib, (1, 2, 4), d), (1, 1), "reflect"
+    ),
+    "pad_replicate": lambda lib, d: lib.nn.functional.pad(
+        _ones(lib, (1, 2, 4, 4), d), (1, 1, 1, 1), "replicate"
+    ),
     "native_group_norm": lambda lib, d: lib.native_group_norm(
         _ones(lib, (2, 4, 3), d), None, None, 2, 4, 3, 2, 1e-5
     )[0],

@@ -38,6 +38,12 @@ FILLS = {
     "fill_": lambda lib, v: lib.zeros(2, dtype=lib.int8).fill_(v),
     "index_fill": lambda lib, v: lib.zeros(2, dtype=lib.uint8).index_fill(0, lib.tensor([0]), v),
     "full_like": lambda lib, v: lib.full_like(lib.zeros(2, dtype=lib.uint8), v),
+    "masked_fill": lambda lib, v: lib.zeros(3, dtype=lib.uint8).masked_fill(
+        lib.tensor([True, False, True]), v
+    ),
+    "threshold": lambda lib, v: lib.nn.functional.threshold(
+        lib.tensor([0, 1, 2], dtype=lib.int8), 0.5, v
+    ),
     "addcmul": lambda lib, v: lib.ones(2, dtype=lib.uint8).addcmul(
         lib.ones(2, dtype=lib.uint8), lib.ones(2, dtype=lib.uint8), value=v
     ),
