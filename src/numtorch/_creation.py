@@ -495,6 +495,8 @@ def _like_array(input, dtype, memory_format, fill_value):
     """The array of a ``*_like`` factory: in the input's memory order under torch's default
     ``preserve_format`` (backend/layout.py), channels-last when asked, row-major otherwise."""
     name = layouts.format_name(memory_format)
+    if fill_value is not None and dtype.np.kind in "iu":  # converted as torch's fill
+        fill_value = fill_scalar(fill_value, dtype.np)
     if name in (None, "preserve_format"):
         if fill_value is None:
             return memory_layout.empty_like(input._data, dtype.np)

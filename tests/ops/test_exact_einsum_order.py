@@ -138,3 +138,37 @@ def test_a_product_with_nothing_to_sum_is_a_multiplication(equation):
     assert results[0][0] == results[1][0]
     np.testing.assert_array_equal(results[0][1], results[1][1])
     assert (np.signbit(results[0][1]) == np.signbit(results[1][1])).all()
+
+
+INTEGRAL_EQUATIONS = [
+    ("ij->j", [(2, 3)]),
+    ("ii->", [(3, 3)]),
+    ("ii->i", [(3, 3)]),
+    ("ii,jkk->ij", [(3, 3), (2, 4, 4)]),
+    ("ij,jk->ik", [(2, 3), (3, 4)]),
+    ("ij,jk->", [(2, 3), (3, 4)]),
+    ("ij,k->ik", [(2, 3), (4,)]),
+    ("ij,j->ij", [(2, 3), (3,)]),
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
+]
+
+
+@pytest.mark.parametrize("equation, shapes", INTEGRAL_EQUATIONS)
+@pytest.mark.parametrize(
+    "dtypes", [("bool", "bool"), ("uint8", "uint8"), ("int32", "int16"), ("bool", "int32")]
+)
+def test_integral_operands_sum_alone_as_int64_and_bools_do_not_contract(equation, shapes, dtypes):
+    # torch sums an operand's own subscripts with sum (bools and integers give int64) and
+    # contracts a pair with bmm, which has no bool kernel
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (numtorch, torch):
+        operands = [
+            lib.ones(shape, dtype=getattr(lib, dtypes[k % 2])) for k, shape in enumerate(shapes)
+        ]
+        try:
+            out = lib.einsum(equation, *operands)
+            outcomes.append((str(out.dtype), out.long().tolist()))
+        except (RuntimeError, NotImplementedError) as error:
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]

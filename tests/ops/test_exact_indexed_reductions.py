@@ -119,3 +119,26 @@ def test_scatter_reduce_argument_as_torch(reduce, source):
             out.sum().backward()
         seen.append((out.tolist(), type(out.grad_fn).__name__))
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "complex64"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("op", ["scatter_reduce", "index_reduce"])
+def test_indexed_reductions_refuse_the_dtypes_torchs_kernels_lack(op, reduce, include_self, dtype):
+    # a bool mean, a complex maximum; index_reduce's identity fill for real numbers only
+    torch = pytest.importorskip("torch")
+    if op == "index_reduce" and (reduce == "sum" or include_self):
+        pytest.skip("torch's kernel for these depends on the layout")
+    outcomes = []
+    for lib in (numtorch, torch):
+        x = lib.ones(3, dtype=getattr(lib, dtype))
+        src = lib.ones(2, dtype=getattr(lib, dtype))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                out = getattr(x, op)(0, lib.tensor([0, 2]), src, reduce, include_self=include_self)
+                outcomes.append((str(out.dtype), out.to(lib.complex128).tolist()))
+            except NotImplementedError as error:
+                outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]

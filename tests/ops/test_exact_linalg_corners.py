@@ -419,3 +419,56 @@ def test_householder_product_applies_reflectors_as_lapack():
     assert np.isfinite(ours[0][:, :2]).all() and np.isinf(ours[0][:, 2]).all()
     for a, b in zip(ours, _householder_products(torch)):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+KERNEL_REFUSALS = {
+    "cholesky": lambda lib, a: lib.cholesky(a),
+    "linalg.eigh": lambda lib, a: lib.linalg.eigh(a),
+    "linalg.eigvalsh": lambda lib, a: lib.linalg.eigvalsh(a),
+    "geqrf": lambda lib, a: lib.geqrf(a),
+    "cholesky_inverse": lambda lib, a: lib.cholesky_inverse(a),
+    "cholesky_solve": lambda lib, a: lib.cholesky_solve(a, a),
+    "linalg.solve_triangular": lambda lib, a: lib.linalg.solve_triangular(a, a, upper=True),
+    "triangular_solve": lambda lib, a: lib.triangular_solve(a, a),
+    "ormqr": lambda lib, a: lib.ormqr(a, a[0], a),
+    "linalg.cholesky": lambda lib, a: lib.linalg.cholesky(a),  # checks the dtype first
+}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", KERNEL_REFUSALS)
+def test_ops_without_a_dtype_check_refuse_in_their_kernel(name, dtype):
+    # torch checks these dtypes only in the kernel: NotImplementedError naming it
+    outcomes = []
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                KERNEL_REFUSALS[name](lib, lib.eye(3, dtype=getattr(lib, dtype)))
+                outcomes.append("returns")
+            except (RuntimeError, NotImplementedError) as error:
+                outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]
+
+
+DTYPE_MESSAGES = {
+    "linalg.pinv": lambda lib, a: lib.linalg.pinv(a),
+    "pinverse": lambda lib, a: lib.pinverse(a),
+    "matrix_norm_nuc": lambda lib, a: lib.linalg.matrix_norm(a, "nuc"),
+    "matrix_norm_2": lambda lib, a: lib.linalg.matrix_norm(a, 2),
+    "lstsq": lambda lib, a: lib.linalg.lstsq(a, a),
+    "lstsq_mixed": lambda lib, a: lib.linalg.lstsq(a, a.double()),
+}
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", DTYPE_MESSAGES)
+def test_linalg_refuses_dtypes_with_torchs_error(name, dtype):
+    outcomes = []
+    for lib in (numtorch, torch):
+        try:
+            DTYPE_MESSAGES[name](lib, lib.ones(4, 3, dtype=getattr(lib, dtype)))
+            outcomes.append("returns")
+        except (RuntimeError, NotImplementedError) as error:
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]

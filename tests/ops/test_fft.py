@@ -206,3 +206,26 @@ def test_a_nan_imaginary_part_stays_imaginary_through_a_scaled_transform():
     torch = pytest.importorskip("torch")
     for ours, theirs in zip((real, imag, grad), _nan_imaginary_parts(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib, x: lib.fft.fft(x),
+        lambda lib, x: lib.fft.rfft(x),
+        lambda lib, x: lib.fft.ihfft(x),
+        lambda lib, x: lib.stft(
+            x.reshape(-1), 8, window=lib.ones(8, dtype=x.dtype), return_complex=True
+        ),
+    ],
+    ids=["fft", "rfft", "ihfft", "stft"],
+)
+def test_half_precision_transforms_are_refused_with_torchs_error(call, dtype):
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as error:
+            call(lib, lib.ones(4, 8, dtype=getattr(lib, dtype)))
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]

@@ -68,6 +68,12 @@ def test_a_non_tensor_argument_raises_type_error(call, argument):
         call()
 
 
+def test_the_argument_types_are_checked_before_an_ops_own_dtype_check():
+    # torch's parser runs first; its message names the NumPy scalar's type
+    with pytest.raises(TypeError, match=re.escape("must be Tensor, not numpy.float64")):
+        torch.frac(np.float64(1.5))
+
+
 @pytest.mark.parametrize("dim", ["a", 1.5, ["a"]])
 def test_a_malformed_dim_raises_type_error(dim):
     with pytest.raises(TypeError, match="invalid combination of arguments"):

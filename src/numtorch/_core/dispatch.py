@@ -78,16 +78,37 @@ def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
 
 
 def fill_scalar(value, np_dtype):
-    """A number as torch converts a fill value or bound into the integer ``np_dtype``: an int
-    that fits the signed or the unsigned range wraps in (``uint8.fill_(-3)`` is 253), a
-    larger one raises torch's overflow error (NumPy's OverflowError leaked)."""
+    """A number as torch converts a fill value, bound or kernel parameter into the integer
+    ``np_dtype``: an int that fits the signed or the unsigned range wraps in
+    (``uint8.fill_(-3)`` is 253), a larger one raises torch's overflow error (NumPy's
+    OverflowError leaked); a float within the range is truncated (2.5 fills 2), any other
+    (-0.5 for uint8, NaN) raises that error too, where NumPy would wrap it in."""
     if value.__class__ is int:
         if not -(2**63) <= value < 2**64:  # beyond any torch scalar, whatever the dtype
             raise OverflowError("int too big to convert")
         if np_dtype in _INT_RANGES:
             check_scalar_fits(value, _dtypes.from_numpy_dtype(np_dtype), lenient=True)
             return wrap_int(value, np_dtype)
+    elif value.__class__ is float and np_dtype in _INT_RANGES:
+        low, high = _INT_RANGES[np_dtype]
+        if not low <= value <= high:
+            name = _dtypes.from_numpy_dtype(np_dtype).name
+            raise RuntimeError(
+                f"value cannot be converted to type {_C_NAMES.get(name, name)} without overflow"
+            )
+        return int(value)
     return value
+
+
+def kernel_scales(np_dtype, beta, alpha) -> tuple:
+    """Note [Kernel numbers]: the scaled products (addmm, addmv, baddbmm, addbmm,
+    sparse.addmm) take ``beta`` and ``alpha`` as parameters of a kernel of ``np_dtype``, not
+    as operands: they take no part in the dtype, and an integer kernel converts them as a
+    fill value (0.5 scales by 0; one outside the type's range raises). addr alone refuses a
+    float number for integer tensors."""
+    if np_dtype.kind in "iu":
+        return fill_scalar(beta, np_dtype), fill_scalar(alpha, np_dtype)
+    return beta, alpha
 
 
 _INT_RANGES = {
@@ -267,12 +288,11 @@ def run_general(spec, args):
     """The full path: any op, any arguments."""
     if dispatch.slow:
         return observed(spec, args)
+    given = args  # as passed: an error names a NumPy scalar as torch does
     for a in args:
         if isinstance(a, xp.generic):
             args = _numbers_parsed(args)
             break
-    if spec.check is not None:
-        spec.check(args)
     arrays = list(args)
     requires_grad = False
     lists = spec.lists
@@ -287,13 +307,15 @@ def run_general(spec, args):
             if not requires_grad:
                 requires_grad = any(t._requires_grad for t in a)
         elif a is not None and i not in spec.scalars:
-            raise argument_error(spec, args)
+            raise argument_error(spec, given)
     for i in spec.nondiff:
         a = arrays[i]
         if isinstance(a, Tensor):
             arrays[i] = a._data
         elif i in lists:
             arrays[i] = [t._data if isinstance(t, Tensor) else t for t in a]
+    if spec.check is not None:  # after the argument types, which torch's parser checks first
+        spec.check(args)
     target = _promote(spec, args, arrays) if spec.promote else None
     if spec.dtypes is not None:
         _check_kernel_dtype(spec, target, arrays)

@@ -82,7 +82,7 @@ _OWN_LAYOUT = frozenset(
 # Numbers torch's kernel takes as a parameter, where other ops wrap a number as a 0-d
 # operand (``x * 2``): the iterator sees only the tensors (a wrapped operand changes the
 # result's strides, Note [Elementwise result layout])
-_KERNEL_NUMBERS = {"pow": ("exponent",), "lerp": ("weight",), "addcmul": ("value",)}
+_KERNEL_NUMBERS = {"pow": ("exponent",), "lerp": ("weight",)}
 
 
 class OpSpec:

@@ -62,6 +62,12 @@ def _with_scalars(out, input, *bounds):
     return out.astype(d.np, copy=False)
 
 
+def _bound(value, np_dtype):
+    # an int bound converts into an integer input's type as a fill value does; a float one
+    # is compared as it is, the input promoted (_with_scalars)
+    return fill_scalar(value, np_dtype) if value.__class__ is int else value
+
+
 def _keep_zero_sign(out, input):
     # torch replaces x only where it lies strictly outside a bound, so a zero input keeps
     # its sign against a zero bound of the other sign; NumPy's maximum/minimum may take
@@ -84,9 +90,9 @@ def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     out = input
     if min is not None:
-        out = _keep_zero_sign(xp.maximum(out, fill_scalar(min, input.dtype)), out)
+        out = _keep_zero_sign(xp.maximum(out, _bound(min, input.dtype)), out)
     if max is not None:
-        out = _keep_zero_sign(xp.minimum(out, fill_scalar(max, input.dtype)), out)
+        out = _keep_zero_sign(xp.minimum(out, _bound(max, input.dtype)), out)
     return _with_scalars(out, input, min, max)
 
 
@@ -132,7 +138,7 @@ clip = export(clamp, name="clip", inplace=True)
     jvp="elementwise",
 )
 def _clamp_min_scalar(input, min):
-    low = fill_scalar(min, input.dtype)
+    low = _bound(min, input.dtype)
     return _with_scalars(_keep_zero_sign(xp.maximum(input, low), input), input, min)
 
 
@@ -145,7 +151,7 @@ def _clamp_min_scalar(input, min):
     jvp="elementwise",
 )
 def _clamp_max_scalar(input, max):
-    high = fill_scalar(max, input.dtype)
+    high = _bound(max, input.dtype)
     return _with_scalars(_keep_zero_sign(xp.minimum(input, high), input), input, max)
 
 

@@ -20,6 +20,7 @@ import math
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import COMPLEX, FLOATING, HALVES, own_message
 from .._core.op import defop
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import arange
@@ -83,9 +84,17 @@ def _r2c_grad(grad, input, dim, normalization, onesided):
     return _fft_c2c(grad, dim, normalization, False).real
 
 
+# Note [Kernel dtypes]: the transforms run single and double precision (stft reaches them
+# without the fft functions' own check)
+_TRANSFORM_DTYPES = own_message(
+    FLOATING | COMPLEX, "MKL FFT doesn't support tensors of type: {dtype}"
+)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="_fft_r2c",
+    dtypes=_TRANSFORM_DTYPES,
     node="FftR2CBackward0",
     input=_r2c_grad,
     jvp="linear",
@@ -103,6 +112,7 @@ def _fft_r2c(input, dim, normalization, onesided):
 @defop(
     batch=batch_rules.along("dim"),
     name="_fft_c2c",
+    dtypes=_TRANSFORM_DTYPES,
     node="FftC2CBackward0",
     input=lambda grad, dim, normalization, forward: _fft_c2c(grad, dim, normalization, not forward),
     jvp="linear",
@@ -135,6 +145,7 @@ def _c2r_grad(grad, dim, normalization):
 @defop(
     batch=batch_rules.along("dim"),
     name="_fft_c2r",
+    dtypes=_TRANSFORM_DTYPES,
     node="FftC2RBackward0",
     input=_c2r_grad,
     jvp="linear",
@@ -164,8 +175,8 @@ def _check_input(name, input) -> None:
             f"fft_{name}(): argument 'input' (position 1) must be Tensor, not "
             f"{type(input).__name__}"
         )
-    if input.dtype is _dtypes.float16:
-        raise RuntimeError("Unsupported dtype Half")
+    if input._data.dtype in HALVES:
+        raise RuntimeError(f"Unsupported dtype {input.dtype.scalar_name}")
 
 
 def _promote(input, require_complex: bool = False) -> Tensor:

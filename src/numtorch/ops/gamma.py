@@ -605,6 +605,7 @@ def _zeta(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="zeta_self_scalar",
+    dtypes=kernel("zeta_cpu", FLOATING | {xp.dtype(xp.float16)}),
     node="SpecialZetaBackward1",
     promote="float",
     scalars=("input",),
@@ -619,6 +620,7 @@ def _zeta_self_scalar(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="zeta_other_scalar",
+    dtypes=kernel("zeta_cpu", FLOATING | {xp.dtype(xp.float16)}),
     node="SpecialZetaBackward2",
     promote="float",
     scalars=("other",),

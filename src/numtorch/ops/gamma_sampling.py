@@ -24,6 +24,7 @@ import math
 
 from .. import _serial_samplers as serial
 from .._core import batch_rules
+from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export
 from .._generator import generator_or_default
 from ..autograd.forward_grad import no_forward_derivative
@@ -38,8 +39,8 @@ def _gamma_derivative(grad, input, result):
 @defop(
     batch=batch_rules.pointwise,
     name="_standard_gamma",
+    dtypes=kernel("gamma_cpu", FLOATING),
     node="StandardGammaBackward0",
-    check=_floats_only("gamma_cpu"),
     input=_gamma_derivative,
     jvp=no_forward_derivative("_standard_gamma"),  # none in torch either,
 )
@@ -72,6 +73,7 @@ def _check_gamma_grad(args):
     node="StandardGammaGradBackward0",
     promote="same",
     check=_check_gamma_grad,
+    dtypes=kernel("_standard_gamma_grad_cpu", FLOATING),
     # torch's formula is not_implemented(...): NotImplementedError, not a NotImplemented node
     input=derivative_not_implemented("_standard_gamma_grad"),
     jvp=no_forward_derivative("_standard_gamma_grad"),

@@ -63,12 +63,7 @@ def geqrf(input) -> tuple:
     require_tensor("geqrf", "input", 1, input)
     if input.ndim < 2:
         raise RuntimeError("torch.geqrf: input must have at least 2 dimensions.")
-    if input._data.dtype.kind not in "fc":
-        raise RuntimeError(
-            f"torch.geqrf: Expected a floating point or complex tensor as input. Got "
-            f"{input.dtype.scalar_name}"
-        )
-    return _geqrf(input)
+    return _geqrf(input)  # whose kernel refuses other dtypes than floats and complex ones
 
 
 def _check(name, input, tau):
@@ -262,6 +257,7 @@ def _ormqr_other_grad(grad, input, tau, left, transpose):
     batch=batch_rules.along(),
     name="ormqr_op",
     aten="ormqr",
+    dtypes=kernel("ormqr_cpu", FLOATING | COMPLEX),
     node="OrmqrBackward0",
     input=_ormqr_grad(0),
     tau=_ormqr_grad(1),

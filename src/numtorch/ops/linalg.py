@@ -8,7 +8,7 @@ import math
 import string
 
 from .._core import batch_rules
-from .._core.dispatch import broadcast_shape, require_tensor
+from .._core.dispatch import broadcast_shape, kernel_scales, require_tensor
 from .._core.dtypes import bool_, int64, promote_types
 from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import composite, dispatch
@@ -180,10 +180,13 @@ def mm(input, mat2) -> Tensor:
     return _mm(input, mat2)
 
 
+_BMM = kernel("bmm", NUMBERS)
+
+
 @defop(
     batch=batch_rules.bmm,
     name="bmm",
-    dtypes=kernel("bmm", NUMBERS),
+    dtypes=_BMM,
     # conjugate transposes: the formulas hold for complex matrices (Note [Complex autograd])
     input=lambda grad, mat2: grad.bmm(mat2.mH),
     mat2=lambda grad, input: input.mH.bmm(grad),
@@ -356,6 +359,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
             f"self and mat2 must have the same dtype, but got {input.dtype.scalar_name} and "
             f"{other.dtype.scalar_name}"
         )
+    if input._data.dtype.kind in "iu":  # (floats take the numbers as they are)
+        beta, alpha = kernel_scales(input._data.dtype, beta, alpha)
     return _addmm(input, mat1, mat2, beta, alpha)
 
 
@@ -758,7 +763,6 @@ def einsum(equation, *operands) -> Tensor:
         operands = dispatch.autocast.cast_op("einsum", operands)
     shapes = [tuple(getattr(t, "shape", ())) for t in operands]  # before any broadcast
     equation, operands = _expand_ellipsis(equation, operands)  # (which refuses non-tensors)
-    operands = _sums_in_int64(equation, operands)
     dtype = _check_contraction_dtypes(equation, operands, shapes)
     result = _in_torchs_order(equation, operands)
     return result if dtype is None or result.dtype is dtype else result.to(dtype)
@@ -852,7 +856,7 @@ def _in_torchs_order(equation, operands) -> Tensor:
     if len(operands) == 1:
         if set(specs[0]) <= set(output):  # Note [einsum's views]
             return _diagonals_permuted(specs[0], output, operands[0])
-        return _einsum(equation, operands)
+        return _summed(equation, operands[0])
 
     def wide(spec, t):
         return {c for c, n in zip(spec, t.shape) if n != 1 and c not in output}
@@ -866,7 +870,7 @@ def _in_torchs_order(equation, operands) -> Tensor:
         if reduced != spec and not alone:  # diagonals only: a view of the operand, as torch
             t = _diagonals_permuted(spec, reduced, t)
         elif reduced != spec:
-            t = _einsum(f"{spec}->{reduced}", [t])
+            t = _summed(f"{spec}->{reduced}", t)
         terms.append((reduced, t))
     spec_a, a = terms[0]
     for k in range(1, len(terms)):
@@ -888,6 +892,8 @@ def _in_torchs_order(equation, operands) -> Tensor:
                     spec_b, b = _sum_out(spec_b, b, c)
         letters = dict.fromkeys(spec_a + spec_b)
         kept = "".join(c for c in letters if c in later and c not in summed)
+        if summed and a.numel() and b.numel():  # a batched matrix product: no bool kernel
+            _BMM.check_tensor(a)
         if k == len(terms) - 1 and summed:  # Note [einsum's views]
             a = _batched_product_view(spec_a, a, spec_b, b, output)
             break
@@ -915,7 +921,15 @@ def _aligned(spec, t, target):
 
 def _sum_out(spec, t, c):
     reduced = spec.replace(c, "")
-    return reduced, _einsum(f"{spec}->{reduced}", [t])
+    return reduced, _summed(f"{spec}->{reduced}", t)
+
+
+def _summed(equation, t) -> Tensor:
+    """One operand summed over subscripts no other operand has: torch runs ``sum``, which
+    sums bools and integers as int64."""
+    if t._data.dtype.kind in "biu":
+        t = t.long()
+    return _einsum(equation, [t])
 
 
 def _contract(equation, *operands) -> Tensor:
@@ -924,50 +938,44 @@ def _contract(equation, *operands) -> Tensor:
     return _einsum(equation, operands)
 
 
-def _sums_in_int64(equation, operands):
-    """The operands with an integer or bool operand that torch sums on its own first (a
-    subscript it alone has wide and the output lacks; any summed subscript of a single
-    operand) cast to int64, the dtype of torch's integer sums."""
-    if all(t.dtype.is_floating_point or t.dtype.is_complex for t in operands):
-        return operands
-    inputs, output = equation.split("->")
-    specs = inputs.split(",")
-    wide = [{c for c, n in zip(spec, t.shape) if n != 1 and c not in output}
-            for spec, t in zip(specs, operands)]  # fmt: skip
-    count = collections.Counter(c for w in wide for c in w)
-    cast = []
-    for spec, t, w in zip(specs, operands, wide):
-        summed = set(spec) - set(output) if len(operands) == 1 else {c for c in w if count[c] == 1}
-        integral = not (t.dtype.is_floating_point or t.dtype.is_complex)
-        cast.append(t.to(int64) if summed and integral and t.dtype is not int64 else t)
-    return cast
-
-
 def _check_contraction_dtypes(equation, operands, shapes):
     """torch contracts the operands left to right, pair by pair: a pair that shares a summed
     subscript (of size > 1 in both) is a batched matrix product, which refuses two dtypes;
     any other pair is an elementwise product, which promotes. With an empty operand the
-    product is skipped: its zeros take the second operand's dtype. Returns the result's
-    dtype (None when the operands share one)."""
-    if len({t.dtype for t in operands}) == 1 and operands[0].dtype is not bool_:
+    product is skipped: its zeros take the second operand's dtype. An operand first summed
+    over subscripts of its own is int64 if it was bool or integral (``_summed``). Returns the
+    result's dtype (None when the operands share one)."""
+    if len({t.dtype for t in operands}) == 1 and operands[0]._data.dtype.kind not in "biu":
         return None
     inputs, output = equation.split("->")
     specs = inputs.split(",")
     last = {c: k for k, spec in enumerate(specs) for c in spec}
     wide = [{c for c, n in zip(spec, shape) if n != 1} for spec, shape in zip(specs, shapes)]
-    dtype, alive = operands[0].dtype, wide[0]
+    count = collections.Counter(c for w in wide for c in w if c not in output)
+    alone = (
+        [set(specs[0]) - set(output)]
+        if len(specs) == 1
+        else [{c for c in w - set(output) if count[c] == 1} for w in wide]
+    )  # a single operand sums every subscript the output lacks
+    dtypes = [
+        int64 if t._data.dtype.kind in "biu" and own else t.dtype
+        for t, own in zip(operands, alone)
+    ]  # fmt: skip
+    if len(set(dtypes)) == 1 and dtypes[0] is not bool_:
+        return None
+    dtype, alive = dtypes[0], wide[0]
     for k in range(1, len(specs)):
-        other = operands[k]
+        other = dtypes[k]
         summed = {c for c in alive & wide[k] if last[c] == k and c not in output}
         if summed and dtype is bool_ and all(map(math.prod, shapes[: k + 1])):
-            raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
-        if summed and dtype is not other.dtype:
+            raise _BMM.error(xp.dtype(bool))  # (an empty product is skipped)
+        if summed and dtype is not other:
             if all(map(math.prod, shapes[: k + 1])):
                 raise RuntimeError(
-                    f"expected scalar type {dtype.scalar_name} but found {other.dtype.scalar_name}"
+                    f"expected scalar type {dtype.scalar_name} but found {other.scalar_name}"
                 )
-            dtype = other.dtype
+            dtype = other
         if not summed:
-            dtype = promote_types(dtype, other.dtype)
+            dtype = promote_types(dtype, other)
         alive = {c for c in alive | wide[k] if last[c] > k or c in output}
     return dtype

@@ -128,7 +128,7 @@ def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False)
                 f"has {t.ndim} dimensions instead"
             )
     _check_same_dtype(input, A)
-    check_matrices(A, "torch.triangular_solve")
+    check_matrices(A, "torch.triangular_solve", dtypes=_triangular_solve.spec.dtypes)
     if input.shape[-2] != A.shape[-1]:
         raise RuntimeError(
             f"Incompatible matrix sizes for triangular_solve: each A matrix is {A.shape[-2]} by "
@@ -224,7 +224,7 @@ def cholesky_solve(input, input2, upper=False) -> Tensor:
                 f"{name} should have at least 2 dimensions, but has {t.ndim} dimensions instead"
             )
     _check_same_dtype(input, input2)
-    check_matrices(input2, "torch.cholesky_solve")
+    check_matrices(input2, "torch.cholesky_solve", dtypes=_cholesky_solve.spec.dtypes)
     if input.shape[-2] != input2.shape[-1]:
         raise RuntimeError(
             f"Incompatible matrix sizes for cholesky_solve: each A matrix is {input2.shape[-2]} "
@@ -271,7 +271,7 @@ def cholesky_inverse(input, upper=False) -> Tensor:
         tensor([[0.2500, 0.0000],
                 [0.0000, 4.0000]])
     """
-    check_matrices(input, "cholesky_inverse")
+    check_matrices(input, "cholesky_inverse", dtypes=_cholesky_inverse.spec.dtypes)
     return _cholesky_inverse(input, bool(upper))
 
 

@@ -235,7 +235,7 @@ def eigh(A, UPLO="L"):
         >>> torch.linalg.eigh(torch.tensor([[2.0, 0.0], [0.0, 1.0]])).eigenvalues
         tensor([1., 2.])
     """
-    check_matrices(A, "linalg.eigh")
+    check_matrices(A, "linalg.eigh", dtypes=_eigh.spec.dtypes)
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     return _eigh(A, UPLO)
@@ -424,6 +424,9 @@ def _pinv(input, atol, rtol, hermitian):
     return xp.matmul(v * inverse[..., None, :], uh)
 
 
+_PINV_DTYPES = FLOATING | COMPLEX
+
+
 def pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
     """The Moore-Penrose pseudo-inverse: singular values at most
     ``max(atol, rtol * largest)`` count as zero (default ``rtol``: eps * max(m, n)).
@@ -434,7 +437,11 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.0000]])
     """
-    check_matrices(A, "linalg.pinv", square=False)
+    if A.ndim < 2 or A._data.dtype not in _PINV_DTYPES:  # torch's one check for both
+        raise RuntimeError(
+            f"linalg.pinv({A.dtype.scalar_name}{{{list(A.shape)}}}): expected a tensor with 2 "
+            "or more dimensions of float, double, cfloat or cdouble types"
+        )
     if atol is None and rtol is None:
         rtol = float(xp.finfo(A._data.dtype).eps) * max(A.shape[-2], A.shape[-1])
     atol = 0.0 if atol is None else float(atol)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from .._core import batch_rules
+from .._core.kernel_dtypes import HALVES
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._core.warn_once import warn_once
@@ -69,6 +70,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None) -> Ten
     if dtype is not None:
         A = A.to(dtype)
     if ord == "nuc" or abs(ord) == 2:
+        if A._data.dtype in HALVES:  # torch's check before the singular values
+            raise RuntimeError(
+                f"linalg.matrix_norm: Low precision dtypes not supported. Got {A.dtype.scalar_name}"
+            )
         moved, inverse = _to_the_end(A, dims)
         values = decomp.svdvals(moved)
         if ord == 2 and values.shape[-1] == 0:
@@ -259,6 +264,8 @@ def logdet(input) -> Tensor:
     """
     solves.check_matrices(input, "logdet", low_precision=False)
     sign, logabsdet = solves.slogdet(input)
+    if input.is_complex():  # log(det): the sign's phase is the imaginary part
+        return sign.log() + logabsdet
     return where(sign == -1, math.nan, logabsdet)
 
 
@@ -323,6 +330,7 @@ def qr(input, some=True):
     batch=batch_rules.first_only,
     name="cholesky_legacy",
     node="CholeskyBackward0",
+    dtypes=solves._cholesky_ex.spec.dtypes,
     input=lambda grad, result, upper: solves._cholesky_backward(grad, result, upper),
     jvp=solves._cholesky_jvp,
 )
@@ -338,7 +346,7 @@ def cholesky(input, upper=False) -> Tensor:
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed "
         "in a future PyTorch release.",
     )
-    solves.check_matrices(input, "cholesky")
+    solves.check_matrices(input, "cholesky", dtypes=_cholesky_legacy.spec.dtypes)
     return _cholesky_legacy(input, bool(upper))
 
 

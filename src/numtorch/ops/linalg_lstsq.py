@@ -16,6 +16,7 @@ Forward: ``dX = d pinv(A) B + pinv(A) dB``, with pinv's forward derivative.
 from __future__ import annotations
 
 from .._core.dispatch import broadcast_shape, require_tensor
+from .._core.kernel_dtypes import COMPLEX, FLOATING, own_message
 from .._core.op import defop
 from ..autograd.forward_grad import add_terms, batched
 from ..backend import xp
@@ -83,6 +84,10 @@ def _lstsq_jvp(input_t, b_t, input, b, result, result1, vector):
 
 @defop(
     name="linalg_lstsq",
+    # torch checks the dtype last, in its kernel: halves and integers are refused there
+    dtypes=own_message(
+        FLOATING | COMPLEX, "This function doesn't handle types other than float and double"
+    ),
     schema_args=4,
     outputs=4,
     returns=lstsq_type,
@@ -135,15 +140,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
     require_tensor("linalg_lstsq", "b", 2, B)
     if A.ndim < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
-    if A._data.dtype.kind not in "fc":
-        raise RuntimeError(
-            "torch.linalg.lstsq: Expected input to be of floating-point or complex type, but "
-            f"got {A.dtype.scalar_name}"
-        )
     if B.dtype is not A.dtype:
         raise RuntimeError(
             f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
-            f"input with dtype {A.dtype.scalar_name} and other with dtype {B.dtype.scalar_name}"
+            f"input's dtype {A.dtype.scalar_name} and other's dtype {B.dtype.scalar_name}"
         )
     driver = "gelsy" if driver is None else driver
     if driver not in _DRIVERS:
@@ -170,7 +170,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
         A = A.expand(*batch, *A.shape[-2:])
     if tuple(b.shape[:-2]) != batch:
         b = b.expand(*batch, *b.shape[-2:])
-    if rcond is None:
+    if rcond is None and A._data.dtype.kind in "fc":  # (the kernel refuses other dtypes)
         rcond = xp.finfo(A._data.real.dtype).eps * max(A.shape[-2], A.shape[-1])
     result = _lstsq(A, b.squeeze(-1) if vector else b, rcond, driver, vector)
     if a_batch == batch:

@@ -30,12 +30,15 @@ class _LinAlgError(RuntimeError):
 LinAlgError = _LinAlgError
 
 
-def check_matrices(A, name, square=True, low_precision=True):
+def check_matrices(A, name, square=True, low_precision=True, dtypes=None):
     """torch's checks: at least 2 dims, floating point (``low_precision``: halves too),
-    square."""
+    square. ``dtypes``: the kernel dtypes of an op whose kernel refuses any other dtype
+    itself, with no floating-point check before it (Note [Kernel dtypes])."""
     if A.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    if A._data.dtype.kind not in "fcV":
+    if dtypes is not None:
+        dtypes.check_tensor(A)
+    elif A._data.dtype.kind not in "fcV":
         raise RuntimeError(
             f"{name}: Expected a floating point or complex tensor as input. Got "
             f"{A.dtype.scalar_name}"
@@ -215,8 +218,8 @@ def _slogdet_jvp(input_t, input, result0):
     jvp=_slogdet_jvp,
 )
 def _slogdet(input):
-    sign, logabsdet = xp.linalg.slogdet(input)
-    return sign.astype(input.dtype), logabsdet.astype(input.dtype)
+    sign, logabsdet = xp.linalg.slogdet(input)  # logabsdet is real, of the input's precision
+    return sign.astype(input.dtype), logabsdet.astype(xp.finfo(input.dtype).dtype)
 
 
 def slogdet(A):
@@ -439,7 +442,7 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor:
         tensor([[1.],
                 [1.]])
     """
-    check_matrices(A, "linalg.solve_triangular")
+    check_matrices(A, "linalg.solve_triangular", dtypes=_solve_triangular.spec.dtypes)
     if B.ndim < 2:
         raise RuntimeError(
             "linalg.solve_triangular: The input tensor B must have at least 2 dimensions."

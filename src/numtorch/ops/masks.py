@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .._core import batch_rules, index_batch_rules, unsigned
-from .._core.dispatch import broadcast_shape
+from .._core.dispatch import broadcast_shape, fill_scalar
 from .._core.meta import refuse_meta
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -49,6 +49,8 @@ def _fill_masked(input, mask, value):
     jvp=batched(lambda input_t, mask: where(mask, 0.0, input_t)),
 )
 def _masked_fill(input, mask, value):
+    if input.dtype.kind in "iu":  # a number converts into an integer input's type as a fill
+        value = fill_scalar(value, input.dtype)
     return _fill_masked(input, mask, value)
 
 

@@ -290,6 +290,6 @@ def ndtr(input):
         >>> torch.special.ndtr(torch.tensor([0.0, 1.96]))
         tensor([0.5000, 0.9750])
     """
-    if not input.dtype.is_floating_point:
+    if not (input.dtype.is_floating_point or input.is_complex()):  # (erf refuses complex)
         input = input.to(_dtypes.get_default_dtype())
     return _mul_scalar(_add_scalar(erf(_mul_scalar(input, _SQRT_HALF)), 1.0), 0.5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
-from .._core.dispatch import check_scalar_fits
+from .._core.dispatch import check_scalar_fits, fill_scalar
 from .._core.kernel_dtypes import COMPLEX, FLOATS, NUMBERS, kernel
 from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor
@@ -470,7 +470,8 @@ def where(condition, input, other):
     return xp.where(condition, input, other)
 
 
-# addcmul's kernel has no bool loop; its number ``value`` takes no part in the dtype
+# addcmul's kernel has no bool loop; its number ``value`` is a parameter of the kernel, not
+# an operand (Note [Kernel numbers] in _core/dispatch.py)
 _ADDCMUL = kernel("addcmul_cpu_out", NUMBERS)
 
 
@@ -485,13 +486,14 @@ def _check_addcmul(args):
     batch=batch_rules.pointwise,
     promote="same",
     check=_check_addcmul,
-    scalars=("value",),
     input=lambda grad: grad,
     tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
     tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
     jvp="elementwise",
 )
 def addcmul(input, tensor1, tensor2, value=1):
+    if input.dtype.kind in "iu":  # torch converts the number to the kernel's integer type
+        value = fill_scalar(value.item() if value.__class__ is xp.ndarray else value, input.dtype)
     return input + value * tensor1 * tensor2
 
 

@@ -8,6 +8,7 @@ import warnings
 
 from .._core import batch_rules, grad_mode
 from .._core.dispatch import broadcast_shape
+from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export, refusing
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import add_terms, align, batched, unsupported
@@ -304,6 +305,7 @@ def _cdist_backward(grad_output, x1, x2, p, cdist):
 @defop(
     batch=batch_rules.same_rank,
     name="_cdist_forward",
+    dtypes=kernel("cdist", FLOATING),
     node="CdistBackward0",
     x1=lambda grad, x1, x2, p, result: _cdist_backward(grad, x1, x2, p, result),
     x2=lambda grad, x1, x2, p, result: _cdist_backward(grad.mT, x2, x1, p, result.mT),

@@ -19,6 +19,7 @@ from .. import _serial_samplers as serial
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import broadcast_shape
+from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor
 from .._generator import generator_or_default
@@ -197,6 +198,7 @@ def poisson(input, generator=None) -> Tensor:
 @defop(
     batch=batch_rules.pointwise,
     name="binomial",
+    dtypes=kernel("binomial_cpu", FLOATING),
     node="NotImplemented",
     count=not_implemented("binomial"),
     prob=not_implemented("binomial"),

@@ -10,6 +10,7 @@ import warnings
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.dispatch import kernel_scales
 from .._core.inplace import inplace_variant
 from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import dispatch
@@ -86,10 +87,17 @@ def _addbmm_jvp(input_t, batch1_t, batch2_t, input, batch1, batch2, beta, alpha)
     return _scaled_jvp(input_t, input, product_t, beta, alpha, 2)
 
 
-def _check_scalars(dtype: _dtypes.dtype, beta, alpha) -> None:
+def _check_scalars(dtype: _dtypes.dtype, beta, alpha) -> tuple:
+    """``beta`` and ``alpha`` as the kernel takes them (Note [Kernel numbers], dispatch.py)."""
     for name, value in (("beta", beta), ("alpha", alpha)):
         if isinstance(value, bool) and dtype is not _dtypes.bool_:
             raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    return kernel_scales(dtype.np, beta, alpha)
+
+
+def _refuse_float_scalars(dtype: _dtypes.dtype, beta, alpha) -> None:
+    # addr checks what the other products convert
+    for name, value in (("beta", beta), ("alpha", alpha)):
         if isinstance(value, float) and not (dtype.is_floating_point or dtype.is_complex):
             raise RuntimeError(
                 f"For integral input tensors, argument {name} must not be a floating point number."
@@ -154,7 +162,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
             f"({'x'.join(map(str, mat.shape))}), vec ({'x'.join(map(str, vec.shape))})"
         )
     _same_dtypes("addmv", input, mat, vec)
-    _check_scalars(input.dtype, beta, alpha)
+    beta, alpha = _check_scalars(input.dtype, beta, alpha)
     if mat.numel() == 0 and beta != 0 and mat.shape[0] and tuple(input.shape) != mat.shape[:1]:
         warnings.warn(  # torch resizes its (rows,) result to input's shape (see _addmv)
             f"An output with one or more elements was resized since it had shape "
@@ -197,7 +205,9 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
         if v.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
     _check_expand(input, (vec1.shape[0], vec2.shape[0]))
-    _check_scalars(_dtypes.result_type(input, vec1, vec2), beta, alpha)
+    dtype = _dtypes.result_type(input, vec1, vec2)
+    _refuse_float_scalars(dtype, beta, alpha)
+    beta, alpha = _check_scalars(dtype, beta, alpha)
     if input.ndim == 0:
         # torch expands input to the result's shape before promoting: a 0-d input promotes
         # as a dimensioned tensor (a float64 one makes a float64 result of float32 vectors)
@@ -265,7 +275,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
             f"{batch1.dtype.c_name}, batch2: {batch2.dtype.c_name}"
         )
     _check_expand(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]))
-    _check_scalars(input.dtype, beta, alpha)
+    beta, alpha = _check_scalars(input.dtype, beta, alpha)
     return _baddbmm(input, batch1, batch2, beta, alpha)
 
 
@@ -315,7 +325,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
                 f"and {t.dtype.scalar_name}"
             )
     _check_expand(input, (batch1.shape[1], batch2.shape[2]))
-    _check_scalars(input.dtype, beta, alpha)
+    beta, alpha = _check_scalars(input.dtype, beta, alpha)
     return _addbmm(input, batch1, batch2, beta, alpha)
 
 

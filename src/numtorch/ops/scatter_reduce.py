@@ -10,6 +10,7 @@ double backward works.
 from __future__ import annotations
 
 from .._core import batch_rules, index_batch_rules
+from .._core.kernel_dtypes import BOOL, COMPLEX, EVERY, NUMBERS, REAL, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._core.warn_once import warn_once
@@ -63,7 +64,7 @@ def _reduce_into(input, key, values, reduce, include_self):
         if include_self:
             counts += 1
         counts = xp.maximum(counts, 1)
-        if out.dtype.kind in "fV":
+        if out.dtype.kind in "fcV":
             out = out / counts
         else:  # integers divide with rounding down, as torch's kernel does
             out = xp.floor_divide(out, counts)
@@ -214,7 +215,20 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tens
         raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
     check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
+    if reduce in _SCATTER_KERNELS:
+        _SCATTER_KERNELS[reduce].check_tensor(input)
     return _scatter_reduce(input, dim, index, src, reduce, include_self)
+
+
+# Note [Kernel dtypes]: the reductions whose kernels lack a dtype (a bool mean, a complex
+# maximum); index_reduce without the input's own values first fills in the reduction's
+# identity, for real numbers only
+_SCATTER_KERNELS = {
+    "mean": kernel("scatter_gather_tensor_cpu_reduce_mean", EVERY - BOOL),
+    "amax": kernel("scatter_gather_tensor_cpu_reduce_amax", REAL),
+    "amin": kernel("scatter_gather_tensor_cpu_reduce_amin", REAL),
+}
+_EXCLUDE_INPUT_INIT = kernel("index_reduce_func_exclude_input_init", NUMBERS - COMPLEX)
 
 
 # -- index_reduce ----------------------------------------------------------------------------
@@ -293,6 +307,8 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
                 f"empty dimension {dim} of self"
             )
         raise IndexError("index out of range in self")
+    if not include_self:
+        _EXCLUDE_INPUT_INIT.check_tensor(input)
     return _index_reduce(input, dim, index, source, reduce, include_self)
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 
+from .._core import dtypes as _dtypes
 from .._core import unsigned
-from .._core.kernel_dtypes import REAL, kernel
+from .._core.kernel_dtypes import BOOL, REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor, _wrap_dim
@@ -142,7 +143,8 @@ def _bincount(input, weights, minlength):
     out = xp.bincount(input, weights, minlength)
     if weights is None:
         return out.astype(xp.int64)
-    return out.astype(weights.dtype if weights.dtype.kind in "fV" else xp.float64, copy=False)
+    # torch's kernel sums float32 weights as float32 and any others (halves too) as float64
+    return out.astype(xp.float32 if weights.dtype == xp.float32 else xp.float64, copy=False)
 
 
 @export
@@ -166,6 +168,10 @@ def bincount(input, weights=None, minlength=0) -> Tensor:
         raise RuntimeError("weights should be 1-d and have the same length as input")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
+    if weights is not None and (weights.dtype is _dtypes.bfloat16 or weights.is_complex()):
+        # summed as float64 (bfloat16 kernels run in float32); complex weights lose their
+        # imaginary parts, with torch's warning
+        weights = weights.double()
     return _bincount(input, weights, int(minlength))
 
 
@@ -282,7 +288,12 @@ def searchsorted(
             "dimensions of boundaries tensor and input value tensor must match, but we got "
             f"boundaries tensor {list(boundaries)} and input value tensor {list(input.shape)}"
         )
+    _SEARCHSORTED.check_tensor(sorted_sequence)
     return _searchsorted(sorted_sequence, input, side, out_int32, sorter)
+
+
+# Note [Kernel dtypes]: the bisection compares real numbers, bools excepted
+_SEARCHSORTED = kernel("searchsorted_out_cpu", REAL - BOOL)
 
 
 @export(method=False)

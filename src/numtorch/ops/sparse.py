@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 
 from .._core import dtypes as _dtypes
+from .._core.dispatch import kernel_scales
 from .._core.op import OpSpec
 from .._core.tensor import Size, Tensor, _wrap_dim
 from .._creation import tensor as _tensor_from
@@ -480,7 +481,9 @@ def sparse_addmm(input, mat1, mat2, beta=1.0, alpha=1.0) -> Tensor:
         )
     indices = _index_tensor(mat1._index_array)
     size = tuple(mat1.shape)
-    return _spaddmm_scaled(input, mat1._value_tensor, mat2, indices, size, beta, alpha)
+    values = mat1._value_tensor
+    beta, alpha = kernel_scales(values._data.dtype, beta, alpha)
+    return _spaddmm_scaled(input, values, mat2, indices, size, beta, alpha)
 
 
 def sparse_sum(input, dim=None, dtype=None) -> Tensor:
@@ -511,8 +514,7 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
     if layout not in (None, sparse_coo):
         raise NotImplementedError(f"numtorch has sparse COO tensors only, not {layout}")
     sparse_dim = input.ndim if sparse_dim is None else sparse_dim
-    data = input.detach().numpy()
-    mask = data != 0
+    mask = input._data != 0  # the array itself: numpy() refuses bfloat16
     if sparse_dim < input.ndim:
         mask = mask.reshape(mask.shape[:sparse_dim] + (-1,)).any(-1)
     if mask.ndim:

@@ -5,6 +5,7 @@ written with these primitives and dense ops, so they differentiate again.
 
 from __future__ import annotations
 
+from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.op import defop
 from ..autograd.forward_grad import add_terms
 from ..backend import xp
@@ -182,6 +183,11 @@ def _mm_forward(values, dense, indices, size):
     return out
 
 
+# Note [Kernel dtypes]: every sparse-dense product runs torch's addmm_sparse_dense kernel,
+# which has no bool loop
+_SPARSE_DENSE = kernel("addmm_sparse_dense", NUMBERS)
+
+
 def _sparse_dense_op(name, node, aten):
     def dense_grad(grad, values, indices, size):
         return op(values, grad, indices.flip(0), (size[1], size[0]))
@@ -190,6 +196,7 @@ def _sparse_dense_op(name, node, aten):
         name=name,
         node=node,
         aten=aten,
+        dtypes=_SPARSE_DENSE,
         values=lambda grad, dense, indices: _mm_values_grad(grad, dense, indices),
         dense=dense_grad,
         jvp=_product_jvp(lambda values, dense, indices, size: op(values, dense, indices, size)),
@@ -214,6 +221,7 @@ def _dense_sparse_values_grad(grad, dense, indices):
 @defop(
     name="dense_sparse_mm",
     aten="mm",
+    dtypes=_SPARSE_DENSE,
     node="MmBackward0",
     dense=_dense_sparse_grad,
     values=_dense_sparse_values_grad,
@@ -269,6 +277,7 @@ def _scaled_addmm_jvp(input_t, values_t, dense_t, input, values, dense, indices,
 _spaddmm_scaled = defop(
     name="sparse_addmm_scaled",
     node="SparseAddmmBackward0",
+    dtypes=_SPARSE_DENSE,
     aten="addmm",
     schema_args=5,
     input=lambda grad, beta: grad * beta,

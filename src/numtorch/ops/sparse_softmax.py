@@ -9,6 +9,7 @@ dense dim each entry's values are normalized on their own axis. The input is coa
 
 from __future__ import annotations
 
+from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop
 from .._core.tensor import Tensor, _wrap_dim
 from ..backend import xp
@@ -41,6 +42,7 @@ def _forward(values, groups, count, axis, log):
 @defop(
     name="sparse_softmax_values",
     aten="_sparse_softmax",
+    dtypes=kernel("softmax", FLOATING),  # the values' dtype, after any dtype= cast
     schema_args=3,
     node="SparseSoftmaxBackward0",
     values=lambda grad, result, groups, count, axis: (
@@ -58,6 +60,7 @@ def _softmax_values(values, groups, count, axis):
 @defop(
     name="sparse_log_softmax_values",
     aten="_sparse_log_softmax",
+    dtypes=kernel("log_softmax", FLOATING),
     schema_args=3,
     node="SparseLogSoftmaxBackward0",
     values=lambda grad, result, groups, count, axis: (

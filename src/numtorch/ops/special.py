@@ -296,6 +296,7 @@ def _xlog1py(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlog1py_self_scalar",
+    dtypes=kernel("xlog1py_cpu", FLOATS),
     node="SpecialXlog1PyBackward1",
     promote="float",
     scalars=("input",),
@@ -309,6 +310,7 @@ def _xlog1py_self_scalar(input, other):
 @defop(
     batch=batch_rules.pointwise,
     name="xlog1py_other_scalar",
+    dtypes=kernel("xlog1py_cpu", FLOATS),
     node="SpecialXlog1PyBackward2",
     promote="float",
     scalars=("other",),

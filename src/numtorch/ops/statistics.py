@@ -7,6 +7,7 @@ import math
 import warnings
 
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import linspace, zeros
@@ -35,6 +36,14 @@ def _spacing(y, x, dim):
     return narrow_slice(x, dim, 1, x.shape[dim]) - narrow_slice(x, dim, 0, x.shape[dim] - 1)
 
 
+def _as_float(y):
+    """Integers as the default float dtype (torch's Scalar arithmetic promotes them); floats
+    and complex numbers as they are."""
+    if y.dtype.is_floating_point or y.dtype.is_complex:
+        return y
+    return y.to(_dtypes.get_default_dtype())
+
+
 def _check_trapezoid(y, name):
     if y._data.dtype == xp.bool_:
         raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
@@ -60,8 +69,7 @@ def trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
         shape = [s for d, s in enumerate(y.shape) if d != dim]
         return zeros(shape, dtype=y.dtype)
     _check_trapezoid(y, "trapezoid")
-    if not y.dtype.is_floating_point:  # torch's Scalar arithmetic promotes integers to float
-        y = y.to(_dtypes.get_default_dtype())
+    y = _as_float(y)
     if isinstance(x, Tensor):
         left, right = narrow_slice(y, dim, 0, y.shape[dim] - 1), narrow_slice(y, dim, 1, None)
         return _div_scalar((_spacing(y, x, dim) * (right + left)).sum(dim), 2.0)
@@ -82,8 +90,7 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1) -> Tensor:
     """Running trapezoid-rule integral along ``dim`` (one element shorter than ``y``)."""
     dim = _wrap_dim(dim, y.ndim)
     _check_trapezoid(y, "cumulative_trapezoid")
-    if not y.dtype.is_floating_point:
-        y = y.to(_dtypes.get_default_dtype())
+    y = _as_float(y)
     left, right = narrow_slice(y, dim, 0, y.shape[dim] - 1), narrow_slice(y, dim, 1, None)
     if isinstance(x, Tensor):
         return _div_scalar((_spacing(y, x, dim) * (left + right)).cumsum(dim), 2.0)
@@ -167,7 +174,7 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
             raise RuntimeError(
                 "torch.gradient expected each dimension size to be at least edge_order+1"
             )
-    y = input if input.dtype.is_floating_point else input.to(_dtypes.get_default_dtype())
+    y = _as_float(input)
     return tuple(
         _edges_and_center_at(y, d, step, edge_order)
         if isinstance(step, Tensor)
@@ -224,7 +231,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None) -> Tensor:
         _check_weights(fweights, "fweights", "iu", observations)
         w = fweights
     if aweights is not None:
-        _check_weights(aweights, "aweights", "f", observations)
+        _check_weights(aweights, "aweights", "fV", observations)
         w = aweights if w is None else w * aweights
     w_sum = w.sum() if w is not None else Tensor._make(xp.asarray(observations, xp.int64))
     if w is not None and not w_sum.item():
@@ -353,6 +360,7 @@ def _no_histogram_derivative(grads):
 # torch records a node that refuses backward (grad_fn=<NotImplemented>) on both outputs
 @defop(
     name="histogram",
+    dtypes=kernel("histogramdd", FLOATING),
     node="NotImplemented",
     outputs=2,
     returns=histogram_type,
@@ -505,6 +513,7 @@ def _no_histogramdd_derivative(grads):
 # torch records a node that refuses backward (grad_fn=<NotImplemented>) on every output
 @defop(
     name="histogramdd",
+    dtypes=kernel("histogramdd", FLOATING),
     aten="_histogramdd_from_bin_cts",
     schema_args=5,
     node="NotImplemented",
@@ -578,7 +587,7 @@ def _renorm(input, p, dim, maxnorm):
 def renorm(input, p, dim, maxnorm) -> Tensor:
     """Rescale each slice along ``dim`` whose ``p``-norm exceeds ``maxnorm`` to norm
     ``maxnorm``."""
-    if input._data.dtype.kind not in "fV":
+    if input._data.dtype.kind not in "fcV":
         raise RuntimeError(
             "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
             f"{input.dtype.scalar_name}"

@@ -7,6 +7,7 @@ import math
 import warnings
 
 from ... import _creation
+from ..._core.kernel_dtypes import COMPLEX, FLOATS, kernel, own_message
 from ..._core.tensor import Tensor
 from ...ops.concatenation import cat
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
@@ -16,6 +17,11 @@ from ..attention import SDPBackend, _backend_enabled
 from .dropout import dropout
 from .linear import linear
 from .padding import pad
+
+# Note [Kernel dtypes]: torch scales integer queries by a float tensor, which refuses them,
+# and has no complex softmax
+_SCALED_BY_A_FLOAT = own_message(FLOATS | COMPLEX, "expected scalar type Float but found {dtype}")
+_SOFTMAX = kernel("softmax_lastdim_kernel_impl", FLOATS)
 
 
 def _check_sdpa(query, key, value, attn_mask):
@@ -116,6 +122,8 @@ def scaled_dot_product_attention(
     _check_sdpa(query, key, value, attn_mask)
     if query.shape[-2] == 0 or value.numel() == 0:
         return _empty_attention(query, key, value)
+    _SCALED_BY_A_FLOAT.check_tensor(query)
+    _SOFTMAX.check_tensor(query)
     if dropout_p < 0.0 or dropout_p > 1.0:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
     groups = _gqa_heads(query, key, value, enable_gqa)

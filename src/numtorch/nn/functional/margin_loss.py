@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..._core.observers import composite
 from ..._core.tensor import Tensor
-from ..._creation import zeros_like
+from ..._creation import full_like, zeros_like
 from ...ops.clamping import minimum
 from ...ops.nn import loss as L
 from ...ops.nn import multilabel_margin as MLM
@@ -74,7 +74,9 @@ def hinge_embedding_loss(
     """``input`` where ``target == 1``, ``max(0, margin - input)`` where ``target == -1``."""
     reduction = _reduction(size_average, reduce, reduction)
     zeros = zeros_like(input)
-    margin_clamp = (margin - input).clamp_min(0)
+    # torch subtracts from the margin filled into the input's dtype (an integer input
+    # truncates it), not from a number that promotes
+    margin_clamp = (full_like(input, margin) - input).clamp_min(0)
     output = where(target != 1, margin_clamp, zeros) + where(target != -1, input, zeros)
     return L.reduce_tensor(output, reduction)
 

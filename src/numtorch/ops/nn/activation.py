@@ -25,9 +25,10 @@ from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 from .simd_lanes import vector_lanes
 
 
-def float_only(input, kernel: str) -> None:
-    """torch's refusal of integer inputs for its floating-point kernels."""
-    if input.dtype.kind not in "fcV":
+def float_only(input, kernel: str, complex: bool = False) -> None:
+    """torch's refusal of integer (and, unless ``complex``, complex) inputs for its
+    floating-point kernels (Note [Kernel dtypes])."""
+    if input.dtype.kind not in ("fcV" if complex else "fV"):
         name = from_numpy_dtype(input.dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 
@@ -186,7 +187,7 @@ def _silu_grad(grad, input):
     jvp="elementwise",
 )
 def silu_op(input):
-    float_only(input, "silu_cpu")
+    float_only(input, "silu_cpu", complex=True)
     return input / (1.0 + xp.exp(-input))
 
 

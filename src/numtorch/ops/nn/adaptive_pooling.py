@@ -86,9 +86,12 @@ def _window_gradients(grad_output, input_size):
     return grad
 
 
-def _adaptive_avg_integer_error(input, output_size, dims):
-    # torch's paths: a mean() for a global pool, else the 2-D kernel (1-D runs as 2-D) or 3-D
+def _check_adaptive_avg_dtype(input, output_size, dims):
+    # torch's paths: a mean() for a global pool (which runs complex numbers), else the 2-D
+    # kernel (1-D runs as 2-D) or 3-D, for real floats only
     if all(o == 1 for o in output_size):
+        if input.dtype.kind == "c":
+            return
         name = from_numpy_dtype(input.dtype).scalar_name
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
@@ -135,8 +138,8 @@ def _register_adaptive(dims: int):
         jvp=batched(lambda input_t, output_size: forward(input_t, output_size)),
     )
     def forward(input, output_size):
-        if input.dtype.kind not in "fcV":
-            _adaptive_avg_integer_error(input, output_size, dims)
+        if input.dtype.kind not in "fV":
+            _check_adaptive_avg_dtype(input, output_size, dims)
         elif not xp.isfinite(input).all() or _window_sum_may_overflow(input, output_size):
             return _window_means(input, output_size)
         matrices = [

@@ -8,6 +8,7 @@ other two operands, written with differentiable ops so that they are differentia
 
 from __future__ import annotations
 
+from ..._core.kernel_dtypes import NUMBERS, kernel
 from ..._core.op import defop
 from ...autograd.forward_grad import add_terms
 from ...backend import xp
@@ -54,7 +55,9 @@ def _grad_input2(grad, input1, weight):
     i2=lambda grad, i1, i3: _grad_weight(grad, i1, i3),
     i3=lambda grad, i1, i2: _grad_input2(grad, i1, i2),
     jvp=_trilinear_jvp,
+    dtypes=kernel("bmm", NUMBERS),  # torch's products are batched matmuls
 )
 def trilinear(i1, i2, i3):
     # torch's order: per output feature o, input1 @ weight[o] first, then the dot with input2
-    return (xp.matmul(i1, i2) * i3).sum(-1).T.copy()
+    # (in the operands' dtype, where NumPy would sum small integers as int64)
+    return (xp.matmul(i1, i2) * i3).sum(-1, dtype=i3.dtype).T.copy()

@@ -54,9 +54,17 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
             f"expected scalar type {input.dtype._tag[:-6]} but found {weight.dtype._tag[:-6]}"
         )
     kernel = w.shape[2:]
-    if x.dtype.kind not in "fiuV":  # torch convolves integers too, but not bools
+    # torch convolves integers too, but not bools, and transposes floats and int64 only
+    # (1-D runs as 2-D)
+    if x.dtype.kind not in "fiuV" or (
+        transposed and x.dtype.kind in "iu" and x.dtype.name != "int64"
+    ):
+        spatial = max(x.ndim - 2, 2)
+        kernel_name = "compute_columns3d" if spatial == 3 else "slow_conv2d_cpu"
+        if transposed:
+            kernel_name = f"slow_conv_transpose{spatial}d_out_cpu"
         raise NotImplementedError(
-            f"\"slow_conv2d_cpu\" not implemented for '{input.dtype.scalar_name}'"
+            f"\"{kernel_name}\" not implemented for '{input.dtype.scalar_name}'"
         )
     if w.shape[0] < groups:
         raise RuntimeError(

@@ -15,6 +15,7 @@ torch's, it cannot be differentiated again.
 
 from __future__ import annotations
 
+from ..._core.kernel_dtypes import FLOATING, kernel
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
@@ -145,6 +146,7 @@ def ctc_loss_backward(
 
 @defop(
     name="_ctc_loss",
+    dtypes=kernel("ctc_loss_cpu", FLOATING),
     node="CtcLossBackward0",
     # the loss is saved (torch's result0), so changing it in place fails the backward
     log_probs=lambda grad, log_probs, targets, input_lengths, target_lengths, result, blank, zero_infinity: (  # noqa: E501

@@ -13,6 +13,7 @@ import math
 
 from ..._core import batch_rules, grad_mode
 from ..._core.dispatch import broadcast_shape
+from ..._core.kernel_dtypes import FLOATING, kernel
 from ..._core.op import defop, export, refusing
 from ..._core.tensor import Tensor
 from ..._creation import ones_like
@@ -91,6 +92,7 @@ def pdist_backward(grad_output, self, p, pdist):
 
 @defop(
     name="_pdist_forward",
+    dtypes=kernel("pdist", FLOATING),
     node="PdistBackward0",
     input=lambda grad, input, p, result: pdist_backward(grad, input, p, result),
     jvp=no_forward_derivative("_pdist_forward"),

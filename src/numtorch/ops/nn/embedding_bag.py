@@ -9,6 +9,7 @@ rows; as in torch, those gradients cannot be differentiated again.
 
 from __future__ import annotations
 
+from ..._core.kernel_dtypes import FLOATS, own_message
 from ..._core.op import defop, not_implemented, refusing
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
@@ -157,6 +158,12 @@ def _per_sample_weights_backward(grad_output, weight, indices, offsets, padding_
 @defop(
     name="_embedding_bag",
     node="EmbeddingBagBackward0",
+    dtypes=own_message(
+        FLOATS,
+        "Expected tensor for argument #1 'weight' to have one of the following scalar types: "
+        "Half, BFloat16, Float, Double; but got {dtype} instead (while checking arguments for "
+        "embedding_bag)",
+    ),
     outputs=2,
     weight=lambda grad, weight_shape, indices, offsets, mode, per_sample_weights, padding_idx, include_last_offset, scale_grad_by_freq, result1: (  # noqa: E501
         _embedding_bag_backward(

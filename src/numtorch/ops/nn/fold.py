@@ -10,6 +10,7 @@ over pixels); overlapping blocks accumulate.
 from __future__ import annotations
 
 from ..._core import batch_rules
+from ..._core.kernel_dtypes import BOOL, COMPLEX, FLOATS, kernel
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
 from ...backend import xp
@@ -77,6 +78,7 @@ def _col2im(input, output_size, kernel, dilation, padding, stride):
     batch=batch_rules.leading(2),
     name="im2col",
     node="Im2ColBackward0",
+    dtypes=kernel("im2col_out_cpu", BOOL | FLOATS | COMPLEX),
     input=lambda grad, input_shape, kernel, dilation, padding, stride: col2im_op(
         grad, tuple(input_shape[-2:]), kernel, dilation, padding, stride
     ),
@@ -89,6 +91,7 @@ def im2col_op(input, kernel, dilation, padding, stride):
 @defop(
     name="col2im",
     node="Col2ImBackward0",
+    dtypes=kernel("col2im_out_cpu", BOOL | FLOATS | COMPLEX),
     input=lambda grad, kernel, dilation, padding, stride: im2col_op(
         grad, kernel, dilation, padding, stride
     ),

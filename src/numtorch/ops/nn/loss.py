@@ -13,6 +13,7 @@ import math
 
 from ..._core import batch_rules, grad_mode, loss_batch_rules
 from ..._core.dispatch import broadcast_shape
+from ..._core.kernel_dtypes import FLOATING, kernel
 from ..._core.op import defop, not_implemented
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
@@ -467,6 +468,7 @@ def multi_margin_loss_backward(grad_output, self, target, p, margin, weight, red
 
 @defop(
     name="multi_margin_loss",
+    dtypes=kernel("multi_margin_loss_cpu_kernel", FLOATING),
     input=lambda grad, input, target, p, margin, weight, reduction: multi_margin_loss_backward(
         grad, input, target, p, margin, weight, reduction
     ),

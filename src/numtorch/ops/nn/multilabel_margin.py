@@ -6,6 +6,7 @@ every class ``i`` not listed: ``max(0, 1 - x[j] + x[i])``, summed and divided by
 
 from __future__ import annotations
 
+from ..._core.kernel_dtypes import FLOATING, kernel
 from ..._core.op import defop, not_implemented
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
@@ -69,6 +70,7 @@ def multilabel_margin_loss_backward(grad_output, self, target, reduction):
 
 @defop(
     name="multilabel_margin_loss",
+    dtypes=kernel("multilabel_margin_loss_forward_out_frame", FLOATING),
     node="MultilabelMarginLossBackward0",
     aten="multilabel_margin_loss_forward",
     input=lambda grad, input, target, reduction: multilabel_margin_loss_backward(

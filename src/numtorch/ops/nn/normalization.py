@@ -20,6 +20,7 @@ import math
 from ..._core import grad_mode, norm_batch_rules, weight_batch_rules
 from ..._core.dispatch import FREED
 from ..._core.dtypes import BFLOAT16_NP
+from ..._core.kernel_dtypes import FLOATS, kernel
 from ..._core.observers import dispatch
 from ..._core.op import defop
 from ..._core.tensor import Tensor
@@ -596,6 +597,7 @@ def _gn_jvp(input_t, weight_t, bias_t, input, weight, N, group, eps):
     batch=norm_batch_rules.native_group_norm,
     name="native_group_norm",
     node="NativeGroupNormBackward0",
+    dtypes=kernel("GroupNormKernelImpl", FLOATS),
     outputs=3,
     input=_gn_grad("input"),
     weight=_gn_grad("weight"),

@@ -11,6 +11,7 @@ Circular padding is composed from indexing.
 from __future__ import annotations
 
 from ..._core import batch_rules, spatial_batch_rules
+from ..._core.kernel_dtypes import NUMBERS, kernel
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import batched
@@ -136,6 +137,10 @@ def _register_mode_pad(mode: str, dims: int):
         batch=batch_rules.leading(dims),
         name=f"{mode}_pad{dims}d",
         node=node + "Backward0",
+        # torch's kernels copy every dtype but bool
+        dtypes=kernel(
+            f"{'reflection' if mode == 'reflect' else 'replication'}_pad{dims}d", NUMBERS
+        ),
         input=lambda grad, input, pad: backward(grad, input, pad),
         jvp=batched(lambda input_t, pad: forward(input_t, pad)),  # pads the trailing dims
     )

@@ -10,6 +10,7 @@ that name is registered here and ``numtorch.nn.functional`` writes its result in
 from __future__ import annotations
 
 from ..._core import batch_rules
+from ..._core.dispatch import fill_scalar
 from ..._core.kernel_dtypes import FLOATS, REAL, kernel
 from ..._core.op import defop, not_implemented
 from ..._creation import zeros_like
@@ -110,6 +111,8 @@ celu_op, celu_result_op = _register_elu("celu", "Celu")
 def _threshold_forward(input, threshold, value):
     if input.dtype == xp.bool_:
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    if input.dtype.kind in "iu":  # both numbers convert into the integer type, as fills
+        threshold, value = fill_scalar(threshold, input.dtype), fill_scalar(value, input.dtype)
     # NaN is not <= threshold, so it passes through (torch's kernel tests x <= threshold)
     return xp.where(input <= threshold, value, input).astype(input.dtype, copy=False)
 

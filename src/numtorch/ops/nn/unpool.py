@@ -8,6 +8,7 @@ gradient is the inverse shuffle.
 
 from __future__ import annotations
 
+from ..._core.kernel_dtypes import FLOATS, kernel
 from ..._core.op import defop
 from ...backend import xp
 
@@ -39,6 +40,7 @@ def _register_unpool(dims: int):
     @defop(
         name=f"max_unpool{dims}d",
         node=f"MaxUnpool{dims}DBackward0",
+        dtypes=kernel(f"max_unpool{dims}d", FLOATS),  # (1-D runs as 2-D)
         input=lambda grad, indices, input_shape, output_size: _unpool_grad(
             grad, indices, input_shape, output_size
         ),

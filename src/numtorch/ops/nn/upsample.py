@@ -14,10 +14,10 @@ computed in the input's precision as torch's kernels do.
 from __future__ import annotations
 
 from ..._core import batch_rules, spatial_batch_rules
+from ..._core.kernel_dtypes import FLOATING, FLOATS, kernel
 from ..._core.op import defop
 from ...autograd.forward_grad import batched
 from ...backend import xp
-from .activation import float_only
 
 _CUBIC_A = -0.75
 
@@ -239,20 +239,27 @@ def _register(mode: str, dims: int):
     def forward_jvp(input_t, output_size, align_corners, scales):
         return forward(input_t, output_size, align_corners, scales)
 
+    # Note [Kernel dtypes]: the floats, and bytes for the nearest modes (numtorch leaves
+    # torch's fixed-point byte interpolation out); antialiasing computes its weights apart,
+    # in float32 or float64 only
+    if mode.endswith("-aa"):
+        dtypes = kernel("compute_index_ranges_weights", FLOATING)
+    elif "nearest" in mode:
+        dtypes = kernel("compute_indices_weights_nearest", FLOATS | {xp.dtype(xp.uint8)})
+    else:
+        dtypes = kernel(f"compute_indices_weights_{mode}", FLOATS)
+
     @defop(
         batch=batch_rules.leading(dims),
         name=name,
         node=prefix + "Backward0",
+        dtypes=dtypes,
         input=lambda grad, input_shape, output_size, align_corners, scales: backward(
             grad, input_shape, output_size, align_corners, scales
         ),
         jvp=forward_jvp,
     )
     def forward(input, output_size, align_corners, scales):
-        kernel = "compute_indices_weights_" + (
-            "nearest" if "nearest" in mode else mode.removesuffix("-aa")
-        )
-        float_only(input, kernel)
         return _resample(input, mode, output_size, align_corners, scales)
 
     return forward

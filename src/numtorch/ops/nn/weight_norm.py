@@ -10,6 +10,7 @@ written with numtorch ops so the node can be differentiated again.
 from __future__ import annotations
 
 from ..._core import grad_mode
+from ..._core.kernel_dtypes import FLOATS, kernel
 from ..._core.op import defop, export
 from ..._core.tensor import Tensor, _read_dim, _wrap_dim
 from ...autograd.forward_grad import no_forward_derivative
@@ -68,10 +69,15 @@ def _normalize_dim(v, dim: int) -> int:
     return dim + v.ndim if dim < -1 else dim
 
 
+# the kernel runs the input's own dtype (before the promotion of mixed operands)
+_WEIGHT_NORM = kernel("weight_norm_kernel", FLOATS)
+
+
 @defop(
     name="_weight_norm",
     node="WeightNormInterfaceBackward0",
     promote="float",
+    check=lambda args: _WEIGHT_NORM.check_tensor(args[0]),
     v=lambda grad, v, g, dim: _gradients(grad, v, g, _normalize_dim(v, dim))[0],
     g=lambda grad, v, g, dim: _gradients(grad, v, g, _normalize_dim(v, dim))[1],
     jvp=no_forward_derivative("_weight_norm_interface"),  # torch's fused node has none
