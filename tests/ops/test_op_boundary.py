@@ -133,6 +133,45 @@ def test_out_refuses_autograd():
         torch.add(torch.ones(2, requires_grad=True), 1, out=torch.empty(2))
 
 
+def test_out_in_the_linalg_special_fft_and_functional_namespaces():
+    matrix = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+    out = torch.empty(())
+    assert torch.linalg.det(matrix, out=out) is out and out.item() == pytest.approx(5.0)
+    out = torch.empty(2)
+    assert torch.special.erfcx(torch.zeros(2), out=out) is out and out.tolist() == [1.0, 1.0]
+    out = torch.empty(2, dtype=torch.complex64)
+    assert torch.fft.fft(torch.ones(2), out=out) is out and out.tolist() == [2, 0]
+    out = torch.empty(2)
+    assert torch.nn.functional.softplus(torch.zeros(2), out=out) is out
+    with pytest.raises(RuntimeError, match="out=... arguments don't support automatic"):
+        torch.linalg.inv(matrix.requires_grad_(), out=torch.empty(2, 2))
+
+
+def test_out_of_an_op_keeping_its_dtype_must_have_that_dtype():
+    # torch's abs, neg, floor, sign check their out; the promoting ops (add, sin) cast
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.abs(torch.ones(2, dtype=torch.float64), out=torch.empty(2))
+    assert torch.sin(torch.zeros(2, dtype=torch.float64), out=torch.empty(2)).dtype == (
+        torch.float32
+    )
+    assert torch.logical_not(torch.zeros(2), out=torch.empty(2)).tolist() == [1.0, 1.0]
+
+
+def test_out_of_a_list_of_tensors_is_written_and_nothing_returned():
+    parts = torch.empty(2), torch.empty(2)
+    assert torch.split_copy(torch.arange(4.0), 2, out=parts) is None
+    assert parts[1].tolist() == [2.0, 3.0]
+
+
+def test_factories_resize_their_out_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.eye(2, out=torch.empty(7)).shape == (2, 2)
+        assert torch.ones(3, out=torch.empty(7)).shape == (3,)
+    with pytest.warns(UserWarning, match="was resized"):
+        torch.arange(3.0, out=torch.empty(7))  # torch's arange warns
+
+
 def test_out_with_several_outputs_and_wrong_types():
     values, indices = torch.empty(2), torch.empty(2, dtype=torch.int64)
     result = torch.max(torch.tensor([[1.0, 3.0], [4.0, 2.0]]), 1, out=(values, indices))

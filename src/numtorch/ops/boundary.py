@@ -15,7 +15,7 @@ import types
 import warnings
 
 from .. import backend as xp
-from .._core import grad_mode
+from .._core import batch_rules, grad_mode
 from .._core.dispatch import allocation_error
 from .._core.inplace import _can_cast
 from .._core.observers import dispatch
@@ -33,6 +33,7 @@ def publish(name: str, fn):
         return fn
 
     parsed = name not in PYTHON_LEVEL
+    exact = _exact_out(name, fn)
 
     @functools.wraps(fn)
     def public(*args, out=_NO_OUT, **kwargs):
@@ -45,6 +46,8 @@ def publish(name: str, fn):
             result = fn(*args, **kwargs)
         except TypeError:
             renamed = torch_keywords(kwargs) if kwargs and parsed else None
+            if kwargs:
+                renamed = _input_keyword(fn, renamed or kwargs) or renamed
             if renamed is None:  # Note [NumPy keyword names]
                 # an object that is not a tensor but defines __torch_function__ takes over
                 # (Note [Torch function dispatch]); found only once the op refused it
@@ -72,9 +75,49 @@ def publish(name: str, fn):
             raise not_tensor from None
         if out is _NO_OUT or out is None:
             return result
-        return _write_out(name, result, out)
+        return _write_out(name, result, out, exact)
 
     return public
+
+
+# torch's logical kernels compute in their out's dtype, whatever it is
+_LOGICAL = frozenset(("logical_and", "logical_not", "logical_or", "logical_xor"))
+
+
+def _exact_out(name, fn) -> bool:
+    """Whether ``out=`` must have the result's dtype: torch's elementwise ops that keep their
+    input's dtype (abs, neg, floor, sign) check it, where the promoting ones (add, sin) cast
+    their result to ``out``'s dtype."""
+    spec = getattr(fn, "spec", None)
+    return (
+        spec is not None
+        and spec.batch is batch_rules.pointwise
+        and spec.promote is None
+        and spec.outputs == 1
+        and name not in _LOGICAL
+    )
+
+
+def publish_all(namespace: dict, names, prefix: str = "") -> None:
+    """Publish ``names`` of a module's ``namespace`` in place (``torch.linalg``'s functions
+    take ``out=`` as the ``torch.<name>`` ones do); ``prefix`` makes the name torch's errors
+    give (``linalg_det()``)."""
+    for name in names:
+        namespace[name] = publish(prefix + name, namespace[name])
+
+
+def _input_keyword(fn, kwargs: dict) -> dict | None:
+    """``kwargs`` with ``input`` given to the first parameter where ``fn`` names that one
+    otherwise: torch's parser calls a schema's ``self`` ``input`` (``torch.linalg.cholesky(
+    input=A)``, ``torch.unfold_copy(input=x, ...)``). Only after a call failed: free before."""
+    if "input" not in kwargs:
+        return None
+    params = _parameters(fn)
+    if not params or params[0][0] in ("input", *kwargs):
+        return None
+    renamed = dict(kwargs)
+    renamed[params[0][0]] = renamed.pop("input")
+    return renamed
 
 
 def _parameters(fn) -> list:
@@ -130,18 +173,33 @@ def _blamed(name, first) -> bool:
     return type(first).__module__.partition(".")[0] not in ("numtorch", "numpy")
 
 
-def _write_out(name, result, out):
+# the ops whose schema returns a list of tensors (Tensor[]): their out= variants write the
+# list and return nothing
+_OUT_LISTS = frozenset(("split_copy", "split_with_sizes_copy", "unbind_copy"))
+
+
+# torch's kernels that resize their out themselves, without the warning of a resized
+# output: the factories but arange (they resize before they fill) and a few others
+_RESIZED_SILENTLY = frozenset(
+    ("zeros", "ones", "empty", "full", "linspace", "logspace", "eye", "rand", "randn",
+     "randint", "randperm", "bernoulli", "addbmm", "logsigmoid")
+)  # fmt: skip
+
+
+def _write_out(name, result, out, exact=False):
     if isinstance(result, tuple) and isinstance(out, (tuple, list)):
         if len(out) != len(result):
             raise TypeError(f"{name}(): argument 'out' must be a tuple of {len(result)} Tensors")
-        written = [_write_one(name, r, o) for r, o in zip(result, out)]
+        written = [_write_one(name, r, o, exact) for r, o in zip(result, out)]
+        if name in _OUT_LISTS:
+            return None
         return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
     if not isinstance(result, Tensor):
         raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
-    return _write_one(name, result, out)
+    return _write_one(name, result, out, exact)
 
 
-def _write_one(name, result: Tensor, out) -> Tensor:
+def _write_one(name, result: Tensor, out, exact=False) -> Tensor:
     """Copy ``result`` into ``out`` as torch's out= kernels do: resized when the shape
     differs (with torch's warning unless ``out`` was empty), cast to ``out``'s dtype where
     torch's casting rules allow, never recorded for autograd."""
@@ -152,13 +210,17 @@ def _write_one(name, result: Tensor, out) -> Tensor:
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
         )
+    if exact and result.dtype is not out.dtype:
+        raise RuntimeError(
+            f"Found dtype {out.dtype.scalar_name} but expected {result.dtype.scalar_name}"
+        )
     if result.dtype is not out.dtype and not _can_cast(result.dtype, out.dtype):
         raise RuntimeError(
             f"result type {result.dtype.scalar_name} can't be cast to the desired output type "
             f"{out.dtype.scalar_name}"
         )
     if tuple(out.shape) != tuple(result.shape):
-        if out.numel() != 0:
+        if out.numel() != 0 and name not in _RESIZED_SILENTLY:
             warnings.warn(
                 f"An output with one or more elements was resized since it had shape "
                 f"{list(out.shape)}, which does not match the required output shape "
