@@ -157,6 +157,31 @@ def test_out_of_an_op_keeping_its_dtype_must_have_that_dtype():
     assert torch.logical_not(torch.zeros(2), out=torch.empty(2)).tolist() == [1.0, 1.0]
 
 
+def test_out_of_a_kernel_checking_its_dtype_must_have_that_dtype():
+    # torch's products, linear algebra, sorting and view copies check; cat raises TypeError
+    doubles = torch.ones(2, 2, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.mm(doubles, doubles, out=torch.empty(2, 2))
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.linalg.inv(doubles + torch.eye(2, dtype=torch.float64), out=torch.empty(2, 2))
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.sort(doubles, out=(torch.empty(2, 2), torch.empty(2, 2, dtype=torch.int64)))
+    with pytest.raises(TypeError, match="input types can't be cast to the desired output type"):
+        torch.stack([torch.ones(2)], out=torch.empty(1, 2, dtype=torch.int64))
+    assert torch.cat([doubles], out=torch.empty(2, 2)).dtype == torch.float32  # cat casts
+
+
+def test_a_factory_makes_the_dtype_of_its_out():
+    assert torch.ones(2, out=torch.empty(2, dtype=torch.int64)).tolist() == [1, 1]
+    assert torch.linspace(0, 1, 3, out=torch.empty(3, dtype=torch.int64)).tolist() == [0, 0, 1]
+    torch.manual_seed(0)
+    expected = torch.randn(3, dtype=torch.float64)
+    torch.manual_seed(0)
+    assert torch.randn(3, out=torch.empty(3, dtype=torch.float64)).tolist() == expected.tolist()
+    with pytest.raises(RuntimeError, match="dtype Double does not match dtype of out parameter"):
+        torch.zeros(2, dtype=torch.float64, out=torch.empty(2))
+
+
 def test_out_of_a_list_of_tensors_is_written_and_nothing_returned():
     parts = torch.empty(2), torch.empty(2)
     assert torch.split_copy(torch.arange(4.0), 2, out=parts) is None

@@ -34,6 +34,7 @@ def publish(name: str, fn):
 
     parsed = name not in PYTHON_LEVEL
     exact = _exact_out(name, fn)
+    factory = name in _FACTORIES
 
     @functools.wraps(fn)
     def public(*args, out=_NO_OUT, **kwargs):
@@ -42,6 +43,8 @@ def publish(name: str, fn):
             taken = dispatch.torch_function(public, args, given)
             if taken is not NotImplemented:
                 return taken
+        if factory and out is not _NO_OUT and out is not None:
+            kwargs = _fill_dtype(out, kwargs)
         try:
             result = fn(*args, **kwargs)
         except TypeError:
@@ -83,11 +86,39 @@ def publish(name: str, fn):
 # torch's logical kernels compute in their out's dtype, whatever it is
 _LOGICAL = frozenset(("logical_and", "logical_not", "logical_or", "logical_xor"))
 
+# torch's kernels that check their out's dtype against the result's, beyond the elementwise
+# ops that keep their dtype: the products, linear algebra, sorting and selection, the scans
+# of extrema, softmax, the view copies (their structured kernels check it; the others, and
+# torch's functions composed in Python, cast the result to out's dtype)
+_EXACT_OUT = frozenset(
+    ("addbmm", "addmm", "addmv", "alias_copy", "amax", "amin", "aminmax", "argsort",
+     "as_strided_copy", "avg_pool2d", "avg_pool3d", "baddbmm", "bmm", "bucketize", "clamp",
+     "cross", "cummax", "cummin", "detach_copy", "diag", "diagonal_copy", "dot",
+     "expand_copy", "float_power", "frac", "frexp", "gather", "gelu", "hardshrink", "histc",
+     "histogram", "index_add", "index_copy", "index_select", "inner", "isin", "kthvalue",
+     "ldexp", "linalg_cholesky", "linalg_cholesky_ex", "linalg_cross", "linalg_det",
+     "linalg_eigh", "linalg_eigvalsh", "linalg_inv", "linalg_ldl_factor",
+     "linalg_ldl_factor_ex", "linalg_ldl_solve", "linalg_lu", "linalg_lu_factor",
+     "linalg_lu_factor_ex", "linalg_lu_solve", "linalg_matrix_norm", "linalg_multi_dot",
+     "linalg_norm", "linalg_qr", "linalg_slogdet", "linalg_solve",
+     "linalg_solve_triangular", "linalg_svdvals", "linalg_vecdot", "linalg_vector_norm",
+     "log_softmax", "logcumsumexp", "logsigmoid", "lu_solve", "lu_unpack", "masked_select",
+     "matmul", "mm", "mode", "msort", "mv", "nanquantile", "native_batch_norm", "norm",
+     "ormqr", "permute_copy", "quantile", "round", "scatter", "scatter_add", "searchsorted",
+     "select_copy", "slice_copy", "softmax", "softplus", "softshrink", "sort",
+     "special_round", "split_with_sizes_copy", "squeeze_copy", "t_copy", "take",
+     "take_along_dim", "tensordot", "topk", "transpose_copy", "triangular_solve", "tril",
+     "triu", "unbind_copy", "unfold_copy", "unsqueeze_copy", "vdot", "view_as_real_copy",
+     "view_copy", "where")
+)  # fmt: skip
+
 
 def _exact_out(name, fn) -> bool:
     """Whether ``out=`` must have the result's dtype: torch's elementwise ops that keep their
-    input's dtype (abs, neg, floor, sign) check it, where the promoting ones (add, sin) cast
-    their result to ``out``'s dtype."""
+    input's dtype (abs, neg, floor, sign) check it, and the kernels of ``_EXACT_OUT``, where
+    the promoting ops (add, sin) cast their result to ``out``'s dtype."""
+    if name in _EXACT_OUT:
+        return True
     spec = getattr(fn, "spec", None)
     return (
         spec is not None
@@ -186,6 +217,35 @@ _RESIZED_SILENTLY = frozenset(
 )  # fmt: skip
 
 
+# torch's factories make out's dtype where no dtype is given (torch.ones(3, out=longs))
+_FACTORIES = frozenset(
+    ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye", "rand",
+     "randn", "randint", "randperm")
+)  # fmt: skip
+
+
+def _fill_dtype(out, kwargs: dict) -> dict:
+    """A factory's keywords making ``out``'s dtype, which one given must equal."""
+    if not isinstance(out, Tensor):
+        return kwargs
+    dtype = kwargs.get("dtype")
+    if dtype is None:
+        return {**kwargs, "dtype": out.dtype}
+    if dtype is not out.dtype:
+        raise RuntimeError(
+            f"dtype {dtype.scalar_name} does not match dtype of out parameter "
+            f"({out.dtype.scalar_name})"
+        )
+    return kwargs
+
+
+# the functions that run torch's cat on their inputs
+_CONCATENATIONS = frozenset(
+    ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+     "row_stack")
+)  # fmt: skip
+
+
 def _write_out(name, result, out, exact=False):
     if isinstance(result, tuple) and isinstance(out, (tuple, list)):
         if len(out) != len(result):
@@ -215,6 +275,11 @@ def _write_one(name, result: Tensor, out, exact=False) -> Tensor:
             f"Found dtype {out.dtype.scalar_name} but expected {result.dtype.scalar_name}"
         )
     if result.dtype is not out.dtype and not _can_cast(result.dtype, out.dtype):
+        if name in _CONCATENATIONS:  # torch's cat checks its inputs against out: a TypeError
+            raise TypeError(
+                f"torch.cat(): input types can't be cast to the desired output type "
+                f"{out.dtype.scalar_name}"
+            )
         raise RuntimeError(
             f"result type {result.dtype.scalar_name} can't be cast to the desired output type "
             f"{out.dtype.scalar_name}"

@@ -275,12 +275,13 @@ __all__ = [
 
 
 # the functions torch's take out= (its built-in ones with an out overload, and normalize):
-# published as the numtorch.<name> functions are, with out= and the boundary's errors
+# published as the numtorch.<name> functions are, with out= and the boundary's errors.
+# Not linear: every Linear layer calls it, and a wrapper would cost each call a frame
 _publish_all(
     globals(),
     ("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "channel_shuffle",
-     "gelu", "hardshrink", "linear", "logsigmoid", "normalize", "pixel_shuffle",
-     "pixel_unshuffle", "softplus", "softshrink"),
+     "gelu", "hardshrink", "logsigmoid", "normalize", "pixel_shuffle", "pixel_unshuffle",
+     "softplus", "softshrink"),
 )  # fmt: skip
 
 
