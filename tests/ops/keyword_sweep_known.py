@@ -24,9 +24,6 @@ _KEYWORDS = {
     ): """
         torch.gru torch.lstm torch.rnn_tanh
     """,
-    "stft lacks torch's align_to_window parameter": """
-        torch.stft
-    """,
     "torch.svd's singular vectors differ in sign from torch's (LAPACK driver choice)": """
         torch.svd
     """,
@@ -82,9 +79,6 @@ _OTHER_FORMS = {
         "not keep (its offsets then differ)"
     ): """
         torch.as_strided
-    """,
-    "stft lacks torch's align_to_window parameter": """
-        torch.stft
     """,
     "torch.svd's singular vectors differ in sign from torch's (LAPACK driver choice)": """
         torch.svd

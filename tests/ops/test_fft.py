@@ -206,3 +206,19 @@ def test_a_nan_imaginary_part_stays_imaginary_through_a_scaled_transform():
     torch = pytest.importorskip("torch")
     for ours, theirs in zip((real, imag, grad), _nan_imaginary_parts(torch)):
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+
+
+@pytest.mark.parametrize("align", [None, False, True])
+def test_stft_aligned_to_its_window_matches_torch(align):
+    torch = pytest.importorskip("torch")
+
+    def run(lib):
+        x = lib.tensor(np.arange(16.0) ** 0.5)
+        return lib.stft(x, 8, hop_length=3, win_length=4, window=lib.hann_window(4),
+                        center=False, return_complex=True, align_to_window=align)  # fmt: skip
+
+    ours, theirs = run(numtorch), run(torch)
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-5)
+    with pytest.raises(RuntimeError, match="align_to_window should only be set when center"):
+        numtorch.stft(numtorch.ones(16), 8, center=True, align_to_window=False)
