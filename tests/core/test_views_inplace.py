@@ -326,3 +326,13 @@ def test_variable_returns_a_tensor():
         numtorch.autograd.Variable([1.0])
     torch = pytest.importorskip("torch")
     assert facts == variable_facts(torch)
+
+
+def test_inplace_abs_refuses_a_complex_tensor():
+    # torch's result would be real: it refuses rather than writing |z| + 0j back
+    z = numtorch.tensor([1 + 1j])
+    for name in ("abs_", "absolute_"):
+        with pytest.raises(RuntimeError, match="In-place abs is not supported for complex"):
+            getattr(z, name)()
+    assert z.tolist() == [1 + 1j]
+    assert numtorch.tensor([-2.0]).abs_().tolist() == [2.0]

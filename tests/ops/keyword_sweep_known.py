@@ -71,9 +71,6 @@ _OUT = {
 _FORMS = {}
 
 _OTHER_FORMS = {
-    ("torch refuses in-place abs on a complex tensor (its result is real); numtorch writes it"): """
-        Tensor.abs
-    """,
     (
         "as_strided reads the input's storage, which the sweep's copies of the arguments do "
         "not keep (its offsets then differ)"
