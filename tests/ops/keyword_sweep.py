@@ -240,6 +240,8 @@ class Outcome:
 
 def _is_torch(fn) -> bool:
     module = getattr(fn, "__module__", None) or ""
+    if module.startswith("numtorch"):
+        return False
     owner = getattr(fn, "__objclass__", None)
     return module.startswith("torch") or owner is torch._C.TensorBase or "torch" in repr(fn)
 
