@@ -182,6 +182,21 @@ def test_a_factory_makes_the_dtype_of_its_out():
         torch.zeros(2, dtype=torch.float64, out=torch.empty(2))
 
 
+def test_sums_and_products_run_in_the_dtype_of_their_out():
+    x = torch.tensor([[0.6, 0.6]], dtype=torch.float64)
+    assert torch.sum(x, 1, out=torch.empty(1, dtype=torch.int64)).tolist() == [0]  # of longs
+    assert torch.cumsum(x, 1, out=torch.empty(0)).dtype == torch.float32
+    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype Double"):
+        torch.sum(x, 1, dtype=torch.float64, out=torch.empty(1))
+
+
+def test_values_and_indices_out_must_have_the_results_dtypes():
+    x = torch.ones(2, 2, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.max(x, 1, out=(torch.empty(2), torch.empty(2, dtype=torch.int64)))
+    assert torch.max(x, x, out=torch.empty(2, 2)).dtype == torch.float32  # max(a, b) casts
+
+
 def test_out_of_a_list_of_tensors_is_written_and_nothing_returned():
     parts = torch.empty(2), torch.empty(2)
     assert torch.split_copy(torch.arange(4.0), 2, out=parts) is None

@@ -34,7 +34,7 @@ def publish(name: str, fn):
 
     parsed = name not in PYTHON_LEVEL
     exact = _exact_out(name, fn)
-    factory = name in _FACTORIES
+    fills = name in _FACTORIES or name in _REDUCTIONS
 
     @functools.wraps(fn)
     def public(*args, out=_NO_OUT, **kwargs):
@@ -43,8 +43,8 @@ def publish(name: str, fn):
             taken = dispatch.torch_function(public, args, given)
             if taken is not NotImplemented:
                 return taken
-        if factory and out is not _NO_OUT and out is not None:
-            kwargs = _fill_dtype(out, kwargs)
+        if fills and out is not _NO_OUT and out is not None:
+            kwargs = _fill_dtype(name, out, kwargs)
         try:
             result = fn(*args, **kwargs)
         except TypeError:
@@ -111,6 +111,11 @@ _EXACT_OUT = frozenset(
      "triu", "unbind_copy", "unfold_copy", "unsqueeze_copy", "vdot", "view_as_real_copy",
      "view_copy", "where")
 )  # fmt: skip
+
+
+# the ops whose (values, indices) out= kernels check dtypes, where their one-result
+# overloads (max(a, b)) cast
+_EXACT_TUPLE_OUT = frozenset(("max", "min", "median", "nanmedian"))
 
 
 def _exact_out(name, fn) -> bool:
@@ -217,26 +222,32 @@ _RESIZED_SILENTLY = frozenset(
 )  # fmt: skip
 
 
-# torch's factories make out's dtype where no dtype is given (torch.ones(3, out=longs))
+# torch's factories make out's dtype where no dtype is given (torch.ones(3, out=longs)), and
+# so do its sums and products (torch.sum(x, 0, out=longs) sums x as longs)
 _FACTORIES = frozenset(
     ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye", "rand",
      "randn", "randint", "randperm")
 )  # fmt: skip
+_REDUCTIONS = frozenset(("sum", "prod", "nansum", "cumsum", "cumprod"))
 
 
-def _fill_dtype(out, kwargs: dict) -> dict:
-    """A factory's keywords making ``out``'s dtype, which one given must equal."""
+def _fill_dtype(name, out, kwargs: dict) -> dict:
+    """The keywords making ``out``'s dtype, which one given must equal."""
     if not isinstance(out, Tensor):
         return kwargs
     dtype = kwargs.get("dtype")
     if dtype is None:
         return {**kwargs, "dtype": out.dtype}
-    if dtype is not out.dtype:
+    if dtype is out.dtype:
+        return kwargs
+    if name in _REDUCTIONS:
         raise RuntimeError(
-            f"dtype {dtype.scalar_name} does not match dtype of out parameter "
-            f"({out.dtype.scalar_name})"
+            f"Expected out tensor to have dtype {dtype.scalar_name}, but got "
+            f"{out.dtype.scalar_name} instead"
         )
-    return kwargs
+    raise RuntimeError(
+        f"dtype {dtype.scalar_name} does not match dtype of out parameter ({out.dtype.scalar_name})"
+    )
 
 
 # the functions that run torch's cat on their inputs
@@ -250,6 +261,7 @@ def _write_out(name, result, out, exact=False):
     if isinstance(result, tuple) and isinstance(out, (tuple, list)):
         if len(out) != len(result):
             raise TypeError(f"{name}(): argument 'out' must be a tuple of {len(result)} Tensors")
+        exact = exact or name in _EXACT_TUPLE_OUT
         written = [_write_one(name, r, o, exact) for r, o in zip(result, out)]
         if name in _OUT_LISTS:
             return None
