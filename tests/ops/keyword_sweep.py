@@ -7,6 +7,7 @@ other form (function or method), in both libraries.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import warnings
 import zlib
@@ -151,7 +152,7 @@ def _torch_arg(value):
 
 def recorded_calls() -> list:
     """The public top-level calls the op samples make under torch, the first of each
-    function or method."""
+    function or method with each number of positional arguments and set of keywords."""
     calls, seen = [], set()
     for info in OP_DB:
         for sample in info.samples(_seed(info.name)):
@@ -169,8 +170,9 @@ def recorded_calls() -> list:
                 call = Call(func, call_args, call_kwargs)
                 if call.name is None:
                     continue
-                if call.label not in seen:
-                    seen.add(call.label)
+                key = (call.label, len(call_args), tuple(sorted(call_kwargs)))
+                if key not in seen:  # each overload a function is called with
+                    seen.add(key)
                     calls.append(call)
     return calls
 
@@ -218,18 +220,25 @@ def _dtype(value) -> str:
 # --- running and comparing -------------------------------------------------------------
 
 
+@functools.cache
+def _seeded_state():
+    """numtorch's generator state after manual_seed(0), made once."""
+    return numtorch.Generator().manual_seed(0).get_state()
+
+
 class Outcome:
     """What one call did: its result or its exception type, and the warnings it gave."""
 
-    def __init__(self, fn, args, kwargs, seed=0):
+    def __init__(self, fn, args, kwargs):
         self.result = self.error = None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            # torch.manual_seed also seeds every accelerator's generator: slow
+            # the same draws in both (torch.manual_seed also seeds every accelerator's
+            # generator, and numtorch's seeding costs more than restoring a state: slow)
             if _is_torch(fn):
-                torch.default_generator.manual_seed(seed)
+                torch.default_generator.manual_seed(0)
             else:
-                numtorch.manual_seed(seed)
+                numtorch.set_rng_state(_seeded_state())
             try:
                 self.result = fn(*args, **kwargs)
             except Exception as error:

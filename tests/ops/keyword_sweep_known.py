@@ -59,6 +59,7 @@ _OUT = {
         "complex kernel), numtorch casts"
     ): """
         torch.fft.hfft torch.fft.hfft2 torch.fft.hfftn torch.fft.irfft torch.fft.irfftn
+        torch.std torch.var
     """,
     "torch.svd's singular vectors differ in sign from torch's (LAPACK driver choice)": """
         torch.linalg.svd torch.svd
@@ -74,6 +75,12 @@ _OUT = {
 _FORMS = {}
 
 _OTHER_FORMS = {
+    (
+        "torch's addbmm_ resizes a self that only broadcasts to the result; numtorch refuses, "
+        "as torch's other in-place ops do"
+    ): """
+        torch.addbmm
+    """,
     (
         "as_strided reads the input's storage, which the sweep's copies of the arguments do "
         "not keep (its offsets then differ)"
