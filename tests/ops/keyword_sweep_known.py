@@ -18,12 +18,6 @@ _KEYWORDS = {
     ): """
         torch.as_strided
     """,
-    (
-        "torch's RNN entry points (torch.lstm, gru, rnn_tanh) take their schema's names; "
-        "numtorch's take the arguments after input positionally (*args)"
-    ): """
-        torch.gru torch.lstm torch.rnn_tanh
-    """,
     "torch.svd's singular vectors differ in sign from torch's (LAPACK driver choice)": """
         torch.svd
     """,

@@ -63,3 +63,25 @@ def test_copy_takes_other_by_name():
 def test_is_distributed_is_a_function_and_a_method():
     assert torch.is_distributed(torch.ones(1)) is False
     assert torch.ones(1).is_distributed() is False
+
+
+def test_recurrences_take_their_schemas_names():
+    # torch.lstm(input, hx, params, ...) and its packed form (data, batch_sizes, hx, ...)
+    import numtorch.nn as nn
+
+    torch.manual_seed(0)
+    layer = nn.LSTM(3, 4)
+    x = torch.randn(5, 2, 3)
+    hx = (torch.zeros(1, 2, 4), torch.zeros(1, 2, 4))
+    params = list(layer._flat_weights)
+    expected = torch.lstm(x, hx, params, True, 1, 0.0, False, False, False)
+    named = torch.lstm(
+        input=x, hx=hx, params=params, has_biases=True, num_layers=1, dropout=0.0,
+        train=False, bidirectional=False, batch_first=False,
+    )  # fmt: skip
+    assert all(a.equal(b) for a, b in zip(named, expected))
+    h0 = torch.zeros(1, 2, 4)
+    out = torch.gru(x, hx=h0, params=list(nn.GRU(3, 4)._flat_weights), has_biases=True,
+                    num_layers=1, dropout=0.0, train=False, bidirectional=False,
+                    batch_first=False)  # fmt: skip
+    assert out[0].shape == (5, 2, 4)

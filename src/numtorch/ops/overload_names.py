@@ -34,3 +34,23 @@ def overload_names(**aliases: str):
         return named
 
     return wrap
+
+
+def positional_overloads(*orders: tuple):
+    """Accept keywords for a function taking its arguments positionally (``*args``) in one
+    of torch's orders: the first order whose next names are exactly the keywords given
+    places them (``torch.lstm(input=x, hx=..., ...)``, or its packed form's ``data=``)."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def placed(*args, **kwargs):
+            if kwargs:
+                for order in orders:
+                    names = order[len(args) : len(args) + len(kwargs)]
+                    if set(names) == set(kwargs):
+                        return fn(*args, *(kwargs[name] for name in names))
+            return fn(*args, **kwargs)
+
+        return placed
+
+    return wrap
