@@ -222,3 +222,11 @@ def test_stft_aligned_to_its_window_matches_torch(align):
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-5)
     with pytest.raises(RuntimeError, match="align_to_window should only be set when center"):
         numtorch.stft(numtorch.ones(16), 8, center=True, align_to_window=False)
+
+
+def test_a_real_transform_refuses_a_complex_out():
+    spectrum = numtorch.ones(3, dtype=numtorch.complex64)
+    with pytest.raises(RuntimeError, match="irfft expects a floating point output tensor"):
+        numtorch.fft.irfft(spectrum, out=numtorch.empty(4, dtype=numtorch.complex64))
+    out = numtorch.empty(4, dtype=numtorch.float64)
+    assert numtorch.fft.irfft(spectrum, out=out) is out  # a real one of another dtype: cast

@@ -250,6 +250,11 @@ def _fill_dtype(name, out, kwargs: dict) -> dict:
     )
 
 
+# the transforms with a real result: torch refuses a complex out (where it casts the others)
+_REAL_TRANSFORMS = frozenset(
+    ("fft_hfft", "fft_hfft2", "fft_hfftn", "fft_irfft", "fft_irfft2", "fft_irfftn")
+)
+
 # the functions that run torch's cat on their inputs
 _CONCATENATIONS = frozenset(
     ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
@@ -281,6 +286,11 @@ def _write_one(name, result: Tensor, out, exact=False) -> Tensor:
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
+        )
+    if name in _REAL_TRANSFORMS and out.is_complex():
+        raise RuntimeError(
+            f"{name.removeprefix('fft_')} expects a floating point output tensor, but got "
+            f"{out.dtype.scalar_name}"
         )
     if exact and result.dtype is not out.dtype:
         raise RuntimeError(
