@@ -18,7 +18,7 @@ _KEYWORDS = {
     ): """
         torch.as_strided
     """,
-    "torch.svd's singular vectors differ in sign from torch's (LAPACK driver choice)": """
+    "the thin SVD of a tall matrix: singular vectors of other signs than torch's (both valid)": """
         torch.svd
     """,
 }
@@ -39,7 +39,7 @@ _OUT = {
         torch.transpose_copy torch.unbind_copy torch.unfold_copy torch.unsqueeze_copy
         torch.view_as_real_copy torch.view_copy
     """,
-    "whether torch's kernel warns when it resizes out differs per kernel": """
+    "torch's kernel resizes this call's out without the warning numtorch gives": """
         torch.arange torch.lu
     """,
     (
@@ -48,7 +48,7 @@ _OUT = {
     ): """
         torch.bernoulli torch.chain_matmul
     """,
-    "torch.svd's singular vectors differ in sign from torch's (LAPACK driver choice)": """
+    "the thin SVD of a tall matrix: singular vectors of other signs than torch's (both valid)": """
         torch.linalg.svd torch.svd
     """,
     "torch's nansum has no integer kernel (NotImplementedError); numtorch's sums integers": """
@@ -80,7 +80,7 @@ _OTHER_FORMS = {
     ): """
         torch.as_strided
     """,
-    "torch.svd's singular vectors differ in sign from torch's (LAPACK driver choice)": """
+    "the thin SVD of a tall matrix: singular vectors of other signs than torch's (both valid)": """
         torch.svd
     """,
 }
