@@ -88,7 +88,6 @@ KNOWN_MISSING = {
         "chalf",
         "const_data_ptr",
         "index",
-        "is_distributed",
         "map2_",
         "module_load",
         "name",

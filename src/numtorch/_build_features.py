@@ -4,6 +4,8 @@ clauses even on a CPU (``torch.OutOfMemoryError``, ``torch.cuda.OutOfMemoryError
 
 from __future__ import annotations
 
+from ._core.op import export
+
 __all__ = [
     "AcceleratorError",
     "OutOfMemoryError",
@@ -41,6 +43,7 @@ def is_vulkan_available() -> bool:
     return False
 
 
+@export(function=False)  # also Tensor.is_distributed, as torch has it
 def is_distributed(input) -> bool:
     """Whether ``input`` is a distributed tensor: never here."""
     return False

@@ -24,6 +24,7 @@ from .nn.functional.normalization import (
 )
 from .ops.nn import normalization as N
 from .ops.nn.dropout import keep_mask, native_dropout_op
+from .ops.overload_names import overload_names
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 # Note [Top-level loss reduction default]: the schemas say ``int reduction=Mean``, but torch's
@@ -148,6 +149,7 @@ def group_norm(
 
 
 @export(method=False)
+@overload_names(N="N_")
 def native_group_norm(input: Tensor, weight, bias, N_, C, HxW, group, eps) -> tuple:
     """``(output, mean, rstd)`` with statistics of shape (N, group); as in torch, all three
     outputs come from the one differentiable node."""

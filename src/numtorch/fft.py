@@ -1,5 +1,6 @@
 """``torch.fft``: discrete Fourier transforms and their helpers, with gradients."""
 
+from .ops.boundary import publish_all as _publish_all
 from .ops.fft import (
     fft,
     fft2,
@@ -55,3 +56,6 @@ __all__ = [
     "rfftfreq",
     "rfftn",
 ]
+
+# torch's out= and its errors at the boundary, as the numtorch.<name> functions have them
+_publish_all(globals(), __all__, "fft_")

@@ -1,5 +1,6 @@
 """``torch.linalg``: norms, inverses and determinants, solves and matrix decompositions."""
 
+from .ops.boundary import publish_all as _publish_all
 from .ops.householder import householder_product
 from .ops.linalg import matmul
 from .ops.linalg_cholesky import cholesky_ex
@@ -88,3 +89,6 @@ __all__ = [
     "vecdot",
     "vector_norm",
 ]
+
+# torch's out= and its errors at the boundary, as the numtorch.<name> functions have them
+_publish_all(globals(), __all__, "linalg_")

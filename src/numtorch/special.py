@@ -23,6 +23,7 @@ from .ops.bessel_functions import (
     scaled_modified_bessel_k1,
     spherical_bessel_j0,
 )
+from .ops.boundary import publish_all as _publish_all
 from .ops.exponential import exp2, expm1, log1p
 from .ops.gamma import digamma, polygamma, zeta
 from .ops.gamma import lgamma as gammaln
@@ -138,3 +139,6 @@ __all__ = [
     "bessel_y1",
     "airy_ai",
 ]
+
+# torch's out= and its errors at the boundary, as the numtorch.<name> functions have them
+_publish_all(globals(), __all__, "special_")

@@ -350,3 +350,13 @@ def test_saved_output_of_an_in_place_op_on_a_view_unpacks_as_the_view():
     assert found[0] is not False
     torch = pytest.importorskip("torch")
     assert found == _saved_output_of_in_place_view(torch)
+
+
+def test_inplace_abs_refuses_a_complex_tensor():
+    # torch's result would be real: it refuses rather than writing |z| + 0j back
+    z = numtorch.tensor([1 + 1j])
+    for name in ("abs_", "absolute_"):
+        with pytest.raises(RuntimeError, match="In-place abs is not supported for complex"):
+            getattr(z, name)()
+    assert z.tolist() == [1 + 1j]
+    assert numtorch.tensor([-2.0]).abs_().tolist() == [2.0]

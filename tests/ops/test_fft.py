@@ -229,3 +229,27 @@ def test_half_precision_transforms_are_refused_with_torchs_error(call, dtype):
             call(lib, lib.ones(4, 8, dtype=getattr(lib, dtype)))
         messages.append(str(error.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("align", [None, False, True])
+def test_stft_aligned_to_its_window_matches_torch(align):
+    torch = pytest.importorskip("torch")
+
+    def run(lib):
+        x = lib.tensor(np.arange(16.0) ** 0.5)
+        return lib.stft(x, 8, hop_length=3, win_length=4, window=lib.hann_window(4),
+                        center=False, return_complex=True, align_to_window=align)  # fmt: skip
+
+    ours, theirs = run(numtorch), run(torch)
+    assert tuple(ours.shape) == tuple(theirs.shape)
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-5)
+    with pytest.raises(RuntimeError, match="align_to_window should only be set when center"):
+        numtorch.stft(numtorch.ones(16), 8, center=True, align_to_window=False)
+
+
+def test_a_real_transform_refuses_a_complex_out():
+    spectrum = numtorch.ones(3, dtype=numtorch.complex64)
+    with pytest.raises(RuntimeError, match="irfft expects a floating point output tensor"):
+        numtorch.fft.irfft(spectrum, out=numtorch.empty(4, dtype=numtorch.complex64))
+    out = numtorch.empty(4, dtype=numtorch.float64)
+    assert numtorch.fft.irfft(spectrum, out=out) is out  # a real one of another dtype: cast

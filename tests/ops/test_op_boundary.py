@@ -139,6 +139,85 @@ def test_out_refuses_autograd():
         torch.add(torch.ones(2, requires_grad=True), 1, out=torch.empty(2))
 
 
+def test_out_in_the_linalg_special_fft_and_functional_namespaces():
+    matrix = torch.tensor([[2.0, 1.0], [1.0, 3.0]])
+    out = torch.empty(())
+    assert torch.linalg.det(matrix, out=out) is out and out.item() == pytest.approx(5.0)
+    out = torch.empty(2)
+    assert torch.special.erfcx(torch.zeros(2), out=out) is out and out.tolist() == [1.0, 1.0]
+    out = torch.empty(2, dtype=torch.complex64)
+    assert torch.fft.fft(torch.ones(2), out=out) is out and out.tolist() == [2, 0]
+    out = torch.empty(2)
+    assert torch.nn.functional.softplus(torch.zeros(2), out=out) is out
+    with pytest.raises(RuntimeError, match="out=... arguments don't support automatic"):
+        torch.linalg.inv(matrix.requires_grad_(), out=torch.empty(2, 2))
+
+
+def test_out_of_an_op_keeping_its_dtype_must_have_that_dtype():
+    # torch's abs, neg, floor, sign check their out; the promoting ops (add, sin) cast
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.abs(torch.ones(2, dtype=torch.float64), out=torch.empty(2))
+    assert torch.sin(torch.zeros(2, dtype=torch.float64), out=torch.empty(2)).dtype == (
+        torch.float32
+    )
+    assert torch.logical_not(torch.zeros(2), out=torch.empty(2)).tolist() == [1.0, 1.0]
+
+
+def test_out_of_a_kernel_checking_its_dtype_must_have_that_dtype():
+    # torch's products, linear algebra, sorting and view copies check; cat raises TypeError
+    doubles = torch.ones(2, 2, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.mm(doubles, doubles, out=torch.empty(2, 2))
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.linalg.inv(doubles + torch.eye(2, dtype=torch.float64), out=torch.empty(2, 2))
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.sort(doubles, out=(torch.empty(2, 2), torch.empty(2, 2, dtype=torch.int64)))
+    with pytest.raises(TypeError, match="input types can't be cast to the desired output type"):
+        torch.stack([torch.ones(2)], out=torch.empty(1, 2, dtype=torch.int64))
+    assert torch.cat([doubles], out=torch.empty(2, 2)).dtype == torch.float32  # cat casts
+
+
+def test_a_factory_makes_the_dtype_of_its_out():
+    assert torch.ones(2, out=torch.empty(2, dtype=torch.int64)).tolist() == [1, 1]
+    assert torch.linspace(0, 1, 3, out=torch.empty(3, dtype=torch.int64)).tolist() == [0, 0, 1]
+    torch.manual_seed(0)
+    expected = torch.randn(3, dtype=torch.float64)
+    torch.manual_seed(0)
+    assert torch.randn(3, out=torch.empty(3, dtype=torch.float64)).tolist() == expected.tolist()
+    with pytest.raises(RuntimeError, match="dtype Double does not match dtype of out parameter"):
+        torch.zeros(2, dtype=torch.float64, out=torch.empty(2))
+
+
+def test_sums_and_products_run_in_the_dtype_of_their_out():
+    x = torch.tensor([[0.6, 0.6]], dtype=torch.float64)
+    assert torch.sum(x, 1, out=torch.empty(1, dtype=torch.int64)).tolist() == [0]  # of longs
+    assert torch.cumsum(x, 1, out=torch.empty(0)).dtype == torch.float32
+    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype Double"):
+        torch.sum(x, 1, dtype=torch.float64, out=torch.empty(1))
+
+
+def test_values_and_indices_out_must_have_the_results_dtypes():
+    x = torch.ones(2, 2, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        torch.max(x, 1, out=(torch.empty(2), torch.empty(2, dtype=torch.int64)))
+    assert torch.max(x, x, out=torch.empty(2, 2)).dtype == torch.float32  # max(a, b) casts
+
+
+def test_out_of_a_list_of_tensors_is_written_and_nothing_returned():
+    parts = torch.empty(2), torch.empty(2)
+    assert torch.split_copy(torch.arange(4.0), 2, out=parts) is None
+    assert parts[1].tolist() == [2.0, 3.0]
+
+
+def test_factories_resize_their_out_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert torch.eye(2, out=torch.empty(7)).shape == (2, 2)
+        assert torch.ones(3, out=torch.empty(7)).shape == (3,)
+    with pytest.warns(UserWarning, match="was resized"):
+        torch.arange(3.0, out=torch.empty(7))  # torch's arange warns
+
+
 def test_out_with_several_outputs_and_wrong_types():
     values, indices = torch.empty(2), torch.empty(2, dtype=torch.int64)
     result = torch.max(torch.tensor([[1.0, 3.0], [4.0, 2.0]]), 1, out=(values, indices))

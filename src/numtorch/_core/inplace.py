@@ -391,4 +391,21 @@ def inplace_variant(op, name: str):
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"In-place version of :func:`{op.__name__}`."
+    if name in _REAL_RESULTS:
+        return _refusing_complex(method, _REAL_RESULTS[name])
     return method
+
+
+# in-place ops torch refuses on a complex tensor, whose result would be real
+_REAL_RESULTS = {"abs_": "abs", "absolute_": "abs"}
+
+
+def _refusing_complex(method, op_name: str):
+    def refusing(self, *args, **kwargs):
+        if self.is_complex():
+            raise RuntimeError(f"In-place {op_name} is not supported for complex tensors.")
+        return method(self, *args, **kwargs)
+
+    refusing.__name__ = refusing.__qualname__ = method.__name__
+    refusing.__doc__ = method.__doc__
+    return refusing

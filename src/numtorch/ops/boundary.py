@@ -15,7 +15,7 @@ import types
 import warnings
 
 from .. import backend as xp
-from .._core import grad_mode
+from .._core import batch_rules, grad_mode
 from .._core.dispatch import allocation_error
 from .._core.inplace import _can_cast
 from .._core.observers import dispatch
@@ -33,6 +33,8 @@ def publish(name: str, fn):
         return fn
 
     parsed = name not in PYTHON_LEVEL
+    exact = _exact_out(name, fn)
+    fills = name in _FACTORIES or name in _REDUCTIONS
 
     @functools.wraps(fn)
     def public(*args, out=_NO_OUT, **kwargs):
@@ -41,10 +43,14 @@ def publish(name: str, fn):
             taken = dispatch.torch_function(public, args, given)
             if taken is not NotImplemented:
                 return taken
+        if fills and out is not _NO_OUT and out is not None:
+            kwargs = _fill_dtype(name, out, kwargs)
         try:
             result = fn(*args, **kwargs)
         except TypeError:
             renamed = torch_keywords(kwargs) if kwargs and parsed else None
+            if kwargs:
+                renamed = _input_keyword(fn, renamed or kwargs) or renamed
             if renamed is None:  # Note [NumPy keyword names]
                 # an object that is not a tensor but defines __torch_function__ takes over
                 # (Note [Torch function dispatch]); found only once the op refused it
@@ -72,9 +78,82 @@ def publish(name: str, fn):
             raise not_tensor from None
         if out is _NO_OUT or out is None:
             return result
-        return _write_out(name, result, out)
+        return _write_out(name, result, out, exact)
 
     return public
+
+
+# torch's logical kernels compute in their out's dtype, whatever it is
+_LOGICAL = frozenset(("logical_and", "logical_not", "logical_or", "logical_xor"))
+
+# torch's kernels that check their out's dtype against the result's, beyond the elementwise
+# ops that keep their dtype: the products, linear algebra, sorting and selection, the scans
+# of extrema, softmax, the view copies (their structured kernels check it; the others, and
+# torch's functions composed in Python, cast the result to out's dtype)
+_EXACT_OUT = frozenset(
+    ("addbmm", "addmm", "addmv", "alias_copy", "amax", "amin", "aminmax", "argsort",
+     "as_strided_copy", "avg_pool2d", "avg_pool3d", "baddbmm", "bmm", "bucketize", "clamp",
+     "cross", "cummax", "cummin", "detach_copy", "diag", "diagonal_copy", "dot",
+     "expand_copy", "float_power", "frac", "frexp", "gather", "gelu", "hardshrink", "histc",
+     "histogram", "index_add", "index_copy", "index_select", "inner", "isin", "kthvalue",
+     "ldexp", "linalg_cholesky", "linalg_cholesky_ex", "linalg_cross", "linalg_det",
+     "linalg_eigh", "linalg_eigvalsh", "linalg_inv", "linalg_ldl_factor",
+     "linalg_ldl_factor_ex", "linalg_ldl_solve", "linalg_lu", "linalg_lu_factor",
+     "linalg_lu_factor_ex", "linalg_lu_solve", "linalg_matrix_norm", "linalg_multi_dot",
+     "linalg_norm", "linalg_qr", "linalg_slogdet", "linalg_solve",
+     "linalg_solve_triangular", "linalg_svdvals", "linalg_vecdot", "linalg_vector_norm",
+     "log_softmax", "logcumsumexp", "logsigmoid", "lu_solve", "lu_unpack", "masked_select",
+     "matmul", "mm", "mode", "msort", "mv", "nanquantile", "native_batch_norm", "norm",
+     "ormqr", "permute_copy", "quantile", "round", "scatter", "scatter_add", "searchsorted",
+     "select_copy", "slice_copy", "softmax", "softplus", "softshrink", "sort",
+     "special_round", "split_with_sizes_copy", "squeeze_copy", "t_copy", "take",
+     "take_along_dim", "tensordot", "topk", "transpose_copy", "triangular_solve", "tril",
+     "triu", "unbind_copy", "unfold_copy", "unsqueeze_copy", "vdot", "view_as_real_copy",
+     "view_copy", "where")
+)  # fmt: skip
+
+
+# the ops whose (values, indices) out= kernels check dtypes, where their one-result
+# overloads (max(a, b)) cast
+_EXACT_TUPLE_OUT = frozenset(("max", "min", "median", "nanmedian"))
+
+
+def _exact_out(name, fn) -> bool:
+    """Whether ``out=`` must have the result's dtype: torch's elementwise ops that keep their
+    input's dtype (abs, neg, floor, sign) check it, and the kernels of ``_EXACT_OUT``, where
+    the promoting ops (add, sin) cast their result to ``out``'s dtype."""
+    if name in _EXACT_OUT:
+        return True
+    spec = getattr(fn, "spec", None)
+    return (
+        spec is not None
+        and spec.batch is batch_rules.pointwise
+        and spec.promote is None
+        and spec.outputs == 1
+        and name not in _LOGICAL
+    )
+
+
+def publish_all(namespace: dict, names, prefix: str = "") -> None:
+    """Publish ``names`` of a module's ``namespace`` in place (``torch.linalg``'s functions
+    take ``out=`` as the ``torch.<name>`` ones do); ``prefix`` makes the name torch's errors
+    give (``linalg_det()``)."""
+    for name in names:
+        namespace[name] = publish(prefix + name, namespace[name])
+
+
+def _input_keyword(fn, kwargs: dict) -> dict | None:
+    """``kwargs`` with ``input`` given to the first parameter where ``fn`` names that one
+    otherwise: torch's parser calls a schema's ``self`` ``input`` (``torch.linalg.cholesky(
+    input=A)``, ``torch.unfold_copy(input=x, ...)``). Only after a call failed: free before."""
+    if "input" not in kwargs:
+        return None
+    params = _parameters(fn)
+    if not params or params[0][0] in ("input", *kwargs):
+        return None
+    renamed = dict(kwargs)
+    renamed[params[0][0]] = renamed.pop("input")
+    return renamed
 
 
 def _parameters(fn) -> list:
@@ -130,18 +209,74 @@ def _blamed(name, first) -> bool:
     return type(first).__module__.partition(".")[0] not in ("numtorch", "numpy")
 
 
-def _write_out(name, result, out):
+# the ops whose schema returns a list of tensors (Tensor[]): their out= variants write the
+# list and return nothing
+_OUT_LISTS = frozenset(("split_copy", "split_with_sizes_copy", "unbind_copy"))
+
+
+# torch's kernels that resize their out themselves, without the warning of a resized
+# output: the factories but arange (they resize before they fill) and a few others
+_RESIZED_SILENTLY = frozenset(
+    ("zeros", "ones", "empty", "full", "linspace", "logspace", "eye", "rand", "randn",
+     "randint", "randperm", "bernoulli", "addbmm", "logsigmoid")
+)  # fmt: skip
+
+
+# torch's factories make out's dtype where no dtype is given (torch.ones(3, out=longs)), and
+# so do its sums and products (torch.sum(x, 0, out=longs) sums x as longs)
+_FACTORIES = frozenset(
+    ("zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "eye", "rand",
+     "randn", "randint", "randperm")
+)  # fmt: skip
+_REDUCTIONS = frozenset(("sum", "prod", "nansum", "cumsum", "cumprod"))
+
+
+def _fill_dtype(name, out, kwargs: dict) -> dict:
+    """The keywords making ``out``'s dtype, which one given must equal."""
+    if not isinstance(out, Tensor):
+        return kwargs
+    dtype = kwargs.get("dtype")
+    if dtype is None:
+        return {**kwargs, "dtype": out.dtype}
+    if dtype is out.dtype:
+        return kwargs
+    if name in _REDUCTIONS:
+        raise RuntimeError(
+            f"Expected out tensor to have dtype {dtype.scalar_name}, but got "
+            f"{out.dtype.scalar_name} instead"
+        )
+    raise RuntimeError(
+        f"dtype {dtype.scalar_name} does not match dtype of out parameter ({out.dtype.scalar_name})"
+    )
+
+
+# the transforms with a real result: torch refuses a complex out (where it casts the others)
+_REAL_TRANSFORMS = frozenset(
+    ("fft_hfft", "fft_hfft2", "fft_hfftn", "fft_irfft", "fft_irfft2", "fft_irfftn")
+)
+
+# the functions that run torch's cat on their inputs
+_CONCATENATIONS = frozenset(
+    ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack", "column_stack",
+     "row_stack")
+)  # fmt: skip
+
+
+def _write_out(name, result, out, exact=False):
     if isinstance(result, tuple) and isinstance(out, (tuple, list)):
         if len(out) != len(result):
             raise TypeError(f"{name}(): argument 'out' must be a tuple of {len(result)} Tensors")
-        written = [_write_one(name, r, o) for r, o in zip(result, out)]
+        exact = exact or name in _EXACT_TUPLE_OUT
+        written = [_write_one(name, r, o, exact) for r, o in zip(result, out)]
+        if name in _OUT_LISTS:
+            return None
         return type(result)(*written) if hasattr(result, "_fields") else tuple(written)
     if not isinstance(result, Tensor):
         raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
-    return _write_one(name, result, out)
+    return _write_one(name, result, out, exact)
 
 
-def _write_one(name, result: Tensor, out) -> Tensor:
+def _write_one(name, result: Tensor, out, exact=False) -> Tensor:
     """Copy ``result`` into ``out`` as torch's out= kernels do: resized when the shape
     differs (with torch's warning unless ``out`` was empty), cast to ``out``'s dtype where
     torch's casting rules allow, never recorded for autograd."""
@@ -152,13 +287,27 @@ def _write_one(name, result: Tensor, out) -> Tensor:
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad."
         )
+    if name in _REAL_TRANSFORMS and out.is_complex():
+        raise RuntimeError(
+            f"{name.removeprefix('fft_')} expects a floating point output tensor, but got "
+            f"{out.dtype.scalar_name}"
+        )
+    if exact and result.dtype is not out.dtype:
+        raise RuntimeError(
+            f"Found dtype {out.dtype.scalar_name} but expected {result.dtype.scalar_name}"
+        )
     if result.dtype is not out.dtype and not _can_cast(result.dtype, out.dtype):
+        if name in _CONCATENATIONS:  # torch's cat checks its inputs against out: a TypeError
+            raise TypeError(
+                f"torch.cat(): input types can't be cast to the desired output type "
+                f"{out.dtype.scalar_name}"
+            )
         raise RuntimeError(
             f"result type {result.dtype.scalar_name} can't be cast to the desired output type "
             f"{out.dtype.scalar_name}"
         )
     if tuple(out.shape) != tuple(result.shape):
-        if out.numel() != 0:
+        if out.numel() != 0 and name not in _RESIZED_SILENTLY:
             warnings.warn(
                 f"An output with one or more elements was resized since it had shape "
                 f"{list(out.shape)}, which does not match the required output shape "

@@ -10,6 +10,7 @@ from .._creation import zeros
 from .._runtime import typename
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
+from .overload_names import overload_names
 from .shape import _tangents_or_zeros
 from .sparse import sparse_cat
 
@@ -205,6 +206,7 @@ def _split_with_sizes(input, split_size, dim):
 
 
 @export
+@overload_names(tensor="input", split_size="split_size_or_sections")  # torch.split, Tensor.split
 def split(input, split_size_or_sections, dim=0):
     """Split into chunks of a size (int) or of given sizes (list) along ``dim``."""
     if input.ndim == 0:

@@ -25,6 +25,7 @@ from .concatenation import cat
 from .householder_backward import householder_product_backward, ormqr_backward
 from .lapack_layout import column_major
 from .nn.composite_backward import tensors_of
+from .overload_names import overload_names
 from .pointwise import where
 from .return_types import structseq
 
@@ -196,6 +197,7 @@ def _orgqr(a, tau):
 
 
 @export
+@overload_names(input2="tau", input3="other")  # torch's schema names
 def ormqr(input, tau, other, left=True, transpose=False) -> Tensor:
     """``other`` multiplied by the Q of a compact QR factorization (``geqrf``'s ``(a, tau)``):
     ``Q @ other`` (``left``) or ``other @ Q``, with ``Q^H`` when ``transpose``."""

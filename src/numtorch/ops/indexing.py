@@ -551,22 +551,25 @@ def _copy(input, src):
     return xp.array(xp.broadcast_to(src, input.shape), dtype=input.dtype)
 
 
-def copy_(self, src, non_blocking=False) -> Tensor:
-    """Copy ``src`` (broadcast, cast) into this tensor in place."""
-    if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
-    if src.is_meta and not self.is_meta:
+def copy_(self, other, non_blocking=False) -> Tensor:
+    """Copy ``other`` (broadcast, cast) into this tensor in place (torch's Python name for
+    the schema's ``src``)."""
+    if not isinstance(other, Tensor):
+        raise TypeError(
+            f"copy_(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+        )
+    if other.is_meta and not self.is_meta:
         no_data()
-    check_no_partial_overlap(self, (src,))
+    check_no_partial_overlap(self, (other,))
     shape = self._data.shape
-    if src._data.shape != shape:
-        broadcast = broadcast_shape(shape, src._data.shape)  # torch's a (self) / b (src) error
+    if other._data.shape != shape:
+        broadcast = broadcast_shape(shape, other._data.shape)  # torch's a (self) / b (src) error
         if broadcast != shape:
             raise RuntimeError(
                 f"output with shape {list(shape)} doesn't match the broadcast shape "
                 f"{list(broadcast)}"
             )
-    return _inplace(self, lambda: _copy(self, src), "copy_")
+    return _inplace(self, lambda: _copy(self, other), "copy_")
 
 
 Tensor.copy_ = copy_

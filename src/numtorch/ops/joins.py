@@ -14,6 +14,7 @@ from .concatenation import _check_cat, _split_with_sizes, cat
 from .copies import _clone_contiguous
 from .gather_scatter import index_select
 from .indexing import _slice_backward, check_narrow_start, narrow_slice
+from .overload_names import overload_names
 from .sorting import sort
 from .sparse import SparseTensor, sparse_narrow_copy
 
@@ -109,6 +110,11 @@ row_stack = export(vstack, name="row_stack", method=False)
 
 # -- splitting -------------------------------------------------------------------------------
 @export
+@overload_names(
+    sections="indices_or_sections",
+    indices="indices_or_sections",
+    tensor_indices_or_sections="indices_or_sections",
+)
 def tensor_split(input, indices_or_sections, dim=0):
     """Split into ``n`` nearly equal parts (int) or at the given indices (list or tensor),
     each a slice of ``input``.
@@ -164,6 +170,7 @@ def _directional_split(input, sections, dim, name, min_dims):
 
 
 @export
+@overload_names(sections="indices_or_sections", indices="indices_or_sections")
 def hsplit(input, indices_or_sections):
     """Split along dim 1 (dim 0 for 1-D tensors)."""
     dim = 0 if input.ndim == 1 else 1
@@ -171,12 +178,14 @@ def hsplit(input, indices_or_sections):
 
 
 @export
+@overload_names(sections="indices_or_sections", indices="indices_or_sections")
 def vsplit(input, indices_or_sections):
     """Split along dim 0 (at least 2-D)."""
     return _directional_split(input, indices_or_sections, 0, "vsplit", 2)
 
 
 @export
+@overload_names(sections="indices_or_sections", indices="indices_or_sections")
 def dsplit(input, indices_or_sections):
     """Split along dim 2 (at least 3-D)."""
     return _directional_split(input, indices_or_sections, 2, "dsplit", 3)

@@ -51,7 +51,7 @@ def _padded_window(window, win_length, n_fft, like):
 @export
 def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=True,
          pad_mode="reflect", normalized=False, onesided=None,
-         return_complex=None) -> Tensor:  # fmt: skip
+         return_complex=None, align_to_window=None) -> Tensor:  # fmt: skip
     """Short-time Fourier transform: the FFT of windowed frames, frequencies by frames.
 
     Example:
@@ -62,6 +62,8 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         (torch.Size([9, 17]), torch.complex64)
     """
     require_tensor("stft", "input", 1, input)
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
     if window is None:
         warn_once(
             "A window was not provided. A rectangular window will be applied,which is known to "
@@ -97,6 +99,11 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         else:
             x = mode_pad(x, (pad, pad), pad_mode)
         x = x.view(x.shape[0], x.shape[-1])
+    if align_to_window and 0 < win_length < n_fft:
+        # frame t's window covers input[t * hop_length:][:win_length]: the frames start
+        # half the window's padding earlier
+        left = (n_fft - win_length) // 2
+        x = constant_pad_nd(x, (left, n_fft - win_length - left))
     length = x.shape[-1]
     if n_fft <= 0 or n_fft > length:
         raise RuntimeError(f"{where}expected 0 < n_fft < {length}, but got n_fft={n_fft}")

@@ -19,6 +19,7 @@ from .._core.tensor import _wrap_dim
 from ..backend import xp
 from . import complex as _complex
 from . import concatenation, construction, indexing, shape, strided, triangular
+from .overload_names import overload_names
 
 
 def _copied(result, order):
@@ -68,6 +69,7 @@ def _copy_twin(view_op):
 
 def _with_primitives(public, name: str, **primitives):
     """``public`` re-bound so that the globals it calls by name are ``primitives``."""
+    public = getattr(public, "__wrapped__", public)  # its own code, not a wrapper's
     namespace = dict(public.__globals__)
     namespace.update(primitives)
     fn = FunctionType(public.__code__, namespace, name, public.__defaults__, public.__closure__)
@@ -209,7 +211,10 @@ _unsafe = {
     ),
 }
 unsafe_split = export(
-    _with_primitives(concatenation.split, "unsafe_split", **_unsafe), name="unsafe_split"
+    overload_names(split_size="split_size_or_sections")(
+        _with_primitives(concatenation.split, "unsafe_split", **_unsafe)
+    ),
+    name="unsafe_split",
 )
 unsafe_chunk = export(
     _with_primitives(concatenation.chunk, "unsafe_chunk", **_unsafe), name="unsafe_chunk"

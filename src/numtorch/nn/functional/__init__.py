@@ -1,5 +1,6 @@
 """``numtorch.nn.functional``: the stateless functions behind the layers."""
 
+from ...ops.boundary import publish_all as _publish_all
 from ...ops.nn.channel_shuffle import channel_shuffle, native_channel_shuffle
 from ...ops.nn.conv_functions import (
     conv1d,
@@ -271,6 +272,17 @@ __all__ = [
     "unfold",
     "linear_cross_entropy",
 ]
+
+
+# the functions torch's take out= (its built-in ones with an out overload, and normalize):
+# published as the numtorch.<name> functions are, with out= and the boundary's errors.
+# Not linear: every Linear layer calls it, and a wrapper would cost each call a frame
+_publish_all(
+    globals(),
+    ("adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "channel_shuffle",
+     "gelu", "hardshrink", "logsigmoid", "normalize", "pixel_shuffle", "pixel_unshuffle",
+     "softplus", "softshrink"),
+)  # fmt: skip
 
 
 def __getattr__(name: str):

@@ -33,6 +33,7 @@ from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
 from ..concatenation import cat, stack
 from ..linalg import addmm
+from ..overload_names import positional_overloads
 from . import rnn_fused
 
 # -- one time step ---------------------------------------------------------------------------
@@ -338,12 +339,21 @@ def _same_dtype(name, first, second):
         )
 
 
-rnn_tanh = export(_recurrence("RNN_TANH", "rnn_tanh"), method=False)
-rnn_relu = export(_recurrence("RNN_RELU", "rnn_relu"), method=False)
-gru = export(_recurrence("GRU", "gru"), method=False)
+# torch's schemas: the padded form, then the packed one
+_RECURRENCE_ORDERS = (
+    ("input", "hx", "params", "has_biases", "num_layers", "dropout", "train",
+     "bidirectional", "batch_first"),
+    ("data", "batch_sizes", "hx", "params", "has_biases", "num_layers", "dropout", "train",
+     "bidirectional"),
+)  # fmt: skip
+_by_name = positional_overloads(*_RECURRENCE_ORDERS)
+rnn_tanh = export(_by_name(_recurrence("RNN_TANH", "rnn_tanh")), method=False)
+rnn_relu = export(_by_name(_recurrence("RNN_RELU", "rnn_relu")), method=False)
+gru = export(_by_name(_recurrence("GRU", "gru")), method=False)
 
 
 @export(method=False)
+@_by_name
 def lstm(input, *args):
     """torch's ``lstm(input, (h0, c0), params, has_biases, num_layers, dropout, train,
     bidirectional, batch_first)`` (or its packed form): ``(output, h_n, c_n)``."""
