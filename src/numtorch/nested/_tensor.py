@@ -504,6 +504,10 @@ def _handle(func, args, kwargs):
                 "Expected both to be nested, but got a non-nested self and nested other"
             )
         return getattr(NestedTensor, name)(*args, **kwargs)
+    if getattr(func, "composite", None):
+        # a function built of ops (F.linear, F.dropout) takes nested inputs itself
+        with DisableTorchFunctionSubclass():
+            return func(*args, **kwargs)
     if name == "where":
         return _where(*args, **kwargs)
     base = name[:-1] if name.endswith("_") else name
