@@ -249,6 +249,16 @@ _BY_CAUSE: dict = {
         masked_cumsum[complex128,grad] masked_cumprod[complex64,grad]
         masked_cumprod[complex128,grad] masked_normalize[complex64,grad]
         masked_normalize[complex128,grad]
+        to_sparse_dims[complex64,grad] to_sparse_dims[complex128,grad]
+        to_sparse_csr[complex64,grad] to_sparse_csr[complex128,grad]
+        to_sparse_csc[complex64,grad] to_sparse_csc[complex128,grad]
+        to_sparse_bsr[complex64,grad] to_sparse_bsr[complex128,grad]
+        to_sparse_bsc[complex64,grad] to_sparse_bsc[complex128,grad]
+        to_sparse_csr_coo[complex64,grad] to_sparse_csr_coo[complex128,grad]
+        to_sparse_coo_csc[complex64,grad] to_sparse_coo_csc[complex128,grad]
+        to_sparse_coo_bsr[complex64,grad] to_sparse_coo_bsr[complex128,grad]
+        sparse_compressed_tensor[complex64,grad] sparse_compressed_tensor[complex128,grad]
+        to_sparse_coo_bsc[complex64,grad] to_sparse_coo_bsc[complex128,grad]
     """,
     "numtorch refuses a dtype torch runs": """
         addmm[uint8] addmm[int8] addmm[int16] addmm[int32] addmm[int64] logcumsumexp[complex64]
@@ -283,6 +293,14 @@ _BY_CAUSE: dict = {
         lobpcg[complex64] lobpcg[complex64,grad] lobpcg[complex128] lobpcg[complex128,grad]
         lobpcg_vectors[complex64] lobpcg_vectors[complex64,grad] lobpcg_vectors[complex128]
         lobpcg_vectors[complex128,grad]
+        to_sparse_dims[bfloat16] to_sparse_dims[bfloat16,grad] to_sparse_csr[bfloat16]
+        to_sparse_csr[bfloat16,grad] to_sparse_csc[bfloat16] to_sparse_csc[bfloat16,grad]
+        to_sparse_bsr[bfloat16] to_sparse_bsr[bfloat16,grad] to_sparse_bsc[bfloat16]
+        to_sparse_bsc[bfloat16,grad] to_sparse_csr_coo[bfloat16]
+        to_sparse_csr_coo[bfloat16,grad] to_sparse_coo_csc[bfloat16]
+        to_sparse_coo_csc[bfloat16,grad] to_sparse_coo_bsr[bfloat16]
+        to_sparse_coo_bsr[bfloat16,grad]
+        to_sparse_coo_bsc[bfloat16] to_sparse_coo_bsc[bfloat16,grad]
     """,
     "numtorch runs a dtype torch's kernel refuses": """
         masked_fill[uint8] einsum[bool] einsum_ellipsis_broadcast[bool]
