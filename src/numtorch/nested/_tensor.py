@@ -314,8 +314,17 @@ class NestedTensor(Tensor):
                     "NestedTensor can only be reduced across the last dimension for now got "
                     f"dimension {d} instead."
                 )
+        if dtype is not None:
+            raise RuntimeError("NestedTensor does not support dtype argument for now.")
+        kind = self._buffer._data.dtype.kind
+        if kind in "bc":  # torch's kernel runs the real numbers only
+            raise NotImplementedError(
+                f"\"nested_sum_dim_cpu\" not implemented for '{self.dtype.scalar_name}'"
+            )
+        # an integral sum keeps the dtype (torch's nested kernel), not int64 as a plain one
         return self._per_constituent(
-            "SumBackwardAutogradNestedTensor1", lambda t: t.sum(-1, True, dtype=dtype)
+            "SumBackwardAutogradNestedTensor1",
+            lambda t: t.sum(-1, True, dtype=t.dtype if kind in "iu" else None),
         )
 
     def unsqueeze(self, dim: int):
