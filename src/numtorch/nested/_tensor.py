@@ -546,7 +546,21 @@ def _elementwise(func, name, args, kwargs):
         result = func(*plain, **kwargs)
     if getattr(func, "__name__", "") == name + "_":  # in place: the buffer changed
         return args[0]
+    if name in NO_BACKWARD and result.requires_grad:
+        result.register_hook(_refuse_backward(NO_BACKWARD[name]))
     return wrap(result, sizes)
+
+
+# torch runs these forward on nested tensors but has no nested kernel for their backward:
+# the gradient reaching them raises, where torch's would
+NO_BACKWARD = {"tanh": "tanh_backward"}
+
+
+def _refuse_backward(kernel: str):
+    def hook(grad):
+        raise not_supported(kernel)
+
+    return hook
 
 
 def _where(condition, input, other):
