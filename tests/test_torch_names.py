@@ -32,7 +32,6 @@ KNOWN_MISSING = {
     "autograd.graph": {
         "TorchDispatchMode",
         "Variable",
-        "allow_mutation_on_saved_tensors",
         "log",
         "region_activation_memory_budget",
         "set_override_stale_capture_stream",
@@ -61,7 +60,7 @@ KNOWN_MISSING = {
         "triton_op",
         "wrap_triton",
     },
-    "overrides": {"get_default_nowrap_functions", "redispatch_function"},
+    "overrides": {"get_default_nowrap_functions"},
     "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native"},
     "random": {"thread_safe_generator"},
     "linalg": set(),

@@ -205,6 +205,13 @@ def lobpcg(A: Tensor, k: int | None = None, B: Tensor | None = None, X: Tensor |
         raise AssertionError(f"X shape mismatch: got {X.shape}, expected {(m, n)}")
     niter = 1000 if niter is None else niter
     largest = True if largest is None else largest
+    if A._fw_grads is not None or (B is not None and B._fw_grads is not None):
+        # torch's forward derivative differentiates its iterations op by op; numtorch's
+        # iterations run on arrays
+        raise NotImplementedError(
+            "Trying to use forward AD with lobpcg, which numtorch computes without recording "
+            "its iterations: use reverse mode (backward, torch.func.jacrev) instead."
+        )
     if A.requires_grad or (B is not None and B.requires_grad):
         # torch differentiates the symmetric part of A (and of B)
         A_sym = (A + A.mT) / 2

@@ -11,9 +11,11 @@ Note [Torch function dispatch]
 Nothing is checked until it can matter: defining a Tensor subclass that dispatches
 (numtorch's own subclasses and classes whose ``__torch_function__`` is
 ``_disabled_torch_function_impl``, such as ``nn.Parameter``, opt out), or entering a mode,
-installs ``dispatch.torch_function``. From then on three places offer a call to
+installs ``dispatch.torch_function``. From then on four places offer a call to
 ``_dispatch``: the public functions (``torch.add``: ops/boundary.py, with the caller's own
-arguments), the in-place methods (``Tensor.add_``: _core/inplace.py), and every op run
+arguments), the in-place methods (``Tensor.add_``: _core/inplace.py), the functions built
+of ops that torch runs as one op (``F.linear``, ``F.layer_norm``: ``composite`` in
+_core/observers.py, so a handler sees ``linear``, not its matrix product), and every op run
 (``_core/dispatch.py``'s ``observed``, which ops take while the switch is on: methods and
 operators, with the op's arguments positionally, defaults included, and as ``func`` the
 method or function that runs exactly that op, else one named after it). Inside a handler
@@ -52,6 +54,7 @@ __all__ = [
     "has_torch_function_variadic",
     "is_tensor_like",
     "is_tensor_method_or_property",
+    "redispatch_function",
     "resolve_name",
     "wrap_torch_function",
     "TorchFunctionMode",
@@ -61,6 +64,7 @@ __all__ = [
 class _State:
     subclass_disabled = 0  # DisableTorchFunctionSubclass blocks entered
     all_disabled = 0  # DisableTorchFunction blocks entered
+    skip_one_hop = False  # redispatch_function: the next offer of a call is not made
     modes: list = []  # the TorchFunctionMode stack, innermost last
 
 
@@ -217,7 +221,48 @@ def has_torch_function(relevant_args: Iterable) -> bool:
     """Whether any of ``relevant_args`` (or an active mode) takes over a call."""
     if _state.all_disabled:
         return False
-    return bool(_state.modes) or bool(_overloaded(relevant_args))
+    found = bool(_state.modes) or bool(_overloaded(relevant_args))
+    return found and not _skipped_hop()
+
+
+def _skipped_hop() -> bool:
+    """Whether redispatch_function asked to skip this offer (it is skipped once)."""
+    if _state.skip_one_hop:
+        _state.skip_one_hop = False
+        return True
+    return False
+
+
+def redispatch_function(func: Callable, types, args=(), kwargs=None):
+    """Call ``func`` skipping one level of ``__torch_function__`` dispatch: what a handler
+    calls to run the function it was offered while the calls inside it are offered again.
+
+    The first offer ``func``'s call makes (a ``has_torch_function`` check, or an op run) is
+    not made. numtorch's own functions stand for torch's built-in ops, whose one level is
+    the whole call: they run with no dispatch, and give plain tensors.
+
+    Example:
+        >>> import numtorch as torch
+        >>> class Logged(torch.Tensor):
+        ...     @classmethod
+        ...     def __torch_function__(cls, func, types, args, kwargs=None):
+        ...         print("calling", func.__name__)
+        ...         return torch.overrides.redispatch_function(func, types, args, kwargs)
+        >>> x = Logged(torch.tensor([3.0]))
+        >>> y = (x * 4) + 1
+        calling mul
+        >>> type(y).__name__, y
+        ('Tensor', tensor([13.]))
+    """
+    kwargs = kwargs or {}
+    if (getattr(func, "__module__", None) or "").startswith("numtorch"):
+        with DisableTorchFunction():
+            return func(*args, **kwargs)
+    previous, _state.skip_one_hop = _state.skip_one_hop, True
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _state.skip_one_hop = previous
 
 
 def has_torch_function_unary(inp) -> bool:
@@ -301,6 +346,8 @@ def _dispatch(op, args, kwargs=None):
         # torch's engine runs backward formulas without asking (hooks included)
         return NotImplemented
     if not _state.modes and not _overloaded([*args, *(kwargs or {}).values()]):
+        return NotImplemented
+    if _state.skip_one_hop and _skipped_hop():
         return NotImplemented
     func = _published(op) if hasattr(op, "public_names") else op
     return handle_torch_function(func, args, *args, **(kwargs or {}))

@@ -197,3 +197,69 @@ def test_is_tensor_like_is_re_exported_by_autograd(lib):
         False,
         True,
     ]
+
+
+def _redispatch_story(lib):
+    """torch.overrides.redispatch_function from a subclass and from a mode."""
+    seen = []
+    overrides = lib.overrides
+
+    class Logging(lib.Tensor):
+        depth = 0
+
+        @classmethod
+        def __torch_function__(cls, func, types, args, kwargs=None):
+            seen.append("  " * cls.depth + func.__name__)
+            cls.depth += 1
+            try:
+                return overrides.redispatch_function(func, types, args, kwargs)
+            finally:
+                cls.depth -= 1
+
+    def scaled_mul(a, b):
+        if overrides.has_torch_function((a, b)):
+            return overrides.handle_torch_function(scaled_mul, (a, b), a, b)
+        return a * b + 1
+
+    x, y = Logging(lib.tensor([3.0])), Logging(lib.tensor([4.0]))
+    result = scaled_mul(x, y)
+    seen += [type(result).__name__, result.tolist(), type(x * 2).__name__]
+
+    class Mode(overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args, kwargs=None):
+            seen.append("mode " + func.__name__)
+            with self:
+                return overrides.redispatch_function(func, types, args, kwargs)
+
+    a, b = lib.tensor([3.0]), lib.tensor([4.0])
+    with Mode():
+        result = scaled_mul(a, b)
+    seen.append(result.tolist())
+    return seen
+
+
+def test_redispatch_function_skips_one_level_as_torch():
+    assert _redispatch_story(numtorch) == _redispatch_story(torch)
+
+
+def _functional_ops_seen(lib):
+    """torch's functional ops (linear, layer_norm, cross_entropy) are offered as one call."""
+    seen = []
+
+    class Mode(lib.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args, kwargs=None):
+            seen.append(func.__name__)
+            return func(*args, **(kwargs or {}))
+
+    F = lib.nn.functional
+    x, w, target = lib.ones(2, 3), lib.ones(4, 3), lib.zeros(2, dtype=lib.long)
+    with Mode():
+        out = F.layer_norm(F.linear(x, w), (4,))
+        F.cross_entropy(out, target)
+    logged, calls = logging_subclass(lib)
+    y = F.linear(x.as_subclass(logged), w)
+    return seen, calls, type(y) is logged
+
+
+def test_functional_ops_are_offered_to_torch_function_as_one_call():
+    assert _functional_ops_seen(numtorch) == _functional_ops_seen(torch)

@@ -345,3 +345,52 @@ def test_raw_saved_tensor_hooks_pack_and_unpack_one_value_as_torch():
     assert ours[0][:2] == [("pack", [1.0, 2.0, 3.0]), ("unpack", [1.0, 2.0, 3.0])]
     torch = pytest.importorskip("torch")
     assert ours == _raw_hooks_run(torch)
+
+
+def _mutation_story(lib):
+    """allow_mutation_on_saved_tensors: saved tensors changed in place, as in torch."""
+    graph, seen = lib.autograd.graph, []
+    with graph.allow_mutation_on_saved_tensors() as ctx:
+        a = lib.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        out = (b**2).sum()
+        b.sin_()
+        out.backward()
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x.exp()
+        z = (y * y).sum()  # the output of exp, saved three times
+        y.mul_(10)
+        z.backward()
+        w = x * 1
+        v = w.sigmoid()  # saves its result, not w
+        w.zero_()
+        v.sum().backward()
+    seen += [a.grad.tolist(), x.grad.tolist(), type(ctx).__name__, len(ctx.original)]
+    with graph.allow_mutation_on_saved_tensors():
+        late = (lib.tensor([1.0, 2.0], requires_grad=True) * 1).exp()
+    for bad in (
+        lambda: late.sum().backward(),  # outside the block that recorded it
+        lambda: graph.allow_mutation_on_saved_tensors().__enter__().__enter__(),
+    ):
+        try:
+            with graph.allow_mutation_on_saved_tensors():
+                bad()
+            seen.append("no error")
+        except (RuntimeError, AssertionError) as error:
+            seen.append(type(error).__name__)
+    b = lib.ones(2, requires_grad=True) * 1
+    y = (b**2).sum()
+    b.add_(1)  # outside a block: refused as ever
+    try:
+        y.backward()
+        seen.append("no error")
+    except RuntimeError:
+        seen.append("RuntimeError")
+    return seen
+
+
+def test_allow_mutation_on_saved_tensors_matches_torch():
+    torch = pytest.importorskip("torch")
+    ours, theirs = _mutation_story(numtorch), _mutation_story(torch)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-6)
+    assert ours[:1] + ours[2:] == theirs[:1] + theirs[2:]

@@ -107,18 +107,38 @@ def _members(namespace):
                     yield f"{namespace}.{name}.{method}", vars(member)[method]
 
 
+def _compiles(source):
+    try:
+        compile(source, "<example>", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
 def _statements(doc):
+    """The doctest statements of ``doc``. Some of torch's docstrings write ``>>>`` on the
+    continuation lines of a block or a bracket too: a statement that is indented, or that
+    follows one that does not compile on its own, continues the one before (as a doctest
+    written with ``...`` would have it)."""
     statements = []
     for part in _PARSER.parse(doc):
-        if isinstance(part, doctest.Example):
-            statements.append(
-                Statement(
-                    source=part.source,
-                    line=part.lineno + 1,
-                    skip=bool(part.options.get(_SKIP)),
-                    expects_error=part.exc_msg is not None,
-                )
+        if not isinstance(part, doctest.Example):
+            continue
+        statement = Statement(
+            source=part.source,
+            line=part.lineno + 1,
+            skip=bool(part.options.get(_SKIP)),
+            expects_error=part.exc_msg is not None,
+        )
+        if statements and (part.source[:1].isspace() or not _compiles(statements[-1].source)):
+            before = statements.pop()
+            statement = Statement(
+                source=before.source + part.source,
+                line=before.line,
+                skip=before.skip or statement.skip,
+                expects_error=statement.expects_error,
             )
+        statements.append(statement)
     return tuple(statements)
 
 

@@ -13,6 +13,7 @@ from conftest import to_lib
 
 import numtorch
 from numtorch.testing.opinfo import OP_DB
+from numtorch.testing.opinfo_nested import NESTED_OPS
 
 # Ops whose forward derivative raises torch's NotImplementedError, as torch's does (their
 # entries say so, or their backward formulas are not differentiable with respect to the
@@ -34,6 +35,11 @@ NO_FORWARD_AD = {
     "grid_sample_bilinear_zeros_0",
     "grid_sample_nearest_zeros_1",
     "mkldnn_rnn_layer",
+    # torch differentiates lobpcg's iterations op by op; numtorch's run on arrays
+    "lobpcg",
+    "lobpcg_vectors",
+    # nested tensors: torch's as_nested_tensor (_nested_tensor_from_tensor_list) has none
+    *(info.name for info in NESTED_OPS),
     # index_reduce: torch writes no forward derivative for any of its reductions
     *(f"index_reduce_{r}_{s}" for r in ("prod", "mean", "amax", "amin") for s in (True, False)),
     "multi_margin_loss",

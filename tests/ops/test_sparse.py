@@ -284,3 +284,48 @@ def test_sparse_tensors_answer_device_questions(layout):
         s = getattr(lib.eye(3), layout)()
         answers.append((str(s.device), s.is_cpu, s.is_meta, s.is_cuda, s.get_device()))
     assert answers[0] == answers[1]
+
+
+CONVERSIONS = [
+    "x.to_sparse()",
+    "x.to_sparse(1)",
+    "x.to_sparse(sparse_dim=2)",
+    "x.to_sparse(layout=lib.sparse_csr)",
+    "x.to_sparse_csr()",
+    "x.to_sparse_csc()",
+    "x.to_sparse_bsr((1, 1))",
+    "x.to_sparse_bsc((2, 1))",
+    "x.to_sparse().to_sparse_csr()",
+    "x.to_sparse_csr().to_sparse_csc()",
+    "x.to_sparse_csr().to_sparse()",
+    "x.to_sparse_csc().to_sparse()",
+    "x.to_sparse_csr().to_dense()",
+    "lib.sparse_csr_tensor(lib.tensor([0, 1, 2]), lib.tensor([0, 1]), x[0, :2], (2, 2))",
+    "lib.sparse_csc_tensor(lib.tensor([0, 1, 2]), lib.tensor([1, 0]), x[0, :2], (2, 2))",
+]
+
+
+def _chain(lib, expr):
+    """The node names from the result down to the leaf, and the leaf's gradient."""
+    x = lib.tensor([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = eval(expr, {"lib": lib, "x": x})
+    names, node = [], out.grad_fn
+    while node is not None and node.next_functions:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0]
+    dense = out.to_dense() if out.layout != lib.strided else out
+    dense.sum().backward()
+    return names, x.grad.tolist()
+
+
+@pytest.mark.parametrize("expr", CONVERSIONS)
+def test_conversions_record_torchs_nodes(expr):
+    torch = pytest.importorskip("torch")
+    ours, theirs = _chain(numtorch, expr), _chain(torch, expr)
+    # numtorch keeps a compressed tensor's elements row-major: a CSC tensor's values are
+    # gathered in that order under torch's node, one node more on the way down
+    if "csc_tensor" in expr:
+        ours = (ours[0][:1] + ours[0][2:], ours[1])
+    assert ours == theirs

@@ -1,5 +1,5 @@
-"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode (thread-local), and
-set_multithreading_enabled.
+"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode (thread-local),
+set_multithreading_enabled and enforce_grad_layout_policy.
 
 Each works as a context manager and as a decorator (also on generator functions, where the
 mode is restored around every resumption, so it never leaks between ``yield``s).
@@ -23,6 +23,7 @@ from .inference import _inference, is_inference_mode_enabled  # noqa: F401
 
 _enabled = contextvars.ContextVar("numtorch_grad_enabled", default=True)
 _multithreading = contextvars.ContextVar("numtorch_multithreading", default=True)
+_grad_layout = contextvars.ContextVar("numtorch_grad_layout_enforced", default=True)
 
 # True when operations are being recorded for backward (a bound method: the fastest read).
 is_grad_enabled = _enabled.get
@@ -219,6 +220,47 @@ class set_multithreading_enabled(_DecoratorContextManager):
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+class enforce_grad_layout_policy(_DecoratorContextManager):
+    """Whether a leaf's first gradient is made to follow the leaf's layout (torch's gradient
+    layout contract: the strides of a non-overlapping, dense leaf, row-major otherwise).
+
+    With ``enable=False`` a gradient the engine may take over becomes ``.grad`` in the layout
+    it came in; a gradient that has to be copied still gets the leaf's layout. Thread-local;
+    works as a function, a context manager and a decorator, like ``set_grad_enabled``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> p = torch.zeros(2, 3, 4).permute(2, 0, 1).requires_grad_()
+        >>> with torch.autograd.enforce_grad_layout_policy(False):
+        ...     (p * 2).sum().backward()
+        >>> p.stride(), p.grad.stride()
+        ((1, 12, 4), (6, 3, 1))
+    """
+
+    def __init__(self, enable: bool = True) -> None:
+        self.prev = _grad_layout.get()
+        self.mode = bool(enable)
+        _grad_layout.set(self.mode)
+
+    def __call__(self, func):
+        _grad_layout.set(self.prev)  # as a decorator it applies around calls only
+        return super().__call__(func)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc) -> None:
+        _grad_layout.set(self.prev)
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+def is_grad_layout_enforced() -> bool:
+    """What ``enforce_grad_layout_policy`` last set on this thread (True by default)."""
+    return _grad_layout.get()
 
 
 def is_multithreading_enabled() -> bool:

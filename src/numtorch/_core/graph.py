@@ -18,8 +18,8 @@ import threading
 import weakref
 from collections import OrderedDict
 
-from ..backend import xp
-from . import grad_mode, layouts
+from ..backend import layout, xp
+from . import grad_mode
 
 # Nodes run in decreasing sequence number: later-created nodes first, as in torch.
 _sequence = itertools.count()
@@ -223,9 +223,12 @@ def accumulate_into_grad(variable, grad) -> None:
             if grad.is_sparse:  # a fresh sparse gradient (nn.Embedding(sparse=True))
                 variable._grad = grad
             elif not grad_mode.is_grad_enabled():
-                variable._grad = grad._owned_copy()
-                if not variable._data.flags.c_contiguous:  # torch's gradient layout contract
-                    _follow_layout(variable)
+                owned = grad._owned_copy()
+                if not variable._data.flags.c_contiguous and (
+                    owned._data is not grad._data or grad_mode.is_grad_layout_enforced()
+                ):
+                    owned = _obey_layout(variable, owned)
+                variable._grad = owned
             elif grad._requires_grad:  # torch stores a recorded copy (CopyBackwards)
                 variable._grad = grad._make(xp.empty_like(grad._data)).copy_(grad)
             else:
@@ -244,12 +247,18 @@ def accumulate_into_grad(variable, grad) -> None:
             hook(variable)
 
 
-def _follow_layout(variable) -> None:
-    """A channels-last parameter's gradient is channels-last too (Note [Channels last])."""
-    layout = layouts.suggested(variable._data)
-    grad = variable._grad._data
-    if layout is not None and not layouts.has_layout(grad, layout):
-        variable._grad._data = layouts.copy_as(grad, layout)
+def _obey_layout(variable, grad):
+    """``grad`` in torch's gradient layout contract: the strides of a non-overlapping, dense
+    leaf (a permuted or channels-last parameter), row-major otherwise. A gradient taken over
+    without a copy keeps its layout when ``enforce_grad_layout_policy(False)`` is active."""
+    data = variable._data
+    if data.__class__ is not xp.ndarray or grad._data.__class__ is not xp.ndarray:
+        return grad
+    if not layout.non_overlapping_and_dense(data):
+        return grad  # _owned_copy's row-major array
+    out = layout.empty_like(data, grad._data.dtype)
+    out[...] = grad._data
+    return grad._make(out)
 
 
 FREED_MESSAGE = (

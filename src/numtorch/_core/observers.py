@@ -85,6 +85,10 @@ def composite(name: str, order: tuple | None = None, schema_args: int | None = N
             nonlocal signature
             if not dispatch.slow:
                 return fn(*args, **kwargs)
+            if dispatch.torch_function is not None:  # a torch op: offered as one call
+                taken = dispatch.torch_function(wrapper, args, kwargs)
+                if taken is not NotImplemented:
+                    return taken
             if dispatch.autocast is not None:
                 args, kwargs = dispatch.autocast.cast_call(name, args, kwargs)
             if not dispatch.observers:
@@ -113,6 +117,7 @@ def composite(name: str, order: tuple | None = None, schema_args: int | None = N
 
         every = len(order) if order is not None else len(inspect.signature(fn).parameters)
         wrapper.schema_args = schema_args if schema_args is not None else every
+        wrapper.composite = name  # what __torch_function__ handlers may ask of a call
         COMPOSITES.setdefault(name, []).append(wrapper)
         return wrapper
 

@@ -14,6 +14,7 @@ from .._core.anomaly_mode import (
 from .._core.backward_run import is_checkpoint_valid as _is_checkpoint_valid  # noqa: F401
 from .._core.grad_mode import (
     enable_grad,
+    enforce_grad_layout_policy,
     inference_mode,
     is_grad_enabled,
     is_multithreading_enabled,
@@ -53,6 +54,7 @@ __all__ = [
     "backward",
     "detect_anomaly",
     "enable_grad",
+    "enforce_grad_layout_policy",
     "functional",
     "grad",
     "gradcheck",

@@ -2,6 +2,8 @@
 gradient edges, multi-gradient hooks, and (beyond torch) ``dump``/``to_dot`` to read a
 graph. Most of the code lives in ``numtorch._core``."""
 
+import contextlib
+import weakref
 from typing import Any, NamedTuple
 
 from .._core.backward_run import current_run, will_execute
@@ -119,3 +121,89 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         return hook
 
     return _MultiHandle(t.register_hook(hook_for(i)) for i, t in enumerate(tensors))
+
+
+class _Handle:
+    """What a tensor saved under ``allow_mutation_on_saved_tensors`` is packed as."""
+
+
+class _AllowMutationOnSavedContext:
+    """The state of an ``allow_mutation_on_saved_tensors`` block: the tensors saved in it
+    (``original``), those changed in place since and the values they had when saved
+    (``cloned``), cleared when the block ends."""
+
+    def __init__(self) -> None:
+        self.cloned: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.original: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self.tid_to_weakhandle: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+        self._saved: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def clear(self) -> None:
+        self.cloned.clear()
+        self.original.clear()
+        self.tid_to_weakhandle.clear()
+        self._saved.clear()
+
+    def _pack(self, tensor) -> _Handle:
+        tid = (id(tensor), tensor._version)
+        handle = self.tid_to_weakhandle.get(tid)
+        if handle is None:  # the same tensor at the same version is saved once
+            handle = self.tid_to_weakhandle[tid] = _Handle()
+            self.original[handle] = tensor
+            # an in-place write has no hook that runs before it changes the array, so the
+            # value is copied now; backward reads the copy only if the tensor was changed
+            self._saved[handle] = (tensor.detach().clone(), tensor._version)
+        return handle
+
+    def _unpack(self, handle):
+        if not _mutation_allowed[0] or handle not in self.original:
+            raise AssertionError(
+                "Trying to backward outside of the 'allow_mutation_on_saved_tensors' context "
+                "in which the graph was originally recorded."
+            )
+        if handle in self.cloned:
+            return self.cloned[handle]
+        tensor = self.original[handle]
+        copy, version = self._saved[handle]
+        if tensor._version == version:
+            return tensor
+        self.cloned[handle] = copy
+        return copy
+
+
+_mutation_allowed = [False]  # inside an allow_mutation_on_saved_tensors block (any thread)
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Within the block, a tensor saved for backward may be changed in place: backward uses
+    the value it had when saved instead of refusing it. Run the forward and the backward
+    inside the same block; the block cannot be nested. Yields the block's state
+    (``_AllowMutationOnSavedContext``), cleared on exit.
+
+    numtorch keeps a copy of every tensor saved in the block (torch copies a saved tensor
+    when it is first changed): the gradients are the same, the memory is that of
+    ``save_on_cpu``.
+
+    Example:
+        >>> import numtorch as torch
+        >>> with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        ...     a = torch.ones(2, 3, requires_grad=True)
+        ...     b = a.clone()
+        ...     out = (b**2).sum()
+        ...     _ = b.sin_()
+        ...     out.backward()
+        >>> a.grad
+        tensor([[2., 2., 2.],
+                [2., 2., 2.]])
+    """
+    ctx = _AllowMutationOnSavedContext()
+    with saved_tensors_hooks(ctx._pack, ctx._unpack):
+        try:
+            if _mutation_allowed[0]:
+                raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+            _mutation_allowed[0] = True
+            yield ctx
+        finally:
+            ctx.clear()
+            _mutation_allowed[0] = False

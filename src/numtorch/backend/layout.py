@@ -103,6 +103,11 @@ def view_strides(shape, strides, new_shape):
     return tuple(new_strides) if view_d == -1 else None
 
 
+def non_overlapping_and_dense(array) -> bool:
+    """torch's ``is_non_overlapping_and_dense`` of an array (NumPy's flips count as strides)."""
+    return _is_dense(array.shape, tuple(abs(s) // array.itemsize for s in array.strides))
+
+
 def preserved_strides(array) -> tuple:
     """The strides (in elements) of torch's ``empty_like(array)``: the array's own where it
     is non-overlapping and dense, else dense ones in its memory order."""

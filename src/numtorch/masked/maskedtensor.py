@@ -76,7 +76,7 @@ REDUCE_NAMES = frozenset(
 PASSTHROUGH_NAMES = frozenset(
     """select slice transpose split t view reshape expand expand_as unsqueeze squeeze
     permute flatten unflatten cat concat concatenate stack narrow movedim swapaxes
-    swapdims unbind chunk flip contiguous""".split()  # noqa: SIM905
+    swapdims unbind chunk flip contiguous __getitem__""".split()  # noqa: SIM905
 )
 # conversions: the data changes type, the mask stays
 CONVERSION_NAMES = frozenset(

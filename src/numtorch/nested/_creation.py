@@ -90,7 +90,10 @@ def as_nested_tensor(ts, dtype=None, device=None, layout=None) -> NestedTensor:
     if not ts:
         return wrap(torch.zeros(0, dtype=dtype), sizes)
     buffer = record(
-        "NestedTensorFromTensorListBackward0", lambda *parts: flatten(parts, dtype), *ts
+        "NestedTensorFromTensorListBackward0",
+        lambda *parts: flatten(parts, dtype),
+        *ts,
+        aten="_nested_tensor_from_tensor_list",
     )
     return wrap(buffer, sizes)
 

@@ -59,8 +59,15 @@ class _Recorded(autograd.Function):
 _NODES: dict[str, type] = {}
 
 
-def record(name: str, fn, *inputs: Tensor):
-    """``fn(*inputs)`` recorded as one node of class name ``name`` (``SoftmaxBackward0``)."""
+def record(name: str, fn, *inputs: Tensor, aten: str | None = None):
+    """``fn(*inputs)`` recorded as one node of class name ``name`` (``SoftmaxBackward0``).
+    Nested tensors have no forward derivatives in torch: an input with a tangent is refused
+    naming torch's op (``aten``, else the node's name)."""
+    if any(x._fw_grads is not None for x in inputs):
+        raise NotImplementedError(
+            f"Trying to use forward AD with {aten or name} that does not support it because "
+            "it has not been implemented yet (nested tensors have no forward derivatives)."
+        )
     function = _NODES.get(name)
     if function is None:
         function = type(name, (_Recorded,), {"__module__": __name__})

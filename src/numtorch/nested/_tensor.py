@@ -314,8 +314,17 @@ class NestedTensor(Tensor):
                     "NestedTensor can only be reduced across the last dimension for now got "
                     f"dimension {d} instead."
                 )
+        if dtype is not None:
+            raise RuntimeError("NestedTensor does not support dtype argument for now.")
+        kind = self._buffer._data.dtype.kind
+        if kind in "bc":  # torch's kernel runs the real numbers only
+            raise NotImplementedError(
+                f"\"nested_sum_dim_cpu\" not implemented for '{self.dtype.scalar_name}'"
+            )
+        # an integral sum keeps the dtype (torch's nested kernel), not int64 as a plain one
         return self._per_constituent(
-            "SumBackwardAutogradNestedTensor1", lambda t: t.sum(-1, True, dtype=dtype)
+            "SumBackwardAutogradNestedTensor1",
+            lambda t: t.sum(-1, True, dtype=t.dtype if kind in "iu" else None),
         )
 
     def unsqueeze(self, dim: int):
@@ -504,6 +513,10 @@ def _handle(func, args, kwargs):
                 "Expected both to be nested, but got a non-nested self and nested other"
             )
         return getattr(NestedTensor, name)(*args, **kwargs)
+    if getattr(func, "composite", None):
+        # a function built of ops (F.linear, F.dropout) takes nested inputs itself
+        with DisableTorchFunctionSubclass():
+            return func(*args, **kwargs)
     if name == "where":
         return _where(*args, **kwargs)
     base = name[:-1] if name.endswith("_") else name
@@ -533,7 +546,21 @@ def _elementwise(func, name, args, kwargs):
         result = func(*plain, **kwargs)
     if getattr(func, "__name__", "") == name + "_":  # in place: the buffer changed
         return args[0]
+    if name in NO_BACKWARD and result.requires_grad:
+        result.register_hook(_refuse_backward(NO_BACKWARD[name]))
     return wrap(result, sizes)
+
+
+# torch runs these forward on nested tensors but has no nested kernel for their backward:
+# the gradient reaching them raises, where torch's would
+NO_BACKWARD = {"tanh": "tanh_backward"}
+
+
+def _refuse_backward(kernel: str):
+    def hook(grad):
+        raise not_supported(kernel)
+
+    return hook
 
 
 def _where(condition, input, other):

@@ -144,7 +144,9 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 @export
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
     other = other._data if isinstance(other, Tensor) else other
-    return Tensor._make(xp.isclose(input._data, other, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    # (NumPy gives a scalar for 0-d operands: a tensor's data is always an array)
+    close = xp.isclose(input._data, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return Tensor._make(xp.asarray(close))
 
 
 @export

@@ -10,7 +10,7 @@ import numbers
 import warnings
 
 from .._core import batch_rules, index_batch_rules
-from .._core.dispatch import broadcast_shape, fill_scalar
+from .._core.dispatch import broadcast_shape, dispatch, fill_scalar
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export
@@ -341,6 +341,10 @@ def _index(input, key):
 
 def getitem(input, key) -> Tensor:
     """``tensor[key]``: basic keys give views; integer/bool arrays give copies."""
+    if dispatch.torch_function is not None:  # offered as Tensor.__getitem__, as in torch
+        taken = dispatch.torch_function(getitem, (input, key))
+        if taken is not NotImplemented:
+            return taken
     key, advanced = normalize_key(key)
     if not advanced:
         return _basic_getitem(input, key)
@@ -350,6 +354,7 @@ def getitem(input, key) -> Tensor:
     return _index(view, _expand_bool_masks(rest, view.shape))
 
 
+getitem.__name__ = getitem.__qualname__ = "__getitem__"  # what __torch_function__ sees
 Tensor.__getitem__ = getitem
 
 
@@ -465,6 +470,9 @@ def _single_mask(key) -> bool:
 
 def setitem(self, key, value) -> None:
     """``tensor[key] = value``: writes through a view (basic keys) or index_put_."""
+    offer = dispatch.torch_function  # offered as Tensor.__setitem__, as in torch
+    if offer is not None and offer(setitem, (self, key, value)) is not NotImplemented:
+        return
     if isinstance(key, Tensor) and key.ndim == 0 and key._data.dtype == xp.bool_:
         # torch reads a 0-d bool key as a new dim of size 1 (0 where False): a view write,
         # recorded as CopySlices
@@ -527,6 +535,7 @@ def setitem(self, key, value) -> None:
         view.fill_(value)
 
 
+setitem.__name__ = setitem.__qualname__ = "__setitem__"
 Tensor.__setitem__ = setitem
 
 

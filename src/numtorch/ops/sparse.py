@@ -30,6 +30,7 @@ from .sparse_primitives import (
     _created,
     _dsmm,
     _gather,
+    _gather_dims,
     _merge,
     _spaddmm,
     _spaddmm_scaled,
@@ -513,6 +514,11 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
     """The nonzero entries of a dense tensor as a coalesced sparse COO tensor."""
     if layout not in (None, sparse_coo):
         raise NotImplementedError(f"numtorch has sparse COO tensors only, not {layout}")
+    # torch's two overloads: to_sparse(sparse_dim) records ToSparseBackward0, to_sparse(*,
+    # layout, blocksize, dense_dim) ToSparseBackward1
+    gather = _gather if sparse_dim is None else _gather_dims
+    if dense_dim is not None:
+        sparse_dim = input.ndim - dense_dim
     sparse_dim = input.ndim if sparse_dim is None else sparse_dim
     mask = input._data != 0  # the array itself: numpy() refuses bfloat16
     if sparse_dim < input.ndim:
@@ -521,7 +527,7 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
         indices = xp.array(xp.nonzero(mask), dtype=xp.int64).reshape(sparse_dim, -1)
     else:  # a 0-d tensor: one entry, or none where it is zero
         indices = xp.zeros((0, int(mask)), dtype=xp.int64)
-    values = _gather(input, _index_tensor(indices))
+    values = gather(input, _index_tensor(indices))
     return SparseTensor._build(indices, values, input.shape, True)
 
 

@@ -21,7 +21,7 @@ from .._core.tensor import Size, Tensor
 from .._core.tensor_str import _add_suffixes, array_body
 from ..backend import xp
 from .sparse import SparseTensor, layout, sparse_coo, to_sparse
-from .sparse_primitives import _gather, _values_of
+from .sparse_primitives import CONVERTED_AS, GATHER_AS, _gather, _values_of
 
 sparse_csr = layout("sparse_csr")
 sparse_csc = layout("sparse_csc")
@@ -181,8 +181,9 @@ class SparseCompressedTensor(SparseTensor):
         each block row-major), so only a CSR tensor gives a coalesced one, as in torch."""
         if layout in _LAYOUTS:
             return _to_compressed(self, layout, blocksize, dense_dim, "to_sparse")
-        if self.layout is sparse_csr:
-            return self._coo()
+        if self.layout is sparse_csr:  # the same elements, under torch's node
+            values = CONVERTED_AS[None](self._value_tensor)
+            return SparseTensor._build(self._index_array, values, self._size, True)
         b = self._batch_dim
         index = self._index_array
         br, bc = self._blocksize
@@ -290,7 +291,10 @@ def _check_blocksize(layout, blocksize, what: str):
 
 def _to_compressed(input, layout, blocksize, dense_dim, what: str) -> SparseCompressedTensor:
     """``input`` (dense, COO or compressed) in ``layout``; with blocks, every block that holds
-    a specified (or, from a dense tensor, nonzero) element is kept whole."""
+    a specified (or, from a dense tensor, nonzero) element is kept whole. The values' node
+    is named as torch's: ``to_sparse_csr()`` and friends record ``ToSparseCsrBackward0``,
+    ``to_sparse(layout=...)`` records ``ToSparseBackward1``."""
+    short = _TORCH_NAMES[layout][len("Sparse") :].lower() if what.endswith(_SHORTS) else None
     if isinstance(input, SparseTensor):
         if isinstance(input, SparseCompressedTensor) and input.layout in _BLOCKED:
             blocksize = input._blocksize if blocksize is None else blocksize
@@ -320,6 +324,8 @@ def _to_compressed(input, layout, blocksize, dense_dim, what: str) -> SparseComp
             f"blocksize ({blocksize[0]},{blocksize[1]})"
         )
     if coo is not None and blocksize == (1, 1):
+        values = CONVERTED_AS[short](coo._value_tensor)
+        coo = SparseTensor._build(coo._index_array, values, coo._size, True)
         result = SparseCompressedTensor._from_coo(coo, layout, blocksize, batch_dim)
     else:
         sparse_shape = tuple(input.shape[: batch_dim + 2])
@@ -337,12 +343,17 @@ def _to_compressed(input, layout, blocksize, dense_dim, what: str) -> SparseComp
             held = grid.any(axis=(-3, -1), keepdims=True)
             mask = xp.broadcast_to(held, grid.shape).reshape(sparse_shape)
         indices = xp.array(xp.nonzero(mask), dtype=xp.int64).reshape(len(sparse_shape), -1)
-        coo = SparseTensor._build(
-            indices, _gather(source, Tensor._make(indices)), input.shape, True
-        )
+        gather = _gather if short is None else GATHER_AS[short]
+        values = gather(source, Tensor._make(indices))
+        if coo is not None:  # blocks of a sparse tensor, gathered from its dense form
+            values = CONVERTED_AS[short](values)
+        coo = SparseTensor._build(indices, values, input.shape, True)
         result = SparseCompressedTensor._from_coo(coo, layout, blocksize, batch_dim)
     _check_batches(result)
     return result
+
+
+_SHORTS = ("_csr", "_csc", "_bsr", "_bsc")  # the conversions named by their layout
 
 
 def _check_sparse_conversion(input, layout, blocksize, dense_dim) -> None:
@@ -419,9 +430,7 @@ def to_sparse_with_layout(input, sparse_dim=None, *, layout=None, blocksize=None
         return _to_compressed(input, layout, blocksize, dense_dim, "dense_to_sparse")
     if layout not in (None, sparse_coo):
         raise RuntimeError(f"to_sparse: unexpected layout {layout}")
-    if dense_dim is not None:
-        sparse_dim = input.ndim - dense_dim
-    return to_sparse(input, sparse_dim)
+    return to_sparse(input, sparse_dim, dense_dim=dense_dim)
 
 
 def _coo_to_sparse(self, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=None):

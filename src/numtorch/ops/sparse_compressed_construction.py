@@ -25,6 +25,7 @@ from .sparse_compressed import (
     sparse_csc,
     sparse_csr,
 )
+from .sparse_primitives import _compressed_created
 
 
 def _index_array(indices):
@@ -140,10 +141,19 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     batch_index = xp.unravel_index(batch_ids, batch_shape) if batch_dim else ()
     indices = [xp.broadcast_to(a[:, None], (len(batch_ids), br * bc)).reshape(-1)
                for a in batch_index] + indices  # fmt: skip
-    element_values = values.reshape((len(batch_ids) * br * bc,) + dense_shape)
-    coo = SparseTensor._build(
-        xp.stack(indices) if indices else indices, element_values, size, False
+    element_shape = (len(batch_ids) * br * bc,) + dense_shape
+    # (a reshape to the same shape would record a view node torch does not have)
+    element_values = values if values.shape == element_shape else values.reshape(element_shape)
+    indices = xp.stack(indices) if indices else indices
+    # row-major already (CSR, BSR with one-element blocks): nothing to reorder or record
+    ordered = len(indices) and bool(
+        (xp.diff(xp.ravel_multi_index(tuple(indices), size[: len(indices)])) > 0).all()
     )
+    coo = SparseTensor._build(indices, element_values, size, ordered).coalesce()
+    # the values' node is torch's constructor's, over numtorch's reordering (a CSC tensor's
+    # values are kept row-major)
+    values = _compressed_created(coo._value_tensor)
+    coo = SparseTensor._build(coo._index_array, values, size, True)
     result = SparseCompressedTensor._from_coo(coo, layout, blocksize, batch_dim)
     if requires_grad:
         result._value_tensor = result._value_tensor.detach().requires_grad_()

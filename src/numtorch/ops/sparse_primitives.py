@@ -42,17 +42,41 @@ def _to_dense(values, indices, size):
     return _scatter(values, indices, size)
 
 
-@defop(
-    name="sparse_gather",
-    aten="to_sparse",
-    node="ToSparseBackward1",
-    input=lambda grad, input_shape, indices: _to_dense(grad, indices, input_shape),
-    jvp="linear",
-)
-def _gather(input, indices):
+def _gather_array(input, indices):
     if not len(indices):  # no sparse dims (a 0-d tensor): each entry is the whole tensor
         return xp.repeat(input[None], indices.shape[1], axis=0)
     return input[tuple(indices)]
+
+
+# the argument counts of torch's conversions, for the profiler (to_sparse: its layout overload)
+_SCHEMA_ARGS = {None: 4, "csr": 2, "csc": 2, "bsr": 3, "bsc": 3}
+
+
+def _gathering(name, node, aten, schema_args):
+    """The dense entries at ``indices``, as a sparse tensor's values, recorded under the
+    node torch names the conversion by (``to_sparse``'s two overloads, ``to_sparse_csr``...)."""
+    return defop(
+        name=name,
+        aten=aten,
+        node=node,
+        schema_args=schema_args,
+        input=lambda grad, input_shape, indices: _to_dense(grad, indices, input_shape),
+        jvp="linear",
+    )(lambda input, indices: _gather_array(input, indices))
+
+
+_gather = _gathering("sparse_gather", "ToSparseBackward1", "to_sparse", 4)  # to_sparse(layout=)
+_gather_dims = _gathering("sparse_gather_dims", "ToSparseBackward0", "to_sparse", 2)
+# to_sparse_csr(), to_sparse_csc(), to_sparse_bsr(), to_sparse_bsc() of a dense tensor
+GATHER_AS = {
+    short: _gathering(
+        f"sparse_gather_{short}",
+        f"ToSparse{short.title()}Backward0",
+        f"to_sparse_{short}",
+        _SCHEMA_ARGS[short],
+    )
+    for short in ("csr", "csc", "bsr", "bsc")
+}
 
 
 def _segment_sum(values, inverse, count):
@@ -108,11 +132,16 @@ def _add_values(input, other, inverse, count):
     return _segment_sum(xp.concatenate([input, other]), inverse, count)
 
 
-def _alias(name, node, aten):
+def _alias(name, node, aten, schema_args=None):
     """An identity on values recorded under torch's node name (TBackward0, ...)."""
-    return defop(name=name, node=node, aten=aten, input=lambda grad: grad, jvp="linear")(
-        lambda input: input.copy()
-    )
+    return defop(
+        name=name,
+        node=node,
+        aten=aten,
+        schema_args=schema_args,
+        input=lambda grad: grad,
+        jvp="linear",
+    )(lambda input: input.copy())
 
 
 # torch gathers the values' gradient with a non-differentiable read of the sparse gradient's
@@ -127,6 +156,23 @@ _created = defop(
     input=lambda grad: grad.detach(),
     jvp="linear",
 )(lambda input: input)
+# the same conversions of a sparse tensor (None: to_sparse(layout=)), and the compressed
+# constructor
+CONVERTED_AS = {
+    None: _alias("sparse_to_sparse", "ToSparseBackward1", "to_sparse", _SCHEMA_ARGS[None]),
+    **{
+        short: _alias(
+            f"sparse_to_{short}",
+            f"ToSparse{short.title()}Backward0",
+            f"to_sparse_{short}",
+            _SCHEMA_ARGS[short],
+        )
+        for short in ("csr", "csc", "bsr", "bsc")
+    },
+}
+_compressed_created = _alias(
+    "sparse_compressed_tensor", "SparseCompressedTensorBackward0", "sparse_compressed_tensor", 8
+)
 _transposed = _alias("sparse_t", "TBackward0", "t")
 _transposed_dims = _alias("sparse_transpose", "TransposeBackward0", "transpose")
 

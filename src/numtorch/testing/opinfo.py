@@ -920,6 +920,7 @@ from .opinfo_linalg import LINALG_OPS  # noqa: E402
 from .opinfo_loss import LOSSES  # noqa: E402
 from .opinfo_masked import MASKED_OPS  # noqa: E402
 from .opinfo_math import MATH_OPS  # noqa: E402
+from .opinfo_nested import NESTED_OPS  # noqa: E402
 from .opinfo_nn import NN  # noqa: E402
 from .opinfo_nn_aten import NN_ATEN, SAMPLERS  # noqa: E402
 from .opinfo_nn_pooling_grids import NN_POOLING_GRIDS  # noqa: E402
@@ -959,4 +960,5 @@ OP_DB += (
     + VIEW_COPIES
     + MASKED_OPS
     + QUANTIZATION_OPS
+    + NESTED_OPS
 )

@@ -66,6 +66,33 @@ SPARSE_OPS = [
         lambda rng: [Sample((_n(rng, 3, 4),))],
         lambda x: 2 * x,
     ),
+    # the conversions, each recorded under torch's node (ToSparseBackward0, ToSparseCsr...)
+    *(
+        OpInfo(
+            f"to_sparse_{name}",
+            lambda t, x, convert=convert: convert(x).to_dense(),
+            lambda rng: [Sample((_n(rng, 4, 4),))],
+            lambda x: x,
+        )
+        for name, convert in (
+            ("dims", lambda x: x.to_sparse(1)),
+            ("csr", lambda x: x.to_sparse_csr()),
+            ("csc", lambda x: x.to_sparse_csc()),
+            ("bsr", lambda x: x.to_sparse_bsr((2, 2))),
+            ("bsc", lambda x: x.to_sparse_bsc((2, 2))),
+            ("csr_coo", lambda x: x.to_sparse_csr().to_sparse()),
+            ("coo_csc", lambda x: x.to_sparse().to_sparse_csc()),
+            ("coo_bsr", lambda x: x.to_sparse().to_sparse_bsr((2, 2))),
+            ("coo_bsc", lambda x: x.to_sparse().to_sparse_bsc((2, 2))),
+        )
+    ),
+    OpInfo(
+        "sparse_compressed_tensor",
+        lambda t, v: t.sparse_csc_tensor(
+            t.tensor([0, 2, 3]), t.tensor([0, 2, 1]), v, (3, 2)
+        ).to_dense(),
+        lambda rng: [Sample((_n(rng, 3),))],
+    ),
     *(
         _sparse_op(
             f"sparse.mm_reduce_{reduce}",

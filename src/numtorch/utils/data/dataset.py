@@ -7,14 +7,18 @@ import itertools
 import math
 import warnings
 from collections.abc import Sequence
+from typing import Generic, TypeVar
 
 import numpy as np
 
 from ..._core.tensor import Tensor
 from ..._creation import default_generator, randperm
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class Dataset:
+
+# generic in what it yields, as torch's (``Dataset[int]`` in annotations and subclasses)
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses implement ``__getitem__`` (and usually ``__len__``).
 
     Example:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Generic, TypeVar
 
 from ..._core.dtypes import float64, int64
 from ..._creation import Generator, as_tensor, empty, multinomial, randint, randperm
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class Sampler:
+
+# generic in what it yields, as torch's (``Sampler[int]`` in annotations and subclasses)
+class Sampler(Generic[_T_co]):
     """Base class: subclasses implement ``__iter__`` over indices (and ``__len__``)."""
 
     def __init__(self, data_source=None) -> None:
