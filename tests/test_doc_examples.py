@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from doc_examples.compare import compare
 from doc_examples.extract import examples
-from doc_examples.known import KNOWN, SLOW, UNINITIALISED
+from doc_examples.known import KNOWN, PLATFORM_ROUNDING, SLOW, UNINITIALISED
 
 import numtorch
 
@@ -30,6 +30,9 @@ def test_doc_example_matches_torch(id):
     result = compare(EXAMPLES[id], torch, numtorch)
     if id in UNINITIALISED and result.kind in ("value", "random", "nondeterministic"):
         return  # torch's values are whatever memory held
+    if id in PLATFORM_ROUNDING:  # either side of a rounding bound, by the CPU's kernels
+        assert result.kind in (*PASSING, "value", "random"), f"{result.kind}: {result.detail}"
+        return
     if id in KNOWN:
         assert result.kind not in PASSING, f"{id} agrees with torch now: delete it from KNOWN"
     else:
@@ -41,3 +44,6 @@ def test_known_and_slow_name_examples_of_this_torch():
     assert not set(KNOWN) - set(EXAMPLES), sorted(set(KNOWN) - set(EXAMPLES))
     assert not set(SLOW) - set(EXAMPLES), sorted(set(SLOW) - set(EXAMPLES))
     assert not set(UNINITIALISED) - set(EXAMPLES), sorted(set(UNINITIALISED) - set(EXAMPLES))
+    assert not set(PLATFORM_ROUNDING) - set(EXAMPLES), sorted(
+        set(PLATFORM_ROUNDING) - set(EXAMPLES)
+    )

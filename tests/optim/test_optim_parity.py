@@ -84,7 +84,9 @@ def trajectory(lib, name, options, steps=20, group_lr=None):
 def test_trajectory_matches_torch(name, options):
     ours, opt = trajectory(numtorch, name, options, group_lr=0.02)
     theirs, topt = trajectory(torch, name, options, group_lr=0.02)
-    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-5)
+    # float32 steps: torch's fused kernels and NumPy's passes round differently, and twenty
+    # steps of Adam's division by sqrt(v) + eps carry that (1.03e-5 at 0.081 on some CPUs)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
     # Same state dict layout: group options, state keys and values.
     ours_sd, theirs_sd = opt.state_dict(), topt.state_dict()
     assert ours_sd["param_groups"] == theirs_sd["param_groups"]
