@@ -244,6 +244,8 @@ def redispatch_function(func: Callable, types, args=(), kwargs=None):
     Example:
         >>> import numtorch as torch
         >>> class Logged(torch.Tensor):
+        ...     __module__ = "__main__"  # a script's class (numtorch's own never dispatch)
+        ...
         ...     @classmethod
         ...     def __torch_function__(cls, func, types, args, kwargs=None):
         ...         print("calling", func.__name__)

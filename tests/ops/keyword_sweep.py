@@ -179,7 +179,11 @@ def recorded_calls() -> list:
 
 def _convertible(value) -> bool:
     if isinstance(value, torch.Tensor):
-        return type(value) in (torch.Tensor, torch.nn.Parameter) and value.layout == torch.strided
+        return (
+            type(value) in (torch.Tensor, torch.nn.Parameter)
+            and value.layout == torch.strided
+            and not value.is_nested  # torch.nested's calls: their own sample entries
+        )
     if isinstance(value, (list, tuple)):
         return all(_convertible(v) for v in value)
     if isinstance(value, dict):

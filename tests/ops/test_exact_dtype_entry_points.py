@@ -152,12 +152,7 @@ KNOWN = {
     ("t.logaddexp", "complex128"): "no complex kernel",
     ("t.logcumsumexp", "complex64"): "no complex kernel",
     ("t.logcumsumexp", "complex128"): "no complex kernel",
-    # searchsorted, bucketize and bincount run on bool (and complex) where torch refuses
-    **{
-        (op, dtype): "runs a refused dtype"
-        for op in ("t.searchsorted", "t.bucketize")
-        for dtype in ("bool", "complex64", "complex128")
-    },
+    # bincount runs on bool where torch refuses
     ("t.bincount", "bool"): "runs a refused dtype",
 }
 

@@ -26,7 +26,18 @@ SCALES = (1.0, 0.9, 0.8)
 NO_RULE = {
     # LAPACK's sytrs, one matrix and its pivots at a time
     "linalg_ldl_solve",
-    # sparse tensors are not batched
+    # sparse tensors are not batched (their conversions and compressed constructors too)
+    "sparse_compressed_tensor",
+    "sparse_gather_bsc",
+    "sparse_gather_bsr",
+    "sparse_gather_csc",
+    "sparse_gather_csr",
+    "sparse_gather_dims",
+    "sparse_to_bsc",
+    "sparse_to_bsr",
+    "sparse_to_csc",
+    "sparse_to_csr",
+    "sparse_to_sparse",
     "sparse_log_softmax_values",
     "sparse_softmax_values",
     # the random samples are per plane of the unbatched input

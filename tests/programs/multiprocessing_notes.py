@@ -38,12 +38,15 @@ ctx = mp.get_context("fork")
 q = ctx.SimpleQueue()
 
 
-def produce(queue):
+def produce(queue, done):
     queue.put(torch.arange(4, dtype=torch.int16) * 3)
+    done.wait()  # the notes' rule: a producer lives until its tensors are received
 
 
-p = ctx.Process(target=produce, args=(q,))
+done = ctx.Event()
+p = ctx.Process(target=produce, args=(q, done))
 p.start()
 received = q.get()
+done.set()
 p.join()
 out(received, received.dtype, p.exitcode)

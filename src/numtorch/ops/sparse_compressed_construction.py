@@ -160,20 +160,41 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     return result
 
 
-def _constructor(layout, what: str):
-    def construct(compressed_indices, plain_indices, values, size=None, *, dtype=None,
-                  device=None, requires_grad=False, check_invariants=None):  # fmt: skip
-        return sparse_compressed_tensor(
-            compressed_indices, plain_indices, values, size, dtype=dtype, layout=layout,
-            device=device, requires_grad=requires_grad, check_invariants=check_invariants,
-        )  # fmt: skip
-
-    construct.__name__ = construct.__qualname__ = what
-    construct.__doc__ = f"A sparse tensor in {layout} layout: ``sparse_compressed_tensor``'s."
-    return construct
+# one per layout, with torch's argument names (crow/col where rows are compressed, ccol/row
+# where columns are); pin_memory is accepted and unused: no pinned memory on the CPU alone
 
 
-sparse_csr_tensor = _constructor(sparse_csr, "sparse_csr_tensor")
-sparse_csc_tensor = _constructor(sparse_csc, "sparse_csc_tensor")
-sparse_bsr_tensor = _constructor(sparse_bsr, "sparse_bsr_tensor")
-sparse_bsc_tensor = _constructor(sparse_bsc, "sparse_bsc_tensor")
+def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None):  # fmt: skip
+    """A sparse tensor in CSR layout: ``sparse_compressed_tensor``'s."""
+    return sparse_compressed_tensor(
+        crow_indices, col_indices, values, size, dtype=dtype, layout=sparse_csr, device=device,
+        requires_grad=requires_grad, check_invariants=check_invariants,
+    )  # fmt: skip
+
+
+def sparse_csc_tensor(ccol_indices, row_indices, values, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None):  # fmt: skip
+    """A sparse tensor in CSC layout: ``sparse_compressed_tensor``'s."""
+    return sparse_compressed_tensor(
+        ccol_indices, row_indices, values, size, dtype=dtype, layout=sparse_csc, device=device,
+        requires_grad=requires_grad, check_invariants=check_invariants,
+    )  # fmt: skip
+
+
+def sparse_bsr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None):  # fmt: skip
+    """A sparse tensor in BSR layout: ``sparse_compressed_tensor``'s."""
+    return sparse_compressed_tensor(
+        crow_indices, col_indices, values, size, dtype=dtype, layout=sparse_bsr, device=device,
+        requires_grad=requires_grad, check_invariants=check_invariants,
+    )  # fmt: skip
+
+
+def sparse_bsc_tensor(ccol_indices, row_indices, values, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None):  # fmt: skip
+    """A sparse tensor in BSC layout: ``sparse_compressed_tensor``'s."""
+    return sparse_compressed_tensor(
+        ccol_indices, row_indices, values, size, dtype=dtype, layout=sparse_bsc, device=device,
+        requires_grad=requires_grad, check_invariants=check_invariants,
+    )  # fmt: skip

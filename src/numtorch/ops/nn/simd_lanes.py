@@ -68,7 +68,8 @@ def vector_extreme(extreme, a, b):
         return result
     width = SIMD_BYTES // out.dtype.itemsize
     if out.ndim > 1 and out.flags.f_contiguous and not out.flags.c_contiguous:
-        out, a, b = out.T, xp.asarray(a).T, xp.asarray(b).T  # memory order, as views
+        a, b = (_full(x, out.shape).T for x in (a, b))  # memory order, as views
+        out = out.T
     if out.flags.c_contiguous and all(_follows(x, out) for x in (a, b)):
         tail = out.size % width
         if tail:
@@ -83,6 +84,11 @@ def vector_extreme(extreme, a, b):
     if cut < run:
         out[..., cut:] = extreme(b[..., cut:], a[..., cut:])
     return result
+
+
+def _full(x, shape):
+    x = xp.asarray(x)
+    return x if x.size == 1 else xp.broadcast_to(x, shape)
 
 
 def _follows(x, out) -> bool:
