@@ -55,7 +55,7 @@ def meta_capable(factory: _Factory) -> _Factory:
             return metafy(_without_drawing(factory, args, kwargs))
         if like and d is None and args and getattr(args[0], "is_meta", False):
             return metafy(_without_drawing(factory, args, kwargs))
-        if d is not None:  # before drawing: a refused device leaves the generator as it was
+        if d is not None:  # the factories' one device check, before any draw
             check_device(d)
         return factory(*args, **kwargs)
 
@@ -418,7 +418,6 @@ def empty(
     pin_memory=False,
     memory_format=None,
 ) -> Tensor:
-    check_device(device)
     shape = _size(keyword_size(sizes, size, "empty"), "empty")
     order = memory_format_order(memory_format, len(shape))
     return _finish(empty_in_order(shape, order, _float_dtype(dtype).np), requires_grad, "empty()")
@@ -442,7 +441,6 @@ def zeros(
         >>> torch.zeros(2, 3).shape
         torch.Size([2, 3])
     """
-    check_device(device)
     shape = _size(keyword_size(sizes, size, "zeros"), "zeros")
     return _finish(xp.zeros(shape, _float_dtype(dtype).np), requires_grad, "zeros()")
 
@@ -458,7 +456,6 @@ def ones(
     layout=None,
     pin_memory=False,
 ) -> Tensor:
-    check_device(device)
     shape = _size(keyword_size(sizes, size, "ones"), "ones")
     return _finish(xp.ones(shape, _float_dtype(dtype).np), requires_grad, "ones()")
 
@@ -475,7 +472,6 @@ def full(
     layout=None,
     pin_memory=False,
 ) -> Tensor:
-    check_device(device)
     shape = _size((size,), "full")
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
@@ -580,7 +576,6 @@ def arange(
     start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, out=None
 ) -> Tensor:
     """Values from ``start`` to ``end`` (exclusive) by ``step``; int64 when all are ints."""
-    check_device(device)
     if end is None:
         start, end = 0, start
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
@@ -614,7 +609,6 @@ def linspace(
     start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
-    check_device(device)
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     dt = _float_dtype(dtype)
     unsigned.refuse("linspace_cpu", dt)
@@ -651,7 +645,6 @@ def logspace(
 
 @meta_capable
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, out=None) -> Tensor:
-    check_device(device)
     for name, value in (("n", n), ("m", m)):
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
