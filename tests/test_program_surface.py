@@ -139,3 +139,27 @@ def test_missing_names_raise_attribute_error_naming_the_torch_feature(expr):
     with pytest.raises(AttributeError, match="is not supported by numtorch"):
         eval(expr, scope)
     assert not hasattr(numtorch, "not_a_feature")
+
+
+# torch's submodules that programs reach as attributes without importing them; the ones
+# numtorch does not build (CUDA internals, quantized layers, distributed RPC, ...) are left out.
+_ATTRIBUTE_SUBMODULES = ["nn", "nn.modules", "nn.utils", "utils", "utils.data", "optim", "autograd"]
+_NOT_BUILT = {"intrinsic", "qat", "quantizable", "linear_cross_entropy_options", "datapipes"}
+_NOT_BUILT |= {"graph", "graph_settings", "profiler_legacy", "backcompat", "backend_registration"}
+_NOT_BUILT |= {"collect_env", "cpp_backtrace", "deterministic", "throughput_benchmark", "weak"}
+
+
+@pytest.mark.parametrize("path", _ATTRIBUTE_SUBMODULES)
+def test_submodules_are_attributes(path):
+    import types
+
+    theirs = importlib.import_module(f"torch.{path}")
+    ours = importlib.import_module(f"numtorch.{path}")
+    wanted = {
+        name
+        for name in dir(theirs)
+        if not name.startswith("_")
+        and isinstance(getattr(theirs, name), types.ModuleType)
+        and getattr(theirs, name).__name__.startswith(f"torch.{path}.")
+    }
+    assert sorted(name for name in wanted - _NOT_BUILT if not hasattr(ours, name)) == []

@@ -1,6 +1,8 @@
 """The layers of ``numtorch.nn``."""
 
-from . import utils  # noqa: F401 - torch.nn.modules.utils (_pair, ...) is imported too
+# torch.nn.modules' submodules are attributes of it: programs reach e.g.
+# torch.nn.modules.pixelshuffle.PixelShuffle and .utils._pair without importing them.
+from . import channelshuffle, fold, pixelshuffle, utils  # noqa: F401
 from .activation import (
     CELU,
     ELU,
