@@ -6,7 +6,7 @@ vocab_size, num_hiddens, num_steps, batch_size = 10, 8, 5, 2
 
 class RNNModel(nn.Module):
     def __init__(self, rnn_layer, vocab_size, **kwargs):
-        super(RNNModel, self).__init__(**kwargs)
+        super().__init__(**kwargs)
         self.rnn = rnn_layer
         self.vocab_size = vocab_size
         self.num_hiddens = self.rnn.hidden_size
@@ -44,7 +44,7 @@ class RNNModel(nn.Module):
 
 def grad_clipping(net, theta):
     params = [p for p in net.parameters() if p.requires_grad]
-    norm = torch.sqrt(sum(torch.sum((p.grad**2)) for p in params))
+    norm = torch.sqrt(sum(torch.sum(p.grad**2) for p in params))
     if norm > theta:
         for param in params:
             param.grad[:] *= theta / norm
@@ -91,15 +91,16 @@ for name, layer in [
                     state.detach_()
             y = Y.T.reshape(-1)
             y_hat, state = net(X, state)
-            l = loss(y_hat, y.long()).mean()
+            batch_loss = loss(y_hat, y.long()).mean()
             updater.zero_grad()
-            l.backward()
+            batch_loss.backward()
             norm = grad_clipping(net, 1)
             updater.step()
-            total += l.item() * y.numel()
+            total += batch_loss.item() * y.numel()
             n += y.numel()
         print(
-            f"{name} epoch {epoch}: perplexity {math.exp(total / n):.3f}, grad norm {norm.item():.4f}"
+            f"{name} epoch {epoch}: perplexity {math.exp(total / n):.3f}, "
+            f"grad norm {norm.item():.4f}"
         )
     print(predict([1, 2, 3], 6, net, device))
     out(y_hat, state)

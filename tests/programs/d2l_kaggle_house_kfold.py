@@ -50,11 +50,11 @@ def train(
     train_ls, test_ls = [], []
     train_iter = load_array((train_features, train_labels), batch_size)
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate, weight_decay=weight_decay)
-    for epoch in range(num_epochs):
+    for _epoch in range(num_epochs):
         for X, y in train_iter:
             optimizer.zero_grad()
-            l = loss(net(X), y)
-            l.backward()
+            batch_loss = loss(net(X), y)
+            batch_loss.backward()
             optimizer.step()
         train_ls.append(log_rmse(net, train_features, train_labels))
         if test_labels is not None:
@@ -97,7 +97,8 @@ def k_fold(k, X_train, y_train, num_epochs, learning_rate, weight_decay, batch_s
 k, num_epochs, lr, weight_decay, batch_size = 4, 6, 5.0, 0.0, 8
 train_l, valid_l = k_fold(k, train_features, train_labels, num_epochs, lr, weight_decay, batch_size)
 print(
-    f"{k}-fold validation: avg train log rmse: {float(train_l):f}, avg valid log rmse: {float(valid_l):f}"
+    f"{k}-fold validation: avg train log rmse: {float(train_l):f}, "
+    f"avg valid log rmse: {float(valid_l):f}"
 )
 
 net = get_net()

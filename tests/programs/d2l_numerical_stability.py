@@ -11,7 +11,7 @@ out(x.grad, y)
 
 M = torch.normal(0, 1, size=(4, 4))
 print("a single matrix\n", M)
-for i in range(100):
+for _ in range(100):
     M = torch.mm(M, torch.normal(0, 1, size=(4, 4)))
 print("after multiplying 100 matrices\n", M)
 print(torch.isfinite(M).all(), M.abs().max() > 1e20)

@@ -16,7 +16,7 @@ train_iter = torch.utils.data.DataLoader(
 
 
 def init_weights(m):
-    if type(m) == nn.Linear:
+    if type(m) is nn.Linear:
         nn.init.xavier_uniform_(m.weight)
 
 
@@ -34,9 +34,9 @@ def evaluate_loss(net, data_iter, loss):
     for X, y in data_iter:
         out_ = net(X)
         y = y.reshape(out_.shape)
-        l = loss(out_, y)
-        metric[0] += l.sum().item()
-        metric[1] += l.numel()
+        batch_loss = loss(out_, y)
+        metric[0] += batch_loss.sum().item()
+        metric[1] += batch_loss.numel()
     return metric[0] / metric[1]
 
 
@@ -45,8 +45,8 @@ def train(net, train_iter, loss, epochs, lr):
     for epoch in range(epochs):
         for X, y in train_iter:
             trainer.zero_grad()
-            l = loss(net(X), y)
-            l.sum().backward()
+            batch_loss = loss(net(X), y)
+            batch_loss.sum().backward()
             trainer.step()
         print(f"epoch {epoch + 1}, loss: {evaluate_loss(net, train_iter, loss):f}")
 

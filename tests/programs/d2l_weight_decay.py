@@ -49,9 +49,9 @@ def evaluate_loss(net, data_iter, loss):
     total, n = 0.0, 0
     for X, y in data_iter:
         out_ = net(X)
-        l = loss(out_, y.reshape(out_.shape))
-        total += l.sum().item()
-        n += l.numel()
+        batch_loss = loss(out_, y.reshape(out_.shape))
+        total += batch_loss.sum().item()
+        n += batch_loss.numel()
     return total / n
 
 
@@ -59,10 +59,10 @@ def train(lambd):
     w, b = init_params()
     net, loss = lambda X: linreg(X, w, b), squared_loss
     num_epochs, lr = 10, 0.003
-    for epoch in range(num_epochs):
+    for _epoch in range(num_epochs):
         for X, y in train_iter:
-            l = loss(net(X), y) + lambd * l2_penalty(w)
-            l.sum().backward()
+            batch_loss = loss(net(X), y) + lambd * l2_penalty(w)
+            batch_loss.sum().backward()
             sgd([w, b], lr, batch_size)
     print(
         f"lambd={lambd}: L2 norm of w: {torch.norm(w).item():.4f}, "
@@ -85,11 +85,11 @@ def train_concise(wd):
     trainer = torch.optim.SGD(
         [{"params": net[0].weight, "weight_decay": wd}, {"params": net[0].bias}], lr=lr
     )
-    for epoch in range(num_epochs):
+    for _epoch in range(num_epochs):
         for X, y in train_iter:
             trainer.zero_grad()
-            l = loss(net(X), y)
-            l.mean().backward()
+            batch_loss = loss(net(X), y)
+            batch_loss.mean().backward()
             trainer.step()
     print(f"wd={wd}: L2 norm of w: {net[0].weight.norm().item():.4f}")
     print([g["weight_decay"] for g in trainer.param_groups])
