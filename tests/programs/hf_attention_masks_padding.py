@@ -45,7 +45,7 @@ q, k, v = qkv(h).view(B, T, 3, heads, C // heads).permute(2, 0, 3, 1, 4)
 scores = q @ k.transpose(-1, -2) / (C // heads) ** 0.5
 scores = scores + ext
 probs = scores.softmax(dim=-1)
-print(probs[3, 0, 0], f"{probs[1, 1, 2].sum().item():.4f}")
+print(probs[3, 0, 0], probs[1, 1, 2].sum())
 ctx = (probs @ v).transpose(1, 2).reshape(B, T, C)
 out(probs, ctx)
 
