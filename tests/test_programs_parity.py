@@ -86,6 +86,7 @@ def _run(lib, text):
             lib.set_grad_enabled(True)
             lib.autograd.set_detect_anomaly(False)
             lib.set_default_dtype(lib.float32)
+            lib.set_float32_matmul_precision("highest")  # also the tf32 flags' setting
     return record, printed.getvalue()
 
 

@@ -25,6 +25,18 @@ out(torch.backends.mps.is_available(), torch.backends.mps.is_built())
 out(torch.backends.cuda.matmul.allow_tf32, torch.backends.cuda.is_built())
 out(torch.cuda.is_available(), torch.cuda.device_count())
 # ---
+# nanoGPT's first lines: the tf32 flag and the float32 matmul precision are one setting
+out(torch.backends.cuda.matmul.allow_tf32, torch.get_float32_matmul_precision())
+torch.backends.cuda.matmul.allow_tf32 = True
+torch.backends.cudnn.allow_tf32 = True
+out(torch.get_float32_matmul_precision(), torch.backends.cuda.matmul.allow_tf32)
+torch.backends.cuda.matmul.allow_tf32 = False
+out(torch.get_float32_matmul_precision())
+torch.set_float32_matmul_precision("medium")
+out(torch.backends.cuda.matmul.allow_tf32, torch.get_float32_matmul_precision())
+torch.set_float32_matmul_precision("highest")
+out(torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+# ---
 # runtime settings and small helpers
 threads = torch.get_num_threads()  # restored below: the test process is shared
 out(threads > 0, torch.set_num_threads(2), torch.get_num_threads())

@@ -7,16 +7,30 @@ reads on every device: they share their state with ``torch.nn.attention.sdpa_ker
 
 import contextlib
 import warnings
-from types import SimpleNamespace
 
+from .. import _runtime
 from ..nn import attention as _attention
 from ..nn.attention import SDPBackend
 
-matmul = SimpleNamespace(
-    allow_tf32=False,
-    allow_fp16_reduced_precision_reduction=True,
-    allow_bf16_reduced_precision_reduction=True,
-)
+
+class _Matmul:
+    """``torch.backends.cuda.matmul``. ``allow_tf32`` is another view of the float32 matmul
+    precision, as in torch: setting it picks "high" (True) or "highest" (False), and
+    ``set_float32_matmul_precision`` below "highest" reads back as True."""
+
+    allow_fp16_reduced_precision_reduction = True
+    allow_bf16_reduced_precision_reduction = True
+
+    @property
+    def allow_tf32(self) -> bool:
+        return _runtime.get_float32_matmul_precision() != "highest"
+
+    @allow_tf32.setter
+    def allow_tf32(self, value) -> None:
+        _runtime.set_float32_matmul_precision("high" if value else "highest")
+
+
+matmul = _Matmul()
 _math_reduced_precision = [False]
 
 
