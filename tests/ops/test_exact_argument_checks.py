@@ -241,3 +241,23 @@ def test_rnn_cells_read_weight_sizes_in_torchs_order(cell, gates):
         except (RuntimeError, IndexError) as error:
             outcomes.append(f"{type(error).__name__}: {error}")
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: nt.take(nt.zeros(3), nt.tensor([0], dtype=nt.int32)), RuntimeError, "got Int"),
+        (lambda: nt.take(nt.zeros(3), nt.tensor([], dtype=nt.float32)), RuntimeError, "got Float"),
+        (lambda: nt.take(nt.zeros(3), nt.tensor([True])), RuntimeError, "long tensor"),
+        (lambda: nt.zeros(1, 2).squeeze((-2, 0)), RuntimeError, "dim 0 appears multiple"),
+        (lambda: nt.tensor(1.0).squeeze([0, -1]), RuntimeError, "dim 0 appears multiple"),
+        (
+            lambda: nt.zeros(2, 3, 0).__setitem__((nt.tensor([0, 1]), [], []), 1.0),
+            IndexError,
+            r"could not be broadcast together with shapes \[2\], \[0\], \[0\]",
+        ),
+    ],
+)
+def test_index_dtypes_repeated_dims_and_unbroadcastable_indices(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -428,7 +428,14 @@ def _check_empty_dims_indexed(key, shape) -> None:
             arrays.append(k)
             sizes.append(shape[dim])
         dim += 1
-    if 0 in sizes and 0 not in xp.broadcast_shapes(*(a.shape for a in arrays)):
+    try:
+        shape = xp.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        shapes = ", ".join(str(list(a.shape)) for a in arrays)
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        ) from None
+    if 0 in sizes and 0 not in shape:
         raise IndexError("index is out of bounds for dimension with size 0")
 
 
