@@ -261,3 +261,19 @@ def test_rnn_cells_read_weight_sizes_in_torchs_order(cell, gates):
 def test_index_dtypes_repeated_dims_and_unbroadcastable_indices(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_index_reduce_of_a_0d_source_reads_its_size_first(count):
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        nt.tensor(1.5).index_reduce(0, nt.zeros(count, dtype=nt.long), nt.tensor(2.0), "prod")
+
+
+@pytest.mark.parametrize("empty", ["tensor", "list", "array"])
+def test_an_empty_float_index_is_refused_only_as_a_tensor(empty):
+    key = {"tensor": nt.tensor([]), "list": [], "array": __import__("numpy").array([])}[empty]
+    if empty == "tensor":
+        with pytest.raises(IndexError, match="tensors used as indices must be long"):
+            nt.ones(3)[key, ...]
+    else:
+        assert nt.ones(3)[key].shape == (0,)

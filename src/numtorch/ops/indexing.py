@@ -185,7 +185,7 @@ def _index_array(value, position: int):
         return data.astype(xp.bool_)
     if data.dtype.kind in "iu":
         return data.astype(xp.int64, copy=False)
-    if data.size == 0:
+    if data.size == 0 and not isinstance(value, Tensor):  # [] is a float list: no indices
         return data.astype(xp.int64)
     raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
