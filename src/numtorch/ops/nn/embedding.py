@@ -56,6 +56,8 @@ def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_
     scale = _row_scale(indices, num_weights, padding_idx, scale_grad_by_freq, out.dtype)
     if scale is not None:
         out *= scale[:, None]
+    if padding_idx >= 0:  # torch skips the padding row's lookups: +0.0, whatever they held
+        out[padding_idx] = 0
     return out
 
 
