@@ -152,6 +152,11 @@ CASES.update(
             "interpolation must be one of",
         ),
         "unique_backward": (NotImplementedError, lambda t: _unique_backward(t), "_unique2"),
+        "scatter_reduce_src_backward": (
+            RuntimeError,
+            lambda t: _scatter_reduce_src_backward(t),
+            "derivative for aten::scatter is not implemented",
+        ),
         "bincount_negative": (
             RuntimeError,
             lambda t: t.bincount(t.tensor([-1, 2])),
@@ -269,6 +274,14 @@ CASES.update(
 def _heaviside_backward(t):
     x = t.ones(2, requires_grad=True)
     t.heaviside(x, t.ones(2)).sum().backward()
+
+
+def _scatter_reduce_src_backward(t):
+    # only the src requires grad: it still reaches scatter's NotImplemented node
+    src = t.ones(1, 2, requires_grad=True)
+    out = t.zeros(2, 2).scatter(0, t.zeros(1, 2, dtype=t.long), src, reduce="add")
+    assert out.requires_grad
+    out.sum().backward()
 
 
 def _unique_backward(t):

@@ -241,3 +241,39 @@ def test_rnn_cells_read_weight_sizes_in_torchs_order(cell, gates):
         except (RuntimeError, IndexError) as error:
             outcomes.append(f"{type(error).__name__}: {error}")
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: nt.take(nt.zeros(3), nt.tensor([0], dtype=nt.int32)), RuntimeError, "got Int"),
+        (lambda: nt.take(nt.zeros(3), nt.tensor([], dtype=nt.float32)), RuntimeError, "got Float"),
+        (lambda: nt.take(nt.zeros(3), nt.tensor([True])), RuntimeError, "long tensor"),
+        (lambda: nt.zeros(1, 2).squeeze((-2, 0)), RuntimeError, "dim 0 appears multiple"),
+        (lambda: nt.tensor(1.0).squeeze([0, -1]), RuntimeError, "dim 0 appears multiple"),
+        (
+            lambda: nt.zeros(2, 3, 0).__setitem__((nt.tensor([0, 1]), [], []), 1.0),
+            IndexError,
+            r"could not be broadcast together with shapes \[2\], \[0\], \[0\]",
+        ),
+    ],
+)
+def test_index_dtypes_repeated_dims_and_unbroadcastable_indices(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_index_reduce_of_a_0d_source_reads_its_size_first(count):
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        nt.tensor(1.5).index_reduce(0, nt.zeros(count, dtype=nt.long), nt.tensor(2.0), "prod")
+
+
+@pytest.mark.parametrize("empty", ["tensor", "list", "array"])
+def test_an_empty_float_index_is_refused_only_as_a_tensor(empty):
+    key = {"tensor": nt.tensor([]), "list": [], "array": __import__("numpy").array([])}[empty]
+    if empty == "tensor":
+        with pytest.raises(IndexError, match="tensors used as indices must be long"):
+            nt.ones(3)[key, ...]
+    else:
+        assert nt.ones(3)[key].shape == (0,)

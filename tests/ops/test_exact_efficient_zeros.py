@@ -41,8 +41,43 @@ def test_efficient_zeros_absorb_products_and_vanish_from_sums():
     zeros = efficient_zeros((2,), np.float64)
     other = np.array([math.nan, math.inf])
     with np.errstate(all="ignore"):
-        for product in (zeros * other, other * zeros, zeros / other, np.negative(zeros)):
+        for product in (zeros * other, other * zeros, zeros / other, zeros + zeros):
             assert isinstance(product, EfficientZeros) and not product.any()
         assert np.array_equal(zeros + other, other, equal_nan=True)
+        signed = np.array([-0.0, 0.0])
+        for total, expected in ((zeros + signed, signed), (signed - zeros, signed)):
+            assert type(total) is np.ndarray and np.array_equal(
+                np.signbit(total), np.signbit(expected)
+            )
+        # torch negates materialized zeros: -0.0 (so does zeros minus a +0.0)
+        assert np.signbit(np.negative(zeros)).all() and np.signbit(zeros - np.zeros(2)).all()
         assert type(np.exp(zeros)) is np.ndarray  # other kernels read ordinary zeros
     assert isinstance(efficient_zeros((2, 3), np.float64).sum(0), EfficientZeros)
+
+
+SIGNED = {
+    "l1_loss": lambda lib, x, y: lib.nn.functional.l1_loss(x, y, reduction="sum"),
+    "abs of a difference": lambda lib, x, y: (x - y).abs(),
+    "pairwise_distance p=1": lambda lib, x, y: lib.nn.functional.pairwise_distance(x, y, p=1),
+    "sgn times x": lambda lib, x, y: (x - y).sgn() * x,
+}
+
+
+def _second_order(lib, case):
+    x = lib.tensor([[0.5, -1.0, 0.0], [2.0, 0.3, -0.0]], dtype=lib.float64, requires_grad=True)
+    y = lib.tensor([[0.1, -1.0, 1.0], [-2.0, 0.3, 0.5]], dtype=lib.float64, requires_grad=True)
+    out = SIGNED[case](lib, x, y)
+    w = lib.linspace(-1, 1, out.numel(), dtype=out.dtype).reshape(out.shape)
+    first = lib.autograd.grad((out * w).sum(), (x, y), create_graph=True)
+    second = lib.autograd.grad(sum((g * g).sum() for g in first), (x, y), allow_unused=True)
+    return [g.detach().numpy(force=True) for g in first + second if g is not None]
+
+
+@pytest.mark.parametrize("case", sorted(SIGNED))
+def test_zeros_through_a_subtraction_keep_torchs_signs(case):
+    # sgn's zero gradient reaches ``y`` of ``x - y`` negated: torch's neg materializes it
+    # (-0.0), and a sum with it keeps the other path's -0.0
+    torch = pytest.importorskip("torch")
+    for ours, theirs in zip(_second_order(numtorch, case), _second_order(torch, case)):
+        np.testing.assert_array_equal(ours, theirs)
+        np.testing.assert_array_equal(np.signbit(ours), np.signbit(theirs))

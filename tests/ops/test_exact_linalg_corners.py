@@ -472,3 +472,25 @@ def test_linalg_refuses_dtypes_with_torchs_error(name, dtype):
         except (RuntimeError, NotImplementedError) as error:
             outcomes.append((type(error).__name__, str(error)))
     assert outcomes[0] == outcomes[1]
+
+
+NORMS_OF_ORDER_0 = {
+    "vector_norm": lambda lib, x, o: lib.linalg.vector_norm(x - o, 0),
+    "vector_norm dim": lambda lib, x, o: lib.linalg.vector_norm(x - o, 0, dim=0),
+    "norm": lambda lib, x, o: lib.norm(x - o, p=0),
+    "pairwise_distance": lambda lib, x, o: lib.nn.functional.pairwise_distance(x, o, p=0),
+    "beside a sum": lambda lib, x, o: lib.linalg.vector_norm(x, 0) + o.sum(),
+}
+
+
+@pytest.mark.parametrize("case", NORMS_OF_ORDER_0.values(), ids=NORMS_OF_ORDER_0.keys())
+def test_a_norm_of_order_0_sends_back_no_gradient(case):
+    # torch's norm_backward returns an undefined gradient for p = 0: inputs reached only
+    # through it get None, not zeros
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([0.5, 0.0, -2.0], requires_grad=True)
+        o = lib.tensor([0.5, 1.0, 0.0], requires_grad=True)
+        grads = lib.autograd.grad(case(lib, x, o).sum(), (x, o), allow_unused=True)
+        found.append([None if g is None else g.tolist() for g in grads])
+    assert found[0] == found[1]

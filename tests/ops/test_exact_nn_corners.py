@@ -140,3 +140,19 @@ def test_rnn_tanh_with_an_empty_initial_state_requiring_grad_raises_torchs_error
     h0 = nt.zeros(0, 2, 2, requires_grad=True)
     with pytest.raises(RuntimeError, match="Expected more hidden states in stacked_rnn"):
         nt.rnn_tanh(nt.randn(3, 2, 2), h0, weights, False, 1, 0.0, False, False, True)
+
+
+@pytest.mark.parametrize("scale_grad_by_freq", [False, True])
+def test_embedding_padding_row_gradient_is_plus_zero_whatever_reached_it(scale_grad_by_freq):
+    # torch skips the padding index's lookups: no -0.0 from a negative gradient, no NaN
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (nt, torch):
+        w = lib.ones(3, 2, requires_grad=True)
+        y = lib.nn.functional.embedding(
+            lib.tensor([0, 2, 0, 1]), w, padding_idx=0, scale_grad_by_freq=scale_grad_by_freq
+        )
+        g = [[-1.0, float("nan")], [2.0, -3.0], [-0.5, 1.0], [float("inf"), -1.0]]
+        (grad,) = lib.autograd.grad((y * lib.tensor(g)).sum(), w)
+        found.append((grad.tolist(), lib.signbit(grad).tolist()))
+    assert str(found[0]) == str(found[1])

@@ -296,3 +296,15 @@ def test_convolution_with_an_empty_weight_raises_where_torch_does(name, shape, w
         except RuntimeError as exc:
             found.append("kernel size" in str(exc) or "primitive" in str(exc) or str(exc))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("padding_idx", [None, 0, -1])
+@pytest.mark.parametrize("shape", [(0,), (2, 0)])
+def test_embedding_of_no_indices_has_a_zero_weight_gradient(shape, padding_idx):
+    grads = []
+    for lib in (numtorch, torch):
+        w = lib.ones(3, 2, requires_grad=True)
+        y = lib.nn.functional.embedding(lib.zeros(shape, dtype=lib.long), w, padding_idx)
+        (g,) = lib.autograd.grad(y.sum(), w)
+        grads.append((tuple(y.shape), g.tolist()))
+    assert grads[0] == grads[1]

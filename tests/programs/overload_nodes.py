@@ -42,3 +42,11 @@ d = x.t().reshape(6)
 out(a, b, c, d, x.reshape(3, 2), a._base is x)
 (a.sum() + b.sum() + c.sum() + d.sum()).backward()
 out(x.grad, v.grad)
+# ---
+# sort with stable named (any value, None included) runs sort.stable: SortBackward1
+x = torch.tensor([[0.5, -1.0, 0.5], [2.0, 0.0, -3.0]], dtype=torch.float64, requires_grad=True)
+a, b = torch.sort(x, stable=True), x.sort(dim=0, stable=None)
+c, d = torch.sort(x, 0, True), x.sort(descending=True, stable=False)
+out(a, b, c, d, x.msort())
+(a[0] * 2 + b[0] + c[0] * 3 + d[0]).sum().backward()
+out(x.grad)

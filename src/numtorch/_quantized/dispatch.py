@@ -157,7 +157,7 @@ def _copy(params, input, src, *rest):
     return make_quantized(data, params)
 
 
-_KERNELS = {"relu": _relu, "fill": _fill, "copy": _copy}
+_KERNELS = {"relu": _relu, "fill": _fill, "fill_tensor": _fill, "copy": _copy}
 
 
 def _operands(args):

@@ -4,8 +4,9 @@ definition (sgn of a real tensor).
 Note [Efficient zeros]
 torch's ZeroTensor is all zeros and stays so through the kernels that have a ZeroTensor
 form: a product or a quotient with one is zeros whatever the other operand holds (0 * inf
-and 0 * NaN are 0 there), a sum with one is the other operand, a reduction of one is
-zeros. Every other kernel reads it as ordinary zeros. ``EfficientZeros`` is an array of
+and 0 * NaN are 0 there), a sum with one is the other operand (its -0.0 kept), a
+reduction of one is zeros. Every other kernel reads it as ordinary zeros: its negation is
+an ordinary -0.0 array. ``EfficientZeros`` is an array of
 zeros that NumPy's ufuncs treat the same way; functions that build new arrays (where,
 concatenate) give ordinary arrays, as torch's other kernels do.
 """
@@ -16,7 +17,9 @@ import numpy as xp
 
 # ufuncs whose result is zeros wherever one operand is: torch's ZeroTensor mul and div
 _ABSORBING = {xp.multiply, xp.true_divide, xp.matmul}
-_UNARY_ZERO = {xp.negative, xp.positive, xp.conjugate}
+_SUMS = {xp.add, xp.subtract}
+# (torch's neg has no ZeroTensor form: it negates materialized zeros, giving -0.0)
+_UNARY_ZERO = {xp.positive, xp.conjugate}
 
 
 class EfficientZeros(xp.ndarray):
@@ -38,6 +41,15 @@ class EfficientZeros(xp.ndarray):
             return efficient_zeros(result.shape, result.dtype)
         if method != "__call__":
             return result
+        if ufunc in _SUMS and all(zeros):
+            return efficient_zeros(result.shape, result.dtype)
+        if ufunc in _SUMS and any(zeros):
+            # a sum with zeros is the other operand (a -0.0 in it stays -0.0); zeros minus
+            # it is its negation
+            other = plain[1] if zeros[0] else plain[0]
+            if ufunc is xp.subtract and zeros[0]:
+                other = xp.negative(other)
+            return xp.array(xp.broadcast_to(other, result.shape), dtype=result.dtype)
         if ufunc in _UNARY_ZERO or (
             ufunc in _ABSORBING and (zeros[0] or ufunc is not xp.true_divide and any(zeros))
         ):

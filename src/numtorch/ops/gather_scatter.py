@@ -256,6 +256,8 @@ def _scatter_value(input, dim, index, value):
     aten="scatter",
     node="NotImplemented",
     input=not_implemented("scatter"),
+    scalars=("src",),
+    src=not_implemented("scatter"),  # a src tensor that requires grad gets the node too
     jvp=no_forward_derivative("scatter"),
 )
 def _scatter_with_reduce(input, dim, index, src, reduce):

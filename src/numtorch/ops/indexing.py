@@ -13,7 +13,7 @@ from .._core import batch_rules, index_batch_rules
 from .._core.dispatch import broadcast_shape, dispatch, fill_scalar
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
-from .._core.op import defop, export
+from .._core.op import defop, export, overloaded
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
 from ..autograd.forward_grad import align, batch_shift, batched
@@ -185,7 +185,7 @@ def _index_array(value, position: int):
         return data.astype(xp.bool_)
     if data.dtype.kind in "iu":
         return data.astype(xp.int64, copy=False)
-    if data.size == 0:
+    if data.size == 0 and not isinstance(value, Tensor):  # [] is a float list: no indices
         return data.astype(xp.int64)
     raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
@@ -292,8 +292,6 @@ def _apply_basic(input, key):
             specified += k.ndim if k.__class__ is _ndarray and k.dtype == xp.bool_ else 1
     if specified > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
-    if len(key) == 1 and isinstance(key[0], slice):
-        return narrow_slice(input, 0, key[0].start, key[0].stop, key[0].step or 1), ()
     result = input
     rest = []
     dim = 0
@@ -311,8 +309,13 @@ def _apply_basic(input, key):
         elif isinstance(k, slice):
             rest.append(_ALL)
             step = 1 if k.step is None else k.step
-            if not (k.start in (None, 0) and k.stop is None and step == 1):
-                result = narrow_slice(result, dim, k.start, k.stop, step)
+            # torch skips a slice from 0 with step 1 whose stop reaches the end (a start
+            # of -n still slices)
+            stop = k.stop
+            if not (
+                k.start in (None, 0) and step == 1 and (stop is None or stop >= result.shape[dim])
+            ):
+                result = narrow_slice(result, dim, k.start, stop, step)
             dim += 1
         else:  # an index array: a bool mask covers as many dims as it has
             rest.append(k)
@@ -345,7 +348,12 @@ def getitem(input, key) -> Tensor:
         taken = dispatch.torch_function(getitem, (input, key))
         if taken is not NotImplemented:
             return taken
+    bare_slice = key.__class__ is slice
     key, advanced = normalize_key(key)
+    if bare_slice:  # torch's getitem slices even a full range here (SliceBackward0)
+        if input.ndim == 0:
+            raise IndexError("too many indices for tensor of dimension 0")
+        return narrow_slice(input, 0, key[0].start, key[0].stop, key[0].step or 1)
     if not advanced:
         return _basic_getitem(input, key)
     if input.ndim == 0 and any(isinstance(k, xp.ndarray) and k.dtype != xp.bool_ for k in key):
@@ -420,7 +428,14 @@ def _check_empty_dims_indexed(key, shape) -> None:
             arrays.append(k)
             sizes.append(shape[dim])
         dim += 1
-    if 0 in sizes and 0 not in xp.broadcast_shapes(*(a.shape for a in arrays)):
+    try:
+        shape = xp.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        shapes = ", ".join(str(list(a.shape)) for a in arrays)
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}"
+        ) from None
+    if 0 in sizes and 0 not in shape:
         raise IndexError("index is out of bounds for dimension with size 0")
 
 
@@ -523,7 +538,10 @@ def setitem(self, key, value) -> None:
         _check_no_overlap(self, value)
         _inplace(view, lambda: _index_put(view, expanded, value), "index_put_")
         return
-    view = _basic_getitem(self, nkey)
+    view, _ = _apply_basic(self, nkey)
+    if view is self:
+        _write_whole(self, value)
+        return
     if isinstance(value, Tensor):
         if value.ndim > view.ndim:  # torch drops the value's leading size-1 dims first
             lead = 0
@@ -533,6 +551,24 @@ def setitem(self, key, value) -> None:
         view.copy_(value)
     else:
         view.fill_(value)
+
+
+def _write_whole(self, value) -> None:
+    """A key that selects all of ``self`` (``t[...]``, ``t[:]``, ``t[0:n, :]``) writes into
+    ``self`` itself, as torch's copy_to: a number becomes a 0-d tensor of ``self``'s dtype,
+    a value of ``self``'s shape is copied (CopyBackwards), a 0-d one fills (FillBackward3)
+    and any other broadcasts, its leading size-1 dims dropped, into a copy."""
+    if isinstance(value, numbers.Number) and not isinstance(value, Tensor):
+        value = Tensor._make(xp.asarray(fill_scalar(value, self._data.dtype), self._data.dtype))
+    if not isinstance(value, Tensor) or (value.ndim == 0 and self.ndim):
+        self.fill_(value)
+        return
+    if value.ndim > self.ndim:
+        lead = 0
+        while lead < value.ndim and value.shape[lead] == 1:
+            lead += 1
+        value = value.reshape(value.shape[lead:])
+    self.copy_(value)
 
 
 setitem.__name__ = setitem.__qualname__ = "__setitem__"
@@ -593,18 +629,29 @@ def _fill_jvp(input_t, value_t, input, value):
     return align(value_t, value, input.ndim).expand(shape)
 
 
-@defop(
-    batch=batch_rules.pointwise_into,
-    name="fill",
-    aten="fill_",
-    node="FillBackward2",
-    scalars=("value",),
-    input=lambda grad: zeros_like(grad),
-    value=lambda grad: grad.sum(),
-    jvp=_fill_jvp,
-)
-def _fill(input, value):
+def _fill_kernel(input, value):
     return xp.full(input.shape, fill_scalar(value, input.dtype), dtype=input.dtype)
+
+
+def _fill_entries(name: str, aten: str, scalar_node: str, tensor_node: str):
+    return overloaded(
+        "value",
+        scalar_node,
+        tensor_node,
+        batch=batch_rules.pointwise_into,
+        name=name,
+        aten=aten,
+        scalars=("value",),
+        input=lambda grad: zeros_like(grad),
+        value=lambda grad: grad.sum(),
+        jvp=_fill_jvp,
+    )(_fill_kernel)
+
+
+# torch's four fills: out of place and in place, each with a Scalar or a Tensor value
+# (FillBackward0..3); ``t[...] = v`` writes with the in-place Tensor one
+_fill = _fill_entries("fill", "fill_", "FillBackward2", "FillBackward3")
+_fill_new = _fill_entries("fill_new", "fill", "FillBackward0", "FillBackward1")
 
 
 @defop(
@@ -625,4 +672,4 @@ Tensor.zero_ = lambda self: _inplace(self, lambda: _zero(self), "zero_")
 
 @export(method=False)
 def fill(input, value) -> Tensor:
-    return _fill(input, value)
+    return _fill_new(input, value)

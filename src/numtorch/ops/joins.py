@@ -150,9 +150,9 @@ def tensor_split(input, indices_or_sections, dim=0):
         bounds = [sum(sizes[:i]) for i in range(sections + 1)]
     else:
         bounds = [0, *sections, n]
-    return tuple(
-        narrow_slice(input, dim, start, max(start, end)) for start, end in zip(bounds, bounds[1:])
-    )
+    # Each part is input[start:end] with slice rules: a negative index counts from the end
+    # and an end before its start gives an empty part.
+    return tuple(narrow_slice(input, dim, start, end) for start, end in zip(bounds, bounds[1:]))
 
 
 def _directional_split(input, sections, dim, name, min_dims):

@@ -317,6 +317,17 @@ def vdot(input, other) -> Tensor:
     return _vdot(input, other)
 
 
+def scaled_input(input, shape, dtype, beta):
+    """``beta * input`` in the product's shape and dtype: what BLAS writes when alpha is 0.
+
+    The product is never formed then, so its NaNs and infinities do not reach the result and
+    a -0.0 input keeps its sign (addmm, addmv and addbmm; baddbmm and addr form it)."""
+    if beta == 0:
+        return xp.zeros(shape, dtype)
+    shifted = input if beta == 1 else input * xp.asarray(beta).astype(input.dtype)
+    return xp.array(xp.broadcast_to(shifted, shape), dtype=dtype)
+
+
 @defop(
     batch=batch_rules.addmm,
     name="addmm",
@@ -328,6 +339,8 @@ def vdot(input, other) -> Tensor:
     jvp=_addmm_jvp,
 )
 def _addmm(input, mat1, mat2, beta=1, alpha=1):
+    if alpha == 0:
+        return scaled_input(input, (mat1.shape[0], mat2.shape[1]), mat1.dtype, beta)
     product = xp.matmul(mat1, mat2)
     if alpha != 1:
         product *= alpha

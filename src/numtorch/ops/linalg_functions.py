@@ -17,7 +17,7 @@ from ..backend import xp
 from . import linalg_decomp as decomp
 from . import linalg_solve as solves
 from .concatenation import cat
-from .linalg import matmul
+from .linalg import matmul, vdot
 from .norms import vector_norm
 from .pointwise import where
 from .return_types import structseq
@@ -187,7 +187,8 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
 
 # -- products and powers ---------------------------------------------------------------------
 def vecdot(x, y, *, dim=-1) -> Tensor:
-    """The dot product of ``x`` and ``y`` along ``dim`` (broadcasting elsewhere).
+    """The dot product of ``x`` and ``y`` along ``dim`` (broadcasting elsewhere), ``x``
+    conjugated.
 
     Example:
         >>> import numtorch as torch
@@ -204,7 +205,9 @@ def vecdot(x, y, *, dim=-1) -> Tensor:
             "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
             f"{x.dtype.scalar_name} and y of type {y.dtype.scalar_name} instead"
         )
-    return (x * y).sum(dim)
+    if x.ndim == 1 and y.ndim == 1:  # torch's vdot (VdotBackward0), whatever dim says
+        return vdot(x, y)
+    return (x.conj() * y).sum(dim)  # x^H y: the first vector conjugated
 
 
 @export

@@ -146,6 +146,10 @@ def _take(input, index):
 
 @export
 def take(input, index) -> Tensor:
+    if index._data.dtype != xp.int64:
+        raise RuntimeError(
+            f"take(): Expected a long tensor for index, but got {index.dtype.scalar_name}"
+        )
     return _take(input, index)
 
 

@@ -8,7 +8,7 @@ import math
 from .._core import batch_rules
 from .._core.op import defop, export
 from .._core.tensor import Tensor
-from .._creation import ones_like, zeros_like
+from .._creation import ones_like
 from ..autograd.forward_grad import batched
 from ..backend import xp
 from .reduction import _restore, _slice_jvp, reduce_dims
@@ -22,7 +22,7 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
     g = grad if full else _restore(grad, dim, input.ndim, keepdim)
     r = result if full else _restore(result, dim, input.ndim, keepdim)
     if ord == 0:
-        return zeros_like(input)
+        return None  # torch returns an undefined gradient: nothing flows back
     if ord == 1:
         return input.sgn() * g
     if math.isinf(ord):

@@ -2,7 +2,8 @@
 addbmm (addmm lives beside mm in linalg.py), their in-place forms, and chain_matmul.
 
 Each is one primitive, as in torch (``AddmvBackward0``...). With ``beta == 0`` the input is
-ignored, NaNs included, as BLAS does."""
+ignored, NaNs included, as BLAS does; with ``alpha == 0`` addmv and addbmm (and addmm)
+leave the product out in the same way."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _read_dim
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
-from .linalg import addmm
+from .linalg import addmm, scaled_input
 from .linalg_functions import _deprecated, multi_dot
 
 
@@ -138,6 +139,8 @@ def _addmv(input, mat, vec, beta, alpha):
         # torch's shortcut for an empty matrix writes beta * input, in input's own shape
         # (a one-element input is not expanded to mat's rows)
         return _add_scaled(input, xp.zeros(input.shape, xp.result_type(mat, vec)), beta, 1)
+    if alpha == 0:
+        return scaled_input(input, mat.shape[:1], xp.result_type(mat, vec), beta)
     return _add_scaled(input, xp.matmul(mat, vec), beta, alpha)
 
 
@@ -298,6 +301,8 @@ def _sum_batches_grad(grad, other, alpha, first):
     jvp=_addbmm_jvp,
 )
 def _addbmm(input, batch1, batch2, beta, alpha):
+    if alpha == 0:
+        return scaled_input(input, (batch1.shape[1], batch2.shape[2]), input.dtype, beta)
     product = xp.matmul(batch1, batch2).sum(axis=0, dtype=input.dtype)
     return _add_scaled(input, product, beta, alpha)
 

@@ -292,6 +292,9 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True) -> Ten
         )
     check_source_shape(input, dim, source)
     length = source.shape[dim] if source.ndim else 1
+    if index.numel() != length and source.ndim == 0:
+        # torch reads source.size(dim) for its message: that raises first (as in index_add)
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     if index.numel() != length:
         raise RuntimeError(
             f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "

@@ -255,7 +255,11 @@ def squeeze(input, dim=None) -> Tensor:
     if dim is None:
         return _squeeze_all(input)
     if isinstance(dim, (tuple, list)):
-        return _squeeze_dims(input, tuple(_wrap_dim(d, input.ndim) for d in dim))
+        dims = tuple(_wrap_dim(d, input.ndim) for d in dim)
+        repeated = [d for d in dims if dims.count(d) > 1]
+        if repeated:
+            raise RuntimeError(f"dim {repeated[0]} appears multiple times in the list of dims")
+        return _squeeze_dims(input, dims)
     return _squeeze_dim(input, _wrap_dim(dim, input.ndim))
 
 

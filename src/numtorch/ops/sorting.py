@@ -37,22 +37,36 @@ class _TopkDtypes(KernelDtypes):
 _TOPK = _TopkDtypes(NUMBERS - COMPLEX)
 
 
-@defop(
-    batch=batch_rules.along("dim"),
-    name="sort",
-    dtypes=own_message(REAL, " Sort does not support complex dtypes on CPU"),
-    outputs=2,
-    returns=_sort_type,
-    input=lambda grad, input_shape, dim, result1: _sort_backward(grad, input_shape, dim, result1),
-    jvp=batched(
-        lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
-    ),
-)
-def _sort(input, dim, descending):
+def _sort_kernel(input, dim, descending):
     if input.ndim == 0:
         return input.copy(), xp.zeros((), xp.int64)
     idx = _order(input, dim, descending)
     return xp.take_along_axis(input, idx, dim), idx.astype(xp.int64)
+
+
+def _sort_entry(name: str, node: str):
+    return defop(
+        batch=batch_rules.along("dim"),
+        name=name,
+        node=node,
+        aten="sort",
+        dtypes=own_message(REAL, " Sort does not support complex dtypes on CPU"),
+        outputs=2,
+        returns=_sort_type,
+        input=lambda grad, input_shape, dim, result1: _sort_backward(
+            grad, input_shape, dim, result1
+        ),
+        jvp=batched(
+            lambda input_t, input, dim, result1: (_take_along(input_t, input, dim, result1), None)
+        ),
+    )(_sort_kernel)
+
+
+# torch's two overloads, one the same sort under the other's node name: a call that names
+# ``stable`` (any value, None included) runs sort.stable and records SortBackward1
+_sort = _sort_entry("sort", "SortBackward0")
+_sort_stable = _sort_entry("sort_stable", "SortBackward1")
+_NO_STABLE = object()
 
 
 def _order(input, dim, descending):
@@ -66,12 +80,13 @@ def _order(input, dim, descending):
 
 
 @export
-def sort(input, dim=-1, descending=False, stable=False):
-    """Sorted values and their indices along ``dim``."""
+def sort(input, dim=-1, descending=False, *, stable=_NO_STABLE):
+    """Sorted values and their indices along ``dim`` (always stable)."""
+    entry = _sort if stable is _NO_STABLE else _sort_stable
     if input._data.dtype == xp.bool_:  # NumPy sorts bools; only the values keep their dtype
-        values, indices = _sort(input.to(_dtypes.uint8), _wrap_dim(dim, input.ndim), descending)
+        values, indices = entry(input.to(_dtypes.uint8), _wrap_dim(dim, input.ndim), descending)
         return _sort_type(values.to(_dtypes.bool_), indices)
-    return _sort(input, _wrap_dim(dim, input.ndim), descending)
+    return entry(input, _wrap_dim(dim, input.ndim), descending)
 
 
 @export

@@ -71,8 +71,6 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
 
 def _feature_dropout(input, p, training, inplace, batched_ndim, name):
     _check_p(p)
-    if not training or p == 0.0:
-        return input
     if input.ndim not in (batched_ndim - 1, batched_ndim):
         warnings.warn(
             f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated and will "
@@ -89,16 +87,24 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
             "channel-wise dropout behavior, please switch to using dropout1d instead.",
             stacklevel=3,
         )
+    if name == "dropout2d" or input.ndim == batched_ndim:
+        return _drop_channels(input, p, training, inplace)
+    # torch's dropout1d and dropout3d give any other input a batch dim for the kernel and
+    # squeeze it off after, dropping or not (SqueezeBackward1; in place: unsqueeze_, squeeze_)
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _drop_channels(batched, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
+
+
+def _drop_channels(input, p, training, inplace):
+    """ATen's feature dropout: dim 0 is the batch and dim 1 the channel; ``input`` itself
+    when nothing is dropped."""
+    if not training or p == 0.0:
+        return input
     _check_floating(input, p)
-    # torch's dropout3d gives an input that is not 5-D a batch dim before the kernel's check
-    unsqueezed = name == "dropout3d" and input.ndim != batched_ndim
-    if input.ndim + unsqueezed < 2 and input.numel():
+    if input.ndim < 2 and input.numel():
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-    # torch's feature dropout: dim 0 is the batch and dim 1 the channel, except for the
-    # unbatched inputs of dropout1d/3d (dropout2d keeps reading 3-D inputs as (N, C, L))
-    unbatched = input.ndim == batched_ndim - 1 and name != "dropout2d"
-    lead = 1 if unbatched else 2
-    shape = tuple(input.shape[:lead]) + (1,) * (input.ndim - lead)
+    shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
     return _apply(input, _mask(shape, p, input._data.dtype), inplace)
 
 

@@ -50,12 +50,14 @@ def _backward_adjoint(grad, indices, padding_idx, scale_grad_by_freq):
 )
 def embedding_backward_op(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
     flat = indices.reshape(-1)
-    rows = grad_output.reshape(flat.size, -1)
+    rows = grad_output.reshape(flat.size, grad_output.shape[-1])  # (not -1: no indices)
     out = xp.zeros((num_weights, rows.shape[1]), grad_output.dtype)
     xp.add.at(out, flat, rows)
     scale = _row_scale(indices, num_weights, padding_idx, scale_grad_by_freq, out.dtype)
     if scale is not None:
         out *= scale[:, None]
+    if padding_idx >= 0:  # torch skips the padding row's lookups: +0.0, whatever they held
+        out[padding_idx] = 0
     return out
 
 
