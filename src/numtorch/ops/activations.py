@@ -9,7 +9,7 @@ from .._core.kernel_dtypes import REAL, own_message
 from .._core.op import defop, export
 from .._creation import zeros_like
 from ..backend import xp
-from .pointwise import _unary
+from .pointwise import _conj, _unary
 
 
 # tanh, sigmoid and relu get fused backward ops (one op instead of three), as in torch.
@@ -77,7 +77,7 @@ def threshold_backward(grad_output, self, threshold):
 _SAME_SIZE_BITS = {2: xp.int16, 4: xp.int32, 8: xp.int64}
 
 
-tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, result))
+tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, _conj(result)))
 
 
 def _sigmoid_forward(input):
@@ -85,7 +85,9 @@ def _sigmoid_forward(input):
     return 1 / (1 + xp.exp(-input))
 
 
-sigmoid = _unary("sigmoid", _sigmoid_forward, lambda grad, result: sigmoid_backward(grad, result))
+sigmoid = _unary(
+    "sigmoid", _sigmoid_forward, lambda grad, result: sigmoid_backward(grad, _conj(result))
+)
 
 
 @export(inplace=True)
