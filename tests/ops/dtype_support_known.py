@@ -52,43 +52,43 @@ _BY_CAUSE: dict = {
           
           
           prod[complex64,grad]
-        prod[complex128,grad] var[complex64,grad] var[complex128,grad] std[complex64,grad]
-        std[complex128,grad] var_mean[complex64,grad] var_mean[complex128,grad]
-        std_mean[complex64,grad] std_mean[complex128,grad] logsumexp[complex64,grad]
-        logsumexp[complex128,grad] norm[complex64,grad] norm[complex128,grad]
-        cumsum[complex64,grad] cumsum[complex128,grad] repeat[complex64,grad]
-        repeat[complex128,grad] contiguous_channels_last[complex64,grad]
-        contiguous_channels_last[complex128,grad] gather[complex64,grad]
-        gather[complex128,grad] scatter[complex64,grad] scatter[complex128,grad]
-        scatter_add[complex64,grad] scatter_add[complex128,grad] index_select[complex64,grad]
-        index_select[complex128,grad] index_add[complex64,grad] index_add[complex128,grad]
-        masked_fill_tensor[complex64,grad] masked_fill_tensor[complex128,grad]
-        masked_select[complex64,grad] masked_select[complex128,grad] take[complex64,grad]
-        take[complex128,grad] index_put[complex64,grad] index_put[complex128,grad]
-        index_put_accumulate[complex64,grad] index_put_accumulate[complex128,grad]
+        prod[complex128,grad]   
+          
+          logsumexp[complex64,grad]
+        logsumexp[complex128,grad]  
+          
+         
+         
+          
+          
+          
+         
+          
+          
+         
         einsum[complex64,grad] einsum[complex128,grad] einsum_reduce[complex64,grad]
         einsum_reduce[complex128,grad] einsum_ellipsis_broadcast[complex64,grad]
         einsum_ellipsis_broadcast[complex128,grad] einsum_ellipsis_implicit[complex64,grad]
-        einsum_ellipsis_implicit[complex128,grad] fill_[complex64,grad] fill_[complex128,grad]
-        zero_[complex64,grad] zero_[complex128,grad] setitem_column[complex64,grad]
-        setitem_column[complex128,grad] cumprod[complex64,grad] cumprod[complex128,grad]
+        einsum_ellipsis_implicit[complex128,grad]  
+          
+         cumprod[complex64,grad] cumprod[complex128,grad]
          
          
-        as_strided[complex64,grad] as_strided[complex128,grad] tril[complex64,grad]
-        tril[complex128,grad] triu[complex64,grad] triu[complex128,grad] tril_[complex64,grad]
-        tril_[complex128,grad] trace[complex64,grad] trace[complex128,grad]
-        block_diag[complex64,grad] block_diag[complex128,grad] rot90[complex64,grad]
-        rot90[complex128,grad] take_along_dim[complex64,grad] take_along_dim[complex128,grad]
-        index_fill[complex64,grad] index_fill[complex128,grad]
-        index_fill_tensor[complex64,grad] index_fill_tensor[complex128,grad]
-        index_fill_[complex64,grad] index_fill_[complex128,grad] index_copy[complex64,grad]
-        index_copy[complex128,grad] masked_scatter[complex64,grad]
-        masked_scatter[complex128,grad] masked_select_broadcast[complex64,grad]
-        masked_select_broadcast[complex128,grad] baddbmm[complex64,grad]
+          
+           
+          
+          
+          
+         
+         
+          
+         
+         
+         baddbmm[complex64,grad]
         baddbmm[complex128,grad] addbmm[complex64,grad] addbmm[complex128,grad]
         addmv[complex64,grad] addmv[complex128,grad] addr[complex64,grad] addr[complex128,grad]
         linalg_cross[complex64,grad] linalg_cross[complex128,grad] cross[complex64,grad]
-        cross[complex128,grad] dist[complex64,grad] dist[complex128,grad]
+        cross[complex128,grad]  
         linalg_inv[complex64,grad] linalg_inv[complex128,grad] inverse[complex64,grad]
         inverse[complex128,grad] linalg_det[complex64,grad] linalg_det[complex128,grad]
         det_singular[complex64,grad] det_singular[complex128,grad]
@@ -105,8 +105,8 @@ _BY_CAUSE: dict = {
         torch_svd[complex64,grad] torch_svd[complex128,grad] linalg_pinv[complex64,grad]
         linalg_pinv[complex128,grad] linalg_pinv_hermitian[complex64,grad]
         linalg_pinv_hermitian[complex128,grad] pinverse[complex64,grad]
-        pinverse[complex128,grad] matrix_norm[complex64,grad] matrix_norm[complex128,grad]
-        linalg_norm[complex64,grad] linalg_norm[complex128,grad] norm_nuc[complex64,grad]
+        pinverse[complex128,grad]  
+          norm_nuc[complex64,grad]
         norm_nuc[complex128,grad] linalg_cond[complex64,grad] linalg_cond[complex128,grad]
         vander[complex64,grad] vander[complex128,grad] matrix_exp[complex64,grad]
         matrix_exp[complex128,grad] tensorinv[complex64,grad] tensorinv[complex128,grad]
@@ -129,26 +129,26 @@ _BY_CAUSE: dict = {
         triangular_solve_both[complex128,grad] cholesky_solve[complex64,grad]
         cholesky_solve[complex128,grad] cholesky_inverse[complex64,grad]
         cholesky_inverse[complex128,grad] linalg.cholesky_ex[complex64,grad]
-        linalg.cholesky_ex[complex128,grad] linalg.householder_product[complex64,grad]
-        linalg.householder_product[complex128,grad] ormqr[complex64,grad]
-        ormqr[complex128,grad] linalg.lstsq[complex64,grad] linalg.lstsq[complex128,grad]
+        linalg.cholesky_ex[complex128,grad] 
+         
+         linalg.lstsq[complex64,grad] linalg.lstsq[complex128,grad]
         embedding[complex64,grad] embedding[complex128,grad] silu[complex64,grad]
-        silu[complex128,grad] pad_reflect[complex64,grad] pad_reflect[complex128,grad]
-        pad_replicate[complex64,grad] pad_replicate[complex128,grad]
-        channel_shuffle[complex64,grad] channel_shuffle[complex128,grad]
+        silu[complex128,grad]  
+         
+         
         native_dropout[complex64,grad] native_dropout[complex128,grad]
         torch.bilinear[complex64,grad] torch.bilinear[complex128,grad]
         normal_tensor_float[complex64,grad] normal_tensor_float[complex128,grad]
         normal_float_tensor[complex64,grad] normal_float_tensor[complex128,grad]
         normal_tensor_tensor[complex64,grad] normal_tensor_tensor[complex128,grad]
           soft_margin_loss[complex64,grad]
-        soft_margin_loss[complex128,grad] triplet_margin_loss[complex64,grad]
-        triplet_margin_loss[complex128,grad] pairwise_distance[complex64,grad]
-        pairwise_distance[complex128,grad] normalize[complex64,grad] normalize[complex128,grad]
-        pixel_shuffle[complex64,grad] pixel_shuffle[complex128,grad]
-        pixel_unshuffle[complex64,grad] pixel_unshuffle[complex128,grad]
-        unfold#2[complex64,grad] unfold#2[complex128,grad] fold[complex64,grad]
-        fold[complex128,grad]  
+        soft_margin_loss[complex128,grad] 
+         
+          
+         
+         
+          
+          
           
          
          mkldnn_rnn_layer[complex64,grad]
@@ -158,48 +158,48 @@ _BY_CAUSE: dict = {
         addbmm#3[complex64,grad] addbmm#3[complex128,grad] 
           
           
-         repeat_interleave_tensor[complex64,grad]
-        repeat_interleave_tensor[complex128,grad] narrow_copy[complex64,grad]
-        narrow_copy[complex128,grad] scatter_reduce_sum_True[complex64,grad]
+         
+         
+         scatter_reduce_sum_True[complex64,grad]
         scatter_reduce_sum_True[complex128,grad] scatter_reduce_sum_False[complex64,grad]
         scatter_reduce_sum_False[complex128,grad] scatter_reduce_prod_True[complex64,grad]
         scatter_reduce_prod_True[complex128,grad] scatter_reduce_prod_False[complex64,grad]
         scatter_reduce_prod_False[complex128,grad] index_reduce_prod_True[complex64,grad]
-        index_reduce_prod_True[complex128,grad] put[complex64,grad] put[complex128,grad]
-        as_strided#2[complex64,grad] as_strided#2[complex128,grad] as_strided_[complex64,grad]
-        as_strided_[complex128,grad] as_strided_of_view[complex64,grad]
-        as_strided_of_view[complex128,grad] diagonal_scatter[complex64,grad]
-        diagonal_scatter[complex128,grad] select_scatter[complex64,grad]
+        index_reduce_prod_True[complex128,grad]  
+          
+         
+         
+         select_scatter[complex64,grad]
         select_scatter[complex128,grad] slice_scatter[complex64,grad]
-        slice_scatter[complex128,grad] as_strided_scatter[complex64,grad]
-        as_strided_scatter[complex128,grad] combinations[complex64,grad]
-        combinations[complex128,grad] sparse_coo_tensor[complex64,grad]
-        sparse_coo_tensor[complex128,grad] sparse.mm[complex64,grad] sparse.mm[complex128,grad]
+        slice_scatter[complex128,grad] 
+         
+         
+         sparse.mm[complex64,grad] sparse.mm[complex128,grad]
         sparse.addmm[complex64,grad] sparse.addmm[complex128,grad]
         sparse_matmul[complex64,grad] sparse_matmul[complex128,grad] sparse_mv[complex64,grad]
         sparse_mv[complex128,grad] dense_sparse_mm[complex64,grad]
-        dense_sparse_mm[complex128,grad] sparse_coalesce[complex64,grad]
-        sparse_coalesce[complex128,grad] sparse.sum[complex64,grad] sparse.sum[complex128,grad]
-        sparse_t[complex64,grad] sparse_t[complex128,grad] sparse_transpose[complex64,grad]
-        sparse_transpose[complex128,grad] sparse_add[complex64,grad]
-        sparse_add[complex128,grad] to_sparse[complex64,grad] to_sparse[complex128,grad]
+        dense_sparse_mm[complex128,grad] 
+         sparse.sum[complex64,grad] sparse.sum[complex128,grad]
+          
+         
+         to_sparse[complex64,grad] to_sparse[complex128,grad]
         sparse.mm_reduce_sum[complex64,grad] sparse.mm_reduce_sum[complex128,grad]
         sparse.mm_reduce_mean[complex64,grad] sparse.mm_reduce_mean[complex128,grad]
         sparse.mm_reduce_amax[complex64,grad] sparse.mm_reduce_amax[complex128,grad]
         sparse.mm_reduce_amin[complex64,grad] sparse.mm_reduce_amin[complex128,grad]
-        sparse_mask[complex64,grad] sparse_mask[complex128,grad]
          
-        diagonal_copy[complex64,grad] diagonal_copy[complex128,grad]
-        as_strided_copy[complex64,grad] as_strided_copy[complex128,grad]
+         
+         
+         
         masked_prod[complex64,grad] masked_prod[complex128,grad]
         masked_prod_all[complex64,grad] masked_prod_all[complex128,grad]
         masked_logsumexp[complex64,grad] masked_logsumexp[complex128,grad]
         masked_logsumexp_all[complex64,grad] masked_logsumexp_all[complex128,grad]
-        masked_norm[complex64,grad] masked_norm[complex128,grad] masked_norm_1[complex64,grad]
-        masked_norm_1[complex128,grad] masked_cumsum[complex64,grad]
-        masked_cumsum[complex128,grad] masked_cumprod[complex64,grad]
-        masked_cumprod[complex128,grad] masked_normalize[complex64,grad]
-        masked_normalize[complex128,grad] sparse_compressed_tensor[complex128,grad]
+          
+         
+         masked_cumprod[complex64,grad]
+        masked_cumprod[complex128,grad] 
+         sparse_compressed_tensor[complex128,grad]
         sparse_compressed_tensor[complex64,grad] to_sparse_bsc[complex128,grad]
         to_sparse_bsc[complex64,grad] to_sparse_bsr[complex128,grad]
         to_sparse_bsr[complex64,grad] to_sparse_coo_bsc[complex128,grad]
@@ -260,7 +260,7 @@ _BY_CAUSE: dict = {
         index_reduce_amax_True[complex128] index_reduce_amin_True[complex64]
         index_reduce_amin_True[complex128] gradient[bool] gradient[uint8] binomial[complex64]
         binomial[complex64,grad] binomial[complex128] binomial[complex128,grad] stft[complex64]
-        stft[complex128] sparse_add[bool] sparse_add[float16] sparse_add[float16,grad]
+        stft[complex128] stft[complex64,grad] stft[complex128,grad] sparse_add[bool] sparse_add[float16] sparse_add[float16,grad]
         select_copy[complex64,grad] select_copy[complex128,grad] slice_copy[complex64,grad]
         slice_copy[complex128,grad] lobpcg[bfloat16,grad] lobpcg[bfloat16] lobpcg[float16,grad]
         lobpcg[float16] lobpcg[uint8] lobpcg_vectors[bfloat16,grad] lobpcg_vectors[bfloat16]
@@ -281,9 +281,6 @@ _BY_CAUSE: dict = {
         nested_unbind[complex128,grad] nested_unbind[complex64,grad]
         nested_unsqueeze[complex128,grad] nested_unsqueeze[complex64,grad]
         nested_view[complex128,grad] nested_view[complex64,grad]
-    """,
-    "the result dtype differs": """
-        cumulative_trapezoid[complex64,grad] cumulative_trapezoid[complex128,grad]
     """,
     # torch runs these in half precision with its own intermediate roundings (numtorch: in
     # float32, rounded once); the differences exceed a half's tolerance

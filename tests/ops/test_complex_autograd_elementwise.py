@@ -71,3 +71,12 @@ def test_complex_elementwise_pass_gradcheck():
         assert numtorch.autograd.gradcheck(getattr(numtorch, name), (z,))
     assert numtorch.autograd.gradcheck(lambda a, b: numtorch.addcdiv(a, a, b, value=2j), (z, w))
     assert numtorch.autograd.gradcheck(numtorch.pow, (z, w))
+
+
+@pytest.mark.parity
+def test_complex_index_add_takes_alpha_as_torch_does():
+    # torch multiplies the source's gradient by alpha itself, not by its conjugate
+    def index_add(t, a, b):
+        return t.index_add(a, 0, t.tensor([2, 0]), b[:2], alpha=0.5 - 1j)
+
+    _assert_same(index_add, Z, W)

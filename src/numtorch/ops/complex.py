@@ -359,6 +359,21 @@ COMPLEX_DIFFERENTIABLE = (
     *("atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "sinc"),
     *("div_mode_none", "pow_tensor", "pow_self_scalar", "addcmul", "addcdiv", "lerp"),
     *("lerp_tensor", "rnn_transpose_", "ldexp"),
+    # linear maps with real coefficients: shape, indexing and scatter ops, sums
+    *("as_strided", "as_strided_", "as_strided_copy", "as_strided_scatter", "block_diag"),
+    *("channel_shuffle", "clone_channels_last", "col2im", "im2col", "cumsum", "trace"),
+    *("diagonal_copy", "diagonal_scatter", "fill", "zero", "gather", "index_add"),
+    *("index_copy", "index_fill", "index_fill_tensor", "index_put", "index_select"),
+    *("masked_fill_tensor", "masked_scatter", "masked_select", "narrow_copy", "put", "take"),
+    *("pixel_shuffle", "pixel_unshuffle", "repeat", "rot90", "scatter_add", "scatter_src"),
+    *("tril", "triu", "reflect_pad1d", "reflect_pad2d", "reflect_pad3d", "replicate_pad1d"),
+    *("replicate_pad2d", "replicate_pad3d"),
+    *("sparse_add", "sparse_coalesce", "sparse_coo_tensor", "sparse_mask", "sparse_t"),
+    *("sparse_to_dense", "sparse_transpose", "sparse_values"),
+    # real results of complex inputs, whose formulas read the input itself (|z|**2 = z conj z)
+    *("std", "var", "std_mean", "var_mean", "dist", "linalg_vector_norm", "norm_dim"),
+    # Householder products: their formulas conjugate (householder_backward.py)
+    *("linalg_householder_product", "ormqr_op"),
 )
 
 
