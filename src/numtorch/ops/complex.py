@@ -20,6 +20,7 @@ from .._creation import ones_like, zeros_like
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .indexing import select
+from .nn import dropout as _dropout  # noqa: F401 (registers native_dropout, listed below)
 from .pointwise import where
 
 
@@ -377,7 +378,26 @@ COMPLEX_DIFFERENTIABLE = (
 )
 
 
+# Ops torch refuses to differentiate for complex results, by the name in torch's error
+TORCH_REFUSES_COMPLEX = {
+    **{name: name for name in ("silu", "embedding", "nan_to_num", "native_dropout")},
+    **{name: name for name in ("slice_scatter", "select_scatter", "soft_margin_loss")},
+    **{name: name for name in ("index_reduce", "scatter_reduce", "sparse_compressed_tensor")},
+    "_trilinear": "_trilinear",
+    "_pack_padded_sequence": "_pack_padded_sequence",
+    "normal_tensor_float": "normal",
+    "sparse_sum_dims": "_sparse_sum",
+    "sparse_gather": "_to_sparse",
+    "sparse_gather_dims": "_to_sparse",
+    **{
+        f"sparse_gather_{layout}": f"_to_sparse_{layout}" for layout in ("csr", "csc", "bsr", "bsc")
+    },
+}
+
+
 def mark_complex_differentiable() -> None:
     """Flag the ops above on their specs; run once every op module is imported."""
     for name in COMPLEX_DIFFERENTIABLE:
         REGISTRY[name].complex_autograd = True
+    for name, torch_name in TORCH_REFUSES_COMPLEX.items():
+        REGISTRY[name].complex_refusal = torch_name
