@@ -68,10 +68,10 @@ _BY_CAUSE: dict = {
           
           
          
-        einsum[complex64,grad] einsum[complex128,grad] einsum_reduce[complex64,grad]
-        einsum_reduce[complex128,grad] einsum_ellipsis_broadcast[complex64,grad]
-        einsum_ellipsis_broadcast[complex128,grad] einsum_ellipsis_implicit[complex64,grad]
-        einsum_ellipsis_implicit[complex128,grad]  
+          
+         
+         
+          
           
          cumprod[complex64,grad] cumprod[complex128,grad]
          
@@ -86,11 +86,11 @@ _BY_CAUSE: dict = {
           
          
          
-         baddbmm[complex64,grad]
-        baddbmm[complex128,grad] addbmm[complex64,grad] addbmm[complex128,grad]
-        addmv[complex64,grad] addmv[complex128,grad] addr[complex64,grad] addr[complex128,grad]
-        linalg_cross[complex64,grad] linalg_cross[complex128,grad] cross[complex64,grad]
-        cross[complex128,grad]  
+         
+          
+           
+          
+          
         linalg_inv[complex64,grad] linalg_inv[complex128,grad] inverse[complex64,grad]
         inverse[complex128,grad] linalg_det[complex64,grad] linalg_det[complex128,grad]
         det_singular[complex64,grad] det_singular[complex128,grad]
@@ -112,13 +112,13 @@ _BY_CAUSE: dict = {
         norm_nuc[complex128,grad] linalg_cond[complex64,grad] linalg_cond[complex128,grad]
         vander[complex64,grad] vander[complex128,grad] matrix_exp[complex64,grad]
         matrix_exp[complex128,grad] tensorinv[complex64,grad] tensorinv[complex128,grad]
-        addmv#2[complex64,grad] addmv#2[complex128,grad] addr#2[complex64,grad]
-        addr#2[complex128,grad] baddbmm#2[complex64,grad] baddbmm#2[complex128,grad]
-        addbmm#2[complex64,grad] addbmm#2[complex128,grad] addmv_[complex64,grad]
-        addmv_[complex128,grad] addr_[complex64,grad] addr_[complex128,grad]
-        baddbmm_[complex64,grad] baddbmm_[complex128,grad] einsum_diagonal[complex64,grad]
-        einsum_diagonal[complex128,grad] einsum_repeated_product[complex64,grad]
-        einsum_repeated_product[complex128,grad] linalg.lu_factor[complex64,grad]
+          
+          
+          
+          
+          
+         
+         linalg.lu_factor[complex64,grad]
         linalg.lu_factor[complex128,grad] linalg.lu_factor_ex[complex64,grad]
         linalg.lu_factor_ex[complex128,grad] lu[complex64,grad] lu[complex128,grad]
         linalg.lu_L[complex64,grad] linalg.lu_L[complex128,grad] linalg.lu_U[complex64,grad]
@@ -156,8 +156,8 @@ _BY_CAUSE: dict = {
          mkldnn_rnn_layer[complex64,grad]
         mkldnn_rnn_layer[complex128,grad]  
           
-         addr#3[complex64,grad] addr#3[complex128,grad]
-        addbmm#3[complex64,grad] addbmm#3[complex128,grad] 
+          
+          
           
           
          
@@ -176,11 +176,11 @@ _BY_CAUSE: dict = {
          
          
          
-         sparse.mm[complex64,grad] sparse.mm[complex128,grad]
-        sparse.addmm[complex64,grad] sparse.addmm[complex128,grad]
-        sparse_matmul[complex64,grad] sparse_matmul[complex128,grad] sparse_mv[complex64,grad]
-        sparse_mv[complex128,grad] dense_sparse_mm[complex64,grad]
-        dense_sparse_mm[complex128,grad] 
+          
+         
+          
+         
+         
           
           
          

@@ -375,6 +375,9 @@ COMPLEX_DIFFERENTIABLE = (
     *("std", "var", "std_mean", "var_mean", "dist", "linalg_vector_norm", "norm_dim"),
     # Householder products: their formulas conjugate (householder_backward.py)
     *("linalg_householder_product", "ormqr_op"),
+    # scaled products: their formulas conjugate the scales and the other operand
+    *("addmv", "addr", "baddbmm", "addbmm", "einsum", "linalg_cross"),
+    *("sparse_mm", "sparse_addmm", "sparse_mv", "dense_sparse_mm", "sparse_addmm_scaled"),
 )
 
 
