@@ -53,27 +53,27 @@ _BY_CAUSE: dict = {
           
           
           
-          prod[complex64,grad]
-        prod[complex128,grad]   
           
-          logsumexp[complex64,grad]
-        logsumexp[complex128,grad]  
+           
+          
+          
+          
+          
+         
+         
+          
+          
+          
+         
+          
+          
+         
           
          
          
           
           
           
-         
-          
-          
-         
-          
-         
-         
-          
-          
-         cumprod[complex64,grad] cumprod[complex128,grad]
          
          
           
@@ -110,7 +110,7 @@ _BY_CAUSE: dict = {
         pinverse[complex128,grad]  
           norm_nuc[complex64,grad]
         norm_nuc[complex128,grad] linalg_cond[complex64,grad] linalg_cond[complex128,grad]
-        vander[complex64,grad] vander[complex128,grad] matrix_exp[complex64,grad]
+          matrix_exp[complex64,grad]
         matrix_exp[complex128,grad] tensorinv[complex64,grad] tensorinv[complex128,grad]
           
           
@@ -193,14 +193,14 @@ _BY_CAUSE: dict = {
          
          
          
-        masked_prod[complex64,grad] masked_prod[complex128,grad]
-        masked_prod_all[complex64,grad] masked_prod_all[complex128,grad]
-        masked_logsumexp[complex64,grad] masked_logsumexp[complex128,grad]
-        masked_logsumexp_all[complex64,grad] masked_logsumexp_all[complex128,grad]
+         
+         
+         
+         
           
          
-         masked_cumprod[complex64,grad]
-        masked_cumprod[complex128,grad] 
+         
+         
          
          
          

@@ -1,5 +1,6 @@
-"""Shape, indexing, scatter and sum-like ops, and the real-valued moments and norms, take
-complex gradients as torch does (Note [Complex autograd]): against torch's gradients."""
+"""Shape, indexing, scatter and sum-like ops, the real-valued moments and norms, and the
+products and log-sum-exp reductions take complex gradients as torch does (Note [Complex
+autograd]): against torch's gradients, zeros included for the products."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ torch = pytest.importorskip("torch")
 
 RNG = np.random.default_rng(7)
 Z = RNG.standard_normal((3, 4)) + 1j * RNG.standard_normal((3, 4))
+ONE_ZERO = Z.copy()
+ONE_ZERO[1, 2] = 0
+TWO_ZEROS = ONE_ZERO.copy()
+TWO_ZEROS[1, 0] = 0
 OTHER = RNG.standard_normal((3, 4)) + 1j * RNG.standard_normal((3, 4))
 
 CASES = {
@@ -30,11 +35,16 @@ CASES = {
     "std_mean": lambda t, z: t.std_mean(z, 0)[0],
     "vector_norm": lambda t, z: t.linalg.vector_norm(z, 1.5, dim=1),
     "dist": lambda t, z: t.dist(z, t.tensor(OTHER), 3),
+    "prod": lambda t, z: t.prod(z),
+    "prod_dim": lambda t, z: t.prod(z, 1),
+    "cumprod": lambda t, z: t.cumprod(z, 1),
+    "logsumexp": lambda t, z: t.logsumexp(z, 0),
 }
+PRODUCTS = ("prod", "prod_dim", "cumprod")
 
 
-def _grad(lib, name):
-    z = lib.tensor(Z, requires_grad=True)
+def _grad(lib, name, values=Z):
+    z = lib.tensor(values, requires_grad=True)
     out = CASES[name](lib, z)
     weight = lib.tensor(np.linspace(-1, 2, out.numel()).reshape(out.shape))
     loss = (out * (weight + 0.5j * weight.flip(list(range(out.ndim))))).real.sum()
@@ -46,3 +56,20 @@ def _grad(lib, name):
 @pytest.mark.parametrize("name", CASES)
 def test_complex_linear_and_norm_gradients_match_torch(name):
     np.testing.assert_allclose(_grad(numtorch, name), _grad(torch, name), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("values", [ONE_ZERO, TWO_ZEROS], ids=["one_zero", "two_zeros"])
+@pytest.mark.parametrize("name", PRODUCTS)
+def test_complex_product_gradients_with_zeros_match_torch(name, values):
+    ours, theirs = _grad(numtorch, name, values), _grad(torch, name, values)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("values", [Z, ONE_ZERO], ids=["no_zero", "one_zero"])
+def test_complex_products_pass_gradcheck_and_gradgradcheck(values):
+    z = numtorch.tensor(values[:2, :3].copy(), requires_grad=True)
+    for name in (*PRODUCTS, "logsumexp"):
+        fn = CASES[name]
+        assert numtorch.autograd.gradcheck(lambda x: fn(numtorch, x), (z,))
+        assert numtorch.autograd.gradgradcheck(lambda x: fn(numtorch, x), (z,))

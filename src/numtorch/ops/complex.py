@@ -378,6 +378,7 @@ COMPLEX_DIFFERENTIABLE = (
     # scaled products: their formulas conjugate the scales and the other operand
     *("addmv", "addr", "baddbmm", "addbmm", "einsum", "linalg_cross"),
     *("sparse_mm", "sparse_addmm", "sparse_mv", "dense_sparse_mm", "sparse_addmm_scaled"),
+    *("prod_all", "prod_dim", "cumprod", "logsumexp"),
 )
 
 
