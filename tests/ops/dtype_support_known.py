@@ -91,49 +91,49 @@ _BY_CAUSE: dict = {
            
           
           
-        linalg_inv[complex64,grad] linalg_inv[complex128,grad] inverse[complex64,grad]
-        inverse[complex128,grad] linalg_det[complex64,grad] linalg_det[complex128,grad]
-        det_singular[complex64,grad] det_singular[complex128,grad]
-        linalg_slogdet[complex64,grad] linalg_slogdet[complex128,grad] logdet[complex64,grad]
-        logdet[complex128,grad] linalg_solve_triangular[complex64,grad]
-        linalg_solve_triangular[complex128,grad] linalg_cholesky[complex64,grad]
-        linalg_cholesky[complex128,grad] cholesky[complex64,grad] cholesky[complex128,grad]
-        linalg_qr[complex64,grad] linalg_qr[complex128,grad] linalg_eigh[complex64,grad]
-        linalg_eigh[complex128,grad] linalg_eigh_vectors[complex64,grad]
-        linalg_eigh_vectors[complex128,grad] linalg_eigvalsh[complex64,grad]
-        linalg_eigvalsh[complex128,grad] linalg_svd[complex64,grad] linalg_svd[complex128,grad]
-        linalg_svd_vectors[complex64,grad] linalg_svd_vectors[complex128,grad]
-        linalg_svdvals[complex64,grad] linalg_svdvals[complex128,grad]
-        torch_svd[complex64,grad] torch_svd[complex128,grad] linalg_pinv[complex64,grad]
-        linalg_pinv[complex128,grad] linalg_pinv_hermitian[complex64,grad]
-        linalg_pinv_hermitian[complex128,grad] pinverse[complex64,grad]
-        pinverse[complex128,grad]  
-          norm_nuc[complex64,grad]
-        norm_nuc[complex128,grad] linalg_cond[complex64,grad] linalg_cond[complex128,grad]
-          matrix_exp[complex64,grad]
-        matrix_exp[complex128,grad] tensorinv[complex64,grad] tensorinv[complex128,grad]
+          
+          
+         
+          
+         
+         
+          
+          
+         
+         
+          
+         
+         
+          
+         
+         
+          
+          
+          
+          
+          
           
           
           
           
           
          
-         linalg.lu_factor[complex64,grad]
-        linalg.lu_factor[complex128,grad] linalg.lu_factor_ex[complex64,grad]
-        linalg.lu_factor_ex[complex128,grad] lu[complex64,grad] lu[complex128,grad]
-        linalg.lu_L[complex64,grad] linalg.lu_L[complex128,grad] linalg.lu_U[complex64,grad]
-        linalg.lu_U[complex128,grad] linalg.lu_PLU[complex64,grad]
-        linalg.lu_PLU[complex128,grad] lu_unpack_L[complex64,grad] lu_unpack_L[complex128,grad]
-        lu_unpack_U[complex64,grad] lu_unpack_U[complex128,grad]
-        linalg.lu_solve[complex64,grad] linalg.lu_solve[complex128,grad]
-        lu_solve[complex64,grad] lu_solve[complex128,grad] triangular_solve[complex64,grad]
-        triangular_solve[complex128,grad] triangular_solve_both[complex64,grad]
-        triangular_solve_both[complex128,grad] cholesky_solve[complex64,grad]
-        cholesky_solve[complex128,grad] cholesky_inverse[complex64,grad]
-        cholesky_inverse[complex128,grad] linalg.cholesky_ex[complex64,grad]
-        linalg.cholesky_ex[complex128,grad] 
          
-         linalg.lstsq[complex64,grad] linalg.lstsq[complex128,grad]
+         
+          
+          
+         
+          
+         
+         
+          
+         
+         
+         
+         
+         
+         
+          
           
           
          
@@ -185,10 +185,10 @@ _BY_CAUSE: dict = {
           
          
           
-        sparse.mm_reduce_sum[complex64,grad] sparse.mm_reduce_sum[complex128,grad]
-        sparse.mm_reduce_mean[complex64,grad] sparse.mm_reduce_mean[complex128,grad]
-        sparse.mm_reduce_amax[complex64,grad] sparse.mm_reduce_amax[complex128,grad]
-        sparse.mm_reduce_amin[complex64,grad] sparse.mm_reduce_amin[complex128,grad]
+         
+         
+         
+         
          
          
          

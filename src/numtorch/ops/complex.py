@@ -379,8 +379,16 @@ COMPLEX_DIFFERENTIABLE = (
     *("addmv", "addr", "baddbmm", "addbmm", "einsum", "linalg_cross"),
     *("sparse_mm", "sparse_addmm", "sparse_mv", "dense_sparse_mm", "sparse_addmm_scaled"),
     *("prod_all", "prod_dim", "cumprod", "logsumexp"),
+    # linear algebra: conjugate transposes in the formulas (torch's)
+    *("linalg_inv_ex", "linalg_det", "linalg_slogdet", "linalg_solve_triangular"),
+    *("triangular_solve", "cholesky_solve", "cholesky_inverse", "linalg_lu_factor_ex"),
+    *("linalg_lu", "lu_unpack", "linalg_lu_solve", "linalg_matrix_exp", "linalg_pinv"),
+    *("linalg_qr", "linalg_lstsq", "linalg_cholesky_ex", "cholesky_legacy"),
+    *("linalg_eigh", "linalg_svd"),
 )
 
+
+_COMPRESSED = ("csr", "csc", "bsr", "bsc")
 
 # Ops torch refuses to differentiate for complex results, by the name in torch's error
 TORCH_REFUSES_COMPLEX = {
@@ -393,9 +401,9 @@ TORCH_REFUSES_COMPLEX = {
     "sparse_sum_dims": "_sparse_sum",
     "sparse_gather": "_to_sparse",
     "sparse_gather_dims": "_to_sparse",
-    **{
-        f"sparse_gather_{layout}": f"_to_sparse_{layout}" for layout in ("csr", "csc", "bsr", "bsc")
-    },
+    "sparse_to_sparse": "_to_sparse",
+    **{f"sparse_gather_{layout}": f"_to_sparse_{layout}" for layout in _COMPRESSED},
+    **{f"sparse_to_{layout}": f"_to_sparse_{layout}" for layout in _COMPRESSED},
 }
 
 
