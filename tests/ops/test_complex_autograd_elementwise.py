@@ -80,3 +80,18 @@ def test_complex_index_add_takes_alpha_as_torch_does():
         return t.index_add(a, 0, t.tensor([2, 0]), b[:2], alpha=0.5 - 1j)
 
     _assert_same(index_add, Z, W)
+
+
+def _second_order(lib, name):
+    z = lib.tensor(Z, requires_grad=True)
+    out = getattr(lib, name)(z)
+    (grad,) = lib.autograd.grad((out * lib.tensor(W)).real.sum(), z, create_graph=True)
+    (second,) = lib.autograd.grad((grad * lib.tensor(W[::-1].copy())).real.sum(), z)
+    return second.detach().resolve_conj().numpy()
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", ["tanh", "sigmoid", "tan", "asinh", "log1p"])
+def test_complex_second_order_gradients_match_torch(name):
+    ours, theirs = _second_order(numtorch, name), _second_order(torch, name)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)

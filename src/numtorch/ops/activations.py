@@ -17,8 +17,9 @@ from .pointwise import _conj, _unary
     batch=batch_rules.pointwise,
     name="tanh_backward",
     node="TanhBackwardBackward0",
-    grad_output=lambda grad, output: tanh_backward(grad, output),
-    output=lambda grad, grad_output, output: -2 * output * grad * grad_output,
+    # conjugated for complex tensors (Note [Complex autograd]): tanh's second order
+    grad_output=lambda grad, output: tanh_backward(grad, _conj(output)),
+    output=lambda grad, grad_output, output: -2 * _conj(output) * grad * _conj(grad_output),
     jvp="elementwise",
 )
 def tanh_backward(grad_output, output):
@@ -38,8 +39,8 @@ def tanh_backward(grad_output, output):
     batch=batch_rules.pointwise,
     name="sigmoid_backward",
     node="SigmoidBackwardBackward0",
-    grad_output=lambda grad, output: sigmoid_backward(grad, output),
-    output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+    grad_output=lambda grad, output: sigmoid_backward(grad, _conj(output)),
+    output=lambda grad, grad_output, output: grad * _conj(grad_output) * _conj(1 - 2 * output),
     jvp="elementwise",
 )
 def sigmoid_backward(grad_output, output):

@@ -357,6 +357,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("masked_fill", "where"),  # pick the gradient or zeros: linear, real coefficients
     *("addmm", "sin", "cos"),
     *("tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "asinh", "acosh"),
+    *("tanh_backward", "sigmoid_backward"),
     *("atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "sinc"),
     *("div_mode_none", "pow_tensor", "pow_self_scalar", "addcmul", "addcdiv", "lerp"),
     *("lerp_tensor", "rnn_transpose_", "ldexp"),
