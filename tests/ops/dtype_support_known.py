@@ -141,8 +141,8 @@ _BY_CAUSE: dict = {
          
          
          
-        normal_float_tensor[complex64,grad] normal_float_tensor[complex128,grad]
-        normal_tensor_tensor[complex64,grad] normal_tensor_tensor[complex128,grad]
+         
+         
           
          
          
@@ -248,9 +248,9 @@ _BY_CAUSE: dict = {
         torch.binary_cross_entropy_with_logits[int32]
         torch.binary_cross_entropy_with_logits[int64]
         torch.binary_cross_entropy_with_logits[complex64]
-        torch.binary_cross_entropy_with_logits[complex128] normal_float_tensor[complex64]
-        normal_float_tensor[complex128] normal_tensor_tensor[complex64]
-        normal_tensor_tensor[complex128] bernoulli[bool] bernoulli[uint8] bernoulli[int8]
+        torch.binary_cross_entropy_with_logits[complex128] 
+         
+         bernoulli[bool] bernoulli[uint8] bernoulli[int8]
         bernoulli[int16] bernoulli[int32] bernoulli[int64] bernoulli[complex64]
         bernoulli[complex128] rrelu_training[float16] rrelu_training[float16,grad]
         soft_margin_loss[uint8] soft_margin_loss[int8] soft_margin_loss[int16]
