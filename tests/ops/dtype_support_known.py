@@ -153,8 +153,8 @@ _BY_CAUSE: dict = {
           
           
          
-         mkldnn_rnn_layer[complex64,grad]
-        mkldnn_rnn_layer[complex128,grad]  
+         
+          
           
           
           

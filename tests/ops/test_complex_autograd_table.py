@@ -36,7 +36,7 @@ _ENTRIES = """
     masked_cumprod masked_cumsum masked_fill_tensor masked_logsumexp
     masked_logsumexp_all masked_norm masked_norm_1 masked_normalize masked_prod
     masked_prod_all masked_scatter masked_select masked_select_broadcast matrix_exp
-    matrix_norm narrow_copy norm norm_nuc normalize ormqr pad_reflect pad_replicate
+    matrix_norm mkldnn_rnn_layer narrow_copy norm norm_nuc normalize ormqr pad_reflect pad_replicate
     pairwise_distance pinverse pixel_shuffle pixel_unshuffle pow_scalar_base pow_tensor
     prod put repeat repeat_interleave_tensor rnn_tanh rot90 rsqrt scatter scatter_add
     setitem_column sigmoid sinc_at_zero sinh sparse.addmm sparse.mm sparse_add
