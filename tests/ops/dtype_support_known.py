@@ -12,12 +12,9 @@ _BY_CAUSE: dict = {
         index_reduce_amax_True[complex128,grad] index_reduce_amin_True[complex64,grad]
         index_reduce_amin_True[complex128,grad] mkldnn_rnn_layer[bool] mkldnn_rnn_layer[uint8]
         mkldnn_rnn_layer[int8] mkldnn_rnn_layer[int16] mkldnn_rnn_layer[int32]
-        mkldnn_rnn_layer[int64] 
-         
-         
-         complex_angle[float16]
-        complex_angle[float16,grad] complex_conj[float16] complex_conj[float16,grad]
-        complex_mul_div[float16] complex_mul_div[float16,grad] complex_log_reciprocal[float16]
+        mkldnn_rnn_layer[int64] complex_angle[float16] complex_angle[float16,grad]
+        complex_conj[float16] complex_conj[float16,grad] complex_mul_div[float16]
+        complex_mul_div[float16,grad] complex_log_reciprocal[float16]
         complex_log_reciprocal[float16,grad] complex_pow_sqrt[float16]
         complex_pow_sqrt[float16,grad] complex_mm_mv_dot[float16]
         complex_mm_mv_dot[float16,grad] masked_amax[complex64] masked_amax[complex64,grad]
@@ -37,181 +34,8 @@ _BY_CAUSE: dict = {
         masked_logaddexp[complex128,grad] lobpcg[bool] lobpcg_vectors[bool]
         nested_gelu_silu[complex128,grad] nested_gelu_silu[complex64,grad]
         nested_masked_fill[complex128,grad] nested_masked_fill[complex64,grad]
-        nested_softmax[complex128,grad]
-        nested_softmax[complex64,grad] nested_sum[complex128,grad] nested_sum[complex64,grad]
-    """,
-    "numtorch has no complex derivative for the op yet": """
-           
-           
-          
-           
-           
-           
-          
-          
-         
-          
-          
-          
-          
-           
-          
-          
-          
-          
-         
-         
-          
-          
-          
-         
-          
-          
-         
-          
-         
-         
-          
-          
-          
-         
-         
-          
-           
-          
-          
-          
-         
-         
-          
-         
-         
-         
-          
-           
-          
-          
-          
-          
-         
-          
-         
-         
-          
-          
-         
-         
-          
-         
-         
-          
-         
-         
-          
-          
-          
-          
-          
-          
-          
-          
-          
-          
-         
-         
-         
-          
-          
-         
-          
-         
-         
-          
-         
-         
-         
-         
-         
-         
-          
-          
-          
-         
-         
-         
-         
-         
-         
-         
-          
-         
-         
-          
-         
-         
-          
-          
-          
-         
-         
-          
-          
-          
-          
-          
-          
-         
-         
-         
-         
-         
-         
-         
-          
-          
-         
-         
-         
-         
-         
-         
-         
-          
-         
-          
-         
-         
-          
-          
-         
-          
-         
-         
-         
-         
-         
-         
-         
-         
-         
-         
-         
-         
-          
-         
-         
-         
-         
-         
-         
-         
-         
-         
-         
-         
-         
-         
-        
+        nested_softmax[complex128,grad] nested_softmax[complex64,grad]
+        nested_sum[complex128,grad] nested_sum[complex64,grad]
     """,
     "numtorch refuses a dtype torch runs": """
         logcumsumexp[complex64] logcumsumexp[complex64,grad] logcumsumexp[complex128]
@@ -230,14 +54,14 @@ _BY_CAUSE: dict = {
         complex_sgn[float16] complex_sgn[float16,grad] complex_real_imag[float16]
         complex_real_imag[float16,grad] complex_conj_physical[float16]
         complex_conj_physical[float16,grad] complex[float16] complex[float16,grad]
-        view_as_real_copy[float16] view_as_real_copy[float16,grad]
-        view_as_complex_copy[float16] view_as_complex_copy[float16,grad]
-        lobpcg[complex128,grad] lobpcg[complex128] lobpcg[complex64,grad] lobpcg[complex64]
-        lobpcg_vectors[complex128,grad] lobpcg_vectors[complex128]
-        lobpcg_vectors[complex64,grad] lobpcg_vectors[complex64] to_sparse_bsc[bfloat16,grad]
-        to_sparse_bsc[bfloat16] to_sparse_bsr[bfloat16,grad] to_sparse_bsr[bfloat16]
-        to_sparse_csc[bfloat16,grad] to_sparse_csc[bfloat16] to_sparse_csr[bfloat16,grad]
-        to_sparse_csr[bfloat16] to_sparse_csr_coo[bfloat16,grad] to_sparse_csr_coo[bfloat16]
+        view_as_real_copy[float16] view_as_real_copy[float16,grad] view_as_complex_copy[float16]
+        view_as_complex_copy[float16,grad] lobpcg[complex128,grad] lobpcg[complex128]
+        lobpcg[complex64,grad] lobpcg[complex64] lobpcg_vectors[complex128,grad]
+        lobpcg_vectors[complex128] lobpcg_vectors[complex64,grad] lobpcg_vectors[complex64]
+        to_sparse_bsc[bfloat16,grad] to_sparse_bsc[bfloat16] to_sparse_bsr[bfloat16,grad]
+        to_sparse_bsr[bfloat16] to_sparse_csc[bfloat16,grad] to_sparse_csc[bfloat16]
+        to_sparse_csr[bfloat16,grad] to_sparse_csr[bfloat16] to_sparse_csr_coo[bfloat16,grad]
+        to_sparse_csr_coo[bfloat16]
     """,
     "numtorch runs a dtype torch's kernel refuses": """
         vander[float16] vander[float16,grad] native_dropout[bool] native_dropout[uint8]
@@ -248,24 +72,23 @@ _BY_CAUSE: dict = {
         torch.binary_cross_entropy_with_logits[int32]
         torch.binary_cross_entropy_with_logits[int64]
         torch.binary_cross_entropy_with_logits[complex64]
-        torch.binary_cross_entropy_with_logits[complex128] 
-         
-         bernoulli[bool] bernoulli[uint8] bernoulli[int8]
-        bernoulli[int16] bernoulli[int32] bernoulli[int64] bernoulli[complex64]
+        torch.binary_cross_entropy_with_logits[complex128] bernoulli[bool] bernoulli[uint8]
+        bernoulli[int8] bernoulli[int16] bernoulli[int32] bernoulli[int64] bernoulli[complex64]
         bernoulli[complex128] rrelu_training[float16] rrelu_training[float16,grad]
         soft_margin_loss[uint8] soft_margin_loss[int8] soft_margin_loss[int16]
-        soft_margin_loss[int32] soft_margin_loss[int64] mvlgamma[complex64]
-        mvlgamma[complex128] special_multigammaln[complex64] special_multigammaln[complex128]
-        lstm_cell[uint8] lstm_cell[int8] lstm_cell[int16] lstm_cell[int32] lstm_cell[int64]
-        gru_cell[uint8] gru_cell[int8] gru_cell[int16] gru_cell[int32] gru_cell[int64]
+        soft_margin_loss[int32] soft_margin_loss[int64] mvlgamma[complex64] mvlgamma[complex128]
+        special_multigammaln[complex64] special_multigammaln[complex128] lstm_cell[uint8]
+        lstm_cell[int8] lstm_cell[int16] lstm_cell[int32] lstm_cell[int64] gru_cell[uint8]
+        gru_cell[int8] gru_cell[int16] gru_cell[int32] gru_cell[int64]
         index_reduce_mean_True[bool] index_reduce_amax_True[complex64]
         index_reduce_amax_True[complex128] index_reduce_amin_True[complex64]
         index_reduce_amin_True[complex128] gradient[bool] gradient[uint8] binomial[complex64]
         binomial[complex64,grad] binomial[complex128] binomial[complex128,grad] stft[complex64]
-        stft[complex128] stft[complex64,grad] stft[complex128,grad] sparse_add[bool] sparse_add[float16] sparse_add[float16,grad]
-        select_copy[complex64,grad] select_copy[complex128,grad] slice_copy[complex64,grad]
-        slice_copy[complex128,grad] lobpcg[bfloat16,grad] lobpcg[bfloat16] lobpcg[float16,grad]
-        lobpcg[float16] lobpcg[uint8] lobpcg_vectors[bfloat16,grad] lobpcg_vectors[bfloat16]
+        stft[complex128] stft[complex64,grad] stft[complex128,grad] sparse_add[bool]
+        sparse_add[float16] sparse_add[float16,grad] select_copy[complex64,grad]
+        select_copy[complex128,grad] slice_copy[complex64,grad] slice_copy[complex128,grad]
+        lobpcg[bfloat16,grad] lobpcg[bfloat16] lobpcg[float16,grad] lobpcg[float16]
+        lobpcg[uint8] lobpcg_vectors[bfloat16,grad] lobpcg_vectors[bfloat16]
         lobpcg_vectors[float16,grad] lobpcg_vectors[float16] lobpcg_vectors[uint8]
         nested_as_nested_tensor[complex128,grad] nested_as_nested_tensor[complex64,grad]
         nested_bmm[complex128,grad] nested_bmm[complex64,grad]
@@ -274,8 +97,7 @@ _BY_CAUSE: dict = {
         nested_matmul[complex128,grad] nested_matmul[complex64,grad]
         nested_reshape[complex128,grad] nested_reshape[complex64,grad]
         nested_scaled_dot_product_attention[complex128,grad]
-        nested_scaled_dot_product_attention[complex64,grad]
-        nested_select[complex128,grad]
+        nested_scaled_dot_product_attention[complex64,grad] nested_select[complex128,grad]
         nested_select[complex64,grad] nested_to_padded_tensor_size[complex128,grad]
         nested_to_padded_tensor_size[complex64,grad] nested_to_padded_tensor_size[uint8]
         nested_transpose[complex128,grad] nested_transpose[complex64,grad]
