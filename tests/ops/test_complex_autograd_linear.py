@@ -26,6 +26,7 @@ CASES = {
     "tril": lambda t, z: t.tril(z, -1),
     "repeat": lambda t, z: z.repeat(2, 1),
     "take": lambda t, z: t.take(z, t.tensor([0, 5, 5, 11])),
+    "scatter_value": lambda t, z: z.scatter(1, t.tensor([[0], [2], [3]]), 2.0),
     "rot90": lambda t, z: t.rot90(z, 1, (0, 1)),
     "trace": lambda t, z: t.trace(z),
     "masked_select": lambda t, z: t.masked_select(z, t.tensor(Z.real > 0)),

@@ -368,6 +368,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("index_copy", "index_fill", "index_fill_tensor", "index_put", "index_select"),
     *("masked_fill_tensor", "masked_scatter", "masked_select", "narrow_copy", "put", "take"),
     *("pixel_shuffle", "pixel_unshuffle", "repeat", "rot90", "scatter_add", "scatter_src"),
+    "scatter_value",
     *("tril", "triu", "reflect_pad1d", "reflect_pad2d", "reflect_pad3d", "replicate_pad1d"),
     *("replicate_pad2d", "replicate_pad3d"),
     *("sparse_add", "sparse_coalesce", "sparse_coo_tensor", "sparse_mask", "sparse_t"),
