@@ -100,3 +100,13 @@ def test_samplers_take_zero_dim_parameters(dtype):
     ):
         assert draw.shape == () and draw.dtype == dtype
         assert float(draw) >= 0 and float(draw) == int(float(draw))
+
+
+@pytest.mark.parametrize("complex_mean", [True, False])
+def test_normal_refuses_a_complex_std_as_torch_does(complex_mean):
+    mean = torch.zeros(2, dtype=torch.complex64 if complex_mean else torch.float32)
+    std = torch.ones(2, dtype=torch.complex64)
+    for args in ((mean, std), (0.0, std)):
+        with pytest.raises(RuntimeError, match="normal expects standard deviation to be non-"):
+            torch.normal(*args)
+    assert torch.normal(mean.to(torch.complex64), 1.0).dtype is torch.complex64

@@ -477,11 +477,18 @@ def record(spec, args, results: tuple):
 # conjugate of its derivative. Formulas written for real tensors omit that conjugate, so an
 # op records a node with complex inputs or outputs only once its formulas are checked for
 # complex tensors (``complex_autograd`` on its spec, set in ops/complex.py); any other
-# op refuses at the forward instead of giving a silently wrong gradient.
+# op refuses at the forward instead of giving a silently wrong gradient. The ops torch
+# itself does not differentiate for complex tensors refuse with torch's error
+# (``complex_refusal``: torch's name of the op).
 
 
 def check_complex_autograd(spec) -> None:
     if not spec.complex_autograd:
+        if spec.complex_refusal is not None:
+            raise RuntimeError(
+                f"{spec.complex_refusal} does not support automatic differentiation for outputs "
+                "with complex dtype."
+            )
         raise NotImplementedError(
             f"numtorch has no derivative of {spec.name} for complex tensors yet; compute "
             "it on real tensors (torch.view_as_real, .real, .imag) or detach the input"

@@ -92,6 +92,7 @@ class OpSpec:
     layout_numbers = frozenset()  # the positions of numbers the iterator takes as operands
 
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
+    complex_refusal = None  # torch's name for it, where torch refuses complex autograd
     registry = REGISTRY  # every entry by name: a batching rule may run a sibling entry
     jvp = None  # forward derivative: "elementwise", "linear", a formula (Note [Forward grads])
     function = None  # the public function that takes the generated runner's body, if any

@@ -9,7 +9,7 @@ from .._core.kernel_dtypes import REAL, own_message
 from .._core.op import defop, export
 from .._creation import zeros_like
 from ..backend import xp
-from .pointwise import _unary
+from .pointwise import _conj, _unary
 
 
 # tanh, sigmoid and relu get fused backward ops (one op instead of three), as in torch.
@@ -17,8 +17,9 @@ from .pointwise import _unary
     batch=batch_rules.pointwise,
     name="tanh_backward",
     node="TanhBackwardBackward0",
-    grad_output=lambda grad, output: tanh_backward(grad, output),
-    output=lambda grad, grad_output, output: -2 * output * grad * grad_output,
+    # conjugated for complex tensors (Note [Complex autograd]): tanh's second order
+    grad_output=lambda grad, output: tanh_backward(grad, _conj(output)),
+    output=lambda grad, grad_output, output: -2 * _conj(output) * grad * _conj(grad_output),
     jvp="elementwise",
 )
 def tanh_backward(grad_output, output):
@@ -38,8 +39,8 @@ def tanh_backward(grad_output, output):
     batch=batch_rules.pointwise,
     name="sigmoid_backward",
     node="SigmoidBackwardBackward0",
-    grad_output=lambda grad, output: sigmoid_backward(grad, output),
-    output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output),
+    grad_output=lambda grad, output: sigmoid_backward(grad, _conj(output)),
+    output=lambda grad, grad_output, output: grad * _conj(grad_output) * _conj(1 - 2 * output),
     jvp="elementwise",
 )
 def sigmoid_backward(grad_output, output):
@@ -77,7 +78,7 @@ def threshold_backward(grad_output, self, threshold):
 _SAME_SIZE_BITS = {2: xp.int16, 4: xp.int32, 8: xp.int64}
 
 
-tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, result))
+tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, _conj(result)))
 
 
 def _sigmoid_forward(input):
@@ -85,7 +86,9 @@ def _sigmoid_forward(input):
     return 1 / (1 + xp.exp(-input))
 
 
-sigmoid = _unary("sigmoid", _sigmoid_forward, lambda grad, result: sigmoid_backward(grad, result))
+sigmoid = _unary(
+    "sigmoid", _sigmoid_forward, lambda grad, result: sigmoid_backward(grad, _conj(result))
+)
 
 
 @export(inplace=True)

@@ -14,6 +14,7 @@ from ..autograd.forward_grad import batched
 from ..backend import xp
 from .comparison import _integers_only
 from .operators import _operand
+from .pointwise import _conj
 from .return_types import structseq
 
 
@@ -200,7 +201,7 @@ def _ldexp_input(grad, other):
     name="ldexp",
     promote="float",
     input=_ldexp_input,
-    other=lambda grad, result: grad * result * math.log(2.0),
+    other=lambda grad, result: grad * _conj(result) * math.log(2.0),
     jvp="elementwise",
 )
 def _ldexp(input, other):

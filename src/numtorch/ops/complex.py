@@ -20,6 +20,7 @@ from .._creation import ones_like, zeros_like
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .indexing import select
+from .nn import dropout as _dropout  # noqa: F401 (registers native_dropout, listed below)
 from .pointwise import where
 
 
@@ -355,10 +356,63 @@ COMPLEX_DIFFERENTIABLE = (
     "vdot",
     *("masked_fill", "where"),  # pick the gradient or zeros: linear, real coefficients
     *("addmm", "sin", "cos"),
+    *("tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "sigmoid", "asinh", "acosh"),
+    *("tanh_backward", "sigmoid_backward"),
+    *("atanh", "exp2", "expm1", "log2", "log10", "log1p", "rsqrt", "sinc"),
+    *("div_mode_none", "pow_tensor", "pow_self_scalar", "addcmul", "addcdiv", "lerp"),
+    *("lerp_tensor", "rnn_transpose_", "ldexp"),
+    # linear maps with real coefficients: shape, indexing and scatter ops, sums
+    *("as_strided", "as_strided_", "as_strided_copy", "as_strided_scatter", "block_diag"),
+    *("channel_shuffle", "clone_channels_last", "col2im", "im2col", "cumsum", "trace"),
+    *("diagonal_copy", "diagonal_scatter", "fill", "zero", "gather", "index_add"),
+    *("index_copy", "index_fill", "index_fill_tensor", "index_put", "index_select"),
+    *("masked_fill_tensor", "masked_scatter", "masked_select", "narrow_copy", "put", "take"),
+    *("pixel_shuffle", "pixel_unshuffle", "repeat", "rot90", "scatter_add", "scatter_src"),
+    "scatter_value",
+    *("tril", "triu", "reflect_pad1d", "reflect_pad2d", "reflect_pad3d", "replicate_pad1d"),
+    *("replicate_pad2d", "replicate_pad3d"),
+    *("sparse_add", "sparse_coalesce", "sparse_coo_tensor", "sparse_mask", "sparse_t"),
+    *("sparse_to_dense", "sparse_transpose", "sparse_values"),
+    # real results of complex inputs, whose formulas read the input itself (|z|**2 = z conj z)
+    *("std", "var", "std_mean", "var_mean", "dist", "linalg_vector_norm", "norm_dim"),
+    # Householder products: their formulas conjugate (householder_backward.py)
+    *("linalg_householder_product", "ormqr_op"),
+    # scaled products: their formulas conjugate the scales and the other operand
+    *("addmv", "addr", "baddbmm", "addbmm", "einsum", "linalg_cross"),
+    *("sparse_mm", "sparse_addmm", "sparse_mv", "dense_sparse_mm", "sparse_addmm_scaled"),
+    *("prod_all", "prod_dim", "cumprod", "logsumexp"),
+    # linear algebra: conjugate transposes in the formulas (torch's)
+    *("linalg_inv_ex", "linalg_det", "linalg_slogdet", "linalg_solve_triangular"),
+    *("triangular_solve", "cholesky_solve", "cholesky_inverse", "linalg_lu_factor_ex"),
+    *("linalg_lu", "lu_unpack", "linalg_lu_solve", "linalg_matrix_exp", "linalg_pinv"),
+    *("linalg_qr", "linalg_lstsq", "linalg_cholesky_ex", "cholesky_legacy"),
+    *("linalg_eigh", "linalg_svd"),
+    "mkldnn_rnn_layer",  # its complex gradients run through the composed layer's ops
 )
+
+
+_COMPRESSED = ("csr", "csc", "bsr", "bsc")
+
+# Ops torch refuses to differentiate for complex results, by the name in torch's error
+TORCH_REFUSES_COMPLEX = {
+    **{name: name for name in ("silu", "embedding", "nan_to_num", "native_dropout")},
+    **{name: name for name in ("slice_scatter", "select_scatter", "soft_margin_loss")},
+    **{name: name for name in ("index_reduce", "scatter_reduce", "sparse_compressed_tensor")},
+    "_trilinear": "_trilinear",
+    "_pack_padded_sequence": "_pack_padded_sequence",
+    "normal_tensor_float": "normal",
+    "sparse_sum_dims": "_sparse_sum",
+    "sparse_gather": "_to_sparse",
+    "sparse_gather_dims": "_to_sparse",
+    "sparse_to_sparse": "_to_sparse",
+    **{f"sparse_gather_{layout}": f"_to_sparse_{layout}" for layout in _COMPRESSED},
+    **{f"sparse_to_{layout}": f"_to_sparse_{layout}" for layout in _COMPRESSED},
+}
 
 
 def mark_complex_differentiable() -> None:
     """Flag the ops above on their specs; run once every op module is imported."""
     for name in COMPLEX_DIFFERENTIABLE:
         REGISTRY[name].complex_autograd = True
+    for name, torch_name in TORCH_REFUSES_COMPLEX.items():
+        REGISTRY[name].complex_refusal = torch_name

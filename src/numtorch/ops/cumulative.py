@@ -12,7 +12,7 @@ from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from .concatenation import cat
 from .extrema import return_type
-from .pointwise import where
+from .pointwise import _conj, where
 from .reduction import _take_along, scan_accumulator, scan_dtype_check
 
 
@@ -105,7 +105,10 @@ def _cumprod_jvp(input_t, input, result, dim):
 @defop(
     batch=batch_rules.along("dim"),
     name="cumprod",
-    input=_cumprod_backward,
+    # the conjugate derivative: the formula of the conjugates (Note [Complex autograd])
+    input=lambda grad, input, result, dim: _cumprod_backward(
+        grad, _conj(input), _conj(result), dim
+    ),
     jvp=_cumprod_jvp,
 )
 def _cumprod(input, dim):

@@ -3,6 +3,7 @@ their base-2, base-10 and ``1p``/``m1`` forms."""
 
 from __future__ import annotations
 
+import cmath
 import math
 
 from .._core import batch_rules
@@ -28,17 +29,28 @@ def _pow_input(grad, input, exponent):
     return where(exponent == 0, 0.0, grad * _conj(exponent * input ** (exponent - 1)))
 
 
+def _nonnegative(exponent):
+    # y >= 0; a complex y counts where it is a non-negative real number, as in torch
+    if exponent._data.dtype.kind == "c":
+        return (exponent.imag == 0) & (exponent.real >= 0)
+    return exponent >= 0
+
+
 def _pow_exponent(grad, input, exponent, result):
     # d/dy x**y = x**y * log(x), taken as 0 where x == 0 and y >= 0 (as torch): at x == 0
     # and y < 0 it is inf * -inf = -inf, and NaN for a NaN y
     base = input if isinstance(input, Tensor) else Tensor._make(xp.asarray(input))
     if not isinstance(input, Tensor):
         if input == 0:
-            return grad * where(exponent >= 0, 0.0, result * float("-inf"))
+            return grad * where(_nonnegative(exponent), 0.0, _conj(result * float("-inf")))
+        if exponent._data.dtype.kind == "c":  # a complex power: the complex log of the base
+            return grad * _conj(_mul_scalar(result, cmath.log(input)))
         if input < 0:
             return grad * (result * float("nan"))
         return grad * _mul_scalar(result, math.log(input))  # a positive number base
-    return grad * where((base == 0) & (exponent >= 0), 0.0, result * base.log())
+    if base._data.dtype.kind != "c" and result._data.dtype.kind == "c":
+        base = base.to(result.dtype)  # the log of a negative real base in the complex plane
+    return grad * where((base == 0) & _nonnegative(exponent), 0.0, _conj(result * base.log()))
 
 
 def _check_int_pow(args):
@@ -191,10 +203,10 @@ def reciprocal(input):
 
 
 exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result))
-exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * result * math.log(2.0))
-expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * (result + 1))
+exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * _conj(result) * math.log(2.0))
+expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * _conj(result + 1))
 log = _unary("log", xp.log, lambda grad, input: grad / _conj(input))
-log2 = _unary("log2", xp.log2, lambda grad, input: grad / (input * math.log(2.0)))
+log2 = _unary("log2", xp.log2, lambda grad, input: grad / _conj(input * math.log(2.0)))
 
 
 def _log10(x):
@@ -205,11 +217,11 @@ def _log10(x):
     return xp.log10(x)
 
 
-log10 = _unary("log10", _log10, lambda grad, input: grad / (input * math.log(10.0)))
+log10 = _unary("log10", _log10, lambda grad, input: grad / _conj(input * math.log(10.0)))
 log1p = _unary(
     "log1p",
     xp.log1p,
-    lambda grad, input: grad / (input + 1),
+    lambda grad, input: grad / _conj(input + 1),
     node="Log1PBackward0",
 )
 sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _conj(_mul_scalar(result, 2)))
@@ -228,6 +240,6 @@ def _cube(x):
 
 # torch's pow kernel takes x ** 3 as x * x * x; NumPy's power rounds otherwise
 _cube.array_form = lambda x: x * x * x
-rsqrt = _unary("rsqrt", _rsqrt, lambda grad, result: -0.5 * grad * _cube(result))
+rsqrt = _unary("rsqrt", _rsqrt, lambda grad, result: -0.5 * grad * _conj(_cube(result)))
 # in formulas on arrays (asin's and acos's gradients) its argument is a real float
 rsqrt.array_form = lambda input: xp.reciprocal(xp.sqrt(input))

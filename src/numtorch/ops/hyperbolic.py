@@ -11,12 +11,23 @@ from .._core.op import FUNCTIONS, defop, export, refusing
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
-from .pointwise import _unary
+from .pointwise import _conj, _unary
 
-# d/dx asinh x = 1 / sqrt(x**2 + 1); acosh: 1 / sqrt(x**2 - 1); atanh: 1 / (1 - x**2)
-asinh = _unary("asinh", xp.arcsinh, lambda grad, input: grad * (input * input + 1).rsqrt())
-acosh = _unary("acosh", xp.arccosh, lambda grad, input: grad * (input * input - 1).rsqrt())
-atanh = _unary("atanh", xp.arctanh, lambda grad, input: grad / (1 - input * input))
+# d/dx asinh x = 1 / sqrt(x**2 + 1); acosh: 1 / sqrt(x**2 - 1); atanh: 1 / (1 - x**2),
+# conjugated for complex inputs (Note [Complex autograd])
+asinh = _unary("asinh", xp.arcsinh, lambda grad, input: grad * _conj((input * input + 1).rsqrt()))
+
+
+def _acosh_grad(grad, input):
+    if input._data.dtype.kind == "c":
+        # sqrt(z - 1) sqrt(z + 1) rather than sqrt(z**2 - 1): the branch of acosh's own
+        # derivative off the real line (they differ in sign where Re z < 0), as torch takes it
+        return grad / ((input - 1).sqrt() * (input + 1).sqrt()).conj()
+    return grad * (input * input - 1).rsqrt()
+
+
+acosh = _unary("acosh", xp.arccosh, _acosh_grad)
+atanh = _unary("atanh", xp.arctanh, lambda grad, input: grad / _conj(1 - input * input))
 arcsinh = export(asinh, name="arcsinh")
 arccosh = export(acosh, name="arccosh")
 arctanh = export(atanh, name="arctanh")

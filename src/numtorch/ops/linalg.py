@@ -659,7 +659,8 @@ def _einsum_backward(k):
     def formula(grads, equation, operands):
         specs, output = _parse_einsum(equation, len(operands))
         target = specs[k]
-        others = [o for i, o in enumerate(operands) if i != k]
+        # the other operands conjugated: an operand's gradient for complex tensors
+        others = [_conj(o) for i, o in enumerate(operands) if i != k]
         other_specs = [s for i, s in enumerate(specs) if i != k]
         available = set(output).union(*other_specs)
         kept = "".join(c for c in dict.fromkeys(target) if c in available)

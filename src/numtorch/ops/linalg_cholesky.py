@@ -25,6 +25,7 @@ from .linalg_solve import (
     check_matrices,
     triangular_kernel,
 )
+from .pointwise import _conj
 from .return_types import structseq
 
 triangular_solve_type = structseq("triangular_solve", ("solution", "cloned_coefficient"))
@@ -50,10 +51,12 @@ def _triangular_solve_grads(grads, b, A, result, upper, transpose, unitriangular
     g_solution, g_coefficient = grads
     g_b = g_a = None
     if g_solution is not None:
-        g_b = _triangular_solve(g_solution, A, upper, not transpose, unitriangular)[0]
+        # the conjugates for complex matrices (Note [Complex autograd]): transpose=True
+        # transposes without conjugating
+        g_b = _triangular_solve(g_solution, _conj(A), upper, not transpose, unitriangular)[0]
         if which == "b":
             return g_b
-        g_a = -(result @ g_b.mT) if transpose else -(g_b @ result.mT)
+        g_a = -(_conj(result) @ g_b.mT) if transpose else -(g_b @ result.mH)
         shift = int(unitriangular)
         g_a = g_a.triu(shift) if upper else g_a.tril(-shift)
     if which == "b":
@@ -158,8 +161,8 @@ def _cholesky_solve_grads(grad, input2, result, upper, which):
     g_self = cholesky_solve(grad, input2, upper)
     if which == "self":
         return g_self
-    common = g_self @ result.mT
-    common = common + common.mT
+    common = g_self @ result.mH
+    common = common + common.mH
     return -(input2 @ common) if upper else -(common @ input2)
 
 
@@ -234,7 +237,7 @@ def cholesky_solve(input, input2, upper=False) -> Tensor:
 
 
 def _cholesky_inverse_grad(grad, input, result, upper):
-    common = result @ (grad + grad.mT) @ result
+    common = result @ (grad + grad.mH) @ result
     return -(input @ common) if upper else -(common @ input)
 
 

@@ -69,14 +69,15 @@ qr_type = structseq("linalg_qr", ("Q", "R"))
 
 
 def _copyltu(M):
-    # the symmetric matrix holding M's lower triangle
-    return M.tril(-1) + M.tril(-1).mT + M.diagonal(0, -2, -1).diag_embed()
+    # the Hermitian matrix holding M's lower triangle (the diagonal's real part: R's
+    # diagonal is real, so its imaginary part moves nothing)
+    return M.tril(-1) + M.tril(-1).mH + M.diagonal(0, -2, -1).real.diag_embed()
 
 
 def _qr_backward_tall(gQ, gR, Q, R):
-    # m >= n: gA = (gQ + Q copyltu(M)) R^-T with M = R gR^T - gQ^T Q
-    M = R @ gR.mT - gQ.mT @ Q
-    return _solve_triangular(R.mT, gQ + Q @ _copyltu(M), False, False, False)
+    # m >= n: gA = (gQ + Q copyltu(M)) R^-H with M = R gR^H - gQ^H Q
+    M = R @ gR.mH - gQ.mH @ Q
+    return _solve_triangular(R.mH, gQ + Q @ _copyltu(M), False, False, False)
 
 
 def _check_qr_differentiable(mode, Q, R):
@@ -101,11 +102,11 @@ def _qr_backward(grads, result, result1, mode):
     gR = grads[1] if grads[1] is not None else R * 0
     if m >= n:
         return _qr_backward_tall(gQ, gR, Q, R)
-    # m < n: A = [X | Y] with X = Q U square; R = [U | V], V = Q^T Y
+    # m < n: A = [X | Y] with X = Q U square; R = [U | V], V = Q^H Y
     U, V = R[..., :, :m], R[..., :, m:]
     gU, gV = gR[..., :, :m], gR[..., :, m:]
     Y = Q @ V
-    gX = _qr_backward_tall(gQ + Y @ gV.mT, gU, Q, U)
+    gX = _qr_backward_tall(gQ + Y @ gV.mH, gU, Q, U)
     return cat([gX, Q @ gV], -1)
 
 
@@ -183,19 +184,38 @@ def qr(A, mode="reduced"):
 eigh_type = structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
 
 
+def _check_phase_invariant(imaginary, op, what, depends):
+    """Complex singular vectors and eigenvectors are defined up to a phase each: a loss that
+    depends on the phases (an imaginary part on the diagonal of V^H gV) has no gradient."""
+    if not xp.allclose(imaginary._data, 0, rtol=1e-2, atol=1e-2):
+        raise RuntimeError(
+            f"{op}: The {what} in the complex case are specified up to multiplication by "
+            f"e^{{i phi}}. The specified loss function depends on {depends}"
+        )
+
+
 def _eigh_backward(grads, result, result1):
-    # gA = V (diag(gL) + skew(V^T gV) / E) V^T with E_ij = L_j - L_i (as torch)
+    # gA = V (diag(gL) + skew(V^H gV) / E) V^H with E_ij = L_j - L_i (as torch)
     L, V = result, result1
     gL, gV = grads
     n = L.shape[-1]
     inner = None
     if gV is not None:
-        VtgV = V.mT @ gV
+        VhgV = V.mH @ gV
+        if V.is_complex():
+            _check_phase_invariant(
+                VhgV.diagonal(0, -2, -1).imag,
+                "linalg_eigh_backward",
+                "eigenvectors",
+                "this quantity, so it is ill-defined.",
+            )
         E = L.unsqueeze(-2) - L.unsqueeze(-1) + _batch_eye(n, L)
-        inner = 0.5 * (VtgV - VtgV.mT) / E
+        inner = 0.5 * (VhgV - VhgV.mH) / E
     if gL is not None:
         inner = gL.diag_embed() if inner is None else inner + gL.diag_embed()
-    return V @ inner @ V.mT
+    if inner.dtype != V.dtype:  # real eigenvalues' gradient, complex vectors
+        inner = inner.to(V.dtype)
+    return V @ inner @ V.mH
 
 
 @batched
@@ -260,26 +280,41 @@ def _svd_backward(grads, U, S, Vh, full_matrices):
         gVh = gVh[..., :k, :] if gVh is not None else None
     if gU is None and gVh is None:
         return (U * gS.unsqueeze(-2)) @ Vh
-    V = Vh.mT
-    gV = gVh.mT if gVh is not None else None
+    V = Vh.mH
+    gV = gVh.mH if gVh is not None else None
     S2 = S * S
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + _batch_eye(k, S)  # E_ij = S_j^2 - S_i^2
+    # skew-Hermitian parts of U^H gU and V^H gV (as torch)
+    UhgU = None if gU is None else U.mH @ gU
+    UhgU = None if gU is None else UhgU - UhgU.mH
+    VhgV = None if gV is None else V.mH @ gV
+    VhgV = None if gV is None else VhgV - VhgV.mH
+    complex_input = U.is_complex()
+    if complex_input:
+        phases = [t.diagonal(0, -2, -1).imag for t in (UhgU, VhgV) if t is not None]
+        _check_phase_invariant(
+            phases[0] + phases[1] if len(phases) == 2 else phases[0],
+            "svd_backward",
+            "singular vectors",
+            "this phase term, making it ill-defined.",
+        )
     inner = 0
-    if gU is not None:
-        UtgU = U.mT @ gU
-        inner = (UtgU - UtgU.mT) * S.unsqueeze(-2)
-    if gV is not None:
-        VtgV = V.mT @ gV
-        inner = inner + S.unsqueeze(-1) * (VtgV - VtgV.mT)
+    if UhgU is not None:
+        inner = UhgU * S.unsqueeze(-2)
+    if VhgV is not None:
+        inner = inner + S.unsqueeze(-1) * VhgV
     gA = inner / E
     if gS is not None:
         gA = gA + gS.diag_embed()
+    if complex_input and UhgU is not None:
+        # the phase of each pair of vectors: the imaginary diagonal of U^H gU over S
+        gA = gA + (UhgU.diagonal(0, -2, -1).imag / (2 * S) * 1j).diag_embed()
     if m > n and gU is not None:
         gUSinv = gU / S.unsqueeze(-2)
-        gA = (U @ gA + gUSinv - U @ (U.mT @ gUSinv)) @ Vh
+        gA = (U @ gA + gUSinv - U @ (U.mH @ gUSinv)) @ Vh
     elif m < n and gV is not None:
         gVSinv = gV / S.unsqueeze(-2)
-        gA = U @ (gA @ Vh + gVSinv.mT - (gVSinv.mT @ V) @ Vh)
+        gA = U @ (gA @ Vh + gVSinv.mH - (gVSinv.mH @ V) @ Vh)
     else:
         gA = U @ gA @ Vh
     return gA
@@ -377,16 +412,16 @@ def _pinv_backward(grad, input, result):
     # torch's pinv_backward (products arranged to keep the matrices small)
     A, pinvA = input, result
     m, n = A.shape[-2], A.shape[-1]
-    pinvAh, gradh = pinvA.mT, grad.mT
+    pinvAh, gradh = pinvA.mH, grad.mH
     if m <= n:
         K = gradh @ pinvA
         KpinvAh = K @ pinvAh
         return (
-            -(pinvA @ K).mT + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+            -(pinvA @ K).mH + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
         )
     K = pinvA @ gradh
     pinvAhK = pinvAh @ K
-    return -(K @ pinvA).mT + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
+    return -(K @ pinvA).mH + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
 
 
 @batched

@@ -46,15 +46,15 @@ def _input_grad(grads, input, b, result, vector):
     solution = None
     if grads[0] is not None:
         g = _columns(grads[0], vector)
-        solution = _pinv_backward(g @ _columns(b, vector).mT, input, pinv(input))
+        solution = _pinv_backward(g @ _columns(b, vector).mH, input, pinv(input))
     weighted = _weighted_residual(grads, input, b, result, vector)
-    return add_terms(solution, None if weighted is None else weighted @ _columns(result, vector).mT)
+    return add_terms(solution, None if weighted is None else weighted @ _columns(result, vector).mH)
 
 
 def _b_grad(grads, input, b, result, vector):
     g = None
     if grads[0] is not None:
-        g = pinv(input).mT @ _columns(grads[0], vector)
+        g = pinv(input).mH @ _columns(grads[0], vector)
     weighted = _weighted_residual(grads, input, b, result, vector)
     g = add_terms(g, None if weighted is None else -weighted)
     return g.squeeze(-1) if vector and g is not None else g

@@ -95,22 +95,22 @@ def _lu_backward(gL, gU, P, L, U):
     """torch's linalg_lu_backward: square, wide (m < n) and tall (m > n) matrices."""
     m, n = L.shape[-2], U.shape[-1]
     if m == n:
-        phi = (L.mT @ gL).tril(-1) + (gU @ U.mT).triu()
-        phi = _solve_triangular(U.mT, phi, False, False, False)  # phi U^-H
-        return P @ _solve_triangular(L.mT, phi, True, True, True)  # L^-H ...
+        phi = (L.mH @ gL).tril(-1) + (gU @ U.mH).triu()
+        phi = _solve_triangular(U.mH, phi, False, False, False)  # phi U^-H
+        return P @ _solve_triangular(L.mH, phi, True, True, True)  # L^-H ...
     if m < n:
         # A1 = P L U1, A2 = P L U2 with U1 square
         U1, gU1, gU2 = U[..., :, :m], gU[..., :, :m], gU[..., :, m:]
-        phi = (L.mT @ gL - gU.triu() @ U.mT).tril(-1)
-        phi = _solve_triangular(U1.mT, phi, False, False, False)
+        phi = (L.mH @ gL - gU.triu() @ U.mH).tril(-1)
+        phi = _solve_triangular(U1.mH, phi, False, False, False)
         phi = cat([phi + gU1.triu(), gU2], -1)
-        return P @ _solve_triangular(L.mT, phi, True, True, True)
+        return P @ _solve_triangular(L.mH, phi, True, True, True)
     # tall: A1 = P L1 U, A2 = P L2 U with L1 square
     L1, gL1, gL2 = L[..., :n, :], gL[..., :n, :], gL[..., n:, :]
-    phi = (gU @ U.mT - L.mT @ gL.tril(-1)).triu()
-    phi = _solve_triangular(L1.mT, phi, True, True, True)
+    phi = (gU @ U.mH - L.mH @ gL.tril(-1)).triu()
+    phi = _solve_triangular(L1.mH, phi, True, True, True)
     phi = cat([phi + gL1.tril(-1), gL2], -2)
-    return P @ _solve_triangular(U.mT, phi, False, False, False)
+    return P @ _solve_triangular(U.mH, phi, False, False, False)
 
 
 @batched
@@ -376,13 +376,13 @@ def _lu_solve_grads(grad, LU, pivots, result, left, adjoint, which):
         return gB
     X = result
     if left:
-        gA = -(X @ gB.mT) if adjoint else -(gB @ X.mT)
+        gA = -(X @ gB.mH) if adjoint else -(gB @ X.mH)
     else:
-        gA = -(gB.mT @ X) if adjoint else -(X.mT @ gB)
+        gA = -(gB.mH @ X) if adjoint else -(X.mH @ gB)
     # A = P L U: dA = P dL U + P L dU
     L, U = _unpack_tensor(LU)
-    PtgA = Tensor._make(_permutation(pivots._data, LU.shape[-2], LU._data.dtype)).mT @ gA
-    return (PtgA @ U.mT).tril(-1) + (L.mT @ PtgA).triu()
+    PtgA = Tensor._make(_permutation(pivots._data, LU.shape[-2], LU._data.dtype)).mH @ gA
+    return (PtgA @ U.mH).tril(-1) + (L.mH @ PtgA).triu()
 
 
 @batched

@@ -18,6 +18,7 @@ from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import lapack, xp
 from .lapack_layout import column_major
+from .pointwise import _conj
 from .reduction import _product_of_others
 from .return_types import structseq
 
@@ -107,7 +108,7 @@ def _inv_precision(args):
     name="linalg_inv_ex",
     node="LinalgInvExBackward0",
     check=_inv_precision,
-    input=lambda grad, result: -(result.mT @ grad @ result.mT),
+    input=lambda grad, result: -(result.mH @ grad @ result.mH),
     jvp=batched(lambda input_t, result: -(result @ input_t @ result)),
 )
 def _inv(input):
@@ -147,7 +148,10 @@ def _cofactors(input, det):
     batch=batch_rules.first_only,
     name="linalg_det",
     dtypes=kernel("lu_cpu", FLOATING | COMPLEX),
-    input=lambda grad, input, result: grad.unsqueeze(-1).unsqueeze(-1) * _cofactors(input, result),
+    # the conjugate cofactors for complex matrices (Note [Complex autograd])
+    input=lambda grad, input, result: (
+        grad.unsqueeze(-1).unsqueeze(-1) * _conj(_cofactors(input, result))
+    ),
     # tr(adj(A) dA): det(A) tr(inv(A) dA) where A is invertible, the cofactors where it is not
     jvp=batched(lambda input_t, input, result: (_cofactors(input, result) * input_t).sum((-2, -1))),
 )
@@ -170,23 +174,29 @@ def det(A) -> Tensor:
 slogdet_type = structseq("linalg_slogdet", ("sign", "logabsdet"))
 
 
-def _slogdet_backward(grads, input):
+def _slogdet_backward(grads, input, result0):
     # only logabsdet has a derivative for real input: d log|det A| = inv(A)^T. As torch: a
     # differentiable solve when the gradient is differentiated again (a singular A raises),
-    # else LAPACK's solve on the LU of A^T, which leaves inf/NaN for a singular A.
-    if grads[1] is None:
+    # else LAPACK's solve on the LU of A^T, which leaves inf/NaN for a singular A. A complex
+    # A's sign turns too: its gradient adds i Im(g_sign conj(sign)), and A^-H solves.
+    g = grads[1]
+    if input.is_complex() and grads[0] is not None:
+        turn = (grads[0] * result0.conj()).imag * 1j
+        g = turn if g is None else g + turn
+    if g is None:
         return None
-    scaled_eye = grads[1].unsqueeze(-1).unsqueeze(-1) * _batch_eye(input.shape[-1], input)
+    scaled_eye = g.unsqueeze(-1).unsqueeze(-1) * _batch_eye(input.shape[-1], input)
     if is_grad_enabled():
-        return _solve(input.mT, scaled_eye, True, False)
+        return _solve(input.mH, scaled_eye, True, False)
     return _constant(_transposed_lu_solve(input._data, scaled_eye._data))
 
 
 def _transposed_lu_solve(a, b):
-    """``(A^T)^-1 B`` from getrf and getrs on ``A^T`` (a zero pivot gives inf/NaN); NaN for
+    """``(A^H)^-1 B`` from getrf and getrs on ``A^H`` (a zero pivot gives inf/NaN); NaN for
     a singular matrix where SciPy's LAPACK is missing."""
     batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    at = xp.broadcast_to(xp.swapaxes(a, -1, -2), batch + a.shape[-2:])
+    at = xp.swapaxes(a, -1, -2)
+    at = xp.broadcast_to(xp.conj(at) if at.dtype.kind == "c" else at, batch + a.shape[-2:])
     b = xp.broadcast_to(b, batch + b.shape[-2:])
     factored = lapack.getrf(at)
     if factored is not None:
@@ -380,10 +390,10 @@ def _triangle(A, upper, unitriangular):
 
 
 def _solve_triangular_grads(grad, input, result, upper, left, unitriangular, which):
-    gB = _solve_triangular(input.mT, grad, not upper, left, unitriangular)
+    gB = _solve_triangular(input.mH, grad, not upper, left, unitriangular)
     if which == "B":
         return gB
-    gA = -(gB @ result.mT) if left else -(result.mT @ gB)
+    gA = -(gB @ result.mH) if left else -(result.mH @ gB)
     shift = int(unitriangular)
     return gA.triu(shift) if upper else gA.tril(-shift)
 
@@ -463,10 +473,10 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False) -> Tensor:
 def _cholesky_backward(grad, result, upper):
     # Murray (2016), as torch: gA = L^-H Phi(L^H gL) L^-1, with Phi taking the lower
     # triangle and halving the diagonal
-    L, gL = (result.mT, grad.mT) if upper else (result, grad)
-    gA = (L.mT @ gL).tril()
-    gA = 0.5 * (gA + gA.tril(-1).mT)
-    gA = _solve_triangular(L.mT, gA, True, True, False)
+    L, gL = (result.mH, grad.mH) if upper else (result, grad)
+    gA = (L.mH @ gL).tril()
+    gA = 0.5 * (gA + gA.tril(-1).mH)
+    gA = _solve_triangular(L.mH, gA, True, True, False)
     return _solve_triangular(L, gA, False, False, False)
 
 

@@ -60,7 +60,7 @@ def _expm(a):
 
 def _matrix_exp_backward(grad, input):
     # the adjoint of d exp(A) is d exp(A^T)
-    return _block_differential(input.mT, grad)
+    return _block_differential(input.mH, grad)
 
 
 def _block_differential(a, direction):

@@ -292,7 +292,7 @@ _div_mode_none = defop(
     promote="float",
     scalars=("input", "other"),
     params=("input", "other"),
-    input=lambda grad, other: grad / other,
+    input=lambda grad, other: grad / _conj(other),
     other=_div_other,
     jvp="elementwise",
 )(xp.true_divide)
@@ -487,8 +487,8 @@ def _check_addcmul(args):
     promote="same",
     check=_check_addcmul,
     input=lambda grad: grad,
-    tensor1=lambda grad, tensor2, value: grad * tensor2 * value,
-    tensor2=lambda grad, tensor1, value: grad * tensor1 * value,
+    tensor1=lambda grad, tensor2, value: grad * _conj(tensor2) * _conj(value),
+    tensor2=lambda grad, tensor1, value: grad * _conj(tensor1) * _conj(value),
     jvp="elementwise",
 )
 def addcmul(input, tensor1, tensor2, value=1):
@@ -516,8 +516,10 @@ def _check_addcdiv(args):
     promote="float",
     check=_check_addcdiv,
     input=lambda grad: grad,
-    tensor1=lambda grad, tensor2, value: grad * value / tensor2,
-    tensor2=lambda grad, tensor1, tensor2, value: -grad * value * tensor1 / (tensor2 * tensor2),
+    tensor1=lambda grad, tensor2, value: grad * _conj(value) / _conj(tensor2),
+    tensor2=lambda grad, tensor1, tensor2, value: (
+        -grad * _conj(value) * _conj(tensor1) / _conj(tensor2 * tensor2)
+    ),
     jvp="elementwise",
 )
 def addcdiv(input, tensor1, tensor2, value=1):
@@ -553,9 +555,9 @@ def _check_lerp(args):
     promote="same",
     check=_check_lerp,
     scalars=("weight",),
-    input=lambda grad, weight: grad * (1 - weight),
-    end=lambda grad, weight: grad * weight,
-    weight=lambda grad, input, end: grad * (end - input),
+    input=lambda grad, weight: grad * _conj(1 - weight),
+    end=lambda grad, weight: grad * _conj(weight),
+    weight=lambda grad, input, end: grad * _conj(end - input),
     jvp="elementwise",
 )
 def lerp(input, end, weight):

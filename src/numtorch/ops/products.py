@@ -15,7 +15,7 @@ from ..autograd.forward_grad import add_terms, align, batched, unsupported
 from ..backend import layout, xp
 from .linalg import mm
 from .nn.composite_backward import tensors_of
-from .pointwise import where
+from .pointwise import _conj, where
 from .shape import _unsafe_view
 
 
@@ -142,8 +142,8 @@ def _cross_jvp(input_t, other_t, input, other, dim, result):
     batch=batch_rules.along("dim"),
     name="linalg_cross",
     promote="same",
-    input=lambda grad, other, dim: _cross(other, grad, dim),
-    other=lambda grad, input, dim: _cross(grad, input, dim),
+    input=lambda grad, other, dim: _cross(_conj(other), grad, dim),
+    other=lambda grad, input, dim: _cross(grad, _conj(input), dim),
     jvp=_cross_jvp,
 )
 def _cross(input, other, dim):

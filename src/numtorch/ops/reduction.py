@@ -15,7 +15,7 @@ from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from ..backend.layout import row_major
 from .concatenation import cat
-from .pointwise import _div_scalar, where
+from .pointwise import _conj, _div_scalar, where
 
 _INTEGERS = (int, xp.integer)
 
@@ -335,7 +335,9 @@ def _prod_dim_jvp(input_t, input, result, dim, keepdim):
     name="prod_all",
     aten="prod",
     node="ProdBackward0",
-    input=_prod_all_backward,
+    # for complex inputs the conjugate derivative: the formula (a product of the inputs, real
+    # coefficients) of the conjugates (Note [Complex autograd])
+    input=lambda grad, input, result: _prod_all_backward(grad, _conj(input), _conj(result)),
     jvp=_prod_all_jvp,
 )
 def _prod_all(input, dtype=None):
@@ -347,7 +349,9 @@ def _prod_all(input, dtype=None):
     name="prod_dim",
     aten="prod",
     node="ProdBackward1",
-    input=_prod_dim_backward,
+    input=lambda grad, input, result, dim, keepdim: _prod_dim_backward(
+        grad, _conj(input), _conj(result), dim, keepdim
+    ),
     jvp=_prod_dim_jvp,
 )
 def _prod_dim(input, dim, keepdim=False, dtype=None):
@@ -379,7 +383,7 @@ def _stable_max(input, dims):
 
 def _logsumexp_backward(grad, input, result, dim, keepdim):
     g = _restore(grad, dim, input.ndim, keepdim)
-    return g * (input - _restore(result, dim, input.ndim, keepdim)).exp()
+    return g * _conj((input - _restore(result, dim, input.ndim, keepdim)).exp())
 
 
 @batched

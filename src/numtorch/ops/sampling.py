@@ -95,6 +95,8 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, out=None
             if v is not None
         )
         raise TypeError(f"normal() received an invalid combination of arguments - got ({kinds})")
+    if std_t and std._data.dtype.kind == "c":
+        raise RuntimeError("normal expects standard deviation to be non-complex")
     if mean_t and std_t:
         _check_float(mean)
         if (std._data < 0).any():

@@ -21,10 +21,17 @@ from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import xp
 from .linalg import addmm, scaled_input
 from .linalg_functions import _deprecated, multi_dot
+from .pointwise import _conj
 
 
 def _times(t, scale):
     return t if scale == 1 else t * scale
+
+
+# The gradients take the conjugates of the scales and of the other operand, as every
+# product's does (Note [Complex autograd]); _conj is free on real tensors and numbers
+def _grad_times(grad, scale):
+    return grad if scale == 1 else grad * _conj(scale)
 
 
 def _add_scaled(input, product, beta, alpha):
@@ -129,9 +136,9 @@ def _same_dtypes(name: str, *tensors: Tensor) -> None:
     batch=batch_rules.addmv,
     name="addmv",
     dtypes=kernel("addmv_impl_cpu", NUMBERS),
-    input=lambda grad, beta: _times(grad, beta),
-    mat=lambda grad, vec, alpha: _times(grad.outer(vec), alpha),
-    vec=lambda grad, mat, alpha: _times(mat.t().mv(grad), alpha),
+    input=lambda grad, beta: _grad_times(grad, beta),
+    mat=lambda grad, vec, alpha: _grad_times(grad.outer(_conj(vec)), alpha),
+    vec=lambda grad, mat, alpha: _grad_times(_conj(mat).t().mv(grad), alpha),
     jvp=_addmv_jvp,
 )
 def _addmv(input, mat, vec, beta, alpha):
@@ -185,9 +192,9 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
     batch=batch_rules.addr,
     name="addr",
     promote="same",
-    input=lambda grad, beta: _times(grad, beta),
-    vec1=lambda grad, vec2, alpha: _times(grad.mv(vec2), alpha),
-    vec2=lambda grad, vec1, alpha: _times(grad.t().mv(vec1), alpha),
+    input=lambda grad, beta: _grad_times(grad, beta),
+    vec1=lambda grad, vec2, alpha: _grad_times(grad.mv(_conj(vec2)), alpha),
+    vec2=lambda grad, vec1, alpha: _grad_times(grad.t().mv(_conj(vec1)), alpha),
     jvp=_addr_jvp,
 )
 def _addr(input, vec1, vec2, beta, alpha):
@@ -243,9 +250,9 @@ def _check_batches(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
     batch=batch_rules.baddbmm,
     name="baddbmm",
     dtypes=kernel("baddbmm", NUMBERS),
-    input=lambda grad, beta: _times(grad, beta),
-    batch1=lambda grad, batch2, alpha: _times(grad.bmm(batch2.transpose(1, 2)), alpha),
-    batch2=lambda grad, batch1, alpha: _times(batch1.transpose(1, 2).bmm(grad), alpha),
+    input=lambda grad, beta: _grad_times(grad, beta),
+    batch1=lambda grad, batch2, alpha: _grad_times(grad.bmm(_conj(batch2).transpose(1, 2)), alpha),
+    batch2=lambda grad, batch1, alpha: _grad_times(_conj(batch1).transpose(1, 2).bmm(grad), alpha),
     jvp=_baddbmm_jvp,
 )
 def _baddbmm(input, batch1, batch2, beta, alpha):
@@ -286,16 +293,17 @@ def _sum_batches_grad(grad, other, alpha, first):
     # every batch entry's product received the same gradient; each operand's formula
     # reads only the other operand (as torch's, which saves just that one)
     grad = grad.unsqueeze(0).expand(other.shape[0], grad.shape[0], grad.shape[1])
+    other = _conj(other)
     if first:
-        return _times(grad.bmm(other.transpose(1, 2)), alpha)
-    return _times(other.transpose(1, 2).bmm(grad), alpha)
+        return _grad_times(grad.bmm(other.transpose(1, 2)), alpha)
+    return _grad_times(other.transpose(1, 2).bmm(grad), alpha)
 
 
 @defop(
     batch=batch_rules.baddbmm,
     name="addbmm",
     dtypes=kernel("addmm_impl_cpu_", NUMBERS),
-    input=lambda grad, beta: _times(grad, beta),
+    input=lambda grad, beta: _grad_times(grad, beta),
     batch1=lambda grad, batch2, alpha: _sum_batches_grad(grad, batch2, alpha, 1),
     batch2=lambda grad, batch1, alpha: _sum_batches_grad(grad, batch1, alpha, 0),
     jvp=_addbmm_jvp,

@@ -9,6 +9,7 @@ from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.op import defop
 from ..autograd.forward_grad import add_terms
 from ..backend import xp
+from .pointwise import _conj
 
 
 # -- array kernels ---------------------------------------------------------------------------
@@ -217,9 +218,10 @@ def _product_jvp(product):
     return jvp
 
 
-# sparse (m x k) @ dense (k x n or k): rows of the result gather the products of each entry
+# sparse (m x k) @ dense (k x n or k): rows of the result gather the products of each entry.
+# The gradients conjugate the other operand (Note [Complex autograd]).
 def _mm_values_grad(grad, dense, indices):
-    products = grad.index_select(0, indices[0]) * dense.index_select(0, indices[1])
+    products = grad.index_select(0, indices[0]) * _conj(dense).index_select(0, indices[1])
     return products.sum(-1) if products.ndim == 2 else products
 
 
@@ -236,7 +238,7 @@ _SPARSE_DENSE = kernel("addmm_sparse_dense", NUMBERS)
 
 def _sparse_dense_op(name, node, aten):
     def dense_grad(grad, values, indices, size):
-        return op(values, grad, indices.flip(0), (size[1], size[0]))
+        return op(_conj(values), grad, indices.flip(0), (size[1], size[0]))
 
     op = defop(
         name=name,
@@ -256,11 +258,11 @@ _spmv = _sparse_dense_op("sparse_mv", "MvBackward0", "mv")
 
 
 def _dense_sparse_grad(grad, values, indices, size):
-    return _dsmm(grad, values, indices.flip(0), (size[1], size[0]))
+    return _dsmm(grad, _conj(values), indices.flip(0), (size[1], size[0]))
 
 
 def _dense_sparse_values_grad(grad, dense, indices):
-    return (dense.index_select(1, indices[0]) * grad.index_select(1, indices[1])).sum(0)
+    return (_conj(dense).index_select(1, indices[0]) * grad.index_select(1, indices[1])).sum(0)
 
 
 # dense (n x m) @ sparse (m x k): columns of the result gather the products of each entry
@@ -326,10 +328,12 @@ _spaddmm_scaled = defop(
     dtypes=_SPARSE_DENSE,
     aten="addmm",
     schema_args=5,
+    # as torch: the input's and the values' gradients take beta and alpha themselves, the
+    # dense operand's takes alpha's conjugate
     input=lambda grad, beta: grad * beta,
     values=lambda grad, dense, indices, alpha: _mm_values_grad(grad, dense, indices) * alpha,
     dense=lambda grad, values, indices, size, alpha: (
-        _spaddmm(values, grad, indices.flip(0), (size[1], size[0])) * alpha
+        _spaddmm(_conj(values), grad, indices.flip(0), (size[1], size[0])) * _conj(alpha)
     ),
     jvp=_scaled_addmm_jvp,
 )(_scaled_addmm_forward)

@@ -16,7 +16,7 @@ from ..backend import xp
 from ..backend.zeros import efficient_zeros
 from .exponential import pow
 from .nn.simd_lanes import vector_lanes
-from .pointwise import where
+from .pointwise import _conj, where
 
 
 def _floats_only(name):
@@ -417,7 +417,7 @@ def _sinc_backward(grad, input):
     # pi x^2 underflowing to 0 masks tiny inputs too)
     scaled = input * math.pi
     squared_scaled = input * input * math.pi
-    derivative = grad * ((scaled * scaled.cos() - scaled.sin()) / squared_scaled)
+    derivative = grad * _conj((scaled * scaled.cos() - scaled.sin()) / squared_scaled)
     return where(squared_scaled == 0.0, 0.0, derivative)
 
 

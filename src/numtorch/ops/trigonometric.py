@@ -11,12 +11,12 @@ from .pointwise import _conj, _unary
 sin = _unary("sin", xp.sin, lambda grad, input: grad * _conj(cos(input)))
 cos = _unary("cos", xp.cos, lambda grad, input: grad * -_conj(sin(input)))
 # 1.0 rather than 1 in these formulas: on arrays, NumPy takes a float number faster than an int
-tan = _unary("tan", xp.tan, lambda grad, result: grad * (1.0 + result * result))
-asin = _unary("asin", xp.arcsin, lambda grad, input: grad * rsqrt(1.0 - input * input))
-acos = _unary("acos", xp.arccos, lambda grad, input: -grad * rsqrt(1.0 - input * input))
-atan = _unary("atan", xp.arctan, lambda grad, input: grad / (1.0 + input * input))
-sinh = _unary("sinh", xp.sinh, lambda grad, input: grad * input.cosh())
-cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * input.sinh())
+tan = _unary("tan", xp.tan, lambda grad, result: grad * _conj(1.0 + result * result))
+asin = _unary("asin", xp.arcsin, lambda grad, input: grad * _conj(rsqrt(1.0 - input * input)))
+acos = _unary("acos", xp.arccos, lambda grad, input: -grad * _conj(rsqrt(1.0 - input * input)))
+atan = _unary("atan", xp.arctan, lambda grad, input: grad / _conj(1.0 + input * input))
+sinh = _unary("sinh", xp.sinh, lambda grad, input: grad * _conj(input.cosh()))
+cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * _conj(input.sinh()))
 
 
 arcsin = export(asin, name="arcsin", inplace=True)

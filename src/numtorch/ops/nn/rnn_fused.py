@@ -321,8 +321,9 @@ def _gradients(
         grads = [None if g is None else g.transpose(0, 1) for g in grads[:1]] + list(grads[1:])
     if grad_mode.is_grad_enabled():
         found = _create_graph_grads(grads, tensors, reverse)
-    elif any(g is not None and g._batched for g in grads):
-        # under vmap (batched gradients): through the composed layer's ops, not recorded
+    elif input._data.dtype.kind == "c" or any(g is not None and g._batched for g in grads):
+        # under vmap (batched gradients), or complex (whose gradients conjugate the slopes,
+        # Note [Complex autograd]): through the composed layer's ops, not recorded
         found = [
             None if t is None else t.detach() for t in _create_graph_grads(grads, tensors, reverse)
         ]
