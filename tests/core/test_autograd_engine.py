@@ -499,3 +499,15 @@ def test_an_inference_tensor_cannot_require_grad_outside_inference_mode():
             outside.requires_grad_()
         with pytest.raises(RuntimeError, match="outside InferenceMode is not allowed"):
             outside.requires_grad = True
+
+
+def test_grad_runs_no_formula_for_an_input_it_does_not_need():
+    # torch computes an input's gradient only where an edge leads to grad()'s inputs: the
+    # derivative igammac lacks for its first argument is not asked for x's gradient
+    a = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    x = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = torch.igammac(a * 2, x).sum()
+    (gx,) = torch.autograd.grad(y, x, retain_graph=True)
+    assert np.allclose(gx.numpy(), [-0.30326533, -0.06131324, -0.03608941])
+    with pytest.raises(NotImplementedError, match="igammac: input"):
+        torch.autograd.grad(y, a)
