@@ -28,8 +28,9 @@ from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
 from ...backend.fused import fma
 from .batch_norm_double_backward import batch_norm_double
-from .composite_backward import tensors_of, vjp
+from .composite_backward import tensors_of
 from .group_norm_backward import group_norm_backward
+from .layer_norm_double_backward import layer_norm_double
 
 
 def _widened(input):
@@ -478,10 +479,9 @@ def _ln_backward_composite(grad_out, input, mean, rstd, weight, bias, normalized
 
 def _ln_double(k):
     def formula(grad, grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which):
-        def composite(*tensors):
-            return _ln_backward_composite(*tensors, normalized_shape, eps, which)
-
-        return vjp(composite, (grad_out, input, mean, rstd, weight, bias), k, grad)
+        return layer_norm_double(
+            k, grad, grad_out, input, mean, rstd, weight, normalized_shape, which
+        )
 
     return formula
 
