@@ -499,3 +499,32 @@ def test_an_inference_tensor_cannot_require_grad_outside_inference_mode():
             outside.requires_grad_()
         with pytest.raises(RuntimeError, match="outside InferenceMode is not allowed"):
             outside.requires_grad = True
+
+
+def test_grad_runs_no_formula_for_an_input_it_does_not_need():
+    # torch computes an input's gradient only where an edge leads to grad()'s inputs: the
+    # derivative igammac lacks for its first argument is not asked for x's gradient
+    a = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    x = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = torch.igammac(a * 2, x).sum()
+    (gx,) = torch.autograd.grad(y, x, retain_graph=True)
+    assert np.allclose(gx.numpy(), [-0.30326533, -0.06131324, -0.03608941])
+    with pytest.raises(NotImplementedError, match="igammac: input"):
+        torch.autograd.grad(y, a)
+
+
+def test_an_in_place_op_on_a_view_computes_the_gradients_grad_wants():
+    # CopySlices runs the in-place op's node for the edges it needs itself: the written
+    # tensor's refusal shows only where the base's gradient is wanted
+    a = torch.tensor([0.1, 0.2, 0.3], dtype=torch.float64, requires_grad=True)
+    x = torch.tensor([0.5, 1.0], dtype=torch.float64, requires_grad=True)
+    b = a * 1
+    b[1:].igammac_(x)
+    (gx,) = torch.autograd.grad(b.sum(), x, retain_graph=True)
+    assert np.allclose(gx.numpy(), [-0.23002988, -0.12297207])
+    with pytest.raises(NotImplementedError, match="igammac: input"):
+        torch.autograd.grad(b.sum(), a)
+    c = a * 1
+    c[1:].atanh_()
+    with pytest.raises(NotImplementedError, match="inplace version of atanh"):
+        torch.autograd.grad(c.sum(), a)

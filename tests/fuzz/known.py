@@ -51,6 +51,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "grad * sgn(input), whose second derivative goes through sgn's",
         (24681357, 520),
     ),
+    ("second order", "polygamma_3"): (
+        "the gradient of matrix_exp is the top-right block of exp([[A^T, G], [0, A^T]]), "
+        "whose accuracy goes with the norm of G (4e6 here, many squarings): torch's "
+        "Taylor approximant leaves 2.5e-10 relative of that block's exact value (50-digit "
+        "reference), numtorch's Pade(13) 5.5e-11, and a later polygamma(3) near its pole "
+        "takes the gradient's third and fifth derivatives of that error to 1e-5. Matching "
+        "means torch's own approximant and its squarings",
+        (80604219, 3260),
+    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative

@@ -53,3 +53,23 @@ def test_an_input_without_a_channel_dim_raises_torchs_error():
             lib.native_batch_norm(lib.ones(3), None, None, None, None, True, 0.1, 1e-5)
         with pytest.raises(RuntimeError):
             lib.native_batch_norm(lib.tensor(1.0), None, None, None, None, True, 0.1, 1e-5)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "expanded"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_constant_channel_keeps_the_rounding_of_the_fused_affine_map(layout, dtype):
+    # a channel of equal values: x - mean is 0, but the dense kernel's fma(x, alpha, beta)
+    # leaves the rounding of beta = bias - mean alpha (~1e17 here); float32 statistics and
+    # invstd are accumulated in double (invstd 316.22775, not float32's 316.22778)
+    x = np.float32(2.6838442e11)
+    w = np.array([4.0208364e11, 1.8021007], dtype=np.float32)
+    b = np.array([2.6838442e11, 2.6838442e11], dtype=np.float32)
+    results = []
+    for t in (numtorch, torch):
+        input = t.tensor(x, dtype=getattr(t, dtype)).expand(3, 2, 2)
+        if layout == "contiguous":
+            input = input.contiguous()
+        weight, bias = (t.tensor(a, dtype=getattr(t, dtype)) for a in (w, b))
+        out = t.nn.functional.batch_norm(input, None, None, weight, bias, training=True)
+        results.append(out.numpy())
+    np.testing.assert_array_equal(*results)

@@ -494,3 +494,36 @@ def test_a_norm_of_order_0_sends_back_no_gradient(case):
         grads = lib.autograd.grad(case(lib, x, o).sum(), (x, o), allow_unused=True)
         found.append([None if g is None else g.tolist() for g in grads])
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize(
+    "values, grad",
+    [
+        ([[1.0, 2.0], [2.0, 4.0]], 1.0),  # singular, odd permutation: det -0.0, gradient 0s
+        ([[[2.0, 1.0], [0.5, 3.0]], [[1.0, 2.0], [3.0, -1.0]]], [1.0, math.inf]),
+        ([[0.0, 0.0], [0.0, 0.0]], 1.0),
+    ],
+)
+def test_det_and_its_gradient_take_torchs_lu_and_solve(values, grad, transposed):
+    # det is the LU's pivot product (its zero's sign too), its gradient an LU solve with
+    # diag(grad * det) whose zero pivots are moved to eps: 0s for a singular matrix, NaN
+    # where an infinite grad meets the substitutions' cancellations
+    ours, theirs = _both(values)
+    results = []
+    for lib, a in ((numtorch, ours), (torch, theirs)):
+        m = a.mT if transposed else a
+        det = lib.linalg.det(m)
+        det.backward(lib.tensor(grad, dtype=lib.float64).expand(det.shape))
+        results.append((det.detach().numpy(), a.grad.numpy()))
+    for got, expected in zip(*results):
+        np.testing.assert_array_equal(got, expected)
+        assert (np.signbit(got) == np.signbit(expected)).all()
+
+
+def test_det_gradient_under_create_graph_takes_the_svd_where_det_is_nearly_0():
+    ours, theirs = _both([[[1.0, 2.0], [2.0, 4.0]], [[2.0, 1.0], [0.5, 3.0]]])
+    (g,) = numtorch.autograd.grad(numtorch.linalg.det(ours).sum(), ours, create_graph=True)
+    (h,) = torch.autograd.grad(torch.linalg.det(theirs).sum(), theirs, create_graph=True)
+    _close(g, h, rtol=1e-12)
+    _close(numtorch.autograd.grad(g.sum(), ours)[0], torch.autograd.grad(h.sum(), theirs)[0])

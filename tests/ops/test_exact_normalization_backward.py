@@ -107,3 +107,27 @@ def test_norm_of_equal_values_is_exactly_zero(op, value):
         results.append([t.numpy() for t in out])
     for ours, theirs in zip(*results):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("special", [-math.inf, math.nan, 1e30])
+def test_layer_norm_second_order_with_a_non_finite_weight_matches_torch(special):
+    # torch differentiates layer norm's gradients by its own formula, term by term (gO times
+    # gamma first): an infinite weight gives its infinities and NaN where the vector-Jacobian
+    # product of the composite gradient gives others
+    rng = np.random.default_rng(3)
+    x, w, b = rng.standard_normal((2, 2, 3)), rng.standard_normal((2, 3)), rng.standard_normal(3)
+    w[0, 1] = special
+    weights, again = rng.standard_normal((2, 2, 2, 3))
+    results = []
+    for lib in (numtorch, torch):
+        xs = lib.tensor(x, requires_grad=True)
+        bs = lib.tensor(b, requires_grad=True)
+        out = lib.native_layer_norm(xs, [2, 3], lib.tensor(w), bs.expand(2, 3), 1e-5)[0]
+        loss = (out * lib.tensor(weights)).sum()
+        gx, gb = lib.autograd.grad(loss, (xs, bs), create_graph=True)
+        second = lib.autograd.grad((gx * lib.tensor(again)).sum(), (xs, bs), allow_unused=True)
+        results.append([None if g is None else g.detach().numpy() for g in (gx, *second)])
+    for ours, theirs in zip(*results):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..backend import xp
 from .array_backward import array_apply, array_arguments, array_steps
+from .backward_run import task
 from .grad_mode import is_grad_enabled
 from .graph import FREED, FREED_MESSAGE, ONE_INPUT, Node, freed_error
 from .node_calls import tensor_of
@@ -84,10 +85,18 @@ class OpNode(Node):
             edges = (self._edge0,) if edge1 is ONE_INPUT else (self._edge0, edge1)
         else:
             edges = [e[0] for e in edges]
+        # autograd.grad runs only the nodes on a path to its inputs, and, as torch's
+        # task_should_compute_output, a formula only for an edge into them: an input whose
+        # derivative is not implemented refuses only where its gradient is wanted
+        reached = task.reached
+        scheduled = reached[1] if reached is not None else None
         out = []
         try:
             for (formula, argnames, grad_only, array_form, slots, kinds), edge in zip(steps, edges):
-                if edge is None:
+                if edge is None or (
+                    scheduled is not None
+                    and (edge[0] if edge.__class__ is tuple else edge) not in scheduled
+                ):
                     out.append(None)
                 elif grad_only:
                     out.append(formula(grad))

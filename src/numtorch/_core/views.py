@@ -18,6 +18,7 @@ import weakref
 
 from ..backend import xp
 from . import grad_mode
+from .backward_run import task
 from .graph import Node, freed_error, next_sequence_nr
 from .versions import VersionCounter
 
@@ -247,7 +248,7 @@ class CopySlices(Node):
             result = grad.new_empty_strided(grad.shape, self._root_stride)
             result.copy_(grad)
         region = replay(result, self._steps)
-        fn_grads = fn._apply((region.clone(),))
+        fn_grads = self._run_fn(fn, (region.clone(),))
         if fn_grads[0] is None:
             region.zero_()
         else:
@@ -258,11 +259,31 @@ class CopySlices(Node):
         flat = grad.reshape(-1).clone()
         positions = grad._make(self._positions)
         shape = fn._input_meta[0][0]
-        fn_grads = fn._apply((flat.index_select(0, positions).reshape(shape),))
+        fn_grads = self._run_fn(fn, (flat.index_select(0, positions).reshape(shape),))
         region = fn_grads[0]
         region = flat.new_zeros(shape) if region is None else region.sum_to_size(shape)
         result = flat.index_copy(0, positions, region.reshape(-1)).reshape(grad.shape)
         return (result,) + tuple(fn_grads[1:])
+
+    def _run_fn(self, fn, grads) -> list:
+        # The wrapped node's edges are not in the graph the run walked (its first leads to
+        # the view's old history): as torch's CopySlices, it computes a gradient for each
+        # edge where this node's own edge of that position is wanted (autograd.grad runs
+        # formulas only for wanted edges, see OpNode._apply)
+        reached = task.reached
+        if reached is None or reached[1] is None:
+            return fn._apply(grads)
+        deps, scheduled, accumulate = reached
+        wanted = {
+            theirs[0]
+            for theirs, mine in zip(fn.next_functions, self.next_functions)
+            if theirs[0] is not None and mine[0] in scheduled
+        }
+        task.reached = (deps, scheduled | wanted, accumulate)
+        try:
+            return fn._apply(grads)
+        finally:
+            task.reached = reached
 
     def _release(self) -> None:
         # Drop the wrapped node rather than free its saved values: a saved output it

@@ -18,7 +18,6 @@ from .._core.tensor import Tensor
 from ..autograd.forward_grad import add_terms, align, batched
 from ..backend import lapack, xp
 from .lapack_layout import column_major
-from .pointwise import _conj
 from .reduction import _product_of_others
 from .return_types import structseq
 
@@ -131,32 +130,111 @@ def inv(A) -> Tensor:
     return _inv(A)
 
 
-def _cofactors(input, det):
-    """d det(A) / dA: det * inv(A)^T where invertible; via the SVD otherwise."""
-    if (det._data != 0).all():
-        return det.unsqueeze(-1).unsqueeze(-1) * _inv(input).mT
+def _det_backward(grad, input, result):
+    # torch's formula, whose rounding and non-finite values it keeps: the cofactors
+    # det * A^-H as a solve with diag(grad * det) on the right. Outside create_graph an LU
+    # solve whose zero pivots are moved to eps (a singular A gets 0 * huge, not the SVD);
+    # under it a differentiable solve, and the SVD's cofactors where |det| < 100 eps.
+    if input.numel() == 0:
+        return input.new_zeros(input.shape)
+    eps = float(xp.finfo(input._data.dtype).eps)
+    d_diag = grad * result.conj()
+    if not is_grad_enabled():
+        n = input.shape[-1]
+        rhs = xp.zeros(input.shape, dtype=input._data.dtype)
+        rhs[..., xp.arange(n), xp.arange(n)] = d_diag._data[..., None]
+        return _constant(_det_lu_solve(input, rhs, adjoint=True))
+    from .triangular import diag_embed  # (the triangle ops build on this module)
+
+    d = diag_embed(d_diag.unsqueeze(-1).expand(*d_diag.shape, input.shape[-1]))
+    singular = (result.abs() < 100 * eps)._data
+    if not singular.any():
+        return _solve(input.mH, d, True, False)
+    if singular.all():
+        return _det_singular_backward(grad, input)
+    mask = _constant(singular)
+    out = input.new_zeros(input.shape)
+    out = out.index_put((mask,), _det_singular_backward(grad[mask], input[mask]))
+    return out.index_put((~mask,), _solve(input[~mask].mH, d[~mask], True, False))
+
+
+def _det_lu_solve(input, rhs, adjoint):
+    """``op(A)^-1 rhs`` as torch's det derivatives take it, from the LU of the forward: of
+    A^T for a contiguous real A (det(A^T) = det(A), no copy for LAPACK), of A otherwise,
+    whose zero pivots are moved to eps (det is C^1: the solve of a singular A is finite).
+    ``adjoint``: op(A) = A^H, else A; ``rhs`` may have one more leading (batch) dim."""
+    a = input._data
+    use_t = input.is_contiguous() and a.dtype.kind != "c"
+    m = xp.swapaxes(a, -1, -2) if use_t else a
+    if adjoint == use_t:  # the LU's own matrix: A^T = A^H (real), or A
+        trans = 0
+        plain = m
+    else:
+        trans = 2 if a.dtype.kind == "c" else 1
+        plain = xp.conj(xp.swapaxes(m, -1, -2))
+    factored = lapack.getrf(m)
+    if factored is not None:
+        lu, pivots = factored[0], factored[1]
+        diagonal = xp.arange(a.shape[-1])
+        pivot = lu[..., diagonal, diagonal]
+        eps = xp.finfo(a.dtype).eps
+        lu[..., diagonal, diagonal] = xp.where(pivot == 0, eps, pivot)
+        lu = xp.broadcast_to(lu, rhs.shape)
+        pivots = xp.broadcast_to(pivots, rhs.shape[:-1])
+        solved = lapack.getrs(lu, pivots, rhs, trans)
+        if solved is not None:
+            return solved
+    try:
+        return xp.linalg.solve(plain, rhs)
+    except xp.linalg.LinAlgError:
+        return xp.full(rhs.shape, xp.nan, dtype=rhs.dtype)
+
+
+@batched
+def _det_jvp(input_t, input, result):
+    # torch's: det tr(A^-1 dA), the solve on the forward's LU as the backward's (a
+    # singular A gives det 0 times a finite trace); not differentiated again, as torch's
+    t = input_t._data
+    solved = _det_lu_solve(input, t, adjoint=False)
+    trace = xp.trace(solved, axis1=-2, axis2=-1)
+    return _constant((trace * result._data).astype(t.dtype, copy=False))
+
+
+def _det_singular_backward(grad, input):
+    # det(A) = det(U) det(Vh) prod(S): the cofactors are U diag(prod of the other S) Vh
     from .linalg_decomp import _svd  # (the decompositions build on this module)
 
     U, S, Vh = _svd(input, False)
-    # det(A) = det(U) det(Vh) prod(S): the cofactors are U diag(prod of the other S) Vh
-    sign = _constant(xp.linalg.det(U._data) * xp.linalg.det(Vh._data))
-    others = _product_of_others(S, S.ndim - 1) * sign.unsqueeze(-1)
-    return (U * others.unsqueeze(-2)) @ Vh
+    alpha = (_det(U) * _det(Vh)).conj()
+    D = (grad * alpha).unsqueeze(-1)
+    if S.shape[-1] > 1:
+        D = D * _product_of_others(S, S.ndim - 1)
+    return (U * D.unsqueeze(-2)) @ Vh
 
 
 @defop(
     batch=batch_rules.first_only,
     name="linalg_det",
     dtypes=kernel("lu_cpu", FLOATING | COMPLEX),
-    # the conjugate cofactors for complex matrices (Note [Complex autograd])
-    input=lambda grad, input, result: (
-        grad.unsqueeze(-1).unsqueeze(-1) * _conj(_cofactors(input, result))
-    ),
-    # tr(adj(A) dA): det(A) tr(inv(A) dA) where A is invertible, the cofactors where it is not
-    jvp=batched(lambda input_t, input, result: (_cofactors(input, result) * input_t).sum((-2, -1))),
+    input=_det_backward,
+    jvp=_det_jvp,
 )
 def _det(input):
-    return xp.linalg.det(input)
+    # torch's: the product of the LU's pivots in order, times the permutation's sign (a
+    # singular matrix of an odd permutation has det -0.0), of A^T where A is contiguous and
+    # real (as its backward's solve, _det_lu_solve), of A otherwise; NumPy's det goes
+    # through log|det|, which loses the zero's sign
+    n = input.shape[-1]
+    use_t = input.flags.c_contiguous and input.dtype.kind != "c"
+    factored = lapack.getrf(xp.swapaxes(input, -1, -2) if use_t else input) if n else None
+    if factored is None:
+        return xp.linalg.det(input)
+    lu, pivots = factored[0], factored[1]
+    det = lu[..., 0, 0].copy()
+    for j in range(1, n):
+        det *= lu[..., j, j]
+    odd = (pivots != xp.arange(1, n + 1, dtype=pivots.dtype)).sum(-1) % 2 == 1
+    return xp.where(odd, -1 * det, det).astype(input.dtype, copy=False)
 
 
 def det(A) -> Tensor:

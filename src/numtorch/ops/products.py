@@ -13,6 +13,7 @@ from .._core.op import defop, export, refusing
 from .._core.tensor import Tensor, _wrap_dim
 from ..autograd.forward_grad import add_terms, align, batched, unsupported
 from ..backend import layout, xp
+from ..backend.fused import fma
 from .linalg import mm
 from .nn.composite_backward import tensors_of
 from .pointwise import _conj, where
@@ -170,26 +171,7 @@ def _fused_cross(a, b, dim):
 
 def _fused_difference(x, y, rounded):
     """fma(x, y, -rounded): ``x * y - rounded`` rounded once."""
-    with xp.errstate(all="ignore"):
-        if x.dtype == xp.float32:  # float32 products are exact in float64
-            return (x.astype(xp.float64) * y - rounded).astype(xp.float32)
-        product = x * y
-        plain = product - rounded
-        # the exact product is product + error (Dekker's split of each factor into halves)
-        x_high, x_low = _split(x)
-        y_high, y_low = _split(y)
-        error = ((x_high * y_high - product) + x_high * y_low + x_low * y_high) + x_low * y_low
-        # plain's own rounding error (two-sum), added back with the product's
-        back = plain - product
-        lost = (product - (plain - back)) + (-rounded - back)
-        fused = plain + (lost + error)
-        return xp.where(xp.isfinite(fused), fused, plain)  # infinities: as unfused
-
-
-def _split(x):
-    scaled = x * 134217729.0  # 2**27 + 1
-    high = scaled - (scaled - x)
-    return high, x - high
+    return fma(x, y, -rounded)
 
 
 def linalg_cross(input, other, *, dim=-1) -> Tensor:

@@ -47,6 +47,11 @@ def _lstm_layer(t, x, h0, c0, *weights, reverse=False):
     uniform = all(a.dtype == x.dtype for a in (h0, c0, *weights))
     if t.__name__ == "numtorch" and x.dtype != t.float32 and uniform:
         biases = () if len(weights) == 4 else (None, None)
+        if len(weights) == 4:
+            # the fused node saves the biases (torch's float32 one does too), the composed
+            # layer only adds them: an in-place change of a bias after the call must not
+            # stale the stand-in's backward where torch's composed one has nothing to check
+            weights = (*weights[:2], *(b.clone() for b in weights[2:]))
         options = (reverse, [x.shape[0]], 2, h0.shape[-1], 1, len(weights) == 4, False, False)
         out, h, c, _ = t.mkldnn_rnn_layer(x, *weights, *biases, h0, c0, *options, True)
         return _flat(t, out, h, c)

@@ -26,9 +26,11 @@ from ..._core.op import defop
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import add_terms, align, batched
 from ...backend import xp
+from ...backend.fused import fma
 from .batch_norm_double_backward import batch_norm_double
-from .composite_backward import tensors_of, vjp
+from .composite_backward import tensors_of
 from .group_norm_backward import group_norm_backward
+from .layer_norm_double_backward import layer_norm_double
 
 
 def _widened(input):
@@ -305,7 +307,23 @@ def native_batch_norm_op(input, weight, bias, running_mean, running_var, trainin
         mean, out = _moments(x, (0, 2), count)
         mean = mean.reshape(c)
         var = xp.einsum("ncl,ncl->c", out, out) / count
-        invstd = 1.0 / xp.sqrt(var + eps)
+        if x.dtype == xp.float32 and dtype == xp.float32:
+            # torch's float32 kernel accumulates in double: invstd, and over a dense layout
+            # the mean's sum, rounded to float32 once. That decides only a channel whose
+            # spread is within float32's rounding of its mean (equal values: the exact mean,
+            # x - mean 0), taken again so; elsewhere it moves the mean by that rounding.
+            with xp.errstate(all="ignore"):
+                noisy = var <= (mean * (16 * xp.finfo(x.dtype).eps)) ** 2
+            if noisy.any() and dense_layout(input):
+                at = xp.nonzero(noisy)[0]
+                exact = x[:, at].sum(axis=(0, 2), dtype=xp.float64) / count
+                mean[at] = exact
+                out[:, at] = x[:, at] - mean[at].reshape(1, -1, 1)
+                var[at] = xp.einsum("ncl,ncl->c", out[:, at], out[:, at]) / count
+            invstd = (1.0 / xp.sqrt(var.astype(xp.float64) + eps)).astype(x.dtype)
+        else:
+            invstd = 1.0 / xp.sqrt(var + eps)
+    if training:
         if running_mean is not None:
             running_mean *= 1 - momentum
             running_mean += momentum * mean
@@ -320,11 +338,23 @@ def native_batch_norm_op(input, weight, bias, running_mean, running_var, trainin
     if dense_layout(input):
         # torch's kernel for dense layouts folds the affine map into x alpha + beta, with
         # alpha = invstd weight, beta = bias - mean alpha (inf * 0 and inf - inf give NaN
-        # there); other layouts compute ((x - mean) invstd) weight + bias, as below
-        shift = (0 if bias is None else bias) - mean * scale
-        out = x * scale.reshape(1, c, 1)
-        out += shift.reshape(1, c, 1)  # in place: no second temporary of the input's size
-        out = out.astype(x.dtype, copy=False)
+        # there), one fused multiply-add per element (a constant channel keeps the rounding
+        # of mean alpha, not 0); other layouts compute ((x - mean) invstd) weight + bias
+        alpha = scale.astype(x.dtype, copy=False).reshape(1, c, 1)
+        shift = ((0 if bias is None else bias) - mean * alpha.reshape(c)).astype(x.dtype)
+        shift = shift.reshape(1, c, 1)
+        out = x * alpha
+        out += shift  # in place: no second temporary of the input's size
+        # The fused op differs from this by the product's rounding, ~eps |mean alpha|, which
+        # stands out only in a channel whose mean is far beyond its spread and bias (a
+        # channel of equal values: torch's result there is that rounding): such channels
+        # are recomputed fused.
+        with xp.errstate(all="ignore"):
+            spread = xp.abs(alpha.reshape(c)) / invstd + (0 if bias is None else xp.abs(bias))
+            far = xp.abs(mean * alpha.reshape(c)) > 256 * spread
+        if far.any():
+            at = xp.nonzero(far)[0]
+            out[:, at] = fma(x[:, at], alpha[:, at], shift[:, at])
     else:
         out *= scale.reshape(1, c, 1)
         if bias is not None:
@@ -449,10 +479,9 @@ def _ln_backward_composite(grad_out, input, mean, rstd, weight, bias, normalized
 
 def _ln_double(k):
     def formula(grad, grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which):
-        def composite(*tensors):
-            return _ln_backward_composite(*tensors, normalized_shape, eps, which)
-
-        return vjp(composite, (grad_out, input, mean, rstd, weight, bias), k, grad)
+        return layer_norm_double(
+            k, grad, grad_out, input, mean, rstd, weight, normalized_shape, which
+        )
 
     return formula
 
