@@ -7,6 +7,7 @@ markers return the function unchanged.
 
 from __future__ import annotations
 
+import functools
 import sys
 
 __all__ = [
@@ -67,16 +68,28 @@ def list_backends(exclude_tags=("debug", "experimental")) -> list:
 
 def compile(model=None, **options):
     """numtorch has no compiler: a module comes back wrapped in an ``OptimizedModule`` as
-    torch's (``_orig_mod``, prefixed state-dict keys), a function unchanged (also as a
-    decorator, with or without options), and either runs eagerly."""
+    torch's (``_orig_mod``, prefixed state-dict keys), a function wrapped (also as a
+    decorator, with or without options), and either runs eagerly, its outputs that need a
+    gradient behind one ``CompiledFunctionBackward`` node as torch's (the ``eager`` backend
+    leaves the ops' own nodes, and a function comes back unchanged)."""
     if model is None:
         return lambda fn: compile(fn, **options)
     if options.get("disable", False):
         return model
+    backend = options.get("backend", "inductor")
     # a module exists only once the nn package has loaded: never load it here
     modules = sys.modules.get(f"{__package__}.nn.modules.module")
     if modules is not None and isinstance(model, modules.Module):
         from ._dynamo.eval_frame import OptimizedModule  # it imports nn
 
-        return OptimizedModule(model)
-    return model
+        return OptimizedModule(model, backend=backend)
+    from ._dynamo import graph_node
+
+    if not graph_node.differentiates_as_one_node(backend):
+        return model
+
+    @functools.wraps(model)
+    def compiled(*args, **kwargs):
+        return graph_node.run_as_graph(model, (), args, kwargs)
+
+    return compiled

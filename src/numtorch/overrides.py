@@ -352,7 +352,9 @@ def _dispatch(op, args, kwargs=None):
     if _state.skip_one_hop and _skipped_hop():
         return NotImplemented
     func = _published(op) if hasattr(op, "public_names") else op
-    return handle_torch_function(func, args, *args, **(kwargs or {}))
+    # a keyword argument's class is asked too (a mask given as attn_mask=...)
+    relevant = [*args, *kwargs.values()] if kwargs else args
+    return handle_torch_function(func, relevant, *args, **(kwargs or {}))
 
 
 def _dispatch_objects(public_api, args, kwargs):

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from .meta import default_devices
+
+# torch's device string: a type name, then optionally ":" and an index without leading zeros
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9][0-9]*|0))?")
 
 _DEVICE_TYPES = [
     "cpu",
@@ -36,13 +41,17 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         name = str(type)
-        if ":" in name:
-            name, _, idx = name.partition(":")
-            index = int(idx)
+        if name not in _DEVICE_TYPES:
+            match = _DEVICE_STRING.fullmatch(name)
+            if match is None:
+                raise RuntimeError(f"Invalid device string: '{name}'")
+            name, idx = match.groups()
+            if idx is not None:
+                index = int(idx)
         if name not in _DEVICE_TYPES:
             raise RuntimeError(
                 f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device "
-                f"string: {type}"
+                f"string: {name}"
             )
         if index is not None and index < 0:
             raise RuntimeError("Device index must not be negative")

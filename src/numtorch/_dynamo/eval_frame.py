@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..nn.modules.module import Module
+from . import graph_node
 
 
 class OptimizedModule(Module):
@@ -10,13 +11,17 @@ class OptimizedModule(Module):
     its parameters appear under ``_orig_mod.``) and attributes it lacks read from there.
     Its forward runs the original module eagerly."""
 
-    def __init__(self, mod: Module, dynamo_ctx=None) -> None:
+    def __init__(self, mod: Module, dynamo_ctx=None, backend="inductor") -> None:
         super().__init__()
         self._orig_mod = mod
         self.dynamo_ctx = dynamo_ctx
+        self._graph_node = graph_node.differentiates_as_one_node(backend)
 
     def forward(self, *args, **kwargs):
-        return self._orig_mod(*args, **kwargs)
+        if not self._graph_node:
+            return self._orig_mod(*args, **kwargs)
+        parameters = [p for p in self._orig_mod.parameters()]
+        return graph_node.run_as_graph(self._orig_mod, parameters, args, kwargs)
 
     def __getattr__(self, name: str):
         if name == "_orig_mod":
@@ -24,4 +29,5 @@ class OptimizedModule(Module):
         return getattr(self._orig_mod, name)
 
     def __reduce__(self):
-        return (self.__class__, (self._orig_mod, self.dynamo_ctx))
+        backend = "inductor" if self._graph_node else "eager"
+        return (self.__class__, (self._orig_mod, self.dynamo_ctx, backend))

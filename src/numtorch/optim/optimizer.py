@@ -359,6 +359,23 @@ _STATE_DICT_HOOKS = (
 )
 
 
+# hooks every optimizer runs around its step: the global pre-hooks before its own, the
+# global post-hooks after its own
+_global_step_pre_hooks: OrderedDict = OrderedDict()
+_global_step_post_hooks: OrderedDict = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` before the step of every optimizer; it may
+    return new ``(args, kwargs)``."""
+    return _add_hook(_global_step_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook) -> RemovableHandle:
+    """Call ``hook(optimizer, args, kwargs)`` after the step of every optimizer."""
+    return _add_hook(_global_step_post_hooks, hook)
+
+
 def _with_step_hooks(step):
     """Wrap a subclass's ``step`` so registered pre/post hooks run around it."""
 
@@ -376,7 +393,11 @@ def _with_step_hooks(step):
             self._in_step = False
 
     def hooked(self, args, kwargs):
-        for hook in list(self._optimizer_step_pre_hooks.values()):
+        # as torch's, the hooks' ``args`` start with the optimizer itself: a pre-hook that
+        # returns new arguments gives the whole call, the optimizer included
+        args = (self, *args)
+        pre = [*_global_step_pre_hooks.values(), *self._optimizer_step_pre_hooks.values()]
+        for hook in pre:
             result = hook(self, args, kwargs)
             if result is not None:
                 if not (isinstance(result, tuple) and len(result) == 2):
@@ -386,9 +407,10 @@ def _with_step_hooks(step):
                     )
                 args, kwargs = result
         check_step_flags(self)
-        out = step(self, *args, **kwargs)
+        out = step(*args, **kwargs)
         self._opt_called = True  # lr_scheduler warns when it steps before the optimizer
-        for hook in list(self._optimizer_step_post_hooks.values()):
+        post = [*self._optimizer_step_post_hooks.values(), *_global_step_post_hooks.values()]
+        for hook in post:
             hook(self, args, kwargs)
         return out
 

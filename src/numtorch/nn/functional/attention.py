@@ -8,6 +8,7 @@ import warnings
 
 from ... import _creation
 from ..._core.kernel_dtypes import COMPLEX, FLOATS, kernel, own_message
+from ..._core.observers import composite
 from ..._core.tensor import Tensor
 from ...ops.concatenation import cat
 from ...ops.nn.attention import attention_bias, flash_attention, safe_softmax
@@ -93,6 +94,9 @@ def _repeat_heads(t, repeats):
     return expanded.reshape(*shape[:-3], shape[-3] * repeats, *shape[-2:])
 
 
+# one op in torch: the profiler shows its range, and a mask of a Tensor subclass (the causal
+# masks of nn.attention.bias) takes the call over through __torch_function__
+@composite("aten::scaled_dot_product_attention")
 def scaled_dot_product_attention(
     query: Tensor,
     key: Tensor,

@@ -342,6 +342,15 @@ class Module(StateDictMixin):
         keys += list(self._parameters) + list(self._buffers) + list(self._modules)
         return sorted(k for k in set(keys) if not k[0].isdigit())
 
+    def __getstate__(self):
+        state = self.__dict__
+        if "forward" in state:  # compiled in place: a copy or a loaded module runs uncompiled,
+            from ..._dynamo.graph_node import CompiledForward  # as torch drops its compiled call
+
+            if isinstance(state["forward"], CompiledForward):
+                state = {k: v for k, v in state.items() if k != "forward"}
+        return state
+
     def __setstate__(self, state):
         self.__dict__.update(state)
 
@@ -577,7 +586,13 @@ class Module(StateDictMixin):
         return self._apply(lambda t: t.share_memory_())
 
     def compile(self, *args, **kwargs) -> None:
-        """As ``torch.compile`` (numtorch has no compiler): the module keeps running eagerly."""
+        """As ``torch.compile`` in place (numtorch has no compiler): the module keeps running
+        eagerly, its outputs that need a gradient behind one ``CompiledFunctionBackward``
+        node as torch's (an instance ``forward`` that wraps the class's)."""
+        from ..._dynamo import graph_node
+
+        if graph_node.differentiates_as_one_node(kwargs.get("backend", "inductor")):
+            self.forward = graph_node.CompiledForward(self)
 
     # -- printing ----------------------------------------------------------------------------
     def _get_name(self) -> str:

@@ -22,7 +22,7 @@ from ..._core.dispatch import FREED
 from ..._core.graph import freed_error
 from ..._core.op import defop, export
 from ...autograd.forward_grad import batch_shift, batched, no_forward_derivative
-from ...backend import xp
+from ...backend import layout, xp
 from .simd_lanes import SIMD_BYTES
 
 
@@ -128,7 +128,11 @@ def flash_attention(query, key, value, attn_mask, is_causal, scale):
     exps, _, total = _flash_exp(*_flash_scores(query, key, attn_mask, is_causal, scale))
     # torch's kernel sums exp(scores) * values and divides by the row sum once at the end
     # (times its reciprocal): equal scores over integer values stay exact
-    out = xp.matmul(exps, _repeat_heads(value, groups)) * (1 / total)
+    # the kernel writes into empty_like(query): the output keeps the query's memory order
+    # (heads split from one projection by view and transpose give an output whose
+    # transpose(1, 2) views back as the merged heads, as torch's does)
+    out = layout.empty_like(query)
+    xp.multiply(xp.matmul(exps, _repeat_heads(value, groups)), 1 / total, out=out)
     return out, exps / total
 
 

@@ -1,0 +1,23 @@
+# "Changing default device" recipe: set_default_device, the device context manager, factories
+print(torch.get_default_device())
+with torch.device("cpu"):
+    mod = nn.Linear(4, 2)
+    t = torch.randn(2, 4)
+print(mod.weight.device, t.device)
+torch.set_default_device("cpu")
+print(torch.get_default_device(), torch.ones(2).device, torch.arange(3).device)
+print(torch.tensor([1.0]).device, torch.empty(1).is_cpu)
+torch.set_default_device(None)
+print(torch.get_default_device())
+dev = torch.device("cpu", 0)
+print(dev, dev.type, dev.index, repr(dev))
+print(torch.device("cpu") == torch.device("cpu:0"), torch.device("cpu") == "cpu")
+x = torch.zeros(2, device=dev)
+print(x.device, x.to("cpu").device, x.cpu() is x)
+err(lambda: torch.device("nonsense"))
+err(lambda: torch.zeros(2, device="cpu:x"))
+with torch.device("meta"):
+    big = nn.Linear(1000, 1000)
+print(big.weight.device, big.weight.is_meta, big.weight.shape)
+err(lambda: big.weight.sum().item())
+out(str(torch.empty(3, device="meta").device), torch.empty(3, device="meta").shape)
