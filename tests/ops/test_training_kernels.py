@@ -283,6 +283,41 @@ def test_lstm_with_split_recurrent_products_matches_torch(config):
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
 
 
+# -- the LSTM layer's input taken into each step's product (Note [One product per step]) ------
+@pytest.mark.parametrize(
+    "sizes, in_step",
+    [((6, 5, 4, 3), True), ((12, 5, 4, 3), False), ((6, 5, 2, 3), False), ((6, 5, 1, 3), False)],
+    ids=str,
+)
+@pytest.mark.parametrize("config", [{}, {"bias": False}, {"bidirectional": True}], ids=str)
+def test_lstm_input_in_step_product_matches_torch(sizes, in_step, config):
+    # (input, hidden, batch, seq): batch 4 with an input at most twice the hidden size takes
+    # the input into each step's product, a wider input or batch 1 and 2 the projection GEMM
+    from numtorch.ops.nn.rnn_fused import _input_in_step
+
+    input_size, hidden, batch, seq = sizes
+    assert _input_in_step(batch, hidden, input_size, True) is in_step
+    torch.manual_seed(7)
+    state = {
+        k: v.numpy() for k, v in torch.nn.LSTM(input_size, hidden, **config).state_dict().items()
+    }
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((seq, batch, input_size)).astype(np.float32)
+    layers = 2 if config.get("bidirectional") else 1
+    h0, c0 = (rng.standard_normal((layers, batch, hidden)).astype(np.float32) for _ in range(2))
+    results = []
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(input_size, hidden, **config)
+        model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        inp, h, c = (lib.tensor(a, requires_grad=True) for a in (x, h0, c0))
+        out, (hn, cn) = model(inp, (h, c))
+        ((out * out).sum() + (hn * 3).sum() + cn.sum()).backward()
+        grads = [inp.grad, h.grad, c.grad] + [p.grad for p in model.parameters()]
+        results.append([t.detach().numpy() for t in (out, hn, cn, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
 # -- softmax over short rows (the maximum from a transposed copy) -----------------------------
 @pytest.mark.parametrize("shape", [(128, 10), (16, 64), (4, 6, 10), (3, 10)])
 @pytest.mark.parametrize("op", ["log_softmax", "softmax"])
