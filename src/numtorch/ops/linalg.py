@@ -328,10 +328,15 @@ def vdot(input, other) -> Tensor:
     jvp=_addmm_jvp,
 )
 def _addmm(input, mat1, mat2, beta=1, alpha=1):
-    # the product as (mat2^T mat1^T)^T where that is faster (Note [Transposed products]):
-    # column-major, which the input's add then writes out row-major
-    transposed = beta != 0 and _transposed_product_faster(input, mat1, mat2)
-    product = xp.matmul(mat2.T, mat1.T).T if transposed else xp.matmul(mat1, mat2)
+    # where it is faster, the product as (mat2^T mat1^T)^T, mat2^T in row blocks (Note
+    # [Transposed products]): column-major, which the input's add then writes out row-major
+    blocks = beta != 0 and _transposed_blocks(input, mat1, mat2)
+    if blocks:
+        rows, columns = mat1.shape[0], mat2.shape[1]
+        weight = mat2.T.reshape(blocks, columns // blocks, mat2.shape[0])
+        product = xp.matmul(weight, mat1.T).reshape(columns, rows).T
+    else:
+        product = xp.matmul(mat1, mat2)
     if alpha != 1:
         product *= alpha
     if beta == 0:  # BLAS ignores the input, NaNs included
@@ -339,7 +344,7 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
     shifted = input if beta == 1 else beta * input
     if xp.result_type(product, shifted) == product.dtype:
         # the product is ours: reuse it, unless it is the column-major one
-        out = xp.empty(product.shape, product.dtype) if transposed else product
+        out = xp.empty(product.shape, product.dtype) if blocks else product
         xp.add(product, shifted, out=out, casting="unsafe")
         return out
     return product + shifted
@@ -347,26 +352,40 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
 
 # Note [Transposed products]
 # OpenBLAS's single-precision GEMM (its SkylakeX kernel) is slow on linear's product x W^T,
-# x row-major and W row-major read transposed, when x has few rows and W many. The same
-# product as W x^T, which comes out column-major, then added to the bias into a row-major
-# result (the add a transposing pass over a result that is still in cache), took, alone,
-# 0.55-0.77x the time at 16 rows, 0.70-0.74x at 32, 0.77-0.85x at 64 and 0.92-0.95x at 96,
-# where W has at least 256 rows and x at least four times its rows as columns (inside an
-# MLP 784-512-512-10 forward at batch 32: 0.88x). At 128 rows the product alone took
-# 0.92-0.99x but the forward did not move (1.01x), and at 192 rows and more, with narrower
-# W or x, or in double precision it is slower. Each element is the same dot product: the
-# values are the same.
-def _transposed_product_faster(input, mat1, mat2):
+# x row-major and W row-major read transposed, when x has at most about a hundred rows and
+# W many. The same product as W x^T, which comes out column-major, then added to the bias
+# into a row-major result (the add a transposing pass over a result still in cache), is
+# faster; more so with W in blocks of 8 (or 4) rows, a stack of products that are small
+# ones (at most 10^6 multiply-adds, which OpenBLAS runs without packing, Note [Small
+# products] in rnn_fused.py). Alone, against x W^T and the bias add, for x of 16 / 64 / 128
+# rows: 784 -> 512 features 0.42 / 0.77 / 0.86x, 1024 -> 1024 0.33 / 0.78 / 0.90x,
+# 256 -> 256 0.48 / 0.84 / 0.95x, 512 -> 64 (from 64 rows) 0.74 / 0.86x; whole, where the
+# blocks are too large, 0.44-0.85x up to 96 rows, 0.92-0.99x at 128. The blocks lose where
+# x has more rows (256: up to 4x slower), fewer than 256 columns (1.1-1.2x) or the
+# product is a small one already, and in double precision the gain is smaller and turns
+# at 128 rows. Each element is the same dot product, summed in the kernel's order: the
+# last bits may differ from x W^T's.
+def _transposed_blocks(input, mat1, mat2):
+    """How many row blocks of mat2^T to multiply mat1^T by (1: all at once), or 0 where
+    mat1 mat2 itself is faster (Note [Transposed products])."""
     rows, inner = mat1.shape
-    return (
-        16 <= rows <= 96
-        and inner >= 4 * rows
-        and mat2.shape[1] >= 256
+    columns = mat2.shape[1]
+    if not (
+        16 <= rows <= 128
         and mat1.dtype == xp.float32
         and input.dtype == xp.float32
         and mat1.flags.c_contiguous
         and mat2.flags.f_contiguous
-    )
+    ):
+        return 0
+    if inner >= 256 and rows * inner * columns > _SMALL_PRODUCT:
+        for block in (8, 4):
+            if columns % block == 0 and block * inner * rows <= _SMALL_PRODUCT:
+                return columns // block
+    return 1 if rows <= 96 and inner >= 4 * rows and columns >= 256 else 0
+
+
+_SMALL_PRODUCT = 10**6
 
 
 def _times(t, scale):
