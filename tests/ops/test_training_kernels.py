@@ -45,7 +45,7 @@ def test_addmm_scaled_gradients_match_torch():
 @pytest.mark.parametrize("bias_2d", [False, True])
 @pytest.mark.parametrize(
     "rows, inner, columns, blocks",
-    [(16, 128, 256, 1), (32, 256, 256, 32), (128, 784, 64, 8), (128, 128, 512, 0)],
+    [(16, 128, 256, 0), (32, 256, 256, 8), (128, 784, 64, 8), (128, 128, 512, None)],
     ids=str,
 )
 def test_transposed_products_match_torch(beta, alpha, bias_2d, rows, inner, columns, blocks):
@@ -58,7 +58,8 @@ def test_transposed_products_match_torch(beta, alpha, bias_2d, rows, inner, colu
     shapes = [(rows, columns) if bias_2d else (columns,), (rows, inner), (columns, inner)]
     b, x, w = (rng.standard_normal(s).astype(np.float32) for s in shapes)
     g = rng.standard_normal((rows, columns)).astype(np.float32)
-    assert linalg._transposed_blocks(b, x, w.T) == blocks
+    assert linalg._transposed_product_faster(b, x, w.T) == (blocks is not None)
+    assert linalg._row_block(w, x.T) == (blocks or 0)
     results = []
     for lib in (numtorch, torch):
         ts = [lib.tensor(v, requires_grad=True) for v in (b, x, w)]
@@ -345,6 +346,28 @@ def test_lstm_input_in_step_product_matches_torch(sizes, in_step, config):
         results.append([t.detach().numpy() for t in (out, hn, cn, *grads)])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+def test_lstm_weight_gradients_by_row_blocks_match_torch():
+    # 16 steps of batch 16, input 32, hidden 64: the weight gradients (256 x 256)(256 x 32)
+    # and (256 x 256)(256 x 64) run as stacks of small products (Note [Row blocks])
+    from numtorch.ops.linalg import _row_block
+
+    gates = np.zeros((256, 256), np.float32)
+    assert _row_block(gates, np.zeros((256, 32), np.float32)) == 8
+    assert _row_block(gates, np.zeros((256, 64), np.float32)) == 8
+    torch.manual_seed(3)
+    state = {k: v.numpy() for k, v in torch.nn.LSTM(32, 64).state_dict().items()}
+    x = np.random.default_rng(3).standard_normal((16, 16, 32)).astype(np.float32)
+    results = []
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(32, 64)
+        model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        out, _ = model(lib.tensor(x))
+        (out * out).sum().backward()
+        results.append([p.grad.numpy() for p in model.parameters()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-4)
 
 
 # -- softmax over short rows (the maximum from a transposed copy) -----------------------------

@@ -330,11 +330,9 @@ def vdot(input, other) -> Tensor:
 def _addmm(input, mat1, mat2, beta=1, alpha=1):
     # where it is faster, the product as (mat2^T mat1^T)^T, mat2^T in row blocks (Note
     # [Transposed products]): column-major, which the input's add then writes out row-major
-    blocks = beta != 0 and _transposed_blocks(input, mat1, mat2)
-    if blocks:
-        rows, columns = mat1.shape[0], mat2.shape[1]
-        weight = mat2.T.reshape(blocks, columns // blocks, mat2.shape[0])
-        product = xp.matmul(weight, mat1.T).reshape(columns, rows).T
+    transposed = beta != 0 and _transposed_product_faster(input, mat1, mat2)
+    if transposed:
+        product = matmul_by_row_blocks(mat2.T, mat1.T).T
     else:
         product = xp.matmul(mat1, mat2)
     if alpha != 1:
@@ -344,10 +342,52 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
     shifted = input if beta == 1 else beta * input
     if xp.result_type(product, shifted) == product.dtype:
         # the product is ours: reuse it, unless it is the column-major one
-        out = xp.empty(product.shape, product.dtype) if blocks else product
+        out = xp.empty(product.shape, product.dtype) if transposed else product
         xp.add(product, shifted, out=out, casting="unsafe")
         return out
     return product + shifted
+
+
+# Note [Row blocks]
+# OpenBLAS (NumPy's BLAS) runs a product of at most 10^6 multiply-adds with a kernel for small
+# matrices that does not pack its operands first. A larger single-precision product a b
+# whose b has 16 to 128 columns and whose a has at least 256 columns runs faster as a stack
+# of products of 8 (or 4) rows of a each, one batched matmul, when each is a small one
+# (OpenBLAS's SkylakeX kernel; the rows of the result come out in place, C-contiguous).
+# Alone: (512 x 512)(512 x 128) 0.90x, linear's products below. With b wider (256 columns:
+# up to 4x slower), a narrower (1.1-1.2x), 16-row blocks at 128 columns (2.2x) or in double
+# precision (gains only up to 64 columns) it is not. Each element is the same dot product,
+# summed in the small kernel's order: the last bits may differ from one product's.
+_SMALL_PRODUCT = 10**6
+
+
+def _row_block(a, b):
+    """Rows of ``a`` per block (8 or 4) that make ``a b`` faster as a stack of small
+    products, or 0 (Note [Row blocks])."""
+    rows, inner = a.shape
+    columns = b.shape[1]
+    if not (
+        16 <= columns <= 128
+        and inner >= 256
+        and rows * inner * columns > _SMALL_PRODUCT
+        and a.dtype == xp.float32
+        and b.dtype == xp.float32
+    ):
+        return 0
+    for block in (8, 4):
+        if rows % block == 0 and block * inner * columns <= _SMALL_PRODUCT:
+            return block
+    return 0
+
+
+def matmul_by_row_blocks(a, b):
+    """``a @ b`` of two 2-D arrays, as a stack of small products where that is faster
+    (Note [Row blocks]); ``a`` C-contiguous."""
+    block = _row_block(a, b)
+    if not block:
+        return xp.matmul(a, b)
+    rows, inner = a.shape
+    return xp.matmul(a.reshape(rows // block, block, inner), b).reshape(rows, b.shape[1])
 
 
 # Note [Transposed products]
@@ -355,21 +395,14 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
 # x row-major and W row-major read transposed, when x has at most about a hundred rows and
 # W many. The same product as W x^T, which comes out column-major, then added to the bias
 # into a row-major result (the add a transposing pass over a result still in cache), is
-# faster; more so with W in blocks of 8 (or 4) rows, a stack of products that are small
-# ones (at most 10^6 multiply-adds, which OpenBLAS runs without packing, Note [Small
-# products] in rnn_fused.py). Alone, against x W^T and the bias add, for x of 16 / 64 / 128
-# rows: 784 -> 512 features 0.42 / 0.77 / 0.86x, 1024 -> 1024 0.33 / 0.78 / 0.90x,
-# 256 -> 256 0.48 / 0.84 / 0.95x, 512 -> 64 (from 64 rows) 0.74 / 0.86x; whole, where the
-# blocks are too large, 0.44-0.85x up to 96 rows, 0.92-0.99x at 128. The blocks lose where
-# x has more rows (256: up to 4x slower), fewer than 256 columns (1.1-1.2x) or the
-# product is a small one already, and in double precision the gain is smaller and turns
-# at 128 rows. Each element is the same dot product, summed in the kernel's order: the
-# last bits may differ from x W^T's.
-def _transposed_blocks(input, mat1, mat2):
-    """How many row blocks of mat2^T to multiply mat1^T by (1: all at once), or 0 where
-    mat1 mat2 itself is faster (Note [Transposed products])."""
+# faster, more so where W x^T runs in row blocks (Note [Row blocks]). Alone, against x W^T
+# and the bias add, for x of 16 / 64 / 128 rows: 784 -> 512 features 0.42 / 0.77 / 0.86x,
+# 1024 -> 1024 0.33 / 0.78 / 0.90x, 256 -> 256 0.48 / 0.84 / 0.95x, 512 -> 64 (from 64
+# rows) 0.74 / 0.86x; without row blocks 0.44-0.85x up to 96 rows, 0.92-0.99x at 128, so
+# only there. At 256 rows and more, with W of fewer than 256 rows, or in double precision it
+# is slower.
+def _transposed_product_faster(input, mat1, mat2):
     rows, inner = mat1.shape
-    columns = mat2.shape[1]
     if not (
         16 <= rows <= 128
         and mat1.dtype == xp.float32
@@ -377,15 +410,10 @@ def _transposed_blocks(input, mat1, mat2):
         and mat1.flags.c_contiguous
         and mat2.flags.f_contiguous
     ):
-        return 0
-    if inner >= 256 and rows * inner * columns > _SMALL_PRODUCT:
-        for block in (8, 4):
-            if columns % block == 0 and block * inner * rows <= _SMALL_PRODUCT:
-                return columns // block
-    return 1 if rows <= 96 and inner >= 4 * rows and columns >= 256 else 0
-
-
-_SMALL_PRODUCT = 10**6
+        return False
+    return bool(_row_block(mat2.T, mat1.T)) or (
+        rows <= 96 and inner >= 4 * rows and mat2.shape[1] >= 256
+    )
 
 
 def _times(t, scale):

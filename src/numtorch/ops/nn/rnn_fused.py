@@ -29,7 +29,7 @@ from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
 from ..concatenation import stack
-from ..linalg import addmm
+from ..linalg import addmm, matmul_by_row_blocks
 
 # torch's order of the differentiable inputs (MkldnnRnnLayerBackward0's next_functions)
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
@@ -293,9 +293,9 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
     d_input = xp.matmul(flat.T, w_ih).reshape(x.shape) if input_grad else None
     if reverse and input_grad:
         d_input = xp.ascontiguousarray(d_input[::-1])
-    d_w_ih = xp.matmul(flat, x.reshape(seq * batch, -1))
+    d_w_ih = matmul_by_row_blocks(flat, x.reshape(seq * batch, -1))
     previous = xp.concatenate([hx[None], out[:-1]]).reshape(seq * batch, size)
-    d_w_hh = xp.matmul(flat, previous)
+    d_w_hh = matmul_by_row_blocks(flat, previous)
     d_bias = flat.sum(1)
     return d_input, d_w_ih, d_w_hh, d_bias, d_bias.copy(), dh.T.copy(), dc.T.copy()
 
