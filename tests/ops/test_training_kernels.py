@@ -41,6 +41,36 @@ def test_addmm_scaled_gradients_match_torch():
         np.testing.assert_allclose(ours, theirs, rtol=1e-12)
 
 
+@pytest.mark.parametrize("beta, alpha", [(1, 1), (0.5, -2.0), (1, 3.0)])
+@pytest.mark.parametrize("bias_2d", [False, True])
+@pytest.mark.parametrize(
+    "rows, inner, columns, blocks",
+    [(16, 128, 256, 0), (32, 256, 256, 8), (128, 784, 64, 8), (128, 128, 512, None)],
+    ids=str,
+)
+def test_transposed_products_match_torch(beta, alpha, bias_2d, rows, inner, columns, blocks):
+    # float32 x W^T with few rows of x and many of W is computed as (W x^T)^T, W in row blocks
+    # where they make small products (Note [Transposed products]): torch's values, gradients
+    # and row-major strides
+    from numtorch.ops import linalg
+
+    rng = np.random.default_rng(2)
+    shapes = [(rows, columns) if bias_2d else (columns,), (rows, inner), (columns, inner)]
+    b, x, w = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+    g = rng.standard_normal((rows, columns)).astype(np.float32)
+    assert linalg._transposed_product_faster(b, x, w.T) == (blocks is not None)
+    assert linalg._row_block(w, x.T) == (blocks or 0)
+    results = []
+    for lib in (numtorch, torch):
+        ts = [lib.tensor(v, requires_grad=True) for v in (b, x, w)]
+        out = lib.addmm(ts[0], ts[1], ts[2].t(), beta=beta, alpha=alpha)
+        out.backward(lib.tensor(g))
+        assert out.stride() == (columns, 1)
+        results.append([out.detach().numpy()] + [t.grad.numpy() for t in ts])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=2e-4)
+
+
 # -- the fused LSTM layer (torch's float32 oneDNN path) ----------------------------------------
 LSTM_CONFIGS = [
     {},
@@ -281,6 +311,63 @@ def test_lstm_with_split_recurrent_products_matches_torch(config):
         results.append([t.detach().numpy() for t in (out, hn, cn, *grads)])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+# -- the LSTM layer's input taken into each step's product (Note [One product per step]) ------
+@pytest.mark.parametrize(
+    "sizes, in_step",
+    [((6, 5, 4, 3), True), ((12, 5, 4, 3), False), ((6, 5, 2, 3), False), ((6, 5, 1, 3), False)],
+    ids=str,
+)
+@pytest.mark.parametrize("config", [{}, {"bias": False}, {"bidirectional": True}], ids=str)
+def test_lstm_input_in_step_product_matches_torch(sizes, in_step, config):
+    # (input, hidden, batch, seq): batch 4 with an input at most twice the hidden size takes
+    # the input into each step's product, a wider input or batch 1 and 2 the projection GEMM
+    from numtorch.ops.nn.rnn_fused import _input_in_step
+
+    input_size, hidden, batch, seq = sizes
+    assert _input_in_step(batch, hidden, input_size, True) is in_step
+    torch.manual_seed(7)
+    state = {
+        k: v.numpy() for k, v in torch.nn.LSTM(input_size, hidden, **config).state_dict().items()
+    }
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((seq, batch, input_size)).astype(np.float32)
+    layers = 2 if config.get("bidirectional") else 1
+    h0, c0 = (rng.standard_normal((layers, batch, hidden)).astype(np.float32) for _ in range(2))
+    results = []
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(input_size, hidden, **config)
+        model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        inp, h, c = (lib.tensor(a, requires_grad=True) for a in (x, h0, c0))
+        out, (hn, cn) = model(inp, (h, c))
+        ((out * out).sum() + (hn * 3).sum() + cn.sum()).backward()
+        grads = [inp.grad, h.grad, c.grad] + [p.grad for p in model.parameters()]
+        results.append([t.detach().numpy() for t in (out, hn, cn, *grads)])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+def test_lstm_weight_gradients_by_row_blocks_match_torch():
+    # 16 steps of batch 16, input 32, hidden 64: the weight gradients (256 x 256)(256 x 32)
+    # and (256 x 256)(256 x 64) run as stacks of small products (Note [Row blocks])
+    from numtorch.ops.linalg import _row_block
+
+    gates = np.zeros((256, 256), np.float32)
+    assert _row_block(gates, np.zeros((256, 32), np.float32)) == 8
+    assert _row_block(gates, np.zeros((256, 64), np.float32)) == 8
+    torch.manual_seed(3)
+    state = {k: v.numpy() for k, v in torch.nn.LSTM(32, 64).state_dict().items()}
+    x = np.random.default_rng(3).standard_normal((16, 16, 32)).astype(np.float32)
+    results = []
+    for lib in (numtorch, torch):
+        model = lib.nn.LSTM(32, 64)
+        model.load_state_dict({k: lib.tensor(v) for k, v in state.items()})
+        out, _ = model(lib.tensor(x))
+        (out * out).sum().backward()
+        results.append([p.grad.numpy() for p in model.parameters()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-4)
 
 
 # -- softmax over short rows (the maximum from a transposed copy) -----------------------------
