@@ -29,8 +29,8 @@ images; overlapping windows accumulate. With stride 1 the gradient is laid out f
 all images of a channel in one row, (C, N * prod(padded)), so each offset's add is one
 contiguous run per channel; in 2-d, where padding makes that layout's GEMM much wider than
 the output, the columns over the output positions alone are summed by rows and then along
-the rows, two steps of contiguous adds (``_input_grad_by_rows``). Transposed convolution is the input gradient of the
-matching convolution, so these three kernels serve every conv op.
+the rows, two steps of contiguous adds (``_input_grad_by_rows``). Transposed convolution is
+the input gradient of the matching convolution, so these three kernels serve every conv op.
 """
 
 from __future__ import annotations
@@ -386,7 +386,8 @@ def conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
     # exact; the smaller of the two is tested (ResNet-18's deep weights are 20-90x their
     # inputs: testing those results instead, 512 x 7 x 7: 5.0 -> 4.0 ms).
     weight_first = w.size <= math.prod(input_shape)
-    if geo.flat and len(geo.kernel) == 2 and math.prod(geo.padded) > ROWS_PADDING * geo.length:
+    rows = geo.flat and len(geo.kernel) == 2
+    if rows and math.prod(geo.padded) > ROWS_PADDING * math.prod(geo.out):
         return _input_grad_by_rows(geo, g, w)
     if weight_first:
         geo.exact_columns(w)
@@ -520,11 +521,11 @@ def _accumulate(target, source, copy):
         xp.add(target, source, out=target)
 
 
-# The 2-d stride-1 input gradient goes by rows (``_input_grad_by_rows``) where the flat
-# layout's padded positions are more than this many times its output positions: its GEMM
-# is that much narrower, for one more pass of adds (at 56 x 56, 1.07x, the flat layout
-# is as fast at batch 1 and faster in tiles of one image, 8 x 64 x 56 x 56: 27 against
-# 29 ms; at 28 x 28, 1.15x, the rows are faster).
+# The 2-d stride-1 input gradient goes by rows (``_input_grad_by_rows``) where the padded
+# positions are more than this many times the output positions: its GEMM is that much
+# narrower than the flat layout's, for one more pass of adds (at 56 x 56, 1.07x, the flat
+# layout is as fast at batch 1 and faster in tiles of one image, 8 x 64 x 56 x 56: 27
+# against 29 ms; at 28 x 28, 1.15x, the rows are faster alone and even inside the step).
 ROWS_PADDING = 1.1
 
 
