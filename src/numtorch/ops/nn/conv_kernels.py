@@ -422,7 +422,9 @@ def _input_grad_by_channel(geo, g, w):
     gx = xp.zeros((geo.c, span), g.dtype)
     # Note [Columns in the cache]: the columns of a few images' positions at a time
     tile = max(1, INPUT_GRAD_TILE // max(1, geo.c * geo.k * planes)) * planes
-    buffer = xp.empty(geo.c * geo.k * min(tile, used), xp.result_type(weight, g2))
+    # scratch from the spare column buffers, as in ``_input_grad_by_rows``
+    size = geo.c * geo.k * min(tile, used)
+    buffer = conv_kept_columns.buffer((size,), xp.result_type(weight, g2))
     for first in range(0, used, tile):
         width = min(tile, used - first)
         gcols = buffer[: geo.c * geo.k * width].reshape(geo.groups, -1, width)
@@ -431,6 +433,7 @@ def _input_grad_by_channel(geo, g, w):
         for k, start in enumerate(starts):
             target = gx[:, first + start : first + start + width]
             xp.add(target, gcols[:, k], out=target)
+    conv_kept_columns.give_back(buffer)
     gx = gx.reshape((geo.c, geo.n) + geo.padded)[geo._interior()]
     out = xp.empty((geo.n, geo.c) + geo.spatial, g.dtype)
     out.swapaxes(0, 1)[...] = gx
