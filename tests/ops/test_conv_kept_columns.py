@@ -152,3 +152,23 @@ def test_kept_columns_stay_within_the_budget(monkeypatch):
     kept, grad = gradient()
     assert kept == 3  # the two oldest were dropped, and their columns built again
     np.testing.assert_allclose(grad, reference, rtol=1e-5, atol=1e-5)
+
+
+def test_the_input_gradients_scratch_comes_from_and_goes_back_to_the_spares():
+    # the stride-1 input gradient by rows writes its columns into a spare buffer of the
+    # forward's columns' size, and hands it back: a second call allocates no new scratch
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, 8, 7, 7)).astype(np.float32)
+    w = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
+    g = rng.standard_normal((1, 8, 7, 7)).astype(np.float32)
+    args = ((1, 1), (1, 1), (1, 1), 1)
+    first = conv_kernels.conv_input_grad(g, w, x.shape, *args)
+
+    def spares():
+        return sorted(a.__array_interface__["data"][0] for a in conv_kept_columns._spare)
+
+    before = spares()
+    assert 8 * 9 * 49 in [a.size for a in conv_kept_columns._spare]
+    second = conv_kernels.conv_input_grad(g, w, x.shape, *args)
+    assert spares() == before  # the same two buffers, taken and handed back
+    np.testing.assert_array_equal(first, second)

@@ -71,6 +71,17 @@ CONV_CASES = [
     ((2, 3, 5, 1), (4, 3, 3, 3), (1, 1), (1, 1), (1, 1), 1, False),
 ]
 
+# stride-1 2-d geometries of the input gradient by rows: no padding (no offset covers a whole
+# dim), more than "same" padding, dilation, a 3 x 5 kernel, groups, offsets that miss the
+# input altogether (a 5 x 5 kernel over 2 x 2), one image
+ROWS_CASES = [
+    ((3, 4, 7, 6), (5, 4, 3, 3), (1, 1), (0, 0), (1, 1), 1, False),
+    ((2, 4, 5, 6), (4, 2, 3, 3), (1, 1), (2, 1), (1, 1), 2, False),
+    ((2, 3, 8, 9), (4, 3, 3, 5), (1, 1), (2, 1), (2, 1), 1, False),
+    ((3, 2, 2, 2), (3, 2, 5, 5), (1, 1), (2, 2), (1, 1), 1, False),
+    ((1, 6, 7, 7), (6, 6, 3, 3), (1, 1), (1, 1), (1, 1), 1, False),
+]
+
 
 @pytest.mark.parametrize("case", CONV_CASES, ids=str)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -110,7 +121,7 @@ def test_convolution_in_cached_column_tiles_equals_one_product(case, tile, monke
     np.testing.assert_array_equal(tiled, whole)
 
 
-@pytest.mark.parametrize("case", CONV_CASES, ids=str)
+@pytest.mark.parametrize("case", CONV_CASES + ROWS_CASES, ids=str)
 def test_input_gradient_in_tiles_of_images_equals_one_product(case, monkeypatch):
     x_shape, w_shape, stride, padding, dilation, groups, _ = case
     rng = np.random.default_rng(4)
@@ -191,18 +202,25 @@ def test_weight_gradient_column_orders_agree(case, monkeypatch):
         np.testing.assert_allclose(gw, expected, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("case", CONV_CASES, ids=str)
-def test_input_gradient_layouts_agree(case, monkeypatch):
-    # stride 1: all images of a channel in one row (contiguous adds); otherwise, and forced
-    # here, the output positions alone scattered per kernel offset
+@pytest.mark.parametrize("case", CONV_CASES + ROWS_CASES, ids=str)
+@pytest.mark.parametrize("rows_padding", [0, float("inf")])
+@pytest.mark.parametrize("nonfinite", [False, True])
+def test_input_gradient_layouts_agree(case, rows_padding, nonfinite, monkeypatch):
+    # stride 1: in 2-d by rows (the output positions, the offsets summed in two steps of
+    # contiguous adds), or all images of a channel in one row (contiguous adds); otherwise,
+    # and forced here, the output positions alone scattered per kernel offset
     x_shape, w_shape, stride, padding, dilation, groups, _ = case
     rng = np.random.default_rng(6)
     w = rng.standard_normal(w_shape)
     g = rng.standard_normal(
         conv_kernels.conv_forward(rng.standard_normal(x_shape), w, None, *case[2:6]).shape
     )
+    if nonfinite:  # where they meet, NaN; elsewhere inf, as the strided scatter adds them
+        w.flat[1], g.flat[-1] = np.inf, -np.inf
+    monkeypatch.setattr(conv_kernels, "ROWS_PADDING", rows_padding)
     gx = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)
     assert gx.shape == x_shape and gx.flags.c_contiguous
+    monkeypatch.setattr(conv_kernels, "ROWS_PADDING", float("inf"))
     leave = conv_kernels.Geometry.leave_flat
     monkeypatch.setattr(conv_kernels.Geometry, "exact_columns", lambda geo, *arrays: leave(geo))
     strided = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)

@@ -27,8 +27,10 @@ The input gradient runs the GEMM transposed and scatters the columns back with o
 add per kernel offset (``col2im``): a loop over the K kernel offsets, never over pixels or
 images; overlapping windows accumulate. With stride 1 the gradient is laid out flat with
 all images of a channel in one row, (C, N * prod(padded)), so each offset's add is one
-contiguous run per channel. Transposed convolution is the input gradient of the
-matching convolution, so these three kernels serve every conv op.
+contiguous run per channel; in 2-d, where padding makes that layout's GEMM much wider than
+the output, the columns over the output positions alone are summed by rows and then along
+the rows, two steps of contiguous adds (``_input_grad_by_rows``). Transposed convolution is
+the input gradient of the matching convolution, so these three kernels serve every conv op.
 """
 
 from __future__ import annotations
@@ -384,6 +386,9 @@ def conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
     # exact; the smaller of the two is tested (ResNet-18's deep weights are 20-90x their
     # inputs: testing those results instead, 512 x 7 x 7: 5.0 -> 4.0 ms).
     weight_first = w.size <= math.prod(input_shape)
+    rows = geo.flat and len(geo.kernel) == 2
+    if rows and math.prod(geo.padded) > ROWS_PADDING * math.prod(geo.out):
+        return _input_grad_by_rows(geo, g, w)
     if weight_first:
         geo.exact_columns(w)
     if geo.flat:
@@ -417,7 +422,9 @@ def _input_grad_by_channel(geo, g, w):
     gx = xp.zeros((geo.c, span), g.dtype)
     # Note [Columns in the cache]: the columns of a few images' positions at a time
     tile = max(1, INPUT_GRAD_TILE // max(1, geo.c * geo.k * planes)) * planes
-    buffer = xp.empty(geo.c * geo.k * min(tile, used), xp.result_type(weight, g2))
+    # scratch from the spare column buffers, as in ``_input_grad_by_rows``
+    size = geo.c * geo.k * min(tile, used)
+    buffer = conv_kept_columns.buffer((size,), xp.result_type(weight, g2))
     for first in range(0, used, tile):
         width = min(tile, used - first)
         gcols = buffer[: geo.c * geo.k * width].reshape(geo.groups, -1, width)
@@ -426,10 +433,103 @@ def _input_grad_by_channel(geo, g, w):
         for k, start in enumerate(starts):
             target = gx[:, first + start : first + start + width]
             xp.add(target, gcols[:, k], out=target)
+    conv_kept_columns.give_back(buffer)
     gx = gx.reshape((geo.c, geo.n) + geo.padded)[geo._interior()]
     out = xp.empty((geo.n, geo.c) + geo.spatial, g.dtype)
     out.swapaxes(0, 1)[...] = gx
     return out
+
+
+def _input_grad_by_rows(geo, g, w):
+    """The stride-1 input gradient of a 2-d convolution over the output positions alone:
+    one GEMM gives each kernel offset's columns, (C, kh, kw, N, *out), which are summed in
+    two steps of contiguous adds instead of nine strided ones: first over the row offsets,
+    whose windows are whole blocks of output rows, into one plane per column offset,
+    (C, kw, N, H, out[-1]); then over the column offsets, shifted along the rows. The
+    flat layout's GEMM runs over the padded positions (81 of 49 at 7 x 7, 256 of 196 at
+    14 x 14); this one has no discarded positions, so no zeros meet an inf or NaN weight
+    and no finiteness test is needed. (ResNet-18's 512 x 7 x 7 layer 4.8 -> 3.8 ms,
+    256 x 14 x 14 3.3 -> 2.7, 128 x 28 x 28 3.3 -> 2.8, 64 x 56 x 56 about even; the
+    small CNN's second layer 3.3 -> 3.1 ms.)"""
+    (kh, kw), (ph, pw), (dh, dw) = geo.kernel, geo.padding, geo.dilation
+    (height, width), (oh, ow) = geo.spatial, geo.out
+    length = oh * ow
+    weight = _grouped_weight(w, geo.groups).transpose(0, 2, 1)  # (G, C/G*K, O/G)
+    dtype = g.dtype
+    gx = xp.empty((geo.c, geo.n, height, width), dtype)
+    # Note [Columns in the cache]: the columns of a few images at a time
+    chunk = max(1, INPUT_GRAD_TILE // max(1, geo.c * geo.k * length))
+    images = min(chunk, geo.n)
+    # scratch from the spare column buffers (Note [Kept forward columns]): fresh arrays of
+    # a few MB cost a page fault per 4 KiB written (about 1,200 a step in ResNet-18's
+    # 128 x 28 x 28 and 256 x 14 x 14 layers); the columns have the size of the forward's
+    columns = conv_kept_columns.buffer((geo.c * geo.k * images * length,), xp.result_type(w, g))
+    rows = conv_kept_columns.buffer((geo.c, kw, images, height, ow), dtype)
+    zero_rows, row_spans = _offset_spans(kh, dh, ph, oh, height)
+    zero_columns, column_spans = _offset_spans(kw, dw, pw, ow, width)
+    if zero_columns:
+        gx[...] = 0
+    for start in range(0, geo.n, chunk):
+        m = min(chunk, geo.n - start)
+        images = g[start : start + m]
+        if m == 1:
+            g2 = images.reshape(geo.groups, geo.o // geo.groups, length)
+        else:
+            g2 = xp.ascontiguousarray(images.swapaxes(0, 1))
+            g2 = g2.reshape(geo.groups, geo.o // geo.groups, m * length)
+        gcols = columns[: geo.c * geo.k * m * length].reshape(geo.groups, -1, m * length)
+        xp.matmul(weight, g2, out=gcols)
+        gcols = gcols.reshape(geo.c, kh, kw, m, oh, ow)
+        plane = rows[:, :, :m]
+        if zero_rows:
+            plane[...] = 0
+        for number, (i, lo, hi) in enumerate(row_spans):
+            source = gcols[:, i, :, :, lo - i * dh + ph : hi - i * dh + ph]
+            _accumulate(plane[:, :, :, lo:hi], source, number == 0 and not zero_rows)
+        target = gx[:, start : start + m]
+        for number, (j, lo, hi) in enumerate(column_spans):
+            shift = j * dw - pw
+            source = plane[:, j, ..., lo - shift : hi - shift]
+            _accumulate(target[..., lo:hi], source, number == 0 and not zero_columns)
+    conv_kept_columns.give_back(columns)
+    conv_kept_columns.give_back(rows)
+    if geo.n == 1:
+        return gx.reshape((1, geo.c) + geo.spatial)
+    out = xp.empty((geo.n, geo.c) + geo.spatial, dtype)
+    out.swapaxes(0, 1)[...] = gx
+    return out
+
+
+def _offset_spans(k, dilation, padding, out, size):
+    """(zero first, [(offset, lo, hi), ...]) along one dim: input positions [lo, hi) receive
+    output positions [lo, hi) - offset * dilation + padding. An offset whose span covers
+    the whole dim ("same" padding's centre) comes first and is copied, not added; where
+    none does, the target is zeroed first."""
+    spans = [
+        (i, max(0, i * dilation - padding), min(size, i * dilation - padding + out))
+        for i in range(k)
+    ]
+    spans = [s for s in spans if s[2] > s[1]]
+    whole = [s for s in spans if s[1] == 0 and s[2] == size]
+    if not whole:
+        return True, spans
+    spans.remove(whole[0])
+    return False, [whole[0]] + spans
+
+
+def _accumulate(target, source, copy):
+    if copy:
+        xp.copyto(target, source)
+    else:
+        xp.add(target, source, out=target)
+
+
+# The 2-d stride-1 input gradient goes by rows (``_input_grad_by_rows``) where the padded
+# positions are more than this many times the output positions: its GEMM is that much
+# narrower than the flat layout's, for one more pass of adds (at 56 x 56, 1.07x, the flat
+# layout is as fast at batch 1 and faster in tiles of one image, 8 x 64 x 56 x 56: 27
+# against 29 ms; at 28 x 28, 1.15x, the rows are faster alone and even inside the step).
+ROWS_PADDING = 1.1
 
 
 # Weight gradients with at least this many elements are computed in their final layout
