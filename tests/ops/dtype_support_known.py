@@ -49,7 +49,7 @@ _BY_CAUSE: dict = {
         rms_norm[complex64,grad] rms_norm[complex128] rms_norm[complex128,grad]
         interpolate_bilinear[uint8] interpolate_bicubic[uint8]
         interpolate_bilinear_antialias[uint8] interpolate_bicubic_antialias[uint8]
-        renorm[complex64,grad] renorm[complex128,grad] view_as_complex[float16]
+          view_as_complex[float16]
         view_as_complex[float16,grad] complex_abs[float16] complex_abs[float16,grad]
         complex_sgn[float16] complex_sgn[float16,grad] complex_real_imag[float16]
         complex_real_imag[float16,grad] complex_conj_physical[float16]
