@@ -336,9 +336,11 @@ def polar(abs, angle) -> Tensor:
     return _polar(abs, angle)
 
 
-# Ops whose formulas hold for complex tensors: linear maps with real coefficients (shape
-# ops, sums), the ops above, and those whose formulas conjugate (mul, div, reciprocal, exp,
-# log, pow, sqrt, abs, sgn, mm, mv, dot, vdot, addmm, sin, cos).
+# Ops whose formulas hold for complex tensors, each checked against torch's gradients
+# (tests/ops/test_complex_autograd_*.py): linear maps with real coefficients (shape ops,
+# sums), the ops above, and those whose formulas conjugate: a holomorphic op's local
+# derivative (_conj in pointwise.py, free on real tensors), the other operand of a product,
+# the transposes of linear algebra (mH).
 COMPLEX_DIFFERENTIABLE = (
     *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "neg", "mul", "div"),
     *("reciprocal", "exp", "log", "abs", "sgn", "sum_all", "sum_dim", "mean_all", "mean_dim"),
