@@ -158,12 +158,12 @@ def test_errors_match_torch(name):
 
 
 def test_op_without_complex_formula_refuses_at_the_forward():
-    z = numtorch.tensor([[1 + 2j, 0.5 - 1j]], requires_grad=True)
-    with pytest.raises(NotImplementedError, match="derivative of renorm for complex"):
-        z.renorm(2, 0, 1.0)
+    z = numtorch.tensor([[3 + 0j, 0.5 - 1j], [0.5 + 1j, 2 + 0j]], requires_grad=True)
+    with pytest.raises(NotImplementedError, match="derivative of linalg_ldl_factor_ex for comp"):
+        numtorch.linalg.ldl_factor(z)
     with numtorch.no_grad():
-        assert z.renorm(2, 0, 1.0).grad_fn is None
-    assert z.detach().renorm(2, 0, 1.0).grad_fn is None
+        assert numtorch.linalg.ldl_factor(z).LD.grad_fn is None
+    assert numtorch.linalg.ldl_factor(z.detach()).LD.grad_fn is None
 
 
 def test_cast_to_real_warns_as_torch_and_keeps_real_part():

@@ -36,6 +36,8 @@ CASES = {
     "std_mean": lambda t, z: t.std_mean(z, 0)[0],
     "vector_norm": lambda t, z: t.linalg.vector_norm(z, 1.5, dim=1),
     "dist": lambda t, z: t.dist(z, t.tensor(OTHER), 3),
+    "renorm": lambda t, z: t.renorm(z, 2, 0, 1.0),
+    "renorm_1": lambda t, z: t.renorm(z, 1, 1, 0.5),
     "prod": lambda t, z: t.prod(z),
     "prod_dim": lambda t, z: t.prod(z, 1),
     "cumprod": lambda t, z: t.cumprod(z, 1),

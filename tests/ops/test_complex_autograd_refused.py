@@ -19,6 +19,7 @@ CASES = {
     "scatter_reduce": lambda t, z: z.scatter_reduce(0, t.tensor([[1, 0]]), z[:1], "sum"),
     "to_sparse": lambda t, z: z.to_sparse(),
     "to_sparse_csr": lambda t, z: z.to_sparse_csr(),
+    "geqrf": lambda t, z: t.geqrf(z),
 }
 
 

@@ -336,9 +336,11 @@ def polar(abs, angle) -> Tensor:
     return _polar(abs, angle)
 
 
-# Ops whose formulas hold for complex tensors: linear maps with real coefficients (shape
-# ops, sums), the ops above, and those whose formulas conjugate (mul, div, reciprocal, exp,
-# log, pow, sqrt, abs, sgn, mm, mv, dot, vdot, addmm, sin, cos).
+# Ops whose formulas hold for complex tensors, each checked against torch's gradients
+# (tests/ops/test_complex_autograd_*.py): linear maps with real coefficients (shape ops,
+# sums), the ops above, and those whose formulas conjugate: a holomorphic op's local
+# derivative (_conj in pointwise.py, free on real tensors), the other operand of a product,
+# the transposes of linear algebra (mH).
 COMPLEX_DIFFERENTIABLE = (
     *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "neg", "mul", "div"),
     *("reciprocal", "exp", "log", "abs", "sgn", "sum_all", "sum_dim", "mean_all", "mean_dim"),
@@ -368,7 +370,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("index_copy", "index_fill", "index_fill_tensor", "index_put", "index_select"),
     *("masked_fill_tensor", "masked_scatter", "masked_select", "narrow_copy", "put", "take"),
     *("pixel_shuffle", "pixel_unshuffle", "repeat", "rot90", "scatter_add", "scatter_src"),
-    "scatter_value",
+    *("scatter_value", "renorm"),
     *("tril", "triu", "reflect_pad1d", "reflect_pad2d", "reflect_pad3d", "replicate_pad1d"),
     *("replicate_pad2d", "replicate_pad3d"),
     *("sparse_add", "sparse_coalesce", "sparse_coo_tensor", "sparse_mask", "sparse_t"),
@@ -402,6 +404,7 @@ TORCH_REFUSES_COMPLEX = {
     "_pack_padded_sequence": "_pack_padded_sequence",
     "normal_tensor_float": "normal",
     "sparse_sum_dims": "_sparse_sum",
+    "geqrf": "geqrf",
     "sparse_gather": "_to_sparse",
     "sparse_gather_dims": "_to_sparse",
     "sparse_to_sparse": "_to_sparse",

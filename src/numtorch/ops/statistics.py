@@ -18,7 +18,7 @@ from .concatenation import cat
 from .indexing import narrow_slice
 from .normal import _mul_scalar
 from .norms import _norm_backward
-from .pointwise import _div_scalar, where
+from .pointwise import _conj, _div_scalar, where
 from .return_types import structseq
 
 
@@ -552,7 +552,10 @@ def _renorm_backward(grad, input, p, dim, maxnorm):
     # times the norm's gradient of <x, grad>; slices left as they were (a norm not above
     # maxnorm, or NaN) pass grad through untouched
     dims, norm, _ = _renorm_parts(input, p, dim, maxnorm)
-    along = (input * grad).sum(dims, keepdim=True)
+    along = _conj(input) * grad
+    if along.is_complex():  # the norm is real: the real part of <x, grad> moves it
+        along = along.real
+    along = along.sum(dims, keepdim=True)
     norm_grad = _norm_backward(along, input, norm, p, dims, True)
     inverse = (norm + _RENORM_EPS).reciprocal()
     factor = inverse * maxnorm
