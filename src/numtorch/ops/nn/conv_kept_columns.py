@@ -47,7 +47,8 @@ _lock = threading.RLock()
 
 
 def buffer(shape, dtype):
-    """An array of ``shape`` for columns to keep: a spare one of that size, or a new one."""
+    """An array of ``shape`` for columns to keep, or for scratch columns handed back with
+    ``give_back`` after use: a spare one of that size, or a new one."""
     size = math.prod(shape)
     with _lock:
         for i, spare in enumerate(_spare):
