@@ -543,3 +543,26 @@ def test_profiler_shows_torch_s_optimizer_labels():
         opt.zero_grad()
     names = [event.name for event in prof.events()]
     assert "Optimizer.step#Adam.step" in names and "Optimizer.zero_grad#Adam.zero_grad" in names
+
+
+@pytest.mark.parametrize("momentum", [0, 0.9])
+def test_sgd_update_is_torch_s_fused_multiply_add(momentum):
+    # torch's param.add_(grad, alpha=-lr) rounds once per element; with SciPy's BLAS axpy
+    # every element does, whatever the array's size, block or layout (a whole-block array, a
+    # short last block, a small array, a transposed gradient)
+    pytest.importorskip("scipy")
+    reference = pytest.importorskip("torch")
+    rng = np.random.default_rng(4)
+    start = [rng.standard_normal(s).astype(np.float32) for s in [(263_144,), (1001,), (37, 29)]]
+    grads = [[rng.standard_normal(a.shape).astype(np.float32) for a in start] for _ in range(2)]
+    results = []
+    for lib in (torch, reference):
+        params = [lib.tensor(a, requires_grad=True) for a in start]
+        opt = lib.optim.SGD(params, lr=0.0123, momentum=momentum)
+        for step_grads in grads:
+            for p, g in zip(params, step_grads):
+                p.grad = lib.tensor(g.T.copy()).t() if g.ndim == 2 else lib.tensor(g)
+            opt.step()
+        results.append([p.detach().numpy() for p in params])
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)

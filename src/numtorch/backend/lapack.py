@@ -97,11 +97,12 @@ def trsm(a, b, *, upper: bool, left: bool, unitriangular: bool):
 AXPY_MIN_SIZE = 16384
 
 
-def axpy(x, y, alpha) -> bool:
+def axpy(x, y, alpha, min_size=AXPY_MIN_SIZE) -> bool:
     """``y += alpha * x`` in place in one pass over memory (BLAS axpy, the fused form of
     torch's ``add_(x, alpha=...)``), for arrays of one floating dtype, shape and contiguous
-    layout; False (nothing written) when the caller's NumPy path must run instead."""
-    if y.size < AXPY_MIN_SIZE or x.dtype != y.dtype or x.shape != y.shape:
+    layout, of at least ``min_size`` elements; False (nothing written) when the caller's
+    NumPy path must run instead."""
+    if y.size < min_size or x.dtype != y.dtype or x.shape != y.shape:
         return False
     if not y.flags.writeable or x.strides != y.strides:
         return False

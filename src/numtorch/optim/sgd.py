@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.tensor import Tensor
+from ..backend import lapack
 from ._checks import check_compat_flags, check_lr, scalar
 from ._kernels import effective_grad
 from ._parallel import run_elementwise
@@ -16,7 +17,7 @@ def sgd_kernel(
 ):
     """One SGD update of ``param`` (and the momentum buffer ``buf``) in place."""
     grad = effective_grad(param, grad, weight_decay=weight_decay, maximize=maximize)
-    scratch = np.empty_like(param)
+    scratch = np.empty_like(param) if buf is not None else None
     if buf is not None:
         if first:
             np.copyto(buf, grad)
@@ -32,7 +33,17 @@ def sgd_kernel(
             grad = np.add(scratch, grad, out=scratch)
         else:
             grad = buf
-    param -= np.multiply(grad, lr, out=scratch)
+    # torch's param.add_(grad, alpha=-lr), one fused multiply-add per element: BLAS axpy
+    # gives its bits (and reads the arrays once); NumPy's two passes round twice. Whether
+    # axpy runs must not depend on the size or the layout, or blocks, threads and a
+    # transposed gradient would change the bits.
+    real = param.dtype.kind == "f"
+    if real and grad.strides != param.strides:
+        same_layout = np.empty_like(param)
+        np.copyto(same_layout, grad)
+        grad = same_layout
+    if not real or not lapack.axpy(grad, param, -lr, min_size=0):
+        param -= np.multiply(grad, lr, out=np.empty_like(param) if scratch is None else scratch)
 
 
 class SGD(Optimizer):
