@@ -52,3 +52,31 @@ def test_relu_keeps_negative_zero(n):
 
 def test_average_pooling_sums_from_positive_zero():
     _zeros_against_torch(lambda lib: lib.nn.functional.avg_pool2d(lib.zeros(1, 1, 4, 4).neg(), 1))
+
+
+def _linear_weight_grad(lib, a, b):
+    # batch 1: the weight gradient grad^T x is a product of one term
+    w = lib.ones(3, 3, dtype=a.dtype, requires_grad=True)
+    (g,) = lib.autograd.grad(lib.nn.functional.linear(b, w), w, a.T)
+    return g
+
+
+PRODUCTS_OF_ONE_TERM = {
+    "mm": lambda lib, a, b: lib.mm(a, b),
+    "matmul": lambda lib, a, b: a @ b,
+    "addmm": lambda lib, a, b: lib.addmm(lib.zeros(3, 3, dtype=a.dtype), a, b, beta=0, alpha=-1),
+    "linear weight gradient": _linear_weight_grad,
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", PRODUCTS_OF_ONE_TERM.values(), ids=PRODUCTS_OF_ONE_TERM.keys())
+def test_products_of_one_term_keep_the_products_zeros(case, dtype):
+    # Note [Products of one term]: torch's GEMM gives a zero times a negative number as -0.0
+    def make(lib):
+        a = lib.tensor([[-1.0], [1.0], [2.0]], dtype=getattr(lib, dtype))
+        b = lib.tensor([[0.0, -0.0, 3.0]], dtype=getattr(lib, dtype))
+        return case(lib, a, b).detach()
+
+    _zeros_against_torch(make)
+    np.testing.assert_array_equal(make(nt).numpy(), make(torch).numpy())
