@@ -323,6 +323,26 @@ def test_where_a_second_order_gradient_meets_nan_in_an_fft_its_library_decides()
     assert differential(numtorch, torch, program) is None
 
 
+# the conditions of a batch of two matrices drawn with one spectrum were equal up to the
+# SVD's rounding, and the median's gradient went to the one each library's rounding made the
+# smaller: each matrix of a batch has its own spectrum now
+_CONDITIONS_OF_A_BATCH = {
+    "dtype": "float64",
+    "seed": 1454333308,
+    "steps": [
+        {"kind": "op", "op": "linalg_cond", "sample": 1, "seed": 668840073,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False}]},
+        {"kind": "op", "op": "nanmedian", "sample": 0, "seed": 1482679307,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False,
+                     "ref": 3, "fit": "expand"}]},
+    ],
+}  # fmt: skip
+
+
+def test_a_batch_of_separated_matrices_has_no_tied_spectra():
+    assert differential(numtorch, torch, _CONDITIONS_OF_A_BATCH) is None
+
+
 def test_lu_steps_whose_pivots_tie_are_skipped():
     # two candidates of one magnitude: the row LAPACK swaps up is its rounding's choice
     from fuzz.execute import _pivots_tie
