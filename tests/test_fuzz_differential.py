@@ -288,6 +288,61 @@ def test_where_an_fft_backward_meets_nan_its_library_decides():
     assert differential(numtorch, torch, program) is None
 
 
+# igamma's second derivative at x = 0 is 0 * inf: the second-order gradient carries NaN back
+# into an ihfftn's backward, whose butterflies decide which inputs it reaches
+_NAN_INTO_AN_FFT_TWICE = {
+    "dtype": "float32",
+    "seed": 927342623,
+    "steps": [
+        {"kind": "op", "op": "fft.ihfftn", "sample": 1, "seed": 1054416779,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False}]},
+        {"kind": "op", "op": "renorm", "sample": 2, "seed": 520742484,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False,
+                     "ref": 1, "fit": "reshape"}]},
+        {"kind": "op", "op": "gelu_tanh", "sample": 0, "seed": 1127409412,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False,
+                     "ref": 0, "fit": "expand"}]},
+        {"kind": "op", "op": "flip", "sample": 0, "seed": 20881870,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False,
+                     "ref": 2, "fit": "reshape"}]},
+        {"kind": "op", "op": "igamma", "sample": 0, "seed": 1428274555,
+         "inputs": [{"dtype": "float32", "grad": True, "shape": "sample", "special": False,
+                     "ref": 2, "fit": "expand"}]},
+    ],
+}  # fmt: skip
+
+
+def test_where_a_second_order_gradient_meets_nan_in_an_fft_its_library_decides():
+    from fuzz.compare import first_difference
+    from fuzz.execute import execute, nonfinite_into_fft
+
+    program = _NAN_INTO_AN_FFT_TWICE
+    found = first_difference(execute(numtorch, program), execute(torch, program))
+    assert found is not None and found.kind == "second order"
+    assert nonfinite_into_fft(torch, program, None)
+    assert differential(numtorch, torch, program) is None
+
+
+# the conditions of a batch of two matrices drawn with one spectrum were equal up to the
+# SVD's rounding, and the median's gradient went to the one each library's rounding made the
+# smaller: each matrix of a batch has its own spectrum now
+_CONDITIONS_OF_A_BATCH = {
+    "dtype": "float64",
+    "seed": 1454333308,
+    "steps": [
+        {"kind": "op", "op": "linalg_cond", "sample": 1, "seed": 668840073,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False}]},
+        {"kind": "op", "op": "nanmedian", "sample": 0, "seed": 1482679307,
+         "inputs": [{"dtype": "float64", "grad": True, "shape": "sample", "special": False,
+                     "ref": 3, "fit": "expand"}]},
+    ],
+}  # fmt: skip
+
+
+def test_a_batch_of_separated_matrices_has_no_tied_spectra():
+    assert differential(numtorch, torch, _CONDITIONS_OF_A_BATCH) is None
+
+
 def test_lu_steps_whose_pivots_tie_are_skipped():
     # two candidates of one magnitude: the row LAPACK swaps up is its rounding's choice
     from fuzz.execute import _pivots_tie

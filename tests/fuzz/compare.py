@@ -29,9 +29,9 @@ construction: only the classes values cannot change (error types, dtypes, names,
 ``requires_grad``) are compared.
 
 A gradient difference is rounding too where torch's own gradient moves beyond the
-tolerance once every leaf is scaled by 1 + 1e-12 (``_ill_conditioned``), and a first-order
-one that lies only where a run has NaN or infinities is the FFT library's where torch's
-backward hands an FFT step non-finite values (``_fft_places_nonfinite``).
+tolerance once every leaf is scaled by 1 + 1e-12 (``_ill_conditioned``), and a first- or
+second-order one that lies only where a run has NaN or infinities is the FFT library's
+where torch's backward hands an FFT step non-finite values (``_fft_places_nonfinite``).
 """
 
 from __future__ import annotations
@@ -282,12 +282,13 @@ def _ill_conditioned(torch, program, dtype, found, ours, theirs) -> bool:
 
 
 def _fft_places_nonfinite(torch, program, dtype, found, ours, theirs) -> bool:
-    """Whether a first-order gradient differs only where one run has NaN or an infinity, and
-    torch's backward handed an FFT step a non-finite gradient: where NaN or infinity meets
-    a zero twiddle factor, the order of the butterflies decides which outputs it reaches
-    (MKL's on x86 builds of torch, pocketfft's in NumPy), as graphs.SPECTRAL says of the
-    forward transforms."""
-    if found.kind != "gradient":
+    """Whether a gradient (of first or second order) differs only where one run has NaN or
+    an infinity, and torch's backward handed an FFT step a non-finite gradient: where NaN
+    or infinity meets a zero twiddle factor, the order of the butterflies decides which
+    outputs it reaches (MKL's on x86 builds of torch, pocketfft's in NumPy), as
+    graphs.SPECTRAL says of the forward transforms. A second-order gradient reaches the
+    transform's inputs through its backward again."""
+    if found.kind not in ("gradient", "second order"):
         return False
     for x, y in zip(ours[found.step].tensors, theirs[found.step].tensors):
         if x is None or y is None:

@@ -109,6 +109,26 @@ def test_norm_of_equal_values_is_exactly_zero(op, value):
         np.testing.assert_array_equal(ours, theirs)
 
 
+@pytest.mark.parametrize("op", ["group", "layer"])
+def test_norm_of_signed_zeros_takes_torchs_zero_signs(op):
+    # Welford's mean of a row of zeros is +0.0 whatever their signs, and the folded affine
+    # map x * scale + (-scale * mean + bias) then gives +0.0 for a -0.0 weight and bias
+    x = np.zeros((2, 4, 2), dtype=np.float32)
+    x.reshape(-1)[[0, 1, 5, 6, 7, 11, 12]] = -0.0
+    w = np.array([0.0, 0.0, -0.0, 0.0], dtype=np.float32)
+    results = []
+    for lib in (numtorch, torch):
+        xs, ws = lib.tensor(x), lib.tensor(w)
+        if op == "group":
+            out = lib.nn.functional.group_norm(xs, 2, ws, ws)
+        else:
+            out = lib.native_layer_norm(xs, [2], ws[2:], ws[2:], 1e-5)[0]
+        results.append(out.numpy())
+    ours, theirs = results
+    np.testing.assert_array_equal(ours, theirs)
+    assert (np.signbit(ours) == np.signbit(theirs)).all()
+
+
 @pytest.mark.parametrize("special", [-math.inf, math.nan, 1e30])
 def test_layer_norm_second_order_with_a_non_finite_weight_matches_torch(special):
     # torch differentiates layer norm's gradients by its own formula, term by term (gO times

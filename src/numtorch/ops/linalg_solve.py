@@ -143,7 +143,7 @@ def _det_backward(grad, input, result):
         n = input.shape[-1]
         rhs = xp.zeros(input.shape, dtype=input._data.dtype)
         rhs[..., xp.arange(n), xp.arange(n)] = d_diag._data[..., None]
-        return _constant(_det_lu_solve(input, rhs, adjoint=True))
+        return _constant(_forward_lu_solve(input, rhs, adjoint=True))
     from .triangular import diag_embed  # (the triangle ops build on this module)
 
     d = diag_embed(d_diag.unsqueeze(-1).expand(*d_diag.shape, input.shape[-1]))
@@ -158,11 +158,12 @@ def _det_backward(grad, input, result):
     return out.index_put((~mask,), _solve(input[~mask].mH, d[~mask], True, False))
 
 
-def _det_lu_solve(input, rhs, adjoint):
-    """``op(A)^-1 rhs`` as torch's det derivatives take it, from the LU of the forward: of
-    A^T for a contiguous real A (det(A^T) = det(A), no copy for LAPACK), of A otherwise,
-    whose zero pivots are moved to eps (det is C^1: the solve of a singular A is finite).
-    ``adjoint``: op(A) = A^H, else A; ``rhs`` may have one more leading (batch) dim."""
+def _forward_lu_solve(input, rhs, adjoint, perturb=True):
+    """``op(A)^-1 rhs`` as torch's det and slogdet derivatives take it, from the LU of the
+    forward: of A^T for a contiguous real A (det(A^T) = det(A), no copy for LAPACK), of A
+    otherwise; ``perturb`` (det's): its zero pivots moved to eps (det is C^1: the solve of a
+    singular A is finite). ``adjoint``: op(A) = A^H, else A; ``rhs`` may have one more
+    leading (batch) dim."""
     a = input._data
     use_t = input.is_contiguous() and a.dtype.kind != "c"
     m = xp.swapaxes(a, -1, -2) if use_t else a
@@ -176,9 +177,10 @@ def _det_lu_solve(input, rhs, adjoint):
     if factored is not None:
         lu, pivots = factored[0], factored[1]
         diagonal = xp.arange(a.shape[-1])
-        pivot = lu[..., diagonal, diagonal]
-        eps = xp.finfo(a.dtype).eps
-        lu[..., diagonal, diagonal] = xp.where(pivot == 0, eps, pivot)
+        if perturb:
+            pivot = lu[..., diagonal, diagonal]
+            eps = xp.finfo(a.dtype).eps
+            lu[..., diagonal, diagonal] = xp.where(pivot == 0, eps, pivot)
         lu = xp.broadcast_to(lu, rhs.shape)
         pivots = xp.broadcast_to(pivots, rhs.shape[:-1])
         solved = lapack.getrs(lu, pivots, rhs, trans)
@@ -195,7 +197,7 @@ def _det_jvp(input_t, input, result):
     # torch's: det tr(A^-1 dA), the solve on the forward's LU as the backward's (a
     # singular A gives det 0 times a finite trace); not differentiated again, as torch's
     t = input_t._data
-    solved = _det_lu_solve(input, t, adjoint=False)
+    solved = _forward_lu_solve(input, t, adjoint=False)
     trace = xp.trace(solved, axis1=-2, axis2=-1)
     return _constant((trace * result._data).astype(t.dtype, copy=False))
 
@@ -254,8 +256,9 @@ slogdet_type = structseq("linalg_slogdet", ("sign", "logabsdet"))
 
 def _slogdet_backward(grads, input, result0):
     # only logabsdet has a derivative for real input: d log|det A| = inv(A)^T. As torch: a
-    # differentiable solve when the gradient is differentiated again (a singular A raises),
-    # else LAPACK's solve on the LU of A^T, which leaves inf/NaN for a singular A. A complex
+    # solve with diag(grad) on the right (zeros off the diagonal, whatever the grad), a
+    # differentiable one when the gradient is differentiated again (a singular A raises),
+    # else LAPACK's on the forward's LU, which leaves inf/NaN for a singular A. A complex
     # A's sign turns too: its gradient adds i Im(g_sign conj(sign)), and A^-H solves.
     g = grads[1]
     if input.is_complex() and grads[0] is not None:
@@ -263,28 +266,15 @@ def _slogdet_backward(grads, input, result0):
         g = turn if g is None else g + turn
     if g is None:
         return None
-    scaled_eye = g.unsqueeze(-1).unsqueeze(-1) * _batch_eye(input.shape[-1], input)
+    n = input.shape[-1]
     if is_grad_enabled():
-        return _solve(input.mH, scaled_eye, True, False)
-    return _constant(_transposed_lu_solve(input._data, scaled_eye._data))
+        from .triangular import diag_embed  # (the triangle ops build on this module)
 
-
-def _transposed_lu_solve(a, b):
-    """``(A^H)^-1 B`` from getrf and getrs on ``A^H`` (a zero pivot gives inf/NaN); NaN for
-    a singular matrix where SciPy's LAPACK is missing."""
-    batch = xp.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    at = xp.swapaxes(a, -1, -2)
-    at = xp.broadcast_to(xp.conj(at) if at.dtype.kind == "c" else at, batch + a.shape[-2:])
-    b = xp.broadcast_to(b, batch + b.shape[-2:])
-    factored = lapack.getrf(at)
-    if factored is not None:
-        solved = lapack.getrs(factored[0], factored[1], b, 0)
-        if solved is not None:
-            return solved
-    try:
-        return xp.linalg.solve(at, b)
-    except xp.linalg.LinAlgError:
-        return xp.full(b.shape, xp.nan, dtype=b.dtype)
+        d = diag_embed(g.unsqueeze(-1).expand(*g.shape, n))
+        return _solve(input.mH, d, True, False)
+    rhs = xp.zeros(input.shape, dtype=input._data.dtype)
+    rhs[..., xp.arange(n), xp.arange(n)] = g._data[..., None]
+    return _constant(_forward_lu_solve(input, rhs, adjoint=True, perturb=False))
 
 
 @batched

@@ -47,13 +47,14 @@ def _moments(x, axes, n, welford=False):
     takes the row moments by Welford's recurrence (layer and group norm's RowwiseMoments),
     whose running mean stays exactly the value of a row of equal finite values, so that
     row's mean is that value (sum / n may round off it, and x - mean leaves noise where
-    torch has 0)."""
+    torch has 0). A row of zeros has mean +0.0 whatever their signs (the recurrence adds
+    each (x - mean) / k to a mean that starts at +0.0, and 0.0 + -0.0 is 0.0)."""
     mean = x.sum(axis=axes, keepdims=True) / n
     if welford and x.size and x.dtype.kind == "f":
         low = xp.min(x, axis=axes, keepdims=True)
         constant = (low == xp.max(x, axis=axes, keepdims=True)) & xp.isfinite(low)
         if constant.any():
-            mean = xp.where(constant, low, mean)
+            mean = xp.where(constant, low + 0.0, mean)  # (-0.0 + 0.0 is 0.0)
     return mean, x - mean
 
 
