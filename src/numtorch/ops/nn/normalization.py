@@ -554,6 +554,8 @@ def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
         out *= weight.reshape(-1)
     if bias is not None:
         out += bias.reshape(-1)
+    else:  # torch's kernel adds a zero beta: a -0.0 result becomes +0.0
+        out += 0.0
     stat_shape = input.shape[:axis] + (1,) * len(normalized_shape)
     return (
         out.reshape(input.shape).astype(dtype, copy=False),
