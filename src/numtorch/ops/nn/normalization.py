@@ -545,7 +545,7 @@ def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
     dtype, input = _widened(input)
     axis = input.ndim - len(normalized_shape)
     size = math.prod(normalized_shape)
-    x = input.reshape(-1, size)
+    x = input.reshape(math.prod(input.shape[:axis]), size)  # (not -1: size may be 0)
     mean, out = _moments(x, (1,), size, welford=True)
     var = xp.einsum("mn,mn->m", out, out) / size
     invstd = 1.0 / xp.sqrt(var + eps)
