@@ -101,7 +101,11 @@ err(lambda: F.gelu(torch.tensor([True])))
 # after, even when nothing is dropped (SqueezeBackward1; in place SqueezeBackward4)
 x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -0.25]], requires_grad=True)
 out(F.dropout1d(x, 0.0), F.dropout1d(x, 0.5, training=False), F.dropout1d(x, 1.0))
-out(F.dropout3d(x.reshape(1, 1, 2, 3), 0.0), F.dropout3d(x, 1.0), F.dropout2d(x.reshape(1, 2, 3), 0.0))
+out(
+    F.dropout3d(x.reshape(1, 1, 2, 3), 0.0),
+    F.dropout3d(x, 1.0),
+    F.dropout2d(x.reshape(1, 2, 3), 0.0),
+)
 y = x * 1
 out(F.dropout1d(y, 0.0, inplace=True), y)
 # ---
