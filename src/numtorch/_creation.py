@@ -623,16 +623,40 @@ def linspace(
         work = xp.dtype(work)
         step = (work.type(end) - work.type(start)) / work.type(steps - 1)
         half = steps // 2
-        # torch's float32 kernel fuses the multiply-add (one rounding): float64 arithmetic
-        # rounded once at the end gives the same values (float16 is not fused)
-        fused = xp.float64 if work == xp.float32 else work.type
-        step = fused(step)
-        data = xp.where(
-            idx < half,
-            fused(work.type(start)) + step * idx.astype(fused),
-            fused(work.type(end)) - step * (steps - 1 - idx).astype(fused),
-        ).astype(work)
+        if work == xp.float64:
+            # torch's vectorized kernel fuses the multiply-add (one rounding)
+            data = xp.where(
+                idx < half,
+                _fused_multiply_add(step, idx, start),
+                _fused_multiply_add(-step, steps - 1 - idx, end),
+            )
+        else:
+            # float32 fuses too: float64 arithmetic rounded once at the end gives the same
+            # values (float16 is not fused)
+            fused = xp.float64 if work == xp.float32 else work.type
+            step = fused(step)
+            data = xp.where(
+                idx < half,
+                fused(work.type(start)) + step * idx.astype(fused),
+                fused(work.type(end)) - step * (steps - 1 - idx).astype(fused),
+            ).astype(work)
     return _finish(data.astype(dt.np), requires_grad, "linspace()")
+
+
+def _fused_multiply_add(step, count, offset):
+    """``step * count + offset`` in float64 with a single rounding, ``count`` an integer
+    array: ``step`` split into halves of 26 and 27 bits makes both partial products exact
+    (for counts under 2**26), and the error of the first sum is carried into the last."""
+    step, offset = float(step), float(offset)
+    split = step * 134217729.0  # 2**27 + 1
+    high = split - (split - step)
+    low = step - high
+    n = count.astype(xp.float64)
+    big = n * high
+    total = big + offset
+    shifted = total - big
+    error = (big - (total - shifted)) + (offset - shifted)
+    return total + (error + n * low)
 
 
 def logspace(

@@ -277,3 +277,21 @@ def test_an_empty_float_index_is_refused_only_as_a_tensor(empty):
             nt.ones(3)[key, ...]
     else:
         assert nt.ones(3)[key].shape == (0,)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda lib: lib.ones(0).reshape(-1, 0),
+        lambda lib: lib.ones(2, 0).view(0, -1),
+        lambda lib: lib.nn.functional.bilinear(lib.ones(2, 0), lib.ones(2, 3), lib.ones(3, 0, 3)),
+    ],
+)
+def test_an_ambiguous_minus_one_over_no_elements_raises_torchs_message(call):
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (nt, torch):
+        with pytest.raises(RuntimeError) as info:
+            call(lib)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

@@ -308,3 +308,20 @@ def test_embedding_of_no_indices_has_a_zero_weight_gradient(shape, padding_idx):
         (g,) = lib.autograd.grad(y.sum(), w)
         grads.append((tuple(y.shape), g.tolist()))
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("shape", [(1, 2), (1, 2, 1), (1, 3)])
+def test_group_norm_refuses_one_value_per_group_before_divisibility(shape):
+    for lib in (numtorch, torch):
+        with pytest.raises(ValueError, match="Expected more than 1 value per channel"):
+            lib.nn.functional.group_norm(lib.ones(shape), 2)
+
+
+def test_layer_norm_over_an_empty_normalized_shape():
+    found = []
+    for lib in (numtorch, torch):
+        x, w = lib.ones(3, 0, requires_grad=True), lib.ones(0, requires_grad=True)
+        y = lib.nn.functional.layer_norm(x, (0,), w, w * 2)
+        grads = lib.autograd.grad(y.sum(), [x, w])
+        found.append((tuple(y.shape), y.grad_fn.name(), [tuple(g.shape) for g in grads]))
+    assert found[0] == found[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 
 import numtorch as nt
 
@@ -83,3 +84,33 @@ def test_scans_start_from_positive_zero():
     out = nt.tensor([-0.0, 1.0]).logcumsumexp(0).numpy()
     assert not np.signbit(out[0])
     assert np.signbit(nt.cumsum(nt.tensor(-0.0), 0).numpy())
+
+
+def test_layer_norm_without_bias_adds_a_zero_beta():
+    # torch's kernel writes (x - mean) * rstd * gamma + beta with beta 0 when there is no
+    # bias: a row of equal values times a negative weight gives +0.0, not -0.0
+    torch = pytest.importorskip("torch")
+
+    x = [[0.5, 0.5], [-1.0, -1.0], [-0.0, -0.0]]
+    found = []
+    for lib in (nt, torch):
+        for weight in (lib.tensor([-1.5, 2.0]), None):
+            y = lib.nn.functional.layer_norm(lib.tensor(x), (2,), weight, None, eps=0.1)
+            found.append(lib.signbit(y).tolist())
+    assert found[:2] == found[2:]
+
+
+@pytest.mark.parametrize("dim", [-1, 0])
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+def test_softmax_backward_sums_as_torchs_kernels(op, dim):
+    # along the last dim torch's sum starts from the first element (a row of -0.0 sums to
+    # -0.0, and -0.0 - exp(o) * -0.0 is +0.0); along another dim it starts from +0.0
+    torch = pytest.importorskip("torch")
+    g = [[-0.0, -0.0, -0.0], [-0.0, 0.0, -0.0]] if dim == -1 else [[-0.0, -0.0, 0.0]] * 2
+    found = []
+    for lib in (nt, torch):
+        x = lib.tensor([[0.5, -1.0, 0.2], [2.0, 0.3, -0.1]], dtype=lib.float64)
+        x.requires_grad_()
+        (grad,) = lib.autograd.grad(getattr(x, op)(dim), x, lib.tensor(g, dtype=lib.float64))
+        found.append(lib.signbit(grad).tolist())
+    assert found[0] == found[1]

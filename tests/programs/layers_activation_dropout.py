@@ -101,6 +101,16 @@ err(lambda: F.gelu(torch.tensor([True])))
 # after, even when nothing is dropped (SqueezeBackward1; in place SqueezeBackward4)
 x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -0.25]], requires_grad=True)
 out(F.dropout1d(x, 0.0), F.dropout1d(x, 0.5, training=False), F.dropout1d(x, 1.0))
-out(F.dropout3d(x.reshape(1, 1, 2, 3), 0.0), F.dropout3d(x, 1.0), F.dropout2d(x.reshape(1, 2, 3), 0.0))
+out(
+    F.dropout3d(x.reshape(1, 1, 2, 3), 0.0),
+    F.dropout3d(x, 1.0),
+    F.dropout2d(x.reshape(1, 2, 3), 0.0),
+)
 y = x * 1
 out(F.dropout1d(y, 0.0, inplace=True), y)
+# ---
+# dropout of an empty input returns the input itself, whatever p (torch's _dropout_impl)
+x = torch.zeros(3, requires_grad=True)[torch.tensor([], dtype=torch.long)]
+x2 = torch.zeros(2, 0, 3, requires_grad=True).sum(0)
+out(F.dropout(x, p=1.0), F.dropout(x, p=0.5), F.alpha_dropout(x, 1.0, True), F.dropout(x, 1.0) is x)
+out(F.feature_alpha_dropout(x2, 1.0, True), F.dropout1d(x2, 1.0), F.dropout2d(x2, 1.0))

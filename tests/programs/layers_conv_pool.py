@@ -228,3 +228,11 @@ err(lambda: unpool(pooled, indices, output_size=[9, 9]))
 err(lambda: F.max_unpool2d(pooled, indices.float(), 2))
 err(lambda: F.channel_shuffle(x, 2))
 err(lambda: F.channel_shuffle(torch.ones(6), 2))
+# ---
+# circular padding copies the centre into a view of the output, even with no padding
+# (CopySlices), then each side from the output's opposite edge
+x = torch.arange(12.0).reshape(1, 3, 4).requires_grad_()
+for pad in ((0, 0), (1, 2), (0, 0, 1, 1), (-1, 1), (2, -1, 0, 1)):
+    y = F.pad(x, pad, mode="circular")
+    (g,) = torch.autograd.grad((y * torch.arange(float(y.numel())).reshape(y.shape)).sum(), x)
+    out(y, g)

@@ -26,6 +26,11 @@ def infer_shape(shape: tuple, numel: int) -> tuple:
             raise RuntimeError(f"invalid shape dimension {s}")
     known = math.prod(s for s in shape if s != -1)
     if unknown:
+        if known == 0 and numel == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                "unspecified dimension size -1 can be any value and is ambiguous"
+            )
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = shape[: unknown[0]] + (numel // known,) + shape[unknown[0] + 1 :]

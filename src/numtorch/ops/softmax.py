@@ -55,6 +55,15 @@ def _log_softmax_backward_data_jvp(grad_output_t, output_t, grad_output, output,
     return add_terms(by_grad, by_output)
 
 
+def _row_sums(values, dim):
+    """The sums torch's backward kernels take over ``dim``: along the last dim its reduction
+    starts from the first element (a row of -0.0 sums to -0.0), along another from +0.0."""
+    if values.ndim == 0:
+        return values
+    last = dim % values.ndim == values.ndim - 1
+    return xp.add.reduce(values, axis=dim, keepdims=True, initial=-0.0 if last else 0.0)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="_softmax_backward_data",
@@ -65,7 +74,7 @@ def _log_softmax_backward_data_jvp(grad_output_t, output_t, grad_output, output,
 )
 def softmax_backward_data(grad_output, output, dim):
     product = grad_output * output
-    total = xp.add.reduce(product, axis=dim, keepdims=True)
+    total = _row_sums(product, dim)
     if _same_dense(grad_output, output):  # the same values, written over the temporaries
         return xp.subtract(product, xp.multiply(output, total), out=product)
     return product - output * total
@@ -96,7 +105,7 @@ def _same_dense(grad_output, output):
     jvp=_log_softmax_backward_data_jvp,
 )
 def log_softmax_backward_data(grad_output, output, dim):
-    total = xp.add.reduce(grad_output, axis=dim, keepdims=True)
+    total = _row_sums(grad_output, dim)
     if _same_dense(grad_output, output):  # the same values, written over the temporary
         scaled = xp.exp(output)
         scaled *= total

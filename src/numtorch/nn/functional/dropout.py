@@ -63,7 +63,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     _check_p(p)
     if input.is_nested and training and p != 0.0:  # on the buffer (numtorch.nested)
         return input._on_buffer(lambda buffer: dropout(buffer, p, training, inplace))
-    if not training or p == 0.0:
+    if not training or p == 0.0 or input.numel() == 0:  # torch's _dropout_impl: input itself
         return input
     _check_floating(input, p)
     return _apply(input, _mask(input.shape, p, input._data.dtype, input._data), inplace)
@@ -99,10 +99,10 @@ def _feature_dropout(input, p, training, inplace, batched_ndim, name):
 def _drop_channels(input, p, training, inplace):
     """ATen's feature dropout: dim 0 is the batch and dim 1 the channel; ``input`` itself
     when nothing is dropped."""
-    if not training or p == 0.0:
+    if not training or p == 0.0 or input.numel() == 0:
         return input
     _check_floating(input, p)
-    if input.ndim < 2 and input.numel():
+    if input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
     return _apply(input, _mask(shape, p, input._data.dtype), inplace)

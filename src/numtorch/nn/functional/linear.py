@@ -101,7 +101,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias=None) -> Tenso
             f"expected {weight.shape[0]}"
         )
     lead = input1.shape[:-1]
-    x1 = input1.reshape(math.prod(lead), input1.shape[-1])
-    x2 = input2.reshape(math.prod(lead), input2.shape[-1])
+    # torch flattens with -1, which a feature dim of 0 leaves ambiguous (its error)
+    x1 = input1.reshape(-1, input1.shape[-1])
+    x2 = input2.reshape(-1, input2.shape[-1])
     out = trilinear(x1, weight, x2).reshape(*lead, weight.shape[0])
     return out if bias is None else out + bias

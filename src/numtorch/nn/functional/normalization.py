@@ -151,6 +151,11 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None, eps: floa
             f"Expected at least 2 dimensions for input tensor but received {input.ndim}"
         )
     n, c = input.shape[0], input.shape[1]
+    grouped = [n * c // num_groups, num_groups, *input.shape[2:]]  # torch's _verify_batch_size
+    if grouped[0] * math.prod(grouped[2:]) == 1:
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {grouped}"
+        )
     if c % num_groups:
         raise RuntimeError(
             "Expected number of channels in input to be divisible by num_groups, but got "

@@ -575,7 +575,7 @@ def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
     dtype, input = _widened(input)
     axis = input.ndim - len(normalized_shape)
     size = math.prod(normalized_shape)
-    x = input.reshape(-1, size)
+    x = input.reshape(math.prod(input.shape[:axis]), size)  # (not -1: size may be 0)
     mean, out = _moments(x, (1,), size, welford=True)
     var = xp.einsum("mn,mn->m", out, out) / size
     invstd = 1.0 / xp.sqrt(var + eps)
@@ -584,6 +584,8 @@ def native_layer_norm_op(input, normalized_shape, weight, bias, eps):
         out *= weight.reshape(-1)
     if bias is not None:
         out += bias.reshape(-1)
+    else:  # torch's kernel adds a zero beta: a -0.0 result becomes +0.0
+        out += 0.0
     stat_shape = input.shape[:axis] + (1,) * len(normalized_shape)
     return (
         out.reshape(input.shape).astype(dtype, copy=False),

@@ -16,6 +16,7 @@ from ..._core.op import defop, export
 from ..._core.tensor import Tensor
 from ...autograd.forward_grad import batched
 from ...backend import xp
+from ..indexing import narrow_slice
 from .activation import rowwise, zero_gradient
 
 
@@ -190,11 +191,13 @@ def _circular_pad(input, pad):
     for dim, (left, right) in pairs.items():
         shape[dim] += left + right
     out = input.new_zeros(shape)
-    target, source = [slice(None)] * input.ndim, [slice(None)] * input.ndim
-    for dim, (left, right) in pairs.items():
-        target[dim] = slice(max(left, 0), shape[dim] - max(right, 0))
-        source[dim] = slice(max(-left, 0), input.shape[dim] - max(-right, 0))
-    out[tuple(target)] = input[tuple(source)]
+    # the centre through views sliced along every padded dim (even a whole one), as torch's
+    # slice() calls: a copy into a view (CopySlices), never into ``out`` itself
+    target, source = out, input
+    for dim, (left, right) in sorted(pairs.items(), reverse=True):
+        target = narrow_slice(target, dim, max(left, 0), shape[dim] - max(right, 0))
+        source = narrow_slice(source, dim, max(-left, 0), input.shape[dim] - max(-right, 0))
+    target.copy_(source)
     for dim in sorted(pairs, reverse=True):
         left, right = pairs[dim]
         size = shape[dim]
