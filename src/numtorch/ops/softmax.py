@@ -178,18 +178,21 @@ def _softmax(input, dim):
 # values where NumPy's exp, pairwise sum and division gave 35-65% (a printed row sum read
 # tensor(1.0000) where torch's reads tensor(1.)). log_softmax takes the same exp and sum and
 # the log of that sum in float64 (about 98% of values, 80-93% before). Other dims and dtypes
-# keep the plain form, and so do rows longer than 1024: there the float64 exp (4x NumPy's
-# float32 exp) and the blocked sum (18x a plain sum for 32 rows of 50257) would cost
-# milliseconds on a language model's logits.
+# keep the plain form, and so do rows longer than 1024 and tensors of more than 65536
+# values: the float64 exp takes 2-4x NumPy's float32 exp and the ordered sum up to 9x a
+# plain one, which on a language model's logits or a batch of attention scores would add
+# milliseconds a call; below these sizes it adds tens of microseconds where a printed value
+# is most likely read.
 _LANES = 16
 _LONGEST_ROW = 1024
+_MOST_VALUES = 1 << 16
 
 
 def _kernel_order(input, dim) -> bool:
     return (
         input.dtype == xp.float32
         and dim == input.ndim - 1
-        and input.size > 0
+        and 0 < input.size <= _MOST_VALUES
         and input.shape[-1] <= _LONGEST_ROW
     )
 
@@ -202,25 +205,27 @@ def _softmax_lastdim_float32(input):
 def _vector_row_sum(e):
     """Sums over the last axis (kept) in the order of torch's vectorized reduce_all."""
     n = e.shape[-1]
+    rows = e.size // n
+    flat = e.reshape(rows, n)
     if n < _LANES:
-        rows = e.size // n
         if rows < 2:
             return xp.cumsum(e, axis=-1)[..., -1:]  # an accumulation adds strictly in order
         # over the leading axis of a transposed copy NumPy adds whole rows in order (a row
         # at a time through the columns, where a cumsum walks each short row: 80 us against
         # 600 us for 4096 rows of 10)
-        columns = e.reshape(rows, n).T.copy()
-        return xp.add.reduce(columns, axis=0).reshape(*e.shape[:-1], 1)
+        return xp.add.reduce(flat.T.copy(), axis=0).reshape(*e.shape[:-1], 1)
     whole = n - n % _LANES
-    blocks = e[..., :whole].reshape(*e.shape[:-1], whole // _LANES, _LANES)
-    # over a leading axis of a contiguous copy, NumPy adds whole blocks one after another
-    lanes = xp.add.reduce(xp.moveaxis(blocks, -2, 0).copy(), axis=0)
-    lanes[..., : n - whole] += e[..., whole:]
+    # laid out (vectors, lanes, rows): NumPy adds the vectors in order over the leading
+    # axis, and each halving of the lanes adds two contiguous blocks
+    vectors = flat[:, :whole].reshape(rows, whole // _LANES, _LANES).transpose(1, 2, 0).copy()
+    lanes = xp.add.reduce(vectors, axis=0)
+    if whole < n:
+        lanes[: n - whole] += flat[:, whole:].T
     width = _LANES
     while width > 1:
         width //= 2
-        lanes = lanes[..., :width] + lanes[..., width : 2 * width]
-    return lanes
+        lanes = lanes[:width] + lanes[width : 2 * width]
+    return lanes.reshape(*e.shape[:-1], 1)
 
 
 @defop(
