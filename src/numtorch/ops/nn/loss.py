@@ -79,10 +79,39 @@ def _plain_targets(shape, target, weight, ignore_index):
     return target
 
 
+# Note [nll_loss's cascade]: torch's CPU nll_loss adds the picked -input values of a plain
+# batch in levels: the first value goes straight to the top level, then level 0 adds values
+# one by one and hands its sum up after every 16 of them, each level above likewise after
+# 16 sums; the levels' sums are then added from level 0 up (16 matched torch's results for
+# every batch size measured, 1 to 1.1 million). NumPy's pairwise sum gave another last bit
+# in about half the printed mean losses.
+_LEVELS = 8
+_STEP = 16
+
+
+def _sequential_sums(rows):
+    return xp.cumsum(rows, axis=-1)[..., -1] if rows.shape[-1] else rows.sum(axis=-1)
+
+
+def _nll_cascade_sum(values):
+    units, partial = values[1:], []
+    while units.size and len(partial) < _LEVELS - 1:  # the empty levels above add nothing
+        whole = units.size - units.size % _STEP
+        partial.append(_sequential_sums(units[whole:]))
+        units = _sequential_sums(units[:whole].reshape(-1, _STEP))
+    top = values[0]
+    if units.size:
+        top = _sequential_sums(xp.concatenate([values[:1], units]))
+    total = values.dtype.type(0)
+    for level in (*partial, top):
+        total = total + level
+    return total
+
+
 def _nll_forward(input, target, weight, reduction, ignore_index):
     plain = _plain_targets(input.shape, target, weight, ignore_index)
     if plain is not None and reduction != "none":
-        total = -input[xp.arange(input.shape[0]), plain].sum()
+        total = _nll_cascade_sum(-input[xp.arange(input.shape[0]), plain])
         if reduction == "sum":
             return total
         return xp.asarray(total / input.dtype.type(input.shape[0]), dtype=input.dtype)
