@@ -15,6 +15,7 @@ from .._core.grad_mode import is_grad_enabled
 from .._core.tensor import Tensor
 from ..autograd import grad as _grad
 from ..autograd.function import Function
+from ..compiler import run_compiled
 from ..utils._pytree import tree_flatten, tree_unflatten
 
 # backends that do not differentiate through AOTAutograd: the ops keep their own nodes
@@ -85,4 +86,4 @@ class CompiledForward:
     def __call__(self, *args, **kwargs):
         module = self.module
         forward = type(module).forward.__get__(module)
-        return run_as_graph(forward, list(module.parameters()), args, kwargs)
+        return run_compiled(run_as_graph, forward, list(module.parameters()), args, kwargs)
