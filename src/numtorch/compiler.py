@@ -1,8 +1,8 @@
 """``torch.compiler``: numtorch has no compiler, so code always runs eagerly.
 
-Libraries ask ``torch.compiler.is_compiling()`` to pick an eager path, and mark functions
-with ``disable`` or ``allow_in_graph``; here those questions have the eager answer and the
-markers return the function unchanged.
+Libraries ask ``torch.compiler.is_compiling()`` to pick a path, and mark functions with
+``disable`` or ``allow_in_graph``; here the answer is torch's for the code torch would trace
+(True inside a compiled call, False inside a disabled function) and the code runs eagerly.
 """
 
 from __future__ import annotations
@@ -24,13 +24,28 @@ __all__ = [
 ]
 
 
+# How many compiled calls are running (minus the disabled calls inside them): torch answers
+# is_compiling() with True in the code it traces, which numtorch runs eagerly instead.
+_compiling = [0]
+
+
 def is_compiling() -> bool:
-    """False: numtorch never traces a program."""
-    return False
+    """True inside a call of a compiled function or module (torch traces that code; numtorch
+    runs it), False elsewhere and inside functions marked with ``disable``."""
+    return _compiling[0] > 0
 
 
 def is_dynamo_compiling() -> bool:
-    return False
+    return _compiling[0] > 0
+
+
+def run_compiled(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` as code being compiled: ``is_compiling()`` is True inside."""
+    _compiling[0] += 1
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _compiling[0] -= 1
 
 
 def is_exporting() -> bool:
@@ -38,11 +53,21 @@ def is_exporting() -> bool:
 
 
 def disable(fn=None, recursive: bool = True, *, reason=None):
-    """Keep ``fn`` out of compilation: it already is, so ``fn`` comes back unchanged (also
-    as a decorator, with or without arguments)."""
+    """Keep ``fn`` out of compilation (also as a decorator, with or without arguments): it
+    runs eagerly as everything does, and ``is_compiling()`` is False inside it."""
     if fn is None:
-        return lambda f: f
-    return fn
+        return lambda f: disable(f, recursive, reason=reason)
+
+    @functools.wraps(fn)
+    def disabled(*args, **kwargs):
+        depth = _compiling[0]
+        _compiling[0] = 0
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _compiling[0] = depth
+
+    return disabled
 
 
 def allow_in_graph(fn):
@@ -71,7 +96,7 @@ def compile(model=None, **options):
     torch's (``_orig_mod``, prefixed state-dict keys), a function wrapped (also as a
     decorator, with or without options), and either runs eagerly, its outputs that need a
     gradient behind one ``CompiledFunctionBackward`` node as torch's (the ``eager`` backend
-    leaves the ops' own nodes, and a function comes back unchanged)."""
+    leaves the ops' own nodes) and ``is_compiling()`` True inside."""
     if model is None:
         return lambda fn: compile(fn, **options)
     if options.get("disable", False):
@@ -85,11 +110,12 @@ def compile(model=None, **options):
         return OptimizedModule(model, backend=backend)
     from ._dynamo import graph_node
 
-    if not graph_node.differentiates_as_one_node(backend):
-        return model
+    one_node = graph_node.differentiates_as_one_node(backend)
 
     @functools.wraps(model)
     def compiled(*args, **kwargs):
-        return graph_node.run_as_graph(model, (), args, kwargs)
+        if not one_node:
+            return run_compiled(model, *args, **kwargs)
+        return run_compiled(graph_node.run_as_graph, model, (), args, kwargs)
 
     return compiled

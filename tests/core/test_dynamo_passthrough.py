@@ -45,11 +45,38 @@ def test_markers_and_queries_answer_as_for_code_not_compiled():
     def f(x):
         return x * 2
 
-    assert dynamo.disable(f) is f and dynamo.disable()(f) is f
-    assert dynamo.disable(recursive=False)(f) is f
+    t0 = numtorch.ones(2)
+    for disabled in (dynamo.disable(f), dynamo.disable()(f), dynamo.disable(recursive=False)(f)):
+        assert disabled(t0).tolist() == [2.0, 2.0] and disabled.__name__ == "f"
     t = numtorch.ones(3, 4)
     assert dynamo.mark_dynamic(t, 0) is None and dynamo.mark_static(t) is None
     assert dynamo.maybe_mark_dynamic(t, [0, 1]) is None and dynamo.graph_break() is None
     assert dynamo.list_backends() == []
     compiled = numtorch.compile(f)
     assert compiled(t).tolist() == (t * 2).tolist()
+
+
+def test_is_compiling_is_true_in_the_code_torch_would_trace():
+    # torch: True in a compiled function or module's forward, False in a disabled function
+    # called from it and outside (checked against torch with the eager backend)
+    seen = []
+
+    @numtorch.compiler.disable
+    def kept_out(x):
+        seen.append(("disabled", numtorch.compiler.is_compiling()))
+        return x
+
+    @numtorch.compile(backend="eager")
+    def compiled(x):
+        seen.append(("compiled", numtorch.compiler.is_compiling()))
+        return kept_out(x) + 1
+
+    class M(numtorch.nn.Module):
+        def forward(self, x):
+            seen.append(("module", numtorch._dynamo.is_compiling()))
+            return x * 2
+
+    compiled(numtorch.ones(2))
+    seen.append(("outside", numtorch.compiler.is_compiling()))
+    numtorch.compile(M())(numtorch.ones(2))
+    assert seen == [("compiled", True), ("disabled", False), ("outside", False), ("module", True)]

@@ -105,5 +105,16 @@ expected = t.sin()
 numpy_sin_(t)
 print(torch.allclose(t, expected))
 print(torch.library.infer_schema(numpy_sin_._init_fn, mutates_args={"x"}))
+print(torch.ops.prog_tutorial.numpy_sin_.default._schema)
+print(str(torch.ops.prog_tutorial.crop.default._schema))
+
+
+@torch.library.custom_op("prog_tutorial::scaled", mutates_args=())
+def scaled(x: Tensor, alpha: float = 1.0, eps: float = 1e-5, n: int = 2) -> Tensor:
+    return x * alpha + eps * n
+
+
+print(torch.ops.prog_tutorial.scaled.default._schema)
+print(torch.ops.prog_tutorial.scaled.default._schema.name)
 print(torch.ops.prog_tutorial.crop(img.detach(), [0, 0, 2, 2]).shape)
 out(cropped, img.grad, z)

@@ -154,3 +154,34 @@ err(lambda: fa.flex_attention(q.detach().requires_grad_(), k, v))
 err(lambda: fa.flex_attention(q, k, v, block_mask=big))
 err(lambda: fa.create_block_mask(lambda score, b, h, q_idx, kv_idx: score, 1, 1, 4, 4))
 err(lambda: fa.and_masks(causal_mask, 3))
+# ---
+# FlexAttention: a learned relative-position bias read by the score_mod gets its gradient
+import importlib
+
+fa = importlib.import_module(torch.__name__ + ".nn.attention.flex_attention")
+torch.manual_seed(0)
+
+
+class RelativeBiasAttention(nn.Module):
+    def __init__(self, heads, max_len):
+        super().__init__()
+        self.rel_bias = nn.Parameter(torch.randn(heads, 2 * max_len - 1) * 0.1)
+        self.max_len = max_len
+
+    def forward(self, q, k, v):
+        rel_bias, offset = self.rel_bias, self.max_len - 1
+
+        def score_mod(score, b, h, q_idx, kv_idx):
+            return score + rel_bias[h, q_idx - kv_idx + offset]
+
+        return fa.flex_attention(q, k, v, score_mod=score_mod)
+
+
+layer = RelativeBiasAttention(heads=2, max_len=6)
+q, k, v = (torch.randn(1, 2, 6, 4) for _ in range(3))
+o = layer(q, k, v)
+print(type(o.grad_fn).__name__, o.requires_grad)
+print([type(f).__name__ if f else None for f, _ in o.grad_fn.next_functions])
+o.pow(2).sum().backward()
+print(layer.rel_bias.grad.shape)
+out(o, layer.rel_bias.grad)

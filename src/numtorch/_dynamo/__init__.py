@@ -4,8 +4,8 @@
 (``eval_frame``): ``_orig_mod``, the ``_orig_mod.`` prefix of its state-dict keys and its
 repr are torch's, and its forward runs the module eagerly. Scripts reset it between runs,
 tune ``config`` and mark functions to keep out of graphs; numtorch traces nothing, so each
-answers as dynamo does for code that is not being compiled: ``is_compiling()`` is False and
-the markers return what they were given.
+answers as dynamo does: ``is_compiling()`` is True inside a compiled call and False
+elsewhere, and the markers leave the code running eagerly.
 """
 
 from ..compiler import allow_in_graph, assume_constant_result, disable, is_compiling, reset

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..compiler import run_compiled
 from ..nn.modules.module import Module
 from . import graph_node
 
@@ -19,9 +20,9 @@ class OptimizedModule(Module):
 
     def forward(self, *args, **kwargs):
         if not self._graph_node:
-            return self._orig_mod(*args, **kwargs)
-        parameters = [p for p in self._orig_mod.parameters()]
-        return graph_node.run_as_graph(self._orig_mod, parameters, args, kwargs)
+            return run_compiled(self._orig_mod, *args, **kwargs)
+        parameters = list(self._orig_mod.parameters())
+        return run_compiled(graph_node.run_as_graph, self._orig_mod, parameters, args, kwargs)
 
     def __getattr__(self, name: str):
         if name == "_orig_mod":

@@ -3,47 +3,22 @@
 torch.compile's default backends trace a call into a graph and run it as one autograd
 function (AOTAutograd): every output that needs a gradient has ``grad_fn`` a
 ``CompiledFunctionBackward``, whose edges lead to the parameters and then the tensor
-arguments. numtorch runs the call eagerly and then puts that node over its outputs: its
-forward hands out detached outputs, its backward differentiates the eager graph. Outputs
-that merely alias an input keep their own view node, as torch regenerates those outside the
-graph; the ``eager`` backend runs the graph's ops as they are, so it keeps their nodes too.
+arguments. numtorch runs the call eagerly and then puts that node over its outputs
+(autograd/one_node.py). Outputs that merely alias an input keep their own view node, as
+torch regenerates those outside the graph; the ``eager`` backend runs the graph's ops as
+they are, so it keeps their nodes too.
 """
 
 from __future__ import annotations
 
 from .._core.grad_mode import is_grad_enabled
 from .._core.tensor import Tensor
-from ..autograd import grad as _grad
-from ..autograd.function import Function
+from ..autograd.one_node import as_one_node
+from ..compiler import run_compiled
 from ..utils._pytree import tree_flatten, tree_unflatten
 
 # backends that do not differentiate through AOTAutograd: the ops keep their own nodes
 _EAGER_BACKENDS = ("eager",)
-
-
-class CompiledFunction(Function):
-    @staticmethod
-    def forward(ctx, outputs, *inputs):
-        ctx.graph_outputs = outputs
-        ctx.graph_inputs = inputs
-        return tuple(o.detach() for o in outputs)
-
-    @staticmethod
-    def backward(ctx, *grads):
-        pairs = [(o, g) for o, g in zip(ctx.graph_outputs, grads) if g is not None]
-        wanted = [i for i, t in enumerate(ctx.graph_inputs) if t.requires_grad]
-        result = [None] * len(ctx.graph_inputs)
-        if pairs and wanted:
-            found = _grad(
-                [o for o, _ in pairs],
-                [ctx.graph_inputs[i] for i in wanted],
-                [g for _, g in pairs],
-                allow_unused=True,
-                retain_graph=True,
-            )
-            for i, g in zip(wanted, found):
-                result[i] = g
-        return (None, *result)
 
 
 def differentiates_as_one_node(backend) -> bool:
@@ -69,7 +44,7 @@ def run_as_graph(fn, parameters, args, kwargs):
     ]
     if not picked:
         return result
-    made = CompiledFunction.apply([flat[i] for i in picked], *inputs)
+    made = as_one_node("CompiledFunction", [flat[i] for i in picked], inputs)
     for i, o in zip(picked, made):
         flat[i] = o
     return tree_unflatten(flat, spec)
@@ -85,4 +60,4 @@ class CompiledForward:
     def __call__(self, *args, **kwargs):
         module = self.module
         forward = type(module).forward.__get__(module)
-        return run_as_graph(forward, list(module.parameters()), args, kwargs)
+        return run_compiled(run_as_graph, forward, list(module.parameters()), args, kwargs)

@@ -25,7 +25,7 @@ from .._core.grad_mode import is_grad_enabled
 from .._core.tensor import Tensor
 from .._creation import device as _device
 from ..autograd.function import Function
-from .schema import infer_schema, parse_schema
+from .schema import FunctionSchema, infer_schema, parse_schema
 
 _OPERATORS: dict[str, Operator] = {}
 _NAMESPACES: dict[str, OpNamespace] = {}
@@ -70,6 +70,10 @@ class Operator:
 
     def __repr__(self) -> str:
         return f"{self.namespace}.{self.name}.default"
+
+    @property
+    def _schema(self) -> FunctionSchema:
+        return FunctionSchema(self.qualname, self.schema)
 
     def kernel_for(self, tensors: list[Tensor]) -> Callable:
         if any(t.is_meta for t in tensors):

@@ -121,3 +121,30 @@ def parse_schema(schema: str) -> tuple[str, str]:
             f"Expected a schema of the form 'name(Type arg, ...) -> ReturnType', got {schema!r}"
         )
     return match.group(1), match.group(2)
+
+
+# a float default as torch's C++ prints it: 17 significant digits, a trailing "." when
+# that leaves no decimal point (``2.``, ``1.0000000000000001e-05``)
+_FLOAT_DEFAULT = re.compile(r"(\bfloat\?? \w+=)([-+0-9.eE]+)")
+
+
+def _cpp_float(match) -> str:
+    text = f"{float(match.group(2)):.17g}"
+    if not any(c in text for c in ".e"):
+        text += "."
+    return match.group(1) + text
+
+
+class FunctionSchema:
+    """An operator's schema as ``torch.ops.<ns>.<op>.default._schema`` gives it: printed
+    with the operator's qualified name and torch's spelling of float defaults."""
+
+    def __init__(self, qualname: str, schema: str):
+        self.name = qualname
+        self.overload_name = ""
+        self._text = qualname + _FLOAT_DEFAULT.sub(_cpp_float, schema)
+
+    def __str__(self) -> str:
+        return self._text
+
+    __repr__ = __str__

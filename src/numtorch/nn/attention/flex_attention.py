@@ -8,7 +8,8 @@ nested ``vmap``s over the batch, head, query and key indices; here they get inde
 shaped to broadcast against each other (``b`` as ``(B, 1, 1, 1)``, ``kv_idx`` as
 ``(1, 1, 1, N)``), which gives the same values for the functions such code is written as
 (arithmetic, comparisons, ``torch.where``, indexing a captured tensor by the indices).
-There is no backward on the CPU, as in torch.
+Inputs that require grad are refused on the CPU, as in torch; tensors the mods read that
+require grad (a learned bias) get their gradients through one node of torch's name.
 
 A ``BlockMask`` records which blocks of ``BLOCK_SIZE`` queries and keys hold any unmasked
 pair (the kernels on accelerators skip the others); the eager computation reads only its
@@ -26,6 +27,7 @@ import numpy as np
 
 from ..._core.dtypes import bool_, float32, float64
 from ..._core.tensor import Tensor
+from ...autograd.one_node import as_one_node, leaves_of
 from ...ops.nn.attention import safe_softmax
 
 __all__ = [
@@ -476,6 +478,12 @@ def flex_attention(
     lse = post.logsumexp(dim=-1)
     lse = lse.masked_fill((post == -math.inf).all(dim=-1), -math.inf)
     out = safe_softmax(post, -1).to(query.dtype) @ value.to(query.dtype)
+    if out.requires_grad:
+        # a score_mod or mask_mod reading tensors that require grad (a learned bias): torch's
+        # one node, with edges to the inputs and then to those tensors
+        inputs = (query, key, value)
+        captured = [t for t in leaves_of([out, lse]) if all(t is not x for x in inputs)]
+        out, lse = as_one_node("FlexAttentionAutogradOp", [out, lse], [*inputs, *captured])
     if return_aux is not None:
         return out, AuxOutput(lse=lse if return_aux.lse else None)
     if return_lse:
