@@ -13,7 +13,7 @@ from .._core import batch_rules, index_batch_rules
 from .._core.dispatch import broadcast_shape, dispatch, fill_scalar
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
-from .._core.op import defop, export
+from .._core.op import defop, export, overloaded
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros, zeros_like
 from ..autograd.forward_grad import align, batch_shift, batched
@@ -523,16 +523,40 @@ def setitem(self, key, value) -> None:
         _check_no_overlap(self, value)
         _inplace(view, lambda: _index_put(view, expanded, value), "index_put_")
         return
-    view = _basic_getitem(self, nkey)
-    if isinstance(value, Tensor):
-        if value.ndim > view.ndim:  # torch drops the value's leading size-1 dims first
-            lead = 0
-            while lead < value.ndim and value.shape[lead] == 1:
-                lead += 1
-            value = value.reshape(value.shape[lead:])
+    # torch writes a key of full slices and ellipses into the tensor itself: the write's
+    # own node (FillBackward3, CopyBackwards), not CopySlices over a view
+    view = self if _whole(nkey, self._data.shape) else _basic_getitem(self, nkey)
+    if not isinstance(value, Tensor):  # a number is a 0-dim tensor of self's dtype to torch
+        if not isinstance(value, (numbers.Number, xp.generic)):
+            raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
+        value = Tensor._make(xp.asarray(fill_scalar(value, self._data.dtype), self._data.dtype))
+    if value._data.shape == view._data.shape:
         view.copy_(value)
-    else:
+    elif value.ndim == 0:
         view.fill_(value)
+    else:
+        # torch views the value without its leading size-1 dims, then expands it to the
+        # written shape (ViewBackward0 and ExpandBackward0 in the graph)
+        lead = 0
+        while lead < value.ndim and value.shape[lead] == 1:
+            lead += 1
+        value = value.view(value.shape[lead:])
+        if value._data.shape != view._data.shape:
+            value = value.expand(view.shape)
+        view.copy_(value)
+
+
+def _whole(key, shape) -> bool:
+    """Whether a basic key selects all of a tensor of ``shape`` by full slices alone."""
+    if any(k is not Ellipsis and k.__class__ is not slice for k in key):
+        return False
+    ellipsis = key.index(Ellipsis) if Ellipsis in key else len(key)
+    after = len(key) - ellipsis - 1
+    if len(key) - (ellipsis < len(key)) > len(shape):
+        return False  # too many indices: the view raises torch's error
+    dims = [*range(ellipsis), *range(len(shape) - max(after, 0), len(shape))]
+    slices = [k for k in key if k is not Ellipsis]
+    return all(k.indices(shape[d]) == (0, shape[d], 1) for k, d in zip(slices, dims))
 
 
 setitem.__name__ = setitem.__qualname__ = "__setitem__"
@@ -593,18 +617,30 @@ def _fill_jvp(input_t, value_t, input, value):
     return align(value_t, value, input.ndim).expand(shape)
 
 
-@defop(
+def _fill_values(input, value):
+    return xp.full(input.shape, fill_scalar(value, input.dtype), dtype=input.dtype)
+
+
+# torch names four nodes: torch.fill with a number (FillBackward0) or a 0-dim tensor
+# (FillBackward1), and fill_ with either (FillBackward2, FillBackward3)
+_FILL = dict(
     batch=batch_rules.pointwise_into,
-    name="fill",
-    aten="fill_",
-    node="FillBackward2",
     scalars=("value",),
     input=lambda grad: zeros_like(grad),
     value=lambda grad: grad.sum(),
     jvp=_fill_jvp,
 )
-def _fill(input, value):
-    return xp.full(input.shape, fill_scalar(value, input.dtype), dtype=input.dtype)
+_fill = overloaded("value", "FillBackward0", "FillBackward1", name="fill", **_FILL)(_fill_values)
+_fill_ = overloaded("value", "FillBackward2", "FillBackward3", name="fill_", **_FILL)(_fill_values)
+
+
+def _fill_value(value):
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(
+            "fill_ only supports 0-dimension value tensor but got tensor with "
+            f"{value.ndim} dimensions."
+        )
+    return value
 
 
 @defop(
@@ -619,10 +655,10 @@ def _zero(input):
     return xp.zeros_like(input)
 
 
-Tensor.fill_ = lambda self, value: _inplace(self, lambda: _fill(self, value), "fill_")
+Tensor.fill_ = lambda self, value: _inplace(self, lambda: _fill_(self, _fill_value(value)), "fill_")
 Tensor.zero_ = lambda self: _inplace(self, lambda: _zero(self), "zero_")
 
 
 @export(method=False)
 def fill(input, value) -> Tensor:
-    return _fill(input, value)
+    return _fill(input, _fill_value(value))
