@@ -13,7 +13,7 @@ from ..backend import xp
 from .concatenation import cat
 from .extrema import return_type
 from .pointwise import where
-from .reduction import _take_along, scan_accumulator, scan_dtype_check
+from .reduction import _take_along, check_result_dtype, scan_accumulator, scan_dtype_check
 
 
 def _reversed_cumsum(t, dim):
@@ -128,6 +128,7 @@ def cumprod(input, dim, *, dtype=None) -> Tensor:
     """
     if dtype is not None:
         scan_dtype_check("cumprod", dtype)
+        check_result_dtype(input, dtype)
         input = input.to(dtype)
     result = _cumprod(input, _scan_dim(input, dim))
     # only the default dtype accumulates small integers in int64; an explicit one is kept
