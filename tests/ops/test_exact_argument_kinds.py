@@ -65,6 +65,15 @@ def _programs(lib):
         "all_empty_dims": lambda: lib.all(x.detach(), dim=()),
         "any_empty_dims_uint8": lambda: lib.any(ints.to(lib.uint8), dim=[], keepdim=True),
         "sum_empty_dims": lambda: lib.sum(x.detach(), dim=[]),
+        # logsumexp reduces every dim for an empty list, into an output that only a kept
+        # shape fits
+        "logsumexp_empty_dims": lambda: lib.logsumexp(x, dim=()),
+        "logsumexp_empty_dims_kept": lambda: lib.logsumexp(x, dim=[], keepdim=True),
+        "logsumexp_empty_dims_empty": lambda: lib.logsumexp(lib.ones(2, 0), dim=()),
+        # stack checks its dim before the shapes; bmm its first operand's dtype first
+        "stack_dim_before_shapes": lambda: lib.stack([lib.ones(2), lib.ones(3)], dim=3),
+        "bmm_bool_float": lambda: lib.matmul(lib.ones(3, 3, 1) > 0, lib.ones(3, 1, 3)),
+        "bmm_float_bool": lambda: lib.matmul(lib.ones(3, 3, 1), lib.ones(3, 1, 3) > 0),
     }
 
 
@@ -80,6 +89,10 @@ EXPECTED = {
     "logical_or_bool": "TypeError",
     "logical_xor_float": "TypeError",
     "isclose_number": "TypeError",
+    "logsumexp_empty_dims": "RuntimeError",
+    "stack_dim_before_shapes": "IndexError",
+    "bmm_bool_float": "NotImplementedError",
+    "bmm_float_bool": "RuntimeError",
     "sum_int": "RuntimeError",
     "sum_dim_bool": "RuntimeError",
     "nansum_int": "RuntimeError",

@@ -113,6 +113,7 @@ def stack(tensors, dim=0) -> Tensor:
     """Join equally shaped tensors along a new dim."""
     _check_cat(tensors, "stack")
     shape = tensors[0]._data.shape
+    dim = _wrap_dim(dim, len(shape) + 1)  # torch checks the dim before the shapes
     for i, t in enumerate(tensors):
         if t._data.shape != shape:
             raise RuntimeError(
@@ -120,7 +121,7 @@ def stack(tensors, dim=0) -> Tensor:
                 f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}"
             )
     dt = _dtypes.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
-    return _stack(list(tensors), _wrap_dim(dim, len(shape) + 1), dt.np)
+    return _stack(list(tensors), dim, dt.np)
 
 
 def _join_grads(grads, input_shape, dim, sizes):

@@ -418,6 +418,13 @@ def _logsumexp(input, dim, keepdim):
 @export
 def logsumexp(input, dim, keepdim=False) -> Tensor:
     """log(sum(exp(x))) over ``dim``, computed stably."""
+    empty = isinstance(dim, (tuple, list)) and len(dim) == 0
+    if empty and not keepdim and input.ndim and input._data.size:
+        # torch reduces every dim for an empty list, but writes into an output shaped as
+        # though none were reduced: only a kept shape or an empty input gets through
+        raise RuntimeError(
+            f"output with shape [] doesn't match the broadcast shape {[1] * input.ndim}"
+        )
     return _logsumexp(input, reduce_dims(dim, input.ndim), keepdim)
 
 
