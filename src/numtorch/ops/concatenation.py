@@ -101,7 +101,8 @@ concatenate = export(cat, name="concatenate", method=False)
     name="stack",
     schema_args=2,
     lists=("tensors",),
-    tensors=lambda grad, dim: grad.unbind(dim),
+    # (torch selects each input's slice: SelectBackward0 in a create_graph gradient)
+    tensors=lambda grad, dim: tuple(grad.select(dim, i) for i in range(grad.shape[dim])),
     jvp=_stack_jvp,
 )
 def _stack(tensors, dim, dtype):

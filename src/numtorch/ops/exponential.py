@@ -191,7 +191,7 @@ def reciprocal(input):
 
 
 exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result))
-exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * result * math.log(2.0))
+exp2 = _unary("exp2", xp.exp2, lambda grad, result: _mul_scalar(grad * result, math.log(2.0)))
 expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * (result + 1))
 log = _unary("log", xp.log, lambda grad, input: grad / _conj(input))
 log2 = _unary("log2", xp.log2, lambda grad, input: grad / (input * math.log(2.0)))

@@ -16,7 +16,7 @@ from ..backend import xp
 from ..backend.zeros import efficient_zeros
 from .exponential import pow
 from .nn.simd_lanes import vector_lanes
-from .pointwise import where
+from .pointwise import _mul_scalar, where
 
 
 def _floats_only(name):
@@ -112,7 +112,7 @@ _RAD_TO_DEG = 180 / math.pi
     node="Deg2RadBackward0",
     dtypes=own_message(REAL, "deg2rad is not supported for complex tensors."),
     promote="float",
-    input=lambda grad: grad * _DEG_TO_RAD,
+    input=lambda grad: _mul_scalar(grad, _DEG_TO_RAD),  # MulBackward1, as torch's
     jvp="elementwise",
 )
 def deg2rad(input):
@@ -132,7 +132,7 @@ def deg2rad(input):
     node="Rad2DegBackward0",
     dtypes=own_message(REAL, "rad2deg is not supported for complex tensors."),
     promote="float",
-    input=lambda grad: grad * _RAD_TO_DEG,
+    input=lambda grad: _mul_scalar(grad, _RAD_TO_DEG),
     jvp="elementwise",
 )
 def rad2deg(input):
