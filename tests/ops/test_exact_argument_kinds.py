@@ -74,6 +74,18 @@ def _programs(lib):
         "stack_dim_before_shapes": lambda: lib.stack([lib.ones(2), lib.ones(3)], dim=3),
         "bmm_bool_float": lambda: lib.matmul(lib.ones(3, 3, 1) > 0, lib.ones(3, 1, 3)),
         "bmm_float_bool": lambda: lib.matmul(lib.ones(3, 3, 1), lib.ones(3, 1, 3) > 0),
+        # shapes and dims are checked before the kernel's dtype
+        "or_shapes_before_dtype": lambda: lib.ones(3, 3, 4) | lib.ones(3, 3),
+        "logcumsumexp_dim_before_dtype": lambda: lib.logcumsumexp(ints, 5),
+        # a number is refused before the kernel's dtype, by ops that take tensors only
+        "hypot_int_number": lambda: lib.hypot(ints, 3),
+        "logaddexp_complex_number": lambda: lib.logaddexp(x, 2 + 1j),
+        # a dtype= that is no float is named as the optional dtype
+        "mean_int_dtype": lambda: lib.mean(x, dtype=lib.int64),
+        "nanmean_int_dtype": lambda: lib.nanmean(x.detach(), dtype=lib.int64),
+        # softmax casts to its dtype= first: an empty result, or the integer kernel's refusal
+        "softmax_empty_int_dtype": lambda: lib.softmax(lib.ones(2, 0), 0, dtype=lib.int64),
+        "softmax_int_dtype_dim0": lambda: lib.softmax(lib.ones(2, 1), 0, dtype=lib.int64),
     }
 
 
@@ -93,6 +105,13 @@ EXPECTED = {
     "stack_dim_before_shapes": "IndexError",
     "bmm_bool_float": "NotImplementedError",
     "bmm_float_bool": "RuntimeError",
+    "or_shapes_before_dtype": "RuntimeError",
+    "logcumsumexp_dim_before_dtype": "IndexError",
+    "hypot_int_number": "TypeError",
+    "logaddexp_complex_number": "TypeError",
+    "mean_int_dtype": "RuntimeError",
+    "nanmean_int_dtype": "RuntimeError",
+    "softmax_int_dtype_dim0": "NotImplementedError",
     "sum_int": "RuntimeError",
     "sum_dim_bool": "RuntimeError",
     "nansum_int": "RuntimeError",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.dispatch import broadcast_shape
 from .._core.kernel_dtypes import REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export
@@ -60,6 +61,7 @@ def _integers_only(kernel: str, *arrays) -> None:
 
 def _bitwise(name, ufunc, kernel=None):
     def forward(input, other):
+        broadcast_shape(xp.shape(input), xp.shape(other))  # torch checks shapes first
         _integers_only(kernel or name, input, other)
         return ufunc(input, other)
 

@@ -271,11 +271,12 @@ def logcumsumexp(input, dim) -> Tensor:
         >>> torch.tensor([0.0, 0.0]).logcumsumexp(0)
         tensor([0.0000, 0.6931])
     """
+    dim = _scan_dim(input, dim)  # torch checks the dim before the dtype
     if input._data.dtype.kind not in "fcV":
         raise NotImplementedError(
             f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )
-    return _logcumsumexp(input, _scan_dim(input, dim))
+    return _logcumsumexp(input, dim)
 
 
 # -- diff (composite) ------------------------------------------------------------------------

@@ -182,11 +182,15 @@ def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     return _sum_dim(input, reduce_dims(dim, input.ndim), keepdim, dtype)
 
 
-def _check_float(input, name):
-    if input._data.dtype.kind not in "fcV":
+def _check_float(input, name, dtype=None):
+    # a dtype= given is checked in place of the input's own
+    which, dtype = (
+        ("Input", input.dtype) if dtype is None else ("Optional", _dtypes.to_dtype(dtype))
+    )
+    if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(
-            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {input.dtype.scalar_name}"
+            f"{name}(): could not infer output dtype. {which} dtype must be either a floating "
+            f"point or complex dtype. Got: {dtype.scalar_name}"
         )
 
 
@@ -225,9 +229,9 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     if dim is _UNSET and keepdim is not _UNSET:
         raise _invalid("mean", "keepdim=bool")
     keepdim = False if keepdim is _UNSET else keepdim
+    _check_float(input, "mean", dtype)
     if dtype is not None:
         input = input.to(dtype)
-    _check_float(input, "mean")
     if dim is _UNSET:
         return _mean_all(input)
     if dim is None:  # the dim overload given None: all dims (MeanBackward1)
@@ -276,6 +280,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
             "nanmean(): expected input to have floating point or complex dtype but got "
             f"{input.dtype.scalar_name}"
         )
+    if dtype is not None:
+        _check_float(input, "nanmean", dtype)
     valid = ~input.isnan()
     return nansum(input, dim, keepdim, dtype=dtype) / sum(valid, dim, keepdim)
 

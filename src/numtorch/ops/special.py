@@ -19,11 +19,19 @@ from .nn.simd_lanes import vector_lanes
 from .pointwise import _mul_scalar, where
 
 
-def _floats_only(name):
+def _floats_only(name, params=("input", "other")):
     """A check raising torch's error when both operands are integers or bools (it runs on
-    mixed dtypes; the forward repeats it for same-dtype operands, see call.py)."""
+    mixed dtypes; the forward repeats it for same-dtype operands, see call.py), after
+    torch's parser refuses a number for either (these ops take tensors only)."""
+    op = name.removesuffix("_cpu")
 
     def check(args):
+        for position, (param, value) in enumerate(zip(params, args[:2]), 1):
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"{op}(): argument '{param}' (position {position}) must be Tensor, not "
+                    f"{type(value).__name__}"
+                )
         try:
             dt = _dtypes.result_type(*[a for a in args[:2]])
         except TypeError:
