@@ -80,6 +80,13 @@ def _programs(lib):
         # a number is refused before the kernel's dtype, by ops that take tensors only
         "hypot_int_number": lambda: lib.hypot(ints, 3),
         "logaddexp_complex_number": lambda: lib.logaddexp(x, 2 + 1j),
+        # a 0-dim tensor exponent is a tensor power to torch, not sqrt: (-0) ** 0.5 is +0
+        "pow_zero_dim_exponent_signs": lambda: lib.pow(
+            lib.tensor([-0.0, float("-inf"), 4.0]), lib.tensor(0.5)
+        ).signbit(),
+        "pow_zero_dim_exponent": lambda: lib.pow(
+            lib.tensor([-0.0, float("-inf"), 4.0]), lib.tensor([0.5])
+        ),
         # a dtype= that is no float is named as the optional dtype
         "mean_int_dtype": lambda: lib.mean(x, dtype=lib.int64),
         "nanmean_int_dtype": lambda: lib.nanmean(x.detach(), dtype=lib.int64),

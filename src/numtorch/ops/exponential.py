@@ -57,7 +57,13 @@ def _power(input, exponent):
     if dtype == xp.bool_:
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     if dtype.kind not in "iu" or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
-        return xp.power(input, exponent)
+        out = xp.power(input, exponent)
+        if exponent.size == 1 and dtype.kind == "f" and exponent == 0.5:
+            # NumPy takes a one-element exponent 0.5 as sqrt (sqrt(-0) is -0, sqrt(-inf)
+            # NaN), where torch's tensor kernel takes a power (+0, inf)
+            out = xp.where(input == 0, 0.0, xp.where(xp.isneginf(input), xp.inf, out))
+            out = out.astype(dtype, copy=False)
+        return out
     negative = exponent < 0
     out = xp.power(input, xp.where(negative, 0, exponent).astype(exponent.dtype))
     odd = (exponent & 1) != 0
