@@ -32,6 +32,8 @@ PROGRAMS = {
     "median": (lambda lib, x: lib.median(x).exp(), "MaskedFillBackward1"),
     "max_nan": (lambda lib, x: lib.max(x).exp(), "MaskedFillBackward1"),
     "min": (lambda lib, x: lib.min(x).pow(3), "MaskedFillBackward1"),
+    # cat's gradient narrows the gradient for each input
+    "cat": (lambda lib, x: lib.cat([x, x[1:] * 2]).pow(2).sum(), "AddBackward0"),
     # stack's gradient selects each input's slice
     "stack": (lambda lib, x: lib.stack([x[1], x[0] * 2, x[1]]).pow(2).sum(), "AddBackward0"),
 }
@@ -61,3 +63,11 @@ def test_stack_gradient_selects():
     (grad,) = numtorch.autograd.grad((y * y).sum(), x, create_graph=True)
     names = [type(f).__name__ for f, _ in grad.grad_fn.next_functions]
     assert names[0] == "SelectBackward0"
+
+
+def test_cat_gradient_narrows():
+    x = numtorch.tensor([1.5, 2.0], requires_grad=True)
+    y = numtorch.cat([x, x * 2])
+    (grad,) = numtorch.autograd.grad((y * y).sum(), x, create_graph=True)
+    names = [type(f).__name__ for f, _ in grad.grad_fn.next_functions]
+    assert names[0] == "SliceBackward0"

@@ -29,9 +29,16 @@ def _cat_jvp(tensors_t, tensors, dim, dtype, keep):
 
 # -- joining and splitting -------------------------------------------------------------------
 def _split_grads(grad, tensors_shape, dim, keep):
+    # torch narrows the gradient for each input (SliceBackward0 in a create_graph gradient);
     # a skipped 1-D empty input still gets its (empty) gradient, as in torch
-    parts = iter(grad.split([s[dim] for s, k in zip(tensors_shape, keep) if k], dim))
-    return [next(parts) if k else grad.new_zeros(s) for s, k in zip(tensors_shape, keep)]
+    parts, start = [], 0
+    for shape, kept in zip(tensors_shape, keep):
+        if kept:
+            parts.append(grad.narrow(dim, start, shape[dim]))
+            start += shape[dim]
+        else:
+            parts.append(grad.new_zeros(shape))
+    return parts
 
 
 @defop(
