@@ -655,7 +655,16 @@ def _zero(input):
     return xp.zeros_like(input)
 
 
-Tensor.fill_ = lambda self, value: _inplace(self, lambda: _fill_(self, _fill_value(value)), "fill_")
+def _fill_inplace(self, value):
+    if isinstance(value, Tensor):
+        # fill_.Tensor's kernel refuses an overlapping (expanded) target, which fill_ with a
+        # number writes through (inplace.WRITE_THROUGH_OVERLAP)
+        check_inplace(self, "fill_")
+        return write_inplace(self, _fill_(self, _fill_value(value)), "fill_.Tensor")
+    return _inplace(self, lambda: _fill_(self, value), "fill_")
+
+
+Tensor.fill_ = _fill_inplace
 Tensor.zero_ = lambda self: _inplace(self, lambda: _zero(self), "zero_")
 
 
