@@ -321,7 +321,7 @@ def _infer_array(data, dtype):
 
 @meta_capable
 def tensor(
-    data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False
+    data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False
 ) -> Tensor:
     """Build a tensor from data (a number, nested sequences, an array), copying it.
 

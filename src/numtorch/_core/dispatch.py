@@ -52,7 +52,9 @@ def wrap_int(value: int, dtype):
 
 
 _C_NAMES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int"}
-_C_NAMES.update(int64="int64_t", float16="c10::Half", bool="bool")
+_C_NAMES.update(
+    int64="int64_t", float16="c10::Half", float32="float", float64="double", bool="bool"
+)
 
 
 def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
@@ -83,6 +85,13 @@ def fill_scalar(value, np_dtype):
     (``uint8.fill_(-3)`` is 253), a larger one raises torch's overflow error (NumPy's
     OverflowError leaked); a float within the range is truncated (2.5 fills 2), any other
     (-0.5 for uint8, NaN) raises that error too, where NumPy would wrap it in."""
+    if value.__class__ is complex and np_dtype.kind not in "cb":
+        if value.imag:  # torch converts a complex number only when it is real
+            name = _dtypes.from_numpy_dtype(np_dtype).name
+            raise RuntimeError(
+                f"value cannot be converted to type {_C_NAMES.get(name, name)} without overflow"
+            )
+        value = value.real
     if value.__class__ is int:
         if not -(2**63) <= value < 2**64:  # beyond any torch scalar, whatever the dtype
             raise OverflowError("int too big to convert")

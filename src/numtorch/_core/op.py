@@ -435,7 +435,9 @@ def overloaded(arg: str, scalar_node: str, tensor_node: str, **options):
 
     def register(forward):
         name = options.pop("name", None) or forward.__name__
-        on_number = defop(name=name, node=scalar_node, **options)(forward)
+        # a number has no edge in torch's graph: the number overload takes no formula for it
+        number_options = {key: value for key, value in options.items() if key != arg}
+        on_number = defop(name=name, node=scalar_node, **number_options)(forward)
         # both overloads are one ATen op (aten::fmod), which the profiler shows
         tensor_options = {"aten": name, **options}
         on_tensor = defop(name=name + "_tensor", node=tensor_node, **tensor_options)(forward)
@@ -448,6 +450,8 @@ def overloaded(arg: str, scalar_node: str, tensor_node: str, **options):
         op.__name__ = op.__qualname__ = name
         op.__doc__ = forward.__doc__
         op.spec = on_number.spec
+        # the operators pick an overload themselves (ops/operators.py)
+        op.on_number, op.on_tensor = on_number, on_tensor
         return op
 
     return register

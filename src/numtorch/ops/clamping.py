@@ -6,7 +6,7 @@ from __future__ import annotations
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.dispatch import fill_scalar
-from .._core.kernel_dtypes import BOOL, REAL, KernelDtypes, kernel, own_message
+from .._core.kernel_dtypes import REAL, KernelDtypes, kernel, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from ..backend import xp
@@ -43,7 +43,9 @@ class _ClampTensorDtypes(KernelDtypes):
         return (_CLAMP if np_dtype.kind == "c" else kernel("clamp_cpu", ())).error(np_dtype)
 
 
-_CLAMP_TENSOR = _ClampTensorDtypes(REAL - BOOL)
+# (bool runs where one bound is given: torch's clamp_min and clamp_max kernels have a loop)
+_CLAMP_TENSOR = _ClampTensorDtypes(REAL)
+_CLAMP_BOTH_BOOL = kernel("clamp_cpu", ())
 
 
 def _clamp_check(min, max):
@@ -121,8 +123,30 @@ def _clamp_tensor(input, min, max):
 def clamp(input, min=None, max=None) -> Tensor:
     """Limit values to ``[min, max]`` (either bound may be omitted)."""
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return _clamp_tensor(input, min, max)
+        if min is None or max is None or (isinstance(min, Tensor) and isinstance(max, Tensor)):
+            if (
+                min is not None
+                and max is not None
+                and _dtypes.result_type(input, min, max) is _dtypes.bool_
+            ):
+                raise _CLAMP_BOTH_BOOL.error(xp.dtype(xp.bool_))
+            return _clamp_tensor(input, min, max)
+        # a tensor bound beside a number: torch's number overload takes a 0-dim tensor as
+        # its number (ClampBackward1; the tensor's gradient is not followed)
+        min, max = _as_number(min, input), _as_number(max, input)
     return _clamp_scalar(input, min, max)
+
+
+def _as_number(bound, input):
+    if not isinstance(bound, Tensor):
+        return bound
+    if bound.ndim or bound.requires_grad:  # what torch's parser takes for a number
+        raise TypeError(
+            "clamp() received an invalid combination of arguments: a tensor bound beside a "
+            f"number must have no dims and not require grad (got shape {list(bound.shape)}, "
+            f"requires_grad={bound.requires_grad}); give both bounds as tensors"
+        )
+    return bound.item()
 
 
 clip = export(clamp, name="clip", inplace=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.dispatch import broadcast_shape
 from .._core.kernel_dtypes import REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export
@@ -37,11 +38,17 @@ not_equal = export(ne, name="not_equal")
 
 
 def _logical(name, ufunc):
-    op = defop(
-        batch=batch_rules.pointwise,
-        name=name,
-        scalars=("other",),
-    )(lambda input, other: ufunc(input, other))
+    def forward(input, other):
+        # torch's logical ops take tensors only (a tensor's data is always an array here)
+        for position, (param, value) in enumerate((("input", input), ("other", other)), 1):
+            if value.__class__ is not xp.ndarray:
+                raise TypeError(
+                    f"{name}(): argument '{param}' (position {position}) must be Tensor, not "
+                    f"{type(value).__name__}"
+                )
+        return ufunc(input, other)
+
+    op = defop(batch=batch_rules.pointwise, name=name)(forward)
     return export(op, inplace=True)
 
 
@@ -54,6 +61,7 @@ def _integers_only(kernel: str, *arrays) -> None:
 
 def _bitwise(name, ufunc, kernel=None):
     def forward(input, other):
+        broadcast_shape(xp.shape(input), xp.shape(other))  # torch checks shapes first
         _integers_only(kernel or name, input, other)
         return ufunc(input, other)
 
@@ -143,7 +151,13 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
 @export
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
-    other = other._data if isinstance(other, Tensor) else other
+    for position, (name, value) in enumerate((("input", input), ("other", other)), 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"isclose(): argument '{name}' (position {position}) must be Tensor, not "
+                f"{type(value).__name__}"
+            )
+    other = other._data
     # (NumPy gives a scalar for 0-d operands: a tensor's data is always an array)
     close = xp.isclose(input._data, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
     return Tensor._make(xp.asarray(close))

@@ -29,9 +29,16 @@ def _cat_jvp(tensors_t, tensors, dim, dtype, keep):
 
 # -- joining and splitting -------------------------------------------------------------------
 def _split_grads(grad, tensors_shape, dim, keep):
+    # torch narrows the gradient for each input (SliceBackward0 in a create_graph gradient);
     # a skipped 1-D empty input still gets its (empty) gradient, as in torch
-    parts = iter(grad.split([s[dim] for s, k in zip(tensors_shape, keep) if k], dim))
-    return [next(parts) if k else grad.new_zeros(s) for s, k in zip(tensors_shape, keep)]
+    parts, start = [], 0
+    for shape, kept in zip(tensors_shape, keep):
+        if kept:
+            parts.append(grad.narrow(dim, start, shape[dim]))
+            start += shape[dim]
+        else:
+            parts.append(grad.new_zeros(shape))
+    return parts
 
 
 @defop(
@@ -101,7 +108,8 @@ concatenate = export(cat, name="concatenate", method=False)
     name="stack",
     schema_args=2,
     lists=("tensors",),
-    tensors=lambda grad, dim: grad.unbind(dim),
+    # (torch selects each input's slice: SelectBackward0 in a create_graph gradient)
+    tensors=lambda grad, dim: tuple(grad.select(dim, i) for i in range(grad.shape[dim])),
     jvp=_stack_jvp,
 )
 def _stack(tensors, dim, dtype):
@@ -113,6 +121,7 @@ def stack(tensors, dim=0) -> Tensor:
     """Join equally shaped tensors along a new dim."""
     _check_cat(tensors, "stack")
     shape = tensors[0]._data.shape
+    dim = _wrap_dim(dim, len(shape) + 1)  # torch checks the dim before the shapes
     for i, t in enumerate(tensors):
         if t._data.shape != shape:
             raise RuntimeError(
@@ -120,7 +129,7 @@ def stack(tensors, dim=0) -> Tensor:
                 f"{list(shape)} at entry 0 and {list(t._data.shape)} at entry {i}"
             )
     dt = _dtypes.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
-    return _stack(list(tensors), _wrap_dim(dim, len(shape) + 1), dt.np)
+    return _stack(list(tensors), dim, dt.np)
 
 
 def _join_grads(grads, input_shape, dim, sizes):

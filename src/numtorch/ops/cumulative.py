@@ -13,7 +13,7 @@ from ..backend import xp
 from .concatenation import cat
 from .extrema import return_type
 from .pointwise import _conj, where
-from .reduction import _take_along, scan_accumulator, scan_dtype_check
+from .reduction import _take_along, check_result_dtype, scan_accumulator, scan_dtype_check
 
 
 def _reversed_cumsum(t, dim):
@@ -131,6 +131,7 @@ def cumprod(input, dim, *, dtype=None) -> Tensor:
     """
     if dtype is not None:
         scan_dtype_check("cumprod", dtype)
+        check_result_dtype(input, dtype)
         input = input.to(dtype)
     result = _cumprod(input, _scan_dim(input, dim))
     # only the default dtype accumulates small integers in int64; an explicit one is kept
@@ -273,11 +274,12 @@ def logcumsumexp(input, dim) -> Tensor:
         >>> torch.tensor([0.0, 0.0]).logcumsumexp(0)
         tensor([0.0000, 0.6931])
     """
+    dim = _scan_dim(input, dim)  # torch checks the dim before the dtype
     if input._data.dtype.kind not in "fcV":
         raise NotImplementedError(
             f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.scalar_name}'"
         )
-    return _logcumsumexp(input, _scan_dim(input, dim))
+    return _logcumsumexp(input, dim)
 
 
 # -- diff (composite) ------------------------------------------------------------------------

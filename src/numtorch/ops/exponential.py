@@ -69,7 +69,13 @@ def _power(input, exponent):
     if dtype == xp.bool_:
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     if dtype.kind not in "iu" or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
-        return xp.power(input, exponent)
+        out = xp.power(input, exponent)
+        if exponent.size == 1 and dtype.kind == "f" and exponent == 0.5:
+            # NumPy takes a one-element exponent 0.5 as sqrt (sqrt(-0) is -0, sqrt(-inf)
+            # NaN), where torch's tensor kernel takes a power (+0, inf)
+            out = xp.where(input == 0, 0.0, xp.where(xp.isneginf(input), xp.inf, out))
+            out = out.astype(dtype, copy=False)
+        return out
     negative = exponent < 0
     out = xp.power(input, xp.where(negative, 0, exponent).astype(exponent.dtype))
     odd = (exponent & 1) != 0
@@ -203,7 +209,9 @@ def reciprocal(input):
 
 
 exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result))
-exp2 = _unary("exp2", xp.exp2, lambda grad, result: grad * _conj(result) * math.log(2.0))
+exp2 = _unary(
+    "exp2", xp.exp2, lambda grad, result: _mul_scalar(grad * _conj(result), math.log(2.0))
+)
 expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * _conj(result + 1))
 log = _unary("log", xp.log, lambda grad, input: grad / _conj(input))
 log2 = _unary("log2", xp.log2, lambda grad, input: grad / _conj(input * math.log(2.0)))

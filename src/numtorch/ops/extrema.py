@@ -53,6 +53,11 @@ def _evenly_distribute(grad, input, result, dims, keepdim, nan_matches=True):
     # max()/min()/median() share the gradient among the NaNs when the result is NaN
     # (torch's evenly_distribute_backward); amax/amin/aminmax count only equal values
     # (scale_grad_by_count), so a NaN result gives 0 / 0: NaN over the whole slice
+    if nan_matches and dims is None:
+        # torch's evenly_distribute_backward on CPU: zeros, filled where the input equals
+        # the result (is NaN, for a NaN result) with an equal share of the gradient
+        mask = input.isnan() if bool(result.isnan()) else input == result
+        return zeros(input.shape, dtype=grad.dtype).masked_fill_(mask, grad / mask.sum())
     value = _restore_view(result, dims, input.shape, keepdim)
     mask = input == value
     if nan_matches:

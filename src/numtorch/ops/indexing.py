@@ -538,37 +538,27 @@ def setitem(self, key, value) -> None:
         _check_no_overlap(self, value)
         _inplace(view, lambda: _index_put(view, expanded, value), "index_put_")
         return
+    # torch's copy_to into what the key's basic parts select: self itself when its slices
+    # all take whole dims (CopyBackwards, FillBackward3 on self, not CopySlices over a view)
     view, _ = _apply_basic(self, nkey)
-    if view is self:
-        _write_whole(self, value)
-        return
-    if isinstance(value, Tensor):
-        if value.ndim > view.ndim:  # torch drops the value's leading size-1 dims first
-            lead = 0
-            while lead < value.ndim and value.shape[lead] == 1:
-                lead += 1
-            value = value.reshape(value.shape[lead:])
-        view.copy_(value)
-    else:
-        view.fill_(value)
-
-
-def _write_whole(self, value) -> None:
-    """A key that selects all of ``self`` (``t[...]``, ``t[:]``, ``t[0:n, :]``) writes into
-    ``self`` itself, as torch's copy_to: a number becomes a 0-d tensor of ``self``'s dtype,
-    a value of ``self``'s shape is copied (CopyBackwards), a 0-d one fills (FillBackward3)
-    and any other broadcasts, its leading size-1 dims dropped, into a copy."""
-    if isinstance(value, numbers.Number) and not isinstance(value, Tensor):
+    if not isinstance(value, Tensor):  # a number is a 0-dim tensor of self's dtype to torch
+        if not isinstance(value, (numbers.Number, xp.generic)):
+            raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
         value = Tensor._make(xp.asarray(fill_scalar(value, self._data.dtype), self._data.dtype))
-    if not isinstance(value, Tensor) or (value.ndim == 0 and self.ndim):
-        self.fill_(value)
-        return
-    if value.ndim > self.ndim:
+    if value._data.shape == view._data.shape:
+        view.copy_(value)
+    elif value.ndim == 0:
+        view.fill_(value)
+    else:
+        # torch views the value without its leading size-1 dims, then expands it to the
+        # written shape (ViewBackward0 and ExpandBackward0 in the graph)
         lead = 0
         while lead < value.ndim and value.shape[lead] == 1:
             lead += 1
-        value = value.reshape(value.shape[lead:])
-    self.copy_(value)
+        value = value.view(value.shape[lead:])
+        if value._data.shape != view._data.shape:
+            value = value.expand(view.shape)
+        view.copy_(value)
 
 
 setitem.__name__ = setitem.__qualname__ = "__setitem__"
@@ -629,29 +619,30 @@ def _fill_jvp(input_t, value_t, input, value):
     return align(value_t, value, input.ndim).expand(shape)
 
 
-def _fill_kernel(input, value):
+def _fill_values(input, value):
     return xp.full(input.shape, fill_scalar(value, input.dtype), dtype=input.dtype)
 
 
-def _fill_entries(name: str, aten: str, scalar_node: str, tensor_node: str):
-    return overloaded(
-        "value",
-        scalar_node,
-        tensor_node,
-        batch=batch_rules.pointwise_into,
-        name=name,
-        aten=aten,
-        scalars=("value",),
-        input=lambda grad: zeros_like(grad),
-        value=lambda grad: grad.sum(),
-        jvp=_fill_jvp,
-    )(_fill_kernel)
+# torch names four nodes: torch.fill with a number (FillBackward0) or a 0-dim tensor
+# (FillBackward1), and fill_ with either (FillBackward2, FillBackward3)
+_FILL = dict(
+    batch=batch_rules.pointwise_into,
+    scalars=("value",),
+    input=lambda grad: zeros_like(grad),
+    value=lambda grad: grad.sum(),
+    jvp=_fill_jvp,
+)
+_fill = overloaded("value", "FillBackward0", "FillBackward1", name="fill", **_FILL)(_fill_values)
+_fill_ = overloaded("value", "FillBackward2", "FillBackward3", name="fill_", **_FILL)(_fill_values)
 
 
-# torch's four fills: out of place and in place, each with a Scalar or a Tensor value
-# (FillBackward0..3); ``t[...] = v`` writes with the in-place Tensor one
-_fill = _fill_entries("fill", "fill_", "FillBackward2", "FillBackward3")
-_fill_new = _fill_entries("fill_new", "fill", "FillBackward0", "FillBackward1")
+def _fill_value(value):
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(
+            "fill_ only supports 0-dimension value tensor but got tensor with "
+            f"{value.ndim} dimensions."
+        )
+    return value
 
 
 @defop(
@@ -666,10 +657,19 @@ def _zero(input):
     return xp.zeros_like(input)
 
 
-Tensor.fill_ = lambda self, value: _inplace(self, lambda: _fill(self, value), "fill_")
+def _fill_inplace(self, value):
+    if isinstance(value, Tensor):
+        # fill_.Tensor's kernel refuses an overlapping (expanded) target, which fill_ with a
+        # number writes through (inplace.WRITE_THROUGH_OVERLAP)
+        check_inplace(self, "fill_")
+        return write_inplace(self, _fill_(self, _fill_value(value)), "fill_.Tensor")
+    return _inplace(self, lambda: _fill_(self, value), "fill_")
+
+
+Tensor.fill_ = _fill_inplace
 Tensor.zero_ = lambda self: _inplace(self, lambda: _zero(self), "zero_")
 
 
 @export(method=False)
 def fill(input, value) -> Tensor:
-    return _fill_new(input, value)
+    return _fill(input, _fill_value(value))

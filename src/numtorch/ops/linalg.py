@@ -234,6 +234,8 @@ def bmm(input, mat2) -> Tensor:
     # torch's bmm checks dtypes only where it multiplies: with an empty operand or result it
     # returns zeros of mat2's dtype
     if input._data.dtype != mat2._data.dtype and 0 not in input.shape + mat2.shape[2:]:
+        if input._data.dtype == xp.bool_:  # its kernel is chosen by the first dtype first
+            raise _BMM.error(input._data.dtype)
         raise RuntimeError(
             f"expected scalar type {input.dtype.scalar_name} but found {mat2.dtype.scalar_name}"
         )

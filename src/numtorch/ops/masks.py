@@ -49,7 +49,7 @@ def _fill_masked(input, mask, value):
     jvp=batched(lambda input_t, mask: where(mask, 0.0, input_t)),
 )
 def _masked_fill(input, mask, value):
-    if input.dtype.kind in "iu":  # a number converts into an integer input's type as a fill
+    if input.dtype.kind != "c":  # a number converts into a real input's type as a fill
         value = fill_scalar(value, input.dtype)
     return _fill_masked(input, mask, value)
 

@@ -20,6 +20,16 @@ def _operand(other) -> bool:
 
 
 def _binary(fn, *extra):
+    on_tensor = getattr(fn, "on_tensor", None)
+    if on_tensor is not None:
+        # an op with a number overload and a tensor one (``t % 2`` records RemainderBackward0,
+        # ``t % u`` RemainderBackward1): a method for each, picked by the operand
+        on_number, on_tensor = _binary(fn.on_number, *extra), _binary(on_tensor, *extra)
+
+        def overloads(self, other):
+            return (on_tensor if isinstance(other, Tensor) else on_number)(self, other)
+
+        return overloads
     spec = getattr(fn, "spec", None)
     if spec is None:
 

@@ -170,6 +170,8 @@ def _sum_dim(input, dim, keepdim=False, dtype=None):
 @export
 def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     """Sum of all elements, or over ``dim`` (int or tuple), keeping it if ``keepdim``."""
+    if dtype is not None:
+        check_result_dtype(input, dtype)
     if dim is _UNSET:
         if keepdim is not _UNSET:
             raise _invalid("sum", "keepdim=bool")
@@ -180,11 +182,15 @@ def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     return _sum_dim(input, reduce_dims(dim, input.ndim), keepdim, dtype)
 
 
-def _check_float(input, name):
-    if input._data.dtype.kind not in "fcV":
+def _check_float(input, name, dtype=None):
+    # a dtype= given is checked in place of the input's own
+    which, dtype = (
+        ("Input", input.dtype) if dtype is None else ("Optional", _dtypes.to_dtype(dtype))
+    )
+    if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(
-            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
-            f"point or complex dtype. Got: {input.dtype.scalar_name}"
+            f"{name}(): could not infer output dtype. {which} dtype must be either a floating "
+            f"point or complex dtype. Got: {dtype.scalar_name}"
         )
 
 
@@ -223,9 +229,9 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     if dim is _UNSET and keepdim is not _UNSET:
         raise _invalid("mean", "keepdim=bool")
     keepdim = False if keepdim is _UNSET else keepdim
+    _check_float(input, "mean", dtype)
     if dtype is not None:
         input = input.to(dtype)
-    _check_float(input, "mean")
     if dim is _UNSET:
         return _mean_all(input)
     if dim is None:  # the dim overload given None: all dims (MeanBackward1)
@@ -254,9 +260,14 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """The sum treating NaN as zero (NansumBackward0: NaN positions get no gradient)."""
     if input.is_complex():
         raise RuntimeError("nansum on CPU does not support complex inputs")
+    if dtype is not None:
+        check_result_dtype(input, dtype)
     if not input.is_floating_point():  # no NaN to skip: integers keep sum's dtype
         return sum(input, dim, keepdim, dtype=dtype)
     if dtype is not None:
+        if not _dtypes.to_dtype(dtype).is_floating_point:  # NaN is skipped before the cast
+            input = input.masked_fill(input.isnan(), 0)
+            return sum(input.to(dtype), dim, keepdim, dtype=dtype)
         input = input.to(dtype)
     return _nansum(input, reduce_dims(dim, input.ndim), keepdim)
 
@@ -269,6 +280,8 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
             "nanmean(): expected input to have floating point or complex dtype but got "
             f"{input.dtype.scalar_name}"
         )
+    if dtype is not None:
+        _check_float(input, "nanmean", dtype)
     valid = ~input.isnan()
     return nansum(input, dim, keepdim, dtype=dtype) / sum(valid, dim, keepdim)
 
@@ -366,6 +379,8 @@ def prod(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     if dim is None or (dim is _UNSET and keepdim is not _UNSET):
         raise _invalid("prod", "dim=NoneType" if dim is None else "keepdim=bool")
     keepdim = False if keepdim is _UNSET else keepdim
+    if dtype is not None:
+        check_result_dtype(input, dtype)
     if dim is _UNSET:
         return _prod_all(input, dtype)
     return _prod_dim(input, _wrap_dim(dim, input.ndim), keepdim, dtype)
@@ -413,6 +428,13 @@ def _logsumexp(input, dim, keepdim):
 @export
 def logsumexp(input, dim, keepdim=False) -> Tensor:
     """log(sum(exp(x))) over ``dim``, computed stably."""
+    empty = isinstance(dim, (tuple, list)) and len(dim) == 0
+    if empty and not keepdim and input.ndim and input._data.size:
+        # torch reduces every dim for an empty list, but writes into an output shaped as
+        # though none were reduced: only a kept shape or an empty input gets through
+        raise RuntimeError(
+            f"output with shape [] doesn't match the broadcast shape {[1] * input.ndim}"
+        )
     return _logsumexp(input, reduce_dims(dim, input.ndim), keepdim)
 
 
@@ -460,6 +482,15 @@ def scan_accumulator(dtype):
     return _SCAN_ACCUMULATORS.get(dtype)
 
 
+def check_result_dtype(input, dtype) -> None:
+    """torch's autograd refuses to record a reduction whose ``dtype=`` result cannot carry
+    a gradient (an integer or bool sum of a tensor that requires grad)."""
+    if input._requires_grad and grad_mode.is_grad_enabled():
+        dtype = _dtypes.to_dtype(dtype)
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(f"Autograd not support dtype: {dtype.scalar_name}")
+
+
 def scan_dtype_check(name: str, dtype) -> None:
     """torch's CPU scans have no bool kernel for an explicit ``dtype=torch.bool``."""
     if dtype == _dtypes.bool_:
@@ -470,6 +501,7 @@ def scan_dtype_check(name: str, dtype) -> None:
 def cumsum(input, dim, *, dtype=None) -> Tensor:
     if dtype is not None:
         scan_dtype_check("cumsum", dtype)
+        check_result_dtype(input, dtype)
         input = input.to(dtype)
     result = _cumsum(input, _wrap_dim(dim, input.ndim))
     # only the default dtype accumulates small integers in int64; an explicit one is kept
@@ -478,8 +510,17 @@ def cumsum(input, dim, *, dtype=None) -> Tensor:
 
 @export
 def all(input, dim=None, keepdim=False) -> Tensor:
-    axis = reduce_dims(dim, input.ndim) if dim is not None else None
+    axis = _logical_axis(dim, input.ndim)
     return _logical_result(input, xp.all(input._data, axis=axis, keepdims=keepdim))
+
+
+def _logical_axis(dim, ndim: int):
+    # all and any reduce no dim for an empty dim list (sum reduces every dim there)
+    if dim is None:
+        return None
+    if not isinstance(dim, _INTEGERS) and len(dim) == 0:
+        return ()
+    return reduce_dims(dim, ndim)
 
 
 def _logical_result(input, out):
@@ -490,7 +531,7 @@ def _logical_result(input, out):
 
 @export
 def any(input, dim=None, keepdim=False) -> Tensor:
-    axis = reduce_dims(dim, input.ndim) if dim is not None else None
+    axis = _logical_axis(dim, input.ndim)
     return _logical_result(input, xp.any(input._data, axis=axis, keepdims=keepdim))
 
 

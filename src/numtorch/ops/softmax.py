@@ -268,9 +268,7 @@ def _softmax_dim(input, dim, name):
     return _wrap_dim(dim, input.ndim)
 
 
-def _softmax_input(input, dtype, dim, kernel="softmax"):
-    if dtype is not None:
-        return input.to(dtype)
+def _softmax_input(input, dim, kernel="softmax"):
     if input._data.dtype.kind not in "fcV":
         # torch's kernel for the last dim has its own name
         where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
@@ -285,9 +283,11 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
     """exp(x) / sum(exp(x)) along ``dim``, computed stably."""
     require_tensor("softmax", "input", 1, input)
     dim = _softmax_dim(input, dim, "softmax")
-    if _untouched(input, dtype):
+    if dtype is not None:  # torch casts first: an integer dtype meets the kernel's refusal
+        input = input.to(dtype)
+    if _untouched(input):
         return empty_like(input)
-    return _softmax(_softmax_input(input, dtype, dim), dim)
+    return _softmax(_softmax_input(input, dim), dim)
 
 
 @export
@@ -295,12 +295,14 @@ def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """log(softmax(x)) along ``dim``, computed stably."""
     require_tensor("log_softmax", "input", 1, input)
     dim = _softmax_dim(input, dim, "log_softmax")
-    if _untouched(input, dtype):
+    if dtype is not None:  # torch casts first: an integer dtype meets the kernel's refusal
+        input = input.to(dtype)
+    if _untouched(input):
         return empty_like(input)
-    return _log_softmax(_softmax_input(input, dtype, dim, "log_softmax"), dim)
+    return _log_softmax(_softmax_input(input, dim, "log_softmax"), dim)
 
 
-def _untouched(input, dtype) -> bool:
+def _untouched(input) -> bool:
     # torch returns an empty result before it picks a kernel: an empty integer or bool
     # input gives an empty tensor of its dtype, where a non-empty one is refused
-    return dtype is None and input._data.size == 0 and input._data.dtype.kind in "biu"
+    return input._data.size == 0 and input._data.dtype.kind in "biu"

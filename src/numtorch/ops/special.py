@@ -16,14 +16,22 @@ from ..backend import xp
 from ..backend.zeros import efficient_zeros
 from .exponential import pow
 from .nn.simd_lanes import vector_lanes
-from .pointwise import _conj, where
+from .pointwise import _conj, _mul_scalar, where
 
 
-def _floats_only(name):
+def _floats_only(name, params=("input", "other")):
     """A check raising torch's error when both operands are integers or bools (it runs on
-    mixed dtypes; the forward repeats it for same-dtype operands, see call.py)."""
+    mixed dtypes; the forward repeats it for same-dtype operands, see call.py), after
+    torch's parser refuses a number for either (these ops take tensors only)."""
+    op = name.removesuffix("_cpu")
 
     def check(args):
+        for position, (param, value) in enumerate(zip(params, args[:2]), 1):
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"{op}(): argument '{param}' (position {position}) must be Tensor, not "
+                    f"{type(value).__name__}"
+                )
         try:
             dt = _dtypes.result_type(*[a for a in args[:2]])
         except TypeError:
@@ -112,7 +120,7 @@ _RAD_TO_DEG = 180 / math.pi
     node="Deg2RadBackward0",
     dtypes=own_message(REAL, "deg2rad is not supported for complex tensors."),
     promote="float",
-    input=lambda grad: grad * _DEG_TO_RAD,
+    input=lambda grad: _mul_scalar(grad, _DEG_TO_RAD),  # MulBackward1, as torch's
     jvp="elementwise",
 )
 def deg2rad(input):
@@ -132,7 +140,7 @@ def deg2rad(input):
     node="Rad2DegBackward0",
     dtypes=own_message(REAL, "rad2deg is not supported for complex tensors."),
     promote="float",
-    input=lambda grad: grad * _RAD_TO_DEG,
+    input=lambda grad: _mul_scalar(grad, _RAD_TO_DEG),
     jvp="elementwise",
 )
 def rad2deg(input):

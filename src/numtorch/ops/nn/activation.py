@@ -20,7 +20,7 @@ from ...autograd.forward_grad import add_terms, batch_shift, batched
 from ...backend import layout, xp
 from ..activations import _sigmoid_forward
 from ..concatenation import cat, stack
-from ..pointwise import _add_scalar
+from ..pointwise import _add_scalar, _mul_scalar
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
 from .simd_lanes import vector_lanes
 
@@ -54,10 +54,15 @@ def rowwise(op, tangent, primal, *args):
 # -- erf, erfc -------------------------------------------------------------------------------
 
 
-def _erf_grad(grad, input):
+def _erf_slope(input, scale):
     # d/dx erf(x) = 2/sqrt(pi) exp(-x^2), x^2 taken by pow as torch's formula does: its own
-    # derivative 2 * x overflows to inf at huge x (0 * inf = NaN in the second order)
-    return grad * (input.pow(2).neg().exp() * TWO_OVER_SQRT_PI)
+    # derivative 2 * x overflows to inf at huge x (0 * inf = NaN in the second order); the
+    # number scales as a Scalar (MulBackward1), then the gradient multiplies, as in torch
+    return _mul_scalar(input.pow(2).neg().exp(), scale)
+
+
+def _erf_grad(grad, input):
+    return _erf_slope(input, TWO_OVER_SQRT_PI) * grad
 
 
 erf = export(
@@ -77,7 +82,7 @@ erfc = export(
         name="erfc",
         dtypes=kernel("erfc_vml_cpu", FLOATS),
         promote="float",
-        input=lambda grad, input: -_erf_grad(grad, input),
+        input=lambda grad, input: _erf_slope(input, -TWO_OVER_SQRT_PI) * grad,
         jvp="elementwise",
     )(lambda input: erfc_array(input)),
     inplace=True,

@@ -1,0 +1,137 @@
+"""Corners a random-program fuzzer found where ops take arguments of another kind than usual:
+a 0-dim tensor bound beside a number, numbers where torch takes tensors only, a ``dtype=`` the
+result cannot carry a gradient in, an empty dim list. Each outcome (values, dtype, node, or the
+error type) is compared with torch where it is installed; the expected kinds are checked
+without it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+X = np.array([[1.5, -1.0, 0.25], [2.0, float("nan"), -3.0]])
+
+
+def _outcome(fn):
+    try:
+        out = fn()
+    except Exception as error:  # the error type is the outcome
+        return (type(error).__name__,)
+    node = None if out.grad_fn is None else type(out.grad_fn).__name__
+    edges = 0 if out.grad_fn is None else len(out.grad_fn.next_functions)
+    dtype = str(out.dtype).replace("numtorch", "torch")
+    return dtype, node, edges, np.nan_to_num(out.detach().numpy(), nan=7.0).tolist()
+
+
+def _programs(lib):
+    x = lib.tensor(X, requires_grad=True)
+    ints = lib.tensor([[1, -1, 3], [0, 2, -2]])
+    bools = lib.tensor([True, False, True])
+    return {
+        # clamp: a 0-dim tensor beside a number is the number overload (ClampBackward1)
+        "clamp_tensor_number": lambda: x.clamp(lib.tensor(0.0), 0.5),
+        "clamp_number_tensor": lambda: lib.clip(x, min=-1, max=lib.tensor(0.5, dtype=lib.float64)),
+        # torch.tensor takes its dtype by keyword only
+        "tensor_positional_dtype": lambda: lib.tensor(0.5, lib.float64),
+        "clamp_int_uint8_float": lambda: ints.clamp(lib.tensor(0, dtype=lib.uint8), 0.5),
+        "clamp_int_uint8_int": lambda: ints.clamp(lib.tensor(0, dtype=lib.uint8), 2),
+        "clamp_row_number": lambda: x.clamp(lib.ones(3), 1),
+        "clamp_grad_tensor_number": lambda: x.clamp(lib.tensor(0.0, requires_grad=True), 0.5),
+        "clamp_inplace_tensor_number": lambda: (x * 1).clamp_(lib.tensor(0.0), 0.5),
+        # bools clamp by one tensor bound (clamp_min/clamp_max kernels), not by two
+        "clamp_bool_min": lambda: bools.clamp(lib.tensor([True, True, False]), None),
+        "clamp_bool_max": lambda: bools.clamp(None, lib.tensor([False, True, False])),
+        "clamp_bool_both": lambda: bools.clamp(bools, bools),
+        # logical ops and isclose take tensors only
+        "logical_and_number": lambda: lib.logical_and(x, 2),
+        "logical_or_bool": lambda: x.logical_or(False),
+        "logical_xor_float": lambda: lib.logical_xor(ints, 0.5),
+        "logical_xor_tensor": lambda: lib.logical_xor(ints, x),
+        "isclose_number": lambda: lib.isclose(x, 1.5),
+        # a dtype= result that cannot carry a gradient is refused while recording
+        "sum_int": lambda: x.sum(dtype=lib.int64),
+        "sum_dim_bool": lambda: x.sum(0, dtype=lib.bool),
+        "nansum_int": lambda: x.nansum(dtype=lib.int32),
+        "prod_int": lambda: x.prod(1, dtype=lib.int64),
+        "cumsum_int": lambda: x.cumsum(0, dtype=lib.int32),
+        "cumprod_int": lambda: x.cumprod(1, dtype=lib.int64),
+        "sum_int_detached": lambda: x.detach().sum(dtype=lib.int64),
+        "sum_float64": lambda: x.sum(1, dtype=lib.float64),
+        # nansum skips NaN before converting to an integer dtype
+        "nansum_int_detached": lambda: x.detach().nansum(1, dtype=lib.int32),
+        # all and any reduce nothing for an empty dim list
+        "all_empty_dims": lambda: lib.all(x.detach(), dim=()),
+        "any_empty_dims_uint8": lambda: lib.any(ints.to(lib.uint8), dim=[], keepdim=True),
+        "sum_empty_dims": lambda: lib.sum(x.detach(), dim=[]),
+        # logsumexp reduces every dim for an empty list, into an output that only a kept
+        # shape fits
+        "logsumexp_empty_dims": lambda: lib.logsumexp(x, dim=()),
+        "logsumexp_empty_dims_kept": lambda: lib.logsumexp(x, dim=[], keepdim=True),
+        "logsumexp_empty_dims_empty": lambda: lib.logsumexp(lib.ones(2, 0), dim=()),
+        # stack checks its dim before the shapes; bmm its first operand's dtype first
+        "stack_dim_before_shapes": lambda: lib.stack([lib.ones(2), lib.ones(3)], dim=3),
+        "bmm_bool_float": lambda: lib.matmul(lib.ones(3, 3, 1) > 0, lib.ones(3, 1, 3)),
+        "bmm_float_bool": lambda: lib.matmul(lib.ones(3, 3, 1), lib.ones(3, 1, 3) > 0),
+        # shapes and dims are checked before the kernel's dtype
+        "or_shapes_before_dtype": lambda: lib.ones(3, 3, 4) | lib.ones(3, 3),
+        "logcumsumexp_dim_before_dtype": lambda: lib.logcumsumexp(ints, 5),
+        # a number is refused before the kernel's dtype, by ops that take tensors only
+        "hypot_int_number": lambda: lib.hypot(ints, 3),
+        "logaddexp_complex_number": lambda: lib.logaddexp(x, 2 + 1j),
+        # a 0-dim tensor exponent is a tensor power to torch, not sqrt: (-0) ** 0.5 is +0
+        "pow_zero_dim_exponent_signs": lambda: lib.pow(
+            lib.tensor([-0.0, float("-inf"), 4.0]), lib.tensor(0.5)
+        ).signbit(),
+        "pow_zero_dim_exponent": lambda: lib.pow(
+            lib.tensor([-0.0, float("-inf"), 4.0]), lib.tensor([0.5])
+        ),
+        # a dtype= that is no float is named as the optional dtype
+        "mean_int_dtype": lambda: lib.mean(x, dtype=lib.int64),
+        "nanmean_int_dtype": lambda: lib.nanmean(x.detach(), dtype=lib.int64),
+        # softmax casts to its dtype= first: an empty result, or the integer kernel's refusal
+        "softmax_empty_int_dtype": lambda: lib.softmax(lib.ones(2, 0), 0, dtype=lib.int64),
+        "softmax_int_dtype_dim0": lambda: lib.softmax(lib.ones(2, 1), 0, dtype=lib.int64),
+    }
+
+
+EXPECTED = {
+    "clamp_tensor_number": "ClampBackward1",
+    "clamp_number_tensor": "ClampBackward1",
+    "clamp_inplace_tensor_number": "ClampBackward1",
+    "clamp_row_number": "TypeError",
+    "tensor_positional_dtype": "TypeError",
+    "clamp_grad_tensor_number": "TypeError",
+    "clamp_bool_both": "NotImplementedError",
+    "logical_and_number": "TypeError",
+    "logical_or_bool": "TypeError",
+    "logical_xor_float": "TypeError",
+    "isclose_number": "TypeError",
+    "logsumexp_empty_dims": "RuntimeError",
+    "stack_dim_before_shapes": "IndexError",
+    "bmm_bool_float": "NotImplementedError",
+    "bmm_float_bool": "RuntimeError",
+    "or_shapes_before_dtype": "RuntimeError",
+    "logcumsumexp_dim_before_dtype": "IndexError",
+    "hypot_int_number": "TypeError",
+    "logaddexp_complex_number": "TypeError",
+    "mean_int_dtype": "RuntimeError",
+    "nanmean_int_dtype": "RuntimeError",
+    "softmax_int_dtype_dim0": "NotImplementedError",
+    "sum_int": "RuntimeError",
+    "sum_dim_bool": "RuntimeError",
+    "nansum_int": "RuntimeError",
+    "prod_int": "RuntimeError",
+    "cumsum_int": "RuntimeError",
+    "cumprod_int": "RuntimeError",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_programs(numtorch)))
+def test_arguments_of_another_kind(name):
+    ours = _outcome(_programs(numtorch)[name])
+    if name in EXPECTED:
+        assert EXPECTED[name] in ours[:2]
+    torch = pytest.importorskip("torch")
+    assert ours == _outcome(_programs(torch)[name])

@@ -1,0 +1,73 @@
+"""The nodes of gradients taken with ``create_graph=True``, as a random-program fuzzer compared
+them with torch's: a derivative formula's last op names the gradient's ``grad_fn``. Checked
+against torch where it is installed, and against the expected names where it is not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+X = np.array([0.3, 0.6, -0.2, 0.6, float("nan")])
+
+
+def _gradient(lib, program):
+    x = lib.tensor(X, requires_grad=True)
+    (grad,) = lib.autograd.grad(program(lib, x), x, create_graph=True)
+    (second,) = lib.autograd.grad(grad.sum(), x, allow_unused=True)
+    edges = tuple(None if f is None else type(f).__name__ for f, _ in grad.grad_fn.next_functions)
+    values = (grad.detach().numpy().copy(), None if second is None else second.numpy().copy())
+    return type(grad.grad_fn).__name__, edges, values
+
+
+PROGRAMS = {
+    # a formula ending in a product with a number: torch's mul.Scalar (MulBackward1)
+    "exp2": (lambda lib, x: lib.exp2(x).pow(2).sum(), "MulBackward1"),
+    "deg2rad": (lambda lib, x: (lib.deg2rad(x) * x).sum(), "AddBackward0"),
+    # erfc's formula is a product, as erf's
+    "erfc": (lambda lib, x: lib.erfc(x).pow(2).sum(), "MulBackward0"),
+    "erf": (lambda lib, x: (lib.erf(x) * x).sum(), "AddBackward0"),
+    # max()/min()/median() fill zeros where the input equals the result (masked_fill_)
+    "median": (lambda lib, x: lib.median(x).exp(), "MaskedFillBackward1"),
+    "max_nan": (lambda lib, x: lib.max(x).exp(), "MaskedFillBackward1"),
+    "min": (lambda lib, x: lib.min(x).pow(3), "MaskedFillBackward1"),
+    # cat's gradient narrows the gradient for each input
+    "cat": (lambda lib, x: lib.cat([x, x[1:] * 2]).pow(2).sum(), "AddBackward0"),
+    # stack's gradient selects each input's slice
+    "stack": (lambda lib, x: lib.stack([x[1], x[0] * 2, x[1]]).pow(2).sum(), "AddBackward0"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_create_graph_gradient_nodes(name):
+    program, node = PROGRAMS[name]
+    ours = _gradient(numtorch, program)
+    assert ours[0] == node
+    torch = pytest.importorskip("torch")
+    theirs = _gradient(torch, program)
+    assert ours[:2] == theirs[:2]
+    for a, b in zip(ours[2], theirs[2]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, equal_nan=True)
+
+
+def test_deg2rad_gradient_is_a_number_product():
+    x = numtorch.tensor(X, requires_grad=True)
+    (grad,) = numtorch.autograd.grad(numtorch.deg2rad(x).pow(2).sum(), x, create_graph=True)
+    assert type(grad.grad_fn).__name__ == "MulBackward1"
+
+
+def test_stack_gradient_selects():
+    x = numtorch.tensor([[1.5, 2.0]], requires_grad=True)
+    y = numtorch.stack([x, x * 2], 1)
+    (grad,) = numtorch.autograd.grad((y * y).sum(), x, create_graph=True)
+    names = [type(f).__name__ for f, _ in grad.grad_fn.next_functions]
+    assert names[0] == "SelectBackward0"
+
+
+def test_cat_gradient_narrows():
+    x = numtorch.tensor([1.5, 2.0], requires_grad=True)
+    y = numtorch.cat([x, x * 2])
+    (grad,) = numtorch.autograd.grad((y * y).sum(), x, create_graph=True)
+    names = [type(f).__name__ for f, _ in grad.grad_fn.next_functions]
+    assert names[0] == "SliceBackward0"
