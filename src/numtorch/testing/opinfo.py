@@ -387,6 +387,12 @@ REDUCTIONS = [
         lambda x: np.sort(x, axis=1),
     ),
     OpInfo(
+        "sort_stable",
+        lambda t, x: t.sort(x, dim=1, stable=True).values,
+        lambda rng: [Sample((_distinct(rng, 2, 4),))],
+        lambda x: np.sort(x, axis=1),
+    ),
+    OpInfo(
         "sort_descending",
         lambda t, x: t.sort(x, 0, descending=True)[0],
         lambda rng: [Sample((_distinct(rng, 3, 2),))],
@@ -869,6 +875,18 @@ INPLACE = [
         lambda t, x: (x * 2).fill_(1.5),
         lambda rng: [Sample((_n(rng, 2, 3),))],
         lambda x: np.full_like(x, 1.5),
+    ),
+    OpInfo(
+        "fill",
+        lambda t, x: t.fill(x * 2, 1.5),
+        lambda rng: [Sample((_n(rng, 2, 3),))],
+        lambda x: np.full_like(x, 1.5),
+    ),
+    OpInfo(
+        "fill_tensor",
+        lambda t, x, v: t.fill(x * 2, v),
+        lambda rng: [Sample((_n(rng, 2, 3), _n(rng)))],
+        lambda x, v: np.full_like(x, v),
     ),
     OpInfo(
         "zero_",
