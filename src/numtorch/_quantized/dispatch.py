@@ -157,7 +157,8 @@ def _copy(params, input, src, *rest):
     return make_quantized(data, params)
 
 
-_KERNELS = {"relu": _relu, "fill": _fill, "fill_tensor": _fill, "copy": _copy}
+_KERNELS = {"relu": _relu, "copy": _copy}
+_KERNELS.update(dict.fromkeys(("fill", "fill_tensor", "fill_", "fill__tensor"), _fill))
 
 
 def _operands(args):

@@ -366,7 +366,8 @@ COMPLEX_DIFFERENTIABLE = (
     # linear maps with real coefficients: shape, indexing and scatter ops, sums
     *("as_strided", "as_strided_", "as_strided_copy", "as_strided_scatter", "block_diag"),
     *("channel_shuffle", "clone_channels_last", "col2im", "im2col", "cumsum", "trace"),
-    *("diagonal_copy", "diagonal_scatter", "fill", "zero", "gather", "index_add"),
+    *("diagonal_copy", "diagonal_scatter", "zero", "gather", "index_add"),
+    *("fill", "fill_tensor", "fill_", "fill__tensor"),
     *("index_copy", "index_fill", "index_fill_tensor", "index_put", "index_select"),
     *("masked_fill_tensor", "masked_scatter", "masked_select", "narrow_copy", "put", "take"),
     *("pixel_shuffle", "pixel_unshuffle", "repeat", "rot90", "scatter_add", "scatter_src"),
