@@ -103,10 +103,19 @@ def along(*names, none=None, extra_rank=0, shared=()):
     def rule(spec, args, dims):
         size = batch_size(args, dims)
         ndim = _logical_ndim(args[0], dims[0]) + extra_rank
+        # a 0-d sample has dim 0 (and -1) as a size-1 dim (its physical tensor has only the
+        # batch): the op runs over a size-1 dim 1, which the result drops again
+        scalar = ndim == 0 and any(args[spec.index[name]] is not None for name in names)
         new = list(args)
         for i, (a, d) in enumerate(zip(args, dims)):
             if isinstance(a, Tensor) and spec.params[i] not in shared:
                 new[i] = front_or_expand(a, d, size)
+                if scalar and new[i].ndim == 1:
+                    new[i] = new[i].unsqueeze(1)
+        if scalar:
+            for name in names:
+                new[spec.index[name]] = 1 if args[spec.index[name]] is not None else None
+            return _drop_dim1(spec.run(tuple(new))), 0
         for name in names:
             i = spec.index[name]
             value = new[i]
@@ -117,6 +126,15 @@ def along(*names, none=None, extra_rank=0, shared=()):
         return spec.run(tuple(new)), 0
 
     return rule
+
+
+def _drop_dim1(out):
+    if isinstance(out, Tensor):
+        return out.squeeze(1) if out.ndim == 2 and out.shape[1] == 1 else out
+    if isinstance(out, (tuple, list)):
+        parts = [_drop_dim1(o) for o in out]
+        return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
+    return out
 
 
 def first_only(spec, args, dims):
