@@ -306,6 +306,19 @@ def no_forward_derivative(name: str):
     return jvp
 
 
+def not_implemented_jvp(name: str):
+    """The forward derivative of an op whose backward torch declares not implemented (its node
+    is ``NotImplemented``): forward AD refuses it naming ``aten::<name>``, in torch's shorter
+    wording for these."""
+
+    def jvp():
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{name} that does not support it."
+        )
+
+    return jvp
+
+
 def push(spec, args, results, tangent_of) -> list:
     """The output tangents of one op call (Note [Forward grads]); ``tangent_of(input)``."""
     rule = spec.jvp

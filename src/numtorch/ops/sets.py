@@ -12,7 +12,7 @@ from .._core.kernel_dtypes import BOOL, REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor, _wrap_dim
-from ..autograd.forward_grad import no_forward_derivative
+from ..autograd.forward_grad import no_forward_derivative, not_implemented_jvp
 from ..backend import xp
 
 
@@ -137,7 +137,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 @defop(
     node="NotImplemented",
     weights=not_implemented("bincount"),
-    jvp=no_forward_derivative("aten::bincount"),
+    jvp=not_implemented_jvp("bincount"),
 )
 def _bincount(input, weights, minlength):
     out = xp.bincount(input, weights, minlength)
