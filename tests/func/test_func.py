@@ -773,3 +773,27 @@ def test_linearize_with_inplace_writes_runs_the_function_again():
     got = numtorch.func.linearize(g, x)[1](u)
     want = numtorch.func.jvp(g, (x,), (u,))[1]
     np.testing.assert_allclose(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda z: z.mul_(0),
+        lambda z: z.copy_(z.detach() * 3),
+        lambda z: z.add_(z.detach()).clamp_(max=0.0),
+    ],
+)
+def test_linearize_sees_inplace_writes_into_an_existing_tangent(write):
+    """An in-place op on a dual that already has a tangent writes the new tangent into its
+    memory, which no recorded op shows: jvp_fn must not replay the stale tangent."""
+
+    def g(x):
+        z = x * 2
+        write(z)
+        return z
+
+    x = t(numtorch, np.array([0.75, -0.5]))
+    u = t(numtorch, np.array([1.0, 2.0]))
+    got = numtorch.func.linearize(g, x)[1](u)
+    want = numtorch.func.jvp(g, (x,), (u,))[1]
+    np.testing.assert_array_equal(got.numpy(), want.numpy())

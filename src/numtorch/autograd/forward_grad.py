@@ -108,10 +108,16 @@ def get_tangent(t, level: int):
 
 
 def set_tangent(t, level: int, tangent) -> None:
+    break_tape(level)
+    _store(t, level, tangent)
+
+
+def break_tape(level: int) -> None:
+    """A tangent set or written outside an op's rule (Note [Forward tapes]): a tape recording
+    ``level`` cannot replay it."""
     tape = _state.tape
     if tape is not None and tape.level == level:
-        tape.broken = True  # a tangent set outside an op's rule: the tape cannot replay it
-    _store(t, level, tangent)
+        tape.broken = True
 
 
 def _store(t, level: int, tangent) -> None:
