@@ -152,7 +152,6 @@ UNBATCHED = {
     # (some samples only: a vector right-hand side is told from a matrix by its shape)
     "linalg_solve": "a vector right-hand side is told from a matrix by the physical shape",
     "tensorsolve": "the wrapper reshapes by the physical element count",
-    "pad_circular": "copies batched slices into an unbatched buffer",
     "as_strided": "strides address the physical memory, which holds every sample",
     "as_strided_": "strides address the physical memory, which holds every sample",
     "as_strided_of_view": "strides address the physical memory, which holds every sample",
