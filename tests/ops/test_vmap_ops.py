@@ -71,7 +71,6 @@ NO_RULE = {
     "_trilinear",
     "_searchsorted",
     "_standard_gamma_grad",
-    "_unique2",
     "_weight_norm",
     "affine_grid_generator",
     "aminmax",
@@ -93,7 +92,6 @@ NO_RULE = {
     "histogram",
     "histogramdd",
     "masked_scatter",
-    "masked_select",
     "max_unpool2d",
     "max_unpool3d",
     "multi_margin_loss",
@@ -126,8 +124,6 @@ NO_RULE = {
     "sparse_to_dense",
     "sparse_transpose",
     "sparse_values",
-    "unique_consecutive",
-    "unique_dim",
     "_fake_quantize_per_channel",
 }
 
@@ -529,3 +525,31 @@ def test_all_and_any_over_no_dims_reduce_nothing():
     assert x.all(dim=()).tolist() == [[True, False], [True, True]]
     assert x.any(dim=(), keepdim=True).shape == (2, 2)
     assert numtorch.count_nonzero(x, dim=()).item() == 3  # (every dim, as sum's)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda t, x: t.unique(x),
+        lambda t, x: t.unique(x, dim=0),
+        lambda t, x: t.unique_consecutive(x),
+        lambda t, x: t.masked_select(x, x > 0),
+        lambda t, x: t.masked_select(t.ones(2), x > 0),
+    ],
+)
+def test_ops_of_value_dependent_shape_are_refused_as_torch(call):
+    """Refused whatever the samples hold (these give every sample the same shape)."""
+    torch = pytest.importorskip("torch")
+    data = np.array([[1.0, -2.0], [3.0, 4.0]])
+    messages = []
+    for lib in (torch, numtorch):
+        with pytest.raises(RuntimeError, match="vmap") as info:
+            lib.vmap(lambda x, lib=lib: call(lib, x))(lib.tensor(data))
+        messages.append(str(info.value))
+    assert messages[1] == messages[0]
+
+
+def test_masked_select_with_an_unbatched_mask_selects_in_every_sample():
+    x = numtorch.tensor([[1.0, -2.0], [3.0, 4.0]])
+    got = numtorch.vmap(lambda t: numtorch.masked_select(t, numtorch.tensor([True, False])))(x)
+    assert got.tolist() == [[1.0], [3.0]]

@@ -511,3 +511,31 @@ def loss(spec, args, dims):
     over = tuple(range(1, out.ndim))
     name = _REDUCTIONS.get(reduction, reduction)
     return (out.sum(over) if name == "sum" else out.mean(over)), 0
+
+
+# -- ops whose output shape depends on the values ----------------------------------------------
+def dynamic_shape(aten: str):
+    """Ops whose output's shape depends on the values (``unique``): each sample could give
+    another shape, so torch refuses them under vmap, whatever the samples hold."""
+
+    def rule(spec, args, dims):
+        raise RuntimeError(
+            "vmap: We do not support batching operators that can output dynamic shape. "
+            f"Attempted to vmap over aten::{aten}. Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues if you need this feature."
+        )
+
+    return rule
+
+
+def masked_select(spec, args, dims):
+    """A batched mask selects another number of elements per sample: torch refuses it; an
+    unbatched one selects the same elements of every sample (the per-sample loop)."""
+    if dims[1] is not None:
+        raise RuntimeError(
+            "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+            "support this because for each batch this would return a differently shaped "
+            "Tensor. Please file an issue at https://github.com/pytorch/pytorch/issues if you "
+            "need this feature."
+        )
+    return NotImplemented
