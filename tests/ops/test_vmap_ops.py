@@ -553,3 +553,25 @@ def test_masked_select_with_an_unbatched_mask_selects_in_every_sample():
     x = numtorch.tensor([[1.0, -2.0], [3.0, 4.0]])
     got = numtorch.vmap(lambda t: numtorch.masked_select(t, numtorch.tensor([True, False])))(x)
     assert got.tolist() == [[1.0], [3.0]]
+
+
+@pytest.mark.parametrize("fn", ["amin", "amax", "sum", "logsumexp_0"])
+def test_reductions_over_every_dim_of_0d_samples_keep_samples_apart(fn):
+    """A reduction over every dim of a 0-d sample reduces nothing: not the batch (the
+    gradient of amin counted every sample's value as a tie)."""
+    torch = pytest.importorskip("torch")
+    name, _, dim = fn.partition("_")
+
+    def f(t, x):
+        return (getattr(t, name)(x, int(dim)) if dim else getattr(t, name)(x)) * 2
+
+    data = np.array([1.5, -2.0, 0.5])
+    got, want = (
+        (
+            lib.vmap(lambda x, lib=lib: f(lib, x))(lib.tensor(data)).numpy(),
+            lib.vmap(lib.func.grad(lambda x, lib=lib: f(lib, x)))(lib.tensor(data)).numpy(),
+        )
+        for lib in (numtorch, torch)
+    )
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])

@@ -105,7 +105,9 @@ def along(*names, none=None, extra_rank=0, shared=()):
         ndim = _logical_ndim(args[0], dims[0]) + extra_rank
         # a 0-d sample has dim 0 (and -1) as a size-1 dim (its physical tensor has only the
         # batch): the op runs over a size-1 dim 1, which the result drops again
-        scalar = ndim == 0 and any(args[spec.index[name]] is not None for name in names)
+        scalar = ndim == 0 and (
+            none == "all" or any(args[spec.index[name]] is not None for name in names)
+        )
         new = list(args)
         for i, (a, d) in enumerate(zip(args, dims)):
             if isinstance(a, Tensor) and spec.params[i] not in shared:
@@ -114,7 +116,8 @@ def along(*names, none=None, extra_rank=0, shared=()):
                     new[i] = new[i].unsqueeze(1)
         if scalar:
             for name in names:
-                new[spec.index[name]] = 1 if args[spec.index[name]] is not None else None
+                value = args[spec.index[name]]
+                new[spec.index[name]] = (1,) if value is None and none == "all" else shift(value, 1)
             return _drop_dim1(spec.run(tuple(new))), 0
         for name in names:
             i = spec.index[name]
