@@ -605,13 +605,21 @@ def arange(
 
 
 @meta_capable
+def _refuse_spaced(kernel: str, dtype, steps: int) -> None:
+    # torch's kernels have no bool version (nor one for the wide unsigned dtypes); up to
+    # one step never reaches the kernel
+    if dtype.np.kind == "b" and steps > 1:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    unsigned.refuse(kernel, dtype)
+
+
 def linspace(
     start, end, steps, *, dtype=None, device=None, requires_grad=False, out=None
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
     dt = _float_dtype(dtype)
-    unsigned.refuse("linspace_cpu", dt)
+    _refuse_spaced("linspace_cpu", dt, steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     # torch's kernel: the first half counts up from start, the second half down from end.
@@ -662,6 +670,7 @@ def _fused_multiply_add(step, count, offset):
 def logspace(
     start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False
 ) -> Tensor:
+    _refuse_spaced("logspace_cpu", _float_dtype(dtype), steps)
     exps = linspace(start, end, steps, dtype=_dtypes.float64)._data
     data = (base**exps).astype(_float_dtype(dtype).np)
     return _finish(data, requires_grad, "logspace()")

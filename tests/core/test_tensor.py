@@ -199,6 +199,14 @@ def test_conversion_errors():
         torch.ones(2) + "a"
 
 
+def test_evenly_spaced_factories_refuse_bool_once_they_compute():
+    for name in ("linspace", "logspace"):
+        with pytest.raises(NotImplementedError, match=f'"{name}_cpu" not implemented for .Bool.'):
+            getattr(torch, name)(-1, 1, 3, dtype=torch.bool)
+        assert getattr(torch, name)(0, 1, 1, dtype=torch.bool).tolist() == [name == "logspace"]
+        assert getattr(torch, name)(0, 1, 0, dtype=torch.bool).tolist() == []
+
+
 def test_creation_and_errors():
     assert torch.zeros((2, 3)).shape == torch.zeros([2, 3]).shape == torch.zeros(2, 3).shape
     assert torch.eye(2, 3).tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]

@@ -773,3 +773,67 @@ def test_linearize_with_inplace_writes_runs_the_function_again():
     got = numtorch.func.linearize(g, x)[1](u)
     want = numtorch.func.jvp(g, (x,), (u,))[1]
     np.testing.assert_allclose(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda z: z.mul_(0),
+        lambda z: z.copy_(z.detach() * 3),
+        lambda z: z.add_(z.detach()).clamp_(max=0.0),
+    ],
+)
+def test_linearize_sees_inplace_writes_into_an_existing_tangent(write):
+    """An in-place op on a dual that already has a tangent writes the new tangent into its
+    memory, which no recorded op shows: jvp_fn must not replay the stale tangent."""
+
+    def g(x):
+        z = x * 2
+        write(z)
+        return z
+
+    x = t(numtorch, np.array([0.75, -0.5]))
+    u = t(numtorch, np.array([1.0, 2.0]))
+    got = numtorch.func.linearize(g, x)[1](u)
+    want = numtorch.func.jvp(g, (x,), (u,))[1]
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda x: x.new_zeros(3),
+        lambda x: x.new_ones((3,)),
+        lambda x: x.new_empty(3),
+        lambda x: x.new_full((3,), 2.0),
+        lambda x: x.new_empty_strided((3,), (1,)),
+    ],
+)
+def test_new_factories_of_a_batched_tensor_are_batched(make):
+    """torch's new_* under vmap make one tensor per sample: a batched value copies into it."""
+
+    def f(x):
+        r = make(x)
+        r.copy_(x * 2)
+        return r
+
+    x = numtorch.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(numtorch.vmap(f)(x).numpy(), (x * 2).numpy())
+    np.testing.assert_array_equal(
+        numtorch.vmap(numtorch.vmap(f))(x[None]).numpy()[0], (x * 2).numpy()
+    )
+
+
+def test_jacrev_through_an_inplace_write_of_a_slice():
+    """CopySlices' backward lays the (batched) gradient out in a new_empty_strided tensor."""
+    torch = pytest.importorskip("torch")
+
+    def f(lib, x):
+        t = (x * 1)[..., :1]
+        t.clamp_(-0.5, 0.5)
+        return lib.softmax(t * x[1], 0)
+
+    x = np.array([0.3, -0.9, 0.2])
+    want = torch.func.jacrev(lambda a: f(torch, a))(torch.tensor(x))
+    got = numtorch.func.jacrev(lambda a: f(numtorch, a))(numtorch.tensor(x))
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)

@@ -71,7 +71,6 @@ NO_RULE = {
     "_trilinear",
     "_searchsorted",
     "_standard_gamma_grad",
-    "_unique2",
     "_weight_norm",
     "affine_grid_generator",
     "aminmax",
@@ -93,7 +92,6 @@ NO_RULE = {
     "histogram",
     "histogramdd",
     "masked_scatter",
-    "masked_select",
     "max_unpool2d",
     "max_unpool3d",
     "multi_margin_loss",
@@ -126,8 +124,6 @@ NO_RULE = {
     "sparse_to_dense",
     "sparse_transpose",
     "sparse_values",
-    "unique_consecutive",
-    "unique_dim",
     "_fake_quantize_per_channel",
 }
 
@@ -135,8 +131,6 @@ NO_RULE = {
 # Op samples vmap cannot run yet, with why; the test fails for a listed one that works.
 UNBATCHED = {
     "stft": "its framing writes into a padded copy's data, which a batched tensor refuses",
-    "quantile": "the wrapper checks q's range by reading its values",
-    "quantile_tensor_q": "the wrapper checks q's range by reading its values",
     "gaussian_nll_loss": "the wrapper checks var >= 0 by reading its values",
     "cov_weights": "the wrapper checks the weights by reading their values",
     "histogram": "the bin edges are computed from the input's values",
@@ -154,7 +148,6 @@ UNBATCHED = {
     # (some samples only: a vector right-hand side is told from a matrix by its shape)
     "linalg_solve": "a vector right-hand side is told from a matrix by the physical shape",
     "tensorsolve": "the wrapper reshapes by the physical element count",
-    "pad_circular": "copies batched slices into an unbatched buffer",
     "as_strided": "strides address the physical memory, which holds every sample",
     "as_strided_": "strides address the physical memory, which holds every sample",
     "as_strided_of_view": "strides address the physical memory, which holds every sample",
@@ -467,3 +460,118 @@ def _check_jacobian_and_hessian(f, shape):
     np.testing.assert_allclose(
         hess.numpy().reshape(x.numel(), -1), np.stack(rows).reshape(x.numel(), -1), atol=1e-10
     )
+
+
+# -- samples that are 0-d, and the integer reductions ------------------------------------------
+# A 0-d sample has a dim 0 of size 1 for the ops along a dim; its physical tensor holds only
+# the batch, so the rule runs over a size-1 dim of its own (found by random programs).
+_ALONG_SCALAR = {
+    "cumsum": lambda t, x: t.cumsum(x, 0),
+    "cumprod": lambda t, x: t.cumprod(x, -1),
+    "softmax": lambda t, x: t.softmax(x, 0),
+    "log_softmax": lambda t, x: t.log_softmax(x, -1),
+    "max_dim": lambda t, x: t.max(x, 0, keepdim=True),
+    "sort": lambda t, x: t.sort(x, 0),
+    "topk": lambda t, x: t.topk(x, 1),
+    "median_dim": lambda t, x: t.median(x, 0),
+    "cummax": lambda t, x: t.cummax(x, 0),
+    "cummin": lambda t, x: t.cummin(x, 0),
+    "logcumsumexp": lambda t, x: t.logcumsumexp(x, 0),
+    "prod_dim": lambda t, x: t.prod(x, 0),
+    "kthvalue": lambda t, x: t.kthvalue(x, 1, 0),
+    "mode": lambda t, x: t.mode(x, 0),
+    "gather": lambda t, x: t.gather(x, 0, t.tensor(0)),
+    "transpose": lambda t, x: x.transpose(0, -1),
+    "argsort": lambda t, x: x.argsort(0),
+    # entries of their own since they read no values: vmap batches them
+    "argmax": lambda t, x: t.argmax(x),
+    "argmin_dim": lambda t, x: t.argmin(x, 0, keepdim=True),
+    "all": lambda t, x: t.all(x),
+    "any_dim": lambda t, x: t.any(x, 0),
+    "count_nonzero": lambda t, x: t.count_nonzero(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ALONG_SCALAR))
+def test_ops_along_a_dim_of_0d_samples_match_torch(name):
+    torch = pytest.importorskip("torch")
+    f = _ALONG_SCALAR[name]
+    data = np.array([1.5, -2.0, 0.0])
+    want = torch.vmap(lambda x: f(torch, x))(torch.tensor(data))
+    got = numtorch.vmap(lambda x: f(numtorch, x))(numtorch.tensor(data))
+    pairs = zip(want, got) if isinstance(want, tuple) else [(want, got)]
+    for w, g in pairs:
+        assert str(g.dtype) == str(w.dtype)
+        np.testing.assert_array_equal(g.numpy(), w.numpy())
+
+
+@pytest.mark.parametrize("fn", ["argmax", "argmin", "all", "any", "count_nonzero"])
+@pytest.mark.parametrize("in_dim", [0, 1])
+def test_integer_reductions_batch_like_torch(fn, in_dim):
+    torch = pytest.importorskip("torch")
+    data = np.array([[1.0, 0.0, np.nan], [3.0, -1.0, 2.0]])
+    calls = [lambda t, x: getattr(t, fn)(x), lambda t, x: getattr(t, fn)(x, 0)]
+    if fn != "count_nonzero":
+        calls.append(lambda t, x: getattr(t, fn)(x, dim=-1, keepdim=True))
+    for call in calls:
+        want = torch.vmap(lambda x: call(torch, x), in_dims=in_dim)(torch.tensor(data))
+        got = numtorch.vmap(lambda x: call(numtorch, x), in_dims=in_dim)(numtorch.tensor(data))
+        assert str(got.dtype) == str(want.dtype)
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_all_and_any_over_no_dims_reduce_nothing():
+    x = numtorch.tensor([[1.0, 0.0], [2.0, 3.0]])
+    assert x.all(dim=()).tolist() == [[True, False], [True, True]]
+    assert x.any(dim=(), keepdim=True).shape == (2, 2)
+    assert numtorch.count_nonzero(x, dim=()).item() == 3  # (every dim, as sum's)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda t, x: t.unique(x),
+        lambda t, x: t.unique(x, dim=0),
+        lambda t, x: t.unique_consecutive(x),
+        lambda t, x: t.masked_select(x, x > 0),
+        lambda t, x: t.masked_select(t.ones(2), x > 0),
+    ],
+)
+def test_ops_of_value_dependent_shape_are_refused_as_torch(call):
+    """Refused whatever the samples hold (these give every sample the same shape)."""
+    torch = pytest.importorskip("torch")
+    data = np.array([[1.0, -2.0], [3.0, 4.0]])
+    messages = []
+    for lib in (torch, numtorch):
+        with pytest.raises(RuntimeError, match="vmap") as info:
+            lib.vmap(lambda x, lib=lib: call(lib, x))(lib.tensor(data))
+        messages.append(str(info.value))
+    assert messages[1] == messages[0]
+
+
+def test_masked_select_with_an_unbatched_mask_selects_in_every_sample():
+    x = numtorch.tensor([[1.0, -2.0], [3.0, 4.0]])
+    got = numtorch.vmap(lambda t: numtorch.masked_select(t, numtorch.tensor([True, False])))(x)
+    assert got.tolist() == [[1.0], [3.0]]
+
+
+@pytest.mark.parametrize("fn", ["amin", "amax", "sum", "logsumexp_0"])
+def test_reductions_over_every_dim_of_0d_samples_keep_samples_apart(fn):
+    """A reduction over every dim of a 0-d sample reduces nothing: not the batch (the
+    gradient of amin counted every sample's value as a tie)."""
+    torch = pytest.importorskip("torch")
+    name, _, dim = fn.partition("_")
+
+    def f(t, x):
+        return (getattr(t, name)(x, int(dim)) if dim else getattr(t, name)(x)) * 2
+
+    data = np.array([1.5, -2.0, 0.5])
+    got, want = (
+        (
+            lib.vmap(lambda x, lib=lib: f(lib, x))(lib.tensor(data)).numpy(),
+            lib.vmap(lib.func.grad(lambda x, lib=lib: f(lib, x)))(lib.tensor(data)).numpy(),
+        )
+        for lib in (numtorch, torch)
+    )
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])

@@ -103,10 +103,22 @@ def along(*names, none=None, extra_rank=0, shared=()):
     def rule(spec, args, dims):
         size = batch_size(args, dims)
         ndim = _logical_ndim(args[0], dims[0]) + extra_rank
+        # a 0-d sample has dim 0 (and -1) as a size-1 dim (its physical tensor has only the
+        # batch): the op runs over a size-1 dim 1, which the result drops again
+        scalar = ndim == 0 and (
+            none == "all" or any(args[spec.index[name]] is not None for name in names)
+        )
         new = list(args)
         for i, (a, d) in enumerate(zip(args, dims)):
             if isinstance(a, Tensor) and spec.params[i] not in shared:
                 new[i] = front_or_expand(a, d, size)
+                if scalar and new[i].ndim == 1:
+                    new[i] = new[i].unsqueeze(1)
+        if scalar:
+            for name in names:
+                value = args[spec.index[name]]
+                new[spec.index[name]] = (1,) if value is None and none == "all" else shift(value, 1)
+            return _drop_dim1(spec.run(tuple(new))), 0
         for name in names:
             i = spec.index[name]
             value = new[i]
@@ -117,6 +129,15 @@ def along(*names, none=None, extra_rank=0, shared=()):
         return spec.run(tuple(new)), 0
 
     return rule
+
+
+def _drop_dim1(out):
+    if isinstance(out, Tensor):
+        return out.squeeze(1) if out.ndim == 2 and out.shape[1] == 1 else out
+    if isinstance(out, (tuple, list)):
+        parts = [_drop_dim1(o) for o in out]
+        return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
+    return out
 
 
 def first_only(spec, args, dims):
@@ -493,3 +514,31 @@ def loss(spec, args, dims):
     over = tuple(range(1, out.ndim))
     name = _REDUCTIONS.get(reduction, reduction)
     return (out.sum(over) if name == "sum" else out.mean(over)), 0
+
+
+# -- ops whose output shape depends on the values ----------------------------------------------
+def dynamic_shape(aten: str):
+    """Ops whose output's shape depends on the values (``unique``): each sample could give
+    another shape, so torch refuses them under vmap, whatever the samples hold."""
+
+    def rule(spec, args, dims):
+        raise RuntimeError(
+            "vmap: We do not support batching operators that can output dynamic shape. "
+            f"Attempted to vmap over aten::{aten}. Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues if you need this feature."
+        )
+
+    return rule
+
+
+def masked_select(spec, args, dims):
+    """A batched mask selects another number of elements per sample: torch refuses it; an
+    unbatched one selects the same elements of every sample (the per-sample loop)."""
+    if dims[1] is not None:
+        raise RuntimeError(
+            "vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) We cannot "
+            "support this because for each batch this would return a differently shaped "
+            "Tensor. Please file an issue at https://github.com/pytorch/pytorch/issues if you "
+            "need this feature."
+        )
+    return NotImplemented

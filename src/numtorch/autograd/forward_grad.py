@@ -108,10 +108,16 @@ def get_tangent(t, level: int):
 
 
 def set_tangent(t, level: int, tangent) -> None:
+    break_tape(level)
+    _store(t, level, tangent)
+
+
+def break_tape(level: int) -> None:
+    """A tangent set or written outside an op's rule (Note [Forward tapes]): a tape recording
+    ``level`` cannot replay it."""
     tape = _state.tape
     if tape is not None and tape.level == level:
-        tape.broken = True  # a tangent set outside an op's rule: the tape cannot replay it
-    _store(t, level, tangent)
+        tape.broken = True
 
 
 def _store(t, level: int, tangent) -> None:
@@ -302,6 +308,19 @@ def no_forward_derivative(name: str):
 
     def jvp():
         raise unsupported(name)
+
+    return jvp
+
+
+def not_implemented_jvp(name: str):
+    """The forward derivative of an op whose backward torch declares not implemented (its node
+    is ``NotImplemented``): forward AD refuses it naming ``aten::<name>``, in torch's shorter
+    wording for these."""
+
+    def jvp():
+        raise NotImplementedError(
+            f"Trying to use forward AD with aten::{name} that does not support it."
+        )
 
     return jvp
 

@@ -7,7 +7,7 @@ from .._core import grad_mode
 from .._core.observers import dispatch
 from .._core.views import replay
 from .._creation import zeros, zeros_like
-from .forward_grad import batch_size, get_tangent, hidden_levels, set_tangent
+from .forward_grad import batch_size, break_tape, get_tangent, hidden_levels, set_tangent
 
 
 def write_tangent(self, out) -> None:
@@ -15,6 +15,8 @@ def write_tangent(self, out) -> None:
     written into the tangent's memory, so a view's write reaches its base's tangent."""
     levels = set(out._fw_grads or ()) | set(self._fw_grads or ())
     for level in sorted(levels):
+        # the tangent may change in its own memory below, where no tape sees it
+        break_tape(level)
         new = get_tangent(out, level)
         old = get_tangent(self, level)
         batch = batch_size(level)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from .._core import batch_rules, unsigned
 from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, kernel, own_message
-from .._core.meta import metafy
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros
@@ -231,19 +230,20 @@ amin = _amax_amin("amin", xp.amin)
 def _arg(name, fn):
     dtypes = own_message(NUMBERS - COMPLEX, name + "(): does not support {kind} input")
 
+    # an entry of its own, so that vmap batches it (along the dim) as every other reduction
+    @defop(batch=batch_rules.along("dim"), name=f"{name}_dim", aten=name)
+    def reduce_dim(input, dim, keepdim):
+        return fn(input, axis=dim, keepdims=keepdim).astype(xp.int64, copy=False)
+
     def public(input, dim=None, keepdim=False) -> Tensor:
         dtypes.check_tensor(input)
-        data = input._data
         unsigned.refuse(f"{name}_cpu", input.dtype)
-        _check_nonempty(name, data, None if dim is None else (_wrap_dim(dim, data.ndim),))
-        if dim is None:
-            out = fn(data.reshape(-1))
-            if keepdim:
-                out = xp.asarray(out).reshape((1,) * data.ndim)
-        else:
-            out = fn(data, axis=_wrap_dim(dim, data.ndim), keepdims=keepdim)
-        result = Tensor._make(xp.asarray(out, dtype=xp.int64))
-        return metafy(result) if input.is_meta else result
+        _check_nonempty(name, input._data, None if dim is None else (_wrap_dim(dim, input.ndim),))
+        if dim is not None:
+            return reduce_dim(input, _wrap_dim(dim, input.ndim), keepdim)
+        # over every element: the index into the flattened tensor
+        out = reduce_dim(input.reshape(-1), 0, False)
+        return out.reshape((1,) * input.ndim) if keepdim else out
 
     public.__name__ = name
     return export(public)

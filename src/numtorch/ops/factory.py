@@ -24,7 +24,19 @@ def _device(self, device):
     return device if device is not None else ("meta" if self.is_meta else None)
 
 
+def _per_sample(self, size, make):
+    """torch's new_* of a tensor batched under vmap make one tensor per sample (batched, so
+    in-place writes of batched values into them work): ``make(physical, size)`` builds it on
+    the physical tensor, batch first (nested vmap levels recurse the same way)."""
+    physical = self._value
+    made = make(physical, (physical.shape[self._bdim], *size))
+    return type(self)._wrap(made, 0, self._level)
+
+
 def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, **_):
+    if self._batched:
+        shape = shape_arg(keyword_size(sizes, size, "new_zeros"))
+        return _per_sample(self, shape, lambda p, s: new_zeros(p, s, dtype=_dtype(self, dtype)))
     return _creation.zeros(
         shape_arg(keyword_size(sizes, size, "new_zeros")), dtype=_dtype(self, dtype),
         device=_device(self, device),
@@ -33,6 +45,9 @@ def new_zeros(self, *sizes, size=None, dtype=None, device=None, requires_grad=Fa
 
 
 def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, **_):
+    if self._batched:
+        shape = shape_arg(keyword_size(sizes, size, "new_ones"))
+        return _per_sample(self, shape, lambda p, s: new_ones(p, s, dtype=_dtype(self, dtype)))
     return _creation.ones(
         shape_arg(keyword_size(sizes, size, "new_ones")), dtype=_dtype(self, dtype),
         device=_device(self, device),
@@ -41,6 +56,9 @@ def new_ones(self, *sizes, size=None, dtype=None, device=None, requires_grad=Fal
 
 
 def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=False, **_):
+    if self._batched:
+        shape = shape_arg(keyword_size(sizes, size, "new_empty"))
+        return _per_sample(self, shape, lambda p, s: new_empty(p, s, dtype=_dtype(self, dtype)))
     return _creation.empty(
         shape_arg(keyword_size(sizes, size, "new_empty")), dtype=_dtype(self, dtype),
         device=_device(self, device),
@@ -49,6 +67,10 @@ def new_empty(self, *sizes, size=None, dtype=None, device=None, requires_grad=Fa
 
 
 def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, **_):
+    if self._batched:
+        return _per_sample(
+            self, tuple(size), lambda p, s: new_full(p, s, fill_value, dtype=_dtype(self, dtype))
+        )
     return _creation.full(
         size, fill_value, dtype=_dtype(self, dtype), device=_device(self, device),
         requires_grad=requires_grad,
@@ -102,6 +124,10 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad=False,
 
 
 def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, **_):
+    if self._batched:  # (a sample's strides describe no physical layout: contiguous)
+        return _per_sample(
+            self, tuple(size), lambda p, s: new_empty(p, s, dtype=_dtype(self, dtype))
+        )
     return empty_strided(size, stride, dtype=_dtype(self, dtype), requires_grad=requires_grad)
 
 

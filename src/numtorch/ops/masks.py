@@ -104,6 +104,7 @@ def _masked_select_jvp(input_t, input, mask, result):
 
 @defop(
     name="masked_select",
+    batch=batch_rules.masked_select,
     # torch saves the input itself (not only its shape): changing it in place fails backward
     input=lambda grad, input, mask: _masked_select_backward(grad, input.shape, mask),
     jvp=_masked_select_jvp,

@@ -11,6 +11,7 @@ from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor
 from .._core.warn_once import warn_once
 from .._creation import zeros_like
+from ..autograd.forward_grad import not_implemented_jvp
 from ..backend import xp
 
 
@@ -323,7 +324,7 @@ true_divide = export(_true_divide, name="true_divide", inplace=True)
     scalars=("input", "other"),
     input=not_implemented("floor_divide"),
     other=not_implemented("floor_divide"),
-    jvp="elementwise",
+    jvp=not_implemented_jvp("floor_divide"),
 )
 def floor_divide(input, other):
     if xp.result_type(input, other) == xp.bool_:

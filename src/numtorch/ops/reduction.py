@@ -508,35 +508,48 @@ def cumsum(input, dim, *, dtype=None) -> Tensor:
     return result if dtype is None or result.dtype == dtype else result.to(dtype)
 
 
-@export
-def all(input, dim=None, keepdim=False) -> Tensor:
-    axis = _logical_axis(dim, input.ndim)
-    return _logical_result(input, xp.all(input._data, axis=axis, keepdims=keepdim))
+# all, any and count_nonzero are entries (dims as a tuple, or None for every dim), so that
+# vmap batches them as every other reduction
+def _logical(kernel):
+    def forward(input, dim, keepdim):
+        # torch keeps uint8 for all/any of uint8 tensors (a legacy of byte masks)
+        dtype = xp.uint8 if input.dtype == xp.uint8 else xp.bool_
+        return xp.asarray(kernel(input, axis=dim, keepdims=keepdim), dtype=dtype)
+
+    return forward
 
 
-def _logical_axis(dim, ndim: int):
-    # all and any reduce no dim for an empty dim list (sum reduces every dim there)
+_all = defop(batch=batch_rules.along("dim", none="all"), name="all_dims", aten="all")(
+    _logical(xp.all)
+)
+_any = defop(batch=batch_rules.along("dim", none="all"), name="any_dims", aten="any")(
+    _logical(xp.any)
+)
+
+
+def _logical_dims(dim, ndim: int):
+    # an empty dim list reduces nothing here (every dim, for sum and the others)
     if dim is None:
         return None
-    if not isinstance(dim, _INTEGERS) and len(dim) == 0:
-        return ()
-    return reduce_dims(dim, ndim)
+    return () if isinstance(dim, (tuple, list)) and not dim else reduce_dims(dim, ndim)
 
 
-def _logical_result(input, out):
-    # torch keeps uint8 for all/any of uint8 tensors (a legacy of byte masks)
-    dtype = xp.uint8 if input._data.dtype == xp.uint8 else xp.bool_
-    return Tensor._make(xp.asarray(out, dtype=dtype))
+@export
+def all(input, dim=None, keepdim=False) -> Tensor:
+    return _all(input, _logical_dims(dim, input.ndim), keepdim)
 
 
 @export
 def any(input, dim=None, keepdim=False) -> Tensor:
-    axis = _logical_axis(dim, input.ndim)
-    return _logical_result(input, xp.any(input._data, axis=axis, keepdims=keepdim))
+    return _any(input, _logical_dims(dim, input.ndim), keepdim)
+
+
+@defop(batch=batch_rules.along("dim", none="all"), name="count_nonzero_dims", aten="count_nonzero")
+def _count_nonzero(input, dim):
+    return xp.asarray(xp.count_nonzero(input, axis=dim), dtype=xp.int64)
 
 
 @export
 def count_nonzero(input, dim=None) -> Tensor:
     unsigned.refuse("nonzero_count_cpu", input.dtype)
-    axis = reduce_dims(dim, input.ndim) if dim is not None else None
-    return Tensor._make(xp.asarray(xp.count_nonzero(input._data, axis=axis), dtype=xp.int64))
+    return _count_nonzero(input, reduce_dims(dim, input.ndim) if dim is not None else None)

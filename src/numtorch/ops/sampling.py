@@ -23,7 +23,7 @@ from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor
 from .._generator import generator_or_default
-from ..autograd.forward_grad import no_forward_derivative
+from ..autograd.forward_grad import not_implemented_jvp
 from ..backend import xp
 
 
@@ -204,7 +204,7 @@ def poisson(input, generator=None) -> Tensor:
     node="NotImplemented",
     count=not_implemented("binomial"),
     prob=not_implemented("binomial"),
-    jvp=no_forward_derivative("aten::binomial"),
+    jvp=not_implemented_jvp("binomial"),
 )
 def _binomial(count, prob, generator):
     draws = serial.binomial(generator_or_default(generator), xp.asarray(count), xp.asarray(prob))

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import math
 
+from .._core import batch_rules, unsigned
 from .._core import dtypes as _dtypes
-from .._core import unsigned
 from .._core.kernel_dtypes import BOOL, REAL, kernel
 from .._core.meta import refuse_meta
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor, _wrap_dim
-from ..autograd.forward_grad import no_forward_derivative
+from ..autograd.forward_grad import no_forward_derivative, not_implemented_jvp
 from ..backend import xp
 
 
@@ -35,6 +35,7 @@ def _pick(outputs, return_inverse, return_counts):
 # torch has no forward derivative for these either
 @defop(
     name="_unique2",
+    batch=batch_rules.dynamic_shape("_unique2"),
     dtypes=kernel("unique", REAL),
     node="Unique2Backward0",
     outputs=3,
@@ -50,6 +51,7 @@ def _unique_all(input):
 
 @defop(
     name="unique_dim",
+    batch=batch_rules.dynamic_shape("unique_dim"),
     dtypes=kernel("unique_dim", REAL),
     outputs=3,
     input=_no_derivative("unique_dim"),
@@ -108,6 +110,7 @@ def _consecutive_runs(input, dim):
 
 @defop(
     name="unique_consecutive",
+    batch=batch_rules.dynamic_shape("unique_consecutive"),
     outputs=3,
     input=_no_derivative("unique_consecutive"),
     jvp=no_forward_derivative("unique_consecutive"),
@@ -137,7 +140,7 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
 @defop(
     node="NotImplemented",
     weights=not_implemented("bincount"),
-    jvp=no_forward_derivative("aten::bincount"),
+    jvp=not_implemented_jvp("bincount"),
 )
 def _bincount(input, weights, minlength):
     out = xp.bincount(input, weights, minlength)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .._core import dtypes as _dtypes
 from .._core.op import defop, not_implemented
 from .._core.tensor import Tensor
-from ..autograd.forward_grad import no_forward_derivative
+from ..autograd.forward_grad import not_implemented_jvp
 from ..backend import xp
 from .sparse import SparseTensor, sparse_coo
 from .sparse_compressed import SparseCompressedTensor, sparse_csr
@@ -20,7 +20,7 @@ from .sparse_compressed import SparseCompressedTensor, sparse_csr
     schema_args=4,
     node="NotImplemented",
     diagonals=not_implemented("_spdiags"),
-    jvp=no_forward_derivative("aten::_spdiags"),
+    jvp=not_implemented_jvp("_spdiags"),
 )
 def _diagonal_values(diagonals, positions):
     return diagonals[tuple(positions)]

@@ -11,7 +11,7 @@ from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import linspace, zeros
-from ..autograd.forward_grad import batch_shift, batched, no_forward_derivative
+from ..autograd.forward_grad import batch_shift, batched, not_implemented_jvp
 from ..backend import xp
 from .complex import complex_
 from .concatenation import cat
@@ -365,7 +365,7 @@ def _no_histogram_derivative(grads):
     outputs=2,
     returns=histogram_type,
     input=_no_histogram_derivative,
-    jvp=no_forward_derivative("aten::histogram"),
+    jvp=not_implemented_jvp("histogram"),
 )
 def _histogram_outputs(input, hist, edges):
     return hist, edges.copy()
@@ -520,7 +520,7 @@ def _no_histogramdd_derivative(grads):
     outputs="many",
     input=_no_histogramdd_derivative,
     weight=_no_histogramdd_derivative,
-    jvp=no_forward_derivative("aten::_histogramdd_bin_edges"),
+    jvp=not_implemented_jvp("_histogramdd_bin_edges"),
 )
 def _histogramdd(input, weight, edges, density):
     hist = _histogramdd_counts(input, weight, edges)
