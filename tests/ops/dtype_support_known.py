@@ -31,7 +31,7 @@ _BY_CAUSE: dict = {
         masked_softmin[complex64,grad] masked_softmin[complex128]
         masked_softmin[complex128,grad] masked_logaddexp[complex64]
         masked_logaddexp[complex64,grad] masked_logaddexp[complex128]
-        masked_logaddexp[complex128,grad] lobpcg[bool] lobpcg_vectors[bool]
+        masked_logaddexp[complex128,grad]
         nested_gelu_silu[complex128,grad] nested_gelu_silu[complex64,grad]
         nested_masked_fill[complex128,grad] nested_masked_fill[complex64,grad]
         nested_softmax[complex128,grad] nested_softmax[complex64,grad]
