@@ -277,17 +277,6 @@ _NAN_INTO_AN_FFT = {
 }  # fmt: skip
 
 
-def test_where_an_fft_backward_meets_nan_its_library_decides():
-    from fuzz.compare import first_difference
-    from fuzz.execute import execute, nonfinite_into_fft
-
-    program = _NAN_INTO_AN_FFT
-    found = first_difference(execute(numtorch, program), execute(torch, program))
-    assert found is not None and found.kind == "gradient"
-    assert nonfinite_into_fft(torch, program, None)
-    assert differential(numtorch, torch, program) is None
-
-
 # igamma's second derivative at x = 0 is 0 * inf: the second-order gradient carries NaN back
 # into an ihfftn's backward, whose butterflies decide which inputs it reaches
 _NAN_INTO_AN_FFT_TWICE = {
@@ -312,13 +301,17 @@ _NAN_INTO_AN_FFT_TWICE = {
 }  # fmt: skip
 
 
-def test_where_a_second_order_gradient_meets_nan_in_an_fft_its_library_decides():
+@pytest.mark.parametrize(
+    "program, kind",
+    [(_NAN_INTO_AN_FFT, "gradient"), (_NAN_INTO_AN_FFT_TWICE, "second order")],
+    ids=["backward", "second order"],
+)
+def test_where_a_gradient_meets_nan_in_an_fft_its_library_decides(program, kind):
     from fuzz.compare import first_difference
     from fuzz.execute import execute, nonfinite_into_fft
 
-    program = _NAN_INTO_AN_FFT_TWICE
     found = first_difference(execute(numtorch, program), execute(torch, program))
-    assert found is not None and found.kind == "second order"
+    assert found is not None and found.kind == kind
     assert nonfinite_into_fft(torch, program, None)
     assert differential(numtorch, torch, program) is None
 
