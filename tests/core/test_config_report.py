@@ -33,6 +33,7 @@ def test_show_has_the_shape_of_torchs():
 
 
 def test_parallel_info_reports_threads_and_environment(monkeypatch):
+    pytest.importorskip("threadpoolctl")  # set_num_threads only warns without it
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
     monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
     before = numtorch.get_num_threads()
