@@ -36,6 +36,13 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "it (not yet traced op by op)",
         (57079632, 5882),
     ),
+    ("error type", "sgn_"): (
+        "torch's gradient of sgn on a real tensor is an efficient zero tensor (ZeroTensor), "
+        "and aminmax's backward writes into the gradient it receives: torch raises "
+        "'ZeroTensors are immutable' where the gradient exists (zeros through sgn); "
+        "numtorch's efficient zeros are copied on write and the backward returns it",
+        (64250117, 5493),
+    ),
     ("gradient", "masked_std_all"): (
         "the standard deviation of values equal to the last bit is 0 or rounding noise as the "
         "sum of the mean rounds, and its gradient (x - mean) / (n std) is then NaN (0 / 0) or "
