@@ -137,25 +137,34 @@ def _det_backward(grad, input, result):
     # under it a differentiable solve, and the SVD's cofactors where |det| < 100 eps.
     if input.numel() == 0:
         return input.new_zeros(input.shape)
-    eps = float(xp.finfo(input._data.dtype).eps)
     d_diag = grad * result.conj()
     if not is_grad_enabled():
-        n = input.shape[-1]
-        rhs = xp.zeros(input.shape, dtype=input._data.dtype)
-        rhs[..., xp.arange(n), xp.arange(n)] = d_diag._data[..., None]
-        return _constant(_forward_lu_solve(input, rhs, adjoint=True))
-    from .triangular import diag_embed  # (the triangle ops build on this module)
-
-    d = diag_embed(d_diag.unsqueeze(-1).expand(*d_diag.shape, input.shape[-1]))
+        return _diagonal_solve(input, d_diag, perturb=True)
+    eps = float(xp.finfo(input._data.dtype).eps)
     singular = (result.abs() < 100 * eps)._data
     if not singular.any():
-        return _solve(input.mH, d, True, False)
+        return _diagonal_solve(input, d_diag)
     if singular.all():
         return _det_singular_backward(grad, input)
     mask = _constant(singular)
     out = input.new_zeros(input.shape)
     out = out.index_put((mask,), _det_singular_backward(grad[mask], input[mask]))
-    return out.index_put((~mask,), _solve(input[~mask].mH, d[~mask], True, False))
+    return out.index_put((~mask,), _diagonal_solve(input[~mask], d_diag[~mask]))
+
+
+def _diagonal_solve(input, values, perturb=False):
+    """``(A^H)^-1 diag(values)``, the solve det's and slogdet's gradients take: a
+    differentiable one when the gradient is differentiated again, else LAPACK's on the
+    forward's LU (``perturb``: its zero pivots moved to eps, see _forward_lu_solve)."""
+    n = input.shape[-1]
+    if is_grad_enabled():
+        from .triangular import diag_embed  # (the triangle ops build on this module)
+
+        d = diag_embed(values.unsqueeze(-1).expand(*values.shape, n))
+        return _solve(input.mH, d, True, False)
+    rhs = xp.zeros(input.shape, dtype=input._data.dtype)
+    rhs[..., xp.arange(n), xp.arange(n)] = values._data[..., None]
+    return _constant(_forward_lu_solve(input, rhs, adjoint=True, perturb=perturb))
 
 
 def _forward_lu_solve(input, rhs, adjoint, perturb=True):
@@ -224,7 +233,7 @@ def _det_singular_backward(grad, input):
 def _det(input):
     # torch's: the product of the LU's pivots in order, times the permutation's sign (a
     # singular matrix of an odd permutation has det -0.0), of A^T where A is contiguous and
-    # real (as its backward's solve, _det_lu_solve), of A otherwise; NumPy's det goes
+    # real (as its backward's solve, _forward_lu_solve), of A otherwise; NumPy's det goes
     # through log|det|, which loses the zero's sign
     n = input.shape[-1]
     use_t = input.flags.c_contiguous and input.dtype.kind != "c"
@@ -266,15 +275,7 @@ def _slogdet_backward(grads, input, result0):
         g = turn if g is None else g + turn
     if g is None:
         return None
-    n = input.shape[-1]
-    if is_grad_enabled():
-        from .triangular import diag_embed  # (the triangle ops build on this module)
-
-        d = diag_embed(g.unsqueeze(-1).expand(*g.shape, n))
-        return _solve(input.mH, d, True, False)
-    rhs = xp.zeros(input.shape, dtype=input._data.dtype)
-    rhs[..., xp.arange(n), xp.arange(n)] = g._data[..., None]
-    return _constant(_forward_lu_solve(input, rhs, adjoint=True, perturb=False))
+    return _diagonal_solve(input, g)
 
 
 @batched
