@@ -78,10 +78,10 @@ def _mat2_grad_array(grad, mat1, mat2_strides):
 # kernel adds them to +0 instead, and takes 5x the time of the multiply. (torch's bmm runs
 # its own loop for small matrices, which adds to +0: it keeps NumPy's matmul.)
 def gemm(a, b, out=None):
-    """``a @ b`` of two real 2-D arrays as torch's GEMM gives it (Note [Products of one
-    term]); an operand with a zero stride (an expanded gradient) is copied first, as
-    NumPy's matmul otherwise leaves BLAS for a plain loop (2.6 ms against 0.04 for a
-    1 x 1000 by 1000 x 512 product)."""
+    """``a @ b`` of two 2-D arrays as torch's GEMM gives it (Note [Products of one term],
+    real floating operands); an operand with a zero stride (an expanded gradient) is copied
+    first, as NumPy's matmul otherwise leaves BLAS for a plain loop (2.6 ms against 0.04 for
+    a 1 x 1000 by 1000 x 512 product)."""
     if a.shape[1] == 1 and a.dtype.kind == "f" and b.dtype.kind == "f":
         return xp.multiply(a, b, out=out)
     if 0 in a.strides and a.size > 1:
@@ -369,7 +369,7 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
     if transposed:
         product = matmul_by_row_blocks(mat2.T, mat1.T).T
     else:
-        product = gemm(mat1, mat2) if mat1.dtype.kind != "c" else xp.matmul(mat1, mat2)
+        product = gemm(mat1, mat2)
     if alpha != 1:
         product *= alpha
     if beta == 0:  # BLAS ignores the input, NaNs included
