@@ -167,6 +167,13 @@ def _diagonal_solve(input, values, perturb=False):
     return _constant(_forward_lu_solve(input, rhs, adjoint=True, perturb=perturb))
 
 
+def _lu_matrix(a):
+    """The matrix torch's det factors for ``a`` (an array), and whether it is A^T: A^T for a
+    C-contiguous real A (the same det, and no copy for column-major LAPACK), A otherwise."""
+    use_t = a.flags.c_contiguous and a.dtype.kind != "c"
+    return (xp.swapaxes(a, -1, -2) if use_t else a), use_t
+
+
 def _forward_lu_solve(input, rhs, adjoint, perturb=True):
     """``op(A)^-1 rhs`` as torch's det and slogdet derivatives take it, from the LU of the
     forward: of A^T for a contiguous real A (det(A^T) = det(A), no copy for LAPACK), of A
@@ -174,8 +181,7 @@ def _forward_lu_solve(input, rhs, adjoint, perturb=True):
     singular A is finite). ``adjoint``: op(A) = A^H, else A; ``rhs`` may have one more
     leading (batch) dim."""
     a = input._data
-    use_t = input.is_contiguous() and a.dtype.kind != "c"
-    m = xp.swapaxes(a, -1, -2) if use_t else a
+    m, use_t = _lu_matrix(a)
     if adjoint == use_t:  # the LU's own matrix: A^T = A^H (real), or A
         trans = 0
         plain = m
@@ -236,8 +242,7 @@ def _det(input):
     # real (as its backward's solve, _forward_lu_solve), of A otherwise; NumPy's det goes
     # through log|det|, which loses the zero's sign
     n = input.shape[-1]
-    use_t = input.flags.c_contiguous and input.dtype.kind != "c"
-    factored = lapack.getrf(xp.swapaxes(input, -1, -2) if use_t else input) if n else None
+    factored = lapack.getrf(_lu_matrix(input)[0]) if n else None
     if factored is None:
         return xp.linalg.det(input)
     lu, pivots = factored[0], factored[1]
