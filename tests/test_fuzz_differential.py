@@ -20,7 +20,8 @@ import subprocess
 import sys
 
 import pytest
-from fuzz.compare import differential, localize
+from fuzz.compare import differential, first_difference, localize
+from fuzz.execute import execute
 from fuzz.graphs import program_for, programs
 from fuzz.known import KNOWN, WITNESSES, is_known
 from hypothesis import given, settings
@@ -32,6 +33,12 @@ torch = pytest.importorskip("torch")
 SEED = 20261127
 BLOCK = 30
 STRICT = {"internal crash", "grad_fn name", "dtype", "structure", "state leak"}
+
+
+def _raw_difference(program):
+    """The first difference of the two runs before the fuzzer's rules (rounding, the choices
+    left to each library) judge it: what a regression test shows the rule is for."""
+    return first_difference(execute(numtorch, program), execute(torch, program))
 
 
 def _unknown(program, where):
@@ -151,7 +158,7 @@ def test_a_rerun_on_another_path_holds_the_original_to_float32s_tolerance():
     # a mixed-dtype call that raises in the original and runs in float64 makes the rerun
     # another graph: the original's float64 values carry float32 rounding, judged so
     import numpy as np
-    from fuzz.compare import _other_path, first_difference
+    from fuzz.compare import _other_path
     from fuzz.execute import Record
 
     def record(value, error=None):
@@ -182,9 +189,6 @@ def test_ffts_whose_sums_may_overflow_are_skipped():
 def test_non_finite_gradients_through_an_fft_may_differ_in_kind():
     # an infinite gradient meets an FFT's trivial twiddle factors: NaN (inf * 0) or inf as
     # the transform's plan has it (NumPy's pocketfft, torch's own); elsewhere they count
-    from fuzz.compare import first_difference
-    from fuzz.execute import execute
-
     def value(dtype, special=False, **fit):
         return {"dtype": dtype, "grad": True, "shape": "sample", "special": special, **fit}
 
@@ -198,7 +202,7 @@ def test_non_finite_gradients_through_an_fft_may_differ_in_kind():
          "inputs": conv},
     ]  # fmt: skip
     program = {"dtype": "float64", "seed": 1503326197, "steps": steps}
-    found = first_difference(execute(numtorch, program), execute(torch, program))
+    found = _raw_difference(program)
     assert found is not None and found.label == "backward" and "nan" in found.detail
 
 
@@ -215,8 +219,6 @@ def _record(label, dtype, value):
 def test_a_float64_gradient_through_a_float32_step_has_float32_rounding(step_dtype):
     # a float64 leaf's gradient that ran back through a float32 step carries that step's
     # rounding (2e-6 relative here): the float32 tolerance, only where such a step exists
-    from fuzz.compare import first_difference
-
     ours = [_record("to_float32", step_dtype, 1.0), _record("backward", "float64", -0.1140611)]
     theirs = [_record("to_float32", step_dtype, 1.0), _record("backward", "float64", -0.1140613)]
     found = first_difference(ours, theirs)
@@ -251,11 +253,8 @@ _STD_OF_EQUAL_VALUES = {
 
 
 def test_a_gradient_that_moves_with_the_inputs_last_digits_is_rounding():
-    from fuzz.compare import first_difference
-    from fuzz.execute import execute
-
     program = _STD_OF_EQUAL_VALUES
-    found = first_difference(execute(numtorch, program), execute(torch, program))
+    found = _raw_difference(program)
     assert found is not None and found.kind == "gradient"
     # torch's own gradient moves as far once every leaf is scaled by 1 + 1e-12
     assert differential(numtorch, torch, program) is None
@@ -307,10 +306,9 @@ _NAN_INTO_AN_FFT_TWICE = {
     ids=["backward", "second order"],
 )
 def test_where_a_gradient_meets_nan_in_an_fft_its_library_decides(program, kind):
-    from fuzz.compare import first_difference
-    from fuzz.execute import execute, nonfinite_into_fft
+    from fuzz.execute import nonfinite_into_fft
 
-    found = first_difference(execute(numtorch, program), execute(torch, program))
+    found = _raw_difference(program)
     assert found is not None and found.kind == kind
     assert nonfinite_into_fft(torch, program, None)
     assert differential(numtorch, torch, program) is None
@@ -362,11 +360,8 @@ _CANCELLATION_AFTER_A_MIXED_CALL = {
 
 
 def test_a_float64_rerun_raises_where_the_original_raised():
-    from fuzz.compare import first_difference
-    from fuzz.execute import execute
-
     program = _CANCELLATION_AFTER_A_MIXED_CALL
-    found = first_difference(execute(numtorch, program), execute(torch, program))
+    found = _raw_difference(program)
     assert found is not None and found.kind == "second order"
     assert execute(torch, program, "float64")[0].error is None  # another graph, as it is
     rerun = execute(torch, dict(program, raises=[0]), "float64")
@@ -493,10 +488,7 @@ _A_BIN_EDGE_PAST_THE_PARTING = {
 
 
 def test_past_the_rerun_parting_amplified_rounding_is_still_told():
-    from fuzz.compare import first_difference
-    from fuzz.execute import execute
-
     program = _A_BIN_EDGE_PAST_THE_PARTING
-    found = first_difference(execute(numtorch, program), execute(torch, program))
+    found = _raw_difference(program)
     assert found is not None and found.label == "histogramdd", found
     assert differential(numtorch, torch, program) is None
