@@ -393,7 +393,7 @@ def _addmm(input, mat1, mat2, beta=1, alpha=1):
 # up to 4x slower), a narrower (1.1-1.2x), 16-row blocks at 128 columns (2.2x) or in double
 # precision (gains only up to 64 columns) it is not. Each element is the same dot product,
 # summed in the small kernel's order: the last bits may differ from one product's.
-_SMALL_PRODUCT = 10**6
+SMALL_PRODUCT = 10**6
 
 
 def _row_block(a, b):
@@ -404,13 +404,13 @@ def _row_block(a, b):
     if not (
         16 <= columns <= 128
         and inner >= 256
-        and rows * inner * columns > _SMALL_PRODUCT
+        and rows * inner * columns > SMALL_PRODUCT
         and a.dtype == xp.float32
         and b.dtype == xp.float32
     ):
         return 0
     for block in (8, 4):
-        if rows % block == 0 and block * inner * columns <= _SMALL_PRODUCT:
+        if rows % block == 0 and block * inner * columns <= SMALL_PRODUCT:
             return block
     return 0
 

@@ -29,7 +29,7 @@ from ..._core.tensor import Tensor
 from ...autograd.forward_grad import no_forward_derivative
 from ...backend import xp
 from ..concatenation import stack
-from ..linalg import addmm, matmul_by_row_blocks
+from ..linalg import SMALL_PRODUCT, addmm, matmul_by_row_blocks
 
 # torch's order of the differentiable inputs (MkldnnRnnLayerBackward0's next_functions)
 _INPUTS = ("input", "weight0", "weight1", "weight2", "weight3", "hx_", "cx_")
@@ -90,8 +90,8 @@ def _workspace_views(work, seq, batch, size):
 # hidden size 128 and batch 16 is 2^20, just above; as a stack of row blocks that each fit,
 # one batched matmul, it takes about 20 instead of 26 µs here (OpenBLAS's SkylakeX kernel;
 # hidden 256 at batch 16, and 128 at batch 64, in 8 blocks: 25% less). Each output element
-# is the same dot product, so only the kernel's rounding order changes.
-_SMALL_PRODUCT = 10**6
+# is the same dot product, so only the kernel's rounding order changes. (The bound is
+# SMALL_PRODUCT, which the linear layers' row blocks use too: Note [Row blocks].)
 
 
 def _row_blocks(matrix, columns):
@@ -106,10 +106,10 @@ def _row_blocks(matrix, columns):
 def _small_blocks(rows, inner, columns):
     """How many even row blocks make the product a small one: 1 where it is already, None
     where no split of 2 to 16 blocks does."""
-    if rows * inner * columns <= _SMALL_PRODUCT:
+    if rows * inner * columns <= SMALL_PRODUCT:
         return 1
     fits = [
-        k for k in (2, 4, 8, 16) if rows % k == 0 and rows // k * inner * columns <= _SMALL_PRODUCT
+        k for k in (2, 4, 8, 16) if rows % k == 0 and rows // k * inner * columns <= SMALL_PRODUCT
     ]
     return fits[0] if fits else None
 
