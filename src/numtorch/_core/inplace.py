@@ -10,6 +10,7 @@ from __future__ import annotations
 import weakref
 
 from ..backend import lapack, xp
+from ..backend.fused import add_scaled
 from . import dtypes as _dtypes
 from . import grad_mode
 from .inference import INPLACE_ERROR
@@ -298,6 +299,9 @@ def _direct_update(self, other, scale, ufunc) -> bool:
         if lapack.axpy(source, data, alpha):
             return True
     if scale != 1:
+        alpha = scale if ufunc is xp.add else -scale
+        if ufunc is not xp.multiply and add_scaled(data, source, alpha, out=data) is not None:
+            return True  # Note [Fused alpha] in backend/fused.py
         source = source * scale
     ufunc(data, source, out=data)
     return True

@@ -36,6 +36,33 @@ def fma(x, y, z, out=None):
         return out
 
 
+# Note [Fused alpha]
+# torch's CPU add and sub kernels compute input + alpha * other as one fused multiply-add
+# per element, with alpha in the operands' float dtype, wherever ``other`` runs along the
+# innermost dimension; an ``other`` broadcast along it (a scalar, a column) takes a loop of
+# its own whose rounding is left unfused here, as are half-precision floats (their kernels
+# round through float32). addcmul is fused everywhere: fma(value * tensor1, tensor2, input);
+# addcdiv is not fused.
+def add_scaled(input, other, alpha, out=None):
+    """``input + alpha * other`` rounded once where torch's kernel fuses it (Note [Fused
+    alpha]), into ``out`` where given; None (nothing written) where it does not."""
+    if (
+        other.__class__ is not xp.ndarray
+        or other.dtype.kind != "f"
+        or other.dtype.itemsize < 4
+        or not other.ndim
+        or (other.shape[-1] == 1 and xp.ndim(input) and input.shape[-1] != 1)
+        or xp.result_type(input, other) != other.dtype
+    ):
+        return None
+    shape = xp.broadcast_shapes(xp.shape(input), other.shape)
+    if other.shape != shape:
+        other = xp.broadcast_to(other, shape)
+    if out is None:
+        input = xp.broadcast_to(xp.asarray(input, other.dtype), shape)
+    return fma(other, xp.asarray(alpha, other.dtype), input, out=out)
+
+
 def _split(x):
     scaled = x * 134217729.0  # 2**27 + 1
     high = scaled - (scaled - x)

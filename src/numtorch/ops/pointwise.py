@@ -13,6 +13,7 @@ from .._core.warn_once import warn_once
 from .._creation import zeros_like
 from ..autograd.forward_grad import not_implemented_jvp
 from ..backend import xp
+from ..backend.fused import add_scaled, fma
 
 
 def _zeros(grad):
@@ -96,6 +97,9 @@ _sub = defop(
     jvp="elementwise",
 )
 def _add_alpha(input, other, alpha):
+    fused = add_scaled(input, other, alpha)  # Note [Fused alpha] in backend/fused.py
+    if fused is not None:
+        return fused
     out = input + other * alpha
     dtype = xp.result_type(input, other)  # alpha never promotes (bool + bool * 2 is bool)
     return out if out.dtype == dtype else out.astype(dtype)
@@ -114,7 +118,8 @@ def _add_alpha(input, other, alpha):
     jvp="elementwise",
 )
 def _sub_alpha(input, other, alpha):
-    return input - other * alpha
+    fused = add_scaled(input, other, -alpha)  # Note [Fused alpha] in backend/fused.py
+    return input - other * alpha if fused is None else fused
 
 
 @defop(
@@ -495,7 +500,16 @@ def _check_addcmul(args):
 def addcmul(input, tensor1, tensor2, value=1):
     if input.dtype.kind in "iu":  # torch converts the number to the kernel's integer type
         value = fill_scalar(value.item() if value.__class__ is xp.ndarray else value, input.dtype)
-    return input + value * tensor1 * tensor2
+    scaled = value * tensor1
+    if scaled.__class__ is xp.ndarray and scaled.dtype.kind == "f" and scaled.dtype.itemsize >= 4:
+        shape = xp.broadcast_shapes(input.shape, scaled.shape, xp.shape(tensor2))
+        if tensor2.__class__ is xp.ndarray and tensor2.dtype == scaled.dtype == input.dtype:
+            return fma(  # Note [Fused alpha] in backend/fused.py
+                xp.broadcast_to(scaled, shape),
+                xp.broadcast_to(tensor2, shape),
+                xp.broadcast_to(input, shape),
+            )
+    return input + scaled * tensor2
 
 
 def _check_addcdiv(args):

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._core.grad_mode import enable_grad, no_grad
 from .._core.tensor import Tensor
+from ..backend.fused import add_scaled
 from ._checks import check_lr, scalar
 from .optimizer import Optimizer
 
@@ -17,6 +18,12 @@ from .optimizer import Optimizer
 # scalars of the same dtype follow the same rules (a Python float does not promote them),
 # so the search below is written on arrays and NumPy scalars; the state keeps torch's
 # layout, with 0-d tensors where torch has them.
+
+
+def _add_scaled(target: np.ndarray, x: np.ndarray, alpha) -> None:
+    """torch's ``target.add_(x, alpha=alpha)`` (one rounding per element for real floats)."""
+    if add_scaled(target, x, alpha, out=target) is None:
+        target += alpha * x
 
 
 def _cubic_interpolate(x1, f1, g1, x2, f2, g2, bounds=None):
@@ -203,7 +210,7 @@ class LBFGS(Optimizer):
         offset = 0
         for p in self._params:
             numel = p._data.size
-            p._data += step_size * update[offset : offset + numel].reshape(p._data.shape)
+            _add_scaled(p._data, update[offset : offset + numel].reshape(p._data.shape), step_size)
             p._bump_version()
             offset += numel
 
@@ -288,11 +295,11 @@ class LBFGS(Optimizer):
                 q = -flat_grad
                 for i in range(num_old - 1, -1, -1):
                     al[i] = old_stps[i].dot(q) * ro[i]
-                    q -= al[i] * old_dirs[i]
+                    _add_scaled(q, old_dirs[i], -al[i])
                 d = r = q * H_diag
                 for i in range(num_old):
                     be_i = old_dirs[i].dot(r) * ro[i]
-                    r += (al[i] - be_i) * old_stps[i]
+                    _add_scaled(r, old_stps[i], al[i] - be_i)
 
             if prev_flat_grad is None:
                 prev_flat_grad = flat_grad.copy()
