@@ -284,7 +284,7 @@ class Tensor:
         return bool(self.item())
 
     def __float__(self) -> float:
-        if self._requires_grad and not _warned_float_of_grad:
+        if self._requires_grad and not _warned_float_of_grad and is_grad_enabled():
             _warn_float_of_grad()
         return float(_without_imaginary(self._python_scalar(), "double"))
 
@@ -646,7 +646,8 @@ _warned_float_of_grad = False
 
 
 def _warn_float_of_grad() -> None:
-    # torch warns once per process, from float() only (not item(), int() or formatting)
+    # torch warns once per process, from float() only (not item(), int() or formatting),
+    # and only where grad mode is on (LBFGS's float(loss) under no_grad stays silent)
     global _warned_float_of_grad
     _warned_float_of_grad = True
     warnings.warn(
