@@ -542,3 +542,39 @@ def test_det_gradient_under_create_graph_takes_the_svd_where_det_is_nearly_0():
     (h,) = torch.autograd.grad(torch.linalg.det(theirs).sum(), theirs, create_graph=True)
     _close(g, h, rtol=1e-12)
     _close(numtorch.autograd.grad(g.sum(), ours)[0], torch.autograd.grad(h.sum(), theirs)[0])
+
+
+RANK_TOLERANCES = {
+    "tol": lambda lib, A: lib.linalg.matrix_rank(A, 1e-2),
+    "tol_tensor_hermitian": lambda lib, A: lib.linalg.matrix_rank(
+        A, lib.tensor([1e-2, 1e-5]), True
+    ),
+    "atol_tensor": lambda lib, A: lib.linalg.matrix_rank(A, atol=lib.tensor([[1e-2], [1e-5]])),
+    "rtol_tensor": lambda lib, A: lib.linalg.matrix_rank(A, atol=0.5, rtol=lib.tensor(1e-4)),
+    "pinv_rcond": lambda lib, A: lib.linalg.pinv(A, 1e-2),
+    "pinv_rcond_tensor": lambda lib, A: lib.linalg.pinv(
+        A, rcond=lib.tensor([1e-2, 1e-5]), hermitian=True
+    ),
+    "pinv_atol_tensor": lambda lib, A: lib.linalg.pinv(A, atol=lib.tensor([1e-2, 1e-5])),
+    "tol_none": lambda lib, A: lib.linalg.matrix_rank(A, tol=None),
+    "tol_and_atol": lambda lib, A: lib.linalg.matrix_rank(A, 0.1, atol=0.1),
+    "rcond_and_rtol": lambda lib, A: lib.linalg.pinv(A, 0.1, rtol=0.1),
+}
+
+
+@pytest.mark.parametrize("call", RANK_TOLERANCES)
+def test_rank_tolerances_take_torchs_older_form_and_tensors_per_matrix(call):
+    # matrix_rank(A, tol, hermitian) is atol=tol, rtol=0; pinv(A, rcond, hermitian) is
+    # rtol=rcond; a tensor tolerance holds one value per matrix of the batch
+    def run(lib):
+        A = lib.diag(lib.tensor([1.0, 1e-3, 1e-9], dtype=lib.float64)).expand(2, 3, 3)
+        try:
+            return RANK_TOLERANCES[call](lib, A).numpy()
+        except TypeError:
+            return "TypeError"
+
+    ours, theirs = run(numtorch), run(torch)
+    if isinstance(theirs, str):
+        assert ours == theirs
+    else:
+        np.testing.assert_allclose(ours, theirs)

@@ -462,9 +462,14 @@ def _pinv(input, atol, rtol, hermitian):
 _PINV_DTYPES = FLOATING | COMPLEX
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
+_NO_RCOND = object()
+
+
+def pinv(A, rcond=_NO_RCOND, hermitian=False, *, atol=None, rtol=None) -> Tensor:
     """The Moore-Penrose pseudo-inverse: singular values at most
     ``max(atol, rtol * largest)`` count as zero (default ``rtol``: eps * max(m, n)).
+    ``atol`` and ``rtol`` may be tensors broadcast against the batch; torch's older form
+    ``pinv(A, rcond, hermitian)`` is ``rtol=rcond``.
 
     Example:
         >>> import numtorch as torch
@@ -472,6 +477,13 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.0000]])
     """
+    if rcond is not _NO_RCOND:
+        if rcond is None or atol is not None or rtol is not None:
+            raise TypeError(
+                "linalg_pinv() received an invalid combination of arguments: give either "
+                "`rcond` (float or Tensor) or the keywords `atol` and `rtol`"
+            )
+        rtol = rcond
     if A.ndim < 2 or A._data.dtype not in _PINV_DTYPES:  # torch's one check for both
         raise RuntimeError(
             f"linalg.pinv({A.dtype.scalar_name}{{{list(A.shape)}}}): expected a tensor with 2 "
@@ -479,6 +491,15 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
         )
     if atol is None and rtol is None:
         rtol = float(xp.finfo(A._data.dtype).eps) * max(A.shape[-2], A.shape[-1])
-    atol = 0.0 if atol is None else float(atol)
-    rtol = 0.0 if rtol is None else float(rtol)
-    return _pinv(A, atol, rtol, bool(hermitian))
+    return _pinv(A, tolerance(atol), tolerance(rtol), bool(hermitian))
+
+
+def tolerance(value):
+    """A rank tolerance (``atol``/``rtol``) as a number, or a tensor's values with a
+    trailing axis: a tolerance per matrix of the batch, broadcast against its singular
+    values as torch's are."""
+    if value is None:
+        return 0.0
+    if isinstance(value, Tensor):
+        return value._data[..., None]
+    return float(value)

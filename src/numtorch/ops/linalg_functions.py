@@ -161,21 +161,32 @@ def cond(A, p=None) -> Tensor:
     return product.nan_to_num(math.inf, math.inf, -math.inf)
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False) -> Tensor:
+_NO_TOL = object()
+
+
+def matrix_rank(A, tol=_NO_TOL, hermitian=False, *, atol=None, rtol=None) -> Tensor:
     """How many singular values exceed ``max(atol, rtol * largest)`` (default ``rtol``:
-    eps * max(m, n)). Not differentiable.
+    eps * max(m, n)). ``atol`` and ``rtol`` may be tensors broadcast against the batch;
+    torch's older form ``matrix_rank(A, tol, hermitian)`` is ``atol=tol, rtol=0``. Not
+    differentiable.
 
     Example:
         >>> import numtorch as torch
         >>> torch.linalg.matrix_rank(torch.tensor([[1.0, 2.0], [2.0, 4.0]]))
         tensor(1)
     """
+    if tol is not _NO_TOL:
+        if tol is None or atol is not None or rtol is not None:
+            raise TypeError(
+                "linalg_matrix_rank() received an invalid combination of arguments: give "
+                "either a tolerance `tol` (float or Tensor) or the keywords `atol` and `rtol`"
+            )
+        atol, rtol = tol, 0.0
     solves.check_matrices(A, "linalg.matrix_rank", square=False)
     data = A._data
     if atol is None and rtol is None:
         rtol = float(xp.finfo(data.dtype).eps) * max(data.shape[-2], data.shape[-1])
-    atol = 0.0 if atol is None else float(atol)
-    rtol = 0.0 if rtol is None else float(rtol)
+    atol, rtol = decomp.tolerance(atol), decomp.tolerance(rtol)
     if hermitian:
         values = xp.abs(decomp.eigh_kernel(data, values_only=True))
     else:
