@@ -1,20 +1,42 @@
 """The Dirichlet distribution on the simplex and its two-category case, Beta.
 
-``rsample`` normalises independent Gamma draws, ``x = g / sum(g)``: a reparametrised
-sample whose gradient comes from ``torch._standard_gamma``. (Torch instead differentiates
-the Dirichlet draw itself, recording ``_DirichletBackward``; both are unbiased pathwise
-gradients, and the draws differ anyway since the random streams do.)
+``rsample`` differentiates the draw itself, as torch does: ``_Dirichlet`` (a custom
+Function, recorded as ``_DirichletBackward``) draws with ``torch._sample_dirichlet`` and
+takes the implicit reparametrisation gradient ``torch._dirichlet_grad`` of each coordinate,
+projected onto the simplex.
 """
 
 from __future__ import annotations
 
 import numtorch as torch
 import numtorch.nn.functional as F
+from numtorch.autograd import Function
+from numtorch.autograd.function import once_differentiable
 
 from . import constraints
 from .exp_family import ExponentialFamily
 
 __all__ = ["Dirichlet"]
+
+
+def _Dirichlet_backward(x, concentration, grad_output):
+    total = concentration.sum(-1, True).expand_as(concentration)
+    grad = torch._dirichlet_grad(x, concentration, total)
+    return grad * (grad_output - (x * grad_output).sum(-1, True))
+
+
+class _Dirichlet(Function):
+    @staticmethod
+    def forward(ctx, concentration):
+        x = torch._sample_dirichlet(concentration)
+        ctx.save_for_backward(x, concentration)
+        return x
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad_output):
+        x, concentration = ctx.saved_tensors
+        return _Dirichlet_backward(x, concentration, grad_output)
 
 
 class Dirichlet(ExponentialFamily):
@@ -41,10 +63,7 @@ class Dirichlet(ExponentialFamily):
 
     def rsample(self, sample_shape=()):
         shape = tuple(self._extended_shape(sample_shape))
-        draws = torch._standard_gamma(self.concentration.expand(shape))
-        x = draws / draws.sum(-1, True)
-        x.detach().clamp_(min=torch.finfo(x.dtype).tiny)
-        return x
+        return _Dirichlet.apply(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

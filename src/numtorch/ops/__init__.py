@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     copies,
     cumulative,
     deprecated_norms,
+    dirichlet_sampling,
     exponential,
     extrema,
     factory,
