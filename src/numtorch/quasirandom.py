@@ -113,8 +113,9 @@ class SobolEngine:
         self._quasi = self._quasi ^ self._directions[:, _lowest_zero_bit(self.num_generated - 1)]
 
     def draw(self, n: int = 1, out: Tensor | None = None, dtype=None) -> Tensor:
-        """The next ``n`` points, as an (n, dimension) tensor (default dtype float32)."""
-        dtype = dtypes.float32 if dtype is None else dtype
+        """The next ``n`` points, as an (n, dimension) tensor (of the default dtype unless
+        ``dtype`` is given)."""
+        dtype = dtypes.get_default_dtype() if dtype is None else dtype
         rows, from_start = [], self.num_generated == 0
         for _ in range(n):
             if self.num_generated:

@@ -71,3 +71,17 @@ def test_scrambled_points_match_torch():
         else:
             assert ours.dtype == theirs.dtype
             np.testing.assert_array_equal(ours, theirs)
+
+
+def test_draw_takes_the_default_dtype_and_keeps_the_first_point_of_construction():
+    def run(lib):
+        engine = lib.quasirandom.SobolEngine(dimension=2, scramble=True, seed=7)
+        lib.set_default_dtype(lib.float64)
+        try:  # the first point was rounded in the dtype that was the default at construction
+            return [engine.draw(2), engine.draw(2, dtype=lib.float32), engine.draw_base2(2)]
+        finally:
+            lib.set_default_dtype(lib.float32)
+
+    for ours, theirs in zip(run(numtorch), run(torch)):
+        assert str(ours.dtype) == str(theirs.dtype)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
