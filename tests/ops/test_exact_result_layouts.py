@@ -33,6 +33,14 @@ EQUATIONS = [
     ("ij,jk->ik", (2, 1), (1, 4)),
     ("xij,jk->ikx", (2, 2, 3), (3, 4)),
     ("jk,ij->ik", (3, 4), (2, 3)),
+    # three or more operands: each step laid out as torch's bmm or mul leaves it
+    ("nlhd,nhmd,nlh->nlhm", (2, 6, 2, 4), (2, 2, 3, 4), (2, 6, 2)),
+    ("bdl,bnl,bdl->bdln", (2, 3, 5), (2, 4, 5), (2, 3, 5)),
+    ("Yc,baYd->ac", (4, 3), (2, 4, 4, 2)),
+    ("ade,Ya,aXd->Yda", (4, 2, 4), (3, 4), (4, 4, 2)),
+    ("eYX,c,YeX->ecYX", (3, 3, 2), (3,), (3, 3, 2)),
+    ("cdYa,Yba,ba->Yabc", (2, 1, 2, 3), (2, 3, 3), (3, 3)),
+    ("ea,decX,b,Xdc->Xbacd", (3, 4), (2, 3, 2, 2), (4,), (2, 2, 2)),
 ]
 
 

@@ -556,3 +556,15 @@ def test_addmv_size_mismatch_with_a_0d_input_raises_as_torch(vec_size):
     assert outcome(numtorch) is IndexError
     torch = pytest.importorskip("torch")
     assert outcome(torch) is IndexError
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile"])
+@pytest.mark.parametrize("kwargs", [{}, {"dim": 1}, {"dim": 0, "keepdim": True}])
+def test_a_zero_dim_q_gives_no_q_dim_as_a_number_does(name, kwargs):
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[0.5, -1.0, 2.0, 4.0], [3.0, 1.0, 0.0, -2.0]], requires_grad=True)
+        y = getattr(lib, name)(x, lib.tensor(0.3), **kwargs)
+        results.append((tuple(y.shape), y.detach().numpy().tolist(), type(y.grad_fn).__name__))
+    assert results[0] == results[1]

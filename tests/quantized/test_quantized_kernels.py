@@ -55,6 +55,28 @@ def test_fake_quantize_per_channel_bit_for_bit():
     np.testing.assert_array_equal(a.numpy(), b.numpy())
 
 
+@pytest.mark.parametrize("zero_dtype", ["float32", "float16"])
+def test_fake_quantize_per_channel_with_float_zero_points_bit_for_bit(zero_dtype):
+    # a float zero point is added before rounding (round(x / scale + zero_point)), maps back
+    # in double, and is not range-checked (200 lies outside [-128, 127])
+    rng = np.random.default_rng(2)
+    data = (rng.standard_normal((3, 4000)) * 3).astype(np.float32)
+    data[0, 0] = np.nan
+    scales = np.array([0.1, 0.02, 1 / 3], dtype=np.float32)
+    zeros = np.array([0.5, -1.25, 200.0], dtype=zero_dtype)
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(data, requires_grad=True)
+        y = lib.fake_quantize_per_channel_affine(
+            x, lib.tensor(scales), lib.tensor(zeros), 0, -128, 127
+        )
+        y.sum().backward()
+        results.append((y.detach().numpy(), x.grad.numpy(), type(y.grad_fn).__name__))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+    assert results[0][2] == results[1][2]
+
+
 @pytest.mark.parametrize(
     "call",
     [

@@ -81,11 +81,6 @@ def fake_quantize_per_channel_affine(
         raise RuntimeError(
             f"Zero-point must be Int32, Float or Half, found {zero_point.dtype.scalar_name}"
         )
-    if zero_point.dtype.is_floating_point:
-        raise NotImplementedError(
-            "fake_quantize_per_channel_affine with float zero points is not implemented in "
-            "numtorch; give int32 zero points"
-        )
     if scale.ndim != 1:
         raise RuntimeError("scale should be a 1-D tensor")
     if zero_point.ndim != 1:
@@ -105,8 +100,12 @@ def fake_quantize_per_channel_affine(
         raise RuntimeError(
             "dimensions of scale and zero-point are not consistent with input tensor"
         )
-    zeros = zero_point._data.astype("int64")
-    _check_range(op, input, zeros.tolist(), quant_min, quant_max)
+    if zero_point.dtype.is_floating_point:  # torch checks no range for float zero points
+        zeros = zero_point._data.astype("float32")
+        _check_range(op, input, (), quant_min, quant_max)
+    else:
+        zeros = zero_point._data.astype("int64")
+        _check_range(op, input, zeros.tolist(), quant_min, quant_max)
     shape = [1] * input.ndim
     shape[axis] = channels
     return _fake_quantize_per_channel(

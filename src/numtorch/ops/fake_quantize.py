@@ -3,7 +3,8 @@ straight-through gradient (the incoming gradient where the value fell inside
 [quant_min, quant_max] on the grid, zero where it was clamped).
 
 torch's kernel rounds ``x * (1 / scale)`` half to even, adds the zero point, clamps, and
-maps back with ``(q - zero_point) * scale`` in float32; ``1 / scale`` is float32 too.
+maps back with ``(q - zero_point) * scale`` in float32; ``1 / scale`` is float32 too. A
+float zero point (per channel) is added before the rounding instead.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from ..backend import xp
 def _grid(x, scale, zero_point):
     """The unclamped grid index of each value of ``x`` (float; NaN stays NaN)."""
     inverse = (xp.float32(1.0) / xp.asarray(scale, dtype=xp.float32)).astype(x.dtype)
+    if getattr(zero_point, "dtype", None) is not None and zero_point.dtype.kind == "f":
+        # a float zero point (per channel) is added before rounding, in float32, as the
+        # affine quantizer's equation reads: round(x / scale + zero_point)
+        return xp.rint(x.astype(xp.float32) * inverse + zero_point.astype(xp.float32))
     return xp.rint(x * inverse) + zero_point
 
 
@@ -34,9 +39,13 @@ def _with_mask(x, scale, zero_point, quant_min, quant_max, per_channel=False):
     if per_channel:
         q = xp.where(xp.abs(grid) < 2.0**63, q, quant_min)  # NaN compares False too
     # torch maps back in float32 whatever the input's dtype: (q - zero_point) is an integer
-    # times a float scale in its kernel
+    # times a float scale in its kernel; with a float zero point its kernel's difference and
+    # product are in double, rounded once
     single = xp.asarray(scale, dtype=xp.float32)
-    out = ((q - zero_point).astype(xp.float32) * single).astype(x.dtype, copy=False)
+    if q.dtype == xp.float32 and getattr(zero_point, "dtype", None) == xp.float32:
+        out = ((q - zero_point.astype(xp.float64)) * single.astype(xp.float64)).astype(x.dtype)
+    else:
+        out = ((q - zero_point).astype(xp.float32) * single).astype(x.dtype, copy=False)
     return out, (grid >= quant_min) & (grid <= quant_max)
 
 

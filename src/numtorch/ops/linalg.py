@@ -906,8 +906,9 @@ def _sublist_equation(args):
 # Note [einsum's views]
 # torch's einsum returns views where its last step is one: a single operand whose
 # subscripts all reach the output is its diagonals, permuted (a view of the operand itself);
-# a last pair that sums a subscript both operands have wide is a batched matrix product,
-# viewed and permuted back into the output's order; and with two or more operands, any
+# a pair that sums a subscript both operands have wide is a batched matrix product, viewed
+# and permuted back into the common order of all subscripts (each step, not only the last:
+# the next step's multiplication follows that layout); and with two or more operands, any
 # summed subscript makes the result a view of the last product (torch drops the summed
 # dims, kept of size 1 until then, with ``view``). numtorch returns the same views with
 # the same strides, so that in-place ops, ``.view`` and version counters behave alike.
@@ -923,117 +924,102 @@ def _diagonals_permuted(spec, output, t) -> Tensor:
     return t.permute(tuple(spec.index(c) for c in output))
 
 
-def _batched_product_view(spec_a, a, spec_b, b, output) -> Tensor:
-    """The last pair's product as torch's bmm lays it out (dims wide in both, then wide in
-    the first only, then the rest), permuted into the output's order."""
-
-    def size(spec, t, c):
-        return t.shape[spec.index(c)] if c in spec else 1
-
-    both = [c for c in output if size(spec_a, a, c) != 1 and size(spec_b, b, c) != 1]
-    left = [c for c in output if c not in both and size(spec_a, a, c) != 1]
-    right = [c for c in output if c not in both and c not in left]
-    if left and right and output.index(right[0]) < output.index(left[0]):
-        left, right = right, left  # torch swaps the pair to keep the output's order
-        spec_a, a, spec_b, b = spec_b, b, spec_a, a
-    summed = sorted(c for c in set(spec_a) & set(spec_b) if c not in output)
-    # torch's bmm operands: each permuted to (batch, kept, summed) and reshaped to 3-D, a
-    # view of the operand or a copy as the reshape decides, and that is what bmm saves
-    a3 = _as_bmm_operand(spec_a, a, (both, left, summed))
-    b3 = _as_bmm_operand(spec_b, b, (both, summed, right))
-    base = _einsum("bmk,bkn->bmn", [a3, b3])
-    if not base.is_contiguous():
-        base = base.contiguous()
-    sizes = [size(spec_a, a, c) for c in both + left] + [size(spec_b, b, c) for c in right]
-    order = "".join(both + left + right)
-    return base.view(sizes).permute(tuple(order.index(c) for c in output))
-
-
-def _as_bmm_operand(spec, t, groups) -> Tensor:
-    letters = [c for group in groups for c in group if c in spec]
-    letters += [c for c in spec if c not in letters]  # of size 1: anywhere
-    shape = [math.prod(t.shape[spec.index(c)] for c in group if c in spec) for group in groups]
-    return t.permute(tuple(spec.index(c) for c in letters)).reshape(shape)
-
-
 def _in_torchs_order(equation, operands) -> Tensor:
     """The einsum as torch evaluates it, step by step, so that infinities and NaNs meet the
     same products and sums (``inf * (1 - 1)`` is NaN, ``inf * 1 - inf * 1`` too, but
-    ``(inf + 1) * 2`` is not ``inf * 2 + inf * -1``): each operand first takes its diagonals
-    and sums the subscripts no other operand has wide (size > 1) and the output lacks; then
-    the operands are multiplied left to right, a pair summing the subscripts that no later
-    operand has wide, and an operand alone summing a subscript it alone has wide."""
+    ``(inf + 1) * 2`` is not ``inf * 2 + inf * -1``) and each step's result has torch's
+    layout: every operand takes its diagonals and is unsqueezed and permuted to one common
+    order of all subscripts (the output's, then the summed ones in letter order); then the
+    operands are multiplied left to right, a pair summing the subscripts that no later
+    operand has wide (size > 1), each first summing one it alone has wide."""
     inputs, output = equation.split("->")
     specs = inputs.split(",")
     if len(operands) == 1:
         if set(specs[0]) <= set(output):  # Note [einsum's views]
             return _diagonals_permuted(specs[0], output, operands[0])
         return _summed(equation, operands[0])
-
-    def wide(spec, t):
-        return {c for c, n in zip(spec, t.shape) if n != 1 and c not in output}
-
-    count = collections.Counter(c for spec, t in zip(specs, operands) for c in wide(spec, t))
-    terms = []
-    for spec, t in zip(specs, operands):
-        alone = {c for c in wide(spec, t) if count[c] == 1}
-        count.subtract(alone)
-        reduced = "".join(c for c in dict.fromkeys(spec) if c not in alone)
-        if reduced != spec and not alone:  # diagonals only: a view of the operand, as torch
-            t = _diagonals_permuted(spec, reduced, t)
-        elif reduced != spec:
-            t = _summed(f"{spec}->{reduced}", t)
-        terms.append((reduced, t))
-    spec_a, a = terms[0]
-    for k in range(1, len(terms)):
-        spec_b, b = terms[k]
-        later = set(output).union(*(spec for spec, _ in terms[k + 1 :]))
-        wide_a, wide_b = wide(spec_a, a), wide(spec_b, b)
-        summed = set()
-        for c in sorted(wide_a | wide_b):
-            if c in wide_a and c in wide_b:
-                count[c] -= 1
-                if count[c] == 1:
-                    summed.add(c)
-                    count[c] = 0
-            elif count[c] == 1:  # wide in one of the two only, and nowhere later
-                count[c] = 0
-                if c in wide_a:
-                    spec_a, a = _sum_out(spec_a, a, c)
-                else:
-                    spec_b, b = _sum_out(spec_b, b, c)
-        letters = dict.fromkeys(spec_a + spec_b)
-        kept = "".join(c for c in letters if c in later and c not in summed)
-        if summed and a.numel() and b.numel():  # a batched matrix product: no bool kernel
-            _BMM.check_tensor(a)
-        if k == len(terms) - 1 and summed:  # Note [einsum's views]
-            a = _batched_product_view(spec_a, a, spec_b, b, output)
-            break
-        spec = output if k == len(terms) - 1 else kept
-        if not summed and set(spec_a + spec_b) <= set(spec):
+    order = output + "".join(sorted(set(inputs) - set(output) - {","}))
+    terms = [_in_common_order(spec, t, order) for spec, t in zip(specs, operands)]
+    contracted = range(len(output), len(order))
+    count = {d: sum(t.shape[d] != 1 for t in terms) for d in contracted}
+    a = terms[0]
+    for b in terms[1:]:
+        summed, own_a, own_b = [], [], []
+        for d in contracted:
+            if a.shape[d] != 1 and b.shape[d] != 1:
+                count[d] -= 1
+                if count[d] == 1:
+                    summed.append(d)
+                    count[d] = 0
+            elif count[d] == 1 and (a.shape[d] != 1 or b.shape[d] != 1):
+                (own_a if a.shape[d] != 1 else own_b).append(d)
+                count[d] = 0
+        if own_a:  # torch's sum: bools and integers sum as int64
+            a = a.sum(own_a, keepdim=True)
+        if own_b:
+            b = b.sum(own_b, keepdim=True)
+        if not summed:
             # nothing to sum: torch multiplies (MulBackward0), where a sum of products from
             # 0 (NumPy's einsum loop) would make a product of -0 a +0
-            a, spec_a = _aligned(spec_a, a, spec) * _aligned(spec_b, b, spec), spec
+            a = a * b
             continue
-        a, spec_a = _einsum(f"{spec_a},{spec_b}->{spec}", [a, b]), spec
-    if set(inputs) - set(output) - {","}:  # Note [einsum's views]
-        return a.view(a.shape)
+        if a.numel() and b.numel():  # a batched matrix product: no bool kernel
+            _BMM.check_tensor(a)
+        a = _batched_product(a, b, summed)
+    if len(order) > len(output):  # Note [einsum's views]
+        return a.view(a.shape[: len(output)])
     return a
 
 
-def _aligned(spec, t, target):
-    """``t`` (subscripts ``spec``, each once) with its dims in ``target``'s order and a dim
-    of size 1 for each subscript of ``target`` it lacks."""
-    t = t.permute([spec.index(c) for c in target if c in spec])
-    for position, c in enumerate(target):
-        if c not in spec:
-            t = t.unsqueeze(position)
-    return t
+def _in_common_order(spec, t, order) -> Tensor:
+    """An operand as torch aligns it: its diagonals taken (each at its letter's first
+    place), a size-1 dim appended for each letter it lacks, all permuted into ``order``."""
+    letters = ""
+    for c in spec:
+        if c in letters:  # a repeat: the diagonal of the two dims, back at the first's place
+            first = letters.index(c)
+            t = t.diagonal(0, first, len(letters)).movedim(-1, first)
+        else:
+            letters += c
+    for c in order:
+        if c not in letters:
+            t = t.unsqueeze(len(letters))
+            letters += c
+    return t.permute(tuple(letters.index(c) for c in order))
 
 
-def _sum_out(spec, t, c):
-    reduced = spec.replace(c, "")
-    return reduced, _summed(f"{spec}->{reduced}", t)
+def _batched_product(a, b, summed) -> Tensor:
+    """A pair's product summed over ``summed`` (dims wide in both) as torch's bmm lays it
+    out: the dims wide in both, then those wide in the first only, the summed ones (size 1)
+    and the rest, viewed from the bmm result and permuted back into the common order."""
+    both, left, right = [], [], []
+    for d in range(a.dim()):
+        if d in summed:
+            continue
+        if a.shape[d] != 1 and b.shape[d] != 1:
+            both.append(d)
+        elif a.shape[d] != 1:
+            left.append(d)
+        else:
+            right.append(d)
+    if left and right and right[-1] < left[0]:  # torch swaps the pair to keep the order
+        a, b, left, right = b, a, right, left
+    lead = both + left + summed + right
+    a3 = a.permute(lead).reshape(
+        math.prod(a.shape[d] for d in both),
+        math.prod(a.shape[d] for d in left),
+        math.prod(a.shape[d] for d in summed),
+    )
+    b3 = b.permute(both + summed + right + left).reshape(
+        math.prod(b.shape[d] for d in both),
+        math.prod(b.shape[d] for d in summed),
+        math.prod(b.shape[d] for d in right),
+    )
+    base = _einsum("bmk,bkn->bmn", [a3, b3])
+    if not base.is_contiguous():
+        base = base.contiguous()
+    sizes = [a.shape[d] for d in both + left] + [1] * len(summed) + [b.shape[d] for d in right]
+    return base.view(sizes).permute(tuple(lead.index(d) for d in range(a.dim())))
 
 
 def _summed(equation, t) -> Tensor:

@@ -417,9 +417,9 @@ def _check_quantile(input, q, interpolation):
 
 def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     _check_quantile(input, q, interpolation)
-    scalar_q = not isinstance(q, Tensor)
-    if scalar_q:
+    if not isinstance(q, Tensor):
         q = tensor(q, dtype=input.dtype)
+    scalar_q = q.ndim == 0  # a number or a 0-d tensor: no dim for q in the result
     ndim = input.ndim
     if dim is not None:
         dim = _wrap_dim(dim, ndim)  # a 0-d input takes dim 0 or -1 only
