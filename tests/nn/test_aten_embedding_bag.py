@@ -53,6 +53,20 @@ def test_per_sample_weights_match_torch(padding_idx):
     assert _run(numtorch, **case, per_sample=True) == _run(torch, **case, per_sample=True)
 
 
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_bags_of_padding_only_match_torch(mode):
+    # every index is the padding: each bag is empty (max mode has no row to point at)
+    def run(lib):
+        w = lib.tensor(WEIGHT, requires_grad=True)
+        out = lib.embedding_bag(
+            w, lib.tensor([2, 2, 2]), lib.tensor([0, 1]), False, mode, False, None, False, 2
+        )
+        out[0].sum().backward()
+        return [t.tolist() for t in out], w.grad.tolist()
+
+    assert run(numtorch) == run(torch)
+
+
 def test_refusals_match_torch():
     for lib in (numtorch, torch):
         w, i = lib.ones(4, 2), lib.tensor([0, 1])

@@ -49,6 +49,20 @@ CASES = {
     "conv-transpose-output-padding": lambda t: t.nn.functional.conv_transpose2d(
         _x(t, 1, 2, 4, 4), _x(t, 2, 3, 3, 3), stride=2, output_padding=2
     ),
+    # a transposed convolution whose padding leaves no output (1-D named as 2-D; double:
+    # float32 batches may take another kernel with its own message)
+    "conv-transpose-output-too-small": lambda t: t.nn.functional.conv_transpose2d(
+        _x(t, 2, 1, 2, 6).double(), _x(t, 1, 2, 1, 1).double(), padding=2, dilation=2
+    ),
+    "conv-transpose1d-output-empty": lambda t: t.nn.functional.conv_transpose1d(
+        _x(t, 1, 3, 2).double(), _x(t, 3, 1, 1).double(), padding=1, groups=3, dilation=2
+    ),
+    "conv-transpose3d-output-too-small": lambda t: t.nn.ConvTranspose3d(1, 1, (1, 2, 2), padding=2)(
+        _x(t, 1, 1, 4, 1, 4)
+    ),
+    "conv-transpose-empty-batch-negative": lambda t: t.nn.functional.conv_transpose2d(
+        _x(t, 0, 1, 2, 6), _x(t, 1, 2, 1, 1), padding=2, dilation=2
+    ),
     # normalization
     "bn2d-dims": lambda t: t.nn.BatchNorm2d(3)(_x(t, 2, 3, 4)),
     "bn1d-dims": lambda t: t.nn.BatchNorm1d(3)(_x(t, 2, 3, 4, 5)),
@@ -68,6 +82,10 @@ CASES = {
     "max-pool1d-dims": lambda t: t.nn.functional.max_pool1d(_x(t, 2, 3, 8, 8), 2),
     "avg-pool-dims": lambda t: t.nn.AvgPool2d(2)(_x(t, 1, 2, 3, 8, 8)),
     "avg-pool-too-small": lambda t: t.nn.AvgPool2d(3)(_x(t, 2, 3, 2, 2)),
+    # 3-D average pooling wants a window inside the unpadded input, even in ceil mode
+    "avg-pool3d-input-smaller-than-kernel": lambda t: t.nn.functional.avg_pool3d(
+        _x(t, 1, 1, 3, 4, 1), (2, 3, 3), ceil_mode=True
+    ),
     "adaptive-dims": lambda t: t.nn.AdaptiveAvgPool2d(2)(_x(t, 1, 2, 3, 8, 8)),
     "adaptive-size": lambda t: t.nn.functional.adaptive_avg_pool2d(_x(t, 1, 2, 8, 8), (2, 2, 2)),
     # embedding

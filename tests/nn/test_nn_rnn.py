@@ -137,6 +137,23 @@ def test_pad_sequence_and_packing_helpers_match_torch():
     assert ours.double().data.dtype == numtorch.float64
 
 
+@pytest.mark.parametrize("lengths", [[3], [3, 3], [3, 2]])
+def test_pad_packed_sequence_graph_matches_torch(lengths):
+    # torch narrows the output for each run of equal batch sizes (and slices the data): a
+    # CopySlices over SliceBackward0 even where one run covers the whole output
+    torch = pytest.importorskip("torch")
+    graphs = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(_n(3, len(lengths), 2), requires_grad=True)
+        packed = lib.nn.utils.rnn.pack_padded_sequence(x, lengths)
+        node, names = lib.nn.utils.rnn.pad_packed_sequence(packed)[0].grad_fn, []
+        while node is not None:
+            names.append(node.name())
+            node = node.next_functions[-1][0] if node.next_functions else None
+        graphs.append(names)
+    assert graphs[0] == graphs[1]
+
+
 def test_dropout_between_layers_only_in_training():
     torch = pytest.importorskip("torch")
     x = _n(4, 2, 3)

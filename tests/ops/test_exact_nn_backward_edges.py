@@ -62,6 +62,24 @@ def test_fractional_max_pool3d_needs_room_for_one_more_window():
         lib.nn.functional.fractional_max_pool2d(x[0], kernel_size=2, output_size=3)
 
 
+@pytest.mark.parametrize(
+    "dims, ratio", [(3, 0.5), (3, (0.5, 0.7, 0.9)), (3, (0.5, 0.7)), (2, 0.5), (2, (0.5,) * 3)]
+)
+def test_fractional_max_pool_output_ratio_is_read_as_torch_reads_it(dims, ratio):
+    # the 3-D form spreads a number over its dims (and indexes three entries); the 2-D form
+    # takes len() of the ratio, a TypeError for a number
+    outcomes = []
+    for lib in (numtorch, torch):
+        lib.manual_seed(0)
+        x = lib.randn(1, 1, 4, 6, 5)[0, 0] if dims == 2 else lib.randn(1, 1, 4, 6, 5)
+        pool = getattr(lib.nn.functional, f"fractional_max_pool{dims}d")
+        try:
+            outcomes.append(pool(x, 2, output_ratio=ratio).tolist())
+        except Exception as error:  # (the type is what is compared)
+            outcomes.append(type(error).__name__)
+    assert outcomes[0] == outcomes[1]
+
+
 GRID_CASES = [
     (dims, mode, padding, align)
     for dims in (2, 3)

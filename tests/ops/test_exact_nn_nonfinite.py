@@ -407,6 +407,33 @@ def test_max_pool_of_a_window_of_minus_inf_points_inside_the_input(args):
     assert results[0] == results[1]
 
 
+@pytest.mark.parametrize(
+    "shape, args",
+    [
+        # dilation steps every window over the one column: no window reads the input
+        ((1, 1, 5, 1), {"kernel_size": (2, 3), "padding": 1, "dilation": 2, "ceil_mode": True}),
+        ((2, 1, 5, 1), {"kernel_size": (2, 3), "padding": 1, "dilation": 2, "ceil_mode": True}),
+        ((1, 3), {"kernel_size": 3, "padding": 1, "dilation": 2, "ceil_mode": True}),
+    ],
+)
+def test_max_pool_window_of_padding_only_keeps_torchs_start_and_routes_its_gradient(shape, args):
+    # a window past the input in some dim holds -inf padding only: torch's index is its
+    # start (the first read at or past the left padding), which lies in the plane here, and
+    # its backward adds the gradient there, its double backward reads there
+    rng = np.random.default_rng(0)
+    values, seed = rng.standard_normal(shape), rng.standard_normal(shape)
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(values, requires_grad=True)
+        pool = lib.nn.functional.max_pool2d if len(shape) == 4 else lib.nn.functional.max_pool1d
+        out, indices = pool(x, return_indices=True, **args)
+        weights = lib.linspace(-1.0, 2.0, out.numel(), dtype=lib.float64).reshape(out.shape)
+        (grad,) = lib.autograd.grad((out * weights).sum(), x, create_graph=True)
+        (grad2,) = lib.autograd.grad((grad * lib.tensor(seed)).sum(), x, allow_unused=True)
+        results.append((indices.tolist(), grad.tolist(), None if grad2 is None else grad2.tolist()))
+    assert results[0] == results[1]
+
+
 @pytest.mark.parametrize("dim", [0, 2])
 @pytest.mark.parametrize("create_graph", [False, True])
 def test_weight_norm_gradient_of_an_infinite_g_follows_torchs_two_backwards(dim, create_graph):

@@ -502,3 +502,42 @@ def test_matrix_power_zero_and_one_are_row_major_as_torch(n):
         return out.stride(), out.grad_fn.name()
 
     assert run(numtorch) == run(torch)
+
+
+VIEWS_WITH_UNIT_DIMS = {
+    "unsqueeze-last": lambda x: x.transpose(0, 2).unsqueeze(-1),
+    "unsqueeze-inner": lambda x: x.transpose(0, 2).unsqueeze(1),
+    "view-trailing-one": lambda x: x.transpose(0, 2).view(4, 3, 2, 1),
+    "view-heads": lambda x: x.reshape(2, 12, 1).transpose(0, 1).view(3, 4, 2, 1),
+    "view-ones-between": lambda x: x.transpose(0, 2).view(1, 4, 1, 3, 2, 1),
+    "reshape-alias": lambda x: x[:, :, 1:2].transpose(1, 2).reshape(2, 1, 3),
+    "reshape-alias-one-inside": lambda x: x.transpose(0, 2).reshape(4, 3, 1, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIEWS_WITH_UNIT_DIMS))
+def test_views_of_a_strided_tensor_give_size_1_dims_torchs_strides(name):
+    # Note [Strides of size-1 dims]: NumPy picks its own stride there
+    strides = []
+    for lib in (numtorch, torch):
+        x = lib.arange(24.0).reshape(2, 3, 4)
+        strides.append(VIEWS_WITH_UNIT_DIMS[name](x).stride())
+    assert strides[0] == strides[1]
+
+
+def test_attention_heads_of_size_1_take_the_fused_kernel_as_in_torch():
+    # multi_head_attention_forward's head views have torch's last stride 1, so the fused
+    # kernel runs, whose gradient has no derivative of its own
+    names = []
+    for lib in (numtorch, torch):
+        lib.manual_seed(0)
+        attention = lib.nn.MultiheadAttention(2, 2, bias=False, kdim=3, vdim=2, dtype=lib.float64)
+        query = lib.randn(1, 2, 2, dtype=lib.float64)
+        key = lib.randn(2, 2, 3, dtype=lib.float64)
+        value = lib.randn(2, 2, 2, dtype=lib.float64)
+        out, _ = attention(query, key, value, need_weights=False)
+        node = out.grad_fn
+        while node.next_functions and "Attention" not in type(node).__name__:
+            node = node.next_functions[0][0]
+        names.append(type(node).__name__)
+    assert names[0] == names[1] == "ScaledDotProductFlashAttentionForCpuBackward0"

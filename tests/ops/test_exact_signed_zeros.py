@@ -100,6 +100,24 @@ def test_layer_norm_without_bias_adds_a_zero_beta():
     assert found[:2] == found[2:]
 
 
+def test_layer_norm_parameter_gradients_of_one_row_sum_from_zero():
+    # torch's kernel sums the weight's and bias's gradients over the rows into zeros: an
+    # input without batch dims still gives +0.0 where the products are -0.0
+    torch = pytest.importorskip("torch")
+
+    found = []
+    for lib in (nt, torch):
+        x = lib.tensor([-1.0, 0.5, 2.0], dtype=lib.float64)
+        weight = lib.tensor([1.0, -2.0, 0.5], dtype=lib.float64, requires_grad=True)
+        bias = lib.zeros(3, dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.layer_norm(x, (3,), weight, bias)
+        grads = lib.autograd.grad(
+            y, [weight, bias], lib.tensor([0.0, -0.0, -0.0], dtype=lib.float64)
+        )
+        found.append([lib.signbit(g).tolist() for g in grads])
+    assert found[0] == found[1]
+
+
 @pytest.mark.parametrize("dim", [-1, 0])
 @pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 def test_softmax_backward_sums_as_torchs_kernels(op, dim):

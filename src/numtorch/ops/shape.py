@@ -86,6 +86,44 @@ def _tangents_or_zeros(tensors_t, tensors):
 
 
 # -- views -----------------------------------------------------------------------------------
+# Note [Strides of size-1 dims]: a size-1 dim is never stepped over, so NumPy gives it a
+# stride of its own choosing where a view of a non-contiguous array inserts one; torch's
+# rules fix it, and they show in stride() and in the layout checks of torch's kernels (the
+# fused attention wants a last stride of 1). Contiguous inputs get the same strides both ways.
+def _view_strides(old_shape, old_strides, new_shape):
+    """torch's computeStride: a view's strides, chunk by chunk of the old layout (each
+    size-1 dim of the new shape takes its chunk's running stride)."""
+    new = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk = old_strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * chunk):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new[view_d] = view_numel * chunk
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if d > 0:
+                chunk, tensor_numel, view_numel = old_strides[d - 1], 1, 1
+    return tuple(new)
+
+
+def _with_strides(out, strides):
+    if out.strides == strides:
+        return out
+    return xp.lib.stride_tricks.as_strided(out, out.shape, strides)
+
+
+def _reshaped_view(input, shape):
+    """``input.reshape(shape)`` sharing its memory, with torch's strides for size-1 dims
+    (Note [Strides of size-1 dims])."""
+    out = input.reshape(shape)
+    if 1 in out.shape and input.ndim and not input.flags.c_contiguous and out.size:
+        return _with_strides(out, _view_strides(input.shape, input.strides, out.shape))
+    return out
+
+
 @defop(
     batch=batch_rules.new_shape("shape"),
     name="view",
@@ -100,6 +138,8 @@ def _view(input, shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
+    if 1 in out.shape and input.ndim and not input.flags.c_contiguous and out.size:
+        return _with_strides(out, _view_strides(input.shape, input.strides, out.shape))
     return out
 
 
@@ -113,7 +153,7 @@ def _view(input, shape):
     jvp=_reshape_jvp,
 )
 def _reshape_alias(input, shape):
-    return input.reshape(shape)
+    return _reshaped_view(input, shape)
 
 
 @defop(
@@ -276,7 +316,13 @@ def squeeze(input, dim=None) -> Tensor:
     jvp=_reshape_jvp,
 )
 def _unsqueeze(input, dim):
-    return xp.expand_dims(input, dim)
+    out = xp.expand_dims(input, dim)
+    if input.flags.c_contiguous or not input.size:
+        return out
+    # torch's stride for the new dim: 1 at the end, else the span of the dim it precedes
+    # (Note [Strides of size-1 dims])
+    step = input.itemsize if dim == input.ndim else input.shape[dim] * input.strides[dim]
+    return _with_strides(out, (*input.strides[:dim], step, *input.strides[dim:]))
 
 
 @export

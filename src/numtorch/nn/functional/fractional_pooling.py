@@ -20,7 +20,10 @@ def _fractional(input, kernel_size, output_size, output_ratio, return_indices, s
     if output_size is None and output_ratio is None:
         raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
     if output_size is None:
-        if len(output_ratio) > dims:  # torch takes len() of it: a bare float is a TypeError
+        if dims == 3:  # torch's 3-D form spreads a number over the dims (and reads 3 entries)
+            if not isinstance(output_ratio, (tuple, list)):
+                output_ratio = (output_ratio,) * 3
+        elif len(output_ratio) > dims:  # the 2-D form takes len(): a number is a TypeError
             raise ValueError(
                 f"{name} requires output_ratio to either be a single Int or tuple of Ints."
             )

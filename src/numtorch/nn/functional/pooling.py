@@ -234,6 +234,11 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     if divisor is not None and divisor == 0:
         raise RuntimeError("divisor must be not zero")
     _check_not_empty(input, dims, name)
+    if dims == 3 and any(i < k for i, k in zip(input.shape[-3:], kernel)):
+        # torch's 3-D average pooling (unlike 2-D) wants the unpadded input to hold a window
+        sizes = " ".join(f"{n}: {i}" for n, i in zip("THW", input.shape[-3:]))
+        kernels = " ".join(f"k{n}: {k}" for n, k in zip("THW", kernel))
+        raise RuntimeError(f"input image ({sizes}) smaller than kernel size ({kernels})")
     geo = P.PoolGeometry(input.shape, kernel, stride, padding, (1,) * dims, ceil_mode)
     _check_output(input, geo)
     op = P.avg_pool2d_op if dims == 2 else P.avg_pool3d_op

@@ -126,7 +126,10 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
         while end < len(batch_sizes) and batch_sizes[end] == size:
             end += 1
         rows = size * (end - start)
-        output[start:end, :size] = data[offset : offset + rows].view(end - start, size, *rest)
+        # torch's narrow and slice always view (indexing skips a full slice): CopySlices
+        # and SliceBackward0 even where one run covers the whole output
+        steps = data.narrow(0, offset, rows).view(end - start, size, *rest)
+        output.narrow(0, start, end - start).narrow(1, 0, size).copy_(steps)
         offset += rows
         start = end
     if batch_first:

@@ -119,6 +119,7 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
                     "output padding must be smaller than either stride or dilation, but got "
                     + " ".join(parts)
                 )
+        _check_transposed_output(x, w, groups, stride, padding, dilation, output_padding)
         return
     geo = Geometry(x.shape, w.shape, stride, padding, dilation, groups)
     effective = tuple(d * (k - 1) + 1 for k, d in zip(geo.kernel, geo.dilation))
@@ -129,6 +130,36 @@ def _check(input, weight, bias, stride, padding, dilation, groups, transposed, o
             "than actual input size"
         )
     _check_backend(x, w, transposed)
+
+
+def _check_transposed_output(x, w, groups, stride, padding, dilation, output_padding):
+    """torch's refusal of a transposed convolution whose output has no size: an input with
+    images names the sizes (1-D as 2-D with a unit height); an empty batch fails on the
+    negative shape."""
+    spatial = x.shape[2:]
+    out = tuple(
+        (i - 1) * s - 2 * p + d * (k - 1) + op + 1
+        for i, s, p, d, k, op in zip(
+            spatial, stride, padding, dilation, w.shape[2:], output_padding
+        )
+    )
+    if not x.shape[1]:  # (torch's path for an input without channels reads no sizes)
+        return
+    if not x.shape[0]:
+        if min(out) < 0:
+            shape = [0, w.shape[1] * groups, *out]
+            index = next(i for i, v in enumerate(shape) if v < 0)
+            raise RuntimeError(
+                f"invalid shape dimension {shape[index]} at index {index} of shape {shape}"
+            )
+        return
+    if min(out) < 1:
+        if len(out) == 1:
+            spatial, out = (1, *spatial), (1, *out)
+        raise RuntimeError(
+            f"Given input size per channel: ({' x '.join(map(str, spatial))}). Calculated output "
+            f"size per channel: ({' x '.join(map(str, out))}). Output size is too small"
+        )
 
 
 def _check_backend(x, w, transposed):

@@ -60,7 +60,9 @@ def _max_rows(weight, indices, bag, num_bags, padding_idx):
     out[filled[nan_bag], nan_col] = xp.nan
     first[filled[nan_bag], nan_col] = seed[filled[nan_bag]]
     empty = first == positions.shape[0]
-    argmax = xp.where(empty, -1, rows[xp.minimum(first, max(positions.shape[0] - 1, 0))])
+    if not rows.size:  # every index is the padding: all bags are empty
+        return xp.zeros_like(out), xp.full(out.shape, -1, indices.dtype)
+    argmax = xp.where(empty, -1, rows[xp.minimum(first, positions.shape[0] - 1)])
     return xp.where(empty, 0, out), argmax
 
 

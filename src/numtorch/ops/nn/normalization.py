@@ -466,7 +466,8 @@ def _ln_weight_grad(grad, input, normalized_shape, result1, result2, eps):
     dims, lead = _ln_layout(input, normalized_shape)
     mean, invstd = _stats(input, dims, eps, result1, result2)
     product = grad * ((input - mean) * invstd)
-    return product.sum(lead) if lead else product
+    # torch's kernel sums the rows into zeros: with no rows to sum a -0.0 still turns +0.0
+    return product.sum(lead) if lead else product + 0.0
 
 
 def _ln_backward_composite(grad_out, input, mean, rstd, weight, bias, normalized_shape, eps, which):
@@ -475,7 +476,7 @@ def _ln_backward_composite(grad_out, input, mean, rstd, weight, bias, normalized
     if which == "weight":
         return _ln_weight_grad(grad_out, input, normalized_shape, mean, rstd, eps)
     lead = grad_out.ndim - len(normalized_shape)
-    return grad_out.sum(list(range(lead))) if lead else grad_out
+    return grad_out.sum(list(range(lead))) if lead else grad_out + 0.0  # (as the weight's)
 
 
 def _ln_double(k):

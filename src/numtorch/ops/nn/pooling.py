@@ -130,18 +130,68 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
         arg += step
     if geo.needs_padding:
         low = best == _lowest(x.dtype)
-        if low.any():  # the padding ties a window of lowest values: torch's start is in
-            # the input (the first element inside the window), the padding never wins
-            inside = geo.pad(xp.ones(x.shape, xp.bool_), False)
-            for k in range(len(offsets) - 1, -1, -1):
-                window = geo.window(offsets[k])
-                xp.copyto(arg, kind(k), where=low & inside[window] & (xpad[window] == best))
+        if low.any():  # the padding ties a window of lowest values: torch keeps its start
+            xp.copyto(arg, _window_starts(geo).astype(kind), where=low)
     if x.dtype.kind in "fV":
         nan = xp.isnan(best)
         if nan.any():  # torch points at the last NaN of the window
             for k, offset in enumerate(offsets):
                 xp.copyto(arg, k, where=nan & xp.isnan(xpad[geo.window(offset)]))
     return best, arg
+
+
+def _window_starts(geo):
+    """The offset of each window's start as torch's kernel takes it: along each dim the
+    first offset at or past the left padding (past the input too when the window holds
+    padding only there, which ceil mode or the right padding allow)."""
+    start = xp.zeros((1,) * len(geo.kernel), xp.int64)
+    for d, (k, s, p, dl, o) in enumerate(
+        zip(geo.kernel, geo.stride, geo.padding, geo.dilation, geo.out)
+    ):
+        shape = [1] * len(geo.kernel)
+        shape[d] = o
+        left = xp.maximum(p - xp.arange(o) * s, 0)  # padding before the window's first read
+        start = start * k + ((left + dl - 1) // dl).reshape(shape)
+    return start
+
+
+def _padding_only_windows(geo):
+    """The windows that read no input element (in some dim they lie in the padding, which
+    dilation allows at a short input or with ceil mode), as a mask over the outputs, and the
+    flat position torch's index gives each (its start, past the input in that dim, yet
+    often inside the plane, where torch's backward adds the gradient and its double
+    backward reads). None when there are none: the common case costs a pass over each
+    dim's outputs."""
+    empty = []
+    for s, p, dl, o, n in zip(geo.stride, geo.padding, geo.dilation, geo.out, geo.spatial):
+        first = xp.arange(o) * s - p
+        start = first + (xp.maximum(-first, 0) + dl - 1) // dl * dl
+        empty.append(start >= n)  # (the first read at or past the left padding)
+    if not any(e.any() for e in empty):
+        return None
+    dims = len(empty)
+    mask = xp.zeros(geo.out, xp.bool_)
+    for d, e in enumerate(empty):
+        shape = [1] * dims
+        shape[d] = geo.out[d]
+        mask = mask | e.reshape(shape)
+    index = _flat_positions(_window_starts(geo), geo)
+    return mask, index[mask]
+
+
+def _add_padding_only_windows(grad_input, grad, geo):
+    """torch's backward adds a padding-only window's gradient at its index when that lies
+    in the plane (past it, its kernel writes out of bounds: left out here)."""
+    found = _padding_only_windows(geo)
+    if found is None:
+        return grad_input
+    mask, index = found
+    plane = math.prod(geo.spatial)
+    keep = index < plane
+    rows = grad_input.reshape(-1, plane)
+    picked = grad.reshape(rows.shape[0], -1)[:, mask.reshape(-1)][:, keep]
+    xp.add.at(rows, (slice(None), index[keep]), picked)
+    return rows.reshape(grad_input.shape)
 
 
 def _windows_overlap(geo) -> bool:
@@ -152,7 +202,7 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
     geo = PoolGeometry(input_shape, kernel, stride, padding, dilation, ceil_mode)
     overlap = _windows_overlap(geo)
     if overlap and grad.dtype in (xp.float32, xp.float64):
-        return _max_pool_scatter_by_position(grad, arg, geo)
+        return _add_padding_only_windows(_max_pool_scatter_by_position(grad, arg, geo), grad, geo)
     exact = not xp.isfinite(grad).all()  # 0 * inf would leak NaN into the losers
     tiled = not (overlap or exact or geo.needs_padding) and all(
         k == s and d == 1 and o * s == i
@@ -173,7 +223,9 @@ def _max_pool_scatter(grad, arg, input_shape, kernel, stride, padding, dilation,
         # for a negative grad (and so is a winner's -0.0). One more pass: 1.6 against 1.5 ms
         # on the small CNN's 2x2 pooling, where selecting with where() took 4.1 ms
         gpad += 0.0
-    return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
+    if not geo.needs_padding:
+        return gpad
+    return _add_padding_only_windows(xp.ascontiguousarray(gpad[geo.interior()]), grad, geo)
 
 
 def _max_pool_scatter_by_position(grad, arg, geo):
@@ -212,13 +264,25 @@ def _max_pool_gather(source, arg, kernel, stride, padding, dilation, ceil_mode):
     out = xp.zeros(geo.lead + geo.out, source.dtype)
     for k, offset in enumerate(geo.offsets()):
         xp.copyto(out, spad[geo.window(offset)], where=arg == k)
+    found = _padding_only_windows(geo) if geo.needs_padding else None
+    if found is not None:  # (torch reads those windows at their index in the plane)
+        mask, index = found
+        plane = math.prod(geo.spatial)
+        keep = index < plane
+        rows = source.reshape(-1, plane)[:, index[keep]]
+        chosen = out.reshape(rows.shape[0], -1)
+        chosen[:, xp.flatnonzero(mask.reshape(-1))[keep]] = rows
     return out
 
 
 def max_pool_indices(arg, input_shape, kernel, stride, padding, dilation, ceil_mode):
     """torch's indices (flat positions in each input plane) from the winning offsets."""
     geo = PoolGeometry(input_shape, kernel, stride, padding, dilation, ceil_mode)
-    dims = len(kernel)
+    return _flat_positions(arg, geo)
+
+
+def _flat_positions(arg, geo):
+    dims = len(geo.kernel)
     unravelled = xp.unravel_index(arg.astype(xp.int64), geo.kernel)
     index = xp.zeros(arg.shape, xp.int64)
     for d in range(dims):
