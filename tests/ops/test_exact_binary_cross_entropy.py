@@ -75,3 +75,31 @@ def test_bce_with_logits_operands_that_do_not_broadcast_raise_torchs_error(shape
             lib.binary_cross_entropy_with_logits(x, t, weight, pos_weight)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+def _bce_second_order(lib, dtype, reduction, weighted):
+    dtype = getattr(lib, dtype)
+    x = lib.tensor([1.0, 0.0, 0.3, 1e-7, 0.999999, 0.5], dtype=dtype, requires_grad=True)
+    y = lib.tensor([0.25, 0.5, 0.7, 0.0, 1.0, 0.5], dtype=dtype, requires_grad=True)
+    weight = lib.tensor([1.5, 2.0, 0.5, 1.0, 3.0, 1.0], dtype=dtype) if weighted else None
+    loss = lib.nn.functional.binary_cross_entropy(x, y, weight=weight, reduction=reduction)
+    shape = (6,) if reduction == "none" else ()
+    upstream = lib.full(shape, 1.25, dtype=dtype, requires_grad=True)
+    gx, gy = lib.autograd.grad(loss, (x, y), upstream, create_graph=True)
+    outer = lib.tensor([0.5, -1.0, 2.0, 1.0, 0.75, 1.0], dtype=dtype)
+    total = (gx * outer).sum() + (gy * outer.flip(0)).sum()
+    return [g.numpy() for g in lib.autograd.grad(total, (x, y, upstream))]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_bce_second_order_follows_torchs_double_backward_formulas(dtype, reduction, weighted):
+    # torch's own formulas with a double eps of 1e-12: at an input of 0 or 1 the input's is
+    # (x^2 - 2xt + t) / (eps^2 (1 + eps)^2) (~1e24), where the derivative of the clamped first
+    # gradient is 0; the target's and grad_output's divide by (x + eps)(1 - x + eps) or clamp
+    # at 1e-12, not at the float 1e-12 of the first derivative
+    ours = _bce_second_order(numtorch, dtype, reduction, weighted)
+    theirs = _bce_second_order(torch, dtype, reduction, weighted)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_array_equal(a, b)

@@ -402,3 +402,45 @@ def test_view_of_a_root_transposed_in_place_keeps_its_memory_as_torch(n, case):
     # goes where the view lies (a square root gave a silently transposed gradient)
     torch = pytest.importorskip("torch")
     assert _moved_root(numtorch, n, case) == _moved_root(torch, n, case)
+
+
+IN_PLACE_VIEW_OPS = {
+    "unsqueeze_": lambda v: v.unsqueeze_(0),
+    "squeeze_": lambda v: v.squeeze_(),
+    "t_": lambda v: v.t_(),
+    "transpose_": lambda v: v.transpose_(0, 0),
+}
+
+
+def _in_place_view_op_under_no_grad(lib, change):
+    x = lib.arange(12.0, dtype=lib.float64).reshape(3, 4).requires_grad_()
+    view = x.clone()[1]
+    with lib.no_grad():
+        change(view)
+    name = type(view.grad_fn).__name__
+    (view * lib.arange(4.0, dtype=lib.float64).reshape(view.shape)).sum().backward()
+    return name, tuple(view.shape), x.grad.numpy()
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE_VIEW_OPS))
+def test_an_in_place_view_op_under_no_grad_leaves_the_view_stale(name):
+    # torch records no node under no_grad, and the version it bumped makes the view's next
+    # grad_fn an AsStridedBackward0 of its base's history
+    ours = _in_place_view_op_under_no_grad(numtorch, IN_PLACE_VIEW_OPS[name])
+    assert ours[0] == "AsStridedBackward0"
+    torch = pytest.importorskip("torch")
+    theirs = _in_place_view_op_under_no_grad(torch, IN_PLACE_VIEW_OPS[name])
+    assert ours[:2] == theirs[:2]
+    np.testing.assert_array_equal(ours[2], theirs[2])
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+def test_resize_of_a_tensor_requiring_grad_refused_outside_inference_mode(mode):
+    for lib in (numtorch, pytest.importorskip("torch")):
+        x = lib.zeros(3, requires_grad=True)
+        with getattr(lib, mode)():
+            if mode == "no_grad":
+                with pytest.raises(RuntimeError, match="cannot resize variables that require"):
+                    x.resize_(4)
+            else:
+                assert tuple(x.resize_(4).shape) == (4,)

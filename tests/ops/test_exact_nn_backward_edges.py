@@ -3,6 +3,8 @@ backward as one differentiable op whose edges include inputs it reads only for a
 mask, so the gradient requires grad (and names that op's node) even where it does not depend
 on them. These check that node and its derivatives against torch."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -258,3 +260,28 @@ def test_bilinear_gradients_group_their_products_as_torch_unrolls_them():
         results.append([g.detach().numpy() for g in grads])
     for ours, theirs in zip(*results):
         np.testing.assert_array_equal(ours, theirs)
+
+
+def _bilinear_without_features(lib, weight_requires_grad):
+    x1 = lib.tensor([[1.0, math.inf, 2.0]] * 2, dtype=lib.float64, requires_grad=True)
+    x2 = lib.tensor([[math.nan, 1.0, 2.0, -1.0]] * 2, dtype=lib.float64, requires_grad=True)
+    weight = lib.ones(0, 3, 4, dtype=lib.float64, requires_grad=weight_requires_grad)
+    leaves = (x1, x2, weight) if weight_requires_grad else (x1, x2)
+    out = lib.nn.functional.bilinear(x1, x2, weight)
+    grads = lib.autograd.grad(out.sum(), leaves, create_graph=True)
+    seconds = lib.autograd.grad(sum((g * 1.5).sum() for g in grads), leaves)
+    return [(g.requires_grad, g.detach().numpy()) for g in grads], [g.numpy() for g in seconds]
+
+
+@pytest.mark.parametrize("weight_requires_grad", [False, True])
+def test_bilinear_gradients_without_output_features_keep_their_edges(weight_requires_grad):
+    # torch's gradients are _trilinear calls on the other two operands even where the weight
+    # has no output features: under create_graph they require grad, and are zeros (a NaN or
+    # inf operand stays out of them) whose own gradients are zeros
+    ours = _bilinear_without_features(numtorch, weight_requires_grad)
+    theirs = _bilinear_without_features(torch, weight_requires_grad)
+    for (grad_a, a), (grad_b, b) in zip(ours[0], theirs[0]):
+        assert grad_a == grad_b is True
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(ours[1], theirs[1]):
+        np.testing.assert_array_equal(a, b)

@@ -121,3 +121,33 @@ def test_grid_sample_second_order_multiplies_by_the_clamped_slope(padding_mode):
     assert np.isnan(ours[0, 0, 1]).all()
     theirs = _grid_sample_clamped_second_order(torch, padding_mode)
     np.testing.assert_allclose(ours, theirs, atol=1e-12)
+
+
+def _grid_sample_bilinear_second_order(lib, padding_mode, align_corners, upstream):
+    x = lib.tensor([[[[1.0, -2.0, 0.5], [3.0, 5.0, 0.0]]]], dtype=lib.float64, requires_grad=True)
+    points = [[0.1, -0.2], [0.9, 0.7], [-1.5, 0.3]]  # the last one outside the input
+    grid = lib.tensor([[points]], dtype=lib.float64, requires_grad=True)
+    weight = lib.tensor([[[[upstream, 2.0, -3.0]]]], dtype=lib.float64, requires_grad=True)
+    out = lib.nn.functional.grid_sample(
+        x, grid, padding_mode=padding_mode, align_corners=align_corners
+    )
+    gx, gg = lib.autograd.grad((out * weight).sum(), (x, grid), create_graph=True)
+    outer = (gg * lib.tensor([[1.0, 0.0], [0.5, 2.0], [0.0, 1.0]], dtype=lib.float64)).sum()
+    outer = outer + (gx * lib.tensor([[1.0, 0.0, 2.0], [0.0, -1.0, 3.0]], dtype=lib.float64)).sum()
+    return [g.numpy() for g in lib.autograd.grad(outer, (x, grid, weight))]
+
+
+@pytest.mark.parametrize("upstream", [math.inf, -math.inf, math.nan])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+def test_grid_sample_bilinear_second_order_forms_torchs_products(
+    padding_mode, align_corners, upstream
+):
+    # torch's bilinear double backward (Note [Bilinear double backward]): the grid's own
+    # derivative is the mixed term times the other axis's incoming gradient (an infinite
+    # grad_output gives inf there, not the NaN of per-corner terms of both signs), and the
+    # input's scatters grad_output * (g_x dW/dx + g_y dW/dy) per corner
+    ours = _grid_sample_bilinear_second_order(numtorch, padding_mode, align_corners, upstream)
+    theirs = _grid_sample_bilinear_second_order(torch, padding_mode, align_corners, upstream)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)

@@ -86,10 +86,13 @@ def _restride(self: Tensor, op, view_op, name: str, *args) -> Tensor:
         self._output_nr = 0
         self._requires_grad = True
     if self._base is not None:
-        # still a view of its base: replayable, and not stale for its own change
+        # still a view of its base: replayable, and not stale for its own change where it
+        # recorded a node for it; under no_grad torch records none, and a view of a base
+        # that requires grad is stale then, its next grad_fn an AsStridedBackward0
         step = (view_op.spec, args, None)
         self._view_steps = (self._view_steps or ()) + (step,)
-        self._view_version = self._vc.version
+        if out._grad_fn is not None or not self._base._requires_grad:
+            self._view_version = self._vc.version
         # (a view function torch recorded is not extended by them: views.py)
         self.__dict__["_inplace_view_steps"] = self.__dict__.get("_inplace_view_steps", 0) + 1
     return self
@@ -139,7 +142,9 @@ def resize_(self, *sizes, size=None, memory_format=None) -> Tensor:
     elements, growing appends uninitialised (here: zero) ones."""
     from .._creation import keyword_size, shape_arg
 
-    if self._requires_grad and grad_mode.is_grad_enabled():
+    # refused under no_grad too (torch checks it in its autograd kernel, which only
+    # inference mode leaves out)
+    if self._requires_grad and not grad_mode.is_inference_mode_enabled():
         raise RuntimeError("cannot resize variables that require grad")
     shape = tuple(shape_arg(keyword_size(sizes, size, "resize_"), "resize_"))
     n = math.prod(shape)

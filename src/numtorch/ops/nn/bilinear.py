@@ -28,7 +28,14 @@ def _trilinear_jvp(i1_t, i2_t, i3_t, i1, i2, i3):
 # feature's term is a product of two operands, contracted with the third (a batched matmul),
 # and the terms are added to a zero tensor in order of o. The grouping decides which products
 # overflow and where an inf meets a zero, so the gradients keep it.
+#
+# With no output features the gradients are zeros, but torch's are still _trilinear calls on
+# the other two operands: under create_graph they require grad through them. Contracting the
+# empty feature dim's operand with another first (an empty product) and the third after
+# gives those zeros with the same edges, and no zero meets an infinite operand.
 def _grad_input1(grad, weight, input2):
+    if weight.shape[0] == 0:
+        return einsum("bo,boi->bi", grad, einsum("oij,bj->boi", weight, input2))
     out = grad.new_zeros((grad.shape[0], weight.shape[1]))
     for o in range(weight.shape[0]):
         out = out + ((grad[:, o, None, None] * weight[o]) @ input2[:, :, None])[..., 0]
@@ -36,11 +43,15 @@ def _grad_input1(grad, weight, input2):
 
 
 def _grad_weight(grad, input1, input2):
+    if grad.shape[1] == 0:
+        return einsum("boi,bj->oij", einsum("bo,bi->boi", grad, input1), input2)
     terms = [(input1 * grad[:, o, None]).T @ input2 for o in range(grad.shape[1])]
-    return stack(terms) + 0.0 if terms else grad.new_zeros((0, input1.shape[1], input2.shape[1]))
+    return stack(terms) + 0.0
 
 
 def _grad_input2(grad, input1, weight):
+    if weight.shape[0] == 0:
+        return einsum("bo,boj->bj", grad, einsum("bi,oij->boj", input1, weight))
     out = grad.new_zeros((grad.shape[0], weight.shape[2]))
     for o in range(weight.shape[0]):
         out = out + (input1 @ weight[o]) * grad[:, o, None]

@@ -152,8 +152,9 @@ class _Plan:
             return
         bases = [xp.floor(location._data) for location in locations]
         self.fractions = [loc - Tensor._make(base) for loc, base in zip(locations, bases)]
+        self.clamped = []  # each corner's index with its pixels clamped into the input
         for bits in itertools.product(range(4) if self.cubic else (0, 1), repeat=d):
-            index, valid = 0, True
+            index, valid, clamped = 0, True, 0
             for k, bit in enumerate(bits):
                 size = sizes[d - 1 - k]
                 if self.cubic:
@@ -163,7 +164,9 @@ class _Plan:
                     pixel = bases[k].astype(xp.int64) + bit
                 valid = valid & (pixel >= 0) & (pixel < size)
                 index = index + pixel * strides[k]
+                clamped = clamped + xp.clip(pixel, 0, size - 1) * strides[k]
             self.corners.append((index, valid, bits))
+            self.clamped.append(clamped)
 
     def factor(self, k, bit):
         if self.cubic:
@@ -377,6 +380,13 @@ def _double(k):
         def composite(*tensors):
             return _backward_composite(*tensors, mode, padding_mode, align_corners, which)
 
+        if grid.shape[-1] == 2 and which == "grid" and mode == 0:
+            part = _BILINEAR_PARTS[k]  # Note [Bilinear double backward]
+            return part(grad, grad_output, input, grid, padding_mode, align_corners)
+        if grid.shape[-1] == 2 and which == "input" and k == 2:
+            # the input gradient's grid derivative is the grid gradient of sampling grad,
+            # which torch computes with its kernel
+            return _grad_grid(grad_output, grad, grid, mode, padding_mode, align_corners)
         result = vjp(composite, (grad_output, input, grid), k, grad)
         if result is None and k == 2 and which == "input":
             # torch's formula for the input gradient's grid derivative is defined (zeros)
@@ -385,6 +395,102 @@ def _double(k):
         return result
 
     return formula
+
+
+# Note [Bilinear double backward]
+# torch differentiates bilinear 2-D sampling's grid gradient with its own formulas, not
+# through the kernel: per output point it reads the four corner values (a corner outside
+# the input at its clamped pixel, times 0) and each corner weight's slopes along x and y,
+# dW/dx = [-(1-ty), 1-ty, -ty, ty] and dW/dy = [-(1-tx), -tx, 1-tx, tx] over the corners
+# (y0 x0), (y0 x1), (y1 x0), (y1 x1), and g = (grad_x * slope_x, grad_y * slope_y) of the
+# incoming grid gradient. Where an infinity meets them, which products are formed decides
+# inf against NaN, so the three derivatives below form torch's products in torch's order.
+_TORCH_CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))  # (x bit, y bit) in torch's order
+
+
+class _Bilinear:
+    def __init__(self, grad, input, grid, padding_mode, align_corners):
+        n, c = input.shape[:2]
+        self.n, self.c, self.points = n, c, math.prod(grid.shape[1:-1])
+        self.plan = plan = _Plan(grid, input.shape[2:], 0, padding_mode, align_corners)
+        clamped = dict(zip((bits for _, _, bits in plan.corners), plan.clamped))
+        valid = {bits: v for _, v, bits in plan.corners}
+        # (n, points, 4) in torch's corner order
+        self.index = xp.stack([clamped[b] for b in _TORCH_CORNERS], -1)
+        self.inside = xp.stack([valid[b] for b in _TORCH_CORNERS], -1)
+        tx, ty = plan.fractions
+        one_x, one_y = 1 - tx, 1 - ty
+        self.dx = _stack4([-one_y, one_y, -ty, ty])
+        self.dy = _stack4([-one_x, -tx, one_x, tx])
+        flat = grid.detach().reshape(n, self.points, 2)._data
+        self.slopes = [
+            Tensor._make(
+                _location_slope(flat[..., k], input.shape[3 - k], padding_mode, align_corners)
+            )
+            for k in range(2)
+        ]
+        wanted = grad.reshape(n, self.points, 2)
+        self.g = [wanted[..., k] * self.slopes[k] for k in range(2)]
+
+    def mask(self, dtype):
+        return Tensor._make(self.inside[:, None].astype(dtype))
+
+    def values(self, input):
+        """(n, c, points, 4): the corner values, outside ones times 0."""
+        n, c, points = self.n, self.c, self.points
+        index = self.index.reshape(n, 1, points * 4)
+        index = Tensor._make(xp.broadcast_to(index, (n, c, points * 4)))
+        gathered = input.reshape(n, c, -1).gather(2, index).reshape(n, c, points, 4)
+        return gathered * self.mask(input._data.dtype)
+
+
+def _stack4(parts):
+    from ..concatenation import stack
+
+    return stack(parts, -1)
+
+
+def _bilinear_grad_output_part(grad, grad_output, input, grid, padding_mode, align_corners):
+    """d <grad, grid gradient> / d grad_output: sum over corners of value * dW/dx times g_x,
+    plus the same along y."""
+    parts = _Bilinear(grad, input, grid, padding_mode, align_corners)
+    values = parts.values(input)
+    along_x = (values * parts.dx.unsqueeze(1)).sum(-1) * parts.g[0].unsqueeze(1)
+    along_y = (values * parts.dy.unsqueeze(1)).sum(-1) * parts.g[1].unsqueeze(1)
+    return (along_x + along_y).reshape(grad_output.shape)
+
+
+def _bilinear_input_part(grad, grad_output, input, grid, padding_mode, align_corners):
+    """d <grad, grid gradient> / d input: grad_output times each corner's weight
+    g_x dW/dx + g_y dW/dy, times 0 outside, scattered to the corners' pixels at once."""
+    parts = _Bilinear(grad, input, grid, padding_mode, align_corners)
+    n, c, points = parts.n, parts.c, parts.points
+    weight = parts.g[0].unsqueeze(-1) * parts.dx + parts.g[1].unsqueeze(-1) * parts.dy
+    terms = grad_output.reshape(n, c, points, 1) * weight.unsqueeze(1)
+    terms = (terms * parts.mask(terms._data.dtype)).reshape(n, c, points * 4)
+    index = Tensor._make(xp.broadcast_to(parts.index.reshape(n, 1, points * 4), (n, c, points * 4)))
+    result = input.new_zeros((n, c, math.prod(input.shape[2:])))
+    return result.scatter_add(2, index, terms.to(result.dtype)).reshape(input.shape)
+
+
+def _bilinear_grid_part(grad, grad_output, input, grid, padding_mode, align_corners):
+    """d <grad, grid gradient> / d grid: each location's factors are linear in it, so only
+    the mixed derivative is left, the same for both axes, S = sum over channels of
+    grad_output * (v00 - v01 - v10 + v11). Axis x gets slope_x * g_y * S and y its mirror;
+    the diagonal terms are not formed (an infinite S meets a zero grad only across axes)."""
+    with grad_mode.no_grad():
+        parts = _Bilinear(grad.detach(), input.detach(), grid.detach(), padding_mode, align_corners)
+    parts.g = [grad.reshape(parts.n, parts.points, 2)[..., k] * parts.slopes[k] for k in range(2)]
+    values = parts.values(input)
+    v = [values[..., j] for j in range(4)]
+    mixed = v[0] - v[1] - v[2] + v[3]
+    total = (grad_output.reshape(parts.n, parts.c, parts.points) * mixed).sum(1)
+    x = parts.slopes[0] * parts.g[1] * total
+    y = parts.slopes[1] * parts.g[0] * total
+    return _stack([x, y]).reshape(grid.shape)
+
+
+_BILINEAR_PARTS = (_bilinear_grad_output_part, _bilinear_input_part, _bilinear_grid_part)
 
 
 def _register(dims: int):

@@ -20,7 +20,7 @@ from ...autograd.forward_grad import add_terms, batched, no_forward_derivative
 from ...backend import layout, xp
 from ..pointwise import _div_scalar, where
 from .activation import log_sigmoid, rowwise, zero_gradient
-from .composite_backward import tensors_of, vjp
+from .composite_backward import tensors_of
 
 REDUCTIONS = ("none", "mean", "sum")
 
@@ -226,15 +226,39 @@ def _bce_target_grad(grad, input, target, weight, reduction):
     return _div_scalar(g, input.numel()) if reduction == "mean" else g
 
 
-def _bce_double(k):
-    # derivatives of the input gradient: vector-Jacobian products of its composite
-    def formula(grad, grad_output, self, target, weight, reduction):
-        def composite(grad_output, self, target):
-            return _bce_input_grad(grad_output, self, target, weight, reduction)
+# torch's double backward of binary cross entropy writes its own formulas for grad_output,
+# input and target, with a double eps of 1e-12 (the first derivative clamps at the float
+# 1e-12): at x = 0 or 1 the input's is (x^2 - 2xt + t) / (eps^2 (1 + eps)^2), not the
+# derivative of a clamped denominator (0 there)
+_DOUBLE_EPSILON = 1e-12
 
-        return vjp(composite, (grad_output, self, target), k, grad)
 
-    return formula
+def _bce_double_input(grad, grad_output, self, target, weight, reduction):
+    numerator = self * self - 2 * self * target + target
+    denominator = (self + _DOUBLE_EPSILON).pow(2) * (1 - self + _DOUBLE_EPSILON).pow(2)
+    g = numerator / denominator * (grad * grad_output)
+    if weight is not None:
+        g = g * weight
+    return g / self.numel() if reduction == "mean" else g
+
+
+def _bce_double_target(grad, grad_output, self, target, weight, reduction):
+    g = -grad * grad_output
+    if weight is not None:
+        g = g * weight
+    with grad_mode.no_grad():
+        denominator = ((1 - self) * self).clamp(min=_DOUBLE_EPSILON)
+    g = g / denominator
+    return _div_scalar(g, self.numel()) if reduction == "mean" else g
+
+
+def _bce_double_grad_output(grad, grad_output, self, target, weight, reduction):
+    g = (self - target) / ((self + _DOUBLE_EPSILON) * (1 - self + _DOUBLE_EPSILON)) * grad
+    if weight is not None:
+        g = g * weight
+    if reduction == "none":
+        return g
+    return (g / self.numel()).sum() if reduction == "mean" else g.sum()
 
 
 def _bce_backward_jvp(
@@ -264,9 +288,9 @@ def _bce_backward_jvp(
     batch=loss_batch_rules.loss_backward,
     name="binary_cross_entropy_backward",
     node="BinaryCrossEntropyBackwardBackward0",
-    grad_output=_bce_double(0),
-    self=_bce_double(1),
-    target=_bce_double(2),
+    grad_output=_bce_double_grad_output,
+    self=_bce_double_input,
+    target=_bce_double_target,
     jvp=_bce_backward_jvp,
 )
 def binary_cross_entropy_backward(grad_output, self, target, weight, reduction):
