@@ -587,21 +587,34 @@ def arange(
     else:
         dt = _dtypes.to_dtype(dtype)
         unsigned.refuse("arange_cpu", dt)
+    if dt.is_complex or dt is _dtypes.bool_:
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dt.scalar_name}'")
     for v in values:
         if isinstance(v, float) and not math.isfinite(v):
             raise RuntimeError(f"unsupported range: {values[0]} -> {values[1]}")
-    if not (dt.is_floating_point or dt.is_complex):
-        values = [int(v) for v in values]  # torch casts the bounds to an integral dtype first
-        if values[2] == 0:
-            raise ValueError("step must be nonzero")
     start, end, step = values
-    if (end - start) * step < 0:
+    if (end - start) * step < 0:  # torch checks the bounds as given, in double
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if dt.is_floating_point or not all(isinstance(v, numbers.Integral) for v in values):
+    if dt.is_floating_point:
         data = xp.arange(start, end, step, dtype=xp.float64).astype(dt.np)
     else:
-        data = xp.arange(start, end, step, dtype=dt.np)
+        data = _integral_range(start, end, step, dt)
     return _finish(data, requires_grad, "arange()")
+
+
+def _integral_range(start, end, step, dt):
+    """torch's integral arange: the values count from the bounds and step truncated to int64
+    (wrapping into ``dt``); int64 counts them from the truncated values too, the narrower
+    dtypes from the bounds as given, in double."""
+    first, last, by = int(start), int(end), int(step)
+    if dt is _dtypes.int64:
+        if by == 0:
+            raise ValueError("step must be nonzero")
+        count = last - first + by - (1 if by > 0 else -1)
+        size = abs(count) // abs(by) if (count >= 0) == (by > 0) else 0
+    else:
+        size = max(0, math.ceil((float(end) - float(start)) / float(step)))
+    return (xp.arange(size, dtype=xp.int64) * by + first).astype(dt.np)
 
 
 @meta_capable
@@ -622,6 +635,9 @@ def linspace(
     _refuse_spaced("linspace_cpu", dt, steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if not (dt.is_floating_point or dt.is_complex):
+        # torch converts the bounds to an integral dtype first, as a fill value
+        start, end = (int(fill_scalar(v, dt.np)) for v in (start, end))
     # torch's kernel: the first half counts up from start, the second half down from end.
     work = dt.np if dt.is_floating_point else xp.dtype(xp.float64)
     idx = xp.arange(steps)

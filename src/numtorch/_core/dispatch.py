@@ -216,6 +216,14 @@ def _promote(spec, args, arrays):
     if spec.promote == "float" and not dt.is_floating_point and not dt.is_complex:
         dt = _dtypes.get_default_dtype()
     target = dt.np
+    if (
+        spec.opmath_scalar
+        and target in _HALVES
+        and args[0].__class__ is Tensor
+        and _is_scalar(args[1])
+    ):
+        _in_opmath(args, arrays)
+        return target
     for i in spec.operands:
         a = arrays[i]
         if a.__class__ is _ndarray:
@@ -224,6 +232,25 @@ def _promote(spec, args, arrays):
         elif a.__class__ is int and target in _INT_RANGES:
             arrays[i] = wrap_int(a, target)
     return target
+
+
+# Note [Half-precision scalars]
+# torch's mul and div kernels read a scalar second operand (a number, or any 0-d tensor of a
+# half-precision tensor: type promotion keeps the half) at its original value in float32,
+# the halves' opmath, and round the product or quotient once: x * 0.1 in float16 is not x
+# times 0.1 rounded to float16 first. The other ops read it rounded to the half.
+_HALVES = frozenset({xp.dtype(xp.float16), _dtypes.BFLOAT16_NP})
+
+
+def _is_scalar(value) -> bool:
+    return value.__class__ in _NUMBERS or (isinstance(value, Tensor) and value._data.ndim == 0)
+
+
+def _in_opmath(args, arrays) -> None:
+    # both operands in float32; run_general rounds the result to the half
+    arrays[0] = arrays[0].astype(xp.float32)
+    other = args[1]
+    arrays[1] = xp.asarray(other._data if isinstance(other, Tensor) else other).astype(xp.float32)
 
 
 _BF16 = _dtypes.BFLOAT16_NP
@@ -248,6 +275,11 @@ def _in_float32(spec, args, arrays):
         else a
         for a in arrays
     ]
+    for (
+        i
+    ) in spec.operands:  # a number operand is read as a bfloat16 (Note [Half-precision scalars])
+        if wide[i].__class__ is float or wide[i].__class__ is int:
+            wide[i] = float(xp.asarray(wide[i]).astype(_BF16))
     out = spec.forward(*wide)
     if spec.outputs == 1:
         return _narrow(out)

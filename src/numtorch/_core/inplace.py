@@ -277,6 +277,8 @@ def _direct_update(self, other, scale, ufunc) -> bool:
     if other.__class__ in (int, float):
         if data.dtype.kind not in "fV" or not data.flags.writeable:
             return False
+        if ufunc is xp.multiply and data.dtype.itemsize == 2:  # float16, bfloat16
+            return False  # the number unrounded (Note [Half-precision scalars] in dispatch.py)
         ufunc(data, other * scale, out=data)
         return True
     if (

@@ -89,6 +89,7 @@ class OpSpec:
     """Everything registration learns about one primitive."""
 
     iterator_layout = False  # Note [Elementwise result layout] in backend/layout.py
+    opmath_scalar = False  # Note [Half-precision scalars] in dispatch.py
     layout_numbers = frozenset()  # the positions of numbers the iterator takes as operands
 
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
@@ -350,6 +351,7 @@ def defop(
     schema_args: int | None = None,
     optional_saves=(),
     dtypes=None,
+    opmath_scalar: bool = False,
     jvp=None,
     **formulas,
 ):
@@ -378,6 +380,8 @@ def defop(
             wrap_opt_if; Note [Guarded saves]).
         dtypes: the dtypes torch's kernel runs (a ``KernelDtypes``, Note [Kernel dtypes]):
             any other raises torch's error at the op boundary.
+        opmath_scalar: a half-precision tensor's second operand given as a number or 0-d
+            tensor is read unrounded, in float32 (Note [Half-precision scalars]).
         **formulas: one derivative formula per differentiable input.
         jvp: the forward derivative (Note [Forward grads] in autograd/forward_grad.py):
             ``"elementwise"``, ``"linear"`` or a formula naming ``<input>_t`` tangents.
@@ -417,6 +421,7 @@ def defop(
         unwrapped = _KERNEL_NUMBERS.get(op_name, ())
         spec.layout_numbers = frozenset(i for i in spec.scalars if spec.params[i] not in unwrapped)
         spec.optional_saves = frozenset(optional_saves)
+        spec.opmath_scalar = opmath_scalar
         op = public_function(spec, op_name)  # Note [Public functions] in runners.py
         op.__module__ = __name__
         op.__doc__ = forward.__doc__ if params is None else None

@@ -128,6 +128,7 @@ def run(args):
                 return run_general(spec, args)
     else:
         return run_general(spec, args)
+OPMATH_SCALAR
 DTYPE_CHECK
     if len(args) > 2:
         for extra in args[2:]:
@@ -169,6 +170,13 @@ _DTYPE_CHECKS = {
         raise spec.dtypes.error(ad.dtype if ta else bd.dtype)
 """,
 }
+
+# Note [Half-precision scalars] (dispatch.py): float16 with a number takes the general path
+# (bfloat16 always does)
+_OPMATH_SCALAR = """
+    if ta and not tb and ad.dtype is _F16:
+        return run_general(spec, args)
+"""
 
 # Note [Elementwise result layout] (backend/layout.py): one flag read per operand decides
 _LAYOUT_OF_ONE = """
@@ -346,6 +354,8 @@ def _runner_source(spec, template: str, operands: tuple) -> tuple[str, dict]:
     source = template.replace("RESULT", _RESULT.strip("\n"))
     check = _DTYPE_CHECKS[operands[0]].strip("\n") if spec.dtypes is not None else ""
     source = source.replace("DTYPE_CHECK\n", check + "\n" if check else "")
+    opmath = _OPMATH_SCALAR.strip("\n") + "\n" if spec.opmath_scalar else ""
+    source = source.replace("OPMATH_SCALAR\n", opmath)
     layout = spec.iterator_layout
     source = source.replace("LAYOUT_OF_ONE", _LAYOUT_OF_ONE.strip("\n") if layout else "")
     source = source.replace("LAYOUT_OF_TWO", _LAYOUT_OF_TWO.strip("\n") if layout else "")
@@ -489,6 +499,7 @@ _GLOBALS = {
     "_ndarray": xp.ndarray,
     "_new": object.__new__,
     "_BF16": _BF16,
+    "_F16": xp.dtype(xp.float16),
     "_NUMBERS": _NUMBERS,
     "_INT_RANGES": _INT_RANGES,
     "Tensor": Tensor,

@@ -4,6 +4,7 @@ reductions)."""
 from __future__ import annotations
 
 from .._core import batch_rules, grad_mode
+from .._core import dtypes as _dtypes
 from .._core.kernel_dtypes import REAL, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -13,7 +14,13 @@ from ..backend import xp
 from .concatenation import cat
 from .extrema import return_type
 from .pointwise import _conj, where
-from .reduction import _take_along, check_result_dtype, scan_accumulator, scan_dtype_check
+from .reduction import (
+    _take_along,
+    check_result_dtype,
+    rounded,
+    scan_accumulator,
+    scan_dtype_check,
+)
 
 
 def _reversed_cumsum(t, dim):
@@ -106,12 +113,21 @@ def _cumprod_jvp(input_t, input, result, dim):
     batch=batch_rules.along("dim"),
     name="cumprod",
     # the conjugate derivative: the formula of the conjugates (Note [Complex autograd])
+    # torch casts the gradient to the input's dtype first (Note [Reductions with dtype=])
     input=lambda grad, input, result, dim: _cumprod_backward(
-        grad, _conj(input), _conj(result), dim
+        grad.to(input.dtype), _conj(input), _conj(result), dim
     ),
     jvp=_cumprod_jvp,
 )
-def _cumprod(input, dim):
+def _cumprod(input, dim, dtype=None):
+    if dtype is None:
+        return _scan_product(input, dim)
+    out = _scan_product(input.astype(_dtypes.to_dtype(dtype).np, copy=False), dim)
+    # an explicit integer dtype is kept (the default accumulates small integers in int64)
+    return rounded(out, dtype)
+
+
+def _scan_product(input, dim):
     if input.ndim == 0:
         return input.astype(xp.int64) if input.dtype.kind in "biu" else input.copy()
     wide = scan_accumulator(input.dtype)  # Note [Scan accumulators]
@@ -132,10 +148,7 @@ def cumprod(input, dim, *, dtype=None) -> Tensor:
     if dtype is not None:
         scan_dtype_check("cumprod", dtype)
         check_result_dtype(input, dtype)
-        input = input.to(dtype)
-    result = _cumprod(input, _scan_dim(input, dim))
-    # only the default dtype accumulates small integers in int64; an explicit one is kept
-    return result if dtype is None or result.dtype == dtype else result.to(dtype)
+    return _cumprod(input, _scan_dim(input, dim), dtype)
 
 
 # -- cummax and cummin -----------------------------------------------------------------------
@@ -222,7 +235,7 @@ def _logcumsumexp_backward(grad, input, result, dim):
     # positive and negative parts of grad so nothing overflows (as torch does).
     if input.ndim == 0 or input.numel() == 0:  # torch returns grad itself
         return grad
-    lowest = float(xp.finfo(grad._data.dtype).min)
+    lowest = _dtypes.finfo(grad.dtype).min
     log_abs = grad.abs().log()
     positive = where(grad > 0, log_abs, lowest)
     negative = where(grad < 0, log_abs, lowest)
@@ -242,7 +255,7 @@ def _logcumsumexp_jvp(input_t, input, result, dim):
     if input.ndim == 0:
         return input_t
     d = dim + batch_shift(input_t, input)
-    lowest = float(xp.finfo(input._data.dtype).min)
+    lowest = _dtypes.finfo(input.dtype).min
     log_abs = input_t.abs().log()
     positive = where(input_t > 0, log_abs, lowest) + input
     negative = where(input_t < 0, log_abs, lowest) + input

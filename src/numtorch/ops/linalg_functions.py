@@ -18,7 +18,7 @@ from . import linalg_decomp as decomp
 from . import linalg_solve as solves
 from .concatenation import cat
 from .linalg import matmul, vdot
-from .norms import vector_norm
+from .norms import check_norm_dtype, vector_norm
 from .pointwise import where
 from .return_types import structseq
 
@@ -65,6 +65,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None) -> Ten
     elif abs(ord) not in (1, 2, math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord:g} not supported.")
     dims = _matrix_norm_dims(A, dim)
+    check_norm_dtype("linalg.matrix_norm", A, dtype)
     if ord == "fro":
         return vector_norm(A, 2, dims, keepdim, dtype=dtype)
     if dtype is not None:

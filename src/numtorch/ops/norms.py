@@ -6,12 +6,13 @@ from __future__ import annotations
 import math
 
 from .._core import batch_rules
+from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import ones_like
 from ..autograd.forward_grad import batched
 from ..backend import xp
-from .reduction import _restore, _slice_jvp, reduce_dims
+from .reduction import _restore, _slice_jvp, read_as, reduce_dims, rounded
 
 
 # -- norms -----------------------------------------------------------------------------------
@@ -52,12 +53,16 @@ def norm_jvp(input_t, input, result, ord, dim, keepdim):
 @defop(
     batch=batch_rules.along("dim", none="all"),
     name="linalg_vector_norm",
-    promote="float",
     input=_norm_backward,
     jvp=norm_jvp,
 )
-def _vector_norm(input, ord, dim, keepdim):
-    a = xp.abs(input)
+def _vector_norm(input, ord, dim, keepdim, dtype=None):
+    norm = _norm_of(xp.abs(read_as(input, dtype)), ord, dim, keepdim)
+    # a complex dtype= gives the real norm of its precision (Note [Reductions with dtype=])
+    return norm if dtype is None else rounded(norm, _dtypes.to_dtype(dtype).to_real())
+
+
+def _norm_of(a, ord, dim, keepdim):
     if ord == 2:
         return xp.sqrt(xp.sum(a * a, axis=dim, keepdims=keepdim))
     if ord == 1:
@@ -67,22 +72,43 @@ def _vector_norm(input, ord, dim, keepdim):
     if ord == -math.inf:
         return xp.min(a, axis=dim, keepdims=keepdim)
     if ord == 0:
-        return xp.sum(a != 0, axis=dim, keepdims=keepdim).astype(input.dtype)
+        return xp.sum(a != 0, axis=dim, keepdims=keepdim).astype(a.dtype)
     return xp.sum(a**ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
 
 
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all elements by default)."""
-    if dtype is not None:
-        input = input.to(dtype)
-    if input._data.dtype.kind not in "fcV":
-        raise RuntimeError(
-            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{input.dtype.scalar_name}"
-        )
+    check_norm_dtype("linalg.vector_norm", input, dtype)
     dims = reduce_dims(dim, input.ndim)
     _check_identity(input.shape, ord, dim)
-    return _vector_norm(input, float(ord), dims, keepdim)
+    return _vector_norm(input, float(ord), dims, keepdim, dtype)
+
+
+def check_norm_dtype(name: str, input, dtype) -> None:
+    """torch's checks of a norm's input and ``dtype=``: a floating or complex input, and a
+    dtype of its kind (real or complex) that it converts to without narrowing."""
+    if input._data.dtype.kind not in "fcV":
+        raise RuntimeError(
+            f"{name}: Expected a floating point or complex tensor as input. Got "
+            f"{input.dtype.scalar_name}"
+        )
+    if dtype is None:
+        return
+    dtype = _dtypes.to_dtype(dtype)
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(
+            f"{name}: dtype should be floating point or complex, but got {dtype.scalar_name}"
+        )
+    if input.is_complex() != dtype.is_complex:
+        kind = "complex" if input.is_complex() else "real"
+        raise RuntimeError(
+            f"{name}: dtype should be {kind} for {kind} inputs, but got {dtype.scalar_name}"
+        )
+    if _dtypes.promote_types(input.dtype, dtype) is not dtype:
+        raise RuntimeError(
+            f"{name}: the dtype of the input ({input.dtype.scalar_name}) should be convertible "
+            f"without narrowing to the specified dtype ({dtype.scalar_name})"
+        )
 
 
 def _check_identity(shape, ord, dim):

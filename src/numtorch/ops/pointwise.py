@@ -188,6 +188,7 @@ _conj.array_form = lambda x: x
 mul = defop(
     name="mul",
     promote="same",
+    opmath_scalar=True,  # Note [Half-precision scalars]
     scalars=("input", "other"),
     params=("input", "other"),
     input=lambda grad, other: grad * _conj(other),
@@ -208,6 +209,7 @@ def _div_other(grad, input, other):
 _true_divide = defop(
     name="div",
     promote="float",
+    opmath_scalar=True,  # Note [Half-precision scalars]
     scalars=("input", "other"),
     params=("input", "other"),
     input=lambda grad, other: grad / _conj(other),
@@ -223,6 +225,7 @@ _true_divide = defop(
     name="div_scalar",
     node="DivBackward1",
     promote="float",
+    opmath_scalar=True,  # Note [Half-precision scalars]
     input=lambda grad, other: _div_scalar(grad, _conj(other)),
     jvp="elementwise",
 )

@@ -78,10 +78,43 @@ def _axis(dims):
     return None if dims is None else dims
 
 
+# Note [Reductions with dtype=]
+# torch converts the input of a reduction given ``dtype=`` (sum, mean, nansum, cumsum,
+# cumprod, vector_norm) inside the op: the graph holds the reduction's own node and no
+# ToCopyBackward0 beneath it, and the engine casts the gradient back to the input's dtype.
+# The kernels of the halves accumulate in float32 and round once at the end, so a half
+# ``dtype=`` is read as float32 here (NumPy's bfloat16 loops would round every step).
+_HALVES = (xp.dtype(xp.float16), _dtypes.bfloat16.np)
+
+
+def read_as(input, dtype):
+    """``input`` (an array) as a reduction given ``dtype=`` reads it (``rounded`` gives the
+    result back in ``dtype``)."""
+    if dtype is None:
+        return input
+    target = _dtypes.to_dtype(dtype).np
+    if target in _HALVES:
+        return input.astype(target).astype(xp.float32)
+    return input.astype(target, copy=False)
+
+
+def rounded(result, dtype):
+    """A reduction's result in the ``dtype=`` it was given (Note [Reductions with dtype=])."""
+    if dtype is None:
+        return result
+    return xp.asarray(result).astype(_dtypes.to_dtype(dtype).np, copy=False)
+
+
 def _accumulate_dtype(input, dtype):
     if dtype is not None:
         return _dtypes.to_dtype(dtype).np
     return xp.int64 if input.dtype.kind in "biu" else None
+
+
+def _sum_of(input, dim, keepdim, dtype):
+    a = read_as(input, dtype)  # integers sum in int64 (wrapping in a narrower dtype=)
+    total = xp.sum(a, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(a, None))
+    return rounded(total, dtype)
 
 
 # Forward derivatives of the sums and means (linear): the same reduction of the tangent,
@@ -150,7 +183,7 @@ def _take_along(input_t, input, dim, indices, keepdim=True):
     jvp=_sum_all_jvp,
 )
 def _sum_all(input, dtype=None):
-    return xp.sum(input, dtype=_accumulate_dtype(input, dtype))
+    return _sum_of(input, None, False, dtype)
 
 
 @defop(
@@ -162,9 +195,7 @@ def _sum_all(input, dtype=None):
     jvp=_sum_jvp,
 )
 def _sum_dim(input, dim, keepdim=False, dtype=None):
-    return row_major(
-        xp.sum(input, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(input, dtype))
-    )
+    return row_major(_sum_of(input, dim, keepdim, dtype))
 
 
 @export
@@ -205,7 +236,7 @@ def _check_float(input, name, dtype=None):
     jvp=_mean_all_jvp,
 )
 def _mean_all(input, dtype=None):
-    return xp.mean(input, dtype=dtype)
+    return _mean(input, None, False, dtype)
 
 
 @defop(
@@ -219,7 +250,15 @@ def _mean_all(input, dtype=None):
     jvp=_mean_jvp,
 )
 def _mean_dim(input, dim, keepdim=False, dtype=None):
-    return row_major(xp.mean(input, axis=dim, keepdims=keepdim, dtype=dtype))
+    return row_major(_mean(input, dim, keepdim, dtype))
+
+
+def _mean(input, dim, keepdim, dtype):
+    # torch's mean of the halves sums the input (not rounded to the half first) in float32,
+    # divides and rounds once; NumPy's mean of float16 does the same
+    if dtype is None or _dtypes.to_dtype(dtype).np not in _HALVES:
+        return xp.mean(read_as(input, dtype), axis=dim, keepdims=keepdim)
+    return rounded(xp.mean(input.astype(xp.float32), axis=dim, keepdims=keepdim), dtype)
 
 
 @export
@@ -230,20 +269,18 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
         raise _invalid("mean", "keepdim=bool")
     keepdim = False if keepdim is _UNSET else keepdim
     _check_float(input, "mean", dtype)
-    if dtype is not None:
-        input = input.to(dtype)
     if dim is _UNSET:
-        return _mean_all(input)
+        return _mean_all(input, dtype)
     if dim is None:  # the dim overload given None: all dims (MeanBackward1)
-        return _mean_dim(input, None, keepdim)
-    return _mean_dim(input, reduce_dims(dim, input.ndim), keepdim)
+        return _mean_dim(input, None, keepdim, dtype)
+    return _mean_dim(input, reduce_dims(dim, input.ndim), keepdim, dtype)
 
 
 @defop(
     batch=batch_rules.along("dim", none="all"),
     name="nansum",
     input=lambda grad, input, dim, keepdim: (
-        _expand_back(grad, input.shape, dim, keepdim) * input.isnan().logical_not()
+        _expand_back(grad.to(input.dtype), input.shape, dim, keepdim) * input.isnan().logical_not()
     ),
     jvp=batched(
         lambda input_t, input, dim, keepdim: _sum_jvp(
@@ -251,8 +288,9 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
         )
     ),
 )
-def _nansum(input, dim, keepdim):
-    return row_major(xp.nansum(input, axis=dim, keepdims=keepdim))
+def _nansum(input, dim, keepdim, dtype=None):
+    total = xp.nansum(read_as(input, dtype), axis=dim, keepdims=keepdim)
+    return row_major(rounded(total, dtype))
 
 
 @export
@@ -264,12 +302,10 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
         check_result_dtype(input, dtype)
     if not input.is_floating_point():  # no NaN to skip: integers keep sum's dtype
         return sum(input, dim, keepdim, dtype=dtype)
-    if dtype is not None:
-        if not _dtypes.to_dtype(dtype).is_floating_point:  # NaN is skipped before the cast
-            input = input.masked_fill(input.isnan(), 0)
-            return sum(input.to(dtype), dim, keepdim, dtype=dtype)
-        input = input.to(dtype)
-    return _nansum(input, reduce_dims(dim, input.ndim), keepdim)
+    if dtype is not None and not _dtypes.to_dtype(dtype).is_floating_point:
+        input = input.masked_fill(input.isnan(), 0)  # NaN is skipped before the cast
+        return sum(input.to(dtype), dim, keepdim, dtype=dtype)
+    return _nansum(input, reduce_dims(dim, input.ndim), keepdim, dtype)
 
 
 @export
@@ -442,14 +478,25 @@ def logsumexp(input, dim, keepdim=False) -> Tensor:
 @defop(
     batch=batch_rules.along("dim"),
     name="cumsum",
-    input=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim),
+    # torch casts the gradient to the input's dtype first (Note [Reductions with dtype=])
+    input=lambda grad, input_dtype, dim: grad.to(input_dtype).flip(dim).cumsum(dim).flip(dim),
     jvp=batched(
-        lambda input_t, input, dim: (
-            _cumsum(input_t, dim + batch_shift(input_t, input)) if input.ndim else input_t
+        lambda input_t, input, dim, dtype: (
+            _cumsum(input_t, dim + batch_shift(input_t, input), dtype)
+            if input.ndim
+            else input_t.to(dtype or input_t.dtype)
         )
     ),
 )
-def _cumsum(input, dim):
+def _cumsum(input, dim, dtype=None):
+    if dtype is None:
+        return _scan_sum(input, dim)
+    out = _scan_sum(input.astype(_dtypes.to_dtype(dtype).np, copy=False), dim)
+    # an explicit integer dtype is kept (the default accumulates small integers in int64)
+    return rounded(out, dtype)
+
+
+def _scan_sum(input, dim):
     dtype = xp.int64 if input.dtype.kind in "biu" else None
     if input.ndim == 0:  # NumPy would flatten a 0-d input to shape (1,)
         return input.astype(dtype or input.dtype)
@@ -502,10 +549,7 @@ def cumsum(input, dim, *, dtype=None) -> Tensor:
     if dtype is not None:
         scan_dtype_check("cumsum", dtype)
         check_result_dtype(input, dtype)
-        input = input.to(dtype)
-    result = _cumsum(input, _wrap_dim(dim, input.ndim))
-    # only the default dtype accumulates small integers in int64; an explicit one is kept
-    return result if dtype is None or result.dtype == dtype else result.to(dtype)
+    return _cumsum(input, _wrap_dim(dim, input.ndim), dtype)
 
 
 # all, any and count_nonzero are entries (dims as a tuple, or None for every dim), so that

@@ -1,0 +1,89 @@
+"""Reductions given ``dtype=`` (Note [Reductions with dtype=]): torch converts the input
+inside the op, so the graph holds the reduction's own node with no ToCopyBackward0 beneath
+it; the halves accumulate in float32 and round once; the norms check the dtype first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import numtorch
+
+torch = pytest.importorskip("torch")
+
+# quarters: every sum is exact in float32, whatever order torch's vectorised kernels add in
+_VALUES = np.random.RandomState(0).randint(-12, 13, size=(3, 4)) / 4
+
+_CALLS = {
+    "sum": lambda lib, x, d: x.sum(dtype=d),
+    "sum_dim": lambda lib, x, d: x.sum(1, dtype=d),
+    "mean": lambda lib, x, d: x.mean(dtype=d),
+    "mean_dim": lambda lib, x, d: x.mean(0, dtype=d),
+    "nansum": lambda lib, x, d: lib.nansum(x, dtype=d),
+    "nanmean": lambda lib, x, d: lib.nanmean(x, 1, dtype=d),
+    "cumsum": lambda lib, x, d: x.cumsum(0, dtype=d),
+    "cumprod": lambda lib, x, d: x.cumprod(1, dtype=d),
+    "vector_norm": lambda lib, x, d: lib.linalg.vector_norm(x, dtype=d),
+    "vector_norm_dim": lambda lib, x, d: lib.linalg.vector_norm(x, 1, 0, dtype=d),
+    "norm": lambda lib, x, d: lib.norm(x, 2, 1, dtype=d),
+    "matrix_norm": lambda lib, x, d: lib.linalg.matrix_norm(x, dtype=d),
+}
+
+
+def _chain(t):
+    names, fn = [], t.grad_fn
+    while fn is not None:
+        names.append(type(fn).__name__)
+        fn = fn.next_functions[0][0] if fn.next_functions else None
+    return names
+
+
+def _outcome(lib, call, source, dtype):
+    x = lib.tensor(_VALUES, dtype=getattr(lib, source), requires_grad=True)
+    try:
+        y = _CALLS[call](lib, x, getattr(lib, dtype))
+        (grad,) = lib.autograd.grad(y.sum(), x)
+    except Exception as e:  # the type and message are compared
+        return type(e).__name__, str(e)
+    values = y.detach().to(lib.float64).numpy()
+    return str(y.dtype), _chain(y), str(grad.dtype), values.tolist(), grad.double().tolist()
+
+
+@pytest.mark.parametrize("call", sorted(_CALLS))
+@pytest.mark.parametrize(
+    ("source", "dtype"),
+    [
+        ("float32", "float64"),
+        ("float64", "float32"),
+        ("float32", "bfloat16"),
+        ("bfloat16", "float32"),
+    ],
+)
+def test_reduction_dtype_argument_matches_torch(call, source, dtype):
+    assert _outcome(numtorch, call, source, dtype) == _outcome(torch, call, source, dtype)
+
+
+@pytest.mark.parametrize("source", ["float32", "float64", "int32"])
+def test_sum_in_bfloat16_rounds_once(source):
+    # a bfloat16 sum accumulates in float32: 1 + 0.01 * 99 rounds to 2.0, not to 1.0
+    values = np.concatenate([[1.0], np.full(99, 0.01)]) * (100 if source == "int32" else 1)
+
+    def total(lib):
+        x = lib.tensor(values, dtype=getattr(lib, source))
+        return x.sum(dtype=lib.bfloat16).float().item(), x.mean(dtype=lib.float16).item()
+
+    assert total(numtorch) == total(torch)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "complex64", "float16", "float64"])
+@pytest.mark.parametrize("source", ["float32", "complex64", "int64"])
+@pytest.mark.parametrize("call", ["vector_norm", "matrix_norm"])
+def test_norm_dtype_checks_match_torch(call, source, dtype):
+    def outcome(lib):
+        x = lib.ones(2, 2, dtype=getattr(lib, source))
+        try:
+            return str(_CALLS[call](lib, x, getattr(lib, dtype)).dtype)
+        except RuntimeError as e:
+            return str(e)
+
+    assert outcome(numtorch) == outcome(torch)
