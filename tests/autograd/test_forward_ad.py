@@ -290,3 +290,36 @@ def test_reductions_of_nan_and_ties_match_torch(name, fn):
         fn(a).sum().backward()
         grads.append(a.grad.numpy())
     np.testing.assert_allclose(*grads, equal_nan=True)
+
+
+_SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan]
+
+
+@pytest.mark.parametrize("name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle"])
+@pytest.mark.parametrize("sides", ["input", "other", "both"])
+def test_binary_forward_formulas_at_ties_zeros_and_nan_match_torch(name, sides):
+    """torch's own forward formulas for these ops differ from their gradients: atan2's is NaN
+    at the origin, ties of fmax go to ``other``, and a missing tangent drops out of the sum
+    (it is not a zero that is multiplied, which would change the signs of zero)."""
+    torch = pytest.importorskip("torch")
+    x = np.repeat(_SPECIAL, len(_SPECIAL))
+    o = np.tile(_SPECIAL, len(_SPECIAL))
+    tx = np.resize([1.0, -1.0, 0.0, -0.0, 2.0], x.size)
+    results = []
+    for lib in (numtorch, torch):
+        ad = lib.autograd.forward_ad
+        with ad.dual_level():
+            a = ad.make_dual(lib.tensor(x), lib.tensor(tx)) if sides != "other" else lib.tensor(x)
+            b = ad.make_dual(lib.tensor(o), lib.tensor(tx[::-1].copy()))
+            b = b if sides != "input" else lib.tensor(o)
+            out = getattr(lib, name)(a) if name == "angle" else getattr(lib, name)(a, b)
+            tangent = ad.unpack_dual(out).tangent
+            results.append(None if tangent is None else tangent.numpy().copy())
+    ours, theirs = results
+    if theirs is None:
+        assert ours is None
+        return
+    np.testing.assert_array_equal(ours, theirs)
+    # the sign of a NaN made from two NaNs (or from inf * 0) is up to the CPU
+    keep = ~np.isnan(theirs)
+    np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))

@@ -300,6 +300,20 @@ def test_grad_modes_as_decorators_context_managers_and_calls():
     assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
 
 
+def test_inference_mode_false_turns_grad_mode_on():
+    # torch's guard sets grad mode to `not mode`: inference_mode(False) records a graph even
+    # inside no_grad() or inference_mode(), and restores the outer modes on exit
+    x = torch.ones(2, requires_grad=True)
+    for outer in (torch.no_grad, torch.inference_mode):
+        with outer():
+            with torch.inference_mode(False):
+                assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+                y = x * 2
+            assert not torch.is_grad_enabled()
+        assert y.requires_grad and not y.is_inference()
+    assert torch.is_grad_enabled() and not torch.is_inference_mode_enabled()
+
+
 def test_inference_tensors_have_no_version_counter():
     # torch: reading _version of an inference tensor (or a view of one) is a RuntimeError
     x = torch.ones(2, requires_grad=True)

@@ -837,3 +837,33 @@ def test_jacrev_through_an_inplace_write_of_a_slice():
     want = torch.func.jacrev(lambda a: f(torch, a))(torch.tensor(x))
     got = numtorch.func.jacrev(lambda a: f(numtorch, a))(numtorch.tensor(x))
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        lambda lib, f: lib.func.grad(f),
+        lambda lib, f: lib.func.jacrev(f),
+        lambda lib, f: lib.func.hessian(lambda x: f(x).tanh()),
+        lambda lib, f: lambda x: lib.autograd.functional.jacobian(f, x, vectorize=True),
+    ],
+    ids=["grad", "jacrev", "hessian", "vectorized_jacobian"],
+)
+def test_whole_tensor_extremes_under_transforms_take_torchs_wrapped_formula(transform):
+    """Under torch.func the gradient of max()/min()/median() is the mask times the share (torch
+    treats wrapped tensors as subclass-like): it fits batched cotangents, and an infinite share
+    gives NaN off the mask, where a plain backward fills zeros."""
+
+    def build(lib):
+        def f(x):
+            return x.min() * float("inf") + x.max() + x.median()
+
+        x = t(lib, [0.5, -1.0, 2.0])
+        out = transform(lib, f)(x)
+        plain = x.clone().requires_grad_()
+        f(plain).backward()
+        return out, plain.grad
+
+    (ours, ours_plain), (theirs, theirs_plain) = both(build)
+    np.testing.assert_array_equal(ours.detach().numpy(), theirs.detach().numpy())
+    np.testing.assert_array_equal(ours_plain.numpy(), theirs_plain.numpy())

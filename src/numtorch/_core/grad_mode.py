@@ -175,7 +175,11 @@ class set_grad_enabled(_DecoratorContextManager):
 
 
 class inference_mode(_DecoratorContextManager):
-    """Like ``no_grad`` for inference: no graph is recorded (``mode=False`` is a no-op)."""
+    """Like ``no_grad`` for inference: no graph is recorded.
+
+    ``mode=False`` turns inference mode off and grad mode on (torch's guard sets grad mode to
+    ``not mode``), so it re-enables recording even inside ``no_grad`` or ``inference_mode()``.
+    """
 
     def __new__(cls, mode=True):
         if isinstance(mode, bool):
@@ -187,9 +191,9 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         self.prev = (_enabled.get(), _inference.get())
+        _enabled.set(not self.mode)
+        _inference.set(self.mode)
         if self.mode:
-            _enabled.set(False)
-            _inference.set(True)
             inference.enter()
 
     def __exit__(self, *exc):

@@ -35,6 +35,13 @@ class _Transforms:
     depth = 0  # torch.func transforms (grad, vjp, jvp, jacrev, jacfwd) running now
 
 
+def wrapped_by_transform(*tensors) -> bool:
+    """Whether torch would see these tensors wrapped by torch.func (a transform running, or
+    batched by vmap): its "tensor subclass-like" test, under which some backward formulas
+    take an out-of-place form instead of writing into a fresh tensor."""
+    return bool(_Transforms.depth) or any(t._batched for t in tensors)
+
+
 @contextlib.contextmanager
 def func_transform():
     """Marks a torch.func transform running: Functions without ``setup_context`` are

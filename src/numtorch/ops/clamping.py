@@ -224,6 +224,30 @@ def clamp_max(input, max) -> Tensor:
     return _clamp_max_scalar(input, max)
 
 
+def selection_jvp(input_weight):
+    """The forward derivative of an op that picks one operand per element, as torch writes it:
+    ``other_t + w * (input_t - other_t)`` with ``w = input_weight(input, other, result)``. A
+    missing tangent is a zero that drops out of that sum (not a zero that is multiplied),
+    which decides the signs of zero and keeps NaN weights from reaching the other side."""
+
+    def jvp(input_t, other_t, input, other, result):
+        w = input_weight(input, other, result)
+        if other_t is None:
+            return w * input_t
+        if input_t is None:
+            return other_t + w * -other_t
+        return other_t + w * (input_t - other_t)
+
+    return jvp
+
+
+def _max_min_weight(wins):
+    # ties weigh both sides by one half; a NaN on either side gives input weight 0
+    return lambda input, other, result: (
+        wins(input, other).to(result.dtype).masked_fill(input == other, 0.5)
+    )
+
+
 def _max_min_grad(grad, input, other, lost):
     # Ties share the gradient equally, and only the strictly losing side gets 0, as in
     # torch's formula: where a NaN meets anything, both sides keep the whole gradient.
@@ -238,7 +262,7 @@ def _max_min_grad(grad, input, other, lost):
     dtypes=own_message(REAL, "maximum not implemented for complex tensors."),
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
-    jvp="elementwise",
+    jvp=selection_jvp(_max_min_weight(lambda input, other: input > other)),
 )
 def maximum(input, other):
     return vector_extreme(xp.maximum, input, other)
@@ -251,7 +275,7 @@ def maximum(input, other):
     dtypes=own_message(REAL, "minimum not implemented for complex tensors."),
     input=lambda grad, input, other: _max_min_grad(grad, input, other, input > other),
     other=lambda grad, input, other: _max_min_grad(grad, input, other, input < other),
-    jvp="elementwise",
+    jvp=selection_jvp(_max_min_weight(lambda input, other: input < other)),
 )
 def minimum(input, other):
     return vector_extreme(xp.minimum, input, other)

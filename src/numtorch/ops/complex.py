@@ -221,7 +221,7 @@ def _angle_grad(grad, input):
 @batched
 def _angle_jvp(input_t, input):
     if not _is_complex(input):
-        return input_t * 0
+        return zeros_like(input_t)  # +0 everywhere, as torch (a product would carry -0)
     # d angle(z) = Im(conj(z) dz) / |z|**2, and 0 at z = 0
     squared = input.abs() ** 2
     return (_conj(input) * input_t).imag / (squared + (squared == 0))

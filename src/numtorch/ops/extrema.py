@@ -9,6 +9,7 @@ from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import ones_like, zeros
 from ..autograd.forward_grad import batched
+from ..autograd.function import wrapped_by_transform
 from ..backend import xp
 from ..backend.layout import row_major
 from .reduction import _UNSET, _invalid, _slice_jvp, _take_along, reduce_dims
@@ -53,6 +54,11 @@ def _evenly_distribute(grad, input, result, dims, keepdim, nan_matches=True):
     # (torch's evenly_distribute_backward); amax/amin/aminmax count only equal values
     # (scale_grad_by_count), so a NaN result gives 0 / 0: NaN over the whole slice
     if nan_matches and dims is None:
+        if wrapped_by_transform(grad, input, result):
+            # torch's out-of-place form for wrapped tensors: a product with the mask, so a
+            # non-finite share gives NaN (0 * inf) off the mask, and batched shares fit
+            mask = (input == result) | (input.isnan() & result.isnan())
+            return mask * (grad / mask.sum())
         # torch's evenly_distribute_backward on CPU: zeros, filled where the input equals
         # the result (is NaN, for a NaN result) with an equal share of the gradient
         mask = input.isnan() if bool(result.isnan()) else input == result

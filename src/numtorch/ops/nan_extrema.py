@@ -9,6 +9,7 @@ from .._core import batch_rules
 from .._core.kernel_dtypes import REAL, own_message
 from .._core.op import defop, export
 from ..backend import xp
+from .clamping import selection_jvp
 
 
 # torch's formulas mask the gradient (MaskedFillBackward0 in a create_graph backward)
@@ -25,7 +26,10 @@ def _input_wins(input, other, larger: bool):
         _input_wins(input, other, True).logical_not(), 0
     ),
     other=lambda grad, input, other: grad.masked_fill(_input_wins(input, other, True), 0),
-    jvp="elementwise",
+    # torch's forward formula gives a tie to `other` (input > other), its gradient to `input`
+    jvp=selection_jvp(
+        lambda input, other, result: ((input > other) | other.isnan()).to(result.dtype)
+    ),
 )
 def fmax(input, other):
     """The larger of each pair, ignoring NaN."""
@@ -41,7 +45,9 @@ def fmax(input, other):
         _input_wins(input, other, False).logical_not(), 0
     ),
     other=lambda grad, input, other: grad.masked_fill(_input_wins(input, other, False), 0),
-    jvp="elementwise",
+    jvp=selection_jvp(
+        lambda input, other, result: _input_wins(input, other, False).to(result.dtype)
+    ),
 )
 def fmin(input, other):
     """The smaller of each pair, ignoring NaN."""

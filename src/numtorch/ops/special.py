@@ -67,13 +67,25 @@ def _atan2_scale(input, other):
     return where(norm == 0, 0.0, norm.reciprocal())
 
 
+def _atan2_jvp(input_t, other_t, input, other):
+    # torch's forward formula divides by the unmasked x^2 + y^2, so the tangent at the
+    # origin is NaN (unlike the gradient); a missing tangent drops its term
+    if other_t is None:
+        change = other * input_t
+    elif input_t is None:
+        change = -input * other_t
+    else:
+        change = -input * other_t + other * input_t  # torch's order (signs of NaN)
+    return change / (input * input + other * other)
+
+
 @export(inplace=True)
 @defop(
     batch=batch_rules.pointwise,
     promote="float",
     input=lambda grad, input, other: grad * other * _atan2_scale(input, other),
     other=lambda grad, input, other: grad * -input * _atan2_scale(input, other),
-    jvp="elementwise",
+    jvp=_atan2_jvp,
 )
 def atan2(input, other):
     """The angle of the point (``other``, ``input``), quadrant-aware, in (-pi, pi].
