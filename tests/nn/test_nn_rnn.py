@@ -82,6 +82,31 @@ def test_float32_lstm_matches_torch():
     assert_runs_match(results, rtol=1e-4, atol=1e-5)
 
 
+def test_float32_lstm_selects_its_initial_states_as_torch():
+    # oneDNN's layers take each layer's initial states by select (SelectBackward0), where the
+    # composed layers unbind them; a permuted state is first copied (CloneBackward0)
+    torch = pytest.importorskip("torch")
+
+    def names(fn, depth=0):
+        if fn is None or depth > 3:
+            return []
+        found = [(depth, fn.name())]
+        for child, _ in fn.next_functions:
+            found += names(child, depth + 1)
+        return found
+
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in ((5, 2, 3), (4, 2, 2), (2, 2, 4))]
+    graphs = []
+    for lib in (numtorch, torch):
+        lib.manual_seed(0)
+        x, h_base, c = (lib.tensor(a, requires_grad=True) for a in arrays)
+        out, (h_n, c_n) = lib.nn.LSTM(3, 4, 2)(x, (h_base.permute(2, 1, 0), c))
+        graphs.append(names(h_n.grad_fn) + names(out.grad_fn))
+    assert graphs[0] == graphs[1]
+    assert (2, "SelectBackward0") in graphs[0]
+
+
 @pytest.mark.parametrize(
     "make, batch_first",
     [

@@ -148,6 +148,31 @@ def test_lstm_layer_node_edges_follow_torch():
         assert edges == [None, "AccumulateGrad", "AccumulateGrad", None, None, None, None]
 
 
+@pytest.mark.parametrize("batch", [1, 16])
+def test_lstm_layers_alive_together_keep_their_own_results(batch):
+    # the layer's kernels keep scratch arrays between calls (Note [Kernel scratch]): a second
+    # forward while the first graph lives must change neither its outputs nor its workspace
+    rng = np.random.default_rng(3)
+    numtorch.manual_seed(0)
+    model = numtorch.nn.LSTM(8, 8)
+    xs = [numtorch.tensor(rng.standard_normal((5, batch, 8)).astype(np.float32)) for _ in range(2)]
+    alone = []
+    for x in xs:
+        out, (_, c) = model(x)
+        (out.sum() + c.sum()).backward()
+        alone.append(
+            [out.detach().numpy().copy()] + [p.grad.numpy().copy() for p in model.parameters()]
+        )
+        model.zero_grad()
+    outs = [model(x) for x in xs]  # both graphs alive
+    for (out, (_, c)), expected in zip(outs, alone):
+        model.zero_grad()
+        (out.sum() + c.sum()).backward()
+        found = [out.detach().numpy()] + [p.grad.numpy() for p in model.parameters()]
+        for a, b in zip(found, expected):
+            np.testing.assert_array_equal(a, b)
+
+
 def test_lstm_layer_frees_saved_values_and_runs_batched_gradients():
     model = numtorch.nn.LSTM(3, 2)
     x = numtorch.randn(4, 2, 3, requires_grad=True)

@@ -195,8 +195,18 @@ def _stack_layers(
     lstm = mode == "LSTM"
     has_proj = lstm and hx[0].shape[-1] != hx[1].shape[-1]
     per_direction = len(params) // (num_layers * directions)
-    hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if lstm else hx.unbind(0)
-    if len(hiddens) < num_layers * directions:
+    # torch picks oneDNN's layer by the input's own dtype: a float64 input whose composed
+    # layers end in float32 runs composed, in float32
+    fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
+    if fused and hx[0].ndim and hx[1].ndim:
+        # oneDNN's layers select their initial states one by one (SelectBackward0), where
+        # the composed layers unbind them
+        hiddens = None
+        count = min(hx[0].shape[0], hx[1].shape[0])
+    else:
+        hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if lstm else hx.unbind(0)
+        count = len(hiddens)
+    if count < num_layers * directions:
         # torch checks the count of initial states before it runs any layer
         raise RuntimeError("Expected more hidden states in stacked_rnn")
     if batch_sizes is None:
@@ -204,20 +214,17 @@ def _stack_layers(
             input = input.transpose(0, 1)
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-    # torch picks oneDNN's layer by the input's own dtype: a float64 input whose composed
-    # layers end in float32 runs composed, in float32
-    fused = lstm and rnn_fused.applies(input, has_proj, batch_sizes is not None)
-    dtype = _stack_dtype(
-        mode, input, hiddens, params, has_biases, has_proj, directions, batch_sizes
-    )
-    if dtype is not None:  # Note [Recurrence dtypes]
-        input, params = input.to(dtype), [p.to(dtype) for p in params]
-        hiddens = [tuple(t.to(dtype) for t in h) if lstm else h.to(dtype) for h in hiddens]
     finals = []
     if fused:  # torch's oneDNN path runs on contiguous copies of the input and the states
         input = input.contiguous()
-        states = [t.contiguous() if dtype is None else t.to(dtype).contiguous() for t in hx]
-        hiddens = list(zip(states[0].unbind(0), states[1].unbind(0)))
+        states = [t.contiguous() for t in hx]
+    else:
+        dtype = _stack_dtype(
+            mode, input, hiddens, params, has_biases, has_proj, directions, batch_sizes
+        )
+        if dtype is not None:  # Note [Recurrence dtypes]
+            input, params = input.to(dtype), [p.to(dtype) for p in params]
+            hiddens = [tuple(t.to(dtype) for t in h) if lstm else h.to(dtype) for h in hiddens]
     for layer in range(num_layers):
         outputs = []
         for direction in range(directions):
@@ -226,7 +233,8 @@ def _stack_layers(
             if fused:  # torch's float32 path: one op per layer and direction
                 biases = () if has_biases else (None, None)
                 out, h, c, _ = rnn_fused.mkldnn_rnn_layer(
-                    input, *weights, *biases, *hiddens[k], direction == 1, [input.shape[0]],
+                    input, *weights, *biases, states[0].select(0, k), states[1].select(0, k),
+                    direction == 1, [input.shape[0]],
                     2, hx[0].shape[-1], num_layers, has_biases, bidirectional, False, train,
                 )  # fmt: skip
                 outputs.append(out)
@@ -294,8 +302,6 @@ def _stack_dtype(mode, input, hiddens, params, has_biases, has_proj, directions,
     states = [t for h in hiddens for t in (h if lstm else (h,))]
     x = input.dtype
     if all(t.dtype == x for t in (*params, *states)):
-        return None
-    if lstm and rnn_fused.applies(input, has_proj, packed):
         return None
     name = mode.lower()
     per_unit = len(params) // len(hiddens)

@@ -19,6 +19,8 @@ Backward per step (d for gradients, from the last step back):
 from __future__ import annotations
 
 import itertools
+import sys
+import threading
 
 from ..._core import grad_mode
 from ..._core.dispatch import FREED
@@ -60,18 +62,45 @@ def applies(input, has_proj: bool, packed: bool) -> bool:
 # state, so that g and tanh(c), whose slopes 1 - t^2 the backward needs, are one run of rows;
 # then the cell states (seq, size, batch). The loops take each step's views by iterating
 # over views of the whole sequence, which NumPy makes faster than Python's slicing per step.
-def _gate_rows(weight, size):
-    """The weight's rows in (i, f, o, g) order, the sigmoid rows halved."""
-    rows = xp.empty_like(weight)
+def _gate_rows(weight, size, rows=None):
+    """The weight's rows in (i, f, o, g) order, the sigmoid rows halved (into ``rows``)."""
+    if rows is None:
+        rows = xp.empty_like(weight)
     xp.multiply(weight[: 2 * size], 0.5, out=rows[: 2 * size])
     xp.multiply(weight[3 * size :], 0.5, out=rows[2 * size : 3 * size])
     rows[3 * size :] = weight[2 * size : 3 * size]
     return rows
 
 
-def _gate_order(weight, size):
-    """The weight's rows in (i, f, o, g) order, not halved: the backward's gate order."""
-    return xp.concatenate([weight[: 2 * size], weight[3 * size :], weight[2 * size : 3 * size]])
+# Note [Kernel scratch]
+# The layer's temporaries that no result refers to (the joined gate rows, the stack of step
+# operands, the backward's gate gradients and transposed copies: about 3 MB at hidden size
+# 128, batch 16, 32 steps) are arrays kept between calls, per thread, by name, and so is the
+# workspace, taken again once the graph that saved it is gone. Made afresh each call, the
+# C allocator gave such arrays back to the system between training steps and took them
+# again, and each of their pages faulted on first touch (70-740 minor faults a training
+# step at the bench's shape; about 1 µs each inside the step, 2.5 µs in a loop of layer
+# calls alone); kept, they are allocated once for a given shape and dtype, and hold that
+# memory while the thread lives. What is returned (the output, the states, the gradients)
+# is new each call.
+_scratch = threading.local()
+
+
+def _buffer(name, shape, dtype, shared=False):
+    """The kernels' scratch array ``name``, of this shape and dtype, contents undefined
+    (Note [Kernel scratch]). ``shared``: the array is handed out (the workspace), so it is
+    taken again only once nothing else refers to it, the array or a view of it (each view
+    refers to the array that owns the memory); else a new one is made and kept instead."""
+    kept = _scratch.__dict__.get(name)
+    if (
+        kept is None
+        or kept.shape != shape
+        or kept.dtype != dtype
+        # the kept entry, this name and getrefcount's argument: no one else
+        or (shared and sys.getrefcount(kept) > 3)
+    ):
+        kept = _scratch.__dict__[name] = xp.empty(shape, dtype)
+    return kept
 
 
 def _workspace_views(work, seq, batch, size):
@@ -140,7 +169,7 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
     size = w_hh.shape[1]
     if reverse:
         x = x[::-1]
-    work = xp.empty(seq * batch * 6 * size, dtype=x.dtype)
+    work = _buffer("work", (seq * batch * 6 * size,), x.dtype, shared=True)
     blocks, cells = _workspace_views(work, seq, batch, size)
     in_step = _input_in_step(batch, size, inputs, b_ih is not None)
     # the gate rows' columns and the stack of step operands (Note [One product per step]);
@@ -150,9 +179,14 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
         columns.append(w_ih)
         if b_ih is not None:
             columns.append((b_ih + b_hh)[:, None])
-    joined = xp.concatenate(columns, axis=1) if in_step else w_hh
-    rows = _row_blocks(_gate_rows(joined, size), batch)
-    stacked = xp.empty((seq + 1, rows.shape[2], batch), dtype=x.dtype)
+    if in_step:
+        width = sum(column.shape[1] for column in columns)
+        joined = _buffer("joined", (4 * size, width), x.dtype)
+        xp.concatenate(columns, axis=1, out=joined)
+    else:
+        joined = w_hh
+    rows = _row_blocks(_gate_rows(joined, size, _buffer("rows", joined.shape, x.dtype)), batch)
+    stacked = _buffer("stacked", (seq + 1, rows.shape[2], batch), x.dtype)
     stacked[0, :size] = h.T
     if in_step:
         stacked[:seq, size : size + inputs] = x.transpose(0, 2, 1)
@@ -194,7 +228,7 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
         c = cell
     hidden = stacked[1:, :size]
     out = hidden.transpose(0, 2, 1)
-    out = xp.ascontiguousarray(out[::-1] if reverse else out)
+    out = (out[::-1] if reverse else out).copy()  # (a view of the scratch stack otherwise)
     return out, hidden[-1].T.copy(), c.T.copy(), work.view(xp.uint8)
 
 
@@ -213,9 +247,17 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
         d_out = None if d_out is None else d_out[::-1]
     # the output's gradient transposed once, (seq, size, batch): each step adds a contiguous
     # block (adding a transposed view per step is a strided pass)
-    d_out = None if d_out is None else d_out.transpose(0, 2, 1).astype(dtype, order="C")
-    d_gates_all = xp.empty((seq, 4 * size, batch), dtype=dtype)
-    w_hh_t = _row_blocks(xp.ascontiguousarray(_gate_order(w_hh, size).T), batch)
+    if d_out is not None:
+        d_out_t = _buffer("d_out", (seq, size, batch), dtype)
+        xp.copyto(d_out_t, d_out.transpose(0, 2, 1), casting="unsafe")
+        d_out = d_out_t
+    d_gates_all = _buffer("d_gates", (seq, 4 * size, batch), dtype)
+    # W_hh^T with its columns in the forward's gate order (i, f, o, g)
+    w_hh_t = _buffer("w_hh_t", (size, 4 * size), dtype)
+    w_hh_t[:, : 2 * size] = w_hh[: 2 * size].T
+    w_hh_t[:, 2 * size : 3 * size] = w_hh[3 * size :].T
+    w_hh_t[:, 3 * size :] = w_hh[2 * size : 3 * size].T
+    w_hh_t = _row_blocks(w_hh_t, batch)
     dh = xp.zeros((size, batch), dtype) if d_hy is None else d_hy.T.astype(dtype, order="C")
     dc = xp.zeros((size, batch), dtype) if d_cy is None else d_cy.T.astype(dtype, order="C")
     if d_out is not None and seq:
@@ -284,7 +326,7 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
             dh += d_prev
     # the gate gradients of all steps side by side in torch's order, (4 size, seq * batch),
     # so the weight gradients are one GEMM each and need no reordering
-    flat = xp.empty((s4, seq, batch), dtype=dtype)
+    flat = _buffer("flat", (s4, seq, batch), dtype)
     by_gate = d_gates_all.transpose(1, 0, 2)
     flat[:s2] = by_gate[:s2]
     flat[s2:s3] = by_gate[s3:]
@@ -294,7 +336,12 @@ def _layer_backward(grads, x, w_ih, w_hh, hx, cx, out, workspace, reverse, input
     if reverse and input_grad:
         d_input = xp.ascontiguousarray(d_input[::-1])
     d_w_ih = matmul_by_row_blocks(flat, x.reshape(seq * batch, -1))
-    previous = xp.concatenate([hx[None], out[:-1]]).reshape(seq * batch, size)
+    if hx.dtype == dtype and out.dtype == dtype:
+        previous = _buffer("previous", (seq, batch, size), dtype)
+        xp.concatenate([hx[None], out[:-1]], out=previous)
+    else:  # (a state of another dtype promotes the product, as the composed layer's)
+        previous = xp.concatenate([hx[None], out[:-1]])
+    previous = previous.reshape(seq * batch, size)
     d_w_hh = matmul_by_row_blocks(flat, previous)
     d_bias = flat.sum(1)
     return d_input, d_w_ih, d_w_hh, d_bias, d_bias.copy(), dh.T.copy(), dc.T.copy()
