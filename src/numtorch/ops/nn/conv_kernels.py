@@ -471,7 +471,7 @@ def _input_grad_by_rows(geo, g, w, stacked=False):
     product = xp.result_type(w, g)
     rows = conv_kept_columns.buffer((plane_size * images,), product if stacked else dtype)
     if stacked:
-        weight = _row_stacked_weight(w, geo.groups)  # (G, C/G*kw, O/G*kh)
+        weight = _row_stacked_weight(w, geo.groups)  # (G, C/G*kw, kh*O/G)
         columns = conv_kept_columns.buffer((geo.o * kh * height * ow * images,), dtype)
     else:
         weight = _grouped_weight(w, geo.groups).transpose(0, 2, 1)  # (G, C/G*K, O/G)
@@ -485,7 +485,8 @@ def _input_grad_by_rows(geo, g, w, stacked=False):
         images = g[start : start + m]
         plane = rows[: plane_size * m].reshape(geo.c, kw, m, height, ow)
         if stacked:
-            stack = columns[: geo.o * kh * height * ow * m].reshape(geo.o, kh, m, height, ow)
+            stack = columns[: geo.o * kh * height * ow * m]
+            stack = stack.reshape(geo.groups, kh, geo.o // geo.groups, m, height, ow)
             _stack_rows(stack, images, kh, dh, ph)
             stack = stack.reshape(geo.groups, -1, m * height * ow)
             xp.matmul(weight, stack, out=plane.reshape(geo.groups, -1, m * height * ow))
@@ -520,9 +521,9 @@ def _input_grad_by_rows(geo, g, w, stacked=False):
 # Note [Row-stacked gradient]
 # The input gradient by rows sums each kernel offset's columns over the row offsets in a
 # pass of adds after its GEMM, whose output is 9x the input gradient for a 3x3 kernel.
-# Stacking instead the output gradient's rows shifted by each row offset, (O, kh, N, H,
+# Stacking instead the output gradient's rows shifted by each row offset, (kh, O, N, H,
 # out[-1]), 3x the gradient, with zero rows where an offset reads padding, and the weight
-# as (C * kw, O * kh), one GEMM sums over the channels and row offsets together and writes
+# as (C * kw, kh * O), one GEMM sums over the channels and row offsets together and writes
 # the planes of the column offsets directly: 3x the input gradient written instead of 9x,
 # no pass of adds over the row offsets, a GEMM reduction of O * kh instead of O. The weight
 # is rearranged by a gathering copy, which only a weight small beside the input repays
@@ -535,28 +536,31 @@ STACKED_WEIGHT = 2
 
 
 def _row_stacked_weight(w, groups):
-    """(O, C/G, kh, kw) -> (G, C/G * kw, O/G * kh), rows (channel, column offset), columns
-    (output channel, row offset)."""
+    """(O, C/G, kh, kw) -> (G, C/G * kw, kh * O/G), rows (channel, column offset), columns
+    (row offset, output channel): the output channels innermost, so the gathering copy
+    moves runs of them (ResNet-18's 128 x 128 x 3 x 3 weight: 0.09 against 0.19 ms with
+    the row offset innermost)."""
     o, c, kh, kw = w.shape
-    grouped = w.reshape(groups, o // groups, c, kh, kw).transpose(0, 2, 4, 1, 3)
-    return xp.ascontiguousarray(grouped).reshape(groups, c * kw, o // groups * kh)
+    grouped = w.reshape(groups, o // groups, c, kh, kw).transpose(0, 2, 4, 3, 1)
+    return xp.ascontiguousarray(grouped).reshape(groups, c * kw, kh * o // groups)
 
 
 def _stack_rows(stack, images, kh, dilation, padding):
-    """Into ``stack`` (O, kh, m, H, out[-1]): for each row offset i, the output gradient
-    ``images`` (m, O, out[-2], out[-1]) at the rows that input row y reads through it,
-    y - i * dilation + padding, and zeros where that row is outside the output."""
-    height, oh = stack.shape[3], images.shape[2]
-    source = images.swapaxes(0, 1)  # (O, m, oh, ow)
+    """Into ``stack`` (G, kh, O/G, m, H, out[-1]): for each row offset i, the output
+    gradient ``images`` (m, O, out[-2], out[-1]) at the rows that input row y reads through
+    it, y - i * dilation + padding, and zeros where that row is outside the output."""
+    groups, height, oh = stack.shape[0], stack.shape[4], images.shape[2]
+    m, o = images.shape[:2]
+    source = images.reshape(m, groups, o // groups, oh, -1).transpose(1, 2, 0, 3, 4)
     for i in range(kh):
         shift = i * dilation - padding
         lo, hi = max(0, shift), min(height, shift + oh)
         if hi <= lo:
             stack[:, i] = 0
             continue
-        stack[:, i, :, :lo] = 0
-        stack[:, i, :, hi:] = 0
-        stack[:, i, :, lo:hi] = source[:, :, lo - shift : hi - shift]
+        stack[:, i, :, :, :lo] = 0
+        stack[:, i, :, :, hi:] = 0
+        stack[:, i, :, :, lo:hi] = source[:, :, :, lo - shift : hi - shift]
 
 
 def _offset_spans(k, dilation, padding, out, size):
