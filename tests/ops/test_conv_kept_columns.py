@@ -154,9 +154,12 @@ def test_kept_columns_stay_within_the_budget(monkeypatch):
     np.testing.assert_allclose(grad, reference, rtol=1e-5, atol=1e-5)
 
 
-def test_the_input_gradients_scratch_comes_from_and_goes_back_to_the_spares():
+@pytest.mark.parametrize("stacked", [0, float("inf")])
+def test_the_input_gradients_scratch_comes_from_and_goes_back_to_the_spares(stacked, monkeypatch):
     # the stride-1 input gradient by rows writes its columns into a spare buffer of the
-    # forward's columns' size, and hands it back: a second call allocates no new scratch
+    # forward's columns' size (or, with the rows stacked, its stack of 3x the gradient),
+    # and hands it back: a second call allocates no new scratch
+    monkeypatch.setattr(conv_kernels, "STACKED_WEIGHT", stacked)
     rng = np.random.default_rng(5)
     x = rng.standard_normal((1, 8, 7, 7)).astype(np.float32)
     w = rng.standard_normal((8, 8, 3, 3)).astype(np.float32)
@@ -168,7 +171,7 @@ def test_the_input_gradients_scratch_comes_from_and_goes_back_to_the_spares():
         return sorted(a.__array_interface__["data"][0] for a in conv_kept_columns._spare)
 
     before = spares()
-    assert 8 * 9 * 49 in [a.size for a in conv_kept_columns._spare]
+    assert (8 * 3 * 49 if stacked else 8 * 9 * 49) in [a.size for a in conv_kept_columns._spare]
     second = conv_kernels.conv_input_grad(g, w, x.shape, *args)
     assert spares() == before  # the same two buffers, taken and handed back
     np.testing.assert_array_equal(first, second)

@@ -204,11 +204,13 @@ def test_weight_gradient_column_orders_agree(case, monkeypatch):
 
 @pytest.mark.parametrize("case", CONV_CASES + ROWS_CASES, ids=str)
 @pytest.mark.parametrize("rows_padding", [0, float("inf")])
-@pytest.mark.parametrize("nonfinite", [False, True])
-def test_input_gradient_layouts_agree(case, rows_padding, nonfinite, monkeypatch):
+@pytest.mark.parametrize("stacked", [0, float("inf")])
+@pytest.mark.parametrize("nonfinite", [None, "grad", "both"])
+def test_input_gradient_layouts_agree(case, rows_padding, stacked, nonfinite, monkeypatch):
     # stride 1: in 2-d by rows (the output positions, the offsets summed in two steps of
-    # contiguous adds), or all images of a channel in one row (contiguous adds); otherwise,
-    # and forced here, the output positions alone scattered per kernel offset
+    # contiguous adds, or the row offsets in the GEMM over a stack of shifted gradient
+    # rows), or all images of a channel in one row (contiguous adds); otherwise, and
+    # forced here, the output positions alone scattered per kernel offset
     x_shape, w_shape, stride, padding, dilation, groups, _ = case
     rng = np.random.default_rng(6)
     w = rng.standard_normal(w_shape)
@@ -216,15 +218,54 @@ def test_input_gradient_layouts_agree(case, rows_padding, nonfinite, monkeypatch
         conv_kernels.conv_forward(rng.standard_normal(x_shape), w, None, *case[2:6]).shape
     )
     if nonfinite:  # where they meet, NaN; elsewhere inf, as the strided scatter adds them
-        w.flat[1], g.flat[-1] = np.inf, -np.inf
+        g.flat[-1] = -np.inf
+    if nonfinite == "both":  # (an inf weight would meet the stack's zero rows)
+        w.flat[1] = np.inf
     monkeypatch.setattr(conv_kernels, "ROWS_PADDING", rows_padding)
+    monkeypatch.setattr(conv_kernels, "STACKED_WEIGHT", stacked)
     gx = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)
     assert gx.shape == x_shape and gx.flags.c_contiguous
     monkeypatch.setattr(conv_kernels, "ROWS_PADDING", float("inf"))
+    monkeypatch.setattr(conv_kernels, "STACKED_WEIGHT", 0)
     leave = conv_kernels.Geometry.leave_flat
     monkeypatch.setattr(conv_kernels.Geometry, "exact_columns", lambda geo, *arrays: leave(geo))
     strided = conv_kernels.conv_input_grad(g, w, x_shape, stride, padding, dilation, groups)
     np.testing.assert_allclose(gx, strided, rtol=1e-12, atol=1e-12)
+
+
+# 2-d, stride 1
+STACKED_CASES = [c for c in CONV_CASES + ROWS_CASES if len(c[0]) == 4 and c[2] == (1, 1)]
+
+
+@pytest.mark.parametrize("case", STACKED_CASES, ids=str)
+@pytest.mark.parametrize("tile", [1, 2])
+def test_row_stacked_input_gradient_in_tiles_of_images(case, tile, monkeypatch):
+    # Note [Row-stacked gradient]: the stack of each tile's shifted gradient rows (an uneven
+    # last tile for 2) gives the offsets' scattered sum, in float32 round-off
+    x_shape, w_shape, stride, padding, dilation, groups, _ = case
+    rng = np.random.default_rng(9)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    g = rng.standard_normal(
+        conv_kernels.conv_forward(rng.standard_normal(x_shape), w, None, *case[2:6]).shape
+    ).astype(np.float32)
+    args = (g, w, x_shape, stride, padding, dilation, groups)
+    monkeypatch.setattr(conv_kernels, "STACKED_WEIGHT", float("inf"))
+    columns = x_shape[1] * int(np.prod(w_shape[2:])) * g[0, 0].size  # one image's
+    monkeypatch.setattr(conv_kernels, "INPUT_GRAD_TILE", tile * columns)
+    stacks = []
+    stack_rows = conv_kernels._stack_rows
+    monkeypatch.setattr(
+        conv_kernels, "_stack_rows", lambda stack, *a: stacks.append(stack) or stack_rows(stack, *a)
+    )
+    gx = conv_kernels.conv_input_grad(*args)
+    assert gx.dtype == np.float32 and gx.flags.c_contiguous
+    assert len(stacks) == -(-x_shape[0] // tile)
+    monkeypatch.setattr(conv_kernels, "STACKED_WEIGHT", 0)
+    monkeypatch.setattr(conv_kernels, "ROWS_PADDING", float("inf"))
+    leave = conv_kernels.Geometry.leave_flat
+    monkeypatch.setattr(conv_kernels.Geometry, "exact_columns", lambda geo, *arrays: leave(geo))
+    strided = conv_kernels.conv_input_grad(*args)
+    np.testing.assert_allclose(gx, strided, rtol=1e-5, atol=1e-5 * np.abs(strided).max())
 
 
 @pytest.mark.parametrize("case", CONV_CASES, ids=str)

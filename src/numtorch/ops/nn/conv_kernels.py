@@ -387,8 +387,12 @@ def conv_input_grad(g, w, input_shape, stride, padding, dilation, groups):
     # inputs: testing those results instead, 512 x 7 x 7: 5.0 -> 4.0 ms).
     weight_first = w.size <= math.prod(input_shape)
     rows = geo.flat and len(geo.kernel) == 2
-    if rows and math.prod(geo.padded) > ROWS_PADDING * math.prod(geo.out):
-        return _input_grad_by_rows(geo, g, w)
+    # Note [Row-stacked gradient]: a weight small beside the input, and finite (its products
+    # meet the stack's zero rows)
+    stacked = rows and w.size <= STACKED_WEIGHT * math.prod(input_shape)
+    stacked = stacked and bool(xp.isfinite(w).all())
+    if stacked or (rows and math.prod(geo.padded) > ROWS_PADDING * math.prod(geo.out)):
+        return _input_grad_by_rows(geo, g, w, stacked)
     if weight_first:
         geo.exact_columns(w)
     if geo.flat:
@@ -440,7 +444,7 @@ def _input_grad_by_channel(geo, g, w):
     return out
 
 
-def _input_grad_by_rows(geo, g, w):
+def _input_grad_by_rows(geo, g, w, stacked=False):
     """The stride-1 input gradient of a 2-d convolution over the output positions alone:
     one GEMM gives each kernel offset's columns, (C, kh, kw, N, *out), which are summed in
     two steps of contiguous adds instead of nine strided ones: first over the row offsets,
@@ -450,11 +454,11 @@ def _input_grad_by_rows(geo, g, w):
     14 x 14); this one has no discarded positions, so no zeros meet an inf or NaN weight
     and no finiteness test is needed. (ResNet-18's 512 x 7 x 7 layer 4.8 -> 3.8 ms,
     256 x 14 x 14 3.3 -> 2.7, 128 x 28 x 28 3.3 -> 2.8, 64 x 56 x 56 about even; the
-    small CNN's second layer 3.3 -> 3.1 ms.)"""
+    small CNN's second layer 3.3 -> 3.1 ms.) ``stacked``: the sum over the row offsets is
+    the GEMM's own (Note [Row-stacked gradient])."""
     (kh, kw), (ph, pw), (dh, dw) = geo.kernel, geo.padding, geo.dilation
     (height, width), (oh, ow) = geo.spatial, geo.out
     length = oh * ow
-    weight = _grouped_weight(w, geo.groups).transpose(0, 2, 1)  # (G, C/G*K, O/G)
     dtype = g.dtype
     gx = xp.empty((geo.c, geo.n, height, width), dtype)
     # Note [Columns in the cache]: the columns of a few images at a time
@@ -463,8 +467,15 @@ def _input_grad_by_rows(geo, g, w):
     # scratch from the spare column buffers (Note [Kept forward columns]): fresh arrays of
     # a few MB cost a page fault per 4 KiB written (about 1,200 a step in ResNet-18's
     # 128 x 28 x 28 and 256 x 14 x 14 layers); the columns have the size of the forward's
-    columns = conv_kept_columns.buffer((geo.c * geo.k * images * length,), xp.result_type(w, g))
-    rows = conv_kept_columns.buffer((geo.c, kw, images, height, ow), dtype)
+    plane_size = geo.c * kw * height * ow
+    product = xp.result_type(w, g)
+    rows = conv_kept_columns.buffer((plane_size * images,), product if stacked else dtype)
+    if stacked:
+        weight = _row_stacked_weight(w, geo.groups)  # (G, C/G*kw, kh*O/G)
+        columns = conv_kept_columns.buffer((geo.o * kh * height * ow * images,), dtype)
+    else:
+        weight = _grouped_weight(w, geo.groups).transpose(0, 2, 1)  # (G, C/G*K, O/G)
+        columns = conv_kept_columns.buffer((geo.c * geo.k * images * length,), product)
     zero_rows, row_spans = _offset_spans(kh, dh, ph, oh, height)
     zero_columns, column_spans = _offset_spans(kw, dw, pw, ow, width)
     if zero_columns:
@@ -472,20 +483,27 @@ def _input_grad_by_rows(geo, g, w):
     for start in range(0, geo.n, chunk):
         m = min(chunk, geo.n - start)
         images = g[start : start + m]
-        if m == 1:
-            g2 = images.reshape(geo.groups, geo.o // geo.groups, length)
+        plane = rows[: plane_size * m].reshape(geo.c, kw, m, height, ow)
+        if stacked:
+            stack = columns[: geo.o * kh * height * ow * m]
+            stack = stack.reshape(geo.groups, kh, geo.o // geo.groups, m, height, ow)
+            _stack_rows(stack, images, kh, dh, ph)
+            stack = stack.reshape(geo.groups, -1, m * height * ow)
+            xp.matmul(weight, stack, out=plane.reshape(geo.groups, -1, m * height * ow))
         else:
-            g2 = xp.ascontiguousarray(images.swapaxes(0, 1))
-            g2 = g2.reshape(geo.groups, geo.o // geo.groups, m * length)
-        gcols = columns[: geo.c * geo.k * m * length].reshape(geo.groups, -1, m * length)
-        xp.matmul(weight, g2, out=gcols)
-        gcols = gcols.reshape(geo.c, kh, kw, m, oh, ow)
-        plane = rows[:, :, :m]
-        if zero_rows:
-            plane[...] = 0
-        for number, (i, lo, hi) in enumerate(row_spans):
-            source = gcols[:, i, :, :, lo - i * dh + ph : hi - i * dh + ph]
-            _accumulate(plane[:, :, :, lo:hi], source, number == 0 and not zero_rows)
+            if m == 1:
+                g2 = images.reshape(geo.groups, geo.o // geo.groups, length)
+            else:
+                g2 = xp.ascontiguousarray(images.swapaxes(0, 1))
+                g2 = g2.reshape(geo.groups, geo.o // geo.groups, m * length)
+            gcols = columns[: geo.c * geo.k * m * length].reshape(geo.groups, -1, m * length)
+            xp.matmul(weight, g2, out=gcols)
+            gcols = gcols.reshape(geo.c, kh, kw, m, oh, ow)
+            if zero_rows:
+                plane[...] = 0
+            for number, (i, lo, hi) in enumerate(row_spans):
+                source = gcols[:, i, :, :, lo - i * dh + ph : hi - i * dh + ph]
+                _accumulate(plane[:, :, :, lo:hi], source, number == 0 and not zero_rows)
         target = gx[:, start : start + m]
         for number, (j, lo, hi) in enumerate(column_spans):
             shift = j * dw - pw
@@ -498,6 +516,51 @@ def _input_grad_by_rows(geo, g, w):
     out = xp.empty((geo.n, geo.c) + geo.spatial, dtype)
     out.swapaxes(0, 1)[...] = gx
     return out
+
+
+# Note [Row-stacked gradient]
+# The input gradient by rows sums each kernel offset's columns over the row offsets in a
+# pass of adds after its GEMM, whose output is 9x the input gradient for a 3x3 kernel.
+# Stacking instead the output gradient's rows shifted by each row offset, (kh, O, N, H,
+# out[-1]), 3x the gradient, with zero rows where an offset reads padding, and the weight
+# as (C * kw, kh * O), one GEMM sums over the channels and row offsets together and writes
+# the planes of the column offsets directly: 3x the input gradient written instead of 9x,
+# no pass of adds over the row offsets, a GEMM reduction of O * kh instead of O. The weight
+# is rearranged by a gathering copy, which only a weight small beside the input repays
+# (alone, ResNet-18's 64 x 56 x 56 layer 3.7 -> 3.2 ms against the flat layout, 128 x 28
+# x 28 3.1 -> 2.9 ms by rows; 256 x 14 x 14, whose weight is 12x its input, 3.1 -> 3.6).
+# The stack's zero rows meet every weight of their offset, so an inf or NaN weight keeps
+# the columns. The sums over the row offsets are the GEMM's: float32 round-off of the
+# same products in another order.
+STACKED_WEIGHT = 2
+
+
+def _row_stacked_weight(w, groups):
+    """(O, C/G, kh, kw) -> (G, C/G * kw, kh * O/G), rows (channel, column offset), columns
+    (row offset, output channel): the output channels innermost, so the gathering copy
+    moves runs of them (ResNet-18's 128 x 128 x 3 x 3 weight: 0.09 against 0.19 ms with
+    the row offset innermost)."""
+    o, c, kh, kw = w.shape
+    grouped = w.reshape(groups, o // groups, c, kh, kw).transpose(0, 2, 4, 3, 1)
+    return xp.ascontiguousarray(grouped).reshape(groups, c * kw, kh * o // groups)
+
+
+def _stack_rows(stack, images, kh, dilation, padding):
+    """Into ``stack`` (G, kh, O/G, m, H, out[-1]): for each row offset i, the output
+    gradient ``images`` (m, O, out[-2], out[-1]) at the rows that input row y reads through
+    it, y - i * dilation + padding, and zeros where that row is outside the output."""
+    groups, height, oh = stack.shape[0], stack.shape[4], images.shape[2]
+    m, o = images.shape[:2]
+    source = images.reshape(m, groups, o // groups, oh, -1).transpose(1, 2, 0, 3, 4)
+    for i in range(kh):
+        shift = i * dilation - padding
+        lo, hi = max(0, shift), min(height, shift + oh)
+        if hi <= lo:
+            stack[:, i] = 0
+            continue
+        stack[:, i, :, :, :lo] = 0
+        stack[:, i, :, :, hi:] = 0
+        stack[:, i, :, :, lo:hi] = source[:, :, :, lo - shift : hi - shift]
 
 
 def _offset_spans(k, dilation, padding, out, size):
