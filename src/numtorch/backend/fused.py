@@ -47,6 +47,15 @@ def add_scaled(input, other, alpha, out=None):
     """``input + alpha * other`` rounded once where torch's kernel fuses it (Note [Fused
     alpha]), into ``out`` where given; None (nothing written) where it does not."""
     if (
+        input.__class__ is xp.ndarray
+        and other.__class__ is xp.ndarray
+        and input.shape == other.shape
+        and input.dtype == other.dtype
+        and other.dtype.kind == "f"
+        and other.dtype.itemsize >= 4
+    ):  # the common case, without the promotion and broadcasting checks
+        return fma(other, xp.asarray(alpha, other.dtype), input, out=out)
+    if (
         other.__class__ is not xp.ndarray
         or other.dtype.kind != "f"
         or other.dtype.itemsize < 4
