@@ -141,3 +141,11 @@ SET_IN_MESSAGE = {"conv-bad-padding-string", "conv-bad-padding-mode"}
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_error_matches_torch(name):
     assert_same_error(CASES[name], torch, exact=name not in SET_IN_MESSAGE)
+
+
+def test_lp_pool1d_multiplies_by_its_kernel_size_as_given():
+    # torch's lp_pool1d scales by kernel_size itself: a tuple fails in mul (its message
+    # counts the position its own way)
+    assert_same_error(
+        lambda t: t.nn.functional.lp_pool1d(_x(t, 1, 2, 4), 2, (2,)), torch, exact=False
+    )

@@ -403,9 +403,12 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims):
         out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    window = 1
-    for k in (kernel_size,) * dims if isinstance(kernel_size, int) else kernel_size:
-        window *= k
+    if dims == 1:  # torch multiplies by kernel_size itself: a tuple is mul's TypeError
+        window = kernel_size
+    else:
+        window = 1
+        for k in (kernel_size,) * dims if isinstance(kernel_size, int) else kernel_size:
+            window *= k
     # (sum x^p)^(1/p) = (window * mean x^p)^(1/p); sign * relu(abs) keeps torch's gradient at 0
     return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
 
