@@ -126,6 +126,24 @@ CASES = {
     "pad-odd": lambda t: t.nn.functional.pad(_x(t, 2, 3), (1,)),
     "pad-reflect-too-large": lambda t: t.nn.functional.pad(_x(t, 1, 2, 3), (3, 0), mode="reflect"),
     "pad-mode-size": lambda t: t.nn.functional.pad(_x(t, 1, 2, 3, 4), (1, 1), mode="replicate"),
+    # reflection/replication padding: all padded dims emptied, or one negative
+    "pad-replicate-too-small": lambda t: t.nn.functional.pad(_x(t, 1, 2, 2), (-2, 0), "replicate"),
+    "pad-replicate2d-too-small": lambda t: t.nn.functional.pad(
+        _x(t, 1, 2, 2, 2), (-2, 0, -2, 0), "replicate"
+    ),
+    "pad-reflect2d-too-small": lambda t: t.nn.functional.pad(
+        _x(t, 1, 2, 2, 2), (-2, 0, -2, 0), "reflect"
+    ),
+    "pad-reflect3d-too-small": lambda t: t.nn.functional.pad(
+        _x(t, 1, 1, 2, 2, 2), (-2, 0, -2, 0, -2, 0), "reflect"
+    ),
+    "pad-replicate3d-negative-size": lambda t: t.nn.functional.pad(
+        _x(t, 4, 1, 4, 1), (1, -1, -1, 3, -1, -1), "replicate"
+    ),
+    "adaptive-max-pool1d-none-size": lambda t: t.nn.functional.adaptive_max_pool1d(
+        _x(t, 1, 4), (None,)
+    ),
+    "adaptive-avg-pool1d-none": lambda t: t.nn.functional.adaptive_avg_pool1d(_x(t, 1, 4), None),
     "gelu-approximate": lambda t: t.nn.functional.gelu(_x(t, 2), approximate="fast"),
     "flatten-order": lambda t: t.nn.Flatten(2, 1)(_x(t, 2, 3, 4)),
     "embedding-uint8-indices": lambda t: t.nn.Embedding(3, 2)(t.tensor([1], dtype=t.uint8)),
@@ -141,3 +159,11 @@ SET_IN_MESSAGE = {"conv-bad-padding-string", "conv-bad-padding-mode"}
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_error_matches_torch(name):
     assert_same_error(CASES[name], torch, exact=name not in SET_IN_MESSAGE)
+
+
+def test_lp_pool1d_multiplies_by_its_kernel_size_as_given():
+    # torch's lp_pool1d scales by kernel_size itself: a tuple fails in mul (its message
+    # counts the position its own way)
+    assert_same_error(
+        lambda t: t.nn.functional.lp_pool1d(_x(t, 1, 2, 4), 2, (2,)), torch, exact=False
+    )

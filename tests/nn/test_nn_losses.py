@@ -286,3 +286,17 @@ def test_bce_with_logits_target_gradient_differentiates_log_sigmoid_at_zero():
         found.append(lib.autograd.grad((gx * 2 + gy * 3).sum(), (x, y)))
     for a, b in zip(*found):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.1])
+def test_cross_entropy_with_probabilities_of_an_empty_batch_is_a_filled_nan(label_smoothing):
+    # torch's mean over no samples fills the sum with NaN in place and negates it
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.zeros(0, 4, dtype=lib.float64, requires_grad=True)
+        target = lib.zeros(0, 4, dtype=lib.float64)
+        loss = lib.nn.functional.cross_entropy(x, target, label_smoothing=label_smoothing)
+        (grad,) = lib.autograd.grad(loss, x)
+        found.append((grad_fn_name(loss), np.isnan(loss.item()), tuple(grad.shape)))
+    assert found[0] == found[1]

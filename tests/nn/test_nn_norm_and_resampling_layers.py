@@ -258,3 +258,22 @@ def test_rms_norm_default_eps_is_the_dtype_epsilon():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         numtorch.nn.RMSNorm(3)(x.float())
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+@pytest.mark.parametrize("size, scale", [(2, 1.3), (3, 1.1), (2, 2.1), (5, 2.1), (5, 1.3)])
+def test_nearest_scale_factor_goes_by_the_scale_where_torch_does(dims, size, scale):
+    # an axis whose size is kept (or doubled) by a scale factor other than 1 (or 2): torch's
+    # 2-D forward and every backward copy (or halve) the index, its 1-D and 3-D forwards go
+    # by the scale
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        for axis in range(dims):
+            shape, factors = [1, 1] + [1] * dims, [1.0] * dims
+            shape[2 + axis], factors[axis] = size, scale
+            x = lib.arange(float(size)).reshape(shape).requires_grad_()
+            y = lib.nn.functional.interpolate(x, scale_factor=tuple(factors), mode="nearest")
+            y.backward(lib.arange(1.0, 1.0 + y.numel()).reshape(y.shape))
+            found.append((y.flatten().tolist(), x.grad.flatten().tolist()))
+    assert found[:dims] == found[dims:]

@@ -325,6 +325,8 @@ def _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing):
         shape[class_dim] = classes
         product = product * weight.view(shape)
     if reduction == "mean":
+        if log_probs.numel() == 0:  # torch fills the sum with NaN in place, then negates
+            return -product.sum().fill_(math.nan)
         return _div_scalar(-product.sum(), log_probs.numel() / classes)
     if reduction == "sum":
         return -product.sum()

@@ -317,8 +317,25 @@ def adaptive_avg_pool3d(input, output_size):
     return _adaptive(input, output_size, 3)
 
 
+def _ints_argument(name, output_size):
+    """The 1-D adaptive poolings take ints only (no None to keep a size), checked first as
+    torch's argument parser does."""
+    if output_size is None:
+        raise TypeError(
+            f"{name}(): argument 'output_size' (position 2) must be tuple of ints, not NoneType"
+        )
+    if isinstance(output_size, (tuple, list)):
+        for pos, v in enumerate(output_size):
+            if v is None:
+                raise TypeError(
+                    f"{name}(): argument 'output_size' (position 2) must be tuple of ints, but "
+                    f"found element of type NoneType at pos {pos}"
+                )
+
+
 def adaptive_avg_pool1d(input, output_size):
     """1-D adaptive average pooling over (N, C, L) or (C, L) inputs."""
+    _ints_argument("adaptive_avg_pool1d", output_size)
     if input.ndim not in (2, 3):
         raise RuntimeError(
             f"adaptive_avg_pool1d(): Expected 2D or 3D tensor, but got {list(input.shape)}"
@@ -373,6 +390,7 @@ def adaptive_max_pool3d(input, output_size, return_indices: bool = False):
 
 def adaptive_max_pool1d(input, output_size, return_indices: bool = False):
     """1-D adaptive max pooling over (N, C, L) or (C, L) inputs (via the 2-D op, as torch)."""
+    _ints_argument("adaptive_max_pool1d", output_size)
     if input.ndim not in (2, 3):
         raise RuntimeError(
             f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
@@ -403,9 +421,12 @@ def _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, dims):
         out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    window = 1
-    for k in (kernel_size,) * dims if isinstance(kernel_size, int) else kernel_size:
-        window *= k
+    if dims == 1:  # torch multiplies by kernel_size itself: a tuple is mul's TypeError
+        window = kernel_size
+    else:
+        window = 1
+        for k in (kernel_size,) * dims if isinstance(kernel_size, int) else kernel_size:
+            window *= k
     # (sum x^p)^(1/p) = (window * mean x^p)^(1/p); sign * relu(abs) keeps torch's gradient at 0
     return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
 

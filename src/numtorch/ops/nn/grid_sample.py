@@ -58,11 +58,15 @@ def _location(coord, size: int, padding_mode: int, align_corners: bool):
                 x = _reflect(x, 0, 2 * (size - 1))
             else:
                 x = _reflect(x, -1, 2 * size - 1)
-        x = x.clamp(0, size - 1)
+        # torch's clip takes a NaN location (a NaN or infinite grid value) to 0
+        x = x.clamp(0, size - 1).nan_to_num(0.0)
     # torch's kernels multiply the gradient by the location's slope, 0 where a clamp is
-    # active: a NaN gradient stays NaN there (a clamp's backward would select 0)
+    # active: a NaN gradient stays NaN there (a clamp's backward would select 0); an
+    # infinite grid value adds no inf - inf to the location
     slope = Tensor._make(_location_slope(coord._data, size, padding_mode, align_corners))
-    return x + (coord - coord.detach()) * slope
+    finite = Tensor._make(xp.isfinite(coord._data))
+    step = (coord - coord.detach()).where(finite, 0.0)
+    return x + step * slope
 
 
 def _location_slope(coord, size: int, padding_mode: int, align_corners: bool):

@@ -176,8 +176,31 @@ def mode_pad(input, pad, mode):
             )
     if mode != "circular":
         _mode_indices(input.shape, pad, mode)  # argument checks with torch's messages
+        _check_mode_output(input.shape, pad, mode)
         return _MODE_PADS[(mode, dims)](input, pad)
     return _circular_pad(input, pad)
+
+
+def _check_mode_output(shape, pad, mode):
+    """torch's reflection and replication kernels refuse an output whose padded dims all
+    lost every element (naming the sizes), and fail creating one with a negative size; an
+    output with some empty dims is fine."""
+    dims = len(pad) // 2
+    sizes = shape[-dims:]
+    out = [s + pad[2 * (dims - 1 - d)] + pad[2 * (dims - 1 - d) + 1] for d, s in enumerate(sizes)]
+    if all(o < 1 for o in out):
+        names = "DHW"[-dims:]
+        if dims == 1:
+            given = f"W: {sizes[0]}"
+        elif dims == 2:  # (torch's replication message has a space before its parenthesis)
+            given = f"H: {sizes[0]}, W: {sizes[1]}" + (" " if mode == "replicate" else "")
+        else:
+            given = f"D: {sizes[0]} H: {sizes[1]}, W: {sizes[2]}"
+        calculated = " ".join(f"{n}: {o}" for n, o in zip(names, out))
+        raise RuntimeError(f"input ({given}) is too small. Calculated output {calculated}")
+    if min(out) < 0:
+        full = [*shape[:-dims], *out]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: {full}")
 
 
 def _circular_pad(input, pad):

@@ -41,11 +41,14 @@ def _source(ratio, out_size, align_corners, cubic, dtype):
     return src if cubic else xp.maximum(src, dtype.type(0))
 
 
-def _nearest_taps(in_size, out_size, scale, exact):
+def _nearest_taps(in_size, out_size, scale, exact, shortcuts):
+    # torch's nearest_idx copies an axis whose size it keeps and halves the index of one it
+    # doubles, whatever the scale; only its 2-D forward and the backwards take those
+    # shortcuts (its 1-D and 3-D forwards always go by the scale)
     dst = xp.arange(out_size)
-    if not exact and out_size == in_size:
+    if shortcuts and not exact and out_size == in_size:
         return [(dst, None)]
-    if not exact and out_size == 2 * in_size:
+    if shortcuts and not exact and out_size == 2 * in_size:
         return [(dst >> 1, None)]
     # torch computes these in single precision
     if scale is not None and scale > 0:
@@ -126,12 +129,13 @@ def _aa_taps(in_size, out_size, align_corners, scale, dtype, cubic):
     return [(index[:, k], weight[:, k].astype(dtype)) for k in range(width)]
 
 
-def taps(mode, in_size, out_size, align_corners, scale, dtype):
-    """[(index (out,), weight (out,) or None)] for one axis."""
+def taps(mode, in_size, out_size, align_corners, scale, dtype, shortcuts=True):
+    """[(index (out,), weight (out,) or None)] for one axis (``shortcuts``: see
+    ``_nearest_taps``)."""
     if mode in ("linear-aa", "cubic-aa"):
         return _aa_taps(in_size, out_size, align_corners, scale, dtype, mode == "cubic-aa")
     if mode in ("nearest", "nearest-exact"):
-        return _nearest_taps(in_size, out_size, scale, mode == "nearest-exact")
+        return _nearest_taps(in_size, out_size, scale, mode == "nearest-exact", shortcuts)
     if mode == "cubic":
         return _cubic_taps(in_size, out_size, align_corners, scale, dtype)
     return _linear_taps(in_size, out_size, align_corners, scale, dtype)
@@ -173,18 +177,23 @@ def _scatter(g, axis_taps, size, axis):
     return xp.moveaxis(out, 0, axis)
 
 
-def _plan(mode, input_shape, output_size, align_corners, scales, dtype):
+def _plan(mode, input_shape, output_size, align_corners, scales, dtype, shortcuts=True):
     dims = len(output_size)
     scales = scales or (None,) * dims
     lead = len(input_shape) - dims
     return [
-        (lead + d, taps(mode, input_shape[lead + d], output_size[d], align_corners, s, dtype))
+        (
+            lead + d,
+            taps(mode, input_shape[lead + d], output_size[d], align_corners, s, dtype, shortcuts),
+        )
         for d, s in enumerate(scales)
     ]
 
 
 def _resample(x, mode, output_size, align_corners, scales):
-    for axis, axis_taps in _plan(mode, x.shape, output_size, align_corners, scales, x.dtype):
+    shortcuts = len(output_size) == 2
+    plan = _plan(mode, x.shape, output_size, align_corners, scales, x.dtype, shortcuts)
+    for axis, axis_taps in plan:
         # torch's antialiased forward copies an axis whose size it keeps (its backward
         # still scatters through the taps, weight-0 ones included)
         if mode.endswith("-aa") and axis_taps and x.shape[axis] == len(axis_taps[0][0]):
