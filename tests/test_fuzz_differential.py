@@ -300,10 +300,47 @@ _NAN_INTO_AN_FFT_TWICE = {
 }  # fmt: skip
 
 
+# NaN from rnn_tanh's input reaches an ihfft's complex result through expm1_ on a slice of
+# its real view (an in-place op through a view of the view, recorded on the complex base):
+# the gradient passes the view's own node, and the transform's node is watched as well
+_NAN_INTO_AN_FFT_PAST_ITS_VIEW = {
+    "dtype": "float64",
+    "seed": 1345854683,
+    "steps": [
+        {"kind": "op", "op": "max_unpool1d", "sample": 0, "seed": 1794478184,
+         "inputs": [
+             {"dtype": "float64", "grad": True, "shape": "sample", "special": False},
+         ]},
+        {"kind": "op", "op": "fft.ihfft", "sample": 0, "seed": 1582544638,
+         "inputs": [
+             {"dtype": "float64", "grad": True, "shape": "sample", "special": False},
+         ]},
+        {"kind": "inplace", "method": "expm1_", "target": 0, "view": "slice", "seed": 320456122},
+        {"kind": "op", "op": "rnn_tanh", "sample": 0, "seed": 983000333,
+         "inputs": [
+             {"dtype": "float64", "grad": True, "shape": "sample", "special": True},
+             {"dtype": "float64", "grad": False, "shape": "sample", "special": False,
+              "ref": 0, "fit": "expand"},
+             {"dtype": "float64", "grad": False, "shape": "sample", "special": False,
+              "ref": 2, "fit": "expand"},
+             {"dtype": "float64", "grad": True, "shape": "sample", "special": False,
+              "ref": 2, "fit": "expand"},
+             {"dtype": "float64", "grad": True, "shape": "sample", "special": False,
+              "ref": 3, "fit": "reshape"},
+             {"dtype": "float64", "grad": True, "shape": "sample", "special": False},
+         ]},
+    ],
+}  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "program, kind",
-    [(_NAN_INTO_AN_FFT, "gradient"), (_NAN_INTO_AN_FFT_TWICE, "second order")],
-    ids=["backward", "second order"],
+    [
+        (_NAN_INTO_AN_FFT, "gradient"),
+        (_NAN_INTO_AN_FFT_TWICE, "second order"),
+        (_NAN_INTO_AN_FFT_PAST_ITS_VIEW, "second order"),
+    ],
+    ids=["backward", "second order", "past its view"],
 )
 def test_where_a_gradient_meets_nan_in_an_fft_its_library_decides(program, kind):
     from fuzz.execute import nonfinite_into_fft

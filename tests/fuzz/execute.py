@@ -198,10 +198,17 @@ class _Run:
             self.pool_labels.extend([label] * len(floating))
             if self.watch_fft and step["kind"] == "op" and uses_fft(label):
                 # on the node, not the tensor: an in-place op on the result later moves the
-                # tensor to a new node, and the FFT's backward still gets the old one's
+                # tensor to a new node, and the FFT's backward still gets the old one's. A
+                # real view of a complex transform (view_as_real) is hooked on its base's
+                # node too: an in-place op through a view of the view writes into that base,
+                # whose gradient then reaches the transform past the view's node
                 for t in record.tensors:
-                    if t["tensor"].grad_fn is not None:
-                        t["tensor"].grad_fn.register_prehook(self._watch)
+                    tensor = t["tensor"]
+                    nodes = {tensor.grad_fn}
+                    if tensor._base is not None:
+                        nodes.add(tensor._base.grad_fn)
+                    for node in nodes - {None}:
+                        node.register_prehook(self._watch)
 
     def _watch(self, grads):
         if any(g is not None and not bool(self.lib.isfinite(g).all()) for g in grads):

@@ -71,3 +71,22 @@ def test_cat_gradient_narrows():
     (grad,) = numtorch.autograd.grad((y * y).sum(), x, create_graph=True)
     names = [type(f).__name__ for f, _ in grad.grad_fn.next_functions]
     assert names[0] == "SliceBackward0"
+
+
+def _empty_gather_gradient(lib, name, shape):
+    x = lib.zeros(shape, dtype=lib.float64, requires_grad=True)
+    index = lib.zeros(shape, dtype=lib.int64)
+    y = lib.take_along_dim(x, index, dim=1) if name == "take_along_dim" else x.gather(1, index)
+    (grad,) = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+    return grad.requires_grad, tuple(grad.shape)
+
+
+@pytest.mark.parametrize("shape", [(2, 0), (0, 3)])
+@pytest.mark.parametrize("name", ["gather", "take_along_dim"])
+def test_a_gather_with_an_empty_index_scatters_its_gradient(name, shape):
+    # torch scatters the gradient into zeros even where the index is empty: under
+    # create_graph those zeros require grad through the incoming gradient
+    ours = _empty_gather_gradient(numtorch, name, shape)
+    assert ours == (True, shape)
+    torch = pytest.importorskip("torch")
+    assert ours == _empty_gather_gradient(torch, name, shape)

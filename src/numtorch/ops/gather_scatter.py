@@ -89,8 +89,8 @@ def _check_gather_shapes(input, dim, index, name):
 
 
 def _gather_backward(grad, input_shape, dim, index):
-    if index._data.size == 0:
-        return zeros(input_shape, dtype=grad.dtype)
+    # (an empty index still scatters, as torch's does: under create_graph the zeros it gives
+    # require grad through grad)
     if not input_shape:  # a 0-d input was read once per index element
         return grad.sum()
     if index.ndim == 0:  # a 1-D input read at a 0-d index

@@ -273,6 +273,12 @@ def _bn_backward_jvp(
 def native_batch_norm_backward(
     grad_out, input, weight, save_mean, save_invstd, training, eps, which
 ):
+    if training and grad_out.dtype.kind == "f" and input.size:
+        # the values of the gradients without create_graph (_bn_apply): one arithmetic for
+        # both, torch's kernel's (where an infinity or an overflow meets invstd, its order
+        # decides NaN against a number)
+        grads = _bn_training_grads(grad_out, input, weight, save_mean, save_invstd)
+        return grads[("input", "weight", "bias").index(which)]
     tensors = tensors_of(grad_out, input, weight, save_mean, save_invstd)
     with grad_mode.no_grad():
         return _bn_backward_composite(*tensors, training, eps, which)._data
