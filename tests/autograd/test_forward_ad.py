@@ -295,12 +295,13 @@ def test_reductions_of_nan_and_ties_match_torch(name, fn):
 _SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan]
 
 
-@pytest.mark.parametrize("name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle"])
+@pytest.mark.parametrize("name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle", "pow"])
 @pytest.mark.parametrize("sides", ["input", "other", "both"])
 def test_binary_forward_formulas_at_ties_zeros_and_nan_match_torch(name, sides):
     """torch's own forward formulas for these ops differ from their gradients: atan2's is NaN
     at the origin, ties of fmax go to ``other``, and a missing tangent drops out of the sum
-    (it is not a zero that is multiplied, which would change the signs of zero)."""
+    (it is not a zero that is multiplied, which would change the signs of zero), except in
+    pow, whose base term is a ``where`` that adds real zeros even without a tangent."""
     torch = pytest.importorskip("torch")
     x = np.repeat(_SPECIAL, len(_SPECIAL))
     o = np.tile(_SPECIAL, len(_SPECIAL))

@@ -261,6 +261,35 @@ def test_other_view_errors_match_torch(how):
     assert str(ours.value).startswith(first_sentence)
 
 
+def views_made_without_grad_mode(lib):
+    """What torch reports for views of a tensor that requires grad, taken under no_grad or
+    inference mode: they require grad but have no grad_fn, and gradient through them
+    reaches nothing (autograd.grad finds them unused)."""
+    x = lib.tensor(A, requires_grad=True)
+    z = x * 1
+    with lib.no_grad():
+        v, t, d, of_nonleaf = x[1], x.t().reshape(-1), x.detach()[0], z[0]
+        of_view = v[0]
+    with lib.inference_mode():
+        iv = x[2]
+    seen = [(u.requires_grad, u.is_leaf) for u in (v, t, d, of_nonleaf, of_view, iv)]
+    y = v * 2
+    seen.append((y.requires_grad, type(y.grad_fn).__name__, y.grad_fn.next_functions))
+    y.sum().backward()
+    seen.append((x.grad, v.grad))
+    seen.append(lib.autograd.grad((v * 3).sum(), v, allow_unused=True))
+    try:
+        lib.autograd.grad((v * 3).sum(), v)
+    except RuntimeError as e:
+        seen.append(str(e).split(".")[0])
+    return seen
+
+
+def test_views_made_without_grad_mode_require_grad_but_lead_nowhere_like_torch():
+    torch = pytest.importorskip("torch")
+    assert views_made_without_grad_mode(numtorch) == views_made_without_grad_mode(torch)
+
+
 # -- retain_grad and hooks around in-place -------------------------------------------------------
 def retain_and_hooks(lib):
     log = []

@@ -93,6 +93,8 @@ def start_walk(roots, grad_roots, inputs, arrays=False):
         for k, t in enumerate(inputs):
             node, nr = t._edge()
             if node is None:
+                if t._requires_grad:
+                    continue  # Note [Views made without grad mode] in views.py: never reached
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             captures.setdefault(node, []).append((nr, k))
         needed = nodes_leading_to(root_nodes, deps, captures)

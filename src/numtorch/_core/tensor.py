@@ -546,6 +546,8 @@ class Tensor:
             return (None, 0)
         acc = self._accumulator() if self._accumulator is not None else None
         if acc is None:
+            if self.__dict__.get("_view_no_grad"):
+                return (None, 0)  # Note [Views made without grad mode] in views.py
             acc = AccumulateGrad(self)
             self._accumulator = weakref.ref(acc)
         return (acc, 0)

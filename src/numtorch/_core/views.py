@@ -34,7 +34,9 @@ def mark_view(result, source, spec, args, output_nr=None) -> None:
     result._view_version = vc.version
     if root._requires_grad:
         if not grad_mode.is_grad_enabled():
+            # Note [Views made without grad mode]
             result._view_no_grad = True  # checked by check_inplace, as torch forbids it
+            result._requires_grad = True
     elif grad_mode.is_grad_enabled():
         _track_view(root, result)
         if output_nr is not None or source.__dict__.get("_multi_view_without_grad_fn"):
@@ -44,6 +46,14 @@ def mark_view(result, source, spec, args, output_nr=None) -> None:
     step = (spec, tuple(args[1:]), output_nr)
     steps = source._view_steps
     result._view_steps = steps + (step,) if steps else (step,)
+
+
+# Note [Views made without grad mode]
+# torch's view of a tensor that requires grad, made under no_grad (or inference mode),
+# requires grad too but has no grad_fn: it is a leaf whose gradient edge leads nowhere. Ops
+# on it record nodes (their outputs require grad), a backward through them reaches nothing,
+# and autograd.grad with respect to it finds it unused. ``Tensor._edge`` gives it no
+# accumulator; ``check_inplace`` refuses to write into it with grad mode on.
 
 
 # Note [Views of a tensor that starts requiring grad]

@@ -12,6 +12,7 @@ from .._core.dispatch import check_scalar_fits
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros_like
+from ..autograd.forward_grad import align, batched
 from ..backend import layout, xp
 from .nn.simd_lanes import vector_lanes
 from .pointwise import _conj, _mul_scalar, _unary, where
@@ -150,6 +151,21 @@ _COMPLEX_KERNELS = {
 }
 
 
+@batched
+def _pow_tensor_jvp(input_t, exponent_t, input, exponent, result):
+    # torch's formula adds both backward terms to the (conjugated) tangents; the base's term
+    # is a `where`, so a base without tangent still adds real zeros: -0 becomes +0
+    input_t = align(input_t, input, result.ndim)
+    exponent_t = align(exponent_t, exponent, result.ndim)
+    if input_t is None:
+        base_term = 0.0
+    else:
+        base_term = _conj(_pow_input(_conj(input_t), input, exponent))
+    if exponent_t is None:
+        return base_term
+    return base_term + _conj(_pow_exponent(_conj(exponent_t), input, exponent, result))
+
+
 @defop(
     batch=batch_rules.pointwise,
     name="pow_tensor",
@@ -158,7 +174,7 @@ _COMPLEX_KERNELS = {
     promote="same",
     input=_pow_input,
     exponent=lambda grad, input, exponent, result: _pow_exponent(grad, input, exponent, result),
-    jvp="elementwise",
+    jvp=_pow_tensor_jvp,
 )
 def _pow_tensor(input, exponent):
     return _power(input, exponent)
