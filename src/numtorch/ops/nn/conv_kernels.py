@@ -29,7 +29,9 @@ images; overlapping windows accumulate. With stride 1 the gradient is laid out f
 all images of a channel in one row, (C, N * prod(padded)), so each offset's add is one
 contiguous run per channel; in 2-d, where padding makes that layout's GEMM much wider than
 the output, the columns over the output positions alone are summed by rows and then along
-the rows, two steps of contiguous adds (``_input_grad_by_rows``). Transposed convolution is
+the rows, two steps of contiguous adds (``_input_grad_by_rows``), and where the weight is
+small beside the input the GEMM itself sums over the row offsets, reading a stack of the
+gradient's shifted rows (Note [Row-stacked gradient]). Transposed convolution is
 the input gradient of the matching convolution, so these three kernels serve every conv op.
 """
 
