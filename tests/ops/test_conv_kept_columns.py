@@ -54,6 +54,33 @@ def test_weight_grad_from_kept_columns_equals_built_columns(case, dtype):
     np.testing.assert_allclose(kept, built, rtol=tol, atol=tol * np.abs(built).max())
 
 
+@pytest.mark.parametrize(
+    "x_shape, w_shape, groups",
+    [
+        ((2, 64, 1, 1), (64, 64, 3, 3), 1),  # a small image's deepest layer: one position
+        ((3, 16, 2, 2), (32, 16, 3, 3), 1),
+        ((2, 8, 4, 3), (12, 4, 3, 3), 2),
+    ],
+)
+def test_kept_columns_of_several_images_take_one_product_over_all_positions(
+    x_shape, w_shape, groups
+):
+    # as the columns built again (images side by side, one GEMM over all their positions),
+    # bit for bit; per-image products summed were (N, C*K, O) outer products at one position
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal(w_shape).astype(np.float32)
+    args = ((1, 1), (1, 1), (1, 1), groups)
+    out = conv_kernels.conv_forward(x, w, None, *args, keep_columns=True)
+    assert len(conv_kept_columns._kept) == 1
+    g = rng.standard_normal(out.shape).astype(np.float32)
+    kept = conv_kernels.conv_weight_grad(x, g, w_shape, *args)
+    assert not conv_kept_columns._kept  # taken
+    built = conv_kernels.conv_weight_grad(x, g, w_shape, *args)
+    assert kept.flags.c_contiguous
+    np.testing.assert_array_equal(kept, built)
+
+
 @pytest.mark.parametrize("x_shape", [(64, 16, 14, 14), (64, 1, 28, 28), (40, 3, 20, 13)])
 def test_batches_copied_through_the_cache_keep_their_shifted_rows(x_shape):
     # not the columns (9x the input), but the shifted rows they are copied from (3x); the

@@ -29,7 +29,9 @@ images; overlapping windows accumulate. With stride 1 the gradient is laid out f
 all images of a channel in one row, (C, N * prod(padded)), so each offset's add is one
 contiguous run per channel; in 2-d, where padding makes that layout's GEMM much wider than
 the output, the columns over the output positions alone are summed by rows and then along
-the rows, two steps of contiguous adds (``_input_grad_by_rows``). Transposed convolution is
+the rows, two steps of contiguous adds (``_input_grad_by_rows``), and where the weight is
+small beside the input the GEMM itself sums over the row offsets, reading a stack of the
+gradient's shifted rows (Note [Row-stacked gradient]). Transposed convolution is
 the input gradient of the matching convolution, so these three kernels serve every conv op.
 """
 
@@ -665,13 +667,19 @@ def _weight_grad_from_columns(geo, kept, g, weight_shape):
     cols = kept[:, :, :rows]
     out = xp.empty(weight_shape, xp.result_type(cols, g))  # .grad adopts it uncopied
     grouped = out.reshape(groups, weight_shape[0] // groups, -1)
-    if geo.n > 1:
-        g2 = xp.ascontiguousarray(g).reshape(geo.n, groups, -1, geo.length)
+    g2 = xp.ascontiguousarray(g).reshape(geo.n, groups, -1, geo.length)
+    if geo.n > 1 and rows < BY_IMAGE_ROWS:  # thin columns, as conv_weight_grad's
         products = xp.matmul(cols, g2.transpose(0, 1, 3, 2))  # (N, G, C/G*K, O/G)
         xp.copyto(grouped, products.sum(0).transpose(0, 2, 1))
         return out
-    cols = cols.reshape(groups, rows, geo.length)
-    g2 = xp.ascontiguousarray(g).reshape(groups, geo.o // groups, geo.length)
+    # one GEMM over all images' positions, as conv_weight_grad's: the images' columns side
+    # by side, (G, C/G*K, N*L). Per-image products summed are (N, G, C/G*K, O/G) arrays,
+    # outer products where L is small (a batch of 2 at 1 x 1 through a 512-channel 3x3
+    # layer: 26 against 2.4 ms with its forward)
+    if geo.n > 1:
+        cols, g2 = (xp.ascontiguousarray(a.transpose(1, 2, 0, 3)) for a in (cols, g2))
+    cols = cols.reshape(groups, rows, -1)  # (a view at one image: the bias row is left out)
+    g2 = g2.reshape(groups, geo.o // groups, -1)
     if out.size >= WEIGHT_GRAD_TRANSPOSE_LIMIT:  # see conv_weight_grad
         xp.matmul(g2, cols.transpose(0, 2, 1), out=grouped)
     else:
