@@ -58,18 +58,18 @@ class HNN(nn.Module):
 
 
 # training data: states and their exact time derivatives
-x = torch.rand(128, 2) * 4 - 2
+x = torch.rand(64, 2) * 4 - 2
 q, p = x.unbind(-1)
 dxdt = torch.stack([p, -torch.sin(q)], -1)
 model = HNN()
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
-for step in range(60):
+for step in range(25):
     opt.zero_grad()
     pred = model.time_derivative(x.clone())
     loss = F.mse_loss(pred, dxdt)
     loss.backward()
     opt.step()
-    if step % 20 == 0:
+    if step % 10 == 0:
         print(f"step {step:3d} loss {loss.item():.5f}")
 print(f"final loss {loss.item():.5f}")
 out(pred.detach(), loss)

@@ -73,12 +73,12 @@ def nll(theta):
     )
 
 
-for step in range(60):
+for step in range(30):
     opt.zero_grad()
     loss = nll(theta)
     loss.backward()
     opt.step()
-    if step % 20 == 0:
+    if step % 10 == 0:
         print(f"step {step:2d} nll {loss.item():.6f}")
 print("hyperparameters", theta.detach().exp())
 H = torch.autograd.functional.hessian(nll, theta.detach())

@@ -63,8 +63,8 @@ y = torch.bernoulli(torch.sigmoid(X @ w_true))
 mu = torch.zeros(d, requires_grad=True)
 log_sigma = torch.full((d,), -1.0, requires_grad=True)
 prior = D.Normal(torch.zeros(d), torch.ones(d))
-opt = torch.optim.Adam([mu, log_sigma], lr=0.05)
-for step in range(150):
+opt = torch.optim.Adam([mu, log_sigma], lr=0.1)
+for step in range(25):
     opt.zero_grad()
     q = D.Normal(mu, log_sigma.exp())
     w = q.rsample((8,))
@@ -73,7 +73,7 @@ for step in range(150):
     elbo = loglik - kl
     (-elbo).backward()
     opt.step()
-    if step % 50 == 0:
+    if step % 10 == 0:
         print(f"step {step:3d} elbo {elbo.item():.4f}")
 print(
     f"posterior mean {mu.detach().numpy().round(3)} std {log_sigma.exp().detach().numpy().round(3)}"

@@ -9,7 +9,7 @@ from .._core.kernel_dtypes import REAL, own_message
 from .._core.op import defop, export
 from .._creation import zeros_like
 from ..backend import xp
-from ..backend.sleef import expf_u10
+from ..backend.sleef import expf_u10, libm_expf
 from .pointwise import _conj, _unary
 
 
@@ -84,34 +84,37 @@ tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, _conj(re
 
 def _sigmoid_forward(input):
     if input.dtype == xp.float32:
-        return _sigmoid_float32(input)
+        one = xp.float32(1)
+        return one / (one + kernel_exp(-input, input))
     # exp(-x) overflows harmlessly to inf for very negative x, giving 0
     return 1 / (1 + xp.exp(-input))
 
 
-# Note [Sigmoid as torch's CPU kernel]
-# torch's float32 sigmoid runs its vector loop over whole pairs of 16-lane vectors, taking
-# SLEEF's vector exp (backend/sleef.py), and its scalar loop over the rest of the row, taking
-# the C library's expf (correctly rounded: a float64 exp rounded once gives its bits); then
-# 1 / (1 + e) in float32. NumPy's float32 exp differed from both in the last bit for ~15% of
-# values. Following SLEEF's steps costs ~30x NumPy's exp, so it is taken where a printed
-# value is most likely read: contiguous tensors of up to 4096 values (one row to torch,
-# within one thread's share). Elsewhere the correctly rounded exp stands in for SLEEF's,
-# which it equals for ~96% of values, at about NumPy's cost.
+# Note [Exp in torch's vector kernels]
+# torch's float32 sigmoid and silu take exp(-x) from SLEEF's vector exp (backend/sleef.py)
+# in the vector part of their loop (two vectors a step: vector_lanes) and from the C
+# library's expf (called as it is: it is not always correctly rounded) in the scalar part;
+# then 1 / (1 + e) or x / (1 + e) in float32. NumPy's float32 exp differed from both in the
+# last bit for ~15% of values. Following SLEEF's steps costs ~30x NumPy's exp, so it is
+# taken where a printed value is most likely read: tensors of up to 4096 values. Larger
+# ones take the correctly rounded exp everywhere, which equals SLEEF's for ~96% of values,
+# at about NumPy's cost.
 _SLEEF_MOST = 4096
-_VECTOR_PAIR = 32
 
 
-def _sigmoid_float32(input):
-    if input.flags.f_contiguous and not input.flags.c_contiguous:  # torch's order: memory's
-        return _sigmoid_float32(input.T).T
-    flat = -input.reshape(-1)
-    e = xp.exp(flat.astype(xp.float64)).astype(xp.float32)
-    split = flat.size - flat.size % _VECTOR_PAIR
-    if split and flat.size <= _SLEEF_MOST and input.flags.c_contiguous:
-        e[:split] = expf_u10(flat[:split])
-    one = xp.float32(1)
-    return (one / (one + e)).reshape(input.shape)
+def kernel_exp(x, layout):
+    """``exp`` of the float32 array ``x`` as torch's vector kernel over an operand laid out
+    as ``layout`` takes it (Note [Exp in torch's vector kernels])."""
+    if not 0 < x.size <= _SLEEF_MOST:
+        return xp.exp(x.astype(xp.float64)).astype(xp.float32)
+    # imported here: ops.nn's package imports this module (for sigmoid) on its way in
+    from .nn.simd_lanes import vector_lanes
+
+    lanes = vector_lanes(layout, vectors=2)
+    e = xp.empty(x.shape, xp.float32)
+    e[lanes] = expf_u10(x[lanes])
+    e[~lanes] = libm_expf(x[~lanes])
+    return e
 
 
 sigmoid = _unary(

@@ -18,7 +18,7 @@ from ..._core.op import defop, export
 from ..._creation import zeros_like
 from ...autograd.forward_grad import add_terms, batch_shift, batched
 from ...backend import layout, xp
-from ..activations import _sigmoid_forward
+from ..activations import _sigmoid_forward, kernel_exp
 from ..concatenation import cat, stack
 from ..pointwise import _add_scalar, _mul_scalar
 from .erf import TWO_OVER_SQRT_PI, erf_array, erfc_array
@@ -193,6 +193,8 @@ def _silu_grad(grad, input):
 )
 def silu_op(input):
     float_only(input, "silu_cpu", complex=True)
+    if input.dtype == xp.float32:  # Note [Exp in torch's vector kernels]
+        return input / (xp.float32(1) + kernel_exp(-input, input))
     return input / (1.0 + xp.exp(-input))
 
 
