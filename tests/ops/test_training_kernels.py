@@ -1,6 +1,8 @@
 """The fast paths of a training step give torch's numbers and layouts: product gradients
 computed on arrays when no graph is recorded, and the fused recurrent layer."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -171,6 +173,27 @@ def test_lstm_layers_alive_together_keep_their_own_results(batch):
         found = [out.detach().numpy()] + [p.grad.numpy() for p in model.parameters()]
         for a, b in zip(found, expected):
             np.testing.assert_array_equal(a, b)
+
+
+def test_lstm_layer_keeps_no_scratch_above_its_bound(monkeypatch):
+    # arrays above _MOST_KEPT bytes are made afresh each call (Note [Kernel scratch]); the
+    # values are those of the kept path
+    from numtorch.ops.nn import rnn_fused
+
+    x = np.random.default_rng(4).standard_normal((6, 5, 8)).astype(np.float32)
+    found = []
+    for bound in (rnn_fused._MOST_KEPT, 1000):
+        monkeypatch.setattr(rnn_fused, "_MOST_KEPT", bound)
+        monkeypatch.setattr(rnn_fused, "_scratch", threading.local())
+        numtorch.manual_seed(0)
+        model = numtorch.nn.LSTM(8, 8)
+        out, (_, c) = model(numtorch.tensor(x))
+        (out.sum() + c.sum()).backward()
+        found.append([out.detach().numpy()] + [p.grad.numpy() for p in model.parameters()])
+        kept = rnn_fused._scratch.__dict__.values()
+        assert all(a.nbytes <= bound for a in kept) and len(kept) >= 2
+    for a, b in zip(*found):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_lstm_layer_frees_saved_values_and_runs_batched_gradients():

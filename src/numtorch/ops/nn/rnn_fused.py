@@ -19,6 +19,7 @@ Backward per step (d for gradients, from the last step back):
 from __future__ import annotations
 
 import itertools
+import math
 import sys
 import threading
 
@@ -82,8 +83,11 @@ def _gate_rows(weight, size, rows=None):
 # step at the bench's shape; about 1 µs each inside the step, 2.5 µs in a loop of layer
 # calls alone); kept, they are allocated once for a given shape and dtype, and hold that
 # memory while the thread lives. What is returned (the output, the states, the gradients)
-# is new each call.
+# is new each call, and so is any array above _MOST_KEPT bytes, so that a large layer does
+# not leave hundreds of MB behind it (its products grow with the hidden size squared, its
+# pages only linearly, so the faults are a smaller part of its time).
 _scratch = threading.local()
+_MOST_KEPT = 8 << 20
 
 
 def _buffer(name, shape, dtype, shared=False):
@@ -91,6 +95,8 @@ def _buffer(name, shape, dtype, shared=False):
     (Note [Kernel scratch]). ``shared``: the array is handed out (the workspace), so it is
     taken again only once nothing else refers to it, the array or a view of it (each view
     refers to the array that owns the memory); else a new one is made and kept instead."""
+    if xp.dtype(dtype).itemsize * math.prod(shape) > _MOST_KEPT:
+        return xp.empty(shape, dtype)
     kept = _scratch.__dict__.get(name)
     if (
         kept is None
