@@ -318,3 +318,20 @@ def test_lazy_linear_matches_torch():
 
 def test_uninitialized_parameter_errors_match_torch():
     assert_same_error(lambda m: m.nn.LazyLinear(2).weight.shape, torch)
+
+
+@pytest.mark.parametrize("indices", [[0, -1], [5, 0], [2, 0, 7, 1], [[1, 9], [-5, 2]]])
+def test_max_norm_renorms_up_to_the_first_row_out_of_range_as_torch(indices):
+    # torch renorms the sorted unique rows one by one: an index out of range stops it (with
+    # select()'s IndexError) after the rows before it were scaled in place
+    found = []
+    for lib in (numtorch, torch):
+        lib.manual_seed(0)
+        module = lib.nn.Embedding(3, 2, max_norm=0.5)
+        try:
+            module(lib.tensor(indices))
+            error = None
+        except IndexError as caught:
+            error = str(caught)
+        found.append((error, module.weight.detach().numpy().round(6).tolist()))
+    assert found[0] == found[1]

@@ -379,6 +379,15 @@ def test_pad_modes_match_torch(mode):
         _compare(lambda m, ts: m.nn.functional.pad(ts[0], (-1, 2, 1, -2), value=3.0), torch, [x])
 
 
+@pytest.mark.parametrize("shape, pad", [((2, 3, 1), (-1, 1)), ((2, 3, 1), (1, 0))])
+def test_circular_pad_whose_side_is_the_whole_dim_copies_into_a_slice(shape, pad):
+    # torch slices each side before copying into it: CopySlices even where the side spans
+    # the whole padded dim
+    torch = pytest.importorskip("torch")
+    x = RNG.standard_normal(shape)
+    _compare(lambda m, ts: m.nn.functional.pad(ts[0], pad, mode="circular"), torch, [x])
+
+
 def test_pad_gradcheck_and_double_backward():
     x = numtorch.randn(2, 3, dtype=numtorch.float64, requires_grad=True)
     for mode in ("constant", "reflect", "replicate", "circular"):

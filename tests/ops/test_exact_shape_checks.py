@@ -115,3 +115,16 @@ def test_adaptive_max_pool_fills_sizes_before_checking_the_rank(dims, ndim):
         except (RuntimeError, ValueError) as e:
             found.append((type(e).__name__, str(e).split(",")[0]))
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("sizes", [(3, 3), (4, -1), (), (-1, -1)])
+def test_unflatten_refuses_sizes_in_torchs_words(sizes):
+    # torch's own messages for sizes that do not multiply up or are empty; an inference
+    # error comes wrapped as "unexpected"
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as error:
+            lib.ones(2, 6 if sizes != (3, 3) else 2).unflatten(1, sizes)
+        messages.append(str(error.value).split("\nException raised from")[0])
+    assert messages[0] == messages[1]

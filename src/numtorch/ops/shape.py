@@ -250,7 +250,23 @@ def unflatten(input, dim, sizes) -> Tensor:
             "no dimensions"
         )
     shape = input.shape
-    sizes = infer_shape(tuple(sizes), shape[dim])
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if -1 not in sizes and math.prod(sizes) != shape[dim]:
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
+            f"{dim} ({shape[dim]}) in the input tensor"
+        )
+    try:
+        sizes = infer_shape(sizes, shape[dim])
+    except RuntimeError as error:
+        if "is invalid for input of size" in str(error):  # one -1 that cannot be filled
+            raise RuntimeError(
+                f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
+                f"{dim} ({shape[dim]}) in the input tensor"
+            ) from None
+        raise RuntimeError(f"unflatten got an unexpected error:\n{error}") from None
     return view(input, shape[:dim] + sizes + shape[dim + 1 :])
 
 

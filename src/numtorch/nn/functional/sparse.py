@@ -12,9 +12,19 @@ from ...ops.nn.embedding_bag import MODES, embedding_bag_op
 
 
 def _renorm_(weight, indices, max_norm, norm_type):
-    # rows used by this lookup whose norm exceeds max_norm are scaled down in place
+    # rows used by this lookup whose norm exceeds max_norm are scaled down in place, in
+    # torch's order (sorted, unique): a row out of range stops it there, those before it
+    # already renormed, with torch's error for selecting that row
     rows = xp.unique(indices._data.reshape(-1))
     data = weight._data
+    outside = xp.flatnonzero((rows < -data.shape[0]) | (rows >= data.shape[0]))
+    if outside.size:
+        bad = int(rows[outside[0]])
+        _renorm_(weight, Tensor._make(rows[: outside[0]]), max_norm, norm_type)
+        raise IndexError(
+            f"select(): index {bad} out of range for tensor of size {list(data.shape)} at "
+            "dimension 0"
+        )
     norms = xp.linalg.norm(data[rows], ord=norm_type, axis=1)
     scale = xp.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
     data[rows] *= scale[:, None].astype(data.dtype)

@@ -221,16 +221,15 @@ def _circular_pad(input, pad):
         target = narrow_slice(target, dim, max(left, 0), shape[dim] - max(right, 0))
         source = narrow_slice(source, dim, max(-left, 0), input.shape[dim] - max(-right, 0))
     target.copy_(source)
-    for dim in sorted(pairs, reverse=True):
+    for dim in sorted(pairs, reverse=True):  # (slices again: a side may be the whole dim)
         left, right = pairs[dim]
         size = shape[dim]
-        lead = (slice(None),) * dim
         if left > 0:
-            out[lead + (slice(0, left),)] = out[
-                lead + (slice(size - left - max(right, 0), size - max(right, 0)),)
-            ]
+            end = size - max(right, 0)
+            narrow_slice(out, dim, 0, left).copy_(narrow_slice(out, dim, end - left, end))
         if right > 0:
-            out[lead + (slice(size - right, size),)] = out[
-                lead + (slice(max(left, 0), max(left, 0) + right),)
-            ]
+            start = max(left, 0)
+            narrow_slice(out, dim, size - right, size).copy_(
+                narrow_slice(out, dim, start, start + right)
+            )
     return out

@@ -162,6 +162,13 @@ def _padding_only_windows(geo):
     often inside the plane, where torch's backward adds the gradient and its double
     backward reads). None when there are none: the common case costs a pass over each
     dim's outputs."""
+    # a start lies past the input only where the last window starts there or where a window
+    # in the left padding steps (by the dilation) past a short input: scalar tests first
+    if all(
+        dl <= n and (o - 1) * s - p < n
+        for s, p, dl, o, n in zip(geo.stride, geo.padding, geo.dilation, geo.out, geo.spatial)
+    ):
+        return None
     empty = []
     for s, p, dl, o, n in zip(geo.stride, geo.padding, geo.dilation, geo.out, geo.spatial):
         first = xp.arange(o) * s - p
