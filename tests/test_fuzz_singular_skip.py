@@ -223,3 +223,21 @@ def test_a_geqrf_step_whose_reflector_vanishes_to_rounding_is_skipped():
     skipped = execute(numtorch, program)[1].skipped
     assert skipped and execute(torch, program)[1].skipped
     assert differential(numtorch, torch, program) is None
+
+
+def test_a_cholesky_factor_conditioned_past_the_dtype_is_told_apart():
+    # the whole matrix is well conditioned (singular values 4e11, 4e11, 6e8), its lower
+    # triangle is not (diagonal 1.4e7, -1540, -1.5e10 under entries of 4e11): cholesky_inverse
+    # of it in float32 was 369 in torch and -1e-7 here
+    from fuzz.execute import _factor_conditioned
+
+    matrix = [
+        [14418112.0, -426725277696.0, 130.44769287109375],
+        [-15204415488.0, -1540.33447265625, 14418112.0],
+        [-426725277696.0, 130.44769287109375, -15204415488.0],
+    ]
+    assert _full_rank(numtorch.tensor(matrix))
+    assert not _factor_conditioned(numtorch.tensor(matrix))
+    rng = np.random.default_rng(3)
+    factor = np.tril(rng.standard_normal((2, 3, 3))) + 3 * np.eye(3)
+    assert _factor_conditioned(numtorch.tensor(factor, dtype=numtorch.float32))
