@@ -185,3 +185,59 @@ def test_an_svd_step_on_a_matrix_with_tied_singular_values_is_skipped():
     (svd,) = [record for record in ours if record.label == "torch_svd"]
     assert svd.skipped
     assert differential(numtorch, torch, _SVD_OF_A_TIED_MATRIX) is None
+
+
+# vander's rows of powers [1, x, x^2] make a column proportional to the first one over the
+# rows the first reflection eliminates: the second column's part below the diagonal is 0
+# after it, exactly in torch's arithmetic and 1.7e-17 in NumPy's, so geqrf's second tau was
+# 0 in one and 2 in the other (and that row's signs flipped)
+_VANDER_ROWS = [1.0, 0.0, 0.0, 1.0, -2.2667544330103593, 5.1381756595721155]
+_VANDER_ROWS += [1.0, -0.7966322242854426, 0.6346229007699716]
+
+
+def test_a_householder_column_that_vanishes_to_rounding_is_told_apart():
+    from fuzz.execute import _reflector_vanishes
+
+    rng = np.random.default_rng(2)
+    assert _reflector_vanishes(numtorch.tensor(np.resize(_VANDER_ROWS, 30).reshape(2, 3, 5)))
+    assert not _reflector_vanishes(numtorch.tensor(rng.standard_normal((3, 4, 3))))
+    # an input's own zeros meet no arithmetic: the reflectors are the identity in both
+    assert not _reflector_vanishes(numtorch.tensor(np.triu(rng.standard_normal((4, 3)))))
+
+
+def test_a_geqrf_step_whose_reflector_vanishes_to_rounding_is_skipped():
+    from fuzz.compare import differential
+    from fuzz.execute import execute
+
+    torch = pytest.importorskip("torch")
+    vander = {"dtype": "float64", "grad": True, "shape": "sample", "special": True}
+    program = {
+        "dtype": "float64",
+        "seed": 1,
+        "steps": [
+            {"kind": "op", "op": "vander", "sample": 0, "inputs": [vander], "seed": 60241028},
+            {"kind": "op", "op": "geqrf", "sample": 1, "seed": 1165892577,
+             "inputs": [{**vander, "special": False, "ref": 0, "fit": "reshape"}]},
+        ],
+    }  # fmt: skip
+    skipped = execute(numtorch, program)[1].skipped
+    assert skipped and execute(torch, program)[1].skipped
+    assert differential(numtorch, torch, program) is None
+
+
+def test_a_cholesky_factor_conditioned_past_the_dtype_is_told_apart():
+    # the whole matrix is well conditioned (singular values 4e11, 4e11, 6e8), its lower
+    # triangle is not (diagonal 1.4e7, -1540, -1.5e10 under entries of 4e11): cholesky_inverse
+    # of it in float32 was 369 in torch and -1e-7 here
+    from fuzz.execute import _factor_conditioned
+
+    matrix = [
+        [14418112.0, -426725277696.0, 130.44769287109375],
+        [-15204415488.0, -1540.33447265625, 14418112.0],
+        [-426725277696.0, 130.44769287109375, -15204415488.0],
+    ]
+    assert _full_rank(numtorch.tensor(matrix))
+    assert not _factor_conditioned(numtorch.tensor(matrix))
+    rng = np.random.default_rng(3)
+    factor = np.tril(rng.standard_normal((2, 3, 3))) + 3 * np.eye(3)
+    assert _factor_conditioned(numtorch.tensor(factor, dtype=numtorch.float32))

@@ -247,9 +247,14 @@ class _Run:
         lower = "ldl" in info.name.split("_")
         if uses_lapack(info.name) and not all(_finite(a) and _full_rank(a, lower) for a in args):
             raise Skipped
-        if "lu" in info.name.replace(".", "_").split("_") and any(_pivots_tie(a) for a in args):
+        words = info.name.replace(".", "_").split("_")
+        if "lu" in words and any(_pivots_tie(a) for a in args):
             raise Skipped
         if reads_spectral_vectors(info.name) and any(_spectrum_ties(a) for a in args):
+            raise Skipped
+        if {"qr", "geqrf"} & set(words) and any(_reflector_vanishes(a) for a in args):
+            raise Skipped
+        if {"cholesky", "inverse"} <= set(words) and not _factor_conditioned(args[0]):
             raise Skipped
         if uses_blas(info.name) and _products_overflow(args):
             raise Skipped
@@ -501,6 +506,59 @@ def _pivots_tie(value) -> bool:
             matrix[[k, pivot]] = matrix[[pivot, k]]
             if matrix[k, k] != 0:
                 matrix[k + 1 :] -= np.outer(matrix[k + 1 :, k] / matrix[k, k], matrix[k])
+    return False
+
+
+def _factor_conditioned(value) -> bool:
+    """Whether ``(L L^H)^-1`` from a Cholesky factor (the last two dims) of a floating tensor
+    is defined to the dtype's precision: cholesky_inverse reads one triangle only, whose
+    condition number (a small diagonal under large entries, as repeated values put there)
+    can be far from the whole matrix's that ``_full_rank`` sees, and the product squares
+    it. Either triangle is taken (``upper=`` picks one)."""
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return True
+    if value.ndim < 2 or value.shape[-1] != value.shape[-2] or value.numel() == 0:
+        return True
+    array = value.detach().numpy(force=True)
+    floor = math.sqrt(array.shape[-1] * np.finfo(array.dtype).eps)
+    for triangle in (np.tril(array), np.triu(array)):
+        singular = np.linalg.svd(triangle.astype(np.complex128), compute_uv=False)
+        if not (singular[..., -1:] > floor * singular[..., :1]).all():
+            return False
+    return True
+
+
+def _reflector_vanishes(value) -> bool:
+    """Whether Householder QR (geqrf, which torch's qr runs) of a matrix (the last two dims)
+    of a floating tensor meets, past its first column, a column whose part below the
+    diagonal is zero to rounding: LAPACK's reflector is the identity (tau 0) where that part
+    is exactly 0 and a reflection (tau 2, the row's sign flipped) where rounding left any
+    number in it, which the earlier reflections' arithmetic decides (MKL's for torch,
+    OpenBLAS's for NumPy), as with the proportional rows of powers vander and repeated
+    values make."""
+    if not hasattr(value, "is_floating_point") or not value.is_floating_point():
+        return False
+    if value.ndim < 2 or value.numel() == 0:
+        return False
+    array = value.detach().numpy(force=True)
+    tolerance = 1e3 * max(array.shape[-2:]) * np.finfo(array.dtype).eps
+    rows, columns = array.shape[-2:]
+    for matrix in array.astype(np.float64).reshape(-1, rows, columns):
+        scale = np.abs(matrix).max()
+        if not np.isfinite(scale) or scale == 0:
+            continue
+        r, reflected = matrix.copy(), False  # (untouched columns hold the input's zeros)
+        for k in range(min(rows - 1, columns)):
+            below = np.linalg.norm(r[k + 1 :, k])
+            if reflected and below <= tolerance * scale:
+                return True
+            if below == 0:
+                continue
+            reflected = True
+            alpha = r[k, k]
+            beta = -math.copysign(math.hypot(alpha, below), alpha)
+            v = np.concatenate([[1.0], r[k + 1 :, k] / (alpha - beta)])
+            r[k:, k:] -= ((beta - alpha) / beta) * np.outer(v, v @ r[k:, k:])
     return False
 
 

@@ -335,3 +335,28 @@ def test_max_norm_renorms_up_to_the_first_row_out_of_range_as_torch(indices):
             error = str(caught)
         found.append((error, module.weight.detach().numpy().round(6).tolist()))
     assert found[0] == found[1]
+
+
+def _max_pool1d_result(lib, requires_grad, no_grad):
+    x = lib.tensor([[0.95, 0.3, -0.16, -0.5, 0.21, 0.1]], dtype=lib.float64)
+    x.requires_grad_(requires_grad)
+    if no_grad:
+        with lib.no_grad():
+            out = lib.max_pool1d(x, 2, 1)
+    else:
+        out = lib.max_pool1d(x, 2, 1)
+    is_view = out._base is not None
+    scale = lib.tensor(0.5, dtype=lib.float64, requires_grad=True)
+    if not out.requires_grad:
+        out.mul_(scale)  # an in-place op records its own node on a fresh tensor
+    return is_view, type(out.grad_fn).__name__
+
+
+@pytest.mark.parametrize("requires_grad, no_grad", [(False, False), (True, True), (True, False)])
+def test_max_pool1d_without_indices_is_a_view_only_where_torch_takes_the_indices_path(
+    requires_grad, no_grad
+):
+    # torch's max_pool1d runs its own 1-D kernel (a fresh tensor) unless a gradient is to be
+    # recorded, where it squeezes max_pool1d_with_indices' result (a view)
+    ours = _max_pool1d_result(numtorch, requires_grad, no_grad)
+    assert ours == _max_pool1d_result(torch, requires_grad, no_grad)

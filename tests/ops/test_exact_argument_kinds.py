@@ -135,3 +135,37 @@ def test_arguments_of_another_kind(name):
         assert EXPECTED[name] in ours[:2]
     torch = pytest.importorskip("torch")
     assert ours == _outcome(_programs(torch)[name])
+
+
+def _inplace_refusal(lib, name, dtype, other_dtype):
+    target = lib.ones(3, dtype=getattr(lib, dtype))
+    other = lib.ones(2, 3, dtype=getattr(lib, other_dtype))
+    try:
+        getattr(target, name)(other)
+    except Exception as error:
+        return type(error).__name__, str(error)
+    return None
+
+
+@pytest.mark.parametrize(
+    "name, dtype, other_dtype",
+    [
+        ("atan2_", "float32", "complex64"),
+        ("hypot_", "float32", "complex64"),
+        ("fmod_", "float32", "complex64"),
+        ("lt_", "float32", "complex64"),
+        ("bitwise_and_", "int64", "float32"),
+        ("bitwise_and_", "bool", "float32"),
+    ],
+)
+def test_a_pointwise_in_place_op_refuses_the_shape_before_the_kernel_refuses_the_dtype(
+    name, dtype, other_dtype
+):
+    # torch's iterator broadcasts the operands before its kernel dispatches on the dtype
+    ours = _inplace_refusal(numtorch, name, dtype, other_dtype)
+    assert ours == (
+        "RuntimeError",
+        "output with shape [3] doesn't match the broadcast shape [2, 3]",
+    )
+    torch = pytest.importorskip("torch")
+    assert ours == _inplace_refusal(torch, name, dtype, other_dtype)

@@ -151,3 +151,22 @@ def test_grid_sample_bilinear_second_order_forms_torchs_products(
     theirs = _grid_sample_bilinear_second_order(torch, padding_mode, align_corners, upstream)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
+
+
+def _grid_sample_empty_second_order(lib, input_shape, grid_shape):
+    x = lib.ones(input_shape, dtype=lib.float64, requires_grad=True)
+    points = lib.arange(float(np.prod(grid_shape)), dtype=lib.float64).reshape(grid_shape)
+    grid = (points / 10 - 0.3).requires_grad_()
+    out = lib.nn.functional.grid_sample(x, grid, align_corners=False)
+    gx, gg = lib.autograd.grad((out * 2).sum(), (x, grid), create_graph=True)
+    return [tuple(g.shape) for g in lib.autograd.grad(gx.sum() + gg.sum(), (x, grid))]
+
+
+@pytest.mark.parametrize(
+    "input_shape, grid_shape",
+    [((1, 0, 2, 3), (1, 2, 2, 2)), ((0, 1, 2, 3), (0, 2, 2, 2)), ((1, 1, 2, 3), (1, 0, 2, 2))],
+)
+def test_grid_sample_bilinear_second_order_of_empty_operands(input_shape, grid_shape):
+    # no channels, no batch or no points: the double backward's corner values are empty
+    ours = _grid_sample_empty_second_order(numtorch, input_shape, grid_shape)
+    assert ours == _grid_sample_empty_second_order(torch, input_shape, grid_shape)

@@ -365,6 +365,24 @@ def _refuse_arguments(op, self, args, kwargs) -> None:
             pass
 
 
+def _refuse_shape_first(self, args) -> None:
+    """On a pointwise in-place op's kernel refusing a dtype: torch's iterator meets the
+    operands' shapes before its kernel meets their dtypes, so operands that do not
+    broadcast to ``self`` raise the shape error, not the dtype one (``atan2_`` of a complex
+    operand of another shape; an op's own dtype checks, as lerp's, come first)."""
+    from .dispatch import broadcast_shape
+
+    shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
+    if not shapes:
+        return
+    wide = broadcast_shape(self._data.shape, *shapes)
+    if wide != self._data.shape:
+        raise RuntimeError(
+            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
+            f"{list(wide)}"
+        )
+
+
 def inplace_variant(op, name: str):
     """Build ``Tensor.<name>`` (e.g. ``add_``) from the functional ``op``."""
     direct = _DIRECT.get(name)
@@ -392,9 +410,16 @@ def inplace_variant(op, name: str):
         except RuntimeError:
             _refuse_arguments(op, self, args, kwargs)
             raise
-        out = op(self, *args, **kwargs)
+        try:
+            out = op(self, *args, **kwargs)
+        except NotImplementedError:  # a kernel's refusal of a dtype
+            if pointwise:
+                _refuse_shape_first(self, args)
+            raise
         return write_inplace(self, out, name)
 
+    spec = getattr(op, "spec", None)
+    pointwise = spec is not None and spec.iterator_layout
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"In-place version of :func:`{op.__name__}`."
     if name in _REAL_RESULTS:

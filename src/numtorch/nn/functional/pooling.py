@@ -179,7 +179,11 @@ def max_pool1d(
     )
     if return_indices:
         return out[0].squeeze(-2), out[1].squeeze(-2)
-    return out.squeeze(-2)
+    if (input._requires_grad and grad_mode.is_grad_enabled()) or input._fw_grads is not None:
+        return out.squeeze(-2)  # torch takes the indices path then: a view of its result
+    # with no gradient to record torch runs its own 1-D kernel: a fresh tensor, whose
+    # in-place changes record their own node (not a view's AsStridedBackward0)
+    return out.squeeze(-2).clone()
 
 
 def avg_pool2d(

@@ -444,7 +444,11 @@ class _Bilinear:
         n, c, points = self.n, self.c, self.points
         index = self.index.reshape(n, 1, points * 4)
         index = Tensor._make(xp.broadcast_to(index, (n, c, points * 4)))
-        gathered = input.reshape(n, c, -1).gather(2, index).reshape(n, c, points, 4)
+        gathered = (
+            input.reshape(n, c, math.prod(input.shape[2:]))
+            .gather(2, index)
+            .reshape(n, c, points, 4)
+        )
         return gathered * self.mask(input._data.dtype)
 
 
