@@ -1,5 +1,6 @@
 """Warnings torch gives once per program, for usage it still accepts: a uint8 condition in
-``where``, ``stft``/``istft`` without a window. Values and types as torch's; one warning each."""
+``where``, ``stft``/``istft`` without a window, ``x.T`` of other than 2 dims. Values and types
+as torch's; one warning each."""
 
 import warnings
 
@@ -30,12 +31,19 @@ CASES = {
     "where_long": lambda L: L.where(L.ones(2, dtype=L.int64), L.ones(2), 0.0),
     "stft_no_window": lambda L: L.stft(L.arange(32.0), 8, return_complex=True).abs().sum(),
     "istft_no_window": lambda L: L.istft(L.stft(L.arange(32.0), 8, return_complex=True), 8),
+    "T_0d": lambda L: L.tensor(2.0).T,
+    "T_1d": lambda L: L.arange(3.0).T,
+    "T_3d": lambda L: L.arange(6.0).view(1, 2, 3).T.contiguous().view(-1),
+    "T_2d": lambda L: L.arange(6.0).view(2, 3).T,
 }
 # what our first warning says (torch's own once-per-process state cannot be reset to compare)
 SAYS = {
     "where_uint8": "where received a uint8 condition tensor",
     "stft_no_window": "A window was not provided. A rectangular window will be applied,which",
     "istft_no_window": "A window was not provided. A rectangular window will be applied.Please",
+    "T_0d": "Tensor.T is deprecated on 0-D tensors.",
+    "T_1d": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape",
+    "T_3d": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape",
 }
 
 
