@@ -1,6 +1,7 @@
 """Warnings torch gives once per program, for usage it still accepts: a uint8 condition in
-``where``, ``stft``/``istft`` without a window, ``x.T`` of other than 2 dims. Values and types
-as torch's; one warning each."""
+``where``, ``stft``/``istft`` without a window, ``x.T`` of other than 2 dims, sparse tensors
+(compressed layouts in beta, invariants left unchecked). Values and types as torch's; one
+warning each."""
 
 import warnings
 
@@ -35,6 +36,11 @@ CASES = {
     "T_1d": lambda L: L.arange(3.0).T,
     "T_3d": lambda L: L.arange(6.0).view(1, 2, 3).T.contiguous().view(-1),
     "T_2d": lambda L: L.arange(6.0).view(2, 3).T,
+    "csc_beta": lambda L: L.eye(2).to_sparse_csc().to_dense(),
+    "coo_unchecked": lambda L: L.sparse_coo_tensor([[0], [1]], [2.0], (2, 2)).to_dense(),
+    "coo_checked": lambda L: L.sparse_coo_tensor(
+        [[0], [1]], [2.0], (2, 2), check_invariants=False
+    ).to_dense(),
 }
 # what our first warning says (torch's own once-per-process state cannot be reset to compare)
 SAYS = {
@@ -44,6 +50,8 @@ SAYS = {
     "T_0d": "Tensor.T is deprecated on 0-D tensors.",
     "T_1d": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape",
     "T_3d": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape",
+    "csc_beta": "Sparse CSC tensor support is in beta state.",
+    "coo_unchecked": "Sparse invariant checks are implicitly disabled.",
 }
 
 
