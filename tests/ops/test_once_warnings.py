@@ -85,3 +85,22 @@ def test_gradient_through_a_uint8_condition():
         warnings.simplefilter("ignore")
         numtorch.where(cond, x * 2, 0.0).sum().backward()
     assert x.grad.tolist() == [2.0, 0.0, 2.0]
+
+
+DEPRECATED_LINALG = {
+    "qr": lambda L: L.qr(L.eye(2)),
+    "cholesky": lambda L: L.cholesky(L.eye(2)),
+    "lu": lambda L: L.lu(L.eye(2)),
+    "triangular_solve": lambda L: L.triangular_solve(L.eye(2), L.eye(2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATED_LINALG))
+def test_deprecated_linalg_functions_say_torchs_whole_message(name):
+    # the message goes on to show the replacement call (torch's text, line by line)
+    given.clear()
+    ours = _run(numtorch, DEPRECATED_LINALG[name])[1]
+    theirs = _run(torch, DEPRECATED_LINALG[name])[1]
+    if theirs:  # torch warns once per program: only its first call in this run says it
+        assert ours == theirs
+    assert len(ours) == 1 and "\nshould be replaced with\n" in ours[0]
