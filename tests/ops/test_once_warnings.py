@@ -38,6 +38,11 @@ CASES = {
     "T_2d": lambda L: L.arange(6.0).view(2, 3).T,
     "csc_beta": lambda L: L.eye(2).to_sparse_csc().to_dense(),
     "coo_unchecked": lambda L: L.sparse_coo_tensor([[0], [1]], [2.0], (2, 2)).to_dense(),
+    "default_tensor_type": lambda L: (
+        L.set_default_tensor_type(L.FloatTensor),
+        L.set_default_tensor_type("torch.FloatTensor"),
+        L.ones(1),
+    )[-1],
     "coo_checked": lambda L: L.sparse_coo_tensor(
         [[0], [1]], [2.0], (2, 2), check_invariants=False
     ).to_dense(),
@@ -52,6 +57,7 @@ SAYS = {
     "T_3d": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape",
     "csc_beta": "Sparse CSC tensor support is in beta state.",
     "coo_unchecked": "Sparse invariant checks are implicitly disabled.",
+    "default_tensor_type": "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1",
 }
 
 
