@@ -9,10 +9,10 @@ a tensor of its dtype, and ``isinstance`` compares dtypes (they are not ``Tensor
 from __future__ import annotations
 
 import numbers
-import warnings
 
 from ._core import dtypes as _dtypes
 from ._core.tensor import Size, Tensor
+from ._core.warn_once import warn_once
 from .backend import xp
 
 _SIGNATURES = (
@@ -152,7 +152,7 @@ def _no_cuda(cls):
 def set_default_tensor_type(t) -> None:
     """Deprecated: the default floating dtype from a legacy type (``torch.DoubleTensor``) or
     its name (``"torch.DoubleTensor"``)."""
-    warnings.warn(
+    warn_once(  # once per program, as torch
         "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
         "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
         stacklevel=2,

@@ -150,6 +150,28 @@ def _load_errors(t):
     return model, state
 
 
+def test_state_dict_reads_positional_arguments_with_a_future_warning():
+    # older modules override state_dict(destination, prefix, keep_vars) and pass them on
+    # to the base class by position
+    class Old(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(2, 1)
+
+        def state_dict(self, destination=None, prefix="", keep_vars=False):
+            sd = super().state_dict(destination, prefix, keep_vars)
+            sd[prefix + "extra"] = numtorch.ones(1)
+            return sd
+
+    model = nn.Sequential(Old())
+    with pytest.warns(FutureWarning, match="Positional args are being deprecated"):
+        assert list(model.state_dict()) == ["0.fc.weight", "0.fc.bias", "0.extra"]
+    with pytest.warns(FutureWarning):
+        sd = model[0].state_dict(None, "p.", True)
+    assert list(sd) == ["p.fc.weight", "p.fc.bias", "p.extra"]
+    assert sd["p.fc.weight"].requires_grad
+
+
 def test_load_state_dict_strict_errors_match_torch():
     torch = pytest.importorskip("torch")
     assert_same_error(lambda t: _load_errors(t)[0].load_state_dict(_load_errors(t)[1]), torch)

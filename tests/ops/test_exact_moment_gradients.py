@@ -5,6 +5,7 @@ a reduction along dims with no degrees of freedom left."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -112,3 +113,34 @@ def test_moments_with_the_mean_of_equal_values_are_exact(op, dim):
         found.append([t.detach().numpy() for t in (spread, mean, x.grad)])
     for a, b in zip(*found):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda L: L.ones(1).std(),
+        lambda L: L.var(L.ones(3), dim=0, correction=3),
+        lambda L: L.ones(2, 1).std(1, keepdim=True),
+        lambda L: L.std_mean(L.ones(1))[0],
+        lambda L: L.var_mean(L.ones(1, 2), dim=0)[0],
+        lambda L: L.zeros(0, 3).std(1),
+        lambda L: L.ones(()).var(),
+        lambda L: L.zeros(0, dtype=L.cfloat).var(),
+        lambda L: L.ones(2).std(unbiased=False),
+        lambda L: L.ones(2, 3).var((0, 1)),
+    ],
+)
+def test_no_degrees_of_freedom_warns_as_torch_and_gives_inf_or_nan(call):
+    # each call warns (torch's UserWarning, naming the op), with nothing from NumPy; the result
+    # is real for a complex input
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = call(lib)
+        said = sorted(
+            {(w.category.__name__, str(w.message).split(" (Triggered")[0]) for w in caught}
+        )
+        results.append((str(out.dtype).split(".")[-1], str(out.tolist()), said))
+    assert results[0] == results[1]

@@ -1,5 +1,7 @@
 """Warnings torch gives once per program, for usage it still accepts: a uint8 condition in
-``where``, ``stft``/``istft`` without a window. Values and types as torch's; one warning each."""
+``where``, ``stft``/``istft`` without a window, ``x.T`` of other than 2 dims, sparse tensors
+(compressed layouts in beta, invariants left unchecked). Values and types as torch's; one
+warning each."""
 
 import warnings
 
@@ -30,12 +32,32 @@ CASES = {
     "where_long": lambda L: L.where(L.ones(2, dtype=L.int64), L.ones(2), 0.0),
     "stft_no_window": lambda L: L.stft(L.arange(32.0), 8, return_complex=True).abs().sum(),
     "istft_no_window": lambda L: L.istft(L.stft(L.arange(32.0), 8, return_complex=True), 8),
+    "T_0d": lambda L: L.tensor(2.0).T,
+    "T_1d": lambda L: L.arange(3.0).T,
+    "T_3d": lambda L: L.arange(6.0).view(1, 2, 3).T.contiguous().view(-1),
+    "T_2d": lambda L: L.arange(6.0).view(2, 3).T,
+    "csc_beta": lambda L: L.eye(2).to_sparse_csc().to_dense(),
+    "coo_unchecked": lambda L: L.sparse_coo_tensor([[0], [1]], [2.0], (2, 2)).to_dense(),
+    "default_tensor_type": lambda L: (
+        L.set_default_tensor_type(L.FloatTensor),
+        L.set_default_tensor_type("torch.FloatTensor"),
+        L.ones(1),
+    )[-1],
+    "coo_checked": lambda L: L.sparse_coo_tensor(
+        [[0], [1]], [2.0], (2, 2), check_invariants=False
+    ).to_dense(),
 }
 # what our first warning says (torch's own once-per-process state cannot be reset to compare)
 SAYS = {
     "where_uint8": "where received a uint8 condition tensor",
     "stft_no_window": "A window was not provided. A rectangular window will be applied,which",
     "istft_no_window": "A window was not provided. A rectangular window will be applied.Please",
+    "T_0d": "Tensor.T is deprecated on 0-D tensors.",
+    "T_1d": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape",
+    "T_3d": "The use of `x.T` on tensors of dimension other than 2 to reverse their shape",
+    "csc_beta": "Sparse CSC tensor support is in beta state.",
+    "coo_unchecked": "Sparse invariant checks are implicitly disabled.",
+    "default_tensor_type": "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1",
 }
 
 
@@ -69,3 +91,22 @@ def test_gradient_through_a_uint8_condition():
         warnings.simplefilter("ignore")
         numtorch.where(cond, x * 2, 0.0).sum().backward()
     assert x.grad.tolist() == [2.0, 0.0, 2.0]
+
+
+DEPRECATED_LINALG = {
+    "qr": lambda L: L.qr(L.eye(2)),
+    "cholesky": lambda L: L.cholesky(L.eye(2)),
+    "lu": lambda L: L.lu(L.eye(2)),
+    "triangular_solve": lambda L: L.triangular_solve(L.eye(2), L.eye(2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEPRECATED_LINALG))
+def test_deprecated_linalg_functions_say_torchs_whole_message(name):
+    # the message goes on to show the replacement call (torch's text, line by line)
+    given.clear()
+    ours = _run(numtorch, DEPRECATED_LINALG[name])[1]
+    theirs = _run(torch, DEPRECATED_LINALG[name])[1]
+    if theirs:  # torch warns once per program: only its first call in this run says it
+        assert ours == theirs
+    assert len(ours) == 1 and "\nshould be replaced with\n" in ours[0]

@@ -119,6 +119,13 @@ def test_warnings_and_type_errors():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sched2.step()
+    # a step taken before the scheduler existed does not count (torch tracks the steps
+    # from the scheduler's construction on)
+    opt3 = make_optimizer()
+    opt3.step()
+    sched3 = StepLR(opt3, step_size=1)
+    with pytest.warns(UserWarning, match=r"lr_scheduler.step\(\)` before `optimizer.step\(\)"):
+        sched3.step()
     with pytest.raises(TypeError, match="list is not an Optimizer"):
         StepLR([], step_size=1)
     with pytest.raises(NotImplementedError):

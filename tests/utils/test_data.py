@@ -1,5 +1,6 @@
 """numtorch.utils.data: datasets, samplers, DataLoader batching/shuffling, collation."""
 
+import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -260,3 +261,13 @@ def test_weighted_and_subset_random_samplers():
         WeightedRandomSampler([1.0], True)
     subset = list(SubsetRandomSampler([10, 20, 30], generator=torch.Generator().manual_seed(1)))
     assert sorted(subset) == [10, 20, 30]
+
+
+def test_pin_memory_warns_as_each_iterator_starts_that_there_is_no_accelerator():
+    loader = DataLoader(TensorDataset(torch.ones(4, 1)), batch_size=2, pin_memory=True)
+    for _ in range(2):
+        with pytest.warns(UserWarning, match="'pin_memory' argument is set as true but no"):
+            assert len(list(loader)) == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        list(DataLoader(TensorDataset(torch.ones(4, 1)), batch_size=2))

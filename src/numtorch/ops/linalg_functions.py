@@ -336,7 +336,9 @@ def qr(input, some=True):
     _deprecated(
         "qr",
         "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future "
-        "PyTorch release.",
+        "PyTorch release.\nThe boolean parameter 'some' has been replaced with a string "
+        "parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\nQ, R = "
+        "torch.linalg.qr(A, 'reduced' if some else 'complete')",
     )
     return _qr_type(*decomp.qr(input, "reduced" if some else "complete"))
 
@@ -359,7 +361,10 @@ def cholesky(input, upper=False) -> Tensor:
     _deprecated(
         "cholesky",
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed "
-        "in a future PyTorch release.",
+        "in a future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+        "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+        "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce "
+        "equivalent results for all valid (symmetric positive definite) inputs.",
     )
     solves.check_matrices(input, "cholesky", dtypes=_cholesky_legacy.spec.dtypes)
     return _cholesky_legacy(input, bool(upper))

@@ -4,6 +4,7 @@ computed as torch's Welford kernel does."""
 from __future__ import annotations
 
 import math
+import warnings
 
 from .._core import batch_rules
 from .._core.op import defop, export
@@ -43,13 +44,15 @@ def _moment(input, dim, correction, keepdim, take_root, welford=False):
         return out.astype(xp.float16)
     n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
     if n - correction <= 0:  # torch gives inf or nan here rather than raising
+        real = input.real.dtype  # (a complex input's variance is real)
         biased = (
             _constant_slices_exact(xp.var(input, axis=dim, keepdims=keepdim), input, dim, welford)
             if n
-            else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, input.dtype)
+            else xp.full(xp.sum(input, axis=dim, keepdims=keepdim).shape, xp.nan, real)
         )
         # torch divides by max(0, n - correction): inf, or NaN for a zero (or empty) sum
-        out = (biased * math.inf).astype(input.dtype, copy=False)
+        with xp.errstate(invalid="ignore"):  # the entry point warned as torch does
+            out = (biased * math.inf).astype(real, copy=False)
     else:
         out = xp.var(input, axis=dim, ddof=correction, keepdims=keepdim)
         out = _constant_slices_exact(out, input, dim, welford)
@@ -145,7 +148,17 @@ def _moment_args(input, dim, unbiased, keepdim, correction, name):
         raise _invalid(name, "unbiased=bool, correction=Number")
     if input._data.dtype.kind not in "fcV":
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    return reduce_dims(dim, input.ndim), _correction(unbiased, correction), keepdim
+    dims, correction = reduce_dims(dim, input.ndim), _correction(unbiased, correction)
+    shape = input.shape
+    kept = math.prod(n for d, n in enumerate(shape) if dims is not None and d not in dims)
+    if (math.prod(shape) // kept if kept else 0) - correction <= 0:
+        warnings.warn(  # torch warns on each call, and returns inf or NaN
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=4,
+        )
+    return dims, correction, keepdim
 
 
 @export

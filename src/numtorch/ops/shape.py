@@ -11,6 +11,7 @@ from .._core.dispatch import broadcast_shape
 from .._core.observers import composite
 from .._core.op import defop, export
 from .._core.tensor import Size, Tensor, _wrap_dim
+from .._core.warn_once import warn_once
 from .._creation import keyword_size, shape_arg, zeros
 from ..autograd.forward_grad import align, batch_shift, batched
 from ..backend import xp
@@ -443,10 +444,26 @@ def t(input) -> Tensor:
     return _t(input)
 
 
-Tensor.T = property(
-    lambda self: _permute(self, tuple(range(self.ndim - 1, -1, -1))),
-    doc="The tensor with its dims reversed.",
-)
+def _reversed_dims(self) -> Tensor:
+    if self.ndim != 2:  # deprecated in torch, which warns once per process for each case
+        if self.ndim == 0:
+            warn_once(
+                "Tensor.T is deprecated on 0-D tensors. This function is the identity in these "
+                "cases.",
+                stacklevel=2,
+            )
+        else:
+            warn_once(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+                "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` "
+                "to reverse the dimensions of a tensor.",
+                stacklevel=2,
+            )
+    return _permute(self, tuple(range(self.ndim - 1, -1, -1)))
+
+
+Tensor.T = property(_reversed_dims, doc="The tensor with its dims reversed.")
 
 
 def _matrix_transpose(self, name: str, conjugate: bool, warn_name: str) -> Tensor:

@@ -21,6 +21,7 @@ from .._core import dtypes as _dtypes
 from .._core.dispatch import kernel_scales
 from .._core.op import OpSpec
 from .._core.tensor import Size, Tensor, _wrap_dim
+from .._core.warn_once import warn_once
 from .._creation import tensor as _tensor_from
 from ..backend import xp
 from .numpy_keywords import WRAPPER_CODE
@@ -531,6 +532,19 @@ def to_sparse(input, sparse_dim=None, *, layout=None, blocksize=None, dense_dim=
     return SparseTensor._build(indices, values, input.shape, True)
 
 
+def warn_unchecked_invariants(check_invariants) -> None:
+    """torch's constructors of sparse tensors warn once per program when neither the call
+    nor the program chose whether to check the tensor's invariants."""
+    if check_invariants is None:
+        warn_once(
+            "Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) "
+            "will occur when operating on a sparse tensor which violates the invariants, but "
+            "checks incur performance overhead. To silence this warning, explicitly opt in or "
+            "out. See `torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance. ",
+            stacklevel=3,
+        )
+
+
 def sparse_coo_tensor(
     indices,
     values,
@@ -543,6 +557,7 @@ def sparse_coo_tensor(
     is_coalesced=None,
 ) -> SparseTensor:
     """A sparse COO tensor from ``indices`` (sparse_dim x nnz) and ``values`` (nnz, ...)."""
+    warn_unchecked_invariants(check_invariants)
     index = indices.detach().numpy() if isinstance(indices, Tensor) else xp.asarray(indices)
     index = index.astype(xp.int64)  # as torch, float indices are truncated
     if not isinstance(values, Tensor):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from .._core import dtypes as _dtypes
 from .._core.tensor import Size, Tensor
 from .._core.tensor_str import _add_suffixes, array_body
+from .._core.warn_once import warn_once
 from ..backend import xp
 from .sparse import SparseTensor, layout, sparse_coo, to_sparse
 from .sparse_primitives import CONVERTED_AS, GATHER_AS, _gather, _values_of
@@ -68,6 +69,14 @@ class SparseCompressedTensor(SparseTensor):
     @staticmethod
     def _from_coo(coo: SparseTensor, layout=sparse_csr, blocksize=(1, 1), batch_dim=0):
         """``coo`` (sparse dims: the batch dims and the two matrix dims) in ``layout``."""
+        # torch warns once per program, naming the first compressed layout it makes
+        warn_once(
+            f"Sparse {_TORCH_NAMES[layout][6:].upper()} tensor support is in beta state. If you "
+            "miss a functionality in the sparse tensor support, please submit a feature request "
+            "to https://github.com/pytorch/pytorch/issues.",
+            stacklevel=4,
+            key="sparse compressed beta",
+        )
         coo = coo.coalesce()
         t = object.__new__(SparseCompressedTensor)
         for name in ("_requires_grad", "_grad_fn", "_base", "_index_array", "_value_tensor"):

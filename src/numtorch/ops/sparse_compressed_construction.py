@@ -12,7 +12,7 @@ from __future__ import annotations
 from .._core.tensor import Tensor
 from .._creation import tensor as _tensor_from
 from ..backend import xp
-from .sparse import SparseTensor
+from .sparse import SparseTensor, warn_unchecked_invariants
 from .sparse_compressed import (
     _BLOCKED,
     _INDEX_NAMES,
@@ -66,6 +66,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
     """A sparse compressed tensor (CSR, CSC, BSR or BSC by ``layout``) from its compressed
     indices (*batch, ncompressed + 1), plain indices (*batch, nnz) and values (*batch, nnz,
     *block, *dense)."""
+    warn_unchecked_invariants(check_invariants)
     if layout not in _LAYOUTS:
         raise RuntimeError(
             "sparse_compressed_tensor expected sparse compressed tensor layout but got "

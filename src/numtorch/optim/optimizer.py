@@ -408,7 +408,8 @@ def _with_step_hooks(step):
                 args, kwargs = result
         check_step_flags(self)
         out = step(*args, **kwargs)
-        self._opt_called = True  # lr_scheduler warns when it steps before the optimizer
+        if self.__dict__.get("_steps_tracked"):  # a scheduler watches for a first step
+            self._opt_called = True
         post = [*self._optimizer_step_post_hooks.values(), *_global_step_post_hooks.values()]
         for hook in post:
             hook(self, args, kwargs)

@@ -54,7 +54,9 @@ def set_group_value(group: dict[str, Any], key: str, value) -> None:
 
 def _track_optimizer_steps(optimizer: Optimizer) -> None:
     """Make a ``step`` set on the optimizer object itself record that it ran, like the
-    class's ``step`` does (the scheduler warns when it steps first)."""
+    class's ``step`` does once a scheduler is attached (the scheduler warns when it steps
+    first; steps taken before any scheduler existed do not count, as in torch)."""
+    optimizer._steps_tracked = True
     step = optimizer.__dict__.get("step")
     if step is None or getattr(step, "_wrapped_by_lr_sched", False):
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -44,7 +45,7 @@ class DataLoader:
     its own copy (shard it with ``get_worker_info()``). A worker's exception is re-raised
     with its traceback, a worker that dies raises RuntimeError at once, and ``timeout``
     bounds the wait for a batch. ``persistent_workers=True`` keeps the workers between
-    epochs. ``pin_memory`` has no effect (there is no accelerator).
+    epochs. ``pin_memory`` has no effect (there is no accelerator; each new iterator warns so).
 
     Example:
         >>> import numtorch as torch
@@ -165,14 +166,26 @@ class DataLoader:
 
     def __iter__(self) -> Iterator[Any]:
         if self.num_workers == 0:
+            self._warn_unpinned()
             return _SingleProcessIterator(self)
         if not self.persistent_workers:
+            self._warn_unpinned()
             return MultiProcessIterator(self, _Fetcher)
         if self._iterator is None or self._iterator._shutdown:  # none yet, or they failed
+            self._warn_unpinned()
             self.__dict__["_iterator"] = MultiProcessIterator(self, _Fetcher)
         else:
             self._iterator._reset()
         return self._iterator
+
+    def _warn_unpinned(self) -> None:
+        # torch warns as each new iterator starts (a persistent one's reset does not)
+        if self.pin_memory:
+            warnings.warn(
+                "'pin_memory' argument is set as true but no accelerator is found, then device "
+                "pinned memory won't be used.",
+                stacklevel=1,
+            )
 
     def __len__(self) -> int:
         if self._iterable:
