@@ -217,6 +217,26 @@ def in_place_hook(lib):
     return values(x.grad)
 
 
+def norm_statistics_are_not_node_outputs(lib):
+    # the statistics of native_layer_norm / native_batch_norm are floating outputs torch does
+    # not differentiate: the node's hooks see one grad_output (group norm's sees three)
+    F = lib.nn.functional
+    x = lib.tensor(np.arange(12.0).reshape(3, 4) / 7, requires_grad=True)
+    log = []
+    for y in (
+        F.layer_norm(x, (4,)),
+        F.batch_norm(x, None, None, training=True),
+        F.group_norm(x.reshape(3, 4, 1), 2),
+        lib.native_layer_norm(x, (4,), None, None, 1e-5)[0],
+    ):
+        y.grad_fn.register_hook(lambda gi, go: log.append((len(gi), len(go))))
+        y.grad_fn.register_prehook(lambda go: log.append(len(go)))
+        y.sum().backward()
+    stats = lib.native_layer_norm(x, (4,), None, None, 1e-5)[1:]
+    log.append([(t.requires_grad, t.grad_fn) for t in stats])
+    return log
+
+
 SCENARIOS = [
     non_leaf_ordering,
     leaf_used_twice,
@@ -233,6 +253,7 @@ SCENARIOS = [
     optimizer_in_backward,
     hook_raises,
     in_place_hook,
+    norm_statistics_are_not_node_outputs,
 ]
 
 
