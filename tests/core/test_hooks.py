@@ -237,6 +237,41 @@ def norm_statistics_are_not_node_outputs(lib):
     return log
 
 
+def hooks_where_no_gradient_arrives(lib):
+    # a backward that returns None for an input: torch still runs the nodes behind it, so
+    # tensor hooks, node hooks and post-accumulate-grad hooks see None
+    class NoneForSecond(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * 2 + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None
+
+    log = []
+    a = leaf(lib)
+    b = leaf(lib)
+    b.register_hook(lambda g: log.append(("leaf", g)))
+    b.register_post_accumulate_grad_hook(lambda p: log.append(("post-accumulate", p.grad)))
+    m = b * 1
+    m.register_hook(lambda g: log.append(("tensor", g)))
+    m.grad_fn.register_prehook(lambda go: log.append(("pre", go)))
+    m.grad_fn.register_hook(lambda gi, go: log.append(("post", gi, go)))
+    NoneForSecond.apply(a, m).sum().backward()
+    log.append(("grads", values(a.grad), b.grad))
+    c = leaf(lib)
+    c.register_hook(lambda g: log.append(("captured", g)))
+    out = NoneForSecond.apply(a, c).sum()
+    log.append(values(lib.autograd.grad(out, [a, c], allow_unused=True)[0]))
+    c.register_hook(lambda g: lib.ones(2))
+    try:
+        NoneForSecond.apply(a, c).sum().backward()
+    except RuntimeError as e:
+        log.append(str(e))
+    return log
+
+
 SCENARIOS = [
     non_leaf_ordering,
     leaf_used_twice,
@@ -254,6 +289,7 @@ SCENARIOS = [
     hook_raises,
     in_place_hook,
     norm_statistics_are_not_node_outputs,
+    hooks_where_no_gradient_arrives,
 ]
 
 
