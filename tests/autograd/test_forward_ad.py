@@ -295,7 +295,9 @@ def test_reductions_of_nan_and_ties_match_torch(name, fn):
 _SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan]
 
 
-@pytest.mark.parametrize("name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle", "pow"])
+@pytest.mark.parametrize(
+    "name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle", "pow", "div"]
+)
 @pytest.mark.parametrize("sides", ["input", "other", "both"])
 def test_binary_forward_formulas_at_ties_zeros_and_nan_match_torch(name, sides):
     """torch's own forward formulas for these ops differ from their gradients: atan2's is NaN

@@ -11,7 +11,7 @@ from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor
 from .._core.warn_once import warn_once
 from .._creation import zeros_like
-from ..autograd.forward_grad import not_implemented_jvp
+from ..autograd.forward_grad import align, batched, not_implemented_jvp
 from ..backend import xp
 
 
@@ -200,6 +200,18 @@ def _div_other(grad, input, other):
     return -grad * _conj((input / other) / other)
 
 
+@batched
+def _div_jvp(input_t, other_t, input, other, result):
+    # torch's forward formula (self_t - other_t * result) / other, a missing tangent being
+    # a zero that drops out of the difference (not the sum of the two gradients' terms)
+    input_t = align(input_t, input, result.ndim)
+    if other_t is None:
+        return input_t / other
+    other_t = align(other_t, other, result.ndim)
+    change = -(other_t * result) if input_t is None else input_t - other_t * result
+    return change / other
+
+
 _true_divide = defop(
     name="div",
     promote="float",
@@ -207,7 +219,7 @@ _true_divide = defop(
     params=("input", "other"),
     input=lambda grad, other: grad / _conj(other),
     other=_div_other,
-    jvp="elementwise",
+    jvp=_div_jvp,
 )(xp.true_divide)
 
 
