@@ -326,3 +326,23 @@ def test_binary_forward_formulas_at_ties_zeros_and_nan_match_torch(name, sides):
     # the sign of a NaN made from two NaNs (or from inf * 0) is up to the CPU
     keep = ~np.isnan(theirs)
     np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_of_a_zero_dim_tensor_has_torchs_tangent_signs(name):
+    """Over one element the tangent is t - sum(t): zero, with the sign torch's sum gives
+    (a sum starts from +0, so a -0 tangent stays -0 and a -1 tangent gives +0)."""
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(0.7, dtype=lib.float64)
+        f = getattr(lib, name)
+        row = [
+            float(lib.func.jvp(lambda a: f(a, 0), (x,), (lib.tensor(t, dtype=lib.float64),))[1])
+            for t in (1.0, -1.0, 0.0, -0.0, np.inf)
+        ]
+        results.append(np.array(row))
+    ours, theirs = results
+    np.testing.assert_array_equal(ours, theirs)
+    keep = ~np.isnan(theirs)
+    np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))
