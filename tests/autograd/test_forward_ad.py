@@ -296,7 +296,7 @@ _SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan]
 
 
 @pytest.mark.parametrize(
-    "name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle", "pow", "div"]
+    "name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle", "pow", "div", "copysign"]
 )
 @pytest.mark.parametrize("sides", ["input", "other", "both"])
 def test_binary_forward_formulas_at_ties_zeros_and_nan_match_torch(name, sides):
