@@ -346,3 +346,31 @@ def test_softmax_of_a_zero_dim_tensor_has_torchs_tangent_signs(name):
     np.testing.assert_array_equal(ours, theirs)
     keep = ~np.isnan(theirs)
     np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))
+
+
+@pytest.mark.parametrize("sides", ["input", "end", "both", "input_and_weight", "all"])
+def test_lerp_forward_formula_is_lerp_of_the_tangents_like_torch(sides):
+    """torch's tangent is lerp(input_t, end_t, weight) (+ weight_t * (end - input)): its
+    two-sided form, not the gradients' (1 - w) * input_t, decides the signs of zero."""
+    torch = pytest.importorskip("torch")
+    x = np.repeat(_SPECIAL, len(_SPECIAL))
+    o = np.tile(_SPECIAL, len(_SPECIAL))
+    tx = np.resize([1.0, -1.0, 0.0, -0.0, 2.0], x.size)
+    w = np.resize([0.3, 0.7, -0.2, 1.0, 0.0, 0.5], x.size)
+    results = []
+    for lib in (numtorch, torch):
+        ad = lib.autograd.forward_ad
+        with ad.dual_level():
+            a, b = lib.tensor(x), lib.tensor(o)
+            weight = 0.3 if sides in ("input", "end", "both") else lib.tensor(w)
+            if sides != "end":
+                a = ad.make_dual(a, lib.tensor(tx))
+            if sides in ("end", "both", "all"):
+                b = ad.make_dual(b, lib.tensor(tx[::-1].copy()))
+            if sides in ("input_and_weight", "all"):
+                weight = ad.make_dual(weight, lib.tensor(tx))
+            results.append(ad.unpack_dual(lib.lerp(a, b, weight)).tangent.numpy().copy())
+    ours, theirs = results
+    np.testing.assert_array_equal(ours, theirs)
+    keep = ~np.isnan(theirs)
+    np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))

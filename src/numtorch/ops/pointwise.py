@@ -559,6 +559,22 @@ def _check_lerp(args):
         _LERP.check_tensor(input)
 
 
+@batched
+def _lerp_jvp(input_t, end_t, weight_t, input, end, weight, result):
+    # torch's forward formula is lerp itself on the tangents (a missing one a zero), so its
+    # two-sided form decides the signs of zero, plus weight_t * (end - input)
+    n = result.ndim
+    input_t, end_t = align(input_t, input, n), align(end_t, end, n)
+    out = None
+    if input_t is not None or end_t is not None:
+        start = input_t if input_t is not None else zeros_like(end_t)
+        out = lerp(start, end_t if end_t is not None else zeros_like(start), weight)
+    if weight_t is not None:
+        term = align(weight_t, weight, n) * (end - input)
+        out = term if out is None else out + term
+    return out
+
+
 @export(inplace=True)
 @overloaded(
     "weight",
@@ -571,7 +587,7 @@ def _check_lerp(args):
     input=lambda grad, weight: grad * _conj(1 - weight),
     end=lambda grad, weight: grad * _conj(weight),
     weight=lambda grad, input, end: grad * _conj(end - input),
-    jvp="elementwise",
+    jvp=_lerp_jvp,
 )
 def lerp(input, end, weight):
     # torch's two-sided form: from input for |weight| < 0.5, from end otherwise (exact at
