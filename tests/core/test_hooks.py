@@ -272,6 +272,20 @@ def hooks_where_no_gradient_arrives(lib):
     return log
 
 
+def post_hooks_see_reduced_gradients(lib):
+    # torch reduces a broadcast gradient to its input's shape (and dtype) before the node's
+    # post-hooks see it
+    a = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+    b = lib.tensor([[0.5], [-1.0]], dtype=lib.float32, requires_grad=True)
+    log = []
+    y = a * b
+    y.grad_fn.register_hook(
+        lambda gi, go: log.append([(tuple(g.shape), str(g.dtype).split(".")[1]) for g in gi])
+    )
+    y.sum().backward()
+    return log
+
+
 SCENARIOS = [
     non_leaf_ordering,
     leaf_used_twice,
@@ -290,6 +304,7 @@ SCENARIOS = [
     in_place_hook,
     norm_statistics_are_not_node_outputs,
     hooks_where_no_gradient_arrives,
+    post_hooks_see_reduced_gradients,
 ]
 
 

@@ -224,5 +224,14 @@ def _apply_node(node, grads, anomaly):
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
     if node._hooked and node._post_hooks:
+        # torch validates the gradients (reduced to each input's shape and dtype) before
+        # its post-hooks see them
+        metas = node._input_meta or ()
+        outputs = tuple(
+            g
+            if g is None or i >= len(metas) or metas[i] is None
+            else conform_gradient(g, metas[i], node, i)
+            for i, g in enumerate(outputs)
+        )
         outputs = node_post_hooks(node, outputs, grads)
     return outputs
