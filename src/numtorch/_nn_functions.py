@@ -89,9 +89,7 @@ def layer_norm(
 def native_layer_norm(input: Tensor, normalized_shape, weight, bias, eps) -> tuple:
     """``(output, mean, rstd)``; the statistics have the input's leading dims and ones."""
     normalized_shape = check_layer_norm(input, normalized_shape, weight, bias)
-    return N.non_differentiable_stats(
-        N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)
-    )
+    return N.native_layer_norm_op(input, normalized_shape, weight, bias, eps)
 
 
 @export(method=False)
@@ -125,10 +123,8 @@ def native_batch_norm(
         raise RuntimeError(
             f"input tensor must have at least one element, but got input_sizes = [{sizes}]"
         )
-    results = N.non_differentiable_stats(
-        N.native_batch_norm_op(
-            input, weight, bias, running_mean, running_var, training, momentum, eps
-        )
+    results = N.native_batch_norm_op(
+        input, weight, bias, running_mean, running_var, training, momentum, eps
     )
     if not training:
         empty = Tensor._make(results[1]._data[:0].copy())

@@ -295,7 +295,9 @@ def test_reductions_of_nan_and_ties_match_torch(name, fn):
 _SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.5, np.inf, -np.inf, np.nan]
 
 
-@pytest.mark.parametrize("name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle", "pow"])
+@pytest.mark.parametrize(
+    "name", ["atan2", "maximum", "minimum", "fmax", "fmin", "angle", "pow", "div", "copysign"]
+)
 @pytest.mark.parametrize("sides", ["input", "other", "both"])
 def test_binary_forward_formulas_at_ties_zeros_and_nan_match_torch(name, sides):
     """torch's own forward formulas for these ops differ from their gradients: atan2's is NaN
@@ -322,5 +324,53 @@ def test_binary_forward_formulas_at_ties_zeros_and_nan_match_torch(name, sides):
         return
     np.testing.assert_array_equal(ours, theirs)
     # the sign of a NaN made from two NaNs (or from inf * 0) is up to the CPU
+    keep = ~np.isnan(theirs)
+    np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_of_a_zero_dim_tensor_has_torchs_tangent_signs(name):
+    """Over one element the tangent is t - sum(t): zero, with the sign torch's sum gives
+    (a sum starts from +0, so a -0 tangent stays -0 and a -1 tangent gives +0)."""
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(0.7, dtype=lib.float64)
+        f = getattr(lib, name)
+        row = [
+            float(lib.func.jvp(lambda a: f(a, 0), (x,), (lib.tensor(t, dtype=lib.float64),))[1])
+            for t in (1.0, -1.0, 0.0, -0.0, np.inf)
+        ]
+        results.append(np.array(row))
+    ours, theirs = results
+    np.testing.assert_array_equal(ours, theirs)
+    keep = ~np.isnan(theirs)
+    np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))
+
+
+@pytest.mark.parametrize("sides", ["input", "end", "both", "input_and_weight", "all"])
+def test_lerp_forward_formula_is_lerp_of_the_tangents_like_torch(sides):
+    """torch's tangent is lerp(input_t, end_t, weight) (+ weight_t * (end - input)): its
+    two-sided form, not the gradients' (1 - w) * input_t, decides the signs of zero."""
+    torch = pytest.importorskip("torch")
+    x = np.repeat(_SPECIAL, len(_SPECIAL))
+    o = np.tile(_SPECIAL, len(_SPECIAL))
+    tx = np.resize([1.0, -1.0, 0.0, -0.0, 2.0], x.size)
+    w = np.resize([0.3, 0.7, -0.2, 1.0, 0.0, 0.5], x.size)
+    results = []
+    for lib in (numtorch, torch):
+        ad = lib.autograd.forward_ad
+        with ad.dual_level():
+            a, b = lib.tensor(x), lib.tensor(o)
+            weight = 0.3 if sides in ("input", "end", "both") else lib.tensor(w)
+            if sides != "end":
+                a = ad.make_dual(a, lib.tensor(tx))
+            if sides in ("end", "both", "all"):
+                b = ad.make_dual(b, lib.tensor(tx[::-1].copy()))
+            if sides in ("input_and_weight", "all"):
+                weight = ad.make_dual(weight, lib.tensor(tx))
+            results.append(ad.unpack_dual(lib.lerp(a, b, weight)).tangent.numpy().copy())
+    ours, theirs = results
+    np.testing.assert_array_equal(ours, theirs)
     keep = ~np.isnan(theirs)
     np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))

@@ -217,6 +217,75 @@ def in_place_hook(lib):
     return values(x.grad)
 
 
+def norm_statistics_are_not_node_outputs(lib):
+    # the statistics of native_layer_norm / native_batch_norm are floating outputs torch does
+    # not differentiate: the node's hooks see one grad_output (group norm's sees three)
+    F = lib.nn.functional
+    x = lib.tensor(np.arange(12.0).reshape(3, 4) / 7, requires_grad=True)
+    log = []
+    for y in (
+        F.layer_norm(x, (4,)),
+        F.batch_norm(x, None, None, training=True),
+        F.group_norm(x.reshape(3, 4, 1), 2),
+        lib.native_layer_norm(x, (4,), None, None, 1e-5)[0],
+    ):
+        y.grad_fn.register_hook(lambda gi, go: log.append((len(gi), len(go))))
+        y.grad_fn.register_prehook(lambda go: log.append(len(go)))
+        y.sum().backward()
+    stats = lib.native_layer_norm(x, (4,), None, None, 1e-5)[1:]
+    log.append([(t.requires_grad, t.grad_fn) for t in stats])
+    return log
+
+
+def hooks_where_no_gradient_arrives(lib):
+    # a backward that returns None for an input: torch still runs the nodes behind it, so
+    # tensor hooks, node hooks and post-accumulate-grad hooks see None
+    class NoneForSecond(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a * 2 + b
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2, None
+
+    log = []
+    a = leaf(lib)
+    b = leaf(lib)
+    b.register_hook(lambda g: log.append(("leaf", g)))
+    b.register_post_accumulate_grad_hook(lambda p: log.append(("post-accumulate", p.grad)))
+    m = b * 1
+    m.register_hook(lambda g: log.append(("tensor", g)))
+    m.grad_fn.register_prehook(lambda go: log.append(("pre", go)))
+    m.grad_fn.register_hook(lambda gi, go: log.append(("post", gi, go)))
+    NoneForSecond.apply(a, m).sum().backward()
+    log.append(("grads", values(a.grad), b.grad))
+    c = leaf(lib)
+    c.register_hook(lambda g: log.append(("captured", g)))
+    out = NoneForSecond.apply(a, c).sum()
+    log.append(values(lib.autograd.grad(out, [a, c], allow_unused=True)[0]))
+    c.register_hook(lambda g: lib.ones(2))
+    try:
+        NoneForSecond.apply(a, c).sum().backward()
+    except RuntimeError as e:
+        log.append(str(e))
+    return log
+
+
+def post_hooks_see_reduced_gradients(lib):
+    # torch reduces a broadcast gradient to its input's shape (and dtype) before the node's
+    # post-hooks see it
+    a = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+    b = lib.tensor([[0.5], [-1.0]], dtype=lib.float32, requires_grad=True)
+    log = []
+    y = a * b
+    y.grad_fn.register_hook(
+        lambda gi, go: log.append([(tuple(g.shape), str(g.dtype).split(".")[1]) for g in gi])
+    )
+    y.sum().backward()
+    return log
+
+
 SCENARIOS = [
     non_leaf_ordering,
     leaf_used_twice,
@@ -233,6 +302,9 @@ SCENARIOS = [
     optimizer_in_backward,
     hook_raises,
     in_place_hook,
+    norm_statistics_are_not_node_outputs,
+    hooks_where_no_gradient_arrives,
+    post_hooks_see_reduced_gradients,
 ]
 
 

@@ -300,3 +300,30 @@ def test_cross_entropy_with_probabilities_of_an_empty_batch_is_a_filled_nan(labe
         (grad,) = lib.autograd.grad(loss, x)
         found.append((grad_fn_name(loss), np.isnan(loss.item()), tuple(grad.shape)))
     assert found[0] == found[1]
+
+
+def _node_names(node, seen=None):
+    seen = set() if seen is None else seen
+    if node is None or id(node) in seen:
+        return []
+    seen.add(id(node))
+    names = [node.name()]
+    for nxt, _ in node.next_functions:
+        names += _node_names(nxt, seen)
+    return names
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_label_smoothed_cross_entropy_graph_matches_torch(reduction, weighted):
+    """torch's composite scales both parts by Scalars: MulBackward1 nodes in its graph."""
+    torch = pytest.importorskip("torch")
+    graphs = []
+    for lib in (numtorch, torch):
+        x = lib.tensor(A, requires_grad=True)
+        weight = lib.tensor(VAR[0]) if weighted else None
+        loss = lib.nn.functional.cross_entropy(
+            x, lib.tensor([0, 3, 1]), weight, reduction=reduction, label_smoothing=0.2
+        )
+        graphs.append(_node_names(loss.grad_fn))
+    assert graphs[0] == graphs[1]

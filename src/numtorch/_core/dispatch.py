@@ -493,9 +493,10 @@ def record(spec, args, results: tuple):
         result._requires_grad = True
     else:
         # Integer outputs (indices) are not outputs of the node, as in torch: a node of
-        # max(dim) or sort receives one gradient.
+        # max(dim) or sort receives one gradient; nor are the floating outputs after the
+        # differentiable ones (native_layer_norm's statistics).
         nr = 0
-        for r in results:
+        for r in results[: spec.differentiable_outputs]:
             if r._data.dtype.kind in _FLOAT_KINDS:
                 r._grad_fn = node
                 r._output_nr = nr

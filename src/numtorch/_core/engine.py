@@ -99,10 +99,13 @@ def _run_backward(roots, grad_roots, retain_graph, create_graph, inputs, accumul
                 if captures and node in captures:
                     for nr, k in captures[node]:
                         captured[k] = grads[nr]
-                if accumulate and grads[0] is not None and (inputs is None or node in captures):
-                    if node._hooked and node._pre_hooks:
-                        grads = node_pre_hooks(node, grads)
-                    pending.append((node, grads[0]))
+                if accumulate and (inputs is None or node in captures):
+                    if grads[0] is not None:
+                        if node._hooked and node._pre_hooks:
+                            grads = node_pre_hooks(node, grads)
+                        pending.append((node, grads[0]))
+                    elif node.variable._post_accumulate_hooks:
+                        pending.append((node, None))  # torch runs them without a gradient
                 continue
             elif special or node._hooked or grads is not None:
                 if grads is None:

@@ -13,6 +13,10 @@ from .graph import accumulate_into_grad, engine_owned
 
 
 def commit_leaf_grad(node, grad):
+    if grad is None:  # no gradient arrived: torch still runs the post-accumulate-grad hooks
+        for hook in tuple((node.variable._post_accumulate_hooks or {}).values()):
+            hook(node.variable)
+        return
     accumulate_into_grad(node.variable, grad)
     if node._hooked and node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
@@ -62,9 +66,12 @@ def _check_hook_values(hook, new, old, owner):
 
 
 def _run_tensor_hooks(hooks, grad, owner):
+    # torch calls them with None where no gradient arrived (a backward returned None there)
     for hook in tuple(hooks.values()):
         new = hook(grad)
         if new is not None:
+            if grad is None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
             grad = engine_owned(_check_hook_value(hook, new, grad, owner))
     return grad
 
@@ -72,7 +79,7 @@ def _run_tensor_hooks(hooks, grad, owner):
 def tensor_hooks(node, grads):
     grads = list(grads)
     for nr, hooks in (node._tensor_pre_hooks or {}).items():
-        if hooks and grads[nr] is not None:
+        if hooks:
             grads[nr] = _run_tensor_hooks(hooks, grads[nr], f"output {nr} of {node.name()}")
     for nr, ref in (node._retains_grad or {}).items():
         t = ref()
@@ -83,11 +90,11 @@ def tensor_hooks(node, grads):
 
 
 def leaf_hooks(leaf, grads):
-    if leaf._hooks and grads[0] is not None:
+    if leaf._hooks:
         grad = _run_tensor_hooks(leaf._hooks, grads[0], "a leaf tensor")
         # A hook may keep the gradient it saw or returned: as in torch, .grad then gets its
         # own memory, so later accumulation into .grad does not change the kept tensor.
-        if not grad._requires_grad and not grad.is_sparse:
+        if grad is not None and not grad._requires_grad and not grad.is_sparse:
             grad = grad.clone()
         return [grad]
     return grads

@@ -189,9 +189,28 @@ def run_node(node, grads, anomaly):
             break
     else:
         if not node._refuses:  # Note [Nodes that refuse] in engine.py
+            if node._hooked:
+                return _hooks_without_gradients(node, grads, anomaly)
             return (None,) * len(node.next_functions)
     if node._hooked and node._pre_hooks:
         grads = node_pre_hooks(node, grads)
+    return _apply_node(node, grads, anomaly)
+
+
+def _hooks_without_gradients(node, grads, anomaly):
+    # torch runs a node that got no gradient at all, so its hooks see None (and the node
+    # runs after all if a pre-hook supplies a gradient)
+    if node._pre_hooks:
+        grads = node_pre_hooks(node, grads)
+        if any(g is not None for g in grads):
+            return _apply_node(node, grads, anomaly)
+    outputs = (None,) * len(node.next_functions)
+    if node._post_hooks:
+        outputs = node_post_hooks(node, outputs, grads)
+    return outputs
+
+
+def _apply_node(node, grads, anomaly):
     if dispatch.meta:
         # saved values of ops run on meta tensors are the zero arrays computed before the
         # results became meta (Note [Meta tensors through ops]): formulas may mix them
@@ -205,5 +224,14 @@ def run_node(node, grads, anomaly):
     if len(outputs) != len(node.next_functions):
         _wrong_count(node, outputs)
     if node._hooked and node._post_hooks:
+        # torch validates the gradients (reduced to each input's shape and dtype) before
+        # its post-hooks see them
+        metas = node._input_meta or ()
+        outputs = tuple(
+            g
+            if g is None or i >= len(metas) or metas[i] is None
+            else conform_gradient(g, metas[i], node, i)
+            for i, g in enumerate(outputs)
+        )
         outputs = node_post_hooks(node, outputs, grads)
     return outputs

@@ -96,6 +96,7 @@ class OpSpec:
     complex_refusal = None  # torch's name for it, where torch refuses complex autograd
     registry = REGISTRY  # every entry by name: a batching rule may run a sibling entry
     jvp = None  # forward derivative: "elementwise", "linear", a formula (Note [Forward grads])
+    differentiable_outputs = None  # leading outputs torch differentiates (None: all floats)
     function = None  # the public function that takes the generated runner's body, if any
 
     def __init__(
@@ -343,6 +344,7 @@ def defop(
     lists=(),
     scalars=(),
     outputs: int = 1,
+    differentiable_outputs: int | None = None,
     returns=None,
     check=None,
     params=None,
@@ -376,6 +378,9 @@ def defop(
             the forward's (the profiler's ``input_shapes`` has that many entries).
         outputs: number of outputs (``"many"`` when it depends on the arguments, as for
             split); ``returns`` wraps them (e.g. a namedtuple).
+        differentiable_outputs: how many leading outputs torch differentiates, when its
+            later floating outputs are not (the statistics of native_layer_norm): those
+            require no grad and are no outputs of the node (its hooks get one gradient).
         optional_saves: inputs saved only when a formula naming them will run (torch's
             wrap_opt_if; Note [Guarded saves]).
         dtypes: the dtypes torch's kernel runs (a ``KernelDtypes``, Note [Kernel dtypes]):
@@ -411,6 +416,8 @@ def defop(
         REGISTRY[op_name] = spec
         if jvp is not None:
             spec.jvp = jvp
+        if differentiable_outputs is not None:
+            spec.differentiable_outputs = differentiable_outputs
         # Note [Elementwise result layout] in backend/layout.py
         spec.iterator_layout = (
             spec.batch is batch_rules.pointwise

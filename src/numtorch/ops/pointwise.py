@@ -11,7 +11,7 @@ from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor
 from .._core.warn_once import warn_once
 from .._creation import zeros_like
-from ..autograd.forward_grad import not_implemented_jvp
+from ..autograd.forward_grad import align, batched, not_implemented_jvp
 from ..backend import xp
 from ..backend.fused import add_scaled, fma
 
@@ -206,6 +206,18 @@ def _div_other(grad, input, other):
     return -grad * _conj((input / other) / other)
 
 
+@batched
+def _div_jvp(input_t, other_t, input, other, result):
+    # torch's forward formula (self_t - other_t * result) / other, a missing tangent being
+    # a zero that drops out of the difference (not the sum of the two gradients' terms)
+    input_t = align(input_t, input, result.ndim)
+    if other_t is None:
+        return input_t / other
+    other_t = align(other_t, other, result.ndim)
+    change = -(other_t * result) if input_t is None else input_t - other_t * result
+    return change / other
+
+
 _true_divide = defop(
     name="div",
     promote="float",
@@ -214,7 +226,7 @@ _true_divide = defop(
     params=("input", "other"),
     input=lambda grad, other: grad / _conj(other),
     other=_div_other,
-    jvp="elementwise",
+    jvp=_div_jvp,
 )(xp.true_divide)
 
 
@@ -564,6 +576,22 @@ def _check_lerp(args):
         _LERP.check_tensor(input)
 
 
+@batched
+def _lerp_jvp(input_t, end_t, weight_t, input, end, weight, result):
+    # torch's forward formula is lerp itself on the tangents (a missing one a zero), so its
+    # two-sided form decides the signs of zero, plus weight_t * (end - input)
+    n = result.ndim
+    input_t, end_t = align(input_t, input, n), align(end_t, end, n)
+    out = None
+    if input_t is not None or end_t is not None:
+        start = input_t if input_t is not None else zeros_like(end_t)
+        out = lerp(start, end_t if end_t is not None else zeros_like(start), weight)
+    if weight_t is not None:
+        term = align(weight_t, weight, n) * (end - input)
+        out = term if out is None else out + term
+    return out
+
+
 @export(inplace=True)
 @overloaded(
     "weight",
@@ -576,7 +604,7 @@ def _check_lerp(args):
     input=lambda grad, weight: grad * _conj(1 - weight),
     end=lambda grad, weight: grad * _conj(weight),
     weight=lambda grad, input, end: grad * _conj(end - input),
-    jvp="elementwise",
+    jvp=_lerp_jvp,
 )
 def lerp(input, end, weight):
     # torch's two-sided form: from input for |weight| < 0.5, from end otherwise (exact at

@@ -121,8 +121,8 @@ def _tangent_dim(input_t, input, dim):
 
 @batched
 def _softmax_jvp(input_t, input, dim, result):
-    if input.ndim == 0:
-        return input_t * 0
+    if input.ndim == 0:  # the sum over the one element, as torch's: it starts from +0
+        return result * (input_t - (result * input_t + 0.0))
     d = _tangent_dim(input_t, input, dim)
     return result * (input_t - (result * input_t).sum(d, keepdim=True))
 
@@ -130,7 +130,7 @@ def _softmax_jvp(input_t, input, dim, result):
 @batched
 def _log_softmax_jvp(input_t, input, dim, result):
     if input.ndim == 0:
-        return input_t * 0
+        return input_t - (result.exp() * input_t + 0.0)
     d = _tangent_dim(input_t, input, dim)
     return input_t - (result.exp() * input_t).sum(d, keepdim=True)
 

@@ -12,6 +12,7 @@ from .._core.kernel_dtypes import FLOATS, REAL, kernel, own_message
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
 from .._creation import from_numpy, zeros_like
+from ..autograd.forward_grad import align, batched
 from ..backend import xp
 from ..backend.zeros import efficient_zeros
 from .exponential import pow
@@ -471,13 +472,22 @@ def _copysign_input(grad, input, result):
     return grad * where(input == 0, 0.0, result / input)
 
 
+@batched
+def _copysign_jvp(input_t, other_t, input, result):
+    # torch's forward formula has the input's term alone: other's (zero) term is not added,
+    # which would turn a -0 tangent into +0, and a tangent of other alone gives none
+    if input_t is None:
+        return None
+    return _copysign_input(align(input_t, input, result.ndim), input, result)
+
+
 @defop(
     batch=batch_rules.pointwise,
     name="copysign",
     promote="float",
     input=_copysign_input,
     other=lambda grad: zeros_like(grad),
-    jvp="elementwise",
+    jvp=_copysign_jvp,
 )
 def _copysign(input, other):
     return xp.copysign(input, other)

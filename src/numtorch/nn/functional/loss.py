@@ -20,7 +20,7 @@ from ..._creation import ones_like
 from ...backend import xp
 from ...ops.nn import loss as L
 from ...ops.nn import pointwise_loss as PL
-from ...ops.pointwise import _div_scalar
+from ...ops.pointwise import _div_scalar, _mul_scalar
 from ...ops.shape import broadcast_tensors
 from ...ops.special import xlogy
 from .activation import log_softmax
@@ -311,7 +311,8 @@ def cross_entropy(
         smooth = smooth.sum() / denominator
     elif reduction == "sum":
         smooth = smooth.sum()
-    return (1 - label_smoothing) * loss + smooth * (label_smoothing / classes)
+    # torch's C++ composite multiplies by Scalars (MulBackward1 in its graph)
+    return _mul_scalar(loss, 1 - label_smoothing) + _mul_scalar(smooth, label_smoothing / classes)
 
 
 def _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing):

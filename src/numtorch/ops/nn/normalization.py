@@ -58,14 +58,6 @@ def _moments(x, axes, n, welford=False):
     return mean, x - mean
 
 
-def non_differentiable_stats(results):
-    """Detach the statistics outputs, which torch does not differentiate."""
-    for t in results[1:]:
-        t._grad_fn = None
-        t._requires_grad = False
-    return results
-
-
 def _stats(input, dims, eps, mean=None, invstd=None):
     """mean and invstd as tensors over ``dims`` (recomputed when differentiating twice)."""
     if mean is not None and not grad_mode.is_grad_enabled():
@@ -298,6 +290,7 @@ def _bn_grad(which):
     name="native_batch_norm",
     node="NativeBatchNormBackward0",
     outputs=3,
+    differentiable_outputs=1,
     input=_bn_grad("input"),
     weight=_bn_grad("weight"),
     bias=_bn_grad("bias"),
@@ -573,6 +566,7 @@ def _ln_jvp(input_t, weight_t, bias_t, input, normalized_shape, weight, bias, ep
     name="native_layer_norm",
     node="NativeLayerNormBackward0",
     outputs=3,
+    differentiable_outputs=1,
     input=_ln_grad("input"),
     weight=_ln_grad("weight"),
     bias=_ln_grad("bias"),
