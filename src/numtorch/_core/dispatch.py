@@ -359,7 +359,7 @@ def run_general(spec, args):
         spec.check(args)
     target = _promote(spec, args, arrays) if spec.promote else None
     if spec.dtypes is not None:
-        _check_kernel_dtype(spec, target, arrays)
+        _check_kernel_dtype(spec, target, arrays, args)
     try:
         if not spec.view and _has_bf16(arrays):
             out = _in_float32(spec, args, arrays)
@@ -373,6 +373,9 @@ def run_general(spec, args):
         raise allocation_error(error) from None
     except TypeError as error:
         raise kernel_dtype_error(spec, target, arrays, error) from None
+    except NotImplementedError:
+        broadcast_first(spec, args)
+        raise
     if spec.iterator_layout:
         out = _iterator_layout(spec, args, out, target)
     if spec.outputs == 1:
@@ -396,7 +399,7 @@ def run_general(spec, args):
     return results if spec.returns is None else spec.returns(*results)
 
 
-def _check_kernel_dtype(spec, target, arrays) -> None:
+def _check_kernel_dtype(spec, target, arrays, args) -> None:
     """Note [Kernel dtypes]: the dtype the op computes in (the promoted one, else its first
     tensor's) must be one its torch kernel runs."""
     if target is None:
@@ -404,7 +407,24 @@ def _check_kernel_dtype(spec, target, arrays) -> None:
         if first.__class__ is not _ndarray:
             return
         target = first.dtype
-    spec.dtypes.check(target)
+    if target not in spec.dtypes.supported:
+        raise kernel_refusal(spec, args, target)
+
+
+def kernel_refusal(spec, args, np_dtype) -> Exception:
+    """The error for a dtype the op's kernel lacks (Note [Kernel dtypes]), after torch's
+    earlier check that a pointwise op's tensor operands broadcast."""
+    broadcast_first(spec, args)
+    return spec.dtypes.error(np_dtype)
+
+
+def broadcast_first(spec, args) -> None:
+    """torch's TensorIterator checks that a pointwise op's tensors broadcast before its
+    kernel refuses their dtype: run where a dtype is refused, that error first."""
+    if spec.iterator_layout:
+        shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
+        if len(shapes) > 1:
+            broadcast_shape(*shapes)
 
 
 def _is_mask(index) -> bool:

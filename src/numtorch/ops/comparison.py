@@ -52,9 +52,9 @@ def _logical(name, ufunc):
     return export(op, inplace=True)
 
 
-def _integers_only(kernel: str, *arrays) -> None:
+def _integers_only(kernel: str, *arrays, refused: str = "fcV") -> None:
     dtype = xp.result_type(*arrays)
-    if dtype.kind in "fcV":
+    if dtype.kind in refused:
         name = _dtypes.from_numpy_dtype(dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
 
