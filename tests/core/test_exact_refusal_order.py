@@ -55,3 +55,18 @@ def _outcome(lib, case):
 @pytest.mark.parametrize("case", sorted(_CASES))
 def test_refusal_order_matches_torch(case):
     assert _outcome(numtorch, case) == _outcome(torch, case)
+
+
+_MORE = {
+    "isclose_dtypes": lambda lib: lib.isclose(lib.ones(2), lib.ones(2, dtype=lib.float64)),
+    "isclose_shapes": lambda lib: lib.isclose(lib.ones(2), lib.ones(3)),
+    "fmod_empty_by_zero": lambda lib: lib.fmod(lib.ones(0, dtype=lib.int64), lib.tensor(0)),
+    "floor_divide_empty_by_zero": lambda lib: lib.ones(0, dtype=lib.int32) // 0,
+    "remainder_by_zero": lambda lib: lib.remainder(lib.ones(2, dtype=lib.int64), lib.tensor(0)),
+}
+_CASES.update(_MORE)
+
+
+@pytest.mark.parametrize("case", sorted(_MORE))
+def test_more_refusals_match_torch(case):
+    assert _outcome(numtorch, case) == _outcome(torch, case)
