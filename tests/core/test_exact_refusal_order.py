@@ -63,6 +63,10 @@ _MORE = {
     "fmod_empty_by_zero": lambda lib: lib.fmod(lib.ones(0, dtype=lib.int64), lib.tensor(0)),
     "floor_divide_empty_by_zero": lambda lib: lib.ones(0, dtype=lib.int32) // 0,
     "remainder_by_zero": lambda lib: lib.remainder(lib.ones(2, dtype=lib.int64), lib.tensor(0)),
+    "clamp_bool_by_bools": lambda lib: lib.clamp(lib.ones(2, dtype=lib.bool), True, False),
+    "clamp_min_bool_by_bool": lambda lib: lib.clamp_min(lib.ones(2, dtype=lib.bool), True),
+    "clamp_bool_max_by_bool": lambda lib: lib.ones(2, dtype=lib.bool).clamp_(max=True),
+    "clamp_bool_by_int": lambda lib: lib.clamp(lib.ones(2, dtype=lib.bool), 2),
 }
 _CASES.update(_MORE)
 

@@ -64,6 +64,20 @@ def _with_scalars(out, input, *bounds):
     return out.astype(d.np, copy=False)
 
 
+def _no_bool_scalar_kernel(input, min, max) -> None:
+    # the number kernels have no bool loop: a bool tensor clamped by bools (which keep its
+    # dtype) is refused, by the kernel of the bounds given; an int or float bound promotes
+    if input.dtype == xp.bool_ and all(b is None or b.__class__ is bool for b in (min, max)):
+        which = (
+            "clamp"
+            if min is not None and max is not None
+            else "clamp_min"
+            if max is None
+            else "clamp_max"
+        )
+        raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")
+
+
 def _bound(value, np_dtype):
     # an int bound converts into an integer input's type as a fill value does; a float one
     # is compared as it is, the input promoted (_with_scalars)
@@ -90,6 +104,7 @@ def _keep_zero_sign(out, input):
 )
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
+    _no_bool_scalar_kernel(input, min, max)
     out = input
     if min is not None:
         out = _keep_zero_sign(xp.maximum(out, _bound(min, input.dtype)), out)
@@ -162,6 +177,7 @@ clip = export(clamp, name="clip", inplace=True)
     jvp="elementwise",
 )
 def _clamp_min_scalar(input, min):
+    _no_bool_scalar_kernel(input, min, None)
     low = _bound(min, input.dtype)
     return _with_scalars(_keep_zero_sign(xp.maximum(input, low), input), input, min)
 
@@ -175,6 +191,7 @@ def _clamp_min_scalar(input, min):
     jvp="elementwise",
 )
 def _clamp_max_scalar(input, max):
+    _no_bool_scalar_kernel(input, None, max)
     high = _bound(max, input.dtype)
     return _with_scalars(_keep_zero_sign(xp.minimum(input, high), input), input, max)
 
