@@ -67,6 +67,14 @@ _MORE = {
     "clamp_min_bool_by_bool": lambda lib: lib.clamp_min(lib.ones(2, dtype=lib.bool), True),
     "clamp_bool_max_by_bool": lambda lib: lib.ones(2, dtype=lib.bool).clamp_(max=True),
     "clamp_bool_by_int": lambda lib: lib.clamp(lib.ones(2, dtype=lib.bool), 2),
+    "clip_complex_before_shapes": lambda lib: lib.clip(
+        lib.ones(0, dtype=lib.complex64), lib.ones(2, dtype=lib.complex64), None
+    ),
+    "remainder_complex_shapes": lambda lib: lib.ones(2, 3, dtype=lib.complex128) % lib.ones(3, 0),
+    "nanmean_complex_dtype": lambda lib: lib.nanmean(lib.ones(2), dtype=lib.complex128),
+    "where_half_overflowing_number": lambda lib: lib.where(
+        lib.tensor([True, False]), lib.ones(2, dtype=lib.float16), 1e10
+    ),
 }
 _CASES.update(_MORE)
 

@@ -60,8 +60,8 @@ _C_NAMES.update(
 def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
     """torch's refusal of a number its op cannot convert to ``dtype`` (a numtorch dtype)
     exactly: where, pow and remainder check, where arithmetic wraps (see ``wrap_int``).
-    ``lenient`` is where's conversion: negative values wrap into unsigned types, and ints
-    convert to half unchecked."""
+    ``lenient`` is where's conversion: negative values wrap into unsigned types, and numbers
+    convert to half unchecked (a float beyond its range becomes an infinity)."""
     np_dtype = dtype.np
     if value.__class__ is int and np_dtype in _INT_RANGES:
         low, high = _INT_RANGES[np_dtype]
@@ -69,7 +69,7 @@ def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
             low = -high
         fits = low <= value <= high
     elif value.__class__ in (int, float) and np_dtype == xp.float16:
-        if lenient and value.__class__ is int:
+        if lenient:
             return
         fits = not abs(value) > 65504.0  # NaN and inf convert
     else:
@@ -372,6 +372,7 @@ def run_general(spec, args):
     except MemoryError as error:
         raise allocation_error(error) from None
     except TypeError as error:
+        broadcast_first(spec, args)
         raise kernel_dtype_error(spec, target, arrays, error) from None
     except NotImplementedError:
         broadcast_first(spec, args)
@@ -414,7 +415,8 @@ def _check_kernel_dtype(spec, target, arrays, args) -> None:
 def kernel_refusal(spec, args, np_dtype) -> Exception:
     """The error for a dtype the op's kernel lacks (Note [Kernel dtypes]), after torch's
     earlier check that a pointwise op's tensor operands broadcast."""
-    broadcast_first(spec, args)
+    if spec.dtypes.in_kernel(np_dtype):  # an op's own check comes before the shapes'
+        broadcast_first(spec, args)
     return spec.dtypes.error(np_dtype)
 
 

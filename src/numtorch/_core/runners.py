@@ -145,6 +145,7 @@ DTYPE_CHECK
     except MemoryError as error:
         raise allocation_error(error) from None
     except TypeError as error:
+        broadcast_first(spec, args)
         raise kernel_dtype_error(spec, None, (ad, bd), error) from None
     except NotImplementedError:
         broadcast_first(spec, args)

@@ -42,6 +42,9 @@ class _ClampTensorDtypes(KernelDtypes):
     def error(self, np_dtype):
         return (_CLAMP if np_dtype.kind == "c" else kernel("clamp_cpu", ())).error(np_dtype)
 
+    def in_kernel(self, np_dtype) -> bool:
+        return np_dtype.kind != "c"
+
 
 # (bool runs where one bound is given: torch's clamp_min and clamp_max kernels have a loop)
 _CLAMP_TENSOR = _ClampTensorDtypes(REAL)
