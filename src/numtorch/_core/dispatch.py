@@ -275,11 +275,12 @@ def _in_float32(spec, args, arrays):
         else a
         for a in arrays
     ]
-    for (
-        i
-    ) in spec.operands:  # a number operand is read as a bfloat16 (Note [Half-precision scalars])
-        if wide[i].__class__ is float or wide[i].__class__ is int:
-            wide[i] = float(xp.asarray(wide[i]).astype(_BF16))
+    if spec.promote:
+        # a number promoted with the tensors is read as a bfloat16 (Note [Half-precision
+        # scalars]); a kernel's own parameters (lerp's weight, addmm's beta) are not
+        for i in spec.operands[:2]:
+            if wide[i].__class__ is float or wide[i].__class__ is int:
+                wide[i] = float(xp.asarray(wide[i]).astype(_BF16))
     out = spec.forward(*wide)
     if spec.outputs == 1:
         return _narrow(out)
