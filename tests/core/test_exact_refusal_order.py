@@ -72,6 +72,7 @@ _MORE = {
     ),
     "remainder_complex_shapes": lambda lib: lib.ones(2, 3, dtype=lib.complex128) % lib.ones(3, 0),
     "nanmean_complex_dtype": lambda lib: lib.nanmean(lib.ones(2), dtype=lib.complex128),
+    "clamp_complex_without_bounds": lambda lib: lib.clamp(lib.ones(2, dtype=lib.complex64)),
     "where_half_overflowing_number": lambda lib: lib.where(
         lib.tensor([True, False]), lib.ones(2, dtype=lib.float16), 1e10
     ),

@@ -140,6 +140,7 @@ def _clamp_tensor(input, min, max):
 @export(inplace=True)
 def clamp(input, min=None, max=None) -> Tensor:
     """Limit values to ``[min, max]`` (either bound may be omitted)."""
+    _clamp_check(min, max)  # before the dtype's refusal, as torch
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if min is None or max is None or (isinstance(min, Tensor) and isinstance(max, Tensor)):
             if (
