@@ -33,6 +33,16 @@ _OPS = {
 }
 
 
+@pytest.mark.parametrize("name", ["deg2rad", "rad2deg"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_angle_conversions_multiply_by_an_unrounded_constant(dtype, name):
+    def bits(lib):
+        x = lib.tensor(_VALUES * 30, dtype=getattr(lib, dtype))
+        return getattr(x, name)().float().numpy().tolist()
+
+    assert bits(numtorch) == bits(torch)
+
+
 def _bits(lib, dtype, scalar, op):
     x = lib.tensor(_VALUES, dtype=getattr(lib, dtype))
     y = _OPS[op](lib, x, _SCALARS[scalar](lib))

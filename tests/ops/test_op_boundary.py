@@ -60,8 +60,13 @@ def test_scatter_out_of_range_index_raises_runtime_error(op, index):
         (lambda: torch.sum(None), "'input' (position 1)"),
         (lambda: torch.matmul(torch.ones(2), None), "'other' (position 2)"),
         (lambda: torch.exp(object()), "'input' (position 1)"),
+        # a number or a dtype where the function failed on it: torch's parser wants a tensor
+        (lambda: torch.argmin(True), "'input' (position 1)"),
+        (lambda: torch.amax(torch.float32), "'input' (position 1)"),
+        (lambda: torch.logsumexp(torch.float32, 0), "'input' (position 1)"),
+        (lambda: torch.msort(False), "'input' (position 1)"),
     ],
-    ids=["exp", "sum", "matmul", "object"],
+    ids=["exp", "sum", "matmul", "object", "bool", "dtype", "dtype_with_dim", "msort"],
 )
 def test_a_non_tensor_argument_raises_type_error(call, argument):
     with pytest.raises(TypeError, match=re.escape(f"argument {argument} must be Tensor")):

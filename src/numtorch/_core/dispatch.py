@@ -60,8 +60,8 @@ _C_NAMES.update(
 def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
     """torch's refusal of a number its op cannot convert to ``dtype`` (a numtorch dtype)
     exactly: where, pow and remainder check, where arithmetic wraps (see ``wrap_int``).
-    ``lenient`` is where's conversion: negative values wrap into unsigned types, and ints
-    convert to half unchecked."""
+    ``lenient`` is where's conversion: negative values wrap into unsigned types, and numbers
+    convert to half unchecked (a float beyond its range becomes an infinity)."""
     np_dtype = dtype.np
     if value.__class__ is int and np_dtype in _INT_RANGES:
         low, high = _INT_RANGES[np_dtype]
@@ -69,7 +69,7 @@ def check_scalar_fits(value, dtype, lenient: bool = False) -> None:
             low = -high
         fits = low <= value <= high
     elif value.__class__ in (int, float) and np_dtype == xp.float16:
-        if lenient and value.__class__ is int:
+        if lenient:
             return
         fits = not abs(value) > 65504.0  # NaN and inf convert
     else:
@@ -275,11 +275,12 @@ def _in_float32(spec, args, arrays):
         else a
         for a in arrays
     ]
-    for (
-        i
-    ) in spec.operands:  # a number operand is read as a bfloat16 (Note [Half-precision scalars])
-        if wide[i].__class__ is float or wide[i].__class__ is int:
-            wide[i] = float(xp.asarray(wide[i]).astype(_BF16))
+    if spec.promote:
+        # a number promoted with the tensors is read as a bfloat16 (Note [Half-precision
+        # scalars]); a kernel's own parameters (lerp's weight, addmm's beta) are not
+        for i in spec.operands[:2]:
+            if wide[i].__class__ is float or wide[i].__class__ is int:
+                wide[i] = float(xp.asarray(wide[i]).astype(_BF16))
     out = spec.forward(*wide)
     if spec.outputs == 1:
         return _narrow(out)
@@ -359,7 +360,7 @@ def run_general(spec, args):
         spec.check(args)
     target = _promote(spec, args, arrays) if spec.promote else None
     if spec.dtypes is not None:
-        _check_kernel_dtype(spec, target, arrays)
+        _check_kernel_dtype(spec, target, arrays, args)
     try:
         if not spec.view and _has_bf16(arrays):
             out = _in_float32(spec, args, arrays)
@@ -372,7 +373,11 @@ def run_general(spec, args):
     except MemoryError as error:
         raise allocation_error(error) from None
     except TypeError as error:
+        broadcast_first(spec, args)
         raise kernel_dtype_error(spec, target, arrays, error) from None
+    except NotImplementedError:
+        broadcast_first(spec, args)
+        raise
     if spec.iterator_layout:
         out = _iterator_layout(spec, args, out, target)
     if spec.outputs == 1:
@@ -396,7 +401,7 @@ def run_general(spec, args):
     return results if spec.returns is None else spec.returns(*results)
 
 
-def _check_kernel_dtype(spec, target, arrays) -> None:
+def _check_kernel_dtype(spec, target, arrays, args) -> None:
     """Note [Kernel dtypes]: the dtype the op computes in (the promoted one, else its first
     tensor's) must be one its torch kernel runs."""
     if target is None:
@@ -404,7 +409,25 @@ def _check_kernel_dtype(spec, target, arrays) -> None:
         if first.__class__ is not _ndarray:
             return
         target = first.dtype
-    spec.dtypes.check(target)
+    if target not in spec.dtypes.supported:
+        raise kernel_refusal(spec, args, target)
+
+
+def kernel_refusal(spec, args, np_dtype) -> Exception:
+    """The error for a dtype the op's kernel lacks (Note [Kernel dtypes]), after torch's
+    earlier check that a pointwise op's tensor operands broadcast."""
+    if spec.dtypes.in_kernel(np_dtype):  # an op's own check comes before the shapes'
+        broadcast_first(spec, args)
+    return spec.dtypes.error(np_dtype)
+
+
+def broadcast_first(spec, args) -> None:
+    """torch's TensorIterator checks that a pointwise op's tensors broadcast before its
+    kernel refuses their dtype: run where a dtype is refused, that error first."""
+    if spec.iterator_layout:
+        shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
+        if len(shapes) > 1:
+            broadcast_shape(*shapes)
 
 
 def _is_mask(index) -> bool:

@@ -7,12 +7,14 @@ the version counter, and moves the tensor's history: a non-leaf gets the new nod
 
 from __future__ import annotations
 
+import inspect
 import weakref
 
 from ..backend import lapack, xp
 from ..backend.fused import add_scaled
 from . import dtypes as _dtypes
 from . import grad_mode
+from .dispatch import broadcast_shape
 from .inference import INPLACE_ERROR
 from .observers import dispatch
 from .saved import SavedTensor
@@ -352,6 +354,36 @@ def check_no_partial_overlap(self: Tensor, others) -> None:
             )
 
 
+_OPERANDS = ("other", "min", "max", "exponent")
+
+
+def _refuse_output(op, self, args, kwargs) -> None:
+    """torch's checks of an in-place op's output, which come before its kernel's dtypes
+    (Note [Kernel dtypes]): the operands broadcast, to ``self``'s shape, and their result
+    type casts to ``self``'s dtype (``int_tensor |= 2.0`` is that cast's error, not the
+    missing float kernel's). Run on the refusal path only."""
+    try:
+        given = dict(zip(list(inspect.signature(op).parameters)[1:], args), **kwargs)
+    except (TypeError, ValueError):  # no signature to read, or arguments it does not take
+        return
+    operands = [self]
+    for name in _OPERANDS:  # the tensor operands (a slope or alpha is the kernel's own)
+        if isinstance(given.get(name), (Tensor, int, float, complex)):
+            operands.append(given[name])
+    shapes = [tuple(a._data.shape) for a in operands if isinstance(a, Tensor)]
+    shape = broadcast_shape(*shapes)
+    if shape != shapes[0]:
+        raise RuntimeError(
+            f"output with shape {list(shapes[0])} doesn't match the broadcast shape {list(shape)}"
+        )
+    common = _dtypes.result_type(*operands)
+    if not _can_cast(common, self.dtype):
+        raise RuntimeError(
+            f"result type {common.scalar_name} can't be cast to the desired output type "
+            f"{self.dtype.scalar_name}"
+        )
+
+
 def _refuse_arguments(op, self, args, kwargs) -> None:
     """torch parses an in-place method's arguments before checking its target: a number
     where the op takes only tensors (``atan2_(2.0)``) is its TypeError, even on a leaf. Run
@@ -363,24 +395,6 @@ def _refuse_arguments(op, self, args, kwargs) -> None:
             raise
         except Exception:  # any other refusal comes after the target's check
             pass
-
-
-def _refuse_shape_first(self, args) -> None:
-    """On a pointwise in-place op's kernel refusing a dtype: torch's iterator meets the
-    operands' shapes before its kernel meets their dtypes, so operands that do not
-    broadcast to ``self`` raise the shape error, not the dtype one (``atan2_`` of a complex
-    operand of another shape; an op's own dtype checks, as lerp's, come first)."""
-    from .dispatch import broadcast_shape
-
-    shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
-    if not shapes:
-        return
-    wide = broadcast_shape(self._data.shape, *shapes)
-    if wide != self._data.shape:
-        raise RuntimeError(
-            f"output with shape {list(self._data.shape)} doesn't match the broadcast shape "
-            f"{list(wide)}"
-        )
 
 
 def inplace_variant(op, name: str):
@@ -412,14 +426,11 @@ def inplace_variant(op, name: str):
             raise
         try:
             out = op(self, *args, **kwargs)
-        except NotImplementedError:  # a kernel's refusal of a dtype
-            if pointwise:
-                _refuse_shape_first(self, args)
+        except NotImplementedError:
+            _refuse_output(op, self, args, kwargs)
             raise
         return write_inplace(self, out, name)
 
-    spec = getattr(op, "spec", None)
-    pointwise = spec is not None and spec.iterator_layout
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"In-place version of :func:`{op.__name__}`."
     if name in _REAL_RESULTS:

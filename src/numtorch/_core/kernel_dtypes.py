@@ -49,6 +49,11 @@ class KernelDtypes:
         kind = {"c": "complex", "b": "bool"}.get(np_dtype.kind, name)
         return self.error_type(self.message.format(dtype=name, kind=kind))
 
+    def in_kernel(self, np_dtype) -> bool:
+        """Whether the kernel refuses ``np_dtype`` (after the iterator has checked the
+        shapes), rather than the op's own check before it."""
+        return self.message is None
+
     def check(self, np_dtype) -> None:
         if np_dtype not in self.supported:
             raise self.error(np_dtype)

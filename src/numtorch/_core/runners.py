@@ -31,8 +31,10 @@ from .dispatch import (
     _save,
     allocation_error,
     broadcast_error,
+    broadcast_first,
     check_complex_autograd,
     kernel_dtype_error,
+    kernel_refusal,
     observed,
     run_general,
 )
@@ -143,7 +145,11 @@ DTYPE_CHECK
     except MemoryError as error:
         raise allocation_error(error) from None
     except TypeError as error:
+        broadcast_first(spec, args)
         raise kernel_dtype_error(spec, None, (ad, bd), error) from None
+    except NotImplementedError:
+        broadcast_first(spec, args)
+        raise
 LAYOUT_OF_TWO
 RESULT
     if DIFFERENTIABLE and _grad_enabled() and (
@@ -167,7 +173,7 @@ _DTYPE_CHECKS = {
 """,
     "a": """
     if (ad.dtype if ta else bd.dtype) not in kernel_supported:
-        raise spec.dtypes.error(ad.dtype if ta else bd.dtype)
+        raise kernel_refusal(spec, args, ad.dtype if ta else bd.dtype)
 """,
 }
 
@@ -507,6 +513,8 @@ _GLOBALS = {
     "dispatch": dispatch,
     "observed": observed,
     "run_general": run_general,
+    "kernel_refusal": kernel_refusal,
+    "broadcast_first": broadcast_first,
     "allocation_error": allocation_error,
     "broadcast_error": broadcast_error,
     "kernel_dtype_error": kernel_dtype_error,

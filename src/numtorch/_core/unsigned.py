@@ -17,6 +17,7 @@ REFUSED = {
     "add": "add_stub",
     "sub": "add_stub",
     "rsub": "add_stub",
+    "rsub_tensor": "add_stub",
     "floor_divide": "div_floor_cpu",
     "remainder": "remainder_cpu",
     "remainder_tensor": "remainder_cpu",
@@ -79,7 +80,8 @@ REFUSED = {
 # elementwise ops whose operands torch promotes to one dtype first: a wide unsigned tensor
 # with any tensor of another dtype but a float raises there (dtypes.promote_types)
 PROMOTING = {
-    "add", "sub", "rsub", "mul", "div", "floor_divide", "remainder", "remainder_tensor",
+    "add", "sub", "rsub", "rsub_tensor", "mul", "div", "floor_divide", "remainder",
+    "remainder_tensor",
     "fmod_tensor", "pow",
     "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "atan2", "hypot",

@@ -80,7 +80,7 @@ def lcm(input, other) -> Tensor:
 
 # -- bit shifts ------------------------------------------------------------------------------
 def _shift_left(input, other):
-    _integers_only("lshift", input, other)
+    _integers_only("lshift", input, other, refused="fcVb")  # no bool kernel either
     bits = input.dtype.itemsize * 8
     inside = (other >= 0) & (other < bits)
     # C leaves out-of-range shifts undefined; torch defines them as 0
@@ -90,7 +90,7 @@ def _shift_left(input, other):
 
 
 def _shift_right(input, other):
-    _integers_only("rshift", input, other)
+    _integers_only("rshift", input, other, refused="fcVb")  # no bool kernel either
     bits = input.dtype.itemsize * 8
     inside = (other >= 0) & (other < bits)
     # out-of-range shifts fill with the sign bit, as an arithmetic shift by bits - 1 does

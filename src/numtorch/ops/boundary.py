@@ -16,6 +16,7 @@ import warnings
 
 from .. import backend as xp
 from .._core import batch_rules, grad_mode
+from .._core import dtypes as _dtypes
 from .._core.dispatch import allocation_error
 from .._core.inplace import _can_cast
 from .._core.observers import dispatch
@@ -199,11 +200,14 @@ _TAKE_ARRAYS = frozenset(
 
 
 def _blamed(name, first) -> bool:
-    # a first argument torch would refuse: not a tensor, a number, a size or a sequence, nor
-    # anything of numtorch's or NumPy's (dtypes, NumPy scalars: the function's own checks
-    # name them). A NumPy array is refused by every function that does not convert one.
+    # a first argument torch would refuse: not a tensor, a size or a sequence, nor anything
+    # of numtorch's or NumPy's but a dtype (NumPy scalars: the function's own checks name
+    # them). A NumPy array is refused by every function that does not convert one; a
+    # number or a dtype by one that failed on it (torch's parser wants a Tensor there).
     if type(first) is xp.ndarray:
         return name not in _TAKE_ARRAYS
+    if isinstance(first, (bool, int, float, complex, _dtypes.dtype)):
+        return True
     if isinstance(first, _NOT_BLAMED):
         return False
     return type(first).__module__.partition(".")[0] not in ("numtorch", "numpy")

@@ -42,6 +42,9 @@ class _ClampTensorDtypes(KernelDtypes):
     def error(self, np_dtype):
         return (_CLAMP if np_dtype.kind == "c" else kernel("clamp_cpu", ())).error(np_dtype)
 
+    def in_kernel(self, np_dtype) -> bool:
+        return np_dtype.kind != "c"
+
 
 # (bool runs where one bound is given: torch's clamp_min and clamp_max kernels have a loop)
 _CLAMP_TENSOR = _ClampTensorDtypes(REAL)
@@ -62,6 +65,20 @@ def _with_scalars(out, input, *bounds):
         if b is not None:
             d = _dtypes._combine(d, _dtypes.scalar_dtype(b))
     return out.astype(d.np, copy=False)
+
+
+def _no_bool_scalar_kernel(input, min, max) -> None:
+    # the number kernels have no bool loop: a bool tensor clamped by bools (which keep its
+    # dtype) is refused, by the kernel of the bounds given; an int or float bound promotes
+    if input.dtype == xp.bool_ and all(b is None or b.__class__ is bool for b in (min, max)):
+        which = (
+            "clamp"
+            if min is not None and max is not None
+            else "clamp_min"
+            if max is None
+            else "clamp_max"
+        )
+        raise NotImplementedError(f"\"{which}_scalar_cpu\" not implemented for 'Bool'")
 
 
 def _bound(value, np_dtype):
@@ -90,6 +107,7 @@ def _keep_zero_sign(out, input):
 )
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
+    _no_bool_scalar_kernel(input, min, max)
     out = input
     if min is not None:
         out = _keep_zero_sign(xp.maximum(out, _bound(min, input.dtype)), out)
@@ -122,6 +140,7 @@ def _clamp_tensor(input, min, max):
 @export(inplace=True)
 def clamp(input, min=None, max=None) -> Tensor:
     """Limit values to ``[min, max]`` (either bound may be omitted)."""
+    _clamp_check(min, max)  # before the dtype's refusal, as torch
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         if min is None or max is None or (isinstance(min, Tensor) and isinstance(max, Tensor)):
             if (
@@ -162,6 +181,7 @@ clip = export(clamp, name="clip", inplace=True)
     jvp="elementwise",
 )
 def _clamp_min_scalar(input, min):
+    _no_bool_scalar_kernel(input, min, None)
     low = _bound(min, input.dtype)
     return _with_scalars(_keep_zero_sign(xp.maximum(input, low), input), input, min)
 
@@ -175,6 +195,7 @@ def _clamp_min_scalar(input, min):
     jvp="elementwise",
 )
 def _clamp_max_scalar(input, max):
+    _no_bool_scalar_kernel(input, None, max)
     high = _bound(max, input.dtype)
     return _with_scalars(_keep_zero_sign(xp.minimum(input, high), input), input, max)
 

@@ -52,9 +52,9 @@ def _logical(name, ufunc):
     return export(op, inplace=True)
 
 
-def _integers_only(kernel: str, *arrays) -> None:
+def _integers_only(kernel: str, *arrays, refused: str = "fcV") -> None:
     dtype = xp.result_type(*arrays)
-    if dtype.kind in "fcV":
+    if dtype.kind in refused:
         name = _dtypes.from_numpy_dtype(dtype).scalar_name
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
 
@@ -157,7 +157,10 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor:
                 f"isclose(): argument '{name}' (position {position}) must be Tensor, not "
                 f"{type(value).__name__}"
             )
+    if input.dtype is not other.dtype:  # torch compares like dtypes only, before the shapes
+        raise RuntimeError(f"{input.dtype.scalar_name} did not match {other.dtype.scalar_name}")
     other = other._data
+    broadcast_shape(input._data.shape, other.shape)  # torch's error, not NumPy's
     # (NumPy gives a scalar for 0-d operands: a tensor's data is always an array)
     close = xp.isclose(input._data, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
     return Tensor._make(xp.asarray(close))

@@ -342,7 +342,8 @@ def polar(abs, angle) -> Tensor:
 # derivative (_conj in pointwise.py, free on real tensors), the other operand of a product,
 # the transposes of linear algebra (mH).
 COMPLEX_DIFFERENTIABLE = (
-    *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "neg", "mul", "div"),
+    *("add", "add_alpha", "add_scalar", "sub", "sub_alpha", "rsub", "rsub_tensor", "neg"),
+    *("mul", "div"),
     *("reciprocal", "exp", "log", "abs", "sgn", "sum_all", "sum_dim", "mean_all", "mean_dim"),
     *("view", "_unsafe_view", "expand", "permute", "transpose", "t", "unsqueeze"),
     *("squeeze_all", "squeeze_dim", "squeeze_dims", "select", "select_backward", "slice"),

@@ -138,6 +138,22 @@ def _rsub(input, other, alpha=1):
     return other - input * alpha
 
 
+# torch.rsub given a tensor ``other``: the Tensor overload, whose ``other`` is differentiable
+@defop(
+    batch=batch_rules.pointwise,
+    name="rsub_tensor",
+    aten="rsub",
+    check=_no_bool_subtraction,
+    node="RsubBackward0",
+    promote="same",
+    input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    other=lambda grad: grad,
+    jvp="elementwise",
+)
+def _rsub_tensor(input, other, alpha=1):
+    return _rsub.spec.forward(input, other, alpha)
+
+
 @export(inplace=True)
 def add(input, other, *, alpha=1) -> Tensor:
     """``input + alpha * other`` with broadcasting and type promotion."""
@@ -171,6 +187,8 @@ subtract = export(sub, name="subtract", inplace=True)
 
 @export(method=False)
 def rsub(input, other, *, alpha=1) -> Tensor:
+    if isinstance(other, Tensor):
+        return _rsub_tensor(input, other, alpha)
     return _rsub(input, other, alpha)
 
 
@@ -276,7 +294,9 @@ def _no_bool_kernel(kernel, input, other) -> None:
 
 def _no_integer_zero_division(input, other) -> None:
     # NumPy gives 0 with a warning; torch raises for integer division and modulus by zero
-    if xp.result_type(input, other).kind in "iub" and not xp.all(other):
+    # (an empty result divides nothing: no error)
+    integral = xp.result_type(input, other).kind in "iub"
+    if integral and xp.size(input) and xp.size(other) and not xp.all(other):
         raise RuntimeError("ZeroDivisionError")
 
 

@@ -303,6 +303,9 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     if not input.is_floating_point():  # no NaN to skip: integers keep sum's dtype
         return sum(input, dim, keepdim, dtype=dtype)
     if dtype is not None and not _dtypes.to_dtype(dtype).is_floating_point:
+        dtype = _dtypes.to_dtype(dtype)
+        if dtype.is_complex and input.numel():  # the kernel has no complex loop
+            raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{dtype.scalar_name}'")
         input = input.masked_fill(input.isnan(), 0)  # NaN is skipped before the cast
         return sum(input.to(dtype), dim, keepdim, dtype=dtype)
     return _nansum(input, reduce_dims(dim, input.ndim), keepdim, dtype)

@@ -127,6 +127,14 @@ _DEG_TO_RAD = math.pi / 180
 _RAD_TO_DEG = 180 / math.pi
 
 
+def _times(input, constant):
+    # torch multiplies by the constant as mul's scalar operand: float16 reads it unrounded,
+    # in float32 (Note [Half-precision scalars] in _core/dispatch.py)
+    if input.dtype == xp.float16:
+        return (input.astype(xp.float32) * xp.float32(constant)).astype(xp.float16)
+    return input * constant
+
+
 @export(inplace=True)
 @defop(
     batch=batch_rules.pointwise,
@@ -144,7 +152,7 @@ def deg2rad(input):
         >>> torch.deg2rad(torch.tensor([180.0]))
         tensor([3.1416])
     """
-    return input * _DEG_TO_RAD
+    return _times(input, _DEG_TO_RAD)
 
 
 @export(inplace=True)
@@ -158,7 +166,7 @@ def deg2rad(input):
 )
 def rad2deg(input):
     """Radians to degrees."""
-    return input * _RAD_TO_DEG
+    return _times(input, _RAD_TO_DEG)
 
 
 # -- log-space sums --------------------------------------------------------------------------
