@@ -71,6 +71,8 @@ NO_RULE = {
     "_trilinear",
     "_searchsorted",
     "_standard_gamma_grad",
+    "_dirichlet_grad",
+    "_sample_dirichlet",
     "_weight_norm",
     "affine_grid_generator",
     "aminmax",
@@ -167,6 +169,7 @@ RANDOM = {
     "poisson",
     "rrelu_training",
     "_standard_gamma",
+    "_sample_dirichlet",
 }
 
 

@@ -152,6 +152,14 @@ BINARY = [
     _binary("minimum", lambda t, a, b: t.minimum(a, b), np.minimum, make_a=_distinct, scalar=False),
     _binary("pow_tensor", lambda t, a, b: t.pow(a, b), np.power, make_a=_pos),
     OpInfo("rsub_operator", lambda t, x: 2.0 - x, _shapes_unary(_n), lambda x: 2.0 - x),
+    # torch.rsub of two tensors: the Tensor overload (RsubBackward0), other differentiable
+    _binary("rsub_tensor", lambda t, a, b: t.rsub(a, b), lambda a, b: b - a, scalar=False),
+    _binary(
+        "rsub_tensor_alpha",
+        lambda t, a, b: t.rsub(a, b, alpha=2.5),
+        lambda a, b: b - 2.5 * a,
+        scalar=False,
+    ),
     OpInfo("rtruediv_operator", lambda t, x: 2.0 / x, _shapes_unary(_away), lambda x: 2.0 / x),
     OpInfo(
         "pow_scalar",
