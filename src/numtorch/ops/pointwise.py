@@ -187,6 +187,8 @@ subtract = export(sub, name="subtract", inplace=True)
 
 @export(method=False)
 def rsub(input, other, *, alpha=1) -> Tensor:
+    if alpha.__class__ is not int or alpha != 1:
+        _check_alpha(input, other, alpha)
     if isinstance(other, Tensor):
         return _rsub_tensor(input, other, alpha)
     return _rsub(input, other, alpha)
