@@ -56,3 +56,14 @@ def test_dirichlet_ops_refuse_as_torch():
             lib._sample_dirichlet(lib.ones(2, requires_grad=True)).sum().backward()
         with pytest.raises(NotImplementedError):
             lib._sample_dirichlet(lib.ones(2, dtype=lib.half))
+
+
+def test_dirichlet_draws_of_non_finite_concentrations_clamp_as_torch():
+    # an infinite concentration's Gamma draw is inf, so its share inf / inf is NaN, which
+    # torch's clamp turns into the smallest normal number
+    rows = [[float("inf"), 1.0, 1.0], [float("nan"), 1.0, 1.0], [0.0, 1.0, 2.0]]
+    found = []
+    for lib in (numtorch, torch):
+        lib.manual_seed(0)
+        found.append(lib._sample_dirichlet(lib.tensor(rows)).numpy())
+    np.testing.assert_array_equal(found[0], found[1])

@@ -45,7 +45,10 @@ def _draw_dirichlet(input, generator):
     alpha = xp.asarray(input)
     gamma = serial.standard_gamma(generator_or_default(generator), alpha.astype(xp.float64))
     ratio = (gamma / gamma.sum(-1, keepdims=True)).astype(alpha.dtype)
-    return xp.clip(ratio, xp.finfo(alpha.dtype).tiny, xp.nextafter(alpha.dtype.type(1), 0))
+    # fmax, not clip: an infinite concentration's inf / inf is NaN, which torch's clamp turns
+    # into the smallest normal number
+    low = xp.fmax(ratio, xp.finfo(alpha.dtype).tiny)
+    return xp.fmin(low, xp.nextafter(alpha.dtype.type(1), 0))
 
 
 @export(method=False)
