@@ -204,25 +204,25 @@ def ormqr(input, tau, other, left=True, transpose=False) -> Tensor:
     name = "torch.ormqr"
     require_tensor(name, "input", 1, input)
     require_tensor(name, "other", 3, other)
-    # torch checks both matrices' ranks before it reads tau.shape[-1]
+    # torch's order: both matrices' ranks, other's size against input's, tau's size (read
+    # as tau.shape[-1]: an IndexError for a 0-d tau), then tau's rank and batch, other's rank
     if input.ndim < 2:
         raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
     if other.ndim < 2:
         raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
-    _check(name, input, tau)
     m = input.shape[-2]
+    side = -2 if left else -1
+    if other.shape[side] != m:
+        raise RuntimeError(f"{name}: other.shape[{side}] must be equal to input.shape[-2]")
+    if tau.ndim and tau.shape[-1] != min(other.shape[side], input.shape[-1]):
+        raise RuntimeError(
+            f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])"
+        )
+    _check(name, input, tau)
     if other.ndim != input.ndim:
         raise RuntimeError(
             f"{name}: Expected other to have the same number of dimensions as input, but got "
             f"other.ndim equal to {other.ndim} and input.ndim is equal to {input.ndim}"
-        )
-    if (other.shape[-2] if left else other.shape[-1]) != m:
-        which = "other.shape[-2]" if left else "other.shape[-1]"
-        raise RuntimeError(f"{name}: {which} must be equal to input.shape[-2]")
-    side = -2 if left else -1
-    if tau.shape[-1] != min(other.shape[side], input.shape[-1]):
-        raise RuntimeError(
-            f"{name}: tau.shape[-1] must be equal to min(other.shape[{side}], input.shape[-1])"
         )
     if other.dtype is not input.dtype:
         raise RuntimeError(

@@ -167,16 +167,16 @@ def index_fill(input, dim, index, value) -> Tensor:
         tensor([[1., 0., 1.],
                 [1., 0., 1.]])
     """
+    if isinstance(value, Tensor) and value.ndim:  # torch's first check, before the index's
+        raise RuntimeError(
+            "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
+        )
     _check_index(index, "index_fill_")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     _refuse_empty_dim(input, dim, index, "index_fill_")
     _check_bounds(index, input, dim, "", allow_negative=True)
     if isinstance(value, Tensor):
-        if value.ndim:
-            raise RuntimeError(
-                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s)."
-            )
         return _index_fill_tensor(input, dim, index, value.to(input.dtype))
     return _index_fill(input, dim, index, value)
 

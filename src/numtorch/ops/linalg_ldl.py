@@ -342,12 +342,18 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
                 [1.]])
     """
     name = "torch.linalg.ldl_solve"
+    # torch's order: LD's shape (called A in its messages), the dtypes, B's rank, pivots
     if LD.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor LD must have at least 2 dimensions.")
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
     if LD.shape[-1] != LD.shape[-2]:
         raise RuntimeError(
-            f"{name}: LD must be batches of square matrices, but they are "
+            f"{name}: A must be batches of square matrices, but they are "
             f"{LD.shape[-2]} by {LD.shape[-1]} matrices"
+        )
+    if LD.dtype != B.dtype:
+        raise RuntimeError(
+            f"Expected b and A to have the same dtype, but found b of type "
+            f"{B.dtype.scalar_name} and A of type {LD.dtype.scalar_name} instead."
         )
     if B.ndim < 2:
         raise IndexError(
@@ -363,11 +369,6 @@ def ldl_solve(LD, pivots, B, *, hermitian=False):
     if pivots.dtype.is_floating_point or pivots.dtype.is_complex:
         raise RuntimeError(
             f"{name}: Expected pivots to be integers. Got {pivots.dtype.scalar_name}"
-        )
-    if LD.dtype != B.dtype:
-        raise RuntimeError(
-            f"Expected b and A to have the same dtype, but found b of type "
-            f"{B.dtype.scalar_name} and A of type {LD.dtype.scalar_name} instead."
         )
     if B.shape[-2] != LD.shape[-1]:
         raise RuntimeError(
