@@ -453,3 +453,19 @@ def test_inplace_activations():
     y = numtorch.tensor([-1.0, 2.0])
     F.leaky_relu(y, 0.5, inplace=True)
     assert y.tolist() == [-0.5, 2.0]
+
+
+def test_pdist_of_a_strided_input_saves_a_contiguous_copy_as_torch():
+    # torch runs _pdist_forward on input.contiguous(): a CloneBackward0 before PdistBackward0,
+    # and an in-place write to the expanded input's base after the call is not an error
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([[0.5, -1.0, 2.0]], dtype=lib.float64, requires_grad=True)
+        base = x * 1
+        y = lib.pdist(base.expand(4, 3) * lib.tensor([[1.0], [2.0], [3.0], [4.0]]).double())
+        z = lib.pdist(base.expand(4, 3))
+        base.mul_(2)
+        (y.sum() + z.sum()).backward()
+        found.append((z.grad_fn.next_functions[0][0].name(), x.grad.tolist()))
+    assert found[0] == found[1]

@@ -61,4 +61,6 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    return D.pdist_op(input, float(p))
+    # torch's kernel takes (and saves) a contiguous copy of a strided input: CloneBackward0,
+    # and later in-place writes to the input leave the saved copy valid
+    return D.pdist_op(input.contiguous(), float(p))
