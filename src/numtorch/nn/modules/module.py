@@ -187,9 +187,16 @@ class Module(StateDictMixin):
         return add_hook(self._backward_pre_hooks, hook, prepend=prepend)
 
     def register_backward_hook(self, hook):
-        raise NotImplementedError(
-            "numtorch implements only full backward hooks: use register_full_backward_hook"
-        )
+        """The deprecated form: ``hook(module, grad_input, grad_output)`` on the node of the
+        module's first output, so ``grad_input`` are that node's input gradients (Note
+        [Non-full backward hooks])."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single "
+                "Module. Please use only one of them."
+            )
+        self._is_full_backward_hook = False
+        return add_hook(self._backward_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook):
         return add_hook(self._state_dict_pre_hooks, hook)
