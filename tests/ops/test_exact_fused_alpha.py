@@ -34,3 +34,24 @@ def test_scaled_sums_round_once(name, dtype):
         return CALLS[name](lib, *(lib.from_numpy(a.copy()) for a in arrays)).numpy()
 
     np.testing.assert_array_equal(run(numtorch), run(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fused_alpha_results_are_laid_out_as_torch(dtype):
+    # the fused kernel broadcasts through the arithmetic, so a column minus a row is laid out
+    # row-major as torch's (it took a broadcast operand's zero strides: .view then failed)
+    torch = pytest.importorskip("torch")
+    found = []
+    for lib in (numtorch, torch):
+        d = getattr(lib, dtype)
+        column, row = lib.ones(2, 1, dtype=d), lib.ones(1, 3, dtype=d)
+        wide = lib.ones(3, 2, dtype=d).t()
+        results = [
+            lib.sub(column, row, alpha=2),
+            lib.add(row.expand(2, 3), column, alpha=0.5),
+            lib.add(wide, lib.ones(2, 3, dtype=d), alpha=3),
+            lib.addcmul(column, row, row, value=0.5),
+        ]
+        found.append([(r.stride(), r.is_contiguous()) for r in results])
+        results[0].view(3, 2)
+    assert found[0] == found[1]

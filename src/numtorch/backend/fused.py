@@ -12,15 +12,17 @@ def fma(x, y, z, out=None):
     where given."""
     with xp.errstate(all="ignore"):
         if x.dtype == xp.float32:  # float32 products are exact in float64
-            wide = x.astype(xp.float64)  # the one temporary
-            wide *= y
-            wide += z
-            if out is None:
-                return wide.astype(xp.float32)
-            out[...] = wide
-            return out
+            wide = xp.multiply(x, y, dtype=xp.float64)
+            if out is not None:
+                wide += z
+                out[...] = wide
+                return out
+            # z first, as in ``z + x * y``: NumPy lays the sum out from both operands, as it
+            # did the unfused expression (an astype of x alone would take x's layout, a
+            # broadcast x's zero strides included)
+            return xp.add(z, wide, dtype=xp.float64).astype(xp.float32)
         product = x * y
-        plain = product + z
+        plain = xp.add(z, product)
         # the exact product is product + error (Dekker's split of each factor into halves)
         x_high, x_low = _split(x)
         y_high, y_low = _split(y)
@@ -64,11 +66,8 @@ def add_scaled(input, other, alpha, out=None):
         or xp.result_type(input, other) != other.dtype
     ):
         return None
-    shape = xp.broadcast_shapes(xp.shape(input), other.shape)
-    if other.shape != shape:
-        other = xp.broadcast_to(other, shape)
-    if out is None:
-        input = xp.broadcast_to(xp.asarray(input, other.dtype), shape)
+    if out is None:  # broadcast by the arithmetic itself, which lays the result out
+        input = xp.asarray(input, other.dtype)
     return fma(other, xp.asarray(alpha, other.dtype), input, out=out)
 
 
