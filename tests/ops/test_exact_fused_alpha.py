@@ -55,3 +55,16 @@ def test_fused_alpha_results_are_laid_out_as_torch(dtype):
         found.append([(r.stride(), r.is_contiguous()) for r in results])
         results[0].view(3, 2)
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_fused_alpha_in_place_broadcasts_other(dtype):
+    found = []
+    for lib in (numtorch, torch):
+        d = getattr(lib, dtype)
+        x = lib.full((2, 3), 0.1, dtype=d)
+        # a row broadcast over the batch (a column takes torch's other loop: Note [Fused alpha])
+        x.add_(lib.tensor([1.0, 2.0, 3.0], dtype=d), alpha=0.3)
+        x.sub_(lib.tensor([[0.7, 0.1, 0.3]], dtype=d), alpha=1.7)
+        found.append(x.numpy().tolist())
+    assert found[0] == found[1]

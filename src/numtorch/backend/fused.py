@@ -12,15 +12,14 @@ def fma(x, y, z, out=None):
     where given."""
     with xp.errstate(all="ignore"):
         if x.dtype == xp.float32:  # float32 products are exact in float64
-            wide = xp.multiply(x, y, dtype=xp.float64)
+            # z first, as in ``z + x * y``: NumPy broadcasts and lays the sum out from both
+            # operands, as it did the unfused expression (an astype of x alone would take
+            # x's layout, a broadcast x's zero strides included)
+            wide = xp.add(z, xp.multiply(x, y, dtype=xp.float64), dtype=xp.float64)
             if out is not None:
-                wide += z
                 out[...] = wide
                 return out
-            # z first, as in ``z + x * y``: NumPy lays the sum out from both operands, as it
-            # did the unfused expression (an astype of x alone would take x's layout, a
-            # broadcast x's zero strides included)
-            return xp.add(z, wide, dtype=xp.float64).astype(xp.float32)
+            return wide.astype(xp.float32)
         product = x * y
         plain = xp.add(z, product)
         # the exact product is product + error (Dekker's split of each factor into halves)
