@@ -321,19 +321,26 @@ _DEPRECATED = "is deprecated and will be removed in future versions."
 _USE_FULL = "Please use register_full_backward_hook to get the documented behavior."
 
 
+def _as_tensors(value):
+    """``value`` as a tuple of tensors (a single tensor, or a tuple of them); None otherwise."""
+    if isinstance(value, Tensor):
+        return (value,)
+    if isinstance(value, tuple) and all(isinstance(v, Tensor) for v in value):
+        return value
+    return None
+
+
 def _warn_non_full(inputs, result, grad_fn):
-    if isinstance(result, Tensor):
-        result = (result,)
-    elif not (isinstance(result, tuple) and all(isinstance(r, Tensor) for r in result)):
+    result = _as_tensors(result)
+    if result is None:
         _future(
             "Using non-full backward hooks on a Module that does not return a single Tensor or "
             f"a tuple of Tensors {_DEPRECATED} This hook will be missing some of the "
             f"grad_output. {_USE_FULL}"
         )
         return
-    if isinstance(inputs, Tensor):
-        inputs = (inputs,)
-    elif not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+    inputs = _as_tensors(inputs)
+    if inputs is None:
         _future(
             "Using non-full backward hooks on a Module that does not take as input a single "
             f"Tensor or a tuple of Tensors {_DEPRECATED} This hook will be missing some of the "
