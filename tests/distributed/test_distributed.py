@@ -19,7 +19,7 @@ from mpi_harness import descendants, finish, launch, mpi_unavailable_reason, run
 
 import numtorch as torch
 import numtorch.distributed as dist
-from numtorch.distributed import _mpi
+from numtorch.distributed import _mpi, _supervise
 
 MPI_REASON = mpi_unavailable_reason()
 needs_mpi = pytest.mark.skipif(MPI_REASON is not None, reason=str(MPI_REASON))
@@ -122,6 +122,30 @@ def test_missing_libmpi_is_reported(monkeypatch):
     assert "could not load an MPI library" in _mpi.load_error()
 
 
+def _ended_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_launcher_names_every_rank_it_found_gone_together(tmp_path):
+    """Woken late (a busy machine), the launcher may find the rank that died and the one
+    mpiexec ended next both gone: it cannot tell which went first, so it names both, and
+    never only the one that was not to blame."""
+    ranks = _supervise._Ranks(tmp_path, 3)
+    ranks.pids = {0: _ended_pid(), 1: _ended_pid(), 2: os.getpid()}
+    ranks.first = [0, 1]
+    assert ranks.dead() == [(0, ranks.pids[0]), (1, ranks.pids[1])]
+    report = _supervise._death_report(ranks.dead())
+    assert f"rank 0 (pid {ranks.pids[0]}), rank 1 (pid {ranks.pids[1]}) died" in report
+    assert "found gone together" in report
+    ranks.first = [1]  # woken by rank 1 alone: it is the one named
+    assert ranks.dead() == [(1, ranks.pids[1])]
+    assert _supervise._death_report(ranks.dead()).startswith(f"rank 1 (pid {ranks.pids[1]}) died")
+    (tmp_path / "rank2.exit").write_text("3")  # a rank reported its failure: no one else named
+    assert ranks.dead() == []
+
+
 # -- real multi-rank jobs -----------------------------------------------------------------------
 @needs_mpi
 @pytest.mark.parametrize("nprocs", [2, 3])
@@ -145,7 +169,7 @@ FAULTS = {
         None,
         ["rank 1 has exited", "rank 0 waits for it", "in all_reduce #2", "shape [4]"],
     ),
-    "kill": (True, None, ["rank 1 (pid", "died without finishing its script"]),
+    "kill": (True, None, ["rank 1 (pid", "died without finishing"]),
     "leave": (False, None, ["in destroy_process_group #2", "rank 1 has exited"]),
     "reorder": (
         False,
@@ -184,8 +208,8 @@ SLOW_FAULTS = {
             "torch.float64"
         ],
     ),
-    "segfault": (True, None, ["rank 1 (pid", "died without finishing its script"]),
-    "os_exit": (True, None, ["rank 1 (pid", "died without finishing its script"]),
+    "segfault": (True, None, ["rank 1 (pid", "died without finishing"]),
+    "os_exit": (True, None, ["rank 1 (pid", "died without finishing"]),
     "exit3": (True, 3, ["rank 1 of 2", "exited with status 3"]),
 }
 

@@ -6,8 +6,9 @@ be killed silently with the job reported as a success. So each rank (``_rank.py`
 pid into a folder the launcher made (``NUMTORCH_RUN_DIR``) when it starts, and its exit status
 when its script ends. The launcher looks for a rank whose process is gone without an exit
 status (every ``POLL`` seconds, and at once when a rank's pidfd says it ended, so the rank
-that died first is the one named, not one that ``mpiexec`` ended next), prints which rank it
-was, and stops the job (SIGTERM to ``mpiexec``, which ends the other ranks; SIGKILL if that
+that died first is the one named, not one that ``mpiexec`` ended next; a launcher delayed
+past ``mpiexec``'s teardown finds several gone together and names them all), prints which
+rank it was, and stops the job (SIGTERM to ``mpiexec``, which ends the other ranks; SIGKILL if that
 does not). The exit status is 0 only if every rank finished its script with status 0.
 
 MPICH's ranks share a /dev/shm file that it deletes on a clean exit but leaves behind when a
@@ -98,23 +99,27 @@ class _Ranks:
         else:
             time.sleep(seconds)
 
-    def dead(self) -> tuple[int, int] | None:
-        """The first rank (and pid) gone without writing its exit status, if any (None once a
-        rank has reported a failure: mpiexec then ends the others, who are not to blame)."""
+    def dead(self) -> list[tuple[int, int]]:
+        """The ranks (and pids) gone without writing their exit status that ended first: one,
+        or several when the launcher woke to find them all gone and cannot tell which went
+        first (a busy machine can delay it past mpiexec's teardown of the others). Empty while
+        none is, or once a rank has reported a failure: mpiexec then ends the others, who are
+        not to blame."""
         if any(_read(self.folder, r, "exit") not in (None, 0) for r in self.pids):
-            return None
-        early = self.gone_unwatched + self.first
-        order = early + [r for r in self.pids if r not in early]
-        for rank in order:
-            pid = self.pids[rank]
-            # the exit record is read again: the rank may have written it and ended meanwhile
-            if (
-                _read(self.folder, rank, "exit") is None
-                and not _alive(pid)
-                and _read(self.folder, rank, "exit") is None
-            ):
-                return rank, pid
-        return None
+            return []
+        for together in [*([r] for r in self.gone_unwatched), self.first, list(self.pids)]:
+            gone = [(r, self.pids[r]) for r in together if self._gone(r)]
+            if gone:
+                return gone if together is self.first else gone[:1]
+        return []
+
+    def _gone(self, rank: int) -> bool:
+        # the exit record is read again: the rank may have written it and ended meanwhile
+        return (
+            _read(self.folder, rank, "exit") is None
+            and not _alive(self.pids[rank])
+            and _read(self.folder, rank, "exit") is None
+        )
 
     def close(self) -> None:
         for fd in self.fds:
@@ -123,6 +128,20 @@ class _Ranks:
 
 def _say(message: str) -> None:
     print(f"numtorch.distributed.run: {message}", file=sys.stderr, flush=True)
+
+
+def _death_report(dead: list[tuple[int, int]]) -> str:
+    named = ", ".join(f"rank {r} (pid {pid})" for r, pid in dead)
+    if len(dead) == 1:
+        return (
+            f"{named} died without finishing its script "
+            "(killed by a signal, crashed, or os._exit); stopping the job"
+        )
+    return (
+        f"{named} died without finishing their scripts (killed by a signal, crashed, or "
+        "os._exit) and were found gone together: one died first and mpiexec ended the "
+        "others; stopping the job"
+    )
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -153,11 +172,8 @@ def supervise(cmd: list[str], env: dict, nprocs: int) -> int:
                 if status is not None:
                     break
                 dead = ranks.dead()
-                if dead is not None:
-                    _say(
-                        f"rank {dead[0]} (pid {dead[1]}) died without finishing its script "
-                        "(killed by a signal, crashed, or os._exit); stopping the job"
-                    )
+                if dead:
+                    _say(_death_report(dead))
                     _stop(proc)
                     return proc.returncode if proc.returncode > 0 else 1
         finally:
