@@ -31,9 +31,6 @@ KNOWN: dict[str, str] = {
         "with float16 as the default dtype complex numbers give float16 "
         "(torch: complex32, which numtorch lacks)"
     ),
-    "torch.serialization.register_package": (
-        "register_package (taggers and deserializers of storage locations) is not implemented"
-    ),
     "torch.sort": "torch's unstable sort orders ties its own way; numtorch's is stable",
     "torch.utils.checkpoint.create_selective_checkpoint_contexts": (
         "the policy names torch.ops.aten overloads, which numtorch lacks"

@@ -95,7 +95,10 @@ def user_globals() -> dict[str, object]:
     out = {}
     for entry in _safe_globals:
         obj = entry[0] if isinstance(entry, tuple) else entry
-        out[_qualified_name(entry)] = obj
+        path = _qualified_name(entry)
+        out[path] = obj
+        if path.startswith("numtorch."):  # a file torch wrote names torch's class
+            out[path.removeprefix("num")] = obj
     return out
 
 

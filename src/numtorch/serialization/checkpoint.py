@@ -152,6 +152,38 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
         return _load_from(fh, repr(path), weights_only, map_location, max_bytes)
 
 
+def get_unsafe_globals_in_checkpoint(f) -> list[str]:
+    """The globals (``"module.Name"``) a torch.save file names that ``load`` refuses with
+    ``weights_only=True``: what to pass to ``add_safe_globals`` if the file is trusted. The
+    file's pickle is read as opcodes and never run.
+
+    Example:
+        >>> import io
+        >>> import numtorch as torch
+        >>> buffer = io.BytesIO()
+        >>> torch.save(torch.nn.Linear(2, 2), buffer)
+        >>> torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(buffer.getvalue()))
+        ['torch.nn.modules.linear.Linear']
+    """
+    if hasattr(f, "read"):
+        return _unsafe_globals(f, "the given file object")
+    path = os.fspath(f)
+    with open(path, "rb") as fh:
+        return _unsafe_globals(fh, repr(path))
+
+
+def _unsafe_globals(fh, where: str) -> list[str]:
+    if not fh.seekable() or fh.tell():
+        fh = io.BytesIO(fh.read())
+    head = fh.read(4)
+    size = fh.seek(0, os.SEEK_END)
+    fh.seek(0)
+    archive = Archive(fh, Budget(where, size, None)) if head in _ZIP_MAGIC else None
+    if archive is None or not torch_file.is_torch_archive(archive.names()):
+        raise ValueError("Expected input to be a checkpoint returned by torch.save")
+    return torch_file.unsafe_globals(archive, where)
+
+
 def _load_from(fh, where: str, weights_only: bool, map_location, max_bytes):
     if not fh.seekable() or fh.tell():  # work on the rest of the stream as a whole file
         fh = io.BytesIO(fh.read())

@@ -23,12 +23,13 @@ import numpy as np
 
 from .archive import Archive
 from .errors import Budget, UnpicklingError, UnsafeFileError
+from .options import MAGIC_NUMBER, PROTOCOL_VERSION, fallback_byteorder
 from .pickler import Writer
 from .skipping import skipping
-from .unpickler import MeteredReader, RestrictedUnpickler
+from .unpickler import MeteredReader, RestrictedUnpickler, globals_refused
 
 _ALIGNMENT = 64  # torch aligns each record's data; a reader that maps the file relies on it
-LEGACY_MAGIC = 0x1950A86A20F9469CFC6C
+LEGACY_MAGIC = MAGIC_NUMBER
 LEGACY_HEAD = b"\x80\x02\x8a\x0al\xfc\x9cF\xf9 j\xa8P\x19."  # the magic number, pickled
 
 
@@ -62,13 +63,25 @@ def is_torch_archive(names: list[str]) -> bool:
     return any(name.endswith("/data.pkl") and name.count("/") == 1 for name in names)
 
 
-def read(archive: Archive, where: str, map_location, weights_only: bool):
-    budget = archive.budget
+def _pickle_record(archive: Archive) -> str:
     pickles = [n for n in archive.names() if n.endswith("/data.pkl") and n.count("/") == 1]
     if len(pickles) != 1:
-        raise budget.fail(f"the archive holds {len(pickles)} data.pkl records, expected one")
-    prefix = pickles[0].removesuffix("data.pkl")
-    byteorder = "little"
+        raise archive.budget.fail(
+            f"the archive holds {len(pickles)} data.pkl records, expected one"
+        )
+    return pickles[0]
+
+
+def unsafe_globals(archive: Archive, where: str) -> list[str]:
+    """What ``get_unsafe_globals_in_checkpoint`` lists for a torch.save archive."""
+    return globals_refused(archive.read(_pickle_record(archive)).tobytes(), where)
+
+
+def read(archive: Archive, where: str, map_location, weights_only: bool):
+    budget = archive.budget
+    record = _pickle_record(archive)
+    prefix = record.removesuffix("data.pkl")
+    byteorder = fallback_byteorder()  # a file without the record (torch before 2.1)
     if prefix + "byteorder" in archive.members:
         byteorder = archive.read(prefix + "byteorder", limit=16).tobytes().decode("latin1")
         if byteorder not in ("little", "big"):
@@ -99,7 +112,7 @@ def read(archive: Archive, where: str, map_location, weights_only: bool):
             raise budget.fail(f"storage {key!r} is read as two different types")
         return array
 
-    pickled = archive.read(pickles[0])
+    pickled = archive.read(record)
     reader = MeteredReader(pickled, budget)
     unpickler = RestrictedUnpickler(reader, storage, where, weights_only)
     return unpickle(unpickler, reader, where)
@@ -127,7 +140,7 @@ def read_legacy(fh, budget: Budget, where: str, map_location, weights_only: bool
         return array
 
     magic, protocol, info = plain(), plain(), plain()
-    if magic != LEGACY_MAGIC or protocol != 1001 or not isinstance(info, dict):
+    if magic != LEGACY_MAGIC or protocol != PROTOCOL_VERSION or not isinstance(info, dict):
         raise budget.fail("it starts as a pre-1.6 torch.save file but its header is not one")
     little = info.get("little_endian", True)
     obj = unpickle(RestrictedUnpickler(reader, storage, where, weights_only), reader, where)

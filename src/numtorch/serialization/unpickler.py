@@ -29,6 +29,7 @@ import io
 import math
 import os
 import pickle
+import pickletools
 import sys
 import types
 from collections import Counter, OrderedDict
@@ -518,3 +519,37 @@ def _restore(obj, state) -> None:
         obj.__dict__.update(state)
     for key, value in (slots or {}).items():
         setattr(obj, key, value)
+
+
+def globals_refused(pickled: bytes, where: str) -> list[str]:
+    """The globals a checkpoint's pickle names that a weights-only load refuses, in the
+    order they first appear. The pickle is read as opcodes, never run: a global that only a
+    running pickle would compute is not seen (as in torch)."""
+    names: list[str] = []
+    strings: list[str] = []  # the last strings pushed: STACK_GLOBAL's module and name
+    memo: dict[int, object] = {}
+    try:
+        for opcode, arg, _ in pickletools.genops(pickled):
+            if opcode.name == "GLOBAL":
+                names.append(arg.replace(" ", "."))
+            elif opcode.name == "STACK_GLOBAL" and len(strings) >= 2:
+                names.append(f"{strings[-2]}.{strings[-1]}")
+            elif isinstance(arg, str) and "UNICODE" in opcode.name:
+                strings.append(arg)
+            elif opcode.name in ("BINPUT", "LONG_BINPUT", "PUT") and strings:
+                memo[arg] = strings[-1]
+            elif opcode.name == "MEMOIZE" and strings:
+                memo[len(memo)] = strings[-1]
+            elif opcode.name in ("BINGET", "LONG_BINGET", "GET") and isinstance(memo.get(arg), str):
+                strings.append(memo[arg])
+    except (ValueError, pickle.UnpicklingError) as error:
+        raise UnpicklingError(f"{where}: the checkpoint pickle is malformed ({error})") from None
+    checker = RestrictedUnpickler(io.BytesIO(b""), None, where, weights_only=True)
+    unsafe = []
+    for path in dict.fromkeys(names):
+        module, _, name = path.rpartition(".")
+        try:
+            checker.find_class(module, name)
+        except UnpicklingError:
+            unsafe.append(path)
+    return unsafe
