@@ -63,6 +63,23 @@ KNOWN_MISSING = {
     "overrides": {"get_default_nowrap_functions"},
     "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native"},
     "random": {"thread_safe_generator"},
+    # TorchScript's typing helpers, docstring fragments, and the float8/grouped GEMMs of GPUs
+    "nn.functional": {
+        "BroadcastingList1",
+        "BroadcastingList2",
+        "BroadcastingList3",
+        "ScalingType",
+        "SwizzleType",
+        "assert_int_or_pair",
+        "boolean_dispatch",
+        "conv_tbc",
+        "grouped_mm",
+        "reproducibility_notes",
+        "scaled_grouped_mm",
+        "scaled_mm",
+        "sparse_support_notes",
+        "tf32_notes",
+    },
     # source-file checks of pickled modules (numtorch never reads a module's source), HPU
     # devices, and names torch.serialization merely imports
     "serialization": {

@@ -10,6 +10,14 @@ from ...ops.nn.conv_functions import (
     conv_transpose2d,
     conv_transpose3d,
 )
+from ...ops.nn.grid_sample import MODES as GRID_SAMPLE_INTERPOLATION_MODES  # noqa: F401
+from ...ops.nn.grid_sample import PADDING_MODES as GRID_SAMPLE_PADDING_MODES  # noqa: F401
+from ...overrides import (  # noqa: F401  (torch's functional re-exports them)
+    handle_torch_function,
+    has_torch_function,
+    has_torch_function_unary,
+    has_torch_function_variadic,
+)
 from .activation import (
     celu,
     celu_,
@@ -293,3 +301,8 @@ def __getattr__(name: str):
         f"torch.nn.functional.{name} is not supported by numtorch (module "
         f"'numtorch.nn.functional' has no attribute '{name}')"
     )
+
+
+# torch's functional names nn.grad (the convolutions' gradient helpers) too; nn.grad is
+# built from these functions, so it is imported once they exist
+from .. import grad  # noqa: E402, F401
