@@ -27,7 +27,10 @@ PROBES = [
     "torch.backends.cuda.is_built()", "torch.backends.cudnn.is_available()",
     "torch.backends.mkldnn.is_available()", "torch.backends.openmp.is_available()",
     "torch.cpu.is_available()", "torch.cpu.device_count()", "torch.cpu.synchronize()",
-    "torch.cpu.current_device()", "torch.cuda.Stream()", "torch.cuda.Event(enable_timing=True)",
+    "torch.cpu.current_device()", "torch.cpu.is_initialized()", "torch.cpu.set_device('cpu')",
+    "type(torch.cpu.current_stream()).__name__", "torch.cpu.Event().query()",
+    "torch.cpu.stream(torch.cpu.Stream()).__enter__()", "torch.cpu.Stream().wait_stream(None)",
+    "torch.cuda.Stream()", "torch.cuda.Event(enable_timing=True)",
     "torch.cuda.CUDAGraph()", "torch.cuda.device(0).__enter__()",
     "torch.cuda.device_of(x).__enter__()", "torch.cuda.stream(None).__enter__()",
     "torch.cuda.nvtx.range_push('step')", "torch.cuda.get_rng_state()",
@@ -45,6 +48,14 @@ def _outcome(lib, expr):
     except Exception as e:  # the type is what gets compared
         return ("raised", type(e).__name__)
     return value
+
+
+def test_cpu_stream_context_selects_and_restores_the_stream():
+    for lib in (numtorch, torch):
+        stream = lib.cpu.Stream()
+        with lib.cpu.stream(stream):
+            assert lib.cpu.current_stream() is stream
+        assert lib.cpu.current_stream() is not stream
 
 
 @pytest.mark.parametrize("expr", PROBES)

@@ -63,6 +63,8 @@ KNOWN_MISSING = {
     "overrides": {"get_default_nowrap_functions"},
     "backends": {"cusparselt", "kleidiai", "m", "miopen", "python_native"},
     "random": {"thread_safe_generator"},
+    # the instruction sets cpuinfo detects (numtorch's kernels are NumPy's)
+    "cpu": {"get_capabilities"},
     # TorchScript's typing helpers, docstring fragments, and the float8/grouped GEMMs of GPUs
     "nn.functional": {
         "BroadcastingList1",
