@@ -608,6 +608,8 @@ class Tensor:
 
 def _wrap_dim(dim: int, ndim: int) -> int:
     """Normalise a possibly negative ``dim``, raising torch's IndexError when out of range."""
+    if dim.__class__ is not int:
+        dim = _dim_index(dim)
     lo = -max(ndim, 1)
     hi = max(ndim, 1) - 1
     if not lo <= dim <= hi:
@@ -615,6 +617,22 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
         )
     return dim - lo if dim < 0 else dim  # a 0-d tensor's dim -1 is its dim 0
+
+
+def _dim_index(dim) -> int:
+    """A dim given as other than an int: torch's argument parser takes what converts to an
+    index (a NumPy integer, a 0-d integer tensor) and refuses the rest, a bool included,
+    with a TypeError before the op looks at any shape."""
+    if dim.__class__ is not bool and dim.__class__ is not xp.bool_:
+        if not isinstance(dim, Tensor):
+            try:
+                return dim.__index__()
+            except (AttributeError, TypeError):
+                pass
+        elif dim._data.ndim == 0 and dim._data.dtype.kind in "iu":
+            return int(dim._data)
+    name = "Tensor" if isinstance(dim, Tensor) else typename(dim)
+    raise TypeError(f"argument 'dim' must be int, not {name}")
 
 
 def _read_dim(ndim: int, dim: int) -> int:

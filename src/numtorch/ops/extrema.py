@@ -219,9 +219,11 @@ def _amax_amin(name, fn):
                 "Specify the reduction dim with the 'dim' argument."
             )
         # torch checks the dims in the order given and names one as given (-1 stays -1)
-        given = range(len(shape)) if dims is None else [dim] if isinstance(dim, int) else dim
+        given = (
+            range(len(shape)) if dims is None else dim if isinstance(dim, (list, tuple)) else [dim]
+        )
         for d in given:
-            if shape[d % len(shape)] == 0:
+            if shape[int(d) % len(shape)] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         return reduce(input, dims, keepdim)
 

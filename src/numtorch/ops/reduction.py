@@ -24,12 +24,15 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     """Normalise ``dim`` (int, sequence or None) to sorted non-negative dims; None = all."""
     if dim is None:
         return None
-    if isinstance(dim, (int, xp.integer)):
+    if dim.__class__ is not bool and isinstance(dim, _INTEGERS) or _is_index_tensor(dim):
         d = _wrap_dim(int(dim), ndim)
         return (d,) if ndim else None
-    # torch's argument parser refuses anything else before any op runs (``all`` and ``any``
-    # in this module are the tensor reductions, hence the comprehension)
-    if not isinstance(dim, (list, tuple)) or [d for d in dim if not isinstance(d, _INTEGERS)]:
+    # torch's argument parser refuses anything else before any op runs, a lone bool included
+    # (in a sequence a bool is read as an int); ``all`` and ``any`` in this module are the
+    # tensor reductions, hence the comprehension
+    if not isinstance(dim, (list, tuple)) or [
+        d for d in dim if not (isinstance(d, _INTEGERS) or _is_index_tensor(d))
+    ]:
         raise TypeError(
             f"received an invalid combination of arguments - got (dim={type(dim).__name__}, ), "
             "but expected dim as an int, a tuple of ints or None"
@@ -41,6 +44,11 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     if ndim == 0:  # a 0-d tensor accepts dim 0 or -1, which reduce nothing
         return None
     return tuple(sorted(dims)) if dims else None
+
+
+def _is_index_tensor(value) -> bool:
+    """A 0-d integer (or bool) tensor, which torch's parser reads as an int dim."""
+    return isinstance(value, Tensor) and value._data.ndim == 0 and value._data.dtype.kind in "biu"
 
 
 _UNSET = object()  # an argument not passed: torch's overloads tell it apart from None

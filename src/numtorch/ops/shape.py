@@ -387,10 +387,27 @@ def permute(input, *order, dims=None) -> Tensor:
 
 @export
 def movedim(input, source, destination) -> Tensor:
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
+    # torch's two overloads: an int each (a NumPy integer or 0-d tensor counts as one), or a
+    # sequence each; a mix matches neither
+    one = not isinstance(source, (list, tuple))
+    if one == isinstance(destination, (list, tuple)):
+        raise TypeError(
+            f"movedim(): source and destination must both be ints or both sequences of ints, "
+            f"got {type(source).__name__} and {type(destination).__name__}"
+        )
+    src = [source] if one else list(source)
+    dst = [destination] if one else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+            f"contain the same number of dims as destination ({list(dst)} dims)"
+        )
+    given = (src, dst)
     src = [_wrap_dim(d, input.ndim) for d in src]
     dst = [_wrap_dim(d, input.ndim) for d in dst]
+    for what, dims, original in (("source", src, given[0]), ("destination", dst, given[1])):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{what}` ({list(original)})")
     if input.ndim == 0:  # nothing to move: torch returns an alias
         from .indexing import _alias
 
