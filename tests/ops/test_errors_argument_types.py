@@ -55,6 +55,45 @@ CASES = {
         "RuntimeError",
         lambda t: t.ones(2, 3, 4).movedim((0, 1), (2, 2)),
     ),
+    # a number, a list or None where a tensor goes is refused by type, before any rank or
+    # shape check of the other operands (2-D outer names the None, not the rank) and never
+    # as the AttributeError of reading the object's tensor fields: the functions' boundary
+    # finds the argument from the object the read failed on ...
+    "take_list_index": ("TypeError", lambda t: t.take(t.ones(2, 2), [0])),
+    "gather_list_index": ("TypeError", lambda t: t.gather(t.ones(2, 2), 0, [[0]])),
+    "index_select_list": ("TypeError", lambda t: t.index_select(t.ones(2, 2), 0, [0])),
+    "index_add_number_source": (
+        "TypeError",
+        lambda t: t.index_add(t.ones(2, 2), 0, t.tensor([0]), 1),
+    ),
+    "masked_scatter_number": ("TypeError", lambda t: t.masked_scatter(t.ones(2), t.ones(2) > 0, 1)),
+    "bucketize_number_boundaries": ("TypeError", lambda t: t.bucketize(t.ones(2), 1)),
+    "solve_number": ("TypeError", lambda t: t.linalg.solve(t.eye(2), 1)),
+    "allclose_number": ("TypeError", lambda t: t.allclose(t.ones(2), 1)),
+    "equal_number": ("TypeError", lambda t: t.equal(t.ones(2), 1)),
+    # (torch's functions written in Python read the fields themselves: its AttributeError)
+    "tensordot_number": ("AttributeError", lambda t: t.tensordot(t.ones(2, 2), 1)),
+    "split_number": ("AttributeError", lambda t: t.split(1, 1)),
+    "norm_number": ("AttributeError", lambda t: t.norm(1)),
+    "multi_dot_element": ("TypeError", lambda t: t.linalg.multi_dot([t.ones(2, 2), 1])),
+    "block_diag_element": ("TypeError", lambda t: t.block_diag(t.ones(2, 2), 1)),
+    "cartesian_prod_element": ("TypeError", lambda t: t.cartesian_prod(t.ones(2), 1)),
+    # ... and the products, whose methods are not wrapped, check their operands first
+    "outer_none_of_matrix": ("TypeError", lambda t: t.ones(2, 2).outer(None)),
+    "outer_number": ("TypeError", lambda t: t.outer(t.ones(2), 1)),
+    "bmm_none": ("TypeError", lambda t: t.ones(2, 2, 2).bmm(None)),
+    "bmm_number_of_matrix": ("TypeError", lambda t: t.bmm(t.ones(2, 2), 1)),
+    "dot_number": ("TypeError", lambda t: t.ones(2).dot(1)),
+    "vdot_number": ("TypeError", lambda t: t.vdot(t.ones(2), 1)),
+    "mv_list": ("TypeError", lambda t: t.ones(2, 2).mv([1.0, 2.0])),
+    "kron_number": ("TypeError", lambda t: t.ones(2, 2).kron(2.5)),
+    "inner_number": ("TypeError", lambda t: t.ones(2, 2).inner(2.5)),
+    "addmm_number": ("TypeError", lambda t: t.ones(2, 2).addmm(t.ones(2, 2), 1)),
+    "addmm_number_input": ("TypeError", lambda t: t.addmm(1.0, t.ones(2, 2), t.ones(2, 2))),
+    "baddbmm_number": ("TypeError", lambda t: t.ones(2, 2, 2).baddbmm(t.ones(2, 2, 2), 1)),
+    "addbmm_number": ("TypeError", lambda t: t.addbmm(t.ones(2, 2), t.ones(2, 2, 2), 1)),
+    "addmv_number": ("TypeError", lambda t: t.addmv(t.ones(2), t.ones(2, 2), 1)),
+    "addr_none": ("TypeError", lambda t: t.ones(2, 2).addr(t.ones(2), None)),
 }
 
 
@@ -74,3 +113,14 @@ def test_outcome_matches_torch(name):
 def test_dim_type_error_names_the_type():
     with pytest.raises(TypeError, match="must be int, not bool"):
         numtorch.ones(2, 3).transpose(True, 0)
+
+
+def test_non_tensor_error_names_the_argument():
+    with pytest.raises(
+        TypeError, match=r"take\(\): argument 'index' \(position 2\) must be Tensor"
+    ):
+        numtorch.take(numtorch.ones(2), [0])
+    with pytest.raises(TypeError, match="expected Tensor as element 1 in argument 0, but got int"):
+        numtorch.block_diag(numtorch.ones(2, 2), 1)
+    with pytest.raises(TypeError, match=r"outer\(\): argument 'vec2' \(position 2\)"):
+        numtorch.ones(2, 2).outer(None)

@@ -176,6 +176,15 @@ def require_tensor(op: str, name: str, position: int, value) -> None:
         )
 
 
+def require_tensors(op: str, names: tuple, *values) -> None:
+    """``require_tensor`` for each of an op's tensor arguments, in position order, before the
+    op reads any shape: torch's parser refuses a non-tensor first (``outer`` of a 2-D tensor
+    and None names the None, not the rank). For the ops whose methods meet it unwrapped."""
+    for position, value in enumerate(values, 1):
+        if not isinstance(value, Tensor):
+            require_tensor(op, names[position - 1], position, value)
+
+
 def broadcast_shape(*shapes) -> tuple:
     """The shape the given shapes broadcast to, or torch's RuntimeError naming the first
     dimension that does not match."""
