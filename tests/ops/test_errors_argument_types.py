@@ -94,6 +94,29 @@ CASES = {
     "addbmm_number": ("TypeError", lambda t: t.addbmm(t.ones(2, 2), t.ones(2, 2, 2), 1)),
     "addmv_number": ("TypeError", lambda t: t.addmv(t.ones(2), t.ones(2, 2), 1)),
     "addr_none": ("TypeError", lambda t: t.ones(2, 2).addr(t.ones(2), None)),
+    # indexing: a slice's step is checked before any dim is counted (a 0-d tensor has none)
+    "getitem_step_zero": ("ValueError", lambda t: t.ones(2, 3)[::0]),
+    "getitem_step_zero_later": ("ValueError", lambda t: t.ones(2, 3)[0, ::0]),
+    "getitem_negative_step_0d": ("ValueError", lambda t: t.tensor(1.0)[::-1]),
+    "setitem_step_zero": (
+        "ValueError",
+        lambda t: t.ones(2, 3).__setitem__(slice(None, None, 0), 1),
+    ),
+    # a 0-d byte tensor is a mask (a new dim), as a 1-D one is
+    "getitem_byte_0d_mask": ((1, 2, 3), lambda t: t.ones(2, 3)[t.tensor(1, dtype=t.uint8)]),
+    # the value is read before the key: a string, list or None is refused by type first
+    "setitem_str_bad_index": ("TypeError", lambda t: t.ones(2, 3).__setitem__(9, "x")),
+    "setitem_list_empty_index": (
+        "TypeError",
+        lambda t: t.ones(2).__setitem__(t.tensor([], dtype=t.long), [1.0, 2.0]),
+    ),
+    "setitem_none_bool_key": ("TypeError", lambda t: t.ones(2).__setitem__(True, None)),
+    "setitem_list_mask": ("TypeError", lambda t: t.ones(2).__setitem__([True, False], [1.0])),
+    # index_put_ refuses a leaf that requires grad before it reads a float index
+    "setitem_leaf_float_index": (
+        "RuntimeError",
+        lambda t: t.ones(2, requires_grad=True).__setitem__(t.tensor([0.0]), 1.0),
+    ),
 }
 
 
