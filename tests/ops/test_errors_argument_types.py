@@ -117,6 +117,26 @@ CASES = {
         "RuntimeError",
         lambda t: t.ones(2, requires_grad=True).__setitem__(t.tensor([0.0]), 1.0),
     ),
+    # keepdim is a bool: 1, None or a NumPy bool is refused before the dims are read (a
+    # repeated or out-of-range dim beside it raises the TypeError, not its own error)
+    "sum_keepdim_int_repeated_dims": ("TypeError", lambda t: t.ones(2, 3).sum([0, 0], keepdim=1)),
+    "sum_keepdim_int_bad_dim": ("TypeError", lambda t: t.sum(t.ones(2, 3), dim=-4, keepdim=1)),
+    "mean_keepdim_none": ("TypeError", lambda t: t.ones(2, 3).mean(0, None)),
+    "max_keepdim_int": ("TypeError", lambda t: t.max(t.ones(2), dim=-3, keepdim=1)),
+    "amax_keepdim_int": ("TypeError", lambda t: t.ones(2, 3).amax(0, 1)),
+    "argmax_keepdim_none": ("TypeError", lambda t: t.ones(2, 3).argmax(0, None)),
+    "aminmax_keepdim_int": ("TypeError", lambda t: t.ones(2, 3).aminmax(dim=0, keepdim=1)),
+    "var_keepdim_int": ("TypeError", lambda t: t.var(t.ones(2), dim=-2, keepdim=1)),
+    "logsumexp_keepdim_none": ("TypeError", lambda t: t.ones(2, 3).logsumexp([0, 0], None)),
+    "nansum_keepdim_none": ("TypeError", lambda t: t.ones(2, 3).nansum([0], keepdim=None)),
+    "all_keepdim_int": ("TypeError", lambda t: t.all(t.ones(2, 3), dim=5, keepdim=1)),
+    "any_keepdim_numpy_bool": ("TypeError", lambda t: t.ones(2, 3).any(0, np.bool_(True))),
+    "median_keepdim_int": ("TypeError", lambda t: t.ones(2, 3).median(0, 1)),
+    "mode_keepdim_none": ("TypeError", lambda t: t.mode(t.ones(2, 3), 0, keepdim=None)),
+    "kthvalue_keepdim_int": ("TypeError", lambda t: t.ones(2, 3).kthvalue(1, 0, 1)),
+    "quantile_keepdim_int": ("TypeError", lambda t: t.quantile(t.ones(2, 3), 0.5, 0, 1)),
+    "vector_norm_keepdim_int": ("TypeError", lambda t: t.linalg.vector_norm(t.ones(2), 2, 0, 1)),
+    "sum_keepdim_bool": ((2, 1), lambda t: t.ones(2, 3).sum(1, True)),
 }
 
 

@@ -12,7 +12,7 @@ from .._core.tensor import Tensor
 from .._creation import ones_like
 from ..autograd.forward_grad import batched
 from ..backend import xp
-from .reduction import _restore, _slice_jvp, read_as, reduce_dims, rounded
+from .reduction import _restore, _slice_jvp, keepdim_error, read_as, reduce_dims, rounded
 
 
 # -- norms -----------------------------------------------------------------------------------
@@ -78,6 +78,8 @@ def _norm_of(a, ord, dim, keepdim):
 
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all elements by default)."""
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("linalg_vector_norm", keepdim)
     check_norm_dtype("linalg.vector_norm", input, dtype)
     dims = reduce_dims(dim, input.ndim)
     _check_identity(input.shape, ord, dim)
