@@ -137,6 +137,16 @@ CASES = {
     "quantile_keepdim_int": ("TypeError", lambda t: t.quantile(t.ones(2, 3), 0.5, 0, 1)),
     "vector_norm_keepdim_int": ("TypeError", lambda t: t.linalg.vector_norm(t.ones(2), 2, 0, 1)),
     "sum_keepdim_bool": ((2, 1), lambda t: t.ones(2, 3).sum(1, True)),
+    # other int arguments likewise: a count, a start, a length, a power
+    "topk_float_k": ("TypeError", lambda t: t.ones(2, 3).topk(2.0)),
+    "topk_bool_k": ("TypeError", lambda t: t.ones(2, 3).topk(True)),
+    "topk_tensor_k": ("ok", lambda t: t.ones(2, 3).topk(t.tensor(2))),
+    "kthvalue_float_k": ("TypeError", lambda t: t.ones(2, 3).kthvalue(1.0)),
+    "narrow_float_start": ("TypeError", lambda t: t.ones(2, 3).narrow(0, 1.0, -1)),
+    "narrow_float_length": ("TypeError", lambda t: t.ones(2, 3).narrow(-5, 0, 1.0)),
+    "narrow_numpy_arguments": ((1, 3), lambda t: t.ones(2, 3).narrow(0, np.int64(0), np.int64(1))),
+    "matrix_power_float": ("TypeError", lambda t: t.linalg.matrix_power(t.ones(3), 1.5)),
+    "matrix_power_numpy": ((2, 2), lambda t: t.linalg.matrix_power(t.eye(2), np.int64(2))),
 }
 
 

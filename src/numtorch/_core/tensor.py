@@ -620,19 +620,25 @@ def _wrap_dim(dim: int, ndim: int) -> int:
 
 
 def _dim_index(dim) -> int:
-    """A dim given as other than an int: torch's argument parser takes what converts to an
-    index (a NumPy integer, a 0-d integer tensor) and refuses the rest, a bool included,
-    with a TypeError before the op looks at any shape."""
-    if dim.__class__ is not bool and dim.__class__ is not xp.bool_:
-        if not isinstance(dim, Tensor):
+    return int_argument(dim, "dim")
+
+
+def int_argument(value, name: str, op: str | None = None) -> int:
+    """An int argument given as other than an int (callers test ``value.__class__ is int``
+    first): torch's argument parser takes what converts to an index (a NumPy integer, a 0-d
+    integer tensor) and refuses the rest, a bool or a float included, with a TypeError
+    before the op looks at any shape."""
+    if value.__class__ is not bool and value.__class__ is not xp.bool_:
+        if not isinstance(value, Tensor):
             try:
-                return dim.__index__()
+                return value.__index__()
             except (AttributeError, TypeError):
                 pass
-        elif dim._data.ndim == 0 and dim._data.dtype.kind in "iu":
-            return int(dim._data)
-    name = "Tensor" if isinstance(dim, Tensor) else typename(dim)
-    raise TypeError(f"argument 'dim' must be int, not {name}")
+        elif value._data.ndim == 0 and value._data.dtype.kind in "iu":
+            return int(value._data)
+    kind = "Tensor" if isinstance(value, Tensor) else typename(value)
+    where = f"{op}(): " if op else ""
+    raise TypeError(f"{where}argument '{name}' must be int, not {kind}")
 
 
 def _read_dim(ndim: int, dim: int) -> int:

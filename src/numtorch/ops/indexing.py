@@ -14,7 +14,7 @@ from .._core.dispatch import broadcast_shape, dispatch, fill_scalar
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export, overloaded
-from .._core.tensor import Tensor, _wrap_dim, typename
+from .._core.tensor import Tensor, _wrap_dim, int_argument, typename
 from .._creation import zeros, zeros_like
 from ..autograd.forward_grad import align, batch_shift, batched
 from ..backend import layout as dense_layout
@@ -128,6 +128,10 @@ def narrow_slice(input, dim, start, end, step=1) -> Tensor:
 
 @export
 def narrow(input, dim, start, length) -> Tensor:
+    if length.__class__ is not int:
+        length = int_argument(length, "length", "narrow")
+    if start.__class__ is not int and not isinstance(start, Tensor):  # (a tensor overload)
+        start = int_argument(start, "start", "narrow")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)

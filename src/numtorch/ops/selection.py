@@ -15,7 +15,7 @@ import functools
 from .._core import batch_rules
 from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, kernel
 from .._core.op import defop, export
-from .._core.tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim, int_argument
 from .._creation import full_like, tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
@@ -300,6 +300,8 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     """
     if keepdim.__class__ is not bool:
         raise keepdim_error("kthvalue", keepdim)
+    if k.__class__ is not int:
+        k = int_argument(k, "k", "kthvalue")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     size = input.shape[dim] if input.ndim else 1
     if size == 0:
