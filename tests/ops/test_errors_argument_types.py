@@ -147,6 +147,17 @@ CASES = {
     "narrow_numpy_arguments": ((1, 3), lambda t: t.ones(2, 3).narrow(0, np.int64(0), np.int64(1))),
     "matrix_power_float": ("TypeError", lambda t: t.linalg.matrix_power(t.ones(3), 1.5)),
     "matrix_power_numpy": ((2, 2), lambda t: t.linalg.matrix_power(t.eye(2), np.int64(2))),
+    # None for an operand: a Number is never None (where, eq, masked_fill and fill_ ran with
+    # it), and a None a NumPy loop fails on is named, not an AttributeError of the loop
+    "where_none_other": ("TypeError", lambda t: t.where(t.ones(2) > 0, t.ones(2), None)),
+    "eq_none": ("TypeError", lambda t: t.ones(2).eq(None)),
+    "masked_fill_none": ("TypeError", lambda t: t.ones(2).masked_fill(t.ones(2) > 0, None)),
+    "fill_none": ("TypeError", lambda t: t.ones(2).fill_(None)),
+    "atan2_none": ("TypeError", lambda t: t.ones(2).atan2(None)),
+    "remainder_none": ("TypeError", lambda t: t.ones(2).remainder(None)),
+    "xlogy_none": ("TypeError", lambda t: t.xlogy(t.ones(2), None)),
+    "bitwise_and_none": ("TypeError", lambda t: t.ones(2).bitwise_and(None)),
+    "clamp_optional_none": ((2,), lambda t: t.ones(2).clamp(min=None, max=1)),
 }
 
 
