@@ -158,6 +158,23 @@ CASES = {
     "xlogy_none": ("TypeError", lambda t: t.xlogy(t.ones(2), None)),
     "bitwise_and_none": ("TypeError", lambda t: t.ones(2).bitwise_and(None)),
     "clamp_optional_none": ((2,), lambda t: t.ones(2).clamp(min=None, max=1)),
+    # a string or a list where a Number goes (the Number arguments of the ops, alpha, the
+    # bounds of clamp) is refused by type, not read by NumPy (a ValueError, a dtype error)
+    "fill_str": ("TypeError", lambda t: t.ones(2).fill_("x")),
+    "masked_fill_str": ("TypeError", lambda t: t.ones(2).masked_fill(t.ones(2) > 0, "x")),
+    "eq_str": ("TypeError", lambda t: t.ones(2).eq("x")),
+    "add_list": ("TypeError", lambda t: t.ones(3).add([1.0, 2.0, 3.0])),
+    "where_list": ("TypeError", lambda t: t.where(t.ones(2) > 0, t.ones(2), [1.0])),
+    "add_alpha_none_bad_shapes": (
+        "TypeError",
+        lambda t: t.add(t.ones(2, 3), t.ones(2), alpha=None),
+    ),
+    "sub_alpha_str": ("TypeError", lambda t: t.ones(2).sub(t.ones(2), alpha="x")),
+    "add_alpha_tensor": ((2,), lambda t: t.ones(2).add(t.ones(2), alpha=t.tensor(2))),
+    "add_alpha_numpy": ((2,), lambda t: t.ones(2).add(t.ones(2), alpha=np.float32(2))),
+    "clamp_str_bound": ("TypeError", lambda t: t.ones(2).clamp_(min="x")),
+    "clamp_list_bound": ("TypeError", lambda t: t.ones(2).clamp(0, [1])),
+    "clamp_numpy_bounds": ((2,), lambda t: t.ones(2).clamp(np.float32(0), True)),
 }
 
 

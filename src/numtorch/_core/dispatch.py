@@ -27,6 +27,7 @@ _ndarray = xp.ndarray
 _new = object.__new__
 _NO_EDGE = (None, 0)
 _NUMBERS = (int, float, bool)
+_NUMBER_TYPES = (int, float, complex, xp.generic)  # what a Number argument may be
 
 
 def _wrap(out) -> Tensor:
@@ -366,15 +367,17 @@ def run_general(spec, args):
         elif a is None:
             if i in spec.scalars and spec.defaults[i] is not None:  # a Number is never None
                 raise argument_error(spec, given)
-        elif i not in spec.scalars:
-            raise argument_error(spec, given)
+        elif i not in spec.scalars or not isinstance(a, _NUMBER_TYPES):
+            raise argument_error(spec, given)  # (a string or a list is no Number either)
     for i in spec.nondiff:
         a = arrays[i]
         if isinstance(a, Tensor):
             arrays[i] = a._data
         elif i in lists:
             arrays[i] = [t._data if isinstance(t, Tensor) else t for t in a]
-        elif a is None and i in spec.scalars and spec.defaults[i] is not None:
+        elif i in spec.scalars and (
+            spec.defaults[i] is not None if a is None else not isinstance(a, _NUMBER_TYPES)
+        ):
             raise argument_error(spec, given)
     if spec.check is not None:  # after the argument types, which torch's parser checks first
         spec.check(args)
