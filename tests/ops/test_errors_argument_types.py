@@ -175,6 +175,17 @@ CASES = {
     "clamp_str_bound": ("TypeError", lambda t: t.ones(2).clamp_(min="x")),
     "clamp_list_bound": ("TypeError", lambda t: t.ones(2).clamp(0, [1])),
     "clamp_numpy_bounds": ((2,), lambda t: t.ones(2).clamp(np.float32(0), True)),
+    # requires_grad is a bool: requires_grad_ and the factories refuse 1 or None by type,
+    # the attribute's setter with torch's RuntimeError (a module's requires_grad_ passes on)
+    "requires_grad_int": ("TypeError", lambda t: t.ones(2).requires_grad_(1)),
+    "requires_grad_numpy_bool": ("TypeError", lambda t: t.ones(2).requires_grad_(np.bool_(1))),
+    "module_requires_grad_int": ("TypeError", lambda t: t.nn.Linear(2, 2).requires_grad_(5)),
+    "requires_grad_setter_none": (
+        "RuntimeError",
+        lambda t: setattr(t.ones(2), "requires_grad", None),
+    ),
+    "ones_requires_grad_int": ("TypeError", lambda t: t.ones(2, requires_grad=1)),
+    "tensor_requires_grad_none": ("TypeError", lambda t: t.tensor([1.0], requires_grad=None)),
 }
 
 

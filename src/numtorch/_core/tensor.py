@@ -360,10 +360,17 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        self._set_requires_grad(bool(value), "requires_grad")
+        if value.__class__ is not bool:
+            raise RuntimeError("requires_grad must be a bool")
+        self._set_requires_grad(value, "requires_grad")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        self._set_requires_grad(bool(requires_grad), "requires_grad_")
+        if requires_grad.__class__ is not bool:  # torch's parser: a bool only (not 1, nor None)
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{typename(requires_grad)}"
+            )
+        self._set_requires_grad(requires_grad, "requires_grad_")
         return self
 
     def _set_requires_grad(self, value: bool, how: str) -> None:
