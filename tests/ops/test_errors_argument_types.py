@@ -186,6 +186,44 @@ CASES = {
     ),
     "ones_requires_grad_int": ("TypeError", lambda t: t.ones(2, requires_grad=1)),
     "tensor_requires_grad_none": ("TypeError", lambda t: t.tensor([1.0], requires_grad=None)),
+    # the gathers and scatters: the index (and src) must be tensors, and dim is wrapped
+    # before the index's dtype or the operands' dtypes are compared
+    "gather_bad_dim_float_index": ("IndexError", lambda t: t.ones(2, 3).gather(5, t.zeros(2, 2))),
+    "scatter_add_bad_dim_float_index": (
+        "IndexError",
+        lambda t: t.ones(2, 3).scatter_add(5, t.zeros(2, 2), t.ones(2, 3)),
+    ),
+    "scatter_bad_dim_float_index": (
+        "IndexError",
+        lambda t: t.ones(2, 3).scatter(5, t.zeros(2, 2), t.ones(2, 3)),
+    ),
+    "scatter_reduce_bad_dim": (
+        "IndexError",
+        lambda t: t.ones(2, 3).scatter_reduce(-3, t.zeros(2, 2), t.ones(2, 3), "sum"),
+    ),
+    "index_select_bad_dim_float_index": (
+        "IndexError",
+        lambda t: t.ones(2, 3).index_select(5, t.tensor([0.0])),
+    ),
+    "index_add_bad_dim_dtypes": (
+        "IndexError",
+        lambda t: t.ones(2, 3).index_add(5, t.tensor([0]), t.ones(2, 3).double()),
+    ),
+    "gather_list_index_method": ("TypeError", lambda t: t.ones(2, 3).gather(0, [[0]])),
+    "index_select_list_method": ("TypeError", lambda t: t.ones(2, 3).index_select(0, [0])),
+    "scatter_add_number_src": (
+        "TypeError",
+        lambda t: t.ones(2, 3).scatter_add(0, t.zeros(2, 2).long(), 1.0),
+    ),
+    "scatter_reduce_str_src": (
+        "TypeError",
+        lambda t: t.ones(2, 3).scatter_reduce(1, t.zeros(1, 1).long(), "x", "sum"),
+    ),
+    "index_add_number_source_method": (
+        "TypeError",
+        lambda t: t.ones(2, 3).index_add(0, t.tensor([0]), 1.0),
+    ),
+    "scatter_number_src": ((2, 3), lambda t: t.ones(2, 3).scatter(0, t.zeros(1, 1).long(), 2.0)),
 }
 
 
