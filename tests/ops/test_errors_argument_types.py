@@ -224,6 +224,14 @@ CASES = {
         lambda t: t.ones(2, 3).index_add(0, t.tensor([0]), 1.0),
     ),
     "scatter_number_src": ((2, 3), lambda t: t.ones(2, 3).scatter(0, t.zeros(1, 1).long(), 2.0)),
+    # two dims: both kinds are checked before either range
+    "flatten_bad_start_none_end": ("TypeError", lambda t: t.ones(2, 3).flatten(6, None)),
+    "flatten_bad_start_list_end": ("TypeError", lambda t: t.ones(2, 3).flatten(-3, [0, 0])),
+    "transpose_bad_dim0_str_dim1": ("TypeError", lambda t: t.ones(2, 3).transpose(5, "0")),
+    # torch's Tensor has no var_mean or std_mean method (the functions only)
+    "var_mean_method": ("AttributeError", lambda t: t.ones(2).var_mean()),
+    "std_mean_method": ("AttributeError", lambda t: t.ones(2).std_mean(0)),
+    "var_mean_function": ("ok", lambda t: t.var_mean(t.ones(2))),
 }
 
 

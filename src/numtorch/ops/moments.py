@@ -277,11 +277,12 @@ def _std_mean(input, dim, correction, keepdim):
     return _moment(input, dim, correction, keepdim, True, True), _welford_mean(input, dim, keepdim)
 
 
-@export
+# functions only: torch's Tensor has no var_mean or std_mean method
+@export(method=False)
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _var_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "var_mean"))
 
 
-@export
+@export(method=False)
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _std_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std_mean"))
