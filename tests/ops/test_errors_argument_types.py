@@ -232,6 +232,14 @@ CASES = {
     "var_mean_method": ("AttributeError", lambda t: t.ones(2).var_mean()),
     "std_mean_method": ("AttributeError", lambda t: t.ones(2).std_mean(0)),
     "var_mean_function": ("ok", lambda t: t.var_mean(t.ones(2))),
+    # vector_norm's ord is a Number ('fro' is a matrix norm's; a tuple may be a misplaced dim)
+    "vector_norm_fro": ("TypeError", lambda t: t.linalg.vector_norm(t.ones(2), "fro")),
+    "norm_tuple_ord": ("TypeError", lambda t: t.ones(2, 3).norm((0, 0))),
+    "normalize_tuple_ord": ("TypeError", lambda t: t.nn.functional.normalize(t.ones(2), (1,))),
+    "vector_norm_tensor_ord": ((), lambda t: t.linalg.vector_norm(t.ones(2), t.tensor(2.0))),
+    # a negative size: resize_ refuses it (it resized to the last elements)
+    "resize_negative": ("RuntimeError", lambda t: t.ones(2, 3).resize_(-1)),
+    "resize_negative_later": ("RuntimeError", lambda t: t.ones(2, 3).resize_(2, -2)),
 }
 
 
