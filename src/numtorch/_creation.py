@@ -26,7 +26,7 @@ from ._core.dispatch import fill_scalar
 from ._core.grad_mode import is_inference_mode_enabled as _inference_mode
 from ._core.grad_mode import no_grad as _no_grad
 from ._core.meta import default_is_meta, is_meta_device, metafy
-from ._core.tensor import Size, Tensor
+from ._core.tensor import Size, Tensor, typename
 from ._core.warn_once import warn_once
 from ._generator import Generator, default_generator, generator_or_default
 from ._tensor_queries import empty_in_order, memory_format_order
@@ -165,6 +165,10 @@ def _size(args, name: str) -> tuple:
 
 
 def _finish(data, requires_grad: bool, name: str) -> Tensor:
+    if requires_grad.__class__ is not bool:  # torch's parser: a bool only (not 1, nor None)
+        raise TypeError(
+            f"{name[:-2]}(): argument 'requires_grad' must be bool, not {typename(requires_grad)}"
+        )
     t = Tensor._make(data)
     if requires_grad:
         if data.dtype.kind not in "fcV":

@@ -79,6 +79,17 @@ CASES = {
         lambda t: t.ones(2, requires_grad=True)[0].mul_(2),
         "view of a leaf Variable",
     ),
+    # as_strided with a stride of 0 shares memory between elements as expand does
+    "as_strided_overlap_inplace": (
+        RuntimeError,
+        lambda t: t.ones(2).as_strided((2, 2), (0, 1)).add_(1),
+        "more than one element of the written-to tensor",
+    ),
+    "as_strided_inplace_overlap_then_inplace": (
+        RuntimeError,
+        lambda t: t.ones(2).as_strided_((2, 2), (0, 1)).mul_(2),
+        "more than one element of the written-to tensor",
+    ),
     "setitem_leaf": (
         RuntimeError,
         lambda t: t.ones(2, requires_grad=True).__setitem__(0, 1.0),
@@ -337,6 +348,14 @@ def test_version_error_message_matches_torch_word_for_word():
             _modified_saved(lib)
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+def test_failed_overlapping_write_leaves_storage_unchanged():
+    base = numtorch.ones(2)
+    view = base.as_strided((2, 2), (0, 1))
+    with pytest.raises(RuntimeError):
+        view.add_(1)
+    assert base.tolist() == [1.0, 1.0] and base._version == 0
 
 
 def test_failed_inplace_leaves_data_and_version_unchanged():

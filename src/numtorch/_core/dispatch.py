@@ -27,6 +27,7 @@ _ndarray = xp.ndarray
 _new = object.__new__
 _NO_EDGE = (None, 0)
 _NUMBERS = (int, float, bool)
+_NUMBER_TYPES = (int, float, complex, xp.generic)  # what a Number argument may be
 
 
 def _wrap(out) -> Tensor:
@@ -155,16 +156,22 @@ def kernel_dtype_error(spec, target, arrays, error: TypeError) -> Exception:
 
 
 def argument_error(spec, args) -> TypeError:
-    for i in spec.operands + spec.diff:
-        a = args[i]
-        number = isinstance(a, (int, float, bool, complex, xp.generic))
-        if not (a is None or isinstance(a, Tensor) or (number and i in spec.scalars)):
-            kind = "Tensor or Number" if i in spec.scalars else "Tensor"
-            return TypeError(
-                f"{spec.name}(): argument '{spec.params[i]}' (position {i + 1}) must be {kind}, "
-                f"not {typename(a)}"
-            )
-    return TypeError(f"{spec.name}(): invalid combination of arguments")
+    operands = spec.operands + spec.diff
+    bad = next((i for i in operands if not _fits(spec, i, args[i])), None)
+    if bad is None:  # else a None where no None default is (named after anything else)
+        bad = next((i for i in operands if args[i] is None and spec.defaults[i] is not None), None)
+    if bad is None:
+        return TypeError(f"{spec.name}(): invalid combination of arguments")
+    kind = "Tensor or Number" if bad in spec.scalars else "Tensor"
+    return TypeError(
+        f"{spec.name}(): argument '{spec.params[bad]}' (position {bad + 1}) must be {kind}, "
+        f"not {typename(args[bad])}"
+    )
+
+
+def _fits(spec, i, a) -> bool:
+    number = isinstance(a, (int, float, bool, complex, xp.generic))
+    return a is None or isinstance(a, Tensor) or (number and i in spec.scalars)
 
 
 def require_tensor(op: str, name: str, position: int, value) -> None:
@@ -174,6 +181,15 @@ def require_tensor(op: str, name: str, position: int, value) -> None:
         raise TypeError(
             f"{op}(): argument '{name}' (position {position}) must be Tensor, not {typename(value)}"
         )
+
+
+def require_tensors(op: str, names: tuple, *values) -> None:
+    """``require_tensor`` for each of an op's tensor arguments, in position order, before the
+    op reads any shape: torch's parser refuses a non-tensor first (``outer`` of a 2-D tensor
+    and None names the None, not the rank). For the ops whose methods meet it unwrapped."""
+    for position, value in enumerate(values, 1):
+        if not isinstance(value, Tensor):
+            require_tensor(op, names[position - 1], position, value)
 
 
 def broadcast_shape(*shapes) -> tuple:
@@ -348,14 +364,21 @@ def run_general(spec, args):
             arrays[i] = [t._data for t in a]
             if not requires_grad:
                 requires_grad = any(t._requires_grad for t in a)
-        elif a is not None and i not in spec.scalars:
-            raise argument_error(spec, given)
+        elif a is None:
+            if i in spec.scalars and spec.defaults[i] is not None:  # a Number is never None
+                raise argument_error(spec, given)
+        elif i not in spec.scalars or not isinstance(a, _NUMBER_TYPES):
+            raise argument_error(spec, given)  # (a string or a list is no Number either)
     for i in spec.nondiff:
         a = arrays[i]
         if isinstance(a, Tensor):
             arrays[i] = a._data
         elif i in lists:
             arrays[i] = [t._data if isinstance(t, Tensor) else t for t in a]
+        elif i in spec.scalars and (
+            spec.defaults[i] is not None if a is None else not isinstance(a, _NUMBER_TYPES)
+        ):
+            raise argument_error(spec, given)
     if spec.check is not None:  # after the argument types, which torch's parser checks first
         spec.check(args)
     target = _promote(spec, args, arrays) if spec.promote else None
@@ -373,8 +396,12 @@ def run_general(spec, args):
     except MemoryError as error:
         raise allocation_error(error) from None
     except TypeError as error:
+        _refuse_none(spec, given)
         broadcast_first(spec, args)
         raise kernel_dtype_error(spec, target, arrays, error) from None
+    except AttributeError:  # a NumPy loop met None: torch's parser refuses it first
+        _refuse_none(spec, given)
+        raise
     except NotImplementedError:
         broadcast_first(spec, args)
         raise
@@ -399,6 +426,15 @@ def run_general(spec, args):
     if requires_grad and _grad_enabled() and results:  # no outputs (unbind of 0): no node
         record(spec, args, results)
     return results if spec.returns is None else spec.returns(*results)
+
+
+def _refuse_none(spec, args) -> None:
+    """torch's TypeError for a None the op failed on, given for an operand its schema does
+    not make optional (a None default): found once the op failed, since some forwards take
+    None for an optional tensor their signature does not mark (a convolution's bias)."""
+    for i in spec.operands:
+        if args[i] is None and spec.defaults[i] is not None:
+            raise argument_error(spec, args)
 
 
 def _check_kernel_dtype(spec, target, arrays, args) -> None:

@@ -360,10 +360,17 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        self._set_requires_grad(bool(value), "requires_grad")
+        if value.__class__ is not bool:
+            raise RuntimeError("requires_grad must be a bool")
+        self._set_requires_grad(value, "requires_grad")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        self._set_requires_grad(bool(requires_grad), "requires_grad_")
+        if requires_grad.__class__ is not bool:  # torch's parser: a bool only (not 1, nor None)
+            raise TypeError(
+                "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                f"{typename(requires_grad)}"
+            )
+        self._set_requires_grad(requires_grad, "requires_grad_")
         return self
 
     def _set_requires_grad(self, value: bool, how: str) -> None:
@@ -608,6 +615,8 @@ class Tensor:
 
 def _wrap_dim(dim: int, ndim: int) -> int:
     """Normalise a possibly negative ``dim``, raising torch's IndexError when out of range."""
+    if dim.__class__ is not int:
+        dim = _dim_index(dim)
     lo = -max(ndim, 1)
     hi = max(ndim, 1) - 1
     if not lo <= dim <= hi:
@@ -615,6 +624,28 @@ def _wrap_dim(dim: int, ndim: int) -> int:
             f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
         )
     return dim - lo if dim < 0 else dim  # a 0-d tensor's dim -1 is its dim 0
+
+
+def _dim_index(dim) -> int:
+    return int_argument(dim, "dim")
+
+
+def int_argument(value, name: str, op: str | None = None) -> int:
+    """An int argument given as other than an int (callers test ``value.__class__ is int``
+    first): torch's argument parser takes what converts to an index (a NumPy integer, a 0-d
+    integer tensor) and refuses the rest, a bool or a float included, with a TypeError
+    before the op looks at any shape."""
+    if value.__class__ is not bool and value.__class__ is not xp.bool_:
+        if not isinstance(value, Tensor):
+            try:
+                return value.__index__()
+            except (AttributeError, TypeError):
+                pass
+        elif value._data.ndim == 0 and value._data.dtype.kind in "iu":
+            return int(value._data)
+    kind = "Tensor" if isinstance(value, Tensor) else typename(value)
+    where = f"{op}(): " if op else ""
+    raise TypeError(f"{where}argument '{name}' must be int, not {kind}")
 
 
 def _read_dim(ndim: int, dim: int) -> int:

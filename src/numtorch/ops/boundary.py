@@ -67,8 +67,12 @@ def publish(name: str, fn):
             if "array is too big" not in str(error):
                 raise
             raise allocation_error(error) from None
-        except AttributeError:
-            not_tensor = _non_tensor_argument(name, fn, args, kwargs)
+        except AttributeError as error:
+            if name in _PYTHON_READS:
+                raise
+            not_tensor = _non_tensor_argument(name, fn, args, kwargs) or _read_as_tensor(
+                name, fn, args, kwargs, error
+            )
             if not_tensor is None:
                 raise
             raise not_tensor from None
@@ -190,6 +194,41 @@ def _non_tensor_argument(name, fn, args, kwargs, arrays_only=False) -> TypeError
             f"{name}(): argument '{param}' (position {position + 1}) must be Tensor, "
             f"not {typename(value)}"
         )
+    return None
+
+
+# torch's functions written in Python that read a tensor's fields of their arguments before
+# any parser sees them: a number there raises Python's AttributeError in torch too
+_PYTHON_READS = frozenset(("norm", "split", "stft", "tensordot", "unravel_index"))
+
+
+def _read_as_tensor(name, fn, args, kwargs, error: AttributeError) -> TypeError | None:
+    """torch's TypeError for an argument the function read a tensor's attribute of (a number
+    or a list where a tensor goes, alone or as an element of a sequence of tensors): torch's
+    parser refuses it before the op runs. Found from the object the attribute was missing
+    on, so an argument that is legitimately a number is never blamed."""
+    culprit = getattr(error, "obj", None)
+    if culprit is None or not hasattr(Tensor, getattr(error, "name", None) or ""):
+        return None
+    params = [param for param, _ in _parameters(fn)]
+    named = list(zip(params, args)) + [(k, v) for k, v in kwargs.items() if k in params]
+    for param, value in named:
+        if value is culprit:
+            return TypeError(
+                f"{name}(): argument '{param}' (position {params.index(param) + 1}) must be "
+                f"Tensor, not {typename(value)}"
+            )
+    # an element of a sequence of tensors, or of *tensors (torch's one list argument)
+    sequences = [(params.index(p), v) for p, v in named if isinstance(v, (list, tuple))]
+    if len(args) > len(params):
+        sequences.append((len(params), args[len(params) :]))
+    for position, elements in sequences:
+        for i, element in enumerate(elements):
+            if element is culprit:
+                return TypeError(
+                    f"expected Tensor as element {i} in argument {position}, but got "
+                    f"{typename(element)}"
+                )
     return None
 
 

@@ -54,6 +54,17 @@ _CLAMP_BOTH_BOOL = kernel("clamp_cpu", ())
 def _clamp_check(min, max):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if min.__class__ not in _PLAIN_BOUNDS or max.__class__ not in _PLAIN_BOUNDS:
+        for name, bound in (("min", min), ("max", max)):  # a Number, a tensor or None
+            if bound is not None and not isinstance(bound, _BOUND_TYPES):
+                raise TypeError(
+                    f"clamp(): argument '{name}' must be Number or Tensor, not "
+                    f"{type(bound).__name__}"
+                )
+
+
+_PLAIN_BOUNDS = frozenset((type(None), int, float, Tensor))
+_BOUND_TYPES = (int, float, complex, xp.generic, Tensor)
 
 
 def _with_scalars(out, input, *bounds):

@@ -12,7 +12,7 @@ from ..autograd.forward_grad import batched
 from ..autograd.function import wrapped_by_transform
 from ..backend import xp
 from ..backend.layout import row_major
-from .reduction import _UNSET, _invalid, _slice_jvp, _take_along, reduce_dims
+from .reduction import _UNSET, _invalid, _slice_jvp, _take_along, keepdim_error, reduce_dims
 from .return_types import CLASSES, structseq
 
 
@@ -171,6 +171,8 @@ def _extreme(name, all_fn, arg_fn):
         if dim is None or (dim is _UNSET and keepdim is not _UNSET):
             raise _invalid(name, "dim=NoneType" if dim is None else "keepdim=bool")
         keepdim = False if keepdim is _UNSET else keepdim
+        if keepdim.__class__ is not bool:
+            raise keepdim_error(name, keepdim)
         if dim is _UNSET:
             return reduce_all(input)
         return reduce_dim(input, _wrap_dim(dim, input.ndim), keepdim)
@@ -211,6 +213,8 @@ def _amax_amin(name, fn):
         return row_major(fn(input, axis=dim, keepdims=keepdim))
 
     def public(input, dim=(), keepdim=False) -> Tensor:
+        if keepdim.__class__ is not bool:
+            raise keepdim_error(name, keepdim)
         dims = reduce_dims(dim, input.ndim)
         shape = input._data.shape
         if dims is None and input._data.size == 0:
@@ -219,9 +223,11 @@ def _amax_amin(name, fn):
                 "Specify the reduction dim with the 'dim' argument."
             )
         # torch checks the dims in the order given and names one as given (-1 stays -1)
-        given = range(len(shape)) if dims is None else [dim] if isinstance(dim, int) else dim
+        given = (
+            range(len(shape)) if dims is None else dim if isinstance(dim, (list, tuple)) else [dim]
+        )
         for d in given:
-            if shape[d % len(shape)] == 0:
+            if shape[int(d) % len(shape)] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         return reduce(input, dims, keepdim)
 
@@ -243,6 +249,8 @@ def _arg(name, fn):
 
     def public(input, dim=None, keepdim=False) -> Tensor:
         dtypes.check_tensor(input)
+        if keepdim.__class__ is not bool:
+            raise keepdim_error(name, keepdim)
         unsigned.refuse(f"{name}_cpu", input.dtype)
         _check_nonempty(name, input._data, None if dim is None else (_wrap_dim(dim, input.ndim),))
         if dim is not None:
@@ -311,5 +319,7 @@ def _aminmax(input, dim, keepdim):
 @export
 def aminmax(input, *, dim=None, keepdim=False):
     """The minimum and maximum, as ``torch.return_types.aminmax(min, max)``."""
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("aminmax", keepdim)
     dims = None if dim is None else reduce_dims(dim, input.ndim)
     return _aminmax(input, dims, keepdim)

@@ -4,6 +4,7 @@ them."""
 from __future__ import annotations
 
 from .._core import batch_rules
+from .._core.dispatch import require_tensor
 from .._core.op import defop, export, not_implemented
 from .._core.tensor import Tensor, _wrap_dim
 from .._creation import zeros
@@ -159,8 +160,9 @@ def _gather(input, dim, index):
 @export
 def gather(input, dim, index, *, sparse_grad=False) -> Tensor:
     """Values of ``input`` at ``index`` along ``dim``."""
+    require_tensor("gather", "index", 3, index)
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before reading the index
     _check_index(index, "gather")
-    dim = _wrap_dim(dim, max(input.ndim, 1))
     _check_gather_shapes(input, dim, index, "gather")
     return _gather(input, dim, index)
 
@@ -191,8 +193,10 @@ def _check_src_dtype(input, src):
 @export(inplace=True)
 def scatter_add(input, dim, index, src) -> Tensor:
     """Copy of ``input`` with ``src`` added at ``index`` along ``dim`` (duplicates add up)."""
+    require_tensor("scatter_add", "index", 3, index)
+    require_tensor("scatter_add", "src", 4, src)
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before the dtype checks
     _check_index(index, "scatter_add")
-    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before comparing dtypes
     _check_src_dtype(input, src)
     check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
@@ -275,10 +279,11 @@ def _scatter_with_reduce(input, dim, index, src, reduce):
 @export(inplace=True)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None) -> Tensor:
     """Copy of ``input`` with ``src`` (tensor or number) written at ``index`` along ``dim``."""
+    require_tensor("scatter", "index", 3, index)
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before the dtype checks
     _check_index(index, "scatter")
     if reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    dim = _wrap_dim(dim, max(input.ndim, 1))
     check_scatter_dims(input, index, src, dim)
     check_scatter_bounds(input, dim, index)
     if src is None:
@@ -321,6 +326,8 @@ def _index_select(input, dim, index):
 @export
 def index_select(input, dim, index) -> Tensor:
     """The slices of ``input`` along ``dim`` at the positions in ``index`` (1-D)."""
+    require_tensor("index_select", "index", 3, index)
+    _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before reading the index
     if index._data.dtype.kind not in "iu":
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
@@ -387,6 +394,9 @@ def _index_add(input, dim, index, source, alpha=1):
 @export(inplace=True)
 def index_add(input, dim, index, source, *, alpha=1) -> Tensor:
     """Copy of ``input`` with ``source`` slices added at ``index`` along ``dim``."""
+    require_tensor("index_add", "index", 3, index)
+    require_tensor("index_add", "source", 4, source)
+    _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before the dtype checks
     if source._data.dtype != input._data.dtype:
         raise RuntimeError(
             f"index_add_(): self ({input.dtype.scalar_name}) and source "

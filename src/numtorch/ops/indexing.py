@@ -14,7 +14,7 @@ from .._core.dispatch import broadcast_shape, dispatch, fill_scalar
 from .._core.inplace import check_inplace, check_no_partial_overlap, dense, write_inplace
 from .._core.meta import no_data, refuse_meta
 from .._core.op import defop, export, overloaded
-from .._core.tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim, int_argument, typename
 from .._creation import zeros, zeros_like
 from ..autograd.forward_grad import align, batch_shift, batched
 from ..backend import layout as dense_layout
@@ -128,6 +128,10 @@ def narrow_slice(input, dim, start, end, step=1) -> Tensor:
 
 @export
 def narrow(input, dim, start, length) -> Tensor:
+    if length.__class__ is not int:
+        length = int_argument(length, "length", "narrow")
+    if start.__class__ is not int and not isinstance(start, Tensor):  # (a tensor overload)
+        start = int_argument(start, "start", "narrow")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)
@@ -220,13 +224,24 @@ def normalize_key(key) -> tuple[tuple, bool]:
                 k = slice(
                     *(v.item() if isinstance(v, Tensor) else v for v in (k.start, k.stop, k.step))
                 )
+                if k.step is not None and k.step <= 0:  # before any dim is counted
+                    raise ValueError(
+                        "slice step cannot be zero"
+                        if k.step == 0
+                        else "step must be greater than zero"
+                    )
             out.append(k)
         elif isinstance(k, bool):
             out.append(xp.asarray(k))
             advanced = True
         elif isinstance(k, (numbers.Integral, xp.integer)):
             out.append(int(k))
-        elif isinstance(k, Tensor) and k._data.ndim == 0 and k._data.dtype.kind in "iu":
+        elif (
+            isinstance(k, Tensor)
+            and k._data.ndim == 0
+            and k._data.dtype.kind in "iu"
+            and k._data.dtype != xp.uint8  # a byte tensor is a (legacy) mask, 0-d too
+        ):
             out.append(int(k._data))
         elif isinstance(k, xp.ndarray) and k.ndim == 0 and k.dtype.kind in "iu":
             out.append(int(k))
@@ -488,6 +503,9 @@ def setitem(self, key, value) -> None:
     offer = dispatch.torch_function  # offered as Tensor.__setitem__, as in torch
     if offer is not None and offer(setitem, (self, key, value)) is not NotImplemented:
         return
+    # torch reads the value before the key: one that is no tensor nor number is refused first
+    if not isinstance(value, (Tensor, numbers.Number, xp.generic)):
+        raise TypeError(f"can't assign a {typename(value)} to a {self.type()}")
     if isinstance(key, Tensor) and key.ndim == 0 and key._data.dtype == xp.bool_:
         # torch reads a 0-d bool key as a new dim of size 1 (0 where False): a view write,
         # recorded as CopySlices
@@ -518,7 +536,13 @@ def setitem(self, key, value) -> None:
         else:
             view.fill_(value)
         return
-    nkey, advanced = normalize_key(key)
+    try:
+        nkey, advanced = normalize_key(key)
+    except IndexError:
+        # torch's index_put_ refuses a leaf that requires grad before it reads the indices
+        if self._requires_grad:
+            check_inplace(self, "index_put_")
+        raise
     if advanced:
         # torch writes into the view the basic parts select (CopySlices on self when that
         # is a real view), at the index arrays left
@@ -542,8 +566,6 @@ def setitem(self, key, value) -> None:
     # all take whole dims (CopyBackwards, FillBackward3 on self, not CopySlices over a view)
     view, _ = _apply_basic(self, nkey)
     if not isinstance(value, Tensor):  # a number is a 0-dim tensor of self's dtype to torch
-        if not isinstance(value, (numbers.Number, xp.generic)):
-            raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
         value = Tensor._make(xp.asarray(fill_scalar(value, self._data.dtype), self._data.dtype))
     if value._data.shape == view._data.shape:
         view.copy_(value)

@@ -147,6 +147,10 @@ def resize_(self, *sizes, size=None, memory_format=None) -> Tensor:
     if self._requires_grad and not grad_mode.is_inference_mode_enabled():
         raise RuntimeError("cannot resize variables that require grad")
     shape = tuple(shape_arg(keyword_size(sizes, size, "resize_"), "resize_"))
+    if any(s < 0 for s in shape):  # torch's count of the elements overflows on one
+        raise RuntimeError(
+            f"numel: integer multiplication overflow (resize_ to {list(shape)}: a size is negative)"
+        )
     n = math.prod(shape)
     flat = self._data.reshape(-1)
     if n <= flat.shape[0]:

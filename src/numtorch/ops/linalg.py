@@ -8,7 +8,7 @@ import math
 import string
 
 from .._core import batch_rules
-from .._core.dispatch import broadcast_shape, kernel_scales, require_tensor
+from .._core.dispatch import broadcast_shape, kernel_scales, require_tensors
 from .._core.dtypes import bool_, int64, promote_types
 from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import composite, dispatch
@@ -179,8 +179,7 @@ def _mm(input, mat2):
 @export
 def mm(input, mat2) -> Tensor:
     """Matrix product of two 2-D tensors."""
-    require_tensor("mm", "input", 1, input)
-    require_tensor("mm", "mat2", 2, mat2)
+    require_tensors("mm", ("input", "mat2"), input, mat2)
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, mat2 = dispatch.autocast.cast_op("mm", (input, mat2))
     if isinstance(input, SparseTensor) or isinstance(mat2, SparseTensor):  # any sparse layout
@@ -219,6 +218,7 @@ def _bmm(input, mat2):
 @export
 def bmm(input, mat2) -> Tensor:
     """Batched matrix product of two 3-D tensors with the same batch size."""
+    require_tensors("bmm", ("input", "mat2"), input, mat2)
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, mat2 = dispatch.autocast.cast_op("bmm", (input, mat2))
     if input.ndim != 3:
@@ -259,6 +259,7 @@ def _mv(input, vec):
 @export
 def mv(input, vec) -> Tensor:
     """Matrix-vector product."""
+    require_tensors("mv", ("input", "vec"), input, vec)
     if isinstance(input, SparseTensor):
         return sparse_product(input, vec)
     _read_dim(input.ndim, 0)  # torch reads the matrix's rows before the rank check
@@ -307,6 +308,7 @@ def _check_vectors(input, tensor):
 @export
 def dot(input, tensor) -> Tensor:
     """Inner product of two 1-D tensors."""
+    require_tensors("dot", ("input", "tensor"), input, tensor)
     _check_vectors(input, tensor)
     return _dot(input, tensor)
 
@@ -335,6 +337,7 @@ def _vdot(input, other):
 @export
 def vdot(input, other) -> Tensor:
     """Inner product of two 1-D tensors, the first one conjugated."""
+    require_tensors("vdot", ("input", "other"), input, other)
     _check_vectors(input, other)
     return _vdot(input, other)
 
@@ -481,6 +484,7 @@ def _times(t, scale):
 @export
 def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
     """``beta * input + alpha * (mat1 @ mat2)``."""
+    require_tensors("addmm", ("input", "mat1", "mat2"), input, mat1, mat2)
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, mat1, mat2 = dispatch.autocast.cast_op("addmm", (input, mat1, mat2))
     if isinstance(mat1, SparseTensor):  # COO or compressed: torch.sparse.addmm's product
@@ -501,6 +505,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1) -> Tensor:
 @export
 def outer(input, vec2) -> Tensor:
     """Outer product of two vectors (composed as torch does: a column times a row)."""
+    require_tensors("outer", ("input", "vec2"), input, vec2)
     for name, t in (("self", input), ("vec2", vec2)):
         if t.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
@@ -549,8 +554,7 @@ def _fold_transposed(input, other):
 @composite("aten::matmul")
 def matmul(input, other) -> Tensor:
     """Matrix product with numpy's broadcasting rules (1-D args are vectors)."""
-    require_tensor("matmul", "input", 1, input)
-    require_tensor("matmul", "other", 2, other)
+    require_tensors("matmul", ("input", "other"), input, other)
     if isinstance(input, SparseTensor) or isinstance(other, SparseTensor):
         return sparse_product(input, other)
     d1, d2 = input.ndim, other.ndim

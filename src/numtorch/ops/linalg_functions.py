@@ -9,7 +9,7 @@ import math
 from .._core import batch_rules
 from .._core.kernel_dtypes import HALVES
 from .._core.op import defop, export
-from .._core.tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim, int_argument
 from .._core.warn_once import warn_once
 from .._creation import eye
 from .._tensor_queries import contiguous_format
@@ -233,6 +233,8 @@ def matrix_power(input, n) -> Tensor:
         tensor([[1, 3],
                 [0, 1]])
     """
+    if n.__class__ is not int:
+        n = int_argument(n, "n", "linalg_matrix_power")
     if input.ndim < 2:
         raise RuntimeError(
             "linalg.matrix_power: The input tensor A must have at least 2 dimensions."

@@ -13,7 +13,16 @@ from ..autograd.forward_grad import batched
 from ..backend import xp
 from ..backend.layout import row_major
 from .pointwise import where
-from .reduction import _count, _expand_back, _invalid, _mean_jvp, _restore, _sum_jvp, reduce_dims
+from .reduction import (
+    _count,
+    _expand_back,
+    _invalid,
+    _mean_jvp,
+    _restore,
+    _sum_jvp,
+    keepdim_error,
+    reduce_dims,
+)
 
 
 # -- variance and standard deviation ---------------------------------------------------------
@@ -146,6 +155,8 @@ def _moment_args(input, dim, unbiased, keepdim, correction, name):
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:
         raise _invalid(name, "unbiased=bool, correction=Number")
+    if keepdim.__class__ is not bool:
+        raise keepdim_error(name, keepdim)
     if input._data.dtype.kind not in "fcV":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     dims, correction = reduce_dims(dim, input.ndim), _correction(unbiased, correction)
@@ -266,11 +277,12 @@ def _std_mean(input, dim, correction, keepdim):
     return _moment(input, dim, correction, keepdim, True, True), _welford_mean(input, dim, keepdim)
 
 
-@export
+# functions only: torch's Tensor has no var_mean or std_mean method
+@export(method=False)
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _var_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "var_mean"))
 
 
-@export
+@export(method=False)
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _std_mean(input, *_moment_args(input, dim, unbiased, keepdim, correction, "std_mean"))

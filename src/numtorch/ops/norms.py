@@ -8,11 +8,11 @@ import math
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, typename
 from .._creation import ones_like
 from ..autograd.forward_grad import batched
 from ..backend import xp
-from .reduction import _restore, _slice_jvp, read_as, reduce_dims, rounded
+from .reduction import _restore, _slice_jvp, keepdim_error, read_as, reduce_dims, rounded
 
 
 # -- norms -----------------------------------------------------------------------------------
@@ -78,6 +78,10 @@ def _norm_of(a, ord, dim, keepdim):
 
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """``(sum |x|^ord)^(1/ord)`` over ``dim`` (all elements by default)."""
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("linalg_vector_norm", keepdim)
+    if not isinstance(ord, (int, float, xp.generic, Tensor)):  # a Number ('fro' is matrix_norm's)
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {typename(ord)}")
     check_norm_dtype("linalg.vector_norm", input, dtype)
     dims = reduce_dims(dim, input.ndim)
     _check_identity(input.shape, ord, dim)

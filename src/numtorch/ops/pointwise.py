@@ -8,7 +8,7 @@ from .._core import dtypes as _dtypes
 from .._core.dispatch import check_scalar_fits, fill_scalar
 from .._core.kernel_dtypes import COMPLEX, FLOATS, NUMBERS, kernel
 from .._core.op import defop, export, not_implemented, overloaded
-from .._core.tensor import Tensor
+from .._core.tensor import Tensor, typename
 from .._core.warn_once import warn_once
 from .._creation import zeros_like
 from ..autograd.forward_grad import align, batched, not_implemented_jvp
@@ -159,11 +159,14 @@ def add(input, other, *, alpha=1) -> Tensor:
     """``input + alpha * other`` with broadcasting and type promotion."""
     if alpha.__class__ is int and alpha == 1:
         return _add(input, other)
-    _check_alpha(input, other, alpha)
+    _check_alpha(input, other, alpha, "add")
     return _add_alpha(input, other, alpha)
 
 
-def _check_alpha(input, other, alpha):
+def _check_alpha(input, other, alpha, name):
+    # a Number (a 0-d tensor converts to one), refused by torch's parser before anything else
+    if not isinstance(alpha, (int, float, complex, xp.generic, Tensor)):
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {typename(alpha)}")
     dtype = _dtypes.result_type(input, other)
     if isinstance(alpha, bool) and dtype is not _dtypes.bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -178,7 +181,7 @@ def sub(input, other, *, alpha=1) -> Tensor:
     """``input - alpha * other``."""
     if alpha.__class__ is int and alpha == 1:
         return _sub(input, other)
-    _check_alpha(input, other, alpha)
+    _check_alpha(input, other, alpha, "sub")
     return _sub_alpha(input, other, alpha)
 
 
@@ -188,7 +191,7 @@ subtract = export(sub, name="subtract", inplace=True)
 @export(method=False)
 def rsub(input, other, *, alpha=1) -> Tensor:
     if alpha.__class__ is not int or alpha != 1:
-        _check_alpha(input, other, alpha)
+        _check_alpha(input, other, alpha, "rsub")
     if isinstance(other, Tensor):
         return _rsub_tensor(input, other, alpha)
     return _rsub(input, other, alpha)

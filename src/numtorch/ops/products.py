@@ -7,7 +7,7 @@ import math
 import warnings
 
 from .._core import batch_rules, grad_mode
-from .._core.dispatch import broadcast_shape
+from .._core.dispatch import broadcast_shape, require_tensors
 from .._core.kernel_dtypes import FLOATING, kernel
 from .._core.op import defop, export, refusing
 from .._core.tensor import Tensor, _wrap_dim
@@ -30,6 +30,7 @@ def kron(input, other) -> Tensor:
         >>> torch.kron(torch.tensor([1, 2]), torch.tensor([1, 10]))
         tensor([ 1, 10,  2, 20])
     """
+    require_tensors("kron", ("input", "other"), input, other)
     ndim = max(input.ndim, other.ndim)
     a_shape = (1,) * (ndim - input.ndim) + tuple(input.shape)
     b_shape = (1,) * (ndim - other.ndim) + tuple(other.shape)
@@ -118,6 +119,7 @@ def inner(input, other) -> Tensor:
         >>> torch.inner(torch.ones(2, 3), torch.ones(4, 3)).shape
         torch.Size([2, 4])
     """
+    require_tensors("inner", ("input", "other"), input, other)
     if input.ndim == 0 or other.ndim == 0:
         return input * other
     if input.shape[-1] != other.shape[-1]:

@@ -9,7 +9,7 @@ from .._core import batch_rules, grad_mode, unsigned
 from .._core import dtypes as _dtypes
 from .._core.dispatch import require_tensor
 from .._core.op import defop, export
-from .._core.tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim, typename
 from .._creation import ones_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
@@ -24,12 +24,15 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     """Normalise ``dim`` (int, sequence or None) to sorted non-negative dims; None = all."""
     if dim is None:
         return None
-    if isinstance(dim, (int, xp.integer)):
+    if dim.__class__ is not bool and isinstance(dim, _INTEGERS) or _is_index_tensor(dim):
         d = _wrap_dim(int(dim), ndim)
         return (d,) if ndim else None
-    # torch's argument parser refuses anything else before any op runs (``all`` and ``any``
-    # in this module are the tensor reductions, hence the comprehension)
-    if not isinstance(dim, (list, tuple)) or [d for d in dim if not isinstance(d, _INTEGERS)]:
+    # torch's argument parser refuses anything else before any op runs, a lone bool included
+    # (in a sequence a bool is read as an int); ``all`` and ``any`` in this module are the
+    # tensor reductions, hence the comprehension
+    if not isinstance(dim, (list, tuple)) or [
+        d for d in dim if not (isinstance(d, _INTEGERS) or _is_index_tensor(d))
+    ]:
         raise TypeError(
             f"received an invalid combination of arguments - got (dim={type(dim).__name__}, ), "
             "but expected dim as an int, a tuple of ints or None"
@@ -41,6 +44,17 @@ def reduce_dims(dim, ndim: int) -> tuple | None:
     if ndim == 0:  # a 0-d tensor accepts dim 0 or -1, which reduce nothing
         return None
     return tuple(sorted(dims)) if dims else None
+
+
+def _is_index_tensor(value) -> bool:
+    """A 0-d integer (or bool) tensor, which torch's parser reads as an int dim."""
+    return isinstance(value, Tensor) and value._data.ndim == 0 and value._data.dtype.kind in "biu"
+
+
+def keepdim_error(name: str, keepdim) -> TypeError:
+    """torch's parser takes only a bool for ``keepdim`` (not 1, None nor a NumPy bool), and
+    refuses anything else before a dim is read: callers test ``keepdim.__class__ is bool``."""
+    return TypeError(f"{name}(): argument 'keepdim' must be bool, not {typename(keepdim)}")
 
 
 _UNSET = object()  # an argument not passed: torch's overloads tell it apart from None
@@ -208,6 +222,8 @@ def sum(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
             raise _invalid("sum", "keepdim=bool")
         return _sum_all(input, dtype)
     keepdim = False if keepdim is _UNSET else keepdim
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("sum", keepdim)
     if dim is None:  # the dim overload given None: all dims (SumBackward1)
         return _sum_dim(input, None, keepdim, dtype)
     return _sum_dim(input, reduce_dims(dim, input.ndim), keepdim, dtype)
@@ -268,6 +284,8 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     if dim is _UNSET and keepdim is not _UNSET:
         raise _invalid("mean", "keepdim=bool")
     keepdim = False if keepdim is _UNSET else keepdim
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("mean", keepdim)
     _check_float(input, "mean", dtype)
     if dim is _UNSET:
         return _mean_all(input, dtype)
@@ -296,6 +314,8 @@ def _nansum(input, dim, keepdim, dtype=None):
 @export
 def nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor:
     """The sum treating NaN as zero (NansumBackward0: NaN positions get no gradient)."""
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("nansum", keepdim)
     if input.is_complex():
         raise RuntimeError("nansum on CPU does not support complex inputs")
     if dtype is not None:
@@ -467,6 +487,8 @@ def _logsumexp(input, dim, keepdim):
 @export
 def logsumexp(input, dim, keepdim=False) -> Tensor:
     """log(sum(exp(x))) over ``dim``, computed stably."""
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("logsumexp", keepdim)
     empty = isinstance(dim, (tuple, list)) and len(dim) == 0
     if empty and not keepdim and input.ndim and input._data.size:
         # torch reduces every dim for an empty list, but writes into an output shaped as
@@ -583,11 +605,15 @@ def _logical_dims(dim, ndim: int):
 
 @export
 def all(input, dim=None, keepdim=False) -> Tensor:
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("all", keepdim)
     return _all(input, _logical_dims(dim, input.ndim), keepdim)
 
 
 @export
 def any(input, dim=None, keepdim=False) -> Tensor:
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("any", keepdim)
     return _any(input, _logical_dims(dim, input.ndim), keepdim)
 
 

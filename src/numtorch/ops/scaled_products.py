@@ -11,7 +11,7 @@ import warnings
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
-from .._core.dispatch import kernel_scales
+from .._core.dispatch import kernel_scales, require_tensors
 from .._core.inplace import inplace_variant
 from .._core.kernel_dtypes import NUMBERS, kernel
 from .._core.observers import dispatch
@@ -160,6 +160,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1) -> Tensor:
         >>> torch.addmv(torch.ones(2), torch.ones(2, 3), torch.ones(3), alpha=2)
         tensor([7., 7.])
     """
+    require_tensors("addmv", ("input", "mat", "vec"), input, mat, vec)
     if input.ndim > 1 or mat.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}"
@@ -211,6 +212,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1) -> Tensor:
         tensor([[3., 4.],
                 [6., 8.]])
     """
+    require_tensors("addr", ("input", "vec1", "vec2"), input, vec1, vec2)
     for name, v in (("vec1", vec1), ("vec2", vec2)):
         if v.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
@@ -268,6 +270,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.baddbmm(torch.zeros(2, 1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1)).shape
         torch.Size([2, 1, 1])
     """
+    require_tensors("baddbmm", ("input", "batch1", "batch2"), input, batch1, batch2)
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, batch1, batch2 = dispatch.autocast.cast_op("baddbmm", (input, batch1, batch2))
     if 0 in (batch1.ndim, batch2.ndim):  # torch reads batch1's dim 0, batch2's dim 2 first
@@ -324,6 +327,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1) -> Tensor:
         >>> torch.addbmm(torch.zeros(1, 1), torch.ones(2, 1, 3), torch.ones(2, 3, 1))
         tensor([[6.]])
     """
+    require_tensors("addbmm", ("input", "batch1", "batch2"), input, batch1, batch2)
     if dispatch.autocast is not None:  # cast before the dtype check, as torch's autocast does
         input, batch1, batch2 = dispatch.autocast.cast_op("addbmm", (input, batch1, batch2))
     if 0 in (batch1.ndim, batch2.ndim):  # torch reads batch1's dim 1, batch2's dim 2 first

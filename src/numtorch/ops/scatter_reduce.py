@@ -10,6 +10,7 @@ double backward works.
 from __future__ import annotations
 
 from .._core import batch_rules, index_batch_rules
+from .._core.dispatch import require_tensor
 from .._core.kernel_dtypes import BOOL, COMPLEX, EVERY, NUMBERS, REAL, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor, _wrap_dim
@@ -204,13 +205,15 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True) -> Tens
         >>> torch.zeros(2).scatter_reduce(0, torch.tensor([0, 1, 0, 1]), src, "amax")
         tensor([3., 4.])
     """
+    require_tensor("scatter_reduce", "index", 3, index)
+    require_tensor("scatter_reduce", "src", 4, src)
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
     if reduce not in _SCATTER_REDUCTIONS:
         raise RuntimeError(
             f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}"
         )
+    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before the dtype checks
     _check_index(index, "scatter_reduce")
-    dim = _wrap_dim(dim, max(input.ndim, 1))  # torch wraps dim before comparing dtypes
     if input._data.dtype != src._data.dtype:
         raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
     check_scatter_dims(input, index, src, dim)

@@ -15,14 +15,14 @@ import functools
 from .._core import batch_rules
 from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, kernel
 from .._core.op import defop, export
-from .._core.tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim, int_argument
 from .._creation import full_like, tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
 from .extrema import _evenly_distribute, _select_backward, evenly_read_jvp, return_type
 from .linalg import _squeeze_result
 from .pointwise import where
-from .reduction import _take_along
+from .reduction import _take_along, keepdim_error
 
 _median_type = return_type("median")
 _nanmedian_type = return_type("nanmedian")
@@ -196,6 +196,8 @@ def median(input, dim=None, keepdim=False):
         values=tensor([2.]),
         indices=tensor([2]))
     """
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("median", keepdim)
     if dim is None:
         return _median_all(input)
     return _median_dim(input, _reduction_dim(input, dim, "median"), keepdim)
@@ -210,6 +212,8 @@ def nanmedian(input, dim=None, keepdim=False):
         >>> torch.tensor([1.0, float("nan"), 3.0, 2.0]).nanmedian()
         tensor(2.)
     """
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("nanmedian", keepdim)
     if dim is None:
         return _nanmedian_all(input)
     return _nanmedian_dim(input, _reduction_dim(input, dim, "nanmedian"), keepdim)
@@ -294,6 +298,10 @@ def kthvalue(input, k, dim=-1, keepdim=False):
         values=tensor(4.),
         indices=tensor(2))
     """
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("kthvalue", keepdim)
+    if k.__class__ is not int:
+        k = int_argument(k, "k", "kthvalue")
     dim = _wrap_dim(dim, max(input.ndim, 1))
     size = input.shape[dim] if input.ndim else 1
     if size == 0:
@@ -387,6 +395,8 @@ def mode(input, dim=-1, keepdim=False):
         values=tensor(2),
         indices=tensor(2))
     """
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("mode", keepdim)
     return _mode(input, _reduction_dim(input, dim, "mode"), keepdim)
 
 
@@ -474,6 +484,8 @@ def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear") -> Te
         >>> torch.tensor([1.0, 2.0, 3.0, 4.0]).quantile(0.5)
         tensor(2.5000)
     """
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("quantile", keepdim)
     return _quantile(input, q, dim, keepdim, interpolation, False)
 
 
@@ -486,4 +498,6 @@ def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear") ->
         >>> torch.tensor([1.0, float("nan"), 3.0]).nanquantile(0.5)
         tensor(2.)
     """
+    if keepdim.__class__ is not bool:
+        raise keepdim_error("nanquantile", keepdim)
     return _quantile(input, q, dim, keepdim, interpolation, True)

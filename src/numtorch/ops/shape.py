@@ -10,7 +10,7 @@ from .._core import dtypes as _dtypes
 from .._core.dispatch import broadcast_shape
 from .._core.observers import composite
 from .._core.op import defop, export
-from .._core.tensor import Size, Tensor, _wrap_dim
+from .._core.tensor import Size, Tensor, _wrap_dim, int_argument
 from .._core.warn_once import warn_once
 from .._creation import keyword_size, shape_arg, zeros
 from ..autograd.forward_grad import align, batch_shift, batched
@@ -230,6 +230,8 @@ def reshape_as(input, other) -> Tensor:
 @composite("aten::flatten")
 def flatten(input, start_dim=0, end_dim=-1) -> Tensor:
     """Merge dims ``start_dim``..``end_dim`` into one."""
+    if end_dim.__class__ is not int:  # both kinds are checked before either range
+        end_dim = int_argument(end_dim, "end_dim", "flatten")
     if input.ndim == 0:
         _wrap_dim(start_dim, 0), _wrap_dim(end_dim, 0)  # torch's IndexError for dims past 0
         return reshape(input, 1)
@@ -387,10 +389,27 @@ def permute(input, *order, dims=None) -> Tensor:
 
 @export
 def movedim(input, source, destination) -> Tensor:
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
+    # torch's two overloads: an int each (a NumPy integer or 0-d tensor counts as one), or a
+    # sequence each; a mix matches neither
+    one = not isinstance(source, (list, tuple))
+    if one == isinstance(destination, (list, tuple)):
+        raise TypeError(
+            f"movedim(): source and destination must both be ints or both sequences of ints, "
+            f"got {type(source).__name__} and {type(destination).__name__}"
+        )
+    src = [source] if one else list(source)
+    dst = [destination] if one else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(src)} dims) should "
+            f"contain the same number of dims as destination ({list(dst)} dims)"
+        )
+    given = (src, dst)
     src = [_wrap_dim(d, input.ndim) for d in src]
     dst = [_wrap_dim(d, input.ndim) for d in dst]
+    for what, dims, original in (("source", src, given[0]), ("destination", dst, given[1])):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{what}` ({list(original)})")
     if input.ndim == 0:  # nothing to move: torch returns an alias
         from .indexing import _alias
 
@@ -418,6 +437,8 @@ def _transpose(input, dim0, dim1):
 @export
 def transpose(input, dim0, dim1) -> Tensor:
     """Swap two dims."""
+    if dim1.__class__ is not int:  # both kinds are checked before either range
+        dim1 = int_argument(dim1, "dim1", "transpose")
     return _transpose(input, _wrap_dim(dim0, input.ndim), _wrap_dim(dim1, input.ndim))
 
 

@@ -6,7 +6,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.kernel_dtypes import COMPLEX, NUMBERS, REAL, KernelDtypes, own_message
 from .._core.op import defop, export
-from .._core.tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim, int_argument
 from .._creation import zeros
 from ..autograd.forward_grad import batched
 from ..backend import xp
@@ -126,6 +126,8 @@ def _topk(input, k, dim, largest, sorted):
 @export
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
+    if k.__class__ is not int:
+        k = int_argument(k, "k", "topk")
     dim = _wrap_dim(dim, input.ndim)
     if k > (input.shape[dim] if input.ndim else 1):
         raise RuntimeError("selected index k out of range")

@@ -117,6 +117,16 @@ def _as_strided_array(input, size, stride, storage_offset, input_geometry):
     )
 
 
+def _as_strided_view(input, size, stride, storage_offset, input_geometry):
+    """The array of as_strided: read-only where two of its elements share memory (a dim of
+    stride 0 and size above 1), as NumPy marks an expanded view, so that an in-place op on
+    it meets torch's overlap refusal (torch's check sees that kind of overlap only)."""
+    out = _as_strided_array(input, size, stride, storage_offset, input_geometry)
+    if 0 in stride and any(st == 0 and n > 1 for n, st in zip(size, stride)):
+        out.flags.writeable = False
+    return out
+
+
 @batched
 def _as_strided_jvp(input_t, input, size, stride, storage_offset, input_geometry):
     # A tangent laid out like its primal (the tangent of a view is a view of its base's
@@ -163,7 +173,7 @@ _as_strided = defop(
         grad, input_geometry, size, stride, storage_offset
     ),
     jvp=_as_strided_jvp,
-)(_as_strided_array)
+)(_as_strided_view)
 
 # as_strided_ gives ``self`` the new geometry; torch records it as AsStridedBackward1
 _as_strided_inplace = defop(
@@ -173,7 +183,7 @@ _as_strided_inplace = defop(
         grad, input_geometry, size, stride, storage_offset
     ),
     jvp=_as_strided_jvp,
-)(_as_strided_array)
+)(_as_strided_view)
 
 
 def as_strided_(self, size, stride, storage_offset=None) -> Tensor:
