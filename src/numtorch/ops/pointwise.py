@@ -458,7 +458,22 @@ def neg(input):
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
             "to invert a mask, use the `~` or `logical_not()` operator instead."
         )
+    if input.dtype.kind == "c" and input.size:
+        return _complex_neg(input)
     return -input
+
+
+def _complex_neg(input):
+    # torch's complex vector kernel negates as 0 - x, which makes a zero part +0 (its scalar
+    # loop, for what is left after the last whole step, flips the sign). neg has no AVX512
+    # kernel: AVX2's takes two 32-byte vectors a step (Note [SIMD lanes and NaN])
+    # imported here: ops.nn's package imports this module on its way in
+    from .nn.simd_lanes import SIMD_BYTES, vector_lanes
+
+    lanes = vector_lanes(input, vectors=64 // SIMD_BYTES)
+    if not lanes.any():
+        return -input
+    return xp.where(lanes, 0 - input, -input)
 
 
 negative = export(neg, name="negative", inplace=True)
