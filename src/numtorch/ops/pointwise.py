@@ -93,7 +93,7 @@ _sub = defop(
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
-    other=lambda grad, alpha: grad * alpha,
+    other=lambda grad, alpha: grad * _conj(alpha),
     jvp="elementwise",
 )
 def _add_alpha(input, other, alpha):
@@ -114,7 +114,7 @@ def _add_alpha(input, other, alpha):
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
-    other=lambda grad, alpha: grad * -alpha,
+    other=lambda grad, alpha: grad * -_conj(alpha),
     jvp="elementwise",
 )
 def _sub_alpha(input, other, alpha):
@@ -129,7 +129,7 @@ def _sub_alpha(input, other, alpha):
     node="RsubBackward1",
     promote="same",
     scalars=("other",),
-    input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    input=lambda grad, alpha: -grad if alpha == 1 else grad * -_conj(alpha),
     jvp="elementwise",
 )
 def _rsub(input, other, alpha=1):
@@ -146,7 +146,7 @@ def _rsub(input, other, alpha=1):
     check=_no_bool_subtraction,
     node="RsubBackward0",
     promote="same",
-    input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    input=lambda grad, alpha: -grad if alpha == 1 else grad * -_conj(alpha),
     other=lambda grad: grad,
     jvp="elementwise",
 )
@@ -170,6 +170,10 @@ def _check_alpha(input, other, alpha):
     if isinstance(alpha, float) and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    if isinstance(alpha, complex) and not dtype.is_complex:
+        raise RuntimeError(
+            "For non-complex input tensors, argument alpha must not be a complex number."
         )
 
 
