@@ -67,6 +67,7 @@ def test_complex_power_of_a_real_tensor_matches_torch(real_first):
     args = (X, Z) if real_first else (Z, X)
     _assert_same(lambda t, a, b: t.pow(a, b), *args)
     _assert_same(lambda t, b: t.pow(-2.0, b), Z)
+    _assert_same(lambda t, b: t.pow(0.5 - 1j, b), X)  # a complex number to a real power
 
 
 def test_complex_elementwise_pass_gradcheck():

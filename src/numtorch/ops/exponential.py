@@ -46,7 +46,8 @@ def _pow_exponent(grad, input, exponent, result):
     if not isinstance(input, Tensor):
         if input == 0:
             return grad * where(_nonnegative(exponent), 0.0, _conj(result * float("-inf")))
-        if exponent._data.dtype.kind == "c":  # a complex power: the complex log of the base
+        if exponent._data.dtype.kind == "c" or isinstance(input, complex):
+            # a complex power: the complex log of the base
             return grad * _conj(_mul_scalar(result, cmath.log(input)))
         if input < 0:
             return grad * (result * float("nan"))
