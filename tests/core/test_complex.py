@@ -76,6 +76,9 @@ NODES = {
     "real": lambda lib, z: z.real,
     "imag": lambda lib, z: z.imag,
     "conj": lambda lib, z: z.conj(),
+    "conj_of_conj": lambda lib, z: z.conj().conj(),  # the second conj clears the flag
+    "conj_of_conj_view": lambda lib, z: lib.conj(z.conj()[1:]),
+    "view_of_conj": lambda lib, z: z.conj()[1:].unsqueeze(0).mT,  # complex views keep the flag
     "conj_physical": lambda lib, z: lib.conj_physical(z),
     "angle": lambda lib, z: z.angle(),
     "abs": lambda lib, z: z.abs(),

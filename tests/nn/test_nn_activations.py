@@ -177,6 +177,22 @@ def test_relu_and_threshold_backward_with_nan_and_inf_match_torch(fn, dtype):
     np.testing.assert_array_equal(ngg, tgg)
 
 
+@pytest.mark.parametrize("name", ["hardswish", "hardsigmoid"])
+def test_half_hard_activations_compute_in_float(name):
+    # torch's half kernels compute in float and round once: x (x + 3) / 6 does not overflow
+    torch = pytest.importorskip("torch")
+    x = np.array([6552.0, 13416.0, 30000.0, -2.5, 1.3, 2.99, -3.0, 200.5], dtype=np.float16)
+    grad = np.array([1.0, 0.5, 2.0, 3.0, -1.5, 7.0, 1.0, 0.1], dtype=np.float16)
+    results = []
+    for lib in (numtorch, torch):
+        t = lib.tensor(x, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(t)
+        (g,) = lib.autograd.grad(y, t, lib.tensor(grad))
+        results.append((y.detach().numpy(), g.numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_array_equal(ours, theirs)
+
+
 @pytest.mark.parametrize("x_shape, w_shape", [((2, 3), (1,)), ((2, 3, 2), (3,)), ((4,), ())])
 def test_prelu_weight_second_order_is_zeros_not_unused(x_shape, w_shape):
     # torch's double-backward formula for the weight's own gradient gives zeros (its graph

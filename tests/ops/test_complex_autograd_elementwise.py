@@ -46,6 +46,11 @@ BINARY = {
     "addcdiv": lambda t, a, b: t.addcdiv(b, a, b, value=1j),
     "lerp": lambda t, a, b: t.lerp(a, b, b),
     "ldexp": lambda t, a, b: t.ldexp(a, t.tensor([1, -2, 0, 3])) * b,
+    # alpha * other: the gradient takes conj(alpha)
+    "add_alpha": lambda t, a, b: t.add(a, b, alpha=0.5 - 2j),
+    "sub_alpha": lambda t, a, b: t.sub(a, b, alpha=1 + 1j),
+    "rsub_alpha": lambda t, a, b: t.rsub(a, b, alpha=2j),
+    "rsub_number_alpha": lambda t, a, b: t.rsub(a, 3.0, alpha=1 - 1j) * b,
 }
 
 
@@ -62,6 +67,7 @@ def test_complex_power_of_a_real_tensor_matches_torch(real_first):
     args = (X, Z) if real_first else (Z, X)
     _assert_same(lambda t, a, b: t.pow(a, b), *args)
     _assert_same(lambda t, b: t.pow(-2.0, b), Z)
+    _assert_same(lambda t, b: t.pow(0.5 - 1j, b), X)  # a complex number to a real power
 
 
 def test_complex_elementwise_pass_gradcheck():
@@ -71,6 +77,17 @@ def test_complex_elementwise_pass_gradcheck():
         assert numtorch.autograd.gradcheck(getattr(numtorch, name), (z,))
     assert numtorch.autograd.gradcheck(lambda a, b: numtorch.addcdiv(a, a, b, value=2j), (z, w))
     assert numtorch.autograd.gradcheck(numtorch.pow, (z, w))
+
+
+@pytest.mark.parity
+@pytest.mark.parametrize("name", ["add", "sub", "rsub"])
+def test_complex_alpha_is_refused_for_real_results(name):
+    found = []
+    for lib in (numtorch, torch):
+        with pytest.raises(RuntimeError) as error:
+            getattr(lib, name)(lib.tensor(X), lib.tensor(X), alpha=1 + 1j)
+        found.append(str(error.value))
+    assert found[0] == found[1]
 
 
 @pytest.mark.parity

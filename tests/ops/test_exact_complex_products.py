@@ -1,4 +1,4 @@
-"""Complex mm, mv and dot with infinite or NaN parts: which parts turn NaN depends on where
+"""Complex mm, mv, dot and vdot with infinite or NaN parts: which parts turn NaN depends on where
 torch's kernels multiply by alpha = 1 + 0j (ops/complex_products.py), which numtorch follows
 shape by shape as one CPU's MKL runs them; MKL takes other kernels on other CPUs, so the
 tests compare which parts are finite and the finite values (``_same_where_defined``)."""
@@ -59,7 +59,7 @@ def test_complex_products_with_infinite_parts_match_torch(shape, dtype):
                 lib.tensor(a, dtype=getattr(lib, dtype)),
                 lib.tensor(b, dtype=getattr(lib, dtype)),
             )
-            results.append([x @ y, x.mv(y[:, 0]), lib.dot(x[0], y[:, 0])])
+            results.append([x @ y, x.mv(y[:, 0]), lib.dot(x[0], y[:, 0]), lib.vdot(x[0], y[:, 0])])
         for ours, theirs in zip(*results):
             _same_where_defined(ours, theirs)
 
@@ -98,3 +98,21 @@ def test_mm_backward_through_an_infinite_part_matches_torch():
     assert np.isnan(grads[0][0][0, 1].numpy())
     for ours, theirs in zip(*grads):
         np.testing.assert_allclose(_parts(ours), _parts(theirs), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_vdot_with_infinite_parts_conjugates_then_multiplies_by_parts(dtype):
+    # conj(-inf + inf j) * (-inf + inf j) is inf + nanj: summed, the real part stays inf
+    # (a BLAS dotc of NumPy's gives NaN for both parts)
+    a = np.array([complex(-math.inf, math.inf), 1 + 2j, complex(math.inf, 1)])
+    b = np.array([complex(-math.inf, math.inf), 2 - 1j, 1 + 0j])
+    for x, y in ((a, a), (a, b), (b, a)):
+        ours, theirs = (
+            _parts(
+                lib.vdot(
+                    lib.tensor(x).to(getattr(lib, dtype)), lib.tensor(y).to(getattr(lib, dtype))
+                )
+            )
+            for lib in (numtorch, torch)
+        )
+        np.testing.assert_array_equal(ours, theirs)

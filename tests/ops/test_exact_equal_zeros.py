@@ -1,6 +1,6 @@
 """Which of 0.0 and -0.0 torch's kernels give, against torch: the extrema's choice between
 equal zeros (Note [Equal zeros in maximum and minimum]), relu's kept -0.0, average pooling's
-sums from +0."""
+sums from +0, complex negation's 0 - x and sgn's division by parts in vectors."""
 
 from __future__ import annotations
 
@@ -80,3 +80,45 @@ def test_products_of_one_term_keep_the_products_zeros(case, dtype):
 
     _zeros_against_torch(make)
     np.testing.assert_array_equal(make(nt).numpy(), make(torch).numpy())
+
+
+_NEGATIONS = {
+    "neg": lambda x: x.neg(),
+    "transposed": lambda x: -x.mT,
+    "strided": lambda x: x[:, ::2].neg(),
+    "in_place": lambda x: x.clone().neg_(),
+    "short": lambda x: x[:1, :3].neg(),
+}
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("make", sorted(_NEGATIONS))
+def test_complex_negation_of_zero_parts(dtype, make):
+    # torch's vector loop negates as 0 - x (+0 for both zeros), its scalar tail flips signs
+    parts = np.where(np.arange(2 * 5 * 9).reshape(5, 9, 2) % 3 == 0, -0.0, 0.0)
+    values = np.empty((5, 9), dtype)
+    values.real, values.imag = parts[..., 0], parts[..., 1]
+
+    def run(lib):
+        out = _NEGATIONS[make](lib.tensor(values))
+        return lib.view_as_real(out.resolve_conj().contiguous())
+
+    _zeros_against_torch(run)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("size", [5, 16, 23])
+def test_complex_sgn_divides_each_part_in_vector_lanes(dtype, size):
+    # torch's vector loop takes re / |z| and im / |z| (a -0 part stays -0, inf gives NaN + 0j);
+    # its scalar tail divides as complex numbers ((-0 + 0.5j) / 0.5 is +0 + 1j)
+    base = [(-0.0, 0.5), (0.5, -0.0), (np.inf, 0.0), (np.nan, 0.0), (3.0, -4.0), (-0.0, -0.0)]
+    parts = np.array([base[i % len(base)] for i in range(size)])
+    values = np.empty(size, dtype)
+    values.real, values.imag = parts[:, 0], parts[:, 1]
+
+    def run(lib):
+        return lib.view_as_real(lib.sgn(lib.tensor(values)))
+
+    _zeros_against_torch(run)
+    ours, theirs = run(nt).numpy(), run(torch).numpy()
+    np.testing.assert_array_equal(ours, theirs)

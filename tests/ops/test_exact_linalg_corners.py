@@ -66,6 +66,22 @@ def test_cholesky_of_a_matrix_that_is_not_positive_definite_raises_as_torch():
         assert str(got.value) == str(expected.value), name
 
 
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("nan_at", [(0, 0), (1, 0), (2, 2)])
+def test_cholesky_of_a_matrix_with_nan_fails_at_its_pivot_as_torch(dtype, nan_at):
+    # LAPACK's pivot test (not ajj > 0) fails on NaN: info names the pivot, cholesky raises
+    a = np.array([[4.0, 2.0, 0.0], [2.0, 5.0, 1.0], [0.0, 1.0, 3.0]], dtype=dtype)
+    a[nan_at] = a[nan_at[::-1]] = np.nan
+    (L, info), (L_t, info_t) = (lib.linalg.cholesky_ex(lib.tensor(a)) for lib in (numtorch, torch))
+    assert info.item() == info_t.item()
+    np.testing.assert_array_equal(L.numpy(), L_t.numpy())
+    with pytest.raises(RuntimeError) as expected:
+        torch.linalg.cholesky(torch.tensor(a))
+    with pytest.raises(numtorch.linalg.LinAlgError) as got:
+        numtorch.linalg.cholesky(numtorch.tensor(a))
+    assert str(got.value) == str(expected.value)
+
+
 # Exactly singular matrices whose LU factors have exact zero pivots on every LAPACK build.
 _SINGULAR = [
     [[1.0, 2.0], [1.0, 2.0]],

@@ -70,6 +70,15 @@ def test_trigamma_follows_torchs_kernel_at_poles_and_tiny_inputs(dtype):
     assert actual == pytest.approx(expected, rel=1e-6 if dtype == "float32" else 1e-8, nan_ok=True)
 
 
+def test_trigamma_of_a_half_reflects_in_float():
+    # a half's kernel runs in float: sin(pi x) at a half's large negative integers is tiny
+    # there, and the value overflows the half to inf (in the half itself it stayed finite)
+    torch = pytest.importorskip("torch")
+    values = [-3000.0, -3000.5, -0.3, -2.5, -100.25, -1.0, 0.5]
+    expected = torch.polygamma(1, torch.tensor(values, dtype=torch.float16)).tolist()
+    assert nt.polygamma(1, nt.tensor(values, dtype=nt.float16)).tolist() == expected
+
+
 def test_digamma_gradient_is_torchs_trigamma():
     x = nt.tensor([-1.0, -3.0], dtype=nt.float64, requires_grad=True)
     nt.digamma(x).sum().backward()

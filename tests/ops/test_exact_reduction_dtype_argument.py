@@ -75,6 +75,19 @@ def test_sum_in_bfloat16_rounds_once(source):
     assert total(numtorch) == total(torch)
 
 
+@pytest.mark.parametrize("ord", [2, 1, 3, 0.5, float("inf")])
+def test_half_norm_accumulates_in_float(ord):
+    # small halves: their squares underflow a half, not the float torch sums them in
+    values = np.array([[1e-6, 2e-6, -1e-6], [-3e-6, 5e-8, 0.0]], dtype=np.float16)
+
+    def norms(lib):
+        x = lib.tensor(values)
+        out = lib.linalg.vector_norm(x, ord), lib.linalg.vector_norm(x, ord, 1), lib.norm(x, ord)
+        return [t.float().tolist() for t in out]
+
+    assert norms(numtorch) == norms(torch)
+
+
 @pytest.mark.parametrize("dtype", ["int32", "complex64", "float16", "float64"])
 @pytest.mark.parametrize("source", ["float32", "complex64", "int64"])
 @pytest.mark.parametrize("call", ["vector_norm", "matrix_norm"])

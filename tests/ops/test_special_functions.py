@@ -324,6 +324,23 @@ def test_dtype_rules_match_torch(name, dtype):
     assert outcomes[0] == outcomes[1]
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("name", ["i1", "i1e", "i0"])
+def test_half_bessel_gradients_refused_as_torch(name, dtype):
+    # torch's i1_backward and i1e_backward kernels have no half versions (i0's is i1 itself)
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (numtorch, torch):
+        x = lib.tensor([0.5, 1.0], dtype=getattr(lib, dtype), requires_grad=True)
+        op = lib.i0 if name == "i0" else getattr(lib.special, name)
+        try:
+            (g,) = lib.autograd.grad(op(x).sum(), x)
+            outcomes.append(g.float().tolist())
+        except NotImplementedError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
+
+
 def test_errors():
     x = numtorch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(RuntimeError, match="negative n"):

@@ -43,6 +43,8 @@ def mark_view(result, source, spec, args, output_nr=None) -> None:
             # torch's multi-output view of a tensor that requires no grad has no grad_fn:
             # its refusals say it "was created in no_grad mode"
             result.__dict__["_multi_view_without_grad_fn"] = True
+    if source.__dict__.get("_conj_bit") and result._data.dtype.kind == "c":
+        result._conj_bit = True  # a complex view of a conjugate is flagged, as torch's views
     step = (spec, tuple(args[1:]), output_nr)
     steps = source._view_steps
     result._view_steps = steps + (step,) if steps else (step,)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from .._core import batch_rules
+from .._core import dtypes as _dtypes
 from .._core.kernel_dtypes import FLOATS, kernel
 from .._core.op import defop, export
 from ..backend import xp
@@ -102,14 +103,22 @@ def _safe_input(input):
     return not_tiny, where(not_tiny, input, eps)
 
 
+def _refuse_halves(input, name):
+    # torch's kernels for these derivatives have no half-precision versions
+    if input.dtype in (_dtypes.float16, _dtypes.bfloat16):
+        raise NotImplementedError(f"\"{name}\" not implemented for '{input.dtype.scalar_name}'")
+
+
 def _i1_backward(grad, input, result):
     # d/dx I1(x) = I0(x) - I1(x) / x
+    _refuse_halves(input, "i1_backward")
     not_tiny, safe = _safe_input(input)
     return grad * where(not_tiny, i0(safe) - result * safe.reciprocal(), 0.5)
 
 
 def _i1e_backward(grad, input, result):
     # d/dx i1e(x) = i0e(x) - i1e(x) (sgn(x) + 1/x)
+    _refuse_halves(input, "i1e_backward")
     not_tiny, safe = _safe_input(input)
     return grad * where(not_tiny, i0e(safe) - result * (safe.sgn() + safe.reciprocal()), 0.5)
 

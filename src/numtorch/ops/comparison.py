@@ -131,15 +131,26 @@ def signbit(input):
     return xp.signbit(input)
 
 
-@export
 @defop(
     batch=batch_rules.pointwise,
     name="nan_to_num",
     input=lambda grad, input: grad * input.isfinite(),  # (a NaN gradient stays NaN, as torch)
     jvp="elementwise",
 )
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+def _nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
+@export
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None) -> Tensor:
+    """NaN and infinities replaced by ``nan`` and by ``posinf``/``neginf`` (by default the
+    dtype's largest and lowest finite values)."""
+    if input.dtype is _dtypes.bfloat16:
+        # the kernel runs in float32 (Note [bfloat16]): the default bounds are bfloat16's
+        largest = _dtypes.finfo(_dtypes.bfloat16).max
+        posinf = largest if posinf is None else posinf
+        neginf = -largest if neginf is None else neginf
+    return _nan_to_num(input, nan, posinf, neginf)
 
 
 @export

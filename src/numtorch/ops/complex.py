@@ -5,7 +5,7 @@ hold for complex tensors (Note [Complex autograd] in _core/dispatch.py).
 On a real tensor ``real``, ``conj`` and the ``resolve_*`` functions give the tensor itself,
 ``angle`` is 0 or pi and ``imag`` raises, as in torch. ``conj`` of a complex tensor is a
 copy (torch's is a lazy view) flagged as torch flags its view: ``is_conj()`` is True and
-``view_as_real`` refuses it until ``resolve_conj()``. Views of it do not carry the flag.
+``view_as_real`` refuses it until ``resolve_conj()``. Its complex views carry the flag.
 """
 
 from __future__ import annotations
@@ -146,7 +146,8 @@ def conj(input) -> Tensor:
     if not _is_complex(input):
         return input
     out = _conj(input)
-    out._conj_bit = True
+    # the flag toggles: the conjugate of a flagged tensor holds its plain values
+    out._conj_bit = not is_conj(input)
     # torch's conj is a view of the input (a flag, no copy): numtorch's holds the conjugate
     # values, but shares the input's version counter, so that what an op saves of it goes
     # stale when the input is changed in place, as torch's saved view does

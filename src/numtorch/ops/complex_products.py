@@ -1,4 +1,4 @@
-"""Complex mm, mv and dot with infinite or NaN parts, as torch's CPU kernels compute them.
+"""Complex mm, mv, dot and vdot with infinite or NaN parts, as torch's CPU kernels compute them.
 
 Each complex product is the textbook one (re = ar br - ai bi, im = ar bi + ai br), summed per
 part; which parts turn NaN then depends on where the kernel multiplies by alpha = 1 + 0j
@@ -11,7 +11,7 @@ part; which parts turn NaN then depends on where the kernel multiplies by alpha 
   first operand is column-major too, else fewer than 8 columns in complex64 and 12 in
   complex128), else no alpha; otherwise with fewer than 4 rows, or k = 1, the first operand
   times alpha first (the small-matrix kernel); else no alpha;
-- dot: no alpha.
+- dot and vdot (the first vector conjugated): no alpha.
 
 Finite operands take NumPy's products: the values agree up to rounding.
 """
@@ -84,3 +84,9 @@ def dot(input, tensor):
     if _finite(input, tensor):
         return xp.dot(input, tensor)
     return _by_parts(input, tensor)
+
+
+def vdot(input, other):
+    if _finite(input, other):
+        return xp.vdot(input, other)
+    return _by_parts(xp.conj(input), other)

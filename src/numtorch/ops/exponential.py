@@ -17,6 +17,8 @@ from ..backend import layout, xp
 from .nn.simd_lanes import vector_lanes
 from .pointwise import _conj, _mul_scalar, _unary, where
 
+_ndarray = xp.ndarray
+
 
 # -- powers ----------------------------------------------------------------------------------
 def _pow_input(grad, input, exponent):
@@ -44,7 +46,8 @@ def _pow_exponent(grad, input, exponent, result):
     if not isinstance(input, Tensor):
         if input == 0:
             return grad * where(_nonnegative(exponent), 0.0, _conj(result * float("-inf")))
-        if exponent._data.dtype.kind == "c":  # a complex power: the complex log of the base
+        if exponent._data.dtype.kind == "c" or isinstance(input, complex):
+            # a complex power: the complex log of the base
             return grad * _conj(_mul_scalar(result, cmath.log(input)))
         if input < 0:
             return grad * (result * float("nan"))
@@ -69,6 +72,10 @@ def _power(input, exponent):
     dtype = xp.result_type(input, exponent)
     if dtype == xp.bool_:
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    if dtype.kind == "c":
+        if input.__class__ is not _ndarray and input == 1:
+            return xp.ones(exponent.shape, dtype)  # torch fills ones for a base of 1
+        return _complex_power(xp.asarray(input, dtype), exponent.astype(dtype, copy=False))
     if dtype.kind not in "iu" or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
         out = xp.power(input, exponent)
         if exponent.size == 1 and dtype.kind == "f" and exponent == 0.5:
@@ -105,13 +112,27 @@ def _pow_scalar(input, exponent):
         x = input.astype(xp.float32) if input.dtype == xp.float16 else input
         square = x * x
         return (square * x if exponent == 3 else xp.reciprocal(square)).astype(input.dtype)
-    if input.dtype.kind == "c" and exponent in _COMPLEX_KERNELS:
+    if input.dtype.kind == "c" and exponent != 0:
+        if exponent == 1:
+            return input.copy()  # torch copies, keeping -0 (NumPy's power gives +0)
         with xp.errstate(all="ignore"):
-            return _COMPLEX_KERNELS[exponent](input)
+            if exponent in _COMPLEX_KERNELS:
+                return _COMPLEX_KERNELS[exponent](input)
+        return _complex_power(input, xp.asarray(exponent, input.dtype))
     return xp.power(input, exponent)
 
 
+def _complex_power(input, exponent):
+    # Note [Complex powers as torch's kernels take them]: a general complex power is the C
+    # library's exp(exponent * log(input)), NumPy's multiplies for integer exponents (its
+    # last bits differ) and takes 0 ** 0 as 1 (torch: exp(0 * -inf) = NaN)
+    with xp.errstate(all="ignore"):
+        return xp.exp(exponent * xp.log(input))
+
+
 # Note [Complex powers as torch's kernels take them]
+# torch's general complex power (a tensor exponent, or a number but those below and 0 and 1,
+# which fill ones and copy) is exp(exponent * log(input)), as the C library's cpow.
 # torch's pow of a complex tensor by these numbers runs another kernel: sqrt, 1 / sqrt,
 # 1 / x, x * x, x * x * x or 1 / (x * x), where a general power (NumPy's) gives other
 # infinities, NaNs and zero signs ((inf + 0j) ** 0.5 is inf + nanj there, inf + 0j here).

@@ -424,6 +424,8 @@ def trigamma_array(x):
     negative = x < 0
     if negative.any():
         below = x[negative]
+        if below.dtype == xp.float16:
+            below = below.astype(xp.float32)  # a half's kernel runs in float (its opmath)
         pi = below.dtype.type(math.pi)
         with xp.errstate(divide="ignore", invalid="ignore"):
             sin_pi_x = xp.sin(pi * below)

@@ -601,6 +601,9 @@ def _cholesky_ex(input, upper, check_errors):
     # check_errors names the op to raise for.
     try:
         L = xp.linalg.cholesky(input)
+        if xp.isnan(xp.diagonal(L, axis1=-2, axis2=-1)).any():
+            # LAPACK's pivot test fails on NaN too; NumPy's factor carries it on
+            raise xp.linalg.LinAlgError
         info = xp.zeros(input.shape[:-2], dtype=xp.int32)
     except xp.linalg.LinAlgError:
         L, info = _partial_factors(input)

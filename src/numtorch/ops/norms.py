@@ -57,7 +57,12 @@ def norm_jvp(input_t, input, result, ord, dim, keepdim):
     jvp=norm_jvp,
 )
 def _vector_norm(input, ord, dim, keepdim, dtype=None):
-    norm = _norm_of(xp.abs(read_as(input, dtype)), ord, dim, keepdim)
+    a = xp.abs(read_as(input, dtype))
+    if a.dtype == xp.float16:
+        # torch accumulates a half's norm in float: its squares would underflow a half
+        norm = _norm_of(a.astype(xp.float32), ord, dim, keepdim).astype(xp.float16)
+    else:
+        norm = _norm_of(a, ord, dim, keepdim)
     # a complex dtype= gives the real norm of its precision (Note [Reductions with dtype=])
     return norm if dtype is None else rounded(norm, _dtypes.to_dtype(dtype).to_real())
 

@@ -93,7 +93,7 @@ _sub = defop(
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
-    other=lambda grad, alpha: grad * alpha,
+    other=lambda grad, alpha: grad * _conj(alpha),
     jvp="elementwise",
 )
 def _add_alpha(input, other, alpha):
@@ -114,7 +114,7 @@ def _add_alpha(input, other, alpha):
     promote="same",
     scalars=("input", "other"),
     input=lambda grad: grad,
-    other=lambda grad, alpha: grad * -alpha,
+    other=lambda grad, alpha: grad * -_conj(alpha),
     jvp="elementwise",
 )
 def _sub_alpha(input, other, alpha):
@@ -129,7 +129,7 @@ def _sub_alpha(input, other, alpha):
     node="RsubBackward1",
     promote="same",
     scalars=("other",),
-    input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    input=lambda grad, alpha: -grad if alpha == 1 else grad * -_conj(alpha),
     jvp="elementwise",
 )
 def _rsub(input, other, alpha=1):
@@ -146,7 +146,7 @@ def _rsub(input, other, alpha=1):
     check=_no_bool_subtraction,
     node="RsubBackward0",
     promote="same",
-    input=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha,
+    input=lambda grad, alpha: -grad if alpha == 1 else grad * -_conj(alpha),
     other=lambda grad: grad,
     jvp="elementwise",
 )
@@ -173,6 +173,10 @@ def _check_alpha(input, other, alpha, name):
     if isinstance(alpha, float) and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
+        )
+    if isinstance(alpha, complex) and not dtype.is_complex:
+        raise RuntimeError(
+            "For non-complex input tensors, argument alpha must not be a complex number."
         )
 
 
@@ -461,7 +465,22 @@ def neg(input):
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
             "to invert a mask, use the `~` or `logical_not()` operator instead."
         )
+    if input.dtype.kind == "c" and input.size:
+        return _complex_neg(input)
     return -input
+
+
+def _complex_neg(input):
+    # torch's complex vector kernel negates as 0 - x, which makes a zero part +0 (its scalar
+    # loop, for what is left after the last whole step, flips the sign). neg has no AVX512
+    # kernel: AVX2's takes two 32-byte vectors a step (Note [SIMD lanes and NaN])
+    # imported here: ops.nn's package imports this module on its way in
+    from .nn.simd_lanes import SIMD_BYTES, vector_lanes
+
+    lanes = vector_lanes(input, vectors=64 // SIMD_BYTES)
+    if not lanes.any():
+        return -input
+    return xp.where(lanes, 0 - input, -input)
 
 
 negative = export(neg, name="negative", inplace=True)

@@ -552,9 +552,16 @@ def sgn(input):
         return input.copy()
     if input.dtype.kind == "c":
         # torch's z / |z| as a complex division, 0 at z = 0: an infinite part gives NaN + NaNj
-        # where NumPy's sign gives a unit number. (torch's vectorized loop, over whole blocks
-        # of 8 or 16 elements on AVX-512, divides each part instead: NaN + 0j there.)
-        return xp.where(input == 0, xp.zeros((), input.dtype), input / xp.abs(input))
+        # where NumPy's sign gives a unit number. torch's vector loop (two vectors a step)
+        # divides each part instead: NaN + 0j there, and -0 parts stay -0
+        magnitude = xp.abs(input)
+        out = input / magnitude
+        lanes = vector_lanes(input, vectors=2)
+        if lanes.any():
+            parts = xp.empty_like(out)
+            parts.real, parts.imag = input.real / magnitude, input.imag / magnitude
+            out = xp.where(lanes, parts, out)
+        return xp.where(input == 0, xp.zeros((), input.dtype), out)
     out = xp.sign(input)
     # torch's sgn(nan) is 0 (and so the gradient of abs at NaN)
     return xp.nan_to_num(out) if out.dtype.kind == "f" else out

@@ -207,6 +207,11 @@ def softshrink_op(input, lambd=0.5):
 _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds 1/6 to float
 
 
+def _opmath(array):
+    # a half's kernel computes in float and rounds once: x * (x + 3) would overflow a half
+    return array.astype(xp.float32) if array.dtype == xp.float16 else array
+
+
 # torch has no derivative for hardsigmoid_backward: its node is NotImplemented, which raises
 @defop(
     batch=batch_rules.pointwise,
@@ -217,7 +222,8 @@ _ONE_SIXTH = float(xp.float32(1.0) / xp.float32(6.0))  # torch's backward rounds
     jvp=no_forward_derivative("hardsigmoid_backward"),
 )
 def hardsigmoid_backward(grad_output, self):
-    return masked(grad_output * _ONE_SIXTH, (self > -3) & (self < 3))
+    scaled = (_opmath(grad_output) * _ONE_SIXTH).astype(grad_output.dtype, copy=False)
+    return masked(scaled, (self > -3) & (self < 3))
 
 
 @defop(
@@ -229,7 +235,7 @@ def hardsigmoid_backward(grad_output, self):
 )
 def hardsigmoid_op(input):
     float_only(input, "hardsigmoid_cpu")
-    return (xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
+    return (xp.clip(_opmath(input) + 3, 0, 6) / 6).astype(input.dtype, copy=False)
 
 
 @defop(
@@ -244,8 +250,9 @@ def hardsigmoid_op(input):
 )
 def hardswish_backward(grad_output, self):
     # x (x + 3) / 6 inside (-3, 3): derivative x / 3 + 1/2 (0 at -3 and 1 at 3, as torch)
+    dtype, grad_output, self = grad_output.dtype, _opmath(grad_output), _opmath(self)
     inside = xp.where(self < 3, grad_output * (self / 3 + 0.5), grad_output)
-    return xp.where(self <= -3, 0, inside).astype(grad_output.dtype, copy=False)
+    return xp.where(self <= -3, 0, inside).astype(dtype, copy=False)
 
 
 @defop(
@@ -257,7 +264,8 @@ def hardswish_backward(grad_output, self):
 )
 def hardswish_op(input):
     float_only(input, "hardswish_cpu")
-    return (input * xp.clip(input + 3, 0, 6) / 6).astype(input.dtype, copy=False)
+    x = _opmath(input)
+    return (x * xp.clip(x + 3, 0, 6) / 6).astype(input.dtype, copy=False)
 
 
 # -- PReLU ------------------------------------------------------------------------------------
