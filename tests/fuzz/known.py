@@ -92,6 +92,26 @@ CANCELLING: dict[str, tuple[float, str]] = {
 }
 
 
+# Reductions whose choice between equal zeros of opposite signs is their SIMD layout's: torch's
+# min/max kernels fold a row into as many vector accumulators as the CPU's vector has lanes
+# (eight float32 or four float64 at 32 bytes on x86, two at NEON's 16 on ARM), each lane
+# keeping one of two equal zeros by its min/max instruction's rule for ties, and fold the
+# lanes in a tree at the end; NumPy's SIMD reductions fold in their own layout. Probed on
+# rows holding one zero of the other sign: amin/amax along a dim keep the first zero of a
+# row of up to 32 and later ones past that, min()/max()/aminmax() without a dim the last of
+# the last full vector (index 7 of rows of 8 to 15 float32, 15 of 16 to 23, 3 of 4 to 7
+# float64): a function of the vector width, so of the CPU, not of the values. The sign of
+# such a zero is compared nowhere: past the step, a difference that follows from it (1/x
+# as +-inf, lgamma's gradient at +-0) is not one (compare.py, _zero_sign_choice).
+ZERO_SIGN_CHOICE = frozenset(
+    {
+        *("aminmax", "amax", "amax_ties", "amin", "max_all", "min_all"),
+        *("max_dim", "max_dim_keepdim", "min_dim"),
+        *("masked_amax", "masked_amax_all", "masked_amin", "masked_amin_all"),
+    }
+)
+
+
 def is_known(found) -> bool:
     return (found.kind, found.op) in KNOWN
 
