@@ -67,6 +67,15 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "means torch's own approximant and its squarings",
         (80604219, 3260),
     ),
+    ("value", "std"): (
+        "a std of values near the float64 maximum of both signs (+-1.8e308 and small ones) "
+        "overflows in the sum of its mean: torch's vectorized sum adds them in its lanes, "
+        "where a lane reaching +inf meets one at -inf (mean NaN, std NaN); NumPy's pairwise "
+        "sum reaches one infinity (mean -inf, std inf). torch.sum of those 24 values is NaN "
+        "and NumPy's -inf alike; matching means torch's summation order in every sum, as "
+        "for masked_std_all",
+        (61803398, 5884),
+    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
