@@ -189,15 +189,31 @@ def _float_dtype(dtype) -> _dtypes.dtype:
 
 
 # -- from data -------------------------------------------------------------------------------
-def _plain(data):
+def _plain(data, target=None):
     # Nested sequences may hold tensors; turn them into Python numbers for NumPy.
     if isinstance(data, Tensor):
         if data._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data._data.item()
     if isinstance(data, (list, tuple)):
-        return [_plain(d) for d in data]
+        return [_plain(d, target) for d in data]
+    if target is not None and isinstance(data, xp.generic):
+        _check_unpacks(data, target)
     return data
+
+
+def _check_unpacks(scalar, target) -> None:
+    """torch stores each NumPy scalar into an integer or bool dtype as a Python number: a
+    float or complex subclass (np.float64, np.complex128) converts, and otherwise only what
+    has ``__index__`` (NumPy's integers; for bool also NumPy's bool). np.float32 into int64
+    is a TypeError there, where NumPy's cast would truncate it."""
+    kind = target.kind
+    if kind not in "iub" or isinstance(scalar, float):
+        return
+    if kind == "b" and isinstance(scalar, (complex, xp.bool_)):
+        return
+    if not isinstance(scalar, xp.integer):
+        raise TypeError(f"'numpy.{scalar.dtype.name}' object cannot be interpreted as an integer")
 
 
 def _sequence_dtype(data):
@@ -276,6 +292,8 @@ def _infer_array(data, dtype):
     if isinstance(data, (xp.ndarray, xp.generic)):  # a NumPy scalar keeps its dtype too
         arr = xp.array(data, copy=True)
         if dtype is not None:
+            if isinstance(data, xp.generic):
+                _check_unpacks(data, dtype.np)
             return arr.astype(dtype.np)
         _dtypes.from_numpy_dtype(arr.dtype)
         return arr
@@ -284,7 +302,7 @@ def _infer_array(data, dtype):
     inferred = None
     if isinstance(data, (list, tuple)):
         inferred = _sequence_dtype(data)
-        data = _plain(data)
+        data = _plain(data, None if dtype is None else dtype.np)
     try:
         arr = xp.array(data)
     except ValueError as error:

@@ -129,3 +129,38 @@ def test_non_native_byte_order_is_refused_as_torch_refuses_it(make):
         except Exception as e:  # the type and message are what get compared
             outcomes.append((type(e).__name__, str(e)))
     assert outcomes[0] == outcomes[1]
+
+
+_UNPACKS = [
+    (np.float32(1.5), "int64"),
+    (np.float16(2.0), "int32"),
+    (np.float32(1.5), "bool"),
+    (np.complex64(1 + 1j), "bool"),
+    (np.complex128(1 + 1j), "bool"),
+    (np.complex128(1 + 1j), "int64"),
+    (np.bool_(True), "uint8"),
+    (np.bool_(True), "bool"),
+    (np.float64(1.5), "int64"),
+    (np.int32(3), "bool"),
+    ([np.float32(1.5), 2], "int64"),
+    ([[1], [np.float16(2.0)]], "int8"),
+    ([np.float32(1.5), 2], "float64"),
+]
+
+
+@pytest.mark.parametrize(("data", "dtype"), _UNPACKS)
+def test_numpy_scalars_into_integer_dtypes_as_torch(data, dtype):
+    """torch stores a NumPy scalar into an integer (or bool) dtype as a Python number: a float
+    or complex subclass converts, a NumPy integer through __index__, and np.float32 is a
+    TypeError there (NumPy's cast truncated it)."""
+    reference = pytest.importorskip("torch")
+
+    def run(lib):
+        try:
+            return lib.tensor(data, dtype=getattr(lib, dtype)).tolist()
+        except TypeError as error:
+            return str(error)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert run(torch) == run(reference)

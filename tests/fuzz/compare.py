@@ -28,6 +28,9 @@ value one ulp under an integer). Past that step, what follows sees different num
 construction: only the classes values cannot change (error types, dtypes, names,
 ``requires_grad``) are compared.
 
+So is what follows from the sign of a zero that a min or max reduction kept of two equal
+zeros (``known.ZERO_SIGN_CHOICE``: a choice of its SIMD layout, not of the values).
+
 A gradient difference is rounding too where torch's own gradient moves beyond the
 tolerance once every leaf is scaled by 1 + 1e-12 (``_ill_conditioned``), and a first- or
 second-order one that lies only where a run has NaN or infinities is the FFT library's
@@ -49,7 +52,7 @@ from .execute import (
     step_given,
 )
 from .graphs import uses_fft
-from .known import CANCELLING, COARSE
+from .known import CANCELLING, COARSE, ZERO_SIGN_CHOICE
 
 NUMERIC = ("value", "gradient", "second order")
 # what rounding can change: numbers, a shape that counts values (nonzero), whether a step
@@ -104,6 +107,9 @@ def differential(numtorch, torch, program) -> Mismatch | None:
     found = first_difference(ours, theirs)
     if found is None:
         return None
+    chose = _zero_sign_choice(ours, theirs, found.step)
+    if chose is not None:
+        return _later(ours, theirs, chose)
     dtype = None
     past = None  # the original records and the step to compare past, where the rerun parts
     if found.kind in NUMERIC and program["dtype"] != "float64":
@@ -148,6 +154,27 @@ def differential(numtorch, torch, program) -> Mismatch | None:
     elif not _amplified_rounding(numtorch, torch, program, dtype, found):
         return found
     return _later(*past) if past else _later(ours, theirs, found.step)
+
+
+def _zero_sign_choice(ours, theirs, before) -> int | None:
+    """The first step before ``before`` of a reduction in known.ZERO_SIGN_CHOICE whose
+    results differ only in the signs of zeros (the values compared equal there): which of
+    two equal zeros such a reduction keeps is its SIMD layout's, so what follows from that
+    sign is compared as past a step that amplified rounding (``_later``)."""
+    for index in range(min(before, len(ours), len(theirs))):
+        a, b = ours[index], theirs[index]
+        if b.label not in ZERO_SIGN_CHOICE or a.error or b.error:
+            continue
+        for x, y in zip(a.tensors, b.tensors):
+            if x is None or y is None or x["values"].shape != y["values"].shape:
+                continue
+            u, v = x["values"], y["values"]
+            if u.dtype.kind != "f" or v.dtype.kind != "f":
+                continue
+            zeros = (u == 0) & (v == 0)
+            if (np.signbit(u) != np.signbit(v))[zeros].any():
+                return index
+    return None
 
 
 def _later(ours, theirs, step) -> Mismatch | None:

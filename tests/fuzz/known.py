@@ -67,6 +67,24 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "means torch's own approximant and its squarings",
         (80604219, 3260),
     ),
+    ("value", "std"): (
+        "a std of values near the float64 maximum of both signs (+-1.8e308 and small ones) "
+        "overflows in the sum of its mean: torch's vectorized sum adds them in its lanes, "
+        "where a lane reaching +inf meets one at -inf (mean NaN, std NaN); NumPy's pairwise "
+        "sum reaches one infinity (mean -inf, std inf). torch.sum of those 24 values is NaN "
+        "and NumPy's -inf alike; matching means torch's summation order in every sum, as "
+        "for masked_std_all",
+        (61803398, 5884),
+    ),
+    ("second order", "cdist_mm"): (
+        "the mm form of cdist leaves the distance of coincident points at 0 or at the GEMM's "
+        "rounding (CANCELLING below): on the very same inputs 18 of the witness's distances "
+        "are 7.45e-9 here and 0 in torch. Its gradient masks a zero distance (0 there) and "
+        "divides by a noise one, which the forward and the first order tolerate, but the "
+        "second derivative of |a - b| at a noise distance is noise / distance (-2.2e-8 here, "
+        "-3.9e-15 in torch); matching means torch's BLAS's summation order in the product",
+        (61803398, 975),
+    ),
 }
 
 # Ops whose torch kernel approximates more coarsely than the float64 tolerance: the relative
@@ -90,6 +108,26 @@ CANCELLING: dict[str, tuple[float, str]] = {
         "distance of 0 comes out anywhere up to ~1e-8 |a|, as the GEMM's summation order has it",
     ),
 }
+
+
+# Reductions whose choice between equal zeros of opposite signs is their SIMD layout's: torch's
+# min/max kernels fold a row into as many vector accumulators as the CPU's vector has lanes
+# (eight float32 or four float64 at 32 bytes on x86, two at NEON's 16 on ARM), each lane
+# keeping one of two equal zeros by its min/max instruction's rule for ties, and fold the
+# lanes in a tree at the end; NumPy's SIMD reductions fold in their own layout. Probed on
+# rows holding one zero of the other sign: amin/amax along a dim keep the first zero of a
+# row of up to 32 and later ones past that, min()/max()/aminmax() without a dim the last of
+# the last full vector (index 7 of rows of 8 to 15 float32, 15 of 16 to 23, 3 of 4 to 7
+# float64): a function of the vector width, so of the CPU, not of the values. The sign of
+# such a zero is compared nowhere: past the step, a difference that follows from it (1/x
+# as +-inf, lgamma's gradient at +-0) is not one (compare.py, _zero_sign_choice).
+ZERO_SIGN_CHOICE = frozenset(
+    {
+        *("aminmax", "amax", "amax_ties", "amin", "max_all", "min_all"),
+        *("max_dim", "max_dim_keepdim", "min_dim"),
+        *("masked_amax", "masked_amax_all", "masked_amin", "masked_amin_all"),
+    }
+)
 
 
 def is_known(found) -> bool:

@@ -38,9 +38,7 @@ _BY_CAUSE: dict = {
         nested_sum[complex128,grad] nested_sum[complex64,grad]
     """,
     "numtorch refuses a dtype torch runs": """
-        logcumsumexp[complex64] logcumsumexp[complex64,grad] logcumsumexp[complex128]
-        logcumsumexp[complex128,grad] logaddexp[complex64] logaddexp[complex64,grad]
-        logaddexp[complex128] logaddexp[complex128,grad] conv2d[complex64]
+        conv2d[complex64]
         conv2d[complex64,grad] conv2d[complex128] conv2d[complex128,grad] conv1d[complex64]
         conv1d[complex64,grad] conv1d[complex128] conv1d[complex128,grad] conv3d[complex64]
         conv3d[complex64,grad] conv3d[complex128] conv3d[complex128,grad]

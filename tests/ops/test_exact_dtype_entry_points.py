@@ -147,11 +147,6 @@ KNOWN = {
     # complex32)
     ("t * 1j", "float16"): "no complex32",
     ("t + 0d c128", "float16"): "no complex32",
-    # numtorch's logaddexp and logcumsumexp have no complex form yet
-    ("t.logaddexp", "complex64"): "no complex kernel",
-    ("t.logaddexp", "complex128"): "no complex kernel",
-    ("t.logcumsumexp", "complex64"): "no complex kernel",
-    ("t.logcumsumexp", "complex128"): "no complex kernel",
     # bincount runs on bool where torch refuses
     ("t.bincount", "bool"): "runs a refused dtype",
 }

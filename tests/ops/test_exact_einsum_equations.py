@@ -74,3 +74,34 @@ def test_integer_and_bool_contractions_match_torch(equation, shapes, dtype):
         return str(result.dtype).split(".")[-1], result.tolist()
 
     assert run(numtorch) == run(torch)
+
+
+MIXED_CASES = [
+    # an empty operand whose empty subscript it sums alone is zeros once summed: the pair's
+    # batched matrix product runs, and refuses two dtypes
+    ("i...,...->i", [(3, 0, 2), (1, 2)]),
+    ("i...,...->i", [(3, 0, 2), (2,)]),
+    ("i...,...->i", [(0, 2, 2), (1, 2)]),
+    # a skipped empty product leaves zeros that are not empty: the next product runs
+    ("ij,jk,kl", [(2, 0), (0, 3), (3, 2)]),
+    ("ij,jk,kl", [(2, 2), (2, 0), (0, 2)]),
+    ("ij,jk,kl", [(0, 2), (2, 3), (3, 2)]),
+    # ellipsis dims that do not broadcast: torch's message names the operand's dimension
+    ("i...,...->i", [(3, 2, 2), (0,)]),
+    ("i...,...->i", [(3, 0, 2), (3, 2, 2)]),
+    ("...i,j...i->...", [(2, 3), (1, 4, 3)]),
+]
+
+
+@pytest.mark.parametrize(("equation", "shapes"), MIXED_CASES)
+def test_mixed_dtype_contractions_of_empty_operands_match_torch(equation, shapes):
+    def run(lib):
+        dtypes = [lib.float64, lib.float32] * len(shapes)
+        operands = [lib.ones(s, dtype=d) for s, d in zip(shapes, dtypes)]
+        try:
+            result = lib.einsum(equation, *operands)
+        except Exception as e:  # the type is what is compared
+            return type(e).__name__, str(e)
+        return str(result.dtype), tuple(result.shape)
+
+    assert run(numtorch) == run(torch)

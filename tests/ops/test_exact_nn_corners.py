@@ -156,3 +156,30 @@ def test_embedding_padding_row_gradient_is_plus_zero_whatever_reached_it(scale_g
         (grad,) = lib.autograd.grad((y * lib.tensor(g)).sum(), w)
         found.append((grad.tolist(), lib.signbit(grad).tolist()))
     assert str(found[0]) == str(found[1])
+
+
+@pytest.mark.parametrize("batch", [3, 4])
+def test_lstm_gate_sums_overflow_as_torchs(batch):
+    # torch's float32 LSTM layer sums the input's and the state's products in full: an input
+    # product past half the float range overflows to inf there, and meets the state's -inf
+    # as NaN. Halving the sigmoid gates' rows (which saves a pass) would keep it finite
+    torch = pytest.importorskip("torch")
+    big = np.float32(3.4028235e38)
+    x = np.full((2, batch, 3), 0.5, np.float32)
+    x[0, 1, 1] = big
+    h0 = np.full((batch, 2), 0.25, np.float32)
+    h0[1, 1] = -np.inf
+    rng = np.random.RandomState(0)
+    w_ih = rng.uniform(1.2, 1.8, (8, 3)).astype(np.float32)
+    w_ih[4:6, 1] = 0.1  # the cell gate's sum stays finite: the sigmoid gates make the NaN
+    w_hh = rng.uniform(1.0, 2.0, (8, 2)).astype(np.float32)
+    c0 = np.zeros((batch, 2), np.float32)
+
+    def run(lib):
+        weights = [lib.tensor(w_ih), lib.tensor(w_hh)]
+        states = (lib.tensor(h0)[None], lib.tensor(c0)[None])
+        out, h, c = lib.lstm(lib.tensor(x), states, weights, False, 1, 0.0, True, False, False)
+        return [t.numpy() for t in (out, h, c)]
+
+    for ours, theirs in zip(run(nt), run(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)

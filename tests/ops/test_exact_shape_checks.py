@@ -128,3 +128,40 @@ def test_unflatten_refuses_sizes_in_torchs_words(sizes):
             lib.ones(2, 6 if sizes != (3, 3) else 2).unflatten(1, sizes)
         messages.append(str(error.value).split("\nException raised from")[0])
     assert messages[0] == messages[1]
+
+
+CLAMP_SHAPES = [
+    ((), (), (3,)),
+    ((), (3,), ()),
+    ((1,), (), (3,)),
+    ((), (2, 1), (3,)),
+    ((), (3,), (3,)),
+]
+
+
+@pytest.mark.parametrize("shapes", CLAMP_SHAPES)
+@pytest.mark.parametrize("needs", [(1, 1, 1), (1, 0, 0), (0, 1, 0), (0, 0, 1)])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_clamp_backward_combines_its_masks_in_place_as_torch(shapes, needs, create_graph):
+    """torch's gradients of clamp with tensor bounds combine two comparison masks in place
+    (``(x >= min).logical_and_(x <= max)``, and so on for each bound): where the first mask
+    is narrower than the broadcast of both, the backward raises the in-place error, even
+    where the forward broadcast all three."""
+    torch = pytest.importorskip("torch")
+
+    def run(lib):
+        x, low, high = (
+            lib.full(s, v).requires_grad_(bool(n))
+            for s, v, n in zip(shapes, (0.5, 0.2, 0.1), needs)
+        )
+        try:
+            grads = lib.autograd.grad(
+                lib.clamp(x, low, high).sum(),
+                [t for t in (x, low, high) if t.requires_grad],
+                create_graph=create_graph,
+            )
+        except RuntimeError as error:
+            return type(error).__name__
+        return [g.tolist() for g in grads]
+
+    assert run(numtorch) == run(torch)

@@ -143,3 +143,14 @@ def test_ormqr_gradient_is_zero_on_and_above_the_diagonal_of_its_reflectors():
         found.append(ga.numpy())
     np.testing.assert_allclose(*found, rtol=1e-10, equal_nan=True)
     assert (found[0][np.triu_indices(3)] == 0).all()
+
+
+def test_digamma_next_to_negative_poles_reflects_as_torch():
+    # torch reflects psi(x) = psi(1 - x) - pi / tan(pi r) with r x's fractional part: one
+    # ulp from a pole the rounding of pi * r decides the value (-5.5e15 at -1 + ulp, where
+    # the exact pole term is -2**53)
+    poles = np.array([-1.0, -2.0, -7.0, -30.0])
+    values = np.concatenate([np.nextafter(poles, 0), np.nextafter(poles, -inf), [-0.5, -2.25]])
+    ours = nt.digamma(nt.tensor(values)).numpy()
+    theirs = torch.digamma(torch.tensor(values)).numpy()
+    np.testing.assert_allclose(ours, theirs, rtol=1e-13)

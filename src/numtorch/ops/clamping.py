@@ -15,11 +15,13 @@ from .pointwise import where
 
 
 def _clamp_grad(grad, input, min, max):
-    inside = True
-    if min is not None:
-        inside = input >= min
-    if max is not None:
-        inside = (input <= max) & inside if min is not None else input <= max
+    if min is None or max is None:
+        inside = input >= min if max is None else input <= max
+    elif isinstance(min, Tensor) and isinstance(max, Tensor):
+        # torch's tensor-bound form combines the masks in place (see _clamp_bound)
+        inside = (input >= min).logical_and_(input <= max)
+    else:
+        inside = (input >= min) & (input <= max)
     return where(inside, grad, 0.0)
 
 
@@ -27,9 +29,12 @@ def _clamp_bound(grad, input, bound, other_bound, lower):
     # The bound receives the gradient where it was the active limit, by torch's rule for
     # ties: where min >= max, max is the limit (min < max is required for min; max < min
     # alone is enough for max), so input < min == max gives no bound a gradient
+    # (torch combines the masks in place: the first must hold the broadcast of both, or
+    # the backward raises torch's in-place error)
     active = input < bound if lower else input > bound
     if other_bound is not None:
-        active = active & (bound < other_bound) if lower else active | (bound < other_bound)
+        other = bound < other_bound
+        active = active.logical_and_(other) if lower else active.logical_or_(other)
     return where(active, grad, 0.0)
 
 

@@ -385,7 +385,7 @@ COMPLEX_DIFFERENTIABLE = (
     # scaled products: their formulas conjugate the scales and the other operand
     *("addmv", "addr", "baddbmm", "addbmm", "einsum", "linalg_cross"),
     *("sparse_mm", "sparse_addmm", "sparse_mv", "dense_sparse_mm", "sparse_addmm_scaled"),
-    *("prod_all", "prod_dim", "cumprod", "logsumexp"),
+    *("prod_all", "prod_dim", "cumprod", "logsumexp", "logaddexp", "logcumsumexp"),
     # linear algebra: conjugate transposes in the formulas (torch's)
     *("linalg_inv_ex", "linalg_det", "linalg_slogdet", "linalg_solve_triangular"),
     *("triangular_solve", "cholesky_solve", "cholesky_inverse", "linalg_lu_factor_ex"),

@@ -3,6 +3,8 @@ reductions)."""
 
 from __future__ import annotations
 
+import math
+
 from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
 from .._core.kernel_dtypes import REAL, kernel
@@ -21,6 +23,7 @@ from .reduction import (
     scan_accumulator,
     scan_dtype_check,
 )
+from .special import complex_log_add_exp
 
 
 def _reversed_cumsum(t, dim):
@@ -235,14 +238,16 @@ def _logcumsumexp_backward(grad, input, result, dim):
     # positive and negative parts of grad so nothing overflows (as torch does).
     if input.ndim == 0 or input.numel() == 0:  # torch returns grad itself
         return grad
-    lowest = _dtypes.finfo(grad.dtype).min
-    log_abs = grad.abs().log()
-    positive = where(grad > 0, log_abs, lowest)
-    negative = where(grad < 0, log_abs, lowest)
 
     def reversed_logcumsumexp(t):
         return t.flip(dim).logcumsumexp(dim).flip(dim)
 
+    if grad.is_complex():  # no sign to split: the log of the conjugate gradient itself
+        return (reversed_logcumsumexp(_conj(grad).log() - result) + input).exp().conj()
+    lowest = _dtypes.finfo(grad.dtype).min
+    log_abs = grad.abs().log()
+    positive = where(grad > 0, log_abs, lowest)
+    negative = where(grad < 0, log_abs, lowest)
     out_positive = (reversed_logcumsumexp(positive - result) + input).exp()
     out_negative = (reversed_logcumsumexp(negative - result) + input).exp()
     return out_positive - out_negative
@@ -262,6 +267,16 @@ def _logcumsumexp_jvp(input_t, input, result, dim):
     return (positive.logcumsumexp(d) - result).exp() - (negative.logcumsumexp(d) - result).exp()
 
 
+def _complex_logcumsumexp(x, dim):
+    # torch's scan starts from -inf + 0j and folds each element in as log_add_exp(x_i, sum)
+    out = xp.empty_like(x)
+    running = xp.full(x.shape[:dim] + x.shape[dim + 1 :], complex(-math.inf, 0.0), x.dtype)
+    for i in range(x.shape[dim]):
+        running = complex_log_add_exp(xp.take(x, i, axis=dim), running)
+        out[(slice(None),) * dim + (i,)] = running
+    return out
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="logcumsumexp",
@@ -272,6 +287,8 @@ def _logcumsumexp(input, dim):
     if input.ndim == 0:
         return input.copy()
     wide = scan_accumulator(input.dtype)  # Note [Scan accumulators]
+    if input.dtype.kind == "c":
+        return _complex_logcumsumexp(input.astype(wide, copy=False), dim).astype(input.dtype)
     out = xp.logaddexp.accumulate(input.astype(wide, copy=False), axis=dim)
     out = out.astype(input.dtype, copy=False)
     out += 0.0  # torch's scan starts from -inf: logaddexp(-inf, -0) is +0

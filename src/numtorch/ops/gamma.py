@@ -305,10 +305,10 @@ def _digamma_positive(x):
 
 
 def _pi_cot_pi(x):
-    """``pi / tan(pi x)`` with exact argument reduction (0 at half-integers)."""
-    r = x - xp.round(x)
-    a = xp.abs(r)
-    return math.pi * xp.sin(math.pi * (0.5 - a)) / xp.copysign(xp.sin(math.pi * a), r)
+    """``pi / tan(pi x)`` as torch's digamma reflects: the tangent of pi times x's
+    fractional part, in float64. Next to a pole the rounding of ``pi * r`` decides the
+    value (psi(-1 + ulp) is -5.5e15 there, -2**53 exactly), and torch's is what counts."""
+    return math.pi / xp.tan(math.pi * xp.modf(x)[0])
 
 
 @float64_kernel

@@ -753,13 +753,19 @@ def _expand_ellipsis(equation: str, operands) -> tuple[str, list]:
     sizes: dict[str, int] = {}
     for k, (spec, t) in enumerate(zip(specs, operands)):
         own: dict[str, int] = {}
-        for c, n in zip(spec, t.shape):
+        for d, (c, n) in enumerate(zip(spec, t.shape)):
             if own.setdefault(c, n) != n:  # a diagonal: its sizes must agree exactly
                 raise RuntimeError(
                     f"einsum(): subscript {c} is repeated for operand {k} but the sizes don't "
                     f"match, {n} != {own[c]}"
                 )
             if sizes.get(c, 1) not in (1, n) and n != 1:
+                if c in batch:  # (torch's message runs "operand 1has" together)
+                    raise RuntimeError(
+                        f"einsum(): dimension {d} covered by ellipsis in operand {k}has size "
+                        f"{n} which does not broadcast with previously seen ellipsis with size "
+                        f"{sizes[c]} for the respective dimension"
+                    )
                 raise RuntimeError(
                     f"einsum(): subscript {c} has size {n} for operand {k} which does not "
                     f"broadcast with previously seen size {sizes[c]}"
@@ -1090,14 +1096,22 @@ def _check_contraction_dtypes(equation, operands, shapes):
     ]  # fmt: skip
     if len(set(dtypes)) == 1 and dtypes[0] is not bool_:
         return None
-    dtype, alive = dtypes[0], wide[0]
+    # each operand's sizes once its own subscripts are summed (an empty one of those sums to
+    # zeros of size 1: the operand is no longer empty), and the running result's
+    sizes = [
+        {c: 1 if c in own else n for c, n in zip(spec, shape)}
+        for spec, shape, own in zip(specs, shapes, alone)
+    ]
+    dtype, alive, held = dtypes[0], wide[0], sizes[0]
     for k in range(1, len(specs)):
         other = dtypes[k]
         summed = {c for c in alive & wide[k] if last[c] == k and c not in output}
-        if summed and dtype is bool_ and all(map(math.prod, shapes[: k + 1])):
-            raise _BMM.error(xp.dtype(bool))  # (an empty product is skipped)
+        # a product with an empty operand (the running result or this one) is skipped
+        empty = 0 in held.values() or 0 in sizes[k].values()
+        if summed and dtype is bool_ and not empty:
+            raise _BMM.error(xp.dtype(bool))
         if summed and dtype is not other:
-            if all(map(math.prod, shapes[: k + 1])):
+            if not empty:
                 raise RuntimeError(
                     f"expected scalar type {dtype.scalar_name} but found {other.scalar_name}"
                 )
@@ -1105,4 +1119,9 @@ def _check_contraction_dtypes(equation, operands, shapes):
         if not summed:
             dtype = promote_types(dtype, other)
         alive = {c for c in alive | wide[k] if last[c] > k or c in output}
+        held = {
+            c: 0 if 0 in (held.get(c, 1), sizes[k].get(c, 1)) else max(held.get(c, 1), n)
+            for c, n in {**held, **sizes[k]}.items()
+            if c not in summed
+        }
     return dtype

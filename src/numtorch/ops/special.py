@@ -20,7 +20,7 @@ from .nn.simd_lanes import vector_lanes
 from .pointwise import _conj, _mul_scalar, where
 
 
-def _floats_only(name, params=("input", "other")):
+def _floats_only(name, params=("input", "other"), complex_too=False):
     """A check raising torch's error when both operands are integers or bools (it runs on
     mixed dtypes; the forward repeats it for same-dtype operands, see call.py), after
     torch's parser refuses a number for either (these ops take tensors only)."""
@@ -37,7 +37,7 @@ def _floats_only(name, params=("input", "other")):
             dt = _dtypes.result_type(*[a for a in args[:2]])
         except TypeError:
             return
-        if not dt.is_floating_point:
+        if not (dt.is_floating_point or (complex_too and dt.is_complex)):
             raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 
     return check
@@ -170,13 +170,45 @@ def rad2deg(input):
 
 
 # -- log-space sums --------------------------------------------------------------------------
+def _complex_log1p(z):
+    """torch's CPU log1p of a complex array: ``log(u) * (z / (u - 1))`` with ``u = 1 + z``,
+    which cancels the rounding of ``1 + z`` (z itself where u rounds to 1, log(u) where
+    ``u - 1`` is exact)."""
+    u = z + 1
+    shifted = u - 1
+    with xp.errstate(all="ignore"):
+        log_u = xp.log(u)
+        out = log_u * (z / xp.where(u == 1, 1, shifted))
+    out = xp.where(shifted == z, log_u, out)
+    return xp.where(u == 1, z, out)
+
+
+def complex_log_add_exp(x, y):
+    """torch's ``log(exp(x) + exp(y))`` of complex arrays (its logaddexp and logcumsumexp
+    kernels): the operand of smaller real part goes in the exponent (``log1p(exp(min -
+    max)) + max``; a tie takes y as min), a NaN part anywhere gives NaN + NaN j, -inf
+    against -inf the min itself and +inf against +inf ``log(exp(min) + exp(max))``."""
+    x, y = xp.broadcast_arrays(x, y)
+    x_first = x.real < y.real
+    low = xp.where(x_first, x, y)
+    high = xp.where(x_first, y, x)
+    nan = xp.isnan(x.real) | xp.isnan(x.imag) | xp.isnan(y.real) | xp.isnan(y.imag)
+    infinite = ~xp.isfinite(low.real) & (low.real == high.real)
+    with xp.errstate(all="ignore"):
+        out = _complex_log1p(xp.exp(low - high)) + high
+        if infinite.any():
+            both = xp.log(xp.exp(low) + xp.exp(high))
+            out = xp.where(infinite, xp.where(low.real < 0, low, both), out)
+    return xp.where(nan, xp.array(complex(math.nan, math.nan), out.dtype), out)
+
+
 @export
 @defop(
     batch=batch_rules.pointwise,
     promote="same",
-    check=_floats_only("logaddexp_cpu"),
-    input=lambda grad, input, other: grad / (1 + (other - input).exp()),
-    other=lambda grad, input, other: grad / (1 + (input - other).exp()),
+    check=_floats_only("logaddexp_cpu", complex_too=True),
+    input=lambda grad, input, other: grad / _conj(1 + (other - input).exp()),
+    other=lambda grad, input, other: grad / _conj(1 + (input - other).exp()),
     jvp="elementwise",
 )
 def logaddexp(input, other):
@@ -188,6 +220,8 @@ def logaddexp(input, other):
         tensor([0.6931])
     """
     _require_float(input, "logaddexp_cpu")
+    if input.dtype.kind == "c":
+        return complex_log_add_exp(input, other)
     return xp.logaddexp(input, other)
 
 

@@ -63,14 +63,33 @@ def applies(input, has_proj: bool, packed: bool) -> bool:
 # state, so that g and tanh(c), whose slopes 1 - t^2 the backward needs, are one run of rows;
 # then the cell states (seq, size, batch). The loops take each step's views by iterating
 # over views of the whole sequence, which NumPy makes faster than Python's slicing per step.
-def _gate_rows(weight, size, rows=None):
-    """The weight's rows in (i, f, o, g) order, the sigmoid rows halved (into ``rows``)."""
+def _gate_rows(weight, size, rows=None, half=0.5):
+    """The weight's rows in (i, f, o, g) order, the sigmoid rows times ``half`` (into
+    ``rows``)."""
     if rows is None:
         rows = xp.empty_like(weight)
-    xp.multiply(weight[: 2 * size], 0.5, out=rows[: 2 * size])
-    xp.multiply(weight[3 * size :], 0.5, out=rows[2 * size : 3 * size])
+    xp.multiply(weight[: 2 * size], half, out=rows[: 2 * size])
+    xp.multiply(weight[3 * size :], half, out=rows[2 * size : 3 * size])
     rows[3 * size :] = weight[2 * size : 3 * size]
     return rows
+
+
+def _halving_exact(x, w_ih, w_hh, b_ih, b_hh, h) -> bool:
+    """Whether the sigmoid gates' halved rows give exactly half of torch's products: unless
+    a product or a sum reaches half the dtype's range, where torch's overflows to an
+    infinity (and an infinity of the other sign from the other product makes NaN) and the
+    halved one does not. Bounded by the largest magnitudes (a later step's h is at most 1);
+    a non-finite value fails the bound."""
+    with xp.errstate(all="ignore"):
+        bound = _largest(w_ih) * _largest(x) * x.shape[-1]
+        bound += _largest(w_hh) * max(1.0, _largest(h)) * w_hh.shape[1]
+        if b_ih is not None:
+            bound += _largest(b_ih) + _largest(b_hh)
+    return bool(bound < xp.finfo(x.dtype).max / 4)
+
+
+def _largest(a) -> float:
+    return float(xp.abs(a).max()) if a.size else 0.0
 
 
 # Note [Kernel scratch]
@@ -177,7 +196,13 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
         x = x[::-1]
     work = _buffer("work", (seq * batch * 6 * size,), x.dtype, shared=True)
     blocks, cells = _workspace_views(work, seq, batch, size)
-    in_step = _input_in_step(batch, size, inputs, b_ih is not None)
+    # the sigmoid gates hold z / 2 (its rows halved) for the tanh, or are halved after the
+    # products where halving the rows would keep a sum from overflowing as torch's does;
+    # there the input's products are also summed apart from the state's, as torch's are
+    # (one product of both takes inf + -inf as an infinity where torch's adds them: NaN)
+    exact = _halving_exact(x, w_ih, w_hh, b_ih, b_hh, h)
+    in_step = exact and _input_in_step(batch, size, inputs, b_ih is not None)
+    half = 0.5 if exact else 1.0
     # the gate rows' columns and the stack of step operands (Note [One product per step]);
     # step t reads block t and writes its h into block t + 1
     columns = [w_hh]
@@ -191,7 +216,8 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
         xp.concatenate(columns, axis=1, out=joined)
     else:
         joined = w_hh
-    rows = _row_blocks(_gate_rows(joined, size, _buffer("rows", joined.shape, x.dtype)), batch)
+    rows = _gate_rows(joined, size, _buffer("rows", joined.shape, x.dtype), half)
+    rows = _row_blocks(rows, batch)
     stacked = _buffer("stacked", (seq + 1, rows.shape[2], batch), x.dtype)
     stacked[0, :size] = h.T
     if in_step:
@@ -199,9 +225,9 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
         stacked[:, size + inputs :] = 1
         projections = itertools.repeat(None)
     else:  # the input's projection for all steps in one GEMM: (4 size, seq * batch)
-        projected = xp.matmul(_gate_rows(w_ih, size), x.reshape(seq * batch, -1).T)
+        projected = xp.matmul(_gate_rows(w_ih, size, half=half), x.reshape(seq * batch, -1).T)
         if b_ih is not None:
-            projected += _gate_rows((b_ih + b_hh)[:, None], size)
+            projected += _gate_rows((b_ih + b_hh)[:, None], size, half=half)
         projections = projected.reshape(*rows.shape[:2], seq, batch).transpose(2, 0, 1, 3)
     c = xp.ascontiguousarray(c.T)
     both = xp.empty((size, batch), dtype=x.dtype)
@@ -223,6 +249,8 @@ def _layer_forward(x, w_ih, w_hh, b_ih, b_hh, h, c, reverse):
         xp.matmul(rows, operand, out=gates)
         if projection is not None:
             gates += projection
+        if half != 0.5:
+            sigmoids *= 0.5
         xp.tanh(gates, out=gates)
         sigmoids *= 0.5
         sigmoids += 0.5
