@@ -68,3 +68,29 @@ def test_second_order_with_zeros_and_nonfinite_values_matches_torch(seed):
         results.append((g.detach().numpy(), gg.numpy()))
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+def _cumprod_gradient_graph(lib):
+    x = lib.tensor([[2.0, 0.0, 3.0], [0.5, 1.5, 0.0]], dtype=lib.float64, requires_grad=True)
+    w = lib.linspace(-1, 1, 6, dtype=lib.float64).reshape(2, 3)
+    (grad,) = lib.autograd.grad(lib.cumprod(x, 1), x, w, create_graph=True)
+    (second,) = lib.autograd.grad((grad * grad).sum(), x)
+    seen, todo = [], [grad.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is not None:
+            seen.append(type(node).__name__)
+            todo.extend(f for f, _ in node.next_functions)
+    return sorted(seen), grad.detach().numpy().copy(), second.numpy().copy()
+
+
+def test_cumprod_gradient_of_an_input_with_zeros_copies_each_column_into_zeros():
+    # with a zero in the input, create_graph runs torch's O(n^2) form, which copies each
+    # column of the gradient into a zero tensor (CopySlices), not a cat of the columns
+    ours = _cumprod_gradient_graph(numtorch)
+    assert ours[0].count("CopySlices") == 3 and ours[0].count("CatBackward0") == 2
+    torch = pytest.importorskip("torch")
+    theirs = _cumprod_gradient_graph(torch)
+    assert ours[0] == theirs[0]
+    for a, b in zip(ours[1:], theirs[1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-12)

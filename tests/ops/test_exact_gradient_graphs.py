@@ -36,6 +36,9 @@ PROGRAMS = {
     "cat": (lambda lib, x: lib.cat([x, x[1:] * 2]).pow(2).sum(), "AddBackward0"),
     # stack's gradient selects each input's slice
     "stack": (lambda lib, x: lib.stack([x[1], x[0] * 2, x[1]]).pow(2).sum(), "AddBackward0"),
+    # the mean of var_mean and std_mean divides by the count as a Scalar, as mean's does
+    "var_mean": (lambda lib, x: lib.var_mean(x)[1].pow(2), "DivBackward1"),
+    "std_mean": (lambda lib, x: lib.std_mean(x, dim=0)[1].pow(2), "DivBackward1"),
 }
 
 

@@ -364,3 +364,80 @@ def test_inplace_view_op_on_a_view_without_view_function_keeps_its_geometry():
     found = _restrided_root_then_squeezed_view(numtorch)
     torch = pytest.importorskip("torch")
     np.testing.assert_allclose(found, _restrided_root_then_squeezed_view(torch), rtol=1e-12)
+
+
+def _stale_view_gradient_graph(lib, expand):
+    # taken with create_graph, the gradient of a root written in place through a view finds
+    # the view's region by its geometry (CopySlices: as_strided of a copy), and that of a view
+    # whose root changed is written into a zero root through the view's geometry (copied, or
+    # added where an expanded view shows an element twice), the root viewed out of it
+    x = lib.tensor(X, requires_grad=True)
+    root = x * 1
+    view = root[0].expand(3, 2, 2) if expand else root[:, 1]
+    root[1].mul_(2)
+    w = lib.tensor(np.arange(1.0, 1.0 + view.numel()).reshape(view.shape), requires_grad=True)
+    (grad,) = lib.autograd.grad((view.relu() * w).sum(), x, create_graph=True)
+    (second,) = lib.autograd.grad((grad * grad).sum(), w)
+    seen, todo = {}, [grad.grad_fn]  # every node of the gradient's graph
+    while todo:
+        node = todo.pop()
+        if node is not None and id(node) not in seen:
+            seen[id(node)] = type(node).__name__
+            todo.extend(f for f, _ in node.next_functions)
+    return sorted(seen.values()), grad.detach().numpy().copy(), second.numpy().copy()
+
+
+@pytest.mark.parametrize("expand", [False, True])
+def test_stale_view_gradient_records_torchs_as_strided_backward(expand):
+    nodes, grad, second = _stale_view_gradient_graph(numtorch, expand)
+    assert "AsStridedBackward0" in nodes and "CopyBackwards" in nodes
+    torch = pytest.importorskip("torch")
+    theirs = _stale_view_gradient_graph(torch, expand)
+    assert nodes == theirs[0]
+    np.testing.assert_allclose(grad, theirs[1], rtol=1e-12)
+    np.testing.assert_allclose(second, theirs[2], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "geometry",
+    [((2, 2), (1, 2), 0), ((3, 1, 2), (0, 5, 2), 1), ((2, 2), (1, 1), 1), ((1, 0), (1, 1), 0)],
+    ids=str,
+)
+def test_as_strided_gradient_records_torchs_steps(geometry):
+    # as_strided's backward squeezes the view's dims of size 1, sums those of stride 0 and
+    # copies (or adds, where the rest may overlap) into a zero storage: the nodes show
+    graphs = []
+    for lib in (numtorch, pytest.importorskip("torch")):
+        x = lib.tensor(np.arange(1.0, 7.0), requires_grad=True)
+        y = x.as_strided(*geometry)
+        w = lib.ones(y.shape, dtype=lib.float64, requires_grad=True)
+        (grad,) = lib.autograd.grad((y * w).sum(), x, create_graph=True)
+        seen, todo = [], [grad.grad_fn]
+        while todo:
+            node = todo.pop()
+            if node is not None:
+                seen.append(type(node).__name__)
+                todo.extend(f for f, _ in node.next_functions)
+        graphs.append((sorted(seen), grad.detach().numpy().copy()))
+    assert graphs[0][0] == graphs[1][0]
+    np.testing.assert_array_equal(graphs[0][1], graphs[1][1])
+
+
+def _second_order_through_a_transposed_root(lib):
+    # the first gradient writes into a copy laid out as the transposed root (CopySlices with
+    # copy_ as its node, which knows no shape for its target); the second runs through it
+    x = lib.tensor(np.arange(1.0, 13.0).reshape(2, 2, 3) / 7, requires_grad=True)
+    root = x.clone().T * 1
+    region = root[-1:]
+    region.exp_()
+    w = lib.linspace(-1, 1, region.numel(), dtype=region.dtype).reshape(region.shape)
+    (grad,) = lib.autograd.grad(region, x, w, create_graph=True)
+    (second,) = lib.autograd.grad((grad * grad).sum(), x)
+    return grad.detach().numpy().copy(), second.numpy().copy()
+
+
+def test_second_order_through_a_copy_laid_out_as_a_transposed_root():
+    ours = _second_order_through_a_transposed_root(numtorch)
+    theirs = _second_order_through_a_transposed_root(pytest.importorskip("torch"))
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-12)

@@ -340,6 +340,43 @@ def test_matmul_into_a_batch_folds_or_not_as_torch(shapes, requires_grad):
     assert messages[0] == messages[1]
 
 
+def _first_nodes(node, depth=4):
+    names = []
+    while node is not None and len(names) < depth:
+        names.append(type(node).__name__)
+        node = next((f for f, _ in node.next_functions if f is not None), None)
+    return names
+
+
+@pytest.mark.parametrize("requires_grad", [(True, False), (False, True), (True, True)], ids=str)
+@pytest.mark.parametrize(
+    "shapes",
+    [
+        ((1, 2, 1), (4, 1, 1)),  # a single matrix against a batch: squeezed and folded
+        ((1, 3, 4), (2, 4, 5)),
+        ((2, 3, 4), (1, 4, 5)),
+        ((1, 3, 4), (0, 4, 5)),
+        ((1, 3, 4), (1, 4, 5)),  # equal batches: bmm
+        ((4, 3, 5), (5, 6)),  # a batch that does not fold without a copy: bmm...
+        ((4, 3, 5), (5,)),  # ...with a vector squeezed off its column
+    ],
+    ids=str,
+)
+def test_matmul_graph_and_layout_follow_torchs_fold_choice(shapes, requires_grad):
+    # torch picks mm (folded), a transposed mm or bmm from the shapes, the strides and which
+    # operand requires grad; the choice shows in grad_fn, the graph and the result's strides
+    seen = []
+    for lib in (numtorch, torch):
+        a = lib.ones(shapes[0], requires_grad=requires_grad[0])
+        b = lib.ones(shapes[1], requires_grad=requires_grad[1])
+        if shapes[0] == (4, 3, 5):
+            a = a.transpose(0, 1)
+        out = lib.matmul(a, b)
+        strides = out.stride() if out.numel() else None  # (an empty array's are numpy's)
+        seen.append((_first_nodes(out.grad_fn), tuple(out.shape), strides))
+    assert seen[0] == seen[1]
+
+
 @pytest.mark.parametrize("shape", [(4, 4), (3, 5), (5, 3)], ids=str)
 @pytest.mark.parametrize("where", [(2, 1), (0, 2), (1, 0)], ids=str)
 def test_lu_factor_gradient_spreads_a_nan_as_torch(shape, where):

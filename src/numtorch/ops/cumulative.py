@@ -86,7 +86,8 @@ def _omitted_products_backward(grad, input, dim):
     n = input.shape[dim]
     ones = Tensor._make(xp.ones((1,), grad._data.dtype))
     ones = ones.expand(*[1 if d == dim else size for d, size in enumerate(input.shape)])
-    columns = []
+    # each column copied into a zero gradient, as torch's (CopySlices in its graph)
+    grad_input = grad.new_zeros(input.shape)
     for k in range(n):
         if k == 0:
             omitted = cat([ones, input.narrow(dim, 1, n - 1).cumprod(dim)], dim)
@@ -96,8 +97,8 @@ def _omitted_products_backward(grad, input, dim):
             until = input.narrow(dim, 0, k).prod(dim, keepdim=True)
             after = input.narrow(dim, k + 1, n - k - 1).cumprod(dim)
             omitted = cat([until, until.expand_as(after) * after], dim)
-        columns.append((grad.narrow(dim, k, n - k) * omitted).sum(dim).unsqueeze(dim))
-    return cat(columns, dim)
+        grad_input.select(dim, k).copy_((grad.narrow(dim, k, n - k) * omitted).sum(dim))
+    return grad_input
 
 
 @batched

@@ -525,19 +525,20 @@ def _fold(t1, t2):
     return _unsafe_view(out, lead + ((t2.shape[-1],) if t2.ndim == 2 else ()))
 
 
-def _folds_transposed(input, other) -> bool:
-    # torch's should_fold for a 1-D or 2-D input times a batch of matrices: always when the
-    # input requires grad (its gradient then needs no batch sum), never for a 2-D input
-    # otherwise (the transposed product would be copied back), and for a vector when
-    # other^T's batch folds into its rows without a copy (or is empty)
-    if input.requires_grad:
+def _folds(batch, small, transposed) -> bool:
+    # torch's should_fold: a batch times a matrix or vector becomes one mm/mv always when the
+    # small operand requires grad (its gradient then needs no batch sum), never for a 2-D
+    # operand on the left otherwise (the transposed product would be copied back), and else
+    # when the batch (transposed, when it is on the right) folds into rows without a copy
+    if small.requires_grad:
         return True
-    if input.ndim == 2:
+    if transposed and small.ndim == 2:
         return False
-    if other.numel() == 0:
+    if batch.numel() == 0:
         return True
-    shape, strides = other.mT.shape, other.mT.stride()
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(other.ndim - 2))
+    t = batch.mT if transposed else batch
+    shape, strides = t.shape, t.stride()
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t.ndim - 2))
 
 
 def _fold_transposed(input, other):
@@ -572,7 +573,7 @@ def matmul(input, other) -> Tensor:
         return _squeeze_result(mm(input.unsqueeze(0), other), 0)
     if d1 == 2 and d2 == 2:
         return mm(input, other)
-    if d1 >= 3 and d2 <= 2:
+    if d1 >= 3 and d2 <= 2 and _folds(input, other, transposed=False):
         if input.shape[-1] != other.shape[0]:
             rows = input.numel() // max(input.shape[-1], 1)  # torch folds the batch into rows
             raise RuntimeError(
@@ -580,24 +581,32 @@ def matmul(input, other) -> Tensor:
                 f"{input.shape[-1]} and {other.shape[0]}x{other.shape[-1]})"
             )
         return _fold(input, other)
-    if d1 <= 2 and d2 >= 3 and _folds_transposed(input, other):
+    if d1 <= 2 and d2 >= 3 and _folds(other, input, transposed=True):
         return _fold_transposed(input, other)
-    a = input.unsqueeze(0) if d1 == 1 else input
-    b = other.unsqueeze(-1) if d2 == 1 else other
-    n, k = a.shape[-2:]
-    k2, m = b.shape[-2:]
-    batch = tuple(broadcast_shape(a.shape[:-2], b.shape[:-2]))
-    size = 1
-    for s in batch:
-        size *= s
+    if d1 == 3 and d2 == 3 and input.shape[0] != other.shape[0]:
+        # torch sends a single matrix broadcast against a batch through the folded product
+        # when it requires grad, so its gradient is one mm rather than a batch sum
+        if input.shape[0] == 1 and input.requires_grad:
+            return matmul(input.squeeze(0), other)
+        if other.shape[0] == 1 and other.requires_grad:
+            return matmul(input, other.squeeze(0))
+    # torch's batched product: both operands expanded to the broadcast batch and flattened
+    # to one batch dimension (a vector on the right as a column, squeezed off after bmm)
+    n, k = input.shape[-2:] if d1 > 1 else (1, input.shape[0])
+    k2, m = other.shape[-2:] if d2 > 1 else (other.shape[0], 1)
+    batch = tuple(broadcast_shape(input.shape[:-2], other.shape[:-2]))
+    size = math.prod(batch)
     if k != k2:  # as torch's bmm over the broadcast batch reports it
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{size}, {k}] but "
             f"got: [{size}, {k2}]."
         )
-    a3 = a.expand(batch + (n, k)).reshape(size, n, k)
-    b3 = b.expand(batch + (k, m)).reshape(size, k, m)
+    a3 = input.expand(batch + (n, k)).reshape(size, n, k)
     shape = batch + ((n,) if d1 != 1 else ()) + ((m,) if d2 != 1 else ())
+    if d2 == 1:
+        b2 = other.expand(batch + (k,)).reshape(size, k).unsqueeze(2)
+        return _unsafe_view(bmm(a3, b2).squeeze(-1), shape)
+    b3 = other.expand(batch + (k, m)).reshape(size, k, m)
     return _unsafe_view(bmm(a3, b3), shape)
 
 

@@ -12,7 +12,7 @@ from .._core.tensor import Tensor
 from ..autograd.forward_grad import batched
 from ..backend import xp
 from ..backend.layout import row_major
-from .pointwise import where
+from .pointwise import _div_scalar, where
 from .reduction import (
     _count,
     _expand_back,
@@ -195,7 +195,10 @@ def _moment_mean_backward(grads, input, result0, dim, correction, keepdim, take_
             else _var_backward(g_moment, input, dim, correction, keepdim)
         )
     if g_mean is not None:
-        part = _expand_back(g_mean, input.shape, dim, keepdim) / _count(input.shape, dim)
+        # torch's mean_backward divides by the count as a Scalar (DivBackward1)
+        part = _div_scalar(
+            _expand_back(g_mean, input.shape, dim, keepdim), _count(input.shape, dim)
+        )
         total = part if total is None else total + part
     return total
 
