@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import operator
 import warnings
 from typing import TypeVar
 
@@ -266,10 +267,36 @@ def _check_converts(arr, target) -> None:
         raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
 
 
+def _check_element_kinds(data, target) -> None:
+    """torch stores each number of the data into ``target`` by its Python kind: a real
+    floating dtype takes anything but a Python complex; an integer dtype a Python float
+    (range-checked later) or what ``operator.index`` takes (an int, a NumPy integer; not a
+    NumPy float, a NumPy bool or a complex: TypeError); bool also a Python complex and a
+    NumPy bool. NumPy's cast took them all."""
+    if target.is_complex:
+        return
+    floating = target.is_floating_point
+    as_bool = target is _dtypes.bool_
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (Tensor, xp.ndarray, str, bytes)):
+            continue  # a tensor or array converts as a whole; strings are reported later
+        elif floating:
+            if isinstance(item, complex) and not isinstance(item, xp.generic):
+                raise TypeError("must be real number, not complex")
+        elif not (isinstance(item, float) or as_bool and isinstance(item, (complex, xp.bool_))):
+            operator.index(item)  # torch's "'numpy.float32' object cannot be interpreted..."
+
+
 def _infer_array(data, dtype):
     if isinstance(data, Tensor):
         return data._data.copy() if dtype is None else data._data.astype(dtype.np)
-    if isinstance(data, (xp.ndarray, xp.generic)):  # a NumPy scalar keeps its dtype too
+    if dtype is not None and not isinstance(data, xp.ndarray):
+        _check_element_kinds(data, dtype)  # a NumPy scalar too: torch reads it as a number
+    elif isinstance(data, (xp.ndarray, xp.generic)):  # a NumPy scalar keeps its dtype too
         arr = xp.array(data, copy=True)
         if dtype is not None:
             return arr.astype(dtype.np)
