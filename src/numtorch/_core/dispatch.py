@@ -350,6 +350,9 @@ def run_general(spec, args):
                 requires_grad = any(t._requires_grad for t in a)
         elif a is not None and i not in spec.scalars:
             raise argument_error(spec, given)
+    for i in spec.tensor_operands:
+        if not isinstance(args[i], Tensor) and i not in lists and args[i] is not None:
+            raise argument_error(spec, given)
     for i in spec.nondiff:
         a = arrays[i]
         if isinstance(a, Tensor):

@@ -98,24 +98,18 @@ def _shift_right(input, other):
     return xp.right_shift(input, amount).astype(input.dtype)
 
 
-bitwise_left_shift = export(
-    defop(
-        batch=batch_rules.pointwise,
-        name="bitwise_left_shift",
-        promote="same",
-        scalars=("other",),
-    )(_shift_left),
-    inplace=True,
-)
-bitwise_right_shift = export(
-    defop(
-        batch=batch_rules.pointwise,
-        name="bitwise_right_shift",
-        promote="same",
-        scalars=("other",),
-    )(_shift_right),
-    inplace=True,
-)
+_lshift = defop(
+    batch=batch_rules.pointwise,
+    name="bitwise_left_shift",
+    promote="same",
+    scalars=("other",),
+)(_shift_left)
+_rshift = defop(
+    batch=batch_rules.pointwise,
+    name="bitwise_right_shift",
+    promote="same",
+    scalars=("other",),
+)(_shift_right)
 
 
 @defop(
@@ -136,6 +130,29 @@ def _rlshift(input, other):
 )
 def _rrshift(input, other):
     return _shift_right(xp.asarray(input, other.dtype), other)
+
+
+def _number_then_tensor(input, other) -> bool:
+    # torch's Scalar_Tensor overload: a number shifted by a tensor (2 << t); two numbers
+    # match no overload and fall to the tensor one's TypeError
+    return not isinstance(input, Tensor) and _operand(input) and isinstance(other, Tensor)
+
+
+@export(inplace=True)
+def bitwise_left_shift(input, other) -> Tensor:
+    """``input << other`` elementwise for integers (0 where the shift is out of range)."""
+    if _number_then_tensor(input, other):
+        return _rlshift(input, other)
+    return _lshift(input, other)
+
+
+@export(inplace=True)
+def bitwise_right_shift(input, other) -> Tensor:
+    """``input >> other`` elementwise for integers (an arithmetic shift; the sign bit fills
+    an out-of-range shift)."""
+    if _number_then_tensor(input, other):
+        return _rrshift(input, other)
+    return _rshift(input, other)
 
 
 def _operator(fn, reflected=False):
