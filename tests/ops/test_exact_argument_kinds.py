@@ -104,6 +104,11 @@ def _programs(lib):
         "left_shift_number_first": lambda: lib.bitwise_left_shift(2, ints.abs()),
         "right_shift_bool_first": lambda: lib.bitwise_right_shift(True, ints.to(lib.uint8)),
         "right_shift_two_numbers": lambda: lib.bitwise_right_shift(8, 1),
+        # the *_as methods take a tensor to copy a dtype or shape from, not a number
+        "type_as_bool": lambda: x.type_as(True),
+        "view_as_number": lambda: x.view_as(1.5),
+        "reshape_as_number": lambda: ints.reshape_as(2),
+        "expand_as_number": lambda: bools.expand_as(0),
     }
 
 
@@ -135,6 +140,10 @@ EXPECTED = {
     "eq_two_numbers": "TypeError",
     "bitwise_or_two_numbers": "TypeError",
     "right_shift_two_numbers": "TypeError",
+    "type_as_bool": "TypeError",
+    "view_as_number": "TypeError",
+    "reshape_as_number": "TypeError",
+    "expand_as_number": "TypeError",
     "sum_int": "RuntimeError",
     "sum_dim_bool": "RuntimeError",
     "nansum_int": "RuntimeError",

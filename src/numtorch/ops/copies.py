@@ -7,6 +7,7 @@ import warnings
 
 from .._core import batch_rules, layouts
 from .._core import dtypes as _dtypes
+from .._core.dispatch import require_tensor
 from .._core.meta import is_meta_device, metafy, no_data
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -189,7 +190,14 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
 
 Tensor.type = _type
 Tensor.cpu = lambda self, memory_format=None: no_data() if self.is_meta else self
-Tensor.type_as = lambda self, other: to(self, other.dtype)
+
+
+def _type_as(self, other) -> Tensor:
+    require_tensor("type_as", "other", 1, other)
+    return to(self, other.dtype)
+
+
+Tensor.type_as = _type_as
 
 
 def _no_cuda(self, *args, **kwargs):
