@@ -361,6 +361,7 @@ def defop(
     optional_saves=(),
     dtypes=None,
     opmath_scalar: bool = False,
+    r_to_c: bool = True,
     jvp=None,
     **formulas,
 ):
@@ -394,6 +395,9 @@ def defop(
             any other raises torch's error at the op boundary.
         opmath_scalar: a half-precision tensor's second operand given as a number or 0-d
             tensor is read unrounded, in float32 (Note [Half-precision scalars]).
+        r_to_c: a complex gradient of a real input is its real part (torch's formulas'
+            ``handle_r_to_c``); False where torch's formula has none (the reductions given
+            a complex ``dtype=``), whose complex gradient torch's engine refuses.
         **formulas: one derivative formula per differentiable input.
         jvp: the forward derivative (Note [Forward grads] in autograd/forward_grad.py):
             ``"elementwise"``, ``"linear"`` or a formula naming ``<input>_t`` tangents.
@@ -436,6 +440,7 @@ def defop(
         spec.layout_numbers = frozenset(i for i in spec.scalars if spec.params[i] not in unwrapped)
         spec.optional_saves = frozenset(optional_saves)
         spec.opmath_scalar = opmath_scalar
+        spec.node_class.r_to_c = r_to_c
         op = public_function(spec, op_name)  # Note [Public functions] in runners.py
         op.__module__ = __name__
         op.__doc__ = forward.__doc__ if params is None else None
