@@ -100,3 +100,15 @@ def test_float64_softmax_of_integers_given_dtype_rounds_as_torch():
     theirs = torch.softmax(torch.tensor(row), -1, dtype=torch.float64).numpy()
     ours = numtorch.softmax(numtorch.tensor(row), -1, dtype=numtorch.float64).numpy()
     np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_a_complex_input_names_the_kernel_of_its_dim(name, dim):
+    torch = pytest.importorskip("torch")
+    errors = []
+    for lib in (numtorch, torch):
+        with pytest.raises(NotImplementedError) as error:
+            getattr(lib.ones(2, 3, dtype=lib.complex64), name)(dim)
+        errors.append(str(error.value))
+    assert errors[0] == errors[1]

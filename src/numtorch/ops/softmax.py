@@ -281,7 +281,7 @@ def _softmax_dim(input, dim, name):
 
 
 def _softmax_input(input, dim, kernel="softmax"):
-    if input._data.dtype.kind not in "fcV":
+    if input._data.dtype.kind not in "fV":  # integers, bools and complex
         # torch's kernel for the last dim has its own name
         where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
         raise NotImplementedError(
