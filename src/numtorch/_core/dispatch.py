@@ -365,7 +365,7 @@ def run_general(spec, args):
     if spec.dtypes is not None:
         _check_kernel_dtype(spec, target, arrays, args)
     try:
-        if not spec.view and _has_bf16(arrays):
+        if spec.widens_bfloat16 and _has_bf16(arrays):
             out = _in_float32(spec, args, arrays)
         else:
             out = spec.forward(*arrays)
