@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import operator
 import warnings
 from typing import TypeVar
 
@@ -189,31 +190,15 @@ def _float_dtype(dtype) -> _dtypes.dtype:
 
 
 # -- from data -------------------------------------------------------------------------------
-def _plain(data, target=None):
+def _plain(data):
     # Nested sequences may hold tensors; turn them into Python numbers for NumPy.
     if isinstance(data, Tensor):
         if data._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data._data.item()
     if isinstance(data, (list, tuple)):
-        return [_plain(d, target) for d in data]
-    if target is not None and isinstance(data, xp.generic):
-        _check_unpacks(data, target)
+        return [_plain(d) for d in data]
     return data
-
-
-def _check_unpacks(scalar, target) -> None:
-    """torch stores each NumPy scalar into an integer or bool dtype as a Python number: a
-    float or complex subclass (np.float64, np.complex128) converts, and otherwise only what
-    has ``__index__`` (NumPy's integers; for bool also NumPy's bool). np.float32 into int64
-    is a TypeError there, where NumPy's cast would truncate it."""
-    kind = target.kind
-    if kind not in "iub" or isinstance(scalar, float):
-        return
-    if kind == "b" and isinstance(scalar, (complex, xp.bool_)):
-        return
-    if not isinstance(scalar, xp.integer):
-        raise TypeError(f"'numpy.{scalar.dtype.name}' object cannot be interpreted as an integer")
 
 
 def _sequence_dtype(data):
@@ -286,14 +271,38 @@ def _check_converts(arr, target) -> None:
         raise RuntimeError(f"value cannot be converted to type {target.name} without overflow")
 
 
+def _check_element_kinds(data, target) -> None:
+    """torch stores each number of the data into ``target`` by its Python kind: a real
+    floating dtype takes anything but a Python complex; an integer dtype a Python float
+    (range-checked later) or what ``operator.index`` takes (an int, a NumPy integer; not a
+    NumPy float, a NumPy bool or a complex: TypeError); bool also a Python complex and a
+    NumPy bool. NumPy's cast took them all."""
+    if target.is_complex:
+        return
+    floating = target.is_floating_point
+    as_bool = target is _dtypes.bool_
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (Tensor, xp.ndarray, str, bytes)):
+            continue  # a tensor or array converts as a whole; strings are reported later
+        elif floating:
+            if isinstance(item, complex) and not isinstance(item, xp.generic):
+                raise TypeError("must be real number, not complex")
+        elif not (isinstance(item, float) or as_bool and isinstance(item, (complex, xp.bool_))):
+            operator.index(item)  # torch's "'numpy.float32' object cannot be interpreted..."
+
+
 def _infer_array(data, dtype):
     if isinstance(data, Tensor):
         return data._data.copy() if dtype is None else data._data.astype(dtype.np)
-    if isinstance(data, (xp.ndarray, xp.generic)):  # a NumPy scalar keeps its dtype too
+    if dtype is not None and not isinstance(data, xp.ndarray):
+        _check_element_kinds(data, dtype)  # a NumPy scalar too: torch reads it as a number
+    elif isinstance(data, (xp.ndarray, xp.generic)):  # a NumPy scalar keeps its dtype too
         arr = xp.array(data, copy=True)
         if dtype is not None:
-            if isinstance(data, xp.generic):
-                _check_unpacks(data, dtype.np)
             return arr.astype(dtype.np)
         _dtypes.from_numpy_dtype(arr.dtype)
         return arr
@@ -302,7 +311,7 @@ def _infer_array(data, dtype):
     inferred = None
     if isinstance(data, (list, tuple)):
         inferred = _sequence_dtype(data)
-        data = _plain(data, None if dtype is None else dtype.np)
+        data = _plain(data)
     try:
         arr = xp.array(data)
     except ValueError as error:

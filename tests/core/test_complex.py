@@ -180,6 +180,15 @@ def test_cast_to_real_warns_as_torch_and_keeps_real_part():
     np.testing.assert_array_equal(z.grad.numpy(), [2, 2])
 
 
+def test_cast_to_bool_reads_both_parts_without_warning():
+    z = numtorch.tensor([-0.0 - 0.96j, 0j, 0.5 + 0j, complex(0, float("nan"))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for cast in (z.bool(), z.to(numtorch.bool), z.type(numtorch.bool)):
+            assert cast.tolist() == [True, False, True, True]
+    assert numtorch.where(z.bool(), 1, 300).tolist() == [1, 300, 1, 1]
+
+
 def test_randn_complex_has_unit_variance():
     numtorch.manual_seed(0)
     z = numtorch.randn(20000, dtype=numtorch.complex64)

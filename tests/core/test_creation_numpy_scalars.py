@@ -164,3 +164,35 @@ def test_numpy_scalars_into_integer_dtypes_as_torch(data, dtype):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert run(torch) == run(reference)
+
+
+_KIND_CASES = [
+    (np.bool_(True), "int32"),
+    (np.float32(1.5), "int64"),
+    ([1, 2.5, np.float32(1)], "uint8"),
+    ([1, np.True_], "int16"),
+    (1j, "int32"),
+    ([[1j]], "float32"),
+    ((1j,), "bfloat16"),
+    (np.complex64(1j), "bool"),
+    (np.int64(300), "uint8"),
+    (np.float64(1e20), "int32"),
+    (np.bool_(True), "float64"),
+    (1j, "bool"),
+    (np.complex128(1j), "float64"),
+    ([np.float32(1.5), 2.5, True], "bool"),
+]
+
+
+@pytest.mark.parametrize(("data", "dtype"), _KIND_CASES)
+def test_each_number_converts_to_the_dtype_by_its_python_kind_as_torch(data, dtype):
+    # a NumPy float or bool is no index for an integer dtype, a complex no real number
+    real = pytest.importorskip("torch")
+    try:
+        theirs = real.tensor(data, dtype=getattr(real, dtype))
+    except Exception as error:  # the oracle decides which
+        with pytest.raises(type(error), match=str(error)[:20].replace("(", ".")):
+            torch.tensor(data, dtype=getattr(torch, dtype))
+        return
+    ours = torch.tensor(data, dtype=getattr(torch, dtype))
+    assert ours.tolist() == theirs.tolist() and str(ours.dtype) == str(theirs.dtype)

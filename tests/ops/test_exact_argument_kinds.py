@@ -93,6 +93,22 @@ def _programs(lib):
         # softmax casts to its dtype= first: an empty result, or the integer kernel's refusal
         "softmax_empty_int_dtype": lambda: lib.softmax(lib.ones(2, 0), 0, dtype=lib.int64),
         "softmax_int_dtype_dim0": lambda: lib.softmax(lib.ones(2, 1), 0, dtype=lib.int64),
+        # a comparison takes a number as other only; a bitwise op as either operand, not
+        # both; a shift's number first is its Scalar_Tensor overload
+        "eq_number_first": lambda: lib.eq(1, ints),
+        "ge_number_first": lambda: lib.ge(1.5, x),
+        "eq_two_numbers": lambda: lib.eq(1, 2),
+        "bitwise_and_number_first": lambda: lib.bitwise_and(3, ints),
+        "bitwise_or_two_numbers": lambda: lib.bitwise_or(True, 1j),
+        "bitwise_xor_bool_first": lambda: lib.bitwise_xor(True, bools),
+        "left_shift_number_first": lambda: lib.bitwise_left_shift(2, ints.abs()),
+        "right_shift_bool_first": lambda: lib.bitwise_right_shift(True, ints.to(lib.uint8)),
+        "right_shift_two_numbers": lambda: lib.bitwise_right_shift(8, 1),
+        # the *_as methods take a tensor to copy a dtype or shape from, not a number
+        "type_as_bool": lambda: x.type_as(True),
+        "view_as_number": lambda: x.view_as(1.5),
+        "reshape_as_number": lambda: ints.reshape_as(2),
+        "expand_as_number": lambda: bools.expand_as(0),
     }
 
 
@@ -119,6 +135,15 @@ EXPECTED = {
     "mean_int_dtype": "RuntimeError",
     "nanmean_int_dtype": "RuntimeError",
     "softmax_int_dtype_dim0": "NotImplementedError",
+    "eq_number_first": "TypeError",
+    "ge_number_first": "TypeError",
+    "eq_two_numbers": "TypeError",
+    "bitwise_or_two_numbers": "TypeError",
+    "right_shift_two_numbers": "TypeError",
+    "type_as_bool": "TypeError",
+    "view_as_number": "TypeError",
+    "reshape_as_number": "TypeError",
+    "expand_as_number": "TypeError",
     "sum_int": "RuntimeError",
     "sum_dim_bool": "RuntimeError",
     "nansum_int": "RuntimeError",

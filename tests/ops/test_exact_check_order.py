@@ -48,6 +48,15 @@ CASES = {
     "ormqr other size, ranks": lambda lib: _ormqr(lib, (2, 0, 3), (3,), (4, 2)),
     "ormqr tau size, rank": lambda lib: _ormqr(lib, (4, 3), (5, 2), (4, 2)),
     "ormqr right side": lambda lib: _ormqr(lib, (4, 3), (2,), (5, 3), left=False),
+    # the float-only binary ops: the shapes broadcast before the kernel refuses integers
+    **{
+        f"{name} shapes before integer dtype": (
+            lambda lib, name=name: getattr(lib, name)(
+                lib.ones(3, dtype=lib.int64), lib.ones(2, dtype=lib.int64)
+            )
+        )
+        for name in ("logaddexp", "logaddexp2", "hypot", "igamma", "igammac")
+    },
 }
 
 

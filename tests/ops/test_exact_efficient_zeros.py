@@ -81,3 +81,30 @@ def test_zeros_through_a_subtraction_keep_torchs_signs(case):
     for ours, theirs in zip(_second_order(numtorch, case), _second_order(torch, case)):
         np.testing.assert_array_equal(ours, theirs)
         np.testing.assert_array_equal(np.signbit(ours), np.signbit(theirs))
+
+
+def _zero_grad_leaf(lib):
+    x = lib.tensor([0.5, -1.0], requires_grad=True)
+    y = lib.round(x.sgn())
+    y.sum().backward(retain_graph=True)
+    return x, y
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda x, y: x.grad.zero_(),
+        lambda x, y: x.grad.add_(1.0),
+        lambda x, y: x.grad.mul_(2),
+        lambda x, y: x.grad.copy_(x.detach()),
+        lambda x, y: y.sum().backward(),  # AccumulateGrad adds into .grad in place
+    ],
+)
+def test_a_zero_tensor_grad_is_immutable_as_torchs(change):
+    # sgn's real gradient is torch's ZeroTensor, and a leaf keeps it as its .grad
+    torch = pytest.importorskip("torch")
+    for lib in (numtorch, torch):
+        x, y = _zero_grad_leaf(lib)
+        with pytest.raises(RuntimeError, match="ZeroTensors are immutable"):
+            change(x, y)
+        assert (x.grad + 1).tolist() == [1.0, 1.0]  # unchanged; out of place, ordinary zeros

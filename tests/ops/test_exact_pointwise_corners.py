@@ -217,3 +217,17 @@ def test_clamp_keeps_the_sign_of_a_zero_on_a_zero_bound(form, bounds, dtype):
             y = lib.clamp(x, **given)
         results.append([math.copysign(1.0, v) * (abs(v) + 1) for v in y.tolist()])
     assert results[0] == results[1]
+
+
+def test_bfloat16_nextafter_steps_by_its_own_spacing():
+    # fuzz seed 8500540: computed in float32 and rounded back, the step vanished
+    torch = pytest.importorskip("torch")
+    values = [1000.0, 4672, -4320, 0.0, -0.0, 0.0, float("nan"), float("inf"), 1e-40, 3.0]
+    targets = [0.0, 1e9, 0.0, 1.0, -1.0, -0.0, 1.0, 0.0, 0.0, 3.0]
+    bits = []
+    for lib in (nt, torch):
+        out = lib.nextafter(
+            lib.tensor(values, dtype=lib.bfloat16), lib.tensor(targets, dtype=lib.bfloat16)
+        )
+        bits.append(out.view(lib.int16).tolist())
+    assert bits[0] == bits[1]

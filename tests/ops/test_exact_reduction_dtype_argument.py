@@ -100,3 +100,27 @@ def test_norm_dtype_checks_match_torch(call, source, dtype):
             return str(e)
 
     assert outcome(numtorch) == outcome(torch)
+
+
+def _complex_backward(lib, call):
+    x = lib.tensor(_VALUES, requires_grad=True)
+    try:
+        y = _CALLS[call](lib, x, lib.complex128)
+        (grad,) = lib.autograd.grad(y.abs().sum(), x)
+    except Exception as error:  # the error type is the outcome
+        return type(error).__name__
+    return str(grad.dtype).replace("numtorch", "torch"), grad.tolist()
+
+
+@pytest.mark.parametrize("call", ["sum", "sum_dim", "mean", "mean_dim", "cumsum", "cumprod"])
+def test_a_complex_dtype_of_a_real_input_backward_as_torch(call):
+    # sum, mean and cumprod hand the real input a complex gradient, which torch's engine
+    # refuses; cumsum's formula casts it to the input's dtype first
+    assert _complex_backward(numtorch, call) == _complex_backward(torch, call)
+
+
+def test_prod_with_complex_dtype_refuses_the_complex_gradient():
+    x = numtorch.tensor(_VALUES + 2, requires_grad=True)
+    for y in (x.prod(dtype=numtorch.complex64), x.prod(1, dtype=numtorch.complex128)):
+        with pytest.raises(RuntimeError, match="input_is_complex == grad_is_complex"):
+            y.abs().sum().backward()

@@ -72,3 +72,43 @@ def test_other_dims_and_non_finite_rows_keep_their_values():
     assert got[0, 1].item() == 0.0 and got[1].isnan().all()
     y = numtorch.randn(4, 6)
     np.testing.assert_allclose(y.softmax(0).sum(0).numpy(), np.ones(6), rtol=1e-6)
+
+
+@pytest.mark.parametrize("n", [4, 7, 8, 19])
+def test_float64_softmax_scales_by_the_reciprocal_of_the_ordered_row_sum(n):
+    # a double vector has 8 lanes: rows below that add left to right, longer ones lane-wise
+    x = np.random.default_rng(n).standard_normal((32, n))
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    if n < 8:
+        total = np.cumsum(e, axis=-1)[:, -1:]
+    else:
+        lanes = e[:, :8].copy()
+        for start in range(8, n - n % 8, 8):
+            lanes += e[:, start : start + 8]
+        lanes[:, : n % 8] += e[:, n - n % 8 :]
+        for width in (4, 2, 1):
+            lanes = lanes[:, :width] + lanes[:, width : 2 * width]
+        total = lanes
+    got = numtorch.softmax(numtorch.from_numpy(x), -1).numpy()
+    np.testing.assert_array_equal(got, e * (1 / total))
+
+
+def test_float64_softmax_of_integers_given_dtype_rounds_as_torch():
+    # fuzz seed 8500001: an int64 row given dtype=float64; dividing by the sum was 1 ulp off
+    torch = pytest.importorskip("torch")
+    row = [[3, -2, -5, 1]]
+    theirs = torch.softmax(torch.tensor(row), -1, dtype=torch.float64).numpy()
+    ours = numtorch.softmax(numtorch.tensor(row), -1, dtype=numtorch.float64).numpy()
+    np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_a_complex_input_names_the_kernel_of_its_dim(name, dim):
+    torch = pytest.importorskip("torch")
+    errors = []
+    for lib in (numtorch, torch):
+        with pytest.raises(NotImplementedError) as error:
+            getattr(lib.ones(2, 3, dtype=lib.complex64), name)(dim)
+        errors.append(str(error.value))
+    assert errors[0] == errors[1]

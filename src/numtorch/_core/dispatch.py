@@ -369,6 +369,9 @@ def run_general(spec, args):
                 raise argument_error(spec, given)
         elif i not in spec.scalars or not isinstance(a, _NUMBER_TYPES):
             raise argument_error(spec, given)  # (a string or a list is no Number either)
+    for i in spec.tensor_operands:
+        if not isinstance(args[i], Tensor) and i not in lists and args[i] is not None:
+            raise argument_error(spec, given)
     for i in spec.nondiff:
         a = arrays[i]
         if isinstance(a, Tensor):
@@ -385,7 +388,7 @@ def run_general(spec, args):
     if spec.dtypes is not None:
         _check_kernel_dtype(spec, target, arrays, args)
     try:
-        if not spec.view and _has_bf16(arrays):
+        if spec.widens_bfloat16 and _has_bf16(arrays):
             out = _in_float32(spec, args, arrays)
         else:
             out = spec.forward(*arrays)

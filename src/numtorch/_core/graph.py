@@ -19,6 +19,7 @@ import weakref
 from collections import OrderedDict
 
 from ..backend import layout, xp
+from ..backend.zeros import EfficientZeros
 from . import grad_mode
 
 # Nodes run in decreasing sequence number: later-created nodes first, as in torch.
@@ -222,6 +223,8 @@ def accumulate_into_grad(variable, grad) -> None:
         if old is None:
             if grad.is_sparse:  # a fresh sparse gradient (nn.Embedding(sparse=True))
                 variable._grad = grad
+            elif grad._data.__class__ is EfficientZeros:  # torch's .grad is the ZeroTensor
+                variable._grad = grad._make(grad._data)
             elif not grad_mode.is_grad_enabled():
                 owned = grad._owned_copy()
                 if not variable._data.flags.c_contiguous and (

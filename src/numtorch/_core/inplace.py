@@ -12,6 +12,7 @@ import weakref
 
 from ..backend import lapack, xp
 from ..backend.fused import add_scaled
+from ..backend.zeros import IMMUTABLE, EfficientZeros
 from . import dtypes as _dtypes
 from . import grad_mode
 from .dispatch import broadcast_shape
@@ -31,7 +32,10 @@ _grad_enabled = grad_mode.is_grad_enabled
 
 
 def check_inplace(t: Tensor, name: str) -> None:
-    """torch's refusals for in-place changes of leaves (and their views) that require grad."""
+    """torch's refusals for in-place changes of leaves (and their views) that require grad,
+    and of efficient zeros (a ZeroTensor gradient)."""
+    if t._data.__class__ is EfficientZeros:
+        raise RuntimeError(IMMUTABLE)
     vc = t._vc
     if vc is not None and vc.inference and not grad_mode.is_inference_mode_enabled():
         raise RuntimeError(INPLACE_ERROR)

@@ -111,6 +111,12 @@ def conform_gradient(grad, meta, node, index: int, arrays: bool = False):
             ) from None
     if grad._data.dtype != dtype:
         if grad._data.dtype.kind == "c" and dtype.kind != "c":
+            if not getattr(node, "r_to_c", True):  # torch's validate_outputs
+                raise RuntimeError(
+                    "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == "
+                    "grad_is_complex) to be true, but got false.  (Could this error message be "
+                    "improved?  If so, please report an enhancement request to PyTorch.)"
+                )
             grad = grad.real  # a real input's gradient is the real part (as torch's)
         grad = grad.to(_dtypes.from_numpy_dtype(dtype))
     return grad

@@ -90,6 +90,7 @@ class OpSpec:
 
     iterator_layout = False  # Note [Elementwise result layout] in backend/layout.py
     opmath_scalar = False  # Note [Half-precision scalars] in dispatch.py
+    widens_bfloat16 = True  # computes in float32 (Note [bfloat16]); False: on its own bits
     layout_numbers = frozenset()  # the positions of numbers the iterator takes as operands
 
     complex_autograd = False  # its formulas hold for complex tensors (Note [Complex autograd])
@@ -161,6 +162,13 @@ class OpSpec:
             operands.add(0)
         self.operands = tuple(sorted(operands))
         self.lists = frozenset(self.index[n] for n in lists)
+        # the promoted operands a number may not stand for (torch's parser wants a Tensor
+        # there: eq(1, t)); the differentiable ones are checked with their tensors
+        self.tensor_operands = (
+            tuple(i for i in self.operands if i not in self.diff and i not in self.scalars)
+            if promote
+            else ()
+        )
         self.formulas = tuple(
             (self.index[input_name], formula, _parameters(formula)[0])
             for input_name, formula in formulas.items()
@@ -354,6 +362,8 @@ def defop(
     optional_saves=(),
     dtypes=None,
     opmath_scalar: bool = False,
+    r_to_c: bool = True,
+    widens_bfloat16: bool = True,
     jvp=None,
     **formulas,
 ):
@@ -387,6 +397,12 @@ def defop(
             any other raises torch's error at the op boundary.
         opmath_scalar: a half-precision tensor's second operand given as a number or 0-d
             tensor is read unrounded, in float32 (Note [Half-precision scalars]).
+        r_to_c: a complex gradient of a real input is its real part (torch's formulas'
+            ``handle_r_to_c``); False where torch's formula has none (the reductions given
+            a complex ``dtype=``), whose complex gradient torch's engine refuses.
+        widens_bfloat16: bfloat16 operands are computed in float32 and the result rounded
+            once (Note [bfloat16]); False where the kernel works on bfloat16's own bits (a
+            view, nextafter's step).
         **formulas: one derivative formula per differentiable input.
         jvp: the forward derivative (Note [Forward grads] in autograd/forward_grad.py):
             ``"elementwise"``, ``"linear"`` or a formula naming ``<input>_t`` tangents.
@@ -429,6 +445,8 @@ def defop(
         spec.layout_numbers = frozenset(i for i in spec.scalars if spec.params[i] not in unwrapped)
         spec.optional_saves = frozenset(optional_saves)
         spec.opmath_scalar = opmath_scalar
+        spec.node_class.r_to_c = r_to_c
+        spec.widens_bfloat16 = widens_bfloat16 and not view
         op = public_function(spec, op_name)  # Note [Public functions] in runners.py
         op.__module__ = __name__
         op.__doc__ = forward.__doc__ if params is None else None

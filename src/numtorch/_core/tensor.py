@@ -15,6 +15,7 @@ import weakref
 from collections import OrderedDict
 
 from ..backend import xp
+from ..backend.zeros import IMMUTABLE, EfficientZeros
 from . import dtypes as _dtypes
 from .device import device
 from .dtypes import c_type_name
@@ -604,6 +605,8 @@ class Tensor:
     def _accumulate_(self, other: Tensor) -> None:
         """In-place ``self += other`` for gradient accumulation (same shape by contract)."""
         data, source = self._data, other._data
+        if data.__class__ is EfficientZeros:  # torch's in-place += on a ZeroTensor .grad
+            raise RuntimeError(IMMUTABLE)
         if data.dtype.kind == "c":  # torch's add: Note [Complex alpha] in ops/pointwise.py
             source = source * (1 + 0j)
         if data.flags.writeable and data.dtype == source.dtype:

@@ -57,5 +57,14 @@ class EfficientZeros(xp.ndarray):
         return result
 
 
+# torch's message for any in-place change of a ZeroTensor (a leaf's .grad can be one)
+IMMUTABLE = (
+    "ZeroTensors are immutable. Please use the materialized zero tensor obtained using "
+    ".clone() if you want a mutable tensor."
+)
+
+
 def efficient_zeros(shape, dtype) -> EfficientZeros:
-    return xp.zeros(shape, dtype).view(EfficientZeros)
+    zeros = xp.zeros(shape, dtype).view(EfficientZeros)
+    zeros.flags.writeable = False  # immutable, as torch's: in-place ops refuse it (IMMUTABLE)
+    return zeros

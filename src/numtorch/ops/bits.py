@@ -98,24 +98,18 @@ def _shift_right(input, other):
     return xp.right_shift(input, amount).astype(input.dtype)
 
 
-bitwise_left_shift = export(
-    defop(
-        batch=batch_rules.pointwise,
-        name="bitwise_left_shift",
-        promote="same",
-        scalars=("other",),
-    )(_shift_left),
-    inplace=True,
-)
-bitwise_right_shift = export(
-    defop(
-        batch=batch_rules.pointwise,
-        name="bitwise_right_shift",
-        promote="same",
-        scalars=("other",),
-    )(_shift_right),
-    inplace=True,
-)
+_lshift = defop(
+    batch=batch_rules.pointwise,
+    name="bitwise_left_shift",
+    promote="same",
+    scalars=("other",),
+)(_shift_left)
+_rshift = defop(
+    batch=batch_rules.pointwise,
+    name="bitwise_right_shift",
+    promote="same",
+    scalars=("other",),
+)(_shift_right)
 
 
 @defop(
@@ -136,6 +130,29 @@ def _rlshift(input, other):
 )
 def _rrshift(input, other):
     return _shift_right(xp.asarray(input, other.dtype), other)
+
+
+def _number_then_tensor(input, other) -> bool:
+    # torch's Scalar_Tensor overload: a number shifted by a tensor (2 << t); two numbers
+    # match no overload and fall to the tensor one's TypeError
+    return not isinstance(input, Tensor) and _operand(input) and isinstance(other, Tensor)
+
+
+@export(inplace=True)
+def bitwise_left_shift(input, other) -> Tensor:
+    """``input << other`` elementwise for integers (0 where the shift is out of range)."""
+    if _number_then_tensor(input, other):
+        return _rlshift(input, other)
+    return _lshift(input, other)
+
+
+@export(inplace=True)
+def bitwise_right_shift(input, other) -> Tensor:
+    """``input >> other`` elementwise for integers (an arithmetic shift; the sign bit fills
+    an out-of-range shift)."""
+    if _number_then_tensor(input, other):
+        return _rrshift(input, other)
+    return _rshift(input, other)
 
 
 def _operator(fn, reflected=False):
@@ -221,6 +238,7 @@ def ldexp(input, other) -> Tensor:
     batch=batch_rules.pointwise,
     name="nextafter",
     promote="same",
+    widens_bfloat16=False,  # a step of bfloat16's own spacing
     input=lambda grad, input, other: grad.where(input != other, 0.0),
     other=lambda grad: zeros_like(grad),  # (summed to other's shape: saves nothing, as torch)
     jvp="elementwise",
@@ -228,7 +246,26 @@ def ldexp(input, other) -> Tensor:
 def _nextafter(input, other):
     if input.dtype.kind not in "fV":
         raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{_name(input.dtype)}'")
+    if input.dtype.kind == "V":  # bfloat16: NumPy's nextafter has no loop that steps it
+        return _nextafter_bits(input, other)
     return xp.nextafter(input, other)
+
+
+def _nextafter_bits(input, other):
+    """torch's nextafter of 16-bit floats on their bits: a step of one toward ``other`` (away
+    from zero unless past it), the smallest subnormal of other's sign from a zero."""
+    a, b = (xp.ascontiguousarray(x) for x in xp.broadcast_arrays(input, other))
+    ai, bi = a.view(xp.uint16), b.view(xp.uint16)
+    sign = xp.uint16(0x8000)
+    magnitude_a, magnitude_b = ai & ~sign, bi & ~sign
+    toward_zero = (magnitude_a > magnitude_b) | (((ai ^ bi) & sign) != 0)
+    step = xp.where(toward_zero, ai - xp.uint16(1), ai + xp.uint16(1))
+    from_zero = xp.where(magnitude_b == 0, bi, (bi & sign) | xp.uint16(1))
+    bits = xp.where(magnitude_a == 0, from_zero, step)
+    bits = xp.where(ai == bi, ai, bits)
+    out = bits.astype(xp.uint16).view(a.dtype)
+    nan = xp.isnan(a.astype(xp.float32)) | xp.isnan(b.astype(xp.float32))
+    return xp.where(nan, (a.astype(xp.float32) + b.astype(xp.float32)).astype(a.dtype), out)
 
 
 @export(inplace=True)

@@ -59,6 +59,22 @@ def _integers_only(kernel: str, *arrays, refused: str = "fcV") -> None:
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{name}'")
 
 
+def _one_tensor(name):
+    """torch's bitwise ops take a number for one operand, never for both (no Scalar_Scalar
+    overload: bitwise_or(True, 1j) is no valid combination)."""
+
+    def check(args) -> None:
+        if not (isinstance(args[0], Tensor) or isinstance(args[1], Tensor)):
+            kinds = ", ".join(type(a).__name__ for a in args[:2])
+            raise TypeError(
+                f"{name}() received an invalid combination of arguments - got ({kinds}), but "
+                "expected one of (Tensor input, Tensor other), (Tensor input, Number other) "
+                "or (Number self, Tensor other)"
+            )
+
+    return check
+
+
 def _bitwise(name, ufunc, kernel=None):
     def forward(input, other):
         broadcast_shape(xp.shape(input), xp.shape(other))  # torch checks shapes first
@@ -69,7 +85,8 @@ def _bitwise(name, ufunc, kernel=None):
         batch=batch_rules.pointwise,
         name=name,
         promote="same",
-        scalars=("other",),
+        scalars=("input", "other"),  # torch's Scalar_Tensor overload: 2 & t
+        check=_one_tensor(name),
     )(forward)
     return export(op, inplace=True)
 

@@ -7,6 +7,7 @@ import warnings
 
 from .._core import batch_rules, layouts
 from .._core import dtypes as _dtypes
+from .._core.dispatch import require_tensor
 from .._core.meta import is_meta_device, metafy, no_data
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -94,7 +95,8 @@ def _to_copy_jvp(input_t, dtype, layout=None):
     jvp=_to_copy_jvp,
 )
 def _to_copy(input, dtype, layout=None):
-    if input.dtype.kind == "c" and dtype.np.kind != "c":
+    # a complex value is True where either part is nonzero (torch's bool cast, unwarned)
+    if input.dtype.kind == "c" and dtype.np.kind not in "cb":
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
         input = input.real
     result = dense_layout.astype(input, dtype.np)
@@ -188,7 +190,14 @@ def _type(self, dtype=None, non_blocking=False, **kwargs):
 
 Tensor.type = _type
 Tensor.cpu = lambda self, memory_format=None: no_data() if self.is_meta else self
-Tensor.type_as = lambda self, other: to(self, other.dtype)
+
+
+def _type_as(self, other) -> Tensor:
+    require_tensor("type_as", "other", 1, other)
+    return to(self, other.dtype)
+
+
+Tensor.type_as = _type_as
 
 
 def _no_cuda(self, *args, **kwargs):

@@ -116,6 +116,7 @@ def _cumprod_jvp(input_t, input, result, dim):
 @defop(
     batch=batch_rules.along("dim"),
     name="cumprod",
+    r_to_c=False,  # Note [Reductions with dtype=]
     # the conjugate derivative: the formula of the conjugates (Note [Complex autograd])
     # torch casts the gradient to the input's dtype first (Note [Reductions with dtype=])
     input=lambda grad, input, result, dim: _cumprod_backward(

@@ -29,6 +29,7 @@ from .._core.op import defop, export
 from .._generator import generator_or_default
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
+from .gamma import _DIGAMMA_SERIES, _PSI_10
 from .special import _floats_only, derivative_not_implemented
 
 
@@ -132,17 +133,9 @@ def _libm(function, where, *arrays):
     return out
 
 
-# the asymptotic series' coefficients in torch's digamma_one, highest power first
-_DIGAMMA_ONE = (
-    8.33333333333333333333e-2,
-    -2.10927960927960927961e-2,
-    7.57575757575757575758e-3,
-    -4.16666666666666666667e-3,
-    3.96825396825396825397e-3,
-    -8.33333333333333333333e-3,
-    8.33333333333333333333e-2,
-)
-_PSI_10 = 2.25175258906672110764
+# the asymptotic series' coefficients in torch's digamma_one, highest power first: its
+# calc_digamma's (Note [Digamma as torch's kernel])
+_DIGAMMA_ONE = _DIGAMMA_SERIES
 
 
 def _digamma_one(alpha):

@@ -96,6 +96,8 @@ def _axis(dims):
 # torch converts the input of a reduction given ``dtype=`` (sum, mean, nansum, cumsum,
 # cumprod, vector_norm) inside the op: the graph holds the reduction's own node and no
 # ToCopyBackward0 beneath it, and the engine casts the gradient back to the input's dtype.
+# A complex ``dtype=`` of a real input gives a complex gradient there, which torch's engine
+# refuses (its formulas for sum, mean, prod and cumprod take no real part: ``r_to_c``).
 # The kernels of the halves accumulate in float32 and round once at the end, so a half
 # ``dtype=`` is read as float32 here (NumPy's bfloat16 loops would round every step).
 _HALVES = (xp.dtype(xp.float16), _dtypes.bfloat16.np)
@@ -191,6 +193,7 @@ def _take_along(input_t, input, dim, indices, keepdim=True):
 @defop(
     batch=batch_rules.full_reduction("sum_dim", (1,)),
     name="sum_all",
+    r_to_c=False,  # Note [Reductions with dtype=]
     aten="sum",
     node="SumBackward0",
     input=lambda grad, input_shape: grad.expand(input_shape),
@@ -203,6 +206,7 @@ def _sum_all(input, dtype=None):
 @defop(
     batch=batch_rules.along("dim", none="all"),
     name="sum_dim",
+    r_to_c=False,  # Note [Reductions with dtype=]
     aten="sum",
     node="SumBackward1",
     input=lambda grad, input_shape, dim, keepdim: _expand_back(grad, input_shape, dim, keepdim),
@@ -244,6 +248,7 @@ def _check_float(input, name, dtype=None):
 @defop(
     batch=batch_rules.full_reduction("mean_dim", (1,)),
     name="mean_all",
+    r_to_c=False,  # Note [Reductions with dtype=]
     aten="mean",
     node="MeanBackward0",
     input=lambda grad, input_shape: _div_scalar(
@@ -258,6 +263,7 @@ def _mean_all(input, dtype=None):
 @defop(
     batch=batch_rules.along("dim", none="all"),
     name="mean_dim",
+    r_to_c=False,  # Note [Reductions with dtype=]
     aten="mean",
     node="MeanBackward1",
     input=lambda grad, input_shape, dim, keepdim: _div_scalar(
@@ -405,6 +411,7 @@ def _prod_dim_jvp(input_t, input, result, dim, keepdim):
 @defop(
     batch=batch_rules.full_reduction("prod_dim"),
     name="prod_all",
+    r_to_c=False,  # Note [Reductions with dtype=]
     aten="prod",
     node="ProdBackward0",
     # for complex inputs the conjugate derivative: the formula (a product of the inputs, real
@@ -419,6 +426,7 @@ def _prod_all(input, dtype=None):
 @defop(
     batch=batch_rules.along("dim"),
     name="prod_dim",
+    r_to_c=False,  # Note [Reductions with dtype=]
     aten="prod",
     node="ProdBackward1",
     input=lambda grad, input, result, dim, keepdim: _prod_dim_backward(

@@ -7,7 +7,7 @@ import warnings
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
-from .._core.dispatch import broadcast_shape
+from .._core.dispatch import broadcast_shape, require_tensor
 from .._core.observers import composite
 from .._core.op import defop, export
 from .._core.tensor import Size, Tensor, _wrap_dim, int_argument
@@ -218,11 +218,13 @@ def reshape(input, *sizes, shape=None) -> Tensor:
 
 @export
 def view_as(input, other) -> Tensor:
+    require_tensor("view_as", "other", 1, other)  # a method: no boundary names a number
     return view(input, other._data.shape)
 
 
 @export
 def reshape_as(input, other) -> Tensor:
+    require_tensor("reshape_as", "other", 1, other)  # a method: no boundary names a number
     return reshape(input, other._data.shape)
 
 
@@ -600,6 +602,7 @@ def expand(input, *sizes, size=None, implicit=False) -> Tensor:
 
 @export
 def expand_as(input, other) -> Tensor:
+    require_tensor("expand_as", "other", 1, other)  # a method: no boundary names a number
     return expand(input, other._data.shape)
 
 

@@ -172,7 +172,7 @@ _SHORT_ROW_COUNT = 16
 )
 def _softmax(input, dim):
     if _kernel_order(input, dim):
-        return row_major(_softmax_lastdim_float32(input))
+        return row_major(_softmax_lastdim(input))
     e = xp.exp(input - _row_max(input, dim))
     return row_major(e / xp.sum(e, axis=dim, keepdims=True))
 
@@ -186,29 +186,38 @@ def _softmax(input, dim):
 # and rounding once, and adding and scaling in its order, gives torch's bits in about 90% of
 # values where NumPy's exp, pairwise sum and division gave 35-65% (a printed row sum read
 # tensor(1.0000) where torch's reads tensor(1.)). log_softmax takes the same exp and sum and
-# the log of that sum in float64 (about 98% of values, 80-93% before). Other dims and dtypes
-# keep the plain form, and so do rows longer than 1024 and tensors of more than 65536
-# values: the float64 exp takes 2-4x NumPy's float32 exp and the ordered sum up to 9x a
-# plain one, which on a language model's logits or a batch of attention scores would add
-# milliseconds a call; below these sizes it adds tens of microseconds where a printed value
-# is most likely read.
-_LANES = 16
+# the log of that sum in float64 (about 98% of values, 80-93% before). float64 rows take
+# the same order over a vector's 8 lanes and the same reciprocal, with NumPy's exp: torch's
+# bits in 90-94% of the values of short rows and about 60% of long ones (dividing by a
+# pairwise sum gave 40-80%). Other dims and dtypes keep the plain form, and so do rows
+# longer than 1024 and tensors of more than 65536 values: the float64 exp takes 2-4x
+# NumPy's float32 exp and the ordered sum up to 9x a plain one, which on a language model's
+# logits or a batch of attention scores would add milliseconds a call; below these sizes it
+# adds tens of microseconds where a printed value is most likely read.
+_VECTOR_BYTES = 64  # one AVX-512 vector: 16 floats, 8 doubles
+_KERNEL_DTYPES = (xp.dtype(xp.float32), xp.dtype(xp.float64))
 _LONGEST_ROW = 1024
 _MOST_VALUES = 1 << 16
 
 
 def _kernel_order(input, dim) -> bool:
     return (
-        input.dtype == xp.float32
+        input.dtype in _KERNEL_DTYPES
         and dim == input.ndim - 1
         and 0 < input.size <= _MOST_VALUES
         and input.shape[-1] <= _LONGEST_ROW
     )
 
 
-def _softmax_lastdim_float32(input):
-    e = xp.exp(input - _row_max(input, input.ndim - 1), dtype=xp.float64).astype(xp.float32)
-    return e * (xp.float32(1) / _vector_row_sum(e))
+def _softmax_lastdim(input):
+    e = _kernel_exp(input - _row_max(input, input.ndim - 1))
+    return e * (input.dtype.type(1) / _vector_row_sum(e))
+
+
+def _kernel_exp(shifted):
+    if shifted.dtype == xp.float64:
+        return xp.exp(shifted)
+    return xp.exp(shifted, dtype=xp.float64).astype(xp.float32)
 
 
 def _vector_row_sum(e):
@@ -216,21 +225,24 @@ def _vector_row_sum(e):
     n = e.shape[-1]
     rows = e.size // n
     flat = e.reshape(rows, n)
-    if n < _LANES:
+    lanes_wide = _VECTOR_BYTES // e.dtype.itemsize
+    if n < lanes_wide:
         if rows < 2:
             return xp.cumsum(e, axis=-1)[..., -1:]  # an accumulation adds strictly in order
         # over the leading axis of a transposed copy NumPy adds whole rows in order (a row
         # at a time through the columns, where a cumsum walks each short row: 80 us against
         # 600 us for 4096 rows of 10)
         return xp.add.reduce(flat.T.copy(), axis=0).reshape(*e.shape[:-1], 1)
-    whole = n - n % _LANES
+    whole = n - n % lanes_wide
     # laid out (vectors, lanes, rows): NumPy adds the vectors in order over the leading
     # axis, and each halving of the lanes adds two contiguous blocks
-    vectors = flat[:, :whole].reshape(rows, whole // _LANES, _LANES).transpose(1, 2, 0).copy()
+    vectors = (
+        flat[:, :whole].reshape(rows, whole // lanes_wide, lanes_wide).transpose(1, 2, 0).copy()
+    )
     lanes = xp.add.reduce(vectors, axis=0)
     if whole < n:
         lanes[: n - whole] += flat[:, whole:].T
-    width = _LANES
+    width = lanes_wide
     while width > 1:
         width //= 2
         lanes = lanes[:width] + lanes[width : 2 * width]
@@ -251,8 +263,8 @@ def _log_softmax(input, dim):
     if _kernel_order(input, dim):
         # torch's kernel: its exp, vector-order sum and log (Note [Softmax as torch's CPU
         # kernel]), then (x - max) - log(sum)
-        total = _vector_row_sum(xp.exp(shifted, dtype=xp.float64).astype(xp.float32))
-        return row_major(shifted - xp.log(total, dtype=xp.float64).astype(xp.float32))
+        total = _vector_row_sum(_kernel_exp(shifted))
+        return row_major(shifted - xp.log(total, dtype=xp.float64).astype(shifted.dtype))
     if shifted.dtype.kind != "f" or shifted.ndim == 0:
         # complex and bfloat16: out-of-place as NumPy promotes; a 0-d input's arithmetic
         # gives NumPy scalars, which cannot be written over
@@ -269,7 +281,7 @@ def _softmax_dim(input, dim, name):
 
 
 def _softmax_input(input, dim, kernel="softmax"):
-    if input._data.dtype.kind not in "fcV":
+    if input._data.dtype.kind not in "fV":  # integers, bools and complex
         # torch's kernel for the last dim has its own name
         where = "_lastdim" if dim == input.ndim - 1 or input.ndim == 0 else ""
         raise NotImplementedError(

@@ -8,6 +8,7 @@ import math
 
 from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
+from .._core.dispatch import broadcast_shape
 from .._core.kernel_dtypes import FLOATS, REAL, kernel, own_message
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
@@ -38,6 +39,8 @@ def _floats_only(name, params=("input", "other"), complex_too=False):
         except TypeError:
             return
         if not (dt.is_floating_point or (complex_too and dt.is_complex)):
+            # torch's iterator has checked that the shapes broadcast before its kernel runs
+            broadcast_shape(args[0]._data.shape, args[1]._data.shape)
             raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 
     return check
