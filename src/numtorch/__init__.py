@@ -253,6 +253,7 @@ globals().update(_FOREACH)
 _LAZY_SUBMODULES = frozenset(
     {
         "_dynamo",
+        "_utils",
         "compiler",
         "distributed",
         "distributions",
