@@ -75,6 +75,9 @@ def test_small_updates_take_axpy_once_blas_is_loaded():
     assert lapack.axpy(g, p, 1.0)
     q, h = _pair(np.float32, 1, (5, 7))
     assert lapack.axpy(h, q, -0.5)
+    # between the size OpenBLAS runs on the calling thread and the bound: no BLAS threads
+    q, h = _pair(np.float32, 2, (12000,))
+    assert not lapack.axpy(h, q, -0.5)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
