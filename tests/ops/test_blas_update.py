@@ -66,3 +66,27 @@ def test_axpy_writes_in_place_and_refuses_mismatches():
     frozen = p.copy()
     frozen.flags.writeable = False
     assert not lapack.axpy(g, frozen, 1.0)
+
+
+def test_small_updates_take_axpy_once_blas_is_loaded():
+    # below AXPY_MIN_SIZE the first updates keep NumPy's fused form (no SciPy import for a
+    # small program); once a large one has loaded BLAS, every size takes axpy, faster there
+    p, g = _pair(np.float32)
+    assert lapack.axpy(g, p, 1.0)
+    q, h = _pair(np.float32, 1, (5, 7))
+    assert lapack.axpy(h, q, -0.5)
+    # between the size OpenBLAS runs on the calling thread and the bound: no BLAS threads
+    q, h = _pair(np.float32, 2, (12000,))
+    assert not lapack.axpy(h, q, -0.5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_small_updates_give_torchs_bits(dtype):
+    p, g = _pair(dtype)
+    numtorch.tensor(p).add_(numtorch.tensor(g), alpha=1.0)  # loads BLAS
+    for size in (1, 7, 15, 16, 17, 33, 512, 5120):
+        p, g = _pair(dtype, size, (size,))
+        ours, theirs = numtorch.tensor(p), torch.tensor(p)
+        ours.add_(numtorch.tensor(g), alpha=-0.01)
+        theirs.add_(torch.tensor(g), alpha=-0.01)
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

@@ -65,3 +65,20 @@ def test_a_mixed_key_writes_as_torch(key):
     assert ours[0] == theirs[0]
     np.testing.assert_array_equal(ours[1], theirs[1])
     np.testing.assert_array_equal(ours[2], theirs[2])
+
+
+def test_integer_keys_select_as_torch():
+    # x[i] takes select straight away; the other one-element keys keep the key's walk
+    data = np.arange(12.0).reshape(3, 4)
+    for key in (0, -1, 2, True, False):
+        ours = numtorch.tensor(data, requires_grad=True)[key]
+        theirs = torch.tensor(data, requires_grad=True)[key]
+        np.testing.assert_array_equal(ours.detach().numpy(), theirs.detach().numpy())
+        assert type(ours.grad_fn).__name__ == type(theirs.grad_fn).__name__
+        if key.__class__ is int:
+            assert ours.stride() == theirs.stride()
+    for lib in (numtorch, torch):
+        with pytest.raises(IndexError):
+            lib.tensor(data)[3]
+        with pytest.raises(IndexError):
+            lib.tensor(1.0)[0]

@@ -54,3 +54,33 @@ def test_nll_loss_sums_match_torch(batch):
             numtorch.from_numpy(x), numtorch.from_numpy(y), reduction=reduction
         )
         assert ours.item() == theirs.item(), reduction
+
+
+@pytest.mark.parametrize(
+    "targets,ignore_index",
+    [
+        ([0, 4, 2], -100),  # plain, tested by one maximum of the unsigned view
+        ([0, 4, 2], 3),  # an ignore_index among the classes: tested by minimum and maximum
+        ([0, 4, 3], 3),  # a target ignored: the general layout
+        ([0, -1, 2], -100),  # a negative target: torch's IndexError
+        ([0, 5, 2], -100),  # a target past the classes: torch's IndexError
+        ([0, -100, 2], -100),  # the default ignore_index as a target
+    ],
+)
+@pytest.mark.parametrize("dtype", [np.int64, np.uint8])
+def test_plain_target_bounds_match_torch(targets, ignore_index, dtype):
+    torch = pytest.importorskip("torch")
+    if dtype == np.uint8 and min(targets) < 0:
+        pytest.skip("no negative Byte targets")
+    x = np.random.default_rng(3).standard_normal((3, 5)).astype(np.float32)
+    y = np.array(targets, dtype=dtype)
+    results = []
+    for lib in (numtorch, torch):
+        xt = lib.tensor(x, requires_grad=True)
+        try:
+            loss = lib.nn.functional.nll_loss(xt, lib.from_numpy(y), ignore_index=ignore_index)
+            loss.backward()
+            results.append((loss.item(), xt.grad.numpy().tolist()))
+        except IndexError as error:
+            results.append(type(error))
+    assert results[0] == results[1]

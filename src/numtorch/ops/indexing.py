@@ -363,6 +363,8 @@ def getitem(input, key) -> Tensor:
         taken = dispatch.torch_function(getitem, (input, key))
         if taken is not NotImplemented:
             return taken
+    if key.__class__ is int and input._data.ndim:  # x[i], the commonest key: what
+        return select(input, 0, key)  # _apply_basic does for it, without the key's walk
     bare_slice = key.__class__ is slice
     key, advanced = normalize_key(key)
     if bare_slice:  # torch's getitem slices even a full range here (SliceBackward0)

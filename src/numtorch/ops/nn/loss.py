@@ -9,6 +9,7 @@ scatter, an op whose own derivative is the forward gather again.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from ..._core import batch_rules, grad_mode, loss_batch_rules
@@ -67,16 +68,33 @@ def _nll_layout(input, target, weight, ignore_index):
     return x, safe[:, None, :], w
 
 
+# nll_loss's target dtypes as the unsigned type of their size: a negative class index
+# reads as one above every class there, so one maximum tests both bounds
+_UNSIGNED = {xp.dtype(xp.int64): xp.dtype(xp.uint64), xp.dtype(xp.uint8): xp.dtype(xp.uint8)}
+
+
 def _plain_targets(shape, target, weight, ignore_index):
     """The targets of an (N, C) input when no weight is given and every target is a class
     index other than ``ignore_index`` (the usual classifier batch), else None: then one
     gather or scatter by row does the work of the general layout's masks and weights."""
     if len(shape) != 2 or weight is not None or target.ndim != 1 or target.size == 0:
         return None
+    unsigned = _UNSIGNED.get(target.dtype)
+    if unsigned is not None and not 0 <= ignore_index < shape[1]:
+        # no class index is ignore_index (the default -100): one reduction, not two
+        return target if xp.maximum.reduce(target.view(unsigned)) < shape[1] else None
     lowest, highest = xp.minimum.reduce(target), xp.maximum.reduce(target)  # not via fromnumeric
     if lowest < 0 or highest >= shape[1] or lowest <= ignore_index <= highest:
         return None
     return target
+
+
+@functools.lru_cache(maxsize=64)
+def _rows(n: int):
+    """``arange(n)``, made once per batch size (read-only: shared by every call)."""
+    rows = xp.arange(n)
+    rows.flags.writeable = False
+    return rows
 
 
 # Note [nll_loss's cascade]: torch's CPU nll_loss adds the picked -input values of a plain
@@ -113,7 +131,7 @@ def _nll_cascade_sum(values):
 def _nll_forward(input, target, weight, reduction, ignore_index):
     plain = _plain_targets(input.shape, target, weight, ignore_index)
     if plain is not None and reduction != "none":
-        total = _nll_cascade_sum(-input[xp.arange(input.shape[0]), plain])
+        total = _nll_cascade_sum(-input[_rows(input.shape[0]), plain])
         if reduction == "sum":
             return total
         return xp.asarray(total / input.dtype.type(input.shape[0]), dtype=input.dtype)
@@ -141,7 +159,7 @@ def _nll_backward(grad_output, input_shape, target, weight, reduction, ignore_in
     if plain is not None and reduction != "none":
         scale = grad_output if reduction == "sum" else grad_output / input_shape[0]
         grad_input = xp.zeros(input_shape, grad_output.dtype)
-        grad_input[xp.arange(input_shape[0]), plain] = -scale
+        grad_input[_rows(input_shape[0]), plain] = -scale
         return grad_input
     grad_input = xp.zeros(shape, grad_output.dtype)
     _, safe, w = _nll_layout(grad_input, target, weight, ignore_index)
