@@ -15,6 +15,7 @@ import numtorch
 from numtorch.models import resnet18
 from numtorch.ops.nn import conv_kernels
 from numtorch.ops.nn.pooling import (
+    PoolGeometry,
     _max_pool_scatter,
     _max_pool_with_offsets,
     max_pool_indices,
@@ -355,3 +356,26 @@ def test_max_pool_gradient_of_overlapping_windows_lands_on_torchs_indices():
         np.testing.assert_array_equal(found.reshape(6, -1), expected)
         checked += 1
     assert checked > 20
+
+
+def test_max_pool_windows_split_by_the_stride_are_the_padded_windows():
+    # padded and strided along the last dim: the windows come from the padded input split
+    # into its stride's phases, each the same elements as the strided view of a padded copy
+    rng = np.random.default_rng(6)
+    checked = 0
+    for dims, k, s, p, d, ceil_mode in itertools.product(
+        [1, 2, 3], [2, 3], [2, 3], [0, 1], [1, 2], [False, True]
+    ):
+        size = 9 - 2 * dims
+        if p > k // 2 or (k - 1) * d + 1 > size + 2 * p:
+            continue
+        x = rng.standard_normal((2, 3) + (size,) * dims)
+        args = ((k,) * dims, (s,) * dims, (p,) * dims, (d,) * dims, ceil_mode)
+        geo = PoolGeometry(x.shape, *args)
+        padded = geo.pad(x, -np.inf)
+        windows = geo.windows(x, -np.inf)
+        assert len(windows) == k**dims
+        for offset, window in zip(geo.offsets(), windows):
+            np.testing.assert_array_equal(window, padded[geo.window(offset)])
+        checked += geo.needs_padding
+    assert checked > 40

@@ -67,6 +67,42 @@ class PoolGeometry:
         )
         return (Ellipsis, *dims)
 
+    def windows(self, x, value):
+        """``pad(x, value)[window(offset)]`` for every kernel offset, in order. Where the
+        input is padded and strided along the last dim, the padded copy is made split by
+        that stride (phase r holds the padded columns r, r + s, ...): each window then runs
+        along contiguous columns, which NumPy's vector loops take, instead of every s-th
+        element (ResNet-18's 3x3 stride-2 pooling inside its step: 0.66-0.69x the time).
+        Without padding the windows stay views of x: splitting it would be a copy of its
+        own, which the small CNN's 2x2 pooling does not repay (1.12x)."""
+        if self.stride[-1] == 1 or not self.needs_padding:
+            xpad = self.pad(x, value)
+            return [xpad[self.window(offset)] for offset in self.offsets()]
+        phases = {}
+        views = []
+        for offset in self.offsets():
+            first, phase = divmod(offset[-1] * self.dilation[-1], self.stride[-1])
+            if phase not in phases:
+                phases[phase] = self._padded_phase(x, value, phase)
+            dims = (
+                slice(i * d, i * d + s * (o - 1) + 1, s)
+                for i, d, s, o in zip(offset, self.dilation, self.stride, self.out[:-1])
+            )
+            views.append(phases[phase][(Ellipsis, *dims, slice(first, first + self.out[-1]))])
+        return views
+
+    def _padded_phase(self, x, value, phase):
+        """The padded input's columns ``phase``, ``phase + s``, ... (s the last stride), in
+        a copy made from x directly (no padded copy first)."""
+        stride, left = self.stride[-1], self.padding[-1]
+        shape = self.lead + self.padded[:-1] + (len(range(phase, self.padded[-1], stride)),)
+        out = xp.full(shape, value, dtype=x.dtype)
+        first = (phase - left) % stride  # the first input column in this phase, and its place
+        start, count = (first + left) // stride, len(range(first, self.spatial[-1], stride))
+        rows = (slice(p, p + i) for p, i in zip(self.padding[:-1], self.spatial[:-1]))
+        out[(Ellipsis, *rows, slice(start, start + count))] = x[..., first::stride]
+        return out
+
 
 def _output_size(size, kernel, stride, pad, dilation, ceil_mode):
     # torch's pooling_output_shape: in ceil mode the last window must start inside the input
@@ -108,11 +144,11 @@ def max_pool_values(x, kernel, stride, padding, dilation, ceil_mode):
 
 def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
     geo = PoolGeometry(x.shape, kernel, stride, padding, dilation, ceil_mode)
-    xpad = geo.pad(x, _lowest(x.dtype))
     offsets = geo.offsets()
-    best = xpad[geo.window(offsets[0])].copy()
-    for offset in offsets[1:]:
-        xp.maximum(best, xpad[geo.window(offset)], out=best)
+    windows = geo.windows(x, _lowest(x.dtype))
+    best = windows[0].copy()
+    for window in windows[1:]:
+        xp.maximum(best, window, out=best)
     # Which offset won: the first one equal to the maximum (torch keeps the first on ties).
     # Walking the offsets backwards, each match overwrites arg, arithmetically: np.where and
     # masked copies are ~10x slower on such random masks (branch mispredictions). Where no
@@ -124,7 +160,7 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
     match = xp.empty(best.shape, xp.bool_)
     step = xp.empty(best.shape, kind)
     for k in range(len(offsets) - 2, -1, -1):
-        xp.equal(xpad[geo.window(offsets[k])], best, out=match)
+        xp.equal(windows[k], best, out=match)
         xp.subtract(kind(k), arg, out=step)
         xp.multiply(step, match, out=step)
         arg += step
@@ -135,8 +171,8 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
     if x.dtype.kind in "fV":
         nan = xp.isnan(best)
         if nan.any():  # torch points at the last NaN of the window
-            for k, offset in enumerate(offsets):
-                xp.copyto(arg, k, where=nan & xp.isnan(xpad[geo.window(offset)]))
+            for k, window in enumerate(windows):
+                xp.copyto(arg, k, where=nan & xp.isnan(window))
     return best, arg
 
 
@@ -241,9 +277,15 @@ def _max_pool_scatter_by_position(grad, arg, geo):
     kernel adds them (so a winner of several windows gets torch's sum, bit for bit), instead
     of a masked pass per kernel offset; non-finite gradients land on their winner alone.
     ResNet-18's 3x3 stride-2 pooling backward: 4.1 ms masked, 3.6 ms by a float64
-    ``bincount``, 2.5 ms this way (torch: 0.4-0.6 ms)."""
+    ``bincount``, 2.5 ms this way into a padded buffer (torch: 0.4-0.6 ms)."""
     dims = len(geo.kernel)
-    rows = [math.prod(geo.padded[d + 1 :]) for d in range(dims)]
+    # Positions in the input itself where no window lies in the padding alone: every winner
+    # is then an input element (the padding holds the lowest value, and a window of lowest
+    # values points at its start in the input), so no padded buffer is zeroed and cropped
+    # (ResNet-18's pooling backward inside its step: 0.65-0.74x the time)
+    inside = not geo.needs_padding or _padding_only_windows(geo) is None
+    extent, shift = (geo.spatial, geo.padding) if inside else (geo.padded, (0,) * dims)
+    rows = [math.prod(extent[d + 1 :]) for d in range(dims)]
     # flat position of each output's window origin, and of each kernel offset within it
     origin = xp.zeros((1,) * dims, xp.int64)
     for d in range(dims):
@@ -251,17 +293,20 @@ def _max_pool_scatter_by_position(grad, arg, geo):
         shape[d] = geo.out[d]
         origin = origin + (xp.arange(geo.out[d]) * (geo.stride[d] * rows[d])).reshape(shape)
     table = xp.array(
-        [sum(i * dl * r for i, dl, r in zip(o, geo.dilation, rows)) for o in geo.offsets()],
+        [
+            sum((i * dl - p) * r for i, dl, p, r in zip(o, geo.dilation, shift, rows))
+            for o in geo.offsets()
+        ],
         xp.int64,
     )
     planes = math.prod(geo.lead)
-    plane = math.prod(geo.padded)
+    plane = math.prod(extent)
     position = table[arg.reshape((planes,) + geo.out)]
     position += origin
     position += (xp.arange(planes, dtype=xp.int64) * plane).reshape((planes,) + (1,) * dims)
-    gpad = xp.zeros(geo.lead + geo.padded, grad.dtype)
-    xp.add.at(gpad.reshape(-1), position.reshape(-1), grad.reshape(-1))
-    return xp.ascontiguousarray(gpad[geo.interior()]) if geo.needs_padding else gpad
+    gx = xp.zeros(geo.lead + extent, grad.dtype)
+    xp.add.at(gx.reshape(-1), position.reshape(-1), grad.reshape(-1))
+    return gx if inside else xp.ascontiguousarray(gx[geo.interior()])
 
 
 def _max_pool_gather(source, arg, kernel, stride, padding, dilation, ceil_mode):
