@@ -163,7 +163,7 @@ def get_unsafe_globals_in_checkpoint(f) -> list[str]:
         >>> buffer = io.BytesIO()
         >>> torch.save(torch.nn.Linear(2, 2), buffer)
         >>> torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(buffer.getvalue()))
-        ['torch.nn.modules.linear.Linear']
+        ['numtorch.nn.modules.linear.Linear']
     """
     if hasattr(f, "read"):
         return _unsafe_globals(f, "the given file object")
