@@ -250,6 +250,9 @@ _WITHOUT_FORWARD_AD = {
     "heaviside": lambda t, x: t.heaviside(x, t.tensor([0.5], dtype=x.dtype)),
     "heaviside_values": lambda t, x: t.heaviside(t.tensor([0.5, 0.0, 1.0], dtype=x.dtype), x),
     "remainder_of_a_number": lambda t, x: t.remainder(2.0, x),
+    # zeta's backward has a formula for q, but torch gives it no forward derivative
+    "zeta_q": lambda t, x: t.special.zeta(t.tensor([2.0, 3.0, 4.0], dtype=x.dtype), x),
+    "zeta_number_x": lambda t, x: t.special.zeta(2.0, x),
 }
 
 
