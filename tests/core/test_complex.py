@@ -311,3 +311,16 @@ def test_parts_of_a_conjugate_give_torchs_gradient_zeros(part):
     for ours, theirs in zip(*grads):
         np.testing.assert_array_equal(ours, theirs)
         np.testing.assert_array_equal(np.signbit(ours), np.signbit(theirs))
+
+
+def test_complex_to_bool_reads_both_parts():
+    # torch's bool of a complex number is True where either part is nonzero (no warning)
+    torch = pytest.importorskip("torch")
+    values = np.array([2j, 0j, 1 + 0j, complex(0, -0.0), complex(np.nan, 0), complex(0, np.nan)])
+    found = []
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            z = lib.tensor(values)
+            found.append((z.to(lib.bool).tolist(), z.bool().tolist(), lib.tensor(2j).bool().item()))
+    assert found[0] == found[1]

@@ -94,7 +94,9 @@ def _to_copy_jvp(input_t, dtype, layout=None):
     jvp=_to_copy_jvp,
 )
 def _to_copy(input, dtype, layout=None):
-    if input.dtype.kind == "c" and dtype.np.kind != "c":
+    if input.dtype.kind == "c" and dtype is _dtypes.bool_:
+        input = input != 0  # torch's bool of a complex number reads both parts
+    elif input.dtype.kind == "c" and dtype.np.kind != "c":
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, 2)
         input = input.real
     result = dense_layout.astype(input, dtype.np)
