@@ -247,6 +247,12 @@ _WITHOUT_FORWARD_AD = {
     # ops whose backward is not implemented (a NotImplemented node) either
     "floor_divide": lambda t, x: t.floor_divide(x, 0.3),
     "floordiv": lambda t, x: x // x,
+    "heaviside": lambda t, x: t.heaviside(x, t.tensor([0.5], dtype=x.dtype)),
+    "heaviside_values": lambda t, x: t.heaviside(t.tensor([0.5, 0.0, 1.0], dtype=x.dtype), x),
+    "remainder_of_a_number": lambda t, x: t.remainder(2.0, x),
+    # zeta's backward has a formula for q, but torch gives it no forward derivative
+    "zeta_q": lambda t, x: t.special.zeta(t.tensor([2.0, 3.0, 4.0], dtype=x.dtype), x),
+    "zeta_number_x": lambda t, x: t.special.zeta(2.0, x),
 }
 
 
@@ -261,6 +267,22 @@ def test_ops_without_forward_derivative_raise_as_torch(name):
             lib.func.jvp(lambda a, lib=lib: fn(lib, a), (x,), (lib.ones_like(x),))
         messages.append(str(info.value).split("\n")[0])
     assert messages[1] == messages[0]
+
+
+@pytest.mark.parametrize("dim", [None, 1])
+def test_zero_norm_tangent_is_zeros(dim):
+    # counting nonzeros is flat: torch's tangent is zeros of the norm's shape
+    torch = pytest.importorskip("torch")
+    x = np.array([[0.5, -1.0, 0.0], [2.0, 0.0, 1.0]])
+    ours, theirs = (
+        lib.func.jvp(
+            lambda a, lib=lib: lib.linalg.vector_norm(a, 0, dim),
+            (lib.tensor(x),),
+            (lib.ones(2, 3, dtype=lib.float64),),
+        )[1].numpy()
+        for lib in (numtorch, torch)
+    )
+    np.testing.assert_array_equal(ours, theirs)
 
 
 @pytest.mark.parametrize(

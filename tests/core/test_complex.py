@@ -303,3 +303,33 @@ def test_python_number_of_a_complex_tensor_matches_torch(value, convert):
         except Exception as e:  # the type and message are what get compared
             outcomes.append((type(e).__name__, str(e)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("part", ["real", "imag"])
+def test_parts_of_a_conjugate_give_torchs_gradient_zeros(part):
+    # Note [Parts of a conjugate]: torch conjugates twice on the way back (and negates the
+    # imaginary part's gradient): (g, +0) and (-0, -g) reach the input
+    torch = pytest.importorskip("torch")
+    grads = []
+    for lib in (numtorch, torch):
+        z = lib.tensor(Z, requires_grad=True)
+        out = getattr(z.conj(), part)
+        (g,) = lib.autograd.grad((out * lib.tensor(A)).sum(), z, create_graph=True)
+        (gg,) = lib.autograd.grad((g.real * g.imag).sum() + (out * out).sum(), z)
+        grads.append([lib.view_as_real(t.detach()).numpy() for t in (g, gg)])
+    for ours, theirs in zip(*grads):
+        np.testing.assert_array_equal(ours, theirs)
+        np.testing.assert_array_equal(np.signbit(ours), np.signbit(theirs))
+
+
+def test_complex_to_bool_reads_both_parts():
+    # torch's bool of a complex number is True where either part is nonzero (no warning)
+    torch = pytest.importorskip("torch")
+    values = np.array([2j, 0j, 1 + 0j, complex(0, -0.0), complex(np.nan, 0), complex(0, np.nan)])
+    found = []
+    for lib in (numtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            z = lib.tensor(values)
+            found.append((z.to(lib.bool).tolist(), z.bool().tolist(), lib.tensor(2j).bool().item()))
+    assert found[0] == found[1]

@@ -505,6 +505,7 @@ def not_implemented(name: str):
     def formula(grad):
         raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
+    formula.not_implemented = name  # forward AD refuses it too (forward_grad._elementwise)
     return formula
 
 

@@ -382,6 +382,9 @@ def _elementwise(spec, args, results, tangent_of):
         tangent = tangent_of(args[pos])
         if tangent is None:
             continue
+        name = getattr(formula, "not_implemented", None)
+        if name is not None:  # a derivative torch declares not implemented has no tangent
+            not_implemented_jvp(name)()  # raises
         values = [tangent if n == "grad" else _value(spec, n, args, results) for n in names]
         term = formula(*values)
         total = term if total is None else total + term

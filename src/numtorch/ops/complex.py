@@ -98,17 +98,44 @@ def view_as_complex(input) -> Tensor:
     return _view_as_complex(input)
 
 
+# Note [Parts of a conjugate]
+# torch takes the parts of a conjugate view through a second conjugation of it (its real and
+# imaginary parts are those of the input, the imaginary one viewed negated), so their
+# gradients pass two ConjBackward0 nodes (and a negation for the imaginary part): (g, +0)
+# and (-0, -g) reach the input. numtorch's conjugate holds its values, and its parts are
+# plain views of them; their gradient takes the missing conjugation (and negation) here,
+# which changes no value, only which zeros are -0.
+@defop(
+    batch=batch_rules.contiguous_first,
+    name="view_as_real_of_conj",
+    aten="view_as_real",
+    schema_args=1,  # view_as_real(self)
+    node="ViewAsRealBackward0",
+    view=True,
+    input=lambda grad, negate: _conj(_complex_grad(-grad if negate else grad)),
+    jvp=batched(lambda input_t, negate: _view_as_real(input_t)),
+)
+def _view_as_real_of_conj(input, negate):
+    return input[..., None].view(input.real.dtype)
+
+
+def _real_view(input, negate):
+    if is_conj(input):  # Note [Parts of a conjugate]
+        return _view_as_real_of_conj(input, negate)
+    return _view_as_real(input)
+
+
 def real(input) -> Tensor:
     """The real part (a view, as torch's ``select`` of ``view_as_real``); ``input`` itself
     for a real tensor."""
-    return select(_view_as_real(input), -1, 0) if _is_complex(input) else input
+    return select(_real_view(input, False), -1, 0) if _is_complex(input) else input
 
 
 def imag(input) -> Tensor:
     """The imaginary part, a view; only for complex tensors."""
     if not _is_complex(input):
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-    return select(_view_as_real(input), -1, 1)
+    return select(_real_view(input, True), -1, 1)
 
 
 export(real, method=False)
@@ -351,6 +378,7 @@ COMPLEX_DIFFERENTIABLE = (
     *("slice_backward", "flip", "roll", "clone", "clone_contiguous", "_to_copy", "cat"),
     *("stack", "index", "index_alias", "constant_pad_nd", "unbind", "split"),
     *("split_with_sizes", "unfold", "view_as_real", "view_as_complex", "conj"),
+    "view_as_real_of_conj",
     *("conj_physical", "complex", "polar", "angle", "_fft_r2c", "_fft_c2c", "_fft_c2r"),
     *("pow", "sqrt", "mm", "mv", "dot", "mul_scalar", "div_scalar"),
     *("transpose_", "t_", "squeeze_all_", "squeeze_dim_", "squeeze_dims_", "unsqueeze_"),

@@ -26,6 +26,7 @@ from .._core.kernel_dtypes import FLOATING, FLOATS, kernel
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import arange
+from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
 from .special import derivative_not_implemented
 
@@ -648,6 +649,7 @@ def mvlgamma(input, p) -> Tensor:
 
 
 # -- zeta: one primitive per tensor/number pairing, as torch's SpecialZetaBackward0/1/2 -------
+# (torch gives none of them a forward derivative: forward AD refuses them)
 def _zeta_other(grad, input, other):
     # d/dq zeta(x, q) = -x zeta(x + 1, q)
     return grad * -input * zeta(input + 1.0, other)
@@ -661,7 +663,7 @@ def _zeta_other(grad, input, other):
     promote="float",
     input=derivative_not_implemented("zeta"),
     other=_zeta_other,
-    jvp="elementwise",
+    jvp=no_forward_derivative("special_zeta"),
 )
 def _zeta(input, other):
     refuse_half(input, "zeta_cpu")
@@ -676,7 +678,7 @@ def _zeta(input, other):
     promote="float",
     scalars=("input",),
     other=_zeta_other,
-    jvp="elementwise",
+    jvp=no_forward_derivative("special_zeta"),
 )
 def _zeta_self_scalar(input, other):
     refuse_half(other, "zeta_cpu")
@@ -691,7 +693,7 @@ def _zeta_self_scalar(input, other):
     promote="float",
     scalars=("other",),
     input=derivative_not_implemented("zeta"),
-    jvp="elementwise",
+    jvp=no_forward_derivative("special_zeta"),
 )
 def _zeta_other_scalar(input, other):
     refuse_half(input, "zeta_cpu")

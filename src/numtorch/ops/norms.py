@@ -9,7 +9,7 @@ from .._core import batch_rules
 from .._core import dtypes as _dtypes
 from .._core.op import defop, export
 from .._core.tensor import Tensor, typename
-from .._creation import ones_like
+from .._creation import ones_like, zeros_like
 from ..autograd.forward_grad import batched
 from ..backend import xp
 from .reduction import _restore, _slice_jvp, keepdim_error, read_as, reduce_dims, rounded
@@ -46,6 +46,8 @@ def _norm_backward(grad, input, result, ord, dim, keepdim):
 
 @batched
 def norm_jvp(input_t, input, result, ord, dim, keepdim):
+    if ord == 0:
+        return zeros_like(result)  # counting nonzeros is flat: torch's tangent is zeros
     weight = _norm_backward(ones_like(result), input, result, ord, dim, keepdim)
     return _slice_jvp(weight, input_t, input, result, dim, keepdim)
 
