@@ -67,6 +67,7 @@ def test_matrices_with_a_repeated_singular_value_or_eigenvalue_are_told_apart():
     a = numtorch.tensor([[1.0, 0.5, 0.0], [-0.5, 1.0, 0.0], [0.0, 0.0, 3.0]])
     assert _spectrum_ties(a)
     assert all(map(reads_spectral_vectors, ["torch_svd", "linalg_eigh_vectors", "linalg.eig"]))
+    assert reads_spectral_vectors("linalg_cond")  # second order: svdvals' vectors
     assert not any(map(reads_spectral_vectors, ["linalg_pinv", "linalg_cross", "where_condition"]))
 
 

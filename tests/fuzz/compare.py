@@ -21,7 +21,8 @@ catastrophically by design) their own absolute one, scaled as the default is.
 A forward difference that remains in float64 (or a shape that depends on values, as
 nonzero's) is still rounding when the step only amplified it: every earlier result agrees
 within the tolerance (and in the sign of every zero, unless that result has a zero in one
-run where the other has rounding noise, and where NaN and infinities lie)
+run where the other has rounding noise, or is an FFT's or a LAPACK routine's, whose zeros
+take their library's signs, or copies such zeros on; and where NaN and infinities lie)
 without being bit for bit the same, and numtorch's step run on torch's very values of
 those results agrees with torch's (a log2 of an FFT's rounding noise near 0, a floor of a
 value one ulp under an integer). Past that step, what follows sees different numbers by
@@ -51,7 +52,7 @@ from .execute import (
     same_values,
     step_given,
 )
-from .graphs import uses_fft
+from .graphs import uses_fft, uses_lapack
 from .known import CANCELLING, COARSE, ZERO_SIGN_CHOICE
 
 NUMERIC = ("value", "gradient", "second order")
@@ -169,10 +170,7 @@ def _zero_sign_choice(ours, theirs, before) -> int | None:
             if x is None or y is None or x["values"].shape != y["values"].shape:
                 continue
             u, v = x["values"], y["values"]
-            if u.dtype.kind != "f" or v.dtype.kind != "f":
-                continue
-            zeros = (u == 0) & (v == 0)
-            if (np.signbit(u) != np.signbit(v))[zeros].any():
+            if u.dtype.kind == "f" and v.dtype.kind == "f" and _zero_signs_differ(u, v):
                 return index
     return None
 
@@ -263,8 +261,13 @@ def _amplified_rounding(numtorch, torch, program, dtype, found) -> bool:
         return False
     # each earlier result is held to the tolerance its own step was compared with (a
     # CANCELLING op's noise is rounding that later steps may amplify)
-    if not all(_rounding_apart(a, b, label) for (label, a), (_, b) in zip(ours, theirs)):
-        return False
+    # a zero whose sign is an FFT's or LAPACK's library's keeps it through the steps that
+    # copy it on (a view, an unfold): past one, the signs of zeros are that library's
+    signs = False
+    for (label, a), (_, b) in zip(ours, theirs):
+        if not _rounding_apart(a, b, label, signs):
+            return False
+        signs = signs or ((uses_fft(label) or uses_lapack(label)) and _zero_signs_differ(a, b))
     ours, theirs = [a for _, a in ours], [b for _, b in theirs]
     if all(same_values(a, b) for a, b in zip(ours, theirs)):
         return False  # the same inputs: the step itself differs
@@ -327,7 +330,12 @@ def _fft_places_nonfinite(torch, program, dtype, found, ours, theirs) -> bool:
     return nonfinite_into_fft(torch, program, dtype)
 
 
-def _rounding_apart(a, b, label=None) -> bool:
+def _zero_signs_differ(a, b) -> bool:
+    zeros = (a == 0) & (b == 0)
+    return bool((np.signbit(a) != np.signbit(b))[zeros].any())
+
+
+def _rounding_apart(a, b, label=None, signs=False) -> bool:
     if a.shape != b.shape or a.dtype != b.dtype:
         return False
     if _values_differ(a, b, str(a.dtype), COARSE.get(label), CANCELLING.get(label)) is not None:
@@ -338,8 +346,13 @@ def _rounding_apart(a, b, label=None) -> bool:
     # that cancel (an FFT's imaginary parts): the sign of a zero that cancellation left is
     # that rounding's too (x - x is +0.0, -(x - x) is -0.0). An FFT's zeros cancel even where
     # both runs have them (the imaginary parts of a constant's transform): their signs are
-    # the order of its library's butterflies (MKL's in torch, pocketfft's in NumPy)
-    cancelled = uses_fft(label or "") or bool(((a == 0) != (b == 0)).any())
+    # the order of its library's butterflies (MKL's in torch, pocketfft's in NumPy). So are a
+    # LAPACK routine's zeros its library's kernels' (torch's cholesky_inverse runs potri,
+    # whose trtri scales a column of zeros by -1/L_jj: -0.0 below a positive pivot, where an
+    # inverse through LU gives +0.0)
+    label = label or ""
+    cancelled = signs or uses_fft(label) or uses_lapack(label)
+    cancelled = cancelled or bool(((a == 0) != (b == 0)).any())
     return bool(same_class.all() and (cancelled or (np.signbit(a) == np.signbit(b))[equal].all()))
 
 

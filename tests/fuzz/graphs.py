@@ -85,7 +85,9 @@ _NOT_LAPACK = ("unique_inverse", "linalg_cross", "linalg.vecdot", "linalg_vecdot
 # basis of its subspace: LAPACK's choice, which its build's rounding makes (MKL's against
 # OpenBLAS's), and so is every gradient that weighs them apart. Steps of these entries
 # whose matrix has such a tie are skipped, as a singular one's.
-SPECTRAL_VECTORS = frozenset(("svd", "svdvals", "eig", "eigh", "eigvals", "eigvalsh"))
+# cond reads singular values only, but its second order reads their vectors (svdvals'
+# backward is U diag(g) V^H).
+SPECTRAL_VECTORS = frozenset(("svd", "svdvals", "eig", "eigh", "eigvals", "eigvalsh", "cond"))
 
 # An FFT of non-finite input: every output sums every input, and where an infinity meets
 # another or an exactly zero twiddle factor, the order of the butterflies decides whether an

@@ -151,3 +151,21 @@ def test_layer_norm_second_order_with_a_non_finite_weight_matches_torch(special)
         assert (ours is None) == (theirs is None)
         if ours is not None:
             np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("value", [120.558014, 3.3, 0.1])
+def test_layer_norm_weight_gradient_of_equal_values_keeps_torchs_fused_rounding(dtype, value):
+    # torch's kernel forms x^ as fma(rstd, x, -rstd * mean): a row of equal values leaves
+    # the rounding error of rstd * mean (5e-4 at 120.558 in float32), which the weight's
+    # gradient sums, where (x - mean) * rstd is exactly 0
+
+    def run(lib):
+        x = lib.full((2, 3), value, dtype=getattr(lib, dtype), requires_grad=True)
+        w = lib.tensor([0.06, -0.92, 0.035], dtype=getattr(lib, dtype), requires_grad=True)
+        out = lib.nn.functional.layer_norm(x, (3,), w, None)
+        weights = lib.arange(1.0, 7.0, dtype=getattr(lib, dtype)).reshape(2, 3)
+        (grad,) = lib.autograd.grad((out * weights).sum(), w)
+        return grad.numpy()
+
+    np.testing.assert_array_equal(run(numtorch), run(torch))
