@@ -240,6 +240,18 @@ CASES = {
     # a negative size: resize_ refuses it (it resized to the last elements)
     "resize_negative": ("RuntimeError", lambda t: t.ones(2, 3).resize_(-1)),
     "resize_negative_later": ("RuntimeError", lambda t: t.ones(2, 3).resize_(2, -2)),
+    # batch_norm's momentum is a float (None is the layers' own cumulative average), an
+    # optimizer's lr a number compared as given (a string raises the comparison's TypeError)
+    "batch_norm_momentum_none": (
+        "TypeError",
+        lambda t: t.nn.functional.batch_norm(t.ones(3, 2), t.zeros(2), t.ones(2), momentum=None),
+    ),
+    "batch_norm_layer_momentum_none": (
+        (3, 2),
+        lambda t: t.nn.BatchNorm1d(2, momentum=None)(t.ones(3, 2)),
+    ),
+    "sgd_lr_str": ("TypeError", lambda t: t.optim.SGD(t.nn.Linear(2, 2).parameters(), lr="x")),
+    "adamw_lr_str": ("TypeError", lambda t: t.optim.AdamW(t.nn.Linear(2, 2).parameters(), lr="x")),
 }
 
 

@@ -56,6 +56,10 @@ def batch_norm(
         tensor([[-1.0000],
                 [ 1.0000]])
     """
+    if momentum is None:  # (the layers give 0.0 for their cumulative average)
+        raise TypeError(
+            "batch_norm(): argument 'momentum' (position 7) must be float, not NoneType"
+        )
     if training:
         size = input.shape
         if size[0] * math.prod(size[2:]) == 1:  # torch's _verify_batch_size
