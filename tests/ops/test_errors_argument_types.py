@@ -252,6 +252,23 @@ CASES = {
     ),
     "sgd_lr_str": ("TypeError", lambda t: t.optim.SGD(t.nn.Linear(2, 2).parameters(), lr="x")),
     "adamw_lr_str": ("TypeError", lambda t: t.optim.AdamW(t.nn.Linear(2, 2).parameters(), lr="x")),
+    # sizes: a bool past the first size (or within a torch.Size) is read as an int, as by
+    # torch's parser, which refuses a first one (it picks the overload by it)
+    "view_bool_later_size": ((6, 1), lambda t: t.ones(2, 3).view(6, True)),
+    "reshape_bool_later_size": ((3, 1, 2), lambda t: t.ones(2, 3).reshape(3, True, 2)),
+    "tile_bool_later_size": ((3, 2, 3), lambda t: t.ones(2, 3).tile((3, True, 1))),
+    "zeros_bool_later_size": ((2, 1), lambda t: t.zeros(2, True)),
+    "new_full_size_of_bools": ((4, 1, 3), lambda t: t.ones(2).new_full(t.Size([4, True, 3]), 2.0)),
+    "view_bool_first_size": ("TypeError", lambda t: t.ones(2, 3).view(True, 6)),
+    "zeros_bool_first_size": ("TypeError", lambda t: t.zeros((True,))),
+    "unflatten_float_size": ("TypeError", lambda t: t.ones(2, 3).unflatten(0, (2.0, 1))),
+    "unflatten_int_sizes": ("TypeError", lambda t: t.ones(2, 3).unflatten(0, 2)),
+    # narrow checks the length first; topk refuses a negative k; cross takes tensors
+    "narrow_negative_length_bad_start": ("RuntimeError", lambda t: t.ones(2, 3).narrow(0, 5, -1)),
+    "narrow_negative_length_bad_dim": ("RuntimeError", lambda t: t.ones(2, 3).narrow(5, 5, -1)),
+    "topk_negative_k": ("RuntimeError", lambda t: t.ones(2, 3).topk(-1)),
+    "cross_none": ("TypeError", lambda t: t.ones(2, 3).cross(None)),
+    "linalg_cross_number": ("TypeError", lambda t: t.linalg.cross(t.ones(2, 3), 1)),
 }
 
 

@@ -132,6 +132,8 @@ def narrow(input, dim, start, length) -> Tensor:
         length = int_argument(length, "length", "narrow")
     if start.__class__ is not int and not isinstance(start, Tensor):  # (a tensor overload)
         start = int_argument(start, "start", "narrow")
+    if length < 0:  # torch's first check, before the dim or the start
+        raise RuntimeError("narrow(): length must be non-negative.")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)
@@ -139,8 +141,6 @@ def narrow(input, dim, start, length) -> Tensor:
     if isinstance(start, Tensor):
         start = start.item()
     start = check_narrow_start(start, size)
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return _slice(input, dim, start, start + length, 1)
