@@ -269,6 +269,25 @@ CASES = {
     "topk_negative_k": ("RuntimeError", lambda t: t.ones(2, 3).topk(-1)),
     "cross_none": ("TypeError", lambda t: t.ones(2, 3).cross(None)),
     "linalg_cross_number": ("TypeError", lambda t: t.linalg.cross(t.ones(2, 3), 1)),
+    # the in-place view ops refuse a leaf that requires grad before a dim's range (after
+    # its kind), as torch's autograd layer does before its kernel
+    "unsqueeze__leaf_bad_dim": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).unsqueeze_(7),
+    ),
+    "squeeze__leaf_bad_dim": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).squeeze_(7),
+    ),
+    "transpose__leaf_bad_dim": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).transpose_(0, 5),
+    ),
+    "unsqueeze__leaf_bool_dim": (
+        "TypeError",
+        lambda t: t.ones(2, 3, requires_grad=True).unsqueeze_(True),
+    ),
+    "unsqueeze__bad_dim": ("IndexError", lambda t: t.ones(2, 3).unsqueeze_(7)),
 }
 
 
