@@ -288,6 +288,28 @@ CASES = {
         lambda t: t.ones(2, 3, requires_grad=True).unsqueeze_(True),
     ),
     "unsqueeze__bad_dim": ("IndexError", lambda t: t.ones(2, 3).unsqueeze_(7)),
+    # tensor[advanced] = value is index_put_: a leaf is refused, then a value that shares
+    # the tensor's memory, before the indices are read (a mask's shape, a float index)
+    "setitem_leaf_bad_mask": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).__setitem__(
+            t.ones(7, dtype=t.bool), t.ones(1, dtype=t.float64)
+        ),
+    ),
+    "setitem_leaf_byte_mask_self": (
+        "RuntimeError",
+        lambda t: (lambda a: a.__setitem__(t.tensor([1, 0], dtype=t.uint8), a))(
+            t.ones(2, 3, requires_grad=True)
+        ),
+    ),
+    "setitem_self_float_index": (
+        "RuntimeError",
+        lambda t: (lambda a: a.__setitem__(t.tensor([0.0]), a))(t.ones(2, 3)),
+    ),
+    "setitem_bad_mask": (
+        "IndexError",
+        lambda t: t.ones(2, 3).__setitem__(t.ones(7, dtype=t.bool), t.ones(1, dtype=t.float64)),
+    ),
 }
 
 
