@@ -310,6 +310,18 @@ CASES = {
         "IndexError",
         lambda t: t.ones(2, 3).__setitem__(t.ones(7, dtype=t.bool), t.ones(1, dtype=t.float64)),
     ),
+    # std/var: a dim's kind before the input's dtype, its range after; batch_norm's batch
+    # size check (Python, in torch) before its momentum's type; cdist's operands first
+    "var_str_dim_of_ints": ("TypeError", lambda t: t.ones(2, 3).long().var("0")),
+    "var_bad_dim_of_ints": ("RuntimeError", lambda t: t.ones(2, 3).long().var(5)),
+    "var_bad_dim": ("IndexError", lambda t: t.ones(2, 3).var(5)),
+    "batch_norm_one_value_momentum_none": (
+        "ValueError",
+        lambda t: t.nn.functional.batch_norm(
+            t.ones(1, 3), t.zeros(3), t.ones(3), training=True, momentum=None
+        ),
+    ),
+    "cdist_number_of_ints": ("TypeError", lambda t: t.cdist(t.ones(2, 3).long(), 1)),
 }
 
 

@@ -157,9 +157,16 @@ def _moment_args(input, dim, unbiased, keepdim, correction, name):
         raise _invalid(name, "unbiased=bool, correction=Number")
     if keepdim.__class__ is not bool:
         raise keepdim_error(name, keepdim)
-    if input._data.dtype.kind not in "fcV":
+    # a dim of the wrong kind is refused first, its range and repeats after the dtype
+    floating = input._data.dtype.kind in "fcV"
+    try:
+        dims = reduce_dims(dim, input.ndim)
+    except (IndexError, RuntimeError):
+        if floating:
+            raise
+    if not floating:
         raise RuntimeError("std and var only support floating point and complex dtypes")
-    dims, correction = reduce_dims(dim, input.ndim), _correction(unbiased, correction)
+    correction = _correction(unbiased, correction)
     shape = input.shape
     kept = math.prod(n for d, n in enumerate(shape) if dims is not None and d not in dims)
     if (math.prod(shape) // kept if kept else 0) - correction <= 0:

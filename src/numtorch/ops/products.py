@@ -354,6 +354,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
         >>> torch.cdist(torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0], [1.0, 0.0]]))
         tensor([[5., 1.]])
     """
+    require_tensors("cdist", ("x1", "x2"), x1, x2)
     for name, x in (("X1", x1), ("X2", x2)):
         if x.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")

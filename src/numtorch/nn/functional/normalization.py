@@ -56,16 +56,16 @@ def batch_norm(
         tensor([[-1.0000],
                 [ 1.0000]])
     """
-    if momentum is None:  # (the layers give 0.0 for their cumulative average)
-        raise TypeError(
-            "batch_norm(): argument 'momentum' (position 7) must be float, not NoneType"
-        )
     if training:
         size = input.shape
         if size[0] * math.prod(size[2:]) == 1:  # torch's _verify_batch_size
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size {size}"
             )
+    if momentum is None:  # (the layers give 0.0 for their cumulative average)
+        raise TypeError(
+            "batch_norm(): argument 'momentum' (position 7) must be float, not NoneType"
+        )
     return batch_norm_unchecked(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )
