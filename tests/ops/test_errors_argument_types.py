@@ -321,6 +321,9 @@ CASES = {
             t.ones(1, 3), t.zeros(3), t.ones(3), training=True, momentum=None
         ),
     ),
+    "mean_float_dim_of_ints": ("TypeError", lambda t: t.ones(2, 3).long().mean(1.0)),
+    "mean_bad_dim_of_ints": ("RuntimeError", lambda t: t.ones(2, 3).long().mean(5)),
+    "mean_bad_dim": ("IndexError", lambda t: t.ones(2, 3).mean(5)),
     "cdist_number_of_ints": ("TypeError", lambda t: t.cdist(t.ones(2, 3).long(), 1)),
 }
 
