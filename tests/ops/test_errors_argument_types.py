@@ -324,6 +324,8 @@ CASES = {
     "mean_float_dim_of_ints": ("TypeError", lambda t: t.ones(2, 3).long().mean(1.0)),
     "mean_bad_dim_of_ints": ("RuntimeError", lambda t: t.ones(2, 3).long().mean(5)),
     "mean_bad_dim": ("IndexError", lambda t: t.ones(2, 3).mean(5)),
+    "masked_fill_numpy_mask": ("TypeError", lambda t: t.ones(3).masked_fill(np.ones(3) > 0, 0)),
+    "masked_fill_numpy_bool_mask": ("TypeError", lambda t: t.ones(3).masked_fill(np.bool_(1), 0)),
     "cdist_number_of_ints": ("TypeError", lambda t: t.cdist(t.ones(2, 3).long(), 1)),
 }
 
