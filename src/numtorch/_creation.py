@@ -132,15 +132,19 @@ def shape_arg(args, name: str = "view") -> tuple:
     if all(type(s) is int for s in args):  # the common case, checked cheaply
         return tuple(args)
     shape = []
+    # torch's parser reads a bool as an int past the first size (x.view(6, True) is 6 x 1),
+    # and within a torch.Size, but refuses a first one (it picks the overload by it)
+    lead_bool = not isinstance(args, Size)
     for s in args:
         if isinstance(s, Tensor):
             s = s.item()
-        if not isinstance(s, numbers.Integral) or isinstance(s, bool):
+        if not isinstance(s, numbers.Integral) or (lead_bool and isinstance(s, bool)):
             raise TypeError(
                 f"{name}(): argument 'size' must be tuple of ints, but found element of type "
                 f"{type(s).__name__}"
             )
         shape.append(int(s))
+        lead_bool = False
     return tuple(shape)
 
 

@@ -240,6 +240,93 @@ CASES = {
     # a negative size: resize_ refuses it (it resized to the last elements)
     "resize_negative": ("RuntimeError", lambda t: t.ones(2, 3).resize_(-1)),
     "resize_negative_later": ("RuntimeError", lambda t: t.ones(2, 3).resize_(2, -2)),
+    # batch_norm's momentum is a float (None is the layers' own cumulative average), an
+    # optimizer's lr a number compared as given (a string raises the comparison's TypeError)
+    "batch_norm_momentum_none": (
+        "TypeError",
+        lambda t: t.nn.functional.batch_norm(t.ones(3, 2), t.zeros(2), t.ones(2), momentum=None),
+    ),
+    "batch_norm_layer_momentum_none": (
+        (3, 2),
+        lambda t: t.nn.BatchNorm1d(2, momentum=None)(t.ones(3, 2)),
+    ),
+    "sgd_lr_str": ("TypeError", lambda t: t.optim.SGD(t.nn.Linear(2, 2).parameters(), lr="x")),
+    "adamw_lr_str": ("TypeError", lambda t: t.optim.AdamW(t.nn.Linear(2, 2).parameters(), lr="x")),
+    # sizes: a bool past the first size (or within a torch.Size) is read as an int, as by
+    # torch's parser, which refuses a first one (it picks the overload by it)
+    "view_bool_later_size": ((6, 1), lambda t: t.ones(2, 3).view(6, True)),
+    "reshape_bool_later_size": ((3, 1, 2), lambda t: t.ones(2, 3).reshape(3, True, 2)),
+    "tile_bool_later_size": ((3, 2, 3), lambda t: t.ones(2, 3).tile((3, True, 1))),
+    "zeros_bool_later_size": ((2, 1), lambda t: t.zeros(2, True)),
+    "new_full_size_of_bools": ((4, 1, 3), lambda t: t.ones(2).new_full(t.Size([4, True, 3]), 2.0)),
+    "view_bool_first_size": ("TypeError", lambda t: t.ones(2, 3).view(True, 6)),
+    "zeros_bool_first_size": ("TypeError", lambda t: t.zeros((True,))),
+    "unflatten_float_size": ("TypeError", lambda t: t.ones(2, 3).unflatten(0, (2.0, 1))),
+    "unflatten_int_sizes": ("TypeError", lambda t: t.ones(2, 3).unflatten(0, 2)),
+    # narrow checks the length first; topk refuses a negative k; cross takes tensors
+    "narrow_negative_length_bad_start": ("RuntimeError", lambda t: t.ones(2, 3).narrow(0, 5, -1)),
+    "narrow_negative_length_bad_dim": ("RuntimeError", lambda t: t.ones(2, 3).narrow(5, 5, -1)),
+    "topk_negative_k": ("RuntimeError", lambda t: t.ones(2, 3).topk(-1)),
+    "cross_none": ("TypeError", lambda t: t.ones(2, 3).cross(None)),
+    "linalg_cross_number": ("TypeError", lambda t: t.linalg.cross(t.ones(2, 3), 1)),
+    # the in-place view ops refuse a leaf that requires grad before a dim's range (after
+    # its kind), as torch's autograd layer does before its kernel
+    "unsqueeze__leaf_bad_dim": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).unsqueeze_(7),
+    ),
+    "squeeze__leaf_bad_dim": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).squeeze_(7),
+    ),
+    "transpose__leaf_bad_dim": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).transpose_(0, 5),
+    ),
+    "unsqueeze__leaf_bool_dim": (
+        "TypeError",
+        lambda t: t.ones(2, 3, requires_grad=True).unsqueeze_(True),
+    ),
+    "unsqueeze__bad_dim": ("IndexError", lambda t: t.ones(2, 3).unsqueeze_(7)),
+    # tensor[advanced] = value is index_put_: a leaf is refused, then a value that shares
+    # the tensor's memory, before the indices are read (a mask's shape, a float index)
+    "setitem_leaf_bad_mask": (
+        "RuntimeError",
+        lambda t: t.ones(2, 3, requires_grad=True).__setitem__(
+            t.ones(7, dtype=t.bool), t.ones(1, dtype=t.float64)
+        ),
+    ),
+    "setitem_leaf_byte_mask_self": (
+        "RuntimeError",
+        lambda t: (lambda a: a.__setitem__(t.tensor([1, 0], dtype=t.uint8), a))(
+            t.ones(2, 3, requires_grad=True)
+        ),
+    ),
+    "setitem_self_float_index": (
+        "RuntimeError",
+        lambda t: (lambda a: a.__setitem__(t.tensor([0.0]), a))(t.ones(2, 3)),
+    ),
+    "setitem_bad_mask": (
+        "IndexError",
+        lambda t: t.ones(2, 3).__setitem__(t.ones(7, dtype=t.bool), t.ones(1, dtype=t.float64)),
+    ),
+    # std/var: a dim's kind before the input's dtype, its range after; batch_norm's batch
+    # size check (Python, in torch) before its momentum's type; cdist's operands first
+    "var_str_dim_of_ints": ("TypeError", lambda t: t.ones(2, 3).long().var("0")),
+    "var_bad_dim_of_ints": ("RuntimeError", lambda t: t.ones(2, 3).long().var(5)),
+    "var_bad_dim": ("IndexError", lambda t: t.ones(2, 3).var(5)),
+    "batch_norm_one_value_momentum_none": (
+        "ValueError",
+        lambda t: t.nn.functional.batch_norm(
+            t.ones(1, 3), t.zeros(3), t.ones(3), training=True, momentum=None
+        ),
+    ),
+    "mean_float_dim_of_ints": ("TypeError", lambda t: t.ones(2, 3).long().mean(1.0)),
+    "mean_bad_dim_of_ints": ("RuntimeError", lambda t: t.ones(2, 3).long().mean(5)),
+    "mean_bad_dim": ("IndexError", lambda t: t.ones(2, 3).mean(5)),
+    "masked_fill_numpy_mask": ("TypeError", lambda t: t.ones(3).masked_fill(np.ones(3) > 0, 0)),
+    "masked_fill_numpy_bool_mask": ("TypeError", lambda t: t.ones(3).masked_fill(np.bool_(1), 0)),
+    "cdist_number_of_ints": ("TypeError", lambda t: t.cdist(t.ones(2, 3).long(), 1)),
 }
 
 

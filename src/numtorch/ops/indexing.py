@@ -132,6 +132,8 @@ def narrow(input, dim, start, length) -> Tensor:
         length = int_argument(length, "length", "narrow")
     if start.__class__ is not int and not isinstance(start, Tensor):  # (a tensor overload)
         start = int_argument(start, "start", "narrow")
+    if length < 0:  # torch's first check, before the dim or the start
+        raise RuntimeError("narrow(): length must be non-negative.")
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)
@@ -139,8 +141,6 @@ def narrow(input, dim, start, length) -> Tensor:
     if isinstance(start, Tensor):
         start = start.item()
     start = check_narrow_start(start, size)
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return _slice(input, dim, start, start + length, 1)
@@ -541,14 +541,19 @@ def setitem(self, key, value) -> None:
     try:
         nkey, advanced = normalize_key(key)
     except IndexError:
-        # torch's index_put_ refuses a leaf that requires grad before it reads the indices
+        # torch's index_put_ refuses a leaf that requires grad, then a value sharing self's
+        # memory, before it reads the indices
         if self._requires_grad:
             check_inplace(self, "index_put_")
+        _check_no_overlap(self, value)
         raise
     if advanced:
         # torch writes into the view the basic parts select (CopySlices on self when that
         # is a real view), at the index arrays left
         view, rest = _apply_basic(self, nkey)
+        # index_put_ refuses a leaf, then a value sharing self's memory, before the indices
+        check_inplace(view, "index_put_")
+        _check_no_overlap(self, value)
         expanded = _expand_bool_masks(rest, view.shape)
         _check_empty_dims_indexed(expanded, view.shape)
         if (
@@ -561,7 +566,6 @@ def setitem(self, key, value) -> None:
                 f"{self.dtype.scalar_name} for the destination and {value.dtype.scalar_name} "
                 "for the source."
             )
-        _check_no_overlap(self, value)
         _inplace(view, lambda: _index_put(view, expanded, value), "index_put_")
         return
     # torch's copy_to into what the key's basic parts select: self itself when its slices

@@ -16,7 +16,7 @@ import math
 from .._core import batch_rules, grad_mode
 from .._core.inplace import check_inplace
 from .._core.op import FUNCTIONS, defop
-from .._core.tensor import Tensor, _wrap_dim
+from .._core.tensor import Tensor, _wrap_dim, int_argument
 from ..backend import xp
 from . import shape as S
 
@@ -100,6 +100,12 @@ def _restride(self: Tensor, op, view_op, name: str, *args) -> Tensor:
 
 def transpose_(self, dim0, dim1) -> Tensor:
     """In-place :meth:`transpose`: swap two dims of this tensor's view of its data."""
+    if dim0.__class__ is not int or dim1.__class__ is not int:
+        dim0, dim1 = (
+            int_argument(dim0, "dim0", "transpose_"),
+            int_argument(dim1, "dim1", "transpose_"),
+        )
+    check_inplace(self, "transpose_")  # torch refuses a leaf before it reads the dims' range
     dim0, dim1 = _wrap_dim(dim0, self.ndim), _wrap_dim(dim1, self.ndim)
     return _restride(self, _transpose_, S._transpose, "transpose_", dim0, dim1)
 
@@ -114,6 +120,7 @@ def t_(self) -> Tensor:
 
 def squeeze_(self, dim=None) -> Tensor:
     """In-place :meth:`squeeze`."""
+    check_inplace(self, "squeeze_")  # torch refuses a leaf before it reads the dims' range
     if dim is None:
         return _restride(self, _squeeze_all_, S._squeeze_all, "squeeze_")
     if isinstance(dim, (tuple, list)):
@@ -124,6 +131,9 @@ def squeeze_(self, dim=None) -> Tensor:
 
 def unsqueeze_(self, dim) -> Tensor:
     """In-place :meth:`unsqueeze`."""
+    if dim.__class__ is not int:
+        dim = int_argument(dim, "dim", "unsqueeze_")
+    check_inplace(self, "unsqueeze_")  # torch refuses a leaf before it reads the dim's range
     dim = _wrap_dim(dim, self.ndim + 1)
     return _restride(self, _unsqueeze_, S._unsqueeze, "unsqueeze_", dim)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .._core import batch_rules, index_batch_rules, unsigned
-from .._core.dispatch import broadcast_shape, fill_scalar
+from .._core.dispatch import broadcast_shape, fill_scalar, require_tensor
 from .._core.meta import refuse_meta
 from .._core.op import defop, export
 from .._core.tensor import Tensor
@@ -28,6 +28,7 @@ _CPP_NAMES = {
 
 
 def _check_mask(mask, name):
+    require_tensor(name.rstrip("_"), "mask", 2, mask)  # a NumPy mask is refused by type
     if mask._data.dtype != xp.bool_:
         dtype = mask._data.dtype.name
         raise RuntimeError(

@@ -21,7 +21,7 @@ from .reduction import (
     _restore,
     _sum_jvp,
     keepdim_error,
-    reduce_dims,
+    reduce_dims_checked,
 )
 
 
@@ -150,6 +150,11 @@ def _correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
+def _check_moment_dtype(input) -> None:
+    if input._data.dtype.kind not in "fcV":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+
+
 def _moment_args(input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):  # legacy var(input, unbiased)
         dim, unbiased = None, dim
@@ -157,9 +162,8 @@ def _moment_args(input, dim, unbiased, keepdim, correction, name):
         raise _invalid(name, "unbiased=bool, correction=Number")
     if keepdim.__class__ is not bool:
         raise keepdim_error(name, keepdim)
-    if input._data.dtype.kind not in "fcV":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
-    dims, correction = reduce_dims(dim, input.ndim), _correction(unbiased, correction)
+    dims = reduce_dims_checked(dim, input.ndim, lambda: _check_moment_dtype(input))
+    correction = _correction(unbiased, correction)
     shape = input.shape
     kept = math.prod(n for d, n in enumerate(shape) if dims is not None and d not in dims)
     if (math.prod(shape) // kept if kept else 0) - correction <= 0:

@@ -178,6 +178,7 @@ def _fused_difference(x, y, rounded):
 
 def linalg_cross(input, other, *, dim=-1) -> Tensor:
     """The 3-D cross product along ``dim`` (inputs broadcast)."""
+    require_tensors("linalg_cross", ("input", "other"), input, other)
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     ndim = input.ndim
@@ -213,6 +214,7 @@ def cross(input, other, dim=None) -> Tensor:
         >>> torch.cross(torch.tensor([1.0, 0, 0]), torch.tensor([0.0, 1, 0]), dim=0)
         tensor([0., 0., 1.])
     """
+    require_tensors("cross", ("input", "other"), input, other)
     if dim is None:
         warnings.warn(
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
@@ -352,6 +354,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary") -> 
         >>> torch.cdist(torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0], [1.0, 0.0]]))
         tensor([[5., 1.]])
     """
+    require_tensors("cdist", ("x1", "x2"), x1, x2)
     for name, x in (("X1", x1), ("X2", x2)):
         if x.ndim < 2:
             raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D")

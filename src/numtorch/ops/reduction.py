@@ -51,6 +51,18 @@ def _is_index_tensor(value) -> bool:
     return isinstance(value, Tensor) and value._data.ndim == 0 and value._data.dtype.kind in "biu"
 
 
+def reduce_dims_checked(dim, ndim: int, check) -> tuple | None:
+    """``reduce_dims`` in torch's order around the op's dtype ``check``: a dim of the wrong
+    kind is refused before the check (by the parser), its range and repeats after it."""
+    try:
+        dims = reduce_dims(dim, ndim)
+    except (IndexError, RuntimeError):
+        check()
+        raise
+    check()
+    return dims
+
+
 def keepdim_error(name: str, keepdim) -> TypeError:
     """torch's parser takes only a bool for ``keepdim`` (not 1, None nor a NumPy bool), and
     refuses anything else before a dim is read: callers test ``keepdim.__class__ is bool``."""
@@ -292,12 +304,11 @@ def mean(input, dim=_UNSET, keepdim=_UNSET, *, dtype=None) -> Tensor:
     keepdim = False if keepdim is _UNSET else keepdim
     if keepdim.__class__ is not bool:
         raise keepdim_error("mean", keepdim)
-    _check_float(input, "mean", dtype)
-    if dim is _UNSET:
-        return _mean_all(input, dtype)
-    if dim is None:  # the dim overload given None: all dims (MeanBackward1)
-        return _mean_dim(input, None, keepdim, dtype)
-    return _mean_dim(input, reduce_dims(dim, input.ndim), keepdim, dtype)
+    if dim is _UNSET or dim is None:  # (None: the dim overload's all dims, MeanBackward1)
+        _check_float(input, "mean", dtype)
+        return _mean_all(input, dtype) if dim is _UNSET else _mean_dim(input, None, keepdim, dtype)
+    dims = reduce_dims_checked(dim, input.ndim, lambda: _check_float(input, "mean", dtype))
+    return _mean_dim(input, dims, keepdim, dtype)
 
 
 @defop(

@@ -255,7 +255,12 @@ def unflatten(input, dim, sizes) -> Tensor:
             "no dimensions"
         )
     shape = input.shape
-    sizes = tuple(sizes)
+    if not isinstance(sizes, (tuple, list)):
+        raise TypeError(
+            f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, not "
+            f"{type(sizes).__name__}"
+        )
+    sizes = shape_arg((sizes,), "unflatten") if sizes else ()
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     if -1 not in sizes and math.prod(sizes) != shape[dim]:

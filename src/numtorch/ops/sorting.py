@@ -129,6 +129,6 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if k.__class__ is not int:
         k = int_argument(k, "k", "topk")
     dim = _wrap_dim(dim, input.ndim)
-    if k > (input.shape[dim] if input.ndim else 1):
+    if not 0 <= k <= (input.shape[dim] if input.ndim else 1):
         raise RuntimeError("selected index k out of range")
     return _topk(input, k, dim, largest, sorted)

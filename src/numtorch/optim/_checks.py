@@ -8,7 +8,8 @@ from .._core.tensor import Tensor
 def check_lr(lr) -> None:
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")
-    if not scalar(lr) >= 0.0:
+    # compared as given: a string is refused by the comparison's TypeError, as in torch
+    if not (scalar(lr) if isinstance(lr, Tensor) else lr) >= 0.0:
         raise ValueError(f"Invalid learning rate: {lr}")
 
 

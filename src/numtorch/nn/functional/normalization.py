@@ -62,6 +62,10 @@ def batch_norm(
             raise ValueError(
                 f"Expected more than 1 value per channel when training, got input size {size}"
             )
+    if momentum is None:  # (the layers give 0.0 for their cumulative average)
+        raise TypeError(
+            "batch_norm(): argument 'momentum' (position 7) must be float, not NoneType"
+        )
     return batch_norm_unchecked(
         input, weight, bias, running_mean, running_var, training, momentum, eps
     )
