@@ -14,12 +14,26 @@ from .nn.simd_lanes import vector_extreme
 from .pointwise import where
 
 
+def _combine(first, second, method, *operands):
+    # torch combines the two conditions in place into the first (logical_and_/logical_or_),
+    # which refuses to grow: a first condition smaller than their broadcast (a 0-d input
+    # against 0-d max, where min is a vector) fails the backward as torch's does. Batched
+    # tensors (vmap) take the out-of-place form, as torch's tensor subclasses do.
+    if any(getattr(t, "_batched", False) for t in operands):
+        return getattr(first, method.rstrip("_"))(second)
+    return getattr(first, method)(second)
+
+
 def _clamp_grad(grad, input, min, max):
     inside = True
     if min is not None:
         inside = input >= min
     if max is not None:
-        inside = (input <= max) & inside if min is not None else input <= max
+        inside = (
+            _combine(inside, input <= max, "logical_and_", input, min, max)
+            if min is not None
+            else input <= max
+        )
     return where(inside, grad, 0.0)
 
 
@@ -29,7 +43,8 @@ def _clamp_bound(grad, input, bound, other_bound, lower):
     # alone is enough for max), so input < min == max gives no bound a gradient
     active = input < bound if lower else input > bound
     if other_bound is not None:
-        active = active & (bound < other_bound) if lower else active | (bound < other_bound)
+        method = "logical_and_" if lower else "logical_or_"
+        active = _combine(active, bound < other_bound, method, input, bound, other_bound)
     return where(active, grad, 0.0)
 
 
