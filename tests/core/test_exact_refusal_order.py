@@ -19,6 +19,12 @@ _CASES = {
     "floor_divide_bool_shapes": lambda lib: (
         lib.ones(3, dtype=lib.bool) // lib.ones(4, dtype=lib.bool)
     ),
+    "lerp_long_shapes": lambda lib: lib.lerp(
+        lib.zeros(2, 2, dtype=lib.long), lib.zeros(3, dtype=lib.long), 0.25
+    ),
+    "lerp_long_output_shape": lambda lib: lib.zeros(1, dtype=lib.long).lerp_(
+        lib.zeros(3, dtype=lib.long), 0.25
+    ),
     "lcm_half_shapes": lambda lib: lib.lcm(lib.ones(0, 3, dtype=lib.float16), lib.ones(2)),
     "mm_bool": lambda lib: lib.mm(lib.ones(2, 3, dtype=lib.bool), lib.ones(3, 4, dtype=lib.bool)),
     "lshift_bool": lambda lib: lib.ones(3, dtype=lib.bool) << lib.ones(3, dtype=lib.bool),

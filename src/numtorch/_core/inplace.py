@@ -354,7 +354,7 @@ def check_no_partial_overlap(self: Tensor, others) -> None:
             )
 
 
-_OPERANDS = ("other", "min", "max", "exponent")
+_OPERANDS = ("other", "min", "max", "exponent", "end")
 
 
 def _refuse_output(op, self, args, kwargs) -> None:
