@@ -19,6 +19,12 @@ _CASES = {
     "floor_divide_bool_shapes": lambda lib: (
         lib.ones(3, dtype=lib.bool) // lib.ones(4, dtype=lib.bool)
     ),
+    "hypot_long_shapes": lambda lib: lib.hypot(
+        lib.ones(2, 3, dtype=lib.long), lib.ones(2, dtype=lib.long)
+    ),
+    "logaddexp_mixed_int_shapes": lambda lib: lib.logaddexp(
+        lib.ones(2, 3, dtype=lib.long), lib.ones(2, dtype=lib.int32)
+    ),
     "lerp_long_shapes": lambda lib: lib.lerp(
         lib.zeros(2, 2, dtype=lib.long), lib.zeros(3, dtype=lib.long), 0.25
     ),

@@ -8,6 +8,7 @@ import math
 
 from .._core import batch_rules, grad_mode
 from .._core import dtypes as _dtypes
+from .._core.dispatch import broadcast_shape
 from .._core.kernel_dtypes import FLOATS, REAL, kernel, own_message
 from .._core.op import defop, export, not_implemented, refusing
 from .._core.tensor import Tensor
@@ -38,13 +39,16 @@ def _floats_only(name, params=("input", "other")):
         except TypeError:
             return
         if not dt.is_floating_point:
+            broadcast_shape(args[0]._data.shape, args[1]._data.shape)  # (checked first)
             raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 
     return check
 
 
-def _require_float(input, name):
+def _require_float(input, name, other=None):
     if input.dtype.kind not in "fcV":
+        if other is not None:  # torch's operands broadcast before its kernel is chosen
+            broadcast_shape(input.shape, xp.shape(other))
         dt = _dtypes.from_numpy_dtype(input.dtype)
         raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 
@@ -119,7 +123,7 @@ def hypot(input, other):
         >>> torch.hypot(torch.tensor([3.0]), torch.tensor([4.0]))
         tensor([5.])
     """
-    _require_float(input, "hypot_cpu")
+    _require_float(input, "hypot_cpu", other)
     return xp.hypot(input, other)
 
 
@@ -187,7 +191,7 @@ def logaddexp(input, other):
         >>> torch.logaddexp(torch.tensor([0.0]), torch.tensor([0.0]))
         tensor([0.6931])
     """
-    _require_float(input, "logaddexp_cpu")
+    _require_float(input, "logaddexp_cpu", other)
     return xp.logaddexp(input, other)
 
 
@@ -202,7 +206,7 @@ def logaddexp(input, other):
 )
 def logaddexp2(input, other):
     """``log2(2**input + 2**other)``, computed stably."""
-    _require_float(input, "logaddexp2_cpu")
+    _require_float(input, "logaddexp2_cpu", other)
     return xp.logaddexp2(input, other)
 
 
