@@ -70,6 +70,16 @@ def test_refusal_order_matches_torch(case):
 
 
 _MORE = {
+    # a bool product with an empty result or no terms is zeros: no kernel is chosen
+    "mm_bool_no_terms": lambda lib: lib.mm(
+        lib.ones(3, 0, dtype=lib.bool), lib.ones(0, 3, dtype=lib.bool)
+    ),
+    "bmm_bool_empty": lambda lib: lib.bmm(
+        lib.ones(0, 1, 2, dtype=lib.bool), lib.ones(0, 2, 1, dtype=lib.bool)
+    ),
+    "mv_bool_no_terms": lambda lib: lib.mv(
+        lib.ones(2, 0, dtype=lib.bool), lib.ones(0, dtype=lib.bool)
+    ),
     "isclose_dtypes": lambda lib: lib.isclose(lib.ones(2), lib.ones(2, dtype=lib.float64)),
     "isclose_shapes": lambda lib: lib.isclose(lib.ones(2), lib.ones(3)),
     "fmod_empty_by_zero": lambda lib: lib.fmod(lib.ones(0, dtype=lib.int64), lib.tensor(0)),
