@@ -70,6 +70,9 @@ def test_refusal_order_matches_torch(case):
 
 
 _MORE = {
+    # an integer input clamped with a float bound is clamped as float: an int bound of -2
+    # is -2 (not wrapped into uint8)
+    "clamp_uint8_float_and_int_bounds": lambda lib: lib.zeros(2, dtype=lib.uint8).clamp(-0.5, -2),
     # a bool product with an empty result or no terms is zeros: no kernel is chosen
     "mm_bool_no_terms": lambda lib: lib.mm(
         lib.ones(3, 0, dtype=lib.bool), lib.ones(0, 3, dtype=lib.bool)

@@ -123,12 +123,15 @@ def _keep_zero_sign(out, input):
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     _no_bool_scalar_kernel(input, min, max)
+    # torch clamps in the result dtype: an integer input with a float bound becomes float
+    # first, so an int bound is compared as the number it is (not wrapped into uint8)
+    input = _with_scalars(input, input, min, max)
     out = input
     if min is not None:
         out = _keep_zero_sign(xp.maximum(out, _bound(min, input.dtype)), out)
     if max is not None:
         out = _keep_zero_sign(xp.minimum(out, _bound(max, input.dtype)), out)
-    return _with_scalars(out, input, min, max)
+    return out
 
 
 @defop(
