@@ -19,6 +19,18 @@ _CASES = {
     "floor_divide_bool_shapes": lambda lib: (
         lib.ones(3, dtype=lib.bool) // lib.ones(4, dtype=lib.bool)
     ),
+    "hypot_long_shapes": lambda lib: lib.hypot(
+        lib.ones(2, 3, dtype=lib.long), lib.ones(2, dtype=lib.long)
+    ),
+    "logaddexp_mixed_int_shapes": lambda lib: lib.logaddexp(
+        lib.ones(2, 3, dtype=lib.long), lib.ones(2, dtype=lib.int32)
+    ),
+    "lerp_long_shapes": lambda lib: lib.lerp(
+        lib.zeros(2, 2, dtype=lib.long), lib.zeros(3, dtype=lib.long), 0.25
+    ),
+    "lerp_long_output_shape": lambda lib: lib.zeros(1, dtype=lib.long).lerp_(
+        lib.zeros(3, dtype=lib.long), 0.25
+    ),
     "lcm_half_shapes": lambda lib: lib.lcm(lib.ones(0, 3, dtype=lib.float16), lib.ones(2)),
     "mm_bool": lambda lib: lib.mm(lib.ones(2, 3, dtype=lib.bool), lib.ones(3, 4, dtype=lib.bool)),
     "lshift_bool": lambda lib: lib.ones(3, dtype=lib.bool) << lib.ones(3, dtype=lib.bool),
@@ -58,6 +70,19 @@ def test_refusal_order_matches_torch(case):
 
 
 _MORE = {
+    # an integer input clamped with a float bound is clamped as float: an int bound of -2
+    # is -2 (not wrapped into uint8)
+    "clamp_uint8_float_and_int_bounds": lambda lib: lib.zeros(2, dtype=lib.uint8).clamp(-0.5, -2),
+    # a bool product with an empty result or no terms is zeros: no kernel is chosen
+    "mm_bool_no_terms": lambda lib: lib.mm(
+        lib.ones(3, 0, dtype=lib.bool), lib.ones(0, 3, dtype=lib.bool)
+    ),
+    "bmm_bool_empty": lambda lib: lib.bmm(
+        lib.ones(0, 1, 2, dtype=lib.bool), lib.ones(0, 2, 1, dtype=lib.bool)
+    ),
+    "mv_bool_no_terms": lambda lib: lib.mv(
+        lib.ones(2, 0, dtype=lib.bool), lib.ones(0, dtype=lib.bool)
+    ),
     "isclose_dtypes": lambda lib: lib.isclose(lib.ones(2), lib.ones(2, dtype=lib.float64)),
     "isclose_shapes": lambda lib: lib.isclose(lib.ones(2), lib.ones(3)),
     "fmod_empty_by_zero": lambda lib: lib.fmod(lib.ones(0, dtype=lib.int64), lib.tensor(0)),

@@ -68,3 +68,19 @@ def test_fused_alpha_in_place_broadcasts_other(dtype):
         x.sub_(lib.tensor([[0.7, 0.1, 0.3]], dtype=d), alpha=1.7)
         found.append(x.numpy().tolist())
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_an_exact_zero_takes_the_sign_fma_gives_it(name):
+    # a sum of two zeros is -0 only where both are -0 (fma's rounding of an exact zero);
+    # the float64 kernel's error terms must not turn that into +0
+    values = np.array([0.0, -0.0, 2.0, -0.0])
+    arrays = [np.resize(values, (4, 8)), np.resize(values[::-1], (4, 8)), np.full((4, 8), -0.0)]
+    arrays[0][1], arrays[1][2] = -0.0, -0.0
+
+    def run(lib):
+        return CALLS[name](lib, *(lib.from_numpy(a.copy()) for a in arrays)).numpy()
+
+    ours, theirs = run(numtorch), run(torch)
+    np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_array_equal(np.signbit(ours), np.signbit(theirs))

@@ -93,3 +93,16 @@ def test_a_gather_with_an_empty_index_scatters_its_gradient(name, shape):
     assert ours == (True, shape)
     torch = pytest.importorskip("torch")
     assert ours == _empty_gather_gradient(torch, name, shape)
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (), (3, 1), (2, 0), (3,)], ids=str)
+def test_cumsum_gradient_passes_a_trivial_scan_through(shape):
+    # torch's cumsum_backward returns the gradient itself for at most one element or a dim
+    # of size 1 (no flips around a cumsum in the create_graph gradient's history)
+    names = []
+    for lib in (numtorch, pytest.importorskip("torch")):
+        x = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+        w = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+        (grad,) = lib.autograd.grad(lib.cumsum(x * 2, 0), x, w, create_graph=True)
+        names.append([type(f).__name__ for f, _ in grad.grad_fn.next_functions if f])
+    assert names[0] == names[1]

@@ -231,3 +231,25 @@ def test_bfloat16_nextafter_steps_by_its_own_spacing():
         )
         bits.append(out.view(lib.int16).tolist())
     assert bits[0] == bits[1]
+
+
+@pytest.mark.parametrize("wanted", ["input", "min", "max"])
+@pytest.mark.parametrize("shapes", [((), (2,), ()), ((), (), (3,)), ((1,), (1, 4), (1,))], ids=str)
+def test_clamp_tensor_backward_combines_its_conditions_in_place_as_torch(shapes, wanted):
+    # torch's backward of clamp with tensor bounds combines two conditions in place into the
+    # first (logical_and_/logical_or_): where the first is smaller than their broadcast,
+    # the gradient of that argument fails as torch's does
+    torch = pytest.importorskip("torch")
+    outcomes = []
+    for lib in (nt, torch):
+        args = [
+            lib.full(s, v, dtype=lib.float64, requires_grad=True)
+            for s, v in zip(shapes, (0.5, 0.7, 0.2))
+        ]
+        y = lib.clamp(*args)
+        try:
+            (g,) = lib.autograd.grad(y.sum(), args[("input", "min", "max").index(wanted)])
+            outcomes.append(g.tolist())
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]

@@ -132,3 +132,16 @@ def test_softmax_backward_sums_as_torchs_kernels(op, dim):
         (grad,) = lib.autograd.grad(getattr(x, op)(dim), x, lib.tensor(g, dtype=lib.float64))
         found.append(lib.signbit(grad).tolist())
     assert found[0] == found[1]
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("first", [0.0, -0.0])
+def test_max_pool_of_tied_zeros_keeps_the_first_zero(first, requires_grad):
+    # torch's kernel replaces its running maximum only by a greater value: of a window's
+    # tied +0 and -0 the first stays (NumPy's maximum may take either)
+    row = [first, -first, -1.0, -first, first, first, -first, -first, -2.0]
+    x = nt.tensor([[row] * 16], requires_grad=requires_grad)
+    pooled = nt.nn.functional.max_pool1d(x, 2).detach().numpy()
+    expected = [np.signbit(first), np.signbit(-first), np.signbit(first), np.signbit(-first)]
+    np.testing.assert_array_equal(np.signbit(pooled)[0, 0], expected)
+    np.testing.assert_array_equal(pooled[0, 0], 0.0)

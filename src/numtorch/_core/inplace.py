@@ -8,6 +8,7 @@ the version counter, and moves the tensor's history: a non-leaf gets the new nod
 from __future__ import annotations
 
 import inspect
+import warnings
 import weakref
 
 from ..backend import lapack, xp
@@ -149,10 +150,12 @@ def write_inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
 
 
 # torch writes these through an expanded (self-overlapping) tensor instead of refusing it:
-# their kernels do not check internal overlap, and every copy of an element gets one value.
-# (masked_fill_, index_fill_ and index_put_ also write there, deprecated, element by element:
-# writing their whole functional result would not give torch's values, so they still refuse.)
-WRITE_THROUGH_OVERLAP = frozenset(("zero_", "fill_", "tril_", "triu_"))
+# their kernels do not check internal overlap, and every copy of an element gets one value
+# (masked_fill_'s where any copy is masked: the elements its result changes are written,
+# with torch's deprecation warning). (index_fill_ and index_put_ also write there, element
+# by element: writing their whole functional result would not give torch's values, so they
+# still refuse.)
+WRITE_THROUGH_OVERLAP = frozenset(("zero_", "fill_", "tril_", "triu_", "masked_fill_"))
 
 
 def _overlapping_alias(data, name: str):
@@ -169,6 +172,14 @@ def _overlapping_alias(data, name: str):
         or (name in ("tril_", "triu_") and not _batches_in_place(data))
     ):
         return None
+    if overlaps and name == "masked_fill_":
+        warnings.warn(
+            "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor "
+            "before performing this operation. This also applies to advanced indexing e.g. "
+            "tensor[mask] = scalar",
+            UserWarning,
+            stacklevel=4,
+        )
     if not overlaps and not _apart(data):
         # windows that share elements (an overlapping unfold): torch applies the op once
         # per window, which writing the functional result cannot replay
@@ -358,7 +369,7 @@ def check_no_partial_overlap(self: Tensor, others) -> None:
             )
 
 
-_OPERANDS = ("other", "min", "max", "exponent")
+_OPERANDS = ("other", "min", "max", "exponent", "end")
 
 
 def _refuse_output(op, self, args, kwargs) -> None:

@@ -272,11 +272,15 @@ class CopySlices(Node):
             return self._apply_at_positions(grad, fn)
         # torch copies grad into an empty root of the root's strides and finds the view's
         # region in it by the view's geometry (the view steps replay where it has none
-        # there: another dtype; a view() step may need the root's layout)
+        # there: another dtype; a view() step may need the root's layout; and where the
+        # view shows an element twice, whose copy back refuses as torch's)
         result = grad.new_empty_strided(grad.shape, self._root_stride)
         result.copy_(grad)
-        if self._in_root is not None:
-            region = result.as_strided(*self._in_root)
+        in_root = self._in_root
+        if in_root is not None and not any(
+            st == 0 and n > 1 for n, st in zip(in_root[0], in_root[1])
+        ):
+            region = result.as_strided(*in_root)
         else:
             region = replay(result, self._steps)
         fn_grads = self._run_fn(fn, (region.clone(),))

@@ -30,7 +30,8 @@ def fma(x, y, z, out=None):
         back = plain - product
         lost = (product - (plain - back)) + (z - back)
         fused = plain + (lost + error)
-        fused = xp.where(xp.isfinite(fused), fused, plain)
+        # (an exact zero takes the unfused sum's sign: -0 of two negative zeros, as fma's)
+        fused = xp.where(xp.isfinite(fused) & (fused != 0), fused, plain)
         if out is None:
             return fused
         out[...] = fused

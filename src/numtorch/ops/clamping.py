@@ -14,14 +14,26 @@ from .nn.simd_lanes import vector_extreme
 from .pointwise import where
 
 
+def _combine(first, second, method, *operands):
+    # torch combines the two conditions in place into the first (logical_and_/logical_or_),
+    # which refuses to grow: a first condition smaller than their broadcast (a 0-d input
+    # against 0-d max, where min is a vector) fails the backward as torch's does. Batched
+    # tensors (vmap) take the out-of-place form, as torch's tensor subclasses do.
+    if any(getattr(t, "_batched", False) for t in operands):
+        return getattr(first, method.rstrip("_"))(second)
+    return getattr(first, method)(second)
+
+
 def _clamp_grad(grad, input, min, max):
-    if min is None or max is None:
-        inside = input >= min if max is None else input <= max
-    elif isinstance(min, Tensor) and isinstance(max, Tensor):
-        # torch's tensor-bound form combines the masks in place (see _clamp_bound)
-        inside = (input >= min).logical_and_(input <= max)
-    else:
-        inside = (input >= min) & (input <= max)
+    inside = True
+    if min is not None:
+        inside = input >= min
+    if max is not None:
+        inside = (
+            _combine(inside, input <= max, "logical_and_", input, min, max)
+            if min is not None
+            else input <= max
+        )
     return where(inside, grad, 0.0)
 
 
@@ -33,8 +45,8 @@ def _clamp_bound(grad, input, bound, other_bound, lower):
     # the backward raises torch's in-place error)
     active = input < bound if lower else input > bound
     if other_bound is not None:
-        other = bound < other_bound
-        active = active.logical_and_(other) if lower else active.logical_or_(other)
+        method = "logical_and_" if lower else "logical_or_"
+        active = _combine(active, bound < other_bound, method, input, bound, other_bound)
     return where(active, grad, 0.0)
 
 
@@ -124,12 +136,15 @@ def _keep_zero_sign(out, input):
 def _clamp_scalar(input, min, max):
     _clamp_check(min, max)
     _no_bool_scalar_kernel(input, min, max)
+    # torch clamps in the result dtype: an integer input with a float bound becomes float
+    # first, so an int bound is compared as the number it is (not wrapped into uint8)
+    input = _with_scalars(input, input, min, max)
     out = input
     if min is not None:
         out = _keep_zero_sign(xp.maximum(out, _bound(min, input.dtype)), out)
     if max is not None:
         out = _keep_zero_sign(xp.minimum(out, _bound(max, input.dtype)), out)
-    return _with_scalars(out, input, min, max)
+    return out
 
 
 @defop(

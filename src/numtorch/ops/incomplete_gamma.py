@@ -345,7 +345,7 @@ def igamma(input, other):
         >>> torch.igamma(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0]))
         tensor([0.6321, 0.5940])
     """
-    _require_float(input, "igamma_cpu")
+    _require_float(input, "igamma_cpu", other)
     return incomplete_gamma_array(input, other, False, _maxlog(input)).astype(
         input.dtype, copy=False
     )
@@ -368,7 +368,7 @@ def igammac(input, other):
         >>> torch.igammac(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0]))
         tensor([0.3679, 0.4060])
     """
-    _require_float(input, "igammac_cpu")
+    _require_float(input, "igammac_cpu", other)
     return incomplete_gamma_array(input, other, True, _maxlog(input)).astype(
         input.dtype, copy=False
     )

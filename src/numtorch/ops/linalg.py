@@ -196,7 +196,15 @@ def mm(input, mat2) -> Tensor:
             f"{mat2.shape[0]}x{mat2.shape[1]})"
         )
     _same_dtype(input, mat2, "mm")
+    if input._data.dtype == xp.bool_ and 0 in input.shape + mat2.shape[1:]:
+        return _empty_product(input, (input.shape[0], mat2.shape[1]))
     return _mm(input, mat2)
+
+
+def _empty_product(input, shape) -> Tensor:
+    # torch's mm, mv and bmm kernels return (zeros) before choosing a kernel by dtype where
+    # the result is empty or the sum has no terms: a bool product is refused only otherwise
+    return Tensor._make(xp.zeros(shape, input._data.dtype))
 
 
 _BMM = kernel("bmm", NUMBERS)
@@ -239,6 +247,8 @@ def bmm(input, mat2) -> Tensor:
         raise RuntimeError(
             f"expected scalar type {input.dtype.scalar_name} but found {mat2.dtype.scalar_name}"
         )
+    if input._data.dtype == xp.bool_ and 0 in input.shape + mat2.shape[2:]:
+        return _empty_product(input, (b, n, mat2.shape[2]))
     return _bmm(input, mat2)
 
 
@@ -271,6 +281,8 @@ def mv(input, vec) -> Tensor:
             f"{input.shape[1]}), vec ({vec.shape[0]})"
         )
     _same_dtype(input, vec, "mv")
+    if input._data.dtype == xp.bool_ and 0 in input.shape:
+        return _empty_product(input, (input.shape[0],))
     return _mv(input, vec)
 
 

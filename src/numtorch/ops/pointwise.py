@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
-from .._core.dispatch import check_scalar_fits, fill_scalar
+from .._core.dispatch import broadcast_shape, check_scalar_fits, fill_scalar
 from .._core.kernel_dtypes import COMPLEX, FLOATS, NUMBERS, kernel
 from .._core.op import defop, export, not_implemented, overloaded
 from .._core.tensor import Tensor, typename
@@ -616,7 +616,9 @@ def _check_lerp(args):
         raise RuntimeError(
             f"expected dtype {input.dtype.c_name} for `weight` but got dtype {weight.dtype.c_name}"
         )
-    if isinstance(input, Tensor):  # after the dtype checks, as torch's kernel runs last
+    if isinstance(input, Tensor):  # after the dtype and shape checks: torch's kernel runs last
+        operands = (input, end, weight)
+        broadcast_shape(*(t._data.shape for t in operands if isinstance(t, Tensor)))
         _LERP.check_tensor(input)
 
 

@@ -519,11 +519,19 @@ def logsumexp(input, dim, keepdim=False) -> Tensor:
 
 
 # -- cumulative ops and sorting --------------------------------------------------------------
+def _cumsum_backward(grad, dim):
+    # the reversed cumulative sum; torch passes the gradient on as it is where that is itself
+    # (at most one element, or a dim of size 1)
+    if grad.numel() <= 1 or grad.shape[dim] == 1:
+        return grad
+    return grad.flip(dim).cumsum(dim).flip(dim)
+
+
 @defop(
     batch=batch_rules.along("dim"),
     name="cumsum",
     # torch casts the gradient to the input's dtype first (Note [Reductions with dtype=])
-    input=lambda grad, input_dtype, dim: grad.to(input_dtype).flip(dim).cumsum(dim).flip(dim),
+    input=lambda grad, input_dtype, dim: _cumsum_backward(grad.to(input_dtype), dim),
     jvp=batched(
         lambda input_t, input, dim, dtype: (
             _cumsum(input_t, dim + batch_shift(input_t, input), dtype)

@@ -46,8 +46,10 @@ def _floats_only(name, params=("input", "other"), complex_too=False):
     return check
 
 
-def _require_float(input, name):
+def _require_float(input, name, other=None):
     if input.dtype.kind not in "fcV":
+        if other is not None:  # torch's operands broadcast before its kernel is chosen
+            broadcast_shape(input.shape, xp.shape(other))
         dt = _dtypes.from_numpy_dtype(input.dtype)
         raise NotImplementedError(f"\"{name}\" not implemented for '{dt.scalar_name}'")
 
@@ -122,7 +124,7 @@ def hypot(input, other):
         >>> torch.hypot(torch.tensor([3.0]), torch.tensor([4.0]))
         tensor([5.])
     """
-    _require_float(input, "hypot_cpu")
+    _require_float(input, "hypot_cpu", other)
     return xp.hypot(input, other)
 
 
@@ -222,7 +224,7 @@ def logaddexp(input, other):
         >>> torch.logaddexp(torch.tensor([0.0]), torch.tensor([0.0]))
         tensor([0.6931])
     """
-    _require_float(input, "logaddexp_cpu")
+    _require_float(input, "logaddexp_cpu", other)
     if input.dtype.kind == "c":
         return complex_log_add_exp(input, other)
     return xp.logaddexp(input, other)
@@ -239,7 +241,7 @@ def logaddexp(input, other):
 )
 def logaddexp2(input, other):
     """``log2(2**input + 2**other)``, computed stably."""
-    _require_float(input, "logaddexp2_cpu")
+    _require_float(input, "logaddexp2_cpu", other)
     return xp.logaddexp2(input, other)
 
 

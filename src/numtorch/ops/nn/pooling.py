@@ -127,6 +127,7 @@ def max_pool_values(x, kernel, stride, padding, dilation, ceil_mode):
     """
     geo = PoolGeometry(x.shape, kernel, stride, padding, dilation, ceil_mode)
     best = xp.full(geo.lead + geo.out, _lowest(x.dtype), x.dtype)
+    reads = []
     for offset in geo.offsets():
         outputs, inputs = [], []
         for i, d, s, o, p, n in zip(
@@ -139,7 +140,23 @@ def max_pool_values(x, kernel, stride, padding, dilation, ceil_mode):
         if all(out.stop > out.start for out in outputs):
             target = best[(Ellipsis, *outputs)]
             xp.maximum(target, x[(Ellipsis, *inputs)], out=target)
+            reads.append((target, x[(Ellipsis, *inputs)]))
+    _first_zero_sign(best, reads)
     return best
+
+
+def _first_zero_sign(best, reads) -> None:
+    """Where a window's maximum is a zero, the sign of its first zero: torch's kernel keeps
+    the first of equal values (it replaces only a greater one), and +0 and -0 are equal;
+    NumPy's maximum may take either. ``reads`` pairs views of ``best`` with the input
+    elements read into them, in window order."""
+    if best.dtype.kind not in "fV":
+        return
+    zero = best == 0
+    if not zero.any():
+        return
+    for target, values in reversed(reads):  # the earliest read writes last
+        xp.copyto(target, values, where=(target == 0) & (values == 0))
 
 
 def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
@@ -168,6 +185,7 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
         low = best == _lowest(x.dtype)
         if low.any():  # the padding ties a window of lowest values: torch keeps its start
             xp.copyto(arg, _window_starts(geo).astype(kind), where=low)
+    _first_zero_sign(best, [(best, xpad[geo.window(offset)]) for offset in offsets])
     if x.dtype.kind in "fV":
         nan = xp.isnan(best)
         if nan.any():  # torch points at the last NaN of the window
