@@ -109,6 +109,16 @@ def _programs(lib):
         "view_as_number": lambda: x.view_as(1.5),
         "reshape_as_number": lambda: ints.reshape_as(2),
         "expand_as_number": lambda: bools.expand_as(0),
+        # the unpromoted tensor-only ops take no number for their input
+        "isnan_bool": lambda: lib.isnan(True),
+        "isfinite_int": lambda: lib.isfinite(2),
+        "signbit_float": lambda: lib.signbit(1.0),
+        "bitwise_not_int": lambda: lib.bitwise_not(1),
+        "logical_not_int": lambda: lib.logical_not(1),
+        "argmax_float": lambda: lib.argmax(3.0, 0),
+        # isposinf and isneginf refuse complex tensors
+        "isposinf_complex": lambda: lib.isposinf(x.detach() * 1j),
+        "isneginf_complex": lambda: (x.detach() * 1j).isneginf(),
     }
 
 
@@ -144,6 +154,14 @@ EXPECTED = {
     "view_as_number": "TypeError",
     "reshape_as_number": "TypeError",
     "expand_as_number": "TypeError",
+    "isnan_bool": "TypeError",
+    "isfinite_int": "TypeError",
+    "signbit_float": "TypeError",
+    "bitwise_not_int": "TypeError",
+    "logical_not_int": "TypeError",
+    "argmax_float": "TypeError",
+    "isposinf_complex": "RuntimeError",
+    "isneginf_complex": "RuntimeError",
     "sum_int": "RuntimeError",
     "sum_dim_bool": "RuntimeError",
     "nansum_int": "RuntimeError",
