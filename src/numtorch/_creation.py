@@ -658,15 +658,28 @@ def linspace(
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
-    dt = _float_dtype(dtype)
+    complex_bound = any(isinstance(v, complex) for v in (start, end))
+    if dtype is None and complex_bound:  # torch infers the complex default dtype
+        dt = _dtypes.get_default_dtype().to_complex()
+    else:
+        dt = _float_dtype(dtype)
+    if complex_bound and not dt.is_complex:
+        raise RuntimeError(
+            "torch.linspace(): inferred dtype c10::complex<float> can't be safely cast to "
+            f"passed dtype {dt.scalar_name}"
+        )
     _refuse_spaced("linspace_cpu", dt, steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if steps == 0:
+        return _finish(xp.empty(0, dt.np), requires_grad, "linspace()")  # no bound converted
     if not (dt.is_floating_point or dt.is_complex):
-        # torch converts the bounds to an integral dtype first, as a fill value
-        start, end = (int(fill_scalar(v, dt.np)) for v in (start, end))
+        # torch converts the bounds to an integral dtype first, as a fill value (to bool: 0.5
+        # is True, not truncated to 0)
+        convert = bool if dt is _dtypes.bool_ else functools.partial(fill_scalar, np_dtype=dt.np)
+        start, end = (int(convert(v)) for v in (start, end))
     # torch's kernel: the first half counts up from start, the second half down from end.
-    work = dt.np if dt.is_floating_point else xp.dtype(xp.float64)
+    work = dt.np if dt.is_floating_point or dt.is_complex else xp.dtype(xp.float64)
     idx = xp.arange(steps)
     if steps <= 1:
         data = xp.full(steps, start, dtype=work)
