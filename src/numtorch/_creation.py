@@ -885,7 +885,11 @@ _RANGE_NAMES.update(int32="int", int64="long int", bool="bool", float16="c10::Ha
 
 def _check_from_to(low, high, dt) -> None:
     """torch's refusal of a [low, high) range that the dtype cannot hold (randint and
-    random_ draw in the dtype's own values, where NumPy would wrap)."""
+    random_ draw in the dtype's own values, where NumPy would wrap), and of complex dtypes."""
+    if dt.is_complex:
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types"
+        )
     name = _RANGE_NAMES.get(dt.name)
     if name is None:
         return
@@ -1039,6 +1043,10 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
         values = kernels.exponential(gen, n, a, dtype == xp.float64)
     elif kind == "random":
         if b is None:
+            if t.is_complex():
+                raise NotImplementedError(
+                    f"\"random_kernel_cpu\" not implemented for '{t.dtype.scalar_name}'"
+                )
             values = kernels.random_full(gen, n, dtype)
         else:
             _check_from_to(a, b, t.dtype)
