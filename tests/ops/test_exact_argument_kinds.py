@@ -212,3 +212,16 @@ def test_a_pointwise_in_place_op_refuses_the_shape_before_the_kernel_refuses_the
     )
     torch = pytest.importorskip("torch")
     assert ours == _inplace_refusal(torch, name, dtype, other_dtype)
+
+
+@pytest.mark.parametrize("name", ["clamp_", "clip_"])
+def test_an_in_place_op_s_own_dtype_check_comes_before_the_shapes(name):
+    # fuzz seed 8500790: clamp refuses a complex tensor before its iterator sees the shapes
+    torch = pytest.importorskip("torch")
+    out = []
+    for lib in (numtorch, torch):
+        target = lib.tensor([1 + 1j, 2j])
+        with pytest.raises(Exception) as error:
+            getattr(target, name)(lib.ones(4))
+        out.append((type(error.value).__name__, str(error.value)))
+    assert out[0] == out[1]
