@@ -666,15 +666,28 @@ def linspace(
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
-    dt = _float_dtype(dtype)
+    complex_bound = any(isinstance(v, complex) for v in (start, end))
+    if dtype is None and complex_bound:  # torch infers the complex default dtype
+        dt = _dtypes.get_default_dtype().to_complex()
+    else:
+        dt = _float_dtype(dtype)
+    if complex_bound and not dt.is_complex:
+        raise RuntimeError(
+            "torch.linspace(): inferred dtype c10::complex<float> can't be safely cast to "
+            f"passed dtype {dt.scalar_name}"
+        )
     _refuse_spaced("linspace_cpu", dt, steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if steps == 0:
+        return _finish(xp.empty(0, dt.np), requires_grad, "linspace()")  # no bound converted
     if not (dt.is_floating_point or dt.is_complex):
-        # torch converts the bounds to an integral dtype first, as a fill value
-        start, end = (int(fill_scalar(v, dt.np)) for v in (start, end))
+        # torch converts the bounds to an integral dtype first, as a fill value (to bool: 0.5
+        # is True, not truncated to 0)
+        convert = bool if dt is _dtypes.bool_ else functools.partial(fill_scalar, np_dtype=dt.np)
+        start, end = (int(convert(v)) for v in (start, end))
     # torch's kernel: the first half counts up from start, the second half down from end.
-    work = dt.np if dt.is_floating_point else xp.dtype(xp.float64)
+    work = dt.np if dt.is_floating_point or dt.is_complex else xp.dtype(xp.float64)
     idx = xp.arange(steps)
     if steps <= 1:
         data = xp.full(steps, start, dtype=work)
@@ -880,7 +893,11 @@ _RANGE_NAMES.update(int32="int", int64="long int", bool="bool", float16="c10::Ha
 
 def _check_from_to(low, high, dt) -> None:
     """torch's refusal of a [low, high) range that the dtype cannot hold (randint and
-    random_ draw in the dtype's own values, where NumPy would wrap)."""
+    random_ draw in the dtype's own values, where NumPy would wrap), and of complex dtypes."""
+    if dt.is_complex:
+        raise RuntimeError(
+            "check_random_bounds handles only integral, floating-point and boolean types"
+        )
     name = _RANGE_NAMES.get(dt.name)
     if name is None:
         return
@@ -1034,6 +1051,10 @@ def random_fill_(t: Tensor, kind: str, a, b, generator=None) -> Tensor:
         values = kernels.exponential(gen, n, a, dtype == xp.float64)
     elif kind == "random":
         if b is None:
+            if t.is_complex():
+                raise NotImplementedError(
+                    f"\"random_kernel_cpu\" not implemented for '{t.dtype.scalar_name}'"
+                )
             values = kernels.random_full(gen, n, dtype)
         else:
             _check_from_to(a, b, t.dtype)

@@ -396,3 +396,16 @@ def test_lerp_forward_formula_is_lerp_of_the_tangents_like_torch(sides):
     np.testing.assert_array_equal(ours, theirs)
     keep = ~np.isnan(theirs)
     np.testing.assert_array_equal(np.signbit(ours[keep]), np.signbit(theirs[keep]))
+
+
+def test_an_op_without_forward_derivative_refuses_before_checking_its_arguments():
+    # fuzz seed 8400137: torch refuses forward AD through floor_divide before its kernel
+    # finds that the shapes do not broadcast
+    torch = pytest.importorskip("torch")
+    errors = []
+    for lib in (numtorch, torch):
+        x = lib.ones(2, 3)
+        with pytest.raises(NotImplementedError) as error:
+            lib.func.jvp(lambda a, lib=lib: lib.floor_divide(a, a[[0, 0, 0]]), (x,), (x,))
+        errors.append(str(error.value))
+    assert errors[0] == errors[1]

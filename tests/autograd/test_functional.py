@@ -531,3 +531,34 @@ def test_vectorize_equals_loop_on_random_compositions(names, c):
     loop = F.jacobian(f, x)
     vectorized = F.jacobian(f, x, vectorize=True)
     np.testing.assert_allclose(vectorized.numpy(), loop.numpy(), rtol=1e-10, atol=1e-12)
+
+
+_EMPTY = np.zeros((3, 2, 0))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # fuzz seeds 8400142, 8400532: the inner gradient of an empty input is outside the
+        # graph, so the vectorized outer Jacobian is zeros, not torch's IndexError
+        lambda lib, x: lib.autograd.functional.hessian(lambda v: lib.median(v), x, vectorize=True),
+        lambda lib, x: lib.autograd.functional.hessian(lambda v: (v * 2).sum(), x, vectorize=True),
+        lambda lib, x: lib.autograd.functional.jacobian(lambda v: v * 2, x, vectorize=True),
+        lambda lib, x: lib.autograd.functional.hessian(lambda v: (v * 2).sum(), x),
+        # strict is refused with vectorize before the empty output is
+        lambda lib, x: lib.autograd.functional.jacobian(
+            lambda v: v * 2, x, vectorize=True, strict=True
+        ),
+    ],
+)
+def test_jacobian_of_empty_outputs_as_torch(call):
+    torch = pytest.importorskip("torch")
+    out = []
+    for lib in (numtorch, torch):
+        try:
+            result = call(lib, lib.tensor(_EMPTY))
+        except Exception as error:  # the error type is the outcome
+            out.append(type(error).__name__)
+        else:
+            out.append(tuple(result.shape))
+    assert out[0] == out[1]

@@ -25,3 +25,27 @@ def test_linspace_matches_torch_bit_for_bit(dtype):
         ours = numtorch.linspace(start, end, steps, dtype=getattr(numtorch, dtype)).numpy()
         theirs = torch.linspace(start, end, steps, dtype=getattr(torch, dtype)).numpy()
         assert ours.tobytes() == theirs.tobytes(), (start, end, steps)
+
+
+@pytest.mark.parametrize(
+    ("start", "dtype", "steps"),
+    [
+        (0.5, "bool", 1),  # fuzz seed 8500782: bool(0.5) is True, not truncated to 0
+        (-0.5, "uint8", 0),  # no bound is converted for no step
+        (1j, None, 5),  # complex bounds infer the complex default dtype
+        (2 - 3j, "complex128", 4),
+        (1j, "complex64", 1),
+        (1j, "float32", 3),  # and refuse a real one
+        (1j, "bool", 2),  # before the bool kernel's refusal
+    ],
+)
+def test_linspace_bounds_convert_as_torch(start, dtype, steps):
+    out = []
+    for lib in (numtorch, torch):
+        try:
+            r = lib.linspace(start, 1, steps, dtype=None if dtype is None else getattr(lib, dtype))
+        except Exception as error:  # the error type is the outcome
+            out.append(type(error).__name__)
+        else:
+            out.append((str(r.dtype).replace("numtorch", "torch"), r.tolist()))
+    assert out[0] == out[1]

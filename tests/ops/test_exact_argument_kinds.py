@@ -109,6 +109,16 @@ def _programs(lib):
         "view_as_number": lambda: x.view_as(1.5),
         "reshape_as_number": lambda: ints.reshape_as(2),
         "expand_as_number": lambda: bools.expand_as(0),
+        # the unpromoted tensor-only ops take no number for their input
+        "isnan_bool": lambda: lib.isnan(True),
+        "isfinite_int": lambda: lib.isfinite(2),
+        "signbit_float": lambda: lib.signbit(1.0),
+        "bitwise_not_int": lambda: lib.bitwise_not(1),
+        "logical_not_int": lambda: lib.logical_not(1),
+        "argmax_float": lambda: lib.argmax(3.0, 0),
+        # isposinf and isneginf refuse complex tensors
+        "isposinf_complex": lambda: lib.isposinf(x.detach() * 1j),
+        "isneginf_complex": lambda: (x.detach() * 1j).isneginf(),
     }
 
 
@@ -144,6 +154,14 @@ EXPECTED = {
     "view_as_number": "TypeError",
     "reshape_as_number": "TypeError",
     "expand_as_number": "TypeError",
+    "isnan_bool": "TypeError",
+    "isfinite_int": "TypeError",
+    "signbit_float": "TypeError",
+    "bitwise_not_int": "TypeError",
+    "logical_not_int": "TypeError",
+    "argmax_float": "TypeError",
+    "isposinf_complex": "RuntimeError",
+    "isneginf_complex": "RuntimeError",
     "sum_int": "RuntimeError",
     "sum_dim_bool": "RuntimeError",
     "nansum_int": "RuntimeError",
@@ -194,3 +212,16 @@ def test_a_pointwise_in_place_op_refuses_the_shape_before_the_kernel_refuses_the
     )
     torch = pytest.importorskip("torch")
     assert ours == _inplace_refusal(torch, name, dtype, other_dtype)
+
+
+@pytest.mark.parametrize("name", ["clamp_", "clip_"])
+def test_an_in_place_op_s_own_dtype_check_comes_before_the_shapes(name):
+    # fuzz seed 8500790: clamp refuses a complex tensor before its iterator sees the shapes
+    torch = pytest.importorskip("torch")
+    out = []
+    for lib in (numtorch, torch):
+        target = lib.tensor([1 + 1j, 2j])
+        with pytest.raises(Exception) as error:
+            getattr(target, name)(lib.ones(4))
+        out.append((type(error.value).__name__, str(error.value)))
+    assert out[0] == out[1]

@@ -106,3 +106,23 @@ def test_cumsum_gradient_passes_a_trivial_scan_through(shape):
         (grad,) = lib.autograd.grad(lib.cumsum(x * 2, 0), x, w, create_graph=True)
         names.append([type(f).__name__ for f, _ in grad.grad_fn.next_functions if f])
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize(
+    ("shape", "dims"), [((1, 4), None), ((2, 1, 3, 1), None), ((2, 1, 3), (0, 1)), ((4,), None)]
+)
+def test_squeeze_backward_unsqueezes_each_size_one_dim_as_torch(shape, dims):
+    # fuzz seed 8600341: torch's unsqueeze_to records an UnsqueezeBackward0 per squeezed dim
+    torch = pytest.importorskip("torch")
+    chains = []
+    for lib in (numtorch, torch):
+        x = lib.ones(shape, dtype=lib.float64, requires_grad=True)
+        y = x.squeeze() if dims is None else x.squeeze(dims)
+        v = lib.ones(y.shape, dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(y, x, v, create_graph=True)
+        node, names = g.grad_fn, []
+        while node is not None:
+            names.append(type(node).__name__)
+            node = node.next_functions[0][0] if node.next_functions else None
+        chains.append(names)
+    assert chains[0] == chains[1]

@@ -36,3 +36,21 @@ def test_randint_refuses_a_range_outside_the_dtype(dtype, low, high):
 def test_random_refuses_a_range_outside_the_dtype():
     with pytest.raises(RuntimeError, match="to - 1 is out of bounds for signed char"):
         numtorch.zeros(3, dtype=numtorch.int8).random_(0, 200)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda lib: lib.randint(0, 5, (2,), dtype=lib.complex64),
+        lambda lib: lib.randint_like(lib.zeros(2, dtype=lib.complex64), 5),  # fuzz 8500754
+        lambda lib: lib.zeros(2, dtype=lib.complex128).random_(0, 5),
+        lambda lib: lib.zeros(2, dtype=lib.complex64).random_(),
+    ],
+)
+def test_integer_draws_refuse_complex_dtypes_as_torch(draw):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(Exception) as theirs:
+        draw(torch)
+    with pytest.raises(type(theirs.value)) as ours:
+        draw(numtorch)
+    assert str(ours.value) == str(theirs.value)

@@ -441,8 +441,9 @@ def inplace_variant(op, name: str):
             raise
         try:
             out = op(self, *args, **kwargs)
-        except NotImplementedError:
-            _refuse_output(op, self, args, kwargs)
+        except NotImplementedError as error:
+            if not getattr(error, "before_shapes", False):
+                _refuse_output(op, self, args, kwargs)
             raise
         return write_inplace(self, out, name)
 

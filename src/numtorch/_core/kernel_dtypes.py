@@ -47,7 +47,9 @@ class KernelDtypes:
         if self.message is None:
             return NotImplementedError(f"\"{self.kernel}\" not implemented for '{name}'")
         kind = {"c": "complex", "b": "bool"}.get(np_dtype.kind, name)
-        return self.error_type(self.message.format(dtype=name, kind=kind))
+        error = self.error_type(self.message.format(dtype=name, kind=kind))
+        error.before_shapes = True  # the op's own check: in-place ops raise it before theirs
+        return error
 
     def in_kernel(self, np_dtype) -> bool:
         """Whether the kernel refuses ``np_dtype`` (after the iterator has checked the

@@ -162,12 +162,15 @@ class OpSpec:
             operands.add(0)
         self.operands = tuple(sorted(operands))
         self.lists = frozenset(self.index[n] for n in lists)
-        # the promoted operands a number may not stand for (torch's parser wants a Tensor
-        # there: eq(1, t)); the differentiable ones are checked with their tensors
-        self.tensor_operands = (
-            tuple(i for i in self.operands if i not in self.diff and i not in self.scalars)
-            if promote
-            else ()
+        # the operands a number may not stand for (torch's parser wants a Tensor there:
+        # eq(1, t), isnan(1.0)): the promoted ones and an unpromoted op's input; the
+        # differentiable ones are checked with their tensors
+        self.tensor_operands = tuple(
+            i
+            for i in self.operands
+            if i not in self.diff
+            and i not in self.scalars
+            and (promote or self.params[i] == "input")
         )
         self.formulas = tuple(
             (self.index[input_name], formula, _parameters(formula)[0])

@@ -178,8 +178,11 @@ class _ForwardObserver:
         levels = _levels_in(spec, args)
         if not levels:
             return run
+        refusal = spec.jvp if getattr(spec.jvp, "refuses", False) else None
 
         def run_dual():
+            if refusal is not None:  # torch refuses before its kernel checks the arguments
+                refusal()
             out = run()
             results = out if isinstance(out, (tuple, list)) else (out,)
             for level in levels:
@@ -309,6 +312,7 @@ def no_forward_derivative(name: str):
     def jvp():
         raise unsupported(name)
 
+    jvp.refuses = True
     return jvp
 
 
@@ -322,6 +326,7 @@ def not_implemented_jvp(name: str):
             f"Trying to use forward AD with aten::{name} that does not support it."
         )
 
+    jvp.refuses = True
     return jvp
 
 

@@ -233,17 +233,20 @@ def jacobian(
             func(*inputs), "outputs of the user-provided function", "jacobian"
         )
         check_requires_grad(outputs, "outputs", strict)
-        if any(o.numel() == 0 for o in outputs):  # torch stacks no rows and fails
-            if vectorize:
+        if vectorize and strict:
+            raise RuntimeError(
+                "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` "
+                "are not supported together. Please either set `strict=False` or "
+                "`vectorize=False`."
+            )
+        if any(o.numel() == 0 for o in outputs):
+            if not vectorize:  # torch stacks no rows and fails
+                raise RuntimeError("stack expects a non-empty TensorList")
+            if sum(o.numel() for o in outputs) == 0 and any(o.requires_grad for o in outputs):
+                # a batch of no basis rows reaches autograd.grad, which reads its first row;
+                # outputs outside the graph never get there (their Jacobian is zeros)
                 raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
-            raise RuntimeError("stack expects a non-empty TensorList")
         if vectorize:
-            if strict:
-                raise RuntimeError(
-                    "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` "
-                    "are not supported together. Please either set `strict=False` or "
-                    "`vectorize=False`."
-                )
             jac = _jacobian_vectorized(outputs, inputs, create_graph)
         else:
             jac = _jacobian_rows(outputs, inputs, create_graph, strict)

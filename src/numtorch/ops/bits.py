@@ -7,6 +7,7 @@ import math
 
 from .._core import batch_rules
 from .._core import dtypes as _dtypes
+from .._core.kernel_dtypes import REAL, own_message
 from .._core.op import defop, export
 from .._core.tensor import Tensor
 from .._creation import zeros_like
@@ -278,6 +279,7 @@ def nextafter(input, other) -> Tensor:
 @export
 @defop(
     batch=batch_rules.pointwise,
+    dtypes=own_message(REAL, "isposinf does not support complex inputs."),
 )
 def isposinf(input):
     return xp.isposinf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)
@@ -286,6 +288,7 @@ def isposinf(input):
 @export
 @defop(
     batch=batch_rules.pointwise,
+    dtypes=own_message(REAL, "isneginf does not support complex inputs."),
 )
 def isneginf(input):
     return xp.isneginf(input) if input.dtype.kind in "fV" else xp.zeros(input.shape, xp.bool_)

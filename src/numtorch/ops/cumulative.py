@@ -257,16 +257,12 @@ def _logcumsumexp_backward(grad, input, result, dim):
 
 @batched
 def _logcumsumexp_jvp(input_t, input, result, dim):
-    # d out_j = sum_{k<=j} exp(x_k - out_j) dx_k, summed in log space for the positive and
-    # negative parts of the tangent (as the backward does), so nothing under- or overflows
-    if input.ndim == 0:
-        return input_t
+    # torch's formula: the tangent's running sum weighted by exp(x - max), over the primal's
+    # running sum plus 1e-13 (so a sum of zeros below a -inf gives 0, not NaN, and every
+    # float64 value is a little under the exact one)
     d = dim + batch_shift(input_t, input)
-    lowest = _dtypes.finfo(input.dtype).min
-    log_abs = input_t.abs().log()
-    positive = where(input_t > 0, log_abs, lowest) + input
-    negative = where(input_t < 0, log_abs, lowest) + input
-    return (positive.logcumsumexp(d) - result).exp() - (negative.logcumsumexp(d) - result).exp()
+    weights = input.exp() if input.is_complex() else (input - input.amax(dim, True)).exp()
+    return (weights * input_t).cumsum(d) / (weights.cumsum(dim) + 1e-13)
 
 
 def _complex_logcumsumexp(x, dim):

@@ -280,13 +280,23 @@ def unflatten(input, dim, sizes) -> Tensor:
     return view(input, shape[:dim] + sizes + shape[dim + 1 :])
 
 
+def _unsqueeze_to(grad, input_shape, dims=None):
+    """torch's unsqueeze_to: an unsqueeze for each size-1 dim (of ``dims``) in order, so
+    double backward records torch's UnsqueezeBackward0 nodes (none where nothing was
+    squeezed)."""
+    for d, size in enumerate(input_shape):
+        if size == 1 and (dims is None or d in dims):
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 @defop(
     batch=batch_rules.squeeze_all,
     name="squeeze_all",
     aten="squeeze",
     node="SqueezeBackward0",
     view=True,
-    input=lambda grad, input_shape: grad.reshape(input_shape),
+    input=lambda grad, input_shape: _unsqueeze_to(grad, input_shape),
     jvp=_reshape_jvp,
 )
 def _squeeze_all(input):
@@ -313,7 +323,7 @@ def _squeeze_dim(input, dim):
     aten="squeeze",
     node="SqueezeBackward2",
     view=True,
-    input=lambda grad, input_shape: grad.reshape(input_shape),
+    input=lambda grad, input_shape, dims: _unsqueeze_to(grad, input_shape, dims),
     jvp=_reshape_jvp,
 )
 def _squeeze_dims(input, dims):
