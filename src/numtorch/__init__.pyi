@@ -259,6 +259,7 @@ from . import nested as nested
 from . import __config__ as __config__
 from . import __future__ as __future__
 from . import _dynamo as _dynamo
+from . import _utils as _utils
 from . import ao as ao
 from . import compiler as compiler
 from . import distributed as distributed
