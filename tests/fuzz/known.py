@@ -43,16 +43,6 @@ KNOWN: dict[tuple[str, str], tuple[str, tuple[int, int]]] = {
         "numtorch's efficient zeros are copied on write and the backward returns it",
         (64250117, 5493),
     ),
-    ("gradient", "masked_std_all"): (
-        "the standard deviation of values equal to the last bit is 0 or rounding noise as the "
-        "sum of the mean rounds, and its gradient (x - mean) / (n std) is then NaN (0 / 0) or "
-        "finite: torch's vectorized sum of 12 float64 values adds the 4 past its 8 lanes "
-        "first and the lanes after, NumPy's pairwise sum the lanes first, one ulp apart "
-        "(8 copies of 0.18179640624789725: std 0 in torch, 3e-17 here). Scaling the inputs "
-        "keeps them equal, so the fuzzer's ill-conditioning test cannot tell; matching means "
-        "torch's summation order in every sum",
-        (27182818, 5),
-    ),
     ("second order", "abs_"): (
         "the same efficient zero tensor as sgn_'s second order: abs's gradient is "
         "grad * sgn(input), whose second derivative goes through sgn's",

@@ -82,7 +82,7 @@ print(block.se, block.use_res, block2.use_res)
 opt = torch.optim.RMSprop(
     list(block.parameters()) + list(block2.parameters()), lr=1e-3, alpha=0.9, eps=1e-3, momentum=0.9
 )
-for step in range(3):
+for step in range(2):
     h = block2(block(x))
     loss = h.pow(2).mean()
     opt.zero_grad()

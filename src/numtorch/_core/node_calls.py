@@ -4,6 +4,7 @@ count of gradients it returns, and each gradient conformed to its input (engine.
 from __future__ import annotations
 
 from ..backend import xp
+from ..backend.vector_sum import ordered_sum
 from . import dtypes as _dtypes
 from .anomaly_mode import run_with_anomaly
 from .hooks import node_post_hooks, node_pre_hooks
@@ -162,11 +163,21 @@ def _conform_array(data, meta):
         if lead == 1 and len(dims) == 1 and data.ndim == 2 and data.shape[0] >= _GEMV_ROWS:
             data = _column_sums(data)
         elif len(dims) == lead:  # leading dims alone (a bias's gradient): no keepdims reshape
-            data = xp.add.reduce(data, axis=tuple(dims))
+            if (
+                lead == data.ndim
+            ):  # a full sum, in torch's order (Note [Sum in torch's vector order])
+                total = ordered_sum(data, None, False)
+                data = xp.add.reduce(data, axis=None) if total is None else total
+            else:
+                data = xp.add.reduce(data, axis=tuple(dims))
             if data.__class__ is not _ndarray:  # a sum to 0-d is a NumPy scalar
                 data = xp.asarray(data)
         else:
-            data = xp.add.reduce(data, axis=tuple(dims), keepdims=True).reshape(shape)
+            # trailing dims sum in torch's order, as the sum a program writes by hand does
+            total = ordered_sum(data, tuple(dims), True)
+            if total is None:
+                total = xp.add.reduce(data, axis=tuple(dims), keepdims=True)
+            data = total.reshape(shape)
     if data.dtype != dtype:
         if dtype.kind != "f":
             return None

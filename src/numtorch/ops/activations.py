@@ -79,7 +79,7 @@ def threshold_backward(grad_output, self, threshold):
 _SAME_SIZE_BITS = {2: xp.int16, 4: xp.int32, 8: xp.int64}
 
 
-tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, _conj(result)))
+tanh = _unary("tanh", xp.tanh, lambda grad, result: tanh_backward(grad, _conj(result)), wide=True)
 
 
 def _sigmoid_forward(input):

@@ -245,13 +245,16 @@ def reciprocal(input):
     return xp.reciprocal(input)
 
 
-exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result))
+exp = _unary("exp", xp.exp, lambda grad, result: grad * _conj(result), wide=True)
 exp2 = _unary(
-    "exp2", xp.exp2, lambda grad, result: _mul_scalar(grad * _conj(result), math.log(2.0))
+    "exp2",
+    xp.exp2,
+    lambda grad, result: _mul_scalar(grad * _conj(result), math.log(2.0)),
+    wide=True,
 )
-expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * _conj(result + 1))
-log = _unary("log", xp.log, lambda grad, input: grad / _conj(input))
-log2 = _unary("log2", xp.log2, lambda grad, input: grad / _conj(input * math.log(2.0)))
+expm1 = _unary("expm1", xp.expm1, lambda grad, result: grad * _conj(result + 1), wide=True)
+log = _unary("log", xp.log, lambda grad, input: grad / _conj(input), wide=True)
+log2 = _unary("log2", xp.log2, lambda grad, input: grad / _conj(input * math.log(2.0)), wide=True)
 
 
 def _log10(x):
@@ -268,6 +271,7 @@ log1p = _unary(
     xp.log1p,
     lambda grad, input: grad / _conj(input + 1),
     node="Log1PBackward0",
+    wide=True,
 )
 sqrt = _unary("sqrt", xp.sqrt, lambda grad, result: grad / _conj(_mul_scalar(result, 2)))
 

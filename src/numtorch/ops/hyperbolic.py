@@ -11,7 +11,7 @@ from .._core.op import FUNCTIONS, defop, export, refusing
 from .._core.tensor import Tensor
 from ..autograd.forward_grad import no_forward_derivative
 from ..backend import xp
-from .pointwise import _conj, _unary
+from .pointwise import _conj, _through_float64, _unary
 
 # d/dx asinh x = 1 / sqrt(x**2 + 1); acosh: 1 / sqrt(x**2 - 1); atanh: 1 / (1 - x**2),
 # conjugated for complex inputs (Note [Complex autograd])
@@ -27,7 +27,7 @@ def _acosh_grad(grad, input):
 
 
 acosh = _unary("acosh", xp.arccosh, _acosh_grad)
-atanh = _unary("atanh", xp.arctanh, lambda grad, input: grad / _conj(1 - input * input))
+atanh = _unary("atanh", xp.arctanh, lambda grad, input: grad / _conj(1 - input * input), wide=True)
 arcsinh = export(asinh, name="arcsinh")
 arccosh = export(acosh, name="arccosh")
 arctanh = export(atanh, name="arctanh")
@@ -59,7 +59,12 @@ def _inplace(name: str, ufunc):
     return method
 
 
-for _name, _ufunc in (("asinh", xp.arcsinh), ("acosh", xp.arccosh), ("atanh", xp.arctanh)):
+_INPLACE = (
+    ("asinh", xp.arcsinh),
+    ("acosh", xp.arccosh),
+    ("atanh", _through_float64(xp.arctanh)),  # as atanh (Note [float32 math through float64])
+)
+for _name, _ufunc in _INPLACE:
     _method = _inplace(_name, _ufunc)
     for _public in (_name + "_", "arc" + _name[1:] + "_"):
         setattr(Tensor, _public, _method)

@@ -51,6 +51,11 @@ def _moment(input, dim, correction, keepdim, take_root, welford=False):
     if input.dtype == xp.float16:  # torch accumulates half in float: no overflow in the sum
         out = _moment(input.astype(xp.float32), dim, correction, keepdim, take_root, welford)
         return out.astype(xp.float16)
+    if input.dtype == xp.float32:
+        # torch's float kernels accumulate in double and take std's root there, rounding
+        # once at the end (NumPy's float32 var was an ulp off in about one value in five)
+        out = _moment(input.astype(xp.float64), dim, correction, keepdim, take_root, welford)
+        return out.astype(xp.float32)
     n = input.size if dim is None else math.prod(input.shape[d] for d in dim)
     if n - correction <= 0:  # torch gives inf or nan here rather than raising
         real = input.real.dtype  # (a complex input's variance is real)
@@ -233,7 +238,10 @@ _WELFORD_IN_ORDER = 4096
 
 
 def _welford_mean(input, dim, keepdim):
-    mean = xp.mean(input, axis=dim, keepdims=keepdim)
+    if input.dtype == xp.float32:  # torch's recurrence runs in double, rounded once
+        mean = xp.mean(input, axis=dim, keepdims=keepdim, dtype=xp.float64).astype(xp.float32)
+    else:
+        mean = xp.mean(input, axis=dim, keepdims=keepdim)
     if input.ndim == 0 or input.dtype.kind != "f":
         return mean
     if input.size:  # a running mean of equal values stays that value (sum / n may not)

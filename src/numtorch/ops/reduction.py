@@ -14,6 +14,7 @@ from .._creation import ones_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import xp
 from ..backend.layout import row_major
+from ..backend.vector_sum import ordered_sum
 from .concatenation import cat
 from .pointwise import _conj, _div_scalar, where
 
@@ -141,7 +142,9 @@ def _accumulate_dtype(input, dtype):
 
 def _sum_of(input, dim, keepdim, dtype):
     a = read_as(input, dtype)  # integers sum in int64 (wrapping in a narrower dtype=)
-    total = xp.sum(a, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(a, None))
+    total = ordered_sum(a, dim, keepdim)  # Note [Sum in torch's vector order]
+    if total is None:
+        total = xp.sum(a, axis=dim, keepdims=keepdim, dtype=_accumulate_dtype(a, None))
     return rounded(total, dtype)
 
 
@@ -291,7 +294,11 @@ def _mean(input, dim, keepdim, dtype):
     # torch's mean of the halves sums the input (not rounded to the half first) in float32,
     # divides and rounds once; NumPy's mean of float16 does the same
     if dtype is None or _dtypes.to_dtype(dtype).np not in _HALVES:
-        return xp.mean(read_as(input, dtype), axis=dim, keepdims=keepdim)
+        a = read_as(input, dtype)
+        total = ordered_sum(a, dim, keepdim)  # torch's mean: its sum over the count
+        if total is None:
+            return xp.mean(a, axis=dim, keepdims=keepdim)
+        return total / a.dtype.type(_count(a.shape, dim))
     return rounded(xp.mean(input.astype(xp.float32), axis=dim, keepdims=keepdim), dtype)
 
 

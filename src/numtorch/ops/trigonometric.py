@@ -15,8 +15,8 @@ tan = _unary("tan", xp.tan, lambda grad, result: grad * _conj(1.0 + result * res
 asin = _unary("asin", xp.arcsin, lambda grad, input: grad * _conj(rsqrt(1.0 - input * input)))
 acos = _unary("acos", xp.arccos, lambda grad, input: -grad * _conj(rsqrt(1.0 - input * input)))
 atan = _unary("atan", xp.arctan, lambda grad, input: grad / _conj(1.0 + input * input))
-sinh = _unary("sinh", xp.sinh, lambda grad, input: grad * _conj(input.cosh()))
-cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * _conj(input.sinh()))
+sinh = _unary("sinh", xp.sinh, lambda grad, input: grad * _conj(input.cosh()), wide=True)
+cosh = _unary("cosh", xp.cosh, lambda grad, input: grad * _conj(input.sinh()), wide=True)
 
 
 arcsin = export(asin, name="arcsin", inplace=True)
