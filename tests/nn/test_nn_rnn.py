@@ -242,6 +242,16 @@ def test_hooks_and_weights_see_the_module():
     lstm.flatten_parameters()
 
 
+def test_flat_weights_read_a_weight_that_is_no_parameter():
+    # the weights are read from the parameters' dict; a name not there by attribute
+    lstm = numtorch.nn.LSTM(3, 4)
+    w = lstm.weight_hh_l0.detach() * 2
+    del lstm.weight_hh_l0
+    lstm.weight_hh_l0 = w
+    assert lstm._flat_weights[1] is w
+    assert lstm._flat_weights[0] is lstm.weight_ih_l0
+
+
 def test_init_is_uniform_in_one_over_sqrt_hidden():
     numtorch.manual_seed(0)
     for module in (numtorch.nn.GRU(8, 16, 2), numtorch.nn.LSTMCell(8, 16)):

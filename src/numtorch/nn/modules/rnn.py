@@ -84,7 +84,13 @@ class RNNBase(Module):
 
     @property
     def _flat_weights(self) -> list:
-        return [getattr(self, name, None) for name in self._flat_weights_names]
+        # read from the parameters' dict, which Module.__getattr__ would search after two
+        # failed lookups; a name not there (deleted, or a parametrization's) by attribute
+        params = self._parameters
+        return [
+            params[name] if name in params else getattr(self, name, None)
+            for name in self._flat_weights_names
+        ]
 
     @property
     def all_weights(self) -> list:
