@@ -185,7 +185,7 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
         low = best == _lowest(x.dtype)
         if low.any():  # the padding ties a window of lowest values: torch keeps its start
             xp.copyto(arg, _window_starts(geo).astype(kind), where=low)
-    _first_zero_sign(best, [(best, xpad[geo.window(offset)]) for offset in offsets])
+    _first_zero_sign(best, [(best, window) for window in windows])
     if x.dtype.kind in "fV":
         nan = xp.isnan(best)
         if nan.any():  # torch points at the last NaN of the window
