@@ -49,6 +49,11 @@ NO_FORWARD_AD = {
     "pack_padded_sequence",
     "pdist",
     "rrelu_",
+    # torch declares zeta's derivatives not implemented (x's is missing, q's only backward),
+    # so forward AD refuses every overload
+    "special_zeta",
+    "special_zeta_self_scalar",
+    "special_zeta_other_scalar",
     # torch refuses autograd through it for an input that requires grad (a complex output)
     "view_as_complex_copy",
     # segment_reduce: torch writes no forward derivative

@@ -442,7 +442,7 @@ def inplace_variant(op, name: str):
         try:
             out = op(self, *args, **kwargs)
         except NotImplementedError as error:
-            if not getattr(error, "before_shapes", False):
+            if getattr(error, "refused_dtype", None) != self._data.dtype:
                 _refuse_output(op, self, args, kwargs)
             raise
         return write_inplace(self, out, name)

@@ -48,7 +48,10 @@ class KernelDtypes:
             return NotImplementedError(f"\"{self.kernel}\" not implemented for '{name}'")
         kind = {"c": "complex", "b": "bool"}.get(np_dtype.kind, name)
         error = self.error_type(self.message.format(dtype=name, kind=kind))
-        error.before_shapes = True  # the op's own check: in-place ops raise it before theirs
+        # the op's own check: an in-place op raises it before its output's checks when the
+        # output itself has the refused dtype (clamp_ of a complex tensor; a bool tensor
+        # clamped by a complex bound fails the cast first)
+        error.refused_dtype = np_dtype
         return error
 
     def in_kernel(self, np_dtype) -> bool:

@@ -148,26 +148,26 @@ def signbit(input):
     return xp.signbit(input)
 
 
+@export
 @defop(
     batch=batch_rules.pointwise,
     name="nan_to_num",
     input=lambda grad, input: grad * input.isfinite(),  # (a NaN gradient stays NaN, as torch)
     jvp="elementwise",
+    widens_bfloat16=False,  # (its bounds are bfloat16's: below)
 )
-def _nan_to_num(input, nan=0.0, posinf=None, neginf=None):
-    return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)
-
-
-@export
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None) -> Tensor:
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN and infinities replaced by ``nan`` and by ``posinf``/``neginf`` (by default the
     dtype's largest and lowest finite values)."""
-    if input.dtype is _dtypes.bfloat16:
-        # the kernel runs in float32 (Note [bfloat16]): the default bounds are bfloat16's
-        largest = _dtypes.finfo(_dtypes.bfloat16).max
+    if input.dtype == _dtypes.bfloat16.np:
+        # computed in float32 (Note [bfloat16]) with bfloat16's default bounds: float32's
+        # would round to infinities
+        largest = float(_dtypes.finfo(_dtypes.bfloat16).max)
         posinf = largest if posinf is None else posinf
         neginf = -largest if neginf is None else neginf
-    return _nan_to_num(input, nan, posinf, neginf)
+        wide = xp.nan_to_num(input.astype(xp.float32), nan=nan, posinf=posinf, neginf=neginf)
+        return wide.astype(input.dtype)
+    return xp.nan_to_num(input, nan=nan, posinf=posinf, neginf=neginf)
 
 
 @export

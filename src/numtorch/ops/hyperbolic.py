@@ -6,6 +6,7 @@ leaves unimplemented; numtorch raises the same NotImplementedError.
 
 from __future__ import annotations
 
+from .._core import batch_rules
 from .._core.inplace import check_inplace, write_inplace
 from .._core.op import FUNCTIONS, defop, export, refusing
 from .._core.tensor import Tensor
@@ -47,6 +48,7 @@ def _inplace(name: str, ufunc):
         node=name[0].upper() + name[1:] + "Backward1",
         promote="float",
         params=("input",),
+        batch=batch_rules.pointwise,  # (a wrapped ufunc is not recognised as pointwise)
         input=_not_implemented(f"inplace version of {name}"),
         jvp=no_forward_derivative(name + "_"),  # torch has none either
     )(ufunc)

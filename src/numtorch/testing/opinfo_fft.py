@@ -186,6 +186,11 @@ COMPLEX_OPS = [
     _complex_unary("complex_sgn", lambda t, z: z.sgn(), _nonzero_pairs),
     _complex_unary("complex_real_imag", lambda t, z: z.real * z.imag, complex_out=False),
     _complex_unary("complex_conj", lambda t, z: z.conj() * z.exp()),
+    _complex_unary(  # the parts of a conjugate view (Note [Parts of a conjugate])
+        "complex_conj_parts",
+        lambda t, z: z.conj().real * 2 + z.conj().imag * z.conj().real,
+        complex_out=False,
+    ),
     _complex_unary("complex_conj_physical", lambda t, z: t.conj_physical(z) * 2),
     _complex_unary("complex_mul_div", lambda t, z: z * (z + 1.5) / (z * z + 4), _nonzero_pairs),
     _complex_unary("complex_log_reciprocal", lambda t, z: z.log() + z.reciprocal(), _nonzero_pairs),
