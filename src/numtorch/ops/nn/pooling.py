@@ -141,19 +141,19 @@ def max_pool_values(x, kernel, stride, padding, dilation, ceil_mode):
             target = best[(Ellipsis, *outputs)]
             xp.maximum(target, x[(Ellipsis, *inputs)], out=target)
             reads.append((target, x[(Ellipsis, *inputs)]))
-    _first_zero_sign(best, reads)
+    _first_zero_sign(best, reads, x)
     return best
 
 
-def _first_zero_sign(best, reads) -> None:
+def _first_zero_sign(best, reads, x) -> None:
     """Where a window's maximum is a zero, the sign of its first zero: torch's kernel keeps
     the first of equal values (it replaces only a greater one), and +0 and -0 are equal;
     NumPy's maximum may take either. ``reads`` pairs views of ``best`` with the input
-    elements read into them, in window order."""
+    elements read into them, in window order. Nothing to do unless the input ``x`` holds
+    a -0 (one pass; after a ReLU, where most maxima are zeros, there is none)."""
     if best.dtype.kind not in "fV":
         return
-    zero = best == 0
-    if not zero.any():
+    if not (best == 0).any() or not xp.signbit(x).any():
         return
     for target, values in reversed(reads):  # the earliest read writes last
         xp.copyto(target, values, where=(target == 0) & (values == 0))
@@ -185,7 +185,7 @@ def _max_pool_with_offsets(x, kernel, stride, padding, dilation, ceil_mode):
         low = best == _lowest(x.dtype)
         if low.any():  # the padding ties a window of lowest values: torch keeps its start
             xp.copyto(arg, _window_starts(geo).astype(kind), where=low)
-    _first_zero_sign(best, [(best, window) for window in windows])
+    _first_zero_sign(best, [(best, window) for window in windows], x)
     if x.dtype.kind in "fV":
         nan = xp.isnan(best)
         if nan.any():  # torch points at the last NaN of the window
