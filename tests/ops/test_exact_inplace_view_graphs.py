@@ -437,23 +437,3 @@ def test_as_strided_gradient_records_torchs_steps(geometry):
         graphs.append((sorted(seen), grad.detach().numpy().copy()))
     assert graphs[0][0] == graphs[1][0]
     np.testing.assert_array_equal(graphs[0][1], graphs[1][1])
-
-
-def _second_order_through_a_transposed_root(lib):
-    # the first gradient writes into a copy laid out as the transposed root (CopySlices with
-    # copy_ as its node, which knows no shape for its target); the second runs through it
-    x = lib.tensor(np.arange(1.0, 13.0).reshape(2, 2, 3) / 7, requires_grad=True)
-    root = x.clone().T * 1
-    region = root[-1:]
-    region.exp_()
-    w = lib.linspace(-1, 1, region.numel(), dtype=region.dtype).reshape(region.shape)
-    (grad,) = lib.autograd.grad(region, x, w, create_graph=True)
-    (second,) = lib.autograd.grad((grad * grad).sum(), x)
-    return grad.detach().numpy().copy(), second.numpy().copy()
-
-
-def test_second_order_through_a_copy_laid_out_as_a_transposed_root():
-    ours = _second_order_through_a_transposed_root(numtorch)
-    theirs = _second_order_through_a_transposed_root(pytest.importorskip("torch"))
-    for a, b in zip(ours, theirs):
-        np.testing.assert_allclose(a, b, rtol=1e-12)

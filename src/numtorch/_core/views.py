@@ -240,7 +240,6 @@ class CopySlices(Node):
         self._input_meta = ((root._data.shape, root._data.dtype),) + fn._input_meta[1:]
         self._steps = steps
         self._positions = None if view is None else _moved_view_positions(root, view, steps)
-        self._view_shape = None if view is None else tuple(view.shape)
         self._root_stride = root.stride()
         self._in_root = (
             None if view is None or self._positions is not None else _geometry_in(root, view)
@@ -293,7 +292,7 @@ class CopySlices(Node):
     def _apply_at_positions(self, grad, fn) -> tuple:
         flat = grad.reshape(-1).clone()
         positions = grad._make(self._positions)
-        shape = self._view_shape  # (not fn's input meta: copy_'s has none for its target)
+        shape = fn._input_meta[0][0]
         fn_grads = self._run_fn(fn, (flat.index_select(0, positions).reshape(shape),))
         region = fn_grads[0]
         region = flat.new_zeros(shape) if region is None else region.sum_to_size(shape)
