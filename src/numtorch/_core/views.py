@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import weakref
 
-from ..backend import layout, xp
+from ..backend import xp
 from . import grad_mode
 from .backward_run import task
 from .graph import Node, freed_error, next_sequence_nr
@@ -216,20 +216,6 @@ OVERLAP_MESSAGE = (
 )
 
 
-def _geometry_in(root, view):
-    """The view's sizes, strides and offset in the memory of a tensor laid out as its root
-    (torch's view geometry relative to the base), or None where the view is no strided
-    window of it: another dtype, a root that is not dense, a NumPy flip."""
-    data = root._data
-    if view._data.dtype != data.dtype or not layout.non_overlapping_and_dense(data):
-        return None
-    if any(s < 0 for s in data.strides) or any(s < 0 for s in view._data.strides):
-        return None
-    itemsize = data.itemsize
-    stride = tuple(s // itemsize for s in view._data.strides)
-    return tuple(view._data.shape), stride, view.storage_offset() - root.storage_offset()
-
-
 class CopySlices(Node):
     """Gradient of a root tensor after an in-place op wrote through one of its views."""
 
@@ -241,9 +227,6 @@ class CopySlices(Node):
         self._steps = steps
         self._positions = None if view is None else _moved_view_positions(root, view, steps)
         self._root_stride = root.stride()
-        self._in_root = (
-            None if view is None or self._positions is not None else _geometry_in(root, view)
-        )
         self._fn = fn
         self._sequence_nr = next_sequence_nr()
         # Note [Sparse roots]: a root whose elements overlap (expanded) is refused likewise
@@ -269,19 +252,14 @@ class CopySlices(Node):
             raise RuntimeError(OVERLAP_MESSAGE)
         if self._positions is not None:  # Note [Roots that changed their geometry]
             return self._apply_at_positions(grad, fn)
-        # torch copies grad into an empty root of the root's strides and finds the view's
-        # region in it by the view's geometry (the view steps replay where it has none
-        # there: another dtype; a view() step may need the root's layout; and where the
-        # view shows an element twice, whose copy back refuses as torch's)
-        result = grad.new_empty_strided(grad.shape, self._root_stride)
-        result.copy_(grad)
-        in_root = self._in_root
-        if in_root is not None and not any(
-            st == 0 and n > 1 for n, st in zip(in_root[0], in_root[1])
-        ):
-            region = result.as_strided(*in_root)
+        # the view steps replay on the root's layout (a view() step may need it), whatever
+        # the incoming gradient's strides: torch copies grad into an empty_strided root too
+        if grad.stride() == self._root_stride:
+            result = grad.clone()
         else:
-            region = replay(result, self._steps)
+            result = grad.new_empty_strided(grad.shape, self._root_stride)
+            result.copy_(grad)
+        region = replay(result, self._steps)
         fn_grads = self._run_fn(fn, (region.clone(),))
         if fn_grads[0] is None:
             region.zero_()
@@ -327,52 +305,6 @@ class CopySlices(Node):
         self._saved = None
 
 
-def storage_positions(size, stride, offset):
-    """Storage index of every element of a ``size``/``stride`` view starting at ``offset``,
-    flattened (an int64 array)."""
-    flat = xp.full(size, offset, dtype=xp.int64)
-    for d, (n, s) in enumerate(zip(size, stride)):
-        shape = [1] * len(size)
-        shape[d] = n
-        flat = flat + (xp.arange(n, dtype=xp.int64) * s).reshape(shape)
-    return xp.ascontiguousarray(flat).reshape(-1)
-
-
-def as_strided_backward(grad, input_geometry, size, stride, storage_offset):
-    """The gradient of an as_strided view (``size``, ``stride``, ``storage_offset``) of a
-    tensor of ``input_geometry`` (storage size, shape, strides, offset), in torch's steps, so
-    that a gradient taken with create_graph records its nodes: the view's dims of size 1
-    squeezed and those of stride 0 summed off the gradient, which is written into a zero
-    storage through what is left of the view's geometry (copied, or added where that may
-    show an element twice), the input's geometry then viewed out of the storage."""
-    storage_size, input_shape, input_stride, input_offset = input_geometry
-    if 0 in size or 0 in input_shape:  # torch's fresh zeros, no history
-        return grad.new_zeros(input_shape)
-    kept_size, kept_stride = [], []
-    for d in reversed(range(len(size))):
-        if size[d] == 1:
-            grad = grad.squeeze(d)
-        elif stride[d] == 0:
-            grad = grad.sum(d)
-        else:
-            kept_size.insert(0, size[d])
-            kept_stride.insert(0, stride[d])
-    storage = grad.new_zeros(storage_size)  # (batched with a batched gradient)
-    if layout.may_overlap(kept_size, kept_stride):
-        positions = grad._make(storage_positions(kept_size, kept_stride, storage_offset))
-        storage.index_add_(0, positions, grad.reshape(-1))
-    else:
-        storage.as_strided(kept_size, kept_stride, storage_offset).copy_(grad)
-    if layout.may_overlap(input_shape, input_stride):
-        # an input that shows an element n times (an expanded one) gets 1/n of its gradient
-        # at each: the gradients of its copies add up to the element's again, as torch's
-        # as_strided_backward divides (clamped: positions the input never reads stay finite)
-        wanted = storage_positions(input_shape, input_stride, input_offset)
-        counts = xp.bincount(wanted, minlength=storage_size).astype(grad._data.dtype)
-        storage = storage / grad._make(xp.maximum(counts, 1))
-    return storage.as_strided(input_shape, input_stride, input_offset)
-
-
 class AsStridedBackward0(Node):
     """A view's gradient once its root changed in place: scattered into the root's shape."""
 
@@ -396,11 +328,6 @@ class AsStridedBackward0(Node):
         self._saved_size = tuple(view._data.shape)
         self._saved_stride = tuple(s // itemsize for s in view._data.strides)
         self._saved_storage_offset = view.storage_offset()
-        # over a row-major root the backward writes through the view's geometry, as torch's
-        # as_strided_backward does (positions number the root's elements in row-major order)
-        self._in_root = None
-        if not self._real_of_complex and root._data.flags.c_contiguous:
-            self._in_root = _geometry_in(root, view)
         self._sequence_nr = next_sequence_nr()
 
     _expects = None  # the shape torch's view function gave (_from_view_function)
@@ -425,12 +352,8 @@ class AsStridedBackward0(Node):
             flat = grad._make(xp.zeros(2 * math.prod(shape), grad._data.dtype))
             pairs = flat.index_add(0, positions, grad.reshape(-1)).reshape(*shape, 2)
             return (pairs[..., 0] + pairs[..., 1] * 1j,)
-        numel = math.prod(shape)
-        if self._in_root is not None:
-            root = (numel, shape, layout.contiguous_strides(shape), 0)
-            return (as_strided_backward(grad, root, *self._in_root),)
-        flat = grad._make(xp.zeros(numel, dtype)).index_add(0, positions, grad.reshape(-1))
-        return (flat.as_strided(shape, layout.contiguous_strides(shape)),)
+        flat = grad._make(xp.zeros(math.prod(shape), dtype))
+        return (flat.index_add(0, positions, grad.reshape(-1)).reshape(shape),)
 
 
 def _numbered(root):

@@ -35,15 +35,6 @@ def dense_strides(shape, strides) -> tuple:
     return _sorted_dense(shape, [strides])
 
 
-def contiguous_strides(shape) -> tuple:
-    """Row-major strides (in elements) of ``shape``."""
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    return tuple(reversed(strides))
-
-
 def _is_contiguous(shape, strides) -> bool:
     expected = 1
     for size, stride in zip(reversed(shape), reversed(strides)):
@@ -115,17 +106,6 @@ def view_strides(shape, strides, new_shape):
 def non_overlapping_and_dense(array) -> bool:
     """torch's ``is_non_overlapping_and_dense`` of an array (NumPy's flips count as strides)."""
     return _is_dense(array.shape, tuple(abs(s) // array.itemsize for s in array.strides))
-
-
-def may_overlap(shape, strides) -> bool:
-    """Whether a geometry may show one storage element twice (torch's
-    _maybe_overlapping_memory: each stride, smallest first, past all the smaller ones span)."""
-    span = 0
-    for n, s in sorted((pair for pair in zip(shape, strides) if pair[0] != 1), key=lambda p: p[1]):
-        if s <= span:
-            return True
-        span += s * (n - 1)
-    return False
 
 
 def preserved_strides(array) -> tuple:

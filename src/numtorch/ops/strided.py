@@ -10,8 +10,7 @@ from .._core import batch_rules
 from .._core.inplace import check_inplace
 from .._core.op import FUNCTIONS, defop, export
 from .._core.tensor import Tensor, _wrap_dim
-from .._core.views import as_strided_backward, storage_positions
-from .._creation import zeros, zeros_like
+from .._creation import ones, zeros, zeros_like
 from ..autograd.forward_grad import batch_shift, batched
 from ..backend import layout, xp
 from .indexing import _bounds
@@ -64,6 +63,45 @@ def _check_geometry(size, stride, storage_offset, storage_size, itemsize):
         )
 
 
+def _positions(size, stride, offset) -> Tensor:
+    """Storage index of every element of a ``size``/``stride`` view starting at ``offset``."""
+    flat = xp.full(size, offset, dtype=xp.int64)
+    for d, (n, s) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[d] = n
+        flat = flat + (xp.arange(n, dtype=xp.int64) * s).reshape(shape)
+    return Tensor._make(xp.ascontiguousarray(flat).reshape(-1))
+
+
+def _may_overlap(size, stride) -> bool:
+    """Whether a geometry may show one storage element twice (torch's
+    _maybe_overlapping_memory: each stride, smallest first, past all the smaller ones span)."""
+    span = 0
+    for n, s in sorted((pair for pair in zip(size, stride) if pair[0] != 1), key=lambda p: p[1]):
+        if s <= span:
+            return True
+        span += s * (n - 1)
+    return False
+
+
+def _as_strided_backward(grad, input_geometry, size, stride, storage_offset):
+    # scatter into the storage (adding where the view overlaps itself), then read the
+    # input's own elements back out of it
+    storage_size, input_shape, input_stride, input_offset = input_geometry
+    storage = zeros(storage_size, dtype=grad.dtype)
+    storage = storage.index_add(0, _positions(size, stride, storage_offset), grad.reshape(-1))
+    wanted = _positions(input_shape, input_stride, input_offset)
+    if 0 not in input_shape and _may_overlap(input_shape, input_stride):
+        # an input that shows an element n times (an expanded one) gets 1/n of its gradient
+        # at each: the gradients of its copies add up to the element's again, as torch's
+        # as_strided_backward divides (clamped: positions the input never reads stay finite)
+        counts = zeros(storage_size, dtype=grad.dtype).index_add(
+            0, wanted, ones(wanted.shape[0], dtype=grad.dtype)
+        )
+        storage = storage / counts.clamp(min=1)
+    return storage.index_select(0, wanted).reshape(input_shape)
+
+
 def _as_strided_array(input, size, stride, storage_offset, input_geometry):
     flat, _ = _storage(input)
     _check_geometry(size, stride, storage_offset, flat.shape[0], input.itemsize)
@@ -105,7 +143,7 @@ def _as_strided_jvp(input_t, input, size, stride, storage_offset, input_geometry
         )[0]
     batch = input_t.shape[0]
     storage = zeros((batch, storage_size), dtype=input_t.dtype)
-    wanted = Tensor._make(storage_positions(input_shape, input_stride, input_offset))
+    wanted = _positions(input_shape, input_stride, input_offset)
     storage = storage.index_copy(1, wanted, input_t.reshape(batch, -1))
     return storage.as_strided((batch, *size), (storage_size, *stride), storage_offset)
 
@@ -131,7 +169,7 @@ def as_strided(input, size, stride, storage_offset=None) -> Tensor:
 _as_strided = defop(
     name="as_strided",
     view=True,
-    input=lambda grad, input_geometry, size, stride, storage_offset: as_strided_backward(
+    input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
         grad, input_geometry, size, stride, storage_offset
     ),
     jvp=_as_strided_jvp,
@@ -141,7 +179,7 @@ _as_strided = defop(
 _as_strided_inplace = defop(
     name="as_strided_",
     node="AsStridedBackward1",
-    input=lambda grad, input_geometry, size, stride, storage_offset: as_strided_backward(
+    input=lambda grad, input_geometry, size, stride, storage_offset: _as_strided_backward(
         grad, input_geometry, size, stride, storage_offset
     ),
     jvp=_as_strided_jvp,
