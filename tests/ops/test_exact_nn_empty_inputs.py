@@ -161,6 +161,22 @@ def test_conv_transpose_of_an_empty_spatial_dim_raises_as_torch(shape):
     assert found[0] == found[1]
 
 
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_conv_transpose_without_output_channels_raises_as_torch(dims):
+    # fuzz seeds 83920174 and 98765432: a weight of shape (C_in, 0, k...) ran (3-d leaked a
+    # ZeroDivisionError); torch's slow kernels refuse an empty weight
+    found = []
+    for lib in (numtorch, torch):
+        conv = getattr(lib.nn.functional, f"conv_transpose{dims}d")
+        try:
+            found.append(
+                tuple(conv(lib.ones(1, 2, *[4] * dims), lib.ones(2, 0, *[2] * dims)).shape)
+            )
+        except RuntimeError as exc:
+            found.append(str(exc))
+    assert found[0] == found[1]
+
+
 @pytest.mark.parametrize("shape", [(0, 4, 3), (0, 4), (0, 4, 2, 2)])
 def test_group_norm_of_an_empty_batch_as_torch(shape):
     found = []

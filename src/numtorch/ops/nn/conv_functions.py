@@ -186,6 +186,16 @@ def _check_backend(x, w, transposed):
             height, width = (1,) * (2 - len(kernel)) + tuple(kernel)
             sizes = f" kernel_height: {height} kernel_width: {width}"
         raise RuntimeError(f"kernel size should be greater than zero, but got{sizes}")
+    if transposed and w.size == 0:  # no output channels: torch's slow kernels' shape check
+        shape = list(w.shape)
+        if len(shape) == 5:
+            raise RuntimeError(
+                "non-empty 5D (n_output_plane x n_input_plane x kernel_depth x kernel_height "
+                f"x kernel_width) tensor expected for weight, but got: {shape}"
+            )
+        if len(shape) == 3:  # torch runs 1-d as 2-d with a unit height
+            shape.insert(2, 1)
+        raise RuntimeError(f"non-empty 2D or 4D weight tensor expected, but got: {shape}")
 
 
 def _same_padding(input, weight, stride, dilation):
