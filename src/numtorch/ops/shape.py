@@ -14,7 +14,7 @@ from .._core.tensor import Size, Tensor, _wrap_dim, int_argument
 from .._core.warn_once import warn_once
 from .._creation import keyword_size, shape_arg, zeros
 from ..autograd.forward_grad import align, batch_shift, batched
-from ..backend import xp
+from ..backend import layout, xp
 
 
 def infer_shape(shape: tuple, numel: int) -> tuple:
@@ -91,23 +91,14 @@ def _tangents_or_zeros(tensors_t, tensors):
 # stride of its own choosing where a view of a non-contiguous array inserts one; torch's
 # rules fix it, and they show in stride() and in the layout checks of torch's kernels (the
 # fused attention wants a last stride of 1). Contiguous inputs get the same strides both ways.
-def _view_strides(old_shape, old_strides, new_shape):
-    """torch's computeStride: a view's strides, chunk by chunk of the old layout (each
-    size-1 dim of the new shape takes its chunk's running stride)."""
-    new = [0] * len(new_shape)
-    view_d = len(new_shape) - 1
-    chunk = old_strides[-1]
-    tensor_numel = view_numel = 1
-    for d in range(len(old_shape) - 1, -1, -1):
-        tensor_numel *= old_shape[d]
-        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * chunk):
-            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
-                new[view_d] = view_numel * chunk
-                view_numel *= new_shape[view_d]
-                view_d -= 1
-            if d > 0:
-                chunk, tensor_numel, view_numel = old_strides[d - 1], 1, 1
-    return tuple(new)
+def _torch_view(out, input):
+    """``out``, a view NumPy made of ``input``, with the strides torch's computeStride gives
+    it (``layout.view_strides``; NumPy's byte strides scale through it unchanged)."""
+    if 1 in out.shape and input.ndim and not input.flags.c_contiguous and out.size:
+        strides = layout.view_strides(input.shape, input.strides, out.shape)
+        if strides is not None:  # (NumPy made the view, so torch's rule finds one too)
+            return _with_strides(out, strides)
+    return out
 
 
 def _with_strides(out, strides):
@@ -119,10 +110,7 @@ def _with_strides(out, strides):
 def _reshaped_view(input, shape):
     """``input.reshape(shape)`` sharing its memory, with torch's strides for size-1 dims
     (Note [Strides of size-1 dims])."""
-    out = input.reshape(shape)
-    if 1 in out.shape and input.ndim and not input.flags.c_contiguous and out.size:
-        return _with_strides(out, _view_strides(input.shape, input.strides, out.shape))
-    return out
+    return _torch_view(input.reshape(shape), input)
 
 
 @defop(
@@ -139,9 +127,7 @@ def _view(input, shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
-    if 1 in out.shape and input.ndim and not input.flags.c_contiguous and out.size:
-        return _with_strides(out, _view_strides(input.shape, input.strides, out.shape))
-    return out
+    return _torch_view(out, input)
 
 
 # reshape of a non-contiguous tensor that needs no copy: torch's _reshape_alias
