@@ -105,18 +105,6 @@ _LGAMMA1 = (
 )
 # Stirling: lgamma(x) ~ (x - 1/2) log x - x + log(2 pi)/2 + sum B_2k / (2k (2k-1) x^(2k-1))
 _STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
-# digamma: psi(x) ~ log x - 1/(2x) - sum B_2k / (2k x^2k)
-_PSI_ASYMPTOTIC = (
-    1 / 12,
-    -1 / 120,
-    1 / 252,
-    -1 / 240,
-    1 / 132,
-    -691 / 32760,
-    1 / 12,
-    -3617 / 8160,
-    43867 / 14364,
-)
 # digamma's positive root, as a double plus its rounding error
 _PSI_ROOT_HI = 1.4616321449683622
 _PSI_ROOT_LO = 9.549995429965697e-17
@@ -282,57 +270,12 @@ def lgamma_array(x):
 
 
 # -- digamma ---------------------------------------------------------------------------------
-def _digamma_asymptotic(x):
-    inverse_square = 1.0 / (x * x)
-    return xp.log(x) - 0.5 / x - _horner(inverse_square, _PSI_ASYMPTOTIC)
-
-
-def _digamma_positive(x):
-    """psi of finite x > 0: the series about the root on [root - 1/2, root + 1/2), reached
-    by the recurrence psi(x + 1) = psi(x) + 1/x from below 10; the asymptotic series beyond."""
-    out = xp.empty_like(x)
-    _fill(out, x >= 10.0, _digamma_asymptotic, x)
-    low = x < _PSI_ROOT_HI - 0.5
-    _fill(out, low, lambda v: _horner(_root_offset(v + 1.0), _PSI_ROOT) - 1.0 / v, x)
-    middle = ~low & (x < 10.0)
-    if middle.any():
-        v = x[middle]
-        n = xp.floor(v - (_PSI_ROOT_HI - 0.5))
-        total = xp.zeros_like(v)
-        for k in range(1, int(n.max()) + 1):
-            total += xp.where(k <= n, 1.0 / (v - k), 0.0)
-        out[middle] = _horner(_root_offset(v - n), _PSI_ROOT) + total
-    return out
-
-
-def _pi_cot_pi(x):
-    """``pi / tan(pi x)`` as torch's digamma reflects: the tangent of pi times x's
-    fractional part, in float64. Next to a pole the rounding of ``pi * r`` decides the
-    value (psi(-1 + ulp) is -5.5e15 there, -2**53 exactly), and torch's is what counts."""
-    return math.pi / xp.tan(math.pi * xp.modf(x)[0])
-
-
-@float64_kernel
-def digamma_array(x):
-    """psi(x) = d/dx lgamma(x): ``-inf`` at +0, ``inf`` at -0, NaN at negative integers and
-    -inf (torch's values)."""
-    x = _float64(x)
-    out = xp.full(x.shape, xp.nan)
-    out[x == xp.inf] = xp.inf
-    zero = x == 0
-    out[zero] = xp.copysign(xp.inf, -x[zero])
-    _fill(out, (x > 0) & (x < xp.inf), _digamma_positive, x)
-    negative = (x < 0) & ~_is_integer(x)
-    _fill(out, negative, lambda v: _digamma_positive(1.0 - v) - _pi_cot_pi(v), x)
-    return out
-
-
 # Note [Digamma as torch's kernel]
 # torch's digamma kernel (calc_digamma, scalar code) works in the input's precision (float
 # for float32 and the halves, double for float64): psi(x) = psi(x + 1) - 1/x added up step
 # by step to 10, then PSI_10 at exactly 10 or the asymptotic series, and the reflection
 # pi / tan(pi r) on the fractional part r in double below 0. Those roundings differ from the
-# accurate psi above by a few ulps (psi(1) in float32 is -0.5772159, not -0.5772157);
+# accurately rounded psi by a few ulps (psi(1) in float32 is -0.5772159, not -0.5772157);
 # following them gives torch's bits in nearly every value where the accurate psi gave half.
 _DIGAMMA_SERIES = (
     8.33333333333333333333e-2,
@@ -501,7 +444,7 @@ def trigamma_array(x):
 def polygamma_array(n: int, x):
     """The n-th derivative of digamma."""
     if n == 0:
-        return digamma_array(x)
+        return kernel_digamma(x)
     x = _float64(x)
     sign = 1.0 if n % 2 else -1.0
     # far below 0 the zeta series would sum one term per unit step up to 0 (torch's kernel
