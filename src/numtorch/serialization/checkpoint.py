@@ -145,11 +145,26 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=True, mmap=No
             f"numtorch computes on the CPU only: cannot load onto {map_location!r}; use "
             "map_location='cpu' (or leave it out)"
         )
+    return _with_file(f, lambda *file: _load_from(*file, weights_only, map_location, max_bytes))
+
+
+def _with_file(f, read):
+    """``read(fh, where, head, size)`` on ``f``, a path or a binary file object, taken as a
+    whole file from its current position: its first 16 bytes and its size."""
     if hasattr(f, "read"):
-        return _load_from(f, "the given file object", weights_only, map_location, max_bytes)
+        return _whole(f, "the given file object", read)
     path = os.fspath(f)
     with open(path, "rb") as fh:
-        return _load_from(fh, repr(path), weights_only, map_location, max_bytes)
+        return _whole(fh, repr(path), read)
+
+
+def _whole(fh, where: str, read):
+    if not fh.seekable() or fh.tell():  # work on the rest of the stream as a whole file
+        fh = io.BytesIO(fh.read())
+    head = fh.read(16)
+    size = fh.seek(0, os.SEEK_END)
+    fh.seek(0)
+    return read(fh, where, head, size)
 
 
 def get_unsafe_globals_in_checkpoint(f) -> list[str]:
@@ -165,32 +180,17 @@ def get_unsafe_globals_in_checkpoint(f) -> list[str]:
         >>> torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(buffer.getvalue()))
         ['numtorch.nn.modules.linear.Linear']
     """
-    if hasattr(f, "read"):
-        return _unsafe_globals(f, "the given file object")
-    path = os.fspath(f)
-    with open(path, "rb") as fh:
-        return _unsafe_globals(fh, repr(path))
+    return _with_file(f, _unsafe_globals)
 
 
-def _unsafe_globals(fh, where: str) -> list[str]:
-    if not fh.seekable() or fh.tell():
-        fh = io.BytesIO(fh.read())
-    head = fh.read(4)
-    size = fh.seek(0, os.SEEK_END)
-    fh.seek(0)
-    archive = Archive(fh, Budget(where, size, None)) if head in _ZIP_MAGIC else None
+def _unsafe_globals(fh, where: str, head: bytes, size: int) -> list[str]:
+    archive = Archive(fh, Budget(where, size, None)) if head[:4] in _ZIP_MAGIC else None
     if archive is None or not torch_file.is_torch_archive(archive.names()):
         raise ValueError("Expected input to be a checkpoint returned by torch.save")
     return torch_file.unsafe_globals(archive, where)
 
 
-def _load_from(fh, where: str, weights_only: bool, map_location, max_bytes):
-    if not fh.seekable() or fh.tell():  # work on the rest of the stream as a whole file
-        fh = io.BytesIO(fh.read())
-    head = fh.read(16)
-    fh.seek(0, os.SEEK_END)
-    size = fh.tell()
-    fh.seek(0)
+def _load_from(fh, where: str, head: bytes, size: int, weights_only, map_location, max_bytes):
     budget = Budget(where, size, max_bytes)
     if head[:4] in _ZIP_MAGIC:
         archive = Archive(fh, budget)
